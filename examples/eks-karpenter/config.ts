@@ -1,0 +1,68 @@
+/**
+ * Settings of the example app, from environment variables with defaults. Read once in main.ts so
+ * the stacks stay plain functions of their props (and tests can pass their own).
+ */
+export interface ExampleConfig {
+  /** `CLUSTER_NAME`: the EKS cluster name. */
+  readonly clusterName: string;
+  /** `AWS_REGION`: where everything is created. */
+  readonly region: string;
+  /** `KUBERNETES_VERSION`: the EKS control plane version. */
+  readonly kubernetesVersion: string;
+  /** `KARPENTER_VERSION`: the Karpenter chart and controller version. */
+  readonly karpenterVersion: string;
+  /** `PUBLIC_ACCESS_CIDRS`: comma-separated CIDRs allowed to reach the public API endpoint. */
+  readonly publicAccessCidrs: string[];
+  /** `INFLATE_REPLICAS`: replicas of the `inflate` test Deployment (0 = no pods, no nodes). */
+  readonly inflateReplicas: number;
+  /** `STATE_BUCKET`: when set, state goes to this S3 bucket (one key per stack) instead of local files. */
+  readonly stateBucket?: string;
+  /** `STATE_REGION`: the state bucket's region. Defaults to `AWS_REGION`. */
+  readonly stateRegion: string;
+  /** `STATE_KEY_PREFIX`: prefix of the state keys. Defaults to `karpenter/<CLUSTER_NAME>`. */
+  readonly stateKeyPrefix: string;
+}
+
+/** Defaults used when a variable is unset or empty. */
+export const DEFAULTS = {
+  clusterName: "karpenter-demo",
+  region: "us-east-1",
+  kubernetesVersion: "1.34",
+  karpenterVersion: "1.14.1",
+  publicAccessCidrs: "0.0.0.0/0",
+  inflateReplicas: "0",
+} as const;
+
+/**
+ * Reads the example's settings.
+ * @throws Error naming the variable for a value that cannot be right (bad CIDR, negative replicas)
+ */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig {
+  const get = (k: string, d: string) => (env[k] && env[k]!.trim() !== "" ? env[k]!.trim() : d);
+  const clusterName = get("CLUSTER_NAME", DEFAULTS.clusterName);
+  const region = get("AWS_REGION", DEFAULTS.region);
+  const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs).split(",").map((c) => c.trim()).filter((c) => c !== "");
+  for (const cidr of publicAccessCidrs) {
+    if (!/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) || cidr.split("/")[0].split(".").some((o) => Number(o) > 255)) {
+      throw new Error(`PUBLIC_ACCESS_CIDRS: ${JSON.stringify(cidr)} is not an IPv4 CIDR such as 203.0.113.0/24`);
+    }
+  }
+  const inflate = get("INFLATE_REPLICAS", DEFAULTS.inflateReplicas);
+  if (!/^\d+$/.test(inflate)) throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
+  const kubernetesVersion = get("KUBERNETES_VERSION", DEFAULTS.kubernetesVersion);
+  if (!/^1\.\d+$/.test(kubernetesVersion)) throw new Error(`KUBERNETES_VERSION: ${JSON.stringify(kubernetesVersion)} is not an EKS version such as 1.34`);
+  if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(clusterName)) {
+    throw new Error(`CLUSTER_NAME: ${JSON.stringify(clusterName)} is not an EKS cluster name (1 to 100 letters, digits, '-' or '_', starting with a letter or digit)`);
+  }
+  return {
+    clusterName,
+    region,
+    kubernetesVersion,
+    karpenterVersion: get("KARPENTER_VERSION", DEFAULTS.karpenterVersion),
+    publicAccessCidrs,
+    inflateReplicas: Number(inflate),
+    stateBucket: env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined,
+    stateRegion: get("STATE_REGION", region),
+    stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
+  };
+}

@@ -1,0 +1,9 @@
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  // isolatedModules in tsconfig.json makes ts-jest transpile file by file (no type check): `npm run typecheck` does that
+  transform: { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.json" }] },
+  setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
+};

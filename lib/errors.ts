@@ -1,0 +1,48 @@
+import { IConstruct } from "constructs";
+
+/**
+ * The error every construct of this library throws for bad input.
+ *
+ * Its message names where the problem is (the construct path), which field, the value given and
+ * what is allowed, e.g.
+ * `eks/karpenter/default-pool: disruption.consolidateAfter = "5 minutes" is invalid: a duration such as "30s", "1m", "1h30m", or "Never"`.
+ *
+ * Prop errors are thrown from constructors; checks that need the whole app (other constructs)
+ * are registered with `node.addValidation` and surface when `app.synth()` runs.
+ */
+export class KarpenterValidationError extends Error {
+  /** The construct path (or the name of the function) that rejected the input. */
+  public readonly path: string;
+  /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */
+  public readonly field: string;
+  /** The value that was rejected. */
+  public readonly value: unknown;
+  /** What would have been accepted. */
+  public readonly allowed: string;
+
+  /**
+   * @param where the construct that rejects the input (its path is used), or a plain location string
+   * @param field the dot path of the field inside the props
+   * @param value the rejected value
+   * @param allowed a human sentence saying what is allowed
+   */
+  constructor(where: IConstruct | string, field: string, value: unknown, allowed: string) {
+    const path = typeof where === "string" ? where : where.node.path || "<root>";
+    super(`${path}: ${field} = ${show(value)} is invalid: ${allowed}`);
+    this.name = "KarpenterValidationError";
+    this.path = path;
+    this.field = field;
+    this.value = value;
+    this.allowed = allowed;
+  }
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "undefined";
+  try {
+    const s = JSON.stringify(value);
+    return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+  } catch {
+    return String(value);
+  }
+}

@@ -1,0 +1,112 @@
+import { Construct } from "constructs";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
+import { KarpenterValidationError } from "./errors";
+import { isUnresolved } from "./private/tokens";
+
+/**
+ * The EKS cluster Karpenter is installed on, as every construct of this library sees it.
+ *
+ * Get one with {@link KarpenterCluster.fromEksCluster} (a cluster defined in the same app) or
+ * {@link KarpenterCluster.fromClusterName} (an existing cluster, read with a data source).
+ * Every attribute is usually a Terraform reference (a token), so using it also orders resources
+ * after the cluster.
+ */
+export interface IKarpenterCluster {
+  /** The cluster name (`settings.clusterName`, discovery tag value, IAM names). */
+  readonly clusterName: string;
+  /**
+   * The cluster name when it is known at synth (a literal), used to check derived AWS names
+   * (IAM role ≤ 64 characters, SQS queue ≤ 80…) before apply. Undefined when only a token is known.
+   */
+  readonly clusterNameLiteral?: string;
+  /** The cluster ARN, `arn:<partition>:eks:<region>:<account>:cluster/<name>`. */
+  readonly clusterArn: string;
+  /** The Kubernetes API server endpoint (`https://…`). */
+  readonly endpoint: string;
+  /** The base64-encoded certificate authority data of the API server. */
+  readonly certificateAuthorityData: string;
+  /** The OIDC issuer URL (`https://oidc.eks.<region>.amazonaws.com/id/<id>`), used by IRSA. */
+  readonly oidcIssuerUrl: string;
+  /** The EKS-created cluster security group: the one security group that carries the discovery tag. */
+  readonly clusterSecurityGroupId: string;
+  /** The Kubernetes version of the control plane, e.g. `"1.33"`. */
+  readonly kubernetesVersion: string;
+  /** The Terraform object that defines or reads the cluster: resources that need the cluster to exist depend on it. */
+  readonly resource: EksCluster | DataAwsEksCluster;
+}
+
+/**
+ * Factories for {@link IKarpenterCluster}.
+ */
+export class KarpenterCluster implements IKarpenterCluster {
+  /**
+   * A cluster defined in this cdktf app (`aws_eks_cluster`). Its attributes are references, so
+   * whatever uses them waits for the cluster; its literal name (when given as a literal) is used
+   * to check derived names at synth.
+   * @param cluster the `EksCluster` resource
+   */
+  public static fromEksCluster(cluster: EksCluster): IKarpenterCluster {
+    const literal = cluster.nameInput;
+    return new KarpenterCluster({
+      clusterName: cluster.name,
+      clusterNameLiteral: literal !== undefined && !isUnresolved(literal) ? literal : undefined,
+      clusterArn: cluster.arn,
+      endpoint: cluster.endpoint,
+      certificateAuthorityData: cluster.certificateAuthority.get(0).data,
+      oidcIssuerUrl: cluster.identity.get(0).oidc.get(0).issuer,
+      clusterSecurityGroupId: cluster.vpcConfig.clusterSecurityGroupId,
+      kubernetesVersion: cluster.version,
+      resource: cluster,
+    });
+  }
+
+  /**
+   * An existing cluster, read by name with a `data.aws_eks_cluster` data source created at
+   * `scope/id`. Use it to put Karpenter on a cluster this app does not create.
+   * @param scope where the data source is created
+   * @param id the data source's construct id
+   * @param clusterName the cluster name (1–100 characters: letters, digits, `-`, `_`, starting with a letter or digit)
+   * @throws KarpenterValidationError when a literal name breaks the EKS naming rule
+   */
+  public static fromClusterName(scope: Construct, id: string, clusterName: string): IKarpenterCluster {
+    if (!isUnresolved(clusterName) && !/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(clusterName)) {
+      throw new KarpenterValidationError(`${scope.node.path}/${id}`, "clusterName", clusterName, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
+    }
+    const data = new DataAwsEksCluster(scope, id, { name: clusterName });
+    return new KarpenterCluster({
+      // the literal keeps names readable in the plan; the data source still fails the plan if the cluster is missing
+      clusterName: isUnresolved(clusterName) ? data.name : clusterName,
+      clusterNameLiteral: isUnresolved(clusterName) ? undefined : clusterName,
+      clusterArn: data.arn,
+      endpoint: data.endpoint,
+      certificateAuthorityData: data.certificateAuthority.get(0).data,
+      oidcIssuerUrl: data.identity.get(0).oidc.get(0).issuer,
+      clusterSecurityGroupId: data.vpcConfig.get(0).clusterSecurityGroupId,
+      kubernetesVersion: data.version,
+      resource: data,
+    });
+  }
+
+  public readonly clusterName: string;
+  public readonly clusterNameLiteral?: string;
+  public readonly clusterArn: string;
+  public readonly endpoint: string;
+  public readonly certificateAuthorityData: string;
+  public readonly oidcIssuerUrl: string;
+  public readonly clusterSecurityGroupId: string;
+  public readonly kubernetesVersion: string;
+  public readonly resource: EksCluster | DataAwsEksCluster;
+
+  private constructor(attrs: IKarpenterCluster) {
+    this.clusterName = attrs.clusterName;
+    this.clusterNameLiteral = attrs.clusterNameLiteral;
+    this.clusterArn = attrs.clusterArn;
+    this.endpoint = attrs.endpoint;
+    this.certificateAuthorityData = attrs.certificateAuthorityData;
+    this.oidcIssuerUrl = attrs.oidcIssuerUrl;
+    this.clusterSecurityGroupId = attrs.clusterSecurityGroupId;
+    this.kubernetesVersion = attrs.kubernetesVersion;
+    this.resource = attrs.resource;
+  }
+}

@@ -1,0 +1,26 @@
+import { IConstruct } from "constructs";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import { IKarpenterCluster } from "./karpenter-cluster";
+
+/**
+ * What node objects (EC2NodeClass, NodePool) need to know about a Karpenter install: the cluster,
+ * the version (it decides which CRD fields exist), the node role, and the controller release they
+ * are ordered after (so `terraform destroy` removes NodePools, then EC2NodeClasses — whose
+ * finalizer waits for every NodeClaim's instance — and only then the controller).
+ *
+ * `Karpenter` implements it; a hand-composed install can implement it too.
+ */
+export interface IKarpenterInstallation extends IConstruct {
+  /** The cluster Karpenter runs on. */
+  readonly cluster: IKarpenterCluster;
+  /** The Karpenter version, e.g. `"1.14.1"`. */
+  readonly version: string;
+  /** The namespace of the controller release, e.g. `"kube-system"`. */
+  readonly namespace: string;
+  /** The name of the IAM role Karpenter nodes get (EC2NodeClass `spec.role`). */
+  readonly nodeRoleName: string;
+  /** The controller Helm release: node objects are ordered after it. */
+  readonly release: Release;
+  /** True when this install creates the `spot.amazonaws.com` service-linked role (NodePools that allow spot warn otherwise). */
+  readonly createsSpotServiceLinkedRole: boolean;
+}

@@ -1,0 +1,40 @@
+import { App, TerraformStack, Testing } from "cdktf";
+import { Construct } from "constructs";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
+
+/** A stack with an AWS provider, for constructs under test. */
+export function testStack(id = "test"): { app: App; stack: TerraformStack } {
+  const app = Testing.app();
+  const stack = new TerraformStack(app, id);
+  new AwsProvider(stack, "aws", { region: "us-east-1" });
+  return { app, stack };
+}
+
+/** A minimal `aws_eks_cluster` named `name`, wrapped as an IKarpenterCluster. */
+export function testCluster(scope: Construct, name = "demo"): IKarpenterCluster {
+  const cluster = new EksCluster(scope, "cluster", {
+    name,
+    roleArn: "arn:aws:iam::123456789012:role/cluster",
+    vpcConfig: { subnetIds: ["subnet-1", "subnet-2"] },
+  });
+  return KarpenterCluster.fromEksCluster(cluster);
+}
+
+/** The synthesized Terraform JSON of a stack, parsed. */
+export function synthJson(stack: TerraformStack): any {
+  return JSON.parse(Testing.synth(stack));
+}
+
+/** The resources of one type in a synthesized stack: { name: body }. */
+export function resources(json: any, type: string): Record<string, any> {
+  return (json.resource && json.resource[type]) || {};
+}
+
+/** The only resource of a type; fails when there is not exactly one. */
+export function onlyResource(json: any, type: string): any {
+  const all = Object.values(resources(json, type));
+  if (all.length !== 1) throw new Error(`expected one ${type}, found ${all.length}`);
+  return all[0];
+}

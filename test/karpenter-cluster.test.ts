@@ -1,0 +1,38 @@
+import { TerraformStack } from "cdktf";
+import { KarpenterCluster } from "../lib/karpenter-cluster";
+import { KarpenterValidationError } from "../lib/errors";
+import { synthJson, testCluster, testStack } from "./helpers";
+import { TerraformOutput } from "cdktf";
+
+describe("KarpenterCluster", () => {
+  test("fromEksCluster references the cluster resource and keeps the literal name", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    expect(cluster.clusterNameLiteral).toBe("demo");
+    new TerraformOutput(stack, "name", { value: cluster.clusterName });
+    new TerraformOutput(stack, "sg", { value: cluster.clusterSecurityGroupId });
+    new TerraformOutput(stack, "issuer", { value: cluster.oidcIssuerUrl });
+    const json = synthJson(stack);
+    expect(json.output.name.value).toBe("${aws_eks_cluster.cluster.name}");
+    expect(json.output.sg.value).toBe("${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}");
+    expect(json.output.issuer.value).toBe("${aws_eks_cluster.cluster.identity[0].oidc[0].issuer}");
+  });
+
+  test("fromClusterName reads an existing cluster with a data source", () => {
+    const { stack } = testStack();
+    const cluster = KarpenterCluster.fromClusterName(stack, "existing", "prod-eu");
+    new TerraformOutput(stack, "endpoint", { value: cluster.endpoint });
+    new TerraformOutput(stack, "name", { value: cluster.clusterName });
+    const json = synthJson(stack);
+    expect(json.data.aws_eks_cluster.existing.name).toBe("prod-eu");
+    expect(json.output.endpoint.value).toBe("${data.aws_eks_cluster.existing.endpoint}");
+    expect(json.output.name.value).toBe("prod-eu");
+    expect(cluster.clusterNameLiteral).toBe("prod-eu");
+  });
+
+  test.each(["", "-starts-with-dash", "has space", "x".repeat(101)])("fromClusterName rejects %j", (name) => {
+    const { stack } = testStack();
+    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing", name)).toThrow(KarpenterValidationError);
+    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing2", name)).toThrow(/test\/existing2: clusterName = .* is invalid: an EKS cluster name/);
+  });
+});

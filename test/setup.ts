@@ -1,0 +1,4 @@
+import { Testing } from "cdktf";
+
+// registers cdktf's matchers (toHaveResource, toHaveResourceWithProperties, toHaveDataSource…)
+Testing.setupJest();
