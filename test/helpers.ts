@@ -12,9 +12,9 @@ export function testStack(id = "test"): { app: App; stack: TerraformStack } {
   return { app, stack };
 }
 
-/** A minimal `aws_eks_cluster` named `name`, wrapped as an IKarpenterCluster. */
-export function testCluster(scope: Construct, name = "demo"): IKarpenterCluster {
-  const cluster = new EksCluster(scope, "cluster", {
+/** A minimal `aws_eks_cluster` named `name` (construct id `id`), wrapped as an IKarpenterCluster. */
+export function testCluster(scope: Construct, name = "demo", id = "cluster"): IKarpenterCluster {
+  const cluster = new EksCluster(scope, id, {
     name,
     roleArn: "arn:aws:iam::123456789012:role/cluster",
     vpcConfig: { subnetIds: ["subnet-1", "subnet-2"] },
@@ -37,4 +37,14 @@ export function onlyResource(json: any, type: string): any {
   const all = Object.values(resources(json, type));
   if (all.length !== 1) throw new Error(`expected one ${type}, found ${all.length}`);
   return all[0];
+}
+
+/** Runs `fn` once and returns what it threw (fails the test when it throws nothing). */
+export function thrown(fn: () => unknown): Error {
+  try {
+    fn();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error("expected an error, none was thrown");
 }

@@ -1,0 +1,54 @@
+import { Subnet } from "@cdktf/provider-aws/lib/subnet";
+import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../lib/discovery-tags";
+import { KarpenterValidationError } from "../lib/errors";
+import { resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+
+describe("DiscoveryTags", () => {
+  test("tags each given subnet and the cluster security group, once each", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-aaa", "subnet-bbb"] });
+    const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
+    expect(tags).toHaveLength(3);
+    for (const t of tags) {
+      expect(t.key).toBe("karpenter.sh/discovery");
+      expect(t.value).toBe("${aws_eks_cluster.cluster.name}");
+    }
+    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-aaa", "subnet-bbb"]);
+  });
+
+  test("without subnets only the one security group is tagged; a custom group and value are used", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-123", tagValue: "team-a" });
+    const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
+    expect(tags).toEqual([{ key: DISCOVERY_TAG_KEY, resource_id: "sg-123", value: "team-a" }]);
+  });
+
+  test("subnetTags gives the map for subnets the user creates", () => {
+    expect(DiscoveryTags.subnetTags("demo")).toEqual({ "karpenter.sh/discovery": "demo" });
+    const { stack } = testStack();
+    expect(DiscoveryTags.subnetTags(testCluster(stack, "demo"))[DISCOVERY_TAG_KEY]).toMatch(/TfToken|\$\{/);
+  });
+
+  test("a Subnet of the app is tagged through a reference to its id", () => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: [subnet] });
+    const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
+    expect(ids).toContain("${aws_subnet.private.id}");
+  });
+
+  test.each([
+    ["mapPublicIpOnLaunch", { mapPublicIpOnLaunch: true }],
+    ["the elb role tag", { tags: { "kubernetes.io/role/elb": "1" } }],
+  ])("rejects a public subnet (%s)", (_why, extra) => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "public", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", ...extra });
+    const cluster = testCluster(stack);
+    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-ok", subnet] });
+    const error = thrown(make);
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
+  });
+});

@@ -1,0 +1,79 @@
+import { TerraformStack, Testing } from "cdktf";
+import { buildApp } from "../../examples/eks-karpenter/main";
+
+const ENV = { CLUSTER_NAME: "demo", AWS_REGION: "us-east-1" };
+
+function synthStacks(env: Record<string, string> = ENV): Record<string, string> {
+  const app = buildApp(Testing.app(), env);
+  const out: Record<string, string> = {};
+  for (const c of app.node.children) if (c instanceof TerraformStack) out[c.node.id] = Testing.synth(c);
+  return out;
+}
+
+describe("example app", () => {
+  const stacks = synthStacks();
+  const eks = JSON.parse(stacks.eks);
+
+  test("has the stacks eks and karpenter-nodes", () => {
+    expect(Object.keys(stacks).sort()).toEqual(["eks", "karpenter-nodes"]);
+  });
+
+  test("two synths are byte-identical", () => {
+    expect(synthStacks()).toEqual(stacks);
+  });
+
+  test.each(Object.keys(synthStacks()))("stack %s matches its reviewed snapshot", (name) => {
+    expect(stacks[name]).toMatchSnapshot();
+  });
+
+  test("the cluster uses access entries, makes the creator admin and limits the public endpoint", () => {
+    const c = eks.resource.aws_eks_cluster.cluster;
+    expect(c.access_config).toEqual({ authentication_mode: "API", bootstrap_cluster_creator_admin_permissions: true });
+    expect(c.vpc_config.endpoint_public_access).toBe(true);
+    expect(c.vpc_config.public_access_cidrs).toEqual(["0.0.0.0/0"]);
+    const restricted = JSON.parse(synthStacks({ ...ENV, PUBLIC_ACCESS_CIDRS: "203.0.113.0/24" }).eks);
+    expect(restricted.resource.aws_eks_cluster.cluster.vpc_config.public_access_cidrs).toEqual(["203.0.113.0/24"]);
+  });
+
+  test("network: two AZs, public and private subnets, one NAT gateway; only private subnets carry the discovery tag", () => {
+    const subnets = Object.values(eks.resource.aws_subnet) as any[];
+    expect(subnets).toHaveLength(4);
+    const priv = subnets.filter((s) => s.tags["karpenter.sh/discovery"] === "demo");
+    expect(priv).toHaveLength(2);
+    for (const s of priv) expect(s.map_public_ip_on_launch).toBeUndefined();
+    expect(Object.keys(eks.resource.aws_nat_gateway)).toHaveLength(1);
+  });
+
+  test("add-ons: vpc-cni, kube-proxy and pod identity agent before the system nodes, CoreDNS after", () => {
+    const addons = eks.resource.aws_eks_addon;
+    expect(Object.values(addons).map((a: any) => a.addon_name).sort()).toEqual(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]);
+    const ng = Object.values(eks.resource.aws_eks_node_group)[0] as any;
+    for (const n of ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"]) expect(ng.depends_on).toContain(`aws_eks_addon.${n}`);
+    expect(addons.coredns.depends_on).toEqual([expect.stringMatching(/^aws_eks_node_group\./)]);
+  });
+
+  test("the Helm provider authenticates with aws eks get-token, no static secret", () => {
+    const helm = eks.provider.helm[0];
+    expect(helm.kubernetes.exec).toEqual({
+      api_version: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", "${aws_eks_cluster.cluster.name}", "--region", "us-east-1"],
+    });
+    expect(Object.keys(helm.kubernetes).sort()).toEqual(["cluster_ca_certificate", "exec", "host"]);
+  });
+
+  test("outputs", () => {
+    expect(Object.keys(eks.output).sort()).toEqual(
+      ["cluster_name", "interruption_queue_name", "karpenter_chart_version", "karpenter_controller_role_arn", "karpenter_node_role_name", "kubeconfig_command", "kubernetes_version"].sort(),
+    );
+    expect(eks.output.kubeconfig_command.value).toBe("aws eks update-kubeconfig --region us-east-1 --name ${aws_eks_cluster.cluster.name}");
+  });
+
+  test("local state by default; with STATE_BUCKET an S3 backend per stack with native locking", () => {
+    expect(eks.terraform.backend.local).toBeDefined();
+    const s3 = synthStacks({ ...ENV, STATE_BUCKET: "tf-state", STATE_KEY_PREFIX: "teams/x" });
+    for (const [name, text] of Object.entries(s3)) {
+      expect(JSON.parse(text).terraform.backend.s3).toEqual({ bucket: "tf-state", key: `teams/x/${name}.tfstate`, region: "us-east-1", encrypt: true, use_lockfile: true });
+    }
+  });
+});

@@ -1,0 +1,52 @@
+import { DEFAULTS, readConfig } from "../../examples/eks-karpenter/config";
+
+describe("example settings", () => {
+  test("defaults when nothing is set", () => {
+    const c = readConfig({});
+    expect(c).toMatchObject({
+      clusterName: DEFAULTS.clusterName,
+      region: "us-east-1",
+      karpenterVersion: "1.14.1",
+      publicAccessCidrs: ["0.0.0.0/0"],
+      inflateReplicas: 0,
+      stateBucket: undefined,
+      stateRegion: "us-east-1",
+      stateKeyPrefix: `karpenter/${DEFAULTS.clusterName}`,
+    });
+  });
+
+  test("reads every variable", () => {
+    const c = readConfig({
+      CLUSTER_NAME: "prod",
+      AWS_REGION: "eu-west-1",
+      KUBERNETES_VERSION: "1.33",
+      KARPENTER_VERSION: "1.9.2",
+      PUBLIC_ACCESS_CIDRS: "203.0.113.0/24, 198.51.100.7/32",
+      INFLATE_REPLICAS: "5",
+      STATE_BUCKET: "tf-state",
+      STATE_REGION: "us-east-2",
+      STATE_KEY_PREFIX: "teams/platform",
+    });
+    expect(c).toEqual({
+      clusterName: "prod",
+      region: "eu-west-1",
+      kubernetesVersion: "1.33",
+      karpenterVersion: "1.9.2",
+      publicAccessCidrs: ["203.0.113.0/24", "198.51.100.7/32"],
+      inflateReplicas: 5,
+      stateBucket: "tf-state",
+      stateRegion: "us-east-2",
+      stateKeyPrefix: "teams/platform",
+    });
+  });
+
+  test.each([
+    [{ PUBLIC_ACCESS_CIDRS: "10.0.0.0" }, /PUBLIC_ACCESS_CIDRS: "10.0.0.0" is not an IPv4 CIDR/],
+    [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
+    [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
+    [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
+    [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
+  ])("rejects %j", (env, message) => {
+    expect(() => readConfig(env)).toThrow(message);
+  });
+});
