@@ -1,0 +1,179 @@
+import { Construct } from "constructs";
+import { ITerraformDependable } from "cdktf";
+import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
+import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
+import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
+import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
+import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
+import { KarpenterValidationError } from "./errors";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { awsContext } from "./private/aws-context";
+import { policyJson } from "./private/iam";
+import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
+import { checkName } from "./private/names";
+import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
+import { isUnresolved } from "./private/tokens";
+import { resolveKarpenterVersion } from "./private/version";
+
+/** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
+export interface InterruptionQueueKmsKey {
+  /**
+   * The key ARN, `arn:<partition>:kms:<region>:<account>:key/<id>` (not an alias: IAM grants
+   * `kms:Decrypt` on key ARNs). Its key policy must let `events.amazonaws.com` call
+   * `kms:GenerateDataKey` and `kms:Decrypt` (EventBridge encrypts what it sends), and must let IAM
+   * policies of the account grant access (the default `arn:<partition>:iam::<account>:root` statement),
+   * because the controller role gets `kms:Decrypt` through its identity policy.
+   */
+  readonly keyArn: string;
+}
+
+/** Props of {@link InterruptionQueue}. */
+export interface InterruptionQueueProps {
+  /** The cluster whose nodes' interruption events the queue receives. */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The Karpenter version, `"1.14.1"`: it selects the event rules (4 before 1.10, 5 from 1.10;
+   * Karpenter getting-started CloudFormation of that version).
+   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * The SQS queue name (1–80 characters: letters, digits, `-`, `_`). It is the chart's
+   * `settings.interruptionQueue`.
+   * @default the cluster name (as upstream); set it when the cluster name is longer than 80 characters
+   */
+  readonly queueName?: string;
+  /**
+   * The start of every EventBridge rule name: rules are named `<prefix>-<event>` (event keys up to
+   * 19 characters, e.g. `SpotInterruption`), so the prefix may have at most 44 characters.
+   * @default `Karpenter-<cluster name>`, the cluster name shortened with a hash suffix when longer than 34 characters
+   */
+  readonly ruleNamePrefix?: string;
+  /**
+   * Encryption at rest. `false`/absent: SQS-managed SSE (as upstream). `true`: a customer-managed
+   * KMS key is created (rotation on; key policy: the account root administers it, EventBridge may
+   * `kms:GenerateDataKey` and `kms:Decrypt`). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
+   * for what its policy needs). Either way {@link InterruptionQueue.kmsKeyArn} is set, and
+   * `KarpenterControllerRole` then grants the controller `kms:Decrypt` on it.
+   * @default false (SQS-managed SSE)
+   */
+  readonly kmsKey?: boolean | InterruptionQueueKmsKey;
+  /**
+   * Tags for the queue, the rules and a created key.
+   * @default none
+   */
+  readonly tags?: Record<string, string>;
+}
+
+const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+/**
+ * Karpenter's interruption queue: an SQS queue that EventBridge fills with the events that warn
+ * of node loss (spot interruption, rebalance recommendation, scheduled health events, instance
+ * state changes, and from 1.10 capacity-reservation interruptions), so that the controller
+ * cordons and drains ahead of time.
+ *
+ * Creates `aws_sqs_queue` (300 s retention, SQS-managed SSE or a KMS key), `aws_sqs_queue_policy`
+ * (`sqs:SendMessage` from `events.amazonaws.com` and `sqs.amazonaws.com`, `DenyHTTP` without TLS),
+ * and one `aws_cloudwatch_event_rule` + `aws_cloudwatch_event_target` per event type of the version.
+ * Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
+ *
+ * @throws KarpenterValidationError for an unknown version, a literal queue name or rule prefix that
+ * breaks the AWS rules (including a default queue name that gets too long), or a malformed key ARN
+ */
+export class InterruptionQueue extends Construct {
+  /** The `aws_sqs_queue`. */
+  public readonly queue: SqsQueue;
+  /** The queue name (a reference): the chart's `settings.interruptionQueue`. */
+  public readonly queueName: string;
+  /** The queue ARN. */
+  public readonly queueArn: string;
+  /** The queue URL. */
+  public readonly queueUrl: string;
+  /** The `aws_sqs_queue_policy`. */
+  public readonly queuePolicy: SqsQueuePolicy;
+  /** One EventBridge rule per event type of the version, in upstream order. */
+  public readonly rules: CloudwatchEventRule[];
+  /** The target of each rule (same order): the queue. */
+  public readonly targets: CloudwatchEventTarget[];
+  /** The customer-managed KMS key ARN, when `kmsKey` is set. */
+  public readonly kmsKeyArn?: string;
+  /** The created KMS key, when `kmsKey: true`. */
+  public readonly kmsKey?: KmsKey;
+  /** What the controller must wait for: the queue policy and the event targets. */
+  public readonly dependables: ITerraformDependable[];
+  /** The Karpenter version the rules were chosen for, e.g. `"1.14.1"`. */
+  public readonly version: string;
+
+  constructor(scope: Construct, id: string, props: InterruptionQueueProps) {
+    super(scope, id);
+    const version = resolveKarpenterVersion(this, props.version);
+    this.version = version.full;
+    const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, props.cluster, "");
+    const rulePrefix = this.rulePrefix(props);
+
+    if (props.kmsKey === true) {
+      this.kmsKey = this.createKey(props.tags);
+      this.kmsKeyArn = this.kmsKey.arn;
+    } else if (props.kmsKey) {
+      const arn = props.kmsKey.keyArn;
+      if (!isUnresolved(arn) && !KMS_KEY_ARN.test(arn)) {
+        throw new KarpenterValidationError(this, "kmsKey.keyArn", arn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias)");
+      }
+      this.kmsKeyArn = arn;
+    }
+
+    this.queue = new SqsQueue(this, "queue", {
+      name,
+      messageRetentionSeconds: QUEUE_RETENTION_SECONDS,
+      ...(this.kmsKeyArn ? { kmsMasterKeyId: this.kmsKeyArn } : { sqsManagedSseEnabled: true }),
+      tags: props.tags,
+    });
+    this.queueName = this.queue.name;
+    this.queueArn = this.queue.arn;
+    this.queueUrl = this.queue.url;
+
+    this.queuePolicy = new SqsQueuePolicy(this, "policy", {
+      queueUrl: this.queue.url,
+      policy: policyJson(queuePolicyStatements(this.queue.arn), QUEUE_POLICY_ID),
+    });
+
+    this.rules = [];
+    this.targets = [];
+    for (const event of interruptionEvents(version)) {
+      const rule = new CloudwatchEventRule(this, `rule-${event.key}`, {
+        name: `${rulePrefix}-${event.key}`,
+        description: `Karpenter interruption handling: sends "${event.detailType}" events to the interruption queue`,
+        eventPattern: JSON.stringify(eventPattern(event)),
+        tags: props.tags,
+      });
+      this.rules.push(rule);
+      this.targets.push(new CloudwatchEventTarget(this, `target-${event.key}`, { rule: rule.name, arn: this.queue.arn, targetId: "KarpenterInterruptionQueueTarget" }));
+    }
+    this.dependables = [this.queuePolicy, ...this.targets];
+  }
+
+  private rulePrefix(props: InterruptionQueueProps): string {
+    const rule = NAME_RULES.eventRule;
+    if (props.ruleNamePrefix !== undefined) {
+      checkName(this, "ruleNamePrefix", props.ruleNamePrefix, RULE_PREFIX_MAX, rule.pattern, `${rule.text}, 1 to ${RULE_PREFIX_MAX} characters (rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within the ${rule.max}-character limit)`);
+      return props.ruleNamePrefix;
+    }
+    const head = "Karpenter-";
+    return `${head}${clusterNameWithin(props.cluster, RULE_PREFIX_MAX - head.length)}`;
+  }
+
+  private createKey(tags?: Record<string, string>): KmsKey {
+    const ctx = awsContext(this);
+    return new KmsKey(this, "key", {
+      description: "Karpenter interruption queue encryption",
+      enableKeyRotation: true,
+      policy: policyJson([
+        { Sid: "AllowAccountAdministration", Effect: "Allow", Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` }, Action: "kms:*", Resource: "*" },
+        { Sid: "AllowEventBridgeToEncrypt", Effect: "Allow", Principal: { Service: "events.amazonaws.com" }, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*" },
+      ]),
+      tags,
+    });
+  }
+}

@@ -1,0 +1,281 @@
+import { Construct } from "constructs";
+import { Fn, ITerraformDependable, TerraformLocal } from "cdktf";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
+import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
+import { EksPodIdentityAssociation } from "@cdktf/provider-aws/lib/eks-pod-identity-association";
+import { KarpenterValidationError } from "./errors";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { awsContext } from "./private/aws-context";
+import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
+import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
+import { nameFromCluster } from "./private/resource-names";
+import { isUnresolved } from "./private/tokens";
+import { resolveKarpenterVersion } from "./private/version";
+
+/** Pod Identity: the EKS Pod Identity agent hands the role to the controller's service account. */
+export interface PodIdentityControllerIdentity {
+  /** Selects Pod Identity (trust `pods.eks.amazonaws.com` + `aws_eks_pod_identity_association`). */
+  readonly type: "podIdentity";
+}
+
+/** IRSA: the service account's projected token is exchanged through the cluster's IAM OIDC provider. */
+export interface IrsaControllerIdentity {
+  /** Selects IRSA (IAM roles for service accounts: federated trust, no association). */
+  readonly type: "irsa";
+  /**
+   * The ARN of the cluster's IAM OIDC provider, `arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>`.
+   * @default derived from the cluster's OIDC issuer URL in this stack's account and partition (the provider must exist)
+   */
+  readonly oidcProviderArn?: string;
+}
+
+/** How the controller gets its role. */
+export type ControllerIdentity = PodIdentityControllerIdentity | IrsaControllerIdentity;
+
+/** One extra IAM statement for {@link KarpenterControllerRoleProps.additionalStatements}. */
+export interface IamPolicyStatement {
+  /**
+   * The statement id (letters and digits); it must not be one of the official Sids.
+   * @default `Additional<index>`
+   */
+  readonly sid?: string;
+  /**
+   * Allow or deny.
+   * @default "Allow"
+   */
+  readonly effect?: "Allow" | "Deny";
+  /** IAM actions, e.g. `["ec2:DescribeVpcs"]`. */
+  readonly actions: string[];
+  /** Resource ARNs or `"*"`. */
+  readonly resources: string[];
+  /**
+   * Conditions, as in `aws_iam_policy_document`: `{ test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] }`.
+   * @default none
+   */
+  readonly conditions?: { readonly test: string; readonly variable: string; readonly values: string[] }[];
+}
+
+/** Props of {@link KarpenterControllerRole}. */
+export interface KarpenterControllerRoleProps {
+  /** The cluster the controller manages. */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The Karpenter version, `"1.14.1"`: it selects the policy statements (Karpenter getting-started
+   * CloudFormation of that version).
+   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /** The node role the controller passes to EC2 (`iam:PassRole`); a {@link KarpenterNodeRole} fits. */
+  readonly nodeRole: { readonly roleArn: string };
+  /**
+   * The interruption queue the controller reads; an {@link InterruptionQueue} fits. With a
+   * `kmsKeyArn` the controller also gets `kms:Decrypt` on that key (Sid `AllowInterruptionQueueDecryption`).
+   * @default no queue: no `AllowInterruptionQueueActions` statement, no Interruption policy
+   */
+  readonly interruptionQueue?: { readonly queueArn: string; readonly kmsKeyArn?: string };
+  /**
+   * Pod Identity (`{ type: "podIdentity" }`) or IRSA (`{ type: "irsa", oidcProviderArn? }`).
+   * @default { type: "podIdentity" }
+   */
+  readonly identity?: ControllerIdentity;
+  /**
+   * The controller's namespace (a DNS label, ≤ 63 characters).
+   * @default "kube-system"
+   */
+  readonly namespace?: string;
+  /**
+   * The controller's service account name.
+   * @default "karpenter"
+   */
+  readonly serviceAccountName?: string;
+  /**
+   * The IAM role name (1–64 characters: letters, digits, `+=,.@_-`).
+   * @default `KarpenterControllerRole-<cluster name>`; set it when the cluster name is longer than 40 characters
+   */
+  readonly roleName?: string;
+  /**
+   * What follows `KarpenterController<Group>Policy-` in the managed policy names (≤ 128 characters
+   * in all; the longest group, ResourceDiscovery, leaves 85).
+   * @default the cluster name (as upstream)
+   */
+  readonly policyNameSuffix?: string;
+  /**
+   * Extra statements, put in their own managed policy `KarpenterControllerAdditionalPolicy-<suffix>`.
+   * @default none
+   */
+  readonly additionalStatements?: IamPolicyStatement[];
+  /**
+   * More policy ARNs to attach to the role.
+   * @default none
+   */
+  readonly additionalPolicyArns?: string[];
+  /**
+   * Tags for the role, its policies and the pod identity association.
+   * @default none
+   */
+  readonly tags?: Record<string, string>;
+}
+
+const MANAGED_POLICY_MAX = 6144;
+const K8S_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const K8S_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The Karpenter controller's IAM role: its identity (Pod Identity by default, or IRSA) and the
+ * official controller policy of the version, statement for statement with the official Sids.
+ *
+ * Creates `aws_iam_role` (trusted by `pods.eks.amazonaws.com` with `sts:AssumeRole` +
+ * `sts:TagSession`, or by the cluster's OIDC provider for the service account), one `aws_iam_policy`
+ * per group (NodeLifecycle, IAMIntegration, EKSIntegration, Interruption, ZonalShift from 1.12,
+ * ResourceDiscovery — the upstream 1.9+ layout, used for every version so that each policy stays
+ * under 6,144 characters even for a 100-character cluster name in aws-us-gov; upstream's single
+ * pre-1.9 policy does not), `aws_iam_role_policy_attachment`s, and with Pod Identity an
+ * `aws_eks_pod_identity_association`. Partition, region and account come from data sources;
+ * cluster, node role and queue from the graph. Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
+ *
+ * @throws KarpenterValidationError for an unknown version or identity type, bad literal names
+ * (role, policies, namespace, service account, OIDC provider ARN), or additional statements that
+ * reuse an official Sid or overflow a managed policy
+ */
+export class KarpenterControllerRole extends Construct {
+  /** The `aws_iam_role`. */
+  public readonly role: IamRole;
+  /** The role ARN. */
+  public readonly roleArn: string;
+  /** The role name. */
+  public readonly roleName: string;
+  /** The managed policies attached to the role, in upstream order (then the additional one). */
+  public readonly policies: IamPolicy[];
+  /** The `aws_eks_pod_identity_association`, with Pod Identity. */
+  public readonly podIdentityAssociation?: EksPodIdentityAssociation;
+  /** Which identity the controller uses. */
+  public readonly identityType: "podIdentity" | "irsa";
+  /** The controller's namespace. */
+  public readonly namespace: string;
+  /** The controller's service account name. */
+  public readonly serviceAccountName: string;
+  /** What the controller's Helm release must wait for: the association (Pod Identity) and the policy attachments. */
+  public readonly dependables: ITerraformDependable[];
+  /** The Karpenter version the policy was written for, e.g. `"1.14.1"`. */
+  public readonly version: string;
+
+  constructor(scope: Construct, id: string, props: KarpenterControllerRoleProps) {
+    super(scope, id);
+    const version = resolveKarpenterVersion(this, props.version);
+    this.version = version.full;
+    const identity = props.identity ?? { type: "podIdentity" };
+    if (identity.type !== "podIdentity" && identity.type !== "irsa") {
+      throw new KarpenterValidationError(this, "identity.type", (identity as { type: unknown }).type, `"podIdentity" or "irsa"`);
+    }
+    this.identityType = identity.type;
+    this.namespace = props.namespace ?? "kube-system";
+    this.serviceAccountName = props.serviceAccountName ?? "karpenter";
+    this.checkKubernetesNames();
+    if (identity.type === "irsa") this.checkOidcProviderArn(identity.oidcProviderArn);
+    const cluster = props.cluster;
+    const ctx = awsContext(this);
+
+    // everything is validated before the first resource: nothing half-built on error
+    const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-");
+    const groups = controllerPolicyGroups(version, {
+      partition: ctx.partition,
+      region: ctx.region,
+      account: ctx.accountId,
+      clusterName: cluster.clusterName,
+      clusterArn: cluster.clusterArn,
+      nodeRoleArn: props.nodeRole.roleArn,
+      queueArn: props.interruptionQueue?.queueArn,
+      kmsKeyArn: props.interruptionQueue?.kmsKeyArn,
+    });
+    const extra = this.additionalStatements(props.additionalStatements ?? [], groups.flatMap((g) => g.statements.map((s) => s.Sid!)));
+    const documents = [...groups, ...(extra.length ? [{ key: "Additional", statements: extra }] : [])];
+    const policyNames = documents.map((g) => this.policyName(g.key, cluster, props.policyNameSuffix));
+
+    this.role = new IamRole(this, "role", {
+      name: roleName,
+      description: `Karpenter controller (${this.namespace}/${this.serviceAccountName})`,
+      assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : trustPolicyJson({ Service: "pods.eks.amazonaws.com" }, ["sts:AssumeRole", "sts:TagSession"]),
+      tags: props.tags,
+    });
+    this.roleArn = this.role.arn;
+    this.roleName = this.role.name;
+    this.policies = documents.map(
+      (g, i) =>
+        new IamPolicy(this, `policy-${g.key}`, {
+          name: policyNames[i],
+          path: "/",
+          // no version here: a changed description would replace the policy on every upgrade
+          description: `Karpenter controller ${g.key} permissions`,
+          policy: policyJson(g.statements),
+          tags: props.tags,
+        }),
+    );
+    const attachments = attachPolicies(this, this.role.name, [
+      ...this.policies.map((p, i) => ({ key: documents[i].key, arn: p.arn })),
+      ...(props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn })),
+    ]);
+
+    if (identity.type === "podIdentity") {
+      this.podIdentityAssociation = new EksPodIdentityAssociation(this, "pod-identity", {
+        clusterName: cluster.clusterName,
+        namespace: this.namespace,
+        serviceAccount: this.serviceAccountName,
+        roleArn: this.role.arn,
+        tags: props.tags,
+      });
+    }
+    this.dependables = [...(this.podIdentityAssociation ? [this.podIdentityAssociation] : []), ...attachments];
+  }
+
+  /** `KarpenterController<Group>Policy-<suffix or cluster name>`, as upstream names them. */
+  private policyName(group: string, cluster: IKarpenterCluster, suffix?: string): string {
+    const prefix = `KarpenterController${group}Policy-`;
+    return nameFromCluster(this, "iamPolicy", "policyNameSuffix", suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
+  }
+
+  private checkKubernetesNames(): void {
+    if (!isUnresolved(this.namespace) && !(this.namespace.length <= 63 && K8S_LABEL.test(this.namespace))) {
+      throw new KarpenterValidationError(this, "namespace", this.namespace, "a Kubernetes namespace name: lower-case letters, digits and '-', 1 to 63 characters, starting and ending with a letter or digit");
+    }
+    if (!isUnresolved(this.serviceAccountName) && !(this.serviceAccountName.length <= 253 && K8S_SUBDOMAIN.test(this.serviceAccountName))) {
+      throw new KarpenterValidationError(this, "serviceAccountName", this.serviceAccountName, "a Kubernetes object name: lower-case letters, digits, '-' and '.', 1 to 253 characters");
+    }
+  }
+
+  private checkOidcProviderArn(providerArn?: string): void {
+    if (providerArn !== undefined && !isUnresolved(providerArn) && !/^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/.test(providerArn)) {
+      throw new KarpenterValidationError(this, "identity.oidcProviderArn", providerArn, "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>");
+    }
+  }
+
+  /** Federated trust on the cluster's OIDC provider, for exactly this service account. */
+  private irsaTrust(cluster: IKarpenterCluster, providerArn?: string): string {
+    // a local keeps the condition keys plain references: an inline replace("https://", "") would put quotes inside the JSON
+    const issuer = new TerraformLocal(this, "oidc-issuer", Fn.replace(cluster.oidcIssuerUrl, "https://", "")).asString;
+    const ctx = awsContext(this);
+    const arn = providerArn ?? `arn:${ctx.partition}:iam::${ctx.accountId}:oidc-provider/${issuer}`;
+    return trustPolicyJson({ Federated: arn }, "sts:AssumeRoleWithWebIdentity", {
+      StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`, [`${issuer}:aud`]: "sts.amazonaws.com" },
+    });
+  }
+
+  private additionalStatements(statements: IamPolicyStatement[], officialSids: string[]): IamStatementJson[] {
+    const taken = new Set([...officialSids, QUEUE_KEY_DECRYPT_SID]);
+    const out = statements.map((s, i): IamStatementJson => {
+      const sid = s.sid ?? `Additional${i}`;
+      if (!/^[A-Za-z0-9]+$/.test(sid) || taken.has(sid)) {
+        throw new KarpenterValidationError(this, `additionalStatements[${i}].sid`, sid, `letters and digits only, unique, and not a Sid the controller policy already uses (${[...taken].join(", ")})`);
+      }
+      taken.add(sid);
+      const condition: NonNullable<IamStatementJson["Condition"]> = {};
+      for (const c of s.conditions ?? []) condition[c.test] = { ...condition[c.test], [c.variable]: c.values };
+      return { Sid: sid, Effect: s.effect ?? "Allow", Resource: s.resources, Action: s.actions, ...(s.conditions?.length ? { Condition: condition } : {}) };
+    });
+    // tokens are only known at apply; what is literal already counts toward the limit
+    const known = policySize(policyJson(out).replace(/\$\{TfToken\[[^\]]*\]\}/g, ""));
+    if (known > MANAGED_POLICY_MAX) {
+      throw new KarpenterValidationError(this, "additionalStatements", `${statements.length} statements`, `at most ${MANAGED_POLICY_MAX} characters in one managed policy (whitespace excluded); these take at least ${known}: attach a policy of your own with additionalPolicyArns`);
+    }
+    return out;
+  }
+}

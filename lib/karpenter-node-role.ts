@@ -1,0 +1,120 @@
+import { Construct } from "constructs";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
+import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
+import { KarpenterValidationError } from "./errors";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { awsContext } from "./private/aws-context";
+import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
+import { nodeRolePolicyNames } from "./private/node-role-policies";
+import { nameFromCluster } from "./private/resource-names";
+import { resolveKarpenterVersion } from "./private/version";
+
+/** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
+export interface ExistingNodeRole {
+  /** The role name (EC2NodeClass `spec.role`). */
+  readonly roleName: string;
+  /** The role ARN, `arn:<partition>:iam::<account>:role/<path><name>` (the access entry's principal). */
+  readonly roleArn: string;
+}
+
+/** Props of {@link KarpenterNodeRole}. */
+export interface KarpenterNodeRoleProps {
+  /** The cluster the nodes join. */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The Karpenter version, `"1.14.1"`: it selects the managed policies (ECR ReadOnly before 1.4,
+   * PullOnly from 1.4; Karpenter getting-started CloudFormation of that version).
+   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * The IAM role name (1–64 characters: letters, digits, `+=,.@_-`).
+   * @default `KarpenterNodeRole-<cluster name>` (as upstream); set it when the cluster name is longer than 46 characters
+   */
+  readonly roleName?: string;
+  /**
+   * Bring your own node role: no role and no policy attachments are created, only the access
+   * entry. The role must be trusted by `ec2.<partition DNS suffix>` and carry the node policies
+   * (AmazonEKS_CNI_Policy, AmazonEKSWorkerNodePolicy, AmazonEC2ContainerRegistryPullOnly — ReadOnly
+   * before 1.4 — and AmazonSSMManagedInstanceCore). Cannot be combined with `roleName` or `additionalPolicyArns`.
+   * @default a role is created
+   */
+  readonly existingRole?: ExistingNodeRole;
+  /**
+   * More policies to attach to the created role (e.g. `AmazonEBSCSIDriverPolicy`), as ARNs.
+   * @default none
+   */
+  readonly additionalPolicyArns?: string[];
+  /**
+   * Tags for the role and the access entry.
+   * @default none
+   */
+  readonly tags?: Record<string, string>;
+}
+
+/**
+ * The IAM role Karpenter gives the nodes it launches, and the EKS access entry (type `EC2_LINUX`)
+ * that lets them join the cluster — without it nodes launch but never become Ready.
+ *
+ * Creates `aws_iam_role` `KarpenterNodeRole-<cluster>` trusted by `ec2.<partition DNS suffix>`
+ * (`sts:AssumeRole`), one `aws_iam_role_policy_attachment` per AWS-managed policy of the version
+ * (partition-aware ARNs) and per additional ARN, and `aws_eks_access_entry`. With `existingRole`
+ * only the access entry. Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
+ *
+ * @throws KarpenterValidationError for an unknown version, a literal role name that breaks the IAM
+ * rules (including a default one that gets too long), or `existingRole` combined with `roleName` / `additionalPolicyArns`
+ */
+export class KarpenterNodeRole extends Construct {
+  /** The role name, for EC2NodeClass `spec.role`. */
+  public readonly roleName: string;
+  /** The role ARN (the access entry's principal; the controller may pass it to EC2). */
+  public readonly roleArn: string;
+  /** The created role; undefined with `existingRole`. */
+  public readonly role?: IamRole;
+  /** The `aws_eks_access_entry` of type `EC2_LINUX` for the role. */
+  public readonly accessEntry: EksAccessEntry;
+  /** The policy attachments of the created role (version's managed policies, then additional ones); empty with `existingRole`. */
+  public readonly policyAttachments: IamRolePolicyAttachment[];
+  /** The Karpenter version the policies were chosen for, e.g. `"1.14.1"`. */
+  public readonly version: string;
+
+  constructor(scope: Construct, id: string, props: KarpenterNodeRoleProps) {
+    super(scope, id);
+    const version = resolveKarpenterVersion(this, props.version);
+    this.version = version.full;
+
+    if (props.existingRole) {
+      for (const field of ["roleName", "additionalPolicyArns"] as const) {
+        if (props[field] !== undefined) {
+          throw new KarpenterValidationError(this, field, props[field], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)");
+        }
+      }
+      this.roleName = props.existingRole.roleName;
+      this.roleArn = props.existingRole.roleArn;
+      this.policyAttachments = [];
+    } else {
+      const ctx = awsContext(this);
+      const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, props.cluster, "KarpenterNodeRole-");
+      const role = new IamRole(this, "role", {
+        name,
+        description: "Karpenter node role: EC2 instances launched by Karpenter",
+        assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
+        tags: props.tags,
+      });
+      const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
+      const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
+      this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
+      this.role = role;
+      this.roleName = role.name;
+      this.roleArn = role.arn;
+    }
+
+    this.accessEntry = new EksAccessEntry(this, "access-entry", {
+      clusterName: props.cluster.clusterName,
+      principalArn: this.roleArn,
+      type: "EC2_LINUX",
+      tags: props.tags,
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import { Construct } from "constructs";
+import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+
+/** A string or a list of strings, as IAM policy JSON allows for Action, Resource and condition values. */
+export type StringOrList = string | string[];
+
+/** One statement of an IAM policy document, in the JSON shape IAM reads (keys as IAM spells them). */
+export interface IamStatementJson {
+  Sid?: string;
+  Effect: "Allow" | "Deny";
+  Principal?: "*" | { [kind: string]: StringOrList };
+  Resource?: StringOrList;
+  Action?: StringOrList;
+  /** `{ operator: { conditionKey: value(s) } }`, e.g. `{ StringEquals: { "aws:RequestedRegion": "us-east-1" } }`. */
+  Condition?: { [operator: string]: { [key: string]: StringOrList } };
+}
+
+/**
+ * A policy document as a JSON string. Strings inside may hold cdktf tokens: cdktf resolves them
+ * into Terraform interpolations inside the string (never `jsonencode`, so the document stays readable JSON).
+ */
+export function policyJson(statements: IamStatementJson[], id?: string): string {
+  return JSON.stringify({ Version: "2012-10-17", ...(id ? { Id: id } : {}), Statement: statements });
+}
+
+/** A trust policy letting one principal assume the role with `actions`, optionally under conditions. */
+export function trustPolicyJson(principal: { [kind: string]: string }, actions: StringOrList, condition?: IamStatementJson["Condition"]): string {
+  return policyJson([{ Effect: "Allow", Principal: principal, Action: actions, ...(condition ? { Condition: condition } : {}) }]);
+}
+
+/** The ARN of an AWS-managed policy in the stack's partition: `arn:<partition>:iam::aws:policy/<name>`. */
+export function awsManagedPolicyArn(partition: string, name: string): string {
+  return `arn:${partition}:iam::aws:policy/${name}`;
+}
+
+/**
+ * Attaches policy ARNs to a role, one `aws_iam_role_policy_attachment` each, with construct ids
+ * `<idPrefix><key>` (keys must be stable so that a plan does not churn when a list grows).
+ */
+export function attachPolicies(scope: Construct, roleName: string, policies: { key: string; arn: string }[], idPrefix = "attachment-"): IamRolePolicyAttachment[] {
+  return policies.map((p) => new IamRolePolicyAttachment(scope, `${idPrefix}${p.key}`, { role: roleName, policyArn: p.arn }));
+}
+
+/** Policy size as IAM counts it (whitespace excluded), for a document whose strings are literal. */
+export function policySize(json: string): number {
+  return json.replace(/\s/g, "").length;
+}

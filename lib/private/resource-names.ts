@@ -1,0 +1,57 @@
+import { createHash } from "crypto";
+import { IConstruct } from "constructs";
+import { Fn, Op } from "cdktf";
+import { KarpenterValidationError } from "../errors";
+import { IKarpenterCluster } from "../karpenter-cluster";
+import { AWS_NAME_LIMITS, checkName } from "./names";
+
+/** The naming rule of each kind of AWS name this library derives from the cluster name. */
+export const NAME_RULES = {
+  iamRole: { max: AWS_NAME_LIMITS.iamRole, pattern: /^[\w+=,.@-]+$/, text: "letters, digits and + = , . @ _ -" },
+  iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, text: "letters, digits and + = , . @ _ -" },
+  sqsQueue: { max: AWS_NAME_LIMITS.sqsQueue, pattern: /^[A-Za-z0-9_-]+$/, text: "letters, digits, '-' and '_'" },
+  eventRule: { max: AWS_NAME_LIMITS.eventRule, pattern: /^[A-Za-z0-9_.-]+$/, text: "letters, digits, '.', '-' and '_'" },
+} as const;
+
+/** Which naming rule applies. */
+export type NameKind = keyof typeof NAME_RULES;
+
+/**
+ * A name the user may set through prop `field`, else `<prefix><cluster name><suffix>`.
+ * Checked at synth when known: a given name against the AWS rule; a derived one against the
+ * cluster's literal name, with an error that says which prop to set when it is too long.
+ * A name that is only known at apply (a token) is left to the AWS API.
+ * @throws KarpenterValidationError naming `field`, the name and the limit
+ */
+export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string, given: string | undefined, cluster: IKarpenterCluster, prefix: string, suffix = ""): string {
+  const rule = NAME_RULES[kind];
+  if (given !== undefined) {
+    checkName(scope, field, given, rule.max, rule.pattern, `${rule.text}, 1 to ${rule.max} characters`);
+    return given;
+  }
+  if (cluster.clusterNameLiteral !== undefined) {
+    const literal = `${prefix}${cluster.clusterNameLiteral}${suffix}`;
+    if (literal.length > rule.max) {
+      throw new KarpenterValidationError(scope, field, literal, `at most ${rule.max} characters, but the default derived from the cluster name has ${literal.length}: set ${field} to a shorter name`);
+    }
+    checkName(scope, field, literal, rule.max, rule.pattern, rule.text);
+  }
+  return `${prefix}${cluster.clusterName}${suffix}`;
+}
+
+/**
+ * The cluster name shortened to at most `room` characters, unique per cluster: the name itself
+ * when it fits, else its first `room - 9` characters, `-` and the first 8 hex digits of its
+ * SHA-256. Computed here for a literal name and by Terraform (same result) for a token.
+ */
+export function clusterNameWithin(cluster: IKarpenterCluster, room: number): string {
+  const keep = room - 9;
+  const literal = cluster.clusterNameLiteral;
+  if (literal !== undefined) {
+    if (literal.length <= room) return literal;
+    return `${literal.slice(0, keep)}-${createHash("sha256").update(literal).digest("hex").slice(0, 8)}`;
+  }
+  const name = cluster.clusterName;
+  const shortened = `${Fn.substr(name, 0, keep)}-${Fn.substr(Fn.sha256(name), 0, 8)}`;
+  return Fn.conditional(Op.lte(Fn.lengthOf(name), room), name, shortened);
+}

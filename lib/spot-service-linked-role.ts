@@ -1,0 +1,41 @@
+import { Construct } from "constructs";
+import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+
+/** Props of {@link SpotServiceLinkedRole}. */
+export interface SpotServiceLinkedRoleProps {
+  /**
+   * Tags for the role.
+   * @default none
+   */
+  readonly tags?: Record<string, string>;
+}
+
+/**
+ * The `AWSServiceRoleForEC2Spot` service-linked role (`aws_iam_service_linked_role` for
+ * `spot.amazonaws.com`), which EC2 needs before it launches the first spot instance of an account.
+ *
+ * It exists once per account: if the account ever launched a spot instance (or another stack
+ * created it), creating it again fails at apply with "has been taken in this account" — then
+ * leave it out, or `terraform import` it into this resource. That is why `Karpenter` creates it
+ * only when asked (off by default). Source: Karpenter getting-started guide (step "create the
+ * EC2 Spot service-linked role").
+ */
+export class SpotServiceLinkedRole extends Construct {
+  /** The `aws_iam_service_linked_role`. */
+  public readonly role: IamServiceLinkedRole;
+  /** The role ARN. */
+  public readonly roleArn: string;
+  /** The role name (`AWSServiceRoleForEC2Spot`). */
+  public readonly roleName: string;
+
+  constructor(scope: Construct, id: string, props: SpotServiceLinkedRoleProps = {}) {
+    super(scope, id);
+    this.role = new IamServiceLinkedRole(this, "role", {
+      awsServiceName: "spot.amazonaws.com",
+      description: "Lets EC2 launch and manage spot instances (Karpenter)",
+      tags: props.tags,
+    });
+    this.roleArn = this.role.arn;
+    this.roleName = this.role.name;
+  }
+}

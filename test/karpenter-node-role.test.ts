@@ -1,0 +1,114 @@
+import { KarpenterNodeRole } from "../lib/karpenter-node-role";
+import { KarpenterCluster } from "../lib/karpenter-cluster";
+import { KarpenterValidationError } from "../lib/errors";
+import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+
+const PARTITION = /^\$\{data\.aws_partition\.[^.]+\.partition\}$/;
+
+function synthNodeRole(props: Partial<ConstructorParameters<typeof KarpenterNodeRole>[2]> = {}, clusterName = "demo") {
+  const { stack } = testStack();
+  const cluster = testCluster(stack, clusterName);
+  const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster, ...props });
+  return { nodeRole, json: synthJson(stack), stack };
+}
+
+/** The policy ARNs attached to the role, with the partition reference written as {partition}. */
+function attachedArns(json: any): string[] {
+  return Object.values(resources(json, "aws_iam_role_policy_attachment")).map((a: any) => a.policy_arn.replace(/\$\{data\.aws_partition\.[^.]+\.partition\}/, "{partition}"));
+}
+
+describe("KarpenterNodeRole", () => {
+  test("creates KarpenterNodeRole-<cluster> trusted by ec2.<partition DNS suffix>", () => {
+    const { json } = synthNodeRole();
+    const role = onlyResource(json, "aws_iam_role");
+    expect(role.name).toBe("KarpenterNodeRole-${aws_eks_cluster.cluster.name}");
+    const trust = JSON.parse(role.assume_role_policy);
+    expect(trust.Statement).toHaveLength(1);
+    expect(trust.Statement[0].Effect).toBe("Allow");
+    expect(trust.Statement[0].Action).toEqual(["sts:AssumeRole"]);
+    expect(trust.Statement[0].Principal.Service).toMatch(/^ec2\.\$\{data\.aws_partition\.[^.]+\.dns_suffix\}$/);
+  });
+
+  test("1.14 attaches the four managed policies with partition-aware ARNs (ECR PullOnly)", () => {
+    const { json } = synthNodeRole({ version: "1.14.1" });
+    expect(attachedArns(json).sort()).toEqual(
+      [
+        "arn:{partition}:iam::aws:policy/AmazonEKS_CNI_Policy",
+        "arn:{partition}:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+        "arn:{partition}:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly",
+        "arn:{partition}:iam::aws:policy/AmazonSSMManagedInstanceCore",
+      ].sort(),
+    );
+    const roleKey = Object.keys(resources(json, "aws_iam_role"))[0];
+    for (const a of Object.values(resources(json, "aws_iam_role_policy_attachment")) as any[]) {
+      expect(a.role).toBe(`\${aws_iam_role.${roleKey}.name}`);
+      expect(a.policy_arn.split(":")[1]).toMatch(PARTITION);
+    }
+  });
+
+  test("1.3 attaches ECR ReadOnly instead", () => {
+    const arns = attachedArns(synthNodeRole({ version: "1.3.8" }).json);
+    expect(arns).toContain("arn:{partition}:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly");
+    expect(arns).not.toContain("arn:{partition}:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly");
+  });
+
+  test("creates an EC2_LINUX access entry for the role on the cluster", () => {
+    const { json, nodeRole } = synthNodeRole();
+    const entry = onlyResource(json, "aws_eks_access_entry");
+    expect(entry.type).toBe("EC2_LINUX");
+    expect(entry.cluster_name).toBe("${aws_eks_cluster.cluster.name}");
+    expect(entry.principal_arn).toBe(`\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.arn}`);
+    expect(nodeRole.role).toBeDefined();
+  });
+
+  test("additional policies and tags", () => {
+    const { json } = synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"], tags: { team: "platform" } });
+    expect(attachedArns(json)).toContain("arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy");
+    expect(attachedArns(json)).toHaveLength(5);
+    expect(onlyResource(json, "aws_iam_role").tags).toEqual({ team: "platform" });
+    expect(onlyResource(json, "aws_eks_access_entry").tags).toEqual({ team: "platform" });
+  });
+
+  test("bring your own role: only the access entry", () => {
+    const existingRole = { roleName: "my-nodes", roleArn: "arn:aws:iam::123456789012:role/my-nodes" };
+    const { json, nodeRole } = synthNodeRole({ existingRole });
+    expect(resources(json, "aws_iam_role")).toEqual({});
+    expect(resources(json, "aws_iam_role_policy_attachment")).toEqual({});
+    expect(onlyResource(json, "aws_eks_access_entry").principal_arn).toBe(existingRole.roleArn);
+    expect(nodeRole.roleName).toBe("my-nodes");
+    expect(nodeRole.roleArn).toBe(existingRole.roleArn);
+    expect(nodeRole.role).toBeUndefined();
+  });
+
+  test.each([
+    ["roleName", { roleName: "x" }],
+    ["additionalPolicyArns", { additionalPolicyArns: ["arn:aws:iam::aws:policy/X"] }],
+  ])("bring your own role rejects %s", (field, extra) => {
+    const existingRole = { roleName: "my-nodes", roleArn: "arn:aws:iam::123456789012:role/my-nodes" };
+    expect(() => synthNodeRole({ existingRole, ...extra })).toThrow(new RegExp(`test/node-role: ${field} = .* is invalid: not allowed with existingRole`));
+  });
+
+  test("a default name that gets longer than 64 characters asks for roleName", () => {
+    expect(() => synthNodeRole({}, "c".repeat(47))).toThrow(KarpenterValidationError);
+    expect(() => synthNodeRole({}, "c".repeat(47))).toThrow(/roleName = "KarpenterNodeRole-c{47}" is invalid: at most 64 characters, .* has 65: set roleName/);
+    expect(() => synthNodeRole({ roleName: "nodes" }, "c".repeat(47))).not.toThrow();
+  });
+
+  test("a literal role name is checked", () => {
+    expect(() => synthNodeRole({ roleName: "r".repeat(65) })).toThrow(/roleName = .* 1 to 64 characters \(got 65\)/);
+    expect(() => synthNodeRole({ roleName: "bad name" })).toThrow(/roleName = "bad name" is invalid: letters, digits/);
+  });
+
+  test("a token cluster name is not checked at synth", () => {
+    const { stack } = testStack();
+    const data = KarpenterCluster.fromClusterName(stack, "existing", "seed");
+    const tokenCluster = { ...data, clusterName: data.resource.name, clusterNameLiteral: undefined };
+    const role = new KarpenterNodeRole(stack, "node-role", { cluster: tokenCluster });
+    expect(onlyResource(synthJson(stack), "aws_iam_role").name).toBe("KarpenterNodeRole-${data.aws_eks_cluster.existing.name}");
+    expect(role.roleName).toBeDefined();
+  });
+
+  test.each(["1.15.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {
+    expect(() => synthNodeRole({ version })).toThrow(/test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14/);
+  });
+});

@@ -1,0 +1,86 @@
+import * as fs from "fs";
+import * as path from "path";
+import YAML from "yaml";
+import { ControllerPolicySymbols } from "../../lib/private/controller-policy";
+
+/*
+ * Reads the upstream getting-started CloudFormation templates kept in shared/reference/karpenter/
+ * (outside the repo), for tests that hold our tables against them. Absent folder = no versions,
+ * and those tests are skipped.
+ */
+
+/** Where the reference lives: $KARPENTER_REFERENCE, else ../shared/reference/karpenter next to the repo. */
+export const REFERENCE_ROOT = process.env.KARPENTER_REFERENCE ?? path.resolve(__dirname, "../../../shared/reference/karpenter");
+
+/** The versions with a cloudformation.yaml, e.g. `["1.0.14", …]`. */
+export function referenceVersions(): string[] {
+  if (!fs.existsSync(REFERENCE_ROOT)) return [];
+  return fs
+    .readdirSync(REFERENCE_ROOT)
+    .filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && fs.existsSync(path.join(REFERENCE_ROOT, d, "cloudformation.yaml")))
+    .map((d) => d.slice(1));
+}
+
+/** The symbols the template's interpolations become; our tables are called with the same ones. */
+export const SYMBOLS: Required<Omit<ControllerPolicySymbols, "kmsKeyArn">> = {
+  partition: "{partition}",
+  region: "{region}",
+  account: "{account}",
+  clusterName: "{cluster}",
+  clusterArn: "arn:{partition}:eks:{region}:{account}:cluster/{cluster}",
+  nodeRoleArn: "{node_role_arn}",
+  queueArn: "{queue_arn}",
+};
+
+const CFN_NAMES: Record<string, string> = {
+  "AWS::Partition": SYMBOLS.partition,
+  "AWS::Region": SYMBOLS.region,
+  "AWS::AccountId": SYMBOLS.account,
+  "AWS::URLSuffix": "{url_suffix}",
+  ClusterName: SYMBOLS.clusterName,
+  "KarpenterNodeRole.Arn": SYMBOLS.nodeRoleArn,
+  "KarpenterInterruptionQueue.Arn": SYMBOLS.queueArn,
+  KarpenterInterruptionQueue: "{queue_url}",
+};
+
+const name = (k: string) => {
+  if (!(k in CFN_NAMES)) throw new Error(`unknown CloudFormation reference ${k}`);
+  return CFN_NAMES[k];
+};
+
+// the templates only use the scalar forms of these tags
+const CFN_TAGS = [
+  { tag: "!Sub", resolve: (s: string) => s.replace(/\$\{([^}]+)\}/g, (_: string, k: string) => name(k)) },
+  { tag: "!GetAtt", resolve: (s: string) => name(s) },
+  { tag: "!Ref", resolve: (s: string) => name(s) },
+];
+
+/** What our tables model, read from one version's template (interpolations replaced by {@link SYMBOLS}). */
+export interface Reference {
+  nodeRoleTrustService: string;
+  nodeRolePolicyArns: string[];
+  policies: { logicalId: string; name: string; statements: any[] }[];
+  queue: Record<string, unknown>;
+  queuePolicy: { Id: string; Statement: any[] };
+  rules: { logicalId: string; pattern: any; targets: { Id: string; Arn: string }[] }[];
+}
+
+/** Parses `<REFERENCE_ROOT>/v<version>/cloudformation.yaml`. */
+export function loadReference(version: string): Reference {
+  const text = fs.readFileSync(path.join(REFERENCE_ROOT, `v${version}`, "cloudformation.yaml"), "utf8");
+  const resources: Record<string, any> = YAML.parse(text, { customTags: CFN_TAGS }).Resources;
+  const ofType = (t: string) => Object.entries(resources).filter(([, r]) => r.Type === t);
+  const node = resources.KarpenterNodeRole.Properties;
+  return {
+    nodeRoleTrustService: node.AssumeRolePolicyDocument.Statement[0].Principal.Service,
+    nodeRolePolicyArns: node.ManagedPolicyArns,
+    policies: ofType("AWS::IAM::ManagedPolicy").map(([logicalId, r]) => ({
+      logicalId,
+      name: r.Properties.ManagedPolicyName,
+      statements: JSON.parse(r.Properties.PolicyDocument).Statement,
+    })),
+    queue: ofType("AWS::SQS::Queue")[0][1].Properties,
+    queuePolicy: ofType("AWS::SQS::QueuePolicy")[0][1].Properties.PolicyDocument,
+    rules: ofType("AWS::Events::Rule").map(([logicalId, r]) => ({ logicalId, pattern: r.Properties.EventPattern, targets: r.Properties.Targets })),
+  };
+}
