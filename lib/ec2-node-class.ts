@@ -1,0 +1,182 @@
+import { Construct } from "constructs";
+import { ITerraformDependable } from "cdktf";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import { DISCOVERY_TAG_KEY } from "./discovery-tags";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { IKarpenterInstallation } from "./karpenter-installation";
+import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
+import { KarpenterValidationError } from "./errors";
+import { checkEc2NodeClass } from "./private/ec2-node-class-rules";
+import { Checker, GO_DURATION, nameFromId } from "./private/k8s-rules";
+import { constructPath, orderAfter, specObject } from "./private/manifests";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+
+/** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
+export const DEFAULT_AMI_ALIAS = "al2023@latest";
+
+/** The delete timeout of the EC2NodeClass `kubernetes_manifest` when none is given. */
+export const DEFAULT_NODE_CLASS_DELETE_TIMEOUT = "20m";
+
+/**
+ * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
+ * its defaults and ordering come from.
+ */
+export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
+  /**
+   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
+   * role, discovery tag value = its cluster name, `version` = its version) and orders the
+   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
+   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
+   * the controller.
+   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
+   * selector terms) and order with `dependsOn`
+   */
+  readonly karpenter?: IKarpenterInstallation;
+  /**
+   * The cluster whose name is the value of the `karpenter.sh/discovery` tag in the default subnet
+   * and security group selector terms.
+   * @default `karpenter.cluster`
+   */
+  readonly cluster?: IKarpenterCluster;
+  /**
+   * The Karpenter version the spec is checked against (fields newer than it are errors), e.g.
+   * `"1.14.1"`. With `karpenter`, it must equal `karpenter.version`.
+   * @default `karpenter.version`, else DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * How long `terraform destroy` waits for the EC2NodeClass to disappear (a Go duration such as
+   * `"20m"` or `"1h"`). Karpenter's finalizer on the EC2NodeClass keeps it until every NodeClaim
+   * launched from it is gone — its pods evicted and its EC2 instance terminated — and then
+   * deletes the class's instance profiles and launch templates. The provider's default (10m)
+   * is often too short for nodes to drain; then destroy fails and a retry continues.
+   * @default "20m"
+   */
+  readonly deleteTimeout?: string;
+  /**
+   * Extra resources the manifest waits for (building-block mode: the controller release; the
+   * cluster's CRD release). Only resources of the same stack.
+   * @default none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * A Karpenter `karpenter.k8s.aws/v1` EC2NodeClass, emitted as a `kubernetes_manifest`: how
+ * nodes launch on EC2 (AMI, subnets, security groups, IAM role, block devices, kubelet, IMDS…).
+ *
+ * The one-line form `new Ec2NodeClass(this, "default", { karpenter })` gives: `role` = the
+ * Karpenter node role, subnets and security groups found by the `karpenter.sh/discovery` tag
+ * with the cluster's name, and AMI alias `al2023@latest` (pin a version in production: `latest`
+ * replaces every node when AWS publishes a new AMI).
+ *
+ * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
+ * a {@link KarpenterValidationError} naming the construct path, the field (a dot path such as
+ * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
+ *
+ * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
+ */
+export class Ec2NodeClass extends Construct {
+  /** `apiVersion` of the emitted object. */
+  public static readonly API_VERSION = "karpenter.k8s.aws/v1";
+  /** `kind` of the emitted object. */
+  public static readonly KIND = "EC2NodeClass";
+  /** The API group NodePools use in `nodeClassRef.group`. */
+  public static readonly GROUP = "karpenter.k8s.aws";
+
+  /** `metadata.name` of the EC2NodeClass (what NodePools refer to). */
+  public readonly name: string;
+  /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The installation given in the props, if any. */
+  public readonly karpenter?: IKarpenterInstallation;
+  /** The emitted spec (after defaults), as in the manifest. */
+  public readonly spec: Ec2NodeClassOptions;
+  /** The `kubernetes_manifest` resource. */
+  public readonly manifest: Manifest;
+
+  /**
+   * @throws KarpenterValidationError for a value any EC2NodeClass CRD rule rejects, a field newer
+   * than the targeted Karpenter version, a missing role / selector terms without `karpenter`, or
+   * a malformed `deleteTimeout`
+   */
+  constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
+    // everything is checked before the construct joins the tree: nothing half-built
+    const where = constructPath(scope, id);
+    const karpenter = props.karpenter;
+    if (props.version !== undefined && karpenter !== undefined && props.version.replace(/^v/, "") !== karpenter.version.replace(/^v/, "")) {
+      throw new KarpenterValidationError(where, "version", props.version, `the version of \`karpenter\` (${karpenter.version}) or nothing: the class is checked against the installed Karpenter`);
+    }
+    const version = resolveKarpenterVersion(where, props.version ?? karpenter?.version ?? DEFAULT_KARPENTER_VERSION);
+    const c = new Checker(where, version);
+    const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;
+    c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
+    const name = options.name ?? nameFromId(id);
+    const cluster = props.cluster ?? karpenter?.cluster;
+    const discovery = cluster ? [{ tags: { [DISCOVERY_TAG_KEY]: cluster.clusterName } }] : undefined;
+    const spec: Ec2NodeClassOptions = {
+      ...options,
+      role: options.role ?? (options.instanceProfile === undefined ? karpenter?.nodeRoleName : undefined),
+      amiSelectorTerms: options.amiSelectorTerms ?? defaultAmiTerms(c, options.amiFamily),
+      subnetSelectorTerms: options.subnetSelectorTerms ?? discovery,
+      securityGroupSelectorTerms: options.securityGroupSelectorTerms ?? discovery,
+    };
+    if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+    if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+    checkEc2NodeClass(c, version, spec, name);
+    const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
+    c.pattern("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+
+    super(scope, id);
+    this.name = name;
+    this.version = version.full;
+    this.karpenter = karpenter;
+    const { name: _n, ...specFields } = spec;
+    this.spec = spec;
+    const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
+    this.manifest = new Manifest(this, "manifest", {
+      manifest: {
+        apiVersion: Ec2NodeClass.API_VERSION,
+        kind: Ec2NodeClass.KIND,
+        metadata: { name },
+        spec: specObject(specFields),
+      },
+      timeouts: { delete: deleteTimeout },
+      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
+    });
+  }
+}
+
+/** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
+const SPEC_PROPS = [
+  "name",
+  "role",
+  "instanceProfile",
+  "amiFamily",
+  "amiSelectorTerms",
+  "subnetSelectorTerms",
+  "securityGroupSelectorTerms",
+  "capacityReservationSelectorTerms",
+  "associatePublicIPAddress",
+  "blockDeviceMappings",
+  "context",
+  "detailedMonitoring",
+  "instanceStorePolicy",
+  "ipPrefixCount",
+  "kubelet",
+  "metadataOptions",
+  "networkInterfaces",
+  "placementGroupSelector",
+  "connectionTracking",
+  "cpuOptions",
+  "tags",
+  "userData",
+];
+
+/** `<family>@latest` for the given amiFamily (al2023 when unset); Custom has no alias. */
+function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelectorTerm[] {
+  if (amiFamily === undefined) return [{ alias: DEFAULT_AMI_ALIAS }];
+  if (!c.known(amiFamily)) return c.fail("amiSelectorTerms", undefined, "AMI selector terms: the default alias cannot be derived from an amiFamily token");
+  if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
+  return [{ alias: `${amiFamily.toLowerCase()}@latest` }];
+}

@@ -1,0 +1,218 @@
+import { Construct } from "constructs";
+import { Annotations, ITerraformDependable } from "cdktf";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import { Ec2NodeClass } from "./ec2-node-class";
+import { IKarpenterInstallation } from "./karpenter-installation";
+import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
+import { KarpenterValidationError } from "./errors";
+import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
+import { Checker, nameFromId } from "./private/k8s-rules";
+import { constructPath, orderAfter, specObject } from "./private/manifests";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+
+/** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
+export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
+
+/**
+ * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
+ * flattened) plus its node class and where its version and ordering come from.
+ */
+export interface NodePoolProps extends NodePoolOptions {
+  /**
+   * The node class the pool launches with (`spec.template.spec.nodeClassRef`): an
+   * {@link Ec2NodeClass} of this app — the pool is then ordered after it (same stack:
+   * `depends_on`; another stack: a stack dependency), so destroy deletes the pool before the
+   * class — or a plain reference `{ name }` to an EC2NodeClass managed elsewhere, in which case
+   * ordering is yours (`dependsOn`, stack dependencies).
+   */
+  readonly nodeClass: Ec2NodeClass | NodeClassReference;
+  /**
+   * The Karpenter installation: its version checks the spec, its spot service-linked role
+   * setting decides the spot warning, and the manifest is ordered after its controller release.
+   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
+   */
+  readonly karpenter?: IKarpenterInstallation;
+  /**
+   * The Karpenter version the spec is checked against, e.g. `"1.14.1"`; must agree with
+   * `karpenter` and with an Ec2NodeClass `nodeClass`.
+   * @default `karpenter.version`, else the node class's version, else DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * Extra resources of the same stack the manifest waits for (e.g. an EC2NodeClass applied by
+   * other means).
+   * @default none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * A Karpenter `karpenter.sh/v1` NodePool, emitted as a `kubernetes_manifest`: which nodes
+ * Karpenter may launch for pending pods (requirements, labels, taints, limits) and how it
+ * disrupts them (expiry, consolidation, budgets).
+ *
+ * The pool always states `karpenter.sh/capacity-type`: without it Karpenter may pick spot, and
+ * accounts without the EC2 Spot service-linked role then fail to launch with
+ * `ServiceLinkedRoleCreationNotPermitted`. Unless a requirement or a template label names the
+ * key, `In ["on-demand"]` is added. A pool that allows spot while the installation does not
+ * create that role gets a synth warning.
+ *
+ * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
+ * a {@link KarpenterValidationError} naming the construct path, the field (e.g.
+ * `disruption.budgets[1].schedule`), the value and the rule. Token values are left to the API server.
+ *
+ * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
+ */
+export class NodePool extends Construct {
+  /** `apiVersion` of the emitted object. */
+  public static readonly API_VERSION = "karpenter.sh/v1";
+  /** `kind` of the emitted object. */
+  public static readonly KIND = "NodePool";
+
+  /** `metadata.name` of the NodePool. */
+  public readonly name: string;
+  /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The emitted `nodeClassRef` (group, kind and name). */
+  public readonly nodeClassRef: Required<NodeClassReference>;
+  /** The requirements as emitted (the user's, plus the capacity-type default when added). */
+  public readonly requirements: NodeSelectorRequirement[];
+  /** True when the pool may launch spot capacity (false when unknown because of tokens). */
+  public readonly allowsSpot: boolean;
+  /** The `kubernetes_manifest` resource. */
+  public readonly manifest: Manifest;
+
+  /**
+   * @throws KarpenterValidationError for a value any NodePool CRD rule rejects, a field or value
+   * newer than the targeted Karpenter version, or versions that disagree
+   */
+  constructor(scope: Construct, id: string, props: NodePoolProps) {
+    // everything is checked before the construct joins the tree: nothing half-built
+    const where = constructPath(scope, id);
+    const nodeClass = props.nodeClass;
+    if (nodeClass === undefined || nodeClass === null) throw new KarpenterValidationError(where, "nodeClass", nodeClass, "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)");
+    const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
+    const karpenter = props.karpenter ?? ownClass?.karpenter;
+    const version = resolveKarpenterVersion(where, pickVersion(where, props, karpenter, ownClass));
+    const c = new Checker(where, version);
+    const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;
+    c.fields("", options, SPEC_PROPS, "NodePoolProps");
+    if (!ownClass) c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference");
+    const ref: NodeClassRefValue = ownClass
+      ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
+      : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
+    const name = options.name ?? nameFromId(id);
+    const requirements = withCapacityType(c, options);
+    const disruption = options.disruption && !c.token(options.disruption) && options.disruption.consolidateAfter === undefined ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    checkNodePool(c, version, { ...options, requirements }, name, ref);
+
+    super(scope, id);
+    this.name = name;
+    this.version = version.full;
+    this.nodeClassRef = ref;
+    this.requirements = c.token(requirements) ? [] : requirements;
+    const spot = spotAllowed(c, requirements, options.labels);
+    this.allowsSpot = spot === true;
+    if (c.token(requirements)) Annotations.of(this).addWarning(`NodePool ${name}: requirements is a token, so karpenter.sh/capacity-type could not be checked or defaulted; state it in the requirements (Karpenter may otherwise choose spot).`);
+    if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+    if (!ownClass) {
+      const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
+      if (same) Annotations.of(this).addWarning(`NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`);
+    }
+
+    const dependsOn = [
+      ...(props.dependsOn ?? []),
+      ...(ownClass ? orderAfter(this, ownClass.manifest) : []),
+      ...(karpenter && !ownClass?.karpenter ? orderAfter(this, karpenter.release) : []),
+    ];
+    this.manifest = new Manifest(this, "manifest", {
+      manifest: {
+        apiVersion: NodePool.API_VERSION,
+        kind: NodePool.KIND,
+        metadata: { name },
+        spec: specObject({
+          disruption,
+          limits: options.limits,
+          replicas: options.replicas,
+          template: {
+            metadata: options.labels || options.annotations ? { annotations: options.annotations, labels: options.labels } : undefined,
+            spec: {
+              expireAfter: options.expireAfter,
+              nodeClassRef: ref,
+              requirements,
+              startupTaints: options.startupTaints,
+              taints: options.taints,
+              terminationGracePeriod: options.terminationGracePeriod,
+            },
+          },
+          weight: options.weight,
+        }),
+      },
+      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
+    });
+  }
+}
+
+/** Every prop of {@link NodePoolOptions}. */
+const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];
+
+function pickVersion(where: string, props: NodePoolProps, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): string {
+  const norm = (v: string) => v.replace(/^v/, "");
+  const candidates: [string, string | undefined][] = [
+    ["version", props.version],
+    ["karpenter.version", karpenter?.version],
+    ["nodeClass.version", ownClass?.version],
+  ];
+  const given = candidates.filter((x): x is [string, string] => x[1] !== undefined);
+  for (const [field, v] of given.slice(1)) {
+    if (norm(v) !== norm(given[0][1])) throw new KarpenterValidationError(where, given[0][0], given[0][1], `the same Karpenter version as ${field} (${v}): the NodePool, its EC2NodeClass and the installation must target one version`);
+  }
+  return given.length > 0 ? given[0][1] : DEFAULT_KARPENTER_VERSION;
+}
+
+/** The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names the key. */
+function withCapacityType(c: Checker, options: NodePoolOptions): NodeSelectorRequirement[] {
+  const reqs = options.requirements;
+  if (reqs !== undefined && c.token(reqs)) return reqs;
+  const list = reqs ?? [];
+  if (!Array.isArray(list)) return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
+  const labels = options.labels && !c.token(options.labels) ? options.labels : {};
+  const named = list.some((r) => r && !c.token(r) && r.key === CAPACITY_TYPE) || CAPACITY_TYPE in labels;
+  if (list.length > 100) c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
+  if (named) return list;
+  if (list.length >= 100) c.fail("requirements", reqs, `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`);
+  return [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT];
+}
+
+/**
+ * Whether the requirements (ANDed) and a template label allow `spot`: true, false, or undefined
+ * when a token hides the answer.
+ */
+function spotAllowed(c: Checker, reqs: NodeSelectorRequirement[], labels: { [k: string]: string } | undefined): boolean | undefined {
+  if (c.token(reqs)) return undefined;
+  let allowed = true;
+  for (const r of reqs) {
+    if (!r || c.token(r) || !c.known(r.key)) continue;
+    if (r.key !== CAPACITY_TYPE) continue;
+    if (!c.known(r.operator) || (r.values !== undefined && !c.known(r.values))) return undefined;
+    const values = r.values ?? [];
+    if (r.operator === "In") allowed = allowed && values.includes("spot");
+    else if (r.operator === "NotIn") allowed = allowed && !values.includes("spot");
+    else if (r.operator !== "Exists") allowed = false;
+  }
+  if (labels && !c.token(labels) && CAPACITY_TYPE in labels) {
+    const v = labels[CAPACITY_TYPE];
+    if (!c.known(v)) return undefined;
+    allowed = allowed && v === "spot";
+  }
+  return allowed;
+}
+
+function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined): string {
+  const why = karpenter ? "the Karpenter installation does not create" : "no Karpenter installation is given that creates";
+  return (
+    `NodePool ${name} allows spot capacity, but ${why} the EC2 Spot service-linked role (AWSServiceRoleForEC2Spot, spot.amazonaws.com). ` +
+    "In an account where it does not exist yet, every spot launch fails with ServiceLinkedRoleCreationNotPermitted, because the Karpenter controller may not create service-linked roles. " +
+    "Create it once per account (the installation's spot service-linked role option, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`), or restrict karpenter.sh/capacity-type to on-demand."
+  );
+}

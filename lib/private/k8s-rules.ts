@@ -1,0 +1,243 @@
+import { Token } from "cdktf";
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../errors";
+import { isUnresolved } from "./tokens";
+import { KarpenterVersion } from "./version";
+
+/*
+ * Kubernetes value rules shared by the NodePool and EC2NodeClass checks: object names, label
+ * keys and values, quantities, durations, cron schedules. Patterns are those of the Karpenter
+ * v1 CRDs (aws/karpenter-provider-aws pkg/apis/crds) and of k8s.io/apimachinery validation.
+ */
+
+/** DNS-1123 subdomain (object names): lowercase alphanumerics, `-` and `.`, ≤ 253 characters. */
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** The name part of a qualified name, and a label value (which may also be empty). */
+const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+/** Kubernetes resource quantity (the CRDs' `limits` / `kubeReserved` pattern). */
+export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+/** `expireAfter` / `consolidateAfter`: `<n>h<n>m<n>s` in any combination, or `Never`. */
+export const DURATION_OR_NEVER = /^(([0-9]+(s|m|h))+|Never)$/;
+/** `terminationGracePeriod`: like {@link DURATION_OR_NEVER} without `Never`. */
+export const DURATION = /^([0-9]+(s|m|h))+$/;
+/** Budget `duration`: hours and/or minutes (`8h`, `30m`, `1h30m`), optionally followed by `0s`. */
+export const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
+/** Go `time.ParseDuration` (Terraform timeouts, kubelet durations): `20m`, `1h30m`, `1.5h`, `0`. */
+export const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
+
+export const DURATION_TEXT = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
+export const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
+
+/**
+ * Validation context of one construct: every failure becomes a KarpenterValidationError naming
+ * the construct path, the field (a dot path into the props), the value and the rule.
+ * Unresolved tokens are never judged.
+ */
+export class Checker {
+  /**
+   * @param where the construct path the errors name
+   * @param version the Karpenter version the object is checked for
+   */
+  constructor(
+    public readonly where: IConstruct | string,
+    public readonly version: KarpenterVersion,
+  ) {}
+
+  /** Fails when `value` is set but needs Karpenter `minor` (e.g. "1.11") and the targeted version is older. */
+  public since(field: string, value: unknown, minor: string | undefined, what: string): void {
+    if (value === undefined || minor === undefined || this.version.atLeast(minor)) return;
+    this.fail(field, value, `${what} needs Karpenter ${minor} or later (first in the v${minor}.0 CRDs); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`);
+  }
+
+  /** Fails when `obj` has a set key outside `allowed` (the API server would silently prune it). */
+  public fields(field: string, obj: object, allowed: readonly string[], what: string): void {
+    for (const [k, x] of Object.entries(obj)) {
+      if (x !== undefined && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, `not a field of ${what} (known fields: ${allowed.join(", ")}); an unknown field would be silently dropped`);
+    }
+  }
+
+  /** Throws the error for `field`. */
+  public fail(field: string, value: unknown, allowed: string): never {
+    throw new KarpenterValidationError(this.where, field, value, allowed);
+  }
+
+  /** True when `value` itself is a token (a list, map or object token); its parts are not inspected. */
+  public token(value: unknown): boolean {
+    return value !== undefined && value !== null && Token.isUnresolved(value);
+  }
+
+  /** True when `value` is set and known at synth (no token anywhere inside). */
+  public known<T>(value: T | undefined): value is T {
+    return value !== undefined && value !== null && !isUnresolved(value);
+  }
+
+  /** A known string matching `re`. */
+  public pattern(field: string, value: string | undefined, re: RegExp, allowed: string): void {
+    if (!this.known(value)) return;
+    if (typeof value !== "string" || !re.test(value)) this.fail(field, value, allowed);
+  }
+
+  /** A known value from a fixed list. */
+  public oneOf<T>(field: string, value: T | undefined, allowed: readonly T[], extra = ""): void {
+    if (!this.known(value)) return;
+    if (!allowed.includes(value)) this.fail(field, value, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}${extra}`);
+  }
+
+  /** A known integer within [min, max]. */
+  public int(field: string, value: number | undefined, min?: number, max?: number): void {
+    if (!this.known(value)) return;
+    const lo = min ?? -2147483648;
+    const hi = max ?? 2147483647;
+    if (typeof value !== "number" || !Number.isInteger(value) || value < lo || value > hi) {
+      this.fail(field, value, `an integer from ${lo} to ${hi}`);
+    }
+  }
+
+  /** A known boolean. */
+  public bool(field: string, value: boolean | undefined): void {
+    if (this.known(value) && typeof value !== "boolean") this.fail(field, value, "true or false");
+  }
+
+  /** A known string (any content), optionally non-empty and at most `maxLength` characters. */
+  public str(field: string, value: string | undefined, opts: { nonEmpty?: boolean; maxLength?: number } = {}): void {
+    if (!this.known(value)) return;
+    if (typeof value !== "string") this.fail(field, value, "a string");
+    if (opts.nonEmpty && value.length === 0) this.fail(field, value, "a non-empty string");
+    if (opts.maxLength !== undefined && value.length > opts.maxLength) this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
+  }
+
+  /** A known array with a length in [min, max]; returns the known array (or undefined). */
+  public list<T>(field: string, value: T[] | undefined, min: number, max: number): T[] | undefined {
+    if (value === undefined || value === null || this.token(value)) return undefined;
+    if (!Array.isArray(value)) this.fail(field, value, "a list");
+    if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : `${min} to ${max} items (got ${value.length})`);
+    return value;
+  }
+
+  /** A string map of at most `maxKeys` entries (unless it is a token); returns its entries (keys or values may be tokens). */
+  public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
+    if (value === undefined || value === null || this.token(value)) return [];
+    if (typeof value !== "object" || Array.isArray(value)) this.fail(field, value, "a map of string keys to string values");
+    const entries = Object.entries(value);
+    if (entries.length > maxKeys) this.fail(field, value, `at most ${maxKeys} entries (got ${entries.length})`);
+    for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(`${field}[${JSON.stringify(k)}]`, v, "a string");
+    return entries;
+  }
+
+  /** A known object name (DNS-1123 subdomain). */
+  public dnsName(field: string, value: string | undefined): void {
+    if (!this.known(value)) return;
+    if (typeof value !== "string" || value.length > 253 || !DNS1123_SUBDOMAIN.test(value)) {
+      this.fail(field, value, "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters");
+    }
+  }
+
+  /** A known Kubernetes qualified name (`[prefix/]name`): label, annotation, taint and requirement keys. */
+  public qualifiedName(field: string, value: string | undefined, what = "key"): void {
+    if (!this.known(value)) return;
+    const problem = qualifiedNameProblem(value);
+    if (problem) this.fail(field, value, `a Kubernetes qualified ${what} "[prefix/]name": ${problem}`);
+  }
+
+  /** A known label value: empty, or ≤ 63 alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
+  public labelValue(field: string, value: string | undefined): void {
+    if (!this.known(value)) return;
+    if (typeof value !== "string" || value.length > 63 || (value !== "" && !NAME_PART.test(value))) {
+      this.fail(field, value, "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)");
+    }
+  }
+
+  /** A known Kubernetes quantity (string, or an integer number). */
+  public quantity(field: string, value: string | number | undefined, opts: { nonNegative?: boolean } = {}): void {
+    if (!this.known(value)) return;
+    if (typeof value === "number") {
+      if (!Number.isInteger(value)) this.fail(field, value, `${QUANTITY_TEXT}; a number must be an integer (write "1.5" as a string)`);
+      if (opts.nonNegative && value < 0) this.fail(field, value, "a non-negative quantity");
+      return;
+    }
+    if (typeof value !== "string" || !QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
+    if (opts.nonNegative && value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
+  }
+}
+
+/** Why `key` is not a qualified name, or undefined when it is one. */
+export function qualifiedNameProblem(key: string): string | undefined {
+  if (typeof key !== "string" || key.length === 0) return "it must not be empty";
+  const slash = key.indexOf("/");
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
+    return "the prefix must be a DNS-1123 subdomain (lowercase letters, digits, '-', '.', at most 253 characters)";
+  }
+  if (name.length === 0 || name.length > 63 || !NAME_PART.test(name)) {
+    return "the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit";
+  }
+  return undefined;
+}
+
+/** The DNS domain part of a label key (before the first `/`; the whole key when it has none), as the CRDs' `find("^([^/]+)")`. */
+export function labelDomain(key: string): string {
+  const m = /^([^/]+)/.exec(key);
+  return m ? m[1] : "";
+}
+
+/**
+ * `metadata.name` derived from a construct id: lowercased, every run of characters outside
+ * `[a-z0-9.-]` replaced by `-`, leading/trailing `-` and `.` trimmed, cut to 253 characters.
+ */
+export function nameFromId(id: string): string {
+  return id
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, "-")
+    .replace(/^[-.]+|[-.]+$/g, "")
+    .slice(0, 253)
+    .replace(/[-.]+$/g, "");
+}
+
+const CRON_FIELDS: readonly { name: string; min: number; max: number; names?: readonly string[] }[] = [
+  { name: "minute", min: 0, max: 59 },
+  { name: "hour", min: 0, max: 23 },
+  { name: "day of month", min: 1, max: 31 },
+  { name: "month", min: 1, max: 12, names: ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"] },
+  { name: "day of week", min: 0, max: 6, names: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] },
+];
+const CRON_MACROS = ["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
+
+/**
+ * Why `expr` is not a budget schedule, or undefined when it is one. Budget schedules are parsed
+ * by Karpenter with the standard 5-field cron parser (robfig/cron `ParseStandard`) and the CRD
+ * allows the `@` macros; time zones (`CRON_TZ=`, `TZ=`) are not supported.
+ */
+export function cronProblem(expr: string): string | undefined {
+  if (typeof expr !== "string") return "it must be a string";
+  if (expr.startsWith("@")) return CRON_MACROS.includes(expr) ? undefined : `the only macros are ${CRON_MACROS.join(", ")}`;
+  if (/^\s*(CRON_)?TZ=/.test(expr)) return "time zones are not supported (schedules are UTC)";
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 5) return `it needs 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  for (let i = 0; i < 5; i++) {
+    const spec = CRON_FIELDS[i];
+    for (const part of fields[i].split(",")) {
+      const bad = cronPartProblem(part, spec);
+      if (bad) return `${spec.name} field "${fields[i]}": ${bad}`;
+    }
+  }
+  return undefined;
+}
+
+function cronPartProblem(part: string, spec: { min: number; max: number; names?: readonly string[] }): string | undefined {
+  const [range, step, ...rest] = part.split("/");
+  if (rest.length > 0) return "more than one '/'";
+  if (step !== undefined && !/^[0-9]+$/.test(step)) return `step "${step}" is not a number`;
+  if (step !== undefined && Number(step) === 0) return "step 0";
+  if (range === "*" || range === "?") return undefined;
+  const bounds = range.split("-");
+  if (bounds.length > 2) return `"${range}" is not a value or a range a-b`;
+  const nums: number[] = [];
+  for (const b of bounds) {
+    const n = /^[0-9]+$/.test(b) ? Number(b) : spec.names ? spec.names.indexOf(b.toLowerCase()) + spec.min : NaN;
+    if (!Number.isInteger(n) || n < spec.min || n > spec.max) return `"${b}" is outside ${spec.min}-${spec.max}${spec.names ? ` (or ${spec.names[0]}-${spec.names[spec.names.length - 1]})` : ""}`;
+    nums.push(n);
+  }
+  if (nums.length === 2 && nums[0] > nums[1]) return `range "${range}" ends before it starts`;
+  return undefined;
+}

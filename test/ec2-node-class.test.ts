@@ -1,0 +1,211 @@
+import * as fs from "fs";
+import * as path from "path";
+import { App, TerraformStack, Testing } from "cdktf";
+import { Construct } from "constructs";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { IKarpenterInstallation } from "../lib/karpenter-installation";
+import { KarpenterValidationError } from "../lib/errors";
+import { Ec2NodeClass } from "../lib/ec2-node-class";
+import { resources, synthJson, testCluster, testStack } from "./helpers";
+
+class FakeInstallation extends Construct implements IKarpenterInstallation {
+  public readonly cluster;
+  public readonly namespace = "kube-system";
+  public readonly nodeRoleName = "KarpenterNodeRole-demo";
+  public readonly createsSpotServiceLinkedRole = false;
+  public readonly release: Release;
+  constructor(scope: Construct, id: string, public readonly version = "1.14.1") {
+    super(scope, id);
+    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
+    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", version });
+  }
+}
+
+/** The kubernetes_manifest resources of a stack, by their manifest's metadata.name. */
+function manifests(stack: TerraformStack): Record<string, any> {
+  const out: Record<string, any> = {};
+  for (const r of Object.values(resources(synthJson(stack), "kubernetes_manifest"))) out[r.manifest.metadata.name] = r;
+  return out;
+}
+
+const DISCOVERY = [{ tags: { "karpenter.sh/discovery": "${aws_eks_cluster.karpenter-cluster.name}" } }];
+
+describe("Ec2NodeClass with a Karpenter installation (one line)", () => {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter");
+  const nc = new Ec2NodeClass(stack, "default", { karpenter });
+  const r = manifests(stack).default;
+
+  test("emits a cluster-scoped karpenter.k8s.aws/v1 EC2NodeClass named after the construct id", () => {
+    expect(r.manifest.apiVersion).toBe("karpenter.k8s.aws/v1");
+    expect(r.manifest.kind).toBe("EC2NodeClass");
+    expect(r.manifest.metadata).toEqual({ name: "default" });
+    expect(nc.name).toBe("default");
+  });
+
+  test("defaults: the node role, discovery-tag subnets and security groups, AL2023 alias; nothing else", () => {
+    expect(r.manifest.spec).toEqual({
+      amiSelectorTerms: [{ alias: "al2023@latest" }],
+      role: "KarpenterNodeRole-demo",
+      securityGroupSelectorTerms: DISCOVERY,
+      subnetSelectorTerms: DISCOVERY,
+    });
+    expect(Object.keys(r.manifest.spec)).toEqual(["amiSelectorTerms", "role", "securityGroupSelectorTerms", "subnetSelectorTerms"]);
+  });
+
+  test("waits 20m on delete (the finalizer holds the class until its nodes are terminated)", () => {
+    expect(r.timeouts).toEqual({ delete: "20m" });
+  });
+
+  test("is ordered after the controller release in the same stack", () => {
+    const releases = Object.keys(resources(synthJson(stack), "helm_release"));
+    expect(releases).toHaveLength(1);
+    expect(r.depends_on).toEqual([`helm_release.${releases[0]}`]);
+  });
+
+  test("keeps the default computed_fields (Karpenter annotates the object with its hash)", () => {
+    expect(r.computed_fields).toBeUndefined();
+    expect(r.manifest.metadata.namespace).toBeUndefined();
+  });
+
+  test("exposes the version it was checked against", () => {
+    expect(nc.version).toBe("1.14.1");
+  });
+});
+
+describe("Ec2NodeClass options", () => {
+  function one(props: object, version?: string): any {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", version);
+    new Ec2NodeClass(stack, "nc", { karpenter, ...props });
+    return Object.values(manifests(stack))[0];
+  }
+
+  test("deleteTimeout is configurable", () => {
+    expect(one({ deleteTimeout: "1h" }).timeouts).toEqual({ delete: "1h" });
+  });
+
+  test("instanceProfile replaces the default role", () => {
+    const spec = one({ instanceProfile: "my-profile" }).manifest.spec;
+    expect(spec.instanceProfile).toBe("my-profile");
+    expect(spec.role).toBeUndefined();
+  });
+
+  test("the default alias follows amiFamily", () => {
+    expect(one({ amiFamily: "Bottlerocket" }).manifest.spec.amiSelectorTerms).toEqual([{ alias: "bottlerocket@latest" }]);
+    expect(one({ amiFamily: "Windows2022" }).manifest.spec.amiSelectorTerms).toEqual([{ alias: "windows2022@latest" }]);
+  });
+
+  test("amiFamily Custom has no default alias", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    expect(() => new Ec2NodeClass(stack, "nc", { karpenter, amiFamily: "Custom" })).toThrow(/amiSelectorTerms = undefined is invalid: .*Custom has no EKS-optimized alias/);
+  });
+
+  test("every spec field is emitted under its CRD name", () => {
+    const props = {
+      amiFamily: "AL2023",
+      amiSelectorTerms: [{ alias: "al2023@v20250101" }],
+      subnetSelectorTerms: [{ id: "subnet-0a1b" }],
+      securityGroupSelectorTerms: [{ name: "nodes" }],
+      capacityReservationSelectorTerms: [{ ownerID: "123456789012", instanceMatchCriteria: "targeted" }],
+      associatePublicIPAddress: false,
+      blockDeviceMappings: [{ deviceName: "/dev/xvda", rootVolume: true, ebs: { volumeSize: "100Gi", volumeType: "gp3", encrypted: true, kmsKeyID: "alias/ebs", deleteOnTermination: true } }],
+      context: "ctx",
+      detailedMonitoring: true,
+      instanceStorePolicy: "RAID0",
+      ipPrefixCount: 2,
+      kubelet: { maxPods: 110, systemReserved: { cpu: "100m" }, clusterDNS: ["10.100.0.10"] },
+      metadataOptions: { httpTokens: "required", httpPutResponseHopLimit: 2 },
+      networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }],
+      placementGroupSelector: { name: "pg" },
+      connectionTracking: { tcpEstablishedTimeout: 3600 },
+      cpuOptions: { nestedVirtualization: "enabled" },
+      tags: { team: "data", "cost-center": "42" },
+      userData: "#!/bin/bash\necho hi\n",
+    };
+    const spec = one(props).manifest.spec;
+    expect(spec).toEqual({ ...props, role: "KarpenterNodeRole-demo" });
+    // keys sorted at every level, so the JSON is the same whatever order the props were written in
+    expect(Object.keys(spec)).toEqual([...Object.keys(spec)].sort());
+    expect(Object.keys(spec.tags)).toEqual(["cost-center", "team"]);
+  });
+
+  test("the same props in another order give byte-identical JSON", () => {
+    const a = testStack();
+    const b = testStack();
+    new Ec2NodeClass(a.stack, "nc", { role: "r", subnetSelectorTerms: [{ tags: { b: "2", a: "1" } }], securityGroupSelectorTerms: [{ id: "sg-1" }], tags: { z: "1", a: "2" } });
+    new Ec2NodeClass(b.stack, "nc", { tags: { a: "2", z: "1" }, securityGroupSelectorTerms: [{ id: "sg-1" }], subnetSelectorTerms: [{ tags: { a: "1", b: "2" } }], role: "r" });
+    expect(Testing.synth(a.stack)).toBe(Testing.synth(b.stack));
+  });
+
+  test("the name defaults to the construct id made DNS-safe", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    expect(new Ec2NodeClass(stack, "GPU Nodes_v2", { karpenter }).name).toBe("gpu-nodes-v2");
+  });
+
+  test("a version that differs from the installation's is an error", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    expect(() => new Ec2NodeClass(stack, "nc", { karpenter, version: "1.13.1" })).toThrow(KarpenterValidationError);
+  });
+});
+
+describe("Ec2NodeClass in building-block mode (no installation)", () => {
+  test("needs a role or instance profile", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(() => new Ec2NodeClass(stack, "nc", { cluster })).toThrow(/test\/nc: role = undefined is invalid: must specify exactly one of \['role', 'instanceProfile'\]/);
+  });
+
+  test("needs selector terms when no cluster is given", () => {
+    const { stack } = testStack();
+    expect(() => new Ec2NodeClass(stack, "nc", { role: "r" })).toThrow(/test\/nc: subnetSelectorTerms = undefined is invalid/);
+  });
+
+  test("takes the discovery tag from `cluster`, checks against the default version and orders with dependsOn", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const crds = new Release(stack, "crds", { name: "karpenter-crd", chart: "karpenter-crd" });
+    const nc = new Ec2NodeClass(stack, "nc", { cluster, role: "my-node-role", dependsOn: [crds] });
+    const r = Object.values(manifests(stack))[0];
+    expect(r.manifest.spec.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "${aws_eks_cluster.cluster.name}" } }]);
+    expect(r.manifest.spec.role).toBe("my-node-role");
+    expect(r.depends_on).toEqual(["helm_release.crds"]);
+    expect(nc.version).toBe("1.14.1");
+  });
+
+  test("fields newer than the chosen version are rejected", () => {
+    const { stack } = testStack();
+    expect(() => new Ec2NodeClass(stack, "nc", { version: "1.12.2", role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], cpuOptions: { nestedVirtualization: "enabled" } })).toThrow(
+      /cpuOptions = .* needs Karpenter 1.13 or later/,
+    );
+  });
+});
+
+describe("Ec2NodeClass in another stack than the controller", () => {
+  test("makes its stack depend on the release's stack instead of depends_on", () => {
+    const app: App = Testing.app();
+    const eks = new TerraformStack(app, "eks");
+    const nodes = new TerraformStack(app, "nodes");
+    new AwsProvider(eks, "aws", { region: "us-east-1" });
+    new HelmProvider(eks, "helm", {});
+    new KubernetesProvider(nodes, "kubernetes", {});
+    const karpenter = new FakeInstallation(eks, "karpenter");
+    new Ec2NodeClass(nodes, "default", { karpenter });
+    expect(nodes.dependencies).toEqual([eks]);
+    app.synth();
+    const out = app.outdir;
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8"));
+    expect(manifest.stacks.nodes.dependencies).toEqual(["eks"]);
+    const json = JSON.parse(fs.readFileSync(path.join(out, manifest.stacks.nodes.synthesizedStackPath), "utf8"));
+    const r = Object.values(resources(json, "kubernetes_manifest"))[0] as any;
+    expect(r.depends_on).toBeUndefined();
+    // the cluster name crosses the stacks as a remote-state output
+    expect(r.manifest.spec.subnetSelectorTerms[0].tags["karpenter.sh/discovery"]).toMatch(/^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/);
+  });
+});

@@ -1,0 +1,267 @@
+import { Fn, TerraformStack, Token } from "cdktf";
+import { Construct } from "constructs";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import { IKarpenterInstallation } from "../lib/karpenter-installation";
+import { KarpenterValidationError } from "../lib/errors";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../lib/ec2-node-class";
+import { NodePool, NodePoolProps } from "../lib/node-pool";
+import { synthJson, testCluster, testStack } from "./helpers";
+
+/** An install as the node constructs see it: a cluster, a version, a node role and a controller release. */
+class FakeInstallation extends Construct implements IKarpenterInstallation {
+  public readonly cluster;
+  public readonly namespace = "kube-system";
+  public readonly nodeRoleName = "KarpenterNodeRole-demo";
+  public readonly createsSpotServiceLinkedRole = false;
+  public readonly release: Release;
+  constructor(scope: Construct, id: string, public readonly version: string) {
+    super(scope, id);
+    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
+    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", version });
+  }
+}
+
+type Kind = "EC2NodeClass" | "NodePool";
+type Props = Partial<Ec2NodeClassProps> | Partial<NodePoolProps>;
+
+/** Builds one object for Karpenter `version` (default 1.14.1) and returns its stack. */
+function build(kind: Kind, props: Props, version = "1.14.1"): TerraformStack {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", version);
+  if (kind === "EC2NodeClass") new Ec2NodeClass(stack, "obj", { karpenter, ...(props as Ec2NodeClassProps) });
+  else new NodePool(stack, "obj", { karpenter, ...(props as NodePoolProps), nodeClass: (props as NodePoolProps).nodeClass ?? { name: "default" } });
+  return stack;
+}
+
+function rejection(kind: Kind, props: Props, version?: string): KarpenterValidationError {
+  try {
+    build(kind, props, version);
+  } catch (e) {
+    if (e instanceof KarpenterValidationError) return e;
+    throw e;
+  }
+  throw new Error(`accepted: ${JSON.stringify(props)}`);
+}
+
+const req = (key: string, operator: string, values?: string[], minValues?: number) => ({ key, operator, values, minValues }) as any;
+const long = (n: number) => "a".repeat(n);
+
+// [description, kind, props, field named by the error, Karpenter version]
+const INVALID: [string, Kind, Props, string, string?][] = [
+  // ---- NodePool ----
+  ["uppercase name", "NodePool", { name: "Default" }, "name"],
+  ["underscore in name", "NodePool", { name: "gpu_pool" }, "name"],
+  ["restricted key karpenter.sh/nodepool", "NodePool", { requirements: [req("karpenter.sh/nodepool", "In", ["a"])] }, "requirements[0].key"],
+  ["other karpenter.sh key", "NodePool", { requirements: [req("karpenter.sh/team", "In", ["a"])] }, "requirements[0].key"],
+  ["restricted key kubernetes.io/hostname", "NodePool", { requirements: [req("kubernetes.io/hostname", "In", ["a"])] }, "requirements[0].key"],
+  ["unknown karpenter.k8s.aws key", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-colour", "In", ["a"])] }, "requirements[0].key"],
+  ["malformed key", "NodePool", { requirements: [req("bad key!", "In", ["a"])] }, "requirements[0].key"],
+  ["unknown operator", "NodePool", { requirements: [req("kubernetes.io/arch", "Equals", ["amd64"])] }, "requirements[0].operator"],
+  ["In without values", "NodePool", { requirements: [req("kubernetes.io/arch", "In", [])] }, "requirements[0].values"],
+  ["Gt with two values", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-generation", "Gt", ["5", "6"])] }, "requirements[0].values"],
+  ["Gt with a word", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-generation", "Gt", ["five"])] }, "requirements[0].values[0]"],
+  ["Lt with a negative number", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Lt", ["-1"])] }, "requirements[0].values[0]"],
+  ["minValues above the number of values", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-family", "In", ["m5", "c5"], 3)] }, "requirements[0].minValues"],
+  ["minValues 0", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-family", "Exists", undefined, 0)] }, "requirements[0].minValues"],
+  ["minValues 51", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-family", "Exists", undefined, 51)] }, "requirements[0].minValues"],
+  ["value of 64 characters", "NodePool", { requirements: [req("example.com/team", "In", [long(64)])] }, "requirements[0].values[0]"],
+  ["Exists with values", "NodePool", { requirements: [req("example.com/team", "Exists", ["a"])] }, "requirements[0].values"],
+  ["capacity type Spot (capitalized)", "NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["Spot"])] }, "requirements[0].values[0]"],
+  ["Gte before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gte", ["4"])] }, "requirements[0].operator", "1.8.8"],
+  ["instance-tenancy before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-tenancy", "In", ["default"])] }, "requirements[0].key", "1.8.8"],
+  ["reserved capacity before 1.3", "NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["reserved"])] }, "requirements[0].values[0]", "1.2.8"],
+  ["restricted label", "NodePool", { labels: { "karpenter.sh/nodepool": "x" } }, 'labels["karpenter.sh/nodepool"]'],
+  ["bad label value", "NodePool", { labels: { team: "a b" } }, 'labels["team"]'],
+  ["kubernetes.io label before 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, 'labels["node-role.kubernetes.io/worker"]', "1.8.8"],
+  ["k8s.io label before 1.9", "NodePool", { labels: { "example.k8s.io/x": "y" } }, 'labels["example.k8s.io/x"]', "1.8.8"],
+  ["annotation key with two slashes", "NodePool", { annotations: { "a/b/c": "x" } }, 'annotations["a/b/c"]'],
+  ["unknown taint effect", "NodePool", { taints: [{ key: "dedicated", effect: "NoEffect" as any }] }, "taints[0].effect"],
+  ["empty taint key", "NodePool", { taints: [{ key: "", effect: "NoSchedule" }] }, "taints[0].key"],
+  ["startup taint value with a space", "NodePool", { startupTaints: [{ key: "example.com/init", value: "not ready", effect: "NoSchedule" }] }, "startupTaints[0].value"],
+  ["expireAfter in days", "NodePool", { expireAfter: "30d" }, "expireAfter"],
+  ["expireAfter in words", "NodePool", { expireAfter: "1 hour" }, "expireAfter"],
+  ["terminationGracePeriod Never", "NodePool", { terminationGracePeriod: "Never" }, "terminationGracePeriod"],
+  ["limit that is no quantity", "NodePool", { limits: { cpu: "lots" } }, 'limits["cpu"]'],
+  ["fractional limit number", "NodePool", { limits: { cpu: 1.5 } }, 'limits["cpu"]'],
+  ["v1beta1 consolidation policy", "NodePool", { disruption: { consolidationPolicy: "WhenUnderutilized" as any } }, "disruption.consolidationPolicy"],
+  ["Balanced before 1.14", "NodePool", { disruption: { consolidationPolicy: "Balanced" } }, "disruption.consolidationPolicy", "1.13.1"],
+  ["consolidateAfter in words", "NodePool", { disruption: { consolidateAfter: "5 minutes" } }, "disruption.consolidateAfter"],
+  ["schedule without duration", "NodePool", { disruption: { budgets: [{ nodes: "10%" }, { nodes: "0", schedule: "@daily" }] } }, "disruption.budgets[1].duration"],
+  ["duration without schedule", "NodePool", { disruption: { budgets: [{ nodes: "0", duration: "8h" }] } }, "disruption.budgets[0].schedule"],
+  ["budget of 150%", "NodePool", { disruption: { budgets: [{ nodes: "150%" }] } }, "disruption.budgets[0].nodes"],
+  ["budget in words", "NodePool", { disruption: { budgets: [{ nodes: "ten" }] } }, "disruption.budgets[0].nodes"],
+  ["hour 25 in a schedule", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "0 25 * * *", duration: "1h" }] } }, "disruption.budgets[0].schedule"],
+  ["time zone in a schedule", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "CRON_TZ=Europe/Berlin 0 9 * * 1", duration: "1h" }] } }, "disruption.budgets[0].schedule"],
+  ["schedule with 4 fields", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "0 9 * *", duration: "1h" }] } }, "disruption.budgets[0].schedule"],
+  ["budget duration in seconds", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "@daily", duration: "30s" }] } }, "disruption.budgets[0].duration"],
+  ["unknown disruption reason", "NodePool", { disruption: { budgets: [{ nodes: "0", reasons: ["Expired" as any] }] } }, "disruption.budgets[0].reasons[0]"],
+  ["duplicate reason", "NodePool", { disruption: { budgets: [{ nodes: "0", reasons: ["Empty", "Empty"] }] } }, "disruption.budgets[0].reasons[1]"],
+  ["51 budgets", "NodePool", { disruption: { budgets: Array.from({ length: 51 }, () => ({ nodes: "1" })) } }, "disruption.budgets"],
+  ["weight 0", "NodePool", { weight: 0 }, "weight"],
+  ["weight 101", "NodePool", { weight: 101 }, "weight"],
+  ["static pool with weight", "NodePool", { replicas: 3, weight: 10 }, "weight"],
+  ["static pool with a cpu limit", "NodePool", { replicas: 3, limits: { cpu: 10 } }, "limits"],
+  ["static pool before 1.8", "NodePool", { replicas: 3 }, "replicas", "1.7.6"],
+  ["negative replicas", "NodePool", { replicas: -1 }, "replicas"],
+  ["bad node class name", "NodePool", { nodeClass: { name: "Bad_Name" } }, "nodeClass.name"],
+  ["node class reference without a name", "NodePool", { nodeClass: {} as any }, "nodeClass.name"],
+  ["node class group with a slash", "NodePool", { nodeClass: { name: "x", group: "a/b" } }, "nodeClass.group"],
+  ["misspelt requirement field", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", value: ["a"] } as any] }, "requirements[0].value"],
+  ["101 requirements", "NodePool", { requirements: Array.from({ length: 101 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
+  ["100 requirements without capacity type", "NodePool", { requirements: Array.from({ length: 100 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
+  ["unknown Karpenter version", "NodePool", { version: "1.15.0" }, "version", "1.15.0"],
+
+  // ---- EC2NodeClass ----
+  ["uppercase name", "EC2NodeClass", { name: "Default" }, "name"],
+  ["empty role", "EC2NodeClass", { role: "" }, "role"],
+  ["role and instance profile", "EC2NodeClass", { role: "r", instanceProfile: "p" }, "instanceProfile"],
+  ["unknown amiFamily", "EC2NodeClass", { amiFamily: "Ubuntu" as any }, "amiFamily"],
+  ["alias without version", "EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023" }] }, "amiSelectorTerms[0].alias"],
+  ["alias of an unknown family", "EC2NodeClass", { amiSelectorTerms: [{ alias: "ubuntu@latest" }] }, "amiSelectorTerms[0].alias"],
+  ["pinned Windows alias", "EC2NodeClass", { amiSelectorTerms: [{ alias: "windows2022@v20240101" }] }, "amiSelectorTerms[0].alias"],
+  ["alias over 30 characters", "EC2NodeClass", { amiSelectorTerms: [{ alias: `al2023@${long(30)}` }] }, "amiSelectorTerms[0].alias"],
+  ["alias with tags", "EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023@latest", tags: { a: "b" } }] }, "amiSelectorTerms[0].alias"],
+  ["alias with another term", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ alias: "al2023@latest" }, { tags: { a: "b" } }] }, "amiSelectorTerms[0].alias"],
+  ["AMI id with a name", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ id: "ami-0123", name: "x" }] }, "amiSelectorTerms[0].id"],
+  ["empty AMI term", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{}] }, "amiSelectorTerms[0]"],
+  ["uppercase AMI id", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ id: "ami-0ABC" }] }, "amiSelectorTerms[0].id"],
+  ["amiFamily against the alias", "EC2NodeClass", { amiFamily: "Bottlerocket", amiSelectorTerms: [{ alias: "al2023@latest" }] }, "amiFamily"],
+  ["no alias and no amiFamily", "EC2NodeClass", { amiSelectorTerms: [{ id: "ami-0123" }] }, "amiFamily"],
+  ["no AMI terms", "EC2NodeClass", { amiSelectorTerms: [] }, "amiSelectorTerms"],
+  ["empty tag value in an AMI term", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ tags: { team: "" } }] }, 'amiSelectorTerms[0].tags["team"]'],
+  ["21 selector tags", "EC2NodeClass", { subnetSelectorTerms: [{ tags: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"])) }] }, "subnetSelectorTerms[0].tags"],
+  ["subnet id with tags", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-0123", tags: { a: "b" } }] }, "subnetSelectorTerms[0].id"],
+  ["malformed subnet id", "EC2NodeClass", { subnetSelectorTerms: [{ id: "sub-0123" }] }, "subnetSelectorTerms[0].id"],
+  ["no subnet terms", "EC2NodeClass", { subnetSelectorTerms: [] }, "subnetSelectorTerms"],
+  ["security group name with tags", "EC2NodeClass", { securityGroupSelectorTerms: [{ name: "nodes", tags: { a: "b" } }] }, "securityGroupSelectorTerms[0].name"],
+  ["empty security group term", "EC2NodeClass", { securityGroupSelectorTerms: [{}] }, "securityGroupSelectorTerms[0]"],
+  ["restricted tag kubernetes.io/cluster/*", "EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } }, 'tags["kubernetes.io/cluster/demo"]'],
+  ["restricted tag karpenter.sh/nodeclaim", "EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } }, 'tags["karpenter.sh/nodeclaim"]'],
+  ["restricted tag eks:eks-cluster-name", "EC2NodeClass", { tags: { "eks:eks-cluster-name": "x" } }, 'tags["eks:eks-cluster-name"]'],
+  ["two root volumes", "EC2NodeClass", { blockDeviceMappings: [{ rootVolume: true, ebs: { volumeSize: "20Gi" } }, { rootVolume: true, ebs: { volumeSize: "20Gi" } }] }, "blockDeviceMappings[1].rootVolume"],
+  ["EBS without size or snapshot", "EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeType: "gp3" } }] }, "blockDeviceMappings[0].ebs"],
+  ["volume size in GB", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "100GB" } }] }, "blockDeviceMappings[0].ebs.volumeSize"],
+  ["unknown volume type", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeType: "gp4" as any } }] }, "blockDeviceMappings[0].ebs.volumeType"],
+  ["initialization rate without snapshot", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeInitializationRate: 200 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
+  ["initialization rate of 50", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { snapshotID: "snap-1", volumeInitializationRate: 50 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
+  ["unknown eviction signal", "EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } }, 'kubelet.evictionHard["memory.free"]'],
+  ["soft eviction without grace period", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" } } }, 'kubelet.evictionSoft["memory.available"]'],
+  ["grace period without soft eviction", "EC2NodeClass", { kubelet: { evictionSoftGracePeriod: { "memory.available": "1m" } } }, 'kubelet.evictionSoftGracePeriod["memory.available"]'],
+  ["image GC high not above low", "EC2NodeClass", { kubelet: { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 50 } }, "kubelet.imageGCHighThresholdPercent"],
+  ["kubeReserved gpu", "EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } }, 'kubelet.kubeReserved["gpu"]'],
+  ["negative systemReserved", "EC2NodeClass", { kubelet: { systemReserved: { memory: "-1Gi" } } }, 'kubelet.systemReserved["memory"]'],
+  ["negative maxPods", "EC2NodeClass", { kubelet: { maxPods: -1 } }, "kubelet.maxPods"],
+  ["hop limit 65", "EC2NodeClass", { metadataOptions: { httpPutResponseHopLimit: 65 } }, "metadataOptions.httpPutResponseHopLimit"],
+  ["httpTokens always", "EC2NodeClass", { metadataOptions: { httpTokens: "always" as any } }, "metadataOptions.httpTokens"],
+  ["network interfaces before 1.11", "EC2NodeClass", { networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }] }, "networkInterfaces", "1.10.2"],
+  ["network interfaces without a primary", "EC2NodeClass", { networkInterfaces: [{ deviceIndex: 1, networkCardIndex: 0, interfaceType: "interface" }] }, "networkInterfaces"],
+  ["duplicate network interface", "EC2NodeClass", { networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }, { deviceIndex: 0, networkCardIndex: 0, interfaceType: "efa-only" }] }, "networkInterfaces[0]"],
+  ["placement group by name and id", "EC2NodeClass", { placementGroupSelector: { name: "pg", id: "pg-0123" } }, "placementGroupSelector"],
+  ["empty connection tracking", "EC2NodeClass", { connectionTracking: {} }, "connectionTracking"],
+  ["udpTimeout of 10 s", "EC2NodeClass", { connectionTracking: { udpTimeout: 10 } }, "connectionTracking.udpTimeout"],
+  ["cpuOptions before 1.13", "EC2NodeClass", { cpuOptions: { nestedVirtualization: "enabled" } }, "cpuOptions", "1.12.2"],
+  ["capacity reservations before 1.3", "EC2NodeClass", { capacityReservationSelectorTerms: [{ id: "cr-0123" }] }, "capacityReservationSelectorTerms", "1.2.8"],
+  ["capacity reservation id with owner", "EC2NodeClass", { capacityReservationSelectorTerms: [{ id: "cr-0123", ownerID: "123456789012" }] }, "capacityReservationSelectorTerms[0].id"],
+  ["short owner id", "EC2NodeClass", { capacityReservationSelectorTerms: [{ ownerID: "123", tags: { a: "b" } }] }, "capacityReservationSelectorTerms[0].ownerID"],
+  ["instance store RAID1", "EC2NodeClass", { instanceStorePolicy: "RAID1" as any }, "instanceStorePolicy"],
+  ["ssmParameter before 1.4", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ ssmParameter: "/aws/x" }] }, "amiSelectorTerms[0].ssmParameter", "1.3.8"],
+  ["Windows2025 before 1.9", "EC2NodeClass", { amiFamily: "Windows2025", amiSelectorTerms: [{ tags: { a: "b" } }] }, "amiFamily", "1.8.8"],
+  ["ipPrefixCount before 1.8", "EC2NodeClass", { ipPrefixCount: 1 }, "ipPrefixCount", "1.7.6"],
+  ["delete timeout in words", "EC2NodeClass", { deleteTimeout: "20 minutes" }, "deleteTimeout"],
+  ["misspelt top-level prop", "EC2NodeClass", { subnetSelector: [{ id: "subnet-1" }] } as any, "subnetSelector"],
+];
+
+describe("invalid NodePool / EC2NodeClass props are rejected at construction, naming the field", () => {
+  test("the table is large enough", () => {
+    expect(INVALID.length).toBeGreaterThanOrEqual(40);
+    expect(INVALID.filter((c) => c[1] === "NodePool").length).toBeGreaterThanOrEqual(20);
+    expect(INVALID.filter((c) => c[1] === "EC2NodeClass").length).toBeGreaterThanOrEqual(20);
+  });
+
+  // rows are padded: jest would pass its `done` callback in place of a missing last argument
+  test.each(INVALID.map(([w, k, p, f, v]) => [w, k, p, f, v ?? "1.14.1"] as const))("%s (%s)", (_what, kind, props, field, version) => {
+    const e = rejection(kind, props, version);
+    expect(e.field).toBe(field);
+    expect(e.path).toBe("test/obj");
+    expect(e.message.startsWith(`test/obj: ${field} = `)).toBe(true);
+    expect(e.allowed.length).toBeGreaterThan(10);
+  });
+});
+
+describe("messages say what is allowed", () => {
+  test("a version-gated field names the version that introduced it", () => {
+    const e = rejection("EC2NodeClass", { networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }] }, "1.10.2");
+    expect(e.message).toContain("needs Karpenter 1.11 or later");
+    expect(e.message).toContain("1.10.2");
+  });
+
+  test("budget schedule / duration pairing quotes the CRD rule", () => {
+    const e = rejection("NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "@daily" }] } });
+    expect(e.message).toContain("'schedule' must be set with 'duration'");
+  });
+
+  test("Gt / Lt value quotes the CRD rule", () => {
+    const e = rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-generation", "Gt", ["five"])] });
+    expect(e.message).toContain("must have a single positive integer value");
+    expect(e.value).toBe("five");
+  });
+
+  test("a cron schedule error names the bad field of the expression", () => {
+    const e = rejection("NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "0 25 * * *", duration: "1h" }] } });
+    expect(e.message).toContain('hour field "25"');
+  });
+
+  test("restricted label domains explain themselves", () => {
+    expect(rejection("NodePool", { labels: { "karpenter.sh/team": "a" } }).message).toContain('label domain "karpenter.sh" is restricted');
+    expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-colour", "In", ["a"])] }).message).toContain('label domain "karpenter.k8s.aws" is restricted');
+  });
+
+  test("nothing is added to the tree when a constructor throws", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    expect(() => new NodePool(stack, "bad", { karpenter, nodeClass: { name: "default" }, weight: 0 })).toThrow(KarpenterValidationError);
+    expect(() => new Ec2NodeClass(stack, "bad2", { karpenter, name: "Bad" })).toThrow(KarpenterValidationError);
+    expect(stack.node.tryFindChild("bad")).toBeUndefined();
+    expect(stack.node.tryFindChild("bad2")).toBeUndefined();
+  });
+});
+
+// [description, kind, props, Karpenter version]
+const VALID: [string, Kind, Props, string?][] = [
+  ["Windows alias @latest", "EC2NodeClass", { amiSelectorTerms: [{ alias: "windows2022@latest" }] }],
+  ["Windows alias with its family", "EC2NodeClass", { amiFamily: "Windows2022", amiSelectorTerms: [{ alias: "windows2022@latest" }] }],
+  ["pinned AL2023 alias with amiFamily Custom", "EC2NodeClass", { amiFamily: "Custom", amiSelectorTerms: [{ alias: "al2023@v20250101" }] }],
+  ["bottlerocket alias with a version", "EC2NodeClass", { amiSelectorTerms: [{ alias: "bottlerocket@v1.10.0" }] }],
+  ["AMI terms by tags and by name+owner", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ tags: { team: "*" } }, { name: "my-ami-*", owner: "self" }] }],
+  ["ssmParameter from 1.4", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ ssmParameter: "/aws/service/eks/optimized-ami/1.33/amazon-linux-2023/x86_64/standard/recommended/image_id" }] }, "1.4.4"],
+  ["64T volume, gp3 with iops and throughput", "EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", rootVolume: true, ebs: { volumeSize: "64T", volumeType: "gp3", iops: 3000, throughput: 125, encrypted: true } }] }],
+  ["kubelet with paired soft eviction", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" }, evictionSoftGracePeriod: { "memory.available": "1m30s" }, evictionHard: { "nodefs.available": "10.5%" }, kubeReserved: { cpu: "100m", memory: "1Gi" }, imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80, maxPods: 110 } }],
+  ["network interfaces with EFA from 1.11", "EC2NodeClass", { networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }, { deviceIndex: 1, networkCardIndex: 0, interfaceType: "efa-only" }] }, "1.11.3"],
+  ["capacity reservations by criteria from 1.8", "EC2NodeClass", { capacityReservationSelectorTerms: [{ instanceMatchCriteria: "open" }, { id: "cr-0123abcd" }] }, "1.8.8"],
+  ["tokens everywhere they may be", "EC2NodeClass", { role: Fn.lower("Role"), amiSelectorTerms: [{ alias: Fn.lower("AL2023@LATEST") }], tags: { team: Fn.lower("A") }, metadataOptions: { httpPutResponseHopLimit: Token.asNumber(Fn.max([1, 2])) } }],
+  ["Never durations", "NodePool", { expireAfter: "Never", disruption: { consolidateAfter: "Never" } }],
+  ["100% and 0% budgets, 1h30m windows, macros", "NodePool", { disruption: { budgets: [{ nodes: "100%" }, { nodes: "0%", schedule: "@daily", duration: "1h30m" }, { nodes: "5", schedule: "*/15 9-17 * jan-jun mon,wed,fri", duration: "30m", reasons: ["Drifted", "Empty"] }] } }],
+  ["Gt, Lt, Gte and Lte", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-generation", "Gt", ["5"]), req("karpenter.k8s.aws/instance-cpu", "Lt", ["65"]), req("karpenter.k8s.aws/instance-memory", "Gte", ["0"]), req("karpenter.k8s.aws/instance-gpu-count", "Lte", ["8"])] }],
+  ["minValues equal to the values, and with Exists", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-family", "In", ["m5", "c5"], 2), req("node.kubernetes.io/instance-type", "Exists", undefined, 10)] }],
+  ["capacity type as a template label", "NodePool", { labels: { "karpenter.sh/capacity-type": "on-demand", "example.com/team": "" } }],
+  ["kubernetes.io labels from 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, "1.9.2"],
+  ["allowed kubernetes.io keys before 1.9", "NodePool", { requirements: [req("kubernetes.io/arch", "In", ["arm64"]), req("topology.kubernetes.io/zone", "NotIn", ["us-east-1a"])], labels: { "example.node.kubernetes.io/pool": "x" } }, "1.8.8"],
+  ["static pool with a node limit", "NodePool", { replicas: 3, limits: { nodes: "3" } }],
+  ["quantities as strings and integers", "NodePool", { limits: { cpu: "500m", memory: "8Gi", "nvidia.com/gpu": 4 }, terminationGracePeriod: "48h", weight: 100 }],
+  ["tokens in requirements, labels, limits and schedules", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", values: Token.asList(Fn.split(",", "a,b")) }, req("karpenter.k8s.aws/instance-cpu", "Gt", [Fn.lower("4")])], labels: { team: Fn.lower("X") }, limits: { cpu: Token.asNumber(Fn.max([1, 2])) }, disruption: { budgets: [{ nodes: Fn.lower("10%"), schedule: Fn.lower("@DAILY"), duration: "1h" }] } }],
+];
+
+describe("valid edge cases are accepted and emitted", () => {
+  test.each(VALID.map(([w, k, p, v]) => [w, k, p, v ?? "1.14.1"] as const))("%s (%s)", (_what, kind, props, version) => {
+    const json = synthJson(build(kind, props, version));
+    const objs = Object.values(json.resource.kubernetes_manifest) as any[];
+    expect(objs).toHaveLength(1);
+    expect(objs[0].manifest.kind).toBe(kind);
+  });
+
+  test("a budget schedule token reaches the manifest untouched", () => {
+    const json = synthJson(build("NodePool", { disruption: { budgets: [{ nodes: "0", schedule: Fn.lower("@DAILY"), duration: "1h" }] } }));
+    const budget = (Object.values(json.resource.kubernetes_manifest)[0] as any).manifest.spec.disruption.budgets[0];
+    expect(budget.schedule).toBe('${lower("@DAILY")}');
+  });
+});
