@@ -1,4 +1,4 @@
-import { S3Backend, TerraformStack } from "cdktf";
+import { LocalBackend, S3Backend, TerraformStack } from "cdktf";
 import { ExampleConfig } from "./config";
 
 /**
@@ -7,7 +7,13 @@ import { ExampleConfig } from "./config";
  * team that shares the cluster, or CI, uses.
  */
 export function configureBackend(stack: TerraformStack, stackName: string, config: ExampleConfig): void {
-  if (!config.stateBucket) return; // cdktf's default: local state in terraform.<stack>.tfstate
+  if (!config.stateBucket) {
+    // Terraform runs in cdktf.out/stacks/<stack>: this is terraform.<stack>.tfstate in the project root,
+    // written as a relative path so the synthesized JSON is the same in every checkout (cdktf's
+    // default backend would embed this machine's absolute path)
+    new LocalBackend(stack, { path: `../../../terraform.${stackName}.tfstate` });
+    return;
+  }
   new S3Backend(stack, {
     bucket: config.stateBucket,
     key: `${config.stateKeyPrefix}/${stackName}.tfstate`,

@@ -15,6 +15,11 @@ export interface ExampleConfig {
   readonly publicAccessCidrs: string[];
   /** `INFLATE_REPLICAS`: replicas of the `inflate` test Deployment (0 = no pods, no nodes). */
   readonly inflateReplicas: number;
+  /**
+   * `SPOT_SERVICE_LINKED_ROLE=true`: create the account's EC2 Spot service-linked role. Leave it off
+   * when the role exists already (it exists once per account; creating it again fails).
+   */
+  readonly spotServiceLinkedRole: boolean;
   /** `STATE_BUCKET`: when set, state goes to this S3 bucket (one key per stack) instead of local files. */
   readonly stateBucket?: string;
   /** `STATE_REGION`: the state bucket's region. Defaults to `AWS_REGION`. */
@@ -61,8 +66,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     karpenterVersion: get("KARPENTER_VERSION", DEFAULTS.karpenterVersion),
     publicAccessCidrs,
     inflateReplicas: Number(inflate),
+    spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
     stateBucket: env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined,
     stateRegion: get("STATE_REGION", region),
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };
+}
+
+function readBool(env: NodeJS.ProcessEnv, name: string): boolean {
+  const v = (env[name] ?? "").trim().toLowerCase();
+  if (v === "" || v === "false" || v === "0") return false;
+  if (v === "true" || v === "1") return true;
+  throw new Error(`${name}: ${JSON.stringify(env[name])} is not true or false`);
 }

@@ -7,7 +7,7 @@ import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { DiscoveryTags, IKarpenterCluster, KarpenterCluster, SystemNodeGroup } from "../../lib";
+import { DiscoveryTags, IKarpenterCluster, Karpenter, KarpenterCluster, SystemNodeGroup } from "../../lib";
 import { ExampleConfig } from "./config";
 import { configureBackend } from "./backend";
 import { Network } from "./network";
@@ -21,6 +21,8 @@ export class EksStack extends TerraformStack {
   public readonly cluster: IKarpenterCluster;
   public readonly network: Network;
   public readonly systemNodes: SystemNodeGroup;
+  /** Karpenter: IAM, interruption queue, CRD and controller releases; the nodes stack builds on it. */
+  public readonly karpenter: Karpenter;
 
   constructor(scope: Construct, id: string, config: ExampleConfig) {
     super(scope, id);
@@ -67,7 +69,7 @@ export class EksStack extends TerraformStack {
         addonName: name,
         resolveConflictsOnCreate: "OVERWRITE",
         resolveConflictsOnUpdate: "OVERWRITE",
-        dependsOn,
+        dependsOn: dependsOn.length ? dependsOn : undefined,
       });
     const beforeNodes = ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"].map((n) => addon(n));
 
@@ -85,7 +87,18 @@ export class EksStack extends TerraformStack {
       },
     });
 
-    // ---- Karpenter (issue 4 wires the Karpenter construct here) ----
+    // ---- Karpenter ----
+    // the controller runs on the system nodes (never on nodes it manages) and waits for them
+    this.karpenter = new Karpenter(this, "karpenter", {
+      cluster: this.cluster,
+      version: config.karpenterVersion,
+      systemNodeGroup: this.systemNodes,
+      spotServiceLinkedRole: config.spotServiceLinkedRole,
+    });
+    new TerraformOutput(this, "karpenter_node_role_name", { value: this.karpenter.nodeRoleName });
+    new TerraformOutput(this, "karpenter_controller_role_arn", { value: this.karpenter.controllerRole.roleArn });
+    new TerraformOutput(this, "interruption_queue_name", { value: this.karpenter.interruptionQueue!.queueName });
+    new TerraformOutput(this, "karpenter_chart_version", { value: this.karpenter.version });
 
     new TerraformOutput(this, "cluster_name", { value: eks.name });
     new TerraformOutput(this, "kubernetes_version", { value: eks.version });

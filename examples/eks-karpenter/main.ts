@@ -1,15 +1,18 @@
 import { App } from "cdktf";
 import { readConfig } from "./config";
 import { EksStack } from "./eks-stack";
+import { KarpenterNodesStack } from "./nodes-stack";
 
 /**
  * The seed deployment as a cdktf app: stack `eks` (network, cluster, system nodes, Karpenter) and
  * stack `karpenter-nodes` (EC2NodeClass, NodePool, the `inflate` test Deployment). The second
  * stack is separate because `kubernetes_manifest` needs the cluster and the CRDs at plan time.
+ * Stack traces stay out of cdktf.out so that every synth of the same settings is byte-identical.
  */
-export function buildApp(app: App = new App(), env: NodeJS.ProcessEnv = process.env): App {
+export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS.ProcessEnv = process.env): App {
   const config = readConfig(env);
-  new EksStack(app, "eks", config);
+  const eks = new EksStack(app, "eks", config);
+  new KarpenterNodesStack(app, "karpenter-nodes", { karpenter: eks.karpenter, config });
   return app;
 }
 

@@ -70,7 +70,7 @@ describe("example app", () => {
   });
 
   test("local state by default; with STATE_BUCKET an S3 backend per stack with native locking", () => {
-    expect(eks.terraform.backend.local).toBeDefined();
+    expect(eks.terraform.backend.local).toEqual({ path: "../../../terraform.eks.tfstate" });
     const s3 = synthStacks({ ...ENV, STATE_BUCKET: "tf-state", STATE_KEY_PREFIX: "teams/x" });
     for (const [name, text] of Object.entries(s3)) {
       expect(JSON.parse(text).terraform.backend.s3).toEqual({ bucket: "tf-state", key: `teams/x/${name}.tfstate`, region: "us-east-1", encrypt: true, use_lockfile: true });

@@ -9,6 +9,7 @@ describe("example settings", () => {
       karpenterVersion: "1.14.1",
       publicAccessCidrs: ["0.0.0.0/0"],
       inflateReplicas: 0,
+      spotServiceLinkedRole: false,
       stateBucket: undefined,
       stateRegion: "us-east-1",
       stateKeyPrefix: `karpenter/${DEFAULTS.clusterName}`,
@@ -23,6 +24,7 @@ describe("example settings", () => {
       KARPENTER_VERSION: "1.9.2",
       PUBLIC_ACCESS_CIDRS: "203.0.113.0/24, 198.51.100.7/32",
       INFLATE_REPLICAS: "5",
+      SPOT_SERVICE_LINKED_ROLE: "true",
       STATE_BUCKET: "tf-state",
       STATE_REGION: "us-east-2",
       STATE_KEY_PREFIX: "teams/platform",
@@ -34,6 +36,7 @@ describe("example settings", () => {
       karpenterVersion: "1.9.2",
       publicAccessCidrs: ["203.0.113.0/24", "198.51.100.7/32"],
       inflateReplicas: 5,
+      spotServiceLinkedRole: true,
       stateBucket: "tf-state",
       stateRegion: "us-east-2",
       stateKeyPrefix: "teams/platform",
@@ -45,6 +48,7 @@ describe("example settings", () => {
     [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
     [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
+    [{ SPOT_SERVICE_LINKED_ROLE: "yes" }, /SPOT_SERVICE_LINKED_ROLE: "yes" is not true or false/],
     [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
   ])("rejects %j", (env, message) => {
     expect(() => readConfig(env)).toThrow(message);

@@ -1,0 +1,356 @@
+import { Construct, IConstruct } from "constructs";
+import { Annotations, DefaultTokenResolver, ITerraformDependable, StringConcat, TerraformStack, Token, Tokenization } from "cdktf";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
+import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
+import { KarpenterValidationError } from "./errors";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { IKarpenterInstallation } from "./karpenter-installation";
+import { ExistingNodeRole, KarpenterNodeRole } from "./karpenter-node-role";
+import { ControllerIdentity, IamPolicyStatement, KarpenterControllerRole } from "./karpenter-controller-role";
+import { InterruptionQueue, InterruptionQueueKmsKey } from "./interruption-queue";
+import { SpotServiceLinkedRole } from "./spot-service-linked-role";
+import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease } from "./karpenter-crd-release";
+import { ControllerResources, KarpenterDnsPolicy, KarpenterRelease, KarpenterSettings, KubernetesToleration } from "./karpenter-release";
+import { SystemNodeGroup } from "./system-node-group";
+import { Ec2NodeClass, Ec2NodeClassProps } from "./ec2-node-class";
+import { NodePool, NodePoolProps } from "./node-pool";
+import { chartFullName } from "./private/helm";
+import { isPlainMap } from "./private/deep-merge";
+import { nameFromId } from "./private/k8s-rules";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+
+/** The node role of a {@link Karpenter} install: created (default) or your own. */
+export interface KarpenterNodeRoleOptions {
+  /**
+   * Name of the created role (1–64 characters).
+   * @default `KarpenterNodeRole-<cluster name>` (as upstream)
+   */
+  readonly roleName?: string;
+  /** Bring your own role: only the access entry is created (see `KarpenterNodeRoleProps.existingRole`). @default a role is created */
+  readonly existingRole?: ExistingNodeRole;
+  /** More policy ARNs for the created role (e.g. AmazonEBSCSIDriverPolicy). @default none */
+  readonly additionalPolicyArns?: string[];
+}
+
+/** The controller role of a {@link Karpenter} install (see `KarpenterControllerRoleProps`). */
+export interface KarpenterControllerRoleOptions {
+  /**
+   * The role name (1–64 characters).
+   * @default `KarpenterControllerRole-<cluster name>` (as upstream); set it for cluster names longer than 40 characters
+   */
+  readonly roleName?: string;
+  /** What follows `KarpenterController<Group>Policy-` in the policy names. @default the cluster name */
+  readonly policyNameSuffix?: string;
+  /** Extra statements, in a managed policy of their own. @default none */
+  readonly additionalStatements?: IamPolicyStatement[];
+  /** More policy ARNs to attach. @default none */
+  readonly additionalPolicyArns?: string[];
+}
+
+/** The interruption queue of a {@link Karpenter} install (see `InterruptionQueueProps`). */
+export interface KarpenterInterruptionQueueOptions {
+  /** The SQS queue name (≤ 80 characters). @default the cluster name (as upstream) */
+  readonly queueName?: string;
+  /** The start of every EventBridge rule name (≤ 44 characters). @default `Karpenter-<cluster name>` */
+  readonly ruleNamePrefix?: string;
+  /**
+   * `true`: a customer-managed KMS key is created; `{ keyArn }`: your key; the controller gets
+   * `kms:Decrypt` on it either way.
+   * @default SQS-managed SSE
+   */
+  readonly kmsKey?: boolean | InterruptionQueueKmsKey;
+}
+
+/** Props of {@link Karpenter}. */
+export interface KarpenterProps {
+  /** The EKS cluster: `KarpenterCluster.fromEksCluster(cluster)` or `KarpenterCluster.fromClusterName(scope, id, name)`. */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The Karpenter version, `"1.14.1"`: any patch of the minors 1.0–1.14. It selects the controller
+   * policy, node policies, event rules, chart settings and CRD fields.
+   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /** Namespace of both releases (and of the pod identity association). @default "kube-system" */
+  readonly namespace?: string;
+  /** The controller's ServiceAccount, shared by the chart and the pod identity association / IRSA trust. @default "karpenter" */
+  readonly serviceAccountName?: string;
+  /**
+   * How the controller gets its IAM role: EKS Pod Identity (`{ type: "podIdentity" }`, needs the
+   * `eks-pod-identity-agent` add-on) or IRSA (`{ type: "irsa", oidcProviderArn? }`, needs the
+   * cluster's IAM OIDC provider).
+   * @default { type: "podIdentity" }
+   */
+  readonly identity?: ControllerIdentity;
+  /**
+   * The interruption queue: on by default; `false` turns interruption handling off (no queue, no
+   * rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
+   * @default true
+   */
+  readonly interruptionQueue?: boolean | KarpenterInterruptionQueueOptions;
+  /**
+   * Controller replicas. With `systemNodeGroup`, at most its size (the chart's anti-affinity needs
+   * one node per replica): checked at synth.
+   * @default 2
+   */
+  readonly replicas?: number;
+  /** Controller container resources. @default requests 500m CPU / 512Mi, limits 512Mi memory */
+  readonly controllerResources?: ControllerResources;
+  /** The controller pod's DNS policy (see `KarpenterReleaseProps.dnsPolicy`). @default "Default" */
+  readonly dnsPolicy?: KarpenterDnsPolicy;
+  /** Typed chart settings and feature gates, checked against the version. @default the chart's */
+  readonly settings?: KarpenterSettings;
+  /** Raw chart values deep-merged last (see `KarpenterReleaseProps.values`). @default none */
+  readonly values?: Record<string, unknown>;
+  /** The node role: created by default, or your own. @default a `KarpenterNodeRole-<cluster>` role */
+  readonly nodeRole?: KarpenterNodeRoleOptions;
+  /** Options of the controller role. @default upstream names, no extra statements */
+  readonly controllerRole?: KarpenterControllerRoleOptions;
+  /**
+   * Create the `spot.amazonaws.com` service-linked role. It exists once per account, so creating it
+   * fails where it already exists (any earlier spot launch); turn on only for fresh accounts.
+   * @default false
+   */
+  readonly spotServiceLinkedRole?: boolean;
+  /**
+   * The fixed-size node group the controller runs on: the controller gets its labels as node
+   * selector, tolerations for its taints, and waits for it; replicas are checked against its size.
+   * @default none (the chart's scheduling: any node not launched by Karpenter)
+   */
+  readonly systemNodeGroup?: SystemNodeGroup;
+  /** Chart repository of both charts, for a mirror; pulled anonymously. @default "oci://public.ecr.aws/karpenter" */
+  readonly repository?: string;
+  /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
+  readonly tags?: Record<string, string>;
+}
+
+/**
+ * Karpenter on an EKS cluster in one line: `new Karpenter(stack, "karpenter", { cluster })`.
+ *
+ * Builds the node role with its access entry ({@link KarpenterNodeRole}), the controller role with
+ * the version's official policy and its Pod Identity association or IRSA trust
+ * ({@link KarpenterControllerRole}), the interruption queue and its rules ({@link InterruptionQueue}),
+ * the CRD release ({@link KarpenterCrdRelease}), the controller release ({@link KarpenterRelease}) and
+ * optionally the spot service-linked role — with every name taken from the graph: the queue's name
+ * is `settings.interruptionQueue`, the association's service account and namespace are the chart's.
+ *
+ * The controller release waits for the CRD release, the controller identity (association or IRSA
+ * role attachments), the node access entry, the queue policy and event targets, and the system node
+ * group, so the controller never starts without credentials, without a queue, or with nowhere to run.
+ * Node objects added with {@link addEc2NodeClass} / {@link addNodePool} are ordered after the
+ * controller release, so `terraform destroy` removes NodePools, then EC2NodeClasses (whose finalizer
+ * waits for their nodes), then the controller: no orphaned instances.
+ *
+ * @throws KarpenterValidationError for bad props (see each building block); at synth, for more
+ * replicas than the system node group has nodes. Warns at synth when Pod Identity is used and the
+ * app has no `eks-pod-identity-agent` add-on for the cluster.
+ */
+export class Karpenter extends Construct implements IKarpenterInstallation {
+  /** The cluster. */
+  public readonly cluster: IKarpenterCluster;
+  /** The Karpenter version, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The namespace of both releases. */
+  public readonly namespace: string;
+  /** The controller's ServiceAccount name. */
+  public readonly serviceAccountName: string;
+  /** The node role and its access entry. */
+  public readonly nodeRole: KarpenterNodeRole;
+  /** The node role name (EC2NodeClass `spec.role`). */
+  public readonly nodeRoleName: string;
+  /** The controller role, its policies and identity binding. */
+  public readonly controllerRole: KarpenterControllerRole;
+  /** The interruption queue; undefined when `interruptionQueue: false`. */
+  public readonly interruptionQueue?: InterruptionQueue;
+  /** The spot service-linked role, when `spotServiceLinkedRole: true`. */
+  public readonly spotServiceLinkedRole?: SpotServiceLinkedRole;
+  /** True when this install creates the spot service-linked role. */
+  public readonly createsSpotServiceLinkedRole: boolean;
+  /** The `karpenter-crd` chart. */
+  public readonly crdChart: KarpenterCrdRelease;
+  /** The `karpenter` chart. */
+  public readonly controllerChart: KarpenterRelease;
+  /** The `helm_release` of the CRDs. */
+  public readonly crdRelease: Release;
+  /** The `helm_release` of the controller: node objects are ordered after it. */
+  public readonly release: Release;
+  private readonly systemNodeGroup?: SystemNodeGroup;
+  private warned = false;
+
+  constructor(scope: Construct, id: string, props: KarpenterProps) {
+    super(scope, id);
+    const version = resolveKarpenterVersion(this, props.version ?? DEFAULT_KARPENTER_VERSION);
+    this.cluster = props.cluster;
+    this.version = version.full;
+    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+    this.serviceAccountName = props.serviceAccountName ?? "karpenter";
+    this.systemNodeGroup = props.systemNodeGroup;
+    const cluster = props.cluster;
+    const tags = props.tags;
+
+    this.nodeRole = new KarpenterNodeRole(this, "node-role", { cluster, version: this.version, tags, ...props.nodeRole });
+    this.nodeRoleName = this.nodeRole.roleName;
+
+    const queueOptions = queueOptionsOf(this, props.interruptionQueue);
+    if (queueOptions) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { cluster, version: this.version, tags, ...queueOptions });
+
+    this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
+      cluster,
+      version: this.version,
+      nodeRole: this.nodeRole,
+      interruptionQueue: this.interruptionQueue,
+      identity: props.identity,
+      namespace: this.namespace,
+      serviceAccountName: this.serviceAccountName,
+      tags,
+      ...props.controllerRole,
+    });
+
+    this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
+    if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags });
+
+    this.crdChart = new KarpenterCrdRelease(this, "crds", {
+      version: this.version,
+      namespace: this.namespace,
+      createNamespace: this.namespace !== "kube-system" || undefined,
+      repository: props.repository,
+      webhookServiceName: webhookServiceName(version.minor, props.values),
+    });
+    this.crdRelease = this.crdChart.release;
+
+    const system = props.systemNodeGroup;
+    this.controllerChart = new KarpenterRelease(this, "controller", {
+      cluster,
+      version: this.version,
+      namespace: this.namespace,
+      repository: props.repository,
+      serviceAccountName: this.serviceAccountName,
+      irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
+      interruptionQueue: this.interruptionQueue,
+      replicas: props.replicas,
+      controllerResources: props.controllerResources,
+      dnsPolicy: props.dnsPolicy,
+      settings: props.settings,
+      nodeSelector: system ? { ...system.labels } : undefined,
+      tolerations: system ? systemTolerations(system) : undefined,
+      values: props.values,
+      dependsOn: this.sameStack([
+        this.crdRelease,
+        ...this.controllerRole.dependables,
+        this.nodeRole.accessEntry,
+        ...(this.interruptionQueue?.dependables ?? []),
+        ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
+        ...(system ? [system.nodeGroup] : []),
+      ]),
+    });
+    this.release = this.controllerChart.release;
+
+    this.node.addValidation({ validate: () => this.crossChecks() });
+  }
+
+  /**
+   * Orders the dependables of this stack through `depends_on`; for one in another stack the stacks
+   * are ordered instead (Terraform cannot depend on a resource of another state).
+   */
+  private sameStack(dependables: ITerraformDependable[]): ITerraformDependable[] {
+    const stack = TerraformStack.of(this);
+    return dependables.filter((d) => {
+      const other = TerraformStack.of(d as unknown as IConstruct);
+      if (other === stack) return true;
+      stack.addDependency(other);
+      return false;
+    });
+  }
+
+  private crossChecks(): string[] {
+    const errors: string[] = [];
+    const replicas = this.controllerChart.replicas;
+    const system = this.systemNodeGroup;
+    if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
+      errors.push(
+        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`).message,
+      );
+    }
+    if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {
+      this.warned = true;
+      Annotations.of(this).addWarning(
+        this.cluster.resource instanceof DataAwsEksCluster
+          ? `the controller uses EKS Pod Identity, and cluster ${this.cluster.clusterNameLiteral ?? this.cluster.clusterName} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity { type: "irsa" }`
+          : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity { type: "irsa" }`,
+      );
+    }
+    return errors;
+  }
+
+  /**
+   * Adds an EC2NodeClass of this install (a child of this construct, id `node-class-<id>`): `role`
+   * defaults to the node role, the subnet and security group selectors to the cluster's
+   * `karpenter.sh/discovery` tag, and the manifest is ordered after the controller release.
+   * See {@link Ec2NodeClassProps}.
+   * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
+   * @param props the EC2NodeClass spec and options (everything but `karpenter`)
+   * @throws KarpenterValidationError for a spec the version's CRD rejects
+   */
+  public addEc2NodeClass(id: string, props: Omit<Ec2NodeClassProps, "karpenter"> = {}): Ec2NodeClass {
+    return new Ec2NodeClass(this, `node-class-${id}`, { ...props, name: props.name ?? nameFromId(id), karpenter: this });
+  }
+
+  /**
+   * Adds a NodePool of this install (a child of this construct, id `node-pool-<id>`), ordered after
+   * its node class and the controller release. See {@link NodePoolProps}.
+   * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe); a pool
+   * and a class may share it, as in Kubernetes
+   * @param props the NodePool spec and its `nodeClass` (everything but `karpenter`)
+   * @throws KarpenterValidationError for a spec the version's CRD rejects
+   */
+  public addNodePool(id: string, props: Omit<NodePoolProps, "karpenter">): NodePool {
+    return new NodePool(this, `node-pool-${id}`, { ...props, name: props.name ?? nameFromId(id), karpenter: this });
+  }
+
+  /** True when some `aws_eks_addon` of the app installs eks-pod-identity-agent on this cluster. */
+  private hasPodIdentityAgent(): boolean {
+    return this.node.root.node
+      .findAll()
+      .some((c) => c instanceof EksAddon && c.addonNameInput === "eks-pod-identity-agent" && sameCluster(c, this.cluster));
+  }
+}
+
+function queueOptionsOf(scope: Construct, option: boolean | KarpenterInterruptionQueueOptions | undefined): KarpenterInterruptionQueueOptions | undefined {
+  if (option === undefined || option === true) return {};
+  if (option === false) return undefined;
+  if (!isPlainMap(option)) throw new KarpenterValidationError(scope, "interruptionQueue", option, "true, false, or queue options { queueName?, ruleNamePrefix?, kmsKey? }");
+  return option;
+}
+
+/** Karpenter 1.0's CRDs call the controller's conversion webhook Service, named after the controller release. */
+function webhookServiceName(minor: number, values: Record<string, unknown> | undefined): string | undefined {
+  if (minor !== 0) return undefined;
+  const name = chartFullName("karpenter", values);
+  return name === "karpenter" ? undefined : name;
+}
+
+/** The chart's own toleration (CriticalAddonsOnly) plus one per taint of the system nodes, in Kubernetes spelling. */
+function systemTolerations(system: SystemNodeGroup): KubernetesToleration[] | undefined {
+  if (system.taints.length === 0) return undefined;
+  const effect = { NO_SCHEDULE: "NoSchedule", NO_EXECUTE: "NoExecute", PREFER_NO_SCHEDULE: "PreferNoSchedule" } as const;
+  return [
+    { key: "CriticalAddonsOnly", operator: "Exists" },
+    ...system.taints.map((t): KubernetesToleration => (t.value ? { key: t.key, operator: "Equal", value: t.value, effect: effect[t.effect] } : { key: t.key, operator: "Exists", effect: effect[t.effect] })),
+  ];
+}
+
+/** Whether an add-on's cluster_name names the same cluster: equal literals, or the same reference once resolved in one stack. */
+function sameCluster(addon: EksAddon, cluster: IKarpenterCluster): boolean {
+  const name = addon.clusterNameInput;
+  if (name === undefined) return false;
+  if (!Token.isUnresolved(name)) return name === (cluster.clusterNameLiteral ?? cluster.clusterName);
+  const stack = TerraformStack.of(addon);
+  if (stack !== TerraformStack.of(cluster.resource)) return false;
+  const target = (s: string) => {
+    const m = /^\$\{((?:data\.)?aws_eks_cluster\.[^.}]+)\.(?:name|id)\}$/.exec(s);
+    return m ? m[1] : s;
+  };
+  const resolve = (v: string) => String(Tokenization.resolve(v, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }));
+  return target(resolve(name)) === target(resolve(cluster.clusterName));
+}

@@ -1,0 +1,109 @@
+import { IConstruct } from "constructs";
+import { Token } from "cdktf";
+import * as YAML from "yaml";
+import { KarpenterValidationError } from "../errors";
+import { isUnresolved } from "./tokens";
+import { isPlainMap } from "./deep-merge";
+
+/** RFC 1123 label (Kubernetes namespace, Service name): ≤ 63 characters. */
+export const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** RFC 1123 subdomain (ServiceAccount name): ≤ 253 characters. */
+export const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** Helm's release name rule (helm chartutil.ValidateReleaseName): ≤ 53 characters. */
+const HELM_RELEASE_NAME = /^(?=.{1,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/** @throws KarpenterValidationError when a literal namespace is not an RFC 1123 label */
+export function checkNamespace(scope: IConstruct, field: string, namespace: string): void {
+  if (isUnresolved(namespace)) return;
+  if (typeof namespace !== "string" || !DNS_LABEL.test(namespace)) {
+    throw new KarpenterValidationError(scope, field, namespace, "a Kubernetes namespace name: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit");
+  }
+}
+
+/** @throws KarpenterValidationError when a literal release name breaks Helm's rule */
+export function checkReleaseName(scope: IConstruct, field: string, name: string): void {
+  if (isUnresolved(name)) return;
+  if (typeof name !== "string" || !HELM_RELEASE_NAME.test(name)) {
+    throw new KarpenterValidationError(scope, field, name, "a Helm release name: at most 53 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit");
+  }
+}
+
+/** @throws KarpenterValidationError when a literal repository is not an oci:// or http(s):// URL */
+export function checkRepository(scope: IConstruct, field: string, repository: string): void {
+  if (isUnresolved(repository)) return;
+  if (typeof repository !== "string" || !/^(oci|https?):\/\/\S+$/.test(repository)) {
+    throw new KarpenterValidationError(scope, field, repository, 'a chart repository URL (oci://… or https://…), e.g. "oci://public.ecr.aws/karpenter"');
+  }
+}
+
+/**
+ * Renders Helm values as one YAML document, byte-identical for equal input:
+ * - map keys sorted, so the order in which values were assembled or merged does not matter;
+ * - every string double-quoted and never folded, so a cdktf token inside a string
+ *   (`${TfToken[…]}`) stays in one piece for cdktf to replace with a Terraform reference, and the
+ *   value Terraform puts there (a name, an ARN, `"123"`) is always read back as a string;
+ * - a number token written plain, so it interpolates as a number;
+ * - YAML 1.1 rules for what needs quotes: Helm reads values with go-yaml, for which a plain
+ *   `on`, `y` or `no` key is a boolean.
+ * @throws Error when a value other than a string or number is a token (Terraform cannot put a list or
+ * map into a string template); callers validate first and wrap it with their path.
+ */
+export function renderValues(values: Record<string, unknown>): string {
+  return YAML.stringify(prepare(values, ""), {
+    version: "1.1",
+    defaultStringType: "QUOTE_DOUBLE",
+    defaultKeyType: "PLAIN",
+    lineWidth: 0,
+    sortMapEntries: true,
+  });
+}
+
+function prepare(value: unknown, path: string): unknown {
+  if (typeof value === "string" || typeof value === "boolean" || value === null || value === undefined) return value;
+  if (typeof value === "number") {
+    if (!Token.isUnresolved(value)) return value;
+    const scalar = new YAML.Scalar(Token.asString(value));
+    scalar.type = "PLAIN";
+    return scalar;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
+  if (isPlainMap(value)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
+    return out;
+  }
+  throw new Error(`${path || "values"} is a ${Token.isUnresolved(value) ? "token that is not a string or number" : "non-JSON object"}; Helm values must be known at synth except for strings and numbers`);
+}
+
+/** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */
+const QUANTITY_SUFFIX: Record<string, number> = {
+  "": 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+};
+const QUANTITY = /^\+?(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
+
+/**
+ * The value of a Kubernetes resource quantity (`"500m"` → 0.5, `"512Mi"` → 536870912), or
+ * undefined when the string is not a non-negative quantity (k8s.io/apimachinery resource.Quantity).
+ */
+export function parseQuantity(quantity: string): number | undefined {
+  const m = QUANTITY.exec(quantity);
+  if (!m) return undefined;
+  const base = Number(m[1]);
+  if (m[2]) return base * 10 ** Number(m[2].slice(1));
+  return base * QUANTITY_SUFFIX[m[3] ?? ""];
+}
+
+/**
+ * The chart's `karpenter.fullname` helper (the controller's Deployment and Service name):
+ * `fullnameOverride`, else the release name when it contains the chart name (`nameOverride` or
+ * `karpenter`), else `<release>-<name>`; cut to 63 characters without a trailing `-`.
+ */
+export function chartFullName(releaseName: string, values: Record<string, unknown> = {}): string {
+  const trim = (s: string) => s.slice(0, 63).replace(/-+$/, "");
+  if (typeof values.fullnameOverride === "string" && values.fullnameOverride) return trim(values.fullnameOverride);
+  const name = typeof values.nameOverride === "string" && values.nameOverride ? values.nameOverride : "karpenter";
+  return releaseName.includes(name) ? trim(releaseName) : trim(`${releaseName}-${name}`);
+}

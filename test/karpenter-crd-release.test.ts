@@ -1,0 +1,33 @@
+import * as YAML from "yaml";
+import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
+import { onlyResource, synthJson, testStack } from "./helpers";
+
+function crd(props: ConstructorParameters<typeof KarpenterCrdRelease>[2] = {}) {
+  const { stack } = testStack();
+  new KarpenterCrdRelease(stack, "crds", props);
+  return onlyResource(synthJson(stack), "helm_release");
+}
+
+describe("KarpenterCrdRelease", () => {
+  test("chart karpenter-crd from public ECR, anonymous, default version and namespace, no values", () => {
+    const body = crd();
+    expect(body).toEqual({ name: "karpenter-crd", chart: "karpenter-crd", repository: "oci://public.ecr.aws/karpenter", version: "1.14.1", namespace: "kube-system" });
+  });
+
+  test("version, namespace, namespace creation and a mirror", () => {
+    const body = crd({ version: "v1.9.2", namespace: "karpenter", createNamespace: true, repository: "oci://mirror.example.com/karpenter" });
+    expect(body).toMatchObject({ version: "1.9.2", namespace: "karpenter", create_namespace: true, repository: "oci://mirror.example.com/karpenter" });
+  });
+
+  test("1.0.x: the conversion webhook Service can be named; later versions have no webhook", () => {
+    expect(YAML.parse(crd({ version: "1.0.14", webhookServiceName: "kp-karpenter" }).values[0])).toEqual({ webhook: { serviceName: "kp-karpenter" } });
+    expect(() => crd({ version: "1.1.10", webhookServiceName: "kp" })).toThrow(/test\/crds: webhookServiceName = "kp" is invalid: only with Karpenter 1\.0\.x: 1\.1\.10 has no conversion webhook/);
+  });
+
+  test("bad input is refused", () => {
+    expect(() => crd({ version: "1.15.0" })).toThrow(/version = "1.15.0" is invalid: a Karpenter release .* 1\.0, 1\.1/);
+    expect(() => crd({ namespace: "-x" })).toThrow(/namespace = "-x" is invalid/);
+    expect(() => crd({ releaseName: "Karpenter_CRD" })).toThrow(/releaseName = "Karpenter_CRD" is invalid: a Helm release name/);
+    expect(() => crd({ repository: "ftp://x" })).toThrow(/repository = "ftp:\/\/x" is invalid/);
+  });
+});

@@ -1,0 +1,254 @@
+import * as fs from "fs";
+import * as path from "path";
+import * as YAML from "yaml";
+import { Token } from "cdktf";
+import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
+import { KarpenterRelease, KarpenterReleaseProps, KarpenterSettings } from "../lib/karpenter-release";
+import { KarpenterValidationError } from "../lib/errors";
+import { onlyResource, synthJson, testCluster, testStack } from "./helpers";
+
+const REFERENCE = "/work/shared/reference/karpenter";
+const referenceVersions = fs.existsSync(REFERENCE) ? fs.readdirSync(REFERENCE).filter((d) => /^v\d/.test(d)).map((d) => d.slice(1)) : [];
+const chartValues = (v: string) => YAML.parse(fs.readFileSync(path.join(REFERENCE, `v${v}`, "charts/karpenter/values.yaml"), "utf8"));
+
+/** Builds a release in a fresh stack and returns the synthesized helm_release and its parsed values. */
+function release(props: Partial<KarpenterReleaseProps> = {}) {
+  const { stack } = testStack();
+  const cluster = testCluster(stack, "demo");
+  const construct = new KarpenterRelease(stack, "karpenter", { cluster, ...props });
+  const body = onlyResource(synthJson(stack), "helm_release");
+  return { construct, body, values: YAML.parse(body.values[0]), yaml: body.values[0] as string };
+}
+
+/** Every leaf path of a values document (lists are leaves, as Helm replaces them whole). */
+function leafPaths(v: unknown, prefix = ""): string[] {
+  if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length) {
+    return Object.entries(v).flatMap(([k, x]) => leafPaths(x, prefix ? `${prefix}.${k}` : k));
+  }
+  return [prefix];
+}
+
+/** Whether a path exists in a chart's values.yaml; empty maps (annotations, resources) and nodeSelector take any key. */
+function pathInChart(chart: any, p: string): boolean {
+  let cur = chart;
+  const parts = p.split(".");
+  for (let i = 0; i < parts.length; i++) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return i > 0;
+    const open = Object.keys(cur).length === 0 || parts.slice(0, i).join(".") === "nodeSelector";
+    if (!(parts[i] in cur)) return open;
+    cur = cur[parts[i]];
+    if (Array.isArray(cur)) return true;
+  }
+  return true;
+}
+
+describe("KarpenterRelease", () => {
+  test("installs chart karpenter from public ECR without its crds/ folder, values from the typed defaults", () => {
+    const { body, values } = release();
+    expect(body).toMatchObject({ chart: "karpenter", repository: "oci://public.ecr.aws/karpenter", version: "1.14.1", namespace: "kube-system", name: "karpenter", skip_crds: true });
+    expect(body.repository_username).toBeUndefined();
+    expect(body.repository_password).toBeUndefined();
+    expect(values).toEqual({
+      controller: { resources: { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "512Mi" } } },
+      dnsPolicy: "Default",
+      replicas: 2,
+      serviceAccount: { name: "karpenter" },
+      settings: { clusterName: "${aws_eks_cluster.cluster.name}" },
+    });
+  });
+
+  test("settings.interruptionQueue is the queue's name as a Terraform reference", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const queue = new SqsQueue(stack, "queue", { name: "demo" });
+    new KarpenterRelease(stack, "karpenter", { cluster, interruptionQueue: { queueName: queue.name } });
+    const body = onlyResource(synthJson(stack), "helm_release");
+    expect(body.values[0]).toContain('interruptionQueue: "${aws_sqs_queue.queue.name}"');
+    expect(YAML.parse(body.values[0]).settings.interruptionQueue).toBe("${aws_sqs_queue.queue.name}");
+  });
+
+  test("no interruption queue: no settings.interruptionQueue at all", () => {
+    expect(release().values.settings).not.toHaveProperty("interruptionQueue");
+  });
+
+  test("IRSA writes the role ARN annotation on the ServiceAccount", () => {
+    const { values } = release({ irsaRoleArn: "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo", serviceAccountName: "kp" });
+    expect(values.serviceAccount).toEqual({ name: "kp", annotations: { "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo" } });
+  });
+
+  describe("settings per version", () => {
+    test.each([
+      ["1.13.1", { featureGates: { capacityBuffer: true } }, "settings.featureGates.capacityBuffer = true", "feature gate capacityBuffer", "1.14.0"],
+      ["1.0.14", { featureGates: { nodeRepair: true } }, "settings.featureGates.nodeRepair = true", "feature gate nodeRepair", "1.1.0"],
+      ["1.7.6", { featureGates: { staticCapacity: true } }, "settings.featureGates.staticCapacity = true", "feature gate staticCapacity", "1.8.0"],
+      ["1.6.1", { disableDryRun: true }, "settings.disableDryRun = true", "setting disableDryRun", "1.6.2"],
+      ["1.11.3", { enableZonalShift: true }, "settings.enableZonalShift = true", "setting enableZonalShift", "1.12.0"],
+      ["1.3.8", { preferencePolicy: "Ignore" }, 'settings.preferencePolicy = "Ignore"', "setting preferencePolicy", "1.4.0"],
+      ["1.0.14", { eksControlPlane: true }, "settings.eksControlPlane = true", "setting eksControlPlane", "1.1.0"],
+    ] as [string, KarpenterSettings, string, string, string][])("%s rejects %j naming the version that introduced it", (version, settings, field, what, since) => {
+      expect(() => release({ version, settings })).toThrow(KarpenterValidationError);
+      expect(() => release({ version, settings })).toThrow(`test/karpenter: ${field} is invalid: Karpenter ${version} has no ${what}: it was introduced in ${since}`);
+    });
+
+    test("the introducing version itself accepts the key", () => {
+      expect(release({ version: "1.6.2", settings: { disableDryRun: true } }).values.settings.disableDryRun).toBe(true);
+      expect(release({ version: "1.14.0", settings: { featureGates: { capacityBuffer: true } } }).values.settings.featureGates).toEqual({ capacityBuffer: true });
+    });
+
+    // held against the published values.yaml: a gate the chart has is written at a path it has; one it lacks is refused
+    const gates = ["spotToSpotConsolidation", "nodeRepair", "reservedCapacity", "nodeOverlay", "staticCapacity", "capacityBuffer"];
+    (referenceVersions.length ? test.each(referenceVersions) : test.skip.each(["none"]))("every feature gate against the %s chart", (version) => {
+      const chartGates = chartValues(version).settings.featureGates;
+      for (const gate of gates) {
+        const build = () => release({ version, settings: { featureGates: { [gate]: true } } });
+        if (gate in chartGates) expect(build().values.settings.featureGates[gate]).toBe(true);
+        else expect(build).toThrow(/introduced in 1\.\d+\.\d+/);
+      }
+    });
+
+    // every typed setting a version has, set at once: each path written exists in that chart's values.yaml
+    const everything: KarpenterSettings = {
+      batchMaxDuration: "15s", batchIdleDuration: "2s", preferencePolicy: "Ignore", minValuesPolicy: "BestEffort",
+      clusterCABundle: "LS0tLS1CRUdJTg==", clusterEndpoint: "https://example.gr7.us-east-1.eks.amazonaws.com", isolatedVPC: true,
+      eksControlPlane: true, vmMemoryOverheadPercent: 0.1, enableZonalShift: true, reservedENIs: 1, ignoreDRARequests: false,
+      disableClusterStateObservability: true, disableDryRun: true, amiRefreshInterval: "5m", subnetRefreshInterval: "5m",
+      featureGates: { spotToSpotConsolidation: true, nodeRepair: true, reservedCapacity: false, nodeOverlay: true, staticCapacity: true, capacityBuffer: true },
+    };
+    (referenceVersions.length ? test.each(referenceVersions) : test.skip.each(["none"]))("all settings %s has: every emitted path exists in its values.yaml", (version) => {
+      const chart = chartValues(version);
+      const settings: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries(everything)) if (k !== "featureGates" && k in chart.settings) settings[k] = v;
+      settings.featureGates = Object.fromEntries(Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates));
+      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::1:role/x" });
+      const unknown = leafPaths(values).filter((p) => !pathInChart(chart, p));
+      expect(unknown).toEqual([]);
+      expect(values.settings.reservedENIs).toBe("1"); // the chart's type: a string
+    });
+
+    test("1.8.0 always writes featureGates.staticCapacity (its values.yaml spells it StaticCapacity, the template reads staticCapacity)", () => {
+      expect(release({ version: "1.8.0" }).values.settings.featureGates).toEqual({ staticCapacity: false });
+      expect(release({ version: "1.8.0", settings: { featureGates: { staticCapacity: true } } }).values.settings.featureGates).toEqual({ staticCapacity: true });
+      expect(release({ version: "1.8.1" }).values.settings).not.toHaveProperty("featureGates");
+    });
+
+    test("unknown and wired keys are refused", () => {
+      expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(/settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.14\.1 chart: batchMaxDuration, /);
+      expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(/settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/);
+      expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(/settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.14\.1 chart: spotToSpotConsolidation, nodeRepair/);
+    });
+
+    test("values are checked", () => {
+      expect(() => release({ settings: { amiRefreshInterval: "30s" } })).toThrow(/settings\.amiRefreshInterval = "30s" is invalid: a Go duration .* at least 1m/);
+      expect(() => release({ settings: { preferencePolicy: "respect" as "Respect" } })).toThrow(/one of "Respect", "Ignore"/);
+      expect(() => release({ settings: { vmMemoryOverheadPercent: 7.5 } })).toThrow(/vmMemoryOverheadPercent = 7\.5 is invalid/);
+      expect(() => release({ settings: { featureGates: { nodeRepair: "yes" as unknown as boolean } } })).toThrow(/nodeRepair = "yes" is invalid: true or false/);
+    });
+
+    test("a token is not validated but kept", () => {
+      const { stack } = testStack();
+      const queue = new SqsQueue(stack, "q", { name: "x" });
+      new KarpenterRelease(stack, "karpenter", { cluster: testCluster(stack), settings: { clusterEndpoint: queue.url } });
+      const values = YAML.parse(onlyResource(synthJson(stack), "helm_release").values[0]);
+      expect(values.settings.clusterEndpoint).toBe("${aws_sqs_queue.q.url}");
+    });
+  });
+
+  describe("controller pod", () => {
+    test("resources default per field and are validated as quantities", () => {
+      expect(release({ controllerResources: { limits: { memory: "1Gi", cpu: "1" } } }).values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "1Gi", cpu: "1" } });
+      expect(() => release({ controllerResources: { requests: { cpu: "half" } } })).toThrow(/controllerResources\.requests\.cpu = "half" is invalid: a Kubernetes CPU quantity/);
+      expect(() => release({ controllerResources: { requests: { memory: "1Gi" } } })).toThrow(/controllerResources\.requests\.memory = "1Gi" is invalid: at most the limit \(512Mi\)/);
+      expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(/requests\.memory = "512Mi" is invalid: at most the limit \(512M\)/);
+      expect(release({ controllerResources: { requests: { cpu: "1.5" } } }).values.controller.resources.requests.cpu).toBe("1.5");
+    });
+
+    test("replicas: a whole number from 1; a number token is written unquoted", () => {
+      expect(() => release({ replicas: 0 })).toThrow(/replicas = 0 is invalid/);
+      expect(() => release({ replicas: 1.5 })).toThrow(/replicas = 1.5 is invalid/);
+      const { yaml } = release({ replicas: Token.asNumber("${var.replicas}") });
+      expect(yaml).toContain("replicas: ${var.replicas}\n");
+      expect(release({ replicas: 2, values: { replicas: 4 } }).construct.replicas).toBe(4);
+      expect(() => release({ values: { replicas: "3" } })).toThrow(/values\.replicas = "3" is invalid: a whole number/);
+    });
+
+    test("dnsPolicy defaults to Default; None needs a dnsConfig", () => {
+      expect(release({ dnsPolicy: "ClusterFirst" }).values.dnsPolicy).toBe("ClusterFirst");
+      expect(() => release({ dnsPolicy: "None" })).toThrow(/dnsPolicy = "None" is invalid: a dnsConfig in values/);
+      expect(release({ dnsPolicy: "None", values: { dnsConfig: { nameservers: ["10.0.0.2"] } } }).values.dnsConfig).toEqual({ nameservers: ["10.0.0.2"] });
+    });
+
+    test("node selector and tolerations for the system nodes; Kubernetes spelling is enforced", () => {
+      const { values } = release({ nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "dedicated", value: "system", effect: "NoSchedule" }] });
+      expect(values.nodeSelector).toEqual({ "node-role": "system" });
+      expect(values.tolerations).toEqual([{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "dedicated", value: "system", effect: "NoSchedule" }]);
+      expect(() => release({ tolerations: [{ key: "a", effect: "NO_SCHEDULE" as "NoSchedule" }] })).toThrow(/tolerations\[0\]\.effect = "NO_SCHEDULE" is invalid/);
+      expect(() => release({ tolerations: [{ key: "a", operator: "Exists", value: "b" }] })).toThrow(/tolerations\[0\]\.value = "b" is invalid: no value with operator "Exists"/);
+    });
+
+    test("names are checked", () => {
+      expect(() => release({ namespace: "Kube_System" })).toThrow(/namespace = "Kube_System" is invalid: a Kubernetes namespace name/);
+      expect(() => release({ releaseName: "x".repeat(54) })).toThrow(/releaseName = .* is invalid: a Helm release name: at most 53/);
+      expect(() => release({ serviceAccountName: "Karpenter" })).toThrow(/serviceAccountName = "Karpenter" is invalid/);
+      expect(() => release({ repository: "public.ecr.aws/karpenter" })).toThrow(/repository = "public.ecr.aws\/karpenter" is invalid: a chart repository URL/);
+      expect(() => release({ version: "0.37.0" })).toThrow(/version = "0.37.0" is invalid/);
+    });
+
+    test("a mirror repository is used as given", () => {
+      expect(release({ repository: "oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter" }).body.repository).toBe("oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter");
+    });
+  });
+
+  describe("values escape hatch", () => {
+    test("is deep-merged last: maps merge, lists and scalars replace, null is kept for Helm", () => {
+      const { values } = release({
+        replicas: 2,
+        tolerations: [{ key: "a", operator: "Exists" }],
+        values: { replicas: 3, controller: { resources: { limits: { cpu: "1" } } }, tolerations: [{ key: "b", operator: "Exists" }], podAnnotations: { a: "b" }, topologySpreadConstraints: null, settings: { featureGates: { nodeRepair: true } } },
+        settings: { featureGates: { spotToSpotConsolidation: true } },
+      });
+      expect(values.replicas).toBe(3);
+      expect(values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "512Mi", cpu: "1" } });
+      expect(values.tolerations).toEqual([{ key: "b", operator: "Exists" }]);
+      expect(values.podAnnotations).toEqual({ a: "b" });
+      expect(values).toHaveProperty("topologySpreadConstraints", null);
+      expect(values.settings.featureGates).toEqual({ spotToSpotConsolidation: true, nodeRepair: true });
+      expect(values.settings.clusterName).toBe("${aws_eks_cluster.cluster.name}");
+    });
+
+    test("settings in values are checked against the version; wired keys cannot be overridden", () => {
+      expect(() => release({ version: "1.13.1", values: { settings: { featureGates: { capacityBuffer: true } } } })).toThrow(/values\.settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.13\.1 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
+      expect(() => release({ values: { settings: { clusterName: "other" } } })).toThrow(/values\.settings\.clusterName = "other" is invalid: not settable here/);
+      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here/);
+      expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(/values\.serviceAccount\.name = "other" is invalid: not settable here/);
+      expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(/values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/);
+    });
+
+    test("a list or map token in values is refused (Terraform cannot put it into a string)", () => {
+      expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/values = .* is invalid: tolerations is a token that is not a string or number/);
+    });
+  });
+
+  test("YAML is deterministic: same input in another order gives the same bytes, keys sorted, strings quoted", () => {
+    const a = release({ settings: { batchMaxDuration: "5s", featureGates: { nodeRepair: true, spotToSpotConsolidation: true } }, values: { podLabels: { b: "1", a: "2" } } }).yaml;
+    const b = release({ values: { podLabels: { a: "2", b: "1" } }, settings: { featureGates: { spotToSpotConsolidation: true, nodeRepair: true }, batchMaxDuration: "5s" } }).yaml;
+    expect(a).toBe(b);
+    const topLevel = a.split("\n").filter((l) => /^\S/.test(l)).map((l) => l.split(":")[0]);
+    expect(topLevel).toEqual([...topLevel].sort());
+    expect(a).toContain('podLabels:\n  a: "2"\n  b: "1"\n');
+    expect(YAML.parseAllDocuments(a)).toHaveLength(1);
+  });
+
+  test("a numeric-looking string stays a string", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "123");
+    new KarpenterRelease(stack, "karpenter", { cluster, values: { podLabels: { team: "007" } } });
+    const values = YAML.parse(onlyResource(synthJson(stack), "helm_release").values[0]);
+    expect(values.podLabels.team).toBe("007");
+  });
+
+  test("fullName follows the chart's fullname helper", () => {
+    expect(release().construct.fullName).toBe("karpenter");
+    expect(release({ releaseName: "autoscaler" }).construct.fullName).toBe("autoscaler-karpenter");
+    expect(release({ values: { fullnameOverride: "kp" } }).construct.fullName).toBe("kp");
+  });
+});

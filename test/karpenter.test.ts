@@ -1,0 +1,302 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as YAML from "yaml";
+import { App, TerraformStack, Testing } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { Karpenter, KarpenterProps } from "../lib/karpenter";
+import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
+import { SystemNodeGroup } from "../lib/system-node-group";
+import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+
+/** A test stack with the Helm provider too (validations require a provider for every resource). */
+function helmStack() {
+  const { app, stack } = testStack();
+  new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+  return { app, stack };
+}
+
+function install(props: Partial<KarpenterProps> = {}, setup?: (stack: TerraformStack, cluster: IKarpenterCluster) => Partial<KarpenterProps> | void) {
+  const { app, stack } = helmStack();
+  const cluster = testCluster(stack, "demo");
+  const extra = setup?.(stack, cluster) ?? {};
+  const karpenter = new Karpenter(stack, "karpenter", { cluster, ...props, ...extra });
+  const json = synthJson(stack);
+  const releases = Object.values(resources(json, "helm_release")) as any[];
+  const controller = releases.find((r) => r.chart === "karpenter");
+  const crd = releases.find((r) => r.chart === "karpenter-crd");
+  return { app, stack, karpenter, json, controller, crd, values: YAML.parse(controller.values[0]) };
+}
+
+const addr = (json: any, type: string, pred: (body: any) => boolean = () => true) =>
+  Object.entries(resources(json, type))
+    .filter(([, b]) => pred(b))
+    .map(([name]) => `${type}.${name}`);
+
+/** Warnings recorded on the construct tree after running the validations. */
+function warnings(stack: TerraformStack): string[] {
+  Testing.synth(stack, true);
+  return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+}
+
+describe("Karpenter", () => {
+  test("one line: node role, controller role, queue, both releases; every name wired from the graph", () => {
+    const { json, controller, crd, values, karpenter } = install();
+    expect(crd).toMatchObject({ chart: "karpenter-crd", version: "1.14.1", namespace: "kube-system", repository: "oci://public.ecr.aws/karpenter" });
+    expect(controller).toMatchObject({ chart: "karpenter", version: "1.14.1", namespace: "kube-system", skip_crds: true });
+    const [queue] = addr(json, "aws_sqs_queue");
+    expect(values.settings).toEqual({ clusterName: "${aws_eks_cluster.cluster.name}", interruptionQueue: `\${${queue}.name}` });
+    const pia = onlyResource(json, "aws_eks_pod_identity_association");
+    expect(pia.namespace).toBe(controller.namespace);
+    expect(pia.service_account).toBe(values.serviceAccount.name);
+    expect(pia.role_arn).toBe(`\${${addr(json, "aws_iam_role", (r) => /pods\.eks\.amazonaws\.com/.test(r.assume_role_policy))[0]}.arn}`);
+    expect(karpenter.version).toBe("1.14.1");
+    expect(karpenter.namespace).toBe("kube-system");
+    expect(karpenter.release).toBe(karpenter.controllerChart.release);
+    expect(karpenter.createsSpotServiceLinkedRole).toBe(false);
+    expect(resources(json, "aws_iam_service_linked_role")).toEqual({});
+  });
+
+  test("the controller release waits for the CRDs, identity, access entry, queue policy, event targets and system nodes", () => {
+    const { json, controller } = install({}, (stack, cluster) => ({ systemNodeGroup: new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"] }) }));
+    const deps: string[] = controller.depends_on;
+    const expected = [
+      ...addr(json, "helm_release", (r) => r.chart === "karpenter-crd"),
+      ...addr(json, "aws_eks_pod_identity_association"),
+      ...addr(json, "aws_iam_role_policy_attachment", (a) => /karpenter_controller-role/.test(a.role)),
+      ...addr(json, "aws_eks_access_entry"),
+      ...addr(json, "aws_sqs_queue_policy"),
+      ...addr(json, "aws_cloudwatch_event_target"),
+      ...addr(json, "aws_eks_node_group"),
+    ];
+    expect(addr(json, "aws_cloudwatch_event_target")).toHaveLength(5);
+    expect(addr(json, "aws_iam_role_policy_attachment", (a) => /karpenter_controller-role/.test(a.role)).length).toBeGreaterThanOrEqual(6);
+    expect(addr(json, "aws_eks_node_group")).toHaveLength(1);
+    for (const d of expected) expect(deps).toContain(d);
+  });
+
+  test("system node group: its labels select the nodes, its taints are tolerated, the chart's toleration is kept", () => {
+    const { values } = install();
+    expect(values).not.toHaveProperty("nodeSelector");
+    expect(values).not.toHaveProperty("tolerations");
+    const { stack } = helmStack();
+    const cluster = testCluster(stack);
+    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels: { team: "platform" }, taints: [{ key: "dedicated", value: "system", effect: "NO_SCHEDULE" }, { key: "CriticalAddonsOnly", effect: "NO_EXECUTE" }] });
+    new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system });
+    const v = YAML.parse((Object.values(resources(synthJson(stack), "helm_release")) as any[]).find((r) => r.chart === "karpenter").values[0]);
+    expect(v.nodeSelector).toEqual({ team: "platform", "node-role": "system" });
+    expect(v.tolerations).toEqual([
+      { key: "CriticalAddonsOnly", operator: "Exists" },
+      { key: "dedicated", operator: "Equal", value: "system", effect: "NoSchedule" },
+      { key: "CriticalAddonsOnly", operator: "Exists", effect: "NoExecute" },
+    ]);
+  });
+
+  test("more replicas than the system node group guarantees fails at synth", () => {
+    const { stack } = helmStack();
+    const cluster = testCluster(stack);
+    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], size: 2 });
+    new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system, replicas: 3 });
+    expect(() => Testing.synth(stack, true)).toThrow(/test\/karpenter: replicas = 3 is invalid: at most 2, the nodes the system node group test\/system guarantees/);
+    const viaValues = helmStack();
+    const c1 = testCluster(viaValues.stack);
+    new Karpenter(viaValues.stack, "karpenter", { cluster: c1, systemNodeGroup: new SystemNodeGroup(viaValues.stack, "system", { cluster: c1, subnetIds: ["subnet-1"] }), values: { replicas: 3 } });
+    expect(() => Testing.synth(viaValues.stack, true)).toThrow(/replicas = 3 is invalid: at most 2/);
+    const ok = helmStack();
+    const c2 = testCluster(ok.stack);
+    new Karpenter(ok.stack, "karpenter", { cluster: c2, systemNodeGroup: new SystemNodeGroup(ok.stack, "system", { cluster: c2, subnetIds: ["subnet-1"], size: 3 }), replicas: 3 });
+    expect(() => Testing.synth(ok.stack, true)).not.toThrow();
+  });
+
+  test("a system node group in another stack orders the stacks instead of depends_on", () => {
+    const app = Testing.app();
+    const base = new TerraformStack(app, "base");
+    new AwsProvider(base, "aws", { region: "us-east-1" });
+    const cluster = testCluster(base);
+    const system = new SystemNodeGroup(base, "system", { cluster, subnetIds: ["subnet-1"] });
+    const stack = new TerraformStack(app, "karpenter");
+    new AwsProvider(stack, "aws", { region: "us-east-1" });
+    new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system });
+    expect(stack.dependencies).toContain(base);
+    const controller = (Object.values(resources(synthJson(stack), "helm_release")) as any[]).find((r) => r.chart === "karpenter");
+    expect(controller.depends_on.some((d: string) => d.startsWith("aws_eks_node_group."))).toBe(false);
+    expect(YAML.parse(controller.values[0]).nodeSelector).toEqual({ "node-role": "system" });
+  });
+
+  test("interruptionQueue: false — no queue, no rules, no settings.interruptionQueue, no queue statement", () => {
+    const { json, values, karpenter, controller } = install({ interruptionQueue: false });
+    expect(karpenter.interruptionQueue).toBeUndefined();
+    expect(resources(json, "aws_sqs_queue")).toEqual({});
+    expect(resources(json, "aws_cloudwatch_event_rule")).toEqual({});
+    expect(values.settings).toEqual({ clusterName: "${aws_eks_cluster.cluster.name}" });
+    const policies = Object.values(resources(json, "aws_iam_policy")).map((p: any) => p.policy as string);
+    expect(policies.length).toBeGreaterThan(0);
+    expect(policies.join("\n")).not.toContain("AllowInterruptionQueueActions");
+    expect(controller.depends_on.some((d: string) => /sqs|cloudwatch/.test(d))).toBe(false);
+  });
+
+  test("interruption queue options: name and KMS key reach the queue and the controller", () => {
+    const { json, values } = install({ interruptionQueue: { queueName: "demo-interruptions", kmsKey: true } });
+    const queue = onlyResource(json, "aws_sqs_queue");
+    expect(queue.name).toBe("demo-interruptions");
+    expect(queue.kms_master_key_id).toMatch(/^\$\{aws_kms_key\./);
+    expect(values.settings.interruptionQueue).toMatch(/^\$\{aws_sqs_queue\.[^.]+\.name\}$/);
+  });
+
+  test("namespace and service account reach the chart, the association and the CRD release", () => {
+    const { json, controller, crd, values } = install({ namespace: "karpenter", serviceAccountName: "karpenter-controller" });
+    const pia = onlyResource(json, "aws_eks_pod_identity_association");
+    expect([pia.namespace, controller.namespace, crd.namespace]).toEqual(["karpenter", "karpenter", "karpenter"]);
+    expect(pia.service_account).toBe("karpenter-controller");
+    expect(values.serviceAccount.name).toBe("karpenter-controller");
+    expect(crd.create_namespace).toBe(true);
+    expect(install().crd.create_namespace).toBeUndefined();
+  });
+
+  test("IRSA: the ServiceAccount annotation is the controller role ARN, and no pod identity association", () => {
+    const { json, values, karpenter } = install({ identity: { type: "irsa" } });
+    expect(resources(json, "aws_eks_pod_identity_association")).toEqual({});
+    const role = addr(json, "aws_iam_role", (r) => /AssumeRoleWithWebIdentity/.test(r.assume_role_policy));
+    expect(role).toHaveLength(1);
+    expect(values.serviceAccount.annotations).toEqual({ "eks.amazonaws.com/role-arn": `\${${role[0]}.arn}` });
+    expect(karpenter.controllerRole.identityType).toBe("irsa");
+  });
+
+  test("version flows to every piece; settings are checked against it", () => {
+    const { controller, crd, json } = install({ version: "1.9.2" });
+    expect([controller.version, crd.version]).toEqual(["1.9.2", "1.9.2"]);
+    expect(addr(json, "aws_cloudwatch_event_target")).toHaveLength(4);
+    expect(() => install({ version: "1.9.2", settings: { featureGates: { capacityBuffer: true } } })).toThrow(/test\/karpenter\/controller: settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.9\.2 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
+  });
+
+  test("spot service-linked role on request; the controller waits for it", () => {
+    const { json, karpenter, controller } = install({ spotServiceLinkedRole: true });
+    expect(onlyResource(json, "aws_iam_service_linked_role").aws_service_name).toBe("spot.amazonaws.com");
+    expect(karpenter.createsSpotServiceLinkedRole).toBe(true);
+    expect(controller.depends_on).toContain(addr(json, "aws_iam_service_linked_role")[0]);
+  });
+
+  test("bring your own node role: only the access entry, and nodeRoleName is that role", () => {
+    const { json, karpenter } = install({ nodeRole: { existingRole: { roleName: "my-nodes", roleArn: "arn:aws:iam::123456789012:role/my-nodes" } } });
+    expect(karpenter.nodeRoleName).toBe("my-nodes");
+    expect(onlyResource(json, "aws_eks_access_entry").principal_arn).toBe("arn:aws:iam::123456789012:role/my-nodes");
+    expect(addr(json, "aws_iam_role", (r) => /ec2\./.test(r.assume_role_policy))).toEqual([]);
+  });
+
+  test("1.0.x with a renamed chart: the CRD conversion webhook points at the controller's Service", () => {
+    const { crd } = install({ version: "1.0.14", values: { fullnameOverride: "kp" } });
+    expect(YAML.parse(crd.values[0])).toEqual({ webhook: { serviceName: "kp" } });
+    expect(install({ version: "1.0.14" }).crd.values).toBeUndefined();
+  });
+
+  test("interruptionQueue must be a boolean or options", () => {
+    expect(() => install({ interruptionQueue: "yes" as unknown as boolean })).toThrow(/test\/karpenter: interruptionQueue = "yes" is invalid/);
+  });
+
+  describe("Pod Identity agent warning", () => {
+    test("warns when no eks-pod-identity-agent add-on for the cluster is in the app", () => {
+      const { stack } = install();
+      expect(warnings(stack)).toEqual([expect.stringMatching(/EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster/)]);
+    });
+
+    test("no warning with the add-on (referencing the cluster), none with IRSA", () => {
+      const { stack } = install({}, (s) => {
+        new EksAddon(s, "agent", { clusterName: (s.node.findChild("cluster") as EksCluster).name, addonName: "eks-pod-identity-agent" });
+      });
+      expect(warnings(stack)).toEqual([]);
+      expect(warnings(install({ identity: { type: "irsa" } }).stack)).toEqual([]);
+    });
+
+    test("an add-on for another cluster does not count", () => {
+      const { stack } = install({}, (s) => {
+        new EksAddon(s, "agent", { clusterName: "other", addonName: "eks-pod-identity-agent" });
+      });
+      expect(warnings(stack)).toHaveLength(1);
+    });
+  });
+
+  describe("existing cluster (KarpenterCluster.fromClusterName)", () => {
+    function existing(withAgent: boolean) {
+      const app = Testing.app();
+      const stack = new TerraformStack(app, "test");
+      new AwsProvider(stack, "aws", { region: "eu-west-1" });
+      new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+      const cluster = KarpenterCluster.fromClusterName(stack, "existing", "prod");
+      if (withAgent) new EksAddon(stack, "agent", { clusterName: "prod", addonName: "eks-pod-identity-agent" });
+      const karpenter = new Karpenter(stack, "karpenter", { cluster });
+      return { app, stack, karpenter, json: synthJson(stack) };
+    }
+
+    test("everything is built against the data source; nothing creates a cluster", () => {
+      const { json, karpenter } = existing(true);
+      expect(resources(json, "aws_eks_cluster")).toEqual({});
+      expect(json.data.aws_eks_cluster.existing.name).toBe("prod");
+      const controller = (Object.values(resources(json, "helm_release")) as any[]).find((r) => r.chart === "karpenter");
+      expect(YAML.parse(controller.values[0]).settings.clusterName).toBe("prod");
+      expect(onlyResource(json, "aws_eks_access_entry").cluster_name).toBe("prod");
+      expect(onlyResource(json, "aws_eks_pod_identity_association").cluster_name).toBe("prod");
+      expect(onlyResource(json, "aws_sqs_queue").name).toBe("prod");
+      expect(karpenter.cluster.clusterNameLiteral).toBe("prod");
+    });
+
+    test("warns that the cluster is external when the app has no agent add-on; an add-on by name satisfies it", () => {
+      expect(warnings(existing(false).stack)).toEqual([expect.stringMatching(/cluster prod is not created by this app \(read with a data source\): make sure the eks-pod-identity-agent add-on is installed/)]);
+      expect(warnings(existing(true).stack)).toEqual([]);
+    });
+  });
+
+  test("addEc2NodeClass / addNodePool: node objects of this install, ordered after the controller release", () => {
+    const { stack } = helmStack();
+    new KubernetesProvider(stack, "k8s", { configPath: "~/.kube/config" });
+    const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo") });
+    const nodeClass = karpenter.addEc2NodeClass("default-class");
+    const pool = karpenter.addNodePool("default-pool", { nodeClass });
+    expect(nodeClass.karpenter).toBe(karpenter);
+    expect(nodeClass.node.scope).toBe(karpenter);
+    expect(pool.nodeClassRef.name).toBe(nodeClass.name);
+    const json = synthJson(stack);
+    const manifests = Object.entries(resources(json, "kubernetes_manifest")) as [string, any][];
+    const [classAddr, classBody] = manifests.find(([, m]) => m.manifest.kind === "EC2NodeClass")!;
+    const [, poolBody] = manifests.find(([, m]) => m.manifest.kind === "NodePool")!;
+    const controller = addr(json, "helm_release", (r) => r.chart === "karpenter")[0];
+    expect(classBody.depends_on).toContain(controller);
+    const nodeRole = addr(json, "aws_iam_role", (r) => /ec2\./.test(r.assume_role_policy))[0];
+    expect(classBody.manifest.spec.role).toBe(`\${${nodeRole}.name}`);
+    expect(poolBody.depends_on).toContain(`kubernetes_manifest.${classAddr}`);
+  });
+
+  test("addEc2NodeClass / addNodePool: the id is the object name, and a class and a pool may share it", () => {
+    const { stack } = helmStack();
+    const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo") });
+    const nodeClass = karpenter.addEc2NodeClass("default");
+    const pool = karpenter.addNodePool("default", { nodeClass });
+    const named = karpenter.addNodePool("gpu", { nodeClass, name: "gpu-pool" });
+    expect([nodeClass.name, pool.name, named.name]).toEqual(["default", "default", "gpu-pool"]);
+    expect([nodeClass.node.id, pool.node.id]).toEqual(["node-class-default", "node-pool-default"]);
+  });
+
+  test("same props, byte-identical output", () => {
+    const a = Testing.synth(install({ settings: { batchMaxDuration: "5s" } }).stack);
+    const b = Testing.synth(install({ settings: { batchMaxDuration: "5s" } }).stack);
+    expect(a).toBe(b);
+  });
+
+  test("the app synthesizes as a whole (validations included)", () => {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "karpenter-test-"));
+    const app = new App({ outdir, skipValidation: false });
+    const stack = new TerraformStack(app, "s");
+    new AwsProvider(stack, "aws", { region: "us-east-1" });
+    new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+    new Karpenter(stack, "karpenter", { cluster: testCluster(stack) });
+    try {
+      expect(() => app.synth()).not.toThrow();
+      expect(fs.existsSync(path.join(outdir, "manifest.json"))).toBe(true);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
+  });
+});
