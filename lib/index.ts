@@ -1,0 +1,17 @@
+export * from "./errors";
+export * from "./karpenter-cluster";
+export * from "./karpenter-installation";
+export * from "./discovery-tags";
+export * from "./system-node-group";
+export * from "./karpenter-node-role";
+export * from "./karpenter-controller-role";
+export * from "./interruption-queue";
+export * from "./spot-service-linked-role";
+export { DEFAULT_KARPENTER_VERSION, KNOWN_RELEASES, SUPPORTED_MINORS } from "./private/version";
+export * from "./node-pool-spec";
+export * from "./ec2-node-class-spec";
+export * from "./ec2-node-class";
+export * from "./node-pool";
+export * from "./karpenter-crd-release";
+export * from "./karpenter-release";
+export * from "./karpenter";
