@@ -15,3 +15,4 @@ export * from "./node-pool";
 export * from "./karpenter-crd-release";
 export * from "./karpenter-release";
 export * from "./karpenter";
+export * from "./convert";

@@ -1,9 +1,10 @@
 // The README's code, as a user would write it (the package name maps to lib/ here).
+import "cdktf/lib/testing/adapters/jest"; // types of the cdktf matchers
 import { TerraformStack, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { DiscoveryTags, Karpenter, KarpenterCluster, SystemNodeGroup } from "cdktf-eks-karpenter";
+import { convertLegacyManifests, DiscoveryTags, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "cdktf-eks-karpenter";
 
 function clusterStack() {
   const app = Testing.app();
@@ -42,4 +43,38 @@ test("API tour: one construct, then a node class and a pool", () => {
   expect(manifests.map((m) => m.manifest.kind).sort()).toEqual(["EC2NodeClass", "NodePool"]);
   const pool = manifests.find((m) => m.manifest.kind === "NodePool");
   expect(pool.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: nodeClass.name });
+});
+
+test("docs/migrating.md: converted manifests through the constructs", () => {
+  const { stack, eks } = clusterStack();
+  const karpenter = new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromEksCluster(eks) });
+  const yamlText = [
+    "apiVersion: karpenter.sh/v1alpha5",
+    "kind: Provisioner",
+    "metadata: { name: default }",
+    "spec:",
+    "  providerRef: { name: default }",
+    "  ttlSecondsAfterEmpty: 30",
+    "---",
+    "apiVersion: karpenter.k8s.aws/v1alpha1",
+    "kind: AWSNodeTemplate",
+    "metadata: { name: default }",
+    "spec:",
+    "  subnetSelector: { karpenter.sh/discovery: prod }",
+    "  securityGroupSelector: { karpenter.sh/discovery: prod }",
+    "  instanceProfile: KarpenterNodeInstanceProfile-prod",
+  ].join("\n");
+  const warned: string[] = [];
+  // from docs/migrating.md, with `this` = stack
+  const { nodePools, ec2NodeClasses, notes } = convertLegacyManifests(yamlText);
+  const classes = new Map(ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, { ...c.props, karpenter })]));
+  for (const p of nodePools) {
+    new NodePool(stack, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!, karpenter });
+  }
+  notes.forEach((n) => warned.push(n.message));
+
+  const manifests = Object.values(JSON.parse(Testing.synth(stack)).resource.kubernetes_manifest) as any[];
+  const pool = manifests.find((m) => m.manifest.kind === "NodePool").manifest;
+  expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
+  expect(manifests.find((m) => m.manifest.kind === "EC2NodeClass").manifest.spec.instanceProfile).toBe("KarpenterNodeInstanceProfile-prod");
 });

@@ -1,0 +1,139 @@
+#!/usr/bin/env node
+import * as fs from "fs";
+import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
+import { formatNotes, toV1Yaml } from "./convert/render";
+import { ConvertLegacyManifestsOptions } from "./convert/types";
+import { KarpenterValidationError } from "./errors";
+
+/**
+ * Where the command line reads and writes; {@link runCli} takes one so tests need no process.
+ */
+export interface CliIo {
+  /** Writes to standard output. */
+  stdout(text: string): void;
+  /** Writes to standard error. */
+  stderr(text: string): void;
+  /** Reads a file as UTF-8 text (throws when it cannot). */
+  readFile(path: string): string;
+  /** Reads all of standard input as UTF-8 text. */
+  readStdin(): Promise<string>;
+}
+
+/** The `--help` text. */
+export const USAGE = `Usage: cdktf-eks-karpenter convert [options] <file.yaml | ->
+
+Converts Karpenter manifests to v1: v1alpha5 Provisioner and v1alpha1 AWSNodeTemplate
+(Karpenter <= 0.31), v1beta1 NodePool and EC2NodeClass (0.32-0.37); v1 objects pass through.
+Prints karpenter.sh/v1 NodePools and karpenter.k8s.aws/v1 EC2NodeClasses as YAML on stdout and
+one "# note:" line per field that could not be carried over exactly on stderr. "-" reads stdin.
+
+Options:
+  --role <name>               IAM role of the nodes for node classes converted from v1alpha1:
+                              replaces their instanceProfile (Karpenter then manages the profile)
+  --no-legacy-defaults        do not add the requirements the v1alpha5 webhook defaulted
+                              (kubernetes.io/os, kubernetes.io/arch, capacity type, instance category/generation)
+  --karpenter-version <x.y.z> Karpenter version the results are checked against (default 1.14.1)
+  -h, --help                  show this help
+
+Exit status: 0 converted (notes may ask for edits), 1 invalid input (the message names the
+document and line; nothing is printed on stdout), 2 wrong usage.
+`;
+
+/**
+ * The `cdktf-eks-karpenter` command line: `convert [options] <file | ->`. A thin wrapper over
+ * {@link convertLegacyManifests}, {@link toV1Yaml} and {@link formatNotes}.
+ * @param argv the arguments after the program name, e.g. `["convert", "karpenter.yaml"]`
+ * @param io where to read and write (default: the process's files and streams)
+ * @returns the exit status: 0 done, 1 invalid input or unreadable file, 2 wrong usage
+ */
+export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === "-h" || command === "--help" || command === "help") {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (command !== "convert") return usageError(io, command === undefined ? "no command given" : `unknown command "${command}"`);
+
+  const parsed = parseConvertArgs(rest);
+  if ("help" in parsed) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if ("error" in parsed) return usageError(io, parsed.error);
+
+  let text: string;
+  try {
+    text = parsed.input === "-" ? await io.readStdin() : io.readFile(parsed.input);
+  } catch (e) {
+    io.stderr(`error: cannot read ${parsed.input === "-" ? "standard input" : parsed.input}: ${(e as Error).message}\n`);
+    return 1;
+  }
+  try {
+    const result = convertLegacyManifests(text, parsed.options);
+    // everything is converted before anything is printed: an error leaves stdout empty
+    io.stdout(toV1Yaml(result));
+    const notes = formatNotes(result);
+    for (const line of notes) io.stderr(`# note: ${line}\n`);
+    if (result.objects.length === 0) io.stderr("# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
+    return 0;
+  } catch (e) {
+    if (e instanceof KarpenterValidationError) {
+      io.stderr(`error: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
+
+type ParsedArgs = { input: string; options: ConvertLegacyManifestsOptions } | { help: true } | { error: string };
+
+function parseConvertArgs(args: readonly string[]): ParsedArgs {
+  const inputs: string[] = [];
+  let role: string | undefined;
+  let version: string | undefined;
+  let legacyDefaults = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const value = (): string | undefined => inline ?? args[++i];
+    if (flag === "-h" || flag === "--help") return { help: true };
+    if (flag === "--no-legacy-defaults") legacyDefaults = false;
+    else if (flag === "--role") role = value();
+    else if (flag === "--karpenter-version") version = value();
+    else if (a === "-" || !a.startsWith("-")) inputs.push(a);
+    else return { error: `unknown option "${a}"` };
+    if ((flag === "--role" && !role) || (flag === "--karpenter-version" && !version)) return { error: `${flag} needs a value` };
+  }
+  if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
+  return { input: inputs[0], options: { role, version, legacyDefaults } };
+}
+
+function usageError(io: CliIo, problem: string): number {
+  io.stderr(`error: ${problem}\n\n${USAGE}`);
+  return 2;
+}
+
+function processIo(): CliIo {
+  return {
+    stdout: (t) => process.stdout.write(t),
+    stderr: (t) => process.stderr.write(t),
+    readFile: (p) => fs.readFileSync(p, "utf8"),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
+      return Buffer.concat(chunks).toString("utf8");
+    },
+  };
+}
+
+if (require.main === module) {
+  runCli(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e) => {
+      process.stderr.write(`error: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 1;
+    },
+  );
+}

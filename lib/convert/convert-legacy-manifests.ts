@@ -1,0 +1,197 @@
+import { Document, isNode, LineCounter, parseAllDocuments } from "yaml";
+import { KarpenterValidationError } from "../errors";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../private/version";
+import { convertAwsNodeTemplate } from "./aws-node-template";
+import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
+import { DocumentInfo, ObjectContext, Path } from "./fields";
+import { moveKubelet } from "./kubelet";
+import { LegacyManifestError } from "./legacy-manifest-error";
+import { KUBELET_COMPATIBILITY, readMetadata } from "./metadata";
+import { readKubelet } from "./node-class-parts";
+import { convertProvisioner } from "./provisioner";
+import { ConversionNote, ConvertedEc2NodeClass, ConvertedNodePool, ConvertedObject, ConvertLegacyManifestsOptions, LegacyConversionResult } from "./types";
+import { readV1Ec2NodeClass, readV1NodePool } from "./v1";
+import { convertV1beta1Ec2NodeClass, convertV1beta1NodePool } from "./v1beta1";
+import { validateDrafts } from "./validate";
+
+/** The readers, by `<apiVersion> <kind>`. */
+const CONVERTERS: { readonly [apiVersionKind: string]: (input: ConvertInput) => Converted } = {
+  "karpenter.sh/v1alpha5 Provisioner": convertProvisioner,
+  "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate": convertAwsNodeTemplate,
+  "karpenter.sh/v1beta1 NodePool": convertV1beta1NodePool,
+  "karpenter.k8s.aws/v1beta1 EC2NodeClass": convertV1beta1Ec2NodeClass,
+  "karpenter.sh/v1 NodePool": readV1NodePool,
+  "karpenter.k8s.aws/v1 EC2NodeClass": readV1Ec2NodeClass,
+};
+const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass";
+
+/**
+ * Converts Karpenter manifests of any API version to typed `karpenter.sh/v1` NodePool and
+ * `karpenter.k8s.aws/v1` EC2NodeClass props:
+ * - v1alpha5 `Provisioner` (Karpenter ≤ 0.31) → NodePool (+ an EC2NodeClass for an inline `provider`),
+ * - v1alpha1 `AWSNodeTemplate` → EC2NodeClass,
+ * - v1beta1 `NodePool` / `EC2NodeClass` (0.32–0.37) → v1,
+ * - v1 objects are read as they are (note "already v1").
+ *
+ * `yamlText` holds one or more YAML documents (`---` separated; `kind: List` documents such as
+ * `kubectl get provisioners -o yaml` output are read item by item). Rules follow the upstream
+ * guides (karpenter.sh v0.32 "v1beta1 Migration", v1.0 "v1 Migration") and the upstream
+ * `karpenter-convert` tool; the README lists them. Every field that cannot be carried over
+ * exactly gets a {@link ConversionNote} on its object; documents of other kinds are skipped
+ * with a note in the result's `notes`. Each converted object is also checked against the
+ * targeted Karpenter version's NodePool / EC2NodeClass rules (those of the constructs) and noted
+ * when they reject it.
+ *
+ * Feed the results to the constructs:
+ * ```ts
+ * const { nodePools, ec2NodeClasses } = convertLegacyManifests(fs.readFileSync("karpenter.yaml", "utf8"));
+ * const classes = new Map(ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, c.name, { ...c.props, karpenter })]));
+ * for (const p of nodePools) new NodePool(stack, p.name, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!, karpenter });
+ * ```
+ *
+ * @param yamlText the manifests, as YAML (or JSON) text
+ * @param options see {@link ConvertLegacyManifestsOptions}
+ * @throws LegacyManifestError (a KarpenterValidationError) naming the document (1-based), the line
+ * and the field, for a YAML syntax error, a document that is not a mapping, a Karpenter object
+ * without `apiVersion`, `kind` or `metadata.name`, a field of the wrong type, or two objects
+ * converting to the same kind and name; nothing is returned then
+ * @throws KarpenterValidationError for bad options (an unknown Karpenter version, an empty role)
+ */
+export function convertLegacyManifests(yamlText: string, options: ConvertLegacyManifestsOptions = {}): LegacyConversionResult {
+  const where = "convertLegacyManifests";
+  if (typeof yamlText !== "string") throw new KarpenterValidationError(where, "yamlText", yamlText, "YAML text with one or more documents");
+  const version = resolveKarpenterVersion(where, options.version ?? DEFAULT_KARPENTER_VERSION, "options.version");
+  if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
+    throw new KarpenterValidationError(where, "options.role", options.role, "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)");
+  }
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
+  const drafts: ({ kind: "NodePool"; draft: PoolDraft } | { kind: "EC2NodeClass"; draft: ClassDraft })[] = [];
+  const notes: ConversionNote[] = [];
+
+  Array.from(docs).forEach((doc, i) => {
+    const n = i + 1;
+    const value = parse(doc, n, yamlText, lineCounter);
+    if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
+    const info = (base: Path): DocumentInfo => ({ document: n, base, lineOf: (path) => lineOf(doc, lineCounter, path) });
+    const list = value as { kind?: unknown; items?: unknown };
+    if (typeof list === "object" && typeof list.kind === "string" && list.kind.endsWith("List") && Array.isArray(list.items)) {
+      list.items.forEach((item, j) => convertOne(info(["items", j]), item, j));
+    } else {
+      convertOne(info([]), value, undefined);
+    }
+  });
+
+  function convertOne(doc: DocumentInfo, value: unknown, item: number | undefined): void {
+    const ctx = new ObjectContext(doc);
+    const top = ctx.fields([], value, "a Kubernetes object with apiVersion, kind and metadata");
+    const apiVersion = top.str("apiVersion", { nonEmpty: true }) ?? top.fail("apiVersion", undefined, "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5");
+    const kind = top.str("kind", { nonEmpty: true }) ?? top.fail("kind", undefined, "the object's kind (required), e.g. Provisioner");
+    const key = `${apiVersion} ${kind}`;
+    const convert = CONVERTERS[key];
+    if (!convert) {
+      notes.push(skipped(doc.document, item, apiVersion, kind, value));
+      return;
+    }
+    const { name, annotations } = readMetadata(ctx, top, key === "karpenter.sh/v1 NodePool");
+    const source = { document: doc.document, ...(item !== undefined ? { item } : {}), apiVersion, kind, name };
+    const spec = top.obj("spec", "the object's spec") ?? ctx.fields(["spec"], {}, "the object's spec");
+    const result = convert({ ctx, source, spec, role: options.role, legacyDefaults: options.legacyDefaults ?? true });
+    if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined) result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);
+    ctx.noteUnused(`${kind} ${apiVersion}`);
+    if (result.pool) drafts.push({ kind: "NodePool", draft: result.pool });
+    if (result.nodeClass) {
+      if (result.pool) result.nodeClass.ctx.noteUnused(`the inline provider of ${kind} ${apiVersion}`);
+      drafts.push({ kind: "EC2NodeClass", draft: result.nodeClass });
+    }
+  }
+
+  const pools = drafts.flatMap((d) => (d.kind === "NodePool" ? [d.draft] : []));
+  const classes = drafts.flatMap((d) => (d.kind === "EC2NodeClass" ? [d.draft] : []));
+  rejectDuplicates(pools, "NodePool");
+  rejectDuplicates(classes, "EC2NodeClass");
+  moveKubelet(pools, classes);
+  validateDrafts(pools, classes, version);
+
+  const objects: ConvertedObject[] = drafts.map((d) => (d.kind === "NodePool" ? poolResult(d.draft) : classResult(d.draft)));
+  return {
+    objects,
+    nodePools: objects.filter((o): o is ConvertedNodePool => o.kind === "NodePool"),
+    ec2NodeClasses: objects.filter((o): o is ConvertedEc2NodeClass => o.kind === "EC2NodeClass"),
+    notes,
+  };
+}
+
+/** The JavaScript value of a document, or the error for its first YAML problem. */
+function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): unknown {
+  const err = doc.errors[0];
+  if (err) {
+    const pos = err.linePos?.[0];
+    const problem = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    throw LegacyManifestError.syntax(n, pos?.line, pos?.col, pos ? text.split(/\r?\n/)[pos.line - 1] : undefined, problem);
+  }
+  try {
+    return doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, (e as Error).message);
+  }
+}
+
+/** The 1-based line of a path in a document (of its nearest existing parent when it is absent). */
+function lineOf(doc: Document.Parsed, lc: LineCounter, path: Path): number | undefined {
+  for (let len = path.length; len >= 0; len--) {
+    const node = len === 0 ? doc.contents : doc.getIn(path.slice(0, len), true);
+    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
+  }
+  return undefined;
+}
+
+/** The top-level note for a document that is not converted. */
+function skipped(document: number, item: number | undefined, apiVersion: string, kind: string, value: unknown): ConversionNote {
+  const meta = (value as { metadata?: { name?: unknown } }).metadata;
+  const name = meta && typeof meta === "object" && typeof meta.name === "string" ? ` ${meta.name}` : "";
+  const karpenter = /^karpenter\.(sh|k8s\.aws)\//.test(apiVersion);
+  const why = ["Machine", "NodeClaim"].includes(kind)
+    ? `${kind}s are created and deleted by Karpenter from the NodePools; not converted`
+    : karpenter
+      ? `not a kind and version this converter reads (${READABLE})`
+      : "not a Karpenter NodePool or node class";
+  return { level: karpenter ? "action" : "info", field: item === undefined ? `document ${document}` : `document ${document} items[${item}]`, message: `skipped ${apiVersion} ${kind}${name}: ${why}` };
+}
+
+/** The kubelet the v1.0 conversion webhook stored in a v1 NodePool's annotation. */
+function compatibilityKubelet(ctx: ObjectContext, json: string): PoolDraft["kubelet"] {
+  const field = `metadata.annotations["${KUBELET_COMPATIBILITY}"]`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    ctx.note("action", field, `not valid JSON, so the kubelet configuration it holds was not converted: ${json}`);
+    return undefined;
+  }
+  const holder = ctx.fields(["metadata", "annotations", KUBELET_COMPATIBILITY], { kubelet: parsed }, "the annotation");
+  const value = readKubelet(ctx, holder, "kubelet");
+  return value && { value, field };
+}
+
+function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: string): void {
+  drafts.forEach((d, i) => {
+    const first = drafts.findIndex((x) => x.props.name === d.props.name);
+    if (first < i) {
+      d.ctx.fail(["metadata", "name"], d.props.name, `a name no other ${kind} of the input has: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${d.props.name}`);
+    }
+  });
+}
+
+function poolResult(d: PoolDraft): ConvertedNodePool {
+  return { kind: "NodePool", name: d.props.name, props: clean(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
+}
+
+function classResult(d: ClassDraft): ConvertedEc2NodeClass {
+  return { kind: "EC2NodeClass", name: d.props.name, props: clean(d.props), source: d.source, notes: d.ctx.notes };
+}
+
+/** Props without undefined entries (so results compare and print cleanly). */
+function clean<T extends object>(props: T): T {
+  return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== undefined)) as T;
+}

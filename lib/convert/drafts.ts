@@ -1,0 +1,44 @@
+import { Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
+import { NodeClassReference, NodePoolOptions } from "../node-pool-spec";
+import { Fields, ObjectContext } from "./fields";
+import { ConversionSource } from "./types";
+
+/*
+ * Objects being converted: filled by the per-kind readers, then completed by the passes that
+ * need the whole input (kubelet move, validation) before they become results.
+ */
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+
+/** A NodePool being converted. */
+export interface PoolDraft {
+  readonly ctx: ObjectContext;
+  readonly source: ConversionSource;
+  readonly props: Mutable<NodePoolOptions> & { name: string };
+  nodeClassRef?: NodeClassReference;
+  /** A v1alpha5 / v1beta1 kubelet configuration that belongs on the EC2NodeClass in v1. */
+  kubelet?: { readonly value: KubeletConfiguration; readonly field: string };
+}
+
+/** An EC2NodeClass being converted. */
+export interface ClassDraft {
+  readonly ctx: ObjectContext;
+  readonly source: ConversionSource;
+  readonly props: Mutable<Ec2NodeClassOptions> & { name: string };
+}
+
+/** What one input object converts to (an inline provider gives a node class too). */
+export interface Converted {
+  readonly pool?: PoolDraft;
+  readonly nodeClass?: ClassDraft;
+}
+
+/** What every per-kind converter receives. */
+export interface ConvertInput {
+  readonly ctx: ObjectContext;
+  readonly source: ConversionSource;
+  /** The `spec` of the object (an empty mapping when the object has none). */
+  readonly spec: Fields;
+  readonly role?: string;
+  readonly legacyDefaults: boolean;
+}

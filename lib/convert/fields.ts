@@ -1,0 +1,202 @@
+import { LegacyManifestError } from "./legacy-manifest-error";
+import { ConversionNote, ConversionNoteLevel } from "./types";
+
+/*
+ * Typed, tracked access to one parsed manifest object. Every key read is marked as used; at the
+ * end the keys nobody read become notes, so no input field can be dropped without a note. Type
+ * errors throw a LegacyManifestError naming the document, the line and the field path.
+ */
+
+/** A path inside a document: keys and list indexes. */
+export type Path = readonly (string | number)[];
+
+/** `["spec", "labels", "a/b", "requirements", 0]` → `spec.labels["a/b"].requirements[0]`. */
+export function showPath(path: Path): string {
+  let out = "";
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else if (/^[A-Za-z_][A-Za-z0-9_-]*$/.test(p)) out += out === "" ? p : `.${p}`;
+    else out += `[${JSON.stringify(p)}]`;
+  }
+  return out;
+}
+
+/** The document an object lives in: its index, where list items start, and how to find lines. */
+export interface DocumentInfo {
+  /** 1-based document index. */
+  readonly document: number;
+  /** The path of the object inside the document (`["items", 2]` for an item of a List). */
+  readonly base: Path;
+  /** The 1-based line of a path inside the document (or of its nearest parent), when the parser knows it. */
+  lineOf(path: Path): number | undefined;
+}
+
+/** The notes of one converted object, and the tracked readers of its input. */
+export class ObjectContext {
+  public readonly notes: ConversionNote[] = [];
+  private readonly readers: Fields[] = [];
+
+  constructor(public readonly doc: DocumentInfo) {}
+
+  /** Throws the error for `path` (relative to the object). */
+  public fail(path: Path, value: unknown, allowed: string): never {
+    const full = [...this.doc.base, ...path];
+    throw new LegacyManifestError(this.doc.document, this.doc.lineOf(full), showPath(full) || "(document)", value, allowed);
+  }
+
+  /** Adds a note about `field` (a path or an already formatted field name). */
+  public note(level: ConversionNoteLevel, field: Path | string, message: string): void {
+    this.notes.push({ level, field: typeof field === "string" ? field : showPath(field), message });
+  }
+
+  /** A reader over `value`, which must be a mapping (else the call throws naming `what`). */
+  public fields(path: Path, value: unknown, what: string): Fields {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, value, `${what} (a mapping)`);
+    const f = new Fields(this, path, value as Record<string, unknown>);
+    this.readers.push(f);
+    return f;
+  }
+
+  /** Notes every key that no reader used, as not converted. */
+  public noteUnused(what: string): void {
+    for (const r of this.readers) {
+      for (const key of r.unused()) {
+        this.note("action", [...r.path, key], `not a field of ${what}: not converted (the v1 object has no place for it); value was ${JSON.stringify(r.peek(key))}`);
+      }
+    }
+  }
+}
+
+/** Tracked, typed reads of one mapping. */
+export class Fields {
+  private readonly used = new Set<string>();
+
+  constructor(
+    private readonly ctx: ObjectContext,
+    public readonly path: Path,
+    private readonly value: Record<string, unknown>,
+  ) {}
+
+  /** True when `key` is set to something other than null. */
+  public has(key: string): boolean {
+    return this.value[key] !== undefined && this.value[key] !== null;
+  }
+
+  /** The keys that are set (not null), in input order. */
+  public keys(): string[] {
+    return Object.keys(this.value).filter((k) => this.has(k));
+  }
+
+  /** The value without marking it used (for messages). */
+  public peek(key: string): unknown {
+    return this.value[key];
+  }
+
+  /** The raw value, marked used; null reads as undefined (Kubernetes treats null as unset). */
+  public raw(key: string): unknown {
+    this.used.add(key);
+    const v = this.value[key];
+    return v === null ? undefined : v;
+  }
+
+  /** Marks keys used without reading them (fields that are deliberately ignored and noted by the caller). */
+  public consume(...keys: string[]): void {
+    keys.forEach((k) => this.used.add(k));
+  }
+
+  /** The keys set but never read. */
+  public unused(): string[] {
+    return this.keys().filter((k) => !this.used.has(k));
+  }
+
+  public str(key: string, opts: { nonEmpty?: boolean } = {}): string | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== "string") this.ctx.fail([...this.path, key], v, "a string");
+    if (opts.nonEmpty && v.length === 0) this.ctx.fail([...this.path, key], v, "a non-empty string");
+    return v;
+  }
+
+  public int(key: string, min = -Number.MAX_SAFE_INTEGER, what = "a whole number"): number | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) this.ctx.fail([...this.path, key], v, min > -Number.MAX_SAFE_INTEGER ? `${what} (≥ ${min})` : what);
+    return v;
+  }
+
+  public bool(key: string): boolean | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (typeof v !== "boolean") this.ctx.fail([...this.path, key], v, "true or false");
+    return v;
+  }
+
+  /** A map of string values (labels, annotations, tags, selectors). */
+  public strMap(key: string): { [k: string]: string } | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const at = [...this.path, key];
+    if (typeof v !== "object" || Array.isArray(v)) this.ctx.fail(at, v, "a mapping of string keys to string values");
+    const out: { [k: string]: string } = {};
+    for (const [k, x] of Object.entries(v as object)) {
+      if (typeof x !== "string") this.ctx.fail([...at, k], x, 'a string (quote values such as "true" or "1" in YAML)');
+      out[k] = x;
+    }
+    return out;
+  }
+
+  /** A map of Kubernetes quantities: strings, or whole numbers (`cpu: 100`). */
+  public quantityMap(key: string): { [k: string]: string | number } | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    const at = [...this.path, key];
+    if (typeof v !== "object" || Array.isArray(v)) this.ctx.fail(at, v, "a mapping of resource names to quantities");
+    const out: { [k: string]: string | number } = {};
+    for (const [k, x] of Object.entries(v as object)) {
+      if (typeof x === "number" && !Number.isFinite(x)) this.ctx.fail([...at, k], x, "a finite quantity");
+      if (typeof x !== "string" && typeof x !== "number") this.ctx.fail([...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
+      // fractional numbers are kept exact as strings ("1.5"): the constructs accept only whole numbers
+      out[k] = typeof x === "number" && !Number.isInteger(x) ? String(x) : x;
+    }
+    return out;
+  }
+
+  /** A list of strings. */
+  public strList(key: string): string[] | undefined {
+    const list = this.list(key);
+    if (list === undefined) return undefined;
+    list.forEach((x, i) => {
+      if (typeof x !== "string") this.ctx.fail([...this.path, key, i], x, 'a string (quote values such as "2" in YAML)');
+    });
+    return list as string[];
+  }
+
+  /** A list (items unchecked). */
+  public list(key: string): unknown[] | undefined {
+    const v = this.raw(key);
+    if (v === undefined) return undefined;
+    if (!Array.isArray(v)) this.ctx.fail([...this.path, key], v, "a list");
+    return v;
+  }
+
+  /** A list of mappings, each as a reader. */
+  public objects(key: string, what: string): Fields[] | undefined {
+    return this.list(key)?.map((x, i) => this.ctx.fields([...this.path, key, i], x, what));
+  }
+
+  /** A nested mapping as a reader. */
+  public obj(key: string, what: string): Fields | undefined {
+    const v = this.raw(key);
+    return v === undefined ? undefined : this.ctx.fields([...this.path, key], v, what);
+  }
+
+  /** Throws the error for `key` of this mapping. */
+  public fail(key: string, value: unknown, allowed: string): never {
+    return this.ctx.fail([...this.path, key], value, allowed);
+  }
+
+  /** The path of `key` of this mapping. */
+  public at(key: string | number): Path {
+    return [...this.path, key];
+  }
+}

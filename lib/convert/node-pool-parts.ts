@@ -1,0 +1,110 @@
+import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../node-pool-spec";
+import { Fields, ObjectContext } from "./fields";
+
+/*
+ * Pieces shared by the Provisioner, v1beta1 NodePool and v1 NodePool readers: requirements,
+ * taints, node annotations, node class references.
+ */
+
+/** The v1 node class a NodePool refers to on AWS. */
+export const NODE_CLASS_GROUP = "karpenter.k8s.aws";
+export const NODE_CLASS_KIND = "EC2NodeClass";
+
+/** Legacy label keys with a v1 meaning of their own (v1beta1 migration guide, "Karpenter Labels"). */
+const LEGACY_LABELS: { readonly [key: string]: string } = {
+  "karpenter.sh/provisioner-name":
+    "is karpenter.sh/nodepool in v1beta1 and later, which Karpenter sets on every node and a NodePool may not use in its requirements or labels: remove it (pods select a pool with a karpenter.sh/nodepool node selector)",
+  "karpenter.k8s.aws/instance-pods": "was dropped in v1beta1 (no v1 label): remove it, or limit pods per node with the EC2NodeClass kubelet.maxPods",
+};
+
+/** Node annotations replaced in v1 (v1 migration guide, "Breaking API"). */
+const DISRUPTION_ANNOTATIONS = ["karpenter.sh/do-not-evict", "karpenter.sh/do-not-consolidate"];
+export const DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+
+/**
+ * Reads `requirements[]` (key, operator, values; `minValues` only when the API version has it).
+ * Requirements are carried over as written; legacy label keys get a note.
+ */
+export function readRequirements(ctx: ObjectContext, f: Fields, key: string, withMinValues: boolean): NodeSelectorRequirement[] | undefined {
+  const items = f.objects(key, "a requirement { key, operator, values }");
+  return items?.map((r) => {
+    const k = r.str("key", { nonEmpty: true }) ?? r.fail("key", undefined, "a label key (every requirement needs key and operator)");
+    const operator = r.str("operator", { nonEmpty: true }) ?? r.fail("operator", undefined, "one of In, NotIn, Exists, DoesNotExist, Gt, Lt (every requirement needs key and operator)");
+    const values = r.strList("values");
+    const minValues = withMinValues ? r.int("minValues") : undefined;
+    if (LEGACY_LABELS[k]) ctx.note("action", r.at("key"), `requirement on ${k}: this label ${LEGACY_LABELS[k]}`);
+    return { key: k, operator: operator as NodeSelectorOperator, ...(values !== undefined ? { values } : {}), ...(minValues !== undefined ? { minValues } : {}) };
+  });
+}
+
+/** Reads a labels map, noting legacy label keys. */
+export function readLabels(ctx: ObjectContext, f: Fields, key: string): { [k: string]: string } | undefined {
+  const labels = f.strMap(key);
+  for (const k of Object.keys(labels ?? {})) {
+    if (LEGACY_LABELS[k]) ctx.note("action", f.at(key).concat(k), `label ${k}: this label ${LEGACY_LABELS[k]}`);
+  }
+  return labels;
+}
+
+/** Reads `taints[]` / `startupTaints[]` (core/v1 Taint). */
+export function readTaints(f: Fields, key: string): Taint[] | undefined {
+  return f.objects(key, "a taint { key, value, effect }")?.map((t) => {
+    const k = t.str("key", { nonEmpty: true }) ?? t.fail("key", undefined, "a taint key (every taint needs key and effect)");
+    const effect = t.str("effect", { nonEmpty: true }) ?? t.fail("effect", undefined, "NoSchedule, PreferNoSchedule or NoExecute (every taint needs key and effect)");
+    const value = t.str("value");
+    const timeAdded = t.str("timeAdded");
+    return { key: k, effect: effect as TaintEffect, ...(value !== undefined ? { value } : {}), ...(timeAdded !== undefined ? { timeAdded } : {}) };
+  });
+}
+
+/**
+ * Reads node annotations and renames `karpenter.sh/do-not-evict` / `do-not-consolidate` to
+ * `karpenter.sh/do-not-disrupt` (removed in v1; v1 migration guide).
+ */
+export function readNodeAnnotations(ctx: ObjectContext, f: Fields, key: string): { [k: string]: string } | undefined {
+  const annotations = f.strMap(key);
+  if (annotations === undefined) return undefined;
+  const out: { [k: string]: string } = {};
+  for (const [k, v] of Object.entries(annotations)) {
+    if (!DISRUPTION_ANNOTATIONS.includes(k)) {
+      out[k] = v;
+      continue;
+    }
+    const given = annotations[DO_NOT_DISRUPT] ?? out[DO_NOT_DISRUPT];
+    if (given !== undefined && given !== v) {
+      ctx.note("action", f.at(key).concat(k), `annotation ${k}: "${v}" was removed in v1 and ${DO_NOT_DISRUPT} is already "${given}"; kept ${DO_NOT_DISRUPT}: "${given}"`);
+      continue;
+    }
+    out[DO_NOT_DISRUPT] = v;
+    ctx.note("info", f.at(key).concat(k), `annotation ${k} was removed in v1: written as ${DO_NOT_DISRUPT}: "${v}" (no voluntary disruption of the node)`);
+  }
+  return out;
+}
+
+/**
+ * Reads a v1beta1 (`apiVersion`, `kind`, `name`) or v1 (`group`, `kind`, `name`) nodeClassRef
+ * and returns the v1 reference with group and kind filled in.
+ */
+export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1: boolean): NodeClassReference | undefined {
+  const ref = f.obj(key, "a node class reference { name, kind, group }");
+  if (!ref) return undefined;
+  const name = ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the EC2NodeClass (required)");
+  const kind = ref.str("kind") || undefined;
+  let group: string | undefined;
+  if (v1) {
+    group = ref.str("group") || undefined;
+  } else {
+    const apiVersion = ref.str("apiVersion") || undefined;
+    group = apiVersion?.split("/")[0];
+    ctx.note("info", ref.at("apiVersion"), `nodeClassRef.apiVersion${apiVersion ? ` (${apiVersion})` : ""} is nodeClassRef.group in v1, and group and kind are required: written as group ${group ?? NODE_CLASS_GROUP}, kind ${kind ?? NODE_CLASS_KIND}`);
+  }
+  if ((group ?? NODE_CLASS_GROUP) !== NODE_CLASS_GROUP || (kind ?? NODE_CLASS_KIND) !== NODE_CLASS_KIND) {
+    ctx.note("action", ref.path, `nodeClassRef names ${kind ?? NODE_CLASS_KIND} of group ${group ?? NODE_CLASS_GROUP}: on AWS the node class is always ${NODE_CLASS_KIND} of ${NODE_CLASS_GROUP} (v1 migration guide, "NodeClassRef Requirements")`);
+  }
+  return { name, group: group ?? NODE_CLASS_GROUP, kind: kind ?? NODE_CLASS_KIND };
+}
+
+/** `n` seconds as a v1 duration (`"30s"`). */
+export function seconds(n: number): string {
+  return `${n}s`;
+}

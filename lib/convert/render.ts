@@ -1,0 +1,58 @@
+import { Document } from "yaml";
+import { specObject } from "../private/manifests";
+import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
+
+/*
+ * The converted objects as v1 manifests, laid out as the NodePool / Ec2NodeClass constructs emit
+ * them (spec keys sorted), for `kubectl apply` or review. No construct defaults are added: what
+ * the input did not say stays unsaid, and the notes say what v1 then does.
+ */
+
+/**
+ * A converted object as a plain `karpenter.sh/v1` NodePool or `karpenter.k8s.aws/v1`
+ * EC2NodeClass manifest (`apiVersion`, `kind`, `metadata.name`, `spec` with sorted keys).
+ * Unlike the constructs, no defaults are added (role, selector terms, capacity type).
+ */
+export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown } {
+  if (object.kind === "NodePool") {
+    const { name: _n, labels, annotations, requirements, taints, startupTaints, expireAfter, terminationGracePeriod, ...rest } = object.props;
+    return {
+      apiVersion: "karpenter.sh/v1",
+      kind: "NodePool",
+      metadata: { name: object.name },
+      spec: specObject({
+        ...rest,
+        template: {
+          metadata: labels || annotations ? { annotations, labels } : undefined,
+          spec: { expireAfter, nodeClassRef: object.nodeClassRef, requirements, startupTaints, taints, terminationGracePeriod },
+        },
+      }),
+    };
+  }
+  const { name: _n, ...spec } = object.props;
+  return { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: object.name }, spec: specObject(spec) };
+}
+
+/**
+ * Every converted object as one multi-document YAML text (`---` between documents), in input
+ * order. Strings that a YAML 1.1 reader (kubectl) would take for another type (`"yes"`, `"2"`)
+ * are quoted; long lines are not folded.
+ */
+export function toV1Yaml(result: LegacyConversionResult): string {
+  return result.objects.map((o) => new Document(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 })).join("---\n");
+}
+
+/**
+ * Every note of a result as text lines, result-level notes first, then per object in order:
+ * `document 1 Provisioner/default → NodePool/default: [action] spec.ttlSecondsUntilExpired: …`.
+ */
+export function formatNotes(result: LegacyConversionResult): string[] {
+  const line = (prefix: string, n: ConversionNote) => `${prefix}[${n.level}] ${n.field}: ${n.message}`;
+  const top = result.notes.map((n) => line("", n));
+  const perObject = result.objects.flatMap((o) => {
+    const item = o.source.item !== undefined ? ` items[${o.source.item}]` : "";
+    const prefix = `document ${o.source.document}${item} ${o.source.kind}/${o.source.name} → ${o.kind}/${o.name}: `;
+    return o.notes.map((n) => line(prefix, n));
+  });
+  return [...top, ...perObject];
+}

@@ -1,0 +1,97 @@
+import {
+  AmiFamily,
+  AmiSelectorTerm,
+  CapacityReservationSelectorTerm,
+  ConnectionTracking,
+  CpuOptions,
+  NetworkInterface,
+  PlacementGroupSelector,
+  SecurityGroupSelectorTerm,
+  SubnetSelectorTerm,
+} from "../ec2-node-class-spec";
+import { Budget, ConsolidationPolicy, DisruptionReason } from "../node-pool-spec";
+import { Converted, ConvertInput, PoolDraft } from "./drafts";
+import { defined, noteMissingClassFields, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
+import { readLabels, readNodeAnnotations, readNodeClassRef, readRequirements, readTaints } from "./node-pool-parts";
+import { noteCapacityType } from "./v1beta1";
+
+/*
+ * Objects that are already karpenter.sh/v1 NodePools or karpenter.k8s.aws/v1 EC2NodeClasses:
+ * read field for field into props (the CRD v1.14.1 field set), so they can be fed to the
+ * constructs like converted ones. Fields the CRD does not have are noted.
+ */
+
+const ALREADY_V1 = "already v1: carried over field for field";
+
+/** Reads a v1 NodePool. */
+export function readV1NodePool(input: ConvertInput): Converted {
+  const { ctx, spec, source } = input;
+  ctx.note("info", "apiVersion", ALREADY_V1);
+  const pool: PoolDraft = { ctx, source, props: { name: source.name } };
+  const p = pool.props;
+  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
+  const meta = template.obj("metadata", "template metadata { labels, annotations }");
+  p.labels = meta && readLabels(ctx, meta, "labels");
+  p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
+  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
+  p.requirements = readRequirements(ctx, t, "requirements", true);
+  p.taints = readTaints(t, "taints");
+  p.startupTaints = readTaints(t, "startupTaints");
+  p.expireAfter = t.str("expireAfter");
+  p.terminationGracePeriod = t.str("terminationGracePeriod");
+  pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", true);
+  if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+  noteCapacityType(ctx, p.requirements, p.labels);
+
+  const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, budgets }");
+  p.disruption =
+    d &&
+    defined({
+      consolidationPolicy: d.str("consolidationPolicy") as ConsolidationPolicy | undefined,
+      consolidateAfter: d.str("consolidateAfter"),
+      budgets: d
+        .objects("budgets", "a disruption budget { nodes, schedule, duration, reasons }")
+        ?.map((b) => defined<Budget>({ nodes: b.str("nodes"), schedule: b.str("schedule"), duration: b.str("duration"), reasons: b.strList("reasons") as DisruptionReason[] | undefined })),
+    });
+  p.limits = spec.quantityMap("limits");
+  p.weight = spec.int("weight");
+  p.replicas = spec.int("replicas");
+  return { pool };
+}
+
+/** Reads a v1 EC2NodeClass. */
+export function readV1Ec2NodeClass(input: ConvertInput): Converted {
+  const { ctx, spec: f, source } = input;
+  ctx.note("info", "apiVersion", ALREADY_V1);
+  const pg = f.obj("placementGroupSelector", "a placement group selector { id, name }");
+  const ct = f.obj("connectionTracking", "connection tracking timeouts");
+  const cpu = f.obj("cpuOptions", "CPU options");
+  const props = defined({
+    name: source.name,
+    role: f.str("role"),
+    instanceProfile: f.str("instanceProfile"),
+    amiFamily: f.str("amiFamily") as AmiFamily | undefined,
+    amiSelectorTerms: readTerms<AmiSelectorTerm>(f, "amiSelectorTerms", ["alias", "id", "name", "owner", "ssmParameter"]),
+    subnetSelectorTerms: readTerms<SubnetSelectorTerm>(f, "subnetSelectorTerms", ["id"]),
+    securityGroupSelectorTerms: readTerms<SecurityGroupSelectorTerm>(f, "securityGroupSelectorTerms", ["id", "name"]),
+    capacityReservationSelectorTerms: readTerms<CapacityReservationSelectorTerm>(f, "capacityReservationSelectorTerms", ["id", "ownerID", "instanceMatchCriteria"]),
+    associatePublicIPAddress: f.bool("associatePublicIPAddress"),
+    blockDeviceMappings: readBlockDevices(ctx, f, "blockDeviceMappings", "v1"),
+    context: f.str("context"),
+    detailedMonitoring: f.bool("detailedMonitoring"),
+    instanceStorePolicy: f.str("instanceStorePolicy") as "RAID0" | undefined,
+    ipPrefixCount: f.int("ipPrefixCount"),
+    kubelet: readKubelet(ctx, f, "kubelet"),
+    metadataOptions: readMetadataOptions(f, "metadataOptions"),
+    networkInterfaces: f
+      .objects("networkInterfaces", "a network interface")
+      ?.map((n) => defined({ deviceIndex: n.int("deviceIndex"), interfaceType: n.str("interfaceType"), networkCardIndex: n.int("networkCardIndex") }) as NetworkInterface),
+    placementGroupSelector: pg && (defined({ id: pg.str("id"), name: pg.str("name") }) as PlacementGroupSelector),
+    connectionTracking: ct && (defined({ tcpEstablishedTimeout: ct.int("tcpEstablishedTimeout"), udpStreamTimeout: ct.int("udpStreamTimeout"), udpTimeout: ct.int("udpTimeout") }) as ConnectionTracking),
+    cpuOptions: cpu && (defined({ nestedVirtualization: cpu.str("nestedVirtualization") }) as CpuOptions),
+    tags: f.strMap("tags"),
+    userData: f.str("userData"),
+  });
+  noteMissingClassFields(ctx, props, true);
+  return { nodeClass: { ctx, source, props } };
+}

@@ -1,0 +1,110 @@
+import { AmiSelectorTerm, SecurityGroupSelectorTerm, SubnetSelectorTerm } from "../ec2-node-class-spec";
+import { Budget, ConsolidationPolicy, Disruption } from "../node-pool-spec";
+import { ubuntuRootVolume } from "./aws-node-template";
+import { Converted, ConvertInput, PoolDraft } from "./drafts";
+import { Fields, ObjectContext } from "./fields";
+import { amiChoice, defined, noteHopLimitDefault, noteMissingClassFields, noteUserData, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
+import { readLabels, readNodeAnnotations, readNodeClassRef, readRequirements, readTaints } from "./node-pool-parts";
+
+/*
+ * karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1 EC2NodeClass (Karpenter
+ * 0.32–0.37) → v1, after the v1 upgrade guide (karpenter.sh v1.0 "v1 Migration": changelog,
+ * "Kubelet Configuration Migration", "NodeClassRef Requirements") and the upstream conversion
+ * webhooks (pkg/apis/v1/*_conversion.go of Karpenter v1.0).
+ */
+
+/** Converts a v1beta1 NodePool. */
+export function convertV1beta1NodePool(input: ConvertInput): Converted {
+  const { ctx, spec, source } = input;
+  const pool: PoolDraft = { ctx, source, props: { name: source.name } };
+  const p = pool.props;
+  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
+  const meta = template.obj("metadata", "template metadata { labels, annotations }");
+  p.labels = meta && readLabels(ctx, meta, "labels");
+  p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
+  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
+  p.requirements = readRequirements(ctx, t, "requirements", true);
+  p.taints = readTaints(t, "taints");
+  p.startupTaints = readTaints(t, "startupTaints");
+  pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", false);
+  if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+  const kubelet = readKubelet(ctx, t, "kubelet");
+  if (kubelet) pool.kubelet = { value: kubelet, field: "spec.template.spec.kubelet" };
+  if (t.has("resources")) {
+    ctx.note("info", "spec.template.spec.resources", `resources ${JSON.stringify(t.raw("resources"))} is not a v1 field (Karpenter computes NodeClaim resources itself): not converted`);
+  }
+  noteCapacityType(ctx, p.requirements, p.labels);
+
+  const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, expireAfter, budgets }");
+  if (d) {
+    const expireAfter = d.str("expireAfter");
+    if (expireAfter !== undefined) {
+      p.expireAfter = expireAfter;
+      ctx.note("info", "spec.disruption.expireAfter", "moved to spec.template.spec.expireAfter in v1 (a drift-able template field; expiry now drains the node without waiting for replacement capacity)");
+    }
+    p.disruption = disruption(ctx, d);
+  }
+  p.limits = spec.quantityMap("limits");
+  p.weight = spec.int("weight");
+  return { pool };
+}
+
+/** `spec.disruption` without `expireAfter`, renamed for v1. */
+function disruption(ctx: ObjectContext, d: Fields): Disruption | undefined {
+  const policy = d.str("consolidationPolicy");
+  let after = d.str("consolidateAfter");
+  const budgets = d.objects("budgets", "a disruption budget { nodes, schedule, duration }")?.map((b) => defined<Budget>({ nodes: b.str("nodes"), schedule: b.str("schedule"), duration: b.str("duration") }));
+  const underutilized = policy === undefined || policy === "WhenUnderutilized";
+  if (policy === "WhenUnderutilized") ctx.note("info", "spec.disruption.consolidationPolicy", "WhenUnderutilized is renamed WhenEmptyOrUnderutilized in v1");
+  if (underutilized && after !== undefined) {
+    ctx.note("action", "spec.disruption.consolidateAfter", `v1beta1 did not allow consolidateAfter with WhenUnderutilized (Karpenter waited 15s); carried over as "${after}": check it is what you want`);
+  }
+  if (policy === undefined && after === undefined && budgets === undefined) return undefined;
+  if (after === undefined) {
+    after = "0s";
+    ctx.note("info", "spec.disruption.consolidateAfter", 'v1 requires consolidateAfter: set to "0s", as the v1 conversion webhook does');
+  }
+  return defined({ consolidationPolicy: (policy === "WhenUnderutilized" ? "WhenEmptyOrUnderutilized" : policy) as ConsolidationPolicy | undefined, consolidateAfter: after, budgets });
+}
+
+/** v1beta1 and v1 do not default the capacity type (v1alpha5 did): say what happens without one. */
+export function noteCapacityType(ctx: ObjectContext, reqs: { key: string }[] | undefined, labels: { [k: string]: string } | undefined): void {
+  const key = "karpenter.sh/capacity-type";
+  if ((reqs ?? []).some((r) => r.key === key) || (labels !== undefined && key in labels)) return;
+  ctx.note("info", "spec.template.spec.requirements", `no ${key} requirement: Karpenter may launch spot capacity; the NodePool construct adds ${key} In [on-demand] (state ["spot", "on-demand"] to allow spot)`);
+}
+
+/** Converts a v1beta1 EC2NodeClass. */
+export function convertV1beta1Ec2NodeClass(input: ConvertInput): Converted {
+  const { ctx, spec: f, source } = input;
+  const at = (key: string) => f.at(key);
+  let family = f.str("amiFamily");
+  if (family === undefined) {
+    ctx.note("action", at("amiFamily"), "not set (v1beta1 requires it): converted as Custom, as the v1 conversion webhook does; set the AMI family your AMIs belong to");
+    family = "Custom";
+  }
+  const terms = readTerms<AmiSelectorTerm>(f, "amiSelectorTerms", ["id", "name", "owner"]);
+  const ami = amiChoice(ctx, family, terms && terms.length > 0 ? terms : undefined, at("amiFamily"));
+  const metadataOptions = readMetadataOptions(f, "metadataOptions");
+  noteHopLimitDefault(ctx, metadataOptions, at("metadataOptions"));
+  const userData = f.str("userData");
+  noteUserData(ctx, userData, family, at("userData"));
+  const props = defined({
+    name: source.name,
+    role: f.str("role"),
+    instanceProfile: f.str("instanceProfile"),
+    ...ami,
+    subnetSelectorTerms: readTerms<SubnetSelectorTerm>(f, "subnetSelectorTerms", ["id"]),
+    securityGroupSelectorTerms: readTerms<SecurityGroupSelectorTerm>(f, "securityGroupSelectorTerms", ["id", "name"]),
+    associatePublicIPAddress: f.bool("associatePublicIPAddress"),
+    blockDeviceMappings: ubuntuRootVolume(ctx, family, readBlockDevices(ctx, f, "blockDeviceMappings", "v1beta1"), at("blockDeviceMappings")),
+    context: f.str("context"),
+    detailedMonitoring: f.bool("detailedMonitoring"),
+    instanceStorePolicy: f.str("instanceStorePolicy") as "RAID0" | undefined,
+    metadataOptions,
+    tags: f.strMap("tags"),
+    userData,
+  });
+  noteMissingClassFields(ctx, props, false);
+  return { nodeClass: { ctx, source, props } };
+}

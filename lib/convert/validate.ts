@@ -1,0 +1,71 @@
+import { KarpenterValidationError } from "../errors";
+import { checkEc2NodeClass } from "../private/ec2-node-class-rules";
+import { Checker } from "../private/k8s-rules";
+import { checkNodePool } from "../private/node-pool-rules";
+import { KarpenterVersion } from "../private/version";
+import { ClassDraft, PoolDraft } from "./drafts";
+
+/*
+ * Runs the converted objects through the rules the NodePool / Ec2NodeClass constructs enforce,
+ * so a result those constructs (or the API server) would reject carries a note — the CLI prints
+ * YAML without going through the constructs. Fields that are missing already have a note of
+ * their own (node class, role, selector terms); they get placeholders here so that the check
+ * goes on to the other fields.
+ */
+
+const PLACEHOLDER = "converter-placeholder";
+
+/** NodePool prop → its path in the v1 object. */
+const POOL_PATHS: { readonly [prop: string]: string } = {
+  name: "metadata.name",
+  labels: "spec.template.metadata.labels",
+  annotations: "spec.template.metadata.annotations",
+  requirements: "spec.template.spec.requirements",
+  taints: "spec.template.spec.taints",
+  startupTaints: "spec.template.spec.startupTaints",
+  expireAfter: "spec.template.spec.expireAfter",
+  terminationGracePeriod: "spec.template.spec.terminationGracePeriod",
+  nodeClassRef: "spec.template.spec.nodeClassRef",
+};
+
+/** Adds a note to every pool and class the targeted Karpenter version's rules reject. */
+export function validateDrafts(pools: readonly PoolDraft[], classes: readonly ClassDraft[], version: KarpenterVersion): void {
+  for (const pool of pools) {
+    const ref = pool.nodeClassRef ?? { name: PLACEHOLDER, group: "karpenter.k8s.aws", kind: "EC2NodeClass" };
+    const group = ref.group ?? "karpenter.k8s.aws";
+    const kind = ref.kind ?? "EC2NodeClass";
+    check(pool, version, "NodePool", (path) => v1Path(path, POOL_PATHS), (c) => checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef"));
+  }
+  for (const cls of classes) {
+    const p = cls.props;
+    const spec = {
+      ...p,
+      role: p.role ?? (p.instanceProfile === undefined ? PLACEHOLDER : undefined),
+      amiSelectorTerms: p.amiSelectorTerms === undefined || p.amiSelectorTerms.length === 0 ? [{ id: "ami-placeholder" }] : p.amiSelectorTerms,
+      amiFamily: p.amiFamily ?? (p.amiSelectorTerms === undefined ? "Custom" : undefined),
+      subnetSelectorTerms: p.subnetSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
+      securityGroupSelectorTerms: p.securityGroupSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
+    };
+    check(cls, version, "EC2NodeClass", (path) => v1Path(path, { name: "metadata.name" }), (c) => checkEc2NodeClass(c, version, spec, p.name));
+  }
+}
+
+function check(draft: PoolDraft | ClassDraft, version: KarpenterVersion, kind: string, path: (field: string) => string, run: (c: Checker) => void): void {
+  try {
+    run(new Checker(`${kind} ${draft.props.name}`, version));
+  } catch (e) {
+    if (!(e instanceof KarpenterValidationError)) throw e;
+    draft.ctx.note(
+      "action",
+      path(e.field),
+      `the converted ${kind} is invalid in Karpenter ${version.full} (the ${kind === "NodePool" ? "NodePool" : "Ec2NodeClass"} construct and the API server reject it): ${path(e.field)} = ${JSON.stringify(e.value)}: ${e.allowed}`,
+    );
+  }
+}
+
+/** `requirements[2].key` → `spec.template.spec.requirements[2].key`; unmapped props go under `spec.`. */
+function v1Path(field: string, map: { readonly [prop: string]: string }): string {
+  const m = /^([A-Za-z]+)(.*)$/.exec(field);
+  if (!m) return field;
+  return `${map[m[1]] ?? `spec.${m[1]}`}${m[2]}`;
+}

@@ -1,0 +1,134 @@
+import { spawnSync } from "child_process";
+import * as os from "os";
+import * as path from "path";
+import { CliIo, runCli, USAGE } from "../lib/cli";
+import { convertLegacyManifests, toV1Yaml } from "../lib/convert";
+import { SEED_MANIFESTS } from "./convert/seed-manifests";
+
+/** An in-memory CliIo: files by name, stdin text, captured output. */
+function fakeIo(files: { [name: string]: string } = {}, stdin = ""): CliIo & { out: string; err: string } {
+  const io = {
+    out: "",
+    err: "",
+    stdout: (t: string) => {
+      io.out += t;
+    },
+    stderr: (t: string) => {
+      io.err += t;
+    },
+    readFile: (p: string) => {
+      if (!(p in files)) throw new Error(`ENOENT: no such file or directory, open '${p}'`);
+      return files[p];
+    },
+    readStdin: async () => stdin,
+  };
+  return io;
+}
+
+const BROKEN = SEED_MANIFESTS.replace("  ttlSecondsAfterEmpty: 30", "  ttlSecondsAfterEmpty: thirty");
+
+describe("cdktf-eks-karpenter convert", () => {
+  test("a file: v1 YAML on stdout, one '# note:' line per note on stderr, exit 0", async () => {
+    const io = fakeIo({ "seed.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "seed.yaml"], io)).toBe(0);
+    const result = convertLegacyManifests(SEED_MANIFESTS);
+    expect(io.out).toBe(toV1Yaml(result));
+    expect(io.out).toContain("apiVersion: karpenter.sh/v1\nkind: NodePool\n");
+    expect(io.out).toContain("---\napiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n");
+    const lines = io.err.trimEnd().split("\n");
+    expect(lines).toHaveLength(result.objects.flatMap((o) => o.notes).length);
+    expect(lines.every((l) => l.startsWith("# note: document "))).toBe(true);
+    expect(io.err).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.ttlSecondsUntilExpired: ");
+  });
+
+  test("- reads standard input", async () => {
+    const io = fakeIo({}, SEED_MANIFESTS);
+    expect(await runCli(["convert", "-"], io)).toBe(0);
+    expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
+  });
+
+  test("options reach the converter: --role, --no-legacy-defaults, --karpenter-version", async () => {
+    const io = fakeIo({ "seed.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "--role", "KarpenterNodeRole-demo", "--no-legacy-defaults", "--karpenter-version=1.10.2", "seed.yaml"], io)).toBe(0);
+    expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS, { role: "KarpenterNodeRole-demo", legacyDefaults: false, version: "1.10.2" })));
+    expect(io.out).toContain("role: KarpenterNodeRole-demo");
+    expect(io.out).not.toContain("kubernetes.io/arch");
+  });
+
+  test("invalid input: the error with its document index on stderr, nothing on stdout, exit 1", async () => {
+    const io = fakeIo({ "broken.yaml": BROKEN });
+    expect(await runCli(["convert", "broken.yaml"], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toBe('error: document 1 (line 24): spec.ttlSecondsAfterEmpty = "thirty" is invalid: a whole number of seconds (≥ 0)\n');
+  });
+
+  test("a YAML syntax error in a later document: nothing printed on stdout", async () => {
+    const io = fakeIo({ "x.yaml": `${SEED_MANIFESTS}---\nkind: [\n` });
+    expect(await runCli(["convert", "x.yaml"], io)).toBe(1);
+    expect(io.out).toBe("");
+    expect(io.err).toMatch(/^error: document 3 \(line \d+, column \d+\): YAML syntax error: /);
+  });
+
+  test("an unreadable file: exit 1", async () => {
+    const io = fakeIo();
+    expect(await runCli(["convert", "missing.yaml"], io)).toBe(1);
+    expect(io.err).toBe("error: cannot read missing.yaml: ENOENT: no such file or directory, open 'missing.yaml'\n");
+    expect(io.out).toBe("");
+  });
+
+  test("input without Karpenter objects: empty stdout, a note, exit 0", async () => {
+    const io = fakeIo({ "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n" });
+    expect(await runCli(["convert", "cm.yaml"], io)).toBe(0);
+    expect(io.out).toBe("");
+    expect(io.err).toBe("# note: [info] document 1: skipped v1 ConfigMap x: not a Karpenter NodePool or node class\n# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
+  });
+
+  test.each([[["--help"]], [["-h"]], [["convert", "--help"]], [["convert", "a.yaml", "-h"]]])("%j prints the usage on stdout, exit 0", async (argv) => {
+    const io = fakeIo();
+    expect(await runCli(argv, io)).toBe(0);
+    expect(io.out).toBe(USAGE);
+    expect(io.err).toBe("");
+  });
+
+  test.each([
+    [[], "no command given"],
+    [["migrate", "a.yaml"], 'unknown command "migrate"'],
+    [["convert"], "no input file given (use - for standard input)"],
+    [["convert", "a.yaml", "b.yaml"], "one input file expected, got 2: a.yaml b.yaml"],
+    [["convert", "--frobnicate", "a.yaml"], 'unknown option "--frobnicate"'],
+    [["convert", "a.yaml", "--role"], "--role needs a value"],
+  ])("%j is a usage error: exit 2", async (argv, problem) => {
+    const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err).toBe(`error: ${problem}\n\n${USAGE}`);
+    expect(io.out).toBe("");
+  });
+
+  test("bad option values are errors of the converter: exit 1", async () => {
+    const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "--karpenter-version", "0.31.0", "a.yaml"], io)).toBe(1);
+    expect(io.err).toMatch(/^error: convertLegacyManifests: options\.version = "0\.31\.0" is invalid/);
+  });
+});
+
+describe("lib/cli.ts as a program", () => {
+  const repo = path.resolve(__dirname, "..");
+  // tsx resolves the bare import "cdktf" to ./cdktf.json when run from the repository root, so
+  // the program runs from another directory, as it would in a user's project
+  const run = (args: string[], input: string) =>
+    spawnSync(path.join(repo, "node_modules", ".bin", "tsx"), [path.join(repo, "lib", "cli.ts"), ...args], { cwd: os.tmpdir(), input, encoding: "utf8" });
+
+  test("reads stdin, prints v1 YAML, exits 0", () => {
+    const r = run(["convert", "-"], SEED_MANIFESTS);
+    expect(r.stderr).toContain("# note: document 1 Provisioner/default → NodePool/default:");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
+  }, 60_000);
+
+  test("invalid input exits 1 with nothing on stdout", () => {
+    const r = run(["convert", "-"], BROKEN);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain("error: document 1 (line 24): spec.ttlSecondsAfterEmpty");
+  }, 60_000);
+});

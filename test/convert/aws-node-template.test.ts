@@ -1,0 +1,210 @@
+import { awsNodeTemplate, noteAbout, notesAbout, onlyClass } from "./util";
+
+// Rules: karpenter.sh v0.32 "v1beta1 Migration" (AWSNodeTemplate -> EC2NodeClass), v1.0 "v1
+// Migration", the v0.31 node template docs (selector keys, defaults), upstream karpenter-convert.
+
+const SELECTORS = `
+  subnetSelector: { karpenter.sh/discovery: demo }
+  securityGroupSelector: { karpenter.sh/discovery: demo }
+  instanceProfile: KarpenterNodeInstanceProfile-demo
+`;
+
+describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
+  test("tag selectors become one tags term", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS));
+    expect(cls.props.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "demo" } }]);
+    expect(cls.props.securityGroupSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "demo" } }]);
+  });
+
+  test("aws::ids / aws-ids become one id term per ID (guide: subnet-123,subnet-456 and sg-123, sg-456)", () => {
+    const cls = onlyClass(awsNodeTemplate("default", `
+      subnetSelector: { aws::ids: "subnet-123,subnet-456" }
+      securityGroupSelector: { aws-ids: "sg-123, sg-456" }
+      instanceProfile: p
+    `));
+    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-123" }, { id: "subnet-456" }]);
+    expect(cls.props.securityGroupSelectorTerms).toEqual([{ id: "sg-123" }, { id: "sg-456" }]);
+  });
+
+  test("comma-separated tag values become one term per combination, keys in sorted order", () => {
+    const cls = onlyClass(awsNodeTemplate("default", `
+      subnetSelector: { Name: "a,b", karpenter.sh/discovery: "x,y" }
+      securityGroupSelector: { karpenter.sh/discovery: demo }
+      instanceProfile: p
+    `));
+    expect(cls.props.subnetSelectorTerms).toEqual([
+      { tags: { Name: "a", "karpenter.sh/discovery": "x" } },
+      { tags: { Name: "b", "karpenter.sh/discovery": "x" } },
+      { tags: { Name: "a", "karpenter.sh/discovery": "y" } },
+      { tags: { Name: "b", "karpenter.sh/discovery": "y" } },
+    ]);
+  });
+
+  test("IDs combined with tags: only the IDs are kept (a v1 id term takes no tags), with a note", () => {
+    const cls = onlyClass(awsNodeTemplate("default", `
+      subnetSelector: { aws-ids: subnet-1, Name: private }
+      securityGroupSelector: { karpenter.sh/discovery: demo }
+      instanceProfile: p
+    `));
+    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-1" }]);
+    const note = noteAbout(cls.notes, "spec.subnetSelector");
+    expect(note.level).toBe("action");
+    expect(note.message).toContain('"Name":"private"');
+  });
+
+  test("a missing subnet selector is noted", () => {
+    const cls = onlyClass(awsNodeTemplate("default", "securityGroupSelector: { a: b }\ninstanceProfile: p"));
+    expect(cls.props.subnetSelectorTerms).toBeUndefined();
+    expect(noteAbout(cls.notes, "spec.subnetSelector").level).toBe("action");
+  });
+
+  test("amiSelector aws::ids → id terms", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: AL2\namiSelector: { aws::ids: "ami-123,ami-456" }`));
+    expect(cls.props.amiSelectorTerms).toEqual([{ id: "ami-123" }, { id: "ami-456" }]);
+    expect(cls.props.amiFamily).toBe("AL2");
+  });
+
+  test("amiSelector aws::name × aws::owners → one term per owner and name (the guide's example, in its order)", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: AL2\namiSelector: { aws::name: "my-name1,my-name2", aws::owners: "123456789,amazon" }`));
+    expect(cls.props.amiSelectorTerms).toEqual([
+      { name: "my-name1", owner: "123456789" },
+      { name: "my-name2", owner: "123456789" },
+      { name: "my-name1", owner: "amazon" },
+      { name: "my-name2", owner: "amazon" },
+    ]);
+  });
+
+  test("amiSelector tags → tags terms, noting that AMI tags no longer act as requirements", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Bottlerocket\namiSelector: { karpenter.sh/discovery: karpenter-demo }`));
+    expect(cls.props.amiSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "karpenter-demo" } }]);
+    expect(cls.props.amiFamily).toBe("Bottlerocket");
+    expect(noteAbout(cls.notes, "spec.amiSelector").level).toBe("info");
+  });
+});
+
+describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
+  test.each([
+    ["AL2", "al2@latest"],
+    ["AL2023", "al2023@latest"],
+    ["Bottlerocket", "bottlerocket@latest"],
+    ["Windows2019", "windows2019@latest"],
+    ["Windows2022", "windows2022@latest"],
+  ])("amiFamily %s without amiSelector → alias %s (amiFamily dropped, as the v1 conversion webhook does)", (family, alias) => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));
+    expect(cls.props.amiSelectorTerms).toEqual([{ alias }]);
+    expect(cls.props.amiFamily).toBeUndefined();
+  });
+
+  test("no amiFamily: the v1alpha1 default AL2, noted", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS));
+    expect(cls.props.amiSelectorTerms).toEqual([{ alias: "al2@latest" }]);
+    expect(notesAbout(cls.notes, "spec.amiFamily").map((n) => n.message)).toEqual([
+      expect.stringContaining("defaulted it to AL2"),
+      expect.stringContaining('alias "al2@latest"'),
+      expect.stringContaining("Kubernetes 1.33"),
+    ]);
+  });
+
+  test("Custom with amiSelector keeps both", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Custom\namiSelector: { aws::ids: ami-0abc }`));
+    expect(cls.props).toMatchObject({ amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0abc" }] });
+  });
+
+  test("Custom without amiSelector: no terms, an action note", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Custom`));
+    expect(cls.props.amiFamily).toBe("Custom");
+    expect(cls.props.amiSelectorTerms).toBeUndefined();
+    expect(noteAbout(cls.notes, "spec.amiFamily").message).toContain("needs amiSelectorTerms");
+  });
+
+  test("Ubuntu with amiSelector → AL2 with the terms and Ubuntu's root volume", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Ubuntu\namiSelector: { aws::ids: ami-0abc }`));
+    expect(cls.props.amiFamily).toBe("AL2");
+    expect(cls.props.amiSelectorTerms).toEqual([{ id: "ami-0abc" }]);
+    expect(cls.props.blockDeviceMappings).toEqual([{ deviceName: "/dev/sda1", rootVolume: true, ebs: { encrypted: true, volumeSize: "20Gi", volumeType: "gp3" } }]);
+  });
+
+  test("Ubuntu without amiSelector → an empty terms placeholder that validation rejects", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Ubuntu`));
+    expect(cls.props.amiSelectorTerms).toEqual([]);
+    expect(noteAbout(cls.notes, "spec.amiFamily").level).toBe("action");
+  });
+});
+
+describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
+  test("instanceProfile is kept without the role option", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS));
+    expect(cls.props.instanceProfile).toBe("KarpenterNodeInstanceProfile-demo");
+    expect(cls.props.role).toBeUndefined();
+  });
+
+  test("the role option replaces instanceProfile", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS), { role: "KarpenterNodeRole-demo" });
+    expect(cls.props.role).toBe("KarpenterNodeRole-demo");
+    expect(cls.props.instanceProfile).toBeUndefined();
+    expect(noteAbout(cls.notes, "spec.instanceProfile").message).toContain('replaced by role "KarpenterNodeRole-demo"');
+  });
+
+  test("no instanceProfile and no role option: an action note (defaultInstanceProfile is gone)", () => {
+    const cls = onlyClass(awsNodeTemplate("default", "subnetSelector: { a: b }\nsecurityGroupSelector: { a: b }"));
+    expect(cls.props.role).toBeUndefined();
+    expect(cls.props.instanceProfile).toBeUndefined();
+    expect(noteAbout(cls.notes, "spec.instanceProfile").message).toContain("defaultInstanceProfile");
+  });
+
+  test("tags, block devices, metadata options, user data, detailed monitoring and context are carried over", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `
+      amiFamily: AL2023
+      tags: { team: a, cost-center: "42" }
+      blockDeviceMappings:
+      - deviceName: /dev/xvda
+        ebs: { volumeSize: 100Gi, volumeType: gp3, encrypted: true, deleteOnTermination: true, iops: 3000, throughput: 125 }
+      - deviceName: /dev/xvdb
+        ebs: { volumeSize: 20480Mi, volumeType: gp3 }
+      metadataOptions: { httpEndpoint: enabled, httpProtocolIPv6: disabled, httpPutResponseHopLimit: 2, httpTokens: required }
+      userData: |
+        echo hello
+      detailedMonitoring: true
+      context: cr-context
+    `));
+    expect(cls.props).toEqual({
+      name: "default",
+      instanceProfile: "KarpenterNodeInstanceProfile-demo",
+      amiSelectorTerms: [{ alias: "al2023@latest" }],
+      subnetSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
+      securityGroupSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
+      tags: { team: "a", "cost-center": "42" },
+      blockDeviceMappings: [
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "100Gi", volumeType: "gp3", encrypted: true, deleteOnTermination: true, iops: 3000, throughput: 125 } },
+        // v1 sizes need Gi/G/Ti/T: 20480Mi is exactly 20Gi
+        { deviceName: "/dev/xvdb", ebs: { volumeSize: "20Gi", volumeType: "gp3" } },
+      ],
+      metadataOptions: { httpEndpoint: "enabled", httpProtocolIPv6: "disabled", httpPutResponseHopLimit: 2, httpTokens: "required" },
+      userData: "echo hello\n",
+      detailedMonitoring: true,
+      context: "cr-context",
+    });
+    expect(noteAbout(cls.notes, "spec.blockDeviceMappings[1].ebs.volumeSize").message).toContain('"20Gi"');
+    // the hop limit is explicit, so no note about the changed default
+    expect(notesAbout(cls.notes, "spec.metadataOptions")).toEqual([]);
+    expect(noteAbout(cls.notes, "spec.userData").message).toContain("NodeConfig");
+  });
+
+  test("no metadataOptions: a note that the hop-limit default went from 2 to 1", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS));
+    expect(noteAbout(cls.notes, "spec.metadataOptions").message).toContain("httpPutResponseHopLimit: 2");
+  });
+
+  test("Custom user data: a note about the karpenter.sh/unregistered taint", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Custom\namiSelector: { aws::ids: ami-1 }\nuserData: "#!/bin/bash"`));
+    expect(noteAbout(cls.notes, "spec.userData").message).toContain("karpenter.sh/unregistered:NoExecute");
+  });
+
+  test("launchTemplate (removed in v1beta1) is noted, not converted", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `launchTemplate: my-template`));
+    expect(Object.keys(cls.props)).not.toContain("launchTemplate");
+    const note = noteAbout(cls.notes, "spec.launchTemplate");
+    expect(note.level).toBe("action");
+    expect(note.message).toContain("my-template");
+  });
+});

@@ -1,0 +1,112 @@
+import { Ec2NodeClass, NodePool } from "../../lib";
+import { convertLegacyManifests, LegacyConversionResult, toV1Manifest } from "../../lib/convert";
+import { resources, synthJson, testStack, thrown } from "../helpers";
+import { awsNodeTemplate, provisioner } from "./util";
+
+// Converted objects go through the same synth-time validation as hand-written ones.
+
+/** Builds every converted object with the constructs and returns the emitted manifests by name. */
+function build(result: LegacyConversionResult): { [kindAndName: string]: any } {
+  const { stack } = testStack();
+  const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, c.props)]));
+  for (const p of result.nodePools) new NodePool(stack, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef! });
+  const manifests = Object.values(resources(synthJson(stack), "kubernetes_manifest")).map((r: any) => r.manifest);
+  return Object.fromEntries(manifests.map((m) => [`${m.kind}/${m.metadata.name}`, m]));
+}
+
+const SELECTORS = "subnetSelector: { karpenter.sh/discovery: demo }\nsecurityGroupSelector: { karpenter.sh/discovery: demo }";
+
+describe("converted objects in the constructs", () => {
+  test.each([
+    [
+      "Provisioner + AWSNodeTemplate with every convertible field",
+      provisioner("full", `
+        providerRef: { name: full }
+        labels: { team: a }
+        annotations: { karpenter.sh/do-not-evict: "true" }
+        taints: [{ key: dedicated, value: a, effect: NoSchedule }]
+        startupTaints: [{ key: example.com/init, effect: NoExecute }]
+        requirements: [{ key: karpenter.k8s.aws/instance-category, operator: In, values: [c, m] }]
+        kubeletConfiguration: { maxPods: 30, systemReserved: { cpu: 100m }, imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80 }
+        consolidation: { enabled: true }
+        ttlSecondsUntilExpired: 604800
+        limits: { resources: { cpu: 100, memory: 400Gi } }
+        weight: 10
+      `) +
+        "---\n" +
+        awsNodeTemplate("full", SELECTORS, `
+          instanceProfile: KarpenterNodeInstanceProfile-demo
+          amiFamily: Bottlerocket
+          tags: { team: a }
+          blockDeviceMappings: [{ deviceName: /dev/xvdb, ebs: { volumeSize: 100Gi, volumeType: gp3, encrypted: true } }]
+          metadataOptions: { httpTokens: required, httpPutResponseHopLimit: 2 }
+          detailedMonitoring: true
+        `),
+    ],
+    [
+      "v1beta1 NodePool + EC2NodeClass",
+      `apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata: { name: beta }
+spec:
+  template:
+    spec:
+      nodeClassRef: { apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: beta }
+      requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }]
+      kubelet: { maxPods: 10 }
+  disruption: { consolidationPolicy: WhenUnderutilized, expireAfter: 720h, budgets: [{ nodes: "10%" }] }
+---
+apiVersion: karpenter.k8s.aws/v1beta1
+kind: EC2NodeClass
+metadata: { name: beta }
+spec:
+  amiFamily: AL2023
+  role: KarpenterNodeRole-demo
+  subnetSelectorTerms: [{ id: subnet-0abc }]
+  securityGroupSelectorTerms: [{ name: eks-cluster-sg }]
+`,
+    ],
+  ])("%s: accepted, and the constructs emit exactly the converted v1 manifests", (_, yaml) => {
+    const result = convertLegacyManifests(yaml);
+    const emitted = build(result);
+    expect(Object.keys(emitted).sort()).toEqual(result.objects.map((o) => `${o.kind}/${o.name}`).sort());
+    for (const o of result.objects) expect(emitted[`${o.kind}/${o.name}`]).toEqual(toV1Manifest(o));
+    // no conversion note reports a validation failure
+    expect(result.objects.flatMap((o) => o.notes).filter((n) => n.message.includes("is invalid in Karpenter"))).toEqual([]);
+  });
+
+  test("the role option gives the node class a role", () => {
+    const result = convertLegacyManifests(awsNodeTemplate("default", SELECTORS, "instanceProfile: old"), { role: "KarpenterNodeRole-demo" });
+    expect(build(result)["EC2NodeClass/default"].spec).toMatchObject({ role: "KarpenterNodeRole-demo" });
+    expect(build(result)["EC2NodeClass/default"].spec.instanceProfile).toBeUndefined();
+  });
+
+  test("amiFamily Custom without amiSelector: noted by the converter and rejected by Ec2NodeClass", () => {
+    const cls = convertLegacyManifests(awsNodeTemplate("custom", SELECTORS, "instanceProfile: p\namiFamily: Custom")).ec2NodeClasses[0];
+    expect(cls.notes.some((n) => n.level === "action" && n.field === "spec.amiFamily")).toBe(true);
+    const e = thrown(() => new Ec2NodeClass(testStack().stack, "custom", cls.props));
+    expect(e.message).toBe(
+      'test/custom: amiSelectorTerms = undefined is invalid: AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to',
+    );
+  });
+
+  test("Ubuntu without amiSelector: the empty placeholder is rejected by Ec2NodeClass", () => {
+    const cls = convertLegacyManifests(awsNodeTemplate("ubuntu", SELECTORS, "instanceProfile: p\namiFamily: Ubuntu")).ec2NodeClasses[0];
+    expect(() => new Ec2NodeClass(testStack().stack, "ubuntu", cls.props)).toThrow(/^test\/ubuntu: amiSelectorTerms = \[\] is invalid/);
+  });
+
+  test("a requirement on karpenter.sh/provisioner-name: noted by the converter and rejected by NodePool", () => {
+    const pool = convertLegacyManifests(provisioner("p", "providerRef: { name: default }\nrequirements: [{ key: karpenter.sh/provisioner-name, operator: Exists }]")).nodePools[0];
+    expect(pool.notes.find((n) => n.field === "spec.template.spec.requirements[0].key")?.message).toContain('label domain "karpenter.sh" is restricted');
+    expect(() => new NodePool(testStack().stack, "p", { ...pool.props, nodeClass: pool.nodeClassRef! })).toThrow(
+      /^test\/p: requirements\[0\]\.key = "karpenter\.sh\/provisioner-name" is invalid: label domain "karpenter\.sh" is restricted/,
+    );
+  });
+
+  test("a volume size v1 does not accept (bytes not a whole GiB) is noted and rejected by Ec2NodeClass", () => {
+    const cls = convertLegacyManifests(awsNodeTemplate("bd", SELECTORS, "instanceProfile: p\nblockDeviceMappings: [{ deviceName: /dev/xvda, ebs: { volumeSize: 1000000 } }]")).ec2NodeClasses[0];
+    expect(cls.props.blockDeviceMappings![0].ebs!.volumeSize).toBe("1000000");
+    expect(cls.notes.some((n) => n.field === "spec.blockDeviceMappings[0].ebs.volumeSize" && n.level === "action")).toBe(true);
+    expect(() => new Ec2NodeClass(testStack().stack, "bd", cls.props)).toThrow(/blockDeviceMappings\[0\]\.ebs\.volumeSize = "1000000" is invalid/);
+  });
+});

@@ -1,0 +1,161 @@
+import { convertLegacyManifests, KarpenterValidationError, LegacyManifestError } from "../../lib";
+import { thrown } from "../helpers";
+import { awsNodeTemplate, noteAbout, provisioner } from "./util";
+
+const TEMPLATE = awsNodeTemplate("default", "subnetSelector: { a: b }\nsecurityGroupSelector: { a: b }\ninstanceProfile: p");
+
+describe("convertLegacyManifests: input", () => {
+  test("several documents: objects in input order, each with its 1-based document index", () => {
+    // a stream that starts with `---` has an empty first document: it counts, and converts to nothing
+    const yaml = "---\n# nothing here\n---\n" + [
+      provisioner("first", "providerRef: { name: default }"),
+      "apiVersion: v1\nkind: Namespace\nmetadata: { name: karpenter }\n",
+      TEMPLATE,
+      provisioner("second", "providerRef: { name: default }"),
+    ].join("---\n") + "---\n";
+    const r = convertLegacyManifests(yaml);
+    // documents: 1 empty, 2 Provisioner, 3 Namespace, 4 AWSNodeTemplate, 5 Provisioner, 6 empty
+    expect(r.objects.map((o) => [o.kind, o.name, o.source.document, o.source.kind])).toEqual([
+      ["NodePool", "first", 2, "Provisioner"],
+      ["EC2NodeClass", "default", 4, "AWSNodeTemplate"],
+      ["NodePool", "second", 5, "Provisioner"],
+    ]);
+    expect(r.nodePools.map((p) => p.name)).toEqual(["first", "second"]);
+    expect(r.ec2NodeClasses.map((c) => c.name)).toEqual(["default"]);
+    expect(r.notes).toEqual([{ level: "info", field: "document 3", message: "skipped v1 Namespace karpenter: not a Karpenter NodePool or node class" }]);
+  });
+
+  test("a kind: List document (kubectl get -o yaml) is read item by item", () => {
+    const yaml = `apiVersion: v1
+kind: List
+metadata: { resourceVersion: "" }
+items:
+- apiVersion: karpenter.sh/v1alpha5
+  kind: Provisioner
+  metadata: { name: a }
+  spec: { providerRef: { name: default } }
+- apiVersion: karpenter.k8s.aws/v1alpha1
+  kind: AWSNodeTemplate
+  metadata: { name: default }
+  spec: { subnetSelector: { a: b }, securityGroupSelector: { a: b }, instanceProfile: p }
+`;
+    const r = convertLegacyManifests(yaml);
+    expect(r.objects.map((o) => [o.kind, o.name, o.source.document, o.source.item])).toEqual([
+      ["NodePool", "a", 1, 0],
+      ["EC2NodeClass", "default", 1, 1],
+    ]);
+  });
+
+  test("cluster-set metadata and status are noted as ignored; the object's own labels and annotations as not carried", () => {
+    const yaml = `apiVersion: karpenter.sh/v1alpha5
+kind: Provisioner
+metadata:
+  name: default
+  uid: 1234
+  resourceVersion: "99"
+  generation: 3
+  creationTimestamp: "2023-01-01T00:00:00Z"
+  labels: { app: karpenter }
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: "{}"
+    owner: team-a
+spec:
+  providerRef: { name: default }
+status:
+  resources: { cpu: "4" }
+`;
+    const pool = convertLegacyManifests(yaml).nodePools[0];
+    expect(noteAbout(pool.notes, "metadata")).toEqual({
+      level: "info",
+      field: "metadata",
+      message:
+        'ignored fields set by the cluster (not part of the desired state): metadata.uid, metadata.resourceVersion, metadata.generation, metadata.creationTimestamp, metadata.annotations["kubectl.kubernetes.io/last-applied-configuration"], status',
+    });
+    expect(noteAbout(pool.notes, "metadata.labels").message).toContain('{"app":"karpenter"}');
+    expect(noteAbout(pool.notes, "metadata.annotations").message).toContain('{"owner":"team-a"}');
+  });
+
+  test("JSON input is YAML too", () => {
+    const r = convertLegacyManifests(JSON.stringify({ apiVersion: "karpenter.sh/v1alpha5", kind: "Provisioner", metadata: { name: "j" }, spec: { providerRef: { name: "default" }, ttlSecondsAfterEmpty: 30 } }));
+    expect(r.nodePools[0].props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
+  });
+
+  test("empty input converts to nothing", () => {
+    expect(convertLegacyManifests("")).toEqual({ objects: [], nodePools: [], ec2NodeClasses: [], notes: [] });
+  });
+
+  test("the same input gives the same result", () => {
+    const yaml = provisioner("a", "providerRef: { name: default }\nkubeletConfiguration: { maxPods: 3 }") + "---\n" + TEMPLATE;
+    expect(JSON.stringify(convertLegacyManifests(yaml))).toBe(JSON.stringify(convertLegacyManifests(yaml)));
+  });
+});
+
+describe("convertLegacyManifests: malformed input throws, naming the document", () => {
+  const valid = provisioner("ok", "providerRef: { name: default }");
+
+  // `valid` is 6 lines, so the second document starts with `---` on line 7
+  test("a YAML syntax error: document index, line and column", () => {
+    const e = thrown(() => convertLegacyManifests(`${valid}---\napiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: a\n  name: b\n`));
+    expect(e).toBeInstanceOf(LegacyManifestError);
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.message).toBe("document 2 (line 12, column 3): YAML syntax error: Map keys must be unique");
+    expect((e as LegacyManifestError).document).toBe(2);
+    expect((e as LegacyManifestError).line).toBe(12);
+  });
+
+  test("a document that is not a mapping", () => {
+    expect(() => convertLegacyManifests(`${valid}---\n- a\n- b\n`)).toThrow('document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping)');
+    expect(() => convertLegacyManifests("just text\n")).toThrow(/^document 1 \(line 1\): \(document\) = "just text" is invalid/);
+  });
+
+  test("a Karpenter object without metadata.name", () => {
+    expect(() => convertLegacyManifests("apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  labels: { a: b }\nspec: {}\n")).toThrow(
+      "document 1 (line 4): metadata.name = undefined is invalid: the object's name (required)",
+    );
+    expect(() => convertLegacyManifests("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\nspec: {}\n")).toThrow(/^document 1 \(line 1\): metadata = undefined is invalid/);
+  });
+
+  test("an object without apiVersion or kind", () => {
+    expect(() => convertLegacyManifests("kind: Provisioner\nmetadata: { name: a }\n")).toThrow(/^document 1 \(line 1\): apiVersion = undefined is invalid: the object's apiVersion \(required\)/);
+  });
+
+  test.each([
+    ["ttlSecondsAfterEmpty: 30s", 'document 1 (line 6): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0)'],
+    ["ttlSecondsUntilExpired: -1", "document 1 (line 6): spec.ttlSecondsUntilExpired = -1 is invalid: a whole number of seconds (≥ 0)"],
+    ["labels: [a, b]", 'document 1 (line 6): spec.labels = ["a","b"] is invalid: a mapping of string keys to string values'],
+    ["labels: { team: 1 }", 'document 1 (line 6): spec.labels.team = 1 is invalid: a string (quote values such as "true" or "1" in YAML)'],
+    ["requirements: [{ key: a, operator: In, values: [2] }]", 'document 1 (line 6): spec.requirements[0].values[0] = 2 is invalid: a string (quote values such as "2" in YAML)'],
+    ["requirements: [{ operator: In }]", "document 1 (line 6): spec.requirements[0].key = undefined is invalid: a label key (every requirement needs key and operator)"],
+    ["consolidation: { enabled: maybe }", 'document 1 (line 6): spec.consolidation.enabled = "maybe" is invalid: true or false'],
+    ["taints: { key: a }", 'document 1 (line 6): spec.taints = {"key":"a"} is invalid: a list'],
+    ["providerRef: default", 'document 1 (line 6): spec.providerRef = "default" is invalid: a provider reference { name } (a mapping)'],
+    ["limits: { resources: { cpu: [1] } }", 'document 1 (line 6): spec.limits.resources.cpu = [1] is invalid: a quantity such as 100, "500m" or "8Gi"'],
+    ["weight: 1.5", "document 1 (line 6): spec.weight = 1.5 is invalid: a whole number"],
+  ])("wrong type: %s", (line, message) => {
+    expect(() => convertLegacyManifests(provisioner("p", line))).toThrow(message);
+  });
+
+  test("two objects converting to the same kind and name", () => {
+    const pool = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: ok\nspec:\n  template:\n    spec:\n      nodeClassRef: { name: default }\n";
+    expect(() => convertLegacyManifests(`${valid}---\n${pool}`)).toThrow("document 2 (line 11): metadata.name = \"ok\" is invalid: a name no other NodePool of the input has: document 1 (Provisioner) also converts to NodePool ok");
+  });
+
+  test("an error in a later document fails the whole call (nothing returned half-way)", () => {
+    expect(() => convertLegacyManifests(`${valid}---\n${TEMPLATE}---\n${provisioner("bad", "weight: ten")}`)).toThrow(/^document 3 /);
+  });
+
+  test("bad options", () => {
+    expect(() => convertLegacyManifests(valid, { version: "0.37.0" })).toThrow(/^convertLegacyManifests: options\.version = "0\.37\.0" is invalid/);
+    expect(() => convertLegacyManifests(valid, { role: " " })).toThrow(/^convertLegacyManifests: options\.role = " " is invalid/);
+  });
+});
+
+describe("convertLegacyManifests: validation against the targeted version", () => {
+  test("a field newer than the targeted Karpenter version gets a note", () => {
+    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  ipPrefixCount: 1\n";
+    expect(convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action")).toEqual([]);
+    const note = noteAbout(convertLegacyManifests(yaml, { version: "1.7.6" }).ec2NodeClasses[0].notes, "spec.ipPrefixCount");
+    expect(note.message).toContain("invalid in Karpenter 1.7.6");
+    expect(note.message).toContain("needs Karpenter 1.8 or later");
+  });
+});

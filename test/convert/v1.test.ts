@@ -1,0 +1,106 @@
+import { convertLegacyManifests } from "../../lib/convert";
+import { noteAbout, onlyClass, onlyPool } from "./util";
+
+const V1_POOL = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata:
+  name: default
+spec:
+  template:
+    metadata:
+      labels: { team: a }
+    spec:
+      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }
+      requirements:
+        - { key: karpenter.sh/capacity-type, operator: In, values: [spot, on-demand] }
+      expireAfter: 720h
+      terminationGracePeriod: 48h
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 1m
+    budgets: [{ nodes: "0", schedule: "0 9 * * mon-fri", duration: 8h, reasons: [Drifted] }]
+  limits: { cpu: 100 }
+  weight: 5
+`;
+
+const V1_CLASS = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: default
+spec:
+  role: KarpenterNodeRole-demo
+  amiSelectorTerms: [{ alias: al2023@v20250101 }]
+  subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
+  securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
+  kubelet: { maxPods: 50 }
+  metadataOptions: { httpTokens: required }
+  capacityReservationSelectorTerms: [{ id: cr-0123 }]
+`;
+
+describe("v1 objects pass through", () => {
+  test("a v1 NodePool is read field for field, noted as already v1", () => {
+    const pool = onlyPool(V1_POOL);
+    expect(pool.props).toEqual({
+      name: "default",
+      labels: { team: "a" },
+      requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "on-demand"] }],
+      expireAfter: "720h",
+      terminationGracePeriod: "48h",
+      disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m", budgets: [{ nodes: "0", schedule: "0 9 * * mon-fri", duration: "8h", reasons: ["Drifted"] }] },
+      limits: { cpu: 100 },
+      weight: 5,
+    });
+    expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
+    expect(pool.notes).toEqual([{ level: "info", field: "apiVersion", message: "already v1: carried over field for field" }]);
+  });
+
+  test("a v1 EC2NodeClass is read field for field (its kubelet included)", () => {
+    const cls = onlyClass(V1_CLASS);
+    expect(cls.props).toEqual({
+      name: "default",
+      role: "KarpenterNodeRole-demo",
+      amiSelectorTerms: [{ alias: "al2023@v20250101" }],
+      subnetSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
+      securityGroupSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
+      kubelet: { maxPods: 50 },
+      metadataOptions: { httpTokens: "required" },
+      capacityReservationSelectorTerms: [{ id: "cr-0123" }],
+    });
+    expect(cls.notes).toEqual([{ level: "info", field: "apiVersion", message: "already v1: carried over field for field" }]);
+  });
+
+  test("a field the v1 CRD does not have is noted", () => {
+    const pool = onlyPool(V1_POOL.replace("  weight: 5", "  weight: 5\n  priority: 3"));
+    expect(noteAbout(pool.notes, "spec.priority").level).toBe("action");
+  });
+
+  test("a v1 EC2NodeClass missing required fields gets notes", () => {
+    const cls = onlyClass("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: bare }\nspec: {}\n");
+    expect(["spec.role", "spec.amiSelectorTerms", "spec.subnetSelectorTerms", "spec.securityGroupSelectorTerms"].map((f) => noteAbout(cls.notes, f).level)).toEqual(["action", "action", "action", "action"]);
+  });
+
+  test("the v1.0 webhook's kubelet compatibility annotation is moved to the EC2NodeClass", () => {
+    const pool = V1_POOL.replace("  name: default\n", "  name: default\n  annotations:\n    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{\"maxPods\":10}'\n");
+    const r = convertLegacyManifests(pool + "---\n" + V1_CLASS.replace("  kubelet: { maxPods: 50 }\n", ""));
+    expect(r.ec2NodeClasses[0].props.kubelet).toEqual({ maxPods: 10 });
+    expect(noteAbout(r.nodePools[0].notes, 'metadata.annotations["compatibility.karpenter.sh/v1beta1-kubelet-conversion"]').message).toContain("moved to EC2NodeClass default");
+  });
+});
+
+describe("other kinds", () => {
+  test("are skipped with a result-level note; Karpenter kinds this converter does not read are action notes", () => {
+    const r = convertLegacyManifests(
+      [
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: settings }\n",
+        "apiVersion: karpenter.sh/v1alpha5\nkind: Machine\nmetadata: { name: m-1 }\n",
+        "apiVersion: karpenter.sh/v1alpha4\nkind: Provisioner\nmetadata: { name: old }\n",
+      ].join("---\n"),
+    );
+    expect(r.objects).toEqual([]);
+    expect(r.notes).toEqual([
+      { level: "info", field: "document 1", message: "skipped v1 ConfigMap settings: not a Karpenter NodePool or node class" },
+      { level: "action", field: "document 2", message: expect.stringContaining("skipped karpenter.sh/v1alpha5 Machine m-1: Machines are created and deleted by Karpenter") },
+      { level: "action", field: "document 3", message: expect.stringContaining("skipped karpenter.sh/v1alpha4 Provisioner old: not a kind and version this converter reads") },
+    ]);
+  });
+});
