@@ -1,21 +1,23 @@
-import { TerraformStack, Testing } from "cdktf";
+import { Testing } from "cdktf";
 import { buildApp } from "../../examples/eks-karpenter/main";
+import { synthApp } from "./synth";
 
 const ENV = { CLUSTER_NAME: "demo", AWS_REGION: "us-east-1" };
 
 function synthStacks(env: Record<string, string> = ENV): Record<string, string> {
-  const app = buildApp(Testing.app(), env);
-  const out: Record<string, string> = {};
-  for (const c of app.node.children) if (c instanceof TerraformStack) out[c.node.id] = Testing.synth(c);
-  return out;
+  return synthApp(buildApp(Testing.app({ stackTraces: false }), env));
 }
 
 describe("example app", () => {
   const stacks = synthStacks();
   const eks = JSON.parse(stacks.eks);
 
-  test("has the stacks eks and karpenter-nodes", () => {
+  test("has the stacks eks and karpenter-nodes; node objects read the eks stack's outputs", () => {
     expect(Object.keys(stacks).sort()).toEqual(["eks", "karpenter-nodes"]);
+    const nodes = JSON.parse(stacks["karpenter-nodes"]);
+    expect(nodes.data.terraform_remote_state["cross-stack-reference-input-eks"].config).toEqual({ path: "../../../terraform.eks.tfstate" });
+    const nodeClass = Object.values(nodes.resource.kubernetes_manifest).map((m: any) => m.manifest).find((m) => m.kind === "EC2NodeClass");
+    expect(nodeClass.spec.role).toBe("${data.terraform_remote_state.cross-stack-reference-input-eks.outputs.cross-stack-output-aws_iam_rolekarpenter_node-role_B68B5979name}");
   });
 
   test("two synths are byte-identical", () => {
@@ -63,7 +65,8 @@ describe("example app", () => {
   });
 
   test("outputs", () => {
-    expect(Object.keys(eks.output).sort()).toEqual(
+    // cross-stack-output-* are cdktf's own, for the karpenter-nodes stack
+    expect(Object.keys(eks.output).filter((k) => !k.startsWith("cross-stack-output-")).sort()).toEqual(
       ["cluster_name", "interruption_queue_name", "karpenter_chart_version", "karpenter_controller_role_arn", "karpenter_node_role_name", "kubeconfig_command", "kubernetes_version"].sort(),
     );
     expect(eks.output.kubeconfig_command.value).toBe("aws eks update-kubeconfig --region us-east-1 --name ${aws_eks_cluster.cluster.name}");

@@ -1,0 +1,33 @@
+import { Testing } from "cdktf";
+import { buildApp } from "../../examples/existing-cluster/main";
+import { synthApp } from "./synth";
+
+function synth(): Record<string, any> {
+  const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1" }));
+  return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
+}
+
+describe("example: Karpenter on an existing cluster, legacy manifests migrated", () => {
+  const { karpenter, nodes } = synth();
+
+  test("reads the cluster with a data source and creates none", () => {
+    expect(karpenter.data.aws_eks_cluster.cluster.name).toBe("prod");
+    expect(karpenter.resource.aws_eks_cluster).toBeUndefined();
+    const release = Object.values(karpenter.resource.helm_release).find((r: any) => r.chart === "karpenter") as any;
+    expect(release.values[0]).toContain('clusterName: "prod"');
+    expect(Object.values(karpenter.resource.aws_eks_access_entry)).toEqual([expect.objectContaining({ cluster_name: "prod", type: "EC2_LINUX" })]);
+  });
+
+  test("the seed Provisioner and AWSNodeTemplate become a v1 NodePool and EC2NodeClass using the Karpenter node role", () => {
+    const manifests = Object.values(nodes.resource.kubernetes_manifest).map((m: any) => m.manifest);
+    const pool = manifests.find((m) => m.kind === "NodePool");
+    const nodeClass = manifests.find((m) => m.kind === "EC2NodeClass");
+    expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
+    expect(pool.spec.template.metadata.labels).toEqual({ environment: "demo", team: "platform" });
+    expect(pool.spec.limits).toEqual({ cpu: 100 });
+    expect(pool.spec.template.spec.requirements).toContainEqual({ key: "node.kubernetes.io/instance-type", operator: "In", values: ["t3.small", "t3.medium", "t3.large"] });
+    expect(nodeClass.spec.instanceProfile).toBeUndefined();
+    expect(nodeClass.spec.role).toMatch(/^\$\{data\.terraform_remote_state\..*\}$/);
+    expect(nodeClass.spec.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "demo" } }]);
+  });
+});
