@@ -8,7 +8,14 @@ function synth(): Record<string, any> {
 }
 
 describe("example: Karpenter on an existing cluster, legacy manifests migrated", () => {
+  const printed: string[] = [];
+  const spy = jest.spyOn(console, "error").mockImplementation((m: string) => void printed.push(m));
   const { karpenter, nodes } = synth();
+  spy.mockRestore();
+
+  test("prints the conversion notes that need a decision", () => {
+    expect(printed).toEqual([expect.stringMatching(/^note: NodePool\/default: spec\.ttlSecondsUntilExpired: .*expireAfter "Never"/)]);
+  });
 
   test("reads the cluster with a data source and creates none", () => {
     expect(karpenter.data.aws_eks_cluster.cluster.name).toBe("prod");
