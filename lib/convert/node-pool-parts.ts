@@ -1,5 +1,6 @@
 import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
+import { ConvertInput, PoolDraft } from "./drafts";
 
 /*
  * Pieces shared by the Provisioner, v1beta1 NodePool and v1 NodePool readers: requirements,
@@ -107,4 +108,23 @@ export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1:
 /** `n` seconds as a v1 duration (`"30s"`). */
 export function seconds(n: number): string {
   return `${n}s`;
+}
+
+/**
+ * A v1beta1 or v1 NodePool's `spec.template` (the same shape in both): a pool draft with labels,
+ * annotations, requirements and taints read, and the template spec for the version's own fields.
+ */
+export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fields } {
+  const { ctx, spec, source } = input;
+  const pool: PoolDraft = { ctx, source, props: { name: source.name } };
+  const p = pool.props;
+  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
+  const meta = template.obj("metadata", "template metadata { labels, annotations }");
+  p.labels = meta && readLabels(ctx, meta, "labels");
+  p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
+  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
+  p.requirements = readRequirements(ctx, t, "requirements", true);
+  p.taints = readTaints(t, "taints");
+  p.startupTaints = readTaints(t, "startupTaints");
+  return { pool, t };
 }

@@ -10,9 +10,9 @@ import {
   SubnetSelectorTerm,
 } from "../ec2-node-class-spec";
 import { Budget, ConsolidationPolicy, DisruptionReason } from "../node-pool-spec";
-import { Converted, ConvertInput, PoolDraft } from "./drafts";
+import { Converted, ConvertInput } from "./drafts";
 import { defined, noteMissingClassFields, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
-import { readLabels, readNodeAnnotations, readNodeClassRef, readRequirements, readTaints } from "./node-pool-parts";
+import { readNodeClassRef, readPoolTemplate } from "./node-pool-parts";
 import { noteCapacityType } from "./v1beta1";
 
 /*
@@ -25,18 +25,10 @@ const ALREADY_V1 = "already v1: carried over field for field";
 
 /** Reads a v1 NodePool. */
 export function readV1NodePool(input: ConvertInput): Converted {
-  const { ctx, spec, source } = input;
+  const { ctx, spec } = input;
   ctx.note("info", "apiVersion", ALREADY_V1);
-  const pool: PoolDraft = { ctx, source, props: { name: source.name } };
+  const { pool, t } = readPoolTemplate(input);
   const p = pool.props;
-  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
-  const meta = template.obj("metadata", "template metadata { labels, annotations }");
-  p.labels = meta && readLabels(ctx, meta, "labels");
-  p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
-  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
-  p.requirements = readRequirements(ctx, t, "requirements", true);
-  p.taints = readTaints(t, "taints");
-  p.startupTaints = readTaints(t, "startupTaints");
   p.expireAfter = t.str("expireAfter");
   p.terminationGracePeriod = t.str("terminationGracePeriod");
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", true);

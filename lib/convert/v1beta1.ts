@@ -1,10 +1,10 @@
 import { AmiSelectorTerm, SecurityGroupSelectorTerm, SubnetSelectorTerm } from "../ec2-node-class-spec";
 import { Budget, ConsolidationPolicy, Disruption } from "../node-pool-spec";
 import { ubuntuRootVolume } from "./aws-node-template";
-import { Converted, ConvertInput, PoolDraft } from "./drafts";
+import { Converted, ConvertInput } from "./drafts";
 import { Fields, ObjectContext } from "./fields";
 import { amiChoice, defined, noteHopLimitDefault, noteMissingClassFields, noteUserData, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
-import { readLabels, readNodeAnnotations, readNodeClassRef, readRequirements, readTaints } from "./node-pool-parts";
+import { readNodeClassRef, readPoolTemplate } from "./node-pool-parts";
 
 /*
  * karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1 EC2NodeClass (Karpenter
@@ -15,17 +15,9 @@ import { readLabels, readNodeAnnotations, readNodeClassRef, readRequirements, re
 
 /** Converts a v1beta1 NodePool. */
 export function convertV1beta1NodePool(input: ConvertInput): Converted {
-  const { ctx, spec, source } = input;
-  const pool: PoolDraft = { ctx, source, props: { name: source.name } };
+  const { ctx, spec } = input;
+  const { pool, t } = readPoolTemplate(input);
   const p = pool.props;
-  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
-  const meta = template.obj("metadata", "template metadata { labels, annotations }");
-  p.labels = meta && readLabels(ctx, meta, "labels");
-  p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
-  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
-  p.requirements = readRequirements(ctx, t, "requirements", true);
-  p.taints = readTaints(t, "taints");
-  p.startupTaints = readTaints(t, "startupTaints");
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", false);
   if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
   const kubelet = readKubelet(ctx, t, "kubelet");
