@@ -1,6 +1,9 @@
 // The README's code, as a user would write it (the package name maps to lib/ here).
 import "cdktf/lib/testing/adapters/jest"; // types of the cdktf matchers
-import { TerraformStack, Testing } from "cdktf";
+import { Fn, TerraformStack, Testing } from "cdktf";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { synthApp } from "./examples/synth";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
@@ -22,27 +25,49 @@ test("Testing your stacks: Karpenter gets an encrypted interruption queue", () =
   expect(synthesized).toHaveResourceWithProperties(SqsQueue, { message_retention_seconds: 300, sqs_managed_sse_enabled: true });
 });
 
-test("API tour: one construct, then a node class and a pool", () => {
-  const { stack, eks } = clusterStack();
+test("API tour: one construct, then node objects in a second stack", () => {
+  const { app, stack: eksStack, eks } = clusterStack();
+  const region = "eu-west-1";
   const privateSubnetIds = ["subnet-a", "subnet-b"];
+  // --- as in the README, `this` = eksStack
   const cluster = KarpenterCluster.fromEksCluster(eks);
-  const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: privateSubnetIds });
-  new DiscoveryTags(stack, "discovery", { cluster });
-  const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup });
+  new HelmProvider(eksStack, "helm", {
+    kubernetes: {
+      host: cluster.endpoint,
+      clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
+      exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region] },
+    },
+  });
+  const systemNodeGroup = new SystemNodeGroup(eksStack, "system", {
+    cluster, subnetIds: privateSubnetIds,
+    taints: [{ key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" }],
+  });
+  new DiscoveryTags(eksStack, "discovery", { cluster, subnets: privateSubnetIds });
+  const karpenter = new Karpenter(eksStack, "karpenter", { cluster, systemNodeGroup });
 
-  const nodeClass = karpenter.addEc2NodeClass("default", {});
-  karpenter.addNodePool("default", {
+  const nodes = new TerraformStack(app, "karpenter-nodes");
+  new KubernetesProvider(nodes, "kubernetes", {
+    host: cluster.endpoint,
+    clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
+    exec: [{ apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region] }],
+  });
+  const nodeClass = new Ec2NodeClass(nodes, "default", { karpenter });
+  new NodePool(nodes, "default-pool", {
+    name: "default",
     nodeClass,
     requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "on-demand"] }],
     limits: { cpu: 100 },
     disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
   });
-
-  const json = JSON.parse(Testing.synth(stack));
-  const manifests = Object.values(json.resource.kubernetes_manifest) as any[];
+  // ---
+  expect(nodes.dependencies).toContain(eksStack);
+  const stacks = synthApp(app);
+  const manifests = Object.values(JSON.parse(stacks["karpenter-nodes"]).resource.kubernetes_manifest) as any[];
   expect(manifests.map((m) => m.manifest.kind).sort()).toEqual(["EC2NodeClass", "NodePool"]);
   const pool = manifests.find((m) => m.manifest.kind === "NodePool");
-  expect(pool.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: nodeClass.name });
+  expect(pool.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
+  const tags = Object.values(JSON.parse(stacks.test).resource.aws_ec2_tag).map((t: any) => t.resource_id);
+  expect(tags).toEqual(expect.arrayContaining(["subnet-a", "subnet-b"]));
 });
 
 test("docs/migrating.md: converted manifests through the constructs", () => {

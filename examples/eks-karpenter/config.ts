@@ -56,8 +56,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   if (!/^\d+$/.test(inflate)) throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
   const kubernetesVersion = get("KUBERNETES_VERSION", DEFAULTS.kubernetesVersion);
   if (!/^1\.\d+$/.test(kubernetesVersion)) throw new Error(`KUBERNETES_VERSION: ${JSON.stringify(kubernetesVersion)} is not an EKS version such as 1.34`);
-  if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(clusterName)) {
-    throw new Error(`CLUSTER_NAME: ${JSON.stringify(clusterName)} is not an EKS cluster name (1 to 100 letters, digits, '-' or '_', starting with a letter or digit)`);
+  // EKS allows 100 characters; the IAM role names derived from it (KarpenterControllerRole-<name>) allow 40
+  if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,39}$/.test(clusterName)) {
+    throw new Error(`CLUSTER_NAME: ${JSON.stringify(clusterName)} is not an EKS cluster name of at most 40 characters (letters, digits, '-' or '_', starting with a letter or digit; longer names overflow the 64-character IAM role names derived from it)`);
+  }
+  const stateBucket = env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined;
+  if (stateBucket !== undefined && !(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) && !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket))) {
+    throw new Error(`STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit)`);
   }
   return {
     clusterName,
@@ -67,7 +72,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     publicAccessCidrs,
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
-    stateBucket: env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined,
+    stateBucket,
     stateRegion: get("STATE_REGION", region),
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };

@@ -73,7 +73,13 @@ export class EksStack extends TerraformStack {
       });
     const beforeNodes = ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"].map((n) => addon(n));
 
-    this.systemNodes = new SystemNodeGroup(this, "system-nodes", { cluster: this.cluster, subnetIds: privateSubnetIds, dependsOn: beforeNodes });
+    this.systemNodes = new SystemNodeGroup(this, "system-nodes", {
+      cluster: this.cluster,
+      subnetIds: privateSubnetIds,
+      // only the controller, CoreDNS and node agents (which tolerate it) run here; workloads go to Karpenter's nodes
+      taints: [{ key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" }],
+      dependsOn: beforeNodes,
+    });
     addon("coredns", [this.systemNodes.nodeGroup]);
 
     // private subnets carry the discovery tag in their own tags (network.ts); the cluster security group is EKS-made

@@ -16,4 +16,12 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
   return app;
 }
 
-if (require.main === module) buildApp().synth();
+if (require.main === module) {
+  try {
+    buildApp().synth();
+  } catch (e) {
+    // bad settings and bad props are the user's to fix: the message says what and where, a stack trace adds nothing
+    console.error(`error: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -11,7 +11,7 @@ import { convertLegacyManifests, Ec2NodeClass, IKarpenterCluster, Karpenter, Kar
  * Karpenter on a cluster this app does not create (`KarpenterCluster.fromClusterName`), with the
  * cluster's pre-v1 Provisioner and AWSNodeTemplate converted to a v1 NodePool and EC2NodeClass.
  *
- *   CLUSTER_NAME=prod AWS_REGION=us-east-1 CDKTF_OUTDIR=cdktf.out.existing npx tsx examples/existing-cluster/main.ts
+ *   CLUSTER_NAME=prod AWS_REGION=us-east-1 npx cdktf synth --app "npx tsx examples/existing-cluster/main.ts" --output cdktf.out.existing-cluster
  *
  * The cluster must already have its private subnets and one security group tagged
  * `karpenter.sh/discovery=<cluster>` and the eks-pod-identity-agent add-on.
@@ -54,4 +54,11 @@ function kubernetesAccess(cluster: IKarpenterCluster, region: string) {
   };
 }
 
-if (require.main === module) buildApp().synth();
+if (require.main === module) {
+  try {
+    buildApp().synth();
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}

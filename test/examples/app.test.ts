@@ -1,5 +1,6 @@
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/eks-karpenter/main";
+import { parse } from "yaml";
 import { synthApp } from "./synth";
 
 const ENV = { CLUSTER_NAME: "demo", AWS_REGION: "us-east-1" };
@@ -52,6 +53,15 @@ describe("example app", () => {
     const ng = Object.values(eks.resource.aws_eks_node_group)[0] as any;
     for (const n of ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"]) expect(ng.depends_on).toContain(`aws_eks_addon.${n}`);
     expect(addons.coredns.depends_on).toEqual([expect.stringMatching(/^aws_eks_node_group\./)]);
+  });
+
+  test("system nodes are tainted CriticalAddonsOnly and the controller tolerates it and selects them", () => {
+    const ng = Object.values(eks.resource.aws_eks_node_group)[0] as any;
+    expect(ng.taint).toEqual([{ key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" }]);
+    const release = Object.values(eks.resource.helm_release).find((r: any) => r.chart === "karpenter") as any;
+    const values = parse(release.values[0]);
+    expect(values.tolerations).toContainEqual({ key: "CriticalAddonsOnly", operator: "Exists" });
+    expect(values.nodeSelector).toEqual({ "node-role": "system" });
   });
 
   test("the Helm provider authenticates with aws eks get-token, no static secret", () => {

@@ -50,6 +50,9 @@ describe("example settings", () => {
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
     [{ SPOT_SERVICE_LINKED_ROLE: "yes" }, /SPOT_SERVICE_LINKED_ROLE: "yes" is not true or false/],
     [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
+    [{ CLUSTER_NAME: "c".repeat(41) }, /CLUSTER_NAME: "c{41}" is not an EKS cluster name of at most 40 characters/],
+    [{ STATE_BUCKET: "My_Bucket" }, /STATE_BUCKET: "My_Bucket" is not an S3 bucket name/],
+    [{ STATE_BUCKET: "x" }, /STATE_BUCKET: "x" is not an S3 bucket name/],
   ])("rejects %j", (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });
