@@ -1,9 +1,17 @@
 #!/usr/bin/env node
 import * as fs from "fs";
+import * as path from "path";
 import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./errors";
+import { resolveKarpenterVersion } from "./private/version";
+
+/*
+ * The command line needs only this package and its own dependencies (yaml, semver): the rules
+ * it runs load cdktf lazily, so `npx cdktf-eks-karpenter convert` works without the cdktf and
+ * constructs peer dependencies installed.
+ */
 
 /**
  * Where the command line reads and writes; {@link runCli} takes one so tests need no process.
@@ -20,7 +28,8 @@ export interface CliIo {
 }
 
 /** The `--help` text. */
-export const USAGE = `Usage: cdktf-eks-karpenter convert [options] <file.yaml | ->
+export const USAGE = `Usage: cdktf-eks-karpenter convert [options] [--] <file.yaml | ->
+       cdktf-eks-karpenter --version
 
 Converts Karpenter manifests to v1: v1alpha5 Provisioner and v1alpha1 AWSNodeTemplate
 (Karpenter <= 0.31), v1beta1 NodePool and EC2NodeClass (0.32-0.37); v1 objects pass through.
@@ -31,9 +40,12 @@ Options:
   --role <name>               IAM role of the nodes for node classes converted from v1alpha1:
                               replaces their instanceProfile (Karpenter then manages the profile)
   --no-legacy-defaults        do not add the requirements the v1alpha5 webhook defaulted
-                              (kubernetes.io/os, kubernetes.io/arch, capacity type, instance category/generation)
+                              (kubernetes.io/os, kubernetes.io/arch, instance category/generation;
+                              the capacity type is stated either way, on-demand unless given)
   --karpenter-version <x.y.z> Karpenter version the results are checked against (default 1.14.1)
+  --                          end of options: the next argument is the input even if it starts with -
   -h, --help                  show this help
+  --version                   print the version of cdktf-eks-karpenter
 
 Exit status: 0 converted (notes may ask for edits), 1 invalid input (the message names the
 document and line; nothing is printed on stdout), 2 wrong usage.
@@ -44,12 +56,17 @@ document and line; nothing is printed on stdout), 2 wrong usage.
  * {@link convertLegacyManifests}, {@link toV1Yaml} and {@link formatNotes}.
  * @param argv the arguments after the program name, e.g. `["convert", "karpenter.yaml"]`
  * @param io where to read and write (default: the process's files and streams)
- * @returns the exit status: 0 done, 1 invalid input or unreadable file, 2 wrong usage
+ * @returns the exit status: 0 done, 1 invalid input or unreadable file, 2 wrong usage (including an
+ * unknown `--karpenter-version`)
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "-h" || command === "--help" || command === "help") {
     io.stdout(USAGE);
+    return 0;
+  }
+  if (command === "--version") {
+    io.stdout(`${packageVersion()}\n`);
     return 0;
   }
   if (command !== "convert") return usageError(io, command === undefined ? "no command given" : `unknown command "${command}"`);
@@ -94,18 +111,36 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
   let legacyDefaults = true;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    if (a === "--") {
+      inputs.push(...args.slice(i + 1));
+      break;
+    }
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (flag === "-h" || flag === "--help") return { help: true };
     if (flag === "--no-legacy-defaults") legacyDefaults = false;
     else if (flag === "--role") role = value();
     else if (flag === "--karpenter-version") version = value();
+    else if (flag === "--version") return { error: 'unknown option "--version" for convert: the Karpenter version to check against is --karpenter-version; `cdktf-eks-karpenter --version` prints this tool\'s version' };
     else if (a === "-" || !a.startsWith("-")) inputs.push(a);
     else return { error: `unknown option "${a}"` };
     if ((flag === "--role" && !role) || (flag === "--karpenter-version" && !version)) return { error: `${flag} needs a value` };
   }
+  if (version !== undefined) {
+    try {
+      resolveKarpenterVersion("--karpenter-version", version, "--karpenter-version");
+    } catch (e) {
+      if (!(e instanceof KarpenterValidationError)) throw e;
+      return { error: `--karpenter-version ${JSON.stringify(version)} is invalid: ${e.allowed}` };
+    }
+  }
   if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
   return { input: inputs[0], options: { role, version, legacyDefaults } };
+}
+
+/** The `version` of this package's package.json (one level above lib/ and dist/). */
+function packageVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version;
 }
 
 function usageError(io: CliIo, problem: string): number {
@@ -126,7 +161,20 @@ function processIo(): CliIo {
   };
 }
 
+/**
+ * Makes a write to a closed pipe end the process quietly with status 0, as Unix tools do: the
+ * reader (`… | head -1`) has all it wanted. Any other stream error is rethrown.
+ */
+export function stopOnClosedPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code !== "EPIPE") throw e;
+    exit(0);
+  });
+}
+
 if (require.main === module) {
+  stopOnClosedPipe(process.stdout);
+  stopOnClosedPipe(process.stderr);
   runCli(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

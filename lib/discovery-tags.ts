@@ -3,6 +3,7 @@ import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
+import { isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
 import { isUnresolved } from "./private/tokens";
 
 /** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
@@ -17,7 +18,8 @@ export interface DiscoveryTagsProps {
    * Never pass public subnets: nodes would get public IPs. A `Subnet` with
    * `mapPublicIpOnLaunch: true` or the `kubernetes.io/role/elb` tag is rejected.
    * Each element may be a token (a reference); the list itself must be a literal array so that each
-   * subnet gets its own `aws_ec2_tag`.
+   * subnet gets its own `aws_ec2_tag`: a list token such as `eks.vpcConfig.subnetIds` (or one spread
+   * into the array) is rejected — pass the subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}.
    *
    * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
    * `tags` in Terraform is removed again by the subnet's next apply. Tag subnets you create with
@@ -34,7 +36,7 @@ export interface DiscoveryTagsProps {
    */
   readonly securityGroupId?: string;
   /**
-   * The tag value.
+   * The tag value (at most 256 characters).
    * @default cluster.clusterName
    */
   readonly tagValue?: string;
@@ -47,6 +49,9 @@ export interface DiscoveryTagsProps {
  * For subnets this app creates, put {@link DiscoveryTags.subnetTags} into the subnet's own `tags`
  * instead: Terraform's `tags` argument owns every tag of the resource and would remove an
  * `aws_ec2_tag` added beside it.
+ *
+ * @throws KarpenterValidationError for a missing `cluster`, subnets that are not a literal array
+ * (a list token), a public subnet of the app, or a tag value longer than 256 characters
  */
 export class DiscoveryTags extends Construct {
   /**
@@ -67,26 +72,36 @@ export class DiscoveryTags extends Construct {
 
   constructor(scope: Construct, id: string, props: DiscoveryTagsProps) {
     super(scope, id);
+    const cluster = requireCluster(this, props);
     const subnets = props.subnets ?? [];
-    if (!Array.isArray(subnets)) {
-      throw new KarpenterValidationError(this, "subnets", subnets, "an array of private subnet IDs or Subnet resources (a list token cannot be split into one tag per subnet)");
+    // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
+    if (isListToken(subnets)) {
+      throw new KarpenterValidationError(this, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
     }
+    if (!Array.isArray(subnets)) throw new KarpenterValidationError(this, "subnets", subnets, SUBNETS_TEXT);
     subnets.forEach((s, i) => {
       if (s instanceof Subnet && isPublic(s)) {
         throw new KarpenterValidationError(this, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets");
       }
     });
-    this.tagValue = props.tagValue ?? props.cluster.clusterName;
+    this.tagValue = props.tagValue ?? cluster.clusterName;
+    if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
+      throw new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`);
+    }
     this.subnetTags = subnets.map(
       (s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key: DISCOVERY_TAG_KEY, value: this.tagValue }),
     );
     this.securityGroupTag = new Ec2Tag(this, "security-group", {
-      resourceId: props.securityGroupId ?? props.cluster.clusterSecurityGroupId,
+      resourceId: props.securityGroupId ?? cluster.clusterSecurityGroupId,
       key: DISCOVERY_TAG_KEY,
       value: this.tagValue,
     });
   }
 }
+
+const SUBNETS_TEXT =
+  "an array of subnet IDs known at synth (each may be a reference): a list token cannot be split into one aws_ec2_tag per subnet; " +
+  "pass the subnets one by one or tag them in their own `tags` with DiscoveryTags.subnetTags()";
 
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};

@@ -151,7 +151,7 @@ export interface KubeletConfiguration {
   readonly evictionMaxPodGracePeriod?: number;
   /** Soft eviction thresholds: signal → quantity or percentage; each needs an `evictionSoftGracePeriod`. @default none */
   readonly evictionSoft?: { [signal: string]: string };
-  /** Grace period per soft-eviction signal, a duration (`"1m30s"`); each needs an `evictionSoft`. @default none */
+  /** Grace period per soft-eviction signal, a Go duration (`"1m30s"`, at most about 292 years); each needs an `evictionSoft`. @default none */
   readonly evictionSoftGracePeriod?: { [signal: string]: string };
   /** Disk usage percent (0–100) above which image GC always runs; > `imageGCLowThresholdPercent`. @default kubelet default (85) */
   readonly imageGCHighThresholdPercent?: number;
@@ -247,13 +247,18 @@ export interface CpuOptions {
  */
 export interface Ec2NodeClassOptions {
   /**
-   * `metadata.name` of the EC2NodeClass: a DNS-1123 subdomain (NodePools refer to it).
+   * `metadata.name` of the EC2NodeClass: a DNS-1123 subdomain (NodePools refer to it). Unique
+   * per cluster: two EC2NodeClasses of one app with the same name on the same cluster (same
+   * installation, same cluster, or — for objects that name no cluster — same stack) fail synth.
    * @default derived from the construct id (lowercased, other characters replaced by `-`)
    */
   readonly name?: string;
   /**
    * The IAM role of the nodes (Karpenter creates an instance profile for it). Exactly one of
-   * `role` and `instanceProfile`.
+   * `role` and `instanceProfile`. With `karpenter`, a role other than the installation's node
+   * role gets a synth warning: the controller may pass only that role (iam:PassRole in the
+   * controller policy) and only it has an access entry, so nodes with another role fail to
+   * launch or to join unless you extend both.
    * @default the installation's node role (`karpenter.nodeRoleName`) unless `instanceProfile` is set
    */
   readonly role?: string;
@@ -286,7 +291,8 @@ export interface Ec2NodeClassOptions {
    */
   readonly securityGroupSelectorTerms?: SecurityGroupSelectorTerm[];
   /**
-   * Capacity reservation selector terms (≤ 30; Karpenter 1.3+).
+   * Capacity reservation selector terms (1 to 30; Karpenter 1.3+). An empty list is an error
+   * (the CRD's rules fail on it): leave the field unset for no reservations.
    * @default none
    */
   readonly capacityReservationSelectorTerms?: CapacityReservationSelectorTerm[];

@@ -1,5 +1,6 @@
 import { Construct } from "constructs";
-import { ITerraformDependable } from "cdktf";
+import { Annotations, DefaultTokenResolver, ITerraformDependable, StringConcat, TerraformStack, Token, Tokenization } from "cdktf";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import { DISCOVERY_TAG_KEY } from "./discovery-tags";
 import { IKarpenterCluster } from "./karpenter-cluster";
@@ -7,8 +8,8 @@ import { IKarpenterInstallation } from "./karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
 import { KarpenterValidationError } from "./errors";
 import { checkEc2NodeClass } from "./private/ec2-node-class-rules";
-import { Checker, GO_DURATION, nameFromId } from "./private/k8s-rules";
-import { constructPath, orderAfter, specObject } from "./private/manifests";
+import { Checker, GO_DURATION, isSet, nameFromId } from "./private/k8s-rules";
+import { constructPath, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
 
 /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
@@ -74,6 +75,10 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * a {@link KarpenterValidationError} naming the construct path, the field (a dot path such as
  * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
  *
+ * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
+ * (`node.addValidation`), naming both construct paths. A `role` other than the installation's
+ * node role gets a synth warning.
+ *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
 export class Ec2NodeClass extends Construct {
@@ -90,6 +95,8 @@ export class Ec2NodeClass extends Construct {
   public readonly version: string;
   /** The installation given in the props, if any. */
   public readonly karpenter?: IKarpenterInstallation;
+  /** The cluster the class is for: `cluster` from the props, else the installation's; undefined when neither is given. */
+  public readonly cluster?: IKarpenterCluster;
   /** The emitted spec (after defaults), as in the manifest. */
   public readonly spec: Ec2NodeClassOptions;
   /** The `kubernetes_manifest` resource. */
@@ -97,12 +104,14 @@ export class Ec2NodeClass extends Construct {
 
   /**
    * @throws KarpenterValidationError for a value any EC2NodeClass CRD rule rejects, a field newer
-   * than the targeted Karpenter version, a missing role / selector terms without `karpenter`, or
-   * a malformed `deleteTimeout`
+   * than the targeted Karpenter version, a missing role / selector terms without `karpenter`, a
+   * duration longer than Go's time.Duration, or a malformed `deleteTimeout`; at synth, for a
+   * duplicate name
    */
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
     // everything is checked before the construct joins the tree: nothing half-built
     const where = constructPath(scope, id);
+    if (props === null || typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "Ec2NodeClass props: an object { karpenter, … } (or nothing)");
     const karpenter = props.karpenter;
     if (props.version !== undefined && karpenter !== undefined && props.version.replace(/^v/, "") !== karpenter.version.replace(/^v/, "")) {
       throw new KarpenterValidationError(where, "version", props.version, `the version of \`karpenter\` (${karpenter.version}) or nothing: the class is checked against the installed Karpenter`);
@@ -112,6 +121,7 @@ export class Ec2NodeClass extends Construct {
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;
     c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
     const name = options.name ?? nameFromId(id);
+    if (name === "") c.fail("name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
     const cluster = props.cluster ?? karpenter?.cluster;
     const discovery = cluster ? [{ tags: { [DISCOVERY_TAG_KEY]: cluster.clusterName } }] : undefined;
     const spec: Ec2NodeClassOptions = {
@@ -125,14 +135,20 @@ export class Ec2NodeClass extends Construct {
     if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     checkEc2NodeClass(c, version, spec, name);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
-    c.pattern("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+    c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
 
     super(scope, id);
     this.name = name;
     this.version = version.full;
     this.karpenter = karpenter;
+    this.cluster = cluster;
     const { name: _n, ...specFields } = spec;
     this.spec = spec;
+    if (karpenter && isSet(options.role)) {
+      const warning = roleWarning(name, options.role!, karpenter);
+      if (warning) Annotations.of(this).addWarning(warning);
+    }
+    registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {
       manifest: {
@@ -179,4 +195,45 @@ function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelec
   if (!c.known(amiFamily)) return c.fail("amiSelectorTerms", undefined, "AMI selector terms: the default alias cannot be derived from an amiFamily token");
   if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
   return [{ alias: `${amiFamily.toLowerCase()}@latest` }];
+}
+
+/**
+ * The warning for a `role` that is not the installation's node role: the controller may pass only
+ * that role to EC2 (iam:PassRole) and only it has an access entry, so nodes with another role
+ * fail to launch or never join. Undefined when the role is that role or cannot be told apart.
+ */
+function roleWarning(name: string, role: string, karpenter: IKarpenterInstallation): string | undefined {
+  if (Token.isUnresolved(role)) return undefined;
+  const installRole = literalRoleName(karpenter);
+  if (installRole === role) return undefined;
+  const theirs = installRole !== undefined ? `"${installRole}"` : "(its name is known only at apply; if it is the same role, ignore this)";
+  return (
+    `EC2NodeClass ${name}: role "${role}" is not the Karpenter node role of ${karpenter.node.path} ${theirs}. ` +
+    "The installation lets the controller pass only its node role to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: nodes with another role fail to launch or never join the cluster. " +
+    "Leave `role` unset to use the node role, or extend the controller policy's iam:PassRole and add an access entry (type EC2_LINUX) for this role yourself."
+  );
+}
+
+/**
+ * The installation's node role name when known at synth: a literal, or the name of the IamRole its
+ * token refers to, with the cluster name filled in when that is a literal (the default role is
+ * named `KarpenterNodeRole-<cluster name>` from the cluster's name attribute).
+ */
+function literalRoleName(karpenter: IKarpenterInstallation): string | undefined {
+  const name = karpenter.nodeRoleName;
+  if (!Token.isUnresolved(name)) return name;
+  // a resource attribute resolves to its reference text, "${aws_iam_role.<id>.name}": compare those
+  const stack = TerraformStack.of(karpenter);
+  const resolve = (x: unknown): unknown => Tokenization.resolve(x, { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()) });
+  const ref = resolve(name);
+  const role = karpenter.node.findAll().find((x): x is IamRole => x instanceof IamRole && TerraformStack.of(x) === stack && resolve(x.name) === ref);
+  const given = role?.nameInput;
+  if (given === undefined) return undefined;
+  let text = resolve(given);
+  const cluster = karpenter.cluster;
+  if (typeof text === "string" && cluster.clusterNameLiteral !== undefined && TerraformStack.of(cluster.resource) === stack) {
+    const clusterRef = resolve(cluster.clusterName);
+    if (typeof clusterRef === "string" && clusterRef !== "") text = text.split(clusterRef).join(cluster.clusterNameLiteral);
+  }
+  return typeof text === "string" && !text.includes("${") ? text : undefined;
 }

@@ -8,6 +8,7 @@ export * from "./karpenter-controller-role";
 export * from "./interruption-queue";
 export * from "./spot-service-linked-role";
 export { DEFAULT_KARPENTER_VERSION, KNOWN_RELEASES, SUPPORTED_MINORS } from "./private/version";
+export { supportedKubernetesVersions } from "./private/kubernetes-compatibility";
 export * from "./node-pool-spec";
 export * from "./ec2-node-class-spec";
 export * from "./ec2-node-class";

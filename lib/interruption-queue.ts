@@ -10,6 +10,7 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { policyJson } from "./private/iam";
 import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
+import { checkTags, requireCluster } from "./private/input-checks";
 import { checkName } from "./private/names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
@@ -59,7 +60,8 @@ export interface InterruptionQueueProps {
    */
   readonly kmsKey?: boolean | InterruptionQueueKmsKey;
   /**
-   * Tags for the queue, the rules and a created key.
+   * Tags for the queue, the rules and a created key: at most 50, keys of 1–128 characters not
+   * starting with `aws:`, values of at most 256 characters (AWS tag rules).
    * @default none
    */
   readonly tags?: Record<string, string>;
@@ -79,8 +81,9 @@ const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
  * and one `aws_cloudwatch_event_rule` + `aws_cloudwatch_event_target` per event type of the version.
  * Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
  *
- * @throws KarpenterValidationError for an unknown version, a literal queue name or rule prefix that
- * breaks the AWS rules (including a default queue name that gets too long), or a malformed key ARN
+ * @throws KarpenterValidationError for a missing `cluster`, an unknown version, a literal queue name or rule prefix that
+ * breaks the AWS rules (including a default queue name that gets too long), a malformed key ARN, or
+ * tags that break the AWS tag rules
  */
 export class InterruptionQueue extends Construct {
   /** The `aws_sqs_queue`. */
@@ -108,10 +111,12 @@ export class InterruptionQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: InterruptionQueueProps) {
     super(scope, id);
+    const cluster = requireCluster(this, props);
     const version = resolveKarpenterVersion(this, props.version);
     this.version = version.full;
-    const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, props.cluster, "");
-    const rulePrefix = this.rulePrefix(props);
+    checkTags(this, props.tags);
+    const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, "");
+    const rulePrefix = this.rulePrefix(props.ruleNamePrefix, cluster);
 
     if (props.kmsKey === true) {
       this.kmsKey = this.createKey(props.tags);
@@ -154,14 +159,14 @@ export class InterruptionQueue extends Construct {
     this.dependables = [this.queuePolicy, ...this.targets];
   }
 
-  private rulePrefix(props: InterruptionQueueProps): string {
+  private rulePrefix(given: string | undefined, cluster: IKarpenterCluster): string {
     const rule = NAME_RULES.eventRule;
-    if (props.ruleNamePrefix !== undefined) {
-      checkName(this, "ruleNamePrefix", props.ruleNamePrefix, RULE_PREFIX_MAX, rule.pattern, `${rule.text}, 1 to ${RULE_PREFIX_MAX} characters (rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within the ${rule.max}-character limit)`);
-      return props.ruleNamePrefix;
+    if (given !== undefined) {
+      checkName(this, "ruleNamePrefix", given, RULE_PREFIX_MAX, rule.pattern, `${rule.text}, 1 to ${RULE_PREFIX_MAX} characters (rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within the ${rule.max}-character limit)`);
+      return given;
     }
     const head = "Karpenter-";
-    return `${head}${clusterNameWithin(props.cluster, RULE_PREFIX_MAX - head.length)}`;
+    return `${head}${clusterNameWithin(cluster, RULE_PREFIX_MAX - head.length)}`;
   }
 
   private createKey(tags?: Record<string, string>): KmsKey {

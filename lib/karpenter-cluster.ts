@@ -45,9 +45,14 @@ export class KarpenterCluster implements IKarpenterCluster {
    * whatever uses them waits for the cluster; its literal name (when given as a literal) is used
    * to check derived names at synth.
    * @param cluster the `EksCluster` resource
+   * @throws KarpenterValidationError (path: the EksCluster's construct path, field `name`) when its
+   * literal name breaks the EKS naming rule: 1–100 characters, letters, digits, `-` and `_`, starting
+   * with a letter or digit (EKS CreateCluster API; hashicorp/aws `validClusterName`)
    */
   public static fromEksCluster(cluster: EksCluster): IKarpenterCluster {
     const literal = cluster.nameInput;
+    // checked here, where the name is given, rather than later as a queue or role name derived from it
+    if (literal !== undefined) checkEksClusterName(cluster.node.path, "name", literal);
     return new KarpenterCluster({
       clusterName: cluster.name,
       clusterNameLiteral: literal !== undefined && !isUnresolved(literal) ? literal : undefined,
@@ -70,9 +75,7 @@ export class KarpenterCluster implements IKarpenterCluster {
    * @throws KarpenterValidationError when a literal name breaks the EKS naming rule
    */
   public static fromClusterName(scope: Construct, id: string, clusterName: string): IKarpenterCluster {
-    if (!isUnresolved(clusterName) && !/^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(clusterName)) {
-      throw new KarpenterValidationError(`${scope.node.path}/${id}`, "clusterName", clusterName, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
-    }
+    checkEksClusterName(`${scope.node.path}/${id}`, "clusterName", clusterName);
     const data = new DataAwsEksCluster(scope, id, { name: clusterName });
     return new KarpenterCluster({
       // the literal keeps names readable in the plan; the data source still fails the plan if the cluster is missing
@@ -108,5 +111,12 @@ export class KarpenterCluster implements IKarpenterCluster {
     this.clusterSecurityGroupId = attrs.clusterSecurityGroupId;
     this.kubernetesVersion = attrs.kubernetesVersion;
     this.resource = attrs.resource;
+  }
+}
+
+/** The EKS cluster name rule (CreateCluster API; hashicorp/aws `validClusterName`), for a literal name. */
+function checkEksClusterName(path: string, field: string, name: string): void {
+  if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
+    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
   }
 }

@@ -1,5 +1,7 @@
 import { Construct } from "constructs";
-import { Fn, ITerraformDependable, TerraformLocal } from "cdktf";
+import { Annotations, DefaultTokenResolver, Fn, ITerraformDependable, Lazy, StringConcat, TerraformLocal, TerraformStack, Token, Tokenization } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import { EksPodIdentityAssociation } from "@cdktf/provider-aws/lib/eks-pod-identity-association";
@@ -7,6 +9,7 @@ import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
+import { checkIamActions, checkIamResources, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
 import { nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
@@ -24,7 +27,16 @@ export interface IrsaControllerIdentity {
   readonly type: "irsa";
   /**
    * The ARN of the cluster's IAM OIDC provider, `arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>`.
-   * @default derived from the cluster's OIDC issuer URL in this stack's account and partition (the provider must exist)
+   *
+   * When not given, the app is searched at synth (so the provider may be declared before or after
+   * this construct) for an `IamOpenidConnectProvider` whose `url` is the cluster's OIDC issuer URL
+   * (the same reference, e.g. `eks.identity.get(0).oidc.get(0).issuer`): the trust then names its
+   * `arn`, which also orders the role after the provider. Without one, the ARN is derived from the
+   * issuer in this stack's account and partition, so the provider must exist; when the cluster is
+   * an `EksCluster` of this app, synth warns that nothing creates it. Create it with
+   * `new IamOpenidConnectProvider(scope, "oidc", { url: <issuer URL>, clientIdList: ["sts.amazonaws.com"] })`
+   * (EKS user guide, "Create an IAM OIDC provider for your cluster").
+   * @default the app's `IamOpenidConnectProvider` for the cluster's issuer, else derived from the issuer URL
    */
   readonly oidcProviderArn?: string;
 }
@@ -44,9 +56,9 @@ export interface IamPolicyStatement {
    * @default "Allow"
    */
   readonly effect?: "Allow" | "Deny";
-  /** IAM actions, e.g. `["ec2:DescribeVpcs"]`. */
+  /** IAM actions, at least one: `"*"` or `"<service>:<action>"` with optional wildcards, e.g. `["ec2:DescribeVpcs", "ec2:Describe*"]`. */
   readonly actions: string[];
-  /** Resource ARNs or `"*"`. */
+  /** Resource ARNs (`arn:…`, wildcards allowed) or `"*"`; at least one. */
   readonly resources: string[];
   /**
    * Conditions, as in `aws_iam_policy_document`: `{ test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] }`.
@@ -105,12 +117,14 @@ export interface KarpenterControllerRoleProps {
    */
   readonly additionalStatements?: IamPolicyStatement[];
   /**
-   * More policy ARNs to attach to the role.
+   * More managed policy ARNs to attach to the role: `arn:<partition>:iam::aws:policy/<path/><name>`
+   * or `arn:<partition>:iam::<account>:policy/<path/><name>`.
    * @default none
    */
   readonly additionalPolicyArns?: string[];
   /**
-   * Tags for the role, its policies and the pod identity association.
+   * Tags for the role, its policies and the pod identity association: at most 50, keys of 1–128
+   * characters not starting with `aws:`, values of at most 256 characters (AWS tag rules).
    * @default none
    */
   readonly tags?: Record<string, string>;
@@ -133,9 +147,13 @@ const K8S_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
  * `aws_eks_pod_identity_association`. Partition, region and account come from data sources;
  * cluster, node role and queue from the graph. Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
  *
- * @throws KarpenterValidationError for an unknown version or identity type, bad literal names
- * (role, policies, namespace, service account, OIDC provider ARN), or additional statements that
- * reuse an official Sid or overflow a managed policy
+ * With IRSA the trust names the cluster's IAM OIDC provider: the app's `IamOpenidConnectProvider`
+ * for the cluster's issuer when there is one, else a derived ARN (see {@link IrsaControllerIdentity.oidcProviderArn}).
+ *
+ * @throws KarpenterValidationError for a missing `cluster` or `nodeRole`, an unknown version or
+ * identity type, bad literal names (role, policies, namespace, service account, OIDC provider ARN),
+ * additional statements with malformed actions or resources, that reuse an official Sid or overflow
+ * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules
  */
 export class KarpenterControllerRole extends Construct {
   /** The `aws_iam_role`. */
@@ -161,8 +179,15 @@ export class KarpenterControllerRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterControllerRoleProps) {
     super(scope, id);
+    const cluster = requireCluster(this, props);
+    if (props.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
+      const given = props.nodeRole === undefined || props.nodeRole === null ? props.nodeRole : "(an object without a roleArn string)";
+      throw new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }");
+    }
     const version = resolveKarpenterVersion(this, props.version);
     this.version = version.full;
+    checkTags(this, props.tags);
+    checkPolicyArns(this, "additionalPolicyArns", props.additionalPolicyArns);
     const identity = props.identity ?? { type: "podIdentity" };
     if (identity.type !== "podIdentity" && identity.type !== "irsa") {
       throw new KarpenterValidationError(this, "identity.type", (identity as { type: unknown }).type, `"podIdentity" or "irsa"`);
@@ -172,7 +197,6 @@ export class KarpenterControllerRole extends Construct {
     this.serviceAccountName = props.serviceAccountName ?? "karpenter";
     this.checkKubernetesNames();
     if (identity.type === "irsa") this.checkOidcProviderArn(identity.oidcProviderArn);
-    const cluster = props.cluster;
     const ctx = awsContext(this);
 
     // everything is validated before the first resource: nothing half-built on error
@@ -248,15 +272,36 @@ export class KarpenterControllerRole extends Construct {
     }
   }
 
-  /** Federated trust on the cluster's OIDC provider, for exactly this service account. */
+  /**
+   * Federated trust on the cluster's OIDC provider, for exactly this service account. Without a
+   * given ARN the provider is looked up when the trust is resolved at synth, so that one declared
+   * after this construct is found too.
+   */
   private irsaTrust(cluster: IKarpenterCluster, providerArn?: string): string {
     // a local keeps the condition keys plain references: an inline replace("https://", "") would put quotes inside the JSON
     const issuer = new TerraformLocal(this, "oidc-issuer", Fn.replace(cluster.oidcIssuerUrl, "https://", "")).asString;
+    const trust = (arn: string) =>
+      trustPolicyJson({ Federated: arn }, "sts:AssumeRoleWithWebIdentity", {
+        StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`, [`${issuer}:aud`]: "sts.amazonaws.com" },
+      });
+    if (providerArn !== undefined) return trust(providerArn);
     const ctx = awsContext(this);
-    const arn = providerArn ?? `arn:${ctx.partition}:iam::${ctx.accountId}:oidc-provider/${issuer}`;
-    return trustPolicyJson({ Federated: arn }, "sts:AssumeRoleWithWebIdentity", {
-      StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`, [`${issuer}:aud`]: "sts.amazonaws.com" },
+    const derived = `arn:${ctx.partition}:iam::${ctx.accountId}:oidc-provider/${issuer}`;
+    // a validation, not the lazy value: annotations are collected after validations and before the stack is resolved
+    this.node.addValidation({
+      validate: () => {
+        if (cluster.resource instanceof EksCluster && !findOidcProvider(this, cluster)) {
+          const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+          Annotations.of(this).addWarning(
+            `IRSA needs the IAM OIDC provider of ${which}, and nothing in this app creates it: add an aws_iam_openid_connect_provider ` +
+              `(new IamOpenidConnectProvider(scope, "oidc", { url: <cluster>.identity.get(0).oidc.get(0).issuer, clientIdList: ["sts.amazonaws.com"] })), ` +
+              `or pass identity.oidcProviderArn of one that exists. Until then the role trusts an OIDC provider ARN derived from the issuer, and the controller cannot assume it.`,
+          );
+        }
+        return [];
+      },
     });
+    return Lazy.stringValue({ produce: () => trust(findOidcProvider(this, cluster)?.arn ?? derived) });
   }
 
   private additionalStatements(statements: IamPolicyStatement[], officialSids: string[]): IamStatementJson[] {
@@ -267,6 +312,8 @@ export class KarpenterControllerRole extends Construct {
         throw new KarpenterValidationError(this, `additionalStatements[${i}].sid`, sid, `letters and digits only, unique, and not a Sid the controller policy already uses (${[...taken].join(", ")})`);
       }
       taken.add(sid);
+      checkIamActions(this, `additionalStatements[${i}].actions`, s.actions);
+      checkIamResources(this, `additionalStatements[${i}].resources`, s.resources);
       const condition: NonNullable<IamStatementJson["Condition"]> = {};
       for (const c of s.conditions ?? []) condition[c.test] = { ...condition[c.test], [c.variable]: c.values };
       return { Sid: sid, Effect: s.effect ?? "Allow", Resource: s.resources, Action: s.actions, ...(s.conditions?.length ? { Condition: condition } : {}) };
@@ -278,4 +325,25 @@ export class KarpenterControllerRole extends Construct {
     }
     return out;
   }
+}
+
+/**
+ * The app's `aws_iam_openid_connect_provider` whose url is the cluster's OIDC issuer URL: the same
+ * string, or (both in the cluster's stack) the same reference once resolved — every
+ * `identity.get(0).oidc.get(0).issuer` is a new token for the same attribute.
+ */
+function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpenidConnectProvider | undefined {
+  const issuer = cluster.oidcIssuerUrl;
+  const stack = TerraformStack.of(cluster.resource);
+  let resolvedIssuer: string | undefined;
+  const resolve = (v: string) => String(Tokenization.resolve(v, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }));
+  return scope.node.root.node.findAll().find((c): c is IamOpenidConnectProvider => {
+    if (!(c instanceof IamOpenidConnectProvider)) return false;
+    const url = c.urlInput;
+    if (url === undefined) return false;
+    if (url === issuer) return true;
+    if (!Token.isUnresolved(url) || !Token.isUnresolved(issuer) || TerraformStack.of(c) !== stack) return false;
+    resolvedIssuer ??= resolve(issuer);
+    return resolve(url) === resolvedIssuer;
+  });
 }

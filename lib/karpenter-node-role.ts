@@ -5,6 +5,7 @@ import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
+import { checkExistingRole, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { nodeRolePolicyNames } from "./private/node-role-policies";
 import { nameFromCluster } from "./private/resource-names";
@@ -12,9 +13,13 @@ import { resolveKarpenterVersion } from "./private/version";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {
-  /** The role name (EC2NodeClass `spec.role`). */
+  /** The role name (EC2NodeClass `spec.role`): 1–64 characters, letters, digits and `+=,.@_-`. */
   readonly roleName: string;
-  /** The role ARN, `arn:<partition>:iam::<account>:role/<path><name>` (the access entry's principal). */
+  /**
+   * The role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>` (the access entry's
+   * principal, and what the controller may `iam:PassRole`). Its last path segment must be `roleName`.
+   * An instance profile ARN is not a role ARN: EKS access entries for nodes take the role.
+   */
   readonly roleArn: string;
 }
 
@@ -42,12 +47,14 @@ export interface KarpenterNodeRoleProps {
    */
   readonly existingRole?: ExistingNodeRole;
   /**
-   * More policies to attach to the created role (e.g. `AmazonEBSCSIDriverPolicy`), as ARNs.
+   * More policies to attach to the created role (e.g. `AmazonEBSCSIDriverPolicy`), as managed policy
+   * ARNs: `arn:<partition>:iam::aws:policy/<path/><name>` or `arn:<partition>:iam::<account>:policy/<path/><name>`.
    * @default none
    */
   readonly additionalPolicyArns?: string[];
   /**
-   * Tags for the role and the access entry.
+   * Tags for the role and the access entry: at most 50, keys of 1–128 characters not starting
+   * with `aws:`, values of at most 256 characters (AWS tag rules).
    * @default none
    */
   readonly tags?: Record<string, string>;
@@ -62,8 +69,10 @@ export interface KarpenterNodeRoleProps {
  * (partition-aware ARNs) and per additional ARN, and `aws_eks_access_entry`. With `existingRole`
  * only the access entry. Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
  *
- * @throws KarpenterValidationError for an unknown version, a literal role name that breaks the IAM
- * rules (including a default one that gets too long), or `existingRole` combined with `roleName` / `additionalPolicyArns`
+ * @throws KarpenterValidationError for a missing `cluster`, an unknown version, a literal role name that breaks the IAM
+ * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
+ * an `existingRole` whose literal name or ARN is malformed or whose ARN names another role, a literal
+ * additional ARN that is not a managed policy ARN, or tags that break the AWS tag rules
  */
 export class KarpenterNodeRole extends Construct {
   /** The role name, for EC2NodeClass `spec.role`. */
@@ -81,7 +90,9 @@ export class KarpenterNodeRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterNodeRoleProps) {
     super(scope, id);
+    const cluster = requireCluster(this, props);
     const version = resolveKarpenterVersion(this, props.version);
+    checkTags(this, props.tags);
     this.version = version.full;
 
     if (props.existingRole) {
@@ -90,12 +101,14 @@ export class KarpenterNodeRole extends Construct {
           throw new KarpenterValidationError(this, field, props[field], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)");
         }
       }
+      checkExistingRole(this, "existingRole", props.existingRole);
       this.roleName = props.existingRole.roleName;
       this.roleArn = props.existingRole.roleArn;
       this.policyAttachments = [];
     } else {
+      checkPolicyArns(this, "additionalPolicyArns", props.additionalPolicyArns);
       const ctx = awsContext(this);
-      const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, props.cluster, "KarpenterNodeRole-");
+      const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-");
       const role = new IamRole(this, "role", {
         name,
         description: "Karpenter node role: EC2 instances launched by Karpenter",
@@ -111,7 +124,7 @@ export class KarpenterNodeRole extends Construct {
     }
 
     this.accessEntry = new EksAccessEntry(this, "access-entry", {
-      clusterName: props.cluster.clusterName,
+      clusterName: cluster.clusterName,
       principalArn: this.roleArn,
       type: "EC2_LINUX",
       tags: props.tags,

@@ -1,14 +1,17 @@
 import { Construct } from "constructs";
-import { ITerraformDependable, Token } from "cdktf";
+import { Annotations, ITerraformDependable, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
 import { CHART_FEATURE_GATES, CHART_SETTINGS, ChartKeyFact, checkChartValue, hasKey } from "./private/chart-settings";
+import { checkValuePaths } from "./private/chart-values";
 import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
 import { chartFullName, checkNamespace, checkReleaseName, checkRepository, DNS_SUBDOMAIN, parseQuantity, renderValues } from "./private/helm";
 import { isUnresolved } from "./private/tokens";
-import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./private/version";
+import { requireCluster } from "./private/input-checks";
+import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
+import { DEFAULT_KARPENTER_VERSION, isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
 
 /**
  * Karpenter feature gates (`settings.featureGates` of the chart). A gate the chosen version's chart
@@ -126,7 +129,10 @@ export type KarpenterDnsPolicy = "Default" | "ClusterFirst" | "ClusterFirstWithH
 
 /** Props of {@link KarpenterRelease}. */
 export interface KarpenterReleaseProps {
-  /** The cluster: its name becomes `settings.clusterName`. */
+  /**
+   * The cluster (required): its name becomes `settings.clusterName`; its Kubernetes version, when
+   * known at synth, is checked against what the Karpenter version supports.
+   */
   readonly cluster: IKarpenterCluster;
   /**
    * The Karpenter version (chart and controller image), e.g. `"1.14.1"`. It decides which `settings`
@@ -203,8 +209,12 @@ export interface KarpenterReleaseProps {
   readonly settings?: KarpenterSettings;
   /**
    * Escape hatch: raw chart values deep-merged LAST, over everything above (maps merge, lists and
-   * scalars replace, `null` removes a chart default — Helm's rules). Keys under `settings` are still
-   * checked against the version. `settings.clusterName`, `settings.interruptionQueue` and
+   * scalars replace, `null` removes a chart default — Helm's rules). The merged document is checked
+   * like the typed props: every path must exist in the version's chart values.yaml (maps that are
+   * empty there — annotations, labels, `controller.resources`, `dnsConfig` — and `nodeSelector` take
+   * any key; lists are replaced whole; maps values.yaml fills, such as `affinity`, take only its
+   * keys), `controller.resources` requests must not exceed their limits, and keys under `settings`
+   * are checked against the version. `settings.clusterName`, `settings.interruptionQueue` and
    * `serviceAccount.name` cannot be overridden here: they are wired (use `cluster`,
    * `interruptionQueue`, `serviceAccountName`).
    * @default none
@@ -226,9 +236,15 @@ export interface KarpenterReleaseProps {
  * Source: Karpenter getting-started guide (Helm install: `settings.clusterName`,
  * `settings.interruptionQueue`, controller resources) and `charts/karpenter/values.yaml` per release.
  *
- * @throws KarpenterValidationError for an unsupported version; a setting or feature gate the version
- * lacks (naming the version that introduced it); a bad setting value, quantity, replica count,
- * toleration, name or namespace; a request above its limit; or `values` that override wired keys
+ * Warns (once per app and version) when the version's patch is newer than the newest one this library
+ * knows: the chart may not exist, and the newest known patch's facts are assumed.
+ *
+ * @throws KarpenterValidationError for a missing `cluster`; an unsupported version, or one that does not
+ * support the cluster's literal Kubernetes version (Karpenter compatibility matrix); a setting or
+ * feature gate the version lacks (naming the version that introduced it); a value path the version's
+ * values.yaml lacks (naming the version that has it, if any); a bad setting value, quantity, replica
+ * count, toleration, name or namespace; a request above its limit (after `values` is merged); or
+ * `values` that override wired keys
  */
 export class KarpenterRelease extends Construct {
   /** The `helm_release` resource. */
@@ -250,7 +266,10 @@ export class KarpenterRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
     super(scope, id);
+    requireCluster(this, props);
     const version = resolveKarpenterVersion(this, props.version ?? DEFAULT_KARPENTER_VERSION);
+    checkKubernetesCompatibility(this, "version", version, props.cluster);
+    warnUnknownPatch(this, version);
     this.version = version.full;
     this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
     checkNamespace(this, "namespace", this.namespace);
@@ -289,6 +308,9 @@ export class KarpenterRelease extends Construct {
     const escape = checkMap(this, "values", props.values);
     if (escape) checkEscapeHatch(this, version, escape);
     const values = escape ? mergeHelmValues(generated, escape) : generated;
+    // what Helm gets is the merged document: check it as a whole, naming the prop each part came from
+    checkValuePaths(this, this.version, values, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join("."));
+    checkMergedResources(this, values, escape);
     if (escape?.replicas !== undefined) checkReplicas(this, "values.replicas", escape.replicas);
     this.replicas = values.replicas as number;
     if (values.dnsPolicy === "None" && !(isPlainMap(values.dnsConfig) && Object.keys(values.dnsConfig).length > 0)) {
@@ -389,7 +411,8 @@ function checkEscapeHatch(scope: Construct, version: KarpenterVersion, values: R
     }
     const fact = CHART_SETTINGS.find((f) => f.key === key);
     if (fact?.wired) {
-      throw new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from the ${key === "clusterName" ? "cluster" : "interruption queue"}`);
+      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
+      throw new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`);
     }
     if (!fact) throw unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
     if (value !== null) checkFact(scope, `values.settings.${key}`, fact, value, version, "setting");
@@ -451,4 +474,61 @@ function checkMap(scope: Construct, field: string, value: Record<string, unknown
   if (value === undefined) return undefined;
   if (!isPlainMap(value)) throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
   return value;
+}
+
+const patchWarnings = new WeakMap<object, Set<string>>();
+
+/** A patch newer than the newest one known may not exist yet: say so once per app and version. */
+function warnUnknownPatch(scope: Construct, version: KarpenterVersion): void {
+  if (!isNewerThanKnownPatch(version)) return;
+  const seen = patchWarnings.get(scope.node.root) ?? new Set<string>();
+  patchWarnings.set(scope.node.root, seen);
+  if (seen.has(version.full)) return;
+  seen.add(version.full);
+  const known = newestKnownPatch(version);
+  Annotations.of(scope).addWarning(
+    `Karpenter ${version.full} is newer than the newest 1.${version.minor} patch this library knows (${known}): make sure the chart exists; its IAM policy and settings are assumed to equal ${known}'s`,
+  );
+}
+
+/** True when the key path leads to a defined value in `values`. */
+function hasPath(values: Record<string, unknown>, parts: readonly string[]): boolean {
+  let cur: unknown = values;
+  for (const part of parts) {
+    if (!isPlainMap(cur) || cur[part] === undefined) return false;
+    cur = cur[part];
+  }
+  return true;
+}
+
+/**
+ * Requests at most their limits in the merged `controller.resources` (typed props, then `values`):
+ * Kubernetes rejects the pod otherwise, and Helm waits for it until the release times out.
+ */
+function checkMergedResources(scope: Construct, values: Record<string, unknown>, escape: Record<string, unknown> | undefined): void {
+  const resources = isPlainMap(values.controller) ? values.controller.resources : undefined;
+  if (!isPlainMap(resources)) return;
+  const field = (side: string, res: string) => (escape && hasPath(escape, ["controller", "resources", side, res]) ? `values.controller.resources.${side}.${res}` : `controllerResources.${side}.${res}`);
+  const given: Record<string, Record<string, { value: unknown; n: number }>> = { requests: {}, limits: {} };
+  for (const side of ["requests", "limits"]) {
+    const q = resources[side];
+    if (q === undefined || q === null) continue;
+    if (!isPlainMap(q)) throw new KarpenterValidationError(scope, `values.controller.resources.${side}`, q, "a map of resource quantities, e.g. { cpu: \"500m\", memory: \"512Mi\" }");
+    for (const [res, value] of Object.entries(q)) {
+      if (value === undefined || value === null || isUnresolved(value)) continue;
+      const n = typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
+      if (n === undefined) throw new KarpenterValidationError(scope, field(side, res), value, res === "cpu" ? 'a Kubernetes CPU quantity, e.g. "500m" or "1"' : 'a Kubernetes quantity, e.g. "512Mi" or "1Gi"');
+      given[side][res] = { value, n };
+    }
+  }
+  for (const [res, req] of Object.entries(given.requests)) {
+    const lim = given.limits[res];
+    if (!lim || req.n <= lim.n) continue;
+    const requestField = field("requests", res);
+    const limitField = field("limits", res);
+    if (requestField.startsWith("values.") || !limitField.startsWith("values.")) {
+      throw new KarpenterValidationError(scope, requestField, req.value, `at most the limit (${String(lim.value)}, ${limitField}): Kubernetes rejects a request above its limit; raise ${limitField} too`);
+    }
+    throw new KarpenterValidationError(scope, limitField, lim.value, `at least the request (${String(req.value)}, ${requestField}): Kubernetes rejects a request above its limit; lower ${requestField} too`);
+  }
 }

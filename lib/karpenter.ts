@@ -3,6 +3,7 @@ import { Annotations, DefaultTokenResolver, ITerraformDependable, StringConcat, 
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
@@ -18,6 +19,9 @@ import { NodePool, NodePoolProps } from "./node-pool";
 import { chartFullName } from "./private/helm";
 import { isPlainMap } from "./private/deep-merge";
 import { nameFromId } from "./private/k8s-rules";
+import { requireCluster } from "./private/input-checks";
+import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
+import { isUnresolved } from "./private/tokens";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
 
 /** The node role of a {@link Karpenter} install: created (default) or your own. */
@@ -62,13 +66,37 @@ export interface KarpenterInterruptionQueueOptions {
   readonly kmsKey?: boolean | InterruptionQueueKmsKey;
 }
 
+/**
+ * An interruption queue you already have (e.g. shared, or made by another tool): no queue, policy or
+ * EventBridge rules are created; the controller policy's queue statement names this queue and
+ * `settings.interruptionQueue` is its name. The queue must already receive the interruption events
+ * (spot interruption, rebalance, instance state change, health, and from 1.10 capacity reservation).
+ */
+export interface KarpenterExistingInterruptionQueue {
+  /** The queue's name (1–80 letters, digits, `-`, `_`), the last segment of `existingQueueArn`. */
+  readonly existingQueueName: string;
+  /** The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<name>`. */
+  readonly existingQueueArn: string;
+  /**
+   * The customer-managed KMS key the queue is encrypted with: the controller gets `kms:Decrypt` on it.
+   * @default none (SQS-managed SSE or no encryption)
+   */
+  readonly kmsKeyArn?: string;
+}
+
 /** Props of {@link Karpenter}. */
 export interface KarpenterProps {
-  /** The EKS cluster: `KarpenterCluster.fromEksCluster(cluster)` or `KarpenterCluster.fromClusterName(scope, id, name)`. */
+  /**
+   * The EKS cluster (required): `KarpenterCluster.fromEksCluster(cluster)` or
+   * `KarpenterCluster.fromClusterName(scope, id, name)`. One `Karpenter` per cluster in the app.
+   */
   readonly cluster: IKarpenterCluster;
   /**
-   * The Karpenter version, `"1.14.1"`: any patch of the minors 1.0–1.14. It selects the controller
-   * policy, node policies, event rules, chart settings and CRD fields.
+   * The Karpenter version, `"1.14.1"`: any patch of the minors 1.0–1.14 (a patch newer than the
+   * newest known one warns: the chart must exist). It selects the controller policy, node policies,
+   * event rules, chart settings, chart value paths and CRD fields. It must support the cluster's
+   * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
+   * Karpenter compatibility matrix).
    * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
    */
   readonly version?: string;
@@ -84,11 +112,16 @@ export interface KarpenterProps {
    */
   readonly identity?: ControllerIdentity;
   /**
-   * The interruption queue: on by default; `false` turns interruption handling off (no queue, no
-   * rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
+   * The interruption queue: on by default (a queue and its EventBridge rules are created);
+   * `{ queueName?, ruleNamePrefix?, kmsKey? }` shapes the created one; `{ existingQueueName,
+   * existingQueueArn, kmsKeyArn? }` uses a queue you already have (nothing created, the controller
+   * policy names it, `settings.interruptionQueue` is its name); `false` turns interruption handling
+   * off (no queue, no rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
    * @default true
+   * @throws KarpenterValidationError for an existing queue whose literal ARN is not an SQS ARN, whose
+   * name is not an SQS name, or whose name is not the ARN's last segment
    */
-  readonly interruptionQueue?: boolean | KarpenterInterruptionQueueOptions;
+  readonly interruptionQueue?: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue;
   /**
    * Controller replicas. With `systemNodeGroup`, at most its size (the chart's anti-affinity needs
    * one node per replica): checked at synth.
@@ -101,7 +134,10 @@ export interface KarpenterProps {
   readonly dnsPolicy?: KarpenterDnsPolicy;
   /** Typed chart settings and feature gates, checked against the version. @default the chart's */
   readonly settings?: KarpenterSettings;
-  /** Raw chart values deep-merged last (see `KarpenterReleaseProps.values`). @default none */
+  /**
+   * Raw chart values deep-merged last (see `KarpenterReleaseProps.values`): the merged document is
+   * checked against the version's chart values.yaml, and requests against limits. @default none
+   */
   readonly values?: Record<string, unknown>;
   /** The node role: created by default, or your own. @default a `KarpenterNodeRole-<cluster>` role */
   readonly nodeRole?: KarpenterNodeRoleOptions;
@@ -142,9 +178,20 @@ export interface KarpenterProps {
  * controller release, so `terraform destroy` removes NodePools, then EC2NodeClasses (whose finalizer
  * waits for their nodes), then the controller: no orphaned instances.
  *
- * @throws KarpenterValidationError for bad props (see each building block); at synth, for more
- * replicas than the system node group has nodes. Warns at synth when Pod Identity is used and the
- * app has no `eks-pod-identity-agent` add-on for the cluster.
+ * One install per cluster: the CRDs are cluster-scoped, and the IAM, queue and Helm release names
+ * derive from the cluster name, so a second `Karpenter` for the same cluster (same cluster resource,
+ * or the same literal cluster name on the same AWS region and account, in any stack) fails at synth.
+ *
+ * The Karpenter version must support the cluster's Kubernetes version when both are known at synth
+ * (a literal `version` on the `EksCluster`): the controller refuses to start otherwise (Karpenter
+ * compatibility matrix).
+ *
+ * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), or a
+ * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
+ * replicas than the system node group has nodes, or a second install for the same cluster. Warns at
+ * synth when Pod Identity is used and the app has no `eks-pod-identity-agent` add-on for the cluster,
+ * when node objects of this install are in its own stack (the first deploy fails at plan), and when
+ * the cluster's Kubernetes version is newer than the compatibility matrix this library knows.
  */
 export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The cluster. */
@@ -161,8 +208,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly nodeRoleName: string;
   /** The controller role, its policies and identity binding. */
   public readonly controllerRole: KarpenterControllerRole;
-  /** The interruption queue; undefined when `interruptionQueue: false`. */
+  /** The interruption queue created by this install; undefined with `interruptionQueue: false` or an existing queue. */
   public readonly interruptionQueue?: InterruptionQueue;
+  /** The name written to `settings.interruptionQueue` (created or existing queue); undefined when interruption handling is off. */
+  public readonly interruptionQueueName?: string;
   /** The spot service-linked role, when `spotServiceLinkedRole: true`. */
   public readonly spotServiceLinkedRole?: SpotServiceLinkedRole;
   /** True when this install creates the spot service-linked role. */
@@ -177,10 +226,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly release: Release;
   private readonly systemNodeGroup?: SystemNodeGroup;
   private warned = false;
+  private warnedNodeObjects = false;
 
   constructor(scope: Construct, id: string, props: KarpenterProps) {
     super(scope, id);
+    requireCluster(this, props);
     const version = resolveKarpenterVersion(this, props.version ?? DEFAULT_KARPENTER_VERSION);
+    checkKubernetesCompatibility(this, "version", version, props.cluster);
     this.cluster = props.cluster;
     this.version = version.full;
     this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
@@ -192,14 +244,19 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     this.nodeRole = new KarpenterNodeRole(this, "node-role", { cluster, version: this.version, tags, ...props.nodeRole });
     this.nodeRoleName = this.nodeRole.roleName;
 
-    const queueOptions = queueOptionsOf(this, props.interruptionQueue);
-    if (queueOptions) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { cluster, version: this.version, tags, ...queueOptions });
+    const queueOption = queueOptionsOf(this, props.interruptionQueue);
+    const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
+    if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { cluster, version: this.version, tags, ...queueOption });
+    const queue = existingQueue
+      ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
+      : this.interruptionQueue;
+    this.interruptionQueueName = queue?.queueName;
 
     this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
       cluster,
       version: this.version,
       nodeRole: this.nodeRole,
-      interruptionQueue: this.interruptionQueue,
+      interruptionQueue: queue,
       identity: props.identity,
       namespace: this.namespace,
       serviceAccountName: this.serviceAccountName,
@@ -227,7 +284,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       repository: props.repository,
       serviceAccountName: this.serviceAccountName,
       irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
-      interruptionQueue: this.interruptionQueue,
+      interruptionQueue: queue,
       replicas: props.replicas,
       controllerResources: props.controllerResources,
       dnsPolicy: props.dnsPolicy,
@@ -265,6 +322,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
 
   private crossChecks(): string[] {
     const errors: string[] = [];
+    const others = this.otherInstallsOnThisCluster();
+    if (others.length > 0) {
+      const cluster = this.cluster.clusterNameLiteral ?? this.cluster.resource.node.path;
+      errors.push(
+        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`).message,
+      );
+    }
     const replicas = this.controllerChart.replicas;
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
@@ -276,11 +340,39 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       this.warned = true;
       Annotations.of(this).addWarning(
         this.cluster.resource instanceof DataAwsEksCluster
-          ? `the controller uses EKS Pod Identity, and cluster ${this.cluster.clusterNameLiteral ?? this.cluster.clusterName} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity { type: "irsa" }`
+          ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity { type: "irsa" }`
           : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity { type: "irsa" }`,
       );
     }
+    this.warnNodeObjectsInThisStack();
     return errors;
+  }
+
+  /** Every other Karpenter of the app on the same cluster: the same cluster resource, or the same literal name in the same AWS region and account. */
+  private otherInstallsOnThisCluster(): Karpenter[] {
+    return this.node.root.node.findAll().filter((c): c is Karpenter => c instanceof Karpenter && c !== this && sameInstallTarget(c.cluster, this.cluster));
+  }
+
+  /**
+   * kubernetes_manifest reads the CRDs (and the cluster) at plan time, so node objects in the stack
+   * that installs the CRDs fail the first plan. A warning: `-target` the releases first also works.
+   */
+  private warnNodeObjectsInThisStack(): void {
+    if (this.warnedNodeObjects) return;
+    const stack = TerraformStack.of(this);
+    const objects = stack.node.findAll().filter((c): c is Ec2NodeClass | NodePool => c instanceof Ec2NodeClass || c instanceof NodePool);
+    // a pool is this install's through its `karpenter`, or through the class (its manifest waits for the class's)
+    // every read of `fqn` is a fresh token, and depends_on holds the bare address: compare resolved addresses
+    const address = (fqn: string) => String(Tokenization.resolve(fqn, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) })).replace(/^\$\{(.*)\}$/, "$1");
+    const after = new Set([address(this.release.fqn)]);
+    const owns = (c: Ec2NodeClass | NodePool) => (c as { karpenter?: unknown }).karpenter === this || (c.manifest.dependsOn ?? []).some((d) => after.has(address(d)));
+    for (const c of objects) if (c instanceof Ec2NodeClass && owns(c)) after.add(address(c.manifest.fqn));
+    const mine = objects.filter(owns);
+    if (mine.length === 0) return;
+    this.warnedNodeObjects = true;
+    Annotations.of(this).addWarning(
+      `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in examples/eks-karpenter: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
+    );
   }
 
   /**
@@ -288,24 +380,39 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * defaults to the node role, the subnet and security group selectors to the cluster's
    * `karpenter.sh/discovery` tag, and the manifest is ordered after the controller release.
    * See {@link Ec2NodeClassProps}.
+   *
+   * The class lands in THIS stack, next to the CRD release: `kubernetes_manifest` needs the CRDs (and
+   * the cluster) at plan time, so a first deploy of that stack fails at plan (synth warns). For a
+   * fresh install put node objects in a stack that depends on this one instead —
+   * `new Ec2NodeClass(nodesStack, "default", { karpenter })`, as in examples/eks-karpenter — or apply
+   * twice (first with `-target` on the Helm releases).
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
    * @param props the EC2NodeClass spec and options (everything but `karpenter`)
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
   public addEc2NodeClass(id: string, props: Omit<Ec2NodeClassProps, "karpenter"> = {}): Ec2NodeClass {
-    return new Ec2NodeClass(this, `node-class-${id}`, { ...props, name: props.name ?? nameFromId(id), karpenter: this });
+    return new Ec2NodeClass(this, `node-class-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
   }
 
   /**
    * Adds a NodePool of this install (a child of this construct, id `node-pool-<id>`), ordered after
-   * its node class and the controller release. See {@link NodePoolProps}.
+   * its node class and the controller release. See {@link NodePoolProps}. Like
+   * {@link addEc2NodeClass} it lands in this stack, which fails a first deploy at plan (synth warns):
+   * prefer `new NodePool(nodesStack, "default", { nodeClass, karpenter })` in a stack that depends on this one.
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe); a pool
    * and a class may share it, as in Kubernetes
    * @param props the NodePool spec and its `nodeClass` (everything but `karpenter`)
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
   public addNodePool(id: string, props: Omit<NodePoolProps, "karpenter">): NodePool {
-    return new NodePool(this, `node-pool-${id}`, { ...props, name: props.name ?? nameFromId(id), karpenter: this });
+    return new NodePool(this, `node-pool-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
+  }
+
+  /** The Kubernetes name derived from an id given to addEc2NodeClass / addNodePool. */
+  private objectName(id: string): string {
+    const name = nameFromId(id);
+    if (name === "") throw new KarpenterValidationError(this, "id", id, "an id that gives a Kubernetes name (letters or digits), or props.name");
+    return name;
   }
 
   /** True when some `aws_eks_addon` of the app installs eks-pod-identity-agent on this cluster. */
@@ -316,11 +423,44 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 }
 
-function queueOptionsOf(scope: Construct, option: boolean | KarpenterInterruptionQueueOptions | undefined): KarpenterInterruptionQueueOptions | undefined {
+const QUEUE_OPTIONS = "true, false, options of the created queue { queueName?, ruleNamePrefix?, kmsKey? }, or a queue of your own { existingQueueName, existingQueueArn, kmsKeyArn? }";
+const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;
+const SQS_ARN = /^arn:aws[a-z-]*:sqs:[a-z0-9-]+:\d{12}:([A-Za-z0-9_-]{1,80})$/;
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+function queueOptionsOf(
+  scope: Construct,
+  option: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined,
+): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
   if (option === undefined || option === true) return {};
   if (option === false) return undefined;
-  if (!isPlainMap(option)) throw new KarpenterValidationError(scope, "interruptionQueue", option, "true, false, or queue options { queueName?, ruleNamePrefix?, kmsKey? }");
-  return option;
+  if (!isPlainMap(option)) throw new KarpenterValidationError(scope, "interruptionQueue", option, QUEUE_OPTIONS);
+  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return option;
+  return checkExistingQueue(scope, option as Record<string, unknown>);
+}
+
+function checkExistingQueue(scope: Construct, q: Record<string, unknown>): KarpenterExistingInterruptionQueue {
+  const extra = Object.keys(q).filter((k) => !["existingQueueName", "existingQueueArn", "kmsKeyArn"].includes(k) && q[k] !== undefined);
+  if (extra.length) {
+    throw new KarpenterValidationError(scope, `interruptionQueue.${extra[0]}`, q[extra[0]], "not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)");
+  }
+  const { existingQueueName: name, existingQueueArn: arn, kmsKeyArn } = q;
+  if (typeof name !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "the existing queue's name (required with existingQueueArn)");
+  if (typeof arn !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "the existing queue's ARN, arn:<partition>:sqs:<region>:<account>:<name> (required with existingQueueName)");
+  if (!isUnresolved(name) && !SQS_NAME.test(name)) {
+    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "an SQS standard queue name: 1 to 80 letters, digits, '-' and '_'");
+  }
+  const arnName = isUnresolved(arn) ? undefined : SQS_ARN.exec(arn)?.[1];
+  if (!isUnresolved(arn) && arnName === undefined) {
+    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)");
+  }
+  if (arnName !== undefined && !isUnresolved(name) && arnName !== name) {
+    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, `the name in existingQueueArn ("${arnName}"): the controller reads the queue by name and is allowed on it by ARN, so both must be the same queue`);
+  }
+  if (kmsKeyArn !== undefined && (typeof kmsKeyArn !== "string" || (!isUnresolved(kmsKeyArn) && !KMS_KEY_ARN.test(kmsKeyArn)))) {
+    throw new KarpenterValidationError(scope, "interruptionQueue.kmsKeyArn", kmsKeyArn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias)");
+  }
+  return { existingQueueName: name, existingQueueArn: arn, kmsKeyArn: kmsKeyArn as string | undefined };
 }
 
 /** Karpenter 1.0's CRDs call the controller's conversion webhook Service, named after the controller release. */
@@ -353,4 +493,28 @@ function sameCluster(addon: EksAddon, cluster: IKarpenterCluster): boolean {
   };
   const resolve = (v: string) => String(Tokenization.resolve(v, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }));
   return target(resolve(name)) === target(resolve(cluster.clusterName));
+}
+
+/**
+ * Whether two installs target the same cluster: the same cluster resource, or the same literal name
+ * unless their AWS providers are known to point at different regions or accounts (the same name in
+ * two regions is two clusters).
+ */
+function sameInstallTarget(a: IKarpenterCluster, b: IKarpenterCluster): boolean {
+  if (a.resource === b.resource) return true;
+  if (a.clusterNameLiteral === undefined || a.clusterNameLiteral !== b.clusterNameLiteral) return false;
+  const [pa, pb] = [awsLocation(a.resource), awsLocation(b.resource)];
+  const differ = (x: string | undefined, y: string | undefined) => x !== undefined && y !== undefined && x !== y;
+  return !(differ(pa.region, pb.region) || differ(pa.account, pb.account));
+}
+
+/** The literal region and account (from an assumed role's ARN) of the AWS provider a resource uses. */
+function awsLocation(resource: IKarpenterCluster["resource"]): { region?: string; account?: string } {
+  const stack = TerraformStack.of(resource);
+  const provider = (resource.provider ?? stack.node.findAll().find((c) => c instanceof AwsProvider && c.alias === undefined)) as AwsProvider | undefined;
+  if (!(provider instanceof AwsProvider)) return {};
+  const literal = (v: string | undefined) => (v !== undefined && !isUnresolved(v) ? v : undefined);
+  const assumed = provider.assumeRole;
+  const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
+  return { region: literal(provider.region), account: roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined };
 }

@@ -34,7 +34,9 @@ export interface NodeSelectorRequirement {
   /**
    * Label values (each ≤ 63 characters, alphanumerics, `-`, `_`, `.`).
    * `In` needs at least one; `Exists` / `DoesNotExist` take none; `Gt`, `Lt`, `Gte`, `Lte` take
-   * exactly one non-negative integer written as a string (e.g. `["5"]`).
+   * exactly one non-negative integer written as a string (e.g. `["5"]`, at most
+   * 9223372036854775807); `NotIn` may omit them. Omitting `values` with `In`, `Gt`, `Lt`, `Gte`
+   * or `Lte` is an error (the CRD's rules read them).
    * @default none
    */
   readonly values?: string[];
@@ -99,7 +101,7 @@ export interface Budget {
   readonly schedule?: string;
   /**
    * How long the budget applies after each `schedule` hit: hours and/or minutes (`"8h"`,
-   * `"30m"`, `"1h30m"`; no seconds). Must be set together with `schedule`.
+   * `"30m"`, `"1h30m"`; no seconds; at most about 292 years). Must be set together with `schedule`.
    * @default always active
    */
   readonly duration?: string;
@@ -126,7 +128,7 @@ export interface Disruption {
   readonly consolidationPolicy?: ConsolidationPolicy;
   /**
    * How long a node must be consolidatable before Karpenter acts: a duration of hours, minutes
-   * and seconds (`"30s"`, `"1m"`, `"1h30m"`) or `"Never"`.
+   * and seconds (`"30s"`, `"1m"`, `"1h30m"`; at most about 292 years) or `"Never"`.
    * The CRD requires it whenever `disruption` is given.
    * @default "0s" (Karpenter's own default for a NodePool without `disruption`)
    */
@@ -174,14 +176,18 @@ export interface NodeClassReference {
 export interface NodePoolOptions {
   /**
    * `metadata.name` of the NodePool: a DNS-1123 subdomain (lowercase alphanumerics, `-`, `.`,
-   * ≤ 253 characters).
+   * ≤ 253 characters). Unique per cluster: two NodePools of one app with the same name on the
+   * same cluster (same installation, same cluster, or — for pools that name none — same stack)
+   * fail synth.
    * @default derived from the construct id (lowercased, other characters replaced by `-`)
    */
   readonly name?: string;
   /**
    * Requirements on the nodes (≤ 100). `karpenter.sh/capacity-type` is always stated: when no
    * requirement (and no template label) names it, `In ["on-demand"]` is added — state
-   * `["spot", "on-demand"]` yourself to allow spot.
+   * `["spot", "on-demand"]` yourself to allow spot. When a token hides whether it is named (the
+   * whole list or `labels` is a token, or a requirement or label key is), nothing is added and
+   * synth warns.
    * @default `[{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]`
    */
   readonly requirements?: NodeSelectorRequirement[];
@@ -197,7 +203,8 @@ export interface NodePoolOptions {
    */
   readonly annotations?: { [key: string]: string };
   /**
-   * Taints of the launched nodes.
+   * Taints of the launched nodes. A key/effect pair may appear once across `taints` and
+   * `startupTaints` (Karpenter rejects duplicates).
    * @default none
    */
   readonly taints?: Taint[];
@@ -207,19 +214,22 @@ export interface NodePoolOptions {
    */
   readonly startupTaints?: Taint[];
   /**
-   * How long a node lives before Karpenter replaces it: `"720h"`, `"1h30m"`, or `"Never"`.
+   * How long a node lives before Karpenter replaces it: `"720h"`, `"1h30m"`, or `"Never"`; at
+   * most about 292 years (Go's time.Duration, `2562047h47m16.854775807s`).
    * @default "720h" (CRD default)
    */
   readonly expireAfter?: string;
   /**
    * How long a draining node may wait for its pods before Karpenter deletes them anyway
-   * (`"48h"`, `"1h30m"`; `Never` is not allowed — leave it unset to wait indefinitely).
+   * (`"48h"`, `"1h30m"`, at most about 292 years; `Never` is not allowed — leave it unset to
+   * wait indefinitely).
    * @default unset (wait indefinitely)
    */
   readonly terminationGracePeriod?: string;
   /**
-   * Upper bounds on the total resources of the pool's nodes: resource name → Kubernetes
-   * quantity, e.g. `{ cpu: 100, memory: "400Gi", nodes: "10" }` (CPU in cores or millicores `"500m"`).
+   * Upper bounds on the total resources of the pool's nodes: resource name → non-negative
+   * Kubernetes quantity, e.g. `{ cpu: 100, memory: "400Gi", nodes: "10" }` (CPU in cores or
+   * millicores `"500m"`).
    * @default no limits
    */
   readonly limits?: { [resource: string]: string | number };

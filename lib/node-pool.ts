@@ -6,8 +6,8 @@ import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
-import { Checker, nameFromId } from "./private/k8s-rules";
-import { constructPath, orderAfter, specObject } from "./private/manifests";
+import { Checker, isSet, nameFromId } from "./private/k8s-rules";
+import { constructPath, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
@@ -23,7 +23,9 @@ export interface NodePoolProps extends NodePoolOptions {
    * {@link Ec2NodeClass} of this app — the pool is then ordered after it (same stack:
    * `depends_on`; another stack: a stack dependency), so destroy deletes the pool before the
    * class — or a plain reference `{ name }` to an EC2NodeClass managed elsewhere, in which case
-   * ordering is yours (`dependsOn`, stack dependencies).
+   * ordering is yours (`dependsOn`, stack dependencies). An Ec2NodeClass of another
+   * installation (or of a cluster known to differ) is an error: its EC2NodeClass exists on the
+   * other cluster only.
    */
   readonly nodeClass: Ec2NodeClass | NodeClassReference;
   /**
@@ -54,8 +56,13 @@ export interface NodePoolProps extends NodePoolOptions {
  * The pool always states `karpenter.sh/capacity-type`: without it Karpenter may pick spot, and
  * accounts without the EC2 Spot service-linked role then fail to launch with
  * `ServiceLinkedRoleCreationNotPermitted`. Unless a requirement or a template label names the
- * key, `In ["on-demand"]` is added. A pool that allows spot while the installation does not
- * create that role gets a synth warning.
+ * key, `In ["on-demand"]` is added. When a token hides whether one names it (a token
+ * `requirements` list or `labels` map, a token requirement or key), nothing is added — it could
+ * contradict the hidden requirement — and synth warns. A pool that allows spot while the
+ * installation does not create that role gets a synth warning.
+ *
+ * Two NodePools of one app with the same `metadata.name` on the same cluster fail synth
+ * (`node.addValidation`), naming both construct paths.
  *
  * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
  * a {@link KarpenterValidationError} naming the construct path, the field (e.g.
@@ -83,16 +90,22 @@ export class NodePool extends Construct {
   public readonly manifest: Manifest;
 
   /**
-   * @throws KarpenterValidationError for a value any NodePool CRD rule rejects, a field or value
-   * newer than the targeted Karpenter version, or versions that disagree
+   * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
+   * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
+   * Go's time.Duration, a field or value newer than the targeted Karpenter version, versions that
+   * disagree, or an Ec2NodeClass of another installation; at synth, for a duplicate name
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
     const where = constructPath(scope, id);
+    const REQUIRED = "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)";
+    if (props === undefined || props === null) throw new KarpenterValidationError(where, "nodeClass", undefined, `${REQUIRED}: NodePool props are { nodeClass, … }`);
+    if (typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "NodePool props: an object { nodeClass, requirements, … }");
     const nodeClass = props.nodeClass;
-    if (nodeClass === undefined || nodeClass === null) throw new KarpenterValidationError(where, "nodeClass", nodeClass, "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)");
+    if (nodeClass === undefined || nodeClass === null) throw new KarpenterValidationError(where, "nodeClass", nodeClass, REQUIRED);
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
+    checkSameInstallation(where, props.karpenter, ownClass);
     const version = resolveKarpenterVersion(where, pickVersion(where, props, karpenter, ownClass));
     const c = new Checker(where, version);
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;
@@ -102,8 +115,10 @@ export class NodePool extends Construct {
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
       : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
     const name = options.name ?? nameFromId(id);
-    const requirements = withCapacityType(c, options);
-    const disruption = options.disruption && !c.token(options.disruption) && options.disruption.consolidateAfter === undefined ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    if (name === "") c.fail("name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+    const capacity = withCapacityType(c, options);
+    const requirements = capacity.requirements;
+    const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
     checkNodePool(c, version, { ...options, requirements }, name, ref);
 
     super(scope, id);
@@ -111,14 +126,15 @@ export class NodePool extends Construct {
     this.version = version.full;
     this.nodeClassRef = ref;
     this.requirements = c.token(requirements) ? [] : requirements;
-    const spot = spotAllowed(c, requirements, options.labels);
+    const spot = capacity.unknown ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;
-    if (c.token(requirements)) Annotations.of(this).addWarning(`NodePool ${name}: requirements is a token, so karpenter.sh/capacity-type could not be checked or defaulted; state it in the requirements (Karpenter may otherwise choose spot).`);
+    if (capacity.unknown) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, capacity.unknown));
     if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
       if (same) Annotations.of(this).addWarning(`NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`);
     }
+    registerUniqueName(this, NodePool.KIND, name, { karpenter, cluster: ownClass?.cluster });
 
     const dependsOn = [
       ...(props.dependsOn ?? []),
@@ -170,18 +186,62 @@ function pickVersion(where: string, props: NodePoolProps, karpenter: IKarpenterI
   return given.length > 0 ? given[0][1] : DEFAULT_KARPENTER_VERSION;
 }
 
-/** The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names the key. */
-function withCapacityType(c: Checker, options: NodePoolOptions): NodeSelectorRequirement[] {
+/**
+ * The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names
+ * the key. When a token hides whether something names it (a requirements or labels token, a
+ * requirement or key token, a label key token), nothing is appended — a default could contradict
+ * the hidden requirement and leave the pool without capacity — and `unknown` says what hid it.
+ */
+function withCapacityType(c: Checker, options: NodePoolOptions): { requirements: NodeSelectorRequirement[]; unknown?: string } {
   const reqs = options.requirements;
-  if (reqs !== undefined && c.token(reqs)) return reqs;
+  if (isSet(reqs) && c.token(reqs)) return { requirements: reqs!, unknown: "requirements is a token" };
   const list = reqs ?? [];
   if (!Array.isArray(list)) return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
-  const labels = options.labels && !c.token(options.labels) ? options.labels : {};
-  const named = list.some((r) => r && !c.token(r) && r.key === CAPACITY_TYPE) || CAPACITY_TYPE in labels;
   if (list.length > 100) c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
-  if (named) return list;
+  const labels = options.labels;
+  const unknown =
+    list.some((r) => isSet(r) && c.token(r)) ? "a requirement is a token"
+    : list.some((r) => isSet(r) && typeof r === "object" && isSet(r.key) && !c.known(r.key)) ? "a requirement's key is a token"
+    : isSet(labels) && c.token(labels) ? "labels is a token"
+    : isSet(labels) && typeof labels === "object" && Object.keys(labels!).some((k) => !c.known(k)) ? "a label key is a token"
+    : undefined;
+  if (unknown) return { requirements: list, unknown };
+  const named = list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) || (isSet(labels) && typeof labels === "object" && isSet(labels![CAPACITY_TYPE]));
+  if (named) return { requirements: list };
   if (list.length >= 100) c.fail("requirements", reqs, `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`);
-  return [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT];
+  return { requirements: [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT] };
+}
+
+function unknownCapacityTypeWarning(name: string, why: string): string {
+  return (
+    `NodePool ${name}: ${why}, so whether the pool states ${CAPACITY_TYPE} cannot be checked at synth, and the default ${CAPACITY_TYPE} In [on-demand] was not added (it could contradict a requirement hidden in the token and leave the pool with no capacity to launch). ` +
+    "Without a capacity-type requirement Karpenter may choose spot, and spot launches fail with ServiceLinkedRoleCreationNotPermitted in accounts without the EC2 Spot service-linked role: state the capacity type with known values (e.g. a literal requirement)."
+  );
+}
+
+/**
+ * Rejects an Ec2NodeClass of another installation: its EC2NodeClass is applied to that
+ * installation's cluster, so the nodeClassRef would name a class this pool's cluster lacks.
+ */
+function checkSameInstallation(where: string, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): void {
+  if (!karpenter || !ownClass) return;
+  const classCluster = ownClass.karpenter?.cluster ?? ownClass.cluster;
+  const other = ownClass.karpenter && ownClass.karpenter !== karpenter;
+  const otherCluster =
+    !ownClass.karpenter &&
+    classCluster !== undefined &&
+    classCluster.resource !== karpenter.cluster.resource &&
+    classCluster.clusterNameLiteral !== undefined &&
+    karpenter.cluster.clusterNameLiteral !== undefined &&
+    classCluster.clusterNameLiteral !== karpenter.cluster.clusterNameLiteral;
+  if (!other && !otherCluster) return;
+  const owner = other ? `the Karpenter installation ${ownClass.karpenter!.node.path}` : `cluster ${classCluster!.clusterNameLiteral}`;
+  throw new KarpenterValidationError(
+    where,
+    "nodeClass",
+    ownClass.node.path,
+    `an Ec2NodeClass of the same Karpenter installation as the pool (${karpenter.node.path}): ${ownClass.node.path} belongs to ${owner}, so its EC2NodeClass exists on that cluster only and this pool's nodeClassRef would name a class its own cluster does not have. Create an Ec2NodeClass for ${karpenter.node.path}`,
+  );
 }
 
 /**

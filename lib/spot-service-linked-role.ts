@@ -1,10 +1,12 @@
 import { Construct } from "constructs";
 import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+import { checkTags } from "./private/input-checks";
 
 /** Props of {@link SpotServiceLinkedRole}. */
 export interface SpotServiceLinkedRoleProps {
   /**
-   * Tags for the role.
+   * Tags for the role: at most 50, keys of 1–128 characters not starting with `aws:`, values of at
+   * most 256 characters (AWS tag rules).
    * @default none
    */
   readonly tags?: Record<string, string>;
@@ -19,6 +21,8 @@ export interface SpotServiceLinkedRoleProps {
  * leave it out, or `terraform import` it into this resource. That is why `Karpenter` creates it
  * only when asked (off by default). Source: Karpenter getting-started guide (step "create the
  * EC2 Spot service-linked role").
+ *
+ * @throws KarpenterValidationError for tags that break the AWS tag rules
  */
 export class SpotServiceLinkedRole extends Construct {
   /** The `aws_iam_service_linked_role`. */
@@ -30,10 +34,11 @@ export class SpotServiceLinkedRole extends Construct {
 
   constructor(scope: Construct, id: string, props: SpotServiceLinkedRoleProps = {}) {
     super(scope, id);
+    checkTags(this, props?.tags);
     this.role = new IamServiceLinkedRole(this, "role", {
       awsServiceName: "spot.amazonaws.com",
       description: "Lets EC2 launch and manage spot instances (Karpenter)",
-      tags: props.tags,
+      tags: props?.tags,
     });
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;

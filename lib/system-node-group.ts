@@ -1,12 +1,13 @@
 import { Construct } from "constructs";
-import { ITerraformDependable, Token } from "cdktf";
+import { Fn, ITerraformDependable, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksNodeGroup, EksNodeGroupTaint } from "@cdktf/provider-aws/lib/eks-node-group";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { awsContext } from "./private/aws-context";
-import { AWS_NAME_LIMITS, checkName } from "./private/names";
+import { checkTags, requireCluster } from "./private/input-checks";
+import { nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
 
 /** The label every system node carries; the Karpenter controller's node selector matches it. */
@@ -28,9 +29,13 @@ const AMI_TYPES = [
 
 /** A Kubernetes taint on every system node. */
 export interface SystemNodeTaint {
-  /** Taint key, e.g. `CriticalAddonsOnly`. */
+  /**
+   * Taint key, e.g. `CriticalAddonsOnly`: a Kubernetes qualified name (optional DNS-subdomain
+   * prefix and `/`, then 1–63 letters, digits, `-`, `_`, `.`, starting and ending with a letter or
+   * digit), at most 63 characters in all (hashicorp/aws `taint.key`).
+   */
   readonly key: string;
-  /** Taint value. @default no value */
+  /** Taint value: at most 63 letters, digits, `-`, `_`, `.`, starting and ending with a letter or digit. @default no value */
   readonly value?: string;
   /** `NO_SCHEDULE`, `NO_EXECUTE` or `PREFER_NO_SCHEDULE` (the EKS API spelling). */
   readonly effect: "NO_SCHEDULE" | "NO_EXECUTE" | "PREFER_NO_SCHEDULE";
@@ -64,21 +69,31 @@ export interface SystemNodeGroupProps {
    * @default the AMI's default (20 GiB)
    */
   readonly diskSize?: number;
-  /** Extra Kubernetes labels; `node-role=system` is always set. @default {} */
+  /**
+   * Extra Kubernetes labels; `node-role=system` is always set. Keys are Kubernetes qualified names
+   * (optional DNS-subdomain prefix and `/`, then a name of 1–63 letters, digits, `-`, `_`, `.`,
+   * starting and ending with a letter or digit) of at most 63 characters in all; values have 1–63
+   * characters of the same set (EKS API `labels`: keys and values 1–63 characters).
+   * @default {}
+   */
   readonly labels?: Record<string, string>;
-  /** Taints on the system nodes. Tolerations for them must be given to the Karpenter release. @default none */
+  /** Taints on the system nodes (at most 50). Tolerations for them must be given to the Karpenter release. @default none */
   readonly taints?: SystemNodeTaint[];
   /**
-   * The node group name (≤ 63 characters).
-   * @default "<cluster name>-system" when that fits, else "karpenter-system"
+   * The node group name (1–63 characters: letters, digits, `-`, `_`, starting with a letter or digit).
+   * @default "<cluster name>-system"; set it when the cluster name is longer than 56 characters
    */
   readonly nodeGroupName?: string;
   /**
-   * The IAM role name (≤ 64 characters).
-   * @default "<cluster name>-system-node" when that fits, else "KarpenterSystemNode"
+   * The IAM role name (1–64 characters: letters, digits and `+=,.@_-`).
+   * @default "<cluster name>-system-node"; set it when the cluster name is longer than 52 characters
    */
   readonly roleName?: string;
-  /** Tags on the role and the node group. @default {} */
+  /**
+   * Tags on the role and the node group: at most 50, keys of 1–128 characters not starting with
+   * `aws:`, values of at most 256 characters (AWS tag rules).
+   * @default {}
+   */
   readonly tags?: Record<string, string>;
   /**
    * What must exist before nodes start, besides the role's policies: typically the `vpc-cni`,
@@ -94,6 +109,11 @@ export interface SystemNodeGroupProps {
  * it manages: if it consolidated its own node away, nothing would be left to launch a new one.
  *
  * EKS creates the access entry of a managed node group's role itself.
+ *
+ * @throws KarpenterValidationError for a missing `cluster`, a bad size, instance types, AMI type,
+ * subnets or disk size, literal names that break the AWS rules (including a default derived from a
+ * long cluster name), labels or taints that are not valid Kubernetes keys and values, or tags that
+ * break the AWS tag rules
  */
 export class SystemNodeGroup extends Construct {
   /** The node IAM role. */
@@ -102,13 +122,17 @@ export class SystemNodeGroup extends Construct {
   public readonly nodeGroup: EksNodeGroup;
   /** Nodes the group guarantees (min = desired = max). */
   public readonly size: number;
-  /** Labels on every node, including `node-role=system`: the controller's node selector. */
+  /**
+   * Labels on every node, including `node-role=system`: the controller's node selector. When
+   * `labels` is a map token, only `node-role=system` (Terraform merges the rest into the node group).
+   */
   public readonly labels: Record<string, string>;
   /** Taints on every node (the controller needs tolerations for them). */
   public readonly taints: SystemNodeTaint[];
 
   constructor(scope: Construct, id: string, props: SystemNodeGroupProps) {
     super(scope, id);
+    const cluster = requireCluster(this, props);
     this.size = props.size ?? 2;
     if (!Number.isInteger(this.size) || this.size < 1 || this.size > 100) {
       throw new KarpenterValidationError(this, "size", props.size, "an integer from 1 to 100 (min = desired = max)");
@@ -127,14 +151,22 @@ export class SystemNodeGroup extends Construct {
     if (props.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {
       throw new KarpenterValidationError(this, "diskSize", props.diskSize, "a whole number of GiB, at least 1");
     }
-    this.labels = { ...(props.labels ?? {}), [SYSTEM_NODE_LABEL.key]: SYSTEM_NODE_LABEL.value };
+    checkLabels(this, props.labels);
+    const givenRole = props.labels && !Token.isUnresolved(props.labels) ? props.labels[SYSTEM_NODE_LABEL.key] : undefined;
+    if (givenRole !== undefined && givenRole !== SYSTEM_NODE_LABEL.value) {
+      // the controller's node selector is node-role=system: another value would leave it without nodes
+      throw new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`);
+    }
+    checkTaints(this, props.taints);
+    checkTags(this, props.tags);
+    const systemLabel = { [SYSTEM_NODE_LABEL.key]: SYSTEM_NODE_LABEL.value };
+    const labelsToken = Token.isUnresolved(props.labels);
+    this.labels = labelsToken ? systemLabel : { ...(props.labels ?? {}), ...systemLabel };
     this.taints = props.taints ?? [];
 
-    const literal = props.cluster.clusterNameLiteral;
-    const roleName = props.roleName ?? fitOr(literal, `${props.cluster.clusterName}-system-node`, "-system-node", AWS_NAME_LIMITS.iamRole, "KarpenterSystemNode");
-    checkName(this, "roleName", roleName, AWS_NAME_LIMITS.iamRole, /^[\w+=,.@-]+$/, "letters, digits and +=,.@_- only");
-    const nodeGroupName = props.nodeGroupName ?? fitOr(literal, `${props.cluster.clusterName}-system`, "-system", AWS_NAME_LIMITS.eksNodeGroup, "karpenter-system");
-    checkName(this, "nodeGroupName", nodeGroupName, AWS_NAME_LIMITS.eksNodeGroup, /^[0-9A-Za-z][A-Za-z0-9\-_]*$/, "letters, digits, '-' and '_', starting with a letter or digit");
+    // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
+    const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node");
+    const nodeGroupName = nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system");
 
     const aws = awsContext(this);
     this.role = new IamRole(this, "role", {
@@ -149,7 +181,7 @@ export class SystemNodeGroup extends Construct {
       (policy) => new IamRolePolicyAttachment(this, policy, { role: this.role.name, policyArn: `arn:${aws.partition}:iam::aws:policy/${policy}` }),
     );
     this.nodeGroup = new EksNodeGroup(this, "node-group", {
-      clusterName: props.cluster.clusterName,
+      clusterName: cluster.clusterName,
       nodeGroupName,
       nodeRoleArn: this.role.arn,
       subnetIds: props.subnetIds,
@@ -159,7 +191,8 @@ export class SystemNodeGroup extends Construct {
       diskSize: props.diskSize,
       scalingConfig: { minSize: this.size, desiredSize: this.size, maxSize: this.size },
       updateConfig: { maxUnavailable: 1 },
-      labels: this.labels,
+      // a map token cannot be spread: Terraform merges it, the system label winning as for literal labels
+      labels: labelsToken ? Fn.merge([props.labels, systemLabel]) : this.labels,
       taint: this.taints.length ? this.taints.map((t): EksNodeGroupTaint => ({ key: t.key, value: t.value, effect: t.effect })) : undefined,
       tags: props.tags,
       // nodes must not start before the role can pull images and set up pod networking
@@ -168,8 +201,60 @@ export class SystemNodeGroup extends Construct {
   }
 }
 
-/** The derived name when the literal cluster name lets it fit (or the name is a token), else the fallback. */
-function fitOr(literal: string | undefined, derived: string, suffix: string, max: number, fallback: string): string {
-  if (literal !== undefined && literal.length + suffix.length > max) return fallback;
-  return derived;
+/** Label names, label values and the name part of qualified keys (k8s.io/apimachinery validation). */
+const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+/** The optional prefix of a qualified key: a DNS-1123 subdomain. */
+const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/** Longest label key / value, and taint key / value, the EKS API and hashicorp/aws accept. */
+const EKS_KEY_MAX = 63;
+const TAINT_EFFECTS = ["NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"];
+const MAX_TAINTS = 50;
+
+const KEY_TEXT =
+  `a Kubernetes qualified name: an optional DNS-subdomain prefix (lower-case, ≤ 253 characters) and '/', then a name of 1 to 63 letters, digits, '-', '_' and '.', ` +
+  `starting and ending with a letter or digit; at most ${EKS_KEY_MAX} characters in all (EKS limit)`;
+const VALUE_TEXT = `at most ${EKS_KEY_MAX} letters, digits, '-', '_' and '.', starting and ending with a letter or digit`;
+
+/** True when a literal key is not a qualified name within the EKS limit. */
+function badKey(key: string): boolean {
+  const slash = key.indexOf("/");
+  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+  const name = slash >= 0 ? key.slice(slash + 1) : key;
+  if (key.length > EKS_KEY_MAX) return true;
+  if (prefix !== undefined && !(prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix))) return true;
+  return !(name.length <= 63 && LABEL_NAME.test(name));
+}
+
+function valueOk(value: string, allowEmpty: boolean): boolean {
+  return value === "" ? allowEmpty : value.length <= EKS_KEY_MAX && LABEL_NAME.test(value);
+}
+
+/** Node labels: qualified-name keys and non-empty label values (the EKS API rejects empty ones). */
+function checkLabels(scope: Construct, labels: Record<string, string> | undefined): void {
+  if (labels === undefined || Token.isUnresolved(labels)) return;
+  if (labels === null || typeof labels !== "object" || Array.isArray(labels)) throw new KarpenterValidationError(scope, "labels", labels, "a map of Kubernetes label keys to values");
+  for (const [key, value] of Object.entries(labels)) {
+    const field = `labels[${JSON.stringify(key)}]`;
+    if (!Token.isUnresolved(key) && badKey(key)) throw new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`);
+    if (!isUnresolved(value) && !(typeof value === "string" && valueOk(value, false))) {
+      throw new KarpenterValidationError(scope, field, value, `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`);
+    }
+  }
+}
+
+/** Node taints: qualified-name keys, label-syntax values (may be empty), the EKS effect spellings. */
+function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): void {
+  if (taints === undefined || Token.isUnresolved(taints)) return;
+  if (!Array.isArray(taints)) throw new KarpenterValidationError(scope, "taints", taints, "an array of { key, value?, effect }");
+  if (taints.length > MAX_TAINTS) throw new KarpenterValidationError(scope, "taints", `${taints.length} taints`, `at most ${MAX_TAINTS} taints (EKS limit)`);
+  taints.forEach((t, i) => {
+    if (t === null || typeof t !== "object") throw new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }");
+    if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key))) throw new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`);
+    if (t.value !== undefined && !isUnresolved(t.value) && !(typeof t.value === "string" && valueOk(t.value, true))) {
+      throw new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`);
+    }
+    if (!isUnresolved(t.effect) && !TAINT_EFFECTS.includes(t.effect)) {
+      throw new KarpenterValidationError(scope, `taints[${i}].effect`, t.effect, `one of ${TAINT_EFFECTS.join(", ")} (the EKS API spelling; not the Kubernetes NoSchedule / NoExecute / PreferNoSchedule)`);
+    }
+  });
 }

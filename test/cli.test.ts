@@ -1,7 +1,9 @@
 import { spawnSync } from "child_process";
+import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { CliIo, runCli, USAGE } from "../lib/cli";
+import { PassThrough } from "stream";
+import { CliIo, runCli, stopOnClosedPipe, USAGE } from "../lib/cli";
 import { convertLegacyManifests, toV1Yaml } from "../lib/convert";
 import { SEED_MANIFESTS } from "./convert/seed-manifests";
 
@@ -104,10 +106,69 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(io.out).toBe("");
   });
 
-  test("bad option values are errors of the converter: exit 1", async () => {
+  test.each([["0.31.0"], ["abc"]])("--karpenter-version %s is a usage error naming the flag: exit 2", async (version) => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
-    expect(await runCli(["convert", "--karpenter-version", "0.31.0", "a.yaml"], io)).toBe(1);
-    expect(io.err).toMatch(/^error: convertLegacyManifests: options\.version = "0\.31\.0" is invalid/);
+    expect(await runCli(["convert", "--karpenter-version", version, "a.yaml"], io)).toBe(2);
+    expect(io.err).toMatch(new RegExp(`^error: --karpenter-version "${version}" is invalid: a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: 1.0, `));
+    expect(io.err).not.toContain("convertLegacyManifests");
+    expect(io.err.endsWith(USAGE)).toBe(true);
+    expect(io.out).toBe("");
+  });
+
+  test("-- ends the options: a file named like an option is read", async () => {
+    const io = fakeIo({ "--role": SEED_MANIFESTS, "-": "" });
+    expect(await runCli(["convert", "--no-legacy-defaults", "--", "--role"], io)).toBe(0);
+    expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS, { legacyDefaults: false })));
+    const two = fakeIo({ a: SEED_MANIFESTS });
+    expect(await runCli(["convert", "--", "a", "-x"], two)).toBe(2);
+    expect(two.err).toMatch(/^error: one input file expected, got 2: a -x\n/);
+  });
+
+  test("--version prints the version of package.json", async () => {
+    const io = fakeIo();
+    expect(await runCli(["--version"], io)).toBe(0);
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+    expect(io.out).toBe(`${pkg.version}\n`);
+    expect(io.out).toMatch(/^\d+\.\d+\.\d+/);
+    expect(io.err).toBe("");
+  });
+
+  test("convert --version is a usage error that points to --karpenter-version", async () => {
+    const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "--version", "1.14.1", "a.yaml"], io)).toBe(2);
+    expect(io.err).toContain("--karpenter-version");
+    expect(io.out).toBe("");
+  });
+});
+
+describe("closed pipes", () => {
+  test("EPIPE on a stream exits 0; other stream errors are rethrown", () => {
+    const stream = new PassThrough();
+    const exits: number[] = [];
+    stopOnClosedPipe(stream, (code) => exits.push(code));
+    stream.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    expect(exits).toEqual([0]);
+    expect(() => stream.emit("error", Object.assign(new Error("write EIO"), { code: "EIO" }))).toThrow("write EIO");
+  });
+});
+
+describe("without the cdktf peer dependency", () => {
+  afterAll(() => jest.dontMock("cdktf"));
+
+  test("the converter and the command line load and convert (nothing in the YAML can be a token)", async () => {
+    await jest.isolateModulesAsync(async () => {
+      jest.doMock("cdktf", () => {
+        throw Object.assign(new Error("Cannot find module 'cdktf'"), { code: "MODULE_NOT_FOUND" });
+      });
+      expect(() => require("cdktf")).toThrow("Cannot find module 'cdktf'");
+      const cli = require("../lib/cli") as typeof import("../lib/cli");
+      const io = fakeIo({ "seed.yaml": SEED_MANIFESTS, "bad.yaml": SEED_MANIFESTS.replace("ttlSecondsAfterEmpty: 30", "ttlSecondsAfterEmpty: 30\n  weight: 0") });
+      expect(await cli.runCli(["convert", "seed.yaml"], io)).toBe(0);
+      expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
+      // the rules still run: weight 0 is noted
+      expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(0);
+      expect(io.err).toContain("spec.weight = 0: an integer from 1 to 100");
+    });
   });
 });
 
@@ -131,4 +192,19 @@ describe("lib/cli.ts as a program", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("error: document 1 (line 24): spec.ttlSecondsAfterEmpty");
   }, 60_000);
+
+  test("a reader that stops early (| head -c 10): exit 0, no EPIPE trace", () => {
+    // ~1 MB of YAML: far more than a pipe buffer, so the program writes after head has gone
+    const input = Array.from({ length: 2500 }, (_, i) => `apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: { name: p${i} }\nspec:\n  providerRef: { name: x }\n  ttlSecondsAfterEmpty: 30\n  ttlSecondsUntilExpired: 600\n`).join("---\n");
+    const file = path.join(os.tmpdir(), `cli-epipe-${process.pid}.yaml`);
+    fs.writeFileSync(file, input);
+    try {
+      const tsx = path.join(repo, "node_modules", ".bin", "tsx");
+      const script = `"${tsx}" "${path.join(repo, "lib", "cli.ts")}" convert "${file}" 2>/dev/null | head -c 10 >/dev/null; echo "status=\${PIPESTATUS[0]}"; "${tsx}" "${path.join(repo, "lib", "cli.ts")}" convert "${file}" 2>&1 >/dev/null | grep -c EPIPE || true`;
+      const r = spawnSync("bash", ["-c", script], { cwd: os.tmpdir(), encoding: "utf8" });
+      expect(r.stdout).toBe("status=0\n0\n");
+    } finally {
+      fs.unlinkSync(file);
+    }
+  }, 120_000);
 });

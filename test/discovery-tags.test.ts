@@ -1,6 +1,8 @@
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../lib/discovery-tags";
 import { KarpenterValidationError } from "../lib/errors";
+import { Fn, TerraformVariable } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 describe("DiscoveryTags", () => {
@@ -50,5 +52,48 @@ describe("DiscoveryTags", () => {
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
+  });
+  describe("subnets that are a list token", () => {
+    const listTokenText = /^test\/discovery: subnets = "\(a list token, known only at apply\)" is invalid: an array of subnet IDs known at synth .*a list token cannot be split into one aws_ec2_tag per subnet; pass the subnets one by one or tag them in their own `tags` with DiscoveryTags\.subnetTags\(\)/;
+
+    test("the cluster's subnet list is rejected with our error, not cdktf's", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      const error = thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: eks.vpcConfig.subnetIds }));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(listTokenText);
+    });
+
+    test("a list token spread into an array is rejected too", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
+    });
+
+    test("single references (string tokens) are fine", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      const one = new TerraformVariable(stack, "subnet", { type: "string" }).stringValue;
+      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
+      const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
+      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
+    });
+  });
+
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new DiscoveryTags(stack, "discovery", {} as any));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe("test/discovery: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+    expect(thrown(() => new DiscoveryTags(stack, "discovery2", undefined as any))).toBeInstanceOf(KarpenterValidationError);
+  });
+
+  test("a tag value longer than 256 characters is rejected", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(() => new DiscoveryTags(stack, "discovery", { cluster, tagValue: "v".repeat(257) })).toThrow(/^test\/discovery: tagValue = .* is invalid: a tag value of at most 256 characters/);
   });
 });

@@ -1,8 +1,9 @@
 import * as fs from "fs";
 import * as path from "path";
-import { App, TerraformStack, Testing } from "cdktf";
+import { App, Fn, TerraformStack, Testing } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -209,3 +210,96 @@ describe("Ec2NodeClass in another stack than the controller", () => {
     expect(r.manifest.spec.subnetSelectorTerms[0].tags["karpenter.sh/discovery"]).toMatch(/^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/);
   });
 });
+
+/** A stack with the providers its resources need, so that synth validates only what the test is about. */
+function providedStack(app: App, id: string): TerraformStack {
+  const stack = new TerraformStack(app, id);
+  new AwsProvider(stack, "aws", { region: "us-east-1" });
+  new HelmProvider(stack, "helm", {});
+  new KubernetesProvider(stack, "kubernetes", {});
+  return stack;
+}
+
+describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
+  test("two classes named default of one installation fail synth, naming both paths", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "test");
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    // as karpenter.addEc2NodeClass("default") next to a class of its own named "default"
+    new Ec2NodeClass(karpenter, "node-class-default", { karpenter, name: "default" });
+    new Ec2NodeClass(stack, "x", { karpenter, name: "default" });
+    expect(() => app.synth()).toThrow(
+      '[test/x] test/x: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: test/karpenter/node-class-default is EC2NodeClass "default" too (both belong to the Karpenter installation test/karpenter); Kubernetes keeps one EC2NodeClass per name, so the two manifests would overwrite each other at apply. Give one of them another `name`',
+    );
+  });
+
+  test("without an installation: the same cluster object, or the same literal cluster name, clashes", () => {
+    const app = Testing.app();
+    const one = providedStack(app, "one");
+    const two = providedStack(app, "two");
+    new Ec2NodeClass(one, "a", { cluster: testCluster(one, "prod"), role: "r", name: "shared" });
+    new Ec2NodeClass(two, "b", { cluster: testCluster(two, "prod"), role: "r", name: "shared" });
+    expect(() => app.synth()).toThrow(/two\/b: name = "shared" is invalid: .*one\/a is EC2NodeClass "shared" too \(both are for a cluster named "prod"\)/);
+  });
+
+  test("an installation's class and a building-block class for its cluster clash", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "test");
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    new Ec2NodeClass(stack, "a", { karpenter });
+    new Ec2NodeClass(stack, "b", { cluster: karpenter.cluster, role: "r", name: "a" });
+    expect(() => app.synth()).toThrow(/test\/b: name = "a" is invalid: .*test\/a is EC2NodeClass "a" too \(both are for the same cluster\)/);
+  });
+
+  test("classes of two installations on different clusters, or with different names, are fine", () => {
+    const app = Testing.app();
+    const a = providedStack(app, "a");
+    const b = providedStack(app, "b");
+    new Ec2NodeClass(a, "default", { karpenter: new FakeInstallation(a, "karpenter") });
+    const kb = new FakeInstallation(b, "karpenter");
+    new Ec2NodeClass(b, "default", { karpenter: kb });
+    new Ec2NodeClass(b, "other", { karpenter: kb });
+    expect(() => app.synth()).not.toThrow();
+  });
+});
+
+describe("a role other than the installation's node role warns", () => {
+  const warnings = (c: Construct) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+
+  test("a literal role against a literal node role name", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const other = new Ec2NodeClass(stack, "other", { karpenter, role: "SomeOtherRole" });
+    const w = warnings(other);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain('EC2NodeClass other: role "SomeOtherRole" is not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"');
+    expect(w[0]).toContain("iam:PassRole");
+    expect(w[0]).toContain("access entry");
+    expect(warnings(new Ec2NodeClass(stack, "same", { karpenter, role: "KarpenterNodeRole-demo" }))).toEqual([]);
+    expect(warnings(new Ec2NodeClass(stack, "default", { karpenter }))).toEqual([]);
+    expect(warnings(new Ec2NodeClass(stack, "profile", { karpenter, instanceProfile: "p" }))).toEqual([]);
+  });
+
+  test("a literal role against the installation's role resource (named after the cluster)", () => {
+    const { stack } = testStack();
+    class RoleInstallation extends FakeInstallation {
+      public readonly roleResource = new IamRole(this, "node-role", { name: `KarpenterNodeRole-${this.cluster.clusterName}`, assumeRolePolicy: "{}" });
+    }
+    const karpenter = new RoleInstallation(stack, "karpenter");
+    const install: IKarpenterInstallation = { ...pick(karpenter), nodeRoleName: karpenter.roleResource.name };
+    expect(warnings(new Ec2NodeClass(stack, "same", { karpenter: install, role: "KarpenterNodeRole-demo" }))).toEqual([]);
+    expect(warnings(new Ec2NodeClass(stack, "other", { karpenter: install, role: "KarpenterNodeRole-prod" }))[0]).toContain('not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"');
+  });
+
+  test("a role whose installation's name cannot be known says so", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const install: IKarpenterInstallation = { ...pick(karpenter), nodeRoleName: Fn.lower("ROLE") };
+    expect(warnings(new Ec2NodeClass(stack, "x", { karpenter: install, role: "r" }))[0]).toContain("its name is known only at apply; if it is the same role, ignore this");
+  });
+});
+
+/** The installation members of a fake install, as a plain object (to vary one of them). */
+function pick(k: FakeInstallation): IKarpenterInstallation {
+  return { node: k.node, cluster: k.cluster, version: k.version, namespace: k.namespace, nodeRoleName: k.nodeRoleName, release: k.release, createsSpotServiceLinkedRole: k.createsSpotServiceLinkedRole } as IKarpenterInstallation;
+}

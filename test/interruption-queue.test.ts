@@ -1,7 +1,8 @@
 import { createHash } from "crypto";
 import { InterruptionQueue, InterruptionQueueProps } from "../lib/interruption-queue";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+import { KarpenterValidationError } from "../lib/errors";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 function synthQueue(props: Partial<InterruptionQueueProps> = {}, clusterName = "demo") {
   const { stack } = testStack();
@@ -140,5 +141,17 @@ describe("InterruptionQueue", () => {
 
   test("unknown version is an error listing the supported ones", () => {
     expect(() => synthQueue({ version: "0.37.0" })).toThrow(/test\/queue: version = "0\.37\.0" is invalid: .*1\.0, .*1\.14/);
+  });
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new InterruptionQueue(stack, "queue", { queueName: "q" } as any));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe("test/queue: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+  });
+
+  test("tags follow the AWS rules", () => {
+    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/);
+    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "" is invalid: a tag key of 1 to 128 characters/);
+    expect(onlyResource(synthQueue({ tags: { "team:aws": "x" } }).json, "aws_sqs_queue").tags).toEqual({ "team:aws": "x" });
   });
 });

@@ -1,7 +1,9 @@
 import { TerraformStack } from "cdktf";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
-import { synthJson, testCluster, testStack } from "./helpers";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { InterruptionQueue } from "../lib/interruption-queue";
+import { synthJson, testCluster, testStack, thrown } from "./helpers";
 import { TerraformOutput } from "cdktf";
 
 describe("KarpenterCluster", () => {
@@ -34,5 +36,25 @@ describe("KarpenterCluster", () => {
     const { stack } = testStack();
     expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing", name)).toThrow(KarpenterValidationError);
     expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing2", name)).toThrow(/test\/existing2: clusterName = .* is invalid: an EKS cluster name/);
+  });
+  test.each(["_x", "-x", "my.cluster", "", "x".repeat(101)])("fromEksCluster rejects the literal name %j at the EksCluster's path", (name) => {
+    const { stack } = testStack();
+    const eks = new EksCluster(stack, "eks", { name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const error = thrown(() => KarpenterCluster.fromEksCluster(eks)) as KarpenterValidationError;
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.path).toBe("test/eks");
+    expect(error.field).toBe("name");
+    expect(error.message).toBe(`test/eks: name = ${JSON.stringify(name)} is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit`);
+  });
+
+  test("fromEksCluster accepts a 100-character name and a token name", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "a".repeat(100));
+    expect(cluster.clusterNameLiteral).toBe("a".repeat(100));
+    // the queue (≤ 80) then asks for its own name: the message is about queueName, the cluster name itself was fine
+    expect(() => new InterruptionQueue(stack, "queue", { cluster })).toThrow(/queueName = "a{100}" is invalid: at most 80 characters/);
+    const seed = KarpenterCluster.fromClusterName(stack, "seed", "seed");
+    const eks = new EksCluster(stack, "eks", { name: seed.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+    expect(KarpenterCluster.fromEksCluster(eks).clusterNameLiteral).toBeUndefined();
   });
 });

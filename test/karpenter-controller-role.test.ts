@@ -1,10 +1,12 @@
-import { TerraformStack } from "cdktf";
+import { TerraformStack, Testing } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../lib/karpenter-controller-role";
 import { KarpenterNodeRole } from "../lib/karpenter-node-role";
 import { InterruptionQueue } from "../lib/interruption-queue";
 import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 interface Setup {
   stack: TerraformStack;
@@ -34,6 +36,13 @@ function policies(json: any): Record<string, any> {
 }
 
 const statementsBySid = (json: any) => Object.fromEntries(Object.values(policies(json)).flatMap((d: any) => d.Statement.map((s: any) => [s.Sid, s])));
+/** Warnings recorded on the construct tree after running the validations. */
+function warnings(stack: TerraformStack): string[] {
+  Testing.synth(stack, true);
+  return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+}
+
+const trustOf = (json: any) => JSON.parse(resources(json, "aws_iam_role")[key(json, "aws_iam_role", "controller")].assume_role_policy);
 const key = (json: any, type: string, prefix: string) => Object.keys(resources(json, type)).find((k) => k.startsWith(prefix))!;
 
 describe("KarpenterControllerRole", () => {
@@ -198,5 +207,101 @@ describe("KarpenterControllerRole", () => {
 
   test("unknown version is an error listing the supported ones", () => {
     expect(() => controller({ version: "1.15.2" })).toThrow(/test\/controller: version = "1\.15\.2" is invalid: .*supported minor: 1\.0, .*1\.14/);
+  });
+  describe("IRSA and the cluster's IAM OIDC provider", () => {
+    const eksOf = (s: Setup) => s.cluster.resource as EksCluster;
+    const oidc = (s: Setup, id = "oidc", url = eksOf(s).identity.get(0).oidc.get(0).issuer) => new IamOpenidConnectProvider(s.stack, id, { url, clientIdList: ["sts.amazonaws.com"] });
+
+    test("a provider for the cluster's issuer declared AFTER the role is found: the trust names its arn", () => {
+      const s = setup();
+      new KarpenterControllerRole(s.stack, "controller", { cluster: s.cluster, nodeRole: s.nodeRole, identity: { type: "irsa" } });
+      oidc(s);
+      const json = synthJson(s.stack);
+      expect(trustOf(json).Statement[0].Principal).toEqual({ Federated: "${aws_iam_openid_connect_provider.oidc.arn}" });
+      expect(warnings(s.stack)).toEqual([]);
+    });
+
+    test("a provider declared before, with the IKarpenterCluster's issuer string, is found too", () => {
+      const s = setup();
+      oidc(s, "provider", s.cluster.oidcIssuerUrl);
+      const { json } = controller({ identity: { type: "irsa" }, interruptionQueue: undefined }, s);
+      expect(trustOf(json).Statement[0].Principal).toEqual({ Federated: "${aws_iam_openid_connect_provider.provider.arn}" });
+    });
+
+    test("a provider for another cluster's issuer does not count: derived ARN and a warning naming the fix", () => {
+      const s = setup();
+      const other = testCluster(s.stack, "other", "other-cluster").resource as EksCluster;
+      oidc(s, "other-oidc", other.identity.get(0).oidc.get(0).issuer);
+      new IamOpenidConnectProvider(s.stack, "literal-oidc", { url: "https://oidc.eks.us-east-1.amazonaws.com/id/ABC", clientIdList: ["sts.amazonaws.com"] });
+      const { json } = controller({ identity: { type: "irsa" } }, s);
+      expect(trustOf(json).Statement[0].Principal.Federated).toMatch(/^arn:\$\{data\.aws_partition\.[^}]+\}:iam::\$\{data\.aws_caller_identity\.[^}]+\}:oidc-provider\/\$\{local\.[^}]+\}$/);
+      expect(warnings(s.stack)).toEqual([
+        expect.stringMatching(/^IRSA needs the IAM OIDC provider of cluster demo, and nothing in this app creates it: add an aws_iam_openid_connect_provider .*clientIdList: \["sts\.amazonaws\.com"\].*or pass identity\.oidcProviderArn/),
+      ]);
+    });
+
+    test("no warning with a given oidcProviderArn, with Pod Identity, or for a cluster read with a data source", () => {
+      expect(warnings(controller({ identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC" } }).stack)).toEqual([]);
+      expect(warnings(controller().stack)).toEqual([]);
+      const { stack } = testStack();
+      const cluster = KarpenterCluster.fromClusterName(stack, "existing", "prod");
+      const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster });
+      new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, identity: { type: "irsa" } });
+      expect(warnings(stack)).toEqual([]);
+    });
+
+    test("a token cluster name is not printed as a token in the warning", () => {
+      const { stack } = testStack();
+      const data = KarpenterCluster.fromClusterName(stack, "seed", "seed");
+      const eks = new EksCluster(stack, "eks", { name: data.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+      const cluster = KarpenterCluster.fromEksCluster(eks);
+      const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster, roleName: "nodes" });
+      new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, roleName: "ctrl", policyNameSuffix: "x", identity: { type: "irsa" } });
+      const [warning] = warnings(stack);
+      expect(warning).toMatch(/^IRSA needs the IAM OIDC provider of the cluster \(test\/eks\)/);
+      expect(warning).not.toMatch(/TfToken/);
+    });
+  });
+
+  describe("required props, ARNs, actions and tags", () => {
+    test("a missing cluster or node role is a validation error, not a TypeError", () => {
+      const s = setup();
+      const noCluster = thrown(() => new KarpenterControllerRole(s.stack, "c1", { nodeRole: s.nodeRole } as any));
+      expect(noCluster).toBeInstanceOf(KarpenterValidationError);
+      expect(noCluster.message).toBe("test/c1: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+      expect(thrown(() => new KarpenterControllerRole(s.stack, "c2", { cluster: s.cluster } as any)).message).toMatch(/^test\/c2: nodeRole = undefined is invalid: nodeRole is required/);
+      const eks = s.cluster.resource as EksCluster;
+      expect(thrown(() => new KarpenterControllerRole(s.stack, "c3", { cluster: eks as any, nodeRole: s.nodeRole })).message).toMatch(/^test\/c3: cluster = "test\/cluster" is invalid: cluster is required: .*pass KarpenterCluster\.fromEksCluster\(cluster\)/);
+    });
+
+    test.each([
+      ["DescribeVpcs", /additionalStatements\[0\]\.actions\[1\] = "DescribeVpcs" is invalid: "\*" or "<service>:<action>"/],
+      ["ec2 DescribeVpcs", /additionalStatements\[0\]\.actions\[1\] = "ec2 DescribeVpcs" is invalid/],
+      ["ec2:", /additionalStatements\[0\]\.actions\[1\] = "ec2:" is invalid/],
+      ["ec2:Describe:Vpcs", /additionalStatements\[0\]\.actions\[1\] = "ec2:Describe:Vpcs" is invalid/],
+    ])("additional statement action %j is rejected", (action, message) => {
+      const error = thrown(() => controller({ additionalStatements: [{ actions: ["ec2:DescribeVpcs", action], resources: ["*"] }] }));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(new RegExp(`^test/controller: ${message.source}`));
+    });
+
+    test("wildcard actions and ARN resources are accepted; empty actions or resources, and non-ARN resources, are not", () => {
+      const { json } = controller({ additionalStatements: [{ sid: "Reads", actions: ["ec2:Describe*", "s3:Get?bject", "*"], resources: ["arn:aws:s3:::bucket/*", "*"] }] });
+      expect(policies(json)["KarpenterControllerAdditionalPolicy-${aws_eks_cluster.cluster.name}"].Statement[0].Action).toEqual(["ec2:Describe*", "s3:Get?bject", "*"]);
+      expect(() => controller({ additionalStatements: [{ actions: [], resources: ["*"] }] })).toThrow(/additionalStatements\[0\]\.actions = \[\] is invalid: at least one IAM action/);
+      expect(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: [] }] })).toThrow(/additionalStatements\[0\]\.resources = \[\] is invalid: at least one resource/);
+      expect(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: ["my-bucket"] }] })).toThrow(/additionalStatements\[0\]\.resources\[0\] = "my-bucket" is invalid: "\*" or an ARN/);
+    });
+
+    test("additionalPolicyArns must be managed policy ARNs", () => {
+      expect(() => controller({ additionalPolicyArns: ["arn:aws:iam::123456789012:role/extra"] })).toThrow(/^test\/controller: additionalPolicyArns\[0\] = .* is invalid: an IAM managed policy ARN/);
+      expect(() => controller({ additionalPolicyArns: ["extra"] })).toThrow(KarpenterValidationError);
+    });
+
+    test("tags follow the AWS rules", () => {
+      expect(() => controller({ tags: { "aws:cloudformation:stack-name": "x" } })).toThrow(/^test\/controller: tags\["aws:cloudformation:stack-name"\] = .* is invalid: a tag key that does not start with "aws:"/);
+      const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"]));
+      expect(() => controller({ tags: many })).toThrow(/^test\/controller: tags = "51 tags" is invalid: at most 50 tags/);
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { KarpenterNodeRole } from "../lib/karpenter-node-role";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+import { TerraformVariable } from "cdktf";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 const PARTITION = /^\$\{data\.aws_partition\.[^.]+\.partition\}$/;
 
@@ -110,5 +111,72 @@ describe("KarpenterNodeRole", () => {
 
   test.each(["1.15.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {
     expect(() => synthNodeRole({ version })).toThrow(/test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14/);
+  });
+  describe("bring your own role is validated when literal", () => {
+    test.each([
+      ["an ARN that is not one", { roleName: "MyRole", roleArn: "not-an-arn" }, /existingRole\.roleArn = "not-an-arn" is invalid: an IAM role ARN/],
+      ["an instance profile ARN", { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:instance-profile/MyRole" }, /existingRole\.roleArn = .*instance-profile.* is invalid: an IAM role ARN, .*not an instance profile/],
+      ["an empty name", { roleName: "", roleArn: "" }, /existingRole\.roleName = "" is invalid: an IAM role name/],
+      ["an empty ARN", { roleName: "MyRole", roleArn: "" }, /existingRole\.roleArn = "" is invalid: an IAM role ARN/],
+      ["a bad name", { roleName: "my role", roleArn: "arn:aws:iam::123456789012:role/my role" }, /existingRole\.roleName = "my role" is invalid: an IAM role name/],
+      ["a short account", { roleName: "MyRole", roleArn: "arn:aws:iam::1234:role/MyRole" }, /existingRole\.roleArn = .* is invalid: an IAM role ARN/],
+      ["a name/ARN mismatch", { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:role/Other" }, /existingRole\.roleArn = .* is invalid: the ARN of the role named in existingRole\.roleName \("MyRole"\): its last path segment is "Other"/],
+      ["a missing ARN", { roleName: "MyRole" }, /existingRole\.roleArn = undefined is invalid: the role ARN \(required\)/],
+    ])("rejects %s", (_why, existingRole, message) => {
+      const error = thrown(() => synthNodeRole({ existingRole: existingRole as any }));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(new RegExp(`^test/node-role: ${message.source}`));
+    });
+
+    test("accepts a role with a path and other partitions; the access entry names the given ARN", () => {
+      for (const roleArn of ["arn:aws:iam::123456789012:role/nodes/karpenter/MyRole", "arn:aws-us-gov:iam::123456789012:role/MyRole", "arn:aws-cn:iam::123456789012:role/MyRole"]) {
+        const { json } = synthNodeRole({ existingRole: { roleName: "MyRole", roleArn } });
+        expect(onlyResource(json, "aws_eks_access_entry").principal_arn).toBe(roleArn);
+      }
+    });
+
+    test("with tokens in the ARN, a literal last segment is still compared with the name", () => {
+      const { stack } = testStack();
+      const account = new TerraformVariable(stack, "account", { type: "string" }).stringValue;
+      const cluster = testCluster(stack);
+      expect(() => new KarpenterNodeRole(stack, "ok", { cluster, existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/MyRole` } })).not.toThrow();
+      expect(() => new KarpenterNodeRole(stack, "bad", { cluster, existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/Other` } })).toThrow(/^test\/bad: existingRole\.roleArn = "arn:aws:iam::<known at apply>:role\/Other" is invalid: .* its last path segment is "Other"/);
+      const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
+      expect(() => new KarpenterNodeRole(stack, "token-name", { cluster, existingRole: { roleName: name, roleArn: "arn:aws:iam::123456789012:role/Anything" } })).not.toThrow();
+    });
+  });
+
+  test.each([
+    ["a policy name", "AmazonEBSCSIDriverPolicy"],
+    ["a role ARN", "arn:aws:iam::123456789012:role/MyRole"],
+    ["an S3 ARN", "arn:aws:s3:::my-bucket"],
+    ["a bad account", "arn:aws:iam::amazon:policy/X"],
+  ])("additionalPolicyArns rejects %s", (_why, arn) => {
+    const error = thrown(() => synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", arn] }));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(/^test\/node-role: additionalPolicyArns\[1\] = .* is invalid: an IAM managed policy ARN/);
+  });
+
+  test("additionalPolicyArns accepts customer-managed ARNs with a path", () => {
+    const { json } = synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::123456789012:policy/team/nodes/extra"] });
+    expect(attachedArns(json)).toContain("arn:aws:iam::123456789012:policy/team/nodes/extra");
+  });
+
+  test.each([
+    [{ "aws:team": "x" }, /tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/],
+    [{ "AWS:Team": "x" }, /tags\["AWS:Team"\] = "AWS:Team" is invalid: a tag key that does not start/],
+    [{ ["k".repeat(129)]: "x" }, /tags\["k{129}"\] = "k{129}" is invalid: a tag key of 1 to 128 characters \(got 129\)/],
+    [{ team: "v".repeat(257) }, /tags\["team"\] = "v{199}… is invalid: a tag value of at most 256 characters \(got 257\)/],
+  ])("tags are checked against the AWS rules: %j", (tags, message) => {
+    const error = thrown(() => synthNodeRole({ tags }));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(new RegExp(`^test/node-role: ${message.source}`));
+  });
+
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new KarpenterNodeRole(stack, "node-role", {} as any));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe("test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
   });
 });

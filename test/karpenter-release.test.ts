@@ -3,6 +3,8 @@ import * as path from "path";
 import * as YAML from "yaml";
 import { Token } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterRelease, KarpenterReleaseProps, KarpenterSettings } from "../lib/karpenter-release";
 import { KarpenterValidationError } from "../lib/errors";
 import { onlyResource, synthJson, testCluster, testStack } from "./helpers";
@@ -218,14 +220,62 @@ describe("KarpenterRelease", () => {
     test("settings in values are checked against the version; wired keys cannot be overridden", () => {
       expect(() => release({ version: "1.13.1", values: { settings: { featureGates: { capacityBuffer: true } } } })).toThrow(/values\.settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.13\.1 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
       expect(() => release({ values: { settings: { clusterName: "other" } } })).toThrow(/values\.settings\.clusterName = "other" is invalid: not settable here/);
-      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here/);
+      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: \{ existingQueueName, existingQueueArn \}` for a queue of your own/);
       expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(/values\.serviceAccount\.name = "other" is invalid: not settable here/);
       expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(/values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/);
+    });
+
+    test("controller resources are checked after the merge: a request above the (default) limit is refused", () => {
+      expect(() => release({ values: { controller: { resources: { requests: { memory: "4Gi" } } } } })).toThrow(
+        'test/karpenter: values.controller.resources.requests.memory = "4Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
+      );
+      expect(() => release({ controllerResources: { requests: { memory: "1Gi" }, limits: { memory: "1Gi" } }, values: { controller: { resources: { limits: { memory: "768Mi" } } } } })).toThrow(
+        /values\.controller\.resources\.limits\.memory = "768Mi" is invalid: at least the request \(1Gi, controllerResources\.requests\.memory\)/,
+      );
+      expect(() => release({ values: { controller: { resources: { requests: { cpu: "lots" } } } } })).toThrow(/values\.controller\.resources\.requests\.cpu = "lots" is invalid: a Kubernetes CPU quantity/);
+      // raising both, or removing the limit with null (Helm's rule), is fine
+      expect(release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: "4Gi" } } } } }).values.controller.resources.requests.memory).toBe("4Gi");
+      expect(release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: null } } } } }).values.controller.resources.limits).toEqual({ memory: null });
+    });
+
+    test("every path of the merged values must exist in the version's values.yaml", () => {
+      expect(() => release({ values: { replicaz: 3 } })).toThrow(/^test\/karpenter: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\?/);
+      expect(() => release({ version: "1.0.14", values: { initContainers: { a: 1 } } })).toThrow(/values\.initContainers\.a = 1 is invalid: Karpenter 1\.0\.14's chart values\.yaml has no initContainers\.a: it was introduced in 1\.4\.0/);
+      expect(() => release({ values: { webhook: { enabled: false } } })).toThrow(/values\.webhook\.enabled = false is invalid: .*the chart had it up to 1\.0\.14 and dropped it/);
+      expect(() => release({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } })).toThrow(/test\/karpenter: affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution = \[\] is invalid/);
+      expect(() => release({ values: { replicaz: Token.asNumber("${var.n}") } })).toThrow('test/karpenter: values.replicaz = "(known at apply)" is invalid');
+      expect(release({ version: "1.0.14", values: { webhook: { enabled: false } } }).values.webhook).toEqual({ enabled: false });
+      expect(release({ values: { podLabels: { team: "a" }, controller: { env: [{ name: "A", value: "1" }] }, service: { annotations: { a: "b" } } } }).values.podLabels).toEqual({ team: "a" });
     });
 
     test("a list or map token in values is refused (Terraform cannot put it into a string)", () => {
       expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/values = .* is invalid: tolerations is a token that is not a string or number/);
     });
+  });
+
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    expect(() => new KarpenterRelease(stack, "karpenter", {} as KarpenterReleaseProps)).toThrow(
+      'test/karpenter: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)',
+    );
+  });
+
+  test("the version must support the cluster's literal Kubernetes version", () => {
+    const { stack } = testStack();
+    const eks = new EksCluster(stack, "cluster", { name: "demo", version: "1.34", roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const cluster = KarpenterCluster.fromEksCluster(eks);
+    expect(() => new KarpenterRelease(stack, "old", { cluster, version: "1.0.14" })).toThrow(/^test\/old: version = "1\.0\.14" is invalid: Karpenter 1\.0\.14 supports Kubernetes 1\.25 to 1\.31, and cluster demo runs Kubernetes 1\.34/);
+    expect(new KarpenterRelease(stack, "new", { cluster, version: "1.8.8" }).version).toBe("1.8.8");
+  });
+
+  test("a patch newer than the newest known one warns once per app; a known patch does not", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    new KarpenterRelease(stack, "a", { cluster, version: "1.14.9" });
+    new KarpenterRelease(stack, "b", { cluster, version: "1.14.9", releaseName: "other" });
+    new KarpenterRelease(stack, "c", { cluster, version: "1.14.1", releaseName: "third" });
+    const warnings = stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    expect(warnings).toEqual(["Karpenter 1.14.9 is newer than the newest 1.14 patch this library knows (1.14.1): make sure the chart exists; its IAM policy and settings are assumed to equal 1.14.1's"]);
   });
 
   test("YAML is deterministic: same input in another order gives the same bytes, keys sorted, strings quoted", () => {

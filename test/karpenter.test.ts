@@ -11,6 +11,10 @@ import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Karpenter, KarpenterProps } from "../lib/karpenter";
 import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
 import { SystemNodeGroup } from "../lib/system-node-group";
+import { Ec2NodeClass } from "../lib/ec2-node-class";
+import { NodePool } from "../lib/node-pool";
+import { KarpenterValidationError } from "../lib/errors";
+import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
 
 /** A test stack with the Helm provider too (validations require a provider for every resource). */
@@ -208,7 +212,8 @@ describe("Karpenter", () => {
         new EksAddon(s, "agent", { clusterName: (s.node.findChild("cluster") as EksCluster).name, addonName: "eks-pod-identity-agent" });
       });
       expect(warnings(stack)).toEqual([]);
-      expect(warnings(install({ identity: { type: "irsa" } }).stack)).toEqual([]);
+      // IRSA has warnings of its own (the OIDC provider), never the Pod Identity agent's
+      expect(warnings(install({ identity: { type: "irsa" } }).stack).filter((w) => /eks-pod-identity-agent/.test(w))).toEqual([]);
     });
 
     test("an add-on for another cluster does not count", () => {
@@ -277,6 +282,127 @@ describe("Karpenter", () => {
     const named = karpenter.addNodePool("gpu", { nodeClass, name: "gpu-pool" });
     expect([nodeClass.name, pool.name, named.name]).toEqual(["default", "default", "gpu-pool"]);
     expect([nodeClass.node.id, pool.node.id]).toEqual(["node-class-default", "node-pool-default"]);
+    expect(() => karpenter.addEc2NodeClass("__")).toThrow(/karpenter: id = "__" is invalid: an id that gives a Kubernetes name/);
+  });
+
+  test("node objects in the install's own stack: a warning naming them and the two-stack pattern; none from another stack", () => {
+    const { stack } = helmStack();
+    new KubernetesProvider(stack, "k8s", { configPath: "~/.kube/config" });
+    const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo"), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" } });
+    const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
+    karpenter.addNodePool("default", { nodeClass });
+    const found = warnings(stack).filter((w) => /CRD release/.test(w));
+    expect(found).toEqual([
+      expect.stringMatching(/^test\/karpenter\/node-pool-default, test\/default are in stack test together with the Karpenter CRD release: kubernetes_manifest needs the CRDs \(and the cluster\) at plan time, so the first deploy fails at plan\. Put node classes and pools in a stack that depends on this one, as in examples\/eks-karpenter: `new Ec2NodeClass\(nodesStack, "default", \{ karpenter \}\)`/),
+    ]);
+
+    const app = Testing.app();
+    const base = new TerraformStack(app, "base");
+    new AwsProvider(base, "aws", { region: "us-east-1" });
+    new HelmProvider(base, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+    const installed = new Karpenter(base, "karpenter", { cluster: testCluster(base, "demo") });
+    const nodes = new TerraformStack(app, "nodes");
+    new KubernetesProvider(nodes, "k8s", { configPath: "~/.kube/config" });
+    const cls = new Ec2NodeClass(nodes, "default", { karpenter: installed });
+    new NodePool(nodes, "default-pool", { nodeClass: cls });
+    expect(warnings(base).filter((w) => /CRD release/.test(w))).toEqual([]);
+  });
+
+  describe("one install per cluster", () => {
+    test("two installs on the same cluster resource fail at synth naming both, even in different namespaces", () => {
+      const { stack } = helmStack();
+      const cluster = testCluster(stack, "demo");
+      new Karpenter(stack, "k1", { cluster });
+      new Karpenter(stack, "k2", { cluster, namespace: "karpenter" });
+      expect(() => Testing.synth(stack, true)).toThrow(/test\/k2: cluster = "demo" is invalid: one Karpenter per cluster: test\/k1 also installs Karpenter on cluster demo\. The CRDs are cluster-scoped/);
+    });
+
+    test("the same literal cluster name read in two stacks is the same cluster; in two regions it is not", () => {
+      const build = (regionB: string) => {
+        const app = Testing.app();
+        const stacks = ["a", "b"].map((id, i) => {
+          const stack = new TerraformStack(app, id);
+          new AwsProvider(stack, "aws", { region: i === 0 ? "eu-west-1" : regionB });
+          new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+          new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromClusterName(stack, "existing", "prod"), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" } });
+          return stack;
+        });
+        return stacks[1];
+      };
+      expect(() => Testing.synth(build("eu-west-1"), true)).toThrow(/b\/karpenter: cluster = "prod" is invalid: one Karpenter per cluster: a\/karpenter also installs Karpenter on cluster prod/);
+      expect(() => Testing.synth(build("us-east-1"), true)).not.toThrow();
+    });
+  });
+
+  describe("Kubernetes version compatibility", () => {
+    function onCluster(k8s: string | undefined, version: string) {
+      const { stack } = helmStack();
+      const eks = new EksCluster(stack, "cluster", { name: "demo", version: k8s, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+      return () => new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromEksCluster(eks), version });
+    }
+
+    test("a version that does not support the cluster's Kubernetes version is refused on `version`, naming both and what to use", () => {
+      expect(onCluster("1.34", "1.0.14")).toThrow(KarpenterValidationError);
+      expect(onCluster("1.34", "1.0.14")).toThrow(
+        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix)',
+      );
+      expect(onCluster("1.34", "1.14.1")).not.toThrow();
+      expect(onCluster(undefined, "1.0.14")).not.toThrow(); // EKS picks the version: unknown at synth
+    });
+
+    test("Kubernetes newer than the table is a warning, once", () => {
+      const build = onCluster("1.37", "1.14.1");
+      const karpenter = build();
+      const found = warnings(TerraformStack.of(karpenter)).filter((w) => /compatibility matrix/.test(w));
+      expect(found).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.37, newer than the Karpenter compatibility matrix this library knows/)]);
+    });
+  });
+
+  test("a missing cluster is a KarpenterValidationError", () => {
+    const { stack } = helmStack();
+    expect(() => new Karpenter(stack, "karpenter", {} as KarpenterProps)).toThrow(KarpenterValidationError);
+    expect(() => new Karpenter(stack, "k2", {} as KarpenterProps)).toThrow("test/k2: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+  });
+
+  test('version "1.14" suggests the newest known patch', () => {
+    expect(() => install({ version: "1.14" })).toThrow(/test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.1"/);
+  });
+
+  describe("an existing interruption queue", () => {
+    const arn = "arn:aws:sqs:us-east-1:123456789012:shared-interruptions";
+    test("nothing is created; the controller policy names its ARN and settings.interruptionQueue its name", () => {
+      const { json, values, karpenter } = install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn } });
+      expect(karpenter.interruptionQueue).toBeUndefined();
+      expect(karpenter.interruptionQueueName).toBe("shared-interruptions");
+      expect(resources(json, "aws_sqs_queue")).toEqual({});
+      expect(resources(json, "aws_sqs_queue_policy")).toEqual({});
+      expect(resources(json, "aws_cloudwatch_event_rule")).toEqual({});
+      expect(values.settings.interruptionQueue).toBe("shared-interruptions");
+      const statements = Object.values(resources(json, "aws_iam_policy")).flatMap((p: any) => JSON.parse(p.policy).Statement);
+      expect(statements.find((st: any) => st.Sid === "AllowInterruptionQueueActions")).toMatchObject({ Resource: arn });
+    });
+
+    test("a KMS key gets kms:Decrypt", () => {
+      const { json } = install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn, kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" } });
+      expect(JSON.stringify(Object.values(resources(json, "aws_iam_policy")).map((p: any) => p.policy))).toContain("key/1234abcd-12ab-34cd-56ef-1234567890ab");
+    });
+
+    test("the name and ARN are checked when literal and must name the same queue", () => {
+      expect(() => install({ interruptionQueue: { existingQueueName: "q", existingQueueArn: arn } })).toThrow(/interruptionQueue\.existingQueueName = "q" is invalid: the name in existingQueueArn \("shared-interruptions"\)/);
+      expect(() => install({ interruptionQueue: { existingQueueName: "q", existingQueueArn: "https://sqs.us-east-1.amazonaws.com/123456789012/q" } })).toThrow(/interruptionQueue\.existingQueueArn = .* is invalid: an SQS queue ARN/);
+      expect(() => install({ interruptionQueue: { existingQueueName: "my queue", existingQueueArn: arn } })).toThrow(/interruptionQueue\.existingQueueName = "my queue" is invalid: an SQS standard queue name/);
+      expect(() => install({ interruptionQueue: { existingQueueName: "q" } as never })).toThrow(/interruptionQueue\.existingQueueArn = undefined is invalid/);
+      expect(() => install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn, queueName: "x" } as never })).toThrow(/interruptionQueue\.queueName = "x" is invalid: not with an existing queue/);
+    });
+
+    test("a queue ARN known only at apply is passed through", () => {
+      const { values, json } = install({}, (stack) => {
+        const q = new SqsQueue(stack, "elsewhere", { name: "other" });
+        return { interruptionQueue: { existingQueueName: "other", existingQueueArn: q.arn } };
+      });
+      expect(values.settings.interruptionQueue).toBe("other");
+      expect(Object.keys(resources(json, "aws_sqs_queue"))).toEqual(["elsewhere"]);
+    });
   });
 
   test("same props, byte-identical output", () => {

@@ -1,6 +1,9 @@
-import { Fn, TerraformStack, Testing, Token } from "cdktf";
+import { App, Fn, TerraformStack, Testing, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterInstallation } from "../lib/karpenter-installation";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass } from "../lib/ec2-node-class";
@@ -137,6 +140,35 @@ describe("capacity type and the spot warning", () => {
   });
 });
 
+describe("capacity type hidden by tokens: nothing added, a warning", () => {
+  const known = { key: "kubernetes.io/arch", operator: "In" as const, values: ["arm64"] };
+  test.each([
+    ["a requirement key", { requirements: [known, { key: Fn.lower("KARPENTER.SH/CAPACITY-TYPE"), operator: "In" as const, values: ["spot"] }] }, "a requirement's key is a token"],
+    ["a whole requirement", { requirements: [known, Token.asAny(Fn.jsondecode(Fn.rawString('{"key":"a","operator":"Exists"}'))) as any] }, "a requirement is a token"],
+    ["the labels map", { requirements: [known], labels: Token.asAny(Fn.jsondecode(Fn.rawString('{"karpenter.sh/capacity-type":"spot"}'))) as any }, "labels is a token"],
+    ["a label key", { requirements: [known], labels: { [Fn.lower("KARPENTER.SH/CAPACITY-TYPE")]: "spot" } }, "a label key is a token"],
+  ])("%s", (_what, props, why) => {
+    const { stack } = testStack();
+    const pool = new NodePool(stack, "pool", { nodeClass: { name: "default" }, ...props });
+    const m = (Object.values(resources(synthJson(stack), "kubernetes_manifest"))[0] as any).manifest;
+    const reqs = m.spec.template.spec.requirements;
+    expect(reqs).toHaveLength(2 - (props.requirements.length === 1 ? 1 : 0));
+    expect(JSON.stringify(reqs)).not.toContain('"on-demand"');
+    expect(pool.allowsSpot).toBe(false);
+    const w = warnings(pool);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain(`NodePool pool: ${why}, so whether the pool states karpenter.sh/capacity-type cannot be checked at synth, and the default karpenter.sh/capacity-type In [on-demand] was not added`);
+    expect(w[0]).toContain("ServiceLinkedRoleCreationNotPermitted");
+  });
+
+  test("a token label value under a known capacity-type key needs no default and no warning", () => {
+    const { stack } = testStack();
+    const pool = new NodePool(stack, "pool", { nodeClass: { name: "default" }, labels: { "karpenter.sh/capacity-type": Fn.lower("ON-DEMAND") } });
+    expect(pool.requirements).toEqual([]);
+    expect(warnings(pool)).toEqual([]);
+  });
+});
+
 describe("NodePool spec mapping", () => {
   test("template fields go under spec.template, the rest under spec", () => {
     const { objs } = setup({
@@ -256,5 +288,89 @@ describe("a plain reference to a class this app defines", () => {
     const w = warnings(pool);
     expect(w).toHaveLength(1);
     expect(w[0]).toContain("test/gpu defines it in this app");
+  });
+});
+
+describe("the node class must belong to the pool's installation", () => {
+  test("an Ec2NodeClass of another installation is rejected", () => {
+    const app = Testing.app();
+    const a = new TerraformStack(app, "a");
+    const b = new TerraformStack(app, "b");
+    const ka = new FakeInstallation(a, "karpenter");
+    const kb = new FakeInstallation(b, "karpenter");
+    const nodeClass = new Ec2NodeClass(a, "default", { karpenter: ka });
+    expect(() => new NodePool(b, "pool", { nodeClass, karpenter: kb })).toThrow(
+      /^b\/pool: nodeClass = "a\/default" is invalid: an Ec2NodeClass of the same Karpenter installation as the pool \(b\/karpenter\): a\/default belongs to the Karpenter installation a\/karpenter/,
+    );
+    expect(b.node.tryFindChild("pool")).toBeUndefined();
+    // its own installation, given or not, is fine
+    expect(() => new NodePool(a, "pool", { nodeClass, karpenter: ka })).not.toThrow();
+  });
+
+  test("a building-block Ec2NodeClass for a cluster with another literal name is rejected", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const other = testCluster(stack, "other", "other-cluster");
+    const nodeClass = new Ec2NodeClass(stack, "default", { cluster: other, role: "r" });
+    expect(() => new NodePool(stack, "pool", { nodeClass, karpenter })).toThrow(/nodeClass = "test\/default" is invalid: .*belongs to cluster other/);
+    const same = new Ec2NodeClass(stack, "same", { cluster: karpenter.cluster, role: "KarpenterNodeRole-demo" });
+    expect(() => new NodePool(stack, "pool2", { nodeClass: same, karpenter })).not.toThrow();
+  });
+});
+
+/** A stack with the providers its resources need, so that `app.synth()` validates only what the test is about. */
+function providedStack(app: App, id: string): TerraformStack {
+  const stack = new TerraformStack(app, id);
+  new AwsProvider(stack, "aws", { region: "us-east-1" });
+  new HelmProvider(stack, "helm", {});
+  new KubernetesProvider(stack, "kubernetes", {});
+  return stack;
+}
+
+describe("NodePool names are unique per cluster (checked at synth)", () => {
+  test("two pools named default of one installation fail synth, naming both paths", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const nodeClass = new Ec2NodeClass(stack, "nc", { karpenter });
+    new NodePool(stack, "first", { nodeClass, name: "default" });
+    new NodePool(stack, "second", { nodeClass, name: "default" });
+    expect(() => Testing.synth(stack, true)).toThrow(
+      /\[test\/second\] test\/second: name = "default" is invalid: a name no other NodePool on the same cluster has: test\/first is NodePool "default" too \(both belong to the Karpenter installation test\/karpenter\)/,
+    );
+  });
+
+  test("across stacks, for the same installation", () => {
+    const app = Testing.app();
+    const eks = providedStack(app, "eks");
+    const nodes = providedStack(app, "nodes");
+    const karpenter = new FakeInstallation(eks, "karpenter");
+    new NodePool(eks, "pool", { karpenter, nodeClass: { name: "x" } });
+    new NodePool(nodes, "pool", { karpenter, nodeClass: { name: "x" } });
+    expect(() => app.synth()).toThrow(/nodes\/pool: name = "pool" is invalid: .*eks\/pool is NodePool "pool" too/);
+  });
+
+  test("pools without an installation: same stack clashes, other stacks do not", () => {
+    const same = testStack();
+    new NodePool(same.stack, "a", { nodeClass: { name: "x" }, name: "default" });
+    new NodePool(same.stack, "b", { nodeClass: { name: "x" }, name: "default" });
+    expect(() => Testing.synth(same.stack, true)).toThrow(/test\/a is NodePool "default" too \(same stack, and at least one of them names no cluster or installation\)/);
+
+    const app = Testing.app();
+    const s1 = providedStack(app, "one");
+    const s2 = providedStack(app, "two");
+    new NodePool(s1, "pool", { nodeClass: { name: "x" } });
+    new NodePool(s2, "pool", { nodeClass: { name: "x" } });
+    expect(() => app.synth()).not.toThrow();
+  });
+
+  test("installations on different clusters, and a pool and a class sharing a name, are fine", () => {
+    const app = Testing.app();
+    const a = providedStack(app, "a");
+    const b = providedStack(app, "b");
+    const ka = new FakeInstallation(a, "karpenter");
+    const kb = new FakeInstallation(b, "karpenter");
+    new NodePool(a, "pool", { name: "default", nodeClass: new Ec2NodeClass(a, "default", { karpenter: ka }) });
+    new NodePool(b, "pool", { name: "default", nodeClass: new Ec2NodeClass(b, "default", { karpenter: kb }) });
+    expect(() => app.synth()).not.toThrow();
   });
 });

@@ -70,11 +70,11 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["Gte before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gte", ["4"])] }, "requirements[0].operator", "1.8.8"],
   ["instance-tenancy before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-tenancy", "In", ["default"])] }, "requirements[0].key", "1.8.8"],
   ["reserved capacity before 1.3", "NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["reserved"])] }, "requirements[0].values[0]", "1.2.8"],
-  ["restricted label", "NodePool", { labels: { "karpenter.sh/nodepool": "x" } }, 'labels["karpenter.sh/nodepool"]'],
+  ["restricted label", "NodePool", { labels: { "karpenter.sh/nodepool": "x" } }, "labels"],
   ["bad label value", "NodePool", { labels: { team: "a b" } }, 'labels["team"]'],
-  ["kubernetes.io label before 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, 'labels["node-role.kubernetes.io/worker"]', "1.8.8"],
-  ["k8s.io label before 1.9", "NodePool", { labels: { "example.k8s.io/x": "y" } }, 'labels["example.k8s.io/x"]', "1.8.8"],
-  ["annotation key with two slashes", "NodePool", { annotations: { "a/b/c": "x" } }, 'annotations["a/b/c"]'],
+  ["kubernetes.io label before 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, "labels", "1.8.8"],
+  ["k8s.io label before 1.9", "NodePool", { labels: { "example.k8s.io/x": "y" } }, "labels", "1.8.8"],
+  ["annotation key with two slashes", "NodePool", { annotations: { "a/b/c": "x" } }, "annotations"],
   ["unknown taint effect", "NodePool", { taints: [{ key: "dedicated", effect: "NoEffect" as any }] }, "taints[0].effect"],
   ["empty taint key", "NodePool", { taints: [{ key: "", effect: "NoSchedule" }] }, "taints[0].key"],
   ["startup taint value with a space", "NodePool", { startupTaints: [{ key: "example.com/init", value: "not ready", effect: "NoSchedule" }] }, "startupTaints[0].value"],
@@ -110,6 +110,34 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["101 requirements", "NodePool", { requirements: Array.from({ length: 101 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
   ["100 requirements without capacity type", "NodePool", { requirements: Array.from({ length: 100 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
   ["unknown Karpenter version", "NodePool", { version: "1.15.0" }, "version", "1.15.0"],
+  // values omitted where a CRD rule reads them (x.values.size() fails at apply), like values: []
+  ["In with values omitted", "NodePool", { requirements: [req("kubernetes.io/arch", "In")] }, "requirements[0].values"],
+  ["In with values null", "NodePool", { requirements: [{ key: "kubernetes.io/arch", operator: "In", values: null } as any] }, "requirements[0].values"],
+  ["Gt with values omitted", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt")] }, "requirements[0].values"],
+  ["Lt with values omitted", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Lt")] }, "requirements[0].values"],
+  ["Gte with values omitted", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gte")] }, "requirements[0].values"],
+  ["Lte with values omitted", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Lte")] }, "requirements[0].values"],
+  ["Gt above int64", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["9223372036854775808"])] }, "requirements[0].values[0]"],
+  // durations longer than Go's time.Duration (time.ParseDuration fails)
+  ["expireAfter beyond Go's time.Duration", "NodePool", { expireAfter: "2562048h" }, "expireAfter"],
+  ["expireAfter of 315360000000s", "NodePool", { expireAfter: "315360000000s" }, "expireAfter"],
+  ["consolidateAfter beyond Go's time.Duration", "NodePool", { disruption: { consolidateAfter: "99999999999h" } }, "disruption.consolidateAfter"],
+  ["terminationGracePeriod beyond Go's time.Duration", "NodePool", { terminationGracePeriod: "2562047h47m17s" }, "terminationGracePeriod"],
+  ["budget duration beyond Go's time.Duration", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "@daily", duration: "9999999999h" }] } }, "disruption.budgets[0].duration"],
+  // Karpenter's runtime validation: "duplicate taint Key/Effect pair"
+  ["duplicate taint", "NodePool", { taints: [{ key: "dedicated", value: "a", effect: "NoSchedule" }, { key: "dedicated", value: "b", effect: "NoSchedule" }] }, "taints[1]"],
+  ["duplicate startup taint", "NodePool", { startupTaints: [{ key: "example.com/init", effect: "NoExecute" }, { key: "example.com/init", effect: "NoExecute" }] }, "startupTaints[1]"],
+  ["taint repeated as startup taint", "NodePool", { taints: [{ key: "a", effect: "NoSchedule" }], startupTaints: [{ key: "a", effect: "NoSchedule" }] }, "startupTaints[0]"],
+  ["negative cpu limit", "NodePool", { limits: { cpu: -1 } }, 'limits["cpu"]'],
+  ["negative memory limit", "NodePool", { limits: { memory: "-1Gi" } }, 'limits["memory"]'],
+  ["empty limit resource name", "NodePool", { limits: { "": 1 } }, "limits"],
+  // plain-JS shapes
+  ["null requirement", "NodePool", { requirements: [null as any] }, "requirements[0]"],
+  ["null taint", "NodePool", { taints: [null as any] }, "taints[0]"],
+  ["taint as a string", "NodePool", { taints: ["a:NoSchedule" as any] }, "taints[0]"],
+  ["disruption as a string", "NodePool", { disruption: "WhenEmpty" as any }, "disruption"],
+  ["null budget", "NodePool", { disruption: { budgets: [null as any] } }, "disruption.budgets[0]"],
+  ["null budget reason", "NodePool", { disruption: { budgets: [{ nodes: "1", reasons: [null as any] }] } }, "disruption.budgets[0].reasons[0]"],
 
   // ---- EC2NodeClass ----
   ["uppercase name", "EC2NodeClass", { name: "Default" }, "name"],
@@ -135,20 +163,20 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["no subnet terms", "EC2NodeClass", { subnetSelectorTerms: [] }, "subnetSelectorTerms"],
   ["security group name with tags", "EC2NodeClass", { securityGroupSelectorTerms: [{ name: "nodes", tags: { a: "b" } }] }, "securityGroupSelectorTerms[0].name"],
   ["empty security group term", "EC2NodeClass", { securityGroupSelectorTerms: [{}] }, "securityGroupSelectorTerms[0]"],
-  ["restricted tag kubernetes.io/cluster/*", "EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } }, 'tags["kubernetes.io/cluster/demo"]'],
-  ["restricted tag karpenter.sh/nodeclaim", "EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } }, 'tags["karpenter.sh/nodeclaim"]'],
-  ["restricted tag eks:eks-cluster-name", "EC2NodeClass", { tags: { "eks:eks-cluster-name": "x" } }, 'tags["eks:eks-cluster-name"]'],
+  ["restricted tag kubernetes.io/cluster/*", "EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } }, "tags"],
+  ["restricted tag karpenter.sh/nodeclaim", "EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } }, "tags"],
+  ["restricted tag eks:eks-cluster-name", "EC2NodeClass", { tags: { "eks:eks-cluster-name": "x" } }, "tags"],
   ["two root volumes", "EC2NodeClass", { blockDeviceMappings: [{ rootVolume: true, ebs: { volumeSize: "20Gi" } }, { rootVolume: true, ebs: { volumeSize: "20Gi" } }] }, "blockDeviceMappings[1].rootVolume"],
   ["EBS without size or snapshot", "EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeType: "gp3" } }] }, "blockDeviceMappings[0].ebs"],
   ["volume size in GB", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "100GB" } }] }, "blockDeviceMappings[0].ebs.volumeSize"],
   ["unknown volume type", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeType: "gp4" as any } }] }, "blockDeviceMappings[0].ebs.volumeType"],
   ["initialization rate without snapshot", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeInitializationRate: 200 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
   ["initialization rate of 50", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { snapshotID: "snap-1", volumeInitializationRate: 50 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
-  ["unknown eviction signal", "EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } }, 'kubelet.evictionHard["memory.free"]'],
-  ["soft eviction without grace period", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" } } }, 'kubelet.evictionSoft["memory.available"]'],
-  ["grace period without soft eviction", "EC2NodeClass", { kubelet: { evictionSoftGracePeriod: { "memory.available": "1m" } } }, 'kubelet.evictionSoftGracePeriod["memory.available"]'],
+  ["unknown eviction signal", "EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } }, "kubelet.evictionHard"],
+  ["soft eviction without grace period", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" } } }, "kubelet.evictionSoft"],
+  ["grace period without soft eviction", "EC2NodeClass", { kubelet: { evictionSoftGracePeriod: { "memory.available": "1m" } } }, "kubelet.evictionSoftGracePeriod"],
   ["image GC high not above low", "EC2NodeClass", { kubelet: { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 50 } }, "kubelet.imageGCHighThresholdPercent"],
-  ["kubeReserved gpu", "EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } }, 'kubelet.kubeReserved["gpu"]'],
+  ["kubeReserved gpu", "EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } }, "kubelet.kubeReserved"],
   ["negative systemReserved", "EC2NodeClass", { kubelet: { systemReserved: { memory: "-1Gi" } } }, 'kubelet.systemReserved["memory"]'],
   ["negative maxPods", "EC2NodeClass", { kubelet: { maxPods: -1 } }, "kubelet.maxPods"],
   ["hop limit 65", "EC2NodeClass", { metadataOptions: { httpPutResponseHopLimit: 65 } }, "metadataOptions.httpPutResponseHopLimit"],
@@ -169,6 +197,17 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["ipPrefixCount before 1.8", "EC2NodeClass", { ipPrefixCount: 1 }, "ipPrefixCount", "1.7.6"],
   ["delete timeout in words", "EC2NodeClass", { deleteTimeout: "20 minutes" }, "deleteTimeout"],
   ["misspelt top-level prop", "EC2NodeClass", { subnetSelector: [{ id: "subnet-1" }] } as any, "subnetSelector"],
+  ["empty capacity reservation terms", "EC2NodeClass", { capacityReservationSelectorTerms: [] }, "capacityReservationSelectorTerms"],
+  ["empty capacity reservation terms before 1.14", "EC2NodeClass", { capacityReservationSelectorTerms: [] }, "capacityReservationSelectorTerms", "1.8.8"],
+  ["empty security group terms", "EC2NodeClass", { securityGroupSelectorTerms: [] }, "securityGroupSelectorTerms"],
+  ["eviction grace period beyond Go's time.Duration", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "1Gi" }, evictionSoftGracePeriod: { "memory.available": "9999999999h" } } }, 'kubelet.evictionSoftGracePeriod["memory.available"]'],
+  ["delete timeout beyond Go's time.Duration", "EC2NodeClass", { deleteTimeout: "3000000h" }, "deleteTimeout"],
+  ["null block device mapping", "EC2NodeClass", { blockDeviceMappings: [null as any] }, "blockDeviceMappings[0]"],
+  ["null AMI term", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [null as any] }, "amiSelectorTerms[0]"],
+  ["null subnet term", "EC2NodeClass", { subnetSelectorTerms: [null as any] }, "subnetSelectorTerms[0]"],
+  ["null cluster DNS entry", "EC2NodeClass", { kubelet: { clusterDNS: [null as any] } }, "kubelet.clusterDNS[0]"],
+  ["kubelet as a string", "EC2NodeClass", { kubelet: "maxPods=110" as any }, "kubelet"],
+  ["subnet term as a string", "EC2NodeClass", { subnetSelectorTerms: ["subnet-0123" as any] }, "subnetSelectorTerms[0]"],
 ];
 
 describe("invalid NodePool / EC2NodeClass props are rejected at construction, naming the field", () => {
@@ -189,6 +228,91 @@ describe("invalid NodePool / EC2NodeClass props are rejected at construction, na
 });
 
 describe("messages say what is allowed", () => {
+  test("a bad map key is reported on the map, with the key as the value", () => {
+    const label = rejection("NodePool", { labels: { "karpenter.sh/nodepool": "x" } });
+    expect(label.field).toBe("labels");
+    expect(label.value).toBe("karpenter.sh/nodepool");
+    expect(label.message).toBe('test/obj: labels = "karpenter.sh/nodepool" is invalid: a label key Karpenter allows in NodePool labels: label "karpenter.sh/nodepool" is restricted (Karpenter sets it)');
+    const annotation = rejection("NodePool", { annotations: { "a/b/c": "x" } });
+    expect([annotation.field, annotation.value]).toEqual(["annotations", "a/b/c"]);
+    const tag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } });
+    expect([tag.field, tag.value]).toEqual(["tags", "karpenter.sh/nodeclaim"]);
+    expect(tag.allowed).toContain("a tag key Karpenter does not set itself");
+    const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
+    expect([signal.field, signal.value]).toEqual(["kubelet.evictionHard", "memory.free"]);
+    const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } });
+    expect([reserved.field, reserved.value]).toEqual(["kubelet.kubeReserved", "gpu"]);
+    // a bad value stays on the entry
+    const value = rejection("NodePool", { labels: { team: "a b" } });
+    expect([value.field, value.value]).toEqual(['labels["team"]', "a b"]);
+  });
+
+  test("a duration beyond Go's time.Duration names the maximum; 2562047h47m16s itself is fine", () => {
+    const e = rejection("NodePool", { expireAfter: "2562048h" });
+    expect(e.allowed).toContain("at most 2562047h47m16.854775807s (about 292 years)");
+    expect(e.allowed).toContain('use "Never" for no limit');
+    expect(rejection("NodePool", { terminationGracePeriod: "2562048h" }).allowed).not.toContain('use "Never"');
+    expect(() => build("NodePool", { expireAfter: "2562047h47m16s", disruption: { consolidateAfter: "2562047h47m16s" } })).not.toThrow();
+  });
+
+  test("Gt above int64 names the int64 maximum", () => {
+    expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["10000000000000000000"])] }).allowed).toContain("no larger than 9223372036854775807");
+  });
+
+  test("a duplicate taint names the first one and Karpenter's rule", () => {
+    const e = rejection("NodePool", { taints: [{ key: "a", effect: "NoSchedule" }], startupTaints: [{ key: "a", effect: "NoSchedule" }] });
+    expect(e.allowed).toContain("taints[0] is a:NoSchedule too");
+    expect(e.allowed).toContain("duplicate taint Key/Effect pair");
+  });
+
+  test("values omitted for In / Gt say the operator needs values", () => {
+    expect(rejection("NodePool", { requirements: [req("kubernetes.io/arch", "In")] }).message).toBe(
+      "test/obj: requirements[0].values = undefined is invalid: at least one value: operator 'In' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)",
+    );
+    expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt")] }).allowed).toContain("exactly one value");
+  });
+
+  test("an empty capacity reservation term list says to leave the field unset", () => {
+    expect(rejection("EC2NodeClass", { capacityReservationSelectorTerms: [] }).allowed).toBe(
+      "1 to 30 terms: capacityReservationSelectorTerms cannot be empty (leave capacityReservationSelectorTerms unset to use no capacity reservation)",
+    );
+  });
+
+  test("role and instance profile together with an installation: no advice about going without one", () => {
+    const e = rejection("EC2NodeClass", { role: "r", instanceProfile: "p" });
+    expect(e.field).toBe("instanceProfile");
+    expect(e.allowed).toContain('role "r" is set too; give only one');
+    expect(e.allowed).not.toContain("without `karpenter`");
+    const { stack } = testStack();
+    const none = (() => {
+      try {
+        new Ec2NodeClass(stack, "x", { subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+      } catch (x) {
+        return x as KarpenterValidationError;
+      }
+      throw new Error("accepted");
+    })();
+    expect(none.field).toBe("role");
+    expect(none.allowed).toContain("without `karpenter`, give `role`");
+  });
+
+  test("a name derived from an id without letters or digits names the id", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    expect(() => new NodePool(stack, "__", { karpenter, nodeClass: { name: "default" } })).toThrow(/^test\/__: name = "" is invalid: a non-empty DNS-1123 subdomain; .*the construct id here is "__": give `name`$/);
+    expect(() => new Ec2NodeClass(stack, "--", { karpenter })).toThrow(/^test\/--: name = "" is invalid: .*the construct id here is "--": give `name`$/);
+  });
+
+  test("plain-JS callers: no props, or props that are not an object", () => {
+    const { stack } = testStack();
+    const NP = NodePool as any;
+    const EC = Ec2NodeClass as any;
+    expect(() => new NP(stack, "a")).toThrow(/^test\/a: nodeClass = undefined is invalid: an Ec2NodeClass of this app or a reference \{ name \} to one managed elsewhere \(required\)/);
+    expect(() => new NP(stack, "b", "default")).toThrow(KarpenterValidationError);
+    expect(() => new EC(stack, "c", null)).toThrow(/^test\/c: props = null is invalid: Ec2NodeClass props: an object/);
+    expect(() => new NP(stack, "d", { nodeClass: { name: "default" }, disruption: "WhenEmpty" })).toThrow('test/d: disruption = "WhenEmpty" is invalid: disruption: an object { consolidationPolicy, consolidateAfter, budgets }');
+  });
+
   test("a version-gated field names the version that introduced it", () => {
     const e = rejection("EC2NodeClass", { networkInterfaces: [{ deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" }] }, "1.10.2");
     expect(e.message).toContain("needs Karpenter 1.11 or later");
@@ -248,6 +372,13 @@ const VALID: [string, Kind, Props, string?][] = [
   ["allowed kubernetes.io keys before 1.9", "NodePool", { requirements: [req("kubernetes.io/arch", "In", ["arm64"]), req("topology.kubernetes.io/zone", "NotIn", ["us-east-1a"])], labels: { "example.node.kubernetes.io/pool": "x" } }, "1.8.8"],
   ["static pool with a node limit", "NodePool", { replicas: 3, limits: { nodes: "3" } }],
   ["quantities as strings and integers", "NodePool", { limits: { cpu: "500m", memory: "8Gi", "nvidia.com/gpu": 4 }, terminationGracePeriod: "48h", weight: 100 }],
+  ["Gt at the int64 maximum, Lt above 2^53", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["9223372036854775806"]), req("karpenter.k8s.aws/instance-memory", "Lt", ["9007199254740993"])] }],
+  ["NotIn without values (no CRD rule reads them)", "NodePool", { requirements: [req("topology.kubernetes.io/zone", "NotIn")] }],
+  ["one taint key with two effects, and as a startup taint with a third", "NodePool", { taints: [{ key: "a", effect: "NoSchedule" }, { key: "a", effect: "NoExecute" }], startupTaints: [{ key: "a", effect: "PreferNoSchedule" }] }],
+  ["durations at Go's maximum", "NodePool", { expireAfter: "2562047h", terminationGracePeriod: "2562047h47m16s", disruption: { consolidateAfter: "2562047h47m", budgets: [{ nodes: "0", schedule: "@daily", duration: "2562047h" }] } }],
+  ["zero limits", "NodePool", { limits: { cpu: 0, memory: "0" } }],
+  ["null optional props are unset", "NodePool", { weight: null as any, expireAfter: null as any, labels: { team: null as any } }],
+  ["capacity reservation terms from 1.3", "EC2NodeClass", { capacityReservationSelectorTerms: [{ id: "cr-0123abcd" }] }, "1.3.8"],
   ["tokens in requirements, labels, limits and schedules", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", values: Token.asList(Fn.split(",", "a,b")) }, req("karpenter.k8s.aws/instance-cpu", "Gt", [Fn.lower("4")])], labels: { team: Fn.lower("X") }, limits: { cpu: Token.asNumber(Fn.max([1, 2])) }, disruption: { budgets: [{ nodes: Fn.lower("10%"), schedule: Fn.lower("@DAILY"), duration: "1h" }] } }],
 ];
 
@@ -257,6 +388,14 @@ describe("valid edge cases are accepted and emitted", () => {
     const objs = Object.values(json.resource.kubernetes_manifest) as any[];
     expect(objs).toHaveLength(1);
     expect(objs[0].manifest.kind).toBe(kind);
+  });
+
+  test("null optional props are left out of the manifest", () => {
+    const json = synthJson(build("NodePool", { weight: null as any, expireAfter: null as any, labels: { team: null as any, a: "b" } }));
+    const spec = (Object.values(json.resource.kubernetes_manifest)[0] as any).manifest.spec;
+    expect(spec.weight).toBeUndefined();
+    expect(spec.template.spec.expireAfter).toBeUndefined();
+    expect(spec.template.metadata.labels).toEqual({ a: "b" });
   });
 
   test("a budget schedule token reaches the manifest untouched", () => {

@@ -7,7 +7,7 @@ import { synthApp } from "./examples/synth";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { convertLegacyManifests, DiscoveryTags, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "cdktf-eks-karpenter";
+import { convertLegacyManifests, DiscoveryTags, formatNotes, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "cdktf-eks-karpenter";
 
 function clusterStack() {
   const app = Testing.app();
@@ -88,17 +88,30 @@ test("docs/migrating.md: converted manifests through the constructs", () => {
     "  subnetSelector: { karpenter.sh/discovery: prod }",
     "  securityGroupSelector: { karpenter.sh/discovery: prod }",
     "  instanceProfile: KarpenterNodeInstanceProfile-prod",
+    "---",
+    "apiVersion: karpenter.sh/v1alpha5",
+    "kind: Provisioner",
+    "metadata: { name: orphan }",
+    "spec:",
+    "  ttlSecondsAfterEmpty: 30",
   ].join("\n");
   const warned: string[] = [];
-  // from docs/migrating.md, with `this` = stack
-  const { nodePools, ec2NodeClasses, notes } = convertLegacyManifests(yamlText);
-  const classes = new Map(ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, { ...c.props, karpenter })]));
-  for (const p of nodePools) {
-    new NodePool(stack, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!, karpenter });
+  // from docs/migrating.md, with `this` = stack and console.warn = warned.push
+  const result = convertLegacyManifests(yamlText);
+  const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, { ...c.props, karpenter })]));
+  for (const p of result.nodePools) {
+    if (!p.nodeClassRef) {
+      // its input named no node class ("needs input" below): create it once you have given it one
+      p.notes.forEach((n) => warned.push(`NodePool ${p.name} skipped: [${n.level}] ${n.field}: ${n.message}`));
+      continue;
+    }
+    new NodePool(stack, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter });
   }
-  notes.forEach((n) => warned.push(n.message));
+  formatNotes(result).forEach((line) => warned.push(line)); // every note, one line each
 
+  expect(warned).toContainEqual(expect.stringMatching(/^NodePool orphan skipped: \[action\] spec.providerRef: no providerRef/));
   const manifests = Object.values(JSON.parse(Testing.synth(stack)).resource.kubernetes_manifest) as any[];
+  expect(manifests.filter((m) => m.manifest.kind === "NodePool").map((m) => m.manifest.metadata.name)).toEqual(["default"]);
   const pool = manifests.find((m) => m.manifest.kind === "NodePool").manifest;
   expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
   expect(manifests.find((m) => m.manifest.kind === "EC2NodeClass").manifest.spec.instanceProfile).toBe("KarpenterNodeInstanceProfile-prod");

@@ -1,5 +1,6 @@
 import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
-import { onlyResource, synthJson, testStack } from "./helpers";
+import { KarpenterValidationError } from "../lib/errors";
+import { onlyResource, synthJson, testStack, thrown } from "./helpers";
 
 describe("SpotServiceLinkedRole", () => {
   test("creates the service-linked role for spot.amazonaws.com", () => {
@@ -16,5 +17,11 @@ describe("SpotServiceLinkedRole", () => {
     const { stack } = testStack();
     new SpotServiceLinkedRole(stack, "spot");
     expect(onlyResource(synthJson(stack), "aws_iam_service_linked_role").tags).toBeUndefined();
+  });
+  test("tags follow the AWS rules", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new SpotServiceLinkedRole(stack, "spot", { tags: { team: "x".repeat(257) } }));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(/^test\/spot: tags\["team"\] = .* is invalid: a tag value of at most 256 characters \(got 257\)/);
   });
 });

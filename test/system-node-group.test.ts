@@ -1,3 +1,4 @@
+import { TerraformVariable } from "cdktf";
 import { SystemNodeGroup } from "../lib/system-node-group";
 import { KarpenterValidationError } from "../lib/errors";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
@@ -46,7 +47,7 @@ describe("SystemNodeGroup", () => {
       subnetIds: ["subnet-1"],
       size: 3,
       instanceTypes: ["m7i.large"],
-      labels: { team: "platform", "node-role": "ignored" },
+      labels: { team: "platform", "node-role": "system" },
       taints: [{ key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" }],
       dependsOn: [testCluster(stack, "other", "other-cluster").resource],
     });
@@ -57,15 +58,88 @@ describe("SystemNodeGroup", () => {
     expect(group.depends_on).toContain("aws_eks_cluster.other-cluster");
   });
 
-  test("names fall back when a long literal cluster name would overflow the limits", () => {
+  test("names are per cluster: a default that gets too long asks for roleName / nodeGroupName (no shared fallback)", () => {
+    const make = (extra: object = {}) => {
+      const { stack } = testStack();
+      return new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-1"], ...extra });
+    };
+    // 57 + "-system-node" = 69 > 64
+    const role = thrown(() => make());
+    expect(role).toBeInstanceOf(KarpenterValidationError);
+    expect(role.message).toMatch(/^test\/system: roleName = "c{57}-system-node" is invalid: at most 64 characters, .* has 69: set roleName/);
+    // 57 + "-system" = 64 > 63
+    expect(thrown(() => make({ roleName: "sys" })).message).toMatch(/^test\/system: nodeGroupName = "c{57}-system" is invalid: at most 63 characters, .* has 64: set nodeGroupName/);
     const { stack } = testStack();
-    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(60)), subnetIds: ["subnet-1"] });
+    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-1"], roleName: "sys-node", nodeGroupName: "sys" });
     const json = synthJson(stack);
-    expect(onlyResource(json, "aws_iam_role").name).toBe("KarpenterSystemNode");
-    expect(onlyResource(json, "aws_eks_node_group").node_group_name).toBe("karpenter-system");
+    expect(onlyResource(json, "aws_iam_role").name).toBe("sys-node");
+    expect(onlyResource(json, "aws_eks_node_group").node_group_name).toBe("sys");
+  });
+
+  test("a cluster name that fits keeps the derived names, checked against the literal", () => {
+    const { stack } = testStack();
+    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(52)), subnetIds: ["subnet-1"] });
+    const json = synthJson(stack);
+    expect(onlyResource(json, "aws_iam_role").name).toBe("${aws_eks_cluster.cluster.name}-system-node");
+    expect(onlyResource(json, "aws_eks_node_group").node_group_name).toBe("${aws_eks_cluster.cluster.name}-system");
+  });
+
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new SystemNodeGroup(stack, "system", { subnetIds: ["subnet-1"] } as any));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe("test/system: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+    const missingSubnets = thrown(() => new SystemNodeGroup(stack, "system2", { cluster: testCluster(stack) } as any));
+    expect(missingSubnets.message).toMatch(/^test\/system2: subnetIds = undefined is invalid: at least one subnet ID/);
+  });
+
+  test("valid labels and taints pass: prefixed keys, empty taint value", () => {
+    const { stack } = testStack();
+    new SystemNodeGroup(stack, "system", {
+      cluster: testCluster(stack),
+      subnetIds: ["subnet-1"],
+      labels: { "example.com/tier": "system_1.0", "app.kubernetes.io/part-of": "platform" },
+      taints: [{ key: "example.com/critical", value: "", effect: "NO_EXECUTE" }, { key: "CriticalAddonsOnly", effect: "PREFER_NO_SCHEDULE" }],
+    });
+    const group = onlyResource(synthJson(stack), "aws_eks_node_group");
+    expect(group.labels).toEqual({ "example.com/tier": "system_1.0", "app.kubernetes.io/part-of": "platform", "node-role": "system" });
+    expect(group.taint).toEqual([{ key: "example.com/critical", value: "", effect: "NO_EXECUTE" }, { key: "CriticalAddonsOnly", effect: "PREFER_NO_SCHEDULE" }]);
   });
 
   test.each([
+    [{ labels: { "bad key": "x" } }, /labels\["bad key"\] = "bad key" is invalid: a label key: a Kubernetes qualified name/],
+    [{ labels: { "-team": "x" } }, /labels\["-team"\] = "-team" is invalid: a label key/],
+    [{ labels: { "Example.COM/team": "x" } }, /labels\["Example.COM\/team"\] = .* is invalid: a label key/],
+    [{ labels: { "a/b/c": "x" } }, /labels\["a\/b\/c"\] = .* is invalid: a label key/],
+    [{ labels: { [`${"k".repeat(64)}`]: "x" } }, /labels\["k{64}"\] = .* is invalid: a label key/],
+    [{ labels: { [`example.com/${"k".repeat(52)}`]: "x" } }, /labels\[".*"\] = .* is invalid: a label key: .*at most 63 characters in all/],
+    [{ labels: { team: "a b" } }, /labels\["team"\] = "a b" is invalid: a label value of 1 to 63 characters/],
+    [{ labels: { team: "x".repeat(64) } }, /labels\["team"\] = "x{64}" is invalid: a label value/],
+    [{ labels: { team: "" } }, /labels\["team"\] = "" is invalid: a label value of 1 to 63 characters \(EKS rejects empty ones\)/],
+    [{ taints: [{ key: "bad key", effect: "NO_SCHEDULE" }] }, /taints\[0\]\.key = "bad key" is invalid: a taint key/],
+    [{ taints: [{ key: "ok", value: "not ok!", effect: "NO_SCHEDULE" }] }, /taints\[0\]\.value = "not ok!" is invalid: a taint value: empty or at most 63/],
+    [{ taints: [{ key: "ok", effect: "NoSchedule" }] }, /taints\[0\]\.effect = "NoSchedule" is invalid: one of NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE/],
+    [{ taints: Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, effect: "NO_SCHEDULE" })) }, /taints = "51 taints" is invalid: at most 50 taints/],
+    [{ tags: { "aws:team": "x" } }, /tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/],
+  ])("rejects labels, taints and tags that EKS or Kubernetes would refuse: %j", (bad, message) => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const error = thrown(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], ...(bad as object) }));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(new RegExp(`^test/system: ${message.source}`));
+  });
+
+  test("a labels map token is merged with the system label by Terraform", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const labels = new TerraformVariable(stack, "labels", { type: "map(string)" }).value as Record<string, string>;
+    const ng = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels });
+    expect(ng.labels).toEqual({ "node-role": "system" });
+    expect(onlyResource(synthJson(stack), "aws_eks_node_group").labels).toBe('${merge(var.labels, {"node-role" = "system"})}');
+  });
+
+  test.each([
+    ["labels", { labels: { "node-role": "workers" } }, /labels\["node-role"\] = "workers" is invalid: "system" or unset/],
     ["size", { size: 0 }, /size = 0 is invalid: an integer from 1 to 100/],
     ["size", { size: 1.5 }, /size = 1.5 is invalid/],
     ["instanceTypes", { instanceTypes: [] }, /instanceTypes = \[\] is invalid: at least one EC2 instance type/],

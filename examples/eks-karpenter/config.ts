@@ -1,3 +1,5 @@
+import { supportedKubernetesVersions } from "../../lib";
+
 /**
  * Settings of the example app, from environment variables with defaults. Read once in main.ts so
  * the stacks stay plain functions of their props (and tests can pass their own).
@@ -7,7 +9,7 @@ export interface ExampleConfig {
   readonly clusterName: string;
   /** `AWS_REGION`: where everything is created. */
   readonly region: string;
-  /** `KUBERNETES_VERSION`: the EKS control plane version. */
+  /** `KUBERNETES_VERSION`: the EKS control plane version; by default 1.34, or the newest the chosen Karpenter version runs on when that is older. */
   readonly kubernetesVersion: string;
   /** `KARPENTER_VERSION`: the Karpenter chart and controller version. */
   readonly karpenterVersion: string;
@@ -54,7 +56,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   }
   const inflate = get("INFLATE_REPLICAS", DEFAULTS.inflateReplicas);
   if (!/^\d+$/.test(inflate)) throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
-  const kubernetesVersion = get("KUBERNETES_VERSION", DEFAULTS.kubernetesVersion);
+  const karpenterVersion = get("KARPENTER_VERSION", DEFAULTS.karpenterVersion);
+  const kubernetesVersion = get("KUBERNETES_VERSION", defaultKubernetesVersion(karpenterVersion));
   if (!/^1\.\d+$/.test(kubernetesVersion)) throw new Error(`KUBERNETES_VERSION: ${JSON.stringify(kubernetesVersion)} is not an EKS version such as 1.34`);
   // EKS allows 100 characters; the IAM role names derived from it (KarpenterControllerRole-<name>) allow 40
   if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,39}$/.test(clusterName)) {
@@ -68,7 +71,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     clusterName,
     region,
     kubernetesVersion,
-    karpenterVersion: get("KARPENTER_VERSION", DEFAULTS.karpenterVersion),
+    karpenterVersion,
     publicAccessCidrs,
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
@@ -76,6 +79,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     stateRegion: get("STATE_REGION", region),
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };
+}
+
+/** 1.34, or the newest Kubernetes the Karpenter version runs on when that is older (older Karpenter refuses newer clusters). */
+function defaultKubernetesVersion(karpenterVersion: string): string {
+  let newest: string;
+  try {
+    newest = supportedKubernetesVersions(karpenterVersion).newest;
+  } catch {
+    return DEFAULTS.kubernetesVersion; // a bad KARPENTER_VERSION is reported by the Karpenter construct, with its field
+  }
+  return Number(newest.split(".")[1]) < Number(DEFAULTS.kubernetesVersion.split(".")[1]) ? newest : DEFAULTS.kubernetesVersion;
 }
 
 function readBool(env: NodeJS.ProcessEnv, name: string): boolean {

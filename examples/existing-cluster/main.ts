@@ -40,7 +40,9 @@ function migrate(scope: Construct, karpenter: Karpenter, yamlText: string): void
   const result = convertLegacyManifests(yamlText, { role: karpenter.nodeRoleName, version: karpenter.version });
   const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(scope, `class-${c.name}`, { ...c.props, karpenter })]));
   for (const p of result.nodePools) {
-    new NodePool(scope, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!, karpenter });
+    // a pool whose input named no node class is left out; its action note says what to add
+    if (!p.nodeClassRef) continue;
+    new NodePool(scope, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter });
   }
   for (const o of result.objects) for (const n of o.notes) if (n.level === "action") console.error(`note: ${o.kind}/${o.name}: ${n.field}: ${n.message}`);
 }

@@ -34,32 +34,45 @@ const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 
  * - v1 objects are read as they are (note "already v1").
  *
  * `yamlText` holds one or more YAML documents (`---` separated; `kind: List` documents such as
- * `kubectl get provisioners -o yaml` output are read item by item). Rules follow the upstream
+ * `kubectl get provisioners -o yaml` output are read item by item; a List inside a List is an error). Rules follow the upstream
  * guides (karpenter.sh v0.32 "v1beta1 Migration", v1.0 "v1 Migration") and the upstream
  * `karpenter-convert` tool; the README lists them. Every field that cannot be carried over
  * exactly gets a {@link ConversionNote} on its object; documents of other kinds are skipped
  * with a note in the result's `notes`. Each converted object is also checked against the
- * targeted Karpenter version's NodePool / EC2NodeClass rules (those of the constructs) and noted
- * when they reject it.
+ * targeted Karpenter version's NodePool / EC2NodeClass rules (those of the constructs): every
+ * problem gets its own `action` note (the constructs stop at the first). Converted NodePools
+ * always state `karpenter.sh/capacity-type`, as the NodePool construct does (`In [on-demand]`
+ * with an info note when the input named none).
  *
- * Feed the results to the constructs:
+ * Feed the results to the constructs (a pool without `nodeClassRef` — its input named no node
+ * class — needs one from you; its notes say so):
  * ```ts
  * const { nodePools, ec2NodeClasses } = convertLegacyManifests(fs.readFileSync("karpenter.yaml", "utf8"));
  * const classes = new Map(ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, c.name, { ...c.props, karpenter })]));
- * for (const p of nodePools) new NodePool(stack, p.name, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!, karpenter });
+ * for (const p of nodePools) {
+ *   if (!p.nodeClassRef) continue;
+ *   new NodePool(stack, p.name, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter });
+ * }
  * ```
  *
  * @param yamlText the manifests, as YAML (or JSON) text
  * @param options see {@link ConvertLegacyManifestsOptions}
  * @throws LegacyManifestError (a KarpenterValidationError) naming the document (1-based), the line
- * and the field, for a YAML syntax error, a document that is not a mapping, a Karpenter object
- * without `apiVersion`, `kind` or `metadata.name`, a field of the wrong type, or two objects
- * converting to the same kind and name; nothing is returned then
- * @throws KarpenterValidationError for bad options (an unknown Karpenter version, an empty role)
+ * and the field, for a YAML syntax error, a document that is not a mapping, a List without an
+ * `items` list or with a List among its items, a Karpenter object without `apiVersion`, `kind`
+ * or `metadata.name`, a field of the wrong type, or two objects converting to the same kind and
+ * name; nothing is returned then
+ * @throws KarpenterValidationError for bad options (an unknown option key, an unknown Karpenter
+ * version, an empty role, a `legacyDefaults` that is not a boolean)
  */
 export function convertLegacyManifests(yamlText: string, options: ConvertLegacyManifestsOptions = {}): LegacyConversionResult {
   const where = "convertLegacyManifests";
   if (typeof yamlText !== "string") throw new KarpenterValidationError(where, "yamlText", yamlText, "YAML text with one or more documents");
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(where, "options", options, `an object { ${OPTIONS.join(", ")} } (or nothing)`);
+  for (const [key, value] of Object.entries(options)) {
+    if (!OPTIONS.includes(key)) throw new KarpenterValidationError(where, `options.${key}`, value, `not an option of convertLegacyManifests (options: ${OPTIONS.join(", ")})`);
+  }
+  if (options.legacyDefaults !== undefined && typeof options.legacyDefaults !== "boolean") throw new KarpenterValidationError(where, "options.legacyDefaults", options.legacyDefaults, "true or false");
   const version = resolveKarpenterVersion(where, options.version ?? DEFAULT_KARPENTER_VERSION, "options.version");
   if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
     throw new KarpenterValidationError(where, "options.role", options.role, "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)");
@@ -74,12 +87,13 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
     const value = parse(doc, n, yamlText, lineCounter);
     if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
     const info = (base: Path): DocumentInfo => ({ document: n, base, lineOf: (path) => lineOf(doc, lineCounter, path) });
-    const list = value as { kind?: unknown; items?: unknown };
-    if (typeof list === "object" && typeof list.kind === "string" && list.kind.endsWith("List") && Array.isArray(list.items)) {
-      list.items.forEach((item, j) => convertOne(info(["items", j]), item, j));
-    } else {
-      convertOne(info([]), value, undefined);
-    }
+    if (!isList(value)) return convertOne(info([]), value, undefined);
+    const ctx = new ObjectContext(info([]));
+    const items: unknown[] = Array.isArray(value.items) ? value.items : ctx.fail(["items"], value.items, `the objects of the ${value.kind} as a list (items is required)`);
+    items.forEach((item, j) => {
+      if (isList(item)) ctx.fail(["items", j], item, `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`);
+      convertOne(info(["items", j]), item, j);
+    });
   });
 
   function convertOne(doc: DocumentInfo, value: unknown, item: number | undefined): void {
@@ -120,6 +134,16 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
     ec2NodeClasses: objects.filter((o): o is ConvertedEc2NodeClass => o.kind === "EC2NodeClass"),
     notes,
   };
+}
+
+/** The options {@link convertLegacyManifests} knows; any other key is a mistake (e.g. a misspelt `rol`). */
+const OPTIONS = ["role", "legacyDefaults", "version"];
+
+/** A `kind: List` document (or any `…List` kind), as `kubectl get -o yaml` prints several objects. */
+function isList(value: unknown): value is { kind: string; items?: unknown } {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const kind = (value as { kind?: unknown }).kind;
+  return typeof kind === "string" && kind.endsWith("List");
 }
 
 /** The JavaScript value of a document, or the error for its first YAML problem. */

@@ -1,5 +1,7 @@
 import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
+import { MAX_DURATION_NS, MAX_DURATION_TEXT } from "../private/k8s-rules";
+import { CAPACITY_TYPE } from "../private/node-pool-rules";
 import { ConvertInput, PoolDraft } from "./drafts";
 
 /*
@@ -110,6 +112,26 @@ export function seconds(n: number): string {
   return `${n}s`;
 }
 
+/** The most whole seconds a Go `time.Duration` holds (int64 nanoseconds, about 292 years). */
+const MAX_SECONDS = Number(MAX_DURATION_NS / 1_000_000_000n);
+
+/**
+ * A v1alpha5 TTL in seconds as a v1 duration, or `"Never"` with an action note when it is longer
+ * than Karpenter can parse (Go's `time.Duration`; the constructs reject such a duration): a TTL of
+ * centuries means "never" in practice.
+ * @param field the input field, for the note
+ * @param target the v1 field written, for the note
+ */
+export function ttlDuration(ctx: ObjectContext, n: number, field: string, target: string): string {
+  if (n <= MAX_SECONDS) return seconds(n);
+  ctx.note(
+    "action",
+    field,
+    `${n} seconds is longer than the longest duration Karpenter v1 can parse (${MAX_DURATION_TEXT}, about 292 years: Go's time.ParseDuration fails above it): written as ${target} "Never"; set a duration of at most ${MAX_SECONDS}s if that is not what you meant`,
+  );
+  return "Never";
+}
+
 /**
  * A v1beta1 or v1 NodePool's `spec.template` (the same shape in both): a pool draft with labels,
  * annotations, requirements and taints read, and the template spec for the version's own fields.
@@ -127,4 +149,31 @@ export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fie
   p.taints = readTaints(t, "taints");
   p.startupTaints = readTaints(t, "startupTaints");
   return { pool, t };
+}
+
+/**
+ * Makes the converted pool state `karpenter.sh/capacity-type`, as the NodePool construct does:
+ * a v1 NodePool requires `requirements`, and without a capacity-type requirement Karpenter may
+ * launch spot. Adds `In [on-demand]` unless a requirement or a template label names the key; a pool
+ * whose label decides it gets an empty list when it had none.
+ * @param field where the note goes (the input's requirements field)
+ * @param mayHaveLaunchedSpot true for v1beta1 / v1 input, whose pools without a capacity type could
+ * launch spot: the note is then an `action` (the pool changes behaviour); a v1alpha5 Provisioner's
+ * webhook defaulted on-demand, so there it is `info`
+ */
+export function stateCapacityType(ctx: ObjectContext, pool: PoolDraft, field: string, mayHaveLaunchedSpot: boolean): void {
+  const p = pool.props;
+  const named = (p.requirements ?? []).some((r) => r.key === CAPACITY_TYPE) || (p.labels !== undefined && CAPACITY_TYPE in p.labels);
+  if (named) {
+    p.requirements = p.requirements ?? [];
+    return;
+  }
+  p.requirements = [...(p.requirements ?? []), { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] }];
+  ctx.note(
+    mayHaveLaunchedSpot ? "action" : "info",
+    field,
+    `added ${CAPACITY_TYPE} In [on-demand], as the NodePool construct does: a v1 NodePool requires requirements, and without a capacity-type requirement Karpenter may launch spot, which fails with ServiceLinkedRoleCreationNotPermitted in accounts without the EC2 Spot service-linked role; ${
+      mayHaveLaunchedSpot ? "the input did not state a capacity type, so this pool may have launched spot until now: " : ""
+    }state ["spot", "on-demand"] if the pool should launch spot`,
+  );
 }

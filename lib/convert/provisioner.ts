@@ -1,8 +1,8 @@
 import { Disruption, NodeSelectorRequirement } from "../node-pool-spec";
 import { convertAwsProvider } from "./aws-node-template";
 import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
-import { ObjectContext } from "./fields";
-import { NODE_CLASS_GROUP, NODE_CLASS_KIND, readLabels, readNodeAnnotations, readRequirements, readTaints, seconds } from "./node-pool-parts";
+import { Fields, ObjectContext } from "./fields";
+import { NODE_CLASS_GROUP, NODE_CLASS_KIND, readLabels, readNodeAnnotations, readRequirements, readTaints, stateCapacityType, ttlDuration } from "./node-pool-parts";
 import { readKubelet } from "./node-class-parts";
 
 /*
@@ -37,6 +37,7 @@ export function convertProvisioner(input: ConvertInput): Converted {
   p.startupTaints = readTaints(spec, "startupTaints");
   p.requirements = readRequirements(ctx, spec, "requirements", false);
   if (input.legacyDefaults) p.requirements = withLegacyDefaults(ctx, p.requirements, p.labels);
+  stateCapacityType(ctx, pool, "spec.requirements", false);
 
   const kubelet = readKubelet(ctx, spec, "kubeletConfiguration");
   if (kubelet) pool.kubelet = { value: kubelet, field: "spec.kubeletConfiguration" };
@@ -63,10 +64,10 @@ export function convertProvisioner(input: ConvertInput): Converted {
   }
 
   p.disruption = disruption(input);
-  const ttlExpired = spec.int("ttlSecondsUntilExpired", 0, "a whole number of seconds");
+  const ttlExpired = ttlSeconds(spec, "ttlSecondsUntilExpired");
   if (ttlExpired !== undefined) {
-    p.expireAfter = seconds(ttlExpired);
-    ctx.note("info", "spec.ttlSecondsUntilExpired", `written as spec.template.spec.expireAfter "${p.expireAfter}" (in v1, expiry drains the node without waiting for replacement capacity)`);
+    p.expireAfter = ttlDuration(ctx, ttlExpired, "spec.ttlSecondsUntilExpired", "spec.template.spec.expireAfter");
+    if (p.expireAfter !== "Never") ctx.note("info", "spec.ttlSecondsUntilExpired", `written as spec.template.spec.expireAfter "${p.expireAfter}" (in v1, expiry drains the node without waiting for replacement capacity)`);
   } else {
     ctx.note("action", "spec.ttlSecondsUntilExpired", 'not set, so the Provisioner\'s nodes never expired; a v1 NodePool without expireAfter replaces its nodes after 720h (the CRD default): set expireAfter "Never" to keep them');
   }
@@ -80,7 +81,7 @@ export function convertProvisioner(input: ConvertInput): Converted {
 /** `ttlSecondsAfterEmpty` / `consolidation.enabled` → `disruption` (v1beta1 migration guide). */
 function disruption(input: ConvertInput): Disruption | undefined {
   const { ctx, spec } = input;
-  const ttlEmpty = spec.int("ttlSecondsAfterEmpty", 0, "a whole number of seconds");
+  const ttlEmpty = ttlSeconds(spec, "ttlSecondsAfterEmpty");
   const consolidation = spec.obj("consolidation", "consolidation { enabled }");
   const enabled = consolidation?.bool("enabled");
   if (enabled === true) {
@@ -89,8 +90,9 @@ function disruption(input: ConvertInput): Disruption | undefined {
     return { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "0s" };
   }
   if (ttlEmpty !== undefined) {
-    ctx.note("info", "spec.ttlSecondsAfterEmpty", `written as disruption consolidationPolicy WhenEmpty, consolidateAfter "${seconds(ttlEmpty)}"`);
-    return { consolidationPolicy: "WhenEmpty", consolidateAfter: seconds(ttlEmpty) };
+    const after = ttlDuration(ctx, ttlEmpty, "spec.ttlSecondsAfterEmpty", "disruption consolidateAfter");
+    if (after !== "Never") ctx.note("info", "spec.ttlSecondsAfterEmpty", `written as disruption consolidationPolicy WhenEmpty, consolidateAfter "${after}"`);
+    return { consolidationPolicy: "WhenEmpty", consolidateAfter: after };
   }
   ctx.note(
     "action",
@@ -98,6 +100,19 @@ function disruption(input: ConvertInput): Disruption | undefined {
     'neither ttlSecondsAfterEmpty nor consolidation.enabled: the Provisioner never removed empty or underutilized nodes; a v1 NodePool without disruption consolidates them (WhenEmptyOrUnderutilized after "0s"): set disruption { consolidationPolicy: WhenEmpty, consolidateAfter: "Never" } to keep them',
   );
   return undefined;
+}
+
+/**
+ * A v1alpha5 TTL in whole seconds (≥ 0). Whole numbers beyond 2^53 (`1e23` in YAML) are kept too:
+ * any of them is far over the longest duration v1 can hold, which {@link ttlDuration} handles.
+ */
+function ttlSeconds(spec: Fields, key: string): number | undefined {
+  const v = spec.peek(key);
+  if (typeof v === "number" && Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER) {
+    spec.consume(key);
+    return v;
+  }
+  return spec.int(key, 0, "a whole number of seconds");
 }
 
 /**

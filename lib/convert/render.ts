@@ -11,7 +11,8 @@ import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types
 /**
  * A converted object as a plain `karpenter.sh/v1` NodePool or `karpenter.k8s.aws/v1`
  * EC2NodeClass manifest (`apiVersion`, `kind`, `metadata.name`, `spec` with sorted keys).
- * Unlike the constructs, no defaults are added (role, selector terms, capacity type).
+ * Unlike the constructs, no defaults are added (role, selector terms); the capacity type is already
+ * stated by the conversion itself.
  */
 export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown } {
   if (object.kind === "NodePool") {

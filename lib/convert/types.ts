@@ -24,7 +24,9 @@ export interface ConvertLegacyManifestsOptions {
    * category or generation requirement — `karpenter.k8s.aws/instance-category In [c, m, r]`
    * and `karpenter.k8s.aws/instance-generation Gt 2`, each only when the Provisioner does not
    * name that key. Each added requirement gets a note. Same as upstream `karpenter-convert`
-   * without `--ignore-defaults`.
+   * without `--ignore-defaults`. With `false`, `karpenter.sh/capacity-type In [on-demand]` is
+   * still added when nothing names the capacity type: every converted NodePool states it, as the
+   * NodePool construct does (a v1 NodePool requires `requirements`).
    * @default true
    */
   readonly legacyDefaults?: boolean;

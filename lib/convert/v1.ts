@@ -12,8 +12,7 @@ import {
 import { Budget, ConsolidationPolicy, DisruptionReason } from "../node-pool-spec";
 import { Converted, ConvertInput } from "./drafts";
 import { defined, noteMissingClassFields, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
-import { readNodeClassRef, readPoolTemplate } from "./node-pool-parts";
-import { noteCapacityType } from "./v1beta1";
+import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
 
 /*
  * Objects that are already karpenter.sh/v1 NodePools or karpenter.k8s.aws/v1 EC2NodeClasses:
@@ -33,7 +32,7 @@ export function readV1NodePool(input: ConvertInput): Converted {
   p.terminationGracePeriod = t.str("terminationGracePeriod");
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", true);
   if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
-  noteCapacityType(ctx, p.requirements, p.labels);
+  stateCapacityType(ctx, pool, "spec.template.spec.requirements", true);
 
   const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, budgets }");
   p.disruption =

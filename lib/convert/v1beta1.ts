@@ -4,7 +4,7 @@ import { ubuntuRootVolume } from "./aws-node-template";
 import { Converted, ConvertInput } from "./drafts";
 import { Fields, ObjectContext } from "./fields";
 import { amiChoice, defined, noteHopLimitDefault, noteMissingClassFields, noteUserData, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
-import { readNodeClassRef, readPoolTemplate } from "./node-pool-parts";
+import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
 
 /*
  * karpenter.sh/v1beta1 NodePool and karpenter.k8s.aws/v1beta1 EC2NodeClass (Karpenter
@@ -25,7 +25,7 @@ export function convertV1beta1NodePool(input: ConvertInput): Converted {
   if (t.has("resources")) {
     ctx.note("info", "spec.template.spec.resources", `resources ${JSON.stringify(t.raw("resources"))} is not a v1 field (Karpenter computes NodeClaim resources itself): not converted`);
   }
-  noteCapacityType(ctx, p.requirements, p.labels);
+  stateCapacityType(ctx, pool, "spec.template.spec.requirements", true);
 
   const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, expireAfter, budgets }");
   if (d) {
@@ -57,13 +57,6 @@ function disruption(ctx: ObjectContext, d: Fields): Disruption | undefined {
     ctx.note("info", "spec.disruption.consolidateAfter", 'v1 requires consolidateAfter: set to "0s", as the v1 conversion webhook does');
   }
   return defined({ consolidationPolicy: (policy === "WhenUnderutilized" ? "WhenEmptyOrUnderutilized" : policy) as ConsolidationPolicy | undefined, consolidateAfter: after, budgets });
-}
-
-/** v1beta1 and v1 do not default the capacity type (v1alpha5 did): say what happens without one. */
-export function noteCapacityType(ctx: ObjectContext, reqs: { key: string }[] | undefined, labels: { [k: string]: string } | undefined): void {
-  const key = "karpenter.sh/capacity-type";
-  if ((reqs ?? []).some((r) => r.key === key) || (labels !== undefined && key in labels)) return;
-  ctx.note("info", "spec.template.spec.requirements", `no ${key} requirement: Karpenter may launch spot capacity; the NodePool construct adds ${key} In [on-demand] (state ["spot", "on-demand"] to allow spot)`);
 }
 
 /** Converts a v1beta1 EC2NodeClass. */

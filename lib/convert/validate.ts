@@ -1,4 +1,3 @@
-import { KarpenterValidationError } from "../errors";
 import { checkEc2NodeClass } from "../private/ec2-node-class-rules";
 import { Checker } from "../private/k8s-rules";
 import { checkNodePool } from "../private/node-pool-rules";
@@ -10,7 +9,8 @@ import { ClassDraft, PoolDraft } from "./drafts";
  * so a result those constructs (or the API server) would reject carries a note — the CLI prints
  * YAML without going through the constructs. Fields that are missing already have a note of
  * their own (node class, role, selector terms); they get placeholders here so that the check
- * goes on to the other fields.
+ * goes on to the other fields. Every problem is noted, not only the first: the checker collects
+ * one per field, list item and map entry.
  */
 
 const PLACEHOLDER = "converter-placeholder";
@@ -50,11 +50,11 @@ export function validateDrafts(pools: readonly PoolDraft[], classes: readonly Cl
   }
 }
 
+/** Runs the rules with a collecting checker and adds one note per problem found. */
 function check(draft: PoolDraft | ClassDraft, version: KarpenterVersion, kind: string, path: (field: string) => string, run: (c: Checker) => void): void {
-  try {
-    run(new Checker(`${kind} ${draft.props.name}`, version));
-  } catch (e) {
-    if (!(e instanceof KarpenterValidationError)) throw e;
+  const c = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
+  c.guard(() => run(c));
+  for (const e of c.collected) {
     draft.ctx.note(
       "action",
       path(e.field),

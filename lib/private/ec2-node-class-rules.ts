@@ -47,94 +47,126 @@ const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
 
 /**
  * Checks EC2NodeClass props after defaults (role, selector terms) for Karpenter version `v`.
- * Throws a KarpenterValidationError on the first problem.
+ * A throwing checker stops at the first problem; a collecting one records one problem per
+ * independent field, list item and map entry.
  */
 export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeClassOptions, name: string): void {
-  c.dnsName("name", name);
+  c.guard(() => c.dnsName("name", name));
 
   // exactly one of role and instanceProfile, neither empty
-  if (has(p.role) === has(p.instanceProfile)) {
-    c.fail(has(p.role) ? "instanceProfile" : "role", has(p.role) ? p.instanceProfile : undefined, "must specify exactly one of ['role', 'instanceProfile'] (without `karpenter`, give `role` — the Karpenter node role — or `instanceProfile`)");
-  }
-  c.str("role", p.role, { nonEmpty: true });
-  c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
+  c.guard(() => {
+    if (has(p.role) && has(p.instanceProfile)) {
+      c.fail("instanceProfile", p.instanceProfile, `must specify exactly one of ['role', 'instanceProfile']: role ${JSON.stringify(p.role)} is set too; give only one (with a role, Karpenter creates and manages the instance profile)`);
+    }
+    if (!has(p.role) && !has(p.instanceProfile)) c.fail("role", undefined, "must specify exactly one of ['role', 'instanceProfile'] (without `karpenter`, give `role` — the Karpenter node role — or `instanceProfile`)");
+    c.str("role", p.role, { nonEmpty: true });
+    c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
+  });
 
-  c.oneOf("amiFamily", p.amiFamily, AMI_FAMILIES);
-  if (c.known(p.amiFamily)) {
-    const s = ENUM_VALUES_SINCE[`spec.amiFamily=${p.amiFamily}`];
-    if (s) c.since("amiFamily", p.amiFamily, s, `amiFamily ${p.amiFamily}`);
-  }
+  c.guard(() => {
+    c.oneOf("amiFamily", p.amiFamily, AMI_FAMILIES);
+    if (c.known(p.amiFamily)) {
+      const s = ENUM_VALUES_SINCE[`spec.amiFamily=${p.amiFamily}`];
+      if (s) c.since("amiFamily", p.amiFamily, s, `amiFamily ${p.amiFamily}`);
+    }
+  });
   checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
 
   checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: /^subnet-[0-9a-z]+$/, idText: "a subnet ID such as subnet-0123abcd", others: ["tags"] });
   checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: /^sg-[0-9a-z]+$/, idText: "a security group ID such as sg-0123abcd", others: ["tags", "name"] });
-  c.since("capacityReservationSelectorTerms", p.capacityReservationSelectorTerms, since("spec.capacityReservationSelectorTerms"), "capacityReservationSelectorTerms");
-  if (has(p.capacityReservationSelectorTerms)) {
-    checkIdTagTerms(c, "capacityReservationSelectorTerms", p.capacityReservationSelectorTerms, { id: /^cr-[0-9a-z]+$/, idText: "a capacity reservation ID such as cr-0123abcd", others: ["tags", "ownerID", "instanceMatchCriteria"], min: 0 });
-    const terms = c.list("capacityReservationSelectorTerms", p.capacityReservationSelectorTerms, 0, 30);
-    terms?.forEach((t, i) => {
-      if (!has(t) || c.token(t)) return;
-      c.pattern(`capacityReservationSelectorTerms[${i}].ownerID`, t.ownerID, /^[0-9]{12}$/, "a 12-digit AWS account ID");
-      c.since(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"), "instanceMatchCriteria");
-      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, ["open", "targeted"]);
-    });
-  }
+  checkCapacityReservationTerms(c, p);
 
-  c.bool("associatePublicIPAddress", p.associatePublicIPAddress);
-  c.bool("detailedMonitoring", p.detailedMonitoring);
-  c.str("context", p.context);
-  c.str("userData", p.userData);
-  c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]);
-  c.since("ipPrefixCount", p.ipPrefixCount, since("spec.ipPrefixCount"), "ipPrefixCount");
-  c.int("ipPrefixCount", p.ipPrefixCount, 0, INT32_MAX);
+  c.guard(() => c.bool("associatePublicIPAddress", p.associatePublicIPAddress));
+  c.guard(() => c.bool("detailedMonitoring", p.detailedMonitoring));
+  c.guard(() => c.str("context", p.context));
+  c.guard(() => c.str("userData", p.userData));
+  c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]));
+  c.guard(() => {
+    c.since("ipPrefixCount", p.ipPrefixCount, since("spec.ipPrefixCount"), "ipPrefixCount");
+    c.int("ipPrefixCount", p.ipPrefixCount, 0, INT32_MAX);
+  });
 
   checkBlockDevices(c, p.blockDeviceMappings);
   checkKubelet(c, p.kubelet);
-  checkMetadataOptions(c, p);
-  checkNetworkInterfaces(c, p.networkInterfaces);
-  checkPlacementGroup(c, p);
-  checkConnectionTracking(c, p);
-  c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
-  if (has(p.cpuOptions) && !c.token(p.cpuOptions)) c.fields("cpuOptions", p.cpuOptions!, ["nestedVirtualization"], "cpuOptions");
-  if (has(p.cpuOptions) && !c.token(p.cpuOptions)) c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions!.nestedVirtualization, ["enabled", "disabled"]);
+  c.guard(() => checkMetadataOptions(c, p));
+  c.guard(() => checkNetworkInterfaces(c, p.networkInterfaces));
+  c.guard(() => checkPlacementGroup(c, p));
+  c.guard(() => checkConnectionTracking(c, p));
+  c.guard(() => {
+    c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
+    if (!has(p.cpuOptions) || c.token(p.cpuOptions)) return;
+    c.fields("cpuOptions", p.cpuOptions, ["nestedVirtualization"], "cpuOptions");
+    c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions!.nestedVirtualization, ["enabled", "disabled"]);
+  });
 
-  for (const [k, val] of c.map("tags", p.tags)) {
-    if (!c.known(k)) continue;
-    for (const [test, message] of RESTRICTED_TAGS) if (test(k)) c.fail(`tags[${JSON.stringify(k)}]`, k, `${message} (Karpenter sets these tags itself)`);
-    c.str(`tags[${JSON.stringify(k)}]`, val);
+  let tags: [string, string][] = [];
+  c.guard(() => {
+    tags = c.map("tags", p.tags);
+  });
+  for (const [k, val] of tags) {
+    c.guard(() => {
+      if (c.known(k)) for (const [test, message] of RESTRICTED_TAGS) if (test(k)) c.fail("tags", k, `a tag key Karpenter does not set itself: ${message}`);
+      c.str(`tags[${JSON.stringify(k)}]`, val);
+    });
   }
 }
 
+/** Capacity reservation terms (Karpenter 1.3+): optional, but when given at least one term (the CRD's rules fail on an empty list). */
+function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void {
+  const terms = p.capacityReservationSelectorTerms;
+  if (!has(terms)) return;
+  c.guard(() => c.since("capacityReservationSelectorTerms", terms, since("spec.capacityReservationSelectorTerms"), "capacityReservationSelectorTerms"));
+  if (!c.version.atLeast(since("spec.capacityReservationSelectorTerms"))) return;
+  checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, { id: /^cr-[0-9a-z]+$/, idText: "a capacity reservation ID such as cr-0123abcd", others: ["tags", "ownerID", "instanceMatchCriteria"], empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation" });
+  if (c.token(terms) || !Array.isArray(terms)) return;
+  terms.forEach((t, i) => {
+    if (!has(t) || c.token(t) || typeof t !== "object") return;
+    c.guard(() => c.pattern(`capacityReservationSelectorTerms[${i}].ownerID`, t.ownerID, /^[0-9]{12}$/, "a 12-digit AWS account ID"));
+    c.guard(() => {
+      c.since(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"), "instanceMatchCriteria");
+      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, ["open", "targeted"]);
+    });
+  });
+}
+
 function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[] | undefined, amiFamily: string | undefined): void {
-  if (terms === undefined) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
-  const list = c.list("amiSelectorTerms", terms, 1, 30);
+  let list: AmiSelectorTerm[] | undefined;
+  c.guard(() => {
+    if (!has(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
+    list = c.list("amiSelectorTerms", terms, 1, 30);
+  });
   if (!list) return;
+  const known = list;
   const fields = v.atLeast(since("spec.amiSelectorTerms[].ssmParameter")) ? ["tags", "id", "name", "alias", "ssmParameter"] : ["tags", "id", "name", "alias"];
   let aliasFamily: string | undefined;
-  list.forEach((t, i) => {
-    const at = `amiSelectorTerms[${i}]`;
-    if (!has(t) || c.token(t)) return;
-    c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
-    c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
-    if (!fields.some((f) => has((t as any)[f]))) c.fail(at, t, `expected at least one, got none, [${fields.map((f) => `'${f}'`).join(", ")}]`);
-    if (has(t.id) && (has(t.alias) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.id`, t.id, "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-    if (has(t.alias) && (has(t.id) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-    if (has(t.alias) && list.length !== 1) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms (use one term with only the alias)");
-    c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
-    c.str(`${at}.name`, t.name);
-    c.str(`${at}.owner`, t.owner);
-    c.str(`${at}.ssmParameter`, t.ssmParameter);
-    checkSelectorTags(c, `${at}.tags`, t.tags);
-    if (c.known(t.alias)) aliasFamily = checkAlias(c, v, `${at}.alias`, t.alias);
-  });
-  if (c.known(amiFamily)) {
-    if (aliasFamily !== undefined) {
-      const implied = ALIAS_FAMILIES[aliasFamily];
-      if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias`);
+  known.forEach((t, i) =>
+    c.guard(() => {
+      const at = `amiSelectorTerms[${i}]`;
+      if (c.token(t)) return;
+      c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
+      c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
+      if (!fields.some((f) => has((t as any)[f]))) c.fail(at, t, `expected at least one, got none, [${fields.map((f) => `'${f}'`).join(", ")}]`);
+      if (has(t.id) && (has(t.alias) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.id`, t.id, "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
+      if (has(t.alias) && (has(t.id) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
+      if (has(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms (use one term with only the alias)");
+      c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
+      c.str(`${at}.name`, t.name);
+      c.str(`${at}.owner`, t.owner);
+      c.str(`${at}.ssmParameter`, t.ssmParameter);
+      checkSelectorTags(c, `${at}.tags`, t.tags);
+      if (c.known(t.alias)) aliasFamily = checkAlias(c, v, `${at}.alias`, t.alias);
+    }),
+  );
+  c.guard(() => {
+    if (c.known(amiFamily)) {
+      if (aliasFamily !== undefined) {
+        const implied = ALIAS_FAMILIES[aliasFamily];
+        if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias`);
+      }
+    } else if (!has(amiFamily) && !known.some((t) => has(t) && has(t.alias))) {
+      c.fail("amiFamily", amiFamily, `must specify amiFamily if amiSelectorTerms does not contain an alias (one of ${AMI_FAMILIES.join(", ")})`);
     }
-  } else if (amiFamily === undefined && !list.some((t) => has(t) && has(t.alias))) {
-    c.fail("amiFamily", amiFamily, `must specify amiFamily if amiSelectorTerms does not contain an alias (one of ${AMI_FAMILIES.join(", ")})`);
-  }
+  });
 }
 
 /** Checks an alias and returns its family (lowercase). */
@@ -152,7 +184,7 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
 /** Selector term tags: ≤ 20, no empty keys or values. */
 function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
   for (const [k, val] of c.map(field, tags, 20)) {
-    if (c.known(k) && k === "") c.fail(field, tags, "empty tag keys or values aren't supported");
+    if (c.known(k) && k === "") c.fail(field, k, "a tag key: empty tag keys or values aren't supported");
     if (c.known(val) && val === "") c.fail(`${field}[${JSON.stringify(k)}]`, val, "empty tag keys or values aren't supported ('*' selects any value)");
   }
 }
@@ -162,105 +194,136 @@ interface TermRules {
   readonly idText: string;
   /** Fields a term may use instead of `id`; `id` excludes all of them. */
   readonly others: readonly string[];
-  /** Minimum number of terms. @default 1 */
-  readonly min?: number;
+  /** For optional term lists: what to do instead of an empty list. @default unset: the list is required */
+  readonly empty?: string;
 }
 
-/** Subnet, security group and capacity reservation terms: `id` alone, or the other fields. */
+/**
+ * Subnet, security group and capacity reservation terms: `id` alone, or the other fields. The
+ * list may never be empty: the CRD says so for subnets and security groups ("… cannot be
+ * empty"), and for capacity reservations its `!self.all(…)` rule fails on an empty list with a
+ * message about 'id'.
+ */
 function checkIdTagTerms(c: Checker, field: string, terms: object[] | undefined, rules: TermRules): void {
-  const min = rules.min ?? 1;
-  if (terms === undefined && min > 0) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
-  if (c.known(terms) && Array.isArray(terms) && terms.length === 0 && min > 0) c.fail(field, terms, `${field} cannot be empty`);
-  const list = c.list(field, terms, min, 30);
-  list?.forEach((term, i) => {
-    const at = `${field}[${i}]`;
-    if (!has(term) || c.token(term)) return;
-    const t = term as { [k: string]: any };
-    const all = ["id", ...rules.others];
-    const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
-    if (!required.some((f) => has(t[f]))) c.fail(at, term, `expected at least one, got none, [${required.map((f) => `'${f}'`).join(", ")}]`);
-    if (has(t.id) && rules.others.some((f) => has(t[f]))) c.fail(`${at}.id`, t.id, `'id' is mutually exclusive, cannot be set with a combination of other fields (${rules.others.join(", ")}) in a term of ${field}`);
-    if (has(t.name) && rules.others.includes("name") && (has(t.tags) || has(t.id))) c.fail(`${at}.name`, t.name, `'name' is mutually exclusive, cannot be set with a combination of other fields in a term of ${field}`);
-    c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
-    if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
-    checkSelectorTags(c, `${at}.tags`, t.tags);
-    c.fields(at, t, all, `a ${field} term`);
+  let list: object[] | undefined;
+  c.guard(() => {
+    if (!has(terms) && rules.empty === undefined) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
+    if (c.known(terms) && Array.isArray(terms) && terms.length === 0) c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
+    list = c.list(field, terms, 1, 30);
   });
+  list?.forEach((term, i) =>
+    c.guard(() => {
+      const at = `${field}[${i}]`;
+      if (c.token(term)) return;
+      const all = ["id", ...rules.others];
+      c.fields(at, term, all, `a ${field} term`);
+      const t = term as { [k: string]: any };
+      const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
+      if (!required.some((f) => has(t[f]))) c.fail(at, term, `expected at least one, got none, [${required.map((f) => `'${f}'`).join(", ")}]`);
+      if (has(t.id) && rules.others.some((f) => has(t[f]))) c.fail(`${at}.id`, t.id, `'id' is mutually exclusive, cannot be set with a combination of other fields (${rules.others.join(", ")}) in a term of ${field}`);
+      if (has(t.name) && rules.others.includes("name") && (has(t.tags) || has(t.id))) c.fail(`${at}.name`, t.name, `'name' is mutually exclusive, cannot be set with a combination of other fields in a term of ${field}`);
+      c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
+      if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
+      checkSelectorTags(c, `${at}.tags`, t.tags);
+    }),
+  );
 }
 
 function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): void {
-  const list = c.list("blockDeviceMappings", bdms, 0, 50);
+  let list: BlockDeviceMapping[] | undefined;
+  c.guard(() => {
+    list = c.list("blockDeviceMappings", bdms, 0, 50);
+  });
   if (!list) return;
   let roots = 0;
-  list.forEach((m, i) => {
-    const at = `blockDeviceMappings[${i}]`;
-    if (!has(m) || c.token(m)) return;
-    c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping");
-    c.str(`${at}.deviceName`, m.deviceName);
-    c.bool(`${at}.rootVolume`, m.rootVolume);
-    if (m.rootVolume === true) roots++;
-    if (roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "must have only one blockDeviceMappings with rootVolume");
-    const e = m.ebs;
-    if (!has(e) || c.token(e)) return;
-    const ebs = e!;
-    c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device");
-    if (!has(ebs.snapshotID) && !has(ebs.volumeSize)) c.fail(`${at}.ebs`, ebs, "snapshotID or volumeSize must be defined");
-    c.since(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
-    if (has(ebs.volumeInitializationRate) && (!has(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, "snapshotID must be set when volumeInitializationRate is set");
-    c.int(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
-    c.pattern(`${at}.ebs.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)');
-    c.oneOf(`${at}.ebs.volumeType`, ebs.volumeType, VOLUME_TYPES);
-    c.int(`${at}.ebs.iops`, ebs.iops, 0, Number.MAX_SAFE_INTEGER);
-    c.int(`${at}.ebs.throughput`, ebs.throughput, 0, Number.MAX_SAFE_INTEGER);
-    c.bool(`${at}.ebs.deleteOnTermination`, ebs.deleteOnTermination);
-    c.bool(`${at}.ebs.encrypted`, ebs.encrypted);
-    c.str(`${at}.ebs.kmsKeyID`, ebs.kmsKeyID);
-    c.str(`${at}.ebs.snapshotID`, ebs.snapshotID);
-  });
+  list.forEach((m, i) =>
+    c.guard(() => {
+      const at = `blockDeviceMappings[${i}]`;
+      if (c.token(m)) return;
+      c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping");
+      c.str(`${at}.deviceName`, m.deviceName);
+      c.bool(`${at}.rootVolume`, m.rootVolume);
+      if (m.rootVolume === true) roots++;
+      if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "must have only one blockDeviceMappings with rootVolume");
+      const e = m.ebs;
+      if (!has(e) || c.token(e)) return;
+      c.fields(`${at}.ebs`, e, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device");
+      const ebs = e!;
+      if (!has(ebs.snapshotID) && !has(ebs.volumeSize)) c.fail(`${at}.ebs`, ebs, "snapshotID or volumeSize must be defined");
+      c.since(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
+      if (has(ebs.volumeInitializationRate) && (!has(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, "snapshotID must be set when volumeInitializationRate is set");
+      c.int(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
+      c.pattern(`${at}.ebs.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)');
+      c.oneOf(`${at}.ebs.volumeType`, ebs.volumeType, VOLUME_TYPES);
+      c.int(`${at}.ebs.iops`, ebs.iops, 0, Number.MAX_SAFE_INTEGER);
+      c.int(`${at}.ebs.throughput`, ebs.throughput, 0, Number.MAX_SAFE_INTEGER);
+      c.bool(`${at}.ebs.deleteOnTermination`, ebs.deleteOnTermination);
+      c.bool(`${at}.ebs.encrypted`, ebs.encrypted);
+      c.str(`${at}.ebs.kmsKeyID`, ebs.kmsKeyID);
+      c.str(`${at}.ebs.snapshotID`, ebs.snapshotID);
+    }),
+  );
 }
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
   if (!has(k) || c.token(k)) return;
+  c.guard(() => c.fields("kubelet", k, ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"], "kubelet"));
+  if (typeof k !== "object") return;
   const kc = k!;
-  c.fields("kubelet", kc, ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"], "kubelet");
-  const signals = (field: string, m: { [s: string]: string } | undefined, value?: RegExp, valueText?: string) => {
-    for (const [key, val] of c.map(`kubelet.${field}`, m)) {
-      c.oneOf(`kubelet.${field}[${JSON.stringify(key)}]`, key as any, EVICTION_SIGNALS, ` (valid keys for ${field})`);
-      if (value) c.pattern(`kubelet.${field}[${JSON.stringify(key)}]`, val, value, valueText!);
+  /** A map keyed by eviction signals (key problems are reported on the map, with the key as the value). */
+  const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
+    let entries: [string, string][] = [];
+    c.guard(() => {
+      entries = c.map(`kubelet.${field}`, m);
+    });
+    for (const [key, val] of entries) {
+      c.guard(() => {
+        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.fail(`kubelet.${field}`, key, `a signal key valid for ${field}: one of ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`);
+        value(`kubelet.${field}[${JSON.stringify(key)}]`, val);
+      });
     }
   };
   const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
-  signals("evictionHard", kc.evictionHard, EVICTION_VALUE, pct);
-  signals("evictionSoft", kc.evictionSoft, EVICTION_VALUE, pct);
-  signals("evictionSoftGracePeriod", kc.evictionSoftGracePeriod, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)');
-  if (has(kc.evictionSoft) && !c.token(kc.evictionSoft)) {
-    for (const key of Object.keys(kc.evictionSoft!)) {
-      if (c.known(key) && !(has(kc.evictionSoftGracePeriod) && key in kc.evictionSoftGracePeriod!)) c.fail(`kubelet.evictionSoft[${JSON.stringify(key)}]`, key, "evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod");
+  signals("evictionHard", kc.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoft", kc.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoftGracePeriod", kc.evictionSoftGracePeriod, (at, val) => c.duration(at, val, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)'));
+  const keys = (m: { [s: string]: string } | undefined): string[] => (has(m) && !c.token(m) && typeof m === "object" ? Object.keys(m!).filter((x) => has(m![x])) : []);
+  for (const key of keys(kc.evictionSoft)) {
+    c.guard(() => {
+      if (c.known(key) && !keys(kc.evictionSoftGracePeriod).includes(key)) c.fail("kubelet.evictionSoft", key, `a signal with a matching evictionSoftGracePeriod: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod`);
+    });
+  }
+  for (const key of keys(kc.evictionSoftGracePeriod)) {
+    c.guard(() => {
+      if (c.known(key) && !keys(kc.evictionSoft).includes(key)) c.fail("kubelet.evictionSoftGracePeriod", key, "a signal with a matching evictionSoft: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft");
+    });
+  }
+  c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", kc.evictionMaxPodGracePeriod));
+  c.guard(() => {
+    c.int("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, 0, 100);
+    c.int("kubelet.imageGCLowThresholdPercent", kc.imageGCLowThresholdPercent, 0, 100);
+    if (c.known(kc.imageGCHighThresholdPercent) && c.known(kc.imageGCLowThresholdPercent) && !(kc.imageGCHighThresholdPercent > kc.imageGCLowThresholdPercent)) {
+      c.fail("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, `imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (${kc.imageGCLowThresholdPercent})`);
     }
-  }
-  if (has(kc.evictionSoftGracePeriod) && !c.token(kc.evictionSoftGracePeriod)) {
-    for (const key of Object.keys(kc.evictionSoftGracePeriod!)) {
-      if (c.known(key) && !(has(kc.evictionSoft) && key in kc.evictionSoft!)) c.fail(`kubelet.evictionSoftGracePeriod[${JSON.stringify(key)}]`, key, "evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft");
-    }
-  }
-  c.int("kubelet.evictionMaxPodGracePeriod", kc.evictionMaxPodGracePeriod);
-  c.int("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, 0, 100);
-  c.int("kubelet.imageGCLowThresholdPercent", kc.imageGCLowThresholdPercent, 0, 100);
-  if (c.known(kc.imageGCHighThresholdPercent) && c.known(kc.imageGCLowThresholdPercent) && !(kc.imageGCHighThresholdPercent > kc.imageGCLowThresholdPercent)) {
-    c.fail("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, `imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (${kc.imageGCLowThresholdPercent})`);
-  }
+  });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
-    for (const [key, val] of c.map(`kubelet.${field}`, kc[field])) {
-      const at = `kubelet.${field}[${JSON.stringify(key)}]`;
-      c.oneOf(at, key as any, RESERVED_RESOURCES, ` (valid keys for ${field})`);
-      c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
-      if (c.known(val) && val.startsWith("-")) c.fail(at, val, `${field} value cannot be a negative resource quantity`);
+    let entries: [string, string][] = [];
+    c.guard(() => {
+      entries = c.map(`kubelet.${field}`, kc[field]);
+    });
+    for (const [key, val] of entries) {
+      c.guard(() => {
+        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.fail(`kubelet.${field}`, key, `a resource key valid for ${field}: one of ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`);
+        const at = `kubelet.${field}[${JSON.stringify(key)}]`;
+        c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
+        if (c.known(val) && val.startsWith("-")) c.fail(at, val, `${field} value cannot be a negative resource quantity`);
+      });
     }
   }
-  c.int("kubelet.maxPods", kc.maxPods, 0, INT32_MAX);
-  c.int("kubelet.podsPerCore", kc.podsPerCore, 0, INT32_MAX);
-  c.bool("kubelet.cpuCFSQuota", kc.cpuCFSQuota);
-  c.list("kubelet.clusterDNS", kc.clusterDNS, 0, Number.MAX_SAFE_INTEGER)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true }));
+  c.guard(() => c.int("kubelet.maxPods", kc.maxPods, 0, INT32_MAX));
+  c.guard(() => c.int("kubelet.podsPerCore", kc.podsPerCore, 0, INT32_MAX));
+  c.guard(() => c.bool("kubelet.cpuCFSQuota", kc.cpuCFSQuota));
+  c.guard(() => c.list("kubelet.clusterDNS", kc.clusterDNS, 0, Number.MAX_SAFE_INTEGER)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
 }
 
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {

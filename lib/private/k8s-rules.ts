@@ -1,7 +1,6 @@
-import { Token } from "cdktf";
-import { IConstruct } from "constructs";
+import type { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
-import { isUnresolved } from "./tokens";
+import type * as TokenHelpers from "./tokens";
 import { KarpenterVersion } from "./version";
 
 /*
@@ -25,6 +24,52 @@ export const BUDGET_DURATION = /^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$/;
 /** Go `time.ParseDuration` (Terraform timeouts, kubelet durations): `20m`, `1h30m`, `1.5h`, `0`. */
 export const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+)$/;
 
+/** Go's `time.Duration` maximum, 2^63−1 ns: Karpenter and the providers parse durations with `time.ParseDuration`, which fails above it. */
+export const MAX_DURATION_NS = 2n ** 63n - 1n;
+/** {@link MAX_DURATION_NS} written as a duration (about 292 years). */
+export const MAX_DURATION_TEXT = "2562047h47m16.854775807s";
+/** The largest int64 (`int()` of the CRDs' CEL rules, Go's `strconv.Atoi` on 64-bit). */
+export const INT64_MAX = 2n ** 63n - 1n;
+
+const UNIT_NS: { readonly [unit: string]: bigint } = { ns: 1n, us: 1_000n, "µs": 1_000n, "μs": 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
+
+/**
+ * The length in nanoseconds of a Go duration (`"1h30m"`, `"1.5h"`, `"0"`; sign ignored), or
+ * undefined when the text is not one. Fractions are cut to whole nanoseconds, as Go does.
+ */
+export function durationNanos(text: string): bigint | undefined {
+  const body = text.replace(/^[-+]/, "");
+  if (body === "0") return 0n;
+  if (!/^((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))+$/.test(body)) return undefined;
+  let total = 0n;
+  for (const [, whole, fraction, unit] of body.matchAll(/(\d*)(?:\.(\d*))?(ns|us|µs|μs|ms|s|m|h)/g)) {
+    const ns = UNIT_NS[unit];
+    total += BigInt(whole || "0") * ns;
+    if (fraction) total += (BigInt(fraction) * ns) / 10n ** BigInt(fraction.length);
+  }
+  return total;
+}
+
+/*
+ * cdktf is loaded on first use, not at import: the manifest converter and its command line run
+ * these rules on YAML (which never holds tokens) and must work where the cdktf peer dependency
+ * is not installed. Without cdktf nothing can be a token.
+ */
+let tokenHelpers: { isToken(value: unknown): boolean; isUnresolved(value: unknown): boolean } | undefined;
+function tokens(): NonNullable<typeof tokenHelpers> {
+  if (!tokenHelpers) {
+    try {
+      const { Token } = require("cdktf") as typeof import("cdktf");
+      const { isUnresolved } = require("./tokens") as typeof TokenHelpers;
+      tokenHelpers = { isToken: (v) => Token.isUnresolved(v), isUnresolved };
+    } catch (e) {
+      if ((e as { code?: string }).code !== "MODULE_NOT_FOUND") throw e;
+      tokenHelpers = { isToken: () => false, isUnresolved: () => false };
+    }
+  }
+  return tokenHelpers;
+}
+
 export const DURATION_TEXT = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
 export const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
 
@@ -32,27 +77,61 @@ export const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (milli
  * Validation context of one construct: every failure becomes a KarpenterValidationError naming
  * the construct path, the field (a dot path into the props), the value and the rule.
  * Unresolved tokens are never judged.
+ *
+ * By default the first failure throws. A collecting checker (`{ collect: true }`, used by the
+ * manifest converter to report every problem of an object) records the failure of each
+ * {@link guard}ed check and goes on with the next one.
  */
 export class Checker {
+  private readonly problems?: KarpenterValidationError[];
+
   /**
    * @param where the construct path the errors name
    * @param version the Karpenter version the object is checked for
+   * @param options `collect`: record failures per guarded check instead of throwing the first
    */
   constructor(
     public readonly where: IConstruct | string,
     public readonly version: KarpenterVersion,
-  ) {}
+    options: { collect?: boolean } = {},
+  ) {
+    if (options.collect) this.problems = [];
+  }
+
+  /**
+   * Runs one check that does not depend on the others. Throwing checker: just runs it.
+   * Collecting checker: a failure inside is recorded and the caller goes on.
+   */
+  public guard(check: () => void): void {
+    if (!this.problems) return check();
+    try {
+      check();
+    } catch (e) {
+      if (!(e instanceof KarpenterValidationError)) throw e;
+      this.problems.push(e);
+    }
+  }
+
+  /** The failures a collecting checker recorded, in check order (empty for a throwing checker). */
+  public get collected(): readonly KarpenterValidationError[] {
+    return this.problems ?? [];
+  }
 
   /** Fails when `value` is set but needs Karpenter `minor` (e.g. "1.11") and the targeted version is older. */
   public since(field: string, value: unknown, minor: string | undefined, what: string): void {
-    if (value === undefined || minor === undefined || this.version.atLeast(minor)) return;
+    if (!isSet(value) || minor === undefined || this.version.atLeast(minor)) return;
     this.fail(field, value, `${what} needs Karpenter ${minor} or later (first in the v${minor}.0 CRDs); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`);
   }
 
-  /** Fails when `obj` has a set key outside `allowed` (the API server would silently prune it). */
-  public fields(field: string, obj: object, allowed: readonly string[], what: string): void {
+  /**
+   * Fails when `obj` is not an object (e.g. a string where `{ … }` belongs) or has a set key
+   * outside `allowed` (the API server would silently prune it). Tokens are not inspected.
+   */
+  public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
+    if (this.token(obj)) return;
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
     for (const [k, x] of Object.entries(obj)) {
-      if (x !== undefined && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, `not a field of ${what} (known fields: ${allowed.join(", ")}); an unknown field would be silently dropped`);
+      if (isSet(x) && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, `not a field of ${what} (known fields: ${allowed.join(", ")}); an unknown field would be silently dropped`);
     }
   }
 
@@ -63,18 +142,32 @@ export class Checker {
 
   /** True when `value` itself is a token (a list, map or object token); its parts are not inspected. */
   public token(value: unknown): boolean {
-    return value !== undefined && value !== null && Token.isUnresolved(value);
+    return value !== undefined && value !== null && tokens().isToken(value);
   }
 
   /** True when `value` is set and known at synth (no token anywhere inside). */
   public known<T>(value: T | undefined): value is T {
-    return value !== undefined && value !== null && !isUnresolved(value);
+    return value !== undefined && value !== null && !tokens().isUnresolved(value);
   }
 
   /** A known string matching `re`. */
   public pattern(field: string, value: string | undefined, re: RegExp, allowed: string): void {
     if (!this.known(value)) return;
     if (typeof value !== "string" || !re.test(value)) this.fail(field, value, allowed);
+  }
+
+  /**
+   * A known duration matching `re` (`"Never"` passes when `re` allows it) that Go's
+   * `time.ParseDuration` can represent (at most {@link MAX_DURATION_TEXT}).
+   */
+  public duration(field: string, value: string | undefined, re: RegExp, allowed: string): void {
+    this.pattern(field, value, re, allowed);
+    if (!this.known(value)) return;
+    const ns = durationNanos(value);
+    if (ns !== undefined && ns > MAX_DURATION_NS) {
+      const never = re.test("Never") ? '; use "Never" for no limit' : "";
+      this.fail(field, value, `${allowed}, at most ${MAX_DURATION_TEXT} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`);
+    }
   }
 
   /** A known value from a fixed list. */
@@ -106,19 +199,29 @@ export class Checker {
     if (opts.maxLength !== undefined && value.length > opts.maxLength) this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
   }
 
-  /** A known array with a length in [min, max]; returns the known array (or undefined). */
+  /**
+   * A known array with a length in [min, max] and no null / undefined items (they would be
+   * emitted as null, which no list of the CRDs takes); returns the known array (or undefined).
+   */
   public list<T>(field: string, value: T[] | undefined, min: number, max: number): T[] | undefined {
     if (value === undefined || value === null || this.token(value)) return undefined;
     if (!Array.isArray(value)) this.fail(field, value, "a list");
     if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : `${min} to ${max} items (got ${value.length})`);
+    value.forEach((x, i) => {
+      if (x === undefined || x === null) this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
+    });
     return value;
   }
 
-  /** A string map of at most `maxKeys` entries (unless it is a token); returns its entries (keys or values may be tokens). */
+  /**
+   * A string map of at most `maxKeys` entries (unless it is a token); returns its set entries
+   * (keys or values may be tokens; null values count as unset). Problems with a key are reported
+   * on `field` with the key as the value; problems with a value on `field["key"]`.
+   */
   public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
     if (value === undefined || value === null || this.token(value)) return [];
     if (typeof value !== "object" || Array.isArray(value)) this.fail(field, value, "a map of string keys to string values");
-    const entries = Object.entries(value);
+    const entries = Object.entries(value).filter(([, v]) => isSet(v));
     if (entries.length > maxKeys) this.fail(field, value, `at most ${maxKeys} entries (got ${entries.length})`);
     for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(`${field}[${JSON.stringify(k)}]`, v, "a string");
     return entries;
@@ -158,6 +261,11 @@ export class Checker {
     if (typeof value !== "string" || !QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
     if (opts.nonNegative && value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
   }
+}
+
+/** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */
+export function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null;
 }
 
 /** Why `key` is not a qualified name, or undefined when it is one. */

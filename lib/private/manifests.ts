@@ -1,5 +1,16 @@
-import { IConstruct } from "constructs";
-import { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
+import type { Construct, IConstruct } from "constructs";
+import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
+import { KarpenterValidationError } from "../errors";
+import type { IKarpenterCluster } from "../karpenter-cluster";
+import type { IKarpenterInstallation } from "../karpenter-installation";
+
+/*
+ * cdktf is required where it is used, not imported at the top: the manifest converter uses
+ * specObject and must load without the cdktf peer dependency.
+ */
+function stackOf(c: IConstruct): TerraformStack {
+  return (require("cdktf") as typeof import("cdktf")).TerraformStack.of(c);
+}
 
 /** The path a construct `id` under `scope` will have (for errors thrown before it exists). */
 export function constructPath(scope: IConstruct, id: string): string {
@@ -12,16 +23,16 @@ export function constructPath(scope: IConstruct, id: string): string {
  * (`cdktf deploy` / `destroy` then run the stacks in order) and returns nothing.
  */
 export function orderAfter(scope: IConstruct, target: TerraformResource): ITerraformDependable[] {
-  const mine = TerraformStack.of(scope);
-  const theirs = TerraformStack.of(target);
+  const mine = stackOf(scope);
+  const theirs = stackOf(target);
   if (mine === theirs) return [target];
   if (!mine.dependencies.includes(theirs)) mine.addDependency(theirs);
   return [];
 }
 
 /**
- * The `spec` object of a manifest: unset (undefined) fields dropped, and the keys of every plain
- * object sorted, so the same props always give byte-identical JSON whatever order they were
+ * The `spec` object of a manifest: unset (undefined or null) fields dropped, and the keys of every
+ * plain object sorted, so the same props always give byte-identical JSON whatever order they were
  * written in. Arrays keep their order (it is meaningful); tokens and other non-plain objects
  * are kept as they are.
  */
@@ -35,9 +46,73 @@ function clean(value: unknown): unknown {
     const out: { [key: string]: unknown } = {};
     for (const key of Object.keys(value).sort()) {
       const x = (value as { [key: string]: unknown })[key];
-      if (x !== undefined) out[key] = clean(x);
+      if (x !== undefined && x !== null) out[key] = clean(x);
     }
     return out;
   }
   return value;
+}
+
+/** What tells which cluster a node object is applied to, as far as synth can know. */
+export interface ClusterHint {
+  /** The installation the object belongs to. */
+  readonly karpenter?: IKarpenterInstallation;
+  /** The cluster the object names without an installation (an Ec2NodeClass's `cluster`). */
+  readonly cluster?: IKarpenterCluster;
+}
+
+interface NamedObject extends ClusterHint {
+  readonly construct: Construct;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** Node objects of each app (by root construct), in the order they were created. */
+const registry = new WeakMap<IConstruct, NamedObject[]>();
+
+/**
+ * Registers a cluster-scoped object's `metadata.name` and adds a synth-time check that no object
+ * of the same kind created before it has that name on the same cluster: Kubernetes keeps one
+ * object per kind and name, so the second `kubernetes_manifest` would fight the first at apply.
+ * Names that are tokens are not compared.
+ */
+export function registerUniqueName(construct: Construct, kind: string, name: string, hint: ClusterHint): void {
+  const root = construct.node.root;
+  const all = registry.get(root) ?? [];
+  registry.set(root, all);
+  const self: NamedObject = { construct, kind, name, ...hint };
+  all.push(self);
+  construct.node.addValidation({
+    validate: () => {
+      if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
+      const earlier = all.slice(0, all.indexOf(self)).filter((o) => o.kind === kind && o.name === name);
+      const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
+      if (!clash) return [];
+      const [other, why] = clash;
+      return [
+        new KarpenterValidationError(
+          construct,
+          "name",
+          name,
+          `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
+        ).message,
+      ];
+    },
+  });
+}
+
+/** Why two objects land on the same cluster, or undefined when they (probably) do not. */
+function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
+  if (a.karpenter && a.karpenter === b.karpenter) return `both belong to the Karpenter installation ${a.karpenter.node.path}`;
+  const ca = a.karpenter?.cluster ?? a.cluster;
+  const cb = b.karpenter?.cluster ?? b.cluster;
+  if (ca && cb) {
+    if (ca === cb || ca.resource === cb.resource) return "both are for the same cluster";
+    // two installations with equal literal names may well be two regions or accounts
+    const literal = ca.clusterNameLiteral;
+    if (!(a.karpenter && b.karpenter) && literal !== undefined && literal === cb.clusterNameLiteral) return `both are for a cluster named "${literal}"`;
+    return undefined;
+  }
+  // an object that names no cluster goes wherever its stack's Kubernetes provider points
+  return stackOf(a.construct) === stackOf(b.construct) ? "same stack, and at least one of them names no cluster or installation" : undefined;
 }

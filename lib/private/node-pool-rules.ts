@@ -1,6 +1,6 @@
 import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "../node-pool-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, cronProblem, labelDomain, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT } from "./k8s-rules";
+import { Checker, cronProblem, isSet, labelDomain, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*
@@ -54,52 +54,57 @@ export type NodeClassRefValue = Required<NodeClassReference>;
 
 /**
  * Checks NodePool props (with `requirements` already including the capacity-type default) for
- * Karpenter version `v`. Throws a KarpenterValidationError on the first problem.
+ * Karpenter version `v`. A throwing checker stops at the first problem; a collecting one
+ * records one problem per independent field, list item and map entry.
  * @param nodeClassField the prop path of the node class (for errors)
  */
 export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOptions, name: string, ref: NodeClassRefValue, nodeClassField = "nodeClass"): void {
-  c.dnsName("name", name);
-  if (ref.name === undefined || ref.name === null) c.fail(`${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
-  c.str(`${nodeClassField}.name`, ref.name, { nonEmpty: true });
-  c.dnsName(`${nodeClassField}.name`, ref.name);
-  c.str(`${nodeClassField}.group`, ref.group, { nonEmpty: true });
-  c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
-  c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
+  c.guard(() => c.dnsName("name", name));
+  c.guard(() => {
+    if (!isSet(ref.name)) c.fail(`${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
+    c.str(`${nodeClassField}.name`, ref.name, { nonEmpty: true });
+    c.dnsName(`${nodeClassField}.name`, ref.name);
+    c.str(`${nodeClassField}.group`, ref.group, { nonEmpty: true });
+    c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
+    c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
+  });
 
   checkRequirements(c, v, p.requirements);
   checkLabels(c, v, p.labels);
   checkAnnotations(c, p.annotations);
-  checkTaints(c, "taints", p.taints);
-  checkTaints(c, "startupTaints", p.startupTaints);
-  c.pattern("expireAfter", p.expireAfter, DURATION_OR_NEVER, DURATION_TEXT);
-  c.pattern("terminationGracePeriod", p.terminationGracePeriod, DURATION, 'a duration of hours, minutes and seconds such as "30s", "48h" or "1h30m" ("Never" is not allowed: leave it unset to wait indefinitely)');
-  for (const [res, q] of p.limits && !c.token(p.limits) ? Object.entries(p.limits) : []) {
-    if (res.length === 0) c.fail("limits", p.limits, "resource names must not be empty");
-    c.quantity(`limits[${JSON.stringify(res)}]`, q);
-  }
+  checkTaints(c, p.taints, p.startupTaints);
+  c.guard(() => c.duration("expireAfter", p.expireAfter, DURATION_OR_NEVER, DURATION_TEXT));
+  c.guard(() => c.duration("terminationGracePeriod", p.terminationGracePeriod, DURATION, 'a duration of hours, minutes and seconds such as "30s", "48h" or "1h30m" ("Never" is not allowed: leave it unset to wait indefinitely)'));
+  checkLimits(c, p.limits);
   checkDisruption(c, p.disruption);
-  c.int("weight", p.weight, 1, 100);
+  c.guard(() => c.int("weight", p.weight, 1, 100));
 
-  c.since("replicas", p.replicas, NODEPOOL_FIELDS_SINCE["spec.replicas"], "replicas (static NodePools)");
-  c.int("replicas", p.replicas, 0, Number.MAX_SAFE_INTEGER);
-  if (p.replicas !== undefined) {
-    if (p.weight !== undefined) c.fail("weight", p.weight, "'weight' is not supported on static NodePools (replicas is set)");
+  c.guard(() => {
+    c.since("replicas", p.replicas, NODEPOOL_FIELDS_SINCE["spec.replicas"], "replicas (static NodePools)");
+    c.int("replicas", p.replicas, 0, Number.MAX_SAFE_INTEGER);
+    if (!isSet(p.replicas)) return;
+    if (isSet(p.weight)) c.fail("weight", p.weight, "'weight' is not supported on static NodePools (replicas is set)");
     const keys = p.limits && !c.token(p.limits) ? Object.keys(p.limits) : [];
     if (keys.some((k) => c.known(k) && k !== "nodes")) c.fail("limits", p.limits, "only 'limits.nodes' is supported on static NodePools (replicas is set)");
-  }
+  });
 }
 
 function checkRequirements(c: Checker, v: KarpenterVersion, reqs: NodeSelectorRequirement[] | undefined): void {
-  const list = c.list("requirements", reqs, 0, 100);
-  list?.forEach((r, i) => checkRequirement(c, v, `requirements[${i}]`, r));
+  let list: NodeSelectorRequirement[] | undefined;
+  c.guard(() => {
+    list = c.list("requirements", reqs, 0, 100);
+  });
+  list?.forEach((r, i) => c.guard(() => checkRequirement(c, v, `requirements[${i}]`, r)));
 }
 
+/** Operators whose CRD rule reads `values` (`x.values.size()`): the API server fails on a requirement without it. */
+const OPERATORS_NEEDING_VALUES = ["In", ...NUMERIC_OPERATORS];
+
 function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSelectorRequirement): void {
-  if (r === undefined || r === null || c.token(r)) return;
-  if (typeof r !== "object") c.fail(at, r, "a requirement { key, operator, values?, minValues? }");
+  if (c.token(r)) return;
   c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement");
-  if (r.key === undefined) c.fail(`${at}.key`, r.key, "a label key (required)");
-  if (r.operator === undefined) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
+  if (!isSet(r.key)) c.fail(`${at}.key`, r.key, "a label key (required)");
+  if (!isSet(r.operator)) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
   c.str(`${at}.key`, r.key, { maxLength: 316 });
   c.qualifiedName(`${at}.key`, r.key, "label key");
   if (c.known(r.key)) {
@@ -112,11 +117,16 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     if (since) c.since(`${at}.operator`, r.operator, since, `operator ${r.operator}`);
   }
   c.int(`${at}.minValues`, r.minValues, 1, 50);
-  const values = c.list(`${at}.values`, r.values, 0, Number.MAX_SAFE_INTEGER);
   const op = c.known(r.operator) ? r.operator : undefined;
+  if (op && OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {
+    const need = op === "In" ? "at least one value" : "exactly one value, a non-negative integer as a string (e.g. [\"5\"])";
+    c.fail(`${at}.values`, r.values, `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`);
+  }
+  const values = c.list(`${at}.values`, r.values, 0, Number.MAX_SAFE_INTEGER);
   if (values && op && NUMERIC_OPERATORS.includes(op)) {
-    if (values.length !== 1) c.fail(`${at}.values`, values, "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value");
-    if (c.known(values[0]) && !/^[0-9]{1,18}$/.test(values[0])) c.fail(`${at}.values[0]`, values[0], "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value, written as a string of digits (e.g. \"5\")");
+    const rule = "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value";
+    if (values.length !== 1) c.fail(`${at}.values`, values, rule);
+    if (c.known(values[0]) && !isInt64(values[0])) c.fail(`${at}.values[0]`, values[0], `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`);
   }
   values?.forEach((x, j) => c.labelValue(`${at}.values[${j}]`, x));
   if (!values || !op) return;
@@ -135,67 +145,115 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   }
 }
 
+/** A non-negative integer string that fits in int64 (what the CRD's `int(x.values[0]) >= 0` accepts, in label-value spelling). */
+function isInt64(x: string): boolean {
+  return typeof x === "string" && /^[0-9]+$/.test(x) && BigInt(x) <= INT64_MAX;
+}
+
 function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: string } | undefined): void {
-  for (const [k, val] of c.map("labels", labels, 100)) {
-    const field = `labels[${JSON.stringify(k)}]`;
-    c.qualifiedName(field, k, "label key");
-    const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
-    if (problem) c.fail(field, k, problem);
-    c.labelValue(field, val);
-    if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined) c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
+  let entries: [string, string][] = [];
+  c.guard(() => {
+    entries = c.map("labels", labels, 100);
+  });
+  for (const [k, val] of entries) {
+    c.guard(() => {
+      c.qualifiedName("labels", k, "label key");
+      const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
+      if (problem) c.fail("labels", k, `a label key Karpenter allows in NodePool labels: ${problem}`);
+      const field = `labels[${JSON.stringify(k)}]`;
+      c.labelValue(field, val);
+      if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined) c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
+    });
   }
 }
 
 function checkAnnotations(c: Checker, annotations: { [k: string]: string } | undefined): void {
+  let entries: [string, string][] = [];
+  c.guard(() => {
+    entries = c.map("annotations", annotations);
+  });
   let bytes = 0;
-  for (const [k, val] of c.map("annotations", annotations)) {
-    c.qualifiedName(`annotations[${JSON.stringify(k)}]`, k, "annotation key");
+  for (const [k, val] of entries) {
+    c.guard(() => c.qualifiedName("annotations", k, "annotation key"));
     bytes += Buffer.byteLength(k) + (typeof val === "string" ? Buffer.byteLength(val) : 0);
   }
-  if (bytes > ANNOTATIONS_MAX_BYTES) c.fail("annotations", `${bytes} bytes`, `at most ${ANNOTATIONS_MAX_BYTES} bytes of keys and values in total (Kubernetes object metadata limit)`);
-}
-
-function checkTaints(c: Checker, field: string, taints: Taint[] | undefined): void {
-  const list = c.list(field, taints, 0, Number.MAX_SAFE_INTEGER);
-  list?.forEach((t, i) => {
-    const at = `${field}[${i}]`;
-    if (t === undefined || t === null || c.token(t)) return;
-    c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint");
-    if (t.key === undefined) c.fail(`${at}.key`, t.key, "a taint key (required)");
-    if (t.effect === undefined) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
-    c.str(`${at}.key`, t.key, { nonEmpty: true });
-    c.pattern(`${at}.key`, t.key, TAINT_PART, "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit");
-    c.qualifiedName(`${at}.key`, t.key, "taint key");
-    c.pattern(`${at}.value`, t.value, TAINT_PART, "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)");
-    c.oneOf(`${at}.effect`, t.effect, EFFECTS);
-    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z");
+  c.guard(() => {
+    if (bytes > ANNOTATIONS_MAX_BYTES) c.fail("annotations", `${bytes} bytes`, `at most ${ANNOTATIONS_MAX_BYTES} bytes of keys and values in total (Kubernetes object metadata limit)`);
   });
 }
 
-function checkDisruption(c: Checker, d: Disruption | undefined): void {
-  if (d === undefined || d === null || c.token(d)) return;
-  c.fields("disruption", d, ["consolidationPolicy", "consolidateAfter", "budgets"], "disruption");
-  c.oneOf("disruption.consolidationPolicy", d.consolidationPolicy, POLICIES);
-  if (c.known(d.consolidationPolicy)) {
-    const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${d.consolidationPolicy}`];
-    if (since) c.since("disruption.consolidationPolicy", d.consolidationPolicy, since, `consolidationPolicy ${d.consolidationPolicy}`);
+/** `taints` and `startupTaints`; a key/effect pair may appear once across both (Karpenter's NodePool runtime validation). */
+function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Taint[] | undefined): void {
+  const seen = new Map<string, string>();
+  for (const [field, value] of [["taints", taints], ["startupTaints", startupTaints]] as const) {
+    let list: Taint[] | undefined;
+    c.guard(() => {
+      list = c.list(field, value, 0, Number.MAX_SAFE_INTEGER);
+    });
+    list?.forEach((t, i) => c.guard(() => checkTaint(c, `${field}[${i}]`, t, seen)));
   }
-  c.pattern("disruption.consolidateAfter", d.consolidateAfter, DURATION_OR_NEVER, DURATION_TEXT);
-  const budgets = c.list("disruption.budgets", d.budgets, 0, 50);
-  budgets?.forEach((b, i) => checkBudget(c, `disruption.budgets[${i}]`, b));
+}
+
+function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>): void {
+  if (c.token(t)) return;
+  c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint");
+  if (!isSet(t.key)) c.fail(`${at}.key`, t.key, "a taint key (required)");
+  if (!isSet(t.effect)) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
+  c.str(`${at}.key`, t.key, { nonEmpty: true });
+  c.pattern(`${at}.key`, t.key, TAINT_PART, "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit");
+  c.qualifiedName(`${at}.key`, t.key, "taint key");
+  c.pattern(`${at}.value`, t.value, TAINT_PART, "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)");
+  c.oneOf(`${at}.effect`, t.effect, EFFECTS);
+  c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z");
+  if (!c.known(t.key) || !c.known(t.effect)) return;
+  const pair = `${t.key}:${t.effect}`;
+  const first = seen.get(pair);
+  if (first !== undefined) c.fail(at, t, `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`);
+  seen.set(pair, at);
+}
+
+function checkLimits(c: Checker, limits: { [resource: string]: string | number } | undefined): void {
+  if (!isSet(limits) || c.token(limits)) return;
+  if (typeof limits !== "object" || Array.isArray(limits)) return c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities, e.g. { cpu: 100, memory: "400Gi" }'));
+  for (const [res, q] of Object.entries(limits!).filter(([, x]) => isSet(x))) {
+    c.guard(() => {
+      if (res.length === 0) c.fail("limits", res, "a resource name (keys must not be empty)");
+      c.quantity(`limits[${JSON.stringify(res)}]`, q, { nonNegative: true });
+    });
+  }
+}
+
+function checkDisruption(c: Checker, d: Disruption | undefined): void {
+  if (!isSet(d) || c.token(d)) return;
+  c.guard(() => c.fields("disruption", d, ["consolidationPolicy", "consolidateAfter", "budgets"], "disruption"));
+  if (typeof d !== "object") return;
+  const dis = d!;
+  c.guard(() => {
+    c.oneOf("disruption.consolidationPolicy", dis.consolidationPolicy, POLICIES);
+    if (c.known(dis.consolidationPolicy)) {
+      const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${dis.consolidationPolicy}`];
+      if (since) c.since("disruption.consolidationPolicy", dis.consolidationPolicy, since, `consolidationPolicy ${dis.consolidationPolicy}`);
+    }
+  });
+  c.guard(() => c.duration("disruption.consolidateAfter", dis.consolidateAfter, DURATION_OR_NEVER, DURATION_TEXT));
+  let budgets: Budget[] | undefined;
+  c.guard(() => {
+    budgets = c.list("disruption.budgets", dis.budgets, 0, 50);
+  });
+  budgets?.forEach((b, i) => c.guard(() => checkBudget(c, `disruption.budgets[${i}]`, b)));
 }
 
 function checkBudget(c: Checker, at: string, b: Budget): void {
-  if (b === undefined || b === null || c.token(b)) return;
+  if (c.token(b)) return;
   c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget");
   c.pattern(`${at}.nodes`, b.nodes, BUDGET_NODES, 'a node count ("5") or a percentage from "0%" to "100%", as a string');
   if (c.known(b.schedule)) {
     const problem = cronProblem(b.schedule);
     if (problem) c.fail(`${at}.schedule`, b.schedule, `a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): ${problem}`);
   }
-  c.pattern(`${at}.duration`, b.duration, BUDGET_DURATION, 'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)');
-  if ((b.schedule === undefined) !== (b.duration === undefined)) {
-    const missing = b.schedule === undefined ? "schedule" : "duration";
+  c.duration(`${at}.duration`, b.duration, BUDGET_DURATION, 'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)');
+  if (isSet(b.schedule) !== isSet(b.duration)) {
+    const missing = isSet(b.schedule) ? "duration" : "schedule";
     c.fail(`${at}.${missing}`, undefined, "'schedule' must be set with 'duration' (a budget with one of them needs both)");
   }
   const reasons = c.list(`${at}.reasons`, b.reasons, 0, 50);

@@ -11,6 +11,7 @@ export const NAME_RULES = {
   iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, text: "letters, digits and + = , . @ _ -" },
   sqsQueue: { max: AWS_NAME_LIMITS.sqsQueue, pattern: /^[A-Za-z0-9_-]+$/, text: "letters, digits, '-' and '_'" },
   eventRule: { max: AWS_NAME_LIMITS.eventRule, pattern: /^[A-Za-z0-9_.-]+$/, text: "letters, digits, '.', '-' and '_'" },
+  eksNodeGroup: { max: AWS_NAME_LIMITS.eksNodeGroup, pattern: /^[0-9A-Za-z][A-Za-z0-9_-]*$/, text: "letters, digits, '-' and '_', starting with a letter or digit" },
 } as const;
 
 /** Which naming rule applies. */

@@ -56,7 +56,11 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
   }
   const clean = version.trim().replace(/^v/, "");
   const parsed = semver.valid(clean) ? semver.parse(clean) : null;
-  if (!parsed || parsed.prerelease.length > 0 || parsed.build.length > 0) throw new KarpenterValidationError(scope, field, version, allowed);
+  if (!parsed || parsed.prerelease.length > 0 || parsed.build.length > 0) {
+    // "1.14" names a minor, not a chart: Helm needs the exact version, so offer the newest known patch
+    const newest = /^\d+\.\d+$/.test(clean) ? KNOWN_RELEASES.find((r) => r.startsWith(`${clean}.`)) : undefined;
+    throw new KarpenterValidationError(scope, field, version, newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed);
+  }
   const minorKey = `${parsed.major}.${parsed.minor}`;
   if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
   return {
@@ -70,4 +74,13 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
 /** The newest known patch of the minor of `v` (e.g. `"1.14.1"` for 1.14.0). */
 export function newestKnownPatch(v: KarpenterVersion): string {
   return KNOWN_RELEASES.find((r) => semver.minor(r) === v.minor)!;
+}
+
+/**
+ * True when the version's patch is newer than the newest patch of its minor this library knows
+ * (e.g. 1.14.9 while KNOWN_RELEASES has 1.14.1): the chart may not exist, and its IAM policy and
+ * settings are assumed to equal the newest known patch's.
+ */
+export function isNewerThanKnownPatch(v: KarpenterVersion): boolean {
+  return semver.gt(v.full, newestKnownPatch(v));
 }

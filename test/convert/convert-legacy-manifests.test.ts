@@ -147,10 +147,67 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
   test("bad options", () => {
     expect(() => convertLegacyManifests(valid, { version: "0.37.0" })).toThrow(/^convertLegacyManifests: options\.version = "0\.37\.0" is invalid/);
     expect(() => convertLegacyManifests(valid, { role: " " })).toThrow(/^convertLegacyManifests: options\.role = " " is invalid/);
+    expect(() => convertLegacyManifests(valid, { legacyDefaults: "no" as any })).toThrow('convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false');
+  });
+
+  test("a misspelt option is an error, not ignored", () => {
+    expect(() => convertLegacyManifests(valid, { rol: "x" } as any)).toThrow('convertLegacyManifests: options.rol = "x" is invalid: not an option of convertLegacyManifests (options: role, legacyDefaults, version)');
+    expect(() => convertLegacyManifests(valid, "1.14.1" as any)).toThrow(/^convertLegacyManifests: options = "1\.14\.1" is invalid: an object \{ role, legacyDefaults, version \}/);
+  });
+
+  test("a List without an items list", () => {
+    expect(() => convertLegacyManifests(`${valid}---\napiVersion: v1\nkind: List\nmetadata: {}\n`)).toThrow("document 2 (line 8): items = undefined is invalid: the objects of the List as a list (items is required)");
+    expect(() => convertLegacyManifests("apiVersion: v1\nkind: List\nitems: { a: b }\n")).toThrow('document 1 (line 3): items = {"a":"b"} is invalid: the objects of the List as a list (items is required)');
+  });
+
+  test("a List among the items of a List", () => {
+    const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${valid.split("\n").join("\n    ").trimEnd()}\n`;
+    expect(() => convertLegacyManifests(nested)).toThrow(/^document 1 \(line 4\): items\[0\] = .* is invalid: a Kubernetes object: a List inside a List is not read; put its items in the outer list$/);
   });
 });
 
 describe("convertLegacyManifests: validation against the targeted version", () => {
+  test("every problem of an object gets its own note, not only the first", () => {
+    const yaml = [
+      "apiVersion: karpenter.sh/v1",
+      "kind: NodePool",
+      "metadata: { name: p }",
+      "spec:",
+      "  template:",
+      "    metadata:",
+      "      labels: { karpenter.sh/nodepool: x, team: a b }",
+      "    spec:",
+      "      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }",
+      "      requirements:",
+      "        - { key: kubernetes.io/hostname, operator: In, values: [a] }",
+      "        - { key: karpenter.k8s.aws/instance-cpu, operator: Gt }",
+      "      expireAfter: 30d",
+      "      taints: [{ key: a, effect: NoSchedule }, { key: a, effect: NoSchedule }]",
+      "  disruption: { consolidateAfter: 99999999999h }",
+      "  limits: { cpu: -1 }",
+      "  weight: 0",
+    ].join("\n");
+    const actions = convertLegacyManifests(yaml).nodePools[0].notes.filter((n) => n.level === "action" && !n.message.includes("capacity-type"));
+    expect(actions.map((n) => n.field)).toEqual([
+      "spec.template.spec.requirements[0].key",
+      "spec.template.spec.requirements[1].values",
+      "spec.template.metadata.labels",
+      'spec.template.metadata.labels["team"]',
+      "spec.template.spec.taints[1]",
+      "spec.template.spec.expireAfter",
+      'spec.limits["cpu"]',
+      "spec.disruption.consolidateAfter",
+      "spec.weight",
+    ]);
+    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.14.1"))).toBe(true);
+  });
+
+  test("every problem of an EC2NodeClass too", () => {
+    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
+    const fields = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action").map((n) => n.field);
+    expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", "spec.tags"]);
+  });
+
   test("a field newer than the targeted Karpenter version gets a note", () => {
     const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  ipPrefixCount: 1\n";
     expect(convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action")).toEqual([]);

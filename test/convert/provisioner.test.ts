@@ -78,6 +78,32 @@ describe("Provisioner → NodePool", () => {
     expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "0s" });
   });
 
+  test("TTLs longer than Go's time.Duration (about 292 years) become Never, with an action note", () => {
+    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 315360000000\nttlSecondsAfterEmpty: 9223372037"));
+    expect(pool.props.expireAfter).toBe("Never");
+    expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "Never" });
+    const expiry = noteAbout(pool.notes, "spec.ttlSecondsUntilExpired");
+    expect(expiry.level).toBe("action");
+    expect(expiry.message).toBe(
+      '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16.854775807s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 9223372036s if that is not what you meant',
+    );
+    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('written as disruption consolidateAfter "Never"');
+    // nothing left for the validation pass to reject
+    expect(pool.notes.filter((n) => n.message.startsWith("the converted NodePool is invalid"))).toEqual([]);
+  });
+
+  test("a TTL beyond 2^53 (1e23 in YAML) is a whole number too: Never, with the action note", () => {
+    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 99999999999999999999999"));
+    expect(pool.props.expireAfter).toBe("Never");
+    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toMatch(/^1e\+23 seconds is longer than the longest duration Karpenter v1 can parse/);
+  });
+
+  test("a TTL of exactly the largest whole number of seconds is kept", () => {
+    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 9223372036"));
+    expect(pool.props.expireAfter).toBe("9223372036s");
+    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").level).toBe("info");
+  });
+
   test("consolidation.enabled: true → WhenEmptyOrUnderutilized after 0s", () => {
     const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nconsolidation: { enabled: true }"));
     expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "0s" });
@@ -143,9 +169,18 @@ describe("Provisioner → NodePool", () => {
     expect(pool.props.requirements!.map((r) => r.key)).toEqual(["kubernetes.io/os", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation"]);
   });
 
-  test("legacyDefaults: false adds nothing", () => {
+  test("legacyDefaults: false adds only the capacity type, which a v1 NodePool (and the NodePool construct) states", () => {
     const pool = onlyPool(provisioner("p", "providerRef: { name: default }"), { legacyDefaults: false });
-    expect(pool.props.requirements).toBeUndefined();
+    expect(pool.props.requirements).toEqual([{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]);
+    const note = noteAbout(pool.notes, "spec.requirements");
+    expect(note.level).toBe("info");
+    expect(note.message).toContain("a v1 NodePool requires requirements");
+    expect(note.message).toContain("ServiceLinkedRoleCreationNotPermitted");
+  });
+
+  test("legacyDefaults: false with a capacity-type label: an empty requirements list, nothing added", () => {
+    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nlabels: { karpenter.sh/capacity-type: spot }"), { legacyDefaults: false });
+    expect(pool.props.requirements).toEqual([]);
     expect(notesAbout(pool.notes, "spec.requirements")).toEqual([]);
   });
 

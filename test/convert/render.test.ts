@@ -36,7 +36,11 @@ describe("toV1Manifest / toV1Yaml", () => {
           spec: {
             expireAfter: "2592000s",
             nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" },
-            requirements: [{ key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] }],
+            // the capacity type is stated even without the legacy defaults, as the NodePool construct does
+            requirements: [
+              { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] },
+              { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
+            ],
           },
         },
       },

@@ -69,6 +69,13 @@ describe("v1 objects pass through", () => {
     expect(cls.notes).toEqual([{ level: "info", field: "apiVersion", message: "already v1: carried over field for field" }]);
   });
 
+  test("a v1 NodePool without requirements (invalid v1) gets the capacity type the construct would add", () => {
+    const yaml = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n";
+    const pool = onlyPool(yaml);
+    expect(pool.props.requirements).toEqual([{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]);
+    expect(noteAbout(pool.notes, "spec.template.spec.requirements").message).toMatch(/^added karpenter.sh\/capacity-type In \[on-demand\], as the NodePool construct does/);
+  });
+
   test("a field the v1 CRD does not have is noted", () => {
     const pool = onlyPool(V1_POOL.replace("  weight: 5", "  weight: 5\n  priority: 3"));
     expect(noteAbout(pool.notes, "spec.priority").level).toBe("action");

@@ -1,4 +1,4 @@
-import { convertLegacyManifests } from "../../lib/convert";
+import { convertLegacyManifests, toV1Yaml } from "../../lib/convert";
 import { noteAbout, notesAbout, onlyClass, onlyPool } from "./util";
 
 // Rules: karpenter.sh v1.0 "v1 Migration" (changelog, Kubelet Configuration Migration,
@@ -136,14 +136,17 @@ describe("v1beta1 NodePool → v1", () => {
     expect(pool.props).toMatchObject({
       labels: { team: "a" },
       annotations: { "karpenter.sh/do-not-disrupt": "true" },
-      requirements: [{ key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["m5", "m6i", "m7i"], minValues: 2 }],
+      requirements: [
+        { key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["m5", "m6i", "m7i"], minValues: 2 },
+        { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
+      ],
       taints: [{ key: "dedicated", value: "gpu", effect: "NoSchedule" }],
       startupTaints: [{ key: "example.com/init", effect: "NoExecute" }],
       weight: 10,
     });
     expect(noteAbout(pool.notes, "spec.template.spec.resources").message).toContain("not converted");
-    // v1beta1 does not default the capacity type: the note says what happens without one
-    expect(noteAbout(pool.notes, "spec.template.spec.requirements").message).toContain("spot");
+    // v1beta1 does not default the capacity type: on-demand is stated, as the construct does, and the note says why
+    expect(noteAbout(pool.notes, "spec.template.spec.requirements").message).toMatch(/^added karpenter.sh\/capacity-type In \[on-demand\].*may launch spot/);
   });
 
   test("kubelet moves to the EC2NodeClass of the same input", () => {
@@ -174,6 +177,21 @@ describe("v1beta1 NodePool → v1", () => {
     );
     expect(r.ec2NodeClasses[0].props.kubelet).toBeUndefined();
     expect(noteAbout(r.nodePools[0].notes, "spec.template.spec.kubelet").message).toContain("NodePool b (no kubelet)");
+  });
+
+  test("no requirements: the capacity type is stated, so the v1 object has the requirements v1 requires", () => {
+    const pool = onlyPool(nodePool("p", "      nodeClassRef: { name: default }"));
+    expect(pool.props.requirements).toEqual([{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]);
+    // a v1beta1 pool without a capacity type could launch spot: on-demand changes it, so the user must decide
+    expect(noteAbout(pool.notes, "spec.template.spec.requirements")).toMatchObject({ level: "action", message: expect.stringContaining("may have launched spot until now") });
+    const yaml = toV1Yaml(convertLegacyManifests(nodePool("p", "      nodeClassRef: { name: default }")));
+    expect(yaml).toContain("    spec:\n      nodeClassRef:\n        group: karpenter.k8s.aws\n        kind: EC2NodeClass\n        name: default\n      requirements:\n        - key: karpenter.sh/capacity-type\n");
+  });
+
+  test("no requirements but a capacity-type label: an empty requirements list", () => {
+    const pool = onlyPool(nodePool("p", "      nodeClassRef: { name: default }", "", "    metadata:\n      labels: { karpenter.sh/capacity-type: spot }\n"));
+    expect(pool.props.requirements).toEqual([]);
+    expect(notesAbout(pool.notes, "spec.template.spec.requirements")).toEqual([]);
   });
 
   test("a template is required", () => {

@@ -16,6 +16,14 @@ describe("example settings", () => {
     });
   });
 
+  test("Kubernetes defaults to 1.34, or the newest the chosen Karpenter runs on", () => {
+    expect(readConfig({}).kubernetesVersion).toBe("1.34");
+    expect(readConfig({ KARPENTER_VERSION: "1.0.14" }).kubernetesVersion).toBe("1.31");
+    expect(readConfig({ KARPENTER_VERSION: "1.0.4" }).kubernetesVersion).toBe("1.30");
+    expect(readConfig({ KARPENTER_VERSION: "1.14.1" }).kubernetesVersion).toBe("1.34");
+    expect(readConfig({ KARPENTER_VERSION: "1.0.14", KUBERNETES_VERSION: "1.29" }).kubernetesVersion).toBe("1.29");
+  });
+
   test("reads every variable", () => {
     const c = readConfig({
       CLUSTER_NAME: "prod",

@@ -1,0 +1,175 @@
+import * as semver from "semver";
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../errors";
+import { isPlainMap } from "./deep-merge";
+import { isUnresolved } from "./tokens";
+import { KNOWN_RELEASES } from "./version";
+
+/**
+ * The value paths of the `karpenter` chart's values.yaml, per release range. `settings` is not here:
+ * its keys and feature gates are modelled, with their types, in chart-settings.ts.
+ *
+ * Notation: `a.b` is a value; `a.b[]` a list (Helm replaces it whole, so it is a leaf); `a.b{}` a
+ * map that takes any key (empty in values.yaml — annotations, labels, resources — or `nodeSelector`,
+ * whose one default label a user adds to); `a.b~` a key whose default is null (any value).
+ * A map that values.yaml fills (`affinity`, `strategy`, `podSecurityContext`, `serviceMonitor`…) is
+ * closed: only its listed paths exist — the rule the conformance harness applies.
+ *
+ * Source: `charts/karpenter/values.yaml` of aws/karpenter-provider-aws at every release tag v1.0.0 to
+ * v1.14.1 (`shared/reference/karpenter/v*` holds the newest patch of each minor; the patches that
+ * moved a path — 1.0.1, 1.1.1, 1.5.3 — were read at their tags).
+ */
+export const CHART_VALUE_PATHS: readonly { readonly since: string; readonly until?: string; readonly paths: readonly string[] }[] = [
+  {
+    since: "1.0.0",
+    paths: [
+      "nameOverride", "fullnameOverride", "additionalLabels{}", "additionalAnnotations{}", "imagePullPolicy", "imagePullSecrets[]",
+      "serviceAccount.create", "serviceAccount.name", "serviceAccount.annotations{}", "additionalClusterRoleRules[]",
+      "serviceMonitor.enabled", "serviceMonitor.additionalLabels{}", "serviceMonitor.endpointConfig{}",
+      "replicas", "revisionHistoryLimit", "strategy.rollingUpdate.maxUnavailable", "podLabels{}", "podAnnotations{}",
+      "podDisruptionBudget.name", "podDisruptionBudget.maxUnavailable", "podSecurityContext.fsGroup", "priorityClassName",
+      "terminationGracePeriodSeconds~", "hostNetwork", "dnsPolicy", "dnsConfig{}", "nodeSelector{}",
+      "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[]",
+      "affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[]",
+      "topologySpreadConstraints[]", "tolerations[]", "extraVolumes[]",
+      "controller.image.repository", "controller.image.tag", "controller.image.digest", "controller.env[]", "controller.envFrom[]",
+      "controller.resources{}", "controller.extraVolumeMounts[]", "controller.sidecarContainer[]", "controller.sidecarVolumeMounts[]",
+      "controller.metrics.port", "controller.healthProbe.port", "logLevel", "logOutputPaths[]", "logErrorOutputPaths[]",
+    ],
+  },
+  { since: "1.0.0", until: "1.0.1", paths: ["postInstallHook.image.repository", "postInstallHook.image.tag", "postInstallHook.image.digest"] },
+  // the conversion webhook left with the v1beta1 APIs
+  { since: "1.0.0", until: "1.1.0", paths: ["webhook.enabled", "webhook.port", "webhook.metrics.port"] },
+  { since: "1.1.0", paths: ["service.annotations{}"] },
+  { since: "1.1.1", paths: ["schedulerName", "controller.containerName"] },
+  { since: "1.4.0", paths: ["initContainers{}"] },
+  {
+    since: "1.5.0",
+    paths: [
+      "serviceMonitor.relabelings[]", "serviceMonitor.metricRelabelings[]", "podSecurityContext.seccompProfile.type",
+      "controller.securityContext.appArmorProfile{}", "controller.securityContext.seLinuxOptions{}", "controller.securityContext.seccompProfile{}",
+    ],
+  },
+  { since: "1.5.0", until: "1.5.3", paths: ["podSecurityContext.runAsNonRoot"] },
+  { since: "1.9.0", paths: ["serviceMonitor.sampleLimit~"] },
+];
+
+/** What a path of the table is: a value, a list, or a map / null default that takes anything below it. */
+export type ChartValueKind = "value" | "list" | "open";
+
+/** A tree of the chart's values at one version: maps of keys down to their kind. */
+export type ChartValueTree = { [key: string]: ChartValueTree | ChartValueKind };
+
+function parsePath(entry: string): { parts: string[]; kind: ChartValueKind } {
+  const m = /^(.*?)(\[\]|\{\}|~)?$/.exec(entry)!;
+  return { parts: m[1].split("."), kind: m[2] === "[]" ? "list" : m[2] ? "open" : "value" };
+}
+
+/** The table at `version` as flat entries `{ path, kind, entry }` (`entry` in the table's notation; `settings` excluded), in table order. */
+export function chartValuePaths(version: string): { path: string; kind: ChartValueKind; entry: string }[] {
+  return CHART_VALUE_PATHS.filter((g) => semver.gte(version, g.since) && (g.until === undefined || semver.lt(version, g.until)))
+    .flatMap((g) => g.paths)
+    .map((entry) => {
+      const { parts, kind } = parsePath(entry);
+      return { path: parts.join("."), kind, entry };
+    });
+}
+
+/** The table at `version` as a tree (with `settings` as one open entry). */
+export function chartValueTree(version: string): ChartValueTree {
+  const root: ChartValueTree = {};
+  for (const { path, kind } of chartValuePaths(version)) {
+    const parts = path.split(".");
+    let node = root;
+    for (const part of parts.slice(0, -1)) node = (node[part] ??= {}) as ChartValueTree;
+    node[parts[parts.length - 1]] = kind;
+  }
+  // settings are judged key by key with their types (chart-settings.ts); here they only need to exist
+  root.settings = "open";
+  return root;
+}
+
+/**
+ * Whether the chart of `version` has the value at `parts` (one leaf of a values document: lists,
+ * scalars, null and empty maps are leaves). A path ending on a map of the chart (e.g. setting
+ * `affinity: null`) exists; one below a value (`replicas.x`) does not. `settings` is not judged here.
+ * Returns the depth of the first unknown key, or -1 when the path exists.
+ */
+export function unknownDepth(tree: ChartValueTree, parts: readonly string[]): number {
+  let node: ChartValueTree | ChartValueKind = tree;
+  for (let i = 0; i < parts.length; i++) {
+    if (node === "open" || node === "list") return -1;
+    if (node === "value" || !(parts[i] in node)) return i;
+    node = node[parts[i]];
+  }
+  return -1;
+}
+
+/** Every leaf of a values document as its key path, the way Helm and the conformance harness see it. */
+export function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
+  if (isPlainMap(values) && Object.keys(values).length > 0) {
+    return Object.entries(values).flatMap(([k, v]) => (v === undefined ? [] : leafPaths(v, [...prefix, k])));
+  }
+  return [{ parts: [...prefix], value: values }];
+}
+
+/** Release boundaries of the table plus every known release: the versions worth asking "does it have the path?". */
+function probeVersions(): string[] {
+  const all = new Set<string>([...KNOWN_RELEASES]);
+  for (const g of CHART_VALUE_PATHS) {
+    all.add(g.since);
+    if (g.until) {
+      all.add(g.until);
+      const before = [...KNOWN_RELEASES].reverse().find((r) => semver.lt(r, g.until!));
+      if (before) all.add(before);
+    }
+  }
+  return [...all].sort(semver.compare);
+}
+
+/**
+ * Refuses a path the chart's values.yaml of `version` does not have: Helm would render nothing for it
+ * and the chart ignore it silently. `settings` paths are left to the typed settings checks.
+ * @param fieldOf the prop path of a value's key path, e.g. `values.replicaz` or `affinity.podAffinity`
+ * @throws KarpenterValidationError naming the path, the version, and the version that has it when one does
+ */
+export function checkValuePaths(scope: IConstruct | string, version: string, values: Record<string, unknown>, fieldOf: (parts: readonly string[]) => string): void {
+  const tree = chartValueTree(version);
+  for (const { parts, value } of leafPaths(values)) {
+    if (parts[0] === "settings") continue;
+    const depth = unknownDepth(tree, parts);
+    if (depth < 0) continue;
+    // the path is wrong whatever the value; a token's text would mean nothing to the reader
+    throw new KarpenterValidationError(scope, fieldOf(parts), isUnresolved(value) ? "(known at apply)" : value, explainUnknown(tree, version, parts, depth));
+  }
+}
+
+function explainUnknown(tree: ChartValueTree, version: string, parts: readonly string[], depth: number): string {
+  const path = parts.join(".");
+  const having = probeVersions().filter((v) => unknownDepth(chartValueTree(v), parts) < 0);
+  const newer = having.find((v) => semver.gt(v, version));
+  if (newer) return `Karpenter ${version}'s chart values.yaml has no ${path}: it was introduced in ${newer}; use version ${newer} or later, or leave it unset`;
+  if (having.length > 0) {
+    const last = having[having.length - 1];
+    return `Karpenter ${version}'s chart values.yaml has no ${path}: the chart had it up to ${last} and dropped it; leave it unset`;
+  }
+  let node: ChartValueTree | ChartValueKind = tree;
+  for (const part of parts.slice(0, depth)) node = (node as ChartValueTree)[part];
+  const where = depth === 0 ? "at the top level" : `under ${parts.slice(0, depth).join(".")}`;
+  if (typeof node === "string") return `Karpenter ${version}'s chart values.yaml has no ${path}: ${parts.slice(0, depth).join(".")} is a single value, not a map`;
+  const keys = Object.keys(node);
+  const typo = parts[depth].toLowerCase();
+  const near = keys.find((k) => editDistance(k.toLowerCase(), typo) <= Math.max(1, Math.floor(typo.length / 6)));
+  return `a value path of the Karpenter ${version} chart's values.yaml, which has no ${path}${near ? `; did you mean ${[...parts.slice(0, depth), near].join(".")}?` : ""} (keys ${where}: ${keys.join(", ")})`;
+}
+
+/** Levenshtein distance, for "did you mean" on a misspelt key. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}

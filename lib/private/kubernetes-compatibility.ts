@@ -1,0 +1,150 @@
+import * as semver from "semver";
+import { Annotations } from "cdktf";
+import { IConstruct } from "constructs";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { KarpenterValidationError } from "../errors";
+import { IKarpenterCluster } from "../karpenter-cluster";
+import { isUnresolved } from "./tokens";
+import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
+
+/** The Kubernetes minors one range of Karpenter releases runs on. */
+export interface KubernetesSupport {
+  /** The first Karpenter release of the range, e.g. `"1.6.6"`; the range ends where the next entry starts. */
+  readonly since: string;
+  /** The oldest Kubernetes minor the controller accepts, e.g. `26` for 1.26. */
+  readonly minMinor: number;
+  /** The newest Kubernetes minor the controller accepts, e.g. `34` for 1.34. */
+  readonly maxMinor: number;
+}
+
+/**
+ * Which Kubernetes versions each Karpenter release runs on: outside the range the controller refuses
+ * to start ("karpenter is not compatible with kubernetes version") and the Helm release times out.
+ *
+ * Source: the Karpenter "Compatibility" page (karpenter.sh docs, upgrading/compatibility.md, its
+ * generated matrix `hack/docs/compatibilitymatrix_gen/compatibility.yaml`) and, for the exact patch
+ * where a range moved, the constants `MinK8sVersion` / `MaxK8sVersion` of
+ * `pkg/providers/version/version.go` at every release tag of aws/karpenter-provider-aws (v1.0.0 to
+ * v1.14.1). The matrix lists minors only; the tags show that 1.34 support arrived in 1.6.6 and, on
+ * the 1.7 line, only in 1.7.4 (1.7.0–1.7.3 stop at 1.33), and 1.31 support in 1.0.5.
+ */
+export const KUBERNETES_SUPPORT: readonly KubernetesSupport[] = [
+  { since: "1.0.0", minMinor: 25, maxMinor: 30 },
+  { since: "1.0.5", minMinor: 25, maxMinor: 31 },
+  { since: "1.2.0", minMinor: 25, maxMinor: 32 },
+  { since: "1.5.0", minMinor: 26, maxMinor: 33 },
+  { since: "1.6.6", minMinor: 26, maxMinor: 34 },
+  { since: "1.7.0", minMinor: 26, maxMinor: 33 },
+  { since: "1.7.4", minMinor: 26, maxMinor: 34 },
+  { since: "1.9.0", minMinor: 26, maxMinor: 35 },
+  { since: "1.13.0", minMinor: 26, maxMinor: 36 },
+];
+
+/** The newest Kubernetes minor the table knows anything about. */
+export const NEWEST_KNOWN_KUBERNETES_MINOR = Math.max(...KUBERNETES_SUPPORT.map((s) => s.maxMinor));
+
+/** The Kubernetes range of a Karpenter version (a patch newer than the table's keeps its minor's range). */
+export function kubernetesSupport(version: string): KubernetesSupport {
+  let found = KUBERNETES_SUPPORT[0];
+  for (const s of KUBERNETES_SUPPORT) if (semver.gte(version, s.since)) found = s;
+  return found;
+}
+
+/**
+ * The Kubernetes versions a Karpenter release runs on, e.g. `{ oldest: "1.26", newest: "1.34" }` for
+ * 1.6.8 (Karpenter compatibility matrix and the controller's own version check, see KUBERNETES_SUPPORT).
+ * @param karpenterVersion a Karpenter release such as `"1.6.8"`
+ * @throws KarpenterValidationError for a version this library does not support
+ */
+export function supportedKubernetesVersions(karpenterVersion: string): { readonly oldest: string; readonly newest: string } {
+  const s = kubernetesSupport(resolveKarpenterVersion("supportedKubernetesVersions", karpenterVersion, "karpenterVersion").full);
+  return { oldest: `1.${s.minMinor}`, newest: `1.${s.maxMinor}` };
+}
+
+/** The Kubernetes minor of a literal `"1.34"` (or `"1.34.2"`), else undefined. */
+export function kubernetesMinor(version: string | undefined): number | undefined {
+  if (version === undefined || isUnresolved(version)) return undefined;
+  const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(String(version).trim());
+  return m ? Number(m[1]) : undefined;
+}
+
+/**
+ * The cluster's Kubernetes version when it is known at synth: `kubernetesVersion` when it is a
+ * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
+ * data source, or a cluster without `version` (EKS then picks its default).
+ */
+export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
+  if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
+  const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
+  return input !== undefined && !isUnresolved(input) ? input : undefined;
+}
+
+/** Which Karpenter releases support Kubernetes 1.<minor>, e.g. "1.6.6–1.6.8 or 1.7.4 and later"; undefined when none. */
+export function releasesSupporting(minor: number): string | undefined {
+  const ok = (x: KubernetesSupport | undefined) => x !== undefined && x.minMinor <= minor && minor <= x.maxMinor;
+  const runs: string[] = [];
+  for (let i = 0; i < KUBERNETES_SUPPORT.length; i++) {
+    if (!ok(KUBERNETES_SUPPORT[i]) || ok(KUBERNETES_SUPPORT[i - 1])) continue;
+    const since = KUBERNETES_SUPPORT[i].since;
+    let end = i;
+    while (ok(KUBERNETES_SUPPORT[end + 1])) end++;
+    const next = KUBERNETES_SUPPORT[end + 1];
+    if (!next) {
+      runs.push(`${since} and later`);
+      continue;
+    }
+    // the run ends before `next`: name its newest known release
+    const last = [...KNOWN_RELEASES].reverse().find((r) => semver.lt(r, next.since));
+    runs.push(last && semver.gt(last, since) ? `${since}–${last}` : since);
+  }
+  return runs.length ? runs.join(" or ") : undefined;
+}
+
+const warned = new WeakMap<object, Set<string>>();
+
+/**
+ * Holds the Karpenter version against the cluster's Kubernetes version when both are known.
+ * Where the table cannot know the answer it warns instead of failing: Kubernetes newer than every
+ * entry, with a version that supports the newest minor the table knows; or a newer Kubernetes with a
+ * patch newer than the newest known of its minor (upstream has added support in a patch: 1.0.5,
+ * 1.6.6, 1.7.4).
+ * @throws KarpenterValidationError on `field` when the controller would refuse the cluster's version
+ */
+export function checkKubernetesCompatibility(scope: IConstruct, field: string, version: KarpenterVersion, cluster: IKarpenterCluster): void {
+  const k8s = literalKubernetesVersion(cluster);
+  const minor = kubernetesMinor(k8s);
+  if (minor === undefined) return;
+  const support = kubernetesSupport(version.full);
+  if (minor >= support.minMinor && minor <= support.maxMinor) return;
+  const range = `Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}`;
+  const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+  const beyondTable = minor > NEWEST_KNOWN_KUBERNETES_MINOR && support.maxMinor === NEWEST_KNOWN_KUBERNETES_MINOR;
+  const unknownPatch = minor > support.maxMinor && isNewerThanKnownPatch(version);
+  if (beyondTable || unknownPatch) {
+    // Karpenter checks and then builds its KarpenterRelease, which checks again: warn once per cluster and version
+    const seen = warned.get(cluster.resource) ?? new Set<string>();
+    warned.set(cluster.resource, seen);
+    if (seen.has(version.full)) return;
+    seen.add(version.full);
+    const known = beyondTable
+      ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR}); Karpenter ${version.full} supports ${range} as far as known`
+      : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;
+    Annotations.of(scope).addWarning(
+      `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying, the controller refuses to start on a Kubernetes version it does not support`,
+    );
+    return;
+  }
+  const supporting = releasesSupporting(minor);
+  const needs =
+    minor > NEWEST_KNOWN_KUBERNETES_MINOR
+      ? `no Karpenter release this library knows supports Kubernetes 1.${minor} yet (the newest known releases support up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR})`
+      : supporting === undefined
+        ? `no Karpenter 1.x release supports Kubernetes 1.${minor}: upgrade the cluster to 1.${support.minMinor} or later`
+        : `Kubernetes 1.${minor} needs Karpenter ${supporting}`;
+  throw new KarpenterValidationError(
+    scope,
+    field,
+    version.full,
+    `Karpenter ${version.full} supports ${range}, and ${where} runs Kubernetes ${k8s}: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; ${needs} (Karpenter compatibility matrix)`,
+  );
+}

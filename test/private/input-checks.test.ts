@@ -1,0 +1,65 @@
+import { TerraformVariable } from "cdktf";
+import { KarpenterValidationError } from "../../lib/errors";
+import { checkExistingRole, checkIamActions, checkPolicyArns, checkTags, isListToken, requireCluster } from "../../lib/private/input-checks";
+import { testCluster, testStack, thrown } from "../helpers";
+
+describe("input checks", () => {
+  test("requireCluster returns the cluster, or names what is missing", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(requireCluster(stack, { cluster })).toBe(cluster);
+    for (const props of [undefined, {}, { cluster: null }, { cluster: "demo" }, { cluster: { name: "demo" } }]) {
+      const error = thrown(() => requireCluster(stack, props as any));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(/^test: cluster = .* is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster\.fromEksCluster\(\.\.\.\) or \.fromClusterName\(\.\.\.\)$/);
+    }
+  });
+
+  test("tags: tokens are skipped, unicode counts characters, limits are inclusive", () => {
+    const { stack } = testStack();
+    const v = new TerraformVariable(stack, "v", { type: "string" }).stringValue;
+    const map = new TerraformVariable(stack, "m", { type: "map(string)" }).value;
+    expect(() => checkTags(stack, map)).not.toThrow();
+    expect(() => checkTags(stack, { [v]: "x", team: v })).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(128)]: "ü".repeat(256) })).not.toThrow();
+    expect(() => checkTags(stack, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, ""])))).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(129)]: "x" })).toThrow(/got 129/);
+    expect(() => checkTags(stack, { "Aws:x": "x" })).toThrow(/does not start with "aws:"/);
+  });
+
+  test("IAM role ARNs and names", () => {
+    const { stack } = testStack();
+    expect(() => checkExistingRole(stack, "r", { roleName: "a+=,.@_-1", roleArn: "arn:aws:iam::123456789012:role/p/a+=,.@_-1" })).not.toThrow();
+    expect(() => checkExistingRole(stack, "r", { roleName: "x".repeat(65), roleArn: `arn:aws:iam::123456789012:role/${"x".repeat(65)}` })).toThrow(/r\.roleName = .* is invalid: an IAM role name/);
+    expect(() => checkExistingRole(stack, "r", { roleName: "x", roleArn: "arn:aws:iam::123456789012:user/x" })).toThrow(/r\.roleArn = .* is invalid: an IAM role ARN/);
+    expect(() => checkExistingRole(stack, "r", { roleName: "x", roleArn: "arn:aws:sts::123456789012:assumed-role/x/session" })).toThrow(/r\.roleArn = .* is invalid: an IAM role ARN/);
+    expect(() => checkExistingRole(stack, "r", "x" as any)).toThrow(/^test: r = "x" is invalid/);
+  });
+
+  test("policy ARNs: AWS-managed and customer-managed, any partition, references; not a list token", () => {
+    const { stack } = testStack();
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy", "arn:aws:iam::123456789012:policy/a/b/c", one, `arn:${one}:iam::aws:policy/X`])).not.toThrow();
+    expect(() => checkPolicyArns(stack, "p", list)).toThrow(/^test: p = "\(a list token, known only at apply\)" is invalid: an array of IAM policy ARNs known at synth/);
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws:iam::aws:policy/X", ...list])).toThrow(/a list token/);
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws:iam::aws:policy/"])).toThrow(/p\[0\] = .* is invalid: an IAM managed policy ARN/);
+    expect(() => checkPolicyArns(stack, "p", "arn:aws:iam::aws:policy/X" as any)).toThrow(/p = .* is invalid: an array of IAM policy ARNs/);
+  });
+
+  test("IAM actions", () => {
+    const { stack } = testStack();
+    expect(() => checkIamActions(stack, "a", ["*", "ec2:*", "execute-api:Invoke", "s3:Get*Acl", "iam:PassRole"])).not.toThrow();
+    for (const bad of [":Describe", "ec2:Describe Vpcs", "ec2:Describe/Vpcs", ""]) expect(() => checkIamActions(stack, "a", [bad])).toThrow(/a\[0\] = .* is invalid/);
+  });
+
+  test("isListToken tells a list token and its spread from a literal array of string references", () => {
+    const { stack } = testStack();
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(isListToken(list)).toBe(true);
+    expect(isListToken(["a", ...list])).toBe(true);
+    expect(isListToken([one, "a"])).toBe(false);
+    expect(isListToken(["a"])).toBe(false);
+  });
+});

@@ -1,0 +1,85 @@
+import { TerraformStack, TerraformVariable } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { KarpenterCluster } from "../../lib/karpenter-cluster";
+import { checkKubernetesCompatibility, kubernetesMinor, kubernetesSupport, literalKubernetesVersion, releasesSupporting } from "../../lib/private/kubernetes-compatibility";
+import { resolveKarpenterVersion } from "../../lib/private/version";
+import { testStack } from "../helpers";
+
+function clusterWith(version?: string | ((stack: TerraformStack) => string)) {
+  const { stack } = testStack();
+  if (typeof version === "function") version = version(stack);
+  const eks = new EksCluster(stack, "cluster", { name: "demo", version, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+  return { stack, cluster: KarpenterCluster.fromEksCluster(eks) };
+}
+
+const warningsOf = (stack: ReturnType<typeof testStack>["stack"]) => stack.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+
+describe("Kubernetes compatibility", () => {
+  // values from pkg/providers/version/version.go (MinK8sVersion / MaxK8sVersion) at these tags
+  test.each([
+    ["1.0.0", 25, 30],
+    ["1.0.4", 25, 30],
+    ["1.0.5", 25, 31],
+    ["1.1.10", 25, 31],
+    ["1.4.4", 25, 32],
+    ["1.5.0", 26, 33],
+    ["1.6.5", 26, 33],
+    ["1.6.6", 26, 34],
+    ["1.7.3", 26, 33],
+    ["1.7.4", 26, 34],
+    ["1.8.8", 26, 34],
+    ["1.9.0", 26, 35],
+    ["1.12.2", 26, 35],
+    ["1.13.0", 26, 36],
+    ["1.14.9", 26, 36],
+  ])("Karpenter %s runs on Kubernetes 1.%i to 1.%i", (version, min, max) => {
+    expect(kubernetesSupport(version)).toMatchObject({ minMinor: min, maxMinor: max });
+  });
+
+  test("which releases support a Kubernetes minor, patch ranges included", () => {
+    expect(releasesSupporting(34)).toBe("1.6.6–1.6.8 or 1.7.4 and later");
+    expect(releasesSupporting(31)).toBe("1.0.5 and later");
+    expect(releasesSupporting(25)).toBe("1.0.0–1.4.4");
+    expect(releasesSupporting(36)).toBe("1.13.0 and later");
+    expect(releasesSupporting(24)).toBeUndefined();
+  });
+
+  test("the cluster's version is known from a literal kubernetesVersion or the EksCluster's version argument, never from a token", () => {
+    expect(literalKubernetesVersion(clusterWith("1.34").cluster)).toBe("1.34");
+    expect(literalKubernetesVersion(clusterWith().cluster)).toBeUndefined();
+    expect(literalKubernetesVersion(clusterWith((stack) => new TerraformVariable(stack, "k8s", { type: "string" }).stringValue).cluster)).toBeUndefined();
+    const { stack } = testStack();
+    expect(literalKubernetesVersion(KarpenterCluster.fromClusterName(stack, "existing", "prod"))).toBeUndefined();
+    expect(kubernetesMinor("1.34")).toBe(34);
+    expect(kubernetesMinor("v1.31.2")).toBe(31);
+    expect(kubernetesMinor("latest")).toBeUndefined();
+  });
+
+  test("outside the range: an error on the field naming the version, both ranges and the releases to use", () => {
+    const { stack, cluster } = clusterWith("1.34");
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.0.14"), cluster)).toThrow(
+      'test: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix)',
+    );
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.3"), cluster)).toThrow(/Karpenter 1\.7\.3 supports Kubernetes 1\.26 to 1\.33/);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.4"), cluster)).not.toThrow();
+    const old = clusterWith("1.24");
+    expect(() => checkKubernetesCompatibility(old.stack, "version", resolveKarpenterVersion("t", "1.14.1"), old.cluster)).toThrow(/no Karpenter 1\.x release supports Kubernetes 1\.24: upgrade the cluster to 1\.26 or later/);
+    expect(warningsOf(stack)).toEqual([]);
+  });
+
+  test("Kubernetes newer than the table: a warning (once) when the version supports the newest known minor, else an error", () => {
+    const { stack, cluster } = clusterWith("1.37");
+    const v = resolveKarpenterVersion("t", "1.14.1");
+    checkKubernetesCompatibility(stack, "version", v, cluster);
+    checkKubernetesCompatibility(stack, "version", v, cluster);
+    expect(warningsOf(stack)).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.37, newer than the Karpenter compatibility matrix this library knows \(up to 1\.36\); Karpenter 1\.14\.1 supports Kubernetes 1\.26 to 1\.36 as far as known: check https:\/\/karpenter\.sh/)]);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster)).toThrow(/no Karpenter release this library knows supports Kubernetes 1\.37 yet/);
+  });
+
+  test("a patch newer than the newest known one may have gained support: a warning, not an error", () => {
+    const { stack, cluster } = clusterWith("1.36");
+    checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.7"), cluster);
+    expect(warningsOf(stack)).toEqual([expect.stringMatching(/runs Kubernetes 1\.36; Karpenter 1\.12\.2, the newest 1\.12 patch this library knows, supports Kubernetes 1\.26 to 1\.35, and 1\.12\.7 is newer/)]);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster)).toThrow(/Karpenter 1\.12\.2 supports Kubernetes 1\.26 to 1\.35/);
+  });
+});
