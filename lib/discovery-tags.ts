@@ -30,8 +30,11 @@ export interface DiscoveryTagsProps {
   readonly subnets?: ReadonlyArray<string | Subnet>;
   /**
    * The ONE security group Karpenter nodes get: by default the EKS-created cluster security group.
-   * Exactly one group carries the tag because the AWS Load Balancer Controller refuses to pick
-   * between two security groups tagged for the same cluster.
+   * Exactly one group carries the tag because every group the selector finds is attached to the
+   * nodes, and the EKS-created group already carries `kubernetes.io/cluster/<cluster name>`: a second
+   * group with that cluster tag (node security groups made by other tools often have it) makes the
+   * AWS Load Balancer Controller fail with "expect exactly one securityGroup tagged with
+   * kubernetes.io/cluster/<name>" (kubernetes-sigs/aws-load-balancer-controller, issues #1897, #2948).
    * @default cluster.clusterSecurityGroupId
    */
   readonly securityGroupId?: string;

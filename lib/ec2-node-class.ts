@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { Annotations, DefaultTokenResolver, ITerraformDependable, StringConcat, TerraformStack, Token, Tokenization } from "cdktf";
+import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import { DISCOVERY_TAG_KEY } from "./discovery-tags";
@@ -7,10 +7,10 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
 import { KarpenterValidationError } from "./errors";
-import { checkEc2NodeClass } from "./private/ec2-node-class-rules";
-import { Checker, GO_DURATION, isSet, nameFromId } from "./private/k8s-rules";
-import { constructPath, orderAfter, registerUniqueName, specObject } from "./private/manifests";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
+import { Checker, GO_DURATION, isSet } from "./private/k8s-rules";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
+import { resolvedReference } from "./private/tokens";
 
 /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
 export const DEFAULT_AMI_ALIAS = "al2023@latest";
@@ -49,8 +49,10 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
    * How long `terraform destroy` waits for the EC2NodeClass to disappear (a Go duration such as
    * `"20m"` or `"1h"`). Karpenter's finalizer on the EC2NodeClass keeps it until every NodeClaim
    * launched from it is gone — its pods evicted and its EC2 instance terminated — and then
-   * deletes the class's instance profiles and launch templates. The provider's default (10m)
-   * is often too short for nodes to drain; then destroy fails and a retry continues.
+   * deletes the class's instance profiles and launch templates. The kubernetes provider's
+   * `kubernetes_manifest` waits 10m by default (`defaultDeleteTimeout` in
+   * hashicorp/terraform-provider-kubernetes manifest/provider/apply.go), which is often too short
+   * for nodes to drain; then destroy fails, and running it again waits anew for the same object.
    * @default "20m"
    */
   readonly deleteTimeout?: string;
@@ -97,31 +99,38 @@ export class Ec2NodeClass extends Construct {
   public readonly karpenter?: IKarpenterInstallation;
   /** The cluster the class is for: `cluster` from the props, else the installation's; undefined when neither is given. */
   public readonly cluster?: IKarpenterCluster;
-  /** The emitted spec (after defaults), as in the manifest. */
-  public readonly spec: Ec2NodeClassOptions;
+  /**
+   * The emitted `spec` (after defaults): the manifest's `spec` before unset fields are dropped and
+   * keys sorted. The name is not part of it: see {@link name} (`metadata.name`).
+   */
+  public readonly spec: Omit<Ec2NodeClassOptions, "name">;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
 
   /**
-   * @throws KarpenterValidationError for a value any EC2NodeClass CRD rule rejects, a field newer
-   * than the targeted Karpenter version, a missing role / selector terms without `karpenter`, a
-   * duration longer than Go's time.Duration, or a malformed `deleteTimeout`; at synth, for a
-   * duplicate name
+   * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
+   * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
+   * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
+   * without `karpenter`, a duration longer than Go's time.Duration, or a malformed
+   * `deleteTimeout`; at synth, for a duplicate name
    */
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
     // everything is checked before the construct joins the tree: nothing half-built
     const where = constructPath(scope, id);
     if (props === null || typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "Ec2NodeClass props: an object { karpenter, … } (or nothing)");
     const karpenter = props.karpenter;
-    if (props.version !== undefined && karpenter !== undefined && props.version.replace(/^v/, "") !== karpenter.version.replace(/^v/, "")) {
-      throw new KarpenterValidationError(where, "version", props.version, `the version of \`karpenter\` (${karpenter.version}) or nothing: the class is checked against the installed Karpenter`);
-    }
-    const version = resolveKarpenterVersion(where, props.version ?? karpenter?.version ?? DEFAULT_KARPENTER_VERSION);
+    const version = agreedVersion(
+      where,
+      [
+        ["version", props.version],
+        ["karpenter.version", karpenter?.version],
+      ],
+      "the class is checked against the installed Karpenter (leave `version` unset to use it)",
+    );
     const c = new Checker(where, version);
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;
     c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
-    const name = options.name ?? nameFromId(id);
-    if (name === "") c.fail("name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+    const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const discovery = cluster ? [{ tags: { [DISCOVERY_TAG_KEY]: cluster.clusterName } }] : undefined;
     const spec: Ec2NodeClassOptions = {
@@ -143,9 +152,9 @@ export class Ec2NodeClass extends Construct {
     this.karpenter = karpenter;
     this.cluster = cluster;
     const { name: _n, ...specFields } = spec;
-    this.spec = spec;
+    this.spec = specFields;
     if (karpenter && isSet(options.role)) {
-      const warning = roleWarning(name, options.role!, karpenter);
+      const warning = roleWarning(name, options.role, karpenter);
       if (warning) Annotations.of(this).addWarning(warning);
     }
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
@@ -189,12 +198,16 @@ const SPEC_PROPS = [
   "userData",
 ];
 
-/** `<family>@latest` for the given amiFamily (al2023 when unset); Custom has no alias. */
-function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelectorTerm[] {
+/**
+ * `<family>@latest` for the given amiFamily (al2023 when unset); Custom has no alias. An unknown
+ * family gives no terms: the amiFamily rule then names the real mistake.
+ */
+function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelectorTerm[] | undefined {
   if (amiFamily === undefined) return [{ alias: DEFAULT_AMI_ALIAS }];
   if (!c.known(amiFamily)) return c.fail("amiSelectorTerms", undefined, "AMI selector terms: the default alias cannot be derived from an amiFamily token");
   if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
-  return [{ alias: `${amiFamily.toLowerCase()}@latest` }];
+  const family = aliasFamilyOf(amiFamily);
+  return family === undefined ? undefined : [{ alias: `${family}@latest` }];
 }
 
 /**
@@ -224,7 +237,7 @@ function literalRoleName(karpenter: IKarpenterInstallation): string | undefined 
   if (!Token.isUnresolved(name)) return name;
   // a resource attribute resolves to its reference text, "${aws_iam_role.<id>.name}": compare those
   const stack = TerraformStack.of(karpenter);
-  const resolve = (x: unknown): unknown => Tokenization.resolve(x, { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()) });
+  const resolve = (x: unknown): unknown => resolvedReference(stack, x);
   const ref = resolve(name);
   const role = karpenter.node.findAll().find((x): x is IamRole => x instanceof IamRole && TerraformStack.of(x) === stack && resolve(x.name) === ref);
   const given = role?.nameInput;

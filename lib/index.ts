@@ -14,6 +14,8 @@ export * from "./ec2-node-class-spec";
 export * from "./ec2-node-class";
 export * from "./node-pool";
 export * from "./karpenter-crd-release";
+export * from "./karpenter-settings";
 export * from "./karpenter-release";
+export * from "./karpenter-options";
 export * from "./karpenter";
 export * from "./convert";

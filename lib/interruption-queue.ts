@@ -5,15 +5,13 @@ import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
 import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
 import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
-import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { policyJson } from "./private/iam";
 import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
-import { checkTags, requireCluster } from "./private/input-checks";
+import { checkKmsKeyArn, checkTags, requireCluster } from "./private/input-checks";
 import { checkName } from "./private/names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
-import { isUnresolved } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
 /** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
@@ -21,9 +19,11 @@ export interface InterruptionQueueKmsKey {
   /**
    * The key ARN, `arn:<partition>:kms:<region>:<account>:key/<id>` (not an alias: IAM grants
    * `kms:Decrypt` on key ARNs). Its key policy must let `events.amazonaws.com` call
-   * `kms:GenerateDataKey` and `kms:Decrypt` (EventBridge encrypts what it sends), and must let IAM
-   * policies of the account grant access (the default `arn:<partition>:iam::<account>:root` statement),
-   * because the controller role gets `kms:Decrypt` through its identity policy.
+   * `kms:GenerateDataKey` and `kms:Decrypt`: EventBridge sends to an encrypted queue only with a
+   * customer-managed key whose policy allows it (Amazon SQS Developer Guide, "Amazon SQS key
+   * management", "Configure KMS permissions for AWS services"). It must also let IAM policies of the
+   * account grant access (the default `arn:<partition>:iam::<account>:root` statement), because the
+   * controller role gets `kms:Decrypt` through its identity policy.
    */
   readonly keyArn: string;
 }
@@ -53,7 +53,8 @@ export interface InterruptionQueueProps {
   /**
    * Encryption at rest. `false`/absent: SQS-managed SSE (as upstream). `true`: a customer-managed
    * KMS key is created (rotation on; key policy: the account root administers it, EventBridge may
-   * `kms:GenerateDataKey` and `kms:Decrypt`). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
+   * `kms:GenerateDataKey` and `kms:Decrypt`, which it needs to send to a queue encrypted with a
+   * customer-managed key: Amazon SQS Developer Guide, "Amazon SQS key management"). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
    * for what its policy needs). Either way {@link InterruptionQueue.kmsKeyArn} is set, and
    * `KarpenterControllerRole` then grants the controller `kms:Decrypt` on it.
    * @default false (SQS-managed SSE)
@@ -68,7 +69,6 @@ export interface InterruptionQueueProps {
 }
 
 const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
-const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /**
  * Karpenter's interruption queue: an SQS queue that EventBridge fills with the events that warn
@@ -90,9 +90,15 @@ export class InterruptionQueue extends Construct {
   public readonly queue: SqsQueue;
   /** The queue name (a reference): the chart's `settings.interruptionQueue`. */
   public readonly queueName: string;
-  /** The queue ARN. */
+  /**
+   * The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (a reference): what IAM
+   * statements and EventBridge targets name.
+   */
   public readonly queueArn: string;
-  /** The queue URL. */
+  /**
+   * The queue's URL, `https://sqs.<region>.<DNS suffix>/<account>/<queue name>` (a reference): what
+   * the SQS API and `aws_sqs_queue_policy` take.
+   */
   public readonly queueUrl: string;
   /** The `aws_sqs_queue_policy`. */
   public readonly queuePolicy: SqsQueuePolicy;
@@ -123,9 +129,7 @@ export class InterruptionQueue extends Construct {
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
       const arn = props.kmsKey.keyArn;
-      if (!isUnresolved(arn) && !KMS_KEY_ARN.test(arn)) {
-        throw new KarpenterValidationError(this, "kmsKey.keyArn", arn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias)");
-      }
+      checkKmsKeyArn(this, "kmsKey.keyArn", arn);
       this.kmsKeyArn = arn;
     }
 

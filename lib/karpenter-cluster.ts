@@ -17,7 +17,9 @@ export interface IKarpenterCluster {
   readonly clusterName: string;
   /**
    * The cluster name when it is known at synth (a literal), used to check derived AWS names
-   * (IAM role ≤ 64 characters, SQS queue ≤ 80…) before apply. Undefined when only a token is known.
+   * (IAM role ≤ 64 characters, SQS queue ≤ 80…) before apply.
+   * @default undefined: only a token is known (e.g. an `EksCluster` whose name is a reference), and
+   * derived names are left to the AWS APIs
    */
   readonly clusterNameLiteral?: string;
   /** The cluster ARN, `arn:<partition>:eks:<region>:<account>:cluster/<name>`. */
@@ -91,14 +93,23 @@ export class KarpenterCluster implements IKarpenterCluster {
     });
   }
 
+  /** @inheritdoc */
   public readonly clusterName: string;
+  /** @inheritdoc */
   public readonly clusterNameLiteral?: string;
+  /** @inheritdoc */
   public readonly clusterArn: string;
+  /** @inheritdoc */
   public readonly endpoint: string;
+  /** @inheritdoc */
   public readonly certificateAuthorityData: string;
+  /** @inheritdoc */
   public readonly oidcIssuerUrl: string;
+  /** @inheritdoc */
   public readonly clusterSecurityGroupId: string;
+  /** @inheritdoc */
   public readonly kubernetesVersion: string;
+  /** @inheritdoc */
   public readonly resource: EksCluster | DataAwsEksCluster;
 
   private constructor(attrs: IKarpenterCluster) {

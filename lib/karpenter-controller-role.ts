@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { Annotations, DefaultTokenResolver, Fn, ITerraformDependable, Lazy, StringConcat, TerraformLocal, TerraformStack, Token, Tokenization } from "cdktf";
+import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformStack, Token } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
@@ -7,12 +7,15 @@ import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import { EksPodIdentityAssociation } from "@cdktf/provider-aws/lib/eks-pod-identity-association";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
+import { DEFAULT_KARPENTER_NAMESPACE } from "./karpenter-crd-release";
+import { DEFAULT_SERVICE_ACCOUNT_NAME } from "./karpenter-release";
 import { awsContext } from "./private/aws-context";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
-import { checkIamActions, checkIamResources, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
+import { checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
 import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
+import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
 import { nameFromCluster } from "./private/resource-names";
-import { isUnresolved } from "./private/tokens";
+import { isUnresolved, resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
 /** Pod Identity: the EKS Pod Identity agent hands the role to the controller's service account. */
@@ -62,9 +65,51 @@ export interface IamPolicyStatement {
   readonly resources: string[];
   /**
    * Conditions, as in `aws_iam_policy_document`: `{ test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] }`.
+   * Conditions with the same `test` are merged into one operator block.
    * @default none
    */
-  readonly conditions?: { readonly test: string; readonly variable: string; readonly values: string[] }[];
+  readonly conditions?: IamPolicyCondition[];
+}
+
+/**
+ * One condition of an {@link IamPolicyStatement}: the statement applies only when `variable`
+ * compares true to one of `values` under `test` (IAM User Guide, "IAM JSON policy elements: Condition").
+ */
+export interface IamPolicyCondition {
+  /**
+   * The condition operator, e.g. `"StringEquals"`, `"StringLike"`, `"ArnLike"`, `"Bool"`, or with a
+   * set qualifier `"ForAllValues:StringEquals"` (IAM User Guide, "Condition operators").
+   */
+  readonly test: string;
+  /** The condition key compared, e.g. `"aws:RequestedRegion"` or `"aws:ResourceTag/team"`. */
+  readonly variable: string;
+  /** The values the key is compared with; the condition holds when any one matches, e.g. `["eu-west-1"]`. */
+  readonly values: string[];
+}
+
+/** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
+export interface NodeRoleReference {
+  /**
+   * The role's ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>` (usually a
+   * reference): the resource of the controller's `iam:PassRole` statement (Sid `AllowPassingInstanceRole`).
+   */
+  readonly roleArn: string;
+}
+
+/** The interruption queue the controller reads, for {@link KarpenterControllerRoleProps.interruptionQueue}; an {@link InterruptionQueue} is one. */
+export interface InterruptionQueueReference {
+  /**
+   * The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (usually a reference): the
+   * resource of the controller's `sqs:ReceiveMessage` / `sqs:DeleteMessage` / `sqs:GetQueueUrl`
+   * statement (Sid `AllowInterruptionQueueActions`).
+   */
+  readonly queueArn: string;
+  /**
+   * The customer-managed KMS key the queue is encrypted with, `arn:<partition>:kms:<region>:<account>:key/<key id>`:
+   * the controller gets `kms:Decrypt` on it (Sid `AllowInterruptionQueueDecryption`).
+   * @default none (SQS-managed SSE: no KMS statement)
+   */
+  readonly kmsKeyArn?: string;
 }
 
 /** Props of {@link KarpenterControllerRole}. */
@@ -78,13 +123,13 @@ export interface KarpenterControllerRoleProps {
    */
   readonly version?: string;
   /** The node role the controller passes to EC2 (`iam:PassRole`); a {@link KarpenterNodeRole} fits. */
-  readonly nodeRole: { readonly roleArn: string };
+  readonly nodeRole: NodeRoleReference;
   /**
    * The interruption queue the controller reads; an {@link InterruptionQueue} fits. With a
    * `kmsKeyArn` the controller also gets `kms:Decrypt` on that key (Sid `AllowInterruptionQueueDecryption`).
    * @default no queue: no `AllowInterruptionQueueActions` statement, no Interruption policy
    */
-  readonly interruptionQueue?: { readonly queueArn: string; readonly kmsKeyArn?: string };
+  readonly interruptionQueue?: InterruptionQueueReference;
   /**
    * Pod Identity (`{ type: "podIdentity" }`) or IRSA (`{ type: "irsa", oidcProviderArn? }`).
    * @default { type: "podIdentity" }
@@ -130,9 +175,8 @@ export interface KarpenterControllerRoleProps {
   readonly tags?: Record<string, string>;
 }
 
+/** Characters of one managed policy, whitespace excluded (IAM quotas). */
 const MANAGED_POLICY_MAX = 6144;
-const K8S_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const K8S_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /**
  * The Karpenter controller's IAM role: its identity (Pod Identity by default, or IRSA) and the
@@ -158,9 +202,12 @@ const K8S_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0
 export class KarpenterControllerRole extends Construct {
   /** The `aws_iam_role`. */
   public readonly role: IamRole;
-  /** The role ARN. */
+  /**
+   * The role's ARN, `arn:<partition>:iam::<account>:role/<name>` (a reference): what the pod identity
+   * association binds, or the IRSA ServiceAccount annotation names.
+   */
   public readonly roleArn: string;
-  /** The role name. */
+  /** The role's name (a reference), `roleName` or `KarpenterControllerRole-<cluster name>`. */
   public readonly roleName: string;
   /** The managed policies attached to the role, in upstream order (then the additional one). */
   public readonly policies: IamPolicy[];
@@ -193,9 +240,10 @@ export class KarpenterControllerRole extends Construct {
       throw new KarpenterValidationError(this, "identity.type", (identity as { type: unknown }).type, `"podIdentity" or "irsa"`);
     }
     this.identityType = identity.type;
-    this.namespace = props.namespace ?? "kube-system";
-    this.serviceAccountName = props.serviceAccountName ?? "karpenter";
-    this.checkKubernetesNames();
+    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+    this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+    checkNamespace(this, "namespace", this.namespace);
+    checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName);
     if (identity.type === "irsa") this.checkOidcProviderArn(identity.oidcProviderArn);
     const ctx = awsContext(this);
 
@@ -257,15 +305,6 @@ export class KarpenterControllerRole extends Construct {
     return nameFromCluster(this, "iamPolicy", "policyNameSuffix", suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
   }
 
-  private checkKubernetesNames(): void {
-    if (!isUnresolved(this.namespace) && !(this.namespace.length <= 63 && K8S_LABEL.test(this.namespace))) {
-      throw new KarpenterValidationError(this, "namespace", this.namespace, "a Kubernetes namespace name: lower-case letters, digits and '-', 1 to 63 characters, starting and ending with a letter or digit");
-    }
-    if (!isUnresolved(this.serviceAccountName) && !(this.serviceAccountName.length <= 253 && K8S_SUBDOMAIN.test(this.serviceAccountName))) {
-      throw new KarpenterValidationError(this, "serviceAccountName", this.serviceAccountName, "a Kubernetes object name: lower-case letters, digits, '-' and '.', 1 to 253 characters");
-    }
-  }
-
   private checkOidcProviderArn(providerArn?: string): void {
     if (providerArn !== undefined && !isUnresolved(providerArn) && !/^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/.test(providerArn)) {
       throw new KarpenterValidationError(this, "identity.oidcProviderArn", providerArn, "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>");
@@ -305,24 +344,41 @@ export class KarpenterControllerRole extends Construct {
   }
 
   private additionalStatements(statements: IamPolicyStatement[], officialSids: string[]): IamStatementJson[] {
+    if (!Array.isArray(statements)) throw new KarpenterValidationError(this, "additionalStatements", statements, "a list of IAM statements { sid?, effect?, actions, resources, conditions? }");
     const taken = new Set([...officialSids, QUEUE_KEY_DECRYPT_SID]);
     const out = statements.map((s, i): IamStatementJson => {
+      const field = `additionalStatements[${i}]`;
+      if (s === null || typeof s !== "object" || Array.isArray(s)) throw new KarpenterValidationError(this, field, s, "an IAM statement { sid?, effect?, actions, resources, conditions? }");
       const sid = s.sid ?? `Additional${i}`;
-      if (!/^[A-Za-z0-9]+$/.test(sid) || taken.has(sid)) {
-        throw new KarpenterValidationError(this, `additionalStatements[${i}].sid`, sid, `letters and digits only, unique, and not a Sid the controller policy already uses (${[...taken].join(", ")})`);
+      if (typeof sid !== "string" || !/^[A-Za-z0-9]+$/.test(sid) || taken.has(sid)) {
+        throw new KarpenterValidationError(this, `${field}.sid`, sid, `letters and digits only, unique, and not a Sid the controller policy already uses (${[...taken].join(", ")})`);
       }
       taken.add(sid);
-      checkIamActions(this, `additionalStatements[${i}].actions`, s.actions);
-      checkIamResources(this, `additionalStatements[${i}].resources`, s.resources);
-      const condition: NonNullable<IamStatementJson["Condition"]> = {};
-      for (const c of s.conditions ?? []) condition[c.test] = { ...condition[c.test], [c.variable]: c.values };
-      return { Sid: sid, Effect: s.effect ?? "Allow", Resource: s.resources, Action: s.actions, ...(s.conditions?.length ? { Condition: condition } : {}) };
+      checkStringList(this, `${field}.actions`, s.actions, IAM_ACTIONS);
+      checkStringList(this, `${field}.resources`, s.resources, IAM_RESOURCES);
+      const conditions = this.conditions(`${field}.conditions`, s.conditions);
+      return { Sid: sid, Effect: s.effect ?? "Allow", Resource: s.resources, Action: s.actions, ...(conditions ? { Condition: conditions } : {}) };
     });
     // tokens are only known at apply; what is literal already counts toward the limit
     const known = policySize(policyJson(out).replace(/\$\{TfToken\[[^\]]*\]\}/g, ""));
     if (known > MANAGED_POLICY_MAX) {
       throw new KarpenterValidationError(this, "additionalStatements", `${statements.length} statements`, `at most ${MANAGED_POLICY_MAX} characters in one managed policy (whitespace excluded); these take at least ${known}: attach a policy of your own with additionalPolicyArns`);
     }
+    return out;
+  }
+
+  /** `{ test: { variable: values } }` from the conditions of one statement, or undefined without any. */
+  private conditions(field: string, conditions: IamPolicyCondition[] | undefined): IamStatementJson["Condition"] {
+    if (conditions === undefined) return undefined;
+    if (!Array.isArray(conditions)) throw new KarpenterValidationError(this, field, conditions, "a list of conditions { test, variable, values }");
+    if (conditions.length === 0) return undefined;
+    const out: NonNullable<IamStatementJson["Condition"]> = {};
+    conditions.forEach((c, i) => {
+      if (c === null || typeof c !== "object" || typeof c.test !== "string" || typeof c.variable !== "string") {
+        throw new KarpenterValidationError(this, `${field}[${i}]`, c, 'a condition { test, variable, values }, e.g. { test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] }');
+      }
+      out[c.test] = { ...out[c.test], [c.variable]: c.values };
+    });
     return out;
   }
 }
@@ -336,14 +392,13 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
   const issuer = cluster.oidcIssuerUrl;
   const stack = TerraformStack.of(cluster.resource);
   let resolvedIssuer: string | undefined;
-  const resolve = (v: string) => String(Tokenization.resolve(v, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }));
   return scope.node.root.node.findAll().find((c): c is IamOpenidConnectProvider => {
     if (!(c instanceof IamOpenidConnectProvider)) return false;
     const url = c.urlInput;
     if (url === undefined) return false;
     if (url === issuer) return true;
     if (!Token.isUnresolved(url) || !Token.isUnresolved(issuer) || TerraformStack.of(c) !== stack) return false;
-    resolvedIssuer ??= resolve(issuer);
-    return resolve(url) === resolvedIssuer;
+    resolvedIssuer ??= resolvedReference(stack, issuer);
+    return resolvedReference(stack, url) === resolvedIssuer;
   });
 }

@@ -2,11 +2,16 @@ import { Construct } from "constructs";
 import { ITerraformDependable } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "./errors";
-import { isUnresolved } from "./private/tokens";
-import { checkNamespace, checkReleaseName, checkRepository, DNS_LABEL, renderValues } from "./private/helm";
-import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./private/version";
+import { checkReleaseName, checkRepository, renderValues } from "./private/helm";
+import { checkNamespace, checkServiceName } from "./private/k8s-names";
+import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
 
-/** The public ECR repository Karpenter publishes its charts to (pulled anonymously). */
+/**
+ * The public ECR repository Karpenter publishes both charts to, `karpenter` and `karpenter-crd`
+ * (pulled anonymously). Source: Karpenter getting-started guide, step "Install Karpenter"
+ * (`helm upgrade --install karpenter oci://public.ecr.aws/karpenter/karpenter`), and upgrade guide,
+ * "CRD upgrades" (`oci://public.ecr.aws/karpenter/karpenter-crd`).
+ */
 export const KARPENTER_CHART_REPOSITORY = "oci://public.ecr.aws/karpenter";
 
 /** The namespace Karpenter is installed in when none is given (Karpenter getting-started guide, v1.x). */
@@ -71,12 +76,15 @@ export class KarpenterCrdRelease extends Construct {
   public readonly release: Release;
   /** The chart version, e.g. `"1.14.1"`. */
   public readonly version: string;
-  /** The release namespace. */
+  /**
+   * The namespace Helm keeps the release record in (the CRDs themselves are cluster-scoped); the
+   * controller release must use the same one.
+   */
   public readonly namespace: string;
 
   constructor(scope: Construct, id: string, props: KarpenterCrdReleaseProps = {}) {
     super(scope, id);
-    const version = resolveKarpenterVersion(this, props.version ?? DEFAULT_KARPENTER_VERSION);
+    const version = resolveKarpenterVersion(this, props.version);
     this.version = version.full;
     this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
     checkNamespace(this, "namespace", this.namespace);
@@ -103,8 +111,6 @@ function webhookValues(scope: Construct, version: KarpenterVersion, serviceName:
   if (version.minor !== 0) {
     throw new KarpenterValidationError(scope, "webhookServiceName", serviceName, `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`);
   }
-  if (!isUnresolved(serviceName) && !DNS_LABEL.test(serviceName)) {
-    throw new KarpenterValidationError(scope, "webhookServiceName", serviceName, "a Kubernetes Service name: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit");
-  }
+  checkServiceName(scope, "webhookServiceName", serviceName);
   return [renderValues({ webhook: { serviceName } })];
 }

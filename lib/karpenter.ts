@@ -1,88 +1,36 @@
 import { Construct, IConstruct } from "constructs";
-import { Annotations, DefaultTokenResolver, ITerraformDependable, StringConcat, TerraformStack, Token, Tokenization } from "cdktf";
+import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
-import { ExistingNodeRole, KarpenterNodeRole } from "./karpenter-node-role";
-import { ControllerIdentity, IamPolicyStatement, KarpenterControllerRole } from "./karpenter-controller-role";
-import { InterruptionQueue, InterruptionQueueKmsKey } from "./interruption-queue";
+import { KarpenterNodeRole } from "./karpenter-node-role";
+import { ControllerIdentity, KarpenterControllerRole } from "./karpenter-controller-role";
+import { InterruptionQueue } from "./interruption-queue";
 import { SpotServiceLinkedRole } from "./spot-service-linked-role";
 import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease } from "./karpenter-crd-release";
-import { ControllerResources, KarpenterDnsPolicy, KarpenterRelease, KarpenterSettings, KubernetesToleration } from "./karpenter-release";
+import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "./karpenter-release";
+import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "./karpenter-options";
 import { SystemNodeGroup } from "./system-node-group";
 import { Ec2NodeClass, Ec2NodeClassProps } from "./ec2-node-class";
 import { NodePool, NodePoolProps } from "./node-pool";
 import { chartFullName } from "./private/helm";
-import { isPlainMap } from "./private/deep-merge";
+import { sameCluster, sameInstallTarget } from "./private/cluster-identity";
+import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
-import { requireCluster } from "./private/input-checks";
+import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
-import { isUnresolved } from "./private/tokens";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+import { resolvedReference } from "./private/tokens";
+import { resolveKarpenterVersion } from "./private/version";
 
-/** The node role of a {@link Karpenter} install: created (default) or your own. */
-export interface KarpenterNodeRoleOptions {
-  /**
-   * Name of the created role (1–64 characters).
-   * @default `KarpenterNodeRole-<cluster name>` (as upstream)
-   */
-  readonly roleName?: string;
-  /** Bring your own role: only the access entry is created (see `KarpenterNodeRoleProps.existingRole`). @default a role is created */
-  readonly existingRole?: ExistingNodeRole;
-  /** More policy ARNs for the created role (e.g. AmazonEBSCSIDriverPolicy). @default none */
-  readonly additionalPolicyArns?: string[];
-}
+const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
+const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
 
-/** The controller role of a {@link Karpenter} install (see `KarpenterControllerRoleProps`). */
-export interface KarpenterControllerRoleOptions {
-  /**
-   * The role name (1–64 characters).
-   * @default `KarpenterControllerRole-<cluster name>` (as upstream); set it for cluster names longer than 40 characters
-   */
-  readonly roleName?: string;
-  /** What follows `KarpenterController<Group>Policy-` in the policy names. @default the cluster name */
-  readonly policyNameSuffix?: string;
-  /** Extra statements, in a managed policy of their own. @default none */
-  readonly additionalStatements?: IamPolicyStatement[];
-  /** More policy ARNs to attach. @default none */
-  readonly additionalPolicyArns?: string[];
-}
-
-/** The interruption queue of a {@link Karpenter} install (see `InterruptionQueueProps`). */
-export interface KarpenterInterruptionQueueOptions {
-  /** The SQS queue name (≤ 80 characters). @default the cluster name (as upstream) */
-  readonly queueName?: string;
-  /** The start of every EventBridge rule name (≤ 44 characters). @default `Karpenter-<cluster name>` */
-  readonly ruleNamePrefix?: string;
-  /**
-   * `true`: a customer-managed KMS key is created; `{ keyArn }`: your key; the controller gets
-   * `kms:Decrypt` on it either way.
-   * @default SQS-managed SSE
-   */
-  readonly kmsKey?: boolean | InterruptionQueueKmsKey;
-}
-
-/**
- * An interruption queue you already have (e.g. shared, or made by another tool): no queue, policy or
- * EventBridge rules are created; the controller policy's queue statement names this queue and
- * `settings.interruptionQueue` is its name. The queue must already receive the interruption events
- * (spot interruption, rebalance, instance state change, health, and from 1.10 capacity reservation).
- */
-export interface KarpenterExistingInterruptionQueue {
-  /** The queue's name (1–80 letters, digits, `-`, `_`), the last segment of `existingQueueArn`. */
-  readonly existingQueueName: string;
-  /** The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<name>`. */
-  readonly existingQueueArn: string;
-  /**
-   * The customer-managed KMS key the queue is encrypted with: the controller gets `kms:Decrypt` on it.
-   * @default none (SQS-managed SSE or no encryption)
-   */
-  readonly kmsKeyArn?: string;
-}
+/** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
+const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
 
 /** Props of {@link Karpenter}. */
 export interface KarpenterProps {
@@ -186,7 +134,8 @@ export interface KarpenterProps {
  * (a literal `version` on the `EksCluster`): the controller refuses to start otherwise (Karpenter
  * compatibility matrix).
  *
- * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), or a
+ * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
+ * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, or a
  * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
  * replicas than the system node group has nodes, or a second install for the same cluster. Warns at
  * synth when Pod Identity is used and the app has no `eks-pod-identity-agent` add-on for the cluster,
@@ -194,7 +143,7 @@ export interface KarpenterProps {
  * the cluster's Kubernetes version is newer than the compatibility matrix this library knows.
  */
 export class Karpenter extends Construct implements IKarpenterInstallation {
-  /** The cluster. */
+  /** The cluster Karpenter is installed on (the `cluster` prop): names, ARN and the resource every piece depends on. */
   public readonly cluster: IKarpenterCluster;
   /** The Karpenter version, e.g. `"1.14.1"`. */
   public readonly version: string;
@@ -216,13 +165,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly spotServiceLinkedRole?: SpotServiceLinkedRole;
   /** True when this install creates the spot service-linked role. */
   public readonly createsSpotServiceLinkedRole: boolean;
-  /** The `karpenter-crd` chart. */
+  /** The construct that wraps the `karpenter-crd` chart (version, namespace; its `release` is {@link crdRelease}). */
   public readonly crdChart: KarpenterCrdRelease;
-  /** The `karpenter` chart. */
+  /** The construct that wraps the `karpenter` chart (values, replicas, full name; its `release` is {@link release}). */
   public readonly controllerChart: KarpenterRelease;
-  /** The `helm_release` of the CRDs. */
+  /** The raw `helm_release` of the CRD chart (`crdChart.release`), for `depends_on` or escape hatches. */
   public readonly crdRelease: Release;
-  /** The `helm_release` of the controller: node objects are ordered after it. */
+  /** The raw `helm_release` of the controller chart (`controllerChart.release`): node objects are ordered after it. */
   public readonly release: Release;
   private readonly systemNodeGroup?: SystemNodeGroup;
   private warned = false;
@@ -231,28 +180,34 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   constructor(scope: Construct, id: string, props: KarpenterProps) {
     super(scope, id);
     requireCluster(this, props);
-    const version = resolveKarpenterVersion(this, props.version ?? DEFAULT_KARPENTER_VERSION);
+    const version = resolveKarpenterVersion(this, props.version);
     checkKubernetesCompatibility(this, "version", version, props.cluster);
     this.cluster = props.cluster;
     this.version = version.full;
     this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    this.serviceAccountName = props.serviceAccountName ?? "karpenter";
+    this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
     this.systemNodeGroup = props.systemNodeGroup;
     const cluster = props.cluster;
     const tags = props.tags;
 
-    this.nodeRole = new KarpenterNodeRole(this, "node-role", { cluster, version: this.version, tags, ...props.nodeRole });
+    // checked before the first resource: nothing half-built on error
+    const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
+    const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
+    const queueOption = queueOptionsOf(this, props.interruptionQueue);
+
+    // the options spread first, the wired values after them: a stray key cannot override what is wired
+    this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
     this.nodeRoleName = this.nodeRole.roleName;
 
-    const queueOption = queueOptionsOf(this, props.interruptionQueue);
     const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
-    if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { cluster, version: this.version, tags, ...queueOption });
+    if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags });
     const queue = existingQueue
       ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
       : this.interruptionQueue;
     this.interruptionQueueName = queue?.queueName;
 
     this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
+      ...controllerRoleOptions,
       cluster,
       version: this.version,
       nodeRole: this.nodeRole,
@@ -261,7 +216,6 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       namespace: this.namespace,
       serviceAccountName: this.serviceAccountName,
       tags,
-      ...props.controllerRole,
     });
 
     this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
@@ -270,7 +224,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     this.crdChart = new KarpenterCrdRelease(this, "crds", {
       version: this.version,
       namespace: this.namespace,
-      createNamespace: this.namespace !== "kube-system" || undefined,
+      createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
       repository: props.repository,
       webhookServiceName: webhookServiceName(version.minor, props.values),
     });
@@ -363,7 +317,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const objects = stack.node.findAll().filter((c): c is Ec2NodeClass | NodePool => c instanceof Ec2NodeClass || c instanceof NodePool);
     // a pool is this install's through its `karpenter`, or through the class (its manifest waits for the class's)
     // every read of `fqn` is a fresh token, and depends_on holds the bare address: compare resolved addresses
-    const address = (fqn: string) => String(Tokenization.resolve(fqn, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) })).replace(/^\$\{(.*)\}$/, "$1");
+    const address = (fqn: string) => resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1");
     const after = new Set([address(this.release.fqn)]);
     const owns = (c: Ec2NodeClass | NodePool) => (c as { karpenter?: unknown }).karpenter === this || (c.manifest.dependsOn ?? []).some((d) => after.has(address(d)));
     for (const c of objects) if (c instanceof Ec2NodeClass && owns(c)) after.add(address(c.manifest.fqn));
@@ -371,7 +325,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     if (mine.length === 0) return;
     this.warnedNodeObjects = true;
     Annotations.of(this).addWarning(
-      `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in examples/eks-karpenter: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
+      `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
     );
   }
 
@@ -384,7 +338,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * The class lands in THIS stack, next to the CRD release: `kubernetes_manifest` needs the CRDs (and
    * the cluster) at plan time, so a first deploy of that stack fails at plan (synth warns). For a
    * fresh install put node objects in a stack that depends on this one instead —
-   * `new Ec2NodeClass(nodesStack, "default", { karpenter })`, as in examples/eks-karpenter — or apply
+   * `new Ec2NodeClass(nodesStack, "default", { karpenter })`, as in the example app in this library's repository — or apply
    * twice (first with `-target` on the Helm releases).
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
    * @param props the EC2NodeClass spec and options (everything but `karpenter`)
@@ -423,46 +377,6 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 }
 
-const QUEUE_OPTIONS = "true, false, options of the created queue { queueName?, ruleNamePrefix?, kmsKey? }, or a queue of your own { existingQueueName, existingQueueArn, kmsKeyArn? }";
-const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;
-const SQS_ARN = /^arn:aws[a-z-]*:sqs:[a-z0-9-]+:\d{12}:([A-Za-z0-9_-]{1,80})$/;
-const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
-
-function queueOptionsOf(
-  scope: Construct,
-  option: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined,
-): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
-  if (option === undefined || option === true) return {};
-  if (option === false) return undefined;
-  if (!isPlainMap(option)) throw new KarpenterValidationError(scope, "interruptionQueue", option, QUEUE_OPTIONS);
-  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return option;
-  return checkExistingQueue(scope, option as Record<string, unknown>);
-}
-
-function checkExistingQueue(scope: Construct, q: Record<string, unknown>): KarpenterExistingInterruptionQueue {
-  const extra = Object.keys(q).filter((k) => !["existingQueueName", "existingQueueArn", "kmsKeyArn"].includes(k) && q[k] !== undefined);
-  if (extra.length) {
-    throw new KarpenterValidationError(scope, `interruptionQueue.${extra[0]}`, q[extra[0]], "not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)");
-  }
-  const { existingQueueName: name, existingQueueArn: arn, kmsKeyArn } = q;
-  if (typeof name !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "the existing queue's name (required with existingQueueArn)");
-  if (typeof arn !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "the existing queue's ARN, arn:<partition>:sqs:<region>:<account>:<name> (required with existingQueueName)");
-  if (!isUnresolved(name) && !SQS_NAME.test(name)) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "an SQS standard queue name: 1 to 80 letters, digits, '-' and '_'");
-  }
-  const arnName = isUnresolved(arn) ? undefined : SQS_ARN.exec(arn)?.[1];
-  if (!isUnresolved(arn) && arnName === undefined) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)");
-  }
-  if (arnName !== undefined && !isUnresolved(name) && arnName !== name) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, `the name in existingQueueArn ("${arnName}"): the controller reads the queue by name and is allowed on it by ARN, so both must be the same queue`);
-  }
-  if (kmsKeyArn !== undefined && (typeof kmsKeyArn !== "string" || (!isUnresolved(kmsKeyArn) && !KMS_KEY_ARN.test(kmsKeyArn)))) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.kmsKeyArn", kmsKeyArn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias)");
-  }
-  return { existingQueueName: name, existingQueueArn: arn, kmsKeyArn: kmsKeyArn as string | undefined };
-}
-
 /** Karpenter 1.0's CRDs call the controller's conversion webhook Service, named after the controller release. */
 function webhookServiceName(minor: number, values: Record<string, unknown> | undefined): string | undefined {
   if (minor !== 0) return undefined;
@@ -478,43 +392,4 @@ function systemTolerations(system: SystemNodeGroup): KubernetesToleration[] | un
     { key: "CriticalAddonsOnly", operator: "Exists" },
     ...system.taints.map((t): KubernetesToleration => (t.value ? { key: t.key, operator: "Equal", value: t.value, effect: effect[t.effect] } : { key: t.key, operator: "Exists", effect: effect[t.effect] })),
   ];
-}
-
-/** Whether an add-on's cluster_name names the same cluster: equal literals, or the same reference once resolved in one stack. */
-function sameCluster(addon: EksAddon, cluster: IKarpenterCluster): boolean {
-  const name = addon.clusterNameInput;
-  if (name === undefined) return false;
-  if (!Token.isUnresolved(name)) return name === (cluster.clusterNameLiteral ?? cluster.clusterName);
-  const stack = TerraformStack.of(addon);
-  if (stack !== TerraformStack.of(cluster.resource)) return false;
-  const target = (s: string) => {
-    const m = /^\$\{((?:data\.)?aws_eks_cluster\.[^.}]+)\.(?:name|id)\}$/.exec(s);
-    return m ? m[1] : s;
-  };
-  const resolve = (v: string) => String(Tokenization.resolve(v, { scope: stack, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }));
-  return target(resolve(name)) === target(resolve(cluster.clusterName));
-}
-
-/**
- * Whether two installs target the same cluster: the same cluster resource, or the same literal name
- * unless their AWS providers are known to point at different regions or accounts (the same name in
- * two regions is two clusters).
- */
-function sameInstallTarget(a: IKarpenterCluster, b: IKarpenterCluster): boolean {
-  if (a.resource === b.resource) return true;
-  if (a.clusterNameLiteral === undefined || a.clusterNameLiteral !== b.clusterNameLiteral) return false;
-  const [pa, pb] = [awsLocation(a.resource), awsLocation(b.resource)];
-  const differ = (x: string | undefined, y: string | undefined) => x !== undefined && y !== undefined && x !== y;
-  return !(differ(pa.region, pb.region) || differ(pa.account, pb.account));
-}
-
-/** The literal region and account (from an assumed role's ARN) of the AWS provider a resource uses. */
-function awsLocation(resource: IKarpenterCluster["resource"]): { region?: string; account?: string } {
-  const stack = TerraformStack.of(resource);
-  const provider = (resource.provider ?? stack.node.findAll().find((c) => c instanceof AwsProvider && c.alias === undefined)) as AwsProvider | undefined;
-  if (!(provider instanceof AwsProvider)) return {};
-  const literal = (v: string | undefined) => (v !== undefined && !isUnresolved(v) ? v : undefined);
-  const assumed = provider.assumeRole;
-  const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
-  return { region: literal(provider.region), account: roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined };
 }

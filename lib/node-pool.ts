@@ -6,9 +6,8 @@ import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
-import { Checker, isSet, nameFromId } from "./private/k8s-rules";
-import { constructPath, orderAfter, registerUniqueName, specObject } from "./private/manifests";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+import { Checker, isSet } from "./private/k8s-rules";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
@@ -55,7 +54,8 @@ export interface NodePoolProps extends NodePoolOptions {
  *
  * The pool always states `karpenter.sh/capacity-type`: without it Karpenter may pick spot, and
  * accounts without the EC2 Spot service-linked role then fail to launch with
- * `ServiceLinkedRoleCreationNotPermitted`. Unless a requirement or a template label names the
+ * `ServiceLinkedRoleCreationNotPermitted` (karpenter.sh troubleshooting guide, "Missing Service
+ * Linked Role", as in its v0.37 and v1.1 pages). Unless a requirement or a template label names the
  * key, `In ["on-demand"]` is added. When a token hides whether one names it (a token
  * `requirements` list or `labels` map, a token requirement or key), nothing is added — it could
  * contradict the hidden requirement — and synth warns. A pool that allows spot while the
@@ -92,8 +92,8 @@ export class NodePool extends Construct {
   /**
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
-   * Go's time.Duration, a field or value newer than the targeted Karpenter version, versions that
-   * disagree, or an Ec2NodeClass of another installation; at synth, for a duplicate name
+   * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
+   * that is not a supported release, versions that disagree, or an Ec2NodeClass of another installation; at synth, for a duplicate name
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -106,7 +106,15 @@ export class NodePool extends Construct {
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
     checkSameInstallation(where, props.karpenter, ownClass);
-    const version = resolveKarpenterVersion(where, pickVersion(where, props, karpenter, ownClass));
+    const version = agreedVersion(
+      where,
+      [
+        ["version", props.version],
+        ["karpenter.version", karpenter?.version],
+        ["nodeClass.version", ownClass?.version],
+      ],
+      "the NodePool, its EC2NodeClass and the installation must target one version",
+    );
     const c = new Checker(where, version);
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;
     c.fields("", options, SPEC_PROPS, "NodePoolProps");
@@ -114,8 +122,7 @@ export class NodePool extends Construct {
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
       : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
-    const name = options.name ?? nameFromId(id);
-    if (name === "") c.fail("name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+    const name = objectName(where, id, options.name);
     const capacity = withCapacityType(c, options);
     const requirements = capacity.requirements;
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
@@ -172,20 +179,6 @@ export class NodePool extends Construct {
 /** Every prop of {@link NodePoolOptions}. */
 const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];
 
-function pickVersion(where: string, props: NodePoolProps, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): string {
-  const norm = (v: string) => v.replace(/^v/, "");
-  const candidates: [string, string | undefined][] = [
-    ["version", props.version],
-    ["karpenter.version", karpenter?.version],
-    ["nodeClass.version", ownClass?.version],
-  ];
-  const given = candidates.filter((x): x is [string, string] => x[1] !== undefined);
-  for (const [field, v] of given.slice(1)) {
-    if (norm(v) !== norm(given[0][1])) throw new KarpenterValidationError(where, given[0][0], given[0][1], `the same Karpenter version as ${field} (${v}): the NodePool, its EC2NodeClass and the installation must target one version`);
-  }
-  return given.length > 0 ? given[0][1] : DEFAULT_KARPENTER_VERSION;
-}
-
 /**
  * The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names
  * the key. When a token hides whether something names it (a requirements or labels token, a
@@ -194,7 +187,7 @@ function pickVersion(where: string, props: NodePoolProps, karpenter: IKarpenterI
  */
 function withCapacityType(c: Checker, options: NodePoolOptions): { requirements: NodeSelectorRequirement[]; unknown?: string } {
   const reqs = options.requirements;
-  if (isSet(reqs) && c.token(reqs)) return { requirements: reqs!, unknown: "requirements is a token" };
+  if (isSet(reqs) && c.token(reqs)) return { requirements: reqs, unknown: "requirements is a token" };
   const list = reqs ?? [];
   if (!Array.isArray(list)) return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
   if (list.length > 100) c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
@@ -203,10 +196,10 @@ function withCapacityType(c: Checker, options: NodePoolOptions): { requirements:
     list.some((r) => isSet(r) && c.token(r)) ? "a requirement is a token"
     : list.some((r) => isSet(r) && typeof r === "object" && isSet(r.key) && !c.known(r.key)) ? "a requirement's key is a token"
     : isSet(labels) && c.token(labels) ? "labels is a token"
-    : isSet(labels) && typeof labels === "object" && Object.keys(labels!).some((k) => !c.known(k)) ? "a label key is a token"
+    : isSet(labels) && typeof labels === "object" && Object.keys(labels).some((k) => !c.known(k)) ? "a label key is a token"
     : undefined;
   if (unknown) return { requirements: list, unknown };
-  const named = list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) || (isSet(labels) && typeof labels === "object" && isSet(labels![CAPACITY_TYPE]));
+  const named = list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) || (isSet(labels) && typeof labels === "object" && isSet(labels[CAPACITY_TYPE]));
   if (named) return { requirements: list };
   if (list.length >= 100) c.fail("requirements", reqs, `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`);
   return { requirements: [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT] };
@@ -225,23 +218,27 @@ function unknownCapacityTypeWarning(name: string, why: string): string {
  */
 function checkSameInstallation(where: string, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): void {
   if (!karpenter || !ownClass) return;
-  const classCluster = ownClass.karpenter?.cluster ?? ownClass.cluster;
-  const other = ownClass.karpenter && ownClass.karpenter !== karpenter;
-  const otherCluster =
-    !ownClass.karpenter &&
-    classCluster !== undefined &&
-    classCluster.resource !== karpenter.cluster.resource &&
-    classCluster.clusterNameLiteral !== undefined &&
-    karpenter.cluster.clusterNameLiteral !== undefined &&
-    classCluster.clusterNameLiteral !== karpenter.cluster.clusterNameLiteral;
-  if (!other && !otherCluster) return;
-  const owner = other ? `the Karpenter installation ${ownClass.karpenter!.node.path}` : `cluster ${classCluster!.clusterNameLiteral}`;
+  const owner = otherOwner(karpenter, ownClass);
+  if (owner === undefined) return;
   throw new KarpenterValidationError(
     where,
     "nodeClass",
     ownClass.node.path,
     `an Ec2NodeClass of the same Karpenter installation as the pool (${karpenter.node.path}): ${ownClass.node.path} belongs to ${owner}, so its EC2NodeClass exists on that cluster only and this pool's nodeClassRef would name a class its own cluster does not have. Create an Ec2NodeClass for ${karpenter.node.path}`,
   );
+}
+
+/**
+ * Who the class belongs to when that is not `karpenter`: another installation, or (building-block
+ * mode) a cluster whose literal name differs. Undefined when it is the same or cannot be told.
+ */
+function otherOwner(karpenter: IKarpenterInstallation, ownClass: Ec2NodeClass): string | undefined {
+  if (ownClass.karpenter) return ownClass.karpenter !== karpenter ? `the Karpenter installation ${ownClass.karpenter.node.path}` : undefined;
+  const theirs = ownClass.cluster;
+  const theirName = theirs?.clusterNameLiteral;
+  const ourName = karpenter.cluster.clusterNameLiteral;
+  if (!theirs || theirs.resource === karpenter.cluster.resource || theirName === undefined || ourName === undefined || theirName === ourName) return undefined;
+  return `cluster ${theirName}`;
 }
 
 /**

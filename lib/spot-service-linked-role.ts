@@ -27,7 +27,7 @@ export interface SpotServiceLinkedRoleProps {
 export class SpotServiceLinkedRole extends Construct {
   /** The `aws_iam_service_linked_role`. */
   public readonly role: IamServiceLinkedRole;
-  /** The role ARN. */
+  /** The role's ARN, `arn:<partition>:iam::<account>:role/aws-service-role/spot.amazonaws.com/AWSServiceRoleForEC2Spot` (a reference). */
   public readonly roleArn: string;
   /** The role name (`AWSServiceRoleForEC2Spot`). */
   public readonly roleName: string;

@@ -1,12 +1,13 @@
 import { Construct } from "constructs";
 import { Fn, ITerraformDependable, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
-import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksNodeGroup, EksNodeGroupTaint } from "@cdktf/provider-aws/lib/eks-node-group";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { awsContext } from "./private/aws-context";
 import { checkTags, requireCluster } from "./private/input-checks";
+import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
+import { isLabelValue, labelKeyProblem } from "./private/k8s-names";
 import { nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
 
@@ -108,7 +109,8 @@ export interface SystemNodeGroupProps {
  * and other cluster-critical pods, with its own IAM role. The controller must never run on nodes
  * it manages: if it consolidated its own node away, nothing would be left to launch a new one.
  *
- * EKS creates the access entry of a managed node group's role itself.
+ * No access entry is created for the group's role: EKS creates it for a managed node group (EKS
+ * user guide, "Create access entries": an access entry for a managed node group's role is unnecessary).
  *
  * @throws KarpenterValidationError for a missing `cluster`, a bad size, instance types, AMI type,
  * subnets or disk size, literal names that break the AWS rules (including a default derived from a
@@ -116,7 +118,10 @@ export interface SystemNodeGroupProps {
  * break the AWS tag rules
  */
 export class SystemNodeGroup extends Construct {
-  /** The node IAM role. */
+  /**
+   * The nodes' IAM role, trusted by `ec2.<partition DNS suffix>`, with the worker node, VPC CNI and
+   * ECR pull-only policies; its name is `roleName` or `<cluster name>-system-node`.
+   */
   public readonly role: IamRole;
   /** The `aws_eks_node_group`. */
   public readonly nodeGroup: EksNodeGroup;
@@ -171,15 +176,11 @@ export class SystemNodeGroup extends Construct {
     const aws = awsContext(this);
     this.role = new IamRole(this, "role", {
       name: roleName,
-      assumeRolePolicy: JSON.stringify({
-        Version: "2012-10-17",
-        Statement: [{ Effect: "Allow", Principal: { Service: `ec2.${aws.dnsSuffix}` }, Action: "sts:AssumeRole" }],
-      }),
+      assumeRolePolicy: trustPolicyJson({ Service: `ec2.${aws.dnsSuffix}` }, "sts:AssumeRole"),
       tags: props.tags,
     });
-    const attachments = SYSTEM_NODE_POLICIES.map(
-      (policy) => new IamRolePolicyAttachment(this, policy, { role: this.role.name, policyArn: `arn:${aws.partition}:iam::aws:policy/${policy}` }),
-    );
+    // construct ids are the bare policy names (no prefix), as this construct has always named them
+    const attachments = attachPolicies(this, this.role.name, SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })), "");
     this.nodeGroup = new EksNodeGroup(this, "node-group", {
       clusterName: cluster.clusterName,
       nodeGroupName,
@@ -201,10 +202,6 @@ export class SystemNodeGroup extends Construct {
   }
 }
 
-/** Label names, label values and the name part of qualified keys (k8s.io/apimachinery validation). */
-const LABEL_NAME = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-/** The optional prefix of a qualified key: a DNS-1123 subdomain. */
-const DNS_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** Longest label key / value, and taint key / value, the EKS API and hashicorp/aws accept. */
 const EKS_KEY_MAX = 63;
 const TAINT_EFFECTS = ["NO_SCHEDULE", "NO_EXECUTE", "PREFER_NO_SCHEDULE"];
@@ -216,18 +213,7 @@ const KEY_TEXT =
 const VALUE_TEXT = `at most ${EKS_KEY_MAX} letters, digits, '-', '_' and '.', starting and ending with a letter or digit`;
 
 /** True when a literal key is not a qualified name within the EKS limit. */
-function badKey(key: string): boolean {
-  const slash = key.indexOf("/");
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (key.length > EKS_KEY_MAX) return true;
-  if (prefix !== undefined && !(prefix.length <= 253 && DNS_SUBDOMAIN.test(prefix))) return true;
-  return !(name.length <= 63 && LABEL_NAME.test(name));
-}
-
-function valueOk(value: string, allowEmpty: boolean): boolean {
-  return value === "" ? allowEmpty : value.length <= EKS_KEY_MAX && LABEL_NAME.test(value);
-}
+const badKey = (key: string) => labelKeyProblem(key, EKS_KEY_MAX) !== undefined;
 
 /** Node labels: qualified-name keys and non-empty label values (the EKS API rejects empty ones). */
 function checkLabels(scope: Construct, labels: Record<string, string> | undefined): void {
@@ -236,7 +222,7 @@ function checkLabels(scope: Construct, labels: Record<string, string> | undefine
   for (const [key, value] of Object.entries(labels)) {
     const field = `labels[${JSON.stringify(key)}]`;
     if (!Token.isUnresolved(key) && badKey(key)) throw new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`);
-    if (!isUnresolved(value) && !(typeof value === "string" && valueOk(value, false))) {
+    if (!isUnresolved(value) && !isLabelValue(value, false)) {
       throw new KarpenterValidationError(scope, field, value, `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`);
     }
   }
@@ -250,7 +236,7 @@ function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): v
   taints.forEach((t, i) => {
     if (t === null || typeof t !== "object") throw new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }");
     if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key))) throw new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`);
-    if (t.value !== undefined && !isUnresolved(t.value) && !(typeof t.value === "string" && valueOk(t.value, true))) {
+    if (t.value !== undefined && !isUnresolved(t.value) && !isLabelValue(t.value, true)) {
       throw new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`);
     }
     if (!isUnresolved(t.effect) && !TAINT_EFFECTS.includes(t.effect)) {

@@ -1,5 +1,6 @@
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../lib/discovery-tags";
+import { resolvedReference } from "../lib/private/tokens";
 import { KarpenterValidationError } from "../lib/errors";
 import { Fn, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
@@ -24,13 +25,16 @@ describe("DiscoveryTags", () => {
     const cluster = testCluster(stack, "demo");
     new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-123", tagValue: "team-a" });
     const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
-    expect(tags).toEqual([{ key: DISCOVERY_TAG_KEY, resource_id: "sg-123", value: "team-a" }]);
+    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-123", value: "team-a" }]);
   });
 
   test("subnetTags gives the map for subnets the user creates", () => {
     expect(DiscoveryTags.subnetTags("demo")).toEqual({ "karpenter.sh/discovery": "demo" });
     const { stack } = testStack();
-    expect(DiscoveryTags.subnetTags(testCluster(stack, "demo"))[DISCOVERY_TAG_KEY]).toMatch(/TfToken|\$\{/);
+    const tags = DiscoveryTags.subnetTags(testCluster(stack, "demo"));
+    expect(Object.keys(tags)).toEqual(["karpenter.sh/discovery"]);
+    expect(resolvedReference(stack, tags["karpenter.sh/discovery"])).toBe("${aws_eks_cluster.cluster.name}");
+    expect(DISCOVERY_TAG_KEY).toBe("karpenter.sh/discovery");
   });
 
   test("a Subnet of the app is tagged through a reference to its id", () => {

@@ -10,20 +10,7 @@ import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterInstallation } from "../lib/karpenter-installation";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass } from "../lib/ec2-node-class";
-import { resources, synthJson, testCluster, testStack } from "./helpers";
-
-class FakeInstallation extends Construct implements IKarpenterInstallation {
-  public readonly cluster;
-  public readonly namespace = "kube-system";
-  public readonly nodeRoleName = "KarpenterNodeRole-demo";
-  public readonly createsSpotServiceLinkedRole = false;
-  public readonly release: Release;
-  constructor(scope: Construct, id: string, public readonly version = "1.14.1") {
-    super(scope, id);
-    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
-    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", version });
-  }
-}
+import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 /** The kubernetes_manifest resources of a stack, by their manifest's metadata.name. */
 function manifests(stack: TerraformStack): Record<string, any> {
@@ -152,7 +139,34 @@ describe("Ec2NodeClass options", () => {
   test("a version that differs from the installation's is an error", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
-    expect(() => new Ec2NodeClass(stack, "nc", { karpenter, version: "1.13.1" })).toThrow(KarpenterValidationError);
+    const e = thrown(() => new Ec2NodeClass(stack, "nc", { karpenter, version: "1.13.1" })) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.field).toBe("version");
+    expect(e.value).toBe("1.13.1");
+    expect(e.message).toBe(
+      'test/nc: version = "1.13.1" is invalid: the same Karpenter version as karpenter.version (1.14.1): the class is checked against the installed Karpenter (leave `version` unset to use it)',
+    );
+    expect(() => new Ec2NodeClass(stack, "same", { karpenter, version: "v1.14.1" })).not.toThrow();
+  });
+
+  test("plain-JS callers: a version that is not a string is a validation error, with or without an installation", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    for (const [id, props] of [["with", { karpenter, version: 1.14 }], ["without", { role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], version: 1.14 }]] as const) {
+      const e = thrown(() => new Ec2NodeClass(stack, id, props as any)) as KarpenterValidationError;
+      expect(e).toBeInstanceOf(KarpenterValidationError);
+      expect(e.field).toBe("version");
+      expect(e.value).toBe(1.14);
+      expect(e.allowed).toContain('a Karpenter release "MAJOR.MINOR.PATCH"');
+    }
+  });
+
+  test("spec is the manifest's spec: the defaults are in it, the name is not", () => {
+    const { stack } = testStack();
+    const nc = new Ec2NodeClass(stack, "nc", { name: "gpu", role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    expect(nc.spec).not.toHaveProperty("name");
+    expect(nc.spec).toEqual(manifests(stack).gpu.manifest.spec);
+    expect(nc.spec.amiSelectorTerms).toEqual([{ alias: "al2023@latest" }]);
   });
 });
 
@@ -210,15 +224,6 @@ describe("Ec2NodeClass in another stack than the controller", () => {
     expect(r.manifest.spec.subnetSelectorTerms[0].tags["karpenter.sh/discovery"]).toMatch(/^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/);
   });
 });
-
-/** A stack with the providers its resources need, so that synth validates only what the test is about. */
-function providedStack(app: App, id: string): TerraformStack {
-  const stack = new TerraformStack(app, id);
-  new AwsProvider(stack, "aws", { region: "us-east-1" });
-  new HelmProvider(stack, "helm", {});
-  new KubernetesProvider(stack, "kubernetes", {});
-  return stack;
-}
 
 describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
   test("two classes named default of one installation fail synth, naming both paths", () => {

@@ -2,7 +2,11 @@ import { App, TerraformStack, Testing } from "cdktf";
 import { Construct } from "constructs";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
+import { IKarpenterInstallation } from "../lib/karpenter-installation";
 
 /** A stack with an AWS provider, for constructs under test. */
 export function testStack(id = "test"): { app: App; stack: TerraformStack } {
@@ -10,6 +14,40 @@ export function testStack(id = "test"): { app: App; stack: TerraformStack } {
   const stack = new TerraformStack(app, id);
   new AwsProvider(stack, "aws", { region: "us-east-1" });
   return { app, stack };
+}
+
+/**
+ * A stack of `app` with the AWS, Helm and Kubernetes providers, so that `app.synth()` validates
+ * only what a test is about (a stack without the provider of its resources fails synth).
+ */
+export function providedStack(app: App, id: string): TerraformStack {
+  const stack = new TerraformStack(app, id);
+  new AwsProvider(stack, "aws", { region: "us-east-1" });
+  new HelmProvider(stack, "helm", {});
+  new KubernetesProvider(stack, "kubernetes", {});
+  return stack;
+}
+
+/**
+ * An install as the node constructs see it, without the AWS side: a cluster named `demo`
+ * (an `aws_eks_cluster` with id `<id>-cluster`, beside the install), the node role name
+ * `KarpenterNodeRole-demo` as a literal, and a controller `helm_release`.
+ */
+export class FakeInstallation extends Construct implements IKarpenterInstallation {
+  public readonly cluster: IKarpenterCluster;
+  public readonly namespace = "kube-system";
+  public readonly nodeRoleName = "KarpenterNodeRole-demo";
+  public readonly release: Release;
+  constructor(
+    scope: Construct,
+    id: string,
+    public readonly version = "1.14.1",
+    public readonly createsSpotServiceLinkedRole = false,
+  ) {
+    super(scope, id);
+    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
+    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", repository: "oci://public.ecr.aws/karpenter", version });
+  }
 }
 
 /** A minimal `aws_eks_cluster` named `name` (construct id `id`), wrapped as an IKarpenterCluster. */

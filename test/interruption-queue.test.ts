@@ -2,13 +2,14 @@ import { createHash } from "crypto";
 import { InterruptionQueue, InterruptionQueueProps } from "../lib/interruption-queue";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
+import { resolvedReference } from "../lib/private/tokens";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 function synthQueue(props: Partial<InterruptionQueueProps> = {}, clusterName = "demo") {
   const { stack } = testStack();
   const cluster = testCluster(stack, clusterName);
   const queue = new InterruptionQueue(stack, "queue", { cluster, ...props });
-  return { queue, json: synthJson(stack) };
+  return { queue, stack, json: synthJson(stack) };
 }
 
 const queueRef = (json: any, attr: string) => `\${aws_sqs_queue.${Object.keys(resources(json, "aws_sqs_queue"))[0]}.${attr}}`;
@@ -115,7 +116,7 @@ describe("InterruptionQueue", () => {
   });
 
   test("kmsKey: true creates a key EventBridge may use and the account administers", () => {
-    const { json, queue } = synthQueue({ kmsKey: true, tags: { team: "platform" } });
+    const { json, queue, stack } = synthQueue({ kmsKey: true, tags: { team: "platform" } });
     const key = onlyResource(json, "aws_kms_key");
     const keyRef = `\${aws_kms_key.${Object.keys(resources(json, "aws_kms_key"))[0]}.arn}`;
     expect(key.enable_key_rotation).toBe(true);
@@ -127,7 +128,8 @@ describe("InterruptionQueue", () => {
     const q = onlyResource(json, "aws_sqs_queue");
     expect(q.kms_master_key_id).toBe(keyRef);
     expect(q.sqs_managed_sse_enabled).toBeUndefined(); // conflicts with kms_master_key_id
-    expect(queue.kmsKeyArn).toBeDefined();
+    expect(resolvedReference(stack, queue.kmsKeyArn)).toBe(keyRef);
+    expect(queue.kmsKey).toBe(queue.node.findChild("key"));
   });
 
   test("kmsKey: { keyArn } uses your key and creates none; an alias is rejected", () => {

@@ -55,7 +55,7 @@ describe("KarpenterControllerRole", () => {
     expect(assoc).toMatchObject({ cluster_name: "${aws_eks_cluster.cluster.name}", namespace: "kube-system", service_account: "karpenter" });
     expect(assoc.role_arn).toBe(`\${aws_iam_role.${key(json, "aws_iam_role", "controller")}.arn}`);
     expect(role.identityType).toBe("podIdentity");
-    expect(role.podIdentityAssociation).toBeDefined();
+    expect(role.podIdentityAssociation).toBe(role.node.findChild("pod-identity"));
   });
 
   test("1.14: six managed policies with upstream names, each attached to the role", () => {
@@ -291,6 +291,35 @@ describe("KarpenterControllerRole", () => {
       expect(() => controller({ additionalStatements: [{ actions: [], resources: ["*"] }] })).toThrow(/additionalStatements\[0\]\.actions = \[\] is invalid: at least one IAM action/);
       expect(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: [] }] })).toThrow(/additionalStatements\[0\]\.resources = \[\] is invalid: at least one resource/);
       expect(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: ["my-bucket"] }] })).toThrow(/additionalStatements\[0\]\.resources\[0\] = "my-bucket" is invalid: "\*" or an ARN/);
+    });
+
+    test("additional statements and conditions that are not lists are validation errors, not TypeErrors (JavaScript callers)", () => {
+      const notList = thrown(() => controller({ additionalStatements: { actions: ["ec2:X"], resources: ["*"] } as any }));
+      expect(notList).toBeInstanceOf(KarpenterValidationError);
+      expect(notList.message).toBe('test/controller: additionalStatements = {"actions":["ec2:X"],"resources":["*"]} is invalid: a list of IAM statements { sid?, effect?, actions, resources, conditions? }');
+      const conditions = { test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] };
+      const notListConditions = thrown(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: ["*"], conditions: conditions as any }] }));
+      expect(notListConditions).toBeInstanceOf(KarpenterValidationError);
+      expect(notListConditions.message).toMatch(/^test\/controller: additionalStatements\[0\]\.conditions = \{"test":"StringEquals",.* is invalid: a list of conditions \{ test, variable, values \}$/);
+      expect(thrown(() => controller({ additionalStatements: [null as any] })).message).toMatch(/^test\/controller: additionalStatements\[0\] = null is invalid: an IAM statement/);
+      expect(thrown(() => controller({ additionalStatements: [{ actions: ["ec2:X"], resources: ["*"], conditions: [{ test: "StringEquals" } as any] }] })).message).toMatch(
+        /^test\/controller: additionalStatements\[0\]\.conditions\[0\] = \{"test":"StringEquals"\} is invalid: a condition \{ test, variable, values \}/,
+      );
+    });
+
+    test("conditions with the same test share one operator block; an empty list adds no Condition", () => {
+      const { json } = controller({
+        additionalStatements: [
+          { sid: "Two", actions: ["ec2:X"], resources: ["*"], conditions: [
+            { test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] },
+            { test: "StringEquals", variable: "aws:PrincipalTag/team", values: ["a", "b"] },
+          ] },
+          { sid: "None", actions: ["ec2:Y"], resources: ["*"], conditions: [] },
+        ],
+      });
+      const [two, none] = policies(json)["KarpenterControllerAdditionalPolicy-${aws_eks_cluster.cluster.name}"].Statement;
+      expect(two.Condition).toEqual({ StringEquals: { "aws:RequestedRegion": ["eu-west-1"], "aws:PrincipalTag/team": ["a", "b"] } });
+      expect(none).toEqual({ Sid: "None", Effect: "Allow", Resource: ["*"], Action: ["ec2:Y"] });
     });
 
     test("additionalPolicyArns must be managed policy ARNs", () => {

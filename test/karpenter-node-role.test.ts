@@ -1,6 +1,7 @@
 import { KarpenterNodeRole } from "../lib/karpenter-node-role";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
+import { resolvedReference } from "../lib/private/tokens";
 import { TerraformVariable } from "cdktf";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
@@ -59,7 +60,8 @@ describe("KarpenterNodeRole", () => {
     expect(entry.type).toBe("EC2_LINUX");
     expect(entry.cluster_name).toBe("${aws_eks_cluster.cluster.name}");
     expect(entry.principal_arn).toBe(`\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.arn}`);
-    expect(nodeRole.role).toBeDefined();
+    expect(nodeRole.role).toBe(nodeRole.node.findChild("role"));
+    expect(nodeRole.accessEntry).toBe(nodeRole.node.findChild("access-entry"));
   });
 
   test("additional policies and tags", () => {
@@ -105,8 +107,9 @@ describe("KarpenterNodeRole", () => {
     const data = KarpenterCluster.fromClusterName(stack, "existing", "seed");
     const tokenCluster = { ...data, clusterName: data.resource.name, clusterNameLiteral: undefined };
     const role = new KarpenterNodeRole(stack, "node-role", { cluster: tokenCluster });
-    expect(onlyResource(synthJson(stack), "aws_iam_role").name).toBe("KarpenterNodeRole-${data.aws_eks_cluster.existing.name}");
-    expect(role.roleName).toBeDefined();
+    const json = synthJson(stack);
+    expect(onlyResource(json, "aws_iam_role").name).toBe("KarpenterNodeRole-${data.aws_eks_cluster.existing.name}");
+    expect(resolvedReference(stack, role.roleName)).toBe(`\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.name}`);
   });
 
   test.each(["1.15.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {

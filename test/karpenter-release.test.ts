@@ -1,17 +1,15 @@
-import * as fs from "fs";
-import * as path from "path";
 import * as YAML from "yaml";
 import { Token } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterRelease, KarpenterReleaseProps, KarpenterSettings } from "../lib/karpenter-release";
+import { KarpenterRelease, KarpenterReleaseProps } from "../lib/karpenter-release";
+import { KarpenterSettings, KubernetesToleration } from "../lib/karpenter-settings";
 import { KarpenterValidationError } from "../lib/errors";
 import { onlyResource, synthJson, testCluster, testStack } from "./helpers";
+import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./private/reference";
 
-const REFERENCE = "/work/shared/reference/karpenter";
-const referenceVersions = fs.existsSync(REFERENCE) ? fs.readdirSync(REFERENCE).filter((d) => /^v\d/.test(d)).map((d) => d.slice(1)) : [];
-const chartValues = (v: string) => YAML.parse(fs.readFileSync(path.join(REFERENCE, `v${v}`, "charts/karpenter/values.yaml"), "utf8"));
+const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 
 /** Builds a release in a fresh stack and returns the synthesized helm_release and its parsed values. */
 function release(props: Partial<KarpenterReleaseProps> = {}) {
@@ -96,11 +94,13 @@ describe("KarpenterRelease", () => {
       expect(release({ version: "1.6.2", settings: { disableDryRun: true } }).values.settings.disableDryRun).toBe(true);
       expect(release({ version: "1.14.0", settings: { featureGates: { capacityBuffer: true } } }).values.settings.featureGates).toEqual({ capacityBuffer: true });
     });
+  });
 
-    // held against the published values.yaml: a gate the chart has is written at a path it has; one it lacks is refused
+  describeWithReference(referenceVersions)("settings against the published values.yaml of each release", () => {
+    // a gate the chart has is written at a path it has; one it lacks is refused
     const gates = ["spotToSpotConsolidation", "nodeRepair", "reservedCapacity", "nodeOverlay", "staticCapacity", "capacityBuffer"];
-    (referenceVersions.length ? test.each(referenceVersions) : test.skip.each(["none"]))("every feature gate against the %s chart", (version) => {
-      const chartGates = chartValues(version).settings.featureGates;
+    test.each(referenceVersions)("every feature gate against the %s chart", (version) => {
+      const chartGates = referenceChartValues(version).settings.featureGates;
       for (const gate of gates) {
         const build = () => release({ version, settings: { featureGates: { [gate]: true } } });
         if (gate in chartGates) expect(build().values.settings.featureGates[gate]).toBe(true);
@@ -116,8 +116,8 @@ describe("KarpenterRelease", () => {
       disableClusterStateObservability: true, disableDryRun: true, amiRefreshInterval: "5m", subnetRefreshInterval: "5m",
       featureGates: { spotToSpotConsolidation: true, nodeRepair: true, reservedCapacity: false, nodeOverlay: true, staticCapacity: true, capacityBuffer: true },
     };
-    (referenceVersions.length ? test.each(referenceVersions) : test.skip.each(["none"]))("all settings %s has: every emitted path exists in its values.yaml", (version) => {
-      const chart = chartValues(version);
+    test.each(referenceVersions)("all settings %s has: every emitted path exists in its values.yaml", (version) => {
+      const chart = referenceChartValues(version);
       const settings: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(everything)) if (k !== "featureGates" && k in chart.settings) settings[k] = v;
       settings.featureGates = Object.fromEntries(Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates));
@@ -126,7 +126,9 @@ describe("KarpenterRelease", () => {
       expect(unknown).toEqual([]);
       expect(values.settings.reservedENIs).toBe("1"); // the chart's type: a string
     });
+  });
 
+  describe("settings per version, without the reference", () => {
     test("1.8.0 always writes featureGates.staticCapacity (its values.yaml spells it StaticCapacity, the template reads staticCapacity)", () => {
       expect(release({ version: "1.8.0" }).values.settings.featureGates).toEqual({ staticCapacity: false });
       expect(release({ version: "1.8.0", settings: { featureGates: { staticCapacity: true } } }).values.settings.featureGates).toEqual({ staticCapacity: true });
@@ -159,8 +161,10 @@ describe("KarpenterRelease", () => {
     test("resources default per field and are validated as quantities", () => {
       expect(release({ controllerResources: { limits: { memory: "1Gi", cpu: "1" } } }).values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "1Gi", cpu: "1" } });
       expect(() => release({ controllerResources: { requests: { cpu: "half" } } })).toThrow(/controllerResources\.requests\.cpu = "half" is invalid: a Kubernetes CPU quantity/);
-      expect(() => release({ controllerResources: { requests: { memory: "1Gi" } } })).toThrow(/controllerResources\.requests\.memory = "1Gi" is invalid: at most the limit \(512Mi\)/);
-      expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(/requests\.memory = "512Mi" is invalid: at most the limit \(512M\)/);
+      expect(() => release({ controllerResources: { requests: { memory: "1Gi" } } })).toThrow(
+        'test/karpenter: controllerResources.requests.memory = "1Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
+      );
+      expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(/requests\.memory = "512Mi" is invalid: at most the limit \(512M, controllerResources\.limits\.memory\)/);
       expect(release({ controllerResources: { requests: { cpu: "1.5" } } }).values.controller.resources.requests.cpu).toBe("1.5");
     });
 
@@ -185,6 +189,14 @@ describe("KarpenterRelease", () => {
       expect(values.tolerations).toEqual([{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "dedicated", value: "system", effect: "NoSchedule" }]);
       expect(() => release({ tolerations: [{ key: "a", effect: "NO_SCHEDULE" as "NoSchedule" }] })).toThrow(/tolerations\[0\]\.effect = "NO_SCHEDULE" is invalid/);
       expect(() => release({ tolerations: [{ key: "a", operator: "Exists", value: "b" }] })).toThrow(/tolerations\[0\]\.value = "b" is invalid: no value with operator "Exists"/);
+    });
+
+    test("a toleration with an unknown key is refused: a misspelt effect would tolerate every effect", () => {
+      const misspelt = [{ key: "dedicated", operator: "Exists" }, { key: "a", operator: "Exists", efect: "NoSchedule" }] as unknown as KubernetesToleration[];
+      expect(() => release({ tolerations: misspelt })).toThrow(
+        'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored): the allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? }',
+      );
+      expect(() => release({ tolerations: [null] as unknown as KubernetesToleration[] })).toThrow(/^test\/karpenter: tolerations\[0\] = null is invalid: an object \{ key\?, operator\?/);
     });
 
     test("names are checked", () => {
@@ -223,6 +235,13 @@ describe("KarpenterRelease", () => {
       expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: \{ existingQueueName, existingQueueArn \}` for a queue of your own/);
       expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(/values\.serviceAccount\.name = "other" is invalid: not settable here/);
       expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(/values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/);
+    });
+
+    test("controller resources are compared only after the merge: a limit raised in values admits a larger typed request", () => {
+      const { values } = release({ controllerResources: { requests: { memory: "1Gi" } }, values: { controller: { resources: { limits: { memory: "2Gi" } } } } });
+      expect(values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "2Gi" } });
+      const cpu = release({ controllerResources: { requests: { cpu: "2" }, limits: { cpu: "1" } }, values: { controller: { resources: { limits: { cpu: "4" } } } } });
+      expect(cpu.values.controller.resources.limits.cpu).toBe("4");
     });
 
     test("controller resources are checked after the merge: a request above the (default) limit is refused", () => {

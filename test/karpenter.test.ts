@@ -293,7 +293,7 @@ describe("Karpenter", () => {
     karpenter.addNodePool("default", { nodeClass });
     const found = warnings(stack).filter((w) => /CRD release/.test(w));
     expect(found).toEqual([
-      expect.stringMatching(/^test\/karpenter\/node-pool-default, test\/default are in stack test together with the Karpenter CRD release: kubernetes_manifest needs the CRDs \(and the cluster\) at plan time, so the first deploy fails at plan\. Put node classes and pools in a stack that depends on this one, as in examples\/eks-karpenter: `new Ec2NodeClass\(nodesStack, "default", \{ karpenter \}\)`/),
+      expect.stringMatching(/^test\/karpenter\/node-pool-default, test\/default are in stack test together with the Karpenter CRD release: kubernetes_manifest needs the CRDs \(and the cluster\) at plan time, so the first deploy fails at plan\. Put node classes and pools in a stack that depends on this one, as in the example app in this library's repository \(a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses\): `new Ec2NodeClass\(nodesStack, "default", \{ karpenter \}\)`/),
     ]);
 
     const app = Testing.app();
@@ -366,6 +366,47 @@ describe("Karpenter", () => {
 
   test('version "1.14" suggests the newest known patch', () => {
     expect(() => install({ version: "1.14" })).toThrow(/test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.1"/);
+  });
+
+  describe("option objects: unknown keys are refused, wired values cannot be overridden", () => {
+    test("controllerRole: a namespace (a non-literal object passes TypeScript) cannot move the pod identity association", () => {
+      const options = { roleName: "ctrl", namespace: "other" };
+      expect(() => install({ controllerRole: options })).toThrow(
+        'test/karpenter: controllerRole.namespace = "other" is invalid: not a known key of controllerRole (it would be ignored): the allowed keys are { roleName?, policyNameSuffix?, additionalStatements?, additionalPolicyArns? }',
+      );
+      const serviceAccount = { roleName: "ctrl", serviceAccountName: "other" };
+      expect(() => install({ controllerRole: serviceAccount })).toThrow(/controllerRole\.serviceAccountName = "other" is invalid: not a known key of controllerRole/);
+    });
+
+    test("nodeRole: cluster, version and tags are wired; a stray key is named", () => {
+      const options = { roleName: "nodes", version: "1.0.14" };
+      expect(() => install({ nodeRole: options })).toThrow(/^test\/karpenter: nodeRole\.version = "1\.0\.14" is invalid: not a known key of nodeRole .*\{ roleName\?, existingRole\?, additionalPolicyArns\? \}/);
+      expect(() => install({ nodeRole: "nodes" as never })).toThrow(/^test\/karpenter: nodeRole = "nodes" is invalid: an object \{ roleName\?/);
+    });
+
+    test("allowed options still reach the roles, with the wired namespace and service account", () => {
+      const { json, karpenter } = install({ nodeRole: { roleName: "nodes" }, controllerRole: { roleName: "ctrl", policyNameSuffix: "demo-x" }, namespace: "karpenter" });
+      expect(karpenter.controllerRole.policies).toHaveLength(6);
+      for (const p of Object.values(resources(json, "aws_iam_policy")) as any[]) expect(p.name).toMatch(/^KarpenterController[A-Za-z]+Policy-demo-x$/);
+      expect(Object.values(resources(json, "aws_iam_role")).map((r: any) => r.name).sort()).toEqual(["ctrl", "nodes"]);
+      expect(onlyResource(json, "aws_eks_pod_identity_association")).toMatchObject({ namespace: "karpenter", service_account: "karpenter" });
+    });
+
+    test("interruptionQueue: a key of the other shape is not silently ignored", () => {
+      const options = { queueName: "q", kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" };
+      expect(() => install({ interruptionQueue: options })).toThrow(
+        'test/karpenter: interruptionQueue.kmsKeyArn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" is invalid: not a key of the created queue\'s options (your own key of a created queue is kmsKey: { keyArn }): the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have',
+      );
+      const typo = { queueName: "q", queueNmae: "q" };
+      expect(() => install({ interruptionQueue: typo })).toThrow(/interruptionQueue\.queueNmae = "q" is invalid: not a key of the created queue's options: /);
+    });
+
+    test("a bad option is refused before any resource is created", () => {
+      const { stack } = helmStack();
+      const cluster = testCluster(stack);
+      expect(() => new Karpenter(stack, "karpenter", { cluster, interruptionQueue: { queueName: "q", kmsKeyArn: "x" } as never })).toThrow(KarpenterValidationError);
+      expect(stack.node.tryFindChild("karpenter")?.node.children.map((c) => c.node.id) ?? []).toEqual([]);
+    });
   });
 
   describe("an existing interruption queue", () => {

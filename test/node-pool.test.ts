@@ -1,31 +1,10 @@
-import { App, Fn, TerraformStack, Testing, Token } from "cdktf";
+import { Fn, TerraformStack, Testing, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
-import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { IKarpenterInstallation } from "../lib/karpenter-installation";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass } from "../lib/ec2-node-class";
 import { NodePool, NodePoolProps } from "../lib/node-pool";
-import { resources, synthJson, testCluster, testStack } from "./helpers";
-
-class FakeInstallation extends Construct implements IKarpenterInstallation {
-  public readonly cluster;
-  public readonly namespace = "kube-system";
-  public readonly nodeRoleName = "KarpenterNodeRole-demo";
-  public readonly release: Release;
-  constructor(
-    scope: Construct,
-    id: string,
-    public readonly version = "1.14.1",
-    public readonly createsSpotServiceLinkedRole = false,
-  ) {
-    super(scope, id);
-    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
-    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", version });
-  }
-}
+import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 const ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] };
 const SPOT_AND_ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In" as const, values: ["spot", "on-demand"] };
@@ -248,14 +227,7 @@ describe("node class references and versions", () => {
     const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
     const fromInstall = new Ec2NodeClass(stack, "default", { karpenter });
     const standalone = new Ec2NodeClass(stack, "standalone", { cluster: karpenter.cluster, role: "r", version: "1.14.1" });
-    const failure = (f: () => unknown): KarpenterValidationError => {
-      try {
-        f();
-      } catch (x) {
-        return x as KarpenterValidationError;
-      }
-      throw new Error("no error");
-    };
+    const failure = (f: () => unknown) => thrown(f) as KarpenterValidationError;
     const e1 = failure(() => new NodePool(stack, "pool", { nodeClass: fromInstall, version: "1.13.1" }));
     expect(e1).toBeInstanceOf(KarpenterValidationError);
     expect(e1.field).toBe("version");
@@ -263,6 +235,17 @@ describe("node class references and versions", () => {
     const e2 = failure(() => new NodePool(stack, "pool2", { nodeClass: standalone, version: "1.13.1" }));
     expect(e2.field).toBe("version");
     expect(e2.message).toContain("nodeClass.version (1.14.1)");
+  });
+
+  test("plain-JS callers: a version that is not a string is a validation error naming it", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
+    const e = thrown(() => new NodePool(stack, "pool", { nodeClass, version: 1.14 as any })) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.field).toBe("version");
+    expect(e.value).toBe(1.14);
+    expect(e.message).toMatch(/^test\/pool: version = 1\.14 is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH"/);
   });
 
   test("a pool in another stack than its node class depends on that stack", () => {
@@ -317,15 +300,6 @@ describe("the node class must belong to the pool's installation", () => {
     expect(() => new NodePool(stack, "pool2", { nodeClass: same, karpenter })).not.toThrow();
   });
 });
-
-/** A stack with the providers its resources need, so that `app.synth()` validates only what the test is about. */
-function providedStack(app: App, id: string): TerraformStack {
-  const stack = new TerraformStack(app, id);
-  new AwsProvider(stack, "aws", { region: "us-east-1" });
-  new HelmProvider(stack, "helm", {});
-  new KubernetesProvider(stack, "kubernetes", {});
-  return stack;
-}
 
 describe("NodePool names are unique per cluster (checked at synth)", () => {
   test("two pools named default of one installation fail synth, naming both paths", () => {

@@ -1,25 +1,8 @@
 import { Fn, TerraformStack, Token } from "cdktf";
-import { Construct } from "constructs";
-import { Release } from "@cdktf/provider-helm/lib/release";
-import { IKarpenterInstallation } from "../lib/karpenter-installation";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../lib/ec2-node-class";
 import { NodePool, NodePoolProps } from "../lib/node-pool";
-import { synthJson, testCluster, testStack } from "./helpers";
-
-/** An install as the node constructs see it: a cluster, a version, a node role and a controller release. */
-class FakeInstallation extends Construct implements IKarpenterInstallation {
-  public readonly cluster;
-  public readonly namespace = "kube-system";
-  public readonly nodeRoleName = "KarpenterNodeRole-demo";
-  public readonly createsSpotServiceLinkedRole = false;
-  public readonly release: Release;
-  constructor(scope: Construct, id: string, public readonly version: string) {
-    super(scope, id);
-    this.cluster = testCluster(scope, "demo", `${id}-cluster`);
-    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", version });
-  }
-}
+import { FakeInstallation, synthJson, testStack } from "./helpers";
 
 type Kind = "EC2NodeClass" | "NodePool";
 type Props = Partial<Ec2NodeClassProps> | Partial<NodePoolProps>;

@@ -9,7 +9,11 @@ import { amiChoice, defined, legacyAmiTerms, legacyIdTagTerms, noteHopLimitDefau
  * EC2NodeClass") and the v1 upgrade guide; selector splitting as upstream karpenter-convert.
  */
 
-/** Converts an AWSNodeTemplate. */
+/**
+ * An AWSNodeTemplate becomes the EC2NodeClass of the same name; the mapping is that of a
+ * Provisioner's inline provider plus the fields only a template has (amiSelector, userData,
+ * detailedMonitoring).
+ */
 export function convertAwsNodeTemplate(input: ConvertInput): Converted {
   const props = convertAwsProvider(input.ctx, input.spec, input.role, false);
   return { nodeClass: { ctx: input.ctx, source: input.source, props: { name: input.source.name, ...props } } };

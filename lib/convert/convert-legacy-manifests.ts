@@ -7,7 +7,7 @@ import { DocumentInfo, ObjectContext, Path } from "./fields";
 import { moveKubelet } from "./kubelet";
 import { LegacyManifestError } from "./legacy-manifest-error";
 import { KUBELET_COMPATIBILITY, readMetadata } from "./metadata";
-import { readKubelet } from "./node-class-parts";
+import { defined, readKubelet } from "./node-class-parts";
 import { convertProvisioner } from "./provisioner";
 import { ConversionNote, ConvertedEc2NodeClass, ConvertedNodePool, ConvertedObject, ConvertLegacyManifestsOptions, LegacyConversionResult } from "./types";
 import { readV1Ec2NodeClass, readV1NodePool } from "./v1";
@@ -208,14 +208,9 @@ function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: str
 }
 
 function poolResult(d: PoolDraft): ConvertedNodePool {
-  return { kind: "NodePool", name: d.props.name, props: clean(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
+  return { kind: "NodePool", name: d.props.name, props: defined(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
 }
 
 function classResult(d: ClassDraft): ConvertedEc2NodeClass {
-  return { kind: "EC2NodeClass", name: d.props.name, props: clean(d.props), source: d.source, notes: d.ctx.notes };
-}
-
-/** Props without undefined entries (so results compare and print cleanly). */
-function clean<T extends object>(props: T): T {
-  return Object.fromEntries(Object.entries(props).filter(([, v]) => v !== undefined)) as T;
+  return { kind: "EC2NodeClass", name: d.props.name, props: defined(d.props), source: d.source, notes: d.ctx.notes };
 }

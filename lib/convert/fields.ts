@@ -11,7 +11,7 @@ import { ConversionNote, ConversionNoteLevel } from "./types";
 export type Path = readonly (string | number)[];
 
 /** `["spec", "labels", "a/b", "requirements", 0]` → `spec.labels["a/b"].requirements[0]`. */
-export function showPath(path: Path): string {
+function showPath(path: Path): string {
   let out = "";
   for (const p of path) {
     if (typeof p === "number") out += `[${p}]`;
@@ -38,7 +38,10 @@ export class ObjectContext {
 
   constructor(public readonly doc: DocumentInfo) {}
 
-  /** Throws the error for `path` (relative to the object). */
+  /**
+   * The error names the document, the line of `path` (or of its nearest parent that has one) and
+   * the path from the document's root, so an item of a List reads `items[2].spec…`.
+   */
   public fail(path: Path, value: unknown, allowed: string): never {
     const full = [...this.doc.base, ...path];
     throw new LegacyManifestError(this.doc.document, this.doc.lineOf(full), showPath(full) || "(document)", value, allowed);
@@ -161,7 +164,7 @@ export class Fields {
     return out;
   }
 
-  /** A list of strings. */
+  /** A list of strings; an unquoted YAML number or boolean item (`values: [2]`) is an error naming its index, not coerced. */
   public strList(key: string): string[] | undefined {
     const list = this.list(key);
     if (list === undefined) return undefined;
@@ -190,7 +193,7 @@ export class Fields {
     return v === undefined ? undefined : this.ctx.fields([...this.path, key], v, what);
   }
 
-  /** Throws the error for `key` of this mapping. */
+  /** Typed `never`, so a required key reads `f.str("name") ?? f.fail("name", undefined, "…")`. */
   public fail(key: string, value: unknown, allowed: string): never {
     return this.ctx.fail([...this.path, key], value, allowed);
   }

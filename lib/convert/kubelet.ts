@@ -1,4 +1,5 @@
 import { KubeletConfiguration } from "../ec2-node-class-spec";
+import { specObject } from "../private/manifests";
 import { ClassDraft, PoolDraft } from "./drafts";
 import { NODE_CLASS_GROUP, NODE_CLASS_KIND } from "./node-pool-parts";
 
@@ -9,17 +10,9 @@ import { NODE_CLASS_GROUP, NODE_CLASS_KIND } from "./node-pool-parts";
  * the same kubelet; otherwise a note carries it (with its value) and says what to do.
  */
 
-/** Stable JSON (sorted keys) for comparing and quoting kubelet configurations. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.keys(value as object)
-      .sort()
-      .filter((k) => (value as { [k: string]: unknown })[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${stableJson((value as { [k: string]: unknown })[k])}`);
-    return `{${entries.join(",")}}`;
-  }
-  return JSON.stringify(value);
+/** A kubelet configuration as JSON with sorted keys, as the manifests carry it: equal settings give equal text. */
+function stableJson(kubelet: KubeletConfiguration | null): string {
+  return JSON.stringify(kubelet && specObject(kubelet));
 }
 
 /** Moves every pool's kubelet to its node class where that is exact, and notes the rest. */

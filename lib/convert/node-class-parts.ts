@@ -1,25 +1,11 @@
 import { AmiFamily, AmiSelectorTerm, BlockDeviceMapping, KubeletConfiguration, MetadataOptions, VolumeType } from "../ec2-node-class-spec";
+import { aliasFamilyOf } from "../private/ec2-node-class-rules";
 import { Fields, ObjectContext, Path } from "./fields";
 
 /*
  * Pieces shared by the AWSNodeTemplate, v1beta1 and v1 EC2NodeClass readers: kubelet, block
  * devices, metadata options, AMI family → alias, and the v1alpha1 selector maps.
  */
-
-/** amiFamily → the v1 alias family of its EKS-optimized AMIs (EC2NodeClass CRD `alias`). */
-const ALIAS_FAMILIES: { readonly [family: string]: string } = {
-  AL2: "al2",
-  AL2023: "al2023",
-  Bottlerocket: "bottlerocket",
-  Windows2019: "windows2019",
-  Windows2022: "windows2022",
-  Windows2025: "windows2025",
-};
-
-/** The alias family of an amiFamily, or undefined when it has none (Custom, Ubuntu, unknown). */
-export function aliasFamily(amiFamily: string): string | undefined {
-  return ALIAS_FAMILIES[amiFamily];
-}
 
 /**
  * Reads a kubelet configuration (v1alpha5 `kubeletConfiguration`, v1beta1 NodePool `kubelet`,
@@ -218,7 +204,7 @@ export function legacyAmiTerms(ctx: ObjectContext, selector: { [k: string]: stri
  * - Ubuntu without terms → an empty terms list, a placeholder that v1 rejects until filled in.
  */
 export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelectorTerm[] | undefined, at: Path): { amiFamily?: AmiFamily; amiSelectorTerms?: AmiSelectorTerm[] } {
-  const alias = aliasFamily(family);
+  const alias = aliasFamilyOf(family);
   if (family === "Ubuntu") {
     ctx.note(
       "action",

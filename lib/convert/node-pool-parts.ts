@@ -22,7 +22,7 @@ const LEGACY_LABELS: { readonly [key: string]: string } = {
 
 /** Node annotations replaced in v1 (v1 migration guide, "Breaking API"). */
 const DISRUPTION_ANNOTATIONS = ["karpenter.sh/do-not-evict", "karpenter.sh/do-not-consolidate"];
-export const DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
+const DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
 
 /**
  * Reads `requirements[]` (key, operator, values; `minValues` only when the API version has it).
@@ -107,11 +107,6 @@ export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1:
   return { name, group: group ?? NODE_CLASS_GROUP, kind: kind ?? NODE_CLASS_KIND };
 }
 
-/** `n` seconds as a v1 duration (`"30s"`). */
-export function seconds(n: number): string {
-  return `${n}s`;
-}
-
 /** The most whole seconds a Go `time.Duration` holds (int64 nanoseconds, about 292 years). */
 const MAX_SECONDS = Number(MAX_DURATION_NS / 1_000_000_000n);
 
@@ -123,7 +118,7 @@ const MAX_SECONDS = Number(MAX_DURATION_NS / 1_000_000_000n);
  * @param target the v1 field written, for the note
  */
 export function ttlDuration(ctx: ObjectContext, n: number, field: string, target: string): string {
-  if (n <= MAX_SECONDS) return seconds(n);
+  if (n <= MAX_SECONDS) return `${n}s`;
   ctx.note(
     "action",
     field,

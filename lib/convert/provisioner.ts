@@ -126,7 +126,7 @@ function withLegacyDefaults(ctx: ObjectContext, reqs: NodeSelectorRequirement[] 
     if (d.unless.some(named)) continue;
     for (const r of d.add) {
       out.push(r);
-      ctx.note("info", "spec.requirements", `added ${r.key} ${r.operator} [${r.values!.join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not (legacyDefaults: false / --no-legacy-defaults leaves it out)`);
+      ctx.note("info", "spec.requirements", `added ${r.key} ${r.operator} [${(r.values ?? []).join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not (legacyDefaults: false / --no-legacy-defaults leaves it out)`);
     }
   }
   return out;

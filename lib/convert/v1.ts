@@ -22,7 +22,10 @@ import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-po
 
 const ALREADY_V1 = "already v1: carried over field for field";
 
-/** Reads a v1 NodePool. */
+/**
+ * A v1 NodePool needs no conversion: it is read and type-checked so it can feed the NodePool
+ * construct like a converted one; only the capacity-type requirement may be added.
+ */
 export function readV1NodePool(input: ConvertInput): Converted {
   const { ctx, spec } = input;
   ctx.note("info", "apiVersion", ALREADY_V1);

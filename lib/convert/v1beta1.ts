@@ -13,7 +13,11 @@ import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-po
  * webhooks (pkg/apis/v1/*_conversion.go of Karpenter v1.0).
  */
 
-/** Converts a v1beta1 NodePool. */
+/**
+ * v1beta1 → v1 NodePool: `disruption.expireAfter` moves into the template, `kubelet` is set aside
+ * for its EC2NodeClass (see moveKubelet), `resources` is dropped with a note, and
+ * WhenUnderutilized / an unset consolidateAfter become what the v1 conversion webhook writes.
+ */
 export function convertV1beta1NodePool(input: ConvertInput): Converted {
   const { ctx, spec } = input;
   const { pool, t } = readPoolTemplate(input);

@@ -1,18 +1,18 @@
 import * as semver from "semver";
+import { durationNanos, MAX_DURATION_NS } from "./k8s-rules";
 
 /**
  * The `settings:` block of the `karpenter` Helm chart, per version: which key and which feature gate
  * each release's `values.yaml` carries, since when, and its chart default.
  *
  * Source: `charts/karpenter/values.yaml` of aws/karpenter-provider-aws at every release tag
- * (`shared/reference/karpenter/v*` holds the newest patch of each minor; POLICY-CHANGES.md summarises
- * the changes). Two keys landed in a patch rather than a `.0` release: `disableDryRun` (1.6.2) and the
+ * v1.0.0 to v1.14.1 (the tests hold the table against the newest patch of each minor). Two keys landed in a patch rather than a `.0` release: `disableDryRun` (1.6.2) and the
  * feature gate `staticCapacity`, which `values.yaml` of 1.8.0 spells `StaticCapacity` while the
  * deployment template already reads `staticCapacity` (fixed in 1.8.1, upstream PR #8590).
  * No key or gate was removed between 1.0 and 1.14.
  */
 
-/** How a value is checked before it is written into the chart values. */
+/** How a value of a setting is checked before it is written into the chart values. */
 export type ChartValueKind =
   /** `true` / `false`. */
   | "boolean"
@@ -105,7 +105,7 @@ export function hasKey(fact: ChartKeyFact, version: string): boolean {
 }
 
 /** The chart default of a key at `version`; undefined when the version lacks the key. */
-export function chartDefault(fact: ChartKeyFact, version: string): string | number | boolean | undefined {
+function chartDefault(fact: ChartKeyFact, version: string): string | number | boolean | undefined {
   if (!hasKey(fact, version)) return undefined;
   let value: string | number | boolean | undefined;
   for (const d of fact.defaults) if (semver.gte(version, d.since)) value = d.value;
@@ -113,13 +113,15 @@ export function chartDefault(fact: ChartKeyFact, version: string): string | numb
 }
 
 /** The key as the values.yaml of `version` spells it (differs from the template's key only for staticCapacity in 1.8.0). */
-export function valuesYamlKey(fact: ChartKeyFact, version: string): string {
+function valuesYamlKey(fact: ChartKeyFact, version: string): string {
   return fact.misspelledIn?.versions.includes(version) ? fact.misspelledIn.as : fact.key;
 }
 
 /**
- * The `settings:` block of the chart's values.yaml at `version` as this table models it:
- * every key with its default, `featureGates` last. Tests hold it against the reference copies.
+ * The `settings:` block of the chart's values.yaml at `version` as this table models it: every key
+ * (spelt as that values.yaml spells it) with its default, `featureGates` last. Only the tests use
+ * it: they hold it against the published values.yaml of each release, which checks `since`,
+ * `defaults` and `misspelledIn` of every entry at once.
  */
 export function modelledSettingsBlock(version: string): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -128,19 +130,6 @@ export function modelledSettingsBlock(version: string): Record<string, unknown> 
   for (const f of CHART_FEATURE_GATES) if (hasKey(f, version)) gates[valuesYamlKey(f, version)] = chartDefault(f, version);
   out.featureGates = gates;
   return out;
-}
-
-/** Go duration (time.ParseDuration) such as `"10s"`, `"1h30m"`, `"1.5m"`; unsigned. */
-const GO_DURATION = /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/;
-const UNIT_MS: Record<string, number> = { ns: 1e-6, us: 1e-3, "µs": 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** Milliseconds of a Go duration string, or undefined when it is not one (`"0"` is zero). */
-export function durationMs(value: string): number | undefined {
-  if (value === "0") return 0;
-  if (!GO_DURATION.test(value)) return undefined;
-  let total = 0;
-  for (const m of value.matchAll(/(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/g)) total += Number(m[1]) * UNIT_MS[m[2]];
-  return total;
 }
 
 /**
@@ -153,11 +142,12 @@ export function checkChartValue(fact: ChartKeyFact, value: unknown): string | un
       return typeof value === "boolean" ? undefined : "true or false";
     case "duration": {
       const allowed = `a Go duration such as "10s", "1m" or "1h30m"${fact.minDuration ? `, at least ${fact.minDuration}` : ", greater than zero"}`;
-      if (typeof value !== "string") return allowed;
-      const ms = durationMs(value);
-      if (ms === undefined) return allowed;
-      const min = fact.minDuration ? durationMs(fact.minDuration)! : Number.MIN_VALUE;
-      return ms >= min ? undefined : allowed;
+      // the controller parses it with Go's time.ParseDuration: any unit from ns to h, fractions, no sign here
+      if (typeof value !== "string" || value.startsWith("-")) return allowed;
+      const ns = durationNanos(value);
+      if (ns === undefined || ns > MAX_DURATION_NS) return allowed;
+      const min = fact.minDuration ? durationNanos(fact.minDuration)! : 1n;
+      return ns >= min ? undefined : allowed;
     }
     case "number":
       return typeof value === "number" && Number.isFinite(value) && value >= 0 && value < 1 ? undefined : "a fraction from 0 (inclusive) to 1 (exclusive), e.g. 0.075 for 7.5%";

@@ -16,10 +16,10 @@ import { KNOWN_RELEASES } from "./version";
  * closed: only its listed paths exist — the rule the conformance harness applies.
  *
  * Source: `charts/karpenter/values.yaml` of aws/karpenter-provider-aws at every release tag v1.0.0 to
- * v1.14.1 (`shared/reference/karpenter/v*` holds the newest patch of each minor; the patches that
+ * v1.14.1 (the tests hold the table against the newest patch of each minor; the patches that
  * moved a path — 1.0.1, 1.1.1, 1.5.3 — were read at their tags).
  */
-export const CHART_VALUE_PATHS: readonly { readonly since: string; readonly until?: string; readonly paths: readonly string[] }[] = [
+const CHART_VALUE_PATHS: readonly { readonly since: string; readonly until?: string; readonly paths: readonly string[] }[] = [
   {
     since: "1.0.0",
     paths: [
@@ -55,18 +55,21 @@ export const CHART_VALUE_PATHS: readonly { readonly since: string; readonly unti
 ];
 
 /** What a path of the table is: a value, a list, or a map / null default that takes anything below it. */
-export type ChartValueKind = "value" | "list" | "open";
+type ValuePathKind = "value" | "list" | "open";
 
 /** A tree of the chart's values at one version: maps of keys down to their kind. */
-export type ChartValueTree = { [key: string]: ChartValueTree | ChartValueKind };
+type ChartValueTree = { [key: string]: ChartValueTree | ValuePathKind };
 
-function parsePath(entry: string): { parts: string[]; kind: ChartValueKind } {
+function parsePath(entry: string): { parts: string[]; kind: ValuePathKind } {
   const m = /^(.*?)(\[\]|\{\}|~)?$/.exec(entry)!;
   return { parts: m[1].split("."), kind: m[2] === "[]" ? "list" : m[2] ? "open" : "value" };
 }
 
-/** The table at `version` as flat entries `{ path, kind, entry }` (`entry` in the table's notation; `settings` excluded), in table order. */
-export function chartValuePaths(version: string): { path: string; kind: ChartValueKind; entry: string }[] {
+/**
+ * The table at `version` as flat entries `{ path, kind, entry }` (`entry` in the table's notation;
+ * `settings` excluded), in table order. The tests hold it against each release's values.yaml.
+ */
+export function chartValuePaths(version: string): { path: string; kind: ValuePathKind; entry: string }[] {
   return CHART_VALUE_PATHS.filter((g) => semver.gte(version, g.since) && (g.until === undefined || semver.lt(version, g.until)))
     .flatMap((g) => g.paths)
     .map((entry) => {
@@ -76,7 +79,7 @@ export function chartValuePaths(version: string): { path: string; kind: ChartVal
 }
 
 /** The table at `version` as a tree (with `settings` as one open entry). */
-export function chartValueTree(version: string): ChartValueTree {
+function chartValueTree(version: string): ChartValueTree {
   const root: ChartValueTree = {};
   for (const { path, kind } of chartValuePaths(version)) {
     const parts = path.split(".");
@@ -95,8 +98,8 @@ export function chartValueTree(version: string): ChartValueTree {
  * `affinity: null`) exists; one below a value (`replicas.x`) does not. `settings` is not judged here.
  * Returns the depth of the first unknown key, or -1 when the path exists.
  */
-export function unknownDepth(tree: ChartValueTree, parts: readonly string[]): number {
-  let node: ChartValueTree | ChartValueKind = tree;
+function unknownDepth(tree: ChartValueTree, parts: readonly string[]): number {
+  let node: ChartValueTree | ValuePathKind = tree;
   for (let i = 0; i < parts.length; i++) {
     if (node === "open" || node === "list") return -1;
     if (node === "value" || !(parts[i] in node)) return i;
@@ -106,7 +109,7 @@ export function unknownDepth(tree: ChartValueTree, parts: readonly string[]): nu
 }
 
 /** Every leaf of a values document as its key path, the way Helm and the conformance harness see it. */
-export function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
+function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
   if (isPlainMap(values) && Object.keys(values).length > 0) {
     return Object.entries(values).flatMap(([k, v]) => (v === undefined ? [] : leafPaths(v, [...prefix, k])));
   }
@@ -153,7 +156,7 @@ function explainUnknown(tree: ChartValueTree, version: string, parts: readonly s
     const last = having[having.length - 1];
     return `Karpenter ${version}'s chart values.yaml has no ${path}: the chart had it up to ${last} and dropped it; leave it unset`;
   }
-  let node: ChartValueTree | ChartValueKind = tree;
+  let node: ChartValueTree | ValuePathKind = tree;
   for (const part of parts.slice(0, depth)) node = (node as ChartValueTree)[part];
   const where = depth === 0 ? "at the top level" : `under ${parts.slice(0, depth).join(".")}`;
   if (typeof node === "string") return `Karpenter ${version}'s chart values.yaml has no ${path}: ${parts.slice(0, depth).join(".")} is a single value, not a map`;

@@ -7,7 +7,7 @@ import { always, between, forVersion, inRange, since, until } from "./versioned"
  * actions, resources and conditions, in upstream order) of the getting-started CloudFormation
  * template of aws/karpenter-provider-aws at each release tag
  * (website/content/en/<v>/getting-started/getting-started-with-karpenter/cloudformation.yaml).
- * Changes per minor are summarised in shared/reference/karpenter/POLICY-CHANGES.md.
+ * Version-dependent parts are written with since / until / between, naming the minor that changed them.
  *
  * Layout: upstream ships one managed policy before 1.9 and five (six from 1.12) from 1.9. The
  * pre-1.9 single policy exceeds the 6,144-character managed-policy limit for long cluster names in
@@ -35,7 +35,7 @@ export interface ControllerPolicySymbols {
 }
 
 /** The managed policies the statements are grouped into, in upstream order (1.12+ template). */
-export const CONTROLLER_POLICY_GROUPS = ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"] as const;
+const CONTROLLER_POLICY_GROUPS = ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"] as const;
 
 /** One managed policy: `NodeLifecycle` → upstream `KarpenterControllerNodeLifecyclePolicy-<cluster>`. */
 export type ControllerPolicyGroupKey = (typeof CONTROLLER_POLICY_GROUPS)[number];

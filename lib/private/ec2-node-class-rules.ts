@@ -1,6 +1,6 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, GO_DURATION, QUANTITY } from "./k8s-rules";
+import { Checker, GO_DURATION, isSet, QUANTITY } from "./k8s-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
 
 /*
@@ -22,6 +22,13 @@ const ALIAS_FAMILIES: { readonly [family: string]: string } = {
   windows2022: "Windows2022",
   windows2025: "Windows2025",
 };
+/**
+ * The alias family of an amiFamily's EKS-optimized AMIs (`"AL2023"` → `"al2023"`, for
+ * `al2023@latest`), or undefined for Custom and unknown families, which have no alias.
+ */
+export function aliasFamilyOf(amiFamily: string): string | undefined {
+  return Object.keys(ALIAS_FAMILIES).find((alias) => ALIAS_FAMILIES[alias] === amiFamily);
+}
 const WINDOWS_ALIASES = ["windows2019", "windows2022", "windows2025"];
 const VOLUME_TYPES = ["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"] as const;
 /** `volumeSize`: 1–59000Gi, 1–64000G, 1–58Ti or 1–64T (the CRD pattern, with its empty alternatives dropped). */
@@ -42,7 +49,6 @@ const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
   [(k) => k === "karpenter.k8s.aws/ec2nodeclass", "tag contains a restricted tag matching karpenter.k8s.aws/ec2nodeclass"],
 ];
 
-const has = (x: unknown): boolean => x !== undefined && x !== null;
 const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
 
 /**
@@ -53,12 +59,11 @@ const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
 export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeClassOptions, name: string): void {
   c.guard(() => c.dnsName("name", name));
 
-  // exactly one of role and instanceProfile, neither empty
   c.guard(() => {
-    if (has(p.role) && has(p.instanceProfile)) {
+    if (isSet(p.role) && isSet(p.instanceProfile)) {
       c.fail("instanceProfile", p.instanceProfile, `must specify exactly one of ['role', 'instanceProfile']: role ${JSON.stringify(p.role)} is set too; give only one (with a role, Karpenter creates and manages the instance profile)`);
     }
-    if (!has(p.role) && !has(p.instanceProfile)) c.fail("role", undefined, "must specify exactly one of ['role', 'instanceProfile'] (without `karpenter`, give `role` — the Karpenter node role — or `instanceProfile`)");
+    if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "must specify exactly one of ['role', 'instanceProfile'] (without `karpenter`, give `role` — the Karpenter node role — or `instanceProfile`)");
     c.str("role", p.role, { nonEmpty: true });
     c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
   });
@@ -94,9 +99,9 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   c.guard(() => checkConnectionTracking(c, p));
   c.guard(() => {
     c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
-    if (!has(p.cpuOptions) || c.token(p.cpuOptions)) return;
+    if (!isSet(p.cpuOptions) || c.token(p.cpuOptions)) return;
     c.fields("cpuOptions", p.cpuOptions, ["nestedVirtualization"], "cpuOptions");
-    c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions!.nestedVirtualization, ["enabled", "disabled"]);
+    c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions.nestedVirtualization, ["enabled", "disabled"]);
   });
 
   let tags: [string, string][] = [];
@@ -114,13 +119,13 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
 /** Capacity reservation terms (Karpenter 1.3+): optional, but when given at least one term (the CRD's rules fail on an empty list). */
 function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void {
   const terms = p.capacityReservationSelectorTerms;
-  if (!has(terms)) return;
+  if (!isSet(terms)) return;
   c.guard(() => c.since("capacityReservationSelectorTerms", terms, since("spec.capacityReservationSelectorTerms"), "capacityReservationSelectorTerms"));
   if (!c.version.atLeast(since("spec.capacityReservationSelectorTerms"))) return;
   checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, { id: /^cr-[0-9a-z]+$/, idText: "a capacity reservation ID such as cr-0123abcd", others: ["tags", "ownerID", "instanceMatchCriteria"], empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation" });
   if (c.token(terms) || !Array.isArray(terms)) return;
   terms.forEach((t, i) => {
-    if (!has(t) || c.token(t) || typeof t !== "object") return;
+    if (!isSet(t) || c.token(t) || typeof t !== "object") return;
     c.guard(() => c.pattern(`capacityReservationSelectorTerms[${i}].ownerID`, t.ownerID, /^[0-9]{12}$/, "a 12-digit AWS account ID"));
     c.guard(() => {
       c.since(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"), "instanceMatchCriteria");
@@ -132,7 +137,7 @@ function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void
 function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[] | undefined, amiFamily: string | undefined): void {
   let list: AmiSelectorTerm[] | undefined;
   c.guard(() => {
-    if (!has(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
+    if (!isSet(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
     list = c.list("amiSelectorTerms", terms, 1, 30);
   });
   if (!list) return;
@@ -145,10 +150,10 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
       if (c.token(t)) return;
       c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
       c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
-      if (!fields.some((f) => has((t as any)[f]))) c.fail(at, t, `expected at least one, got none, [${fields.map((f) => `'${f}'`).join(", ")}]`);
-      if (has(t.id) && (has(t.alias) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.id`, t.id, "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-      if (has(t.alias) && (has(t.id) || has(t.tags) || has(t.name) || has(t.owner))) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-      if (has(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms (use one term with only the alias)");
+      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) c.fail(at, t, `expected at least one, got none, [${fields.map((f) => `'${f}'`).join(", ")}]`);
+      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.id`, t.id, "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
+      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
+      if (isSet(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms (use one term with only the alias)");
       c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
       c.str(`${at}.name`, t.name);
       c.str(`${at}.owner`, t.owner);
@@ -163,7 +168,7 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
         const implied = ALIAS_FAMILIES[aliasFamily];
         if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias`);
       }
-    } else if (!has(amiFamily) && !known.some((t) => has(t) && has(t.alias))) {
+    } else if (!isSet(amiFamily) && !known.some((t) => isSet(t) && isSet(t.alias))) {
       c.fail("amiFamily", amiFamily, `must specify amiFamily if amiSelectorTerms does not contain an alias (one of ${AMI_FAMILIES.join(", ")})`);
     }
   });
@@ -189,6 +194,13 @@ function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: strin
   }
 }
 
+/** The fields of subnet, security group and capacity reservation terms that {@link checkIdTagTerms} reads by name. */
+interface IdTagTerm {
+  readonly id?: string;
+  readonly name?: string;
+  readonly tags?: { [k: string]: string };
+}
+
 interface TermRules {
   readonly id: RegExp;
   readonly idText: string;
@@ -204,24 +216,24 @@ interface TermRules {
  * empty"), and for capacity reservations its `!self.all(…)` rule fails on an empty list with a
  * message about 'id'.
  */
-function checkIdTagTerms(c: Checker, field: string, terms: object[] | undefined, rules: TermRules): void {
-  let list: object[] | undefined;
+function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefined, rules: TermRules): void {
+  let list: IdTagTerm[] | undefined;
   c.guard(() => {
-    if (!has(terms) && rules.empty === undefined) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
+    if (!isSet(terms) && rules.empty === undefined) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
     if (c.known(terms) && Array.isArray(terms) && terms.length === 0) c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
     list = c.list(field, terms, 1, 30);
   });
-  list?.forEach((term, i) =>
+  list?.forEach((t, i) =>
     c.guard(() => {
       const at = `${field}[${i}]`;
-      if (c.token(term)) return;
+      if (c.token(t)) return;
       const all = ["id", ...rules.others];
-      c.fields(at, term, all, `a ${field} term`);
-      const t = term as { [k: string]: any };
+      c.fields(at, t, all, `a ${field} term`);
+      const fieldOf = (f: string) => (t as Record<string, unknown>)[f];
       const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
-      if (!required.some((f) => has(t[f]))) c.fail(at, term, `expected at least one, got none, [${required.map((f) => `'${f}'`).join(", ")}]`);
-      if (has(t.id) && rules.others.some((f) => has(t[f]))) c.fail(`${at}.id`, t.id, `'id' is mutually exclusive, cannot be set with a combination of other fields (${rules.others.join(", ")}) in a term of ${field}`);
-      if (has(t.name) && rules.others.includes("name") && (has(t.tags) || has(t.id))) c.fail(`${at}.name`, t.name, `'name' is mutually exclusive, cannot be set with a combination of other fields in a term of ${field}`);
+      if (!required.some((f) => isSet(fieldOf(f)))) c.fail(at, t, `expected at least one, got none, [${required.map((f) => `'${f}'`).join(", ")}]`);
+      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f)))) c.fail(`${at}.id`, t.id, `'id' is mutually exclusive, cannot be set with a combination of other fields (${rules.others.join(", ")}) in a term of ${field}`);
+      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id))) c.fail(`${at}.name`, t.name, `'name' is mutually exclusive, cannot be set with a combination of other fields in a term of ${field}`);
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
       if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
@@ -245,13 +257,12 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
       c.bool(`${at}.rootVolume`, m.rootVolume);
       if (m.rootVolume === true) roots++;
       if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "must have only one blockDeviceMappings with rootVolume");
-      const e = m.ebs;
-      if (!has(e) || c.token(e)) return;
-      c.fields(`${at}.ebs`, e, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device");
-      const ebs = e!;
-      if (!has(ebs.snapshotID) && !has(ebs.volumeSize)) c.fail(`${at}.ebs`, ebs, "snapshotID or volumeSize must be defined");
+      const ebs = m.ebs;
+      if (!isSet(ebs) || c.token(ebs)) return;
+      c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device");
+      if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize)) c.fail(`${at}.ebs`, ebs, "snapshotID or volumeSize must be defined");
       c.since(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
-      if (has(ebs.volumeInitializationRate) && (!has(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, "snapshotID must be set when volumeInitializationRate is set");
+      if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, "snapshotID must be set when volumeInitializationRate is set");
       c.int(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
       c.pattern(`${at}.ebs.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)');
       c.oneOf(`${at}.ebs.volumeType`, ebs.volumeType, VOLUME_TYPES);
@@ -266,10 +277,9 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
 }
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
-  if (!has(k) || c.token(k)) return;
+  if (!isSet(k) || c.token(k)) return;
   c.guard(() => c.fields("kubelet", k, ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"], "kubelet"));
   if (typeof k !== "object") return;
-  const kc = k!;
   /** A map keyed by eviction signals (key problems are reported on the map, with the key as the value). */
   const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
     let entries: [string, string][] = [];
@@ -284,32 +294,32 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
     }
   };
   const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
-  signals("evictionHard", kc.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
-  signals("evictionSoft", kc.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
-  signals("evictionSoftGracePeriod", kc.evictionSoftGracePeriod, (at, val) => c.duration(at, val, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)'));
-  const keys = (m: { [s: string]: string } | undefined): string[] => (has(m) && !c.token(m) && typeof m === "object" ? Object.keys(m!).filter((x) => has(m![x])) : []);
-  for (const key of keys(kc.evictionSoft)) {
+  signals("evictionHard", k.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoft", k.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => c.duration(at, val, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)'));
+  const keys = (m: { [s: string]: string } | undefined): string[] => (isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : []);
+  for (const key of keys(k.evictionSoft)) {
     c.guard(() => {
-      if (c.known(key) && !keys(kc.evictionSoftGracePeriod).includes(key)) c.fail("kubelet.evictionSoft", key, `a signal with a matching evictionSoftGracePeriod: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod`);
+      if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) c.fail("kubelet.evictionSoft", key, `a signal with a matching evictionSoftGracePeriod: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod`);
     });
   }
-  for (const key of keys(kc.evictionSoftGracePeriod)) {
+  for (const key of keys(k.evictionSoftGracePeriod)) {
     c.guard(() => {
-      if (c.known(key) && !keys(kc.evictionSoft).includes(key)) c.fail("kubelet.evictionSoftGracePeriod", key, "a signal with a matching evictionSoft: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft");
+      if (c.known(key) && !keys(k.evictionSoft).includes(key)) c.fail("kubelet.evictionSoftGracePeriod", key, "a signal with a matching evictionSoft: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft");
     });
   }
-  c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", kc.evictionMaxPodGracePeriod));
+  c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", k.evictionMaxPodGracePeriod));
   c.guard(() => {
-    c.int("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, 0, 100);
-    c.int("kubelet.imageGCLowThresholdPercent", kc.imageGCLowThresholdPercent, 0, 100);
-    if (c.known(kc.imageGCHighThresholdPercent) && c.known(kc.imageGCLowThresholdPercent) && !(kc.imageGCHighThresholdPercent > kc.imageGCLowThresholdPercent)) {
-      c.fail("kubelet.imageGCHighThresholdPercent", kc.imageGCHighThresholdPercent, `imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (${kc.imageGCLowThresholdPercent})`);
+    c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100);
+    c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100);
+    if (c.known(k.imageGCHighThresholdPercent) && c.known(k.imageGCLowThresholdPercent) && !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)) {
+      c.fail("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, `imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent})`);
     }
   });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     let entries: [string, string][] = [];
     c.guard(() => {
-      entries = c.map(`kubelet.${field}`, kc[field]);
+      entries = c.map(`kubelet.${field}`, k[field]);
     });
     for (const [key, val] of entries) {
       c.guard(() => {
@@ -320,20 +330,20 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
       });
     }
   }
-  c.guard(() => c.int("kubelet.maxPods", kc.maxPods, 0, INT32_MAX));
-  c.guard(() => c.int("kubelet.podsPerCore", kc.podsPerCore, 0, INT32_MAX));
-  c.guard(() => c.bool("kubelet.cpuCFSQuota", kc.cpuCFSQuota));
-  c.guard(() => c.list("kubelet.clusterDNS", kc.clusterDNS, 0, Number.MAX_SAFE_INTEGER)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+  c.guard(() => c.int("kubelet.maxPods", k.maxPods, 0, INT32_MAX));
+  c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
+  c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
+  c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Number.MAX_SAFE_INTEGER)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
 }
 
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {
   const m = p.metadataOptions;
-  if (!has(m) || c.token(m)) return;
-  c.fields("metadataOptions", m!, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions");
-  c.oneOf("metadataOptions.httpEndpoint", m!.httpEndpoint, ["enabled", "disabled"]);
-  c.oneOf("metadataOptions.httpProtocolIPv6", m!.httpProtocolIPv6, ["enabled", "disabled"]);
-  c.int("metadataOptions.httpPutResponseHopLimit", m!.httpPutResponseHopLimit, 1, 64);
-  c.oneOf("metadataOptions.httpTokens", m!.httpTokens, ["required", "optional"]);
+  if (!isSet(m) || c.token(m)) return;
+  c.fields("metadataOptions", m, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions");
+  c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]);
+  c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]);
+  c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64);
+  c.oneOf("metadataOptions.httpTokens", m.httpTokens, ["required", "optional"]);
 }
 
 function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined): void {
@@ -342,9 +352,9 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
   if (!list) return;
   list.forEach((n, i) => {
     const at = `networkInterfaces[${i}]`;
-    if (!has(n) || c.token(n)) return;
+    if (!isSet(n) || c.token(n)) return;
     c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
-    for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!has(n[f])) c.fail(`${at}.${f}`, undefined, `${f} is required`);
+    for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!isSet(n[f])) c.fail(`${at}.${f}`, undefined, `${f} is required`);
     c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
     c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
     c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
@@ -363,20 +373,20 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
 function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
   const pg = p.placementGroupSelector;
   c.since("placementGroupSelector", pg, since("spec.placementGroupSelector"), "placementGroupSelector");
-  if (!has(pg) || c.token(pg)) return;
-  c.fields("placementGroupSelector", pg!, ["id", "name"], "placementGroupSelector");
-  if (has(pg!.name) === has(pg!.id)) c.fail("placementGroupSelector", pg, has(pg!.name) ? "'name' and 'id' are mutually exclusive" : "expected at least one, got none, ['name', 'id']");
-  c.pattern("placementGroupSelector.id", pg!.id, /^pg-[0-9a-z]+$/, "a placement group ID such as pg-0123abcd");
-  c.str("placementGroupSelector.name", pg!.name, { nonEmpty: true });
+  if (!isSet(pg) || c.token(pg)) return;
+  c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
+  if (isSet(pg.name) === isSet(pg.id)) c.fail("placementGroupSelector", pg, isSet(pg.name) ? "'name' and 'id' are mutually exclusive" : "expected at least one, got none, ['name', 'id']");
+  c.pattern("placementGroupSelector.id", pg.id, /^pg-[0-9a-z]+$/, "a placement group ID such as pg-0123abcd");
+  c.str("placementGroupSelector.name", pg.name, { nonEmpty: true });
 }
 
 function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
   const ct = p.connectionTracking;
   c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking");
-  if (!has(ct) || c.token(ct)) return;
-  c.fields("connectionTracking", ct!, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking");
-  if (!has(ct!.tcpEstablishedTimeout) && !has(ct!.udpStreamTimeout) && !has(ct!.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set");
-  c.int("connectionTracking.tcpEstablishedTimeout", ct!.tcpEstablishedTimeout, 60, 432000);
-  c.int("connectionTracking.udpStreamTimeout", ct!.udpStreamTimeout, 60, 180);
-  c.int("connectionTracking.udpTimeout", ct!.udpTimeout, 30, 60);
+  if (!isSet(ct) || c.token(ct)) return;
+  c.fields("connectionTracking", ct, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking");
+  if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set");
+  c.int("connectionTracking.tcpEstablishedTimeout", ct.tcpEstablishedTimeout, 60, 432000);
+  c.int("connectionTracking.udpStreamTimeout", ct.udpStreamTimeout, 60, 180);
+  c.int("connectionTracking.udpTimeout", ct.udpTimeout, 30, 60);
 }

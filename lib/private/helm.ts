@@ -4,28 +4,15 @@ import * as YAML from "yaml";
 import { KarpenterValidationError } from "../errors";
 import { isUnresolved } from "./tokens";
 import { isPlainMap } from "./deep-merge";
+import { isDns1123Subdomain } from "./k8s-rules";
 
-/** RFC 1123 label (Kubernetes namespace, Service name): ≤ 63 characters. */
-export const DNS_LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
-/** RFC 1123 subdomain (ServiceAccount name): ≤ 253 characters. */
-export const DNS_SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Helm's release name rule (helm chartutil.ValidateReleaseName): ≤ 53 characters. */
-const HELM_RELEASE_NAME = /^(?=.{1,53}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** @throws KarpenterValidationError when a literal namespace is not an RFC 1123 label */
-export function checkNamespace(scope: IConstruct, field: string, namespace: string): void {
-  if (isUnresolved(namespace)) return;
-  if (typeof namespace !== "string" || !DNS_LABEL.test(namespace)) {
-    throw new KarpenterValidationError(scope, field, namespace, "a Kubernetes namespace name: at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit");
-  }
-}
+/** Helm's longest release name (helm chartutil.ValidateReleaseName: a DNS-1123 subdomain of at most 53 characters). */
+const HELM_RELEASE_NAME_MAX = 53;
 
 /** @throws KarpenterValidationError when a literal release name breaks Helm's rule */
 export function checkReleaseName(scope: IConstruct, field: string, name: string): void {
   if (isUnresolved(name)) return;
-  if (typeof name !== "string" || !HELM_RELEASE_NAME.test(name)) {
+  if (!isDns1123Subdomain(name) || name.length > HELM_RELEASE_NAME_MAX) {
     throw new KarpenterValidationError(scope, field, name, "a Helm release name: at most 53 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit");
   }
 }

@@ -28,14 +28,19 @@ export function trustPolicyJson(principal: { [kind: string]: string }, actions: 
   return policyJson([{ Effect: "Allow", Principal: principal, Action: actions, ...(condition ? { Condition: condition } : {}) }]);
 }
 
-/** The ARN of an AWS-managed policy in the stack's partition: `arn:<partition>:iam::aws:policy/<name>`. */
+/**
+ * `arn:<partition>:iam::aws:policy/<name>`. The partition is a parameter (usually the
+ * `aws_partition` data source's reference) because AWS-managed policies exist once per partition:
+ * a hard-coded `arn:aws:` fails in aws-cn and aws-us-gov.
+ */
 export function awsManagedPolicyArn(partition: string, name: string): string {
   return `arn:${partition}:iam::aws:policy/${name}`;
 }
 
 /**
  * Attaches policy ARNs to a role, one `aws_iam_role_policy_attachment` each, with construct ids
- * `<idPrefix><key>` (keys must be stable so that a plan does not churn when a list grows).
+ * `<idPrefix><key>` (keys must be stable so that a plan does not churn when a list grows; the
+ * prefix keeps the addresses a construct already deployed, e.g. none for SystemNodeGroup).
  */
 export function attachPolicies(scope: Construct, roleName: string, policies: { key: string; arn: string }[], idPrefix = "attachment-"): IamRolePolicyAttachment[] {
   return policies.map((p) => new IamRolePolicyAttachment(scope, `${idPrefix}${p.key}`, { role: roleName, policyArn: p.arn }));

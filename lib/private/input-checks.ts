@@ -6,13 +6,14 @@ import { IKarpenterCluster } from "../karpenter-cluster";
 import { isUnresolved } from "./tokens";
 
 /*
- * Checks of AWS inputs that several constructs share: the required cluster, tags, IAM role and
- * policy ARNs, IAM actions. Like every check of this library they judge only what is known at
- * synth: a token (or a string that contains one) is left to Terraform and the AWS APIs.
+ * Checks of inputs that several constructs share: the required cluster, option objects, tags,
+ * IAM role, policy and KMS key ARNs, IAM actions and resources. Like every check of this library
+ * they judge only what is known at synth: a token (or a string that contains one) is left to
+ * Terraform and the AWS APIs.
  */
 
 /** What a missing or wrong `cluster` prop is told. */
-export const CLUSTER_REQUIRED = "cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)";
+const CLUSTER_REQUIRED = "cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)";
 
 /**
  * The `cluster` prop, checked before anything reads it (a missing one would otherwise be a raw
@@ -37,9 +38,10 @@ export const TAG_LIMITS = { maxTags: 50, keyLength: 128, valueLength: 256 } as c
  * Checks a `tags` map against the AWS tag rules: at most 50 tags, keys of 1–128 characters not
  * starting with `aws:` (any case; reserved for AWS), values of at most 256 characters. Keys and
  * values that are tokens, and a map that is a token, are left to the API.
- * @throws KarpenterValidationError naming `<field>["<key>"]`
+ * @throws KarpenterValidationError naming `tags["<key>"]`
  */
-export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined, field = "tags"): void {
+export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined): void {
+  const field = "tags";
   if (tags === undefined || Token.isUnresolved(tags)) return;
   if (tags === null || typeof tags !== "object" || Array.isArray(tags)) {
     throw new KarpenterValidationError(scope, field, tags, "a map of tag keys to string values");
@@ -68,13 +70,15 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
 }
 
 /** IAM role names: 1–64 characters, letters, digits and `+=,.@_-` (IAM API `roleNameType`). */
-export const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
+const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
 /** An IAM role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>`; group 1 is the name. */
 const IAM_ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/(?:[\x21-\x7e]+\/)?([\w+=,.@-]{1,64})$/;
 /** A managed policy ARN: AWS-managed (`iam::aws:`) or customer-managed (`iam::<account>:`), optional path. */
 const IAM_POLICY_ARN = /^arn:aws(?:-[a-z]+)*:iam::(?:aws|\d{12}):policy\/(?:[\x21-\x7e]+\/)?[\w+=,.@-]{1,128}$/;
 /** `*`, or `<service prefix>:<action>` where the action may hold the wildcards `*` and `?`. */
 const IAM_ACTION = /^(\*|[A-Za-z0-9-]+:[A-Za-z0-9_*?-]+)$/;
+/** A KMS key ARN, `arn:<partition>:kms:<region>:<account>:key/<key id>` (IAM grants on key ARNs, not aliases). */
+const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /**
  * Checks a role you bring: a literal name must be a valid IAM role name, a literal ARN an IAM
@@ -130,39 +134,71 @@ export function checkPolicyArns(scope: IConstruct, field: string, arns: string[]
   });
 }
 
+/** What the items of a string list must be, for {@link checkStringList}. */
+export interface StringListRule {
+  /** What the list holds, for "at least one …", e.g. `IAM action, e.g. ["ec2:DescribeInstances"]`. */
+  readonly what: string;
+  /** Whether one literal item is allowed. */
+  readonly ok: (item: string) => boolean;
+  /** What an item must be, for the error on `<field>[<index>]`. */
+  readonly itemText: string;
+}
+
+/** The actions of an IAM policy statement: `*` or `<service>:<action>` (e.g. `ec2:DescribeInstances`, `ec2:Describe*`). */
+export const IAM_ACTIONS: StringListRule = {
+  what: 'IAM action, e.g. ["ec2:DescribeInstances"]',
+  ok: (a) => IAM_ACTION.test(a),
+  itemText: `"*" or "<service>:<action>", e.g. "ec2:DescribeInstances" or "ec2:Describe*"`,
+};
+
+/** The resources of an IAM policy statement: `*` or an ARN (`arn:…`, wildcards allowed). */
+export const IAM_RESOURCES: StringListRule = {
+  what: 'resource ARN, or ["*"]',
+  ok: (r) => r === "*" || r.startsWith("arn:"),
+  itemText: `"*" or an ARN ("arn:<partition>:<service>:…", wildcards allowed)`,
+};
+
 /**
- * Checks the actions of a policy statement: at least one, each `*` or `<service>:<action>`
- * (e.g. `ec2:DescribeInstances`, `ec2:Describe*`).
- * @throws KarpenterValidationError naming `<field>` or `<field>[<index>]`
+ * Checks a list of strings that must not be empty, each literal item against `rule`. A list token
+ * or an item token is left to the API.
+ * @throws KarpenterValidationError naming `<field>` (not a list, or empty) or `<field>[<index>]`
  */
-export function checkIamActions(scope: IConstruct, field: string, actions: string[] | undefined): void {
-  if (Token.isUnresolved(actions)) return;
-  if (!Array.isArray(actions) || actions.length === 0) {
-    throw new KarpenterValidationError(scope, field, actions, "at least one IAM action, e.g. [\"ec2:DescribeInstances\"]");
-  }
-  actions.forEach((action, i) => {
-    if (isUnresolved(action)) return;
-    if (typeof action !== "string" || !IAM_ACTION.test(action)) {
-      throw new KarpenterValidationError(scope, `${field}[${i}]`, action, `"*" or "<service>:<action>", e.g. "ec2:DescribeInstances" or "ec2:Describe*"`);
-    }
+export function checkStringList(scope: IConstruct, field: string, list: string[] | undefined, rule: StringListRule): void {
+  if (Token.isUnresolved(list)) return;
+  if (!Array.isArray(list) || list.length === 0) throw new KarpenterValidationError(scope, field, list, `at least one ${rule.what}`);
+  list.forEach((item, i) => {
+    if (isUnresolved(item)) return;
+    if (typeof item !== "string" || !rule.ok(item)) throw new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText);
   });
 }
 
 /**
- * Checks the resources of a policy statement: at least one, each `*` or an ARN (`arn:…`, wildcards allowed).
- * @throws KarpenterValidationError naming `<field>` or `<field>[<index>]`
+ * Checks a literal KMS key ARN (a token is left to the API).
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:kms:<region>:<account>:key/<key id>`, e.g. an alias
  */
-export function checkIamResources(scope: IConstruct, field: string, resources: string[] | undefined): void {
-  if (Token.isUnresolved(resources)) return;
-  if (!Array.isArray(resources) || resources.length === 0) {
-    throw new KarpenterValidationError(scope, field, resources, "at least one resource ARN, or [\"*\"]");
+export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !KMS_KEY_ARN.test(arn)) {
+    throw new KarpenterValidationError(scope, field, arn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs)");
   }
-  resources.forEach((resource, i) => {
-    if (isUnresolved(resource)) return;
-    if (typeof resource !== "string" || !(resource === "*" || resource.startsWith("arn:"))) {
-      throw new KarpenterValidationError(scope, `${field}[${i}]`, resource, `"*" or an ARN ("arn:<partition>:<service>:…", wildcards allowed)`);
+}
+
+/**
+ * An options object of a prop (e.g. `nodeRole`): undefined stays undefined; anything but a plain
+ * object, or a set key outside `allowed`, is an error, so that a misspelt or misplaced key (which
+ * TypeScript lets through in a non-literal object) is not silently dropped.
+ * @throws KarpenterValidationError naming `<field>` or `<field>.<key>` and the allowed keys
+ */
+export function checkOptionKeys<T extends object>(scope: IConstruct, field: string, options: T | undefined, allowed: readonly string[]): T | undefined {
+  if (options === undefined) return undefined;
+  const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field, options, `an object ${keys}`);
+  for (const [key, value] of Object.entries(options)) {
+    if (value !== undefined && !allowed.includes(key)) {
+      throw new KarpenterValidationError(scope, `${field}.${key}`, value, `not a known key of ${field} (it would be ignored): the allowed keys are ${keys}`);
     }
-  });
+  }
+  return options;
 }
 
 /** True when `value` is a list token, or a string that encodes one (as a list token spread into an array leaves). */

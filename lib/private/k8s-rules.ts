@@ -9,6 +9,8 @@ import { KarpenterVersion } from "./version";
  * v1 CRDs (aws/karpenter-provider-aws pkg/apis/crds) and of k8s.io/apimachinery validation.
  */
 
+/** DNS-1123 label (namespaces, service names): lowercase alphanumerics and `-`, ≤ 63 characters. */
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** DNS-1123 subdomain (object names): lowercase alphanumerics, `-` and `.`, ≤ 253 characters. */
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 /** The name part of a qualified name, and a label value (which may also be empty). */
@@ -71,7 +73,9 @@ function tokens(): NonNullable<typeof tokenHelpers> {
 }
 
 export const DURATION_TEXT = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
-export const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
+const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
+const DNS1123_SUBDOMAIN_TEXT = "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters";
+const LABEL_VALUE_TEXT = "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)";
 
 /**
  * Validation context of one construct: every failure becomes a KarpenterValidationError naming
@@ -135,7 +139,10 @@ export class Checker {
     }
   }
 
-  /** Throws the error for `field`. */
+  /**
+   * Throws a KarpenterValidationError naming this checker's construct path. Typed `never`, so a
+   * check reads as a guard clause and TypeScript narrows the value after it.
+   */
   public fail(field: string, value: unknown, allowed: string): never {
     throw new KarpenterValidationError(this.where, field, value, allowed);
   }
@@ -171,12 +178,15 @@ export class Checker {
   }
 
   /** A known value from a fixed list. */
-  public oneOf<T>(field: string, value: T | undefined, allowed: readonly T[], extra = ""): void {
+  public oneOf<T>(field: string, value: T | undefined, allowed: readonly T[]): void {
     if (!this.known(value)) return;
-    if (!allowed.includes(value)) this.fail(field, value, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}${extra}`);
+    if (!allowed.includes(value)) this.fail(field, value, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
   }
 
-  /** A known integer within [min, max]. */
+  /**
+   * A known integer within [min, max]. The bounds default to int32's range: most integer fields of
+   * the CRDs are `format: int32`, and the API server rejects larger values.
+   */
   public int(field: string, value: number | undefined, min?: number, max?: number): void {
     if (!this.known(value)) return;
     const lo = min ?? -2147483648;
@@ -186,7 +196,7 @@ export class Checker {
     }
   }
 
-  /** A known boolean. */
+  /** A known boolean; the string `"true"` (as YAML or an environment variable gives it) is rejected, not coerced. */
   public bool(field: string, value: boolean | undefined): void {
     if (this.known(value) && typeof value !== "boolean") this.fail(field, value, "true or false");
   }
@@ -230,9 +240,7 @@ export class Checker {
   /** A known object name (DNS-1123 subdomain). */
   public dnsName(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string" || value.length > 253 || !DNS1123_SUBDOMAIN.test(value)) {
-      this.fail(field, value, "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters");
-    }
+    if (!isDns1123Subdomain(value)) this.fail(field, value, DNS1123_SUBDOMAIN_TEXT);
   }
 
   /** A known Kubernetes qualified name (`[prefix/]name`): label, annotation, taint and requirement keys. */
@@ -245,42 +253,65 @@ export class Checker {
   /** A known label value: empty, or ≤ 63 alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
   public labelValue(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string" || value.length > 63 || (value !== "" && !NAME_PART.test(value))) {
-      this.fail(field, value, "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)");
-    }
+    if (!isLabelValue(value)) this.fail(field, value, LABEL_VALUE_TEXT);
   }
 
-  /** A known Kubernetes quantity (string, or an integer number). */
-  public quantity(field: string, value: string | number | undefined, opts: { nonNegative?: boolean } = {}): void {
+  /** A known non-negative Kubernetes quantity (string, or an integer number). */
+  public quantity(field: string, value: string | number | undefined): void {
     if (!this.known(value)) return;
     if (typeof value === "number") {
       if (!Number.isInteger(value)) this.fail(field, value, `${QUANTITY_TEXT}; a number must be an integer (write "1.5" as a string)`);
-      if (opts.nonNegative && value < 0) this.fail(field, value, "a non-negative quantity");
+      if (value < 0) this.fail(field, value, "a non-negative quantity");
       return;
     }
     if (typeof value !== "string" || !QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
-    if (opts.nonNegative && value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
+    if (value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
   }
 }
 
 /** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */
-export function isSet(value: unknown): boolean {
+export function isSet<T>(value: T): value is NonNullable<T> {
   return value !== undefined && value !== null;
 }
 
-/** Why `key` is not a qualified name, or undefined when it is one. */
+/*
+ * The name rules of k8s.io/apimachinery/pkg/util/validation, as predicates on plain strings
+ * (tokens are the caller's business: these never see one from a Checker).
+ */
+
+/** A DNS-1123 label (`IsDNS1123Label`: namespaces, Helm release names): 1–63 lowercase letters, digits and `-`, starting and ending with a letter or digit. */
+export function isDns1123Label(value: unknown): value is string {
+  return typeof value === "string" && value.length <= 63 && DNS1123_LABEL.test(value);
+}
+
+/** A DNS-1123 subdomain (`IsDNS1123Subdomain`: most object names): dot-separated DNS-1123 labels, at most 253 characters. */
+export function isDns1123Subdomain(value: unknown): value is string {
+  return typeof value === "string" && value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
+}
+
+/** A qualified name (`IsQualifiedName`: label, annotation and taint keys), `[prefix/]name`; {@link qualifiedNameProblem} says what is wrong. */
+export function isQualifiedName(value: unknown): value is string {
+  return typeof value === "string" && qualifiedNameProblem(value) === undefined;
+}
+
+/** Why `key` is not a qualified name (`[DNS-1123 subdomain/]name`), or undefined when it is one. */
 export function qualifiedNameProblem(key: string): string | undefined {
   if (typeof key !== "string" || key.length === 0) return "it must not be empty";
   const slash = key.indexOf("/");
   const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
   const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
+  if (prefix !== undefined && !isDns1123Subdomain(prefix)) {
     return "the prefix must be a DNS-1123 subdomain (lowercase letters, digits, '-', '.', at most 253 characters)";
   }
   if (name.length === 0 || name.length > 63 || !NAME_PART.test(name)) {
     return "the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit";
   }
   return undefined;
+}
+
+/** A label value (`IsValidLabelValue`): empty, or at most 63 letters, digits, `-`, `_` and `.`, starting and ending with a letter or digit. */
+export function isLabelValue(value: unknown): value is string {
+  return typeof value === "string" && (value === "" || (value.length <= 63 && NAME_PART.test(value)));
 }
 
 /** The DNS domain part of a label key (before the first `/`; the whole key when it has none), as the CRDs' `find("^([^/]+)")`. */

@@ -8,7 +8,7 @@ import { isUnresolved } from "./tokens";
 import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
 
 /** The Kubernetes minors one range of Karpenter releases runs on. */
-export interface KubernetesSupport {
+interface KubernetesSupport {
   /** The first Karpenter release of the range, e.g. `"1.6.6"`; the range ends where the next entry starts. */
   readonly since: string;
   /** The oldest Kubernetes minor the controller accepts, e.g. `26` for 1.26. */
@@ -28,7 +28,7 @@ export interface KubernetesSupport {
  * v1.14.1). The matrix lists minors only; the tags show that 1.34 support arrived in 1.6.6 and, on
  * the 1.7 line, only in 1.7.4 (1.7.0–1.7.3 stop at 1.33), and 1.31 support in 1.0.5.
  */
-export const KUBERNETES_SUPPORT: readonly KubernetesSupport[] = [
+const KUBERNETES_SUPPORT: readonly KubernetesSupport[] = [
   { since: "1.0.0", minMinor: 25, maxMinor: 30 },
   { since: "1.0.5", minMinor: 25, maxMinor: 31 },
   { since: "1.2.0", minMinor: 25, maxMinor: 32 },
@@ -41,10 +41,10 @@ export const KUBERNETES_SUPPORT: readonly KubernetesSupport[] = [
 ];
 
 /** The newest Kubernetes minor the table knows anything about. */
-export const NEWEST_KNOWN_KUBERNETES_MINOR = Math.max(...KUBERNETES_SUPPORT.map((s) => s.maxMinor));
+const NEWEST_KNOWN_KUBERNETES_MINOR = Math.max(...KUBERNETES_SUPPORT.map((s) => s.maxMinor));
 
 /** The Kubernetes range of a Karpenter version (a patch newer than the table's keeps its minor's range). */
-export function kubernetesSupport(version: string): KubernetesSupport {
+function kubernetesSupport(version: string): KubernetesSupport {
   let found = KUBERNETES_SUPPORT[0];
   for (const s of KUBERNETES_SUPPORT) if (semver.gte(version, s.since)) found = s;
   return found;
@@ -62,7 +62,7 @@ export function supportedKubernetesVersions(karpenterVersion: string): { readonl
 }
 
 /** The Kubernetes minor of a literal `"1.34"` (or `"1.34.2"`), else undefined. */
-export function kubernetesMinor(version: string | undefined): number | undefined {
+function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined || isUnresolved(version)) return undefined;
   const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(String(version).trim());
   return m ? Number(m[1]) : undefined;
@@ -73,14 +73,14 @@ export function kubernetesMinor(version: string | undefined): number | undefined
  * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
  * data source, or a cluster without `version` (EKS then picks its default).
  */
-export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
+function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
   if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
   const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
   return input !== undefined && !isUnresolved(input) ? input : undefined;
 }
 
 /** Which Karpenter releases support Kubernetes 1.<minor>, e.g. "1.6.6–1.6.8 or 1.7.4 and later"; undefined when none. */
-export function releasesSupporting(minor: number): string | undefined {
+function releasesSupporting(minor: number): string | undefined {
   const ok = (x: KubernetesSupport | undefined) => x !== undefined && x.minMinor <= minor && minor <= x.maxMinor;
   const runs: string[] = [];
   for (let i = 0; i < KUBERNETES_SUPPORT.length; i++) {
@@ -93,7 +93,8 @@ export function releasesSupporting(minor: number): string | undefined {
       runs.push(`${since} and later`);
       continue;
     }
-    // the run ends before `next`: name its newest known release
+    // a closed run ends at the newest release known before `next` ("1.6.6–1.6.8"): naming `next`
+    // itself would offer a release that does not support this minor
     const last = [...KNOWN_RELEASES].reverse().find((r) => semver.lt(r, next.since));
     runs.push(last && semver.gt(last, since) ? `${since}–${last}` : since);
   }

@@ -3,6 +3,8 @@ import type { ITerraformDependable, TerraformResource, TerraformStack } from "cd
 import { KarpenterValidationError } from "../errors";
 import type { IKarpenterCluster } from "../karpenter-cluster";
 import type { IKarpenterInstallation } from "../karpenter-installation";
+import { isSet, nameFromId } from "./k8s-rules";
+import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./version";
 
 /*
  * cdktf is required where it is used, not imported at the top: the manifest converter uses
@@ -15,6 +17,41 @@ function stackOf(c: IConstruct): TerraformStack {
 /** The path a construct `id` under `scope` will have (for errors thrown before it exists). */
 export function constructPath(scope: IConstruct, id: string): string {
   return scope.node.path ? `${scope.node.path}/${id}` : id;
+}
+
+/**
+ * The `metadata.name` of a node object: `given` when set, else derived from the construct `id`
+ * ({@link nameFromId}: `"GPU Nodes"` → `"gpu-nodes"`). A given name is returned as it is, for the
+ * object's rules to check.
+ * @throws KarpenterValidationError on `name` when `given` is unset and the id has no letter or
+ * digit to derive a name from (`"--"`)
+ */
+export function objectName(where: IConstruct | string, id: string, given: string | undefined): string {
+  if (isSet(given)) return given;
+  const name = nameFromId(id);
+  if (name === "") {
+    throw new KarpenterValidationError(where, "name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+  }
+  return name;
+}
+
+/**
+ * The Karpenter version a node object is checked against: that of the first set candidate, once
+ * every set candidate is known to be a supported release and all name the same one ("v1.14.1"
+ * and "1.14.1" agree). DEFAULT_KARPENTER_VERSION when none is set.
+ * @param candidates `[field, version]`, most specific first, e.g. `[["version", props.version],
+ * ["karpenter.version", karpenter?.version]]`; null counts as unset
+ * @param why why they must agree, the end of the error message
+ * @throws KarpenterValidationError on a candidate that is not a supported release (including a
+ * non-string from a JavaScript caller), or on the first candidate when another differs from it
+ */
+export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string): KarpenterVersion {
+  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field) }));
+  if (given.length === 0) return resolveKarpenterVersion(where, DEFAULT_KARPENTER_VERSION);
+  const [first, ...others] = given;
+  const other = others.find((o) => o.version.full !== first.version.full);
+  if (other) throw new KarpenterValidationError(where, first.field, first.text, `the same Karpenter version as ${other.field} (${other.text}): ${why}`);
+  return first.version;
 }
 
 /**

@@ -31,7 +31,7 @@ const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  * Why a label key may not be used in NodePool labels or requirements for version `v` (the
  * CRD's "label domain … is restricted" rules), or undefined when it may.
  */
-export function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
+function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
   const domain = labelDomain(key);
   if (key === "karpenter.sh/nodepool") return 'label "karpenter.sh/nodepool" is restricted (Karpenter sets it)';
   if (key === "kubernetes.io/hostname") return 'label "kubernetes.io/hostname" is restricted';
@@ -215,10 +215,10 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
 function checkLimits(c: Checker, limits: { [resource: string]: string | number } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
   if (typeof limits !== "object" || Array.isArray(limits)) return c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities, e.g. { cpu: 100, memory: "400Gi" }'));
-  for (const [res, q] of Object.entries(limits!).filter(([, x]) => isSet(x))) {
+  for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
     c.guard(() => {
       if (res.length === 0) c.fail("limits", res, "a resource name (keys must not be empty)");
-      c.quantity(`limits[${JSON.stringify(res)}]`, q, { nonNegative: true });
+      c.quantity(`limits[${JSON.stringify(res)}]`, q);
     });
   }
 }
@@ -227,18 +227,17 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
   if (!isSet(d) || c.token(d)) return;
   c.guard(() => c.fields("disruption", d, ["consolidationPolicy", "consolidateAfter", "budgets"], "disruption"));
   if (typeof d !== "object") return;
-  const dis = d!;
   c.guard(() => {
-    c.oneOf("disruption.consolidationPolicy", dis.consolidationPolicy, POLICIES);
-    if (c.known(dis.consolidationPolicy)) {
-      const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${dis.consolidationPolicy}`];
-      if (since) c.since("disruption.consolidationPolicy", dis.consolidationPolicy, since, `consolidationPolicy ${dis.consolidationPolicy}`);
+    c.oneOf("disruption.consolidationPolicy", d.consolidationPolicy, POLICIES);
+    if (c.known(d.consolidationPolicy)) {
+      const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${d.consolidationPolicy}`];
+      if (since) c.since("disruption.consolidationPolicy", d.consolidationPolicy, since, `consolidationPolicy ${d.consolidationPolicy}`);
     }
   });
-  c.guard(() => c.duration("disruption.consolidateAfter", dis.consolidateAfter, DURATION_OR_NEVER, DURATION_TEXT));
+  c.guard(() => c.duration("disruption.consolidateAfter", d.consolidateAfter, DURATION_OR_NEVER, DURATION_TEXT));
   let budgets: Budget[] | undefined;
   c.guard(() => {
-    budgets = c.list("disruption.budgets", dis.budgets, 0, 50);
+    budgets = c.list("disruption.budgets", d.budgets, 0, 50);
   });
   budgets?.forEach((b, i) => c.guard(() => checkBudget(c, `disruption.budgets[${i}]`, b)));
 }

@@ -3,8 +3,9 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 
 /**
- * The newest patch of every Karpenter minor this library knows, as in
- * `shared/reference/karpenter/` (upstream release tags of aws/karpenter-provider-aws).
+ * The newest patch of every Karpenter minor this library knows: release tags v1.0.14 to v1.14.1 of
+ * aws/karpenter-provider-aws (GitHub releases), whose charts, CRDs and getting-started
+ * CloudFormation the tables of this library were written from.
  */
 export const KNOWN_RELEASES: readonly string[] = [
   "1.0.14",
@@ -45,8 +46,8 @@ export interface KarpenterVersion {
 /**
  * Parses and validates a Karpenter version: `"1.14.1"` (a leading `v` is accepted and dropped).
  * Any patch of a supported minor (1.0 to 1.14) is accepted: every patch of a minor shares its IAM
- * policy and chart settings keys (see POLICY-CHANGES.md for the two settings added in a patch,
- * which this model places at the patch that added them).
+ * policy and chart settings keys, except two chart keys added in a patch (`disableDryRun` in
+ * 1.6.2, the fixed `staticCapacity` spelling in 1.8.1), which this model places at that patch.
  * @throws KarpenterValidationError for a malformed version, a pre-release, a token or an unknown minor
  */
 export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version"): KarpenterVersion {

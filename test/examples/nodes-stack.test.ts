@@ -1,29 +1,11 @@
 import * as fs from "fs";
 import * as path from "path";
 import { App, TerraformStack, Testing } from "cdktf";
-import { Construct } from "constructs";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Release } from "@cdktf/provider-helm/lib/release";
-import { IKarpenterInstallation } from "../../lib/karpenter-installation";
 import { KarpenterNodesStack, INFLATE_IMAGE } from "../../examples/eks-karpenter/nodes-stack";
 import { readConfig } from "../../examples/eks-karpenter/config";
-import { testCluster } from "../helpers";
-
-/** What the `eks` stack's Karpenter offers the nodes stack: a cluster and a controller release. */
-class FakeInstallation extends Construct implements IKarpenterInstallation {
-  public readonly cluster;
-  public readonly version = "1.14.1";
-  public readonly namespace = "kube-system";
-  public readonly nodeRoleName = "KarpenterNodeRole-demo";
-  public readonly createsSpotServiceLinkedRole = false;
-  public readonly release: Release;
-  constructor(scope: Construct, id: string) {
-    super(scope, id);
-    this.cluster = testCluster(scope, "demo");
-    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", repository: "oci://public.ecr.aws/karpenter", version: "1.14.1" });
-  }
-}
+import { FakeInstallation } from "../helpers";
 
 /** Synthesizes an app of a fake `eks` stack and the nodes stack; returns the nodes stack JSON and the manifest. */
 function synthApp(env: Record<string, string> = {}) {

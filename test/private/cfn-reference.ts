@@ -2,6 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { ControllerPolicySymbols } from "../../lib/private/controller-policy";
+import { referenceRoot, referenceVersionsWith } from "./reference";
 
 /*
  * Reads the upstream getting-started CloudFormation templates kept in shared/reference/karpenter/
@@ -9,16 +10,9 @@ import { ControllerPolicySymbols } from "../../lib/private/controller-policy";
  * and those tests are skipped.
  */
 
-/** Where the reference lives: $KARPENTER_REFERENCE, else ../shared/reference/karpenter next to the repo. */
-export const REFERENCE_ROOT = process.env.KARPENTER_REFERENCE ?? path.resolve(__dirname, "../../../shared/reference/karpenter");
-
 /** The versions with a cloudformation.yaml, e.g. `["1.0.14", …]`. */
 export function referenceVersions(): string[] {
-  if (!fs.existsSync(REFERENCE_ROOT)) return [];
-  return fs
-    .readdirSync(REFERENCE_ROOT)
-    .filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && fs.existsSync(path.join(REFERENCE_ROOT, d, "cloudformation.yaml")))
-    .map((d) => d.slice(1));
+  return referenceVersionsWith("cloudformation.yaml");
 }
 
 /** The symbols the template's interpolations become; our tables are called with the same ones. */
@@ -65,9 +59,9 @@ export interface Reference {
   rules: { logicalId: string; pattern: any; targets: { Id: string; Arn: string }[] }[];
 }
 
-/** Parses `<REFERENCE_ROOT>/v<version>/cloudformation.yaml`. */
+/** Parses `<reference root>/v<version>/cloudformation.yaml`. */
 export function loadReference(version: string): Reference {
-  const text = fs.readFileSync(path.join(REFERENCE_ROOT, `v${version}`, "cloudformation.yaml"), "utf8");
+  const text = fs.readFileSync(path.join(referenceRoot(), `v${version}`, "cloudformation.yaml"), "utf8");
   const resources: Record<string, any> = YAML.parse(text, { customTags: CFN_TAGS }).Resources;
   const ofType = (t: string) => Object.entries(resources).filter(([, r]) => r.Type === t);
   const node = resources.KarpenterNodeRole.Properties;

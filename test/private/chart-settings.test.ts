@@ -1,27 +1,23 @@
-import * as fs from "fs";
-import * as path from "path";
-import * as YAML from "yaml";
-import { CHART_FEATURE_GATES, CHART_SETTINGS, chartDefault, checkChartValue, durationMs, hasKey, modelledSettingsBlock, valuesYamlKey } from "../../lib/private/chart-settings";
+import { CHART_FEATURE_GATES, CHART_SETTINGS, checkChartValue, hasKey, modelledSettingsBlock } from "../../lib/private/chart-settings";
 import { KNOWN_RELEASES } from "../../lib/private/version";
+import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./reference";
 
-const REFERENCE = "/work/shared/reference/karpenter";
-const referenceVersions = fs.existsSync(REFERENCE)
-  ? fs.readdirSync(REFERENCE).filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && fs.existsSync(path.join(REFERENCE, d, "charts/karpenter/values.yaml")))
-  : [];
+const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 const fact = (key: string) => [...CHART_SETTINGS, ...CHART_FEATURE_GATES].find((f) => f.key === key)!;
+const gatesAt = (version: string) => modelledSettingsBlock(version).featureGates as Record<string, unknown>;
 
-describe("chart settings table", () => {
+describeWithReference(referenceVersions)("chart settings table = published values.yaml", () => {
   // the reference copies are the published chart values.yaml of the newest patch of each minor
-  (referenceVersions.length ? test.each(referenceVersions) : test.skip.each(["(no reference folder)"]))("matches settings: of %s values.yaml key for key and default for default", (dir) => {
-    const values = YAML.parse(fs.readFileSync(path.join(REFERENCE, dir, "charts/karpenter/values.yaml"), "utf8"));
-    expect(modelledSettingsBlock(dir.slice(1))).toEqual(values.settings);
+  test.each(referenceVersions)("matches settings: of the %s values.yaml key for key and default for default", (version) => {
+    expect(modelledSettingsBlock(version)).toEqual(referenceChartValues(version).settings);
   });
 
   test("the reference covers every known release", () => {
-    if (!referenceVersions.length) return;
-    expect(referenceVersions.map((d) => d.slice(1)).sort()).toEqual([...KNOWN_RELEASES].sort());
+    expect(referenceVersions).toEqual([...KNOWN_RELEASES]);
   });
+});
 
+describe("chart settings table", () => {
   test("disableDryRun landed in the 1.6.2 patch, not 1.6.0", () => {
     expect(hasKey(fact("disableDryRun"), "1.6.1")).toBe(false);
     expect(hasKey(fact("disableDryRun"), "1.6.2")).toBe(true);
@@ -30,16 +26,17 @@ describe("chart settings table", () => {
   });
 
   test("1.8.0 values.yaml spells the staticCapacity gate StaticCapacity; 1.8.1 fixed it (upstream PR #8590)", () => {
-    expect((modelledSettingsBlock("1.8.0").featureGates as Record<string, unknown>).StaticCapacity).toBe(false);
-    expect(modelledSettingsBlock("1.8.0").featureGates).not.toHaveProperty("staticCapacity");
-    expect(valuesYamlKey(fact("staticCapacity"), "1.8.1")).toBe("staticCapacity");
+    expect(gatesAt("1.8.0").StaticCapacity).toBe(false);
+    expect(gatesAt("1.8.0")).not.toHaveProperty("staticCapacity");
+    expect(gatesAt("1.8.1")).toHaveProperty("staticCapacity", false);
+    expect(gatesAt("1.8.1")).not.toHaveProperty("StaticCapacity");
     expect(hasKey(fact("staticCapacity"), "1.7.6")).toBe(false);
   });
 
-  test("reservedCapacity defaults to false before 1.6 and to true from 1.6.0", () => {
-    expect(chartDefault(fact("reservedCapacity"), "1.2.8")).toBeUndefined();
-    expect(chartDefault(fact("reservedCapacity"), "1.5.8")).toBe(false);
-    expect(chartDefault(fact("reservedCapacity"), "1.6.0")).toBe(true);
+  test("reservedCapacity is absent before 1.3, defaults to false in 1.3–1.5 and to true from 1.6.0", () => {
+    expect(gatesAt("1.2.8")).not.toHaveProperty("reservedCapacity");
+    expect(gatesAt("1.5.8").reservedCapacity).toBe(false);
+    expect(gatesAt("1.6.0").reservedCapacity).toBe(true);
   });
 
   test("no key or gate carries a since later than the newest known release of its minor", () => {
@@ -51,14 +48,18 @@ describe("chart settings table", () => {
 });
 
 describe("setting values", () => {
-  test("durations are Go durations; refresh intervals at least 1m", () => {
-    expect(durationMs("1h30m")).toBe(5_400_000);
-    expect(durationMs("1.5s")).toBe(1500);
-    expect(durationMs("10")).toBeUndefined();
-    expect(checkChartValue(fact("batchMaxDuration"), "15s")).toBeUndefined();
-    expect(checkChartValue(fact("batchMaxDuration"), "0s")).toMatch(/greater than zero/);
-    expect(checkChartValue(fact("batchMaxDuration"), "15 seconds")).toMatch(/Go duration/);
+  test("durations are Go durations (time.ParseDuration): every unit, fractions; refresh intervals at least 1m", () => {
+    const batch = fact("batchMaxDuration");
+    for (const ok of ["15s", "1h30m", "1.5s", ".5s", "500ms", "750us", "750µs", "750μs", "100ns"]) expect(checkChartValue(batch, ok)).toBeUndefined();
+    expect(checkChartValue(batch, "0s")).toMatch(/greater than zero/);
+    expect(checkChartValue(batch, "0")).toMatch(/greater than zero/);
+    expect(checkChartValue(batch, "-10s")).toMatch(/Go duration/);
+    expect(checkChartValue(batch, "10")).toMatch(/Go duration/);
+    expect(checkChartValue(batch, "15 seconds")).toMatch(/Go duration/);
+    // beyond Go's time.Duration (2^63-1 ns, about 292 years) ParseDuration fails
+    expect(checkChartValue(batch, "2562048h")).toMatch(/Go duration/);
     expect(checkChartValue(fact("amiRefreshInterval"), "30s")).toMatch(/at least 1m/);
+    expect(checkChartValue(fact("amiRefreshInterval"), "59.999s")).toMatch(/at least 1m/);
     expect(checkChartValue(fact("amiRefreshInterval"), "60s")).toBeUndefined();
     expect(checkChartValue(fact("subnetRefreshInterval"), "2h")).toBeUndefined();
   });

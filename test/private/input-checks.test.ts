@@ -1,6 +1,6 @@
 import { TerraformVariable } from "cdktf";
 import { KarpenterValidationError } from "../../lib/errors";
-import { checkExistingRole, checkIamActions, checkPolicyArns, checkTags, isListToken, requireCluster } from "../../lib/private/input-checks";
+import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken, requireCluster } from "../../lib/private/input-checks";
 import { testCluster, testStack, thrown } from "../helpers";
 
 describe("input checks", () => {
@@ -47,10 +47,36 @@ describe("input checks", () => {
     expect(() => checkPolicyArns(stack, "p", "arn:aws:iam::aws:policy/X" as any)).toThrow(/p = .* is invalid: an array of IAM policy ARNs/);
   });
 
-  test("IAM actions", () => {
+  test("IAM actions and resources: string lists, at least one, each item checked; tokens skipped", () => {
     const { stack } = testStack();
-    expect(() => checkIamActions(stack, "a", ["*", "ec2:*", "execute-api:Invoke", "s3:Get*Acl", "iam:PassRole"])).not.toThrow();
-    for (const bad of [":Describe", "ec2:Describe Vpcs", "ec2:Describe/Vpcs", ""]) expect(() => checkIamActions(stack, "a", [bad])).toThrow(/a\[0\] = .* is invalid/);
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    expect(() => checkStringList(stack, "a", ["*", "ec2:*", "execute-api:Invoke", "s3:Get*Acl", "iam:PassRole"], IAM_ACTIONS)).not.toThrow();
+    for (const bad of [":Describe", "ec2:Describe Vpcs", "ec2:Describe/Vpcs", ""]) expect(() => checkStringList(stack, "a", [bad], IAM_ACTIONS)).toThrow(/a\[0\] = .* is invalid: "\*" or "<service>:<action>"/);
+    expect(() => checkStringList(stack, "a", [], IAM_ACTIONS)).toThrow('test: a = [] is invalid: at least one IAM action, e.g. ["ec2:DescribeInstances"]');
+    expect(() => checkStringList(stack, "a", "ec2:X" as any, IAM_ACTIONS)).toThrow(/^test: a = "ec2:X" is invalid: at least one IAM action/);
+    expect(() => checkStringList(stack, "a", list, IAM_ACTIONS)).not.toThrow();
+    expect(() => checkStringList(stack, "r", ["*", "arn:aws:s3:::b/*"], IAM_RESOURCES)).not.toThrow();
+    expect(() => checkStringList(stack, "r", ["arn:aws:s3:::b", "bucket"], IAM_RESOURCES)).toThrow(/^test: r\[1\] = "bucket" is invalid: "\*" or an ARN/);
+    expect(() => checkStringList(stack, "r", [], IAM_RESOURCES)).toThrow('test: r = [] is invalid: at least one resource ARN, or ["*"]');
+  });
+
+  test("KMS key ARNs: any partition; an alias or a token-free non-ARN is refused, a token is not judged", () => {
+    const { stack } = testStack();
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(() => checkKmsKeyArn(stack, "k", "arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab")).not.toThrow();
+    expect(() => checkKmsKeyArn(stack, "k", one)).not.toThrow();
+    expect(() => checkKmsKeyArn(stack, "k", "arn:aws:kms:eu-west-1:123456789012:alias/karpenter")).toThrow(/^test: k = "arn:aws:kms:eu-west-1:123456789012:alias\/karpenter" is invalid: a KMS key ARN/);
+    expect(() => checkKmsKeyArn(stack, "k", 42)).toThrow(/^test: k = 42 is invalid: a KMS key ARN/);
+  });
+
+  test("option objects: unknown keys are named with the allowed ones; undefined values do not count", () => {
+    const { stack } = testStack();
+    expect(checkOptionKeys(stack, "opts", undefined, ["a", "b"])).toBeUndefined();
+    const given = { a: 1, c: undefined };
+    expect(checkOptionKeys(stack, "opts", given, ["a", "b"])).toBe(given);
+    expect(() => checkOptionKeys(stack, "opts", { a: 1, namespace: "x" }, ["a", "b"])).toThrow('test: opts.namespace = "x" is invalid: not a known key of opts (it would be ignored): the allowed keys are { a?, b? }');
+    expect(() => checkOptionKeys(stack, "opts", "a" as any, ["a", "b"])).toThrow('test: opts = "a" is invalid: an object { a?, b? }');
+    expect(() => checkOptionKeys(stack, "opts", [] as any, ["a"])).toThrow(/^test: opts = \[\] is invalid/);
   });
 
   test("isListToken tells a list token and its spread from a literal array of string references", () => {

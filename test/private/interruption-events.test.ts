@@ -1,10 +1,11 @@
 import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "../../lib/private/interruption-events";
 import { resolveKarpenterVersion } from "../../lib/private/version";
 import { loadReference, referenceVersions, SYMBOLS } from "./cfn-reference";
+import { describeWithReference } from "./reference";
 
 const events = (version: string) => interruptionEvents(resolveKarpenterVersion("test", version));
 const referenceVersionList = referenceVersions();
-const withReference = referenceVersionList.length ? describe : describe.skip;
+const withReference = describeWithReference(referenceVersionList);
 
 withReference("interruption table = upstream CloudFormation, every reference version", () => {
   test.each(referenceVersionList)("%s: rules, queue and queue policy", (version) => {

@@ -1,7 +1,7 @@
 import { TerraformStack, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { KarpenterCluster } from "../../lib/karpenter-cluster";
-import { checkKubernetesCompatibility, kubernetesMinor, kubernetesSupport, literalKubernetesVersion, releasesSupporting } from "../../lib/private/kubernetes-compatibility";
+import { IKarpenterCluster, KarpenterCluster } from "../../lib/karpenter-cluster";
+import { checkKubernetesCompatibility, supportedKubernetesVersions } from "../../lib/private/kubernetes-compatibility";
 import { resolveKarpenterVersion } from "../../lib/private/version";
 import { testStack } from "../helpers";
 
@@ -33,26 +33,34 @@ describe("Kubernetes compatibility", () => {
     ["1.13.0", 26, 36],
     ["1.14.9", 26, 36],
   ])("Karpenter %s runs on Kubernetes 1.%i to 1.%i", (version, min, max) => {
-    expect(kubernetesSupport(version)).toMatchObject({ minMinor: min, maxMinor: max });
+    expect(supportedKubernetesVersions(version)).toEqual({ oldest: `1.${min}`, newest: `1.${max}` });
   });
 
-  test("which releases support a Kubernetes minor, patch ranges included", () => {
-    expect(releasesSupporting(34)).toBe("1.6.6–1.6.8 or 1.7.4 and later");
-    expect(releasesSupporting(31)).toBe("1.0.5 and later");
-    expect(releasesSupporting(25)).toBe("1.0.0–1.4.4");
-    expect(releasesSupporting(36)).toBe("1.13.0 and later");
-    expect(releasesSupporting(24)).toBeUndefined();
+  test.each([
+    ["1.34", "1.0.14", "Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later"],
+    ["1.31", "1.0.4", "Kubernetes 1.31 needs Karpenter 1.0.5 and later"],
+    ["1.25", "1.14.1", "Kubernetes 1.25 needs Karpenter 1.0.0–1.4.4"],
+    ["1.36", "1.12.2", "Kubernetes 1.36 needs Karpenter 1.13.0 and later"],
+    ["1.24", "1.0.14", "no Karpenter 1.x release supports Kubernetes 1.24: upgrade the cluster to 1.25 or later"],
+  ])("Kubernetes %s with Karpenter %s: the error names the releases that support it, patch ranges included", (k8s, version, needs) => {
+    const { stack, cluster } = clusterWith(k8s);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", version), cluster)).toThrow(`; ${needs} (Karpenter compatibility matrix)`);
   });
 
   test("the cluster's version is known from a literal kubernetesVersion or the EksCluster's version argument, never from a token", () => {
-    expect(literalKubernetesVersion(clusterWith("1.34").cluster)).toBe("1.34");
-    expect(literalKubernetesVersion(clusterWith().cluster)).toBeUndefined();
-    expect(literalKubernetesVersion(clusterWith((stack) => new TerraformVariable(stack, "k8s", { type: "string" }).stringValue).cluster)).toBeUndefined();
+    const old = resolveKarpenterVersion("t", "1.0.14"); // supports 1.25 to 1.31
+    const judged = (c: { stack: TerraformStack; cluster: IKarpenterCluster }) => () => checkKubernetesCompatibility(c.stack, "version", old, c.cluster);
+    expect(judged(clusterWith("1.34"))).toThrow(/cluster demo runs Kubernetes 1\.34/);
+    expect(judged(clusterWith("v1.34.2"))).toThrow(/cluster demo runs Kubernetes v1\.34\.2/);
+    // a literal cluster attribute counts even when the EksCluster has no version argument
     const { stack } = testStack();
-    expect(literalKubernetesVersion(KarpenterCluster.fromClusterName(stack, "existing", "prod"))).toBeUndefined();
-    expect(kubernetesMinor("1.34")).toBe(34);
-    expect(kubernetesMinor("v1.31.2")).toBe(31);
-    expect(kubernetesMinor("latest")).toBeUndefined();
+    const literal: IKarpenterCluster = { ...KarpenterCluster.fromClusterName(stack, "existing", "prod"), kubernetesVersion: "1.34" };
+    expect(judged({ stack, cluster: literal })).toThrow(/cluster prod runs Kubernetes 1\.34/);
+    // unknown at synth: EKS picks the version, a token, a data source, or not a version at all
+    expect(judged(clusterWith())).not.toThrow();
+    expect(judged(clusterWith((s) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue))).not.toThrow();
+    expect(judged({ stack, cluster: KarpenterCluster.fromClusterName(stack, "other", "prod") })).not.toThrow();
+    expect(judged(clusterWith("latest"))).not.toThrow();
   });
 
   test("outside the range: an error on the field naming the version, both ranges and the releases to use", () => {

@@ -1,10 +1,11 @@
 import { nodeRolePolicyNames } from "../../lib/private/node-role-policies";
 import { resolveKarpenterVersion } from "../../lib/private/version";
 import { loadReference, referenceVersions } from "./cfn-reference";
+import { describeWithReference } from "./reference";
 
 const names = (version: string) => nodeRolePolicyNames(resolveKarpenterVersion("test", version));
 const referenceVersionList = referenceVersions();
-const withReference = referenceVersionList.length ? describe : describe.skip;
+const withReference = describeWithReference(referenceVersionList);
 
 withReference("node role policy table = upstream CloudFormation, every reference version", () => {
   test.each(referenceVersionList)("%s", (version) => {

@@ -1,0 +1,219 @@
+import { IConstruct } from "constructs";
+import { Token } from "cdktf";
+import { KarpenterValidationError } from "../errors";
+import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "../karpenter-settings";
+import { CHART_FEATURE_GATES, CHART_SETTINGS, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
+import { isPlainMap } from "./deep-merge";
+import { parseQuantity } from "./helm";
+import { checkOptionKeys } from "./input-checks";
+import { isUnresolved } from "./tokens";
+import { KarpenterVersion } from "./version";
+
+/*
+ * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
+ * against the version's chart, the `values` escape hatch, controller resources, tolerations and
+ * node selector. Every error names the prop a value came from.
+ */
+
+/** @throws KarpenterValidationError unless `replicas` is a whole number of at least 1 (a token is left to Helm) */
+export function checkReplicas(scope: IConstruct, field: string, replicas: unknown): void {
+  if (Token.isUnresolved(replicas)) return;
+  if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 1) {
+    throw new KarpenterValidationError(scope, field, replicas, "a whole number of controller pods, at least 1 (2 for high availability)");
+  }
+}
+
+/**
+ * The chart's `settings:` from the typed settings: each key and feature gate checked against the
+ * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
+ * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
+ */
+export function settingsValues(scope: IConstruct, version: KarpenterVersion, settings: KarpenterSettings | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const given = checkMap(scope, "settings", settings as Record<string, unknown> | undefined) ?? {};
+  const { featureGates, ...rest } = given;
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    const fact = CHART_SETTINGS.find((f) => f.key === key && !f.wired);
+    if (!fact) throw unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
+    checkFact(scope, `settings.${key}`, fact, value, version, "setting");
+    out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
+  }
+  const gates: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(checkMap(scope, "settings.featureGates", featureGates as Record<string, unknown> | undefined) ?? {})) {
+    if (value === undefined) continue;
+    const fact = CHART_FEATURE_GATES.find((f) => f.key === key);
+    if (!fact) throw unknownKey(scope, `settings.featureGates.${key}`, value, CHART_FEATURE_GATES, "feature gate", version);
+    checkFact(scope, `settings.featureGates.${key}`, fact, value, version, "feature gate");
+    gates[key] = value;
+  }
+  // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
+  // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
+  for (const fact of CHART_FEATURE_GATES) {
+    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = fact.defaults[0].value;
+  }
+  if (Object.keys(gates).length) out.featureGates = gates;
+  return out;
+}
+
+function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: unknown, version: KarpenterVersion, what: string): void {
+  if (!hasKey(fact, version.full)) {
+    throw new KarpenterValidationError(scope, field, value, `Karpenter ${version.full} has no ${what} ${fact.key}: it was introduced in ${fact.since}; use version ${fact.since} or later, or leave it unset`);
+  }
+  if (isUnresolved(value)) return;
+  const problem = checkChartValue(fact, value);
+  if (problem) throw new KarpenterValidationError(scope, field, value, problem);
+}
+
+function unknownKey(scope: IConstruct, field: string, value: unknown, facts: readonly ChartKeyFact[], what: string, version: KarpenterVersion): KarpenterValidationError {
+  const wired = CHART_SETTINGS.find((f) => f.wired && `settings.${f.key}` === field);
+  if (wired) return new KarpenterValidationError(scope, field, value, `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`);
+  const known = facts.filter((f) => hasKey(f, version.full)).map((f) => f.key);
+  return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart: ${known.join(", ")}`);
+}
+
+/**
+ * Checks `values.settings` like typed settings (the chart ignores unknown keys silently) and refuses
+ * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`).
+ * @throws KarpenterValidationError naming the `values.…` path
+ */
+export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+  const sa = values.serviceAccount;
+  if (isPlainMap(sa) && sa.name !== undefined) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount.name", sa.name, "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName");
+  }
+  const settings = values.settings;
+  if (settings === undefined) return;
+  if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === "featureGates") {
+      if (value === null) continue;
+      if (!isPlainMap(value)) throw new KarpenterValidationError(scope, "values.settings.featureGates", value, "a map of feature gates");
+      for (const [gate, v] of Object.entries(value)) {
+        const fact = CHART_FEATURE_GATES.find((f) => f.key === gate);
+        if (!fact) throw unknownKey(scope, `values.settings.featureGates.${gate}`, v, CHART_FEATURE_GATES, "feature gate", version);
+        if (v !== null) checkFact(scope, `values.settings.featureGates.${gate}`, fact, v, version, "feature gate");
+      }
+      continue;
+    }
+    const fact = CHART_SETTINGS.find((f) => f.key === key);
+    if (fact?.wired) {
+      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
+      throw new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`);
+    }
+    if (!fact) throw unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
+    if (value !== null) checkFact(scope, `values.settings.${key}`, fact, value, version, "setting");
+  }
+}
+
+/**
+ * `controller.resources` from the typed prop, each of the four fields defaulted separately. Only
+ * the quantities are checked here: requests against limits are compared once `values` is merged
+ * ({@link checkMergedResources}), since `values` may raise a limit.
+ * @throws KarpenterValidationError for a literal quantity that is not a Kubernetes quantity above zero
+ */
+export function controllerResources(scope: IConstruct, given: ControllerResources | undefined): Record<string, unknown> {
+  const d = DEFAULT_CONTROLLER_RESOURCES;
+  const requests = { cpu: given?.requests?.cpu ?? d.requests.cpu, memory: given?.requests?.memory ?? d.requests.memory };
+  const limits = { cpu: given?.limits?.cpu, memory: given?.limits?.memory ?? d.limits.memory };
+  for (const [side, q] of [["requests", requests], ["limits", limits]] as const) {
+    for (const [res, value] of Object.entries(q)) {
+      if (value === undefined || isUnresolved(value)) continue;
+      const n = typeof value === "string" ? parseQuantity(value) : undefined;
+      if (n === undefined || n <= 0) {
+        throw new KarpenterValidationError(scope, `controllerResources.${side}.${res}`, value, res === "cpu" ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"' : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"');
+      }
+    }
+  }
+  return { requests, limits };
+}
+
+/**
+ * Requests at most their limits in the merged `controller.resources` (typed props, then `values`):
+ * Kubernetes rejects the pod otherwise, and Helm waits for it until the release times out. The
+ * error names the request, unless only the limit came from `values` (then the limit is what to fix).
+ * @throws KarpenterValidationError naming `controllerResources.…` or `values.controller.resources.…`
+ */
+export function checkMergedResources(scope: IConstruct, values: Record<string, unknown>, escape: Record<string, unknown> | undefined): void {
+  const resources = isPlainMap(values.controller) ? values.controller.resources : undefined;
+  if (!isPlainMap(resources)) return;
+  const field = (side: string, res: string) => (escape && hasPath(escape, ["controller", "resources", side, res]) ? `values.controller.resources.${side}.${res}` : `controllerResources.${side}.${res}`);
+  const given: Record<string, Record<string, { value: unknown; n: number }>> = { requests: {}, limits: {} };
+  for (const side of ["requests", "limits"]) {
+    const q = resources[side];
+    if (q === undefined || q === null) continue;
+    if (!isPlainMap(q)) throw new KarpenterValidationError(scope, `values.controller.resources.${side}`, q, 'a map of resource quantities, e.g. { cpu: "500m", memory: "512Mi" }');
+    for (const [res, value] of Object.entries(q)) {
+      if (value === undefined || value === null || isUnresolved(value)) continue;
+      const n = typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
+      if (n === undefined) throw new KarpenterValidationError(scope, field(side, res), value, res === "cpu" ? 'a Kubernetes CPU quantity, e.g. "500m" or "1"' : 'a Kubernetes quantity, e.g. "512Mi" or "1Gi"');
+      given[side][res] = { value, n };
+    }
+  }
+  for (const [res, req] of Object.entries(given.requests)) {
+    const lim = given.limits[res];
+    if (!lim || req.n <= lim.n) continue;
+    const requestField = field("requests", res);
+    const limitField = field("limits", res);
+    if (limitField.startsWith("values.") && !requestField.startsWith("values.")) {
+      throw new KarpenterValidationError(scope, limitField, lim.value, `at least the request (${String(req.value)}, ${requestField}): Kubernetes rejects a request above its limit; lower ${requestField} too`);
+    }
+    throw new KarpenterValidationError(scope, requestField, req.value, `at most the limit (${String(lim.value)}, ${limitField}): Kubernetes rejects a request above its limit; raise ${limitField} too`);
+  }
+}
+
+/** @throws KarpenterValidationError for a node selector that is not a map of string label values */
+export function checkNodeSelector(scope: IConstruct, selector: Record<string, string> | undefined): Record<string, string> | undefined {
+  const map = checkMap(scope, "nodeSelector", selector);
+  if (!map) return undefined;
+  for (const [k, v] of Object.entries(map)) {
+    if (typeof v !== "string" && !isUnresolved(v)) throw new KarpenterValidationError(scope, `nodeSelector.${k}`, v, "a label value (string)");
+  }
+  return map as Record<string, string>;
+}
+
+const TOLERATION_KEYS = ["key", "operator", "value", "effect", "tolerationSeconds"] as const;
+const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/**
+ * Checks tolerations by the Kubernetes rules (core/v1 validation) and refuses unknown keys: a
+ * misspelt `efect` would otherwise be dropped, and the toleration then matches every effect.
+ * @throws KarpenterValidationError naming `tolerations[<index>].<key>`
+ */
+export function checkTolerations(scope: IConstruct, tolerations: KubernetesToleration[] | undefined): KubernetesToleration[] | undefined {
+  if (tolerations === undefined) return undefined;
+  if (!Array.isArray(tolerations)) throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
+  tolerations.forEach((t, i) => {
+    const field = `tolerations[${i}]`;
+    checkOptionKeys(scope, field, t, TOLERATION_KEYS);
+    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") throw new KarpenterValidationError(scope, `${field}.operator`, t.operator, '"Equal" or "Exists"');
+    if (t.operator === "Exists" && t.value) throw new KarpenterValidationError(scope, `${field}.value`, t.value, 'no value with operator "Exists"');
+    if ((t.operator ?? "Equal") === "Equal" && !t.key) throw new KarpenterValidationError(scope, `${field}.key`, t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
+    if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) {
+      throw new KarpenterValidationError(scope, `${field}.effect`, t.effect, '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)');
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") throw new KarpenterValidationError(scope, `${field}.tolerationSeconds`, t.tolerationSeconds, 'only with effect "NoExecute"');
+  });
+  // copies, so that later changes to the caller's objects do not reach the rendered values
+  return tolerations.map((t) => ({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
+}
+
+/** @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth */
+export function checkMap(scope: IConstruct, field: string, value: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (!isPlainMap(value)) throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
+  return value;
+}
+
+/**
+ * Whether `values` sets the key path (to anything but undefined): a value of the merged document
+ * that `values` sets came from the escape hatch, so its error is named `values.…`.
+ */
+export function hasPath(values: Record<string, unknown>, parts: readonly string[]): boolean {
+  let cur: unknown = values;
+  for (const part of parts) {
+    if (!isPlainMap(cur) || cur[part] === undefined) return false;
+    cur = cur[part];
+  }
+  return true;
+}
