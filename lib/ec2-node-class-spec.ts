@@ -263,8 +263,11 @@ export interface Ec2NodeClassOptions {
    */
   readonly role?: string;
   /**
-   * An existing instance profile for the nodes (its role must be one Karpenter may pass).
-   * Exactly one of `role` and `instanceProfile`.
+   * An existing instance profile for the nodes (its name). Exactly one of `role` and
+   * `instanceProfile`. Its role must have an EKS access entry (type EC2_LINUX) and be one the
+   * controller may pass (iam:PassRole). With `karpenter`, it gets a synth warning: the
+   * installation lets the controller pass only its node role and gives only that role an access
+   * entry, so prefer `role` (the default) or make sure of both yourself.
    * @default unset
    */
   readonly instanceProfile?: string;

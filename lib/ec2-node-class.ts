@@ -78,8 +78,8 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
  *
  * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
- * (`node.addValidation`), naming both construct paths. A `role` other than the installation's
- * node role gets a synth warning.
+ * (`node.addValidation`), naming both construct paths. With `karpenter`, a `role` other than the
+ * installation's node role, or any `instanceProfile`, gets a synth warning.
  *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -157,6 +157,7 @@ export class Ec2NodeClass extends Construct {
       const warning = roleWarning(name, options.role, karpenter);
       if (warning) Annotations.of(this).addWarning(warning);
     }
+    if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {
@@ -224,6 +225,22 @@ function roleWarning(name: string, role: string, karpenter: IKarpenterInstallati
     `EC2NodeClass ${name}: role "${role}" is not the Karpenter node role of ${karpenter.node.path} ${theirs}. ` +
     "The installation lets the controller pass only its node role to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: nodes with another role fail to launch or never join the cluster. " +
     "Leave `role` unset to use the node role, or extend the controller policy's iam:PassRole and add an access entry (type EC2_LINUX) for this role yourself."
+  );
+}
+
+/**
+ * The warning for an `instanceProfile` on a class of an installation: which role the profile holds
+ * is not known here, and the installation lets the controller pass only its node role and gives
+ * only that role an access entry, so a profile with another role fails to launch or join.
+ */
+function instanceProfileWarning(name: string, profile: string, karpenter: IKarpenterInstallation): string {
+  const shown = Token.isUnresolved(profile) ? "(known only at apply)" : `"${profile}"`;
+  const installRole = literalRoleName(karpenter);
+  const theirs = installRole !== undefined ? ` "${installRole}"` : "";
+  return (
+    `EC2NodeClass ${name}: instanceProfile ${shown} is used instead of a role, on a class of the Karpenter installation ${karpenter.node.path}. ` +
+    `The installation lets the controller pass only its node role${theirs} to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: the instance profile must contain a role that has an access entry (type EC2_LINUX) and that the controller can pass, or nodes fail to launch or never join the cluster. ` +
+    "Use `role` instead (leave both unset for the node role, the default), or make sure of both yourself."
   );
 }
 

@@ -14,7 +14,8 @@ import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/control
 import { checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
 import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
-import { nameFromCluster } from "./private/resource-names";
+import { recordAccountNames } from "./private/account-names";
+import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { isUnresolved, resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
@@ -197,7 +198,10 @@ const MANAGED_POLICY_MAX = 6144;
  * @throws KarpenterValidationError for a missing `cluster` or `nodeRole`, an unknown version or
  * identity type, bad literal names (role, policies, namespace, service account, OIDC provider ARN),
  * additional statements with malformed actions or resources, that reuse an official Sid or overflow
- * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules
+ * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules;
+ * at synth, when another construct of the app creates the same role or policy name in the same (or an
+ * unknown) AWS account — IAM names are account-wide, so the same cluster name in two regions needs
+ * `roleName` and `policyNameSuffix` on one of them
  */
 export class KarpenterControllerRole extends Construct {
   /** The `aws_iam_role`. */
@@ -282,6 +286,16 @@ export class KarpenterControllerRole extends Construct {
           tags: props.tags,
         }),
     );
+    recordAccountNames(this, [
+      { kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterControllerRole-"), field: "roleName", resource: this.role },
+      ...this.policies.map((p, i) => ({
+        kind: "IAM managed policy" as const,
+        literal: this.literalPolicyName(documents[i].key, cluster, props.policyNameSuffix),
+        field: "policyNameSuffix",
+        resource: p,
+        shown: props.policyNameSuffix ?? cluster.clusterNameLiteral,
+      })),
+    ]);
     const attachments = attachPolicies(this, this.role.name, [
       ...this.policies.map((p, i) => ({ key: documents[i].key, arn: p.arn })),
       ...(props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn })),
@@ -303,6 +317,12 @@ export class KarpenterControllerRole extends Construct {
   private policyName(group: string, cluster: IKarpenterCluster, suffix?: string): string {
     const prefix = `KarpenterController${group}Policy-`;
     return nameFromCluster(this, "iamPolicy", "policyNameSuffix", suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
+  }
+
+  /** The policy name of {@link policyName} when known at synth. */
+  private literalPolicyName(group: string, cluster: IKarpenterCluster, suffix?: string): string | undefined {
+    const prefix = `KarpenterController${group}Policy-`;
+    return literalNameFromCluster(suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
   }
 
   private checkOidcProviderArn(providerArn?: string): void {

@@ -1,9 +1,10 @@
 import { Construct } from "constructs";
-import { ITerraformDependable } from "cdktf";
+import { Fn, ITerraformDependable, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "./errors";
-import { checkReleaseName, checkRepository, renderValues } from "./private/helm";
+import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./private/helm";
 import { checkNamespace, checkServiceName } from "./private/k8s-names";
+import { isUnresolved } from "./private/tokens";
 import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
 
 /**
@@ -54,6 +55,21 @@ export interface KarpenterCrdReleaseProps {
    * @default "karpenter" (the chart default)
    */
   readonly webhookServiceName?: string;
+  /**
+   * Karpenter 1.0.x only: whether the CRDs carry the conversion webhook stanza. Mirror the controller
+   * chart's `webhook.enabled`: with the controller's webhook off, CRDs that still name it make every
+   * v1beta1 read or write fail (the `Karpenter` construct mirrors its `values.webhook.enabled`).
+   * Source: karpenter-crd chart 1.0.x values.yaml (`webhook.enabled`) and templates (`{{- if .Values.webhook.enabled }}`).
+   * @default true (the chart default)
+   */
+  readonly webhookEnabled?: boolean;
+  /**
+   * Karpenter 1.0.x only: the port of the controller's conversion webhook Service (1–65535). Mirror
+   * the controller chart's `webhook.port` (the `Karpenter` construct mirrors its `values.webhook.port`).
+   * Source: karpenter-crd chart 1.0.x values.yaml (`webhook.port`).
+   * @default 8443 (the chart default)
+   */
+  readonly webhookPort?: number;
   /** Resources the release waits for. @default none */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -69,7 +85,8 @@ export interface KarpenterCrdReleaseProps {
  * controller, and install the controller with `skip_crds = true` after it (see `KarpenterRelease`).
  *
  * @throws KarpenterValidationError for an unsupported version, a bad namespace or release name, a
- * repository that is not an `oci://` or `https://` URL, or `webhookServiceName` on a version without the webhook
+ * repository that is not an `oci://` or `https://` URL, `webhookServiceName`, `webhookEnabled` or
+ * `webhookPort` on a version without the webhook, or a webhook port outside 1–65535
  */
 export class KarpenterCrdRelease extends Construct {
   /** The `helm_release` resource. */
@@ -100,17 +117,30 @@ export class KarpenterCrdRelease extends Construct {
       version: this.version,
       namespace: this.namespace,
       createNamespace: props.createNamespace || undefined,
-      values: webhookValues(this, version, props.webhookServiceName),
+      values: webhookValues(this, version, props),
       dependsOn: props.dependsOn,
     });
   }
 }
 
-function webhookValues(scope: Construct, version: KarpenterVersion, serviceName: string | undefined): string[] | undefined {
-  if (serviceName === undefined) return undefined;
+/** The 1.0.x chart's `webhook:` values that are given; undefined when none are. */
+function webhookValues(scope: Construct, version: KarpenterVersion, props: KarpenterCrdReleaseProps): string[] | undefined {
+  const given = { serviceName: props.webhookServiceName, enabled: props.webhookEnabled, port: props.webhookPort };
+  const set = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] !== undefined);
+  if (set.length === 0) return undefined;
+  const field = (k: keyof typeof given) => `webhook${k[0].toUpperCase()}${k.slice(1)}`;
   if (version.minor !== 0) {
-    throw new KarpenterValidationError(scope, "webhookServiceName", serviceName, `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`);
+    throw new KarpenterValidationError(scope, field(set[0]), given[set[0]], `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`);
   }
-  checkServiceName(scope, "webhookServiceName", serviceName);
-  return [renderValues({ webhook: { serviceName } })];
+  if (given.serviceName !== undefined) checkServiceName(scope, "webhookServiceName", given.serviceName);
+  if (given.enabled !== undefined && typeof given.enabled !== "boolean" && !isUnresolved(given.enabled)) {
+    throw new KarpenterValidationError(scope, "webhookEnabled", given.enabled, "true or false");
+  }
+  const port = given.port;
+  if (port !== undefined && !Token.isUnresolved(port) && !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)) {
+    throw new KarpenterValidationError(scope, "webhookPort", port, "a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)");
+  }
+  // a boolean token goes in unquoted as tobool(…), so that the chart's `if` reads a YAML boolean
+  const enabled = given.enabled !== undefined && typeof given.enabled !== "boolean" ? plainScalar(Fn.tobool(given.enabled)) : given.enabled;
+  return [renderValues({ webhook: { ...given, enabled } })];
 }

@@ -8,7 +8,8 @@ import { awsContext } from "./private/aws-context";
 import { checkExistingRole, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { nodeRolePolicyNames } from "./private/node-role-policies";
-import { nameFromCluster } from "./private/resource-names";
+import { recordAccountNames } from "./private/account-names";
+import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { resolveKarpenterVersion } from "./private/version";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
@@ -72,7 +73,9 @@ export interface KarpenterNodeRoleProps {
  * @throws KarpenterValidationError for a missing `cluster`, an unknown version, a literal role name that breaks the IAM
  * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
  * an `existingRole` whose literal name or ARN is malformed or whose ARN names another role, a literal
- * additional ARN that is not a managed policy ARN, or tags that break the AWS tag rules
+ * additional ARN that is not a managed policy ARN, or tags that break the AWS tag rules; at synth, when
+ * another construct of the app creates the same role name in the same (or an unknown) AWS account —
+ * IAM names are account-wide, so the same cluster name in two regions needs `roleName` on one of them
  */
 export class KarpenterNodeRole extends Construct {
   /** The role name, for EC2NodeClass `spec.role`. */
@@ -121,6 +124,7 @@ export class KarpenterNodeRole extends Construct {
       this.role = role;
       this.roleName = role.name;
       this.roleArn = role.arn;
+      recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
     }
 
     this.accessEntry = new EksAccessEntry(this, "access-entry", {

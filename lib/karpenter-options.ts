@@ -11,7 +11,8 @@ import { InterruptionQueueKmsKey } from "./interruption-queue";
 /** The node role of a {@link Karpenter} install: created (default) or your own. */
 export interface KarpenterNodeRoleOptions {
   /**
-   * Name of the created role (1–64 characters).
+   * Name of the created role (1–64 characters). IAM names are account-wide: set it when the same
+   * cluster name is installed in another region of the account.
    * @default `KarpenterNodeRole-<cluster name>` (as upstream)
    */
   readonly roleName?: string;
@@ -24,7 +25,8 @@ export interface KarpenterNodeRoleOptions {
 /** The controller role of a {@link Karpenter} install (see `KarpenterControllerRoleProps`). */
 export interface KarpenterControllerRoleOptions {
   /**
-   * The role name (1–64 characters).
+   * The role name (1–64 characters). IAM names are account-wide: set it (and `policyNameSuffix`) when
+   * the same cluster name is installed in another region of the account.
    * @default `KarpenterControllerRole-<cluster name>` (as upstream); set it for cluster names longer than 40 characters
    */
   readonly roleName?: string;

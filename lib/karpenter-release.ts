@@ -7,12 +7,12 @@ import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpe
 import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
 import { checkValuePaths } from "./private/chart-values";
 import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
-import { chartFullName, checkReleaseName, checkRepository, renderValues } from "./private/helm";
+import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./private/helm";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
 import { requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
-  checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, settingsValues,
+  booleanTokensPlain, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, settingsValues,
 } from "./private/release-values";
 import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
 
@@ -116,7 +116,12 @@ export interface KarpenterReleaseProps {
    * @default the chart's
    */
   readonly affinity?: Record<string, unknown>;
-  /** Typed chart settings and feature gates, checked against the version. @default the chart's */
+  /**
+   * Typed chart settings and feature gates, checked against the version. A boolean given as a token
+   * (e.g. `Token.asAny(boolVariable.value)`) is written as `${tobool(…)}` without quotes, so the
+   * chart gets a YAML boolean at apply and a non-boolean fails the plan.
+   * @default the chart's
+   */
   readonly settings?: KarpenterSettings;
   /**
    * Escape hatch: raw chart values deep-merged LAST, over everything above (maps merge, lists and
@@ -125,9 +130,12 @@ export interface KarpenterReleaseProps {
    * empty there — annotations, labels, `controller.resources`, `dnsConfig` — and `nodeSelector` take
    * any key; lists are replaced whole; maps values.yaml fills, such as `affinity`, take only its
    * keys), `controller.resources` requests must not exceed their limits, and keys under `settings`
-   * are checked against the version. `settings.clusterName`, `settings.interruptionQueue` and
-   * `serviceAccount.name` cannot be overridden here: they are wired (use `cluster`,
-   * `interruptionQueue`, `serviceAccountName`).
+   * are checked against the version. `settings.clusterName`, `settings.interruptionQueue`,
+   * `serviceAccount.name` and the `eks.amazonaws.com/role-arn` ServiceAccount annotation cannot be
+   * overridden here: they are wired (use `cluster`, `interruptionQueue`, `serviceAccountName`,
+   * `irsaRoleArn`); nor can `serviceAccount` be removed with `null`, nor (with `irsaRoleArn`)
+   * `serviceAccount.annotations`. Under EKS Pod Identity the role annotation would make the AWS SDK
+   * prefer web identity over the Pod Identity credentials.
    * @default none
    */
   readonly values?: Record<string, unknown>;
@@ -154,8 +162,9 @@ export interface KarpenterReleaseProps {
  * support the cluster's literal Kubernetes version (Karpenter compatibility matrix); a setting or
  * feature gate the version lacks (naming the version that introduced it); a value path the version's
  * values.yaml lacks (naming the version that has it, if any); a bad setting value, quantity, replica
- * count, toleration, name or namespace; a request above its limit (after `values` is merged); or
- * `values` that override wired keys
+ * count, toleration, name or namespace; a request above its limit (after `values` is merged);
+ * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); or
+ * a token that cannot be written into the values YAML (a list or map token; boolean settings may be tokens)
  */
 export class KarpenterRelease extends Construct {
   /** The `helm_release` resource. */
@@ -202,7 +211,7 @@ export class KarpenterRelease extends Construct {
       dnsPolicy,
       serviceAccount: {
         name: this.serviceAccountName,
-        annotations: props.irsaRoleArn !== undefined ? { "eks.amazonaws.com/role-arn": props.irsaRoleArn } : undefined,
+        annotations: props.irsaRoleArn !== undefined ? { [IRSA_ROLE_ANNOTATION]: props.irsaRoleArn } : undefined,
       },
       controller: { resources: controllerResources(this, props.controllerResources) },
       settings: {
@@ -215,7 +224,7 @@ export class KarpenterRelease extends Construct {
       affinity: checkMap(this, "affinity", props.affinity),
     };
     const escape = checkMap(this, "values", props.values);
-    if (escape) checkEscapeHatch(this, version, escape);
+    if (escape) checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined);
     const values = escape ? mergeHelmValues(generated, escape) : generated;
     // what Helm gets is the merged document: check it as a whole, naming the prop each part came from
     checkValuePaths(this, this.version, values, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join("."));
@@ -227,9 +236,13 @@ export class KarpenterRelease extends Construct {
     }
     this.fullName = chartFullName(this.releaseName, values);
     try {
-      this.valuesYaml = renderValues(values);
+      this.valuesYaml = renderValues(booleanTokensPlain(values));
     } catch (e) {
-      throw new KarpenterValidationError(this, "values", props.values, (e as Error).message);
+      if (!(e instanceof ValuesRenderError)) throw e;
+      // name the prop the value came from: the escape hatch, or the typed prop of the same path
+      const parts = e.path.split(".");
+      const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
+      throw new KarpenterValidationError(this, field, "(a token)", e.message);
     }
 
     this.release = new Release(this, "release", {

@@ -18,7 +18,8 @@ export interface KarpenterFeatureGates {
   /** NodeOverlay objects influence scheduling (alpha). Since 1.7.0. @default false (chart) */
   readonly nodeOverlay?: boolean;
   /**
-   * Static capacity provisioning (alpha). Since 1.8.0 (the 1.8.0 values.yaml spells it
+   * Static capacity provisioning (alpha): NodePools with `replicas` keep a fixed node count only with
+   * this gate on (`Karpenter` warns at synth about a NodePool with `replicas` without it). Since 1.8.0 (the 1.8.0 values.yaml spells it
    * `StaticCapacity`, which its template does not read; this construct always writes `staticCapacity`
    * for 1.8.0 so the controller gets a value). @default false (chart)
    */
@@ -31,7 +32,9 @@ export interface KarpenterFeatureGates {
  * The chart's `settings:` (global controller settings), typed. Every key any supported chart
  * (1.0–1.14) carries is here except `clusterName` and `interruptionQueue`, which are wired from the
  * cluster and the interruption queue. A key the chosen version lacks is an error naming the version
- * that introduced it. Unset keys are not written: the chart default applies.
+ * that introduced it. Unset keys are not written: the chart default applies. A boolean setting or
+ * feature gate may be a token (e.g. `Token.asAny(boolVariable.value)`): it is written unquoted as
+ * `${tobool(…)}`, so the chart reads a YAML boolean at apply and a non-boolean fails the plan.
  * Source: `charts/karpenter/values.yaml` of each release; Karpenter "Settings" reference.
  */
 export interface KarpenterSettings {

@@ -1,6 +1,7 @@
 import { Construct, IConstruct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import type { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
@@ -10,7 +11,7 @@ import { KarpenterNodeRole } from "./karpenter-node-role";
 import { ControllerIdentity, KarpenterControllerRole } from "./karpenter-controller-role";
 import { InterruptionQueue } from "./interruption-queue";
 import { SpotServiceLinkedRole } from "./spot-service-linked-role";
-import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease } from "./karpenter-crd-release";
+import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease, KarpenterCrdReleaseProps } from "./karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "./karpenter-release";
 import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
 import { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "./karpenter-options";
@@ -18,12 +19,14 @@ import { SystemNodeGroup } from "./system-node-group";
 import { Ec2NodeClass, Ec2NodeClassProps } from "./ec2-node-class";
 import { NodePool, NodePoolProps } from "./node-pool";
 import { chartFullName } from "./private/helm";
-import { sameCluster, sameInstallTarget } from "./private/cluster-identity";
+import { awsLocation, sameCluster, sameInstallTarget } from "./private/cluster-identity";
+import { attributeAccountNames } from "./private/account-names";
 import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
 import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
-import { resolvedReference } from "./private/tokens";
+import { isPlainMap } from "./private/deep-merge";
+import { isUnresolved, resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
@@ -65,6 +68,9 @@ export interface KarpenterProps {
    * existingQueueArn, kmsKeyArn? }` uses a queue you already have (nothing created, the controller
    * policy names it, `settings.interruptionQueue` is its name); `false` turns interruption handling
    * off (no queue, no rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
+   * The controller looks the queue up by name in its own region and account, so an existing queue
+   * must be in the cluster's: synth warns when its ARN names another region or account than the
+   * cluster's AWS provider (literal `region`; account from `allowedAccountIds` or the assumed role).
    * @default true
    * @throws KarpenterValidationError for an existing queue whose literal ARN is not an SQS ARN, whose
    * name is not an SQS name, or whose name is not the ARN's last segment
@@ -84,7 +90,10 @@ export interface KarpenterProps {
   readonly settings?: KarpenterSettings;
   /**
    * Raw chart values deep-merged last (see `KarpenterReleaseProps.values`): the merged document is
-   * checked against the version's chart values.yaml, and requests against limits. @default none
+   * checked against the version's chart values.yaml, and requests against limits. The ServiceAccount
+   * name and the `eks.amazonaws.com/role-arn` annotation are wired and cannot be set here. With
+   * Karpenter 1.0.x, `fullnameOverride`, `webhook.enabled` and `webhook.port` are mirrored into the
+   * karpenter-crd release, whose CRDs call the controller's conversion webhook. @default none
    */
   readonly values?: Record<string, unknown>;
   /** The node role: created by default, or your own. @default a `KarpenterNodeRole-<cluster>` role */
@@ -93,7 +102,8 @@ export interface KarpenterProps {
   readonly controllerRole?: KarpenterControllerRoleOptions;
   /**
    * Create the `spot.amazonaws.com` service-linked role. It exists once per account, so creating it
-   * fails where it already exists (any earlier spot launch); turn on only for fresh accounts.
+   * fails where it already exists (any earlier spot launch); turn on only for fresh accounts, and on
+   * one install per account (two installs of the app asking for it fail at synth).
    * @default false
    */
   readonly spotServiceLinkedRole?: boolean;
@@ -129,18 +139,29 @@ export interface KarpenterProps {
  * One install per cluster: the CRDs are cluster-scoped, and the IAM, queue and Helm release names
  * derive from the cluster name, so a second `Karpenter` for the same cluster (same cluster resource,
  * or the same literal cluster name on the same AWS region and account, in any stack) fails at synth.
+ * The same cluster name in another region is another cluster, but IAM names are account-wide: the
+ * second install then needs its own `nodeRole.roleName`, `controllerRole.roleName` and
+ * `controllerRole.policyNameSuffix` (and its system node group its own `roleName`), unless the AWS
+ * providers are known to use different accounts; a clash fails at synth, naming both installs.
  *
  * The Karpenter version must support the cluster's Kubernetes version when both are known at synth
  * (a literal `version` on the `EksCluster`): the controller refuses to start otherwise (Karpenter
- * compatibility matrix).
+ * compatibility matrix). An `EksCluster` without `version` gets the EKS default version at create
+ * time: synth warns when this Karpenter version does not support the newest Kubernetes it knows.
  *
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
  * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, or a
  * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
- * replicas than the system node group has nodes, or a second install for the same cluster. Warns at
- * synth when Pod Identity is used and the app has no `eks-pod-identity-agent` add-on for the cluster,
- * when node objects of this install are in its own stack (the first deploy fails at plan), and when
- * the cluster's Kubernetes version is newer than the compatibility matrix this library knows.
+ * replicas than the system node group has nodes, a second install for the same cluster, or an IAM
+ * name (role, policy, spot service-linked role) another construct of the app creates in the same (or
+ * an unknown) account. Warns at synth when Pod Identity is used and the app has no
+ * `eks-pod-identity-agent` add-on for the cluster, when node objects of this install are in its own
+ * stack (the first deploy fails at plan), when a NodePool of this install sets `replicas` without
+ * `settings.featureGates.staticCapacity: true`, when an existing interruption queue is in another
+ * region or account than the cluster, when the cluster's Kubernetes version is newer than the
+ * compatibility matrix this library knows, and when an `EksCluster` without `version` may get a
+ * Kubernetes version this Karpenter does not support. A `Karpenter` whose constructor throws removes
+ * itself from the tree, so a caller that catches the error synthesizes nothing half-built.
  */
 export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The cluster Karpenter is installed on (the `cluster` prop): names, ARN and the resource every piece depends on. */
@@ -176,102 +197,137 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   private readonly systemNodeGroup?: SystemNodeGroup;
   private warned = false;
   private warnedNodeObjects = false;
+  private warnedStaticPools = false;
+  private warnedQueueLocation = false;
+  /** The ARN of an existing interruption queue (`interruptionQueue.existingQueueArn`). */
+  private readonly existingQueueArn?: string;
+  /** Whether the StaticCapacity feature gate ends up on: undefined when a token decides. */
+  private readonly staticCapacity?: boolean;
 
   constructor(scope: Construct, id: string, props: KarpenterProps) {
     super(scope, id);
-    requireCluster(this, props);
-    const version = resolveKarpenterVersion(this, props.version);
-    checkKubernetesCompatibility(this, "version", version, props.cluster);
-    this.cluster = props.cluster;
-    this.version = version.full;
-    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-    this.systemNodeGroup = props.systemNodeGroup;
-    const cluster = props.cluster;
-    const tags = props.tags;
+    try {
+      requireCluster(this, props);
+      const version = resolveKarpenterVersion(this, props.version);
+      checkKubernetesCompatibility(this, "version", version, props.cluster);
+      this.cluster = props.cluster;
+      this.version = version.full;
+      this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+      this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+      this.systemNodeGroup = props.systemNodeGroup;
+      const cluster = props.cluster;
+      const tags = props.tags;
 
-    // checked before the first resource: nothing half-built on error
-    const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
-    const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
-    const queueOption = queueOptionsOf(this, props.interruptionQueue);
+      // checked before the first resource: nothing half-built on error
+      const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
+      const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
+      const queueOption = queueOptionsOf(this, props.interruptionQueue);
 
-    // the options spread first, the wired values after them: a stray key cannot override what is wired
-    this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
-    this.nodeRoleName = this.nodeRole.roleName;
+      // the options spread first, the wired values after them: a stray key cannot override what is wired
+      this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
+      this.nodeRoleName = this.nodeRole.roleName;
 
-    const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
-    if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags });
-    const queue = existingQueue
-      ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
-      : this.interruptionQueue;
-    this.interruptionQueueName = queue?.queueName;
+      const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
+      this.existingQueueArn = existingQueue?.existingQueueArn;
+      this.staticCapacity = staticCapacityGate(props.settings, props.values);
+      if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags });
+      const queue = existingQueue
+        ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
+        : this.interruptionQueue;
+      this.interruptionQueueName = queue?.queueName;
 
-    this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
-      ...controllerRoleOptions,
-      cluster,
-      version: this.version,
-      nodeRole: this.nodeRole,
-      interruptionQueue: queue,
-      identity: props.identity,
-      namespace: this.namespace,
-      serviceAccountName: this.serviceAccountName,
-      tags,
-    });
+      this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
+        ...controllerRoleOptions,
+        cluster,
+        version: this.version,
+        nodeRole: this.nodeRole,
+        interruptionQueue: queue,
+        identity: props.identity,
+        namespace: this.namespace,
+        serviceAccountName: this.serviceAccountName,
+        tags,
+      });
 
-    this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-    if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags });
+      this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
+      if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags });
+      this.attributeIamNames();
 
-    this.crdChart = new KarpenterCrdRelease(this, "crds", {
-      version: this.version,
-      namespace: this.namespace,
-      createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
-      repository: props.repository,
-      webhookServiceName: webhookServiceName(version.minor, props.values),
-    });
-    this.crdRelease = this.crdChart.release;
+      this.crdChart = new KarpenterCrdRelease(this, "crds", {
+        version: this.version,
+        namespace: this.namespace,
+        createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
+        repository: props.repository,
+        ...crdWebhook(this, version.minor, props.values),
+      });
+      this.crdRelease = this.crdChart.release;
 
-    const system = props.systemNodeGroup;
-    this.controllerChart = new KarpenterRelease(this, "controller", {
-      cluster,
-      version: this.version,
-      namespace: this.namespace,
-      repository: props.repository,
-      serviceAccountName: this.serviceAccountName,
-      irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
-      interruptionQueue: queue,
-      replicas: props.replicas,
-      controllerResources: props.controllerResources,
-      dnsPolicy: props.dnsPolicy,
-      settings: props.settings,
-      nodeSelector: system ? { ...system.labels } : undefined,
-      tolerations: system ? systemTolerations(system) : undefined,
-      values: props.values,
-      dependsOn: this.sameStack([
+      const system = props.systemNodeGroup;
+      const waitFor = this.byStack([
         this.crdRelease,
         ...this.controllerRole.dependables,
         this.nodeRole.accessEntry,
         ...(this.interruptionQueue?.dependables ?? []),
         ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
         ...(system ? [system.nodeGroup] : []),
-      ]),
-    });
-    this.release = this.controllerChart.release;
+      ]);
+      this.controllerChart = new KarpenterRelease(this, "controller", {
+        cluster,
+        version: this.version,
+        namespace: this.namespace,
+        repository: props.repository,
+        serviceAccountName: this.serviceAccountName,
+        irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
+        interruptionQueue: queue,
+        replicas: props.replicas,
+        controllerResources: props.controllerResources,
+        dnsPolicy: props.dnsPolicy,
+        settings: props.settings,
+        nodeSelector: system ? { ...system.labels } : undefined,
+        tolerations: system ? systemTolerations(system) : undefined,
+        values: props.values,
+        dependsOn: waitFor.here,
+      });
+      this.release = this.controllerChart.release;
+      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
-    this.node.addValidation({ validate: () => this.crossChecks() });
+      this.node.addValidation({ validate: () => this.crossChecks() });
+    } catch (e) {
+      // a caller that catches the error must not find (and synthesize) a half-built install
+      scope.node.tryRemoveChild(id);
+      throw e;
+    }
   }
 
   /**
-   * Orders the dependables of this stack through `depends_on`; for one in another stack the stacks
-   * are ordered instead (Terraform cannot depend on a resource of another state).
+   * IAM names clash across the account (every region): report a clash of the roles and policies this
+   * install creates on the prop that renames them. A clash with another install on the same cluster
+   * is left to the one-install-per-cluster error.
    */
-  private sameStack(dependables: ITerraformDependable[]): ITerraformDependable[] {
+  private attributeIamNames(): void {
+    const reportedElsewhere = (other: IConstruct) => other instanceof Karpenter && sameInstallTarget(other.cluster, this.cluster);
+    attributeAccountNames(this.nodeRole, { owner: this, fieldOf: (f) => `nodeRole.${f}`, reportedElsewhere });
+    attributeAccountNames(this.controllerRole, { owner: this, fieldOf: (f) => `controllerRole.${f}`, reportedElsewhere });
+    if (this.spotServiceLinkedRole) {
+      attributeAccountNames(this.spotServiceLinkedRole, {
+        owner: this,
+        fieldOf: () => "spotServiceLinkedRole",
+        value: true,
+        advice: "set spotServiceLinkedRole: false on all but one install in the account (the role exists once per account, its name fixed by AWS)",
+        reportedElsewhere,
+      });
+    }
+  }
+
+  /**
+   * Splits what the controller release waits for: the dependables of this stack go into `depends_on`;
+   * for one in another stack the stacks are ordered instead (Terraform cannot depend on a resource of
+   * another state) — by the caller, once the release exists, so that an error leaves no stack dependency.
+   */
+  private byStack(dependables: ITerraformDependable[]): { here: ITerraformDependable[]; otherStacks: TerraformStack[] } {
     const stack = TerraformStack.of(this);
-    return dependables.filter((d) => {
-      const other = TerraformStack.of(d as unknown as IConstruct);
-      if (other === stack) return true;
-      stack.addDependency(other);
-      return false;
-    });
+    const here = dependables.filter((d) => TerraformStack.of(d as unknown as IConstruct) === stack);
+    const otherStacks = dependables.map((d) => TerraformStack.of(d as unknown as IConstruct)).filter((s) => s !== stack);
+    return { here, otherStacks };
   }
 
   private crossChecks(): string[] {
@@ -299,6 +355,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       );
     }
     this.warnNodeObjectsInThisStack();
+    this.warnStaticNodePools();
+    this.warnQueueLocation();
     return errors;
   }
 
@@ -308,24 +366,78 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 
   /**
+   * The EC2NodeClasses and NodePools of this install, anywhere in the app, in tree order: a class
+   * whose `karpenter` is this install; a pool ordered after this release or one of those classes
+   * (depends_on within one stack), or naming one of those classes from a stack that depends on the
+   * class's stack (the stack dependency the NodePool adds across stacks).
+   */
+  private nodeObjects(): (Ec2NodeClass | NodePool)[] {
+    const all = this.node.root.node.findAll().filter((c): c is Ec2NodeClass | NodePool => c instanceof Ec2NodeClass || c instanceof NodePool);
+    const isMine = (c: IConstruct) => (c as { karpenter?: unknown }).karpenter === this;
+    // every read of `fqn` is a fresh token, and depends_on holds the bare address: compare resolved addresses, in the object's stack
+    const address = (stack: TerraformStack, fqn: string) => resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1");
+    const waitsFor = (c: Ec2NodeClass | NodePool, targets: Release[] | Manifest[]) => {
+      const stack = TerraformStack.of(c);
+      const wanted = new Set(targets.filter((t) => TerraformStack.of(t) === stack).map((t) => address(stack, t.fqn)));
+      return wanted.size > 0 && (c.manifest.dependsOn ?? []).some((d) => wanted.has(address(stack, d)));
+    };
+    const classes = all.filter((c): c is Ec2NodeClass => c instanceof Ec2NodeClass && (isMine(c) || waitsFor(c, [this.release])));
+    const namesClass = (p: NodePool) => classes.some((k) => k.name === p.nodeClassRef.name && TerraformStack.of(p).dependencies.includes(TerraformStack.of(k)));
+    const pools = all.filter((c): c is NodePool => c instanceof NodePool && (isMine(c) || waitsFor(c, [this.release]) || waitsFor(c, classes.map((k) => k.manifest)) || namesClass(c)));
+    const mine = new Set<IConstruct>([...classes, ...pools]);
+    return all.filter((c) => mine.has(c));
+  }
+
+  /**
    * kubernetes_manifest reads the CRDs (and the cluster) at plan time, so node objects in the stack
    * that installs the CRDs fail the first plan. A warning: `-target` the releases first also works.
    */
   private warnNodeObjectsInThisStack(): void {
     if (this.warnedNodeObjects) return;
     const stack = TerraformStack.of(this);
-    const objects = stack.node.findAll().filter((c): c is Ec2NodeClass | NodePool => c instanceof Ec2NodeClass || c instanceof NodePool);
-    // a pool is this install's through its `karpenter`, or through the class (its manifest waits for the class's)
-    // every read of `fqn` is a fresh token, and depends_on holds the bare address: compare resolved addresses
-    const address = (fqn: string) => resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1");
-    const after = new Set([address(this.release.fqn)]);
-    const owns = (c: Ec2NodeClass | NodePool) => (c as { karpenter?: unknown }).karpenter === this || (c.manifest.dependsOn ?? []).some((d) => after.has(address(d)));
-    for (const c of objects) if (c instanceof Ec2NodeClass && owns(c)) after.add(address(c.manifest.fqn));
-    const mine = objects.filter(owns);
+    const mine = this.nodeObjects().filter((c) => TerraformStack.of(c) === stack);
     if (mine.length === 0) return;
     this.warnedNodeObjects = true;
     Annotations.of(this).addWarning(
       `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
+    );
+  }
+
+  /**
+   * A NodePool with `replicas` is a static NodePool, which Karpenter provisions only with the
+   * StaticCapacity feature gate on (alpha, off by default; Karpenter docs, "NodePools: spec.replicas"
+   * and "Settings: Feature Gates"). Without it the pool keeps no nodes.
+   */
+  private warnStaticNodePools(): void {
+    if (this.warnedStaticPools || this.staticCapacity !== false) return;
+    const pools = this.nodeObjects().filter((c): c is NodePool => c instanceof NodePool && hasReplicas(c));
+    if (pools.length === 0) return;
+    this.warnedStaticPools = true;
+    const list = pools.map((p) => `${p.node.path} (NodePool ${p.name})`).join(", ");
+    Annotations.of(this).addWarning(
+      `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`,
+    );
+  }
+
+  /**
+   * The controller finds the interruption queue by name (`settings.interruptionQueue`) in its own
+   * region and account: an existing queue elsewhere is never read, and interruption events are lost.
+   * Compared with the literal region and account of the AWS provider the cluster uses.
+   */
+  private warnQueueLocation(): void {
+    const arn = this.existingQueueArn;
+    if (this.warnedQueueLocation || arn === undefined || isUnresolved(arn)) return;
+    const m = /^arn:[^:]+:sqs:([^:]+):(\d{12}):/.exec(arn);
+    if (!m) return;
+    const here = awsLocation(this.cluster.resource);
+    const problems = [
+      ...(here.region !== undefined && here.region !== m[1] ? [`region ${m[1]}, not the cluster's ${here.region}`] : []),
+      ...(here.account !== undefined && here.account !== m[2] ? [`account ${m[2]}, not the cluster's ${here.account}`] : []),
+    ];
+    if (problems.length === 0) return;
+    this.warnedQueueLocation = true;
+    Annotations.of(this).addWarning(
+      `interruptionQueue.existingQueueArn ${arn} is in ${problems.join(" and ")} (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one`,
     );
   }
 
@@ -377,11 +489,43 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 }
 
-/** Karpenter 1.0's CRDs call the controller's conversion webhook Service, named after the controller release. */
-function webhookServiceName(minor: number, values: Record<string, unknown> | undefined): string | undefined {
-  if (minor !== 0) return undefined;
+/**
+ * Karpenter 1.0's CRDs call the controller's conversion webhook: the karpenter-crd chart must name its
+ * Service (named after the controller release) and port, and leave the stanza out when the
+ * controller's webhook is off. Mirrored from the controller chart's values (`fullnameOverride`,
+ * `webhook.enabled`, `webhook.port`; `null` removes the chart's `enabled: true`, so the webhook is off).
+ * @throws KarpenterValidationError for a literal `values.webhook.enabled` that is not a boolean, or a port outside 1–65535
+ */
+function crdWebhook(scope: IConstruct, minor: number, values: Record<string, unknown> | undefined): Pick<KarpenterCrdReleaseProps, "webhookServiceName" | "webhookEnabled" | "webhookPort"> {
+  if (minor !== 0) return {};
   const name = chartFullName("karpenter", values);
-  return name === "karpenter" ? undefined : name;
+  const webhook = values?.webhook === null ? { enabled: null } : isPlainMap(values?.webhook) ? values.webhook : {};
+  const enabled = webhook.enabled === null ? false : webhook.enabled;
+  if (enabled !== undefined && typeof enabled !== "boolean" && !isUnresolved(enabled)) {
+    throw new KarpenterValidationError(scope, "values.webhook.enabled", enabled, "true or false (mirrored into the karpenter-crd chart's webhook.enabled)");
+  }
+  const port = webhook.port === null ? undefined : webhook.port;
+  if (port !== undefined && !Token.isUnresolved(port) && !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)) {
+    throw new KarpenterValidationError(scope, "values.webhook.port", port, "a TCP port, a whole number from 1 to 65535 (mirrored into the karpenter-crd chart's webhook.port)");
+  }
+  return { webhookServiceName: name === "karpenter" ? undefined : name, webhookEnabled: enabled as boolean | undefined, webhookPort: port as number | undefined };
+}
+
+/**
+ * Whether the StaticCapacity feature gate ends up on: `values` is merged last (a `null` there removes
+ * the key, leaving the chart's `false`); undefined when a token decides.
+ */
+function staticCapacityGate(settings: KarpenterSettings | undefined, values: Record<string, unknown> | undefined): boolean | undefined {
+  const raw = isPlainMap(values?.settings) && isPlainMap(values.settings.featureGates) ? values.settings.featureGates.staticCapacity : undefined;
+  const gate = raw !== undefined ? raw : isPlainMap(settings?.featureGates) ? settings?.featureGates?.staticCapacity : undefined;
+  if (isUnresolved(gate)) return undefined;
+  return gate === true;
+}
+
+/** Whether a NodePool's manifest sets `spec.replicas` (a token counts). */
+function hasReplicas(pool: NodePool): boolean {
+  const spec = (pool.manifest.manifestInput as { spec?: unknown } | undefined)?.spec;
+  return isPlainMap(spec) && spec.replicas !== undefined && spec.replicas !== null;
 }
 
 /** The chart's own toleration (CriticalAddonsOnly) plus one per taint of the system nodes, in Kubernetes spelling. */

@@ -101,7 +101,7 @@ export interface Budget {
   readonly schedule?: string;
   /**
    * How long the budget applies after each `schedule` hit: hours and/or minutes (`"8h"`,
-   * `"30m"`, `"1h30m"`; no seconds; at most about 292 years). Must be set together with `schedule`.
+   * `"30m"`, `"1h30m"`; no seconds; at most `"2562047h47m"`, about 292 years). Must be set together with `schedule`.
    * @default always active
    */
   readonly duration?: string;
@@ -128,7 +128,7 @@ export interface Disruption {
   readonly consolidationPolicy?: ConsolidationPolicy;
   /**
    * How long a node must be consolidatable before Karpenter acts: a duration of hours, minutes
-   * and seconds (`"30s"`, `"1m"`, `"1h30m"`; at most about 292 years) or `"Never"`.
+   * and seconds (`"30s"`, `"1m"`, `"1h30m"`; at most `"2562047h47m16s"`, about 292 years) or `"Never"`.
    * The CRD requires it whenever `disruption` is given.
    * @default "0s" (Karpenter's own default for a NodePool without `disruption`)
    */
@@ -215,13 +215,13 @@ export interface NodePoolOptions {
   readonly startupTaints?: Taint[];
   /**
    * How long a node lives before Karpenter replaces it: `"720h"`, `"1h30m"`, or `"Never"`; at
-   * most about 292 years (Go's time.Duration, `2562047h47m16.854775807s`).
+   * most `"2562047h47m16s"`, about 292 years (Go's time.Duration; the CRD takes whole seconds).
    * @default "720h" (CRD default)
    */
   readonly expireAfter?: string;
   /**
    * How long a draining node may wait for its pods before Karpenter deletes them anyway
-   * (`"48h"`, `"1h30m"`, at most about 292 years; `Never` is not allowed — leave it unset to
+   * (`"48h"`, `"1h30m"`, at most `"2562047h47m16s"`, about 292 years; `Never` is not allowed — leave it unset to
    * wait indefinitely).
    * @default unset (wait indefinitely)
    */

@@ -88,6 +88,12 @@ export class NodePool extends Construct {
   public readonly allowsSpot: boolean;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
+  /**
+   * The Karpenter installation the pool belongs to: `karpenter` from the props, else the
+   * installation of its `nodeClass` (when that is an Ec2NodeClass with one). Undefined in
+   * building-block mode (no installation given either way). Its `version` is the pool's version.
+   */
+  public readonly karpenter?: IKarpenterInstallation;
 
   /**
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
@@ -132,6 +138,7 @@ export class NodePool extends Construct {
     this.name = name;
     this.version = version.full;
     this.nodeClassRef = ref;
+    this.karpenter = karpenter;
     this.requirements = c.token(requirements) ? [] : requirements;
     const spot = capacity.unknown ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;

@@ -1,6 +1,10 @@
 import { Construct } from "constructs";
 import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+import { recordAccountNames } from "./private/account-names";
 import { checkTags } from "./private/input-checks";
+
+/** The name IAM gives the service-linked role of `spot.amazonaws.com` (EC2 User Guide, "Service-linked role for Spot Instance requests"). */
+const SPOT_SERVICE_LINKED_ROLE_NAME = "AWSServiceRoleForEC2Spot";
 
 /** Props of {@link SpotServiceLinkedRole}. */
 export interface SpotServiceLinkedRoleProps {
@@ -22,7 +26,9 @@ export interface SpotServiceLinkedRoleProps {
  * only when asked (off by default). Source: Karpenter getting-started guide (step "create the
  * EC2 Spot service-linked role").
  *
- * @throws KarpenterValidationError for tags that break the AWS tag rules
+ * @throws KarpenterValidationError for tags that break the AWS tag rules; at synth, when another
+ * construct of the app creates it too in the same (or an unknown) AWS account (`Karpenter` with
+ * `spotServiceLinkedRole: true` does): keep one per account
  */
 export class SpotServiceLinkedRole extends Construct {
   /** The `aws_iam_service_linked_role`. */
@@ -42,5 +48,10 @@ export class SpotServiceLinkedRole extends Construct {
     });
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;
+    recordAccountNames(
+      this,
+      [{ kind: "IAM role", literal: SPOT_SERVICE_LINKED_ROLE_NAME, field: "roleName", resource: this.role }],
+      "keep one SpotServiceLinkedRole per AWS account (its name is fixed by AWS)",
+    );
   }
 }

@@ -8,7 +8,8 @@ import { awsContext } from "./private/aws-context";
 import { checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { isLabelValue, labelKeyProblem } from "./private/k8s-names";
-import { nameFromCluster } from "./private/resource-names";
+import { recordAccountNames } from "./private/account-names";
+import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
 
 /** The label every system node carries; the Karpenter controller's node selector matches it. */
@@ -86,7 +87,8 @@ export interface SystemNodeGroupProps {
    */
   readonly nodeGroupName?: string;
   /**
-   * The IAM role name (1–64 characters: letters, digits and `+=,.@_-`).
+   * The IAM role name (1–64 characters: letters, digits and `+=,.@_-`). IAM names are account-wide:
+   * set it when a cluster of the same name has a system node group in another region of the account.
    * @default "<cluster name>-system-node"; set it when the cluster name is longer than 52 characters
    */
   readonly roleName?: string;
@@ -115,7 +117,9 @@ export interface SystemNodeGroupProps {
  * @throws KarpenterValidationError for a missing `cluster`, a bad size, instance types, AMI type,
  * subnets or disk size, literal names that break the AWS rules (including a default derived from a
  * long cluster name), labels or taints that are not valid Kubernetes keys and values, or tags that
- * break the AWS tag rules
+ * break the AWS tag rules; at synth, when another construct of the app creates the same IAM role name
+ * in the same (or an unknown) AWS account — IAM names are account-wide, so the same cluster name in
+ * two regions needs `roleName` on one of them
  */
 export class SystemNodeGroup extends Construct {
   /**
@@ -179,6 +183,7 @@ export class SystemNodeGroup extends Construct {
       assumeRolePolicy: trustPolicyJson({ Service: `ec2.${aws.dnsSuffix}` }, "sts:AssumeRole"),
       tags: props.tags,
     });
+    recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "", "-system-node"), field: "roleName", resource: this.role }]);
     // construct ids are the bare policy names (no prefix), as this construct has always named them
     const attachments = attachPolicies(this, this.role.name, SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })), "");
     this.nodeGroup = new EksNodeGroup(this, "node-group", {

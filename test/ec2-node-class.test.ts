@@ -282,7 +282,6 @@ describe("a role other than the installation's node role warns", () => {
     expect(w[0]).toContain("access entry");
     expect(warnings(new Ec2NodeClass(stack, "same", { karpenter, role: "KarpenterNodeRole-demo" }))).toEqual([]);
     expect(warnings(new Ec2NodeClass(stack, "default", { karpenter }))).toEqual([]);
-    expect(warnings(new Ec2NodeClass(stack, "profile", { karpenter, instanceProfile: "p" }))).toEqual([]);
   });
 
   test("a literal role against the installation's role resource (named after the cluster)", () => {
@@ -301,6 +300,30 @@ describe("a role other than the installation's node role warns", () => {
     const karpenter = new FakeInstallation(stack, "karpenter");
     const install: IKarpenterInstallation = { ...pick(karpenter), nodeRoleName: Fn.lower("ROLE") };
     expect(warnings(new Ec2NodeClass(stack, "x", { karpenter: install, role: "r" }))[0]).toContain("its name is known only at apply; if it is the same role, ignore this");
+  });
+});
+
+describe("an instanceProfile on a class of an installation warns", () => {
+  const warnings = (c: Construct) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+
+  test("names the profile, the installation and its node role, and what the profile's role needs", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const w = warnings(new Ec2NodeClass(stack, "profile", { karpenter, instanceProfile: "KarpenterNodeInstanceProfile-demo" }));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain('EC2NodeClass profile: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role, on a class of the Karpenter installation test/karpenter.');
+    expect(w[0]).toContain('pass only its node role "KarpenterNodeRole-demo" to EC2 (iam:PassRole');
+    expect(w[0]).toContain("must contain a role that has an access entry (type EC2_LINUX) and that the controller can pass");
+    expect(w[0]).toContain("Use `role` instead (leave both unset for the node role, the default), or make sure of both yourself.");
+  });
+
+  test("a token profile warns too; a class without an installation does not", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const cluster = karpenter.cluster;
+    expect(warnings(new Ec2NodeClass(stack, "token", { karpenter, instanceProfile: Fn.lower("P") }))[0]).toContain("instanceProfile (known only at apply) is used instead of a role");
+    expect(warnings(new Ec2NodeClass(stack, "alone", { cluster, instanceProfile: "p" }))).toEqual([]);
+    expect(warnings(new Ec2NodeClass(stack, "default", { karpenter }))).toEqual([]);
   });
 });
 

@@ -333,4 +333,19 @@ describe("KarpenterControllerRole", () => {
       expect(() => controller({ tags: many })).toThrow(/^test\/controller: tags = "51 tags" is invalid: at most 50 tags/);
     });
   });
+
+  test("two controller roles of one account with the same policy names clash at synth on policyNameSuffix, naming the policies", () => {
+    const s = setup();
+    new KarpenterControllerRole(s.stack, "first", { cluster: s.cluster, nodeRole: s.nodeRole });
+    new KarpenterControllerRole(s.stack, "second", { cluster: s.cluster, nodeRole: s.nodeRole, roleName: "other-controller" });
+    const error = thrown(() => Testing.synth(s.stack, true));
+    expect(error.message).toMatch(
+      /test\/second: policyNameSuffix = "demo" is invalid: an IAM name no other construct of this app creates in the same AWS account: test\/first \(policyNameSuffix\) also creates IAM managed policy "KarpenterControllerNodeLifecyclePolicy-demo", .*set policyNameSuffix \(or the other's\) to a name unique in the account/,
+    );
+    expect(error.message).not.toMatch(/test\/second: roleName/);
+    const fixed = setup();
+    new KarpenterControllerRole(fixed.stack, "first", { cluster: fixed.cluster, nodeRole: fixed.nodeRole });
+    new KarpenterControllerRole(fixed.stack, "second", { cluster: fixed.cluster, nodeRole: fixed.nodeRole, roleName: "other-controller", policyNameSuffix: "other" });
+    expect(() => Testing.synth(fixed.stack, true)).not.toThrow();
+  });
 });

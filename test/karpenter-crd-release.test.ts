@@ -24,6 +24,14 @@ describe("KarpenterCrdRelease", () => {
     expect(() => crd({ version: "1.1.10", webhookServiceName: "kp" })).toThrow(/test\/crds: webhookServiceName = "kp" is invalid: only with Karpenter 1\.0\.x: 1\.1\.10 has no conversion webhook/);
   });
 
+  test("1.0.x: the conversion webhook can be turned off and moved to another port, as on the controller chart", () => {
+    expect(YAML.parse(crd({ version: "1.0.14", webhookEnabled: false, webhookPort: 9443 }).values[0])).toEqual({ webhook: { enabled: false, port: 9443 } });
+    expect(() => crd({ version: "1.1.10", webhookEnabled: false })).toThrow(/test\/crds: webhookEnabled = false is invalid: only with Karpenter 1\.0\.x/);
+    expect(() => crd({ version: "1.14.1", webhookPort: 9443 })).toThrow(/test\/crds: webhookPort = 9443 is invalid: only with Karpenter 1\.0\.x/);
+    expect(() => crd({ version: "1.0.14", webhookPort: 70000 })).toThrow(/test\/crds: webhookPort = 70000 is invalid: a TCP port/);
+    expect(() => crd({ version: "1.0.14", webhookEnabled: "no" as never })).toThrow(/test\/crds: webhookEnabled = "no" is invalid: true or false/);
+  });
+
   test("bad input is refused", () => {
     expect(() => crd({ version: "1.15.0" })).toThrow(/version = "1.15.0" is invalid: a Karpenter release .* 1\.0, 1\.1/);
     expect(() => crd({ namespace: "-x" })).toThrow(/namespace = "-x" is invalid/);

@@ -2,7 +2,7 @@ import { KarpenterNodeRole } from "../lib/karpenter-node-role";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
 import { resolvedReference } from "../lib/private/tokens";
-import { TerraformVariable } from "cdktf";
+import { TerraformVariable, Testing } from "cdktf";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 const PARTITION = /^\$\{data\.aws_partition\.[^.]+\.partition\}$/;
@@ -181,5 +181,19 @@ describe("KarpenterNodeRole", () => {
     const error = thrown(() => new KarpenterNodeRole(stack, "node-role", {} as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe("test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+  });
+
+  test("two node roles of one cluster name in one account clash at synth; a token name or an existing role is not compared", () => {
+    const { stack } = testStack();
+    new KarpenterNodeRole(stack, "a", { cluster: testCluster(stack, "demo", "c1") });
+    new KarpenterNodeRole(stack, "b", { cluster: testCluster(stack, "demo", "c2") });
+    expect(() => Testing.synth(stack, true)).toThrow(/test\/b: roleName = "KarpenterNodeRole-demo" is invalid: an IAM name no other construct of this app creates in the same AWS account: test\/a \(roleName\) also creates IAM role "KarpenterNodeRole-demo"/);
+
+    const other = testStack().stack;
+    const named = new TerraformVariable(other, "name", { type: "string" });
+    new KarpenterNodeRole(other, "a", { cluster: testCluster(other, "demo", "c1") });
+    new KarpenterNodeRole(other, "b", { cluster: testCluster(other, "demo", "c2"), roleName: named.stringValue });
+    new KarpenterNodeRole(other, "c", { cluster: testCluster(other, "demo", "c3"), existingRole: { roleName: "KarpenterNodeRole-demo", roleArn: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" } });
+    expect(() => Testing.synth(other, true)).not.toThrow();
   });
 });

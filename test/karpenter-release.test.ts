@@ -1,5 +1,5 @@
 import * as YAML from "yaml";
-import { Token } from "cdktf";
+import { TerraformVariable, Token } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
@@ -74,6 +74,60 @@ describe("KarpenterRelease", () => {
   test("IRSA writes the role ARN annotation on the ServiceAccount", () => {
     const { values } = release({ irsaRoleArn: "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo", serviceAccountName: "kp" });
     expect(values.serviceAccount).toEqual({ name: "kp", annotations: { "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo" } });
+  });
+
+  describe("the ServiceAccount is wired: values cannot replace or remove the IRSA role annotation", () => {
+    const irsaRoleArn = "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo";
+    const annotation = (arn: string) => ({ serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": arn } } });
+
+    test("the role-arn annotation is refused with IRSA (it would replace the wired role)", () => {
+      expect(() => release({ irsaRoleArn, values: annotation("arn:aws:iam::123456789012:role/other") })).toThrow(
+        'test/karpenter: values.serviceAccount.annotations["eks.amazonaws.com/role-arn"] = "arn:aws:iam::123456789012:role/other" is invalid: not settable here: with IRSA it is wired to the controller role',
+      );
+    });
+
+    test("the role-arn annotation is refused without IRSA (the SDK would prefer web identity over Pod Identity)", () => {
+      expect(() => release({ values: annotation("arn:x") })).toThrow(/values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: .*prefer web identity over the EKS Pod Identity credentials/);
+    });
+
+    test("annotations: null would remove the wired annotation with IRSA; without IRSA it only drops the chart's empty map", () => {
+      expect(() => release({ irsaRoleArn, values: { serviceAccount: { annotations: null } } })).toThrow(/values\.serviceAccount\.annotations = null is invalid: not removable with IRSA/);
+      expect(release({ values: { serviceAccount: { annotations: null } } }).values.serviceAccount).toEqual({ name: "karpenter", annotations: null });
+    });
+
+    test("serviceAccount: null would remove the wired name", () => {
+      expect(() => release({ values: { serviceAccount: null } })).toThrow(/values\.serviceAccount = null is invalid: not removable/);
+    });
+
+    test("other annotations merge with the wired one", () => {
+      const { values } = release({ irsaRoleArn, values: { serviceAccount: { annotations: { team: "platform" } } } });
+      expect(values.serviceAccount.annotations).toEqual({ "eks.amazonaws.com/role-arn": irsaRoleArn, team: "platform" });
+    });
+  });
+
+  describe("boolean settings given as tokens", () => {
+    function withVariable(build: (iso: unknown) => Partial<KarpenterReleaseProps>) {
+      const { stack } = testStack();
+      const iso = Token.asAny(new TerraformVariable(stack, "iso", { type: "bool" }).value);
+      new KarpenterRelease(stack, "karpenter", { cluster: testCluster(stack), ...build(iso) });
+      return onlyResource(synthJson(stack), "helm_release").values[0] as string;
+    }
+
+    test("a typed boolean setting or feature gate is written unquoted through tobool, so the chart reads a YAML boolean", () => {
+      const yaml = withVariable((iso) => ({ settings: { isolatedVPC: iso as boolean, featureGates: { nodeRepair: iso as boolean } } }));
+      expect(yaml).toContain("\n  isolatedVPC: ${tobool(var.iso)}\n");
+      expect(yaml).toContain("\n    nodeRepair: ${tobool(var.iso)}\n");
+      // what Terraform puts there parses as a boolean
+      expect(YAML.parse(yaml.replace(/\$\{tobool\(var\.iso\)\}/g, "false")).settings).toMatchObject({ isolatedVPC: false, featureGates: { nodeRepair: false } });
+    });
+
+    test("the same through values.settings", () => {
+      expect(withVariable((iso) => ({ values: { settings: { isolatedVPC: iso } } }))).toContain("\n  isolatedVPC: ${tobool(var.iso)}\n");
+    });
+
+    test("a map token in a setting that is not a boolean is refused on the setting's own field", () => {
+      expect(() => withVariable((iso) => ({ settings: { batchMaxDuration: iso as string } }))).toThrow(/^test\/karpenter: settings\.batchMaxDuration = "\(a token\)" is invalid: settings\.batchMaxDuration is a token that is not a string or number/);
+    });
   });
 
   describe("settings per version", () => {
@@ -268,7 +322,7 @@ describe("KarpenterRelease", () => {
     });
 
     test("a list or map token in values is refused (Terraform cannot put it into a string)", () => {
-      expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/values = .* is invalid: tolerations is a token that is not a string or number/);
+      expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/^test\/karpenter: values\.tolerations = "\(a token\)" is invalid: tolerations is a token that is not a string or number/);
     });
   });
 

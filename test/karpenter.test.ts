@@ -15,7 +15,7 @@ import { Ec2NodeClass } from "../lib/ec2-node-class";
 import { NodePool } from "../lib/node-pool";
 import { KarpenterValidationError } from "../lib/errors";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { onlyResource, resources, synthJson, testCluster, testStack } from "./helpers";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 /** A test stack with the Helm provider too (validations require a provider for every resource). */
 function helmStack() {
@@ -170,6 +170,15 @@ describe("Karpenter", () => {
     expect(karpenter.controllerRole.identityType).toBe("irsa");
   });
 
+  test("IRSA: values cannot replace the wired role ARN annotation, nor remove the annotations", () => {
+    expect(() => install({ identity: { type: "irsa" }, values: { serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": "arn:x" } } } })).toThrow(
+      /^test\/karpenter\/controller: values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: not settable here: with IRSA it is wired to the controller role/,
+    );
+    expect(() => install({ identity: { type: "irsa" }, values: { serviceAccount: { annotations: null } } })).toThrow(/values\.serviceAccount\.annotations = null is invalid: not removable with IRSA/);
+    // Pod Identity: the annotation would make the SDK use web identity instead
+    expect(() => install({ values: { serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": "arn:x" } } } })).toThrow(/prefer web identity over the EKS Pod Identity credentials/);
+  });
+
   test("version flows to every piece; settings are checked against it", () => {
     const { controller, crd, json } = install({ version: "1.9.2" });
     expect([controller.version, crd.version]).toEqual(["1.9.2", "1.9.2"]);
@@ -195,6 +204,16 @@ describe("Karpenter", () => {
     const { crd } = install({ version: "1.0.14", values: { fullnameOverride: "kp" } });
     expect(YAML.parse(crd.values[0])).toEqual({ webhook: { serviceName: "kp" } });
     expect(install({ version: "1.0.14" }).crd.values).toBeUndefined();
+  });
+
+  test("1.0.x: values.webhook.enabled and .port are mirrored into the CRD chart, whose conversion stanza names the controller's webhook", () => {
+    const off = install({ version: "1.0.14", values: { webhook: { enabled: false, port: 9443 } } });
+    expect(YAML.parse(off.crd.values[0])).toEqual({ webhook: { enabled: false, port: 9443 } });
+    expect(off.values.webhook).toEqual({ enabled: false, port: 9443 });
+    expect(YAML.parse(install({ version: "1.0.14", values: { fullnameOverride: "kp", webhook: { port: 9443 } } }).crd.values[0])).toEqual({ webhook: { serviceName: "kp", port: 9443 } });
+    // null removes the chart's enabled: true, which turns the controller's webhook off
+    expect(YAML.parse(install({ version: "1.0.14", values: { webhook: null } }).crd.values[0])).toEqual({ webhook: { enabled: false } });
+    expect(() => install({ version: "1.0.14", values: { webhook: { port: "9443" } } })).toThrow(/^test\/karpenter: values\.webhook\.port = "9443" is invalid: a TCP port/);
   });
 
   test("interruptionQueue must be a boolean or options", () => {
@@ -308,6 +327,81 @@ describe("Karpenter", () => {
     expect(warnings(base).filter((w) => /CRD release/.test(w))).toEqual([]);
   });
 
+  describe("static NodePools (replicas) need the StaticCapacity feature gate", () => {
+    /** An install in one stack and a class and pool in a nodes stack; returns the install stack's warnings. */
+    function staticPool(props: Partial<KarpenterProps>, replicas: number | undefined) {
+      const app = Testing.app();
+      const base = new TerraformStack(app, "base");
+      new AwsProvider(base, "aws", { region: "us-east-1" });
+      new HelmProvider(base, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+      const karpenter = new Karpenter(base, "karpenter", { cluster: testCluster(base, "demo"), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" }, ...props });
+      const nodes = new TerraformStack(app, "nodes");
+      new KubernetesProvider(nodes, "k8s", { configPath: "~/.kube/config" });
+      const nodeClass = new Ec2NodeClass(nodes, "default", { karpenter });
+      new NodePool(nodes, "fixed", { nodeClass, replicas });
+      return warnings(base).filter((w) => /StaticCapacity/.test(w));
+    }
+
+    test("a pool with replicas of an install without the gate warns, naming the pool and the setting", () => {
+      expect(staticPool({}, 3)).toEqual([
+        'nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.14.1 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas',
+      ]);
+      expect(staticPool({ values: { settings: { featureGates: { staticCapacity: false } } }, settings: { featureGates: { staticCapacity: true } } }, 3)).toHaveLength(1);
+    });
+
+    test("no warning with the gate on (typed or through values), nor for a pool without replicas", () => {
+      expect(staticPool({ settings: { featureGates: { staticCapacity: true } } }, 3)).toEqual([]);
+      expect(staticPool({ values: { settings: { featureGates: { staticCapacity: true } } } }, 3)).toEqual([]);
+      expect(staticPool({}, undefined)).toEqual([]);
+    });
+
+    test("a pool of this install in its own stack (added with addNodePool) is found too", () => {
+      const { stack } = helmStack();
+      new KubernetesProvider(stack, "k8s", { configPath: "~/.kube/config" });
+      const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo") });
+      karpenter.addNodePool("fixed", { nodeClass: karpenter.addEc2NodeClass("default"), replicas: 2 });
+      expect(warnings(stack).filter((w) => /StaticCapacity/.test(w))).toEqual([expect.stringMatching(/^test\/karpenter\/node-pool-fixed \(NodePool fixed\) sets replicas/)]);
+    });
+  });
+
+  describe("an existing interruption queue in another region or account", () => {
+    function queueWarnings(arn: string, provider: { region?: string; allowedAccountIds?: string[] }) {
+      const app = Testing.app();
+      const stack = new TerraformStack(app, "test");
+      new AwsProvider(stack, "aws", provider);
+      new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+      const name = arn.split(":").pop()!;
+      new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo"), interruptionQueue: { existingQueueName: name, existingQueueArn: arn } });
+      return warnings(stack).filter((w) => /existingQueueArn/.test(w));
+    }
+
+    test("warns: the controller looks the queue up by name in its own region and account", () => {
+      expect(queueWarnings("arn:aws:sqs:eu-west-1:123456789012:shared", { region: "us-east-1" })).toEqual([
+        "interruptionQueue.existingQueueArn arn:aws:sqs:eu-west-1:123456789012:shared is in region eu-west-1, not the cluster's us-east-1 (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one",
+      ]);
+      expect(queueWarnings("arn:aws:sqs:us-east-1:999999999999:shared", { region: "us-east-1", allowedAccountIds: ["123456789012"] })).toEqual([
+        expect.stringContaining("is in account 999999999999, not the cluster's 123456789012"),
+      ]);
+    });
+
+    test("no warning in the same region and account, or when the provider's region or account is unknown", () => {
+      expect(queueWarnings("arn:aws:sqs:us-east-1:123456789012:shared", { region: "us-east-1", allowedAccountIds: ["123456789012"] })).toEqual([]);
+      expect(queueWarnings("arn:aws:sqs:eu-west-1:999999999999:shared", {})).toEqual([]);
+    });
+  });
+
+  test("an install whose constructor threw is not left in the tree: a later synth neither crashes nor emits its resources", () => {
+    const { stack } = helmStack();
+    const cluster = testCluster(stack, "demo");
+    new Karpenter(stack, "karpenter", { cluster });
+    expect(() => new Karpenter(stack, "broken", {} as KarpenterProps)).toThrow(KarpenterValidationError);
+    expect(() => new Karpenter(stack, "half", { cluster: testCluster(stack, "other", "other-cluster"), replicas: 0 })).toThrow(/replicas = 0 is invalid/);
+    expect(stack.node.tryFindChild("broken")).toBeUndefined();
+    expect(stack.node.tryFindChild("half")).toBeUndefined();
+    expect(() => Testing.synth(stack, true)).not.toThrow();
+    expect(Object.values(resources(synthJson(stack), "aws_iam_role")).map((r: any) => r.name).sort()).toEqual(["KarpenterControllerRole-${aws_eks_cluster.cluster.name}", "KarpenterNodeRole-${aws_eks_cluster.cluster.name}"]);
+  });
+
   describe("one install per cluster", () => {
     test("two installs on the same cluster resource fail at synth naming both, even in different namespaces", () => {
       const { stack } = helmStack();
@@ -317,20 +411,62 @@ describe("Karpenter", () => {
       expect(() => Testing.synth(stack, true)).toThrow(/test\/k2: cluster = "demo" is invalid: one Karpenter per cluster: test\/k1 also installs Karpenter on cluster demo\. The CRDs are cluster-scoped/);
     });
 
-    test("the same literal cluster name read in two stacks is the same cluster; in two regions it is not", () => {
-      const build = (regionB: string) => {
+    /** Two stacks, each reading cluster "prod" and installing Karpenter; returns the second stack. */
+    const twoStacks = (regionB: string, b: Partial<KarpenterProps> = {}, accounts?: [string, string]) => {
+      const app = Testing.app();
+      const stacks = ["a", "b"].map((id, i) => {
+        const stack = new TerraformStack(app, id);
+        new AwsProvider(stack, "aws", { region: i === 0 ? "eu-west-1" : regionB, allowedAccountIds: accounts ? [accounts[i]] : undefined });
+        new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+        const props = i === 1 ? b : {};
+        new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromClusterName(stack, "existing", "prod"), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" }, ...props });
+        return stack;
+      });
+      return stacks[1];
+    };
+
+    test("the same literal cluster name read in two stacks is the same cluster: one error, not one per IAM name", () => {
+      const error = thrown(() => Testing.synth(twoStacks("eu-west-1"), true));
+      expect(error.message).toMatch(/b\/karpenter: cluster = "prod" is invalid: one Karpenter per cluster: a\/karpenter also installs Karpenter on cluster prod/);
+      expect(error.message).not.toMatch(/IAM name/);
+    });
+
+    test("in two regions it is two clusters, but IAM names are account-wide: each clashing name is an error naming both installs and the prop", () => {
+      const error = thrown(() => Testing.synth(twoStacks("us-east-1"), true));
+      expect(error.message).not.toMatch(/one Karpenter per cluster/);
+      expect(error.message).toContain(
+        'b/karpenter: nodeRole.roleName = "KarpenterNodeRole-prod" is invalid: an IAM name no other construct of this app creates in the same AWS account: a/karpenter (nodeRole.roleName) also creates IAM role "KarpenterNodeRole-prod". IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; set nodeRole.roleName (or the other\'s) to a name unique in the account. The accounts are not known at synth',
+      );
+      expect(error.message).toContain('b/karpenter: controllerRole.roleName = "KarpenterControllerRole-prod" is invalid');
+      expect(error.message).toMatch(/b\/karpenter: controllerRole\.policyNameSuffix = "prod" is invalid: .*a\/karpenter \(controllerRole\.policyNameSuffix\) also creates IAM managed policy "KarpenterControllerNodeLifecyclePolicy-prod", .*IAM managed policy "KarpenterControllerResourceDiscoveryPolicy-prod"/);
+    });
+
+    test("in two regions with other IAM names, or in accounts known to differ, there is no clash", () => {
+      const renamed = { nodeRole: { roleName: "KarpenterNodeRole-prod-us" }, controllerRole: { roleName: "KarpenterControllerRole-prod-us", policyNameSuffix: "prod-us" } };
+      expect(() => Testing.synth(twoStacks("us-east-1", renamed), true)).not.toThrow();
+      expect(() => Testing.synth(twoStacks("us-east-1", {}, ["111111111111", "222222222222"]), true)).not.toThrow();
+      // IAM compares names case-insensitively
+      const caseOnly = { nodeRole: { roleName: "karpenternoderole-PROD" }, controllerRole: { roleName: "KarpenterControllerRole-prod-us", policyNameSuffix: "prod-us" } };
+      expect(() => Testing.synth(twoStacks("us-east-1", caseOnly, ["111111111111", "111111111111"]), true)).toThrow(/nodeRole\.roleName = "karpenternoderole-PROD" is invalid: .*also creates IAM role "karpenternoderole-PROD"/);
+    });
+
+    test("the spot service-linked role exists once per account: two installs asking for it clash", () => {
+      // two clusters (names a and b): only the spot role's name is shared
+      const both = (spotB: boolean) => {
         const app = Testing.app();
-        const stacks = ["a", "b"].map((id, i) => {
+        const stacks = ["a", "b"].map((id) => {
           const stack = new TerraformStack(app, id);
-          new AwsProvider(stack, "aws", { region: i === 0 ? "eu-west-1" : regionB });
+          new AwsProvider(stack, "aws", { region: "us-east-1" });
           new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
-          new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromClusterName(stack, "existing", "prod"), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" } });
+          new Karpenter(stack, "karpenter", { cluster: testCluster(stack, id), spotServiceLinkedRole: id === "a" || spotB });
           return stack;
         });
         return stacks[1];
       };
-      expect(() => Testing.synth(build("eu-west-1"), true)).toThrow(/b\/karpenter: cluster = "prod" is invalid: one Karpenter per cluster: a\/karpenter also installs Karpenter on cluster prod/);
-      expect(() => Testing.synth(build("us-east-1"), true)).not.toThrow();
+      expect(() => Testing.synth(both(false), true)).not.toThrow();
+      expect(() => Testing.synth(both(true), true)).toThrow(
+        'b/karpenter: spotServiceLinkedRole = true is invalid: an IAM name no other construct of this app creates in the same AWS account: a/karpenter (spotServiceLinkedRole) also creates IAM role "AWSServiceRoleForEC2Spot". IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; set spotServiceLinkedRole: false on all but one install in the account',
+      );
     });
   });
 
@@ -348,6 +484,15 @@ describe("Karpenter", () => {
       );
       expect(onCluster("1.34", "1.14.1")).not.toThrow();
       expect(onCluster(undefined, "1.0.14")).not.toThrow(); // EKS picks the version: unknown at synth
+    });
+
+    test("a cluster without a version gets the EKS default: a warning when this Karpenter stops short of the newest Kubernetes known", () => {
+      const karpenter = onCluster(undefined, "1.0.14")();
+      expect(warnings(TerraformStack.of(karpenter)).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([
+        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the newest known Karpenter releases support up to 1.36): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
+      ]);
+      expect(warnings(TerraformStack.of(onCluster(undefined, "1.14.1")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
+      expect(warnings(TerraformStack.of(onCluster("1.30", "1.0.14")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
     });
 
     test("Kubernetes newer than the table is a warning, once", () => {

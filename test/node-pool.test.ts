@@ -214,6 +214,18 @@ describe("node class references and versions", () => {
     expect(b.depends_on).toEqual(["helm_release.other"]);
   });
 
+  test("karpenter: the pool's installation, given or taken from its Ec2NodeClass; undefined in building-block mode", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
+    expect(new NodePool(stack, "from-class", { nodeClass }).karpenter).toBe(karpenter);
+    expect(new NodePool(stack, "given", { karpenter, nodeClass: { name: "elsewhere" } }).karpenter).toBe(karpenter);
+    expect(new NodePool(stack, "both", { karpenter, nodeClass }).karpenter).toBe(karpenter);
+    const loose = new Ec2NodeClass(stack, "loose", { cluster: karpenter.cluster, role: "r" });
+    expect(new NodePool(stack, "loose-pool", { nodeClass: loose }).karpenter).toBeUndefined();
+    expect(new NodePool(stack, "ref-pool", { nodeClass: { name: "x" } }).karpenter).toBeUndefined();
+  });
+
   test("the version comes from the node class when no installation is given to the pool", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter", "1.8.8");

@@ -232,10 +232,28 @@ describe("messages say what is allowed", () => {
 
   test("a duration beyond Go's time.Duration names the maximum; 2562047h47m16s itself is fine", () => {
     const e = rejection("NodePool", { expireAfter: "2562048h" });
-    expect(e.allowed).toContain("at most 2562047h47m16.854775807s (about 292 years)");
+    expect(e.allowed).toContain("at most 2562047h47m16s (about 292 years)");
     expect(e.allowed).toContain('use "Never" for no limit');
     expect(rejection("NodePool", { terminationGracePeriod: "2562048h" }).allowed).not.toContain('use "Never"');
-    expect(() => build("NodePool", { expireAfter: "2562047h47m16s", disruption: { consolidateAfter: "2562047h47m16s" } })).not.toThrow();
+    expect(() => build("NodePool", { expireAfter: "2562047h47m16s", terminationGracePeriod: "2562047h47m16s", disruption: { consolidateAfter: "2562047h47m16s" } })).not.toThrow();
+  });
+
+  // The CRD patterns of these fields take whole seconds (budget duration: whole minutes), so the
+  // maximum named must be one the field accepts; only Go-duration fields get the fractional bound.
+  test.each<[string, Kind, Props, string]>([
+    ["expireAfter", "NodePool", { expireAfter: "2562047h47m17s" }, "at most 2562047h47m16s ("],
+    ["terminationGracePeriod", "NodePool", { terminationGracePeriod: "2562047h47m17s" }, "at most 2562047h47m16s ("],
+    ["consolidateAfter", "NodePool", { disruption: { consolidateAfter: "2562047h47m17s" } }, "at most 2562047h47m16s ("],
+    ["budget duration", "NodePool", { disruption: { budgets: [{ nodes: "0", schedule: "@daily", duration: "2562047h48m" }] } }, "at most 2562047h47m ("],
+    ["kubelet evictionSoftGracePeriod", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "1Gi" }, evictionSoftGracePeriod: { "memory.available": "2562047h47m17s" } } }, "at most 2562047h47m16.854775807s ("],
+    ["deleteTimeout", "EC2NodeClass", { deleteTimeout: "2562047h47m17s" }, "at most 2562047h47m16.854775807s ("],
+  ])("%s beyond Go's time.Duration names the longest value its pattern accepts", (_name, kind, props, bound) => {
+    expect(rejection(kind, props).allowed).toContain(bound);
+  });
+
+  test("the named maxima themselves are accepted", () => {
+    expect(() => build("NodePool", { disruption: { consolidateAfter: "1m", budgets: [{ nodes: "0", schedule: "@daily", duration: "2562047h47m" }] } })).not.toThrow();
+    expect(() => build("EC2NodeClass", { deleteTimeout: "2562047h47m16.854775807s", kubelet: { evictionSoft: { "memory.available": "1Gi" }, evictionSoftGracePeriod: { "memory.available": "2562047h47m16.854775807s" } } })).not.toThrow();
   });
 
   test("Gt above int64 names the int64 maximum", () => {

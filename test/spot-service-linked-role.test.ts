@@ -1,5 +1,7 @@
+import { TerraformStack, Testing } from "cdktf";
 import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
 import { KarpenterValidationError } from "../lib/errors";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { onlyResource, synthJson, testStack, thrown } from "./helpers";
 
 describe("SpotServiceLinkedRole", () => {
@@ -23,5 +25,17 @@ describe("SpotServiceLinkedRole", () => {
     const error = thrown(() => new SpotServiceLinkedRole(stack, "spot", { tags: { team: "x".repeat(257) } }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(/^test\/spot: tags\["team"\] = .* is invalid: a tag value of at most 256 characters \(got 257\)/);
+  });
+
+  test("it exists once per account: a second one in the app (any region) fails at synth, naming both", () => {
+    const { app, stack } = testStack();
+    new SpotServiceLinkedRole(stack, "spot");
+    const other = new TerraformStack(app, "other");
+    new AwsProvider(other, "aws", { region: "eu-west-1" });
+    new SpotServiceLinkedRole(other, "spot");
+    expect(() => Testing.synth(stack, true)).not.toThrow(); // the first one is fine
+    expect(() => Testing.synth(other, true)).toThrow(
+      'other/spot: roleName = "AWSServiceRoleForEC2Spot" is invalid: an IAM name no other construct of this app creates in the same AWS account: test/spot (roleName) also creates IAM role "AWSServiceRoleForEC2Spot". IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; keep one SpotServiceLinkedRole per AWS account (its name is fixed by AWS).',
+    );
   });
 });

@@ -1,4 +1,5 @@
-import { TerraformVariable } from "cdktf";
+import { TerraformStack, TerraformVariable, Testing } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { SystemNodeGroup } from "../lib/system-node-group";
 import { KarpenterValidationError } from "../lib/errors";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
@@ -155,5 +156,31 @@ describe("SystemNodeGroup", () => {
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(message);
+  });
+
+  describe("the role name is account-wide", () => {
+    /** Two stacks in two regions, each with a system node group of a cluster named prod; returns the second stack. */
+    function twoRegions(roleB?: string, roleArns?: [string, string]) {
+      const app = Testing.app();
+      const stacks = (["us-east-1", "eu-west-1"] as const).map((region, i) => {
+        const stack = new TerraformStack(app, region);
+        new AwsProvider(stack, "aws", { region, assumeRole: roleArns ? [{ roleArn: roleArns[i] }] : undefined });
+        new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "prod"), subnetIds: ["subnet-1"], roleName: i === 1 ? roleB : undefined });
+        return stack;
+      });
+      return stacks[1];
+    }
+
+    test("the same cluster name in two regions of one account clashes on <cluster>-system-node: an error naming both and roleName", () => {
+      expect(() => Testing.synth(twoRegions(), true)).toThrow(
+        'eu-west-1/system: roleName = "prod-system-node" is invalid: an IAM name no other construct of this app creates in the same AWS account: us-east-1/system (roleName) also creates IAM role "prod-system-node". IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; set roleName (or the other\'s) to a name unique in the account.',
+      );
+    });
+
+    test("no clash with another roleName, or when the providers assume roles of different accounts", () => {
+      expect(() => Testing.synth(twoRegions("prod-eu-system-node"), true)).not.toThrow();
+      expect(() => Testing.synth(twoRegions(undefined, ["arn:aws:iam::111111111111:role/deploy", "arn:aws:iam::222222222222:role/deploy"]), true)).not.toThrow();
+      expect(() => Testing.synth(twoRegions(undefined, ["arn:aws:iam::111111111111:role/deploy", "arn:aws:iam::111111111111:role/other"]), true)).toThrow(/roleName = "prod-system-node" is invalid/);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
-import { MAX_DURATION_NS, MAX_DURATION_TEXT } from "../private/k8s-rules";
+import { MAX_DURATION_NS, MAX_WHOLE_SECONDS_TEXT } from "../private/k8s-rules";
 import { CAPACITY_TYPE } from "../private/node-pool-rules";
 import { ConvertInput, PoolDraft } from "./drafts";
 
@@ -122,7 +122,7 @@ export function ttlDuration(ctx: ObjectContext, n: number, field: string, target
   ctx.note(
     "action",
     field,
-    `${n} seconds is longer than the longest duration Karpenter v1 can parse (${MAX_DURATION_TEXT}, about 292 years: Go's time.ParseDuration fails above it): written as ${target} "Never"; set a duration of at most ${MAX_SECONDS}s if that is not what you meant`,
+    `${n} seconds is longer than the longest duration Karpenter v1 can parse (${MAX_WHOLE_SECONDS_TEXT}, about 292 years: Go's time.ParseDuration fails above it): written as ${target} "Never"; set a duration of at most ${MAX_SECONDS}s if that is not what you meant`,
   );
   return "Never";
 }

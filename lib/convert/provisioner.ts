@@ -11,11 +11,15 @@ import { readKubelet } from "./node-class-parts";
  * karpenter-convert (tools/karpenter-convert, release-v0.32.x) plus the v1 changes.
  */
 
-/** The requirements the v1alpha5 defaulting webhook added (aws/karpenter v0.31 `Provisioner.SetDefaults`). */
-const LEGACY_DEFAULTS: readonly { readonly unless: readonly string[]; readonly add: readonly NodeSelectorRequirement[] }[] = [
+/**
+ * The requirements the v1alpha5 defaulting webhook added (aws/karpenter v0.31 `Provisioner.SetDefaults`).
+ * `always`: added with `legacyDefaults: false` too (by {@link stateCapacityType}), so its note
+ * must not say that option leaves it out.
+ */
+const LEGACY_DEFAULTS: readonly { readonly unless: readonly string[]; readonly add: readonly NodeSelectorRequirement[]; readonly always?: boolean }[] = [
   { unless: ["kubernetes.io/os"], add: [{ key: "kubernetes.io/os", operator: "In", values: ["linux"] }] },
   { unless: ["kubernetes.io/arch"], add: [{ key: "kubernetes.io/arch", operator: "In", values: ["amd64"] }] },
-  { unless: ["karpenter.sh/capacity-type"], add: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }] },
+  { unless: ["karpenter.sh/capacity-type"], add: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }], always: true },
   {
     unless: ["node.kubernetes.io/instance-type", "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation"],
     add: [
@@ -126,7 +130,8 @@ function withLegacyDefaults(ctx: ObjectContext, reqs: NodeSelectorRequirement[] 
     if (d.unless.some(named)) continue;
     for (const r of d.add) {
       out.push(r);
-      ctx.note("info", "spec.requirements", `added ${r.key} ${r.operator} [${(r.values ?? []).join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not (legacyDefaults: false / --no-legacy-defaults leaves it out)`);
+      const optOut = d.always ? "" : " (legacyDefaults: false / --no-legacy-defaults leaves it out)";
+      ctx.note("info", "spec.requirements", `added ${r.key} ${r.operator} [${(r.values ?? []).join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not${optOut}`);
     }
   }
   return out;

@@ -1,4 +1,5 @@
-import { TerraformStack, Token } from "cdktf";
+import { IConstruct } from "constructs";
+import { TerraformProvider, TerraformStack, Token } from "cdktf";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "../karpenter-cluster";
@@ -38,13 +39,20 @@ export function sameInstallTarget(a: IKarpenterCluster, b: IKarpenterCluster): b
   return !(differ(pa.region, pb.region) || differ(pa.account, pb.account));
 }
 
-/** The literal region and account (from an assumed role's ARN) of the AWS provider a resource uses. */
-function awsLocation(resource: IKarpenterCluster["resource"]): { region?: string; account?: string } {
+/**
+ * The literal region and account of the AWS provider a resource or data source uses (its own
+ * `provider`, else the stack's default AwsProvider). The account is known from `allowedAccountIds`
+ * with exactly one entry, or else from the ARN of the role the provider assumes; undefined when
+ * neither is a literal.
+ */
+export function awsLocation(resource: IConstruct & { readonly provider?: TerraformProvider }): { region?: string; account?: string } {
   const stack = TerraformStack.of(resource);
   const provider = (resource.provider ?? stack.node.findAll().find((c) => c instanceof AwsProvider && c.alias === undefined)) as AwsProvider | undefined;
   if (!(provider instanceof AwsProvider)) return {};
-  const literal = (v: string | undefined) => (v !== undefined && !isUnresolved(v) ? v : undefined);
+  const literal = (v: string | undefined) => (typeof v === "string" && !isUnresolved(v) ? v : undefined);
+  const allowed = provider.allowedAccountIds;
+  const pinned = Array.isArray(allowed) && allowed.length === 1 ? literal(allowed[0]) : undefined;
   const assumed = provider.assumeRole;
   const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
-  return { region: literal(provider.region), account: roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined };
+  return { region: literal(provider.region), account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined) };
 }

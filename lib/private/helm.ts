@@ -34,8 +34,10 @@ export function checkRepository(scope: IConstruct, field: string, repository: st
  * - a number token written plain, so it interpolates as a number;
  * - YAML 1.1 rules for what needs quotes: Helm reads values with go-yaml, for which a plain
  *   `on`, `y` or `no` key is a boolean.
- * @throws Error when a value other than a string or number is a token (Terraform cannot put a list or
- * map into a string template); callers validate first and wrap it with their path.
+ * - a {@link plainScalar} (a boolean token) written plain too.
+ * @throws ValuesRenderError (with the key path) when a value other than a string or number is a token
+ * (Terraform cannot put a list or map into a string template); callers validate first and wrap it
+ * with the prop the path came from.
  */
 export function renderValues(values: Record<string, unknown>): string {
   return YAML.stringify(prepare(values, ""), {
@@ -47,13 +49,33 @@ export function renderValues(values: Record<string, unknown>): string {
   });
 }
 
+/** Why a values document cannot be rendered, and where in it (`settings.isolatedVPC`). */
+export class ValuesRenderError extends Error {
+  constructor(
+    /** The key path of the value, e.g. `settings.isolatedVPC` (`values` for the document itself). */
+    public readonly path: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ValuesRenderError";
+  }
+}
+
+/**
+ * A token written into the values YAML without quotes, so that the text Terraform puts there is read
+ * by its YAML type: `${tobool(var.x)}` becomes `true` / `false`, a YAML boolean.
+ */
+export function plainScalar(token: unknown): YAML.Scalar {
+  const scalar = new YAML.Scalar(Token.asString(token));
+  scalar.type = "PLAIN";
+  return scalar;
+}
+
 function prepare(value: unknown, path: string): unknown {
   if (typeof value === "string" || typeof value === "boolean" || value === null || value === undefined) return value;
+  if (value instanceof YAML.Scalar) return value;
   if (typeof value === "number") {
-    if (!Token.isUnresolved(value)) return value;
-    const scalar = new YAML.Scalar(Token.asString(value));
-    scalar.type = "PLAIN";
-    return scalar;
+    return Token.isUnresolved(value) ? plainScalar(value) : value;
   }
   if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
   if (isPlainMap(value)) {
@@ -61,7 +83,8 @@ function prepare(value: unknown, path: string): unknown {
     for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
     return out;
   }
-  throw new Error(`${path || "values"} is a ${Token.isUnresolved(value) ? "token that is not a string or number" : "non-JSON object"}; Helm values must be known at synth except for strings and numbers`);
+  const what = Token.isUnresolved(value) ? "a token that is not a string or number" : "a non-JSON object";
+  throw new ValuesRenderError(path || "values", `${path || "values"} is ${what}; Helm values must be known at synth except for strings, numbers and the typed boolean settings`);
 }
 
 /** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */

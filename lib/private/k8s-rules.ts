@@ -28,8 +28,12 @@ export const GO_DURATION = /^[-+]?(0|((\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h))
 
 /** Go's `time.Duration` maximum, 2^63−1 ns: Karpenter and the providers parse durations with `time.ParseDuration`, which fails above it. */
 export const MAX_DURATION_NS = 2n ** 63n - 1n;
-/** {@link MAX_DURATION_NS} written as a duration (about 292 years). */
+/** {@link MAX_DURATION_NS} written as a duration (about 292 years): the bound where fractions of a second are allowed (Go durations). */
 export const MAX_DURATION_TEXT = "2562047h47m16.854775807s";
+/** The longest whole-second duration (`expireAfter`, `consolidateAfter`, `terminationGracePeriod`: their CRD patterns have no fractions). */
+export const MAX_WHOLE_SECONDS_TEXT = "2562047h47m16s";
+/** The longest whole-minute duration (budget `duration`: its CRD pattern takes hours and minutes only). */
+export const MAX_WHOLE_MINUTES_TEXT = "2562047h47m";
 /** The largest int64 (`int()` of the CRDs' CEL rules, Go's `strconv.Atoi` on 64-bit). */
 export const INT64_MAX = 2n ** 63n - 1n;
 
@@ -50,6 +54,18 @@ export function durationNanos(text: string): bigint | undefined {
     if (fraction) total += (BigInt(fraction) * ns) / 10n ** BigInt(fraction.length);
   }
   return total;
+}
+
+/**
+ * The longest duration a pattern accepts that Go's `time.Duration` holds, as text. A pattern
+ * with fractions (Go durations) reaches {@link MAX_DURATION_TEXT}; the CRD patterns of
+ * `expireAfter` and friends stop at whole seconds, the budget `duration` at whole minutes, so
+ * naming the fractional bound there would name a value the field rejects.
+ */
+export function maxDurationText(re: RegExp): string {
+  if (re.test("1.5s")) return MAX_DURATION_TEXT;
+  if (re.test("1s")) return MAX_WHOLE_SECONDS_TEXT;
+  return MAX_WHOLE_MINUTES_TEXT;
 }
 
 /*
@@ -165,7 +181,8 @@ export class Checker {
 
   /**
    * A known duration matching `re` (`"Never"` passes when `re` allows it) that Go's
-   * `time.ParseDuration` can represent (at most {@link MAX_DURATION_TEXT}).
+   * `time.ParseDuration` can represent. The maximum named is the longest value `re` itself
+   * accepts (see {@link maxDurationText}).
    */
   public duration(field: string, value: string | undefined, re: RegExp, allowed: string): void {
     this.pattern(field, value, re, allowed);
@@ -173,7 +190,7 @@ export class Checker {
     const ns = durationNanos(value);
     if (ns !== undefined && ns > MAX_DURATION_NS) {
       const never = re.test("Never") ? '; use "Never" for no limit' : "";
-      this.fail(field, value, `${allowed}, at most ${MAX_DURATION_TEXT} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`);
+      this.fail(field, value, `${allowed}, at most ${maxDurationText(re)} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`);
     }
   }
 

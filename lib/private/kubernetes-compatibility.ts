@@ -103,6 +103,30 @@ function releasesSupporting(minor: number): string | undefined {
 
 const warned = new WeakMap<object, Set<string>>();
 
+/** Whether `key` was already warned about for `cluster` (Karpenter and its KarpenterRelease both check). */
+function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
+  const seen = warned.get(cluster.resource) ?? new Set<string>();
+  warned.set(cluster.resource, seen);
+  if (seen.has(key)) return true;
+  seen.add(key);
+  return false;
+}
+
+/**
+ * An `aws_eks_cluster` without `version` gets the default Kubernetes version of EKS at create time
+ * (EKS CreateCluster API: "If you don't specify a value here, the default version available in Amazon
+ * EKS is used"), which moves with EKS releases. A Karpenter release that stops short of the newest
+ * Kubernetes minor this library knows may then refuse the cluster: warn, naming what it supports.
+ */
+function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, support: KubernetesSupport, cluster: IKarpenterCluster): void {
+  if (!(cluster.resource instanceof EksCluster) || cluster.resource.versionInput !== undefined) return;
+  if (support.maxMinor >= NEWEST_KNOWN_KUBERNETES_MINOR || alreadyWarned(cluster, `default:${version.full}`)) return;
+  const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+  Annotations.of(scope).addWarning(
+    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the newest known Karpenter releases support up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
+  );
+}
+
 /**
  * Holds the Karpenter version against the cluster's Kubernetes version when both are known.
  * Where the table cannot know the answer it warns instead of failing: Kubernetes newer than every
@@ -112,10 +136,11 @@ const warned = new WeakMap<object, Set<string>>();
  * @throws KarpenterValidationError on `field` when the controller would refuse the cluster's version
  */
 export function checkKubernetesCompatibility(scope: IConstruct, field: string, version: KarpenterVersion, cluster: IKarpenterCluster): void {
+  const support = kubernetesSupport(version.full);
+  warnDefaultVersion(scope, version, support, cluster);
   const k8s = literalKubernetesVersion(cluster);
   const minor = kubernetesMinor(k8s);
   if (minor === undefined) return;
-  const support = kubernetesSupport(version.full);
   if (minor >= support.minMinor && minor <= support.maxMinor) return;
   const range = `Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}`;
   const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
@@ -123,10 +148,7 @@ export function checkKubernetesCompatibility(scope: IConstruct, field: string, v
   const unknownPatch = minor > support.maxMinor && isNewerThanKnownPatch(version);
   if (beyondTable || unknownPatch) {
     // Karpenter checks and then builds its KarpenterRelease, which checks again: warn once per cluster and version
-    const seen = warned.get(cluster.resource) ?? new Set<string>();
-    warned.set(cluster.resource, seen);
-    if (seen.has(version.full)) return;
-    seen.add(version.full);
+    if (alreadyWarned(cluster, version.full)) return;
     const known = beyondTable
       ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR}); Karpenter ${version.full} supports ${range} as far as known`
       : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;

@@ -1,10 +1,10 @@
 import { IConstruct } from "constructs";
-import { Token } from "cdktf";
+import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "../karpenter-settings";
 import { CHART_FEATURE_GATES, CHART_SETTINGS, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
 import { isPlainMap } from "./deep-merge";
-import { parseQuantity } from "./helm";
+import { parseQuantity, plainScalar } from "./helm";
 import { checkOptionKeys } from "./input-checks";
 import { isUnresolved } from "./tokens";
 import { KarpenterVersion } from "./version";
@@ -72,16 +72,40 @@ function unknownKey(scope: IConstruct, field: string, value: unknown, facts: rea
   return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart: ${known.join(", ")}`);
 }
 
+/** The ServiceAccount annotation IRSA reads the role from (EKS user guide, "IAM roles for service accounts"). */
+export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
+
+/**
+ * The merged values with every boolean setting and feature gate that is a token (e.g. a `bool`
+ * Terraform variable through `Token.asAny`) written as `${tobool(…)}` without quotes: Terraform puts
+ * `true` or `false` there, which the chart reads as a YAML boolean, as it expects — a quoted
+ * `"false"` would be a non-empty string, true for Helm's `if` — and a value that is not a boolean
+ * fails the plan in `tobool` instead of reaching the controller. Inputs are not modified.
+ */
+export function booleanTokensPlain(values: Record<string, unknown>): Record<string, unknown> {
+  const settings = values.settings;
+  if (!isPlainMap(settings)) return values;
+  const plain = (facts: readonly ChartKeyFact[], map: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { ...map };
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== "boolean" && isUnresolved(value) && facts.some((f) => f.key === key && f.kind === "boolean")) out[key] = plainScalar(Fn.tobool(value));
+    }
+    return out;
+  };
+  const out = plain(CHART_SETTINGS, settings);
+  if (isPlainMap(settings.featureGates)) out.featureGates = plain(CHART_FEATURE_GATES, settings.featureGates);
+  return { ...values, settings: out };
+}
+
 /**
  * Checks `values.settings` like typed settings (the chart ignores unknown keys silently) and refuses
- * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`).
+ * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
+ * the IRSA role annotation).
+ * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
  * @throws KarpenterValidationError naming the `values.…` path
  */
-export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
-  const sa = values.serviceAccount;
-  if (isPlainMap(sa) && sa.name !== undefined) {
-    throw new KarpenterValidationError(scope, "values.serviceAccount.name", sa.name, "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName");
-  }
+export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>, irsa = false): void {
+  checkServiceAccountValues(scope, values, irsa);
   const settings = values.settings;
   if (settings === undefined) return;
   if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
@@ -103,6 +127,33 @@ export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, v
     }
     if (!fact) throw unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
     if (value !== null) checkFact(scope, `values.settings.${key}`, fact, value, version, "setting");
+  }
+}
+
+/**
+ * The controller's ServiceAccount is wired: its name must be the one the pod identity association or
+ * the IRSA trust names, and the role annotation must be the controller role. Under Pod Identity a
+ * role annotation would make the AWS SDK prefer web identity (its credential chain reads the IRSA
+ * variables the EKS webhook injects before the Pod Identity ones), so it is refused there too.
+ */
+function checkServiceAccountValues(scope: IConstruct, values: Record<string, unknown>, irsa: boolean): void {
+  const sa = values.serviceAccount;
+  if (sa === null) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount", null, "not removable: its name (and with IRSA its role annotation) is wired; set serviceAccountName, or values.serviceAccount.create / annotations for the rest");
+  }
+  if (!isPlainMap(sa)) return;
+  if (sa.name !== undefined) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount.name", sa.name, "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName");
+  }
+  const annotations = sa.annotations;
+  if (annotations === null && irsa) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount.annotations", null, `not removable with IRSA: it holds the ${IRSA_ROLE_ANNOTATION} annotation of the controller role; set other annotations as a map instead`);
+  }
+  if (isPlainMap(annotations) && annotations[IRSA_ROLE_ANNOTATION] !== undefined) {
+    const why = irsa
+      ? "with IRSA it is wired to the controller role, whose trust and policies are made for this controller"
+      : "without IRSA it would make the AWS SDK in the controller prefer web identity over the EKS Pod Identity credentials";
+    throw new KarpenterValidationError(scope, `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`, annotations[IRSA_ROLE_ANNOTATION], `not settable here: ${why}; the annotation is wired from identity { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`);
   }
 }
 

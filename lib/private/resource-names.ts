@@ -4,6 +4,7 @@ import { Fn, Op } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { IKarpenterCluster } from "../karpenter-cluster";
 import { AWS_NAME_LIMITS, checkName } from "./names";
+import { isUnresolved } from "./tokens";
 
 /** The naming rule of each kind of AWS name this library derives from the cluster name. */
 export const NAME_RULES = {
@@ -38,6 +39,15 @@ export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string
     checkName(scope, field, literal, rule.max, rule.pattern, rule.text);
   }
   return `${prefix}${cluster.clusterName}${suffix}`;
+}
+
+/**
+ * The name {@link nameFromCluster} returns, as it will be at apply, when known at synth: `given` when
+ * it is a literal, else `<prefix><cluster literal name><suffix>`; undefined when it is only known at apply.
+ */
+export function literalNameFromCluster(given: string | undefined, cluster: IKarpenterCluster, prefix: string, suffix = ""): string | undefined {
+  if (given !== undefined) return isUnresolved(given) ? undefined : given;
+  return cluster.clusterNameLiteral !== undefined ? `${prefix}${cluster.clusterNameLiteral}${suffix}` : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Ec2NodeClass, NodePool } from "../../lib";
 import { convertLegacyManifests, LegacyConversionResult, toV1Manifest } from "../../lib/convert";
-import { resources, synthJson, testStack, thrown } from "../helpers";
+import { FakeInstallation, resources, synthJson, testStack, thrown } from "../helpers";
 import { awsNodeTemplate, provisioner } from "./util";
 
 // Converted objects go through the same synth-time validation as hand-written ones.
@@ -79,6 +79,18 @@ spec:
     const result = convertLegacyManifests(awsNodeTemplate("default", SELECTORS, "instanceProfile: old"), { role: "KarpenterNodeRole-demo" });
     expect(build(result)["EC2NodeClass/default"].spec).toMatchObject({ role: "KarpenterNodeRole-demo" });
     expect(build(result)["EC2NodeClass/default"].spec.instanceProfile).toBeUndefined();
+  });
+
+  test("a kept instanceProfile warns when the class is built with an installation; the role option does not", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const warnings = (c: Ec2NodeClass) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+    const kept = convertLegacyManifests(awsNodeTemplate("kept", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo")).ec2NodeClasses[0];
+    const w = warnings(new Ec2NodeClass(stack, "kept", { karpenter, ...kept.props }));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain('EC2NodeClass kept: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role');
+    const withRole = convertLegacyManifests(awsNodeTemplate("role", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"), { role: "KarpenterNodeRole-demo" }).ec2NodeClasses[0];
+    expect(warnings(new Ec2NodeClass(stack, "role", { karpenter, ...withRole.props }))).toEqual([]);
   });
 
   test("amiFamily Custom without amiSelector: noted by the converter and rejected by Ec2NodeClass", () => {

@@ -85,7 +85,7 @@ describe("Provisioner → NodePool", () => {
     const expiry = noteAbout(pool.notes, "spec.ttlSecondsUntilExpired");
     expect(expiry.level).toBe("action");
     expect(expiry.message).toBe(
-      '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16.854775807s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 9223372036s if that is not what you meant',
+      '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 9223372036s if that is not what you meant',
     );
     expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('written as disruption consolidateAfter "Never"');
     // nothing left for the validation pass to reject
@@ -145,6 +145,17 @@ describe("Provisioner → NodePool", () => {
       { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["2"] },
     ]);
     expect(notesAbout(pool.notes, "spec.requirements")).toHaveLength(5);
+  });
+
+  test("only the optional webhook defaults say legacyDefaults: false leaves them out; the capacity type is always stated", () => {
+    const notes = notesAbout(onlyPool(provisioner("p", "providerRef: { name: default }")).notes, "spec.requirements");
+    const optOut = "(legacyDefaults: false / --no-legacy-defaults leaves it out)";
+    const capacity = notes.filter((n) => n.message.startsWith("added karpenter.sh/capacity-type"));
+    expect(capacity).toHaveLength(1);
+    expect(capacity[0].message).toBe("added karpenter.sh/capacity-type In [on-demand]: the v1alpha5 webhook defaulted it and v1 does not");
+    const others = notes.filter((n) => !n.message.startsWith("added karpenter.sh/capacity-type"));
+    expect(others).toHaveLength(4);
+    for (const n of others) expect(n.message).toContain(optOut);
   });
 
   test("an instance family requirement suppresses the category / generation defaults; named keys are kept", () => {

@@ -1,4 +1,4 @@
-import { durationNanos, isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName, isSet, qualifiedNameProblem } from "../../lib/private/k8s-rules";
+import { BUDGET_DURATION, DURATION, DURATION_OR_NEVER, durationNanos, GO_DURATION, isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName, isSet, maxDurationText, qualifiedNameProblem } from "../../lib/private/k8s-rules";
 
 // Cases after k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue).
 
@@ -41,4 +41,18 @@ test("durationNanos: Go durations in nanoseconds, fractions cut, undefined for a
   expect(durationNanos("2562047h47m16.854775807s")).toBe(2n ** 63n - 1n);
   expect(durationNanos("1d")).toBeUndefined();
   expect(durationNanos("")).toBeUndefined();
+});
+
+test("maxDurationText: the longest duration each pattern accepts", () => {
+  expect(maxDurationText(GO_DURATION)).toBe("2562047h47m16.854775807s");
+  expect(maxDurationText(DURATION)).toBe("2562047h47m16s");
+  expect(maxDurationText(DURATION_OR_NEVER)).toBe("2562047h47m16s");
+  expect(maxDurationText(BUDGET_DURATION)).toBe("2562047h47m");
+  // each is matched by its own pattern and fits a time.Duration, one more unit does not
+  for (const [re, next] of [[GO_DURATION, "2562047h47m16.854775808s"], [DURATION, "2562047h47m17s"], [BUDGET_DURATION, "2562047h48m"]] as const) {
+    const max = maxDurationText(re);
+    expect(re.test(max)).toBe(true);
+    expect(durationNanos(max)! <= 2n ** 63n - 1n).toBe(true);
+    expect(durationNanos(next)! > 2n ** 63n - 1n).toBe(true);
+  }
 });
