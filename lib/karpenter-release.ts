@@ -118,7 +118,7 @@ export interface KarpenterReleaseProps {
   readonly affinity?: Record<string, unknown>;
   /**
    * Typed chart settings and feature gates, checked against the version. A boolean given as a token
-   * (e.g. `Token.asAny(boolVariable.value)`) is written as `${tobool(…)}` without quotes, so the
+   * (e.g. `boolVariable.value` of a `bool` TerraformVariable) is written as `${tobool(…)}` without quotes, so the
    * chart gets a YAML boolean at apply and a non-boolean fails the plan.
    * @default the chart's
    */

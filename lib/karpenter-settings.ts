@@ -33,7 +33,7 @@ export interface KarpenterFeatureGates {
  * (1.0–1.14) carries is here except `clusterName` and `interruptionQueue`, which are wired from the
  * cluster and the interruption queue. A key the chosen version lacks is an error naming the version
  * that introduced it. Unset keys are not written: the chart default applies. A boolean setting or
- * feature gate may be a token (e.g. `Token.asAny(boolVariable.value)`): it is written unquoted as
+ * feature gate may be a token (e.g. `boolVariable.value` of a `bool` TerraformVariable): it is written unquoted as
  * `${tobool(…)}`, so the chart reads a YAML boolean at apply and a non-boolean fails the plan.
  * Source: `charts/karpenter/values.yaml` of each release; Karpenter "Settings" reference.
  */

@@ -77,7 +77,7 @@ export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
 
 /**
  * The merged values with every boolean setting and feature gate that is a token (e.g. a `bool`
- * Terraform variable through `Token.asAny`) written as `${tobool(…)}` without quotes: Terraform puts
+ * Terraform variable's `value`) written as `${tobool(…)}` without quotes: Terraform puts
  * `true` or `false` there, which the chart reads as a YAML boolean, as it expects — a quoted
  * `"false"` would be a non-empty string, true for Helm's `if` — and a value that is not a boolean
  * fails the plan in `tobool` instead of reaching the controller. Inputs are not modified.
