@@ -1,9 +1,13 @@
 import { Construct } from "constructs";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
+import { appIndex, attached, register, registered } from "./private/app-index";
+import { sameInstallTarget } from "./private/cluster-identity";
 import { isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
+import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { isUnresolved } from "./private/tokens";
 
 /** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
@@ -43,6 +47,19 @@ export interface DiscoveryTagsProps {
    * @default cluster.clusterName
    */
   readonly tagValue?: string;
+  /**
+   * The tag key (1–128 characters, not starting with `aws:`). A subnet carries one value per key,
+   * so subnets that several clusters share (a shared VPC) need one key per cluster, e.g.
+   * `karpenter.sh/discovery/<cluster name>` (see {@link DiscoveryTags.clusterTagKey}); give the same
+   * key to the install (`Karpenter` `discoveryTagKey`) so that its EC2NodeClasses select by it.
+   * @default "karpenter.sh/discovery"
+   */
+  readonly tagKey?: string;
+  /**
+   * The AWS provider of the cluster's region and account, for the tags.
+   * @default the cluster's, when the cluster is in this stack; else the stack's only AWS provider
+   */
+  readonly provider?: AwsProvider;
 }
 
 /**
@@ -62,9 +79,22 @@ export class DiscoveryTags extends Construct {
    * @param cluster the cluster (its name is the tag value), or the cluster name
    * @returns `{ "karpenter.sh/discovery": <cluster name> }`
    */
-  public static subnetTags(cluster: IKarpenterCluster | string): Record<string, string> {
-    return { [DISCOVERY_TAG_KEY]: typeof cluster === "string" ? cluster : cluster.clusterName };
+  public static subnetTags(cluster: IKarpenterCluster | string, tagKey: string = DISCOVERY_TAG_KEY): Record<string, string> {
+    return { [tagKey]: typeof cluster === "string" ? cluster : cluster.clusterName };
   }
+
+  /**
+   * A discovery tag key of one cluster, `karpenter.sh/discovery/<cluster name>`, for subnets that
+   * several clusters share (a shared VPC): give it to `DiscoveryTags` (`tagKey`) and to the install
+   * (`Karpenter` `discoveryTagKey`) of that cluster.
+   * @param clusterName the cluster name (a literal or a reference)
+   */
+  public static clusterTagKey(clusterName: string): string {
+    return `${DISCOVERY_TAG_KEY}/${clusterName}`;
+  }
+
+  /** The tag key written, `karpenter.sh/discovery` unless `tagKey` says otherwise. */
+  public readonly tagKey: string;
 
   /** The tag value written. */
   public readonly tagValue: string;
@@ -87,19 +117,87 @@ export class DiscoveryTags extends Construct {
         throw new KarpenterValidationError(this, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets");
       }
     });
+    this.tagKey = props.tagKey ?? DISCOVERY_TAG_KEY;
+    const key = this.tagKey;
+    if (!isUnresolved(key) && (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:"))) {
+      throw new KarpenterValidationError(this, "tagKey", key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
+    }
     this.tagValue = props.tagValue ?? cluster.clusterName;
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
       throw new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`);
     }
-    this.subnetTags = subnets.map(
-      (s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key: DISCOVERY_TAG_KEY, value: this.tagValue }),
-    );
-    this.securityGroupTag = new Ec2Tag(this, "security-group", {
-      resourceId: props.securityGroupId ?? cluster.clusterSecurityGroupId,
-      key: DISCOVERY_TAG_KEY,
-      value: this.tagValue,
-    });
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
+    this.subnetTags = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
+    const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
+    this.securityGroupTag = new Ec2Tag(this, "security-group", { resourceId: securityGroupId, key, value: this.tagValue });
+    useProvider(this, "aws", provider);
+
+    // literal IDs (and Subnet resources of the app): what another cluster's DiscoveryTags may claim too
+    const claims: Claim["targets"] = subnets.map((s, i) => ({ field: `subnets[${i}]`, id: s instanceof Subnet ? s.node.path : s, shown: s instanceof Subnet ? s.node.path : s, kind: "subnet" as const }));
+    claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
+    const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
+    register(this, CLAIMS, claim);
+    this.node.addValidation({ validate: () => claimProblems(claim) });
   }
+}
+
+interface Claim {
+  readonly tags: DiscoveryTags;
+  readonly cluster: IKarpenterCluster;
+  readonly targets: { field: string; id: string; shown: string; kind: "subnet" | "security group" }[];
+}
+
+const CLAIMS = "discovery-claims";
+
+/** The cluster of a claim as errors name it. */
+const clusterLabel = (c: Claim) => (c.cluster.clusterNameLiteral !== undefined ? `cluster ${c.cluster.clusterNameLiteral}` : `the cluster ${c.cluster.resource.node.path}`);
+
+/**
+ * The same subnet or security group tagged with the same key for two clusters: the resource holds
+ * one value per key, so the two `aws_ec2_tag`s overwrite each other at every apply, and the cluster
+ * whose value lost finds no subnet (its default EC2NodeClass launches no node). Reported on the
+ * later of the two constructs, naming both clusters and the ID.
+ */
+function claimProblems(mine: Claim): string[] {
+  if (mine.targets.length === 0 || !attached(mine.tags)) return [];
+  const index = appIndex(mine.tags, CLAIMS, () => {
+    const byTarget = new Map<string, { claim: Claim; order: number }[]>();
+    registered<Claim>(mine.tags, CLAIMS).forEach((c, order) => {
+      if (!attached(c.tags)) return;
+      for (const t of c.targets) {
+        const k = `${isUnresolved(c.tags.tagKey) ? c.tags.node.path : c.tags.tagKey}\u0000${t.id}`;
+        byTarget.set(k, [...(byTarget.get(k) ?? []), { claim: c, order }]);
+      }
+    });
+    return { byTarget, order: new Map(registered<Claim>(mine.tags, CLAIMS).map((c, i) => [c, i])) };
+  });
+  const myOrder = index.order.get(mine) ?? 0;
+  const problems: string[] = [];
+  for (const t of mine.targets) {
+    const k = `${isUnresolved(mine.tags.tagKey) ? mine.tags.node.path : mine.tags.tagKey}\u0000${t.id}`;
+    const other = (index.byTarget.get(k) ?? []).find((o) => o.order < myOrder && otherCluster(o.claim, mine));
+    if (!other) continue;
+    problems.push(
+      new KarpenterValidationError(
+        mine.tags,
+        t.field,
+        t.shown,
+        `a ${t.kind} no other cluster's discovery tag claims: ${other.claim.tags.node.path} tags ${t.kind} ${t.shown} with ${mine.tags.tagKey} for ${clusterLabel(other.claim)}, and this construct tags it for ${clusterLabel(mine)}. ` +
+          `A ${t.kind} holds one value per tag key, so the two tags overwrite each other at every apply and the losing cluster's EC2NodeClasses find no ${t.kind}. ` +
+          (t.kind === "subnet"
+            ? "For subnets the clusters share (a shared VPC), give each cluster its own key: tagKey: DiscoveryTags.clusterTagKey(<cluster name>) here and the same discoveryTagKey on that cluster's Karpenter (or its EC2NodeClasses); else tag the subnet for one cluster only"
+            : "Each cluster needs its own security group: leave securityGroupId unset for the cluster's own security group"),
+      ).message,
+    );
+  }
+  return problems;
+}
+
+/** Whether two claims are for different clusters (different tag values, or clusters known to differ). */
+function otherCluster(a: Claim, b: Claim): boolean {
+  const [va, vb] = [a.tags.tagValue, b.tags.tagValue];
+  if (!isUnresolved(va) && !isUnresolved(vb)) return va !== vb;
+  return !sameInstallTarget(a.cluster, b.cluster);
 }
 
 const SUBNETS_TEXT =

@@ -2,6 +2,7 @@ import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { DISCOVERY_TAG_KEY } from "./discovery-tags";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
@@ -10,6 +11,7 @@ import { KarpenterValidationError } from "./errors";
 import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
 import { Checker, GO_DURATION, isSet } from "./private/k8s-rules";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
+import { checkProvider, chooseProvider } from "./private/provider-choice";
 import { resolvedReference } from "./private/tokens";
 
 /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
@@ -39,6 +41,20 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
    * @default `karpenter.cluster`
    */
   readonly cluster?: IKarpenterCluster;
+  /**
+   * The tag key of the default subnet and security group selector terms (value: the cluster name).
+   * Set it when the cluster's subnets are tagged with a key of their own (a shared VPC: see
+   * `DiscoveryTags.tagKey`).
+   * @default `karpenter.discoveryTagKey`, else "karpenter.sh/discovery"
+   */
+  readonly discoveryTagKey?: string;
+  /**
+   * The Kubernetes provider connected to the cluster the object is for.
+   * @default  the stack's default Kubernetes provider, when it is the stack's only Kubernetes
+   * provider and the stack's node objects relying on it are all for one install (or cluster); synth
+   * fails naming this prop otherwise
+   */
+  readonly kubernetesProvider?: KubernetesProvider;
   /**
    * The Karpenter version the spec is checked against (fields newer than it are errors), e.g.
    * `"1.14.1"`. With `karpenter`, it must equal `karpenter.version`.
@@ -106,6 +122,8 @@ export class Ec2NodeClass extends Construct {
   public readonly spec: Omit<Ec2NodeClassOptions, "name">;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
+  /** The Kubernetes provider of the manifest; undefined: the stack's default. */
+  public readonly kubernetesProvider?: KubernetesProvider;
 
   /**
    * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
@@ -128,11 +146,13 @@ export class Ec2NodeClass extends Construct {
       "the class is checked against the installed Karpenter (leave `version` unset to use it)",
     );
     const c = new Checker(where, version);
-    const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;
+    const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
+    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
-    const discovery = cluster ? [{ tags: { [DISCOVERY_TAG_KEY]: cluster.clusterName } }] : undefined;
+    const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
+    const discovery = cluster ? [{ tags: { [tagKey]: cluster.clusterName } }] : undefined;
     const spec: Ec2NodeClassOptions = {
       ...options,
       role: options.role ?? (options.instanceProfile === undefined ? karpenter?.nodeRoleName : undefined),
@@ -159,8 +179,10 @@ export class Ec2NodeClass extends Construct {
     }
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
+    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider, karpenter ?? props.cluster?.resource);
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {
+      provider: this.kubernetesProvider,
       manifest: {
         apiVersion: Ec2NodeClass.API_VERSION,
         kind: Ec2NodeClass.KIND,

@@ -1,12 +1,14 @@
 import { Construct } from "constructs";
-import { ITerraformDependable } from "cdktf";
+import { ITerraformDependable, TerraformProvider } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
 import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
 import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
+import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { policyJson } from "./private/iam";
 import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
 import { checkKmsKeyArn, checkTags, requireCluster } from "./private/input-checks";
@@ -66,6 +68,14 @@ export interface InterruptionQueueProps {
    * @default none
    */
   readonly tags?: Record<string, string>;
+  /**
+   * The AWS provider of the cluster's region and account, for every resource and data source of
+   * this construct.
+   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
+   * then be its only one (synth fails naming this prop otherwise)
+   */
+  readonly provider?: AwsProvider;
 }
 
 const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
@@ -121,11 +131,12 @@ export class InterruptionQueue extends Construct {
     const version = resolveKarpenterVersion(this, props.version);
     this.version = version.full;
     checkTags(this, props.tags);
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
     const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, "");
     const rulePrefix = this.rulePrefix(props.ruleNamePrefix, cluster);
 
     if (props.kmsKey === true) {
-      this.kmsKey = this.createKey(props.tags);
+      this.kmsKey = this.createKey(provider, props.tags);
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
       const arn = props.kmsKey.keyArn;
@@ -161,6 +172,7 @@ export class InterruptionQueue extends Construct {
       this.targets.push(new CloudwatchEventTarget(this, `target-${event.key}`, { rule: rule.name, arn: this.queue.arn, targetId: "KarpenterInterruptionQueueTarget" }));
     }
     this.dependables = [this.queuePolicy, ...this.targets];
+    useProvider(this, "aws", provider);
   }
 
   private rulePrefix(given: string | undefined, cluster: IKarpenterCluster): string {
@@ -173,8 +185,8 @@ export class InterruptionQueue extends Construct {
     return `${head}${clusterNameWithin(cluster, RULE_PREFIX_MAX - head.length)}`;
   }
 
-  private createKey(tags?: Record<string, string>): KmsKey {
-    const ctx = awsContext(this);
+  private createKey(provider: TerraformProvider | undefined, tags?: Record<string, string>): KmsKey {
+    const ctx = awsContext(this, provider);
     return new KmsKey(this, "key", {
       description: "Karpenter interruption queue encryption",
       enableKeyRotation: true,

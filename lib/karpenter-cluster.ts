@@ -1,8 +1,21 @@
 import { Construct } from "constructs";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
+import { checkProvider, recordDefault } from "./private/provider-choice";
+
+/** Options of {@link KarpenterCluster.fromClusterName}. */
+export interface FromClusterNameOptions {
+  /**
+   * The AWS provider of the cluster's region and account: the data source reads the cluster through
+   * it, and every AWS resource of an install on this cluster uses it. Required when the stack holds
+   * several AWS providers (or only an aliased one): synth fails naming this option otherwise.
+   * @default the stack's default AWS provider, when it is the only one
+   */
+  readonly provider?: AwsProvider;
+}
 
 /**
  * The EKS cluster Karpenter is installed on, as every construct of this library sees it.
@@ -34,7 +47,11 @@ export interface IKarpenterCluster {
   readonly clusterSecurityGroupId: string;
   /** The Kubernetes version of the control plane, e.g. `"1.33"`. */
   readonly kubernetesVersion: string;
-  /** The Terraform object that defines or reads the cluster: resources that need the cluster to exist depend on it. */
+  /**
+   * The Terraform object that defines or reads the cluster: resources that need the cluster to exist
+   * depend on it, and its `provider` (the stack's default when unset) is the AWS provider every AWS
+   * resource and data source of an install on the cluster uses (in the cluster's stack).
+   */
   readonly resource: EksCluster | DataAwsEksCluster;
 }
 
@@ -74,11 +91,18 @@ export class KarpenterCluster implements IKarpenterCluster {
    * @param scope where the data source is created
    * @param id the data source's construct id
    * @param clusterName the cluster name (1–100 characters: letters, digits, `-`, `_`, starting with a letter or digit)
-   * @throws KarpenterValidationError when a literal name breaks the EKS naming rule
+   * @param options `provider`: the AWS provider of the cluster's region and account (see {@link FromClusterNameOptions})
+   * @throws KarpenterValidationError when a literal name breaks the EKS naming rule, or `provider` is
+   * not an AwsProvider of the scope's stack; at synth, without `provider` in a stack holding several
+   * AWS providers or only an aliased one
    */
-  public static fromClusterName(scope: Construct, id: string, clusterName: string): IKarpenterCluster {
-    checkEksClusterName(`${scope.node.path}/${id}`, "clusterName", clusterName);
-    const data = new DataAwsEksCluster(scope, id, { name: clusterName });
+  public static fromClusterName(scope: Construct, id: string, clusterName: string, options: FromClusterNameOptions = {}): IKarpenterCluster {
+    const path = `${scope.node.path}/${id}`;
+    checkEksClusterName(path, "clusterName", clusterName);
+    const provider = options?.provider ?? undefined;
+    if (provider) checkProvider(scope, path, "aws", "provider", provider);
+    const data = new DataAwsEksCluster(scope, id, { name: clusterName, provider });
+    if (!provider) recordDefault(data, "aws", "provider", data, false);
     return new KarpenterCluster({
       // the literal keeps names readable in the plan; the data source still fails the plan if the cluster is missing
       clusterName: isUnresolved(clusterName) ? data.name : clusterName,

@@ -1,5 +1,7 @@
 import { Construct } from "constructs";
-import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformStack, Token } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { awsProviderFor, useProvider } from "./private/provider-choice";
+import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformProvider, TerraformStack, Token } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
@@ -10,6 +12,7 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE } from "./karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME } from "./karpenter-release";
 import { awsContext } from "./private/aws-context";
+import { stackIndex, stacksOf } from "./private/app-index";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
 import { checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
 import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
@@ -169,6 +172,14 @@ export interface KarpenterControllerRoleProps {
    */
   readonly additionalPolicyArns?: string[];
   /**
+   * The AWS provider of the cluster's region and account, for every resource and data source of
+   * this construct.
+   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
+   * then be its only one (synth fails naming this prop otherwise)
+   */
+  readonly provider?: AwsProvider;
+  /**
    * Tags for the role, its policies and the pod identity association: at most 50, keys of 1–128
    * characters not starting with `aws:`, values of at most 256 characters (AWS tag rules).
    * @default none
@@ -227,6 +238,8 @@ export class KarpenterControllerRole extends Construct {
   public readonly dependables: ITerraformDependable[];
   /** The Karpenter version the policy was written for, e.g. `"1.14.1"`. */
   public readonly version: string;
+  /** The AWS provider of every resource here (undefined: the stack's default). */
+  private readonly awsProvider?: TerraformProvider;
 
   constructor(scope: Construct, id: string, props: KarpenterControllerRoleProps) {
     super(scope, id);
@@ -249,7 +262,9 @@ export class KarpenterControllerRole extends Construct {
     checkNamespace(this, "namespace", this.namespace);
     checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName);
     if (identity.type === "irsa") this.checkOidcProviderArn(identity.oidcProviderArn);
-    const ctx = awsContext(this);
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
+    this.awsProvider = provider;
+    const ctx = awsContext(this, provider);
 
     // everything is validated before the first resource: nothing half-built on error
     const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-");
@@ -311,6 +326,7 @@ export class KarpenterControllerRole extends Construct {
       });
     }
     this.dependables = [...(this.podIdentityAssociation ? [this.podIdentityAssociation] : []), ...attachments];
+    useProvider(this, "aws", provider);
   }
 
   /** `KarpenterController<Group>Policy-<suffix or cluster name>`, as upstream names them. */
@@ -344,7 +360,7 @@ export class KarpenterControllerRole extends Construct {
         StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`, [`${issuer}:aud`]: "sts.amazonaws.com" },
       });
     if (providerArn !== undefined) return trust(providerArn);
-    const ctx = awsContext(this);
+    const ctx = awsContext(this, this.awsProvider);
     const derived = `arn:${ctx.partition}:iam::${ctx.accountId}:oidc-provider/${issuer}`;
     // a validation, not the lazy value: annotations are collected after validations and before the stack is resolved
     this.node.addValidation({
@@ -412,7 +428,8 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
   const issuer = cluster.oidcIssuerUrl;
   const stack = TerraformStack.of(cluster.resource);
   let resolvedIssuer: string | undefined;
-  return scope.node.root.node.findAll().find((c): c is IamOpenidConnectProvider => {
+  const all = stacksOf(scope).flatMap((s) => stackIndex(s).byType.get("aws_iam_openid_connect_provider") ?? []);
+  return all.find((c): c is IamOpenidConnectProvider => {
     if (!(c instanceof IamOpenidConnectProvider)) return false;
     const url = c.urlInput;
     if (url === undefined) return false;

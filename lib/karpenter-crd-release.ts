@@ -1,7 +1,9 @@
 import { Construct } from "constructs";
 import { Fn, ITerraformDependable, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KarpenterValidationError } from "./errors";
+import { chooseProvider } from "./private/provider-choice";
 import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./private/helm";
 import { checkNamespace, checkServiceName } from "./private/k8s-names";
 import { isUnresolved } from "./private/tokens";
@@ -72,6 +74,13 @@ export interface KarpenterCrdReleaseProps {
   readonly webhookPort?: number;
   /** Resources the release waits for. @default none */
   readonly dependsOn?: ITerraformDependable[];
+  /**
+   * The Helm provider connected to the cluster this release is for (its Kubernetes API).
+   * @default the stack's default Helm provider, when it is the stack's only Helm provider and no
+   * other install of the stack relies on it; synth fails naming this prop otherwise (inside
+   * `Karpenter`, its own `helmProvider`)
+   */
+  readonly helmProvider?: HelmProvider;
 }
 
 /**
@@ -110,7 +119,9 @@ export class KarpenterCrdRelease extends Construct {
     const repository = props.repository ?? KARPENTER_CHART_REPOSITORY;
     checkRepository(this, "repository", repository);
 
+    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider);
     this.release = new Release(this, "release", {
+      provider,
       name: releaseName,
       chart: "karpenter-crd",
       repository,

@@ -23,4 +23,10 @@ export interface IKarpenterInstallation extends IConstruct {
   readonly release: Release;
   /** True when this install creates the `spot.amazonaws.com` service-linked role (NodePools that allow spot warn otherwise). */
   readonly createsSpotServiceLinkedRole: boolean;
+  /**
+   * The tag key the cluster's subnets and security group carry for Karpenter (value: the cluster
+   * name): the key of the default selector terms of its EC2NodeClasses.
+   * @default "karpenter.sh/discovery"
+   */
+  readonly discoveryTagKey?: string;
 }

@@ -1,4 +1,6 @@
 import { Construct } from "constructs";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
@@ -54,6 +56,14 @@ export interface KarpenterNodeRoleProps {
    */
   readonly additionalPolicyArns?: string[];
   /**
+   * The AWS provider of the cluster's region and account, for every resource and data source of
+   * this construct.
+   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
+   * then be its only one (synth fails naming this prop otherwise)
+   */
+  readonly provider?: AwsProvider;
+  /**
    * Tags for the role and the access entry: at most 50, keys of 1–128 characters not starting
    * with `aws:`, values of at most 256 characters (AWS tag rules).
    * @default none
@@ -96,6 +106,7 @@ export class KarpenterNodeRole extends Construct {
     const cluster = requireCluster(this, props);
     const version = resolveKarpenterVersion(this, props.version);
     checkTags(this, props.tags);
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.version = version.full;
 
     if (props.existingRole) {
@@ -110,7 +121,7 @@ export class KarpenterNodeRole extends Construct {
       this.policyAttachments = [];
     } else {
       checkPolicyArns(this, "additionalPolicyArns", props.additionalPolicyArns);
-      const ctx = awsContext(this);
+      const ctx = awsContext(this, provider);
       const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-");
       const role = new IamRole(this, "role", {
         name,
@@ -133,5 +144,6 @@ export class KarpenterNodeRole extends Construct {
       type: "EC2_LINUX",
       tags: props.tags,
     });
+    useProvider(this, "aws", provider);
   }
 }

@@ -1,7 +1,9 @@
 import { Construct } from "constructs";
 import { Annotations, ITerraformDependable } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KarpenterValidationError } from "./errors";
+import { chooseProvider } from "./private/provider-choice";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
 import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
@@ -143,6 +145,13 @@ export interface KarpenterReleaseProps {
   readonly dependsOn?: ITerraformDependable[];
   /** Seconds Helm waits for the release's pods to become ready. @default 300 (provider default) */
   readonly timeout?: number;
+  /**
+   * The Helm provider connected to the cluster this release is for (its Kubernetes API).
+   * @default the stack's default Helm provider, when it is the stack's only Helm provider and no
+   * other install of the stack relies on it; synth fails naming this prop otherwise (inside
+   * `Karpenter`, its own `helmProvider`)
+   */
+  readonly helmProvider?: HelmProvider;
 }
 
 /**
@@ -245,7 +254,9 @@ export class KarpenterRelease extends Construct {
       throw new KarpenterValidationError(this, field, "(a token)", e.message);
     }
 
+    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, props.cluster.resource);
     this.release = new Release(this, "release", {
+      provider,
       name: this.releaseName,
       chart: "karpenter",
       repository,

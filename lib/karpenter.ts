@@ -1,8 +1,7 @@
 import { Construct, IConstruct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
-import type { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
-import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
@@ -19,14 +18,17 @@ import { SystemNodeGroup } from "./system-node-group";
 import { Ec2NodeClass, Ec2NodeClassProps } from "./ec2-node-class";
 import { NodePool, NodePoolProps } from "./node-pool";
 import { chartFullName } from "./private/helm";
-import { awsLocation, sameCluster, sameInstallTarget } from "./private/cluster-identity";
+import { awsLocation, sameInstallTarget } from "./private/cluster-identity";
+import { hasPodIdentityAgent, nodeObjectsOf, otherInstallsOnCluster, registerInstall } from "./private/install-index";
+import { awsProviderFor, chooseProvider, ownsProviderChoice } from "./private/provider-choice";
+import { touch } from "./private/app-index";
 import { attributeAccountNames } from "./private/account-names";
 import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
 import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import { isPlainMap } from "./private/deep-merge";
-import { isUnresolved, resolvedReference } from "./private/tokens";
+import { isUnresolved } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
@@ -117,6 +119,20 @@ export interface KarpenterProps {
   readonly repository?: string;
   /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
   readonly tags?: Record<string, string>;
+  /**
+   * The Helm provider connected to this cluster, for both releases. (The AWS resources use the
+   * cluster's AWS provider: the `provider` of its `EksCluster`, or `fromClusterName`'s `provider`.)
+   * @default the stack's default Helm provider, when it is the stack's only Helm provider and this is
+   * the stack's only install relying on it; synth fails naming this prop otherwise
+   */
+  readonly helmProvider?: HelmProvider;
+  /**
+   * The tag key of the cluster's subnets and security group (value: the cluster name), for the
+   * default selector terms of this install's EC2NodeClasses. Give a per-cluster key when subnets are
+   * shared by several clusters (the same key as the cluster's `DiscoveryTags.tagKey`).
+   * @default "karpenter.sh/discovery"
+   */
+  readonly discoveryTagKey?: string;
 }
 
 /**
@@ -194,6 +210,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly crdRelease: Release;
   /** The raw `helm_release` of the controller chart (`controllerChart.release`): node objects are ordered after it. */
   public readonly release: Release;
+  /** The Helm provider of both releases; undefined: the stack's default. */
+  public readonly helmProvider?: HelmProvider;
+  /** The discovery tag key of the default EC2NodeClass selector terms (`discoveryTagKey`). */
+  public readonly discoveryTagKey?: string;
   private readonly systemNodeGroup?: SystemNodeGroup;
   private warned = false;
   private warnedNodeObjects = false;
@@ -217,6 +237,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       this.systemNodeGroup = props.systemNodeGroup;
       const cluster = props.cluster;
       const tags = props.tags;
+      this.discoveryTagKey = props.discoveryTagKey;
+      // the install chooses the providers of its building blocks: AWS from the cluster, Helm from helmProvider
+      ownsProviderChoice(this);
+      const provider = awsProviderFor(scope, this, cluster, undefined, "cluster");
+      this.helmProvider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
 
       // checked before the first resource: nothing half-built on error
       const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
@@ -224,13 +249,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       const queueOption = queueOptionsOf(this, props.interruptionQueue);
 
       // the options spread first, the wired values after them: a stray key cannot override what is wired
-      this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
+      this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags, provider });
       this.nodeRoleName = this.nodeRole.roleName;
 
       const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
       this.existingQueueArn = existingQueue?.existingQueueArn;
       this.staticCapacity = staticCapacityGate(props.settings, props.values);
-      if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags });
+      if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags, provider });
       const queue = existingQueue
         ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
         : this.interruptionQueue;
@@ -246,10 +271,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         namespace: this.namespace,
         serviceAccountName: this.serviceAccountName,
         tags,
+        provider,
       });
 
       this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-      if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags });
+      if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
       this.attributeIamNames();
 
       this.crdChart = new KarpenterCrdRelease(this, "crds", {
@@ -257,6 +283,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         namespace: this.namespace,
         createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
         repository: props.repository,
+        helmProvider: this.helmProvider,
         ...crdWebhook(this, version.minor, props.values),
       });
       this.crdRelease = this.crdChart.release;
@@ -285,15 +312,18 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         nodeSelector: system ? { ...system.labels } : undefined,
         tolerations: system ? systemTolerations(system) : undefined,
         values: props.values,
+        helmProvider: this.helmProvider,
         dependsOn: waitFor.here,
       });
       this.release = this.controllerChart.release;
       for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
+      registerInstall(this);
       this.node.addValidation({ validate: () => this.crossChecks() });
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built install
       scope.node.tryRemoveChild(id);
+      touch();
       throw e;
     }
   }
@@ -361,8 +391,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 
   /** Every other Karpenter of the app on the same cluster: the same cluster resource, or the same literal name in the same AWS region and account. */
-  private otherInstallsOnThisCluster(): Karpenter[] {
-    return this.node.root.node.findAll().filter((c): c is Karpenter => c instanceof Karpenter && c !== this && sameInstallTarget(c.cluster, this.cluster));
+  private otherInstallsOnThisCluster(): IKarpenterInstallation[] {
+    return otherInstallsOnCluster(this);
   }
 
   /**
@@ -372,20 +402,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * class's stack (the stack dependency the NodePool adds across stacks).
    */
   private nodeObjects(): (Ec2NodeClass | NodePool)[] {
-    const all = this.node.root.node.findAll().filter((c): c is Ec2NodeClass | NodePool => c instanceof Ec2NodeClass || c instanceof NodePool);
-    const isMine = (c: IConstruct) => (c as { karpenter?: unknown }).karpenter === this;
-    // every read of `fqn` is a fresh token, and depends_on holds the bare address: compare resolved addresses, in the object's stack
-    const address = (stack: TerraformStack, fqn: string) => resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1");
-    const waitsFor = (c: Ec2NodeClass | NodePool, targets: Release[] | Manifest[]) => {
-      const stack = TerraformStack.of(c);
-      const wanted = new Set(targets.filter((t) => TerraformStack.of(t) === stack).map((t) => address(stack, t.fqn)));
-      return wanted.size > 0 && (c.manifest.dependsOn ?? []).some((d) => wanted.has(address(stack, d)));
-    };
-    const classes = all.filter((c): c is Ec2NodeClass => c instanceof Ec2NodeClass && (isMine(c) || waitsFor(c, [this.release])));
-    const namesClass = (p: NodePool) => classes.some((k) => k.name === p.nodeClassRef.name && TerraformStack.of(p).dependencies.includes(TerraformStack.of(k)));
-    const pools = all.filter((c): c is NodePool => c instanceof NodePool && (isMine(c) || waitsFor(c, [this.release]) || waitsFor(c, classes.map((k) => k.manifest)) || namesClass(c)));
-    const mine = new Set<IConstruct>([...classes, ...pools]);
-    return all.filter((c) => mine.has(c));
+    return nodeObjectsOf(this);
   }
 
   /**
@@ -483,9 +500,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
 
   /** True when some `aws_eks_addon` of the app installs eks-pod-identity-agent on this cluster. */
   private hasPodIdentityAgent(): boolean {
-    return this.node.root.node
-      .findAll()
-      .some((c) => c instanceof EksAddon && c.addonNameInput === "eks-pod-identity-agent" && sameCluster(c, this.cluster));
+    return hasPodIdentityAgent(this, this.cluster);
   }
 }
 

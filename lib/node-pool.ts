@@ -1,6 +1,8 @@
 import { Construct } from "constructs";
-import { Annotations, ITerraformDependable } from "cdktf";
+import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { checkProvider, chooseProvider } from "./private/provider-choice";
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
@@ -39,6 +41,13 @@ export interface NodePoolProps extends NodePoolOptions {
    * @default `karpenter.version`, else the node class's version, else DEFAULT_KARPENTER_VERSION ("1.14.1")
    */
   readonly version?: string;
+  /**
+   * The Kubernetes provider connected to the cluster the object is for.
+   * @default the Kubernetes provider of `nodeClass` when that is an Ec2NodeClass of the same stack, else the stack's default Kubernetes provider, when it is the stack's only Kubernetes
+   * provider and the stack's node objects relying on it are all for one install (or cluster); synth
+   * fails naming this prop otherwise
+   */
+  readonly kubernetesProvider?: KubernetesProvider;
   /**
    * Extra resources of the same stack the manifest waits for (e.g. an EC2NodeClass applied by
    * other means).
@@ -88,6 +97,8 @@ export class NodePool extends Construct {
   public readonly allowsSpot: boolean;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
+  /** The Kubernetes provider of the manifest; undefined: the stack's default. */
+  public readonly kubernetesProvider?: KubernetesProvider;
   /**
    * The Karpenter installation the pool belongs to: `karpenter` from the props, else the
    * installation of its `nodeClass` (when that is an Ec2NodeClass with one). Undefined in
@@ -122,7 +133,8 @@ export class NodePool extends Construct {
       "the NodePool, its EC2NodeClass and the installation must target one version",
     );
     const c = new Checker(where, version);
-    const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;
+    const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
+    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.fields("", options, SPEC_PROPS, "NodePoolProps");
     if (!ownClass) c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference");
     const ref: NodeClassRefValue = ownClass
@@ -150,12 +162,16 @@ export class NodePool extends Construct {
     }
     registerUniqueName(this, NodePool.KIND, name, { karpenter, cluster: ownClass?.cluster });
 
+    // a pool is on its class's cluster: in the class's stack it takes the class's provider
+    const classProvider = ownClass?.kubernetesProvider && TerraformStack.of(ownClass) === TerraformStack.of(this) ? ownClass.kubernetesProvider : undefined;
+    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider ?? classProvider, karpenter ?? ownClass?.karpenter ?? ownClass?.cluster?.resource);
     const dependsOn = [
       ...(props.dependsOn ?? []),
       ...(ownClass ? orderAfter(this, ownClass.manifest) : []),
       ...(karpenter && !ownClass?.karpenter ? orderAfter(this, karpenter.release) : []),
     ];
     this.manifest = new Manifest(this, "manifest", {
+      provider: this.kubernetesProvider,
       manifest: {
         apiVersion: NodePool.API_VERSION,
         kind: NodePool.KIND,

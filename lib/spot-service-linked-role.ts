@@ -1,6 +1,8 @@
 import { Construct } from "constructs";
 import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { recordAccountNames } from "./private/account-names";
+import { chooseProvider } from "./private/provider-choice";
 import { checkTags } from "./private/input-checks";
 
 /** The name IAM gives the service-linked role of `spot.amazonaws.com` (EC2 User Guide, "Service-linked role for Spot Instance requests"). */
@@ -14,6 +16,11 @@ export interface SpotServiceLinkedRoleProps {
    * @default none
    */
   readonly tags?: Record<string, string>;
+  /**
+   * The AWS provider of the account the role is created in.
+   * @default the stack's default AWS provider, which must then be its only one (synth fails naming this prop otherwise)
+   */
+  readonly provider?: AwsProvider;
 }
 
 /**
@@ -41,7 +48,9 @@ export class SpotServiceLinkedRole extends Construct {
   constructor(scope: Construct, id: string, props: SpotServiceLinkedRoleProps = {}) {
     super(scope, id);
     checkTags(this, props?.tags);
+    const provider = chooseProvider(scope, this, "aws", "provider", props?.provider);
     this.role = new IamServiceLinkedRole(this, "role", {
+      provider,
       awsServiceName: "spot.amazonaws.com",
       description: "Lets EC2 launch and manage spot instances (Karpenter)",
       tags: props?.tags,

@@ -1,10 +1,12 @@
 import { Construct } from "constructs";
 import { Fn, ITerraformDependable, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksNodeGroup, EksNodeGroupTaint } from "@cdktf/provider-aws/lib/eks-node-group";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { awsContext } from "./private/aws-context";
+import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { isLabelValue, labelKeyProblem } from "./private/k8s-names";
@@ -99,6 +101,14 @@ export interface SystemNodeGroupProps {
    */
   readonly tags?: Record<string, string>;
   /**
+   * The AWS provider of the cluster's region and account, for every resource and data source of
+   * this construct.
+   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
+   * then be its only one (synth fails naming this prop otherwise)
+   */
+  readonly provider?: AwsProvider;
+  /**
    * What must exist before nodes start, besides the role's policies: typically the `vpc-cni`,
    * `kube-proxy` and `eks-pod-identity-agent` add-ons, without which nodes never become Ready.
    * @default []
@@ -177,7 +187,8 @@ export class SystemNodeGroup extends Construct {
     const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node");
     const nodeGroupName = nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system");
 
-    const aws = awsContext(this);
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
+    const aws = awsContext(this, provider);
     this.role = new IamRole(this, "role", {
       name: roleName,
       assumeRolePolicy: trustPolicyJson({ Service: `ec2.${aws.dnsSuffix}` }, "sts:AssumeRole"),
@@ -204,6 +215,7 @@ export class SystemNodeGroup extends Construct {
       // nodes must not start before the role can pull images and set up pod networking
       dependsOn: [...attachments, ...(props.dependsOn ?? [])],
     });
+    useProvider(this, "aws", provider);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Construct } from "constructs";
-import { Fn } from "cdktf";
+import { Fn, TerraformDataSource, TerraformResource } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { DataAwsAvailabilityZones } from "@cdktf/provider-aws/lib/data-aws-availability-zones";
 import { Vpc } from "@cdktf/provider-aws/lib/vpc";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
@@ -18,6 +19,8 @@ export interface NetworkProps {
   readonly cidr?: string;
   /** @default 2 */
   readonly azCount?: number;
+  /** The AWS provider of the region the network is in. @default the stack's default */
+  readonly provider?: AwsProvider;
 }
 
 /**
@@ -94,5 +97,7 @@ export class Network extends Construct {
     new Route(this, "private-default-route", { routeTableId: privateRoutes.id, destinationCidrBlock: "0.0.0.0/0", natGatewayId: nat.id });
     this.publicSubnets.forEach((s, i) => new RouteTableAssociation(this, `public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }));
     this.privateSubnets.forEach((s, i) => new RouteTableAssociation(this, `private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }));
+    const provider = props.provider;
+    if (provider) for (const c of this.node.findAll()) if (c instanceof TerraformResource || c instanceof TerraformDataSource) c.provider = provider;
   }
 }

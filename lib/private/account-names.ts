@@ -2,6 +2,7 @@ import { IConstruct } from "constructs";
 import { TerraformResource } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { awsLocation } from "./cluster-identity";
+import { appIndex, attached, register, registered } from "./app-index";
 
 /*
  * IAM names are unique per AWS account, in every region at once: two constructs of one app that
@@ -58,6 +59,7 @@ export function recordAccountNames(construct: IConstruct, names: (Omit<AccountWi
   const known = names.filter((n): n is AccountWideName => n.literal !== undefined);
   if (known.length === 0) return;
   records.set(construct, { names: known, owner: construct, fieldOf: (f) => f, advice });
+  register(construct, REGISTRY, construct);
   construct.node.addValidation({ validate: () => clashes(construct) });
 }
 
@@ -70,17 +72,38 @@ export function attributeAccountNames(child: IConstruct, owner: AccountNameOwner
   if (record) records.set(child, { ...owner, names: record.names });
 }
 
+const REGISTRY = "account-names";
+
+/** IAM names are unique case-insensitively ("PRODROLE" and "prodrole" cannot both exist). */
+const nameKey = (n: AccountWideName) => `${n.kind}\u0000${n.literal.toLowerCase()}`;
+
+/**
+ * The recording constructs still in the tree, in tree order (a construct reports the clashes with
+ * those before it), and who records each name: indexed once per app state.
+ */
+function nameIndex(scope: IConstruct): { order: Map<IConstruct, number>; byName: Map<string, IConstruct[]> } {
+  return appIndex(scope, REGISTRY, () => {
+    const recorded = new Set(registered<IConstruct>(scope, REGISTRY).filter(attached));
+    const order = new Map<IConstruct, number>();
+    if (recorded.size > 1) for (const c of scope.node.root.node.findAll()) if (recorded.has(c)) order.set(c, order.size);
+    const byName = new Map<string, IConstruct[]>();
+    for (const c of order.keys()) for (const n of records.get(c)!.names) byName.set(nameKey(n), [...(byName.get(nameKey(n)) ?? []), c]);
+    return { order, byName };
+  });
+}
+
 function clashes(construct: IConstruct): string[] {
   const mine = records.get(construct)!;
-  const all = construct.node.root.node.findAll().filter((c) => records.has(c));
-  const earlier = all.slice(0, all.indexOf(construct)).map((c) => records.get(c)!);
+  const index = nameIndex(construct);
+  const position = index.order.get(construct);
+  if (position === undefined) return [];
   const byField = new Map<string, { names: Set<string>; others: Set<string>; accountsUnknown: boolean }>();
   for (const n of mine.names) {
+    const earlier = [...new Set(index.byName.get(nameKey(n)) ?? [])].filter((c) => index.order.get(c)! < position).map((c) => records.get(c)!);
     for (const other of earlier) {
       if (other.owner === mine.owner || mine.reportedElsewhere?.(other.owner) || other.reportedElsewhere?.(mine.owner)) continue;
       for (const o of other.names) {
-        // IAM names are unique case-insensitively ("PRODROLE" and "prodrole" cannot both exist)
-        if (o.kind !== n.kind || o.literal.toLowerCase() !== n.literal.toLowerCase()) continue;
+        if (nameKey(o) !== nameKey(n)) continue;
         const [a, b] = [awsLocation(n.resource).account, awsLocation(o.resource).account];
         if (a !== undefined && b !== undefined && a !== b) continue;
         const entry = byField.get(n.field) ?? { names: new Set<string>(), others: new Set<string>(), accountsUnknown: false };

@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from "constructs";
-import { TerraformStack } from "cdktf";
+import { TerraformProvider, TerraformStack } from "cdktf";
 import { DataAwsPartition } from "@cdktf/provider-aws/lib/data-aws-partition";
 import { DataAwsRegion } from "@cdktf/provider-aws/lib/data-aws-region";
 import { DataAwsCallerIdentity } from "@cdktf/provider-aws/lib/data-aws-caller-identity";
@@ -19,13 +19,16 @@ export interface AwsContext {
 const ID = "karpenter-aws-context";
 
 /**
- * The stack's shared partition / region / caller-identity data sources, created once per stack
- * so that ARNs are right in every partition (aws-cn, aws-us-gov) without hard-coding `aws`.
+ * The partition / region / caller-identity data sources of one AWS provider, created once per
+ * provider and stack (through that provider) so that ARNs are right in every partition (aws-cn,
+ * aws-us-gov) without hard-coding `aws`, and regions and accounts are those of the provider.
+ * @param provider the AWS provider; undefined (or the unaliased one): the stack's default
  */
-export function awsContext(scope: IConstruct): AwsContext {
+export function awsContext(scope: IConstruct, provider?: TerraformProvider): AwsContext {
   const stack = TerraformStack.of(scope);
-  const existing = stack.node.tryFindChild(ID) as AwsContextConstruct | undefined;
-  return existing ?? new AwsContextConstruct(stack, ID);
+  const id = provider?.alias ? `${ID}-${provider.alias}` : ID;
+  const existing = stack.node.tryFindChild(id) as AwsContextConstruct | undefined;
+  return existing ?? new AwsContextConstruct(stack, id, provider?.alias ? provider : undefined);
 }
 
 class AwsContextConstruct extends Construct implements AwsContext {
@@ -34,11 +37,11 @@ class AwsContextConstruct extends Construct implements AwsContext {
   public readonly region: string;
   public readonly accountId: string;
 
-  constructor(scope: IConstruct, id: string) {
+  constructor(scope: IConstruct, id: string, provider: TerraformProvider | undefined) {
     super(scope, id);
-    const partition = new DataAwsPartition(this, "partition");
-    const region = new DataAwsRegion(this, "region");
-    const identity = new DataAwsCallerIdentity(this, "caller");
+    const partition = new DataAwsPartition(this, "partition", { provider });
+    const region = new DataAwsRegion(this, "region", { provider });
+    const identity = new DataAwsCallerIdentity(this, "caller", { provider });
     this.partition = partition.partition;
     this.dnsSuffix = partition.dnsSuffix;
     this.region = region.region;

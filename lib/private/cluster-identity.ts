@@ -3,6 +3,7 @@ import { TerraformProvider, TerraformStack, Token } from "cdktf";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "../karpenter-cluster";
+import { stackIndex, stacksOf } from "./app-index";
 import { isUnresolved, resolvedReference } from "./tokens";
 
 /*
@@ -47,7 +48,7 @@ export function sameInstallTarget(a: IKarpenterCluster, b: IKarpenterCluster): b
  */
 export function awsLocation(resource: IConstruct & { readonly provider?: TerraformProvider }): { region?: string; account?: string } {
   const stack = TerraformStack.of(resource);
-  const provider = (resource.provider ?? stack.node.findAll().find((c) => c instanceof AwsProvider && c.alias === undefined)) as AwsProvider | undefined;
+  const provider = (resource.provider ?? stackIndex(stack).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
   if (!(provider instanceof AwsProvider)) return {};
   const literal = (v: string | undefined) => (typeof v === "string" && !isUnresolved(v) ? v : undefined);
   const allowed = provider.allowedAccountIds;
@@ -55,4 +56,9 @@ export function awsLocation(resource: IConstruct & { readonly provider?: Terrafo
   const assumed = provider.assumeRole;
   const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
   return { region: literal(provider.region), account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined) };
+}
+
+/** Every `aws_eks_addon` of the app (each stack indexed once). */
+export function appAddons(scope: IConstruct): EksAddon[] {
+  return stacksOf(scope).flatMap((s) => (stackIndex(s).byType.get("aws_eks_addon") ?? []) as EksAddon[]);
 }

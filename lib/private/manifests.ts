@@ -14,6 +14,11 @@ function stackOf(c: IConstruct): TerraformStack {
   return (require("cdktf") as typeof import("cdktf")).TerraformStack.of(c);
 }
 
+/** The Kubernetes provider a node object names (`kubernetesProvider`), if any. */
+function providerOf(c: IConstruct): IConstruct | undefined {
+  return (c as { kubernetesProvider?: IConstruct }).kubernetesProvider;
+}
+
 /** The path a construct `id` under `scope` will have (for errors thrown before it exists). */
 export function constructPath(scope: IConstruct, id: string): string {
   return scope.node.path ? `${scope.node.path}/${id}` : id;
@@ -122,7 +127,8 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   construct.node.addValidation({
     validate: () => {
       if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
-      const earlier = all.slice(0, all.indexOf(self)).filter((o) => o.kind === kind && o.name === name);
+      const group = byKindAndName(all).get(`${kind}\u0000${name}`) ?? [];
+      const earlier = group.slice(0, group.indexOf(self));
       const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
       if (!clash) return [];
       const [other, why] = clash;
@@ -138,9 +144,33 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   });
 }
 
+const groups = new WeakMap<NamedObject[], { size: number; byKey: Map<string, NamedObject[]> }>();
+
+/** The objects of one app grouped by kind and name (in creation order), rebuilt when objects were added. */
+function byKindAndName(all: NamedObject[]): Map<string, NamedObject[]> {
+  const cached = groups.get(all);
+  if (cached && cached.size === all.length) return cached.byKey;
+  const byKey = new Map<string, NamedObject[]>();
+  for (const o of all) {
+    const key = `${o.kind}\u0000${o.name}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), o]);
+  }
+  groups.set(all, { size: all.length, byKey });
+  return byKey;
+}
+
+/** The node objects (EC2NodeClasses, NodePools) of the app of `scope`, in creation order. */
+export function registeredNodeObjects(scope: IConstruct): readonly Construct[] {
+  return (registry.get(scope.node.root) ?? []).map((o) => o.construct);
+}
+
 /** Why two objects land on the same cluster, or undefined when they (probably) do not. */
 function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
   if (a.karpenter && a.karpenter === b.karpenter) return `both belong to the Karpenter installation ${a.karpenter.node.path}`;
+  // the Kubernetes provider says where a manifest goes: one provider is one cluster, two of one stack are two
+  const [pa, pb] = [providerOf(a.construct), providerOf(b.construct)];
+  if (pa && pa === pb) return `both use the Kubernetes provider ${pa.node.path}`;
+  if ((pa || pb) && pa !== pb && stackOf(a.construct) === stackOf(b.construct)) return undefined;
   const ca = a.karpenter?.cluster ?? a.cluster;
   const cb = b.karpenter?.cluster ?? b.cluster;
   if (ca && cb) {

@@ -1,0 +1,47 @@
+// A fleet for `npm run bench`: FLEET_CLUSTERS clusters (default 50), each in a stack of its own with
+// its AWS and Helm providers, system node group, discovery tags, Pod Identity agent and Karpenter,
+// and a nodes stack with an EC2NodeClass and 3 NodePools on the cluster's Kubernetes provider.
+// FLEET_VALIDATE=0 synthesizes without the construct validations (the baseline the checks are held to).
+import { App, Fn, TerraformStack } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { DiscoveryTags, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "../../lib";
+
+const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"];
+
+export function buildFleet(n: number, validate: boolean): App {
+  const app = new App({ stackTraces: false, skipValidation: !validate });
+  for (let i = 0; i < n; i++) {
+    const name = `fleet-${i}`;
+    const region = REGIONS[i % REGIONS.length];
+    const stack = new TerraformStack(app, name);
+    new AwsProvider(stack, "aws", { region });
+    const eks = new EksCluster(stack, "cluster", { name, version: "1.34", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: [`subnet-${i}a`, `subnet-${i}b`] } });
+    const cluster = KarpenterCluster.fromEksCluster(eks);
+    new EksAddon(stack, "pod-identity-agent", { clusterName: eks.name, addonName: "eks-pod-identity-agent" });
+    const exec = { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] };
+    new HelmProvider(stack, "helm", { kubernetes: { host: eks.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec } });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: [`subnet-${i}a`, `subnet-${i}b`] });
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: [`subnet-${i}a`, `subnet-${i}b`] });
+    const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup });
+
+    const nodes = new TerraformStack(app, `${name}-nodes`);
+    new KubernetesProvider(nodes, "kubernetes", { host: cluster.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec: [exec] });
+    const nodeClass = new Ec2NodeClass(nodes, "default", { karpenter });
+    for (const pool of ["general", "spot", "gpu"]) {
+      new NodePool(nodes, pool, {
+        nodeClass,
+        requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: pool === "spot" ? ["spot"] : ["on-demand"] }],
+        limits: { cpu: 100 },
+      });
+    }
+  }
+  return app;
+}
+
+if (require.main === module) {
+  buildFleet(Number(process.env.FLEET_CLUSTERS ?? 50), process.env.FLEET_VALIDATE !== "0").synth();
+}
