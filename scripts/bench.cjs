@@ -3,6 +3,7 @@
 //  - app synth: the example app run directly (node + tsx), cold process each run: median wall ms, peak RSS MB
 //  - cdktf synth: the same through the cdktf CLI (`npm run synth`), median wall ms
 //  - test suite: one `jest` run, wall ms
+//  - fleet: synth of N clusters with and without validation (scripts/bench/fleet.cjs; BENCH_FLEET="50,200")
 // Usage: npm run bench [-- --runs N]
 "use strict";
 const { spawnSync } = require("child_process");
@@ -48,7 +49,8 @@ const rows = [
   ["app synth (peak RSS, max)", `${Math.max(...app.map((x) => x.rssMb)).toFixed(0)} MB`, `${TARGETS.appRssMb} MB`, Math.max(...app.map((x) => x.rssMb)) <= TARGETS.appRssMb],
   ["cdktf synth (median wall)", `${median(cli).toFixed(0)} ms`, `${TARGETS.cliMs} ms`, median(cli) <= TARGETS.cliMs],
   ["test suite (wall)", `${test.toFixed(0)} ms`, `${TARGETS.testMs} ms`, test <= TARGETS.testMs],
+  ...require("./bench/fleet.cjs")(run),
 ];
-const w = [28, 12, 12];
+const w = [34, 12, 12];
 console.log(`${"measure".padEnd(w[0])} ${"value".padStart(w[1])} ${"target".padStart(w[2])}  ok   (${runs} runs, ${os.cpus().length} cores, node ${process.version})`);
 for (const [name, value, target, ok] of rows) console.log(`${name.padEnd(w[0])} ${value.padStart(w[1])} ${target.padStart(w[2])}  ${ok ? "yes" : "OVER"}`);

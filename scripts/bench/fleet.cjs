@@ -1,0 +1,38 @@
+// Fleet rows of `npm run bench`: the synth of scripts/bench/fleet-app.ts (N clusters, each with
+// Karpenter and a nodes stack of an EC2NodeClass and 3 NodePools) with and without the construct
+// validations, at each N of BENCH_FLEET (default "50,200"). Target: validated ≤ 1.2 × unvalidated,
+// i.e. the cross-construct checks stay linear in the fleet size.
+"use strict";
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+
+const RATIO_TARGET = 1.2;
+
+/** @param run the bench's `run(cmd, args, env)` → { ms } */
+module.exports = function fleetRows(run) {
+  const sizes = (process.env.BENCH_FLEET || "50,200").split(",").map(Number).filter((n) => n > 0);
+  const once = (n, validate) => {
+    const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
+    try {
+      return run(process.execPath, ["--import", "tsx", "scripts/bench/fleet-app.ts"], { CDKTF_OUTDIR: out, FLEET_CLUSTERS: String(n), FLEET_VALIDATE: validate ? "1" : "0" }).ms;
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  };
+  const rows = [];
+  for (const n of sizes) {
+    // interleaved, best of two each: the machine's load drifts less between neighbouring runs
+    const plain = [];
+    const checked = [];
+    for (let i = 0; i < 2; i++) {
+      plain.push(once(n, false));
+      checked.push(once(n, true));
+    }
+    const [p, c] = [Math.min(...plain), Math.min(...checked)];
+    rows.push([`fleet N=${n} synth, unvalidated`, `${p.toFixed(0)} ms`, "-", true]);
+    rows.push([`fleet N=${n} synth, validated`, `${c.toFixed(0)} ms`, `${(p * RATIO_TARGET).toFixed(0)} ms`, c <= p * RATIO_TARGET]);
+    rows.push([`fleet N=${n} validated/unvalid.`, `${(c / p).toFixed(2)}x`, `${RATIO_TARGET.toFixed(2)}x`, c / p <= RATIO_TARGET]);
+  }
+  return rows;
+};
