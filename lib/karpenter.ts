@@ -160,6 +160,12 @@ export interface KarpenterProps {
  * `controllerRole.policyNameSuffix` (and its system node group its own `roleName`), unless the AWS
  * providers are known to use different accounts; a clash fails at synth, naming both installs.
  *
+ * Providers: every AWS resource and data source uses the cluster's AWS provider (the `provider` of
+ * its `EksCluster` or of `fromClusterName`), both Helm releases `helmProvider`. Without
+ * `helmProvider`, the stack's default Helm provider is used only when it is the stack's only one and
+ * no other install of the stack relies on it; otherwise synth fails naming `helmProvider` (see
+ * docs/fleets.md).
+ *
  * The Karpenter version must support the cluster's Kubernetes version when both are known at synth
  * (a literal `version` on the `EksCluster`): the controller refuses to start otherwise (Karpenter
  * compatibility matrix). An `EksCluster` without `version` gets the EKS default version at create
@@ -168,7 +174,9 @@ export interface KarpenterProps {
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
  * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, or a
  * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
- * replicas than the system node group has nodes, a second install for the same cluster, or an IAM
+ * replicas than the system node group has nodes, an ambiguous Helm provider (no `helmProvider` while the
+ * stack holds several Helm providers, only an aliased one, or another install relying on the default),
+ * a cluster of another stack while this stack's AWS provider is ambiguous, a second install for the same cluster, or an IAM
  * name (role, policy, spot service-linked role) another construct of the app creates in the same (or
  * an unknown) account. Warns at synth when Pod Identity is used and the app has no
  * `eks-pod-identity-agent` add-on for the cluster, when node objects of this install are in its own
