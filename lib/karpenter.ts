@@ -247,7 +247,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       const tags = props.tags;
       this.discoveryTagKey = props.discoveryTagKey;
       // the install chooses the providers of its building blocks: AWS from the cluster, Helm from helmProvider
-      ownsProviderChoice(this);
+      ownsProviderChoice(this, ["aws", "helm"]);
       const provider = awsProviderFor(scope, this, cluster, undefined, "cluster");
       this.helmProvider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
 

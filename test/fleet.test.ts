@@ -159,7 +159,10 @@ describe("fleets: each install on its own cluster's providers", () => {
       new KubernetesProvider(stack, "k8s-us", { alias: "us" });
       new KubernetesProvider(stack, "k8s-eu", { alias: "eu" });
       new Ec2NodeClass(stack, "us-class", { name: "us", karpenter: us });
-      expect(() => Testing.synth(stack, true)).toThrow(/fleet\/us-class: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack fleet holds 2 kubernetes providers \(kubernetes\.us, kubernetes\.eu\)/);
+      eu.addEc2NodeClass("eu");
+      const error = thrown(() => Testing.synth(stack, true));
+      expect(error.message).toMatch(/fleet\/us-class: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack fleet holds 2 kubernetes providers \(kubernetes\.us, kubernetes\.eu\)/);
+      expect(error.message).toMatch(/fleet\/karpenter-eu\/node-class-eu: kubernetesProvider = undefined is invalid/);
 
       const app2 = new App({ outdir: Testing.app().outdir });
       const nodes = new TerraformStack(app2, "nodes");
@@ -173,7 +176,6 @@ describe("fleets: each install on its own cluster's providers", () => {
       new Ec2NodeClass(nodes, "blue-class", { name: "blue", karpenter: kb });
       new Ec2NodeClass(nodes, "green-class", { name: "green", karpenter: kg });
       expect(() => Testing.synth(nodes, true)).toThrow(/nodes\/green-class: kubernetesProvider = undefined is invalid: a KubernetesProvider of its own cluster: stack nodes holds several installs relying on the default kubernetes provider \(nodes\/blue-class too\)/);
-      void eu;
     });
 
     test("fromClusterName without provider in a stack with several AWS providers; a building block whose cluster is in another stack", () => {

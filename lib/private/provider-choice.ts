@@ -30,17 +30,17 @@ interface DefaultUse {
 
 const REGISTRY = "default-provider-uses";
 
-/** Constructs that choose the providers of the building blocks created inside them (a `Karpenter`). */
-const owners = new WeakSet<IConstruct>();
+/** Constructs that choose the providers of some kinds for the building blocks created inside them (a `Karpenter`: AWS and Helm). */
+const owners = new WeakMap<IConstruct, readonly ProviderKind[]>();
 
-/** Marks `construct` as choosing the providers of the building blocks inside it: they record nothing themselves. */
-export function ownsProviderChoice(construct: IConstruct): void {
-  owners.add(construct);
+/** Marks `construct` as choosing the `kinds` of providers of the building blocks inside it: they record nothing themselves for those. */
+export function ownsProviderChoice(construct: IConstruct, kinds: readonly ProviderKind[]): void {
+  owners.set(construct, kinds);
 }
 
-/** The nearest ancestor (or `scope` itself) that chose the providers, if any. */
-function chosenAbove(scope: IConstruct): IConstruct | undefined {
-  for (let x: IConstruct | undefined = scope; x; x = x.node.scope) if (owners.has(x)) return x;
+/** The nearest ancestor (or `scope` itself) that chose the providers of `kind`, if any. */
+function chosenAbove(scope: IConstruct, kind: ProviderKind): IConstruct | undefined {
+  for (let x: IConstruct | undefined = scope; x; x = x.node.scope) if (owners.get(x)?.includes(kind)) return x;
   return undefined;
 }
 
@@ -57,7 +57,7 @@ export function chooseProvider<P extends TerraformProvider>(scope: IConstruct, c
     checkProvider(scope, construct, kind, prop, given);
     return given;
   }
-  if (chosenAbove(scope)) return undefined;
+  if (chosenAbove(scope, kind)) return undefined;
   recordDefault(construct, kind, prop, owner ?? construct, kind !== "aws" && owner !== undefined);
   return undefined;
 }
