@@ -118,8 +118,6 @@ export interface GettingStartedAdoptionProps {
    * @default none: new rules are created, and the stack's are deleted with the stack
    */
   readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
-  /** The namespace of the eksctl association and the Helm release (`KARPENTER_NAMESPACE`). @default "kube-system" */
-  readonly namespace?: string;
   /**
    * Whether the node role has an EKS access entry. The guide maps it in `aws-auth` (eksctl
    * `iamIdentityMappings`), which makes no entry.
