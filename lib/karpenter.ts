@@ -242,6 +242,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
           controllerRole: checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS),
           interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
           identity: props.identity,
+          clusterNameLiteral: cluster.clusterNameLiteral,
         },
         version.minor,
       );

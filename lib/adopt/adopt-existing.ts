@@ -2,6 +2,7 @@ import { IConstruct } from "constructs";
 import { Annotations, TerraformResource } from "cdktf";
 // what the resource constructors do with `dependsOn`: the bare address, not an interpolation
 import { dependable } from "cdktf/lib/tfExpression";
+import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import type { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import type { Release } from "@cdktf/provider-helm/lib/release";
@@ -28,7 +29,7 @@ import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, Inter
  * queue policy: queue URL; rule on the default bus: name; target: `<rule>/<target ID>`).
  */
 
-const ADOPT_KEYS = ["nodeRole", "controllerRole", "interruptionQueue", "helm"];
+const ADOPT_KEYS = ["clusterName", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
 const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
@@ -39,6 +40,8 @@ export interface InstallOptions {
   readonly controllerRole?: KarpenterControllerRoleOptions;
   readonly interruptionQueue?: KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue;
   readonly identity?: ControllerIdentity;
+  /** The install's cluster name, when known at synth. */
+  readonly clusterNameLiteral?: string;
 }
 
 /** The pieces of a built install that adoption imports into. */
@@ -67,6 +70,10 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   const extra = Object.keys(adopt).find((k) => !ADOPT_KEYS.includes(k) && (adopt as Record<string, unknown>)[k] !== undefined);
   if (extra !== undefined) throw new KarpenterValidationError(scope, `adopt.${extra}`, (adopt as Record<string, unknown>)[extra], `not a key of adopt (it would be ignored): the keys are { ${ADOPT_KEYS.map((k) => `${k}?`).join(", ")} }`);
   if (adopt.helm !== undefined && typeof adopt.helm !== "boolean") throw new KarpenterValidationError(scope, "adopt.helm", adopt.helm, "true (adopt the running releases) or false");
+  const cluster = options.clusterNameLiteral;
+  if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
+    throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
+  }
 
   let { nodeRole, controllerRole, interruptionQueue } = options;
   if (adopt.nodeRole !== undefined) {
@@ -158,6 +165,10 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     }
   }
 
+  if (importsAdded(t)) {
+    scope.node.addValidation(new ValidateTerraformVersion(">=1.6", "adopt: the import IDs are expressions over data sources and variables, which Terraform accepts in import blocks from 1.6."));
+  }
+
   if (adopt.helm !== false) {
     // an existing `karpenter` release is upgraded in place instead of failing "cannot re-use a name"
     t.release.upgradeInstall = true;
@@ -215,6 +226,12 @@ function adoptControllerRole(
   if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {
     importInto(role.podIdentityAssociation, `${clusterName},${a.podIdentityAssociationId}`);
   }
+}
+
+/** Whether any resource of the install got an import block. */
+function importsAdded(t: AdoptionTargets): boolean {
+  const parts: IConstruct[] = [t.nodeRole, t.controllerRole, ...(t.interruptionQueue ? [t.interruptionQueue] : [])];
+  return parts.some((p) => p.node.findAll().some((c) => c instanceof TerraformResource && c.toMetadata().imports !== undefined));
 }
 
 /** An `import` block for `resource`, through the provider the resource uses. */

@@ -85,6 +85,12 @@ export interface AdoptedInterruptionQueue {
  * {@link terraformAwsEksModuleAdoption}.
  */
 export interface KarpenterAdoption {
+  /**
+   * The cluster the existing install belongs to: checked against the install's cluster when its name is
+   * known at synth, so that another cluster's resources are never imported.
+   * @default not checked
+   */
+  readonly clusterName?: string;
   /** The node role (and its attachments and access entry). @default none: created */
   readonly nodeRole?: AdoptedNodeRole;
   /** The controller role (its policies, attachments, Pod Identity association). @default none: created */
@@ -151,6 +157,7 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   }
   const policies = version.minor < 9 ? [`KarpenterControllerPolicy-${c}`] : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
   return {
+    clusterName: c,
     nodeRole: { roleName: `KarpenterNodeRole-${c}`, attachedPolicies: nodeRolePolicyNames(version), accessEntry: props.nodeAccessEntry ?? false },
     controllerRole: { roleName: `${c}-karpenter`, attachedPolicies: policies, podIdentityAssociationId: props.podIdentityAssociationId },
     interruptionQueue: { queueName: c, ruleNames: props.ruleNames },
@@ -205,6 +212,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   }
   const ecr = props.major === 21 ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
   return {
+    clusterName: props.clusterName,
     nodeRole: {
       roleName: props.nodeRoleName,
       attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, ...(props.cniPolicy === false ? [] : ["AmazonEKS_CNI_Policy"])],
