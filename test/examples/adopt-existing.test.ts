@@ -1,11 +1,17 @@
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/adopt-existing/main";
 import { synthApp } from "./synth";
+import { fakeTerraform } from "../adopt/fake-terraform";
 
 /** Both stacks of the example for a getting-started install of cluster `prod` running `version`. */
-function synth(version: string): Record<string, any> {
-  const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1", KARPENTER_VERSION: version }));
-  return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
+function synth(version: string, terraform = "1.6.0"): Record<string, any> {
+  const restore = fakeTerraform(terraform);
+  try {
+    const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1", KARPENTER_VERSION: version }));
+    return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
+  } finally {
+    restore();
+  }
 }
 
 /** `type.name` of every resource of the stack, with the ID it is imported from (undefined: created). */
@@ -54,4 +60,8 @@ describe.each<[string, number, string[]]>([
   test("the association ID is a Terraform variable, so synth needs no AWS access", () => {
     expect(karpenter.variable.karpenter_pod_identity_association_id).toMatchObject({ type: "string" });
   });
+});
+
+test("example: synth refuses a Terraform without expression IDs in import blocks (before 1.6)", () => {
+  expect(() => synth("1.14.1", "1.5.7")).toThrow(/terraform version 1\.5\.7 is lower than the required version >=1\.6 for this construct\. adopt: the import IDs are expressions/);
 });
