@@ -243,6 +243,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
           interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
           identity: props.identity,
           clusterNameLiteral: cluster.clusterNameLiteral,
+          namespace: this.namespace,
         },
         version.minor,
       );

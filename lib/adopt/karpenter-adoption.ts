@@ -91,6 +91,13 @@ export interface KarpenterAdoption {
    * @default not checked
    */
   readonly clusterName?: string;
+  /**
+   * The namespace of the running `karpenter` release (and of the controller's Pod Identity association):
+   * checked against the install's `namespace`, since `upgrade_install` only finds a release in its own
+   * namespace (elsewhere it would install a second controller).
+   * @default not checked
+   */
+  readonly namespace?: string;
   /** The node role (and its attachments and access entry). @default none: created */
   readonly nodeRole?: AdoptedNodeRole;
   /** The controller role (its policies, attachments, Pod Identity association). @default none: created */
@@ -124,6 +131,8 @@ export interface GettingStartedAdoptionProps {
    * @default none: new rules are created, and the stack's are deleted with the stack
    */
   readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  /** The namespace the guide installed into (`KARPENTER_NAMESPACE`). @default "kube-system" (the v1.x guide's) */
+  readonly namespace?: string;
   /**
    * Whether the node role has an EKS access entry. The guide maps it in `aws-auth` (eksctl
    * `iamIdentityMappings`), which makes no entry.
@@ -158,6 +167,7 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   const policies = version.minor < 9 ? [`KarpenterControllerPolicy-${c}`] : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
   return {
     clusterName: c,
+    namespace: props.namespace ?? "kube-system",
     nodeRole: { roleName: `KarpenterNodeRole-${c}`, attachedPolicies: nodeRolePolicyNames(version), accessEntry: props.nodeAccessEntry ?? false },
     controllerRole: { roleName: `${c}-karpenter`, attachedPolicies: policies, podIdentityAssociationId: props.podIdentityAssociationId },
     interruptionQueue: { queueName: c, ruleNames: props.ruleNames },

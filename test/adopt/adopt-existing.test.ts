@@ -174,6 +174,7 @@ describe("adopt: explicit names and checks", () => {
 
   test.each<[string, Partial<KarpenterProps>, RegExp]>([
     ["another cluster's install", { adopt: gettingStartedAdoption({ clusterName: "prod", version: "1.14.1", podIdentityAssociationId: ASSOCIATION }) }, /adopt\.clusterName = "prod" is invalid: the name of this install's cluster, "demo"/],
+    ["another namespace than the running release's", { namespace: "karpenter", adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.14.1", podIdentityAssociationId: ASSOCIATION }) }, /test\/karpenter: namespace = "karpenter" is invalid: the namespace of the adopted install, "kube-system"/],
     ["a node role name other than the adopted", { nodeRole: { roleName: "other" }, adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo" } } }, /nodeRole\.roleName = "other" is invalid: the adopted name "KarpenterNodeRole-demo"/],
     ["a role of your own beside an adopted one", { nodeRole: { existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r" } }, adopt: { nodeRole: { roleName: "r" } } }, /nodeRole\.existingRole = .* is invalid: not with adopt\.nodeRole/],
     ["an adopted queue without a created one", { interruptionQueue: false, adopt: { interruptionQueue: { queueName: "demo" } } }, /adopt\.interruptionQueue = "demo" is invalid: only with a queue this install creates/],

@@ -13,6 +13,7 @@ describe("gettingStartedAdoption: the names of the guide's CloudFormation stack 
   ])("%s", (version, policies, ecr, nodePolicies) => {
     const a = gettingStartedAdoption({ clusterName: "c1", version, podIdentityAssociationId: ASSOCIATION });
     expect(a.clusterName).toBe("c1");
+    expect(a.namespace).toBe("kube-system");
     expect(a.controllerRole).toEqual({ roleName: "c1-karpenter", attachedPolicies: policies, podIdentityAssociationId: ASSOCIATION });
     expect(a.nodeRole?.roleName).toBe("KarpenterNodeRole-c1");
     expect(a.nodeRole?.attachedPolicies).toHaveLength(nodePolicies);
