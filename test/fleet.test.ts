@@ -184,7 +184,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       new AwsProvider(stack, "aws", { region: "us-east-1" });
       new AwsProvider(stack, "aws-eu", { alias: "eu", region: "eu-west-1" });
       KarpenterCluster.fromClusterName(stack, "prod", "prod");
-      expect(() => Testing.synth(stack, true)).toThrow(/s\/prod: provider = undefined is invalid: a AwsProvider: stack s holds 2 aws providers \(aws, aws\.eu\), and without provider the resources would silently use the default one/);
+      expect(() => Testing.synth(stack, true)).toThrow(/s\/prod: provider = undefined is invalid: an AwsProvider: stack s holds 2 aws providers \(aws, aws\.eu\), and without provider the resources would silently use the default one/);
 
       const other = new TerraformStack(app, "cluster");
       new AwsProvider(other, "aws", { region: "us-east-1" });

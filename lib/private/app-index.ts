@@ -62,7 +62,7 @@ export function appIndex<T>(scope: IConstruct, name: string, build: () => T): T 
 export interface StackIndex {
   /** Provider configurations by provider type (`aws`, `helm`, `kubernetes`), in tree order. */
   readonly providers: ReadonlyMap<string, readonly TerraformProvider[]>;
-  /** Constructs of the stack by constructor (only the classes asked for through {@link stackIndex}'s users). */
+  /** Resources of the stack by Terraform type, for the types the checks look up (`aws_eks_addon`, `aws_iam_openid_connect_provider`). */
   readonly byType: ReadonlyMap<string, readonly IConstruct[]>;
 }
 

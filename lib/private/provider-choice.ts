@@ -17,6 +17,7 @@ import { appIndex, attached, register, registered, stackIndex } from "./app-inde
 export type ProviderKind = "aws" | "helm" | "kubernetes";
 
 const CLASS_NAME: Record<ProviderKind, string> = { aws: "AwsProvider", helm: "HelmProvider", kubernetes: "KubernetesProvider" };
+const A_CLASS: Record<ProviderKind, string> = { aws: "an AwsProvider", helm: "a HelmProvider", kubernetes: "a KubernetesProvider" };
 
 interface DefaultUse {
   readonly construct: IConstruct;
@@ -75,12 +76,12 @@ export function recordDefault(construct: IConstruct, kind: ProviderKind, prop: s
  */
 export function checkProvider(scope: IConstruct, where: IConstruct | string, kind: ProviderKind, prop: string, given: TerraformProvider): void {
   if (!(given instanceof TerraformProvider) || given.terraformResourceType !== kind) {
-    throw new KarpenterValidationError(where, prop, given instanceof TerraformProvider ? given.node.path : "(not a provider)", `a ${CLASS_NAME[kind]} (provider "${kind}")`);
+    throw new KarpenterValidationError(where, prop, given instanceof TerraformProvider ? given.node.path : "(not a provider)", `${A_CLASS[kind]} (provider "${kind}")`);
   }
   const mine = TerraformStack.of(scope);
   const theirs = TerraformStack.of(given);
   if (mine !== theirs) {
-    throw new KarpenterValidationError(where, prop, given.node.path, `a ${CLASS_NAME[kind]} of stack ${mine.node.id}, where the resources are: Terraform configures providers per stack, and ${given.node.path} is in stack ${theirs.node.id}`);
+    throw new KarpenterValidationError(where, prop, given.node.path, `${A_CLASS[kind]} of stack ${mine.node.id}, where the resources are: Terraform configures providers per stack, and ${given.node.path} is in stack ${theirs.node.id}`);
   }
 }
 
@@ -99,10 +100,10 @@ function defaultProblems(use: DefaultUse): string[] {
       ? `the cluster is in another stack: read it in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming the AwsProvider of its region and account`
       : `set ${use.prop} to the ${CLASS_NAME[use.kind]} of this cluster`;
   if (all.length > 1) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `a ${CLASS_NAME[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`).message];
+    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`).message];
   }
   if (all.length === 1 && all[0].alias) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `a ${CLASS_NAME[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`).message];
+    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`).message];
   }
   if (!use.perCluster) return [];
   const sharing = sharersOfDefault(use.construct, stack, use.kind).filter((u) => u.owner !== use.owner);
@@ -113,7 +114,7 @@ function defaultProblems(use: DefaultUse): string[] {
       use.construct,
       use.prop,
       undefined,
-      `a ${CLASS_NAME[use.kind]} of its own cluster: ${where} holds several installs relying on the default ${use.kind} provider (${others.join(", ")} too), which reaches one cluster only, so all of them would land there; ${fix} (one provider per cluster)`,
+      `${A_CLASS[use.kind]} of its own cluster: ${where} holds several installs relying on the default ${use.kind} provider (${others.join(", ")} too), which reaches one cluster only, so all of them would land there; ${fix} (one provider per cluster)`,
     ).message,
   ];
 }
