@@ -109,6 +109,16 @@ describe("fleets: each install on its own cluster's providers", () => {
     expect(() => Testing.synth(stack, true)).not.toThrow();
   });
 
+  test("node objects of two installs on one Kubernetes provider are on one cluster: the same name is an error", () => {
+    const { stack, helm, clusters } = twoRegionStack();
+    const k8s = new KubernetesProvider(stack, "k8s", { alias: "one" });
+    const us = new Karpenter(stack, "karpenter-us", { cluster: clusters.us, helmProvider: helm.us });
+    const eu = new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.eu });
+    new Ec2NodeClass(stack, "us-class", { name: "default", karpenter: us, kubernetesProvider: k8s });
+    new Ec2NodeClass(stack, "eu-class", { name: "default", karpenter: eu, kubernetesProvider: k8s });
+    expect(() => Testing.synth(stack, true)).toThrow(/fleet\/eu-class: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: fleet\/us-class is EC2NodeClass "default" too \(both use the Kubernetes provider fleet\/k8s\)/);
+  });
+
   test("building blocks take `provider` / `helmProvider`", () => {
     const { stack, aws, helm, clusters } = twoRegionStack();
     new KarpenterNodeRole(stack, "role", { cluster: clusters.us, provider: aws.eu, roleName: "x" });
