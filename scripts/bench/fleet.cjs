@@ -2,7 +2,7 @@
 // Karpenter and a nodes stack of an EC2NodeClass and 3 NodePools) with and without the construct
 // validations, at each N of BENCH_FLEET (default "50,200"). Target: validated ≤ 1.2 × unvalidated,
 // i.e. the cross-construct checks stay linear in the fleet size. Measured as the synth process's own
-// CPU time (user + system), best of two interleaved runs each: wall time on a shared machine moves
+// CPU time (user + system), best of BENCH_FLEET_RUNS (default 3) interleaved runs each: wall time on a shared machine moves
 // with the other processes' load by more than the difference measured.
 "use strict";
 const fs = require("fs");
@@ -28,7 +28,7 @@ module.exports = function fleetRows(run) {
   for (const n of sizes) {
     const plain = [];
     const checked = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < Math.max(1, Number(process.env.BENCH_FLEET_RUNS || 3)); i++) {
       plain.push(once(n, false));
       checked.push(once(n, true));
     }
