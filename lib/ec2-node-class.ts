@@ -9,6 +9,9 @@ import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-clas
 import { KarpenterValidationError } from "./errors";
 import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
 import { Checker, GO_DURATION, isSet } from "./private/k8s-rules";
+import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
+import { nodeContextOf } from "./private/node-context";
+import { warnWithoutDiscoveryTags } from "./private/discovery-evidence";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 import { resolvedReference } from "./private/tokens";
 
@@ -143,6 +146,8 @@ export class Ec2NodeClass extends Construct {
     if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     checkEc2NodeClass(c, version, spec, name);
+    const context = nodeContextOf(cluster);
+    checkEc2NodeClassSemantics(c, spec, context);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
     c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
 
@@ -158,6 +163,9 @@ export class Ec2NodeClass extends Construct {
       if (warning) Annotations.of(this).addWarning(warning);
     }
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
+    const familyWarning = amiFamilyWarning(spec, context);
+    if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
+    if (cluster && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined)) warnWithoutDiscoveryTags(this, name, cluster);
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {

@@ -19,6 +19,11 @@ export class KarpenterValidationError extends Error {
   public readonly value: unknown;
   /** What would have been accepted. */
   public readonly allowed: string;
+  /**
+   * Every problem this error reports: itself alone, or (for an error that gathers several, see
+   * {@link KarpenterValidationError.combine}) each problem with its own path, field and value.
+   */
+  public readonly problems: readonly KarpenterValidationError[];
 
   /**
    * @param where the construct that rejects the input (its path is used), or a plain location string
@@ -34,6 +39,26 @@ export class KarpenterValidationError extends Error {
     this.field = field;
     this.value = value;
     this.allowed = allowed;
+    this.problems = [this];
+  }
+
+  /**
+   * One error for several problems, so that a user fixes them in one round: the single problem
+   * itself, or an error whose message lists every problem (each with its construct path) under
+   * `heading`, whose `path`, `field`, `value` and `allowed` are those of the first problem, and
+   * whose {@link problems} holds them all.
+   * @param problems at least one problem
+   * @param heading what the problems have in common, e.g. "3 problems found at synth"
+   */
+  public static combine(problems: readonly KarpenterValidationError[], heading?: string): KarpenterValidationError {
+    const all = problems.flatMap((p) => p.problems);
+    if (all.length === 0) throw new Error("KarpenterValidationError.combine needs at least one problem");
+    if (all.length === 1 && heading === undefined) return all[0];
+    const first = all[0];
+    const combined = new KarpenterValidationError(first.path, first.field, first.value, first.allowed);
+    combined.message = `${heading ?? `${all.length} problems`}:\n${all.map((p) => `  - ${p.message}`).join("\n")}`;
+    (combined as { problems: readonly KarpenterValidationError[] }).problems = all;
+    return combined;
   }
 }
 

@@ -1,4 +1,5 @@
 export * from "./errors";
+export * from "./validate-app";
 export * from "./karpenter-cluster";
 export * from "./karpenter-installation";
 export * from "./discovery-tags";

@@ -28,6 +28,8 @@ import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility
 import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved, resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
+import { addSynthCheck } from "./private/synth-checks";
+import { checkInstallNames } from "./private/install-names";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
 const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
@@ -222,6 +224,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
       const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
       const queueOption = queueOptionsOf(this, props.interruptionQueue);
+      checkInstallNames(this, {
+        cluster,
+        version,
+        nodeRole: nodeRoleOptions ?? {},
+        controllerRole: controllerRoleOptions ?? {},
+        queue: queueOption && !("existingQueueArn" in queueOption) ? queueOption : undefined,
+      });
 
       // the options spread first, the wired values after them: a stray key cannot override what is wired
       this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
@@ -290,7 +299,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       this.release = this.controllerChart.release;
       for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
-      this.node.addValidation({ validate: () => this.crossChecks() });
+      addSynthCheck(this, () => this.crossChecks());
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built install
       scope.node.tryRemoveChild(id);
@@ -330,20 +339,20 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     return { here, otherStacks };
   }
 
-  private crossChecks(): string[] {
-    const errors: string[] = [];
+  private crossChecks(): KarpenterValidationError[] {
+    const errors: KarpenterValidationError[] = [];
     const others = this.otherInstallsOnThisCluster();
     if (others.length > 0) {
       const cluster = this.cluster.clusterNameLiteral ?? this.cluster.resource.node.path;
       errors.push(
-        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`).message,
+        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`),
       );
     }
     const replicas = this.controllerChart.replicas;
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
       errors.push(
-        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`).message,
+        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`),
       );
     }
     if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {

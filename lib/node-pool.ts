@@ -7,6 +7,8 @@ import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
 import { Checker, isSet } from "./private/k8s-rules";
+import { checkNodePoolSemantics } from "./private/node-semantic-rules";
+import { nodeContextOf } from "./private/node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
@@ -133,6 +135,7 @@ export class NodePool extends Construct {
     const requirements = capacity.requirements;
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
     checkNodePool(c, version, { ...options, requirements }, name, ref);
+    checkNodePoolSemantics(c, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
 
     super(scope, id);
     this.name = name;

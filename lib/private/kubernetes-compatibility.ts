@@ -62,7 +62,7 @@ export function supportedKubernetesVersions(karpenterVersion: string): { readonl
 }
 
 /** The Kubernetes minor of a literal `"1.34"` (or `"1.34.2"`), else undefined. */
-function kubernetesMinor(version: string | undefined): number | undefined {
+export function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined || isUnresolved(version)) return undefined;
   const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(String(version).trim());
   return m ? Number(m[1]) : undefined;
@@ -73,7 +73,7 @@ function kubernetesMinor(version: string | undefined): number | undefined {
  * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
  * data source, or a cluster without `version` (EKS then picks its default).
  */
-function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
+export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
   if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
   const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
   return input !== undefined && !isUnresolved(input) ? input : undefined;

@@ -1,0 +1,47 @@
+import { Construct } from "constructs";
+import { Annotations, TerraformStack } from "cdktf";
+import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+import { KarpenterValidationError } from "../errors";
+import { addSynthCheck } from "./synth-checks";
+import { resolvedReference } from "./tokens";
+
+/**
+ * IAM quota "Managed policies attached to an IAM role": 10 by default, adjustable up to 20 (AWS
+ * Identity and Access Management User Guide, "IAM and AWS STS quotas"). Past the account's quota
+ * the extra `aws_iam_role_policy_attachment` fails at apply with LimitExceeded.
+ */
+export const MANAGED_POLICIES_PER_ROLE = { default: 10, max: 20 } as const;
+
+/**
+ * Adds the synth-time quota check of a role this library creates: every
+ * `aws_iam_role_policy_attachment` of the stack on that role counts (ours and the app's own).
+ * More than 20 is an error (no account can hold it); more than 10 a warning (it depends on the
+ * account's quota).
+ * @param field the prop that adds policies, for the messages (e.g. `additionalPolicyArns`)
+ */
+export function checkManagedPolicyQuota(scope: Construct, roleName: string, field: string): void {
+  let warned = false;
+  addSynthCheck(scope, () => {
+    const stack = TerraformStack.of(scope);
+    const role = resolvedReference(scope, roleName);
+    const count = stack.node.findAll().filter((c) => c instanceof IamRolePolicyAttachment && resolvedReference(scope, c.roleInput) === role).length;
+    const { default: quota, max } = MANAGED_POLICIES_PER_ROLE;
+    if (count > max) {
+      return [
+        new KarpenterValidationError(
+          scope,
+          field,
+          `${count} managed policies on role ${role}`,
+          `at most ${max} managed policies per IAM role: IAM's quota "Managed policies attached to an IAM role" is ${quota} by default and ${max} at most, so the attachments beyond it fail at apply with LimitExceeded. Merge policies into fewer customer-managed ones`,
+        ),
+      ];
+    }
+    if (count > quota && !warned) {
+      warned = true;
+      Annotations.of(scope).addWarning(
+        `${field}: role ${role} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
+      );
+    }
+    return [];
+  });
+}
