@@ -1,5 +1,6 @@
-import { Construct } from "constructs";
-import { Annotations, TerraformStack } from "cdktf";
+import { Construct, IConstruct } from "constructs";
+import { Annotations, TerraformStack, Token } from "cdktf";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { KarpenterValidationError } from "../errors";
 import { addSynthCheck } from "./synth-checks";
@@ -24,14 +25,16 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
   addSynthCheck(scope, () => {
     const stack = TerraformStack.of(scope);
     const role = resolvedReference(scope, roleName);
-    const count = stack.node.findAll().filter((c) => c instanceof IamRolePolicyAttachment && resolvedReference(scope, c.roleInput) === role).length;
+    const all = stack.node.findAll();
+    const count = all.filter((c) => c instanceof IamRolePolicyAttachment && resolvedReference(scope, c.roleInput) === role).length;
+    const shown = shownRole(scope, all, roleName, role);
     const { default: quota, max } = MANAGED_POLICIES_PER_ROLE;
     if (count > max) {
       return [
         new KarpenterValidationError(
           scope,
           field,
-          `${count} managed policies on role ${role}`,
+          `${count} managed policies on role ${shown}`,
           `at most ${max} managed policies per IAM role: IAM's quota "Managed policies attached to an IAM role" is ${quota} by default and ${max} at most, so the attachments beyond it fail at apply with LimitExceeded. Merge policies into fewer customer-managed ones`,
         ),
       ];
@@ -39,9 +42,18 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     if (count > quota && !warned) {
       warned = true;
       Annotations.of(scope).addWarning(
-        `${field}: role ${role} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
+        `${field}: role ${shown} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
       );
     }
     return [];
   });
+}
+
+/** The role's literal name, else the construct path of the IamRole the reference names, else the reference. */
+function shownRole(scope: Construct, all: IConstruct[], roleName: string, ref: string): string {
+  if (!Token.isUnresolved(roleName)) return `"${roleName}"`;
+  const role = all.find((c): c is IamRole => c instanceof IamRole && resolvedReference(scope, c.name) === ref);
+  const literal = role?.nameInput;
+  if (literal !== undefined && !Token.isUnresolved(literal)) return `"${literal}"`;
+  return role ? `${role.node.path} (its name is known at apply)` : ref;
 }
