@@ -165,7 +165,8 @@ export function checkEc2NodeClassSemantics(c: Checker, p: Ec2NodeClassOptions, c
 }
 
 function checkAliasSemantics(c: Checker, field: string, term: AmiSelectorTerm, ctx: NodeContext): void {
-  if (!isSet(term) || c.token(term) || !c.known(term.alias) || typeof term.alias !== "string") return;
+  // a malformed alias is the CRD rule's to report
+  if (!isSet(term) || c.token(term) || !c.known(term.alias) || typeof term.alias !== "string" || !/^[a-zA-Z0-9]+@.+$/.test(term.alias)) return;
   const [family, version] = term.alias.split("@");
   const rule = ALIAS_VERSIONS[family];
   if (rule && version !== "latest" && !rule.re.test(version)) {
