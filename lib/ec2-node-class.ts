@@ -81,8 +81,14 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
  *
  * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
- * (`node.addValidation`), naming both construct paths. With `karpenter`, a `role` other than the
+ * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
  * installation's node role, or any `instanceProfile`, gets a synth warning.
+ *
+ * Beyond the CRD (lib/private/node-semantic-rules.ts): alias versions per family (`al2023@v20240807`,
+ * `bottlerocket@v1.20.3`), no alias of a family EKS no longer publishes for the cluster's literal
+ * Kubernetes version (AL2 on 1.33+; `amiFamily` AL2 with your own terms only warns), kubelet
+ * `clusterDNS` IPs and reserved quantities (memory `100m` is a fraction of a byte). Default selector
+ * terms on a cluster this app creates warn at synth when nothing in the app carries the discovery tag.
  *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */

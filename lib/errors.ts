@@ -7,8 +7,11 @@ import { IConstruct } from "constructs";
  * what is allowed, e.g.
  * `eks/karpenter/default-pool: disruption.consolidateAfter = "5 minutes" is invalid: a duration such as "30s", "1m", "1h30m", or "Never"`.
  *
- * Prop errors are thrown from constructors; checks that need the whole app (other constructs)
- * are registered with `node.addValidation` and surface when `app.synth()` runs.
+ * Prop errors are thrown from constructors. Checks that need the whole app (other constructs) run
+ * when a stack synthesizes (`app.synth()`, `Testing.synth(stack, true)`): every problem of the stack
+ * comes in ONE KarpenterValidationError whose {@link problems} lists them (its own `path`, `field`
+ * and `value` are those of the first). `validateApp(app)` returns the same problems, and the
+ * warnings, without throwing.
  */
 export class KarpenterValidationError extends Error {
   /** The construct path (or the name of the function) that rejected the input. */
