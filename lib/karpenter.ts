@@ -152,8 +152,11 @@ export interface KarpenterProps {
  * time: synth warns when this Karpenter version does not support the newest Kubernetes it knows.
  *
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
- * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, or a
- * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
+ * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, a
+ * Karpenter version that does not support the cluster's literal Kubernetes version, or AWS names of
+ * the install that break the AWS rules — all name problems in one error, each on the prop to set
+ * (`nodeRole.roleName`, `controllerRole.roleName`, `controllerRole.policyNameSuffix`,
+ * `interruptionQueue.queueName`, `interruptionQueue.ruleNamePrefix`); at synth, for more
  * replicas than the system node group has nodes, a second install for the same cluster, or an IAM
  * name (role, policy, spot service-linked role) another construct of the app creates in the same (or
  * an unknown) account. Warns at synth when Pod Identity is used and the app has no
