@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
 import { TerraformStack } from "cdktf";
 import { KarpenterValidationError } from "./errors";
-import { runStackChecks, withChecksCollected } from "./private/synth-checks";
+import { inOnePass, runStackChecks, withChecksCollected } from "./private/synth-checks";
 
 /** A message attached to a construct: a warning, or a failure of a validation that is not this library's. */
 export interface ValidationMessage {
@@ -47,7 +47,7 @@ export function validateApp(scope: IConstruct): AppValidationReport {
   const all = scope.node.findAll();
   const stacks = all.filter((c): c is TerraformStack => TerraformStack.isStack(c));
   return withChecksCollected(() => {
-    const errors = stacks.flatMap((s) => runStackChecks(s));
+    const errors = inOnePass(() => stacks.flatMap((s) => runStackChecks(s)));
     // the other validations may add warnings (some of this library's do), so they run before the warnings are read
     const otherErrors = all.flatMap((c) => c.node.validate().map((message) => ({ path: c.node.path, message })));
     const warnings = all.flatMap((c) => c.node.metadata.filter((m) => m.type === WARNING).map((m) => ({ path: c.node.path, message: String(m.data) })));

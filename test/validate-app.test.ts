@@ -3,6 +3,7 @@ import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { KarpenterValidationError } from "../lib/errors";
+import { rejected } from "./helpers";
 import { Karpenter, KarpenterProps } from "../lib/karpenter";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { NodePool } from "../lib/node-pool";
@@ -18,20 +19,11 @@ function clusterStack(name = "prod", region = "eu-west-1") {
   return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
 
-function thrownBy(fn: () => unknown): KarpenterValidationError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof KarpenterValidationError) return e;
-    throw e;
-  }
-  throw new Error("nothing thrown");
-}
 
 describe("name lengths: every problem of an install at once, on the prop the user sets", () => {
   test("a 100-character cluster name is ONE error listing every derived name to set", () => {
     const { stack, cluster } = clusterStack("c".repeat(100), "us-gov-west-1");
-    const e = thrownBy(() => new Karpenter(stack, "k1", { cluster }));
+    const e = rejected(() => new Karpenter(stack, "k1", { cluster }));
     expect(e.message.split("\n")[0]).toBe(`eks/k1: cluster name "${"c".repeat(100)}" (100 characters) is too long for 4 names this install derives from it; set each of these props of Karpenter to a shorter name:`);
     expect(e.problems.map((p) => [p.field, p.path, (p.value as string).length])).toEqual([
       ["nodeRole.roleName", "eks/k1", 118],
@@ -54,7 +46,7 @@ describe("name lengths: every problem of an install at once, on the prop the use
 
   test("a given name that breaks the AWS rule is named by Karpenter's prop, with the others of the install", () => {
     const { stack, cluster } = clusterStack();
-    const e = thrownBy(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "r".repeat(65) }, interruptionQueue: { queueName: "karpenter.fifo" } }));
+    const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "r".repeat(65) }, interruptionQueue: { queueName: "karpenter.fifo" } }));
     expect(e.problems.map((p) => p.field)).toEqual(["nodeRole.roleName", "interruptionQueue.queueName"]);
     expect(e.message).toContain('eks/karpenter: nodeRole.roleName = "' + "r".repeat(65) + '" is invalid: 1 to 64 characters for the IAM role name, got 65');
     expect(e.message).not.toContain("node-role: roleName");
@@ -62,7 +54,7 @@ describe("name lengths: every problem of an install at once, on the prop the use
 
   test("a single problem is a plain KarpenterValidationError on its prop", () => {
     const { stack, cluster } = clusterStack("c".repeat(85));
-    const e = thrownBy(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "n" }, controllerRole: { roleName: "c" } }));
+    const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "n" }, controllerRole: { roleName: "c" } }));
     expect(e.field).toBe("interruptionQueue.queueName");
     expect(e.problems).toEqual([e]);
   });
@@ -75,7 +67,7 @@ describe("synth-time problems are KarpenterValidationErrors with a field", () =>
     const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system, replicas: 3 });
     karpenter.addNodePool("a", { name: "same", nodeClass: { name: "default" } });
     karpenter.addNodePool("b", { name: "same", nodeClass: { name: "default" } });
-    const e = thrownBy(() => Testing.synth(stack, true));
+    const e = rejected(() => Testing.synth(stack, true));
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect(e.message.split("\n")[0]).toBe("2 problems found at synth in stack eks:");
     expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
@@ -127,7 +119,7 @@ describe("managed policies per role (IAM quota: 10 by default, 20 at most)", () 
     const { stack, karpenter } = install({ controllerRole: { additionalPolicyArns: arns(10) } });
     // 6 controller policies + 10 = 16; the app attaches 5 more to the same role
     arns(5).forEach((arn, i) => new IamRolePolicyAttachment(stack, `mine-${i}`, { role: karpenter.controllerRole.roleName, policyArn: arn }));
-    const e = thrownBy(() => Testing.synth(stack, true));
+    const e = rejected(() => Testing.synth(stack, true));
     expect(e.field).toBe("additionalPolicyArns");
     expect(e.path).toBe("eks/karpenter/controller-role");
     expect(e.message).toContain("21 managed policies on role");

@@ -4,7 +4,7 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import { DISCOVERY_TAG_KEY } from "../discovery-tags";
 import { IKarpenterCluster } from "../karpenter-cluster";
-import { addSynthCheck } from "./synth-checks";
+import { addSynthCheck, oncePerPass } from "./synth-checks";
 import { isUnresolved } from "./tokens";
 
 /**
@@ -19,7 +19,7 @@ export function warnWithoutDiscoveryTags(nodeClass: IConstruct, name: string, cl
   if (!(cluster.resource instanceof EksCluster)) return;
   let warned = false;
   addSynthCheck(nodeClass, () => {
-    if (warned || hasDiscoveryTag(nodeClass.node.root)) return [];
+    if (warned || oncePerPass(hasDiscoveryTag, () => hasDiscoveryTag(nodeClass.node.root))) return [];
     warned = true;
     const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster ${cluster.resource.node.path}`;
     Annotations.of(nodeClass).addWarning(

@@ -3,7 +3,7 @@ import { Annotations, TerraformStack, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { KarpenterValidationError } from "../errors";
-import { addSynthCheck } from "./synth-checks";
+import { addSynthCheck, oncePerPass } from "./synth-checks";
 import { resolvedReference } from "./tokens";
 
 /**
@@ -25,10 +25,10 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
   addSynthCheck(scope, () => {
     const stack = TerraformStack.of(scope);
     const role = resolvedReference(scope, roleName);
-    const all = stack.node.findAll();
-    const count = all.filter((c) => c instanceof IamRolePolicyAttachment && resolvedReference(scope, c.roleInput) === role).length;
-    const shown = shownRole(scope, all, roleName, role);
+    const index = oncePerPass(stack, () => attachmentsByRole(stack));
+    const count = index.counts.get(role) ?? 0;
     const { default: quota, max } = MANAGED_POLICIES_PER_ROLE;
+    const shown = count > quota ? shownRole(scope, index.all, roleName, role) : "";
     if (count > max) {
       return [
         new KarpenterValidationError(
@@ -47,6 +47,18 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     }
     return [];
   });
+}
+
+/** The constructs of a stack, and how many policy attachments each role (by resolved reference) has. */
+function attachmentsByRole(stack: TerraformStack): { all: IConstruct[]; counts: Map<string, number> } {
+  const all = stack.node.findAll();
+  const counts = new Map<string, number>();
+  for (const c of all) {
+    if (!(c instanceof IamRolePolicyAttachment)) continue;
+    const role = String(resolvedReference(stack, c.roleInput));
+    counts.set(role, (counts.get(role) ?? 0) + 1);
+  }
+  return { all, counts };
 }
 
 /** The role's literal name, else the construct path of the IamRole the reference names, else the reference. */

@@ -43,7 +43,34 @@ export function addSynthCheck(construct: IConstruct, check: SynthCheck): void {
 
 /** The problems of every registered check of `stack`. */
 export function runStackChecks(stack: TerraformStack): KarpenterValidationError[] {
-  return (byStack.get(stack) ?? []).filter((r) => inTree(r.construct)).flatMap((r) => r.check());
+  return inOnePass(() => (byStack.get(stack) ?? []).filter((r) => inTree(r.construct)).flatMap((r) => r.check()));
+}
+
+/** Values computed once per validation pass (the tree does not change while checks run). */
+let pass: Map<unknown, unknown> | undefined;
+
+/**
+ * Runs `body` as one validation pass: {@link oncePerPass} values are shared inside it. Passes nest
+ * (the outer one wins), so `validateApp` can make all stacks one pass.
+ */
+export function inOnePass<T>(body: () => T): T {
+  if (pass) return body();
+  pass = new Map();
+  try {
+    return body();
+  } finally {
+    pass = undefined;
+  }
+}
+
+/**
+ * `compute()` once per validation pass and `key` (e.g. an index of the app that every check of a
+ * kind reads), so that checks scan the app once, not once each; outside a pass it just computes.
+ */
+export function oncePerPass<T>(key: unknown, compute: () => T): T {
+  if (!pass) return compute();
+  if (!pass.has(key)) pass.set(key, compute());
+  return pass.get(key) as T;
 }
 
 /**
