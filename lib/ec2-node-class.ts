@@ -153,7 +153,7 @@ export class Ec2NodeClass extends Construct {
     if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     checkEc2NodeClass(c, version, spec, name);
     const context = nodeContextOf(cluster);
-    checkEc2NodeClassSemantics(c, spec, context);
+    checkEc2NodeClassSemantics(c, name, spec, context);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
     c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
 

@@ -30,6 +30,7 @@ import { isUnresolved, resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkInstallNames } from "./private/install-names";
+import { attributeQuota } from "./private/iam-quotas";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
 const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
@@ -319,6 +320,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const reportedElsewhere = (other: IConstruct) => other instanceof Karpenter && sameInstallTarget(other.cluster, this.cluster);
     attributeAccountNames(this.nodeRole, { owner: this, fieldOf: (f) => `nodeRole.${f}`, reportedElsewhere });
     attributeAccountNames(this.controllerRole, { owner: this, fieldOf: (f) => `controllerRole.${f}`, reportedElsewhere });
+    attributeQuota(this.nodeRole, this, "nodeRole");
+    attributeQuota(this.controllerRole, this, "controllerRole");
     if (this.spotServiceLinkedRole) {
       attributeAccountNames(this.spotServiceLinkedRole, {
         owner: this,

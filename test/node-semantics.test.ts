@@ -47,6 +47,13 @@ describe("NodePool: names that become label values", () => {
   });
 });
 
+test("EC2NodeClass: a name over 63 characters is rejected (karpenter.k8s.aws/ec2nodeclass label value); 63 passes", () => {
+  const e = rejected(() => nodeClass({ name: "c".repeat(64) }));
+  expect(e.field).toBe("name");
+  expect(e.message).toContain("Karpenter labels every NodeClaim and node with karpenter.k8s.aws/ec2nodeclass=<EC2NodeClass name>");
+  expect(nodeClass({ name: "c".repeat(63) }).name).toHaveLength(63);
+});
+
 describe("NodePool: values of well-known labels", () => {
   test.each([
     ["x86_64", "amd64"],

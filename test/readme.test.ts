@@ -65,7 +65,7 @@ test("Testing your stacks: warnings of a plain node run", () => {
   if (report.warnings.length > 0) console.warn(formatValidationReport(report));
   // ---
   warn.mockRestore();
-  expect(printed).toEqual([expect.stringMatching(/^warning: \[test\/karpenter\/node-role\] additionalPolicyArns: role .* gets 11 managed policies/)]);
+  expect(printed).toEqual([expect.stringMatching(/^warning: \[test\/karpenter\] nodeRole.additionalPolicyArns: role .* gets 11 managed policies/)]);
 });
 
 test("API tour: one construct, then node objects in a second stack", () => {

@@ -6,6 +6,7 @@ import { KarpenterValidationError } from "../lib/errors";
 import { rejected } from "./helpers";
 import { Karpenter, KarpenterProps } from "../lib/karpenter";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
+import { KarpenterNodeRole } from "../lib/karpenter-node-role";
 import { NodePool } from "../lib/node-pool";
 import { SystemNodeGroup } from "../lib/system-node-group";
 import { formatValidationReport, validateApp } from "../lib/validate-app";
@@ -110,7 +111,7 @@ describe("managed policies per role (IAM quota: 10 by default, 20 at most)", () 
     expect(validateApp(ten.app).warnings.filter((w) => w.message.includes("managed policies"))).toEqual([]);
     const eleven = install({ nodeRole: { additionalPolicyArns: arns(7) } });
     const warnings = validateApp(eleven.app).warnings.filter((w) => w.message.includes("managed policies"));
-    expect(warnings).toEqual([{ path: "eks/karpenter/node-role", message: expect.stringContaining("role eks/karpenter/node-role/role (its name is known at apply) gets 11 managed policies") }]);
+    expect(warnings).toEqual([{ path: "eks/karpenter", message: expect.stringContaining("nodeRole.additionalPolicyArns: role eks/karpenter/node-role/role (its name is known at apply) gets 11 managed policies") }]);
     expect(warnings[0].message).toContain("gets 11 managed policies, more than IAM's default quota of 10 per role");
     expect(validateApp(eleven.app).errors).toEqual([]);
   });
@@ -120,9 +121,16 @@ describe("managed policies per role (IAM quota: 10 by default, 20 at most)", () 
     // 6 controller policies + 10 = 16; the app attaches 5 more to the same role
     arns(5).forEach((arn, i) => new IamRolePolicyAttachment(stack, `mine-${i}`, { role: karpenter.controllerRole.roleName, policyArn: arn }));
     const e = rejected(() => Testing.synth(stack, true));
-    expect(e.field).toBe("additionalPolicyArns");
-    expect(e.path).toBe("eks/karpenter/controller-role");
+    expect(e.field).toBe("controllerRole.additionalPolicyArns");
+    expect(e.path).toBe("eks/karpenter");
     expect(e.message).toContain("21 managed policies on role");
     expect(e.message).toContain("at most 20 managed policies per IAM role");
+  });
+
+  test("a building block used alone reports on its own prop", () => {
+    const { app, stack, cluster } = clusterStack();
+    new KarpenterNodeRole(stack, "node-role", { cluster, roleName: "nodes", additionalPolicyArns: arns(17) });
+    const [e] = validateApp(app).errors;
+    expect([e.path, e.field, e.value]).toEqual(["eks/node-role", "additionalPolicyArns", '21 managed policies on role "nodes"']);
   });
 });

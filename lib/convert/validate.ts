@@ -53,7 +53,7 @@ export function validateDrafts(pools: readonly PoolDraft[], classes: readonly Cl
     };
     check(cls, version, "EC2NodeClass", (path) => v1Path(path, { name: "metadata.name" }), (c) => {
       checkEc2NodeClass(c, version, spec, p.name);
-      checkEc2NodeClassSemantics(c, spec, {});
+      checkEc2NodeClassSemantics(c, p.name, spec, {});
     });
   }
 }

@@ -23,6 +23,10 @@ export const MANAGED_POLICIES_PER_ROLE = { default: 10, max: 20 } as const;
 export function checkManagedPolicyQuota(scope: Construct, roleName: string, field: string): void {
   let warned = false;
   addSynthCheck(scope, () => {
+    // a building block inside Karpenter reports on Karpenter's prop (nodeRole.additionalPolicyArns)
+    const owner = owners.get(scope);
+    const where = owner?.owner ?? scope;
+    const prop = owner ? `${owner.prefix}.${field}` : field;
     const stack = TerraformStack.of(scope);
     const role = resolvedReference(scope, roleName);
     const index = oncePerPass(stack, () => attachmentsByRole(stack));
@@ -32,8 +36,8 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     if (count > max) {
       return [
         new KarpenterValidationError(
-          scope,
-          field,
+          where,
+          prop,
           `${count} managed policies on role ${shown}`,
           `at most ${max} managed policies per IAM role: IAM's quota "Managed policies attached to an IAM role" is ${quota} by default and ${max} at most, so the attachments beyond it fail at apply with LimitExceeded. Merge policies into fewer customer-managed ones`,
         ),
@@ -41,12 +45,19 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     }
     if (count > quota && !warned) {
       warned = true;
-      Annotations.of(scope).addWarning(
-        `${field}: role ${shown} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
+      Annotations.of(where).addWarning(
+        `${prop}: role ${shown} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
       );
     }
     return [];
   });
+}
+
+const owners = new WeakMap<IConstruct, { owner: IConstruct; prefix: string }>();
+
+/** Reports the quota problems of `child` (a role construct) on `owner`, with its fields under `prefix` (e.g. `nodeRole`). */
+export function attributeQuota(child: IConstruct, owner: IConstruct, prefix: string): void {
+  owners.set(child, { owner, prefix });
 }
 
 /** The constructs of a stack, and how many policy attachments each role (by resolved reference) has. */

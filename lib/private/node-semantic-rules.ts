@@ -29,6 +29,8 @@ export const LAST_KUBERNETES_MINOR_OF_AMI_FAMILY: { readonly [amiFamily: string]
 
 /** The label Karpenter puts the NodePool name in (`karpenter.sh/nodepool`), on every NodeClaim and node. */
 const NODEPOOL_LABEL = "karpenter.sh/nodepool";
+/** The label the AWS provider puts the EC2NodeClass name in (`karpenter.k8s.aws/ec2nodeclass`), on every NodeClaim and node. */
+const NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass";
 /** Label values are at most 63 characters (k8s.io/apimachinery `IsValidLabelValue`). */
 const LABEL_VALUE_MAX = 63;
 
@@ -105,15 +107,7 @@ const ZONE_ID = /^[a-z]{2,4}[0-9]-az[0-9]+$/;
  * well-known labels in requirements and template labels.
  */
 export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOptions, ctx: NodeContext): void {
-  c.guard(() => {
-    if (c.known(name) && name.length > LABEL_VALUE_MAX) {
-      c.fail(
-        "name",
-        name,
-        `at most ${LABEL_VALUE_MAX} characters (got ${name.length}): Karpenter labels every NodeClaim and node with ${NODEPOOL_LABEL}=<NodePool name>, and a label value has at most ${LABEL_VALUE_MAX} characters, so no node can be created (Kubernetes label value rules; Karpenter "Well-Known Labels"). Choose a shorter name`,
-      );
-    }
-  });
+  c.guard(() => checkNameAsLabel(c, name, NODEPOOL_LABEL, "NodePool"));
   const reqs = isSet(p.requirements) && !c.token(p.requirements) && Array.isArray(p.requirements) ? p.requirements : [];
   reqs.forEach((r, i) => c.guard(() => checkRequirementValues(c, `requirements[${i}]`, r, ctx)));
   const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
@@ -121,6 +115,17 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
     c.guard(() => {
       if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, true);
     });
+  }
+}
+
+/** An object name that Karpenter copies into a label of every node: at most 63 characters. */
+function checkNameAsLabel(c: Checker, name: string, label: string, kind: string): void {
+  if (c.known(name) && typeof name === "string" && name.length > LABEL_VALUE_MAX) {
+    c.fail(
+      "name",
+      name,
+      `at most ${LABEL_VALUE_MAX} characters (got ${name.length}): Karpenter labels every NodeClaim and node with ${label}=<${kind} name>, and a label value has at most ${LABEL_VALUE_MAX} characters, so no node can be created (Kubernetes label value rules; Karpenter "Well-Known Labels"). Choose a shorter name`,
+    );
   }
 }
 
@@ -155,10 +160,11 @@ function checkWellKnownValue(c: Checker, field: string, key: string, value: stri
 }
 
 /**
- * The EC2NodeClass rules beyond its CRD: alias versions per family, AMI families EKS no longer
+ * The EC2NodeClass rules beyond its CRD: the name (a label value on every node), alias versions per family, AMI families EKS no longer
  * publishes for the cluster's Kubernetes version, kubelet `clusterDNS` IPs and reserved quantities.
  */
-export function checkEc2NodeClassSemantics(c: Checker, p: Ec2NodeClassOptions, ctx: NodeContext): void {
+export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext): void {
+  c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
   const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, `amiSelectorTerms[${i}].alias`, t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
