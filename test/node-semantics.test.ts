@@ -89,6 +89,13 @@ describe("NodePool: values of well-known labels", () => {
     expect(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-memory", "In", ["16384"]), req("karpenter.k8s.aws/instance-cpu", "In", ["4", "8"])] })).not.toThrow();
   });
 
+  test("Gt/Lt on a label whose values are not numbers is rejected; on a numeric label it passes", () => {
+    const e = rejected(() => nodePool({ requirements: [{ key: "karpenter.k8s.aws/instance-family", operator: "Gt", values: ["5"] }] }));
+    expect(e.field).toBe("requirements[0].operator");
+    expect(e.message).toContain("its values are not numbers");
+    expect(() => nodePool({ requirements: [{ key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] }] })).not.toThrow();
+  });
+
   test("instance-category: C is rejected; c passes", () => {
     expect(rejected(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-category", "In", ["C"])] })).message).toContain('write "c"');
     expect(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-category", "In", ["c", "m", "r"])] })).not.toThrow();

@@ -129,8 +129,16 @@ function checkNameAsLabel(c: Checker, name: string, label: string, kind: string)
   }
 }
 
+const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
+
 function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequirement, ctx: NodeContext): void {
-  if (!isSet(r) || c.token(r) || !c.known(r.key) || (r.operator !== "In" && r.operator !== "NotIn")) return;
+  if (!isSet(r) || c.token(r) || !c.known(r.key)) return;
+  const rule = WELL_KNOWN[r.key] ?? (r.key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
+  if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
+    // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
+    c.fail(`${at}.operator`, r.operator, `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(WELL_KNOWN).filter((k) => WELL_KNOWN[k].re === DIGITS).join(", ")}`);
+  }
+  if (r.operator !== "In" && r.operator !== "NotIn") return;
   if (!Array.isArray(r.values)) return;
   r.values.forEach((value, j) => {
     if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, r.operator === "In");
