@@ -62,7 +62,7 @@ export function supportedKubernetesVersions(karpenterVersion: string): { readonl
 }
 
 /** The Kubernetes minor of a literal `"1.34"` (or `"1.34.2"`), else undefined. */
-export function kubernetesMinor(version: string | undefined): number | undefined {
+function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined || isUnresolved(version)) return undefined;
   const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(String(version).trim());
   return m ? Number(m[1]) : undefined;
