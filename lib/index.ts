@@ -19,4 +19,5 @@ export * from "./karpenter-settings";
 export * from "./karpenter-release";
 export * from "./karpenter-options";
 export * from "./karpenter";
+export * from "./adopt/karpenter-adoption";
 export * from "./convert";
