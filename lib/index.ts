@@ -19,3 +19,4 @@ export * from "./karpenter-release";
 export * from "./karpenter-options";
 export * from "./karpenter";
 export * from "./convert";
+export * from "./upgrade";

@@ -18,7 +18,7 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
   const out: string[] = [];
   out.push(`# Karpenter ${plan.from} → ${plan.to}`, "");
   if (plan.direction === "none") out.push(`Same release: nothing to upgrade.`, "");
-  else out.push(`A ${plan.direction} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
+  else out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
 
   const k = plan.kubernetes;
   out.push("## Kubernetes", "");

@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../errors";
-import { PolicyStatementFact, SettingFact, VersionFacts } from "./facts";
+import { knownMinors, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
 
 /*
@@ -190,8 +190,17 @@ function compare(a: string, b: string): number {
  * @throws KarpenterValidationError naming `from`, `to` or `options.kubernetesVersion` for a
  * malformed or unknown version
  */
-export function planUpgrade(source: FactsSource, from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
+export function planUpgrade(given: FactsSource, from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
   const where = "upgradePlan";
+  // the hazards look at every patch of the minors crossed: read each release's facts once
+  const memo = new Map<string, VersionFacts>();
+  const source: FactsSource = {
+    knownMinors: () => given.knownMinors(),
+    facts: (v) => {
+      if (!memo.has(v)) memo.set(v, given.facts(v));
+      return memo.get(v)!;
+    },
+  };
   const a = resolve(source, where, "from", from);
   const b = resolve(source, where, "to", to);
   const k8s = options.kubernetesVersion;
@@ -258,23 +267,26 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
  * @param toVersion the release `b` describes (default `b.version`)
  */
 export function compareVersionFacts(a: VersionFacts, b: VersionFacts, fromVersion = a.version, toVersion = b.version): UpgradeStep {
-  const sidGroup = new Map<string, string>();
-  for (const s of [...a.controllerPolicy, ...b.controllerPolicy]) if (s.policy) sidGroup.set(s.sid, s.policy);
-  const groups = (f: VersionFacts) => [...new Set(f.controllerPolicy.map((s) => sidGroup.get(s.sid)).filter((g): g is string => g !== undefined))];
   const layoutA = a.controllerPolicy.some((s) => s.policy);
   const layoutB = b.controllerPolicy.some((s) => s.policy);
+  // a side in the pre-1.9 layout is grouped as the other side groups the same Sids
+  const groups = (f: VersionFacts, other: VersionFacts) => {
+    const own = f.controllerPolicy.some((s) => s.policy);
+    const group = new Map(other.controllerPolicy.map((s) => [s.sid, s.policy]));
+    return [...new Set(f.controllerPolicy.map((s) => (own ? s.policy : group.get(s.sid))).filter((g): g is string => g !== undefined))];
+  };
   const policyLayout =
     layoutA === layoutB
       ? undefined
       : layoutB
-        ? `upstream splits the single controller policy into ${groups(b).length} managed policies (${groups(b).join(", ")}); this library uses that layout for every version, so its installs only see the statement changes`
-        : `upstream's older layout has one controller policy instead of ${groups(a).length} (${groups(a).join(", ")}); this library keeps the split layout for every version, so its installs only see the statement changes`;
+        ? `upstream splits the single controller policy into ${groups(b, a).length} managed policies (${groups(b, a).join(", ")}); this library uses that layout for every version, so its installs only see the statement changes`
+        : `upstream's older layout has one controller policy instead of ${groups(a, b).length} (${groups(a, b).join(", ")}); this library keeps the split layout for every version, so its installs only see the statement changes`;
   return {
     from: fromVersion,
     to: toVersion,
     kubernetes: { from: { ...a.kubernetes }, to: { ...b.kubernetes } },
     controllerPolicy: statementChanges(a.controllerPolicy, b.controllerPolicy),
-    controllerPolicies: listChange(groups(a), groups(b)),
+    controllerPolicies: listChange(groups(a, b), groups(b, a)),
     ...(policyLayout ? { policyLayout } : {}),
     nodeRolePolicies: listChange(a.nodeRolePolicies, b.nodeRolePolicies),
     interruptionRules: keyedChange(a.interruptionRules, b.interruptionRules, (r) => JSON.stringify([r.key, [...r.source].sort(), [...r.detailType].sort()])),
@@ -488,10 +500,14 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     ].filter(Boolean);
     return parts.length ? [`${name}: ${parts.join(", ")}`] : [];
   };
-  const changedSids = net.controllerPolicy.map((s) => `${s.sid} (${s.change})`);
+  const newGroups = new Set(net.controllerPolicies.added);
+  const inPlace = net.controllerPolicy.filter((s) => !s.policy || !newGroups.has(s.policy)).map((s) => `${s.sid} (${s.change})`);
   const iam = [
-    ...(changedSids.length ? [`controller policy statements updated in place: ${changedSids.join(", ")}`] : []),
-    ...net.controllerPolicies.added.map((g) => `new managed policy KarpenterController${g}Policy-<cluster>, attached to the controller role`),
+    ...(inPlace.length ? [`controller policies updated in place (same names): ${inPlace.join(", ")}`] : []),
+    ...net.controllerPolicies.added.map((g) => {
+      const sids = net.controllerPolicy.filter((s) => s.policy === g).map((s) => s.sid);
+      return `new managed policy KarpenterController${g}Policy-<cluster>${sids.length ? ` (${sids.join(", ")})` : ""}, attached to the controller role`;
+    }),
     ...net.controllerPolicies.removed.map((g) => `managed policy KarpenterController${g}Policy-<cluster> detached and deleted`),
     ...net.nodeRolePolicies.added.map((p) => `node role: ${p} attached`),
     ...net.nodeRolePolicies.removed.map((p) => `node role: ${p} detached`),
@@ -519,7 +535,7 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
       order: 2,
       phase: "IAM policies and interruption rules",
       resources: "aws_iam_policy and aws_iam_role_policy_attachment of the controller role, node role policy attachments, aws_cloudwatch_event_rule / _target of the interruption queue",
-      why: "the controller release depends on the policy attachments and the interruption rules, so the new controller never runs without the permissions it needs; roles, queue, access entry and pod identity association keep their names and are not replaced",
+      why: "the controller release depends on the controller role's policy attachments (so on its policies) and on the interruption queue's policy and rule targets, so the new controller never runs without the permissions and events it needs (the node role's attachments have no order against it); the roles, queue, access entry and pod identity association keep their names and are not replaced",
       changes: iam,
     },
     {
@@ -548,4 +564,22 @@ export function describeSetting(s: SettingChange): string {
   if (s.change === "added") return `added (default ${show(s.to)})`;
   if (s.change === "removed") return `removed (default was ${show(s.from)})`;
   return `default ${show(s.from)} → ${show(s.to)}`;
+}
+
+/**
+ * The plan for moving an install of this library from Karpenter `from` to `to`: per minor crossed,
+ * the controller policy changes by Sid (actions, resources, conditions), node role managed
+ * policies, interruption rules, chart settings and feature gates (added, removed, default
+ * changed), NodePool / EC2NodeClass fields and enum values; the Kubernetes range of both
+ * releases; the known hazards on the way (upstream errata, patches to avoid); and the order
+ * `cdktf deploy` applies it in. Render it with {@link upgradePlanMarkdown}, or serialise it as
+ * JSON for CI. Facts: lib/versions (generated from each release's upstream CloudFormation
+ * template, charts and CRDs) and the errata of shared/reference/karpenter/ERRATA.md.
+ * @param from the running release, `"1.2.8"` (a minor `"1.2"` means its newest known patch)
+ * @param to the target release, same forms
+ * @throws KarpenterValidationError naming `from`, `to` or `options.kubernetesVersion` for a
+ * malformed version or one of an unknown minor
+ */
+export function upgradePlan(from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
+  return planUpgrade({ facts: versionFacts, knownMinors }, from, to, options);
 }
