@@ -3,7 +3,7 @@ import * as path from "path";
 import YAML from "yaml";
 import { upgradePlan, UpgradePlan, upgradePlanMarkdown, UPGRADE_HAZARDS } from "../../lib/upgrade";
 import { knownMinors, versionFacts } from "../../lib/versions";
-import { loadReference } from "../private/cfn-reference";
+import { loadReference as parseReference, Reference } from "../private/cfn-reference";
 import { describeWithReference, referenceChartValues, referenceRoot, referenceVersionsWith } from "../private/reference";
 
 /*
@@ -14,6 +14,13 @@ import { describeWithReference, referenceChartValues, referenceRoot, referenceVe
  */
 
 const VERSIONS = referenceVersionsWith("cloudformation.yaml");
+
+/** Each template is parsed once: most versions are both ends of a pair. */
+const templates = new Map<string, Reference>();
+function loadReference(version: string): Reference {
+  if (!templates.has(version)) templates.set(version, parseReference(version));
+  return templates.get(version)!;
+}
 const describeRef = describeWithReference(VERSIONS);
 
 interface Erratum {
@@ -51,7 +58,13 @@ function referenceStatements(version: string): Map<string, { actions: string[]; 
 }
 
 /** The spec fields and enum values of a reference CRD (dotted paths, arrays as `[]`). */
+const crds = new Map<string, { fields: string[]; enums: Record<string, string[]> }>();
 function referenceCrd(version: string, file: string): { fields: string[]; enums: Record<string, string[]> } {
+  if (!crds.has(`${version}/${file}`)) crds.set(`${version}/${file}`, readCrd(version, file));
+  return crds.get(`${version}/${file}`)!;
+}
+
+function readCrd(version: string, file: string): { fields: string[]; enums: Record<string, string[]> } {
   const doc = YAML.parse(fs.readFileSync(path.join(referenceRoot(), `v${version}`, "charts/karpenter/crds", file), "utf8"));
   const schema = doc.spec.versions.find((v: any) => v.name === "v1").schema.openAPIV3Schema.properties.spec;
   const fields: string[] = [];
