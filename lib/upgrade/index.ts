@@ -1,4 +1,18 @@
-export * from "./upgrade-plan";
-export * from "./render";
+export { upgradePlan } from "./upgrade-plan";
+export type {
+  ConditionEntry,
+  CrdChange,
+  DeployPhase,
+  InterruptionRuleFact,
+  KubernetesRange,
+  ListChange,
+  SettingChange,
+  StatementChange,
+  UpgradeHazard,
+  UpgradePlan,
+  UpgradePlanOptions,
+  UpgradeStep,
+} from "./upgrade-plan";
+export { upgradePlanMarkdown } from "./render";
 export { UPGRADE_HAZARDS } from "./hazards";
 export type { UpgradeHazardFact } from "./hazards";

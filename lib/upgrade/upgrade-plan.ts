@@ -12,26 +12,35 @@ import { UPGRADE_HAZARDS } from "./hazards";
 
 /** Added and removed members of a list. */
 export interface ListChange<T = string> {
+  /** Members of the newer side only, in its order. */
   readonly added: T[];
+  /** Members of the older side only, in its order. */
   readonly removed: T[];
 }
 
 /** One condition value of an IAM statement: `StringEquals` `iam:PassedToService` = `ec2.amazonaws.com`. */
 export interface ConditionEntry {
+  /** The condition operator, e.g. `StringEquals`, `ForAllValues:StringEquals`. */
   readonly operator: string;
+  /** The condition key, e.g. `iam:PassedToService`, `aws:RequestTag/kubernetes.io/cluster/{cluster}`. */
   readonly key: string;
+  /** One value of the key (a list of values gives one entry each). */
   readonly value: string;
 }
 
 /** How one controller policy statement (by Sid) changes. */
 export interface StatementChange {
+  /** The statement's Sid, e.g. `AllowRegionalReadActions`. */
   readonly sid: string;
   /** `added` / `removed`: the whole statement; `changed`: see the lists. */
   readonly change: "added" | "removed" | "changed";
   /** The managed policy (1.9+ group, e.g. `NodeLifecycle`) of the newer side, when known. */
   readonly policy?: string;
+  /** IAM actions added and removed (all of them for an added or removed statement). */
   readonly actions: ListChange;
+  /** Resources added and removed, with symbols for the install's values: {partition} {region} {account} {cluster} {queue_arn} {node_role_arn}. */
   readonly resources: ListChange;
+  /** Condition values added and removed, one entry per operator, key and value. */
   readonly conditions: ListChange<ConditionEntry>;
   /** Set when the effect changes. */
   readonly effect?: { readonly from: string; readonly to: string };
@@ -41,7 +50,9 @@ export interface StatementChange {
 
 /** How one chart setting or feature gate changes. */
 export interface SettingChange {
+  /** The key under `settings` (or `settings.featureGates`), e.g. `batchMaxDuration`. */
   readonly key: string;
+  /** What happens to the key. */
   readonly change: "added" | "removed" | "default changed";
   /** The chart default before (absent for `added`, or when the chart has none). */
   readonly from?: string | number | boolean;
@@ -51,14 +62,19 @@ export interface SettingChange {
 
 /** An EventBridge rule of the interruption queue. */
 export interface InterruptionRuleFact {
+  /** The library's short key of the rule (rule names are `<prefix>-<key>`), e.g. `CapacityReservation`. */
   readonly key: string;
+  /** The event pattern's `source`, e.g. `["aws.ec2"]`. */
   readonly source: string[];
+  /** The event pattern's `detail-type`, e.g. `["EC2 Spot Instance Interruption Warning"]`. */
   readonly detailType: string[];
 }
 
 /** How one CRD changes: spec fields (dotted, arrays as `[]`) and enum values per field. */
 export interface CrdChange {
+  /** Spec fields added and removed, e.g. `spec.placementGroupSelector`, `spec.template.spec.requirements[].minValues`. */
   readonly fields: ListChange;
+  /** Per field with an enum (a new field's values count as added): the values added and removed. */
   readonly enumValues: { readonly path: string; readonly added: string[]; readonly removed: string[] }[];
 }
 
@@ -68,6 +84,7 @@ export interface UpgradeStep {
   readonly from: string;
   /** The release upgraded to. */
   readonly to: string;
+  /** The Kubernetes ranges of both releases. */
   readonly kubernetes: { readonly from: KubernetesRange; readonly to: KubernetesRange };
   /** Controller policy statements that change, by Sid, in the newer side's order. */
   readonly controllerPolicy: StatementChange[];
@@ -82,7 +99,12 @@ export interface UpgradeStep {
   readonly nodeRolePolicies: ListChange;
   /** EventBridge rules to the interruption queue. */
   readonly interruptionRules: ListChange<InterruptionRuleFact>;
+  /**
+   * The `karpenter` chart: `settings` keys and feature gates (added, removed, default changed),
+   * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list).
+   */
   readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly valuePaths: ListChange };
+  /** The NodePool and EC2NodeClass CRDs. */
   readonly crds: { readonly nodePool: CrdChange; readonly ec2NodeClass: CrdChange };
   /** Ids of the errata whose corrections the facts carry: on the older side, on the newer side. */
   readonly errata: { readonly from: string[]; readonly to: string[] };
@@ -90,12 +112,15 @@ export interface UpgradeStep {
 
 /** The Kubernetes minors a release runs on, e.g. `{ min: "1.26", max: "1.34" }`. */
 export interface KubernetesRange {
+  /** The oldest Kubernetes minor, e.g. `"1.26"`. */
   readonly min: string;
+  /** The newest Kubernetes minor, e.g. `"1.34"`. */
   readonly max: string;
 }
 
 /** A known hazard that matters for this upgrade. */
 export interface UpgradeHazard {
+  /** Stable id: an erratum's id (`static-capacity-gate-casing`), or `kubernetes-early-patches-1.7.0`, `downgrade`, …. */
   readonly id: string;
   /** `erratum` (upstream artefact bug), `patch` (a patch to avoid), `kubernetes` (version ranges), `downgrade`, `unverified` (a patch newer than the facts). */
   readonly kind: "erratum" | "patch" | "kubernetes" | "downgrade" | "unverified";
@@ -103,9 +128,11 @@ export interface UpgradeHazard {
   readonly versions: string;
   /** `from` / `to`: the release upgraded from / to is affected; `on the way`: only releases in between (matters when upgrading one minor at a time). */
   readonly where: "from" | "to" | "from and to" | "on the way";
+  /** What goes wrong. */
   readonly problem: string;
   /** What an install of this library gets, when it differs from upstream's artefact. */
   readonly library?: string;
+  /** What to do. */
   readonly advice: string;
   /** Upstream fix or source, when known. */
   readonly source?: string;
@@ -115,6 +142,7 @@ export interface UpgradeHazard {
 export interface DeployPhase {
   /** 1-based position. */
   readonly order: number;
+  /** The phase's name. */
   readonly phase: "CRD release" | "IAM policies and interruption rules" | "controller release" | "node objects";
   /** The resources of the phase, by Terraform type and construct. */
   readonly resources: string;
@@ -130,6 +158,7 @@ export interface UpgradePlan {
   readonly from: string;
   /** The release upgraded to. */
   readonly to: string;
+  /** `none` when both are the same release. */
   readonly direction: "upgrade" | "downgrade" | "none";
   /**
    * Kubernetes ranges of both releases and the versions both run on (`both` absent: none, the
@@ -147,6 +176,7 @@ export interface UpgradePlan {
   readonly steps: UpgradeStep[];
   /** The change `cdktf deploy` makes at once: `from` straight to `to`. */
   readonly net: UpgradeStep;
+  /** The known hazards of both releases and of the releases in between. */
   readonly hazards: UpgradeHazard[];
   /** What `cdktf deploy` does, in order. */
   readonly deployOrder: DeployPhase[];

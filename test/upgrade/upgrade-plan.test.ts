@@ -1,5 +1,6 @@
 import { KarpenterValidationError } from "../../lib/errors";
-import { compareVersionFacts, FactsSource, planUpgrade, upgradePlanMarkdown } from "../../lib/upgrade";
+import { upgradePlanMarkdown } from "../../lib/upgrade";
+import { compareVersionFacts, FactsSource, planUpgrade } from "../../lib/upgrade/upgrade-plan";
 import { VersionFacts } from "../../lib/upgrade/facts";
 
 /*
