@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../errors";
-import { knownMinors, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
+import { compareVersions as compare, knownMinors, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
 
 /*
@@ -203,16 +203,6 @@ export interface FactsSource {
 const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
 const patchOf = (v: string) => Number(v.split(".")[2] ?? 0);
 
-/** Numeric comparison of dotted versions (`1.10.0` > `1.9.2`). */
-function compare(a: string, b: string): number {
-  const pa = a.split(".").map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
 
 /**
  * The plan for an install of this library moving from Karpenter `from` to `to`, from the facts of
