@@ -24,7 +24,7 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
   out.push("## Kubernetes", "");
   out.push(`- ${plan.from}: Kubernetes ${k.from.min}–${k.from.max}`);
   out.push(`- ${plan.to}: Kubernetes ${k.to.min}–${k.to.max}`);
-  out.push(k.both ? `- both run on ${k.both.min}–${k.both.max}: the cluster must be on one of those while the upgrade runs` : "- no Kubernetes version runs both: see the hazards");
+  out.push(k.both ? `- both run on ${k.both.min}–${k.both.max}: the cluster must be on one of those while the change runs` : "- no Kubernetes version runs both: see the hazards");
   if (k.cluster !== undefined) out.push(`- the cluster's ${k.cluster}: ${k.clusterSupported ? "supported by both" : "NOT supported by both: see the hazards"}`);
   out.push("");
 

@@ -415,13 +415,14 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
     return inA && inB ? "from and to" : inA ? "from" : inB ? "to" : "on the way";
   };
 
-  for (const side of [a, b]) {
+  const same = a.version === b.version;
+  for (const side of same ? [b] : [a, b]) {
     if (compare(side.version, side.facts.version) > 0) {
       out.push({
         id: `unverified-${side.version}`,
         kind: "unverified",
         versions: side.version,
-        where: side === a ? "from" : "to",
+        where: same ? "from and to" : side === a ? "from" : "to",
         problem: `${side.version} is newer than the newest ${side.facts.minor} patch this library knows (${side.facts.version})`,
         advice: `its facts are assumed equal to ${side.facts.version}'s: check the release notes of ${side.version} for IAM, chart or CRD changes`,
       });
@@ -483,15 +484,15 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
     });
   }
   if (cluster !== undefined) {
-    for (const side of [a, b]) {
+    for (const side of same ? [b] : [a, b]) {
       if (inRange(cluster, side.facts.kubernetes)) continue;
       out.push({
         id: `kubernetes-${cluster}-outside-${side.version}`,
         kind: "kubernetes",
         versions: side.version,
-        where: side === a ? "from" : "to",
+        where: same ? "from and to" : side === a ? "from" : "to",
         problem: `Karpenter ${side.version} runs on Kubernetes ${showRange(side.facts.kubernetes)}, not on the cluster's ${cluster}: the controller refuses to start`,
-        advice: side === b ? `upgrade the cluster into ${showRange(b.facts.kubernetes)}${both ? ` (within ${showRange(both)} while ${a.version} still runs)` : ""} before Karpenter, or pick another target` : `the cluster is already outside what ${a.version} supports: move the cluster into ${showRange(a.facts.kubernetes)} or upgrade Karpenter first`,
+        advice: kubernetesAdvice(cluster, side.facts.kubernetes, side === b, a.version, both),
       });
     }
   }
@@ -507,6 +508,21 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
     });
   }
   return out;
+}
+
+/**
+ * What to do when the cluster's Kubernetes is outside a release's range. Kubernetes cannot be
+ * downgraded: a cluster newer than the range needs another Karpenter release.
+ */
+function kubernetesAdvice(cluster: string, range: KubernetesRange, target: boolean, running: string, both: KubernetesRange | undefined): string {
+  if (compare(cluster, range.max) > 0) {
+    return target
+      ? `Kubernetes cannot be downgraded: pick a target that runs on ${cluster}`
+      : `the cluster is already newer than ${running} supports (Kubernetes cannot be downgraded): the controller cannot be running; upgrade Karpenter to a release that runs on ${cluster}`;
+  }
+  if (!target) return `the cluster is older than ${running} supports: upgrade the cluster into ${showRange(range)}`;
+  const during = both && (both.min !== range.min || both.max !== range.max) ? ` (to ${showRange(both)} while ${running} still runs)` : "";
+  return `upgrade the cluster into ${showRange(range)}${during} before upgrading Karpenter, or pick another target`;
 }
 
 /** What `cdktf deploy` changes, phase by phase, in the order the construct graph makes Terraform apply it. */

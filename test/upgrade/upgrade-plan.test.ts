@@ -171,7 +171,11 @@ describe("planUpgrade over fixture facts", () => {
     const plan = planUpgrade(source(), "1.6", "1.9", { kubernetesVersion: "1.27" });
     expect(plan.kubernetes).toMatchObject({ cluster: "1.27", clusterSupported: false });
     const h = plan.hazards.find((x) => x.id === "kubernetes-1.27-outside-1.9.2");
-    expect(h).toMatchObject({ kind: "kubernetes", where: "to", advice: "upgrade the cluster into 1.28–1.35 (within 1.28–1.34 while 1.6.8 still runs) before Karpenter, or pick another target" });
+    expect(h).toMatchObject({ kind: "kubernetes", where: "to", advice: "upgrade the cluster into 1.28–1.35 (to 1.28–1.34 while 1.6.8 still runs) before upgrading Karpenter, or pick another target" });
+    // a cluster newer than the target: Kubernetes cannot go back
+    expect(planUpgrade(source(), "1.9", "1.8", { kubernetesVersion: "1.35" }).hazards.find((x) => x.id === "kubernetes-1.35-outside-1.8.8")).toMatchObject({ where: "to", advice: "Kubernetes cannot be downgraded: pick a target that runs on 1.35" });
+    // the running release itself outside: older cluster
+    expect(planUpgrade(source(), "1.9", "1.9", { kubernetesVersion: "1.27" }).hazards.map((x) => `${x.id} ${x.where}`)).toEqual(["kubernetes-1.27-outside-1.9.2 from and to"]);
     expect(planUpgrade(source(), "1.6", "1.9", { kubernetesVersion: "1.30" }).kubernetes.clusterSupported).toBe(true);
 
     const apart = source();
