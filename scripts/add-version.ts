@@ -23,17 +23,15 @@ function main(argv: string[]): number {
   }
   const version = path.basename(path.resolve(folder)).replace(/^v/, "");
   const minor = version.split(".").slice(0, 2).join(".");
-  const index = fs.existsSync(path.join(DATA_DIR, "index.ts")) ? require(path.join(DATA_DIR, "index.ts")) : { RELEASES: [], LOADERS: {} };
+  const index = fs.existsSync(path.join(DATA_DIR, "index.ts")) ? require(path.join(DATA_DIR, "index.ts")) : { RELEASES: [], LOADERS: {}, KUBERNETES: {} };
   const releases: string[] = [...index.RELEASES];
   const existing = releases.find((r) => r.startsWith(`${minor}.`));
   if (existing && existing.localeCompare(version, undefined, { numeric: true }) > 0) {
     console.error(`the data already holds ${existing}, newer than ${version}: the data describes the newest patch of each minor`);
     return 1;
   }
-  if (!kubernetes && existing) {
-    const d: VersionData = index.LOADERS[minor]();
-    kubernetes = `${d.kubernetes.min}-${d.kubernetes.max}`;
-  }
+  const rangeOf = (m: string): { min: string; max: string } => index.KUBERNETES?.[m] ?? (index.LOADERS[m]() as VersionData).kubernetes;
+  if (!kubernetes && existing) kubernetes = `${rangeOf(minor).min}-${rangeOf(minor).max}`;
   const previousMinor = releases
     .map((r) => r.split(".").slice(0, 2).join("."))
     .filter((m) => m.localeCompare(minor, undefined, { numeric: true }) < 0)
@@ -41,7 +39,8 @@ function main(argv: string[]): number {
   const previous: VersionData | undefined = previousMinor ? index.LOADERS[previousMinor]() : undefined;
   const { data, checklist } = generateVersionData(folder, { kubernetes: kubernetes ?? "", previous });
   fs.writeFileSync(path.join(DATA_DIR, `${dataModuleName(minor)}.ts`), renderDataModule(data));
-  fs.writeFileSync(path.join(DATA_DIR, "index.ts"), renderDataIndex([...releases.filter((r) => r !== existing), version]));
+  const others = releases.filter((r) => r !== existing).map((r) => ({ version: r, kubernetes: rangeOf(r.split(".").slice(0, 2).join(".")) }));
+  fs.writeFileSync(path.join(DATA_DIR, "index.ts"), renderDataIndex([...others, { version, kubernetes: data.kubernetes }]));
   console.log(`wrote lib/versions/data/${dataModuleName(minor)}.ts (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})`);
   console.log(checklist.length ? `\nReview before committing (add-version cannot derive these):\n${checklist.map((c) => `  [ ] ${c}`).join("\n")}` : "\nNothing to review beyond the diff.");
   console.log("\nThen: npm run build && npm test; conformance: KARPENTER_REFERENCE=<root of the folder> node ../shared/conformance/check.cjs cdktf.out");

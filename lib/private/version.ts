@@ -1,35 +1,24 @@
 import * as semver from "semver";
+import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
+import { knownReleases } from "../versions";
 
 /**
  * The newest patch of every Karpenter minor this library knows: release tags v1.0.14 to v1.14.1 of
  * aws/karpenter-provider-aws (GitHub releases), whose charts, CRDs and getting-started
- * CloudFormation the tables of this library were written from.
+ * CloudFormation `npm run add-version` turned into lib/versions/data/.
  */
-export const KNOWN_RELEASES: readonly string[] = [
-  "1.0.14",
-  "1.1.10",
-  "1.2.8",
-  "1.3.8",
-  "1.4.4",
-  "1.5.8",
-  "1.6.8",
-  "1.7.6",
-  "1.8.8",
-  "1.9.2",
-  "1.10.2",
-  "1.11.3",
-  "1.12.2",
-  "1.13.1",
-  "1.14.1",
-];
+export const KNOWN_RELEASES: readonly string[] = knownReleases();
 
-/** The Karpenter version installed when none is given. */
-export const DEFAULT_KARPENTER_VERSION = "1.14.1";
+/** The Karpenter version installed when none is given: the newest known release. */
+export const DEFAULT_KARPENTER_VERSION = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
 
 /** The supported minors, as `"1.0"` … `"1.14"`. */
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
+
+/** The newest release this library knows, e.g. `"1.14.1"`. */
+export const NEWEST_KNOWN_RELEASE = DEFAULT_KARPENTER_VERSION;
 
 /** A validated Karpenter version. */
 export interface KarpenterVersion {
@@ -41,6 +30,37 @@ export interface KarpenterVersion {
   readonly patch: number;
   /** True when this version is at or after `major.minor[.patch]` (e.g. `atLeast("1.10")`). */
   atLeast(version: string): boolean;
+  /** The known minor whose facts (IAM policy, event rules, chart settings, CRD fields) apply: its own, or the newest known one for an unverified version. */
+  readonly factsMinor: string;
+  /** True for a release newer than every minor this library knows, used with the `allowUnverifiedVersion` opt-in. */
+  readonly unverified: boolean;
+}
+
+/** The apps (construct roots) whose Karpenter opted in to a release newer than the newest known one. */
+const unverifiedOptIns = new WeakSet<object>();
+
+/** Lets every construct of `scope`'s app use a Karpenter release newer than the newest known one (`Karpenter.allowUnverifiedVersion`). */
+export function allowUnverifiedVersions(scope: IConstruct): void {
+  unverifiedOptIns.add(scope.node.root);
+}
+
+const unverifiedWarnings = new WeakMap<object, Set<string>>();
+
+/**
+ * Warns once per app and version that `v` is past what this library has verified, naming the
+ * version whose facts stand in and what may be wrong.
+ */
+export function warnUnverifiedVersion(scope: IConstruct, v: KarpenterVersion): void {
+  if (!v.unverified) return;
+  const seen = unverifiedWarnings.get(scope.node.root) ?? new Set<string>();
+  unverifiedWarnings.set(scope.node.root, seen);
+  if (seen.has(v.full)) return;
+  seen.add(v.full);
+  Annotations.of(scope).addWarning(
+    `Karpenter ${v.full} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library has verified (allowUnverifiedVersion): both Helm releases install ${v.full}, ` +
+      `but its IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal ${NEWEST_KNOWN_RELEASE}'s and are unverified. ` +
+      `Settings and values the ${NEWEST_KNOWN_RELEASE} chart does not know pass with a warning. Compare with the ${v.full} release notes and getting-started CloudFormation before deploying, or add the release with \`npm run add-version\`.`,
+  );
 }
 
 /**
@@ -63,18 +83,34 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
     throw new KarpenterValidationError(scope, field, version, newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed);
   }
   const minorKey = `${parsed.major}.${parsed.minor}`;
-  if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
+  let factsMinor = minorKey;
+  const unverified = !SUPPORTED_MINORS.includes(minorKey) && semver.gt(parsed.version, NEWEST_KNOWN_RELEASE) && parsed.major === semver.major(NEWEST_KNOWN_RELEASE);
+  if (unverified) {
+    const optedIn = typeof scope !== "string" && unverifiedOptIns.has(scope.node.root);
+    if (!optedIn) {
+      throw new KarpenterValidationError(
+        scope,
+        field,
+        version,
+        `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter ` +
+          `(its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or add the release with \`npm run add-version\``,
+      );
+    }
+    factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];
+  } else if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
   return {
     full: parsed.version,
     minor: parsed.minor,
     patch: parsed.patch,
     atLeast: (v: string) => semver.gte(parsed.version, semver.coerce(v)!.version),
+    factsMinor,
+    unverified,
   };
 }
 
 /** The newest known patch of the minor of `v` (e.g. `"1.14.1"` for 1.14.0). */
 export function newestKnownPatch(v: KarpenterVersion): string {
-  return KNOWN_RELEASES.find((r) => semver.minor(r) === v.minor)!;
+  return KNOWN_RELEASES.find((r) => r.startsWith(`${v.factsMinor}.`))!;
 }
 
 /**
@@ -83,5 +119,5 @@ export function newestKnownPatch(v: KarpenterVersion): string {
  * settings are assumed to equal the newest known patch's.
  */
 export function isNewerThanKnownPatch(v: KarpenterVersion): boolean {
-  return semver.gt(v.full, newestKnownPatch(v));
+  return !v.unverified && semver.gt(v.full, newestKnownPatch(v));
 }

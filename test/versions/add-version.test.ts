@@ -16,6 +16,7 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
 
   test("each minor's data module is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
     let previous: VersionData | undefined;
+    const all: VersionData[] = [];
     for (const version of referenceVersions) {
       const minor = version.split(".").slice(0, 2).join(".");
       const committed = versionData(minor);
@@ -25,8 +26,9 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
       });
       expect(renderDataModule(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, `${dataModuleName(minor)}.ts`), "utf8"));
       previous = data;
+      all.push(data);
     }
-    expect(renderDataIndex(referenceVersions)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
+    expect(renderDataIndex(all)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
   });
 });
 
