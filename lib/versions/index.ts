@@ -100,6 +100,14 @@ export function versionData(minor: string): VersionData {
   return d;
 }
 
+/**
+ * The release whose facts stand for `version`: itself when its minor is known, else (a release newer
+ * than every known one, used with allowUnverifiedVersion) the newest known release.
+ */
+export function factsRelease(version: string): string {
+  return minorOf(version) in LOADERS ? version : RELEASES[RELEASES.length - 1];
+}
+
 /** The Kubernetes range of a release: its minor's, or the early-patch range of patch-history.ts. */
 export function kubernetesRange(version: string): { min: string; max: string } {
   const minor = minorOf(version);
