@@ -48,9 +48,11 @@ export function allowUnverifiedVersions(scope: IConstruct): void {
  * Any patch of a supported minor (1.0 to 1.14) is accepted: every patch of a minor shares its IAM
  * policy and chart settings keys, except two chart keys added in a patch (`disableDryRun` in
  * 1.6.2, the fixed `staticCapacity` spelling in 1.8.1), which this model places at that patch.
+ * A release newer than every known one (same major) is accepted only when a Karpenter of the app
+ * opted in with `allowUnverifiedVersion` (`app`, else `scope`, tells which app).
  * @throws KarpenterValidationError for a malformed version, a pre-release, a token or an unknown minor
  */
-export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version"): KarpenterVersion {
+export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version", app?: IConstruct): KarpenterVersion {
   const allowed = `a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: ${SUPPORTED_MINORS.join(", ")} (default ${DEFAULT_KARPENTER_VERSION})`;
   if (typeof version !== "string" || /\$\{|TfToken/.test(version)) {
     throw new KarpenterValidationError(scope, field, version, `${allowed}; it must be known at synth, not a token, because it selects the IAM policy and chart settings`);
@@ -66,7 +68,8 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
   let factsMinor = minorKey;
   const unverified = !SUPPORTED_MINORS.includes(minorKey) && semver.gt(parsed.version, NEWEST_KNOWN_RELEASE) && parsed.major === semver.major(NEWEST_KNOWN_RELEASE);
   if (unverified) {
-    const optedIn = typeof scope !== "string" && unverifiedOptIns.has(scope.node.root);
+    const inApp = app ?? (typeof scope !== "string" ? scope : undefined);
+    const optedIn = inApp !== undefined && unverifiedOptIns.has(inApp.node.root);
     if (!optedIn) {
       throw new KarpenterValidationError(
         scope,
