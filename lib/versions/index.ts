@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../errors";
-import { LOADERS, RELEASES } from "./data";
+import { KUBERNETES, LOADERS, RELEASES } from "./data";
 import { KUBERNETES_EARLY_PATCHES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
 import { RawStatement, VersionData } from "./types";
 
@@ -100,11 +100,19 @@ export function versionData(minor: string): VersionData {
   return d;
 }
 
+/**
+ * The release whose facts stand for `version`: itself when its minor is known, else (a release newer
+ * than every known one, used with allowUnverifiedVersion) the newest known release.
+ */
+export function factsRelease(version: string): string {
+  return minorOf(version) in LOADERS ? version : RELEASES[RELEASES.length - 1];
+}
+
 /** The Kubernetes range of a release: its minor's, or the early-patch range of patch-history.ts. */
 export function kubernetesRange(version: string): { min: string; max: string } {
   const minor = minorOf(version);
   const early = KUBERNETES_EARLY_PATCHES.find((e) => e.minor === minor && compareVersions(version, e.until) < 0);
-  return early ? { min: early.min, max: early.max } : { ...versionData(minor).kubernetes };
+  return early ? { min: early.min, max: early.max } : { ...KUBERNETES[minor] };
 }
 
 /** The chart value paths of a release: its minor's newest patch's, adjusted by the patch history. */

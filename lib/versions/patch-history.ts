@@ -31,6 +31,9 @@ export const KUBERNETES_EARLY_PATCHES: readonly { readonly minor: string; readon
  * paths and still has the `removed` ones.
  */
 export const VALUE_PATHS_PATCH_CHANGES: readonly { readonly patch: string; readonly added?: readonly string[]; readonly removed?: readonly string[] }[] = [
+  // erratum log-output-paths-ignored: 1.0.0–1.0.3 values.yaml offers them, but no template reads
+  // them (upstream PR #6994, back-port of #6875): they take effect from 1.0.4, so they count from there
+  { patch: "1.0.4", added: ["logOutputPaths[]", "logErrorOutputPaths[]"] },
   { patch: "1.0.1", removed: ["postInstallHook.image.repository", "postInstallHook.image.tag", "postInstallHook.image.digest"] },
   { patch: "1.1.1", added: ["schedulerName", "controller.containerName"] },
   { patch: "1.5.3", removed: ["podSecurityContext.runAsNonRoot"] },

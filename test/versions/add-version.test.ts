@@ -4,6 +4,7 @@ import { dataModuleName, generateVersionData, renderDataIndex, renderDataModule 
 import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib/versions";
 import { KarpenterValidationError } from "../../lib/errors";
 import { VersionData } from "../../lib/versions/types";
+import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, NODEPOOL_FIELDS_SINCE } from "../../lib/private/crd-history";
 import { describeWithReference, referenceRoot, referenceVersionsWith } from "../private/reference";
 
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
@@ -16,6 +17,7 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
 
   test("each minor's data module is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
     let previous: VersionData | undefined;
+    const all: VersionData[] = [];
     for (const version of referenceVersions) {
       const minor = version.split(".").slice(0, 2).join(".");
       const committed = versionData(minor);
@@ -25,8 +27,9 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
       });
       expect(renderDataModule(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, `${dataModuleName(minor)}.ts`), "utf8"));
       previous = data;
+      all.push(data);
     }
-    expect(renderDataIndex(referenceVersions)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
+    expect(renderDataIndex(all)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
   });
 });
 
@@ -77,5 +80,39 @@ describe("versionFacts (contract with upgrade-plan)", () => {
     expect(() => versionFacts("1.15.0")).toThrow(KarpenterValidationError);
     expect(() => versionFacts("1.15.0")).toThrow(/known minor: 1\.0, .*1\.14/);
     expect(() => versionFacts("latest")).toThrow(KarpenterValidationError);
+  });
+});
+
+describe("hand-written CRD history agrees with the generated CRD fields and enums", () => {
+  const firstMinorWith = (has: (d: VersionData) => boolean) => knownMinors().find((m) => has(versionData(m)));
+
+  test("every field the CRD history dates first appears in that minor's CRD", () => {
+    for (const [kind, table] of [
+      ["nodePool", NODEPOOL_FIELDS_SINCE],
+      ["ec2NodeClass", EC2NODECLASS_FIELDS_SINCE],
+    ] as const) {
+      for (const [field, since] of Object.entries(table)) expect([field, firstMinorWith((d) => d.crds[kind].fields.includes(field))]).toEqual([field, since]);
+    }
+  });
+
+  test("every spec field added after 1.0 is dated by the CRD history (itself or a parent)", () => {
+    for (const [kind, table] of [
+      ["nodePool", NODEPOOL_FIELDS_SINCE],
+      ["ec2NodeClass", EC2NODECLASS_FIELDS_SINCE],
+    ] as const) {
+      const first = versionData("1.0").crds[kind].fields;
+      const added = versionData(knownMinors().pop()!).crds[kind].fields.filter((f) => !first.includes(f));
+      const undated = added.filter((f) => !Object.keys(table).some((t) => f === t || f.startsWith(`${t}.`) || f.startsWith(`${t}[]`)));
+      expect([kind, undated]).toEqual([kind, []]);
+    }
+  });
+
+  test("every enum value the CRD history dates first appears in that minor's CRD enum", () => {
+    for (const [entry, since] of Object.entries(ENUM_VALUES_SINCE)) {
+      const [field, value] = entry.split("=");
+      const enumOf = (d: VersionData) => d.crds.nodePool.enums[field] ?? d.crds.ec2NodeClass.enums[field];
+      if (!enumOf(versionData(knownMinors().pop()!))) continue; // a CEL rule, not an enum (the alias families)
+      expect([entry, firstMinorWith((d) => (enumOf(d) ?? []).includes(value))]).toEqual([entry, since]);
+    }
   });
 });

@@ -4,6 +4,25 @@ import { VersionData } from "../types";
 /** The newest known patch of every known minor, oldest first. */
 export const RELEASES: readonly string[] = ["1.0.14","1.1.10","1.2.8","1.3.8","1.4.4","1.5.8","1.6.8","1.7.6","1.8.8","1.9.2","1.10.2","1.11.3","1.12.2","1.13.1","1.14.1"];
 
+/** The Kubernetes minors each known minor's newest patch runs on (`--kubernetes` of add-version), without loading its data. */
+export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonly max: string }>> = {
+  "1.0": { min: "1.25", max: "1.31" },
+  "1.1": { min: "1.25", max: "1.31" },
+  "1.2": { min: "1.25", max: "1.32" },
+  "1.3": { min: "1.25", max: "1.32" },
+  "1.4": { min: "1.25", max: "1.32" },
+  "1.5": { min: "1.26", max: "1.33" },
+  "1.6": { min: "1.26", max: "1.34" },
+  "1.7": { min: "1.26", max: "1.34" },
+  "1.8": { min: "1.26", max: "1.34" },
+  "1.9": { min: "1.26", max: "1.35" },
+  "1.10": { min: "1.26", max: "1.35" },
+  "1.11": { min: "1.26", max: "1.35" },
+  "1.12": { min: "1.26", max: "1.35" },
+  "1.13": { min: "1.26", max: "1.36" },
+  "1.14": { min: "1.26", max: "1.36" },
+};
+
 /** Loads one minor's data on first use, so an app pays only for the version it installs. */
 export const LOADERS: Readonly<Record<string, () => VersionData>> = {
   "1.0": () => require("./v1-0").data,
