@@ -35,6 +35,7 @@ export const UPGRADE_HAZARDS: readonly UpgradeHazardFact[] = [
     versions: { from: "1.0.0", to: "1.0.3" },
     problem:
       "the karpenter chart offers logOutputPaths and logErrorOutputPaths, but only helpers that no template includes read them (karpenter.outputPathsList / karpenter.errorOutputPathsList in _helpers.tpl): setting them has no effect",
+    library: { by: "code", text: "refuses values.logOutputPaths / logErrorOutputPaths for 1.0.0–1.0.3 at construction, so they cannot silently do nothing" },
     advice: "do not rely on logOutputPaths / logErrorOutputPaths before 1.0.4; stop at 1.0.4 or later",
     source: "aws/karpenter-provider-aws#6994 (back-port of #6875), first release 1.0.4",
   },

@@ -219,7 +219,7 @@ describeRef("upgrade plans against the reference folders", () => {
     const ids = plan.hazards.filter((h) => h.kind === "erratum").map((h) => h.id);
     expect(ids.sort()).toEqual(errata().map((e) => e.id).sort());
     // the plan names what the library does for every erratum whose correction the facts or the constructs carry
-    expect(plan.hazards.filter((h) => h.kind === "erratum" && h.library).map((h) => h.id).sort()).toEqual(["passrole-china-partition", "static-capacity-gate-casing", "zonal-shift-resource-scope"]);
+    expect(plan.hazards.filter((h) => h.kind === "erratum" && h.library).map((h) => h.id).sort()).toEqual(["log-output-paths-ignored", "passrole-china-partition", "static-capacity-gate-casing", "zonal-shift-resource-scope"]);
     expect(plan.hazards.find((h) => h.id === "log-output-paths-ignored")).toMatchObject({ where: "from", versions: "1.0.0–1.0.3" });
     expect(plan.net.controllerPolicies.added).toEqual(["ZonalShift"]);
     // 1.12 → 1.13: with the erratum corrected, the zonal-shift statement does not change
