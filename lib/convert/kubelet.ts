@@ -11,8 +11,9 @@ import { NODE_CLASS_GROUP, NODE_CLASS_KIND } from "./node-pool-parts";
  * different kubelets need one EC2NodeClass each). A pool's kubelet moves to its node class when
  * that class is in the input. Pools of one class that ask for different kubelets are grouped by
  * kubelet: the group whose kubelet the class already has (none, or the class's own) keeps the
- * class — or, when every pool asks for one, the group of the first pool in input order, as when
- * all agree — and every other group gets a copy of the class with its kubelet, so no pool runs
+ * class — or, when the class has none and every pool asks for one, the group of the first pool in
+ * input order, as when all agree — and every other group gets a copy of the class with its kubelet
+ * (a class's own kubelet is never replaced: pools outside the input may use it), so no pool runs
  * with a kubelet it did not ask for. A class outside the input cannot be copied: a note carries
  * the kubelet (with its value) and says what to do.
  */
@@ -59,7 +60,10 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
       groups.set(key, [...(groups.get(key) ?? []), p]);
     }
     let classKey = stableJson(own);
-    if (!groups.has(classKey)) {
+    if (!groups.has(classKey) && own !== undefined) {
+      // a class's own kubelet stays: NodePools outside the input may use the class as it is
+      target.ctx.note("info", "spec.kubelet", `kept: every NodePool of this input that uses ${target.props.name} asks for another kubelet and got a copy of the class; NodePools outside this input keep using ${target.props.name} with this kubelet`);
+    } else if (!groups.has(classKey)) {
       // no pool runs with the class as it is: the first pool's kubelet goes on the class itself
       const first = sharing.find((p) => p.kubelet)!;
       classKey = stableJson(first.kubelet!.value);
@@ -68,7 +72,7 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
       target.ctx.note("info", "spec.kubelet", `kubelet ${classKey} moved here from ${movedFrom.join(", ")}: a node class field in v1`);
     }
     const split = groups.size > 1;
-    for (const p of groups.get(classKey)!) {
+    for (const p of groups.get(classKey) ?? []) {
       if (!p.kubelet) continue;
       const others = split ? "; the NodePools of this class with other kubelet settings got copies of it" : "";
       p.ctx.note("info", p.kubelet.field, `kubelet moved to EC2NodeClass ${target.props.name} (a node class field in v1)${others}; NodePools outside this input that use ${target.props.name} get it too`);

@@ -238,6 +238,18 @@ describe("v1beta1 NodePool → v1", () => {
       expect(noteAbout(byName(r.ec2NodeClasses, "nc-old").notes, "spec.kubelet").message).toContain(`(NodePool plain: the class's own kubelet {"maxPods":50})`);
     });
 
+    test("a class's own kubelet is never replaced: every pool asking for another gets a copy", () => {
+      const v1Class = nodeClass("nc", BETA_CLASS_SPEC).replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1").replace("  amiFamily: AL2023\n", "  amiSelectorTerms: [{ alias: al2023@latest }]\n  kubelet: { maxPods: 50 }\n");
+      const r = convert(nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"), nodePool("b", "      kubelet: { maxPods: 20 }\n      nodeClassRef: { name: nc }"), v1Class);
+      expect(r.ec2NodeClasses.map((c) => [c.name, c.props.kubelet])).toEqual([
+        ["nc", { maxPods: 50 }],
+        ["nc-a", { maxPods: 10 }],
+        ["nc-b", { maxPods: 20 }],
+      ]);
+      expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nc-a", "nc-b"]);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc").notes, "spec.kubelet").message).toMatch(/^kept: every NodePool of this input that uses nc asks for another kubelet/);
+    });
+
     test("a copy is checked like any converted class", () => {
       const r = convert(
         nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"),
