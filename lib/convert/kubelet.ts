@@ -107,10 +107,12 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
 
 /** The other kubelet settings a class is used with, for the copy's note. */
 function describe(groups: Map<string, PoolDraft[]>, except: string, own: KubeletConfiguration | undefined): string {
-  return [...groups]
+  const others = [...groups]
     .filter(([key]) => key !== except)
-    .map(([key, ps]) => `${ps.map((p) => `NodePool ${p.props.name}`).join(", ")}: ${ps.some((p) => p.kubelet) ? `kubelet ${key}` : own ? `the class's own kubelet ${key}` : "no kubelet"}`)
-    .join("; ");
+    .map(([key, ps]) => `${ps.map((p) => `NodePool ${p.props.name}`).join(", ")}: ${ps.some((p) => p.kubelet) ? `kubelet ${key}` : own ? `the class's own kubelet ${key}` : "no kubelet"}`);
+  // a class whose own kubelet no pool of the input shares keeps it too
+  if (own !== undefined && !groups.has(stableJson(own))) others.push(`the class itself: kubelet ${stableJson(own)}`);
+  return others.join("; ");
 }
 
 /**

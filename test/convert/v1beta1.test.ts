@@ -248,6 +248,7 @@ describe("v1beta1 NodePool → v1", () => {
       ]);
       expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nc-a", "nc-b"]);
       expect(noteAbout(byName(r.ec2NodeClasses, "nc").notes, "spec.kubelet").message).toMatch(/^kept: every NodePool of this input that uses nc asks for another kubelet/);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc-a").notes, "spec.kubelet").message).toContain('(NodePool b: kubelet {"maxPods":20}; the class itself: kubelet {"maxPods":50})');
     });
 
     test("a copy is checked like any converted class", () => {
