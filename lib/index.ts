@@ -18,5 +18,6 @@ export * from "./karpenter-settings";
 export * from "./karpenter-release";
 export * from "./karpenter-options";
 export * from "./karpenter";
+export * from "./adopt/karpenter-adoption";
 export * from "./convert";
 export * from "./upgrade";

@@ -29,6 +29,8 @@ import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved, resolvedReference } from "./private/tokens";
 import { allowUnverifiedVersions, resolveKarpenterVersion } from "./private/version";
 import { warnUnverifiedVersion } from "./private/unverified-version";
+import { KarpenterAdoption } from "./adopt/karpenter-adoption";
+import { adoptedOptions, adoptExisting } from "./adopt/adopt-existing";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
 const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
@@ -133,6 +135,19 @@ export interface KarpenterProps {
   readonly repository?: string;
   /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
   readonly tags?: Record<string, string>;
+  /**
+   * What an earlier install of Karpenter on this cluster left running: those resources are imported
+   * (Terraform `import` blocks; Terraform ≥ 1.6) under their existing names instead of created, a
+   * legacy controller policy is detached only after the new ones are attached, and the Helm releases
+   * are adopted in place (`upgrade_install`; the old chart's CRDs move into `karpenter-crd` with
+   * `take_ownership`). Presets: `gettingStartedAdoption(...)`, `terraformAwsEksModuleAdoption(...)`.
+   * Keep it until the first apply has succeeded (an import block of a resource already in state is a
+   * no-op). See docs/adopting.md.
+   * @default nothing exists: everything is created
+   * @throws KarpenterValidationError for a malformed adoption or one that contradicts `nodeRole`,
+   * `controllerRole`, `identity` or `interruptionQueue`
+   */
+  readonly adopt?: KarpenterAdoption;
 }
 
 /**
@@ -240,9 +255,20 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       const tags = props.tags;
 
       // checked before the first resource: nothing half-built on error
-      const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
-      const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
-      const queueOption = queueOptionsOf(this, props.interruptionQueue);
+      const options = adoptedOptions(
+        this,
+        props.adopt,
+        {
+          nodeRole: checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS),
+          controllerRole: checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS),
+          interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
+          identity: props.identity,
+          clusterNameLiteral: cluster.clusterNameLiteral,
+          namespace: this.namespace,
+        },
+        version.minor,
+      );
+      const { nodeRole: nodeRoleOptions, controllerRole: controllerRoleOptions, interruptionQueue: queueOption } = options;
 
       // the options spread first, the wired values after them: a stray key cannot override what is wired
       this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
@@ -310,6 +336,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       });
       this.release = this.controllerChart.release;
       for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
+      if (props.adopt) {
+        const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
+        adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
+      }
 
       this.node.addValidation({ validate: () => this.crossChecks() });
     } catch (e) {
