@@ -68,7 +68,7 @@ describe("chart value paths", () => {
 
   test("an unknown path names the path, the version, and the version that has it", () => {
     expect(check("1.14.1", { replicaz: 3 })).toThrow(KarpenterValidationError);
-    expect(check("1.14.1", { replicaz: 3 })).toThrow(/^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: nameOverride, /);
+    expect(check("1.14.1", { replicaz: 3 })).toThrow(/^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: additionalAnnotations, additionalClusterRoleRules, /);
     expect(check("1.0.14", { service: { annotations: { a: "b" } } })).toThrow('k: values.service.annotations.a = "b" is invalid: Karpenter 1.0.14\'s chart values.yaml has no service.annotations.a: it was introduced in 1.1.0; use version 1.1.0 or later, or leave it unset');
     expect(check("1.14.1", { webhook: { enabled: true } })).toThrow(/has no webhook\.enabled: the chart had it up to 1\.0\.14 and dropped it/);
     expect(check("1.14.1", { replicas: { x: 1 } })).toThrow(/has no replicas\.x: replicas is a single value, not a map/);
