@@ -2,13 +2,13 @@
  * npm run add-version -- <release folder> --kubernetes <oldest>-<newest> [--data <dir>]
  *
  * Reads a Karpenter release's artefacts (a folder v<version>/ laid out like
- * shared/reference/karpenter/v<version>/) and writes lib/versions/data/v<major>-<minor>.ts plus the
+ * shared/reference/karpenter/v<version>/) and writes lib/versions/data/v<major>-<minor>.json plus the
  * index of known releases. Prints the checklist of what a person must review. Run `npm run build`
  * (or just the tests) afterwards.
  */
 import * as fs from "fs";
 import * as path from "path";
-import { dataModuleName, generateVersionData, renderDataIndex, renderDataModule } from "./version-data";
+import { dataFileName, generateVersionData, renderDataFile, renderDataIndex } from "./version-data";
 import { VersionData } from "../lib/versions/types";
 
 function main(argv: string[]): number {
@@ -39,10 +39,10 @@ function main(argv: string[]): number {
     .pop();
   const previous: VersionData | undefined = previousMinor ? index.LOADERS[previousMinor]() : undefined;
   const { data, checklist } = generateVersionData(folder, { kubernetes: kubernetes ?? "", previous });
-  fs.writeFileSync(path.join(DATA_DIR, `${dataModuleName(minor)}.ts`), renderDataModule(data));
+  fs.writeFileSync(path.join(DATA_DIR, dataFileName(minor)), renderDataFile(data));
   const others = releases.filter((r) => r !== existing).map((r) => ({ version: r, kubernetes: rangeOf(r.split(".").slice(0, 2).join(".")) }));
   fs.writeFileSync(path.join(DATA_DIR, "index.ts"), renderDataIndex([...others, { version, kubernetes: data.kubernetes }]));
-  console.log(`wrote ${path.relative(process.cwd(), path.join(DATA_DIR, dataModuleName(minor)))}.ts (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})`);
+  console.log(`wrote ${path.relative(process.cwd(), path.join(DATA_DIR, dataFileName(minor)))} (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})`);
   console.log(checklist.length ? `\nReview before committing (add-version cannot derive these):\n${checklist.map((c) => `  [ ] ${c}`).join("\n")}` : "\nNothing to review beyond the diff.");
   console.log("\nThen: npm run build && npm test; conformance: KARPENTER_REFERENCE=<root of the folder> node ../shared/conformance/check.cjs cdktf.out");
   return 0;

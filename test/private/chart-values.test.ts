@@ -1,22 +1,12 @@
 import { chartValuePaths, checkValuePaths } from "../../lib/private/chart-values";
 import { KarpenterValidationError } from "../../lib/errors";
 import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./reference";
+import { valuePaths } from "../../scripts/version-data";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 
-/** values.yaml (without settings) in the table's notation, read independently of the table: `{}` empty map or nodeSelector, `[]` list, `~` null. */
-function referencePaths(version: string): string[] {
-  const doc = referenceChartValues(version);
-  const out: string[] = [];
-  const walk = (v: unknown, p: string) => {
-    if (p === "nodeSelector") return void out.push("nodeSelector{}");
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0) {
-      for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
-    } else out.push(`${p}${Array.isArray(v) ? "[]" : v === null ? "~" : typeof v === "object" ? "{}" : ""}`);
-  };
-  for (const [k, v] of Object.entries(doc)) if (k !== "settings") walk(v, k);
-  return out.sort();
-}
+/** values.yaml (without settings) in the notation of the data, read as add-version reads it. */
+const referencePaths = (version: string) => valuePaths(referenceChartValues(version));
 
 const asNotation = (version: string) => chartValuePaths(version).map((e) => e.entry).sort();
 const check = (version: string, values: Record<string, unknown>) => () => checkValuePaths("k", version, values, (p) => `values.${p.join(".")}`);

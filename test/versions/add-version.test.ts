@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import { dataModuleName, generateVersionData, renderDataIndex, renderDataModule } from "../../scripts/version-data";
+import { dataFileName, generateVersionData, renderDataFile, renderDataIndex } from "../../scripts/version-data";
 import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib/versions";
 import { KarpenterValidationError } from "../../lib/errors";
 import { VersionData } from "../../lib/versions/types";
@@ -15,7 +15,7 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
     expect([...knownReleases()]).toEqual(referenceVersions);
   });
 
-  test("each minor's data module is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
+  test("each minor's data file is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
     let previous: VersionData | undefined;
     const all: VersionData[] = [];
     for (const version of referenceVersions) {
@@ -25,7 +25,7 @@ describeWithReference(referenceVersions)("add-version regenerates the committed 
         kubernetes: `${committed.kubernetes.min}-${committed.kubernetes.max}`,
         previous,
       });
-      expect(renderDataModule(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, `${dataModuleName(minor)}.ts`), "utf8"));
+      expect(renderDataFile(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, dataFileName(minor)), "utf8"));
       previous = data;
       all.push(data);
     }

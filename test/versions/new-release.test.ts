@@ -55,7 +55,7 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("a new release folder through a
   }
 
   test("add-version writes the minor's data, lists the new setting for review, and makes it the newest release", () => {
-    expect(output).toMatch(/wrote .*v1-15\.ts \(Karpenter 1\.15\.0, Kubernetes 1\.30–1\.36\)/);
+    expect(output).toMatch(/wrote .*v1-15\.json \(Karpenter 1\.15\.0, Kubernetes 1\.30–1\.36\)/);
     expect(output).toMatch(/\[ \] new settings\.spotPriceRefreshInterval \(default "5m", inferred kind duration\)/);
     withNewData((lib) => {
       expect(lib.KNOWN_RELEASES[lib.KNOWN_RELEASES.length - 1]).toBe("1.15.0");
