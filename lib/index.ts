@@ -1,4 +1,5 @@
 export * from "./errors";
+export * from "./validate-app";
 export * from "./karpenter-cluster";
 export * from "./karpenter-installation";
 export * from "./discovery-tags";
@@ -20,3 +21,4 @@ export * from "./karpenter-options";
 export * from "./karpenter";
 export * from "./adopt/karpenter-adoption";
 export * from "./convert";
+export * from "./upgrade";

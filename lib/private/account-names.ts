@@ -3,6 +3,7 @@ import { TerraformResource } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { awsLocation } from "./cluster-identity";
 import { appIndex, attached, register, registered } from "./app-index";
+import { addSynthCheck } from "./synth-checks";
 
 /*
  * IAM names are unique per AWS account, in every region at once: two constructs of one app that
@@ -60,7 +61,7 @@ export function recordAccountNames(construct: IConstruct, names: (Omit<AccountWi
   if (known.length === 0) return;
   records.set(construct, { names: known, owner: construct, fieldOf: (f) => f, advice });
   register(construct, REGISTRY, construct);
-  construct.node.addValidation({ validate: () => clashes(construct) });
+  addSynthCheck(construct, () => clashes(construct));
 }
 
 /**
@@ -92,7 +93,7 @@ function nameIndex(scope: IConstruct): { order: Map<IConstruct, number>; byName:
   });
 }
 
-function clashes(construct: IConstruct): string[] {
+function clashes(construct: IConstruct): KarpenterValidationError[] {
   const mine = records.get(construct)!;
   const index = nameIndex(construct);
   const position = index.order.get(construct);
@@ -127,6 +128,6 @@ function clashes(construct: IConstruct): string[] {
       mine.fieldOf(field),
       value,
       `an IAM name no other construct of this app creates in the same AWS account: ${[...e.others].join(", ")} also create${e.others.size === 1 ? "s" : ""} ${names.join(", ")}. IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; ${fix}.${accounts}`,
-    ).message;
+    );
   });
 }
