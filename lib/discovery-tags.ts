@@ -5,6 +5,7 @@ import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered } from "./private/app-index";
+import { addSynthCheck } from "./private/synth-checks";
 import { sameInstallTarget } from "./private/cluster-identity";
 import { isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
@@ -137,7 +138,7 @@ export class DiscoveryTags extends Construct {
     claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
     register(this, CLAIMS, claim);
-    this.node.addValidation({ validate: () => claimProblems(claim) });
+    addSynthCheck(this, () => claimProblems(claim));
   }
 }
 
@@ -158,7 +159,7 @@ const clusterLabel = (c: Claim) => (c.cluster.clusterNameLiteral !== undefined ?
  * whose value lost finds no subnet (its default EC2NodeClass launches no node). Reported on the
  * later of the two constructs, naming both clusters and the ID.
  */
-function claimProblems(mine: Claim): string[] {
+function claimProblems(mine: Claim): KarpenterValidationError[] {
   if (mine.targets.length === 0 || !attached(mine.tags)) return [];
   const index = appIndex(mine.tags, CLAIMS, () => {
     const byTarget = new Map<string, { claim: Claim; order: number }[]>();
@@ -172,7 +173,7 @@ function claimProblems(mine: Claim): string[] {
     return { byTarget, order: new Map(registered<Claim>(mine.tags, CLAIMS).map((c, i) => [c, i])) };
   });
   const myOrder = index.order.get(mine) ?? 0;
-  const problems: string[] = [];
+  const problems: KarpenterValidationError[] = [];
   for (const t of mine.targets) {
     const k = `${isUnresolved(mine.tags.tagKey) ? mine.tags.node.path : mine.tags.tagKey}\u0000${t.id}`;
     const other = (index.byTarget.get(k) ?? []).find((o) => o.order < myOrder && otherCluster(o.claim, mine));
@@ -187,7 +188,7 @@ function claimProblems(mine: Claim): string[] {
           (t.kind === "subnet"
             ? "For subnets the clusters share (a shared VPC), give each cluster its own key: tagKey: DiscoveryTags.clusterTagKey(<cluster name>) here and the same discoveryTagKey on that cluster's Karpenter (or its EC2NodeClasses); else tag the subnet for one cluster only"
             : "Each cluster needs its own security group: leave securityGroupId unset for the cluster's own security group"),
-      ).message,
+      ),
     );
   }
   return problems;

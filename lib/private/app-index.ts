@@ -37,6 +37,8 @@ export function register<T>(scope: IConstruct, name: string, entry: T): void {
   if (!list) byName.set(name, (list = []));
   list.push(entry);
   touch();
+  // before the construct's own checks are added: its stack's index is then dropped before they run
+  hookStack(TerraformStack.of(scope));
 }
 
 /** The entries of the app's registry `name`, in creation order (including entries of removed constructs: filter with {@link attached}). */
@@ -79,15 +81,7 @@ const hooked = new WeakSet<TerraformStack>();
 export function stackIndex(stack: TerraformStack): StackIndex {
   const cached = stackIndexes.get(stack);
   if (cached && cached.generation === generation) return cached.index;
-  if (!hooked.has(stack)) {
-    hooked.add(stack);
-    stack.node.addValidation({
-      validate: () => {
-        stackIndexes.delete(stack);
-        return [];
-      },
-    });
-  }
+  hookStack(stack);
   const providers = new Map<string, TerraformProvider[]>();
   const byType = new Map<string, IConstruct[]>();
   for (const c of stack.node.findAll()) {
@@ -102,6 +96,18 @@ export function stackIndex(stack: TerraformStack): StackIndex {
   const index = { providers, byType };
   stackIndexes.set(stack, { generation, index });
   return index;
+}
+
+/** Adds (once) the validation that drops the stack's index when the stack is validated. */
+function hookStack(stack: TerraformStack): void {
+  if (hooked.has(stack)) return;
+  hooked.add(stack);
+  stack.node.addValidation({
+    validate: () => {
+      stackIndexes.delete(stack);
+      return [];
+    },
+  });
 }
 
 /** Every stack of the app (tree order), found once per app state. */

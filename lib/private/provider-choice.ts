@@ -4,6 +4,7 @@ import { KarpenterValidationError } from "../errors";
 import type { IKarpenterCluster } from "../karpenter-cluster";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { appIndex, attached, register, registered, stackIndex } from "./app-index";
+import { addSynthCheck } from "./synth-checks";
 
 /*
  * Which provider configuration a construct's resources use, the cdktf way: the one given (a prop),
@@ -67,7 +68,7 @@ export function chooseProvider<P extends TerraformProvider>(scope: IConstruct, c
 export function recordDefault(construct: IConstruct, kind: ProviderKind, prop: string, owner: object, perCluster: boolean): void {
   const use: DefaultUse = { construct, kind, prop, owner, perCluster };
   register(construct, REGISTRY, use);
-  construct.node.addValidation({ validate: () => defaultProblems(use) });
+  addSynthCheck(construct, () => defaultProblems(use));
 }
 
 /**
@@ -90,7 +91,7 @@ export function providerName(p: TerraformProvider): string {
   return p.alias ? `${p.terraformResourceType}.${p.alias}` : p.terraformResourceType;
 }
 
-function defaultProblems(use: DefaultUse): string[] {
+function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   if (!attached(use.construct)) return [];
   const stack = TerraformStack.of(use.construct);
   const all = stackIndex(stack).providers.get(use.kind) ?? [];
@@ -100,10 +101,10 @@ function defaultProblems(use: DefaultUse): string[] {
       ? `the cluster is in another stack: read it in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming the AwsProvider of its region and account`
       : `set ${use.prop} to the ${CLASS_NAME[use.kind]} of this cluster`;
   if (all.length > 1) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`).message];
+    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`)];
   }
   if (all.length === 1 && all[0].alias) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`).message];
+    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`)];
   }
   if (!use.perCluster) return [];
   const sharing = sharersOfDefault(use.construct, stack, use.kind).filter((u) => u.owner !== use.owner);
@@ -115,7 +116,7 @@ function defaultProblems(use: DefaultUse): string[] {
       use.prop,
       undefined,
       `${A_CLASS[use.kind]} of its own cluster: ${where} holds several installs relying on the default ${use.kind} provider (${others.join(", ")} too), which reaches one cluster only, so all of them would land there; ${fix} (one provider per cluster)`,
-    ).message,
+    )
   ];
 }
 
