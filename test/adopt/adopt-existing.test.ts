@@ -97,6 +97,22 @@ describe("adopt: a getting-started install", () => {
     expect(warnings(karpenter)).toEqual([]);
   });
 
+  test("a customer-managed key lets EventBridge use it from the adopted rules, under their own names", () => {
+    const ruleNames = { SpotInterruption: "Karpenter-demo-SpotInterruptionRule-BBB" };
+    const { body } = install({
+      version: "1.9.0",
+      interruptionQueue: { kmsKey: true },
+      adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION, ruleNames }),
+    });
+    const statement = JSON.parse(body("aws_kms_key", "interruption-queue/key").policy).Statement.find((s: any) => s.Sid === "AllowEventBridgeToEncrypt");
+    const ruleOf = (arn: string) => arn.replace(/^.*:rule\//, "");
+    // without the adopted name EventBridge could not encrypt spot interruption events for the queue
+    expect(statement.Condition.ArnEquals["aws:SourceArn"].map(ruleOf).sort()).toEqual(
+      ["Karpenter-demo-InstanceStateChange", "Karpenter-demo-Rebalance", "Karpenter-demo-ScheduledChange", "Karpenter-demo-SpotInterruptionRule-BBB"],
+    );
+    expect(body("aws_cloudwatch_event_rule", "rule-SpotInterruption").name).toBe("Karpenter-demo-SpotInterruptionRule-BBB");
+  });
+
   test("rules not named: new rules are created and synth warns that the old ones send too until deleted", () => {
     const { importOf, karpenter } = install({ version: "1.10.2", adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.10.2", podIdentityAssociationId: ASSOCIATION, ruleNames: { Rebalance: "r" } }) });
     expect(importOf("aws_cloudwatch_event_rule", "rule-SpotInterruption")).toBeUndefined();
