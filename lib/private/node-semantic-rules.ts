@@ -113,7 +113,7 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
   const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
   for (const [key, value] of Object.entries(labels)) {
     c.guard(() => {
-      if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, true);
+      if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, "label");
     });
   }
 }
@@ -141,27 +141,37 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   if (r.operator !== "In" && r.operator !== "NotIn") return;
   if (!Array.isArray(r.values)) return;
   r.values.forEach((value, j) => {
-    if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, r.operator === "In");
+    if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, r.operator);
   });
 }
 
+/** What the value is: one of a requirement's values, or a template label (which Karpenter turns into an `In` requirement). */
+type ValueUse = "In" | "NotIn" | "label";
+
+/** Why a value no instance carries matters, per use: it selects nothing, excludes nothing, or the label matches no instance. */
+const UNCARRIED: { readonly [use in ValueUse]: string } = {
+  In: "so this value matches no instance type",
+  NotIn: "so NotIn it excludes nothing (the value meant is not excluded)",
+  label: "and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type",
+};
+
 /**
- * @param selects true when the value decides where nodes go (`In`, a template label); a zone outside
- * the region matters only then (`NotIn` one excludes nothing)
+ * @param use `In` and `label` decide where nodes go; a zone outside the region matters only then
+ * (`NotIn` one excludes nothing)
  */
-function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, selects: boolean): void {
+function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, use: ValueUse): void {
   const rule = WELL_KNOWN[key];
   if (rule) {
     const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
     if (!ok) {
       const fix = rule.fixes?.[value] ?? rule.fixes?.[value.toLowerCase()] ?? (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
       const instanceType = /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-") ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)` : "";
-      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", so the requirement matches no instance type${fix ? `; write "${fix}"` : ""}${instanceType}`);
+      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`);
     }
   }
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value)) c.fail(field, value, `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`);
-    if (selects && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
+    if (use !== "NotIn" && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
       c.fail(field, value, `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`);
     }
   }

@@ -61,7 +61,7 @@ describe("NodePool: values of well-known labels", () => {
   ])("kubernetes.io/arch %s is rejected with the fix %s; the fix passes", (wrong, right) => {
     const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", ["amd64", wrong])] }));
     expect(e.field).toBe("requirements[0].values[1]");
-    expect(e.message).toContain(`no instance carries "${wrong}", so the requirement matches no instance type; write "${right}"`);
+    expect(e.message).toContain(`no instance carries "${wrong}", so this value matches no instance type; write "${right}"`);
     expect(nodePool({ requirements: [req("kubernetes.io/arch", "In", [right])] }).requirements[0].values).toEqual([right]);
   });
 
@@ -101,9 +101,19 @@ describe("NodePool: values of well-known labels", () => {
     expect(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-category", "In", ["c", "m", "r"])] })).not.toThrow();
   });
 
-  test("a template label with a value no instance carries is rejected too", () => {
+  test("a template label with a value no instance carries is rejected too, saying why a label matters", () => {
     const e = rejected(() => nodePool({ labels: { "kubernetes.io/arch": "x86_64" } as any }));
     expect(e.field).toBe('labels["kubernetes.io/arch"]');
+    expect(e.message).toContain('no instance carries "x86_64", and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type; write "amd64"');
+    expect(e.message).not.toContain("the requirement");
+  });
+
+  test("NotIn a value no instance carries is rejected for what it does: it excludes nothing", () => {
+    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "NotIn", ["x86_64"])] }));
+    expect(e.field).toBe("requirements[0].values[0]");
+    expect(e.message).toContain('no instance carries "x86_64", so NotIn it excludes nothing (the value meant is not excluded); write "amd64"');
+    expect(e.message).not.toContain("matches no instance type");
+    expect(() => nodePool({ requirements: [req("kubernetes.io/arch", "NotIn", ["amd64"])] })).not.toThrow();
   });
 
   test("zones: another region's zone is rejected when the region is a literal; the cluster's own zones pass", () => {
