@@ -138,10 +138,13 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
     c.fail(`${at}.operator`, r.operator, `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(WELL_KNOWN).filter((k) => WELL_KNOWN[k].re === DIGITS).join(", ")}`);
   }
-  if (r.operator !== "In" && r.operator !== "NotIn") return;
+  const use = r.operator;
+  if (use !== "In" && use !== "NotIn") return;
   if (!Array.isArray(r.values)) return;
   r.values.forEach((value, j) => {
-    if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, r.operator);
+    c.guard(() => {
+      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, use);
+    });
   });
 }
 

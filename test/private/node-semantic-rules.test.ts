@@ -220,3 +220,47 @@ describe("EC2NodeClass: default selector terms and discovery tags", () => {
     expect(validateApp(cls.node.root).warnings).toEqual([]);
   });
 });
+
+describe("every problem of one object at once", () => {
+  test("a NodePool with a long name, a misspelt architecture and two foreign zones: one error listing all four", () => {
+    const e = rejected(() =>
+      nodePool(
+        {
+          name: "p".repeat(70),
+          requirements: [req("kubernetes.io/arch", "In", ["x86_64"]), req("topology.kubernetes.io/zone", "In", ["us-east-1a", "us-east-1b"])],
+        },
+        "eu-west-1",
+      ),
+    );
+    expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
+      ["nodes/pool", "name", "p".repeat(70)],
+      ["nodes/pool", "requirements[0].values[0]", "x86_64"],
+      ["nodes/pool", "requirements[1].values[0]", "us-east-1a"],
+      ["nodes/pool", "requirements[1].values[1]", "us-east-1b"],
+    ]);
+    expect(e.message).toMatch(/^nodes\/pool: 4 problems:\n {2}- nodes\/pool: name = /);
+  });
+
+  test("a CRD violation and a semantic problem of a NodePool come together; the CRD's field is not reported twice", () => {
+    const e = rejected(() => nodePool({ weight: 1000, labels: { "kubernetes.io/arch": "x86_64" } as any }));
+    expect(e.problems.map((p) => p.field)).toEqual(["weight", 'labels["kubernetes.io/arch"]']);
+  });
+
+  test("one problem keeps its own message (no list)", () => {
+    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] }));
+    expect(e.problems).toHaveLength(1);
+    expect(e.message).toMatch(/^nodes\/pool: requirements\[0\]\.values\[0\] = "x86_64" is invalid/);
+  });
+
+  test("an EC2NodeClass with a misspelt alias, a clusterDNS with a port and a bad deleteTimeout: one error listing all three", () => {
+    const e = rejected(() => nodeClass({ amiSelectorTerms: [{ alias: "al2023@lastest" }], kubelet: { clusterDNS: ["10.100.0.10:53"] }, deleteTimeout: "forever" }));
+    expect(e.problems.map((p) => p.field)).toEqual(["deleteTimeout", "amiSelectorTerms[0].alias", "kubelet.clusterDNS[0]"]);
+  });
+
+  test("nothing is built when the problems are gathered", () => {
+    const { stack, cluster } = clusterIn();
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    expect(() => new NodePool(stack, "pool", { nodeClass: cls, name: "p".repeat(70), requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] })).toThrow();
+    expect(stack.node.tryFindChild("pool")).toBeUndefined();
+  });
+});
