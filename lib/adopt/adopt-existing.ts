@@ -83,6 +83,8 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   let { nodeRole, controllerRole, interruptionQueue } = options;
   if (adopt.nodeRole !== undefined) {
     const a = checkRole(scope, "nodeRole", adopt.nodeRole, ["roleName", "attachedPolicies", "accessEntry"]);
+    // a string "false" would be truthy: an import of an access entry that does not exist fails the plan
+    if (a.accessEntry !== undefined && typeof a.accessEntry !== "boolean") throw new KarpenterValidationError(scope, "adopt.nodeRole.accessEntry", a.accessEntry, "true (the role has an EKS access entry: it is imported) or false (aws-auth mapping only: an entry is created)");
     if (nodeRole?.existingRole) throw new KarpenterValidationError(scope, "nodeRole.existingRole", nodeRole.existingRole, "not with adopt.nodeRole: an adopted role is imported and managed by this install; a role of your own is left alone (drop one of them)");
     nodeRole = { ...nodeRole, roleName: sameName(scope, "nodeRole.roleName", nodeRole?.roleName, a.roleName) };
   }
