@@ -160,7 +160,7 @@ export class Ec2NodeClass extends Construct {
         checkEc2NodeClass(c, version, spec, name);
         c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
       },
-      (s) => checkEc2NodeClassSemantics(s, name, spec, context),
+      (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
     );
 
     super(scope, id);

@@ -183,15 +183,19 @@ function checkWellKnownValue(c: Checker, field: string, key: string, value: stri
 /**
  * The EC2NodeClass rules beyond its CRD: the name (a label value on every node), alias versions per family, AMI families EKS no longer
  * publishes for the cluster's Kubernetes version, kubelet `clusterDNS` IPs and reserved quantities.
+ * @param termsFromAmiFamily the AMI terms are the default alias derived from `amiFamily` (problems then name `amiFamily`)
  */
-export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext): void {
+export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext, termsFromAmiFamily = false): void {
   c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
   const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
-  terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, `amiSelectorTerms[${i}].alias`, t, ctx)));
+  // a default alias derived from amiFamily is reported on amiFamily, the prop the user set
+  const at = (i: number) => (termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` });
+  terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
 }
 
-function checkAliasSemantics(c: Checker, field: string, term: AmiSelectorTerm, ctx: NodeContext): void {
+function checkAliasSemantics(c: Checker, at: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
+  const field = at.field;
   // a malformed alias is the CRD rule's to report
   if (!isSet(term) || c.token(term) || !c.known(term.alias) || typeof term.alias !== "string" || !/^[a-zA-Z0-9]+@.+$/.test(term.alias)) return;
   const [family, version] = term.alias.split("@");
@@ -202,10 +206,11 @@ function checkAliasSemantics(c: Checker, field: string, term: AmiSelectorTerm, c
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
   if (last !== undefined && minor !== undefined && minor > last) {
+    const fromFamily = "value" in at;
     c.fail(
       field,
-      term.alias,
-      `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node. Use "al2023@latest" (or bottlerocket@latest)`,
+      fromFamily ? at.value : term.alias,
+      `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node${fromFamily ? ` (amiFamily without amiSelectorTerms selects "${term.alias}")` : ""}. Use ${fromFamily ? '"AL2023" (or "Bottlerocket")' : '"al2023@latest" (or bottlerocket@latest)'}`,
     );
   }
 }

@@ -163,8 +163,10 @@ describe("EC2NodeClass: AMI aliases", () => {
     expect(e.message).toContain("there are no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
     expect(e.message).toContain('Use "al2023@latest"');
     expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20240807" }] }, "eu-west-1", "1.32")).not.toThrow();
-    // amiFamily AL2 defaults to the al2@latest alias
-    expect(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34")).toThrow(/no EKS-optimized AL2 AMIs/);
+    // amiFamily AL2 defaults to the al2@latest alias: the error names the prop the user set
+    const fromFamily = rejected(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34"));
+    expect([fromFamily.field, fromFamily.value]).toEqual(["amiFamily", "AL2"]);
+    expect(fromFamily.message).toContain('no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node (amiFamily without amiSelectorTerms selects "al2@latest"). Use "AL2023"');
   });
 
   test("amiFamily AL2 with your own AMI terms on 1.33 is a warning (your own AMIs may exist)", () => {
