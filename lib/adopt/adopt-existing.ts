@@ -1,5 +1,5 @@
 import { IConstruct } from "constructs";
-import { Annotations, TerraformResource } from "cdktf";
+import { Annotations, TerraformResource, Token } from "cdktf";
 // what the resource constructors do with `dependsOn`: the bare address, not an interpolation
 import { dependable } from "cdktf/lib/tfExpression";
 import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
@@ -76,7 +76,7 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
     throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
   }
-  if (adopt.namespace !== undefined && options.namespace !== undefined && adopt.namespace !== options.namespace) {
+  if (adopt.namespace !== undefined && options.namespace !== undefined && !isUnresolved(adopt.namespace) && !isUnresolved(options.namespace) && adopt.namespace !== options.namespace) {
     throw new KarpenterValidationError(scope, "namespace", options.namespace, `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`);
   }
 
@@ -207,18 +207,20 @@ function adoptControllerRole(
   const imported = new Set<IamRolePolicyAttachment>();
   for (const policy of role.policies) {
     const name = literalName(policy);
-    if (name === undefined || !attached.includes(name)) continue;
-    ours.add(name);
-    importInto(policy, policyArn(name));
+    // given by name, or by the ARN of a policy at path "/" (where the install creates its policies)
+    const given = name === undefined ? undefined : attached.find((p) => p === name || policyNameOfArn(p) === name);
+    if (name === undefined || given === undefined) continue;
+    ours.add(given);
+    importInto(policy, policyArn(given));
     // upstream's policies have no description, and a description forces a policy's replacement
     policy.resetDescription();
     const attachment = byGroup.get(policy.node.id.replace(/^policy-/, ""));
     if (attachment) {
-      importInto(attachment, `${a.roleName}/${policyArn(name)}`);
+      importInto(attachment, `${a.roleName}/${policyArn(given)}`);
       imported.add(attachment);
     }
   }
-  const legacy = attached.filter((p) => !ours.has(p) && !ours.has(p.replace(/^arn:.*:policy\/(.*\/)?/, "")));
+  const legacy = attached.filter((p) => !ours.has(p));
   const free = role.policies.map((p) => byGroup.get(p.node.id.replace(/^policy-/, ""))).filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
   if (legacy.length > free.length) {
     throw new KarpenterValidationError(scope, "adopt.controllerRole.attachedPolicies", attached, `at most ${free.length} polic${free.length === 1 ? "y" : "ies"} this install does not create (${legacy.join(", ")} are ${legacy.length}): each legacy policy is detached by replacing one new attachment; detach the others by hand`);
@@ -233,6 +235,11 @@ function adoptControllerRole(
   if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {
     importInto(role.podIdentityAssociation, `${clusterName},${a.podIdentityAssociationId}`);
   }
+}
+
+/** The name of a customer-managed policy ARN at path "/" (`arn:<partition>:iam::<account>:policy/<name>`), else undefined. */
+function policyNameOfArn(arn: string): string | undefined {
+  return /^arn:[^:]+:iam::[^:]*:policy\/([^/]+)$/.exec(arn)?.[1];
 }
 
 /** Whether any resource of the install got an import block. */
@@ -254,9 +261,17 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: ICo
   if (typeof a.roleName !== "string") throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
   checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, `an IAM role name: ${NAME_RULES.iamRole.text}, 1 to ${NAME_RULES.iamRole.max} characters`);
   const policies = a.attachedPolicies;
+  if (policies !== undefined && Array.isArray(policies) && policies.length === 1 && Token.isUnresolved(policies)) {
+    // a list token: how many attachments are imported, and which are replaced, is decided at synth
+    throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list written out in the app (each element may be a reference): which attachments are imported and which legacy policies are detached is decided at synth");
+  }
   if (policies !== undefined && (!Array.isArray(policies) || policies.some((p) => typeof p !== "string" || p === ""))) {
     throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list of policy names (or ARNs) attached to the role now");
   }
+  // one policy twice (also as name and ARN) would import one attachment into two resources
+  const key = (p: string) => (isUnresolved(p) ? p : (policyNameOfArn(p) ?? p));
+  const twice = policies?.find((p, i) => policies.findIndex((q) => key(q) === key(p)) !== i);
+  if (twice !== undefined) throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, `each attached policy once: ${twice} is listed twice (by name or ARN)`);
   return a;
 }
 
@@ -283,6 +298,8 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
 
 /** The adopted name, unless the install's options name another one. */
 function sameName(scope: IConstruct, field: string, given: string | undefined, adopted: string): string {
+  // a token on either side is compared by Terraform: a name that differs at plan shows as a replacement there
+  if (given !== undefined && (isUnresolved(given) || isUnresolved(adopted))) return given;
   if (given !== undefined && given !== adopted) {
     throw new KarpenterValidationError(scope, field, given, `the adopted name "${adopted}" (adopt.${field}) or unset: an existing ${field.startsWith("interruption") ? "queue" : "role"} is imported under its own name (a new name would replace it)`);
   }

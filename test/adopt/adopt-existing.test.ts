@@ -201,6 +201,7 @@ describe("adopt: explicit names and checks", () => {
     ["a capacity-reservation rule before 1.10", { version: "1.9.2", adopt: { interruptionQueue: { queueName: "demo", ruleNames: { CapacityReservation: "x" } } } }, /ruleNames\.CapacityReservation = "x" is invalid: a rule this version installs/],
     ["a malformed association ID", { adopt: { controllerRole: { roleName: "c", podIdentityAssociationId: "assoc-1" } } }, /podIdentityAssociationId = "assoc-1" is invalid: an EKS Pod Identity association ID/],
     ["a role name IAM refuses", { adopt: { controllerRole: { roleName: "bad name" } } }, /adopt\.controllerRole\.roleName = "bad name" is invalid/],
+    ["one policy listed twice (name and ARN)", { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["old", "arn:aws:iam::123456789012:policy/old"] } } }, /adopt\.controllerRole\.attachedPolicies = .* is invalid: each attached policy once: arn:aws:iam::123456789012:policy\/old is listed twice/],
     ["more legacy policies than new attachments", { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["a", "b", "c", "d", "e", "f", "g"] } } }, /adopt\.controllerRole\.attachedPolicies = .* is invalid: at most 6 policies this install does not create/],
   ])("%s is refused at construction", (_, props, message) => {
     const e = thrown(() => install(props));
@@ -214,6 +215,50 @@ describe("adopt: explicit names and checks", () => {
     expect(importOf("aws_iam_role_policy_attachment", "attachment-ResourceDiscovery")).toBe(`c/${arn}`);
   });
 });
+
+describe("adopt: policies by ARN and references", () => {
+  test("the install's own policies given by ARN are imported with their attachments, not detached as legacy", () => {
+    const groups = ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ResourceDiscovery"];
+    const arnOf = (g: string) => `arn:aws:iam::123456789012:policy/KarpenterController${g}Policy-demo`;
+    const { importOf, json } = install({ version: "1.9.0", adopt: { controllerRole: { roleName: "demo-karpenter", attachedPolicies: groups.map(arnOf) } } });
+    for (const g of groups) {
+      expect(importOf("aws_iam_policy", `policy-${g}`)).toBe(arnOf(g));
+      expect(importOf("aws_iam_role_policy_attachment", `attachment-${g}`)).toBe(`demo-karpenter/${arnOf(g)}`);
+    }
+    // nothing is replaced: no attachment hosts a legacy policy
+    expect(Object.values(resources(json, "aws_iam_role_policy_attachment")).filter((b: any) => b.lifecycle)).toEqual([]);
+  });
+
+  test("a policy with the install's name under another path is another policy: detached as legacy", () => {
+    const arn = "arn:aws:iam::123456789012:policy/team/KarpenterControllerNodeLifecyclePolicy-demo";
+    const { importOf } = install({ version: "1.9.0", adopt: { controllerRole: { roleName: "demo-karpenter", attachedPolicies: [arn] } } });
+    expect(importOf("aws_iam_policy", "policy-NodeLifecycle")).toBeUndefined();
+    expect(importOf("aws_iam_role_policy_attachment", "attachment-ResourceDiscovery")).toBe(`demo-karpenter/${arn}`);
+  });
+
+  test("a reference for the namespace or an adopted role name is left to Terraform, not refused", () => {
+    const adopt = gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION });
+    const recording = (s: TerraformStack) => {
+      stackOfLate = s;
+      return testCluster(s, "demo");
+    };
+    const variable = (name: string) => new TerraformVariable(stackOfLate!, name, { type: "string" }).stringValue;
+    const { body } = install({ version: "1.9.0", adopt }, recording, () => ({ namespace: variable("namespace") }));
+    expect(body("helm_release", "controller/release").namespace).toBe("${var.namespace}");
+    const { importOf } = install({ nodeRole: { roleName: "KarpenterNodeRole-demo" } }, recording, () => ({ adopt: { nodeRole: { roleName: variable("node_role") } } }));
+    expect(importOf("aws_iam_role", "node-role")).toBe("${var.node_role}");
+  });
+
+  test("a list reference for attachedPolicies is refused: what is imported and detached is decided at synth", () => {
+    const e = thrown(() => install({}, (s) => {
+      stackOfLate = s;
+      return testCluster(s, "demo");
+    }, () => ({ adopt: { controllerRole: { roleName: "c", attachedPolicies: new TerraformVariable(stackOfLate!, "policies", { type: "list(string)" }).listValue } } })));
+    expect(e.message).toMatch(/adopt\.controllerRole\.attachedPolicies = .* is invalid: a list written out in the app/);
+  });
+});
+
+let stackOfLate: TerraformStack | undefined;
 
 function warnings(karpenter: Karpenter): string[] {
   return karpenter.node.metadata.filter((m) => m.type === "@cdktf/warn" && String(m.data).startsWith("adopt.")).map((m) => String(m.data));
