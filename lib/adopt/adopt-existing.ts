@@ -122,7 +122,8 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     const a = adopt.nodeRole;
     const role = t.nodeRole.role!;
     importInto(role, a.roleName);
-    const attached = new Set(a.attachedPolicies ?? []);
+    // by name, or by the AWS-managed policy's ARN (arn:<partition>:iam::aws:policy/<name>)
+    const attached = new Set((a.attachedPolicies ?? []).map((p) => /^arn:[^:]+:iam::aws:policy\/(.+)$/.exec(p)?.[1] ?? p));
     // the attachments of the version's AWS-managed policies have the policy name as id suffix
     for (const att of t.nodeRole.policyAttachments) {
       if (attached.has(att.node.id.replace(/^attachment-/, ""))) importInto(att, `${a.roleName}/${att.policyArnInput}`);

@@ -19,7 +19,7 @@ export interface AdoptedNodeRole {
   /** The role's name (path `/`), e.g. `KarpenterNodeRole-prod`: the install uses this name and imports the role. */
   readonly roleName: string;
   /**
-   * The AWS-managed policies attached to the role now, by name (`"AmazonEKS_CNI_Policy"`): those the
+   * The AWS-managed policies attached to the role now, by name (`"AmazonEKS_CNI_Policy"`) or ARN: those the
    * install attaches too are imported; others stay attached and unmanaged (e.g. ECR ReadOnly when the
    * version attaches PullOnly).
    * @default none (every attachment is created; IAM AttachRolePolicy of an attached policy is a no-op)

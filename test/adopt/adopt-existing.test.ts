@@ -5,6 +5,7 @@ import { KarpenterCluster } from "../../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../../lib/errors";
 import { gettingStartedAdoption, KarpenterAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
 import { resources, synthJson, testCluster, testStack, thrown } from "../helpers";
+import { validateApp } from "../../lib/validate-app";
 
 const ASSOCIATION = "a-0123456789abcdefg";
 
@@ -229,6 +230,11 @@ describe("adopt: policies by ARN and references", () => {
     expect(Object.values(resources(json, "aws_iam_role_policy_attachment")).filter((b: any) => b.lifecycle)).toEqual([]);
   });
 
+  test("the node role's AWS-managed policies given by ARN are imported like names", () => {
+    const { importOf } = install({ adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo", attachedPolicies: ["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"] } } });
+    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonEKS_CNI_Policy")).toMatch(/^KarpenterNodeRole-demo\/arn:.*:iam::aws:policy\/AmazonEKS_CNI_Policy$/);
+  });
+
   test("a policy with the install's name under another path is another policy: detached as legacy", () => {
     const arn = "arn:aws:iam::123456789012:policy/team/KarpenterControllerNodeLifecyclePolicy-demo";
     const { importOf } = install({ version: "1.9.0", adopt: { controllerRole: { roleName: "demo-karpenter", attachedPolicies: [arn] } } });
@@ -259,6 +265,24 @@ describe("adopt: policies by ARN and references", () => {
 });
 
 let stackOfLate: TerraformStack | undefined;
+
+describe("adopt: the managed-policy quota during the apply", () => {
+  const extra = (n: number) => Array.from({ length: n }, (_, i) => `arn:aws:iam::123456789012:policy/extra-${i}`);
+  const quotaWarnings = (stack: TerraformStack) => validateApp(stack).warnings.filter((w) => w.message.includes("managed policies"));
+
+  test("a legacy policy counts while it stays attached: 5 new + 5 additional + 1 legacy is over the default 10", () => {
+    const { stack } = install({ version: "1.8.8", controllerRole: { additionalPolicyArns: extra(5) }, adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.8.8", podIdentityAssociationId: ASSOCIATION }) });
+    expect(quotaWarnings(stack).map((w) => w.message)).toEqual([
+      expect.stringContaining('controllerRole.additionalPolicyArns: role "demo-karpenter" gets 11 managed policies (during the apply: 1 adopted legacy policy stays attached until the new policies are), more than IAM\'s default quota of 10'),
+    ]);
+  });
+
+  test("look-alikes pass: the same role without adoption (10), or adopting at 1.9 where nothing is legacy", () => {
+    expect(quotaWarnings(install({ version: "1.8.8", controllerRole: { additionalPolicyArns: extra(5) } }).stack)).toEqual([]);
+    const adopted = install({ version: "1.9.0", controllerRole: { additionalPolicyArns: extra(5) }, adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION }) });
+    expect(quotaWarnings(adopted.stack)).toEqual([]);
+  });
+});
 
 function warnings(karpenter: Karpenter): string[] {
   return karpenter.node.metadata.filter((m) => m.type === "@cdktf/warn" && String(m.data).startsWith("adopt.")).map((m) => String(m.data));
