@@ -327,11 +327,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         dependsOn: waitFor.here,
       });
       this.release = this.controllerChart.release;
-      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
       if (props.adopt) {
         const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
         adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
       }
+      // last: a stack dependency outlives a construct removed on error
+      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
       addSynthCheck(this, () => this.crossChecks());
     } catch (e) {

@@ -1,6 +1,7 @@
 import { TerraformStack, TerraformVariable } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { Karpenter, KarpenterProps } from "../../lib/karpenter";
+import { SystemNodeGroup } from "../../lib/system-node-group";
 import { KarpenterCluster } from "../../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../../lib/errors";
 import { gettingStartedAdoption, KarpenterAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
@@ -287,3 +288,15 @@ describe("adopt: the managed-policy quota during the apply", () => {
 function warnings(karpenter: Karpenter): string[] {
   return karpenter.node.metadata.filter((m) => m.type === "@cdktf/warn" && String(m.data).startsWith("adopt.")).map((m) => String(m.data));
 }
+
+test("an adoption refused after the install is built leaves nothing behind: no construct, no stack dependency", () => {
+  const { app, stack } = testStack();
+  new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+  const cluster = testCluster(stack, "demo");
+  const system = new TerraformStack(app, "system");
+  const group = new SystemNodeGroup(system, "system", { cluster, subnetIds: ["subnet-1"] });
+  const tooMany = ["a", "b", "c", "d", "e", "f", "g"];
+  expect(() => new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: group, adopt: { controllerRole: { roleName: "c", attachedPolicies: tooMany } } })).toThrow(/at most 6 policies this install does not create/);
+  expect(stack.node.tryFindChild("karpenter")).toBeUndefined();
+  expect(stack.dependencies).toEqual([]);
+});
