@@ -250,6 +250,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
           identity: props.identity,
           clusterNameLiteral: cluster.clusterNameLiteral,
           namespace: this.namespace,
+          version: version.full,
         },
         version.minor,
       );

@@ -29,7 +29,7 @@ import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, Inter
  * queue policy: queue URL; rule on the default bus: name; target: `<rule>/<target ID>`).
  */
 
-const ADOPT_KEYS = ["clusterName", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
+const ADOPT_KEYS = ["clusterName", "version", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
 const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
@@ -44,6 +44,8 @@ export interface InstallOptions {
   readonly clusterNameLiteral?: string;
   /** The install's namespace. */
   readonly namespace?: string;
+  /** The install's Karpenter version, `"1.14.1"`. */
+  readonly version?: string;
 }
 
 /** The pieces of a built install that adoption imports into. */
@@ -75,6 +77,11 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   const cluster = options.clusterNameLiteral;
   if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
     throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
+  }
+  if (adopt.version !== undefined && options.version !== undefined && !isUnresolved(adopt.version) && adopt.version !== options.version) {
+    Annotations.of(scope).addWarning(
+      `adopt.version: the existing install runs Karpenter ${adopt.version} and this install's version is ${options.version}: the takeover deploy also moves the CRDs and the controller to ${options.version}. Set version: "${adopt.version}" for the takeover and change it in a later deploy (docs/adopting.md)`,
+    );
   }
   if (adopt.namespace !== undefined && options.namespace !== undefined && !isUnresolved(adopt.namespace) && !isUnresolved(options.namespace) && adopt.namespace !== options.namespace) {
     throw new KarpenterValidationError(scope, "namespace", options.namespace, `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`);

@@ -92,6 +92,13 @@ export interface KarpenterAdoption {
    */
   readonly clusterName?: string;
   /**
+   * The Karpenter version the existing install runs, e.g. `"1.8.8"`: compared with the install's
+   * `version`; when they differ synth warns, since the takeover deploy then also upgrades (or
+   * downgrades) the CRDs and the controller — adopt at the running version, upgrade in a later deploy.
+   * @default not compared
+   */
+  readonly version?: string;
+  /**
    * The namespace of the running `karpenter` release (and of the controller's Pod Identity association):
    * checked against the install's `namespace`, since `upgrade_install` only finds a release in its own
    * namespace (elsewhere it would install a second controller).
@@ -167,6 +174,7 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   const policies = version.minor < 9 ? [`KarpenterControllerPolicy-${c}`] : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
   return {
     clusterName: c,
+    version: version.full,
     namespace: props.namespace ?? "kube-system",
     nodeRole: { roleName: `KarpenterNodeRole-${c}`, attachedPolicies: nodeRolePolicyNames(version), accessEntry: props.nodeAccessEntry ?? false },
     controllerRole: { roleName: `${c}-karpenter`, attachedPolicies: policies, podIdentityAssociationId: props.podIdentityAssociationId },

@@ -267,6 +267,19 @@ describe("adopt: policies by ARN and references", () => {
 
 let stackOfLate: TerraformStack | undefined;
 
+describe("adopt: the running version", () => {
+  const gs = (version: string) => gettingStartedAdoption({ clusterName: "demo", version, podIdentityAssociationId: ASSOCIATION, ruleNames: { ScheduledChange: "a", SpotInterruption: "b", Rebalance: "c", InstanceStateChange: "d" } });
+
+  test("adopting a 1.8.8 install with the default version warns that the takeover also upgrades", () => {
+    const { karpenter } = install({ adopt: gs("1.8.8") });
+    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([expect.stringMatching(/^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.14\.1: .*Set version: "1\.8\.8" for the takeover/)]);
+  });
+
+  test("the same version: no warning", () => {
+    expect(warnings(install({ version: "1.8.8", adopt: gs("1.8.8") }).karpenter)).toEqual([]);
+  });
+});
+
 describe("adopt: the managed-policy quota during the apply", () => {
   const extra = (n: number) => Array.from({ length: n }, (_, i) => `arn:aws:iam::123456789012:policy/extra-${i}`);
   const quotaWarnings = (stack: TerraformStack) => validateApp(stack).warnings.filter((w) => w.message.includes("managed policies"));
