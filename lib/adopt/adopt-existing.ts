@@ -163,7 +163,8 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
       const key = rule.node.id.replace(/^rule-/, "") as InterruptionEventKey;
       const name = a.ruleNames?.[key];
       if (name === undefined) {
-        created.push(key);
+        // the capacity-reservation rule exists from Karpenter 1.10: an older install has none to duplicate
+        if (!(key === "CapacityReservation" && adoptedMinor(adopt.version) !== undefined && adoptedMinor(adopt.version)! < 10)) created.push(key);
         return;
       }
       // a rule's name forces replacement: the install takes the existing one
@@ -243,6 +244,12 @@ function adoptControllerRole(
   if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {
     importInto(role.podIdentityAssociation, `${clusterName},${a.podIdentityAssociationId}`);
   }
+}
+
+/** The minor of a literal `"1.M.P"` version, else undefined. */
+function adoptedMinor(version: string | undefined): number | undefined {
+  const m = typeof version === "string" ? /^1\.(\d+)\.\d+$/.exec(version) : null;
+  return m ? Number(m[1]) : undefined;
 }
 
 /** The name of a customer-managed policy ARN at path "/" (`arn:<partition>:iam::<account>:policy/<name>`), else undefined. */

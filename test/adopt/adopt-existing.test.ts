@@ -275,6 +275,14 @@ describe("adopt: the running version", () => {
     expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([expect.stringMatching(/^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.14\.1: .*Set version: "1\.8\.8" for the takeover/)]);
   });
 
+  test("a 1.8 install had no capacity-reservation rule: the new one duplicates nothing, so no rule warning", () => {
+    const { karpenter } = install({ adopt: gs("1.8.8") });
+    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.interruptionQueue"))).toEqual([]);
+    // a 1.10 install had one: not named, it is duplicated
+    const at110 = install({ version: "1.10.2", adopt: gs("1.10.2") }).karpenter;
+    expect(warnings(at110)).toEqual([expect.stringContaining("no existing rule adopted for CapacityReservation")]);
+  });
+
   test("the same version: no warning", () => {
     expect(warnings(install({ version: "1.8.8", adopt: gs("1.8.8") }).karpenter)).toEqual([]);
   });
