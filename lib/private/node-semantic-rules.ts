@@ -140,7 +140,8 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   }
   const use = r.operator;
   if (use !== "In" && use !== "NotIn") return;
-  if (!Array.isArray(r.values)) return;
+  // a list token: its values are known at apply only
+  if (!Array.isArray(r.values) || c.token(r.values)) return;
   r.values.forEach((value, j) => {
     c.guard(() => {
       if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, use);
@@ -194,22 +195,26 @@ export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeC
   checkKubeletSemantics(c, p.kubelet);
 }
 
-function checkAliasSemantics(c: Checker, at: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
-  const field = at.field;
+function checkAliasSemantics(c: Checker, target: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
+  const field = target.field;
   // a malformed alias is the CRD rule's to report
-  if (!isSet(term) || c.token(term) || !c.known(term.alias) || typeof term.alias !== "string" || !/^[a-zA-Z0-9]+@.+$/.test(term.alias)) return;
-  const [family, version] = term.alias.split("@");
+  if (!isSet(term) || c.token(term) || typeof term.alias !== "string") return;
+  // the family may be known while the version is a reference (`al2@${var.ami}`): what is known is checked
+  const sep = term.alias.indexOf("@");
+  const family = term.alias.slice(0, sep);
+  const version = term.alias.slice(sep + 1);
+  if (sep <= 0 || version === "" || !c.known(family) || !/^[a-zA-Z0-9]+$/.test(family)) return;
   const rule = ALIAS_VERSIONS[family];
-  if (rule && version !== "latest" && !rule.re.test(version)) {
+  if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
     c.fail(field, term.alias, `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`);
   }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
   if (last !== undefined && minor !== undefined && minor > last) {
-    const fromFamily = "value" in at;
+    const fromFamily = "value" in target;
     c.fail(
       field,
-      fromFamily ? at.value : term.alias,
+      fromFamily ? target.value : term.alias,
       `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node${fromFamily ? ` (amiFamily without amiSelectorTerms selects "${term.alias}")` : ""}. Use ${fromFamily ? '"AL2023" (or "Bottlerocket")' : '"al2023@latest" (or bottlerocket@latest)'}`,
     );
   }

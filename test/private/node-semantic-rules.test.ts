@@ -266,3 +266,23 @@ describe("every problem of one object at once", () => {
     expect(stack.node.tryFindChild("pool")).toBeUndefined();
   });
 });
+
+describe("references: what is known is checked, the rest deferred", () => {
+  test("a list reference as requirement values is not judged (no false error)", () => {
+    const { stack, cluster } = clusterIn();
+    const values = new TerraformVariable(stack, "arch", { type: "list(string)" }).listValue;
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    expect(() => new NodePool(stack, "pool", { nodeClass: cls, requirements: [{ key: "kubernetes.io/arch", operator: "In", values }] })).not.toThrow();
+  });
+
+  test("an alias whose version is a reference: the family is still checked against the Kubernetes version", () => {
+    const { stack, cluster } = clusterIn("eu-west-1", "1.33");
+    const version = new TerraformVariable(stack, "ami", { type: "string" }).stringValue;
+    const terms = (alias: string) => ({ cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], amiSelectorTerms: [{ alias }] });
+    const e = rejected(() => new Ec2NodeClass(stack, "al2", terms(`al2@${version}`)));
+    expect(e.field).toBe("amiSelectorTerms[0].alias");
+    expect(e.message).toContain("no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
+    // the look-alike: al2023 with a reference version passes (its format is checked at apply by Karpenter)
+    expect(() => new Ec2NodeClass(stack, "al2023", terms(`al2023@${version}`))).not.toThrow();
+  });
+});
