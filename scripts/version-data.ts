@@ -72,6 +72,11 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   if (!range || cmp(range[1], range[2]) > 0) throw new Error(`--kubernetes must be "<oldest>-<newest>" Kubernetes minors, e.g. 1.29-1.36 (got ${options.kubernetes})`);
   const checklist: string[] = [];
 
+  for (const chart of ["karpenter", "karpenter-crd"]) {
+    // a folder copied from another release and renamed would otherwise pass for the new one
+    const chartVersion = String(YAML.parse(read(folder, `charts/${chart}/Chart.yaml`))?.version ?? "");
+    if (chartVersion !== version) throw new Error(`${folder}: charts/${chart}/Chart.yaml has version ${chartVersion || "(none)"}, but the folder is named v${version}: the folder must hold that release's charts`);
+  }
   const template = readTemplate(folder);
   const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
   const { policies, errata } = controllerPolicies(template, version, errataFile);
@@ -247,19 +252,43 @@ function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<
 function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
   if (!previous) return;
   for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/private/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
-  const sids = (d: VersionData) => d.controllerPolicies.flatMap((p) => p.statements.map((s) => s.Sid));
-  for (const s of sids(data)) if (!sids(previous).includes(s)) checklist.push(`new controller statement ${s}: review it (emitted as written)`);
+  const statements = (d: VersionData) => new Map(d.controllerPolicies.flatMap((p) => p.statements.map((s) => [s.Sid, s] as const)));
+  const [now, was] = [statements(data), statements(previous)];
+  for (const [sid, s] of now) {
+    const before = was.get(sid);
+    if (!before) checklist.push(`new controller statement ${sid}: review it (emitted as written)`);
+    // an action, resource or condition more or less is a permission change too: the diff alone hides it among the data
+    else if (JSON.stringify(normalStatement(s)) !== JSON.stringify(normalStatement(before))) checklist.push(`controller statement ${sid} changed since ${previous.version}: review it (emitted as written; \`npx cdktf-eks-karpenter upgrade-plan --from ${previous.minor} --to ${data.minor}\` after a build shows how)`);
+  }
+  for (const sid of was.keys()) if (!now.has(sid)) checklist.push(`controller statement ${sid} was removed since ${previous.version}: review that nothing else grants what it did`);
+  const added = data.nodeRolePolicies.filter((p) => !previous.nodeRolePolicies.includes(p));
+  const dropped = previous.nodeRolePolicies.filter((p) => !data.nodeRolePolicies.includes(p));
+  if (added.length || dropped.length) checklist.push(`node role managed policies changed: ${[...added.map((p) => `+${p}`), ...dropped.map((p) => `-${p}`)].join(", ")}: review docs/aws.md and the README version table`);
   for (const [kind, now, was] of [
     ["NodePool", data.crds.nodePool, previous.crds.nodePool],
     ["EC2NodeClass", data.crds.ec2NodeClass, previous.crds.ec2NodeClass],
   ] as const) {
+    const spec = `lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts`;
+    const rules = `lib/private/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
     const added = now.fields.filter((f) => !was.fields.includes(f));
-    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts)`);
+    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/private/crd-history.ts`);
+    const removed = was.fields.filter((f) => !now.fields.includes(f));
+    if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/private/crd-history.ts)`);
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
-      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}`);
+      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/private/crd-history.ts, they are refused`);
+    }
+    for (const [f, vs] of Object.entries(was.enums)) {
+      const gone = vs.filter((v) => now.enums[f] && !now.enums[f].includes(v));
+      if (gone.length) checklist.push(`${kind} ${f} values removed: ${gone.join(", ")}: make the library refuse them from ${data.minor} on`);
     }
   }
+}
+
+/** A statement as the data compares it: actions and resources as sorted lists. */
+function normalStatement(s: RawStatement): RawStatement {
+  const list = (x: string | string[]) => (Array.isArray(x) ? [...x].sort() : [x]);
+  return { ...s, Action: list(s.Action), Resource: list(s.Resource) };
 }
 
 /** The JSON file that holds `data` (lib/versions/data/v1-14.json): plain data, the fastest to load. */
