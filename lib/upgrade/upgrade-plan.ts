@@ -269,7 +269,23 @@ interface Resolved {
 function resolve(source: FactsSource, where: string, field: string, given: string): Resolved {
   const allowed = `a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: ${source.knownMinors().join(", ")}`;
   const v = typeof given === "string" ? given.trim().replace(/^v/, "") : "";
-  if (!/^\d+\.\d+(\.\d+)?$/.test(v) || !source.knownMinors().includes(minorOf(v))) throw new KarpenterValidationError(where, field, given, allowed);
+  // no leading zeros: "1.8.08" is no chart version (semver, and the Karpenter construct, refuse it)
+  if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/.test(v)) throw new KarpenterValidationError(where, field, given, allowed);
+  const minors = source.knownMinors();
+  if (!minors.includes(minorOf(v))) {
+    const newest = minors[minors.length - 1];
+    const newer = compare(minorOf(v), newest) > 0;
+    throw new KarpenterValidationError(
+      where,
+      field,
+      given,
+      newer
+        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; add the release with \`npm run add-version\``
+        : Number(v.split(".")[0]) === 0
+          ? `${allowed}. Karpenter before 1.0 (v1alpha5 / v1beta1 APIs) is not covered: move to 1.0 with upstream's v1 migration guide first (\`cdktf-eks-karpenter convert\` turns the old NodePools and Provisioners into v1)`
+          : allowed,
+    );
+  }
   let facts: VersionFacts;
   try {
     facts = source.facts(v);
