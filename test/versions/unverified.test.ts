@@ -80,6 +80,10 @@ describe("a Karpenter release newer than every known one", () => {
 
   test("a new major is refused even with the opt-in; a newer patch of a known minor needs none", () => {
     expect(() => install({ version: "2.0.0", allowUnverifiedVersion: true })).toThrow(/version = "2\.0\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor/);
+    // the message says why the opt-in does not help, with or without it
+    for (const allowUnverifiedVersion of [true, false]) {
+      expect(() => install({ version: "2.0.0", allowUnverifiedVersion })).toThrow(/2\.0\.0 is a new major release: .*allowUnverifiedVersion does not cover it \(it covers newer 1\.x releases only\)/);
+    }
     const { json } = install({ version: "1.14.7" });
     expect(releases(json).map((r) => r.version)).toEqual(["1.14.7", "1.14.7"]);
     expect(() => install({ version: "1.15.0", allowUnverifiedVersion: "yes" as unknown as boolean })).toThrow(/allowUnverifiedVersion = "yes" is invalid: true or false/);
