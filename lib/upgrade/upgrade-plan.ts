@@ -101,7 +101,8 @@ export interface UpgradeStep {
   readonly interruptionRules: ListChange<InterruptionRuleFact>;
   /**
    * The `karpenter` chart: `settings` keys and feature gates (added, removed, default changed),
-   * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list).
+   * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list,
+   * `serviceMonitor.sampleLimit~` a key whose default is null; the Markdown spells these out).
    */
   readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly valuePaths: ListChange };
   /** The NodePool and EC2NodeClass CRDs. */

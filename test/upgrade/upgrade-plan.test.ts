@@ -1,6 +1,6 @@
 import { KarpenterValidationError } from "../../lib/errors";
 import { upgradePlanMarkdown } from "../../lib/upgrade";
-import { compareVersionFacts, FactsSource, planUpgrade } from "../../lib/upgrade/upgrade-plan";
+import { compareVersionFacts, FactsSource, planUpgrade, upgradePlan } from "../../lib/upgrade/upgrade-plan";
 import { VersionFacts } from "../../lib/upgrade/facts";
 
 /*
@@ -236,5 +236,21 @@ describe("planUpgrade over fixture facts", () => {
     expect(plan.deployOrder.map((p) => p.phase)).toEqual(["CRD release", "IAM policies and interruption rules", "controller release", "node objects"]);
     expect(plan.deployOrder[1].changes).toEqual(["controller policies updated in place (same names): AllowUnscopedInstanceProfileListAction (added)"]);
     expect(plan.deployOrder[2].changes).toEqual(["chart version 1.6.8 → 1.7.6"]);
+  });
+});
+
+describe("upgradePlanMarkdown of chart value paths", () => {
+  test("the chart-values notation is spelled out for people; the JSON keeps it", () => {
+    const plan = upgradePlan("1.8", "1.9");
+    expect(plan.net.chart.valuePaths.added).toEqual(["serviceMonitor.sampleLimit~"]);
+    const md = upgradePlanMarkdown(plan);
+    expect(md).toContain("- chart value added: `serviceMonitor.sampleLimit` (any value, no default)");
+    expect(md).not.toMatch(/~`/);
+    const older = upgradePlanMarkdown(upgradePlan("1.0", "1.1"));
+    expect(older).toContain("- chart value added: `service.annotations` (a map)");
+    expect(older).toContain("- chart value removed: `webhook.port`");
+    const all = upgradePlanMarkdown(upgradePlan("1.0", "1.14"));
+    expect(all).toContain("- chart value added: `serviceMonitor.relabelings` (a list)");
+    expect(all).not.toMatch(/(\[\]|\{\}|~)`/);
   });
 });
