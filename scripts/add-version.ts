@@ -82,7 +82,9 @@ export function addVersion(argv: readonly string[], io: AddVersionIo = { stdout:
   const previous: VersionData | undefined = previousMinor ? index.LOADERS[previousMinor]() : undefined;
   let generated: ReturnType<typeof generateVersionData>;
   try {
-    generated = generateVersionData(folder, { kubernetes, previous });
+    // a newer patch of a known minor is judged against the data of the patch it replaces
+    const earlierPatch: VersionData | undefined = existing && existing !== version ? index.LOADERS[minor]() : undefined;
+    generated = generateVersionData(folder, { kubernetes, previous, earlierPatch });
   } catch (e) {
     // the generator's errors name the folder or file and what is wrong: nothing is written
     io.stderr(`error: ${(e as Error).message}\n`);

@@ -56,6 +56,11 @@ export interface GenerateOptions {
   readonly kubernetes: string;
   /** The data of the previous known minor: `since` of settings and new CEL rules are judged against it. */
   readonly previous?: VersionData;
+  /**
+   * The committed data of the same minor when the folder is a newer patch of it (e.g. 1.14.1's for
+   * 1.14.2): what is new since that patch gets the patch as its `since`, and only that is on the checklist.
+   */
+  readonly earlierPatch?: VersionData;
   /** ERRATA.json to apply (defaults to the one beside the release folder, if any). */
   readonly errataFile?: string;
 }
@@ -81,7 +86,7 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
   const { policies, errata } = controllerPolicies(template, version, errataFile);
   const values = YAML.parse(read(folder, "charts/karpenter/values.yaml")) ?? {};
-  const chart = chartFacts(values, minor, options.previous, checklist);
+  const chart = chartFacts(values, version, options.previous, options.earlierPatch, checklist);
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
   const nodePool = crdFacts(crdDocs, "NodePool");
   const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
@@ -99,7 +104,7 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
     crds: { nodePool: { fields: nodePool.fields, enums: nodePool.enums }, ec2NodeClass: { fields: ec2NodeClass.fields, enums: ec2NodeClass.enums } },
     celRules,
   };
-  reviewAgainstPrevious(data, options.previous, checklist);
+  reviewAgainstPrevious(data, options.earlierPatch ?? options.previous, checklist);
   return { data, checklist };
 }
 
@@ -168,26 +173,37 @@ function kindOf(v: unknown): string {
   return "string";
 }
 
-function chartFacts(values: Record<string, any>, minor: string, previous: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+function chartFacts(values: Record<string, any>, version: string, previous: VersionData | undefined, earlierPatch: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+  const minor = version.split(".").slice(0, 2).join(".");
   const { featureGates = {}, ...settings } = values.settings ?? {};
+  const compared = earlierPatch ?? previous;
   const facts = (entries: Record<string, unknown>, prefix: string, before: readonly SettingData[] | undefined): SettingData[] =>
     Object.entries(entries).map(([key, def]) => {
       const known = before?.find((s) => s.key === key);
-      const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? `${minor}.0`;
-      if (!known && previous) checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough`);
+      // new in a patch of a known minor: earlier patches lack it (1.6.2's disableDryRun)
+      const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? (earlierPatch ? version : `${minor}.0`);
+      if (!known && compared) {
+        const patchNote = earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`] ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)` : "";
+        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough${patchNote}`);
+      }
       const fact: SettingData = { key, kind: kindOf(def), since };
       return def === null || def === undefined ? fact : { ...fact, default: def as string | number | boolean };
     });
   const out = {
-    settings: facts(settings, "settings.", previous?.chart.settings),
-    featureGates: facts(featureGates, "settings.featureGates.", previous?.chart.featureGates),
+    settings: facts(settings, "settings.", compared?.chart.settings),
+    featureGates: facts(featureGates, "settings.featureGates.", compared?.chart.featureGates),
     valuePaths: valuePaths(values),
   };
   for (const [was, now, label] of [
-    [previous?.chart.settings, out.settings, "settings."],
-    [previous?.chart.featureGates, out.featureGates, "settings.featureGates."],
+    [compared?.chart.settings, out.settings, "settings."],
+    [compared?.chart.featureGates, out.featureGates, "settings.featureGates."],
   ] as const) {
-    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${minor} on`);
+    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${earlierPatch ? version : minor} on`);
+  }
+  if (earlierPatch) {
+    const added = out.valuePaths.filter((p) => !earlierPatch.chart.valuePaths.includes(p));
+    const removed = earlierPatch.chart.valuePaths.filter((p) => !out.valuePaths.includes(p));
+    if (added.length || removed.length) checklist.push(`chart value paths changed in patch ${version} (${[...added.map((p) => `+${p}`), ...removed.map((p) => `-${p}`)].join(", ")}): record them in VALUE_PATHS_PATCH_CHANGES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`);
   }
   return out;
 }

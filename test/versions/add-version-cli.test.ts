@@ -81,6 +81,23 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
     expect(written()).toEqual(before);
   });
 
+  test("a newer patch of a known minor is judged against the patch it replaces: what it adds dates from the patch", () => {
+    const patch = release("1.14.2");
+    const values = path.join(patch, "charts/karpenter/values.yaml");
+    fs.writeFileSync(values, fs.readFileSync(values, "utf8").replace(/^settings:\n/m, "settings:\n  patchRefreshInterval: 3m\n"));
+    const r = run(patch, "--data", data); // the minor's Kubernetes range is kept
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/wrote .*v1-14\.json \(Karpenter 1\.14\.2, Kubernetes 1\.26–1\.36\)/);
+    const items = r.stdout.split("\n").filter((l) => l.startsWith("  [ ]"));
+    // capacityBuffer and Balanced are 1.14's, already known from 1.14.1: not on the list again
+    expect(items).toEqual([
+      '  [ ] new settings.patchRefreshInterval (default "3m", inferred kind duration): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough; it is new in patch 1.14.2 (1.14.1 lacks it): add "settings.patchRefreshInterval": "1.14.2" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)',
+    ]);
+    const settings = JSON.parse(fs.readFileSync(path.join(data, "v1-14.json"), "utf8")).chart.settings as { key: string; since: string }[];
+    expect(settings.find((s) => s.key === "patchRefreshInterval")!.since).toBe("1.14.2");
+    expect(settings.find((s) => s.key === "amiRefreshInterval")!.since).toBe("1.13.0");
+  });
+
   test("a changed controller statement and new enum values are on the checklist, with where to act; --kubernetes=<range> works", () => {
     const r = run(folder, "--kubernetes=1.30-1.36", "--data", data);
     expect(r.stderr).toBe("");
