@@ -222,6 +222,11 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
       return memo.get(v)!;
     },
   };
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(where, "options", options, "an object { kubernetesVersion } (or nothing)");
+  for (const [key, value] of Object.entries(options)) {
+    // a misspelt key (`kubernetes`) would silently drop the cluster check
+    if (key !== "kubernetesVersion") throw new KarpenterValidationError(where, `options.${key}`, value, "not an option of upgradePlan (options: kubernetesVersion)");
+  }
   const a = resolve(source, where, "from", from);
   const b = resolve(source, where, "to", to);
   const k8s = options.kubernetesVersion;
@@ -631,7 +636,7 @@ export function describeSetting(s: SettingChange): string {
  * @param from the running release, `"1.2.8"` (a minor `"1.2"` means its newest known patch)
  * @param to the target release, same forms
  * @throws KarpenterValidationError naming `from`, `to` or `options.kubernetesVersion` for a
- * malformed version or one of an unknown minor
+ * malformed version or one of an unknown minor, or `options.<key>` for an unknown option
  */
 export function upgradePlan(from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
   return planUpgrade({ facts: versionFacts, knownMinors }, from, to, options);

@@ -227,6 +227,11 @@ describe("planUpgrade over fixture facts", () => {
     expect(() => planUpgrade(source(), "0.37.0", "1.9")).toThrow(/^upgradePlan: from = "0\.37\.0" is invalid: .*\. Karpenter before 1\.0 \(v1alpha5 \/ v1beta1 APIs\) is not covered: move to 1\.0 with upstream's v1 migration guide first \(`cdktf-eks-karpenter convert`/);
   });
 
+  test("an unknown option is refused rather than dropped", () => {
+    expect(() => planUpgrade(source(), "1.6", "1.9", { kubernetes: "1.31" } as never)).toThrow(/^upgradePlan: options\.kubernetes = "1\.31" is invalid: not an option of upgradePlan \(options: kubernetesVersion\)$/);
+    expect(() => planUpgrade(source(), "1.6", "1.9", null as never)).toThrow(/^upgradePlan: options = null is invalid/);
+  });
+
   test("a malformed Kubernetes version names the option", () => {
     expect(() => planUpgrade(source(), "1.6", "1.9", { kubernetesVersion: "latest" })).toThrow(/^upgradePlan: options.kubernetesVersion = "latest" is invalid: a Kubernetes minor such as "1.31"$/);
   });
