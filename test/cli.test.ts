@@ -175,6 +175,7 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "1.2"], "upgrade-plan needs --to"],
     [["upgrade-plan"], "upgrade-plan needs --from and --to"],
     [["upgrade-plan", "--from", "1.2", "--to"], "--to needs a value"],
+    [["upgrade-plan", "--from", "--to", "1.3"], "--from needs a value"],
     [["upgrade-plan", "--from", "1.2", "--from", "1.3", "--to", "1.4"], "--from given twice"],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan'],
     [["upgrade-plan", "1.2", "1.4"], 'unexpected argument "1.2" for upgrade-plan'],
