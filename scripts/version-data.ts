@@ -104,7 +104,13 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
     crds: { nodePool: { fields: nodePool.fields, enums: nodePool.enums }, ec2NodeClass: { fields: ec2NodeClass.fields, enums: ec2NodeClass.enums } },
     celRules,
   };
-  reviewAgainstPrevious(data, options.earlierPatch ?? options.previous, checklist);
+  const earlier = options.earlierPatch;
+  if (earlier && (earlier.kubernetes.min !== data.kubernetes.min || earlier.kubernetes.max !== data.kubernetes.max)) {
+    checklist.push(
+      `Kubernetes range ${earlier.kubernetes.min}–${earlier.kubernetes.max} of ${earlier.version} becomes ${data.kubernetes.min}–${data.kubernetes.max} in patch ${version}: add { minor: "${minor}", until: "${version}", min: "${earlier.kubernetes.min}", max: "${earlier.kubernetes.max}" } to KUBERNETES_EARLY_PATCHES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`,
+    );
+  }
+  reviewAgainstPrevious(data, earlier ?? options.previous, checklist);
   return { data, checklist };
 }
 

@@ -98,6 +98,14 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
     expect(settings.find((s) => s.key === "amiRefreshInterval")!.since).toBe("1.13.0");
   });
 
+  test("a patch that moves the Kubernetes range asks for the earlier patches' range", () => {
+    const r = run(release("1.14.3"), "--kubernetes", "1.27-1.37", "--data", data);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      '[ ] Kubernetes range 1.26–1.36 of 1.14.1 becomes 1.27–1.37 in patch 1.14.3: add { minor: "1.14", until: "1.14.3", min: "1.26", max: "1.36" } to KUBERNETES_EARLY_PATCHES (lib/versions/patch-history.ts)',
+    );
+  });
+
   test("a changed controller statement and new enum values are on the checklist, with where to act; --kubernetes=<range> works", () => {
     const r = run(folder, "--kubernetes=1.30-1.36", "--data", data);
     expect(r.stderr).toBe("");
