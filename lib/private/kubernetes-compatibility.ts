@@ -73,7 +73,7 @@ function kubernetesMinor(version: string | undefined): number | undefined {
  * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
  * data source, or a cluster without `version` (EKS then picks its default).
  */
-function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
+export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
   if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
   const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
   return input !== undefined && !isUnresolved(input) ? input : undefined;

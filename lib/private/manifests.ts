@@ -4,6 +4,7 @@ import { KarpenterValidationError } from "../errors";
 import type { IKarpenterCluster } from "../karpenter-cluster";
 import type { IKarpenterInstallation } from "../karpenter-installation";
 import { isSet, nameFromId } from "./k8s-rules";
+import type * as SynthChecks from "./synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./version";
 
 /*
@@ -119,8 +120,9 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   registry.set(root, all);
   const self: NamedObject = { construct, kind, name, ...hint };
   all.push(self);
-  construct.node.addValidation({
-    validate: () => {
+  // loaded on use: this module is also read where cdktf is not installed (see k8s-rules)
+  const { addSynthCheck } = require("./synth-checks") as typeof SynthChecks;
+  addSynthCheck(construct, () => {
       if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
       const earlier = all.slice(0, all.indexOf(self)).filter((o) => o.kind === kind && o.name === name);
       const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
@@ -132,9 +134,8 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
           "name",
           name,
           `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
-        ).message,
+        ),
       ];
-    },
   });
 }
 

@@ -3,7 +3,7 @@ import { buildApp } from "../../examples/existing-cluster/main";
 import { synthApp } from "./synth";
 
 function synth(): { stacks: Record<string, any>; warnings: string[] } {
-  const app = buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1" });
+  const app = buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "us-east-1" });
   const stacks = synthApp(app);
   const warnings = app.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => `${c.node.path}: ${m.data}`));
   return { stacks: Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)])), warnings };
