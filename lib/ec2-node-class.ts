@@ -135,6 +135,7 @@ export class Ec2NodeClass extends Construct {
         ["karpenter.version", karpenter?.version],
       ],
       "the class is checked against the installed Karpenter (leave `version` unset to use it)",
+      scope,
     );
     const c = new Checker(where, version);
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;

@@ -21,3 +21,4 @@ export * from "./karpenter-options";
 export * from "./karpenter";
 export * from "./adopt/karpenter-adoption";
 export * from "./convert";
+export * from "./upgrade";

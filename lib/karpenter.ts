@@ -26,7 +26,8 @@ import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved, resolvedReference } from "./private/tokens";
-import { resolveKarpenterVersion } from "./private/version";
+import { allowUnverifiedVersions, resolveKarpenterVersion } from "./private/version";
+import { warnUnverifiedVersion } from "./private/unverified-version";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkInstallNames } from "./private/install-names";
 import { attributeQuota } from "./private/iam-quotas";
@@ -53,8 +54,23 @@ export interface KarpenterProps {
    * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
    * Karpenter compatibility matrix).
    * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   * @throws KarpenterValidationError for a release newer than every release this library knows
+   * (e.g. 1.15.0 while KNOWN_RELEASES ends at 1.14.1), unless `allowUnverifiedVersion` is true
    */
   readonly version?: string;
+  /**
+   * Opt-in to install a Karpenter `version` newer than every release this library knows (a new
+   * minor, e.g. 1.15.0). Both Helm releases then install that version, but every fact the library
+   * derives from the version — controller IAM policy, node role policies, interruption event rules,
+   * chart settings and value paths, CRD fields and rules, Kubernetes compatibility — is taken from
+   * the newest known release, unverified: synth warns naming both versions, and settings or values
+   * the newest known chart lacks pass with a warning instead of an error. The opt-in holds for the
+   * whole app (node objects and other constructs naming that version). Prefer adding the release
+   * with `npm run add-version` (docs/versions.md). Patches newer than the newest known patch of a
+   * known minor (e.g. 1.14.5) need no opt-in.
+   * @default false
+   */
+  readonly allowUnverifiedVersion?: boolean;
   /** Namespace of both releases (and of the pod identity association). @default "kube-system" */
   readonly namespace?: string;
   /** The controller's ServiceAccount, shared by the chart and the pod identity association / IRSA trust. @default "karpenter" */
@@ -228,7 +244,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     super(scope, id);
     try {
       requireCluster(this, props);
+      if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
+        throw new KarpenterValidationError(this, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false");
+      }
+      if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(this);
       const version = resolveKarpenterVersion(this, props.version);
+      warnUnverifiedVersion(this, version);
       checkKubernetesCompatibility(this, "version", version, props.cluster);
       this.cluster = props.cluster;
       this.version = version.full;

@@ -127,6 +127,7 @@ export class NodePool extends Construct {
         ["nodeClass.version", ownClass?.version],
       ],
       "the NodePool, its EC2NodeClass and the installation must target one version",
+      scope,
     );
     const c = new Checker(where, version);
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;

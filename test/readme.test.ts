@@ -7,7 +7,7 @@ import { synthApp } from "./examples/synth";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { convertLegacyManifests, DiscoveryTags, formatNotes, formatValidationReport, Ec2NodeClass, Karpenter, KarpenterCluster, KarpenterValidationError, NodePool, SystemNodeGroup, validateApp } from "cdktf-eks-karpenter";
+import { convertLegacyManifests, DiscoveryTags, formatNotes, formatValidationReport, Ec2NodeClass, Karpenter, KarpenterCluster, KarpenterValidationError, NodePool, SystemNodeGroup, upgradePlan, upgradePlanMarkdown, validateApp } from "cdktf-eks-karpenter";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 
 function clusterStack() {
@@ -158,4 +158,16 @@ test("docs/migrating.md: converted manifests through the constructs", () => {
   const pool = manifests.find((m) => m.manifest.kind === "NodePool").manifest;
   expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
   expect(manifests.find((m) => m.manifest.kind === "EC2NodeClass").manifest.spec.instanceProfile).toBe("KarpenterNodeInstanceProfile-prod");
+});
+
+test("docs/upgrading.md: a plan in code, rendered, hazards checked", () => {
+  // from docs/upgrading.md
+  const plan = upgradePlan("1.2.8", "1.11.3", { kubernetesVersion: "1.31" });
+  const markdown = upgradePlanMarkdown(plan);
+  const failsCi = plan.hazards.some((h) => h.where !== "on the way");
+  // ---
+  expect(markdown).toContain("## 1.6.8 → 1.7.6");
+  expect(plan.kubernetes.clusterSupported).toBe(true);
+  expect(failsCi).toBe(false);
+  expect(upgradePlan("1.8.0", "1.11.3").hazards.some((h) => h.where !== "on the way")).toBe(true);
 });

@@ -43,11 +43,12 @@ export function objectName(where: IConstruct | string, id: string, given: string
  * @param candidates `[field, version]`, most specific first, e.g. `[["version", props.version],
  * ["karpenter.version", karpenter?.version]]`; null counts as unset
  * @param why why they must agree, the end of the error message
+ * @param app a construct of the app (for the allowUnverifiedVersion opt-in of its Karpenter)
  * @throws KarpenterValidationError on a candidate that is not a supported release (including a
  * non-string from a JavaScript caller), or on the first candidate when another differs from it
  */
-export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string): KarpenterVersion {
-  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field) }));
+export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string, app?: IConstruct): KarpenterVersion {
+  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field, app) }));
   if (given.length === 0) return resolveKarpenterVersion(where, DEFAULT_KARPENTER_VERSION);
   const [first, ...others] = given;
   const other = others.find((o) => o.version.full !== first.version.full);
