@@ -7,6 +7,6 @@ export { default as compare } from "semver/functions/compare";
 export { default as gt } from "semver/functions/gt";
 export { default as gte } from "semver/functions/gte";
 export { default as lt } from "semver/functions/lt";
-export { default as minor } from "semver/functions/minor";
+export { default as major } from "semver/functions/major";
 export { default as parse } from "semver/functions/parse";
 export { default as valid } from "semver/functions/valid";
