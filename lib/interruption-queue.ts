@@ -4,7 +4,7 @@ import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
 import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
-import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
+import type { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { policyJson } from "./private/iam";
@@ -190,6 +190,8 @@ export class InterruptionQueue extends Construct {
    * @param ruleNames the names of the install's EventBridge rules, read at synth
    */
   private createKey(ruleNames: () => string[], tags?: Record<string, string>): KmsKey {
+    // loaded only here: a large module that installs with SQS-managed encryption (the default) never need
+    const { KmsKey } = require("@cdktf/provider-aws/lib/kms-key") as typeof import("@cdktf/provider-aws/lib/kms-key");
     const ctx = awsContext(this);
     const ruleArns = () => ruleNames().map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
     return new KmsKey(this, "key", {

@@ -1,9 +1,8 @@
 import { Construct, IConstruct } from "constructs";
-import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
+import { Annotations, ITerraformDependable, TerraformDataSource, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import type { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
-import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
@@ -417,7 +416,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {
       this.warned = true;
       Annotations.of(this).addWarning(
-        this.cluster.resource instanceof DataAwsEksCluster
+        this.cluster.resource instanceof TerraformDataSource
           ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity { type: "irsa" }`
           : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity { type: "irsa" }`,
       );

@@ -1,4 +1,4 @@
-import * as semver from "semver";
+import * as semver from "./semver";
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
