@@ -1,7 +1,7 @@
 import { Construct } from "constructs";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered } from "./private/app-index";

@@ -1,11 +1,11 @@
 import { Construct } from "constructs";
-import { ITerraformDependable, TerraformProvider } from "cdktf";
+import { ITerraformDependable, Lazy, TerraformProvider } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
 import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
-import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
@@ -138,7 +138,8 @@ export class InterruptionQueue extends Construct {
 
     const events = interruptionEvents(version);
     if (props.kmsKey === true) {
-      this.kmsKey = this.createKey(provider, events.map((e) => `${rulePrefix}-${e.key}`), props.tags);
+      // the rules' names as synthesized: adoption (or an escape hatch) may rename a rule after this
+      this.kmsKey = this.createKey(provider, () => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
       const arn = props.kmsKey.keyArn;
@@ -195,16 +196,21 @@ export class InterruptionQueue extends Construct {
    * — only for this account's rules of this install (`aws:SourceAccount`, `aws:SourceArn`: the
    * confused-deputy protection the EventBridge User Guide recommends, "Authorizing EventBridge to
    * use a customer managed key").
+   * The ARNs are built from the names (known at plan, no dependency of the key on the rules), read
+   * at synth so that a rule renamed after construction (an adopted rule keeps its own name) is the
+   * one allowed.
    * @param provider the AWS provider of the queue (its account and region are the key's)
-   * @param ruleNames the names of the install's EventBridge rules
+   * @param ruleNames the names of the install's EventBridge rules, read at synth
    */
-  private createKey(provider: TerraformProvider | undefined, ruleNames: string[], tags?: Record<string, string>): KmsKey {
+  private createKey(provider: TerraformProvider | undefined, ruleNames: () => string[], tags?: Record<string, string>): KmsKey {
+    // loaded only here: a large module that installs with SQS-managed encryption (the default) never need
+    const { KmsKey } = require("@cdktf/provider-aws/lib/kms-key") as typeof import("@cdktf/provider-aws/lib/kms-key");
     const ctx = awsContext(this, provider);
-    const ruleArns = ruleNames.map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
+    const ruleArns = () => ruleNames().map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
     return new KmsKey(this, "key", {
       description: "Karpenter interruption queue encryption",
       enableKeyRotation: true,
-      policy: policyJson([
+      policy: Lazy.stringValue({ produce: () => policyJson([
         { Sid: "AllowAccountAdministration", Effect: "Allow", Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` }, Action: "kms:*", Resource: "*" },
         {
           Sid: "AllowEventBridgeToEncrypt",
@@ -212,9 +218,9 @@ export class InterruptionQueue extends Construct {
           Principal: { Service: "events.amazonaws.com" },
           Action: ["kms:GenerateDataKey", "kms:Decrypt"],
           Resource: "*",
-          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns } },
+          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns() } },
         },
-      ]),
+      ]) }),
       tags,
     });
   }

@@ -1,7 +1,7 @@
 import { Construct } from "constructs";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
+import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
 import { checkProvider, recordDefault } from "./private/provider-choice";
@@ -101,6 +101,8 @@ export class KarpenterCluster implements IKarpenterCluster {
     checkEksClusterName(path, "clusterName", clusterName);
     const provider = options?.provider ?? undefined;
     if (provider) checkProvider(scope, path, "aws", "provider", provider);
+    // loaded only here: the data source class is the largest module the library uses (230 KB)
+    const { DataAwsEksCluster } = require("@cdktf/provider-aws/lib/data-aws-eks-cluster") as typeof import("@cdktf/provider-aws/lib/data-aws-eks-cluster");
     const data = new DataAwsEksCluster(scope, id, { name: clusterName, provider });
     if (!provider) recordDefault(data, "aws", "provider", data, false);
     return new KarpenterCluster({

@@ -1,9 +1,9 @@
 import { Construct } from "constructs";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformProvider, TerraformStack, Token } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
+import type { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import { EksPodIdentityAssociation } from "@cdktf/provider-aws/lib/eks-pod-identity-association";
@@ -447,8 +447,8 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
   let resolvedIssuer: string | undefined;
   const all = stacksOf(scope).flatMap((s) => stackIndex(s).byType.get("aws_iam_openid_connect_provider") ?? []);
   return all.find((c): c is IamOpenidConnectProvider => {
-    if (!(c instanceof IamOpenidConnectProvider)) return false;
-    const url = c.urlInput;
+    // by resource type (the stack index's): importing the class only for this check would load it on every synth
+    const url = (c as IamOpenidConnectProvider).urlInput;
     if (url === undefined) return false;
     if (url === issuer) return true;
     if (!Token.isUnresolved(url) || !Token.isUnresolved(issuer) || TerraformStack.of(c) !== stack) return false;

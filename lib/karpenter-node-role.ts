@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";

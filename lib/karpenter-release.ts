@@ -1,7 +1,7 @@
 import { Construct } from "constructs";
 import { Annotations, ITerraformDependable } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
-import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KarpenterValidationError } from "./errors";
 import { chooseProvider } from "./private/provider-choice";
 import { IKarpenterCluster } from "./karpenter-cluster";

@@ -1,14 +1,14 @@
 import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
-import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { checkProvider, chooseProvider } from "./private/provider-choice";
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
-import { Checker, isSet } from "./private/k8s-rules";
+import { Checker, checkCrdThenSemantics, isSet } from "./private/k8s-rules";
 import { checkNodePoolSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
@@ -152,8 +152,12 @@ export class NodePool extends Construct {
     const capacity = withCapacityType(c, options);
     const requirements = capacity.requirements;
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
-    checkNodePool(c, version, { ...options, requirements }, name, ref);
-    checkNodePoolSemantics(c, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
+    checkCrdThenSemantics(
+      where,
+      version,
+      () => checkNodePool(c, version, { ...options, requirements }, name, ref),
+      (s) => checkNodePoolSemantics(s, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+    );
 
     super(scope, id);
     this.name = name;

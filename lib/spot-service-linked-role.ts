@@ -1,6 +1,6 @@
 import { Construct } from "constructs";
-import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
-import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { recordAccountNames } from "./private/account-names";
 import { chooseProvider } from "./private/provider-choice";
 import { checkTags } from "./private/input-checks";
@@ -49,6 +49,8 @@ export class SpotServiceLinkedRole extends Construct {
     super(scope, id);
     checkTags(this, props?.tags);
     const provider = chooseProvider(scope, this, "aws", "provider", props?.provider);
+    // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
+    const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");
     this.role = new IamServiceLinkedRole(this, "role", {
       provider,
       awsServiceName: "spot.amazonaws.com",

@@ -1,6 +1,5 @@
 import { IConstruct } from "constructs";
 import { Token } from "cdktf";
-import * as YAML from "yaml";
 import { KarpenterValidationError } from "../errors";
 import { isUnresolved } from "./tokens";
 import { isPlainMap } from "./deep-merge";
@@ -33,20 +32,24 @@ export function checkRepository(scope: IConstruct, field: string, repository: st
  *   value Terraform puts there (a name, an ARN, `"123"`) is always read back as a string;
  * - a number token written plain, so it interpolates as a number;
  * - YAML 1.1 rules for what needs quotes: Helm reads values with go-yaml, for which a plain
- *   `on`, `y` or `no` key is a boolean.
+ *   `on`, `y` or `no` key is a boolean; a key is plain only when it is a letter-led word that no
+ *   YAML version reads as anything but a string, else it is quoted.
  * - a {@link plainScalar} (a boolean token) written plain too.
+ *
+ * Written here rather than with a YAML library because every synth renders values and the values
+ * need only this subset (block maps and lists of JSON scalars): loading a YAML library cost a
+ * quarter of the library's share of a synth. Strings are quoted by `JSON.stringify`: a JSON string
+ * is a YAML double-quoted scalar. The output equals the `yaml` package's
+ * `stringify(values, { version: "1.1", defaultStringType: "QUOTE_DOUBLE", lineWidth: 0, sortMapEntries: true })`
+ * for ordinary values (test/private/helm.test.ts holds it to that).
  * @throws ValuesRenderError (with the key path) when a value other than a string or number is a token
  * (Terraform cannot put a list or map into a string template); callers validate first and wrap it
  * with the prop the path came from.
  */
 export function renderValues(values: Record<string, unknown>): string {
-  return YAML.stringify(prepare(values, ""), {
-    version: "1.1",
-    defaultStringType: "QUOTE_DOUBLE",
-    defaultKeyType: "PLAIN",
-    lineWidth: 0,
-    sortMapEntries: true,
-  });
+  const prepared = prepare(values, "");
+  const inline = scalarText(prepared);
+  return `${inline ?? blockLines(prepared, "").join("\n")}\n`;
 }
 
 /** Why a values document cannot be rendered, and where in it (`settings.isolatedVPC`). */
@@ -61,19 +64,70 @@ export class ValuesRenderError extends Error {
   }
 }
 
+/** Text written into the values YAML as it is, without quotes (see {@link plainScalar}). */
+export class PlainScalar {
+  constructor(public readonly text: string) {}
+}
+
 /**
  * A token written into the values YAML without quotes, so that the text Terraform puts there is read
  * by its YAML type: `${tobool(var.x)}` becomes `true` / `false`, a YAML boolean.
  */
-export function plainScalar(token: unknown): YAML.Scalar {
-  const scalar = new YAML.Scalar(Token.asString(token));
-  scalar.type = "PLAIN";
-  return scalar;
+export function plainScalar(token: unknown): PlainScalar {
+  return new PlainScalar(Token.asString(token));
+}
+
+/** Keys that YAML 1.1 reads as a boolean or null when plain. */
+const YAML11_SPECIAL_KEY = /^(y|yes|n|no|true|false|on|off|null)$/i;
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_./-]*$/;
+
+function keyText(key: string): string {
+  return PLAIN_KEY.test(key) && !YAML11_SPECIAL_KEY.test(key) ? key : JSON.stringify(key);
+}
+
+/** The one-line text of a scalar or an empty collection; undefined for a non-empty list or map. */
+function scalarText(value: unknown): string | undefined {
+  if (value === null || value === undefined) return "null";
+  if (value instanceof PlainScalar) return value.text;
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value === "boolean") return String(value);
+  if (typeof value === "number") {
+    if (Number.isFinite(value)) return String(value);
+    return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
+  }
+  if (Array.isArray(value)) return value.length ? undefined : "[]";
+  return Object.keys(value as object).length ? undefined : "{}";
+}
+
+/** Block-style lines of a non-empty list or map, each starting with `indent`. */
+function blockLines(value: unknown, indent: string): string[] {
+  const lines: string[] = [];
+  if (Array.isArray(value)) {
+    for (const item of value) {
+      const inline = scalarText(item);
+      if (inline !== undefined) {
+        lines.push(`${indent}- ${inline}`);
+      } else {
+        // the item's first line goes after the dash; the rest keep the item's indentation
+        const [first, ...rest] = blockLines(item, `${indent}  `);
+        lines.push(`${indent}- ${first.slice(indent.length + 2)}`, ...rest);
+      }
+    }
+    return lines;
+  }
+  const keys = Object.keys(value as Record<string, unknown>).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
+    const inline = scalarText(item);
+    if (inline !== undefined) lines.push(`${indent}${keyText(key)}: ${inline}`);
+    else lines.push(`${indent}${keyText(key)}:`, ...blockLines(item, `${indent}  `));
+  }
+  return lines;
 }
 
 function prepare(value: unknown, path: string): unknown {
   if (typeof value === "string" || typeof value === "boolean" || value === null || value === undefined) return value;
-  if (value instanceof YAML.Scalar) return value;
+  if (value instanceof PlainScalar) return value;
   if (typeof value === "number") {
     return Token.isUnresolved(value) ? plainScalar(value) : value;
   }

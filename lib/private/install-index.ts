@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { TerraformStack, Token } from "cdktf";
-import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
+import type { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import type { IKarpenterCluster } from "../karpenter-cluster";
 import type { IKarpenterInstallation } from "../karpenter-installation";
 import type { Ec2NodeClass } from "../ec2-node-class";

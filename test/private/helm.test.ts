@@ -1,5 +1,10 @@
-import { Token } from "cdktf";
-import { chartFullName, parseQuantity, renderValues } from "../../lib/private/helm";
+import { Fn, Token } from "cdktf";
+import * as YAML from "yaml";
+import { chartFullName, parseQuantity, plainScalar, renderValues } from "../../lib/private/helm";
+
+/** What the `yaml` package writes for the same values with the options the renderer stands in for. */
+const yamlPackage = (values: unknown) =>
+  YAML.stringify(values, { version: "1.1", defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0, sortMapEntries: true });
 
 describe("helm helpers", () => {
   test("quantities", () => {
@@ -16,6 +21,36 @@ describe("helm helpers", () => {
     const token = Token.asString("${aws_sqs_queue.q.name}");
     const yaml = renderValues({ z: 1, a: { long, t: token, on: true, n: null } });
     expect(yaml).toBe(`a:\n  long: "${long}"\n  "n": null\n  "on": true\n  t: "${token}"\nz: 1\n`);
+  });
+
+  test("renderValues writes what the yaml package writes, byte for byte, for chart-shaped values", () => {
+    const values = {
+      replicas: 2,
+      controller: { resources: { requests: { cpu: "500m", memory: "1Gi" }, limits: {} }, env: [] },
+      tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "k", operator: "Equal", value: "true", effect: "NoSchedule" }],
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: "karpenter.sh/nodepool", operator: "DoesNotExist" }] }] } } },
+      nested: [[1, 2], [], [{ a: [3] }], {}],
+      nodeSelector: { "kubernetes.io/os": "linux", "node-role": "system" },
+      settings: { clusterName: "prod", isolatedVPC: false, featureGates: { nodeRepair: true }, batchMaxDuration: "10s", vmMemoryOverheadPercent: 0.075 },
+      quoting: { "1": 1, Y: "y", NO: "no", On: "on", "null": null, off: "a\nb\t\"c\\ é", _y: 1e21, big: 123456789012 },
+      podAnnotations: { "x.io/y": "" },
+    };
+    expect(renderValues(values)).toBe(yamlPackage(values));
+    expect(renderValues({})).toBe(yamlPackage({}));
+  });
+
+  test("renderValues output reads back as the values, also for keys and strings the yaml package writes differently", () => {
+    const values = { "-x": -1, "a b": 1, "x:y": 2, "#c": "# not a comment", "": "empty key", s: "\u0007 bell, ünïcode, 'single', \"double\", {flow}, [seq], *alias, &anchor, !tag", list: ["- dash", ": colon", "? q"] };
+    expect(YAML.parse(renderValues(values), { version: "1.1" })).toEqual(values);
+  });
+
+  test("renderValues writes boolean and number tokens plain, so Terraform's text is read by its YAML type", () => {
+    const iso = plainScalar(Fn.tobool("${var.iso}"));
+    const replicas = Token.asNumber("${var.n}");
+    const out = renderValues({ settings: { isolatedVPC: iso }, replicas });
+    expect(out).toMatch(/^replicas: \$\{TfToken\[TOKEN\.\d+\]\}\nsettings:\n  isolatedVPC: \$\{TfToken\[TOKEN\.\d+\]\}\n$/);
+    const resolved = out.replace(iso.text, "true").replace(/\$\{TfToken\[TOKEN\.\d+\]\}/, "3");
+    expect(YAML.parse(resolved)).toEqual({ settings: { isolatedVPC: true }, replicas: 3 });
   });
 
   test("chartFullName mirrors the chart's helper", () => {
