@@ -25,31 +25,36 @@ export function checkRepository(scope: IConstruct, field: string, repository: st
 }
 
 /**
- * Renders Helm values as one YAML document, byte-identical for equal input:
- * - map keys sorted, so the order in which values were assembled or merged does not matter;
- * - every string double-quoted and never folded, so a cdktf token inside a string
- *   (`${TfToken[…]}`) stays in one piece for cdktf to replace with a Terraform reference, and the
- *   value Terraform puts there (a name, an ARN, `"123"`) is always read back as a string;
- * - a number token written plain, so it interpolates as a number;
- * - YAML 1.1 rules for what needs quotes: Helm reads values with go-yaml, for which a plain
- *   `on`, `y` or `no` key is a boolean; a key is plain only when it is a letter-led word that no
- *   YAML version reads as anything but a string, else it is quoted.
- * - a {@link plainScalar} (a boolean token) written plain too.
+ * Renders Helm values as one document, byte-identical for equal input. Helm reads values as YAML
+ * (sigs.k8s.io/yaml in the helm provider and `helm template`), and JSON is YAML, so the document is
+ * JSON, indented, with map keys sorted (the order in which values were assembled or merged does not
+ * matter). JSON also sidesteps YAML 1.1's readings of plain scalars (`on`, `y`, `no` as booleans):
+ * every string and key is quoted, so a cdktf token inside a string stays in one piece for cdktf to
+ * replace with a Terraform reference and the value Terraform puts there is read back as a string.
  *
- * Written here rather than with a YAML library because every synth renders values and the values
- * need only this subset (block maps and lists of JSON scalars): loading a YAML library cost a
- * quarter of the library's share of a synth. Strings are quoted by `JSON.stringify`: a JSON string
- * is a YAML double-quoted scalar. The output equals the `yaml` package's
- * `stringify(values, { version: "1.1", defaultStringType: "QUOTE_DOUBLE", lineWidth: 0, sortMapEntries: true })`
- * for ordinary values (test/private/helm.test.ts holds it to that).
+ * A number token, or a {@link plainScalar} (a boolean token), must reach Helm unquoted so that it is
+ * read by its type, and `${…}` cannot stand unquoted in JSON: only then the values are written with
+ * the `yaml` library, as block YAML 1.1 with double-quoted strings and those tokens plain.
  * @throws ValuesRenderError (with the key path) when a value other than a string or number is a token
  * (Terraform cannot put a list or map into a string template); callers validate first and wrap it
  * with the prop the path came from.
  */
 export function renderValues(values: Record<string, unknown>): string {
   const prepared = prepare(values, "");
-  const inline = scalarText(prepared);
-  return `${inline ?? blockLines(prepared, "").join("\n")}\n`;
+  if (!containsPlain(prepared)) return `${JSON.stringify(prepared, null, 2)}\n`;
+  // loaded only for these values: most synths have no typed token in their values
+  const YAML = require("yaml") as typeof import("yaml");
+  const toYaml = (v: unknown): unknown => {
+    if (v instanceof PlainScalar) {
+      const scalar = new YAML.Scalar(v.text);
+      scalar.type = "PLAIN";
+      return scalar;
+    }
+    if (Array.isArray(v)) return v.map(toYaml);
+    if (isPlainMap(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toYaml(x)]));
+    return v;
+  };
+  return YAML.stringify(toYaml(prepared), { version: "1.1", defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0 });
 }
 
 /** Why a values document cannot be rendered, and where in it (`settings.isolatedVPC`). */
@@ -77,64 +82,27 @@ export function plainScalar(token: unknown): PlainScalar {
   return new PlainScalar(Token.asString(token));
 }
 
-/** Keys that YAML 1.1 reads as a boolean or null when plain. */
-const YAML11_SPECIAL_KEY = /^(y|yes|n|no|true|false|on|off|null)$/i;
-const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_./-]*$/;
-
-function keyText(key: string): string {
-  return PLAIN_KEY.test(key) && !YAML11_SPECIAL_KEY.test(key) ? key : JSON.stringify(key);
-}
-
-/** The one-line text of a scalar or an empty collection; undefined for a non-empty list or map. */
-function scalarText(value: unknown): string | undefined {
-  if (value === null || value === undefined) return "null";
-  if (value instanceof PlainScalar) return value.text;
-  if (typeof value === "string") return JSON.stringify(value);
-  if (typeof value === "boolean") return String(value);
-  if (typeof value === "number") {
-    if (Number.isFinite(value)) return String(value);
-    return Number.isNaN(value) ? ".nan" : value > 0 ? ".inf" : "-.inf";
-  }
-  if (Array.isArray(value)) return value.length ? undefined : "[]";
-  return Object.keys(value as object).length ? undefined : "{}";
-}
-
-/** Block-style lines of a non-empty list or map, each starting with `indent`. */
-function blockLines(value: unknown, indent: string): string[] {
-  const lines: string[] = [];
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      const inline = scalarText(item);
-      if (inline !== undefined) {
-        lines.push(`${indent}- ${inline}`);
-      } else {
-        // the item's first line goes after the dash; the rest keep the item's indentation
-        const [first, ...rest] = blockLines(item, `${indent}  `);
-        lines.push(`${indent}- ${first.slice(indent.length + 2)}`, ...rest);
-      }
-    }
-    return lines;
-  }
-  const keys = Object.keys(value as Record<string, unknown>).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  for (const key of keys) {
-    const item = (value as Record<string, unknown>)[key];
-    const inline = scalarText(item);
-    if (inline !== undefined) lines.push(`${indent}${keyText(key)}: ${inline}`);
-    else lines.push(`${indent}${keyText(key)}:`, ...blockLines(item, `${indent}  `));
-  }
-  return lines;
+function containsPlain(v: unknown): boolean {
+  if (v instanceof PlainScalar) return true;
+  if (Array.isArray(v)) return v.some(containsPlain);
+  return isPlainMap(v) && Object.values(v).some(containsPlain);
 }
 
 function prepare(value: unknown, path: string): unknown {
   if (typeof value === "string" || typeof value === "boolean" || value === null || value === undefined) return value;
   if (value instanceof PlainScalar) return value;
   if (typeof value === "number") {
-    return Token.isUnresolved(value) ? plainScalar(value) : value;
+    if (Token.isUnresolved(value)) return plainScalar(value);
+    if (!Number.isFinite(value)) throw new ValuesRenderError(path || "values", `${path || "values"} is ${value}; Helm values take finite numbers only`);
+    return value;
   }
   if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
   if (isPlainMap(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
+    }
     return out;
   }
   const what = Token.isUnresolved(value) ? "a token that is not a string or number" : "a non-JSON object";

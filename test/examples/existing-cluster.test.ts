@@ -1,3 +1,4 @@
+import * as YAML from "yaml";
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/existing-cluster/main";
 import { synthApp } from "./synth";
@@ -29,7 +30,7 @@ describe("example: Karpenter on an existing cluster, legacy manifests migrated",
     expect(karpenter.data.aws_eks_cluster.cluster.name).toBe("prod");
     expect(karpenter.resource.aws_eks_cluster).toBeUndefined();
     const release = Object.values(karpenter.resource.helm_release).find((r: any) => r.chart === "karpenter") as any;
-    expect(release.values[0]).toContain('clusterName: "prod"');
+    expect(YAML.parse(release.values[0]).settings.clusterName).toBe("prod");
     expect(Object.values(karpenter.resource.aws_eks_access_entry)).toEqual([expect.objectContaining({ cluster_name: "prod", type: "EC2_LINUX" })]);
   });
 
