@@ -157,9 +157,10 @@ export interface KarpenterReleaseProps {
 /**
  * The `karpenter` Helm chart (the controller) from `oci://public.ecr.aws/karpenter`, with
  * `skip_crds = true` (the CRDs come from {@link KarpenterCrdRelease}, which must be installed first:
- * pass it in `dependsOn`). Its values are one YAML document built from the typed props — keys sorted,
- * strings quoted, Terraform references kept as `${…}` — and every path written exists in the chosen
- * version's chart values.yaml.
+ * pass it in `dependsOn`). Its values are one document built from the typed props — JSON (Helm reads
+ * values as YAML, and JSON is YAML), keys sorted, strings quoted, Terraform references kept as `${…}`;
+ * block YAML 1.1 only when a number or boolean setting is a token, written unquoted — and every path written
+ * exists in the chosen version's chart values.yaml.
  *
  * Source: Karpenter getting-started guide (Helm install: `settings.clusterName`,
  * `settings.interruptionQueue`, controller resources) and `charts/karpenter/values.yaml` per release.
@@ -190,7 +191,7 @@ export class KarpenterRelease extends Construct {
   public readonly fullName: string;
   /** Controller replicas written to the values, after `values` (a token when given as one). */
   public readonly replicas: number;
-  /** The values document written to the release (one YAML string). */
+  /** The values document written to the release: one string, JSON with sorted keys (block YAML when a number or boolean setting is a token). */
   public readonly valuesYaml: string;
 
   constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
