@@ -198,7 +198,7 @@ export class Ec2NodeClass extends Construct {
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
-    if (cluster && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined)) warnWithoutDiscoveryTags(this, name, cluster);
+    if (cluster && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined)) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider, karpenter ?? props.cluster?.resource);
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];

@@ -14,6 +14,7 @@ import { DiscoveryTags } from "../lib/discovery-tags";
 import { Ec2NodeClass } from "../lib/ec2-node-class";
 import { NodePool } from "../lib/node-pool";
 import { KarpenterValidationError } from "../lib/errors";
+import { validateApp } from "../lib/validate-app";
 import { synthJson, thrown } from "./helpers";
 
 /** An EksCluster named `name` on `provider` (the stack's default when undefined). */
@@ -277,6 +278,28 @@ describe("fleets: discovery tags", () => {
     // the security group carries the cluster's key too
     expect(Object.values<any>(json.resource.aws_ec2_tag).filter((t) => /cluster_security_group_id/.test(t.resource_id)).map((t) => t.key).sort()).toEqual(["karpenter.sh/discovery/blue", "karpenter.sh/discovery/green"]);
     expect(DiscoveryTags.subnetTags("blue", DiscoveryTags.clusterTagKey("blue"))).toEqual({ "karpenter.sh/discovery/blue": "blue" });
+  });
+
+  test("shared VPC half done: DiscoveryTags with the per-cluster key but an install on the default key is a warning naming both keys and the props", () => {
+    const { stack, blue } = twoClusters();
+    new HelmProvider(stack, "helm", {});
+    new KubernetesProvider(stack, "k8s", {});
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-shared-a"], tagKey: DiscoveryTags.clusterTagKey("blue") });
+    const karpenter = new Karpenter(stack, "blue", { cluster: blue });
+    karpenter.addEc2NodeClass("default");
+    const warnings = validateApp(stack.node.root).warnings.filter((w) => /selects subnets/.test(w.message));
+    expect(warnings).toEqual([
+      {
+        path: "s/blue/node-class-default",
+        message: expect.stringContaining(
+          "EC2NodeClass default selects subnets and security groups by the tag karpenter.sh/discovery (the default terms), but nothing in this app tags anything with it, and this app creates cluster blue: " +
+            "unless subnets and a security group outside the app carry the tag, Karpenter finds none and launches no node. The app's discovery tags use karpenter.sh/discovery/blue: give the install (Karpenter discoveryTagKey) or this EC2NodeClass (discoveryTagKey)",
+        ),
+      },
+    ]);
+    // the same key on the EC2NodeClass: no warning
+    new Ec2NodeClass(stack, "keyed", { name: "keyed", karpenter, discoveryTagKey: DiscoveryTags.clusterTagKey("blue") });
+    expect(validateApp(stack.node.root).warnings.filter((w) => /selects subnets/.test(w.message)).map((w) => w.path)).toEqual(["s/blue/node-class-default"]);
   });
 
   test("a tag key AWS refuses is an error at construction", () => {
