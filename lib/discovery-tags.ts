@@ -1,4 +1,5 @@
 import { Construct } from "constructs";
+import { TerraformStack, Tokenization } from "cdktf";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
@@ -134,7 +135,10 @@ export class DiscoveryTags extends Construct {
     useProvider(this, "aws", provider);
 
     // literal IDs (and Subnet resources of the app): what another cluster's DiscoveryTags may claim too
-    const claims: Claim["targets"] = subnets.map((s, i) => ({ field: `subnets[${i}]`, id: s instanceof Subnet ? s.node.path : s, shown: s instanceof Subnet ? s.node.path : s, kind: "subnet" as const }));
+    const claims: Claim["targets"] = subnets.map((s, i) => {
+      const resource = s instanceof Subnet ? subnetAddress(s) : subnetReference(s);
+      return { field: `subnets[${i}]`, id: resource?.id ?? s, shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? s), kind: "subnet" as const };
+    });
     claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
     register(this, CLAIMS, claim);
@@ -204,6 +208,26 @@ function otherCluster(a: Claim, b: Claim): boolean {
 const SUBNETS_TEXT =
   "an array of subnet IDs known at synth (each may be a reference): a list token cannot be split into one aws_ec2_tag per subnet; " +
   "pass the subnets one by one or tag them in their own `tags` with DiscoveryTags.subnetTags()";
+
+/** A `Subnet` of the app as claims compare it: its stack and Terraform address. */
+function subnetAddress(subnet: Subnet): { id: string; shown: string } {
+  return { id: `${TerraformStack.of(subnet).node.path}\u0000aws_subnet.${subnet.friendlyUniqueId}`, shown: subnet.node.path };
+}
+
+/**
+ * The subnet an ID token refers to when it is exactly a `Subnet`'s `id` attribute (`subnet.id`), so
+ * that passing `subnet.id` is compared like passing the `Subnet`; else undefined (other tokens are
+ * known only at apply and not compared).
+ */
+function subnetReference(id: string): { id: string; shown: string } | undefined {
+  if (!isUnresolved(id)) return undefined;
+  const fragments = Tokenization.reverseString(id);
+  if (fragments.tokens.length !== 1 || fragments.literals.length !== 0) return undefined;
+  const ref = fragments.firstToken as { identifier?: unknown; originStack?: TerraformStack } | undefined;
+  const address = typeof ref?.identifier === "string" ? /^(aws_subnet\.[^.]+)\.id$/.exec(ref.identifier) : null;
+  if (!address || !ref?.originStack) return undefined;
+  return { id: `${ref.originStack.node.path}\u0000${address[1]}`, shown: `${address[1]} of stack ${ref.originStack.node.path}` };
+}
 
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};

@@ -2,6 +2,7 @@ import * as YAML from "yaml";
 import { App, TerraformDataSource, TerraformResource, TerraformStack, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Karpenter } from "../lib/karpenter";
@@ -235,6 +236,28 @@ describe("fleets: discovery tags", () => {
     expect(error.message).toContain("DiscoveryTags.clusterTagKey(<cluster name>)");
     expect(error.message).not.toMatch(/subnet-0a|subnet-0c/);
     expect(error.message).not.toContain("s/blue-tags:");
+  });
+
+  test("a Subnet of the app passed as subnet.id is compared like the Subnet, in its stack or another", () => {
+    const { stack, blue, green } = twoClusters();
+    const shared = new Subnet(stack, "shared", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const own = new Subnet(stack, "own", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24" });
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: [shared] });
+    new DiscoveryTags(stack, "green-tags", { cluster: green, subnets: [own.id, shared.id] });
+    const error = thrown(() => Testing.synth(stack, true));
+    expect(error.message).toContain('s/green-tags: subnets[1] = "aws_subnet.shared of stack s" is invalid: a subnet no other cluster\'s discovery tag claims: s/blue-tags tags subnet aws_subnet.shared of stack s with karpenter.sh/discovery for cluster blue');
+    expect(error.message).not.toContain("subnets[0]");
+
+    const app = Testing.app();
+    const network = new TerraformStack(app, "network");
+    new AwsProvider(network, "aws", { region: "us-east-1" });
+    const subnet = new Subnet(network, "subnet", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    for (const name of ["blue", "green"]) {
+      const s = new TerraformStack(app, name);
+      new AwsProvider(s, "aws", { region: "us-east-1" });
+      new DiscoveryTags(s, "tags", { cluster: KarpenterCluster.fromEksCluster(eksCluster(s, "c", name)), subnets: [subnet.id] });
+    }
+    expect(() => app.synth()).toThrow(/green\/tags: subnets\[0\] = "aws_subnet.subnet of stack network" is invalid: .*blue\/tags tags subnet aws_subnet.subnet of stack network with karpenter.sh\/discovery for cluster blue/);
   });
 
   test("one security group tagged for two clusters is a synth error too; the same cluster twice is not a collision", () => {
