@@ -205,6 +205,27 @@ describe("fleets: each install on its own cluster's providers", () => {
       expect(() => Testing.synth(stack, true)).toThrow(/s\/role: provider = undefined is invalid/);
     });
 
+    test("a cluster of another stack in another region than the stack's only AWS provider: an error naming cluster; the same region is fine", () => {
+      const build = (region: string) => {
+        const app = Testing.app();
+        const a = new TerraformStack(app, "a");
+        new AwsProvider(a, "aws", { region: "us-east-1" });
+        const cluster = KarpenterCluster.fromEksCluster(eksCluster(a, "eks", "blue", new AwsProvider(a, "aws-eu", { alias: "eu", region: "eu-west-1" })));
+        const b = new TerraformStack(app, "b");
+        new AwsProvider(b, "aws", { region });
+        new HelmProvider(b, "helm", {});
+        new Karpenter(b, "karpenter", { cluster });
+        new KarpenterNodeRole(b, "role", { cluster, roleName: "extra" });
+        return app;
+      };
+      const error = thrown(() => build("us-east-1").synth());
+      expect(error.message).toContain(
+        'b/karpenter: cluster = "a/eks" is invalid: a cluster in the region of this stack\'s AWS provider: a/eks is in eu-west-1 (aws.eu of stack a), and this construct\'s AWS resources would use the default aws provider of stack b, in us-east-1; read the cluster in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming an AwsProvider of eu-west-1',
+      );
+      expect(error.message).toContain('b/role: provider = "a/eks" is invalid: a cluster in the region of this stack\'s AWS provider');
+      expect(() => build("eu-west-1").synth()).not.toThrow();
+    });
+
     test("a provider of another stack, or of another kind, is refused at construction", () => {
       const { stack, aws, clusters } = twoRegionStack();
       const other = new TerraformStack(Testing.app(), "other");
