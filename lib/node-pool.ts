@@ -2,7 +2,7 @@ import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { checkProvider, chooseProvider } from "./private/provider-choice";
+import { checkProvider, chooseProvider, providerName } from "./private/provider-choice";
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
@@ -47,7 +47,8 @@ export interface NodePoolProps extends NodePoolOptions {
    * The Kubernetes provider connected to the cluster the object is for.
    * @default the Kubernetes provider of `nodeClass` when that is an Ec2NodeClass of the same stack, else the stack's default Kubernetes provider, when it is the stack's only Kubernetes
    * provider and the stack's node objects relying on it are all for one install (or cluster); synth
-   * fails naming this prop otherwise
+   * fails naming this prop otherwise. With an Ec2NodeClass of the same stack it must be the class's
+   * provider (an error at construction otherwise: the pool would be on another cluster than its class).
    */
   readonly kubernetesProvider?: KubernetesProvider;
   /**
@@ -117,7 +118,7 @@ export class NodePool extends Construct {
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
    * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
-   * that is not a supported release, versions that disagree, or an Ec2NodeClass of another installation; at synth, for a duplicate name
+   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -144,6 +145,14 @@ export class NodePool extends Construct {
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.fields("", options, SPEC_PROPS, "NodePoolProps");
+    if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
+      // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
+      const theirs = ownClass.kubernetesProvider;
+      if (theirs ? theirs !== props.kubernetesProvider : props.kubernetesProvider.alias !== undefined) {
+        const on = theirs ? `${theirs.node.path} (${providerName(theirs)})` : "the stack's default kubernetes provider";
+        throw new KarpenterValidationError(where, "kubernetesProvider", props.kubernetesProvider.node.path, `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`);
+      }
+    }
     if (!ownClass) c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference");
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }

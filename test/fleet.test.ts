@@ -111,6 +111,18 @@ describe("fleets: each install on its own cluster's providers", () => {
     expect(() => Testing.synth(stack, true)).not.toThrow();
   });
 
+  test("a NodePool on another Kubernetes provider than its Ec2NodeClass of the same stack is refused at construction", () => {
+    const { stack, helm, clusters } = twoRegionStack();
+    const k8s = { us: new KubernetesProvider(stack, "k8s-us", { alias: "us" }), eu: new KubernetesProvider(stack, "k8s-eu", { alias: "eu" }) };
+    const us = new Karpenter(stack, "karpenter-us", { cluster: clusters.us, helmProvider: helm.us });
+    const nodeClass = new Ec2NodeClass(stack, "us-class", { name: "default", karpenter: us, kubernetesProvider: k8s.us });
+    expect(() => new NodePool(stack, "pool", { name: "default", nodeClass, kubernetesProvider: k8s.eu })).toThrow(
+      'fleet/pool: kubernetesProvider = "fleet/k8s-eu" is invalid: the Kubernetes provider of its EC2NodeClass\'s cluster: fleet/us-class is on fleet/k8s-us (kubernetes.us), and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class\'s',
+    );
+    expect(stack.node.tryFindChild("pool")).toBeUndefined();
+    expect(new NodePool(stack, "same", { name: "default", nodeClass, kubernetesProvider: k8s.us }).kubernetesProvider).toBe(k8s.us);
+  });
+
   test("node objects of two installs on one Kubernetes provider are on one cluster: the same name is an error", () => {
     const { stack, helm, clusters } = twoRegionStack();
     const k8s = new KubernetesProvider(stack, "k8s", { alias: "one" });
