@@ -167,6 +167,17 @@ describe("fleets: each install on its own cluster's providers", () => {
       expect(error.message).toContain("fleet/green: helmProvider = undefined is invalid:");
     });
 
+    test("one Helm provider given to the installs of two clusters: an error on each naming helmProvider", () => {
+      const { stack, helm, clusters } = twoRegionStack();
+      new Karpenter(stack, "karpenter-us", { cluster: clusters.us, helmProvider: helm.us });
+      new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.us });
+      const error = thrown(() => Testing.synth(stack, true));
+      expect(error.message).toContain(
+        'fleet/karpenter-eu: helmProvider = "fleet/helm-us" is invalid: a HelmProvider of its own cluster: fleet/karpenter-us is for another cluster and uses helm.us too, which reaches one cluster only, so both installs would land there; set helmProvider to the HelmProvider of this cluster (one provider per cluster)',
+      );
+      expect(error.message).toContain('fleet/karpenter-us: helmProvider = "fleet/helm-us" is invalid');
+    });
+
     test("the stack's only Helm provider is aliased", () => {
       const app = Testing.app();
       const stack = new TerraformStack(app, "s");

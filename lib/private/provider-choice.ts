@@ -58,6 +58,11 @@ function chosenAbove(scope: IConstruct, kind: ProviderKind): IConstruct | undefi
 export function chooseProvider<P extends TerraformProvider>(scope: IConstruct, construct: IConstruct, kind: ProviderKind, prop: string, given: P | undefined, owner?: object): P | undefined {
   if (given !== undefined && given !== null) {
     checkProvider(scope, construct, kind, prop, given);
+    if (kind === "helm" && owner !== undefined && !chosenAbove(scope, kind)) {
+      const use: GivenUse = { construct, prop, provider: given, owner };
+      register(construct, GIVEN, use);
+      addSynthCheck(construct, () => sharedGivenProblems(use));
+    }
     return given;
   }
   if (chosenAbove(scope, kind)) return undefined;
@@ -118,6 +123,40 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
       undefined,
       `${A_CLASS[use.kind]} of its own cluster: ${where} holds several installs relying on the default ${use.kind} provider (${others.join(", ")} too), which reaches one cluster only, so all of them would land there; ${fix} (one provider per cluster)`,
     )
+  ];
+}
+
+interface GivenUse {
+  readonly construct: IConstruct;
+  readonly prop: string;
+  readonly provider: TerraformProvider;
+  /** The cluster the releases are for. */
+  readonly owner: object;
+}
+
+const GIVEN = "given-helm-provider-uses";
+
+/**
+ * One Helm provider given to the installs of two clusters: it reaches one cluster, so both installs'
+ * releases land there (the second fails with "cannot re-use a name that is still in use") and the
+ * other cluster gets no Karpenter.
+ */
+function sharedGivenProblems(use: GivenUse): KarpenterValidationError[] {
+  if (!attached(use.construct)) return [];
+  const byProvider = appIndex(use.construct, GIVEN, () => {
+    const map = new Map<TerraformProvider, GivenUse[]>();
+    for (const u of registered<GivenUse>(use.construct, GIVEN)) if (attached(u.construct)) map.set(u.provider, [...(map.get(u.provider) ?? []), u]);
+    return map;
+  });
+  const others = [...new Set((byProvider.get(use.provider) ?? []).filter((u) => u.owner !== use.owner).map((u) => u.construct.node.path))];
+  if (others.length === 0) return [];
+  return [
+    new KarpenterValidationError(
+      use.construct,
+      use.prop,
+      use.provider.node.path,
+      `a HelmProvider of its own cluster: ${others.join(", ")} ${others.length > 1 ? "are" : "is"} for another cluster and ${others.length > 1 ? "use" : "uses"} ${providerName(use.provider)} too, which reaches one cluster only, so both installs would land there; set ${use.prop} to the HelmProvider of this cluster (one provider per cluster)`,
+    ),
   ];
 }
 
