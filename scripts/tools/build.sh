@@ -30,6 +30,30 @@ build_one() {
     summary+=("$name $version ($release): cached $dir/$binary")
     return 0
   fi
+  # one builder per tool: a second build.sh (another checkout's CI, an e2e run) must not clobber the
+  # copy the first one is compiling in
+  local lock
+  exec {lock}>"$cache/.work/$name-$version.lock"
+  if ! flock -n "$lock"; then
+    exec {lock}>&-
+    summary+=("$name $version: being built by another build.sh right now (lock $cache/.work/$name-$version.lock); not built by this run")
+    failed=1
+    return 1
+  fi
+  _build_locked "$@"
+  local rc=$?
+  exec {lock}>&-
+  return $rc
+}
+
+_build_locked() {
+  local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
+  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
+  # another builder may have finished while this one waited for nothing: reuse its result
+  if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ]; then
+    summary+=("$name $version ($release): cached $dir/$binary")
+    return 0
+  fi
   echo "building $name $module@$version (log: $log)"
   local start=$SECONDS src info moddir
   : >"$log"
