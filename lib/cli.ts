@@ -6,6 +6,8 @@ import { formatNotes, toV1Yaml } from "./convert/render";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./errors";
 import { resolveKarpenterVersion } from "./private/version";
+import { upgradePlanMarkdown } from "./upgrade/render";
+import { UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
 
 /*
  * The command line needs only this package and its own dependencies (yaml, semver): the rules
@@ -29,6 +31,7 @@ export interface CliIo {
 
 /** The `--help` text. */
 export const USAGE = `Usage: cdktf-eks-karpenter convert [options] [--] <file.yaml | ->
+       cdktf-eks-karpenter upgrade-plan --from <version> --to <version> [--json] [--kubernetes <1.x>]
        cdktf-eks-karpenter --version
 
 Converts Karpenter manifests to v1: v1alpha5 Provisioner and v1alpha1 AWSNodeTemplate
@@ -47,13 +50,29 @@ Options:
   -h, --help                  show this help
   --version                   print the version of cdktf-eks-karpenter
 
-Exit status: 0 converted (notes may ask for edits), 1 invalid input (the message names the
-document and line; nothing is printed on stdout), 2 wrong usage.
+upgrade-plan: what changes when an install of this library moves from one Karpenter release
+to another: per minor crossed, controller IAM policy statements by Sid, node role policies,
+interruption rules, chart settings and feature gates, NodePool / EC2NodeClass fields and enum
+values; the Kubernetes ranges; known hazards (upstream errata, patches to avoid); and the order
+cdktf deploy applies it in. Markdown on stdout, or JSON with --json.
+
+Options of upgrade-plan:
+  --from <version>            the running release, 1.x.y (or 1.x: its newest known patch)
+  --to <version>              the target release, same forms
+  --json                      print the plan as JSON (for CI) instead of Markdown
+  --kubernetes <1.x>          the cluster's Kubernetes minor: a hazard when either release does
+                              not run on it
+
+Exit status: 0 done (convert: notes may ask for edits), 1 invalid input (convert: the message
+names the document and line; nothing is printed on stdout), 2 wrong usage (including an unknown
+version).
 `;
 
 /**
- * The `cdktf-eks-karpenter` command line: `convert [options] <file | ->`. A thin wrapper over
- * {@link convertLegacyManifests}, {@link toV1Yaml} and {@link formatNotes}.
+ * The `cdktf-eks-karpenter` command line: `convert [options] <file | ->` (a thin wrapper over
+ * {@link convertLegacyManifests}, {@link toV1Yaml} and {@link formatNotes}) and
+ * `upgrade-plan --from X --to Y [--json] [--kubernetes 1.x]` (over {@link upgradePlan} and
+ * {@link upgradePlanMarkdown}).
  * @param argv the arguments after the program name, e.g. `["convert", "karpenter.yaml"]`
  * @param io where to read and write (default: the process's files and streams)
  * @returns the exit status: 0 done, 1 invalid input or unreadable file, 2 wrong usage (including an
@@ -69,6 +88,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     io.stdout(`${packageVersion()}\n`);
     return 0;
   }
+  if (command === "upgrade-plan") return runUpgradePlan(rest, io);
   if (command !== "convert") return usageError(io, command === undefined ? "no command given" : `unknown command "${command}"`);
 
   const parsed = parseConvertArgs(rest);
@@ -136,6 +156,39 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
   }
   if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
   return { input: inputs[0], options: { role, version, legacyDefaults } };
+}
+
+/** `upgrade-plan --from X --to Y [--json] [--kubernetes 1.x]`. */
+function runUpgradePlan(args: readonly string[], io: CliIo): number {
+  const flags: { [flag: string]: string | undefined } = {};
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    if (flag === "-h" || flag === "--help") {
+      io.stdout(USAGE);
+      return 0;
+    }
+    if (flag === "--json" && inline === undefined) json = true;
+    else if (flag === "--from" || flag === "--to" || flag === "--kubernetes") {
+      const value = inline ?? args[++i];
+      if (value === undefined || value === "") return usageError(io, `${flag} needs a value`);
+      if (flags[flag] !== undefined) return usageError(io, `${flag} given twice`);
+      flags[flag] = value;
+    } else return usageError(io, a.startsWith("-") ? `unknown option "${a}" for upgrade-plan` : `unexpected argument "${a}" for upgrade-plan`);
+  }
+  const missing = ["--from", "--to"].filter((f) => flags[f] === undefined);
+  if (missing.length > 0) return usageError(io, `upgrade-plan needs ${missing.join(" and ")}`);
+  let plan: UpgradePlan;
+  try {
+    plan = upgradePlan(flags["--from"]!, flags["--to"]!, flags["--kubernetes"] !== undefined ? { kubernetesVersion: flags["--kubernetes"] } : {});
+  } catch (e) {
+    if (!(e instanceof KarpenterValidationError)) throw e;
+    const flag = { from: "--from", to: "--to", "options.kubernetesVersion": "--kubernetes" }[e.field] ?? e.field;
+    return usageError(io, `${flag} ${JSON.stringify(e.value)} is invalid: ${e.allowed}`);
+  }
+  io.stdout(json ? `${JSON.stringify(plan, null, 2)}\n` : upgradePlanMarkdown(plan));
+  return 0;
 }
 
 /** The `version` of this package's package.json (one level above lib/ and dist/). */

@@ -9,6 +9,9 @@ import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-clas
 import { KarpenterValidationError } from "./errors";
 import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
 import { Checker, GO_DURATION, isSet } from "./private/k8s-rules";
+import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
+import { nodeContextOf } from "./private/node-context";
+import { warnWithoutDiscoveryTags } from "./private/discovery-evidence";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 import { resolvedReference } from "./private/tokens";
 
@@ -78,8 +81,14 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
  *
  * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
- * (`node.addValidation`), naming both construct paths. With `karpenter`, a `role` other than the
+ * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
  * installation's node role, or any `instanceProfile`, gets a synth warning.
+ *
+ * Beyond the CRD (lib/private/node-semantic-rules.ts): alias versions per family (`al2023@v20240807`,
+ * `bottlerocket@v1.20.3`), no alias of a family EKS no longer publishes for the cluster's literal
+ * Kubernetes version (AL2 on 1.33+; `amiFamily` AL2 with your own terms only warns), kubelet
+ * `clusterDNS` IPs and reserved quantities (memory `100m` is a fraction of a byte). Default selector
+ * terms on a cluster this app creates warn at synth when nothing in the app carries the discovery tag.
  *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -126,6 +135,7 @@ export class Ec2NodeClass extends Construct {
         ["karpenter.version", karpenter?.version],
       ],
       "the class is checked against the installed Karpenter (leave `version` unset to use it)",
+      scope,
     );
     const c = new Checker(where, version);
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, ...options } = props;
@@ -143,6 +153,8 @@ export class Ec2NodeClass extends Construct {
     if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
     checkEc2NodeClass(c, version, spec, name);
+    const context = nodeContextOf(cluster);
+    checkEc2NodeClassSemantics(c, name, spec, context);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
     c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
 
@@ -158,6 +170,9 @@ export class Ec2NodeClass extends Construct {
       if (warning) Annotations.of(this).addWarning(warning);
     }
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
+    const familyWarning = amiFamilyWarning(spec, context);
+    if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
+    if (cluster && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined)) warnWithoutDiscoveryTags(this, name, cluster);
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {

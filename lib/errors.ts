@@ -7,8 +7,11 @@ import { IConstruct } from "constructs";
  * what is allowed, e.g.
  * `eks/karpenter/default-pool: disruption.consolidateAfter = "5 minutes" is invalid: a duration such as "30s", "1m", "1h30m", or "Never"`.
  *
- * Prop errors are thrown from constructors; checks that need the whole app (other constructs)
- * are registered with `node.addValidation` and surface when `app.synth()` runs.
+ * Prop errors are thrown from constructors. Checks that need the whole app (other constructs) run
+ * when a stack synthesizes (`app.synth()`, `Testing.synth(stack, true)`): every problem of the stack
+ * comes in ONE KarpenterValidationError whose {@link problems} lists them (its own `path`, `field`
+ * and `value` are those of the first). `validateApp(app)` returns the same problems, and the
+ * warnings, without throwing.
  */
 export class KarpenterValidationError extends Error {
   /** The construct path (or the name of the function) that rejected the input. */
@@ -19,6 +22,11 @@ export class KarpenterValidationError extends Error {
   public readonly value: unknown;
   /** What would have been accepted. */
   public readonly allowed: string;
+  /**
+   * Every problem this error reports: itself alone, or (for an error that gathers several, see
+   * {@link KarpenterValidationError.combine}) each problem with its own path, field and value.
+   */
+  public readonly problems: readonly KarpenterValidationError[];
 
   /**
    * @param where the construct that rejects the input (its path is used), or a plain location string
@@ -34,6 +42,26 @@ export class KarpenterValidationError extends Error {
     this.field = field;
     this.value = value;
     this.allowed = allowed;
+    this.problems = [this];
+  }
+
+  /**
+   * One error for several problems, so that a user fixes them in one round: the single problem
+   * itself, or an error whose message lists every problem (each with its construct path) under
+   * `heading`, whose `path`, `field`, `value` and `allowed` are those of the first problem, and
+   * whose {@link problems} holds them all.
+   * @param problems at least one problem
+   * @param heading what the problems have in common, e.g. "3 problems found at synth"
+   */
+  public static combine(problems: readonly KarpenterValidationError[], heading?: string): KarpenterValidationError {
+    const all = problems.flatMap((p) => p.problems);
+    if (all.length === 0) throw new Error("KarpenterValidationError.combine needs at least one problem");
+    if (all.length === 1 && heading === undefined) return all[0];
+    const first = all[0];
+    const combined = new KarpenterValidationError(first.path, first.field, first.value, first.allowed);
+    combined.message = `${heading ?? `${all.length} problems`}:\n${all.map((p) => `  - ${p.message}`).join("\n")}`;
+    (combined as { problems: readonly KarpenterValidationError[] }).problems = all;
+    return combined;
   }
 }
 

@@ -1,4 +1,5 @@
 export * from "./errors";
+export * from "./validate-app";
 export * from "./karpenter-cluster";
 export * from "./karpenter-installation";
 export * from "./discovery-tags";
@@ -18,4 +19,6 @@ export * from "./karpenter-settings";
 export * from "./karpenter-release";
 export * from "./karpenter-options";
 export * from "./karpenter";
+export * from "./adopt/karpenter-adoption";
 export * from "./convert";
+export * from "./upgrade";

@@ -54,7 +54,8 @@ export interface InterruptionQueueProps {
    * Encryption at rest. `false`/absent: SQS-managed SSE (as upstream). `true`: a customer-managed
    * KMS key is created (rotation on; key policy: the account root administers it, EventBridge may
    * `kms:GenerateDataKey` and `kms:Decrypt`, which it needs to send to a queue encrypted with a
-   * customer-managed key: Amazon SQS Developer Guide, "Amazon SQS key management"). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
+   * customer-managed key: Amazon SQS Developer Guide, "Amazon SQS key management" — only for this
+   * install's rules: `aws:SourceAccount` is the account, `aws:SourceArn` one of the rule ARNs). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
    * for what its policy needs). Either way {@link InterruptionQueue.kmsKeyArn} is set, and
    * `KarpenterControllerRole` then grants the controller `kms:Decrypt` on it.
    * @default false (SQS-managed SSE)
@@ -124,8 +125,9 @@ export class InterruptionQueue extends Construct {
     const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, "");
     const rulePrefix = this.rulePrefix(props.ruleNamePrefix, cluster);
 
+    const events = interruptionEvents(version);
     if (props.kmsKey === true) {
-      this.kmsKey = this.createKey(props.tags);
+      this.kmsKey = this.createKey(events.map((e) => `${rulePrefix}-${e.key}`), props.tags);
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
       const arn = props.kmsKey.keyArn;
@@ -150,7 +152,7 @@ export class InterruptionQueue extends Construct {
 
     this.rules = [];
     this.targets = [];
-    for (const event of interruptionEvents(version)) {
+    for (const event of events) {
       const rule = new CloudwatchEventRule(this, `rule-${event.key}`, {
         name: `${rulePrefix}-${event.key}`,
         description: `Karpenter interruption handling: sends "${event.detailType}" events to the interruption queue`,
@@ -173,14 +175,32 @@ export class InterruptionQueue extends Construct {
     return `${head}${clusterNameWithin(cluster, RULE_PREFIX_MAX - head.length)}`;
   }
 
-  private createKey(tags?: Record<string, string>): KmsKey {
+  /**
+   * The queue's key. Key policy: the account administers the key through IAM (the default key
+   * policy statement, which also lets the controller role's `kms:Decrypt` grant work), and
+   * EventBridge may `kms:GenerateDataKey` and `kms:Decrypt` — which it needs to send to a queue
+   * encrypted with a customer-managed key (Amazon SQS Developer Guide, "Amazon SQS key management")
+   * — only for this account's rules of this install (`aws:SourceAccount`, `aws:SourceArn`: the
+   * confused-deputy protection the EventBridge User Guide recommends, "Authorizing EventBridge to
+   * use a customer managed key").
+   * @param ruleNames the names of the install's EventBridge rules
+   */
+  private createKey(ruleNames: string[], tags?: Record<string, string>): KmsKey {
     const ctx = awsContext(this);
+    const ruleArns = ruleNames.map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
     return new KmsKey(this, "key", {
       description: "Karpenter interruption queue encryption",
       enableKeyRotation: true,
       policy: policyJson([
         { Sid: "AllowAccountAdministration", Effect: "Allow", Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` }, Action: "kms:*", Resource: "*" },
-        { Sid: "AllowEventBridgeToEncrypt", Effect: "Allow", Principal: { Service: "events.amazonaws.com" }, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*" },
+        {
+          Sid: "AllowEventBridgeToEncrypt",
+          Effect: "Allow",
+          Principal: { Service: "events.amazonaws.com" },
+          Action: ["kms:GenerateDataKey", "kms:Decrypt"],
+          Resource: "*",
+          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns } },
+        },
       ]),
       tags,
     });

@@ -270,7 +270,7 @@ export class KarpenterControllerRole extends Construct {
     this.role = new IamRole(this, "role", {
       name: roleName,
       description: `Karpenter controller (${this.namespace}/${this.serviceAccountName})`,
-      assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : trustPolicyJson({ Service: "pods.eks.amazonaws.com" }, ["sts:AssumeRole", "sts:TagSession"]),
+      assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : this.podIdentityTrust(cluster),
       tags: props.tags,
     });
     this.roleArn = this.role.arn;
@@ -311,6 +311,23 @@ export class KarpenterControllerRole extends Construct {
       });
     }
     this.dependables = [...(this.podIdentityAssociation ? [this.podIdentityAssociation] : []), ...attachments];
+  }
+
+  /**
+   * Pod Identity trust for exactly this cluster, namespace and service account: the session tags EKS
+   * Pod Identity adds (on unless an association disables them; ours does not) are conditions, so
+   * another association in the account cannot use this role even where someone may pass it
+   * (Amazon EKS User Guide, "Create IAM role with trust policy required by EKS Pod Identity",
+   * "Setting Conditions", and "Grant Pods access to AWS resources based on tags": session tags).
+   */
+  private podIdentityTrust(cluster: IKarpenterCluster): string {
+    return trustPolicyJson({ Service: "pods.eks.amazonaws.com" }, ["sts:AssumeRole", "sts:TagSession"], {
+      StringEquals: {
+        "aws:RequestTag/eks-cluster-arn": cluster.clusterArn,
+        "aws:RequestTag/kubernetes-namespace": this.namespace,
+        "aws:RequestTag/kubernetes-service-account": this.serviceAccountName,
+      },
+    });
   }
 
   /** `KarpenterController<Group>Policy-<suffix or cluster name>`, as upstream names them. */

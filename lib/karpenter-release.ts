@@ -236,7 +236,7 @@ export class KarpenterRelease extends Construct {
     }
     this.fullName = chartFullName(this.releaseName, values);
     try {
-      this.valuesYaml = renderValues(booleanTokensPlain(values));
+      this.valuesYaml = renderValues(booleanTokensPlain(values, version));
     } catch (e) {
       if (!(e instanceof ValuesRenderError)) throw e;
       // name the prop the value came from: the escape hatch, or the typed prop of the same path

@@ -27,7 +27,13 @@ import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved, resolvedReference } from "./private/tokens";
-import { resolveKarpenterVersion } from "./private/version";
+import { allowUnverifiedVersions, resolveKarpenterVersion } from "./private/version";
+import { warnUnverifiedVersion } from "./private/unverified-version";
+import { addSynthCheck } from "./private/synth-checks";
+import { checkInstallNames } from "./private/install-names";
+import { attributeQuota } from "./private/iam-quotas";
+import { KarpenterAdoption } from "./adopt/karpenter-adoption";
+import { adoptedOptions, adoptExisting } from "./adopt/adopt-existing";
 
 const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
 const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
@@ -49,8 +55,23 @@ export interface KarpenterProps {
    * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
    * Karpenter compatibility matrix).
    * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   * @throws KarpenterValidationError for a release newer than every release this library knows
+   * (e.g. 1.15.0 while KNOWN_RELEASES ends at 1.14.1), unless `allowUnverifiedVersion` is true
    */
   readonly version?: string;
+  /**
+   * Opt-in to install a Karpenter `version` newer than every release this library knows (a new
+   * minor, e.g. 1.15.0). Both Helm releases then install that version, but every fact the library
+   * derives from the version — controller IAM policy, node role policies, interruption event rules,
+   * chart settings and value paths, CRD fields and rules, Kubernetes compatibility — is taken from
+   * the newest known release, unverified: synth warns naming both versions, and settings or values
+   * the newest known chart lacks pass with a warning instead of an error. The opt-in holds for the
+   * whole app (node objects and other constructs naming that version). Prefer adding the release
+   * with `npm run add-version` (docs/versions.md). Patches newer than the newest known patch of a
+   * known minor (e.g. 1.14.5) need no opt-in.
+   * @default false
+   */
+  readonly allowUnverifiedVersion?: boolean;
   /** Namespace of both releases (and of the pod identity association). @default "kube-system" */
   readonly namespace?: string;
   /** The controller's ServiceAccount, shared by the chart and the pod identity association / IRSA trust. @default "karpenter" */
@@ -117,6 +138,19 @@ export interface KarpenterProps {
   readonly repository?: string;
   /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
   readonly tags?: Record<string, string>;
+  /**
+   * What an earlier install of Karpenter on this cluster left running: those resources are imported
+   * (Terraform `import` blocks; Terraform ≥ 1.6) under their existing names instead of created, a
+   * legacy controller policy is detached only after the new ones are attached, and the Helm releases
+   * are adopted in place (`upgrade_install`; the old chart's CRDs move into `karpenter-crd` with
+   * `take_ownership`). Presets: `gettingStartedAdoption(...)`, `terraformAwsEksModuleAdoption(...)`.
+   * Keep it until the first apply has succeeded (an import block of a resource already in state is a
+   * no-op). See docs/adopting.md.
+   * @default nothing exists: everything is created
+   * @throws KarpenterValidationError for a malformed adoption or one that contradicts `nodeRole`,
+   * `controllerRole`, `identity` or `interruptionQueue`
+   */
+  readonly adopt?: KarpenterAdoption;
 }
 
 /**
@@ -150,8 +184,11 @@ export interface KarpenterProps {
  * time: synth warns when this Karpenter version does not support the newest Kubernetes it knows.
  *
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
- * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, or a
- * Karpenter version that does not support the cluster's literal Kubernetes version; at synth, for more
+ * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, a
+ * Karpenter version that does not support the cluster's literal Kubernetes version, or AWS names of
+ * the install that break the AWS rules — all name problems in one error, each on the prop to set
+ * (`nodeRole.roleName`, `controllerRole.roleName`, `controllerRole.policyNameSuffix`,
+ * `interruptionQueue.queueName`, `interruptionQueue.ruleNamePrefix`); at synth, for more
  * replicas than the system node group has nodes, a second install for the same cluster, or an IAM
  * name (role, policy, spot service-linked role) another construct of the app creates in the same (or
  * an unknown) account. Warns at synth when Pod Identity is used and the app has no
@@ -208,7 +245,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     super(scope, id);
     try {
       requireCluster(this, props);
+      if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
+        throw new KarpenterValidationError(this, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false");
+      }
+      if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(this);
       const version = resolveKarpenterVersion(this, props.version);
+      warnUnverifiedVersion(this, version);
       checkKubernetesCompatibility(this, "version", version, props.cluster);
       this.cluster = props.cluster;
       this.version = version.full;
@@ -219,9 +261,27 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       const tags = props.tags;
 
       // checked before the first resource: nothing half-built on error
-      const nodeRoleOptions = checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS);
-      const controllerRoleOptions = checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS);
-      const queueOption = queueOptionsOf(this, props.interruptionQueue);
+      const options = adoptedOptions(
+        this,
+        props.adopt,
+        {
+          nodeRole: checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS),
+          controllerRole: checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS),
+          interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
+          identity: props.identity,
+          clusterNameLiteral: cluster.clusterNameLiteral,
+          namespace: this.namespace,
+        },
+        version.minor,
+      );
+      const { nodeRole: nodeRoleOptions, controllerRole: controllerRoleOptions, interruptionQueue: queueOption } = options;
+      checkInstallNames(this, {
+        cluster,
+        version,
+        nodeRole: nodeRoleOptions ?? {},
+        controllerRole: controllerRoleOptions ?? {},
+        queue: queueOption && !("existingQueueArn" in queueOption) ? queueOption : undefined,
+      });
 
       // the options spread first, the wired values after them: a stray key cannot override what is wired
       this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags });
@@ -289,8 +349,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       });
       this.release = this.controllerChart.release;
       for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
+      if (props.adopt) {
+        const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
+        adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
+      }
 
-      this.node.addValidation({ validate: () => this.crossChecks() });
+      addSynthCheck(this, () => this.crossChecks());
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built install
       scope.node.tryRemoveChild(id);
@@ -307,6 +371,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const reportedElsewhere = (other: IConstruct) => other instanceof Karpenter && sameInstallTarget(other.cluster, this.cluster);
     attributeAccountNames(this.nodeRole, { owner: this, fieldOf: (f) => `nodeRole.${f}`, reportedElsewhere });
     attributeAccountNames(this.controllerRole, { owner: this, fieldOf: (f) => `controllerRole.${f}`, reportedElsewhere });
+    attributeQuota(this.nodeRole, this, "nodeRole");
+    attributeQuota(this.controllerRole, this, "controllerRole");
     if (this.spotServiceLinkedRole) {
       attributeAccountNames(this.spotServiceLinkedRole, {
         owner: this,
@@ -330,20 +396,20 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     return { here, otherStacks };
   }
 
-  private crossChecks(): string[] {
-    const errors: string[] = [];
+  private crossChecks(): KarpenterValidationError[] {
+    const errors: KarpenterValidationError[] = [];
     const others = this.otherInstallsOnThisCluster();
     if (others.length > 0) {
       const cluster = this.cluster.clusterNameLiteral ?? this.cluster.resource.node.path;
       errors.push(
-        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`).message,
+        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`),
       );
     }
     const replicas = this.controllerChart.replicas;
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
       errors.push(
-        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`).message,
+        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`),
       );
     }
     if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {

@@ -7,6 +7,8 @@ import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
 import { Checker, isSet } from "./private/k8s-rules";
+import { checkNodePoolSemantics } from "./private/node-semantic-rules";
+import { nodeContextOf } from "./private/node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
@@ -62,11 +64,16 @@ export interface NodePoolProps extends NodePoolOptions {
  * installation does not create that role gets a synth warning.
  *
  * Two NodePools of one app with the same `metadata.name` on the same cluster fail synth
- * (`node.addValidation`), naming both construct paths.
+ * (a synth-time check, see `validateApp`), naming both construct paths.
  *
  * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
  * a {@link KarpenterValidationError} naming the construct path, the field (e.g.
  * `disruption.budgets[1].schedule`), the value and the rule. Token values are left to the API server.
+ *
+ * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
+ * `karpenter.sh/nodepool` label value of every node), and values of well-known labels in requirements
+ * and labels are ones instances carry (`kubernetes.io/arch` amd64/arm64, lower-case instance families,
+ * numeric instance-* labels, zones of the cluster's literal region).
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -120,6 +127,7 @@ export class NodePool extends Construct {
         ["nodeClass.version", ownClass?.version],
       ],
       "the NodePool, its EC2NodeClass and the installation must target one version",
+      scope,
     );
     const c = new Checker(where, version);
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, ...options } = props;
@@ -133,6 +141,7 @@ export class NodePool extends Construct {
     const requirements = capacity.requirements;
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
     checkNodePool(c, version, { ...options, requirements }, name, ref);
+    checkNodePoolSemantics(c, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
 
     super(scope, id);
     this.name = name;

@@ -185,7 +185,7 @@ export class SystemNodeGroup extends Construct {
     });
     recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "", "-system-node"), field: "roleName", resource: this.role }]);
     // construct ids are the bare policy names (no prefix), as this construct has always named them
-    const attachments = attachPolicies(this, this.role.name, SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })), "");
+    const attachments = attachPolicies(this, this.role.name, SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })), "", "role");
     this.nodeGroup = new EksNodeGroup(this, "node-group", {
       clusterName: cluster.clusterName,
       nodeGroupName,

@@ -5,6 +5,7 @@ import * as path from "path";
 import { PassThrough } from "stream";
 import { CliIo, runCli, stopOnClosedPipe, USAGE } from "../lib/cli";
 import { convertLegacyManifests, toV1Yaml } from "../lib/convert";
+import { upgradePlan, upgradePlanMarkdown } from "../lib/upgrade";
 import { SEED_MANIFESTS } from "./convert/seed-manifests";
 
 /** An in-memory CliIo: files by name, stdin text, captured output. */
@@ -152,6 +153,49 @@ describe("closed pipes", () => {
   });
 });
 
+describe("cdktf-eks-karpenter upgrade-plan", () => {
+  test("Markdown on stdout by default, exit 0", async () => {
+    const io = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.2", "--to", "1.11"], io)).toBe(0);
+    expect(io.out).toBe(upgradePlanMarkdown(upgradePlan("1.2", "1.11")));
+    expect(io.out).toMatch(/^# Karpenter 1\.2\.8 → 1\.11\.3\n/);
+    expect(io.err).toBe("");
+  });
+
+  test("--json prints the plan object (for CI); --flag=value and --kubernetes work", async () => {
+    const io = fakeIo();
+    expect(await runCli(["upgrade-plan", "--json", "--from=1.8.0", "--to=1.9.2", "--kubernetes", "1.25"], io)).toBe(0);
+    const plan = JSON.parse(io.out);
+    expect(plan).toEqual(JSON.parse(JSON.stringify(upgradePlan("1.8.0", "1.9.2", { kubernetesVersion: "1.25" }))));
+    expect(plan.kubernetes).toMatchObject({ cluster: "1.25", clusterSupported: false });
+    expect(plan.hazards.map((h: { id: string }) => h.id)).toEqual(expect.arrayContaining(["static-capacity-gate-casing", "kubernetes-1.25-outside-1.8.0"]));
+  });
+
+  test.each([
+    [["upgrade-plan", "--from", "1.2"], "upgrade-plan needs --to"],
+    [["upgrade-plan"], "upgrade-plan needs --from and --to"],
+    [["upgrade-plan", "--from", "1.2", "--to"], "--to needs a value"],
+    [["upgrade-plan", "--from", "1.2", "--from", "1.3", "--to", "1.4"], "--from given twice"],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan'],
+    [["upgrade-plan", "1.2", "1.4"], 'unexpected argument "1.2" for upgrade-plan'],
+    [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
+  ])("%j is a usage error: exit 2", async (argv, problem) => {
+    const io = fakeIo();
+    expect(await runCli(argv, io)).toBe(2);
+    expect(io.err.startsWith(`error: ${problem}`)).toBe(true);
+    expect(io.err.endsWith(USAGE)).toBe(true);
+    expect(io.out).toBe("");
+  });
+
+  test("--help prints the usage, which documents the command", async () => {
+    const io = fakeIo();
+    expect(await runCli(["upgrade-plan", "--help"], io)).toBe(0);
+    expect(io.out).toBe(USAGE);
+    expect(USAGE).toContain("cdktf-eks-karpenter upgrade-plan --from <version> --to <version> [--json] [--kubernetes <1.x>]");
+  });
+});
+
 describe("without the cdktf peer dependency", () => {
   afterAll(() => jest.dontMock("cdktf"));
 
@@ -168,6 +212,10 @@ describe("without the cdktf peer dependency", () => {
       // the rules still run: weight 0 is noted
       expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(0);
       expect(io.err).toContain("spec.weight = 0: an integer from 1 to 100");
+      // upgrade-plan needs only the version data
+      const plan = fakeIo();
+      expect(await cli.runCli(["upgrade-plan", "--from", "1.2", "--to", "1.3", "--json"], plan)).toBe(0);
+      expect(JSON.parse(plan.out).to).toBe("1.3.8");
     });
   });
 });

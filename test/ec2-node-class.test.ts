@@ -234,7 +234,7 @@ describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
     new Ec2NodeClass(karpenter, "node-class-default", { karpenter, name: "default" });
     new Ec2NodeClass(stack, "x", { karpenter, name: "default" });
     expect(() => app.synth()).toThrow(
-      '[test/x] test/x: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: test/karpenter/node-class-default is EC2NodeClass "default" too (both belong to the Karpenter installation test/karpenter); Kubernetes keeps one EC2NodeClass per name, so the two manifests would overwrite each other at apply. Give one of them another `name`',
+      'test/x: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: test/karpenter/node-class-default is EC2NodeClass "default" too (both belong to the Karpenter installation test/karpenter); Kubernetes keeps one EC2NodeClass per name, so the two manifests would overwrite each other at apply. Give one of them another `name`',
     );
   });
 

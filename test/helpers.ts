@@ -7,6 +7,7 @@ import { Release } from "@cdktf/provider-helm/lib/release";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
 import { IKarpenterInstallation } from "../lib/karpenter-installation";
+import { KarpenterValidationError } from "../lib/errors";
 
 /** A stack with an AWS provider, for constructs under test. */
 export function testStack(id = "test"): { app: App; stack: TerraformStack } {
@@ -85,4 +86,11 @@ export function thrown(fn: () => unknown): Error {
     return e as Error;
   }
   throw new Error("expected an error, none was thrown");
+}
+
+/** Runs `fn` once and returns the KarpenterValidationError it threw (fails the test on anything else). */
+export function rejected(fn: () => unknown): KarpenterValidationError {
+  const e = thrown(fn);
+  if (!(e instanceof KarpenterValidationError)) throw e;
+  return e;
 }

@@ -124,7 +124,17 @@ describe("InterruptionQueue", () => {
     const statements = JSON.parse(key.policy).Statement;
     expect(statements[0].Principal.AWS).toMatch(/^arn:\$\{data\.aws_partition\.[^.]+\.partition\}:iam::\$\{data\.aws_caller_identity\.[^.]+\.account_id\}:root$/);
     expect(statements[0].Action).toBe("kms:*");
-    expect(statements[1]).toEqual({ Sid: "AllowEventBridgeToEncrypt", Effect: "Allow", Principal: { Service: "events.amazonaws.com" }, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*" });
+    const { Condition: condition, ...grant } = statements[1];
+    expect(grant).toEqual({ Sid: "AllowEventBridgeToEncrypt", Effect: "Allow", Principal: { Service: "events.amazonaws.com" }, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*" });
+    // confused-deputy protection: only this account's rules of this install may use the key
+    const account = statements[0].Principal.AWS.match(/iam::(.*):root$/)[1];
+    expect(condition.StringEquals).toEqual({ "aws:SourceAccount": account });
+    const ruleNames = Object.values(resources(json, "aws_cloudwatch_event_rule")).map((r) => (r as { name: string }).name);
+    expect(ruleNames).toHaveLength(5);
+    const arns: string[] = condition.ArnEquals["aws:SourceArn"];
+    const prefix = `arn:\${data.aws_partition.`;
+    for (const arn of arns) expect(arn.startsWith(prefix) && arn.includes(`:events:\${data.aws_region.`) && arn.includes(`:${account}:rule/`)).toBe(true);
+    expect(arns.map((a) => a.split(":rule/")[1]).sort()).toEqual([...ruleNames].sort());
     const q = onlyResource(json, "aws_sqs_queue");
     expect(q.kms_master_key_id).toBe(keyRef);
     expect(q.sqs_managed_sse_enabled).toBeUndefined(); // conflicts with kms_master_key_id

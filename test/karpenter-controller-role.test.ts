@@ -46,11 +46,19 @@ const trustOf = (json: any) => JSON.parse(resources(json, "aws_iam_role")[key(js
 const key = (json: any, type: string, prefix: string) => Object.keys(resources(json, type)).find((k) => k.startsWith(prefix))!;
 
 describe("KarpenterControllerRole", () => {
-  test("Pod Identity (default): trust pods.eks.amazonaws.com with AssumeRole + TagSession, and the association", () => {
+  test("Pod Identity (default): trust pods.eks.amazonaws.com with AssumeRole + TagSession for this cluster, namespace and service account, and the association", () => {
     const { json, role } = controller();
     const iamRole = resources(json, "aws_iam_role")[key(json, "aws_iam_role", "controller")];
     expect(iamRole.name).toBe("KarpenterControllerRole-${aws_eks_cluster.cluster.name}");
-    expect(JSON.parse(iamRole.assume_role_policy).Statement).toEqual([{ Effect: "Allow", Principal: { Service: "pods.eks.amazonaws.com" }, Action: ["sts:AssumeRole", "sts:TagSession"] }]);
+    expect(JSON.parse(iamRole.assume_role_policy).Statement).toEqual([
+      {
+        Effect: "Allow",
+        Principal: { Service: "pods.eks.amazonaws.com" },
+        Action: ["sts:AssumeRole", "sts:TagSession"],
+        // the session tags EKS Pod Identity adds: no other association may use the role
+        Condition: { StringEquals: { "aws:RequestTag/eks-cluster-arn": "${aws_eks_cluster.cluster.arn}", "aws:RequestTag/kubernetes-namespace": "kube-system", "aws:RequestTag/kubernetes-service-account": "karpenter" } },
+      },
+    ]);
     const assoc = onlyResource(json, "aws_eks_pod_identity_association");
     expect(assoc).toMatchObject({ cluster_name: "${aws_eks_cluster.cluster.name}", namespace: "kube-system", service_account: "karpenter" });
     expect(assoc.role_arn).toBe(`\${aws_iam_role.${key(json, "aws_iam_role", "controller")}.arn}`);

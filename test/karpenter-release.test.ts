@@ -192,7 +192,7 @@ describe("KarpenterRelease", () => {
     test("unknown and wired keys are refused", () => {
       expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(/settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.14\.1 chart: batchMaxDuration, /);
       expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(/settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/);
-      expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(/settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.14\.1 chart: spotToSpotConsolidation, nodeRepair/);
+      expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(/settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.14\.1 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/);
     });
 
     test("values are checked", () => {

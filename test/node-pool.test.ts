@@ -321,7 +321,7 @@ describe("NodePool names are unique per cluster (checked at synth)", () => {
     new NodePool(stack, "first", { nodeClass, name: "default" });
     new NodePool(stack, "second", { nodeClass, name: "default" });
     expect(() => Testing.synth(stack, true)).toThrow(
-      /\[test\/second\] test\/second: name = "default" is invalid: a name no other NodePool on the same cluster has: test\/first is NodePool "default" too \(both belong to the Karpenter installation test\/karpenter\)/,
+      /^test\/second: name = "default" is invalid: a name no other NodePool on the same cluster has: test\/first is NodePool "default" too \(both belong to the Karpenter installation test\/karpenter\)/,
     );
   });
 

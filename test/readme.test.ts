@@ -7,7 +7,8 @@ import { synthApp } from "./examples/synth";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { convertLegacyManifests, DiscoveryTags, formatNotes, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "cdktf-eks-karpenter";
+import { convertLegacyManifests, DiscoveryTags, formatNotes, formatValidationReport, Ec2NodeClass, Karpenter, KarpenterCluster, KarpenterValidationError, NodePool, SystemNodeGroup, upgradePlan, upgradePlanMarkdown, validateApp } from "cdktf-eks-karpenter";
+import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 
 function clusterStack() {
   const app = Testing.app();
@@ -17,12 +18,54 @@ function clusterStack() {
   return { app, stack, eks };
 }
 
-test("Testing your stacks: Karpenter gets an encrypted interruption queue", () => {
-  const { stack, eks } = clusterStack();
-  new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromEksCluster(eks) });
+// --- README "Testing your stacks", as written
+function clusterWithAddon() {
+  const app = Testing.app();
+  const stack = new TerraformStack(app, "test");
+  new AwsProvider(stack, "aws", { region: "eu-west-1" });
+  new HelmProvider(stack, "helm", {});
+  const eks = new EksCluster(stack, "cluster", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  new EksAddon(stack, "pod-identity-agent", { clusterName: eks.name, addonName: "eks-pod-identity-agent" });
+  return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
+}
 
-  const synthesized = Testing.synth(stack);
+test("Karpenter gets an encrypted interruption queue, and the app passes every check", () => {
+  const { app, stack, cluster } = clusterWithAddon();
+  new Karpenter(stack, "karpenter", { cluster });
+
+  const report = validateApp(app); // what `cdktf synth` checks, and the warnings it would print
+  expect(report.errors).toEqual([]);
+  expect(report.otherErrors).toEqual([]);
+  expect(report.warnings).toEqual([]);
+
+  const synthesized = Testing.synth(stack, true); // true: run the validations (Testing.synth skips them by default)
   expect(synthesized).toHaveResourceWithProperties(SqsQueue, { message_retention_seconds: 300, sqs_managed_sse_enabled: true });
+});
+
+test("two installs on one cluster fail synth", () => {
+  const { stack, cluster } = clusterWithAddon();
+  new Karpenter(stack, "karpenter", { cluster });
+  new Karpenter(stack, "again", { cluster });
+
+  expect(() => Testing.synth(stack, true)).toThrow(KarpenterValidationError);
+  // the same problems as data, without synthesizing: each names the other install
+  expect(validateApp(stack).errors.map((e) => [e.path, e.field, e.value])).toEqual([
+    ["test/karpenter", "cluster", "prod"],
+    ["test/again", "cluster", "prod"],
+  ]);
+});
+
+test("Testing your stacks: warnings of a plain node run", () => {
+  const { app, stack, cluster } = clusterWithAddon();
+  new Karpenter(stack, "karpenter", { cluster, nodeRole: { additionalPolicyArns: Array.from({ length: 7 }, (_, i) => `arn:aws:iam::123456789012:policy/p${i}`) } });
+  const printed: string[] = [];
+  const warn = jest.spyOn(console, "warn").mockImplementation((m: string) => void printed.push(m));
+  // --- as in the README
+  const report = validateApp(app);
+  if (report.warnings.length > 0) console.warn(formatValidationReport(report));
+  // ---
+  warn.mockRestore();
+  expect(printed).toEqual([expect.stringMatching(/^warning: \[test\/karpenter\] nodeRole.additionalPolicyArns: role .* gets 11 managed policies/)]);
 });
 
 test("API tour: one construct, then node objects in a second stack", () => {
@@ -115,4 +158,16 @@ test("docs/migrating.md: converted manifests through the constructs", () => {
   const pool = manifests.find((m) => m.manifest.kind === "NodePool").manifest;
   expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
   expect(manifests.find((m) => m.manifest.kind === "EC2NodeClass").manifest.spec.instanceProfile).toBe("KarpenterNodeInstanceProfile-prod");
+});
+
+test("docs/upgrading.md: a plan in code, rendered, hazards checked", () => {
+  // from docs/upgrading.md
+  const plan = upgradePlan("1.2.8", "1.11.3", { kubernetesVersion: "1.31" });
+  const markdown = upgradePlanMarkdown(plan);
+  const failsCi = plan.hazards.some((h) => h.where !== "on the way");
+  // ---
+  expect(markdown).toContain("## 1.6.8 → 1.7.6");
+  expect(plan.kubernetes.clusterSupported).toBe(true);
+  expect(failsCi).toBe(false);
+  expect(upgradePlan("1.8.0", "1.11.3").hazards.some((h) => h.where !== "on the way")).toBe(true);
 });

@@ -1,4 +1,4 @@
-import { supportedKubernetesVersions } from "../../lib";
+import { DEFAULT_KARPENTER_VERSION, supportedKubernetesVersions } from "../../lib";
 
 /**
  * Settings of the example app, from environment variables with defaults. Read once in main.ts so
@@ -9,10 +9,15 @@ export interface ExampleConfig {
   readonly clusterName: string;
   /** `AWS_REGION`: where everything is created. */
   readonly region: string;
-  /** `KUBERNETES_VERSION`: the EKS control plane version; by default 1.34, or the newest the chosen Karpenter version runs on when that is older. */
+  /** `KUBERNETES_VERSION`: the EKS control plane version; by default 1.36, or the newest the chosen Karpenter version runs on when that is older. */
   readonly kubernetesVersion: string;
   /** `KARPENTER_VERSION`: the Karpenter chart and controller version. */
   readonly karpenterVersion: string;
+  /**
+   * `KARPENTER_UNVERIFIED_VERSION=true`: allow a `KARPENTER_VERSION` newer than every release the
+   * library knows (Karpenter's `allowUnverifiedVersion`; synth then warns what is unverified).
+   */
+  readonly allowUnverifiedVersion: boolean;
   /** `PUBLIC_ACCESS_CIDRS`: comma-separated CIDRs allowed to reach the public API endpoint. */
   readonly publicAccessCidrs: string[];
   /** `INFLATE_REPLICAS`: replicas of the `inflate` test Deployment (0 = no pods, no nodes). */
@@ -34,8 +39,9 @@ export interface ExampleConfig {
 export const DEFAULTS = {
   clusterName: "karpenter-demo",
   region: "us-east-1",
-  kubernetesVersion: "1.34",
-  karpenterVersion: "1.14.1",
+  // EKS standard support: 1.36 since 2026-06; 1.34 leaves standard support on 2026-12-02
+  kubernetesVersion: "1.36",
+  karpenterVersion: DEFAULT_KARPENTER_VERSION,
   publicAccessCidrs: "0.0.0.0/0",
   inflateReplicas: "0",
 } as const;
@@ -72,6 +78,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     region,
     kubernetesVersion,
     karpenterVersion,
+    allowUnverifiedVersion: readBool(env, "KARPENTER_UNVERIFIED_VERSION"),
     publicAccessCidrs,
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
@@ -81,7 +88,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   };
 }
 
-/** 1.34, or the newest Kubernetes the Karpenter version runs on when that is older (older Karpenter refuses newer clusters). */
+/** 1.36, or the newest Kubernetes the Karpenter version runs on when that is older (older Karpenter refuses newer clusters). */
 function defaultKubernetesVersion(karpenterVersion: string): string {
   let newest: string;
   try {

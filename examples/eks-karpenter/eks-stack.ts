@@ -98,6 +98,7 @@ export class EksStack extends TerraformStack {
     this.karpenter = new Karpenter(this, "karpenter", {
       cluster: this.cluster,
       version: config.karpenterVersion,
+      allowUnverifiedVersion: config.allowUnverifiedVersion,
       systemNodeGroup: this.systemNodes,
       spotServiceLinkedRole: config.spotServiceLinkedRole,
     });

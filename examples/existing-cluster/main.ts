@@ -25,7 +25,11 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
   const cluster = KarpenterCluster.fromClusterName(install, "cluster", clusterName);
   const access = kubernetesAccess(cluster, region);
   new HelmProvider(install, "helm", { kubernetes: access });
-  const karpenter = new Karpenter(install, "karpenter", { cluster, version: env.KARPENTER_VERSION || undefined });
+  const karpenter = new Karpenter(install, "karpenter", {
+    cluster,
+    version: env.KARPENTER_VERSION || undefined,
+    allowUnverifiedVersion: env.KARPENTER_UNVERIFIED_VERSION === "true",
+  });
 
   const nodes = new TerraformStack(app, "nodes");
   const { exec, ...endpoint } = kubernetesAccess(karpenter.cluster, region);

@@ -40,7 +40,10 @@ const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 
  * exactly gets a {@link ConversionNote} on its object; documents of other kinds are skipped
  * with a note in the result's `notes`. Each converted object is also checked against the
  * targeted Karpenter version's NodePool / EC2NodeClass rules (those of the constructs): every
- * problem gets its own `action` note (the constructs stop at the first). Converted NodePools
+ * problem gets its own `action` note (the constructs stop at the first). A NodePool's kubelet
+ * (a node class field in v1) moves to its EC2NodeClass; NodePools of one EC2NodeClass that ask
+ * for different kubelet settings get copies of it named `<class>-<pool>` (one per kubelet
+ * configuration, right after the original in `objects`), so no pool changes behaviour. Converted NodePools
  * always state `karpenter.sh/capacity-type`, as the NodePool construct does (`In [on-demand]`
  * with an info note when the input named none).
  *
@@ -124,10 +127,10 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   const classes = drafts.flatMap((d) => (d.kind === "EC2NodeClass" ? [d.draft] : []));
   rejectDuplicates(pools, "NodePool");
   rejectDuplicates(classes, "EC2NodeClass");
-  moveKubelet(pools, classes);
-  validateDrafts(pools, classes, version);
+  const copies = moveKubelet(pools, classes);
+  validateDrafts(pools, [...classes, ...[...copies.values()].flat()], version);
 
-  const objects: ConvertedObject[] = drafts.map((d) => (d.kind === "NodePool" ? poolResult(d.draft) : classResult(d.draft)));
+  const objects: ConvertedObject[] = drafts.flatMap((d): ConvertedObject[] => (d.kind === "NodePool" ? [poolResult(d.draft)] : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult)));
   return {
     objects,
     nodePools: objects.filter((o): o is ConvertedNodePool => o.kind === "NodePool"),

@@ -1,5 +1,6 @@
 import { AmiFamily, AmiSelectorTerm, BlockDeviceMapping, KubeletConfiguration, MetadataOptions, VolumeType } from "../ec2-node-class-spec";
 import { aliasFamilyOf } from "../private/ec2-node-class-rules";
+import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../private/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
 
 /*
@@ -218,7 +219,8 @@ export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelector
   if (terms) return { amiFamily: family as AmiFamily, amiSelectorTerms: terms };
   if (alias) {
     ctx.note("info", at, `amiFamily ${family} without AMI selector terms is the alias "${alias}@latest" in v1 (the family's newest EKS-optimized AMI, as before); pin a version (e.g. "${alias}@v20250101") in production: latest replaces every node when AWS publishes an AMI`);
-    if (family === "AL2") ctx.note("info", at, "AL2 EKS-optimized AMIs are not published for Kubernetes 1.33 and later: plan a move to al2023 or bottlerocket");
+    const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family];
+    if (last !== undefined) ctx.note("info", at, `${family} EKS-optimized AMIs are not published for Kubernetes 1.${last + 1} and later: plan a move to al2023 or bottlerocket`);
     return { amiSelectorTerms: [{ alias: `${alias}@latest` }] };
   }
   ctx.note(

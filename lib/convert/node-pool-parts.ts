@@ -111,18 +111,33 @@ export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1:
 const MAX_SECONDS = Number(MAX_DURATION_NS / 1_000_000_000n);
 
 /**
- * A v1alpha5 TTL in seconds as a v1 duration, or `"Never"` with an action note when it is longer
- * than Karpenter can parse (Go's `time.Duration`; the constructs reject such a duration): a TTL of
- * centuries means "never" in practice.
+ * Whole seconds as people write a duration: hours, minutes and seconds, each only when not zero
+ * (`2592000` → `"720h"`, `5400` → `"1h30m"`, `90` → `"1m30s"`, `0` → `"0s"`). Go's
+ * `time.Duration.String()` would write `720h0m0s`; both parse alike, and the CRD pattern of
+ * `expireAfter` / `consolidateAfter` / `terminationGracePeriod` (`^([0-9]+(s|m|h))+$`, karpenter.sh
+ * NodePool CRD) takes any sequence of those units. Hours are the largest unit: Go durations have no days.
+ */
+export function humanDuration(seconds: number): string {
+  const h = Math.floor(seconds / 3600);
+  const m = Math.floor((seconds % 3600) / 60);
+  const s = seconds % 60;
+  const text = `${h ? `${h}h` : ""}${m ? `${m}m` : ""}${s ? `${s}s` : ""}`;
+  return text || "0s";
+}
+
+/**
+ * A v1alpha5 TTL in seconds as a v1 duration written as people write it ({@link humanDuration}),
+ * or `"Never"` with an action note when it is longer than Karpenter can parse (Go's
+ * `time.Duration`; the constructs reject such a duration): a TTL of centuries means "never" in practice.
  * @param field the input field, for the note
  * @param target the v1 field written, for the note
  */
 export function ttlDuration(ctx: ObjectContext, n: number, field: string, target: string): string {
-  if (n <= MAX_SECONDS) return `${n}s`;
+  if (n <= MAX_SECONDS) return humanDuration(n);
   ctx.note(
     "action",
     field,
-    `${n} seconds is longer than the longest duration Karpenter v1 can parse (${MAX_WHOLE_SECONDS_TEXT}, about 292 years: Go's time.ParseDuration fails above it): written as ${target} "Never"; set a duration of at most ${MAX_SECONDS}s if that is not what you meant`,
+    `${n} seconds is longer than the longest duration Karpenter v1 can parse (${MAX_WHOLE_SECONDS_TEXT}, about 292 years: Go's time.ParseDuration fails above it): written as ${target} "Never"; set a duration of at most ${MAX_WHOLE_SECONDS_TEXT} if that is not what you meant`,
   );
   return "Never";
 }

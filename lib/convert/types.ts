@@ -108,11 +108,15 @@ export interface ConvertedNodePool {
 export interface ConvertedEc2NodeClass {
   /** Always `"EC2NodeClass"`. */
   readonly kind: "EC2NodeClass";
-  /** `metadata.name` (the input's; for a Provisioner's inline `provider`, the Provisioner's). */
+  /**
+   * `metadata.name` (the input's; for a Provisioner's inline `provider`, the Provisioner's; for a
+   * copy made for a NodePool whose kubelet differs from the other NodePools of the class,
+   * `<class>-<pool>`, cut to 63 characters with a hash when longer).
+   */
   readonly name: string;
   /** The v1 spec as EC2NodeClass props (`name` included). */
   readonly props: Ec2NodeClassOptions;
-  /** The input object (for an inline `provider`, the Provisioner). */
+  /** The input object (for an inline `provider`, the Provisioner; for a copy, the class it copies). */
   readonly source: ConversionSource;
   /** What could not be carried over exactly, in input order. */
   readonly notes: ConversionNote[];
@@ -123,7 +127,11 @@ export type ConvertedObject = ConvertedNodePool | ConvertedEc2NodeClass;
 
 /** The result of {@link convertLegacyManifests}. */
 export interface LegacyConversionResult {
-  /** Every converted object, in input order (an inline provider's node class right after its NodePool). */
+  /**
+   * Every converted object, in input order (an inline provider's node class right after its
+   * NodePool; a copy of an EC2NodeClass made for a NodePool with other kubelet settings right
+   * after the class it copies).
+   */
   readonly objects: ConvertedObject[];
   /** The NodePools of `objects`. */
   readonly nodePools: ConvertedNodePool[];

@@ -1,6 +1,7 @@
 import { checkEc2NodeClass } from "../private/ec2-node-class-rules";
 import { Checker } from "../private/k8s-rules";
 import { checkNodePool } from "../private/node-pool-rules";
+import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../private/node-semantic-rules";
 import { KarpenterVersion } from "../private/version";
 import { ClassDraft, PoolDraft } from "./drafts";
 
@@ -34,7 +35,11 @@ export function validateDrafts(pools: readonly PoolDraft[], classes: readonly Cl
     const ref = pool.nodeClassRef ?? { name: PLACEHOLDER, group: "karpenter.k8s.aws", kind: "EC2NodeClass" };
     const group = ref.group ?? "karpenter.k8s.aws";
     const kind = ref.kind ?? "EC2NodeClass";
-    check(pool, version, "NodePool", (path) => v1Path(path, POOL_PATHS), (c) => checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef"));
+    check(pool, version, "NodePool", (path) => v1Path(path, POOL_PATHS), (c) => {
+      checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef");
+      // the cluster's region and Kubernetes version are not known here: those rules wait for the constructs
+      checkNodePoolSemantics(c, pool.props.name, pool.props, {});
+    });
   }
   for (const cls of classes) {
     const p = cls.props;
@@ -46,7 +51,10 @@ export function validateDrafts(pools: readonly PoolDraft[], classes: readonly Cl
       subnetSelectorTerms: p.subnetSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
       securityGroupSelectorTerms: p.securityGroupSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
     };
-    check(cls, version, "EC2NodeClass", (path) => v1Path(path, { name: "metadata.name" }), (c) => checkEc2NodeClass(c, version, spec, p.name));
+    check(cls, version, "EC2NodeClass", (path) => v1Path(path, { name: "metadata.name" }), (c) => {
+      checkEc2NodeClass(c, version, spec, p.name);
+      checkEc2NodeClassSemantics(c, p.name, spec, {});
+    });
   }
 }
 

@@ -2,6 +2,7 @@ import { IConstruct } from "constructs";
 import { TerraformResource } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { awsLocation } from "./cluster-identity";
+import { addSynthCheck } from "./synth-checks";
 
 /*
  * IAM names are unique per AWS account, in every region at once: two constructs of one app that
@@ -58,7 +59,7 @@ export function recordAccountNames(construct: IConstruct, names: (Omit<AccountWi
   const known = names.filter((n): n is AccountWideName => n.literal !== undefined);
   if (known.length === 0) return;
   records.set(construct, { names: known, owner: construct, fieldOf: (f) => f, advice });
-  construct.node.addValidation({ validate: () => clashes(construct) });
+  addSynthCheck(construct, () => clashes(construct));
 }
 
 /**
@@ -70,7 +71,7 @@ export function attributeAccountNames(child: IConstruct, owner: AccountNameOwner
   if (record) records.set(child, { ...owner, names: record.names });
 }
 
-function clashes(construct: IConstruct): string[] {
+function clashes(construct: IConstruct): KarpenterValidationError[] {
   const mine = records.get(construct)!;
   const all = construct.node.root.node.findAll().filter((c) => records.has(c));
   const earlier = all.slice(0, all.indexOf(construct)).map((c) => records.get(c)!);
@@ -104,6 +105,6 @@ function clashes(construct: IConstruct): string[] {
       mine.fieldOf(field),
       value,
       `an IAM name no other construct of this app creates in the same AWS account: ${[...e.others].join(", ")} also create${e.others.size === 1 ? "s" : ""} ${names.join(", ")}. IAM names are account-wide (the same in every region), so the second create fails at apply with EntityAlreadyExists; ${fix}.${accounts}`,
-    ).message;
+    );
   });
 }

@@ -3,56 +3,24 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { isPlainMap } from "./deep-merge";
 import { isUnresolved } from "./tokens";
+import { Annotations } from "cdktf";
+import { factsRelease, valuePathsAt } from "../versions";
+import { VALUE_PATHS_PATCH_CHANGES } from "../versions/patch-history";
 import { KNOWN_RELEASES } from "./version";
 
-/**
- * The value paths of the `karpenter` chart's values.yaml, per release range. `settings` is not here:
- * its keys and feature gates are modelled, with their types, in chart-settings.ts.
+/*
+ * The value paths of the `karpenter` chart's values.yaml, per release: lib/versions/data/ (generated
+ * by `npm run add-version` from `charts/karpenter/values.yaml` of each minor's newest patch) and the
+ * patches that moved a path (lib/versions/patch-history.ts: 1.0.1, 1.1.1, 1.5.3, read at their
+ * tags). `settings` is not here: its keys and feature gates are modelled, with their types, in
+ * chart-settings.ts.
  *
  * Notation: `a.b` is a value; `a.b[]` a list (Helm replaces it whole, so it is a leaf); `a.b{}` a
  * map that takes any key (empty in values.yaml — annotations, labels, resources — or `nodeSelector`,
  * whose one default label a user adds to); `a.b~` a key whose default is null (any value).
  * A map that values.yaml fills (`affinity`, `strategy`, `podSecurityContext`, `serviceMonitor`…) is
  * closed: only its listed paths exist — the rule the conformance harness applies.
- *
- * Source: `charts/karpenter/values.yaml` of aws/karpenter-provider-aws at every release tag v1.0.0 to
- * v1.14.1 (the tests hold the table against the newest patch of each minor; the patches that
- * moved a path — 1.0.1, 1.1.1, 1.5.3 — were read at their tags).
  */
-const CHART_VALUE_PATHS: readonly { readonly since: string; readonly until?: string; readonly paths: readonly string[] }[] = [
-  {
-    since: "1.0.0",
-    paths: [
-      "nameOverride", "fullnameOverride", "additionalLabels{}", "additionalAnnotations{}", "imagePullPolicy", "imagePullSecrets[]",
-      "serviceAccount.create", "serviceAccount.name", "serviceAccount.annotations{}", "additionalClusterRoleRules[]",
-      "serviceMonitor.enabled", "serviceMonitor.additionalLabels{}", "serviceMonitor.endpointConfig{}",
-      "replicas", "revisionHistoryLimit", "strategy.rollingUpdate.maxUnavailable", "podLabels{}", "podAnnotations{}",
-      "podDisruptionBudget.name", "podDisruptionBudget.maxUnavailable", "podSecurityContext.fsGroup", "priorityClassName",
-      "terminationGracePeriodSeconds~", "hostNetwork", "dnsPolicy", "dnsConfig{}", "nodeSelector{}",
-      "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[]",
-      "affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[]",
-      "topologySpreadConstraints[]", "tolerations[]", "extraVolumes[]",
-      "controller.image.repository", "controller.image.tag", "controller.image.digest", "controller.env[]", "controller.envFrom[]",
-      "controller.resources{}", "controller.extraVolumeMounts[]", "controller.sidecarContainer[]", "controller.sidecarVolumeMounts[]",
-      "controller.metrics.port", "controller.healthProbe.port", "logLevel", "logOutputPaths[]", "logErrorOutputPaths[]",
-    ],
-  },
-  { since: "1.0.0", until: "1.0.1", paths: ["postInstallHook.image.repository", "postInstallHook.image.tag", "postInstallHook.image.digest"] },
-  // the conversion webhook left with the v1beta1 APIs
-  { since: "1.0.0", until: "1.1.0", paths: ["webhook.enabled", "webhook.port", "webhook.metrics.port"] },
-  { since: "1.1.0", paths: ["service.annotations{}"] },
-  { since: "1.1.1", paths: ["schedulerName", "controller.containerName"] },
-  { since: "1.4.0", paths: ["initContainers{}"] },
-  {
-    since: "1.5.0",
-    paths: [
-      "serviceMonitor.relabelings[]", "serviceMonitor.metricRelabelings[]", "podSecurityContext.seccompProfile.type",
-      "controller.securityContext.appArmorProfile{}", "controller.securityContext.seLinuxOptions{}", "controller.securityContext.seccompProfile{}",
-    ],
-  },
-  { since: "1.5.0", until: "1.5.3", paths: ["podSecurityContext.runAsNonRoot"] },
-  { since: "1.9.0", paths: ["serviceMonitor.sampleLimit~"] },
-];
 
 /** What a path of the table is: a value, a list, or a map / null default that takes anything below it. */
 type ValuePathKind = "value" | "list" | "open";
@@ -70,9 +38,7 @@ function parsePath(entry: string): { parts: string[]; kind: ValuePathKind } {
  * `settings` excluded), in table order. The tests hold it against each release's values.yaml.
  */
 export function chartValuePaths(version: string): { path: string; kind: ValuePathKind; entry: string }[] {
-  return CHART_VALUE_PATHS.filter((g) => semver.gte(version, g.since) && (g.until === undefined || semver.lt(version, g.until)))
-    .flatMap((g) => g.paths)
-    .map((entry) => {
+  return valuePathsAt(factsRelease(version)).map((entry) => {
       const { parts, kind } = parsePath(entry);
       return { path: parts.join("."), kind, entry };
     });
@@ -116,16 +82,14 @@ function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: st
   return [{ parts: [...prefix], value: values }];
 }
 
-/** Release boundaries of the table plus every known release: the versions worth asking "does it have the path?". */
+/** Every known release plus the patches that moved a path and the releases just before them: the versions worth asking "does it have the path?". */
 function probeVersions(): string[] {
-  const all = new Set<string>([...KNOWN_RELEASES]);
-  for (const g of CHART_VALUE_PATHS) {
-    all.add(g.since);
-    if (g.until) {
-      all.add(g.until);
-      const before = [...KNOWN_RELEASES].reverse().find((r) => semver.lt(r, g.until!));
-      if (before) all.add(before);
-    }
+  // the data holds each minor's newest patch; a path of it is taken to exist from the minor's .0 on
+  const all = new Set<string>(KNOWN_RELEASES.flatMap((r) => [r, r.replace(/\.\d+$/, ".0")]));
+  for (const c of VALUE_PATHS_PATCH_CHANGES) {
+    all.add(c.patch);
+    const [major, minor, patch] = c.patch.split(".").map(Number);
+    all.add(patch > 0 ? `${major}.${minor}.${patch - 1}` : c.patch);
   }
   return [...all].sort(semver.compare);
 }
@@ -138,10 +102,18 @@ function probeVersions(): string[] {
  */
 export function checkValuePaths(scope: IConstruct | string, version: string, values: Record<string, unknown>, fieldOf: (parts: readonly string[]) => string): void {
   const tree = chartValueTree(version);
+  const stand = factsRelease(version);
   for (const { parts, value } of leafPaths(values)) {
     if (parts[0] === "settings") continue;
     const depth = unknownDepth(tree, parts);
     if (depth < 0) continue;
+    if (stand !== version && typeof scope !== "string") {
+      // a release newer than every known one (allowUnverifiedVersion): the path may be new in it
+      Annotations.of(scope).addWarning(
+        `${fieldOf(parts)} is not a value path of the Karpenter ${stand} chart, the newest this library knows; passed to the ${version} chart unchecked (allowUnverifiedVersion). Check it in the ${version} chart's values.yaml`,
+      );
+      continue;
+    }
     // the path is wrong whatever the value; a token's text would mean nothing to the reader
     throw new KarpenterValidationError(scope, fieldOf(parts), isUnresolved(value) ? "(known at apply)" : value, explainUnknown(tree, version, parts, depth));
   }

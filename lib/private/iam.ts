@@ -1,5 +1,6 @@
 import { Construct } from "constructs";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+import { checkManagedPolicyQuota } from "./iam-quotas";
 
 /** A string or a list of strings, as IAM policy JSON allows for Action, Resource and condition values. */
 export type StringOrList = string | string[];
@@ -40,9 +41,11 @@ export function awsManagedPolicyArn(partition: string, name: string): string {
 /**
  * Attaches policy ARNs to a role, one `aws_iam_role_policy_attachment` each, with construct ids
  * `<idPrefix><key>` (keys must be stable so that a plan does not churn when a list grows; the
- * prefix keeps the addresses a construct already deployed, e.g. none for SystemNodeGroup).
+ * prefix keeps the addresses a construct already deployed, e.g. none for SystemNodeGroup). The role
+ * gets the managed-policy quota check (see iam-quotas), reported on `quotaField`.
  */
-export function attachPolicies(scope: Construct, roleName: string, policies: { key: string; arn: string }[], idPrefix = "attachment-"): IamRolePolicyAttachment[] {
+export function attachPolicies(scope: Construct, roleName: string, policies: { key: string; arn: string }[], idPrefix = "attachment-", quotaField = "additionalPolicyArns"): IamRolePolicyAttachment[] {
+  checkManagedPolicyQuota(scope, roleName, quotaField);
   return policies.map((p) => new IamRolePolicyAttachment(scope, `${idPrefix}${p.key}`, { role: roleName, policyArn: p.arn }));
 }
 

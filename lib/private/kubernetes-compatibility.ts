@@ -4,6 +4,8 @@ import { IConstruct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterValidationError } from "../errors";
 import { IKarpenterCluster } from "../karpenter-cluster";
+import { kubernetesRange } from "../versions";
+import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
 import { isUnresolved } from "./tokens";
 import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
 
@@ -22,37 +24,47 @@ interface KubernetesSupport {
  * to start ("karpenter is not compatible with kubernetes version") and the Helm release times out.
  *
  * Source: the Karpenter "Compatibility" page (karpenter.sh docs, upgrading/compatibility.md, its
- * generated matrix `hack/docs/compatibilitymatrix_gen/compatibility.yaml`) and, for the exact patch
- * where a range moved, the constants `MinK8sVersion` / `MaxK8sVersion` of
- * `pkg/providers/version/version.go` at every release tag of aws/karpenter-provider-aws (v1.0.0 to
- * v1.14.1). The matrix lists minors only; the tags show that 1.34 support arrived in 1.6.6 and, on
- * the 1.7 line, only in 1.7.4 (1.7.0–1.7.3 stop at 1.33), and 1.31 support in 1.0.5.
+ * generated matrix `hack/docs/compatibilitymatrix_gen/compatibility.yaml`), given to
+ * `npm run add-version --kubernetes` per minor (lib/versions/data/index.ts), and for the exact patch
+ * where a range moved the constants `MinK8sVersion` / `MaxK8sVersion` of
+ * `pkg/providers/version/version.go` at the release tags (lib/versions/patch-history.ts: 1.34
+ * support arrived in 1.6.6 and, on the 1.7 line, only in 1.7.4; 1.31 support in 1.0.5). Built on
+ * first use, consecutive equal ranges merged.
  */
-const KUBERNETES_SUPPORT: readonly KubernetesSupport[] = [
-  { since: "1.0.0", minMinor: 25, maxMinor: 30 },
-  { since: "1.0.5", minMinor: 25, maxMinor: 31 },
-  { since: "1.2.0", minMinor: 25, maxMinor: 32 },
-  { since: "1.5.0", minMinor: 26, maxMinor: 33 },
-  { since: "1.6.6", minMinor: 26, maxMinor: 34 },
-  { since: "1.7.0", minMinor: 26, maxMinor: 33 },
-  { since: "1.7.4", minMinor: 26, maxMinor: 34 },
-  { since: "1.9.0", minMinor: 26, maxMinor: 35 },
-  { since: "1.13.0", minMinor: 26, maxMinor: 36 },
-];
+let supportTable: readonly KubernetesSupport[] | undefined;
+function kubernetesSupportTable(): readonly KubernetesSupport[] {
+  if (supportTable) return supportTable;
+  const minorOf = (k: string) => Number(k.split(".")[1]);
+  const entries: KubernetesSupport[] = [];
+  const push = (since: string, r: { min: string; max: string }) => {
+    const last = entries[entries.length - 1];
+    if (last && last.minMinor === minorOf(r.min) && last.maxMinor === minorOf(r.max)) return;
+    entries.push({ since, minMinor: minorOf(r.min), maxMinor: minorOf(r.max) });
+  };
+  for (const release of KNOWN_RELEASES) {
+    const minor = release.split(".").slice(0, 2).join(".");
+    const early = KUBERNETES_EARLY_PATCHES.find((e) => e.minor === minor);
+    if (early) push(`${minor}.0`, early);
+    push(early ? early.until : `${minor}.0`, kubernetesRange(release));
+  }
+  supportTable = entries;
+  return entries;
+}
 
 /** The newest Kubernetes minor the table knows anything about. */
-const NEWEST_KNOWN_KUBERNETES_MINOR = Math.max(...KUBERNETES_SUPPORT.map((s) => s.maxMinor));
+const newestKnownKubernetesMinor = () => Math.max(...kubernetesSupportTable().map((s) => s.maxMinor));
 
 /** The Kubernetes range of a Karpenter version (a patch newer than the table's keeps its minor's range). */
 function kubernetesSupport(version: string): KubernetesSupport {
-  let found = KUBERNETES_SUPPORT[0];
-  for (const s of KUBERNETES_SUPPORT) if (semver.gte(version, s.since)) found = s;
+  const table = kubernetesSupportTable();
+  let found = table[0];
+  for (const s of table) if (semver.gte(version, s.since)) found = s;
   return found;
 }
 
 /**
  * The Kubernetes versions a Karpenter release runs on, e.g. `{ oldest: "1.26", newest: "1.34" }` for
- * 1.6.8 (Karpenter compatibility matrix and the controller's own version check, see KUBERNETES_SUPPORT).
+ * 1.6.8 (Karpenter compatibility matrix and the controller's own version check, see kubernetesSupportTable()).
  * @param karpenterVersion a Karpenter release such as `"1.6.8"`
  * @throws KarpenterValidationError for a version this library does not support
  */
@@ -73,7 +85,7 @@ function kubernetesMinor(version: string | undefined): number | undefined {
  * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
  * data source, or a cluster without `version` (EKS then picks its default).
  */
-function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
+export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
   if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
   const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
   return input !== undefined && !isUnresolved(input) ? input : undefined;
@@ -83,12 +95,13 @@ function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefine
 function releasesSupporting(minor: number): string | undefined {
   const ok = (x: KubernetesSupport | undefined) => x !== undefined && x.minMinor <= minor && minor <= x.maxMinor;
   const runs: string[] = [];
-  for (let i = 0; i < KUBERNETES_SUPPORT.length; i++) {
-    if (!ok(KUBERNETES_SUPPORT[i]) || ok(KUBERNETES_SUPPORT[i - 1])) continue;
-    const since = KUBERNETES_SUPPORT[i].since;
+  const table = kubernetesSupportTable();
+  for (let i = 0; i < table.length; i++) {
+    if (!ok(table[i]) || ok(table[i - 1])) continue;
+    const since = table[i].since;
     let end = i;
-    while (ok(KUBERNETES_SUPPORT[end + 1])) end++;
-    const next = KUBERNETES_SUPPORT[end + 1];
+    while (ok(table[end + 1])) end++;
+    const next = table[end + 1];
     if (!next) {
       runs.push(`${since} and later`);
       continue;
@@ -120,10 +133,10 @@ function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
  */
 function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, support: KubernetesSupport, cluster: IKarpenterCluster): void {
   if (!(cluster.resource instanceof EksCluster) || cluster.resource.versionInput !== undefined) return;
-  if (support.maxMinor >= NEWEST_KNOWN_KUBERNETES_MINOR || alreadyWarned(cluster, `default:${version.full}`)) return;
+  if (support.maxMinor >= newestKnownKubernetesMinor() || alreadyWarned(cluster, `default:${version.full}`)) return;
   const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
   Annotations.of(scope).addWarning(
-    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the newest known Karpenter releases support up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
+    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the newest known Karpenter releases support up to 1.${newestKnownKubernetesMinor()}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
   );
 }
 
@@ -144,13 +157,13 @@ export function checkKubernetesCompatibility(scope: IConstruct, field: string, v
   if (minor >= support.minMinor && minor <= support.maxMinor) return;
   const range = `Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}`;
   const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
-  const beyondTable = minor > NEWEST_KNOWN_KUBERNETES_MINOR && support.maxMinor === NEWEST_KNOWN_KUBERNETES_MINOR;
+  const beyondTable = minor > newestKnownKubernetesMinor() && support.maxMinor === newestKnownKubernetesMinor();
   const unknownPatch = minor > support.maxMinor && isNewerThanKnownPatch(version);
   if (beyondTable || unknownPatch) {
     // Karpenter checks and then builds its KarpenterRelease, which checks again: warn once per cluster and version
     if (alreadyWarned(cluster, version.full)) return;
     const known = beyondTable
-      ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR}); Karpenter ${version.full} supports ${range} as far as known`
+      ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${newestKnownKubernetesMinor()}); Karpenter ${version.full} supports ${range} as far as known`
       : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;
     Annotations.of(scope).addWarning(
       `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying, the controller refuses to start on a Kubernetes version it does not support`,
@@ -159,8 +172,8 @@ export function checkKubernetesCompatibility(scope: IConstruct, field: string, v
   }
   const supporting = releasesSupporting(minor);
   const needs =
-    minor > NEWEST_KNOWN_KUBERNETES_MINOR
-      ? `no Karpenter release this library knows supports Kubernetes 1.${minor} yet (the newest known releases support up to 1.${NEWEST_KNOWN_KUBERNETES_MINOR})`
+    minor > newestKnownKubernetesMinor()
+      ? `no Karpenter release this library knows supports Kubernetes 1.${minor} yet (the newest known releases support up to 1.${newestKnownKubernetesMinor()})`
       : supporting === undefined
         ? `no Karpenter 1.x release supports Kubernetes 1.${minor}: upgrade the cluster to 1.${support.minMinor} or later`
         : `Kubernetes 1.${minor} needs Karpenter ${supporting}`;

@@ -4,6 +4,7 @@ import { KarpenterValidationError } from "../errors";
 import type { IKarpenterCluster } from "../karpenter-cluster";
 import type { IKarpenterInstallation } from "../karpenter-installation";
 import { isSet, nameFromId } from "./k8s-rules";
+import type * as SynthChecks from "./synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./version";
 
 /*
@@ -42,11 +43,12 @@ export function objectName(where: IConstruct | string, id: string, given: string
  * @param candidates `[field, version]`, most specific first, e.g. `[["version", props.version],
  * ["karpenter.version", karpenter?.version]]`; null counts as unset
  * @param why why they must agree, the end of the error message
+ * @param app a construct of the app (for the allowUnverifiedVersion opt-in of its Karpenter)
  * @throws KarpenterValidationError on a candidate that is not a supported release (including a
  * non-string from a JavaScript caller), or on the first candidate when another differs from it
  */
-export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string): KarpenterVersion {
-  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field) }));
+export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string, app?: IConstruct): KarpenterVersion {
+  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field, app) }));
   if (given.length === 0) return resolveKarpenterVersion(where, DEFAULT_KARPENTER_VERSION);
   const [first, ...others] = given;
   const other = others.find((o) => o.version.full !== first.version.full);
@@ -119,8 +121,9 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   registry.set(root, all);
   const self: NamedObject = { construct, kind, name, ...hint };
   all.push(self);
-  construct.node.addValidation({
-    validate: () => {
+  // loaded on use: this module is also read where cdktf is not installed (see k8s-rules)
+  const { addSynthCheck } = require("./synth-checks") as typeof SynthChecks;
+  addSynthCheck(construct, () => {
       if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
       const earlier = all.slice(0, all.indexOf(self)).filter((o) => o.kind === kind && o.name === name);
       const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
@@ -132,9 +135,8 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
           "name",
           name,
           `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
-        ).message,
+        ),
       ];
-    },
   });
 }
 

@@ -2,7 +2,8 @@ import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "../karpenter-settings";
-import { CHART_FEATURE_GATES, CHART_SETTINGS, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
+import { Annotations } from "cdktf";
+import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
 import { isPlainMap } from "./deep-merge";
 import { parseQuantity, plainScalar } from "./helm";
 import { checkOptionKeys } from "./input-checks";
@@ -30,11 +31,17 @@ export function checkReplicas(scope: IConstruct, field: string, replicas: unknow
  */
 export function settingsValues(scope: IConstruct, version: KarpenterVersion, settings: KarpenterSettings | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  const CHART_SETTINGS = chartKeyFacts("settings", version);
+  const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   const given = checkMap(scope, "settings", settings as Record<string, unknown> | undefined) ?? {};
   const { featureGates, ...rest } = given;
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     const fact = CHART_SETTINGS.find((f) => f.key === key && !f.wired);
+    if (!fact && passUnverified(scope, `settings.${key}`, version, CHART_SETTINGS)) {
+      out[key] = value;
+      continue;
+    }
     if (!fact) throw unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
     checkFact(scope, `settings.${key}`, fact, value, version, "setting");
     out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
@@ -43,6 +50,10 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
   for (const [key, value] of Object.entries(checkMap(scope, "settings.featureGates", featureGates as Record<string, unknown> | undefined) ?? {})) {
     if (value === undefined) continue;
     const fact = CHART_FEATURE_GATES.find((f) => f.key === key);
+    if (!fact && passUnverified(scope, `settings.featureGates.${key}`, version, CHART_FEATURE_GATES)) {
+      gates[key] = value;
+      continue;
+    }
     if (!fact) throw unknownKey(scope, `settings.featureGates.${key}`, value, CHART_FEATURE_GATES, "feature gate", version);
     checkFact(scope, `settings.featureGates.${key}`, fact, value, version, "feature gate");
     gates[key] = value;
@@ -50,7 +61,7 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
   // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
   // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
   for (const fact of CHART_FEATURE_GATES) {
-    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = fact.defaults[0].value;
+    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = chartDefault("featureGates", fact.key, version.full) ?? false;
   }
   if (Object.keys(gates).length) out.featureGates = gates;
   return out;
@@ -65,8 +76,21 @@ function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: 
   if (problem) throw new KarpenterValidationError(scope, field, value, problem);
 }
 
+/**
+ * For a release newer than every known one (allowUnverifiedVersion), a key the newest known chart
+ * lacks may be new in that release: it passes, with a warning. Wired keys never pass.
+ * @returns true when the key passes
+ */
+function passUnverified(scope: IConstruct, field: string, version: KarpenterVersion, facts: readonly ChartKeyFact[]): boolean {
+  if (!version.unverified || facts.some((f) => f.wired && field.endsWith(`settings.${f.key}`))) return false;
+  Annotations.of(scope).addWarning(
+    `${field} is not a key of the Karpenter ${version.factsMinor} chart, the newest this library knows; passed to the ${version.full} chart unchecked (allowUnverifiedVersion). Check its name and type in the ${version.full} chart's values.yaml`,
+  );
+  return true;
+}
+
 function unknownKey(scope: IConstruct, field: string, value: unknown, facts: readonly ChartKeyFact[], what: string, version: KarpenterVersion): KarpenterValidationError {
-  const wired = CHART_SETTINGS.find((f) => f.wired && `settings.${f.key}` === field);
+  const wired = chartKeyFacts("settings", version).find((f) => f.wired && `settings.${f.key}` === field);
   if (wired) return new KarpenterValidationError(scope, field, value, `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`);
   const known = facts.filter((f) => hasKey(f, version.full)).map((f) => f.key);
   return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart: ${known.join(", ")}`);
@@ -82,7 +106,7 @@ export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
  * `"false"` would be a non-empty string, true for Helm's `if` — and a value that is not a boolean
  * fails the plan in `tobool` instead of reaching the controller. Inputs are not modified.
  */
-export function booleanTokensPlain(values: Record<string, unknown>): Record<string, unknown> {
+export function booleanTokensPlain(values: Record<string, unknown>, version: KarpenterVersion): Record<string, unknown> {
   const settings = values.settings;
   if (!isPlainMap(settings)) return values;
   const plain = (facts: readonly ChartKeyFact[], map: Record<string, unknown>) => {
@@ -92,8 +116,8 @@ export function booleanTokensPlain(values: Record<string, unknown>): Record<stri
     }
     return out;
   };
-  const out = plain(CHART_SETTINGS, settings);
-  if (isPlainMap(settings.featureGates)) out.featureGates = plain(CHART_FEATURE_GATES, settings.featureGates);
+  const out = plain(chartKeyFacts("settings", version), settings);
+  if (isPlainMap(settings.featureGates)) out.featureGates = plain(chartKeyFacts("featureGates", version), settings.featureGates);
   return { ...values, settings: out };
 }
 
@@ -109,12 +133,15 @@ export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, v
   const settings = values.settings;
   if (settings === undefined) return;
   if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+  const CHART_SETTINGS = chartKeyFacts("settings", version);
+  const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   for (const [key, value] of Object.entries(settings)) {
     if (key === "featureGates") {
       if (value === null) continue;
       if (!isPlainMap(value)) throw new KarpenterValidationError(scope, "values.settings.featureGates", value, "a map of feature gates");
       for (const [gate, v] of Object.entries(value)) {
         const fact = CHART_FEATURE_GATES.find((f) => f.key === gate);
+        if (!fact && passUnverified(scope, `values.settings.featureGates.${gate}`, version, CHART_FEATURE_GATES)) continue;
         if (!fact) throw unknownKey(scope, `values.settings.featureGates.${gate}`, v, CHART_FEATURE_GATES, "feature gate", version);
         if (v !== null) checkFact(scope, `values.settings.featureGates.${gate}`, fact, v, version, "feature gate");
       }
@@ -125,6 +152,7 @@ export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, v
       const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
       throw new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`);
     }
+    if (!fact && passUnverified(scope, `values.settings.${key}`, version, CHART_SETTINGS)) continue;
     if (!fact) throw unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
     if (value !== null) checkFact(scope, `values.settings.${key}`, fact, value, version, "setting");
   }

@@ -1,35 +1,23 @@
 import * as semver from "semver";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
+import { knownReleases } from "../versions";
 
 /**
  * The newest patch of every Karpenter minor this library knows: release tags v1.0.14 to v1.14.1 of
  * aws/karpenter-provider-aws (GitHub releases), whose charts, CRDs and getting-started
- * CloudFormation the tables of this library were written from.
+ * CloudFormation `npm run add-version` turned into lib/versions/data/.
  */
-export const KNOWN_RELEASES: readonly string[] = [
-  "1.0.14",
-  "1.1.10",
-  "1.2.8",
-  "1.3.8",
-  "1.4.4",
-  "1.5.8",
-  "1.6.8",
-  "1.7.6",
-  "1.8.8",
-  "1.9.2",
-  "1.10.2",
-  "1.11.3",
-  "1.12.2",
-  "1.13.1",
-  "1.14.1",
-];
+export const KNOWN_RELEASES: readonly string[] = knownReleases();
 
-/** The Karpenter version installed when none is given. */
-export const DEFAULT_KARPENTER_VERSION = "1.14.1";
+/** The Karpenter version installed when none is given: the newest known release. */
+export const DEFAULT_KARPENTER_VERSION = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
 
 /** The supported minors, as `"1.0"` … `"1.14"`. */
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
+
+/** The newest release this library knows, e.g. `"1.14.1"`. */
+export const NEWEST_KNOWN_RELEASE = DEFAULT_KARPENTER_VERSION;
 
 /** A validated Karpenter version. */
 export interface KarpenterVersion {
@@ -41,6 +29,18 @@ export interface KarpenterVersion {
   readonly patch: number;
   /** True when this version is at or after `major.minor[.patch]` (e.g. `atLeast("1.10")`). */
   atLeast(version: string): boolean;
+  /** The known minor whose facts (IAM policy, event rules, chart settings, CRD fields) apply: its own, or the newest known one for an unverified version. */
+  readonly factsMinor: string;
+  /** True for a release newer than every minor this library knows, used with the `allowUnverifiedVersion` opt-in. */
+  readonly unverified: boolean;
+}
+
+/** The apps (construct roots) whose Karpenter opted in to a release newer than the newest known one. */
+const unverifiedOptIns = new WeakSet<object>();
+
+/** Lets every construct of `scope`'s app use a Karpenter release newer than the newest known one (`Karpenter.allowUnverifiedVersion`). */
+export function allowUnverifiedVersions(scope: IConstruct): void {
+  unverifiedOptIns.add(scope.node.root);
 }
 
 /**
@@ -48,9 +48,11 @@ export interface KarpenterVersion {
  * Any patch of a supported minor (1.0 to 1.14) is accepted: every patch of a minor shares its IAM
  * policy and chart settings keys, except two chart keys added in a patch (`disableDryRun` in
  * 1.6.2, the fixed `staticCapacity` spelling in 1.8.1), which this model places at that patch.
+ * A release newer than every known one (same major) is accepted only when a Karpenter of the app
+ * opted in with `allowUnverifiedVersion` (`app`, else `scope`, tells which app).
  * @throws KarpenterValidationError for a malformed version, a pre-release, a token or an unknown minor
  */
-export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version"): KarpenterVersion {
+export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version", app?: IConstruct): KarpenterVersion {
   const allowed = `a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: ${SUPPORTED_MINORS.join(", ")} (default ${DEFAULT_KARPENTER_VERSION})`;
   if (typeof version !== "string" || /\$\{|TfToken/.test(version)) {
     throw new KarpenterValidationError(scope, field, version, `${allowed}; it must be known at synth, not a token, because it selects the IAM policy and chart settings`);
@@ -63,18 +65,35 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
     throw new KarpenterValidationError(scope, field, version, newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed);
   }
   const minorKey = `${parsed.major}.${parsed.minor}`;
-  if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
+  let factsMinor = minorKey;
+  const unverified = !SUPPORTED_MINORS.includes(minorKey) && semver.gt(parsed.version, NEWEST_KNOWN_RELEASE) && parsed.major === semver.major(NEWEST_KNOWN_RELEASE);
+  if (unverified) {
+    const inApp = app ?? (typeof scope !== "string" ? scope : undefined);
+    const optedIn = inApp !== undefined && unverifiedOptIns.has(inApp.node.root);
+    if (!optedIn) {
+      throw new KarpenterValidationError(
+        scope,
+        field,
+        version,
+        `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter ` +
+          `(its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or add the release with \`npm run add-version\``,
+      );
+    }
+    factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];
+  } else if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
   return {
     full: parsed.version,
     minor: parsed.minor,
     patch: parsed.patch,
     atLeast: (v: string) => semver.gte(parsed.version, semver.coerce(v)!.version),
+    factsMinor,
+    unverified,
   };
 }
 
 /** The newest known patch of the minor of `v` (e.g. `"1.14.1"` for 1.14.0). */
 export function newestKnownPatch(v: KarpenterVersion): string {
-  return KNOWN_RELEASES.find((r) => semver.minor(r) === v.minor)!;
+  return KNOWN_RELEASES.find((r) => r.startsWith(`${v.factsMinor}.`))!;
 }
 
 /**
@@ -83,5 +102,5 @@ export function newestKnownPatch(v: KarpenterVersion): string {
  * settings are assumed to equal the newest known patch's.
  */
 export function isNewerThanKnownPatch(v: KarpenterVersion): boolean {
-  return semver.gt(v.full, newestKnownPatch(v));
+  return !v.unverified && semver.gt(v.full, newestKnownPatch(v));
 }

@@ -66,6 +66,14 @@ spec:
   securityGroupSelectorTerms: [{ name: eks-cluster-sg }]
 `,
     ],
+    [
+      "two Provisioners of one AWSNodeTemplate with different kubelets (the class is split)",
+      provisioner("small", "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 10 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000") +
+        "---\n" +
+        provisioner("large", "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 110 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000") +
+        "---\n" +
+        awsNodeTemplate("shared", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"),
+    ],
   ])("%s: accepted, and the constructs emit exactly the converted v1 manifests", (_, yaml) => {
     const result = convertLegacyManifests(yaml);
     const emitted = build(result);
@@ -73,6 +81,15 @@ spec:
     for (const o of result.objects) expect(emitted[`${o.kind}/${o.name}`]).toEqual(toV1Manifest(o));
     // no conversion note reports a validation failure
     expect(result.objects.flatMap((o) => o.notes).filter((n) => n.message.includes("is invalid in Karpenter"))).toEqual([]);
+  });
+
+  test("a split class and human durations reach the emitted manifests", () => {
+    const pool = (name: string, maxPods: number) => provisioner(name, `providerRef: { name: shared }\nkubeletConfiguration: { maxPods: ${maxPods} }\nttlSecondsUntilExpired: 2592000`);
+    const emitted = build(convertLegacyManifests([pool("small", 10), pool("large", 110), awsNodeTemplate("shared", SELECTORS, "instanceProfile: p")].join("---\n")));
+    expect(emitted["EC2NodeClass/shared"].spec.kubelet).toEqual({ maxPods: 10 });
+    expect(emitted["EC2NodeClass/shared-large"].spec.kubelet).toEqual({ maxPods: 110 });
+    expect(emitted["NodePool/large"].spec.template.spec).toMatchObject({ nodeClassRef: { name: "shared-large" }, expireAfter: "720h" });
+    expect(emitted["NodePool/small"].spec.template.spec.nodeClassRef.name).toBe("shared");
   });
 
   test("the role option gives the node class a role", () => {

@@ -1,4 +1,6 @@
 import { convertLegacyManifests } from "../../lib/convert";
+import { humanDuration } from "../../lib/convert/node-pool-parts";
+import { DURATION, durationNanos } from "../../lib/private/k8s-rules";
 import { awsNodeTemplate, noteAbout, notesAbout, onlyPool, provisioner } from "./util";
 
 // Rules: karpenter.sh v0.32 "v1beta1 Migration" (Provisioner -> NodePool), v1.0 "v1 Migration",
@@ -62,15 +64,38 @@ describe("Provisioner → NodePool", () => {
       startupTaints: [{ key: "example.com/another-taint", value: "true", effect: "NoSchedule" }],
       limits: { cpu: 1000, memory: "1000Gi" },
       weight: 50,
-      // 2592000 s = 30 days = the guide's 720h
-      expireAfter: "2592000s",
-      disruption: { consolidationPolicy: "WhenEmpty", consolidateAfter: "120s" },
+      // 2592000 s = 30 days, written as people write it (the guide's 720h), not 2592000s
+      expireAfter: "720h",
+      disruption: { consolidationPolicy: "WhenEmpty", consolidateAfter: "2m" },
     });
     expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
     expect(pool.source).toEqual({ document: 1, apiVersion: "karpenter.sh/v1alpha5", kind: "Provisioner", name: "default" });
-    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('consolidationPolicy WhenEmpty, consolidateAfter "120s"');
-    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toContain('expireAfter "2592000s"');
+    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('consolidationPolicy WhenEmpty, consolidateAfter "2m"');
+    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toContain('expireAfter "720h"');
     expect(pool.notes.every((n) => n.level === "info")).toBe(true);
+  });
+
+  test.each([
+    [0, "0s"],
+    [45, "45s"],
+    [60, "1m"],
+    [90, "1m30s"],
+    [3600, "1h"],
+    [3601, "1h1s"],
+    [5400, "1h30m"],
+    [86400, "24h"],
+    [2592000, "720h"],
+    [9223372036, "2562047h47m16s"],
+  ])("%i seconds are written %s: hours, minutes, seconds without zero parts, in the CRD's duration pattern", (seconds, text) => {
+    expect(humanDuration(seconds)).toBe(text);
+    expect(DURATION.test(text)).toBe(true);
+    expect(durationNanos(text)).toBe(BigInt(seconds) * 1_000_000_000n);
+  });
+
+  test("TTLs come out as people write durations", () => {
+    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 604800\nttlSecondsAfterEmpty: 90"));
+    expect(pool.props.expireAfter).toBe("168h");
+    expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "1m30s" });
   });
 
   test("ttlSecondsAfterEmpty 0 is consolidateAfter 0s", () => {
@@ -85,7 +110,7 @@ describe("Provisioner → NodePool", () => {
     const expiry = noteAbout(pool.notes, "spec.ttlSecondsUntilExpired");
     expect(expiry.level).toBe("action");
     expect(expiry.message).toBe(
-      '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 9223372036s if that is not what you meant',
+      '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 2562047h47m16s if that is not what you meant',
     );
     expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('written as disruption consolidateAfter "Never"');
     // nothing left for the validation pass to reject
@@ -100,7 +125,7 @@ describe("Provisioner → NodePool", () => {
 
   test("a TTL of exactly the largest whole number of seconds is kept", () => {
     const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 9223372036"));
-    expect(pool.props.expireAfter).toBe("9223372036s");
+    expect(pool.props.expireAfter).toBe("2562047h47m16s");
     expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").level).toBe("info");
   });
 

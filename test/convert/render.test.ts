@@ -34,7 +34,7 @@ describe("toV1Manifest / toV1Yaml", () => {
         template: {
           metadata: { labels: { enabled: "yes" } },
           spec: {
-            expireAfter: "2592000s",
+            expireAfter: "720h",
             nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" },
             // the capacity type is stated even without the legacy defaults, as the NodePool construct does
             requirements: [

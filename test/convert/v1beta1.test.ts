@@ -155,28 +155,111 @@ describe("v1beta1 NodePool → v1", () => {
     expect(noteAbout(r.nodePools[0].notes, "spec.template.spec.kubelet").level).toBe("info");
   });
 
-  test("two NodePools sharing a class with different kubelets: not moved, an action note on each (the guide's example)", () => {
-    const r = convertLegacyManifests(
-      [
-        nodePool("nodepool-a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: nodeclass }"),
-        nodePool("nodepool-b", "      kubelet: { maxPods: 20 }\n      nodeClassRef: { apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: nodeclass }"),
-        nodeClass("nodeclass", BETA_CLASS_SPEC),
-      ].join("---\n"),
-    );
-    expect(r.ec2NodeClasses[0].props.kubelet).toBeUndefined();
-    const [a, b] = r.nodePools.map((p) => noteAbout(p.notes, "spec.template.spec.kubelet"));
-    expect(a.level).toBe("action");
-    expect(a.message).toContain('NodePool nodepool-b ({"maxPods":20})');
-    expect(b.message).toContain('NodePool nodepool-a ({"maxPods":10})');
-    expect(a.message).toContain("its own EC2NodeClass");
-  });
+  describe("NodePools of one class with different kubelets: the class is split", () => {
+    const ref = "      nodeClassRef: { apiVersion: karpenter.k8s.aws/v1beta1, kind: EC2NodeClass, name: nodeclass }";
+    const convert = (...docs: string[]) => convertLegacyManifests(docs.join("---\n"));
+    const byName = <T extends { name: string }>(list: T[], name: string): T => {
+      const found = list.find((o) => o.name === name);
+      if (!found) throw new Error(`no ${name} in ${list.map((o) => o.name).join(", ")}`);
+      return found;
+    };
 
-  test("a pool without kubelet sharing the class blocks the move too (it would change that pool's nodes)", () => {
-    const r = convertLegacyManifests(
-      [nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"), nodePool("b", "      nodeClassRef: { name: nc }"), nodeClass("nc", BETA_CLASS_SPEC)].join("---\n"),
-    );
-    expect(r.ec2NodeClasses[0].props.kubelet).toBeUndefined();
-    expect(noteAbout(r.nodePools[0].notes, "spec.template.spec.kubelet").message).toContain("NodePool b (no kubelet)");
+    test("the guide's example: the first pool's kubelet goes on the class, the other pool gets a copy", () => {
+      const r = convert(nodePool("nodepool-a", `      kubelet: { maxPods: 10 }\n${ref}`), nodePool("nodepool-b", `      kubelet: { maxPods: 20 }\n${ref}`), nodeClass("nodeclass", BETA_CLASS_SPEC));
+      expect(r.objects.map((o) => `${o.kind}/${o.name}`)).toEqual(["NodePool/nodepool-a", "NodePool/nodepool-b", "EC2NodeClass/nodeclass", "EC2NodeClass/nodeclass-nodepool-b"]);
+      const [original, copy] = r.ec2NodeClasses;
+      expect(original.props.kubelet).toEqual({ maxPods: 10 });
+      // the copy is the class with the other kubelet and its own name, nothing else changed
+      expect(copy.props).toEqual({ ...original.props, name: "nodeclass-nodepool-b", kubelet: { maxPods: 20 } });
+      expect(copy.source).toEqual(original.source);
+      expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nodeclass", "nodeclass-nodepool-b"]);
+      // no manual step left: every kubelet note is info
+      for (const p of r.nodePools) expect(noteAbout(p.notes, "spec.template.spec.kubelet").level).toBe("info");
+      expect(noteAbout(r.nodePools[1].notes, "spec.template.spec.kubelet").message).toMatch(/^kubelet moved to EC2NodeClass nodeclass-nodepool-b, a copy of nodeclass with this kubelet/);
+      expect(notesAbout(copy.notes, "spec.kubelet")).toEqual([
+        expect.objectContaining({ level: "info", message: expect.stringContaining('a copy of EC2NodeClass nodeclass with kubelet {"maxPods":20} for NodePool nodepool-b (document 2)') }),
+      ]);
+      expect(noteAbout(copy.notes, "spec.kubelet").message).toContain('(NodePool nodepool-a: kubelet {"maxPods":10})');
+      expect(r.objects.flatMap((o) => o.notes).filter((n) => n.level === "action" && n.field.includes("kubelet"))).toEqual([]);
+      const yaml = toV1Yaml(r);
+      expect(yaml.split("---\n")).toHaveLength(4);
+      expect(yaml).toContain("kind: EC2NodeClass\nmetadata:\n  name: nodeclass-nodepool-b\nspec:\n");
+    });
+
+    test("a pool without kubelet keeps the class as it is; the pool with one gets the copy", () => {
+      const r = convert(nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"), nodePool("b", "      nodeClassRef: { name: nc }"), nodeClass("nc", BETA_CLASS_SPEC));
+      expect(byName(r.ec2NodeClasses, "nc").props.kubelet).toBeUndefined();
+      expect(byName(r.ec2NodeClasses, "nc-a").props.kubelet).toEqual({ maxPods: 10 });
+      expect(byName(r.nodePools, "a").nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "nc-a" });
+      expect(byName(r.nodePools, "b").nodeClassRef?.name).toBe("nc");
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc-a").notes, "spec.kubelet").message).toContain("(NodePool b: no kubelet)");
+      expect(notesAbout(byName(r.ec2NodeClasses, "nc").notes, "spec.kubelet")).toEqual([]);
+    });
+
+    test("pools asking for the same kubelet share one class; one copy per other kubelet", () => {
+      const pool = (name: string, maxPods: number) => nodePool(name, `      kubelet: { maxPods: ${maxPods} }\n      nodeClassRef: { name: nc }`);
+      const r = convert(pool("a", 10), pool("b", 20), pool("c", 10), pool("d", 20), pool("e", 30), nodeClass("nc", BETA_CLASS_SPEC));
+      expect(r.ec2NodeClasses.map((c) => [c.name, c.props.kubelet])).toEqual([
+        ["nc", { maxPods: 10 }],
+        ["nc-b", { maxPods: 20 }],
+        ["nc-e", { maxPods: 30 }],
+      ]);
+      expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nc", "nc-b", "nc", "nc-b", "nc-e"]);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc-b").notes, "spec.kubelet").message).toContain("for NodePool b (document 2), NodePool d (document 4)");
+    });
+
+    test("the same input gives the same names; a name in use gets a number; long names are cut with a hash", () => {
+      const long = "p".repeat(61);
+      const docs = [
+        nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"),
+        nodePool("b", "      kubelet: { maxPods: 20 }\n      nodeClassRef: { name: nc }"),
+        nodePool(long, "      kubelet: { maxPods: 30 }\n      nodeClassRef: { name: nc }"),
+        nodeClass("nc", BETA_CLASS_SPEC),
+        nodeClass("nc-b", BETA_CLASS_SPEC),
+      ];
+      const names = convert(...docs).ec2NodeClasses.map((c) => c.name);
+      expect(convert(...docs).ec2NodeClasses.map((c) => c.name)).toEqual(names);
+      expect(names.slice(0, 2)).toEqual(["nc", "nc-b-2"]);
+      expect(names[2]).toMatch(/^nc-p{51}-[0-9a-f]{8}$/);
+      expect(names[2]).toHaveLength(63);
+      expect(names[3]).toBe("nc-b");
+    });
+
+    test("a v1 class's own kubelet stays for its pools; a pool with another kubelet (the v1.0 webhook annotation) gets a copy", () => {
+      const v1Class = nodeClass("nc", BETA_CLASS_SPEC).replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1").replace("  amiFamily: AL2023\n", "  amiSelectorTerms: [{ alias: al2023@latest }]\n  kubelet: { maxPods: 50 }\n");
+      const v1Pool = (name: string, annotation: string) =>
+        `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: ${name}\n${annotation}spec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }]\n`;
+      const r = convert(v1Pool("plain", ""), v1Pool("old", "  annotations:\n    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{\"maxPods\":10}'\n"), v1Class);
+      expect(r.ec2NodeClasses.map((c) => [c.name, c.props.kubelet])).toEqual([
+        ["nc", { maxPods: 50 }],
+        ["nc-old", { maxPods: 10 }],
+      ]);
+      expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nc", "nc-old"]);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc-old").notes, "spec.kubelet").message).toContain(`(NodePool plain: the class's own kubelet {"maxPods":50})`);
+    });
+
+    test("a class's own kubelet is never replaced: every pool asking for another gets a copy", () => {
+      const v1Class = nodeClass("nc", BETA_CLASS_SPEC).replace("karpenter.k8s.aws/v1beta1", "karpenter.k8s.aws/v1").replace("  amiFamily: AL2023\n", "  amiSelectorTerms: [{ alias: al2023@latest }]\n  kubelet: { maxPods: 50 }\n");
+      const r = convert(nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"), nodePool("b", "      kubelet: { maxPods: 20 }\n      nodeClassRef: { name: nc }"), v1Class);
+      expect(r.ec2NodeClasses.map((c) => [c.name, c.props.kubelet])).toEqual([
+        ["nc", { maxPods: 50 }],
+        ["nc-a", { maxPods: 10 }],
+        ["nc-b", { maxPods: 20 }],
+      ]);
+      expect(r.nodePools.map((p) => p.nodeClassRef?.name)).toEqual(["nc-a", "nc-b"]);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc").notes, "spec.kubelet").message).toMatch(/^kept: every NodePool of this input that uses nc asks for another kubelet/);
+      expect(noteAbout(byName(r.ec2NodeClasses, "nc-a").notes, "spec.kubelet").message).toContain('(NodePool b: kubelet {"maxPods":20}; the class itself: kubelet {"maxPods":50})');
+    });
+
+    test("a copy is checked like any converted class", () => {
+      const r = convert(
+        nodePool("a", "      kubelet: { maxPods: 10 }\n      nodeClassRef: { name: nc }"),
+        nodePool("b", "      kubelet: { imageGCHighThresholdPercent: 10, imageGCLowThresholdPercent: 50 }\n      nodeClassRef: { name: nc }"),
+        nodeClass("nc", BETA_CLASS_SPEC),
+      );
+      expect(notesAbout(byName(r.ec2NodeClasses, "nc-b").notes, "spec.kubelet.imageGCHighThresholdPercent").map((n) => n.level)).toContain("action");
+      expect(byName(r.ec2NodeClasses, "nc").notes.filter((n) => n.level === "action")).toEqual([]);
+    });
   });
 
   test("no requirements: the capacity type is stated, so the v1 object has the requirements v1 requires", () => {

@@ -16,11 +16,11 @@ describe("example settings", () => {
     });
   });
 
-  test("Kubernetes defaults to 1.34, or the newest the chosen Karpenter runs on", () => {
-    expect(readConfig({}).kubernetesVersion).toBe("1.34");
+  test("Kubernetes defaults to 1.36, or the newest the chosen Karpenter runs on", () => {
+    expect(readConfig({}).kubernetesVersion).toBe("1.36");
     expect(readConfig({ KARPENTER_VERSION: "1.0.14" }).kubernetesVersion).toBe("1.31");
     expect(readConfig({ KARPENTER_VERSION: "1.0.4" }).kubernetesVersion).toBe("1.30");
-    expect(readConfig({ KARPENTER_VERSION: "1.14.1" }).kubernetesVersion).toBe("1.34");
+    expect(readConfig({ KARPENTER_VERSION: "1.14.1" }).kubernetesVersion).toBe("1.36");
     expect(readConfig({ KARPENTER_VERSION: "1.0.14", KUBERNETES_VERSION: "1.29" }).kubernetesVersion).toBe("1.29");
   });
 
@@ -33,6 +33,7 @@ describe("example settings", () => {
       PUBLIC_ACCESS_CIDRS: "203.0.113.0/24, 198.51.100.7/32",
       INFLATE_REPLICAS: "5",
       SPOT_SERVICE_LINKED_ROLE: "true",
+      KARPENTER_UNVERIFIED_VERSION: "true",
       STATE_BUCKET: "tf-state",
       STATE_REGION: "us-east-2",
       STATE_KEY_PREFIX: "teams/platform",
@@ -42,6 +43,7 @@ describe("example settings", () => {
       region: "eu-west-1",
       kubernetesVersion: "1.33",
       karpenterVersion: "1.9.2",
+      allowUnverifiedVersion: true,
       publicAccessCidrs: ["203.0.113.0/24", "198.51.100.7/32"],
       inflateReplicas: 5,
       spotServiceLinkedRole: true,

@@ -3,7 +3,7 @@ import { buildApp } from "../../examples/existing-cluster/main";
 import { synthApp } from "./synth";
 
 function synth(): Record<string, any> {
-  const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1" }));
+  const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "us-east-1" }));
   return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
 }
 

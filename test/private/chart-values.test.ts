@@ -1,22 +1,12 @@
 import { chartValuePaths, checkValuePaths } from "../../lib/private/chart-values";
 import { KarpenterValidationError } from "../../lib/errors";
 import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./reference";
+import { valuePaths } from "../../scripts/version-data";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 
-/** values.yaml (without settings) in the table's notation, read independently of the table: `{}` empty map or nodeSelector, `[]` list, `~` null. */
-function referencePaths(version: string): string[] {
-  const doc = referenceChartValues(version);
-  const out: string[] = [];
-  const walk = (v: unknown, p: string) => {
-    if (p === "nodeSelector") return void out.push("nodeSelector{}");
-    if (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0) {
-      for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
-    } else out.push(`${p}${Array.isArray(v) ? "[]" : v === null ? "~" : typeof v === "object" ? "{}" : ""}`);
-  };
-  for (const [k, v] of Object.entries(doc)) if (k !== "settings") walk(v, k);
-  return out.sort();
-}
+/** values.yaml (without settings) in the notation of the data, read as add-version reads it. */
+const referencePaths = (version: string) => valuePaths(referenceChartValues(version));
 
 const asNotation = (version: string) => chartValuePaths(version).map((e) => e.entry).sort();
 const check = (version: string, values: Record<string, unknown>) => () => checkValuePaths("k", version, values, (p) => `values.${p.join(".")}`);
@@ -68,7 +58,7 @@ describe("chart value paths", () => {
 
   test("an unknown path names the path, the version, and the version that has it", () => {
     expect(check("1.14.1", { replicaz: 3 })).toThrow(KarpenterValidationError);
-    expect(check("1.14.1", { replicaz: 3 })).toThrow(/^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: nameOverride, /);
+    expect(check("1.14.1", { replicaz: 3 })).toThrow(/^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: additionalAnnotations, additionalClusterRoleRules, /);
     expect(check("1.0.14", { service: { annotations: { a: "b" } } })).toThrow('k: values.service.annotations.a = "b" is invalid: Karpenter 1.0.14\'s chart values.yaml has no service.annotations.a: it was introduced in 1.1.0; use version 1.1.0 or later, or leave it unset');
     expect(check("1.14.1", { webhook: { enabled: true } })).toThrow(/has no webhook\.enabled: the chart had it up to 1\.0\.14 and dropped it/);
     expect(check("1.14.1", { replicas: { x: 1 } })).toThrow(/has no replicas\.x: replicas is a single value, not a map/);

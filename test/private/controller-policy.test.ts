@@ -1,7 +1,7 @@
 import { controllerPolicyGroups, ControllerPolicyGroup } from "../../lib/private/controller-policy";
 import { IamStatementJson } from "../../lib/private/iam";
 import { KNOWN_RELEASES, resolveKarpenterVersion } from "../../lib/private/version";
-import { loadReference, referenceVersions, SYMBOLS } from "./cfn-reference";
+import { errataCorrections, loadReference, referenceVersions, SYMBOLS } from "./cfn-reference";
 import { describeWithReference } from "./reference";
 
 const groupsOf = (version: string, symbols = SYMBOLS) => controllerPolicyGroups(resolveKarpenterVersion("test", version), symbols);
@@ -30,10 +30,16 @@ const worstSize = (st: IamStatementJson[]) =>
 const referenceVersionList = referenceVersions();
 const withReference = describeWithReference(referenceVersionList);
 
-withReference("controller policy table = upstream CloudFormation, every reference version", () => {
+/** The template's statements with the errata (ERRATA.json) corrections in place of the shipped ones. */
+const corrected = (version: string, st: any[]) => {
+  const fix = errataCorrections(version);
+  return st.map((s) => fix[s.Sid] ?? s);
+};
+
+withReference("controller policy table = upstream CloudFormation with the errata corrected, every reference version", () => {
   test.each(referenceVersionList)("%s: same statements by Sid, exactly", (version) => {
     const ref = loadReference(version);
-    const official = Object.fromEntries(ref.policies.flatMap((p) => p.statements).map((s) => [s.Sid, s]));
+    const official = Object.fromEntries(corrected(version, ref.policies.flatMap((p) => p.statements)).map((s) => [s.Sid, s]));
     const ours = Object.fromEntries(statements(groupsOf(version)).map((s) => [s.Sid, s]));
     expect(ours).toEqual(official);
   });
@@ -45,7 +51,7 @@ withReference("controller policy table = upstream CloudFormation, every referenc
       expect(ours.map((g) => `KarpenterController${g.key}Policy-{cluster}`).sort()).toEqual(ref.policies.map((p) => p.name).sort());
       for (const p of ref.policies) {
         const g = ours.find((x) => `KarpenterController${x.key}Policy-{cluster}` === p.name)!;
-        expect(g.statements).toEqual(p.statements); // same statements, same order
+        expect(g.statements).toEqual(corrected(version, p.statements)); // same statements, same order
       }
     } else {
       expect(ref.policies.map((p) => p.name)).toEqual(["KarpenterControllerPolicy-{cluster}"]);
@@ -54,11 +60,13 @@ withReference("controller policy table = upstream CloudFormation, every referenc
 });
 
 describe("controller policy table, spot checks read from the templates", () => {
-  test("1.0: 16 Sids, DescribeAvailabilityZones, PassedToService a single string", () => {
+  test("1.0: 16 Sids, DescribeAvailabilityZones; PassedToService with the China service name (erratum passrole-china-partition)", () => {
     const g = groupsOf("1.0.14");
     expect(statements(g)).toHaveLength(16);
     expect(sid(g, "AllowRegionalReadActions").Action).toContain("ec2:DescribeAvailabilityZones");
-    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({ StringEquals: { "iam:PassedToService": "ec2.amazonaws.com" } });
+    // upstream's 1.0 template has only "ec2.amazonaws.com", which denies PassRole in aws-cn (fixed in 1.1, PR #6839)
+    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({ StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } });
+    expect(sid(groupsOf("1.0.0"), "AllowPassingInstanceRole").Condition).toEqual(sid(g, "AllowPassingInstanceRole").Condition);
     expect(statements(g).map((s) => s.Sid)).not.toContain("AllowUnscopedInstanceProfileListAction");
   });
 
@@ -93,15 +101,19 @@ describe("controller policy table, spot checks read from the templates", () => {
     expect(sid(groupsOf("1.10.2"), "AllowRegionalReadActions").Action).not.toContain("ec2:DescribePlacementGroups");
   });
 
-  test("1.12: ZonalShift policy scoped by resource, DescribeInstanceStatus on its own (19 Sids)", () => {
+  test("1.12: ZonalShift policy scoped by condition (erratum zonal-shift-resource-scope), DescribeInstanceStatus on its own (19 Sids)", () => {
     const g = groupsOf("1.12.2");
     expect(g.map((x) => x.key)).toEqual(["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"]);
-    expect(sid(g, "AllowZonalShiftStatusReadOnly")).toEqual({
-      Sid: "AllowZonalShiftStatusReadOnly",
-      Effect: "Allow",
-      Resource: "arn:{partition}:eks:{region}:{account}:cluster/{cluster}",
-      Action: ["arc-zonal-shift:GetManagedResource"],
-    });
+    // upstream's 1.12 template scopes Resource to the cluster ARN, which GetManagedResource does not support (fixed in 1.13, PR #9123)
+    for (const v of ["1.12.0", "1.12.2"]) {
+      expect(sid(groupsOf(v), "AllowZonalShiftStatusReadOnly")).toEqual({
+        Sid: "AllowZonalShiftStatusReadOnly",
+        Effect: "Allow",
+        Resource: "*",
+        Action: ["arc-zonal-shift:GetManagedResource"],
+        Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}" } },
+      });
+    }
     expect(sid(g, "AllowUnscopedEC2DescribeInstanceStatus")).toEqual({ Sid: "AllowUnscopedEC2DescribeInstanceStatus", Effect: "Allow", Resource: "*", Action: "ec2:DescribeInstanceStatus" });
     expect(statements(g)).toHaveLength(19);
   });

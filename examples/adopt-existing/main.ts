@@ -1,0 +1,83 @@
+import { App, Fn, TerraformStack, TerraformVariable } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { Ec2NodeClass, gettingStartedAdoption, IKarpenterCluster, Karpenter, KarpenterCluster, NodePool } from "../../lib";
+
+/**
+ * Takes over a Karpenter that the official getting-started guide installed on an existing cluster
+ * (CloudFormation stack `Karpenter-<cluster>`, eksctl's controller role and Pod Identity association,
+ * `helm upgrade --install karpenter`), at the version it runs: every resource that exists is imported,
+ * the `karpenter` release is upgraded in place, and the CRDs move into the `karpenter-crd` release.
+ *
+ *   CLUSTER_NAME=prod AWS_REGION=eu-west-1 KARPENTER_VERSION=1.8.8 \
+ *     npx cdktf synth --app "npx tsx examples/adopt-existing/main.ts" --output cdktf.out.adopt-existing
+ *
+ * The association ID is a Terraform variable, known at plan:
+ * `TF_VAR_karpenter_pod_identity_association_id=$(aws eks list-pod-identity-associations --cluster-name prod
+ * --namespace kube-system --service-account karpenter --query 'associations[0].associationId' --output text)`.
+ * Steps before and after the deploy (keep the CloudFormation resources, delete the stack): docs/adopting.md.
+ */
+export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS.ProcessEnv = process.env): App {
+  const clusterName = env.CLUSTER_NAME || "demo";
+  const region = env.AWS_REGION || "us-east-1";
+  // the running version: adopting at the same version changes as little as possible; upgrade afterwards
+  const version = env.KARPENTER_VERSION || "1.14.1";
+
+  const stack = new TerraformStack(app, "karpenter");
+  new AwsProvider(stack, "aws", { region });
+  const cluster = KarpenterCluster.fromClusterName(stack, "cluster", clusterName);
+  new HelmProvider(stack, "helm", { kubernetes: kubernetesAccess(cluster, region) });
+  const association = new TerraformVariable(stack, "karpenter_pod_identity_association_id", {
+    type: "string",
+    description: "ID (a-…) of the Pod Identity association eksctl made for kube-system/karpenter",
+  });
+  const karpenter = new Karpenter(stack, "karpenter", {
+    cluster,
+    version,
+    adopt: gettingStartedAdoption({ clusterName, version, podIdentityAssociationId: association.stringValue }),
+  });
+
+  // the guide's `default` EC2NodeClass and NodePool (step "Add a NodePool"), imported: kubernetes_manifest
+  // needs the CRDs at plan time, so they are in a stack applied after the releases
+  const nodes = new TerraformStack(app, "nodes");
+  const { exec, ...endpoint } = kubernetesAccess(karpenter.cluster, region);
+  new KubernetesProvider(nodes, "kubernetes", { ...endpoint, exec: [exec] });
+  const nodeClass = new Ec2NodeClass(nodes, "default-node-class", { name: "default", karpenter });
+  nodeClass.manifest.importFrom("apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default");
+  const pool = new NodePool(nodes, "default-node-pool", {
+    name: "default",
+    nodeClass,
+    karpenter,
+    requirements: [
+      { key: "kubernetes.io/arch", operator: "In", values: ["amd64"] },
+      { key: "kubernetes.io/os", operator: "In", values: ["linux"] },
+      { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
+      { key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["c", "m", "r"] },
+      { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["2"] },
+    ],
+    expireAfter: "720h",
+    limits: { cpu: 1000 },
+    disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
+  });
+  pool.manifest.importFrom("apiVersion=karpenter.sh/v1,kind=NodePool,name=default");
+  return app;
+}
+
+/** The API server and short-lived `aws eks get-token` credentials: no secret in code or state. */
+function kubernetesAccess(cluster: IKarpenterCluster, region: string) {
+  return {
+    host: cluster.endpoint,
+    clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
+    exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region] },
+  };
+}
+
+if (require.main === module) {
+  try {
+    buildApp().synth();
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,288 @@
+import { IConstruct } from "constructs";
+import { Annotations, TerraformResource } from "cdktf";
+// what the resource constructors do with `dependsOn`: the bare address, not an interpolation
+import { dependable } from "cdktf/lib/tfExpression";
+import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
+import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+import type { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
+import type { Release } from "@cdktf/provider-helm/lib/release";
+import { KarpenterValidationError } from "../errors";
+import type { IKarpenterCluster } from "../karpenter-cluster";
+import type { KarpenterNodeRole } from "../karpenter-node-role";
+import type { ControllerIdentity, KarpenterControllerRole } from "../karpenter-controller-role";
+import type { InterruptionQueue } from "../interruption-queue";
+import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../karpenter-options";
+import { awsContext } from "../private/aws-context";
+import { isPlainMap } from "../private/deep-merge";
+import { checkName } from "../private/names";
+import { NAME_RULES } from "../private/resource-names";
+import { isUnresolved } from "../private/tokens";
+import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
+
+/*
+ * How `KarpenterProps.adopt` changes an install: before the building blocks are made, the existing
+ * names replace the defaults (a role or queue is imported under the name it has, never renamed:
+ * those names force replacement); after, every resource that exists gets an `import` block, and the
+ * Helm releases adopt what runs. Import ID formats: hashicorp/aws provider docs, "Import" section of
+ * each resource (role: name; policy: ARN; attachment: `<role>/<policy ARN>`; access entry:
+ * `<cluster>:<principal ARN>`; pod identity association: `<cluster>,<association ID>`; queue and
+ * queue policy: queue URL; rule on the default bus: name; target: `<rule>/<target ID>`).
+ */
+
+const ADOPT_KEYS = ["clusterName", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
+const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
+/** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
+const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
+
+/** The options of the building blocks a Karpenter install is about to create. */
+export interface InstallOptions {
+  readonly nodeRole?: KarpenterNodeRoleOptions;
+  readonly controllerRole?: KarpenterControllerRoleOptions;
+  readonly interruptionQueue?: KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue;
+  readonly identity?: ControllerIdentity;
+  /** The install's cluster name, when known at synth. */
+  readonly clusterNameLiteral?: string;
+  /** The install's namespace. */
+  readonly namespace?: string;
+}
+
+/** The pieces of a built install that adoption imports into. */
+export interface AdoptionTargets {
+  readonly cluster: IKarpenterCluster;
+  readonly nodeRole: KarpenterNodeRole;
+  readonly controllerRole: KarpenterControllerRole;
+  readonly interruptionQueue?: InterruptionQueue;
+  readonly crdRelease: Release;
+  readonly release: Release;
+  /** `controllerRole.policyNameSuffix`, for the policy names when the cluster name is a reference. */
+  readonly policyNameSuffix?: string;
+}
+
+/**
+ * Checks `adopt` against the install's options and returns the options with the existing names:
+ * `nodeRole.roleName`, `controllerRole.roleName`, `interruptionQueue.queueName`.
+ * @throws KarpenterValidationError (field `adopt.…`) for a malformed adoption, or one that contradicts
+ * the install's own options (another role or queue name, a role of your own, IRSA with an association,
+ * no queue or an existing one with an adopted queue, a rule for an event the version has no rule for)
+ */
+export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | undefined, options: InstallOptions, minor: number): InstallOptions {
+  if (given === undefined) return options;
+  const adopt: KarpenterAdoption = given;
+  if (!isPlainMap(given)) throw new KarpenterValidationError(scope, "adopt", adopt, "an object { nodeRole?, controllerRole?, interruptionQueue?, helm? }, e.g. gettingStartedAdoption({ clusterName, version, podIdentityAssociationId })");
+  const extra = Object.keys(adopt).find((k) => !ADOPT_KEYS.includes(k) && (adopt as Record<string, unknown>)[k] !== undefined);
+  if (extra !== undefined) throw new KarpenterValidationError(scope, `adopt.${extra}`, (adopt as Record<string, unknown>)[extra], `not a key of adopt (it would be ignored): the keys are { ${ADOPT_KEYS.map((k) => `${k}?`).join(", ")} }`);
+  if (adopt.helm !== undefined && typeof adopt.helm !== "boolean") throw new KarpenterValidationError(scope, "adopt.helm", adopt.helm, "true (adopt the running releases) or false");
+  const cluster = options.clusterNameLiteral;
+  if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
+    throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
+  }
+  if (adopt.namespace !== undefined && options.namespace !== undefined && adopt.namespace !== options.namespace) {
+    throw new KarpenterValidationError(scope, "namespace", options.namespace, `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`);
+  }
+
+  let { nodeRole, controllerRole, interruptionQueue } = options;
+  if (adopt.nodeRole !== undefined) {
+    const a = checkRole(scope, "nodeRole", adopt.nodeRole, ["roleName", "attachedPolicies", "accessEntry"]);
+    if (nodeRole?.existingRole) throw new KarpenterValidationError(scope, "nodeRole.existingRole", nodeRole.existingRole, "not with adopt.nodeRole: an adopted role is imported and managed by this install; a role of your own is left alone (drop one of them)");
+    nodeRole = { ...nodeRole, roleName: sameName(scope, "nodeRole.roleName", nodeRole?.roleName, a.roleName) };
+  }
+  if (adopt.controllerRole !== undefined) {
+    const a = checkRole<AdoptedControllerRole>(scope, "controllerRole", adopt.controllerRole, ["roleName", "attachedPolicies", "podIdentityAssociationId"]);
+    if (a.podIdentityAssociationId !== undefined && options.identity?.type === "irsa") {
+      throw new KarpenterValidationError(scope, "adopt.controllerRole.podIdentityAssociationId", a.podIdentityAssociationId, 'not with identity { type: "irsa" }: an IRSA install has no Pod Identity association (delete the association after the move, or keep Pod Identity)');
+    }
+    if (a.podIdentityAssociationId !== undefined && !isUnresolved(a.podIdentityAssociationId) && !/^a-[0-9a-z]{17}$/.test(a.podIdentityAssociationId)) {
+      throw new KarpenterValidationError(scope, "adopt.controllerRole.podIdentityAssociationId", a.podIdentityAssociationId, "an EKS Pod Identity association ID: a- and 17 lower-case letters or digits (aws eks list-pod-identity-associations)");
+    }
+    controllerRole = { ...controllerRole, roleName: sameName(scope, "controllerRole.roleName", controllerRole?.roleName, a.roleName) };
+  }
+  if (adopt.interruptionQueue !== undefined) {
+    const a = checkQueue(scope, adopt.interruptionQueue, minor);
+    if (interruptionQueue === undefined || "existingQueueName" in interruptionQueue) {
+      throw new KarpenterValidationError(scope, "adopt.interruptionQueue", a.queueName, "only with a queue this install creates (interruptionQueue true or its options): with interruptionQueue false or an existing queue nothing is created, so nothing is imported");
+    }
+    interruptionQueue = { ...interruptionQueue, queueName: sameName(scope, "interruptionQueue.queueName", interruptionQueue.queueName, a.queueName) };
+  }
+  return { ...options, nodeRole, controllerRole, interruptionQueue };
+}
+
+/**
+ * Adds the `import` blocks and the Helm adoption flags to a built install, and warns where the
+ * outcome depends on steps outside the app.
+ * @throws KarpenterValidationError for more legacy controller policies than the install attaches policies
+ */
+export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: AdoptionTargets): void {
+  const ctx = awsContext(scope);
+  const policyArn = (nameOrArn: string) => (nameOrArn.startsWith("arn:") ? nameOrArn : `arn:${ctx.partition}:iam::${ctx.accountId}:policy/${nameOrArn}`);
+  const clusterName = t.cluster.clusterName;
+
+  if (adopt.nodeRole) {
+    const a = adopt.nodeRole;
+    const role = t.nodeRole.role!;
+    importInto(role, a.roleName);
+    const attached = new Set(a.attachedPolicies ?? []);
+    // the attachments of the version's AWS-managed policies have the policy name as id suffix
+    for (const att of t.nodeRole.policyAttachments) {
+      if (attached.has(att.node.id.replace(/^attachment-/, ""))) importInto(att, `${a.roleName}/${att.policyArnInput}`);
+    }
+    // the ID is known at plan: built from the name, not read from the role being imported
+    if (a.accessEntry) importInto(t.nodeRole.accessEntry, `${clusterName}:arn:${ctx.partition}:iam::${ctx.accountId}:role/${a.roleName}`);
+  }
+
+  if (adopt.controllerRole) {
+    const suffix = t.policyNameSuffix ?? t.cluster.clusterNameLiteral;
+    // the policy names as created: a reference to the cluster name is only resolved at apply
+    const literalName = (policy: IamPolicy) => {
+      const name = policy.nameInput;
+      if (name !== undefined && !isUnresolved(name)) return name;
+      return suffix !== undefined && !isUnresolved(suffix) ? `KarpenterController${policy.node.id.replace(/^policy-/, "")}Policy-${suffix}` : undefined;
+    };
+    adoptControllerRole(scope, adopt.controllerRole, t.controllerRole, clusterName, policyArn, literalName);
+  }
+
+  if (adopt.interruptionQueue && t.interruptionQueue) {
+    const a = adopt.interruptionQueue;
+    const q = t.interruptionQueue;
+    // SQS identifies a queue by its URL: https://sqs.<region>.<DNS suffix>/<account>/<name>
+    const url = `https://sqs.${ctx.region}.${ctx.dnsSuffix}/${ctx.accountId}/${a.queueName}`;
+    importInto(q.queue, url);
+    importInto(q.queuePolicy, url);
+    const targetId = a.targetId ?? DEFAULT_TARGET_ID;
+    const created: string[] = [];
+    q.rules.forEach((rule, i) => {
+      const key = rule.node.id.replace(/^rule-/, "") as InterruptionEventKey;
+      const name = a.ruleNames?.[key];
+      if (name === undefined) {
+        created.push(key);
+        return;
+      }
+      // a rule's name forces replacement: the install takes the existing one
+      rule.name = name;
+      importInto(rule, name);
+      const target = q.targets[i];
+      target.targetId = targetId;
+      importInto(target, `${name}/${targetId}`);
+    });
+    if (created.length > 0) {
+      Annotations.of(scope).addWarning(
+        `adopt.interruptionQueue: no existing rule adopted for ${created.join(", ")}: ${created.length === 1 ? "a new rule is" : "new rules are"} created next to the old ones, which keep sending to queue ${a.queueName} (each event arrives twice, which Karpenter tolerates) until their owner deletes them: delete the CloudFormation stack without retaining its rules, or remove the old Terraform module's rules (docs/adopting.md). Or name them in adopt.interruptionQueue.ruleNames to import them`,
+      );
+    }
+  }
+
+  if (importsAdded(t)) {
+    scope.node.addValidation(new ValidateTerraformVersion(">=1.6", "adopt: the import IDs are expressions over data sources and variables, which Terraform accepts in import blocks from 1.6."));
+  }
+
+  if (adopt.helm !== false) {
+    // an existing `karpenter` release is upgraded in place instead of failing "cannot re-use a name"
+    t.release.upgradeInstall = true;
+    // CRDs from the old chart's crds/ carry no Helm ownership: take_ownership skips that check on install
+    t.crdRelease.takeOwnership = true;
+    t.crdRelease.upgradeInstall = true;
+  }
+}
+
+/**
+ * The controller role, its policies and attachments, and the association. A legacy policy (one the
+ * install does not create) is detached only after every new policy is attached: its attachment is
+ * imported into a new attachment that Terraform must replace (another `policy_arn`), with
+ * create_before_destroy, after every other new attachment (depends_on) — Terraform destroys the
+ * deposed object (the old attachment) only after the replacement and its dependents are applied.
+ */
+function adoptControllerRole(
+  scope: IConstruct,
+  a: AdoptedControllerRole,
+  role: KarpenterControllerRole,
+  clusterName: string,
+  policyArn: (n: string) => string,
+  literalName: (p: IamPolicy) => string | undefined,
+): void {
+  importInto(role.role, a.roleName);
+  const byGroup = new Map(role.node.children.filter((c): c is IamRolePolicyAttachment => c instanceof IamRolePolicyAttachment).map((c) => [c.node.id.replace(/^attachment-/, ""), c]));
+  const attached = a.attachedPolicies ?? [];
+  const ours = new Set<string>();
+  const imported = new Set<IamRolePolicyAttachment>();
+  for (const policy of role.policies) {
+    const name = literalName(policy);
+    if (name === undefined || !attached.includes(name)) continue;
+    ours.add(name);
+    importInto(policy, policyArn(name));
+    // upstream's policies have no description, and a description forces a policy's replacement
+    policy.resetDescription();
+    const attachment = byGroup.get(policy.node.id.replace(/^policy-/, ""));
+    if (attachment) {
+      importInto(attachment, `${a.roleName}/${policyArn(name)}`);
+      imported.add(attachment);
+    }
+  }
+  const legacy = attached.filter((p) => !ours.has(p) && !ours.has(p.replace(/^arn:.*:policy\/(.*\/)?/, "")));
+  const free = role.policies.map((p) => byGroup.get(p.node.id.replace(/^policy-/, ""))).filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
+  if (legacy.length > free.length) {
+    throw new KarpenterValidationError(scope, "adopt.controllerRole.attachedPolicies", attached, `at most ${free.length} polic${free.length === 1 ? "y" : "ies"} this install does not create (${legacy.join(", ")} are ${legacy.length}): each legacy policy is detached by replacing one new attachment; detach the others by hand`);
+  }
+  const hosts = free.slice(free.length - legacy.length).reverse();
+  const others = [...byGroup.values()].filter((x) => !hosts.includes(x));
+  hosts.forEach((host, i) => {
+    importInto(host, `${a.roleName}/${policyArn(legacy[i])}`);
+    host.lifecycle = { ...host.lifecycle, createBeforeDestroy: true };
+    host.dependsOn = [...(host.dependsOn ?? []), ...[...others, ...hosts.slice(0, i)].map((d) => dependable(d))];
+  });
+  if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {
+    importInto(role.podIdentityAssociation, `${clusterName},${a.podIdentityAssociationId}`);
+  }
+}
+
+/** Whether any resource of the install got an import block. */
+function importsAdded(t: AdoptionTargets): boolean {
+  const parts: IConstruct[] = [t.nodeRole, t.controllerRole, ...(t.interruptionQueue ? [t.interruptionQueue] : [])];
+  return parts.some((p) => p.node.findAll().some((c) => c instanceof TerraformResource && c.toMetadata().imports !== undefined));
+}
+
+/** An `import` block for `resource`, through the provider the resource uses. */
+function importInto(resource: TerraformResource, id: string): void {
+  resource.importFrom(id, resource.provider);
+}
+
+function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: IConstruct, field: string, a: T, keys: string[]): T {
+  const path = `adopt.${field}`;
+  if (!isPlainMap(a)) throw new KarpenterValidationError(scope, path, a, `an object { ${keys.map((k, i) => (i === 0 ? k : `${k}?`)).join(", ")} }`);
+  const extra = Object.keys(a).find((k) => !keys.includes(k) && (a as Record<string, unknown>)[k] !== undefined);
+  if (extra !== undefined) throw new KarpenterValidationError(scope, `${path}.${extra}`, (a as Record<string, unknown>)[extra], `not a key of ${path}: the keys are ${keys.join(", ")}`);
+  if (typeof a.roleName !== "string") throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
+  checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, `an IAM role name: ${NAME_RULES.iamRole.text}, 1 to ${NAME_RULES.iamRole.max} characters`);
+  const policies = a.attachedPolicies;
+  if (policies !== undefined && (!Array.isArray(policies) || policies.some((p) => typeof p !== "string" || p === ""))) {
+    throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list of policy names (or ARNs) attached to the role now");
+  }
+  return a;
+}
+
+function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: number): AdoptedInterruptionQueue {
+  const path = "adopt.interruptionQueue";
+  if (!isPlainMap(a) || typeof a.queueName !== "string") throw new KarpenterValidationError(scope, path, a, "an object { queueName, ruleNames?, targetId? }");
+  checkName(scope, `${path}.queueName`, a.queueName, NAME_RULES.sqsQueue.max, NAME_RULES.sqsQueue.pattern, NAME_RULES.sqsQueue.text);
+  if (a.ruleNames !== undefined) {
+    if (!isPlainMap(a.ruleNames)) throw new KarpenterValidationError(scope, `${path}.ruleNames`, a.ruleNames, `an object from event (${EVENT_KEYS.join(", ")}) to the existing rule's name`);
+    for (const [key, name] of Object.entries(a.ruleNames)) {
+      if (name === undefined) continue;
+      if (!EVENT_KEYS.includes(key as InterruptionEventKey)) throw new KarpenterValidationError(scope, `${path}.ruleNames.${key}`, name, `an event of ${EVENT_KEYS.join(", ")}`);
+      if (key === "CapacityReservation" && minor < 10) {
+        throw new KarpenterValidationError(scope, `${path}.ruleNames.${key}`, name, "a rule this version installs: the capacity-reservation rule exists from Karpenter 1.10 (delete the old rule, or install 1.10 or newer)");
+      }
+      checkName(scope, `${path}.ruleNames.${key}`, name, NAME_RULES.eventRule.max, NAME_RULES.eventRule.pattern, NAME_RULES.eventRule.text);
+    }
+  }
+  if (a.targetId !== undefined && (typeof a.targetId !== "string" || !/^[\w.-]{1,64}$/.test(a.targetId))) {
+    throw new KarpenterValidationError(scope, `${path}.targetId`, a.targetId, "an EventBridge target ID: 1 to 64 letters, digits, '.', '-' and '_'");
+  }
+  return a;
+}
+
+/** The adopted name, unless the install's options name another one. */
+function sameName(scope: IConstruct, field: string, given: string | undefined, adopted: string): string {
+  if (given !== undefined && given !== adopted) {
+    throw new KarpenterValidationError(scope, field, given, `the adopted name "${adopted}" (adopt.${field}) or unset: an existing ${field.startsWith("interruption") ? "queue" : "role"} is imported under its own name (a new name would replace it)`);
+  }
+  return adopted;
+}

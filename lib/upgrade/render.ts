@@ -1,0 +1,102 @@
+import { CrdChange, describeSetting, ListChange, StatementChange, UpgradePlan, UpgradeStep } from "./upgrade-plan";
+
+/*
+ * An upgrade plan as Markdown for people: summary, Kubernetes, hazards, deploy order, then one
+ * section per minor crossed. The JSON form for CI is the plan object itself.
+ */
+
+const code = (s: string) => `\`${s}\``;
+const codes = (list: readonly string[]) => list.map(code).join(", ");
+
+/**
+ * The plan as Markdown: the releases and direction, the Kubernetes ranges, the known hazards,
+ * what `cdktf deploy` does in order, and per minor crossed every change (controller policy by Sid,
+ * node role policies, interruption rules, chart settings and feature gates, CRD fields and enum
+ * values). Categories without changes are left out of a step.
+ */
+export function upgradePlanMarkdown(plan: UpgradePlan): string {
+  const out: string[] = [];
+  out.push(`# Karpenter ${plan.from} → ${plan.to}`, "");
+  if (plan.direction === "none") out.push(`Same release: nothing to upgrade.`, "");
+  else out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
+
+  const k = plan.kubernetes;
+  out.push("## Kubernetes", "");
+  out.push(`- ${plan.from}: Kubernetes ${k.from.min}–${k.from.max}`);
+  out.push(`- ${plan.to}: Kubernetes ${k.to.min}–${k.to.max}`);
+  out.push(k.both ? `- both run on ${k.both.min}–${k.both.max}: the cluster must be on one of those while the change runs` : "- no Kubernetes version runs both: see the hazards");
+  if (k.cluster !== undefined) out.push(`- the cluster's ${k.cluster}: ${k.clusterSupported ? "supported by both" : "NOT supported by both: see the hazards"}`);
+  out.push("");
+
+  out.push("## Known hazards", "");
+  if (plan.hazards.length === 0) out.push("None known.");
+  for (const h of plan.hazards) {
+    out.push(`- **${h.id}** (${h.kind}, ${h.versions}, ${h.where}): ${h.problem}.`);
+    if (h.library) out.push(`  This library: ${h.library}.`);
+    out.push(`  Advice: ${h.advice}.${h.source ? ` Upstream: ${h.source}.` : ""}`);
+  }
+  out.push("");
+
+  out.push("## What `cdktf deploy` does, in order", "");
+  for (const p of plan.deployOrder) {
+    out.push(`${p.order}. **${p.phase}**: ${p.resources}. ${capital(p.why)}.`);
+    for (const c of p.changes) out.push(`   - ${c}`);
+  }
+  out.push("");
+
+  for (const step of plan.steps) out.push(...stepMarkdown(step));
+  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function stepMarkdown(s: UpgradeStep): string[] {
+  const out = [`## ${s.from} → ${s.to}`, ""];
+  const kf = s.kubernetes.from;
+  const kt = s.kubernetes.to;
+  if (kf.min !== kt.min || kf.max !== kt.max) out.push(`Kubernetes: ${kf.min}–${kf.max} → ${kt.min}–${kt.max}`, "");
+
+  const section = (title: string, lines: string[]) => {
+    if (lines.length) out.push(`### ${title}`, "", ...lines, "");
+  };
+  section("Controller policy", [...(s.policyLayout ? [`- ${capital(s.policyLayout)}.`] : []), ...s.controllerPolicy.map(statementLine), ...listLines(s.controllerPolicies, "managed policy", (g) => code(`KarpenterController${g}Policy-<cluster>`))]);
+  section("Node role managed policies", listLines(s.nodeRolePolicies, "policy", code));
+  section("Interruption rules", listLines(s.interruptionRules, "rule", (r) => `${code(r.key)} (${r.source.join(", ")}: ${r.detailType.join(", ")})`));
+  section("Chart settings and feature gates", [
+    ...s.chart.settings.map((c) => `- ${code(`settings.${c.key}`)} ${describeSetting(c)}`),
+    ...s.chart.featureGates.map((c) => `- feature gate ${code(`settings.featureGates.${c.key}`)} ${describeSetting(c)}`),
+    ...listLines(s.chart.valuePaths, "chart value", code),
+  ]);
+  section("NodePool", crdLines(s.crds.nodePool));
+  section("EC2NodeClass", crdLines(s.crds.ec2NodeClass));
+  if (out.length === 2) out.push("No change in IAM, interruption rules, chart settings or CRDs.", "");
+  return out;
+}
+
+function listLines<T>(c: ListChange<T>, what: string, show: (x: T) => string): string[] {
+  return [...c.added.map((x) => `- ${what} added: ${show(x)}`), ...c.removed.map((x) => `- ${what} removed: ${show(x)}`)];
+}
+
+function statementLine(c: StatementChange): string {
+  const parts: string[] = [];
+  const list = (l: ListChange, what: string) => {
+    if (l.added.length) parts.push(`${what} +${codes(l.added)}`);
+    if (l.removed.length) parts.push(`${what} −${codes(l.removed)}`);
+  };
+  list(c.actions, "actions");
+  list(c.resources, "resources");
+  const cond = (x: { operator: string; key: string; value: string }) => `${x.operator} ${x.key} = ${x.value}`;
+  list({ added: c.conditions.added.map(cond), removed: c.conditions.removed.map(cond) }, "conditions");
+  if (c.effect) parts.push(`effect ${c.effect.from} → ${c.effect.to}`);
+  if (c.movedPolicy) parts.push(`moved from policy ${c.movedPolicy.from} to ${c.movedPolicy.to}`);
+  return `- ${code(c.sid)} ${c.change}${c.policy ? ` (${c.policy})` : ""}: ${parts.join("; ")}`;
+}
+
+function crdLines(c: CrdChange): string[] {
+  return [
+    ...listLines(c.fields, "field", code),
+    ...c.enumValues.flatMap((e) => [...(e.added.length ? [`- ${code(e.path)} values added: ${codes(e.added)}`] : []), ...(e.removed.length ? [`- ${code(e.path)} values removed: ${codes(e.removed)}`] : [])]),
+  ];
+}

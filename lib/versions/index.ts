@@ -1,0 +1,179 @@
+import { KarpenterValidationError } from "../errors";
+import { KUBERNETES, LOADERS, RELEASES } from "./data";
+import { KUBERNETES_EARLY_PATCHES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
+import { RawStatement, VersionData } from "./types";
+
+/*
+ * Per-version Karpenter facts: the data `npm run add-version` generated from each release's upstream
+ * artefacts (lib/versions/data/), plus the hand-written patch history (patch-history.ts). This is
+ * the one place that knows which releases exist and what each one needs.
+ */
+
+export type { RawStatement, VersionData } from "./types";
+
+/** One controller IAM statement, normalised for comparison (see {@link VersionFacts.controllerPolicy}). */
+export interface PolicyStatementFact {
+  /** The statement's Sid, e.g. `AllowScopedEC2InstanceAccessActions`. */
+  sid: string;
+  effect: "Allow" | "Deny";
+  /** IAM actions, sorted. */
+  actions: string[];
+  /** Resources, sorted, with symbols instead of interpolations: {partition} {region} {account} {cluster} {queue_arn} {node_role_arn} {dns_suffix}. */
+  resources: string[];
+  condition?: Record<string, Record<string, string | string[]>>;
+  /** The managed-policy group it belongs to in upstream's 1.9+ layout (`NodeLifecycle` …); absent before 1.9. */
+  policy?: string;
+}
+
+/** A chart `settings:` key or feature gate. */
+export interface SettingFact {
+  key: string;
+  /** `boolean`, `number`, `duration` or `string` (inferred from the chart default). */
+  kind: string;
+  default?: string | number | boolean;
+  /** The first release whose chart carries it, e.g. `"1.6.2"`. */
+  since: string;
+}
+
+/** What this library knows about one Karpenter minor (at a given patch where the patch history says more). */
+export interface VersionFacts {
+  /** The newest known patch of the minor, e.g. `"1.14.1"`. */
+  version: string;
+  /** The minor, e.g. `"1.14"`. */
+  minor: string;
+  /** The Kubernetes minors the release runs on (Karpenter compatibility matrix), e.g. `{ min: "1.26", max: "1.36" }`. */
+  kubernetes: { min: string; max: string };
+  /** The controller policy, after errata corrections, in template order. */
+  controllerPolicy: PolicyStatementFact[];
+  /** Ids of the errata (shared/reference/karpenter/ERRATA.json) applied to this version. */
+  errata: string[];
+  /** AWS-managed policy names of the node role. */
+  nodeRolePolicies: string[];
+  /** The EventBridge rules to the interruption queue. */
+  interruptionRules: { key: string; source: string[]; detailType: string[] }[];
+  /** The `karpenter` chart: settings, feature gates and value paths (without settings; notation of lib/private/chart-values.ts). */
+  chart: { settings: SettingFact[]; featureGates: SettingFact[]; valuePaths: string[] };
+  /** CRD spec fields (dotted, arrays as `[]`, sorted) and enum values per field. */
+  crds: {
+    nodePool: { fields: string[]; enums: Record<string, string[]> };
+    ec2NodeClass: { fields: string[]; enums: Record<string, string[]> };
+  };
+}
+
+const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
+
+/** Numeric comparison of dotted versions (`"1.10.0"` > `"1.9.2"`). */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The newest known patch of every known minor, oldest first (`"1.0.14"` … `"1.14.1"`). */
+export function knownReleases(): readonly string[] {
+  return RELEASES;
+}
+
+/** The known minors, oldest first: `["1.0", …, "1.14"]`. */
+export function knownMinors(): string[] {
+  return RELEASES.map(minorOf);
+}
+
+const cache = new Map<string, VersionData>();
+
+/**
+ * The generated data of a known minor (`"1.14"`), loaded on first use.
+ * @throws Error for an unknown minor (callers validate first)
+ */
+export function versionData(minor: string): VersionData {
+  let d = cache.get(minor);
+  if (!d) {
+    const load = LOADERS[minor];
+    if (!load) throw new Error(`no version data for Karpenter ${minor}`);
+    d = load();
+    cache.set(minor, d);
+  }
+  return d;
+}
+
+/**
+ * The release whose facts stand for `version`: itself when its minor is known, else (a release newer
+ * than every known one, used with allowUnverifiedVersion) the newest known release.
+ */
+export function factsRelease(version: string): string {
+  return minorOf(version) in LOADERS ? version : RELEASES[RELEASES.length - 1];
+}
+
+/** The Kubernetes range of a release: its minor's, or the early-patch range of patch-history.ts. */
+export function kubernetesRange(version: string): { min: string; max: string } {
+  const minor = minorOf(version);
+  const early = KUBERNETES_EARLY_PATCHES.find((e) => e.minor === minor && compareVersions(version, e.until) < 0);
+  return early ? { min: early.min, max: early.max } : { ...KUBERNETES[minor] };
+}
+
+/** The chart value paths of a release: its minor's newest patch's, adjusted by the patch history. */
+export function valuePathsAt(version: string): string[] {
+  const minor = minorOf(version);
+  const paths = new Set(versionData(minor).chart.valuePaths);
+  for (const c of VALUE_PATHS_PATCH_CHANGES) {
+    if (minorOf(c.patch) !== minor || compareVersions(version, c.patch) >= 0) continue;
+    for (const p of c.added ?? []) paths.delete(p);
+    for (const p of c.removed ?? []) paths.add(p);
+  }
+  return [...paths].sort();
+}
+
+const asList = (x: string | string[]) => (Array.isArray(x) ? [...x] : [x]);
+
+function statementFact(s: RawStatement, policy: string | undefined): PolicyStatementFact {
+  const f: PolicyStatementFact = { sid: s.Sid, effect: s.Effect, actions: asList(s.Action).sort(), resources: asList(s.Resource).sort() };
+  if (s.Condition) f.condition = s.Condition;
+  if (policy) f.policy = policy;
+  return f;
+}
+
+/**
+ * The facts of a Karpenter release: `"1.6.1"` (any patch of a known minor, also one newer than the
+ * newest known patch) or a minor `"1.6"` (its newest known patch). Settings, feature gates, value
+ * paths and the Kubernetes range are those of the given patch where the patch history knows them
+ * (`disableDryRun` from 1.6.2, …); everything else is the minor's.
+ * @throws KarpenterValidationError for a malformed version or an unknown minor
+ */
+export function versionFacts(version: string): VersionFacts {
+  const v = String(version).trim().replace(/^v/, "");
+  const m = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(v);
+  const minor = m ? `${m[1]}.${m[2]}` : "";
+  if (!m || !(minor in LOADERS)) {
+    throw new KarpenterValidationError("versionFacts", "version", version, `a Karpenter release "MAJOR.MINOR[.PATCH]" of a known minor: ${knownMinors().join(", ")}`);
+  }
+  const d = versionData(minor);
+  const at = m[3] === undefined ? d.version : v;
+  const settingAt = (s: VersionData["chart"]["settings"][number]) => ({ ...s });
+  const present = (s: { since: string }) => compareVersions(at, s.since) >= 0;
+  return {
+    version: d.version,
+    minor,
+    kubernetes: kubernetesRange(at),
+    controllerPolicy: d.controllerPolicies.flatMap((p) => p.statements.map((s) => statementFact(s, p.name))),
+    errata: [...d.errata],
+    nodeRolePolicies: [...d.nodeRolePolicies],
+    interruptionRules: d.interruptionRules.map((r) => ({ key: r.key, source: [...r.source], detailType: [...r.detailType] })),
+    chart: {
+      settings: d.chart.settings.filter(present).map(settingAt),
+      featureGates: d.chart.featureGates.filter(present).map(settingAt),
+      valuePaths: valuePathsAt(at),
+    },
+    crds: {
+      nodePool: { fields: [...d.crds.nodePool.fields], enums: cloneEnums(d.crds.nodePool.enums) },
+      ec2NodeClass: { fields: [...d.crds.ec2NodeClass.fields], enums: cloneEnums(d.crds.ec2NodeClass.enums) },
+    },
+  };
+}
+
+function cloneEnums(e: Readonly<Record<string, readonly string[]>>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(e).map(([k, v]) => [k, [...v]]));
+}

@@ -1,0 +1,54 @@
+/*
+ * The shape of the per-version data in lib/versions/data/, which `npm run add-version` generates from
+ * a Karpenter release's upstream artefacts (scripts/add-version.ts). Statements and strings are
+ * written with symbols instead of CloudFormation interpolations: {partition} {region} {account}
+ * {cluster} {queue_arn} {node_role_arn} {dns_suffix}.
+ */
+
+/** An IAM statement as the getting-started CloudFormation template writes it (after errata corrections). */
+export interface RawStatement {
+  readonly Sid: string;
+  readonly Effect: "Allow" | "Deny";
+  readonly Action: string | string[];
+  readonly Resource: string | string[];
+  readonly Condition?: Record<string, Record<string, string | string[]>>;
+}
+
+/** One chart `settings:` key or feature gate as values.yaml carries it. */
+export interface SettingData {
+  /** The key as the chart's templates read it, e.g. `batchMaxDuration`. */
+  readonly key: string;
+  /** Inferred from the default: `boolean`, `number`, `duration` (a Go duration string) or `string`. */
+  readonly kind: string;
+  /** The default in values.yaml of this minor's newest patch. */
+  readonly default?: string | number | boolean;
+  /** The first release whose values.yaml carries the key, e.g. `"1.6.2"`. */
+  readonly since: string;
+}
+
+/** Everything generated for one Karpenter minor, read from its newest known patch. */
+export interface VersionData {
+  /** The release the data was read from, e.g. `"1.14.1"` (the newest known patch of the minor). */
+  readonly version: string;
+  /** The minor, e.g. `"1.14"`. */
+  readonly minor: string;
+  /** The Kubernetes minors the release runs on (given to add-version with `--kubernetes`). */
+  readonly kubernetes: { readonly min: string; readonly max: string };
+  /** Ids of the errata (ERRATA.json of the reference root) whose corrections the statements carry. */
+  readonly errata: readonly string[];
+  /** The controller's managed policies in template order; `name` is the 1.9+ group (`NodeLifecycle`), absent for the single pre-1.9 policy. */
+  readonly controllerPolicies: readonly { readonly name?: string; readonly statements: readonly RawStatement[] }[];
+  /** `KarpenterNodeRole.ManagedPolicyArns`: AWS-managed policy names, template order. */
+  readonly nodeRolePolicies: readonly string[];
+  /** The EventBridge rules to the interruption queue, template order; `key` ≤ 19 characters. */
+  readonly interruptionRules: readonly { readonly key: string; readonly logicalId: string; readonly source: readonly string[]; readonly detailType: readonly string[] }[];
+  /** The `karpenter` chart: settings and feature gates (values.yaml order), value paths (sorted; notation of lib/private/chart-values.ts). */
+  readonly chart: { readonly settings: readonly SettingData[]; readonly featureGates: readonly SettingData[]; readonly valuePaths: readonly string[] };
+  /** CRD spec fields (sorted, dotted, arrays as `[]`) and enum values per field. */
+  readonly crds: {
+    readonly nodePool: { readonly fields: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>> };
+    readonly ec2NodeClass: { readonly fields: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>> };
+  };
+  /** Every CEL rule (`x-kubernetes-validations`) of the NodePool and EC2NodeClass CRDs: `<kind> <path>: <rule>`, sorted; add-version lists new ones for review. */
+  readonly celRules: readonly string[];
+}

@@ -1,0 +1,295 @@
+import * as fs from "fs";
+import * as path from "path";
+import YAML from "yaml";
+import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
+import { RawStatement, SettingData, VersionData } from "../lib/versions/types";
+
+/*
+ * Reads one Karpenter release's upstream artefacts, laid out like shared/reference/karpenter/v<version>/
+ * (cloudformation.yaml, charts/karpenter{,-crd}/ with values.yaml and templates), and produces the
+ * data of lib/versions/data/. Used by `npm run add-version` and by the test that regenerates every
+ * reference version. Only facts that can be read mechanically are produced; what needs a person is
+ * returned as a checklist.
+ */
+
+/** CloudFormation interpolations → the symbols of the data. */
+const CFN_SYMBOLS: Record<string, string> = {
+  "AWS::Partition": "{partition}",
+  "AWS::Region": "{region}",
+  "AWS::AccountId": "{account}",
+  "AWS::URLSuffix": "{dns_suffix}",
+  ClusterName: "{cluster}",
+  "KarpenterNodeRole.Arn": "{node_role_arn}",
+  "KarpenterInterruptionQueue.Arn": "{queue_arn}",
+  KarpenterInterruptionQueue: "{queue_url}",
+};
+
+function symbol(name: string): string {
+  const s = CFN_SYMBOLS[name];
+  if (!s) throw new Error(`cloudformation.yaml references ${name}, which add-version has no symbol for: add it to CFN_SYMBOLS`);
+  return s;
+}
+
+const CFN_TAGS = [
+  { tag: "!Sub", resolve: (s: string) => s.replace(/\$\{([^}]+)\}/g, (_: string, k: string) => symbol(k)) },
+  { tag: "!GetAtt", resolve: (s: string) => symbol(s) },
+  { tag: "!Ref", resolve: (s: string) => symbol(s) },
+];
+
+/** A statement of ERRATA.json (Sub syntax) in the data's symbols. */
+function cfnSub(v: unknown): any {
+  if (Array.isArray(v)) return v.map(cfnSub);
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, cfnSub(x)]));
+  return typeof v === "string" ? v.replace(/\$\{([^}]+)\}/g, (_: string, k: string) => symbol(k)) : v;
+}
+
+const cmp = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
+
+/** What `generateVersionData` returns: the data, and what a person must review before committing it. */
+export interface GeneratedVersion {
+  readonly data: VersionData;
+  readonly checklist: string[];
+}
+
+export interface GenerateOptions {
+  /** The Kubernetes range, `"1.26-1.36"`. */
+  readonly kubernetes: string;
+  /** The data of the previous known minor: `since` of settings and new CEL rules are judged against it. */
+  readonly previous?: VersionData;
+  /** ERRATA.json to apply (defaults to the one beside the release folder, if any). */
+  readonly errataFile?: string;
+}
+
+/**
+ * The data of the release in `folder` (named `v<version>`).
+ * @throws Error when the folder lacks an artefact or holds something the generator cannot read
+ */
+export function generateVersionData(folder: string, options: GenerateOptions): GeneratedVersion {
+  const version = path.basename(path.resolve(folder)).replace(/^v/, "");
+  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`${folder}: the release folder must be named v<MAJOR.MINOR.PATCH>, e.g. v1.15.0`);
+  const minor = version.split(".").slice(0, 2).join(".");
+  const range = /^(1\.\d+)-(1\.\d+)$/.exec(options.kubernetes ?? "");
+  if (!range || cmp(range[1], range[2]) > 0) throw new Error(`--kubernetes must be "<oldest>-<newest>" Kubernetes minors, e.g. 1.29-1.36 (got ${options.kubernetes})`);
+  const checklist: string[] = [];
+
+  const template = readTemplate(folder);
+  const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
+  const { policies, errata } = controllerPolicies(template, version, errataFile);
+  const values = YAML.parse(read(folder, "charts/karpenter/values.yaml")) ?? {};
+  const chart = chartFacts(values, minor, options.previous, checklist);
+  const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
+  const nodePool = crdFacts(crdDocs, "NodePool");
+  const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
+  const celRules = [...nodePool.cel.map((r) => `NodePool ${r}`), ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`)].sort();
+
+  const data: VersionData = {
+    version,
+    minor,
+    kubernetes: { min: range[1], max: range[2] },
+    errata,
+    controllerPolicies: policies,
+    nodeRolePolicies: nodeRolePolicies(template),
+    interruptionRules: interruptionRules(template, checklist),
+    chart,
+    crds: { nodePool: { fields: nodePool.fields, enums: nodePool.enums }, ec2NodeClass: { fields: ec2NodeClass.fields, enums: ec2NodeClass.enums } },
+    celRules,
+  };
+  reviewAgainstPrevious(data, options.previous, checklist);
+  return { data, checklist };
+}
+
+function read(folder: string, file: string): string {
+  const f = path.join(folder, file);
+  if (!fs.existsSync(f)) throw new Error(`${folder}: ${file} is missing (the release folder holds cloudformation.yaml and charts/karpenter{,-crd}/)`);
+  return fs.readFileSync(f, "utf8");
+}
+
+function readTemplate(folder: string): Record<string, any> {
+  return YAML.parse(read(folder, "cloudformation.yaml"), { customTags: CFN_TAGS }).Resources;
+}
+
+const GROUP_NAME = /^KarpenterController(\w*)Policy-\{cluster\}$/;
+
+function controllerPolicies(resources: Record<string, any>, version: string, errataFile: string): Pick<VersionData, "errata"> & { policies: VersionData["controllerPolicies"] } {
+  const errata = fs.existsSync(errataFile) ? (JSON.parse(fs.readFileSync(errataFile, "utf8")).errata as any[]) : [];
+  const applying = errata.filter((e) => e.kind === "controller-statement" && cmp(version, e.versions.from) >= 0 && cmp(version, e.versions.to) <= 0);
+  const applied: string[] = [];
+  const policies = Object.values(resources)
+    .filter((r) => r.Type === "AWS::IAM::ManagedPolicy")
+    .map((r) => {
+      const m = GROUP_NAME.exec(r.Properties.ManagedPolicyName);
+      if (!m) throw new Error(`unexpected controller policy name ${r.Properties.ManagedPolicyName}`);
+      const doc = typeof r.Properties.PolicyDocument === "string" ? JSON.parse(r.Properties.PolicyDocument) : r.Properties.PolicyDocument;
+      const statements = (doc.Statement as RawStatement[]).map((s) => {
+        const e = applying.find((x) => x.sid === s.Sid);
+        if (!e) return s;
+        applied.push(e.id);
+        return cfnSub(e.corrected) as RawStatement;
+      });
+      return m[1] ? { name: m[1], statements } : { statements };
+    });
+  return { policies, errata: applied.sort() };
+}
+
+function nodeRolePolicies(resources: Record<string, any>): string[] {
+  return (resources.KarpenterNodeRole.Properties.ManagedPolicyArns as string[]).map((arn) => {
+    const m = /^arn:\{partition\}:iam::aws:policy\/(.+)$/.exec(arn);
+    if (!m) throw new Error(`node role policy ${arn} is not an AWS-managed policy`);
+    return m[1];
+  });
+}
+
+function interruptionRules(resources: Record<string, any>, checklist: string[]): VersionData["interruptionRules"] {
+  return Object.entries(resources)
+    .filter(([, r]) => r.Type === "AWS::Events::Rule")
+    .map(([logicalId, r]) => {
+      let key = logicalId.replace(/Rule$/, "");
+      // rule names leave room for 19 characters: CapacityReservationInterruption → CapacityReservation
+      if (key.length > 19) key = key.replace(/Interruption$/, "");
+      if (key.length > 19) checklist.push(`event rule ${logicalId}: key ${key} is longer than 19 characters; shorten it in scripts/version-data.ts`);
+      const p = r.Properties.EventPattern;
+      const extra = Object.keys(p).filter((k) => k !== "source" && k !== "detail-type");
+      if (extra.length) checklist.push(`event rule ${logicalId} filters on ${extra.join(", ")}, which the library does not emit: extend lib/interruption-queue.ts`);
+      return { key, logicalId, source: p.source, detailType: p["detail-type"] };
+    });
+}
+
+const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
+
+function kindOf(v: unknown): string {
+  if (typeof v === "boolean") return "boolean";
+  if (typeof v === "number") return "number";
+  if (typeof v === "string" && GO_DURATION.test(v)) return "duration";
+  return "string";
+}
+
+function chartFacts(values: Record<string, any>, minor: string, previous: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+  const { featureGates = {}, ...settings } = values.settings ?? {};
+  const facts = (entries: Record<string, unknown>, prefix: string, before: readonly SettingData[] | undefined): SettingData[] =>
+    Object.entries(entries).map(([key, def]) => {
+      const known = before?.find((s) => s.key === key);
+      const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? `${minor}.0`;
+      if (!known && previous) checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough`);
+      const fact: SettingData = { key, kind: kindOf(def), since };
+      return def === null || def === undefined ? fact : { ...fact, default: def as string | number | boolean };
+    });
+  const out = {
+    settings: facts(settings, "settings.", previous?.chart.settings),
+    featureGates: facts(featureGates, "settings.featureGates.", previous?.chart.featureGates),
+    valuePaths: valuePaths(values),
+  };
+  for (const [was, now, label] of [
+    [previous?.chart.settings, out.settings, "settings."],
+    [previous?.chart.featureGates, out.featureGates, "settings.featureGates."],
+  ] as const) {
+    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${minor} on`);
+  }
+  return out;
+}
+
+/** values.yaml without settings as value paths: `{}` empty map (and nodeSelector, which takes any key), `[]` list, `~` null. */
+export function valuePaths(values: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, p: string) => {
+    if (p === "nodeSelector") return void out.push("nodeSelector{}");
+    if (v !== null && typeof v === "object" && !Array.isArray(v) && Object.keys(v).length > 0) {
+      for (const [k, x] of Object.entries(v)) walk(x, p ? `${p}.${k}` : k);
+    } else out.push(`${p}${Array.isArray(v) ? "[]" : v === null ? "~" : typeof v === "object" ? "{}" : ""}`);
+  };
+  for (const [k, v] of Object.entries(values)) if (k !== "settings") walk(v, k);
+  return out.sort();
+}
+
+/** The CRDs of the karpenter-crd chart's templates, Helm directives dropped (they only touch metadata and the 1.0 conversion webhook). */
+function readCrds(dir: string): any[] {
+  if (!fs.existsSync(dir)) throw new Error(`${dir} is missing (the karpenter-crd chart's templates hold the CRDs)`);
+  const docs: any[] = [];
+  for (const f of fs.readdirSync(dir).sort()) {
+    if (!f.endsWith(".yaml")) continue;
+    const text = fs
+      .readFileSync(path.join(dir, f), "utf8")
+      .split("\n")
+      .filter((l) => !/^\s*\{\{/.test(l))
+      .map((l) => l.replace(/\{\{[^}]*\}\}/g, "helm"))
+      .join("\n");
+    for (const d of YAML.parseAllDocuments(text)) {
+      const crd = d.toJSON();
+      if (crd?.kind === "CustomResourceDefinition") docs.push(crd);
+    }
+  }
+  return docs;
+}
+
+function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<string, string[]>; cel: string[] } {
+  const crd = crds.find((c) => c.spec.names.kind === kind);
+  if (!crd) throw new Error(`the karpenter-crd chart has no ${kind} CRD`);
+  const served = crd.spec.versions.find((v: any) => v.name === "v1") ?? crd.spec.versions[0];
+  const fields: string[] = [];
+  const enums: Record<string, string[]> = {};
+  const cel: string[] = [];
+  const walk = (schema: any, p: string) => {
+    if (!schema) return;
+    for (const r of schema["x-kubernetes-validations"] ?? []) cel.push(`${p || "."}: ${r.rule}`);
+    if (schema.enum) enums[p] = schema.enum.map(String).sort();
+    if (schema.type === "array") return walk(schema.items, `${p}[]`);
+    for (const [k, s] of Object.entries<any>(schema.properties ?? {})) {
+      const q = p ? `${p}.${k}` : k;
+      fields.push(q);
+      walk(s, q);
+    }
+  };
+  walk(served.schema.openAPIV3Schema.properties.spec, "spec");
+  const sortedEnums = Object.fromEntries(Object.keys(enums).sort().map((k) => [k, enums[k]]));
+  return { fields: fields.sort(), enums: sortedEnums, cel: [...new Set(cel)].sort() };
+}
+
+/** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
+function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
+  if (!previous) return;
+  for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/private/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
+  const sids = (d: VersionData) => d.controllerPolicies.flatMap((p) => p.statements.map((s) => s.Sid));
+  for (const s of sids(data)) if (!sids(previous).includes(s)) checklist.push(`new controller statement ${s}: review it (emitted as written)`);
+  for (const [kind, now, was] of [
+    ["NodePool", data.crds.nodePool, previous.crds.nodePool],
+    ["EC2NodeClass", data.crds.ec2NodeClass, previous.crds.ec2NodeClass],
+  ] as const) {
+    const added = now.fields.filter((f) => !was.fields.includes(f));
+    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts)`);
+    for (const [f, vs] of Object.entries(now.enums)) {
+      const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
+      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}`);
+    }
+  }
+}
+
+/** The JSON file that holds `data` (lib/versions/data/v1-14.json): plain data, the fastest to load. */
+export function renderDataFile(data: VersionData): string {
+  return `${JSON.stringify(data, null, 2)}\n`;
+}
+
+/** The file name of a minor's data: `v1-14.json`. */
+export const dataFileName = (minor: string) => `v${minor.replace(".", "-")}.json`;
+
+/** lib/versions/data/index.ts: the known releases (newest patch per minor), their Kubernetes ranges, and a lazy loader per minor. */
+export function renderDataIndex(releases: readonly { readonly version: string; readonly kubernetes: { readonly min: string; readonly max: string } }[]): string {
+  const sorted = [...releases].sort((a, b) => cmp(a.version, b.version));
+  const minor = (v: string) => v.split(".").slice(0, 2).join(".");
+  return [
+    "// Generated by `npm run add-version` (each minor's facts are in its v1-<minor>.json). Do not edit: regenerate.",
+    'import { VersionData } from "../types";',
+    "",
+    "/** The newest known patch of every known minor, oldest first. */",
+    `export const RELEASES: readonly string[] = ${JSON.stringify(sorted.map((r) => r.version))};`,
+    "",
+    "/** The Kubernetes minors each known minor's newest patch runs on (`--kubernetes` of add-version), without loading its data. */",
+    "export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonly max: string }>> = {",
+    ...sorted.map((r) => `  "${minor(r.version)}": { min: "${r.kubernetes.min}", max: "${r.kubernetes.max}" },`),
+    "};",
+    "",
+    "/** Loads one minor's data on first use, so an app pays only for the version it installs. */",
+    "export const LOADERS: Readonly<Record<string, () => VersionData>> = {",
+    ...sorted.map((r) => `  "${minor(r.version)}": () => require("./${dataFileName(minor(r.version))}") as VersionData,`),
+    "};",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,58 @@
+import { gettingStartedAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
+import { thrown } from "../helpers";
+
+const ASSOCIATION = "a-0123456789abcdefg";
+
+describe("gettingStartedAdoption: the names of the guide's CloudFormation stack and eksctl config per version", () => {
+  test.each([
+    ["1.0.14", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryReadOnly", 4],
+    ["1.3.8", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryReadOnly", 4],
+    ["1.8.8", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryPullOnly", 4],
+    ["1.9.2", ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ResourceDiscovery"].map((g) => `KarpenterController${g}Policy-c1`), "AmazonEC2ContainerRegistryPullOnly", 4],
+    ["1.12.2", ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"].map((g) => `KarpenterController${g}Policy-c1`), "AmazonEC2ContainerRegistryPullOnly", 4],
+  ])("%s", (version, policies, ecr, nodePolicies) => {
+    const a = gettingStartedAdoption({ clusterName: "c1", version, podIdentityAssociationId: ASSOCIATION });
+    expect(a.clusterName).toBe("c1");
+    expect(a.namespace).toBe("kube-system");
+    expect(a.controllerRole).toEqual({ roleName: "c1-karpenter", attachedPolicies: policies, podIdentityAssociationId: ASSOCIATION });
+    expect(a.nodeRole?.roleName).toBe("KarpenterNodeRole-c1");
+    expect(a.nodeRole?.attachedPolicies).toHaveLength(nodePolicies);
+    expect(a.nodeRole?.attachedPolicies).toContain(ecr);
+    expect(a.nodeRole?.accessEntry).toBe(false);
+    expect(a.interruptionQueue).toEqual({ queueName: "c1", ruleNames: undefined });
+    expect(a.helm).toBe(true);
+  });
+
+  test("an access entry made by hand is imported when declared", () => {
+    expect(gettingStartedAdoption({ clusterName: "c1", version: "1.14.1", podIdentityAssociationId: ASSOCIATION, nodeAccessEntry: true }).nodeRole?.accessEntry).toBe(true);
+  });
+
+  test("a missing cluster name is refused", () => {
+    expect(thrown(() => gettingStartedAdoption({ clusterName: "", version: "1.14.1", podIdentityAssociationId: ASSOCIATION })).message).toMatch(/^gettingStartedAdoption: clusterName = "" is invalid/);
+  });
+});
+
+describe("terraformAwsEksModuleAdoption: the module's defaults per major version", () => {
+  const names = { clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", controllerPolicyName: "p" };
+  test.each([
+    [19, "AmazonEC2ContainerRegistryReadOnly", false],
+    [20, "AmazonEC2ContainerRegistryReadOnly", true],
+    [21, "AmazonEC2ContainerRegistryPullOnly", true],
+  ] as const)("v%s", (major, ecr, accessEntry) => {
+    const a = terraformAwsEksModuleAdoption({ major, ...names });
+    expect(a.nodeRole).toEqual({ roleName: "n", attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, "AmazonEKS_CNI_Policy"], accessEntry });
+    expect(a.controllerRole).toEqual({ roleName: "r", attachedPolicies: ["p"], podIdentityAssociationId: undefined });
+    expect(a.interruptionQueue?.queueName).toBe("Karpenter-c1");
+  });
+
+  test("no CNI policy, an inline controller policy (v21 enable_inline_policy), another queue name", () => {
+    const a = terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", cniPolicy: false, queueName: "q" });
+    expect(a.nodeRole?.attachedPolicies).toEqual(["AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly"]);
+    expect(a.controllerRole?.attachedPolicies).toEqual([]);
+    expect(a.interruptionQueue?.queueName).toBe("q");
+  });
+
+  test("a missing name is refused", () => {
+    expect(thrown(() => terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "", controllerRoleName: "r" })).message).toMatch(/nodeRoleName = "" is invalid: the name from the module's state/);
+  });
+});

@@ -1,0 +1,67 @@
+import { Testing } from "cdktf";
+import { buildApp } from "../../examples/adopt-existing/main";
+import { synthApp } from "./synth";
+import { fakeTerraform } from "../adopt/fake-terraform";
+
+/** Both stacks of the example for a getting-started install of cluster `prod` running `version`. */
+function synth(version: string, terraform = "1.6.0"): Record<string, any> {
+  const restore = fakeTerraform(terraform);
+  try {
+    const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1", KARPENTER_VERSION: version }));
+    return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
+  } finally {
+    restore();
+  }
+}
+
+/** `type.name` of every resource of the stack, with the ID it is imported from (undefined: created). */
+function plan(stack: any): Map<string, string | undefined> {
+  const imports = new Map<string, string>((stack.import ?? []).map((i: any) => [i.to, i.id]));
+  const out = new Map<string, string | undefined>();
+  for (const [type, byName] of Object.entries<any>(stack.resource)) for (const name of Object.keys(byName)) out.set(`${type}.${name}`, imports.get(`${type}.${name}`));
+  return out;
+}
+
+const created = (p: Map<string, string | undefined>, type: string) => [...p].filter(([a, id]) => a.startsWith(`${type}.`) && id === undefined).map(([a]) => a);
+const imported = (p: Map<string, string | undefined>, type: string) => [...p].filter(([a, id]) => a.startsWith(`${type}.`) && id !== undefined).map(([, id]) => id!.replace(/\$\{[^}]+\}/g, "…"));
+
+describe.each<[string, number, string[]]>([
+  ["1.8.8", 4, ["KarpenterControllerPolicy-prod"]],
+  ["1.12.2", 5, ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"].map((g) => `KarpenterController${g}Policy-prod`)],
+])("example: adopting the getting-started install of Karpenter %s", (version, rules, upstreamPolicies) => {
+  const { karpenter, nodes } = synth(version);
+  const p = plan(karpenter);
+
+  test("every resource whose name the install has is imported under that name; nothing that exists is created again", () => {
+    expect(created(p, "aws_iam_role")).toEqual([]);
+    expect(imported(p, "aws_iam_role").sort()).toEqual(["KarpenterNodeRole-prod", "prod-karpenter"]);
+    expect(created(p, "aws_sqs_queue")).toEqual([]);
+    expect(created(p, "aws_sqs_queue_policy")).toEqual([]);
+    expect(imported(p, "aws_sqs_queue")).toEqual(["https://sqs.….…/…/prod"]);
+    expect(imported(p, "aws_eks_pod_identity_association")).toEqual(["prod,…"]);
+    const nodePolicies = ["AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"];
+    expect(imported(p, "aws_iam_role_policy_attachment").filter((id) => id.startsWith("KarpenterNodeRole-prod/")).sort()).toEqual(nodePolicies.map((n) => `KarpenterNodeRole-prod/arn:…:iam::aws:policy/${n}`).sort());
+    // each policy upstream attached to eksctl's role: imported as a policy (same name) or as the attachment that replaces it
+    expect(imported(p, "aws_iam_role_policy_attachment").filter((id) => id.startsWith("prod-karpenter/")).sort()).toEqual(upstreamPolicies.map((n) => `prod-karpenter/arn:…:iam::…:policy/${n}`).sort());
+    const policies = imported(p, "aws_iam_policy");
+    expect(policies.sort()).toEqual(upstreamPolicies[0] === "KarpenterControllerPolicy-prod" ? [] : upstreamPolicies.map((n) => `arn:…:iam::…:policy/${n}`).sort());
+    // what the install has no name for: eksctl mapped the node role in aws-auth (no entry), CloudFormation generated the rule names
+    expect(created(p, "aws_eks_access_entry")).toHaveLength(1);
+    expect(created(p, "aws_cloudwatch_event_rule")).toHaveLength(rules);
+  });
+
+  test("the releases adopt in place and the guide's default NodePool and EC2NodeClass are imported", () => {
+    const releases = Object.values<any>(karpenter.resource.helm_release);
+    expect(releases.find((r) => r.chart === "karpenter")).toMatchObject({ name: "karpenter", namespace: "kube-system", upgrade_install: true, version });
+    expect(releases.find((r) => r.chart === "karpenter-crd")).toMatchObject({ upgrade_install: true, take_ownership: true, version });
+    expect(nodes.import.map((i: any) => i.id).sort()).toEqual(["apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default", "apiVersion=karpenter.sh/v1,kind=NodePool,name=default"]);
+  });
+
+  test("the association ID is a Terraform variable, so synth needs no AWS access", () => {
+    expect(karpenter.variable.karpenter_pod_identity_association_id).toMatchObject({ type: "string" });
+  });
+});
+
+test("example: synth refuses a Terraform without expression IDs in import blocks (before 1.6)", () => {
+  expect(() => synth("1.14.1", "1.5.7")).toThrow(/terraform version 1\.5\.7 is lower than the required version >=1\.6 for this construct\. adopt: the import IDs are expressions/);
+});
