@@ -65,7 +65,7 @@ function run(cmd, args, opts = {}) {
 }
 function must(what, r) {
   if (r.status !== 0) {
-    check(what, false, `exit ${r.status}\n${(r.stderr || "") + (r.stdout || "")}`.trim().split("\n").slice(-40).join("\n       "));
+    check(what, false, `exit ${r.status}\n${(r.stderr || "") + (r.stdout || "")}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").trim().split("\n").slice(-40).join("\n       "));
     return false;
   }
   return true;
@@ -160,9 +160,10 @@ function resourceCounts(config) {
 
 // ----------------------------------------------------------------------------------------- synthesis
 
-function synth(app, out) {
+function synth(app, out, env = {}) {
   fs.rmSync(out, { recursive: true, force: true });
-  const r = run("npx", ["cdktf", "synth", "--app", `npx tsx ${app}`, "--output", out], { cwd: repo, env: { ...process.env, CHECKPOINT_DISABLE: "1" } });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const r = run("npx", ["cdktf", "synth", "--app", `npx tsx ${app}`, "--output", out], { cwd: repo, env: { ...process.env, CHECKPOINT_DISABLE: "1", CI: "true", FORCE_COLOR: "0", ...env } });
   if (!must(`synth ${app}`, r)) throw new Error(`synth of ${app} failed`);
   return out;
 }
@@ -487,12 +488,16 @@ async function main() {
       console.log(`\n== tofu init + validate of ${validateOnly}`);
       validateOutput(path.basename(validateOnly), validateOnly, tools, work, cliConfig);
     } else {
-      const apps = [
-        ["eks-karpenter", "examples/eks-karpenter/main.ts"],
-        ["existing-cluster", "examples/existing-cluster/main.ts"],
-        ["irsa", "scripts/e2e/irsa-app.ts"],
-      ];
-      const outs = apps.map(([label, app]) => [label, synth(app, path.join(work, "out", label))]);
+      // every example (as .ci/run synthesizes them), and the IRSA variant; cdktf asks the Terraform binary
+      // whether it reads import blocks (examples/adopt-existing), so it is pointed at the built OpenTofu
+      const synthEnv = fs.existsSync(tools.tofu.bin) ? { TERRAFORM_BINARY_NAME: tools.tofu.bin } : {};
+      const apps = fs.readdirSync(path.join(repo, "examples")).filter((e) => fs.existsSync(path.join(repo, "examples", e, "main.ts")))
+        .sort((a, b) => (a === "eks-karpenter" ? -1 : b === "eks-karpenter" ? 1 : a.localeCompare(b)))
+        .map((e) => [e, `examples/${e}/main.ts`, {}]);
+      // adopting a pre-1.9 install: the controller policy before the 1.9 split
+      if (apps.some(([e]) => e === "adopt-existing")) apps.push(["adopt-existing-1.8", "examples/adopt-existing/main.ts", { KARPENTER_VERSION: "1.8.8" }]);
+      apps.push(["irsa", "scripts/e2e/irsa-app.ts", {}]);
+      const outs = apps.map(([label, app, env]) => [label, synth(app, path.join(work, "out", label), { ...synthEnv, ...env })]);
       for (const [label, out] of outs) {
         console.log(`\n== tofu init + validate: ${label}`);
         validateOutput(label, out, tools, work, cliConfig);
