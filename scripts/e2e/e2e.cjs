@@ -373,13 +373,19 @@ function checkApplied(example, stackName, config, targets, inv) {
 
 // --------------------------------------------------------------------------------------------- helm
 
-/** `${type.name.attr}` resolved from the stack's own literal configuration; anything else to a marker. */
-function resolveRefs(text, config) {
+/**
+ * `${type.name.attr}` resolved from the stack's own literal configuration (following references inside
+ * it, e.g. a queue named after the cluster); an IAM role's `arn` built from its literal name; anything
+ * else replaced by a marker that no expectation matches.
+ */
+function resolveRefs(text, config, depth = 0) {
+  if (typeof text !== "string") return text;
   return text.replace(/\$\{([a-z0-9_]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)\}/g, (whole, type, name, attr) => {
     const body = ((config.resource || {})[type] || {})[name] || ((config.data || {})[type] || {})[name];
-    if (body && typeof body[attr] === "string" && !body[attr].includes("${")) return body[attr];
-    if (body && type === "aws_iam_role" && attr === "arn" && typeof body.name === "string" && !body.name.includes("${")) {
-      return `arn:aws:iam::${ACCOUNT}:role${body.path || "/"}${body.name}`;
+    const literal = (v) => { const r = depth < 5 ? resolveRefs(v, config, depth + 1) : v; return typeof r === "string" && !r.includes("${") && !r.includes("e2e-unresolved-") ? r : undefined; };
+    if (body && typeof body[attr] === "string" && literal(body[attr]) !== undefined) return literal(body[attr]);
+    if (body && type === "aws_iam_role" && attr === "arn" && literal(body.name) !== undefined) {
+      return `arn:aws:iam::${ACCOUNT}:role${body.path || "/"}${literal(body.name)}`;
     }
     return `e2e-unresolved-${type}.${name}.${attr}`;
   });
@@ -404,8 +410,12 @@ function helmTemplate(label, stack, tools, work) {
     if (!must(`${label}: helm template ${rel.chart} ${rel.version} with the synthesized values`, r)) continue;
     const objects = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS()).filter(Boolean);
     if (rel.chart === "karpenter-crd") {
+      // the CRD chart carries the same CRDs as the controller chart's crds/ directory of that release
       const kinds = objects.filter((o) => o.kind === "CustomResourceDefinition").map((o) => o.spec.names.kind).sort();
-      equal(`${label}: ${rel.chart} renders the NodePool, EC2NodeClass and NodeClaim CRDs`, kinds, ["EC2NodeClass", "NodeClaim", "NodePool"]);
+      const upstream = fs.readdirSync(path.join(reference, `v${rel.version}`, "charts", "karpenter", "crds"))
+        .map((f) => YAML.parse(fs.readFileSync(path.join(reference, `v${rel.version}`, "charts", "karpenter", "crds", f), "utf8")).spec.names.kind).sort();
+      equal(`${label}: ${rel.chart} ${rel.version} renders the release's CRDs (${upstream.join(", ")})`, kinds, upstream);
+      check(`${label}: ${rel.chart} ${rel.version} renders NodePool, EC2NodeClass and NodeClaim`, ["EC2NodeClass", "NodeClaim", "NodePool"].every((k) => kinds.includes(k)), kinds.join(", "));
       continue;
     }
     checkDeployment(`${label}: ${rel.chart} ${rel.version}`, objects, values, rel, config);
@@ -421,10 +431,11 @@ function checkDeployment(label, objects, values, rel, config) {
   const env = Object.fromEntries((c.env || []).filter((e) => "value" in e).map((e) => [e.name, e.value]));
   const settings = values.settings || {};
   // the cluster name: a literal of the stack (the aws_eks_cluster's name or the fromClusterName literal)
-  const clusterNames = [...only(config, "aws_eks_cluster").map(([, b]) => b.name), ...Object.values((config.data || {}).aws_eks_cluster || {}).map((b) => b.name)];
+  const clusterNames = [...only(config, "aws_eks_cluster").map(([, b]) => b.name), ...Object.values((config.data || {}).aws_eks_cluster || {}).map((b) => b.name)]
+    .map((n) => resolveRefs(n, config));
   equal(`${label}: CLUSTER_NAME is the stack's cluster`, env.CLUSTER_NAME, clusterNames[0]);
   equal(`${label}: CLUSTER_NAME is settings.clusterName`, env.CLUSTER_NAME, settings.clusterName);
-  const queues = only(config, "aws_sqs_queue").map(([, q]) => q.name);
+  const queues = only(config, "aws_sqs_queue").map(([, q]) => resolveRefs(q.name, config));
   if (queues.length) equal(`${label}: INTERRUPTION_QUEUE is the stack's queue`, env.INTERRUPTION_QUEUE, queues[0]);
   else check(`${label}: no INTERRUPTION_QUEUE without a queue`, !env.INTERRUPTION_QUEUE || env.INTERRUPTION_QUEUE === settings.interruptionQueue);
   const saName = (values.serviceAccount || {}).name;
