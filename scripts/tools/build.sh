@@ -24,12 +24,7 @@ summary=()
 failed=0
 
 build_one() {
-  local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
-  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
-  if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ]; then
-    summary+=("$name $version ($release): cached $dir/$binary")
-    return 0
-  fi
+  local name="$1" version="$3"
   # one builder per tool: a second build.sh (another checkout's CI, an e2e run) must not clobber the
   # copy the first one is compiling in
   local lock
@@ -49,7 +44,6 @@ build_one() {
 _build_locked() {
   local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
   local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
-  # another builder may have finished while this one waited for nothing: reuse its result
   if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ]; then
     summary+=("$name $version ($release): cached $dir/$binary")
     return 0
