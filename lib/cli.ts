@@ -172,7 +172,8 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
     if (flag === "--json" && inline === undefined) json = true;
     else if (flag === "--from" || flag === "--to" || flag === "--kubernetes") {
       const value = inline ?? args[++i];
-      if (value === undefined || value === "") return usageError(io, `${flag} needs a value`);
+      // `--from --to 1.3`: the next option is no value (no version starts with "--")
+      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) return usageError(io, `${flag} needs a value`);
       if (flags[flag] !== undefined) return usageError(io, `${flag} given twice`);
       flags[flag] = value;
     } else return usageError(io, a.startsWith("-") ? `unknown option "${a}" for upgrade-plan` : `unexpected argument "${a}" for upgrade-plan`);

@@ -8,7 +8,7 @@ import { IKarpenterInstallation } from "./karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
 import { KarpenterValidationError } from "./errors";
 import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
-import { Checker, GO_DURATION, isSet } from "./private/k8s-rules";
+import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "./private/k8s-rules";
 import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
 import { warnWithoutDiscoveryTags } from "./private/discovery-evidence";
@@ -150,13 +150,19 @@ export class Ec2NodeClass extends Construct {
       subnetSelectorTerms: options.subnetSelectorTerms ?? discovery,
       securityGroupSelectorTerms: options.securityGroupSelectorTerms ?? discovery,
     };
-    if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
-    if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
-    checkEc2NodeClass(c, version, spec, name);
     const context = nodeContextOf(cluster);
-    checkEc2NodeClassSemantics(c, name, spec, context);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
-    c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+    checkCrdThenSemantics(
+      where,
+      version,
+      () => {
+        if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        checkEc2NodeClass(c, version, spec, name);
+        c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+      },
+      (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
+    );
 
     super(scope, id);
     this.name = name;

@@ -49,7 +49,7 @@ export class KarpenterValidationError extends Error {
    * One error for several problems, so that a user fixes them in one round: the single problem
    * itself, or an error whose message lists every problem (each with its construct path) under
    * `heading`, whose `path`, `field`, `value` and `allowed` are those of the first problem, and
-   * whose {@link problems} holds them all.
+   * whose {@link KarpenterValidationError.problems} holds them all.
    * @param problems at least one problem
    * @param heading what the problems have in common, e.g. "3 problems found at synth"
    */

@@ -1,10 +1,10 @@
 import { Construct } from "constructs";
-import { ITerraformDependable } from "cdktf";
+import { ITerraformDependable, Lazy } from "cdktf";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { SqsQueuePolicy } from "@cdktf/provider-aws/lib/sqs-queue-policy";
 import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-rule";
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
-import { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
+import type { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { policyJson } from "./private/iam";
@@ -127,7 +127,8 @@ export class InterruptionQueue extends Construct {
 
     const events = interruptionEvents(version);
     if (props.kmsKey === true) {
-      this.kmsKey = this.createKey(events.map((e) => `${rulePrefix}-${e.key}`), props.tags);
+      // the rules' names as synthesized: adoption (or an escape hatch) may rename a rule after this
+      this.kmsKey = this.createKey(() => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
       const arn = props.kmsKey.keyArn;
@@ -183,15 +184,20 @@ export class InterruptionQueue extends Construct {
    * — only for this account's rules of this install (`aws:SourceAccount`, `aws:SourceArn`: the
    * confused-deputy protection the EventBridge User Guide recommends, "Authorizing EventBridge to
    * use a customer managed key").
-   * @param ruleNames the names of the install's EventBridge rules
+   * The ARNs are built from the names (known at plan, no dependency of the key on the rules), read
+   * at synth so that a rule renamed after construction (an adopted rule keeps its own name) is the
+   * one allowed.
+   * @param ruleNames the names of the install's EventBridge rules, read at synth
    */
-  private createKey(ruleNames: string[], tags?: Record<string, string>): KmsKey {
+  private createKey(ruleNames: () => string[], tags?: Record<string, string>): KmsKey {
+    // loaded only here: a large module that installs with SQS-managed encryption (the default) never need
+    const { KmsKey } = require("@cdktf/provider-aws/lib/kms-key") as typeof import("@cdktf/provider-aws/lib/kms-key");
     const ctx = awsContext(this);
-    const ruleArns = ruleNames.map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
+    const ruleArns = () => ruleNames().map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
     return new KmsKey(this, "key", {
       description: "Karpenter interruption queue encryption",
       enableKeyRotation: true,
-      policy: policyJson([
+      policy: Lazy.stringValue({ produce: () => policyJson([
         { Sid: "AllowAccountAdministration", Effect: "Allow", Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` }, Action: "kms:*", Resource: "*" },
         {
           Sid: "AllowEventBridgeToEncrypt",
@@ -199,9 +205,9 @@ export class InterruptionQueue extends Construct {
           Principal: { Service: "events.amazonaws.com" },
           Action: ["kms:GenerateDataKey", "kms:Decrypt"],
           Resource: "*",
-          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns } },
+          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns() } },
         },
-      ]),
+      ]) }),
       tags,
     });
   }

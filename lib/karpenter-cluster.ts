@@ -1,6 +1,6 @@
 import { Construct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
+import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
 
@@ -78,6 +78,8 @@ export class KarpenterCluster implements IKarpenterCluster {
    */
   public static fromClusterName(scope: Construct, id: string, clusterName: string): IKarpenterCluster {
     checkEksClusterName(`${scope.node.path}/${id}`, "clusterName", clusterName);
+    // loaded only here: the data source class is the largest module the library uses (230 KB)
+    const { DataAwsEksCluster } = require("@cdktf/provider-aws/lib/data-aws-eks-cluster") as typeof import("@cdktf/provider-aws/lib/data-aws-eks-cluster");
     const data = new DataAwsEksCluster(scope, id, { name: clusterName });
     return new KarpenterCluster({
       // the literal keeps names readable in the plan; the data source still fails the plan if the cluster is missing

@@ -1,7 +1,7 @@
 import { Construct } from "constructs";
-import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformStack, Token } from "cdktf";
+import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformResource, TerraformStack, Token } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
+import type { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import { EksPodIdentityAssociation } from "@cdktf/provider-aws/lib/eks-pod-identity-association";
@@ -430,8 +430,9 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
   const stack = TerraformStack.of(cluster.resource);
   let resolvedIssuer: string | undefined;
   return scope.node.root.node.findAll().find((c): c is IamOpenidConnectProvider => {
-    if (!(c instanceof IamOpenidConnectProvider)) return false;
-    const url = c.urlInput;
+    // by resource type: importing the class only for this check would load it on every synth
+    if (!(c instanceof TerraformResource) || c.terraformResourceType !== "aws_iam_openid_connect_provider") return false;
+    const url = (c as IamOpenidConnectProvider).urlInput;
     if (url === undefined) return false;
     if (url === issuer) return true;
     if (!Token.isUnresolved(url) || !Token.isUnresolved(issuer) || TerraformStack.of(c) !== stack) return false;

@@ -6,7 +6,7 @@ import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
 import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
-import { Checker, isSet } from "./private/k8s-rules";
+import { Checker, checkCrdThenSemantics, isSet } from "./private/k8s-rules";
 import { checkNodePoolSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
@@ -140,8 +140,12 @@ export class NodePool extends Construct {
     const capacity = withCapacityType(c, options);
     const requirements = capacity.requirements;
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
-    checkNodePool(c, version, { ...options, requirements }, name, ref);
-    checkNodePoolSemantics(c, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
+    checkCrdThenSemantics(
+      where,
+      version,
+      () => checkNodePool(c, version, { ...options, requirements }, name, ref),
+      (s) => checkNodePoolSemantics(s, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+    );
 
     super(scope, id);
     this.name = name;

@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
+import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
 import { recordAccountNames } from "./private/account-names";
 import { checkTags } from "./private/input-checks";
 
@@ -41,6 +41,8 @@ export class SpotServiceLinkedRole extends Construct {
   constructor(scope: Construct, id: string, props: SpotServiceLinkedRoleProps = {}) {
     super(scope, id);
     checkTags(this, props?.tags);
+    // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
+    const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");
     this.role = new IamServiceLinkedRole(this, "role", {
       awsServiceName: "spot.amazonaws.com",
       description: "Lets EC2 launch and manage spot instances (Karpenter)",

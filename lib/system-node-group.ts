@@ -79,7 +79,13 @@ export interface SystemNodeGroupProps {
    * @default {}
    */
   readonly labels?: Record<string, string>;
-  /** Taints on the system nodes (at most 50). Tolerations for them must be given to the Karpenter release. @default none */
+  /**
+   * Taints on the system nodes (at most 50), e.g. `CriticalAddonsOnly=true:NoSchedule` to keep
+   * workloads off them. `Karpenter` with `systemNodeGroup` adds a toleration per taint to its
+   * controller; pods of your own that must run here need their own tolerations (the EKS add-ons
+   * CoreDNS and the node agents tolerate `CriticalAddonsOnly`).
+   * @default none
+   */
   readonly taints?: SystemNodeTaint[];
   /**
    * The node group name (1–63 characters: letters, digits, `-`, `_`, starting with a letter or digit).
@@ -136,7 +142,7 @@ export class SystemNodeGroup extends Construct {
    * `labels` is a map token, only `node-role=system` (Terraform merges the rest into the node group).
    */
   public readonly labels: Record<string, string>;
-  /** Taints on every node (the controller needs tolerations for them). */
+  /** Taints on every node (`Karpenter` with `systemNodeGroup` gives its controller tolerations for them). */
   public readonly taints: SystemNodeTaint[];
 
   constructor(scope: Construct, id: string, props: SystemNodeGroupProps) {

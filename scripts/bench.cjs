@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // Speed and memory of the main job, printed as a table (targets live here, not in timed tests):
 //  - app synth: the example app run directly (node + tsx), cold process each run: median wall ms, peak RSS MB
+//  - vs hand-written: the same resources written by hand with deep imports (scripts/bench/baseline-app.ts),
+//    run alternately with the example (paired, so machine load hits both alike): ratio of the medians of wall
+//    time, peak RSS, and CPU time (user + system, the least sensitive to other processes on the machine)
 //  - cdktf synth: the same through the cdktf CLI (`npm run synth`), median wall ms
 //  - test suite: one `jest` run, wall ms
 // Usage: npm run bench [-- --runs N]
@@ -14,7 +17,7 @@ const root = path.join(__dirname, "..");
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 // Targets for a 2-core machine; a row over its target is marked, the script still exits 0.
-const TARGETS = { appMs: 3000, appRssMb: 250, cliMs: 8000, testMs: 60000 };
+const TARGETS = { appMs: 3000, appRssMb: 250, cliMs: 8000, testMs: 30000, wallRatio: 1.2, rssRatio: 1.3 };
 
 function run(cmd, args, env = {}) {
   const t0 = process.hrtime.bigint();
@@ -29,26 +32,39 @@ function run(cmd, args, env = {}) {
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function appSynth() {
+function appSynth(entry = "examples/eks-karpenter/main.ts") {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-synth-"));
-  // the preloaded hook prints the process's peak RSS (KiB) when it exits
-  const hook = "process.on('exit', () => process.stderr.write(`\\nmaxrss=${process.resourceUsage().maxRSS}\\n`))";
-  const r = run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, "--import", "tsx", "examples/eks-karpenter/main.ts"], { CDKTF_OUTDIR: out });
+  // the preloaded hook prints the process's peak RSS (KiB) and CPU time (µs) when it exits
+  const hook = "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmaxrss=${u.maxRSS} cpu=${u.userCPUTime + u.systemCPUTime}\\n`); })";
+  const r = run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, "--import", "tsx", entry], { CDKTF_OUTDIR: out });
   fs.rmSync(out, { recursive: true, force: true });
-  const kib = Number(/maxrss=(\d+)/.exec(r.stderr)[1]);
-  return { ms: r.ms, rssMb: kib / 1024 };
+  const m = /maxrss=(\d+) cpu=(\d+)/.exec(r.stderr);
+  return { ms: r.ms, rssMb: Number(m[1]) / 1024, cpuMs: Number(m[2]) / 1000 };
 }
 
-const app = Array.from({ length: runs }, appSynth);
+const load = os.loadavg()[0];
+appSynth("scripts/bench/baseline-app.ts"); // warm the tsx cache and the file system for both
+appSynth();
+const pairs = Array.from({ length: runs }, () => [appSynth(), appSynth("scripts/bench/baseline-app.ts")]);
+const app = pairs.map((p) => p[0]);
+const base = pairs.map((p) => p[1]);
+const wallRatio = median(app.map((x) => x.ms)) / median(base.map((x) => x.ms));
+const rssRatio = median(app.map((x) => x.rssMb)) / median(base.map((x) => x.rssMb));
+const cpuRatio = median(app.map((x) => x.cpuMs)) / median(base.map((x) => x.cpuMs));
 const cli = Array.from({ length: Math.max(1, Math.min(runs, 3)) }, () => run("npm", ["run", "--silent", "synth"]).ms);
 const test = run("npx", ["jest", "--silent"]).ms;
 
 const rows = [
   ["app synth (median wall)", `${median(app.map((x) => x.ms)).toFixed(0)} ms`, `${TARGETS.appMs} ms`, median(app.map((x) => x.ms)) <= TARGETS.appMs],
   ["app synth (peak RSS, max)", `${Math.max(...app.map((x) => x.rssMb)).toFixed(0)} MB`, `${TARGETS.appRssMb} MB`, Math.max(...app.map((x) => x.rssMb)) <= TARGETS.appRssMb],
+  ["app / hand-written (wall)", `${wallRatio.toFixed(2)}×`, `${TARGETS.wallRatio}×`, wallRatio <= TARGETS.wallRatio],
+  ["app / hand-written (RSS)", `${rssRatio.toFixed(2)}×`, `${TARGETS.rssRatio}×`, rssRatio <= TARGETS.rssRatio],
+  ["app / hand-written (CPU)", `${cpuRatio.toFixed(2)}×`, `${TARGETS.wallRatio}×`, cpuRatio <= TARGETS.wallRatio],
   ["cdktf synth (median wall)", `${median(cli).toFixed(0)} ms`, `${TARGETS.cliMs} ms`, median(cli) <= TARGETS.cliMs],
   ["test suite (wall)", `${test.toFixed(0)} ms`, `${TARGETS.testMs} ms`, test <= TARGETS.testMs],
 ];
 const w = [28, 12, 12];
-console.log(`${"measure".padEnd(w[0])} ${"value".padStart(w[1])} ${"target".padStart(w[2])}  ok   (${runs} runs, ${os.cpus().length} cores, node ${process.version})`);
+console.log(`${"measure".padEnd(w[0])} ${"value".padStart(w[1])} ${"target".padStart(w[2])}  ok   (${runs} runs, ${os.cpus().length} cores, load ${load.toFixed(1)} at start, node ${process.version})`);
+const summary = (xs) => `${median(xs.map((x) => x.ms)).toFixed(0)} ms wall, ${median(xs.map((x) => x.cpuMs)).toFixed(0)} ms CPU, ${median(xs.map((x) => x.rssMb)).toFixed(0)} MB`;
+console.log(`(medians: example ${summary(app)}; hand-written ${summary(base)})`);
 for (const [name, value, target, ok] of rows) console.log(`${name.padEnd(w[0])} ${value.padStart(w[1])} ${target.padStart(w[2])}  ${ok ? "yes" : "OVER"}`);

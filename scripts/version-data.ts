@@ -56,6 +56,11 @@ export interface GenerateOptions {
   readonly kubernetes: string;
   /** The data of the previous known minor: `since` of settings and new CEL rules are judged against it. */
   readonly previous?: VersionData;
+  /**
+   * The committed data of the same minor when the folder is a newer patch of it (e.g. 1.14.1's for
+   * 1.14.2): what is new since that patch gets the patch as its `since`, and only that is on the checklist.
+   */
+  readonly earlierPatch?: VersionData;
   /** ERRATA.json to apply (defaults to the one beside the release folder, if any). */
   readonly errataFile?: string;
 }
@@ -72,11 +77,16 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   if (!range || cmp(range[1], range[2]) > 0) throw new Error(`--kubernetes must be "<oldest>-<newest>" Kubernetes minors, e.g. 1.29-1.36 (got ${options.kubernetes})`);
   const checklist: string[] = [];
 
+  for (const chart of ["karpenter", "karpenter-crd"]) {
+    // a folder copied from another release and renamed would otherwise pass for the new one
+    const chartVersion = String(YAML.parse(read(folder, `charts/${chart}/Chart.yaml`))?.version ?? "");
+    if (chartVersion !== version) throw new Error(`${folder}: charts/${chart}/Chart.yaml has version ${chartVersion || "(none)"}, but the folder is named v${version}: the folder must hold that release's charts`);
+  }
   const template = readTemplate(folder);
   const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
   const { policies, errata } = controllerPolicies(template, version, errataFile);
   const values = YAML.parse(read(folder, "charts/karpenter/values.yaml")) ?? {};
-  const chart = chartFacts(values, minor, options.previous, checklist);
+  const chart = chartFacts(values, version, options.previous, options.earlierPatch, checklist);
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
   const nodePool = crdFacts(crdDocs, "NodePool");
   const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
@@ -94,7 +104,13 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
     crds: { nodePool: { fields: nodePool.fields, enums: nodePool.enums }, ec2NodeClass: { fields: ec2NodeClass.fields, enums: ec2NodeClass.enums } },
     celRules,
   };
-  reviewAgainstPrevious(data, options.previous, checklist);
+  const earlier = options.earlierPatch;
+  if (earlier && (earlier.kubernetes.min !== data.kubernetes.min || earlier.kubernetes.max !== data.kubernetes.max)) {
+    checklist.push(
+      `Kubernetes range ${earlier.kubernetes.min}–${earlier.kubernetes.max} of ${earlier.version} becomes ${data.kubernetes.min}–${data.kubernetes.max} in patch ${version}: add { minor: "${minor}", until: "${version}", min: "${earlier.kubernetes.min}", max: "${earlier.kubernetes.max}" } to KUBERNETES_EARLY_PATCHES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`,
+    );
+  }
+  reviewAgainstPrevious(data, earlier ?? options.previous, checklist);
   return { data, checklist };
 }
 
@@ -163,26 +179,37 @@ function kindOf(v: unknown): string {
   return "string";
 }
 
-function chartFacts(values: Record<string, any>, minor: string, previous: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+function chartFacts(values: Record<string, any>, version: string, previous: VersionData | undefined, earlierPatch: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+  const minor = version.split(".").slice(0, 2).join(".");
   const { featureGates = {}, ...settings } = values.settings ?? {};
+  const compared = earlierPatch ?? previous;
   const facts = (entries: Record<string, unknown>, prefix: string, before: readonly SettingData[] | undefined): SettingData[] =>
     Object.entries(entries).map(([key, def]) => {
       const known = before?.find((s) => s.key === key);
-      const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? `${minor}.0`;
-      if (!known && previous) checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough`);
+      // new in a patch of a known minor: earlier patches lack it (1.6.2's disableDryRun)
+      const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? (earlierPatch ? version : `${minor}.0`);
+      if (!known && compared) {
+        const patchNote = earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`] ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)` : "";
+        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough${patchNote}`);
+      }
       const fact: SettingData = { key, kind: kindOf(def), since };
       return def === null || def === undefined ? fact : { ...fact, default: def as string | number | boolean };
     });
   const out = {
-    settings: facts(settings, "settings.", previous?.chart.settings),
-    featureGates: facts(featureGates, "settings.featureGates.", previous?.chart.featureGates),
+    settings: facts(settings, "settings.", compared?.chart.settings),
+    featureGates: facts(featureGates, "settings.featureGates.", compared?.chart.featureGates),
     valuePaths: valuePaths(values),
   };
   for (const [was, now, label] of [
-    [previous?.chart.settings, out.settings, "settings."],
-    [previous?.chart.featureGates, out.featureGates, "settings.featureGates."],
+    [compared?.chart.settings, out.settings, "settings."],
+    [compared?.chart.featureGates, out.featureGates, "settings.featureGates."],
   ] as const) {
-    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${minor} on`);
+    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${earlierPatch ? version : minor} on`);
+  }
+  if (earlierPatch) {
+    const added = out.valuePaths.filter((p) => !earlierPatch.chart.valuePaths.includes(p));
+    const removed = earlierPatch.chart.valuePaths.filter((p) => !out.valuePaths.includes(p));
+    if (added.length || removed.length) checklist.push(`chart value paths changed in patch ${version} (${[...added.map((p) => `+${p}`), ...removed.map((p) => `-${p}`)].join(", ")}): record them in VALUE_PATHS_PATCH_CHANGES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`);
   }
   return out;
 }
@@ -247,19 +274,43 @@ function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<
 function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
   if (!previous) return;
   for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/private/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
-  const sids = (d: VersionData) => d.controllerPolicies.flatMap((p) => p.statements.map((s) => s.Sid));
-  for (const s of sids(data)) if (!sids(previous).includes(s)) checklist.push(`new controller statement ${s}: review it (emitted as written)`);
+  const statements = (d: VersionData) => new Map(d.controllerPolicies.flatMap((p) => p.statements.map((s) => [s.Sid, s] as const)));
+  const [now, was] = [statements(data), statements(previous)];
+  for (const [sid, s] of now) {
+    const before = was.get(sid);
+    if (!before) checklist.push(`new controller statement ${sid}: review it (emitted as written)`);
+    // an action, resource or condition more or less is a permission change too: the diff alone hides it among the data
+    else if (JSON.stringify(normalStatement(s)) !== JSON.stringify(normalStatement(before))) checklist.push(`controller statement ${sid} changed since ${previous.version}: review it (emitted as written; \`npx cdktf-eks-karpenter upgrade-plan --from ${previous.minor} --to ${data.minor}\` after a build shows how)`);
+  }
+  for (const sid of was.keys()) if (!now.has(sid)) checklist.push(`controller statement ${sid} was removed since ${previous.version}: review that nothing else grants what it did`);
+  const added = data.nodeRolePolicies.filter((p) => !previous.nodeRolePolicies.includes(p));
+  const dropped = previous.nodeRolePolicies.filter((p) => !data.nodeRolePolicies.includes(p));
+  if (added.length || dropped.length) checklist.push(`node role managed policies changed: ${[...added.map((p) => `+${p}`), ...dropped.map((p) => `-${p}`)].join(", ")}: review docs/aws.md and the README version table`);
   for (const [kind, now, was] of [
     ["NodePool", data.crds.nodePool, previous.crds.nodePool],
     ["EC2NodeClass", data.crds.ec2NodeClass, previous.crds.ec2NodeClass],
   ] as const) {
+    const spec = `lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts`;
+    const rules = `lib/private/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
     const added = now.fields.filter((f) => !was.fields.includes(f));
-    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts)`);
+    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/private/crd-history.ts`);
+    const removed = was.fields.filter((f) => !now.fields.includes(f));
+    if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/private/crd-history.ts)`);
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
-      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}`);
+      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/private/crd-history.ts, they are refused`);
+    }
+    for (const [f, vs] of Object.entries(was.enums)) {
+      const gone = vs.filter((v) => now.enums[f] && !now.enums[f].includes(v));
+      if (gone.length) checklist.push(`${kind} ${f} values removed: ${gone.join(", ")}: make the library refuse them from ${data.minor} on`);
     }
   }
+}
+
+/** A statement as the data compares it: actions and resources as sorted lists. */
+function normalStatement(s: RawStatement): RawStatement {
+  const list = (x: string | string[]) => (Array.isArray(x) ? [...x].sort() : [x]);
+  return { ...s, Action: list(s.Action), Resource: list(s.Resource) };
 }
 
 /** The JSON file that holds `data` (lib/versions/data/v1-14.json): plain data, the fastest to load. */

@@ -175,11 +175,14 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "1.2"], "upgrade-plan needs --to"],
     [["upgrade-plan"], "upgrade-plan needs --from and --to"],
     [["upgrade-plan", "--from", "1.2", "--to"], "--to needs a value"],
+    [["upgrade-plan", "--from", "--to", "1.3"], "--from needs a value"],
     [["upgrade-plan", "--from", "1.2", "--from", "1.3", "--to", "1.4"], "--from given twice"],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan'],
     [["upgrade-plan", "1.2", "1.4"], 'unexpected argument "1.2" for upgrade-plan'],
     [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
+    [["upgrade-plan", "--from", "1.8.08", "--to", "1.9"], '--from "1.8.08" is invalid: a Karpenter release "1.x.y"'],
+    [["upgrade-plan", "--from", "1.14", "--to", "1.15.0"], '--to "1.15.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14. 1.15.0 is newer than every release this library knows (the newest is 1.14.1)'],
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
     expect(await runCli(argv, io)).toBe(2);
@@ -242,17 +245,18 @@ describe("lib/cli.ts as a program", () => {
   }, 60_000);
 
   test("a reader that stops early (| head -c 10): exit 0, no EPIPE trace", () => {
-    // ~1 MB of YAML: far more than a pipe buffer, so the program writes after head has gone
-    const input = Array.from({ length: 2500 }, (_, i) => `apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: { name: p${i} }\nspec:\n  providerRef: { name: x }\n  ttlSecondsAfterEmpty: 30\n  ttlSecondsUntilExpired: 600\n`).join("---\n");
-    const file = path.join(os.tmpdir(), `cli-epipe-${process.pid}.yaml`);
+    // 300 Provisioners: about 250 KB of v1 YAML, several pipe buffers, so the program writes after head has gone
+    const input = Array.from({ length: 300 }, (_, i) => `apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: { name: p${i} }\nspec:\n  providerRef: { name: x }\n  ttlSecondsAfterEmpty: 30\n  ttlSecondsUntilExpired: 600\n`).join("---\n");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-epipe-"));
+    const file = path.join(dir, "in.yaml");
     fs.writeFileSync(file, input);
     try {
       const tsx = path.join(repo, "node_modules", ".bin", "tsx");
-      const script = `"${tsx}" "${path.join(repo, "lib", "cli.ts")}" convert "${file}" 2>/dev/null | head -c 10 >/dev/null; echo "status=\${PIPESTATUS[0]}"; "${tsx}" "${path.join(repo, "lib", "cli.ts")}" convert "${file}" 2>&1 >/dev/null | grep -c EPIPE || true`;
+      const script = `"${tsx}" "${path.join(repo, "lib", "cli.ts")}" convert "${file}" 2>"${dir}/err" | head -c 10 >/dev/null; echo "status=\${PIPESTATUS[0]}"; grep -c EPIPE "${dir}/err" || true`;
       const r = spawnSync("bash", ["-c", script], { cwd: os.tmpdir(), encoding: "utf8" });
       expect(r.stdout).toBe("status=0\n0\n");
     } finally {
-      fs.unlinkSync(file);
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { App, Fn, TerraformStack, TerraformVariable } from "cdktf";
+import { Annotations, App, Fn, TerraformStack, TerraformVariable } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -12,6 +12,9 @@ import { Ec2NodeClass, gettingStartedAdoption, IKarpenterCluster, Karpenter, Kar
  *
  *   CLUSTER_NAME=prod AWS_REGION=eu-west-1 KARPENTER_VERSION=1.8.8 \
  *     npx cdktf synth --app "npx tsx examples/adopt-existing/main.ts" --output cdktf.out.adopt-existing
+ *
+ * `ALIAS_VERSION` (the guide's, e.g. `v20240807`) keeps the imported EC2NodeClass on the AMI it runs;
+ * unset, it moves to `al2023@latest` (synth warns: nodes on another AMI are replaced).
  *
  * The association ID is a Terraform variable, known at plan:
  * `TF_VAR_karpenter_pod_identity_association_id=$(aws eks list-pod-identity-associations --cluster-name prod
@@ -43,8 +46,15 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
   const nodes = new TerraformStack(app, "nodes");
   const { exec, ...endpoint } = kubernetesAccess(karpenter.cluster, region);
   new KubernetesProvider(nodes, "kubernetes", { ...endpoint, exec: [exec] });
-  const nodeClass = new Ec2NodeClass(nodes, "default-node-class", { name: "default", karpenter });
+  // the guide pins the AMI (`al2023@${ALIAS_VERSION}`): another alias drifts every node to other AMIs
+  const aliasVersion = env.ALIAS_VERSION;
+  const nodeClass = new Ec2NodeClass(nodes, "default-node-class", { name: "default", karpenter, amiSelectorTerms: [{ alias: `al2023@${aliasVersion || "latest"}` }] });
   nodeClass.manifest.importFrom("apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default");
+  if (!aliasVersion) {
+    Annotations.of(nodeClass).addWarning(
+      "ALIAS_VERSION is unset: EC2NodeClass default takes al2023@latest instead of the guide's pinned al2023@<ALIAS_VERSION>, and Karpenter replaces every node whose AMI differs (drift). Set ALIAS_VERSION to the running one: kubectl get ec2nodeclass default -o jsonpath='{.spec.amiSelectorTerms[0].alias}'",
+    );
+  }
   const pool = new NodePool(nodes, "default-node-pool", {
     name: "default",
     nodeClass,

@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import { App, Fn, TerraformStack } from "cdktf";
+import { Annotations, App, Fn, TerraformStack } from "cdktf";
 import { Construct } from "constructs";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
@@ -38,17 +38,26 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
   return app;
 }
 
-/** Builds the converted objects; each conversion note is printed so that nothing changes unnoticed. */
+/**
+ * Builds the converted objects. Each note that asks for an action becomes a synth warning on the
+ * object's construct (cdktf prints it as `WARN [nodes/pool-default]: …`), so that nothing changes
+ * unnoticed; the program's stderr is left for errors (the cdktf CLI shows it as `[ERROR]`).
+ */
 function migrate(scope: Construct, karpenter: Karpenter, yamlText: string): void {
   // role: v1 nodes use the Karpenter node role (Karpenter manages the instance profile) instead of the old instanceProfile
   const result = convertLegacyManifests(yamlText, { role: karpenter.nodeRoleName, version: karpenter.version });
+  const built = new Map<string, Construct>();
   const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(scope, `class-${c.name}`, { ...c.props, karpenter })]));
+  for (const [name, c] of classes) built.set(`EC2NodeClass/${name}`, c);
   for (const p of result.nodePools) {
     // a pool whose input named no node class is left out; its action note says what to add
     if (!p.nodeClassRef) continue;
-    new NodePool(scope, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter });
+    built.set(`NodePool/${p.name}`, new NodePool(scope, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter }));
   }
-  for (const o of result.objects) for (const n of o.notes) if (n.level === "action") console.error(`note: ${o.kind}/${o.name}: ${n.field}: ${n.message}`);
+  for (const o of result.objects) {
+    const on = built.get(`${o.kind}/${o.name}`) ?? scope;
+    for (const n of o.notes) if (n.level === "action") Annotations.of(on).addWarning(`converted ${o.kind}/${o.name}: ${n.field}: ${n.message}`);
+  }
 }
 
 /** The API server and short-lived `aws eks get-token` credentials: no secret in code or state. */

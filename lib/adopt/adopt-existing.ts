@@ -1,5 +1,5 @@
 import { IConstruct } from "constructs";
-import { Annotations, TerraformResource } from "cdktf";
+import { Annotations, TerraformResource, Token } from "cdktf";
 // what the resource constructors do with `dependsOn`: the bare address, not an interpolation
 import { dependable } from "cdktf/lib/tfExpression";
 import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terraform-version";
@@ -29,7 +29,7 @@ import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, Inter
  * queue policy: queue URL; rule on the default bus: name; target: `<rule>/<target ID>`).
  */
 
-const ADOPT_KEYS = ["clusterName", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
+const ADOPT_KEYS = ["clusterName", "version", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
 const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
@@ -44,6 +44,8 @@ export interface InstallOptions {
   readonly clusterNameLiteral?: string;
   /** The install's namespace. */
   readonly namespace?: string;
+  /** The install's Karpenter version, `"1.14.1"`. */
+  readonly version?: string;
 }
 
 /** The pieces of a built install that adoption imports into. */
@@ -76,13 +78,20 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
     throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
   }
-  if (adopt.namespace !== undefined && options.namespace !== undefined && adopt.namespace !== options.namespace) {
+  if (adopt.version !== undefined && options.version !== undefined && !isUnresolved(adopt.version) && adopt.version !== options.version) {
+    Annotations.of(scope).addWarning(
+      `adopt.version: the existing install runs Karpenter ${adopt.version} and this install's version is ${options.version}: the takeover deploy also moves the CRDs and the controller to ${options.version}. Set version: "${adopt.version}" for the takeover and change it in a later deploy (docs/adopting.md)`,
+    );
+  }
+  if (adopt.namespace !== undefined && options.namespace !== undefined && !isUnresolved(adopt.namespace) && !isUnresolved(options.namespace) && adopt.namespace !== options.namespace) {
     throw new KarpenterValidationError(scope, "namespace", options.namespace, `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`);
   }
 
   let { nodeRole, controllerRole, interruptionQueue } = options;
   if (adopt.nodeRole !== undefined) {
     const a = checkRole(scope, "nodeRole", adopt.nodeRole, ["roleName", "attachedPolicies", "accessEntry"]);
+    // a string "false" would be truthy: an import of an access entry that does not exist fails the plan
+    if (a.accessEntry !== undefined && typeof a.accessEntry !== "boolean") throw new KarpenterValidationError(scope, "adopt.nodeRole.accessEntry", a.accessEntry, "true (the role has an EKS access entry: it is imported) or false (aws-auth mapping only: an entry is created)");
     if (nodeRole?.existingRole) throw new KarpenterValidationError(scope, "nodeRole.existingRole", nodeRole.existingRole, "not with adopt.nodeRole: an adopted role is imported and managed by this install; a role of your own is left alone (drop one of them)");
     nodeRole = { ...nodeRole, roleName: sameName(scope, "nodeRole.roleName", nodeRole?.roleName, a.roleName) };
   }
@@ -120,7 +129,8 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     const a = adopt.nodeRole;
     const role = t.nodeRole.role!;
     importInto(role, a.roleName);
-    const attached = new Set(a.attachedPolicies ?? []);
+    // by name, or by the AWS-managed policy's ARN (arn:<partition>:iam::aws:policy/<name>)
+    const attached = new Set((a.attachedPolicies ?? []).map((p) => /^arn:[^:]+:iam::aws:policy\/(.+)$/.exec(p)?.[1] ?? p));
     // the attachments of the version's AWS-managed policies have the policy name as id suffix
     for (const att of t.nodeRole.policyAttachments) {
       if (attached.has(att.node.id.replace(/^attachment-/, ""))) importInto(att, `${a.roleName}/${att.policyArnInput}`);
@@ -153,7 +163,8 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
       const key = rule.node.id.replace(/^rule-/, "") as InterruptionEventKey;
       const name = a.ruleNames?.[key];
       if (name === undefined) {
-        created.push(key);
+        // the capacity-reservation rule exists from Karpenter 1.10: an older install has none to duplicate
+        if (!(key === "CapacityReservation" && adoptedMinor(adopt.version) !== undefined && adoptedMinor(adopt.version)! < 10)) created.push(key);
         return;
       }
       // a rule's name forces replacement: the install takes the existing one
@@ -205,18 +216,20 @@ function adoptControllerRole(
   const imported = new Set<IamRolePolicyAttachment>();
   for (const policy of role.policies) {
     const name = literalName(policy);
-    if (name === undefined || !attached.includes(name)) continue;
-    ours.add(name);
-    importInto(policy, policyArn(name));
+    // given by name, or by the ARN of a policy at path "/" (where the install creates its policies)
+    const given = name === undefined ? undefined : attached.find((p) => p === name || policyNameOfArn(p) === name);
+    if (name === undefined || given === undefined) continue;
+    ours.add(given);
+    importInto(policy, policyArn(given));
     // upstream's policies have no description, and a description forces a policy's replacement
     policy.resetDescription();
     const attachment = byGroup.get(policy.node.id.replace(/^policy-/, ""));
     if (attachment) {
-      importInto(attachment, `${a.roleName}/${policyArn(name)}`);
+      importInto(attachment, `${a.roleName}/${policyArn(given)}`);
       imported.add(attachment);
     }
   }
-  const legacy = attached.filter((p) => !ours.has(p) && !ours.has(p.replace(/^arn:.*:policy\/(.*\/)?/, "")));
+  const legacy = attached.filter((p) => !ours.has(p));
   const free = role.policies.map((p) => byGroup.get(p.node.id.replace(/^policy-/, ""))).filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
   if (legacy.length > free.length) {
     throw new KarpenterValidationError(scope, "adopt.controllerRole.attachedPolicies", attached, `at most ${free.length} polic${free.length === 1 ? "y" : "ies"} this install does not create (${legacy.join(", ")} are ${legacy.length}): each legacy policy is detached by replacing one new attachment; detach the others by hand`);
@@ -231,6 +244,17 @@ function adoptControllerRole(
   if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {
     importInto(role.podIdentityAssociation, `${clusterName},${a.podIdentityAssociationId}`);
   }
+}
+
+/** The minor of a literal `"1.M.P"` version, else undefined. */
+function adoptedMinor(version: string | undefined): number | undefined {
+  const m = typeof version === "string" ? /^1\.(\d+)\.\d+$/.exec(version) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The name of a customer-managed policy ARN at path "/" (`arn:<partition>:iam::<account>:policy/<name>`), else undefined. */
+function policyNameOfArn(arn: string): string | undefined {
+  return /^arn:[^:]+:iam::[^:]*:policy\/([^/]+)$/.exec(arn)?.[1];
 }
 
 /** Whether any resource of the install got an import block. */
@@ -252,9 +276,17 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: ICo
   if (typeof a.roleName !== "string") throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
   checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, `an IAM role name: ${NAME_RULES.iamRole.text}, 1 to ${NAME_RULES.iamRole.max} characters`);
   const policies = a.attachedPolicies;
+  if (policies !== undefined && Array.isArray(policies) && policies.length === 1 && Token.isUnresolved(policies)) {
+    // a list token: how many attachments are imported, and which are replaced, is decided at synth
+    throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list written out in the app (each element may be a reference): which attachments are imported and which legacy policies are detached is decided at synth");
+  }
   if (policies !== undefined && (!Array.isArray(policies) || policies.some((p) => typeof p !== "string" || p === ""))) {
     throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list of policy names (or ARNs) attached to the role now");
   }
+  // one policy twice (also as name and ARN) would import one attachment into two resources
+  const key = (p: string) => (isUnresolved(p) ? p : (policyNameOfArn(p) ?? p));
+  const twice = policies?.find((p, i) => policies.findIndex((q) => key(q) === key(p)) !== i);
+  if (twice !== undefined) throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, `each attached policy once: ${twice} is listed twice (by name or ARN)`);
   return a;
 }
 
@@ -281,6 +313,8 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
 
 /** The adopted name, unless the install's options name another one. */
 function sameName(scope: IConstruct, field: string, given: string | undefined, adopted: string): string {
+  // a token on either side is compared by Terraform: a name that differs at plan shows as a replacement there
+  if (given !== undefined && (isUnresolved(given) || isUnresolved(adopted))) return given;
   if (given !== undefined && given !== adopted) {
     throw new KarpenterValidationError(scope, field, given, `the adopted name "${adopted}" (adopt.${field}) or unset: an existing ${field.startsWith("interruption") ? "queue" : "role"} is imported under its own name (a new name would replace it)`);
   }

@@ -19,7 +19,7 @@ export interface AdoptedNodeRole {
   /** The role's name (path `/`), e.g. `KarpenterNodeRole-prod`: the install uses this name and imports the role. */
   readonly roleName: string;
   /**
-   * The AWS-managed policies attached to the role now, by name (`"AmazonEKS_CNI_Policy"`): those the
+   * The AWS-managed policies attached to the role now, by name (`"AmazonEKS_CNI_Policy"`) or ARN: those the
    * install attaches too are imported; others stay attached and unmanaged (e.g. ECR ReadOnly when the
    * version attaches PullOnly).
    * @default none (every attachment is created; IAM AttachRolePolicy of an attached policy is a no-op)
@@ -91,6 +91,13 @@ export interface KarpenterAdoption {
    * @default not checked
    */
   readonly clusterName?: string;
+  /**
+   * The Karpenter version the existing install runs, e.g. `"1.8.8"`: compared with the install's
+   * `version`; when they differ synth warns, since the takeover deploy then also upgrades (or
+   * downgrades) the CRDs and the controller — adopt at the running version, upgrade in a later deploy.
+   * @default not compared
+   */
+  readonly version?: string;
   /**
    * The namespace of the running `karpenter` release (and of the controller's Pod Identity association):
    * checked against the install's `namespace`, since `upgrade_install` only finds a release in its own
@@ -167,6 +174,7 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   const policies = version.minor < 9 ? [`KarpenterControllerPolicy-${c}`] : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
   return {
     clusterName: c,
+    version: version.full,
     namespace: props.namespace ?? "kube-system",
     nodeRole: { roleName: `KarpenterNodeRole-${c}`, attachedPolicies: nodeRolePolicyNames(version), accessEntry: props.nodeAccessEntry ?? false },
     controllerRole: { roleName: `${c}-karpenter`, attachedPolicies: policies, podIdentityAssociationId: props.podIdentityAssociationId },
@@ -199,8 +207,19 @@ export interface TerraformAwsEksModuleAdoptionProps {
    * @default none adopted: new rules are created
    */
   readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
-  /** The module's Pod Identity association ID (`a-…`; v21 creates one by default, v20 with `create_pod_identity_association`). @default none exists */
+  /**
+   * The module's Pod Identity association ID (`a-…`; may be a token): `aws eks list-pod-identity-associations
+   * --cluster-name <cluster> --namespace kube-system --service-account karpenter`. Required when
+   * {@link createdPodIdentityAssociation} (EKS allows one association per service account: a second fails at apply).
+   * @default none exists
+   */
   readonly podIdentityAssociationId?: string;
+  /**
+   * Whether the module created a Pod Identity association (its `create_pod_identity_association`: `true`
+   * by default in v21, `false` in v20; v19 has none).
+   * @default true for v21, false for v19 and v20
+   */
+  readonly createdPodIdentityAssociation?: boolean;
   /** Whether the module attached `AmazonEKS_CNI_Policy` to the node role (`node_iam_role_attach_cni_policy`, IPv4). @default true */
   readonly cniPolicy?: boolean;
 }
@@ -212,13 +231,23 @@ export interface TerraformAwsEksModuleAdoptionProps {
  * policy (detached after the new ones are attached); queue `Karpenter-<cluster>`; targets
  * `KarpenterInterruptionQueueTarget`. The module names roles, policy and rules with random suffixes,
  * so they are props. Source: terraform-aws-modules/terraform-aws-eks `modules/karpenter` (v19.21.0, v20.37.2, v21.3.1–v21.19.0).
- * @throws KarpenterValidationError for another major version or a missing name
+ * @throws KarpenterValidationError for another major version, a missing name, or a missing association ID
+ * when the module created an association (v21's default)
  */
 export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdoptionProps): KarpenterAdoption {
   const where = "terraformAwsEksModuleAdoption";
   if (![19, 20, 21].includes(props.major)) throw new KarpenterValidationError(where, "major", props.major, "19, 20 or 21 (the major version of terraform-aws-modules/eks/aws//modules/karpenter)");
   for (const field of ["clusterName", "nodeRoleName", "controllerRoleName"] as const) {
     if (typeof props[field] !== "string" || props[field] === "") throw new KarpenterValidationError(where, field, props[field], "the name from the module's state (terraform state show)");
+  }
+  const association = props.createdPodIdentityAssociation ?? props.major === 21;
+  if (association && (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "")) {
+    throw new KarpenterValidationError(
+      where,
+      "podIdentityAssociationId",
+      props.podIdentityAssociationId,
+      `the ID of the module's Pod Identity association (a-…; aws eks list-pod-identity-associations --cluster-name ${props.clusterName} --namespace kube-system --service-account karpenter): ${props.createdPodIdentityAssociation === undefined ? "v21 creates one by default" : "createdPodIdentityAssociation is true"}, and a second association for the service account fails at apply. If the module ran with create_pod_identity_association = false, pass createdPodIdentityAssociation: false`,
+    );
   }
   const ecr = props.major === 21 ? "AmazonEC2ContainerRegistryPullOnly" : "AmazonEC2ContainerRegistryReadOnly";
   return {

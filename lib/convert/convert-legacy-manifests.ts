@@ -1,4 +1,5 @@
-import { Document, isNode, LineCounter, parseAllDocuments } from "yaml";
+import type { Document, LineCounter } from "yaml";
+import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../errors";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../private/version";
 import { convertAwsNodeTemplate } from "./aws-node-template";
@@ -80,8 +81,8 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
     throw new KarpenterValidationError(where, "options.role", options.role, "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)");
   }
-  const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
+  const lineCounter = new (yaml().LineCounter)();
+  const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
   const drafts: ({ kind: "NodePool"; draft: PoolDraft } | { kind: "EC2NodeClass"; draft: ClassDraft })[] = [];
   const notes: ConversionNote[] = [];
 
@@ -168,7 +169,7 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
 function lineOf(doc: Document.Parsed, lc: LineCounter, path: Path): number | undefined {
   for (let len = path.length; len >= 0; len--) {
     const node = len === 0 ? doc.contents : doc.getIn(path.slice(0, len), true);
-    if (isNode(node) && node.range) return lc.linePos(node.range[0]).line;
+    if (yaml().isNode(node) && node.range) return lc.linePos(node.range[0]).line;
   }
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { Document } from "yaml";
+import { yaml } from "./yaml";
 import { specObject } from "../private/manifests";
 import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
 
@@ -40,7 +40,7 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
  * are quoted; long lines are not folded.
  */
 export function toV1Yaml(result: LegacyConversionResult): string {
-  return result.objects.map((o) => new Document(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 })).join("---\n");
+  return result.objects.map((o) => new (yaml().Document)(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 })).join("---\n");
 }
 
 /**

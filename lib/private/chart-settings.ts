@@ -1,4 +1,4 @@
-import * as semver from "semver";
+import * as semver from "./semver";
 import { versionData } from "../versions";
 import { SettingData } from "../versions/types";
 import { durationNanos, MAX_DURATION_NS } from "./k8s-rules";

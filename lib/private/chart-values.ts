@@ -1,4 +1,4 @@
-import * as semver from "semver";
+import * as semver from "./semver";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { isPlainMap } from "./deep-merge";

@@ -1,6 +1,5 @@
 import { IConstruct } from "constructs";
 import { Token } from "cdktf";
-import * as YAML from "yaml";
 import { KarpenterValidationError } from "../errors";
 import { isUnresolved } from "./tokens";
 import { isPlainMap } from "./deep-merge";
@@ -26,27 +25,36 @@ export function checkRepository(scope: IConstruct, field: string, repository: st
 }
 
 /**
- * Renders Helm values as one YAML document, byte-identical for equal input:
- * - map keys sorted, so the order in which values were assembled or merged does not matter;
- * - every string double-quoted and never folded, so a cdktf token inside a string
- *   (`${TfToken[…]}`) stays in one piece for cdktf to replace with a Terraform reference, and the
- *   value Terraform puts there (a name, an ARN, `"123"`) is always read back as a string;
- * - a number token written plain, so it interpolates as a number;
- * - YAML 1.1 rules for what needs quotes: Helm reads values with go-yaml, for which a plain
- *   `on`, `y` or `no` key is a boolean.
- * - a {@link plainScalar} (a boolean token) written plain too.
+ * Renders Helm values as one document, byte-identical for equal input. Helm reads values as YAML
+ * (sigs.k8s.io/yaml in the helm provider and `helm template`), and JSON is YAML, so the document is
+ * JSON, indented, with map keys sorted (the order in which values were assembled or merged does not
+ * matter). JSON also sidesteps YAML 1.1's readings of plain scalars (`on`, `y`, `no` as booleans):
+ * every string and key is quoted, so a cdktf token inside a string stays in one piece for cdktf to
+ * replace with a Terraform reference and the value Terraform puts there is read back as a string.
+ *
+ * A number token, or a {@link plainScalar} (a boolean token), must reach Helm unquoted so that it is
+ * read by its type, and `${…}` cannot stand unquoted in JSON: only then the values are written with
+ * the `yaml` library, as block YAML 1.1 with double-quoted strings and those tokens plain.
  * @throws ValuesRenderError (with the key path) when a value other than a string or number is a token
  * (Terraform cannot put a list or map into a string template); callers validate first and wrap it
  * with the prop the path came from.
  */
 export function renderValues(values: Record<string, unknown>): string {
-  return YAML.stringify(prepare(values, ""), {
-    version: "1.1",
-    defaultStringType: "QUOTE_DOUBLE",
-    defaultKeyType: "PLAIN",
-    lineWidth: 0,
-    sortMapEntries: true,
-  });
+  const prepared = prepare(values, "");
+  if (!containsPlain(prepared)) return `${JSON.stringify(prepared, null, 2)}\n`;
+  // loaded only for these values: most synths have no typed token in their values
+  const YAML = require("yaml") as typeof import("yaml");
+  const toYaml = (v: unknown): unknown => {
+    if (v instanceof PlainScalar) {
+      const scalar = new YAML.Scalar(v.text);
+      scalar.type = "PLAIN";
+      return scalar;
+    }
+    if (Array.isArray(v)) return v.map(toYaml);
+    if (isPlainMap(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toYaml(x)]));
+    return v;
+  };
+  return YAML.stringify(toYaml(prepared), { version: "1.1", defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0 });
 }
 
 /** Why a values document cannot be rendered, and where in it (`settings.isolatedVPC`). */
@@ -61,26 +69,40 @@ export class ValuesRenderError extends Error {
   }
 }
 
+/** Text written into the values YAML as it is, without quotes (see {@link plainScalar}). */
+export class PlainScalar {
+  constructor(public readonly text: string) {}
+}
+
 /**
  * A token written into the values YAML without quotes, so that the text Terraform puts there is read
  * by its YAML type: `${tobool(var.x)}` becomes `true` / `false`, a YAML boolean.
  */
-export function plainScalar(token: unknown): YAML.Scalar {
-  const scalar = new YAML.Scalar(Token.asString(token));
-  scalar.type = "PLAIN";
-  return scalar;
+export function plainScalar(token: unknown): PlainScalar {
+  return new PlainScalar(Token.asString(token));
+}
+
+function containsPlain(v: unknown): boolean {
+  if (v instanceof PlainScalar) return true;
+  if (Array.isArray(v)) return v.some(containsPlain);
+  return isPlainMap(v) && Object.values(v).some(containsPlain);
 }
 
 function prepare(value: unknown, path: string): unknown {
   if (typeof value === "string" || typeof value === "boolean" || value === null || value === undefined) return value;
-  if (value instanceof YAML.Scalar) return value;
+  if (value instanceof PlainScalar) return value;
   if (typeof value === "number") {
-    return Token.isUnresolved(value) ? plainScalar(value) : value;
+    if (Token.isUnresolved(value)) return plainScalar(value);
+    if (!Number.isFinite(value)) throw new ValuesRenderError(path || "values", `${path || "values"} is ${value}; Helm values take finite numbers only`);
+    return value;
   }
   if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
   if (isPlainMap(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
+    for (const k of Object.keys(value).sort()) {
+      const v = (value as Record<string, unknown>)[k];
+      if (v !== undefined) out[k] = prepare(v, path ? `${path}.${k}` : k);
+    }
     return out;
   }
   const what = Token.isUnresolved(value) ? "a token that is not a string or number" : "a non-JSON object";

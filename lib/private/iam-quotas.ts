@@ -31,6 +31,8 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     const role = resolvedReference(scope, roleName);
     const index = oncePerPass(stack, () => attachmentsByRole(stack));
     const count = index.counts.get(role) ?? 0;
+    const legacy = index.transient.get(role) ?? 0;
+    const during = legacy > 0 ? ` (during the apply: ${legacy} adopted legacy polic${legacy === 1 ? "y stays" : "ies stay"} attached until the new policies are)` : "";
     const { default: quota, max } = MANAGED_POLICIES_PER_ROLE;
     const shown = count > quota ? shownRole(scope, index.all, roleName, role) : "";
     if (count > max) {
@@ -38,7 +40,7 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
         new KarpenterValidationError(
           where,
           prop,
-          `${count} managed policies on role ${shown}`,
+          `${count} managed policies on role ${shown}${during}`,
           `at most ${max} managed policies per IAM role: IAM's quota "Managed policies attached to an IAM role" is ${quota} by default and ${max} at most, so the attachments beyond it fail at apply with LimitExceeded. Merge policies into fewer customer-managed ones`,
         ),
       ];
@@ -46,7 +48,7 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     if (count > quota && !warned) {
       warned = true;
       Annotations.of(where).addWarning(
-        `${prop}: role ${shown} gets ${count} managed policies, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
+        `${prop}: role ${shown} gets ${count} managed policies${during}, more than IAM's default quota of ${quota} per role ("Managed policies attached to an IAM role", adjustable up to ${max}): unless this account's quota was raised, the attachments beyond ${quota} fail at apply with LimitExceeded. Request an increase in Service Quotas, or merge policies into fewer customer-managed ones.`,
       );
     }
     return [];
@@ -61,15 +63,20 @@ export function attributeQuota(child: IConstruct, owner: IConstruct, prefix: str
 }
 
 /** The constructs of a stack, and how many policy attachments each role (by resolved reference) has. */
-function attachmentsByRole(stack: TerraformStack): { all: IConstruct[]; counts: Map<string, number> } {
+function attachmentsByRole(stack: TerraformStack): { all: IConstruct[]; counts: Map<string, number>; transient: Map<string, number> } {
   const all = stack.node.findAll();
   const counts = new Map<string, number>();
+  const transient = new Map<string, number>();
   for (const c of all) {
     if (!(c instanceof IamRolePolicyAttachment)) continue;
     const role = String(resolvedReference(stack, c.roleInput));
-    counts.set(role, (counts.get(role) ?? 0) + 1);
+    // an imported attachment replaced create-before-destroy (an adopted legacy policy's detachment)
+    // keeps the old policy attached until the new one is: both count at that moment
+    const replacing = c.lifecycle?.createBeforeDestroy === true && c.toMetadata().imports !== undefined ? 1 : 0;
+    counts.set(role, (counts.get(role) ?? 0) + 1 + replacing);
+    transient.set(role, (transient.get(role) ?? 0) + replacing);
   }
-  return { all, counts };
+  return { all, counts, transient };
 }
 
 /** The role's literal name, else the construct path of the IamRole the reference names, else the reference. */

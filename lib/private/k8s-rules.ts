@@ -286,6 +286,35 @@ export class Checker {
   }
 }
 
+/**
+ * Runs an object's CRD rules (`crd`, stopping at the first failure: later rules may assume earlier
+ * ones held) and then every semantic rule (`semantic`, each collected), and throws every problem
+ * found in one KarpenterValidationError, so a user fixes them in one round. A semantic problem on a
+ * field the CRD rules already rejected is left out, and so is a semantic rule that stumbles over
+ * input the CRD rules rejected.
+ * @throws KarpenterValidationError with each problem in `problems`
+ */
+export function checkCrdThenSemantics(where: IConstruct | string, version: KarpenterVersion, crd: () => void, semantic: (c: Checker) => void): void {
+  const problems: KarpenterValidationError[] = [];
+  try {
+    crd();
+  } catch (e) {
+    if (!(e instanceof KarpenterValidationError)) throw e;
+    problems.push(...e.problems);
+  }
+  const s = new Checker(where, version, { collect: true });
+  try {
+    semantic(s);
+  } catch (e) {
+    if (problems.length === 0) throw e;
+  }
+  const rejected = new Set(problems.map((p) => p.field));
+  problems.push(...s.collected.filter((p) => !rejected.has(p.field)));
+  if (problems.length === 0) return;
+  const path = typeof where === "string" ? where : where.node.path;
+  throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${path}: ${problems.length} problems` : undefined);
+}
+
 /** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */
 export function isSet<T>(value: T): value is NonNullable<T> {
   return value !== undefined && value !== null;

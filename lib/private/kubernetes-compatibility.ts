@@ -1,4 +1,4 @@
-import * as semver from "semver";
+import * as semver from "./semver";
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
@@ -181,6 +181,6 @@ export function checkKubernetesCompatibility(scope: IConstruct, field: string, v
     scope,
     field,
     version.full,
-    `Karpenter ${version.full} supports ${range}, and ${where} runs Kubernetes ${k8s}: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; ${needs} (Karpenter compatibility matrix)`,
+    `Karpenter ${version.full}${version.unverified ? ` (unverified: assumed to run where ${newestKnownPatch(version)} runs)` : ""} supports ${range}, and ${where} runs Kubernetes ${k8s}: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; ${needs} (Karpenter compatibility matrix)`,
   );
 }

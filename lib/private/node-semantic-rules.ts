@@ -113,7 +113,7 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
   const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
   for (const [key, value] of Object.entries(labels)) {
     c.guard(() => {
-      if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, true);
+      if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, "label");
     });
   }
 }
@@ -138,30 +138,44 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
     c.fail(`${at}.operator`, r.operator, `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(WELL_KNOWN).filter((k) => WELL_KNOWN[k].re === DIGITS).join(", ")}`);
   }
-  if (r.operator !== "In" && r.operator !== "NotIn") return;
-  if (!Array.isArray(r.values)) return;
+  const use = r.operator;
+  if (use !== "In" && use !== "NotIn") return;
+  // a list token: its values are known at apply only
+  if (!Array.isArray(r.values) || c.token(r.values)) return;
   r.values.forEach((value, j) => {
-    if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, r.operator === "In");
+    c.guard(() => {
+      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, use);
+    });
   });
 }
 
+/** What the value is: one of a requirement's values, or a template label (which Karpenter turns into an `In` requirement). */
+type ValueUse = "In" | "NotIn" | "label";
+
+/** Why a value no instance carries matters, per use: it selects nothing, excludes nothing, or the label matches no instance. */
+const UNCARRIED: { readonly [use in ValueUse]: string } = {
+  In: "so this value matches no instance type",
+  NotIn: "so NotIn it excludes nothing (the value meant is not excluded)",
+  label: "and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type",
+};
+
 /**
- * @param selects true when the value decides where nodes go (`In`, a template label); a zone outside
- * the region matters only then (`NotIn` one excludes nothing)
+ * @param use `In` and `label` decide where nodes go; a zone outside the region matters only then
+ * (`NotIn` one excludes nothing)
  */
-function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, selects: boolean): void {
+function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, use: ValueUse): void {
   const rule = WELL_KNOWN[key];
   if (rule) {
     const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
     if (!ok) {
       const fix = rule.fixes?.[value] ?? rule.fixes?.[value.toLowerCase()] ?? (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
       const instanceType = /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-") ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)` : "";
-      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", so the requirement matches no instance type${fix ? `; write "${fix}"` : ""}${instanceType}`);
+      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`);
     }
   }
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value)) c.fail(field, value, `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`);
-    if (selects && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
+    if (use !== "NotIn" && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
       c.fail(field, value, `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`);
     }
   }
@@ -170,29 +184,38 @@ function checkWellKnownValue(c: Checker, field: string, key: string, value: stri
 /**
  * The EC2NodeClass rules beyond its CRD: the name (a label value on every node), alias versions per family, AMI families EKS no longer
  * publishes for the cluster's Kubernetes version, kubelet `clusterDNS` IPs and reserved quantities.
+ * @param termsFromAmiFamily the AMI terms are the default alias derived from `amiFamily` (problems then name `amiFamily`)
  */
-export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext): void {
+export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext, termsFromAmiFamily = false): void {
   c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
   const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
-  terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, `amiSelectorTerms[${i}].alias`, t, ctx)));
+  // a default alias derived from amiFamily is reported on amiFamily, the prop the user set
+  const at = (i: number) => (termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` });
+  terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
 }
 
-function checkAliasSemantics(c: Checker, field: string, term: AmiSelectorTerm, ctx: NodeContext): void {
+function checkAliasSemantics(c: Checker, target: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
+  const field = target.field;
   // a malformed alias is the CRD rule's to report
-  if (!isSet(term) || c.token(term) || !c.known(term.alias) || typeof term.alias !== "string" || !/^[a-zA-Z0-9]+@.+$/.test(term.alias)) return;
-  const [family, version] = term.alias.split("@");
+  if (!isSet(term) || c.token(term) || typeof term.alias !== "string") return;
+  // the family may be known while the version is a reference (`al2@${var.ami}`): what is known is checked
+  const sep = term.alias.indexOf("@");
+  const family = term.alias.slice(0, sep);
+  const version = term.alias.slice(sep + 1);
+  if (sep <= 0 || version === "" || !c.known(family) || !/^[a-zA-Z0-9]+$/.test(family)) return;
   const rule = ALIAS_VERSIONS[family];
-  if (rule && version !== "latest" && !rule.re.test(version)) {
+  if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
     c.fail(field, term.alias, `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`);
   }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
   if (last !== undefined && minor !== undefined && minor > last) {
+    const fromFamily = "value" in target;
     c.fail(
       field,
-      term.alias,
-      `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node. Use "al2023@latest" (or bottlerocket@latest)`,
+      fromFamily ? target.value : term.alias,
+      `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node${fromFamily ? ` (amiFamily without amiSelectorTerms selects "${term.alias}")` : ""}. Use ${fromFamily ? '"AL2023" (or "Bottlerocket")' : '"al2023@latest" (or bottlerocket@latest)'}`,
     );
   }
 }

@@ -1,4 +1,4 @@
-import * as semver from "semver";
+import * as semver from "./semver";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { knownReleases } from "../versions";
@@ -80,7 +80,17 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
       );
     }
     factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];
-  } else if (!SUPPORTED_MINORS.includes(minorKey)) throw new KarpenterValidationError(scope, field, version, allowed);
+  } else if (!SUPPORTED_MINORS.includes(minorKey)) {
+    const newMajor = parsed.major > semver.major(NEWEST_KNOWN_RELEASE);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      version,
+      newMajor
+        ? `${allowed}. ${parsed.version} is a new major release: a major may change the APIs, IAM and chart this library builds, so allowUnverifiedVersion does not cover it (it covers newer ${semver.major(NEWEST_KNOWN_RELEASE)}.x releases only)`
+        : allowed,
+    );
+  }
   return {
     full: parsed.version,
     minor: parsed.minor,

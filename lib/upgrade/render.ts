@@ -67,12 +67,22 @@ function stepMarkdown(s: UpgradeStep): string[] {
   section("Chart settings and feature gates", [
     ...s.chart.settings.map((c) => `- ${code(`settings.${c.key}`)} ${describeSetting(c)}`),
     ...s.chart.featureGates.map((c) => `- feature gate ${code(`settings.featureGates.${c.key}`)} ${describeSetting(c)}`),
-    ...listLines(s.chart.valuePaths, "chart value", code),
+    ...listLines(s.chart.valuePaths, "chart value", valuePath),
   ]);
   section("NodePool", crdLines(s.crds.nodePool));
   section("EC2NodeClass", crdLines(s.crds.ec2NodeClass));
   if (out.length === 2) out.push("No change in IAM, interruption rules, chart settings or CRDs.", "");
   return out;
+}
+
+/**
+ * A value path of the chart-values notation as people read it: `tolerations[]` is `tolerations`
+ * (a list), `podLabels{}` a map, `serviceMonitor.sampleLimit~` a key without a default (any value).
+ */
+function valuePath(entry: string): string {
+  const m = /^(.*?)(\[\]|\{\}|~)?$/.exec(entry)!;
+  const kind = { "[]": " (a list)", "{}": " (a map)", "~": " (any value, no default)" }[m[2] ?? ""] ?? "";
+  return `${code(m[1])}${kind}`;
 }
 
 function listLines<T>(c: ListChange<T>, what: string, show: (x: T) => string): string[] {

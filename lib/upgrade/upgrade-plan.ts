@@ -101,7 +101,8 @@ export interface UpgradeStep {
   readonly interruptionRules: ListChange<InterruptionRuleFact>;
   /**
    * The `karpenter` chart: `settings` keys and feature gates (added, removed, default changed),
-   * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list).
+   * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list,
+   * `serviceMonitor.sampleLimit~` a key whose default is null; the Markdown spells these out).
    */
   readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly valuePaths: ListChange };
   /** The NodePool and EC2NodeClass CRDs. */
@@ -221,6 +222,11 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
       return memo.get(v)!;
     },
   };
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(where, "options", options, "an object { kubernetesVersion } (or nothing)");
+  for (const [key, value] of Object.entries(options)) {
+    // a misspelt key (`kubernetes`) would silently drop the cluster check
+    if (key !== "kubernetesVersion") throw new KarpenterValidationError(where, `options.${key}`, value, "not an option of upgradePlan (options: kubernetesVersion)");
+  }
   const a = resolve(source, where, "from", from);
   const b = resolve(source, where, "to", to);
   const k8s = options.kubernetesVersion;
@@ -269,7 +275,23 @@ interface Resolved {
 function resolve(source: FactsSource, where: string, field: string, given: string): Resolved {
   const allowed = `a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: ${source.knownMinors().join(", ")}`;
   const v = typeof given === "string" ? given.trim().replace(/^v/, "") : "";
-  if (!/^\d+\.\d+(\.\d+)?$/.test(v) || !source.knownMinors().includes(minorOf(v))) throw new KarpenterValidationError(where, field, given, allowed);
+  // no leading zeros: "1.8.08" is no chart version (semver, and the Karpenter construct, refuse it)
+  if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/.test(v)) throw new KarpenterValidationError(where, field, given, allowed);
+  const minors = source.knownMinors();
+  if (!minors.includes(minorOf(v))) {
+    const newest = minors[minors.length - 1];
+    const newer = compare(minorOf(v), newest) > 0;
+    throw new KarpenterValidationError(
+      where,
+      field,
+      given,
+      newer
+        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; add the release with \`npm run add-version\``
+        : Number(v.split(".")[0]) === 0
+          ? `${allowed}. Karpenter before 1.0 (v1alpha5 / v1beta1 APIs) is not covered: move to 1.0 with upstream's v1 migration guide first (\`cdktf-eks-karpenter convert\` turns the old NodePools and Provisioners into v1)`
+          : allowed,
+    );
+  }
   let facts: VersionFacts;
   try {
     facts = source.facts(v);
@@ -614,7 +636,7 @@ export function describeSetting(s: SettingChange): string {
  * @param from the running release, `"1.2.8"` (a minor `"1.2"` means its newest known patch)
  * @param to the target release, same forms
  * @throws KarpenterValidationError naming `from`, `to` or `options.kubernetesVersion` for a
- * malformed version or one of an unknown minor
+ * malformed version or one of an unknown minor, or `options.<key>` for an unknown option
  */
 export function upgradePlan(from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
   return planUpgrade({ facts: versionFacts, knownMinors }, from, to, options);

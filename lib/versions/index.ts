@@ -145,7 +145,7 @@ function statementFact(s: RawStatement, policy: string | undefined): PolicyState
  */
 export function versionFacts(version: string): VersionFacts {
   const v = String(version).trim().replace(/^v/, "");
-  const m = /^(\d+)\.(\d+)(?:\.(\d+))?$/.exec(v);
+  const m = /^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$/.exec(v);
   const minor = m ? `${m[1]}.${m[2]}` : "";
   if (!m || !(minor in LOADERS)) {
     throw new KarpenterValidationError("versionFacts", "version", version, `a Karpenter release "MAJOR.MINOR[.PATCH]" of a known minor: ${knownMinors().join(", ")}`);

@@ -1,10 +1,12 @@
 import { TerraformStack, TerraformVariable } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { Karpenter, KarpenterProps } from "../../lib/karpenter";
+import { SystemNodeGroup } from "../../lib/system-node-group";
 import { KarpenterCluster } from "../../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../../lib/errors";
 import { gettingStartedAdoption, KarpenterAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
 import { resources, synthJson, testCluster, testStack, thrown } from "../helpers";
+import { validateApp } from "../../lib/validate-app";
 
 const ASSOCIATION = "a-0123456789abcdefg";
 
@@ -97,6 +99,22 @@ describe("adopt: a getting-started install", () => {
     expect(warnings(karpenter)).toEqual([]);
   });
 
+  test("a customer-managed key lets EventBridge use it from the adopted rules, under their own names", () => {
+    const ruleNames = { SpotInterruption: "Karpenter-demo-SpotInterruptionRule-BBB" };
+    const { body } = install({
+      version: "1.9.0",
+      interruptionQueue: { kmsKey: true },
+      adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION, ruleNames }),
+    });
+    const statement = JSON.parse(body("aws_kms_key", "interruption-queue/key").policy).Statement.find((s: any) => s.Sid === "AllowEventBridgeToEncrypt");
+    const ruleOf = (arn: string) => arn.replace(/^.*:rule\//, "");
+    // without the adopted name EventBridge could not encrypt spot interruption events for the queue
+    expect(statement.Condition.ArnEquals["aws:SourceArn"].map(ruleOf).sort()).toEqual(
+      ["Karpenter-demo-InstanceStateChange", "Karpenter-demo-Rebalance", "Karpenter-demo-ScheduledChange", "Karpenter-demo-SpotInterruptionRule-BBB"],
+    );
+    expect(body("aws_cloudwatch_event_rule", "rule-SpotInterruption").name).toBe("Karpenter-demo-SpotInterruptionRule-BBB");
+  });
+
   test("rules not named: new rules are created and synth warns that the old ones send too until deleted", () => {
     const { importOf, karpenter } = install({ version: "1.10.2", adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.10.2", podIdentityAssociationId: ASSOCIATION, ruleNames: { Rebalance: "r" } }) });
     expect(importOf("aws_cloudwatch_event_rule", "rule-SpotInterruption")).toBeUndefined();
@@ -179,11 +197,13 @@ describe("adopt: explicit names and checks", () => {
     ["a role of your own beside an adopted one", { nodeRole: { existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r" } }, adopt: { nodeRole: { roleName: "r" } } }, /nodeRole\.existingRole = .* is invalid: not with adopt\.nodeRole/],
     ["an adopted queue without a created one", { interruptionQueue: false, adopt: { interruptionQueue: { queueName: "demo" } } }, /adopt\.interruptionQueue = "demo" is invalid: only with a queue this install creates/],
     ["a queue name other than the adopted", { interruptionQueue: { queueName: "q" }, adopt: { interruptionQueue: { queueName: "demo" } } }, /interruptionQueue\.queueName = "q" is invalid: the adopted name "demo"/],
+    ["an access entry flag that is not a boolean (\"false\" would import an entry)", { adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo", accessEntry: "false" as unknown as boolean } } }, /adopt\.nodeRole\.accessEntry = "false" is invalid: true \(the role has an EKS access entry/],
     ["an unknown key", { adopt: { nodeRoles: {} } as unknown as KarpenterAdoption }, /adopt\.nodeRoles = \{\} is invalid: not a key of adopt/],
     ["an unknown event", { adopt: { interruptionQueue: { queueName: "demo", ruleNames: { Spot: "x" } as never } } }, /adopt\.interruptionQueue\.ruleNames\.Spot = "x" is invalid: an event of ScheduledChange/],
     ["a capacity-reservation rule before 1.10", { version: "1.9.2", adopt: { interruptionQueue: { queueName: "demo", ruleNames: { CapacityReservation: "x" } } } }, /ruleNames\.CapacityReservation = "x" is invalid: a rule this version installs/],
     ["a malformed association ID", { adopt: { controllerRole: { roleName: "c", podIdentityAssociationId: "assoc-1" } } }, /podIdentityAssociationId = "assoc-1" is invalid: an EKS Pod Identity association ID/],
     ["a role name IAM refuses", { adopt: { controllerRole: { roleName: "bad name" } } }, /adopt\.controllerRole\.roleName = "bad name" is invalid/],
+    ["one policy listed twice (name and ARN)", { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["old", "arn:aws:iam::123456789012:policy/old"] } } }, /adopt\.controllerRole\.attachedPolicies = .* is invalid: each attached policy once: arn:aws:iam::123456789012:policy\/old is listed twice/],
     ["more legacy policies than new attachments", { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["a", "b", "c", "d", "e", "f", "g"] } } }, /adopt\.controllerRole\.attachedPolicies = .* is invalid: at most 6 policies this install does not create/],
   ])("%s is refused at construction", (_, props, message) => {
     const e = thrown(() => install(props));
@@ -198,6 +218,106 @@ describe("adopt: explicit names and checks", () => {
   });
 });
 
+describe("adopt: policies by ARN and references", () => {
+  test("the install's own policies given by ARN are imported with their attachments, not detached as legacy", () => {
+    const groups = ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ResourceDiscovery"];
+    const arnOf = (g: string) => `arn:aws:iam::123456789012:policy/KarpenterController${g}Policy-demo`;
+    const { importOf, json } = install({ version: "1.9.0", adopt: { controllerRole: { roleName: "demo-karpenter", attachedPolicies: groups.map(arnOf) } } });
+    for (const g of groups) {
+      expect(importOf("aws_iam_policy", `policy-${g}`)).toBe(arnOf(g));
+      expect(importOf("aws_iam_role_policy_attachment", `attachment-${g}`)).toBe(`demo-karpenter/${arnOf(g)}`);
+    }
+    // nothing is replaced: no attachment hosts a legacy policy
+    expect(Object.values(resources(json, "aws_iam_role_policy_attachment")).filter((b: any) => b.lifecycle)).toEqual([]);
+  });
+
+  test("the node role's AWS-managed policies given by ARN are imported like names", () => {
+    const { importOf } = install({ adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo", attachedPolicies: ["arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy"] } } });
+    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonEKS_CNI_Policy")).toMatch(/^KarpenterNodeRole-demo\/arn:.*:iam::aws:policy\/AmazonEKS_CNI_Policy$/);
+  });
+
+  test("a policy with the install's name under another path is another policy: detached as legacy", () => {
+    const arn = "arn:aws:iam::123456789012:policy/team/KarpenterControllerNodeLifecyclePolicy-demo";
+    const { importOf } = install({ version: "1.9.0", adopt: { controllerRole: { roleName: "demo-karpenter", attachedPolicies: [arn] } } });
+    expect(importOf("aws_iam_policy", "policy-NodeLifecycle")).toBeUndefined();
+    expect(importOf("aws_iam_role_policy_attachment", "attachment-ResourceDiscovery")).toBe(`demo-karpenter/${arn}`);
+  });
+
+  test("a reference for the namespace or an adopted role name is left to Terraform, not refused", () => {
+    const adopt = gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION });
+    const recording = (s: TerraformStack) => {
+      stackOfLate = s;
+      return testCluster(s, "demo");
+    };
+    const variable = (name: string) => new TerraformVariable(stackOfLate!, name, { type: "string" }).stringValue;
+    const { body } = install({ version: "1.9.0", adopt }, recording, () => ({ namespace: variable("namespace") }));
+    expect(body("helm_release", "controller/release").namespace).toBe("${var.namespace}");
+    const { importOf } = install({ nodeRole: { roleName: "KarpenterNodeRole-demo" } }, recording, () => ({ adopt: { nodeRole: { roleName: variable("node_role") } } }));
+    expect(importOf("aws_iam_role", "node-role")).toBe("${var.node_role}");
+  });
+
+  test("a list reference for attachedPolicies is refused: what is imported and detached is decided at synth", () => {
+    const e = thrown(() => install({}, (s) => {
+      stackOfLate = s;
+      return testCluster(s, "demo");
+    }, () => ({ adopt: { controllerRole: { roleName: "c", attachedPolicies: new TerraformVariable(stackOfLate!, "policies", { type: "list(string)" }).listValue } } })));
+    expect(e.message).toMatch(/adopt\.controllerRole\.attachedPolicies = .* is invalid: a list written out in the app/);
+  });
+});
+
+let stackOfLate: TerraformStack | undefined;
+
+describe("adopt: the running version", () => {
+  const gs = (version: string) => gettingStartedAdoption({ clusterName: "demo", version, podIdentityAssociationId: ASSOCIATION, ruleNames: { ScheduledChange: "a", SpotInterruption: "b", Rebalance: "c", InstanceStateChange: "d" } });
+
+  test("adopting a 1.8.8 install with the default version warns that the takeover also upgrades", () => {
+    const { karpenter } = install({ adopt: gs("1.8.8") });
+    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([expect.stringMatching(/^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.14\.1: .*Set version: "1\.8\.8" for the takeover/)]);
+  });
+
+  test("a 1.8 install had no capacity-reservation rule: the new one duplicates nothing, so no rule warning", () => {
+    const { karpenter } = install({ adopt: gs("1.8.8") });
+    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.interruptionQueue"))).toEqual([]);
+    // a 1.10 install had one: not named, it is duplicated
+    const at110 = install({ version: "1.10.2", adopt: gs("1.10.2") }).karpenter;
+    expect(warnings(at110)).toEqual([expect.stringContaining("no existing rule adopted for CapacityReservation")]);
+  });
+
+  test("the same version: no warning", () => {
+    expect(warnings(install({ version: "1.8.8", adopt: gs("1.8.8") }).karpenter)).toEqual([]);
+  });
+});
+
+describe("adopt: the managed-policy quota during the apply", () => {
+  const extra = (n: number) => Array.from({ length: n }, (_, i) => `arn:aws:iam::123456789012:policy/extra-${i}`);
+  const quotaWarnings = (stack: TerraformStack) => validateApp(stack).warnings.filter((w) => w.message.includes("managed policies"));
+
+  test("a legacy policy counts while it stays attached: 5 new + 5 additional + 1 legacy is over the default 10", () => {
+    const { stack } = install({ version: "1.8.8", controllerRole: { additionalPolicyArns: extra(5) }, adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.8.8", podIdentityAssociationId: ASSOCIATION }) });
+    expect(quotaWarnings(stack).map((w) => w.message)).toEqual([
+      expect.stringContaining('controllerRole.additionalPolicyArns: role "demo-karpenter" gets 11 managed policies (during the apply: 1 adopted legacy policy stays attached until the new policies are), more than IAM\'s default quota of 10'),
+    ]);
+  });
+
+  test("look-alikes pass: the same role without adoption (10), or adopting at 1.9 where nothing is legacy", () => {
+    expect(quotaWarnings(install({ version: "1.8.8", controllerRole: { additionalPolicyArns: extra(5) } }).stack)).toEqual([]);
+    const adopted = install({ version: "1.9.0", controllerRole: { additionalPolicyArns: extra(5) }, adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION }) });
+    expect(quotaWarnings(adopted.stack)).toEqual([]);
+  });
+});
+
 function warnings(karpenter: Karpenter): string[] {
   return karpenter.node.metadata.filter((m) => m.type === "@cdktf/warn" && String(m.data).startsWith("adopt.")).map((m) => String(m.data));
 }
+
+test("an adoption refused after the install is built leaves nothing behind: no construct, no stack dependency", () => {
+  const { app, stack } = testStack();
+  new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
+  const cluster = testCluster(stack, "demo");
+  const system = new TerraformStack(app, "system");
+  const group = new SystemNodeGroup(system, "system", { cluster, subnetIds: ["subnet-1"] });
+  const tooMany = ["a", "b", "c", "d", "e", "f", "g"];
+  expect(() => new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: group, adopt: { controllerRole: { roleName: "c", attachedPolicies: tooMany } } })).toThrow(/at most 6 policies this install does not create/);
+  expect(stack.node.tryFindChild("karpenter")).toBeUndefined();
+  expect(stack.dependencies).toEqual([]);
+});

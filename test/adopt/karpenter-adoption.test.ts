@@ -39,17 +39,27 @@ describe("terraformAwsEksModuleAdoption: the module's defaults per major version
     [20, "AmazonEC2ContainerRegistryReadOnly", true],
     [21, "AmazonEC2ContainerRegistryPullOnly", true],
   ] as const)("v%s", (major, ecr, accessEntry) => {
-    const a = terraformAwsEksModuleAdoption({ major, ...names });
+    const a = terraformAwsEksModuleAdoption({ major, ...names, createdPodIdentityAssociation: false });
     expect(a.nodeRole).toEqual({ roleName: "n", attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, "AmazonEKS_CNI_Policy"], accessEntry });
     expect(a.controllerRole).toEqual({ roleName: "r", attachedPolicies: ["p"], podIdentityAssociationId: undefined });
     expect(a.interruptionQueue?.queueName).toBe("Karpenter-c1");
   });
 
   test("no CNI policy, an inline controller policy (v21 enable_inline_policy), another queue name", () => {
-    const a = terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", cniPolicy: false, queueName: "q" });
+    const a = terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", cniPolicy: false, queueName: "q", podIdentityAssociationId: "a-0123456789abcdefg" });
     expect(a.nodeRole?.attachedPolicies).toEqual(["AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly"]);
     expect(a.controllerRole?.attachedPolicies).toEqual([]);
     expect(a.interruptionQueue?.queueName).toBe("q");
+  });
+
+  test("v21 creates a Pod Identity association by default: its ID is required, unless the module ran without one", () => {
+    const e = thrown(() => terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" }));
+    expect(e.message).toMatch(/^terraformAwsEksModuleAdoption: podIdentityAssociationId = undefined is invalid: the ID of the module's Pod Identity association .*v21 creates one by default/);
+    expect(terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", createdPodIdentityAssociation: false }).controllerRole?.podIdentityAssociationId).toBeUndefined();
+    expect(terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", podIdentityAssociationId: "a-0123456789abcdefg" }).controllerRole?.podIdentityAssociationId).toBe("a-0123456789abcdefg");
+    // v20 creates none by default; with create_pod_identity_association its ID is required too
+    expect(terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" }).controllerRole?.podIdentityAssociationId).toBeUndefined();
+    expect(() => terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", createdPodIdentityAssociation: true })).toThrow(/createdPodIdentityAssociation is true/);
   });
 
   test("a missing name is refused", () => {

@@ -1,6 +1,7 @@
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/adopt-existing/main";
 import { synthApp } from "./synth";
+import { validateApp } from "../../lib/validate-app";
 import { fakeTerraform } from "../adopt/fake-terraform";
 
 /** Both stacks of the example for a getting-started install of cluster `prod` running `version`. */
@@ -64,4 +65,33 @@ describe.each<[string, number, string[]]>([
 
 test("example: synth refuses a Terraform without expression IDs in import blocks (before 1.6)", () => {
   expect(() => synth("1.14.1", "1.5.7")).toThrow(/terraform version 1\.5\.7 is lower than the required version >=1\.6 for this construct\. adopt: the import IDs are expressions/);
+});
+
+describe("example: the guide's pinned AMI alias", () => {
+  const nodeClassOf = (env: Record<string, string>) => {
+    const restore = fakeTerraform("1.6.0");
+    try {
+      const app = buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1", KARPENTER_VERSION: "1.8.8", ...env });
+      const warnings = validateApp(app).warnings.filter((w) => w.message.startsWith("ALIAS_VERSION"));
+      const nodes = JSON.parse(synthApp(app).nodes);
+      const manifest = Object.values<any>(nodes.resource.kubernetes_manifest).find((m) => m.manifest.kind === "EC2NodeClass");
+      return { alias: manifest.manifest.spec.amiSelectorTerms, warnings };
+    } finally {
+      restore();
+    }
+  };
+
+  test("ALIAS_VERSION keeps the imported EC2NodeClass on the guide's AMI, without a warning", () => {
+    expect(nodeClassOf({ ALIAS_VERSION: "v20240807" })).toEqual({ alias: [{ alias: "al2023@v20240807" }], warnings: [] });
+  });
+
+  test("unset: al2023@latest, and synth warns that nodes on another AMI are replaced", () => {
+    const { alias, warnings } = nodeClassOf({});
+    expect(alias).toEqual([{ alias: "al2023@latest" }]);
+    expect(warnings.map((w) => w.message)).toEqual([expect.stringContaining("Karpenter replaces every node whose AMI differs (drift)")]);
+  });
+
+  test("a malformed ALIAS_VERSION is refused at synth (no SSM parameter has it)", () => {
+    expect(() => nodeClassOf({ ALIAS_VERSION: "20240807" })).toThrow(/amiSelectorTerms\[0\]\.alias = "al2023@20240807" is invalid/);
+  });
 });

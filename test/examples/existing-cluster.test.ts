@@ -1,27 +1,36 @@
+import * as YAML from "yaml";
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/existing-cluster/main";
 import { synthApp } from "./synth";
 
-function synth(): Record<string, any> {
-  const stacks = synthApp(buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "us-east-1" }));
-  return Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)]));
+function synth(): { stacks: Record<string, any>; warnings: string[] } {
+  const app = buildApp(Testing.app(), { CLUSTER_NAME: "prod", AWS_REGION: "us-east-1" });
+  const stacks = synthApp(app);
+  const warnings = app.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => `${c.node.path}: ${m.data}`));
+  return { stacks: Object.fromEntries(Object.entries(stacks).map(([k, v]) => [k, JSON.parse(v)])), warnings };
 }
 
 describe("example: Karpenter on an existing cluster, legacy manifests migrated", () => {
   const printed: string[] = [];
   const spy = jest.spyOn(console, "error").mockImplementation((m: string) => void printed.push(m));
-  const { karpenter, nodes } = synth();
+  const {
+    stacks: { karpenter, nodes },
+    warnings,
+  } = synth();
   spy.mockRestore();
 
-  test("prints the conversion notes that need a decision", () => {
-    expect(printed).toEqual([expect.stringMatching(/^note: NodePool\/default: spec\.ttlSecondsUntilExpired: .*expireAfter "Never"/)]);
+  test("the conversion notes that need a decision are synth warnings on the converted object, nothing on stderr", () => {
+    expect(warnings.filter((w) => w.includes("converted"))).toEqual([
+      expect.stringMatching(/^nodes\/pool-default: converted NodePool\/default: spec\.ttlSecondsUntilExpired: .*expireAfter "Never"/),
+    ]);
+    expect(printed).toEqual([]);
   });
 
   test("reads the cluster with a data source and creates none", () => {
     expect(karpenter.data.aws_eks_cluster.cluster.name).toBe("prod");
     expect(karpenter.resource.aws_eks_cluster).toBeUndefined();
     const release = Object.values(karpenter.resource.helm_release).find((r: any) => r.chart === "karpenter") as any;
-    expect(release.values[0]).toContain('clusterName: "prod"');
+    expect(YAML.parse(release.values[0]).settings.clusterName).toBe("prod");
     expect(Object.values(karpenter.resource.aws_eks_access_entry)).toEqual([expect.objectContaining({ cluster_name: "prod", type: "EC2_LINUX" })]);
   });
 

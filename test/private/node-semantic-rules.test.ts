@@ -61,7 +61,7 @@ describe("NodePool: values of well-known labels", () => {
   ])("kubernetes.io/arch %s is rejected with the fix %s; the fix passes", (wrong, right) => {
     const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", ["amd64", wrong])] }));
     expect(e.field).toBe("requirements[0].values[1]");
-    expect(e.message).toContain(`no instance carries "${wrong}", so the requirement matches no instance type; write "${right}"`);
+    expect(e.message).toContain(`no instance carries "${wrong}", so this value matches no instance type; write "${right}"`);
     expect(nodePool({ requirements: [req("kubernetes.io/arch", "In", [right])] }).requirements[0].values).toEqual([right]);
   });
 
@@ -101,9 +101,19 @@ describe("NodePool: values of well-known labels", () => {
     expect(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-category", "In", ["c", "m", "r"])] })).not.toThrow();
   });
 
-  test("a template label with a value no instance carries is rejected too", () => {
+  test("a template label with a value no instance carries is rejected too, saying why a label matters", () => {
     const e = rejected(() => nodePool({ labels: { "kubernetes.io/arch": "x86_64" } as any }));
     expect(e.field).toBe('labels["kubernetes.io/arch"]');
+    expect(e.message).toContain('no instance carries "x86_64", and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type; write "amd64"');
+    expect(e.message).not.toContain("the requirement");
+  });
+
+  test("NotIn a value no instance carries is rejected for what it does: it excludes nothing", () => {
+    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "NotIn", ["x86_64"])] }));
+    expect(e.field).toBe("requirements[0].values[0]");
+    expect(e.message).toContain('no instance carries "x86_64", so NotIn it excludes nothing (the value meant is not excluded); write "amd64"');
+    expect(e.message).not.toContain("matches no instance type");
+    expect(() => nodePool({ requirements: [req("kubernetes.io/arch", "NotIn", ["amd64"])] })).not.toThrow();
   });
 
   test("zones: another region's zone is rejected when the region is a literal; the cluster's own zones pass", () => {
@@ -153,8 +163,10 @@ describe("EC2NodeClass: AMI aliases", () => {
     expect(e.message).toContain("there are no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
     expect(e.message).toContain('Use "al2023@latest"');
     expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20240807" }] }, "eu-west-1", "1.32")).not.toThrow();
-    // amiFamily AL2 defaults to the al2@latest alias
-    expect(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34")).toThrow(/no EKS-optimized AL2 AMIs/);
+    // amiFamily AL2 defaults to the al2@latest alias: the error names the prop the user set
+    const fromFamily = rejected(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34"));
+    expect([fromFamily.field, fromFamily.value]).toEqual(["amiFamily", "AL2"]);
+    expect(fromFamily.message).toContain('no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node (amiFamily without amiSelectorTerms selects "al2@latest"). Use "AL2023"');
   });
 
   test("amiFamily AL2 with your own AMI terms on 1.33 is a warning (your own AMIs may exist)", () => {
@@ -208,5 +220,69 @@ describe("EC2NodeClass: default selector terms and discovery tags", () => {
   test("explicit selector terms are not judged", () => {
     const cls = nodeClass({});
     expect(validateApp(cls.node.root).warnings).toEqual([]);
+  });
+});
+
+describe("every problem of one object at once", () => {
+  test("a NodePool with a long name, a misspelt architecture and two foreign zones: one error listing all four", () => {
+    const e = rejected(() =>
+      nodePool(
+        {
+          name: "p".repeat(70),
+          requirements: [req("kubernetes.io/arch", "In", ["x86_64"]), req("topology.kubernetes.io/zone", "In", ["us-east-1a", "us-east-1b"])],
+        },
+        "eu-west-1",
+      ),
+    );
+    expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
+      ["nodes/pool", "name", "p".repeat(70)],
+      ["nodes/pool", "requirements[0].values[0]", "x86_64"],
+      ["nodes/pool", "requirements[1].values[0]", "us-east-1a"],
+      ["nodes/pool", "requirements[1].values[1]", "us-east-1b"],
+    ]);
+    expect(e.message).toMatch(/^nodes\/pool: 4 problems:\n {2}- nodes\/pool: name = /);
+  });
+
+  test("a CRD violation and a semantic problem of a NodePool come together; the CRD's field is not reported twice", () => {
+    const e = rejected(() => nodePool({ weight: 1000, labels: { "kubernetes.io/arch": "x86_64" } as any }));
+    expect(e.problems.map((p) => p.field)).toEqual(["weight", 'labels["kubernetes.io/arch"]']);
+  });
+
+  test("one problem keeps its own message (no list)", () => {
+    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] }));
+    expect(e.problems).toHaveLength(1);
+    expect(e.message).toMatch(/^nodes\/pool: requirements\[0\]\.values\[0\] = "x86_64" is invalid/);
+  });
+
+  test("an EC2NodeClass with a misspelt alias, a clusterDNS with a port and a bad deleteTimeout: one error listing all three", () => {
+    const e = rejected(() => nodeClass({ amiSelectorTerms: [{ alias: "al2023@lastest" }], kubelet: { clusterDNS: ["10.100.0.10:53"] }, deleteTimeout: "forever" }));
+    expect(e.problems.map((p) => p.field)).toEqual(["deleteTimeout", "amiSelectorTerms[0].alias", "kubelet.clusterDNS[0]"]);
+  });
+
+  test("nothing is built when the problems are gathered", () => {
+    const { stack, cluster } = clusterIn();
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    expect(() => new NodePool(stack, "pool", { nodeClass: cls, name: "p".repeat(70), requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] })).toThrow();
+    expect(stack.node.tryFindChild("pool")).toBeUndefined();
+  });
+});
+
+describe("references: what is known is checked, the rest deferred", () => {
+  test("a list reference as requirement values is not judged (no false error)", () => {
+    const { stack, cluster } = clusterIn();
+    const values = new TerraformVariable(stack, "arch", { type: "list(string)" }).listValue;
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    expect(() => new NodePool(stack, "pool", { nodeClass: cls, requirements: [{ key: "kubernetes.io/arch", operator: "In", values }] })).not.toThrow();
+  });
+
+  test("an alias whose version is a reference: the family is still checked against the Kubernetes version", () => {
+    const { stack, cluster } = clusterIn("eu-west-1", "1.33");
+    const version = new TerraformVariable(stack, "ami", { type: "string" }).stringValue;
+    const terms = (alias: string) => ({ cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], amiSelectorTerms: [{ alias }] });
+    const e = rejected(() => new Ec2NodeClass(stack, "al2", terms(`al2@${version}`)));
+    expect(e.field).toBe("amiSelectorTerms[0].alias");
+    expect(e.message).toContain("no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
+    // the look-alike: al2023 with a reference version passes (its format is checked at apply by Karpenter)
+    expect(() => new Ec2NodeClass(stack, "al2023", terms(`al2023@${version}`))).not.toThrow();
   });
 });

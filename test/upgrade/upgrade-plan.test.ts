@@ -1,6 +1,6 @@
 import { KarpenterValidationError } from "../../lib/errors";
 import { upgradePlanMarkdown } from "../../lib/upgrade";
-import { compareVersionFacts, FactsSource, planUpgrade } from "../../lib/upgrade/upgrade-plan";
+import { compareVersionFacts, FactsSource, planUpgrade, upgradePlan } from "../../lib/upgrade/upgrade-plan";
 import { VersionFacts } from "../../lib/upgrade/facts";
 
 /*
@@ -204,14 +204,32 @@ describe("planUpgrade over fixture facts", () => {
   });
 
   test.each([
-    ["from", "0.37.0", "1.9"],
     ["from", "latest", "1.9"],
-    ["to", "1.6", "2.0"],
     ["to", "1.6", "1.9.x"],
+    ["from", "1.8.08", "1.9"], // no chart has a leading zero: the Karpenter construct refuses it too
+    ["to", "1.6", "01.9"],
+    ["to", "1.6", "1.5"],
   ])("an unknown or malformed %s is a KarpenterValidationError naming the field", (field, from, to) => {
     const run = () => planUpgrade(source(), from, to);
     expect(run).toThrow(KarpenterValidationError);
     expect(run).toThrow(new RegExp(`^upgradePlan: ${field} = "${field === "from" ? from : to}" is invalid: a Karpenter release "1.x.y" or a minor "1.x" \\(its newest known patch\\) of a known minor: 1.6, 1.7, 1.8, 1.9$`));
+  });
+
+  test("a release newer than every known one says so and names the newest known release", () => {
+    for (const to of ["1.10.0", "2.0"]) {
+      expect(() => planUpgrade(source(), "1.6", to)).toThrow(
+        new RegExp(`^upgradePlan: to = "${to}" is invalid: .* of a known minor: 1.6, 1.7, 1.8, 1.9\\. ${to.replace(/\./g, "\\.")} is newer than every release this library knows \\(the newest is 1\\.9\\.2\\): .*add the release with \`npm run add-version\`$`),
+      );
+    }
+  });
+
+  test("a pre-1.0 release points to the v1 migration and convert", () => {
+    expect(() => planUpgrade(source(), "0.37.0", "1.9")).toThrow(/^upgradePlan: from = "0\.37\.0" is invalid: .*\. Karpenter before 1\.0 \(v1alpha5 \/ v1beta1 APIs\) is not covered: move to 1\.0 with upstream's v1 migration guide first \(`cdktf-eks-karpenter convert`/);
+  });
+
+  test("an unknown option is refused rather than dropped", () => {
+    expect(() => planUpgrade(source(), "1.6", "1.9", { kubernetes: "1.31" } as never)).toThrow(/^upgradePlan: options\.kubernetes = "1\.31" is invalid: not an option of upgradePlan \(options: kubernetesVersion\)$/);
+    expect(() => planUpgrade(source(), "1.6", "1.9", null as never)).toThrow(/^upgradePlan: options = null is invalid/);
   });
 
   test("a malformed Kubernetes version names the option", () => {
@@ -223,5 +241,21 @@ describe("planUpgrade over fixture facts", () => {
     expect(plan.deployOrder.map((p) => p.phase)).toEqual(["CRD release", "IAM policies and interruption rules", "controller release", "node objects"]);
     expect(plan.deployOrder[1].changes).toEqual(["controller policies updated in place (same names): AllowUnscopedInstanceProfileListAction (added)"]);
     expect(plan.deployOrder[2].changes).toEqual(["chart version 1.6.8 → 1.7.6"]);
+  });
+});
+
+describe("upgradePlanMarkdown of chart value paths", () => {
+  test("the chart-values notation is spelled out for people; the JSON keeps it", () => {
+    const plan = upgradePlan("1.8", "1.9");
+    expect(plan.net.chart.valuePaths.added).toEqual(["serviceMonitor.sampleLimit~"]);
+    const md = upgradePlanMarkdown(plan);
+    expect(md).toContain("- chart value added: `serviceMonitor.sampleLimit` (any value, no default)");
+    expect(md).not.toMatch(/~`/);
+    const older = upgradePlanMarkdown(upgradePlan("1.0", "1.1"));
+    expect(older).toContain("- chart value added: `service.annotations` (a map)");
+    expect(older).toContain("- chart value removed: `webhook.port`");
+    const all = upgradePlanMarkdown(upgradePlan("1.0", "1.14"));
+    expect(all).toContain("- chart value added: `serviceMonitor.relabelings` (a list)");
+    expect(all).not.toMatch(/(\[\]|\{\}|~)`/);
   });
 });

@@ -80,6 +80,7 @@ describe("versionFacts (contract with upgrade-plan)", () => {
     expect(() => versionFacts("1.15.0")).toThrow(KarpenterValidationError);
     expect(() => versionFacts("1.15.0")).toThrow(/known minor: 1\.0, .*1\.14/);
     expect(() => versionFacts("latest")).toThrow(KarpenterValidationError);
+    expect(() => versionFacts("1.8.08")).toThrow(KarpenterValidationError); // no chart version has leading zeros
   });
 });
 

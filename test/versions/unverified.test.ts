@@ -1,4 +1,6 @@
+import * as YAML from "yaml";
 import { Testing } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Karpenter, KarpenterProps } from "../../lib/karpenter";
 import { KarpenterSettings } from "../../lib/karpenter-settings";
 import { NodePool } from "../../lib/node-pool";
@@ -54,9 +56,7 @@ describe("a Karpenter release newer than every known one", () => {
       values: { brandNewValue: { a: 1 } },
     });
     const values = releases(json).find((r) => r.chart === "karpenter").values[0];
-    expect(values).toMatch(/brandNewSetting: "x"/);
-    expect(values).toMatch(/brandNewGate: true/);
-    expect(values).toMatch(/brandNewValue:/);
+    expect(YAML.parse(values)).toMatchObject({ settings: { brandNewSetting: "x", featureGates: { brandNewGate: true } }, brandNewValue: { a: 1 } });
     expect(warnings.some((w) => /^settings\.brandNewSetting is not a key of the Karpenter 1\.14 chart.*passed to the 1\.15\.0 chart unchecked/.test(w))).toBe(true);
     expect(warnings.some((w) => /^settings\.featureGates\.brandNewGate is not a key/.test(w))).toBe(true);
     expect(warnings.some((w) => /^values\.brandNewValue\.a is not a value path of the Karpenter 1\.14\.1 chart/.test(w))).toBe(true);
@@ -78,8 +78,22 @@ describe("a Karpenter release newer than every known one", () => {
     expect(() => new NodePool(other, "pool", { version: "1.15.0", nodeClass: { name: "default" } })).toThrow(/nodes\/pool: version = "1\.15\.0" is invalid: .*allowUnverifiedVersion/);
   });
 
+  test("the Kubernetes range assumed for it is named as such", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "test");
+    const cluster = testCluster(stack);
+    (cluster.resource as EksCluster).version = "1.25";
+    expect(() => new Karpenter(stack, "karpenter", { cluster, version: "1.15.0", allowUnverifiedVersion: true })).toThrow(
+      /version = "1\.15\.0" is invalid: Karpenter 1\.15\.0 \(unverified: assumed to run where 1\.14\.1 runs\) supports Kubernetes 1\.26 to 1\.36, and .* runs Kubernetes 1\.25/,
+    );
+  });
+
   test("a new major is refused even with the opt-in; a newer patch of a known minor needs none", () => {
     expect(() => install({ version: "2.0.0", allowUnverifiedVersion: true })).toThrow(/version = "2\.0\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor/);
+    // the message says why the opt-in does not help, with or without it
+    for (const allowUnverifiedVersion of [true, false]) {
+      expect(() => install({ version: "2.0.0", allowUnverifiedVersion })).toThrow(/2\.0\.0 is a new major release: .*allowUnverifiedVersion does not cover it \(it covers newer 1\.x releases only\)/);
+    }
     const { json } = install({ version: "1.14.7" });
     expect(releases(json).map((r) => r.version)).toEqual(["1.14.7", "1.14.7"]);
     expect(() => install({ version: "1.15.0", allowUnverifiedVersion: "yes" as unknown as boolean })).toThrow(/allowUnverifiedVersion = "yes" is invalid: true or false/);

@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Runs README.md's "Use it in your own app" section literally, as a new user would: in a temporary
+// folder beside a `cdktf-eks-karpenter/` folder holding this checkout's `npm pack` tarball, every
+// ```sh block is run and every ```json / ```ts block is written to the file its preceding line names
+// (`cdktf.json`: …), in README order, by one bash script (`set -euo pipefail`). Then the synthesized
+// stacks are checked. Packages come from the npm registry (through npm's cache when it has them).
+// Usage: node scripts/readme-app.cjs [--keep]   (CI: .ci/run)
+"use strict";
+const { spawnSync } = require("child_process");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
+
+const root = path.join(__dirname, "..");
+const SECTION = "## Use it in your own app";
+
+/** The section's code blocks in order: { lang, body, file } (file: for a non-shell block). */
+function readmeBlocks() {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const start = readme.indexOf(`\n${SECTION}\n`);
+  if (start < 0) throw new Error(`README.md has no "${SECTION}" section`);
+  const end = readme.indexOf("\n## ", start + SECTION.length + 2);
+  const lines = readme.slice(start, end < 0 ? undefined : end).split("\n");
+  const blocks = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w+)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const close = lines.indexOf("```", i + 1);
+    const body = lines.slice(i + 1, close).join("\n") + "\n";
+    let file;
+    if (open[1] !== "sh") {
+      // the nearest non-empty line above starts with the file name in backticks
+      let j = i - 1;
+      while (j >= 0 && !lines[j].trim()) j--;
+      const named = /^`([^`]+)`/.exec(lines[j] || "");
+      if (!named) throw new Error(`README "${SECTION}": the ${open[1]} block at its line ${i + 1} names no file`);
+      file = named[1];
+    }
+    blocks.push({ lang: open[1], body, file });
+    i = close;
+  }
+  return blocks;
+}
+
+function sh(cmd, args, opts) {
+  const r = spawnSync(cmd, args, { stdio: "inherit", ...opts });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}`);
+}
+
+const keep = process.argv.includes("--keep");
+const work = fs.mkdtempSync(path.join(os.tmpdir(), "readme-app-"));
+let ok = false;
+try {
+  const blocks = readmeBlocks();
+  const pkg = path.join(work, "cdktf-eks-karpenter");
+  fs.mkdirSync(pkg);
+  sh("npm", ["pack", "--silent", "--pack-destination", pkg], { cwd: root });
+
+  const script = ["set -euo pipefail"];
+  for (const b of blocks) {
+    if (b.lang === "sh") script.push(b.body);
+    else script.push(`cat > '${b.file}' <<'README_BLOCK_END'\n${b.body}README_BLOCK_END`);
+  }
+  fs.writeFileSync(path.join(work, "readme.sh"), script.join("\n"));
+  // a user's shell: no CHECKPOINT_DISABLE unless the README sets it; npm quiet and cache first
+  const env = { ...process.env, npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  delete env.CHECKPOINT_DISABLE;
+  sh("bash", ["readme.sh"], { cwd: work, env });
+
+  const stack = (name) => JSON.parse(fs.readFileSync(path.join(work, "my-infra", "cdktf.out", "stacks", name, "cdk.tf.json"), "utf8"));
+  const install = stack("karpenter");
+  const charts = Object.values(install.resource.helm_release || {}).map((r) => r.chart).sort();
+  if (charts.join() !== "karpenter,karpenter-crd") throw new Error(`stack karpenter: helm releases ${charts}`);
+  if (!install.resource.aws_sqs_queue || !install.resource.aws_iam_role) throw new Error("stack karpenter: no interruption queue or IAM roles");
+  const kinds = Object.values(stack("karpenter-nodes").resource.kubernetes_manifest || {}).map((m) => m.manifest.kind).sort();
+  if (kinds.join() !== "EC2NodeClass,NodePool") throw new Error(`stack karpenter-nodes: manifests ${kinds}`);
+  ok = true;
+  console.log(`README "${SECTION}": ${blocks.length} blocks run in ${work}/my-infra; stacks karpenter (Karpenter) and karpenter-nodes (EC2NodeClass, NodePool) synthesized`);
+} finally {
+  if (!keep) fs.rmSync(work, { recursive: true, force: true });
+}
+process.exit(ok ? 0 : 1);
