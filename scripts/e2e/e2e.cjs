@@ -65,7 +65,11 @@ function run(cmd, args, opts = {}) {
 }
 function must(what, r) {
   if (r.status !== 0) {
-    check(what, false, `exit ${r.status}\n${(r.stderr || "") + (r.stdout || "")}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").trim().split("\n").slice(-40).join("\n       "));
+    const text = `${(r.stderr || "") + (r.stdout || "")}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").trim().split("\n");
+    // OpenTofu's errors first (its output ends in warnings), else the tail
+    const errorAt = text.findIndex((l) => /^(│ )?Error: /.test(l));
+    const shown = errorAt >= 0 ? text.slice(errorAt, errorAt + 40) : text.slice(-40);
+    check(what, false, `exit ${r.status}\n${shown.join("\n       ")}`);
     return false;
   }
   return true;
