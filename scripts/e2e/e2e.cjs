@@ -194,7 +194,8 @@ function get(url) {
 async function startMoto(tools, work) {
   const port = await freePort();
   const log = fs.openSync(path.join(work, "moto.log"), "w");
-  const proc = spawn(tools.moto.bin, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log] });
+  // AWS managed policies (AmazonEKSClusterPolicy, ...) exist in moto only when it is asked to load them
+  const proc = spawn(tools.moto.bin, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log], env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
     if ((await get(`${url}/moto-api/`)) === 200) return { proc, url };
