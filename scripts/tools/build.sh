@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Builds the real tools `npm run e2e` drives (OpenTofu, Helm v3, the hashicorp providers aws, helm and
+# kubernetes) from the Go module proxy into a cache outside the repository:
+#   ${CDKTF_EKS_KARPENTER_TOOLS:-~/.cache/cdktf-eks-karpenter/tools}/<name>-<module version>/<binary>
+# A tool whose directory holds a `.built` stamp is reused; a version change in versions.txt names a new
+# directory, so it is built afresh. Nothing lands in the repository.
+#
+# Why not `go install module@version`: the providers' go.mod module paths carry no /vN suffix, so their
+# release tags are not module versions, and OpenTofu's go.mod has replace directives, which `go install`
+# refuses. So each module is fetched with `go mod download` and built inside a writable copy of it.
+#
+# Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
+# Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
+# Every tool is attempted; the summary lists each result and the exit status is 1 if any failed.
+set -uo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cache="${CDKTF_EKS_KARPENTER_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-eks-karpenter/tools}"
+parallel="${TOOLS_BUILD_PARALLEL:-2}"
+mkdir -p "$cache/logs" "$cache/.work"
+command -v go >/dev/null || { echo "build.sh: go is not on PATH" >&2; exit 1; }
+
+wanted=("$@")
+summary=()
+failed=0
+
+build_one() {
+  local name="$1" version="$3"
+  # one builder per tool: a second build.sh (another checkout's CI, an e2e run) must not clobber the
+  # copy the first one is compiling in
+  local lock
+  exec {lock}>"$cache/.work/$name-$version.lock"
+  if ! flock -n "$lock"; then
+    exec {lock}>&-
+    summary+=("$name $version: being built by another build.sh right now (lock $cache/.work/$name-$version.lock); not built by this run")
+    failed=1
+    return 1
+  fi
+  _build_locked "$@"
+  local rc=$?
+  exec {lock}>&-
+  return $rc
+}
+
+_build_locked() {
+  local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
+  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
+  if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ]; then
+    summary+=("$name $version ($release): cached $dir/$binary")
+    return 0
+  fi
+  echo "building $name $module@$version (log: $log)"
+  local start=$SECONDS src info moddir
+  : >"$log"
+  if [ "$pkg" = "pip" ]; then
+    # the AWS API emulator: a Python package from PyPI in its own virtualenv, created where it stays
+    # (a virtualenv records its absolute path); the stamp is written last, so a half install is redone
+    rm -rf "$dir"
+    if python3 -m venv "$dir" >>"$log" 2>&1 &&
+       "$dir/bin/pip" install --disable-pip-version-check -q "$module==$version" >>"$log" 2>&1; then
+      printf 'package=%s\nversion=%s\nbuilt=%s\n' "$module" "$version" "$(date -u +%FT%TZ)" >"$dir/.built"
+      summary+=("$name $version: installed in $((SECONDS - start)) s -> $dir/$binary")
+      return 0
+    fi
+    rm -rf "$dir.tmp" "$dir"
+    summary+=("$name $module==$version: FAILED pip install: $(tail -n 3 "$log" | tr '\n' ' ')")
+    failed=1
+    return 1
+  fi
+  info="$(go mod download -json "$module@$version" 2>>"$log")"
+  moddir="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
+  if [ -z "$moddir" ] || [ ! -d "$moddir" ]; then
+    local err
+    err="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Error": "\(.*\)"$/\1/p')"
+    printf '%s\n' "$info" >>"$log"
+    summary+=("$name $module@$version: FAILED download: ${err:-see $log}")
+    failed=1
+    return 1
+  fi
+  src="$cache/.work/$name-$version"
+  rm -rf "$src" && cp -r "$moddir" "$src" && chmod -R u+w "$src"
+  rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+  if (cd "$src" && GOFLAGS="-buildvcs=false -p=$parallel" /usr/bin/env go build -trimpath -ldflags="-s -w" \
+        -o "$dir.tmp/$binary" "$pkg") >>"$log" 2>&1; then
+    printf 'module=%s\nversion=%s\nrelease=%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" \
+      "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    rm -rf "$src"
+    summary+=("$name $version ($release): built in $((SECONDS - start)) s -> $dir/$binary")
+  else
+    rm -rf "$dir.tmp" "$src"
+    summary+=("$name $module@$version: FAILED build after $((SECONDS - start)) s: $(tail -n 3 "$log" | tr '\n' ' ')")
+    failed=1
+    return 1
+  fi
+}
+
+while read -r name module version pkg binary release; do
+  case "$name" in ''|'#'*) continue ;; esac
+  if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then continue; fi
+  build_one "$name" "$module" "$version" "$pkg" "$binary" "$release"
+done <"$here/versions.txt"
+
+printf '%s\n' "${summary[@]}"
+exit $failed
