@@ -49,6 +49,20 @@ const PROVIDERS = { aws: "aws-provider", helm: "helm-provider", kubernetes: "kub
 
 let failures = 0;
 let passes = 0;
+let skips = 0;
+/**
+ * With E2E_NOT_BUILT=skip (what .ci/run sets when a cold tool build ran past CI's time budget), a step
+ * whose tools are not built is reported as skipped, naming them, instead of failing; the build resumes
+ * from Go's cache on the next run. Without it a missing tool fails its steps.
+ */
+function skippedForTools(what, tools, names) {
+  if (process.env.E2E_NOT_BUILT !== "skip") return false;
+  const missing = names.filter((n) => !fs.existsSync(tools[n].bin));
+  if (!missing.length) return false;
+  skips++;
+  console.log(`  SKIP ${what}: not built yet: ${missing.map((n) => `${n} ${tools[n].version}`).join(", ")}`);
+  return true;
+}
 function check(what, ok, detail) {
   if (ok) { passes++; console.log(`  ok   ${what}`); } else { failures++; console.log(`  FAIL ${what}${detail ? `\n       ${detail}` : ""}`); }
   return ok;
@@ -481,7 +495,7 @@ function validateOutput(label, out, tools, work, cliConfig) {
       const { config, pins } = prepareStack(stack.dir, dir, tools);
       initAndValidate(`${label}/${stack.name}`, dir, config, pins, cliConfig, tools.tofu.bin);
     } catch (e) {
-      check(`${label}/${stack.name}: tofu init + validate`, false, e.message);
+      if (!skippedForTools(`${label}/${stack.name}: tofu init + validate`, tools, ["tofu", ...Object.values(PROVIDERS)])) check(`${label}/${stack.name}: tofu init + validate`, false, e.message);
     }
   }
 }
@@ -527,7 +541,7 @@ async function main() {
       for (const [label, out] of outs) {
         console.log(`\n== helm template: ${label}`);
         for (const stack of stacksOf(out)) {
-          try { helmTemplate(`${label}/${stack.name}`, stack, tools, work); } catch (e) { check(`${label}/${stack.name}: helm template`, false, e.message); }
+          try { helmTemplate(`${label}/${stack.name}`, stack, tools, work); } catch (e) { if (!skippedForTools(`${label}/${stack.name}: helm template`, tools, ["helm"])) check(`${label}/${stack.name}: helm template`, false, e.message); }
         }
       }
       const main = stacksOf(outs[0][1]).find((s) => s.name === "eks");
@@ -535,14 +549,14 @@ async function main() {
         for (const t of ["tofu", "aws-provider", "moto"]) needTool(tools, t);
         await planAndApply("eks-karpenter", main, tools, work, cliConfig);
       } catch (e) {
-        check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
+        if (!skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, ["tofu", "aws-provider", "moto"])) check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
       }
     }
   } finally {
     if (keep) console.log(`scratch kept: ${work}`); else fs.rmSync(work, { recursive: true, force: true });
   }
-  console.log(`\ne2e: ${passes} passed, ${failures} failed`);
-  if (failures || !passes) process.exitCode = 1;
+  console.log(`\ne2e: ${passes} passed, ${failures} failed${skips ? `, ${skips} skipped` : ""}`);
+  if (failures || (!passes && !skips)) process.exitCode = 1;
 }
 
 if (require.main === module) main().catch((e) => { console.error(`e2e: ${e.message}`); process.exitCode = 1; });
