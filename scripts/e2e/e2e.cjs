@@ -458,10 +458,15 @@ function checkDeployment(label, objects, values, rel, config) {
   // the cluster name: a literal of the stack (the aws_eks_cluster's name or the fromClusterName literal)
   const clusterNames = [...only(config, "aws_eks_cluster").map(([, b]) => b.name), ...Object.values((config.data || {}).aws_eks_cluster || {}).map((b) => b.name)]
     .map((n) => resolveRefs(n, config));
-  equal(`${label}: CLUSTER_NAME is the stack's cluster`, env.CLUSTER_NAME, clusterNames[0]);
+  // a stack of one cluster: that one; a fleet stack (several): one of them, the one settings.clusterName names
+  if (clusterNames.length > 1) check(`${label}: CLUSTER_NAME is one of the stack's ${clusterNames.length} clusters`, clusterNames.includes(env.CLUSTER_NAME), `got ${env.CLUSTER_NAME}, clusters ${clusterNames.join(", ")}`);
+  else equal(`${label}: CLUSTER_NAME is the stack's cluster`, env.CLUSTER_NAME, clusterNames[0]);
   equal(`${label}: CLUSTER_NAME is settings.clusterName`, env.CLUSTER_NAME, settings.clusterName);
   const queues = only(config, "aws_sqs_queue").map(([, q]) => resolveRefs(q.name, config));
-  if (queues.length) equal(`${label}: INTERRUPTION_QUEUE is the stack's queue`, env.INTERRUPTION_QUEUE, queues[0]);
+  if (queues.length > 1) {
+    check(`${label}: INTERRUPTION_QUEUE is one of the stack's ${queues.length} queues`, queues.includes(env.INTERRUPTION_QUEUE), `got ${env.INTERRUPTION_QUEUE}, queues ${queues.join(", ")}`);
+    equal(`${label}: INTERRUPTION_QUEUE is settings.interruptionQueue`, env.INTERRUPTION_QUEUE, settings.interruptionQueue);
+  } else if (queues.length) equal(`${label}: INTERRUPTION_QUEUE is the stack's queue`, env.INTERRUPTION_QUEUE, queues[0]);
   else check(`${label}: no INTERRUPTION_QUEUE without a queue`, !env.INTERRUPTION_QUEUE || env.INTERRUPTION_QUEUE === settings.interruptionQueue);
   const saName = (values.serviceAccount || {}).name;
   equal(`${label}: pod runs as service account ${saName}`, pod.serviceAccountName, saName);
