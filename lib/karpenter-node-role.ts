@@ -9,7 +9,7 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { checkExistingRole, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
-import { nodeRolePolicyNames } from "./private/node-role-policies";
+import { attachBeforeDetachOnSwap, nodeRolePolicyNames } from "./private/node-role-policies";
 import { recordAccountNames } from "./private/account-names";
 import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { resolveKarpenterVersion } from "./private/version";
@@ -78,7 +78,9 @@ export interface KarpenterNodeRoleProps {
  * Creates `aws_iam_role` `KarpenterNodeRole-<cluster>` trusted by `ec2.<partition DNS suffix>`
  * (`sts:AssumeRole`), one `aws_iam_role_policy_attachment` per AWS-managed policy of the version
  * (partition-aware ARNs) and per additional ARN, and `aws_eks_access_entry`. With `existingRole`
- * only the access entry. Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
+ * only the access entry. The ECR attachment (ReadOnly before 1.4, PullOnly from 1.4) carries a `moved`
+ * block from the other one's address and `create_before_destroy`, so a version change across 1.4
+ * attaches the new policy before it detaches the old one (nodes launching meanwhile still pull images). Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
  *
  * @throws KarpenterValidationError for a missing `cluster`, an unknown version, a literal role name that breaks the IAM
  * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
@@ -132,6 +134,7 @@ export class KarpenterNodeRole extends Construct {
       const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
       const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
       this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
+      attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
       this.role = role;
       this.roleName = role.name;
       this.roleArn = role.arn;

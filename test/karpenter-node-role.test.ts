@@ -54,6 +54,24 @@ describe("KarpenterNodeRole", () => {
     expect(arns).not.toContain("arn:{partition}:iam::aws:policy/AmazonEC2ContainerRegistryPullOnly");
   });
 
+  test("a version change across the ECR swap attaches the new policy before detaching the old", () => {
+    const [before, after] = ["1.3.8", "1.4.4"].map((version) => synthNodeRole({ version }).json);
+    const ecr = (json: any, name: string) => Object.keys(resources(json, "aws_iam_role_policy_attachment")).find((k) => k.includes(`attachment-${name}_`))!;
+    const readOnly = `aws_iam_role_policy_attachment.${ecr(before, "AmazonEC2ContainerRegistryReadOnly")}`;
+    const pullOnly = `aws_iam_role_policy_attachment.${ecr(after, "AmazonEC2ContainerRegistryPullOnly")}`;
+    // the state of the other version's attachment moves here, where the new policy_arn replaces it create-before-destroy
+    expect(after.moved).toEqual([{ from: readOnly, to: pullOnly }]);
+    expect(before.moved).toEqual([{ from: pullOnly, to: readOnly }]);
+    expect(resources(after, "aws_iam_role_policy_attachment")[pullOnly.split(".")[1]].lifecycle).toEqual({ create_before_destroy: true });
+    const others = Object.entries(resources(after, "aws_iam_role_policy_attachment")).filter(([k]) => `aws_iam_role_policy_attachment.${k}` !== pullOnly);
+    expect(others.map(([, r]: [string, any]) => r.lifecycle)).toEqual([undefined, undefined, undefined]);
+  });
+
+  test("bring your own role: no attachment, no moved block", () => {
+    const { json } = synthNodeRole({ existingRole: { roleName: "my-nodes", roleArn: "arn:aws:iam::123456789012:role/my-nodes" } });
+    expect(json.moved).toBeUndefined();
+  });
+
   test("creates an EC2_LINUX access entry for the role on the cluster", () => {
     const { json, nodeRole } = synthNodeRole();
     const entry = onlyResource(json, "aws_eks_access_entry");

@@ -14,6 +14,7 @@ import type { InterruptionQueue } from "../interruption-queue";
 import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../karpenter-options";
 import { awsContext } from "../private/aws-context";
 import { isPlainMap } from "../private/deep-merge";
+import { countLegacyReplacement } from "../private/iam-quotas";
 import { checkName } from "../private/names";
 import { NAME_RULES } from "../private/resource-names";
 import { isUnresolved } from "../private/tokens";
@@ -240,6 +241,7 @@ function adoptControllerRole(
   hosts.forEach((host, i) => {
     importInto(host, `${a.roleName}/${policyArn(legacy[i])}`);
     host.lifecycle = { ...host.lifecycle, createBeforeDestroy: true };
+    countLegacyReplacement(host);
     host.dependsOn = [...(host.dependsOn ?? []), ...[...others, ...hosts.slice(0, i)].map((d) => dependable(d))];
   });
   if (a.podIdentityAssociationId !== undefined && role.podIdentityAssociation) {

@@ -57,6 +57,17 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
 
 const owners = new WeakMap<IConstruct, { owner: IConstruct; prefix: string }>();
 
+/*
+ * Attachments into which adoption imported a legacy policy's attachment: replaced create-before-
+ * destroy, they keep the old policy attached until the new one is, so both count at that moment.
+ */
+const replacesAdoptedLegacyPolicy = new WeakSet<IamRolePolicyAttachment>();
+
+/** Counts `attachment` twice in the quota check: it replaces an adopted legacy policy's attachment, attach before detach. */
+export function countLegacyReplacement(attachment: IamRolePolicyAttachment): void {
+  replacesAdoptedLegacyPolicy.add(attachment);
+}
+
 /** Reports the quota problems of `child` (a role construct) on `owner`, with its fields under `prefix` (e.g. `nodeRole`). */
 export function attributeQuota(child: IConstruct, owner: IConstruct, prefix: string): void {
   owners.set(child, { owner, prefix });
@@ -70,9 +81,7 @@ function attachmentsByRole(stack: TerraformStack): { all: IConstruct[]; counts: 
   for (const c of all) {
     if (!(c instanceof IamRolePolicyAttachment)) continue;
     const role = String(resolvedReference(stack, c.roleInput));
-    // an imported attachment replaced create-before-destroy (an adopted legacy policy's detachment)
-    // keeps the old policy attached until the new one is: both count at that moment
-    const replacing = c.lifecycle?.createBeforeDestroy === true && c.toMetadata().imports !== undefined ? 1 : 0;
+    const replacing = replacesAdoptedLegacyPolicy.has(c) ? 1 : 0;
     counts.set(role, (counts.get(role) ?? 0) + 1 + replacing);
     transient.set(role, (transient.get(role) ?? 0) + replacing);
   }

@@ -1,6 +1,7 @@
 import { KarpenterValidationError } from "../errors";
 import { compareVersions as compare, knownMinors, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
+import { swappedNodePolicy } from "../private/node-role-policies";
 
 /*
  * What changes between two Karpenter releases, as an install of this library sees it: per minor
@@ -568,7 +569,12 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     }),
     ...net.controllerPolicies.removed.map((g) => `managed policy KarpenterController${g}Policy-<cluster> detached and deleted`),
     ...net.nodeRolePolicies.added.map((p) => `node role: ${p} attached`),
-    ...net.nodeRolePolicies.removed.map((p) => `node role: ${p} detached`),
+    ...net.nodeRolePolicies.removed.map((p) => {
+      const successor = swappedNodePolicy(p);
+      return successor !== undefined && net.nodeRolePolicies.added.includes(successor)
+        ? `node role: ${p} detached only after ${successor} is attached (the attachment's state moves to the new address, replaced create_before_destroy)`
+        : `node role: ${p} detached`;
+    }),
     ...net.interruptionRules.added.map((r) => `new EventBridge rule ${r.key} (${r.detailType.join(", ")}) to the interruption queue`),
     ...net.interruptionRules.removed.map((r) => `EventBridge rule ${r.key} deleted`),
   ];

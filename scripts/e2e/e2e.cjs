@@ -7,7 +7,9 @@
 //      resource counts asserted; then `tofu apply` + `tofu destroy` of the IAM, SQS and EventBridge
 //      resources and an emulator-side check that nothing is left;
 //   3. `helm template` of the reference chart of the installed Karpenter version with the synthesized
-//      values: the Deployment (and, with IRSA, the ServiceAccount) carries what the construct wired.
+//      values: the Deployment (and, with IRSA, the ServiceAccount) carries what the construct wired;
+//   4. a version change from 1.3.8 to 1.4.4 of scripts/e2e/upgrade-app.ts applied in moto: the node
+//      role's ECR attachment is replaced attach-before-detach.
 // `npm run e2e -- --validate <cdktf.out>` runs only step 1 on any synthesized output.
 //
 // Each stack is copied into a scratch directory first: `.terraform`, lock files, plans and state never
@@ -355,6 +357,62 @@ async function planAndApply(example, stack, tools, work, cliConfig) {
   }
 }
 
+/**
+ * A version change across the node role's ECR policy swap, applied: scripts/e2e/upgrade-app.ts at 1.3.8
+ * (ECR ReadOnly), then at 1.4.4 (PullOnly) against the same state. The plan must move the old
+ * attachment's state to the new address and replace it create-before-destroy, and the apply must
+ * attach PullOnly before it detaches ReadOnly: nodes launching meanwhile still pull images.
+ */
+async function ecrPolicySwap(tools, work, cliConfig) {
+  const [from, to] = ["1.3.8", "1.4.4"];
+  console.log(`\n== version change ${from} → ${to} in the AWS emulator: the node role's ECR policy is swapped attach-before-detach`);
+  const moto = await startMoto(tools, work);
+  try {
+    const dir = path.join(work, "upgrade", "stack");
+    const statePath = path.join(work, "upgrade", "upgrade.tfstate");
+    const env = tofuEnv(cliConfig, { AWS_EC2_METADATA_DISABLED: "true" });
+    const ecr = (name) => `AmazonEC2ContainerRegistry${name}`;
+    const roleName = "KarpenterNodeRole-e2e-upgrade";
+    for (const version of [from, to]) {
+      const out = synth("scripts/e2e/upgrade-app.ts", path.join(work, "out", `upgrade-${version}`), { KARPENTER_VERSION: version });
+      const { config, pins } = prepareStack(path.join(out, "stacks", "upgrade"), dir, tools, awsOverride(moto.url, statePath));
+      if (!initAndValidate(`upgrade at ${version}`, dir, config, pins, cliConfig, tools.tofu.bin, true)) return;
+      // the node role and its attachments: the rest of the install needs a cluster and Helm
+      const nodeRole = Object.entries(config.resource).flatMap(([t, byName]) => Object.entries(byName)
+        .filter(([, b]) => ["aws_iam_role", "aws_iam_role_policy_attachment"].includes(t) && /\/node-role\//.test(b["//"].metadata.path)).map(([n]) => `${t}.${n}`));
+      const attachment = (policy) => nodeRole.find((a) => a.includes(`attachment-${policy}_`));
+      // a targeted plan must name a moved block's old address too (OpenTofu refuses it otherwise)
+      const tflags = [...nodeRole, ...(config.moved || []).map((m) => m.from)].map((a) => `-target=${a}`);
+      const plan = run(tools.tofu.bin, ["plan", "-input=false", "-no-color", "-out=upgrade.tfplan", ...tflags], { cwd: dir, env });
+      if (!must(`upgrade at ${version}: tofu plan`, plan)) return;
+      const show = JSON.parse(run(tools.tofu.bin, ["show", "-json", "upgrade.tfplan"], { cwd: dir, env }).stdout);
+      const apply = run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve", "upgrade.tfplan"], { cwd: dir, env });
+      if (!must(`upgrade at ${version}: tofu apply`, apply)) return;
+      const attached = (emulatorInventory(tools, moto.url).attached[roleName] || []).filter((p) => p.startsWith(ecr(""))).sort();
+      if (version === from) {
+        equal(`upgrade at ${from}: the node role has ECR ReadOnly`, attached, [ecr("ReadOnly")]);
+        continue;
+      }
+      const pullOnly = attachment(ecr("PullOnly"));
+      const changes = (show.resource_changes || []).filter((rc) => rc.mode === "managed" && rc.change.actions.join() !== "no-op");
+      const readOnlyBefore = config.moved && config.moved[0] && config.moved[0].from;
+      equal(`upgrade to ${to}: the plan changes only the ECR attachment: its state moves from the ReadOnly address and it is replaced create-before-destroy`,
+        changes.map((rc) => ({ address: rc.address, previous: rc.previous_address, actions: rc.change.actions })),
+        [{ address: pullOnly, previous: readOnlyBefore, actions: ["create", "delete"] }]);
+      const lines = apply.stdout.split("\n");
+      const created = lines.findIndex((l) => l.startsWith(`${pullOnly}: Creation complete`));
+      const destroyed = lines.findIndex((l) => l.startsWith(`${pullOnly} (deposed object`) && /Destroying/.test(l));
+      check(`upgrade to ${to}: apply attaches PullOnly before it detaches ReadOnly`, created >= 0 && destroyed > created, lines.filter((l) => l.startsWith(pullOnly)).join("\n       "));
+      equal(`upgrade to ${to}: the node role has ECR PullOnly only`, attached, [ecr("PullOnly")]);
+      const destroy = run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve", ...nodeRole.map((a) => `-target=${a}`)], { cwd: dir, env });
+      if (!must(`upgrade to ${to}: tofu destroy`, destroy)) return;
+      equal(`upgrade to ${to}: the emulator holds no node role after destroy`, emulatorInventory(tools, moto.url).roles.filter((r) => r === roleName), []);
+    }
+  } finally {
+    moto.proc.kill();
+  }
+}
+
 function sortKeys(o) { return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b))); }
 
 function only(config, type) {
@@ -555,6 +613,12 @@ async function main() {
         await planAndApply("eks-karpenter", main, tools, work, cliConfig);
       } catch (e) {
         if (!skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, ["tofu", "aws-provider", "moto"])) check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
+      }
+      try {
+        for (const t of ["tofu", "aws-provider", "helm-provider", "moto"]) needTool(tools, t);
+        await ecrPolicySwap(tools, work, cliConfig);
+      } catch (e) {
+        if (!skippedForTools("version change across the ECR policy swap in the emulator", tools, ["tofu", "aws-provider", "helm-provider", "moto"])) check("version change across the ECR policy swap in the emulator", false, e.message);
       }
     }
   } finally {

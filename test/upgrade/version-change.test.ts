@@ -63,6 +63,20 @@ describe("changing version from 1.2.8 to 1.11.3", () => {
     expect(a.get(destroyed[0]).policy_arn).toContain(plan.net.nodeRolePolicies.removed[0]);
   });
 
+  test("the ECR attachment is replaced attach-before-detach: its state moves to the new address, which is create_before_destroy", () => {
+    const [ecrAfter] = [...b.keys()].filter((k) => k.startsWith("aws_iam_role_policy_attachment.") && !a.has(k));
+    const [ecrBefore] = [...a.keys()].filter((k) => k.startsWith("aws_iam_role_policy_attachment.") && !b.has(k));
+    // without the move Terraform would destroy the old address and create the new one in parallel,
+    // leaving nodes launched in between unable to pull images
+    expect(after.moved).toEqual([{ from: ecrBefore, to: ecrAfter }]);
+    expect(b.get(ecrAfter).lifecycle).toEqual({ create_before_destroy: true });
+    // and back: a downgrade to 1.2.8 moves PullOnly's state to the ReadOnly address
+    expect(before.moved).toEqual([{ from: ecrAfter, to: ecrBefore }]);
+    expect(a.get(ecrBefore).lifecycle).toEqual({ create_before_destroy: true });
+    // no other attachment is create_before_destroy
+    expect([...b].filter(([k, r]) => k !== ecrAfter && r.lifecycle?.create_before_destroy)).toEqual([]);
+  });
+
   test("nothing that holds state is replaced: every kept address changes only its version, its depends_on or its policy document", () => {
     const changed = changedAttributes(a, b);
     const [crdAddress] = byChart(after, "karpenter-crd");
