@@ -8,7 +8,10 @@ import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered } from "./private/app-index";
 import { addSynthCheck } from "./private/synth-checks";
 import { sameInstallTarget } from "./private/cluster-identity";
-import { isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
+import { checkOptionKeys, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { DISCOVERY_TAGS_PROPS } from "./private/prop-keys";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "./private/aws-ids";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { isUnresolved } from "./private/tokens";
 
@@ -107,27 +110,27 @@ export class DiscoveryTags extends Construct {
 
   constructor(scope: Construct, id: string, props: DiscoveryTagsProps) {
     super(scope, id);
-    const cluster = requireCluster(this, props);
-    const subnets = props.subnets ?? [];
-    // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
-    if (isListToken(subnets)) {
-      throw new KarpenterValidationError(this, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
-    }
-    if (!Array.isArray(subnets)) throw new KarpenterValidationError(this, "subnets", subnets, SUBNETS_TEXT);
-    subnets.forEach((s, i) => {
-      if (s instanceof Subnet && isPublic(s)) {
-        throw new KarpenterValidationError(this, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets");
-      }
-    });
-    this.tagKey = props.tagKey ?? DISCOVERY_TAG_KEY;
+    // every problem of the props at once, before the first tag
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, DISCOVERY_TAGS_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    const subnets = props?.subnets ?? [];
+    problems.check(() => checkSubnets(this, props?.subnets));
+    this.tagKey = props?.tagKey ?? DISCOVERY_TAG_KEY;
     const key = this.tagKey;
     if (!isUnresolved(key) && (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:"))) {
-      throw new KarpenterValidationError(this, "tagKey", key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
+      problems.add(new KarpenterValidationError(this, "tagKey", key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`));
     }
-    this.tagValue = props.tagValue ?? cluster.clusterName;
+    this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
-      throw new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`);
+      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`));
     }
+    const sg = props?.securityGroupId;
+    if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
+      problems.add(new KarpenterValidationError(this, "securityGroupId", sg, SECURITY_GROUP_ID.text));
+    }
+    problems.throwIfAny(this);
+    if (!cluster) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.subnetTags = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
     const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
@@ -137,7 +140,7 @@ export class DiscoveryTags extends Construct {
     // literal IDs (and Subnet resources of the app): what another cluster's DiscoveryTags may claim too
     const claims: Claim["targets"] = subnets.map((s, i) => {
       const resource = s instanceof Subnet ? subnetAddress(s) : subnetReference(s);
-      return { field: `subnets[${i}]`, id: resource?.id ?? s, shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? s), kind: "subnet" as const };
+      return { field: `subnets[${i}]`, id: resource?.id ?? (s as string), shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? (s as string)), kind: "subnet" as const };
     });
     claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
@@ -232,4 +235,29 @@ function subnetReference(id: string): { id: string; shown: string } | undefined 
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};
   return subnet.mapPublicIpOnLaunchInput === true || (!isUnresolved(tags) && "kubernetes.io/role/elb" in tags);
+}
+
+/**
+ * `subnets`: a literal array (not a list token, which cannot be split into one tag per subnet) of at
+ * least one subnet, each a literal subnet ID (the EC2NodeClass's rule), a reference, or a private
+ * `Subnet` of this app. Every problem at once.
+ * @throws KarpenterValidationError naming `subnets` or `subnets[<i>]`
+ */
+function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> | undefined): void {
+  if (subnets === undefined) return;
+  // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
+  if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
+  if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
+  if (subnets.length === 0) {
+    throw new KarpenterValidationError(scope, "subnets", subnets, "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)");
+  }
+  const problems = new Problems();
+  subnets.forEach((s, i) => {
+    if (s instanceof Subnet) {
+      if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
+    } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));
+    }
+  });
+  problems.throwIfAny(scope);
 }

@@ -65,10 +65,15 @@ export class KarpenterValidationError extends Error {
   }
 }
 
+/** Marks a number JSON cannot hold (NaN, ±Infinity, which JSON.stringify writes as `null`), to show it by name. */
+const NON_FINITE = "\u0000non-finite\u0000";
+
 function show(value: unknown): string {
   if (value === undefined) return "undefined";
+  if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   try {
-    const s = JSON.stringify(value);
+    const s = JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v))
+      .replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
     return s.length > 200 ? `${s.slice(0, 200)}…` : s;
   } catch {
     return String(value);

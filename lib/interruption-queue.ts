@@ -11,7 +11,9 @@ import { awsContext } from "./private/aws-context";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { policyJson } from "./private/iam";
 import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
-import { checkKmsKeyArn, checkTags, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkQueueKmsKey, checkTags, requireCluster } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { INTERRUPTION_QUEUE_PROPS } from "./private/prop-keys";
 import { checkName } from "./private/names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
 import { resolveKarpenterVersion } from "./private/version";
@@ -128,13 +130,19 @@ export class InterruptionQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: InterruptionQueueProps) {
     super(scope, id);
-    const cluster = requireCluster(this, props);
-    const version = resolveKarpenterVersion(this, props.version);
+    // every problem of the props at once, before the first resource
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
+    const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
+    const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
+    problems.throwIfAny(this);
+    if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
-    checkTags(this, props.tags);
     const provider = awsProviderFor(scope, this, cluster, props.provider);
-    const name = nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, "");
-    const rulePrefix = this.rulePrefix(props.ruleNamePrefix, cluster);
 
     const events = interruptionEvents(version);
     if (props.kmsKey === true) {
@@ -142,9 +150,7 @@ export class InterruptionQueue extends Construct {
       this.kmsKey = this.createKey(provider, () => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
       this.kmsKeyArn = this.kmsKey.arn;
     } else if (props.kmsKey) {
-      const arn = props.kmsKey.keyArn;
-      checkKmsKeyArn(this, "kmsKey.keyArn", arn);
-      this.kmsKeyArn = arn;
+      this.kmsKeyArn = props.kmsKey.keyArn;
     }
 
     this.queue = new SqsQueue(this, "queue", {

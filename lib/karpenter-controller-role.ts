@@ -14,12 +14,15 @@ import { DEFAULT_SERVICE_ACCOUNT_NAME } from "./karpenter-release";
 import { awsContext } from "./private/aws-context";
 import { stackIndex, stacksOf } from "./private/app-index";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
-import { checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { CONTROLLER_ROLE_PROPS } from "./private/prop-keys";
+import { checkIdentity, checkStatementShapes } from "./private/controller-role-checks";
 import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
 import { recordAccountNames } from "./private/account-names";
 import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
-import { isUnresolved, resolvedReference } from "./private/tokens";
+import { resolvedReference } from "./private/tokens";
 import { resolveKarpenterVersion } from "./private/version";
 
 /** Pod Identity: the EKS Pod Identity agent hands the role to the controller's service account. */
@@ -243,25 +246,27 @@ export class KarpenterControllerRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterControllerRoleProps) {
     super(scope, id);
-    const cluster = requireCluster(this, props);
-    if (props.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
-      const given = props.nodeRole === undefined || props.nodeRole === null ? props.nodeRole : "(an object without a roleArn string)";
-      throw new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }");
+    // every problem of the props at once, before the first resource
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
+      const given = props?.nodeRole === undefined || props.nodeRole === null ? props?.nodeRole : "(an object without a roleArn string)";
+      problems.add(new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }"));
     }
-    const version = resolveKarpenterVersion(this, props.version);
+    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
+    const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
+    problems.check(() => checkStatementShapes(this, "additionalStatements", props?.additionalStatements));
+    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+    this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+    problems.check(() => checkNamespace(this, "namespace", this.namespace));
+    problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+    problems.throwIfAny(this);
+    if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
-    checkTags(this, props.tags);
-    checkPolicyArns(this, "additionalPolicyArns", props.additionalPolicyArns);
-    const identity = props.identity ?? { type: "podIdentity" };
-    if (identity.type !== "podIdentity" && identity.type !== "irsa") {
-      throw new KarpenterValidationError(this, "identity.type", (identity as { type: unknown }).type, `"podIdentity" or "irsa"`);
-    }
     this.identityType = identity.type;
-    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-    checkNamespace(this, "namespace", this.namespace);
-    checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName);
-    if (identity.type === "irsa") this.checkOidcProviderArn(identity.oidcProviderArn);
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.awsProvider = provider;
     const ctx = awsContext(this, provider);
@@ -358,12 +363,6 @@ export class KarpenterControllerRole extends Construct {
     return literalNameFromCluster(suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
   }
 
-  private checkOidcProviderArn(providerArn?: string): void {
-    if (providerArn !== undefined && !isUnresolved(providerArn) && !/^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/.test(providerArn)) {
-      throw new KarpenterValidationError(this, "identity.oidcProviderArn", providerArn, "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>");
-    }
-  }
-
   /**
    * Federated trust on the cluster's OIDC provider, for exactly this service account. Without a
    * given ARN the provider is looked up when the trust is resolved at synth, so that one declared
@@ -456,3 +455,4 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
     return resolvedReference(stack, url) === resolvedIssuer;
   });
 }
+

@@ -6,6 +6,9 @@ import { KarpenterValidationError } from "./errors";
 import { chooseProvider } from "./private/provider-choice";
 import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./private/helm";
 import { checkNamespace, checkServiceName } from "./private/k8s-names";
+import { checkOptionKeys } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { CRD_RELEASE_PROPS } from "./private/prop-keys";
 import { isUnresolved } from "./private/tokens";
 import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
 
@@ -110,14 +113,19 @@ export class KarpenterCrdRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterCrdReleaseProps = {}) {
     super(scope, id);
-    const version = resolveKarpenterVersion(this, props.version);
+    // every problem of the props at once, before the release exists
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
+    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+    problems.check(() => checkNamespace(this, "namespace", this.namespace));
+    const releaseName = props?.releaseName ?? "karpenter-crd";
+    problems.check(() => checkReleaseName(this, "releaseName", releaseName));
+    const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
+    problems.check(() => checkRepository(this, "repository", repository));
+    problems.throwIfAny(this);
+    if (!version) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
-    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    checkNamespace(this, "namespace", this.namespace);
-    const releaseName = props.releaseName ?? "karpenter-crd";
-    checkReleaseName(this, "releaseName", releaseName);
-    const repository = props.repository ?? KARPENTER_CHART_REPOSITORY;
-    checkRepository(this, "repository", repository);
 
     const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider);
     this.release = new Release(this, "release", {

@@ -4,10 +4,12 @@ import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
-import { KarpenterValidationError } from "./errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
-import { checkExistingRole, checkPolicyArns, checkTags, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
+import { checkNodeRoleOptions } from "./private/node-role-options";
+import { Problems } from "./private/problems";
+import { NODE_ROLE_PROPS } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { attachBeforeDetachOnSwap, nodeRolePolicyNames } from "./private/node-role-policies";
 import { recordAccountNames } from "./private/account-names";
@@ -105,24 +107,23 @@ export class KarpenterNodeRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterNodeRoleProps) {
     super(scope, id);
-    const cluster = requireCluster(this, props);
-    const version = resolveKarpenterVersion(this, props.version);
-    checkTags(this, props.tags);
+    // every problem of the props at once, before the first resource
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
+    problems.throwIfAny(this);
+    if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.version = version.full;
 
     if (props.existingRole) {
-      for (const field of ["roleName", "additionalPolicyArns"] as const) {
-        if (props[field] !== undefined) {
-          throw new KarpenterValidationError(this, field, props[field], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)");
-        }
-      }
-      checkExistingRole(this, "existingRole", props.existingRole);
       this.roleName = props.existingRole.roleName;
       this.roleArn = props.existingRole.roleArn;
       this.policyAttachments = [];
     } else {
-      checkPolicyArns(this, "additionalPolicyArns", props.additionalPolicyArns);
       const ctx = awsContext(this, provider);
       const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-");
       const role = new IamRole(this, "role", {

@@ -11,10 +11,13 @@ import { checkValuePaths } from "./private/chart-values";
 import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./private/helm";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
-import { requireCluster } from "./private/input-checks";
+import { checkOptionKeys, requireCluster } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { RELEASE_PROPS } from "./private/prop-keys";
+import { overlapsReportedAbove, typedValues, warnValuesOverlaps } from "./private/values-overlap";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
-  booleanTokensPlain, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, settingsValues,
+  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, settingsValues,
 } from "./private/release-values";
 import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
 
@@ -196,25 +199,35 @@ export class KarpenterRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
     super(scope, id);
-    requireCluster(this, props);
-    const version = resolveKarpenterVersion(this, props.version);
-    checkKubernetesCompatibility(this, "version", version, props.cluster);
+    // every problem of the props at once, before the release exists
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+    if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
+    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+    problems.check(() => checkNamespace(this, "namespace", this.namespace));
+    this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;
+    problems.check(() => checkReleaseName(this, "releaseName", this.releaseName));
+    const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
+    problems.check(() => checkRepository(this, "repository", repository));
+    this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+    problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+    const replicas = props?.replicas ?? 2;
+    problems.check(() => checkReplicas(this, "replicas", replicas));
+    const dnsPolicy = props?.dnsPolicy ?? "Default";
+    problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
+    const resources = problems.check(() => controllerResources(this, props?.controllerResources));
+    const settings = version && problems.check(() => settingsValues(this, version, props.settings));
+    const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
+    const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
+    const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
+    const escape = problems.check(() => checkMap(this, "values", props?.values));
+    if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
+    problems.throwIfAny(this);
+    if (!version || !cluster || !resources || !settings) throw new Error("unreachable: a failed check is thrown above");
     warnUnknownPatch(this, version);
     this.version = version.full;
-    this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    checkNamespace(this, "namespace", this.namespace);
-    this.releaseName = props.releaseName ?? DEFAULT_RELEASE_NAME;
-    checkReleaseName(this, "releaseName", this.releaseName);
-    const repository = props.repository ?? KARPENTER_CHART_REPOSITORY;
-    checkRepository(this, "repository", repository);
-    this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-    checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName);
-    const replicas = props.replicas ?? 2;
-    checkReplicas(this, "replicas", replicas);
-    const dnsPolicy = props.dnsPolicy ?? "Default";
-    if (!["Default", "ClusterFirst", "ClusterFirstWithHostNet", "None"].includes(dnsPolicy)) {
-      throw new KarpenterValidationError(this, "dnsPolicy", dnsPolicy, '"Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)');
-    }
 
     const generated: Record<string, unknown> = {
       replicas,
@@ -223,27 +236,39 @@ export class KarpenterRelease extends Construct {
         name: this.serviceAccountName,
         annotations: props.irsaRoleArn !== undefined ? { [IRSA_ROLE_ANNOTATION]: props.irsaRoleArn } : undefined,
       },
-      controller: { resources: controllerResources(this, props.controllerResources) },
+      controller: { resources },
       settings: {
-        ...settingsValues(this, version, props.settings),
-        clusterName: props.cluster.clusterName,
+        ...settings,
+        clusterName: cluster.clusterName,
         interruptionQueue: props.interruptionQueue?.queueName,
       },
-      nodeSelector: checkNodeSelector(this, props.nodeSelector),
-      tolerations: checkTolerations(this, props.tolerations),
-      affinity: checkMap(this, "affinity", props.affinity),
+      nodeSelector,
+      tolerations,
+      affinity,
     };
-    const escape = checkMap(this, "values", props.values);
-    if (escape) checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined);
+    if (!overlapsReportedAbove(this)) {
+      warnValuesOverlaps(this, [
+        ...typedValues(["replicas"], "replicas", props.replicas),
+        ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+        ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+        ...typedValues(["settings"], "settings", props.settings),
+        ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
+        ...typedValues(["tolerations"], "tolerations", props.tolerations),
+        ...typedValues(["affinity"], "affinity", props.affinity),
+      ], escape);
+    }
     const values = escape ? mergeHelmValues(generated, escape) : generated;
     // what Helm gets is the merged document: check it as a whole, naming the prop each part came from
-    checkValuePaths(this, this.version, values, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join("."));
-    checkMergedResources(this, values, escape);
-    if (escape?.replicas !== undefined) checkReplicas(this, "values.replicas", escape.replicas);
-    this.replicas = values.replicas as number;
+    const merged = new Problems();
+    merged.check(() => checkValuePaths(this, this.version, values, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
+    merged.check(() => checkMergedResources(this, values, escape));
+    if (escape?.replicas !== undefined) merged.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+    if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) merged.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
     if (values.dnsPolicy === "None" && !(isPlainMap(values.dnsConfig) && Object.keys(values.dnsConfig).length > 0)) {
-      throw new KarpenterValidationError(this, "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy');
+      merged.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
     }
+    merged.throwIfAny(this);
+    this.replicas = values.replicas as number;
     this.fullName = chartFullName(this.releaseName, values);
     try {
       this.valuesYaml = renderValues(booleanTokensPlain(values, version));
@@ -255,7 +280,7 @@ export class KarpenterRelease extends Construct {
       throw new KarpenterValidationError(this, field, "(a token)", e.message);
     }
 
-    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, props.cluster.resource);
+    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
     this.release = new Release(this, "release", {
       provider,
       name: this.releaseName,

@@ -3,7 +3,9 @@ import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-l
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { recordAccountNames } from "./private/account-names";
 import { chooseProvider } from "./private/provider-choice";
-import { checkTags } from "./private/input-checks";
+import { checkOptionKeys, checkTags } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { SPOT_ROLE_PROPS } from "./private/prop-keys";
 
 /** The name IAM gives the service-linked role of `spot.amazonaws.com` (EC2 User Guide, "Service-linked role for Spot Instance requests"). */
 const SPOT_SERVICE_LINKED_ROLE_NAME = "AWSServiceRoleForEC2Spot";
@@ -47,7 +49,10 @@ export class SpotServiceLinkedRole extends Construct {
 
   constructor(scope: Construct, id: string, props: SpotServiceLinkedRoleProps = {}) {
     super(scope, id);
-    checkTags(this, props?.tags);
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, SPOT_ROLE_PROPS));
+    problems.check(() => checkTags(this, props?.tags));
+    problems.throwIfAny(this);
     const provider = chooseProvider(scope, this, "aws", "provider", props?.provider);
     // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
     const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");

@@ -7,12 +7,15 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { awsContext } from "./private/aws-context";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
-import { checkTags, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { SYSTEM_NODE_GROUP_PROPS, SYSTEM_NODE_TAINT } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { isLabelValue, labelKeyProblem } from "./private/k8s-names";
 import { recordAccountNames } from "./private/account-names";
 import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { isUnresolved } from "./private/tokens";
+import { isPlainMap } from "./private/deep-merge";
 
 /** The label every system node carries; the Karpenter controller's node selector matches it. */
 export const SYSTEM_NODE_LABEL = { key: "node-role", value: "system" } as const;
@@ -157,41 +160,43 @@ export class SystemNodeGroup extends Construct {
 
   constructor(scope: Construct, id: string, props: SystemNodeGroupProps) {
     super(scope, id);
-    const cluster = requireCluster(this, props);
-    this.size = props.size ?? 2;
-    if (!Number.isInteger(this.size) || this.size < 1 || this.size > 100) {
-      throw new KarpenterValidationError(this, "size", props.size, "an integer from 1 to 100 (min = desired = max)");
+    // every problem of the props at once, before the first resource: nothing half-built on error
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, SYSTEM_NODE_GROUP_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    this.size = props?.size ?? 2;
+    if (!Token.isUnresolved(this.size) && (!Number.isInteger(this.size) || this.size < 1 || this.size > 100)) {
+      problems.add(new KarpenterValidationError(this, "size", props.size, "an integer from 1 to 100 (min = desired = max)"));
     }
-    const instanceTypes = props.instanceTypes ?? ["t3.medium"];
-    if (!isUnresolved(instanceTypes) && instanceTypes.length === 0) {
-      throw new KarpenterValidationError(this, "instanceTypes", instanceTypes, "at least one EC2 instance type, e.g. [\"t3.medium\"]");
-    }
-    const amiType = props.amiType ?? "AL2023_x86_64_STANDARD";
+    const instanceTypes = props?.instanceTypes ?? ["t3.medium"];
+    problems.check(() => checkInstanceTypes(this, instanceTypes));
+    const amiType = props?.amiType ?? "AL2023_x86_64_STANDARD";
     if (!isUnresolved(amiType) && !AMI_TYPES.includes(amiType)) {
-      throw new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`);
+      problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
     }
-    if (!isUnresolved(props.subnetIds) && (!Array.isArray(props.subnetIds) || props.subnetIds.length === 0)) {
-      throw new KarpenterValidationError(this, "subnetIds", props.subnetIds, "at least one subnet ID (use private subnets)");
+    if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
+      problems.add(new KarpenterValidationError(this, "subnetIds", props?.subnetIds, "at least one subnet ID (use private subnets)"));
     }
-    if (props.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {
-      throw new KarpenterValidationError(this, "diskSize", props.diskSize, "a whole number of GiB, at least 1");
+    if (props?.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {
+      problems.add(new KarpenterValidationError(this, "diskSize", props.diskSize, "a whole number of GiB, at least 1"));
     }
-    checkLabels(this, props.labels);
-    const givenRole = props.labels && !Token.isUnresolved(props.labels) ? props.labels[SYSTEM_NODE_LABEL.key] : undefined;
+    problems.check(() => checkLabels(this, props?.labels));
+    const givenRole = props?.labels && !Token.isUnresolved(props.labels) && isPlainMap(props.labels) ? props.labels[SYSTEM_NODE_LABEL.key] : undefined;
     if (givenRole !== undefined && givenRole !== SYSTEM_NODE_LABEL.value) {
       // the controller's node selector is node-role=system: another value would leave it without nodes
-      throw new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`);
+      problems.add(new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`));
     }
-    checkTaints(this, props.taints);
-    checkTags(this, props.tags);
+    problems.check(() => checkTaints(this, props?.taints));
+    problems.check(() => checkTags(this, props?.tags));
+    // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
+    const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
+    const nodeGroupName = cluster && problems.check(() => nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"));
+    problems.throwIfAny(this);
+    if (!cluster || roleName === undefined || nodeGroupName === undefined) throw new Error("unreachable: a failed check is thrown above");
     const systemLabel = { [SYSTEM_NODE_LABEL.key]: SYSTEM_NODE_LABEL.value };
     const labelsToken = Token.isUnresolved(props.labels);
     this.labels = labelsToken ? systemLabel : { ...(props.labels ?? {}), ...systemLabel };
     this.taints = props.taints ?? [];
-
-    // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
-    const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node");
-    const nodeGroupName = nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system");
 
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     const aws = awsContext(this, provider);
@@ -242,13 +247,15 @@ const badKey = (key: string) => labelKeyProblem(key, EKS_KEY_MAX) !== undefined;
 function checkLabels(scope: Construct, labels: Record<string, string> | undefined): void {
   if (labels === undefined || Token.isUnresolved(labels)) return;
   if (labels === null || typeof labels !== "object" || Array.isArray(labels)) throw new KarpenterValidationError(scope, "labels", labels, "a map of Kubernetes label keys to values");
+  const problems = new Problems();
   for (const [key, value] of Object.entries(labels)) {
     const field = `labels[${JSON.stringify(key)}]`;
-    if (!Token.isUnresolved(key) && badKey(key)) throw new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`);
-    if (!isUnresolved(value) && !isLabelValue(value, false)) {
-      throw new KarpenterValidationError(scope, field, value, `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`);
+    if (!Token.isUnresolved(key) && badKey(key)) problems.add(new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`));
+    else if (!isUnresolved(value) && !isLabelValue(value, false)) {
+      problems.add(new KarpenterValidationError(scope, field, value, `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`));
     }
   }
+  problems.throwIfAny(scope);
 }
 
 /** Node taints: qualified-name keys, label-syntax values (may be empty), the EKS effect spellings. */
@@ -256,14 +263,37 @@ function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): v
   if (taints === undefined || Token.isUnresolved(taints)) return;
   if (!Array.isArray(taints)) throw new KarpenterValidationError(scope, "taints", taints, "an array of { key, value?, effect }");
   if (taints.length > MAX_TAINTS) throw new KarpenterValidationError(scope, "taints", `${taints.length} taints`, `at most ${MAX_TAINTS} taints (EKS limit)`);
+  const problems = new Problems();
   taints.forEach((t, i) => {
-    if (t === null || typeof t !== "object") throw new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }");
-    if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key))) throw new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`);
+    if (t === null || typeof t !== "object" || Array.isArray(t)) return problems.add(new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }"));
+    problems.check(() => checkOptionKeys(scope, `taints[${i}]`, t, SYSTEM_NODE_TAINT));
+    if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key))) problems.add(new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`));
     if (t.value !== undefined && !isUnresolved(t.value) && !isLabelValue(t.value, true)) {
-      throw new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`);
+      problems.add(new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`));
     }
     if (!isUnresolved(t.effect) && !TAINT_EFFECTS.includes(t.effect)) {
-      throw new KarpenterValidationError(scope, `taints[${i}].effect`, t.effect, `one of ${TAINT_EFFECTS.join(", ")} (the EKS API spelling; not the Kubernetes NoSchedule / NoExecute / PreferNoSchedule)`);
+      problems.add(new KarpenterValidationError(scope, `taints[${i}].effect`, t.effect, `one of ${TAINT_EFFECTS.join(", ")} (the EKS API spelling; not the Kubernetes NoSchedule / NoExecute / PreferNoSchedule)`));
     }
   });
+  problems.throwIfAny(scope);
+}
+
+/**
+ * An EC2 instance type name: `<family>.<size>`, lower-case letters, digits and '-' on each side
+ * (e.g. "t3.medium", "m7i-flex.large", "u-6tb1.metal"; EC2 DescribeInstanceTypes).
+ */
+const INSTANCE_TYPE = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/;
+
+/** A non-empty list of instance type names; a list token or an item token is left to the API. */
+function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
+  if (isUnresolved(instanceTypes) && !Array.isArray(instanceTypes)) return;
+  if (!Array.isArray(instanceTypes) || instanceTypes.length === 0) {
+    throw new KarpenterValidationError(scope, "instanceTypes", instanceTypes, 'at least one EC2 instance type, e.g. ["t3.medium"]');
+  }
+  const problems = new Problems();
+  instanceTypes.forEach((t, i) => {
+    if (isUnresolved(t)) return;
+    if (typeof t !== "string" || !INSTANCE_TYPE.test(t)) problems.add(new KarpenterValidationError(scope, `instanceTypes[${i}]`, t, 'an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"'));
+  });
+  problems.throwIfAny(scope);
 }

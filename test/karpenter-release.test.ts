@@ -247,7 +247,7 @@ describe("KarpenterRelease", () => {
     test("a toleration with an unknown key is refused: a misspelt effect would tolerate every effect", () => {
       const misspelt = [{ key: "dedicated", operator: "Exists" }, { key: "a", operator: "Exists", efect: "NoSchedule" }] as unknown as KubernetesToleration[];
       expect(() => release({ tolerations: misspelt })).toThrow(
-        'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored): the allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? }',
+        'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored); did you mean effect? The allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? }',
       );
       expect(() => release({ tolerations: [null] as unknown as KubernetesToleration[] })).toThrow(/^test\/karpenter: tolerations\[0\] = null is invalid: an object \{ key\?, operator\?/);
     });

@@ -3,6 +3,7 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { isPlainMap } from "./deep-merge";
 import { isUnresolved } from "./tokens";
+import { nearestKey } from "./problems";
 import { Annotations } from "cdktf";
 import { factsRelease, valuePathsAt } from "../versions";
 import { VALUE_PATHS_PATCH_CHANGES } from "../versions/patch-history";
@@ -75,7 +76,7 @@ function unknownDepth(tree: ChartValueTree, parts: readonly string[]): number {
 }
 
 /** Every leaf of a values document as its key path, the way Helm and the conformance harness see it. */
-function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
+export function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
   if (isPlainMap(values) && Object.keys(values).length > 0) {
     return Object.entries(values).flatMap(([k, v]) => (v === undefined ? [] : leafPaths(v, [...prefix, k])));
   }
@@ -133,18 +134,6 @@ function explainUnknown(tree: ChartValueTree, version: string, parts: readonly s
   const where = depth === 0 ? "at the top level" : `under ${parts.slice(0, depth).join(".")}`;
   if (typeof node === "string") return `Karpenter ${version}'s chart values.yaml has no ${path}: ${parts.slice(0, depth).join(".")} is a single value, not a map`;
   const keys = Object.keys(node);
-  const typo = parts[depth].toLowerCase();
-  const near = keys.find((k) => editDistance(k.toLowerCase(), typo) <= Math.max(1, Math.floor(typo.length / 6)));
+  const near = nearestKey(parts[depth], keys);
   return `a value path of the Karpenter ${version} chart's values.yaml, which has no ${path}${near ? `; did you mean ${[...parts.slice(0, depth), near].join(".")}?` : ""} (keys ${where}: ${keys.join(", ")})`;
-}
-
-/** Levenshtein distance, for "did you mean" on a misspelt key. */
-function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
-  }
-  return row[b.length];
 }

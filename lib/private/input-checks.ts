@@ -4,6 +4,8 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterValidationError } from "../errors";
 import { IKarpenterCluster } from "../karpenter-cluster";
 import { isUnresolved } from "./tokens";
+import { nearestKey, Problems } from "./problems";
+import { QUEUE_KMS_KEY } from "./prop-keys";
 
 /*
  * Checks of inputs that several constructs share: the required cluster, option objects, tags,
@@ -50,23 +52,27 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
   if (entries.length > TAG_LIMITS.maxTags) {
     throw new KarpenterValidationError(scope, field, `${entries.length} tags`, `at most ${TAG_LIMITS.maxTags} tags per resource (AWS limit)`);
   }
+  const problems = new Problems();
   for (const [key, value] of entries) {
     const where = `${field}[${JSON.stringify(key)}]`;
     if (!Token.isUnresolved(key)) {
       const length = [...key].length;
       if (length === 0 || length > TAG_LIMITS.keyLength) {
-        throw new KarpenterValidationError(scope, where, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters (got ${length})`);
+        problems.add(new KarpenterValidationError(scope, where, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters (got ${length})`));
+        continue;
       }
       if (/^aws:/i.test(key)) {
-        throw new KarpenterValidationError(scope, where, key, `a tag key that does not start with "aws:": that prefix is reserved for tags AWS sets itself`);
+        problems.add(new KarpenterValidationError(scope, where, key, `a tag key that does not start with "aws:": that prefix is reserved for tags AWS sets itself`));
+        continue;
       }
     }
     if (isUnresolved(value)) continue;
-    if (typeof value !== "string") throw new KarpenterValidationError(scope, where, value, "a string tag value");
-    if ([...value].length > TAG_LIMITS.valueLength) {
-      throw new KarpenterValidationError(scope, where, value, `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`);
+    if (typeof value !== "string") problems.add(new KarpenterValidationError(scope, where, value, "a string tag value"));
+    else if ([...value].length > TAG_LIMITS.valueLength) {
+      problems.add(new KarpenterValidationError(scope, where, value, `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`));
     }
   }
+  problems.throwIfAny(scope);
 }
 
 /** IAM role names: 1–64 characters, letters, digits and `+=,.@_-` (IAM API `roleNameType`). */
@@ -172,6 +178,20 @@ export function checkStringList(scope: IConstruct, field: string, list: string[]
   });
 }
 
+/** An IAM OIDC provider ARN, `arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>`. */
+const OIDC_PROVIDER_ARN = /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/;
+
+/**
+ * Checks a literal IAM OIDC provider ARN (IRSA's `identity.oidcProviderArn`; a token is left to the API).
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:iam::<account>:oidc-provider/<issuer>`
+ */
+export function checkOidcProviderArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (arn === undefined || isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !OIDC_PROVIDER_ARN.test(arn)) {
+    throw new KarpenterValidationError(scope, field, arn, "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>");
+  }
+}
+
 /**
  * Checks a literal KMS key ARN (a token is left to the API).
  * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:kms:<region>:<account>:key/<key id>`, e.g. an alias
@@ -184,20 +204,36 @@ export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): 
 }
 
 /**
- * An options object of a prop (e.g. `nodeRole`): undefined stays undefined; anything but a plain
- * object, or a set key outside `allowed`, is an error, so that a misspelt or misplaced key (which
- * TypeScript lets through in a non-literal object) is not silently dropped.
+ * The `kmsKey` of a created interruption queue: `true`, `false`, or `{ keyArn }` of a key you manage.
+ * @throws KarpenterValidationError naming `<field>`, `<field>.<unknown key>` or `<field>.keyArn`
+ */
+export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unknown): void {
+  if (kmsKey === undefined || typeof kmsKey === "boolean" || Token.isUnresolved(kmsKey)) return;
+  if (kmsKey === null || typeof kmsKey !== "object" || Array.isArray(kmsKey)) throw new KarpenterValidationError(scope, field, kmsKey, "true, false, or { keyArn } of a KMS key you manage");
+  checkOptionKeys(scope, field, kmsKey, QUEUE_KMS_KEY);
+  checkKmsKeyArn(scope, `${field}.keyArn`, (kmsKey as { keyArn?: unknown }).keyArn);
+}
+
+/**
+ * An options object of a prop (e.g. `nodeRole`), or with `field` "" the props themselves:
+ * undefined stays undefined; anything but a plain object, or a set key outside `allowed`, is an
+ * error, so that a misspelt or misplaced key (which TypeScript lets through in a non-literal
+ * object) is not silently dropped. Every unknown key is reported, with a "did you mean" when one
+ * allowed key is a likely typo of it.
  * @throws KarpenterValidationError naming `<field>` or `<field>.<key>` and the allowed keys
  */
 export function checkOptionKeys<T extends object>(scope: IConstruct, field: string, options: T | undefined, allowed: readonly string[]): T | undefined {
   if (options === undefined) return undefined;
   const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field, options, `an object ${keys}`);
+  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);
+  const problems = new Problems();
   for (const [key, value] of Object.entries(options)) {
-    if (value !== undefined && !allowed.includes(key)) {
-      throw new KarpenterValidationError(scope, `${field}.${key}`, value, `not a known key of ${field} (it would be ignored): the allowed keys are ${keys}`);
-    }
+    if (value === undefined || allowed.includes(key)) continue;
+    const near = nearestKey(key, allowed);
+    const of = field ? `a known key of ${field}` : "a known prop";
+    problems.add(new KarpenterValidationError(scope, field ? `${field}.${key}` : key, value, `not ${of} (it would be ignored)${near ? `; did you mean ${near}? The` : ": the"} allowed keys are ${keys}`));
   }
+  problems.throwIfAny(scope);
   return options;
 }
 

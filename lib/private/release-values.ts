@@ -7,6 +7,8 @@ import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } fr
 import { isPlainMap } from "./deep-merge";
 import { parseQuantity, plainScalar } from "./helm";
 import { checkOptionKeys } from "./input-checks";
+import { Problems } from "./problems";
+import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "./prop-keys";
 import { isUnresolved } from "./tokens";
 import { KarpenterVersion } from "./version";
 
@@ -24,6 +26,17 @@ export function checkReplicas(scope: IConstruct, field: string, replicas: unknow
   }
 }
 
+/** The pod DNS policies Kubernetes knows (core/v1 `DNSPolicy`). */
+const DNS_POLICIES = ["Default", "ClusterFirst", "ClusterFirstWithHostNet", "None"];
+
+/** @throws KarpenterValidationError unless `policy` is a Kubernetes pod DNS policy (a token is left to Kubernetes) */
+export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown): void {
+  if (isUnresolved(policy)) return;
+  if (typeof policy !== "string" || !DNS_POLICIES.includes(policy)) {
+    throw new KarpenterValidationError(scope, field, policy, '"Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)');
+  }
+}
+
 /**
  * The chart's `settings:` from the typed settings: each key and feature gate checked against the
  * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
@@ -35,6 +48,8 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   const given = checkMap(scope, "settings", settings as Record<string, unknown> | undefined) ?? {};
   const { featureGates, ...rest } = given;
+  // every bad setting at once
+  const problems = new Problems();
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     const fact = CHART_SETTINGS.find((f) => f.key === key && !f.wired);
@@ -42,22 +57,29 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
       out[key] = value;
       continue;
     }
-    if (!fact) throw unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
-    checkFact(scope, `settings.${key}`, fact, value, version, "setting");
+    if (!fact) {
+      problems.add(unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
+      continue;
+    }
+    problems.check(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting"));
     out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
   }
   const gates: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(checkMap(scope, "settings.featureGates", featureGates as Record<string, unknown> | undefined) ?? {})) {
+  for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, "settings.featureGates", featureGates as Record<string, unknown> | undefined)) ?? {})) {
     if (value === undefined) continue;
     const fact = CHART_FEATURE_GATES.find((f) => f.key === key);
     if (!fact && passUnverified(scope, `settings.featureGates.${key}`, version, CHART_FEATURE_GATES)) {
       gates[key] = value;
       continue;
     }
-    if (!fact) throw unknownKey(scope, `settings.featureGates.${key}`, value, CHART_FEATURE_GATES, "feature gate", version);
-    checkFact(scope, `settings.featureGates.${key}`, fact, value, version, "feature gate");
+    if (!fact) {
+      problems.add(unknownKey(scope, `settings.featureGates.${key}`, value, CHART_FEATURE_GATES, "feature gate", version));
+      continue;
+    }
+    problems.check(() => checkFact(scope, `settings.featureGates.${key}`, fact, value, version, "feature gate"));
     gates[key] = value;
   }
+  problems.throwIfAny(scope);
   // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
   // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
   for (const fact of CHART_FEATURE_GATES) {
@@ -192,6 +214,11 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
  * @throws KarpenterValidationError for a literal quantity that is not a Kubernetes quantity above zero
  */
 export function controllerResources(scope: IConstruct, given: ControllerResources | undefined): Record<string, unknown> {
+  const problems = new Problems();
+  problems.check(() => checkOptionKeys(scope, "controllerResources", given, CONTROLLER_RESOURCES));
+  problems.check(() => checkOptionKeys(scope, "controllerResources.requests", given?.requests, RESOURCE_QUANTITIES));
+  problems.check(() => checkOptionKeys(scope, "controllerResources.limits", given?.limits, RESOURCE_QUANTITIES));
+  problems.throwIfAny(scope);
   const d = DEFAULT_CONTROLLER_RESOURCES;
   const requests = { cpu: given?.requests?.cpu ?? d.requests.cpu, memory: given?.requests?.memory ?? d.requests.memory };
   const limits = { cpu: given?.limits?.cpu, memory: given?.limits?.memory ?? d.limits.memory };
@@ -200,10 +227,11 @@ export function controllerResources(scope: IConstruct, given: ControllerResource
       if (value === undefined || isUnresolved(value)) continue;
       const n = typeof value === "string" ? parseQuantity(value) : undefined;
       if (n === undefined || n <= 0) {
-        throw new KarpenterValidationError(scope, `controllerResources.${side}.${res}`, value, res === "cpu" ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"' : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"');
+        problems.add(new KarpenterValidationError(scope, `controllerResources.${side}.${res}`, value, res === "cpu" ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"' : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"'));
       }
     }
   }
+  problems.throwIfAny(scope);
   return { requests, limits };
 }
 
@@ -251,7 +279,6 @@ export function checkNodeSelector(scope: IConstruct, selector: Record<string, st
   return map as Record<string, string>;
 }
 
-const TOLERATION_KEYS = ["key", "operator", "value", "effect", "tolerationSeconds"] as const;
 const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 /**
@@ -264,7 +291,7 @@ export function checkTolerations(scope: IConstruct, tolerations: KubernetesToler
   if (!Array.isArray(tolerations)) throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
   tolerations.forEach((t, i) => {
     const field = `tolerations[${i}]`;
-    checkOptionKeys(scope, field, t, TOLERATION_KEYS);
+    checkOptionKeys(scope, field, t, TOLERATION);
     if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") throw new KarpenterValidationError(scope, `${field}.operator`, t.operator, '"Equal" or "Exists"');
     if (t.operator === "Exists" && t.value) throw new KarpenterValidationError(scope, `${field}.value`, t.value, 'no value with operator "Exists"');
     if ((t.operator ?? "Equal") === "Equal" && !t.key) throw new KarpenterValidationError(scope, `${field}.key`, t.key, 'a taint key (an empty key is allowed only with operator "Exists")');

@@ -1,0 +1,30 @@
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../errors";
+import type { KarpenterNodeRoleOptions } from "../karpenter-options";
+import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "./input-checks";
+import { Problems } from "./problems";
+import { EXISTING_NODE_ROLE } from "./prop-keys";
+
+/**
+ * The node role options KarpenterNodeRole and Karpenter (`nodeRole`) share, every problem at once:
+ * `existingRole` (its keys and ARN) excludes `roleName` and `additionalPolicyArns`, which are for a
+ * created role; the policy ARNs must be IAM managed policy ARNs.
+ * @param field the prop holding the options ("" for KarpenterNodeRole's own props, "nodeRole" for Karpenter)
+ * @throws KarpenterValidationError naming `<field>.<key>`
+ */
+export function checkNodeRoleOptions(scope: IConstruct, field: string, options: KarpenterNodeRoleOptions): void {
+  const at = (key: string) => (field ? `${field}.${key}` : key);
+  const problems = new Problems();
+  if (options.existingRole !== undefined) {
+    for (const key of ["roleName", "additionalPolicyArns"] as const) {
+      if (options[key] !== undefined) {
+        problems.add(new KarpenterValidationError(scope, at(key), options[key], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)"));
+      }
+    }
+    const keysOk = problems.check(() => checkOptionKeys(scope, at("existingRole"), options.existingRole, EXISTING_NODE_ROLE));
+    if (keysOk) problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
+  } else {
+    problems.check(() => checkPolicyArns(scope, at("additionalPolicyArns"), options.additionalPolicyArns));
+  }
+  problems.throwIfAny(scope);
+}

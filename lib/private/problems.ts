@@ -1,0 +1,84 @@
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../errors";
+
+/*
+ * Gathering every problem of one construct's props, so that a user fixes them in one round:
+ * each independent check runs under {@link Problems.check}, and the constructor throws once,
+ * before it creates any child, with all of them (KarpenterValidationError.combine).
+ */
+
+/** The problems found in one construct's props. */
+export class Problems {
+  private readonly list: KarpenterValidationError[] = [];
+
+  /**
+   * Runs one check that does not depend on the others: a KarpenterValidationError it throws is
+   * recorded (each of the problems it carries) and `undefined` returned; other errors pass through.
+   */
+  public check<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (e) {
+      if (!(e instanceof KarpenterValidationError)) throw e;
+      this.list.push(...e.problems);
+      return undefined;
+    }
+  }
+
+  /** Records a problem found without a throwing check. */
+  public add(problem: KarpenterValidationError): void {
+    this.list.push(...problem.problems);
+  }
+
+  /** The problems recorded so far. */
+  public get all(): readonly KarpenterValidationError[] {
+    return this.list;
+  }
+
+  /**
+   * Throws the recorded problems as one error (a single problem as itself; several under the
+   * heading `<n> problems in the props of <path>`); does nothing when there are none.
+   */
+  public throwIfAny(where: IConstruct | string): void {
+    if (this.list.length === 0) return;
+    const path = typeof where === "string" ? where : where.node.path || "<root>";
+    throw KarpenterValidationError.combine(this.list, this.list.length > 1 ? `${this.list.length} problems in the props of ${path}` : undefined);
+  }
+}
+
+/**
+ * Runs `body` with a fresh {@link Problems}, then throws what it recorded (see {@link Problems.throwIfAny}).
+ * @returns what `body` returned, when no problem was found
+ */
+export function allProblems<T>(where: IConstruct | string, body: (problems: Problems) => T): T {
+  const problems = new Problems();
+  const result = problems.check(() => body(problems));
+  problems.throwIfAny(where);
+  return result as T;
+}
+
+/** Levenshtein distance, for "did you mean" on a misspelt key. */
+export function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/**
+ * The candidate closest to a misspelt `key` (case ignored), when it is close enough to be a typo:
+ * at most one edit per six characters (at least one), e.g. `verison` → `version`, `replica` → `replicas`.
+ */
+export function nearestKey(key: string, candidates: readonly string[]): string | undefined {
+  const typo = key.toLowerCase();
+  const limit = Math.max(1, Math.floor(typo.length / 6));
+  let best: { key: string; d: number } | undefined;
+  for (const c of candidates) {
+    const d = editDistance(c.toLowerCase(), typo);
+    if (d <= limit && (!best || d < best.d)) best = { key: c, d };
+  }
+  return best?.key;
+}
