@@ -24,20 +24,18 @@ import { touch } from "./private/app-index";
 import { attributeAccountNames } from "./private/account-names";
 import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
-import { checkOptionKeys, requireCluster } from "./private/input-checks";
-import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
+import { checkKarpenterProps } from "./private/karpenter-props";
+import { onInstallProps } from "./private/install-props";
+import { Problems } from "./private/problems";
+import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "./private/values-overlap";
 import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved } from "./private/tokens";
-import { allowUnverifiedVersions, resolveKarpenterVersion } from "./private/version";
 import { warnUnverifiedVersion } from "./private/unverified-version";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkInstallNames } from "./private/install-names";
 import { attributeQuota } from "./private/iam-quotas";
 import { KarpenterAdoption } from "./adopt/karpenter-adoption";
 import { adoptedOptions, adoptExisting } from "./adopt/adopt-existing";
-
-const NODE_ROLE_OPTION_KEYS = ["roleName", "existingRole", "additionalPolicyArns"];
-const CONTROLLER_ROLE_OPTION_KEYS = ["roleName", "policyNameSuffix", "additionalStatements", "additionalPolicyArns"];
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
@@ -267,129 +265,159 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   private readonly existingQueueArn?: string;
   /** Whether the StaticCapacity feature gate ends up on: undefined when a token decides. */
   private readonly staticCapacity?: boolean;
+  /** The prop the deployed replica count comes from: `values.replicas` (merged last) when set, else `replicas`. */
+  private readonly replicasField: string = "replicas";
 
   constructor(scope: Construct, id: string, props: KarpenterProps) {
     super(scope, id);
     try {
-      requireCluster(this, props);
-      if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
-        throw new KarpenterValidationError(this, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false");
+      // every problem of the props at once, each on this construct and the prop set, before any building block exists
+      const problems = new Problems();
+      const checked = checkKarpenterProps(this, props, problems);
+      const cluster = props?.cluster;
+      const options =
+        checked && problems.all.length === 0
+          ? problems.check(() =>
+              adoptedOptions(
+                this,
+                props.adopt,
+                {
+                  nodeRole: props.nodeRole,
+                  controllerRole: props.controllerRole,
+                  interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
+                  identity: props.identity,
+                  clusterNameLiteral: cluster.clusterNameLiteral,
+                  namespace: props.namespace ?? DEFAULT_KARPENTER_NAMESPACE,
+                  version: checked.full,
+                },
+                checked.minor,
+              ),
+            )
+          : problems.check(() => queueOptionsOf(this, props?.interruptionQueue)) && undefined;
+      if (checked && options) {
+        const { nodeRole, controllerRole, interruptionQueue } = options;
+        problems.check(() =>
+          checkInstallNames(this, {
+            cluster,
+            version: checked,
+            nodeRole: nodeRole ?? {},
+            controllerRole: controllerRole ?? {},
+            queue: interruptionQueue && !("existingQueueArn" in interruptionQueue) ? interruptionQueue : undefined,
+          }),
+        );
       }
-      if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(this);
-      const version = resolveKarpenterVersion(this, props.version);
+      if (checked) problems.check(() => crdWebhook(this, checked.minor, props.values));
+      problems.throwIfAny(this);
+      if (!checked || !options) throw new Error("unreachable: a failed check is thrown above");
+      const version = checked;
       warnUnverifiedVersion(this, version);
-      checkKubernetesCompatibility(this, "version", version, props.cluster);
       this.cluster = props.cluster;
       this.version = version.full;
       this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
       this.serviceAccountName = props.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
       this.systemNodeGroup = props.systemNodeGroup;
-      const cluster = props.cluster;
+      if (isPlainMap(props.values) && props.values.replicas !== undefined) this.replicasField = "values.replicas";
       const tags = props.tags;
       this.discoveryTagKey = props.discoveryTagKey;
       // the install chooses the providers of its building blocks: AWS from the cluster, Helm from helmProvider
       ownsProviderChoice(this, ["aws", "helm"]);
       const provider = awsProviderFor(scope, this, cluster, undefined, "cluster");
       this.helmProvider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
-
-      // checked before the first resource: nothing half-built on error
-      const options = adoptedOptions(
-        this,
-        props.adopt,
-        {
-          nodeRole: checkOptionKeys(this, "nodeRole", props.nodeRole, NODE_ROLE_OPTION_KEYS),
-          controllerRole: checkOptionKeys(this, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTION_KEYS),
-          interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
-          identity: props.identity,
-          clusterNameLiteral: cluster.clusterNameLiteral,
-          namespace: this.namespace,
-          version: version.full,
-        },
-        version.minor,
-      );
       const { nodeRole: nodeRoleOptions, controllerRole: controllerRoleOptions, interruptionQueue: queueOption } = options;
-      checkInstallNames(this, {
-        cluster,
-        version,
-        nodeRole: nodeRoleOptions ?? {},
-        controllerRole: controllerRoleOptions ?? {},
-        queue: queueOption && !("existingQueueArn" in queueOption) ? queueOption : undefined,
-      });
+      // values wins over the typed props it overlaps: say so, on the props set here
+      reportValuesOverlapsHere(this);
+      warnValuesOverlaps(this, [
+        ...typedValues(["replicas"], "replicas", props.replicas),
+        ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+        ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+        ...typedValues(["settings"], "settings", props.settings),
+        ...(props.systemNodeGroup
+          ? [
+              ...typedValues(["nodeSelector"], "systemNodeGroup (its labels, as nodeSelector)", props.systemNodeGroup.labels),
+              ...(props.systemNodeGroup.taints.length > 0 ? typedValues(["tolerations"], "systemNodeGroup (its taints, as tolerations)", systemTolerations(props.systemNodeGroup)) : []),
+            ]
+          : []),
+      ], props.values);
 
-      // the options spread first, the wired values after them: a stray key cannot override what is wired
-      this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags, provider });
-      this.nodeRoleName = this.nodeRole.roleName;
+      try {
+        // the options spread first, the wired values after them: a stray key cannot override what is wired
+        this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags, provider });
+        this.nodeRoleName = this.nodeRole.roleName;
 
-      const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
-      this.existingQueueArn = existingQueue?.existingQueueArn;
-      this.staticCapacity = staticCapacityGate(props.settings, props.values);
-      if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags, provider });
-      const queue = existingQueue
-        ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
-        : this.interruptionQueue;
-      this.interruptionQueueName = queue?.queueName;
+        const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
+        this.existingQueueArn = existingQueue?.existingQueueArn;
+        this.staticCapacity = staticCapacityGate(props.settings, props.values);
+        if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags, provider });
+        const queue = existingQueue
+          ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
+          : this.interruptionQueue;
+        this.interruptionQueueName = queue?.queueName;
 
-      this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
-        ...controllerRoleOptions,
-        cluster,
-        version: this.version,
-        nodeRole: this.nodeRole,
-        interruptionQueue: queue,
-        identity: props.identity,
-        namespace: this.namespace,
-        serviceAccountName: this.serviceAccountName,
-        tags,
-        provider,
-      });
+        this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
+          ...controllerRoleOptions,
+          cluster,
+          version: this.version,
+          nodeRole: this.nodeRole,
+          interruptionQueue: queue,
+          identity: props.identity,
+          namespace: this.namespace,
+          serviceAccountName: this.serviceAccountName,
+          tags,
+          provider,
+        });
 
-      this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-      if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
-      this.attributeIamNames();
+        this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
+        if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
+        this.attributeIamNames();
 
-      this.crdChart = new KarpenterCrdRelease(this, "crds", {
-        version: this.version,
-        namespace: this.namespace,
-        createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
-        repository: props.repository,
-        helmProvider: this.helmProvider,
-        ...crdWebhook(this, version.minor, props.values),
-      });
-      this.crdRelease = this.crdChart.release;
+        this.crdChart = new KarpenterCrdRelease(this, "crds", {
+          version: this.version,
+          namespace: this.namespace,
+          createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
+          repository: props.repository,
+          helmProvider: this.helmProvider,
+          ...crdWebhook(this, version.minor, props.values),
+        });
+        this.crdRelease = this.crdChart.release;
 
-      const system = props.systemNodeGroup;
-      const waitFor = this.byStack([
-        this.crdRelease,
-        ...this.controllerRole.dependables,
-        this.nodeRole.accessEntry,
-        ...(this.interruptionQueue?.dependables ?? []),
-        ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
-        ...(system ? [system.nodeGroup] : []),
-      ]);
-      this.controllerChart = new KarpenterRelease(this, "controller", {
-        cluster,
-        version: this.version,
-        namespace: this.namespace,
-        repository: props.repository,
-        serviceAccountName: this.serviceAccountName,
-        irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
-        interruptionQueue: queue,
-        replicas: props.replicas,
-        controllerResources: props.controllerResources,
-        dnsPolicy: props.dnsPolicy,
-        settings: props.settings,
-        nodeSelector: system ? { ...system.labels } : undefined,
-        tolerations: system ? systemTolerations(system) : undefined,
-        values: props.values,
-        helmProvider: this.helmProvider,
-        dependsOn: waitFor.here,
-      });
-      this.release = this.controllerChart.release;
-      if (props.adopt) {
-        const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
-        adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
+        const system = props.systemNodeGroup;
+        const waitFor = this.byStack([
+          this.crdRelease,
+          ...this.controllerRole.dependables,
+          this.nodeRole.accessEntry,
+          ...(this.interruptionQueue?.dependables ?? []),
+          ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
+          ...(system ? [system.nodeGroup] : []),
+        ]);
+        this.controllerChart = new KarpenterRelease(this, "controller", {
+          cluster,
+          version: this.version,
+          namespace: this.namespace,
+          repository: props.repository,
+          serviceAccountName: this.serviceAccountName,
+          irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
+          interruptionQueue: queue,
+          replicas: props.replicas,
+          controllerResources: props.controllerResources,
+          dnsPolicy: props.dnsPolicy,
+          settings: props.settings,
+          nodeSelector: system ? { ...system.labels } : undefined,
+          tolerations: system ? systemTolerations(system) : undefined,
+          values: props.values,
+          helmProvider: this.helmProvider,
+          dependsOn: waitFor.here,
+        });
+        this.release = this.controllerChart.release;
+        if (props.adopt) {
+          const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
+          adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
+        }
+        // last: a stack dependency outlives a construct removed on error
+        for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
+      } catch (e) {
+        // a check a building block makes is about a prop set here: name it on this construct
+        throw e instanceof KarpenterValidationError ? onInstallProps(this, e) : e;
       }
-      // last: a stack dependency outlives a construct removed on error
-      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
       registerInstall(this);
       addSynthCheck(this, () => this.crossChecks());
@@ -448,7 +476,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
       errors.push(
-        new KarpenterValidationError(this, "replicas", replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower replicas`),
+        new KarpenterValidationError(this, this.replicasField, replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower ${this.replicasField}`),
       );
     }
     if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {

@@ -325,18 +325,18 @@ describe("fleets: discovery tags", () => {
     const installs = [blue, green].map((cluster, i) => {
       const name = i === 0 ? "blue" : "green";
       const tagKey = DiscoveryTags.clusterTagKey(name);
-      new DiscoveryTags(stack, `${name}-tags`, { cluster, subnets: ["subnet-shared-a", "subnet-shared-b"], tagKey });
+      new DiscoveryTags(stack, `${name}-tags`, { cluster, subnets: ["subnet-0shareda", "subnet-0sharedb"], tagKey });
       const karpenter = new Karpenter(stack, name, { cluster, discoveryTagKey: tagKey, helmProvider: stack.node.findChild(`helm-${name[0]}`) as HelmProvider });
       return new Ec2NodeClass(stack, `${name}-class`, { name: "default", karpenter, kubernetesProvider: stack.node.findChild(`k8s-${name[0]}`) as KubernetesProvider });
     });
     expect(() => Testing.synth(stack, true)).not.toThrow();
     const json = synthJson(stack);
-    const tags = Object.values<any>(json.resource.aws_ec2_tag).filter((t) => /^subnet-shared/.test(t.resource_id)).map((t) => [t.resource_id, t.key]);
+    const tags = Object.values<any>(json.resource.aws_ec2_tag).filter((t) => /^subnet-0shared/.test(t.resource_id)).map((t) => [t.resource_id, t.key]);
     expect(tags.sort()).toEqual([
-      ["subnet-shared-a", "karpenter.sh/discovery/blue"],
-      ["subnet-shared-a", "karpenter.sh/discovery/green"],
-      ["subnet-shared-b", "karpenter.sh/discovery/blue"],
-      ["subnet-shared-b", "karpenter.sh/discovery/green"],
+      ["subnet-0shareda", "karpenter.sh/discovery/blue"],
+      ["subnet-0shareda", "karpenter.sh/discovery/green"],
+      ["subnet-0sharedb", "karpenter.sh/discovery/blue"],
+      ["subnet-0sharedb", "karpenter.sh/discovery/green"],
     ]);
     const [blueClass, greenClass] = installs.map((c) => json.resource.kubernetes_manifest[c.manifest.friendlyUniqueId].manifest.spec);
     expect(blueClass.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery/blue": "${aws_eks_cluster.b.name}" } }]);
@@ -351,7 +351,7 @@ describe("fleets: discovery tags", () => {
     const { stack, blue } = twoClusters();
     new HelmProvider(stack, "helm", {});
     new KubernetesProvider(stack, "k8s", {});
-    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-shared-a"], tagKey: DiscoveryTags.clusterTagKey("blue") });
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-0shareda"], tagKey: DiscoveryTags.clusterTagKey("blue") });
     const karpenter = new Karpenter(stack, "blue", { cluster: blue });
     karpenter.addEc2NodeClass("default");
     const warnings = validateApp(stack.node.root).warnings.filter((w) => /selects subnets/.test(w.message));

@@ -172,7 +172,7 @@ describe("Karpenter", () => {
 
   test("IRSA: values cannot replace the wired role ARN annotation, nor remove the annotations", () => {
     expect(() => install({ identity: { type: "irsa" }, values: { serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": "arn:x" } } } })).toThrow(
-      /^test\/karpenter\/controller: values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: not settable here: with IRSA it is wired to the controller role/,
+      /^test\/karpenter: values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: not settable here: with IRSA it is wired to the controller role/,
     );
     expect(() => install({ identity: { type: "irsa" }, values: { serviceAccount: { annotations: null } } })).toThrow(/values\.serviceAccount\.annotations = null is invalid: not removable with IRSA/);
     // Pod Identity: the annotation would make the SDK use web identity instead
@@ -183,7 +183,7 @@ describe("Karpenter", () => {
     const { controller, crd, json } = install({ version: "1.9.2" });
     expect([controller.version, crd.version]).toEqual(["1.9.2", "1.9.2"]);
     expect(addr(json, "aws_cloudwatch_event_target")).toHaveLength(4);
-    expect(() => install({ version: "1.9.2", settings: { featureGates: { capacityBuffer: true } } })).toThrow(/test\/karpenter\/controller: settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.9\.2 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
+    expect(() => install({ version: "1.9.2", settings: { featureGates: { capacityBuffer: true } } })).toThrow(/test\/karpenter: settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.9\.2 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
   });
 
   test("spot service-linked role on request; the controller waits for it", () => {

@@ -10,6 +10,8 @@ import { KarpenterValidationError } from "../errors";
 /** The problems found in one construct's props. */
 export class Problems {
   private readonly list: KarpenterValidationError[] = [];
+  /** The errors as recorded: one error may carry several problems under its own heading. */
+  private readonly errors: KarpenterValidationError[] = [];
 
   /**
    * Runs one check that does not depend on the others: a KarpenterValidationError it throws is
@@ -20,13 +22,14 @@ export class Problems {
       return check();
     } catch (e) {
       if (!(e instanceof KarpenterValidationError)) throw e;
-      this.list.push(...e.problems);
+      this.add(e);
       return undefined;
     }
   }
 
   /** Records a problem found without a throwing check. */
   public add(problem: KarpenterValidationError): void {
+    this.errors.push(problem);
     this.list.push(...problem.problems);
   }
 
@@ -36,11 +39,13 @@ export class Problems {
   }
 
   /**
-   * Throws the recorded problems as one error (a single problem as itself; several under the
-   * heading `<n> problems in the props of <path>`); does nothing when there are none.
+   * Throws the recorded problems as one error (a single error as itself, so that one that already
+   * gathers several keeps its heading; several under the heading `<n> problems in the props of
+   * <path>`); does nothing when there are none.
    */
   public throwIfAny(where: IConstruct | string): void {
     if (this.list.length === 0) return;
+    if (this.errors.length === 1) throw this.errors[0];
     const path = typeof where === "string" ? where : where.node.path || "<root>";
     throw KarpenterValidationError.combine(this.list, this.list.length > 1 ? `${this.list.length} problems in the props of ${path}` : undefined);
   }

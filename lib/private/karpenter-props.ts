@@ -1,0 +1,128 @@
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../errors";
+import type { KarpenterProps } from "../karpenter";
+import { SystemNodeGroup, SYSTEM_NODE_LABEL } from "../system-node-group";
+import { KubernetesToleration } from "../karpenter-settings";
+import { checkIdentity, checkStatementShapes } from "./controller-role-checks";
+import { isPlainMap } from "./deep-merge";
+import { checkRepository } from "./helm";
+import { checkOptionKeys, checkPolicyArns, checkTags, requireCluster } from "./input-checks";
+import { checkNamespace, checkServiceAccountName } from "./k8s-names";
+import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
+import { checkNodeRoleOptions } from "./node-role-options";
+import { Problems } from "./problems";
+import { CONTROLLER_ROLE_OPTIONS, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
+import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, settingsValues } from "./release-values";
+import { isUnresolved } from "./tokens";
+import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
+
+/*
+ * Karpenter's own props, checked as a whole before any building block exists: every problem is
+ * recorded in one Problems, each on the Karpenter construct and the prop the user set
+ * (`namespace`, `nodeRole.roleName`, `values.tolerations`…), not on a building block's path.
+ * The building blocks check the same values again when built; by then they pass.
+ */
+
+/**
+ * Records every problem of `props` in `problems`.
+ * @returns the Karpenter version, when it resolves
+ */
+export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, problems: Problems): KarpenterVersion | undefined {
+  problems.check(() => checkOptionKeys(scope, "", props, KARPENTER_PROPS));
+  const cluster = problems.check(() => requireCluster(scope, props));
+  if (props === undefined || props === null || typeof props !== "object") return undefined;
+  let version: KarpenterVersion | undefined;
+  if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
+    problems.add(new KarpenterValidationError(scope, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false"));
+  } else {
+    if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(scope);
+    version = problems.check(() => resolveKarpenterVersion(scope, props.version));
+  }
+  if (version && cluster) problems.check(() => checkKubernetesCompatibility(scope, "version", version!, cluster));
+  if (props.namespace !== undefined) problems.check(() => checkNamespace(scope, "namespace", props.namespace!));
+  if (props.serviceAccountName !== undefined) problems.check(() => checkServiceAccountName(scope, "serviceAccountName", props.serviceAccountName!));
+  if (props.replicas !== undefined) problems.check(() => checkReplicas(scope, "replicas", props.replicas));
+  if (props.dnsPolicy !== undefined) problems.check(() => checkDnsPolicy(scope, "dnsPolicy", props.dnsPolicy));
+  if (props.repository !== undefined) problems.check(() => checkRepository(scope, "repository", props.repository!));
+  problems.check(() => controllerResources(scope, props.controllerResources));
+  if (version) problems.check(() => settingsValues(scope, version!, props.settings));
+  problems.check(() => checkTags(scope, props.tags));
+  for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {
+    if (value !== undefined && typeof value !== "boolean") problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
+  }
+  if (props.systemNodeGroup !== undefined && !(props.systemNodeGroup instanceof SystemNodeGroup)) {
+    problems.add(new KarpenterValidationError(scope, "systemNodeGroup", "(not a SystemNodeGroup)", "a SystemNodeGroup construct of this app"));
+  }
+
+  const nodeRole = problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS));
+  if (nodeRole) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", nodeRole));
+  const controllerRole = problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
+  if (controllerRole) {
+    problems.check(() => checkPolicyArns(scope, "controllerRole.additionalPolicyArns", controllerRole.additionalPolicyArns));
+    problems.check(() => checkStatementShapes(scope, "controllerRole.additionalStatements", controllerRole.additionalStatements));
+  }
+  const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
+
+  const values = problems.check(() => checkMap(scope, "values", props.values));
+  if (values) {
+    if (version) problems.check(() => checkEscapeHatch(scope, version!, values, identity?.type === "irsa"));
+    if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
+    if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
+    if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
+  }
+  return version;
+}
+
+/** The effects of the EKS taint spelling, in Kubernetes spelling. */
+const EFFECT = { NO_SCHEDULE: "NoSchedule", NO_EXECUTE: "NoExecute", PREFER_NO_SCHEDULE: "PreferNoSchedule" } as const;
+
+/**
+ * `values` is merged last, over the node selector and tolerations wired from the system node group:
+ * a `values.tolerations` list replaces the wired one (Helm replaces lists) and must still tolerate
+ * every NoSchedule / NoExecute taint of the group, and `values.nodeSelector` must not point the
+ * controller away from the group's `node-role=system` label — else the controller pods never schedule.
+ * @throws KarpenterValidationError naming `values.tolerations` or `values.nodeSelector["node-role"]`
+ */
+function checkSystemScheduling(scope: IConstruct, system: SystemNodeGroup, values: Record<string, unknown>): void {
+  const problems = new Problems();
+  const tolerations = values.tolerations;
+  const blocking = system.taints.filter((t) => t.effect !== "PREFER_NO_SCHEDULE");
+  if (tolerations !== undefined && !isUnresolved(tolerations) && blocking.length > 0) {
+    const list = Array.isArray(tolerations) ? (tolerations as KubernetesToleration[]) : [];
+    const untolerated = blocking.filter((taint) => !list.some((t) => tolerates(t, taint.key, taint.value, EFFECT[taint.effect])));
+    if (untolerated.length > 0) {
+      const shown = untolerated.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${EFFECT[t.effect]}`).join(", ");
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          "values.tolerations",
+          tolerations,
+          `tolerations of every taint of the system node group ${system.node.path} (${shown} not tolerated): values.tolerations replaces the tolerations wired from the group (Helm replaces lists), so the controller pods could never be scheduled on it. Add a toleration for each taint, or drop values.tolerations`,
+        ),
+      );
+    }
+  }
+  const selector = values.nodeSelector;
+  if (isPlainMap(selector)) {
+    const role = selector[SYSTEM_NODE_LABEL.key];
+    if (role !== undefined && !isUnresolved(role) && role !== SYSTEM_NODE_LABEL.value) {
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `values.nodeSelector["${SYSTEM_NODE_LABEL.key}"]`,
+          role,
+          `"${SYSTEM_NODE_LABEL.value}" or unset: with systemNodeGroup the controller runs on the group's nodes, labelled ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}; another value leaves it without nodes`,
+        ),
+      );
+    }
+  }
+  problems.throwIfAny(scope);
+}
+
+/** Whether one toleration tolerates a taint (Kubernetes core/v1 `Toleration.ToleratesTaint`). */
+function tolerates(t: KubernetesToleration, key: string, value: string | undefined, effect: string): boolean {
+  if (t === null || typeof t !== "object") return false;
+  if (t.effect !== undefined && (t.effect as string) !== "" && t.effect !== effect) return false;
+  if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === key;
+  return t.key === key && (t.value ?? "") === (value ?? "");
+}
