@@ -273,10 +273,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     try {
       // every problem of the props at once, each on this construct and the prop set, before any building block exists
       const problems = new Problems();
-      const checked = checkKarpenterProps(this, props, problems);
+      const { version: checked, cluster: checkedCluster } = checkKarpenterProps(this, props, problems);
       const cluster = props?.cluster;
+      // the options and the names derived from them are checked whenever the cluster and version are known
       const options =
-        checked && problems.all.length === 0
+        checked && checkedCluster
           ? problems.check(() =>
               adoptedOptions(
                 this,

@@ -25,8 +25,10 @@ export function checkIdentity(scope: IConstruct, field: string, identity: Contro
   if (identity.type !== "podIdentity" && identity.type !== "irsa") {
     throw new KarpenterValidationError(scope, `${field}.type`, (identity as { type: unknown }).type, `"podIdentity" or "irsa"`);
   }
-  checkOptionKeys(scope, field, identity, identity.type === "irsa" ? IRSA_IDENTITY : POD_IDENTITY);
-  if (identity.type === "irsa") checkOidcProviderArn(scope, `${field}.oidcProviderArn`, identity.oidcProviderArn);
+  const problems = new Problems();
+  problems.check(() => checkOptionKeys(scope, field, identity, identity.type === "irsa" ? IRSA_IDENTITY : POD_IDENTITY));
+  if (identity.type === "irsa") problems.check(() => checkOidcProviderArn(scope, `${field}.oidcProviderArn`, identity.oidcProviderArn));
+  problems.throwIfAny(scope);
   return identity;
 }
 

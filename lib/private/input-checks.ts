@@ -210,8 +210,10 @@ export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): 
 export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unknown): void {
   if (kmsKey === undefined || typeof kmsKey === "boolean" || Token.isUnresolved(kmsKey)) return;
   if (kmsKey === null || typeof kmsKey !== "object" || Array.isArray(kmsKey)) throw new KarpenterValidationError(scope, field, kmsKey, "true, false, or { keyArn } of a KMS key you manage");
-  checkOptionKeys(scope, field, kmsKey, QUEUE_KMS_KEY);
-  checkKmsKeyArn(scope, `${field}.keyArn`, (kmsKey as { keyArn?: unknown }).keyArn);
+  const problems = new Problems();
+  problems.check(() => checkOptionKeys(scope, field, kmsKey, QUEUE_KMS_KEY));
+  problems.check(() => checkKmsKeyArn(scope, `${field}.keyArn`, (kmsKey as { keyArn?: unknown }).keyArn));
+  problems.throwIfAny(scope);
 }
 
 /**

@@ -6,7 +6,8 @@ import { KubernetesToleration } from "../karpenter-settings";
 import { checkIdentity, checkStatementShapes } from "./controller-role-checks";
 import { isPlainMap } from "./deep-merge";
 import { checkRepository } from "./helm";
-import { checkOptionKeys, checkPolicyArns, checkTags, requireCluster } from "./input-checks";
+import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTags, requireCluster } from "./input-checks";
+import { IKarpenterCluster } from "../karpenter-cluster";
 import { checkNamespace, checkServiceAccountName } from "./k8s-names";
 import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
 import { checkNodeRoleOptions } from "./node-role-options";
@@ -25,12 +26,12 @@ import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } fr
 
 /**
  * Records every problem of `props` in `problems`.
- * @returns the Karpenter version, when it resolves
+ * @returns the Karpenter version and the cluster, each when it passed its checks
  */
-export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, problems: Problems): KarpenterVersion | undefined {
+export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, problems: Problems): { version?: KarpenterVersion; cluster?: IKarpenterCluster } {
   problems.check(() => checkOptionKeys(scope, "", props, KARPENTER_PROPS));
   const cluster = problems.check(() => requireCluster(scope, props));
-  if (props === undefined || props === null || typeof props !== "object") return undefined;
+  if (props === undefined || props === null || typeof props !== "object") return {};
   let version: KarpenterVersion | undefined;
   if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
     problems.add(new KarpenterValidationError(scope, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false"));
@@ -70,7 +71,8 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
     if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
   }
-  return version;
+  if (isPlainMap(props.interruptionQueue)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", (props.interruptionQueue as { kmsKey?: unknown }).kmsKey));
+  return { version, cluster };
 }
 
 /** The effects of the EKS taint spelling, in Kubernetes spelling. */

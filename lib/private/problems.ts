@@ -62,20 +62,22 @@ export function allProblems<T>(where: IConstruct | string, body: (problems: Prob
   return result as T;
 }
 
-/** Levenshtein distance, for "did you mean" on a misspelt key. */
+/** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean" on a misspelt key: `verison` is one edit from `version`. */
 export function editDistance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    row = next;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
   }
-  return row[b.length];
+  return d[a.length][b.length];
 }
 
 /**
  * The candidate closest to a misspelt `key` (case ignored), when it is close enough to be a typo:
- * at most one edit per six characters (at least one), e.g. `verison` → `version`, `replica` → `replicas`.
+ * at most one edit (a transposition counts as one) per six characters, at least one, e.g. `verison` → `version`, `replica` → `replicas`.
  */
 export function nearestKey(key: string, candidates: readonly string[]): string | undefined {
   const typo = key.toLowerCase();
