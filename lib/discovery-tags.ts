@@ -129,7 +129,7 @@ export class DiscoveryTags extends Construct {
     if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
       problems.add(new KarpenterValidationError(this, "securityGroupId", sg, SECURITY_GROUP_ID.text));
     }
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!cluster) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.subnetTags = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));

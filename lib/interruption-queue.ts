@@ -139,7 +139,7 @@ export class InterruptionQueue extends Construct {
     problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
     const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
     const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
     const provider = awsProviderFor(scope, this, cluster, props.provider);

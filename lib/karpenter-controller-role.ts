@@ -263,7 +263,7 @@ export class KarpenterControllerRole extends Construct {
     this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
     problems.check(() => checkNamespace(this, "namespace", this.namespace));
     problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
     this.identityType = identity.type;

@@ -123,7 +123,7 @@ export class KarpenterCrdRelease extends Construct {
     problems.check(() => checkReleaseName(this, "releaseName", releaseName));
     const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
     problems.check(() => checkRepository(this, "repository", repository));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!version) throw new Error("unreachable: a failed check is thrown above");
     this.version = version.full;
 

@@ -114,7 +114,7 @@ export class KarpenterNodeRole extends Construct {
     const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
     problems.check(() => checkTags(this, props?.tags));
     problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
     this.version = version.full;

@@ -224,7 +224,7 @@ export class KarpenterRelease extends Construct {
     const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
     const escape = problems.check(() => checkMap(this, "values", props?.values));
     if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!version || !cluster || !resources || !settings) throw new Error("unreachable: a failed check is thrown above");
     warnUnknownPatch(this, version);
     this.version = version.full;
@@ -267,7 +267,7 @@ export class KarpenterRelease extends Construct {
     if (values.dnsPolicy === "None" && !(isPlainMap(values.dnsConfig) && Object.keys(values.dnsConfig).length > 0)) {
       merged.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
     }
-    merged.throwIfAny(this);
+    merged.throwIfAny(this, { remove: true });
     this.replicas = values.replicas as number;
     this.fullName = chartFullName(this.releaseName, values);
     try {

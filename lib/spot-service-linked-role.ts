@@ -52,7 +52,7 @@ export class SpotServiceLinkedRole extends Construct {
     const problems = new Problems();
     problems.check(() => checkOptionKeys(this, "", props, SPOT_ROLE_PROPS));
     problems.check(() => checkTags(this, props?.tags));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     const provider = chooseProvider(scope, this, "aws", "provider", props?.provider);
     // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
     const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");

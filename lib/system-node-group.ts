@@ -191,7 +191,7 @@ export class SystemNodeGroup extends Construct {
     // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
     const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
     const nodeGroupName = cluster && problems.check(() => nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"));
-    problems.throwIfAny(this);
+    problems.throwIfAny(this, { remove: true });
     if (!cluster || roleName === undefined || nodeGroupName === undefined) throw new Error("unreachable: a failed check is thrown above");
     const systemLabel = { [SYSTEM_NODE_LABEL.key]: SYSTEM_NODE_LABEL.value };
     const labelsToken = Token.isUnresolved(props.labels);

@@ -19,6 +19,7 @@ import { checkName } from "../private/names";
 import { NAME_RULES } from "../private/resource-names";
 import { isUnresolved } from "../private/tokens";
 import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
+import { ADOPTION } from "../private/prop-keys";
 
 /*
  * How `KarpenterProps.adopt` changes an install: before the building blocks are made, the existing
@@ -30,7 +31,7 @@ import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, Inter
  * queue policy: queue URL; rule on the default bus: name; target: `<rule>/<target ID>`).
  */
 
-const ADOPT_KEYS = ["clusterName", "version", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"];
+const ADOPT_KEYS: readonly string[] = ADOPTION;
 const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";

@@ -4,6 +4,7 @@ import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions }
 import { isPlainMap } from "./deep-merge";
 import { checkKmsKeyArn } from "./input-checks";
 import { isUnresolved } from "./tokens";
+import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "./prop-keys";
 
 /*
  * The `interruptionQueue` prop of Karpenter: on, off, options of the queue it creates, or a queue
@@ -11,8 +12,8 @@ import { isUnresolved } from "./tokens";
  * queue) would otherwise be silently ignored.
  */
 
-const CREATED_KEYS = ["queueName", "ruleNamePrefix", "kmsKey"];
-const EXISTING_KEYS = ["existingQueueName", "existingQueueArn", "kmsKeyArn"];
+const CREATED_KEYS: readonly string[] = CREATED_QUEUE_OPTIONS;
+const EXISTING_KEYS: readonly string[] = EXISTING_QUEUE_OPTIONS;
 const SHAPES = "true, false, options of the created queue { queueName?, ruleNamePrefix?, kmsKey? }, or a queue of your own { existingQueueName, existingQueueArn, kmsKeyArn? }";
 /** An SQS standard queue name (SQS CreateQueue API). */
 const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;

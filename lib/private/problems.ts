@@ -42,9 +42,13 @@ export class Problems {
    * Throws the recorded problems as one error (a single error as itself, so that one that already
    * gathers several keeps its heading; several under the heading `<n> problems in the props of
    * <path>`); does nothing when there are none.
+   * @param options `remove`: `where` is the construct whose constructor checks its props; it is
+   * removed from its parent before the error is thrown
    */
-  public throwIfAny(where: IConstruct | string): void {
+  public throwIfAny(where: IConstruct | string, options: { remove?: boolean } = {}): void {
     if (this.list.length === 0) return;
+    // a construct whose props fail leaves the tree: a caller that catches the error synthesizes nothing half-built
+    if (options.remove && typeof where !== "string") where.node.scope?.node.tryRemoveChild(where.node.id);
     if (this.errors.length === 1) throw this.errors[0];
     const path = typeof where === "string" ? where : where.node.path || "<root>";
     throw KarpenterValidationError.combine(this.list, this.list.length > 1 ? `${this.list.length} problems in the props of ${path}` : undefined);

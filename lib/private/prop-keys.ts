@@ -61,3 +61,5 @@ export const SYSTEM_NODE_GROUP_PROPS = [
 export const SYSTEM_NODE_TAINT = ["key", "value", "effect"] as const;
 /** `DiscoveryTagsProps` (lib/discovery-tags.ts). */
 export const DISCOVERY_TAGS_PROPS = ["cluster", "subnets", "securityGroupId", "tagValue", "tagKey", "provider"] as const;
+/** `KarpenterAdoption` (lib/adopt/karpenter-adoption.ts). */
+export const ADOPTION = ["clusterName", "version", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"] as const;

@@ -1,0 +1,63 @@
+import * as path from "path";
+import * as ts from "typescript";
+import * as keys from "../../lib/private/prop-keys";
+
+/*
+ * The allowed-key lists that refuse unknown props at construction must name exactly the members
+ * of their TypeScript interfaces: a prop added to an interface but not to its list would be
+ * refused, one removed would still pass silently. Read from the sources with the compiler API.
+ */
+
+const LIB = path.join(__dirname, "..", "..", "lib");
+
+/** Each list and the interface (file, name) it mirrors. */
+const LISTS: [keyof typeof keys, string, string][] = [
+  ["KARPENTER_PROPS", "karpenter.ts", "KarpenterProps"],
+  ["NODE_ROLE_OPTIONS", "karpenter-options.ts", "KarpenterNodeRoleOptions"],
+  ["CONTROLLER_ROLE_OPTIONS", "karpenter-options.ts", "KarpenterControllerRoleOptions"],
+  ["CREATED_QUEUE_OPTIONS", "karpenter-options.ts", "KarpenterInterruptionQueueOptions"],
+  ["EXISTING_QUEUE_OPTIONS", "karpenter-options.ts", "KarpenterExistingInterruptionQueue"],
+  ["EXISTING_NODE_ROLE", "karpenter-node-role.ts", "ExistingNodeRole"],
+  ["POD_IDENTITY", "karpenter-controller-role.ts", "PodIdentityControllerIdentity"],
+  ["IRSA_IDENTITY", "karpenter-controller-role.ts", "IrsaControllerIdentity"],
+  ["IAM_STATEMENT", "karpenter-controller-role.ts", "IamPolicyStatement"],
+  ["IAM_CONDITION", "karpenter-controller-role.ts", "IamPolicyCondition"],
+  ["QUEUE_KMS_KEY", "interruption-queue.ts", "InterruptionQueueKmsKey"],
+  ["CONTROLLER_RESOURCES", "karpenter-settings.ts", "ControllerResources"],
+  ["RESOURCE_QUANTITIES", "karpenter-settings.ts", "ResourceQuantities"],
+  ["TOLERATION", "karpenter-settings.ts", "KubernetesToleration"],
+  ["NODE_ROLE_PROPS", "karpenter-node-role.ts", "KarpenterNodeRoleProps"],
+  ["CONTROLLER_ROLE_PROPS", "karpenter-controller-role.ts", "KarpenterControllerRoleProps"],
+  ["INTERRUPTION_QUEUE_PROPS", "interruption-queue.ts", "InterruptionQueueProps"],
+  ["RELEASE_PROPS", "karpenter-release.ts", "KarpenterReleaseProps"],
+  ["CRD_RELEASE_PROPS", "karpenter-crd-release.ts", "KarpenterCrdReleaseProps"],
+  ["SPOT_ROLE_PROPS", "spot-service-linked-role.ts", "SpotServiceLinkedRoleProps"],
+  ["SYSTEM_NODE_GROUP_PROPS", "system-node-group.ts", "SystemNodeGroupProps"],
+  ["SYSTEM_NODE_TAINT", "system-node-group.ts", "SystemNodeTaint"],
+  ["DISCOVERY_TAGS_PROPS", "discovery-tags.ts", "DiscoveryTagsProps"],
+  ["ADOPTION", "adopt/karpenter-adoption.ts", "KarpenterAdoption"],
+];
+
+/** The property names of an exported interface, read from its source file. */
+function interfaceMembers(file: string, name: string): string[] {
+  const source = ts.createSourceFile(file, ts.sys.readFile(path.join(LIB, file)) ?? "", ts.ScriptTarget.Latest, true);
+  const found = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  if (!found) throw new Error(`no interface ${name} in lib/${file}`);
+  // the lists are flat: an interface that extends another would need its parent's members too
+  expect(found.heritageClauses ?? []).toEqual([]);
+  return found.members.filter(ts.isPropertySignature).map((m) => m.name.getText(source));
+}
+
+describe("allowed-key lists match their interfaces", () => {
+  test.each(LISTS)("%s lists the members of %s's %s", (list, file, name) => {
+    expect([...keys[list]].sort()).toEqual(interfaceMembers(file, name).sort());
+  });
+
+  test("every list of lib/private/prop-keys.ts is compared", () => {
+    expect(Object.keys(keys).sort()).toEqual(LISTS.map(([list]) => list).sort());
+  });
+
+  test("a list that drifts is caught: a missing member differs", () => {
+    expect([...keys.NODE_ROLE_OPTIONS, "extra"].sort()).not.toEqual(interfaceMembers("karpenter-options.ts", "KarpenterNodeRoleOptions").sort());
+  });
+});
