@@ -33,8 +33,11 @@ export interface DiscoveryTagsProps {
    * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
    * `tags` in Terraform is removed again by the subnet's next apply. Tag subnets you create with
    * {@link DiscoveryTags.subnetTags} instead.
-   * @default [] (only the security group is tagged)
-   * @throws KarpenterValidationError for a list token or a public subnet
+   * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
+   * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
+   * security group).
+   * @default none (only the security group is tagged)
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, or a public subnet
    */
   readonly subnets?: ReadonlyArray<string | Subnet>;
   /**
@@ -44,7 +47,9 @@ export interface DiscoveryTagsProps {
    * group with that cluster tag (node security groups made by other tools often have it) makes the
    * AWS Load Balancer Controller fail with "expect exactly one securityGroup tagged with
    * kubernetes.io/cluster/<name>" (kubernetes-sigs/aws-load-balancer-controller, issues #1897, #2948).
+   * A literal must be a security group ID (`sg-0123abcd`).
    * @default cluster.clusterSecurityGroupId
+   * @throws KarpenterValidationError for a literal that is not a security group ID
    */
   readonly securityGroupId?: string;
   /**
@@ -75,7 +80,7 @@ export interface DiscoveryTagsProps {
  * instead: Terraform's `tags` argument owns every tag of the resource and would remove an
  * `aws_ec2_tag` added beside it.
  *
- * @throws KarpenterValidationError for a missing `cluster`, subnets that are not a literal array
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, subnets that are not a literal array
  * (a list token), a public subnet of the app, or a tag value longer than 256 characters
  */
 export class DiscoveryTags extends Construct {

@@ -94,7 +94,7 @@ const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
  * and one `aws_cloudwatch_event_rule` + `aws_cloudwatch_event_target` per event type of the version.
  * Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
  *
- * @throws KarpenterValidationError for a missing `cluster`, an unknown version, a literal queue name or rule prefix that
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal queue name or rule prefix that
  * breaks the AWS rules (including a default queue name that gets too long), a malformed key ARN, or
  * tags that break the AWS tag rules
  */

@@ -209,7 +209,7 @@ const MANAGED_POLICY_MAX = 6144;
  * With IRSA the trust names the cluster's IAM OIDC provider: the app's `IamOpenidConnectProvider`
  * for the cluster's issuer when there is one, else a derived ARN (see {@link IrsaControllerIdentity.oidcProviderArn}).
  *
- * @throws KarpenterValidationError for a missing `cluster` or `nodeRole`, an unknown version or
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster` or `nodeRole`, an unknown version or
  * identity type, bad literal names (role, policies, namespace, service account, OIDC provider ARN),
  * additional statements with malformed actions or resources, that reuse an official Sid or overflow
  * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules;

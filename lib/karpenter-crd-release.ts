@@ -96,7 +96,7 @@ export interface KarpenterCrdReleaseProps {
  * (Karpenter upgrade guide, "CRD upgrades"). Install it with the same version and namespace as the
  * controller, and install the controller with `skip_crds = true` after it (see `KarpenterRelease`).
  *
- * @throws KarpenterValidationError for an unsupported version, a bad namespace or release name, a
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), an unsupported version, a bad namespace or release name, a
  * repository that is not an `oci://` or `https://` URL, `webhookServiceName`, `webhookEnabled` or
  * `webhookPort` on a version without the webhook, or a webhook port outside 1–65535
  */

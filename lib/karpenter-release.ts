@@ -141,6 +141,10 @@ export interface KarpenterReleaseProps {
    * `irsaRoleArn`); nor can `serviceAccount` be removed with `null`, nor (with `irsaRoleArn`)
    * `serviceAccount.annotations`. Under EKS Pod Identity the role annotation would make the AWS SDK
    * prefer web identity over the Pod Identity credentials.
+   *
+   * Where `values` sets a chart value a typed prop above also sets, `values` wins and synth warns
+   * naming both (`values.replicas = 3 overrides replicas = 2…`); the checks of the merged value name
+   * `values.<path>`.
    * @default none
    */
   readonly values?: Record<string, unknown>;
@@ -171,7 +175,9 @@ export interface KarpenterReleaseProps {
  * Warns (once per app and version) when the version's patch is newer than the newest one this library
  * knows: the chart may not exist, and the newest known patch's facts are assumed.
  *
- * @throws KarpenterValidationError for a missing `cluster`; an unsupported version, or one that does not
+ * Every problem of the props comes in one error (its `problems` lists them).
+ *
+ * @throws KarpenterValidationError for a missing `cluster`; a prop outside {@link KarpenterReleaseProps}; an unsupported version, or one that does not
  * support the cluster's literal Kubernetes version (Karpenter compatibility matrix); a setting or
  * feature gate the version lacks (naming the version that introduced it); a value path the version's
  * values.yaml lacks (naming the version that has it, if any); a bad setting value, quantity, replica

@@ -113,7 +113,15 @@ export interface KarpenterProps {
    * checked against the version's chart values.yaml, and requests against limits. The ServiceAccount
    * name and the `eks.amazonaws.com/role-arn` annotation are wired and cannot be set here. With
    * Karpenter 1.0.x, `fullnameOverride`, `webhook.enabled` and `webhook.port` are mirrored into the
-   * karpenter-crd release, whose CRDs call the controller's conversion webhook. @default none
+   * karpenter-crd release, whose CRDs call the controller's conversion webhook.
+   *
+   * `values` wins over a typed prop that sets the same chart value (`replicas`, `dnsPolicy`,
+   * `controllerResources`, `settings`, and the node selector and tolerations wired from
+   * `systemNodeGroup`): the `values` one is deployed and synth warns naming both. Checks run on the
+   * merged value and name `values.<path>` when it came from here: `values.replicas` above the system
+   * node group's size, `values.tolerations` that do not tolerate a NoSchedule / NoExecute taint of
+   * the system node group, or a `values.nodeSelector["node-role"]` other than `system` are errors.
+   * @default none
    */
   readonly values?: Record<string, unknown>;
   /** The node role: created by default, or your own. @default a `KarpenterNodeRole-<cluster>` role */
@@ -202,8 +210,15 @@ export interface KarpenterProps {
  * compatibility matrix). An `EksCluster` without `version` gets the EKS default version at create
  * time: synth warns when this Karpenter version does not support the newest Kubernetes it knows.
  *
+ * Every problem of the props is reported at once, before any building block exists: one
+ * KarpenterValidationError (its `problems` lists them), each on this construct's path and the prop
+ * set here (`namespace`, `nodeRole.roleName`, `values.replicas`), also for checks a building block
+ * makes.
+ *
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
- * key outside the option interfaces in `nodeRole`, `controllerRole` or `interruptionQueue`, a
+ * prop or option key outside the interfaces (with a "did you mean" when one is close; TypeScript
+ * does not catch it in props passed as a variable), `values` that leave the controller unschedulable
+ * on the system node group, a
  * Karpenter version that does not support the cluster's literal Kubernetes version, or AWS names of
  * the install that break the AWS rules — all name problems in one error, each on the prop to set
  * (`nodeRole.roleName`, `controllerRole.roleName`, `controllerRole.policyNameSuffix`,

@@ -35,7 +35,7 @@ export interface SpotServiceLinkedRoleProps {
  * only when asked (off by default). Source: Karpenter getting-started guide (step "create the
  * EC2 Spot service-linked role").
  *
- * @throws KarpenterValidationError for tags that break the AWS tag rules; at synth, when another
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), tags that break the AWS tag rules; at synth, when another
  * construct of the app creates it too in the same (or an unknown) AWS account (`Karpenter` with
  * `spotServiceLinkedRole: true` does): keep one per account
  */

@@ -62,8 +62,10 @@ export interface SystemNodeGroupProps {
   readonly size?: number;
   /**
    * Instance types, e.g. `["t3.medium"]`. The controller requests 500m CPU / 512Mi per replica; a
-   * t3.medium (2 vCPU, 4 GiB) also fits CoreDNS and the node agents.
+   * t3.medium (2 vCPU, 4 GiB) also fits CoreDNS and the node agents. Each literal must be an EC2
+   * instance type name, `<family>.<size>` in lower case (e.g. `"m7i-flex.large"`).
    * @default ["t3.medium"]
+   * @throws KarpenterValidationError for an empty list or a literal that is not an instance type name
    */
   readonly instanceTypes?: string[];
   /**
@@ -133,7 +135,7 @@ export interface SystemNodeGroupProps {
  * No access entry is created for the group's role: EKS creates it for a managed node group (EKS
  * user guide, "Create access entries": an access entry for a managed node group's role is unnecessary).
  *
- * @throws KarpenterValidationError for a missing `cluster`, a bad size, instance types, AMI type,
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, a bad size, instance types, AMI type,
  * subnets or disk size, literal names that break the AWS rules (including a default derived from a
  * long cluster name), labels or taints that are not valid Kubernetes keys and values, or tags that
  * break the AWS tag rules; at synth, when another construct of the app creates the same IAM role name
