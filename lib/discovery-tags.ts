@@ -8,7 +8,7 @@ import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered } from "./private/app-index";
 import { addSynthCheck } from "./private/synth-checks";
 import { sameInstallTarget } from "./private/cluster-identity";
-import { checkOptionKeys, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
+import { checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { DISCOVERY_TAGS_PROPS } from "./private/prop-keys";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "./private/aws-ids";
@@ -123,9 +123,7 @@ export class DiscoveryTags extends Construct {
     problems.check(() => checkSubnets(this, props?.subnets));
     this.tagKey = props?.tagKey ?? DISCOVERY_TAG_KEY;
     const key = this.tagKey;
-    if (!isUnresolved(key) && (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:"))) {
-      problems.add(new KarpenterValidationError(this, "tagKey", key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`));
-    }
+    problems.check(() => checkTagKey(this, "tagKey", key));
     this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
       problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`));

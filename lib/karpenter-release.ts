@@ -13,6 +13,7 @@ import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesR
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
 import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
+import { isUnresolved } from "./private/tokens";
 import { RELEASE_PROPS } from "./private/prop-keys";
 import { overlapsReportedAbove, typedValues, warnValuesOverlaps } from "./private/values-overlap";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
@@ -150,7 +151,10 @@ export interface KarpenterReleaseProps {
   readonly values?: Record<string, unknown>;
   /** Resources the release waits for (CRD release, controller identity, access entry, queue…). @default none */
   readonly dependsOn?: ITerraformDependable[];
-  /** Seconds Helm waits for the release's pods to become ready. @default 300 (provider default) */
+  /**
+   * Seconds Helm waits for the release's pods to become ready: a whole number, at least 1.
+   * @default 300 (provider default)
+   */
   readonly timeout?: number;
   /**
    * The Helm provider connected to the cluster this release is for (its Kubernetes API).
@@ -228,6 +232,10 @@ export class KarpenterRelease extends Construct {
     const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
     const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
     const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
+    const timeout = props?.timeout;
+    if (timeout !== undefined && !isUnresolved(timeout) && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)) {
+      problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
+    }
     const escape = problems.check(() => checkMap(this, "values", props?.values));
     if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
     problems.throwIfAny(this, { remove: true });

@@ -140,6 +140,29 @@ describe("every problem of one construct at once, on the construct and prop the 
   });
 });
 
+describe("more props reported together", () => {
+  test("KarpenterRelease: every bad toleration field, and a timeout that is not a whole number", () => {
+    const { stack, cluster } = setup();
+    const tolerations = [{ key: "a", operator: "Sometimes" as any }, { operator: "Exists" as const, value: "x", effect: "NO_SCHEDULE" as any }];
+    expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, tolerations, timeout: NaN })).message).toBe(
+      [
+        "4 problems in the props of test/r:",
+        `  - test/r: tolerations[0].operator = "Sometimes" is invalid: "Equal" or "Exists"`,
+        `  - test/r: tolerations[1].value = "x" is invalid: no value with operator "Exists"`,
+        `  - test/r: tolerations[1].effect = "NO_SCHEDULE" is invalid: "NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API's NO_SCHEDULE)`,
+        "  - test/r: timeout = NaN is invalid: a whole number of seconds, at least 1",
+      ].join("\n"),
+    );
+  });
+
+  test("Karpenter: discoveryTagKey follows the tag key rule, like DiscoveryTags' tagKey", () => {
+    const { stack, cluster } = setup();
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, discoveryTagKey: "aws:discovery" })).message).toBe(
+      'test/k: discoveryTagKey = "aws:discovery" is invalid: a tag key of 1 to 128 characters, not starting with "aws:"',
+    );
+  });
+});
+
 describe("unknown props are refused, with a did-you-mean where one is close", () => {
   test("Karpenter props passed through a variable (no excess-property check) name each unknown key", () => {
     const { stack, cluster } = setup();

@@ -75,6 +75,17 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
   problems.throwIfAny(scope);
 }
 
+/**
+ * Checks one literal tag key (e.g. a discovery tag key): 1–128 characters, not starting with `aws:`.
+ * @throws KarpenterValidationError on `field`
+ */
+export function checkTagKey(scope: IConstruct, field: string, key: unknown): void {
+  if (key === undefined || isUnresolved(key)) return;
+  if (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:")) {
+    throw new KarpenterValidationError(scope, field, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
+  }
+}
+
 /** IAM role names: 1–64 characters, letters, digits and `+=,.@_-` (IAM API `roleNameType`). */
 const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
 /** An IAM role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>`; group 1 is the name. */

@@ -6,7 +6,7 @@ import { KubernetesToleration } from "../karpenter-settings";
 import { checkIdentity, checkStatementShapes } from "./controller-role-checks";
 import { isPlainMap } from "./deep-merge";
 import { checkRepository } from "./helm";
-import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTags, requireCluster } from "./input-checks";
+import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "./input-checks";
 import { IKarpenterCluster } from "../karpenter-cluster";
 import { checkNamespace, checkServiceAccountName } from "./k8s-names";
 import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
@@ -48,6 +48,7 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
   problems.check(() => controllerResources(scope, props.controllerResources));
   if (version) problems.check(() => settingsValues(scope, version!, props.settings));
   problems.check(() => checkTags(scope, props.tags));
+  problems.check(() => checkTagKey(scope, "discoveryTagKey", props.discoveryTagKey));
   for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {
     if (value !== undefined && typeof value !== "boolean") problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
   }

@@ -289,17 +289,20 @@ const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 export function checkTolerations(scope: IConstruct, tolerations: KubernetesToleration[] | undefined): KubernetesToleration[] | undefined {
   if (tolerations === undefined) return undefined;
   if (!Array.isArray(tolerations)) throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
+  const problems = new Problems();
   tolerations.forEach((t, i) => {
     const field = `tolerations[${i}]`;
-    checkOptionKeys(scope, field, t, TOLERATION);
-    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") throw new KarpenterValidationError(scope, `${field}.operator`, t.operator, '"Equal" or "Exists"');
-    if (t.operator === "Exists" && t.value) throw new KarpenterValidationError(scope, `${field}.value`, t.value, 'no value with operator "Exists"');
-    if ((t.operator ?? "Equal") === "Equal" && !t.key) throw new KarpenterValidationError(scope, `${field}.key`, t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
+    if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
+    const fail = (key: string, value: unknown, allowed: string) => problems.add(new KarpenterValidationError(scope, `${field}.${key}`, value, allowed));
+    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") fail("operator", t.operator, '"Equal" or "Exists"');
+    if (t.operator === "Exists" && t.value) fail("value", t.value, 'no value with operator "Exists"');
+    if ((t.operator ?? "Equal") === "Equal" && !t.key) fail("key", t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
     if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) {
-      throw new KarpenterValidationError(scope, `${field}.effect`, t.effect, '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)');
+      fail("effect", t.effect, '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)');
     }
-    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") throw new KarpenterValidationError(scope, `${field}.tolerationSeconds`, t.tolerationSeconds, 'only with effect "NoExecute"');
+    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") fail("tolerationSeconds", t.tolerationSeconds, 'only with effect "NoExecute"');
   });
+  problems.throwIfAny(scope);
   // copies, so that later changes to the caller's objects do not reach the rendered values
   return tolerations.map((t) => ({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
 }
