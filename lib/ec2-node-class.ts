@@ -155,31 +155,42 @@ export class Ec2NodeClass extends Construct {
       "the class is checked against the installed Karpenter (leave `version` unset to use it)",
       scope,
     );
-    const c = new Checker(where, version);
+    // every independent check runs: all problems of the class come in one error
+    const c = new Checker(where, version, { collect: true });
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
+    c.guard(() => c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps"));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
     const discovery = cluster ? [{ tags: { [tagKey]: cluster.clusterName } }] : undefined;
+    let amiSelectorTerms = options.amiSelectorTerms;
+    if (amiSelectorTerms === undefined) {
+      c.guard(() => {
+        amiSelectorTerms = defaultAmiTerms(c, options.amiFamily);
+      });
+    }
     const spec: Ec2NodeClassOptions = {
       ...options,
       role: options.role ?? (options.instanceProfile === undefined ? karpenter?.nodeRoleName : undefined),
-      amiSelectorTerms: options.amiSelectorTerms ?? defaultAmiTerms(c, options.amiFamily),
+      amiSelectorTerms,
       subnetSelectorTerms: options.subnetSelectorTerms ?? discovery,
       securityGroupSelectorTerms: options.securityGroupSelectorTerms ?? discovery,
     };
     const context = nodeContextOf(cluster);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
     checkCrdThenSemantics(
-      where,
-      version,
+      c,
       () => {
-        if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
-        if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        // first, so that these messages (not the CRD rule's) name the missing terms
+        c.guard(() => {
+          if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
+        c.guard(() => {
+          if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
         checkEc2NodeClass(c, version, spec, name);
-        c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+        c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
       },
       (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
     );

@@ -141,10 +141,11 @@ export class NodePool extends Construct {
       "the NodePool, its EC2NodeClass and the installation must target one version",
       scope,
     );
-    const c = new Checker(where, version);
+    // every independent check runs: all problems of the pool come in one error
+    const c = new Checker(where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.fields("", options, SPEC_PROPS, "NodePoolProps");
+    c.guard(() => c.fields("", options, SPEC_PROPS, "NodePoolProps"));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
@@ -153,19 +154,25 @@ export class NodePool extends Construct {
         throw new KarpenterValidationError(where, "kubernetesProvider", props.kubernetesProvider.node.path, `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`);
       }
     }
-    if (!ownClass) c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference");
+    // a reference that is no object has no fields to check: stop here
+    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
+    if (!ownClass) c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
       : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
     const name = objectName(where, id, options.name);
-    const capacity = withCapacityType(c, options);
-    const requirements = capacity.requirements;
+    // requirements that are no list are reported once, by withCapacityType, and not checked further
+    let capacity: { requirements: NodeSelectorRequirement[]; unknown?: string } | undefined;
+    c.guard(() => {
+      capacity = withCapacityType(c, options);
+    });
+    const requirements = capacity?.requirements ?? [];
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    const checked = { ...options, requirements: capacity ? requirements : undefined };
     checkCrdThenSemantics(
-      where,
-      version,
-      () => checkNodePool(c, version, { ...options, requirements }, name, ref),
-      (s) => checkNodePoolSemantics(s, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+      c,
+      () => checkNodePool(c, version, checked, name, ref),
+      (s) => checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
     );
 
     super(scope, id);
@@ -174,9 +181,10 @@ export class NodePool extends Construct {
     this.nodeClassRef = ref;
     this.karpenter = karpenter;
     this.requirements = c.token(requirements) ? [] : requirements;
-    const spot = capacity.unknown ? undefined : spotAllowed(c, requirements, options.labels);
+    const unknownCapacity = capacity?.unknown;
+    const spot = unknownCapacity ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;
-    if (capacity.unknown) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, capacity.unknown));
+    if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
