@@ -76,9 +76,11 @@ export interface NodePoolProps extends NodePoolOptions {
  * Two NodePools of one app with the same `metadata.name` on the same cluster fail synth
  * (a synth-time check, see `validateApp`), naming both construct paths.
  *
- * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
- * a {@link KarpenterValidationError} naming the construct path, the field (e.g.
- * `disruption.budgets[1].schedule`), the value and the rule. Token values are left to the API server.
+ * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
+ * the pool comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
+ * construct path, the field (e.g. `disruption.budgets[1].schedule`; a map entry as
+ * `labels["team"]`), the value and what is allowed. Each field is reported once; a check that reads
+ * a field another check rejected is skipped. Token values are left to the API server.
  *
  * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
  * `karpenter.sh/nodepool` label value of every node), and values of well-known labels in requirements
@@ -118,7 +120,9 @@ export class NodePool extends Construct {
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
    * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
-   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name
+   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
+   * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
+   * `version` or provider is thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built

@@ -1,3 +1,5 @@
+import { readFileSync } from "fs";
+import { join } from "path";
 import { Fn, TerraformStack, Token } from "cdktf";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../lib/ec2-node-class";
@@ -236,6 +238,14 @@ describe("every problem of one object in one error", () => {
     ]);
     // the combined error's own fields are the first problem's
     expect([e.field, e.value]).toEqual(["expireAfter", "720"]);
+  });
+
+  test("the example of docs/node-objects.md", () => {
+    const { stack } = testStack("nodes");
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    const e = thrown(() => new NodePool(stack, "gpu-pool", { karpenter, nodeClass: { name: "gpu" }, expireAfter: "720", limits: { cpu: "lots" }, disruption: { budgets: [{ nodes: "10%" }, { nodes: "0", schedule: "@daily" }] } }));
+    const doc = readFileSync(join(__dirname, "..", "docs", "node-objects.md"), "utf8");
+    expect(doc).toContain(`\n\`\`\`\n${e.message}\n\`\`\`\n`);
   });
 
   test("NodePool: consolidationPolicy, consolidateAfter and a budget", () => {
