@@ -248,6 +248,14 @@ describe("every problem of one object in one error", () => {
     expect(doc).toContain(`\n\`\`\`\n${e.message}\n\`\`\`\n`);
   });
 
+  test("NodePool: an unknown prop, a CRD rule and a rule beyond the CRD together", () => {
+    expect(messages("NodePool", { expireAftr: "720h", weight: 0, requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] } as any)).toEqual([
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (known fields: name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas); an unknown field would be silently dropped',
+      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
+    ]);
+  });
+
   test("NodePool: consolidationPolicy, consolidateAfter and a budget", () => {
     expect(messages("NodePool", { disruption: { consolidationPolicy: "Sometimes" as any, consolidateAfter: "x", budgets: [{ nodes: "200%" }] } })).toEqual([
       'test/obj: disruption.consolidationPolicy = "Sometimes" is invalid: one of "WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"',
