@@ -48,7 +48,9 @@ function parsePage(markdown, Slugger) {
       if (child.type !== "link_open") return;
       const close = children.findIndex((t, k) => k > j && t.type === "link_close");
       const text = children.slice(j + 1, close).filter((t) => t.type === "text" || t.type === "code_inline").map((t) => t.content).join("");
-      links.push({ href: child.attrGet("href"), text, line: token.map ? token.map[0] + 1 : undefined });
+      // a paragraph's links: its first line plus the line breaks before the link
+      const breaks = children.slice(0, j).filter((t) => t.type === "softbreak" || t.type === "hardbreak").length;
+      links.push({ href: child.attrGet("href"), text, line: token.map ? token.map[0] + 1 + breaks : undefined });
     });
   });
   return { anchors, links };
