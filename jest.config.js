@@ -10,6 +10,9 @@ module.exports = {
   // README examples import the package by name
   moduleNameMapper: { "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts" },
   setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
+  // a temp directory per run for the folders cdktf's Testing.app() leaves behind, removed at the end
+  globalSetup: "<rootDir>/test/global-setup.cjs",
+  globalTeardown: "<rootDir>/test/global-teardown.cjs",
   // Jest's default leaves a core to its parent process, which only collects results: on 2 cores that
   // ran every file in one process; a worker per core halves the suite's wall time there
   maxWorkers: "100%",

@@ -92,9 +92,12 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * with the cluster's name, and AMI alias `al2023@latest` (pin a version in production: `latest`
  * replaces every node when AWS publishes a new AMI).
  *
- * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
- * a {@link KarpenterValidationError} naming the construct path, the field (a dot path such as
- * `amiSelectorTerms[0].alias`), the value and the rule. Token values are left to the API server.
+ * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
+ * the class comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
+ * construct path, the field (a dot path such as `amiSelectorTerms[0].alias`; a map entry as
+ * `tags["team"]`), the value and what is allowed. Each field is reported once; a check that reads a
+ * field another check rejected is skipped. EBS `iops` is taken for io1, io2 and gp3 volumes only,
+ * `throughput` for gp3 only (EC2 API Reference, EbsBlockDevice). Token values are left to the API server.
  *
  * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
  * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
@@ -139,7 +142,9 @@ export class Ec2NodeClass extends Construct {
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a duration longer than Go's time.Duration, or a malformed
-   * `deleteTimeout`; at synth, for a duplicate name
+   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for; at synth, for a
+   * duplicate name. The spec's problems come together in one error (`problems`); props that are no
+   * object and a bad `version` are thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -155,31 +160,42 @@ export class Ec2NodeClass extends Construct {
       "the class is checked against the installed Karpenter (leave `version` unset to use it)",
       scope,
     );
-    const c = new Checker(where, version);
+    // every independent check runs: all problems of the class come in one error
+    const c = new Checker(where, version, { collect: true });
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps");
+    c.guard(() => c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps"));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
     const discovery = cluster ? [{ tags: { [tagKey]: cluster.clusterName } }] : undefined;
+    let amiSelectorTerms = options.amiSelectorTerms;
+    if (amiSelectorTerms === undefined) {
+      c.guard(() => {
+        amiSelectorTerms = defaultAmiTerms(c, options.amiFamily);
+      });
+    }
     const spec: Ec2NodeClassOptions = {
       ...options,
       role: options.role ?? (options.instanceProfile === undefined ? karpenter?.nodeRoleName : undefined),
-      amiSelectorTerms: options.amiSelectorTerms ?? defaultAmiTerms(c, options.amiFamily),
+      amiSelectorTerms,
       subnetSelectorTerms: options.subnetSelectorTerms ?? discovery,
       securityGroupSelectorTerms: options.securityGroupSelectorTerms ?? discovery,
     };
     const context = nodeContextOf(cluster);
     const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
     checkCrdThenSemantics(
-      where,
-      version,
+      c,
       () => {
-        if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
-        if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        // first, so that these messages (not the CRD rule's) name the missing terms
+        c.guard(() => {
+          if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
+        c.guard(() => {
+          if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
         checkEc2NodeClass(c, version, spec, name);
-        c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"');
+        c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
       },
       (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
     );

@@ -76,9 +76,11 @@ export interface NodePoolProps extends NodePoolOptions {
  * Two NodePools of one app with the same `metadata.name` on the same cluster fail synth
  * (a synth-time check, see `validateApp`), naming both construct paths.
  *
- * Every CRD rule that needs no cluster state is checked in the constructor; a bad value throws
- * a {@link KarpenterValidationError} naming the construct path, the field (e.g.
- * `disruption.budgets[1].schedule`), the value and the rule. Token values are left to the API server.
+ * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
+ * the pool comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
+ * construct path, the field (e.g. `disruption.budgets[1].schedule`; a map entry as
+ * `labels["team"]`), the value and what is allowed. Each field is reported once; a check that reads
+ * a field another check rejected is skipped. Token values are left to the API server.
  *
  * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
  * `karpenter.sh/nodepool` label value of every node), and values of well-known labels in requirements
@@ -118,7 +120,9 @@ export class NodePool extends Construct {
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
    * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
-   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name
+   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
+   * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
+   * `version` or provider is thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -141,10 +145,11 @@ export class NodePool extends Construct {
       "the NodePool, its EC2NodeClass and the installation must target one version",
       scope,
     );
-    const c = new Checker(where, version);
+    // every independent check runs: all problems of the pool come in one error
+    const c = new Checker(where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.fields("", options, SPEC_PROPS, "NodePoolProps");
+    c.guard(() => c.fields("", options, SPEC_PROPS, "NodePoolProps"));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
@@ -153,19 +158,25 @@ export class NodePool extends Construct {
         throw new KarpenterValidationError(where, "kubernetesProvider", props.kubernetesProvider.node.path, `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`);
       }
     }
-    if (!ownClass) c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference");
+    // a reference that is no object has no fields to check: stop here
+    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
+    if (!ownClass) c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
       : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
     const name = objectName(where, id, options.name);
-    const capacity = withCapacityType(c, options);
-    const requirements = capacity.requirements;
+    // requirements that are no list are reported once, by withCapacityType, and not checked further
+    let capacity: { requirements: NodeSelectorRequirement[]; unknown?: string } | undefined;
+    c.guard(() => {
+      capacity = withCapacityType(c, options);
+    });
+    const requirements = capacity?.requirements ?? [];
     const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    const checked = { ...options, requirements: capacity ? requirements : undefined };
     checkCrdThenSemantics(
-      where,
-      version,
-      () => checkNodePool(c, version, { ...options, requirements }, name, ref),
-      (s) => checkNodePoolSemantics(s, name, { ...options, requirements }, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+      c,
+      () => checkNodePool(c, version, checked, name, ref),
+      (s) => checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
     );
 
     super(scope, id);
@@ -174,9 +185,10 @@ export class NodePool extends Construct {
     this.nodeClassRef = ref;
     this.karpenter = karpenter;
     this.requirements = c.token(requirements) ? [] : requirements;
-    const spot = capacity.unknown ? undefined : spotAllowed(c, requirements, options.labels);
+    const unknownCapacity = capacity?.unknown;
+    const spot = unknownCapacity ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;
-    if (capacity.unknown) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, capacity.unknown));
+    if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// Runs README.md's "Use it in your own app" section literally, as a new user would: in a temporary
-// folder beside a `cdktf-eks-karpenter/` folder holding this checkout's `npm pack` tarball, every
-// ```sh block is run and every ```json / ```ts block is written to the file its preceding line names
-// (`cdktf.json`: …), in README order, by one bash script (`set -euo pipefail`). Then the synthesized
-// stacks are checked. Packages come from the npm registry (through npm's cache when it has them).
+// Runs README.md's "Use it in your own app" section literally, as a new user would, in the folder the
+// section says: a temporary folder holding the checkout `cdktf-eks-karpenter/` (here a folder with
+// this checkout's `npm pack` tarball, the only file the section uses). Every ```sh block is run and
+// every ```json / ```ts block is written to the file its preceding line names (`cdktf.json`: …), in
+// README order, by one bash script (`set -euo pipefail`). Then the synthesized stacks are checked.
+// Before that, the section must name the tarball `npm pack` writes and reach the checkout only through
+// `$LIB` (what the README tells a user with another checkout path to change).
+// Packages come from the npm registry (through npm's cache when it has them).
 // Usage: node scripts/readme-app.cjs [--keep]   (CI: .ci/run)
 "use strict";
 const { spawnSync } = require("child_process");
@@ -52,9 +55,17 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), "readme-app-"));
 let ok = false;
 try {
   const blocks = readmeBlocks();
+  const { name, version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
+  const tarball = `${name}-${version}.tgz`;
+  const commands = blocks.filter((b) => b.lang === "sh").map((b) => b.body).join("");
+  if (!/^LIB="\$PWD\/cdktf-eks-karpenter"/m.test(commands)) throw new Error(`README "${SECTION}": no LIB="$PWD/cdktf-eks-karpenter" line (the checkout beside the app)`);
+  if (!commands.includes(`"$LIB/${tarball}"`)) throw new Error(`README "${SECTION}": does not install "$LIB/${tarball}", the tarball npm pack writes for version ${version}`);
+  const stray = commands.split("\n").filter((l) => !l.startsWith("LIB=") && /\.\.\/|cdktf-eks-karpenter\//.test(l));
+  if (stray.length) throw new Error(`README "${SECTION}": reaches the checkout other than through $LIB: ${stray.join(" | ")}`);
   const pkg = path.join(work, "cdktf-eks-karpenter");
   fs.mkdirSync(pkg);
   sh("npm", ["pack", "--silent", "--pack-destination", pkg], { cwd: root });
+  if (!fs.existsSync(path.join(pkg, tarball))) throw new Error(`npm pack wrote ${fs.readdirSync(pkg).join(", ")}, not ${tarball}`);
 
   const script = ["set -euo pipefail"];
   for (const b of blocks) {

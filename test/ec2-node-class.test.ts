@@ -174,7 +174,9 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
   test("needs a role or instance profile", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
-    expect(() => new Ec2NodeClass(stack, "nc", { cluster })).toThrow(/test\/nc: role = undefined is invalid: must specify exactly one of \['role', 'instanceProfile'\]/);
+    expect(() => new Ec2NodeClass(stack, "nc", { cluster })).toThrow(
+      `test/nc: role = undefined is invalid: the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without \`karpenter\` there is no node role to default to (EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
+    );
   });
 
   test("needs selector terms when no cluster is given", () => {

@@ -1,8 +1,10 @@
+import { readFileSync } from "fs";
+import { join } from "path";
 import { Fn, TerraformStack, Token } from "cdktf";
 import { KarpenterValidationError } from "../lib/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../lib/ec2-node-class";
 import { NodePool, NodePoolProps } from "../lib/node-pool";
-import { FakeInstallation, synthJson, testStack } from "./helpers";
+import { FakeInstallation, synthJson, testStack, thrown } from "./helpers";
 
 type Kind = "EC2NodeClass" | "NodePool";
 type Props = Partial<Ec2NodeClassProps> | Partial<NodePoolProps>;
@@ -53,11 +55,11 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["Gte before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gte", ["4"])] }, "requirements[0].operator", "1.8.8"],
   ["instance-tenancy before 1.9", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-tenancy", "In", ["default"])] }, "requirements[0].key", "1.8.8"],
   ["reserved capacity before 1.3", "NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["reserved"])] }, "requirements[0].values[0]", "1.2.8"],
-  ["restricted label", "NodePool", { labels: { "karpenter.sh/nodepool": "x" } }, "labels"],
+  ["restricted label", "NodePool", { labels: { "karpenter.sh/nodepool": "x" } }, 'labels["karpenter.sh/nodepool"]'],
   ["bad label value", "NodePool", { labels: { team: "a b" } }, 'labels["team"]'],
-  ["kubernetes.io label before 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, "labels", "1.8.8"],
-  ["k8s.io label before 1.9", "NodePool", { labels: { "example.k8s.io/x": "y" } }, "labels", "1.8.8"],
-  ["annotation key with two slashes", "NodePool", { annotations: { "a/b/c": "x" } }, "annotations"],
+  ["kubernetes.io label before 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, 'labels["node-role.kubernetes.io/worker"]', "1.8.8"],
+  ["k8s.io label before 1.9", "NodePool", { labels: { "example.k8s.io/x": "y" } }, 'labels["example.k8s.io/x"]', "1.8.8"],
+  ["annotation key with two slashes", "NodePool", { annotations: { "a/b/c": "x" } }, 'annotations["a/b/c"]'],
   ["unknown taint effect", "NodePool", { taints: [{ key: "dedicated", effect: "NoEffect" as any }] }, "taints[0].effect"],
   ["empty taint key", "NodePool", { taints: [{ key: "", effect: "NoSchedule" }] }, "taints[0].key"],
   ["startup taint value with a space", "NodePool", { startupTaints: [{ key: "example.com/init", value: "not ready", effect: "NoSchedule" }] }, "startupTaints[0].value"],
@@ -83,7 +85,7 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["weight 0", "NodePool", { weight: 0 }, "weight"],
   ["weight 101", "NodePool", { weight: 101 }, "weight"],
   ["static pool with weight", "NodePool", { replicas: 3, weight: 10 }, "weight"],
-  ["static pool with a cpu limit", "NodePool", { replicas: 3, limits: { cpu: 10 } }, "limits"],
+  ["static pool with a cpu limit", "NodePool", { replicas: 3, limits: { cpu: 10 } }, 'limits["cpu"]'],
   ["static pool before 1.8", "NodePool", { replicas: 3 }, "replicas", "1.7.6"],
   ["negative replicas", "NodePool", { replicas: -1 }, "replicas"],
   ["bad node class name", "NodePool", { nodeClass: { name: "Bad_Name" } }, "nodeClass.name"],
@@ -113,7 +115,7 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["taint repeated as startup taint", "NodePool", { taints: [{ key: "a", effect: "NoSchedule" }], startupTaints: [{ key: "a", effect: "NoSchedule" }] }, "startupTaints[0]"],
   ["negative cpu limit", "NodePool", { limits: { cpu: -1 } }, 'limits["cpu"]'],
   ["negative memory limit", "NodePool", { limits: { memory: "-1Gi" } }, 'limits["memory"]'],
-  ["empty limit resource name", "NodePool", { limits: { "": 1 } }, "limits"],
+  ["empty limit resource name", "NodePool", { limits: { "": 1 } }, 'limits[""]'],
   // plain-JS shapes
   ["null requirement", "NodePool", { requirements: [null as any] }, "requirements[0]"],
   ["null taint", "NodePool", { taints: [null as any] }, "taints[0]"],
@@ -146,20 +148,20 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["no subnet terms", "EC2NodeClass", { subnetSelectorTerms: [] }, "subnetSelectorTerms"],
   ["security group name with tags", "EC2NodeClass", { securityGroupSelectorTerms: [{ name: "nodes", tags: { a: "b" } }] }, "securityGroupSelectorTerms[0].name"],
   ["empty security group term", "EC2NodeClass", { securityGroupSelectorTerms: [{}] }, "securityGroupSelectorTerms[0]"],
-  ["restricted tag kubernetes.io/cluster/*", "EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } }, "tags"],
-  ["restricted tag karpenter.sh/nodeclaim", "EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } }, "tags"],
-  ["restricted tag eks:eks-cluster-name", "EC2NodeClass", { tags: { "eks:eks-cluster-name": "x" } }, "tags"],
+  ["restricted tag kubernetes.io/cluster/*", "EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } }, 'tags["kubernetes.io/cluster/demo"]'],
+  ["restricted tag karpenter.sh/nodeclaim", "EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } }, 'tags["karpenter.sh/nodeclaim"]'],
+  ["restricted tag eks:eks-cluster-name", "EC2NodeClass", { tags: { "eks:eks-cluster-name": "x" } }, 'tags["eks:eks-cluster-name"]'],
   ["two root volumes", "EC2NodeClass", { blockDeviceMappings: [{ rootVolume: true, ebs: { volumeSize: "20Gi" } }, { rootVolume: true, ebs: { volumeSize: "20Gi" } }] }, "blockDeviceMappings[1].rootVolume"],
   ["EBS without size or snapshot", "EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeType: "gp3" } }] }, "blockDeviceMappings[0].ebs"],
   ["volume size in GB", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "100GB" } }] }, "blockDeviceMappings[0].ebs.volumeSize"],
   ["unknown volume type", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeType: "gp4" as any } }] }, "blockDeviceMappings[0].ebs.volumeType"],
   ["initialization rate without snapshot", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { volumeSize: "20Gi", volumeInitializationRate: 200 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
   ["initialization rate of 50", "EC2NodeClass", { blockDeviceMappings: [{ ebs: { snapshotID: "snap-1", volumeInitializationRate: 50 } }] }, "blockDeviceMappings[0].ebs.volumeInitializationRate"],
-  ["unknown eviction signal", "EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } }, "kubelet.evictionHard"],
-  ["soft eviction without grace period", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" } } }, "kubelet.evictionSoft"],
-  ["grace period without soft eviction", "EC2NodeClass", { kubelet: { evictionSoftGracePeriod: { "memory.available": "1m" } } }, "kubelet.evictionSoftGracePeriod"],
+  ["unknown eviction signal", "EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } }, 'kubelet.evictionHard["memory.free"]'],
+  ["soft eviction without grace period", "EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "5%" } } }, 'kubelet.evictionSoft["memory.available"]'],
+  ["grace period without soft eviction", "EC2NodeClass", { kubelet: { evictionSoftGracePeriod: { "memory.available": "1m" } } }, 'kubelet.evictionSoftGracePeriod["memory.available"]'],
   ["image GC high not above low", "EC2NodeClass", { kubelet: { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 50 } }, "kubelet.imageGCHighThresholdPercent"],
-  ["kubeReserved gpu", "EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } }, "kubelet.kubeReserved"],
+  ["kubeReserved gpu", "EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } }, 'kubelet.kubeReserved["gpu"]'],
   ["negative systemReserved", "EC2NodeClass", { kubelet: { systemReserved: { memory: "-1Gi" } } }, 'kubelet.systemReserved["memory"]'],
   ["negative maxPods", "EC2NodeClass", { kubelet: { maxPods: -1 } }, "kubelet.maxPods"],
   ["hop limit 65", "EC2NodeClass", { metadataOptions: { httpPutResponseHopLimit: 65 } }, "metadataOptions.httpPutResponseHopLimit"],
@@ -202,7 +204,8 @@ describe("invalid NodePool / EC2NodeClass props are rejected at construction, na
 
   // rows are padded: jest would pass its `done` callback in place of a missing last argument
   test.each(INVALID.map(([w, k, p, f, v]) => [w, k, p, f, v ?? "1.14.1"] as const))("%s (%s)", (_what, kind, props, field, version) => {
-    const e = rejection(kind, props, version);
+    // the row's mistake is the first problem (a row may bring a second one, e.g. a misspelt field leaves the right one unset)
+    const e = rejection(kind, props, version).problems[0];
     expect(e.field).toBe(field);
     expect(e.path).toBe("test/obj");
     expect(e.message.startsWith(`test/obj: ${field} = `)).toBe(true);
@@ -210,21 +213,195 @@ describe("invalid NodePool / EC2NodeClass props are rejected at construction, na
   });
 });
 
+/** The messages of every problem of one rejected object, in order. */
+function messages(kind: Kind, props: Props): string[] {
+  return rejection(kind, props).problems.map((p) => p.message);
+}
+
+const DURATION_RULE = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
+
+describe("every problem of one object in one error", () => {
+  test("NodePool: expireAfter, a limit and weight", () => {
+    const e = rejection("NodePool", { expireAfter: "720", limits: { cpu: "lots" }, weight: 101 });
+    expect(e.message).toBe(
+      [
+        "test/obj: 3 problems:",
+        `  - test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
+        '  - test/obj: limits["cpu"] = "lots" is invalid: a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"',
+        "  - test/obj: weight = 101 is invalid: an integer from 1 to 100",
+      ].join("\n"),
+    );
+    expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
+      ["test/obj", "expireAfter", "720"],
+      ["test/obj", 'limits["cpu"]', "lots"],
+      ["test/obj", "weight", 101],
+    ]);
+    // the combined error's own fields are the first problem's
+    expect([e.field, e.value]).toEqual(["expireAfter", "720"]);
+  });
+
+  test("the example of docs/node-objects.md", () => {
+    const { stack } = testStack("nodes");
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    const e = thrown(() => new NodePool(stack, "gpu-pool", { karpenter, nodeClass: { name: "gpu" }, expireAfter: "720", limits: { cpu: "lots" }, disruption: { budgets: [{ nodes: "10%" }, { nodes: "0", schedule: "@daily" }] } }));
+    const doc = readFileSync(join(__dirname, "..", "docs", "node-objects.md"), "utf8");
+    expect(doc).toContain(`\n\`\`\`\n${e.message}\n\`\`\`\n`);
+  });
+
+  test("NodePool: an unknown prop, a CRD rule and a rule beyond the CRD together", () => {
+    expect(messages("NodePool", { expireAftr: "720h", weight: 0, requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] } as any)).toEqual([
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (known fields: name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas); an unknown field would be silently dropped',
+      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
+    ]);
+  });
+
+  test("NodePool: consolidationPolicy, consolidateAfter and a budget", () => {
+    expect(messages("NodePool", { disruption: { consolidationPolicy: "Sometimes" as any, consolidateAfter: "x", budgets: [{ nodes: "200%" }] } })).toEqual([
+      'test/obj: disruption.consolidationPolicy = "Sometimes" is invalid: one of "WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"',
+      `test/obj: disruption.consolidateAfter = "x" is invalid: ${DURATION_RULE}`,
+      'test/obj: disruption.budgets[0].nodes = "200%" is invalid: a node count ("5") or a percentage from "0%" to "100%", as a string',
+    ]);
+  });
+
+  test("NodePool: two restricted labels, each on its entry", () => {
+    expect(messages("NodePool", { labels: { "karpenter.sh/foo": "x", "karpenter.k8s.aws/bar": "y" } })).toEqual([
+      'test/obj: labels["karpenter.sh/foo"] = "karpenter.sh/foo" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
+      'test/obj: labels["karpenter.k8s.aws/bar"] = "karpenter.k8s.aws/bar" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
+    ]);
+  });
+
+  test("NodePool: a taint and expireAfter", () => {
+    expect(messages("NodePool", { expireAfter: "720", taints: [{ key: "a", effect: "NoSchedul" as any }] })).toEqual([
+      'test/obj: taints[0].effect = "NoSchedul" is invalid: one of "NoSchedule", "PreferNoSchedule", "NoExecute"',
+      `test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
+    ]);
+  });
+
+  test("NodePool: the fields of one requirement, taint and budget are checked apart", () => {
+    expect(messages("NodePool", { requirements: [req("karpenter.sh/foo", "Gt", ["a", "b"])], taints: [{ key: "bad key", value: "a b", effect: "NoSchedule" }], disruption: { budgets: [{ nodes: "0", schedule: "0 25 * * *", duration: "30s" }] } })).toEqual([
+      'test/obj: requirements[0].key = "karpenter.sh/foo" is invalid: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
+      'test/obj: requirements[0].values = ["a","b"] is invalid: exactly one value, a non-negative integer, for operator \'Gt\' (NodePool CRD: "requirements operator \'Gt\', \'Lt\', \'Gte\', or \'Lte\' must have a single positive integer value"); 2 given',
+      "test/obj: taints[0].key = \"bad key\" is invalid: a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit",
+      "test/obj: taints[0].value = \"a b\" is invalid: a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)",
+      'test/obj: disruption.budgets[0].schedule = "0 25 * * *" is invalid: a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): hour field "25": "25" is outside 0-23',
+      'test/obj: disruption.budgets[0].duration = "30s" is invalid: hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)',
+    ]);
+  });
+
+  test("NodePool: a static pool's weight and limits", () => {
+    expect(messages("NodePool", { replicas: 2, weight: 10, limits: { cpu: "10" } })).toEqual([
+      'test/obj: weight = 10 is invalid: unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: "\'weight\' is not supported on static NodePools")',
+      'test/obj: limits["cpu"] = "10" is invalid: unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only \'limits.nodes\' is supported on static NodePools")',
+    ]);
+  });
+
+  test("EC2NodeClass: alias, role with instance profile, IMDS tokens and a volume size", () => {
+    const e = rejection("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023" }], role: "r", instanceProfile: "p", metadataOptions: { httpTokens: "maybe" as any }, blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "10" } }] });
+    expect(e.message).toBe(
+      [
+        "test/obj: 4 problems:",
+        `  - test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
+        `  - test/obj: amiSelectorTerms[0].alias = "al2023" is invalid: an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: "'alias' is improperly formatted, must match the format 'family@version'")`,
+        '  - test/obj: blockDeviceMappings[0].ebs.volumeSize = "10" is invalid: a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)',
+        '  - test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+      ].join("\n"),
+    );
+  });
+
+  test("EC2NodeClass: two metadataOptions fields", () => {
+    expect(messages("EC2NodeClass", { metadataOptions: { httpTokens: "maybe" as any, httpPutResponseHopLimit: 100 } })).toEqual([
+      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: an integer from 1 to 64",
+      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+    ]);
+  });
+
+  test("EC2NodeClass: evictionSoft and evictionSoftGracePeriod without their partners, in plain words", () => {
+    expect(messages("EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "10%" }, evictionSoftGracePeriod: { "nodefs.available": "1m" } } })).toEqual([
+      'test/obj: kubelet.evictionSoft["memory.available"] = "memory.available" is invalid: a signal that kubelet.evictionSoftGracePeriod also has: a soft eviction threshold needs a grace period, and evictionSoftGracePeriod has none for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
+      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "nodefs.available" is invalid: a signal that kubelet.evictionSoft also has: a grace period belongs to a soft eviction threshold, and evictionSoft has none for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
+    ]);
+  });
+
+  test("one problem per field: missing selector terms are reported once each, with the library's message", () => {
+    const { stack } = testStack();
+    const e = thrown(() => new Ec2NodeClass(stack, "x", { role: "r" })) as KarpenterValidationError;
+    expect(e.problems.map((p) => p.message)).toEqual([
+      "test/x: subnetSelectorTerms = undefined is invalid: subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
+      "test/x: securityGroupSelectorTerms = undefined is invalid: security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
+    ]);
+  });
+
+  test("a check that depends on a rejected field is skipped, the independent ones run", () => {
+    // an operator that is none: the rules over values for that operator do not run (x86_64 is not judged as a value of In)
+    expect(messages("NodePool", { requirements: [req("kubernetes.io/arch", "Equals", ["x86_64"])], weight: 0 })).toEqual([
+      'test/obj: requirements[0].operator = "Equals" is invalid: one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"',
+      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+    ]);
+    // requirements that are no list: one problem, not one per rule over them
+    expect(messages("NodePool", { requirements: "x" as any, weight: 0 })).toEqual([
+      'test/obj: requirements = "x" is invalid: a list of requirements { key, operator, values?, minValues? }',
+      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+    ]);
+    // an amiFamily that is none: no default alias, and no second problem about the missing terms
+    expect(messages("EC2NodeClass", { amiFamily: "Ubuntu" as any, metadataOptions: { httpTokens: "maybe" as any } })).toEqual([
+      'test/obj: amiFamily = "Ubuntu" is invalid: one of "AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"',
+      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+    ]);
+    // a volume type that is none: iops is not judged against it
+    expect(messages("EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "10Gi", volumeType: "gp9" as any, iops: 3000 } }] })).toEqual([
+      'test/obj: blockDeviceMappings[0].ebs.volumeType = "gp9" is invalid: one of "standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"',
+    ]);
+  });
+});
+
+describe("EBS iops and throughput only for the volume types EC2 takes them for", () => {
+  const ebs = (deviceName: string, e: object) => ({ deviceName, ebs: { volumeSize: "20Gi", ...e } });
+  test("iops on gp2 and throughput on gp2 / st1 are rejected, naming the EC2 API rule", () => {
+    expect(messages("EC2NodeClass", { blockDeviceMappings: [ebs("/dev/xvda", { volumeType: "gp2", iops: 3000, throughput: 200 }), ebs("/dev/xvdb", { volumeType: "st1", throughput: 200 })] })).toEqual([
+      'test/obj: blockDeviceMappings[0].ebs.iops = 3000 is invalid: unset for volumeType "gp2": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset',
+      'test/obj: blockDeviceMappings[0].ebs.throughput = 200 is invalid: unset for volumeType "gp2": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset',
+      'test/obj: blockDeviceMappings[1].ebs.throughput = 200 is invalid: unset for volumeType "st1": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset',
+    ]);
+    for (const volumeType of ["standard", "sc1", "st1"]) expect(rejection("EC2NodeClass", { blockDeviceMappings: [ebs("/dev/xvda", { volumeType, iops: 500 })] }).field).toBe("blockDeviceMappings[0].ebs.iops");
+  });
+
+  test("iops on gp3, io1 and io2, throughput on gp3, and either without a volume type are accepted", () => {
+    const stack = build("EC2NodeClass", {
+      blockDeviceMappings: [
+        ebs("/dev/xvda", { volumeType: "gp3", iops: 3000, throughput: 250 }),
+        ebs("/dev/xvdb", { volumeType: "io1", iops: 1000 }),
+        ebs("/dev/xvdc", { volumeType: "io2", iops: 1000 }),
+        ebs("/dev/xvdd", { iops: 3000 }),
+      ],
+    });
+    const manifest = Object.values(synthJson(stack).resource.kubernetes_manifest)[0] as any;
+    expect(manifest.manifest.spec.blockDeviceMappings.map((m: any) => [m.ebs.volumeType, m.ebs.iops, m.ebs.throughput])).toEqual([
+      ["gp3", 3000, 250],
+      ["io1", 1000, undefined],
+      ["io2", 1000, undefined],
+      [undefined, 3000, undefined],
+    ]);
+  });
+});
+
 describe("messages say what is allowed", () => {
-  test("a bad map key is reported on the map, with the key as the value", () => {
+  test("a bad map key is reported on its entry, field[\"key\"], with the key as the value", () => {
     const label = rejection("NodePool", { labels: { "karpenter.sh/nodepool": "x" } });
-    expect(label.field).toBe("labels");
-    expect(label.value).toBe("karpenter.sh/nodepool");
-    expect(label.message).toBe('test/obj: labels = "karpenter.sh/nodepool" is invalid: a label key Karpenter allows in NodePool labels: label "karpenter.sh/nodepool" is restricted (Karpenter sets it)');
+    expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "karpenter.sh/nodepool"]);
+    expect(label.message).toBe('test/obj: labels["karpenter.sh/nodepool"] = "karpenter.sh/nodepool" is invalid: a label key Karpenter allows in NodePool labels: label "karpenter.sh/nodepool" is restricted (Karpenter sets it)');
     const annotation = rejection("NodePool", { annotations: { "a/b/c": "x" } });
-    expect([annotation.field, annotation.value]).toEqual(["annotations", "a/b/c"]);
+    expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "a/b/c"]);
     const tag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } });
-    expect([tag.field, tag.value]).toEqual(["tags", "karpenter.sh/nodeclaim"]);
-    expect(tag.allowed).toContain("a tag key Karpenter does not set itself");
+    expect(tag.message).toBe('test/obj: tags["karpenter.sh/nodeclaim"] = "karpenter.sh/nodeclaim" is invalid: a tag key other than karpenter.sh/nodeclaim: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim")');
+    const cluster = rejection("EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } });
+    expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "kubernetes.io/cluster/demo" is invalid: a tag key not starting with "kubernetes.io/cluster": Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/")');
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
-    expect([signal.field, signal.value]).toEqual(["kubelet.evictionHard", "memory.free"]);
+    expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "memory.free" is invalid: an eviction signal as the key of evictionHard: one of "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
     const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } });
-    expect([reserved.field, reserved.value]).toEqual(["kubelet.kubeReserved", "gpu"]);
+    expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["gpu"]', "gpu"]);
+    const limit = rejection("NodePool", { limits: { "": 1 } });
+    expect([limit.field, limit.value]).toEqual(['limits[""]', ""]);
     // a bad value stays on the entry
     const value = rejection("NodePool", { labels: { team: "a b" } });
     expect([value.field, value.value]).toEqual(['labels["team"]', "a b"]);
@@ -282,7 +459,7 @@ describe("messages say what is allowed", () => {
   test("role and instance profile together with an installation: no advice about going without one", () => {
     const e = rejection("EC2NodeClass", { role: "r", instanceProfile: "p" });
     expect(e.field).toBe("instanceProfile");
-    expect(e.allowed).toContain('role "r" is set too; give only one');
+    expect(e.message).toBe(`test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`);
     expect(e.allowed).not.toContain("without `karpenter`");
     const { stack } = testStack();
     const none = (() => {
@@ -294,7 +471,7 @@ describe("messages say what is allowed", () => {
       throw new Error("accepted");
     })();
     expect(none.field).toBe("role");
-    expect(none.allowed).toContain("without `karpenter`, give `role`");
+    expect(none.allowed).toContain("without `karpenter` there is no node role to default to");
   });
 
   test("a name derived from an id without letters or digits names the id", () => {

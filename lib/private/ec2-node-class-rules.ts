@@ -1,6 +1,6 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, GO_DURATION, isSet, QUANTITY } from "./k8s-rules";
+import { Checker, entry, GO_DURATION, isSet, QUANTITY } from "./k8s-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
 
 /*
@@ -39,14 +39,11 @@ const EVICTION_VALUE = /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(
 const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
 const INT32_MAX = 2147483647;
 
-/** Tag keys Karpenter sets itself, as (test, message) pairs of the CRD. */
+/** What a tag key of `tags` may not be: keys Karpenter sets itself on every instance (the EC2NodeClass CRD rules "tag contains a restricted tag matching …", "empty tag keys aren't supported"). */
 const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
-  [(k) => k === "", "empty tag keys aren't supported"],
-  [(k) => k === "eks:eks-cluster-name", "tag contains a restricted tag matching eks:eks-cluster-name"],
-  [(k) => k.startsWith("kubernetes.io/cluster"), "tag contains a restricted tag matching kubernetes.io/cluster/"],
-  [(k) => k === "karpenter.sh/nodepool", "tag contains a restricted tag matching karpenter.sh/nodepool"],
-  [(k) => k === "karpenter.sh/nodeclaim", "tag contains a restricted tag matching karpenter.sh/nodeclaim"],
-  [(k) => k === "karpenter.k8s.aws/ec2nodeclass", "tag contains a restricted tag matching karpenter.k8s.aws/ec2nodeclass"],
+  [(k) => k === "", "a non-empty tag key (EC2NodeClass CRD: \"empty tag keys aren't supported\")"],
+  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map((key): [(k: string) => boolean, string] => [(k) => k === key, `a tag key other than ${key}: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}")`]),
+  [(k) => k.startsWith("kubernetes.io/cluster"), 'a tag key not starting with "kubernetes.io/cluster": Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/")'],
 ];
 
 const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
@@ -61,21 +58,22 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
 
   c.guard(() => {
     if (isSet(p.role) && isSet(p.instanceProfile)) {
-      c.fail("instanceProfile", p.instanceProfile, `must specify exactly one of ['role', 'instanceProfile']: role ${JSON.stringify(p.role)} is set too; give only one (with a role, Karpenter creates and manages the instance profile)`);
+      c.fail("instanceProfile", p.instanceProfile, `unset when role is set: role ${JSON.stringify(p.role)} is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`);
     }
-    if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "must specify exactly one of ['role', 'instanceProfile'] (without `karpenter`, give `role` — the Karpenter node role — or `instanceProfile`)");
+    if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")");
     c.str("role", p.role, { nonEmpty: true });
     c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
   });
 
-  c.guard(() => {
+  const familyValid = c.guard(() => {
     c.oneOf("amiFamily", p.amiFamily, AMI_FAMILIES);
     if (c.known(p.amiFamily)) {
       const s = ENUM_VALUES_SINCE[`spec.amiFamily=${p.amiFamily}`];
       if (s) c.since("amiFamily", p.amiFamily, s, `amiFamily ${p.amiFamily}`);
     }
   });
-  checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
+  // no terms with an amiFamily that is no family: the family is the mistake (no default alias could be derived)
+  if (familyValid || isSet(p.amiSelectorTerms)) checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
 
   checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: /^subnet-[0-9a-z]+$/, idText: "a subnet ID such as subnet-0123abcd", others: ["tags"] });
   checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: /^sg-[0-9a-z]+$/, idText: "a security group ID such as sg-0123abcd", others: ["tags", "name"] });
@@ -93,10 +91,10 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
 
   checkBlockDevices(c, p.blockDeviceMappings);
   checkKubelet(c, p.kubelet);
-  c.guard(() => checkMetadataOptions(c, p));
-  c.guard(() => checkNetworkInterfaces(c, p.networkInterfaces));
+  checkMetadataOptions(c, p);
+  checkNetworkInterfaces(c, p.networkInterfaces);
   c.guard(() => checkPlacementGroup(c, p));
-  c.guard(() => checkConnectionTracking(c, p));
+  checkConnectionTracking(c, p);
   c.guard(() => {
     c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
     if (!isSet(p.cpuOptions) || c.token(p.cpuOptions)) return;
@@ -110,8 +108,8 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   });
   for (const [k, val] of tags) {
     c.guard(() => {
-      if (c.known(k)) for (const [test, message] of RESTRICTED_TAGS) if (test(k)) c.fail("tags", k, `a tag key Karpenter does not set itself: ${message}`);
-      c.str(`tags[${JSON.stringify(k)}]`, val);
+      if (c.known(k)) for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.fail(entry("tags", k), k, why);
+      c.str(entry("tags", k), val);
     });
   }
 }
@@ -150,10 +148,10 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
       if (c.token(t)) return;
       c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
       c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
-      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) c.fail(at, t, `expected at least one, got none, [${fields.map((f) => `'${f}'`).join(", ")}]`);
-      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.id`, t.id, "'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms");
-      if (isSet(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms (use one term with only the alias)");
+      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) c.fail(at, t, `an AMI selector term with at least one of ${fields.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
+      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.id`, t.id, "an AMI ID alone in its term: a term with id may not also set alias, tags, name or owner (EC2NodeClass CRD: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
+      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.alias`, t.alias, "an alias alone in its term: a term with alias may not also set id, tags, name or owner (EC2NodeClass CRD: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
+      if (isSet(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, `an alias in the only AMI selector term: amiSelectorTerms has ${known.length} terms, and an alias may not be combined with others (EC2NodeClass CRD: "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms")`);
       c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
       c.str(`${at}.name`, t.name);
       c.str(`${at}.owner`, t.owner);
@@ -166,10 +164,10 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
     if (c.known(amiFamily)) {
       if (aliasFamily !== undefined) {
         const implied = ALIAS_FAMILIES[aliasFamily];
-        if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias`);
+        if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `"${implied}", "Custom" or unset: the alias in amiSelectorTerms selects ${implied} AMIs (EC2NodeClass CRD: "if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias")`);
       }
     } else if (!isSet(amiFamily) && !known.some((t) => isSet(t) && isSet(t.alias))) {
-      c.fail("amiFamily", amiFamily, `must specify amiFamily if amiSelectorTerms does not contain an alias (one of ${AMI_FAMILIES.join(", ")})`);
+      c.fail("amiFamily", amiFamily, `one of ${AMI_FAMILIES.join(", ")} (required when amiSelectorTerms has no alias: the family decides how Karpenter writes the nodes' user data; EC2NodeClass CRD: "must specify amiFamily if amiSelectorTerms does not contain an alias")`);
     }
   });
 }
@@ -177,20 +175,20 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
 /** Checks an alias and returns its family (lowercase). */
 function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: string): string {
   c.str(field, alias, { maxLength: 30 });
-  if (!/^[a-zA-Z0-9]+@.+$/.test(alias)) c.fail(field, alias, "'alias' is improperly formatted, must match the format 'family@version' (e.g. al2023@latest or al2023@v20250101)");
+  if (!/^[a-zA-Z0-9]+@.+$/.test(alias)) c.fail(field, alias, "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")");
   const [family, version] = alias.split("@");
   const families = Object.keys(ALIAS_FAMILIES).filter((f) => f !== "windows2025" || v.atLeast(ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"]));
   if (family === "windows2025") c.since(field, alias, ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"], "the windows2025 alias family");
-  if (!families.includes(family)) c.fail(field, alias, `family is not supported, must be one of the following: ${families.map((f) => `'${f}'`).join(", ")}`);
-  if (WINDOWS_ALIASES.includes(family) && version !== "latest") c.fail(field, alias, "windows families may only specify version 'latest'");
+  if (!families.includes(family)) c.fail(field, alias, `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`);
+  if (WINDOWS_ALIASES.includes(family) && version !== "latest") c.fail(field, alias, `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`);
   return family;
 }
 
 /** Selector term tags: ≤ 20, no empty keys or values. */
 function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
   for (const [k, val] of c.map(field, tags, 20)) {
-    if (c.known(k) && k === "") c.fail(field, k, "a tag key: empty tag keys or values aren't supported");
-    if (c.known(val) && val === "") c.fail(`${field}[${JSON.stringify(k)}]`, val, "empty tag keys or values aren't supported ('*' selects any value)");
+    if (c.known(k) && k === "") c.fail(entry(field, k), k, "a non-empty tag key (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
+    if (c.known(val) && val === "") c.fail(entry(field, k), val, "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
   }
 }
 
@@ -231,15 +229,25 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
       c.fields(at, t, all, `a ${field} term`);
       const fieldOf = (f: string) => (t as Record<string, unknown>)[f];
       const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
-      if (!required.some((f) => isSet(fieldOf(f)))) c.fail(at, t, `expected at least one, got none, [${required.map((f) => `'${f}'`).join(", ")}]`);
-      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f)))) c.fail(`${at}.id`, t.id, `'id' is mutually exclusive, cannot be set with a combination of other fields (${rules.others.join(", ")}) in a term of ${field}`);
-      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id))) c.fail(`${at}.name`, t.name, `'name' is mutually exclusive, cannot be set with a combination of other fields in a term of ${field}`);
+      if (!required.some((f) => isSet(fieldOf(f)))) c.fail(at, t, `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
+      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f)))) c.fail(`${at}.id`, t.id, `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`);
+      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id))) c.fail(`${at}.name`, t.name, `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`);
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
       if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
     }),
   );
 }
+
+/**
+ * EBS volume types that take `iops` and `throughput` (EC2 API Reference, EbsBlockDevice and
+ * CreateVolume: Iops "is supported for io1, io2, and gp3 volumes only" / "not supported for gp2,
+ * st1, sc1, or standard volumes"; Throughput "is valid only for gp3 volumes"). Karpenter passes
+ * them to the launch template unchanged, so EC2 rejects the launch. Their ranges are not checked:
+ * AWS raised them over time (gp3 up to 80,000 IOPS and 2,000 MiB/s since 2025), and EC2 judges them.
+ */
+const IOPS_VOLUME_TYPES = ["io1", "io2", "gp3"];
+const THROUGHPUT_VOLUME_TYPES = ["gp3"];
 
 function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): void {
   let list: BlockDeviceMapping[] | undefined;
@@ -248,32 +256,52 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
   });
   if (!list) return;
   let roots = 0;
-  list.forEach((m, i) =>
+  list.forEach((m, i) => {
+    const at = `blockDeviceMappings[${i}]`;
+    if (c.token(m)) return;
+    if (!c.guard(() => c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping")) && (typeof m !== "object" || Array.isArray(m))) return;
+    c.guard(() => c.str(`${at}.deviceName`, m.deviceName));
     c.guard(() => {
-      const at = `blockDeviceMappings[${i}]`;
-      if (c.token(m)) return;
-      c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping");
-      c.str(`${at}.deviceName`, m.deviceName);
       c.bool(`${at}.rootVolume`, m.rootVolume);
       if (m.rootVolume === true) roots++;
-      if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "must have only one blockDeviceMappings with rootVolume");
-      const ebs = m.ebs;
-      if (!isSet(ebs) || c.token(ebs)) return;
-      c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device");
-      if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize)) c.fail(`${at}.ebs`, ebs, "snapshotID or volumeSize must be defined");
-      c.since(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
-      if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, "snapshotID must be set when volumeInitializationRate is set");
-      c.int(`${at}.ebs.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
-      c.pattern(`${at}.ebs.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)');
-      c.oneOf(`${at}.ebs.volumeType`, ebs.volumeType, VOLUME_TYPES);
-      c.int(`${at}.ebs.iops`, ebs.iops, 0, Number.MAX_SAFE_INTEGER);
-      c.int(`${at}.ebs.throughput`, ebs.throughput, 0, Number.MAX_SAFE_INTEGER);
-      c.bool(`${at}.ebs.deleteOnTermination`, ebs.deleteOnTermination);
-      c.bool(`${at}.ebs.encrypted`, ebs.encrypted);
-      c.str(`${at}.ebs.kmsKeyID`, ebs.kmsKeyID);
-      c.str(`${at}.ebs.snapshotID`, ebs.snapshotID);
-    }),
-  );
+      if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "false or unset: only one block device mapping may be the root volume (rootVolume true), and an earlier one already is (EC2NodeClass CRD: \"must have only one blockDeviceMappings with rootVolume\")");
+    });
+    const ebs = m.ebs;
+    if (!isSet(ebs) || c.token(ebs)) return;
+    if (!c.guard(() => c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device")) && (typeof ebs !== "object" || Array.isArray(ebs))) return;
+    checkEbs(c, `${at}.ebs`, ebs);
+  });
+}
+
+/** One EBS volume: each field apart; the iops / throughput rules once the volume type is valid. */
+function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["ebs"]>): void {
+  c.guard(() => {
+    if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize)) c.fail(at, ebs, 'an EBS volume with volumeSize (such as "100Gi") or snapshotID (the snapshot to create it from): it needs one of them (EC2NodeClass CRD: "snapshotID or volumeSize must be defined")');
+  });
+  c.guard(() => {
+    c.since(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
+    if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, "unset, or set together with snapshotID: it is the rate (MiB/s) at which a volume created from a snapshot is initialized (EC2NodeClass CRD: \"snapshotID must be set when volumeInitializationRate is set\")");
+    c.int(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
+  });
+  c.guard(() => c.pattern(`${at}.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)'));
+  const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
+  const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;
+  c.guard(() => {
+    c.int(`${at}.iops`, ebs.iops, 0, Number.MAX_SAFE_INTEGER);
+    if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
+      c.fail(`${at}.iops`, ebs.iops, `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`);
+    }
+  });
+  c.guard(() => {
+    c.int(`${at}.throughput`, ebs.throughput, 0, Number.MAX_SAFE_INTEGER);
+    if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
+      c.fail(`${at}.throughput`, ebs.throughput, `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`);
+    }
+  });
+  c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
+  c.guard(() => c.bool(`${at}.encrypted`, ebs.encrypted));
+  c.guard(() => c.str(`${at}.kmsKeyID`, ebs.kmsKeyID));
+  c.guard(() => c.str(`${at}.snapshotID`, ebs.snapshotID));
 }
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
@@ -288,8 +316,9 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
     });
     for (const [key, val] of entries) {
       c.guard(() => {
-        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.fail(`kubelet.${field}`, key, `a signal key valid for ${field}: one of ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`);
-        value(`kubelet.${field}[${JSON.stringify(key)}]`, val);
+        const at = entry(`kubelet.${field}`, key);
+        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.fail(at, key, `an eviction signal as the key of ${field}: one of ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`);
+        value(at, val);
       });
     }
   };
@@ -300,20 +329,24 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
   const keys = (m: { [s: string]: string } | undefined): string[] => (isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : []);
   for (const key of keys(k.evictionSoft)) {
     c.guard(() => {
-      if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) c.fail("kubelet.evictionSoft", key, `a signal with a matching evictionSoftGracePeriod: evictionSoft OwnerKey does not have a matching evictionSoftGracePeriod`);
+      if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) {
+        c.fail(entry("kubelet.evictionSoft", key), key, `a signal that kubelet.evictionSoftGracePeriod also has: a soft eviction threshold needs a grace period, and evictionSoftGracePeriod has none for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`);
+      }
     });
   }
   for (const key of keys(k.evictionSoftGracePeriod)) {
     c.guard(() => {
-      if (c.known(key) && !keys(k.evictionSoft).includes(key)) c.fail("kubelet.evictionSoftGracePeriod", key, "a signal with a matching evictionSoft: evictionSoftGracePeriod OwnerKey does not have a matching evictionSoft");
+      if (c.known(key) && !keys(k.evictionSoft).includes(key)) {
+        c.fail(entry("kubelet.evictionSoftGracePeriod", key), key, `a signal that kubelet.evictionSoft also has: a grace period belongs to a soft eviction threshold, and evictionSoft has none for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`);
+      }
     });
   }
   c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", k.evictionMaxPodGracePeriod));
+  const highValid = c.guard(() => c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100));
+  const lowValid = c.guard(() => c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100));
   c.guard(() => {
-    c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100);
-    c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100);
-    if (c.known(k.imageGCHighThresholdPercent) && c.known(k.imageGCLowThresholdPercent) && !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)) {
-      c.fail("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, `imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent})`);
+    if (highValid && lowValid && c.known(k.imageGCHighThresholdPercent) && c.known(k.imageGCLowThresholdPercent) && !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)) {
+      c.fail("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, `a percentage greater than kubelet.imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent}) (EC2NodeClass CRD: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent")`);
     }
   });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
@@ -323,10 +356,10 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
     });
     for (const [key, val] of entries) {
       c.guard(() => {
-        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.fail(`kubelet.${field}`, key, `a resource key valid for ${field}: one of ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`);
-        const at = `kubelet.${field}[${JSON.stringify(key)}]`;
+        const at = entry(`kubelet.${field}`, key);
+        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.fail(at, key, `a resource name as the key of ${field}: one of ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`);
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
-        if (c.known(val) && val.startsWith("-")) c.fail(at, val, `${field} value cannot be a negative resource quantity`);
+        if (c.known(val) && val.startsWith("-")) c.fail(at, val, `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`);
       });
     }
   }
@@ -339,35 +372,48 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {
   const m = p.metadataOptions;
   if (!isSet(m) || c.token(m)) return;
-  c.fields("metadataOptions", m, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions");
-  c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]);
-  c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]);
-  c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64);
-  c.oneOf("metadataOptions.httpTokens", m.httpTokens, ["required", "optional"]);
+  if (!c.guard(() => c.fields("metadataOptions", m, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions")) && (typeof m !== "object" || Array.isArray(m))) return;
+  c.guard(() => c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]));
+  c.guard(() => c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]));
+  c.guard(() => c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64));
+  c.guard(() => c.oneOf("metadataOptions.httpTokens", m.httpTokens, ["required", "optional"]));
 }
 
 function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined): void {
-  c.since("networkInterfaces", nis, since("spec.networkInterfaces"), "networkInterfaces");
-  const list = c.list("networkInterfaces", nis, 0, 150);
+  let list: NetworkInterface[] | undefined;
+  c.guard(() => {
+    c.since("networkInterfaces", nis, since("spec.networkInterfaces"), "networkInterfaces");
+    list = c.list("networkInterfaces", nis, 0, 150);
+  });
   if (!list) return;
-  list.forEach((n, i) => {
-    const at = `networkInterfaces[${i}]`;
-    if (!isSet(n) || c.token(n)) return;
-    c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
-    for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!isSet(n[f])) c.fail(`${at}.${f}`, undefined, `${f} is required`);
-    c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
-    c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
-    c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
+  // the rules over the whole list read every interface: they run once each one is valid
+  const valid = list.map((n, i) =>
+    c.guard(() => {
+      const at = `networkInterfaces[${i}]`;
+      if (!isSet(n) || c.token(n)) return;
+      c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
+      for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!isSet(n[f])) c.fail(`${at}.${f}`, undefined, `${f === "interfaceType" ? '"interface" or "efa-only"' : "a non-negative integer"} (required)`);
+      c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
+      c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
+      c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
+    }),
+  );
+  const all = list;
+  if (!c.known(all) || valid.includes(false)) return;
+  c.guard(() => {
+    if (all.length > 0 && !all.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")) {
+      c.fail("networkInterfaces", all, 'a list that includes the primary interface { deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" } (EC2NodeClass CRD: "networkInterfaces must include a primary interface with interfaceType=\'interface\'")');
+    }
   });
-  if (!c.known(list)) return;
-  if (list.length > 0 && !list.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")) {
-    c.fail("networkInterfaces", list, "networkInterfaces must include a primary interface with interfaceType='interface' (deviceIndex 0, networkCardIndex 0)");
-  }
-  list.forEach((x, i) => {
-    const dup = list.filter((y) => y.networkCardIndex === x.networkCardIndex && y.deviceIndex === x.deviceIndex).length !== 1;
-    const efa = x.interfaceType === "efa-only" && list.filter((y) => y.networkCardIndex === x.networkCardIndex && y.interfaceType === "efa-only").length !== 1;
-    if (dup || efa) c.fail(`networkInterfaces[${i}]`, x, "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card");
-  });
+  all.forEach((x, i) =>
+    c.guard(() => {
+      const dup = all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.deviceIndex === x.deviceIndex).length !== 1;
+      const efa = x.interfaceType === "efa-only" && all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.interfaceType === "efa-only").length !== 1;
+      const rule = '(EC2NodeClass CRD: "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card")';
+      if (dup) c.fail(`networkInterfaces[${i}]`, x, `an interface whose networkCardIndex and deviceIndex (${x.networkCardIndex}, ${x.deviceIndex}) no other interface has ${rule}`);
+      if (efa) c.fail(`networkInterfaces[${i}]`, x, `at most one efa-only interface per network card: network card ${x.networkCardIndex} has more ${rule}`);
+    }),
+  );
 }
 
 function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
@@ -375,18 +421,20 @@ function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
   c.since("placementGroupSelector", pg, since("spec.placementGroupSelector"), "placementGroupSelector");
   if (!isSet(pg) || c.token(pg)) return;
   c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
-  if (isSet(pg.name) === isSet(pg.id)) c.fail("placementGroupSelector", pg, isSet(pg.name) ? "'name' and 'id' are mutually exclusive" : "expected at least one, got none, ['name', 'id']");
+  if (isSet(pg.name) === isSet(pg.id)) c.fail("placementGroupSelector", pg, `a placement group by name or by id, exactly one of them (${isSet(pg.name) ? "both are set" : "neither is set"}; EC2NodeClass CRD: ${isSet(pg.name) ? "\"'name' and 'id' are mutually exclusive\"" : "\"expected at least one, got none\""})`);
   c.pattern("placementGroupSelector.id", pg.id, /^pg-[0-9a-z]+$/, "a placement group ID such as pg-0123abcd");
   c.str("placementGroupSelector.name", pg.name, { nonEmpty: true });
 }
 
 function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
   const ct = p.connectionTracking;
-  c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking");
+  if (!c.guard(() => c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking"))) return;
   if (!isSet(ct) || c.token(ct)) return;
-  c.fields("connectionTracking", ct, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking");
-  if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout, or udpTimeout must be set");
-  c.int("connectionTracking.tcpEstablishedTimeout", ct.tcpEstablishedTimeout, 60, 432000);
-  c.int("connectionTracking.udpStreamTimeout", ct.udpStreamTimeout, 60, 180);
-  c.int("connectionTracking.udpTimeout", ct.udpTimeout, 30, 60);
+  if (!c.guard(() => c.fields("connectionTracking", ct, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking")) && (typeof ct !== "object" || Array.isArray(ct))) return;
+  c.guard(() => {
+    if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout (seconds), or leave connectionTracking unset");
+  });
+  c.guard(() => c.int("connectionTracking.tcpEstablishedTimeout", ct.tcpEstablishedTimeout, 60, 432000));
+  c.guard(() => c.int("connectionTracking.udpStreamTimeout", ct.udpStreamTimeout, 60, 180));
+  c.guard(() => c.int("connectionTracking.udpTimeout", ct.udpTimeout, 30, 60));
 }

@@ -99,8 +99,11 @@ const LABEL_VALUE_TEXT = "a label value: at most 63 characters, letters, digits,
  * Unresolved tokens are never judged.
  *
  * By default the first failure throws. A collecting checker (`{ collect: true }`, used by the
- * manifest converter to report every problem of an object) records the failure of each
- * {@link guard}ed check and goes on with the next one.
+ * NodePool and Ec2NodeClass constructs and the manifest converter to report every problem of an
+ * object) records the failure of each {@link guard}ed check and goes on with the next one; a
+ * failure outside any guard still throws. A guard holds one independent check, or a check
+ * together with the checks that depend on it (a rule over a parsed duration stops when the
+ * duration does not parse).
  */
 export class Checker {
   private readonly problems?: KarpenterValidationError[];
@@ -121,15 +124,26 @@ export class Checker {
   /**
    * Runs one check that does not depend on the others. Throwing checker: just runs it.
    * Collecting checker: a failure inside is recorded and the caller goes on.
+   * @returns true when the check passed (a caller skips the checks that depend on it otherwise)
    */
-  public guard(check: () => void): void {
-    if (!this.problems) return check();
+  public guard(check: () => void): boolean {
+    if (!this.problems) {
+      check();
+      return true;
+    }
     try {
       check();
+      return true;
     } catch (e) {
       if (!(e instanceof KarpenterValidationError)) throw e;
       this.problems.push(e);
+      return false;
     }
+  }
+
+  /** True for a collecting checker (`{ collect: true }`). */
+  public get collecting(): boolean {
+    return this.problems !== undefined;
   }
 
   /** The failures a collecting checker recorded, in check order (empty for a throwing checker). */
@@ -242,16 +256,22 @@ export class Checker {
 
   /**
    * A string map of at most `maxKeys` entries (unless it is a token); returns its set entries
-   * (keys or values may be tokens; null values count as unset). Problems with a key are reported
-   * on `field` with the key as the value; problems with a value on `field["key"]`.
+   * (keys or values may be tokens; null values count as unset). Problems of an entry, its key or
+   * its value, are reported on `field["key"]` ({@link entry}); with the key as the value when the
+   * key is the problem.
    */
   public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
     if (value === undefined || value === null || this.token(value)) return [];
     if (typeof value !== "object" || Array.isArray(value)) this.fail(field, value, "a map of string keys to string values");
     const entries = Object.entries(value).filter(([, v]) => isSet(v));
     if (entries.length > maxKeys) this.fail(field, value, `at most ${maxKeys} entries (got ${entries.length})`);
-    for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(`${field}[${JSON.stringify(k)}]`, v, "a string");
+    for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(entry(field, k), v, "a string");
     return entries;
+  }
+
+  /** The field name of a map entry: `labels["team"]`. */
+  public entry(field: string, key: string): string {
+    return entry(field, key);
   }
 
   /** A known object name (DNS-1123 subdomain). */
@@ -287,32 +307,48 @@ export class Checker {
 }
 
 /**
- * Runs an object's CRD rules (`crd`, stopping at the first failure: later rules may assume earlier
- * ones held) and then every semantic rule (`semantic`, each collected), and throws every problem
- * found in one KarpenterValidationError, so a user fixes them in one round. A semantic problem on a
+ * Runs an object's CRD rules (`crd`, on the collecting checker `c`: every guarded check runs, and
+ * only checks that depend on a field an earlier check rejected are skipped) and then every
+ * semantic rule (`semantic`, each collected too), and throws every problem found in one
+ * KarpenterValidationError, so a user fixes them in one round. One problem per field is kept (the
+ * first: a field a check rejected is not judged again by a later one), a semantic problem on a
  * field the CRD rules already rejected is left out, and so is a semantic rule that stumbles over
  * input the CRD rules rejected.
+ * @param c a collecting checker (`{ collect: true }`) of the object
  * @throws KarpenterValidationError with each problem in `problems`
  */
-export function checkCrdThenSemantics(where: IConstruct | string, version: KarpenterVersion, crd: () => void, semantic: (c: Checker) => void): void {
-  const problems: KarpenterValidationError[] = [];
-  try {
-    crd();
-  } catch (e) {
-    if (!(e instanceof KarpenterValidationError)) throw e;
-    problems.push(...e.problems);
-  }
-  const s = new Checker(where, version, { collect: true });
+export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c: Checker) => void): void {
+  if (!c.collecting) throw new Error("checkCrdThenSemantics needs a collecting Checker");
+  c.guard(crd);
+  const problems = onePerField(c.collected);
+  const s = new Checker(c.where, c.version, { collect: true });
   try {
     semantic(s);
   } catch (e) {
     if (problems.length === 0) throw e;
   }
   const rejected = new Set(problems.map((p) => p.field));
-  problems.push(...s.collected.filter((p) => !rejected.has(p.field)));
+  problems.push(...onePerField(s.collected).filter((p) => !rejected.has(p.field)));
   if (problems.length === 0) return;
-  const path = typeof where === "string" ? where : where.node.path;
+  const path = typeof c.where === "string" ? c.where : c.where.node.path;
   throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${path}: ${problems.length} problems` : undefined);
+}
+
+/** The first problem of each field, in order. */
+function onePerField(problems: readonly KarpenterValidationError[]): KarpenterValidationError[] {
+  const seen = new Set<string>();
+  const first: KarpenterValidationError[] = [];
+  for (const p of problems) {
+    if (seen.has(p.field)) continue;
+    seen.add(p.field);
+    first.push(p);
+  }
+  return first;
+}
+
+/** The field name of a map entry, `field["key"]` (e.g. `labels["karpenter.sh/foo"]`): every map entry is named so. */
+export function entry(field: string, key: string): string {
+  return `${field}[${JSON.stringify(key)}]`;
 }
 
 /** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */

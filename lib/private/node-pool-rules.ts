@@ -1,6 +1,6 @@
 import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "../node-pool-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, cronProblem, isSet, labelDomain, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
+import { Checker, cronProblem, entry, isSet, labelDomain, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*
@@ -64,10 +64,12 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
     if (!isSet(ref.name)) c.fail(`${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
     c.str(`${nodeClassField}.name`, ref.name, { nonEmpty: true });
     c.dnsName(`${nodeClassField}.name`, ref.name);
+  });
+  c.guard(() => {
     c.str(`${nodeClassField}.group`, ref.group, { nonEmpty: true });
     c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
-    c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
   });
+  c.guard(() => c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true }));
 
   checkRequirements(c, v, p.requirements);
   checkLabels(c, v, p.labels);
@@ -79,13 +81,18 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
   checkDisruption(c, p.disruption);
   c.guard(() => c.int("weight", p.weight, 1, 100));
 
-  c.guard(() => {
+  const replicasValid = c.guard(() => {
     c.since("replicas", p.replicas, NODEPOOL_FIELDS_SINCE["spec.replicas"], "replicas (static NodePools)");
     c.int("replicas", p.replicas, 0, Number.MAX_SAFE_INTEGER);
-    if (!isSet(p.replicas)) return;
-    if (isSet(p.weight)) c.fail("weight", p.weight, "'weight' is not supported on static NodePools (replicas is set)");
-    const keys = p.limits && !c.token(p.limits) ? Object.keys(p.limits) : [];
-    if (keys.some((k) => c.known(k) && k !== "nodes")) c.fail("limits", p.limits, "only 'limits.nodes' is supported on static NodePools (replicas is set)");
+  });
+  if (!replicasValid || !isSet(p.replicas)) return;
+  c.guard(() => {
+    if (isSet(p.weight)) c.fail("weight", p.weight, `unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: "'weight' is not supported on static NodePools")`);
+  });
+  c.guard(() => {
+    const keys = p.limits && !c.token(p.limits) && typeof p.limits === "object" ? Object.keys(p.limits) : [];
+    const other = keys.find((k) => c.known(k) && k !== "nodes");
+    if (other !== undefined) c.fail(entry("limits", other), p.limits![other], `unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only 'limits.nodes' is supported on static NodePools")`);
   });
 }
 
@@ -94,54 +101,72 @@ function checkRequirements(c: Checker, v: KarpenterVersion, reqs: NodeSelectorRe
   c.guard(() => {
     list = c.list("requirements", reqs, 0, 100);
   });
-  list?.forEach((r, i) => c.guard(() => checkRequirement(c, v, `requirements[${i}]`, r)));
+  list?.forEach((r, i) => checkRequirement(c, v, `requirements[${i}]`, r));
 }
 
 /** Operators whose CRD rule reads `values` (`x.values.size()`): the API server fails on a requirement without it. */
 const OPERATORS_NEEDING_VALUES = ["In", ...NUMERIC_OPERATORS];
 
+/** One requirement: its key, operator, minValues and values are checked apart; value rules that read the operator run once it is valid. */
 function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSelectorRequirement): void {
   if (c.token(r)) return;
-  c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement");
-  if (!isSet(r.key)) c.fail(`${at}.key`, r.key, "a label key (required)");
-  if (!isSet(r.operator)) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
-  c.str(`${at}.key`, r.key, { maxLength: 316 });
-  c.qualifiedName(`${at}.key`, r.key, "label key");
-  if (c.known(r.key)) {
-    const problem = restrictedLabelProblem(r.key, v);
-    if (problem) c.fail(`${at}.key`, r.key, problem);
-  }
-  c.oneOf(`${at}.operator`, r.operator, OPERATORS);
-  if (c.known(r.operator)) {
-    const since = ENUM_VALUES_SINCE[`spec.template.spec.requirements[].operator=${r.operator}`];
-    if (since) c.since(`${at}.operator`, r.operator, since, `operator ${r.operator}`);
-  }
-  c.int(`${at}.minValues`, r.minValues, 1, 50);
-  const op = c.known(r.operator) ? r.operator : undefined;
-  if (op && OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {
-    const need = op === "In" ? "at least one value" : "exactly one value, a non-negative integer as a string (e.g. [\"5\"])";
-    c.fail(`${at}.values`, r.values, `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`);
-  }
-  const values = c.list(`${at}.values`, r.values, 0, Number.MAX_SAFE_INTEGER);
-  if (values && op && NUMERIC_OPERATORS.includes(op)) {
-    const rule = "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value";
-    if (values.length !== 1) c.fail(`${at}.values`, values, rule);
-    if (c.known(values[0]) && !isInt64(values[0])) c.fail(`${at}.values[0]`, values[0], `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`);
-  }
-  values?.forEach((x, j) => c.labelValue(`${at}.values[${j}]`, x));
-  if (!values || !op) return;
-  if (op === "In" && values.length === 0) c.fail(`${at}.values`, values, "requirements with operator 'In' must have a value defined");
-  if ((op === "Exists" || op === "DoesNotExist") && values.length > 0) c.fail(`${at}.values`, values, `operator '${op}' takes no values (NodePool CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`);
-  if (op === "In" && c.known(r.minValues) && values.length < r.minValues) {
-    c.fail(`${at}.minValues`, r.minValues, `requirements with 'minValues' must have at least that many values specified in the 'values' field (${values.length} given)`);
-  }
+  if (!c.guard(() => c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement")) && (typeof r !== "object" || Array.isArray(r))) return;
+  c.guard(() => {
+    if (!isSet(r.key)) c.fail(`${at}.key`, r.key, "a label key (required)");
+    c.str(`${at}.key`, r.key, { maxLength: 316 });
+    c.qualifiedName(`${at}.key`, r.key, "label key");
+    if (c.known(r.key)) {
+      const problem = restrictedLabelProblem(r.key, v);
+      if (problem) c.fail(`${at}.key`, r.key, problem);
+    }
+  });
+  const operatorValid = c.guard(() => {
+    if (!isSet(r.operator)) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
+    c.oneOf(`${at}.operator`, r.operator, OPERATORS);
+    if (c.known(r.operator)) {
+      const since = ENUM_VALUES_SINCE[`spec.template.spec.requirements[].operator=${r.operator}`];
+      if (since) c.since(`${at}.operator`, r.operator, since, `operator ${r.operator}`);
+    }
+  });
+  const minValuesValid = c.guard(() => c.int(`${at}.minValues`, r.minValues, 1, 50));
+  let values: string[] | undefined;
+  const valuesListed = c.guard(() => {
+    values = c.list(`${at}.values`, r.values, 0, Number.MAX_SAFE_INTEGER);
+  });
+  if (!valuesListed) return;
+  values?.forEach((x, j) => c.guard(() => c.labelValue(`${at}.values[${j}]`, x)));
+  const op = operatorValid && c.known(r.operator) ? r.operator : undefined;
+  if (!op) return;
+  c.guard(() => {
+    if (OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {
+      const need = op === "In" ? "at least one value" : 'exactly one value, a non-negative integer as a string (e.g. ["5"])';
+      c.fail(`${at}.values`, r.values, `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`);
+    }
+    if (!values) return;
+    if (NUMERIC_OPERATORS.includes(op)) {
+      const rule = `exactly one value, a non-negative integer, for operator '${op}' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value")`;
+      if (values.length !== 1) c.fail(`${at}.values`, values, `${rule}; ${values.length} given`);
+      if (c.known(values[0]) && !isInt64(values[0])) c.fail(`${at}.values[0]`, values[0], `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`);
+    }
+    if (op === "In" && values.length === 0) c.fail(`${at}.values`, values, `at least one value: operator 'In' with no values matches nothing (NodePool CRD: "requirements with operator 'In' must have a value defined")`);
+    if ((op === "Exists" || op === "DoesNotExist") && values.length > 0) c.fail(`${at}.values`, values, `no values: operator '${op}' takes none (NodePool CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`);
+  });
+  const list = values;
+  if (!list) return;
+  c.guard(() => {
+    if (minValuesValid && op === "In" && c.known(r.minValues) && list.length < r.minValues) {
+      c.fail(`${at}.minValues`, r.minValues, `at most the number of values (${list.length} given): minValues ${r.minValues} asks for more distinct values than the requirement lists (NodePool CRD: "requirements with 'minValues' must have at least that many values specified in the 'values' field")`);
+    }
+  });
   if (r.key === CAPACITY_TYPE && (op === "In" || op === "NotIn")) {
-    values.forEach((x, j) => {
-      if (!c.known(x)) return;
-      const since = CAPACITY_TYPES_SINCE[x];
-      if (since === undefined) c.fail(`${at}.values[${j}]`, x, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).map((t) => JSON.stringify(t)).join(", ")} (any other value matches no capacity)`);
-      c.since(`${at}.values[${j}]`, x, since, `capacity type "${x}"`);
-    });
+    list.forEach((x, j) =>
+      c.guard(() => {
+        if (!c.known(x)) return;
+        const since = CAPACITY_TYPES_SINCE[x];
+        if (since === undefined) c.fail(`${at}.values[${j}]`, x, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).map((t) => JSON.stringify(t)).join(", ")} (any other value matches no capacity)`);
+        c.since(`${at}.values[${j}]`, x, since, `capacity type "${x}"`);
+      }),
+    );
   }
 }
 
@@ -156,11 +181,12 @@ function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: str
     entries = c.map("labels", labels, 100);
   });
   for (const [k, val] of entries) {
+    const field = entry("labels", k);
+    // a key that is wrong is the entry's problem; its value is judged once the key is good
     c.guard(() => {
-      c.qualifiedName("labels", k, "label key");
+      c.qualifiedName(field, k, "label key");
       const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
-      if (problem) c.fail("labels", k, `a label key Karpenter allows in NodePool labels: ${problem}`);
-      const field = `labels[${JSON.stringify(k)}]`;
+      if (problem) c.fail(field, k, `a label key Karpenter allows in NodePool labels: ${problem}`);
       c.labelValue(field, val);
       if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined) c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
     });
@@ -174,7 +200,7 @@ function checkAnnotations(c: Checker, annotations: { [k: string]: string } | und
   });
   let bytes = 0;
   for (const [k, val] of entries) {
-    c.guard(() => c.qualifiedName("annotations", k, "annotation key"));
+    c.guard(() => c.qualifiedName(entry("annotations", k), k, "annotation key"));
     bytes += Buffer.byteLength(k) + (typeof val === "string" ? Buffer.byteLength(val) : 0);
   }
   c.guard(() => {
@@ -190,35 +216,45 @@ function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Tai
     c.guard(() => {
       list = c.list(field, value, 0, Number.MAX_SAFE_INTEGER);
     });
-    list?.forEach((t, i) => c.guard(() => checkTaint(c, `${field}[${i}]`, t, seen)));
+    list?.forEach((t, i) => checkTaint(c, `${field}[${i}]`, t, seen));
   }
 }
 
+/** One taint: key, value, effect and timeAdded apart; the duplicate check once key and effect are valid. */
 function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>): void {
   if (c.token(t)) return;
-  c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint");
-  if (!isSet(t.key)) c.fail(`${at}.key`, t.key, "a taint key (required)");
-  if (!isSet(t.effect)) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
-  c.str(`${at}.key`, t.key, { nonEmpty: true });
-  c.pattern(`${at}.key`, t.key, TAINT_PART, "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit");
-  c.qualifiedName(`${at}.key`, t.key, "taint key");
-  c.pattern(`${at}.value`, t.value, TAINT_PART, "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)");
-  c.oneOf(`${at}.effect`, t.effect, EFFECTS);
-  c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z");
-  if (!c.known(t.key) || !c.known(t.effect)) return;
-  const pair = `${t.key}:${t.effect}`;
-  const first = seen.get(pair);
-  if (first !== undefined) c.fail(at, t, `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`);
-  seen.set(pair, at);
+  if (!c.guard(() => c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint")) && (typeof t !== "object" || Array.isArray(t))) return;
+  const keyValid = c.guard(() => {
+    if (!isSet(t.key)) c.fail(`${at}.key`, t.key, "a taint key (required)");
+    c.str(`${at}.key`, t.key, { nonEmpty: true });
+    c.pattern(`${at}.key`, t.key, TAINT_PART, "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit");
+    c.qualifiedName(`${at}.key`, t.key, "taint key");
+  });
+  c.guard(() => c.pattern(`${at}.value`, t.value, TAINT_PART, "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)"));
+  const effectValid = c.guard(() => {
+    if (!isSet(t.effect)) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
+    c.oneOf(`${at}.effect`, t.effect, EFFECTS);
+  });
+  c.guard(() => c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z"));
+  if (!keyValid || !effectValid || !c.known(t.key) || !c.known(t.effect)) return;
+  c.guard(() => {
+    const pair = `${t.key}:${t.effect}`;
+    const first = seen.get(pair);
+    if (first !== undefined) c.fail(at, t, `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`);
+    seen.set(pair, at);
+  });
 }
 
 function checkLimits(c: Checker, limits: { [resource: string]: string | number } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
-  if (typeof limits !== "object" || Array.isArray(limits)) return c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities, e.g. { cpu: 100, memory: "400Gi" }'));
+  if (typeof limits !== "object" || Array.isArray(limits)) {
+    c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities, e.g. { cpu: 100, memory: "400Gi" }'));
+    return;
+  }
   for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
     c.guard(() => {
-      if (res.length === 0) c.fail("limits", res, "a resource name (keys must not be empty)");
-      c.quantity(`limits[${JSON.stringify(res)}]`, q);
+      if (res.length === 0) c.fail(entry("limits", res), res, "a resource name (keys must not be empty)");
+      c.quantity(entry("limits", res), q);
     });
   }
 }
@@ -239,25 +275,31 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
   c.guard(() => {
     budgets = c.list("disruption.budgets", d.budgets, 0, 50);
   });
-  budgets?.forEach((b, i) => c.guard(() => checkBudget(c, `disruption.budgets[${i}]`, b)));
+  budgets?.forEach((b, i) => checkBudget(c, `disruption.budgets[${i}]`, b));
 }
 
+/** One budget: nodes, schedule, duration, their pairing and reasons apart. */
 function checkBudget(c: Checker, at: string, b: Budget): void {
   if (c.token(b)) return;
-  c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget");
-  c.pattern(`${at}.nodes`, b.nodes, BUDGET_NODES, 'a node count ("5") or a percentage from "0%" to "100%", as a string');
-  if (c.known(b.schedule)) {
+  if (!c.guard(() => c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget")) && (typeof b !== "object" || Array.isArray(b))) return;
+  c.guard(() => c.pattern(`${at}.nodes`, b.nodes, BUDGET_NODES, 'a node count ("5") or a percentage from "0%" to "100%", as a string'));
+  c.guard(() => {
+    if (!c.known(b.schedule)) return;
     const problem = cronProblem(b.schedule);
     if (problem) c.fail(`${at}.schedule`, b.schedule, `a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): ${problem}`);
-  }
-  c.duration(`${at}.duration`, b.duration, BUDGET_DURATION, 'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)');
-  if (isSet(b.schedule) !== isSet(b.duration)) {
-    const missing = isSet(b.schedule) ? "duration" : "schedule";
-    c.fail(`${at}.${missing}`, undefined, "'schedule' must be set with 'duration' (a budget with one of them needs both)");
-  }
-  const reasons = c.list(`${at}.reasons`, b.reasons, 0, 50);
-  reasons?.forEach((r, j) => {
-    c.oneOf(`${at}.reasons[${j}]`, r, REASONS);
-    if (c.known(r) && reasons.indexOf(r) !== j) c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
+  });
+  c.guard(() => c.duration(`${at}.duration`, b.duration, BUDGET_DURATION, 'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)'));
+  c.guard(() => {
+    if (isSet(b.schedule) !== isSet(b.duration)) {
+      const [missing, given] = isSet(b.schedule) ? ["duration", "schedule"] : ["schedule", "duration"];
+      c.fail(`${at}.${missing}`, undefined, `set together with ${given}: a budget with a schedule needs a duration (how long it applies from each start) and the other way round (NodePool CRD: "'schedule' must be set with 'duration'")`);
+    }
+  });
+  c.guard(() => {
+    const reasons = c.list(`${at}.reasons`, b.reasons, 0, 50);
+    reasons?.forEach((r, j) => {
+      c.oneOf(`${at}.reasons[${j}]`, r, REASONS);
+      if (c.known(r) && reasons.indexOf(r) !== j) c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
+    });
   });
 }

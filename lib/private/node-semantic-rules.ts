@@ -1,7 +1,7 @@
 import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "../node-pool-spec";
-import { Checker, isSet } from "./k8s-rules";
+import { Checker, entry, isSet } from "./k8s-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -113,7 +113,7 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
   const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
   for (const [key, value] of Object.entries(labels)) {
     c.guard(() => {
-      if (c.known(key) && c.known(value)) checkWellKnownValue(c, `labels[${JSON.stringify(key)}]`, key, value, ctx, "label");
+      if (c.known(key) && c.known(value)) checkWellKnownValue(c, entry("labels", key), key, value, ctx, "label");
     });
   }
 }
@@ -263,7 +263,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
     for (const [key, value] of Object.entries(m)) {
       c.guard(() => {
         if (!c.known(value) || typeof value !== "string") return;
-        const at = `kubelet.${field}[${JSON.stringify(key)}]`;
+        const at = entry(`kubelet.${field}`, key);
         if (BYTE_RESOURCES.includes(key) && /^[0-9.]+m$/.test(value)) {
           c.fail(at, value, `a byte quantity such as "${value.slice(0, -1)}Mi" (mebibytes) or "${value.slice(0, -1)}M" (megabytes): the suffix "m" means thousandths, so "${value}" is a fraction of one byte (Kubernetes quantities)`);
         }

@@ -191,7 +191,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
     expect(actions.map((n) => n.field)).toEqual([
       "spec.template.spec.requirements[0].key",
       "spec.template.spec.requirements[1].values",
-      "spec.template.metadata.labels",
+      'spec.template.metadata.labels["karpenter.sh/nodepool"]',
       'spec.template.metadata.labels["team"]',
       "spec.template.spec.taints[1]",
       "spec.template.spec.expireAfter",
@@ -214,7 +214,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
   test("every problem of an EC2NodeClass too", () => {
     const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
     const fields = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action").map((n) => n.field);
-    expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", "spec.tags"]);
+    expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", 'spec.tags["karpenter.sh/nodepool"]']);
   });
 
   test("a field newer than the targeted Karpenter version gets a note", () => {
