@@ -155,6 +155,18 @@ describe("more props reported together", () => {
     );
   });
 
+  test("Karpenter: unknown value paths and bad values.settings come with the other problems", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", values: { replicaz: 3, settings: { clusterName: "x", batchMaxDuration: "soon" } } }));
+    expect(e.problems.map((p) => `${p.path} ${p.field}`)).toEqual([
+      "test/k namespace",
+      "test/k values.settings.clusterName",
+      "test/k values.settings.batchMaxDuration",
+      "test/k values.replicaz",
+    ]);
+    expect(e.message).toContain("  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.14.1 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ");
+  });
+
   test("Karpenter: discoveryTagKey follows the tag key rule, like DiscoveryTags' tagKey", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new Karpenter(stack, "k", { cluster, discoveryTagKey: "aws:discovery" })).message).toBe(
@@ -233,6 +245,8 @@ describe("values merged over typed props", () => {
     const { stack, cluster } = setup();
     const k = new Karpenter(stack, "k", { cluster, replicas: 2, values: { replicas: 3 } });
     expect(k.controllerChart.replicas).toBe(3);
+    // once, on the prop set on Karpenter (not again by its KarpenterRelease)
+    expect(warnings(stack).filter((w) => w.includes(" overrides "))).toHaveLength(1);
     expect(warnings(stack)).toContain(
       "values.replicas = 3 overrides replicas = 2: values is merged last, so the values.replicas one is deployed. Set it in one place only (prefer replicas, which is checked and documented)",
     );

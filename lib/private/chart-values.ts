@@ -3,7 +3,7 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { isPlainMap } from "./deep-merge";
 import { isUnresolved } from "./tokens";
-import { nearestKey } from "./problems";
+import { nearestKey, Problems } from "./problems";
 import { Annotations } from "cdktf";
 import { factsRelease, valuePathsAt } from "../versions";
 import { VALUE_PATHS_PATCH_CHANGES } from "../versions/patch-history";
@@ -104,6 +104,8 @@ function probeVersions(): string[] {
 export function checkValuePaths(scope: IConstruct | string, version: string, values: Record<string, unknown>, fieldOf: (parts: readonly string[]) => string): void {
   const tree = chartValueTree(version);
   const stand = factsRelease(version);
+  // every unknown path at once
+  const problems = new Problems();
   for (const { parts, value } of leafPaths(values)) {
     if (parts[0] === "settings") continue;
     const depth = unknownDepth(tree, parts);
@@ -116,8 +118,9 @@ export function checkValuePaths(scope: IConstruct | string, version: string, val
       continue;
     }
     // the path is wrong whatever the value; a token's text would mean nothing to the reader
-    throw new KarpenterValidationError(scope, fieldOf(parts), isUnresolved(value) ? "(known at apply)" : value, explainUnknown(tree, version, parts, depth));
+    problems.add(new KarpenterValidationError(scope, fieldOf(parts), isUnresolved(value) ? "(known at apply)" : value, explainUnknown(tree, version, parts, depth)));
   }
+  problems.throwIfAny(scope);
 }
 
 function explainUnknown(tree: ChartValueTree, version: string, parts: readonly string[], depth: number): string {

@@ -5,6 +5,7 @@ import { SystemNodeGroup, SYSTEM_NODE_LABEL } from "../system-node-group";
 import { KubernetesToleration } from "../karpenter-settings";
 import { checkIdentity, checkStatementShapes } from "./controller-role-checks";
 import { isPlainMap } from "./deep-merge";
+import { checkValuePaths } from "./chart-values";
 import { checkRepository } from "./helm";
 import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "./input-checks";
 import { IKarpenterCluster } from "../karpenter-cluster";
@@ -67,7 +68,11 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
 
   const values = problems.check(() => checkMap(scope, "values", props.values));
   if (values) {
-    if (version) problems.check(() => checkEscapeHatch(scope, version!, values, identity?.type === "irsa"));
+    if (version) {
+      problems.check(() => checkEscapeHatch(scope, version!, values, identity?.type === "irsa"));
+      // the typed props write only paths the chart has: an unknown path can only come from values
+      problems.check(() => checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`));
+    }
     if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
     if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
     if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));

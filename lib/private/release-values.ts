@@ -151,33 +151,45 @@ export function booleanTokensPlain(values: Record<string, unknown>, version: Kar
  * @throws KarpenterValidationError naming the `values.…` path
  */
 export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>, irsa = false): void {
-  checkServiceAccountValues(scope, values, irsa);
-  const settings = values.settings;
+  const problems = new Problems();
+  problems.check(() => checkServiceAccountValues(scope, values, irsa));
+  problems.check(() => checkValuesSettings(scope, version, values.settings));
+  problems.throwIfAny(scope);
+}
+
+/** `values.settings`, every problem at once: keys and values as for typed settings, wired keys refused. */
+function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, settings: unknown): void {
   if (settings === undefined) return;
   if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+  const problems = new Problems();
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   for (const [key, value] of Object.entries(settings)) {
     if (key === "featureGates") {
       if (value === null) continue;
-      if (!isPlainMap(value)) throw new KarpenterValidationError(scope, "values.settings.featureGates", value, "a map of feature gates");
+      if (!isPlainMap(value)) {
+        problems.add(new KarpenterValidationError(scope, "values.settings.featureGates", value, "a map of feature gates"));
+        continue;
+      }
       for (const [gate, v] of Object.entries(value)) {
         const fact = CHART_FEATURE_GATES.find((f) => f.key === gate);
         if (!fact && passUnverified(scope, `values.settings.featureGates.${gate}`, version, CHART_FEATURE_GATES)) continue;
-        if (!fact) throw unknownKey(scope, `values.settings.featureGates.${gate}`, v, CHART_FEATURE_GATES, "feature gate", version);
-        if (v !== null) checkFact(scope, `values.settings.featureGates.${gate}`, fact, v, version, "feature gate");
+        if (!fact) problems.add(unknownKey(scope, `values.settings.featureGates.${gate}`, v, CHART_FEATURE_GATES, "feature gate", version));
+        else if (v !== null) problems.check(() => checkFact(scope, `values.settings.featureGates.${gate}`, fact, v, version, "feature gate"));
       }
       continue;
     }
     const fact = CHART_SETTINGS.find((f) => f.key === key);
     if (fact?.wired) {
       const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
-      throw new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`);
+      problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`));
+      continue;
     }
     if (!fact && passUnverified(scope, `values.settings.${key}`, version, CHART_SETTINGS)) continue;
-    if (!fact) throw unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version);
-    if (value !== null) checkFact(scope, `values.settings.${key}`, fact, value, version, "setting");
+    if (!fact) problems.add(unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
+    else if (value !== null) problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting"));
   }
+  problems.throwIfAny(scope);
 }
 
 /**
