@@ -5,6 +5,9 @@ import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-clu
 import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
 import { checkProvider, recordDefault } from "./private/provider-choice";
+import { checkOptionKeys } from "./private/input-checks";
+import { Problems } from "./private/problems";
+import { FROM_CLUSTER_NAME_OPTIONS } from "./private/prop-keys";
 
 /** Options of {@link KarpenterCluster.fromClusterName}. */
 export interface FromClusterNameOptions {
@@ -92,13 +95,17 @@ export class KarpenterCluster implements IKarpenterCluster {
    * @param id the data source's construct id
    * @param clusterName the cluster name (1–100 characters: letters, digits, `-`, `_`, starting with a letter or digit)
    * @param options `provider`: the AWS provider of the cluster's region and account (see {@link FromClusterNameOptions})
-   * @throws KarpenterValidationError when a literal name breaks the EKS naming rule, or `provider` is
+   * @throws KarpenterValidationError when a literal name breaks the EKS naming rule, `options` has a key
+   * outside {@link FromClusterNameOptions}, or `provider` is
    * not an AwsProvider of the scope's stack; at synth, without `provider` in a stack holding several
    * AWS providers or only an aliased one
    */
   public static fromClusterName(scope: Construct, id: string, clusterName: string, options: FromClusterNameOptions = {}): IKarpenterCluster {
     const path = `${scope.node.path}/${id}`;
-    checkEksClusterName(path, "clusterName", clusterName);
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(path, "options", options, FROM_CLUSTER_NAME_OPTIONS));
+    problems.check(() => checkEksClusterName(path, "clusterName", clusterName));
+    problems.throwIfAny(path);
     const provider = options?.provider ?? undefined;
     if (provider) checkProvider(scope, path, "aws", "provider", provider);
     // loaded only here: the data source class is the largest module the library uses (230 KB)

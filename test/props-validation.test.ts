@@ -10,7 +10,7 @@ import { KarpenterRelease } from "../lib/karpenter-release";
 import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
 import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
 import { KarpenterValidationError } from "../lib/errors";
-import { IKarpenterCluster } from "../lib/karpenter-cluster";
+import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
 import { rejected, synthJson, testCluster, testStack } from "./helpers";
 
 /*
@@ -221,6 +221,13 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
       expect.stringMatching(/^test\/system: sizee = 3 is invalid: not a known prop \(it would be ignored\); did you mean size\? The allowed keys are \{ cluster\?, subnetIds\?, size\?/),
       expect.stringMatching(/^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \}$/),
     ]);
+  });
+
+  test("KarpenterCluster.fromClusterName options", () => {
+    const { stack } = setup();
+    expect(rejected(() => KarpenterCluster.fromClusterName(stack, "existing", "demo", { providr: undefined, region: "x" } as any)).message).toBe(
+      'test/existing: options.region = "x" is invalid: not a known key of options (it would be ignored): the allowed keys are { provider? }',
+    );
   });
 
   test.each([

@@ -235,7 +235,7 @@ export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unkno
  * allowed key is a likely typo of it.
  * @throws KarpenterValidationError naming `<field>` or `<field>.<key>` and the allowed keys
  */
-export function checkOptionKeys<T extends object>(scope: IConstruct, field: string, options: T | undefined, allowed: readonly string[]): T | undefined {
+export function checkOptionKeys<T extends object>(scope: IConstruct | string, field: string, options: T | undefined, allowed: readonly string[]): T | undefined {
   if (options === undefined) return undefined;
   const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
   if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);

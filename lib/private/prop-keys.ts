@@ -63,3 +63,5 @@ export const SYSTEM_NODE_TAINT = ["key", "value", "effect"] as const;
 export const DISCOVERY_TAGS_PROPS = ["cluster", "subnets", "securityGroupId", "tagValue", "tagKey", "provider"] as const;
 /** `KarpenterAdoption` (lib/adopt/karpenter-adoption.ts). */
 export const ADOPTION = ["clusterName", "version", "namespace", "nodeRole", "controllerRole", "interruptionQueue", "helm"] as const;
+/** `FromClusterNameOptions` (lib/karpenter-cluster.ts). */
+export const FROM_CLUSTER_NAME_OPTIONS = ["provider"] as const;

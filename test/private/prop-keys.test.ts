@@ -36,6 +36,7 @@ const LISTS: [keyof typeof keys, string, string][] = [
   ["SYSTEM_NODE_TAINT", "system-node-group.ts", "SystemNodeTaint"],
   ["DISCOVERY_TAGS_PROPS", "discovery-tags.ts", "DiscoveryTagsProps"],
   ["ADOPTION", "adopt/karpenter-adoption.ts", "KarpenterAdoption"],
+  ["FROM_CLUSTER_NAME_OPTIONS", "karpenter-cluster.ts", "FromClusterNameOptions"],
 ];
 
 /** The property names of an exported interface, read from its source file. */
