@@ -25,6 +25,11 @@ function setup(): { stack: TerraformStack; cluster: IKarpenterCluster } {
   return { stack, cluster: testCluster(stack, "demo") };
 }
 
+/** Each problem of an error as "<construct path> <field>". */
+function pathsAndFields(e: KarpenterValidationError): string[] {
+  return e.problems.map((p) => `${p.path} ${p.field}`);
+}
+
 function warnings(stack: TerraformStack): string[] {
   return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
 }
@@ -105,7 +110,7 @@ describe("every problem of one construct at once, on the construct and prop the 
         interruptionQueue: { kmsKey: { keyArn: "alias/mine" } },
       }),
     );
-    expect(e.problems.map((p) => `${p.path} ${p.field}`)).toEqual([
+    expect(pathsAndFields(e)).toEqual([
       "test/k namespace",
       "test/k identity.oidcProviderArn",
       "test/k interruptionQueue.kmsKey.keyArn",
@@ -158,7 +163,7 @@ describe("more props reported together", () => {
   test("Karpenter: unknown value paths and bad values.settings come with the other problems", () => {
     const { stack, cluster } = setup();
     const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", values: { replicaz: 3, settings: { clusterName: "x", batchMaxDuration: "soon" } } }));
-    expect(e.problems.map((p) => `${p.path} ${p.field}`)).toEqual([
+    expect(pathsAndFields(e)).toEqual([
       "test/k namespace",
       "test/k values.settings.clusterName",
       "test/k values.settings.batchMaxDuration",
