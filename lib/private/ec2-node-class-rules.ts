@@ -2,6 +2,7 @@ import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfig
 import { KarpenterVersion } from "./version";
 import { Checker, entry, GO_DURATION, isSet, QUANTITY } from "./k8s-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "./aws-ids";
 
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.14) that needs no cluster
@@ -75,8 +76,8 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   // no terms with an amiFamily that is no family: the family is the mistake (no default alias could be derived)
   if (familyValid || isSet(p.amiSelectorTerms)) checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
 
-  checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: /^subnet-[0-9a-z]+$/, idText: "a subnet ID such as subnet-0123abcd", others: ["tags"] });
-  checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: /^sg-[0-9a-z]+$/, idText: "a security group ID such as sg-0123abcd", others: ["tags", "name"] });
+  checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: SUBNET_ID.pattern, idText: SUBNET_ID.text, others: ["tags"] });
+  checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: SECURITY_GROUP_ID.pattern, idText: SECURITY_GROUP_ID.text, others: ["tags", "name"] });
   checkCapacityReservationTerms(c, p);
 
   c.guard(() => c.bool("associatePublicIPAddress", p.associatePublicIPAddress));
