@@ -1,4 +1,5 @@
 import { Construct } from "constructs";
+import { TerraformDataSource, TerraformResource } from "cdktf";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
@@ -67,11 +68,15 @@ export class KarpenterCluster implements IKarpenterCluster {
    * whatever uses them waits for the cluster; its literal name (when given as a literal) is used
    * to check derived names at synth.
    * @param cluster the `EksCluster` resource
-   * @throws KarpenterValidationError (path: the EksCluster's construct path, field `name`) when its
-   * literal name breaks the EKS naming rule: 1–100 characters, letters, digits, `-` and `_`, starting
-   * with a letter or digit (EKS CreateCluster API; hashicorp/aws `validClusterName`)
+   * @throws KarpenterValidationError (path `KarpenterCluster.fromEksCluster`, field `cluster`) when
+   * `cluster` is not an `EksCluster` resource of `@cdktf/provider-aws` (e.g. undefined, a plain object,
+   * or a `DataAwsEksCluster`: use {@link KarpenterCluster.fromClusterName} for a cluster the app does
+   * not create); (path: the EksCluster's construct path, field `name`) when its literal name breaks
+   * the EKS naming rule: 1–100 characters, letters, digits, `-` and `_`, starting with a letter or
+   * digit (EKS CreateCluster API; hashicorp/aws `validClusterName`)
    */
   public static fromEksCluster(cluster: EksCluster): IKarpenterCluster {
+    checkEksClusterResource(cluster);
     const literal = cluster.nameInput;
     // checked here, where the name is given, rather than later as a queue or role name derived from it
     if (literal !== undefined) checkEksClusterName(cluster.node.path, "name", literal);
@@ -155,6 +160,23 @@ export class KarpenterCluster implements IKarpenterCluster {
     this.clusterSecurityGroupId = attrs.clusterSecurityGroupId;
     this.kubernetesVersion = attrs.kubernetesVersion;
     this.resource = attrs.resource;
+  }
+}
+
+/**
+ * `fromEksCluster` reads the resource's attributes: anything but an `aws_eks_cluster` resource would
+ * fail there with a bare TypeError (or read a data source's attributes as a resource's).
+ */
+function checkEksClusterResource(cluster: unknown): void {
+  const where = "KarpenterCluster.fromEksCluster";
+  const expected = "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app";
+  if (cluster instanceof TerraformDataSource) {
+    throw new KarpenterValidationError(where, "cluster", cluster.node.path, `${expected}; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name)`);
+  }
+  const isResource = cluster instanceof TerraformResource && cluster.terraformResourceType === "aws_eks_cluster";
+  if (!isResource) {
+    const shown = cluster === undefined || cluster === null ? cluster : cluster instanceof TerraformResource ? cluster.node.path : "(not an EksCluster)";
+    throw new KarpenterValidationError(where, "cluster", shown, `${expected}, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create`);
   }
 }
 

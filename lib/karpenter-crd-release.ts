@@ -10,6 +10,8 @@ import { checkOptionKeys } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { CRD_RELEASE_PROPS } from "./private/prop-keys";
 import { isUnresolved } from "./private/tokens";
+import { touch } from "./private/app-index";
+import { registerCrdRelease } from "./private/release-pairs";
 import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
 
 /**
@@ -113,52 +115,67 @@ export class KarpenterCrdRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterCrdReleaseProps = {}) {
     super(scope, id);
-    // every problem of the props at once, before the release exists
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    problems.check(() => checkNamespace(this, "namespace", this.namespace));
-    const releaseName = props?.releaseName ?? "karpenter-crd";
-    problems.check(() => checkReleaseName(this, "releaseName", releaseName));
-    const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
-    problems.check(() => checkRepository(this, "repository", repository));
-    problems.throwIfAny(this, { remove: true });
-    if (!version) throw new Error("unreachable: a failed check is thrown above");
-    this.version = version.full;
+    try {
+      // every problem of the props at once, before the release exists
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      const releaseName = props?.releaseName ?? "karpenter-crd";
+      problems.check(() => checkReleaseName(this, "releaseName", releaseName));
+      const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
+      problems.check(() => checkRepository(this, "repository", repository));
+      const values = version && problems.check(() => webhookValues(this, version, props ?? {}));
+      problems.throwIfAny(this, { remove: true });
+      if (!version) throw new Error("unreachable: a failed check is thrown above");
+      this.version = version.full;
 
-    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider);
-    this.release = new Release(this, "release", {
-      provider,
-      name: releaseName,
-      chart: "karpenter-crd",
-      repository,
-      version: this.version,
-      namespace: this.namespace,
-      createNamespace: props.createNamespace || undefined,
-      values: webhookValues(this, version, props),
-      dependsOn: props.dependsOn,
-    });
+      const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider);
+      this.release = new Release(this, "release", {
+        provider,
+        name: releaseName,
+        chart: "karpenter-crd",
+        repository,
+        version: this.version,
+        namespace: this.namespace,
+        createNamespace: props.createNamespace || undefined,
+        values,
+        dependsOn: props.dependsOn,
+      });
+      registerCrdRelease(this);
+    } catch (e) {
+      // a caller that catches the error must not find (and synthesize) a half-built release
+      scope.node.tryRemoveChild(id);
+      touch();
+      throw e;
+    }
   }
 }
 
-/** The 1.0.x chart's `webhook:` values that are given; undefined when none are. */
+/**
+ * The 1.0.x chart's `webhook:` values that are given; undefined when none are.
+ * @throws KarpenterValidationError listing every webhook prop that is set on a version without the webhook, or that is bad
+ */
 function webhookValues(scope: Construct, version: KarpenterVersion, props: KarpenterCrdReleaseProps): string[] | undefined {
   const given = { serviceName: props.webhookServiceName, enabled: props.webhookEnabled, port: props.webhookPort };
   const set = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] !== undefined);
   if (set.length === 0) return undefined;
   const field = (k: keyof typeof given) => `webhook${k[0].toUpperCase()}${k.slice(1)}`;
+  const problems = new Problems();
   if (version.minor !== 0) {
-    throw new KarpenterValidationError(scope, field(set[0]), given[set[0]], `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`);
+    for (const k of set) problems.add(new KarpenterValidationError(scope, field(k), given[k], `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`));
+    problems.throwIfAny(scope);
   }
-  if (given.serviceName !== undefined) checkServiceName(scope, "webhookServiceName", given.serviceName);
+  if (given.serviceName !== undefined) problems.check(() => checkServiceName(scope, "webhookServiceName", given.serviceName!));
   if (given.enabled !== undefined && typeof given.enabled !== "boolean" && !isUnresolved(given.enabled)) {
-    throw new KarpenterValidationError(scope, "webhookEnabled", given.enabled, "true or false");
+    problems.add(new KarpenterValidationError(scope, "webhookEnabled", given.enabled, "true or false"));
   }
   const port = given.port;
   if (port !== undefined && !Token.isUnresolved(port) && !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    throw new KarpenterValidationError(scope, "webhookPort", port, "a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)");
+    problems.add(new KarpenterValidationError(scope, "webhookPort", port, "a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)"));
   }
+  problems.throwIfAny(scope);
   // a boolean token goes in unquoted as tobool(…), so that the chart's `if` reads a YAML boolean
   const enabled = given.enabled !== undefined && typeof given.enabled !== "boolean" ? plainScalar(Fn.tobool(given.enabled)) : given.enabled;
   return [renderValues({ webhook: { ...given, enabled } })];

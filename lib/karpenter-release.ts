@@ -15,7 +15,12 @@ import { checkOptionKeys, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { isUnresolved } from "./private/tokens";
 import { RELEASE_PROPS } from "./private/prop-keys";
-import { overlapsReportedAbove, typedValues, warnValuesOverlaps } from "./private/values-overlap";
+import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./private/values-overlap";
+import { touch } from "./private/app-index";
+import { isOwnInstall, onePerClusterProblems, registerInstall } from "./private/install-index";
+import { crdVersionProblems } from "./private/release-pairs";
+import { checkRoleArn } from "./private/role-arn";
+import { addSynthCheck } from "./private/synth-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
   booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, settingsValues,
@@ -192,6 +197,8 @@ export interface KarpenterReleaseProps {
 export class KarpenterRelease extends Construct {
   /** The `helm_release` resource. */
   public readonly release: Release;
+  /** The cluster the controller runs on (the `cluster` prop). */
+  public readonly cluster: IKarpenterCluster;
   /** The chart version, e.g. `"1.14.1"`. */
   public readonly version: string;
   /** The namespace of the release and of every namespaced object of the chart (Deployment, ServiceAccount…). */
@@ -209,105 +216,126 @@ export class KarpenterRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
     super(scope, id);
-    // every problem of the props at once, before the release exists
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
-    const cluster = problems.check(() => requireCluster(this, props));
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
-    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    problems.check(() => checkNamespace(this, "namespace", this.namespace));
-    this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;
-    problems.check(() => checkReleaseName(this, "releaseName", this.releaseName));
-    const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
-    problems.check(() => checkRepository(this, "repository", repository));
-    this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-    problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
-    const replicas = props?.replicas ?? 2;
-    problems.check(() => checkReplicas(this, "replicas", replicas));
-    const dnsPolicy = props?.dnsPolicy ?? "Default";
-    problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
-    const resources = problems.check(() => controllerResources(this, props?.controllerResources));
-    const settings = version && problems.check(() => settingsValues(this, version, props.settings));
-    const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
-    const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
-    const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
-    const timeout = props?.timeout;
-    if (timeout !== undefined && !isUnresolved(timeout) && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)) {
-      problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
-    }
-    const escape = problems.check(() => checkMap(this, "values", props?.values));
-    if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
-    problems.throwIfAny(this, { remove: true });
-    if (!version || !cluster || !resources || !settings) throw new Error("unreachable: a failed check is thrown above");
-    warnUnknownPatch(this, version);
-    this.version = version.full;
-
-    const generated: Record<string, unknown> = {
-      replicas,
-      dnsPolicy,
-      serviceAccount: {
-        name: this.serviceAccountName,
-        annotations: props.irsaRoleArn !== undefined ? { [IRSA_ROLE_ANNOTATION]: props.irsaRoleArn } : undefined,
-      },
-      controller: { resources },
-      settings: {
-        ...settings,
-        clusterName: cluster.clusterName,
-        interruptionQueue: props.interruptionQueue?.queueName,
-      },
-      nodeSelector,
-      tolerations,
-      affinity,
-    };
-    if (!overlapsReportedAbove(this)) {
-      warnValuesOverlaps(this, [
-        ...typedValues(["replicas"], "replicas", props.replicas),
-        ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
-        ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
-        ...typedValues(["settings"], "settings", props.settings),
-        ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
-        ...typedValues(["tolerations"], "tolerations", props.tolerations),
-        ...typedValues(["affinity"], "affinity", props.affinity),
-      ], escape);
-    }
-    const values = escape ? mergeHelmValues(generated, escape) : generated;
-    // what Helm gets is the merged document: check it as a whole, naming the prop each part came from
-    const merged = new Problems();
-    merged.check(() => checkValuePaths(this, this.version, values, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
-    merged.check(() => checkMergedResources(this, values, escape));
-    if (escape?.replicas !== undefined) merged.check(() => checkReplicas(this, "values.replicas", escape.replicas));
-    if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) merged.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
-    if (values.dnsPolicy === "None" && !(isPlainMap(values.dnsConfig) && Object.keys(values.dnsConfig).length > 0)) {
-      merged.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
-    }
-    merged.throwIfAny(this, { remove: true });
-    this.replicas = values.replicas as number;
-    this.fullName = chartFullName(this.releaseName, values);
     try {
-      this.valuesYaml = renderValues(booleanTokensPlain(values, version));
-    } catch (e) {
-      if (!(e instanceof ValuesRenderError)) throw e;
-      // name the prop the value came from: the escape hatch, or the typed prop of the same path
-      const parts = e.path.split(".");
-      const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
-      throw new KarpenterValidationError(this, field, "(a token)", e.message);
-    }
+      // every problem of the props and of the merged values at once, before the release exists
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
+      this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;
+      problems.check(() => checkReleaseName(this, "releaseName", this.releaseName));
+      const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
+      problems.check(() => checkRepository(this, "repository", repository));
+      this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+      problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+      problems.check(() => checkRoleArn(this, "irsaRoleArn", props?.irsaRoleArn));
+      const replicas = props?.replicas ?? 2;
+      problems.check(() => checkReplicas(this, "replicas", replicas));
+      const dnsPolicy = props?.dnsPolicy ?? "Default";
+      problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
+      const resources = problems.check(() => controllerResources(this, props?.controllerResources));
+      const settings = version && problems.check(() => settingsValues(this, version, props.settings));
+      const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
+      const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
+      const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
+      const timeout = props?.timeout;
+      if (timeout !== undefined && !isUnresolved(timeout) && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)) {
+        problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
+      }
+      const escape = problems.check(() => checkMap(this, "values", props?.values));
+      if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
 
-    const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
-    this.release = new Release(this, "release", {
-      provider,
-      name: this.releaseName,
-      chart: "karpenter",
-      repository,
-      version: this.version,
-      namespace: this.namespace,
-      // the CRDs belong to the karpenter-crd release, which Helm upgrades; the chart's crds/ folder it would not
-      skipCrds: true,
-      values: [this.valuesYaml],
-      timeout: props.timeout,
-      dependsOn: props.dependsOn,
-    });
+      // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
+      let values: Record<string, unknown> | undefined;
+      if (version && cluster && resources && settings && (escape || props?.values === undefined)) {
+        const generated: Record<string, unknown> = {
+          replicas,
+          dnsPolicy,
+          serviceAccount: {
+            name: this.serviceAccountName,
+            annotations: props.irsaRoleArn !== undefined ? { [IRSA_ROLE_ANNOTATION]: props.irsaRoleArn } : undefined,
+          },
+          controller: { resources },
+          settings: {
+            ...settings,
+            clusterName: cluster.clusterName,
+            interruptionQueue: props.interruptionQueue?.queueName,
+          },
+          nodeSelector,
+          tolerations,
+          affinity,
+        };
+        values = escape ? mergeHelmValues(generated, escape) : generated;
+        const merged = values;
+        problems.check(() => checkValuePaths(this, version.full, merged, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
+        problems.check(() => checkMergedResources(this, merged, escape));
+        if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+        if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
+        if (merged.dnsPolicy === "None" && !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)) {
+          problems.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
+        }
+      }
+      problems.throwIfAny(this, { remove: true });
+      if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
+      warnUnknownPatch(this, version);
+      this.cluster = cluster;
+      this.version = version.full;
+
+      // values wins over the typed props it overlaps: say so, here or (inside a Karpenter) on the props set there
+      const reportHere = !overlapsReportedAbove(this);
+      if (reportHere) {
+        warnValuesOverlaps(this, [
+          ...typedValues(["replicas"], "replicas", props.replicas),
+          ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+          ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+          ...typedValues(["settings"], "settings", props.settings),
+          ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
+          ...typedValues(["tolerations"], "tolerations", props.tolerations),
+          ...typedValues(["affinity"], "affinity", props.affinity),
+        ], escape);
+      }
+      const reporter = reportHere ? this : this.node.scope!;
+      warnImageOverridesVersion(reporter, this.version, escape);
+      warnServiceAccountNotCreated(reporter, escape, `${this.namespace}/${this.serviceAccountName}`, props.irsaRoleArn);
+
+      this.replicas = values.replicas as number;
+      this.fullName = chartFullName(this.releaseName, values);
+      try {
+        this.valuesYaml = renderValues(booleanTokensPlain(values, version));
+      } catch (e) {
+        if (!(e instanceof ValuesRenderError)) throw e;
+        // name the prop the value came from: the escape hatch, or the typed prop of the same path
+        const parts = e.path.split(".");
+        const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
+        throw new KarpenterValidationError(this, field, "(a token)", e.message);
+      }
+
+      const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
+      this.release = new Release(this, "release", {
+        provider,
+        name: this.releaseName,
+        chart: "karpenter",
+        repository,
+        version: this.version,
+        namespace: this.namespace,
+        // the CRDs belong to the karpenter-crd release, which Helm upgrades; the chart's crds/ folder it would not
+        skipCrds: true,
+        values: [this.valuesYaml],
+        timeout: props.timeout,
+        dependsOn: props.dependsOn,
+      });
+      // a KarpenterRelease used on its own is an install of its cluster (inside a Karpenter, part of that one)
+      registerInstall(this);
+      addSynthCheck(this, () => [...(isOwnInstall(this) ? onePerClusterProblems(this) : []), ...crdVersionProblems(this)]);
+    } catch (e) {
+      // a caller that catches the error must not find (and synthesize) a half-built release
+      scope.node.tryRemoveChild(id);
+      touch();
+      throw e;
+    }
   }
 }
 

@@ -18,7 +18,7 @@ import { Ec2NodeClass, Ec2NodeClassProps } from "./ec2-node-class";
 import { NodePool, NodePoolProps } from "./node-pool";
 import { chartFullName } from "./private/helm";
 import { awsLocation, sameInstallTarget } from "./private/cluster-identity";
-import { hasPodIdentityAgent, nodeObjectsOf, otherInstallsOnCluster, registerInstall } from "./private/install-index";
+import { hasPodIdentityAgent, nodeObjectsOf, onePerClusterProblems, registerInstall } from "./private/install-index";
 import { awsProviderFor, chooseProvider, ownsProviderChoice } from "./private/provider-choice";
 import { touch } from "./private/app-index";
 import { attributeAccountNames } from "./private/account-names";
@@ -480,14 +480,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   }
 
   private crossChecks(): KarpenterValidationError[] {
-    const errors: KarpenterValidationError[] = [];
-    const others = this.otherInstallsOnThisCluster();
-    if (others.length > 0) {
-      const cluster = this.cluster.clusterNameLiteral ?? this.cluster.resource.node.path;
-      errors.push(
-        new KarpenterValidationError(this, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and the IAM role, policy, queue, rule and Helm release names would collide at apply; keep one install`),
-      );
-    }
+    const errors: KarpenterValidationError[] = [...onePerClusterProblems(this)];
     const replicas = this.controllerChart.replicas;
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
@@ -499,19 +492,14 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       this.warned = true;
       Annotations.of(this).addWarning(
         this.cluster.resource instanceof TerraformDataSource
-          ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity { type: "irsa" }`
-          : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity { type: "irsa" }`,
+          ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity: { type: "irsa" }`
+          : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }`,
       );
     }
     this.warnNodeObjectsInThisStack();
     this.warnStaticNodePools();
     this.warnQueueLocation();
     return errors;
-  }
-
-  /** Every other Karpenter of the app on the same cluster: the same cluster resource, or the same literal name in the same AWS region and account. */
-  private otherInstallsOnThisCluster(): IKarpenterInstallation[] {
-    return otherInstallsOnCluster(this);
   }
 
   /**

@@ -327,6 +327,6 @@ function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined
   return (
     `NodePool ${name} allows spot capacity, but ${why} the EC2 Spot service-linked role (AWSServiceRoleForEC2Spot, spot.amazonaws.com). ` +
     "In an account where it does not exist yet, every spot launch fails with ServiceLinkedRoleCreationNotPermitted, because the Karpenter controller may not create service-linked roles. " +
-    "Create it once per account (the installation's spot service-linked role option, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`), or restrict karpenter.sh/capacity-type to on-demand."
+    "Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`), or restrict karpenter.sh/capacity-type to on-demand."
   );
 }

@@ -2,6 +2,7 @@ import { TerraformStack } from "cdktf";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { InterruptionQueue } from "../lib/interruption-queue";
 import { synthJson, testCluster, testStack, thrown } from "./helpers";
 import { TerraformOutput } from "cdktf";
@@ -56,5 +57,26 @@ describe("KarpenterCluster", () => {
     const seed = KarpenterCluster.fromClusterName(stack, "seed", "seed");
     const eks = new EksCluster(stack, "eks", { name: seed.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
     expect(KarpenterCluster.fromEksCluster(eks).clusterNameLiteral).toBeUndefined();
+  });
+});
+
+describe("KarpenterCluster.fromEksCluster input", () => {
+  const expected = "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create";
+
+  test.each([
+    ["undefined", undefined, "undefined"],
+    ["a plain object", { name: "x" }, '"(not an EksCluster)"'],
+  ])("%s is a validation error naming what is expected, not a TypeError", (_what, given, shown) => {
+    const error = thrown(() => KarpenterCluster.fromEksCluster(given as never));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe(`KarpenterCluster.fromEksCluster: cluster = ${shown} is invalid: ${expected}`);
+  });
+
+  test("a data source points to fromClusterName", () => {
+    const { stack } = testStack();
+    const data = new DataAwsEksCluster(stack, "existing", { name: "prod" });
+    expect(thrown(() => KarpenterCluster.fromEksCluster(data as never)).message).toBe(
+      'KarpenterCluster.fromEksCluster: cluster = "test/existing" is invalid: an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name)',
+    );
   });
 });

@@ -1,6 +1,6 @@
 import * as YAML from "yaml";
 import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
-import { onlyResource, synthJson, testStack } from "./helpers";
+import { onlyResource, rejected, synthJson, testStack } from "./helpers";
 
 function crd(props: ConstructorParameters<typeof KarpenterCrdRelease>[2] = {}) {
   const { stack } = testStack();
@@ -37,5 +37,30 @@ describe("KarpenterCrdRelease", () => {
     expect(() => crd({ namespace: "-x" })).toThrow(/namespace = "-x" is invalid/);
     expect(() => crd({ releaseName: "Karpenter_CRD" })).toThrow(/releaseName = "Karpenter_CRD" is invalid: a Helm release name/);
     expect(() => crd({ repository: "ftp://x" })).toThrow(/repository = "ftp:\/\/x" is invalid/);
+  });
+});
+
+describe("KarpenterCrdRelease: bad props", () => {
+  test("every problem at once, and nothing left in the tree", () => {
+    const { stack } = testStack();
+    const error = rejected(() => new KarpenterCrdRelease(stack, "crd", { version: "1.0.0", webhookServiceName: "Bad_", webhookPort: 70000 }));
+    expect(error.message).toBe(
+      "2 problems in the props of test/crd:\n" +
+        "  - test/crd: webhookServiceName = \"Bad_\" is invalid: a Kubernetes Service name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit\n" +
+        "  - test/crd: webhookPort = 70000 is invalid: a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)",
+    );
+    expect(stack.node.tryFindChild("crd")).toBeUndefined();
+    expect(synthJson(stack).resource?.helm_release).toBeUndefined();
+  });
+
+  test("webhook props on a version without the webhook: each one named, nothing left in the tree", () => {
+    const { stack } = testStack();
+    const error = rejected(() => new KarpenterCrdRelease(stack, "crd", { version: "1.14.1", webhookEnabled: true, webhookPort: 9443, namespace: "-x" }));
+    expect(error.problems.map((p) => [p.field, p.allowed])).toEqual([
+      ["namespace", "a Kubernetes namespace name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit"],
+      ["webhookEnabled", "only with Karpenter 1.0.x: 1.14.1 has no conversion webhook (removed in 1.1)"],
+      ["webhookPort", "only with Karpenter 1.0.x: 1.14.1 has no conversion webhook (removed in 1.1)"],
+    ]);
+    expect(stack.node.tryFindChild("crd")).toBeUndefined();
   });
 });

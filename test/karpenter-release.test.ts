@@ -1,12 +1,14 @@
 import * as YAML from "yaml";
-import { TerraformVariable, Token } from "cdktf";
+import { TerraformStack, TerraformVariable, Testing, Token } from "cdktf";
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterRelease, KarpenterReleaseProps } from "../lib/karpenter-release";
 import { KarpenterSettings, KubernetesToleration } from "../lib/karpenter-settings";
 import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, synthJson, testCluster, testStack } from "./helpers";
+import { onlyResource, rejected, synthJson, testCluster, testStack } from "./helpers";
 import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./private/reference";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
@@ -174,7 +176,7 @@ describe("KarpenterRelease", () => {
       const settings: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(everything)) if (k !== "featureGates" && k in chart.settings) settings[k] = v;
       settings.featureGates = Object.fromEntries(Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates));
-      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::1:role/x" });
+      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::123456789012:role/x" });
       const unknown = leafPaths(values).filter((p) => !pathInChart(chart, p));
       expect(unknown).toEqual([]);
       expect(values.settings.reservedENIs).toBe("1"); // the chart's type: a string
@@ -189,7 +191,7 @@ describe("KarpenterRelease", () => {
     });
 
     test("unknown and wired keys are refused", () => {
-      expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(/settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.14\.1 chart: batchMaxDuration, /);
+      expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(/settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.14\.1 chart; did you mean settings\.batchMaxDuration\? Its settings are batchMaxDuration, /);
       expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(/settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/);
       expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(/settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.14\.1 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/);
     });
@@ -373,5 +375,138 @@ describe("KarpenterRelease", () => {
     expect(release().construct.fullName).toBe("karpenter");
     expect(release({ releaseName: "autoscaler" }).construct.fullName).toBe("autoscaler-karpenter");
     expect(release({ values: { fullnameOverride: "kp" } }).construct.fullName).toBe("kp");
+  });
+});
+
+describe("KarpenterRelease: bad props", () => {
+  /** Builds a release in a fresh stack and returns what it threw, and the stack. */
+  function failing(props: Partial<KarpenterReleaseProps>) {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const error = rejected(() => new KarpenterRelease(stack, "rel", { cluster, ...props }));
+    return { stack, error };
+  }
+
+  test("a prop and a merged values path are reported together, and nothing is left in the tree", () => {
+    const { stack, error } = failing({ replicas: 0, values: { replicaz: 1 } });
+    expect(error.problems.map((p) => p.message)).toEqual([
+      "test/rel: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+      expect.stringMatching(/^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\?/),
+    ]);
+    expect(error.message).toMatch(/^2 problems in the props of test\/rel:\n/);
+    expect(stack.node.tryFindChild("rel")).toBeUndefined();
+    expect(synthJson(stack).resource?.helm_release).toBeUndefined();
+  });
+
+  test("a value that cannot be rendered (a list token) leaves nothing in the tree either", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    expect(() => new KarpenterRelease(stack, "rel", { cluster, values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/values\.tolerations = "\(a token\)" is invalid/);
+    expect(stack.node.tryFindChild("rel")).toBeUndefined();
+  });
+
+  test("irsaRoleArn must be an IAM role ARN; a reference passes", () => {
+    expect(failing({ irsaRoleArn: "nope" }).error.message).toBe(
+      'test/rel: irsaRoleArn = "nope" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
+    );
+    expect(failing({ irsaRoleArn: "arn:aws:iam::123456789012:instance-profile/x" }).error.field).toBe("irsaRoleArn");
+    expect(release({ irsaRoleArn: "arn:aws-us-gov:iam::123456789012:role/team/KarpenterController" }).values.serviceAccount.annotations).toEqual({
+      "eks.amazonaws.com/role-arn": "arn:aws-us-gov:iam::123456789012:role/team/KarpenterController",
+    });
+    const { stack } = testStack();
+    const arn = new TerraformVariable(stack, "role", { type: "string" }).stringValue;
+    expect(() => new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), irsaRoleArn: arn })).not.toThrow();
+  });
+
+  test("node selector keys and values follow the Kubernetes label rules, in the prop and in values", () => {
+    const { error } = failing({ nodeSelector: { "": "x", "node-role": "system_", "example.com/team": "a".repeat(64) }, values: { nodeSelector: { "Bad Key": "x" } } });
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'test/rel: nodeSelector[""] = "" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: it must not be empty',
+      "test/rel: nodeSelector[\"node-role\"] = \"system_\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
+      `test/rel: nodeSelector["example.com/team"] = "${"a".repeat(64)}" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit`,
+      "test/rel: values.nodeSelector[\"Bad Key\"] = \"Bad Key\" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
+    ]);
+    // an empty value selects nodes whose label is empty; null removes the chart's default label
+    expect(release({ nodeSelector: { "node-role": "" }, values: { nodeSelector: { "kubernetes.io/os": null } } }).values.nodeSelector).toEqual({ "node-role": "", "kubernetes.io/os": null });
+  });
+
+  test("values.logLevel is one of the levels the controller parses", () => {
+    expect(failing({ values: { logLevel: "verbose" } }).error.message).toBe(
+      'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else',
+    );
+    expect(failing({ values: { logLevel: 3 } }).error.field).toBe("values.logLevel");
+    for (const level of ["debug", "info", "error", "warn", "DEBUG"]) expect(release({ values: { logLevel: level } }).values.logLevel).toBe(level);
+    expect(release({ values: { logLevel: null } }).values.logLevel).toBeNull();
+  });
+
+  test("an unknown setting gets a did-you-mean when one is close, in settings and values.settings", () => {
+    const { error } = failing({ settings: { bogus: 1, batchIdleDuratin: "1s" } as KarpenterSettings, values: { settings: { featureGates: { nodeRepiar: true } } } });
+    const gates = "nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation, staticCapacity, capacityBuffer";
+    expect(error.problems.map((p) => [p.field, p.allowed])).toEqual([
+      ["settings.bogus", expect.stringMatching(/^a setting of the Karpenter 1\.14\.1 chart: batchMaxDuration, batchIdleDuration, /)],
+      ["settings.batchIdleDuratin", expect.stringMatching(/^a setting of the Karpenter 1\.14\.1 chart; did you mean settings\.batchIdleDuration\? Its settings are batchMaxDuration, batchIdleDuration, /)],
+      ["values.settings.featureGates.nodeRepiar", `a feature gate of the Karpenter 1.14.1 chart; did you mean values.settings.featureGates.nodeRepair? Its feature gates are ${gates}`],
+    ]);
+  });
+});
+
+describe("KarpenterRelease: what depends on the rest of the app", () => {
+  const warningsOf = (stack: TerraformStack) => {
+    Testing.synth(stack, true);
+    return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+  };
+
+  test("a KarpenterCrdRelease at another version on the same Helm provider fails synth, naming both", () => {
+    const { stack } = testStack();
+    new HelmProvider(stack, "helm", {});
+    const cluster = testCluster(stack, "demo", "cluster");
+    new KarpenterCrdRelease(stack, "crd", { version: "1.3.8" });
+    new KarpenterRelease(stack, "rel", { cluster, version: "1.4.4" });
+    const error = rejected(() => Testing.synth(stack, true));
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'test/rel: version = "1.4.4" is invalid: the version of the CRDs on its cluster: test/crd installs the karpenter-crd chart 1.3.8 through the same Helm provider (the default helm provider of stack test), and CRDs older than the controller lack fields and enum values the 1.4.4 controller reads and writes (Karpenter upgrade guide, "CRD upgrades": upgrade the karpenter-crd chart with the controller, to the same version); set test/rel and test/crd to one version',
+    ]);
+  });
+
+  test("the same version, or releases on two clusters' Helm providers, pass", () => {
+    const { stack } = testStack();
+    const blue = new HelmProvider(stack, "helm-blue", { alias: "blue" });
+    const green = new HelmProvider(stack, "helm-green", { alias: "green" });
+    new KarpenterCrdRelease(stack, "crd-blue", { version: "1.4.4", helmProvider: blue });
+    new KarpenterRelease(stack, "rel-blue", { cluster: testCluster(stack, "blue", "blue"), version: "1.4.4", helmProvider: blue });
+    new KarpenterCrdRelease(stack, "crd-green", { version: "1.3.8", helmProvider: green });
+    new KarpenterRelease(stack, "rel-green", { cluster: testCluster(stack, "green", "green"), version: "1.3.8", helmProvider: green });
+    expect(() => Testing.synth(stack, true)).not.toThrow();
+    // a newer CRD release on blue is named as newer
+    new KarpenterCrdRelease(stack, "crd-blue-2", { version: "1.5.8", helmProvider: blue, releaseName: "karpenter-crd-2" });
+    expect(rejected(() => Testing.synth(stack, true)).problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^test\/rel-blue: version = "1\.4\.4" is invalid: the version of the CRDs on its cluster: test\/crd-blue-2 installs the karpenter-crd chart 1\.5\.8 through the same Helm provider \(helm\.blue\), and CRDs newer than the controller hold fields the 1\.4\.4 controller does not know/),
+    ]);
+  });
+
+  test("two KarpenterReleases on one cluster are two installs", () => {
+    const { stack } = testStack();
+    new HelmProvider(stack, "helm", {});
+    const cluster = testCluster(stack, "demo");
+    new KarpenterRelease(stack, "a", { cluster });
+    new KarpenterRelease(stack, "b", { cluster, releaseName: "other" });
+    expect(rejected(() => Testing.synth(stack, true)).problems.map((p) => [p.path, p.field, p.value])).toEqual([
+      ["test/a", "cluster", "demo"],
+      ["test/b", "cluster", "demo"],
+    ]);
+  });
+
+  test("values.controller.image.tag and serviceAccount.create warn on the release used alone", () => {
+    const { stack } = testStack();
+    new HelmProvider(stack, "helm", {});
+    new KarpenterRelease(stack, "rel", {
+      cluster: testCluster(stack, "demo"),
+      irsaRoleArn: "arn:aws:iam::123456789012:role/KarpenterController",
+      values: { controller: { image: { tag: "1.13.1", digest: null } }, serviceAccount: { create: false } },
+    });
+    expect(warningsOf(stack)).toEqual([
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); it does not even change the image: the chart keeps its controller.image.digest of 1.14.1, and the image is pulled by that digest (with the digest changed or removed, the controller would run 1.13.1). Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      "values.serviceAccount.create = false: the chart creates no ServiceAccount, so kube-system/karpenter must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; with IRSA it must also carry the annotation eks.amazonaws.com/role-arn of the controller role (arn:aws:iam::123456789012:role/KarpenterController), which the chart now does not write",
+    ]);
   });
 });

@@ -9,6 +9,7 @@ import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { Karpenter, KarpenterProps } from "../lib/karpenter";
+import { KarpenterRelease } from "../lib/karpenter-release";
 import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
 import { SystemNodeGroup } from "../lib/system-node-group";
 import { Ec2NodeClass } from "../lib/ec2-node-class";
@@ -223,7 +224,9 @@ describe("Karpenter", () => {
   describe("Pod Identity agent warning", () => {
     test("warns when no eks-pod-identity-agent add-on for the cluster is in the app", () => {
       const { stack } = install();
-      expect(warnings(stack)).toEqual([expect.stringMatching(/EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster/)]);
+      expect(warnings(stack)).toEqual([
+        'the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }',
+      ]);
     });
 
     test("no warning with the add-on (referencing the cluster), none with IRSA", () => {
@@ -610,5 +613,58 @@ describe("Karpenter", () => {
     } finally {
       fs.rmSync(outdir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("Karpenter: values the install depends on", () => {
+  /** The warnings on the Karpenter construct only (not the Pod Identity agent's, which every install here gets). */
+  const own = (stack: TerraformStack) => warnings(stack).filter((w) => !/eks-pod-identity-agent/.test(w) && !/sets no Kubernetes version/.test(w));
+
+  test("values.controller.image.tag other than version warns on the Karpenter: the IAM policy, CRDs and settings follow version", () => {
+    const { stack, karpenter } = install({ version: "1.4.4", values: { controller: { image: { tag: "1.14.1" } } } });
+    expect(own(stack)).toEqual([
+      'values.controller.image.tag = "1.14.1" overrides the controller image of version = "1.4.4", while the IAM policy, CRDs and settings follow version (1.4.4); it does not even change the image: the chart keeps its controller.image.digest of 1.4.4, and the image is pulled by that digest (with the digest changed or removed, the controller would run 1.14.1). Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+    ]);
+    // on the Karpenter itself, where values and version are set
+    expect(karpenter.node.metadata.map((m) => String(m.data))).toContain(own(stack)[0]);
+  });
+
+  test("a digest of values replaces the image; the tag of version itself, or only a mirror repository, does not warn", () => {
+    expect(own(install({ values: { controller: { image: { digest: "sha256:abc" } } } }).stack)).toEqual([
+      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+    ]);
+    expect(own(install({ values: { controller: { image: { tag: "1.14.1", repository: "mirror.example.com/karpenter/controller" } } } }).stack)).toEqual([]);
+  });
+
+  test("values.serviceAccount.create false: the ServiceAccount must exist outside the app (Pod Identity binds its name; IRSA needs its annotation)", () => {
+    expect(own(install({ values: { serviceAccount: { create: false } } }).stack)).toEqual([
+      "values.serviceAccount.create = false: the chart creates no ServiceAccount, so kube-system/karpenter must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; the controller's IAM role is bound to that name (EKS Pod Identity association)",
+    ]);
+    const irsa = own(install({ identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" }, values: { serviceAccount: { create: false } } }).stack);
+    expect(irsa).toEqual([
+      expect.stringMatching(/^values\.serviceAccount\.create = false: .*; with IRSA it must also carry the annotation eks\.amazonaws\.com\/role-arn of the controller role, which the chart now does not write$/),
+    ]);
+    expect(own(install({ values: { serviceAccount: { create: true } } }).stack)).toEqual([]);
+  });
+
+  test("values.logLevel and values.nodeSelector are checked with the other props, on the Karpenter", () => {
+    const error = thrown(() => install({ replicas: 0, values: { logLevel: "verbose", nodeSelector: { "node-role": "-system" } } })) as KarpenterValidationError;
+    expect(error.problems.map((p) => p.message)).toEqual([
+      "test/karpenter: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+      'test/karpenter: values.nodeSelector["node-role"] = "-system" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, \'-\', \'_\' and \'.\', starting and ending with a letter or digit',
+      'test/karpenter: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else',
+    ]);
+  });
+
+  test("a KarpenterRelease of its own on the cluster of a Karpenter is a second install: both fail synth, each naming the other", () => {
+    const { stack } = helmStack();
+    const cluster = testCluster(stack, "demo");
+    new Karpenter(stack, "karpenter", { cluster });
+    new KarpenterRelease(stack, "controller", { cluster, releaseName: "second" });
+    const error = thrown(() => Testing.synth(stack, true)) as KarpenterValidationError;
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'test/karpenter: cluster = "demo" is invalid: one Karpenter per cluster: test/controller also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install',
+      'test/controller: cluster = "demo" is invalid: one Karpenter per cluster: test/karpenter also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install',
+    ]);
   });
 });

@@ -76,6 +76,8 @@ describe("capacity type and the spot warning", () => {
     expect(w[0]).toContain("ServiceLinkedRoleCreationNotPermitted");
     expect(w[0]).toContain("spot.amazonaws.com");
     expect(w[0]).toContain("does not create");
+    // names the prop that creates the role, as the user writes it
+    expect(w[0]).toContain("Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`)");
   });
 
   test("no warning when the installation creates the spot service-linked role", () => {

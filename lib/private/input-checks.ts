@@ -6,6 +6,7 @@ import { IKarpenterCluster } from "../karpenter-cluster";
 import { isUnresolved } from "./tokens";
 import { nearestKey, Problems } from "./problems";
 import { QUEUE_KMS_KEY } from "./prop-keys";
+import { IAM_ROLE_ARN, ROLE_ARN_TEXT } from "./role-arn";
 
 /*
  * Checks of inputs that several constructs share: the required cluster, option objects, tags,
@@ -88,8 +89,6 @@ export function checkTagKey(scope: IConstruct, field: string, key: unknown): voi
 
 /** IAM role names: 1–64 characters, letters, digits and `+=,.@_-` (IAM API `roleNameType`). */
 const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
-/** An IAM role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>`; group 1 is the name. */
-const IAM_ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/(?:[\x21-\x7e]+\/)?([\w+=,.@-]{1,64})$/;
 /** A managed policy ARN: AWS-managed (`iam::aws:`) or customer-managed (`iam::<account>:`), optional path. */
 const IAM_POLICY_ARN = /^arn:aws(?:-[a-z]+)*:iam::(?:aws|\d{12}):policy\/(?:[\x21-\x7e]+\/)?[\w+=,.@-]{1,128}$/;
 /** `*`, or `<service prefix>:<action>` where the action may hold the wildcards `*` and `?`. */
@@ -117,7 +116,7 @@ export function checkExistingRole(scope: IConstruct, field: string, role: { read
   let lastSegment: string | undefined;
   if (!Token.isUnresolved(arn)) {
     const m = IAM_ROLE_ARN.exec(arn);
-    if (!m) throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)");
+    if (!m) throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT);
     lastSegment = m[1];
   } else if (arn.includes(":role/")) {
     const tail = arn.slice(arn.lastIndexOf("/") + 1);

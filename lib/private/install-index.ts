@@ -9,6 +9,7 @@ import { appIndex, attached, register, registered, stackIndex, stacksOf } from "
 import { sameInstallTarget } from "./cluster-identity";
 import { registeredNodeObjects } from "./manifests";
 import { resolvedReference } from "./tokens";
+import { KarpenterValidationError } from "../errors";
 
 /*
  * The app-wide facts the checks of each Karpenter install need (other installs on its cluster, the
@@ -18,19 +19,51 @@ import { resolvedReference } from "./tokens";
 
 const INSTALLS = "karpenter-installs";
 
-/** An install, as the index sees it. */
-export interface IndexedInstall extends IKarpenterInstallation {
+/**
+ * An install, as the index sees it: a `Karpenter`, or a `KarpenterRelease` used on its own (the
+ * controller is what makes an install: two controllers on one cluster act on the same objects).
+ */
+export interface IndexedInstall extends IConstruct {
   readonly cluster: IKarpenterCluster;
+  /** The controller release: node objects ordered after it belong to the install. */
+  readonly release: IKarpenterInstallation["release"];
 }
 
-/** Records an install of the app. */
+/** Records an install of the app (one created inside another install, such as Karpenter's own KarpenterRelease, is part of that one). */
 export function registerInstall(install: IndexedInstall): void {
   register(install, INSTALLS, install);
 }
 
-/** The installs of the app still in the tree, in creation order. */
+/** The installs of the app still in the tree, in creation order; one inside another install counts as part of it. */
 function installs(scope: IConstruct): IndexedInstall[] {
-  return registered<IndexedInstall>(scope, INSTALLS).filter(attached);
+  return appIndex(scope, INSTALLS, () => {
+    const all = registered<IndexedInstall>(scope, INSTALLS).filter(attached);
+    const set = new Set<IConstruct>(all);
+    return all.filter((i) => !i.node.scopes.slice(0, -1).some((s) => set.has(s)));
+  });
+}
+
+/** Whether `install` is an install of its own (not a part of another registered install), for the checks it adds. */
+export function isOwnInstall(install: IndexedInstall): boolean {
+  return installs(install).includes(install);
+}
+
+/**
+ * One install per cluster: the problem of `install` when another install of the app is on its
+ * cluster (see {@link otherInstallsOnCluster}), naming the others.
+ */
+export function onePerClusterProblems(install: IndexedInstall): KarpenterValidationError[] {
+  const others = otherInstallsOnCluster(install);
+  if (others.length === 0) return [];
+  const cluster = install.cluster.clusterNameLiteral ?? install.cluster.resource.node.path;
+  // a Karpenter derives IAM, queue and rule names from the cluster; a KarpenterRelease alone only the Helm release
+  const fullInstalls = [install, ...others].every((i) => "nodeRoleName" in i);
+  const clash = fullInstalls
+    ? "the IAM role, policy, queue, rule and Helm release names would collide at apply"
+    : "two controllers would act on the same NodePools and NodeClaims";
+  return [
+    new KarpenterValidationError(install, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and ${clash}; keep one install`),
+  ];
 }
 
 /** Every other install of the app on the same cluster as `install` (see `sameInstallTarget`). */

@@ -7,7 +7,8 @@ import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } fr
 import { isPlainMap } from "./deep-merge";
 import { parseQuantity, plainScalar } from "./helm";
 import { checkOptionKeys } from "./input-checks";
-import { Problems } from "./problems";
+import { nearestKey, Problems } from "./problems";
+import { isLabelValue, qualifiedNameProblem } from "./k8s-rules";
 import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "./prop-keys";
 import { isUnresolved } from "./tokens";
 import { KarpenterVersion } from "./version";
@@ -115,7 +116,9 @@ function unknownKey(scope: IConstruct, field: string, value: unknown, facts: rea
   const wired = chartKeyFacts("settings", version).find((f) => f.wired && `settings.${f.key}` === field);
   if (wired) return new KarpenterValidationError(scope, field, value, `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`);
   const known = facts.filter((f) => hasKey(f, version.full)).map((f) => f.key);
-  return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart: ${known.join(", ")}`);
+  const near = nearestKey(field.slice(field.lastIndexOf(".") + 1), known);
+  const parent = field.slice(0, field.lastIndexOf("."));
+  return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart${near ? `; did you mean ${parent}.${near}? Its ${what}s are` : ":"} ${known.join(", ")}`);
 }
 
 /** The ServiceAccount annotation IRSA reads the role from (EKS user guide, "IAM roles for service accounts"). */
@@ -144,7 +147,8 @@ export function booleanTokensPlain(values: Record<string, unknown>, version: Kar
 }
 
 /**
- * Checks `values.settings` like typed settings (the chart ignores unknown keys silently) and refuses
+ * Checks `values.settings` like typed settings (the chart ignores unknown keys silently), the label
+ * keys and values of `values.nodeSelector` and the level of `values.logLevel`, and refuses
  * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
  * the IRSA role annotation).
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
@@ -154,6 +158,8 @@ export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, v
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
   problems.check(() => checkValuesSettings(scope, version, values.settings));
+  if (values.nodeSelector !== null) problems.check(() => checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"));
+  problems.check(() => checkLogLevel(scope, "values.logLevel", values.logLevel));
   problems.throwIfAny(scope);
 }
 
@@ -215,7 +221,7 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
     const why = irsa
       ? "with IRSA it is wired to the controller role, whose trust and policies are made for this controller"
       : "without IRSA it would make the AWS SDK in the controller prefer web identity over the EKS Pod Identity credentials";
-    throw new KarpenterValidationError(scope, `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`, annotations[IRSA_ROLE_ANNOTATION], `not settable here: ${why}; the annotation is wired from identity { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`);
+    throw new KarpenterValidationError(scope, `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`, annotations[IRSA_ROLE_ANNOTATION], `not settable here: ${why}; the annotation is wired from identity: { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`);
   }
 }
 
@@ -281,14 +287,56 @@ export function checkMergedResources(scope: IConstruct, values: Record<string, u
   }
 }
 
-/** @throws KarpenterValidationError for a node selector that is not a map of string label values */
-export function checkNodeSelector(scope: IConstruct, selector: Record<string, string> | undefined): Record<string, string> | undefined {
-  const map = checkMap(scope, "nodeSelector", selector);
+/**
+ * A node selector (`nodeSelector`, or `values.nodeSelector` with `field`): label keys are qualified
+ * names and values label values, by the Kubernetes rules (k8s.io/apimachinery `IsQualifiedName`,
+ * `IsValidLabelValue`; an empty value selects nodes whose label is empty). The API server rejects the
+ * controller's pods otherwise, and Helm waits for them until the release times out. `null` values
+ * (remove a chart default) and tokens pass.
+ * @throws KarpenterValidationError naming `<field>["<key>"]`, every bad entry at once
+ */
+export function checkNodeSelector(scope: IConstruct, selector: Record<string, string> | undefined, field = "nodeSelector"): Record<string, string> | undefined {
+  const map = checkMap(scope, field, selector);
   if (!map) return undefined;
+  const problems = new Problems();
   for (const [k, v] of Object.entries(map)) {
-    if (typeof v !== "string" && !isUnresolved(v)) throw new KarpenterValidationError(scope, `nodeSelector.${k}`, v, "a label value (string)");
+    const where = `${field}[${JSON.stringify(k)}]`;
+    const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
+    if (keyProblem) problems.add(new KarpenterValidationError(scope, where, k, `a Kubernetes label key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`));
+    else if (v !== null && v !== undefined && !isUnresolved(v) && !isLabelValue(v)) {
+      problems.add(new KarpenterValidationError(scope, where, v, "a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"));
+    }
   }
+  problems.throwIfAny(scope);
   return map as Record<string, string>;
+}
+
+/**
+ * The levels the controller's `LOG_LEVEL` (chart value `logLevel`) is documented to take: Karpenter
+ * docs, "Settings" (LOG_LEVEL: "Log verbosity level. Can be one of 'debug', 'info', or 'error'").
+ */
+const LOG_LEVELS = ["debug", "info", "error"];
+/**
+ * The other levels the controller parses: it reads LOG_LEVEL with zap's `ParseAtomicLevel` and exits
+ * on any other text (karpenter core `pkg/operator/logging`: `lo.Must(zap.ParseAtomicLevel(l))`).
+ */
+const ZAP_LEVELS = ["warn", "dpanic", "panic", "fatal"];
+
+/**
+ * `values.logLevel`: a level the controller parses; `null` or `""` leave the chart's `info`.
+ * @throws KarpenterValidationError naming `field`
+ */
+export function checkLogLevel(scope: IConstruct, field: string, level: unknown): void {
+  if (level === undefined || level === null || level === "" || isUnresolved(level)) return;
+  const known = typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
+  if (!known) {
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      level,
+      `a log level: "debug", "info" (the chart's default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap's "warn", "dpanic", "panic" and "fatal", and exits at start on anything else`,
+    );
+  }
 }
 
 const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];

@@ -1,7 +1,8 @@
 import { IConstruct } from "constructs";
-import { Annotations } from "cdktf";
+import { Annotations, Token } from "cdktf";
 import { leafPaths } from "./chart-values";
 import { isPlainMap } from "./deep-merge";
+import { IRSA_ROLE_ANNOTATION } from "./release-values";
 
 /*
  * `values` is the escape hatch, merged last: where it sets a chart value that a typed prop also set,
@@ -69,4 +70,63 @@ export function reportValuesOverlapsHere(parent: IConstruct): void {
 export function overlapsReportedAbove(release: IConstruct): boolean {
   const parent = release.node.scope;
   return parent !== undefined && reportedAbove.has(parent);
+}
+
+/** The controller image value paths of the chart (`controller.image.tag` / `.digest`), which `version` also decides. */
+const IMAGE_TAG = ["controller", "image", "tag"];
+const IMAGE_DIGEST = ["controller", "image", "digest"];
+
+/** The value at a key path of a values document, undefined when absent. */
+function valueAt(values: Record<string, unknown>, parts: readonly string[]): unknown {
+  let cur: unknown = values;
+  for (const part of parts) {
+    if (!isPlainMap(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+/**
+ * `values.controller.image.tag` / `.digest` overlap `version`: the chart pins the controller image of
+ * its own version (values.yaml `controller.image.tag` and `digest`, the image written as
+ * `<repository>:<tag>@<digest>`). Another tag or digest runs another controller, while the IAM
+ * policy, the CRDs and the settings checks follow `version`: warn, naming both. A tag alone does not
+ * even change the image, since the chart's digest of `version` stays and the image is pulled by it.
+ */
+export function warnImageOverridesVersion(scope: IConstruct, version: string, values: Record<string, unknown> | undefined): void {
+  if (!values) return;
+  const tag = valueAt(values, IMAGE_TAG);
+  const digest = valueAt(values, IMAGE_DIGEST);
+  const otherTag = tag !== undefined && tag !== null && String(tag).replace(/^v/, "") !== version;
+  const otherDigest = digest !== undefined && digest !== null;
+  if (!otherTag && !otherDigest) return;
+  const path = otherDigest ? "controller.image.digest" : "controller.image.tag";
+  const given = otherDigest ? digest : tag;
+  const effect = otherDigest
+    ? "the controller runs the image of that digest"
+    : `it does not even change the image: the chart keeps its controller.image.digest of ${version}, and the image is pulled by that digest (with the digest changed or removed, the controller would run ${String(tag)})`;
+  Annotations.of(scope).addWarning(
+    `values.${path} = ${JSON.stringify(given) ?? String(given)} overrides the controller image of version = "${version}", while the IAM policy, CRDs and settings follow version (${version}); ${effect}. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset`,
+  );
+}
+
+/**
+ * `values.serviceAccount.create: false` (or `null`, which removes the chart's `true`): the chart
+ * creates no ServiceAccount, so the controller's must exist before its pods start (created outside
+ * this app), else the API server rejects them; with IRSA it must also carry the role annotation the
+ * chart would have written. Warn: it depends on something outside the app.
+ * @param account `<namespace>/<name>` of the controller's ServiceAccount
+ * @param irsaRoleArn the IRSA role written to the annotation, when the release uses IRSA
+ */
+export function warnServiceAccountNotCreated(scope: IConstruct, values: Record<string, unknown> | undefined, account: string, irsaRoleArn: string | undefined): void {
+  const sa = values?.serviceAccount;
+  if (!isPlainMap(sa) || !("create" in sa) || (sa.create !== false && sa.create !== null)) return;
+  const shown = sa.create === null ? "null (removed: the chart's template then skips the ServiceAccount)" : "false";
+  const identity =
+    irsaRoleArn !== undefined
+      ? `with IRSA it must also carry the annotation ${IRSA_ROLE_ANNOTATION} of the controller role${Token.isUnresolved(irsaRoleArn) ? "" : ` (${irsaRoleArn})`}, which the chart now does not write`
+      : "the controller's IAM role is bound to that name (EKS Pod Identity association)";
+  Annotations.of(scope).addWarning(
+    `values.serviceAccount.create = ${shown}: the chart creates no ServiceAccount, so ${account} must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; ${identity}`,
+  );
 }
