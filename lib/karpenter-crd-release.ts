@@ -98,6 +98,10 @@ export interface KarpenterCrdReleaseProps {
  * (Karpenter upgrade guide, "CRD upgrades"). Install it with the same version and namespace as the
  * controller, and install the controller with `skip_crds = true` after it (see `KarpenterRelease`).
  *
+ * A constructor that throws removes the construct from the tree (nothing half-built). At synth, a
+ * `KarpenterRelease` of the app on the same Helm provider (the same cluster) at another version is an
+ * error naming both: the controller needs the CRDs of its own version.
+ *
  * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), an unsupported version, a bad namespace or release name, a
  * repository that is not an `oci://` or `https://` URL, `webhookServiceName`, `webhookEnabled` or
  * `webhookPort` on a version without the webhook, or a webhook port outside 1–65535

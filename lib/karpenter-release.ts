@@ -79,7 +79,8 @@ export interface KarpenterReleaseProps {
    */
   readonly serviceAccountName?: string;
   /**
-   * IRSA only: the controller role ARN, written as the ServiceAccount annotation
+   * IRSA only: the controller role ARN, `arn:<partition>:iam::<12-digit account>:role/<optional path/><name>`
+   * (a literal is checked; a reference passes), written as the ServiceAccount annotation
    * `eks.amazonaws.com/role-arn`. Leave unset with EKS Pod Identity (the association binds the role).
    * @default no annotation
    */
@@ -111,6 +112,8 @@ export interface KarpenterReleaseProps {
   /**
    * Extra node labels the controller pods require (`nodeSelector`), e.g. the system node group's
    * `{ "node-role": "system" }`. Helm merges maps, so the chart's `kubernetes.io/os: linux` stays.
+   * Keys are Kubernetes label keys (`[<DNS subdomain prefix>/]<name>`), values label values (empty, or
+   * up to 63 letters, digits, `-`, `_`, `.`, starting and ending with a letter or digit).
    * @default none (chart: kubernetes.io/os=linux)
    */
   readonly nodeSelector?: Record<string, string>;
@@ -141,7 +144,10 @@ export interface KarpenterReleaseProps {
    * empty there — annotations, labels, `controller.resources`, `dnsConfig` — and `nodeSelector` take
    * any key; lists are replaced whole; maps values.yaml fills, such as `affinity`, take only its
    * keys), `controller.resources` requests must not exceed their limits, and keys under `settings`
-   * are checked against the version. `settings.clusterName`, `settings.interruptionQueue`,
+   * are checked against the version, `nodeSelector` keys and values by the Kubernetes label rules, and
+   * `logLevel` against the levels the controller parses (`debug`, `info`, `error` — Karpenter docs,
+   * Settings, LOG_LEVEL — and zap's `warn`, `dpanic`, `panic`, `fatal`; the controller exits at start on
+   * any other). `settings.clusterName`, `settings.interruptionQueue`,
    * `serviceAccount.name` and the `eks.amazonaws.com/role-arn` ServiceAccount annotation cannot be
    * overridden here: they are wired (use `cluster`, `interruptionQueue`, `serviceAccountName`,
    * `irsaRoleArn`); nor can `serviceAccount` be removed with `null`, nor (with `irsaRoleArn`)
@@ -150,7 +156,9 @@ export interface KarpenterReleaseProps {
    *
    * Where `values` sets a chart value a typed prop above also sets, `values` wins and synth warns
    * naming both (`values.replicas = 3 overrides replicas = 2…`); the checks of the merged value name
-   * `values.<path>`.
+   * `values.<path>`. `controller.image.tag` and `.digest` overlap `version` (the chart pins the image of
+   * its version): another tag or a digest warns, since the IAM policy, CRDs and settings follow `version`.
+   * `serviceAccount.create: false` warns that the ServiceAccount must then exist outside the app.
    * @default none
    */
   readonly values?: Record<string, unknown>;
@@ -184,15 +192,22 @@ export interface KarpenterReleaseProps {
  * Warns (once per app and version) when the version's patch is newer than the newest one this library
  * knows: the chart may not exist, and the newest known patch's facts are assumed.
  *
- * Every problem of the props comes in one error (its `problems` lists them).
+ * Every problem of the props comes in one error (its `problems` lists them), the checks of the merged
+ * values included; a constructor that throws removes the construct from the tree (nothing half-built).
+ *
+ * Used on its own (not inside a `Karpenter`) it is an install of its cluster: another `Karpenter` or
+ * `KarpenterRelease` on the same cluster fails synth, naming both. A `KarpenterCrdRelease` of the app on
+ * the same Helm provider (same cluster) at another version fails synth too, naming both releases.
  *
  * @throws KarpenterValidationError for a missing `cluster`; a prop outside {@link KarpenterReleaseProps}; an unsupported version, or one that does not
  * support the cluster's literal Kubernetes version (Karpenter compatibility matrix); a setting or
  * feature gate the version lacks (naming the version that introduced it); a value path the version's
  * values.yaml lacks (naming the version that has it, if any); a bad setting value, quantity, replica
  * count, toleration, name or namespace; a request above its limit (after `values` is merged);
- * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); or
- * a token that cannot be written into the values YAML (a list or map token; boolean settings may be tokens)
+ * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); a
+ * literal `irsaRoleArn` that is not an IAM role ARN; a node selector key or value outside the Kubernetes
+ * label rules; a `values.logLevel` the controller cannot parse; or a token that cannot be written into
+ * the values YAML (a list or map token; boolean settings may be tokens)
  */
 export class KarpenterRelease extends Construct {
   /** The `helm_release` resource. */

@@ -192,8 +192,9 @@ export interface KarpenterProps {
  * waits for their nodes), then the controller: no orphaned instances.
  *
  * One install per cluster: the CRDs are cluster-scoped, and the IAM, queue and Helm release names
- * derive from the cluster name, so a second `Karpenter` for the same cluster (same cluster resource,
- * or the same literal cluster name on the same AWS region and account, in any stack) fails at synth.
+ * derive from the cluster name, so a second `Karpenter` (or a `KarpenterRelease` used on its own) for
+ * the same cluster (same cluster resource, or the same literal cluster name on the same AWS region and
+ * account, in any stack) fails at synth.
  * The same cluster name in another region is another cluster, but IAM names are account-wide: the
  * second install then needs its own `nodeRole.roleName`, `controllerRole.roleName` and
  * `controllerRole.policyNameSuffix` (and its system node group its own `roleName`), unless the AWS
