@@ -295,7 +295,6 @@ export class KarpenterRelease extends Construct {
       }
       problems.throwIfAny(this, { remove: true });
       if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
-      warnUnknownPatch(this, version);
       this.cluster = cluster;
       this.version = version.full;
 
@@ -342,6 +341,8 @@ export class KarpenterRelease extends Construct {
         timeout: props.timeout,
         dependsOn: props.dependsOn,
       });
+      // last, once nothing can fail: said once per app and version
+      warnUnknownPatch(this, version);
       // a KarpenterRelease used on its own is an install of its cluster (inside a Karpenter, part of that one)
       registerInstall(this);
       addSynthCheck(this, () => [...(isOwnInstall(this) ? onePerClusterProblems(this) : []), ...crdVersionProblems(this)]);
