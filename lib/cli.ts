@@ -68,7 +68,9 @@ upgrade-plan: what changes when an install of this library moves from one Karpen
 to another: per minor crossed, controller IAM policy statements by Sid, node role policies,
 interruption rules, chart settings and feature gates, NodePool / EC2NodeClass fields and enum
 values; the Kubernetes ranges; known hazards (upstream errata, patches to avoid); and the order
-cdktf deploy applies it in. Markdown on stdout, or JSON with --json.
+cdktf deploy applies it in. Markdown on stdout, or JSON with --json. The same release twice is
+no upgrade: only "Same release: nothing to upgrade." and that release's known hazards, if any
+(JSON: direction "none", empty steps and deployOrder).
 
 Options of upgrade-plan:
   --from <version>            the running release, 1.x.y (or 1.x: its newest known patch)
