@@ -173,6 +173,8 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (flag === "-h" || flag === "--help") return { help: true };
+    // `--allow-invalid=false` would otherwise read as --allow-invalid
+    if ((flag === "--no-legacy-defaults" || flag === "--allow-invalid") && inline !== undefined) return { error: `${flag} takes no value` };
     if (flag === "--no-legacy-defaults") legacyDefaults = false;
     else if (flag === "--allow-invalid") allowInvalid = true;
     else if (flag === "--role") role = value();
