@@ -11,7 +11,8 @@ import { Problems } from "./private/problems";
 import { CRD_RELEASE_PROPS } from "./private/prop-keys";
 import { isUnresolved } from "./private/tokens";
 import { touch } from "./private/app-index";
-import { registerCrdRelease } from "./private/release-pairs";
+import { duplicateCrdProblems, registerCrdRelease } from "./private/release-pairs";
+import { addSynthCheck } from "./private/synth-checks";
 import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
 
 /**
@@ -100,7 +101,8 @@ export interface KarpenterCrdReleaseProps {
  *
  * A constructor that throws removes the construct from the tree (nothing half-built). At synth, a
  * `KarpenterRelease` of the app on the same Helm provider (the same cluster) at another version is an
- * error naming both: the controller needs the CRDs of its own version.
+ * error naming both: the controller needs the CRDs of its own version; so is another karpenter-crd
+ * release on the same Helm provider (a `Karpenter` brings its own): Helm lets one release own the CRDs.
  *
  * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), an unsupported version, a bad namespace or release name, a
  * repository that is not an `oci://` or `https://` URL, `webhookServiceName`, `webhookEnabled` or
@@ -148,6 +150,7 @@ export class KarpenterCrdRelease extends Construct {
         dependsOn: props.dependsOn,
       });
       registerCrdRelease(this);
+      addSynthCheck(this, () => duplicateCrdProblems(this));
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
       scope.node.tryRemoveChild(id);

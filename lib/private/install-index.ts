@@ -43,6 +43,15 @@ function installs(scope: IConstruct): IndexedInstall[] {
   });
 }
 
+/**
+ * The construct a building block's synth problems are reported on: the registered install it is
+ * part of (a Karpenter, whose props set it), else the block itself.
+ */
+export function reportedOn(block: IConstruct): IConstruct {
+  const set = new Set<IConstruct>(registered<IndexedInstall>(block, INSTALLS));
+  return block.node.scopes.slice(0, -1).reverse().find((s) => set.has(s) && attached(s)) ?? block;
+}
+
 /** Whether `install` is an install of its own (not a part of another registered install), for the checks it adds. */
 export function isOwnInstall(install: IndexedInstall): boolean {
   return installs(install).includes(install);
