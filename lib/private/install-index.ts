@@ -44,12 +44,18 @@ function installs(scope: IConstruct): IndexedInstall[] {
 }
 
 /**
- * The construct a building block's synth problems are reported on: the registered install it is
- * part of (a Karpenter, whose props set it), else the block itself.
+ * The install a construct is or is part of: the outermost registered install among it and its
+ * ancestors (a Karpenter for its own releases, a KarpenterRelease used alone for itself); undefined
+ * for a construct outside every install (e.g. a KarpenterCrdRelease used alone).
  */
+export function installOf(c: IConstruct): IConstruct | undefined {
+  const set = new Set<IConstruct>(registered<IndexedInstall>(c, INSTALLS));
+  return c.node.scopes.find((s) => set.has(s) && attached(s));
+}
+
+/** The construct a building block's synth problems are reported on: its install (a Karpenter, whose props set it), else the block itself. */
 export function reportedOn(block: IConstruct): IConstruct {
-  const set = new Set<IConstruct>(registered<IndexedInstall>(block, INSTALLS));
-  return block.node.scopes.slice(0, -1).reverse().find((s) => set.has(s) && attached(s)) ?? block;
+  return installOf(block) ?? block;
 }
 
 /** Whether `install` is an install of its own (not a part of another registered install), for the checks it adds. */

@@ -4,7 +4,7 @@ import type { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "../errors";
 import { appIndex, attached, register, registered } from "./app-index";
 import { providerName } from "./provider-choice";
-import { reportedOn } from "./install-index";
+import { installOf, reportedOn } from "./install-index";
 import * as semver from "./semver";
 
 /*
@@ -62,7 +62,9 @@ function crdReleasesByTarget(scope: IConstruct): Map<string, PairedRelease[]> {
  */
 export function duplicateCrdProblems(crd: PairedRelease): KarpenterValidationError[] {
   if (!attached(crd)) return [];
-  const others = (crdReleasesByTarget(crd).get(target(crd.release)) ?? []).filter((o) => o !== crd);
+  // two CRD releases of two installs: the one-install-per-cluster error says it
+  const mine = installOf(crd);
+  const others = (crdReleasesByTarget(crd).get(target(crd.release)) ?? []).filter((o) => o !== crd && !(mine && installOf(o)));
   if (others.length === 0) return [];
   return [
     new KarpenterValidationError(
@@ -82,7 +84,8 @@ export function duplicateCrdProblems(crd: PairedRelease): KarpenterValidationErr
 export function crdVersionProblems(controller: PairedRelease): KarpenterValidationError[] {
   if (!attached(controller)) return [];
   return (crdReleasesByTarget(controller).get(target(controller.release)) ?? [])
-    .filter((crd) => crd.version !== controller.version)
+    // the CRD release of another install on the cluster: the one-install-per-cluster error says it
+    .filter((crd) => crd.version !== controller.version && (installOf(crd) === undefined || installOf(crd) === installOf(controller)))
     .map((crd) => {
       const [mine, theirs] = [reportedOn(controller).node.path, reportedOn(crd).node.path];
       const older = semver.lt(crd.version, controller.version);
