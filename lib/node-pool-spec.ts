@@ -149,12 +149,15 @@ export interface NodeClassReference {
   /** The node class's `metadata.name` (a DNS-1123 subdomain). */
   readonly name: string;
   /**
-   * The API group of the node class.
+   * The API group of the node class: `karpenter.k8s.aws`, the only one Karpenter on AWS provides.
+   * Karpenter ignores a NodePool whose nodeClassRef names another group or kind
+   * (kubernetes-sigs/karpenter pkg/utils/nodepool, IsManaged), so any other value is an error.
    * @default "karpenter.k8s.aws"
    */
   readonly group?: string;
   /**
-   * The kind of the node class.
+   * The kind of the node class: `EC2NodeClass` (case-sensitive), the only one Karpenter on AWS
+   * provides; any other value is an error.
    * @default "EC2NodeClass"
    */
   readonly kind?: string;

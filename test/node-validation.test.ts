@@ -228,7 +228,7 @@ describe("every problem of one object in one error", () => {
         "test/obj: 3 problems:",
         `  - test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
         '  - test/obj: limits["cpu"] = "lots" is invalid: a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"',
-        "  - test/obj: weight = 101 is invalid: an integer from 1 to 100",
+        "  - test/obj: weight = 101 is invalid: a whole number from 1 to 100",
       ].join("\n"),
     );
     expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
@@ -250,8 +250,8 @@ describe("every problem of one object in one error", () => {
 
   test("NodePool: an unknown prop, a CRD rule and a rule beyond the CRD together", () => {
     expect(messages("NodePool", { expireAftr: "720h", weight: 0, requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] } as any)).toEqual([
-      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (known fields: name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas); an unknown field would be silently dropped',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas',
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
       'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
     ]);
   });
@@ -266,8 +266,8 @@ describe("every problem of one object in one error", () => {
 
   test("NodePool: two restricted labels, each on its entry", () => {
     expect(messages("NodePool", { labels: { "karpenter.sh/foo": "x", "karpenter.k8s.aws/bar": "y" } })).toEqual([
-      'test/obj: labels["karpenter.sh/foo"] = "karpenter.sh/foo" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
-      'test/obj: labels["karpenter.k8s.aws/bar"] = "karpenter.k8s.aws/bar" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
+      'test/obj: labels["karpenter.sh/foo"] = "x" is invalid: the key "karpenter.sh/foo" may not be used in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
+      'test/obj: labels["karpenter.k8s.aws/bar"] = "y" is invalid: the key "karpenter.k8s.aws/bar" may not be used in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
     ]);
   });
 
@@ -311,15 +311,15 @@ describe("every problem of one object in one error", () => {
 
   test("EC2NodeClass: two metadataOptions fields", () => {
     expect(messages("EC2NodeClass", { metadataOptions: { httpTokens: "maybe" as any, httpPutResponseHopLimit: 100 } })).toEqual([
-      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: an integer from 1 to 64",
+      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: a whole number from 1 to 64",
       'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
     ]);
   });
 
   test("EC2NodeClass: evictionSoft and evictionSoftGracePeriod without their partners, in plain words", () => {
     expect(messages("EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "10%" }, evictionSoftGracePeriod: { "nodefs.available": "1m" } } })).toEqual([
-      'test/obj: kubelet.evictionSoft["memory.available"] = "memory.available" is invalid: a signal that kubelet.evictionSoftGracePeriod also has: a soft eviction threshold needs a grace period, and evictionSoftGracePeriod has none for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
-      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "nodefs.available" is invalid: a signal that kubelet.evictionSoft also has: a grace period belongs to a soft eviction threshold, and evictionSoft has none for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
+      'test/obj: kubelet.evictionSoft["memory.available"] = "10%" is invalid: the key "memory.available" has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
+      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "1m" is invalid: the key "nodefs.available" has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
     ]);
   });
 
@@ -336,12 +336,12 @@ describe("every problem of one object in one error", () => {
     // an operator that is none: the rules over values for that operator do not run (x86_64 is not judged as a value of In)
     expect(messages("NodePool", { requirements: [req("kubernetes.io/arch", "Equals", ["x86_64"])], weight: 0 })).toEqual([
       'test/obj: requirements[0].operator = "Equals" is invalid: one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
     ]);
     // requirements that are no list: one problem, not one per rule over them
     expect(messages("NodePool", { requirements: "x" as any, weight: 0 })).toEqual([
       'test/obj: requirements = "x" is invalid: a list of requirements { key, operator, values?, minValues? }',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
     ]);
     // an amiFamily that is none: no default alias, and no second problem about the missing terms
     expect(messages("EC2NodeClass", { amiFamily: "Ubuntu" as any, metadataOptions: { httpTokens: "maybe" as any } })).toEqual([
@@ -386,22 +386,34 @@ describe("EBS iops and throughput only for the volume types EC2 takes them for",
 });
 
 describe("messages say what is allowed", () => {
-  test("a bad map key is reported on its entry, field[\"key\"], with the key as the value", () => {
+  test("a bad map key is reported on its entry, field[\"key\"], with the entry's value, and the message says the key is the problem", () => {
     const label = rejection("NodePool", { labels: { "karpenter.sh/nodepool": "x" } });
-    expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "karpenter.sh/nodepool"]);
-    expect(label.message).toBe('test/obj: labels["karpenter.sh/nodepool"] = "karpenter.sh/nodepool" is invalid: a label key Karpenter allows in NodePool labels: label "karpenter.sh/nodepool" is restricted (Karpenter sets it)');
+    expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "x"]);
+    expect(label.message).toBe(
+      'test/obj: labels["karpenter.sh/nodepool"] = "x" is invalid: the key "karpenter.sh/nodepool" may not be used in NodePool labels: label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods',
+    );
     const annotation = rejection("NodePool", { annotations: { "a/b/c": "x" } });
-    expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "a/b/c"]);
+    expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "x"]);
+    expect(annotation.message).toMatch(/^test\/obj: annotations\["a\/b\/c"\] = "x" is invalid: the key "a\/b\/c" is not a Kubernetes qualified annotation key/);
     const tag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } });
-    expect(tag.message).toBe('test/obj: tags["karpenter.sh/nodeclaim"] = "karpenter.sh/nodeclaim" is invalid: a tag key other than karpenter.sh/nodeclaim: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim")');
+    expect(tag.message).toBe('test/obj: tags["karpenter.sh/nodeclaim"] = "x" is invalid: the key "karpenter.sh/nodeclaim" is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim"); use another key');
+    const nodepoolTag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodepool": "x" } });
+    expect(nodepoolTag.message).toMatch(/^test\/obj: tags\["karpenter.sh\/nodepool"\] = "x" is invalid: the key "karpenter.sh\/nodepool" is restricted: /);
     const cluster = rejection("EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } });
-    expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "kubernetes.io/cluster/demo" is invalid: a tag key not starting with "kubernetes.io/cluster": Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/")');
+    expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"');
+    const aws = rejection("EC2NodeClass", { tags: { "aws:foo": "x" } });
+    expect(aws.message).toBe('test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key');
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
-    expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "memory.free" is invalid: an eviction signal as the key of evictionHard: one of "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
-    const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } });
-    expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["gpu"]', "gpu"]);
+    expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
+    const typo = rejection("EC2NodeClass", { kubelet: { evictionHard: { "nodefs.avilable": "10%" } } });
+    expect(typo.message).toBe('test/obj: kubelet.evictionHard["nodefs.avilable"] = "10%" is invalid: the key "nodefs.avilable" is not an eviction signal; did you mean nodefs.available? The keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
+    const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { "nvidia.com/gpu": "1" } } });
+    expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["nvidia.com/gpu"]', "1"]);
+    expect(reserved.message).toBe('test/obj: kubelet.kubeReserved["nvidia.com/gpu"] = "1" is invalid: the key "nvidia.com/gpu" is not a resource kubeReserved takes: the keys of kubeReserved are "cpu", "memory", "ephemeral-storage", "pid"');
+    const selector = rejection("EC2NodeClass", { subnetSelectorTerms: [{ tags: { "": "x" } }] });
+    expect(selector.message).toBe('test/obj: subnetSelectorTerms[0].tags[""] = "x" is invalid: the key "" is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")');
     const limit = rejection("NodePool", { limits: { "": 1 } });
-    expect([limit.field, limit.value]).toEqual(['limits[""]', ""]);
+    expect([limit.field, limit.value]).toEqual(['limits[""]', 1]);
     // a bad value stays on the entry
     const value = rejection("NodePool", { labels: { team: "a b" } });
     expect([value.field, value.value]).toEqual(['labels["team"]', "a b"]);
