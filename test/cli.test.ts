@@ -214,7 +214,7 @@ describe("without the cdktf peer dependency", () => {
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
       // the rules still run: weight 0 is noted
       expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(0);
-      expect(io.err).toContain("spec.weight = 0: an integer from 1 to 100");
+      expect(io.err).toContain("spec.weight = 0: a whole number from 1 to 100");
       // upgrade-plan needs only the version data
       const plan = fakeIo();
       expect(await cli.runCli(["upgrade-plan", "--from", "1.2", "--to", "1.3", "--json"], plan)).toBe(0);

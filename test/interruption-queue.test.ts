@@ -162,8 +162,8 @@ describe("InterruptionQueue", () => {
   });
 
   test("tags follow the AWS rules", () => {
-    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/);
-    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "" is invalid: a tag key of 1 to 128 characters/);
+    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/);
+    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "x" is invalid: the key "" is empty: a tag key has 1 to 128 characters/);
     expect(onlyResource(synthQueue({ tags: { "team:aws": "x" } }).json, "aws_sqs_queue").tags).toEqual({ "team:aws": "x" });
   });
 });

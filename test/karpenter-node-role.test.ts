@@ -184,9 +184,9 @@ describe("KarpenterNodeRole", () => {
   });
 
   test.each([
-    [{ "aws:team": "x" }, /tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/],
-    [{ "AWS:Team": "x" }, /tags\["AWS:Team"\] = "AWS:Team" is invalid: a tag key that does not start/],
-    [{ ["k".repeat(129)]: "x" }, /tags\["k{129}"\] = "k{129}" is invalid: a tag key of 1 to 128 characters \(got 129\)/],
+    [{ "aws:team": "x" }, /tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/],
+    [{ "AWS:Team": "x" }, /tags\["AWS:Team"\] = "x" is invalid: the key "AWS:Team" is reserved/],
+    [{ ["k".repeat(129)]: "x" }, /tags\["k{129}"\] = "x" is invalid: the key "k{129}" is 129 characters long: a tag key has 1 to 128 characters/],
     [{ team: "v".repeat(257) }, /tags\["team"\] = "v{199}… is invalid: a tag value of at most 256 characters \(got 257\)/],
   ])("tags are checked against the AWS rules: %j", (tags, message) => {
     const error = thrown(() => synthNodeRole({ tags }));

@@ -6,6 +6,7 @@ import { IKarpenterCluster } from "../karpenter-cluster";
 import { isUnresolved } from "./tokens";
 import { nearestKey, Problems } from "./problems";
 import { QUEUE_KMS_KEY } from "./prop-keys";
+import { keyText } from "./k8s-rules";
 
 /*
  * Checks of inputs that several constructs share: the required cluster, option objects, tags,
@@ -40,7 +41,7 @@ export const TAG_LIMITS = { maxTags: 50, keyLength: 128, valueLength: 256 } as c
  * Checks a `tags` map against the AWS tag rules: at most 50 tags, keys of 1–128 characters not
  * starting with `aws:` (any case; reserved for AWS), values of at most 256 characters. Keys and
  * values that are tokens, and a map that is a token, are left to the API.
- * @throws KarpenterValidationError naming `tags["<key>"]`
+ * @throws KarpenterValidationError naming `tags["<key>"]` and showing the tag's value (the message says when the key is the problem)
  */
 export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined): void {
   const field = "tags";
@@ -58,11 +59,11 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
     if (!Token.isUnresolved(key)) {
       const length = [...key].length;
       if (length === 0 || length > TAG_LIMITS.keyLength) {
-        problems.add(new KarpenterValidationError(scope, where, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters (got ${length})`));
+        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is ${length === 0 ? "empty" : `${length} characters long`}: a tag key has 1 to ${TAG_LIMITS.keyLength} characters`)));
         continue;
       }
       if (/^aws:/i.test(key)) {
-        problems.add(new KarpenterValidationError(scope, where, key, `a tag key that does not start with "aws:": that prefix is reserved for tags AWS sets itself`));
+        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`)));
         continue;
       }
     }
