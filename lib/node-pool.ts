@@ -7,7 +7,7 @@ import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
-import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
+import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./private/node-pool-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "./private/k8s-rules";
 import { checkNodePoolSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
@@ -189,6 +189,7 @@ export class NodePool extends Construct {
     const spot = unknownCapacity ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
+    for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
     if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);

@@ -594,3 +594,125 @@ describe("valid edge cases are accepted and emitted", () => {
     expect(budget.schedule).toBe('${lower("@DAILY")}');
   });
 });
+
+describe("numbers say what they take in plain words", () => {
+  test("an unbounded whole number: 0 or more, never JavaScript's largest safe integer", () => {
+    expect(rejection("NodePool", { replicas: -1 }).message).toBe("test/obj: replicas = -1 is invalid: a whole number, 0 or more");
+    expect(messages("EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi", volumeType: "gp3", iops: NaN, throughput: -5 } }] })).toEqual([
+      "test/obj: blockDeviceMappings[0].ebs.iops = NaN is invalid: a whole number, 0 or more",
+      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more",
+    ]);
+  });
+
+  test("a bound that exists is named; a number beyond what JavaScript holds exactly is told so", () => {
+    expect(rejection("EC2NodeClass", { kubelet: { maxPods: -1 } }).message).toBe("test/obj: kubelet.maxPods = -1 is invalid: a whole number from 0 to 2147483647");
+    expect(rejection("NodePool", { replicas: 2 ** 60 }).message).toBe(`test/obj: replicas = ${2 ** 60} is invalid: a whole number, 0 or more, and at most 9007199254740991: a larger number is not exact in JavaScript`);
+  });
+});
+
+describe("unknown fields get a did-you-mean", () => {
+  test.each<[string, Kind, Props, string]>([
+    ["EC2NodeClass prop", "EC2NodeClass", { amiSelectorTerm: [{ alias: "al2023@latest" }] } as any, 'test/obj: amiSelectorTerm = [{"alias":"al2023@latest"}] is invalid: not a field of Ec2NodeClassProps (an unknown field would be silently dropped); did you mean amiSelectorTerms? The known fields are '],
+    ["AMI selector term", "EC2NodeClass", { amiSelectorTerms: [{ alais: "al2023@latest" }] } as any, 'test/obj: amiSelectorTerms[0].alais = "al2023@latest" is invalid: not a field of an AMI selector term (an unknown field would be silently dropped); did you mean alias? The known fields are alias, id, name, owner, ssmParameter, tags'],
+    ["kubelet field in another case", "EC2NodeClass", { kubelet: { maxpods: 110 } } as any, "test/obj: kubelet.maxpods = 110 is invalid: not a field of kubelet (an unknown field would be silently dropped); did you mean maxPods (names are case-sensitive)? The known fields are "],
+    ["NodePool prop", "NodePool", { limit: { cpu: 10 } } as any, 'test/obj: limit = {"cpu":10} is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean limits? The known fields are '],
+    ["requirement", "NodePool", { requirements: [{ key: "example.com/team", operator: "NotIn", valuse: ["a"] }] } as any, 'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, operator, values, minValues'],
+    ["disruption field in another case", "NodePool", { disruption: { consolidationpolicy: "WhenEmpty" } } as any, 'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are consolidationPolicy, consolidateAfter, budgets'],
+    ["node class reference", "NodePool", { nodeClass: { name: "a", knid: "EC2NodeClass" } } as any, 'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are name, group, kind'],
+  ])("%s", (_what, kind, props, message) => {
+    expect(rejection(kind, props).problems[0].message.startsWith(message)).toBe(true);
+  });
+
+  test("a field nothing is close to lists the known ones without a guess", () => {
+    expect(rejection("NodePool", { disruption: { schedule: "@daily" } } as any).message).toBe(
+      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are consolidationPolicy, consolidateAfter, budgets',
+    );
+  });
+});
+
+describe("nodeClassRef names the one node class Karpenter on AWS provides", () => {
+  const WHY =
+    "Karpenter on AWS provides one node class, karpenter.k8s.aws EC2NodeClass, and ignores a NodePool whose nodeClassRef names another group or kind (kubernetes-sigs/karpenter pkg/utils/nodepool, IsManaged: the NodePool CRD accepts any non-empty value, but such a pool never launches a node)";
+  test("a kind in another case, and another group, are refused", () => {
+    expect(rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.k8s.aws", kind: "EC2nodeclass" } }).message).toBe(
+      `test/obj: nodeClass.kind = "EC2nodeclass" is invalid: "EC2NodeClass" (or unset) (group and kind are case-sensitive: write "EC2NodeClass"): ${WHY}`,
+    );
+    expect(rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.sh" } }).message).toBe(`test/obj: nodeClass.group = "karpenter.sh" is invalid: "karpenter.k8s.aws" (or unset): ${WHY}`);
+  });
+
+  test("the right group and kind, spelt out or left unset, are accepted", () => {
+    for (const nodeClass of [{ name: "a" }, { name: "a", group: "karpenter.k8s.aws", kind: "EC2NodeClass" }]) {
+      const manifest = Object.values(synthJson(build("NodePool", { nodeClass })).resource.kubernetes_manifest)[0] as any;
+      expect(manifest.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "a" });
+    }
+  });
+});
+
+describe("requirements and labels that no node can satisfy", () => {
+  const AND =
+    "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
+  test("a template label against a requirement on the same key names both", () => {
+    const e = rejection("NodePool", { labels: { "karpenter.sh/capacity-type": "spot" }, requirements: [req("karpenter.sh/capacity-type", "In", ["on-demand"])] });
+    expect(e.message).toBe(
+      `test/obj: labels["karpenter.sh/capacity-type"] = "spot" is invalid: a label value that some node can satisfy together with requirements[0] (karpenter.sh/capacity-type In ["on-demand"]): ${AND}, and no value of karpenter.sh/capacity-type satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+    );
+  });
+
+  test("two requirements on one key with no common value", () => {
+    const e = rejection("NodePool", { requirements: [req("kubernetes.io/arch", "In", ["amd64"]), req("kubernetes.io/arch", "In", ["arm64"])] });
+    expect([e.field, e.message]).toEqual([
+      "requirements[1]",
+      `test/obj: requirements[1] = {"key":"kubernetes.io/arch","operator":"In","values":["arm64"]} is invalid: a requirement that some node can satisfy together with requirements[0] (kubernetes.io/arch In ["amd64"]): ${AND}, and no value of kubernetes.io/arch satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+    ]);
+    expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["8"]), req("karpenter.k8s.aws/instance-cpu", "Lt", ["4"])] }).field).toBe("requirements[1]");
+    expect(rejection("NodePool", { requirements: [req("example.com/team", "In", ["a"]), req("example.com/team", "DoesNotExist")] }).field).toBe("requirements[1]");
+    expect(rejection("NodePool", { requirements: [req("example.com/team", "In", ["a", "b"]), req("example.com/team", "NotIn", ["a", "b"])] }).field).toBe("requirements[1]");
+  });
+
+  test("NotIn every value of a well-known label leaves none (capacity types per version)", () => {
+    expect(rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["on-demand", "spot", "reserved"])] }).message).toBe(
+      'test/obj: requirements[0] = {"key":"karpenter.sh/capacity-type","operator":"NotIn","values":["on-demand","spot","reserved"]} is invalid: a requirement some node can satisfy: karpenter.sh/capacity-type NotIn ["on-demand","spot","reserved"] leaves no value of karpenter.sh/capacity-type (its values are "on-demand", "spot", "reserved"), so the NodePool matches no node and launches nothing',
+    );
+    // before 1.3 there was no reserved capacity: NotIn on-demand and spot already leaves none
+    expect(rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["on-demand", "spot"])] }, "1.2.8").field).toBe("requirements[0]");
+    expect(rejection("NodePool", { requirements: [req("kubernetes.io/arch", "NotIn", ["amd64", "arm64"])] }).field).toBe("requirements[0]");
+  });
+
+  test("requirements that overlap, and keys with a token, are accepted", () => {
+    for (const props of [
+      { requirements: [req("kubernetes.io/arch", "In", ["amd64", "arm64"]), req("kubernetes.io/arch", "In", ["arm64"])] },
+      { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["spot", "reserved"])] },
+      { labels: { "karpenter.sh/capacity-type": "spot" }, requirements: [req("karpenter.sh/capacity-type", "In", ["spot", "on-demand"])] },
+      { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["3"]), req("karpenter.k8s.aws/instance-cpu", "Lt", ["5"])] },
+      { requirements: [req("example.com/team", "NotIn", ["a"]), req("example.com/team", "DoesNotExist")] },
+      { requirements: [req("kubernetes.io/arch", "In", ["amd64"]), req("kubernetes.io/arch", "In", [Token.asString({ Ref: "x" })])] },
+    ]) {
+      expect(() => build("NodePool", props as Props)).not.toThrow();
+    }
+  });
+});
+
+describe("a restricted requirement key says what to use instead", () => {
+  test("kubernetes.io/hostname points to topology spread and anti-affinity on the workloads", () => {
+    expect(rejection("NodePool", { requirements: [req("kubernetes.io/hostname", "In", ["ip-10-0-0-1"])] }).message).toBe(
+      'test/obj: requirements[0].key = "kubernetes.io/hostname" is invalid: label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod',
+    );
+  });
+});
+
+describe("limits on resources no node has", () => {
+  const poolWarnings = (limits: { [k: string]: string | number }) => {
+    const { stack } = testStack();
+    const pool = new NodePool(stack, "pool", { karpenter: new FakeInstallation(stack, "karpenter"), nodeClass: { name: "default" }, limits });
+    return pool.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)).filter((w) => w.includes("limits["));
+  };
+  test("warn, with a did-you-mean", () => {
+    expect(poolWarnings({ cpus: 10 })).toEqual([
+      'NodePool pool: limits["cpus"] names no resource a node has (did you mean cpu?): Karpenter compares each limit with the sum of that resource over the pool\'s nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count cpu, memory, ephemeral-storage, pods, nodes, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").',
+    ]);
+    expect(poolWarnings({ gpus: 1 })).toHaveLength(1);
+  });
+  test("node resources, huge pages and extended resources do not", () => {
+    expect(poolWarnings({ cpu: 10, memory: "100Gi", "ephemeral-storage": "1Ti", pods: 500, "hugepages-2Mi": "1Gi", "nvidia.com/gpu": 4 })).toEqual([]);
+  });
+});

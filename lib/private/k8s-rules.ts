@@ -323,7 +323,7 @@ export class Checker {
  * semantic rule (`semantic`, each collected too), and throws every problem found in one
  * KarpenterValidationError, so a user fixes them in one round. One problem per field is kept (the
  * first: a field a check rejected is not judged again by a later one), a semantic problem on a
- * field the CRD rules already rejected is left out, and so is a semantic rule that stumbles over
+ * field the CRD rules already rejected (or on an item with a rejected field inside) is left out, and so is a semantic rule that stumbles over
  * input the CRD rules rejected.
  * @param c a collecting checker (`{ collect: true }`) of the object
  * @throws KarpenterValidationError with each problem in `problems`
@@ -338,8 +338,10 @@ export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c:
   } catch (e) {
     if (problems.length === 0) throw e;
   }
-  const rejected = new Set(problems.map((p) => p.field));
-  problems.push(...onePerField(s.collected).filter((p) => !rejected.has(p.field)));
+  const rejected = problems.map((p) => p.field);
+  // a semantic rule over a whole item (`requirements[0]`) is left out too when a field inside it was rejected
+  const judged = (field: string) => rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
+  problems.push(...onePerField(s.collected).filter((p) => !judged(p.field)));
   if (problems.length === 0) return;
   const path = typeof c.where === "string" ? c.where : c.where.node.path;
   throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${path}: ${problems.length} problems` : undefined);

@@ -1,6 +1,6 @@
 import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "../node-pool-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
+import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*
@@ -283,6 +283,29 @@ function checkLimits(c: Checker, limits: { [resource: string]: string | number }
       c.quantity(entry("limits", res), q);
     });
   }
+}
+
+/**
+ * The resource names a NodePool limit can count: the node resources Karpenter sums over the pool's
+ * nodes (cpu, memory, ephemeral-storage, pods), `nodes` (the node count: static NodePools), huge
+ * pages (`hugepages-<size>`) and extended resources (a name with a `/`, e.g. `nvidia.com/gpu`).
+ */
+const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
+
+/**
+ * Warnings for `limits` keys that name no resource a node has (e.g. `cpus`): Karpenter compares each
+ * limit with the sum of that resource over the pool's nodes, and a resource no node has sums to
+ * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
+ * A warning, not an error: the CRD accepts any key. With a "did you mean" when one is close.
+ */
+export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: unknown } | undefined): string[] {
+  if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
+  return Object.keys(limits)
+    .filter((k) => k !== "" && isSet(limits[k]) && c.known(k) && !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
+    .map((k) => {
+      const s = suggestion(k, LIMIT_RESOURCES);
+      return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
+    });
 }
 
 function checkDisruption(c: Checker, d: Disruption | undefined): void {
