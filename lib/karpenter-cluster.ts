@@ -2,10 +2,9 @@ import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
-import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
 import { checkProvider, recordDefault } from "./private/provider-choice";
-import { checkOptionKeys } from "./private/input-checks";
+import { checkEksClusterName, checkOptionKeys } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { FROM_CLUSTER_NAME_OPTIONS } from "./private/prop-keys";
 
@@ -155,12 +154,5 @@ export class KarpenterCluster implements IKarpenterCluster {
     this.clusterSecurityGroupId = attrs.clusterSecurityGroupId;
     this.kubernetesVersion = attrs.kubernetesVersion;
     this.resource = attrs.resource;
-  }
-}
-
-/** The EKS cluster name rule (CreateCluster API; hashicorp/aws `validClusterName`), for a literal name. */
-function checkEksClusterName(path: string, field: string, name: string): void {
-  if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
-    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
   }
 }

@@ -23,7 +23,7 @@ const CLUSTER_REQUIRED = "cluster is required: an IKarpenterCluster from Karpent
  * TypeError deep inside the construct).
  * @throws KarpenterValidationError when `props` or `props.cluster` is missing, or is not an IKarpenterCluster
  */
-export function requireCluster(scope: IConstruct, props: { readonly cluster?: IKarpenterCluster } | undefined): IKarpenterCluster {
+export function requireCluster(scope: IConstruct | string, props: { readonly cluster?: IKarpenterCluster } | undefined): IKarpenterCluster {
   const cluster = props?.cluster;
   if (cluster instanceof EksCluster) {
     throw new KarpenterValidationError(scope, "cluster", cluster.node.path, `${CLUSTER_REQUIRED}; this is the EksCluster itself: pass KarpenterCluster.fromEksCluster(cluster)`);
@@ -80,10 +80,20 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
  * Checks one literal tag key (e.g. a discovery tag key): 1–128 characters, not starting with `aws:`.
  * @throws KarpenterValidationError on `field`
  */
-export function checkTagKey(scope: IConstruct, field: string, key: unknown): void {
+export function checkTagKey(scope: IConstruct | string, field: string, key: unknown): void {
   if (key === undefined || isUnresolved(key)) return;
   if (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:")) {
     throw new KarpenterValidationError(scope, field, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
+  }
+}
+
+/**
+ * The EKS cluster name rule (CreateCluster API; hashicorp/aws `validClusterName`), for a literal name.
+ * @throws KarpenterValidationError on `field` for a literal that is no EKS cluster name
+ */
+export function checkEksClusterName(path: IConstruct | string, field: string, name: string): void {
+  if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
+    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
   }
 }
 
