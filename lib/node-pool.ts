@@ -83,9 +83,13 @@ export interface NodePoolProps extends NodePoolOptions {
  * a field another check rejected is skipped. Token values are left to the API server.
  *
  * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
- * `karpenter.sh/nodepool` label value of every node), and values of well-known labels in requirements
+ * `karpenter.sh/nodepool` label value of every node), values of well-known labels in requirements
  * and labels are ones instances carry (`kubernetes.io/arch` amd64/arm64, lower-case instance families,
- * numeric instance-* labels, zones of the cluster's literal region).
+ * numeric instance-* labels, zones of the cluster's literal region), requirements and labels on one
+ * key leave some value (Karpenter ANDs them), and a `nodeClass` reference names `karpenter.k8s.aws`
+ * `EC2NodeClass` (Karpenter ignores a NodePool whose nodeClassRef names a group and kind its cloud
+ * provider does not offer: kubernetes-sigs/karpenter `IsManaged`). A `limits` key that names no
+ * resource a node has (`cpus`) gets a synth warning, with a "did you mean".
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
