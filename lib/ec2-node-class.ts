@@ -165,7 +165,7 @@ export class Ec2NodeClass extends Construct {
     const c = new Checker(where, version, { collect: true });
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.guard(() => c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps"));
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
@@ -235,6 +235,9 @@ export class Ec2NodeClass extends Construct {
     });
   }
 }
+
+/** The props of {@link Ec2NodeClassProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["karpenter", "cluster", "version", "discoveryTagKey", "deleteTimeout", "kubernetesProvider", "dependsOn"];
 
 /** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
 const SPEC_PROPS = [

@@ -153,7 +153,7 @@ export class NodePool extends Construct {
     const c = new Checker(where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.guard(() => c.fields("", options, SPEC_PROPS, "NodePoolProps"));
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "NodePoolProps"));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
@@ -237,6 +237,9 @@ export class NodePool extends Construct {
     });
   }
 }
+
+/** The props of {@link NodePoolProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["nodeClass", "karpenter", "version", "kubernetesProvider", "dependsOn"];
 
 /** Every prop of {@link NodePoolOptions}. */
 const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];

@@ -250,7 +250,7 @@ describe("every problem of one object in one error", () => {
 
   test("NodePool: an unknown prop, a CRD rule and a rule beyond the CRD together", () => {
     expect(messages("NodePool", { expireAftr: "720h", weight: 0, requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] } as any)).toEqual([
-      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas',
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas, nodeClass, karpenter, version, kubernetesProvider, dependsOn',
       "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
       'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
     ]);
@@ -715,4 +715,8 @@ describe("limits on resources no node has", () => {
   test("node resources, huge pages and extended resources do not", () => {
     expect(poolWarnings({ cpu: 10, memory: "100Gi", "ephemeral-storage": "1Ti", pods: 500, "hugepages-2Mi": "1Gi", "nvidia.com/gpu": 4 })).toEqual([]);
   });
+});
+
+test("a misspelt construct prop is suggested too", () => {
+  expect(rejection("EC2NodeClass", { discoveryTagkey: "k" } as any).message).toMatch(/^test\/obj: discoveryTagkey = "k" is invalid: not a field of Ec2NodeClassProps \(an unknown field would be silently dropped\); did you mean discoveryTagKey \(names are case-sensitive\)\? The known fields are /);
 });
