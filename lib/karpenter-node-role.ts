@@ -8,7 +8,7 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
 import { checkNodeRoleOptions } from "./private/node-role-options";
-import { Problems } from "./private/problems";
+import { Problems, undoOnError } from "./private/problems";
 import { NODE_ROLE_PROPS } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { attachBeforeDetachOnSwap, nodeRolePolicyNames } from "./private/node-role-policies";
@@ -107,47 +107,54 @@ export class KarpenterNodeRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterNodeRoleProps) {
     super(scope, id);
-    // every problem of the props at once, before the first resource
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
-    const cluster = problems.check(() => requireCluster(this, props));
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    problems.check(() => checkTags(this, props?.tags));
-    problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
-    problems.throwIfAny(this, { remove: true });
-    if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
-    const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.version = version.full;
+    const undo = undoOnError(this);
+    try {
+      // every problem of the props at once, before the first resource (or shared data source)
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
+      const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
+      const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
+      problems.throwIfAny(this, { remove: true });
+      if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
+      this.version = version.full;
 
-    if (props.existingRole) {
-      this.roleName = props.existingRole.roleName;
-      this.roleArn = props.existingRole.roleArn;
-      this.policyAttachments = [];
-    } else {
-      const ctx = awsContext(this, provider);
-      const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-");
-      const role = new IamRole(this, "role", {
-        name,
-        description: "Karpenter node role: EC2 instances launched by Karpenter",
-        assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
+      if (props.existingRole) {
+        this.roleName = props.existingRole.roleName;
+        this.roleArn = props.existingRole.roleArn;
+        this.policyAttachments = [];
+      } else {
+        const ctx = awsContext(this, provider);
+        const role = new IamRole(this, "role", {
+          name: name!,
+          description: "Karpenter node role: EC2 instances launched by Karpenter",
+          assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
+          tags: props.tags,
+        });
+        const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
+        const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
+        this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
+        attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
+        this.role = role;
+        this.roleName = role.name;
+        this.roleArn = role.arn;
+        recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
+      }
+
+      this.accessEntry = new EksAccessEntry(this, "access-entry", {
+        clusterName: cluster.clusterName,
+        principalArn: this.roleArn,
+        type: "EC2_LINUX",
         tags: props.tags,
       });
-      const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
-      const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
-      this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
-      attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
-      this.role = role;
-      this.roleName = role.name;
-      this.roleArn = role.arn;
-      recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
+      useProvider(this, "aws", provider);
+    } catch (e) {
+      // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
+      undo();
+      throw e;
     }
-
-    this.accessEntry = new EksAccessEntry(this, "access-entry", {
-      clusterName: cluster.clusterName,
-      principalArn: this.roleArn,
-      type: "EC2_LINUX",
-      tags: props.tags,
-    });
-    useProvider(this, "aws", provider);
   }
 }
