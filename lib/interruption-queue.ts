@@ -44,14 +44,15 @@ export interface InterruptionQueueProps {
    */
   readonly version?: string;
   /**
-   * The SQS queue name (1–80 characters: letters, digits, `-`, `_`). It is the chart's
+   * The SQS queue name (1–80 characters: letters, digits, `-`, `_`; no `.fifo`, which only FIFO
+   * queues have: this is a standard queue, SQS CreateQueue `QueueName`). It is the chart's
    * `settings.interruptionQueue`.
    * @default the cluster name (as upstream); set it when the cluster name is longer than 80 characters
    */
   readonly queueName?: string;
   /**
    * The start of every EventBridge rule name: rules are named `<prefix>-<event>` (event keys up to
-   * 19 characters, e.g. `SpotInterruption`), so the prefix may have at most 44 characters.
+   * 19 characters, e.g. `SpotInterruption`), so the prefix has 1–44 characters: letters, digits, `.`, `-`, `_`.
    * @default `Karpenter-<cluster name>`, the cluster name shortened with a hash suffix when longer than 34 characters
    */
   readonly ruleNamePrefix?: string;
@@ -94,7 +95,8 @@ export interface InterruptionQueueProps {
  * and one `aws_cloudwatch_event_rule` + `aws_cloudwatch_event_target` per event type of the version.
  * Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal queue name or rule prefix that
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal queue name or rule prefix that
  * breaks the AWS rules (including a default queue name that gets too long), a malformed key ARN, or
  * tags that break the AWS tag rules
  */

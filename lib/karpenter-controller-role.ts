@@ -84,21 +84,25 @@ export interface IamPolicyStatement {
  */
 export interface IamPolicyCondition {
   /**
-   * The condition operator, e.g. `"StringEquals"`, `"StringLike"`, `"ArnLike"`, `"Bool"`, or with a
-   * set qualifier `"ForAllValues:StringEquals"` (IAM User Guide, "Condition operators").
+   * The condition operator, one of IAM's: `String…`, `Numeric…`, `Date…`, `Bool`, `BinaryEquals`,
+   * `IpAddress` / `NotIpAddress`, `Arn…` or `Null`, e.g. `"StringEquals"`, `"ArnLike"`; each but `Null`
+   * may end in `IfExists` (`"StringLikeIfExists"`), and a set qualifier may precede it
+   * (`"ForAllValues:StringEquals"`, `"ForAnyValue:StringLike"`). Source: IAM User Guide, "IAM JSON
+   * policy elements: Condition operators".
    */
   readonly test: string;
-  /** The condition key compared, e.g. `"aws:RequestedRegion"` or `"aws:ResourceTag/team"`. */
+  /** The condition key compared (not empty), e.g. `"aws:RequestedRegion"` or `"aws:ResourceTag/team"`. */
   readonly variable: string;
-  /** The values the key is compared with; the condition holds when any one matches, e.g. `["eu-west-1"]`. */
+  /** The values the key is compared with, at least one; the condition holds when any one matches, e.g. `["eu-west-1"]`. */
   readonly values: string[];
 }
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
   /**
-   * The role's ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>` (usually a
-   * reference): the resource of the controller's `iam:PassRole` statement (Sid `AllowPassingInstanceRole`).
+   * The role's ARN, `arn:<partition>:iam::<12-digit account>:role/<optional path/><name>` (usually a
+   * reference; a literal one is checked): the resource of the controller's `iam:PassRole` statement
+   * (Sid `AllowPassingInstanceRole`).
    */
   readonly roleArn: string;
 }
@@ -106,14 +110,15 @@ export interface NodeRoleReference {
 /** The interruption queue the controller reads, for {@link KarpenterControllerRoleProps.interruptionQueue}; an {@link InterruptionQueue} is one. */
 export interface InterruptionQueueReference {
   /**
-   * The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (usually a reference): the
+   * The queue's ARN, `arn:<partition>:sqs:<region>:<12-digit account>:<queue name>` (usually a
+   * reference; a literal one is checked, so that e.g. an SNS topic ARN is refused): the
    * resource of the controller's `sqs:ReceiveMessage` / `sqs:DeleteMessage` / `sqs:GetQueueUrl`
    * statement (Sid `AllowInterruptionQueueActions`).
    */
   readonly queueArn: string;
   /**
-   * The customer-managed KMS key the queue is encrypted with, `arn:<partition>:kms:<region>:<account>:key/<key id>`:
-   * the controller gets `kms:Decrypt` on it (Sid `AllowInterruptionQueueDecryption`).
+   * The customer-managed KMS key the queue is encrypted with, `arn:<partition>:kms:<region>:<account>:key/<key id>`
+   * (not an alias; a literal one is checked): the controller gets `kms:Decrypt` on it (Sid `AllowInterruptionQueueDecryption`).
    * @default none (SQS-managed SSE: no KMS statement)
    */
   readonly kmsKeyArn?: string;
@@ -158,8 +163,9 @@ export interface KarpenterControllerRoleProps {
    */
   readonly roleName?: string;
   /**
-   * What follows `KarpenterController<Group>Policy-` in the managed policy names (≤ 128 characters
-   * in all; the longest group, ResourceDiscovery, leaves 85).
+   * What follows `KarpenterController<Group>Policy-` in the managed policy names: letters, digits and
+   * `+=,.@_-`, as long as the longest name stays within IAM's 128 characters (the longest group,
+   * ResourceDiscovery, leaves 85).
    * @default the cluster name (as upstream)
    */
   readonly policyNameSuffix?: string;
@@ -206,9 +212,14 @@ export interface KarpenterControllerRoleProps {
  * With IRSA the trust names the cluster's IAM OIDC provider: the app's `IamOpenidConnectProvider`
  * for the cluster's issuer when there is one, else a derived ARN (see {@link IrsaControllerIdentity.oidcProviderArn}).
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster` or `nodeRole`, an unknown version or
- * identity type, bad literal names (role, policies, namespace, service account, OIDC provider ARN),
- * additional statements with malformed actions or resources, that reuse an official Sid or overflow
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the
+ * tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster` or `nodeRole`, an unknown version or
+ * identity type, bad literal names (role, policy name suffix, namespace, service account), literal
+ * ARNs of the wrong kind (`nodeRole.roleArn` not an IAM role ARN, `interruptionQueue.queueArn` not an
+ * SQS queue ARN, its `kmsKeyArn` not a KMS key ARN, an OIDC provider ARN that is not one),
+ * additional statements with malformed actions or resources, conditions whose operator is not IAM's,
+ * whose key is empty or that have no values, that reuse an official Sid or overflow
  * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules;
  * at synth, when another construct of the app creates the same role or policy name in the same (or an
  * unknown) AWS account — IAM names are account-wide, so the same cluster name in two regions needs

@@ -84,7 +84,8 @@ export interface KarpenterNodeRoleProps {
  * block from the other one's address and `create_before_destroy`, so a version change across 1.4
  * attaches the new policy before it detaches the old one (nodes launching meanwhile still pull images). Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
  * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
  * an `existingRole` whose literal name or ARN is malformed or whose ARN names another role, a literal
  * additional ARN that is not a managed policy ARN, or tags that break the AWS tag rules; at synth, when
