@@ -58,6 +58,14 @@ describe("a constructor that throws leaves nothing behind", () => {
     expect(Object.keys(synthJson(stack).data).sort()).toEqual(["aws_caller_identity", "aws_partition", "aws_region"]);
   });
 
+  test("Karpenter failing while it builds (an adoption judged once the blocks exist) leaves neither its blocks nor the data sources they made", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => karpenter(stack, cluster, { adopt: { controllerRole: { roleName: "KarpenterControllerRole-demo", attachedPolicies: ["a", "b", "c", "d", "e", "f", "g"] } } }));
+    expect(e.field).toBe("adopt.controllerRole.attachedPolicies");
+    expect(tree(stack)).toEqual([]);
+    expect(synthJson(stack).data).toBeUndefined();
+  });
+
   test("the shared data sources another construct created stay when a later one fails", () => {
     const { stack, cluster } = setup();
     const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster });
