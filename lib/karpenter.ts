@@ -233,7 +233,8 @@ export interface KarpenterProps {
  * region or account than the cluster, when the cluster's Kubernetes version is newer than the
  * compatibility matrix this library knows, and when an `EksCluster` without `version` may get a
  * Kubernetes version this Karpenter does not support. A `Karpenter` whose constructor throws removes
- * itself from the tree, so a caller that catches the error synthesizes nothing half-built.
+ * itself from the tree, with the shared data sources (partition, region, caller identity) its building
+ * blocks made, so a caller that catches the error synthesizes nothing half-built and may retry with the same id.
  */
 export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The cluster Karpenter is installed on (the `cluster` prop): names, ARN and the resource every piece depends on. */
