@@ -5,7 +5,8 @@ import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./errors";
-import { resolveKarpenterVersion } from "./private/version";
+import { nearestKey } from "./private/problems";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
 import { upgradePlanMarkdown } from "./upgrade/render";
 import { UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
 
@@ -29,7 +30,15 @@ export interface CliIo {
   readStdin(): Promise<string>;
 }
 
-/** The `--help` text. */
+const PROGRAM = "cdktf-eks-karpenter";
+const COMMANDS = ["convert", "upgrade-plan", "help"];
+const OPTIONS = {
+  convert: ["--role", "--no-legacy-defaults", "--karpenter-version", "--allow-invalid", "--help"],
+  "upgrade-plan": ["--from", "--to", "--json", "--kubernetes", "--help"],
+} as const;
+type Command = keyof typeof OPTIONS;
+
+/** The `--help` text (also printed, on stderr, when no argument is given). */
 export const USAGE = `Usage: cdktf-eks-karpenter convert [options] [--] <file.yaml | ->
        cdktf-eks-karpenter upgrade-plan --from <version> --to <version> [--json] [--kubernetes <1.x>]
        cdktf-eks-karpenter --version
@@ -38,6 +47,9 @@ Converts Karpenter manifests to v1: v1alpha5 Provisioner and v1alpha1 AWSNodeTem
 (Karpenter <= 0.31), v1beta1 NodePool and EC2NodeClass (0.32-0.37); v1 objects pass through.
 Prints karpenter.sh/v1 NodePools and karpenter.k8s.aws/v1 EC2NodeClasses as YAML on stdout and
 one "# note:" line per field that could not be carried over exactly on stderr. "-" reads stdin.
+Converted objects that Karpenter would still reject (a required field missing, a value the
+targeted version's rules refuse: weight 500, kubernetes.io/arch In [x86_64]) are printed too,
+with their notes and a closing "error:" line naming them, and the exit status is 1.
 
 Options:
   --role <name>               IAM role of the nodes for node classes converted from v1alpha1:
@@ -46,6 +58,8 @@ Options:
                               (kubernetes.io/os, kubernetes.io/arch, instance category/generation;
                               the capacity type is stated either way, on-demand unless given)
   --karpenter-version <x.y.z> Karpenter version the results are checked against (default 1.14.1)
+  --allow-invalid             exit 0 even when converted objects would be rejected (the
+                              closing line is then a "# note:")
   --                          end of options: the next argument is the input even if it starts with -
   -h, --help                  show this help
   --version                   print the version of cdktf-eks-karpenter
@@ -54,7 +68,9 @@ upgrade-plan: what changes when an install of this library moves from one Karpen
 to another: per minor crossed, controller IAM policy statements by Sid, node role policies,
 interruption rules, chart settings and feature gates, NodePool / EC2NodeClass fields and enum
 values; the Kubernetes ranges; known hazards (upstream errata, patches to avoid); and the order
-cdktf deploy applies it in. Markdown on stdout, or JSON with --json.
+cdktf deploy applies it in. Markdown on stdout, or JSON with --json. The same release twice is
+no upgrade: only "Same release: nothing to upgrade." and that release's known hazards, if any
+(JSON: direction "none", empty steps and deployOrder).
 
 Options of upgrade-plan:
   --from <version>            the running release, 1.x.y (or 1.x: its newest known patch)
@@ -63,9 +79,13 @@ Options of upgrade-plan:
   --kubernetes <1.x>          the cluster's Kubernetes minor: a hazard when either release does
                               not run on it
 
-Exit status: 0 done (convert: notes may ask for edits), 1 invalid input (convert: the message
-names the document and line; nothing is printed on stdout), 2 wrong usage (including an unknown
-version).
+Exit status:
+  0  done; convert: every converted object is valid v1 (notes may still ask for edits, such as
+     fields that were not carried over)
+  1  convert: invalid input or an unreadable file (the message names the document and line;
+     nothing on stdout), or converted objects Karpenter would reject (YAML on stdout, the last
+     line on stderr names them; --allow-invalid makes this 0)
+  2  wrong usage: unknown command or option, missing value, unknown version
 `;
 
 /**
@@ -75,11 +95,16 @@ version).
  * {@link upgradePlanMarkdown}).
  * @param argv the arguments after the program name, e.g. `["convert", "karpenter.yaml"]`
  * @param io where to read and write (default: the process's files and streams)
- * @returns the exit status: 0 done, 1 invalid input or unreadable file, 2 wrong usage (including an
- * unknown `--karpenter-version`)
+ * @returns the exit status: 0 done, 1 invalid input, an unreadable file or (convert, without
+ * `--allow-invalid`) converted objects Karpenter would reject, 2 wrong usage (including an unknown
+ * version): then stderr holds the problem and a pointer to `--help`, not the whole usage
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === undefined) {
+    io.stderr(USAGE);
+    return 2;
+  }
   if (command === "-h" || command === "--help" || command === "help") {
     io.stdout(USAGE);
     return 0;
@@ -89,7 +114,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     return 0;
   }
   if (command === "upgrade-plan") return runUpgradePlan(rest, io);
-  if (command !== "convert") return usageError(io, command === undefined ? "no command given" : `unknown command "${command}"`);
+  if (command !== "convert") return usageError(io, unknownCommand(command));
 
   const parsed = parseConvertArgs(rest);
   if ("help" in parsed) {
@@ -112,7 +137,16 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     const notes = formatNotes(result);
     for (const line of notes) io.stderr(`# note: ${line}\n`);
     if (result.objects.length === 0) io.stderr("# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
-    return 0;
+    const rejected = result.objects.filter((o) => o.notes.some((n) => n.invalid));
+    if (rejected.length === 0) return 0;
+    const which = rejected.map((o) => `${o.kind}/${o.name} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`).join(", ");
+    const problem = `Karpenter ${parsed.version} would reject ${rejected.length === 1 ? "1 converted object" : `${rejected.length} converted objects`} as printed: ${which}; see the [action] notes about those fields`;
+    if (parsed.allowInvalid) {
+      io.stderr(`# note: ${problem} (--allow-invalid: exit status 0)\n`);
+      return 0;
+    }
+    io.stderr(`error: ${problem} (the YAML is printed for editing; --allow-invalid exits 0)\n`);
+    return 1;
   } catch (e) {
     if (e instanceof KarpenterValidationError) {
       io.stderr(`error: ${e.message}\n`);
@@ -122,13 +156,14 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   }
 }
 
-type ParsedArgs = { input: string; options: ConvertLegacyManifestsOptions } | { help: true } | { error: string };
+type ParsedArgs = { input: string; options: ConvertLegacyManifestsOptions; version: string; allowInvalid: boolean } | { help: true } | { error: string };
 
 function parseConvertArgs(args: readonly string[]): ParsedArgs {
   const inputs: string[] = [];
   let role: string | undefined;
   let version: string | undefined;
   let legacyDefaults = true;
+  let allowInvalid = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--") {
@@ -138,24 +173,28 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
     const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (flag === "-h" || flag === "--help") return { help: true };
+    // `--allow-invalid=false` would otherwise read as --allow-invalid
+    if ((flag === "--no-legacy-defaults" || flag === "--allow-invalid") && inline !== undefined) return { error: `${flag} takes no value` };
     if (flag === "--no-legacy-defaults") legacyDefaults = false;
+    else if (flag === "--allow-invalid") allowInvalid = true;
     else if (flag === "--role") role = value();
     else if (flag === "--karpenter-version") version = value();
     else if (flag === "--version") return { error: 'unknown option "--version" for convert: the Karpenter version to check against is --karpenter-version; `cdktf-eks-karpenter --version` prints this tool\'s version' };
     else if (a === "-" || !a.startsWith("-")) inputs.push(a);
-    else return { error: `unknown option "${a}"` };
+    else return { error: unknownOption(flag, "convert") };
     if ((flag === "--role" && !role) || (flag === "--karpenter-version" && !version)) return { error: `${flag} needs a value` };
   }
+  let full = DEFAULT_KARPENTER_VERSION;
   if (version !== undefined) {
     try {
-      resolveKarpenterVersion("--karpenter-version", version, "--karpenter-version");
+      full = resolveKarpenterVersion("--karpenter-version", version, "--karpenter-version").full;
     } catch (e) {
       if (!(e instanceof KarpenterValidationError)) throw e;
       return { error: `--karpenter-version ${JSON.stringify(version)} is invalid: ${e.allowed}` };
     }
   }
   if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
-  return { input: inputs[0], options: { role, version, legacyDefaults } };
+  return { input: inputs[0], options: { role, version, legacyDefaults }, version: full, allowInvalid };
 }
 
 /** `upgrade-plan --from X --to Y [--json] [--kubernetes 1.x]`. */
@@ -176,7 +215,8 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
       if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) return usageError(io, `${flag} needs a value`);
       if (flags[flag] !== undefined) return usageError(io, `${flag} given twice`);
       flags[flag] = value;
-    } else return usageError(io, a.startsWith("-") ? `unknown option "${a}" for upgrade-plan` : `unexpected argument "${a}" for upgrade-plan`);
+    } else if (flag === "--json") return usageError(io, "--json takes no value");
+    else return usageError(io, a.startsWith("-") ? unknownOption(flag, "upgrade-plan") : `unexpected argument "${a}" for upgrade-plan`);
   }
   const missing = ["--from", "--to"].filter((f) => flags[f] === undefined);
   if (missing.length > 0) return usageError(io, `upgrade-plan needs ${missing.join(" and ")}`);
@@ -197,9 +237,37 @@ function packageVersion(): string {
   return (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version;
 }
 
+/** A usage error: the problem and where the usage is, not the usage itself (it would bury the problem). */
 function usageError(io: CliIo, problem: string): number {
-  io.stderr(`error: ${problem}\n\n${USAGE}`);
+  io.stderr(`error: ${problem}\nRun "${PROGRAM} --help" for the commands and their options.\n`);
   return 2;
+}
+
+/** `unknown command "conver" (did you mean "convert"?)`, or the list of commands. */
+function unknownCommand(command: string): string {
+  const near = suggestion(command, COMMANDS);
+  return `unknown command "${command}"${near ? ` (did you mean "${near}"?)` : ` (commands: ${COMMANDS.slice(0, 2).join(", ")})`}`;
+}
+
+/**
+ * `unknown option "--form" for upgrade-plan (did you mean "--from"?)`; an option of the other
+ * command says so; otherwise the command's options are listed.
+ */
+function unknownOption(flag: string, command: Command): string {
+  const own = OPTIONS[command].filter((o) => o !== "--help");
+  const other = (Object.keys(OPTIONS) as Command[]).find((c) => c !== command)!;
+  const near = suggestion(flag, own);
+  if (near) return `unknown option "${flag}" for ${command} (did you mean "${near}"?)`;
+  if ((OPTIONS[other] as readonly string[]).includes(flag)) return `unknown option "${flag}" for ${command}: it is an option of ${other}`;
+  return `unknown option "${flag}" for ${command} (options: ${own.join(", ")})`;
+}
+
+/** A near spelling (one edit per six characters, see nearestKey), else the only candidate that starts with `word`. */
+function suggestion(word: string, candidates: readonly string[]): string | undefined {
+  const near = nearestKey(word, candidates);
+  if (near !== undefined) return near;
+  const starts = word.replace(/^-+/, "").length >= 2 ? candidates.filter((c) => c.startsWith(word)) : [];
+  return starts.length === 1 ? starts[0] : undefined;
 }
 
 function processIo(): CliIo {

@@ -29,6 +29,10 @@ function fakeIo(files: { [name: string]: string } = {}, stdin = ""): CliIo & { o
 }
 
 const BROKEN = SEED_MANIFESTS.replace("  ttlSecondsAfterEmpty: 30", "  ttlSecondsAfterEmpty: thirty");
+/** Converts, but to a NodePool Karpenter rejects: weight is 1 to 100. */
+const HEAVY = SEED_MANIFESTS.replace("  ttlSecondsAfterEmpty: 30", "  ttlSecondsAfterEmpty: 30\n  weight: 500");
+/** The line under every usage error. */
+const HELP_HINT = 'Run "cdktf-eks-karpenter --help" for the commands and their options.\n';
 
 describe("cdktf-eks-karpenter convert", () => {
   test("a file: v1 YAML on stdout, one '# note:' line per note on stderr, exit 0", async () => {
@@ -93,27 +97,77 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(io.err).toBe("");
   });
 
+  test("no arguments: the usage on stderr, exit 2", async () => {
+    const io = fakeIo();
+    expect(await runCli([], io)).toBe(2);
+    expect(io.err).toBe(USAGE);
+    expect(io.out).toBe("");
+  });
+
   test.each([
-    [[], "no command given"],
-    [["migrate", "a.yaml"], 'unknown command "migrate"'],
+    [["migrate", "a.yaml"], 'unknown command "migrate" (commands: convert, upgrade-plan)'],
+    [["conver", "a.yaml"], 'unknown command "conver" (did you mean "convert"?)'],
     [["convert"], "no input file given (use - for standard input)"],
     [["convert", "a.yaml", "b.yaml"], "one input file expected, got 2: a.yaml b.yaml"],
-    [["convert", "--frobnicate", "a.yaml"], 'unknown option "--frobnicate"'],
+    [["convert", "--frobnicate", "a.yaml"], 'unknown option "--frobnicate" for convert (options: --role, --no-legacy-defaults, --karpenter-version, --allow-invalid)'],
+    [["convert", "--rol", "KarpenterNodeRole-demo", "a.yaml"], 'unknown option "--rol" for convert (did you mean "--role"?)'],
+    [["convert", "--karpenter-verison=1.9.2", "a.yaml"], 'unknown option "--karpenter-verison" for convert (did you mean "--karpenter-version"?)'],
+    [["convert", "--no-legacy", "a.yaml"], 'unknown option "--no-legacy" for convert (did you mean "--no-legacy-defaults"?)'],
+    [["convert", "--from", "1.2", "a.yaml"], 'unknown option "--from" for convert: it is an option of upgrade-plan'],
     [["convert", "a.yaml", "--role"], "--role needs a value"],
-  ])("%j is a usage error: exit 2", async (argv, problem) => {
+    [["convert", "--allow-invalid=false", "a.yaml"], "--allow-invalid takes no value"],
+    [["convert", "--no-legacy-defaults=true", "a.yaml"], "--no-legacy-defaults takes no value"],
+  ])("%j is a usage error: the problem and a pointer to --help on stderr, exit 2", async (argv, problem) => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(argv, io)).toBe(2);
-    expect(io.err).toBe(`error: ${problem}\n\n${USAGE}`);
+    expect(io.err).toBe(`error: ${problem}\n${HELP_HINT}`);
     expect(io.out).toBe("");
   });
 
   test.each([["0.31.0"], ["abc"]])("--karpenter-version %s is a usage error naming the flag: exit 2", async (version) => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", version, "a.yaml"], io)).toBe(2);
-    expect(io.err).toMatch(new RegExp(`^error: --karpenter-version "${version}" is invalid: a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: 1.0, `));
+    expect(io.err).toMatch(new RegExp(`^error: --karpenter-version "${version}" is invalid: a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: 1.0, [^\n]*\n${HELP_HINT.replace(/[.()]/g, "\\$&")}$`));
     expect(io.err).not.toContain("convertLegacyManifests");
-    expect(io.err.endsWith(USAGE)).toBe(true);
     expect(io.out).toBe("");
+  });
+
+  describe("converted objects Karpenter would reject", () => {
+    const REJECTED = "Karpenter 1.14.1 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
+
+    test("the YAML is printed, the notes say why, the last line names them: exit 1", async () => {
+      const io = fakeIo({ "heavy.yaml": HEAVY });
+      expect(await runCli(["convert", "heavy.yaml"], io)).toBe(1);
+      expect(io.out).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
+      expect(io.out).toContain("weight: 500");
+      const lines = io.err.trimEnd().split("\n");
+      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.14.1 (the NodePool construct and the API server reject it): spec.weight = 500: an integer from 1 to 100");
+      expect(lines[lines.length - 1]).toBe(`error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`);
+    });
+
+    test("--allow-invalid: the same output, the last line a note, exit 0", async () => {
+      const io = fakeIo({ "heavy.yaml": HEAVY });
+      expect(await runCli(["convert", "--allow-invalid", "heavy.yaml"], io)).toBe(0);
+      expect(io.out).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
+      expect(io.err.trimEnd().split("\n").pop()).toBe(`# note: ${REJECTED} (--allow-invalid: exit status 0)`);
+    });
+
+    test("a rule beyond the CRDs (x86_64) and a missing required field count too; the version named is the one checked", async () => {
+      const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
+      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n";
+      const io = fakeIo({ "v1.yaml": `${pool}---\n${cls}` });
+      expect(await runCli(["convert", "--karpenter-version", "1.9.2", "v1.yaml"], io)).toBe(1);
+      expect(io.err.trimEnd().split("\n").pop()).toBe(
+        "error: Karpenter 1.9.2 would reject 2 converted objects as printed: NodePool/p (spec.template.spec.requirements[0].values[0]), EC2NodeClass/nc (spec.securityGroupSelectorTerms); see the [action] notes about those fields (the YAML is printed for editing; --allow-invalid exits 0)",
+      );
+    });
+
+    test("action notes that leave a valid object (the seed's expiry, labels not carried over) exit 0", async () => {
+      const io = fakeIo({ "seed.yaml": SEED_MANIFESTS });
+      expect(await runCli(["convert", "seed.yaml"], io)).toBe(0);
+      expect(io.err).toContain("[action]");
+      expect(io.err).not.toMatch(/^error:/m);
+    });
   });
 
   test("-- ends the options: a file named like an option is read", async () => {
@@ -171,13 +225,29 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     expect(plan.hazards.map((h: { id: string }) => h.id)).toEqual(expect.arrayContaining(["static-capacity-gate-casing", "kubernetes-1.25-outside-1.8.0"]));
   });
 
+  test("the same release: only the short message, exit 0; in JSON direction none, no steps, no deploy order", async () => {
+    const io = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.4.4", "--to", "1.4.4"], io)).toBe(0);
+    expect(io.out).toBe("# Karpenter 1.4.4 → 1.4.4\n\nSame release: nothing to upgrade.\n");
+    expect(io.err).toBe("");
+    const json = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.4.4", "--to", "1.4", "--json"], json)).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({ from: "1.4.4", to: "1.4.4", direction: "none", steps: [], deployOrder: [], hazards: [] });
+  });
+
   test.each([
     [["upgrade-plan", "--from", "1.2"], "upgrade-plan needs --to"],
     [["upgrade-plan"], "upgrade-plan needs --from and --to"],
     [["upgrade-plan", "--from", "1.2", "--to"], "--to needs a value"],
     [["upgrade-plan", "--from", "--to", "1.3"], "--from needs a value"],
     [["upgrade-plan", "--from", "1.2", "--from", "1.3", "--to", "1.4"], "--from given twice"],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan'],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan (options: --from, --to, --json, --kubernetes)'],
+    [["upgrade-plan", "--form", "1.2", "--to", "1.4"], 'unknown option "--form" for upgrade-plan (did you mean "--from"?)'],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernets=1.30"], 'unknown option "--kubernets" for upgrade-plan (did you mean "--kubernetes"?)'],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kube", "1.30"], 'unknown option "--kube" for upgrade-plan (did you mean "--kubernetes"?)'],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--role", "r"], 'unknown option "--role" for upgrade-plan: it is an option of convert'],
+    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--json=true"], "--json takes no value"],
+    [["upgrade", "--from", "1.2", "--to", "1.4"], 'unknown command "upgrade" (did you mean "upgrade-plan"?)'],
     [["upgrade-plan", "1.2", "1.4"], 'unexpected argument "1.2" for upgrade-plan'],
     [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
@@ -186,8 +256,10 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
     expect(await runCli(argv, io)).toBe(2);
+    // the version errors go on with the known minors and advice, on the same line
     expect(io.err.startsWith(`error: ${problem}`)).toBe(true);
-    expect(io.err.endsWith(USAGE)).toBe(true);
+    expect(io.err.split("\n")).toHaveLength(3);
+    expect(io.err.endsWith(`\n${HELP_HINT}`)).toBe(true);
     expect(io.out).toBe("");
   });
 
@@ -200,21 +272,32 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
 });
 
 describe("without the cdktf peer dependency", () => {
-  afterAll(() => jest.dontMock("cdktf"));
+  afterAll(() => {
+    jest.dontMock("cdktf");
+    jest.dontMock("constructs");
+  });
 
   test("the converter and the command line load and convert (nothing in the YAML can be a token)", async () => {
     await jest.isolateModulesAsync(async () => {
       jest.doMock("cdktf", () => {
         throw Object.assign(new Error("Cannot find module 'cdktf'"), { code: "MODULE_NOT_FOUND" });
       });
+      // nor constructs, the other peer dependency the CLI's description promises to do without
+      jest.doMock("constructs", () => {
+        throw Object.assign(new Error("Cannot find module 'constructs'"), { code: "MODULE_NOT_FOUND" });
+      });
       expect(() => require("cdktf")).toThrow("Cannot find module 'cdktf'");
       const cli = require("../lib/cli") as typeof import("../lib/cli");
       const io = fakeIo({ "seed.yaml": SEED_MANIFESTS, "bad.yaml": SEED_MANIFESTS.replace("ttlSecondsAfterEmpty: 30", "ttlSecondsAfterEmpty: 30\n  weight: 0") });
       expect(await cli.runCli(["convert", "seed.yaml"], io)).toBe(0);
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
-      // the rules still run: weight 0 is noted
-      expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(0);
+      // the rules still run: weight 0 is noted, and the status says the output is rejected
+      expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(1);
       expect(io.err).toContain("spec.weight = 0: an integer from 1 to 100");
+      // so does the did-you-mean of a misspelt option
+      const typo = fakeIo();
+      expect(await cli.runCli(["upgrade-plan", "--form", "1.2", "--to", "1.3"], typo)).toBe(2);
+      expect(typo.err).toBe(`error: unknown option "--form" for upgrade-plan (did you mean "--from"?)\n${HELP_HINT}`);
       // upgrade-plan needs only the version data
       const plan = fakeIo();
       expect(await cli.runCli(["upgrade-plan", "--from", "1.2", "--to", "1.3", "--json"], plan)).toBe(0);
@@ -242,6 +325,13 @@ describe("lib/cli.ts as a program", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("error: document 1 (line 24): spec.ttlSecondsAfterEmpty");
+  }, 60_000);
+
+  test("converted objects Karpenter would reject: YAML on stdout, exit 1", () => {
+    const r = run(["convert", "-"], HEAVY);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
+    expect(r.stderr).toMatch(/\nerror: Karpenter 1\.14\.1 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/);
   }, 60_000);
 
   test("a reader that stops early (| head -c 10): exit 0, no EPIPE trace", () => {

@@ -37,10 +37,10 @@ export function convertAwsProvider(ctx: ObjectContext, f: Fields, role: string |
 
   const subnetSelector = f.strMap("subnetSelector");
   const subnetSelectorTerms = subnetSelector && legacyIdTagTerms(ctx, subnetSelector, at("subnetSelector"));
-  if (!subnetSelectorTerms) ctx.note("action", at("subnetSelector"), "no subnet selector: v1 requires subnetSelectorTerms (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)");
+  if (!subnetSelectorTerms) ctx.invalid(at("subnetSelector"), "no subnet selector: v1 requires subnetSelectorTerms (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)");
   const sgSelector = f.strMap("securityGroupSelector");
   const securityGroupSelectorTerms = sgSelector && legacyIdTagTerms(ctx, sgSelector, at("securityGroupSelector"));
-  if (!securityGroupSelectorTerms) ctx.note("action", at("securityGroupSelector"), "no security group selector: v1 requires securityGroupSelectorTerms (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)");
+  if (!securityGroupSelectorTerms) ctx.invalid(at("securityGroupSelector"), "no security group selector: v1 requires securityGroupSelectorTerms (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)");
 
   const instanceProfile = f.str("instanceProfile", { nonEmpty: true });
   if (role !== undefined && instanceProfile !== undefined) {
@@ -48,7 +48,7 @@ export function convertAwsProvider(ctx: ObjectContext, f: Fields, role: string |
   } else if (role !== undefined) {
     ctx.note("info", at("instanceProfile"), `not set (the v1alpha1 object used the global defaultInstanceProfile setting, dropped in v1beta1): role "${role}" from the role option`);
   } else if (instanceProfile === undefined) {
-    ctx.note("action", at("instanceProfile"), "not set: the v1alpha1 object used the global defaultInstanceProfile setting, dropped in v1beta1; a v1 EC2NodeClass needs role or instanceProfile (the role option sets it; the Ec2NodeClass construct defaults role to the installation's node role)");
+    ctx.invalid(at("instanceProfile"), "not set: the v1alpha1 object used the global defaultInstanceProfile setting, dropped in v1beta1; a v1 EC2NodeClass needs role or instanceProfile (the role option sets it; the Ec2NodeClass construct defaults role to the installation's node role)");
   }
 
   if (f.has("launchTemplate")) {

@@ -52,6 +52,11 @@ export class ObjectContext {
     this.notes.push({ level, field: typeof field === "string" ? field : showPath(field), message });
   }
 
+  /** Adds an `action` note about a field that makes the v1 object, as converted, one Karpenter rejects ({@link ConversionNote.invalid}). */
+  public invalid(field: Path | string, message: string): void {
+    this.notes.push({ level: "action", field: typeof field === "string" ? field : showPath(field), message, invalid: true });
+  }
+
   /** A reader over `value`, which must be a mapping (else the call throws naming `what`). */
   public fields(path: Path, value: unknown, what: string): Fields {
     if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, value, `${what} (a mapping)`);

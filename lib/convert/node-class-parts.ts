@@ -191,7 +191,7 @@ export function legacyAmiTerms(ctx: ObjectContext, selector: { [k: string]: stri
   const terms: AmiSelectorTerm[] = [];
   for (const owner of owners) for (const name of names) for (const tags of tagSets) terms.push(defined({ name, owner, tags }));
   if (s.names.length === 0 && s.tagSets.length === 0 && s.owners.length > 0) {
-    ctx.note("action", at, "selects AMIs by aws::owners alone; a v1 AMI selector term needs a name, tags, an id, an alias or an ssmParameter besides the owner: add one");
+    ctx.invalid(at, "selects AMIs by aws::owners alone; a v1 AMI selector term needs a name, tags, an id, an alias or an ssmParameter besides the owner: add one");
   }
   return terms.length > 0 && Object.keys(terms[0]).length > 0 ? terms : undefined;
 }
@@ -207,13 +207,15 @@ export function legacyAmiTerms(ctx: ObjectContext, selector: { [k: string]: stri
 export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelectorTerm[] | undefined, at: Path): { amiFamily?: AmiFamily; amiSelectorTerms?: AmiSelectorTerm[] } {
   const alias = aliasFamilyOf(family);
   if (family === "Ubuntu") {
-    ctx.note(
-      "action",
-      at,
-      terms
-        ? "amiFamily Ubuntu was dropped in v1: converted to AL2 (same user-data format) with the given AMI selector terms, as the upstream v1 conversion does; Ubuntu compatibility is not guaranteed long-term, consider amiFamily Custom with your own user data"
-        : "amiFamily Ubuntu was dropped in v1 and has no alias: amiFamily is AL2 (same user-data format) and amiSelectorTerms is an empty placeholder that v1 rejects: add terms selecting your Ubuntu AMIs (id, name/owner or tags)",
-    );
+    if (terms) {
+      ctx.note(
+        "action",
+        at,
+        "amiFamily Ubuntu was dropped in v1: converted to AL2 (same user-data format) with the given AMI selector terms, as the upstream v1 conversion does; Ubuntu compatibility is not guaranteed long-term, consider amiFamily Custom with your own user data",
+      );
+    } else {
+      ctx.invalid(at, "amiFamily Ubuntu was dropped in v1 and has no alias: amiFamily is AL2 (same user-data format) and amiSelectorTerms is an empty placeholder that v1 rejects: add terms selecting your Ubuntu AMIs (id, name/owner or tags)");
+    }
     return { amiFamily: "AL2", amiSelectorTerms: terms ?? [] };
   }
   if (terms) return { amiFamily: family as AmiFamily, amiSelectorTerms: terms };
@@ -223,8 +225,7 @@ export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelector
     if (last !== undefined) ctx.note("info", at, `${family} EKS-optimized AMIs are not published for Kubernetes 1.${last + 1} and later: plan a move to al2023 or bottlerocket`);
     return { amiSelectorTerms: [{ alias: `${alias}@latest` }] };
   }
-  ctx.note(
-    "action",
+  ctx.invalid(
     at,
     family === "Custom"
       ? "amiFamily Custom needs amiSelectorTerms in v1 (none given): add terms selecting your AMIs; the EC2NodeClass is rejected until then"
@@ -268,12 +269,12 @@ export function readTerms<T>(f: Fields, key: string, fields: readonly string[]):
  */
 export function noteMissingClassFields(ctx: ObjectContext, p: { role?: string; instanceProfile?: string; amiSelectorTerms?: unknown[]; subnetSelectorTerms?: unknown[]; securityGroupSelectorTerms?: unknown[] }, checkAmi: boolean): void {
   if (p.role === undefined && p.instanceProfile === undefined) {
-    ctx.note("action", "spec.role", "neither role nor instanceProfile: v1 requires one (the Ec2NodeClass construct defaults role to the installation's node role)");
+    ctx.invalid("spec.role", "neither role nor instanceProfile: v1 requires one (the Ec2NodeClass construct defaults role to the installation's node role)");
   }
   if (checkAmi && p.amiSelectorTerms === undefined) {
-    ctx.note("action", "spec.amiSelectorTerms", 'no amiSelectorTerms: v1 requires them (the Ec2NodeClass construct defaults them to the alias of amiFamily, or "al2023@latest")');
+    ctx.invalid("spec.amiSelectorTerms", 'no amiSelectorTerms: v1 requires them (the Ec2NodeClass construct defaults them to the alias of amiFamily, or "al2023@latest")');
   }
   for (const key of ["subnetSelectorTerms", "securityGroupSelectorTerms"] as const) {
-    if (p[key] === undefined) ctx.note("action", `spec.${key}`, `no ${key}: v1 requires them (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)`);
+    if (p[key] === undefined) ctx.invalid(`spec.${key}`, `no ${key}: v1 requires them (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)`);
   }
 }

@@ -64,7 +64,7 @@ export function convertProvisioner(input: ConvertInput): Converted {
     pool.nodeClassRef = { group: NODE_CLASS_GROUP, kind: NODE_CLASS_KIND, name: source.name };
     ctx.note("info", "spec.provider", `the inline provider (deprecated since v0.7, removed in v1beta1) was converted to EC2NodeClass ${source.name}, which this NodePool refers to`);
   } else {
-    ctx.note("action", "spec.providerRef", "no providerRef: a v1 NodePool needs a nodeClassRef; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+    ctx.invalid("spec.providerRef", "no providerRef: a v1 NodePool needs a nodeClassRef; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
   }
 
   p.disruption = disruption(input);

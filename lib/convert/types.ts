@@ -61,6 +61,16 @@ export interface ConversionNote {
   readonly field: string;
   /** What happened and, for `action` notes, what to do. */
   readonly message: string;
+  /**
+   * `true` when the v1 object as converted would be rejected — by the API server with Karpenter's
+   * v1 CRDs (a required field such as `nodeClassRef`, `role` / `instanceProfile` or the selector
+   * terms is missing) or by the rules of the targeted Karpenter version that the NodePool /
+   * Ec2NodeClass constructs enforce (`weight: 500`, `kubernetes.io/arch In [x86_64]`): the object
+   * needs this edit before it can be applied. Always with level `action`. The `convert` command
+   * exits 1 when any note has it (the YAML is printed all the same).
+   * @default unset: the object is accepted as converted
+   */
+  readonly invalid?: boolean;
 }
 
 /** Where a converted object came from. */

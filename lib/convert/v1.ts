@@ -34,7 +34,7 @@ export function readV1NodePool(input: ConvertInput): Converted {
   p.expireAfter = t.str("expireAfter");
   p.terminationGracePeriod = t.str("terminationGracePeriod");
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", true);
-  if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+  if (!pool.nodeClassRef) ctx.invalid("spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
   stateCapacityType(ctx, pool, "spec.template.spec.requirements", true);
 
   const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, budgets }");

@@ -23,7 +23,7 @@ export function convertV1beta1NodePool(input: ConvertInput): Converted {
   const { pool, t } = readPoolTemplate(input);
   const p = pool.props;
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", false);
-  if (!pool.nodeClassRef) ctx.note("action", "spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+  if (!pool.nodeClassRef) ctx.invalid("spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
   const kubelet = readKubelet(ctx, t, "kubelet");
   if (kubelet) pool.kubelet = { value: kubelet, field: "spec.template.spec.kubelet" };
   if (t.has("resources")) {

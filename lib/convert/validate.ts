@@ -63,8 +63,7 @@ function check(draft: PoolDraft | ClassDraft, version: KarpenterVersion, kind: s
   const c = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
   c.guard(() => run(c));
   for (const e of c.collected) {
-    draft.ctx.note(
-      "action",
+    draft.ctx.invalid(
       path(e.field),
       `the converted ${kind} is invalid in Karpenter ${version.full} (the ${kind === "NodePool" ? "NodePool" : "Ec2NodeClass"} construct and the API server reject it): ${path(e.field)} = ${JSON.stringify(e.value)}: ${e.allowed}`,
     );

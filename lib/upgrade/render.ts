@@ -1,4 +1,4 @@
-import { CrdChange, describeSetting, ListChange, StatementChange, UpgradePlan, UpgradeStep } from "./upgrade-plan";
+import { CrdChange, describeSetting, ListChange, StatementChange, UpgradeHazard, UpgradePlan, UpgradeStep } from "./upgrade-plan";
 
 /*
  * An upgrade plan as Markdown for people: summary, Kubernetes, hazards, deploy order, then one
@@ -12,13 +12,20 @@ const codes = (list: readonly string[]) => list.map(code).join(", ");
  * The plan as Markdown: the releases and direction, the Kubernetes ranges, the known hazards,
  * what `cdktf deploy` does in order, and per minor crossed every change (controller policy by Sid,
  * node role policies, interruption rules, chart settings and feature gates, CRD fields and enum
- * values). Categories without changes are left out of a step.
+ * values). Categories without changes are left out of a step. For the same release (`direction`
+ * `none`) only the title, "Same release: nothing to upgrade." and the known hazards of that
+ * release, if any.
  */
 export function upgradePlanMarkdown(plan: UpgradePlan): string {
   const out: string[] = [];
   out.push(`# Karpenter ${plan.from} → ${plan.to}`, "");
-  if (plan.direction === "none") out.push(`Same release: nothing to upgrade.`, "");
-  else out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
+  if (plan.direction === "none") {
+    // nothing is deployed: no Kubernetes ranges, deploy order or steps, only what is known about the release itself
+    out.push("Same release: nothing to upgrade.", "");
+    if (plan.hazards.length > 0) out.push(`## Known hazards of ${plan.to}`, "", ...hazardLines(plan.hazards));
+    return finish(out);
+  }
+  out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
 
   const k = plan.kubernetes;
   out.push("## Kubernetes", "");
@@ -30,12 +37,7 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
 
   out.push("## Known hazards", "");
   if (plan.hazards.length === 0) out.push("None known.");
-  for (const h of plan.hazards) {
-    out.push(`- **${h.id}** (${h.kind}, ${h.versions}, ${h.where}): ${h.problem}.`);
-    if (h.library) out.push(`  This library: ${h.library}.`);
-    out.push(`  Advice: ${h.advice}.${h.source ? ` Upstream: ${h.source}.` : ""}`);
-  }
-  out.push("");
+  out.push(...hazardLines(plan.hazards), "");
 
   out.push("## What `cdktf deploy` does, in order", "");
   for (const p of plan.deployOrder) {
@@ -45,7 +47,19 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
   out.push("");
 
   for (const step of plan.steps) out.push(...stepMarkdown(step));
-  return `${out.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return finish(out);
+}
+
+function finish(lines: string[]): string {
+  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+}
+
+function hazardLines(hazards: readonly UpgradeHazard[]): string[] {
+  return hazards.flatMap((h) => [
+    `- **${h.id}** (${h.kind}, ${h.versions}, ${h.where}): ${h.problem}.`,
+    ...(h.library ? [`  This library: ${h.library}.`] : []),
+    `  Advice: ${h.advice}.${h.source ? ` Upstream: ${h.source}.` : ""}`,
+  ]);
 }
 
 function capital(s: string): string {

@@ -160,7 +160,10 @@ export interface UpgradePlan {
   readonly from: string;
   /** The release upgraded to. */
   readonly to: string;
-  /** `none` when both are the same release. */
+  /**
+   * `none` when both are the same release: nothing to upgrade, so `steps` and `deployOrder` are
+   * empty (`net` is a step without changes); `hazards` still lists the known hazards of that release.
+   */
   readonly direction: "upgrade" | "downgrade" | "none";
   /**
    * Kubernetes ranges of both releases and the versions both run on (`both` absent: none, the
@@ -174,13 +177,16 @@ export interface UpgradePlan {
     readonly cluster?: string;
     readonly clusterSupported?: boolean;
   };
-  /** One step per minor crossed, each from the previous minor's newest known patch (the first from `from`, the last to `to`). */
+  /**
+   * One step per minor crossed, each from the previous minor's newest known patch (the first from
+   * `from`, the last to `to`); empty for the same release.
+   */
   readonly steps: UpgradeStep[];
   /** The change `cdktf deploy` makes at once: `from` straight to `to`. */
   readonly net: UpgradeStep;
   /** The known hazards of both releases and of the releases in between. */
   readonly hazards: UpgradeHazard[];
-  /** What `cdktf deploy` does, in order. */
+  /** What `cdktf deploy` does, in order; empty for the same release (it changes nothing). */
   readonly deployOrder: DeployPhase[];
 }
 
@@ -245,7 +251,7 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
     return { version: facts.version, facts };
   });
   if (direction === "downgrade") between.reverse();
-  const path = direction === "none" ? [a, b] : [a, ...between, b];
+  const path = direction === "none" ? [a] : [a, ...between, b];
   const steps = path.slice(1).map((next, i) => compareVersionFacts(path[i].facts, next.facts, path[i].version, next.version));
   const net = compareVersionFacts(a.facts, b.facts, a.version, b.version);
 
@@ -264,7 +270,7 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
     steps,
     net,
   } as const;
-  return { ...plan, hazards: hazards(source, a, b, lo.version, hi.version, direction, minors, cluster), deployOrder: deployOrder(net, a.version, b.version) };
+  return { ...plan, hazards: hazards(source, a, b, lo.version, hi.version, direction, minors, cluster), deployOrder: direction === "none" ? [] : deployOrder(net, a.version, b.version) };
 }
 
 interface Resolved {
@@ -515,7 +521,8 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
         versions: side.version,
         where: same ? "from and to" : side === a ? "from" : "to",
         problem: `Karpenter ${side.version} runs on Kubernetes ${showRange(side.facts.kubernetes)}, not on the cluster's ${cluster}: the controller refuses to start`,
-        advice: kubernetesAdvice(cluster, side.facts.kubernetes, side === b, a.version, both),
+        // the same release is the running one: there is no target to pick
+        advice: kubernetesAdvice(cluster, side.facts.kubernetes, !same && side === b, a.version, both),
       });
     }
   }

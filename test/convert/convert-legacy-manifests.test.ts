@@ -200,6 +200,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "spec.weight",
     ]);
     expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.14.1"))).toBe(true);
+    expect(actions.every((n) => n.invalid === true)).toBe(true);
   });
 
   test("rules beyond the CRDs apply too: an architecture spelled as the kernel does, a malformed alias version", () => {
@@ -215,6 +216,36 @@ describe("convertLegacyManifests: validation against the targeted version", () =
     const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
     const fields = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action").map((n) => n.field);
     expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", 'spec.tags["karpenter.sh/nodepool"]']);
+  });
+
+  test("notes that make the printed object one Karpenter rejects are marked invalid; other action notes are not", () => {
+    const invalid = (yaml: string) =>
+      convertLegacyManifests(yaml)
+        .objects.flatMap((o) => o.notes.map((n) => ({ ...n, object: `${o.kind}/${o.name}` })))
+        .filter((n) => n.level === "action")
+        .map((n) => `${n.object} ${n.field}${n.invalid ? " invalid" : ""}`);
+    // a rule of the version, a missing required field, and edits that leave a valid object
+    expect(invalid(`${provisioner("p", "weight: 500")}  ttlSecondsUntilExpired: 2592000\n---\n${awsNodeTemplate("t", "launchTemplate: lt")}`)).toEqual([
+      "NodePool/p spec.providerRef invalid",
+      "NodePool/p spec.ttlSecondsAfterEmpty",
+      "NodePool/p spec.weight invalid",
+      "EC2NodeClass/t spec.subnetSelector invalid",
+      "EC2NodeClass/t spec.securityGroupSelector invalid",
+      "EC2NodeClass/t spec.instanceProfile invalid",
+      "EC2NodeClass/t spec.launchTemplate",
+    ]);
+    const selectors = "instanceProfile: ip\nsubnetSelector: { a: b }\nsecurityGroupSelector: { a: b }";
+    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", selectors))).toEqual(["EC2NodeClass/u spec.amiFamily invalid"]);
+    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", 'amiSelector: { aws::ids: "ami-1" }', selectors))).toEqual(["EC2NodeClass/u spec.amiFamily"]);
+    expect(invalid(awsNodeTemplate("o", "amiFamily: Custom", 'amiSelector: { aws::owners: "123456789012" }', selectors))).toEqual(["EC2NodeClass/o spec.amiSelector invalid", "EC2NodeClass/o spec.amiSelectorTerms[0] invalid"]);
+    const beta = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: { name: b }\nspec: { amiFamily: Custom }\n---\napiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: { name: b }\nspec:\n  template:\n    spec: {}\n";
+    expect(invalid(beta).filter((n) => !n.includes("requirements"))).toEqual([
+      "EC2NodeClass/b spec.amiFamily invalid",
+      "EC2NodeClass/b spec.role invalid",
+      "EC2NodeClass/b spec.subnetSelectorTerms invalid",
+      "EC2NodeClass/b spec.securityGroupSelectorTerms invalid",
+      "NodePool/b spec.template.spec.nodeClassRef invalid",
+    ]);
   });
 
   test("a field newer than the targeted Karpenter version gets a note", () => {

@@ -186,15 +186,39 @@ describe("planUpgrade over fixture facts", () => {
     expect(p.hazards.map((x) => x.id)).toContain("kubernetes-no-common-version");
   });
 
-  test("a downgrade walks the minors backwards and warns; the same release is no step", () => {
+  test("a downgrade walks the minors backwards and warns", () => {
     const down = planUpgrade(source(), "1.9", "1.6.8");
     expect(down.direction).toBe("downgrade");
     expect(down.steps.map((s) => `${s.from}→${s.to}`)).toEqual(["1.9.2→1.8.8", "1.8.8→1.7.6", "1.7.6→1.6.8"]);
     expect(down.hazards.map((h) => h.id)).toContain("downgrade");
+  });
+
+  test("the same release: no step, no deploy order, only the short message (and the release's own hazards)", () => {
     const same = planUpgrade(source(), "1.8.8", "1.8");
     expect(same.direction).toBe("none");
-    expect(same.steps).toHaveLength(1);
-    expect(upgradePlanMarkdown(same)).toContain("Same release: nothing to upgrade.");
+    expect(same.steps).toEqual([]);
+    expect(same.deployOrder).toEqual([]);
+    expect(same.hazards).toEqual([]);
+    expect(upgradePlanMarkdown(same)).toBe("# Karpenter 1.8.8 → 1.8.8\n\nSame release: nothing to upgrade.\n");
+
+    // a hazard of the running release is still worth knowing: listed under the message
+    const outside = planUpgrade(source(), "1.8.8", "1.8.8", { kubernetesVersion: "1.40" });
+    expect(outside.deployOrder).toEqual([]);
+    expect(outside.hazards.map((h) => `${h.id} ${h.where}`)).toEqual(["kubernetes-1.40-outside-1.8.8 from and to"]);
+    expect(upgradePlanMarkdown(outside)).toBe(
+      [
+        "# Karpenter 1.8.8 → 1.8.8",
+        "",
+        "Same release: nothing to upgrade.",
+        "",
+        "## Known hazards of 1.8.8",
+        "",
+        `- **kubernetes-1.40-outside-1.8.8** (kubernetes, 1.8.8, from and to): Karpenter 1.8.8 runs on Kubernetes ${outside.kubernetes.from.min}–${outside.kubernetes.from.max}, not on the cluster's 1.40: the controller refuses to start.`,
+        // the running release, not a target: the advice is to upgrade Karpenter
+        "  Advice: the cluster is already newer than 1.8.8 supports (Kubernetes cannot be downgraded): the controller cannot be running; upgrade Karpenter to a release that runs on 1.40.",
+        "",
+      ].join("\n"),
+    );
   });
 
   test("a patch newer than the facts know is planned with its minor's facts and a hazard", () => {
