@@ -1,5 +1,7 @@
 import { TerraformStack, TerraformVariable, Testing } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
 import { Karpenter, KarpenterProps } from "../lib/karpenter";
 import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../lib/karpenter-controller-role";
 import { KarpenterNodeRole, KarpenterNodeRoleProps } from "../lib/karpenter-node-role";
@@ -64,6 +66,16 @@ describe("a constructor that throws leaves nothing behind", () => {
     expect(e.field).toBe("adopt.controllerRole.attachedPolicies");
     expect(tree(stack)).toEqual([]);
     expect(synthJson(stack).data).toBeUndefined();
+  });
+
+  test("a provider of another stack is one more problem, found before anything is created", () => {
+    const { stack, cluster } = setup();
+    const other = new AwsProvider(new TerraformStack(stack.node.root, "other"), "aws", { region: "eu-west-1" });
+    const node = rejected(() => new KarpenterNodeRole(stack, "n", { cluster, roleName: "", provider: other }));
+    expect(node.problems.map((p) => p.field)).toEqual(["roleName", "provider"]);
+    const spot = rejected(() => new SpotServiceLinkedRole(stack, "spot", { tags: { "aws:x": "y" }, provider: other }));
+    expect(spot.problems.map((p) => p.field)).toEqual(['tags["aws:x"]', "provider"]);
+    expect(tree(stack)).toEqual([]);
   });
 
   test("the shared data sources another construct created stay when a later one fails", () => {
