@@ -11,7 +11,7 @@ import { checkValuePaths } from "./private/chart-values";
 import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./private/helm";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
-import { checkOptionKeys, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkRoleArn, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { isUnresolved } from "./private/tokens";
 import { RELEASE_PROPS } from "./private/prop-keys";
@@ -74,7 +74,8 @@ export interface KarpenterReleaseProps {
    */
   readonly serviceAccountName?: string;
   /**
-   * IRSA only: the controller role ARN, written as the ServiceAccount annotation
+   * IRSA only: the controller role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>`
+   * (a literal one is checked), written as the ServiceAccount annotation
    * `eks.amazonaws.com/role-arn`. Leave unset with EKS Pod Identity (the association binds the role).
    * @default no annotation
    */
@@ -238,6 +239,7 @@ export class KarpenterRelease extends Construct {
     }
     const escape = problems.check(() => checkMap(this, "values", props?.values));
     if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
+    if (props?.irsaRoleArn !== undefined) problems.check(() => checkRoleArn(this, "irsaRoleArn", props.irsaRoleArn));
     problems.throwIfAny(this, { remove: true });
     if (!version || !cluster || !resources || !settings) throw new Error("unreachable: a failed check is thrown above");
     warnUnknownPatch(this, version);

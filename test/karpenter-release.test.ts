@@ -174,7 +174,7 @@ describe("KarpenterRelease", () => {
       const settings: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(everything)) if (k !== "featureGates" && k in chart.settings) settings[k] = v;
       settings.featureGates = Object.fromEntries(Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates));
-      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::1:role/x" });
+      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::123456789012:role/x" });
       const unknown = leafPaths(values).filter((p) => !pathInChart(chart, p));
       expect(unknown).toEqual([]);
       expect(values.settings.reservedENIs).toBe("1"); // the chart's type: a string

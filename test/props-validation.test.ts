@@ -116,7 +116,7 @@ describe("every problem of one construct at once, on the construct and prop the 
       "test/k interruptionQueue.kmsKey.keyArn",
       "test/k nodeRole.roleName",
     ]);
-    expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: letters, digits and + = , . @ _ - (IAM role name)');
+    expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
   });
 
   test("Karpenter: a check only a building block makes is re-told on the Karpenter prop", () => {
@@ -138,7 +138,7 @@ describe("every problem of one construct at once, on the construct and prop the 
         "  - test/system: size = 0 is invalid: a whole number from 1 to 100 (min = desired = max)",
         `  - test/system: instanceTypes[0] = "t3.huge!" is invalid: an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"`,
         "  - test/system: diskSize = -5 is invalid: a whole number of GiB, at least 1",
-        `  - test/system: nodeGroupName = "bad name" is invalid: letters, digits, '-' and '_', starting with a letter or digit, 1 to 63 characters`,
+        `  - test/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit`,
       ].join("\n"),
     );
     expect(stack.node.tryFindChild("system")).toBeUndefined();

@@ -108,37 +108,71 @@ const IAM_ACTION = /^(\*|[A-Za-z0-9-]+:[A-Za-z0-9_*?-]+)$/;
 /** A KMS key ARN, `arn:<partition>:kms:<region>:<account>:key/<key id>` (IAM grants on key ARNs, not aliases). */
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
+/** What a role ARN must be, for messages. */
+const ROLE_ARN_TEXT = "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)";
+
 /**
- * Checks a role you bring: a literal name must be a valid IAM role name, a literal ARN an IAM
- * role ARN, and the ARN's last path segment must be the name (else the access entry and
- * `iam:PassRole` would target one role and EC2NodeClass `spec.role` another). When the ARN holds
- * tokens (e.g. the account), a literal last segment is still compared.
- * @throws KarpenterValidationError naming `<field>.roleName` or `<field>.roleArn`
+ * Checks a literal IAM role ARN (a string holding a token is left to the API), e.g. the node role
+ * the controller may `iam:PassRole`.
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:iam::<account>:role/<optional path/><name>`
+ */
+export function checkRoleArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !IAM_ROLE_ARN.test(arn)) throw new KarpenterValidationError(scope, field, arn, ROLE_ARN_TEXT);
+}
+
+/** An SQS queue ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (a standard name, or a FIFO one ending in `.fifo`). */
+const SQS_QUEUE_ARN = /^arn:aws(?:-[a-z]+)*:sqs:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:(?:[A-Za-z0-9_-]{1,80}|[A-Za-z0-9_-]{1,75}\.fifo)$/;
+
+/**
+ * Checks a literal SQS queue ARN (a string holding a token is left to the API).
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:sqs:<region>:<account>:<queue name>` (e.g. an SNS topic ARN or a queue URL)
+ */
+export function checkQueueArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !SQS_QUEUE_ARN.test(arn)) {
+    throw new KarpenterValidationError(scope, field, arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN)");
+  }
+}
+
+/**
+ * Checks a role you bring, every problem at once: a literal name must be a valid IAM role name, a
+ * literal ARN an IAM role ARN, and the ARN's last path segment must be the name (else the access
+ * entry and `iam:PassRole` would target one role and EC2NodeClass `spec.role` another). When the
+ * ARN holds tokens (e.g. the account), a literal last segment is still compared.
+ * @throws KarpenterValidationError naming `<field>.roleName` and / or `<field>.roleArn`
  */
 export function checkExistingRole(scope: IConstruct, field: string, role: { readonly roleName?: string; readonly roleArn?: string } | undefined): void {
   if (role === null || typeof role !== "object") {
     throw new KarpenterValidationError(scope, field, role, "{ roleName, roleArn } of an IAM role you manage");
   }
   const { roleName: name, roleArn: arn } = role;
-  if (typeof name !== "string") throw new KarpenterValidationError(scope, `${field}.roleName`, name, "the role name (required), e.g. \"KarpenterNodeRole-prod\"");
-  if (typeof arn !== "string") throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>");
-  if (!Token.isUnresolved(name) && !IAM_ROLE_NAME.test(name)) {
-    throw new KarpenterValidationError(scope, `${field}.roleName`, name, "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -");
+  const problems = new Problems();
+  const nameOk = typeof name === "string" && (Token.isUnresolved(name) || IAM_ROLE_NAME.test(name));
+  if (typeof name !== "string") problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, "the role name (required), e.g. \"KarpenterNodeRole-prod\""));
+  else if (!nameOk) {
+    const why = name.length === 0 ? "an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)" : "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -";
+    problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, why));
+  }
+  if (typeof arn !== "string") {
+    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>"));
+    return problems.throwIfAny(scope);
   }
   let lastSegment: string | undefined;
   if (!Token.isUnresolved(arn)) {
     const m = IAM_ROLE_ARN.exec(arn);
-    if (!m) throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)");
-    lastSegment = m[1];
+    if (!m) problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT));
+    lastSegment = m?.[1];
   } else if (arn.includes(":role/")) {
     const tail = arn.slice(arn.lastIndexOf("/") + 1);
     if (!Token.isUnresolved(tail)) lastSegment = tail;
   }
-  if (lastSegment !== undefined && !Token.isUnresolved(name) && lastSegment !== name) {
+  if (lastSegment !== undefined && nameOk && !Token.isUnresolved(name) && lastSegment !== name) {
     // parts known only at apply are shown as such, not as cdktf's internal token text
     const shown = arn.replace(/\$\{TfToken\[[^\]]*\]\}/g, "<known at apply>");
-    throw new KarpenterValidationError(scope, `${field}.roleArn`, shown, `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`);
+    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, shown, `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`));
   }
+  problems.throwIfAny(scope);
 }
 
 /**
