@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { TerraformStack, Tokenization } from "cdktf";
+import { Annotations, TerraformStack, Tokenization } from "cdktf";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
@@ -8,8 +8,9 @@ import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered } from "./private/app-index";
 import { addSynthCheck } from "./private/synth-checks";
 import { sameInstallTarget } from "./private/cluster-identity";
-import { checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
-import { Problems } from "./private/problems";
+import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
+import { nodeClassSelectors } from "./private/discovery-selectors";
+import { allProblems, Problems } from "./private/problems";
 import { DISCOVERY_TAGS_PROPS } from "./private/prop-keys";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "./private/aws-ids";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
@@ -35,9 +36,9 @@ export interface DiscoveryTagsProps {
    * {@link DiscoveryTags.subnetTags} instead.
    * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
    * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
-   * security group).
+   * security group), and so is a subnet listed twice (two `aws_ec2_tag` for one subnet and key).
    * @default none (only the security group is tagged)
-   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, or a public subnet
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, or a subnet listed twice
    */
   readonly subnets?: ReadonlyArray<string | Subnet>;
   /**
@@ -53,8 +54,14 @@ export interface DiscoveryTagsProps {
    */
   readonly securityGroupId?: string;
   /**
-   * The tag value (at most 256 characters).
+   * The tag value (1 to 256 characters). EC2NodeClasses with the default selector terms select
+   * `<tagKey>=<cluster name>`: another value is found only by EC2NodeClasses whose
+   * `subnetSelectorTerms` and `securityGroupSelectorTerms` name it. A literal value other than the
+   * cluster's literal name is a synth error when an EC2NodeClass of this app uses the default
+   * terms on this cluster with this key (the cluster security group holds one value per key), and a
+   * synth warning when no EC2NodeClass of the app selects the value.
    * @default cluster.clusterName
+   * @throws KarpenterValidationError for an empty value (an EC2NodeClass cannot select an empty tag value) or one longer than 256 characters
    */
   readonly tagValue?: string;
   /**
@@ -81,15 +88,25 @@ export interface DiscoveryTagsProps {
  * `aws_ec2_tag` added beside it.
  *
  * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, subnets that are not a literal array
- * (a list token), a public subnet of the app, or a tag value longer than 256 characters
+ * (a list token), a public subnet of the app, a subnet listed twice, or an empty tag value or one longer than 256 characters;
+ * at synth, for a tag value that EC2NodeClasses of the app with the default selector terms on this cluster do not select
  */
 export class DiscoveryTags extends Construct {
   /**
    * The tag map to merge into the `tags` of private subnets you create yourself.
-   * @param cluster the cluster (its name is the tag value), or the cluster name
+   * @param cluster the cluster (its name is the tag value), or the cluster name (a literal must be an
+   * EKS cluster name: 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
+   * @param tagKey the tag key (1–128 characters, not starting with `aws:`)
    * @returns `{ "karpenter.sh/discovery": <cluster name> }`
+   * @throws KarpenterValidationError for a literal cluster name that is no EKS cluster name (e.g. ""), or a tag key AWS refuses
    */
   public static subnetTags(cluster: IKarpenterCluster | string, tagKey: string = DISCOVERY_TAG_KEY): Record<string, string> {
+    const where = "DiscoveryTags.subnetTags";
+    allProblems(where, (problems) => {
+      if (typeof cluster === "string") problems.check(() => checkEksClusterName(where, "cluster", cluster));
+      else problems.check(() => requireCluster(where, { cluster }));
+      problems.check(() => checkTagKey(where, "tagKey", tagKey));
+    });
     return { [tagKey]: typeof cluster === "string" ? cluster : cluster.clusterName };
   }
 
@@ -97,9 +114,12 @@ export class DiscoveryTags extends Construct {
    * A discovery tag key of one cluster, `karpenter.sh/discovery/<cluster name>`, for subnets that
    * several clusters share (a shared VPC): give it to `DiscoveryTags` (`tagKey`) and to the install
    * (`Karpenter` `discoveryTagKey`) of that cluster.
-   * @param clusterName the cluster name (a literal or a reference)
+   * @param clusterName the cluster name (a literal or a reference; a literal must be an EKS cluster
+   * name: 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
+   * @throws KarpenterValidationError for a literal that is no EKS cluster name (e.g. "Bad Name!")
    */
   public static clusterTagKey(clusterName: string): string {
+    checkEksClusterName("DiscoveryTags.clusterTagKey", "clusterName", clusterName);
     return `${DISCOVERY_TAG_KEY}/${clusterName}`;
   }
 
@@ -127,6 +147,8 @@ export class DiscoveryTags extends Construct {
     this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
       problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`));
+    } else if (props?.tagValue === "") {
+      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren't supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name`));
     }
     const sg = props?.securityGroupId;
     if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
@@ -149,7 +171,55 @@ export class DiscoveryTags extends Construct {
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
     register(this, CLAIMS, claim);
     addSynthCheck(this, () => claimProblems(claim));
+    let warned = false;
+    addSynthCheck(this, () => {
+      const { problems, warning } = valueProblems(this, cluster);
+      if (warning && !warned) Annotations.of(this).addWarning(warning);
+      warned = warned || warning !== undefined;
+      return problems;
+    });
   }
+}
+
+/**
+ * A literal tag value other than the cluster's literal name: EC2NodeClasses with the default
+ * selector terms select `<key>=<cluster name>`. An error when such a class of this app is on this
+ * cluster with this key (the cluster security group holds one value per key, so it cannot carry
+ * both); else a warning when no EC2NodeClass of the app selects the value (classes outside the app may).
+ */
+function valueProblems(tags: DiscoveryTags, cluster: IKarpenterCluster): { problems: KarpenterValidationError[]; warning?: string } {
+  const [key, value, name] = [tags.tagKey, tags.tagValue, cluster.clusterNameLiteral];
+  if (!attached(tags) || isUnresolved(key) || isUnresolved(value) || name === undefined || value === name) return { problems: [] };
+  const selectors = nodeClassSelectors(tags);
+  const defaults = selectors.filter((s) => s.defaultTerms && s.tagKey === key && s.cluster !== undefined && sameInstallTarget(s.cluster, cluster));
+  if (defaults.length > 0) {
+    const classes = defaults.map((s) => `${s.nodeClass.node.path} (EC2NodeClass ${s.name})`).join(", ");
+    return {
+      problems: [
+        new KarpenterValidationError(
+          tags,
+          "tagValue",
+          value,
+          `the cluster's name ${JSON.stringify(name)}, or unset: ${classes} ${defaults.length > 1 ? "select" : "selects"} subnets and security groups by the default term { ${JSON.stringify(key)}: ${JSON.stringify(name)} }, and these tags write ${JSON.stringify(value)}, so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming ${JSON.stringify(value)}`,
+        ),
+      ],
+    };
+  }
+  const selected = selectors.some((s) => s.terms.some((t) => isUnresolved(t) || selectsValue(t, key, value)));
+  if (selected) return { problems: [] };
+  return {
+    problems: [],
+    warning: `DiscoveryTags ${tags.node.path} tags with ${key}=${value}, not the cluster's name ${name}: EC2NodeClasses with the default selector terms select ${key}=${name}, so only an EC2NodeClass whose subnetSelectorTerms and securityGroupSelectorTerms name ${JSON.stringify(value)} finds these subnets and the security group, and none in this app does. Leave tagValue unset unless EC2NodeClasses outside this app select ${JSON.stringify(value)}.`,
+  };
+}
+
+/** Whether a selector term's tags select `key=value` (the value itself, `*`, or a token). */
+function selectsValue(term: unknown, key: string, value: string): boolean {
+  const tagsOf = term !== null && typeof term === "object" ? (term as { tags?: unknown }).tags : undefined;
+  if (tagsOf === undefined || tagsOf === null || typeof tagsOf !== "object") return false;
+  if (isUnresolved(tagsOf)) return true;
+  const v = (tagsOf as Record<string, unknown>)[key];
+  return v === value || v === "*" || (v !== undefined && isUnresolved(v));
 }
 
 interface Claim {
@@ -255,7 +325,17 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
     throw new KarpenterValidationError(scope, "subnets", subnets, "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)");
   }
   const problems = new Problems();
+  const seen = new Map<string, number>();
   subnets.forEach((s, i) => {
+    // the same subnet twice: two aws_ec2_tag for one subnet and key, each removing the tag when destroyed or replaced
+    const identity = s instanceof Subnet ? subnetAddress(s).id : typeof s === "string" ? (subnetReference(s)?.id ?? s) : undefined;
+    const first = identity === undefined ? undefined : seen.get(identity);
+    if (first !== undefined) {
+      const shown = s instanceof Subnet ? s.node.path : (subnetReference(s as string)?.shown ?? s);
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, shown, `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`));
+      return;
+    }
+    if (identity !== undefined) seen.set(identity, i);
     if (s instanceof Subnet) {
       if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
     } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {

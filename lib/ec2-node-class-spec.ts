@@ -361,8 +361,9 @@ export interface Ec2NodeClassOptions {
   readonly cpuOptions?: CpuOptions;
   /**
    * Tags for the instances, volumes, network interfaces and launch templates. Keys may not be
-   * empty, `eks:eks-cluster-name`, start with `kubernetes.io/cluster`, or be
-   * `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`, `karpenter.k8s.aws/ec2nodeclass`.
+   * empty, `eks:eks-cluster-name`, start with `kubernetes.io/cluster` or `aws:` (reserved for AWS;
+   * EC2 refuses the launch), or be `karpenter.sh/nodepool`, `karpenter.sh/nodeclaim`,
+   * `karpenter.k8s.aws/ec2nodeclass`.
    * @default none (Karpenter adds its own tags)
    */
   readonly tags?: { [key: string]: string };

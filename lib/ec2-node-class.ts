@@ -13,6 +13,7 @@ import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "./private/k8
 import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
 import { warnWithoutDiscoveryTags } from "./private/discovery-evidence";
+import { registerSelectors } from "./private/discovery-selectors";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
 import { checkProvider, chooseProvider } from "./private/provider-choice";
 import { resolvedReference } from "./private/tokens";
@@ -164,7 +165,7 @@ export class Ec2NodeClass extends Construct {
     const c = new Checker(where, version, { collect: true });
     const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.guard(() => c.fields("", options, SPEC_PROPS, "Ec2NodeClassProps"));
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
@@ -214,7 +215,10 @@ export class Ec2NodeClass extends Construct {
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
-    if (cluster && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined)) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
+    const defaultTerms = cluster !== undefined && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
+    if (cluster && defaultTerms) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
+    const selectorTerms = [spec.subnetSelectorTerms, spec.securityGroupSelectorTerms].flatMap((t): unknown[] => (Array.isArray(t) && !Token.isUnresolved(t) ? t : isSet(t) ? [t] : []));
+    registerSelectors({ nodeClass: this, name, cluster, tagKey, defaultTerms, terms: selectorTerms });
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
     this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider, karpenter ?? props.cluster?.resource);
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
@@ -231,6 +235,9 @@ export class Ec2NodeClass extends Construct {
     });
   }
 }
+
+/** The props of {@link Ec2NodeClassProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["karpenter", "cluster", "version", "discoveryTagKey", "deleteTimeout", "kubernetesProvider", "dependsOn"];
 
 /** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
 const SPEC_PROPS = [

@@ -10,11 +10,13 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsContext } from "./private/aws-context";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
 import { policyJson } from "./private/iam";
-import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
+import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
 import { checkOptionKeys, checkQueueKmsKey, checkTags, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
+import { undoOnError } from "./private/half-built";
 import { INTERRUPTION_QUEUE_PROPS } from "./private/prop-keys";
 import { checkName } from "./private/names";
+import { RULE_PREFIX } from "./private/install-names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
 import { resolveKarpenterVersion } from "./private/version";
 
@@ -43,14 +45,15 @@ export interface InterruptionQueueProps {
    */
   readonly version?: string;
   /**
-   * The SQS queue name (1–80 characters: letters, digits, `-`, `_`). It is the chart's
+   * The SQS queue name (1–80 characters: letters, digits, `-`, `_`; no `.fifo`, which only FIFO
+   * queues have: this is a standard queue, SQS CreateQueue `QueueName`). It is the chart's
    * `settings.interruptionQueue`.
    * @default the cluster name (as upstream); set it when the cluster name is longer than 80 characters
    */
   readonly queueName?: string;
   /**
    * The start of every EventBridge rule name: rules are named `<prefix>-<event>` (event keys up to
-   * 19 characters, e.g. `SpotInterruption`), so the prefix may have at most 44 characters.
+   * 19 characters, e.g. `SpotInterruption`), so the prefix has 1–44 characters: letters, digits, `.`, `-`, `_`.
    * @default `Karpenter-<cluster name>`, the cluster name shortened with a hash suffix when longer than 34 characters
    */
   readonly ruleNamePrefix?: string;
@@ -81,7 +84,6 @@ export interface InterruptionQueueProps {
   readonly provider?: AwsProvider;
 }
 
-const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
 
 /**
  * Karpenter's interruption queue: an SQS queue that EventBridge fills with the events that warn
@@ -94,7 +96,8 @@ const RULE_PREFIX_MAX = NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH;
  * and one `aws_cloudwatch_event_rule` + `aws_cloudwatch_event_target` per event type of the version.
  * Source: Karpenter getting-started CloudFormation, v1.0–v1.14.
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal queue name or rule prefix that
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal queue name or rule prefix that
  * breaks the AWS rules (including a default queue name that gets too long), a malformed key ARN, or
  * tags that break the AWS tag rules
  */
@@ -130,68 +133,75 @@ export class InterruptionQueue extends Construct {
 
   constructor(scope: Construct, id: string, props: InterruptionQueueProps) {
     super(scope, id);
-    // every problem of the props at once, before the first resource
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
-    const cluster = problems.check(() => requireCluster(this, props));
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    problems.check(() => checkTags(this, props?.tags));
-    problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
-    const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
-    const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
-    problems.throwIfAny(this, { remove: true });
-    if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
-    this.version = version.full;
-    const provider = awsProviderFor(scope, this, cluster, props.provider);
+    const undo = undoOnError(this);
+    try {
+      // every problem of the props at once, before the first resource
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
+      const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
+      const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
+      const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
+      problems.throwIfAny(this, { remove: true });
+      if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
+      this.version = version.full;
 
-    const events = interruptionEvents(version);
-    if (props.kmsKey === true) {
-      // the rules' names as synthesized: adoption (or an escape hatch) may rename a rule after this
-      this.kmsKey = this.createKey(provider, () => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
-      this.kmsKeyArn = this.kmsKey.arn;
-    } else if (props.kmsKey) {
-      this.kmsKeyArn = props.kmsKey.keyArn;
-    }
+      const events = interruptionEvents(version);
+      if (props.kmsKey === true) {
+        // the rules' names as synthesized: adoption (or an escape hatch) may rename a rule after this
+        this.kmsKey = this.createKey(provider, () => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
+        this.kmsKeyArn = this.kmsKey.arn;
+      } else if (props.kmsKey) {
+        this.kmsKeyArn = props.kmsKey.keyArn;
+      }
 
-    this.queue = new SqsQueue(this, "queue", {
-      name,
-      messageRetentionSeconds: QUEUE_RETENTION_SECONDS,
-      ...(this.kmsKeyArn ? { kmsMasterKeyId: this.kmsKeyArn } : { sqsManagedSseEnabled: true }),
-      tags: props.tags,
-    });
-    this.queueName = this.queue.name;
-    this.queueArn = this.queue.arn;
-    this.queueUrl = this.queue.url;
-
-    this.queuePolicy = new SqsQueuePolicy(this, "policy", {
-      queueUrl: this.queue.url,
-      policy: policyJson(queuePolicyStatements(this.queue.arn), QUEUE_POLICY_ID),
-    });
-
-    this.rules = [];
-    this.targets = [];
-    for (const event of events) {
-      const rule = new CloudwatchEventRule(this, `rule-${event.key}`, {
-        name: `${rulePrefix}-${event.key}`,
-        description: `Karpenter interruption handling: sends "${event.detailType}" events to the interruption queue`,
-        eventPattern: JSON.stringify(eventPattern(event)),
+      this.queue = new SqsQueue(this, "queue", {
+        name,
+        messageRetentionSeconds: QUEUE_RETENTION_SECONDS,
+        ...(this.kmsKeyArn ? { kmsMasterKeyId: this.kmsKeyArn } : { sqsManagedSseEnabled: true }),
         tags: props.tags,
       });
-      this.rules.push(rule);
-      this.targets.push(new CloudwatchEventTarget(this, `target-${event.key}`, { rule: rule.name, arn: this.queue.arn, targetId: "KarpenterInterruptionQueueTarget" }));
+      this.queueName = this.queue.name;
+      this.queueArn = this.queue.arn;
+      this.queueUrl = this.queue.url;
+
+      this.queuePolicy = new SqsQueuePolicy(this, "policy", {
+        queueUrl: this.queue.url,
+        policy: policyJson(queuePolicyStatements(this.queue.arn), QUEUE_POLICY_ID),
+      });
+
+      this.rules = [];
+      this.targets = [];
+      for (const event of events) {
+        const rule = new CloudwatchEventRule(this, `rule-${event.key}`, {
+          name: `${rulePrefix}-${event.key}`,
+          description: `Karpenter interruption handling: sends "${event.detailType}" events to the interruption queue`,
+          eventPattern: JSON.stringify(eventPattern(event)),
+          tags: props.tags,
+        });
+        this.rules.push(rule);
+        this.targets.push(new CloudwatchEventTarget(this, `target-${event.key}`, { rule: rule.name, arn: this.queue.arn, targetId: "KarpenterInterruptionQueueTarget" }));
+      }
+      this.dependables = [this.queuePolicy, ...this.targets];
+      useProvider(this, "aws", provider);
+    } catch (e) {
+      // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
+      undo();
+      throw e;
     }
-    this.dependables = [this.queuePolicy, ...this.targets];
-    useProvider(this, "aws", provider);
   }
 
   private rulePrefix(given: string | undefined, cluster: IKarpenterCluster): string {
     const rule = NAME_RULES.eventRule;
     if (given !== undefined) {
-      checkName(this, "ruleNamePrefix", given, RULE_PREFIX_MAX, rule.pattern, `${rule.text}, 1 to ${RULE_PREFIX_MAX} characters (rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within the ${rule.max}-character limit)`);
+      checkName(this, "ruleNamePrefix", given, RULE_PREFIX.max, rule.pattern, RULE_PREFIX.text, RULE_PREFIX.limit);
       return given;
     }
     const head = "Karpenter-";
-    return `${head}${clusterNameWithin(cluster, RULE_PREFIX_MAX - head.length)}`;
+    return `${head}${clusterNameWithin(cluster, RULE_PREFIX.max - head.length)}`;
   }
 
   /**

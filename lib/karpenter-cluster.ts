@@ -6,7 +6,7 @@ import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-clu
 import { KarpenterValidationError } from "./errors";
 import { isUnresolved } from "./private/tokens";
 import { checkProvider, recordDefault } from "./private/provider-choice";
-import { checkOptionKeys } from "./private/input-checks";
+import { checkEksClusterName, checkOptionKeys } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { FROM_CLUSTER_NAME_OPTIONS } from "./private/prop-keys";
 
@@ -177,12 +177,5 @@ function checkEksClusterResource(cluster: unknown): void {
   if (!isResource) {
     const shown = cluster === undefined || cluster === null ? cluster : cluster instanceof TerraformResource ? cluster.node.path : "(not an EksCluster)";
     throw new KarpenterValidationError(where, "cluster", shown, `${expected}, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create`);
-  }
-}
-
-/** The EKS cluster name rule (CreateCluster API; hashicorp/aws `validClusterName`), for a literal name. */
-function checkEksClusterName(path: string, field: string, name: string): void {
-  if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
-    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
   }
 }

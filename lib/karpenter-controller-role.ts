@@ -13,12 +13,13 @@ import { DEFAULT_KARPENTER_NAMESPACE } from "./karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME } from "./karpenter-release";
 import { awsContext } from "./private/aws-context";
 import { stackIndex, stacksOf } from "./private/app-index";
-import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./private/controller-policy";
-import { checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, requireCluster } from "./private/input-checks";
+import { controllerPolicyGroups } from "./private/controller-policy";
+import { checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkQueueArn, checkRoleArn, checkTags, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
+import { undoOnError } from "./private/half-built";
 import { CONTROLLER_ROLE_PROPS } from "./private/prop-keys";
-import { checkIdentity, checkStatementShapes } from "./private/controller-role-checks";
-import { attachPolicies, IamStatementJson, policyJson, policySize, trustPolicyJson } from "./private/iam";
+import { checkAdditionalStatements, checkIdentity, checkPolicyNameSuffix, controllerPolicyOutline, policyKeys, policyNamePrefix, statementsJson } from "./private/controller-role-checks";
+import { attachPolicies, policyJson, trustPolicyJson } from "./private/iam";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
 import { recordAccountNames } from "./private/account-names";
 import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
@@ -84,21 +85,25 @@ export interface IamPolicyStatement {
  */
 export interface IamPolicyCondition {
   /**
-   * The condition operator, e.g. `"StringEquals"`, `"StringLike"`, `"ArnLike"`, `"Bool"`, or with a
-   * set qualifier `"ForAllValues:StringEquals"` (IAM User Guide, "Condition operators").
+   * The condition operator, one of IAM's: `String…`, `Numeric…`, `Date…`, `Bool`, `BinaryEquals`,
+   * `IpAddress` / `NotIpAddress`, `Arn…` or `Null`, e.g. `"StringEquals"`, `"ArnLike"`; each but `Null`
+   * may end in `IfExists` (`"StringLikeIfExists"`), and a set qualifier may precede it
+   * (`"ForAllValues:StringEquals"`, `"ForAnyValue:StringLike"`). Source: IAM User Guide, "IAM JSON
+   * policy elements: Condition operators".
    */
   readonly test: string;
-  /** The condition key compared, e.g. `"aws:RequestedRegion"` or `"aws:ResourceTag/team"`. */
+  /** The condition key compared (not empty), e.g. `"aws:RequestedRegion"` or `"aws:ResourceTag/team"`. */
   readonly variable: string;
-  /** The values the key is compared with; the condition holds when any one matches, e.g. `["eu-west-1"]`. */
+  /** The values the key is compared with, at least one; the condition holds when any one matches, e.g. `["eu-west-1"]`. */
   readonly values: string[];
 }
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
   /**
-   * The role's ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>` (usually a
-   * reference): the resource of the controller's `iam:PassRole` statement (Sid `AllowPassingInstanceRole`).
+   * The role's ARN, `arn:<partition>:iam::<12-digit account>:role/<optional path/><name>` (usually a
+   * reference; a literal one is checked): the resource of the controller's `iam:PassRole` statement
+   * (Sid `AllowPassingInstanceRole`).
    */
   readonly roleArn: string;
 }
@@ -106,14 +111,15 @@ export interface NodeRoleReference {
 /** The interruption queue the controller reads, for {@link KarpenterControllerRoleProps.interruptionQueue}; an {@link InterruptionQueue} is one. */
 export interface InterruptionQueueReference {
   /**
-   * The queue's ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (usually a reference): the
+   * The queue's ARN, `arn:<partition>:sqs:<region>:<12-digit account>:<queue name>` (usually a
+   * reference; a literal one is checked, so that e.g. an SNS topic ARN is refused): the
    * resource of the controller's `sqs:ReceiveMessage` / `sqs:DeleteMessage` / `sqs:GetQueueUrl`
    * statement (Sid `AllowInterruptionQueueActions`).
    */
   readonly queueArn: string;
   /**
-   * The customer-managed KMS key the queue is encrypted with, `arn:<partition>:kms:<region>:<account>:key/<key id>`:
-   * the controller gets `kms:Decrypt` on it (Sid `AllowInterruptionQueueDecryption`).
+   * The customer-managed KMS key the queue is encrypted with, `arn:<partition>:kms:<region>:<account>:key/<key id>`
+   * (not an alias; a literal one is checked): the controller gets `kms:Decrypt` on it (Sid `AllowInterruptionQueueDecryption`).
    * @default none (SQS-managed SSE: no KMS statement)
    */
   readonly kmsKeyArn?: string;
@@ -158,8 +164,9 @@ export interface KarpenterControllerRoleProps {
    */
   readonly roleName?: string;
   /**
-   * What follows `KarpenterController<Group>Policy-` in the managed policy names (≤ 128 characters
-   * in all; the longest group, ResourceDiscovery, leaves 85).
+   * What follows `KarpenterController<Group>Policy-` in the managed policy names: letters, digits and
+   * `+=,.@_-`, as long as the longest name stays within IAM's 128 characters (the longest group,
+   * ResourceDiscovery, leaves 85).
    * @default the cluster name (as upstream)
    */
   readonly policyNameSuffix?: string;
@@ -190,9 +197,6 @@ export interface KarpenterControllerRoleProps {
   readonly tags?: Record<string, string>;
 }
 
-/** Characters of one managed policy, whitespace excluded (IAM quotas). */
-const MANAGED_POLICY_MAX = 6144;
-
 /**
  * The Karpenter controller's IAM role: its identity (Pod Identity by default, or IRSA) and the
  * official controller policy of the version, statement for statement with the official Sids.
@@ -209,9 +213,14 @@ const MANAGED_POLICY_MAX = 6144;
  * With IRSA the trust names the cluster's IAM OIDC provider: the app's `IamOpenidConnectProvider`
  * for the cluster's issuer when there is one, else a derived ARN (see {@link IrsaControllerIdentity.oidcProviderArn}).
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster` or `nodeRole`, an unknown version or
- * identity type, bad literal names (role, policies, namespace, service account, OIDC provider ARN),
- * additional statements with malformed actions or resources, that reuse an official Sid or overflow
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the
+ * tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster` or `nodeRole`, an unknown version or
+ * identity type, bad literal names (role, policy name suffix, namespace, service account), literal
+ * ARNs of the wrong kind (`nodeRole.roleArn` not an IAM role ARN, `interruptionQueue.queueArn` not an
+ * SQS queue ARN, its `kmsKeyArn` not a KMS key ARN, an OIDC provider ARN that is not one),
+ * additional statements with malformed actions or resources, conditions whose operator is not IAM's,
+ * whose key is empty or that have no values, that reuse an official Sid or overflow
  * a managed policy, literal additional ARNs that are not managed policy ARNs, or tags that break the AWS tag rules;
  * at synth, when another construct of the app creates the same role or policy name in the same (or an
  * unknown) AWS account — IAM names are account-wide, so the same cluster name in two regions needs
@@ -246,92 +255,123 @@ export class KarpenterControllerRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterControllerRoleProps) {
     super(scope, id);
-    // every problem of the props at once, before the first resource
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
-    const cluster = problems.check(() => requireCluster(this, props));
-    if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
-      const given = props?.nodeRole === undefined || props.nodeRole === null ? props?.nodeRole : "(an object without a roleArn string)";
-      problems.add(new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }"));
-    }
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    problems.check(() => checkTags(this, props?.tags));
-    problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
-    const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
-    problems.check(() => checkStatementShapes(this, "additionalStatements", props?.additionalStatements));
-    this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-    this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-    problems.check(() => checkNamespace(this, "namespace", this.namespace));
-    problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
-    problems.throwIfAny(this, { remove: true });
-    if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
-    this.version = version.full;
-    this.identityType = identity.type;
-    const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.awsProvider = provider;
-    const ctx = awsContext(this, provider);
+    const undo = undoOnError(this);
+    try {
+      // every problem of the props at once, before the first resource (or shared data source)
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
+        const given = props?.nodeRole === undefined || props.nodeRole === null ? props?.nodeRole : "(an object without a roleArn string)";
+        problems.add(new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }"));
+      } else {
+        problems.check(() => checkRoleArn(this, "nodeRole.roleArn", props.nodeRole.roleArn));
+      }
+      const queue = props?.interruptionQueue;
+      if (queue !== undefined && (queue === null || typeof queue !== "object" || typeof queue.queueArn !== "string")) {
+        problems.add(new KarpenterValidationError(this, "interruptionQueue", queue === null || typeof queue !== "object" ? queue : "(an object without a queueArn string)", "an InterruptionQueue or { queueArn, kmsKeyArn? }"));
+      } else if (queue !== undefined) {
+        problems.check(() => checkQueueArn(this, "interruptionQueue.queueArn", queue.queueArn));
+        if (queue.kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
+      }
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
+      const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
+      const shape = { queue: queue !== undefined, kmsKey: !!queue?.kmsKeyArn };
+      const outline = version && controllerPolicyOutline(version, shape);
+      problems.check(() => checkAdditionalStatements(this, "additionalStatements", props?.additionalStatements, outline?.sids ?? []));
+      this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+      this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+      const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-"));
+      const policyKeyList = version && policyKeys(version, shape, props?.additionalStatements);
+      if (cluster && policyKeyList) problems.check(() => this.checkPolicyNames(cluster, policyKeyList, props.policyNameSuffix));
+      const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
+      problems.throwIfAny(this, { remove: true });
+      if (!cluster || !version || roleName === undefined) throw new Error("unreachable: a failed check is thrown above");
+      this.version = version.full;
+      this.identityType = identity.type;
+      this.awsProvider = provider;
+      const ctx = awsContext(this, provider);
 
-    // everything is validated before the first resource: nothing half-built on error
-    const roleName = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-");
-    const groups = controllerPolicyGroups(version, {
-      partition: ctx.partition,
-      region: ctx.region,
-      account: ctx.accountId,
-      clusterName: cluster.clusterName,
-      clusterArn: cluster.clusterArn,
-      nodeRoleArn: props.nodeRole.roleArn,
-      queueArn: props.interruptionQueue?.queueArn,
-      kmsKeyArn: props.interruptionQueue?.kmsKeyArn,
-    });
-    const extra = this.additionalStatements(props.additionalStatements ?? [], groups.flatMap((g) => g.statements.map((s) => s.Sid!)));
-    const documents = [...groups, ...(extra.length ? [{ key: "Additional", statements: extra }] : [])];
-    const policyNames = documents.map((g) => this.policyName(g.key, cluster, props.policyNameSuffix));
-
-    this.role = new IamRole(this, "role", {
-      name: roleName,
-      description: `Karpenter controller (${this.namespace}/${this.serviceAccountName})`,
-      assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : this.podIdentityTrust(cluster),
-      tags: props.tags,
-    });
-    this.roleArn = this.role.arn;
-    this.roleName = this.role.name;
-    this.policies = documents.map(
-      (g, i) =>
-        new IamPolicy(this, `policy-${g.key}`, {
-          name: policyNames[i],
-          path: "/",
-          // no version here: a changed description would replace the policy on every upgrade
-          description: `Karpenter controller ${g.key} permissions`,
-          policy: policyJson(g.statements),
-          tags: props.tags,
-        }),
-    );
-    recordAccountNames(this, [
-      { kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterControllerRole-"), field: "roleName", resource: this.role },
-      ...this.policies.map((p, i) => ({
-        kind: "IAM managed policy" as const,
-        literal: this.literalPolicyName(documents[i].key, cluster, props.policyNameSuffix),
-        field: "policyNameSuffix",
-        resource: p,
-        shown: props.policyNameSuffix ?? cluster.clusterNameLiteral,
-      })),
-    ]);
-    const attachments = attachPolicies(this, this.role.name, [
-      ...this.policies.map((p, i) => ({ key: documents[i].key, arn: p.arn })),
-      ...(props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn })),
-    ]);
-
-    if (identity.type === "podIdentity") {
-      this.podIdentityAssociation = new EksPodIdentityAssociation(this, "pod-identity", {
+      const groups = controllerPolicyGroups(version, {
+        partition: ctx.partition,
+        region: ctx.region,
+        account: ctx.accountId,
         clusterName: cluster.clusterName,
-        namespace: this.namespace,
-        serviceAccount: this.serviceAccountName,
-        roleArn: this.role.arn,
+        clusterArn: cluster.clusterArn,
+        nodeRoleArn: props.nodeRole.roleArn,
+        queueArn: queue?.queueArn,
+        kmsKeyArn: queue?.kmsKeyArn,
+      });
+      const extra = statementsJson(props.additionalStatements ?? []);
+      const documents = [...groups, ...(extra.length ? [{ key: "Additional", statements: extra }] : [])];
+      const policyName = (group: string) => `${policyNamePrefix(group)}${props.policyNameSuffix ?? cluster.clusterName}`;
+
+      this.role = new IamRole(this, "role", {
+        name: roleName,
+        description: `Karpenter controller (${this.namespace}/${this.serviceAccountName})`,
+        assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : this.podIdentityTrust(cluster),
         tags: props.tags,
       });
+      this.roleArn = this.role.arn;
+      this.roleName = this.role.name;
+      this.policies = documents.map(
+        (g) =>
+          new IamPolicy(this, `policy-${g.key}`, {
+            name: policyName(g.key),
+            path: "/",
+            // no version here: a changed description would replace the policy on every upgrade
+            description: `Karpenter controller ${g.key} permissions`,
+            policy: policyJson(g.statements),
+            tags: props.tags,
+          }),
+      );
+      recordAccountNames(this, [
+        { kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterControllerRole-"), field: "roleName", resource: this.role },
+        ...this.policies.map((p, i) => ({
+          kind: "IAM managed policy" as const,
+          literal: this.literalPolicyName(documents[i].key, cluster, props.policyNameSuffix),
+          field: "policyNameSuffix",
+          resource: p,
+          shown: props.policyNameSuffix ?? cluster.clusterNameLiteral,
+        })),
+      ]);
+      const attachments = attachPolicies(this, this.role.name, [
+        ...this.policies.map((p, i) => ({ key: documents[i].key, arn: p.arn })),
+        ...(props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn })),
+      ]);
+
+      if (identity.type === "podIdentity") {
+        this.podIdentityAssociation = new EksPodIdentityAssociation(this, "pod-identity", {
+          clusterName: cluster.clusterName,
+          namespace: this.namespace,
+          serviceAccount: this.serviceAccountName,
+          roleArn: this.role.arn,
+          tags: props.tags,
+        });
+      }
+      this.dependables = [...(this.podIdentityAssociation ? [this.podIdentityAssociation] : []), ...attachments];
+      useProvider(this, "aws", provider);
+    } catch (e) {
+      // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
+      undo();
+      throw e;
     }
-    this.dependables = [...(this.podIdentityAssociation ? [this.podIdentityAssociation] : []), ...attachments];
-    useProvider(this, "aws", provider);
+  }
+
+  /**
+   * The managed policy names, `KarpenterController<Group>Policy-<suffix or cluster name>`: a given
+   * suffix against what the longest name leaves it, else the longest name derived from a literal
+   * cluster name against IAM's limit.
+   * @throws KarpenterValidationError on `policyNameSuffix`
+   */
+  private checkPolicyNames(cluster: IKarpenterCluster, keys: readonly string[], suffix: string | undefined): void {
+    if (suffix !== undefined) return checkPolicyNameSuffix(this, "policyNameSuffix", suffix, keys);
+    const longest = keys.map(policyNamePrefix).reduce((a, b) => (b.length > a.length ? b : a), "");
+    nameFromCluster(this, "iamPolicy", "policyNameSuffix", undefined, cluster, longest);
   }
 
   /**
@@ -351,15 +391,9 @@ export class KarpenterControllerRole extends Construct {
     });
   }
 
-  /** `KarpenterController<Group>Policy-<suffix or cluster name>`, as upstream names them. */
-  private policyName(group: string, cluster: IKarpenterCluster, suffix?: string): string {
-    const prefix = `KarpenterController${group}Policy-`;
-    return nameFromCluster(this, "iamPolicy", "policyNameSuffix", suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
-  }
-
-  /** The policy name of {@link policyName} when known at synth. */
+  /** A managed policy's name when known at synth. */
   private literalPolicyName(group: string, cluster: IKarpenterCluster, suffix?: string): string | undefined {
-    const prefix = `KarpenterController${group}Policy-`;
+    const prefix = policyNamePrefix(group);
     return literalNameFromCluster(suffix === undefined ? undefined : `${prefix}${suffix}`, cluster, prefix);
   }
 
@@ -393,45 +427,6 @@ export class KarpenterControllerRole extends Construct {
       },
     });
     return Lazy.stringValue({ produce: () => trust(findOidcProvider(this, cluster)?.arn ?? derived) });
-  }
-
-  private additionalStatements(statements: IamPolicyStatement[], officialSids: string[]): IamStatementJson[] {
-    if (!Array.isArray(statements)) throw new KarpenterValidationError(this, "additionalStatements", statements, "a list of IAM statements { sid?, effect?, actions, resources, conditions? }");
-    const taken = new Set([...officialSids, QUEUE_KEY_DECRYPT_SID]);
-    const out = statements.map((s, i): IamStatementJson => {
-      const field = `additionalStatements[${i}]`;
-      if (s === null || typeof s !== "object" || Array.isArray(s)) throw new KarpenterValidationError(this, field, s, "an IAM statement { sid?, effect?, actions, resources, conditions? }");
-      const sid = s.sid ?? `Additional${i}`;
-      if (typeof sid !== "string" || !/^[A-Za-z0-9]+$/.test(sid) || taken.has(sid)) {
-        throw new KarpenterValidationError(this, `${field}.sid`, sid, `letters and digits only, unique, and not a Sid the controller policy already uses (${[...taken].join(", ")})`);
-      }
-      taken.add(sid);
-      checkStringList(this, `${field}.actions`, s.actions, IAM_ACTIONS);
-      checkStringList(this, `${field}.resources`, s.resources, IAM_RESOURCES);
-      const conditions = this.conditions(`${field}.conditions`, s.conditions);
-      return { Sid: sid, Effect: s.effect ?? "Allow", Resource: s.resources, Action: s.actions, ...(conditions ? { Condition: conditions } : {}) };
-    });
-    // tokens are only known at apply; what is literal already counts toward the limit
-    const known = policySize(policyJson(out).replace(/\$\{TfToken\[[^\]]*\]\}/g, ""));
-    if (known > MANAGED_POLICY_MAX) {
-      throw new KarpenterValidationError(this, "additionalStatements", `${statements.length} statements`, `at most ${MANAGED_POLICY_MAX} characters in one managed policy (whitespace excluded); these take at least ${known}: attach a policy of your own with additionalPolicyArns`);
-    }
-    return out;
-  }
-
-  /** `{ test: { variable: values } }` from the conditions of one statement, or undefined without any. */
-  private conditions(field: string, conditions: IamPolicyCondition[] | undefined): IamStatementJson["Condition"] {
-    if (conditions === undefined) return undefined;
-    if (!Array.isArray(conditions)) throw new KarpenterValidationError(this, field, conditions, "a list of conditions { test, variable, values }");
-    if (conditions.length === 0) return undefined;
-    const out: NonNullable<IamStatementJson["Condition"]> = {};
-    conditions.forEach((c, i) => {
-      if (c === null || typeof c !== "object" || typeof c.test !== "string" || typeof c.variable !== "string") {
-        throw new KarpenterValidationError(this, `${field}[${i}]`, c, 'a condition { test, variable, values }, e.g. { test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] }');
-      }
-      out[c.test] = { ...out[c.test], [c.variable]: c.values };
-    });
-    return out;
   }
 }
 

@@ -10,7 +10,7 @@ import { checkOptionKeys } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { CRD_RELEASE_PROPS } from "./private/prop-keys";
 import { isUnresolved } from "./private/tokens";
-import { touch } from "./private/app-index";
+import { undoOnError } from "./private/half-built";
 import { duplicateCrdProblems, registerCrdRelease } from "./private/release-pairs";
 import { addSynthCheck } from "./private/synth-checks";
 import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
@@ -121,6 +121,7 @@ export class KarpenterCrdRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterCrdReleaseProps = {}) {
     super(scope, id);
+    const undo = undoOnError(this);
     try {
       // every problem of the props at once, before the release exists
       const problems = new Problems();
@@ -153,8 +154,7 @@ export class KarpenterCrdRelease extends Construct {
       addSynthCheck(this, () => duplicateCrdProblems(this));
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
-      scope.node.tryRemoveChild(id);
-      touch();
+      undo();
       throw e;
     }
   }

@@ -9,6 +9,7 @@ import { awsContext } from "./private/aws-context";
 import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
 import { checkNodeRoleOptions } from "./private/node-role-options";
 import { Problems } from "./private/problems";
+import { undoOnError } from "./private/half-built";
 import { NODE_ROLE_PROPS } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
 import { attachBeforeDetachOnSwap, nodeRolePolicyNames } from "./private/node-role-policies";
@@ -84,7 +85,8 @@ export interface KarpenterNodeRoleProps {
  * block from the other one's address and `create_before_destroy`, so a version change across 1.4
  * attaches the new policy before it detaches the old one (nodes launching meanwhile still pull images). Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
  *
- * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
+ * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
+ * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
  * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
  * an `existingRole` whose literal name or ARN is malformed or whose ARN names another role, a literal
  * additional ARN that is not a managed policy ARN, or tags that break the AWS tag rules; at synth, when
@@ -107,47 +109,54 @@ export class KarpenterNodeRole extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterNodeRoleProps) {
     super(scope, id);
-    // every problem of the props at once, before the first resource
-    const problems = new Problems();
-    problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
-    const cluster = problems.check(() => requireCluster(this, props));
-    const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-    problems.check(() => checkTags(this, props?.tags));
-    problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
-    problems.throwIfAny(this, { remove: true });
-    if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
-    const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.version = version.full;
+    const undo = undoOnError(this);
+    try {
+      // every problem of the props at once, before the first resource (or shared data source)
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
+      const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
+      const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
+      problems.throwIfAny(this, { remove: true });
+      if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
+      this.version = version.full;
 
-    if (props.existingRole) {
-      this.roleName = props.existingRole.roleName;
-      this.roleArn = props.existingRole.roleArn;
-      this.policyAttachments = [];
-    } else {
-      const ctx = awsContext(this, provider);
-      const name = nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-");
-      const role = new IamRole(this, "role", {
-        name,
-        description: "Karpenter node role: EC2 instances launched by Karpenter",
-        assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
+      if (props.existingRole) {
+        this.roleName = props.existingRole.roleName;
+        this.roleArn = props.existingRole.roleArn;
+        this.policyAttachments = [];
+      } else {
+        const ctx = awsContext(this, provider);
+        const role = new IamRole(this, "role", {
+          name: name!,
+          description: "Karpenter node role: EC2 instances launched by Karpenter",
+          assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
+          tags: props.tags,
+        });
+        const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
+        const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
+        this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
+        attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
+        this.role = role;
+        this.roleName = role.name;
+        this.roleArn = role.arn;
+        recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
+      }
+
+      this.accessEntry = new EksAccessEntry(this, "access-entry", {
+        clusterName: cluster.clusterName,
+        principalArn: this.roleArn,
+        type: "EC2_LINUX",
         tags: props.tags,
       });
-      const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
-      const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
-      this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
-      attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
-      this.role = role;
-      this.roleName = role.name;
-      this.roleArn = role.arn;
-      recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
+      useProvider(this, "aws", provider);
+    } catch (e) {
+      // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
+      undo();
+      throw e;
     }
-
-    this.accessEntry = new EksAccessEntry(this, "access-entry", {
-      clusterName: cluster.clusterName,
-      principalArn: this.roleArn,
-      type: "EC2_LINUX",
-      tags: props.tags,
-    });
-    useProvider(this, "aws", provider);
   }
 }

@@ -40,9 +40,9 @@ export interface KarpenterControllerRoleOptions {
 
 /** The interruption queue of a {@link Karpenter} install (see `InterruptionQueueProps`). */
 export interface KarpenterInterruptionQueueOptions {
-  /** The SQS queue name (≤ 80 characters). @default the cluster name (as upstream) */
+  /** The SQS queue name (1–80 characters: letters, digits, `-`, `_`; a standard queue, so no `.fifo`). @default the cluster name (as upstream) */
   readonly queueName?: string;
-  /** The start of every EventBridge rule name (≤ 44 characters). @default `Karpenter-<cluster name>` */
+  /** The start of every EventBridge rule name (1–44 characters: letters, digits, `.`, `-`, `_`). @default `Karpenter-<cluster name>` */
   readonly ruleNamePrefix?: string;
   /**
    * `true`: a customer-managed KMS key is created; `{ keyArn }`: your key; the controller gets

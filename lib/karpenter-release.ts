@@ -11,15 +11,14 @@ import { checkValuePaths } from "./private/chart-values";
 import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./private/helm";
 import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
-import { checkOptionKeys, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkRoleArn, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { isUnresolved } from "./private/tokens";
 import { RELEASE_PROPS } from "./private/prop-keys";
 import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./private/values-overlap";
-import { touch } from "./private/app-index";
+import { undoOnError } from "./private/half-built";
 import { isOwnInstall, onePerClusterProblems, registerInstall } from "./private/install-index";
 import { crdVersionProblems } from "./private/release-pairs";
-import { checkRoleArn } from "./private/role-arn";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
@@ -231,6 +230,7 @@ export class KarpenterRelease extends Construct {
 
   constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
     super(scope, id);
+    const undo = undoOnError(this);
     try {
       // every problem of the props and of the merged values at once, before the release exists
       const problems = new Problems();
@@ -246,7 +246,7 @@ export class KarpenterRelease extends Construct {
       problems.check(() => checkRepository(this, "repository", repository));
       this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
       problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
-      problems.check(() => checkRoleArn(this, "irsaRoleArn", props?.irsaRoleArn));
+      if (props?.irsaRoleArn !== undefined) problems.check(() => checkRoleArn(this, "irsaRoleArn", props.irsaRoleArn));
       const replicas = props?.replicas ?? 2;
       problems.check(() => checkReplicas(this, "replicas", replicas));
       const dnsPolicy = props?.dnsPolicy ?? "Default";
@@ -348,8 +348,7 @@ export class KarpenterRelease extends Construct {
       addSynthCheck(this, () => [...(isOwnInstall(this) ? onePerClusterProblems(this) : []), ...crdVersionProblems(this)]);
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
-      scope.node.tryRemoveChild(id);
-      touch();
+      undo();
       throw e;
     }
   }

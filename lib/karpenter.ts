@@ -20,13 +20,13 @@ import { chartFullName } from "./private/helm";
 import { awsLocation, sameInstallTarget } from "./private/cluster-identity";
 import { hasPodIdentityAgent, nodeObjectsOf, onePerClusterProblems, registerInstall } from "./private/install-index";
 import { awsProviderFor, chooseProvider, ownsProviderChoice } from "./private/provider-choice";
-import { touch } from "./private/app-index";
 import { attributeAccountNames } from "./private/account-names";
 import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
 import { checkKarpenterProps } from "./private/karpenter-props";
 import { onInstallProps } from "./private/install-props";
 import { Problems } from "./private/problems";
+import { undoOnError } from "./private/half-built";
 import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "./private/values-overlap";
 import { isPlainMap } from "./private/deep-merge";
 import { isUnresolved } from "./private/tokens";
@@ -235,7 +235,8 @@ export interface KarpenterProps {
  * region or account than the cluster, when the cluster's Kubernetes version is newer than the
  * compatibility matrix this library knows, and when an `EksCluster` without `version` may get a
  * Kubernetes version this Karpenter does not support. A `Karpenter` whose constructor throws removes
- * itself from the tree, so a caller that catches the error synthesizes nothing half-built.
+ * itself from the tree, with the shared data sources (partition, region, caller identity) its building
+ * blocks made, so a caller that catches the error synthesizes nothing half-built and may retry with the same id.
  */
 export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The cluster Karpenter is installed on (the `cluster` prop): names, ARN and the resource every piece depends on. */
@@ -286,11 +287,13 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
 
   constructor(scope: Construct, id: string, props: KarpenterProps) {
     super(scope, id);
+    const undo = undoOnError(this);
     try {
       // every problem of the props at once, each on this construct and the prop set, before any building block exists
       const problems = new Problems();
       const { version: checked, cluster: checkedCluster } = checkKarpenterProps(this, props, problems);
       const cluster = props?.cluster;
+      const queueOptions = queueOptionsOf(this, props?.interruptionQueue, problems);
       // the options and the names derived from them are checked whenever the cluster and version are known
       const options =
         checked && checkedCluster
@@ -301,7 +304,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
                 {
                   nodeRole: props.nodeRole,
                   controllerRole: props.controllerRole,
-                  interruptionQueue: queueOptionsOf(this, props.interruptionQueue),
+                  interruptionQueue: queueOptions,
                   identity: props.identity,
                   clusterNameLiteral: cluster.clusterNameLiteral,
                   namespace: props.namespace ?? DEFAULT_KARPENTER_NAMESPACE,
@@ -310,7 +313,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
                 checked.minor,
               ),
             )
-          : problems.check(() => queueOptionsOf(this, props?.interruptionQueue)) && undefined;
+          : undefined;
       if (checked && options) {
         const { nodeRole, controllerRole, interruptionQueue } = options;
         problems.check(() =>
@@ -439,9 +442,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       registerInstall(this);
       addSynthCheck(this, () => this.crossChecks());
     } catch (e) {
-      // a caller that catches the error must not find (and synthesize) a half-built install
-      scope.node.tryRemoveChild(id);
-      touch();
+      // a caller that catches the error must not find (and synthesize) a half-built install, nor the shared data sources made for it
+      undo();
       throw e;
     }
   }

@@ -149,12 +149,15 @@ export interface NodeClassReference {
   /** The node class's `metadata.name` (a DNS-1123 subdomain). */
   readonly name: string;
   /**
-   * The API group of the node class.
+   * The API group of the node class: `karpenter.k8s.aws`, the only one Karpenter on AWS provides.
+   * Karpenter ignores a NodePool whose nodeClassRef names another group or kind
+   * (kubernetes-sigs/karpenter pkg/utils/nodepool, IsManaged), so any other value is an error.
    * @default "karpenter.k8s.aws"
    */
   readonly group?: string;
   /**
-   * The kind of the node class.
+   * The kind of the node class: `EC2NodeClass` (case-sensitive), the only one Karpenter on AWS
+   * provides; any other value is an error.
    * @default "EC2NodeClass"
    */
   readonly kind?: string;
@@ -187,7 +190,9 @@ export interface NodePoolOptions {
    * requirement (and no template label) names it, `In ["on-demand"]` is added — state
    * `["spot", "on-demand"]` yourself to allow spot. When a token hides whether it is named (the
    * whole list or `labels` is a token, or a requirement or label key is), nothing is added and
-   * synth warns.
+   * synth warns. Requirements and template labels on one key are ANDed (kubernetes-sigs/karpenter
+   * `Requirements.Add` intersects them): ones that leave no value (`arch In [amd64]` with
+   * `arch In [arm64]`, `NotIn` every capacity type) are an error.
    * @default `[{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]`
    */
   readonly requirements?: NodeSelectorRequirement[];
@@ -229,7 +234,9 @@ export interface NodePoolOptions {
   /**
    * Upper bounds on the total resources of the pool's nodes: resource name → non-negative
    * Kubernetes quantity, e.g. `{ cpu: 100, memory: "400Gi", nodes: "10" }` (CPU in cores or
-   * millicores `"500m"`).
+   * millicores `"500m"`). Resource names: `cpu`, `memory`, `ephemeral-storage`, `pods`, `nodes`,
+   * `hugepages-<size>` and extended resources such as `nvidia.com/gpu`; any other key (e.g. `cpus`)
+   * counts a resource no node has, is never reached, and gets a synth warning.
    * @default no limits
    */
   readonly limits?: { [resource: string]: string | number };

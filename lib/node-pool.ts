@@ -7,7 +7,7 @@ import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "./errors";
-import { CAPACITY_TYPE, checkNodePool, NodeClassRefValue } from "./private/node-pool-rules";
+import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./private/node-pool-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "./private/k8s-rules";
 import { checkNodePoolSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
@@ -83,9 +83,13 @@ export interface NodePoolProps extends NodePoolOptions {
  * a field another check rejected is skipped. Token values are left to the API server.
  *
  * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
- * `karpenter.sh/nodepool` label value of every node), and values of well-known labels in requirements
+ * `karpenter.sh/nodepool` label value of every node), values of well-known labels in requirements
  * and labels are ones instances carry (`kubernetes.io/arch` amd64/arm64, lower-case instance families,
- * numeric instance-* labels, zones of the cluster's literal region).
+ * numeric instance-* labels, zones of the cluster's literal region), requirements and labels on one
+ * key leave some value (Karpenter ANDs them), and a `nodeClass` reference names `karpenter.k8s.aws`
+ * `EC2NodeClass` (Karpenter ignores a NodePool whose nodeClassRef names a group and kind its cloud
+ * provider does not offer: kubernetes-sigs/karpenter `IsManaged`). A `limits` key that names no
+ * resource a node has (`cpus`) gets a synth warning, with a "did you mean".
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -149,7 +153,7 @@ export class NodePool extends Construct {
     const c = new Checker(where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    c.guard(() => c.fields("", options, SPEC_PROPS, "NodePoolProps"));
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "NodePoolProps"));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
@@ -189,6 +193,7 @@ export class NodePool extends Construct {
     const spot = unknownCapacity ? undefined : spotAllowed(c, requirements, options.labels);
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
+    for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
     if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
@@ -232,6 +237,9 @@ export class NodePool extends Construct {
     });
   }
 }
+
+/** The props of {@link NodePoolProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["nodeClass", "karpenter", "version", "kubernetesProvider", "dependsOn"];
 
 /** Every prop of {@link NodePoolOptions}. */
 const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];

@@ -52,8 +52,9 @@ export class SpotServiceLinkedRole extends Construct {
     const problems = new Problems();
     problems.check(() => checkOptionKeys(this, "", props, SPOT_ROLE_PROPS));
     problems.check(() => checkTags(this, props?.tags));
+    // a provider of the wrong kind or stack is one more problem, before the role exists
+    const provider = problems.check(() => chooseProvider(scope, this, "aws", "provider", props?.provider));
     problems.throwIfAny(this, { remove: true });
-    const provider = chooseProvider(scope, this, "aws", "provider", props?.provider);
     // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
     const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");
     this.role = new IamServiceLinkedRole(this, "role", {

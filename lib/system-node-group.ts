@@ -168,7 +168,7 @@ export class SystemNodeGroup extends Construct {
     const cluster = problems.check(() => requireCluster(this, props));
     this.size = props?.size ?? 2;
     if (!Token.isUnresolved(this.size) && (!Number.isInteger(this.size) || this.size < 1 || this.size > 100)) {
-      problems.add(new KarpenterValidationError(this, "size", props.size, "an integer from 1 to 100 (min = desired = max)"));
+      problems.add(new KarpenterValidationError(this, "size", props.size, "a whole number from 1 to 100 (min = desired = max)"));
     }
     const instanceTypes = props?.instanceTypes ?? ["t3.medium"];
     problems.check(() => checkInstanceTypes(this, instanceTypes));

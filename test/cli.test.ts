@@ -141,7 +141,7 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
       expect(io.out).toContain("weight: 500");
       const lines = io.err.trimEnd().split("\n");
-      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.14.1 (the NodePool construct and the API server reject it): spec.weight = 500: an integer from 1 to 100");
+      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.14.1 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100");
       expect(lines[lines.length - 1]).toBe(`error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`);
     });
 
@@ -293,7 +293,7 @@ describe("without the cdktf peer dependency", () => {
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
       // the rules still run: weight 0 is noted, and the status says the output is rejected
       expect(await cli.runCli(["convert", "bad.yaml"], io)).toBe(1);
-      expect(io.err).toContain("spec.weight = 0: an integer from 1 to 100");
+      expect(io.err).toContain("spec.weight = 0: a whole number from 1 to 100");
       // so does the did-you-mean of a misspelt option
       const typo = fakeIo();
       expect(await cli.runCli(["upgrade-plan", "--form", "1.2", "--to", "1.3"], typo)).toBe(2);

@@ -4,7 +4,9 @@ import { resolvedReference } from "../lib/private/tokens";
 import { KarpenterValidationError } from "../lib/errors";
 import { Fn, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { Testing } from "cdktf";
+import { Ec2NodeClass } from "../lib/ec2-node-class";
+import { providedStack, rejected, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 describe("DiscoveryTags", () => {
   test("tags each given subnet and the cluster security group, once each", () => {
@@ -99,5 +101,82 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     expect(() => new DiscoveryTags(stack, "discovery", { cluster, tagValue: "v".repeat(257) })).toThrow(/^test\/discovery: tagValue = .* is invalid: a tag value of at most 256 characters/);
+  });
+
+  test("an empty tag value is refused: no EC2NodeClass can select it", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue: "" })).message).toBe(
+      'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name',
+    );
+  });
+
+  test("a subnet listed twice is refused (two aws_ec2_tag for one subnet and key), whether an ID, a reference or a Subnet", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1", "subnet-2", "subnet-1", subnet, subnet.id] }));
+    expect(e.problems.map((p) => p.message)).toEqual([
+      'test/discovery: subnets[2] = "subnet-1" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[4] = "aws_subnet.private of stack test" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+    ]);
+  });
+
+  describe("static helpers refuse what makes no valid tag", () => {
+    test("subnetTags: a cluster name that is none, a tag key AWS refuses", () => {
+      expect(rejected(() => DiscoveryTags.subnetTags("")).message).toBe(
+        "DiscoveryTags.subnetTags: cluster = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+      );
+      expect(rejected(() => DiscoveryTags.subnetTags("demo", "aws:discovery")).field).toBe("tagKey");
+      expect(rejected(() => DiscoveryTags.subnetTags(undefined as any)).message).toMatch(/^DiscoveryTags\.subnetTags: cluster = undefined is invalid: cluster is required/);
+      expect(DiscoveryTags.subnetTags("demo", DiscoveryTags.clusterTagKey("demo"))).toEqual({ "karpenter.sh/discovery/demo": "demo" });
+    });
+
+    test("clusterTagKey: a cluster name that is none", () => {
+      expect(rejected(() => DiscoveryTags.clusterTagKey("Bad Name!")).message).toBe(
+        "DiscoveryTags.clusterTagKey: clusterName = \"Bad Name!\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+      );
+      const { stack } = testStack();
+      const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
+      expect(DiscoveryTags.clusterTagKey(name)).toBe(`karpenter.sh/discovery/${name}`);
+    });
+  });
+
+  describe("a tag value the EC2NodeClasses do not select", () => {
+    /** An app with the cluster `demo`, DiscoveryTags with `tagValue`, and optionally an EC2NodeClass of the cluster. */
+    function setup(tagValue: string, nodeClass?: { subnetSelectorTerms?: any; securityGroupSelectorTerms?: any }) {
+      const app = Testing.app();
+      const stack = providedStack(app, "s");
+      const cluster = testCluster(stack, "demo");
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue });
+      if (nodeClass) new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...nodeClass });
+      return { app, tags };
+    }
+    const warningsOf = (tags: DiscoveryTags) => tags.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+
+    test("with an EC2NodeClass of the same cluster on the default terms: a synth error naming both", () => {
+      const { app } = setup("other", {});
+      expect(() => app.synth()).toThrow(
+        's/discovery: tagValue = "other" is invalid: the cluster\'s name "demo", or unset: s/nodes (EC2NodeClass nodes) selects subnets and security groups by the default term { "karpenter.sh/discovery": "demo" }, and these tags write "other", so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming "other"',
+      );
+    });
+
+    test("with no EC2NodeClass selecting the value: a warning", () => {
+      const { app, tags } = setup("other");
+      app.synth();
+      expect(warningsOf(tags)).toEqual([
+        'DiscoveryTags s/discovery tags with karpenter.sh/discovery=other, not the cluster\'s name demo: EC2NodeClasses with the default selector terms select karpenter.sh/discovery=demo, so only an EC2NodeClass whose subnetSelectorTerms and securityGroupSelectorTerms name "other" finds these subnets and the security group, and none in this app does. Leave tagValue unset unless EC2NodeClasses outside this app select "other".',
+      ]);
+    });
+
+    test("an EC2NodeClass that selects the value, or the cluster's own name, is fine", () => {
+      const terms = [{ tags: { "karpenter.sh/discovery": "other" } }];
+      const selected = setup("other", { subnetSelectorTerms: terms, securityGroupSelectorTerms: terms });
+      expect(() => selected.app.synth()).not.toThrow();
+      expect(warningsOf(selected.tags)).toEqual([]);
+      const own = setup("demo", {});
+      expect(() => own.app.synth()).not.toThrow();
+      expect(warningsOf(own.tags)).toEqual([]);
+    });
   });
 });

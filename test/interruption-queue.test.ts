@@ -3,7 +3,7 @@ import { InterruptionQueue, InterruptionQueueProps } from "../lib/interruption-q
 import { KarpenterCluster } from "../lib/karpenter-cluster";
 import { KarpenterValidationError } from "../lib/errors";
 import { resolvedReference } from "../lib/private/tokens";
-import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
 
 function synthQueue(props: Partial<InterruptionQueueProps> = {}, clusterName = "demo") {
   const { stack } = testStack();
@@ -104,15 +104,28 @@ describe("InterruptionQueue", () => {
 
   test("ruleNamePrefix replaces the default and is checked", () => {
     expect(rules(synthQueue({ ruleNamePrefix: "prod-karpenter" }).json)[1].name).toBe("prod-karpenter-SpotInterruption");
-    expect(() => synthQueue({ ruleNamePrefix: "p".repeat(45) })).toThrow(/ruleNamePrefix = .* 1 to 44 characters \(got 45\)/);
-    expect(() => synthQueue({ ruleNamePrefix: "has space" })).toThrow(/ruleNamePrefix = "has space" is invalid/);
+    expect(rejected(() => synthQueue({ ruleNamePrefix: "p".repeat(45) })).message).toBe(
+      `test/queue: ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name`,
+    );
+    expect(rejected(() => synthQueue({ ruleNamePrefix: "has space" })).message).toBe(
+      `test/queue: ruleNamePrefix = "has space" is invalid: an EventBridge rule name prefix: letters, digits, '.', '-' and '_'`,
+    );
+    expect(rejected(() => synthQueue({ ruleNamePrefix: "" })).message).toBe(
+      `test/queue: ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
+    );
   });
 
   test("queue name: a default from a cluster name over 80 characters asks for queueName", () => {
     expect(() => synthQueue({}, "c".repeat(81))).toThrow(/test\/queue: queueName = "c{81}" is invalid: at most 80 characters, .* has 81: set queueName/);
     expect(onlyResource(synthQueue({ queueName: "karpenter-interruptions" }, "c".repeat(81)).json, "aws_sqs_queue").name).toBe("karpenter-interruptions");
-    expect(() => synthQueue({ queueName: "q".repeat(81) })).toThrow(/queueName = .* 1 to 80 characters \(got 81\)/);
-    expect(() => synthQueue({ queueName: "karpenter.fifo" })).toThrow(/queueName = "karpenter.fifo" is invalid: letters, digits, '-' and '_'/);
+    expect(rejected(() => synthQueue({ queueName: "q".repeat(81) })).message).toBe(`test/queue: queueName = "${"q".repeat(81)}" is invalid: at most 80 characters (got 81): choose a shorter name`);
+    expect(rejected(() => synthQueue({ queueName: "karpenter.fifo" })).message).toBe(
+      `test/queue: queueName = "karpenter.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue`,
+    );
+    expect(rejected(() => synthQueue({ queueName: "bad name!" })).message).toBe(`test/queue: queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`);
+    expect(rejected(() => synthQueue({ queueName: "" })).message).toBe(
+      `test/queue: queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
+    );
   });
 
   test("kmsKey: true creates a key EventBridge may use and the account administers", () => {
@@ -162,8 +175,8 @@ describe("InterruptionQueue", () => {
   });
 
   test("tags follow the AWS rules", () => {
-    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/);
-    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "" is invalid: a tag key of 1 to 128 characters/);
+    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/);
+    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "x" is invalid: the key "" is empty: a tag key has 1 to 128 characters/);
     expect(onlyResource(synthQueue({ tags: { "team:aws": "x" } }).json, "aws_sqs_queue").tags).toEqual({ "team:aws": "x" });
   });
 });

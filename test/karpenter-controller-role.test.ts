@@ -336,7 +336,7 @@ describe("KarpenterControllerRole", () => {
     });
 
     test("tags follow the AWS rules", () => {
-      expect(() => controller({ tags: { "aws:cloudformation:stack-name": "x" } })).toThrow(/^test\/controller: tags\["aws:cloudformation:stack-name"\] = .* is invalid: a tag key that does not start with "aws:"/);
+      expect(() => controller({ tags: { "aws:cloudformation:stack-name": "x" } })).toThrow(/^test\/controller: tags\["aws:cloudformation:stack-name"\] = "x" is invalid: the key "aws:cloudformation:stack-name" is reserved: tag keys starting with "aws:"/);
       const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"]));
       expect(() => controller({ tags: many })).toThrow(/^test\/controller: tags = "51 tags" is invalid: at most 50 tags/);
     });

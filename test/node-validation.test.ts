@@ -228,7 +228,7 @@ describe("every problem of one object in one error", () => {
         "test/obj: 3 problems:",
         `  - test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
         '  - test/obj: limits["cpu"] = "lots" is invalid: a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"',
-        "  - test/obj: weight = 101 is invalid: an integer from 1 to 100",
+        "  - test/obj: weight = 101 is invalid: a whole number from 1 to 100",
       ].join("\n"),
     );
     expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
@@ -250,8 +250,8 @@ describe("every problem of one object in one error", () => {
 
   test("NodePool: an unknown prop, a CRD rule and a rule beyond the CRD together", () => {
     expect(messages("NodePool", { expireAftr: "720h", weight: 0, requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] } as any)).toEqual([
-      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (known fields: name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas); an unknown field would be silently dropped',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas, nodeClass, karpenter, version, kubernetesProvider, dependsOn',
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
       'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
     ]);
   });
@@ -266,8 +266,8 @@ describe("every problem of one object in one error", () => {
 
   test("NodePool: two restricted labels, each on its entry", () => {
     expect(messages("NodePool", { labels: { "karpenter.sh/foo": "x", "karpenter.k8s.aws/bar": "y" } })).toEqual([
-      'test/obj: labels["karpenter.sh/foo"] = "karpenter.sh/foo" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
-      'test/obj: labels["karpenter.k8s.aws/bar"] = "karpenter.k8s.aws/bar" is invalid: a label key Karpenter allows in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
+      'test/obj: labels["karpenter.sh/foo"] = "x" is invalid: the key "karpenter.sh/foo" may not be used in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
+      'test/obj: labels["karpenter.k8s.aws/bar"] = "y" is invalid: the key "karpenter.k8s.aws/bar" may not be used in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
     ]);
   });
 
@@ -311,15 +311,15 @@ describe("every problem of one object in one error", () => {
 
   test("EC2NodeClass: two metadataOptions fields", () => {
     expect(messages("EC2NodeClass", { metadataOptions: { httpTokens: "maybe" as any, httpPutResponseHopLimit: 100 } })).toEqual([
-      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: an integer from 1 to 64",
+      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: a whole number from 1 to 64",
       'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
     ]);
   });
 
   test("EC2NodeClass: evictionSoft and evictionSoftGracePeriod without their partners, in plain words", () => {
     expect(messages("EC2NodeClass", { kubelet: { evictionSoft: { "memory.available": "10%" }, evictionSoftGracePeriod: { "nodefs.available": "1m" } } })).toEqual([
-      'test/obj: kubelet.evictionSoft["memory.available"] = "memory.available" is invalid: a signal that kubelet.evictionSoftGracePeriod also has: a soft eviction threshold needs a grace period, and evictionSoftGracePeriod has none for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
-      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "nodefs.available" is invalid: a signal that kubelet.evictionSoft also has: a grace period belongs to a soft eviction threshold, and evictionSoft has none for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
+      'test/obj: kubelet.evictionSoft["memory.available"] = "10%" is invalid: the key "memory.available" has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
+      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "1m" is invalid: the key "nodefs.available" has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
     ]);
   });
 
@@ -336,12 +336,12 @@ describe("every problem of one object in one error", () => {
     // an operator that is none: the rules over values for that operator do not run (x86_64 is not judged as a value of In)
     expect(messages("NodePool", { requirements: [req("kubernetes.io/arch", "Equals", ["x86_64"])], weight: 0 })).toEqual([
       'test/obj: requirements[0].operator = "Equals" is invalid: one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
     ]);
     // requirements that are no list: one problem, not one per rule over them
     expect(messages("NodePool", { requirements: "x" as any, weight: 0 })).toEqual([
       'test/obj: requirements = "x" is invalid: a list of requirements { key, operator, values?, minValues? }',
-      "test/obj: weight = 0 is invalid: an integer from 1 to 100",
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
     ]);
     // an amiFamily that is none: no default alias, and no second problem about the missing terms
     expect(messages("EC2NodeClass", { amiFamily: "Ubuntu" as any, metadataOptions: { httpTokens: "maybe" as any } })).toEqual([
@@ -386,22 +386,34 @@ describe("EBS iops and throughput only for the volume types EC2 takes them for",
 });
 
 describe("messages say what is allowed", () => {
-  test("a bad map key is reported on its entry, field[\"key\"], with the key as the value", () => {
+  test("a bad map key is reported on its entry, field[\"key\"], with the entry's value, and the message says the key is the problem", () => {
     const label = rejection("NodePool", { labels: { "karpenter.sh/nodepool": "x" } });
-    expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "karpenter.sh/nodepool"]);
-    expect(label.message).toBe('test/obj: labels["karpenter.sh/nodepool"] = "karpenter.sh/nodepool" is invalid: a label key Karpenter allows in NodePool labels: label "karpenter.sh/nodepool" is restricted (Karpenter sets it)');
+    expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "x"]);
+    expect(label.message).toBe(
+      'test/obj: labels["karpenter.sh/nodepool"] = "x" is invalid: the key "karpenter.sh/nodepool" may not be used in NodePool labels: label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods',
+    );
     const annotation = rejection("NodePool", { annotations: { "a/b/c": "x" } });
-    expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "a/b/c"]);
+    expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "x"]);
+    expect(annotation.message).toMatch(/^test\/obj: annotations\["a\/b\/c"\] = "x" is invalid: the key "a\/b\/c" is not a Kubernetes qualified annotation key/);
     const tag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } });
-    expect(tag.message).toBe('test/obj: tags["karpenter.sh/nodeclaim"] = "karpenter.sh/nodeclaim" is invalid: a tag key other than karpenter.sh/nodeclaim: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim")');
+    expect(tag.message).toBe('test/obj: tags["karpenter.sh/nodeclaim"] = "x" is invalid: the key "karpenter.sh/nodeclaim" is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim"); use another key');
+    const nodepoolTag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodepool": "x" } });
+    expect(nodepoolTag.message).toMatch(/^test\/obj: tags\["karpenter.sh\/nodepool"\] = "x" is invalid: the key "karpenter.sh\/nodepool" is restricted: /);
     const cluster = rejection("EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } });
-    expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "kubernetes.io/cluster/demo" is invalid: a tag key not starting with "kubernetes.io/cluster": Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/")');
+    expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"');
+    const aws = rejection("EC2NodeClass", { tags: { "aws:foo": "x" } });
+    expect(aws.message).toBe('test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key');
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
-    expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "memory.free" is invalid: an eviction signal as the key of evictionHard: one of "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
-    const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { gpu: "1" } } });
-    expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["gpu"]', "gpu"]);
+    expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
+    const typo = rejection("EC2NodeClass", { kubelet: { evictionHard: { "nodefs.avilable": "10%" } } });
+    expect(typo.message).toBe('test/obj: kubelet.evictionHard["nodefs.avilable"] = "10%" is invalid: the key "nodefs.avilable" is not an eviction signal; did you mean nodefs.available? The keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
+    const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { "nvidia.com/gpu": "1" } } });
+    expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["nvidia.com/gpu"]', "1"]);
+    expect(reserved.message).toBe('test/obj: kubelet.kubeReserved["nvidia.com/gpu"] = "1" is invalid: the key "nvidia.com/gpu" is not a resource kubeReserved takes: the keys of kubeReserved are "cpu", "memory", "ephemeral-storage", "pid"');
+    const selector = rejection("EC2NodeClass", { subnetSelectorTerms: [{ tags: { "": "x" } }] });
+    expect(selector.message).toBe('test/obj: subnetSelectorTerms[0].tags[""] = "x" is invalid: the key "" is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")');
     const limit = rejection("NodePool", { limits: { "": 1 } });
-    expect([limit.field, limit.value]).toEqual(['limits[""]', ""]);
+    expect([limit.field, limit.value]).toEqual(['limits[""]', 1]);
     // a bad value stays on the entry
     const value = rejection("NodePool", { labels: { team: "a b" } });
     expect([value.field, value.value]).toEqual(['labels["team"]', "a b"]);
@@ -581,4 +593,130 @@ describe("valid edge cases are accepted and emitted", () => {
     const budget = (Object.values(json.resource.kubernetes_manifest)[0] as any).manifest.spec.disruption.budgets[0];
     expect(budget.schedule).toBe('${lower("@DAILY")}');
   });
+});
+
+describe("numbers say what they take in plain words", () => {
+  test("an unbounded whole number: 0 or more, never JavaScript's largest safe integer", () => {
+    expect(rejection("NodePool", { replicas: -1 }).message).toBe("test/obj: replicas = -1 is invalid: a whole number, 0 or more");
+    expect(messages("EC2NodeClass", { blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi", volumeType: "gp3", iops: NaN, throughput: -5 } }] })).toEqual([
+      "test/obj: blockDeviceMappings[0].ebs.iops = NaN is invalid: a whole number, 0 or more",
+      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more",
+    ]);
+  });
+
+  test("a bound that exists is named; a number beyond what JavaScript holds exactly is told so", () => {
+    expect(rejection("EC2NodeClass", { kubelet: { maxPods: -1 } }).message).toBe("test/obj: kubelet.maxPods = -1 is invalid: a whole number from 0 to 2147483647");
+    expect(rejection("NodePool", { replicas: 2 ** 60 }).message).toBe(`test/obj: replicas = ${2 ** 60} is invalid: a whole number, 0 or more, and at most 9007199254740991: a larger number is not exact in JavaScript`);
+  });
+});
+
+describe("unknown fields get a did-you-mean", () => {
+  test.each<[string, Kind, Props, string]>([
+    ["EC2NodeClass prop", "EC2NodeClass", { amiSelectorTerm: [{ alias: "al2023@latest" }] } as any, 'test/obj: amiSelectorTerm = [{"alias":"al2023@latest"}] is invalid: not a field of Ec2NodeClassProps (an unknown field would be silently dropped); did you mean amiSelectorTerms? The known fields are '],
+    ["AMI selector term", "EC2NodeClass", { amiSelectorTerms: [{ alais: "al2023@latest" }] } as any, 'test/obj: amiSelectorTerms[0].alais = "al2023@latest" is invalid: not a field of an AMI selector term (an unknown field would be silently dropped); did you mean alias? The known fields are alias, id, name, owner, ssmParameter, tags'],
+    ["kubelet field in another case", "EC2NodeClass", { kubelet: { maxpods: 110 } } as any, "test/obj: kubelet.maxpods = 110 is invalid: not a field of kubelet (an unknown field would be silently dropped); did you mean maxPods (names are case-sensitive)? The known fields are "],
+    ["NodePool prop", "NodePool", { limit: { cpu: 10 } } as any, 'test/obj: limit = {"cpu":10} is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean limits? The known fields are '],
+    ["requirement", "NodePool", { requirements: [{ key: "example.com/team", operator: "NotIn", valuse: ["a"] }] } as any, 'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, operator, values, minValues'],
+    ["disruption field in another case", "NodePool", { disruption: { consolidationpolicy: "WhenEmpty" } } as any, 'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are consolidationPolicy, consolidateAfter, budgets'],
+    ["node class reference", "NodePool", { nodeClass: { name: "a", knid: "EC2NodeClass" } } as any, 'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are name, group, kind'],
+  ])("%s", (_what, kind, props, message) => {
+    expect(rejection(kind, props).problems[0].message.startsWith(message)).toBe(true);
+  });
+
+  test("a field nothing is close to lists the known ones without a guess", () => {
+    expect(rejection("NodePool", { disruption: { schedule: "@daily" } } as any).message).toBe(
+      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are consolidationPolicy, consolidateAfter, budgets',
+    );
+  });
+});
+
+describe("nodeClassRef names the one node class Karpenter on AWS provides", () => {
+  const WHY =
+    "Karpenter on AWS provides one node class, karpenter.k8s.aws EC2NodeClass, and ignores a NodePool whose nodeClassRef names another group or kind (kubernetes-sigs/karpenter pkg/utils/nodepool, IsManaged: the NodePool CRD accepts any non-empty value, but such a pool never launches a node)";
+  test("a kind in another case, and another group, are refused", () => {
+    expect(rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.k8s.aws", kind: "EC2nodeclass" } }).message).toBe(
+      `test/obj: nodeClass.kind = "EC2nodeclass" is invalid: "EC2NodeClass" (or unset) (group and kind are case-sensitive: write "EC2NodeClass"): ${WHY}`,
+    );
+    expect(rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.sh" } }).message).toBe(`test/obj: nodeClass.group = "karpenter.sh" is invalid: "karpenter.k8s.aws" (or unset): ${WHY}`);
+  });
+
+  test("the right group and kind, spelt out or left unset, are accepted", () => {
+    for (const nodeClass of [{ name: "a" }, { name: "a", group: "karpenter.k8s.aws", kind: "EC2NodeClass" }]) {
+      const manifest = Object.values(synthJson(build("NodePool", { nodeClass })).resource.kubernetes_manifest)[0] as any;
+      expect(manifest.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "a" });
+    }
+  });
+});
+
+describe("requirements and labels that no node can satisfy", () => {
+  const AND =
+    "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
+  test("a template label against a requirement on the same key names both", () => {
+    const e = rejection("NodePool", { labels: { "karpenter.sh/capacity-type": "spot" }, requirements: [req("karpenter.sh/capacity-type", "In", ["on-demand"])] });
+    expect(e.message).toBe(
+      `test/obj: labels["karpenter.sh/capacity-type"] = "spot" is invalid: a label value that some node can satisfy together with requirements[0] (karpenter.sh/capacity-type In ["on-demand"]): ${AND}, and no value of karpenter.sh/capacity-type satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+    );
+  });
+
+  test("two requirements on one key with no common value", () => {
+    const e = rejection("NodePool", { requirements: [req("kubernetes.io/arch", "In", ["amd64"]), req("kubernetes.io/arch", "In", ["arm64"])] });
+    expect([e.field, e.message]).toEqual([
+      "requirements[1]",
+      `test/obj: requirements[1] = {"key":"kubernetes.io/arch","operator":"In","values":["arm64"]} is invalid: a requirement that some node can satisfy together with requirements[0] (kubernetes.io/arch In ["amd64"]): ${AND}, and no value of kubernetes.io/arch satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+    ]);
+    expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["8"]), req("karpenter.k8s.aws/instance-cpu", "Lt", ["4"])] }).field).toBe("requirements[1]");
+    expect(rejection("NodePool", { requirements: [req("example.com/team", "In", ["a"]), req("example.com/team", "DoesNotExist")] }).field).toBe("requirements[1]");
+    expect(rejection("NodePool", { requirements: [req("example.com/team", "In", ["a", "b"]), req("example.com/team", "NotIn", ["a", "b"])] }).field).toBe("requirements[1]");
+  });
+
+  test("NotIn every value of a well-known label leaves none (capacity types per version)", () => {
+    expect(rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["on-demand", "spot", "reserved"])] }).message).toBe(
+      'test/obj: requirements[0] = {"key":"karpenter.sh/capacity-type","operator":"NotIn","values":["on-demand","spot","reserved"]} is invalid: a requirement some node can satisfy: karpenter.sh/capacity-type NotIn ["on-demand","spot","reserved"] leaves no value of karpenter.sh/capacity-type (its values are "on-demand", "spot", "reserved"), so the NodePool matches no node and launches nothing',
+    );
+    // before 1.3 there was no reserved capacity: NotIn on-demand and spot already leaves none
+    expect(rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["on-demand", "spot"])] }, "1.2.8").field).toBe("requirements[0]");
+    expect(rejection("NodePool", { requirements: [req("kubernetes.io/arch", "NotIn", ["amd64", "arm64"])] }).field).toBe("requirements[0]");
+  });
+
+  test("requirements that overlap, and keys with a token, are accepted", () => {
+    for (const props of [
+      { requirements: [req("kubernetes.io/arch", "In", ["amd64", "arm64"]), req("kubernetes.io/arch", "In", ["arm64"])] },
+      { requirements: [req("karpenter.sh/capacity-type", "NotIn", ["spot", "reserved"])] },
+      { labels: { "karpenter.sh/capacity-type": "spot" }, requirements: [req("karpenter.sh/capacity-type", "In", ["spot", "on-demand"])] },
+      { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["3"]), req("karpenter.k8s.aws/instance-cpu", "Lt", ["5"])] },
+      { requirements: [req("example.com/team", "NotIn", ["a"]), req("example.com/team", "DoesNotExist")] },
+      { requirements: [req("kubernetes.io/arch", "In", ["amd64"]), req("kubernetes.io/arch", "In", [Token.asString({ Ref: "x" })])] },
+    ]) {
+      expect(() => build("NodePool", props as Props)).not.toThrow();
+    }
+  });
+});
+
+describe("a restricted requirement key says what to use instead", () => {
+  test("kubernetes.io/hostname points to topology spread and anti-affinity on the workloads", () => {
+    expect(rejection("NodePool", { requirements: [req("kubernetes.io/hostname", "In", ["ip-10-0-0-1"])] }).message).toBe(
+      'test/obj: requirements[0].key = "kubernetes.io/hostname" is invalid: label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod',
+    );
+  });
+});
+
+describe("limits on resources no node has", () => {
+  const poolWarnings = (limits: { [k: string]: string | number }) => {
+    const { stack } = testStack();
+    const pool = new NodePool(stack, "pool", { karpenter: new FakeInstallation(stack, "karpenter"), nodeClass: { name: "default" }, limits });
+    return pool.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)).filter((w) => w.includes("limits["));
+  };
+  test("warn, with a did-you-mean", () => {
+    expect(poolWarnings({ cpus: 10 })).toEqual([
+      'NodePool pool: limits["cpus"] names no resource a node has (did you mean cpu?): Karpenter compares each limit with the sum of that resource over the pool\'s nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count cpu, memory, ephemeral-storage, pods, nodes, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").',
+    ]);
+    expect(poolWarnings({ gpus: 1 })).toHaveLength(1);
+  });
+  test("node resources, huge pages and extended resources do not", () => {
+    expect(poolWarnings({ cpu: 10, memory: "100Gi", "ephemeral-storage": "1Ti", pods: 500, "hugepages-2Mi": "1Gi", "nvidia.com/gpu": 4 })).toEqual([]);
+  });
+});
+
+test("a misspelt construct prop is suggested too", () => {
+  expect(rejection("EC2NodeClass", { discoveryTagkey: "k" } as any).message).toMatch(/^test\/obj: discoveryTagkey = "k" is invalid: not a field of Ec2NodeClassProps \(an unknown field would be silently dropped\); did you mean discoveryTagKey \(names are case-sensitive\)\? The known fields are /);
 });

@@ -93,8 +93,8 @@ describe("every problem of one construct at once, on the construct and prop the 
     expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { "aws:reserved": "x", "": "y" } })).message).toBe(
       [
         "2 problems in the props of test/karpenter:",
-        `  - test/karpenter: tags["aws:reserved"] = "aws:reserved" is invalid: a tag key that does not start with "aws:": that prefix is reserved for tags AWS sets itself`,
-        `  - test/karpenter: tags[""] = "" is invalid: a tag key of 1 to 128 characters (got 0)`,
+        `  - test/karpenter: tags["aws:reserved"] = "x" is invalid: the key "aws:reserved" is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`,
+        `  - test/karpenter: tags[""] = "y" is invalid: the key "" is empty: a tag key has 1 to 128 characters`,
       ].join("\n"),
     );
   });
@@ -116,7 +116,7 @@ describe("every problem of one construct at once, on the construct and prop the 
       "test/k interruptionQueue.kmsKey.keyArn",
       "test/k nodeRole.roleName",
     ]);
-    expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: letters, digits and + = , . @ _ - (IAM role name)');
+    expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
   });
 
   test("Karpenter: a check only a building block makes is re-told on the Karpenter prop", () => {
@@ -135,10 +135,10 @@ describe("every problem of one construct at once, on the construct and prop the 
     expect(e.message).toBe(
       [
         "4 problems in the props of test/system:",
-        "  - test/system: size = 0 is invalid: an integer from 1 to 100 (min = desired = max)",
+        "  - test/system: size = 0 is invalid: a whole number from 1 to 100 (min = desired = max)",
         `  - test/system: instanceTypes[0] = "t3.huge!" is invalid: an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"`,
         "  - test/system: diskSize = -5 is invalid: a whole number of GiB, at least 1",
-        `  - test/system: nodeGroupName = "bad name" is invalid: letters, digits, '-' and '_', starting with a letter or digit, 1 to 63 characters`,
+        `  - test/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit`,
       ].join("\n"),
     );
     expect(stack.node.tryFindChild("system")).toBeUndefined();

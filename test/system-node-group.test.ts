@@ -122,7 +122,7 @@ describe("SystemNodeGroup", () => {
     [{ taints: [{ key: "ok", value: "not ok!", effect: "NO_SCHEDULE" }] }, /taints\[0\]\.value = "not ok!" is invalid: a taint value: empty or at most 63/],
     [{ taints: [{ key: "ok", effect: "NoSchedule" }] }, /taints\[0\]\.effect = "NoSchedule" is invalid: one of NO_SCHEDULE, NO_EXECUTE, PREFER_NO_SCHEDULE/],
     [{ taints: Array.from({ length: 51 }, (_, i) => ({ key: `k${i}`, effect: "NO_SCHEDULE" })) }, /taints = "51 taints" is invalid: at most 50 taints/],
-    [{ tags: { "aws:team": "x" } }, /tags\["aws:team"\] = "aws:team" is invalid: a tag key that does not start with "aws:"/],
+    [{ tags: { "aws:team": "x" } }, /tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/],
   ])("rejects labels, taints and tags that EKS or Kubernetes would refuse: %j", (bad, message) => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
@@ -142,13 +142,13 @@ describe("SystemNodeGroup", () => {
 
   test.each([
     ["labels", { labels: { "node-role": "workers" } }, /labels\["node-role"\] = "workers" is invalid: "system" or unset/],
-    ["size", { size: 0 }, /size = 0 is invalid: an integer from 1 to 100/],
+    ["size", { size: 0 }, /size = 0 is invalid: a whole number from 1 to 100/],
     ["size", { size: 1.5 }, /size = 1.5 is invalid/],
     ["instanceTypes", { instanceTypes: [] }, /instanceTypes = \[\] is invalid: at least one EC2 instance type/],
     ["amiType", { amiType: "al2023" }, /amiType = "al2023" is invalid: one of AL2_x86_64/],
     ["subnetIds", { subnetIds: [] }, /subnetIds = \[\] is invalid: at least one subnet ID/],
-    ["roleName", { roleName: "r".repeat(65) }, /roleName = "r+" is invalid: 1 to 64 characters \(got 65\)/],
-    ["nodeGroupName", { nodeGroupName: "bad name" }, /nodeGroupName = "bad name" is invalid: letters, digits/],
+    ["roleName", { roleName: "r".repeat(65) }, /^test\/system: roleName = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/],
+    ["nodeGroupName", { nodeGroupName: "bad name" }, /^test\/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit$/],
     ["diskSize", { diskSize: -1 }, /diskSize = -1 is invalid/],
   ])("rejects a bad %s", (_field, bad, message) => {
     const { stack } = testStack();

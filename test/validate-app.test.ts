@@ -49,7 +49,7 @@ describe("name lengths: every problem of an install at once, on the prop the use
     const { stack, cluster } = clusterStack();
     const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "r".repeat(65) }, interruptionQueue: { queueName: "karpenter.fifo" } }));
     expect(e.problems.map((p) => p.field)).toEqual(["nodeRole.roleName", "interruptionQueue.queueName"]);
-    expect(e.message).toContain('eks/karpenter: nodeRole.roleName = "' + "r".repeat(65) + '" is invalid: 1 to 64 characters for the IAM role name, got 65');
+    expect(e.message).toContain('eks/karpenter: nodeRole.roleName = "' + "r".repeat(65) + '" is invalid: at most 64 characters (got 65): choose a shorter name');
     expect(e.message).not.toContain("node-role: roleName");
   });
 

@@ -16,7 +16,7 @@ import { awsContext } from "../private/aws-context";
 import { isPlainMap } from "../private/deep-merge";
 import { countLegacyReplacement } from "../private/iam-quotas";
 import { checkName } from "../private/names";
-import { NAME_RULES } from "../private/resource-names";
+import { NAME_RULES, nameRuleText } from "../private/resource-names";
 import { isUnresolved } from "../private/tokens";
 import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
 import { ADOPTION } from "../private/prop-keys";
@@ -278,7 +278,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: ICo
   const extra = Object.keys(a).find((k) => !keys.includes(k) && (a as Record<string, unknown>)[k] !== undefined);
   if (extra !== undefined) throw new KarpenterValidationError(scope, `${path}.${extra}`, (a as Record<string, unknown>)[extra], `not a key of ${path}: the keys are ${keys.join(", ")}`);
   if (typeof a.roleName !== "string") throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
-  checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, `an IAM role name: ${NAME_RULES.iamRole.text}, 1 to ${NAME_RULES.iamRole.max} characters`);
+  checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, nameRuleText("iamRole"));
   const policies = a.attachedPolicies;
   if (policies !== undefined && Array.isArray(policies) && policies.length === 1 && Token.isUnresolved(policies)) {
     // a list token: how many attachments are imported, and which are replaced, is decided at synth
@@ -297,7 +297,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: ICo
 function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: number): AdoptedInterruptionQueue {
   const path = "adopt.interruptionQueue";
   if (!isPlainMap(a) || typeof a.queueName !== "string") throw new KarpenterValidationError(scope, path, a, "an object { queueName, ruleNames?, targetId? }");
-  checkName(scope, `${path}.queueName`, a.queueName, NAME_RULES.sqsQueue.max, NAME_RULES.sqsQueue.pattern, NAME_RULES.sqsQueue.text);
+  checkName(scope, `${path}.queueName`, a.queueName, NAME_RULES.sqsQueue.max, NAME_RULES.sqsQueue.pattern, nameRuleText("sqsQueue", a.queueName));
   if (a.ruleNames !== undefined) {
     if (!isPlainMap(a.ruleNames)) throw new KarpenterValidationError(scope, `${path}.ruleNames`, a.ruleNames, `an object from event (${EVENT_KEYS.join(", ")}) to the existing rule's name`);
     for (const [key, name] of Object.entries(a.ruleNames)) {
@@ -306,7 +306,7 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
       if (key === "CapacityReservation" && minor < 10) {
         throw new KarpenterValidationError(scope, `${path}.ruleNames.${key}`, name, "a rule this version installs: the capacity-reservation rule exists from Karpenter 1.10 (delete the old rule, or install 1.10 or newer)");
       }
-      checkName(scope, `${path}.ruleNames.${key}`, name, NAME_RULES.eventRule.max, NAME_RULES.eventRule.pattern, NAME_RULES.eventRule.text);
+      checkName(scope, `${path}.ruleNames.${key}`, name, NAME_RULES.eventRule.max, NAME_RULES.eventRule.pattern, nameRuleText("eventRule"));
     }
   }
   if (a.targetId !== undefined && (typeof a.targetId !== "string" || !/^[\w.-]{1,64}$/.test(a.targetId))) {

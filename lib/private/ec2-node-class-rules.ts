@@ -1,6 +1,6 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, entry, GO_DURATION, isSet, QUANTITY } from "./k8s-rules";
+import { Checker, entry, GO_DURATION, isSet, QUANTITY, withSuggestion } from "./k8s-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "./aws-ids";
 
@@ -40,11 +40,17 @@ const EVICTION_VALUE = /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(
 const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
 const INT32_MAX = 2147483647;
 
-/** What a tag key of `tags` may not be: keys Karpenter sets itself on every instance (the EC2NodeClass CRD rules "tag contains a restricted tag matching …", "empty tag keys aren't supported"). */
+/**
+ * Tag keys `tags` may not use, each with why (said of the key: "the key X <why>"): keys Karpenter sets
+ * itself on every instance (the EC2NodeClass CRD rules "tag contains a restricted tag matching …",
+ * "empty tag keys aren't supported"), and the `aws:` prefix, which EC2 refuses in the launch's tag
+ * specifications (AWS tagging rules: the prefix is reserved for AWS).
+ */
 const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
-  [(k) => k === "", "a non-empty tag key (EC2NodeClass CRD: \"empty tag keys aren't supported\")"],
-  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map((key): [(k: string) => boolean, string] => [(k) => k === key, `a tag key other than ${key}: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}")`]),
-  [(k) => k.startsWith("kubernetes.io/cluster"), 'a tag key not starting with "kubernetes.io/cluster": Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/")'],
+  [(k) => k === "", 'is empty (EC2NodeClass CRD: "empty tag keys aren\'t supported")'],
+  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map((key): [(k: string) => boolean, string] => [(k) => k === key, `is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}"); use another key`]),
+  [(k) => k.startsWith("kubernetes.io/cluster"), 'is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"'],
+  [(k) => /^aws:/i.test(k), 'is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key'],
 ];
 
 const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
@@ -109,7 +115,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   });
   for (const [k, val] of tags) {
     c.guard(() => {
-      if (c.known(k)) for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.fail(entry("tags", k), k, why);
+      if (c.known(k)) for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
       c.str(entry("tags", k), val);
     });
   }
@@ -188,7 +194,7 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
 /** Selector term tags: ≤ 20, no empty keys or values. */
 function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
   for (const [k, val] of c.map(field, tags, 20)) {
-    if (c.known(k) && k === "") c.fail(entry(field, k), k, "a non-empty tag key (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
+    if (c.known(k) && k === "") c.failKey(field, k, val, "is empty (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
     if (c.known(val) && val === "") c.fail(entry(field, k), val, "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
   }
 }
@@ -288,13 +294,13 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
   const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;
   c.guard(() => {
-    c.int(`${at}.iops`, ebs.iops, 0, Number.MAX_SAFE_INTEGER);
+    c.int(`${at}.iops`, ebs.iops, 0, Infinity);
     if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
       c.fail(`${at}.iops`, ebs.iops, `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`);
     }
   });
   c.guard(() => {
-    c.int(`${at}.throughput`, ebs.throughput, 0, Number.MAX_SAFE_INTEGER);
+    c.int(`${at}.throughput`, ebs.throughput, 0, Infinity);
     if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
       c.fail(`${at}.throughput`, ebs.throughput, `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`);
     }
@@ -309,7 +315,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
   if (!isSet(k) || c.token(k)) return;
   c.guard(() => c.fields("kubelet", k, ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"], "kubelet"));
   if (typeof k !== "object") return;
-  /** A map keyed by eviction signals (key problems are reported on the map, with the key as the value). */
+  /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */
   const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
     let entries: [string, string][] = [];
     c.guard(() => {
@@ -318,7 +324,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
     for (const [key, val] of entries) {
       c.guard(() => {
         const at = entry(`kubelet.${field}`, key);
-        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.fail(at, key, `an eviction signal as the key of ${field}: one of ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`);
+        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion("is not an eviction signal", key, EVICTION_SIGNALS, `keys of ${field} are the signals ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`));
         value(at, val);
       });
     }
@@ -331,14 +337,14 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
   for (const key of keys(k.evictionSoft)) {
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) {
-        c.fail(entry("kubelet.evictionSoft", key), key, `a signal that kubelet.evictionSoftGracePeriod also has: a soft eviction threshold needs a grace period, and evictionSoftGracePeriod has none for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`);
+        c.failKey("kubelet.evictionSoft", key, k.evictionSoft![key], `has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`);
       }
     });
   }
   for (const key of keys(k.evictionSoftGracePeriod)) {
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoft).includes(key)) {
-        c.fail(entry("kubelet.evictionSoftGracePeriod", key), key, `a signal that kubelet.evictionSoft also has: a grace period belongs to a soft eviction threshold, and evictionSoft has none for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`);
+        c.failKey("kubelet.evictionSoftGracePeriod", key, k.evictionSoftGracePeriod![key], `has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`);
       }
     });
   }
@@ -358,7 +364,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
     for (const [key, val] of entries) {
       c.guard(() => {
         const at = entry(`kubelet.${field}`, key);
-        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.fail(at, key, `a resource name as the key of ${field}: one of ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`);
+        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion(`is not a resource ${field} takes`, key, RESERVED_RESOURCES, `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`));
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
         if (c.known(val) && val.startsWith("-")) c.fail(at, val, `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`);
       });
@@ -367,7 +373,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
   c.guard(() => c.int("kubelet.maxPods", k.maxPods, 0, INT32_MAX));
   c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
   c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
-  c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Number.MAX_SAFE_INTEGER)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+  c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
 }
 
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {

@@ -3,6 +3,7 @@ import { KarpenterValidationError } from "../errors";
 import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../karpenter-options";
 import { isPlainMap } from "./deep-merge";
 import { checkKmsKeyArn } from "./input-checks";
+import { Problems } from "./problems";
 import { isUnresolved } from "./tokens";
 import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "./prop-keys";
 
@@ -22,47 +23,62 @@ const SQS_ARN = /^arn:aws[a-z-]*:sqs:[a-z0-9-]+:\d{12}:([A-Za-z0-9_-]{1,80})$/;
 
 /**
  * What `interruptionQueue` asks for: `{}` (a created queue with default options) for `true` or
- * unset, undefined for `false`, else the checked options or existing queue.
- * @throws KarpenterValidationError for another type, an unknown key, or a bad existing queue
+ * unset, undefined for `false`, else the checked options or existing queue. Every problem is
+ * recorded in `problems` and the options are still returned (unknown keys left out; `{}` for a
+ * value of another type), so that the checks that follow (the names of the created queue) report
+ * theirs too.
  */
 export function queueOptionsOf(
   scope: IConstruct,
   option: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined,
+  problems: Problems,
 ): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
   if (option === undefined || option === true) return {};
   if (option === false) return undefined;
-  if (!isPlainMap(option)) throw new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES);
-  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return checkCreatedQueue(scope, option);
-  return checkExistingQueue(scope, option);
-}
-
-function checkCreatedQueue(scope: IConstruct, q: Record<string, unknown>): KarpenterInterruptionQueueOptions {
-  const extra = Object.keys(q).find((k) => !CREATED_KEYS.includes(k) && q[k] !== undefined);
-  if (extra !== undefined) {
-    const hint = extra === "kmsKeyArn" ? " (your own key of a created queue is kmsKey: { keyArn })" : "";
-    throw new KarpenterValidationError(scope, `interruptionQueue.${extra}`, q[extra], `not a key of the created queue's options${hint}: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have`);
+  if (!isPlainMap(option)) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES));
+    return {};
   }
-  return q as KarpenterInterruptionQueueOptions;
+  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return checkCreatedQueue(scope, option, problems);
+  problems.check(() => checkExistingQueue(scope, option));
+  return option as unknown as KarpenterExistingInterruptionQueue;
 }
 
-function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): KarpenterExistingInterruptionQueue {
-  const extra = Object.keys(q).find((k) => !EXISTING_KEYS.includes(k) && q[k] !== undefined);
-  if (extra !== undefined) {
-    throw new KarpenterValidationError(scope, `interruptionQueue.${extra}`, q[extra], "not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)");
+function checkCreatedQueue(scope: IConstruct, q: Record<string, unknown>, problems: Problems): KarpenterInterruptionQueueOptions {
+  const known: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(q)) {
+    if (value === undefined) continue;
+    if (CREATED_KEYS.includes(key)) {
+      known[key] = value;
+      continue;
+    }
+    const hint = key === "kmsKeyArn" ? " (your own key of a created queue is kmsKey: { keyArn })" : key === "queueArn" ? " (a queue you already have is { existingQueueName, existingQueueArn })" : "";
+    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, `not a key of the created queue's options${hint}: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have`));
+  }
+  return known as KarpenterInterruptionQueueOptions;
+}
+
+/** Every problem of a queue you already have at once. */
+function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void {
+  const problems = new Problems();
+  for (const [key, value] of Object.entries(q)) {
+    if (value === undefined || EXISTING_KEYS.includes(key)) continue;
+    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, "not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)"));
   }
   const { existingQueueName: name, existingQueueArn: arn, kmsKeyArn } = q;
-  if (typeof name !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "the existing queue's name (required with existingQueueArn)");
-  if (typeof arn !== "string") throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "the existing queue's ARN, arn:<partition>:sqs:<region>:<account>:<name> (required with existingQueueName)");
-  if (!isUnresolved(name) && !SQS_NAME.test(name)) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "an SQS standard queue name: 1 to 80 letters, digits, '-' and '_'");
+  if (typeof name !== "string") problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "the existing queue's name (required with existingQueueArn)"));
+  if (typeof arn !== "string") problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "the existing queue's ARN, arn:<partition>:sqs:<region>:<account>:<name> (required with existingQueueName)"));
+  const nameOk = typeof name === "string" && (isUnresolved(name) || SQS_NAME.test(name));
+  if (typeof name === "string" && !nameOk) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, name === "" ? "an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')" : "an SQS standard queue name: 1 to 80 letters, digits, '-' and '_'"));
   }
-  const arnName = isUnresolved(arn) ? undefined : SQS_ARN.exec(arn)?.[1];
-  if (!isUnresolved(arn) && arnName === undefined) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)");
+  const arnName = typeof arn !== "string" || isUnresolved(arn) ? undefined : SQS_ARN.exec(arn)?.[1];
+  if (typeof arn === "string" && !isUnresolved(arn) && arnName === undefined) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)"));
   }
-  if (arnName !== undefined && !isUnresolved(name) && arnName !== name) {
-    throw new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, `the name in existingQueueArn ("${arnName}"): the controller reads the queue by name and is allowed on it by ARN, so both must be the same queue`);
+  if (arnName !== undefined && nameOk && !isUnresolved(name) && arnName !== name) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, `the name in existingQueueArn ("${arnName}"): the controller reads the queue by name and is allowed on it by ARN, so both must be the same queue`));
   }
-  if (kmsKeyArn !== undefined) checkKmsKeyArn(scope, "interruptionQueue.kmsKeyArn", kmsKeyArn);
-  return { existingQueueName: name, existingQueueArn: arn, kmsKeyArn: kmsKeyArn as string | undefined };
+  if (kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(scope, "interruptionQueue.kmsKeyArn", kmsKeyArn));
+  problems.throwIfAny(scope);
 }

@@ -6,7 +6,7 @@ import { IKarpenterCluster } from "../karpenter-cluster";
 import { isUnresolved } from "./tokens";
 import { nearestKey, Problems } from "./problems";
 import { QUEUE_KMS_KEY } from "./prop-keys";
-import { IAM_ROLE_ARN, ROLE_ARN_TEXT } from "./role-arn";
+import { keyText } from "./k8s-rules";
 
 /*
  * Checks of inputs that several constructs share: the required cluster, option objects, tags,
@@ -23,7 +23,7 @@ const CLUSTER_REQUIRED = "cluster is required: an IKarpenterCluster from Karpent
  * TypeError deep inside the construct).
  * @throws KarpenterValidationError when `props` or `props.cluster` is missing, or is not an IKarpenterCluster
  */
-export function requireCluster(scope: IConstruct, props: { readonly cluster?: IKarpenterCluster } | undefined): IKarpenterCluster {
+export function requireCluster(scope: IConstruct | string, props: { readonly cluster?: IKarpenterCluster } | undefined): IKarpenterCluster {
   const cluster = props?.cluster;
   if (cluster instanceof EksCluster) {
     throw new KarpenterValidationError(scope, "cluster", cluster.node.path, `${CLUSTER_REQUIRED}; this is the EksCluster itself: pass KarpenterCluster.fromEksCluster(cluster)`);
@@ -41,7 +41,7 @@ export const TAG_LIMITS = { maxTags: 50, keyLength: 128, valueLength: 256 } as c
  * Checks a `tags` map against the AWS tag rules: at most 50 tags, keys of 1–128 characters not
  * starting with `aws:` (any case; reserved for AWS), values of at most 256 characters. Keys and
  * values that are tokens, and a map that is a token, are left to the API.
- * @throws KarpenterValidationError naming `tags["<key>"]`
+ * @throws KarpenterValidationError naming `tags["<key>"]` and showing the tag's value (the message says when the key is the problem)
  */
 export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined): void {
   const field = "tags";
@@ -59,11 +59,11 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
     if (!Token.isUnresolved(key)) {
       const length = [...key].length;
       if (length === 0 || length > TAG_LIMITS.keyLength) {
-        problems.add(new KarpenterValidationError(scope, where, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters (got ${length})`));
+        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is ${length === 0 ? "empty" : `${length} characters long`}: a tag key has 1 to ${TAG_LIMITS.keyLength} characters`)));
         continue;
       }
       if (/^aws:/i.test(key)) {
-        problems.add(new KarpenterValidationError(scope, where, key, `a tag key that does not start with "aws:": that prefix is reserved for tags AWS sets itself`));
+        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`)));
         continue;
       }
     }
@@ -80,15 +80,27 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
  * Checks one literal tag key (e.g. a discovery tag key): 1–128 characters, not starting with `aws:`.
  * @throws KarpenterValidationError on `field`
  */
-export function checkTagKey(scope: IConstruct, field: string, key: unknown): void {
+export function checkTagKey(scope: IConstruct | string, field: string, key: unknown): void {
   if (key === undefined || isUnresolved(key)) return;
   if (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:")) {
     throw new KarpenterValidationError(scope, field, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
   }
 }
 
+/**
+ * The EKS cluster name rule (CreateCluster API; hashicorp/aws `validClusterName`), for a literal name.
+ * @throws KarpenterValidationError on `field` for a literal that is no EKS cluster name
+ */
+export function checkEksClusterName(path: IConstruct | string, field: string, name: string): void {
+  if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
+    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
+  }
+}
+
 /** IAM role names: 1–64 characters, letters, digits and `+=,.@_-` (IAM API `roleNameType`). */
 const IAM_ROLE_NAME = /^[\w+=,.@-]{1,64}$/;
+/** An IAM role ARN, `arn:<partition>:iam::<account>:role/<optional path/><name>`; group 1 is the name. */
+const IAM_ROLE_ARN = /^arn:aws(?:-[a-z]+)*:iam::\d{12}:role\/(?:[\x21-\x7e]+\/)?([\w+=,.@-]{1,64})$/;
 /** A managed policy ARN: AWS-managed (`iam::aws:`) or customer-managed (`iam::<account>:`), optional path. */
 const IAM_POLICY_ARN = /^arn:aws(?:-[a-z]+)*:iam::(?:aws|\d{12}):policy\/(?:[\x21-\x7e]+\/)?[\w+=,.@-]{1,128}$/;
 /** `*`, or `<service prefix>:<action>` where the action may hold the wildcards `*` and `?`. */
@@ -96,37 +108,71 @@ const IAM_ACTION = /^(\*|[A-Za-z0-9-]+:[A-Za-z0-9_*?-]+)$/;
 /** A KMS key ARN, `arn:<partition>:kms:<region>:<account>:key/<key id>` (IAM grants on key ARNs, not aliases). */
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
+/** What a role ARN must be, for messages. */
+const ROLE_ARN_TEXT = "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)";
+
 /**
- * Checks a role you bring: a literal name must be a valid IAM role name, a literal ARN an IAM
- * role ARN, and the ARN's last path segment must be the name (else the access entry and
- * `iam:PassRole` would target one role and EC2NodeClass `spec.role` another). When the ARN holds
- * tokens (e.g. the account), a literal last segment is still compared.
- * @throws KarpenterValidationError naming `<field>.roleName` or `<field>.roleArn`
+ * Checks a literal IAM role ARN (a string holding a token is left to the API), e.g. the node role
+ * the controller may `iam:PassRole`.
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:iam::<account>:role/<optional path/><name>`
+ */
+export function checkRoleArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !IAM_ROLE_ARN.test(arn)) throw new KarpenterValidationError(scope, field, arn, ROLE_ARN_TEXT);
+}
+
+/** An SQS queue ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (a standard name, or a FIFO one ending in `.fifo`). */
+const SQS_QUEUE_ARN = /^arn:aws(?:-[a-z]+)*:sqs:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:(?:[A-Za-z0-9_-]{1,80}|[A-Za-z0-9_-]{1,75}\.fifo)$/;
+
+/**
+ * Checks a literal SQS queue ARN (a string holding a token is left to the API).
+ * @throws KarpenterValidationError on `field` for anything but `arn:<partition>:sqs:<region>:<account>:<queue name>` (e.g. an SNS topic ARN or a queue URL)
+ */
+export function checkQueueArn(scope: IConstruct, field: string, arn: unknown): void {
+  if (isUnresolved(arn)) return;
+  if (typeof arn !== "string" || !SQS_QUEUE_ARN.test(arn)) {
+    throw new KarpenterValidationError(scope, field, arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN)");
+  }
+}
+
+/**
+ * Checks a role you bring, every problem at once: a literal name must be a valid IAM role name, a
+ * literal ARN an IAM role ARN, and the ARN's last path segment must be the name (else the access
+ * entry and `iam:PassRole` would target one role and EC2NodeClass `spec.role` another). When the
+ * ARN holds tokens (e.g. the account), a literal last segment is still compared.
+ * @throws KarpenterValidationError naming `<field>.roleName` and / or `<field>.roleArn`
  */
 export function checkExistingRole(scope: IConstruct, field: string, role: { readonly roleName?: string; readonly roleArn?: string } | undefined): void {
   if (role === null || typeof role !== "object") {
     throw new KarpenterValidationError(scope, field, role, "{ roleName, roleArn } of an IAM role you manage");
   }
   const { roleName: name, roleArn: arn } = role;
-  if (typeof name !== "string") throw new KarpenterValidationError(scope, `${field}.roleName`, name, "the role name (required), e.g. \"KarpenterNodeRole-prod\"");
-  if (typeof arn !== "string") throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>");
-  if (!Token.isUnresolved(name) && !IAM_ROLE_NAME.test(name)) {
-    throw new KarpenterValidationError(scope, `${field}.roleName`, name, "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -");
+  const problems = new Problems();
+  const nameOk = typeof name === "string" && (Token.isUnresolved(name) || IAM_ROLE_NAME.test(name));
+  if (typeof name !== "string") problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, "the role name (required), e.g. \"KarpenterNodeRole-prod\""));
+  else if (!nameOk) {
+    const why = name.length === 0 ? "an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)" : "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -";
+    problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, why));
+  }
+  if (typeof arn !== "string") {
+    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>"));
+    return problems.throwIfAny(scope);
   }
   let lastSegment: string | undefined;
   if (!Token.isUnresolved(arn)) {
     const m = IAM_ROLE_ARN.exec(arn);
-    if (!m) throw new KarpenterValidationError(scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT);
-    lastSegment = m[1];
+    if (!m) problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT));
+    lastSegment = m?.[1];
   } else if (arn.includes(":role/")) {
     const tail = arn.slice(arn.lastIndexOf("/") + 1);
     if (!Token.isUnresolved(tail)) lastSegment = tail;
   }
-  if (lastSegment !== undefined && !Token.isUnresolved(name) && lastSegment !== name) {
+  if (lastSegment !== undefined && nameOk && !Token.isUnresolved(name) && lastSegment !== name) {
     // parts known only at apply are shown as such, not as cdktf's internal token text
     const shown = arn.replace(/\$\{TfToken\[[^\]]*\]\}/g, "<known at apply>");
-    throw new KarpenterValidationError(scope, `${field}.roleArn`, shown, `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`);
+    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, shown, `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`));
   }
+  problems.throwIfAny(scope);
 }
 
 /**

@@ -2,10 +2,10 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { IKarpenterCluster } from "../karpenter-cluster";
 import { KarpenterControllerRoleOptions, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../karpenter-options";
-import { controllerPolicyGroups } from "./controller-policy";
+import { checkPolicyNameSuffix, policyKeys, policyNamePrefix } from "./controller-role-checks";
 import { MAX_EVENT_KEY_LENGTH } from "./interruption-events";
-import { NAME_RULES, NameKind } from "./resource-names";
-import { isUnresolved } from "./tokens";
+import { nameProblem } from "./names";
+import { NAME_RULES, NameKind, nameRuleText } from "./resource-names";
 import { KarpenterVersion } from "./version";
 
 /*
@@ -15,6 +15,13 @@ import { KarpenterVersion } from "./version";
  * prop of the child construct that would have failed (`<path>/node-role: roleName`).
  * The children check their own names again (they are also used alone).
  */
+
+/** EventBridge rule name prefixes: rule names are `<prefix>-<event>` within EventBridge's limit. */
+export const RULE_PREFIX = {
+  max: NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH,
+  text: `an EventBridge rule name prefix: ${NAME_RULES.eventRule.text}`,
+  limit: `(rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within EventBridge's ${NAME_RULES.eventRule.max})`,
+} as const;
 
 /** What the install creates, as Karpenter's props say it. */
 export interface InstallNameProps {
@@ -50,8 +57,10 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
   if (p.nodeRole.existingRole === undefined) names.push({ field: "nodeRole.roleName", kind: "iamRole", what: "IAM role name", given: p.nodeRole.roleName, prefix: "KarpenterNodeRole-" });
   names.push({ field: "controllerRole.roleName", kind: "iamRole", what: "IAM role name", given: p.controllerRole.roleName, prefix: "KarpenterControllerRole-" });
   const suffix = p.controllerRole.policyNameSuffix;
-  const longest = longestPolicyPrefix(p.version, (p.controllerRole.additionalStatements ?? []).length > 0);
-  names.push({ field: "controllerRole.policyNameSuffix", kind: "iamPolicy", what: `IAM policy name (the longest, ${longest}<suffix>)`, given: suffix === undefined ? undefined : `${longest}${suffix}`, prefix: longest });
+  const keys = policyKeys(p.version, { queue: true, kmsKey: false }, p.controllerRole.additionalStatements);
+  const longest = keys.map(policyNamePrefix).reduce((a, b) => (b.length > a.length ? b : a));
+  // a given suffix is checked on its own (below): only the derived names are compared here
+  if (suffix === undefined) names.push({ field: "controllerRole.policyNameSuffix", kind: "iamPolicy", what: `IAM policy name (the longest, ${longest}<suffix>)`, prefix: longest });
   if (p.queue) {
     names.push({ field: "interruptionQueue.queueName", kind: "sqsQueue", what: "SQS queue name", given: p.queue.queueName, prefix: "" });
     // the default rule prefix is shortened with a hash, so only a given one can be too long
@@ -65,14 +74,19 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
     const rule = NAME_RULES[n.kind];
     const max = rule.max - (n.reserve ?? 0);
     if (n.given !== undefined) {
-      if (typeof n.given !== "string" || isUnresolved(n.given)) continue;
-      const value = n.field === "controllerRole.policyNameSuffix" ? suffix : n.given;
-      const reserved = n.reserve ? ` (names add up to ${n.reserve} characters: "-<event>")` : "";
-      if (n.given.length === 0 || n.given.length > max) givenProblems.push(new KarpenterValidationError(scope, n.field, value, `1 to ${max} characters for the ${n.what}${reserved}, got ${n.given.length}: choose a shorter name`));
-      else if (!rule.pattern.test(n.given)) givenProblems.push(new KarpenterValidationError(scope, n.field, value, `${rule.text} (${n.what})`));
+      const problem = n.reserve ? nameProblem(n.given, RULE_PREFIX.max, rule.pattern, RULE_PREFIX.text, RULE_PREFIX.limit) : nameProblem(n.given, max, rule.pattern, nameRuleText(n.kind, n.given));
+      if (problem !== undefined) givenProblems.push(new KarpenterValidationError(scope, n.field, n.given, problem));
     } else if (cluster !== undefined) {
       const value = `${n.prefix}${cluster}`;
       if (value.length > max) derivedTooLong.push({ name: n, value, max });
+    }
+  }
+  if (suffix !== undefined) {
+    try {
+      checkPolicyNameSuffix(scope, "controllerRole.policyNameSuffix", suffix, keys);
+    } catch (e) {
+      if (!(e instanceof KarpenterValidationError)) throw e;
+      givenProblems.push(e);
     }
   }
 
@@ -87,13 +101,4 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
   }
   if (problems.length === 1) throw problems[0];
   if (problems.length > 1) throw KarpenterValidationError.combine(problems, `${scope.node.path}: ${problems.length} name problems`);
-}
-
-/** `KarpenterController<Group>Policy-` of the version's longest group name (the policy names the suffix must fit). */
-function longestPolicyPrefix(version: KarpenterVersion, additional: boolean): string {
-  const x = "x";
-  const keys = controllerPolicyGroups(version, { partition: x, region: x, account: x, clusterName: x, clusterArn: x, nodeRoleArn: x, queueArn: x, kmsKeyArn: undefined }).map((g) => g.key as string);
-  if (additional) keys.push("Additional");
-  const longest = keys.reduce((a, b) => (b.length > a.length ? b : a));
-  return `KarpenterController${longest}Policy-`;
 }

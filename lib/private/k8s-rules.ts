@@ -2,6 +2,7 @@ import type { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import type * as TokenHelpers from "./tokens";
 import { KarpenterVersion } from "./version";
+import { nearestKey } from "./problems";
 
 /*
  * Kubernetes value rules shared by the NodePool and EC2NodeClass checks: object names, label
@@ -159,14 +160,23 @@ export class Checker {
 
   /**
    * Fails when `obj` is not an object (e.g. a string where `{ … }` belongs) or has a set key
-   * outside `allowed` (the API server would silently prune it). Tokens are not inspected.
+   * outside `allowed` (the API server would silently prune it), with a "did you mean" when an
+   * allowed key is a likely typo of it (see {@link suggestion}). Tokens are not inspected.
    */
   public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
     for (const [k, x] of Object.entries(obj)) {
-      if (isSet(x) && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, `not a field of ${what} (known fields: ${allowed.join(", ")}); an unknown field would be silently dropped`);
+      if (isSet(x) && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`));
     }
+  }
+
+  /**
+   * Fails for a map entry whose KEY is the problem: the error names the entry (`labels["k"]`) and
+   * shows the entry's value, and `why` says what is wrong with the key, e.g. `is restricted: …`.
+   */
+  public failKey(field: string, key: string, value: unknown, why: string): never {
+    this.fail(entry(field, key), value, keyText(key, why));
   }
 
   /**
@@ -215,15 +225,16 @@ export class Checker {
   }
 
   /**
-   * A known integer within [min, max]. The bounds default to int32's range: most integer fields of
-   * the CRDs are `format: int32`, and the API server rejects larger values.
+   * A known whole number within [min, max]. The bounds default to int32's range: most integer
+   * fields of the CRDs are `format: int32`, and the API server rejects larger values. A `max` of
+   * `Infinity` (or at least `Number.MAX_SAFE_INTEGER`) means no upper bound (see {@link wholeNumberText}).
    */
   public int(field: string, value: number | undefined, min?: number, max?: number): void {
     if (!this.known(value)) return;
-    const lo = min ?? -2147483648;
-    const hi = max ?? 2147483647;
+    const lo = min ?? INT32_MIN;
+    const hi = Math.min(max ?? INT32_MAX, Number.MAX_SAFE_INTEGER);
     if (typeof value !== "number" || !Number.isInteger(value) || value < lo || value > hi) {
-      this.fail(field, value, `an integer from ${lo} to ${hi}`);
+      this.fail(field, value, wholeNumberText(lo, max ?? INT32_MAX, value));
     }
   }
 
@@ -247,7 +258,7 @@ export class Checker {
   public list<T>(field: string, value: T[] | undefined, min: number, max: number): T[] | undefined {
     if (value === undefined || value === null || this.token(value)) return undefined;
     if (!Array.isArray(value)) this.fail(field, value, "a list");
-    if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : `${min} to ${max} items (got ${value.length})`);
+    if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : max === Infinity ? `at least ${min} item(s) (got ${value.length})` : `${min} to ${max} items (got ${value.length})`);
     value.forEach((x, i) => {
       if (x === undefined || x === null) this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
     });
@@ -257,8 +268,8 @@ export class Checker {
   /**
    * A string map of at most `maxKeys` entries (unless it is a token); returns its set entries
    * (keys or values may be tokens; null values count as unset). Problems of an entry, its key or
-   * its value, are reported on `field["key"]` ({@link entry}); with the key as the value when the
-   * key is the problem.
+   * its value, are reported on `field["key"]` ({@link entry}) showing the entry's value; when the
+   * key is the problem the message says so ({@link failKey}).
    */
   public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
     if (value === undefined || value === null || this.token(value)) return [];
@@ -312,7 +323,7 @@ export class Checker {
  * semantic rule (`semantic`, each collected too), and throws every problem found in one
  * KarpenterValidationError, so a user fixes them in one round. One problem per field is kept (the
  * first: a field a check rejected is not judged again by a later one), a semantic problem on a
- * field the CRD rules already rejected is left out, and so is a semantic rule that stumbles over
+ * field the CRD rules already rejected (or on an item with a rejected field inside) is left out, and so is a semantic rule that stumbles over
  * input the CRD rules rejected.
  * @param c a collecting checker (`{ collect: true }`) of the object
  * @throws KarpenterValidationError with each problem in `problems`
@@ -327,8 +338,10 @@ export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c:
   } catch (e) {
     if (problems.length === 0) throw e;
   }
-  const rejected = new Set(problems.map((p) => p.field));
-  problems.push(...onePerField(s.collected).filter((p) => !rejected.has(p.field)));
+  const rejected = problems.map((p) => p.field);
+  // a semantic rule over a whole item (`requirements[0]`) is left out too when a field inside it was rejected
+  const judged = (field: string) => rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
+  problems.push(...onePerField(s.collected).filter((p) => !judged(p.field)));
   if (problems.length === 0) return;
   const path = typeof c.where === "string" ? c.where : c.where.node.path;
   throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${path}: ${problems.length} problems` : undefined);
@@ -349,6 +362,46 @@ function onePerField(problems: readonly KarpenterValidationError[]): KarpenterVa
 /** The field name of a map entry, `field["key"]` (e.g. `labels["karpenter.sh/foo"]`): every map entry is named so. */
 export function entry(field: string, key: string): string {
   return `${field}[${JSON.stringify(key)}]`;
+}
+
+/** What is wrong with a map key, for an error on its entry: `the key "karpenter.sh/nodepool" is restricted: …`. */
+export function keyText(key: string, why: string): string {
+  return `the key ${JSON.stringify(key)} ${why}`;
+}
+
+/**
+ * `did you mean X?` when one of `known` is a likely typo of `key` (see {@link nearestKey}), with a
+ * note when the two differ only in case (Kubernetes and Karpenter field names are case-sensitive);
+ * else undefined.
+ */
+export function suggestion(key: string, known: readonly string[]): string | undefined {
+  const near = nearestKey(key, known);
+  if (near === undefined) return undefined;
+  return near.toLowerCase() === key.toLowerCase() ? `did you mean ${near} (names are case-sensitive)?` : `did you mean ${near}?`;
+}
+
+/**
+ * `<what>` followed by the list of what is known: `; did you mean X? The <list>` when a typo is
+ * likely, else `: the <list>`. E.g. `not a field of kubelet (…); did you mean maxPods? The known fields are …`.
+ */
+export function withSuggestion(what: string, key: string, known: readonly string[], list: string): string {
+  const s = suggestion(key, known);
+  return s ? `${what}; ${s} The ${list}` : `${what}: the ${list}`;
+}
+
+const INT32_MIN = -2147483648;
+const INT32_MAX = 2147483647;
+
+/**
+ * What a whole-number field takes: `a whole number from 1 to 100`, or `a whole number, 0 or more`
+ * when there is no upper bound (`hi` Infinity or beyond `Number.MAX_SAFE_INTEGER`: the int64 fields
+ * of the CRDs). A `value` beyond `Number.MAX_SAFE_INTEGER` is told that limit: JavaScript holds no
+ * larger whole number exactly.
+ */
+export function wholeNumberText(lo: number, hi: number, value?: unknown): string {
+  if (hi < Number.MAX_SAFE_INTEGER) return `a whole number from ${lo} to ${hi}`;
+  const text = `a whole number, ${lo} or more`;
+  return typeof value === "number" && value > Number.MAX_SAFE_INTEGER ? `${text}, and at most ${Number.MAX_SAFE_INTEGER}: a larger number is not exact in JavaScript` : text;
 }
 
 /** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */

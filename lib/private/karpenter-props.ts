@@ -3,12 +3,13 @@ import { KarpenterValidationError } from "../errors";
 import type { KarpenterProps } from "../karpenter";
 import { SystemNodeGroup, SYSTEM_NODE_LABEL } from "../system-node-group";
 import { KubernetesToleration } from "../karpenter-settings";
-import { checkIdentity, checkStatementShapes } from "./controller-role-checks";
+import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "./controller-role-checks";
 import { isPlainMap } from "./deep-merge";
 import { checkValuePaths } from "./chart-values";
 import { checkRepository } from "./helm";
 import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "./input-checks";
 import { IKarpenterCluster } from "../karpenter-cluster";
+import type { KarpenterControllerRoleOptions } from "../karpenter-options";
 import { checkNamespace, checkServiceAccountName } from "./k8s-names";
 import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
 import { checkNodeRoleOptions } from "./node-role-options";
@@ -57,12 +58,16 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     problems.add(new KarpenterValidationError(scope, "systemNodeGroup", "(not a SystemNodeGroup)", "a SystemNodeGroup construct of this app"));
   }
 
-  const nodeRole = problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS));
-  if (nodeRole) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", nodeRole));
-  const controllerRole = problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
+  // an unknown key of an option object does not hide the other problems of that object
+  problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS));
+  if (isPlainMap(props.nodeRole)) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!));
+  problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
+  const controllerRole = isPlainMap(props.controllerRole) ? (props.controllerRole as KarpenterControllerRoleOptions) : undefined;
   if (controllerRole) {
     problems.check(() => checkPolicyArns(scope, "controllerRole.additionalPolicyArns", controllerRole.additionalPolicyArns));
-    problems.check(() => checkStatementShapes(scope, "controllerRole.additionalStatements", controllerRole.additionalStatements));
+    // the Sids the statements must not reuse are the version's (the queue statement only with a queue)
+    const officialSids = version ? controllerPolicyOutline(version, { queue: props.interruptionQueue !== false, kmsKey: false }).sids : [];
+    problems.check(() => checkAdditionalStatements(scope, "controllerRole.additionalStatements", controllerRole.additionalStatements, officialSids));
   }
   const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
 

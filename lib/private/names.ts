@@ -17,15 +17,28 @@ export const AWS_NAME_LIMITS = {
 } as const;
 
 /**
- * Checks a name against a length limit and a character set when it is known at synth.
+ * What is wrong with a literal name, or undefined when it is fine (a token is left to the API).
+ * Too short and too long get their own advice: an empty name needs characters, a long one fewer.
+ * @param max the most characters allowed
+ * @param patternText what the name may hold, e.g. `an IAM role name: letters, digits and + = , . @ _ -`
+ * @param limitNote why the limit is `max`, after "at most <max> characters", e.g. `(rule names add "-<event>")`
+ */
+export function nameProblem(name: unknown, max: number, pattern: RegExp, patternText: string, limitNote?: string): string | undefined {
+  if (isUnresolved(name)) return undefined;
+  if (typeof name !== "string") return `a string, 1–${max} characters (${patternText})`;
+  if (name.length === 0) return `an empty name is not allowed: give 1–${max} characters (${patternText})`;
+  if (name.length > max) return `at most ${max} characters${limitNote ? ` ${limitNote}` : ""} (got ${name.length}): choose a shorter name`;
+  if (!pattern.test(name)) return patternText;
+  return undefined;
+}
+
+/**
+ * Checks a name against a length limit and a character set when it is known at synth (see {@link nameProblem}).
  * A name that contains a token is accepted: only its literal parts could be checked, and the
  * cloud API will reject what is wrong at apply.
- * @throws KarpenterValidationError naming the field, the value and the limit
+ * @throws KarpenterValidationError naming the field, the value and what is allowed
  */
-export function checkName(scope: IConstruct, field: string, name: string, max: number, pattern: RegExp, patternText: string): void {
-  if (isUnresolved(name)) return;
-  if (name.length === 0 || name.length > max) {
-    throw new KarpenterValidationError(scope, field, name, `1 to ${max} characters (got ${name.length}); choose a shorter name or a shorter cluster name`);
-  }
-  if (!pattern.test(name)) throw new KarpenterValidationError(scope, field, name, patternText);
+export function checkName(scope: IConstruct, field: string, name: string, max: number, pattern: RegExp, patternText: string, limitNote?: string): void {
+  const problem = nameProblem(name, max, pattern, patternText, limitNote);
+  if (problem !== undefined) throw new KarpenterValidationError(scope, field, name, problem);
 }

@@ -1,6 +1,6 @@
 import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "../node-pool-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, cronProblem, entry, isSet, labelDomain, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
+import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*
@@ -33,8 +33,10 @@ const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  */
 function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
   const domain = labelDomain(key);
-  if (key === "karpenter.sh/nodepool") return 'label "karpenter.sh/nodepool" is restricted (Karpenter sets it)';
-  if (key === "kubernetes.io/hostname") return 'label "kubernetes.io/hostname" is restricted';
+  if (key === "karpenter.sh/nodepool") return 'label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods';
+  if (key === "kubernetes.io/hostname") {
+    return 'label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod';
+  }
   if (domain.endsWith("karpenter.sh") && key !== CAPACITY_TYPE) return `label domain "karpenter.sh" is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
   if (domain.endsWith("karpenter.k8s.aws")) {
     const since = AWS_LABEL_KEYS_SINCE[key];
@@ -47,6 +49,22 @@ function restrictedLabelProblem(key: string, v: KarpenterVersion): string | unde
     if (domain.endsWith("k8s.io") && !domain.endsWith("kops.k8s.io")) return `label domain "k8s.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (except kops.k8s.io; this object targets ${v.full})`;
   }
   return undefined;
+}
+
+/** The one node class Karpenter's AWS provider offers (its cloud provider's GetSupportedNodeClasses). */
+const NODE_CLASS_GROUP = "karpenter.k8s.aws";
+const NODE_CLASS_KIND = "EC2NodeClass";
+/**
+ * Why a nodeClassRef must name EC2NodeClass. The NodePool CRD only requires group and kind to be
+ * non-empty, but Karpenter manages a NodePool only when the group and kind of its nodeClassRef are
+ * those of a node class its cloud provider supports (kubernetes-sigs/karpenter
+ * pkg/utils/nodepool/nodepool.go, IsManaged); any other pool is ignored and launches no node.
+ */
+const ONLY_EC2_NODE_CLASS = `Karpenter on AWS provides one node class, ${NODE_CLASS_GROUP} ${NODE_CLASS_KIND}, and ignores a NodePool whose nodeClassRef names another group or kind (kubernetes-sigs/karpenter pkg/utils/nodepool, IsManaged: the NodePool CRD accepts any non-empty value, but such a pool never launches a node)`;
+
+/** `; group and kind are case-sensitive` when `value` is `wanted` in another case. */
+function caseHint(value: unknown, wanted: string): string {
+  return typeof value === "string" && value !== wanted && value.toLowerCase() === wanted.toLowerCase() ? ` (group and kind are case-sensitive: write "${wanted}")` : "";
 }
 
 /** The nodeClassRef the NodePool emits (group and kind filled in). */
@@ -68,8 +86,12 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
   c.guard(() => {
     c.str(`${nodeClassField}.group`, ref.group, { nonEmpty: true });
     c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
+    if (c.known(ref.group) && ref.group !== NODE_CLASS_GROUP) c.fail(`${nodeClassField}.group`, ref.group, `"${NODE_CLASS_GROUP}" (or unset)${caseHint(ref.group, NODE_CLASS_GROUP)}: ${ONLY_EC2_NODE_CLASS}`);
   });
-  c.guard(() => c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true }));
+  c.guard(() => {
+    c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
+    if (c.known(ref.kind) && ref.kind !== NODE_CLASS_KIND) c.fail(`${nodeClassField}.kind`, ref.kind, `"${NODE_CLASS_KIND}" (or unset)${caseHint(ref.kind, NODE_CLASS_KIND)}: ${ONLY_EC2_NODE_CLASS}`);
+  });
 
   checkRequirements(c, v, p.requirements);
   checkLabels(c, v, p.labels);
@@ -83,7 +105,7 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
 
   const replicasValid = c.guard(() => {
     c.since("replicas", p.replicas, NODEPOOL_FIELDS_SINCE["spec.replicas"], "replicas (static NodePools)");
-    c.int("replicas", p.replicas, 0, Number.MAX_SAFE_INTEGER);
+    c.int("replicas", p.replicas, 0, Infinity);
   });
   if (!replicasValid || !isSet(p.replicas)) return;
   c.guard(() => {
@@ -131,7 +153,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   const minValuesValid = c.guard(() => c.int(`${at}.minValues`, r.minValues, 1, 50));
   let values: string[] | undefined;
   const valuesListed = c.guard(() => {
-    values = c.list(`${at}.values`, r.values, 0, Number.MAX_SAFE_INTEGER);
+    values = c.list(`${at}.values`, r.values, 0, Infinity);
   });
   if (!valuesListed) return;
   values?.forEach((x, j) => c.guard(() => c.labelValue(`${at}.values[${j}]`, x)));
@@ -184,9 +206,10 @@ function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: str
     const field = entry("labels", k);
     // a key that is wrong is the entry's problem; its value is judged once the key is good
     c.guard(() => {
-      c.qualifiedName(field, k, "label key");
+      const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
+      if (malformed) c.failKey("labels", k, val, `is not a Kubernetes qualified label key "[prefix/]name": ${malformed}`);
       const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
-      if (problem) c.fail(field, k, `a label key Karpenter allows in NodePool labels: ${problem}`);
+      if (problem) c.failKey("labels", k, val, `may not be used in NodePool labels: ${problem}`);
       c.labelValue(field, val);
       if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined) c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
     });
@@ -200,7 +223,10 @@ function checkAnnotations(c: Checker, annotations: { [k: string]: string } | und
   });
   let bytes = 0;
   for (const [k, val] of entries) {
-    c.guard(() => c.qualifiedName(entry("annotations", k), k, "annotation key"));
+    c.guard(() => {
+      const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
+      if (malformed) c.failKey("annotations", k, val, `is not a Kubernetes qualified annotation key "[prefix/]name": ${malformed}`);
+    });
     bytes += Buffer.byteLength(k) + (typeof val === "string" ? Buffer.byteLength(val) : 0);
   }
   c.guard(() => {
@@ -214,7 +240,7 @@ function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Tai
   for (const [field, value] of [["taints", taints], ["startupTaints", startupTaints]] as const) {
     let list: Taint[] | undefined;
     c.guard(() => {
-      list = c.list(field, value, 0, Number.MAX_SAFE_INTEGER);
+      list = c.list(field, value, 0, Infinity);
     });
     list?.forEach((t, i) => checkTaint(c, `${field}[${i}]`, t, seen));
   }
@@ -253,10 +279,33 @@ function checkLimits(c: Checker, limits: { [resource: string]: string | number }
   }
   for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
     c.guard(() => {
-      if (res.length === 0) c.fail(entry("limits", res), res, "a resource name (keys must not be empty)");
+      if (res.length === 0) c.failKey("limits", res, q, "is empty: the keys of limits are resource names");
       c.quantity(entry("limits", res), q);
     });
   }
+}
+
+/**
+ * The resource names a NodePool limit can count: the node resources Karpenter sums over the pool's
+ * nodes (cpu, memory, ephemeral-storage, pods), `nodes` (the node count: static NodePools), huge
+ * pages (`hugepages-<size>`) and extended resources (a name with a `/`, e.g. `nvidia.com/gpu`).
+ */
+const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
+
+/**
+ * Warnings for `limits` keys that name no resource a node has (e.g. `cpus`): Karpenter compares each
+ * limit with the sum of that resource over the pool's nodes, and a resource no node has sums to
+ * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
+ * A warning, not an error: the CRD accepts any key. With a "did you mean" when one is close.
+ */
+export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: unknown } | undefined): string[] {
+  if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
+  return Object.keys(limits)
+    .filter((k) => k !== "" && isSet(limits[k]) && c.known(k) && !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
+    .map((k) => {
+      const s = suggestion(k, LIMIT_RESOURCES);
+      return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
+    });
 }
 
 function checkDisruption(c: Checker, d: Disruption | undefined): void {

@@ -1,6 +1,7 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import type { KarpenterNodeRoleOptions } from "../karpenter-options";
+import { isPlainMap } from "./deep-merge";
 import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "./input-checks";
 import { Problems } from "./problems";
 import { EXISTING_NODE_ROLE } from "./prop-keys";
@@ -21,8 +22,9 @@ export function checkNodeRoleOptions(scope: IConstruct, field: string, options: 
         problems.add(new KarpenterValidationError(scope, at(key), options[key], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)"));
       }
     }
-    const keysOk = problems.check(() => checkOptionKeys(scope, at("existingRole"), options.existingRole, EXISTING_NODE_ROLE));
-    if (keysOk) problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
+    // an unknown key does not hide the other problems of the role
+    problems.check(() => checkOptionKeys(scope, at("existingRole"), options.existingRole, EXISTING_NODE_ROLE));
+    if (isPlainMap(options.existingRole)) problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
   } else {
     problems.check(() => checkPolicyArns(scope, at("additionalPolicyArns"), options.additionalPolicyArns));
   }

@@ -2,6 +2,7 @@ import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "../node-pool-spec";
 import { Checker, entry, isSet } from "./k8s-rules";
+import { CAPACITY_TYPES_SINCE } from "./crd-history";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -115,6 +116,141 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
     c.guard(() => {
       if (c.known(key) && c.known(value)) checkWellKnownValue(c, entry("labels", key), key, value, ctx, "label");
     });
+  }
+  checkSatisfiable(c, reqs, labels);
+}
+
+/** One requirement or template label on a key, as {@link checkSatisfiable} reads it. */
+interface Constraint {
+  /** The field it is set in: `requirements[1]` or `labels["k"]`. */
+  readonly field: string;
+  readonly value: unknown;
+  /** How messages show it: `kubernetes.io/arch In ["amd64"]`. */
+  readonly shown: string;
+  readonly operator: string;
+  readonly values: readonly string[];
+}
+
+/**
+ * The values some well-known labels can take on any node Karpenter launches: `NotIn` all of them
+ * leaves no node (every node carries these labels). Capacity types per Karpenter version.
+ */
+function finiteValues(key: string, c: Checker): readonly string[] | undefined {
+  if (key === "karpenter.sh/capacity-type") return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
+  const rule = WELL_KNOWN[key];
+  return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" ? rule.values : undefined;
+}
+
+const AND_SOURCE = "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
+
+/**
+ * Requirements and template labels that no node can satisfy together: the values they allow on one
+ * key have an empty intersection (`arch In [amd64]` and `arch In [arm64]`; a label `spot` with a
+ * requirement In [on-demand]; `DoesNotExist` with `In`; `Gt 8` with `Lt 4`), or `NotIn` excludes every
+ * value a well-known label has (capacity-type NotIn every type). The NodePool then matches no node
+ * and launches nothing. Reported on the constraint that empties the key, naming the ones before it;
+ * a key with a token anywhere is not judged.
+ */
+function checkSatisfiable(c: Checker, reqs: readonly NodeSelectorRequirement[], labels: { readonly [k: string]: string }): void {
+  const byKey = new Map<string, Constraint[]>();
+  const unknown = new Set<string>();
+  const add = (key: unknown, constraint: Constraint | undefined) => {
+    if (typeof key !== "string" || !c.known(key)) return;
+    if (!constraint) unknown.add(key);
+    else byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
+  };
+  reqs.forEach((r, i) => {
+    if (!isSet(r) || c.token(r) || typeof r !== "object") return;
+    const values = r.values ?? [];
+    const known = c.known(r.operator) && typeof r.operator === "string" && Array.isArray(values) && c.known(values) && values.every((v) => typeof v === "string");
+    add(r.key, known ? { field: `requirements[${i}]`, value: r, operator: r.operator, values, shown: `${r.key} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}` } : undefined);
+  });
+  for (const [key, value] of Object.entries(labels)) {
+    add(key, c.known(value) && typeof value === "string" ? { field: entry("labels", key), value, operator: "In", values: [value], shown: `label ${key}=${JSON.stringify(value)}` } : undefined);
+  }
+  for (const [key, constraints] of byKey) {
+    if (unknown.has(key)) continue;
+    c.guard(() => {
+      const state = new KeyState(finiteValues(key, c));
+      for (let i = 0; i < constraints.length; i++) {
+        const k = constraints[i];
+        // values the CRD rules reject (a Gt without one integer, an unknown operator) are theirs to report
+        if (!state.apply(k)) return;
+        if (!state.empty()) continue;
+        const before = constraints.slice(0, i).map((b) => `${b.field} (${b.shown})`);
+        const isLabel = k.field.startsWith("labels[");
+        if (before.length === 0) {
+          c.fail(k.field, k.value, `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, so the NodePool matches no node and launches nothing`);
+        }
+        c.fail(
+          k.field,
+          k.value,
+          `${isLabel ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${AND_SOURCE}, and no value of ${key} satisfies ${before.length > 1 ? "all of them" : "both"}, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+        );
+      }
+    });
+  }
+}
+
+/** What the constraints on one key allow so far. */
+class KeyState {
+  /** The values allowed (In), or undefined for any. */
+  private allowed?: Set<string>;
+  private readonly excluded = new Set<string>();
+  private mustExist = false;
+  private mustNotExist = false;
+  /** Integer bounds (inclusive) from Gt / Gte / Lt / Lte. */
+  private lo = -Infinity;
+  private hi = Infinity;
+
+  constructor(public readonly domain: readonly string[] | undefined) {}
+
+  /** Adds a constraint; false when it cannot be read (left to the CRD rules). */
+  public apply(k: Constraint): boolean {
+    const ints = k.values.map((v) => (/^-?[0-9]+$/.test(v) ? Number(v) : NaN));
+    switch (k.operator) {
+      case "In":
+        if (k.values.length === 0) return false;
+        this.mustExist = true;
+        this.allowed = new Set(k.values.filter((v) => !this.allowed || this.allowed.has(v)));
+        return true;
+      case "NotIn":
+        k.values.forEach((v) => this.excluded.add(v));
+        return true;
+      case "Exists":
+        this.mustExist = true;
+        return true;
+      case "DoesNotExist":
+        this.mustNotExist = true;
+        return true;
+      case "Gt":
+      case "Gte":
+      case "Lt":
+      case "Lte": {
+        if (ints.length !== 1 || Number.isNaN(ints[0])) return false;
+        this.mustExist = true;
+        const n = ints[0];
+        if (k.operator === "Gt") this.lo = Math.max(this.lo, n + 1);
+        if (k.operator === "Gte") this.lo = Math.max(this.lo, n);
+        if (k.operator === "Lt") this.hi = Math.min(this.hi, n - 1);
+        if (k.operator === "Lte") this.hi = Math.min(this.hi, n);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** True when no node can satisfy the constraints so far. */
+  public empty(): boolean {
+    // every node carries a finite well-known label (arch, os, capacity type)
+    if (this.mustNotExist) return this.mustExist || this.domain !== undefined;
+    if (this.lo > this.hi) return true;
+    const bounded = this.lo !== -Infinity || this.hi !== Infinity;
+    const fits = (v: string) => !this.excluded.has(v) && (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
+    if (this.allowed) return ![...this.allowed].some(fits);
+    // every node carries a finite well-known label: NotIn all its values leaves none
+    return this.domain !== undefined && !this.domain.some(fits);
   }
 }
 

@@ -8,12 +8,29 @@ import { isUnresolved } from "./tokens";
 
 /** The naming rule of each kind of AWS name this library derives from the cluster name. */
 export const NAME_RULES = {
-  iamRole: { max: AWS_NAME_LIMITS.iamRole, pattern: /^[\w+=,.@-]+$/, text: "letters, digits and + = , . @ _ -" },
-  iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, text: "letters, digits and + = , . @ _ -" },
-  sqsQueue: { max: AWS_NAME_LIMITS.sqsQueue, pattern: /^[A-Za-z0-9_-]+$/, text: "letters, digits, '-' and '_'" },
-  eventRule: { max: AWS_NAME_LIMITS.eventRule, pattern: /^[A-Za-z0-9_.-]+$/, text: "letters, digits, '.', '-' and '_'" },
-  eksNodeGroup: { max: AWS_NAME_LIMITS.eksNodeGroup, pattern: /^[0-9A-Za-z][A-Za-z0-9_-]*$/, text: "letters, digits, '-' and '_', starting with a letter or digit" },
+  /** IAM API `roleNameType`. */
+  iamRole: { max: AWS_NAME_LIMITS.iamRole, pattern: /^[\w+=,.@-]+$/, what: "an IAM role name", text: "letters, digits and + = , . @ _ -" },
+  /** IAM API `policyNameType`. */
+  iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, what: "an IAM policy name", text: "letters, digits and + = , . @ _ -" },
+  /**
+   * SQS CreateQueue `QueueName` of a standard queue (the interruption queue is one): `.fifo` ends
+   * only FIFO queue names (terraform-provider-aws internal/service/sqs/queue.go, `queueName`).
+   */
+  sqsQueue: { max: AWS_NAME_LIMITS.sqsQueue, pattern: /^[A-Za-z0-9_-]+$/, what: "an SQS standard queue name", text: "letters, digits, '-' and '_'" },
+  /** EventBridge PutRule `Name`. */
+  eventRule: { max: AWS_NAME_LIMITS.eventRule, pattern: /^[A-Za-z0-9_.-]+$/, what: "an EventBridge rule name", text: "letters, digits, '.', '-' and '_'" },
+  /** EKS CreateNodegroup `nodegroupName`. */
+  eksNodeGroup: { max: AWS_NAME_LIMITS.eksNodeGroup, pattern: /^[0-9A-Za-z][A-Za-z0-9_-]*$/, what: "an EKS node group name", text: "letters, digits, '-' and '_', starting with a letter or digit" },
 } as const;
+
+/**
+ * What a name of `kind` may hold, for messages: `an IAM role name: letters, digits and + = , . @ _ -`;
+ * for a queue `name` ending in `.fifo`, why that suffix is refused.
+ */
+export function nameRuleText(kind: NameKind, name?: unknown): string {
+  const fifo = kind === "sqsQueue" && typeof name === "string" && name.endsWith(".fifo") ? "; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue" : "";
+  return `${NAME_RULES[kind].what}: ${NAME_RULES[kind].text}${fifo}`;
+}
 
 /** Which naming rule applies. */
 export type NameKind = keyof typeof NAME_RULES;
@@ -28,7 +45,7 @@ export type NameKind = keyof typeof NAME_RULES;
 export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string, given: string | undefined, cluster: IKarpenterCluster, prefix: string, suffix = ""): string {
   const rule = NAME_RULES[kind];
   if (given !== undefined) {
-    checkName(scope, field, given, rule.max, rule.pattern, `${rule.text}, 1 to ${rule.max} characters`);
+    checkName(scope, field, given, rule.max, rule.pattern, nameRuleText(kind, given));
     return given;
   }
   if (cluster.clusterNameLiteral !== undefined) {
@@ -36,7 +53,7 @@ export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string
     if (literal.length > rule.max) {
       throw new KarpenterValidationError(scope, field, literal, `at most ${rule.max} characters, but the default derived from the cluster name has ${literal.length}: set ${field} to a shorter name`);
     }
-    checkName(scope, field, literal, rule.max, rule.pattern, rule.text);
+    checkName(scope, field, literal, rule.max, rule.pattern, `${nameRuleText(kind)}; the default derived from the cluster name is not one: set ${field}`);
   }
   return `${prefix}${cluster.clusterName}${suffix}`;
 }
