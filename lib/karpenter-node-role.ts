@@ -12,7 +12,7 @@ import { Problems } from "./private/problems";
 import { undoOnError } from "./private/half-built";
 import { NODE_ROLE_PROPS } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
-import { attachBeforeDetachOnSwap, nodeRolePolicyNames } from "./private/node-role-policies";
+import { nodePolicyAttachmentKey, nodeRolePolicyNames, replacedOnVersionChange } from "./private/node-role-policies";
 import { recordAccountNames } from "./private/account-names";
 import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
 import { resolveKarpenterVersion } from "./private/version";
@@ -81,9 +81,9 @@ export interface KarpenterNodeRoleProps {
  * Creates `aws_iam_role` `KarpenterNodeRole-<cluster>` trusted by `ec2.<partition DNS suffix>`
  * (`sts:AssumeRole`), one `aws_iam_role_policy_attachment` per AWS-managed policy of the version
  * (partition-aware ARNs) and per additional ARN, and `aws_eks_access_entry`. With `existingRole`
- * only the access entry. The ECR attachment (ReadOnly before 1.4, PullOnly from 1.4) carries a `moved`
- * block from the other one's address and `create_before_destroy`, so a version change across 1.4
- * attaches the new policy before it detaches the old one (nodes launching meanwhile still pull images). Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
+ * only the access entry. The ECR attachment (ReadOnly before 1.4, PullOnly from 1.4) has one address,
+ * `attachment-ecr-pull`, for both and `create_before_destroy`, so a version change across 1.4 attaches
+ * the new policy before it detaches the old one (nodes launching meanwhile still pull images). Source: Karpenter getting-started CloudFormation (`KarpenterNodeRole`), v1.0–v1.14.
  *
  * @throws KarpenterValidationError (every problem of the props in one error, thrown before anything is
  * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
@@ -136,10 +136,12 @@ export class KarpenterNodeRole extends Construct {
           assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
           tags: props.tags,
         });
-        const managed = nodeRolePolicyNames(version).map((p) => ({ key: p, arn: awsManagedPolicyArn(ctx.partition, p) }));
+        const managed = nodeRolePolicyNames(version).map((p) => ({ key: nodePolicyAttachmentKey(p), arn: awsManagedPolicyArn(ctx.partition, p) }));
         const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
         this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
-        attachBeforeDetachOnSwap(this, this.policyAttachments.slice(0, managed.length), "attachment-");
+        nodeRolePolicyNames(version).forEach((p, i) => {
+          if (replacedOnVersionChange(p)) this.policyAttachments[i].lifecycle = { createBeforeDestroy: true };
+        });
         this.role = role;
         this.roleName = role.name;
         this.roleArn = role.arn;

@@ -134,9 +134,10 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     importInto(role, a.roleName);
     // by name, or by the AWS-managed policy's ARN (arn:<partition>:iam::aws:policy/<name>)
     const attached = new Set((a.attachedPolicies ?? []).map((p) => /^arn:[^:]+:iam::aws:policy\/(.+)$/.exec(p)?.[1] ?? p));
-    // the attachments of the version's AWS-managed policies have the policy name as id suffix
+    // the attachments of the version's AWS-managed policies: their ARNs end in the literal policy name
     for (const att of t.nodeRole.policyAttachments) {
-      if (attached.has(att.node.id.replace(/^attachment-/, ""))) importInto(att, `${a.roleName}/${att.policyArnInput}`);
+      const name = /:iam::aws:policy\/(.+)$/.exec(String(att.policyArnInput))?.[1];
+      if (name !== undefined && attached.has(name)) importInto(att, `${a.roleName}/${att.policyArnInput}`);
     }
     // the ID is known at plan: built from the name, not read from the role being imported
     if (a.accessEntry) importInto(t.nodeRole.accessEntry, `${clusterName}:arn:${ctx.partition}:iam::${ctx.accountId}:role/${a.roleName}`);

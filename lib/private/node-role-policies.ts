@@ -1,6 +1,4 @@
-// types only: upgrade-plan reads the swaps, and the command line runs without the cdktf peers
-import type { Construct, Node } from "constructs";
-import type { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
+// no cdktf import: upgrade-plan reads the swaps, and the command line runs without the cdktf peers
 import { versionData } from "../versions";
 import { KarpenterVersion } from "./version";
 
@@ -30,30 +28,17 @@ export function swappedNodePolicy(name: string): string | undefined {
 }
 
 /**
- * Makes a change of Karpenter version across a policy swap attach the new policy before it detaches
- * the old one. Without this the old attachment (an address no longer in the configuration) and the
- * new one (another address) are destroyed and created in parallel, and nodes launched in between
- * cannot pull images. With it, a `moved` block carries the old attachment's state to the new
- * address, where the other `policy_arn` forces a replacement that `create_before_destroy` orders
- * attach-then-detach. A new install has no old attachment: Terraform ignores the `moved` block.
- *
- * `attachments` are the role's attachments, each with id `<idPrefix><policy name>` under `scope`.
+ * The key of the node role's attachment of the AWS-managed policy `name` (its construct id is
+ * `attachment-<key>`): the policy name, except that both ECR policies share `ecr-pull`. One address
+ * for the ECR attachment makes a version change across 1.4 a replacement of that attachment (another
+ * `policy_arn` forces it), which `create_before_destroy` orders attach-then-detach; two addresses
+ * would be destroyed and created in parallel, leaving nodes launched meanwhile unable to pull images.
  */
-export function attachBeforeDetachOnSwap(scope: Construct, attachments: readonly IamRolePolicyAttachment[], idPrefix: string): void {
-  const byPolicy = new Map(attachments.map((a) => [a.node.id.slice(idPrefix.length), a]));
-  for (const pair of SWAPPED_NODE_POLICIES) {
-    for (const [from, to] of [pair, [pair[1], pair[0]]]) {
-      const attachment = byPolicy.get(to);
-      if (!attachment || byPolicy.has(from)) continue;
-      attachment.moveFromId(`${attachment.terraformResourceType}.${siblingLogicalId(attachment, scope, `${idPrefix}${from}`)}`);
-      attachment.lifecycle = { ...attachment.lifecycle, createBeforeDestroy: true };
-    }
-  }
+export function nodePolicyAttachmentKey(name: string): string {
+  return swappedNodePolicy(name) === undefined ? name : "ecr-pull";
 }
 
-/** The logical ID cdktf would give a construct with id `id` under `scope` (the scope of `sibling`), without creating it. */
-function siblingLogicalId(sibling: IamRolePolicyAttachment, scope: Construct, id: string): string {
-  // allocateLogicalId reads only `scopes` and each scope's `node.id` from a Node it is given
-  const scopes = [...scope.node.scopes, { node: { id } }];
-  return sibling.cdktfStack.getLogicalId({ scopes } as unknown as Node);
+/** Whether the attachment of policy `name` is replaced create-before-destroy (its policy changes with the version). */
+export function replacedOnVersionChange(name: string): boolean {
+  return swappedNodePolicy(name) !== undefined;
 }

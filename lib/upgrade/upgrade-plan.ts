@@ -579,7 +579,7 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     ...net.nodeRolePolicies.removed.map((p) => {
       const successor = swappedNodePolicy(p);
       return successor !== undefined && net.nodeRolePolicies.added.includes(successor)
-        ? `node role: ${p} detached only after ${successor} is attached (the attachment's state moves to the new address, replaced create_before_destroy)`
+        ? `node role: ${p} detached only after ${successor} is attached (one attachment, replaced create_before_destroy)`
         : `node role: ${p} detached`;
     }),
     ...net.interruptionRules.added.map((r) => `new EventBridge rule ${r.key} (${r.detailType.join(", ")}) to the interruption queue`),

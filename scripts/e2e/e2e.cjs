@@ -381,8 +381,7 @@ async function ecrPolicySwap(tools, work, cliConfig) {
       const nodeRole = Object.entries(config.resource).flatMap(([t, byName]) => Object.entries(byName)
         .filter(([, b]) => ["aws_iam_role", "aws_iam_role_policy_attachment"].includes(t) && /\/node-role\//.test(b["//"].metadata.path)).map(([n]) => `${t}.${n}`));
       const attachment = (policy) => nodeRole.find((a) => a.includes(`attachment-${policy}_`));
-      // a targeted plan must name a moved block's old address too (OpenTofu refuses it otherwise)
-      const tflags = [...nodeRole, ...(config.moved || []).map((m) => m.from)].map((a) => `-target=${a}`);
+      const tflags = nodeRole.map((a) => `-target=${a}`);
       const plan = run(tools.tofu.bin, ["plan", "-input=false", "-no-color", "-out=upgrade.tfplan", ...tflags], { cwd: dir, env });
       if (!must(`upgrade at ${version}: tofu plan`, plan)) return;
       const show = JSON.parse(run(tools.tofu.bin, ["show", "-json", "upgrade.tfplan"], { cwd: dir, env }).stdout);
@@ -393,12 +392,11 @@ async function ecrPolicySwap(tools, work, cliConfig) {
         equal(`upgrade at ${from}: the node role has ECR ReadOnly`, attached, [ecr("ReadOnly")]);
         continue;
       }
-      const pullOnly = attachment(ecr("PullOnly"));
+      const pullOnly = attachment("ecr-pull");
       const changes = (show.resource_changes || []).filter((rc) => rc.mode === "managed" && rc.change.actions.join() !== "no-op");
-      const readOnlyBefore = config.moved && config.moved[0] && config.moved[0].from;
-      equal(`upgrade to ${to}: the plan changes only the ECR attachment: its state moves from the ReadOnly address and it is replaced create-before-destroy`,
-        changes.map((rc) => ({ address: rc.address, previous: rc.previous_address, actions: rc.change.actions })),
-        [{ address: pullOnly, previous: readOnlyBefore, actions: ["create", "delete"] }]);
+      equal(`upgrade to ${to}: the plan changes only the ECR attachment: replaced at its address (ReadOnly → PullOnly), create before destroy`,
+        changes.map((rc) => ({ address: rc.address, actions: rc.change.actions, policy: String(rc.change.after && rc.change.after.policy_arn).split("/").pop() })),
+        [{ address: pullOnly, actions: ["create", "delete"], policy: ecr("PullOnly") }]);
       const lines = apply.stdout.split("\n");
       const created = lines.findIndex((l) => l.startsWith(`${pullOnly}: Creation complete`));
       const destroyed = lines.findIndex((l) => l.startsWith(`${pullOnly} (deposed object`) && /Destroying/.test(l));

@@ -33,7 +33,7 @@ describe("adopt: a getting-started install", () => {
   test("1.9+: node role, its policies, controller role, every upstream policy and attachment, queue, queue policy and association are imported under their names", () => {
     const { importOf, imports, body, json } = install({ version: "1.12.2", adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.12.2", podIdentityAssociationId: ASSOCIATION }) });
     expect(importOf("aws_iam_role", "node-role")).toBe("KarpenterNodeRole-demo");
-    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonEC2ContainerRegistryPullOnly")).toMatch(/^KarpenterNodeRole-demo\/arn:\$\{data\.aws_partition\.[^}]+\.partition\}:iam::aws:policy\/AmazonEC2ContainerRegistryPullOnly$/);
+    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-ecr-pull")).toMatch(/^KarpenterNodeRole-demo\/arn:\$\{data\.aws_partition\.[^}]+\.partition\}:iam::aws:policy\/AmazonEC2ContainerRegistryPullOnly$/);
     expect(importOf("aws_iam_role", "controller-role")).toBe("demo-karpenter");
     expect(body("aws_iam_role", "controller-role").name).toBe("demo-karpenter");
     for (const group of ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"]) {
@@ -151,7 +151,7 @@ describe("adopt: terraform-aws-eks modules/karpenter", () => {
     expect(importOf("aws_eks_access_entry", "access-entry")).toMatch(/^\$\{aws_eks_cluster\.[^}]+\.name\}:arn:.*:role\/Karpenter-demo-2024010100000000000001$/);
     expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonEKSWorkerNodePolicy")).toBeDefined();
     // v20 attached ECR ReadOnly; 1.14 attaches PullOnly: created, ReadOnly stays (unmanaged)
-    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonEC2ContainerRegistryPullOnly")).toBeUndefined();
+    expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-ecr-pull")).toBeUndefined();
     // no SSM policy in the module: created
     expect(importOf("aws_iam_role_policy_attachment", "node-role/attachment-AmazonSSMManagedInstanceCore")).toBeUndefined();
     expect(importOf("aws_iam_role_policy_attachment", "attachment-ResourceDiscovery")).toMatch(/:policy\/KarpenterController-2024010100000000000003$/);

@@ -21,6 +21,24 @@ describe("example app", () => {
     expect(nodeClass.spec.role).toBe("${data.terraform_remote_state.cross-stack-reference-input-eks.outputs.cross-stack-output-aws_iam_rolekarpenter_node-role_B68B5979name}");
   });
 
+  test("synthesizes, validations included, where there is no Terraform binary", () => {
+    // cdktf runs `<terraform> version` at synth for a stack with moved or import blocks: the example has
+    // neither, so `npm run synth` works on a machine without Terraform or OpenTofu. cdktf reads the
+    // binary's name once, when it loads, so the app is built from a fresh copy of the modules.
+    const saved = process.env.TERRAFORM_BINARY_NAME;
+    process.env.TERRAFORM_BINARY_NAME = "/nonexistent/terraform";
+    try {
+      jest.isolateModules(() => {
+        const { Testing: FreshTesting } = require("cdktf") as typeof import("cdktf");
+        const { buildApp: freshBuildApp } = require("../../examples/eks-karpenter/main") as typeof import("../../examples/eks-karpenter/main");
+        expect(synthApp(freshBuildApp(FreshTesting.app({ stackTraces: false }), ENV))).toEqual(stacks);
+      });
+    } finally {
+      if (saved === undefined) delete process.env.TERRAFORM_BINARY_NAME;
+      else process.env.TERRAFORM_BINARY_NAME = saved;
+    }
+  });
+
   test("two synths are byte-identical", () => {
     expect(synthStacks()).toEqual(stacks);
   });

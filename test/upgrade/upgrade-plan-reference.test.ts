@@ -206,7 +206,7 @@ describeRef("upgrade plans against the reference folders", () => {
       ]);
       expect(step("1.9").policyLayout).toMatch(/^upstream splits the single controller policy into 5 managed policies/);
       expect(plan.deployOrder.map((p) => p.phase)).toEqual(["CRD release", "IAM policies and interruption rules", "controller release", "node objects"]);
-      expect(plan.deployOrder[1].changes).toEqual(expect.arrayContaining(["node role: AmazonEC2ContainerRegistryPullOnly attached", "node role: AmazonEC2ContainerRegistryReadOnly detached only after AmazonEC2ContainerRegistryPullOnly is attached (the attachment's state moves to the new address, replaced create_before_destroy)"]));
+      expect(plan.deployOrder[1].changes).toEqual(expect.arrayContaining(["node role: AmazonEC2ContainerRegistryPullOnly attached", "node role: AmazonEC2ContainerRegistryReadOnly detached only after AmazonEC2ContainerRegistryPullOnly is attached (one attachment, replaced create_before_destroy)"]));
       const md = upgradePlanMarkdown(plan);
       expect(md).toContain("## 1.10.2 → 1.11.3\n");
       expect(md).toContain("- `AllowUnscopedInstanceProfileListAction` added: actions +`iam:ListInstanceProfiles`; resources +`*`");

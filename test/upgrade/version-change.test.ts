@@ -52,41 +52,34 @@ describe("changing version from 1.2.8 to 1.11.3", () => {
   const [a, b] = [addresses(before), addresses(after)];
   const plan = upgradePlan("1.2.8", "1.11.3");
 
-  test("only what the plan adds or removes is created or destroyed: the capacity-reservation rule and target, the ECR policy attachment", () => {
+  test("only what the plan adds is created: the capacity-reservation rule and target; nothing is destroyed", () => {
     const created = [...b.keys()].filter((k) => !a.has(k));
     const destroyed = [...a.keys()].filter((k) => !b.has(k));
-    expect(created.map((k) => k.split(".")[0]).sort()).toEqual(["aws_cloudwatch_event_rule", "aws_cloudwatch_event_target", "aws_iam_role_policy_attachment"]);
-    expect(destroyed.map((k) => k.split(".")[0])).toEqual(["aws_iam_role_policy_attachment"]);
+    expect(created.map((k) => k.split(".")[0]).sort()).toEqual(["aws_cloudwatch_event_rule", "aws_cloudwatch_event_target"]);
+    expect(destroyed).toEqual([]);
     const newRule = b.get(created.find((k) => k.startsWith("aws_cloudwatch_event_rule."))!);
     expect(JSON.parse(newRule.event_pattern)["detail-type"]).toEqual(plan.net.interruptionRules.added.map((r) => r.detailType[0]));
-    expect(b.get(created.find((k) => k.startsWith("aws_iam_role_policy_attachment."))!).policy_arn).toContain(plan.net.nodeRolePolicies.added[0]);
-    expect(a.get(destroyed[0]).policy_arn).toContain(plan.net.nodeRolePolicies.removed[0]);
   });
 
-  test("the ECR attachment is replaced attach-before-detach: its state moves to the new address, which is create_before_destroy", () => {
-    const [ecrAfter] = [...b.keys()].filter((k) => k.startsWith("aws_iam_role_policy_attachment.") && !a.has(k));
-    const [ecrBefore] = [...a.keys()].filter((k) => k.startsWith("aws_iam_role_policy_attachment.") && !b.has(k));
-    // without the move Terraform would destroy the old address and create the new one in parallel,
-    // leaving nodes launched in between unable to pull images
-    expect(after.moved).toEqual([{ from: ecrBefore, to: ecrAfter }]);
-    expect(b.get(ecrAfter).lifecycle).toEqual({ create_before_destroy: true });
-    // and back: a downgrade to 1.2.8 moves PullOnly's state to the ReadOnly address
-    expect(before.moved).toEqual([{ from: ecrAfter, to: ecrBefore }]);
-    expect(a.get(ecrBefore).lifecycle).toEqual({ create_before_destroy: true });
-    // no other attachment is create_before_destroy
-    expect([...b].filter(([k, r]) => k !== ecrAfter && r.lifecycle?.create_before_destroy)).toEqual([]);
+  test("the ECR attachment keeps its address and changes its policy: replaced create-before-destroy, so nodes never lack an ECR policy", () => {
+    const [ecr] = [...b.keys()].filter((k) => k.includes("attachment-ecr-pull"));
+    expect(a.get(ecr).policy_arn).toContain(plan.net.nodeRolePolicies.removed[0]);
+    expect(b.get(ecr).policy_arn).toContain(plan.net.nodeRolePolicies.added[0]);
+    expect([a.get(ecr).lifecycle, b.get(ecr).lifecycle]).toEqual([{ create_before_destroy: true }, { create_before_destroy: true }]);
   });
 
-  test("nothing that holds state is replaced: every kept address changes only its version, its depends_on or its policy document", () => {
+  test("nothing that holds state is replaced: every kept address changes only its version, its depends_on, its policy document or (the ECR attachment) its policy", () => {
     const changed = changedAttributes(a, b);
     const [crdAddress] = byChart(after, "karpenter-crd");
     const [controllerAddress] = byChart(after, "karpenter");
     const policies = Object.keys(changed).filter((k) => k.startsWith("aws_iam_policy."));
+    const [ecr] = [...b.keys()].filter((k) => k.includes("attachment-ecr-pull"));
     expect(changed).toEqual({
       [`helm_release.${crdAddress}`]: ["version"],
-      // the new rule target and ECR attachment join depends_on; no setting's value changes
+      // the new rule target joins depends_on; no setting's value changes
       [`helm_release.${controllerAddress}`]: ["depends_on", "version"],
       ...Object.fromEntries(policies.map((p) => [p, ["policy"]])),
+      [ecr]: ["policy_arn"],
     });
     // the statements that change sit in the NodeLifecycle and ResourceDiscovery policies (AllowScopedEC2InstanceAccessActions, AllowRegionalReadActions, AllowUnscopedInstanceProfileListAction)
     expect(policies.map((p) => b.get(p).name).sort()).toEqual(["KarpenterControllerNodeLifecyclePolicy-${aws_eks_cluster.cluster.name}", "KarpenterControllerResourceDiscoveryPolicy-${aws_eks_cluster.cluster.name}"]);
