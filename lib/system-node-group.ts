@@ -7,7 +7,7 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "./errors";
 import { awsContext } from "./private/aws-context";
 import { awsProviderFor, useProvider } from "./private/provider-choice";
-import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
+import { checkOptionKeys, checkTags, isListToken, requireCluster } from "./private/input-checks";
 import { Problems } from "./private/problems";
 import { SYSTEM_NODE_GROUP_PROPS, SYSTEM_NODE_TAINT } from "./private/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
@@ -286,14 +286,19 @@ function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): v
  */
 const INSTANCE_TYPE = /^[a-z0-9][a-z0-9-]*\.[a-z0-9][a-z0-9-]*$/;
 
-/** A non-empty list of instance type names; a list token or an item token is left to the API. */
+/** A non-empty list of instance type names; a list token (e.g. a list variable, `Fn.split`) or an item token is left to the API. */
 function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
-  if (isUnresolved(instanceTypes) && !Array.isArray(instanceTypes)) return;
+  // a list token is an array of one encoded element, which no string check recognises
+  if (Token.isUnresolved(instanceTypes)) return;
   if (!Array.isArray(instanceTypes) || instanceTypes.length === 0) {
     throw new KarpenterValidationError(scope, "instanceTypes", instanceTypes, 'at least one EC2 instance type, e.g. ["t3.medium"]');
   }
   const problems = new Problems();
   instanceTypes.forEach((t, i) => {
+    if (isListToken(t)) {
+      // a list token spread into a literal array: cdktf fails at synth with a raw token error
+      return problems.add(new KarpenterValidationError(scope, `instanceTypes[${i}]`, "(a list token spread into the array)", "a single instance type: to add a list known only at apply, pass Fn.concat([[...literal types], list]) or the list itself"));
+    }
     if (isUnresolved(t)) return;
     if (typeof t !== "string" || !INSTANCE_TYPE.test(t)) problems.add(new KarpenterValidationError(scope, `instanceTypes[${i}]`, t, 'an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"'));
   });

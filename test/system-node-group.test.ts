@@ -1,4 +1,4 @@
-import { TerraformStack, TerraformVariable, Testing } from "cdktf";
+import { Fn, TerraformStack, TerraformVariable, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { SystemNodeGroup } from "../lib/system-node-group";
 import { KarpenterValidationError } from "../lib/errors";
@@ -138,6 +138,24 @@ describe("SystemNodeGroup", () => {
     const ng = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels });
     expect(ng.labels).toEqual({ "node-role": "system" });
     expect(onlyResource(synthJson(stack), "aws_eks_node_group").labels).toBe('${merge(var.labels, {"node-role" = "system"})}');
+  });
+
+  test("instanceTypes as a list token (a list variable, Fn.split) is left to Terraform; literal items beside a spread token are still checked", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const types = new TerraformVariable(stack, "types", { type: "list(string)" });
+    new SystemNodeGroup(stack, "from-variable", { cluster, subnetIds: ["subnet-1"], instanceTypes: types.listValue });
+    new SystemNodeGroup(stack, "from-split", { cluster, subnetIds: ["subnet-1"], instanceTypes: Fn.split(",", "m5.large,m6i.large") });
+    new SystemNodeGroup(stack, "item-token", { cluster, subnetIds: ["subnet-1"], instanceTypes: ["m5.large", Fn.lower("M6I.LARGE")] });
+    const groups = Object.values(resources(synthJson(stack), "aws_eks_node_group")) as any[];
+    expect(groups.map((g) => g.instance_types)).toEqual(expect.arrayContaining(["${var.types}", '${split(",", "m5.large,m6i.large")}', ["m5.large", '${lower("M6I.LARGE")}']]));
+    expect(groups).toHaveLength(3);
+    // a list token spread among literals (cdktf cannot synthesize it) is named; the literals are still checked
+    const error = thrown(() => new SystemNodeGroup(stack, "bad", { cluster, subnetIds: ["subnet-1"], instanceTypes: ["M5.Large", ...types.listValue, "t3"] }));
+    expect(error.message).toContain('instanceTypes[0] = "M5.Large" is invalid: an EC2 instance type name');
+    expect(error.message).toContain("instanceTypes[1] = \"(a list token spread into the array)\" is invalid: a single instance type: to add a list known only at apply, pass Fn.concat(");
+    expect(error.message).toContain('instanceTypes[2] = "t3" is invalid: an EC2 instance type name');
+    expect(error.message).not.toContain("TfToken");
   });
 
   test.each([
