@@ -94,6 +94,41 @@ describe("a constructor that throws leaves nothing behind", () => {
 });
 
 describe("every problem of one object at once", () => {
+  const POLICY_ARN_TEXT = "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>";
+  const EBS = "arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy";
+
+  test("additionalPolicyArns: every bad item is named, not only the first", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => new KarpenterNodeRole(stack, "x", { cluster, additionalPolicyArns: ["AmazonSSM", "", EBS, "arn:aws:s3:::b"] }));
+    expect(messages(e)).toEqual([
+      `eks/x: additionalPolicyArns[0] = "AmazonSSM" is invalid: ${POLICY_ARN_TEXT}`,
+      `eks/x: additionalPolicyArns[1] = "" is invalid: ${POLICY_ARN_TEXT}`,
+      `eks/x: additionalPolicyArns[3] = "arn:aws:s3:::b" is invalid: ${POLICY_ARN_TEXT}`,
+    ]);
+    expect(tree(stack)).toEqual([]);
+  });
+
+  test.each([
+    ["KarpenterNodeRole", "additionalPolicyArns", (s: TerraformStack, c: IKarpenterCluster, arns: string[]) => new KarpenterNodeRole(s, "x", { cluster: c, additionalPolicyArns: arns })],
+    ["KarpenterControllerRole", "additionalPolicyArns", (s: TerraformStack, c: IKarpenterCluster, arns: string[]) => controllerRole(s, c, { additionalPolicyArns: arns }, "x")],
+    ["Karpenter nodeRole", "nodeRole.additionalPolicyArns", (s: TerraformStack, c: IKarpenterCluster, arns: string[]) => new Karpenter(s, "x", { cluster: c, nodeRole: { additionalPolicyArns: arns } })],
+    ["Karpenter controllerRole", "controllerRole.additionalPolicyArns", (s: TerraformStack, c: IKarpenterCluster, arns: string[]) => new Karpenter(s, "x", { cluster: c, controllerRole: { additionalPolicyArns: arns } })],
+  ])("%s: the same policy ARN twice is refused (two attachments would manage one policy)", (_what, field, build) => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => build(stack, cluster, [EBS, "arn:aws:iam::123456789012:policy/extra", EBS]));
+    expect(messages(e)).toEqual([
+      `eks/x: ${field}[2] = "${EBS}" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`,
+    ]);
+    expect(tree(stack)).toEqual([]);
+    // the same reference twice is the same policy too; two different references are not judged
+    const arn = new TerraformVariable(stack, "arn", { type: "string" }).stringValue;
+    const other = new TerraformVariable(stack, "other", { type: "string" }).stringValue;
+    expect(messages(rejected(() => build(stack, cluster, [arn, arn])))).toEqual([
+      `eks/x: ${field}[1] = "(the same reference as before, known only at apply)" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`,
+    ]);
+    expect(() => build(stack, cluster, [arn, other, EBS])).not.toThrow();
+  });
+
   test("Karpenter nodeRole: an unknown key does not hide a bad policy ARN", () => {
     const { stack, cluster } = setup();
     const e = rejected(() => karpenter(stack, cluster, { nodeRole: { rolName: "x", additionalPolicyArns: ["bad"] } as any }));

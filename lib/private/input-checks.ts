@@ -176,10 +176,12 @@ export function checkExistingRole(scope: IConstruct, field: string, role: { read
 }
 
 /**
- * Checks managed policy ARNs to attach: each literal one must be
- * `arn:<partition>:iam::aws:policy/<path/><name>` (AWS-managed) or `arn:<partition>:iam::<account>:policy/<path/><name>`.
- * The array itself must be known at synth (not a list token), since each ARN gets its own attachment.
- * @throws KarpenterValidationError naming `<field>[<index>]`, or `<field>` for a list token
+ * Checks managed policy ARNs to attach, every bad item at once: each literal one must be
+ * `arn:<partition>:iam::aws:policy/<path/><name>` (AWS-managed) or `arn:<partition>:iam::<account>:policy/<path/><name>`,
+ * and no ARN may be given twice (two attachments of one policy to one role: destroying either
+ * detaches the policy the other still manages). The array itself must be known at synth (not a
+ * list token), since each ARN gets its own attachment.
+ * @throws KarpenterValidationError naming each bad `<field>[<index>]`, or `<field>` for a list token
  */
 export function checkPolicyArns(scope: IConstruct, field: string, arns: string[] | undefined): void {
   if (arns === undefined) return;
@@ -188,12 +190,24 @@ export function checkPolicyArns(scope: IConstruct, field: string, arns: string[]
     throw new KarpenterValidationError(scope, field, "(a list token, known only at apply)", "an array of IAM policy ARNs known at synth (each may be a reference): one attachment is created per ARN, so pass them one by one");
   }
   if (!Array.isArray(arns)) throw new KarpenterValidationError(scope, field, arns, "an array of IAM policy ARNs");
+  const problems = new Problems();
+  // the same text twice is the same policy; a token's text is stable, so the same reference passed twice is caught too
+  const first = new Map<string, number>();
   arns.forEach((arn, i) => {
+    if (typeof arn === "string") {
+      const earlier = first.get(arn);
+      if (earlier !== undefined) {
+        const shown = isUnresolved(arn) ? "(the same reference as before, known only at apply)" : arn;
+        return problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, shown, `an ARN not given before: ${field}[${earlier}] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`));
+      }
+      first.set(arn, i);
+    }
     if (isUnresolved(arn)) return;
     if (typeof arn !== "string" || !IAM_POLICY_ARN.test(arn)) {
-      throw new KarpenterValidationError(scope, `${field}[${i}]`, arn, "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>");
+      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>"));
     }
   });
+  problems.throwIfAny(scope);
 }
 
 /** What the items of a string list must be, for {@link checkStringList}. */
@@ -221,17 +235,19 @@ export const IAM_RESOURCES: StringListRule = {
 };
 
 /**
- * Checks a list of strings that must not be empty, each literal item against `rule`. A list token
- * or an item token is left to the API.
- * @throws KarpenterValidationError naming `<field>` (not a list, or empty) or `<field>[<index>]`
+ * Checks a list of strings that must not be empty, each literal item against `rule` (every bad
+ * item at once). A list token or an item token is left to the API.
+ * @throws KarpenterValidationError naming `<field>` (not a list, or empty) or each bad `<field>[<index>]`
  */
 export function checkStringList(scope: IConstruct, field: string, list: string[] | undefined, rule: StringListRule): void {
   if (Token.isUnresolved(list)) return;
   if (!Array.isArray(list) || list.length === 0) throw new KarpenterValidationError(scope, field, list, `at least one ${rule.what}`);
+  const problems = new Problems();
   list.forEach((item, i) => {
     if (isUnresolved(item)) return;
-    if (typeof item !== "string" || !rule.ok(item)) throw new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText);
+    if (typeof item !== "string" || !rule.ok(item)) problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText));
   });
+  problems.throwIfAny(scope);
 }
 
 /** An IAM OIDC provider ARN, `arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>`. */

@@ -58,6 +58,9 @@ describe("input checks", () => {
     expect(() => checkStringList(stack, "r", ["*", "arn:aws:s3:::b/*"], IAM_RESOURCES)).not.toThrow();
     expect(() => checkStringList(stack, "r", ["arn:aws:s3:::b", "bucket"], IAM_RESOURCES)).toThrow(/^test: r\[1\] = "bucket" is invalid: "\*" or an ARN/);
     expect(() => checkStringList(stack, "r", [], IAM_RESOURCES)).toThrow('test: r = [] is invalid: at least one resource ARN, or ["*"]');
+    // every bad item at once
+    const both = thrown(() => checkStringList(stack, "a", ["ec2:X", "bad", "ec2:Y", ""], IAM_ACTIONS));
+    expect(both.problems.map((p: KarpenterValidationError) => p.field)).toEqual(["a[1]", "a[3]"]);
   });
 
   test("KMS key ARNs: any partition; an alias or a token-free non-ARN is refused, a token is not judged", () => {
