@@ -532,6 +532,25 @@ describe("Karpenter", () => {
       expect(() => install({ nodeRole: "nodes" as never })).toThrow(/^test\/karpenter: nodeRole = "nodes" is invalid: an object \{ roleName\?/);
     });
 
+    test("a top-level key that belongs in an option object points there; a misspelt prop keeps its did-you-mean", () => {
+      const hint = (props: object) => (thrown(() => install(props as Partial<KarpenterProps>)) as KarpenterValidationError).problems.map((p) => p.message.replace(/ The allowed keys are .*$/, ""));
+      expect(hint({ roleName: "X" })).toEqual(['test/karpenter: roleName = "X" is invalid: not a known prop (it would be ignored); did you mean nodeRole.roleName or controllerRole.roleName?']);
+      expect(hint({ rolName: "X", queueName: "q", oidcProviderArn: "arn:x", requests: {}, clusterEndpoint: "https://x", spotToSpotConsolidation: true, verison: "1.14.1" })).toEqual([
+        'test/karpenter: rolName = "X" is invalid: not a known prop (it would be ignored); did you mean nodeRole.roleName or controllerRole.roleName?',
+        'test/karpenter: queueName = "q" is invalid: not a known prop (it would be ignored); did you mean interruptionQueue.queueName?',
+        'test/karpenter: oidcProviderArn = "arn:x" is invalid: not a known prop (it would be ignored); did you mean identity.oidcProviderArn?',
+        "test/karpenter: requests = {} is invalid: not a known prop (it would be ignored); did you mean controllerResources.requests?",
+        'test/karpenter: clusterEndpoint = "https://x" is invalid: not a known prop (it would be ignored); did you mean settings.clusterEndpoint?',
+        "test/karpenter: spotToSpotConsolidation = true is invalid: not a known prop (it would be ignored); did you mean settings.featureGates.spotToSpotConsolidation?",
+        'test/karpenter: verison = "1.14.1" is invalid: not a known prop (it would be ignored); did you mean version?',
+      ]);
+      expect(hint({ nodeRole: { roleArn: "arn:aws:iam::123456789012:role/n" } })).toEqual([
+        'test/karpenter: nodeRole.roleArn = "arn:aws:iam::123456789012:role/n" is invalid: not a known key of nodeRole (it would be ignored); did you mean existingRole.roleArn?',
+      ]);
+      // a key no option object has gets the allowed keys only
+      expect(thrown(() => install({ name: "x" } as Partial<KarpenterProps>)).message).toMatch(/^test\/karpenter: name = "x" is invalid: not a known prop \(it would be ignored\): the allowed keys are \{ cluster\?/);
+    });
+
     test("allowed options still reach the roles, with the wired namespace and service account", () => {
       const { json, karpenter } = install({ nodeRole: { roleName: "nodes" }, controllerRole: { roleName: "ctrl", policyNameSuffix: "demo-x" }, namespace: "karpenter" });
       expect(karpenter.controllerRole.policies).toHaveLength(6);

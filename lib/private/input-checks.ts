@@ -293,22 +293,36 @@ export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unkno
  * undefined stays undefined; anything but a plain object, or a set key outside `allowed`, is an
  * error, so that a misspelt or misplaced key (which TypeScript lets through in a non-literal
  * object) is not silently dropped. Every unknown key is reported, with a "did you mean" when one
- * allowed key is a likely typo of it.
+ * allowed key is a likely typo of it, or when it is (or is a likely typo of) a key of one of the
+ * `nested` option objects: `roleName` on Karpenter's props → `nodeRole.roleName or controllerRole.roleName`.
+ * @param nested the keys of the option objects among `allowed`, by the prop that holds them (e.g. `{ nodeRole: NODE_ROLE_OPTIONS }`)
  * @throws KarpenterValidationError naming `<field>` or `<field>.<key>` and the allowed keys
  */
-export function checkOptionKeys<T extends object>(scope: IConstruct | string, field: string, options: T | undefined, allowed: readonly string[]): T | undefined {
+export function checkOptionKeys<T extends object>(scope: IConstruct | string, field: string, options: T | undefined, allowed: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}): T | undefined {
   if (options === undefined) return undefined;
   const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
   if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);
   const problems = new Problems();
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || allowed.includes(key)) continue;
-    const near = nearestKey(key, allowed);
+    const near = nestedKeys(key, nested, true) ?? nearestKey(key, allowed) ?? nestedKeys(key, nested, false);
     const of = field ? `a known key of ${field}` : "a known prop";
     problems.add(new KarpenterValidationError(scope, field ? `${field}.${key}` : key, value, `not ${of} (it would be ignored)${near ? `; did you mean ${near}? The` : ": the"} allowed keys are ${keys}`));
   }
   problems.throwIfAny(scope);
   return options;
+}
+
+/**
+ * `<prop>.<key>` of each option object in `nested` that has `key` (`exact`) or the key `key` is a
+ * likely typo of, joined with "or"; undefined when none has.
+ */
+function nestedKeys(key: string, nested: Readonly<Record<string, readonly string[]>>, exact: boolean): string | undefined {
+  const all = [...new Set(Object.values(nested).flat())];
+  const match = exact ? all.find((k) => k.toLowerCase() === key.toLowerCase()) : nearestKey(key, all);
+  if (match === undefined) return undefined;
+  const props = Object.keys(nested).filter((prop) => nested[prop].includes(match));
+  return props.map((prop) => `${prop}.${match}`).join(" or ");
 }
 
 /** True when `value` is a list token, or a string that encodes one (as a list token spread into an array leaves). */

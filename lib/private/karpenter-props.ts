@@ -14,7 +14,8 @@ import { checkNamespace, checkServiceAccountName } from "./k8s-names";
 import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "./problems";
-import { CONTROLLER_ROLE_OPTIONS, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
+import { CHART_FEATURE_GATES, CHART_SETTINGS } from "./chart-settings";
+import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
 import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, settingsValues } from "./release-values";
 import { isUnresolved } from "./tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
@@ -27,11 +28,26 @@ import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } fr
  */
 
 /**
+ * The keys of Karpenter's option objects, for the hint on an unknown prop that belongs in one of
+ * them (`roleName` → `nodeRole.roleName or controllerRole.roleName`). Settings and feature gates are
+ * the typed keys of the newest chart (those the construct wires itself are not settings a user sets).
+ */
+const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = {
+  nodeRole: NODE_ROLE_OPTIONS,
+  controllerRole: CONTROLLER_ROLE_OPTIONS,
+  interruptionQueue: [...CREATED_QUEUE_OPTIONS, ...EXISTING_QUEUE_OPTIONS],
+  identity: IRSA_IDENTITY,
+  controllerResources: CONTROLLER_RESOURCES,
+  settings: [...CHART_SETTINGS.filter((f) => !f.wired).map((f) => f.key), "featureGates"],
+  "settings.featureGates": CHART_FEATURE_GATES.map((f) => f.key),
+};
+
+/**
  * Records every problem of `props` in `problems`.
  * @returns the Karpenter version and the cluster, each when it passed its checks
  */
 export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, problems: Problems): { version?: KarpenterVersion; cluster?: IKarpenterCluster } {
-  problems.check(() => checkOptionKeys(scope, "", props, KARPENTER_PROPS));
+  problems.check(() => checkOptionKeys(scope, "", props, KARPENTER_PROPS, KARPENTER_NESTED_KEYS));
   const cluster = problems.check(() => requireCluster(scope, props));
   if (props === undefined || props === null || typeof props !== "object") return {};
   let version: KarpenterVersion | undefined;
@@ -59,7 +75,7 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
   }
 
   // an unknown key of an option object does not hide the other problems of that object
-  problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS));
+  problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS, { existingRole: EXISTING_NODE_ROLE }));
   if (isPlainMap(props.nodeRole)) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!));
   problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
   const controllerRole = isPlainMap(props.controllerRole) ? (props.controllerRole as KarpenterControllerRoleOptions) : undefined;

@@ -59,7 +59,7 @@ describe("input checks", () => {
     expect(() => checkStringList(stack, "r", ["arn:aws:s3:::b", "bucket"], IAM_RESOURCES)).toThrow(/^test: r\[1\] = "bucket" is invalid: "\*" or an ARN/);
     expect(() => checkStringList(stack, "r", [], IAM_RESOURCES)).toThrow('test: r = [] is invalid: at least one resource ARN, or ["*"]');
     // every bad item at once
-    const both = thrown(() => checkStringList(stack, "a", ["ec2:X", "bad", "ec2:Y", ""], IAM_ACTIONS));
+    const both = thrown(() => checkStringList(stack, "a", ["ec2:X", "bad", "ec2:Y", ""], IAM_ACTIONS)) as KarpenterValidationError;
     expect(both.problems.map((p: KarpenterValidationError) => p.field)).toEqual(["a[1]", "a[3]"]);
   });
 
