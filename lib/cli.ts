@@ -5,6 +5,7 @@ import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./errors";
+import { nodeClassRoleProblem } from "./private/name-rules";
 import { nearestKey } from "./private/problems";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
 import { upgradePlanMarkdown } from "./upgrade/render";
@@ -193,6 +194,9 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
       return { error: `--karpenter-version ${JSON.stringify(version)} is invalid: ${e.allowed}` };
     }
   }
+  // the converter refuses it too; as a usage error it names the flag
+  const roleProblem = role !== undefined ? nodeClassRoleProblem(role) : undefined;
+  if (roleProblem !== undefined) return { error: `--role ${JSON.stringify(role)} is invalid: ${roleProblem}` };
   if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
   return { input: inputs[0], options: { role, version, legacyDefaults }, version: full, allowInvalid };
 }

@@ -115,6 +115,8 @@ describe("cdktf-eks-karpenter convert", () => {
     [["convert", "--no-legacy", "a.yaml"], 'unknown option "--no-legacy" for convert (did you mean "--no-legacy-defaults"?)'],
     [["convert", "--from", "1.2", "a.yaml"], 'unknown option "--from" for convert: it is an option of upgrade-plan'],
     [["convert", "a.yaml", "--role"], "--role needs a value"],
+    [["convert", "--role", "bad role!", "a.yaml"], '--role "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -'],
+    [["convert", "--role", "r".repeat(65), "a.yaml"], `--role "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`],
     [["convert", "--allow-invalid=false", "a.yaml"], "--allow-invalid takes no value"],
     [["convert", "--no-legacy-defaults=true", "a.yaml"], "--no-legacy-defaults takes no value"],
   ])("%j is a usage error: the problem and a pointer to --help on stderr, exit 2", async (argv, problem) => {

@@ -333,3 +333,19 @@ describe("an instanceProfile on a class of an installation warns", () => {
 function pick(k: FakeInstallation): IKarpenterInstallation {
   return { node: k.node, cluster: k.cluster, version: k.version, namespace: k.namespace, nodeRoleName: k.nodeRoleName, release: k.release, createsSpotServiceLinkedRole: k.createsSpotServiceLinkedRole } as IKarpenterInstallation;
 }
+
+describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleName", () => {
+  test("a name IAM refuses is an error with the node role's message; a token, a role ARN (warned) and a good name pass", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const error = thrown(() => new Ec2NodeClass(stack, "bad", { karpenter, role: "bad role!" }));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(/role = "bad role!" is invalid: an IAM role name: letters, digits and \+ = , \. @ _ -$/);
+    expect(thrown(() => new Ec2NodeClass(stack, "long", { cluster: karpenter.cluster, role: "r".repeat(65) })).message).toMatch(/role = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/);
+    expect(stack.node.tryFindChild("bad")).toBeUndefined();
+    expect(() => new Ec2NodeClass(stack, "token", { karpenter, role: Fn.lower("ROLE") })).not.toThrow();
+    expect(() => new Ec2NodeClass(stack, "good", { karpenter, role: "Team+Nodes=a,b.c@d_e-f" })).not.toThrow();
+    const arn = new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" });
+    expect(arn.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data))[0]).toContain("is not the Karpenter node role of test/karpenter");
+  });
+});

@@ -2,6 +2,8 @@ import type { Document, LineCounter } from "yaml";
 import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../errors";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../private/version";
+import { holdsToken } from "../private/k8s-rules";
+import { nodeClassRoleProblem } from "../private/name-rules";
 import { convertAwsNodeTemplate } from "./aws-node-template";
 import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
 import { DocumentInfo, ObjectContext, Path } from "./fields";
@@ -67,7 +69,7 @@ const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 
  * or `metadata.name`, a field of the wrong type, or two objects converting to the same kind and
  * name; nothing is returned then
  * @throws KarpenterValidationError for bad options (an unknown option key, an unknown Karpenter
- * version, an empty role, a `legacyDefaults` that is not a boolean)
+ * version, an empty role or one that is no IAM role name, a `legacyDefaults` that is not a boolean)
  */
 export function convertLegacyManifests(yamlText: string, options: ConvertLegacyManifestsOptions = {}): LegacyConversionResult {
   const where = "convertLegacyManifests";
@@ -81,6 +83,9 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
     throw new KarpenterValidationError(where, "options.role", options.role, "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)");
   }
+  // the rule the Ec2NodeClass construct applies to a literal role (one known only at apply is left to it)
+  const roleProblem = options.role !== undefined && !holdsToken(options.role) ? nodeClassRoleProblem(options.role) : undefined;
+  if (roleProblem !== undefined) throw new KarpenterValidationError(where, "options.role", options.role, roleProblem);
   const lineCounter = new (yaml().LineCounter)();
   const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
   const drafts: ({ kind: "NodePool"; draft: PoolDraft } | { kind: "EC2NodeClass"; draft: ClassDraft })[] = [];

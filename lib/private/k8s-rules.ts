@@ -89,6 +89,11 @@ function tokens(): NonNullable<typeof tokenHelpers> {
   return tokenHelpers;
 }
 
+/** True when `value` is or holds a cdktf token (never where cdktf is not installed). */
+export function holdsToken(value: unknown): boolean {
+  return value !== undefined && value !== null && tokens().isUnresolved(value);
+}
+
 export const DURATION_TEXT = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
 const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
 const DNS1123_SUBDOMAIN_TEXT = "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters";

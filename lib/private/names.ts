@@ -1,11 +1,12 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import { isUnresolved } from "./tokens";
+import { IAM_ROLE_NAME_RULE, literalNameProblem } from "./name-rules";
 
 /** AWS name limits checked at synth when a name is a literal (a token is left to the API). */
 export const AWS_NAME_LIMITS = {
   /** IAM role name: 64 characters. */
-  iamRole: 64,
+  iamRole: IAM_ROLE_NAME_RULE.max,
   /** IAM managed policy name: 128 characters. */
   iamPolicy: 128,
   /** EventBridge rule name: 64 characters. */
@@ -25,11 +26,7 @@ export const AWS_NAME_LIMITS = {
  */
 export function nameProblem(name: unknown, max: number, pattern: RegExp, patternText: string, limitNote?: string): string | undefined {
   if (isUnresolved(name)) return undefined;
-  if (typeof name !== "string") return `a string, 1–${max} characters (${patternText})`;
-  if (name.length === 0) return `an empty name is not allowed: give 1–${max} characters (${patternText})`;
-  if (name.length > max) return `at most ${max} characters${limitNote ? ` ${limitNote}` : ""} (got ${name.length}): choose a shorter name`;
-  if (!pattern.test(name)) return patternText;
-  return undefined;
+  return literalNameProblem(name, max, pattern, patternText, limitNote);
 }
 
 /**

@@ -2,6 +2,7 @@ import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "../node-pool-spec";
 import { Checker, entry, isSet } from "./k8s-rules";
+import { nodeClassRoleProblem } from "./name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
 
 /*
@@ -324,11 +325,19 @@ function checkWellKnownValue(c: Checker, field: string, key: string, value: stri
  */
 export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext, termsFromAmiFamily = false): void {
   c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
+  c.guard(() => checkRoleName(c, p.role));
   const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
   // a default alias derived from amiFamily is reported on amiFamily, the prop the user set
   const at = (i: number) => (termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` });
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
+}
+
+/** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */
+function checkRoleName(c: Checker, role: string | undefined): void {
+  if (!isSet(role) || c.token(role) || typeof role !== "string") return;
+  const problem = nodeClassRoleProblem(role);
+  if (problem !== undefined) c.fail("role", role, problem);
 }
 
 function checkAliasSemantics(c: Checker, target: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {

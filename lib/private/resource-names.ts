@@ -4,12 +4,13 @@ import { Fn, Op } from "cdktf";
 import { KarpenterValidationError } from "../errors";
 import { IKarpenterCluster } from "../karpenter-cluster";
 import { AWS_NAME_LIMITS, checkName } from "./names";
+import { IAM_ROLE_NAME_RULE } from "./name-rules";
 import { isUnresolved } from "./tokens";
 
 /** The naming rule of each kind of AWS name this library derives from the cluster name. */
 export const NAME_RULES = {
   /** IAM API `roleNameType`. */
-  iamRole: { max: AWS_NAME_LIMITS.iamRole, pattern: /^[\w+=,.@-]+$/, what: "an IAM role name", text: "letters, digits and + = , . @ _ -" },
+  iamRole: IAM_ROLE_NAME_RULE,
   /** IAM API `policyNameType`. */
   iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, what: "an IAM policy name", text: "letters, digits and + = , . @ _ -" },
   /**

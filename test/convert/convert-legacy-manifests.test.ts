@@ -147,6 +147,8 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
   test("bad options", () => {
     expect(() => convertLegacyManifests(valid, { version: "0.37.0" })).toThrow(/^convertLegacyManifests: options\.version = "0\.37\.0" is invalid/);
     expect(() => convertLegacyManifests(valid, { role: " " })).toThrow(/^convertLegacyManifests: options\.role = " " is invalid/);
+    expect(() => convertLegacyManifests(valid, { role: "bad role!" })).toThrow('convertLegacyManifests: options.role = "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
+    expect(() => convertLegacyManifests(valid, { role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" })).not.toThrow();
     expect(() => convertLegacyManifests(valid, { legacyDefaults: "no" as any })).toThrow('convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false');
   });
 
