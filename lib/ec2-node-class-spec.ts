@@ -255,7 +255,9 @@ export interface Ec2NodeClassOptions {
   readonly name?: string;
   /**
    * The IAM role of the nodes (Karpenter creates an instance profile for it). Exactly one of
-   * `role` and `instanceProfile`. With `karpenter`, a role other than the installation's node
+   * `role` and `instanceProfile`. A literal is an IAM role name (1–64 letters, digits and
+   * `+=,.@_-`, the rule of `KarpenterNodeRole.roleName`; IAM refuses others when Karpenter adds
+   * the role to the instance profile). With `karpenter`, a role other than the installation's node
    * role gets a synth warning: the controller may pass only that role (iam:PassRole in the
    * controller policy) and only it has an access entry, so nodes with another role fail to
    * launch or to join unless you extend both.

@@ -142,7 +142,7 @@ export class Ec2NodeClass extends Construct {
    * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
-   * without `karpenter`, a duration longer than Go's time.Duration, or a malformed
+   * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
    * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for; at synth, for a
    * duplicate name. The spec's problems come together in one error (`problems`); props that are no
    * object and a bad `version` are thrown alone, before the spec is checked.

@@ -178,6 +178,7 @@ export interface KarpenterControllerRoleProps {
   /**
    * More managed policy ARNs to attach to the role: `arn:<partition>:iam::aws:policy/<path/><name>`
    * or `arn:<partition>:iam::<account>:policy/<path/><name>`.
+   * Each policy once: two attachments of one policy would each manage it.
    * @default none
    */
   readonly additionalPolicyArns?: string[];

@@ -63,7 +63,8 @@ export interface SystemNodeGroupProps {
   /**
    * Instance types, e.g. `["t3.medium"]`. The controller requests 500m CPU / 512Mi per replica; a
    * t3.medium (2 vCPU, 4 GiB) also fits CoreDNS and the node agents. Each literal must be an EC2
-   * instance type name, `<family>.<size>` in lower case (e.g. `"m7i-flex.large"`).
+   * instance type name, `<family>.<size>` in lower case (e.g. `"m7i-flex.large"`); a list token
+   * (a `list(string)` variable, `Fn.split(…)`) is left to Terraform.
    * @default ["t3.medium"]
    * @throws KarpenterValidationError for an empty list or a literal that is not an instance type name
    */
