@@ -55,7 +55,8 @@ export interface KarpenterNodeRoleProps {
   /**
    * More policies to attach to the created role (e.g. `AmazonEBSCSIDriverPolicy`), as managed policy
    * ARNs: `arn:<partition>:iam::aws:policy/<path/><name>` or `arn:<partition>:iam::<account>:policy/<path/><name>`.
-   * Each policy once: two attachments of one policy would each manage it.
+   * Each policy once, and none of the AWS-managed node policies the role gets anyway: two
+   * attachments of one policy would each manage it.
    * @default none
    */
   readonly additionalPolicyArns?: string[];
@@ -90,7 +91,8 @@ export interface KarpenterNodeRoleProps {
  * created: a caller that catches it finds neither this construct nor the shared data sources in the tree) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, an unknown version, a literal role name that breaks the IAM
  * rules (including a default one that gets too long), `existingRole` combined with `roleName` / `additionalPolicyArns`,
  * an `existingRole` whose literal name or ARN is malformed or whose ARN names another role, a literal
- * additional ARN that is not a managed policy ARN (each one named) or an ARN given twice, or tags that break the AWS tag rules; at synth, when
+ * additional ARN that is not a managed policy ARN (each one named), an ARN given twice or one of the
+ * version's node policies, or tags that break the AWS tag rules; at synth, when
  * another construct of the app creates the same role name in the same (or an unknown) AWS account —
  * IAM names are account-wide, so the same cluster name in two regions needs `roleName` on one of them
  */
@@ -118,7 +120,7 @@ export class KarpenterNodeRole extends Construct {
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       problems.check(() => checkTags(this, props?.tags));
-      problems.check(() => checkNodeRoleOptions(this, "", props ?? {}));
+      problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
       const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
       problems.throwIfAny(this, { remove: true });

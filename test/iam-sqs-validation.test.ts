@@ -129,6 +129,14 @@ describe("every problem of one object at once", () => {
     expect(() => build(stack, cluster, [arn, other, EBS])).not.toThrow();
   });
 
+  test("Karpenter nodeRole: a policy the node role of the version gets anyway is refused", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => karpenter(stack, cluster, { version: "1.14.1", nodeRole: { additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy"] } }));
+    expect(messages(e)).toEqual([
+      'eks/k: nodeRole.additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKSWorkerNodePolicy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
+    ]);
+  });
+
   test("Karpenter nodeRole: an unknown key does not hide a bad policy ARN", () => {
     const { stack, cluster } = setup();
     const e = rejected(() => karpenter(stack, cluster, { nodeRole: { rolName: "x", additionalPolicyArns: ["bad"] } as any }));

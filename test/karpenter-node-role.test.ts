@@ -173,9 +173,21 @@ describe("KarpenterNodeRole", () => {
     ["an S3 ARN", "arn:aws:s3:::my-bucket"],
     ["a bad account", "arn:aws:iam::amazon:policy/X"],
   ])("additionalPolicyArns rejects %s", (_why, arn) => {
-    const error = thrown(() => synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", arn] }));
+    const error = thrown(() => synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy", arn] }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(/^test\/node-role: additionalPolicyArns\[1\] = .* is invalid: an IAM managed policy ARN/);
+  });
+
+  test("additionalPolicyArns: a policy the role of the version gets anyway is refused (it would be attached twice)", () => {
+    const error = thrown(() => synthNodeRole({ version: "1.14.1", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore", "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy"] })) as KarpenterValidationError;
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'test/node-role: additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonSSMManagedInstanceCore itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
+      'test/node-role: additionalPolicyArns[1] = "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKS_CNI_Policy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
+    ]);
+    // the ECR policy of the other side of 1.4 is another policy: ReadOnly beside 1.14's PullOnly is allowed
+    const { json } = synthNodeRole({ version: "1.14.1", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"] });
+    expect(attachedArns(json)).toContain("arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly");
+    expect(() => synthNodeRole({ version: "1.0.14", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"] })).toThrow(/attaches AmazonEC2ContainerRegistryReadOnly itself/);
   });
 
   test("additionalPolicyArns accepts customer-managed ARNs with a path", () => {

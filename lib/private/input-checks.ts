@@ -181,9 +181,11 @@ export function checkExistingRole(scope: IConstruct, field: string, role: { read
  * and no ARN may be given twice (two attachments of one policy to one role: destroying either
  * detaches the policy the other still manages). The array itself must be known at synth (not a
  * list token), since each ARN gets its own attachment.
+ * @param attached the AWS-managed policies the role gets anyway (`names`, attached by `by`, e.g.
+ * "KarpenterNodeRole for Karpenter 1.14.1"): given again, they would be attached twice too
  * @throws KarpenterValidationError naming each bad `<field>[<index>]`, or `<field>` for a list token
  */
-export function checkPolicyArns(scope: IConstruct, field: string, arns: string[] | undefined): void {
+export function checkPolicyArns(scope: IConstruct, field: string, arns: string[] | undefined, attached?: { readonly names: readonly string[]; readonly by: string }): void {
   if (arns === undefined) return;
   // one aws_iam_role_policy_attachment per ARN: a list only known at apply cannot be split (cdktf would fail with a raw token error)
   if (isListToken(arns)) {
@@ -204,7 +206,11 @@ export function checkPolicyArns(scope: IConstruct, field: string, arns: string[]
     }
     if (isUnresolved(arn)) return;
     if (typeof arn !== "string" || !IAM_POLICY_ARN.test(arn)) {
-      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>"));
+      return problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>"));
+    }
+    const awsManaged = /^arn:[^:]+:iam::aws:policy\/([^/]+)$/.exec(arn)?.[1];
+    if (attached && awsManaged !== undefined && attached.names.includes(awsManaged)) {
+      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, `a policy the role does not get anyway: ${attached.by} attaches ${awsManaged} itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out`));
     }
   });
   problems.throwIfAny(scope);

@@ -76,7 +76,7 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
 
   // an unknown key of an option object does not hide the other problems of that object
   problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS, { existingRole: EXISTING_NODE_ROLE }));
-  if (isPlainMap(props.nodeRole)) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!));
+  if (isPlainMap(props.nodeRole)) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!, version));
   problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
   const controllerRole = isPlainMap(props.controllerRole) ? (props.controllerRole as KarpenterControllerRoleOptions) : undefined;
   if (controllerRole) {

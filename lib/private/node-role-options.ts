@@ -5,15 +5,18 @@ import { isPlainMap } from "./deep-merge";
 import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "./input-checks";
 import { Problems } from "./problems";
 import { EXISTING_NODE_ROLE } from "./prop-keys";
+import { nodeRolePolicyNames } from "./node-role-policies";
+import type { KarpenterVersion } from "./version";
 
 /**
  * The node role options KarpenterNodeRole and Karpenter (`nodeRole`) share, every problem at once:
  * `existingRole` (its keys and ARN) excludes `roleName` and `additionalPolicyArns`, which are for a
- * created role; the policy ARNs must be IAM managed policy ARNs.
+ * created role; the policy ARNs must be IAM managed policy ARNs, each once, and none of the
+ * AWS-managed policies the node role of `version` gets anyway.
  * @param field the prop holding the options ("" for KarpenterNodeRole's own props, "nodeRole" for Karpenter)
  * @throws KarpenterValidationError naming `<field>.<key>`
  */
-export function checkNodeRoleOptions(scope: IConstruct, field: string, options: KarpenterNodeRoleOptions): void {
+export function checkNodeRoleOptions(scope: IConstruct, field: string, options: KarpenterNodeRoleOptions, version?: KarpenterVersion): void {
   const at = (key: string) => (field ? `${field}.${key}` : key);
   const problems = new Problems();
   if (options.existingRole !== undefined) {
@@ -26,7 +29,8 @@ export function checkNodeRoleOptions(scope: IConstruct, field: string, options: 
     problems.check(() => checkOptionKeys(scope, at("existingRole"), options.existingRole, EXISTING_NODE_ROLE));
     if (isPlainMap(options.existingRole)) problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
   } else {
-    problems.check(() => checkPolicyArns(scope, at("additionalPolicyArns"), options.additionalPolicyArns));
+    const attached = version && { names: nodeRolePolicyNames(version), by: `the node role of Karpenter ${version.full}` };
+    problems.check(() => checkPolicyArns(scope, at("additionalPolicyArns"), options.additionalPolicyArns, attached));
   }
   problems.throwIfAny(scope);
 }
