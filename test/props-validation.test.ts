@@ -318,6 +318,32 @@ describe("NaN and Infinity", () => {
     expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe("test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)");
     expect(rejected(() => new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-1"], size: Infinity, diskSize: NaN })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["size = Infinity", "diskSize = NaN"]);
   });
+
+  test("in values, every one is named by its path and shown as itself, with the other problems", () => {
+    const { stack, cluster } = setup();
+    const finite = "a finite number: the values are written as JSON, which has no NaN or Infinity";
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { controller: { resources: { limits: { cpu: Infinity } } } } })).message).toBe(
+      `test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite}`,
+    );
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { terminationGracePeriodSeconds: Infinity, revisionHistoryLimit: NaN } })).problems.map((p) => [p.field, p.value])).toEqual([
+      ["values.terminationGracePeriodSeconds", Infinity],
+      ["values.revisionHistoryLimit", NaN],
+    ]);
+    const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", replicas: 0, values: { revisionHistoryLimit: NaN, logLevel: "verbose", tolerations: [{ key: "a", operator: "Exists", effect: "NoExecute", tolerationSeconds: -Infinity }] } }));
+    expect(e.problems.map((p) => p.field)).toEqual(["namespace", "replicas", "values.logLevel", "values.revisionHistoryLimit", "values.tolerations[0].tolerationSeconds"]);
+    expect(e.message).toContain(`  - test/k: values.tolerations[0].tolerationSeconds = -Infinity is invalid: ${finite}`);
+    // a value another check refuses is named once, by that check
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { replicas: NaN } })).message).toBe(
+      "test/k: values.replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+    );
+  });
+
+  test("a KarpenterRelease names them in values and in its typed map props, also when its version is bad", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => new KarpenterRelease(stack, "r", { cluster, affinity: { nodeAffinity: { weight: NaN } }, values: { revisionHistoryLimit: -Infinity } }));
+    expect(e.problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["affinity.nodeAffinity.weight = NaN", "values.revisionHistoryLimit = -Infinity"]);
+    expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, version: "9", values: { revisionHistoryLimit: NaN } })).problems.map((p) => p.field)).toEqual(["version", "values.revisionHistoryLimit"]);
+  });
 });
 
 describe("DiscoveryTags IDs", () => {

@@ -15,7 +15,7 @@ import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "./problems";
 import { CONTROLLER_ROLE_OPTIONS, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
-import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, settingsValues } from "./release-values";
+import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, nonFiniteNumbers, settingsValues } from "./release-values";
 import { isUnresolved } from "./tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
 
@@ -81,6 +81,8 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
     if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
     if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
+    // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
+    for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
   if (isPlainMap(props.interruptionQueue)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", (props.interruptionQueue as { kmsKey?: unknown }).kmsKey));
   return { version, cluster };
