@@ -20,6 +20,11 @@ export interface TypedValue {
   readonly field: string;
   /** The value the prop set. */
   readonly value: unknown;
+  /**
+   * What to do, when setting it in one place is not "prefer the prop" (the value is wired, not a prop).
+   * @default "Set it in one place only (prefer <field>, which is checked and documented)"
+   */
+  readonly advice?: string;
 }
 
 /**
@@ -53,7 +58,7 @@ export function warnValuesOverlaps(scope: IConstruct, typed: readonly TypedValue
     warned.add(t.field);
     const shown = (v: unknown) => (v === null ? "null (removed)" : JSON.stringify(v) ?? String(v));
     Annotations.of(scope).addWarning(
-      `values.${hit.parts.join(".")} = ${shown(hit.value)} overrides ${t.field} = ${shown(t.value)}: values is merged last, so the values.${hit.parts.join(".")} one is deployed. Set it in one place only (prefer ${t.field}, which is checked and documented)`,
+      `values.${hit.parts.join(".")} = ${shown(hit.value)} overrides ${t.field} = ${shown(t.value)}: values is merged last, so the values.${hit.parts.join(".")} one is deployed. ${t.advice ?? `Set it in one place only (prefer ${t.field}, which is checked and documented)`}`,
     );
   }
 }
