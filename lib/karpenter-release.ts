@@ -22,7 +22,7 @@ import { crdVersionProblems } from "./private/release-pairs";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
-  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, settingsValues,
+  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
 } from "./private/release-values";
 import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
 
@@ -146,7 +146,8 @@ export interface KarpenterReleaseProps {
    * are checked against the version, `nodeSelector` keys and values by the Kubernetes label rules, and
    * `logLevel` against the levels the controller parses (`debug`, `info`, `error` — Karpenter docs,
    * Settings, LOG_LEVEL — and zap's `warn`, `dpanic`, `panic`, `fatal`; the controller exits at start on
-   * any other). `settings.clusterName`, `settings.interruptionQueue`,
+   * any other); a number anywhere in it must be finite (JSON has no NaN or Infinity; each is named by
+   * its path, e.g. `values.tolerations[0].tolerationSeconds`). `settings.clusterName`, `settings.interruptionQueue`,
    * `serviceAccount.name` and the `eks.amazonaws.com/role-arn` ServiceAccount annotation cannot be
    * overridden here: they are wired (use `cluster`, `interruptionQueue`, `serviceAccountName`,
    * `irsaRoleArn`); nor can `serviceAccount` be removed with `null`, nor (with `irsaRoleArn`)
@@ -205,7 +206,7 @@ export interface KarpenterReleaseProps {
  * count, toleration, name or namespace; a request above its limit (after `values` is merged);
  * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); a
  * literal `irsaRoleArn` that is not an IAM role ARN; a node selector key or value outside the Kubernetes
- * label rules; a `values.logLevel` the controller cannot parse; or a token that cannot be written into
+ * label rules; a `values.logLevel` the controller cannot parse; a NaN or ±Infinity in `values` or a map prop; or a token that cannot be written into
  * the values YAML (a list or map token; boolean settings may be tokens)
  */
 export class KarpenterRelease extends Construct {
@@ -293,6 +294,9 @@ export class KarpenterRelease extends Construct {
           problems.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
         }
       }
+      // last, so that a value another check already refused (values.replicas = NaN) is named once
+      const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
+      for (const p of nonFiniteNumbers(this, values ?? escape, (keys, path) => (values === undefined || fromValues(keys) ? `values.${path}` : path), problems.all)) problems.add(p);
       problems.throwIfAny(this, { remove: true });
       if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
       this.cluster = cluster;
@@ -324,7 +328,7 @@ export class KarpenterRelease extends Construct {
         // name the prop the value came from: the escape hatch, or the typed prop of the same path
         const parts = e.path.split(".");
         const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
-        throw new KarpenterValidationError(this, field, "(a token)", e.message);
+        throw new KarpenterValidationError(this, field, e.value, e.message);
       }
 
       const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);

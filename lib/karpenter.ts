@@ -23,7 +23,7 @@ import { awsProviderFor, chooseProvider, ownsProviderChoice } from "./private/pr
 import { attributeAccountNames } from "./private/account-names";
 import { queueOptionsOf } from "./private/existing-queue";
 import { nameFromId } from "./private/k8s-rules";
-import { checkKarpenterProps } from "./private/karpenter-props";
+import { checkKarpenterProps, systemNodeGroupValues } from "./private/karpenter-props";
 import { onInstallProps } from "./private/install-props";
 import { Problems } from "./private/problems";
 import { undoOnError } from "./private/half-built";
@@ -117,7 +117,10 @@ export interface KarpenterProps {
    *
    * `values` wins over a typed prop that sets the same chart value (`replicas`, `dnsPolicy`,
    * `controllerResources`, `settings`, and the node selector and tolerations wired from
-   * `systemNodeGroup`): the `values` one is deployed and synth warns naming both. Checks run on the
+   * `systemNodeGroup`): the `values` one is deployed and synth warns naming both. A `values.tolerations`
+   * that still tolerates every taint of the system node group (Kubernetes toleration matching; an empty
+   * key with `Exists` tolerates all) only adds tolerations: there is no tolerations prop, so it is not
+   * warned about. Checks run on the
    * merged value and name `values.<path>` when it came from here: `values.replicas` above the system
    * node group's size, `values.tolerations` that do not tolerate a NoSchedule / NoExecute taint of
    * the system node group, or a `values.nodeSelector["node-role"]` other than `system` are errors.
@@ -352,12 +355,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
         ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
         ...typedValues(["settings"], "settings", props.settings),
-        ...(props.systemNodeGroup
-          ? [
-              ...typedValues(["nodeSelector"], "systemNodeGroup (its labels, as nodeSelector)", props.systemNodeGroup.labels),
-              ...(props.systemNodeGroup.taints.length > 0 ? typedValues(["tolerations"], "systemNodeGroup (its taints, as tolerations)", systemTolerations(props.systemNodeGroup)) : []),
-            ]
-          : []),
+        ...(props.systemNodeGroup ? systemNodeGroupValues(props.systemNodeGroup, systemTolerations(props.systemNodeGroup), props.values) : []),
       ], props.values);
 
       try {

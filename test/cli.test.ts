@@ -134,6 +134,20 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(io.out).toBe("");
   });
 
+  test("a release newer than the library knows: what the CLI can do (a known release, or npm run add-version), no construct prop", async () => {
+    const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
+    expect(io.err.split("\n")[0]).toMatch(
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.14 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.14\.1, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with `npm run add-version`$/,
+    );
+    const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
+    expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
+    expect(major.err).toContain("2.0.0 is a new major release: a major may change the APIs, IAM and chart this library builds\n");
+    const plan = fakeIo({});
+    expect(await runCli(["upgrade-plan", "--from", "1.13.1", "--to", "1.99.0"], plan)).toBe(2);
+    for (const err of [io.err, major.err, plan.err]) expect(err).not.toMatch(/allowUnverifiedVersion|on Karpenter/);
+  });
+
   describe("converted objects Karpenter would reject", () => {
     const REJECTED = "Karpenter 1.14.1 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
 

@@ -528,7 +528,7 @@ describe("KarpenterRelease: what depends on the rest of the app", () => {
       values: { controller: { image: { tag: "1.13.1", digest: null } }, serviceAccount: { create: false } },
     });
     expect(warningsOf(stack)).toEqual([
-      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); it does not even change the image: the chart keeps its controller.image.digest of 1.14.1, and the image is pulled by that digest (with the digest changed or removed, the controller would run 1.13.1). Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); with values.controller.image.digest = null the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
       "values.serviceAccount.create = false: the chart creates no ServiceAccount, so kube-system/karpenter must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; with IRSA it must also carry the annotation eks.amazonaws.com/role-arn of the controller role (arn:aws:iam::123456789012:role/KarpenterController), which the chart now does not write",
     ]);
   });

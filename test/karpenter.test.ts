@@ -655,6 +655,14 @@ describe("Karpenter: values the install depends on", () => {
     expect(own(install({ values: { controller: { image: { tag: "1.14.1", repository: "mirror.example.com/karpenter/controller" } } } }).stack)).toEqual([]);
   });
 
+  test('an empty digest is none (the chart tests `if .digest`): alone no warning; with another tag, that tag runs', () => {
+    expect(own(install({ values: { controller: { image: { digest: "" } } } }).stack)).toEqual([]);
+    expect(own(install({ values: { controller: { image: { digest: "", tag: "" } } } }).stack)).toEqual([]);
+    expect(own(install({ values: { controller: { image: { digest: "", tag: "1.13.1" } } } }).stack)).toEqual([
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); with values.controller.image.digest = "" the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+    ]);
+  });
+
   test("values.serviceAccount.create false: the ServiceAccount must exist outside the app (Pod Identity binds its name; IRSA needs its annotation)", () => {
     expect(own(install({ values: { serviceAccount: { create: false } } }).stack)).toEqual([
       "values.serviceAccount.create = false: the chart creates no ServiceAccount, so kube-system/karpenter must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; the controller's IAM role is bound to that name (EKS Pod Identity association)",

@@ -287,7 +287,7 @@ describe("values merged over typed props", () => {
     );
   });
 
-  test("values.tolerations that drop the system node group's taint is an error; ones that keep it pass with a warning", () => {
+  test("values.tolerations that drop the system node group's taint is an error; ones that keep it pass without a warning", () => {
     const { stack, cluster } = setup();
     const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
     expect(rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [] } })).message).toBe(
@@ -295,7 +295,58 @@ describe("values merged over typed props", () => {
     );
     const tolerations = [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "team", operator: "Exists" }];
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
-    expect(warnings(stack).some((w) => w.startsWith("values.tolerations = ") && w.includes("overrides systemNodeGroup (its taints, as tolerations)"))).toBe(true);
+    expect(warnings(stack).filter((w) => w.startsWith("values.tolerations"))).toEqual([]);
+  });
+
+  const CRITICAL = { key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" } as const;
+  test.each([
+    ["an extra toleration next to the group's", [CRITICAL], [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "foo", operator: "Exists", effect: "NoSchedule" }]],
+    [
+      "Equal with the taint's value and effect, Exists without effect",
+      [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }, { key: "spread", effect: "PREFER_NO_SCHEDULE" }],
+      [{ key: "dedicated", operator: "Equal", value: "system", effect: "NoExecute" }, { key: "CriticalAddonsOnly", operator: "Exists", effect: "NoSchedule" }, { key: "spread", operator: "Exists" }],
+    ],
+    ["an empty key with Exists (tolerates everything)", [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }], [{ operator: "Exists" }]],
+  ] as const)("values.tolerations that still tolerates every taint of the system node group adds tolerations: no warning (%s)", (_name, taints, tolerations) => {
+    const { stack, cluster } = setup();
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [...taints] });
+    const k = new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
+    expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([]);
+    // values' list is what the controller gets
+    expect(JSON.parse(k.controllerChart.valuesYaml).tolerations).toEqual(tolerations);
+  });
+
+  test("values.tolerations that drops only a PreferNoSchedule taint warns, with advice the user can follow (no tolerations prop exists)", () => {
+    const { stack, cluster } = setup();
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", {
+      cluster,
+      subnetIds: ["subnet-1"],
+      taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }, { key: "spread", value: "x", effect: "PREFER_NO_SCHEDULE" }],
+    });
+    new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "spread", value: "y", effect: "PreferNoSchedule" }] } });
+    expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([
+      'values.tolerations = [{"key":"CriticalAddonsOnly","operator":"Exists"},{"key":"spread","value":"y","effect":"PreferNoSchedule"}] overrides systemNodeGroup (its taints, as tolerations) = [{"key":"CriticalAddonsOnly","operator":"Exists"},{"key":"CriticalAddonsOnly","operator":"Exists","effect":"NoSchedule"},{"key":"spread","operator":"Equal","value":"x","effect":"PreferNoSchedule"}]: values is merged last, so the values.tolerations one is deployed. values.tolerations replaces the wired list (Helm replaces lists) and does not tolerate spread=x:PreferNoSchedule of the system node group test/system, so the scheduler prefers other nodes for the controller: add a toleration for each taint of the group to values.tolerations, or drop values.tolerations',
+    ]);
+  });
+
+  test("values.tolerations known only at apply warns to make sure it tolerates the group's taints", () => {
+    const { stack, cluster } = setup();
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
+    const list = new TerraformVariable(stack, "tolerations", { type: "list(map(string))" });
+    new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: list.listValue } });
+    const w = warnings(stack).filter((x) => x.startsWith("values.tolerations"));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/values\.tolerations replaces the wired list \(Helm replaces lists\) and is known only at apply: make sure it tolerates every taint of the system node group test\/system, or drop values\.tolerations$/);
+    expect(w[0]).not.toContain("prefer systemNodeGroup");
+  });
+
+  test("values.nodeSelector over a label of the system node group: the advice names the group's labels, which the user sets", () => {
+    const { stack, cluster } = setup();
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels: { team: "platform" } });
+    new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { team: "infra" } } });
+    expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([
+      'values.nodeSelector.team = "infra" overrides systemNodeGroup (its labels, as nodeSelector).team = "platform": values is merged last, so the values.nodeSelector.team one is deployed. Set it in one place only (prefer the labels of the SystemNodeGroup test/system, which its nodes carry and the controller\'s node selector is wired from)',
+    ]);
   });
 
   test("values.nodeSelector that points away from the system nodes is an error", () => {
@@ -317,6 +368,32 @@ describe("NaN and Infinity", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe("test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)");
     expect(rejected(() => new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-1"], size: Infinity, diskSize: NaN })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["size = Infinity", "diskSize = NaN"]);
+  });
+
+  test("in values, every one is named by its path and shown as itself, with the other problems", () => {
+    const { stack, cluster } = setup();
+    const finite = "a finite number: the values are written as JSON, which has no NaN or Infinity";
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { controller: { resources: { limits: { cpu: Infinity } } } } })).message).toBe(
+      `test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite}`,
+    );
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { terminationGracePeriodSeconds: Infinity, revisionHistoryLimit: NaN } })).problems.map((p) => [p.field, p.value])).toEqual([
+      ["values.terminationGracePeriodSeconds", Infinity],
+      ["values.revisionHistoryLimit", NaN],
+    ]);
+    const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", replicas: 0, values: { revisionHistoryLimit: NaN, logLevel: "verbose", tolerations: [{ key: "a", operator: "Exists", effect: "NoExecute", tolerationSeconds: -Infinity }] } }));
+    expect(e.problems.map((p) => p.field)).toEqual(["namespace", "replicas", "values.logLevel", "values.revisionHistoryLimit", "values.tolerations[0].tolerationSeconds"]);
+    expect(e.message).toContain(`  - test/k: values.tolerations[0].tolerationSeconds = -Infinity is invalid: ${finite}`);
+    // a value another check refuses is named once, by that check
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { replicas: NaN } })).message).toBe(
+      "test/k: values.replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+    );
+  });
+
+  test("a KarpenterRelease names them in values and in its typed map props, also when its version is bad", () => {
+    const { stack, cluster } = setup();
+    const e = rejected(() => new KarpenterRelease(stack, "r", { cluster, affinity: { nodeAffinity: { weight: NaN } }, values: { revisionHistoryLimit: -Infinity } }));
+    expect(e.problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["affinity.nodeAffinity.weight = NaN", "values.revisionHistoryLimit = -Infinity"]);
+    expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, version: "9", values: { revisionHistoryLimit: NaN } })).problems.map((p) => p.field)).toEqual(["version", "values.revisionHistoryLimit"]);
   });
 });
 

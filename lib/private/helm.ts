@@ -63,6 +63,8 @@ export class ValuesRenderError extends Error {
     /** The key path of the value, e.g. `settings.isolatedVPC` (`values` for the document itself). */
     public readonly path: string,
     message: string,
+    /** The value that cannot be rendered, as the error shows it (a token as `(a token)`). */
+    public readonly value: unknown = "(a token)",
   ) {
     super(message);
     this.name = "ValuesRenderError";
@@ -93,7 +95,7 @@ function prepare(value: unknown, path: string): unknown {
   if (value instanceof PlainScalar) return value;
   if (typeof value === "number") {
     if (Token.isUnresolved(value)) return plainScalar(value);
-    if (!Number.isFinite(value)) throw new ValuesRenderError(path || "values", `${path || "values"} is ${value}; Helm values take finite numbers only`);
+    if (!Number.isFinite(value)) throw new ValuesRenderError(path || "values", `${path || "values"} is ${value}; Helm values take finite numbers only`, value);
     return value;
   }
   if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
@@ -105,8 +107,9 @@ function prepare(value: unknown, path: string): unknown {
     }
     return out;
   }
-  const what = Token.isUnresolved(value) ? "a token that is not a string or number" : "a non-JSON object";
-  throw new ValuesRenderError(path || "values", `${path || "values"} is ${what}; Helm values must be known at synth except for strings, numbers and the typed boolean settings`);
+  const token = Token.isUnresolved(value);
+  const what = token ? "a token that is not a string or number" : "a non-JSON object";
+  throw new ValuesRenderError(path || "values", `${path || "values"} is ${what}; Helm values must be known at synth except for strings, numbers and the typed boolean settings`, token ? "(a token)" : "(a non-JSON object)");
 }
 
 /** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */

@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
 import type { KarpenterProps } from "../karpenter";
-import { SystemNodeGroup, SYSTEM_NODE_LABEL } from "../system-node-group";
+import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../system-node-group";
 import { KubernetesToleration } from "../karpenter-settings";
 import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "./controller-role-checks";
 import { isPlainMap } from "./deep-merge";
@@ -16,9 +16,10 @@ import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "./problems";
 import { CHART_FEATURE_GATES, CHART_SETTINGS } from "./chart-settings";
 import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
-import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, settingsValues } from "./release-values";
+import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, nonFiniteNumbers, settingsValues } from "./release-values";
 import { isUnresolved } from "./tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
+import { TypedValue, typedValues } from "./values-overlap";
 
 /*
  * Karpenter's own props, checked as a whole before any building block exists: every problem is
@@ -97,6 +98,8 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
     if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
     if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
+    // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
+    for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
   if (isPlainMap(props.interruptionQueue)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", (props.interruptionQueue as { kmsKey?: unknown }).kmsKey));
   return { version, cluster };
@@ -115,12 +118,10 @@ const EFFECT = { NO_SCHEDULE: "NoSchedule", NO_EXECUTE: "NoExecute", PREFER_NO_S
 function checkSystemScheduling(scope: IConstruct, system: SystemNodeGroup, values: Record<string, unknown>): void {
   const problems = new Problems();
   const tolerations = values.tolerations;
-  const blocking = system.taints.filter((t) => t.effect !== "PREFER_NO_SCHEDULE");
-  if (tolerations !== undefined && !isUnresolved(tolerations) && blocking.length > 0) {
-    const list = Array.isArray(tolerations) ? (tolerations as KubernetesToleration[]) : [];
-    const untolerated = blocking.filter((taint) => !list.some((t) => tolerates(t, taint.key, taint.value, EFFECT[taint.effect])));
+  const untolerated = untoleratedTaints(system, tolerations)?.filter((t) => t.effect !== "PREFER_NO_SCHEDULE");
+  if (tolerations !== undefined && untolerated !== undefined) {
     if (untolerated.length > 0) {
-      const shown = untolerated.map((t) => `${t.key}${t.value ? `=${t.value}` : ""}:${EFFECT[t.effect]}`).join(", ");
+      const shown = untolerated.map(showTaint).join(", ");
       problems.add(
         new KarpenterValidationError(
           scope,
@@ -146,6 +147,46 @@ function checkSystemScheduling(scope: IConstruct, system: SystemNodeGroup, value
     }
   }
   problems.throwIfAny(scope);
+}
+
+/** A taint as kubectl shows it, in Kubernetes spelling: `key=value:NoSchedule`. */
+function showTaint(t: SystemNodeTaint): string {
+  return `${t.key}${t.value ? `=${t.value}` : ""}:${EFFECT[t.effect]}`;
+}
+
+/**
+ * The taints of the system node group that no toleration of `tolerations` (a `values.tolerations`,
+ * `null` and a non-list tolerating nothing) tolerates; undefined when the list or the taints are
+ * only known at apply.
+ */
+function untoleratedTaints(system: SystemNodeGroup, tolerations: unknown): SystemNodeTaint[] | undefined {
+  if (isUnresolved(tolerations) || !Array.isArray(system.taints) || isUnresolved(system.taints)) return undefined;
+  const list = Array.isArray(tolerations) ? (tolerations as KubernetesToleration[]) : [];
+  return system.taints.filter((taint) => !list.some((t) => tolerates(t, taint.key, taint.value, EFFECT[taint.effect])));
+}
+
+/**
+ * What the system node group wires into the controller's values, for the overlap warnings of
+ * `values`: the node selector from its labels, and `wiredTolerations` for its taints. Each warning's
+ * advice names what the user can set (the group's `labels`, or `values.tolerations` itself: there is
+ * no tolerations prop). A `values.tolerations` that still tolerates every taint of the group only adds
+ * tolerations: no warning (one that drops a NoSchedule / NoExecute toleration is an error, see
+ * checkSystemScheduling; one that drops a PreferNoSchedule one, or is only known at apply, warns).
+ */
+export function systemNodeGroupValues(system: SystemNodeGroup, wiredTolerations: KubernetesToleration[] | undefined, values: unknown): TypedValue[] {
+  const selector = typedValues(["nodeSelector"], "systemNodeGroup (its labels, as nodeSelector)", system.labels).map((t) => ({
+    ...t,
+    advice: `Set it in one place only (prefer the labels of the SystemNodeGroup ${system.node.path}, which its nodes carry and the controller's node selector is wired from)`,
+  }));
+  if (wiredTolerations === undefined || !isPlainMap(values) || values.tolerations === undefined) return selector;
+  const untolerated = untoleratedTaints(system, values.tolerations);
+  if (untolerated !== undefined && untolerated.length === 0) return selector;
+  const replaces = "values.tolerations replaces the wired list (Helm replaces lists)";
+  const advice =
+    untolerated === undefined
+      ? `${replaces} and is known only at apply: make sure it tolerates every taint of the system node group ${system.node.path}, or drop values.tolerations`
+      : `${replaces} and does not tolerate ${untolerated.map(showTaint).join(", ")} of the system node group ${system.node.path}, so the scheduler prefers other nodes for the controller: add a toleration for each taint of the group to values.tolerations, or drop values.tolerations`;
+  return [...selector, ...typedValues(["tolerations"], "systemNodeGroup (its taints, as tolerations)", wiredTolerations).map((t) => ({ ...t, advice }))];
 }
 
 /** Whether one toleration tolerates a taint (Kubernetes core/v1 `Toleration.ToleratesTaint`). */

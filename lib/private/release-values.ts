@@ -367,6 +367,34 @@ export function checkTolerations(scope: IConstruct, tolerations: KubernetesToler
   return tolerations.map((t) => ({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
 }
 
+/**
+ * Every number of a values document that is NaN or ±Infinity, one problem each: JSON (what the
+ * values are written as) has no such number, and a cdktf number token is a finite number, so these
+ * are plain mistakes, not values known at apply. Found anywhere, lists included
+ * (`tolerations[0].tolerationSeconds`).
+ * @param fieldOf the prop path of a value's key path: `keys` are the map keys down to it (up to the
+ * first list), `path` its full path as written, e.g. `tolerations[0].tolerationSeconds`
+ * @param reported problems already recorded: a field one of them names (`values.replicas = NaN` as
+ * a replica count) is not named twice
+ */
+export function nonFiniteNumbers(scope: IConstruct, values: unknown, fieldOf: (keys: readonly string[], path: string) => string, reported: readonly KarpenterValidationError[] = []): KarpenterValidationError[] {
+  const found: KarpenterValidationError[] = [];
+  const walk = (value: unknown, keys: readonly string[], path: string, inList: boolean): void => {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      const field = fieldOf(keys, path);
+      if (!reported.some((p) => p.field === field)) {
+        found.push(new KarpenterValidationError(scope, field, value, "a finite number: the values are written as JSON, which has no NaN or Infinity"));
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, keys, `${path}[${i}]`, true));
+    } else if (isPlainMap(value)) {
+      for (const [k, v] of Object.entries(value)) walk(v, inList ? keys : [...keys, k], path ? `${path}.${k}` : k, inList);
+    }
+  };
+  walk(values, [], "", false);
+  return found;
+}
+
 /** @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth */
 export function checkMap(scope: IConstruct, field: string, value: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;

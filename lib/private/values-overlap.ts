@@ -20,6 +20,11 @@ export interface TypedValue {
   readonly field: string;
   /** The value the prop set. */
   readonly value: unknown;
+  /**
+   * What to do, when setting it in one place is not "prefer the prop" (the value is wired, not a prop).
+   * @default "Set it in one place only (prefer <field>, which is checked and documented)"
+   */
+  readonly advice?: string;
 }
 
 /**
@@ -53,7 +58,7 @@ export function warnValuesOverlaps(scope: IConstruct, typed: readonly TypedValue
     warned.add(t.field);
     const shown = (v: unknown) => (v === null ? "null (removed)" : JSON.stringify(v) ?? String(v));
     Annotations.of(scope).addWarning(
-      `values.${hit.parts.join(".")} = ${shown(hit.value)} overrides ${t.field} = ${shown(t.value)}: values is merged last, so the values.${hit.parts.join(".")} one is deployed. Set it in one place only (prefer ${t.field}, which is checked and documented)`,
+      `values.${hit.parts.join(".")} = ${shown(hit.value)} overrides ${t.field} = ${shown(t.value)}: values is merged last, so the values.${hit.parts.join(".")} one is deployed. ${t.advice ?? `Set it in one place only (prefer ${t.field}, which is checked and documented)`}`,
     );
   }
 }
@@ -91,20 +96,26 @@ function valueAt(values: Record<string, unknown>, parts: readonly string[]): unk
  * its own version (values.yaml `controller.image.tag` and `digest`, the image written as
  * `<repository>:<tag>@<digest>`). Another tag or digest runs another controller, while the IAM
  * policy, the CRDs and the settings checks follow `version`: warn, naming both. A tag alone does not
- * even change the image, since the chart's digest of `version` stays and the image is pulled by it.
+ * even change the image, since the chart's digest of `version` stays and the image is pulled by it;
+ * with the digest removed (`null`, or `""`, which the chart's `if .Values.controller.image.digest`
+ * reads as none) the tag is what runs. An empty digest or tag on its own is no override.
  */
 export function warnImageOverridesVersion(scope: IConstruct, version: string, values: Record<string, unknown> | undefined): void {
   if (!values) return;
   const tag = valueAt(values, IMAGE_TAG);
   const digest = valueAt(values, IMAGE_DIGEST);
-  const otherTag = tag !== undefined && tag !== null && String(tag).replace(/^v/, "") !== version;
-  const otherDigest = digest !== undefined && digest !== null;
+  // the chart's template tests `if .Values.controller.image.digest`: "" names no digest, like null (removed)
+  const otherTag = tag !== undefined && tag !== null && tag !== "" && String(tag).replace(/^v/, "") !== version;
+  const digestRemoved = digest === null || digest === "";
+  const otherDigest = digest !== undefined && !digestRemoved;
   if (!otherTag && !otherDigest) return;
   const path = otherDigest ? "controller.image.digest" : "controller.image.tag";
   const given = otherDigest ? digest : tag;
   const effect = otherDigest
     ? "the controller runs the image of that digest"
-    : `it does not even change the image: the chart keeps its controller.image.digest of ${version}, and the image is pulled by that digest (with the digest changed or removed, the controller would run ${String(tag)})`;
+    : digestRemoved
+      ? `with values.controller.image.digest = ${JSON.stringify(digest)} the image has no digest, so the controller runs ${String(tag)}`
+      : `it does not even change the image: the chart keeps its controller.image.digest of ${version}, and the image is pulled by that digest (with the digest changed or removed, the controller would run ${String(tag)})`;
   Annotations.of(scope).addWarning(
     `values.${path} = ${JSON.stringify(given) ?? String(given)} overrides the controller image of version = "${version}", while the IAM policy, CRDs and settings follow version (${version}); ${effect}. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset`,
   );

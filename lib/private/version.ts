@@ -49,7 +49,8 @@ export function allowUnverifiedVersions(scope: IConstruct): void {
  * policy and chart settings keys, except two chart keys added in a patch (`disableDryRun` in
  * 1.6.2, the fixed `staticCapacity` spelling in 1.8.1), which this model places at that patch.
  * A release newer than every known one (same major) is accepted only when a Karpenter of the app
- * opted in with `allowUnverifiedVersion` (`app`, else `scope`, tells which app).
+ * opted in with `allowUnverifiedVersion` (`app`, else `scope`, tells which app); without a construct
+ * (the CLI, a function such as `convertLegacyManifests`) the error offers no construct prop.
  * @throws KarpenterValidationError for a malformed version, a pre-release, a token or an unknown minor
  */
 export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version", app?: IConstruct): KarpenterVersion {
@@ -71,13 +72,12 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
     const inApp = app ?? (typeof scope !== "string" ? scope : undefined);
     const optedIn = inApp !== undefined && unverifiedOptIns.has(inApp.node.root);
     if (!optedIn) {
-      throw new KarpenterValidationError(
-        scope,
-        field,
-        version,
-        `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter ` +
-          `(its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or add the release with \`npm run add-version\``,
-      );
+      // the opt-in is a prop of Karpenter: without a construct (the CLI, a function) it cannot be set, so it is not offered
+      const remedy =
+        inApp !== undefined
+          ? `to install it anyway, set allowUnverifiedVersion: true on Karpenter (its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or add the release with \`npm run add-version\``
+          : `its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with \`npm run add-version\``;
+      throw new KarpenterValidationError(scope, field, version, `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: ${remedy}`);
     }
     factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];
   } else if (!SUPPORTED_MINORS.includes(minorKey)) {
@@ -87,7 +87,8 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
       field,
       version,
       newMajor
-        ? `${allowed}. ${parsed.version} is a new major release: a major may change the APIs, IAM and chart this library builds, so allowUnverifiedVersion does not cover it (it covers newer ${semver.major(NEWEST_KNOWN_RELEASE)}.x releases only)`
+        ? `${allowed}. ${parsed.version} is a new major release: a major may change the APIs, IAM and chart this library builds` +
+            (app !== undefined || typeof scope !== "string" ? `, so allowUnverifiedVersion does not cover it (it covers newer ${semver.major(NEWEST_KNOWN_RELEASE)}.x releases only)` : "")
         : allowed,
     );
   }

@@ -34,6 +34,9 @@ describe("helm helpers", () => {
 
   test("renderValues refuses numbers Helm values cannot hold", () => {
     expect(() => renderValues({ a: { b: Number.NaN } })).toThrow(/a\.b is NaN; Helm values take finite numbers only/);
+    // the error carries the number itself (not a token), for the construct's error to show
+    expect(() => renderValues({ a: [Infinity] })).toThrow(expect.objectContaining({ path: "a[0]", value: Infinity }));
+    expect(() => renderValues({ a: Token.asAny("${var.m}") })).toThrow(expect.objectContaining({ path: "a", value: "(a token)" }));
   });
 
   test("renderValues writes boolean and number tokens plain, so Terraform's text is read by its YAML type", () => {
