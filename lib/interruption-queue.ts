@@ -145,7 +145,7 @@ export class InterruptionQueue extends Construct {
       const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
       const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
-      problems.throwIfAny(this, { remove: true });
+      problems.throwIfAny(this); // the catch below undoes the construct
       if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
 

@@ -290,7 +290,7 @@ export class KarpenterControllerRole extends Construct {
       const policyKeyList = version && policyKeys(version, shape, props?.additionalStatements);
       if (cluster && policyKeyList) problems.check(() => this.checkPolicyNames(cluster, policyKeyList, props.policyNameSuffix));
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
-      problems.throwIfAny(this, { remove: true });
+      problems.throwIfAny(this); // the catch below undoes the construct
       if (!cluster || !version || roleName === undefined) throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
       this.identityType = identity.type;

@@ -134,7 +134,7 @@ export class KarpenterCrdRelease extends Construct {
       const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
       problems.check(() => checkRepository(this, "repository", repository));
       const values = version && problems.check(() => webhookValues(this, version, props ?? {}));
-      problems.throwIfAny(this, { remove: true });
+      problems.throwIfAny(this); // the catch below undoes the construct
       if (!version) throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
 

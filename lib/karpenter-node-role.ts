@@ -123,7 +123,7 @@ export class KarpenterNodeRole extends Construct {
       problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
       const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
-      problems.throwIfAny(this, { remove: true });
+      problems.throwIfAny(this); // the catch below undoes the construct
       if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
 
@@ -139,10 +139,11 @@ export class KarpenterNodeRole extends Construct {
           assumeRolePolicy: trustPolicyJson({ Service: `ec2.${ctx.dnsSuffix}` }, ["sts:AssumeRole"]),
           tags: props.tags,
         });
-        const managed = nodeRolePolicyNames(version).map((p) => ({ key: nodePolicyAttachmentKey(p), arn: awsManagedPolicyArn(ctx.partition, p) }));
+        const names = nodeRolePolicyNames(version);
+        const managed = names.map((p) => ({ key: nodePolicyAttachmentKey(p), arn: awsManagedPolicyArn(ctx.partition, p) }));
         const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
         this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
-        nodeRolePolicyNames(version).forEach((p, i) => {
+        names.forEach((p, i) => {
           if (replacedOnVersionChange(p)) this.policyAttachments[i].lifecycle = { createBeforeDestroy: true };
         });
         this.role = role;

@@ -297,7 +297,7 @@ export class KarpenterRelease extends Construct {
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
       for (const p of nonFiniteNumbers(this, values ?? escape, (keys, path) => (values === undefined || fromValues(keys) ? `values.${path}` : path), problems.all)) problems.add(p);
-      problems.throwIfAny(this, { remove: true });
+      problems.throwIfAny(this); // the catch below undoes the construct
       if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
       this.cluster = cluster;
       this.version = version.full;

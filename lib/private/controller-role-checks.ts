@@ -6,7 +6,7 @@ import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./controller-poli
 import { IamStatementJson, policyJson, policySize } from "./iam";
 import { checkOidcProviderArn, checkOptionKeys, checkStringList, IAM_ACTIONS, IAM_RESOURCES } from "./input-checks";
 import { NAME_RULES } from "./resource-names";
-import { editDistance, Problems } from "./problems";
+import { nearestKey, Problems } from "./problems";
 import { IAM_CONDITION, IAM_STATEMENT, IRSA_IDENTITY, POD_IDENTITY } from "./prop-keys";
 import { isUnresolved } from "./tokens";
 import { KarpenterVersion } from "./version";
@@ -165,13 +165,10 @@ export function isConditionOperator(test: string): boolean {
 /** A likely intended operator for a misspelt one (qualifier and `IfExists` kept), e.g. `StringEqul` → `StringEquals`. */
 function nearestOperator(test: string): string | undefined {
   const [, qualifier = "", base, ifExists = ""] = OPERATOR_FORM.exec(test)!;
-  let best: { op: string; d: number } | undefined;
-  for (const op of IAM_CONDITION_OPERATORS) {
-    const d = editDistance(op.toLowerCase(), base.toLowerCase());
-    if (d <= Math.max(2, Math.floor(op.length / 4)) && (!best || d < best.d)) best = { op, d };
-  }
-  if (!best || (best.op === "Null" && ifExists)) return undefined;
-  return `${qualifier}${best.op}${ifExists}`;
+  // operator names are long and alike: allow more edits than for a prop name
+  const op = nearestKey(base, IAM_CONDITION_OPERATORS, (candidate) => Math.max(2, Math.floor(candidate.length / 4)));
+  if (op === undefined || (op === "Null" && ifExists)) return undefined;
+  return `${qualifier}${op}${ifExists}`;
 }
 
 const OPERATORS_TEXT =

@@ -81,15 +81,17 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The candidate closest to a misspelt `key` (case ignored), when it is close enough to be a typo:
- * at most one edit (a transposition counts as one) per six characters, at least one, e.g. `verison` → `version`, `replica` → `replicas`.
+ * by default at most one edit (a transposition counts as one) per six characters of `key`, at least
+ * one, e.g. `verison` → `version`, `replica` → `replicas`.
+ * @param maxEdits the most edits a typo of `candidate` may have, when the default does not suit
  */
-export function nearestKey(key: string, candidates: readonly string[]): string | undefined {
+export function nearestKey(key: string, candidates: readonly string[], maxEdits?: (candidate: string) => number): string | undefined {
   const typo = key.toLowerCase();
-  const limit = Math.max(1, Math.floor(typo.length / 6));
+  const limit = (c: string) => (maxEdits ? maxEdits(c) : Math.max(1, Math.floor(typo.length / 6)));
   let best: { key: string; d: number } | undefined;
   for (const c of candidates) {
     const d = editDistance(c.toLowerCase(), typo);
-    if (d <= limit && (!best || d < best.d)) best = { key: c, d };
+    if (d <= limit(c) && (!best || d < best.d)) best = { key: c, d };
   }
   return best?.key;
 }
