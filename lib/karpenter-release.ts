@@ -22,7 +22,7 @@ import { crdVersionProblems } from "./private/release-pairs";
 import { addSynthCheck } from "./private/synth-checks";
 import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
 import {
-  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
+  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkSettingCombinations, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
 } from "./private/release-values";
 import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
 
@@ -288,6 +288,7 @@ export class KarpenterRelease extends Construct {
         const merged = values;
         problems.check(() => checkValuePaths(this, version.full, merged, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
         problems.check(() => checkMergedResources(this, merged, escape));
+        problems.check(() => checkSettingCombinations(this, merged.settings, (parts) => (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join(".")));
         if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
         if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
         if (merged.dnsPolicy === "None" && !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)) {

@@ -26,11 +26,55 @@ export interface KarpenterFeatureGates {
   readonly staticCapacity?: boolean;
   /** CapacityBuffer objects for pre-provisioned spare capacity (alpha). Since 1.14.0. @default false (chart) */
   readonly capacityBuffer?: boolean;
+  /** Drift may terminate a node before its replacement launches, on a capacity-constrained NodePool (alpha). Since 1.15.0. @default false (chart) */
+  readonly terminateFirstDrift?: boolean;
+  /**
+   * Repair may terminate an unhealthy node before its replacement launches, on a capacity-constrained
+   * NodePool (alpha). Not with `settings.legacyNodeRepair: true` (a synth error: the legacy repair
+   * controller does not support it). Since 1.15.0. @default false (chart)
+   */
+  readonly terminateFirstRepair?: boolean;
+  /**
+   * Karpenter manages the `controller.kubernetes.io/pod-deletion-cost` annotation of ReplicaSet pods on its
+   * nodes, so a ReplicaSet scale-down removes pods from nodes it wants to consolidate first (alpha).
+   * Since 1.15.0. @default false (chart)
+   */
+  readonly podDeletionCostManagement?: boolean;
+}
+
+/**
+ * AWS-specific feature gates (`settings.awsFeatureGates` of the chart, passed to the controller as
+ * `AWS_FEATURE_GATES`). Since 1.15.0: the block is refused for earlier releases, naming 1.15.0.
+ * Source: `charts/karpenter/values.yaml` of 1.15.0; Karpenter v1.15 "Settings" reference.
+ */
+export interface KarpenterAwsFeatureGates {
+  /**
+   * CEL expressions in EC2NodeClass `kubelet.maxPods`, `kubeReserved` and `systemReserved` (alpha); the
+   * node objects of an install without it may not use expressions (a synth error naming this gate).
+   * @default false (chart)
+   */
+  readonly nodeClassCEL?: boolean;
+  /**
+   * Account for the DRA devices the NVIDIA GPU driver publishes (`gpu.nvidia.com` claims) when sizing
+   * nodes (alpha). Not with `settings.enableDRA` (a synth error). @default false (controller; unset in the chart)
+   */
+  readonly draNVIDIAGPU?: boolean;
+  /**
+   * Account for the DRA devices the dranet driver publishes for EFA interfaces (`dra.net` claims) when
+   * sizing nodes (alpha). Not with `settings.enableDRA` (a synth error). @default false (controller; unset in the chart)
+   */
+  readonly draEFA?: boolean;
+  /**
+   * Node repair reboots a node in place for reboot-clearable GPU faults instead of replacing it
+   * (alpha). Needs `featureGates.nodeRepair` (a synth warning without it) and `ec2:RebootInstances`,
+   * which the 1.15 controller policy grants (Sid `AllowScopedDeletion`). @default false (chart)
+   */
+  readonly rebootForRepair?: boolean;
 }
 
 /**
  * The chart's `settings:` (global controller settings), typed. Every key any supported chart
- * (1.0–1.14) carries is here except `clusterName` and `interruptionQueue`, which are wired from the
+ * (1.0–1.15) carries is here except `clusterName` and `interruptionQueue`, which are wired from the
  * cluster and the interruption queue. A key the chosen version lacks is an error naming the version
  * that introduced it. Unset keys are not written: the chart default applies. A boolean setting or
  * feature gate may be a token (e.g. `boolVariable.value` of a `bool` TerraformVariable): it is written unquoted as
@@ -63,8 +107,24 @@ export interface KarpenterSettings {
   readonly enableZonalShift?: boolean;
   /** ENIs left out of max-pods / kube-reserved (VPC CNI custom networking), a whole number. Since 1.0.0. @default 0 (chart) */
   readonly reservedENIs?: number;
-  /** Ignore pods' DRA requests in scheduling simulations. Since 1.8.0. @default true (chart) */
+  /**
+   * Turn on every AWS DRA driver gate (`awsFeatureGates.draNVIDIAGPU`, `draEFA`) and set `ignoreDRARequests`
+   * to false (alpha). Not with any of those three set (a synth error: the chart says it "can't be combined").
+   * Since 1.15.0. @default false (chart)
+   */
+  readonly enableDRA?: boolean;
+  /**
+   * Ignore pods' DRA requests in scheduling simulations. Since 1.8.0. Either AWS DRA gate overrides it to
+   * false (a synth warning when set true with one); not with `enableDRA` (a synth error).
+   * @default true (chart in 1.8–1.14; from 1.15 unset in the chart and true in the controller)
+   */
   readonly ignoreDRARequests?: boolean;
+  /**
+   * Run the legacy node repair controller instead of node repair as a disruption method (planned for
+   * deprecation upstream). Takes effect only with `featureGates.nodeRepair` (a synth warning without it);
+   * not with `featureGates.terminateFirstRepair` (a synth error). Since 1.15.0. @default false (chart)
+   */
+  readonly legacyNodeRepair?: boolean;
   /** Disable cluster state metrics and events. Since 1.8.0. @default false (chart) */
   readonly disableClusterStateObservability?: boolean;
   /** Disable dry-run validation of EC2NodeClasses. Since 1.6.2 (a patch release). @default false (chart) */
@@ -73,8 +133,12 @@ export interface KarpenterSettings {
   readonly amiRefreshInterval?: string;
   /** How often subnet data is refreshed, a Go duration of at least `"1m"`. Since 1.13.0. @default "1m" (chart) */
   readonly subnetRefreshInterval?: string;
+  /** How often security group data is refreshed, a Go duration of at least `"1m"`. Since 1.15.0. @default "1m" (chart) */
+  readonly securityGroupRefreshInterval?: string;
   /** Feature gates. @default the chart's */
   readonly featureGates?: KarpenterFeatureGates;
+  /** AWS-specific feature gates. Since 1.15.0. @default the chart's */
+  readonly awsFeatureGates?: KarpenterAwsFeatureGates;
 }
 
 /**

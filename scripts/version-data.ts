@@ -85,8 +85,9 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   const template = readTemplate(folder);
   const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
   const { policies, errata } = controllerPolicies(template, version, errataFile);
-  const values = YAML.parse(read(folder, "charts/karpenter/values.yaml")) ?? {};
-  const chart = chartFacts(values, version, options.previous, options.earlierPatch, checklist);
+  const valuesText = read(folder, "charts/karpenter/values.yaml");
+  const values = YAML.parse(valuesText) ?? {};
+  const chart = chartFacts(values, declaredTypes(valuesText), version, options.previous, options.earlierPatch, checklist);
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
   const nodePool = crdFacts(crdDocs, "NodePool");
   const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
@@ -101,7 +102,7 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
     nodeRolePolicies: nodeRolePolicies(template),
     interruptionRules: interruptionRules(template, checklist),
     chart,
-    crds: { nodePool: { fields: nodePool.fields, enums: nodePool.enums }, ec2NodeClass: { fields: ec2NodeClass.fields, enums: ec2NodeClass.enums } },
+    crds: { nodePool: crdData(nodePool), ec2NodeClass: crdData(ec2NodeClass) },
     celRules,
   };
   const earlier = options.earlierPatch;
@@ -172,37 +173,71 @@ function interruptionRules(resources: Record<string, any>, checklist: string[]):
 
 const GO_DURATION = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h))+$/;
 
-function kindOf(v: unknown): string {
+function kindOf(v: unknown, declared?: string): string {
   if (typeof v === "boolean") return "boolean";
   if (typeof v === "number") return "number";
   if (typeof v === "string" && GO_DURATION.test(v)) return "duration";
+  // a null default leaves the choice to the controller; helm-docs' `# -- (bool)` names the type
+  if (v === null && declared) return declared;
   return "string";
 }
 
-function chartFacts(values: Record<string, any>, version: string, previous: VersionData | undefined, earlierPatch: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+const HELM_DOCS_TYPES: Readonly<Record<string, string>> = { bool: "boolean", int: "number", float: "number", string: "string" };
+
+/**
+ * The helm-docs type annotations of values.yaml (`# -- (bool) …` above a key), by dotted path:
+ * the only statement of a key's type when its default is null (1.15's ignoreDRARequests, draEFA).
+ */
+function declaredTypes(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (node: unknown, at: string) => {
+    if (!YAML.isMap(node)) return;
+    for (const pair of node.items) {
+      const key = YAML.isScalar(pair.key) ? String(pair.key.value) : "";
+      const dotted = at ? `${at}.${key}` : key;
+      const comment = (YAML.isNode(pair.key) ? pair.key.commentBefore : undefined) ?? "";
+      const m = /^\s*--\s*\((\w+)\)/.exec(comment);
+      if (m && HELM_DOCS_TYPES[m[1]]) out.set(dotted, HELM_DOCS_TYPES[m[1]]);
+      walk(pair.value, dotted);
+    }
+  };
+  walk(YAML.parseDocument(text).contents, "");
+  return out;
+}
+
+function chartFacts(values: Record<string, any>, declared: Map<string, string>, version: string, previous: VersionData | undefined, earlierPatch: VersionData | undefined, checklist: string[]): VersionData["chart"] {
   const minor = version.split(".").slice(0, 2).join(".");
-  const { featureGates = {}, ...settings } = values.settings ?? {};
+  // awsFeatureGates (1.15) is a block of gates like featureGates, rendered by the chart as AWS_FEATURE_GATES
+  const { featureGates = {}, awsFeatureGates, ...settings } = values.settings ?? {};
   const compared = earlierPatch ?? previous;
   const facts = (entries: Record<string, unknown>, prefix: string, before: readonly SettingData[] | undefined): SettingData[] =>
     Object.entries(entries).map(([key, def]) => {
       const known = before?.find((s) => s.key === key);
       // new in a patch of a known minor: earlier patches lack it (1.6.2's disableDryRun)
       const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? (earlierPatch ? version : `${minor}.0`);
+      const kind = kindOf(def, declared.get(`${prefix}${key}`));
       if (!known && compared) {
         const patchNote = earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`] ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)` : "";
-        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kindOf(def)}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough${patchNote}`);
+        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kind}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough${patchNote}`);
+      } else if (known && def === null && known.default !== undefined && known.default !== null) {
+        checklist.push(`${prefix}${key}: values.yaml no longer sets a default (was ${JSON.stringify(known.default)}): the controller's own default applies; check what it is and whether an explicit value still renders`);
       }
-      const fact: SettingData = { key, kind: kindOf(def), since };
-      return def === null || def === undefined ? fact : { ...fact, default: def as string | number | boolean };
+      const fact: SettingData = { key, kind, since };
+      if (def === undefined) return fact;
+      // null is kept: it is values.yaml's "unset", which the chart renders as no environment variable
+      return { ...fact, default: def as string | number | boolean | null };
     });
-  const out = {
+  const out: { settings: SettingData[]; featureGates: SettingData[]; awsFeatureGates?: SettingData[]; valuePaths: string[] } = {
     settings: facts(settings, "settings.", compared?.chart.settings),
     featureGates: facts(featureGates, "settings.featureGates.", compared?.chart.featureGates),
     valuePaths: valuePaths(values),
   };
+  if (awsFeatureGates !== undefined) out.awsFeatureGates = facts(awsFeatureGates ?? {}, "settings.awsFeatureGates.", compared?.chart.awsFeatureGates);
+  const order = awsFeatureGates !== undefined ? { settings: out.settings, featureGates: out.featureGates, awsFeatureGates: out.awsFeatureGates, valuePaths: out.valuePaths } : out;
   for (const [was, now, label] of [
     [compared?.chart.settings, out.settings, "settings."],
     [compared?.chart.featureGates, out.featureGates, "settings.featureGates."],
+    [compared?.chart.awsFeatureGates, out.awsFeatureGates ?? [], "settings.awsFeatureGates."],
   ] as const) {
     for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${earlierPatch ? version : minor} on`);
   }
@@ -211,7 +246,7 @@ function chartFacts(values: Record<string, any>, version: string, previous: Vers
     const removed = earlierPatch.chart.valuePaths.filter((p) => !out.valuePaths.includes(p));
     if (added.length || removed.length) checklist.push(`chart value paths changed in patch ${version} (${[...added.map((p) => `+${p}`), ...removed.map((p) => `-${p}`)].join(", ")}): record them in VALUE_PATHS_PATCH_CHANGES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`);
   }
-  return out;
+  return order;
 }
 
 /** values.yaml without settings as value paths: `{}` empty map (and nodeSelector, which takes any key), `[]` list, `~` null. */
@@ -247,16 +282,24 @@ function readCrds(dir: string): any[] {
   return docs;
 }
 
-function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<string, string[]>; cel: string[] } {
+/** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */
+function crdData(f: ReturnType<typeof crdFacts>): VersionData["crds"]["nodePool"] {
+  return f.freeForm.length ? { fields: f.fields, enums: f.enums, freeForm: f.freeForm } : { fields: f.fields, enums: f.enums };
+}
+
+function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<string, string[]>; cel: string[]; freeForm: string[] } {
   const crd = crds.find((c) => c.spec.names.kind === kind);
   if (!crd) throw new Error(`the karpenter-crd chart has no ${kind} CRD`);
   const served = crd.spec.versions.find((v: any) => v.name === "v1") ?? crd.spec.versions[0];
   const fields: string[] = [];
   const enums: Record<string, string[]> = {};
   const cel: string[] = [];
+  const freeForm: string[] = [];
   const walk = (schema: any, p: string) => {
     if (!schema) return;
     for (const r of schema["x-kubernetes-validations"] ?? []) cel.push(`${p || "."}: ${r.rule}`);
+    // the API server keeps any field below such an object: the controller, not the schema, judges them
+    if (schema["x-kubernetes-preserve-unknown-fields"] === true && p !== "spec") freeForm.push(p);
     if (schema.enum) enums[p] = schema.enum.map(String).sort();
     if (schema.type === "array") return walk(schema.items, `${p}[]`);
     for (const [k, s] of Object.entries<any>(schema.properties ?? {})) {
@@ -267,7 +310,7 @@ function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<
   };
   walk(served.schema.openAPIV3Schema.properties.spec, "spec");
   const sortedEnums = Object.fromEntries(Object.keys(enums).sort().map((k) => [k, enums[k]]));
-  return { fields: fields.sort(), enums: sortedEnums, cel: [...new Set(cel)].sort() };
+  return { fields: fields.sort(), enums: sortedEnums, cel: [...new Set(cel)].sort(), freeForm: freeForm.sort() };
 }
 
 /** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
@@ -294,7 +337,13 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
     const rules = `lib/private/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
     const added = now.fields.filter((f) => !was.fields.includes(f));
     if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/private/crd-history.ts`);
-    const removed = was.fields.filter((f) => !now.fields.includes(f));
+    const under = (f: string, o: string) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`);
+    const freed = (now.freeForm ?? []).filter((o) => !(was.freeForm ?? []).includes(o));
+    for (const o of freed) {
+      const typed = was.fields.filter((f) => under(f, o) && !now.fields.includes(f));
+      checklist.push(`${kind} ${o} became free-form (x-kubernetes-preserve-unknown-fields): the API server no longer judges its fields${typed.length ? ` (${typed.join(", ")} were typed in ${previous.version})` : ""}; keep the typed fields typed in ${spec} and decide in ${rules} which other fields pass`);
+    }
+    const removed = was.fields.filter((f) => !now.fields.includes(f) && !(now.freeForm ?? []).some((o) => under(f, o)));
     if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/private/crd-history.ts)`);
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));

@@ -138,7 +138,7 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
     expect(io.err.split("\n")[0]).toMatch(
-      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.14 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.14\.1, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with `npm run add-version`$/,
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with `npm run add-version`$/,
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
@@ -268,7 +268,7 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
     [["upgrade-plan", "--from", "1.8.08", "--to", "1.9"], '--from "1.8.08" is invalid: a Karpenter release "1.x.y"'],
-    [["upgrade-plan", "--from", "1.14", "--to", "1.15.0"], '--to "1.15.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14. 1.15.0 is newer than every release this library knows (the newest is 1.14.1)'],
+    [["upgrade-plan", "--from", "1.14", "--to", "1.16.0"], '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.0)'],
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
     expect(await runCli(argv, io)).toBe(2);

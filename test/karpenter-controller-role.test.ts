@@ -214,7 +214,7 @@ describe("KarpenterControllerRole", () => {
   });
 
   test("unknown version is an error listing the supported ones", () => {
-    expect(() => controller({ version: "1.15.2" })).toThrow(/test\/controller: version = "1\.15\.2" is invalid: .*supported minor: 1\.0, .*1\.14/);
+    expect(() => controller({ version: "1.16.2" })).toThrow(/test\/controller: version = "1\.16\.2" is invalid: .*supported minor: 1\.0, .*1\.15/);
   });
   describe("IRSA and the cluster's IAM OIDC provider", () => {
     const eksOf = (s: Setup) => s.cluster.resource as EksCluster;

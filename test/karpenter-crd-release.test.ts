@@ -33,7 +33,7 @@ describe("KarpenterCrdRelease", () => {
   });
 
   test("bad input is refused", () => {
-    expect(() => crd({ version: "1.15.0" })).toThrow(/version = "1.15.0" is invalid: a Karpenter release .* 1\.0, 1\.1/);
+    expect(() => crd({ version: "1.16.0" })).toThrow(/version = "1.16.0" is invalid: a Karpenter release .* 1\.0, 1\.1/);
     expect(() => crd({ namespace: "-x" })).toThrow(/namespace = "-x" is invalid/);
     expect(() => crd({ releaseName: "Karpenter_CRD" })).toThrow(/releaseName = "Karpenter_CRD" is invalid: a Helm release name/);
     expect(() => crd({ repository: "ftp://x" })).toThrow(/repository = "ftp:\/\/x" is invalid/);

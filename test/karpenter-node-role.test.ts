@@ -131,8 +131,8 @@ describe("KarpenterNodeRole", () => {
     expect(resolvedReference(stack, role.roleName)).toBe(`\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.name}`);
   });
 
-  test.each(["1.15.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {
-    expect(() => synthNodeRole({ version })).toThrow(/test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14/);
+  test.each(["1.16.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {
+    expect(() => synthNodeRole({ version })).toThrow(/test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14, 1\.15/);
   });
   describe("bring your own role is validated when literal", () => {
     test.each([

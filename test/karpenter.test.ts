@@ -492,17 +492,27 @@ describe("Karpenter", () => {
     test("a cluster without a version gets the EKS default: a warning when this Karpenter stops short of the newest Kubernetes known", () => {
       const karpenter = onCluster(undefined, "1.0.14")();
       expect(warnings(TerraformStack.of(karpenter)).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([
-        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the newest known Karpenter releases support up to 1.36): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
+        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.14.1 supports up to 1.36): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
       ]);
       expect(warnings(TerraformStack.of(onCluster(undefined, "1.14.1")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
       expect(warnings(TerraformStack.of(onCluster("1.30", "1.0.14")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
     });
 
     test("Kubernetes newer than the table is a warning, once", () => {
-      const build = onCluster("1.37", "1.14.1");
+      const build = onCluster("1.38", "1.15.2");
       const karpenter = build();
       const found = warnings(TerraformStack.of(karpenter)).filter((w) => /compatibility matrix/.test(w));
-      expect(found).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.37, newer than the Karpenter compatibility matrix this library knows/)]);
+      expect(found).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.38, newer than the Karpenter compatibility matrix this library knows/)]);
+    });
+
+    test("Kubernetes 1.37 needs Karpenter 1.15: accepted with 1.15.x, refused with 1.14", () => {
+      expect(() => onCluster("1.37", "1.15.0")()).not.toThrow();
+      expect(() => onCluster("1.37", "1.15.2")()).not.toThrow();
+      expect(() => onCluster("1.37", "1.14.3")()).toThrow(
+        /version = "1\.14\.3" is invalid: Karpenter 1\.14\.3 supports Kubernetes 1\.26 to 1\.36, and cluster demo runs Kubernetes 1\.37: .*Kubernetes 1\.37 needs Karpenter 1\.15\.0 and later \(Karpenter compatibility matrix\)/,
+      );
+      // 1.15 dropped Kubernetes 1.30
+      expect(() => onCluster("1.30", "1.15.2")()).toThrow(/Karpenter 1\.15\.2 supports Kubernetes 1\.31 to 1\.37, and cluster demo runs Kubernetes 1\.30/);
     });
   });
 
@@ -513,7 +523,7 @@ describe("Karpenter", () => {
   });
 
   test('version "1.14" suggests the newest known patch', () => {
-    expect(() => install({ version: "1.14" })).toThrow(/test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.1"/);
+    expect(() => install({ version: "1.14" })).toThrow(/test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.3"/);
   });
 
   describe("option objects: unknown keys are refused, wired values cannot be overridden", () => {

@@ -94,7 +94,7 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["misspelt requirement field", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", value: ["a"] } as any] }, "requirements[0].value"],
   ["101 requirements", "NodePool", { requirements: Array.from({ length: 101 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
   ["100 requirements without capacity type", "NodePool", { requirements: Array.from({ length: 100 }, (_, i) => req(`example.com/k${i}`, "Exists")) }, "requirements"],
-  ["unknown Karpenter version", "NodePool", { version: "1.15.0" }, "version", "1.15.0"],
+  ["unknown Karpenter version", "NodePool", { version: "1.16.0" }, "version", "1.16.0"],
   // values omitted where a CRD rule reads them (x.values.size() fails at apply), like values: []
   ["In with values omitted", "NodePool", { requirements: [req("kubernetes.io/arch", "In")] }, "requirements[0].values"],
   ["In with values null", "NodePool", { requirements: [{ key: "kubernetes.io/arch", operator: "In", values: null } as any] }, "requirements[0].values"],

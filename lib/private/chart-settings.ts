@@ -75,11 +75,14 @@ export const SETTING_RULES: Readonly<Record<string, KeyRule>> = {
   interruptionQueue: { kind: "string", wired: true, description: "Name of the SQS interruption queue; interruption handling is off when empty." },
   enableZonalShift: { kind: "boolean", description: "Respect ARC zonal shifts when launching nodes." },
   reservedENIs: { kind: "integer-string", description: "ENIs left out of the max-pods and kube-reserved calculation (VPC CNI custom networking)." },
-  ignoreDRARequests: { kind: "boolean", description: "Ignore pods' DRA requests during scheduling simulations." },
+  enableDRA: { kind: "boolean", description: "Turn on every AWS DRA driver gate (awsFeatureGates.draNVIDIAGPU, draEFA) and set ignoreDRARequests to false (alpha); not with any of those set." },
+  ignoreDRARequests: { kind: "boolean", description: "Ignore pods' DRA requests during scheduling simulations (from 1.15 the controller's default, forced false by either AWS DRA gate; not with enableDRA)." },
+  legacyNodeRepair: { kind: "boolean", description: "Run the legacy node repair controller instead of repair as a disruption method (planned for deprecation); only with featureGates.nodeRepair, not with featureGates.terminateFirstRepair." },
   disableClusterStateObservability: { kind: "boolean", description: "Disable cluster state metrics and events." },
   disableDryRun: { kind: "boolean", description: "Disable the dry-run validation of EC2NodeClasses." },
   amiRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often AMI data is refreshed from EC2 (at least 1m)." },
   subnetRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often subnet data is refreshed from EC2 (at least 1m)." },
+  securityGroupRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often security group data is refreshed from EC2 (at least 1m)." },
 };
 
 /** Validation rules of the `settings.featureGates:` keys. */
@@ -90,9 +93,26 @@ export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
   nodeOverlay: { kind: "boolean", description: "NodeOverlay objects influence scheduling decisions (alpha)." },
   staticCapacity: { kind: "boolean", misspelledIn: { versions: ["1.8.0"], as: "StaticCapacity" }, description: "Static capacity provisioning (alpha)." },
   capacityBuffer: { kind: "boolean", description: "CapacityBuffer support for pre-provisioned spare capacity (alpha)." },
+  terminateFirstDrift: { kind: "boolean", description: "Drift may terminate a node before its replacement launches on a capacity-constrained NodePool (alpha)." },
+  terminateFirstRepair: { kind: "boolean", description: "Repair may terminate an unhealthy node before its replacement launches on a capacity-constrained NodePool (alpha); not with settings.legacyNodeRepair." },
+  podDeletionCostManagement: { kind: "boolean", description: "Karpenter manages pod-deletion-cost annotations of ReplicaSet pods on its nodes, so scale-down prefers nodes it wants to consolidate (alpha)." },
 };
 
-type Section = "settings" | "featureGates";
+/** Validation rules of the `settings.awsFeatureGates:` keys (1.15+, the chart's `AWS_FEATURE_GATES`). */
+export const AWS_FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
+  nodeClassCEL: { kind: "boolean", description: "CEL expressions in EC2NodeClass kubelet maxPods, kubeReserved and systemReserved (alpha)." },
+  draNVIDIAGPU: { kind: "boolean", description: "Account for the DRA devices the NVIDIA GPU driver publishes when sizing nodes (alpha); not with settings.enableDRA." },
+  draEFA: { kind: "boolean", description: "Account for the DRA devices the dranet driver publishes for EFA interfaces when sizing nodes (alpha); not with settings.enableDRA." },
+  rebootForRepair: { kind: "boolean", description: "Node repair reboots a node in place for reboot-clearable GPU faults instead of replacing it (alpha; needs featureGates.nodeRepair and ec2:RebootInstances)." },
+};
+
+/** The three key blocks of the chart's `settings:`. */
+export type Section = "settings" | "featureGates" | "awsFeatureGates";
+
+const RULES: Readonly<Record<Section, Readonly<Record<string, KeyRule>>>> = { settings: SETTING_RULES, featureGates: FEATURE_GATE_RULES, awsFeatureGates: AWS_FEATURE_GATE_RULES };
+
+/** The keys of `section` in a minor's data (`awsFeatureGates` exists from 1.15 only). */
+const sectionData = (minor: string, section: Section): readonly SettingData[] => versionData(minor).chart[section] ?? [];
 
 function factOf(d: SettingData, rules: Readonly<Record<string, KeyRule>>): ChartKeyFact {
   const rule = rules[d.key];
@@ -107,9 +127,9 @@ const newestMinor = () => minorOf(KNOWN_RELEASES[KNOWN_RELEASES.length - 1]);
  * (`hasKey` tells whether `version` has it), in values.yaml order of the newest chart.
  */
 export function chartKeyFacts(section: Section, version: KarpenterVersion): ChartKeyFact[] {
-  const rules = section === "settings" ? SETTING_RULES : FEATURE_GATE_RULES;
-  const newest = versionData(newestMinor()).chart[section];
-  const own = versionData(version.factsMinor).chart[section].filter((d) => !newest.some((n) => n.key === d.key));
+  const rules = RULES[section];
+  const newest = sectionData(newestMinor(), section);
+  const own = sectionData(version.factsMinor, section).filter((d) => !newest.some((n) => n.key === d.key));
   return [...newest, ...own].map((d) => factOf(d, rules));
 }
 
@@ -119,14 +139,17 @@ export const CHART_SETTINGS: readonly ChartKeyFact[] = versionData(newestMinor()
 /** Every `settings.featureGates:` key of the newest known chart. */
 export const CHART_FEATURE_GATES: readonly ChartKeyFact[] = versionData(newestMinor()).chart.featureGates.map((d) => factOf(d, FEATURE_GATE_RULES));
 
+/** Every `settings.awsFeatureGates:` key of the newest known chart (none before 1.15). */
+export const CHART_AWS_FEATURE_GATES: readonly ChartKeyFact[] = sectionData(newestMinor(), "awsFeatureGates").map((d) => factOf(d, AWS_FEATURE_GATE_RULES));
+
 /** True when `version` (e.g. `"1.6.1"`) has the key. */
 export function hasKey(fact: ChartKeyFact, version: string): boolean {
   return semver.gte(version, fact.since);
 }
 
 /** The chart default of a key at `version` (its minor's newest patch's default); undefined when the version lacks the key. */
-export function chartDefault(section: Section, key: string, version: string): string | number | boolean | undefined {
-  const d = versionData(minorOf(version)).chart[section].find((x) => x.key === key);
+export function chartDefault(section: Section, key: string, version: string): string | number | boolean | null | undefined {
+  const d = sectionData(minorOf(version), section).find((x) => x.key === key);
   return d && semver.gte(version, d.since) ? d.default : undefined;
 }
 
@@ -137,20 +160,21 @@ function valuesYamlKey(fact: ChartKeyFact, version: string): string {
 
 /**
  * The `settings:` block of the chart's values.yaml at `version` as the data models it: every key
- * (spelt as that values.yaml spells it) with its default, `featureGates` last. Only the tests use
+ * (spelt as that values.yaml spells it) with its default, `featureGates` (and from 1.15 `awsFeatureGates`) last. Only the tests use
  * it: they hold it against the published values.yaml of each release.
  */
 export function modelledSettingsBlock(version: string): Record<string, unknown> {
   const minor = minorOf(version);
-  const block = (section: Section, rules: Readonly<Record<string, KeyRule>>) => {
+  const block = (section: Section) => {
     const out: Record<string, unknown> = {};
-    for (const d of versionData(minor).chart[section]) {
-      const f = factOf(d, rules);
+    for (const d of sectionData(minor, section)) {
+      const f = factOf(d, RULES[section]);
       if (hasKey(f, version)) out[valuesYamlKey(f, version)] = d.default;
     }
     return out;
   };
-  return { ...block("settings", SETTING_RULES), featureGates: block("featureGates", FEATURE_GATE_RULES) };
+  const aws = sectionData(minor, "awsFeatureGates").length ? { awsFeatureGates: block("awsFeatureGates") } : {};
+  return { ...block("settings"), featureGates: block("featureGates"), ...aws };
 }
 
 /**

@@ -2,8 +2,9 @@
  * When NodePool / EC2NodeClass fields, enum values and label keys first appeared, per Karpenter
  * minor. Read from pkg/apis/crds/{karpenter.sh_nodepools,karpenter.k8s.aws_ec2nodeclasses}.yaml of
  * aws/karpenter-provider-aws at every release tag v1.0.0 … v1.14.1 (patches of a minor never
- * changed these CRDs). Local copies of v1.0.14, v1.13.1 and v1.14.1 are in
- * shared/reference/karpenter/<version>/crds.
+ * changed these CRDs), and for 1.15 from the v1.15.0 reference folder (its SOURCES.md: main of
+ * 2026-08-21 plus the documented enclaveOptions). Local copies of v1.0.14, v1.13.1, v1.14.1 and
+ * v1.15.0 are in shared/reference/karpenter/<version>/crds.
  */
 
 /** NodePool spec fields (CRD path) → first minor. Fields absent here exist since 1.0. */
@@ -22,6 +23,7 @@ export const EC2NODECLASS_FIELDS_SINCE: { readonly [crdPath: string]: string } =
   "spec.placementGroupSelector": "1.11",
   "spec.connectionTracking": "1.13",
   "spec.cpuOptions": "1.13",
+  "spec.enclaveOptions": "1.15",
 };
 
 /** Enum values added after 1.0: `<CRD path>=<value>` → first minor. */
@@ -66,6 +68,7 @@ export const AWS_LABEL_KEYS_SINCE: { readonly [key: string]: string } = {
   "karpenter.k8s.aws/capacity-reservation-interruptible": "1.10",
   "karpenter.k8s.aws/placement-group-id": "1.11",
   "karpenter.k8s.aws/placement-group-partition": "1.11",
+  "karpenter.k8s.aws/nitro-sandbox": "1.15",
 };
 
 /**

@@ -4,7 +4,7 @@ import type { KarpenterProps } from "../karpenter";
 import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../system-node-group";
 import { KubernetesToleration } from "../karpenter-settings";
 import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "./controller-role-checks";
-import { isPlainMap } from "./deep-merge";
+import { isPlainMap, mergeHelmValues } from "./deep-merge";
 import { checkValuePaths } from "./chart-values";
 import { checkRepository } from "./helm";
 import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "./input-checks";
@@ -14,9 +14,9 @@ import { checkNamespace, checkServiceAccountName } from "./k8s-names";
 import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "./problems";
-import { CHART_FEATURE_GATES, CHART_SETTINGS } from "./chart-settings";
+import { CHART_FEATURE_GATES, CHART_AWS_FEATURE_GATES, CHART_SETTINGS } from "./chart-settings";
 import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
-import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, nonFiniteNumbers, settingsValues } from "./release-values";
+import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, checkSettingCombinations, controllerResources, hasPath, nonFiniteNumbers, settingsValues } from "./release-values";
 import { isUnresolved } from "./tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
 import { TypedValue, typedValues } from "./values-overlap";
@@ -39,8 +39,9 @@ const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = {
   interruptionQueue: [...CREATED_QUEUE_OPTIONS, ...EXISTING_QUEUE_OPTIONS],
   identity: IRSA_IDENTITY,
   controllerResources: CONTROLLER_RESOURCES,
-  settings: [...CHART_SETTINGS.filter((f) => !f.wired).map((f) => f.key), "featureGates"],
+  settings: [...CHART_SETTINGS.filter((f) => !f.wired).map((f) => f.key), "featureGates", "awsFeatureGates"],
   "settings.featureGates": CHART_FEATURE_GATES.map((f) => f.key),
+  "settings.awsFeatureGates": CHART_AWS_FEATURE_GATES.map((f) => f.key),
 };
 
 /**
@@ -65,7 +66,14 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
   if (props.dnsPolicy !== undefined) problems.check(() => checkDnsPolicy(scope, "dnsPolicy", props.dnsPolicy));
   if (props.repository !== undefined) problems.check(() => checkRepository(scope, "repository", props.repository!));
   problems.check(() => controllerResources(scope, props.controllerResources));
-  if (version) problems.check(() => settingsValues(scope, version!, props.settings));
+  const typedSettings = version ? problems.check(() => settingsValues(scope, version!, props.settings)) : undefined;
+  if (typedSettings) {
+    // what the release gets: values.settings merged over the typed settings
+    const escapeSettings = isPlainMap(props.values) && isPlainMap(props.values.settings) ? props.values.settings : undefined;
+    const merged = escapeSettings ? mergeHelmValues({ settings: typedSettings }, { settings: escapeSettings }).settings : typedSettings;
+    const fromValues = (parts: readonly string[]) => escapeSettings !== undefined && hasPath({ settings: escapeSettings }, ["settings", ...parts]);
+    problems.check(() => checkSettingCombinations(scope, merged, (parts) => (fromValues(parts) ? "values." : "") + ["settings", ...parts].join("."), false));
+  }
   problems.check(() => checkTags(scope, props.tags));
   problems.check(() => checkTagKey(scope, "discoveryTagKey", props.discoveryTagKey));
   for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {

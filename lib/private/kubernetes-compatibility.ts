@@ -7,7 +7,7 @@ import { IKarpenterCluster } from "../karpenter-cluster";
 import { kubernetesRange } from "../versions";
 import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
 import { isUnresolved } from "./tokens";
-import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
+import { DEFAULT_KARPENTER_VERSION, isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
 
 /** The Kubernetes minors one range of Karpenter releases runs on. */
 interface KubernetesSupport {
@@ -129,14 +129,17 @@ function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
  * An `aws_eks_cluster` without `version` gets the default Kubernetes version of EKS at create time
  * (EKS CreateCluster API: "If you don't specify a value here, the default version available in Amazon
  * EKS is used"), which moves with EKS releases. A Karpenter release that stops short of the newest
- * Kubernetes minor this library knows may then refuse the cluster: warn, naming what it supports.
+ * Kubernetes minor the default release supports may then refuse the cluster: warn, naming what it supports.
  */
 function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, support: KubernetesSupport, cluster: IKarpenterCluster): void {
   if (!(cluster.resource instanceof EksCluster) || cluster.resource.versionInput !== undefined) return;
-  if (support.maxMinor >= newestKnownKubernetesMinor() || alreadyWarned(cluster, `default:${version.full}`)) return;
+  // EKS's default version is not the newest Kubernetes any Karpenter supports: the default release's
+  // newest stands for it, so the default install on a versionless cluster does not warn
+  const reference = kubernetesSupport(DEFAULT_KARPENTER_VERSION).maxMinor;
+  if (support.maxMinor >= reference || alreadyWarned(cluster, `default:${version.full}`)) return;
   const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
   Annotations.of(scope).addWarning(
-    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the newest known Karpenter releases support up to 1.${newestKnownKubernetesMinor()}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
+    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the default Karpenter ${DEFAULT_KARPENTER_VERSION} supports up to 1.${reference}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
   );
 }
 

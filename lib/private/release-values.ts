@@ -48,7 +48,7 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   const given = checkMap(scope, "settings", settings as Record<string, unknown> | undefined) ?? {};
-  const { featureGates, ...rest } = given;
+  const { featureGates, awsFeatureGates, ...rest } = given;
   // every bad setting at once
   const problems = new Problems();
   for (const [key, value] of Object.entries(rest)) {
@@ -65,21 +65,8 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
     problems.check(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting"));
     out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
   }
-  const gates: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, "settings.featureGates", featureGates as Record<string, unknown> | undefined)) ?? {})) {
-    if (value === undefined) continue;
-    const fact = CHART_FEATURE_GATES.find((f) => f.key === key);
-    if (!fact && passUnverified(scope, `settings.featureGates.${key}`, version, CHART_FEATURE_GATES)) {
-      gates[key] = value;
-      continue;
-    }
-    if (!fact) {
-      problems.add(unknownKey(scope, `settings.featureGates.${key}`, value, CHART_FEATURE_GATES, "feature gate", version));
-      continue;
-    }
-    problems.check(() => checkFact(scope, `settings.featureGates.${key}`, fact, value, version, "feature gate"));
-    gates[key] = value;
-  }
+  const gates = gateValues(scope, version, "featureGates", featureGates, problems);
+  const awsGates = awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
   problems.throwIfAny(scope);
   // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
   // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
@@ -87,7 +74,95 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
     if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = chartDefault("featureGates", fact.key, version.full) ?? false;
   }
   if (Object.keys(gates).length) out.featureGates = gates;
+  if (Object.keys(awsGates).length) out.awsFeatureGates = awsGates;
   return out;
+}
+
+const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> = { featureGates: "feature gate", awsFeatureGates: "AWS feature gate" };
+
+/** The gates of `settings.<section>` checked against the version, each problem recorded in `problems`. */
+function gateValues(scope: IConstruct, version: KarpenterVersion, section: "featureGates" | "awsFeatureGates", given: unknown, problems: Problems): Record<string, unknown> {
+  const facts = chartKeyFacts(section, version);
+  const what = GATE_LABEL[section];
+  const gates: Record<string, unknown> = {};
+  if (section === "awsFeatureGates" && given !== undefined && facts.length === 0) {
+    problems.add(new KarpenterValidationError(scope, "settings.awsFeatureGates", given, `Karpenter ${version.full} has no AWS feature gates: settings.awsFeatureGates was introduced in 1.15.0; use version 1.15.0 or later, or leave it unset`));
+    return gates;
+  }
+  for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, `settings.${section}`, given as Record<string, unknown> | undefined)) ?? {})) {
+    if (value === undefined) continue;
+    const fact = facts.find((f) => f.key === key);
+    if (!fact && passUnverified(scope, `settings.${section}.${key}`, version, facts)) {
+      gates[key] = value;
+      continue;
+    }
+    if (!fact) {
+      problems.add(unknownKey(scope, `settings.${section}.${key}`, value, facts, what, version));
+      continue;
+    }
+    problems.check(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what));
+    gates[key] = value;
+  }
+  return gates;
+}
+
+/**
+ * The combinations of 1.15 settings the chart documents as invalid (charts/karpenter/values.yaml of
+ * 1.15.0: enableDRA "can't be combined with" ignoreDRARequests or an AWS DRA gate; legacyNodeRepair
+ * "can't be combined with featureGates.terminateFirstRepair"), judged on what Helm gets: the typed
+ * settings with `values.settings` merged over them. Also warns where a setting has no effect: legacyNodeRepair
+ * and rebootForRepair without featureGates.nodeRepair, ignoreDRARequests overridden by an AWS DRA gate.
+ * @param fieldOf the prop a merged path came from (`values.settings…` or `settings…`)
+ * @param warn false where the release built later warns (Karpenter checks its props before building one)
+ * @throws KarpenterValidationError with every invalid combination
+ */
+export function checkSettingCombinations(scope: IConstruct, merged: unknown, fieldOf: (path: readonly string[]) => string, warn = true): void {
+  if (!isPlainMap(merged)) return;
+  const at = (...path: string[]): unknown => {
+    let v: unknown = merged;
+    for (const p of path) v = isPlainMap(v) ? v[p] : undefined;
+    return v;
+  };
+  const set = (...path: string[]) => at(...path) !== undefined && at(...path) !== null;
+  const on = (...path: string[]) => at(...path) === true;
+  const show = (path: string[]) => `${fieldOf(path)} = ${JSON.stringify(at(...path))}`;
+  const problems = new Problems();
+  if (on("enableDRA")) {
+    const clashing = [["ignoreDRARequests"], ["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].filter((p) => set(...p));
+    if (clashing.length) {
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          fieldOf(["enableDRA"]),
+          true,
+          `enableDRA without ${clashing.map(show).join(" or ")}: the Karpenter chart says enableDRA "can't be combined with" ignoreDRARequests, awsFeatureGates.draNVIDIAGPU or draEFA, because it sets all three itself (both DRA gates on, ignoreDRARequests false). Leave those unset, or drop enableDRA`,
+        ),
+      );
+    }
+  }
+  if (on("legacyNodeRepair") && on("featureGates", "terminateFirstRepair")) {
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        fieldOf(["legacyNodeRepair"]),
+        true,
+        `legacyNodeRepair without ${show(["featureGates", "terminateFirstRepair"])}: the legacy node repair controller does not support terminate-first repair (Karpenter chart, settings.legacyNodeRepair). Drop one of them`,
+      ),
+    );
+  }
+  problems.throwIfAny(scope);
+  if (!warn) return;
+  const nodeRepair = on("featureGates", "nodeRepair");
+  if (on("legacyNodeRepair") && !nodeRepair) {
+    Annotations.of(scope).addWarning(`${show(["legacyNodeRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)`);
+  }
+  if (on("awsFeatureGates", "rebootForRepair") && !nodeRepair) {
+    Annotations.of(scope).addWarning(`${show(["awsFeatureGates", "rebootForRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)`);
+  }
+  const draGate = [["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].find((p) => on(...p));
+  if (on("ignoreDRARequests") && draGate) {
+    Annotations.of(scope).addWarning(`${show(["ignoreDRARequests"])} is overridden to false by ${show(draGate)}: either AWS DRA gate makes the controller honour DRA requests (Karpenter chart, settings.ignoreDRARequests)`);
+  }
 }
 
 function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: unknown, version: KarpenterVersion, what: string): void {
@@ -143,6 +218,7 @@ export function booleanTokensPlain(values: Record<string, unknown>, version: Kar
   };
   const out = plain(chartKeyFacts("settings", version), settings);
   if (isPlainMap(settings.featureGates)) out.featureGates = plain(chartKeyFacts("featureGates", version), settings.featureGates);
+  if (isPlainMap(settings.awsFeatureGates)) out.awsFeatureGates = plain(chartKeyFacts("awsFeatureGates", version), settings.awsFeatureGates);
   return { ...values, settings: out };
 }
 
@@ -169,19 +245,24 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
   if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
   const problems = new Problems();
   const CHART_SETTINGS = chartKeyFacts("settings", version);
-  const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
   for (const [key, value] of Object.entries(settings)) {
-    if (key === "featureGates") {
+    if (key === "featureGates" || key === "awsFeatureGates") {
       if (value === null) continue;
+      const facts = chartKeyFacts(key, version);
+      const what = GATE_LABEL[key];
+      if (key === "awsFeatureGates" && facts.length === 0 && !version.unverified) {
+        problems.add(new KarpenterValidationError(scope, "values.settings.awsFeatureGates", value, `Karpenter ${version.full} has no AWS feature gates: settings.awsFeatureGates was introduced in 1.15.0; use version 1.15.0 or later, or leave it unset`));
+        continue;
+      }
       if (!isPlainMap(value)) {
-        problems.add(new KarpenterValidationError(scope, "values.settings.featureGates", value, "a map of feature gates"));
+        problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `a map of ${what}s`));
         continue;
       }
       for (const [gate, v] of Object.entries(value)) {
-        const fact = CHART_FEATURE_GATES.find((f) => f.key === gate);
-        if (!fact && passUnverified(scope, `values.settings.featureGates.${gate}`, version, CHART_FEATURE_GATES)) continue;
-        if (!fact) problems.add(unknownKey(scope, `values.settings.featureGates.${gate}`, v, CHART_FEATURE_GATES, "feature gate", version));
-        else if (v !== null) problems.check(() => checkFact(scope, `values.settings.featureGates.${gate}`, fact, v, version, "feature gate"));
+        const fact = facts.find((f) => f.key === gate);
+        if (!fact && passUnverified(scope, `values.settings.${key}.${gate}`, version, facts)) continue;
+        if (!fact) problems.add(unknownKey(scope, `values.settings.${key}.${gate}`, v, facts, what, version));
+        else if (v !== null) problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what));
       }
       continue;
     }

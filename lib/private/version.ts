@@ -1,23 +1,30 @@
 import * as semver from "./semver";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../errors";
-import { knownReleases } from "../versions";
+import { DEFAULT_RELEASE, knownReleases, newestPatchOf } from "../versions";
 
 /**
- * The newest patch of every Karpenter minor this library knows: release tags v1.0.14 to v1.14.1 of
- * aws/karpenter-provider-aws (GitHub releases), whose charts, CRDs and getting-started
- * CloudFormation `npm run add-version` turned into lib/versions/data/.
+ * The release of every Karpenter minor this library has data for: release tags v1.0.14 to v1.14.1 of
+ * aws/karpenter-provider-aws (GitHub releases) and v1.15.0 (partly reconstructed, see the reference's
+ * v1.15.0/SOURCES.md), whose charts, CRDs and getting-started CloudFormation `npm run add-version`
+ * turned into lib/versions/data/. Later patches without artefact changes (1.14.3, 1.15.2) are known
+ * too, on these facts.
  */
 export const KNOWN_RELEASES: readonly string[] = knownReleases();
 
-/** The Karpenter version installed when none is given: the newest known release. */
-export const DEFAULT_KARPENTER_VERSION = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
+/**
+ * The Karpenter version installed when none is given: the newest known release whose facts are verified
+ * (docs/versions.md, "The default release"). 1.15.0's CRDs and chart templates in the reference are partly
+ * reconstructed, so the default stays at 1.14.1 until a real API server has accepted the 1.15 objects
+ * against the CRDs of the released 1.15.0 Go module.
+ */
+export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 
 /** The supported minors, as `"1.0"` … `"1.14"`. */
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
 
-/** The newest release this library knows, e.g. `"1.14.1"`. */
-export const NEWEST_KNOWN_RELEASE = DEFAULT_KARPENTER_VERSION;
+/** The newest release this library has data for, e.g. `"1.15.0"`. */
+export const NEWEST_KNOWN_RELEASE = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
 
 /** A validated Karpenter version. */
 export interface KarpenterVersion {
@@ -62,7 +69,7 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
   const parsed = semver.valid(clean) ? semver.parse(clean) : null;
   if (!parsed || parsed.prerelease.length > 0 || parsed.build.length > 0) {
     // "1.14" names a minor, not a chart: Helm needs the exact version, so offer the newest known patch
-    const newest = /^\d+\.\d+$/.test(clean) ? KNOWN_RELEASES.find((r) => r.startsWith(`${clean}.`)) : undefined;
+    const newest = /^\d+\.\d+$/.test(clean) ? newestPatchOf(clean) : undefined;
     throw new KarpenterValidationError(scope, field, version, newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed);
   }
   const minorKey = `${parsed.major}.${parsed.minor}`;
@@ -102,14 +109,14 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
   };
 }
 
-/** The newest known patch of the minor of `v` (e.g. `"1.14.1"` for 1.14.0). */
+/** The newest known patch of the minor of `v` (e.g. `"1.14.3"` for 1.14.0: patches without artefact changes count). */
 export function newestKnownPatch(v: KarpenterVersion): string {
-  return KNOWN_RELEASES.find((r) => r.startsWith(`${v.factsMinor}.`))!;
+  return newestPatchOf(v.factsMinor)!;
 }
 
 /**
  * True when the version's patch is newer than the newest patch of its minor this library knows
- * (e.g. 1.14.9 while KNOWN_RELEASES has 1.14.1): the chart may not exist, and its IAM policy and
+ * (e.g. 1.14.9 while the newest known 1.14 patch is 1.14.3): the chart may not exist, and its IAM policy and
  * settings are assumed to equal the newest known patch's.
  */
 export function isNewerThanKnownPatch(v: KarpenterVersion): boolean {

@@ -81,6 +81,7 @@ function stepMarkdown(s: UpgradeStep): string[] {
   section("Chart settings and feature gates", [
     ...s.chart.settings.map((c) => `- ${code(`settings.${c.key}`)} ${describeSetting(c)}`),
     ...s.chart.featureGates.map((c) => `- feature gate ${code(`settings.featureGates.${c.key}`)} ${describeSetting(c)}`),
+    ...s.chart.awsFeatureGates.map((c) => `- AWS feature gate ${code(`settings.awsFeatureGates.${c.key}`)} ${describeSetting(c)}`),
     ...listLines(s.chart.valuePaths, "chart value", valuePath),
   ]);
   section("NodePool", crdLines(s.crds.nodePool));

@@ -51,14 +51,14 @@ export interface StatementChange {
 
 /** How one chart setting or feature gate changes. */
 export interface SettingChange {
-  /** The key under `settings` (or `settings.featureGates`), e.g. `batchMaxDuration`. */
+  /** The key under `settings` (or `settings.featureGates`, `settings.awsFeatureGates`), e.g. `batchMaxDuration`. */
   readonly key: string;
   /** What happens to the key. */
   readonly change: "added" | "removed" | "default changed";
-  /** The chart default before (absent for `added`, or when the chart has none). */
-  readonly from?: string | number | boolean;
-  /** The chart default after (absent for `removed`, or when the chart has none). */
-  readonly to?: string | number | boolean;
+  /** The chart default before (absent for `added`, or when the chart has none; `null`: left to the controller). */
+  readonly from?: string | number | boolean | null;
+  /** The chart default after (absent for `removed`, or when the chart has none; `null`: left to the controller). */
+  readonly to?: string | number | boolean | null;
 }
 
 /** An EventBridge rule of the interruption queue. */
@@ -101,11 +101,11 @@ export interface UpgradeStep {
   /** EventBridge rules to the interruption queue. */
   readonly interruptionRules: ListChange<InterruptionRuleFact>;
   /**
-   * The `karpenter` chart: `settings` keys and feature gates (added, removed, default changed),
+   * The `karpenter` chart: `settings` keys, feature gates and AWS feature gates (added, removed, default changed),
    * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list,
    * `serviceMonitor.sampleLimit~` a key whose default is null; the Markdown spells these out).
    */
-  readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly valuePaths: ListChange };
+  readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly awsFeatureGates: SettingChange[]; readonly valuePaths: ListChange };
   /** The NodePool and EC2NodeClass CRDs. */
   readonly crds: { readonly nodePool: CrdChange; readonly ec2NodeClass: CrdChange };
   /** Ids of the errata whose corrections the facts carry: on the older side, on the newer side. */
@@ -342,6 +342,7 @@ export function compareVersionFacts(a: VersionFacts, b: VersionFacts, fromVersio
     chart: {
       settings: settingChanges(a.chart.settings, b.chart.settings),
       featureGates: settingChanges(a.chart.featureGates, b.chart.featureGates),
+      awsFeatureGates: settingChanges(a.chart.awsFeatureGates, b.chart.awsFeatureGates),
       valuePaths: listChange(a.chart.valuePaths, b.chart.valuePaths),
     },
     crds: { nodePool: crdChange(a.crds.nodePool, b.crds.nodePool), ec2NodeClass: crdChange(a.crds.ec2NodeClass, b.crds.ec2NodeClass) },
@@ -588,6 +589,7 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
   const settings = [
     ...net.chart.settings.map((s) => `settings.${s.key} ${describeSetting(s)}`),
     ...net.chart.featureGates.map((s) => `settings.featureGates.${s.key} ${describeSetting(s)}`),
+    ...net.chart.awsFeatureGates.map((s) => `settings.awsFeatureGates.${s.key} ${describeSetting(s)}`),
   ];
   const removedFields = [...net.crds.nodePool.fields.removed.map((f) => `NodePool ${f}`), ...net.crds.ec2NodeClass.fields.removed.map((f) => `EC2NodeClass ${f}`)];
   const removedValues = [

@@ -1,6 +1,6 @@
 import { KarpenterValidationError } from "../errors";
 import { KUBERNETES, LOADERS, RELEASES } from "./data";
-import { KUBERNETES_EARLY_PATCHES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
+import { KUBERNETES_EARLY_PATCHES, PATCHES_WITHOUT_ARTEFACT_CHANGES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
 import { RawStatement, VersionData } from "./types";
 
 /*
@@ -30,7 +30,8 @@ export interface SettingFact {
   key: string;
   /** `boolean`, `number`, `duration` or `string` (inferred from the chart default). */
   kind: string;
-  default?: string | number | boolean;
+  /** The chart default; `null` where values.yaml leaves it to the controller (1.15's `ignoreDRARequests`). */
+  default?: string | number | boolean | null;
   /** The first release whose chart carries it, e.g. `"1.6.2"`. */
   since: string;
 }
@@ -51,8 +52,8 @@ export interface VersionFacts {
   nodeRolePolicies: string[];
   /** The EventBridge rules to the interruption queue. */
   interruptionRules: { key: string; source: string[]; detailType: string[] }[];
-  /** The `karpenter` chart: settings, feature gates and value paths (without settings; notation of lib/private/chart-values.ts). */
-  chart: { settings: SettingFact[]; featureGates: SettingFact[]; valuePaths: string[] };
+  /** The `karpenter` chart: settings, feature gates, AWS feature gates (`settings.awsFeatureGates`, 1.15+; empty before) and value paths (without settings; notation of lib/private/chart-values.ts). */
+  chart: { settings: SettingFact[]; featureGates: SettingFact[]; awsFeatureGates: SettingFact[]; valuePaths: string[] };
   /** CRD spec fields (dotted, arrays as `[]`, sorted) and enum values per field. */
   crds: {
     nodePool: { fields: string[]; enums: Record<string, string[]> };
@@ -73,9 +74,26 @@ export function compareVersions(a: string, b: string): number {
   return 0;
 }
 
-/** The newest known patch of every known minor, oldest first (`"1.0.14"` … `"1.14.1"`). */
+/** The release each known minor's data was read from, oldest first (`"1.0.14"` … `"1.15.0"`). */
 export function knownReleases(): readonly string[] {
   return RELEASES;
+}
+
+/**
+ * The release installed when none is given: the newest release whose facts are verified. The 1.15.0
+ * reference is partly reconstructed (its SOURCES.md), so 1.14.1 stays the default until a real API server
+ * accepts the 1.15 node objects against the CRDs of the released 1.15.0 Go module (docs/versions.md).
+ */
+export const DEFAULT_RELEASE = "1.14.1";
+
+/**
+ * The newest patch of `minor` this library knows to exist: the data's release, or a later patch of
+ * patch-history.ts that changed no artefact (`"1.14"` → `"1.14.3"`).
+ */
+export function newestPatchOf(minor: string): string | undefined {
+  const data = RELEASES.find((r) => minorOf(r) === minor);
+  if (data === undefined) return undefined;
+  return [data, ...(PATCHES_WITHOUT_ARTEFACT_CHANGES[minor] ?? [])].reduce((a, b) => (compareVersions(b, a) > 0 ? b : a));
 }
 
 /** The known minors, oldest first: `["1.0", …, "1.14"]`. */
@@ -165,6 +183,7 @@ export function versionFacts(version: string): VersionFacts {
     chart: {
       settings: d.chart.settings.filter(present).map(settingAt),
       featureGates: d.chart.featureGates.filter(present).map(settingAt),
+      awsFeatureGates: (d.chart.awsFeatureGates ?? []).filter(present).map(settingAt),
       valuePaths: valuePathsAt(at),
     },
     crds: {

@@ -38,3 +38,16 @@ export const VALUE_PATHS_PATCH_CHANGES: readonly { readonly patch: string; reado
   { patch: "1.1.1", added: ["schedulerName", "controller.containerName"] },
   { patch: "1.5.3", removed: ["podSecurityContext.runAsNonRoot"] },
 ];
+
+/**
+ * Patch releases newer than the patch a minor's data was read from, known to exist (GitHub releases of
+ * aws/karpenter-provider-aws, and their Go module versions on the module proxy) and documented with no
+ * change to any artefact the data holds: the getting-started CloudFormation (IAM, queue, rules), the chart's
+ * values.yaml (settings, gates, value paths) and the CRDs. They install without the "newer than the
+ * newest known patch" warning, on their minor's facts. A patch whose release notes change one of those
+ * artefacts needs its reference folder and `npm run add-version` instead (docs/versions.md).
+ */
+export const PATCHES_WITHOUT_ARTEFACT_CHANGES: Readonly<Record<string, readonly string[]>> = {
+  "1.14": ["1.14.2", "1.14.3"],
+  "1.15": ["1.15.1", "1.15.2"],
+};

@@ -18,12 +18,22 @@ export interface RawStatement {
 export interface SettingData {
   /** The key as the chart's templates read it, e.g. `batchMaxDuration`. */
   readonly key: string;
-  /** Inferred from the default: `boolean`, `number`, `duration` (a Go duration string) or `string`. */
+  /** Inferred from the default: `boolean`, `number`, `duration` (a Go duration string) or `string`; for a null default, helm-docs' `(bool)` annotation. */
   readonly kind: string;
-  /** The default in values.yaml of this minor's newest patch. */
-  readonly default?: string | number | boolean;
+  /** The default in values.yaml of this minor's newest patch; `null` where values.yaml leaves it to the controller (1.15's `ignoreDRARequests`). */
+  readonly default?: string | number | boolean | null;
   /** The first release whose values.yaml carries the key, e.g. `"1.6.2"`. */
   readonly since: string;
+}
+
+/** What the data holds of one CRD's spec. */
+export interface CrdData {
+  /** Spec fields, sorted, dotted, arrays as `[]`. */
+  readonly fields: readonly string[];
+  /** Enum values per field. */
+  readonly enums: Readonly<Record<string, readonly string[]>>;
+  /** Objects whose fields the API server keeps unjudged (`x-kubernetes-preserve-unknown-fields`), e.g. 1.15's `spec.kubelet`; absent when none. */
+  readonly freeForm?: readonly string[];
 }
 
 /** Everything generated for one Karpenter minor, read from its newest known patch. */
@@ -42,12 +52,20 @@ export interface VersionData {
   readonly nodeRolePolicies: readonly string[];
   /** The EventBridge rules to the interruption queue, template order; `key` ≤ 19 characters. */
   readonly interruptionRules: readonly { readonly key: string; readonly logicalId: string; readonly source: readonly string[]; readonly detailType: readonly string[] }[];
-  /** The `karpenter` chart: settings and feature gates (values.yaml order), value paths (sorted; notation of lib/private/chart-values.ts). */
-  readonly chart: { readonly settings: readonly SettingData[]; readonly featureGates: readonly SettingData[]; readonly valuePaths: readonly string[] };
+  /**
+   * The `karpenter` chart: settings, feature gates and (from 1.15) the AWS feature gates of
+   * `settings.awsFeatureGates` (values.yaml order), value paths (sorted; notation of lib/private/chart-values.ts).
+   */
+  readonly chart: {
+    readonly settings: readonly SettingData[];
+    readonly featureGates: readonly SettingData[];
+    readonly awsFeatureGates?: readonly SettingData[];
+    readonly valuePaths: readonly string[];
+  };
   /** CRD spec fields (sorted, dotted, arrays as `[]`) and enum values per field. */
   readonly crds: {
-    readonly nodePool: { readonly fields: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>> };
-    readonly ec2NodeClass: { readonly fields: readonly string[]; readonly enums: Readonly<Record<string, readonly string[]>> };
+    readonly nodePool: CrdData;
+    readonly ec2NodeClass: CrdData;
   };
   /** Every CEL rule (`x-kubernetes-validations`) of the NodePool and EC2NodeClass CRDs: `<kind> <path>: <rule>`, sorted; add-version lists new ones for review. */
   readonly celRules: readonly string[];

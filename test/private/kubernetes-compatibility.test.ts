@@ -76,12 +76,12 @@ describe("Kubernetes compatibility", () => {
   });
 
   test("Kubernetes newer than the table: a warning (once) when the version supports the newest known minor, else an error", () => {
-    const { stack, cluster } = clusterWith("1.37");
-    const v = resolveKarpenterVersion("t", "1.14.1");
+    const { stack, cluster } = clusterWith("1.38");
+    const v = resolveKarpenterVersion("t", "1.15.0");
     checkKubernetesCompatibility(stack, "version", v, cluster);
     checkKubernetesCompatibility(stack, "version", v, cluster);
-    expect(warningsOf(stack)).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.37, newer than the Karpenter compatibility matrix this library knows \(up to 1\.36\); Karpenter 1\.14\.1 supports Kubernetes 1\.26 to 1\.36 as far as known: check https:\/\/karpenter\.sh/)]);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster)).toThrow(/no Karpenter release this library knows supports Kubernetes 1\.37 yet/);
+    expect(warningsOf(stack)).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.38, newer than the Karpenter compatibility matrix this library knows \(up to 1\.37\); Karpenter 1\.15\.0 supports Kubernetes 1\.31 to 1\.37 as far as known: check https:\/\/karpenter\.sh/)]);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.14.1"), cluster)).toThrow(/no Karpenter release this library knows supports Kubernetes 1\.38 yet/);
   });
 
   test("a patch newer than the newest known one may have gained support: a warning, not an error", () => {

@@ -123,8 +123,8 @@ describeRef("upgrade plans against the reference folders", () => {
   test.each(pairs)("%s → %s: chart settings and feature gates as the two values.yaml differ", (from, to) => {
     const [step] = stepOf(from, to);
     const settings = (v: string) => {
-      const { featureGates, ...rest } = referenceChartValues(v).settings;
-      return { rest: rest as Record<string, unknown>, gates: featureGates as Record<string, unknown> };
+      const { featureGates, awsFeatureGates, ...rest } = referenceChartValues(v).settings;
+      return { rest: rest as Record<string, unknown>, gates: featureGates as Record<string, unknown>, awsGates: (awsFeatureGates ?? {}) as Record<string, unknown> };
     };
     const [a, b] = [settings(from), settings(to)];
     const expected = (x: Record<string, unknown>, y: Record<string, unknown>) =>
@@ -136,6 +136,7 @@ describeRef("upgrade plans against the reference folders", () => {
         .sort();
     expect(step.chart.settings.map((s) => `${s.key} ${s.change}`).sort()).toEqual(expected(a.rest, b.rest));
     expect(step.chart.featureGates.map((s) => `${s.key} ${s.change}`).sort()).toEqual(expected(a.gates, b.gates));
+    expect(step.chart.awsFeatureGates.map((s) => `${s.key} ${s.change}`).sort()).toEqual(expected(a.awsGates, b.awsGates));
   });
 
   test.each(pairs)("%s → %s: NodePool and EC2NodeClass fields and enum values as the two CRDs differ", (from, to) => {

@@ -17,7 +17,7 @@ function facts(minor: string, patch: number, over: Partial<VersionFacts> = {}): 
     errata: [],
     nodeRolePolicies: ["AmazonEKSWorkerNodePolicy"],
     interruptionRules: [{ key: "SpotInterruption", source: ["aws.ec2"], detailType: ["EC2 Spot Instance Interruption Warning"] }],
-    chart: { settings: [], featureGates: [], valuePaths: ["replicas"] },
+    chart: { settings: [], featureGates: [], awsFeatureGates: [], valuePaths: ["replicas"] },
     crds: { nodePool: { fields: ["spec.weight"], enums: {} }, ec2NodeClass: { fields: ["spec.role"], enums: {} } },
     ...over,
   };
@@ -80,6 +80,7 @@ describe("compareVersionFacts", () => {
       chart: {
         settings: [{ key: "batchMaxDuration", kind: "duration", default: "10s", since: "1.0.0" }, { key: "old", kind: "boolean", default: false, since: "1.0.0" }],
         featureGates: [{ key: "reservedCapacity", kind: "boolean", default: false, since: "1.3.0" }],
+        awsFeatureGates: [],
         valuePaths: ["replicas", "webhook.enabled"],
       },
       crds: {
@@ -93,6 +94,7 @@ describe("compareVersionFacts", () => {
       chart: {
         settings: [{ key: "batchMaxDuration", kind: "duration", default: "20s", since: "1.0.0" }, { key: "disableDryRun", kind: "boolean", default: false, since: "1.6.2" }],
         featureGates: [{ key: "reservedCapacity", kind: "boolean", default: true, since: "1.3.0" }, { key: "staticCapacity", kind: "boolean", default: false, since: "1.8.1" }],
+        awsFeatureGates: [],
         valuePaths: ["replicas", "initContainers{}"],
       },
       crds: {

@@ -10,20 +10,20 @@ import { describeWithReference, referenceRoot, referenceVersionsWith } from "../
  */
 
 const DATA = path.resolve(__dirname, "../../lib/versions/data");
-const hasBase = referenceVersionsWith("cloudformation.yaml").includes("1.14.1");
+const hasBase = ["1.14.1", "1.15.0"].every((v) => referenceVersionsWith("cloudformation.yaml").includes(v));
 
-describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () => {
+describeWithReference(hasBase ? ["1.14.1", "1.15.0"] : [])("add-version command line", () => {
   let tmp: string;
   let data: string;
   let folder: string;
 
-  /** A copy of the 1.14.1 artefacts named `v<version>` whose charts say `chartVersion`. */
-  function release(version: string, chartVersion = version): string {
+  /** A copy of the artefacts of `base` (1.14.1 for its patches, 1.15.0 for a new minor) named `v<version>` whose charts say `chartVersion`. */
+  function release(version: string, chartVersion = version, base = version.startsWith("1.14.") ? "1.14.1" : "1.15.0"): string {
     const dir = path.join(tmp, "reference", `v${version}`);
-    fs.cpSync(path.join(referenceRoot(), "v1.14.1"), dir, { recursive: true, dereference: true });
+    fs.cpSync(path.join(referenceRoot(), `v${base}`), dir, { recursive: true, dereference: true });
     for (const chart of ["karpenter", "karpenter-crd"]) {
       const f = path.join(dir, "charts", chart, "Chart.yaml");
-      fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^(version|appVersion): 1\.14\.1$/gm, `$1: ${chartVersion}`));
+      fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(new RegExp(`^(version|appVersion): ${base.replace(/\./g, "\\.")}$`, "gm"), `$1: ${chartVersion}`));
     }
     return dir;
   }
@@ -38,7 +38,7 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
 
   beforeAll(() => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "karpenter-add-version-cli-"));
-    folder = release("1.15.0");
+    folder = release("1.16.0");
     // a permission more in an existing statement and a new enum value: both need a person
     const cfn = path.join(folder, "cloudformation.yaml");
     fs.writeFileSync(cfn, fs.readFileSync(cfn, "utf8").replace('"ec2:DescribeSpotPriceHistory",', '"ec2:DescribeSpotPriceHistory",\n                "ec2:DescribeFastLaunchImages",'));
@@ -57,7 +57,7 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
     const before = written();
     const r = run(folder, "--data", data);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: 1\.15 is a new minor: --kubernetes <oldest>-<newest> is needed/);
+    expect(r.stderr).toMatch(/^error: 1\.16 is a new minor: --kubernetes <oldest>-<newest> is needed/);
     expect(r.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(written()).toEqual(before);
   });
@@ -73,10 +73,10 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
     const before = written();
     expect(run(path.join(tmp, "v1.16.0"), "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: .*v1\.16\.0: no such folder\n$/) });
     expect(run(folder, "--kubernetes", "1.36-1.30", "--data", data)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: --kubernetes must be "<oldest>-<newest>".*got 1\.36-1\.30/) });
-    const copied = release("1.17.0", "1.14.1"); // renamed without its charts' versions
+    const copied = release("1.17.0", "1.15.0"); // renamed without its charts' versions
     expect(run(copied, "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/^error: .*v1\.17\.0: charts\/karpenter\/Chart\.yaml has version 1\.14\.1, but the folder is named v1\.17\.0/),
+      stderr: expect.stringMatching(/^error: .*v1\.17\.0: charts\/karpenter\/Chart\.yaml has version 1\.15\.0, but the folder is named v1\.17\.0/),
     });
     expect(written()).toEqual(before);
   });
@@ -107,13 +107,13 @@ describeWithReference(hasBase ? ["1.14.1"] : [])("add-version command line", () 
   });
 
   test("a changed controller statement and new enum values are on the checklist, with where to act; --kubernetes=<range> works", () => {
-    const r = run(folder, "--kubernetes=1.30-1.36", "--data", data);
+    const r = run(folder, "--kubernetes=1.31-1.37", "--data", data);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/wrote .*v1-15\.json \(Karpenter 1\.15\.0, Kubernetes 1\.30–1\.36\)/);
-    expect(r.stdout).toContain("[ ] controller statement AllowRegionalReadActions changed since 1.14.1: review it");
+    expect(r.stdout).toMatch(/wrote .*v1-16\.json \(Karpenter 1\.16\.0, Kubernetes 1\.31–1\.37\)/);
+    expect(r.stdout).toContain("[ ] controller statement AllowRegionalReadActions changed since 1.15.0: review it");
     expect(r.stdout).toMatch(/\[ \] new EC2NodeClass spec\.amiFamily values: Windows2028: until they are added to the typed spec and rules \(lib\/ec2-node-class-spec\.ts, lib\/private\/ec2-node-class-rules\.ts\)/);
     expect(r.stdout).not.toMatch(/statement AllowScopedEC2InstanceAccessActions/); // unchanged statements stay off the list
-    expect(written()).toContain("v1-15.json");
+    expect(written()).toContain("v1-16.json");
   });
 });

@@ -25,43 +25,43 @@ describe("a Karpenter release newer than every known one", () => {
   test("is refused without the opt-in, naming the newest known release and the opt-in", () => {
     let err: unknown;
     try {
-      install({ version: "1.15.0" });
+      install({ version: "1.16.0" });
     } catch (e) {
       err = e;
     }
     expect(err).toBeInstanceOf(KarpenterValidationError);
-    expect((err as Error).message).toMatch(/^test\/karpenter: version = "1\.15\.0" is invalid: .*1\.15\.0 is newer than 1\.14\.1, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/);
+    expect((err as Error).message).toMatch(/^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.0, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/);
     expect(DEFAULT_KARPENTER_VERSION).toBe("1.14.1");
   });
 
   test("with allowUnverifiedVersion: both releases install it, facts from the newest known release, and synth warns naming both", () => {
-    const { json, warnings } = install({ version: "1.15.0", allowUnverifiedVersion: true });
+    const { json, warnings } = install({ version: "1.16.0", allowUnverifiedVersion: true });
     expect(releases(json).map((r) => [r.chart, r.version]).sort()).toEqual([
-      ["karpenter", "1.15.0"],
-      ["karpenter-crd", "1.15.0"],
+      ["karpenter", "1.16.0"],
+      ["karpenter-crd", "1.16.0"],
     ]);
-    const known = install({ version: "1.14.1" });
+    const known = install({ version: "1.15.0" });
     expect(policies(json)).toEqual(policies(known.json));
     expect(Object.keys(resources(json, "aws_cloudwatch_event_rule")).sort()).toEqual(Object.keys(resources(known.json, "aws_cloudwatch_event_rule")).sort());
-    const warning = warnings.filter((w) => w.includes("allowUnverifiedVersion") && w.startsWith("Karpenter 1.15.0"));
+    const warning = warnings.filter((w) => w.includes("allowUnverifiedVersion") && w.startsWith("Karpenter 1.16.0"));
     expect(warning).toHaveLength(1);
-    expect(warning[0]).toMatch(/Karpenter 1\.15\.0 is newer than 1\.14\.1.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.14\.1's and are unverified/);
+    expect(warning[0]).toMatch(/Karpenter 1\.16\.0 is newer than 1\.15\.0.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.15\.0's and are unverified/);
   });
 
   test("with the opt-in, settings and values the newest known chart lacks pass with a warning; known ones are still checked", () => {
     const { json, warnings } = install({
-      version: "1.15.0",
+      version: "1.16.0",
       allowUnverifiedVersion: true,
       settings: { brandNewSetting: "x", featureGates: { brandNewGate: true } } as KarpenterSettings,
       values: { brandNewValue: { a: 1 } },
     });
     const values = releases(json).find((r) => r.chart === "karpenter").values[0];
     expect(YAML.parse(values)).toMatchObject({ settings: { brandNewSetting: "x", featureGates: { brandNewGate: true } }, brandNewValue: { a: 1 } });
-    expect(warnings.some((w) => /^settings\.brandNewSetting is not a key of the Karpenter 1\.14 chart.*passed to the 1\.15\.0 chart unchecked/.test(w))).toBe(true);
+    expect(warnings.some((w) => /^settings\.brandNewSetting is not a key of the Karpenter 1\.15 chart.*passed to the 1\.16\.0 chart unchecked/.test(w))).toBe(true);
     expect(warnings.some((w) => /^settings\.featureGates\.brandNewGate is not a key/.test(w))).toBe(true);
-    expect(warnings.some((w) => /^values\.brandNewValue\.a is not a value path of the Karpenter 1\.14\.1 chart/.test(w))).toBe(true);
-    expect(() => install({ version: "1.15.0", allowUnverifiedVersion: true, settings: { batchMaxDuration: "soon" } })).toThrow(/settings\.batchMaxDuration = "soon" is invalid/);
-    expect(() => install({ version: "1.15.0", allowUnverifiedVersion: true, values: { settings: { clusterName: "x" } } })).toThrow(/wired/);
+    expect(warnings.some((w) => /^values\.brandNewValue\.a is not a value path of the Karpenter 1\.15\.0 chart/.test(w))).toBe(true);
+    expect(() => install({ version: "1.16.0", allowUnverifiedVersion: true, settings: { batchMaxDuration: "soon" } })).toThrow(/settings\.batchMaxDuration = "soon" is invalid/);
+    expect(() => install({ version: "1.16.0", allowUnverifiedVersion: true, values: { settings: { clusterName: "x" } } })).toThrow(/wired/);
   });
 
   test("without the opt-in an unknown setting stays an error", () => {
@@ -69,13 +69,13 @@ describe("a Karpenter release newer than every known one", () => {
   });
 
   test("node objects of the opted-in app use the asked version too", () => {
-    const { app, karpenter } = install({ version: "1.15.0", allowUnverifiedVersion: true });
+    const { app, karpenter } = install({ version: "1.16.0", allowUnverifiedVersion: true });
     const stack = providedStack(app, "nodes");
     const pool = new NodePool(stack, "pool", { karpenter, nodeClass: { name: "default" } });
     expect(pool.node.path).toBe("nodes/pool");
     // an app without the opt-in refuses the same version on a node object
     const other = providedStack(Testing.app(), "nodes");
-    expect(() => new NodePool(other, "pool", { version: "1.15.0", nodeClass: { name: "default" } })).toThrow(/nodes\/pool: version = "1\.15\.0" is invalid: .*allowUnverifiedVersion/);
+    expect(() => new NodePool(other, "pool", { version: "1.16.0", nodeClass: { name: "default" } })).toThrow(/nodes\/pool: version = "1\.16\.0" is invalid: .*allowUnverifiedVersion/);
   });
 
   test("the Kubernetes range assumed for it is named as such", () => {
@@ -83,8 +83,8 @@ describe("a Karpenter release newer than every known one", () => {
     const stack = providedStack(app, "test");
     const cluster = testCluster(stack);
     (cluster.resource as EksCluster).version = "1.25";
-    expect(() => new Karpenter(stack, "karpenter", { cluster, version: "1.15.0", allowUnverifiedVersion: true })).toThrow(
-      /version = "1\.15\.0" is invalid: Karpenter 1\.15\.0 \(unverified: assumed to run where 1\.14\.1 runs\) supports Kubernetes 1\.26 to 1\.36, and .* runs Kubernetes 1\.25/,
+    expect(() => new Karpenter(stack, "karpenter", { cluster, version: "1.16.0", allowUnverifiedVersion: true })).toThrow(
+      /version = "1\.16\.0" is invalid: Karpenter 1\.16\.0 \(unverified: assumed to run where 1\.15\.2 runs\) supports Kubernetes 1\.31 to 1\.37, and .* runs Kubernetes 1\.25/,
     );
   });
 
@@ -96,6 +96,6 @@ describe("a Karpenter release newer than every known one", () => {
     }
     const { json } = install({ version: "1.14.7" });
     expect(releases(json).map((r) => r.version)).toEqual(["1.14.7", "1.14.7"]);
-    expect(() => install({ version: "1.15.0", allowUnverifiedVersion: "yes" as unknown as boolean })).toThrow(/allowUnverifiedVersion = "yes" is invalid: true or false/);
+    expect(() => install({ version: "1.16.0", allowUnverifiedVersion: "yes" as unknown as boolean })).toThrow(/allowUnverifiedVersion = "yes" is invalid: true or false/);
   });
 });

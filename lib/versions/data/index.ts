@@ -2,7 +2,7 @@
 import { VersionData } from "../types";
 
 /** The newest known patch of every known minor, oldest first. */
-export const RELEASES: readonly string[] = ["1.0.14","1.1.10","1.2.8","1.3.8","1.4.4","1.5.8","1.6.8","1.7.6","1.8.8","1.9.2","1.10.2","1.11.3","1.12.2","1.13.1","1.14.1"];
+export const RELEASES: readonly string[] = ["1.0.14","1.1.10","1.2.8","1.3.8","1.4.4","1.5.8","1.6.8","1.7.6","1.8.8","1.9.2","1.10.2","1.11.3","1.12.2","1.13.1","1.14.1","1.15.0"];
 
 /** The Kubernetes minors each known minor's newest patch runs on (`--kubernetes` of add-version), without loading its data. */
 export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonly max: string }>> = {
@@ -21,6 +21,7 @@ export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonl
   "1.12": { min: "1.26", max: "1.35" },
   "1.13": { min: "1.26", max: "1.36" },
   "1.14": { min: "1.26", max: "1.36" },
+  "1.15": { min: "1.31", max: "1.37" },
 };
 
 /** Loads one minor's data on first use, so an app pays only for the version it installs. */
@@ -40,4 +41,5 @@ export const LOADERS: Readonly<Record<string, () => VersionData>> = {
   "1.12": () => require("./v1-12.json") as VersionData,
   "1.13": () => require("./v1-13.json") as VersionData,
   "1.14": () => require("./v1-14.json") as VersionData,
+  "1.15": () => require("./v1-15.json") as VersionData,
 };
