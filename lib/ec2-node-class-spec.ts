@@ -135,12 +135,21 @@ export type EvictionSignal = "memory.available" | "nodefs.available" | "nodefs.i
 export type ReservedResource = "cpu" | "memory" | "ephemeral-storage" | "pid";
 
 /**
- * Kubelet settings of the launched nodes (`spec.kubelet`), a subset of the upstream
- * KubeletConfiguration.
+ * Kubelet settings of the launched nodes (`spec.kubelet`).
  *
- * Source: EC2NodeClass CRD, `KubeletConfiguration`.
+ * Up to Karpenter 1.14 the CRD types exactly these 12 fields. From 1.15 `spec.kubelet` is free-form: any
+ * other KubeletConfiguration field (e.g. `registryPullQPS: 10`) may be written directly here and passes
+ * through as written on the AL2023 family (and Custom, whose userData you write); on AL2, Bottlerocket and
+ * Windows it is a synth error naming the family and the 12 fields, since the 1.15 controller rejects the
+ * class there (ValidationSucceeded=False). From 1.15 `maxPods`, `kubeReserved` and `systemReserved` may
+ * also be CEL expressions evaluated per instance type (`"min(110, max_pods)"`), only with the install's
+ * `settings.awsFeatureGates.nodeClassCEL: true`.
+ *
+ * Source: EC2NodeClass CRD, `KubeletConfiguration`; Karpenter v1.15 docs, "NodeClasses: spec.kubelet".
  */
 export interface KubeletConfiguration {
+  /** Any other KubeletConfiguration field (Karpenter 1.15+, AL2023 and Custom only), written as the kubelet reads it. */
+  readonly [field: string]: unknown;
   /** Cluster DNS server IPs. @default the AMI's default (kube-dns service IP) */
   readonly clusterDNS?: string[];
   /** Enforce CPU CFS quota for containers with CPU limits. @default kubelet default (true) */
@@ -157,14 +166,32 @@ export interface KubeletConfiguration {
   readonly imageGCHighThresholdPercent?: number;
   /** Disk usage percent (0–100) image GC frees down to; < `imageGCHighThresholdPercent`. @default kubelet default (80) */
   readonly imageGCLowThresholdPercent?: number;
-  /** Resources reserved for Kubernetes daemons: `cpu`, `memory`, `ephemeral-storage`, `pid` → non-negative quantity. @default computed by the AMI */
+  /**
+   * Resources reserved for Kubernetes daemons: `cpu`, `memory`, `ephemeral-storage`, `pid` → non-negative
+   * quantity, or (1.15+, with `nodeClassCEL`) a CEL expression whose number takes the key's unit (cpu
+   * millicores, memory MiB, ephemeral-storage GiB: `"max(60, vcpus * 30)"`). @default computed by the AMI
+   */
   readonly kubeReserved?: { [resource: string]: string };
-  /** Maximum pods per node (≥ 0). @default from the instance type's ENI limits */
-  readonly maxPods?: number;
+  /**
+   * Maximum pods per node (≥ 0), or (1.15+, with `nodeClassCEL`) a CEL expression over `instance_type`,
+   * `vcpus`, `memory_mib`, `default_enis`, `ips_per_eni`, `max_pods`: `"((default_enis - 1) * (ips_per_eni - 1)) + 2"`.
+   * @default from the instance type's ENI limits
+   */
+  readonly maxPods?: number | string;
   /** Maximum pods per CPU core (≥ 0; capped by `maxPods`). @default unset */
   readonly podsPerCore?: number;
-  /** Resources reserved for OS daemons: `cpu`, `memory`, `ephemeral-storage`, `pid` → non-negative quantity. @default none */
+  /** Resources reserved for OS daemons: `cpu`, `memory`, `ephemeral-storage`, `pid` → non-negative quantity, or (1.15+, with `nodeClassCEL`) a CEL expression as in `kubeReserved`. @default none */
   readonly systemReserved?: { [resource: string]: string };
+}
+
+/**
+ * Nitro Enclaves on the launched instances (`spec.enclaveOptions`, Karpenter 1.15+).
+ *
+ * Source: Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions" (`enabled` required when given).
+ */
+export interface EnclaveOptions {
+  /** Launch the instances with Nitro Enclaves enabled. */
+  readonly enabled: boolean;
 }
 
 /**
@@ -361,6 +388,11 @@ export interface Ec2NodeClassOptions {
    * @default none
    */
   readonly cpuOptions?: CpuOptions;
+  /**
+   * Nitro Enclaves (Karpenter 1.15+): `{ enabled: true }`; refused for earlier releases, naming 1.15.
+   * @default none (enclaves off)
+   */
+  readonly enclaveOptions?: EnclaveOptions;
   /**
    * Tags for the instances, volumes, network interfaces and launch templates. Keys may not be
    * empty, `eks:eks-cluster-name`, start with `kubernetes.io/cluster` or `aws:` (reserved for AWS;

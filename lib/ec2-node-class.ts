@@ -8,7 +8,10 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { IKarpenterInstallation } from "./karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
 import { KarpenterValidationError } from "./errors";
-import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
+import { aliasFamilyOf, checkEc2NodeClass, kubeletExpressionFields, TYPED_KUBELET_FIELDS } from "./private/ec2-node-class-rules";
+import { FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./private/crd-history";
+import { nearestKey } from "./private/problems";
+import { KarpenterVersion } from "./private/version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "./private/k8s-rules";
 import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
 import { nodeContextOf } from "./private/node-context";
@@ -196,6 +199,7 @@ export class Ec2NodeClass extends Construct {
           if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
         });
         checkEc2NodeClass(c, version, spec, name);
+        c.guard(() => checkExpressionGate(c, spec, karpenter));
         c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
       },
       (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
@@ -213,6 +217,7 @@ export class Ec2NodeClass extends Construct {
       if (warning) Annotations.of(this).addWarning(warning);
     }
     if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
+    for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
     const defaultTerms = cluster !== undefined && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
@@ -236,6 +241,54 @@ export class Ec2NodeClass extends Construct {
   }
 }
 
+/**
+ * Kubelet expressions need the install's NodeClassCEL gate: without it the 1.15 controller sets
+ * ValidationSucceeded=False (KubeletExpressionsDisabled) and launches nothing from the class.
+ */
+function checkExpressionGate(c: Checker, spec: Ec2NodeClassOptions, karpenter: IKarpenterInstallation | undefined): void {
+  if (!c.version.atLeast(KUBELET_EXPRESSIONS_SINCE) || karpenter?.nodeClassCel !== false) return;
+  const [first, ...more] = kubeletExpressionFields(spec.kubelet);
+  if (first === undefined) return;
+  c.fail(
+    first,
+    valueAt(spec, first),
+    `a static value: ${[first, ...more].join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
+  );
+}
+
+/** The value at a `kubelet.maxPods` / `kubelet.kubeReserved["cpu"]` path of the spec. */
+function valueAt(spec: Ec2NodeClassOptions, at: string): unknown {
+  const m = /^kubelet\.(\w+)(?:\["(.+)"\])?$/.exec(at);
+  const k = spec.kubelet as Record<string, unknown> | undefined;
+  if (!m || !k) return undefined;
+  return m[2] === undefined ? k[m[1]] : (k[m[1]] as Record<string, unknown> | undefined)?.[m[2]];
+}
+
+/**
+ * What depends on something outside this construct: kubelet expressions of a class whose install's gate
+ * is unknown here, and (1.15, AL2023) a field beyond the typed 12 that looks like a typo of one of them.
+ */
+function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: KarpenterVersion, karpenter: IKarpenterInstallation | undefined): string[] {
+  const out: string[] = [];
+  if (version.atLeast(KUBELET_EXPRESSIONS_SINCE) && karpenter?.nodeClassCel === undefined) {
+    const fields = kubeletExpressionFields(spec.kubelet);
+    if (fields.length) {
+      out.push(
+        `EC2NodeClass ${name}: ${fields.join(", ")} ${fields.length === 1 ? "is a CEL expression" : "are CEL expressions"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); ${karpenter ? `whether ${karpenter.node.path} turns it on is not known at synth` : "this class has no `karpenter`, so the gate of the install is not known here"}: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node`,
+      );
+    }
+  }
+  const k = spec.kubelet;
+  if (version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) && k !== null && typeof k === "object" && !Token.isUnresolved(k)) {
+    for (const f of Object.keys(k)) {
+      if ((TYPED_KUBELET_FIELDS as readonly string[]).includes(f) || k[f] === undefined) continue;
+      const near = nearestKey(f, TYPED_KUBELET_FIELDS);
+      if (near) out.push(`EC2NodeClass ${name}: kubelet.${f} is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter ${version.full} takes any KubeletConfiguration field on AL2023). Did you mean kubelet.${near}?`);
+    }
+  }
+  return out;
+}
+
 /** The props of {@link Ec2NodeClassProps} beyond the spec (known fields a misspelt prop may be meant as). */
 const CONSTRUCT_PROPS = ["karpenter", "cluster", "version", "discoveryTagKey", "deleteTimeout", "kubernetesProvider", "dependsOn"];
 
@@ -256,6 +309,7 @@ const SPEC_PROPS = [
   "instanceStorePolicy",
   "ipPrefixCount",
   "kubelet",
+  "enclaveOptions",
   "metadataOptions",
   "networkInterfaces",
   "placementGroupSelector",

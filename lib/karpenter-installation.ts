@@ -29,4 +29,11 @@ export interface IKarpenterInstallation extends IConstruct {
    * @default "karpenter.sh/discovery"
    */
   readonly discoveryTagKey?: string;
+  /**
+   * Whether the install turns on the AWS feature gate NodeClassCEL (`settings.awsFeatureGates.nodeClassCEL`,
+   * Karpenter 1.15+), which EC2NodeClass kubelet expressions need: true, false, or undefined when not known
+   * at synth (a token, or a hand-composed install that does not say; its classes then get a warning).
+   * @default undefined
+   */
+  readonly nodeClassCel?: boolean;
 }

@@ -265,6 +265,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly spotServiceLinkedRole?: SpotServiceLinkedRole;
   /** True when this install creates the spot service-linked role. */
   public readonly createsSpotServiceLinkedRole: boolean;
+  /**
+   * Whether the AWS feature gate NodeClassCEL ends up on (`settings.awsFeatureGates.nodeClassCEL`, `values`
+   * merged last): EC2NodeClass kubelet expressions need it; undefined when a token decides.
+   */
+  public readonly nodeClassCel?: boolean;
   /** The construct that wraps the `karpenter-crd` chart (version, namespace; its `release` is {@link crdRelease}). */
   public readonly crdChart: KarpenterCrdRelease;
   /** The construct that wraps the `karpenter` chart (values, replicas, full name; its `release` is {@link release}). */
@@ -366,6 +371,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
         this.existingQueueArn = existingQueue?.existingQueueArn;
         this.staticCapacity = staticCapacityGate(props.settings, props.values);
+        this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
         if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags, provider });
         const queue = existingQueue
           ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
@@ -640,8 +646,14 @@ function crdWebhook(scope: IConstruct, minor: number, values: Record<string, unk
  * the key, leaving the chart's `false`); undefined when a token decides.
  */
 function staticCapacityGate(settings: KarpenterSettings | undefined, values: Record<string, unknown> | undefined): boolean | undefined {
-  const raw = isPlainMap(values?.settings) && isPlainMap(values.settings.featureGates) ? values.settings.featureGates.staticCapacity : undefined;
-  const gate = raw !== undefined ? raw : isPlainMap(settings?.featureGates) ? settings?.featureGates?.staticCapacity : undefined;
+  return mergedGate(settings, values, "featureGates", "staticCapacity");
+}
+
+/** Whether gate `key` of `settings.<block>` ends up on, `values` merged last; undefined when a token decides. */
+function mergedGate(settings: KarpenterSettings | undefined, values: Record<string, unknown> | undefined, block: "featureGates" | "awsFeatureGates", key: string): boolean | undefined {
+  const fromValues = isPlainMap(values?.settings) && isPlainMap(values.settings[block]) ? values.settings[block][key] : undefined;
+  const typed = settings?.[block] as Record<string, unknown> | undefined;
+  const gate = fromValues !== undefined ? fromValues : isPlainMap(typed) ? typed[key] : undefined;
   if (isUnresolved(gate)) return undefined;
   return gate === true;
 }

@@ -26,6 +26,17 @@ export const EC2NODECLASS_FIELDS_SINCE: { readonly [crdPath: string]: string } =
   "spec.enclaveOptions": "1.15",
 };
 
+/**
+ * Objects the CRD stops judging (`x-kubernetes-preserve-unknown-fields`) → first minor: from 1.15 any
+ * KubeletConfiguration field passes the API server, and the controller decides per AMI family.
+ */
+export const FREE_FORM_SINCE: { readonly [crdPath: string]: string } = {
+  "spec.kubelet": "1.15",
+};
+
+/** Kubelet `maxPods`, `kubeReserved`, `systemReserved` as CEL expressions (AWS feature gate NodeClassCEL, alpha). */
+export const KUBELET_EXPRESSIONS_SINCE = "1.15";
+
 /** Enum values added after 1.0: `<CRD path>=<value>` → first minor. */
 export const ENUM_VALUES_SINCE: { readonly [pathAndValue: string]: string } = {
   "spec.template.spec.requirements[].operator=Gte": "1.9",

@@ -1,16 +1,20 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
 import { KarpenterVersion } from "./version";
 import { Checker, entry, GO_DURATION, isSet, QUANTITY, withSuggestion } from "./k8s-rules";
-import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
+import { Token } from "cdktf";
+import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "./aws-ids";
 
 /*
- * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.14) that needs no cluster
+ * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
  * state: OpenAPI types, enums, patterns, lengths, item counts, and each x-kubernetes-validations
  * CEL rule except the transition rules (oldSelf). Where a CEL rule is written for the whole list
  * but its message describes each term ("'id' is mutually exclusive, cannot be set with a
  * combination of other fields in a subnet selector term"), each term is checked. ID patterns
- * are anchored (the CRD's `ami-[0-9a-z]+` would also accept `xami-1`).
+ * are anchored (the CRD's `ami-[0-9a-z]+` would also accept `xami-1`). From 1.15 the CRD leaves
+ * `spec.kubelet` to the controller, which rejects per AMI family what it cannot apply
+ * (ValidationSucceeded=False): those rules are here too, as the v1.15 docs state them.
  */
 
 const AMI_FAMILIES = ["AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"] as const;
@@ -97,7 +101,8 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   });
 
   checkBlockDevices(c, p.blockDeviceMappings);
-  checkKubelet(c, p.kubelet);
+  checkKubelet(c, p.kubelet, nodeFamily(p));
+  checkEnclaveOptions(c, p);
   checkMetadataOptions(c, p);
   checkNetworkInterfaces(c, p.networkInterfaces);
   c.guard(() => checkPlacementGroup(c, p));
@@ -311,10 +316,76 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   c.guard(() => c.str(`${at}.snapshotID`, ebs.snapshotID));
 }
 
-function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
+/** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
+export const TYPED_KUBELET_FIELDS = ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"] as const;
+
+/** The families whose bootstrap takes a full KubeletConfiguration, or none (Custom: the user's userData). */
+const FREE_KUBELET_FAMILIES = ["AL2023", "Custom"];
+
+/**
+ * The AMI family the class bootstraps with: `amiFamily`, else the family of its alias term
+ * (`al2023@latest` → AL2023); undefined when a token or nothing decides.
+ */
+export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
+  if (typeof p.amiFamily === "string" && !Token.isUnresolved(p.amiFamily)) return p.amiFamily;
+  const terms = Array.isArray(p.amiSelectorTerms) && !Token.isUnresolved(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  for (const t of terms) {
+    const alias = isPlainObject(t) && typeof t.alias === "string" && !Token.isUnresolved(t.alias) ? t.alias : undefined;
+    if (alias) return ALIAS_FAMILIES[alias.split("@")[0]];
+  }
+  return undefined;
+}
+
+/** The kubelet fields of `k` that hold a CEL expression (1.15 maxPods, kubeReserved, systemReserved), as field paths. */
+export function kubeletExpressionFields(k: KubeletConfiguration | undefined): string[] {
+  if (!isPlainObject(k)) return [];
+  const out: string[] = [];
+  if (typeof k.maxPods === "string" && !Token.isUnresolved(k.maxPods)) out.push("kubelet.maxPods");
+  for (const field of ["kubeReserved", "systemReserved"] as const) {
+    const m = k[field];
+    if (!isPlainObject(m)) continue;
+    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !Token.isUnresolved(val) && !QUANTITY.test(val)) out.push(entry(`kubelet.${field}`, key));
+  }
+  return out;
+}
+
+const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !Token.isUnresolved(x);
+
+function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
-  c.guard(() => c.fields("kubelet", k, ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"], "kubelet"));
+  // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
+  const freeForm = c.version.atLeast(FREE_FORM_SINCE["spec.kubelet"]);
+  const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
+  if (!freeForm) c.guard(() => c.fields("kubelet", k, TYPED_KUBELET_FIELDS, "kubelet"));
+  else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
   if (typeof k !== "object") return;
+  if (freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family)) {
+    for (const [f, x] of Object.entries(k)) {
+      if (!isSet(x) || (TYPED_KUBELET_FIELDS as readonly string[]).includes(f)) continue;
+      c.guard(() =>
+        c.fail(
+          `kubelet.${f}`,
+          x,
+          withSuggestion(
+            `one of the 12 kubelet fields Karpenter maps for the ${family} AMI family: Karpenter ${c.version.full} passes any other KubeletConfiguration field only on AL2023 (and Custom, whose userData you write), and on ${family} sets ValidationSucceeded=False (UnsupportedKubeletConfiguration), so no node launches (Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`,
+            f,
+            TYPED_KUBELET_FIELDS,
+            `12 fields are ${TYPED_KUBELET_FIELDS.join(", ")}`,
+          ),
+        ),
+      );
+    }
+    c.guard(() => {
+      if (family === "Bottlerocket" && isSet(k.podsPerCore)) c.fail("kubelet.podsPerCore", k.podsPerCore, `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`);
+    });
+    c.guard(() => {
+      if (Array.isArray(k.clusterDNS) && !Token.isUnresolved(k.clusterDNS) && k.clusterDNS.length > 1) c.fail("kubelet.clusterDNS", k.clusterDNS, `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`);
+    });
+  }
+  const expression = (at: string, val: string) => {
+    const problem = kubeletExpressionProblem(val);
+    if (problem) c.fail(at, val, `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`);
+  };
   /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */
   const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
     let entries: [string, string][] = [];
@@ -365,15 +436,42 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined): void {
       c.guard(() => {
         const at = entry(`kubelet.${field}`, key);
         if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion(`is not a resource ${field} takes`, key, RESERVED_RESOURCES, `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`));
+        if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
+          if (expressions) return expression(at, val);
+          if (kubeletExpressionProblem(val) === undefined) c.fail(at, val, tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'));
+        }
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
         if (c.known(val) && val.startsWith("-")) c.fail(at, val, `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`);
       });
     }
   }
-  c.guard(() => c.int("kubelet.maxPods", k.maxPods, 0, INT32_MAX));
+  c.guard(() => {
+    if (typeof k.maxPods === "string" && c.known(k.maxPods)) {
+      if (expressions) return expression("kubelet.maxPods", k.maxPods);
+      c.fail("kubelet.maxPods", k.maxPods, tooOldForExpressions(c, "a whole number from 0 to 2147483647"));
+    }
+    c.int("kubelet.maxPods", k.maxPods as number | undefined, 0, INT32_MAX);
+  });
   c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
   c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
   c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+}
+
+/** The message for an expression where the targeted release takes only a static value. */
+function tooOldForExpressions(c: Checker, allowed: string): string {
+  return `${allowed}: kubelet CEL expressions need Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter ${c.version.full}`;
+}
+
+/** `enclaveOptions` (1.15): `{ enabled }`, which the v1.15 docs make required when the object is given. */
+function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
+  const o = p.enclaveOptions;
+  c.guard(() => {
+    c.since("enclaveOptions", o, since("spec.enclaveOptions"), "enclaveOptions");
+    if (!isSet(o) || c.token(o)) return;
+    c.fields("enclaveOptions", o, ["enabled"], "enclaveOptions");
+    if (!isSet(o.enabled)) c.fail("enclaveOptions.enabled", o.enabled, 'true or false: enabled is required when enclaveOptions is given (Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions"); leave enclaveOptions out to launch without Nitro Enclaves');
+    c.bool("enclaveOptions.enabled", o.enabled);
+  });
 }
 
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {

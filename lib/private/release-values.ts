@@ -85,10 +85,6 @@ function gateValues(scope: IConstruct, version: KarpenterVersion, section: "feat
   const facts = chartKeyFacts(section, version);
   const what = GATE_LABEL[section];
   const gates: Record<string, unknown> = {};
-  if (section === "awsFeatureGates" && given !== undefined && facts.length === 0) {
-    problems.add(new KarpenterValidationError(scope, "settings.awsFeatureGates", given, `Karpenter ${version.full} has no AWS feature gates: settings.awsFeatureGates was introduced in 1.15.0; use version 1.15.0 or later, or leave it unset`));
-    return gates;
-  }
   for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, `settings.${section}`, given as Record<string, unknown> | undefined)) ?? {})) {
     if (value === undefined) continue;
     const fact = facts.find((f) => f.key === key);
@@ -250,10 +246,6 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
       if (value === null) continue;
       const facts = chartKeyFacts(key, version);
       const what = GATE_LABEL[key];
-      if (key === "awsFeatureGates" && facts.length === 0 && !version.unverified) {
-        problems.add(new KarpenterValidationError(scope, "values.settings.awsFeatureGates", value, `Karpenter ${version.full} has no AWS feature gates: settings.awsFeatureGates was introduced in 1.15.0; use version 1.15.0 or later, or leave it unset`));
-        continue;
-      }
       if (!isPlainMap(value)) {
         problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `a map of ${what}s`));
         continue;

@@ -1,0 +1,230 @@
+import * as YAML from "yaml";
+import { Testing } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { Karpenter, KarpenterProps } from "../../lib/karpenter";
+import { KarpenterSettings } from "../../lib/karpenter-settings";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/ec2-node-class";
+import { KarpenterValidationError } from "../../lib/errors";
+import { FakeInstallation, providedStack, resources, testCluster, testStack } from "../helpers";
+
+/*
+ * What Karpenter 1.15 adds, as users meet it: the new settings and both gate blocks, the combinations
+ * the chart documents as invalid, the free-form kubelet per AMI family, kubelet CEL expressions behind
+ * NodeClassCEL, enclaveOptions; each refused for releases before 1.15, naming the release.
+ */
+
+/** A Karpenter install on a Kubernetes 1.36 cluster, synthesized; its controller values and warnings. */
+function install(props: Partial<KarpenterProps> = {}) {
+  const app = Testing.app();
+  const stack = providedStack(app, "test");
+  const cluster = testCluster(stack);
+  (cluster.resource as EksCluster).version = "1.36";
+  const karpenter = new Karpenter(stack, "karpenter", { cluster, version: "1.15.2", ...props });
+  const json = JSON.parse(Testing.synth(stack, true));
+  const release = Object.values(resources(json, "helm_release")).find((r: any) => r.chart === "karpenter") as any;
+  const warnings = stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+  return { app, stack, karpenter, values: YAML.parse(release.values[0]), warnings };
+}
+
+function message(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    return (e as Error).message;
+  }
+  throw new Error("accepted");
+}
+
+describe("Karpenter 1.15 settings and gates", () => {
+  test("1.15.2 installs without an opt-in, both charts at 1.15.2, RebootInstances in AllowScopedDeletion", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "test");
+    const cluster = testCluster(stack);
+    new Karpenter(stack, "karpenter", { cluster, version: "1.15.2" });
+    const json = JSON.parse(Testing.synth(stack, true));
+    expect(Object.values(resources(json, "helm_release")).map((r: any) => [r.chart, r.version]).sort()).toEqual([
+      ["karpenter", "1.15.2"],
+      ["karpenter-crd", "1.15.2"],
+    ]);
+    const statements = Object.values(resources(json, "aws_iam_policy")).flatMap((p: any) => JSON.parse(p.policy).Statement);
+    const deletion = statements.find((s: any) => s.Sid === "AllowScopedDeletion");
+    expect(deletion.Action).toEqual(expect.arrayContaining(["ec2:TerminateInstances", "ec2:RebootInstances", "ec2:DeleteLaunchTemplate"]));
+  });
+
+  test("the new settings and gates reach the chart values as typed", () => {
+    const settings: KarpenterSettings = {
+      securityGroupRefreshInterval: "5m",
+      legacyNodeRepair: false,
+      featureGates: { nodeRepair: true, terminateFirstDrift: true, terminateFirstRepair: true, podDeletionCostManagement: true },
+      awsFeatureGates: { nodeClassCEL: true, draNVIDIAGPU: true, draEFA: false, rebootForRepair: true },
+    };
+    const { values, warnings } = install({ settings });
+    expect(values.settings).toMatchObject({
+      securityGroupRefreshInterval: "5m",
+      legacyNodeRepair: false,
+      featureGates: { nodeRepair: true, terminateFirstDrift: true, terminateFirstRepair: true, podDeletionCostManagement: true },
+      awsFeatureGates: { nodeClassCEL: true, draNVIDIAGPU: true, draEFA: false, rebootForRepair: true },
+    });
+    expect(warnings.filter((w) => /legacyNodeRepair|rebootForRepair|ignoreDRARequests/.test(w))).toEqual([]);
+    expect(install({ settings: { enableDRA: true } }).values.settings.enableDRA).toBe(true);
+  });
+
+  test("each new setting and gate is refused before 1.15, naming 1.15.0", () => {
+    const text = message(() =>
+      install({
+        version: "1.14.3",
+        settings: { enableDRA: true, securityGroupRefreshInterval: "5m", featureGates: { terminateFirstDrift: true }, awsFeatureGates: { nodeClassCEL: true } },
+      }),
+    );
+    expect(text).toContain('settings.enableDRA = true is invalid: Karpenter 1.14.3 has no setting enableDRA: it was introduced in 1.15.0');
+    expect(text).toContain('settings.securityGroupRefreshInterval = "5m" is invalid: Karpenter 1.14.3 has no setting securityGroupRefreshInterval: it was introduced in 1.15.0');
+    expect(text).toContain("settings.featureGates.terminateFirstDrift = true is invalid: Karpenter 1.14.3 has no feature gate terminateFirstDrift: it was introduced in 1.15.0");
+    expect(text).toContain("settings.awsFeatureGates.nodeClassCEL = true is invalid: Karpenter 1.14.3 has no AWS feature gate nodeClassCEL: it was introduced in 1.15.0");
+    expect(message(() => install({ version: "1.14.3", values: { settings: { awsFeatureGates: { nodeClassCEL: true } } } }))).toContain(
+      "values.settings.awsFeatureGates.nodeClassCEL = true is invalid: Karpenter 1.14.3 has no AWS feature gate nodeClassCEL: it was introduced in 1.15.0",
+    );
+  });
+
+  test("values are checked: a bad duration, a minimum of 1m, a misspelt AWS gate with a did-you-mean", () => {
+    expect(message(() => install({ settings: { securityGroupRefreshInterval: "30s" } }))).toContain('settings.securityGroupRefreshInterval = "30s" is invalid: a Go duration such as "10s", "1m" or "1h30m", at least 1m');
+    expect(message(() => install({ settings: { awsFeatureGates: { nodeClassCel: true } as never } }))).toMatch(/settings\.awsFeatureGates\.nodeClassCel = true is invalid: a AWS feature gate of the Karpenter 1\.15\.2 chart; did you mean settings\.awsFeatureGates\.nodeClassCEL/);
+    expect(message(() => install({ settings: { awsFeatureGates: { draEFA: "yes" as never } } }))).toContain('settings.awsFeatureGates.draEFA = "yes" is invalid: true or false');
+  });
+
+  test("the combinations the chart documents as invalid are synth errors, all at once, naming where each value came from", () => {
+    const text = message(() =>
+      install({
+        settings: { enableDRA: true, ignoreDRARequests: false, legacyNodeRepair: true, featureGates: { terminateFirstRepair: true }, awsFeatureGates: { draEFA: true } },
+      }),
+    );
+    expect(text).toContain("settings.enableDRA = true is invalid: enableDRA without settings.ignoreDRARequests = false or settings.awsFeatureGates.draEFA = true");
+    expect(text).toContain("settings.legacyNodeRepair = true is invalid: legacyNodeRepair without settings.featureGates.terminateFirstRepair = true");
+    // a value from the escape hatch is named there
+    expect(message(() => install({ settings: { enableDRA: true }, values: { settings: { awsFeatureGates: { draNVIDIAGPU: false } } } }))).toContain(
+      "settings.enableDRA = true is invalid: enableDRA without values.settings.awsFeatureGates.draNVIDIAGPU = false",
+    );
+    // values override: enableDRA switched off in values clears the clash
+    expect(() => install({ settings: { enableDRA: true, ignoreDRARequests: true }, values: { settings: { enableDRA: false } } })).not.toThrow();
+  });
+
+  test("settings without effect warn: legacyNodeRepair and rebootForRepair without nodeRepair, ignoreDRARequests under a DRA gate", () => {
+    const { warnings } = install({ settings: { legacyNodeRepair: true, ignoreDRARequests: true, awsFeatureGates: { rebootForRepair: true, draNVIDIAGPU: true } } });
+    expect(warnings.filter((w) => /has no effect|overridden/.test(w))).toEqual([
+      "settings.legacyNodeRepair = true has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)",
+      "settings.awsFeatureGates.rebootForRepair = true has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)",
+      "settings.ignoreDRARequests = true is overridden to false by settings.awsFeatureGates.draNVIDIAGPU = true: either AWS DRA gate makes the controller honour DRA requests (Karpenter chart, settings.ignoreDRARequests)",
+    ]);
+  });
+});
+
+/** An EC2NodeClass of a fake install at `version` whose NodeClassCEL gate is `gate`. */
+function nodeClass(props: Ec2NodeClassProps, version = "1.15.2", gate?: boolean) {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", version);
+  if (gate !== undefined) Object.assign(karpenter, { nodeClassCel: gate });
+  const nc = new Ec2NodeClass(stack, "default", { karpenter, ...props });
+  const json = JSON.parse(Testing.synth(stack));
+  const manifest = (Object.values(resources(json, "kubernetes_manifest"))[0] as any).manifest;
+  const warnings = nc.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+  return { spec: manifest.spec, warnings };
+}
+
+describe("EC2NodeClass at 1.15: the free-form kubelet", () => {
+  test("on AL2023 a field beyond the 12 passes through as written; a near-typo of a typed field warns", () => {
+    const { spec, warnings } = nodeClass({ kubelet: { maxPods: 42, registryPullQPS: 10, serializeImagePulls: false } });
+    expect(spec.kubelet).toEqual({ maxPods: 42, registryPullQPS: 10, serializeImagePulls: false });
+    expect(warnings).toEqual([]);
+    expect(nodeClass({ kubelet: { maxPod: 42 } }).warnings).toEqual([
+      "EC2NodeClass default: kubelet.maxPod is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter 1.15.2 takes any KubeletConfiguration field on AL2023). Did you mean kubelet.maxPods?",
+    ]);
+  });
+
+  test("Custom passes any field too (its userData is the user's)", () => {
+    expect(nodeClass({ amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0123" }], kubelet: { registryPullQPS: 10 } }).spec.kubelet).toEqual({ registryPullQPS: 10 });
+  });
+
+  test("on the other families such a field is a synth error naming the family and the 12 fields; every one at once", () => {
+    const text = message(() => nodeClass({ amiSelectorTerms: [{ alias: "bottlerocket@latest" }], kubelet: { registryPullQPS: 10, containerLogMaxSize: "10Mi", podsPerCore: 2 } }));
+    expect(text).toMatch(/^test\/default: 3 problems:/);
+    expect(text).toContain(
+      "kubelet.registryPullQPS = 10 is invalid: one of the 12 kubelet fields Karpenter maps for the Bottlerocket AMI family: Karpenter 1.15.2 passes any other KubeletConfiguration field only on AL2023 (and Custom, whose userData you write), and on Bottlerocket sets ValidationSucceeded=False (UnsupportedKubeletConfiguration), so no node launches",
+    );
+    expect(text).toContain("12 fields are clusterDNS, cpuCFSQuota, evictionHard, evictionMaxPodGracePeriod, evictionSoft, evictionSoftGracePeriod, imageGCHighThresholdPercent, imageGCLowThresholdPercent, kubeReserved, maxPods, podsPerCore, systemReserved");
+    expect(text).toContain("kubelet.containerLogMaxSize");
+    expect(text).toContain("kubelet.podsPerCore = 2 is invalid: unset with the Bottlerocket AMI family");
+    expect(message(() => nodeClass({ amiFamily: "AL2", amiSelectorTerms: [{ id: "ami-0123" }], kubelet: { clusterDNS: ["10.0.0.10", "10.0.0.11"] } }))).toContain(
+      'kubelet.clusterDNS = ["10.0.0.10","10.0.0.11"] is invalid: one IP address with the AL2 AMI family',
+    );
+    // AL2023 takes the list
+    expect(nodeClass({ kubelet: { clusterDNS: ["10.0.0.10", "10.0.0.11"] } }).spec.kubelet.clusterDNS).toHaveLength(2);
+  });
+
+  test("before 1.15 only the 12 fields exist: another one is refused with a did-you-mean", () => {
+    expect(message(() => nodeClass({ kubelet: { registryPullQPS: 10 } }, "1.14.3"))).toContain("kubelet.registryPullQPS = 10 is invalid: not a field of kubelet");
+  });
+
+  test("typed fields stay typed at 1.15", () => {
+    expect(message(() => nodeClass({ kubelet: { imageGCHighThresholdPercent: 150 } }))).toContain("kubelet.imageGCHighThresholdPercent = 150 is invalid");
+  });
+});
+
+describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", () => {
+  const kubelet = { maxPods: "((default_enis - 1) * (ips_per_eni - 1)) + 2", kubeReserved: { cpu: "max(60, vcpus * 30)", memory: "11 * max_pods + 255" }, systemReserved: { memory: "100Mi" } };
+
+  test("with the gate on, expressions are emitted as written; static quantities stay quantities", () => {
+    const { spec, warnings } = nodeClass({ kubelet }, "1.15.2", true);
+    expect(spec.kubelet).toEqual(kubelet);
+    expect(warnings).toEqual([]);
+  });
+
+  test("with the gate off it is an error naming the gate and every expression field", () => {
+    expect(message(() => nodeClass({ kubelet }, "1.15.2", false))).toBe(
+      'test/default: kubelet.maxPods = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPods, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values',
+    );
+  });
+
+  test("the gate of a real Karpenter decides, settings or values", () => {
+    const build = (props: Partial<KarpenterProps>) => {
+      const app = Testing.app();
+      const stack = providedStack(app, "test");
+      const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack), version: "1.15.2", ...props });
+      return () => new Ec2NodeClass(providedStack(app, "nodes"), "default", { karpenter, kubelet: { maxPods: "min(110, max_pods)" } });
+    };
+    expect(build({})).toThrow(/KubeletExpressionsDisabled/);
+    expect(build({ settings: { awsFeatureGates: { nodeClassCEL: true } } })).not.toThrow();
+    expect(build({ values: { settings: { awsFeatureGates: { nodeClassCEL: true } } } })).not.toThrow();
+    expect(build({ settings: { awsFeatureGates: { nodeClassCEL: true } }, values: { settings: { awsFeatureGates: { nodeClassCEL: false } } } })).toThrow(/KubeletExpressionsDisabled/);
+  });
+
+  test("a gate not known at synth warns instead", () => {
+    expect(nodeClass({ kubelet: { maxPods: "min(110, max_pods)" } }).warnings).toEqual([
+      "EC2NodeClass default: kubelet.maxPods is a CEL expression, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); whether test/karpenter turns it on is not known at synth: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node",
+    ]);
+  });
+
+  test("an expression that cannot compile is refused with what is wrong", () => {
+    const text = message(() => nodeClass({ kubelet: { maxPods: "max(1, 2, 3)", kubeReserved: { memory: "1Gb" }, systemReserved: { cpu: "vcpu * 10" } } }, "1.15.2", true));
+    expect(text).toContain('kubelet.maxPods = "max(1, 2, 3)" is invalid: a CEL expression over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods with max(a, b), min(a, b), int(), double()');
+    expect(text).toContain("max() takes exactly two arguments, got 3");
+    expect(text).toContain('kubelet.kubeReserved["memory"] = "1Gb" is invalid: a CEL expression');
+    expect(text).toContain("Gb is not one of the variables");
+    expect(text).toContain('kubelet.systemReserved["cpu"] = "vcpu * 10" is invalid');
+  });
+
+  test("before 1.15 an expression is refused, naming 1.15 and the gate", () => {
+    const text = message(() => nodeClass({ kubelet: { maxPods: "min(110, max_pods)", kubeReserved: { cpu: "vcpus * 30" } } }, "1.14.3"));
+    expect(text).toContain('kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647: kubelet CEL expressions need Karpenter 1.15 or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter 1.14.3');
+    expect(text).toContain('kubelet.kubeReserved["cpu"] = "vcpus * 30" is invalid: a Kubernetes quantity');
+  });
+});
+
+describe("EC2NodeClass at 1.15: enclaveOptions", () => {
+  test("emitted as given; refused before 1.15; enabled is required and a boolean", () => {
+    expect(nodeClass({ enclaveOptions: { enabled: true } }).spec.enclaveOptions).toEqual({ enabled: true });
+    expect(message(() => nodeClass({ enclaveOptions: { enabled: true } }, "1.14.3"))).toContain("enclaveOptions = {\"enabled\":true} is invalid: enclaveOptions needs Karpenter 1.15 or later");
+    expect(message(() => nodeClass({ enclaveOptions: {} as never }))).toContain("enclaveOptions.enabled = undefined is invalid: true or false: enabled is required");
+    expect(message(() => nodeClass({ enclaveOptions: { enabled: "yes" as never } }))).toContain('enclaveOptions.enabled = "yes" is invalid');
+    expect(message(() => nodeClass({ enclaveOptions: { enabled: true, enable: true } as never }))).toContain("enclaveOptions.enable = true is invalid: not a field of enclaveOptions");
+  });
+});
