@@ -1,7 +1,6 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
 import { KarpenterVersion } from "./version";
-import { Checker, entry, GO_DURATION, isSet, QUANTITY, withSuggestion } from "./k8s-rules";
-import { Token } from "cdktf";
+import { Checker, entry, GO_DURATION, holdsToken, isSet, QUANTITY, withSuggestion } from "./k8s-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "./aws-ids";
@@ -327,10 +326,10 @@ const FREE_KUBELET_FAMILIES = ["AL2023", "Custom"];
  * (`al2023@latest` → AL2023); undefined when a token or nothing decides.
  */
 export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
-  if (typeof p.amiFamily === "string" && !Token.isUnresolved(p.amiFamily)) return p.amiFamily;
-  const terms = Array.isArray(p.amiSelectorTerms) && !Token.isUnresolved(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  if (typeof p.amiFamily === "string" && !holdsToken(p.amiFamily)) return p.amiFamily;
+  const terms = Array.isArray(p.amiSelectorTerms) && !holdsToken(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
   for (const t of terms) {
-    const alias = isPlainObject(t) && typeof t.alias === "string" && !Token.isUnresolved(t.alias) ? t.alias : undefined;
+    const alias = isPlainObject(t) && typeof t.alias === "string" && !holdsToken(t.alias) ? t.alias : undefined;
     if (alias) return ALIAS_FAMILIES[alias.split("@")[0]];
   }
   return undefined;
@@ -340,16 +339,16 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
 export function kubeletExpressionFields(k: KubeletConfiguration | undefined): string[] {
   if (!isPlainObject(k)) return [];
   const out: string[] = [];
-  if (typeof k.maxPods === "string" && !Token.isUnresolved(k.maxPods)) out.push("kubelet.maxPods");
+  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods)) out.push("kubelet.maxPods");
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
     if (!isPlainObject(m)) continue;
-    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !Token.isUnresolved(val) && !QUANTITY.test(val)) out.push(entry(`kubelet.${field}`, key));
+    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val)) out.push(entry(`kubelet.${field}`, key));
   }
   return out;
 }
 
-const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !Token.isUnresolved(x);
+const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !holdsToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
@@ -379,7 +378,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       if (family === "Bottlerocket" && isSet(k.podsPerCore)) c.fail("kubelet.podsPerCore", k.podsPerCore, `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`);
     });
     c.guard(() => {
-      if (Array.isArray(k.clusterDNS) && !Token.isUnresolved(k.clusterDNS) && k.clusterDNS.length > 1) c.fail("kubelet.clusterDNS", k.clusterDNS, `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`);
+      if (Array.isArray(k.clusterDNS) && !holdsToken(k.clusterDNS) && k.clusterDNS.length > 1) c.fail("kubelet.clusterDNS", k.clusterDNS, `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`);
     });
   }
   const expression = (at: string, val: string) => {
