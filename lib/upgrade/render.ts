@@ -26,6 +26,13 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
     return finish(out);
   }
   out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
+  // the steps explain; the deploy is one: say so, because a reader of a long list of steps may think otherwise
+  out.push(
+    plan.steps.length > 1
+      ? `One \`cdktf deploy\` goes from ${plan.from} straight to ${plan.to}; the releases in between are not installed, so only the hazards of ${plan.from}, ${plan.to} and of the changes crossed are listed. The steps per minor below explain the change; they are not separate deploys.`
+      : `One \`cdktf deploy\` goes from ${plan.from} to ${plan.to}.`,
+    "",
+  );
 
   const k = plan.kubernetes;
   out.push("## Kubernetes", "");
@@ -121,6 +128,8 @@ function statementLine(c: StatementChange): string {
 
 function crdLines(c: CrdChange): string[] {
   return [
+    ...c.freeForm.added.map((o) => `- ${code(o)} becomes free-form: the API server accepts any field below it, the controller judges them (its typed fields are still accepted)`),
+    ...c.freeForm.removed.map((o) => `- ${code(o)} is typed again: fields below it outside the schema are refused`),
     ...listLines(c.fields, "field", code),
     ...c.enumValues.flatMap((e) => [...(e.added.length ? [`- ${code(e.path)} values added: ${codes(e.added)}`] : []), ...(e.removed.length ? [`- ${code(e.path)} values removed: ${codes(e.removed)}`] : [])]),
   ];

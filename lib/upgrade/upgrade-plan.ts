@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../errors";
-import { compareVersions as compare, knownMinors, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
+import { compareVersions as compare, knownMinors, newestPatchOf, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
 import { swappedNodePolicy } from "../private/node-role-policies";
 
@@ -73,8 +73,13 @@ export interface InterruptionRuleFact {
 
 /** How one CRD changes: spec fields (dotted, arrays as `[]`) and enum values per field. */
 export interface CrdChange {
-  /** Spec fields added and removed, e.g. `spec.placementGroupSelector`, `spec.template.spec.requirements[].minValues`. */
+  /**
+   * Spec fields added and removed, e.g. `spec.placementGroupSelector`, `spec.template.spec.requirements[].minValues`.
+   * Fields below an object that became free-form are not removed (they are still accepted): see `freeForm`.
+   */
   readonly fields: ListChange;
+  /** Objects that became free-form (`added`: the API server stops judging their fields, e.g. 1.15's `spec.kubelet`) or typed again (`removed`). */
+  readonly freeForm: ListChange;
   /** Per field with an enum (a new field's values count as added): the values added and removed. */
   readonly enumValues: { readonly path: string; readonly added: string[]; readonly removed: string[] }[];
 }
@@ -124,11 +129,15 @@ export interface KubernetesRange {
 export interface UpgradeHazard {
   /** Stable id: an erratum's id (`static-capacity-gate-casing`), or `kubernetes-early-patches-1.7.0`, `downgrade`, …. */
   readonly id: string;
-  /** `erratum` (upstream artefact bug), `patch` (a patch to avoid), `kubernetes` (version ranges), `downgrade`, `unverified` (a patch newer than the facts). */
-  readonly kind: "erratum" | "patch" | "kubernetes" | "downgrade" | "unverified";
+  /** `erratum` (upstream artefact bug), `patch` (a patch to avoid), `change` (behaviour met by crossing into a minor), `kubernetes` (version ranges), `downgrade`, `unverified` (a patch newer than the facts). */
+  readonly kind: "erratum" | "patch" | "change" | "kubernetes" | "downgrade" | "unverified";
   /** The affected releases, e.g. `"1.8.0"` or `"1.7.0–1.7.3"`. */
   readonly versions: string;
-  /** `from` / `to`: the release upgraded from / to is affected; `on the way`: only releases in between (matters when upgrading one minor at a time). */
+  /**
+   * `from` / `to`: the release upgraded from / to is affected (a `change` is met on the way to `to`). The plan is
+   * one deploy from `from` to `to`, which installs no release in between, so errata and patches of releases
+   * in between are not listed (`on the way` is not produced).
+   */
   readonly where: "from" | "to" | "from and to" | "on the way";
   /** What goes wrong. */
   readonly problem: string;
@@ -179,12 +188,13 @@ export interface UpgradePlan {
   };
   /**
    * One step per minor crossed, each from the previous minor's newest known patch (the first from
-   * `from`, the last to `to`); empty for the same release.
+   * `from`, the last to `to`); empty for the same release. They explain the change minor by minor;
+   * they are not deploys: one `cdktf deploy` goes from `from` to `to` ({@link net}, {@link deployOrder}).
    */
   readonly steps: UpgradeStep[];
   /** The change `cdktf deploy` makes at once: `from` straight to `to`. */
   readonly net: UpgradeStep;
-  /** The known hazards of both releases and of the releases in between. */
+  /** The known hazards of both releases, and the changes of behaviour met on the way. */
   readonly hazards: UpgradeHazard[];
   /** What `cdktf deploy` does, in order; empty for the same release (it changes nothing). */
   readonly deployOrder: DeployPhase[];
@@ -206,6 +216,8 @@ export interface FactsSource {
   facts(version: string): VersionFacts;
   /** The known minors, oldest first. */
   knownMinors(): string[];
+  /** The newest patch of a minor known to exist, when newer than its facts' release (a patch without artefact changes). @default the facts' release */
+  newestPatch?(minor: string): string | undefined;
 }
 
 const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
@@ -224,6 +236,7 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
   const memo = new Map<string, VersionFacts>();
   const source: FactsSource = {
     knownMinors: () => given.knownMinors(),
+    newestPatch: given.newestPatch ? (m) => given.newestPatch!(m) : undefined,
     facts: (v) => {
       if (!memo.has(v)) memo.set(v, given.facts(v));
       return memo.get(v)!;
@@ -419,7 +432,10 @@ function crdChange(a: VersionFacts["crds"]["nodePool"], b: VersionFacts["crds"][
   const enumValues = paths
     .map((path) => ({ path, ...listChange(a.enums[path] ?? [], b.enums[path] ?? []) }))
     .filter((e) => e.added.length > 0 || e.removed.length > 0);
-  return { fields: listChange(a.fields, b.fields), enumValues };
+  const under = (f: string, objects: readonly string[]) => objects.some((o) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`));
+  const fields = listChange(a.fields, b.fields);
+  // a typed field below an object that became free-form is still accepted, only no longer judged by the schema
+  return { fields: { added: fields.added.filter((f) => !under(f, a.freeForm)), removed: fields.removed.filter((f) => !under(f, b.freeForm)) }, freeForm: listChange(a.freeForm, b.freeForm), enumValues };
 }
 
 function intersect(a: KubernetesRange, b: KubernetesRange): KubernetesRange | undefined {
@@ -447,21 +463,30 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
 
   const same = a.version === b.version;
   for (const side of same ? [b] : [a, b]) {
-    if (compare(side.version, side.facts.version) > 0) {
+    const newest = source.newestPatch?.(side.facts.minor) ?? side.facts.version;
+    if (compare(side.version, newest) > 0) {
       out.push({
         id: `unverified-${side.version}`,
         kind: "unverified",
         versions: side.version,
         where: same ? "from and to" : side === a ? "from" : "to",
-        problem: `${side.version} is newer than the newest ${side.facts.minor} patch this library knows (${side.facts.version})`,
+        problem: `${side.version} is newer than the newest ${side.facts.minor} patch this library knows (${newest})`,
         advice: `its facts are assumed equal to ${side.facts.version}'s: check the release notes of ${side.version} for IAM, chart or CRD changes`,
       });
     }
   }
 
   for (const h of UPGRADE_HAZARDS) {
+    if (h.kind === "change") {
+      // a change of behaviour met by crossing into the release, whatever patch is installed
+      const crossed = direction !== "none" && compare(lo, h.versions.from) < 0 && compare(hi, h.versions.from) >= 0;
+      if (!crossed) continue;
+      out.push({ id: h.id, kind: h.kind, versions: h.versions.from, where: direction === "upgrade" ? "to" : "from", problem: h.problem, ...(h.library ? { library: h.library.text } : {}), advice: h.advice, source: h.source });
+      continue;
+    }
     const place = placeOf(h.versions.from, h.versions.to);
-    if (!place) continue;
+    // one deploy goes from `from` to `to`: a release in between is never installed, so its bugs do not matter
+    if (!place || place === "on the way") continue;
     // a correction in the data shows in the errata list of the affected minor's facts
     const corrected = h.library && (h.library.by === "code" || source.facts(h.versions.from).errata.includes(h.id));
     out.push({
@@ -490,7 +515,7 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
     for (const run of runs) {
       const [start, end] = [`${minor}.${run.start}`, `${minor}.${run.end}`];
       const place = placeOf(start, end);
-      if (!place) continue;
+      if (!place || place === "on the way") continue;
       out.push({
         id: `kubernetes-early-patches-${start}`,
         kind: "patch",
@@ -564,6 +589,7 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
       c.fields.added.length ? `${count(c.fields.added.length, "field")} added` : "",
       c.fields.removed.length ? `${count(c.fields.removed.length, "field")} removed` : "",
       c.enumValues.length ? `enum values of ${count(c.enumValues.length, "field")} changed` : "",
+      ...c.freeForm.added.map((o) => `${o} becomes free-form (the controller, not the API server, judges its fields)`),
     ].filter(Boolean);
     return parts.length ? [`${name}: ${parts.join(", ")}`] : [];
   };
@@ -633,7 +659,8 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
 
 /** `added (default false)`, `removed`, `default 10s → 20s`. */
 export function describeSetting(s: SettingChange): string {
-  const show = (v: unknown) => (v === undefined ? "none" : JSON.stringify(v));
+  // null is values.yaml's "unset": the chart renders no value and the controller's own default applies
+  const show = (v: unknown) => (v === undefined ? "none" : v === null ? "unset: the controller's default" : JSON.stringify(v));
   if (s.change === "added") return `added (default ${show(s.to)})`;
   if (s.change === "removed") return `removed (default was ${show(s.from)})`;
   return `default ${show(s.from)} → ${show(s.to)}`;
@@ -654,5 +681,5 @@ export function describeSetting(s: SettingChange): string {
  * malformed version or one of an unknown minor, or `options.<key>` for an unknown option
  */
 export function upgradePlan(from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
-  return planUpgrade({ facts: versionFacts, knownMinors }, from, to, options);
+  return planUpgrade({ facts: versionFacts, knownMinors, newestPatch: newestPatchOf }, from, to, options);
 }

@@ -56,9 +56,19 @@ export interface VersionFacts {
   chart: { settings: SettingFact[]; featureGates: SettingFact[]; awsFeatureGates: SettingFact[]; valuePaths: string[] };
   /** CRD spec fields (dotted, arrays as `[]`, sorted) and enum values per field. */
   crds: {
-    nodePool: { fields: string[]; enums: Record<string, string[]> };
-    ec2NodeClass: { fields: string[]; enums: Record<string, string[]> };
+    nodePool: CrdFacts;
+    ec2NodeClass: CrdFacts;
   };
+}
+
+/** What a release's CRD says of one kind's spec. */
+export interface CrdFacts {
+  /** Spec fields (dotted, arrays as `[]`, sorted). */
+  fields: string[];
+  /** Enum values per field. */
+  enums: Record<string, string[]>;
+  /** Objects whose fields the API server does not judge (`x-kubernetes-preserve-unknown-fields`), e.g. 1.15's `spec.kubelet`. */
+  freeForm: string[];
 }
 
 const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
@@ -187,8 +197,8 @@ export function versionFacts(version: string): VersionFacts {
       valuePaths: valuePathsAt(at),
     },
     crds: {
-      nodePool: { fields: [...d.crds.nodePool.fields], enums: cloneEnums(d.crds.nodePool.enums) },
-      ec2NodeClass: { fields: [...d.crds.ec2NodeClass.fields], enums: cloneEnums(d.crds.ec2NodeClass.enums) },
+      nodePool: { fields: [...d.crds.nodePool.fields], enums: cloneEnums(d.crds.nodePool.enums), freeForm: [...(d.crds.nodePool.freeForm ?? [])] },
+      ec2NodeClass: { fields: [...d.crds.ec2NodeClass.fields], enums: cloneEnums(d.crds.ec2NodeClass.enums), freeForm: [...(d.crds.ec2NodeClass.freeForm ?? [])] },
     },
   };
 }

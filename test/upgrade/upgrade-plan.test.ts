@@ -18,7 +18,7 @@ function facts(minor: string, patch: number, over: Partial<VersionFacts> = {}): 
     nodeRolePolicies: ["AmazonEKSWorkerNodePolicy"],
     interruptionRules: [{ key: "SpotInterruption", source: ["aws.ec2"], detailType: ["EC2 Spot Instance Interruption Warning"] }],
     chart: { settings: [], featureGates: [], awsFeatureGates: [], valuePaths: ["replicas"] },
-    crds: { nodePool: { fields: ["spec.weight"], enums: {} }, ec2NodeClass: { fields: ["spec.role"], enums: {} } },
+    crds: { nodePool: { fields: ["spec.weight"], enums: {} , freeForm: [] }, ec2NodeClass: { fields: ["spec.role"], enums: {} , freeForm: [] } },
     ...over,
   };
 }
@@ -84,8 +84,8 @@ describe("compareVersionFacts", () => {
         valuePaths: ["replicas", "webhook.enabled"],
       },
       crds: {
-        nodePool: { fields: ["spec.weight"], enums: { "spec.disruption.consolidationPolicy": ["WhenEmpty", "WhenEmptyOrUnderutilized"] } },
-        ec2NodeClass: { fields: ["spec.role", "spec.old"], enums: { "spec.amiFamily": ["AL2", "Windows2019"] } },
+        nodePool: { fields: ["spec.weight"], enums: { "spec.disruption.consolidationPolicy": ["WhenEmpty", "WhenEmptyOrUnderutilized"] } , freeForm: [] },
+        ec2NodeClass: { fields: ["spec.role", "spec.old"], enums: { "spec.amiFamily": ["AL2", "Windows2019"] } , freeForm: [] },
       },
     });
     const b = facts("1.6", 8, {
@@ -98,8 +98,8 @@ describe("compareVersionFacts", () => {
         valuePaths: ["replicas", "initContainers{}"],
       },
       crds: {
-        nodePool: { fields: ["spec.weight", "spec.replicas"], enums: { "spec.disruption.consolidationPolicy": ["Balanced", "WhenEmpty", "WhenEmptyOrUnderutilized"] } },
-        ec2NodeClass: { fields: ["spec.role", "spec.placementGroupSelector"], enums: { "spec.amiFamily": ["AL2"], "spec.placementGroupSelector.strategy": ["cluster"] } },
+        nodePool: { fields: ["spec.weight", "spec.replicas"], enums: { "spec.disruption.consolidationPolicy": ["Balanced", "WhenEmpty", "WhenEmptyOrUnderutilized"] } , freeForm: [] },
+        ec2NodeClass: { fields: ["spec.role", "spec.placementGroupSelector"], enums: { "spec.amiFamily": ["AL2"], "spec.placementGroupSelector.strategy": ["cluster"] } , freeForm: [] },
       },
     });
     const s = compareVersionFacts(a, b);
@@ -115,9 +115,10 @@ describe("compareVersionFacts", () => {
       { key: "staticCapacity", change: "added", to: false },
     ]);
     expect(s.chart.valuePaths).toEqual({ added: ["initContainers{}"], removed: ["webhook.enabled"] });
-    expect(s.crds.nodePool).toEqual({ fields: { added: ["spec.replicas"], removed: [] }, enumValues: [{ path: "spec.disruption.consolidationPolicy", added: ["Balanced"], removed: [] }] });
+    expect(s.crds.nodePool).toEqual({ fields: { added: ["spec.replicas"], removed: [] }, freeForm: { added: [], removed: [] }, enumValues: [{ path: "spec.disruption.consolidationPolicy", added: ["Balanced"], removed: [] }] });
     expect(s.crds.ec2NodeClass).toEqual({
       fields: { added: ["spec.placementGroupSelector"], removed: ["spec.old"] },
+      freeForm: { added: [], removed: [] },
       enumValues: [
         { path: "spec.amiFamily", added: [], removed: ["Windows2019"] },
         { path: "spec.placementGroupSelector.strategy", added: ["cluster"], removed: [] },
@@ -158,11 +159,15 @@ describe("planUpgrade over fixture facts", () => {
     expect(plan.kubernetes).toEqual({ from: { min: "1.26", max: "1.34" }, to: { min: "1.28", max: "1.35" }, both: { min: "1.28", max: "1.34" } });
   });
 
-  test("patches to avoid on the way come from the facts: 1.7.0–1.7.3 run on fewer Kubernetes versions", () => {
-    const plan = planUpgrade(source(), "1.6", "1.9");
-    expect(plan.hazards.map((h) => `${h.id} ${h.kind} ${h.versions} ${h.where}`)).toEqual(["static-capacity-gate-casing erratum 1.8.0 on the way", "kubernetes-early-patches-1.7.0 patch 1.7.0–1.7.3 on the way"]);
-    expect(plan.hazards[0].library).toBe("always writes settings.featureGates.staticCapacity for 1.8.0, so the controller starts");
-    expect(plan.hazards[1].advice).toBe("on a cluster outside 1.26–1.33, do not install 1.7.0–1.7.3: use 1.7.4 or later");
+  test("patches to avoid come from the facts (1.7.0–1.7.3 run on fewer Kubernetes versions); only the releases the deploy installs count", () => {
+    // one deploy from 1.6 to 1.9 installs neither 1.7.x nor 1.8.0: their hazards do not apply
+    expect(planUpgrade(source(), "1.6", "1.9").hazards).toEqual([]);
+    const to = planUpgrade(source(), "1.6", "1.8.0");
+    expect(to.hazards.map((h) => `${h.id} ${h.kind} ${h.versions} ${h.where}`)).toEqual(["static-capacity-gate-casing erratum 1.8.0 to"]);
+    expect(to.hazards[0].library).toBe("always writes settings.featureGates.staticCapacity for 1.8.0, so the controller starts");
+    const plan = planUpgrade(source(), "1.6", "1.7.1");
+    expect(plan.hazards.map((h) => `${h.id} ${h.kind} ${h.versions} ${h.where}`)).toEqual(["kubernetes-early-patches-1.7.0 patch 1.7.0–1.7.3 to"]);
+    expect(plan.hazards[0].advice).toBe("on a cluster outside 1.26–1.33, do not install 1.7.0–1.7.3: use 1.7.4 or later");
     expect(plan.hazards.find((h) => h.id === "kubernetes-early-patches-1.7.0")?.problem).toBe("1.7.0–1.7.3 run on Kubernetes 1.26–1.33 only, later 1.7 patches on 1.26–1.34: outside its range the controller refuses to start");
     // a plan that ends before 1.7 does not name it; one that starts at 1.7.2 names it as "from"
     expect(planUpgrade(source(), "1.6.1", "1.6.8").hazards).toEqual([]);

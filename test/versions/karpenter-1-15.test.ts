@@ -228,3 +228,31 @@ describe("EC2NodeClass at 1.15: enclaveOptions", () => {
     expect(message(() => nodeClass({ enclaveOptions: { enabled: true, enable: true } as never }))).toContain("enclaveOptions.enable = true is invalid: not a field of enclaveOptions");
   });
 });
+
+describe("upgrade-plan 1.14 → 1.15", () => {
+  const { upgradePlan, upgradePlanMarkdown } = require("../../lib/upgrade") as typeof import("../../lib/upgrade");
+
+  test("the IAM action, the settings and gates, the kubelet change, the Kubernetes range; 1.15.2 is a known patch", () => {
+    const plan = upgradePlan("1.14.3", "1.15.2");
+    expect(plan.net.controllerPolicy).toEqual([expect.objectContaining({ sid: "AllowScopedDeletion", change: "changed", actions: { added: ["ec2:RebootInstances"], removed: [] } })]);
+    expect(plan.net.chart.awsFeatureGates.map((g) => `${g.key} ${g.change}`)).toEqual(["nodeClassCEL added", "draNVIDIAGPU added", "draEFA added", "rebootForRepair added"]);
+    expect(plan.net.chart.settings).toContainEqual({ key: "ignoreDRARequests", change: "default changed", from: true, to: null });
+    expect(plan.net.crds.ec2NodeClass.freeForm).toEqual({ added: ["spec.kubelet"], removed: [] });
+    expect(plan.net.crds.ec2NodeClass.fields.removed).toEqual([]);
+    expect(plan.kubernetes).toMatchObject({ from: { min: "1.26", max: "1.36" }, to: { min: "1.31", max: "1.37" }, both: { min: "1.31", max: "1.36" } });
+    expect(plan.hazards.map((h) => `${h.id} ${h.kind} ${h.where}`)).toEqual(["kubelet-free-form change to"]);
+    const md = upgradePlanMarkdown(plan);
+    expect(md).toContain("One `cdktf deploy` goes from 1.14.3 to 1.15.2.");
+    expect(md).toContain("- `spec.kubelet` becomes free-form: the API server accepts any field below it");
+    expect(md).toContain("- `settings.ignoreDRARequests` default true → unset: the controller's default");
+  });
+
+  test("from 1.13 the capacitybuffers CRD and RBAC of 1.14 are named too, and the plan says it is one deploy", () => {
+    const plan = upgradePlan("1.13.1", "1.15.2");
+    expect(plan.hazards.map((h) => h.id)).toEqual(["capacitybuffer-crd", "kubelet-free-form"]);
+    expect(plan.hazards[0].problem).toMatch(/capacitybuffers\.autoscaling\.x-k8s\.io.*ClusterRole also gains get\/list\/watch on capacitybuffers/);
+    expect(upgradePlanMarkdown(plan)).toContain("One `cdktf deploy` goes from 1.13.1 straight to 1.15.2; the releases in between are not installed");
+    // the change is met when crossing back down too
+    expect(upgradePlan("1.15.2", "1.14.3").hazards.map((h) => `${h.id} ${h.where}`)).toContain("kubelet-free-form from");
+  });
+});
