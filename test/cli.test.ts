@@ -134,11 +134,11 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(io.out).toBe("");
   });
 
-  test("a release newer than the library knows: what the CLI can do (a known release, or npm run add-version), no construct prop", async () => {
+  test("a release newer than the library knows: what a user of the package can do (a known release, or a newer package), no construct prop, no repository script", async () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
     expect(io.err.split("\n")[0]).toMatch(
-      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with `npm run add-version`$/,
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);

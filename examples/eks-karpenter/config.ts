@@ -1,4 +1,4 @@
-import { DEFAULT_KARPENTER_VERSION, supportedKubernetesVersions } from "../../lib";
+import { DEFAULT_KARPENTER_VERSION, KNOWN_RELEASES, supportedKubernetesVersions } from "../../lib";
 
 /**
  * Settings of the example app, from environment variables with defaults. Read once in main.ts so
@@ -73,12 +73,20 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   if (stateBucket !== undefined && !(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) && !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket))) {
     throw new Error(`STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit)`);
   }
+  const allowUnverifiedVersion = readBool(env, "KARPENTER_UNVERIFIED_VERSION");
+  // the library's message names its prop (allowUnverifiedVersion); a user of this app sets a variable
+  const newest = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
+  if (!allowUnverifiedVersion && newerMinor(karpenterVersion, newest)) {
+    throw new Error(
+      `KARPENTER_VERSION: ${JSON.stringify(karpenterVersion)} is newer than ${newest}, the newest Karpenter release this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway (its IAM policy, event rules, chart settings and CRD rules are then taken from ${newest}, unverified, and synth warns), or set a known release (docs/versions.md)`,
+    );
+  }
   return {
     clusterName,
     region,
     kubernetesVersion,
     karpenterVersion,
-    allowUnverifiedVersion: readBool(env, "KARPENTER_UNVERIFIED_VERSION"),
+    allowUnverifiedVersion,
     publicAccessCidrs,
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
@@ -97,6 +105,12 @@ function defaultKubernetesVersion(karpenterVersion: string): string {
     return DEFAULTS.kubernetesVersion; // a bad KARPENTER_VERSION is reported by the Karpenter construct, with its field
   }
   return Number(newest.split(".")[1]) < Number(DEFAULTS.kubernetesVersion.split(".")[1]) ? newest : DEFAULTS.kubernetesVersion;
+}
+
+/** True for a release of the same major as `newest` and a newer minor (`1.16.0` against `1.15.0`); a new major is the construct's to refuse. */
+function newerMinor(version: string, newest: string): boolean {
+  const [a, b] = [version, newest].map((v) => /^v?(\d+)\.(\d+)\.\d+$/.exec(v.trim()));
+  return a !== null && b !== null && a[1] === b[1] && Number(a[2]) > Number(b[2]);
 }
 
 function readBool(env: NodeJS.ProcessEnv, name: string): boolean {

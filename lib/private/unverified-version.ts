@@ -18,7 +18,7 @@ export function warnUnverifiedVersion(scope: IConstruct, v: KarpenterVersion): v
   Annotations.of(scope).addWarning(
     `Karpenter ${v.full} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library has verified (allowUnverifiedVersion): both Helm releases install ${v.full}, ` +
       `but its IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal ${NEWEST_KNOWN_RELEASE}'s and are unverified. ` +
-      `Settings and values the ${NEWEST_KNOWN_RELEASE} chart does not know pass with a warning. Compare with the ${v.full} release notes and getting-started CloudFormation before deploying, or add the release with \`npm run add-version\`.`,
+      `Settings and values the ${NEWEST_KNOWN_RELEASE} chart does not know pass with a warning. Compare with the ${v.full} release notes and getting-started CloudFormation before deploying, or use a newer release of cdktf-eks-karpenter that knows it.`,
   );
 }
 

@@ -82,8 +82,8 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
       // the opt-in is a prop of Karpenter: without a construct (the CLI, a function) it cannot be set, so it is not offered
       const remedy =
         inApp !== undefined
-          ? `to install it anyway, set allowUnverifiedVersion: true on Karpenter (its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or add the release with \`npm run add-version\``
-          : `its IAM policy, chart settings and CRD rules are unknown here; use a known release, or add this one to the library with \`npm run add-version\``;
+          ? `to install it anyway, set allowUnverifiedVersion: true on Karpenter (its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or use a known release, or a newer release of cdktf-eks-karpenter that knows it`
+          : `its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it`;
       throw new KarpenterValidationError(scope, field, version, `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: ${remedy}`);
     }
     factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];

@@ -306,7 +306,7 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
       field,
       given,
       newer
-        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; add the release with \`npm run add-version\``
+        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; a newer release of cdktf-eks-karpenter that knows it may make one`
         : Number(v.split(".")[0]) === 0
           ? `${allowed}. Karpenter before 1.0 (v1alpha5 / v1beta1 APIs) is not covered: move to 1.0 with upstream's v1 migration guide first (\`cdktf-eks-karpenter convert\` turns the old NodePools and Provisioners into v1)`
           : allowed,

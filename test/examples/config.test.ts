@@ -24,6 +24,11 @@ describe("example settings", () => {
     expect(readConfig({ KARPENTER_VERSION: "1.0.14", KUBERNETES_VERSION: "1.29" }).kubernetesVersion).toBe("1.29");
   });
 
+  test("a release newer than every known one passes with KARPENTER_UNVERIFIED_VERSION=true; 1.15.2 needs no switch", () => {
+    expect(readConfig({ KARPENTER_VERSION: "1.16.0", KARPENTER_UNVERIFIED_VERSION: "true" })).toMatchObject({ karpenterVersion: "1.16.0", allowUnverifiedVersion: true });
+    expect(readConfig({ KARPENTER_VERSION: "1.15.2" })).toMatchObject({ karpenterVersion: "1.15.2", allowUnverifiedVersion: false });
+  });
+
   test("reads every variable", () => {
     const c = readConfig({
       CLUSTER_NAME: "prod",
@@ -63,6 +68,8 @@ describe("example settings", () => {
     [{ CLUSTER_NAME: "c".repeat(41) }, /CLUSTER_NAME: "c{41}" is not an EKS cluster name of at most 40 characters/],
     [{ STATE_BUCKET: "My_Bucket" }, /STATE_BUCKET: "My_Bucket" is not an S3 bucket name/],
     [{ STATE_BUCKET: "x" }, /STATE_BUCKET: "x" is not an S3 bucket name/],
+    // the example names its own switch, not the construct prop behind it
+    [{ KARPENTER_VERSION: "1.16.0" }, /^KARPENTER_VERSION: "1\.16\.0" is newer than 1\.15\.0, the newest Karpenter release this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway/],
   ])("rejects %j", (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });
