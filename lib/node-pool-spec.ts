@@ -75,8 +75,8 @@ export interface Taint {
   readonly timeAdded?: string;
 }
 
-/** A disruption method a {@link Budget} can be limited to. */
-export type DisruptionReason = "Underutilized" | "Empty" | "Drifted";
+/** A disruption method a {@link Budget} can be limited to (`Unhealthy`, node repair, from Karpenter 1.15). */
+export type DisruptionReason = "Underutilized" | "Empty" | "Drifted" | "Unhealthy";
 
 /**
  * A disruption budget (`spec.disruption.budgets[]`): how many of the NodePool's nodes Karpenter
@@ -106,7 +106,8 @@ export interface Budget {
    */
   readonly duration?: string;
   /**
-   * The disruption methods this budget limits (`Underutilized`, `Empty`, `Drifted`; no duplicates).
+   * The disruption methods this budget limits (`Underutilized`, `Empty`, `Drifted`; `Unhealthy` from 1.15;
+   * no duplicates). Source: NodePool CRD `spec.disruption.budgets[].reasons` (v1.15.0 of the Go module).
    * @default all methods
    */
   readonly reasons?: DisruptionReason[];

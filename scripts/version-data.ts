@@ -2,6 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
+import { CRD_CORRECTIONS } from "../lib/versions/crd-corrections";
 import { RawStatement, SettingData, VersionData } from "../lib/versions/types";
 
 /*
@@ -89,8 +90,8 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   const values = YAML.parse(valuesText) ?? {};
   const chart = chartFacts(values, declaredTypes(valuesText), version, options.previous, options.earlierPatch, checklist);
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
-  const nodePool = crdFacts(crdDocs, "NodePool");
-  const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
+  const nodePool = corrected(crdFacts(crdDocs, "NodePool"), "NodePool", version);
+  const ec2NodeClass = corrected(crdFacts(crdDocs, "EC2NodeClass"), "EC2NodeClass", version);
   const celRules = [...nodePool.cel.map((r) => `NodePool ${r}`), ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`)].sort();
 
   const data: VersionData = {
@@ -280,6 +281,15 @@ function readCrds(dir: string): any[] {
     }
   }
   return docs;
+}
+
+/** The facts with lib/versions/crd-corrections.ts applied: the released Go module's schema where a reconstructed folder differs. */
+function corrected(f: ReturnType<typeof crdFacts>, kind: "NodePool" | "EC2NodeClass", version: string): ReturnType<typeof crdFacts> {
+  const enums = { ...f.enums };
+  for (const c of CRD_CORRECTIONS.filter((x) => x.release === version && x.kind === kind)) {
+    for (const [p, values] of Object.entries(c.enumValuesAdded)) enums[p] = [...new Set([...(enums[p] ?? []), ...values])].sort();
+  }
+  return { ...f, enums };
 }
 
 /** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */

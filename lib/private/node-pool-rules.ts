@@ -18,7 +18,7 @@ const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "
 const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
 const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 const POLICIES = ["WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"] as const;
-const REASONS = ["Underutilized", "Empty", "Drifted"] as const;
+const REASONS = ["Underutilized", "Empty", "Drifted", "Unhealthy"] as const;
 /** The taint key / value pattern of the CRD (a qualified name). */
 const TAINT_PART = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 /** RFC 3339 date-time (OpenAPI `format: date-time`). */
@@ -348,6 +348,8 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
     const reasons = c.list(`${at}.reasons`, b.reasons, 0, 50);
     reasons?.forEach((r, j) => {
       c.oneOf(`${at}.reasons[${j}]`, r, REASONS);
+      const since = ENUM_VALUES_SINCE[`spec.disruption.budgets[].reasons[]=${r}`];
+      if (c.known(r) && since) c.since(`${at}.reasons[${j}]`, r, since, `disruption reason ${r}`);
       if (c.known(r) && reasons.indexOf(r) !== j) c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
     });
   });

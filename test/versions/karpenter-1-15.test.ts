@@ -256,3 +256,31 @@ describe("upgrade-plan 1.14 → 1.15", () => {
     expect(upgradePlan("1.15.2", "1.14.3").hazards.map((h) => `${h.id} ${h.where}`)).toContain("kubelet-free-form from");
   });
 });
+
+describe("NodePool at 1.15: the released CRDs win over the reconstructed reference", () => {
+  const { NodePool } = require("../../lib/node-pool") as typeof import("../../lib/node-pool");
+  const pool = (version: string, props: Record<string, unknown>) => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", version);
+    return new NodePool(stack, "pool", { karpenter, nodeClass: { name: "default" }, ...props });
+  };
+
+  test("a budget may name Unhealthy from 1.15 (released NodePool CRD), refused before, naming 1.15", () => {
+    expect(() => pool("1.15.0", { disruption: { budgets: [{ nodes: "10%", reasons: ["Unhealthy", "Drifted"] }] } })).not.toThrow();
+    expect(message(() => pool("1.14.3", { disruption: { budgets: [{ nodes: "10%", reasons: ["Unhealthy"] }] } }))).toContain(
+      'disruption.budgets[0].reasons[0] = "Unhealthy" is invalid: disruption reason Unhealthy needs Karpenter 1.15 or later',
+    );
+  });
+
+  test("karpenter.k8s.aws/nitro-sandbox stays a restricted label (the released CRDs do not allow it)", () => {
+    expect(message(() => pool("1.15.2", { requirements: [{ key: "karpenter.k8s.aws/nitro-sandbox", operator: "In", values: ["true"] }] }))).toMatch(/requirements\[0\]\.key = "karpenter\.k8s\.aws\/nitro-sandbox" is invalid: .*restricted/);
+  });
+
+  test("the correction is in the data and dated in the CRD history", () => {
+    const { versionData } = require("../../lib/versions") as typeof import("../../lib/versions");
+    const { CRD_CORRECTIONS } = require("../../lib/versions/crd-corrections") as typeof import("../../lib/versions/crd-corrections");
+    expect(versionData("1.15").crds.nodePool.enums["spec.disruption.budgets[].reasons[]"]).toContain("Unhealthy");
+    expect(versionData("1.14").crds.nodePool.enums["spec.disruption.budgets[].reasons[]"]).not.toContain("Unhealthy");
+    expect(CRD_CORRECTIONS.map((c) => c.release)).toEqual(["1.15.0"]);
+  });
+});
