@@ -1,7 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
-import { ControllerPolicySymbols } from "../../lib/private/controller-policy";
+import { ControllerPolicySymbols } from "../lib/aws/controller-policy";
 import { referenceRoot, referenceVersionsWith } from "./reference";
 
 /*

@@ -10,7 +10,7 @@ import * as YAML from "yaml";
 
 /** Where the reference lives: $KARPENTER_REFERENCE, else `<repo>/../shared/reference/karpenter`. */
 export function referenceRoot(): string {
-  return process.env.KARPENTER_REFERENCE ?? path.resolve(__dirname, "../../../shared/reference/karpenter");
+  return process.env.KARPENTER_REFERENCE ?? path.resolve(__dirname, "../../shared/reference/karpenter");
 }
 
 /** The versions (e.g. `"1.0.14"`) whose `v<version>/<file>` exists in the reference, sorted; none without a reference. */

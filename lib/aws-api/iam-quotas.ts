@@ -2,9 +2,9 @@ import { Construct, IConstruct } from "constructs";
 import { Annotations, TerraformStack, Token } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
-import { KarpenterValidationError } from "../errors";
-import { addSynthCheck, oncePerPass } from "./synth-checks";
-import { resolvedReference } from "./tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { addSynthCheck, oncePerPass } from "../core/synth-checks";
+import { resolvedReference } from "../core/tokens";
 
 /**
  * IAM quota "Managed policies attached to an IAM role": 10 by default, adjustable up to 20 (AWS

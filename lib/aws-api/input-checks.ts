@@ -1,12 +1,12 @@
 import { IConstruct } from "constructs";
 import { Token, Tokenization } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { KarpenterValidationError } from "../errors";
-import { IKarpenterCluster } from "../karpenter-cluster";
-import { isUnresolved } from "./tokens";
-import { nearestKey, Problems } from "./problems";
-import { QUEUE_KMS_KEY } from "./prop-keys";
-import { keyText } from "./k8s-rules";
+import { KarpenterValidationError } from "../core/errors";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { isUnresolved } from "../core/tokens";
+import { nearestKey, Problems } from "../core/problems";
+import { QUEUE_KMS_KEY } from "../core/prop-keys";
+import { keyText } from "../kubernetes/value-rules";
 
 /*
  * Checks of inputs that several constructs share: the required cluster, option objects, tags,

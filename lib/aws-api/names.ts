@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import { isUnresolved } from "./tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { isUnresolved } from "../core/tokens";
 import { IAM_ROLE_NAME_RULE, literalNameProblem } from "./name-rules";
 
 /** AWS name limits checked at synth when a name is a literal (a token is left to the API). */

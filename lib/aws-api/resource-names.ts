@@ -1,11 +1,11 @@
 import { createHash } from "crypto";
 import { IConstruct } from "constructs";
 import { Fn, Op } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import { IKarpenterCluster } from "../karpenter-cluster";
+import { KarpenterValidationError } from "../core/errors";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { AWS_NAME_LIMITS, checkName } from "./names";
 import { IAM_ROLE_NAME_RULE } from "./name-rules";
-import { isUnresolved } from "./tokens";
+import { isUnresolved } from "../core/tokens";
 
 /** The naming rule of each kind of AWS name this library derives from the cluster name. */
 export const NAME_RULES = {

@@ -1,6 +1,6 @@
 import { knownMinors, versionData } from "../versions";
-import { IamStatementJson } from "./iam";
-import { KarpenterVersion } from "./version";
+import { IamStatementJson } from "../aws-api/iam";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * The Karpenter controller's IAM permissions per minor: the statements (same Sids, actions,

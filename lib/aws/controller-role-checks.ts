@@ -1,15 +1,15 @@
 import { IConstruct } from "constructs";
 import { Token } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import type { ControllerIdentity, IamPolicyCondition, IamPolicyStatement } from "../karpenter-controller-role";
+import { KarpenterValidationError } from "../core/errors";
+import type { ControllerIdentity, IamPolicyCondition, IamPolicyStatement } from "./karpenter-controller-role";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./controller-policy";
-import { IamStatementJson, policyJson, policySize } from "./iam";
-import { checkOidcProviderArn, checkOptionKeys, checkStringList, IAM_ACTIONS, IAM_RESOURCES } from "./input-checks";
-import { NAME_RULES } from "./resource-names";
-import { nearestKey, Problems } from "./problems";
-import { IAM_CONDITION, IAM_STATEMENT, IRSA_IDENTITY, POD_IDENTITY } from "./prop-keys";
-import { isUnresolved } from "./tokens";
-import { KarpenterVersion } from "./version";
+import { IamStatementJson, policyJson, policySize } from "../aws-api/iam";
+import { checkOidcProviderArn, checkOptionKeys, checkStringList, IAM_ACTIONS, IAM_RESOURCES } from "../aws-api/input-checks";
+import { NAME_RULES } from "../aws-api/resource-names";
+import { nearestKey, Problems } from "../core/problems";
+import { IAM_CONDITION, IAM_STATEMENT, IRSA_IDENTITY, POD_IDENTITY } from "../core/prop-keys";
+import { isUnresolved } from "../core/tokens";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Checks of the controller role's options that KarpenterControllerRole and Karpenter share, each

@@ -1,11 +1,11 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../karpenter-options";
-import { isPlainMap } from "./deep-merge";
-import { checkKmsKeyArn } from "./input-checks";
-import { Problems } from "./problems";
-import { isUnresolved } from "./tokens";
-import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "./prop-keys";
+import { KarpenterValidationError } from "../core/errors";
+import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "./karpenter-options";
+import { isPlainMap } from "../core/deep-merge";
+import { checkKmsKeyArn } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { isUnresolved } from "../core/tokens";
+import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "../core/prop-keys";
 
 /*
  * The `interruptionQueue` prop of Karpenter: on, off, options of the queue it creates, or a queue

@@ -1,6 +1,6 @@
-import { IamStatementJson } from "./iam";
+import { IamStatementJson } from "../aws-api/iam";
 import { versionData } from "../versions";
-import { KarpenterVersion } from "./version";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Interruption handling per minor, from the getting-started CloudFormation template of

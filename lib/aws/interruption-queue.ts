@@ -6,19 +6,19 @@ import { CloudwatchEventRule } from "@cdktf/provider-aws/lib/cloudwatch-event-ru
 import { CloudwatchEventTarget } from "@cdktf/provider-aws/lib/cloudwatch-event-target";
 import type { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { IKarpenterCluster } from "./karpenter-cluster";
-import { awsContext } from "./private/aws-context";
-import { awsProviderFor, useProvider } from "./private/provider-choice";
-import { policyJson } from "./private/iam";
-import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./private/interruption-events";
-import { checkOptionKeys, checkQueueKmsKey, checkTags, requireCluster } from "./private/input-checks";
-import { Problems } from "./private/problems";
-import { undoOnError } from "./private/half-built";
-import { INTERRUPTION_QUEUE_PROPS } from "./private/prop-keys";
-import { checkName } from "./private/names";
-import { RULE_PREFIX } from "./private/install-names";
-import { clusterNameWithin, NAME_RULES, nameFromCluster } from "./private/resource-names";
-import { resolveKarpenterVersion } from "./private/version";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { awsContext } from "../aws-api/aws-context";
+import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { policyJson } from "../aws-api/iam";
+import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./interruption-events";
+import { checkOptionKeys, checkQueueKmsKey, checkTags, requireCluster } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { undoOnError } from "../core/undo-on-error";
+import { INTERRUPTION_QUEUE_PROPS } from "../core/prop-keys";
+import { checkName } from "../aws-api/names";
+import { RULE_PREFIX } from "../install/install-names";
+import { clusterNameWithin, NAME_RULES, nameFromCluster } from "../aws-api/resource-names";
+import { resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
 export interface InterruptionQueueKmsKey {

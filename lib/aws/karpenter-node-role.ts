@@ -1,21 +1,21 @@
 import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { awsProviderFor, useProvider } from "./private/provider-choice";
+import { awsProviderFor, useProvider } from "../core/provider-choice";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
-import { IKarpenterCluster } from "./karpenter-cluster";
-import { awsContext } from "./private/aws-context";
-import { checkOptionKeys, checkTags, requireCluster } from "./private/input-checks";
-import { checkNodeRoleOptions } from "./private/node-role-options";
-import { Problems } from "./private/problems";
-import { undoOnError } from "./private/half-built";
-import { NODE_ROLE_PROPS } from "./private/prop-keys";
-import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "./private/iam";
-import { nodePolicyAttachmentKey, nodeRolePolicyNames, replacedOnVersionChange } from "./private/node-role-policies";
-import { recordAccountNames } from "./private/account-names";
-import { literalNameFromCluster, nameFromCluster } from "./private/resource-names";
-import { resolveKarpenterVersion } from "./private/version";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { awsContext } from "../aws-api/aws-context";
+import { checkOptionKeys, checkTags, requireCluster } from "../aws-api/input-checks";
+import { checkNodeRoleOptions } from "./node-role-options";
+import { Problems } from "../core/problems";
+import { undoOnError } from "../core/undo-on-error";
+import { NODE_ROLE_PROPS } from "../core/prop-keys";
+import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "../aws-api/iam";
+import { nodePolicyAttachmentKey, nodeRolePolicyNames, replacedOnVersionChange } from "./node-role-policies";
+import { recordAccountNames } from "../aws-api/account-names";
+import { literalNameFromCluster, nameFromCluster } from "../aws-api/resource-names";
+import { resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {

@@ -1,12 +1,12 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import type { KarpenterNodeRoleOptions } from "../karpenter-options";
-import { isPlainMap } from "./deep-merge";
-import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "./input-checks";
-import { Problems } from "./problems";
-import { EXISTING_NODE_ROLE } from "./prop-keys";
+import { KarpenterValidationError } from "../core/errors";
+import type { KarpenterNodeRoleOptions } from "./karpenter-options";
+import { isPlainMap } from "../core/deep-merge";
+import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { EXISTING_NODE_ROLE } from "../core/prop-keys";
 import { nodeRolePolicyNames } from "./node-role-policies";
-import type { KarpenterVersion } from "./version";
+import type { KarpenterVersion } from "../versions/karpenter-version";
 
 /**
  * The node role options KarpenterNodeRole and Karpenter (`nodeRole`) share, every problem at once:

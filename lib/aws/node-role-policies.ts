@@ -1,6 +1,6 @@
 // no cdktf import: upgrade-plan reads the swaps, and the command line runs without the cdktf peers
 import { versionData } from "../versions";
-import { KarpenterVersion } from "./version";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * The AWS-managed policies of the Karpenter node role per minor: `KarpenterNodeRole.ManagedPolicyArns`

@@ -1,11 +1,11 @@
 import { Construct } from "constructs";
 import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { recordAccountNames } from "./private/account-names";
-import { chooseProvider } from "./private/provider-choice";
-import { checkOptionKeys, checkTags } from "./private/input-checks";
-import { Problems } from "./private/problems";
-import { SPOT_ROLE_PROPS } from "./private/prop-keys";
+import { recordAccountNames } from "../aws-api/account-names";
+import { chooseProvider } from "../core/provider-choice";
+import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { SPOT_ROLE_PROPS } from "../core/prop-keys";
 
 /** The name IAM gives the service-linked role of `spot.amazonaws.com` (EC2 User Guide, "Service-linked role for Spot Instance requests"). */
 const SPOT_SERVICE_LINKED_ROLE_NAME = "AWSServiceRoleForEC2Spot";

@@ -1,9 +1,9 @@
 import { IConstruct } from "constructs";
 import { TerraformProvider, TerraformStack } from "cdktf";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { IKarpenterCluster } from "../karpenter-cluster";
-import { stackIndex } from "./app-index";
-import { isUnresolved } from "./tokens";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { stackIndex } from "../core/app-index";
+import { isUnresolved } from "../core/tokens";
 
 /*
  * Whether two installs name the same EKS cluster (one install per cluster), and where an AWS

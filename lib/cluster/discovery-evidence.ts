@@ -2,11 +2,11 @@ import { IConstruct } from "constructs";
 import { Annotations } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
-import { DISCOVERY_TAG_KEY } from "../discovery-tags";
-import { IKarpenterCluster } from "../karpenter-cluster";
-import { addSynthCheck } from "./synth-checks";
-import { appIndex } from "./app-index";
-import { isUnresolved } from "./tokens";
+import { DISCOVERY_TAG_KEY } from "./discovery-tags";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { addSynthCheck } from "../core/synth-checks";
+import { appIndex } from "../core/app-index";
+import { isUnresolved } from "../core/tokens";
 
 /**
  * A synth-time warning for an EC2NodeClass whose subnet or security group terms are the default

@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
-import type { IKarpenterCluster } from "../karpenter-cluster";
-import { attached, register, registered } from "./app-index";
+import type { IKarpenterCluster } from "./karpenter-cluster";
+import { attached, register, registered } from "../core/app-index";
 
 /*
  * What the app's EC2NodeClasses select subnets and security groups by, so that DiscoveryTags can

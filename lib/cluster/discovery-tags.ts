@@ -4,17 +4,17 @@ import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
-import { KarpenterValidationError } from "./errors";
-import { appIndex, attached, register, registered } from "./private/app-index";
-import { addSynthCheck } from "./private/synth-checks";
-import { sameInstallTarget } from "./private/cluster-identity";
-import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "./private/input-checks";
-import { nodeClassSelectors } from "./private/discovery-selectors";
-import { allProblems, Problems } from "./private/problems";
-import { DISCOVERY_TAGS_PROPS } from "./private/prop-keys";
-import { SECURITY_GROUP_ID, SUBNET_ID } from "./private/aws-ids";
-import { awsProviderFor, useProvider } from "./private/provider-choice";
-import { isUnresolved } from "./private/tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { appIndex, attached, register, registered } from "../core/app-index";
+import { addSynthCheck } from "../core/synth-checks";
+import { sameInstallTarget } from "./cluster-identity";
+import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "../aws-api/input-checks";
+import { nodeClassSelectors } from "./discovery-selectors";
+import { allProblems, Problems } from "../core/problems";
+import { DISCOVERY_TAGS_PROPS } from "../core/prop-keys";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
+import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { isUnresolved } from "../core/tokens";
 
 /** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
 export const DISCOVERY_TAG_KEY = "karpenter.sh/discovery";

@@ -1,15 +1,15 @@
 import { IConstruct } from "constructs";
 import { TerraformStack, Token } from "cdktf";
 import type { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
-import type { IKarpenterCluster } from "../karpenter-cluster";
-import type { IKarpenterInstallation } from "../karpenter-installation";
-import type { Ec2NodeClass } from "../ec2-node-class";
-import type { NodePool } from "../node-pool";
-import { appIndex, attached, register, registered, stackIndex, stacksOf } from "./app-index";
+import type { IKarpenterCluster } from "./karpenter-cluster";
+import type { IKarpenterInstallation } from "./karpenter-installation";
+import type { Ec2NodeClass } from "../nodes/ec2-node-class";
+import type { NodePool } from "../nodes/node-pool";
+import { appIndex, attached, register, registered, stackIndex, stacksOf } from "../core/app-index";
 import { sameInstallTarget } from "./cluster-identity";
-import { registeredNodeObjects } from "./manifests";
-import { resolvedReference } from "./tokens";
-import { KarpenterValidationError } from "../errors";
+import { registeredNodeObjects } from "../nodes/manifests";
+import { resolvedReference } from "../core/tokens";
+import { KarpenterValidationError } from "../core/errors";
 
 /*
  * The app-wide facts the checks of each Karpenter install need (other installs on its cluster, the

@@ -3,12 +3,12 @@ import { TerraformDataSource, TerraformResource } from "cdktf";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
-import { KarpenterValidationError } from "./errors";
-import { isUnresolved } from "./private/tokens";
-import { checkProvider, recordDefault } from "./private/provider-choice";
-import { checkEksClusterName, checkOptionKeys } from "./private/input-checks";
-import { Problems } from "./private/problems";
-import { FROM_CLUSTER_NAME_OPTIONS } from "./private/prop-keys";
+import { KarpenterValidationError } from "../core/errors";
+import { isUnresolved } from "../core/tokens";
+import { checkProvider, recordDefault } from "../core/provider-choice";
+import { checkEksClusterName, checkOptionKeys } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { FROM_CLUSTER_NAME_OPTIONS } from "../core/prop-keys";
 
 /** Options of {@link KarpenterCluster.fromClusterName}. */
 export interface FromClusterNameOptions {

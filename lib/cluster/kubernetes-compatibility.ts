@@ -1,13 +1,13 @@
-import * as semver from "./semver";
+import * as semver from "../versions/semver";
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { KarpenterValidationError } from "../errors";
-import { IKarpenterCluster } from "../karpenter-cluster";
+import { KarpenterValidationError } from "../core/errors";
+import { IKarpenterCluster } from "./karpenter-cluster";
 import { kubernetesRange } from "../versions";
 import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
-import { isUnresolved } from "./tokens";
-import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "./version";
+import { isUnresolved } from "../core/tokens";
+import { isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /** The Kubernetes minors one range of Karpenter releases runs on. */
 interface KubernetesSupport {

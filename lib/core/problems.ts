@@ -1,5 +1,5 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "./errors";
 
 /*
  * Gathering every problem of one construct's props, so that a user fixes them in one round:

@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
 import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import type { IKarpenterCluster } from "../karpenter-cluster";
+import { KarpenterValidationError } from "./errors";
+import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { appIndex, attached, register, registered, stackIndex } from "./app-index";
 import { addSynthCheck } from "./synth-checks";

@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "./errors";
 
 /** A check that needs the whole app (other constructs): the problems it finds, none when all is well. */
 export type SynthCheck = () => KarpenterValidationError[];

@@ -1,8 +1,8 @@
-import * as semver from "./semver";
+import * as semver from "../versions/semver";
 import { versionData } from "../versions";
 import { SettingData } from "../versions/types";
-import { durationNanos, MAX_DURATION_NS } from "./k8s-rules";
-import { KarpenterVersion, KNOWN_RELEASES } from "./version";
+import { durationNanos, MAX_DURATION_NS } from "../kubernetes/value-rules";
+import { KarpenterVersion, KNOWN_RELEASES } from "../versions/karpenter-version";
 
 /**
  * The `settings:` block of the `karpenter` Helm chart, per version: which key and which feature gate

@@ -1,13 +1,13 @@
-import * as semver from "./semver";
+import * as semver from "../versions/semver";
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import { isPlainMap } from "./deep-merge";
-import { isUnresolved } from "./tokens";
-import { nearestKey, Problems } from "./problems";
+import { KarpenterValidationError } from "../core/errors";
+import { isPlainMap } from "../core/deep-merge";
+import { isUnresolved } from "../core/tokens";
+import { nearestKey, Problems } from "../core/problems";
 import { Annotations } from "cdktf";
 import { factsRelease, valuePathsAt } from "../versions";
 import { VALUE_PATHS_PATCH_CHANGES } from "../versions/patch-history";
-import { KNOWN_RELEASES } from "./version";
+import { KNOWN_RELEASES } from "../versions/karpenter-version";
 
 /*
  * The value paths of the `karpenter` chart's values.yaml, per release: lib/versions/data/ (generated

@@ -1,9 +1,9 @@
 import { IConstruct } from "constructs";
 import { Token } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import { isUnresolved } from "./tokens";
-import { isPlainMap } from "./deep-merge";
-import { isDns1123Subdomain } from "./k8s-rules";
+import { KarpenterValidationError } from "../core/errors";
+import { isUnresolved } from "../core/tokens";
+import { isPlainMap } from "../core/deep-merge";
+import { isDns1123Subdomain } from "../kubernetes/value-rules";
 
 /** Helm's longest release name (helm chartutil.ValidateReleaseName: a DNS-1123 subdomain of at most 53 characters). */
 const HELM_RELEASE_NAME_MAX = 53;

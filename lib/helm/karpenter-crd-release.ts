@@ -2,18 +2,18 @@ import { Construct } from "constructs";
 import { Fn, ITerraformDependable, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { KarpenterValidationError } from "./errors";
-import { chooseProvider } from "./private/provider-choice";
-import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./private/helm";
-import { checkNamespace, checkServiceName } from "./private/k8s-names";
-import { checkOptionKeys } from "./private/input-checks";
-import { Problems } from "./private/problems";
-import { CRD_RELEASE_PROPS } from "./private/prop-keys";
-import { isUnresolved } from "./private/tokens";
-import { undoOnError } from "./private/half-built";
-import { duplicateCrdProblems, registerCrdRelease } from "./private/release-pairs";
-import { addSynthCheck } from "./private/synth-checks";
-import { KarpenterVersion, resolveKarpenterVersion } from "./private/version";
+import { KarpenterValidationError } from "../core/errors";
+import { chooseProvider } from "../core/provider-choice";
+import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./helm";
+import { checkNamespace, checkServiceName } from "../kubernetes/names";
+import { checkOptionKeys } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { CRD_RELEASE_PROPS } from "../core/prop-keys";
+import { isUnresolved } from "../core/tokens";
+import { undoOnError } from "../core/undo-on-error";
+import { duplicateCrdProblems, registerCrdRelease } from "./release-pairs";
+import { addSynthCheck } from "../core/synth-checks";
+import { KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /**
  * The public ECR repository Karpenter publishes both charts to, `karpenter` and `karpenter-crd`

@@ -2,29 +2,29 @@ import { Construct } from "constructs";
 import { Annotations, ITerraformDependable } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { KarpenterValidationError } from "./errors";
-import { chooseProvider } from "./private/provider-choice";
-import { IKarpenterCluster } from "./karpenter-cluster";
+import { KarpenterValidationError } from "../core/errors";
+import { chooseProvider } from "../core/provider-choice";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
 import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
-import { checkValuePaths } from "./private/chart-values";
-import { isPlainMap, mergeHelmValues } from "./private/deep-merge";
-import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./private/helm";
-import { checkNamespace, checkServiceAccountName } from "./private/k8s-names";
-import { checkOptionKeys, checkRoleArn, requireCluster } from "./private/input-checks";
-import { Problems } from "./private/problems";
-import { isUnresolved } from "./private/tokens";
-import { RELEASE_PROPS } from "./private/prop-keys";
-import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./private/values-overlap";
-import { undoOnError } from "./private/half-built";
-import { isOwnInstall, onePerClusterProblems, registerInstall } from "./private/install-index";
-import { crdVersionProblems } from "./private/release-pairs";
-import { addSynthCheck } from "./private/synth-checks";
-import { checkKubernetesCompatibility } from "./private/kubernetes-compatibility";
+import { checkValuePaths } from "./chart-values";
+import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
+import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
+import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
+import { checkOptionKeys, checkRoleArn, requireCluster } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { isUnresolved } from "../core/tokens";
+import { RELEASE_PROPS } from "../core/prop-keys";
+import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./values-overlap";
+import { undoOnError } from "../core/undo-on-error";
+import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster/install-index";
+import { crdVersionProblems } from "./release-pairs";
+import { addSynthCheck } from "../core/synth-checks";
+import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
 import {
   booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
-} from "./private/release-values";
-import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "./private/version";
+} from "./release-values";
+import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /**
  * The controller's ServiceAccount when none is given: `karpenter`, what the chart names it for a

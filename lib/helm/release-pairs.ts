@@ -1,11 +1,11 @@
 import { IConstruct } from "constructs";
 import { TerraformProvider, TerraformStack } from "cdktf";
 import type { Release } from "@cdktf/provider-helm/lib/release";
-import { KarpenterValidationError } from "../errors";
-import { appIndex, attached, register, registered } from "./app-index";
-import { providerName } from "./provider-choice";
-import { installOf, reportedOn } from "./install-index";
-import * as semver from "./semver";
+import { KarpenterValidationError } from "../core/errors";
+import { appIndex, attached, register, registered } from "../core/app-index";
+import { providerName } from "../core/provider-choice";
+import { installOf, reportedOn } from "../cluster/install-index";
+import * as semver from "../versions/semver";
 
 /*
  * A hand-composed install pairs a KarpenterCrdRelease with a KarpenterRelease. Both reach their

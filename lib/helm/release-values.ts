@@ -1,17 +1,17 @@
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "../karpenter-settings";
+import { KarpenterValidationError } from "../core/errors";
+import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
-import { isPlainMap } from "./deep-merge";
+import { isPlainMap } from "../core/deep-merge";
 import { parseQuantity, plainScalar } from "./helm";
-import { checkOptionKeys } from "./input-checks";
-import { nearestKey, Problems } from "./problems";
-import { isLabelValue, qualifiedNameProblem } from "./k8s-rules";
-import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "./prop-keys";
-import { isUnresolved } from "./tokens";
-import { KarpenterVersion } from "./version";
+import { checkOptionKeys } from "../aws-api/input-checks";
+import { nearestKey, Problems } from "../core/problems";
+import { isLabelValue, qualifiedNameProblem } from "../kubernetes/value-rules";
+import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
+import { isUnresolved } from "../core/tokens";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings

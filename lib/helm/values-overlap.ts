@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
 import { Annotations, Token } from "cdktf";
 import { leafPaths } from "./chart-values";
-import { isPlainMap } from "./deep-merge";
+import { isPlainMap } from "../core/deep-merge";
 import { IRSA_ROLE_ANNOTATION } from "./release-values";
 
 /*

@@ -1,12 +1,12 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import { IKarpenterCluster } from "../karpenter-cluster";
-import { KarpenterControllerRoleOptions, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../karpenter-options";
-import { checkPolicyNameSuffix, policyKeys, policyNamePrefix } from "./controller-role-checks";
-import { MAX_EVENT_KEY_LENGTH } from "./interruption-events";
-import { nameProblem } from "./names";
-import { NAME_RULES, NameKind, nameRuleText } from "./resource-names";
-import { KarpenterVersion } from "./version";
+import { KarpenterValidationError } from "../core/errors";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { KarpenterControllerRoleOptions, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import { checkPolicyNameSuffix, policyKeys, policyNamePrefix } from "../aws/controller-role-checks";
+import { MAX_EVENT_KEY_LENGTH } from "../aws/interruption-events";
+import { nameProblem } from "../aws-api/names";
+import { NAME_RULES, NameKind, nameRuleText } from "../aws-api/resource-names";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Every AWS name one Karpenter install creates, checked together before the first resource, so that

@@ -1,5 +1,5 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "../core/errors";
 
 /*
  * Karpenter checks its props before building its blocks; a check only a building block can make

@@ -1,25 +1,25 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import type { KarpenterProps } from "../karpenter";
-import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../system-node-group";
-import { KubernetesToleration } from "../karpenter-settings";
-import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "./controller-role-checks";
-import { isPlainMap } from "./deep-merge";
-import { checkValuePaths } from "./chart-values";
-import { checkRepository } from "./helm";
-import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "./input-checks";
-import { IKarpenterCluster } from "../karpenter-cluster";
-import type { KarpenterControllerRoleOptions } from "../karpenter-options";
-import { checkNamespace, checkServiceAccountName } from "./k8s-names";
-import { checkKubernetesCompatibility } from "./kubernetes-compatibility";
-import { checkNodeRoleOptions } from "./node-role-options";
-import { Problems } from "./problems";
-import { CHART_FEATURE_GATES, CHART_SETTINGS } from "./chart-settings";
-import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "./prop-keys";
-import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, nonFiniteNumbers, settingsValues } from "./release-values";
-import { isUnresolved } from "./tokens";
-import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "./version";
-import { TypedValue, typedValues } from "./values-overlap";
+import { KarpenterValidationError } from "../core/errors";
+import type { KarpenterProps } from "./karpenter";
+import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../cluster/system-node-group";
+import { KubernetesToleration } from "../helm/karpenter-settings";
+import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "../aws/controller-role-checks";
+import { isPlainMap } from "../core/deep-merge";
+import { checkValuePaths } from "../helm/chart-values";
+import { checkRepository } from "../helm/helm";
+import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "../aws-api/input-checks";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import type { KarpenterControllerRoleOptions } from "../aws/karpenter-options";
+import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
+import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import { checkNodeRoleOptions } from "../aws/node-role-options";
+import { Problems } from "../core/problems";
+import { CHART_FEATURE_GATES, CHART_SETTINGS } from "../helm/chart-settings";
+import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
+import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerResources, nonFiniteNumbers, settingsValues } from "../helm/release-values";
+import { isUnresolved } from "../core/tokens";
+import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { TypedValue, typedValues } from "../helm/values-overlap";
 
 /*
  * Karpenter's own props, checked as a whole before any building block exists: every problem is

@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
 import { TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "./errors";
-import { inOnePass, runStackChecks, withChecksCollected } from "./private/synth-checks";
+import { KarpenterValidationError } from "../core/errors";
+import { inOnePass, runStackChecks, withChecksCollected } from "../core/synth-checks";
 
 /** A message attached to a construct: a warning, or a failure of a validation that is not this library's. */
 export interface ValidationMessage {

@@ -1,7 +1,7 @@
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import { isDns1123Label, isDns1123Subdomain, isLabelValue as isKubernetesLabelValue, qualifiedNameProblem } from "./k8s-rules";
-import { isUnresolved } from "./tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { isDns1123Label, isDns1123Subdomain, isLabelValue as isKubernetesLabelValue, qualifiedNameProblem } from "./value-rules";
+import { isUnresolved } from "../core/tokens";
 
 /*
  * Kubernetes name checks of the install constructs (namespaces, ServiceAccounts, Services, node

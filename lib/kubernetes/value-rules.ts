@@ -1,8 +1,8 @@
 import type { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../errors";
-import type * as TokenHelpers from "./tokens";
-import { KarpenterVersion } from "./version";
-import { nearestKey } from "./problems";
+import { KarpenterValidationError } from "../core/errors";
+import type * as TokenHelpers from "../core/tokens";
+import { KarpenterVersion } from "../versions/karpenter-version";
+import { nearestKey } from "../core/problems";
 
 /*
  * Kubernetes value rules shared by the NodePool and EC2NodeClass checks: object names, label
@@ -79,7 +79,7 @@ function tokens(): NonNullable<typeof tokenHelpers> {
   if (!tokenHelpers) {
     try {
       const { Token } = require("cdktf") as typeof import("cdktf");
-      const { isUnresolved } = require("./tokens") as typeof TokenHelpers;
+      const { isUnresolved } = require("../core/tokens") as typeof TokenHelpers;
       tokenHelpers = { isToken: (v) => Token.isUnresolved(v), isUnresolved };
     } catch (e) {
       if ((e as { code?: string }).code !== "MODULE_NOT_FOUND") throw e;

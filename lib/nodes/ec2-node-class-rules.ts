@@ -1,8 +1,8 @@
-import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "../ec2-node-class-spec";
-import { KarpenterVersion } from "./version";
-import { Checker, entry, GO_DURATION, isSet, QUANTITY, withSuggestion } from "./k8s-rules";
+import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "./ec2-node-class-spec";
+import { KarpenterVersion } from "../versions/karpenter-version";
+import { Checker, entry, GO_DURATION, isSet, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE } from "./crd-history";
-import { SECURITY_GROUP_ID, SUBNET_ID } from "./aws-ids";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.14) that needs no cluster

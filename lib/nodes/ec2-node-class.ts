@@ -3,20 +3,20 @@ import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf"
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { DISCOVERY_TAG_KEY } from "./discovery-tags";
-import { IKarpenterCluster } from "./karpenter-cluster";
-import { IKarpenterInstallation } from "./karpenter-installation";
+import { DISCOVERY_TAG_KEY } from "../cluster/discovery-tags";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
-import { KarpenterValidationError } from "./errors";
-import { aliasFamilyOf, checkEc2NodeClass } from "./private/ec2-node-class-rules";
-import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "./private/k8s-rules";
-import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./private/node-semantic-rules";
-import { nodeContextOf } from "./private/node-context";
-import { warnWithoutDiscoveryTags } from "./private/discovery-evidence";
-import { registerSelectors } from "./private/discovery-selectors";
-import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
-import { checkProvider, chooseProvider } from "./private/provider-choice";
-import { resolvedReference } from "./private/tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { aliasFamilyOf, checkEc2NodeClass } from "./ec2-node-class-rules";
+import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
+import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
+import { nodeContextOf } from "./node-context";
+import { warnWithoutDiscoveryTags } from "../cluster/discovery-evidence";
+import { registerSelectors } from "../cluster/discovery-selectors";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import { checkProvider, chooseProvider } from "../core/provider-choice";
+import { resolvedReference } from "../core/tokens";
 
 /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
 export const DEFAULT_AMI_ALIAS = "al2023@latest";

@@ -1,11 +1,11 @@
 import type { Construct, IConstruct } from "constructs";
 import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "../errors";
-import type { IKarpenterCluster } from "../karpenter-cluster";
-import type { IKarpenterInstallation } from "../karpenter-installation";
-import { isSet, nameFromId } from "./k8s-rules";
-import type * as SynthChecks from "./synth-checks";
-import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "./version";
+import { KarpenterValidationError } from "../core/errors";
+import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
+import { isSet, nameFromId } from "../kubernetes/value-rules";
+import type * as SynthChecks from "../core/synth-checks";
+import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * cdktf is required where it is used, not imported at the top: the manifest converter uses
@@ -127,7 +127,7 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   const self: NamedObject = { construct, kind, name, ...hint };
   all.push(self);
   // loaded on use: this module is also read where cdktf is not installed (see k8s-rules)
-  const { addSynthCheck } = require("./synth-checks") as typeof SynthChecks;
+  const { addSynthCheck } = require("../core/synth-checks") as typeof SynthChecks;
   addSynthCheck(construct, () => {
       if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
       const group = byKindAndName(all).get(`${kind}\u0000${name}`) ?? [];

@@ -1,6 +1,6 @@
-import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "../node-pool-spec";
-import { KarpenterVersion } from "./version";
-import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "./k8s-rules";
+import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "./node-pool-spec";
+import { KarpenterVersion } from "../versions/karpenter-version";
+import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "../kubernetes/value-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*

@@ -2,16 +2,16 @@ import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { checkProvider, chooseProvider, providerName } from "./private/provider-choice";
+import { checkProvider, chooseProvider, providerName } from "../core/provider-choice";
 import { Ec2NodeClass } from "./ec2-node-class";
-import { IKarpenterInstallation } from "./karpenter-installation";
+import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { KarpenterValidationError } from "./errors";
-import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./private/node-pool-rules";
-import { Checker, checkCrdThenSemantics, isSet } from "./private/k8s-rules";
-import { checkNodePoolSemantics } from "./private/node-semantic-rules";
-import { nodeContextOf } from "./private/node-context";
-import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./private/manifests";
+import { KarpenterValidationError } from "../core/errors";
+import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./node-pool-rules";
+import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
+import { checkNodePoolSemantics } from "./node-semantic-rules";
+import { nodeContextOf } from "./node-context";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };

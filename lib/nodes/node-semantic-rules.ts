@@ -1,8 +1,8 @@
 import { isIP } from "net";
-import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
-import type { NodePoolOptions, NodeSelectorRequirement } from "../node-pool-spec";
-import { Checker, entry, isSet } from "./k8s-rules";
-import { nodeClassRoleProblem } from "./name-rules";
+import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
+import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
+import { Checker, entry, isSet } from "../kubernetes/value-rules";
+import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
 
 /*

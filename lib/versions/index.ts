@@ -1,4 +1,4 @@
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "../core/errors";
 import { KUBERNETES, LOADERS, RELEASES } from "./data";
 import { KUBERNETES_EARLY_PATCHES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
 import { RawStatement, VersionData } from "./types";

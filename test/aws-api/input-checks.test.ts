@@ -1,6 +1,6 @@
 import { TerraformVariable } from "cdktf";
-import { KarpenterValidationError } from "../../lib/errors";
-import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken, requireCluster } from "../../lib/private/input-checks";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken, requireCluster } from "../../lib/aws-api/input-checks";
 import { testCluster, testStack, thrown } from "../helpers";
 
 describe("input checks", () => {

@@ -1,8 +1,8 @@
-import { controllerPolicyGroups, ControllerPolicyGroup } from "../../lib/private/controller-policy";
-import { IamStatementJson } from "../../lib/private/iam";
-import { KNOWN_RELEASES, resolveKarpenterVersion } from "../../lib/private/version";
-import { errataCorrections, loadReference, referenceVersions, SYMBOLS } from "./cfn-reference";
-import { describeWithReference } from "./reference";
+import { controllerPolicyGroups, ControllerPolicyGroup } from "../../lib/aws/controller-policy";
+import { IamStatementJson } from "../../lib/aws-api/iam";
+import { KNOWN_RELEASES, resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
+import { errataCorrections, loadReference, referenceVersions, SYMBOLS } from "../cfn-reference";
+import { describeWithReference } from "../reference";
 
 const groupsOf = (version: string, symbols = SYMBOLS) => controllerPolicyGroups(resolveKarpenterVersion("test", version), symbols);
 const statements = (groups: ControllerPolicyGroup[]) => groups.flatMap((g) => g.statements);

@@ -1,15 +1,15 @@
 import { TerraformStack, TerraformVariable, Testing } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
-import { Karpenter, KarpenterProps } from "../lib/karpenter";
-import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../lib/karpenter-controller-role";
-import { KarpenterNodeRole, KarpenterNodeRoleProps } from "../lib/karpenter-node-role";
-import { InterruptionQueue, InterruptionQueueProps } from "../lib/interruption-queue";
-import { IKarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterRelease } from "../lib/karpenter-release";
-import { isConditionOperator } from "../lib/private/controller-role-checks";
-import { rejected, synthJson, testCluster, testStack } from "./helpers";
+import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
+import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../../lib/aws/karpenter-controller-role";
+import { KarpenterNodeRole, KarpenterNodeRoleProps } from "../../lib/aws/karpenter-node-role";
+import { InterruptionQueue, InterruptionQueueProps } from "../../lib/aws/interruption-queue";
+import { IKarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterRelease } from "../../lib/helm/karpenter-release";
+import { isConditionOperator } from "../../lib/aws/controller-role-checks";
+import { rejected, synthJson, testCluster, testStack } from "../helpers";
 
 /*
  * The IAM and SQS building blocks (controller role, node role, interruption queue, and the same

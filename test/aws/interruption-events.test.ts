@@ -1,7 +1,7 @@
-import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "../../lib/private/interruption-events";
-import { resolveKarpenterVersion } from "../../lib/private/version";
-import { loadReference, referenceVersions, SYMBOLS } from "./cfn-reference";
-import { describeWithReference } from "./reference";
+import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "../../lib/aws/interruption-events";
+import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
+import { loadReference, referenceVersions, SYMBOLS } from "../cfn-reference";
+import { describeWithReference } from "../reference";
 
 const events = (version: string) => interruptionEvents(resolveKarpenterVersion("test", version));
 const referenceVersionList = referenceVersions();

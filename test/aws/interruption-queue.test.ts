@@ -1,9 +1,9 @@
 import { createHash } from "crypto";
-import { InterruptionQueue, InterruptionQueueProps } from "../lib/interruption-queue";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterValidationError } from "../lib/errors";
-import { resolvedReference } from "../lib/private/tokens";
-import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { InterruptionQueue, InterruptionQueueProps } from "../../lib/aws/interruption-queue";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { resolvedReference } from "../../lib/core/tokens";
+import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 function synthQueue(props: Partial<InterruptionQueueProps> = {}, clusterName = "demo") {
   const { stack } = testStack();

@@ -1,12 +1,12 @@
 import { TerraformStack, Testing } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
-import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../lib/karpenter-controller-role";
-import { KarpenterNodeRole } from "../lib/karpenter-node-role";
-import { InterruptionQueue } from "../lib/interruption-queue";
-import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../../lib/aws/karpenter-controller-role";
+import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
+import { InterruptionQueue } from "../../lib/aws/interruption-queue";
+import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 interface Setup {
   stack: TerraformStack;

@@ -1,9 +1,9 @@
-import { KarpenterNodeRole } from "../lib/karpenter-node-role";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterValidationError } from "../lib/errors";
-import { resolvedReference } from "../lib/private/tokens";
+import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { resolvedReference } from "../../lib/core/tokens";
 import { TerraformVariable, Testing } from "cdktf";
-import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 const PARTITION = /^\$\{data\.aws_partition\.[^.]+\.partition\}$/;
 

@@ -1,7 +1,7 @@
-import { nodeRolePolicyNames } from "../../lib/private/node-role-policies";
-import { resolveKarpenterVersion } from "../../lib/private/version";
-import { loadReference, referenceVersions } from "./cfn-reference";
-import { describeWithReference } from "./reference";
+import { nodeRolePolicyNames } from "../../lib/aws/node-role-policies";
+import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
+import { loadReference, referenceVersions } from "../cfn-reference";
+import { describeWithReference } from "../reference";
 
 const names = (version: string) => nodeRolePolicyNames(resolveKarpenterVersion("test", version));
 const referenceVersionList = referenceVersions();

@@ -1,8 +1,8 @@
 import { TerraformStack, Testing } from "cdktf";
-import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
-import { KarpenterValidationError } from "../lib/errors";
+import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { onlyResource, synthJson, testStack, thrown } from "./helpers";
+import { onlyResource, synthJson, testStack, thrown } from "../helpers";
 
 describe("SpotServiceLinkedRole", () => {
   test("creates the service-linked role for spot.amazonaws.com", () => {

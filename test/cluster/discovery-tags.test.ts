@@ -1,12 +1,12 @@
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
-import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../lib/discovery-tags";
-import { resolvedReference } from "../lib/private/tokens";
-import { KarpenterValidationError } from "../lib/errors";
+import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../../lib/cluster/discovery-tags";
+import { resolvedReference } from "../../lib/core/tokens";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { Fn, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Testing } from "cdktf";
-import { Ec2NodeClass } from "../lib/ec2-node-class";
-import { providedStack, rejected, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { providedStack, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 describe("DiscoveryTags", () => {
   test("tags each given subnet and the cluster security group, once each", () => {

@@ -1,10 +1,10 @@
 import { TerraformStack } from "cdktf";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterValidationError } from "../lib/errors";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
-import { InterruptionQueue } from "../lib/interruption-queue";
-import { synthJson, testCluster, testStack, thrown } from "./helpers";
+import { InterruptionQueue } from "../../lib/aws/interruption-queue";
+import { synthJson, testCluster, testStack, thrown } from "../helpers";
 import { TerraformOutput } from "cdktf";
 
 describe("KarpenterCluster", () => {

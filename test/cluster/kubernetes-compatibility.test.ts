@@ -1,8 +1,8 @@
 import { TerraformStack, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { IKarpenterCluster, KarpenterCluster } from "../../lib/karpenter-cluster";
-import { checkKubernetesCompatibility, supportedKubernetesVersions } from "../../lib/private/kubernetes-compatibility";
-import { resolveKarpenterVersion } from "../../lib/private/version";
+import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { checkKubernetesCompatibility, supportedKubernetesVersions } from "../../lib/cluster/kubernetes-compatibility";
+import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
 import { testStack } from "../helpers";
 
 function clusterWith(version?: string | ((stack: TerraformStack) => string)) {

@@ -1,8 +1,8 @@
 import { Fn, TerraformStack, TerraformVariable, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { SystemNodeGroup } from "../lib/system-node-group";
-import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 describe("SystemNodeGroup", () => {
   test("defaults: 2 fixed t3.medium AL2023 on-demand nodes labelled node-role=system", () => {

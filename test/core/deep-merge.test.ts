@@ -1,5 +1,5 @@
 import { Token } from "cdktf";
-import { isPlainMap, mergeHelmValues } from "../../lib/private/deep-merge";
+import { isPlainMap, mergeHelmValues } from "../../lib/core/deep-merge";
 
 describe("mergeHelmValues", () => {
   test("maps merge recursively; lists, scalars and null replace; undefined is ignored", () => {

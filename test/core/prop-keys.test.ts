@@ -1,6 +1,6 @@
 import * as path from "path";
 import * as ts from "typescript";
-import * as keys from "../../lib/private/prop-keys";
+import * as keys from "../../lib/core/prop-keys";
 
 /*
  * The allowed-key lists that refuse unknown props at construction must name exactly the members
@@ -12,31 +12,31 @@ const LIB = path.join(__dirname, "..", "..", "lib");
 
 /** Each list and the interface (file, name) it mirrors. */
 const LISTS: [keyof typeof keys, string, string][] = [
-  ["KARPENTER_PROPS", "karpenter.ts", "KarpenterProps"],
-  ["NODE_ROLE_OPTIONS", "karpenter-options.ts", "KarpenterNodeRoleOptions"],
-  ["CONTROLLER_ROLE_OPTIONS", "karpenter-options.ts", "KarpenterControllerRoleOptions"],
-  ["CREATED_QUEUE_OPTIONS", "karpenter-options.ts", "KarpenterInterruptionQueueOptions"],
-  ["EXISTING_QUEUE_OPTIONS", "karpenter-options.ts", "KarpenterExistingInterruptionQueue"],
-  ["EXISTING_NODE_ROLE", "karpenter-node-role.ts", "ExistingNodeRole"],
-  ["POD_IDENTITY", "karpenter-controller-role.ts", "PodIdentityControllerIdentity"],
-  ["IRSA_IDENTITY", "karpenter-controller-role.ts", "IrsaControllerIdentity"],
-  ["IAM_STATEMENT", "karpenter-controller-role.ts", "IamPolicyStatement"],
-  ["IAM_CONDITION", "karpenter-controller-role.ts", "IamPolicyCondition"],
-  ["QUEUE_KMS_KEY", "interruption-queue.ts", "InterruptionQueueKmsKey"],
-  ["CONTROLLER_RESOURCES", "karpenter-settings.ts", "ControllerResources"],
-  ["RESOURCE_QUANTITIES", "karpenter-settings.ts", "ResourceQuantities"],
-  ["TOLERATION", "karpenter-settings.ts", "KubernetesToleration"],
-  ["NODE_ROLE_PROPS", "karpenter-node-role.ts", "KarpenterNodeRoleProps"],
-  ["CONTROLLER_ROLE_PROPS", "karpenter-controller-role.ts", "KarpenterControllerRoleProps"],
-  ["INTERRUPTION_QUEUE_PROPS", "interruption-queue.ts", "InterruptionQueueProps"],
-  ["RELEASE_PROPS", "karpenter-release.ts", "KarpenterReleaseProps"],
-  ["CRD_RELEASE_PROPS", "karpenter-crd-release.ts", "KarpenterCrdReleaseProps"],
-  ["SPOT_ROLE_PROPS", "spot-service-linked-role.ts", "SpotServiceLinkedRoleProps"],
-  ["SYSTEM_NODE_GROUP_PROPS", "system-node-group.ts", "SystemNodeGroupProps"],
-  ["SYSTEM_NODE_TAINT", "system-node-group.ts", "SystemNodeTaint"],
-  ["DISCOVERY_TAGS_PROPS", "discovery-tags.ts", "DiscoveryTagsProps"],
+  ["KARPENTER_PROPS", "install/karpenter.ts", "KarpenterProps"],
+  ["NODE_ROLE_OPTIONS", "aws/karpenter-options.ts", "KarpenterNodeRoleOptions"],
+  ["CONTROLLER_ROLE_OPTIONS", "aws/karpenter-options.ts", "KarpenterControllerRoleOptions"],
+  ["CREATED_QUEUE_OPTIONS", "aws/karpenter-options.ts", "KarpenterInterruptionQueueOptions"],
+  ["EXISTING_QUEUE_OPTIONS", "aws/karpenter-options.ts", "KarpenterExistingInterruptionQueue"],
+  ["EXISTING_NODE_ROLE", "aws/karpenter-node-role.ts", "ExistingNodeRole"],
+  ["POD_IDENTITY", "aws/karpenter-controller-role.ts", "PodIdentityControllerIdentity"],
+  ["IRSA_IDENTITY", "aws/karpenter-controller-role.ts", "IrsaControllerIdentity"],
+  ["IAM_STATEMENT", "aws/karpenter-controller-role.ts", "IamPolicyStatement"],
+  ["IAM_CONDITION", "aws/karpenter-controller-role.ts", "IamPolicyCondition"],
+  ["QUEUE_KMS_KEY", "aws/interruption-queue.ts", "InterruptionQueueKmsKey"],
+  ["CONTROLLER_RESOURCES", "helm/karpenter-settings.ts", "ControllerResources"],
+  ["RESOURCE_QUANTITIES", "helm/karpenter-settings.ts", "ResourceQuantities"],
+  ["TOLERATION", "helm/karpenter-settings.ts", "KubernetesToleration"],
+  ["NODE_ROLE_PROPS", "aws/karpenter-node-role.ts", "KarpenterNodeRoleProps"],
+  ["CONTROLLER_ROLE_PROPS", "aws/karpenter-controller-role.ts", "KarpenterControllerRoleProps"],
+  ["INTERRUPTION_QUEUE_PROPS", "aws/interruption-queue.ts", "InterruptionQueueProps"],
+  ["RELEASE_PROPS", "helm/karpenter-release.ts", "KarpenterReleaseProps"],
+  ["CRD_RELEASE_PROPS", "helm/karpenter-crd-release.ts", "KarpenterCrdReleaseProps"],
+  ["SPOT_ROLE_PROPS", "aws/spot-service-linked-role.ts", "SpotServiceLinkedRoleProps"],
+  ["SYSTEM_NODE_GROUP_PROPS", "cluster/system-node-group.ts", "SystemNodeGroupProps"],
+  ["SYSTEM_NODE_TAINT", "cluster/system-node-group.ts", "SystemNodeTaint"],
+  ["DISCOVERY_TAGS_PROPS", "cluster/discovery-tags.ts", "DiscoveryTagsProps"],
   ["ADOPTION", "adopt/karpenter-adoption.ts", "KarpenterAdoption"],
-  ["FROM_CLUSTER_NAME_OPTIONS", "karpenter-cluster.ts", "FromClusterNameOptions"],
+  ["FROM_CLUSTER_NAME_OPTIONS", "cluster/karpenter-cluster.ts", "FromClusterNameOptions"],
 ];
 
 /** The property names of an exported interface, read from its source file. */
@@ -59,6 +59,6 @@ describe("allowed-key lists match their interfaces", () => {
   });
 
   test("a list that drifts is caught: a missing member differs", () => {
-    expect([...keys.NODE_ROLE_OPTIONS, "extra"].sort()).not.toEqual(interfaceMembers("karpenter-options.ts", "KarpenterNodeRoleOptions").sort());
+    expect([...keys.NODE_ROLE_OPTIONS, "extra"].sort()).not.toEqual(interfaceMembers("aws/karpenter-options.ts", "KarpenterNodeRoleOptions").sort());
   });
 });

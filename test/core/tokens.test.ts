@@ -1,7 +1,7 @@
 import { TerraformStack } from "cdktf";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { isUnresolved, resolvedReference } from "../../lib/private/tokens";
+import { isUnresolved, resolvedReference } from "../../lib/core/tokens";
 import { testStack } from "../helpers";
 
 describe("tokens", () => {

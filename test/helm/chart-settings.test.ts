@@ -1,6 +1,6 @@
-import { CHART_FEATURE_GATES, CHART_SETTINGS, checkChartValue, hasKey, modelledSettingsBlock } from "../../lib/private/chart-settings";
-import { KNOWN_RELEASES } from "../../lib/private/version";
-import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./reference";
+import { CHART_FEATURE_GATES, CHART_SETTINGS, checkChartValue, hasKey, modelledSettingsBlock } from "../../lib/helm/chart-settings";
+import { KNOWN_RELEASES } from "../../lib/versions/karpenter-version";
+import { describeWithReference, referenceChartValues, referenceVersionsWith } from "../reference";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 const fact = (key: string) => [...CHART_SETTINGS, ...CHART_FEATURE_GATES].find((f) => f.key === key)!;

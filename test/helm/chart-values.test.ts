@@ -1,6 +1,6 @@
-import { chartValuePaths, checkValuePaths } from "../../lib/private/chart-values";
-import { KarpenterValidationError } from "../../lib/errors";
-import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./reference";
+import { chartValuePaths, checkValuePaths } from "../../lib/helm/chart-values";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { describeWithReference, referenceChartValues, referenceVersionsWith } from "../reference";
 import { valuePaths } from "../../scripts/version-data";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");

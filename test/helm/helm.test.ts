@@ -1,6 +1,6 @@
 import { Fn, Token } from "cdktf";
 import * as YAML from "yaml";
-import { chartFullName, parseQuantity, plainScalar, renderValues } from "../../lib/private/helm";
+import { chartFullName, parseQuantity, plainScalar, renderValues } from "../../lib/helm/helm";
 
 describe("helm helpers", () => {
   test("quantities", () => {

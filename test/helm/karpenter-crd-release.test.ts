@@ -1,6 +1,6 @@
 import * as YAML from "yaml";
-import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
-import { onlyResource, rejected, synthJson, testStack } from "./helpers";
+import { KarpenterCrdRelease } from "../../lib/helm/karpenter-crd-release";
+import { onlyResource, rejected, synthJson, testStack } from "../helpers";
 
 function crd(props: ConstructorParameters<typeof KarpenterCrdRelease>[2] = {}) {
   const { stack } = testStack();

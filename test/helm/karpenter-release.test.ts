@@ -1,16 +1,16 @@
 import * as YAML from "yaml";
 import { TerraformStack, TerraformVariable, Testing, Token } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
-import { Karpenter } from "../lib/karpenter";
+import { KarpenterCrdRelease } from "../../lib/helm/karpenter-crd-release";
+import { Karpenter } from "../../lib/install/karpenter";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterRelease, KarpenterReleaseProps } from "../lib/karpenter-release";
-import { KarpenterSettings, KubernetesToleration } from "../lib/karpenter-settings";
-import { KarpenterValidationError } from "../lib/errors";
-import { onlyResource, rejected, synthJson, testCluster, testStack } from "./helpers";
-import { describeWithReference, referenceChartValues, referenceVersionsWith } from "./private/reference";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
+import { KarpenterSettings, KubernetesToleration } from "../../lib/helm/karpenter-settings";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { onlyResource, rejected, synthJson, testCluster, testStack } from "../helpers";
+import { describeWithReference, referenceChartValues, referenceVersionsWith } from "../reference";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 

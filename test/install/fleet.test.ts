@@ -5,18 +5,18 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { Karpenter } from "../lib/karpenter";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterNodeRole } from "../lib/karpenter-node-role";
-import { KarpenterRelease } from "../lib/karpenter-release";
-import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
-import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
-import { DiscoveryTags } from "../lib/discovery-tags";
-import { Ec2NodeClass } from "../lib/ec2-node-class";
-import { NodePool } from "../lib/node-pool";
-import { KarpenterValidationError } from "../lib/errors";
-import { validateApp } from "../lib/validate-app";
-import { synthJson, thrown } from "./helpers";
+import { Karpenter } from "../../lib/install/karpenter";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
+import { KarpenterRelease } from "../../lib/helm/karpenter-release";
+import { KarpenterCrdRelease } from "../../lib/helm/karpenter-crd-release";
+import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
+import { DiscoveryTags } from "../../lib/cluster/discovery-tags";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { NodePool } from "../../lib/nodes/node-pool";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { validateApp } from "../../lib/install/validate-app";
+import { synthJson, thrown } from "../helpers";
 
 /** An EksCluster named `name` on `provider` (the stack's default when undefined). */
 function eksCluster(stack: TerraformStack, id: string, name: string, provider?: AwsProvider) {

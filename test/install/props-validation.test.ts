@@ -1,17 +1,17 @@
 import { Testing, TerraformStack, TerraformVariable } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Karpenter, KarpenterProps } from "../lib/karpenter";
-import { SystemNodeGroup } from "../lib/system-node-group";
-import { DiscoveryTags } from "../lib/discovery-tags";
-import { KarpenterNodeRole } from "../lib/karpenter-node-role";
-import { KarpenterControllerRole } from "../lib/karpenter-controller-role";
-import { InterruptionQueue } from "../lib/interruption-queue";
-import { KarpenterRelease } from "../lib/karpenter-release";
-import { KarpenterCrdRelease } from "../lib/karpenter-crd-release";
-import { SpotServiceLinkedRole } from "../lib/spot-service-linked-role";
-import { KarpenterValidationError } from "../lib/errors";
-import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
-import { rejected, synthJson, testCluster, testStack } from "./helpers";
+import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
+import { DiscoveryTags } from "../../lib/cluster/discovery-tags";
+import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
+import { KarpenterControllerRole } from "../../lib/aws/karpenter-controller-role";
+import { InterruptionQueue } from "../../lib/aws/interruption-queue";
+import { KarpenterRelease } from "../../lib/helm/karpenter-release";
+import { KarpenterCrdRelease } from "../../lib/helm/karpenter-crd-release";
+import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { rejected, synthJson, testCluster, testStack } from "../helpers";
 
 /*
  * What a fresh user meets first: every problem of one construct's props in one error, each on the

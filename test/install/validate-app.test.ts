@@ -2,15 +2,15 @@ import { TerraformStack, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
-import { KarpenterValidationError } from "../lib/errors";
-import { rejected } from "./helpers";
-import { Karpenter, KarpenterProps } from "../lib/karpenter";
-import { KarpenterCluster } from "../lib/karpenter-cluster";
-import { KarpenterNodeRole } from "../lib/karpenter-node-role";
-import { NodePool } from "../lib/node-pool";
-import { SystemNodeGroup } from "../lib/system-node-group";
-import { formatValidationReport, validateApp } from "../lib/validate-app";
-import { MANAGED_POLICIES_PER_ROLE } from "../lib/private/iam-quotas";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { rejected } from "../helpers";
+import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
+import { NodePool } from "../../lib/nodes/node-pool";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
+import { formatValidationReport, validateApp } from "../../lib/install/validate-app";
+import { MANAGED_POLICIES_PER_ROLE } from "../../lib/aws-api/iam-quotas";
 
 function clusterStack(name = "prod", region = "eu-west-1") {
   const app = Testing.app();

@@ -1,4 +1,4 @@
-import { BUDGET_DURATION, DURATION, DURATION_OR_NEVER, durationNanos, GO_DURATION, isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName, isSet, maxDurationText, qualifiedNameProblem } from "../../lib/private/k8s-rules";
+import { BUDGET_DURATION, DURATION, DURATION_OR_NEVER, durationNanos, GO_DURATION, isDns1123Label, isDns1123Subdomain, isLabelValue, isQualifiedName, isSet, maxDurationText, qualifiedNameProblem } from "../../lib/kubernetes/value-rules";
 
 // Cases after k8s.io/apimachinery/pkg/util/validation (IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue).
 

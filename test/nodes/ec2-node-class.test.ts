@@ -7,10 +7,10 @@ import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { IKarpenterInstallation } from "../lib/karpenter-installation";
-import { KarpenterValidationError } from "../lib/errors";
-import { Ec2NodeClass } from "../lib/ec2-node-class";
-import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { IKarpenterInstallation } from "../../lib/cluster/karpenter-installation";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 /** The kubernetes_manifest resources of a stack, by their manifest's metadata.name. */
 function manifests(stack: TerraformStack): Record<string, any> {

@@ -1,10 +1,10 @@
 import { Fn, TerraformStack, Testing, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
-import { KarpenterValidationError } from "../lib/errors";
-import { Ec2NodeClass } from "../lib/ec2-node-class";
-import { NodePool, NodePoolProps } from "../lib/node-pool";
-import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "./helpers";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
+import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 const ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] };
 const SPOT_AND_ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In" as const, values: ["spot", "on-demand"] };

@@ -3,12 +3,12 @@ import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { rejected } from "../helpers";
-import { DiscoveryTags } from "../../lib/discovery-tags";
-import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/ec2-node-class";
-import { KarpenterCluster } from "../../lib/karpenter-cluster";
-import { NodePool, NodePoolProps } from "../../lib/node-pool";
-import { validateApp } from "../../lib/validate-app";
-import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../../lib/private/node-semantic-rules";
+import { DiscoveryTags } from "../../lib/cluster/discovery-tags";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
+import { validateApp } from "../../lib/install/validate-app";
+import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../../lib/nodes/node-semantic-rules";
 
 /*
  * Rules beyond the CRDs (lib/private/node-semantic-rules.ts): what the API server accepts but

@@ -1,10 +1,10 @@
 import { readFileSync } from "fs";
 import { join } from "path";
 import { Fn, TerraformStack, Token } from "cdktf";
-import { KarpenterValidationError } from "../lib/errors";
-import { Ec2NodeClass, Ec2NodeClassProps } from "../lib/ec2-node-class";
-import { NodePool, NodePoolProps } from "../lib/node-pool";
-import { FakeInstallation, synthJson, testStack, thrown } from "./helpers";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
+import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
+import { FakeInstallation, synthJson, testStack, thrown } from "../helpers";
 
 type Kind = "EC2NodeClass" | "NodePool";
 type Props = Partial<Ec2NodeClassProps> | Partial<NodePoolProps>;
@@ -244,7 +244,7 @@ describe("every problem of one object in one error", () => {
     const { stack } = testStack("nodes");
     const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
     const e = thrown(() => new NodePool(stack, "gpu-pool", { karpenter, nodeClass: { name: "gpu" }, expireAfter: "720", limits: { cpu: "lots" }, disruption: { budgets: [{ nodes: "10%" }, { nodes: "0", schedule: "@daily" }] } }));
-    const doc = readFileSync(join(__dirname, "..", "docs", "node-objects.md"), "utf8");
+    const doc = readFileSync(join(__dirname, "..", "..", "docs", "node-objects.md"), "utf8");
     expect(doc).toContain(`\n\`\`\`\n${e.message}\n\`\`\`\n`);
   });
 

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { addVersion } from "../../scripts/add-version";
-import { describeWithReference, referenceRoot, referenceVersionsWith } from "../private/reference";
+import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 /*
  * The add-version command as a maintainer meets it: wrong usage and unusable folders end with one

@@ -1,4 +1,4 @@
-import { isNewerThanKnownPatch, resolveKarpenterVersion } from "../../lib/private/version";
+import { isNewerThanKnownPatch, resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
 
 describe("resolveKarpenterVersion", () => {
   test("a MAJOR.MINOR input suggests the newest known patch of that minor", () => {
