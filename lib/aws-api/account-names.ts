@@ -1,9 +1,9 @@
 import { IConstruct } from "constructs";
 import { TerraformResource } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
-import { awsLocation } from "../cluster/cluster-identity";
 import { appIndex, attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
+import { awsLocation } from "./aws-context";
 
 /*
  * IAM names are unique per AWS account, in every region at once: two constructs of one app that

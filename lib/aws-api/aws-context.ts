@@ -3,6 +3,9 @@ import { TerraformProvider, TerraformStack } from "cdktf";
 import { DataAwsPartition } from "@cdktf/provider-aws/lib/data-aws-partition";
 import { DataAwsRegion } from "@cdktf/provider-aws/lib/data-aws-region";
 import { DataAwsCallerIdentity } from "@cdktf/provider-aws/lib/data-aws-caller-identity";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { stackIndex } from "../core/app-index";
+import { isUnresolved } from "../core/tokens";
 
 /** Partition, DNS suffix, region and account of the stack's AWS provider, as references. */
 export interface AwsContext {
@@ -47,4 +50,23 @@ class AwsContextConstruct extends Construct implements AwsContext {
     this.region = region.region;
     this.accountId = identity.accountId;
   }
+}
+
+/**
+ * The literal region and account of the AWS provider a resource or data source uses (its own
+ * `provider`, else the stack's default AwsProvider). The account is known from `allowedAccountIds`
+ * with exactly one entry, or else from the ARN of the role the provider assumes; undefined when
+ * neither is a literal.
+ */
+export function awsLocation(resource: IConstruct & { readonly provider?: TerraformProvider }): { region?: string; account?: string } {
+  const stack = TerraformStack.of(resource);
+  const provider = (resource.provider ?? stackIndex(stack).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
+  // by provider type: importing the class only for this check would load it on every synth
+  if (!(provider instanceof TerraformProvider) || provider.terraformResourceType !== "aws") return {};
+  const literal = (v: string | undefined) => (typeof v === "string" && !isUnresolved(v) ? v : undefined);
+  const allowed = provider.allowedAccountIds;
+  const pinned = Array.isArray(allowed) && allowed.length === 1 ? literal(allowed[0]) : undefined;
+  const assumed = provider.assumeRole;
+  const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
+  return { region: literal(provider.region), account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined) };
 }

@@ -1,38 +1,17 @@
 import { IConstruct } from "constructs";
 import { Token, Tokenization } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterValidationError } from "../core/errors";
-import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { isUnresolved } from "../core/tokens";
 import { nearestKey, Problems } from "../core/problems";
 import { QUEUE_KMS_KEY } from "../core/prop-keys";
 import { keyText } from "../kubernetes/value-rules";
 
 /*
- * Checks of inputs that several constructs share: the required cluster, option objects, tags,
+ * Checks of inputs that several constructs share: option objects, tags,
  * IAM role, policy and KMS key ARNs, IAM actions and resources. Like every check of this library
  * they judge only what is known at synth: a token (or a string that contains one) is left to
  * Terraform and the AWS APIs.
  */
-
-/** What a missing or wrong `cluster` prop is told. */
-const CLUSTER_REQUIRED = "cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)";
-
-/**
- * The `cluster` prop, checked before anything reads it (a missing one would otherwise be a raw
- * TypeError deep inside the construct).
- * @throws KarpenterValidationError when `props` or `props.cluster` is missing, or is not an IKarpenterCluster
- */
-export function requireCluster(scope: IConstruct | string, props: { readonly cluster?: IKarpenterCluster } | undefined): IKarpenterCluster {
-  const cluster = props?.cluster;
-  if (cluster instanceof EksCluster) {
-    throw new KarpenterValidationError(scope, "cluster", cluster.node.path, `${CLUSTER_REQUIRED}; this is the EksCluster itself: pass KarpenterCluster.fromEksCluster(cluster)`);
-  }
-  if (cluster === undefined || cluster === null || typeof cluster !== "object" || typeof cluster.clusterName !== "string") {
-    throw new KarpenterValidationError(scope, "cluster", cluster === undefined || cluster === null ? cluster : "(not an IKarpenterCluster)", CLUSTER_REQUIRED);
-  }
-  return cluster;
-}
 
 /** AWS tag limits (the same for IAM, EKS, SQS, EventBridge and KMS): AWS "Tagging best practices" and each service's Tag type. */
 export const TAG_LIMITS = { maxTags: 50, keyLength: 128, valueLength: 256 } as const;

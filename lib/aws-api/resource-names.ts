@@ -2,10 +2,18 @@ import { createHash } from "crypto";
 import { IConstruct } from "constructs";
 import { Fn, Op } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
-import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { AWS_NAME_LIMITS, checkName } from "./names";
 import { IAM_ROLE_NAME_RULE } from "./name-rules";
 import { isUnresolved } from "../core/tokens";
+
+/**
+ * What a name is derived from: the cluster's name (an IKarpenterCluster has both). Named by shape,
+ * not by IKarpenterCluster: the AWS naming rules sit below the cluster domain, which uses them.
+ */
+export interface NamedCluster {
+  readonly clusterName: string;
+  readonly clusterNameLiteral?: string;
+}
 
 /** The naming rule of each kind of AWS name this library derives from the cluster name. */
 export const NAME_RULES = {
@@ -43,7 +51,7 @@ export type NameKind = keyof typeof NAME_RULES;
  * A name that is only known at apply (a token) is left to the AWS API.
  * @throws KarpenterValidationError naming `field`, the name and the limit
  */
-export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string, given: string | undefined, cluster: IKarpenterCluster, prefix: string, suffix = ""): string {
+export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string, given: string | undefined, cluster: NamedCluster, prefix: string, suffix = ""): string {
   const rule = NAME_RULES[kind];
   if (given !== undefined) {
     checkName(scope, field, given, rule.max, rule.pattern, nameRuleText(kind, given));
@@ -63,7 +71,7 @@ export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string
  * The name {@link nameFromCluster} returns, as it will be at apply, when known at synth: `given` when
  * it is a literal, else `<prefix><cluster literal name><suffix>`; undefined when it is only known at apply.
  */
-export function literalNameFromCluster(given: string | undefined, cluster: IKarpenterCluster, prefix: string, suffix = ""): string | undefined {
+export function literalNameFromCluster(given: string | undefined, cluster: NamedCluster, prefix: string, suffix = ""): string | undefined {
   if (given !== undefined) return isUnresolved(given) ? undefined : given;
   return cluster.clusterNameLiteral !== undefined ? `${prefix}${cluster.clusterNameLiteral}${suffix}` : undefined;
 }
@@ -73,7 +81,7 @@ export function literalNameFromCluster(given: string | undefined, cluster: IKarp
  * when it fits, else its first `room - 9` characters, `-` and the first 8 hex digits of its
  * SHA-256. Computed here for a literal name and by Terraform (same result) for a token.
  */
-export function clusterNameWithin(cluster: IKarpenterCluster, room: number): string {
+export function clusterNameWithin(cluster: NamedCluster, room: number): string {
   const keep = room - 9;
   const literal = cluster.clusterNameLiteral;
   if (literal !== undefined) {

@@ -8,10 +8,10 @@ import type { KmsKey } from "@cdktf/provider-aws/lib/kms-key";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { awsContext } from "../aws-api/aws-context";
-import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { useProvider } from "../core/provider-choice";
 import { policyJson } from "../aws-api/iam";
 import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "./interruption-events";
-import { checkOptionKeys, checkQueueKmsKey, checkTags, requireCluster } from "../aws-api/input-checks";
+import { checkOptionKeys, checkQueueKmsKey, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { INTERRUPTION_QUEUE_PROPS } from "../core/prop-keys";
@@ -19,6 +19,8 @@ import { checkName } from "../aws-api/names";
 import { RULE_PREFIX } from "../install/install-names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "../aws-api/resource-names";
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
+import { awsProviderFor } from "../cluster/aws-provider";
+import { requireCluster } from "../cluster/require-cluster";
 
 /** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
 export interface InterruptionQueueKmsKey {

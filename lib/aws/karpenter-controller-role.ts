@@ -1,6 +1,6 @@
 import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { useProvider } from "../core/provider-choice";
 import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformProvider, TerraformStack, Token } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
@@ -14,7 +14,7 @@ import { DEFAULT_SERVICE_ACCOUNT_NAME } from "../helm/karpenter-release";
 import { awsContext } from "../aws-api/aws-context";
 import { stackIndex, stacksOf } from "../core/app-index";
 import { controllerPolicyGroups } from "./controller-policy";
-import { checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkQueueArn, checkRoleArn, checkTags, requireCluster } from "../aws-api/input-checks";
+import { checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkQueueArn, checkRoleArn, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { CONTROLLER_ROLE_PROPS } from "../core/prop-keys";
@@ -25,6 +25,8 @@ import { recordAccountNames } from "../aws-api/account-names";
 import { literalNameFromCluster, nameFromCluster } from "../aws-api/resource-names";
 import { resolvedReference } from "../core/tokens";
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
+import { awsProviderFor } from "../cluster/aws-provider";
+import { requireCluster } from "../cluster/require-cluster";
 
 /** Pod Identity: the EKS Pod Identity agent hands the role to the controller's service account. */
 export interface PodIdentityControllerIdentity {

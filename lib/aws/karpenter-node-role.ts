@@ -1,12 +1,12 @@
 import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { useProvider } from "../core/provider-choice";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { EksAccessEntry } from "@cdktf/provider-aws/lib/eks-access-entry";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { awsContext } from "../aws-api/aws-context";
-import { checkOptionKeys, checkTags, requireCluster } from "../aws-api/input-checks";
+import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
@@ -16,6 +16,8 @@ import { nodePolicyAttachmentKey, nodeRolePolicyNames, replacedOnVersionChange }
 import { recordAccountNames } from "../aws-api/account-names";
 import { literalNameFromCluster, nameFromCluster } from "../aws-api/resource-names";
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
+import { awsProviderFor } from "../cluster/aws-provider";
+import { requireCluster } from "../cluster/require-cluster";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {

@@ -8,13 +8,15 @@ import { KarpenterValidationError } from "../core/errors";
 import { appIndex, attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { sameInstallTarget } from "./cluster-identity";
-import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, requireCluster, TAG_LIMITS } from "../aws-api/input-checks";
+import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, TAG_LIMITS } from "../aws-api/input-checks";
 import { nodeClassSelectors } from "./discovery-selectors";
 import { allProblems, Problems } from "../core/problems";
 import { DISCOVERY_TAGS_PROPS } from "../core/prop-keys";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
-import { awsProviderFor, useProvider } from "../core/provider-choice";
+import { useProvider } from "../core/provider-choice";
 import { isUnresolved } from "../core/tokens";
+import { awsProviderFor } from "./aws-provider";
+import { requireCluster } from "./require-cluster";
 
 /** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
 export const DISCOVERY_TAG_KEY = "karpenter.sh/discovery";

@@ -6,8 +6,8 @@ import { EksNodeGroup, EksNodeGroupTaint } from "@cdktf/provider-aws/lib/eks-nod
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "../core/errors";
 import { awsContext } from "../aws-api/aws-context";
-import { awsProviderFor, useProvider } from "../core/provider-choice";
-import { checkOptionKeys, checkTags, isListToken, requireCluster } from "../aws-api/input-checks";
+import { useProvider } from "../core/provider-choice";
+import { checkOptionKeys, checkTags, isListToken } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { SYSTEM_NODE_GROUP_PROPS, SYSTEM_NODE_TAINT } from "../core/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "../aws-api/iam";
@@ -16,6 +16,8 @@ import { recordAccountNames } from "../aws-api/account-names";
 import { literalNameFromCluster, nameFromCluster } from "../aws-api/resource-names";
 import { isUnresolved } from "../core/tokens";
 import { isPlainMap } from "../core/deep-merge";
+import { awsProviderFor } from "./aws-provider";
+import { requireCluster } from "./require-cluster";
 
 /** The label every system node carries; the Karpenter controller's node selector matches it. */
 export const SYSTEM_NODE_LABEL = { key: "node-role", value: "system" } as const;

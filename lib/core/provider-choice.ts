@@ -1,11 +1,8 @@
 import { IConstruct } from "constructs";
 import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack } from "cdktf";
 import { KarpenterValidationError } from "./errors";
-import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
-import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { appIndex, attached, register, registered, stackIndex } from "./app-index";
 import { addSynthCheck } from "./synth-checks";
-import { isUnresolved } from "./tokens";
 
 /*
  * Which provider configuration a construct's resources use, the cdktf way: the one given (a prop),
@@ -42,7 +39,7 @@ export function ownsProviderChoice(construct: IConstruct, kinds: readonly Provid
 }
 
 /** The nearest ancestor (or `scope` itself) that chose the providers of `kind`, if any. */
-function chosenAbove(scope: IConstruct, kind: ProviderKind): IConstruct | undefined {
+export function chosenAbove(scope: IConstruct, kind: ProviderKind): IConstruct | undefined {
   for (let x: IConstruct | undefined = scope; x; x = x.node.scope) if (owners.get(x)?.includes(kind)) return x;
   return undefined;
 }
@@ -176,51 +173,6 @@ function sharersOfDefault(scope: IConstruct, stack: TerraformStack, kind: Provid
   });
   const id = index.stackIds.get(stack);
   return id === undefined ? [] : index.byKey.get(`${id}|${kind}`) ?? [];
-}
-
-/**
- * The AWS provider for a building block of `cluster` created under `scope`: `given`, else the
- * provider of the cluster's own resource or data source when that is in the same stack (the
- * stack's default when it names none: where the cluster is), else the stack's default, checked.
- */
-export function awsProviderFor(scope: IConstruct, construct: IConstruct, cluster: IKarpenterCluster | undefined, given: AwsProvider | undefined, prop = "provider"): AwsProvider | undefined {
-  if (given !== undefined && given !== null) return chooseProvider(scope, construct, "aws", prop, given);
-  if (cluster && TerraformStack.of(cluster.resource) === TerraformStack.of(scope)) return cluster.resource.provider as AwsProvider | undefined;
-  if (cluster && !chosenAbove(scope, "aws")) addSynthCheck(construct, () => regionProblems(construct, prop, cluster));
-  return chooseProvider<AwsProvider>(scope, construct, "aws", prop, undefined);
-}
-
-/** The literal region of an AWS provider, or undefined when unset or a token. */
-function literalRegion(p: TerraformProvider | undefined): string | undefined {
-  const region = (p as AwsProvider | undefined)?.region;
-  return typeof region === "string" && !isUnresolved(region) ? region : undefined;
-}
-
-/**
- * A cluster of another stack whose AWS provider names a region, and the stack's only (default) AWS
- * provider naming another: the install's roles, queue, rules and access entry would be created in
- * the wrong region, and the controller policy's `aws:RequestedRegion` would name it. Providers
- * without a literal region (environment, tokens) are not compared.
- */
-function regionProblems(construct: IConstruct, prop: string, cluster: IKarpenterCluster): KarpenterValidationError[] {
-  if (!attached(construct)) return [];
-  const mine = stackIndex(TerraformStack.of(construct)).providers.get("aws") ?? [];
-  // several providers or only an aliased one: the default-provider check reports it
-  if (mine.length !== 1 || mine[0].alias) return [];
-  const clusterStack = TerraformStack.of(cluster.resource);
-  const theirs = cluster.resource.provider ?? (stackIndex(clusterStack).providers.get("aws") ?? []).find((p) => !p.alias);
-  const [here, there] = [literalRegion(mine[0]), literalRegion(theirs)];
-  if (here === undefined || there === undefined || here === there) return [];
-  return [
-    new KarpenterValidationError(
-      construct,
-      prop,
-      cluster.resource.node.path,
-      `a cluster in the region of this stack's AWS provider: ${cluster.resource.node.path} is in ${there} (${providerName(theirs!)} of stack ${clusterStack.node.id}), ` +
-        `and this construct's AWS resources would use the default aws provider of stack ${TerraformStack.of(construct).node.id}, in ${here}; ` +
-        `read the cluster in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming an AwsProvider of ${there}`,
-    ),
-  ];
 }
 
 /**

@@ -11,7 +11,7 @@ import { checkValuePaths } from "./chart-values";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
-import { checkOptionKeys, checkRoleArn, requireCluster } from "../aws-api/input-checks";
+import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { isUnresolved } from "../core/tokens";
 import { RELEASE_PROPS } from "../core/prop-keys";
@@ -25,6 +25,7 @@ import {
   booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
 } from "./release-values";
 import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { requireCluster } from "../cluster/require-cluster";
 
 /**
  * The controller's ServiceAccount when none is given: `karpenter`, what the chart names it for a

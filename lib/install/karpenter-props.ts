@@ -7,7 +7,7 @@ import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } fro
 import { isPlainMap } from "../core/deep-merge";
 import { checkValuePaths } from "../helm/chart-values";
 import { checkRepository } from "../helm/helm";
-import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags, requireCluster } from "../aws-api/input-checks";
+import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags } from "../aws-api/input-checks";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { KarpenterControllerRoleOptions } from "../aws/karpenter-options";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
@@ -20,6 +20,7 @@ import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, controllerRe
 import { isUnresolved } from "../core/tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { TypedValue, typedValues } from "../helm/values-overlap";
+import { requireCluster } from "../cluster/require-cluster";
 
 /*
  * Karpenter's own props, checked as a whole before any building block exists: every problem is

@@ -17,9 +17,9 @@ import { SystemNodeGroup } from "../cluster/system-node-group";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../nodes/ec2-node-class";
 import { NodePool, NodePoolProps } from "../nodes/node-pool";
 import { chartFullName } from "../helm/helm";
-import { awsLocation, sameInstallTarget } from "../cluster/cluster-identity";
+import { sameInstallTarget } from "../cluster/cluster-identity";
 import { hasPodIdentityAgent, nodeObjectsOf, onePerClusterProblems, registerInstall } from "../cluster/install-index";
-import { awsProviderFor, chooseProvider, ownsProviderChoice } from "../core/provider-choice";
+import { chooseProvider, ownsProviderChoice } from "../core/provider-choice";
 import { attributeAccountNames } from "../aws-api/account-names";
 import { queueOptionsOf } from "../aws/existing-queue";
 import { nameFromId } from "../kubernetes/value-rules";
@@ -36,6 +36,8 @@ import { checkInstallNames } from "./install-names";
 import { attributeQuota } from "../aws-api/iam-quotas";
 import { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { adoptedOptions, adoptExisting } from "../adopt/adopt-existing";
+import { awsProviderFor } from "../cluster/aws-provider";
+import { awsLocation } from "../aws-api/aws-context";
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";

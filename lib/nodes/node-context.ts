@@ -1,8 +1,8 @@
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
-import { awsLocation } from "../cluster/cluster-identity";
 import { literalKubernetesVersion } from "../cluster/kubernetes-compatibility";
 import { NodeContext } from "./node-semantic-rules";
 import { isUnresolved } from "../core/tokens";
+import { awsLocation } from "../aws-api/aws-context";
 
 /** What node objects of `cluster` can know at synth: its literal Kubernetes version and region. */
 export function nodeContextOf(cluster: IKarpenterCluster | undefined): NodeContext {

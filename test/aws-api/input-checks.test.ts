@@ -1,7 +1,8 @@
 import { TerraformVariable } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
-import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken, requireCluster } from "../../lib/aws-api/input-checks";
+import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken } from "../../lib/aws-api/input-checks";
 import { testCluster, testStack, thrown } from "../helpers";
+import { requireCluster } from "../../lib/cluster/require-cluster";
 
 describe("input checks", () => {
   test("requireCluster returns the cluster, or names what is missing", () => {
