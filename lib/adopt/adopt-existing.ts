@@ -9,7 +9,7 @@ import type { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "../core/errors";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { KarpenterNodeRole } from "../aws/karpenter-node-role";
-import type { ControllerIdentity, KarpenterControllerRole } from "../aws/karpenter-controller-role";
+import type { KarpenterControllerRole } from "../aws/karpenter-controller-role";
 import type { InterruptionQueue } from "../aws/interruption-queue";
 import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
 import { awsContext } from "../aws-api/aws-context";
@@ -20,6 +20,7 @@ import { NAME_RULES, nameRuleText } from "../aws-api/resource-names";
 import { isUnresolved } from "../core/tokens";
 import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
 import { ADOPTION } from "../core/prop-keys";
+import type { ControllerIdentity } from "../aws/controller-role-spec";
 
 /*
  * How `KarpenterProps.adopt` changes an install: before the building blocks are made, the existing

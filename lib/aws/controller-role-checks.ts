@@ -1,7 +1,6 @@
 import { IConstruct } from "constructs";
 import { Token } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
-import type { ControllerIdentity, IamPolicyCondition, IamPolicyStatement } from "./karpenter-controller-role";
 import { controllerPolicyGroups, QUEUE_KEY_DECRYPT_SID } from "./controller-policy";
 import { IamStatementJson, policyJson, policySize } from "../aws-api/iam";
 import { checkOidcProviderArn, checkOptionKeys, checkStringList, IAM_ACTIONS, IAM_RESOURCES } from "../aws-api/input-checks";
@@ -10,6 +9,7 @@ import { nearestKey, Problems } from "../core/problems";
 import { IAM_CONDITION, IAM_STATEMENT, IRSA_IDENTITY, POD_IDENTITY } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
+import type { ControllerIdentity, IamPolicyCondition, IamPolicyStatement } from "./controller-role-spec";
 
 /*
  * Checks of the controller role's options that KarpenterControllerRole and Karpenter share, each

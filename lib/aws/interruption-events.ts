@@ -1,4 +1,5 @@
 import { IamStatementJson } from "../aws-api/iam";
+import { NAME_RULES } from "../aws-api/resource-names";
 import { versionData } from "../versions";
 import { KarpenterVersion } from "../versions/karpenter-version";
 
@@ -26,6 +27,13 @@ export interface InterruptionEvent {
 
 /** The longest {@link InterruptionEvent.key}: rule names leave room for it. */
 export const MAX_EVENT_KEY_LENGTH = 19;
+
+/** EventBridge rule name prefixes: rule names are `<prefix>-<event>` within EventBridge's limit. */
+export const RULE_PREFIX = {
+  max: NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH,
+  text: `an EventBridge rule name prefix: ${NAME_RULES.eventRule.text}`,
+  limit: `(rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within EventBridge's ${NAME_RULES.eventRule.max})`,
+} as const;
 
 /** The events Karpenter version `v` handles, one EventBridge rule each, in template order. */
 export function interruptionEvents(v: KarpenterVersion): InterruptionEvent[] {

@@ -1,6 +1,6 @@
 import { ExistingNodeRole } from "./karpenter-node-role";
-import { IamPolicyStatement } from "./karpenter-controller-role";
 import { InterruptionQueueKmsKey } from "./interruption-queue";
+import { IamPolicyStatement } from "./controller-role-spec";
 
 /*
  * The option objects of the Karpenter construct's props: how its node role, controller role and

@@ -1,12 +1,21 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
-import type { KarpenterNodeRoleOptions } from "./karpenter-options";
 import { isPlainMap } from "../core/deep-merge";
 import { checkExistingRole, checkOptionKeys, checkPolicyArns } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { EXISTING_NODE_ROLE } from "../core/prop-keys";
 import { nodeRolePolicyNames } from "./node-role-policies";
 import type { KarpenterVersion } from "../versions/karpenter-version";
+
+/**
+ * What the check reads of KarpenterNodeRoleProps and of KarpenterNodeRoleOptions, by shape: both
+ * of those files import this one, and an option type lives with the construct it configures.
+ */
+interface NodeRoleChoice {
+  readonly roleName?: string;
+  readonly existingRole?: { readonly roleName?: string; readonly roleArn?: string };
+  readonly additionalPolicyArns?: string[];
+}
 
 /**
  * The node role options KarpenterNodeRole and Karpenter (`nodeRole`) share, every problem at once:
@@ -16,7 +25,7 @@ import type { KarpenterVersion } from "../versions/karpenter-version";
  * @param field the prop holding the options ("" for KarpenterNodeRole's own props, "nodeRole" for Karpenter)
  * @throws KarpenterValidationError naming `<field>.<key>`
  */
-export function checkNodeRoleOptions(scope: IConstruct, field: string, options: KarpenterNodeRoleOptions, version?: KarpenterVersion): void {
+export function checkNodeRoleOptions(scope: IConstruct, field: string, options: NodeRoleChoice, version?: KarpenterVersion): void {
   const at = (key: string) => (field ? `${field}.${key}` : key);
   const problems = new Problems();
   if (options.existingRole !== undefined) {

@@ -3,7 +3,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { KarpenterControllerRoleOptions, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
 import { checkPolicyNameSuffix, policyKeys, policyNamePrefix } from "../aws/controller-role-checks";
-import { MAX_EVENT_KEY_LENGTH } from "../aws/interruption-events";
+import { MAX_EVENT_KEY_LENGTH, RULE_PREFIX } from "../aws/interruption-events";
 import { nameProblem } from "../aws-api/names";
 import { NAME_RULES, NameKind, nameRuleText } from "../aws-api/resource-names";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -15,13 +15,6 @@ import { KarpenterVersion } from "../versions/karpenter-version";
  * prop of the child construct that would have failed (`<path>/node-role: roleName`).
  * The children check their own names again (they are also used alone).
  */
-
-/** EventBridge rule name prefixes: rule names are `<prefix>-<event>` within EventBridge's limit. */
-export const RULE_PREFIX = {
-  max: NAME_RULES.eventRule.max - 1 - MAX_EVENT_KEY_LENGTH,
-  text: `an EventBridge rule name prefix: ${NAME_RULES.eventRule.text}`,
-  limit: `(rule names add "-<event>", up to ${MAX_EVENT_KEY_LENGTH + 1} characters, within EventBridge's ${NAME_RULES.eventRule.max})`,
-} as const;
 
 /** What the install creates, as Karpenter's props say it. */
 export interface InstallNameProps {

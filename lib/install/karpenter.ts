@@ -6,19 +6,18 @@ import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { KarpenterNodeRole } from "../aws/karpenter-node-role";
-import { ControllerIdentity, KarpenterControllerRole } from "../aws/karpenter-controller-role";
+import { KarpenterControllerRole } from "../aws/karpenter-controller-role";
 import { InterruptionQueue } from "../aws/interruption-queue";
 import { SpotServiceLinkedRole } from "../aws/spot-service-linked-role";
 import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease, KarpenterCrdReleaseProps } from "../helm/karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "../helm/karpenter-release";
-import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
-import { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
 import { SystemNodeGroup } from "../cluster/system-node-group";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../nodes/ec2-node-class";
 import { NodePool, NodePoolProps } from "../nodes/node-pool";
 import { chartFullName } from "../helm/helm";
 import { sameInstallTarget } from "../cluster/cluster-identity";
-import { hasPodIdentityAgent, nodeObjectsOf, onePerClusterProblems, registerInstall } from "../cluster/install-index";
+import { onePerClusterProblems, registerInstall } from "../cluster/install-index";
 import { chooseProvider, ownsProviderChoice } from "../core/provider-choice";
 import { attributeAccountNames } from "../aws-api/account-names";
 import { queueOptionsOf } from "../aws/existing-queue";
@@ -34,150 +33,14 @@ import { warnUnverifiedVersion } from "../versions/unverified-version";
 import { addSynthCheck } from "../core/synth-checks";
 import { checkInstallNames } from "./install-names";
 import { attributeQuota } from "../aws-api/iam-quotas";
-import { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { adoptedOptions, adoptExisting } from "../adopt/adopt-existing";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { awsLocation } from "../aws-api/aws-context";
+import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
+import type { KarpenterProps } from "./karpenter-props";
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
-
-/** Props of {@link Karpenter}. */
-export interface KarpenterProps {
-  /**
-   * The EKS cluster (required): `KarpenterCluster.fromEksCluster(cluster)` or
-   * `KarpenterCluster.fromClusterName(scope, id, name)`. One `Karpenter` per cluster in the app.
-   */
-  readonly cluster: IKarpenterCluster;
-  /**
-   * The Karpenter version, `"1.14.1"`: any patch of the minors 1.0–1.14 (a patch newer than the
-   * newest known one warns: the chart must exist). It selects the controller policy, node policies,
-   * event rules, chart settings, chart value paths and CRD fields. It must support the cluster's
-   * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
-   * Karpenter compatibility matrix).
-   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
-   * @throws KarpenterValidationError for a release newer than every release this library knows
-   * (e.g. 1.15.0 while KNOWN_RELEASES ends at 1.14.1), unless `allowUnverifiedVersion` is true
-   */
-  readonly version?: string;
-  /**
-   * Opt-in to install a Karpenter `version` newer than every release this library knows (a new
-   * minor, e.g. 1.15.0). Both Helm releases then install that version, but every fact the library
-   * derives from the version — controller IAM policy, node role policies, interruption event rules,
-   * chart settings and value paths, CRD fields and rules, Kubernetes compatibility — is taken from
-   * the newest known release, unverified: synth warns naming both versions, and settings or values
-   * the newest known chart lacks pass with a warning instead of an error. The opt-in holds for the
-   * whole app (node objects and other constructs naming that version). Prefer adding the release
-   * with `npm run add-version` (docs/versions.md). Patches newer than the newest known patch of a
-   * known minor (e.g. 1.14.5) need no opt-in.
-   * @default false
-   */
-  readonly allowUnverifiedVersion?: boolean;
-  /** Namespace of both releases (and of the pod identity association). @default "kube-system" */
-  readonly namespace?: string;
-  /** The controller's ServiceAccount, shared by the chart and the pod identity association / IRSA trust. @default "karpenter" */
-  readonly serviceAccountName?: string;
-  /**
-   * How the controller gets its IAM role: EKS Pod Identity (`{ type: "podIdentity" }`, needs the
-   * `eks-pod-identity-agent` add-on) or IRSA (`{ type: "irsa", oidcProviderArn? }`, needs the
-   * cluster's IAM OIDC provider).
-   * @default { type: "podIdentity" }
-   */
-  readonly identity?: ControllerIdentity;
-  /**
-   * The interruption queue: on by default (a queue and its EventBridge rules are created);
-   * `{ queueName?, ruleNamePrefix?, kmsKey? }` shapes the created one; `{ existingQueueName,
-   * existingQueueArn, kmsKeyArn? }` uses a queue you already have (nothing created, the controller
-   * policy names it, `settings.interruptionQueue` is its name); `false` turns interruption handling
-   * off (no queue, no rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
-   * The controller looks the queue up by name in its own region and account, so an existing queue
-   * must be in the cluster's: synth warns when its ARN names another region or account than the
-   * cluster's AWS provider (literal `region`; account from `allowedAccountIds` or the assumed role).
-   * @default true
-   * @throws KarpenterValidationError for an existing queue whose literal ARN is not an SQS ARN, whose
-   * name is not an SQS name, or whose name is not the ARN's last segment
-   */
-  readonly interruptionQueue?: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue;
-  /**
-   * Controller replicas. With `systemNodeGroup`, at most its size (the chart's anti-affinity needs
-   * one node per replica): checked at synth.
-   * @default 2
-   */
-  readonly replicas?: number;
-  /** Controller container resources. @default requests 500m CPU / 512Mi, limits 512Mi memory */
-  readonly controllerResources?: ControllerResources;
-  /** The controller pod's DNS policy (see `KarpenterReleaseProps.dnsPolicy`). @default "Default" */
-  readonly dnsPolicy?: KarpenterDnsPolicy;
-  /** Typed chart settings and feature gates, checked against the version. @default the chart's */
-  readonly settings?: KarpenterSettings;
-  /**
-   * Raw chart values deep-merged last (see `KarpenterReleaseProps.values`): the merged document is
-   * checked against the version's chart values.yaml, and requests against limits. The ServiceAccount
-   * name and the `eks.amazonaws.com/role-arn` annotation are wired and cannot be set here. With
-   * Karpenter 1.0.x, `fullnameOverride`, `webhook.enabled` and `webhook.port` are mirrored into the
-   * karpenter-crd release, whose CRDs call the controller's conversion webhook.
-   *
-   * `values` wins over a typed prop that sets the same chart value (`replicas`, `dnsPolicy`,
-   * `controllerResources`, `settings`, and the node selector and tolerations wired from
-   * `systemNodeGroup`): the `values` one is deployed and synth warns naming both. A `values.tolerations`
-   * that still tolerates every taint of the system node group (Kubernetes toleration matching; an empty
-   * key with `Exists` tolerates all) only adds tolerations: there is no tolerations prop, so it is not
-   * warned about. Checks run on the
-   * merged value and name `values.<path>` when it came from here: `values.replicas` above the system
-   * node group's size, `values.tolerations` that do not tolerate a NoSchedule / NoExecute taint of
-   * the system node group, or a `values.nodeSelector["node-role"]` other than `system` are errors.
-   * @default none
-   */
-  readonly values?: Record<string, unknown>;
-  /** The node role: created by default, or your own. @default a `KarpenterNodeRole-<cluster>` role */
-  readonly nodeRole?: KarpenterNodeRoleOptions;
-  /** Options of the controller role. @default upstream names, no extra statements */
-  readonly controllerRole?: KarpenterControllerRoleOptions;
-  /**
-   * Create the `spot.amazonaws.com` service-linked role. It exists once per account, so creating it
-   * fails where it already exists (any earlier spot launch); turn on only for fresh accounts, and on
-   * one install per account (two installs of the app asking for it fail at synth).
-   * @default false
-   */
-  readonly spotServiceLinkedRole?: boolean;
-  /**
-   * The fixed-size node group the controller runs on: the controller gets its labels as node
-   * selector, tolerations for its taints, and waits for it; replicas are checked against its size.
-   * @default none (the chart's scheduling: any node not launched by Karpenter)
-   */
-  readonly systemNodeGroup?: SystemNodeGroup;
-  /** Chart repository of both charts, for a mirror; pulled anonymously. @default "oci://public.ecr.aws/karpenter" */
-  readonly repository?: string;
-  /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
-  readonly tags?: Record<string, string>;
-  /**
-   * The Helm provider connected to this cluster, for both releases. (The AWS resources use the
-   * cluster's AWS provider: the `provider` of its `EksCluster`, or `fromClusterName`'s `provider`.)
-   * @default the stack's default Helm provider, when it is the stack's only Helm provider and this is
-   * the stack's only install relying on it; synth fails naming this prop otherwise
-   */
-  readonly helmProvider?: HelmProvider;
-  /**
-   * The tag key of the cluster's subnets and security group (value: the cluster name), for the
-   * default selector terms of this install's EC2NodeClasses. Give a per-cluster key when subnets are
-   * shared by several clusters (the same key as the cluster's `DiscoveryTags.tagKey`).
-   * @default "karpenter.sh/discovery"
-   */
-  readonly discoveryTagKey?: string;
-  /**
-   * What an earlier install of Karpenter on this cluster left running: those resources are imported
-   * (Terraform `import` blocks; Terraform ≥ 1.6) under their existing names instead of created, a
-   * legacy controller policy is detached only after the new ones are attached, and the Helm releases
-   * are adopted in place (`upgrade_install`; the old chart's CRDs move into `karpenter-crd` with
-   * `take_ownership`). Presets: `gettingStartedAdoption(...)`, `terraformAwsEksModuleAdoption(...)`.
-   * Keep it until the first apply has succeeded (an import block of a resource already in state is a
-   * no-op). See docs/adopting.md.
-   * @default nothing exists: everything is created
-   * @throws KarpenterValidationError for a malformed adoption or one that contradicts `nodeRole`,
-   * `controllerRole`, `identity` or `interruptionQueue`
-   */
-  readonly adopt?: KarpenterAdoption;
-}
 
 /**
  * Karpenter on an EKS cluster in one line: `new Karpenter(stack, "karpenter", { cluster })`.

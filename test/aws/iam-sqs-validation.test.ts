@@ -2,7 +2,7 @@ import { TerraformStack, TerraformVariable, Testing } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
-import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../../lib/aws/karpenter-controller-role";
 import { KarpenterNodeRole, KarpenterNodeRoleProps } from "../../lib/aws/karpenter-node-role";
 import { InterruptionQueue, InterruptionQueueProps } from "../../lib/aws/interruption-queue";
@@ -10,6 +10,7 @@ import { IKarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { KarpenterRelease } from "../../lib/helm/karpenter-release";
 import { isConditionOperator } from "../../lib/aws/controller-role-checks";
 import { rejected, synthJson, testCluster, testStack } from "../helpers";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 /*
  * The IAM and SQS building blocks (controller role, node role, interruption queue, and the same

@@ -12,16 +12,16 @@ const LIB = path.join(__dirname, "..", "..", "lib");
 
 /** Each list and the interface (file, name) it mirrors. */
 const LISTS: [keyof typeof keys, string, string][] = [
-  ["KARPENTER_PROPS", "install/karpenter.ts", "KarpenterProps"],
+  ["KARPENTER_PROPS", "install/karpenter-props.ts", "KarpenterProps"],
   ["NODE_ROLE_OPTIONS", "aws/karpenter-options.ts", "KarpenterNodeRoleOptions"],
   ["CONTROLLER_ROLE_OPTIONS", "aws/karpenter-options.ts", "KarpenterControllerRoleOptions"],
   ["CREATED_QUEUE_OPTIONS", "aws/karpenter-options.ts", "KarpenterInterruptionQueueOptions"],
   ["EXISTING_QUEUE_OPTIONS", "aws/karpenter-options.ts", "KarpenterExistingInterruptionQueue"],
   ["EXISTING_NODE_ROLE", "aws/karpenter-node-role.ts", "ExistingNodeRole"],
-  ["POD_IDENTITY", "aws/karpenter-controller-role.ts", "PodIdentityControllerIdentity"],
-  ["IRSA_IDENTITY", "aws/karpenter-controller-role.ts", "IrsaControllerIdentity"],
-  ["IAM_STATEMENT", "aws/karpenter-controller-role.ts", "IamPolicyStatement"],
-  ["IAM_CONDITION", "aws/karpenter-controller-role.ts", "IamPolicyCondition"],
+  ["POD_IDENTITY", "aws/controller-role-spec.ts", "PodIdentityControllerIdentity"],
+  ["IRSA_IDENTITY", "aws/controller-role-spec.ts", "IrsaControllerIdentity"],
+  ["IAM_STATEMENT", "aws/controller-role-spec.ts", "IamPolicyStatement"],
+  ["IAM_CONDITION", "aws/controller-role-spec.ts", "IamPolicyCondition"],
   ["QUEUE_KMS_KEY", "aws/interruption-queue.ts", "InterruptionQueueKmsKey"],
   ["CONTROLLER_RESOURCES", "helm/karpenter-settings.ts", "ControllerResources"],
   ["RESOURCE_QUANTITIES", "helm/karpenter-settings.ts", "ResourceQuantities"],

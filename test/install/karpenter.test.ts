@@ -8,7 +8,7 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterRelease } from "../../lib/helm/karpenter-release";
 import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
@@ -17,6 +17,7 @@ import { NodePool } from "../../lib/nodes/node-pool";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 /** A test stack with the Helm provider too (validations require a provider for every resource). */
 function helmStack() {

@@ -1,6 +1,6 @@
 import { Testing, TerraformStack, TerraformVariable } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { Karpenter } from "../../lib/install/karpenter";
 import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { DiscoveryTags } from "../../lib/cluster/discovery-tags";
 import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
@@ -12,6 +12,7 @@ import { SpotServiceLinkedRole } from "../../lib/aws/spot-service-linked-role";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { rejected, synthJson, testCluster, testStack } from "../helpers";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 /*
  * What a fresh user meets first: every problem of one construct's props in one error, each on the

@@ -4,13 +4,14 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { rejected } from "../helpers";
-import { Karpenter, KarpenterProps } from "../../lib/install/karpenter";
+import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
 import { NodePool } from "../../lib/nodes/node-pool";
 import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { formatValidationReport, validateApp } from "../../lib/install/validate-app";
 import { MANAGED_POLICIES_PER_ROLE } from "../../lib/aws-api/iam-quotas";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 function clusterStack(name = "prod", region = "eu-west-1") {
   const app = Testing.app();
