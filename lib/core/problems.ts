@@ -18,12 +18,25 @@ export class Problems {
    * recorded (each of the problems it carries) and `undefined` returned; other errors pass through.
    */
   public check<T>(check: () => T): T | undefined {
+    let result: T | undefined;
+    this.passes(() => {
+      result = check();
+    });
+    return result;
+  }
+
+  /**
+   * Runs one check like {@link check}, for a caller that skips the checks depending on it when it fails.
+   * @returns true when the check passed
+   */
+  public passes(check: () => void): boolean {
     try {
-      return check();
+      check();
+      return true;
     } catch (e) {
       if (!(e instanceof KarpenterValidationError)) throw e;
       this.add(e);
-      return undefined;
+      return false;
     }
   }
 
@@ -33,9 +46,14 @@ export class Problems {
     this.list.push(...problem.problems);
   }
 
-  /** The problems recorded so far. */
+  /** The problems recorded so far (an error that gathers several counts as each of them). */
   public get all(): readonly KarpenterValidationError[] {
     return this.list;
+  }
+
+  /** The errors as recorded, in order: an error that gathers several problems is one entry. */
+  public get recorded(): readonly KarpenterValidationError[] {
+    return this.errors;
   }
 
   /**

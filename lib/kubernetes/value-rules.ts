@@ -2,7 +2,7 @@ import type { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 import type * as TokenHelpers from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
-import { nearestKey } from "../core/problems";
+import { nearestKey, Problems } from "../core/problems";
 
 /*
  * Kubernetes value rules shared by the NodePool and EC2NodeClass checks: object names, label
@@ -112,7 +112,8 @@ const LABEL_VALUE_TEXT = "a label value: at most 63 characters, letters, digits,
  * duration does not parse).
  */
 export class Checker {
-  private readonly problems?: KarpenterValidationError[];
+  /** A collecting checker's store; its errors are kept whole (see {@link collected}). */
+  private readonly problems?: Problems;
 
   /**
    * @param where the construct path the errors name
@@ -124,7 +125,7 @@ export class Checker {
     public readonly version: KarpenterVersion,
     options: { collect?: boolean } = {},
   ) {
-    if (options.collect) this.problems = [];
+    if (options.collect) this.problems = new Problems();
   }
 
   /**
@@ -137,14 +138,7 @@ export class Checker {
       check();
       return true;
     }
-    try {
-      check();
-      return true;
-    } catch (e) {
-      if (!(e instanceof KarpenterValidationError)) throw e;
-      this.problems.push(e);
-      return false;
-    }
+    return this.problems.passes(check);
   }
 
   /** True for a collecting checker (`{ collect: true }`). */
@@ -152,9 +146,13 @@ export class Checker {
     return this.problems !== undefined;
   }
 
-  /** The failures a collecting checker recorded, in check order (empty for a throwing checker). */
+  /**
+   * The failures a collecting checker recorded, in check order (empty for a throwing checker), each
+   * error whole: the callers keep one problem per field ({@link checkCrdThenSemantics}) or one note
+   * per error (the converter), so an error gathering several problems is not split here.
+   */
   public get collected(): readonly KarpenterValidationError[] {
-    return this.problems ?? [];
+    return this.problems?.recorded ?? [];
   }
 
   /** Fails when `value` is set but needs Karpenter `minor` (e.g. "1.11") and the targeted version is older. */
