@@ -104,7 +104,7 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
  * installation's node role, or any `instanceProfile`, gets a synth warning.
  *
- * Beyond the CRD (lib/private/node-semantic-rules.ts): alias versions per family (`al2023@v20240807`,
+ * Beyond the CRD (lib/nodes/node-semantic-rules.ts): alias versions per family (`al2023@v20240807`,
  * `bottlerocket@v1.20.3`), no alias of a family EKS no longer publishes for the cluster's literal
  * Kubernetes version (AL2 on 1.33+; `amiFamily` AL2 with your own terms only warns), kubelet
  * `clusterDNS` IPs and reserved quantities (memory `100m` is a fraction of a byte). Default selector

@@ -82,7 +82,7 @@ export interface NodePoolProps extends NodePoolOptions {
  * `labels["team"]`), the value and what is allowed. Each field is reported once; a check that reads
  * a field another check rejected is skipped. Token values are left to the API server.
  *
- * Beyond the CRD (lib/private/node-semantic-rules.ts): the name has at most 63 characters (it is the
+ * Beyond the CRD (lib/nodes/node-semantic-rules.ts): the name has at most 63 characters (it is the
  * `karpenter.sh/nodepool` label value of every node), values of well-known labels in requirements
  * and labels are ones instances carry (`kubernetes.io/arch` amd64/arm64, lower-case instance families,
  * numeric instance-* labels, zones of the cluster's literal region), requirements and labels on one

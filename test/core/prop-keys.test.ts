@@ -54,7 +54,7 @@ describe("allowed-key lists match their interfaces", () => {
     expect([...keys[list]].sort()).toEqual(interfaceMembers(file, name).sort());
   });
 
-  test("every list of lib/private/prop-keys.ts is compared", () => {
+  test("every list of lib/core/prop-keys.ts is compared", () => {
     expect(Object.keys(keys).sort()).toEqual(LISTS.map(([list]) => list).sort());
   });
 

@@ -11,7 +11,7 @@ import { validateApp } from "../../lib/install/validate-app";
 import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../../lib/nodes/node-semantic-rules";
 
 /*
- * Rules beyond the CRDs (lib/private/node-semantic-rules.ts): what the API server accepts but
+ * Rules beyond the CRDs (lib/nodes/node-semantic-rules.ts): what the API server accepts but
  * Karpenter, EC2 or the kubelet cannot use. Each invalid input has a valid look-alike that passes.
  */
 
