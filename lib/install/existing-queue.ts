@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
-import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "./karpenter-options";
+import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../aws/karpenter-options";
 import { isPlainMap } from "../core/deep-merge";
 import { checkKmsKeyArn } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";

@@ -1,6 +1,6 @@
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
-import { KarpenterVersion, NEWEST_KNOWN_RELEASE } from "./karpenter-version";
+import { KarpenterVersion, NEWEST_KNOWN_RELEASE } from "../versions/karpenter-version";
 
 // apart from version.ts, which the converter CLI loads without the cdktf peer dependency
 const unverifiedWarnings = new WeakMap<object, Set<string>>();

@@ -12,7 +12,7 @@ import { aliasFamilyOf, checkEc2NodeClass } from "./ec2-node-class-rules";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
 import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
-import { warnWithoutDiscoveryTags } from "../cluster/discovery-evidence";
+import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
