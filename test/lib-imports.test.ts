@@ -37,7 +37,8 @@ function specifiers(file: string): string[] {
 
 /** The lib/ file a relative specifier of `from` names (a .ts file or a folder's index.ts); JSON data and the like are left out. */
 function resolve(from: string, spec: string): string | undefined {
-  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
+  // "./" and "." name the folder itself: no trailing slash, so that each file has one name in the graph
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec)).replace(/\/$/, "");
   return [`${base}.ts`, `${base}/index.ts`].find((c) => fs.existsSync(path.join(LIB, c)));
 }
 

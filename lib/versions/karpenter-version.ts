@@ -1,7 +1,7 @@
 import * as semver from "./semver";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
-import { knownReleases } from "./";
+import { knownReleases } from "./index";
 
 /**
  * The newest patch of every Karpenter minor this library knows: release tags v1.0.14 to v1.14.1 of
