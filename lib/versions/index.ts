@@ -51,7 +51,7 @@ export interface VersionFacts {
   nodeRolePolicies: string[];
   /** The EventBridge rules to the interruption queue. */
   interruptionRules: { key: string; source: string[]; detailType: string[] }[];
-  /** The `karpenter` chart: settings, feature gates and value paths (without settings; notation of lib/private/chart-values.ts). */
+  /** The `karpenter` chart: settings, feature gates and value paths (without settings; notation of lib/helm/chart-values.ts). */
   chart: { settings: SettingFact[]; featureGates: SettingFact[]; valuePaths: string[] };
   /** CRD spec fields (dotted, arrays as `[]`, sorted) and enum values per field. */
   crds: {

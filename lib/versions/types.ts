@@ -42,7 +42,7 @@ export interface VersionData {
   readonly nodeRolePolicies: readonly string[];
   /** The EventBridge rules to the interruption queue, template order; `key` ≤ 19 characters. */
   readonly interruptionRules: readonly { readonly key: string; readonly logicalId: string; readonly source: readonly string[]; readonly detailType: readonly string[] }[];
-  /** The `karpenter` chart: settings and feature gates (values.yaml order), value paths (sorted; notation of lib/private/chart-values.ts). */
+  /** The `karpenter` chart: settings and feature gates (values.yaml order), value paths (sorted; notation of lib/helm/chart-values.ts). */
   readonly chart: { readonly settings: readonly SettingData[]; readonly featureGates: readonly SettingData[]; readonly valuePaths: readonly string[] };
   /** CRD spec fields (sorted, dotted, arrays as `[]`) and enum values per field. */
   readonly crds: {
