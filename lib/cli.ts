@@ -4,10 +4,10 @@ import * as path from "path";
 import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
-import { KarpenterValidationError } from "./errors";
-import { nodeClassRoleProblem } from "./private/name-rules";
-import { nearestKey } from "./private/problems";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./private/version";
+import { KarpenterValidationError } from "./core/errors";
+import { nodeClassRoleProblem } from "./aws-api/name-rules";
+import { nearestKey } from "./core/problems";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./versions/karpenter-version";
 import { upgradePlanMarkdown } from "./upgrade/render";
 import { UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
 

@@ -167,7 +167,7 @@ function interruptionRules(resources: Record<string, any>, checklist: string[]):
       if (key.length > 19) checklist.push(`event rule ${logicalId}: key ${key} is longer than 19 characters; shorten it in scripts/version-data.ts`);
       const p = r.Properties.EventPattern;
       const extra = Object.keys(p).filter((k) => k !== "source" && k !== "detail-type");
-      if (extra.length) checklist.push(`event rule ${logicalId} filters on ${extra.join(", ")}, which the library does not emit: extend lib/interruption-queue.ts`);
+      if (extra.length) checklist.push(`event rule ${logicalId} filters on ${extra.join(", ")}, which the library does not emit: extend lib/aws/interruption-queue.ts`);
       return { key, logicalId, source: p.source, detailType: p["detail-type"] };
     });
 }
@@ -219,7 +219,7 @@ function chartFacts(values: Record<string, any>, declared: Map<string, string>, 
       const kind = kindOf(def, declared.get(`${prefix}${key}`));
       if (!known && compared) {
         const patchNote = earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`] ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)` : "";
-        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kind}): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough${patchNote}`);
+        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kind}): add a validation rule and description to lib/helm/chart-settings.ts if the kind is not enough${patchNote}`);
       } else if (known && def === null && known.default !== undefined && known.default !== null) {
         checklist.push(`${prefix}${key}: values.yaml no longer sets a default (was ${JSON.stringify(known.default)}): the controller's own default applies; check what it is and whether an explicit value still renders`);
       }
@@ -326,7 +326,7 @@ function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<
 /** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
 function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
   if (!previous) return;
-  for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/private/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
+  for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/nodes/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
   const statements = (d: VersionData) => new Map(d.controllerPolicies.flatMap((p) => p.statements.map((s) => [s.Sid, s] as const)));
   const [now, was] = [statements(data), statements(previous)];
   for (const [sid, s] of now) {
@@ -343,10 +343,10 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
     ["NodePool", data.crds.nodePool, previous.crds.nodePool],
     ["EC2NodeClass", data.crds.ec2NodeClass, previous.crds.ec2NodeClass],
   ] as const) {
-    const spec = `lib/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts`;
-    const rules = `lib/private/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
+    const spec = `lib/nodes/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts`;
+    const rules = `lib/nodes/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
     const added = now.fields.filter((f) => !was.fields.includes(f));
-    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/private/crd-history.ts`);
+    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/nodes/crd-history.ts`);
     const under = (f: string, o: string) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`);
     const freed = (now.freeForm ?? []).filter((o) => !(was.freeForm ?? []).includes(o));
     for (const o of freed) {
@@ -354,10 +354,10 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
       checklist.push(`${kind} ${o} became free-form (x-kubernetes-preserve-unknown-fields): the API server no longer judges its fields${typed.length ? ` (${typed.join(", ")} were typed in ${previous.version})` : ""}; keep the typed fields typed in ${spec} and decide in ${rules} which other fields pass`);
     }
     const removed = was.fields.filter((f) => !now.fields.includes(f) && !(now.freeForm ?? []).some((o) => under(f, o)));
-    if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/private/crd-history.ts)`);
+    if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/nodes/crd-history.ts)`);
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
-      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/private/crd-history.ts, they are refused`);
+      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/nodes/crd-history.ts, they are refused`);
     }
     for (const [f, vs] of Object.entries(was.enums)) {
       const gone = vs.filter((v) => now.enums[f] && !now.enums[f].includes(v));

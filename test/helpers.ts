@@ -5,9 +5,9 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { IKarpenterCluster, KarpenterCluster } from "../lib/karpenter-cluster";
-import { IKarpenterInstallation } from "../lib/karpenter-installation";
-import { KarpenterValidationError } from "../lib/errors";
+import { IKarpenterCluster, KarpenterCluster } from "../lib/cluster/karpenter-cluster";
+import { IKarpenterInstallation } from "../lib/cluster/karpenter-installation";
+import { KarpenterValidationError } from "../lib/core/errors";
 
 /** A stack with an AWS provider, for constructs under test. */
 export function testStack(id = "test"): { app: App; stack: TerraformStack } {

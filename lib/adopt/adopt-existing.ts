@@ -6,20 +6,21 @@ import { ValidateTerraformVersion } from "cdktf/lib/validations/validate-terrafo
 import { IamRolePolicyAttachment } from "@cdktf/provider-aws/lib/iam-role-policy-attachment";
 import type { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
 import type { Release } from "@cdktf/provider-helm/lib/release";
-import { KarpenterValidationError } from "../errors";
-import type { IKarpenterCluster } from "../karpenter-cluster";
-import type { KarpenterNodeRole } from "../karpenter-node-role";
-import type { ControllerIdentity, KarpenterControllerRole } from "../karpenter-controller-role";
-import type { InterruptionQueue } from "../interruption-queue";
-import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../karpenter-options";
-import { awsContext } from "../private/aws-context";
-import { isPlainMap } from "../private/deep-merge";
-import { countLegacyReplacement } from "../private/iam-quotas";
-import { checkName } from "../private/names";
-import { NAME_RULES, nameRuleText } from "../private/resource-names";
-import { isUnresolved } from "../private/tokens";
+import { KarpenterValidationError } from "../core/errors";
+import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import type { KarpenterNodeRole } from "../aws/karpenter-node-role";
+import type { KarpenterControllerRole } from "../aws/karpenter-controller-role";
+import type { InterruptionQueue } from "../aws/interruption-queue";
+import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import { awsContext } from "../aws-api/aws-context";
+import { isPlainMap } from "../core/deep-merge";
+import { countLegacyReplacement } from "../aws-api/iam-quotas";
+import { checkName } from "../aws-api/names";
+import { NAME_RULES, nameRuleText } from "../aws-api/resource-names";
+import { isUnresolved } from "../core/tokens";
 import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
-import { ADOPTION } from "../private/prop-keys";
+import { ADOPTION } from "../core/prop-keys";
+import type { ControllerIdentity } from "../aws/controller-role-spec";
 
 /*
  * How `KarpenterProps.adopt` changes an install: before the building blocks are made, the existing

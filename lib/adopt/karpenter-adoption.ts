@@ -1,7 +1,7 @@
-import { KarpenterValidationError } from "../errors";
-import { resolveKarpenterVersion } from "../private/version";
-import { controllerPolicyGroups } from "../private/controller-policy";
-import { nodeRolePolicyNames } from "../private/node-role-policies";
+import { KarpenterValidationError } from "../core/errors";
+import { resolveKarpenterVersion } from "../versions/karpenter-version";
+import { controllerPolicyGroups } from "../aws/controller-policy";
+import { nodeRolePolicyNames } from "../aws/node-role-policies";
 
 /*
  * What already runs on a cluster, for `KarpenterProps.adopt`: the resources of an earlier install

@@ -1,4 +1,4 @@
-import { BlockDeviceMapping, Ec2NodeClassOptions } from "../ec2-node-class-spec";
+import { BlockDeviceMapping, Ec2NodeClassOptions } from "../nodes/ec2-node-class-spec";
 import { Converted, ConvertInput } from "./drafts";
 import { Fields, ObjectContext, Path } from "./fields";
 import { amiChoice, defined, legacyAmiTerms, legacyIdTagTerms, noteHopLimitDefault, noteUserData, readBlockDevices, readMetadataOptions } from "./node-class-parts";

@@ -1,9 +1,9 @@
 import type { Document, LineCounter } from "yaml";
 import { yaml } from "./yaml";
-import { KarpenterValidationError } from "../errors";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../private/version";
-import { holdsToken } from "../private/k8s-rules";
-import { nodeClassRoleProblem } from "../private/name-rules";
+import { KarpenterValidationError } from "../core/errors";
+import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { holdsToken } from "../kubernetes/value-rules";
+import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { convertAwsNodeTemplate } from "./aws-node-template";
 import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
 import { DocumentInfo, ObjectContext, Path } from "./fields";

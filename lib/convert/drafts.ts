@@ -1,5 +1,5 @@
-import { Ec2NodeClassOptions, KubeletConfiguration } from "../ec2-node-class-spec";
-import { NodeClassReference, NodePoolOptions } from "../node-pool-spec";
+import { Ec2NodeClassOptions, KubeletConfiguration } from "../nodes/ec2-node-class-spec";
+import { NodeClassReference, NodePoolOptions } from "../nodes/node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
 import { ConversionSource } from "./types";
 

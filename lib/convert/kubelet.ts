@@ -1,6 +1,6 @@
 import { createHash } from "crypto";
-import { KubeletConfiguration } from "../ec2-node-class-spec";
-import { specObject } from "../private/manifests";
+import { KubeletConfiguration } from "../nodes/ec2-node-class-spec";
+import { specObject } from "../nodes/manifests";
 import { ClassDraft, PoolDraft } from "./drafts";
 import { ObjectContext } from "./fields";
 import { NODE_CLASS_GROUP, NODE_CLASS_KIND } from "./node-pool-parts";

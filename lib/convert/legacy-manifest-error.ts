@@ -1,4 +1,4 @@
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "../core/errors";
 
 /**
  * The error {@link convertLegacyManifests} throws for input it cannot convert: a YAML syntax

@@ -1,6 +1,6 @@
-import { AmiFamily, AmiSelectorTerm, BlockDeviceMapping, KubeletConfiguration, MetadataOptions, VolumeType } from "../ec2-node-class-spec";
-import { aliasFamilyOf } from "../private/ec2-node-class-rules";
-import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../private/node-semantic-rules";
+import { AmiFamily, AmiSelectorTerm, BlockDeviceMapping, KubeletConfiguration, MetadataOptions, VolumeType } from "../nodes/ec2-node-class-spec";
+import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
+import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../nodes/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
 
 /*

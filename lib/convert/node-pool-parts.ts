@@ -1,7 +1,7 @@
-import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../node-pool-spec";
+import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../nodes/node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
-import { MAX_DURATION_NS, MAX_WHOLE_SECONDS_TEXT } from "../private/k8s-rules";
-import { CAPACITY_TYPE } from "../private/node-pool-rules";
+import { MAX_DURATION_NS, MAX_WHOLE_SECONDS_TEXT } from "../kubernetes/value-rules";
+import { CAPACITY_TYPE } from "../nodes/node-pool-rules";
 import { ConvertInput, PoolDraft } from "./drafts";
 
 /*

@@ -1,4 +1,4 @@
-import { Disruption, NodeSelectorRequirement } from "../node-pool-spec";
+import { Disruption, NodeSelectorRequirement } from "../nodes/node-pool-spec";
 import { convertAwsProvider } from "./aws-node-template";
 import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
 import { Fields, ObjectContext } from "./fields";

@@ -1,5 +1,5 @@
 import { yaml } from "./yaml";
-import { specObject } from "../private/manifests";
+import { specObject } from "../nodes/manifests";
 import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
 
 /*

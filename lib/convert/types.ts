@@ -1,5 +1,5 @@
-import { Ec2NodeClassOptions } from "../ec2-node-class-spec";
-import { NodeClassReference, NodePoolOptions } from "../node-pool-spec";
+import { Ec2NodeClassOptions } from "../nodes/ec2-node-class-spec";
+import { NodeClassReference, NodePoolOptions } from "../nodes/node-pool-spec";
 
 /**
  * Options of {@link convertLegacyManifests}.

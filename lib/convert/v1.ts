@@ -8,8 +8,8 @@ import {
   PlacementGroupSelector,
   SecurityGroupSelectorTerm,
   SubnetSelectorTerm,
-} from "../ec2-node-class-spec";
-import { Budget, ConsolidationPolicy, DisruptionReason } from "../node-pool-spec";
+} from "../nodes/ec2-node-class-spec";
+import { Budget, ConsolidationPolicy, DisruptionReason } from "../nodes/node-pool-spec";
 import { Converted, ConvertInput } from "./drafts";
 import { defined, noteMissingClassFields, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";

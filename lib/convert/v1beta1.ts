@@ -1,5 +1,5 @@
-import { AmiSelectorTerm, SecurityGroupSelectorTerm, SubnetSelectorTerm } from "../ec2-node-class-spec";
-import { Budget, ConsolidationPolicy, Disruption } from "../node-pool-spec";
+import { AmiSelectorTerm, SecurityGroupSelectorTerm, SubnetSelectorTerm } from "../nodes/ec2-node-class-spec";
+import { Budget, ConsolidationPolicy, Disruption } from "../nodes/node-pool-spec";
 import { ubuntuRootVolume } from "./aws-node-template";
 import { Converted, ConvertInput } from "./drafts";
 import { Fields, ObjectContext } from "./fields";

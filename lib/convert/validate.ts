@@ -1,8 +1,8 @@
-import { checkEc2NodeClass } from "../private/ec2-node-class-rules";
-import { Checker } from "../private/k8s-rules";
-import { checkNodePool } from "../private/node-pool-rules";
-import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../private/node-semantic-rules";
-import { KarpenterVersion } from "../private/version";
+import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
+import { Checker } from "../kubernetes/value-rules";
+import { checkNodePool } from "../nodes/node-pool-rules";
+import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../nodes/node-semantic-rules";
+import { KarpenterVersion } from "../versions/karpenter-version";
 import { ClassDraft, PoolDraft } from "./drafts";
 
 /*

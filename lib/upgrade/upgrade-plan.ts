@@ -1,7 +1,7 @@
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "../core/errors";
 import { compareVersions as compare, knownMinors, newestPatchOf, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
-import { swappedNodePolicy } from "../private/node-role-policies";
+import { swappedNodePolicy } from "../aws/node-role-policies";
 
 /*
  * What changes between two Karpenter releases, as an install of this library sees it: per minor

@@ -1,4 +1,4 @@
-import { KarpenterValidationError } from "../errors";
+import { KarpenterValidationError } from "../core/errors";
 import { KUBERNETES, LOADERS, RELEASES } from "./data";
 import { KUBERNETES_EARLY_PATCHES, PATCHES_WITHOUT_ARTEFACT_CHANGES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
 import { RawStatement, VersionData } from "./types";
@@ -52,7 +52,7 @@ export interface VersionFacts {
   nodeRolePolicies: string[];
   /** The EventBridge rules to the interruption queue. */
   interruptionRules: { key: string; source: string[]; detailType: string[] }[];
-  /** The `karpenter` chart: settings, feature gates, AWS feature gates (`settings.awsFeatureGates`, 1.15+; empty before) and value paths (without settings; notation of lib/private/chart-values.ts). */
+  /** The `karpenter` chart: settings, feature gates, AWS feature gates (`settings.awsFeatureGates`, 1.15+; empty before) and value paths (without settings; notation of lib/helm/chart-values.ts). */
   chart: { settings: SettingFact[]; featureGates: SettingFact[]; awsFeatureGates: SettingFact[]; valuePaths: string[] };
   /** CRD spec fields (dotted, arrays as `[]`, sorted) and enum values per field. */
   crds: {

@@ -54,7 +54,7 @@ export interface VersionData {
   readonly interruptionRules: readonly { readonly key: string; readonly logicalId: string; readonly source: readonly string[]; readonly detailType: readonly string[] }[];
   /**
    * The `karpenter` chart: settings, feature gates and (from 1.15) the AWS feature gates of
-   * `settings.awsFeatureGates` (values.yaml order), value paths (sorted; notation of lib/private/chart-values.ts).
+   * `settings.awsFeatureGates` (values.yaml order), value paths (sorted; notation of lib/helm/chart-values.ts).
    */
   readonly chart: {
     readonly settings: readonly SettingData[];

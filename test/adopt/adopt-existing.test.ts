@@ -1,12 +1,13 @@
 import { TerraformStack, TerraformVariable } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Karpenter, KarpenterProps } from "../../lib/karpenter";
-import { SystemNodeGroup } from "../../lib/system-node-group";
-import { KarpenterCluster } from "../../lib/karpenter-cluster";
-import { KarpenterValidationError } from "../../lib/errors";
+import { Karpenter } from "../../lib/install/karpenter";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { gettingStartedAdoption, KarpenterAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
 import { resources, synthJson, testCluster, testStack, thrown } from "../helpers";
-import { validateApp } from "../../lib/validate-app";
+import { validateApp } from "../../lib/install/validate-app";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 const ASSOCIATION = "a-0123456789abcdefg";
 

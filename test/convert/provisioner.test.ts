@@ -1,6 +1,6 @@
 import { convertLegacyManifests } from "../../lib/convert";
 import { humanDuration } from "../../lib/convert/node-pool-parts";
-import { DURATION, durationNanos } from "../../lib/private/k8s-rules";
+import { DURATION, durationNanos } from "../../lib/kubernetes/value-rules";
 import { awsNodeTemplate, noteAbout, notesAbout, onlyPool, provisioner } from "./util";
 
 // Rules: karpenter.sh v0.32 "v1beta1 Migration" (Provisioner -> NodePool), v1.0 "v1 Migration",

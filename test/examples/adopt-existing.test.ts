@@ -1,7 +1,7 @@
 import { Testing } from "cdktf";
 import { buildApp } from "../../examples/adopt-existing/main";
 import { synthApp } from "./synth";
-import { validateApp } from "../../lib/validate-app";
+import { validateApp } from "../../lib/install/validate-app";
 import { fakeTerraform } from "../adopt/fake-terraform";
 
 /** Both stacks of the example for a getting-started install of cluster `prod` running `version`. */

@@ -1,6 +1,6 @@
 import * as YAML from "yaml";
 import { Testing } from "cdktf";
-import { Karpenter } from "../../lib/karpenter";
+import { Karpenter } from "../../lib/install/karpenter";
 import { UPGRADE_HAZARDS } from "../../lib/upgrade";
 import { versionFacts } from "../../lib/versions";
 import { providedStack, resources, synthJson, testCluster } from "../helpers";

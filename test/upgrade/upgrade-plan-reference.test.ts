@@ -4,8 +4,8 @@ import YAML from "yaml";
 import { upgradePlan, UpgradePlan, upgradePlanMarkdown, UPGRADE_HAZARDS } from "../../lib/upgrade";
 import { knownMinors, versionFacts } from "../../lib/versions";
 import { CRD_CORRECTIONS } from "../../lib/versions/crd-corrections";
-import { loadReference as parseReference, Reference } from "../private/cfn-reference";
-import { describeWithReference, referenceChartValues, referenceRoot, referenceVersionsWith } from "../private/reference";
+import { loadReference as parseReference, Reference } from "../cfn-reference";
+import { describeWithReference, referenceChartValues, referenceRoot, referenceVersionsWith } from "../reference";
 
 /*
  * Upgrade plans held against the upstream artefacts of shared/reference/karpenter/v<version>/: the

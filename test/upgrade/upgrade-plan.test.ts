@@ -1,4 +1,4 @@
-import { KarpenterValidationError } from "../../lib/errors";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { upgradePlanMarkdown } from "../../lib/upgrade";
 import { compareVersionFacts, FactsSource, planUpgrade, upgradePlan } from "../../lib/upgrade/upgrade-plan";
 import { VersionFacts } from "../../lib/upgrade/facts";

@@ -1,8 +1,8 @@
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 import { Testing } from "cdktf";
-import { Ec2NodeClass } from "../../lib/ec2-node-class";
-import { Karpenter } from "../../lib/karpenter";
-import { NodePool } from "../../lib/node-pool";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { Karpenter } from "../../lib/install/karpenter";
+import { NodePool } from "../../lib/nodes/node-pool";
 import { upgradePlan } from "../../lib/upgrade";
 import { providedStack, resources, synthJson, testCluster } from "../helpers";
 

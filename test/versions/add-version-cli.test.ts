@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { addVersion } from "../../scripts/add-version";
-import { describeWithReference, referenceRoot, referenceVersionsWith } from "../private/reference";
+import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 /*
  * The add-version command as a maintainer meets it: wrong usage and unusable folders end with one
@@ -91,7 +91,7 @@ describeWithReference(hasBase ? ["1.14.1", "1.15.0"] : [])("add-version command 
     const items = r.stdout.split("\n").filter((l) => l.startsWith("  [ ]"));
     // capacityBuffer and Balanced are 1.14's, already known from 1.14.1: not on the list again
     expect(items).toEqual([
-      '  [ ] new settings.patchRefreshInterval (default "3m", inferred kind duration): add a validation rule and description to lib/private/chart-settings.ts if the kind is not enough; it is new in patch 1.14.2 (1.14.1 lacks it): add "settings.patchRefreshInterval": "1.14.2" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)',
+      '  [ ] new settings.patchRefreshInterval (default "3m", inferred kind duration): add a validation rule and description to lib/helm/chart-settings.ts if the kind is not enough; it is new in patch 1.14.2 (1.14.1 lacks it): add "settings.patchRefreshInterval": "1.14.2" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)',
     ]);
     const settings = JSON.parse(fs.readFileSync(path.join(data, "v1-14.json"), "utf8")).chart.settings as { key: string; since: string }[];
     expect(settings.find((s) => s.key === "patchRefreshInterval")!.since).toBe("1.14.2");
@@ -112,7 +112,7 @@ describeWithReference(hasBase ? ["1.14.1", "1.15.0"] : [])("add-version command 
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote .*v1-16\.json \(Karpenter 1\.16\.0, Kubernetes 1\.31–1\.37\)/);
     expect(r.stdout).toContain("[ ] controller statement AllowRegionalReadActions changed since 1.15.0: review it");
-    expect(r.stdout).toMatch(/\[ \] new EC2NodeClass spec\.amiFamily values: Windows2028: until they are added to the typed spec and rules \(lib\/ec2-node-class-spec\.ts, lib\/private\/ec2-node-class-rules\.ts\)/);
+    expect(r.stdout).toMatch(/\[ \] new EC2NodeClass spec\.amiFamily values: Windows2028: until they are added to the typed spec and rules \(lib\/nodes\/ec2-node-class-spec\.ts, lib\/nodes\/ec2-node-class-rules\.ts\)/);
     expect(r.stdout).not.toMatch(/statement AllowScopedEC2InstanceAccessActions/); // unchanged statements stay off the list
     expect(written()).toContain("v1-16.json");
   });

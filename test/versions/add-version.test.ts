@@ -2,10 +2,10 @@ import * as fs from "fs";
 import * as path from "path";
 import { dataFileName, generateVersionData, renderDataFile, renderDataIndex } from "../../scripts/version-data";
 import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib/versions";
-import { KarpenterValidationError } from "../../lib/errors";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { VersionData } from "../../lib/versions/types";
-import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, NODEPOOL_FIELDS_SINCE } from "../../lib/private/crd-history";
-import { describeWithReference, referenceRoot, referenceVersionsWith } from "../private/reference";
+import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, NODEPOOL_FIELDS_SINCE } from "../../lib/nodes/crd-history";
+import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
 const referenceVersions = referenceVersionsWith("cloudformation.yaml");

@@ -5,7 +5,7 @@ import * as path from "path";
 import { spawnSync } from "child_process";
 import { App } from "cdktf";
 import { buildApp } from "../../examples/eks-karpenter/main";
-import { KarpenterRelease } from "../../lib/karpenter-release";
+import { KarpenterRelease } from "../../lib/helm/karpenter-release";
 import { testCluster, testStack } from "../helpers";
 
 /*

@@ -1,10 +1,11 @@
 import * as YAML from "yaml";
 import { Testing } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { Karpenter, KarpenterProps } from "../../lib/karpenter";
-import { KarpenterSettings } from "../../lib/karpenter-settings";
-import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/ec2-node-class";
-import { KarpenterValidationError } from "../../lib/errors";
+import { Karpenter } from "../../lib/install/karpenter";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { FakeInstallation, providedStack, resources, testCluster, testStack } from "../helpers";
 
 /*
@@ -258,7 +259,7 @@ describe("upgrade-plan 1.14 → 1.15", () => {
 });
 
 describe("NodePool at 1.15: the released CRDs win over the reconstructed reference", () => {
-  const { NodePool } = require("../../lib/node-pool") as typeof import("../../lib/node-pool");
+  const { NodePool } = require("../../lib/nodes/node-pool") as typeof import("../../lib/nodes/node-pool");
   const pool = (version: string, props: Record<string, unknown>) => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter", version);

@@ -3,7 +3,7 @@ import * as os from "os";
 import * as path from "path";
 import { execFileSync, spawnSync } from "child_process";
 import { App, Testing } from "cdktf";
-import { describeWithReference, referenceRoot, referenceVersionsWith } from "../private/reference";
+import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 /*
  * A release the library has not seen becomes a supported version with `npm run add-version` alone:

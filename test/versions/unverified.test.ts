@@ -1,12 +1,13 @@
 import * as YAML from "yaml";
 import { Testing } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { Karpenter, KarpenterProps } from "../../lib/karpenter";
-import { KarpenterSettings } from "../../lib/karpenter-settings";
-import { NodePool } from "../../lib/node-pool";
-import { KarpenterValidationError } from "../../lib/errors";
-import { DEFAULT_KARPENTER_VERSION } from "../../lib/private/version";
+import { Karpenter } from "../../lib/install/karpenter";
+import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
+import { NodePool } from "../../lib/nodes/node-pool";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { DEFAULT_KARPENTER_VERSION } from "../../lib/versions/karpenter-version";
 import { providedStack, resources, testCluster } from "../helpers";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
 
 /** A Karpenter install (its own app), the synthesized stack and the warnings of the app. */
 function install(props: Partial<KarpenterProps>) {

@@ -1,0 +1,348 @@
+import { Construct } from "constructs";
+import { Annotations, TerraformStack, Tokenization } from "cdktf";
+import { Subnet } from "@cdktf/provider-aws/lib/subnet";
+import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
+import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { IKarpenterCluster } from "./karpenter-cluster";
+import { KarpenterValidationError } from "../core/errors";
+import { appIndex, attached, register, registered } from "../core/app-index";
+import { addSynthCheck } from "../core/synth-checks";
+import { sameInstallTarget } from "./cluster-identity";
+import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, TAG_LIMITS } from "../aws-api/input-checks";
+import { nodeClassSelectors } from "./discovery-selectors";
+import { allProblems, Problems } from "../core/problems";
+import { DISCOVERY_TAGS_PROPS } from "../core/prop-keys";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
+import { useProvider } from "../core/provider-choice";
+import { isUnresolved } from "../core/tokens";
+import { awsProviderFor } from "./aws-provider";
+import { requireCluster } from "./require-cluster";
+
+/** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
+export const DISCOVERY_TAG_KEY = "karpenter.sh/discovery";
+
+/** Props of {@link DiscoveryTags}. */
+export interface DiscoveryTagsProps {
+  /** The cluster; the tag value defaults to its name. */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The PRIVATE subnets Karpenter may launch nodes into: subnet IDs, or `Subnet` resources of this app.
+   * Never pass public subnets: nodes would get public IPs. A `Subnet` with
+   * `mapPublicIpOnLaunch: true` or the `kubernetes.io/role/elb` tag is rejected.
+   * Each element may be a token (a reference); the list itself must be a literal array so that each
+   * subnet gets its own `aws_ec2_tag`: a list token such as `eks.vpcConfig.subnetIds` (or one spread
+   * into the array) is rejected — pass the subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}.
+   *
+   * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
+   * `tags` in Terraform is removed again by the subnet's next apply. Tag subnets you create with
+   * {@link DiscoveryTags.subnetTags} instead.
+   * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
+   * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
+   * security group), and so is a subnet listed twice (two `aws_ec2_tag` for one subnet and key).
+   * @default none (only the security group is tagged)
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, or a subnet listed twice
+   */
+  readonly subnets?: ReadonlyArray<string | Subnet>;
+  /**
+   * The ONE security group Karpenter nodes get: by default the EKS-created cluster security group.
+   * Exactly one group carries the tag because every group the selector finds is attached to the
+   * nodes, and the EKS-created group already carries `kubernetes.io/cluster/<cluster name>`: a second
+   * group with that cluster tag (node security groups made by other tools often have it) makes the
+   * AWS Load Balancer Controller fail with "expect exactly one securityGroup tagged with
+   * kubernetes.io/cluster/<name>" (kubernetes-sigs/aws-load-balancer-controller, issues #1897, #2948).
+   * A literal must be a security group ID (`sg-0123abcd`).
+   * @default cluster.clusterSecurityGroupId
+   * @throws KarpenterValidationError for a literal that is not a security group ID
+   */
+  readonly securityGroupId?: string;
+  /**
+   * The tag value (1 to 256 characters). EC2NodeClasses with the default selector terms select
+   * `<tagKey>=<cluster name>`: another value is found only by EC2NodeClasses whose
+   * `subnetSelectorTerms` and `securityGroupSelectorTerms` name it. A literal value other than the
+   * cluster's literal name is a synth error when an EC2NodeClass of this app uses the default
+   * terms on this cluster with this key (the cluster security group holds one value per key), and a
+   * synth warning when no EC2NodeClass of the app selects the value.
+   * @default cluster.clusterName
+   * @throws KarpenterValidationError for an empty value (an EC2NodeClass cannot select an empty tag value) or one longer than 256 characters
+   */
+  readonly tagValue?: string;
+  /**
+   * The tag key (1–128 characters, not starting with `aws:`). A subnet carries one value per key,
+   * so subnets that several clusters share (a shared VPC) need one key per cluster, e.g.
+   * `karpenter.sh/discovery/<cluster name>` (see {@link DiscoveryTags.clusterTagKey}); give the same
+   * key to the install (`Karpenter` `discoveryTagKey`) so that its EC2NodeClasses select by it.
+   * @default "karpenter.sh/discovery"
+   */
+  readonly tagKey?: string;
+  /**
+   * The AWS provider of the cluster's region and account, for the tags.
+   * @default the cluster's, when the cluster is in this stack; else the stack's only AWS provider
+   */
+  readonly provider?: AwsProvider;
+}
+
+/**
+ * Tags existing subnets and exactly one security group with `karpenter.sh/discovery=<cluster>`
+ * (one `aws_ec2_tag` each), so the default EC2NodeClass selector terms find them.
+ *
+ * For subnets this app creates, put {@link DiscoveryTags.subnetTags} into the subnet's own `tags`
+ * instead: Terraform's `tags` argument owns every tag of the resource and would remove an
+ * `aws_ec2_tag` added beside it.
+ *
+ * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, subnets that are not a literal array
+ * (a list token), a public subnet of the app, a subnet listed twice, or an empty tag value or one longer than 256 characters;
+ * at synth, for a tag value that EC2NodeClasses of the app with the default selector terms on this cluster do not select
+ */
+export class DiscoveryTags extends Construct {
+  /**
+   * The tag map to merge into the `tags` of private subnets you create yourself.
+   * @param cluster the cluster (its name is the tag value), or the cluster name (a literal must be an
+   * EKS cluster name: 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
+   * @param tagKey the tag key (1–128 characters, not starting with `aws:`)
+   * @returns `{ "karpenter.sh/discovery": <cluster name> }`
+   * @throws KarpenterValidationError for a literal cluster name that is no EKS cluster name (e.g. ""), or a tag key AWS refuses
+   */
+  public static subnetTags(cluster: IKarpenterCluster | string, tagKey: string = DISCOVERY_TAG_KEY): Record<string, string> {
+    const where = "DiscoveryTags.subnetTags";
+    allProblems(where, (problems) => {
+      if (typeof cluster === "string") problems.check(() => checkEksClusterName(where, "cluster", cluster));
+      else problems.check(() => requireCluster(where, { cluster }));
+      problems.check(() => checkTagKey(where, "tagKey", tagKey));
+    });
+    return { [tagKey]: typeof cluster === "string" ? cluster : cluster.clusterName };
+  }
+
+  /**
+   * A discovery tag key of one cluster, `karpenter.sh/discovery/<cluster name>`, for subnets that
+   * several clusters share (a shared VPC): give it to `DiscoveryTags` (`tagKey`) and to the install
+   * (`Karpenter` `discoveryTagKey`) of that cluster.
+   * @param clusterName the cluster name (a literal or a reference; a literal must be an EKS cluster
+   * name: 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
+   * @throws KarpenterValidationError for a literal that is no EKS cluster name (e.g. "Bad Name!")
+   */
+  public static clusterTagKey(clusterName: string): string {
+    checkEksClusterName("DiscoveryTags.clusterTagKey", "clusterName", clusterName);
+    return `${DISCOVERY_TAG_KEY}/${clusterName}`;
+  }
+
+  /** The tag key written, `karpenter.sh/discovery` unless `tagKey` says otherwise. */
+  public readonly tagKey: string;
+
+  /** The tag value written. */
+  public readonly tagValue: string;
+  /** One `aws_ec2_tag` per subnet, in the order given. */
+  public readonly subnetTags: Ec2Tag[];
+  /** The `aws_ec2_tag` on the security group. */
+  public readonly securityGroupTag: Ec2Tag;
+
+  constructor(scope: Construct, id: string, props: DiscoveryTagsProps) {
+    super(scope, id);
+    // every problem of the props at once, before the first tag
+    const problems = new Problems();
+    problems.check(() => checkOptionKeys(this, "", props, DISCOVERY_TAGS_PROPS));
+    const cluster = problems.check(() => requireCluster(this, props));
+    const subnets = props?.subnets ?? [];
+    problems.check(() => checkSubnets(this, props?.subnets));
+    this.tagKey = props?.tagKey ?? DISCOVERY_TAG_KEY;
+    const key = this.tagKey;
+    problems.check(() => checkTagKey(this, "tagKey", key));
+    this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
+    if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
+      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`));
+    } else if (props?.tagValue === "") {
+      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren't supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name`));
+    }
+    const sg = props?.securityGroupId;
+    if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
+      problems.add(new KarpenterValidationError(this, "securityGroupId", sg, SECURITY_GROUP_ID.text));
+    }
+    problems.throwIfAny(this, { remove: true });
+    if (!cluster) throw new Error("unreachable: a failed check is thrown above");
+    const provider = awsProviderFor(scope, this, cluster, props.provider);
+    this.subnetTags = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
+    const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
+    this.securityGroupTag = new Ec2Tag(this, "security-group", { resourceId: securityGroupId, key, value: this.tagValue });
+    useProvider(this, "aws", provider);
+
+    // literal IDs (and Subnet resources of the app): what another cluster's DiscoveryTags may claim too
+    const claims: Claim["targets"] = subnets.map((s, i) => {
+      const resource = s instanceof Subnet ? subnetAddress(s) : subnetReference(s);
+      return { field: `subnets[${i}]`, id: resource?.id ?? (s as string), shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? (s as string)), kind: "subnet" as const };
+    });
+    claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
+    const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
+    register(this, CLAIMS, claim);
+    addSynthCheck(this, () => claimProblems(claim));
+    let warned = false;
+    addSynthCheck(this, () => {
+      const { problems, warning } = valueProblems(this, cluster);
+      if (warning && !warned) Annotations.of(this).addWarning(warning);
+      warned = warned || warning !== undefined;
+      return problems;
+    });
+  }
+}
+
+/**
+ * A literal tag value other than the cluster's literal name: EC2NodeClasses with the default
+ * selector terms select `<key>=<cluster name>`. An error when such a class of this app is on this
+ * cluster with this key (the cluster security group holds one value per key, so it cannot carry
+ * both); else a warning when no EC2NodeClass of the app selects the value (classes outside the app may).
+ */
+function valueProblems(tags: DiscoveryTags, cluster: IKarpenterCluster): { problems: KarpenterValidationError[]; warning?: string } {
+  const [key, value, name] = [tags.tagKey, tags.tagValue, cluster.clusterNameLiteral];
+  if (!attached(tags) || isUnresolved(key) || isUnresolved(value) || name === undefined || value === name) return { problems: [] };
+  const selectors = nodeClassSelectors(tags);
+  const defaults = selectors.filter((s) => s.defaultTerms && s.tagKey === key && s.cluster !== undefined && sameInstallTarget(s.cluster, cluster));
+  if (defaults.length > 0) {
+    const classes = defaults.map((s) => `${s.nodeClass.node.path} (EC2NodeClass ${s.name})`).join(", ");
+    return {
+      problems: [
+        new KarpenterValidationError(
+          tags,
+          "tagValue",
+          value,
+          `the cluster's name ${JSON.stringify(name)}, or unset: ${classes} ${defaults.length > 1 ? "select" : "selects"} subnets and security groups by the default term { ${JSON.stringify(key)}: ${JSON.stringify(name)} }, and these tags write ${JSON.stringify(value)}, so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming ${JSON.stringify(value)}`,
+        ),
+      ],
+    };
+  }
+  const selected = selectors.some((s) => s.terms.some((t) => isUnresolved(t) || selectsValue(t, key, value)));
+  if (selected) return { problems: [] };
+  return {
+    problems: [],
+    warning: `DiscoveryTags ${tags.node.path} tags with ${key}=${value}, not the cluster's name ${name}: EC2NodeClasses with the default selector terms select ${key}=${name}, so only an EC2NodeClass whose subnetSelectorTerms and securityGroupSelectorTerms name ${JSON.stringify(value)} finds these subnets and the security group, and none in this app does. Leave tagValue unset unless EC2NodeClasses outside this app select ${JSON.stringify(value)}.`,
+  };
+}
+
+/** Whether a selector term's tags select `key=value` (the value itself, `*`, or a token). */
+function selectsValue(term: unknown, key: string, value: string): boolean {
+  const tagsOf = term !== null && typeof term === "object" ? (term as { tags?: unknown }).tags : undefined;
+  if (tagsOf === undefined || tagsOf === null || typeof tagsOf !== "object") return false;
+  if (isUnresolved(tagsOf)) return true;
+  const v = (tagsOf as Record<string, unknown>)[key];
+  return v === value || v === "*" || (v !== undefined && isUnresolved(v));
+}
+
+interface Claim {
+  readonly tags: DiscoveryTags;
+  readonly cluster: IKarpenterCluster;
+  readonly targets: { field: string; id: string; shown: string; kind: "subnet" | "security group" }[];
+}
+
+const CLAIMS = "discovery-claims";
+
+/** The cluster of a claim as errors name it. */
+const clusterLabel = (c: Claim) => (c.cluster.clusterNameLiteral !== undefined ? `cluster ${c.cluster.clusterNameLiteral}` : `the cluster ${c.cluster.resource.node.path}`);
+
+/**
+ * The same subnet or security group tagged with the same key for two clusters: the resource holds
+ * one value per key, so the two `aws_ec2_tag`s overwrite each other at every apply, and the cluster
+ * whose value lost finds no subnet (its default EC2NodeClass launches no node). Reported on the
+ * later of the two constructs, naming both clusters and the ID.
+ */
+function claimProblems(mine: Claim): KarpenterValidationError[] {
+  if (mine.targets.length === 0 || !attached(mine.tags)) return [];
+  const index = appIndex(mine.tags, CLAIMS, () => {
+    const byTarget = new Map<string, { claim: Claim; order: number }[]>();
+    registered<Claim>(mine.tags, CLAIMS).forEach((c, order) => {
+      if (!attached(c.tags)) return;
+      for (const t of c.targets) {
+        const k = `${isUnresolved(c.tags.tagKey) ? c.tags.node.path : c.tags.tagKey}\u0000${t.id}`;
+        byTarget.set(k, [...(byTarget.get(k) ?? []), { claim: c, order }]);
+      }
+    });
+    return { byTarget, order: new Map(registered<Claim>(mine.tags, CLAIMS).map((c, i) => [c, i])) };
+  });
+  const myOrder = index.order.get(mine) ?? 0;
+  const problems: KarpenterValidationError[] = [];
+  for (const t of mine.targets) {
+    const k = `${isUnresolved(mine.tags.tagKey) ? mine.tags.node.path : mine.tags.tagKey}\u0000${t.id}`;
+    const other = (index.byTarget.get(k) ?? []).find((o) => o.order < myOrder && otherCluster(o.claim, mine));
+    if (!other) continue;
+    problems.push(
+      new KarpenterValidationError(
+        mine.tags,
+        t.field,
+        t.shown,
+        `a ${t.kind} no other cluster's discovery tag claims: ${other.claim.tags.node.path} tags ${t.kind} ${t.shown} with ${mine.tags.tagKey} for ${clusterLabel(other.claim)}, and this construct tags it for ${clusterLabel(mine)}. ` +
+          `A ${t.kind} holds one value per tag key, so the two tags overwrite each other at every apply and the losing cluster's EC2NodeClasses find no ${t.kind}. ` +
+          (t.kind === "subnet"
+            ? "For subnets the clusters share (a shared VPC), give each cluster its own key: tagKey: DiscoveryTags.clusterTagKey(<cluster name>) here and the same discoveryTagKey on that cluster's Karpenter (or its EC2NodeClasses); else tag the subnet for one cluster only"
+            : "Each cluster needs its own security group: leave securityGroupId unset for the cluster's own security group"),
+      ),
+    );
+  }
+  return problems;
+}
+
+/** Whether two claims are for different clusters (different tag values, or clusters known to differ). */
+function otherCluster(a: Claim, b: Claim): boolean {
+  const [va, vb] = [a.tags.tagValue, b.tags.tagValue];
+  if (!isUnresolved(va) && !isUnresolved(vb)) return va !== vb;
+  return !sameInstallTarget(a.cluster, b.cluster);
+}
+
+const SUBNETS_TEXT =
+  "an array of subnet IDs known at synth (each may be a reference): a list token cannot be split into one aws_ec2_tag per subnet; " +
+  "pass the subnets one by one or tag them in their own `tags` with DiscoveryTags.subnetTags()";
+
+/** A `Subnet` of the app as claims compare it: its stack and Terraform address. */
+function subnetAddress(subnet: Subnet): { id: string; shown: string } {
+  return { id: `${TerraformStack.of(subnet).node.path}\u0000aws_subnet.${subnet.friendlyUniqueId}`, shown: subnet.node.path };
+}
+
+/**
+ * The subnet an ID token refers to when it is exactly a `Subnet`'s `id` attribute (`subnet.id`), so
+ * that passing `subnet.id` is compared like passing the `Subnet`; else undefined (other tokens are
+ * known only at apply and not compared).
+ */
+function subnetReference(id: string): { id: string; shown: string } | undefined {
+  if (!isUnresolved(id)) return undefined;
+  const fragments = Tokenization.reverseString(id);
+  if (fragments.tokens.length !== 1 || fragments.literals.length !== 0) return undefined;
+  const ref = fragments.firstToken as { identifier?: unknown; originStack?: TerraformStack } | undefined;
+  const address = typeof ref?.identifier === "string" ? /^(aws_subnet\.[^.]+)\.id$/.exec(ref.identifier) : null;
+  if (!address || !ref?.originStack) return undefined;
+  return { id: `${ref.originStack.node.path}\u0000${address[1]}`, shown: `${address[1]} of stack ${ref.originStack.node.path}` };
+}
+
+function isPublic(subnet: Subnet): boolean {
+  const tags = subnet.tagsInput ?? {};
+  return subnet.mapPublicIpOnLaunchInput === true || (!isUnresolved(tags) && "kubernetes.io/role/elb" in tags);
+}
+
+/**
+ * `subnets`: a literal array (not a list token, which cannot be split into one tag per subnet) of at
+ * least one subnet, each a literal subnet ID (the EC2NodeClass's rule), a reference, or a private
+ * `Subnet` of this app. Every problem at once.
+ * @throws KarpenterValidationError naming `subnets` or `subnets[<i>]`
+ */
+function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> | undefined): void {
+  if (subnets === undefined) return;
+  // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
+  if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
+  if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
+  if (subnets.length === 0) {
+    throw new KarpenterValidationError(scope, "subnets", subnets, "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)");
+  }
+  const problems = new Problems();
+  const seen = new Map<string, number>();
+  subnets.forEach((s, i) => {
+    // the same subnet twice: two aws_ec2_tag for one subnet and key, each removing the tag when destroyed or replaced
+    const identity = s instanceof Subnet ? subnetAddress(s).id : typeof s === "string" ? (subnetReference(s)?.id ?? s) : undefined;
+    const first = identity === undefined ? undefined : seen.get(identity);
+    if (first !== undefined) {
+      const shown = s instanceof Subnet ? s.node.path : (subnetReference(s as string)?.shown ?? s);
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, shown, `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`));
+      return;
+    }
+    if (identity !== undefined) seen.set(identity, i);
+    if (s instanceof Subnet) {
+      if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
+    } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));
+    }
+  });
+  problems.throwIfAny(scope);
+}

@@ -1,0 +1,376 @@
+import { Construct } from "constructs";
+import { Annotations, ITerraformDependable } from "cdktf";
+import { Release } from "@cdktf/provider-helm/lib/release";
+import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { KarpenterValidationError } from "../core/errors";
+import { chooseProvider } from "../core/provider-choice";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
+import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import { checkValuePaths } from "./chart-values";
+import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
+import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
+import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
+import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { isUnresolved } from "../core/tokens";
+import { RELEASE_PROPS } from "../core/prop-keys";
+import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./values-overlap";
+import { undoOnError } from "../core/undo-on-error";
+import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster/install-index";
+import { crdVersionProblems } from "./release-pairs";
+import { addSynthCheck } from "../core/synth-checks";
+import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import {
+  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkSettingCombinations, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
+} from "./release-values";
+import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { requireCluster } from "../cluster/require-cluster";
+
+/**
+ * The controller's ServiceAccount when none is given: `karpenter`, what the chart names it for a
+ * release called `karpenter` (its `serviceAccount.name` default is the chart's full name), as in the
+ * Karpenter getting-started guide.
+ */
+export const DEFAULT_SERVICE_ACCOUNT_NAME = "karpenter";
+
+/** The Helm release name of the controller chart when none is given (Karpenter getting-started guide). */
+const DEFAULT_RELEASE_NAME = "karpenter";
+
+/** The interruption queue the controller reads, for {@link KarpenterReleaseProps.interruptionQueue}. */
+export interface ReleaseInterruptionQueue {
+  /**
+   * The SQS queue name (not its URL or ARN), written to `settings.interruptionQueue`: usually
+   * `InterruptionQueue.queueName`, a reference, so that the release also waits for the queue.
+   */
+  readonly queueName: string;
+}
+
+/** Props of {@link KarpenterRelease}. */
+export interface KarpenterReleaseProps {
+  /**
+   * The cluster (required): its name becomes `settings.clusterName`; its Kubernetes version, when
+   * known at synth, is checked against what the Karpenter version supports.
+   */
+  readonly cluster: IKarpenterCluster;
+  /**
+   * The Karpenter version (chart and controller image), e.g. `"1.14.1"`. It decides which `settings`
+   * keys and feature gates exist.
+   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /** The release namespace; the CRD release must use the same. @default "kube-system" */
+  readonly namespace?: string;
+  /** The Helm release name (≤ 53 characters, lower-case). @default "karpenter" */
+  readonly releaseName?: string;
+  /**
+   * The chart repository; override it for a mirror. Pulled anonymously (no credentials). A stale
+   * public ECR login of the machine running Terraform makes the pull fail with 403 Forbidden: log out
+   * with `helm registry logout public.ecr.aws` (what the Karpenter getting-started guide runs before
+   * installing) or `docker logout public.ecr.aws` (Karpenter troubleshooting, "Helm Error When
+   * Pulling the Chart").
+   * @default "oci://public.ecr.aws/karpenter"
+   */
+  readonly repository?: string;
+  /**
+   * The controller's ServiceAccount (`serviceAccount.name`): must be the one the pod identity
+   * association or the IRSA trust names.
+   * @default "karpenter"
+   */
+  readonly serviceAccountName?: string;
+  /**
+   * IRSA only: the controller role ARN, `arn:<partition>:iam::<12-digit account>:role/<optional path/><name>`
+   * (a literal is checked; a reference passes), written as the ServiceAccount annotation
+   * `eks.amazonaws.com/role-arn`. Leave unset with EKS Pod Identity (the association binds the role).
+   * @default no annotation
+   */
+  readonly irsaRoleArn?: string;
+  /**
+   * The interruption queue: its name becomes `settings.interruptionQueue` (a reference, so the release
+   * also waits for the queue). Unset: no interruption handling.
+   * @default none
+   */
+  readonly interruptionQueue?: ReleaseInterruptionQueue;
+  /**
+   * Controller replicas. The chart's pod anti-affinity puts each on its own node, so the nodes it may
+   * run on must number at least this.
+   * @default 2
+   */
+  readonly replicas?: number;
+  /** Controller container resources. @default requests 500m CPU / 512Mi memory, limits 512Mi memory */
+  readonly controllerResources?: ControllerResources;
+  /**
+   * The controller pod's DNS policy. `"Default"` resolves through the node (the VPC resolver), so the
+   * controller does not depend on CoreDNS pods, which may themselves wait for capacity only Karpenter
+   * can launch (Karpenter troubleshooting, "Failed Resolving STS Credentials with I/O Timeout";
+   * upstream issues #2186, #4947). Use `"ClusterFirst"` (the chart's default) on IPv6 clusters or when the controller
+   * must resolve in-cluster Services (e.g. a service mesh or an in-cluster proxy) — the reasons upstream
+   * went back to ClusterFirst in v0.33. `"None"` needs `values.dnsConfig`.
+   * @default "Default"
+   */
+  readonly dnsPolicy?: KarpenterDnsPolicy;
+  /**
+   * Extra node labels the controller pods require (`nodeSelector`), e.g. the system node group's
+   * `{ "node-role": "system" }`. Helm merges maps, so the chart's `kubernetes.io/os: linux` stays.
+   * Keys are Kubernetes label keys (`[<DNS subdomain prefix>/]<name>`), values label values (empty, or
+   * up to 63 letters, digits, `-`, `_`, `.`, starting and ending with a letter or digit).
+   * @default none (chart: kubernetes.io/os=linux)
+   */
+  readonly nodeSelector?: Record<string, string>;
+  /**
+   * Tolerations of the controller pods. They REPLACE the chart's list (Helm replaces lists), whose
+   * only entry is `CriticalAddonsOnly` `Exists`: repeat it if you need it.
+   * @default the chart's (CriticalAddonsOnly Exists)
+   */
+  readonly tolerations?: KubernetesToleration[];
+  /**
+   * Affinity of the controller pods, merged by Helm into the chart's (node affinity
+   * `karpenter.sh/nodepool DoesNotExist`, pod anti-affinity on `kubernetes.io/hostname`); a list
+   * given here replaces the chart's list at the same path.
+   * @default the chart's
+   */
+  readonly affinity?: Record<string, unknown>;
+  /**
+   * Typed chart settings and feature gates, checked against the version. A boolean given as a token
+   * (e.g. `boolVariable.value` of a `bool` TerraformVariable) is written as `${tobool(…)}` without quotes, so the
+   * chart gets a YAML boolean at apply and a non-boolean fails the plan.
+   * @default the chart's
+   */
+  readonly settings?: KarpenterSettings;
+  /**
+   * Escape hatch: raw chart values deep-merged LAST, over everything above (maps merge, lists and
+   * scalars replace, `null` removes a chart default — Helm's rules). The merged document is checked
+   * like the typed props: every path must exist in the version's chart values.yaml (maps that are
+   * empty there — annotations, labels, `controller.resources`, `dnsConfig` — and `nodeSelector` take
+   * any key; lists are replaced whole; maps values.yaml fills, such as `affinity`, take only its
+   * keys), `controller.resources` requests must not exceed their limits, and keys under `settings`
+   * are checked against the version, `nodeSelector` keys and values by the Kubernetes label rules, and
+   * `logLevel` against the levels the controller parses (`debug`, `info`, `error` — Karpenter docs,
+   * Settings, LOG_LEVEL — and zap's `warn`, `dpanic`, `panic`, `fatal`; the controller exits at start on
+   * any other); a number anywhere in it must be finite (JSON has no NaN or Infinity; each is named by
+   * its path, e.g. `values.tolerations[0].tolerationSeconds`). `settings.clusterName`, `settings.interruptionQueue`,
+   * `serviceAccount.name` and the `eks.amazonaws.com/role-arn` ServiceAccount annotation cannot be
+   * overridden here: they are wired (use `cluster`, `interruptionQueue`, `serviceAccountName`,
+   * `irsaRoleArn`); nor can `serviceAccount` be removed with `null`, nor (with `irsaRoleArn`)
+   * `serviceAccount.annotations`. Under EKS Pod Identity the role annotation would make the AWS SDK
+   * prefer web identity over the Pod Identity credentials.
+   *
+   * Where `values` sets a chart value a typed prop above also sets, `values` wins and synth warns
+   * naming both (`values.replicas = 3 overrides replicas = 2…`); the checks of the merged value name
+   * `values.<path>`. `controller.image.tag` and `.digest` overlap `version` (the chart pins the image of
+   * its version): another tag or a digest warns, since the IAM policy, CRDs and settings follow `version`.
+   * `serviceAccount.create: false` warns that the ServiceAccount must then exist outside the app.
+   * @default none
+   */
+  readonly values?: Record<string, unknown>;
+  /** Resources the release waits for (CRD release, controller identity, access entry, queue…). @default none */
+  readonly dependsOn?: ITerraformDependable[];
+  /**
+   * Seconds Helm waits for the release's pods to become ready: a whole number, at least 1.
+   * @default 300 (provider default)
+   */
+  readonly timeout?: number;
+  /**
+   * The Helm provider connected to the cluster this release is for (its Kubernetes API).
+   * @default the stack's default Helm provider, when it is the stack's only Helm provider and no
+   * other install of the stack relies on it; synth fails naming this prop otherwise (inside
+   * `Karpenter`, its own `helmProvider`)
+   */
+  readonly helmProvider?: HelmProvider;
+}
+
+/**
+ * The `karpenter` Helm chart (the controller) from `oci://public.ecr.aws/karpenter`, with
+ * `skip_crds = true` (the CRDs come from {@link KarpenterCrdRelease}, which must be installed first:
+ * pass it in `dependsOn`). Its values are one document built from the typed props — JSON (Helm reads
+ * values as YAML, and JSON is YAML), keys sorted, strings quoted, Terraform references kept as `${…}`;
+ * block YAML 1.1 only when a number or boolean setting is a token, written unquoted — and every path written
+ * exists in the chosen version's chart values.yaml.
+ *
+ * Source: Karpenter getting-started guide (Helm install: `settings.clusterName`,
+ * `settings.interruptionQueue`, controller resources) and `charts/karpenter/values.yaml` per release.
+ *
+ * Warns (once per app and version) when the version's patch is newer than the newest one this library
+ * knows: the chart may not exist, and the newest known patch's facts are assumed.
+ *
+ * Every problem of the props comes in one error (its `problems` lists them), the checks of the merged
+ * values included; a constructor that throws removes the construct from the tree (nothing half-built).
+ *
+ * Used on its own (not inside a `Karpenter`) it is an install of its cluster: another `Karpenter` or
+ * `KarpenterRelease` on the same cluster fails synth, naming both. A `KarpenterCrdRelease` of the app on
+ * the same Helm provider (same cluster) at another version fails synth too, naming both releases.
+ *
+ * @throws KarpenterValidationError for a missing `cluster`; a prop outside {@link KarpenterReleaseProps}; an unsupported version, or one that does not
+ * support the cluster's literal Kubernetes version (Karpenter compatibility matrix); a setting or
+ * feature gate the version lacks (naming the version that introduced it); a value path the version's
+ * values.yaml lacks (naming the version that has it, if any); a bad setting value, quantity, replica
+ * count, toleration, name or namespace; a request above its limit (after `values` is merged);
+ * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); a
+ * literal `irsaRoleArn` that is not an IAM role ARN; a node selector key or value outside the Kubernetes
+ * label rules; a `values.logLevel` the controller cannot parse; a NaN or ±Infinity in `values` or a map prop; or a token that cannot be written into
+ * the values YAML (a list or map token; boolean settings may be tokens)
+ */
+export class KarpenterRelease extends Construct {
+  /** The `helm_release` resource. */
+  public readonly release: Release;
+  /** The cluster the controller runs on (the `cluster` prop). */
+  public readonly cluster: IKarpenterCluster;
+  /** The chart version, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The namespace of the release and of every namespaced object of the chart (Deployment, ServiceAccount…). */
+  public readonly namespace: string;
+  /** The controller's ServiceAccount name (`serviceAccount.name`), e.g. `"karpenter"`. */
+  public readonly serviceAccountName: string;
+  /** The Helm release name, e.g. `"karpenter"`. */
+  public readonly releaseName: string;
+  /** The chart's full name for this release (its Deployment and Service name), e.g. `"karpenter"`. */
+  public readonly fullName: string;
+  /** Controller replicas written to the values, after `values` (a token when given as one). */
+  public readonly replicas: number;
+  /** The values document written to the release: one string, JSON with sorted keys (block YAML when a number or boolean setting is a token). */
+  public readonly valuesYaml: string;
+
+  constructor(scope: Construct, id: string, props: KarpenterReleaseProps) {
+    super(scope, id);
+    const undo = undoOnError(this);
+    try {
+      // every problem of the props and of the merged values at once, before the release exists
+      const problems = new Problems();
+      problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
+      const cluster = problems.check(() => requireCluster(this, props));
+      const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
+      if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
+      this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
+      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;
+      problems.check(() => checkReleaseName(this, "releaseName", this.releaseName));
+      const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
+      problems.check(() => checkRepository(this, "repository", repository));
+      this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
+      problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+      if (props?.irsaRoleArn !== undefined) problems.check(() => checkRoleArn(this, "irsaRoleArn", props.irsaRoleArn));
+      const replicas = props?.replicas ?? 2;
+      problems.check(() => checkReplicas(this, "replicas", replicas));
+      const dnsPolicy = props?.dnsPolicy ?? "Default";
+      problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
+      const resources = problems.check(() => controllerResources(this, props?.controllerResources));
+      const settings = version && problems.check(() => settingsValues(this, version, props.settings));
+      const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
+      const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
+      const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
+      const timeout = props?.timeout;
+      if (timeout !== undefined && !isUnresolved(timeout) && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)) {
+        problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
+      }
+      const escape = problems.check(() => checkMap(this, "values", props?.values));
+      if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
+
+      // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
+      let values: Record<string, unknown> | undefined;
+      if (version && cluster && resources && settings && (escape || props?.values === undefined)) {
+        const generated: Record<string, unknown> = {
+          replicas,
+          dnsPolicy,
+          serviceAccount: {
+            name: this.serviceAccountName,
+            annotations: props.irsaRoleArn !== undefined ? { [IRSA_ROLE_ANNOTATION]: props.irsaRoleArn } : undefined,
+          },
+          controller: { resources },
+          settings: {
+            ...settings,
+            clusterName: cluster.clusterName,
+            interruptionQueue: props.interruptionQueue?.queueName,
+          },
+          nodeSelector,
+          tolerations,
+          affinity,
+        };
+        values = escape ? mergeHelmValues(generated, escape) : generated;
+        const merged = values;
+        problems.check(() => checkValuePaths(this, version.full, merged, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
+        problems.check(() => checkMergedResources(this, merged, escape));
+        problems.check(() => checkSettingCombinations(this, merged.settings, (parts) => (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join(".")));
+        if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+        if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
+        if (merged.dnsPolicy === "None" && !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)) {
+          problems.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
+        }
+      }
+      // last, so that a value another check already refused (values.replicas = NaN) is named once
+      const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
+      for (const p of nonFiniteNumbers(this, values ?? escape, (keys, path) => (values === undefined || fromValues(keys) ? `values.${path}` : path), problems.all)) problems.add(p);
+      problems.throwIfAny(this); // the catch below undoes the construct
+      if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
+      this.cluster = cluster;
+      this.version = version.full;
+
+      // values wins over the typed props it overlaps: say so, here or (inside a Karpenter) on the props set there
+      const reportHere = !overlapsReportedAbove(this);
+      if (reportHere) {
+        warnValuesOverlaps(this, [
+          ...typedValues(["replicas"], "replicas", props.replicas),
+          ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+          ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+          ...typedValues(["settings"], "settings", props.settings),
+          ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
+          ...typedValues(["tolerations"], "tolerations", props.tolerations),
+          ...typedValues(["affinity"], "affinity", props.affinity),
+        ], escape);
+      }
+      const reporter = reportHere ? this : this.node.scope!;
+      warnImageOverridesVersion(reporter, this.version, escape);
+      warnServiceAccountNotCreated(reporter, escape, `${this.namespace}/${this.serviceAccountName}`, props.irsaRoleArn);
+
+      this.replicas = values.replicas as number;
+      this.fullName = chartFullName(this.releaseName, values);
+      try {
+        this.valuesYaml = renderValues(booleanTokensPlain(values, version));
+      } catch (e) {
+        if (!(e instanceof ValuesRenderError)) throw e;
+        // name the prop the value came from: the escape hatch, or the typed prop of the same path
+        const parts = e.path.split(".");
+        const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
+        throw new KarpenterValidationError(this, field, e.value, e.message);
+      }
+
+      const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
+      this.release = new Release(this, "release", {
+        provider,
+        name: this.releaseName,
+        chart: "karpenter",
+        repository,
+        version: this.version,
+        namespace: this.namespace,
+        // the CRDs belong to the karpenter-crd release, which Helm upgrades; the chart's crds/ folder it would not
+        skipCrds: true,
+        values: [this.valuesYaml],
+        timeout: props.timeout,
+        dependsOn: props.dependsOn,
+      });
+      // last, once nothing can fail: said once per app and version
+      warnUnknownPatch(this, version);
+      // a KarpenterRelease used on its own is an install of its cluster (inside a Karpenter, part of that one)
+      registerInstall(this);
+      addSynthCheck(this, () => [...(isOwnInstall(this) ? onePerClusterProblems(this) : []), ...crdVersionProblems(this)]);
+    } catch (e) {
+      // a caller that catches the error must not find (and synthesize) a half-built release
+      undo();
+      throw e;
+    }
+  }
+}
+
+const patchWarnings = new WeakMap<object, Set<string>>();
+
+/** A patch newer than the newest one known may not exist yet: say so once per app and version. */
+function warnUnknownPatch(scope: Construct, version: KarpenterVersion): void {
+  if (!isNewerThanKnownPatch(version)) return;
+  const seen = patchWarnings.get(scope.node.root) ?? new Set<string>();
+  patchWarnings.set(scope.node.root, seen);
+  if (seen.has(version.full)) return;
+  seen.add(version.full);
+  const known = newestKnownPatch(version);
+  Annotations.of(scope).addWarning(
+    `Karpenter ${version.full} is newer than the newest 1.${version.minor} patch this library knows (${known}): make sure the chart exists; its IAM policy and settings are assumed to equal ${known}'s`,
+  );
+}

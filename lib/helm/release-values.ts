@@ -1,0 +1,489 @@
+import { IConstruct } from "constructs";
+import { Fn, Token } from "cdktf";
+import { KarpenterValidationError } from "../core/errors";
+import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import { Annotations } from "cdktf";
+import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
+import { isPlainMap } from "../core/deep-merge";
+import { parseQuantity, plainScalar } from "./helm";
+import { checkOptionKeys } from "../aws-api/input-checks";
+import { nearestKey, Problems } from "../core/problems";
+import { isLabelValue, qualifiedNameProblem } from "../kubernetes/value-rules";
+import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
+import { isUnresolved } from "../core/tokens";
+import { KarpenterVersion } from "../versions/karpenter-version";
+
+/*
+ * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
+ * against the version's chart, the `values` escape hatch, controller resources, tolerations and
+ * node selector. Every error names the prop a value came from.
+ */
+
+/** @throws KarpenterValidationError unless `replicas` is a whole number of at least 1 (a token is left to Helm) */
+export function checkReplicas(scope: IConstruct, field: string, replicas: unknown): void {
+  if (Token.isUnresolved(replicas)) return;
+  if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 1) {
+    throw new KarpenterValidationError(scope, field, replicas, "a whole number of controller pods, at least 1 (2 for high availability)");
+  }
+}
+
+/** The pod DNS policies Kubernetes knows (core/v1 `DNSPolicy`). */
+const DNS_POLICIES = ["Default", "ClusterFirst", "ClusterFirstWithHostNet", "None"];
+
+/** @throws KarpenterValidationError unless `policy` is a Kubernetes pod DNS policy (a token is left to Kubernetes) */
+export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown): void {
+  if (isUnresolved(policy)) return;
+  if (typeof policy !== "string" || !DNS_POLICIES.includes(policy)) {
+    throw new KarpenterValidationError(scope, field, policy, '"Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)');
+  }
+}
+
+/**
+ * The chart's `settings:` from the typed settings: each key and feature gate checked against the
+ * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
+ * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
+ */
+export function settingsValues(scope: IConstruct, version: KarpenterVersion, settings: KarpenterSettings | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const CHART_SETTINGS = chartKeyFacts("settings", version);
+  const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
+  const given = checkMap(scope, "settings", settings as Record<string, unknown> | undefined) ?? {};
+  const { featureGates, awsFeatureGates, ...rest } = given;
+  // every bad setting at once
+  const problems = new Problems();
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    const fact = CHART_SETTINGS.find((f) => f.key === key && !f.wired);
+    if (!fact && passUnverified(scope, `settings.${key}`, version, CHART_SETTINGS)) {
+      out[key] = value;
+      continue;
+    }
+    if (!fact) {
+      problems.add(unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
+      continue;
+    }
+    problems.check(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting"));
+    out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
+  }
+  const gates = gateValues(scope, version, "featureGates", featureGates, problems);
+  const awsGates = awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
+  problems.throwIfAny(scope);
+  // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
+  // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
+  for (const fact of CHART_FEATURE_GATES) {
+    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = chartDefault("featureGates", fact.key, version.full) ?? false;
+  }
+  if (Object.keys(gates).length) out.featureGates = gates;
+  if (Object.keys(awsGates).length) out.awsFeatureGates = awsGates;
+  return out;
+}
+
+const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> = { featureGates: "feature gate", awsFeatureGates: "AWS feature gate" };
+
+/** The gates of `settings.<section>` checked against the version, each problem recorded in `problems`. */
+function gateValues(scope: IConstruct, version: KarpenterVersion, section: "featureGates" | "awsFeatureGates", given: unknown, problems: Problems): Record<string, unknown> {
+  const facts = chartKeyFacts(section, version);
+  const what = GATE_LABEL[section];
+  const gates: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, `settings.${section}`, given as Record<string, unknown> | undefined)) ?? {})) {
+    if (value === undefined) continue;
+    const fact = facts.find((f) => f.key === key);
+    if (!fact && passUnverified(scope, `settings.${section}.${key}`, version, facts)) {
+      gates[key] = value;
+      continue;
+    }
+    if (!fact) {
+      problems.add(unknownKey(scope, `settings.${section}.${key}`, value, facts, what, version));
+      continue;
+    }
+    problems.check(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what));
+    gates[key] = value;
+  }
+  return gates;
+}
+
+/**
+ * The combinations of 1.15 settings the chart documents as invalid (charts/karpenter/values.yaml of
+ * 1.15.0: enableDRA "can't be combined with" ignoreDRARequests or an AWS DRA gate; legacyNodeRepair
+ * "can't be combined with featureGates.terminateFirstRepair"), judged on what Helm gets: the typed
+ * settings with `values.settings` merged over them. Also warns where a setting has no effect: legacyNodeRepair
+ * and rebootForRepair without featureGates.nodeRepair, ignoreDRARequests overridden by an AWS DRA gate.
+ * @param fieldOf the prop a merged path came from (`values.settings…` or `settings…`)
+ * @param warn false where the release built later warns (Karpenter checks its props before building one)
+ * @throws KarpenterValidationError with every invalid combination
+ */
+export function checkSettingCombinations(scope: IConstruct, merged: unknown, fieldOf: (path: readonly string[]) => string, warn = true): void {
+  if (!isPlainMap(merged)) return;
+  const at = (...path: string[]): unknown => {
+    let v: unknown = merged;
+    for (const p of path) v = isPlainMap(v) ? v[p] : undefined;
+    return v;
+  };
+  const set = (...path: string[]) => at(...path) !== undefined && at(...path) !== null;
+  const on = (...path: string[]) => at(...path) === true;
+  const show = (path: string[]) => `${fieldOf(path)} = ${JSON.stringify(at(...path))}`;
+  const problems = new Problems();
+  if (on("enableDRA")) {
+    const clashing = [["ignoreDRARequests"], ["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].filter((p) => set(...p));
+    if (clashing.length) {
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          fieldOf(["enableDRA"]),
+          true,
+          `enableDRA without ${clashing.map(show).join(" or ")}: the Karpenter chart says enableDRA "can't be combined with" ignoreDRARequests, awsFeatureGates.draNVIDIAGPU or draEFA, because it sets all three itself (both DRA gates on, ignoreDRARequests false). Leave those unset, or drop enableDRA`,
+        ),
+      );
+    }
+  }
+  if (on("legacyNodeRepair") && on("featureGates", "terminateFirstRepair")) {
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        fieldOf(["legacyNodeRepair"]),
+        true,
+        `legacyNodeRepair without ${show(["featureGates", "terminateFirstRepair"])}: the legacy node repair controller does not support terminate-first repair (Karpenter chart, settings.legacyNodeRepair). Drop one of them`,
+      ),
+    );
+  }
+  problems.throwIfAny(scope);
+  if (!warn) return;
+  const nodeRepair = on("featureGates", "nodeRepair");
+  if (on("legacyNodeRepair") && !nodeRepair) {
+    Annotations.of(scope).addWarning(`${show(["legacyNodeRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)`);
+  }
+  if (on("awsFeatureGates", "rebootForRepair") && !nodeRepair) {
+    Annotations.of(scope).addWarning(`${show(["awsFeatureGates", "rebootForRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)`);
+  }
+  const draGate = [["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].find((p) => on(...p));
+  if (on("ignoreDRARequests") && draGate) {
+    Annotations.of(scope).addWarning(`${show(["ignoreDRARequests"])} is overridden to false by ${show(draGate)}: either AWS DRA gate makes the controller honour DRA requests (Karpenter chart, settings.ignoreDRARequests)`);
+  }
+}
+
+function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: unknown, version: KarpenterVersion, what: string): void {
+  if (!hasKey(fact, version.full)) {
+    throw new KarpenterValidationError(scope, field, value, `Karpenter ${version.full} has no ${what} ${fact.key}: it was introduced in ${fact.since}; use version ${fact.since} or later, or leave it unset`);
+  }
+  if (isUnresolved(value)) return;
+  const problem = checkChartValue(fact, value);
+  if (problem) throw new KarpenterValidationError(scope, field, value, problem);
+}
+
+/**
+ * For a release newer than every known one (allowUnverifiedVersion), a key the newest known chart
+ * lacks may be new in that release: it passes, with a warning. Wired keys never pass.
+ * @returns true when the key passes
+ */
+function passUnverified(scope: IConstruct, field: string, version: KarpenterVersion, facts: readonly ChartKeyFact[]): boolean {
+  if (!version.unverified || facts.some((f) => f.wired && field.endsWith(`settings.${f.key}`))) return false;
+  Annotations.of(scope).addWarning(
+    `${field} is not a key of the Karpenter ${version.factsMinor} chart, the newest this library knows; passed to the ${version.full} chart unchecked (allowUnverifiedVersion). Check its name and type in the ${version.full} chart's values.yaml`,
+  );
+  return true;
+}
+
+function unknownKey(scope: IConstruct, field: string, value: unknown, facts: readonly ChartKeyFact[], what: string, version: KarpenterVersion): KarpenterValidationError {
+  const wired = chartKeyFacts("settings", version).find((f) => f.wired && `settings.${f.key}` === field);
+  if (wired) return new KarpenterValidationError(scope, field, value, `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`);
+  const known = facts.filter((f) => hasKey(f, version.full)).map((f) => f.key);
+  const near = nearestKey(field.slice(field.lastIndexOf(".") + 1), known);
+  const parent = field.slice(0, field.lastIndexOf("."));
+  return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart${near ? `; did you mean ${parent}.${near}? Its ${what}s are` : ":"} ${known.join(", ")}`);
+}
+
+/** The ServiceAccount annotation IRSA reads the role from (EKS user guide, "IAM roles for service accounts"). */
+export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
+
+/**
+ * The merged values with every boolean setting and feature gate that is a token (e.g. a `bool`
+ * Terraform variable's `value`) written as `${tobool(…)}` without quotes: Terraform puts
+ * `true` or `false` there, which the chart reads as a YAML boolean, as it expects — a quoted
+ * `"false"` would be a non-empty string, true for Helm's `if` — and a value that is not a boolean
+ * fails the plan in `tobool` instead of reaching the controller. Inputs are not modified.
+ */
+export function booleanTokensPlain(values: Record<string, unknown>, version: KarpenterVersion): Record<string, unknown> {
+  const settings = values.settings;
+  if (!isPlainMap(settings)) return values;
+  const plain = (facts: readonly ChartKeyFact[], map: Record<string, unknown>) => {
+    const out: Record<string, unknown> = { ...map };
+    for (const [key, value] of Object.entries(map)) {
+      if (typeof value !== "boolean" && isUnresolved(value) && facts.some((f) => f.key === key && f.kind === "boolean")) out[key] = plainScalar(Fn.tobool(value));
+    }
+    return out;
+  };
+  const out = plain(chartKeyFacts("settings", version), settings);
+  if (isPlainMap(settings.featureGates)) out.featureGates = plain(chartKeyFacts("featureGates", version), settings.featureGates);
+  if (isPlainMap(settings.awsFeatureGates)) out.awsFeatureGates = plain(chartKeyFacts("awsFeatureGates", version), settings.awsFeatureGates);
+  return { ...values, settings: out };
+}
+
+/**
+ * Checks `values.settings` like typed settings (the chart ignores unknown keys silently), the label
+ * keys and values of `values.nodeSelector` and the level of `values.logLevel`, and refuses
+ * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
+ * the IRSA role annotation).
+ * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
+ * @throws KarpenterValidationError naming the `values.…` path
+ */
+export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>, irsa = false): void {
+  const problems = new Problems();
+  problems.check(() => checkServiceAccountValues(scope, values, irsa));
+  problems.check(() => checkValuesSettings(scope, version, values.settings));
+  if (values.nodeSelector !== null) problems.check(() => checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"));
+  problems.check(() => checkLogLevel(scope, "values.logLevel", values.logLevel));
+  problems.throwIfAny(scope);
+}
+
+/** `values.settings`, every problem at once: keys and values as for typed settings, wired keys refused. */
+function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, settings: unknown): void {
+  if (settings === undefined) return;
+  if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+  const problems = new Problems();
+  const CHART_SETTINGS = chartKeyFacts("settings", version);
+  for (const [key, value] of Object.entries(settings)) {
+    if (key === "featureGates" || key === "awsFeatureGates") {
+      if (value === null) continue;
+      const facts = chartKeyFacts(key, version);
+      const what = GATE_LABEL[key];
+      if (!isPlainMap(value)) {
+        problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `a map of ${what}s`));
+        continue;
+      }
+      for (const [gate, v] of Object.entries(value)) {
+        const fact = facts.find((f) => f.key === gate);
+        if (!fact && passUnverified(scope, `values.settings.${key}.${gate}`, version, facts)) continue;
+        if (!fact) problems.add(unknownKey(scope, `values.settings.${key}.${gate}`, v, facts, what, version));
+        else if (v !== null) problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what));
+      }
+      continue;
+    }
+    const fact = CHART_SETTINGS.find((f) => f.key === key);
+    if (fact?.wired) {
+      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
+      problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`));
+      continue;
+    }
+    if (!fact && passUnverified(scope, `values.settings.${key}`, version, CHART_SETTINGS)) continue;
+    if (!fact) problems.add(unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
+    else if (value !== null) problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting"));
+  }
+  problems.throwIfAny(scope);
+}
+
+/**
+ * The controller's ServiceAccount is wired: its name must be the one the pod identity association or
+ * the IRSA trust names, and the role annotation must be the controller role. Under Pod Identity a
+ * role annotation would make the AWS SDK prefer web identity (its credential chain reads the IRSA
+ * variables the EKS webhook injects before the Pod Identity ones), so it is refused there too.
+ */
+function checkServiceAccountValues(scope: IConstruct, values: Record<string, unknown>, irsa: boolean): void {
+  const sa = values.serviceAccount;
+  if (sa === null) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount", null, "not removable: its name (and with IRSA its role annotation) is wired; set serviceAccountName, or values.serviceAccount.create / annotations for the rest");
+  }
+  if (!isPlainMap(sa)) return;
+  if (sa.name !== undefined) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount.name", sa.name, "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName");
+  }
+  const annotations = sa.annotations;
+  if (annotations === null && irsa) {
+    throw new KarpenterValidationError(scope, "values.serviceAccount.annotations", null, `not removable with IRSA: it holds the ${IRSA_ROLE_ANNOTATION} annotation of the controller role; set other annotations as a map instead`);
+  }
+  if (isPlainMap(annotations) && annotations[IRSA_ROLE_ANNOTATION] !== undefined) {
+    const why = irsa
+      ? "with IRSA it is wired to the controller role, whose trust and policies are made for this controller"
+      : "without IRSA it would make the AWS SDK in the controller prefer web identity over the EKS Pod Identity credentials";
+    throw new KarpenterValidationError(scope, `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`, annotations[IRSA_ROLE_ANNOTATION], `not settable here: ${why}; the annotation is wired from identity: { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`);
+  }
+}
+
+/**
+ * `controller.resources` from the typed prop, each of the four fields defaulted separately. Only
+ * the quantities are checked here: requests against limits are compared once `values` is merged
+ * ({@link checkMergedResources}), since `values` may raise a limit.
+ * @throws KarpenterValidationError for a literal quantity that is not a Kubernetes quantity above zero
+ */
+export function controllerResources(scope: IConstruct, given: ControllerResources | undefined): Record<string, unknown> {
+  const problems = new Problems();
+  problems.check(() => checkOptionKeys(scope, "controllerResources", given, CONTROLLER_RESOURCES));
+  problems.check(() => checkOptionKeys(scope, "controllerResources.requests", given?.requests, RESOURCE_QUANTITIES));
+  problems.check(() => checkOptionKeys(scope, "controllerResources.limits", given?.limits, RESOURCE_QUANTITIES));
+  problems.throwIfAny(scope);
+  const d = DEFAULT_CONTROLLER_RESOURCES;
+  const requests = { cpu: given?.requests?.cpu ?? d.requests.cpu, memory: given?.requests?.memory ?? d.requests.memory };
+  const limits = { cpu: given?.limits?.cpu, memory: given?.limits?.memory ?? d.limits.memory };
+  for (const [side, q] of [["requests", requests], ["limits", limits]] as const) {
+    for (const [res, value] of Object.entries(q)) {
+      if (value === undefined || isUnresolved(value)) continue;
+      const n = typeof value === "string" ? parseQuantity(value) : undefined;
+      if (n === undefined || n <= 0) {
+        problems.add(new KarpenterValidationError(scope, `controllerResources.${side}.${res}`, value, res === "cpu" ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"' : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"'));
+      }
+    }
+  }
+  problems.throwIfAny(scope);
+  return { requests, limits };
+}
+
+/**
+ * Requests at most their limits in the merged `controller.resources` (typed props, then `values`):
+ * Kubernetes rejects the pod otherwise, and Helm waits for it until the release times out. The
+ * error names the request, unless only the limit came from `values` (then the limit is what to fix).
+ * @throws KarpenterValidationError naming `controllerResources.…` or `values.controller.resources.…`
+ */
+export function checkMergedResources(scope: IConstruct, values: Record<string, unknown>, escape: Record<string, unknown> | undefined): void {
+  const resources = isPlainMap(values.controller) ? values.controller.resources : undefined;
+  if (!isPlainMap(resources)) return;
+  const field = (side: string, res: string) => (escape && hasPath(escape, ["controller", "resources", side, res]) ? `values.controller.resources.${side}.${res}` : `controllerResources.${side}.${res}`);
+  const given: Record<string, Record<string, { value: unknown; n: number }>> = { requests: {}, limits: {} };
+  for (const side of ["requests", "limits"]) {
+    const q = resources[side];
+    if (q === undefined || q === null) continue;
+    if (!isPlainMap(q)) throw new KarpenterValidationError(scope, `values.controller.resources.${side}`, q, 'a map of resource quantities, e.g. { cpu: "500m", memory: "512Mi" }');
+    for (const [res, value] of Object.entries(q)) {
+      if (value === undefined || value === null || isUnresolved(value)) continue;
+      const n = typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
+      if (n === undefined) throw new KarpenterValidationError(scope, field(side, res), value, res === "cpu" ? 'a Kubernetes CPU quantity, e.g. "500m" or "1"' : 'a Kubernetes quantity, e.g. "512Mi" or "1Gi"');
+      given[side][res] = { value, n };
+    }
+  }
+  for (const [res, req] of Object.entries(given.requests)) {
+    const lim = given.limits[res];
+    if (!lim || req.n <= lim.n) continue;
+    const requestField = field("requests", res);
+    const limitField = field("limits", res);
+    if (limitField.startsWith("values.") && !requestField.startsWith("values.")) {
+      throw new KarpenterValidationError(scope, limitField, lim.value, `at least the request (${String(req.value)}, ${requestField}): Kubernetes rejects a request above its limit; lower ${requestField} too`);
+    }
+    throw new KarpenterValidationError(scope, requestField, req.value, `at most the limit (${String(lim.value)}, ${limitField}): Kubernetes rejects a request above its limit; raise ${limitField} too`);
+  }
+}
+
+/**
+ * A node selector (`nodeSelector`, or `values.nodeSelector` with `field`): label keys are qualified
+ * names and values label values, by the Kubernetes rules (k8s.io/apimachinery `IsQualifiedName`,
+ * `IsValidLabelValue`; an empty value selects nodes whose label is empty). The API server rejects the
+ * controller's pods otherwise, and Helm waits for them until the release times out. `null` values
+ * (remove a chart default) and tokens pass.
+ * @throws KarpenterValidationError naming `<field>["<key>"]`, every bad entry at once
+ */
+export function checkNodeSelector(scope: IConstruct, selector: Record<string, string> | undefined, field = "nodeSelector"): Record<string, string> | undefined {
+  const map = checkMap(scope, field, selector);
+  if (!map) return undefined;
+  const problems = new Problems();
+  for (const [k, v] of Object.entries(map)) {
+    const where = `${field}[${JSON.stringify(k)}]`;
+    const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
+    if (keyProblem) problems.add(new KarpenterValidationError(scope, where, k, `a Kubernetes label key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`));
+    else if (v !== null && v !== undefined && !isUnresolved(v) && !isLabelValue(v)) {
+      problems.add(new KarpenterValidationError(scope, where, v, "a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"));
+    }
+  }
+  problems.throwIfAny(scope);
+  return map as Record<string, string>;
+}
+
+/**
+ * The levels the controller's `LOG_LEVEL` (chart value `logLevel`) is documented to take: Karpenter
+ * docs, "Settings" (LOG_LEVEL: "Log verbosity level. Can be one of 'debug', 'info', or 'error'").
+ */
+const LOG_LEVELS = ["debug", "info", "error"];
+/**
+ * The other levels the controller parses: it reads LOG_LEVEL with zap's `ParseAtomicLevel` and exits
+ * on any other text (karpenter core `pkg/operator/logging`: `lo.Must(zap.ParseAtomicLevel(l))`).
+ */
+const ZAP_LEVELS = ["warn", "dpanic", "panic", "fatal"];
+
+/**
+ * `values.logLevel`: a level the controller parses; `null` or `""` leave the chart's `info`.
+ * @throws KarpenterValidationError naming `field`
+ */
+export function checkLogLevel(scope: IConstruct, field: string, level: unknown): void {
+  if (level === undefined || level === null || level === "" || isUnresolved(level)) return;
+  const known = typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
+  if (!known) {
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      level,
+      `a log level: "debug", "info" (the chart's default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap's "warn", "dpanic", "panic" and "fatal", and exits at start on anything else`,
+    );
+  }
+}
+
+const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/**
+ * Checks tolerations by the Kubernetes rules (core/v1 validation) and refuses unknown keys: a
+ * misspelt `efect` would otherwise be dropped, and the toleration then matches every effect.
+ * @throws KarpenterValidationError naming `tolerations[<index>].<key>`
+ */
+export function checkTolerations(scope: IConstruct, tolerations: KubernetesToleration[] | undefined): KubernetesToleration[] | undefined {
+  if (tolerations === undefined) return undefined;
+  if (!Array.isArray(tolerations)) throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
+  const problems = new Problems();
+  tolerations.forEach((t, i) => {
+    const field = `tolerations[${i}]`;
+    if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
+    const fail = (key: string, value: unknown, allowed: string) => problems.add(new KarpenterValidationError(scope, `${field}.${key}`, value, allowed));
+    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") fail("operator", t.operator, '"Equal" or "Exists"');
+    if (t.operator === "Exists" && t.value) fail("value", t.value, 'no value with operator "Exists"');
+    if ((t.operator ?? "Equal") === "Equal" && !t.key) fail("key", t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
+    if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) {
+      fail("effect", t.effect, '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)');
+    }
+    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") fail("tolerationSeconds", t.tolerationSeconds, 'only with effect "NoExecute"');
+  });
+  problems.throwIfAny(scope);
+  // copies, so that later changes to the caller's objects do not reach the rendered values
+  return tolerations.map((t) => ({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
+}
+
+/**
+ * Every number of a values document that is NaN or ±Infinity, one problem each: JSON (what the
+ * values are written as) has no such number, and a cdktf number token is a finite number, so these
+ * are plain mistakes, not values known at apply. Found anywhere, lists included
+ * (`tolerations[0].tolerationSeconds`).
+ * @param fieldOf the prop path of a value's key path: `keys` are the map keys down to it (up to the
+ * first list), `path` its full path as written, e.g. `tolerations[0].tolerationSeconds`
+ * @param reported problems already recorded: a field one of them names (`values.replicas = NaN` as
+ * a replica count) is not named twice
+ */
+export function nonFiniteNumbers(scope: IConstruct, values: unknown, fieldOf: (keys: readonly string[], path: string) => string, reported: readonly KarpenterValidationError[] = []): KarpenterValidationError[] {
+  const found: KarpenterValidationError[] = [];
+  const walk = (value: unknown, keys: readonly string[], path: string, inList: boolean): void => {
+    if (typeof value === "number" && !Number.isFinite(value)) {
+      const field = fieldOf(keys, path);
+      if (!reported.some((p) => p.field === field)) {
+        found.push(new KarpenterValidationError(scope, field, value, "a finite number: the values are written as JSON, which has no NaN or Infinity"));
+      }
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, keys, `${path}[${i}]`, true));
+    } else if (isPlainMap(value)) {
+      for (const [k, v] of Object.entries(value)) walk(v, inList ? keys : [...keys, k], path ? `${path}.${k}` : k, inList);
+    }
+  };
+  walk(values, [], "", false);
+  return found;
+}
+
+/** @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth */
+export function checkMap(scope: IConstruct, field: string, value: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  if (!isPlainMap(value)) throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
+  return value;
+}
+
+/**
+ * Whether `values` sets the key path (to anything but undefined): a value of the merged document
+ * that `values` sets came from the escape hatch, so its error is named `values.…`.
+ */
+export function hasPath(values: Record<string, unknown>, parts: readonly string[]): boolean {
+  let cur: unknown = values;
+  for (const part of parts) {
+    if (!isPlainMap(cur) || cur[part] === undefined) return false;
+    cur = cur[part];
+  }
+  return true;
+}

@@ -1,0 +1,84 @@
+import { IConstruct } from "constructs";
+import { KarpenterValidationError } from "../core/errors";
+import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../aws/karpenter-options";
+import { isPlainMap } from "../core/deep-merge";
+import { checkKmsKeyArn } from "../aws-api/input-checks";
+import { Problems } from "../core/problems";
+import { isUnresolved } from "../core/tokens";
+import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "../core/prop-keys";
+
+/*
+ * The `interruptionQueue` prop of Karpenter: on, off, options of the queue it creates, or a queue
+ * you already have. Checked key by key, because a key of the other shape (`kmsKeyArn` with a created
+ * queue) would otherwise be silently ignored.
+ */
+
+const CREATED_KEYS: readonly string[] = CREATED_QUEUE_OPTIONS;
+const EXISTING_KEYS: readonly string[] = EXISTING_QUEUE_OPTIONS;
+const SHAPES = "true, false, options of the created queue { queueName?, ruleNamePrefix?, kmsKey? }, or a queue of your own { existingQueueName, existingQueueArn, kmsKeyArn? }";
+/** An SQS standard queue name (SQS CreateQueue API). */
+const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;
+/** An SQS queue ARN; group 1 is the queue name. */
+const SQS_ARN = /^arn:aws[a-z-]*:sqs:[a-z0-9-]+:\d{12}:([A-Za-z0-9_-]{1,80})$/;
+
+/**
+ * What `interruptionQueue` asks for: `{}` (a created queue with default options) for `true` or
+ * unset, undefined for `false`, else the checked options or existing queue. Every problem is
+ * recorded in `problems` and the options are still returned (unknown keys left out; `{}` for a
+ * value of another type), so that the checks that follow (the names of the created queue) report
+ * theirs too.
+ */
+export function queueOptionsOf(
+  scope: IConstruct,
+  option: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined,
+  problems: Problems,
+): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
+  if (option === undefined || option === true) return {};
+  if (option === false) return undefined;
+  if (!isPlainMap(option)) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES));
+    return {};
+  }
+  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return checkCreatedQueue(scope, option, problems);
+  problems.check(() => checkExistingQueue(scope, option));
+  return option as unknown as KarpenterExistingInterruptionQueue;
+}
+
+function checkCreatedQueue(scope: IConstruct, q: Record<string, unknown>, problems: Problems): KarpenterInterruptionQueueOptions {
+  const known: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(q)) {
+    if (value === undefined) continue;
+    if (CREATED_KEYS.includes(key)) {
+      known[key] = value;
+      continue;
+    }
+    const hint = key === "kmsKeyArn" ? " (your own key of a created queue is kmsKey: { keyArn })" : key === "queueArn" ? " (a queue you already have is { existingQueueName, existingQueueArn })" : "";
+    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, `not a key of the created queue's options${hint}: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have`));
+  }
+  return known as KarpenterInterruptionQueueOptions;
+}
+
+/** Every problem of a queue you already have at once. */
+function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void {
+  const problems = new Problems();
+  for (const [key, value] of Object.entries(q)) {
+    if (value === undefined || EXISTING_KEYS.includes(key)) continue;
+    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, "not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)"));
+  }
+  const { existingQueueName: name, existingQueueArn: arn, kmsKeyArn } = q;
+  if (typeof name !== "string") problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, "the existing queue's name (required with existingQueueArn)"));
+  if (typeof arn !== "string") problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "the existing queue's ARN, arn:<partition>:sqs:<region>:<account>:<name> (required with existingQueueName)"));
+  const nameOk = typeof name === "string" && (isUnresolved(name) || SQS_NAME.test(name));
+  if (typeof name === "string" && !nameOk) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, name === "" ? "an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')" : "an SQS standard queue name: 1 to 80 letters, digits, '-' and '_'"));
+  }
+  const arnName = typeof arn !== "string" || isUnresolved(arn) ? undefined : SQS_ARN.exec(arn)?.[1];
+  if (typeof arn === "string" && !isUnresolved(arn) && arnName === undefined) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueArn", arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)"));
+  }
+  if (arnName !== undefined && nameOk && !isUnresolved(name) && arnName !== name) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue.existingQueueName", name, `the name in existingQueueArn ("${arnName}"): the controller reads the queue by name and is allowed on it by ARN, so both must be the same queue`));
+  }
+  if (kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(scope, "interruptionQueue.kmsKeyArn", kmsKeyArn));
+  problems.throwIfAny(scope);
+}

@@ -1,0 +1,544 @@
+import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "./ec2-node-class-spec";
+import { KarpenterVersion } from "../versions/karpenter-version";
+import { Checker, entry, GO_DURATION, holdsToken, isSet, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
+import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
+import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
+
+/*
+ * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
+ * state: OpenAPI types, enums, patterns, lengths, item counts, and each x-kubernetes-validations
+ * CEL rule except the transition rules (oldSelf). Where a CEL rule is written for the whole list
+ * but its message describes each term ("'id' is mutually exclusive, cannot be set with a
+ * combination of other fields in a subnet selector term"), each term is checked. ID patterns
+ * are anchored (the CRD's `ami-[0-9a-z]+` would also accept `xami-1`). From 1.15 the CRD leaves
+ * `spec.kubelet` to the controller, which rejects per AMI family what it cannot apply
+ * (ValidationSucceeded=False): those rules are here too, as the v1.15 docs state them.
+ */
+
+const AMI_FAMILIES = ["AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"] as const;
+/** Alias family → the amiFamily it implies. */
+const ALIAS_FAMILIES: { readonly [family: string]: string } = {
+  al2: "AL2",
+  al2023: "AL2023",
+  bottlerocket: "Bottlerocket",
+  windows2019: "Windows2019",
+  windows2022: "Windows2022",
+  windows2025: "Windows2025",
+};
+/**
+ * The alias family of an amiFamily's EKS-optimized AMIs (`"AL2023"` → `"al2023"`, for
+ * `al2023@latest`), or undefined for Custom and unknown families, which have no alias.
+ */
+export function aliasFamilyOf(amiFamily: string): string | undefined {
+  return Object.keys(ALIAS_FAMILIES).find((alias) => ALIAS_FAMILIES[alias] === amiFamily);
+}
+const WINDOWS_ALIASES = ["windows2019", "windows2022", "windows2025"];
+const VOLUME_TYPES = ["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"] as const;
+/** `volumeSize`: 1–59000Gi, 1–64000G, 1–58Ti or 1–64T (the CRD pattern, with its empty alternatives dropped). */
+const VOLUME_SIZE = /^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]|[1-5][0-7]|58)Ti|([1-9]|[1-5][0-9]|6[0-3]|64)T)$/;
+const EVICTION_SIGNALS = ["memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"] as const;
+/** Eviction thresholds: a percentage (≤ 100 with ≤ 2 decimals) or a quantity. */
+const EVICTION_VALUE = /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$/;
+const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
+const INT32_MAX = 2147483647;
+
+/**
+ * Tag keys `tags` may not use, each with why (said of the key: "the key X <why>"): keys Karpenter sets
+ * itself on every instance (the EC2NodeClass CRD rules "tag contains a restricted tag matching …",
+ * "empty tag keys aren't supported"), and the `aws:` prefix, which EC2 refuses in the launch's tag
+ * specifications (AWS tagging rules: the prefix is reserved for AWS).
+ */
+const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
+  [(k) => k === "", 'is empty (EC2NodeClass CRD: "empty tag keys aren\'t supported")'],
+  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map((key): [(k: string) => boolean, string] => [(k) => k === key, `is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}"); use another key`]),
+  [(k) => k.startsWith("kubernetes.io/cluster"), 'is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"'],
+  [(k) => /^aws:/i.test(k), 'is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key'],
+];
+
+const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
+
+/**
+ * Checks EC2NodeClass props after defaults (role, selector terms) for Karpenter version `v`.
+ * A throwing checker stops at the first problem; a collecting one records one problem per
+ * independent field, list item and map entry.
+ */
+export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeClassOptions, name: string): void {
+  c.guard(() => c.dnsName("name", name));
+
+  c.guard(() => {
+    if (isSet(p.role) && isSet(p.instanceProfile)) {
+      c.fail("instanceProfile", p.instanceProfile, `unset when role is set: role ${JSON.stringify(p.role)} is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`);
+    }
+    if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")");
+    c.str("role", p.role, { nonEmpty: true });
+    c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
+  });
+
+  const familyValid = c.guard(() => {
+    c.oneOf("amiFamily", p.amiFamily, AMI_FAMILIES);
+    if (c.known(p.amiFamily)) {
+      const s = ENUM_VALUES_SINCE[`spec.amiFamily=${p.amiFamily}`];
+      if (s) c.since("amiFamily", p.amiFamily, s, `amiFamily ${p.amiFamily}`);
+    }
+  });
+  // no terms with an amiFamily that is no family: the family is the mistake (no default alias could be derived)
+  if (familyValid || isSet(p.amiSelectorTerms)) checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
+
+  checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: SUBNET_ID.pattern, idText: SUBNET_ID.text, others: ["tags"] });
+  checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: SECURITY_GROUP_ID.pattern, idText: SECURITY_GROUP_ID.text, others: ["tags", "name"] });
+  checkCapacityReservationTerms(c, p);
+
+  c.guard(() => c.bool("associatePublicIPAddress", p.associatePublicIPAddress));
+  c.guard(() => c.bool("detailedMonitoring", p.detailedMonitoring));
+  c.guard(() => c.str("context", p.context));
+  c.guard(() => c.str("userData", p.userData));
+  c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]));
+  c.guard(() => {
+    c.since("ipPrefixCount", p.ipPrefixCount, since("spec.ipPrefixCount"), "ipPrefixCount");
+    c.int("ipPrefixCount", p.ipPrefixCount, 0, INT32_MAX);
+  });
+
+  checkBlockDevices(c, p.blockDeviceMappings);
+  checkKubelet(c, p.kubelet, nodeFamily(p));
+  checkEnclaveOptions(c, p);
+  checkMetadataOptions(c, p);
+  checkNetworkInterfaces(c, p.networkInterfaces);
+  c.guard(() => checkPlacementGroup(c, p));
+  checkConnectionTracking(c, p);
+  c.guard(() => {
+    c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
+    if (!isSet(p.cpuOptions) || c.token(p.cpuOptions)) return;
+    c.fields("cpuOptions", p.cpuOptions, ["nestedVirtualization"], "cpuOptions");
+    c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions.nestedVirtualization, ["enabled", "disabled"]);
+  });
+
+  let tags: [string, string][] = [];
+  c.guard(() => {
+    tags = c.map("tags", p.tags);
+  });
+  for (const [k, val] of tags) {
+    c.guard(() => {
+      if (c.known(k)) for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
+      c.str(entry("tags", k), val);
+    });
+  }
+}
+
+/** Capacity reservation terms (Karpenter 1.3+): optional, but when given at least one term (the CRD's rules fail on an empty list). */
+function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void {
+  const terms = p.capacityReservationSelectorTerms;
+  if (!isSet(terms)) return;
+  c.guard(() => c.since("capacityReservationSelectorTerms", terms, since("spec.capacityReservationSelectorTerms"), "capacityReservationSelectorTerms"));
+  if (!c.version.atLeast(since("spec.capacityReservationSelectorTerms"))) return;
+  checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, { id: /^cr-[0-9a-z]+$/, idText: "a capacity reservation ID such as cr-0123abcd", others: ["tags", "ownerID", "instanceMatchCriteria"], empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation" });
+  if (c.token(terms) || !Array.isArray(terms)) return;
+  terms.forEach((t, i) => {
+    if (!isSet(t) || c.token(t) || typeof t !== "object") return;
+    c.guard(() => c.pattern(`capacityReservationSelectorTerms[${i}].ownerID`, t.ownerID, /^[0-9]{12}$/, "a 12-digit AWS account ID"));
+    c.guard(() => {
+      c.since(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"), "instanceMatchCriteria");
+      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, ["open", "targeted"]);
+    });
+  });
+}
+
+function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[] | undefined, amiFamily: string | undefined): void {
+  let list: AmiSelectorTerm[] | undefined;
+  c.guard(() => {
+    if (!isSet(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
+    list = c.list("amiSelectorTerms", terms, 1, 30);
+  });
+  if (!list) return;
+  const known = list;
+  const fields = v.atLeast(since("spec.amiSelectorTerms[].ssmParameter")) ? ["tags", "id", "name", "alias", "ssmParameter"] : ["tags", "id", "name", "alias"];
+  let aliasFamily: string | undefined;
+  known.forEach((t, i) =>
+    c.guard(() => {
+      const at = `amiSelectorTerms[${i}]`;
+      if (c.token(t)) return;
+      c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
+      c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
+      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) c.fail(at, t, `an AMI selector term with at least one of ${fields.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
+      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.id`, t.id, "an AMI ID alone in its term: a term with id may not also set alias, tags, name or owner (EC2NodeClass CRD: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
+      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.alias`, t.alias, "an alias alone in its term: a term with alias may not also set id, tags, name or owner (EC2NodeClass CRD: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
+      if (isSet(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, `an alias in the only AMI selector term: amiSelectorTerms has ${known.length} terms, and an alias may not be combined with others (EC2NodeClass CRD: "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms")`);
+      c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
+      c.str(`${at}.name`, t.name);
+      c.str(`${at}.owner`, t.owner);
+      c.str(`${at}.ssmParameter`, t.ssmParameter);
+      checkSelectorTags(c, `${at}.tags`, t.tags);
+      if (c.known(t.alias)) aliasFamily = checkAlias(c, v, `${at}.alias`, t.alias);
+    }),
+  );
+  c.guard(() => {
+    if (c.known(amiFamily)) {
+      if (aliasFamily !== undefined) {
+        const implied = ALIAS_FAMILIES[aliasFamily];
+        if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `"${implied}", "Custom" or unset: the alias in amiSelectorTerms selects ${implied} AMIs (EC2NodeClass CRD: "if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias")`);
+      }
+    } else if (!isSet(amiFamily) && !known.some((t) => isSet(t) && isSet(t.alias))) {
+      c.fail("amiFamily", amiFamily, `one of ${AMI_FAMILIES.join(", ")} (required when amiSelectorTerms has no alias: the family decides how Karpenter writes the nodes' user data; EC2NodeClass CRD: "must specify amiFamily if amiSelectorTerms does not contain an alias")`);
+    }
+  });
+}
+
+/** Checks an alias and returns its family (lowercase). */
+function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: string): string {
+  c.str(field, alias, { maxLength: 30 });
+  if (!/^[a-zA-Z0-9]+@.+$/.test(alias)) c.fail(field, alias, "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")");
+  const [family, version] = alias.split("@");
+  const families = Object.keys(ALIAS_FAMILIES).filter((f) => f !== "windows2025" || v.atLeast(ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"]));
+  if (family === "windows2025") c.since(field, alias, ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"], "the windows2025 alias family");
+  if (!families.includes(family)) c.fail(field, alias, `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`);
+  if (WINDOWS_ALIASES.includes(family) && version !== "latest") c.fail(field, alias, `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`);
+  return family;
+}
+
+/** Selector term tags: ≤ 20, no empty keys or values. */
+function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
+  for (const [k, val] of c.map(field, tags, 20)) {
+    if (c.known(k) && k === "") c.failKey(field, k, val, "is empty (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
+    if (c.known(val) && val === "") c.fail(entry(field, k), val, "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
+  }
+}
+
+/** The fields of subnet, security group and capacity reservation terms that {@link checkIdTagTerms} reads by name. */
+interface IdTagTerm {
+  readonly id?: string;
+  readonly name?: string;
+  readonly tags?: { [k: string]: string };
+}
+
+interface TermRules {
+  readonly id: RegExp;
+  readonly idText: string;
+  /** Fields a term may use instead of `id`; `id` excludes all of them. */
+  readonly others: readonly string[];
+  /** For optional term lists: what to do instead of an empty list. @default unset: the list is required */
+  readonly empty?: string;
+}
+
+/**
+ * Subnet, security group and capacity reservation terms: `id` alone, or the other fields. The
+ * list may never be empty: the CRD says so for subnets and security groups ("… cannot be
+ * empty"), and for capacity reservations its `!self.all(…)` rule fails on an empty list with a
+ * message about 'id'.
+ */
+function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefined, rules: TermRules): void {
+  let list: IdTagTerm[] | undefined;
+  c.guard(() => {
+    if (!isSet(terms) && rules.empty === undefined) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
+    if (c.known(terms) && Array.isArray(terms) && terms.length === 0) c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
+    list = c.list(field, terms, 1, 30);
+  });
+  list?.forEach((t, i) =>
+    c.guard(() => {
+      const at = `${field}[${i}]`;
+      if (c.token(t)) return;
+      const all = ["id", ...rules.others];
+      c.fields(at, t, all, `a ${field} term`);
+      const fieldOf = (f: string) => (t as Record<string, unknown>)[f];
+      const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
+      if (!required.some((f) => isSet(fieldOf(f)))) c.fail(at, t, `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
+      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f)))) c.fail(`${at}.id`, t.id, `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`);
+      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id))) c.fail(`${at}.name`, t.name, `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`);
+      c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
+      if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
+      checkSelectorTags(c, `${at}.tags`, t.tags);
+    }),
+  );
+}
+
+/**
+ * EBS volume types that take `iops` and `throughput` (EC2 API Reference, EbsBlockDevice and
+ * CreateVolume: Iops "is supported for io1, io2, and gp3 volumes only" / "not supported for gp2,
+ * st1, sc1, or standard volumes"; Throughput "is valid only for gp3 volumes"). Karpenter passes
+ * them to the launch template unchanged, so EC2 rejects the launch. Their ranges are not checked:
+ * AWS raised them over time (gp3 up to 80,000 IOPS and 2,000 MiB/s since 2025), and EC2 judges them.
+ */
+const IOPS_VOLUME_TYPES = ["io1", "io2", "gp3"];
+const THROUGHPUT_VOLUME_TYPES = ["gp3"];
+
+function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): void {
+  let list: BlockDeviceMapping[] | undefined;
+  c.guard(() => {
+    list = c.list("blockDeviceMappings", bdms, 0, 50);
+  });
+  if (!list) return;
+  let roots = 0;
+  list.forEach((m, i) => {
+    const at = `blockDeviceMappings[${i}]`;
+    if (c.token(m)) return;
+    if (!c.guard(() => c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping")) && (typeof m !== "object" || Array.isArray(m))) return;
+    c.guard(() => c.str(`${at}.deviceName`, m.deviceName));
+    c.guard(() => {
+      c.bool(`${at}.rootVolume`, m.rootVolume);
+      if (m.rootVolume === true) roots++;
+      if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "false or unset: only one block device mapping may be the root volume (rootVolume true), and an earlier one already is (EC2NodeClass CRD: \"must have only one blockDeviceMappings with rootVolume\")");
+    });
+    const ebs = m.ebs;
+    if (!isSet(ebs) || c.token(ebs)) return;
+    if (!c.guard(() => c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device")) && (typeof ebs !== "object" || Array.isArray(ebs))) return;
+    checkEbs(c, `${at}.ebs`, ebs);
+  });
+}
+
+/** One EBS volume: each field apart; the iops / throughput rules once the volume type is valid. */
+function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["ebs"]>): void {
+  c.guard(() => {
+    if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize)) c.fail(at, ebs, 'an EBS volume with volumeSize (such as "100Gi") or snapshotID (the snapshot to create it from): it needs one of them (EC2NodeClass CRD: "snapshotID or volumeSize must be defined")');
+  });
+  c.guard(() => {
+    c.since(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
+    if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, "unset, or set together with snapshotID: it is the rate (MiB/s) at which a volume created from a snapshot is initialized (EC2NodeClass CRD: \"snapshotID must be set when volumeInitializationRate is set\")");
+    c.int(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
+  });
+  c.guard(() => c.pattern(`${at}.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)'));
+  const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
+  const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;
+  c.guard(() => {
+    c.int(`${at}.iops`, ebs.iops, 0, Infinity);
+    if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
+      c.fail(`${at}.iops`, ebs.iops, `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`);
+    }
+  });
+  c.guard(() => {
+    c.int(`${at}.throughput`, ebs.throughput, 0, Infinity);
+    if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
+      c.fail(`${at}.throughput`, ebs.throughput, `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`);
+    }
+  });
+  c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
+  c.guard(() => c.bool(`${at}.encrypted`, ebs.encrypted));
+  c.guard(() => c.str(`${at}.kmsKeyID`, ebs.kmsKeyID));
+  c.guard(() => c.str(`${at}.snapshotID`, ebs.snapshotID));
+}
+
+/** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
+export const TYPED_KUBELET_FIELDS = ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"] as const;
+
+/** The families whose bootstrap takes a full KubeletConfiguration, or none (Custom: the user's userData). */
+const FREE_KUBELET_FAMILIES = ["AL2023", "Custom"];
+
+/**
+ * The AMI family the class bootstraps with: `amiFamily`, else the family of its alias term
+ * (`al2023@latest` → AL2023); undefined when a token or nothing decides.
+ */
+export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
+  if (typeof p.amiFamily === "string" && !holdsToken(p.amiFamily)) return p.amiFamily;
+  const terms = Array.isArray(p.amiSelectorTerms) && !holdsToken(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  for (const t of terms) {
+    const alias = isPlainObject(t) && typeof t.alias === "string" && !holdsToken(t.alias) ? t.alias : undefined;
+    if (alias) return ALIAS_FAMILIES[alias.split("@")[0]];
+  }
+  return undefined;
+}
+
+/** The kubelet fields of `k` that hold a CEL expression (1.15 maxPods, kubeReserved, systemReserved), as field paths. */
+export function kubeletExpressionFields(k: KubeletConfiguration | undefined): string[] {
+  if (!isPlainObject(k)) return [];
+  const out: string[] = [];
+  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods)) out.push("kubelet.maxPods");
+  for (const field of ["kubeReserved", "systemReserved"] as const) {
+    const m = k[field];
+    if (!isPlainObject(m)) continue;
+    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val)) out.push(entry(`kubelet.${field}`, key));
+  }
+  return out;
+}
+
+const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !holdsToken(x);
+
+function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
+  if (!isSet(k) || c.token(k)) return;
+  // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
+  const freeForm = c.version.atLeast(FREE_FORM_SINCE["spec.kubelet"]);
+  const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
+  if (!freeForm) c.guard(() => c.fields("kubelet", k, TYPED_KUBELET_FIELDS, "kubelet"));
+  else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
+  if (typeof k !== "object") return;
+  if (freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family)) {
+    for (const [f, x] of Object.entries(k)) {
+      if (!isSet(x) || (TYPED_KUBELET_FIELDS as readonly string[]).includes(f)) continue;
+      c.guard(() =>
+        c.fail(
+          `kubelet.${f}`,
+          x,
+          withSuggestion(
+            `one of the 12 kubelet fields Karpenter maps for the ${family} AMI family: Karpenter ${c.version.full} passes any other KubeletConfiguration field only on AL2023 (and Custom, whose userData you write), and on ${family} sets ValidationSucceeded=False (UnsupportedKubeletConfiguration), so no node launches (Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`,
+            f,
+            TYPED_KUBELET_FIELDS,
+            `12 fields are ${TYPED_KUBELET_FIELDS.join(", ")}`,
+          ),
+        ),
+      );
+    }
+    c.guard(() => {
+      if (family === "Bottlerocket" && isSet(k.podsPerCore)) c.fail("kubelet.podsPerCore", k.podsPerCore, `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`);
+    });
+    c.guard(() => {
+      if (Array.isArray(k.clusterDNS) && !holdsToken(k.clusterDNS) && k.clusterDNS.length > 1) c.fail("kubelet.clusterDNS", k.clusterDNS, `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`);
+    });
+  }
+  const expression = (at: string, val: string) => {
+    const problem = kubeletExpressionProblem(val);
+    if (problem) c.fail(at, val, `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`);
+  };
+  /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */
+  const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
+    let entries: [string, string][] = [];
+    c.guard(() => {
+      entries = c.map(`kubelet.${field}`, m);
+    });
+    for (const [key, val] of entries) {
+      c.guard(() => {
+        const at = entry(`kubelet.${field}`, key);
+        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion("is not an eviction signal", key, EVICTION_SIGNALS, `keys of ${field} are the signals ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`));
+        value(at, val);
+      });
+    }
+  };
+  const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
+  signals("evictionHard", k.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoft", k.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => c.duration(at, val, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)'));
+  const keys = (m: { [s: string]: string } | undefined): string[] => (isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : []);
+  for (const key of keys(k.evictionSoft)) {
+    c.guard(() => {
+      if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) {
+        c.failKey("kubelet.evictionSoft", key, k.evictionSoft![key], `has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`);
+      }
+    });
+  }
+  for (const key of keys(k.evictionSoftGracePeriod)) {
+    c.guard(() => {
+      if (c.known(key) && !keys(k.evictionSoft).includes(key)) {
+        c.failKey("kubelet.evictionSoftGracePeriod", key, k.evictionSoftGracePeriod![key], `has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`);
+      }
+    });
+  }
+  c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", k.evictionMaxPodGracePeriod));
+  const highValid = c.guard(() => c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100));
+  const lowValid = c.guard(() => c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100));
+  c.guard(() => {
+    if (highValid && lowValid && c.known(k.imageGCHighThresholdPercent) && c.known(k.imageGCLowThresholdPercent) && !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)) {
+      c.fail("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, `a percentage greater than kubelet.imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent}) (EC2NodeClass CRD: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent")`);
+    }
+  });
+  for (const field of ["kubeReserved", "systemReserved"] as const) {
+    let entries: [string, string][] = [];
+    c.guard(() => {
+      entries = c.map(`kubelet.${field}`, k[field]);
+    });
+    for (const [key, val] of entries) {
+      c.guard(() => {
+        const at = entry(`kubelet.${field}`, key);
+        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion(`is not a resource ${field} takes`, key, RESERVED_RESOURCES, `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`));
+        if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
+          if (expressions) return expression(at, val);
+          if (kubeletExpressionProblem(val) === undefined) c.fail(at, val, tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'));
+        }
+        c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
+        if (c.known(val) && val.startsWith("-")) c.fail(at, val, `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`);
+      });
+    }
+  }
+  c.guard(() => {
+    if (typeof k.maxPods === "string" && c.known(k.maxPods)) {
+      if (expressions) return expression("kubelet.maxPods", k.maxPods);
+      c.fail("kubelet.maxPods", k.maxPods, tooOldForExpressions(c, "a whole number from 0 to 2147483647"));
+    }
+    c.int("kubelet.maxPods", k.maxPods as number | undefined, 0, INT32_MAX);
+  });
+  c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
+  c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
+  c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+}
+
+/** The message for an expression where the targeted release takes only a static value. */
+function tooOldForExpressions(c: Checker, allowed: string): string {
+  return `${allowed}: kubelet CEL expressions need Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter ${c.version.full}`;
+}
+
+/** `enclaveOptions` (1.15): `{ enabled }`, which the v1.15 docs make required when the object is given. */
+function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
+  const o = p.enclaveOptions;
+  c.guard(() => {
+    c.since("enclaveOptions", o, since("spec.enclaveOptions"), "enclaveOptions");
+    if (!isSet(o) || c.token(o)) return;
+    c.fields("enclaveOptions", o, ["enabled"], "enclaveOptions");
+    if (!isSet(o.enabled)) c.fail("enclaveOptions.enabled", o.enabled, 'true or false: enabled is required when enclaveOptions is given (Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions"); leave enclaveOptions out to launch without Nitro Enclaves');
+    c.bool("enclaveOptions.enabled", o.enabled);
+  });
+}
+
+function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {
+  const m = p.metadataOptions;
+  if (!isSet(m) || c.token(m)) return;
+  if (!c.guard(() => c.fields("metadataOptions", m, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions")) && (typeof m !== "object" || Array.isArray(m))) return;
+  c.guard(() => c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]));
+  c.guard(() => c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]));
+  c.guard(() => c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64));
+  c.guard(() => c.oneOf("metadataOptions.httpTokens", m.httpTokens, ["required", "optional"]));
+}
+
+function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined): void {
+  let list: NetworkInterface[] | undefined;
+  c.guard(() => {
+    c.since("networkInterfaces", nis, since("spec.networkInterfaces"), "networkInterfaces");
+    list = c.list("networkInterfaces", nis, 0, 150);
+  });
+  if (!list) return;
+  // the rules over the whole list read every interface: they run once each one is valid
+  const valid = list.map((n, i) =>
+    c.guard(() => {
+      const at = `networkInterfaces[${i}]`;
+      if (!isSet(n) || c.token(n)) return;
+      c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
+      for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!isSet(n[f])) c.fail(`${at}.${f}`, undefined, `${f === "interfaceType" ? '"interface" or "efa-only"' : "a non-negative integer"} (required)`);
+      c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
+      c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
+      c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
+    }),
+  );
+  const all = list;
+  if (!c.known(all) || valid.includes(false)) return;
+  c.guard(() => {
+    if (all.length > 0 && !all.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")) {
+      c.fail("networkInterfaces", all, 'a list that includes the primary interface { deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" } (EC2NodeClass CRD: "networkInterfaces must include a primary interface with interfaceType=\'interface\'")');
+    }
+  });
+  all.forEach((x, i) =>
+    c.guard(() => {
+      const dup = all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.deviceIndex === x.deviceIndex).length !== 1;
+      const efa = x.interfaceType === "efa-only" && all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.interfaceType === "efa-only").length !== 1;
+      const rule = '(EC2NodeClass CRD: "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card")';
+      if (dup) c.fail(`networkInterfaces[${i}]`, x, `an interface whose networkCardIndex and deviceIndex (${x.networkCardIndex}, ${x.deviceIndex}) no other interface has ${rule}`);
+      if (efa) c.fail(`networkInterfaces[${i}]`, x, `at most one efa-only interface per network card: network card ${x.networkCardIndex} has more ${rule}`);
+    }),
+  );
+}
+
+function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
+  const pg = p.placementGroupSelector;
+  c.since("placementGroupSelector", pg, since("spec.placementGroupSelector"), "placementGroupSelector");
+  if (!isSet(pg) || c.token(pg)) return;
+  c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
+  if (isSet(pg.name) === isSet(pg.id)) c.fail("placementGroupSelector", pg, `a placement group by name or by id, exactly one of them (${isSet(pg.name) ? "both are set" : "neither is set"}; EC2NodeClass CRD: ${isSet(pg.name) ? "\"'name' and 'id' are mutually exclusive\"" : "\"expected at least one, got none\""})`);
+  c.pattern("placementGroupSelector.id", pg.id, /^pg-[0-9a-z]+$/, "a placement group ID such as pg-0123abcd");
+  c.str("placementGroupSelector.name", pg.name, { nonEmpty: true });
+}
+
+function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
+  const ct = p.connectionTracking;
+  if (!c.guard(() => c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking"))) return;
+  if (!isSet(ct) || c.token(ct)) return;
+  if (!c.guard(() => c.fields("connectionTracking", ct, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking")) && (typeof ct !== "object" || Array.isArray(ct))) return;
+  c.guard(() => {
+    if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout (seconds), or leave connectionTracking unset");
+  });
+  c.guard(() => c.int("connectionTracking.tcpEstablishedTimeout", ct.tcpEstablishedTimeout, 60, 432000));
+  c.guard(() => c.int("connectionTracking.udpStreamTimeout", ct.udpStreamTimeout, 60, 180));
+  c.guard(() => c.int("connectionTracking.udpTimeout", ct.udpTimeout, 30, 60));
+}

@@ -1,0 +1,389 @@
+import { Construct } from "constructs";
+import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
+import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { DISCOVERY_TAG_KEY } from "../cluster/discovery-tags";
+import { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import { IKarpenterInstallation } from "../cluster/karpenter-installation";
+import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
+import { KarpenterValidationError } from "../core/errors";
+import { aliasFamilyOf, checkEc2NodeClass, kubeletExpressionFields, TYPED_KUBELET_FIELDS } from "./ec2-node-class-rules";
+import { FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { nearestKey } from "../core/problems";
+import { KarpenterVersion } from "../versions/karpenter-version";
+import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
+import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
+import { nodeContextOf } from "./node-context";
+import { warnWithoutDiscoveryTags } from "./discovery-evidence";
+import { registerSelectors } from "../cluster/discovery-selectors";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import { checkProvider, chooseProvider } from "../core/provider-choice";
+import { resolvedReference } from "../core/tokens";
+
+/** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`). */
+export const DEFAULT_AMI_ALIAS = "al2023@latest";
+
+/** The delete timeout of the EC2NodeClass `kubernetes_manifest` when none is given. */
+export const DEFAULT_NODE_CLASS_DELETE_TIMEOUT = "20m";
+
+/**
+ * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
+ * its defaults and ordering come from.
+ */
+export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
+  /**
+   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
+   * role, discovery tag value = its cluster name, `version` = its version) and orders the
+   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
+   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
+   * the controller.
+   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
+   * selector terms) and order with `dependsOn`
+   */
+  readonly karpenter?: IKarpenterInstallation;
+  /**
+   * The cluster whose name is the value of the `karpenter.sh/discovery` tag in the default subnet
+   * and security group selector terms.
+   * @default `karpenter.cluster`
+   */
+  readonly cluster?: IKarpenterCluster;
+  /**
+   * The tag key of the default subnet and security group selector terms (value: the cluster name).
+   * Set it when the cluster's subnets are tagged with a key of their own (a shared VPC: see
+   * `DiscoveryTags.tagKey`).
+   * @default `karpenter.discoveryTagKey`, else "karpenter.sh/discovery"
+   */
+  readonly discoveryTagKey?: string;
+  /**
+   * The Kubernetes provider connected to the cluster the object is for.
+   * @default  the stack's default Kubernetes provider, when it is the stack's only Kubernetes
+   * provider and the stack's node objects relying on it are all for one install (or cluster); synth
+   * fails naming this prop otherwise
+   */
+  readonly kubernetesProvider?: KubernetesProvider;
+  /**
+   * The Karpenter version the spec is checked against (fields newer than it are errors), e.g.
+   * `"1.14.1"`. With `karpenter`, it must equal `karpenter.version`.
+   * @default `karpenter.version`, else DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * How long `terraform destroy` waits for the EC2NodeClass to disappear (a Go duration such as
+   * `"20m"` or `"1h"`). Karpenter's finalizer on the EC2NodeClass keeps it until every NodeClaim
+   * launched from it is gone — its pods evicted and its EC2 instance terminated — and then
+   * deletes the class's instance profiles and launch templates. The kubernetes provider's
+   * `kubernetes_manifest` waits 10m by default (`defaultDeleteTimeout` in
+   * hashicorp/terraform-provider-kubernetes manifest/provider/apply.go), which is often too short
+   * for nodes to drain; then destroy fails, and running it again waits anew for the same object.
+   * @default "20m"
+   */
+  readonly deleteTimeout?: string;
+  /**
+   * Extra resources the manifest waits for (building-block mode: the controller release; the
+   * cluster's CRD release). Only resources of the same stack.
+   * @default none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * A Karpenter `karpenter.k8s.aws/v1` EC2NodeClass, emitted as a `kubernetes_manifest`: how
+ * nodes launch on EC2 (AMI, subnets, security groups, IAM role, block devices, kubelet, IMDS…).
+ *
+ * The one-line form `new Ec2NodeClass(this, "default", { karpenter })` gives: `role` = the
+ * Karpenter node role, subnets and security groups found by the `karpenter.sh/discovery` tag
+ * with the cluster's name, and AMI alias `al2023@latest` (pin a version in production: `latest`
+ * replaces every node when AWS publishes a new AMI).
+ *
+ * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
+ * the class comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
+ * construct path, the field (a dot path such as `amiSelectorTerms[0].alias`; a map entry as
+ * `tags["team"]`), the value and what is allowed. Each field is reported once; a check that reads a
+ * field another check rejected is skipped. EBS `iops` is taken for io1, io2 and gp3 volumes only,
+ * `throughput` for gp3 only (EC2 API Reference, EbsBlockDevice). Token values are left to the API server.
+ *
+ * Two EC2NodeClasses of one app with the same `metadata.name` on the same cluster fail synth
+ * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
+ * installation's node role, or any `instanceProfile`, gets a synth warning.
+ *
+ * Beyond the CRD (lib/nodes/node-semantic-rules.ts): alias versions per family (`al2023@v20240807`,
+ * `bottlerocket@v1.20.3`), no alias of a family EKS no longer publishes for the cluster's literal
+ * Kubernetes version (AL2 on 1.33+; `amiFamily` AL2 with your own terms only warns), kubelet
+ * `clusterDNS` IPs and reserved quantities (memory `100m` is a fraction of a byte). Default selector
+ * terms on a cluster this app creates warn at synth when nothing in the app carries the discovery tag.
+ *
+ * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
+ */
+export class Ec2NodeClass extends Construct {
+  /** `apiVersion` of the emitted object. */
+  public static readonly API_VERSION = "karpenter.k8s.aws/v1";
+  /** `kind` of the emitted object. */
+  public static readonly KIND = "EC2NodeClass";
+  /** The API group NodePools use in `nodeClassRef.group`. */
+  public static readonly GROUP = "karpenter.k8s.aws";
+
+  /** `metadata.name` of the EC2NodeClass (what NodePools refer to). */
+  public readonly name: string;
+  /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The installation given in the props, if any. */
+  public readonly karpenter?: IKarpenterInstallation;
+  /** The cluster the class is for: `cluster` from the props, else the installation's; undefined when neither is given. */
+  public readonly cluster?: IKarpenterCluster;
+  /**
+   * The emitted `spec` (after defaults): the manifest's `spec` before unset fields are dropped and
+   * keys sorted. The name is not part of it: see {@link name} (`metadata.name`).
+   */
+  public readonly spec: Omit<Ec2NodeClassOptions, "name">;
+  /** The `kubernetes_manifest` resource. */
+  public readonly manifest: Manifest;
+  /** The Kubernetes provider of the manifest; undefined: the stack's default. */
+  public readonly kubernetesProvider?: KubernetesProvider;
+
+  /**
+   * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
+   * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
+   * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
+   * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
+   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for; at synth, for a
+   * duplicate name. The spec's problems come together in one error (`problems`); props that are no
+   * object and a bad `version` are thrown alone, before the spec is checked.
+   */
+  constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
+    // everything is checked before the construct joins the tree: nothing half-built
+    const where = constructPath(scope, id);
+    if (props === null || typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "Ec2NodeClass props: an object { karpenter, … } (or nothing)");
+    const karpenter = props.karpenter;
+    const version = agreedVersion(
+      where,
+      [
+        ["version", props.version],
+        ["karpenter.version", karpenter?.version],
+      ],
+      "the class is checked against the installed Karpenter (leave `version` unset to use it)",
+      scope,
+    );
+    // every independent check runs: all problems of the class come in one error
+    const c = new Checker(where, version, { collect: true });
+    const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
+    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
+    const name = objectName(where, id, options.name);
+    const cluster = props.cluster ?? karpenter?.cluster;
+    const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
+    const discovery = cluster ? [{ tags: { [tagKey]: cluster.clusterName } }] : undefined;
+    let amiSelectorTerms = options.amiSelectorTerms;
+    if (amiSelectorTerms === undefined) {
+      c.guard(() => {
+        amiSelectorTerms = defaultAmiTerms(c, options.amiFamily);
+      });
+    }
+    const spec: Ec2NodeClassOptions = {
+      ...options,
+      role: options.role ?? (options.instanceProfile === undefined ? karpenter?.nodeRoleName : undefined),
+      amiSelectorTerms,
+      subnetSelectorTerms: options.subnetSelectorTerms ?? discovery,
+      securityGroupSelectorTerms: options.securityGroupSelectorTerms ?? discovery,
+    };
+    const context = nodeContextOf(cluster);
+    const deleteTimeout = props.deleteTimeout ?? DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
+    checkCrdThenSemantics(
+      c,
+      () => {
+        // first, so that these messages (not the CRD rule's) name the missing terms
+        c.guard(() => {
+          if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
+        c.guard(() => {
+          if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+        });
+        checkEc2NodeClass(c, version, spec, name);
+        c.guard(() => checkExpressionGate(c, spec, karpenter));
+        c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
+      },
+      (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
+    );
+
+    super(scope, id);
+    this.name = name;
+    this.version = version.full;
+    this.karpenter = karpenter;
+    this.cluster = cluster;
+    const { name: _n, ...specFields } = spec;
+    this.spec = specFields;
+    if (karpenter && isSet(options.role)) {
+      const warning = roleWarning(name, options.role, karpenter);
+      if (warning) Annotations.of(this).addWarning(warning);
+    }
+    if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
+    for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
+    const familyWarning = amiFamilyWarning(spec, context);
+    if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
+    const defaultTerms = cluster !== undefined && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
+    if (cluster && defaultTerms) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
+    const selectorTerms = [spec.subnetSelectorTerms, spec.securityGroupSelectorTerms].flatMap((t): unknown[] => (Array.isArray(t) && !Token.isUnresolved(t) ? t : isSet(t) ? [t] : []));
+    registerSelectors({ nodeClass: this, name, cluster, tagKey, defaultTerms, terms: selectorTerms });
+    registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
+    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider, karpenter ?? props.cluster?.resource);
+    const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
+    this.manifest = new Manifest(this, "manifest", {
+      provider: this.kubernetesProvider,
+      manifest: {
+        apiVersion: Ec2NodeClass.API_VERSION,
+        kind: Ec2NodeClass.KIND,
+        metadata: { name },
+        spec: specObject(specFields),
+      },
+      timeouts: { delete: deleteTimeout },
+      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
+    });
+  }
+}
+
+/**
+ * Kubelet expressions need the install's NodeClassCEL gate: without it the 1.15 controller sets
+ * ValidationSucceeded=False (KubeletExpressionsDisabled) and launches nothing from the class.
+ */
+function checkExpressionGate(c: Checker, spec: Ec2NodeClassOptions, karpenter: IKarpenterInstallation | undefined): void {
+  if (!c.version.atLeast(KUBELET_EXPRESSIONS_SINCE) || karpenter?.nodeClassCel !== false) return;
+  const [first, ...more] = kubeletExpressionFields(spec.kubelet);
+  if (first === undefined) return;
+  c.fail(
+    first,
+    valueAt(spec, first),
+    `a static value: ${[first, ...more].join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
+  );
+}
+
+/** The value at a `kubelet.maxPods` / `kubelet.kubeReserved["cpu"]` path of the spec. */
+function valueAt(spec: Ec2NodeClassOptions, at: string): unknown {
+  const m = /^kubelet\.(\w+)(?:\["(.+)"\])?$/.exec(at);
+  const k = spec.kubelet as Record<string, unknown> | undefined;
+  if (!m || !k) return undefined;
+  return m[2] === undefined ? k[m[1]] : (k[m[1]] as Record<string, unknown> | undefined)?.[m[2]];
+}
+
+/**
+ * What depends on something outside this construct: kubelet expressions of a class whose install's gate
+ * is unknown here, and (1.15, AL2023) a field beyond the typed 12 that looks like a typo of one of them.
+ */
+function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: KarpenterVersion, karpenter: IKarpenterInstallation | undefined): string[] {
+  const out: string[] = [];
+  if (version.atLeast(KUBELET_EXPRESSIONS_SINCE) && karpenter?.nodeClassCel === undefined) {
+    const fields = kubeletExpressionFields(spec.kubelet);
+    if (fields.length) {
+      out.push(
+        `EC2NodeClass ${name}: ${fields.join(", ")} ${fields.length === 1 ? "is a CEL expression" : "are CEL expressions"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); ${karpenter ? `whether ${karpenter.node.path} turns it on is not known at synth` : "this class has no `karpenter`, so the gate of the install is not known here"}: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node`,
+      );
+    }
+  }
+  const k = spec.kubelet;
+  if (version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) && k !== null && typeof k === "object" && !Token.isUnresolved(k)) {
+    for (const f of Object.keys(k)) {
+      if ((TYPED_KUBELET_FIELDS as readonly string[]).includes(f) || k[f] === undefined) continue;
+      const near = nearestKey(f, TYPED_KUBELET_FIELDS);
+      if (near) out.push(`EC2NodeClass ${name}: kubelet.${f} is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter ${version.full} takes any KubeletConfiguration field on AL2023). Did you mean kubelet.${near}?`);
+    }
+  }
+  return out;
+}
+
+/** The props of {@link Ec2NodeClassProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["karpenter", "cluster", "version", "discoveryTagKey", "deleteTimeout", "kubernetesProvider", "dependsOn"];
+
+/** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
+const SPEC_PROPS = [
+  "name",
+  "role",
+  "instanceProfile",
+  "amiFamily",
+  "amiSelectorTerms",
+  "subnetSelectorTerms",
+  "securityGroupSelectorTerms",
+  "capacityReservationSelectorTerms",
+  "associatePublicIPAddress",
+  "blockDeviceMappings",
+  "context",
+  "detailedMonitoring",
+  "instanceStorePolicy",
+  "ipPrefixCount",
+  "kubelet",
+  "enclaveOptions",
+  "metadataOptions",
+  "networkInterfaces",
+  "placementGroupSelector",
+  "connectionTracking",
+  "cpuOptions",
+  "tags",
+  "userData",
+];
+
+/**
+ * `<family>@latest` for the given amiFamily (al2023 when unset); Custom has no alias. An unknown
+ * family gives no terms: the amiFamily rule then names the real mistake.
+ */
+function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelectorTerm[] | undefined {
+  if (amiFamily === undefined) return [{ alias: DEFAULT_AMI_ALIAS }];
+  if (!c.known(amiFamily)) return c.fail("amiSelectorTerms", undefined, "AMI selector terms: the default alias cannot be derived from an amiFamily token");
+  if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
+  const family = aliasFamilyOf(amiFamily);
+  return family === undefined ? undefined : [{ alias: `${family}@latest` }];
+}
+
+/**
+ * The warning for a `role` that is not the installation's node role: the controller may pass only
+ * that role to EC2 (iam:PassRole) and only it has an access entry, so nodes with another role
+ * fail to launch or never join. Undefined when the role is that role or cannot be told apart.
+ */
+function roleWarning(name: string, role: string, karpenter: IKarpenterInstallation): string | undefined {
+  if (Token.isUnresolved(role)) return undefined;
+  const installRole = literalRoleName(karpenter);
+  if (installRole === role) return undefined;
+  const theirs = installRole !== undefined ? `"${installRole}"` : "(its name is known only at apply; if it is the same role, ignore this)";
+  return (
+    `EC2NodeClass ${name}: role "${role}" is not the Karpenter node role of ${karpenter.node.path} ${theirs}. ` +
+    "The installation lets the controller pass only its node role to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: nodes with another role fail to launch or never join the cluster. " +
+    "Leave `role` unset to use the node role, or extend the controller policy's iam:PassRole and add an access entry (type EC2_LINUX) for this role yourself."
+  );
+}
+
+/**
+ * The warning for an `instanceProfile` on a class of an installation: which role the profile holds
+ * is not known here, and the installation lets the controller pass only its node role and gives
+ * only that role an access entry, so a profile with another role fails to launch or join.
+ */
+function instanceProfileWarning(name: string, profile: string, karpenter: IKarpenterInstallation): string {
+  const shown = Token.isUnresolved(profile) ? "(known only at apply)" : `"${profile}"`;
+  const installRole = literalRoleName(karpenter);
+  const theirs = installRole !== undefined ? ` "${installRole}"` : "";
+  return (
+    `EC2NodeClass ${name}: instanceProfile ${shown} is used instead of a role, on a class of the Karpenter installation ${karpenter.node.path}. ` +
+    `The installation lets the controller pass only its node role${theirs} to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: the instance profile must contain a role that has an access entry (type EC2_LINUX) and that the controller can pass, or nodes fail to launch or never join the cluster. ` +
+    "Use `role` instead (leave both unset for the node role, the default), or make sure of both yourself."
+  );
+}
+
+/**
+ * The installation's node role name when known at synth: a literal, or the name of the IamRole its
+ * token refers to, with the cluster name filled in when that is a literal (the default role is
+ * named `KarpenterNodeRole-<cluster name>` from the cluster's name attribute).
+ */
+function literalRoleName(karpenter: IKarpenterInstallation): string | undefined {
+  const name = karpenter.nodeRoleName;
+  if (!Token.isUnresolved(name)) return name;
+  // a resource attribute resolves to its reference text, "${aws_iam_role.<id>.name}": compare those
+  const stack = TerraformStack.of(karpenter);
+  const resolve = (x: unknown): unknown => resolvedReference(stack, x);
+  const ref = resolve(name);
+  const role = karpenter.node.findAll().find((x): x is IamRole => x instanceof IamRole && TerraformStack.of(x) === stack && resolve(x.name) === ref);
+  const given = role?.nameInput;
+  if (given === undefined) return undefined;
+  let text = resolve(given);
+  const cluster = karpenter.cluster;
+  if (typeof text === "string" && cluster.clusterNameLiteral !== undefined && TerraformStack.of(cluster.resource) === stack) {
+    const clusterRef = resolve(cluster.clusterName);
+    if (typeof clusterRef === "string" && clusterRef !== "") text = text.split(clusterRef).join(cluster.clusterNameLiteral);
+  }
+  return typeof text === "string" && !text.includes("${") ? text : undefined;
+}

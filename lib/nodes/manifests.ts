@@ -1,0 +1,187 @@
+import type { Construct, IConstruct } from "constructs";
+import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
+import { KarpenterValidationError } from "../core/errors";
+import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
+import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
+import { isSet, nameFromId } from "../kubernetes/value-rules";
+import type * as SynthChecks from "../core/synth-checks";
+import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
+
+/*
+ * cdktf is required where it is used, not imported at the top: the manifest converter uses
+ * specObject and must load without the cdktf peer dependency.
+ */
+function stackOf(c: IConstruct): TerraformStack {
+  return (require("cdktf") as typeof import("cdktf")).TerraformStack.of(c);
+}
+
+/** The Kubernetes provider a node object names (`kubernetesProvider`), if any. */
+function providerOf(c: IConstruct): IConstruct | undefined {
+  return (c as { kubernetesProvider?: IConstruct }).kubernetesProvider;
+}
+
+/** The path a construct `id` under `scope` will have (for errors thrown before it exists). */
+export function constructPath(scope: IConstruct, id: string): string {
+  return scope.node.path ? `${scope.node.path}/${id}` : id;
+}
+
+/**
+ * The `metadata.name` of a node object: `given` when set, else derived from the construct `id`
+ * ({@link nameFromId}: `"GPU Nodes"` → `"gpu-nodes"`). A given name is returned as it is, for the
+ * object's rules to check.
+ * @throws KarpenterValidationError on `name` when `given` is unset and the id has no letter or
+ * digit to derive a name from (`"--"`)
+ */
+export function objectName(where: IConstruct | string, id: string, given: string | undefined): string {
+  if (isSet(given)) return given;
+  const name = nameFromId(id);
+  if (name === "") {
+    throw new KarpenterValidationError(where, "name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+  }
+  return name;
+}
+
+/**
+ * The Karpenter version a node object is checked against: that of the first set candidate, once
+ * every set candidate is known to be a supported release and all name the same one ("v1.14.1"
+ * and "1.14.1" agree). DEFAULT_KARPENTER_VERSION when none is set.
+ * @param candidates `[field, version]`, most specific first, e.g. `[["version", props.version],
+ * ["karpenter.version", karpenter?.version]]`; null counts as unset
+ * @param why why they must agree, the end of the error message
+ * @param app a construct of the app (for the allowUnverifiedVersion opt-in of its Karpenter)
+ * @throws KarpenterValidationError on a candidate that is not a supported release (including a
+ * non-string from a JavaScript caller), or on the first candidate when another differs from it
+ */
+export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string, app?: IConstruct): KarpenterVersion {
+  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field, app) }));
+  if (given.length === 0) return resolveKarpenterVersion(where, DEFAULT_KARPENTER_VERSION);
+  const [first, ...others] = given;
+  const other = others.find((o) => o.version.full !== first.version.full);
+  if (other) throw new KarpenterValidationError(where, first.field, first.text, `the same Karpenter version as ${other.field} (${other.text}): ${why}`);
+  return first.version;
+}
+
+/**
+ * Orders what `scope` will create after `target`: returns `[target]` when both are in the same
+ * stack (for `depends_on`), otherwise makes the scope's stack depend on the target's stack
+ * (`cdktf deploy` / `destroy` then run the stacks in order) and returns nothing.
+ */
+export function orderAfter(scope: IConstruct, target: TerraformResource): ITerraformDependable[] {
+  const mine = stackOf(scope);
+  const theirs = stackOf(target);
+  if (mine === theirs) return [target];
+  if (!mine.dependencies.includes(theirs)) mine.addDependency(theirs);
+  return [];
+}
+
+/**
+ * The `spec` object of a manifest: unset (undefined or null) fields dropped, and the keys of every
+ * plain object sorted, so the same props always give byte-identical JSON whatever order they were
+ * written in. Arrays keep their order (it is meaningful); tokens and other non-plain objects
+ * are kept as they are.
+ */
+export function specObject<T extends object>(spec: T): { [key: string]: unknown } {
+  return clean(spec) as { [key: string]: unknown };
+}
+
+function clean(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(clean);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: { [key: string]: unknown } = {};
+    for (const key of Object.keys(value).sort()) {
+      const x = (value as { [key: string]: unknown })[key];
+      if (x !== undefined && x !== null) out[key] = clean(x);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** What tells which cluster a node object is applied to, as far as synth can know. */
+export interface ClusterHint {
+  /** The installation the object belongs to. */
+  readonly karpenter?: IKarpenterInstallation;
+  /** The cluster the object names without an installation (an Ec2NodeClass's `cluster`). */
+  readonly cluster?: IKarpenterCluster;
+}
+
+interface NamedObject extends ClusterHint {
+  readonly construct: Construct;
+  readonly kind: string;
+  readonly name: string;
+}
+
+/** Node objects of each app (by root construct), in the order they were created. */
+const registry = new WeakMap<IConstruct, NamedObject[]>();
+
+/**
+ * Registers a cluster-scoped object's `metadata.name` and adds a synth-time check that no object
+ * of the same kind created before it has that name on the same cluster: Kubernetes keeps one
+ * object per kind and name, so the second `kubernetes_manifest` would fight the first at apply.
+ * Names that are tokens are not compared.
+ */
+export function registerUniqueName(construct: Construct, kind: string, name: string, hint: ClusterHint): void {
+  const root = construct.node.root;
+  const all = registry.get(root) ?? [];
+  registry.set(root, all);
+  const self: NamedObject = { construct, kind, name, ...hint };
+  all.push(self);
+  // loaded on use: this module is also read where cdktf is not installed (see k8s-rules)
+  const { addSynthCheck } = require("../core/synth-checks") as typeof SynthChecks;
+  addSynthCheck(construct, () => {
+      if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
+      const group = byKindAndName(all).get(`${kind}\u0000${name}`) ?? [];
+      const earlier = group.slice(0, group.indexOf(self));
+      const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
+      if (!clash) return [];
+      const [other, why] = clash;
+      return [
+        new KarpenterValidationError(
+          construct,
+          "name",
+          name,
+          `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
+        ),
+      ];
+  });
+}
+
+const groups = new WeakMap<NamedObject[], { size: number; byKey: Map<string, NamedObject[]> }>();
+
+/** The objects of one app grouped by kind and name (in creation order), rebuilt when objects were added. */
+function byKindAndName(all: NamedObject[]): Map<string, NamedObject[]> {
+  const cached = groups.get(all);
+  if (cached && cached.size === all.length) return cached.byKey;
+  const byKey = new Map<string, NamedObject[]>();
+  for (const o of all) {
+    const key = `${o.kind}\u0000${o.name}`;
+    byKey.set(key, [...(byKey.get(key) ?? []), o]);
+  }
+  groups.set(all, { size: all.length, byKey });
+  return byKey;
+}
+
+/** The node objects (EC2NodeClasses, NodePools) of the app of `scope`, in creation order. */
+export function registeredNodeObjects(scope: IConstruct): readonly Construct[] {
+  return (registry.get(scope.node.root) ?? []).map((o) => o.construct);
+}
+
+/** Why two objects land on the same cluster, or undefined when they (probably) do not. */
+function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
+  if (a.karpenter && a.karpenter === b.karpenter) return `both belong to the Karpenter installation ${a.karpenter.node.path}`;
+  // the Kubernetes provider says where a manifest goes: one provider is one cluster, two of one stack are two
+  const [pa, pb] = [providerOf(a.construct), providerOf(b.construct)];
+  if (pa && pa === pb) return `both use the Kubernetes provider ${pa.node.path}`;
+  if ((pa || pb) && pa !== pb && stackOf(a.construct) === stackOf(b.construct)) return undefined;
+  const ca = a.karpenter?.cluster ?? a.cluster;
+  const cb = b.karpenter?.cluster ?? b.cluster;
+  if (ca && cb) {
+    if (ca === cb || ca.resource === cb.resource) return "both are for the same cluster";
+    // two installations with equal literal names may well be two regions or accounts
+    const literal = ca.clusterNameLiteral;
+    if (!(a.karpenter && b.karpenter) && literal !== undefined && literal === cb.clusterNameLiteral) return `both are for a cluster named "${literal}"`;
+    return undefined;
+  }
+  // an object that names no cluster goes wherever its stack's Kubernetes provider points
+  return stackOf(a.construct) === stackOf(b.construct) ? "same stack, and at least one of them names no cluster or installation" : undefined;
+}

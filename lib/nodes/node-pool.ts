@@ -1,0 +1,340 @@
+import { Construct } from "constructs";
+import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
+import { checkProvider, chooseProvider, providerName } from "../core/provider-choice";
+import { Ec2NodeClass } from "./ec2-node-class";
+import { IKarpenterInstallation } from "../cluster/karpenter-installation";
+import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
+import { KarpenterValidationError } from "../core/errors";
+import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./node-pool-rules";
+import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
+import { checkNodePoolSemantics } from "./node-semantic-rules";
+import { nodeContextOf } from "./node-context";
+import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+
+/** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
+export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
+
+/**
+ * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
+ * flattened) plus its node class and where its version and ordering come from.
+ */
+export interface NodePoolProps extends NodePoolOptions {
+  /**
+   * The node class the pool launches with (`spec.template.spec.nodeClassRef`): an
+   * {@link Ec2NodeClass} of this app — the pool is then ordered after it (same stack:
+   * `depends_on`; another stack: a stack dependency), so destroy deletes the pool before the
+   * class — or a plain reference `{ name }` to an EC2NodeClass managed elsewhere, in which case
+   * ordering is yours (`dependsOn`, stack dependencies). An Ec2NodeClass of another
+   * installation (or of a cluster known to differ) is an error: its EC2NodeClass exists on the
+   * other cluster only.
+   */
+  readonly nodeClass: Ec2NodeClass | NodeClassReference;
+  /**
+   * The Karpenter installation: its version checks the spec, its spot service-linked role
+   * setting decides the spot warning, and the manifest is ordered after its controller release.
+   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
+   */
+  readonly karpenter?: IKarpenterInstallation;
+  /**
+   * The Karpenter version the spec is checked against, e.g. `"1.14.1"`; must agree with
+   * `karpenter` and with an Ec2NodeClass `nodeClass`.
+   * @default `karpenter.version`, else the node class's version, else DEFAULT_KARPENTER_VERSION ("1.14.1")
+   */
+  readonly version?: string;
+  /**
+   * The Kubernetes provider connected to the cluster the object is for.
+   * @default the Kubernetes provider of `nodeClass` when that is an Ec2NodeClass of the same stack, else the stack's default Kubernetes provider, when it is the stack's only Kubernetes
+   * provider and the stack's node objects relying on it are all for one install (or cluster); synth
+   * fails naming this prop otherwise. With an Ec2NodeClass of the same stack it must be the class's
+   * provider (an error at construction otherwise: the pool would be on another cluster than its class).
+   */
+  readonly kubernetesProvider?: KubernetesProvider;
+  /**
+   * Extra resources of the same stack the manifest waits for (e.g. an EC2NodeClass applied by
+   * other means).
+   * @default none
+   */
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * A Karpenter `karpenter.sh/v1` NodePool, emitted as a `kubernetes_manifest`: which nodes
+ * Karpenter may launch for pending pods (requirements, labels, taints, limits) and how it
+ * disrupts them (expiry, consolidation, budgets).
+ *
+ * The pool always states `karpenter.sh/capacity-type`: without it Karpenter may pick spot, and
+ * accounts without the EC2 Spot service-linked role then fail to launch with
+ * `ServiceLinkedRoleCreationNotPermitted` (karpenter.sh troubleshooting guide, "Missing Service
+ * Linked Role", as in its v0.37 and v1.1 pages). Unless a requirement or a template label names the
+ * key, `In ["on-demand"]` is added. When a token hides whether one names it (a token
+ * `requirements` list or `labels` map, a token requirement or key), nothing is added — it could
+ * contradict the hidden requirement — and synth warns. A pool that allows spot while the
+ * installation does not create that role gets a synth warning.
+ *
+ * Two NodePools of one app with the same `metadata.name` on the same cluster fail synth
+ * (a synth-time check, see `validateApp`), naming both construct paths.
+ *
+ * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
+ * the pool comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
+ * construct path, the field (e.g. `disruption.budgets[1].schedule`; a map entry as
+ * `labels["team"]`), the value and what is allowed. Each field is reported once; a check that reads
+ * a field another check rejected is skipped. Token values are left to the API server.
+ *
+ * Beyond the CRD (lib/nodes/node-semantic-rules.ts): the name has at most 63 characters (it is the
+ * `karpenter.sh/nodepool` label value of every node), values of well-known labels in requirements
+ * and labels are ones instances carry (`kubernetes.io/arch` amd64/arm64, lower-case instance families,
+ * numeric instance-* labels, zones of the cluster's literal region), requirements and labels on one
+ * key leave some value (Karpenter ANDs them), and a `nodeClass` reference names `karpenter.k8s.aws`
+ * `EC2NodeClass` (Karpenter ignores a NodePool whose nodeClassRef names a group and kind its cloud
+ * provider does not offer: kubernetes-sigs/karpenter `IsManaged`). A `limits` key that names no
+ * resource a node has (`cpus`) gets a synth warning, with a "did you mean".
+ *
+ * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
+ */
+export class NodePool extends Construct {
+  /** `apiVersion` of the emitted object. */
+  public static readonly API_VERSION = "karpenter.sh/v1";
+  /** `kind` of the emitted object. */
+  public static readonly KIND = "NodePool";
+
+  /** `metadata.name` of the NodePool. */
+  public readonly name: string;
+  /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
+  public readonly version: string;
+  /** The emitted `nodeClassRef` (group, kind and name). */
+  public readonly nodeClassRef: Required<NodeClassReference>;
+  /** The requirements as emitted (the user's, plus the capacity-type default when added). */
+  public readonly requirements: NodeSelectorRequirement[];
+  /** True when the pool may launch spot capacity (false when unknown because of tokens). */
+  public readonly allowsSpot: boolean;
+  /** The `kubernetes_manifest` resource. */
+  public readonly manifest: Manifest;
+  /** The Kubernetes provider of the manifest; undefined: the stack's default. */
+  public readonly kubernetesProvider?: KubernetesProvider;
+  /**
+   * The Karpenter installation the pool belongs to: `karpenter` from the props, else the
+   * installation of its `nodeClass` (when that is an Ec2NodeClass with one). Undefined in
+   * building-block mode (no installation given either way). Its `version` is the pool's version.
+   */
+  public readonly karpenter?: IKarpenterInstallation;
+
+  /**
+   * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
+   * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
+   * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
+   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
+   * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
+   * `version` or provider is thrown alone, before the spec is checked.
+   */
+  constructor(scope: Construct, id: string, props: NodePoolProps) {
+    // everything is checked before the construct joins the tree: nothing half-built
+    const where = constructPath(scope, id);
+    const REQUIRED = "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)";
+    if (props === undefined || props === null) throw new KarpenterValidationError(where, "nodeClass", undefined, `${REQUIRED}: NodePool props are { nodeClass, … }`);
+    if (typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "NodePool props: an object { nodeClass, requirements, … }");
+    const nodeClass = props.nodeClass;
+    if (nodeClass === undefined || nodeClass === null) throw new KarpenterValidationError(where, "nodeClass", nodeClass, REQUIRED);
+    const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
+    const karpenter = props.karpenter ?? ownClass?.karpenter;
+    checkSameInstallation(where, props.karpenter, ownClass);
+    const version = agreedVersion(
+      where,
+      [
+        ["version", props.version],
+        ["karpenter.version", karpenter?.version],
+        ["nodeClass.version", ownClass?.version],
+      ],
+      "the NodePool, its EC2NodeClass and the installation must target one version",
+      scope,
+    );
+    // every independent check runs: all problems of the pool come in one error
+    const c = new Checker(where, version, { collect: true });
+    const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
+    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
+    c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "NodePoolProps"));
+    if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
+      // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
+      const theirs = ownClass.kubernetesProvider;
+      if (theirs ? theirs !== props.kubernetesProvider : props.kubernetesProvider.alias !== undefined) {
+        const on = theirs ? `${theirs.node.path} (${providerName(theirs)})` : "the stack's default kubernetes provider";
+        throw new KarpenterValidationError(where, "kubernetesProvider", props.kubernetesProvider.node.path, `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`);
+      }
+    }
+    // a reference that is no object has no fields to check: stop here
+    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
+    if (!ownClass) c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
+    const ref: NodeClassRefValue = ownClass
+      ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
+      : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
+    const name = objectName(where, id, options.name);
+    // requirements that are no list are reported once, by withCapacityType, and not checked further
+    let capacity: { requirements: NodeSelectorRequirement[]; unknown?: string } | undefined;
+    c.guard(() => {
+      capacity = withCapacityType(c, options);
+    });
+    const requirements = capacity?.requirements ?? [];
+    const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    const checked = { ...options, requirements: capacity ? requirements : undefined };
+    checkCrdThenSemantics(
+      c,
+      () => checkNodePool(c, version, checked, name, ref),
+      (s) => checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+    );
+
+    super(scope, id);
+    this.name = name;
+    this.version = version.full;
+    this.nodeClassRef = ref;
+    this.karpenter = karpenter;
+    this.requirements = c.token(requirements) ? [] : requirements;
+    const unknownCapacity = capacity?.unknown;
+    const spot = unknownCapacity ? undefined : spotAllowed(c, requirements, options.labels);
+    this.allowsSpot = spot === true;
+    if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
+    for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
+    if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+    if (!ownClass) {
+      const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
+      if (same) Annotations.of(this).addWarning(`NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`);
+    }
+    registerUniqueName(this, NodePool.KIND, name, { karpenter, cluster: ownClass?.cluster });
+
+    // a pool is on its class's cluster: in the class's stack it takes the class's provider
+    const classProvider = ownClass?.kubernetesProvider && TerraformStack.of(ownClass) === TerraformStack.of(this) ? ownClass.kubernetesProvider : undefined;
+    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider ?? classProvider, karpenter ?? ownClass?.karpenter ?? ownClass?.cluster?.resource);
+    const dependsOn = [
+      ...(props.dependsOn ?? []),
+      ...(ownClass ? orderAfter(this, ownClass.manifest) : []),
+      ...(karpenter && !ownClass?.karpenter ? orderAfter(this, karpenter.release) : []),
+    ];
+    this.manifest = new Manifest(this, "manifest", {
+      provider: this.kubernetesProvider,
+      manifest: {
+        apiVersion: NodePool.API_VERSION,
+        kind: NodePool.KIND,
+        metadata: { name },
+        spec: specObject({
+          disruption,
+          limits: options.limits,
+          replicas: options.replicas,
+          template: {
+            metadata: options.labels || options.annotations ? { annotations: options.annotations, labels: options.labels } : undefined,
+            spec: {
+              expireAfter: options.expireAfter,
+              nodeClassRef: ref,
+              requirements,
+              startupTaints: options.startupTaints,
+              taints: options.taints,
+              terminationGracePeriod: options.terminationGracePeriod,
+            },
+          },
+          weight: options.weight,
+        }),
+      },
+      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
+    });
+  }
+}
+
+/** The props of {@link NodePoolProps} beyond the spec (known fields a misspelt prop may be meant as). */
+const CONSTRUCT_PROPS = ["nodeClass", "karpenter", "version", "kubernetesProvider", "dependsOn"];
+
+/** Every prop of {@link NodePoolOptions}. */
+const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];
+
+/**
+ * The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names
+ * the key. When a token hides whether something names it (a requirements or labels token, a
+ * requirement or key token, a label key token), nothing is appended — a default could contradict
+ * the hidden requirement and leave the pool without capacity — and `unknown` says what hid it.
+ */
+function withCapacityType(c: Checker, options: NodePoolOptions): { requirements: NodeSelectorRequirement[]; unknown?: string } {
+  const reqs = options.requirements;
+  if (isSet(reqs) && c.token(reqs)) return { requirements: reqs, unknown: "requirements is a token" };
+  const list = reqs ?? [];
+  if (!Array.isArray(list)) return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
+  if (list.length > 100) c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
+  const labels = options.labels;
+  const unknown =
+    list.some((r) => isSet(r) && c.token(r)) ? "a requirement is a token"
+    : list.some((r) => isSet(r) && typeof r === "object" && isSet(r.key) && !c.known(r.key)) ? "a requirement's key is a token"
+    : isSet(labels) && c.token(labels) ? "labels is a token"
+    : isSet(labels) && typeof labels === "object" && Object.keys(labels).some((k) => !c.known(k)) ? "a label key is a token"
+    : undefined;
+  if (unknown) return { requirements: list, unknown };
+  const named = list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) || (isSet(labels) && typeof labels === "object" && isSet(labels[CAPACITY_TYPE]));
+  if (named) return { requirements: list };
+  if (list.length >= 100) c.fail("requirements", reqs, `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`);
+  return { requirements: [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT] };
+}
+
+function unknownCapacityTypeWarning(name: string, why: string): string {
+  return (
+    `NodePool ${name}: ${why}, so whether the pool states ${CAPACITY_TYPE} cannot be checked at synth, and the default ${CAPACITY_TYPE} In [on-demand] was not added (it could contradict a requirement hidden in the token and leave the pool with no capacity to launch). ` +
+    "Without a capacity-type requirement Karpenter may choose spot, and spot launches fail with ServiceLinkedRoleCreationNotPermitted in accounts without the EC2 Spot service-linked role: state the capacity type with known values (e.g. a literal requirement)."
+  );
+}
+
+/**
+ * Rejects an Ec2NodeClass of another installation: its EC2NodeClass is applied to that
+ * installation's cluster, so the nodeClassRef would name a class this pool's cluster lacks.
+ */
+function checkSameInstallation(where: string, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): void {
+  if (!karpenter || !ownClass) return;
+  const owner = otherOwner(karpenter, ownClass);
+  if (owner === undefined) return;
+  throw new KarpenterValidationError(
+    where,
+    "nodeClass",
+    ownClass.node.path,
+    `an Ec2NodeClass of the same Karpenter installation as the pool (${karpenter.node.path}): ${ownClass.node.path} belongs to ${owner}, so its EC2NodeClass exists on that cluster only and this pool's nodeClassRef would name a class its own cluster does not have. Create an Ec2NodeClass for ${karpenter.node.path}`,
+  );
+}
+
+/**
+ * Who the class belongs to when that is not `karpenter`: another installation, or (building-block
+ * mode) a cluster whose literal name differs. Undefined when it is the same or cannot be told.
+ */
+function otherOwner(karpenter: IKarpenterInstallation, ownClass: Ec2NodeClass): string | undefined {
+  if (ownClass.karpenter) return ownClass.karpenter !== karpenter ? `the Karpenter installation ${ownClass.karpenter.node.path}` : undefined;
+  const theirs = ownClass.cluster;
+  const theirName = theirs?.clusterNameLiteral;
+  const ourName = karpenter.cluster.clusterNameLiteral;
+  if (!theirs || theirs.resource === karpenter.cluster.resource || theirName === undefined || ourName === undefined || theirName === ourName) return undefined;
+  return `cluster ${theirName}`;
+}
+
+/**
+ * Whether the requirements (ANDed) and a template label allow `spot`: true, false, or undefined
+ * when a token hides the answer.
+ */
+function spotAllowed(c: Checker, reqs: NodeSelectorRequirement[], labels: { [k: string]: string } | undefined): boolean | undefined {
+  if (c.token(reqs)) return undefined;
+  let allowed = true;
+  for (const r of reqs) {
+    if (!r || c.token(r) || !c.known(r.key)) continue;
+    if (r.key !== CAPACITY_TYPE) continue;
+    if (!c.known(r.operator) || (r.values !== undefined && !c.known(r.values))) return undefined;
+    const values = r.values ?? [];
+    if (r.operator === "In") allowed = allowed && values.includes("spot");
+    else if (r.operator === "NotIn") allowed = allowed && !values.includes("spot");
+    else if (r.operator !== "Exists") allowed = false;
+  }
+  if (labels && !c.token(labels) && CAPACITY_TYPE in labels) {
+    const v = labels[CAPACITY_TYPE];
+    if (!c.known(v)) return undefined;
+    allowed = allowed && v === "spot";
+  }
+  return allowed;
+}
+
+function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined): string {
+  const why = karpenter ? "the Karpenter installation does not create" : "no Karpenter installation is given that creates";
+  return (
+    `NodePool ${name} allows spot capacity, but ${why} the EC2 Spot service-linked role (AWSServiceRoleForEC2Spot, spot.amazonaws.com). ` +
+    "In an account where it does not exist yet, every spot launch fails with ServiceLinkedRoleCreationNotPermitted, because the Karpenter controller may not create service-linked roles. " +
+    "Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`), or restrict karpenter.sh/capacity-type to on-demand."
+  );
+}

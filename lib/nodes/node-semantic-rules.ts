@@ -1,0 +1,421 @@
+import { isIP } from "net";
+import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
+import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
+import { Checker, entry, isSet } from "../kubernetes/value-rules";
+import { nodeClassRoleProblem } from "../aws-api/name-rules";
+import { CAPACITY_TYPES_SINCE } from "./crd-history";
+
+/*
+ * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
+ * use, so the object applies and the cluster gets no nodes. Each rule names its upstream source.
+ * Version-independent: per-version facts stay in the version tables. Nothing here needs cdktf (the
+ * manifest converter runs these rules too).
+ */
+
+/** What is known at synth about where the objects run; unknown (token) parts are undefined. */
+export interface NodeContext {
+  /** The cluster's Kubernetes version, e.g. `"1.33"`, when it is a literal. */
+  readonly kubernetesVersion?: string;
+  /** The cluster's AWS region, e.g. `"eu-west-1"`, when the provider names it literally. */
+  readonly region?: string;
+}
+
+/**
+ * The last Kubernetes minor for which EKS publishes optimized AMIs of a family (none listed: still
+ * published). Amazon EKS stopped publishing EKS-optimized Amazon Linux 2 AMIs with Kubernetes 1.33
+ * (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation": "Kubernetes version 1.32 is the last
+ * version for which Amazon EKS will release AL2 AMIs"). The one place this fact lives: the NodeClass
+ * rules and the manifest converter read it.
+ */
+export const LAST_KUBERNETES_MINOR_OF_AMI_FAMILY: { readonly [amiFamily: string]: number } = { AL2: 32 };
+
+/** The label Karpenter puts the NodePool name in (`karpenter.sh/nodepool`), on every NodeClaim and node. */
+const NODEPOOL_LABEL = "karpenter.sh/nodepool";
+/** The label the AWS provider puts the EC2NodeClass name in (`karpenter.k8s.aws/ec2nodeclass`), on every NodeClaim and node. */
+const NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass";
+/** Label values are at most 63 characters (k8s.io/apimachinery `IsValidLabelValue`). */
+const LABEL_VALUE_MAX = 63;
+
+/**
+ * The alias version each family accepts besides `latest` (aws/karpenter-provider-aws
+ * pkg/providers/amifamily: al2023.go and al2.go build the SSM parameter
+ * `…/amazon-eks-node-[al2023-<arch>-<variant>-]<k8s>-<version>` from the EKS AMI release `vYYYYMMDD`;
+ * bottlerocket.go trims a leading `v` and reads `/aws/service/bottlerocket/aws-k8s-<k8s>/<arch>/<X.Y.Z>`;
+ * windows families take `latest` only, a CRD rule). Karpenter docs, EC2NodeClass "amiSelectorTerms":
+ * `al2023@v20240807`, `bottlerocket@v1.20.3`.
+ */
+const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readonly text: string } } = {
+  al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
+  al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
+  bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.20.3"' },
+};
+
+/**
+ * Values of the well-known labels Karpenter's AWS provider sets on nodes (Karpenter docs,
+ * "NodePools: Well-Known Labels"; pkg/apis/v1/labels.go of aws/karpenter-provider-aws; Kubernetes
+ * "Well-Known Labels, Annotations and Taints"). A requirement `In` a value no instance carries
+ * matches nothing; a label with such a value contradicts the instance.
+ */
+interface LabelRule {
+  /** The values allowed (exact), or a pattern. */
+  readonly values?: readonly string[];
+  readonly re?: RegExp;
+  /** What is allowed, for messages. */
+  readonly text: string;
+  /** Known misspellings and their fix. */
+  readonly fixes?: { readonly [wrong: string]: string };
+}
+
+const LOWER_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
+const DIGITS = /^[0-9]+$/;
+const numeric = (what: string, example: string): LabelRule => ({ re: DIGITS, text: `${what} as a whole number of digits, e.g. "${example}"` });
+
+const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
+  "kubernetes.io/arch": {
+    values: ["amd64", "arm64"],
+    text: 'the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches)',
+    fixes: { x86_64: "amd64", "x86-64": "amd64", x64: "amd64", x86: "amd64", aarch64: "arm64", arm: "arm64", AMD64: "amd64", ARM64: "arm64", graviton: "arm64" },
+  },
+  "kubernetes.io/os": { values: ["linux", "windows"], text: '"linux" or "windows"', fixes: { Linux: "linux", Windows: "windows" } },
+  "karpenter.k8s.aws/instance-category": { re: /^[a-z]+$/, text: 'lower-case letters, the letters before the generation in the instance type, e.g. "c", "m", "r", "inf"' },
+  "karpenter.k8s.aws/instance-family": { re: /^[a-z][a-z0-9-]*$/, text: 'a lower-case instance family, the instance type before the ".", e.g. "m5", "c7g", "r6id"' },
+  "karpenter.k8s.aws/instance-size": { re: LOWER_NAME, text: 'a lower-case instance size, the instance type after the ".", e.g. "large", "2xlarge", "metal"' },
+  "node.kubernetes.io/instance-type": { re: /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/, text: 'a lower-case EC2 instance type "<family>.<size>", e.g. "m5.large"' },
+  "karpenter.k8s.aws/instance-generation": numeric("the generation", "6"),
+  "karpenter.k8s.aws/instance-cpu": numeric("the vCPU count", "4"),
+  "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz": numeric("the clock speed in MHz", "3100"),
+  "karpenter.k8s.aws/instance-memory": numeric("the memory in MiB", "16384"),
+  "karpenter.k8s.aws/instance-ebs-bandwidth": numeric("the EBS bandwidth in Mbps", "10000"),
+  "karpenter.k8s.aws/instance-network-bandwidth": numeric("the network bandwidth in Mbps", "12500"),
+  "karpenter.k8s.aws/instance-gpu-count": numeric("the GPU count", "1"),
+  "karpenter.k8s.aws/instance-gpu-memory": numeric("the GPU memory in MiB", "16384"),
+  "karpenter.k8s.aws/instance-accelerator-count": numeric("the accelerator count", "1"),
+  "karpenter.k8s.aws/instance-local-nvme": numeric("the local NVMe storage in GiB", "100"),
+  "karpenter.k8s.aws/instance-cpu-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "intel", "amd", "aws"' },
+  "karpenter.k8s.aws/instance-gpu-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "nvidia", "amd"' },
+  "karpenter.k8s.aws/instance-gpu-name": { re: LOWER_NAME, text: 'a lower-case GPU name, e.g. "t4", "a100"' },
+  "karpenter.k8s.aws/instance-accelerator-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "aws"' },
+  "karpenter.k8s.aws/instance-accelerator-name": { re: LOWER_NAME, text: 'a lower-case accelerator name, e.g. "inferentia"' },
+  "karpenter.k8s.aws/instance-hypervisor": { values: ["nitro", "xen", ""], text: '"nitro", "xen", or "" (bare metal)' },
+  "karpenter.k8s.aws/instance-encryption-in-transit-supported": { values: ["true", "false"], text: '"true" or "false"' },
+};
+
+const ZONE_KEY = "topology.kubernetes.io/zone";
+/** An EC2 zone ID (`use1-az1`): the label `topology.k8s.aws/zone-id` holds these, not the zone label. */
+const ZONE_ID = /^[a-z]{2,4}[0-9]-az[0-9]+$/;
+
+/**
+ * The NodePool rules beyond its CRD: the name (a label value on every node) and the values of
+ * well-known labels in requirements and template labels.
+ */
+export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOptions, ctx: NodeContext): void {
+  c.guard(() => checkNameAsLabel(c, name, NODEPOOL_LABEL, "NodePool"));
+  const reqs = isSet(p.requirements) && !c.token(p.requirements) && Array.isArray(p.requirements) ? p.requirements : [];
+  reqs.forEach((r, i) => c.guard(() => checkRequirementValues(c, `requirements[${i}]`, r, ctx)));
+  const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
+  for (const [key, value] of Object.entries(labels)) {
+    c.guard(() => {
+      if (c.known(key) && c.known(value)) checkWellKnownValue(c, entry("labels", key), key, value, ctx, "label");
+    });
+  }
+  checkSatisfiable(c, reqs, labels);
+}
+
+/** One requirement or template label on a key, as {@link checkSatisfiable} reads it. */
+interface Constraint {
+  /** The field it is set in: `requirements[1]` or `labels["k"]`. */
+  readonly field: string;
+  readonly value: unknown;
+  /** How messages show it: `kubernetes.io/arch In ["amd64"]`. */
+  readonly shown: string;
+  readonly operator: string;
+  readonly values: readonly string[];
+}
+
+/**
+ * The values some well-known labels can take on any node Karpenter launches: `NotIn` all of them
+ * leaves no node (every node carries these labels). Capacity types per Karpenter version.
+ */
+function finiteValues(key: string, c: Checker): readonly string[] | undefined {
+  if (key === "karpenter.sh/capacity-type") return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
+  const rule = WELL_KNOWN[key];
+  return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" ? rule.values : undefined;
+}
+
+const AND_SOURCE = "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
+
+/**
+ * Requirements and template labels that no node can satisfy together: the values they allow on one
+ * key have an empty intersection (`arch In [amd64]` and `arch In [arm64]`; a label `spot` with a
+ * requirement In [on-demand]; `DoesNotExist` with `In`; `Gt 8` with `Lt 4`), or `NotIn` excludes every
+ * value a well-known label has (capacity-type NotIn every type). The NodePool then matches no node
+ * and launches nothing. Reported on the constraint that empties the key, naming the ones before it;
+ * a key with a token anywhere is not judged.
+ */
+function checkSatisfiable(c: Checker, reqs: readonly NodeSelectorRequirement[], labels: { readonly [k: string]: string }): void {
+  const byKey = new Map<string, Constraint[]>();
+  const unknown = new Set<string>();
+  const add = (key: unknown, constraint: Constraint | undefined) => {
+    if (typeof key !== "string" || !c.known(key)) return;
+    if (!constraint) unknown.add(key);
+    else byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
+  };
+  reqs.forEach((r, i) => {
+    if (!isSet(r) || c.token(r) || typeof r !== "object") return;
+    const values = r.values ?? [];
+    const known = c.known(r.operator) && typeof r.operator === "string" && Array.isArray(values) && c.known(values) && values.every((v) => typeof v === "string");
+    add(r.key, known ? { field: `requirements[${i}]`, value: r, operator: r.operator, values, shown: `${r.key} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}` } : undefined);
+  });
+  for (const [key, value] of Object.entries(labels)) {
+    add(key, c.known(value) && typeof value === "string" ? { field: entry("labels", key), value, operator: "In", values: [value], shown: `label ${key}=${JSON.stringify(value)}` } : undefined);
+  }
+  for (const [key, constraints] of byKey) {
+    if (unknown.has(key)) continue;
+    c.guard(() => {
+      const state = new KeyState(finiteValues(key, c));
+      for (let i = 0; i < constraints.length; i++) {
+        const k = constraints[i];
+        // values the CRD rules reject (a Gt without one integer, an unknown operator) are theirs to report
+        if (!state.apply(k)) return;
+        if (!state.empty()) continue;
+        const before = constraints.slice(0, i).map((b) => `${b.field} (${b.shown})`);
+        const isLabel = k.field.startsWith("labels[");
+        if (before.length === 0) {
+          c.fail(k.field, k.value, `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, so the NodePool matches no node and launches nothing`);
+        }
+        c.fail(
+          k.field,
+          k.value,
+          `${isLabel ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${AND_SOURCE}, and no value of ${key} satisfies ${before.length > 1 ? "all of them" : "both"}, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+        );
+      }
+    });
+  }
+}
+
+/** What the constraints on one key allow so far. */
+class KeyState {
+  /** The values allowed (In), or undefined for any. */
+  private allowed?: Set<string>;
+  private readonly excluded = new Set<string>();
+  private mustExist = false;
+  private mustNotExist = false;
+  /** Integer bounds (inclusive) from Gt / Gte / Lt / Lte. */
+  private lo = -Infinity;
+  private hi = Infinity;
+
+  constructor(public readonly domain: readonly string[] | undefined) {}
+
+  /** Adds a constraint; false when it cannot be read (left to the CRD rules). */
+  public apply(k: Constraint): boolean {
+    const ints = k.values.map((v) => (/^-?[0-9]+$/.test(v) ? Number(v) : NaN));
+    switch (k.operator) {
+      case "In":
+        if (k.values.length === 0) return false;
+        this.mustExist = true;
+        this.allowed = new Set(k.values.filter((v) => !this.allowed || this.allowed.has(v)));
+        return true;
+      case "NotIn":
+        k.values.forEach((v) => this.excluded.add(v));
+        return true;
+      case "Exists":
+        this.mustExist = true;
+        return true;
+      case "DoesNotExist":
+        this.mustNotExist = true;
+        return true;
+      case "Gt":
+      case "Gte":
+      case "Lt":
+      case "Lte": {
+        if (ints.length !== 1 || Number.isNaN(ints[0])) return false;
+        this.mustExist = true;
+        const n = ints[0];
+        if (k.operator === "Gt") this.lo = Math.max(this.lo, n + 1);
+        if (k.operator === "Gte") this.lo = Math.max(this.lo, n);
+        if (k.operator === "Lt") this.hi = Math.min(this.hi, n - 1);
+        if (k.operator === "Lte") this.hi = Math.min(this.hi, n);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** True when no node can satisfy the constraints so far. */
+  public empty(): boolean {
+    // every node carries a finite well-known label (arch, os, capacity type)
+    if (this.mustNotExist) return this.mustExist || this.domain !== undefined;
+    if (this.lo > this.hi) return true;
+    const bounded = this.lo !== -Infinity || this.hi !== Infinity;
+    const fits = (v: string) => !this.excluded.has(v) && (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
+    if (this.allowed) return ![...this.allowed].some(fits);
+    // every node carries a finite well-known label: NotIn all its values leaves none
+    return this.domain !== undefined && !this.domain.some(fits);
+  }
+}
+
+/** An object name that Karpenter copies into a label of every node: at most 63 characters. */
+function checkNameAsLabel(c: Checker, name: string, label: string, kind: string): void {
+  if (c.known(name) && typeof name === "string" && name.length > LABEL_VALUE_MAX) {
+    c.fail(
+      "name",
+      name,
+      `at most ${LABEL_VALUE_MAX} characters (got ${name.length}): Karpenter labels every NodeClaim and node with ${label}=<${kind} name>, and a label value has at most ${LABEL_VALUE_MAX} characters, so no node can be created (Kubernetes label value rules; Karpenter "Well-Known Labels"). Choose a shorter name`,
+    );
+  }
+}
+
+const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
+
+function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequirement, ctx: NodeContext): void {
+  if (!isSet(r) || c.token(r) || !c.known(r.key)) return;
+  const rule = WELL_KNOWN[r.key] ?? (r.key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
+  if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
+    // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
+    c.fail(`${at}.operator`, r.operator, `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(WELL_KNOWN).filter((k) => WELL_KNOWN[k].re === DIGITS).join(", ")}`);
+  }
+  const use = r.operator;
+  if (use !== "In" && use !== "NotIn") return;
+  // a list token: its values are known at apply only
+  if (!Array.isArray(r.values) || c.token(r.values)) return;
+  r.values.forEach((value, j) => {
+    c.guard(() => {
+      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, use);
+    });
+  });
+}
+
+/** What the value is: one of a requirement's values, or a template label (which Karpenter turns into an `In` requirement). */
+type ValueUse = "In" | "NotIn" | "label";
+
+/** Why a value no instance carries matters, per use: it selects nothing, excludes nothing, or the label matches no instance. */
+const UNCARRIED: { readonly [use in ValueUse]: string } = {
+  In: "so this value matches no instance type",
+  NotIn: "so NotIn it excludes nothing (the value meant is not excluded)",
+  label: "and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type",
+};
+
+/**
+ * @param use `In` and `label` decide where nodes go; a zone outside the region matters only then
+ * (`NotIn` one excludes nothing)
+ */
+function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, use: ValueUse): void {
+  const rule = WELL_KNOWN[key];
+  if (rule) {
+    const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
+    if (!ok) {
+      const fix = rule.fixes?.[value] ?? rule.fixes?.[value.toLowerCase()] ?? (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
+      const instanceType = /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-") ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)` : "";
+      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`);
+    }
+  }
+  if (key === ZONE_KEY) {
+    if (ZONE_ID.test(value)) c.fail(field, value, `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`);
+    if (use !== "NotIn" && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
+      c.fail(field, value, `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`);
+    }
+  }
+}
+
+/**
+ * The EC2NodeClass rules beyond its CRD: the name (a label value on every node), alias versions per family, AMI families EKS no longer
+ * publishes for the cluster's Kubernetes version, kubelet `clusterDNS` IPs and reserved quantities.
+ * @param termsFromAmiFamily the AMI terms are the default alias derived from `amiFamily` (problems then name `amiFamily`)
+ */
+export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext, termsFromAmiFamily = false): void {
+  c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
+  c.guard(() => checkRoleName(c, p.role));
+  const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  // a default alias derived from amiFamily is reported on amiFamily, the prop the user set
+  const at = (i: number) => (termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` });
+  terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
+  checkKubeletSemantics(c, p.kubelet);
+}
+
+/** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */
+function checkRoleName(c: Checker, role: string | undefined): void {
+  if (!isSet(role) || c.token(role) || typeof role !== "string") return;
+  const problem = nodeClassRoleProblem(role);
+  if (problem !== undefined) c.fail("role", role, problem);
+}
+
+function checkAliasSemantics(c: Checker, target: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
+  const field = target.field;
+  // a malformed alias is the CRD rule's to report
+  if (!isSet(term) || c.token(term) || typeof term.alias !== "string") return;
+  // the family may be known while the version is a reference (`al2@${var.ami}`): what is known is checked
+  const sep = term.alias.indexOf("@");
+  const family = term.alias.slice(0, sep);
+  const version = term.alias.slice(sep + 1);
+  if (sep <= 0 || version === "" || !c.known(family) || !/^[a-zA-Z0-9]+$/.test(family)) return;
+  const rule = ALIAS_VERSIONS[family];
+  if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
+    c.fail(field, term.alias, `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`);
+  }
+  const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
+  const minor = minorOf(ctx.kubernetesVersion);
+  if (last !== undefined && minor !== undefined && minor > last) {
+    const fromFamily = "value" in target;
+    c.fail(
+      field,
+      fromFamily ? target.value : term.alias,
+      `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node${fromFamily ? ` (amiFamily without amiSelectorTerms selects "${term.alias}")` : ""}. Use ${fromFamily ? '"AL2023" (or "Bottlerocket")' : '"al2023@latest" (or bottlerocket@latest)'}`,
+    );
+  }
+}
+
+/**
+ * A warning for `amiFamily` of a family EKS no longer publishes AMIs for at the cluster's Kubernetes
+ * version, with AMI terms of your own (not an alias): your own AMIs of that family may exist, but
+ * EKS publishes none. Undefined when there is nothing to say.
+ */
+export function amiFamilyWarning(p: Ec2NodeClassOptions, ctx: NodeContext): string | undefined {
+  const family = p.amiFamily;
+  const last = typeof family === "string" ? LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family] : undefined;
+  const minor = minorOf(ctx.kubernetesVersion);
+  if (last === undefined || minor === undefined || minor <= last) return undefined;
+  const terms = Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  if (terms.some((t) => isSet(t) && isSet(t.alias))) return undefined;
+  return `amiFamily ${family} on Kubernetes ${ctx.kubernetesVersion}: EKS publishes no ${family} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"). The selector terms must find AMIs you build yourself for this version, or Karpenter launches no node; move to AL2023 or Bottlerocket.`;
+}
+
+/** The Kubernetes minor of `"1.33"` / `"1.33.2"`, else undefined. */
+function minorOf(version: string | undefined): number | undefined {
+  const m = typeof version === "string" ? /^v?1\.(\d+)(?:\.\d+)?$/.exec(version.trim()) : null;
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Resources counted in bytes: a lower-case `m` suffix is milli-bytes (a thousandth of a byte), never what is meant. */
+const BYTE_RESOURCES = ["memory", "ephemeral-storage", "memory.available", "nodefs.available", "imagefs.available"];
+/** Binary suffixes (Ki … Ei) on CPU mean millions of cores. */
+const BINARY_SUFFIX = /^[0-9.]+[KMGTPE]i$/;
+
+function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined): void {
+  if (!isSet(k) || c.token(k) || typeof k !== "object") return;
+  if (Array.isArray(k.clusterDNS)) {
+    k.clusterDNS.forEach((ip, i) =>
+      c.guard(() => {
+        if (c.known(ip) && typeof ip === "string" && isIP(ip) === 0) {
+          c.fail(`kubelet.clusterDNS[${i}]`, ip, 'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes it into every pod\'s resolv.conf and fails to start with an invalid one (kubelet clusterDNS, KubeletConfiguration)');
+        }
+      }),
+    );
+  }
+  for (const field of ["kubeReserved", "systemReserved", "evictionHard", "evictionSoft"] as const) {
+    const m = k[field];
+    if (!isSet(m) || c.token(m) || typeof m !== "object") continue;
+    for (const [key, value] of Object.entries(m)) {
+      c.guard(() => {
+        if (!c.known(value) || typeof value !== "string") return;
+        const at = entry(`kubelet.${field}`, key);
+        if (BYTE_RESOURCES.includes(key) && /^[0-9.]+m$/.test(value)) {
+          c.fail(at, value, `a byte quantity such as "${value.slice(0, -1)}Mi" (mebibytes) or "${value.slice(0, -1)}M" (megabytes): the suffix "m" means thousandths, so "${value}" is a fraction of one byte (Kubernetes quantities)`);
+        }
+        if (key === "cpu" && BINARY_SUFFIX.test(value)) {
+          c.fail(at, value, `a CPU quantity such as "100m" (millicores) or "1" (cores): "${value}" uses a byte suffix and means millions of cores, more than any instance has, so no pod fits (Kubernetes quantities)`);
+        }
+      });
+    }
+  }
+}

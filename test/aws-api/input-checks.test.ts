@@ -1,0 +1,95 @@
+import { TerraformVariable } from "cdktf";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken } from "../../lib/aws-api/input-checks";
+import { testCluster, testStack, thrown } from "../helpers";
+import { requireCluster } from "../../lib/cluster/require-cluster";
+
+describe("input checks", () => {
+  test("requireCluster returns the cluster, or names what is missing", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(requireCluster(stack, { cluster })).toBe(cluster);
+    for (const props of [undefined, {}, { cluster: null }, { cluster: "demo" }, { cluster: { name: "demo" } }]) {
+      const error = thrown(() => requireCluster(stack, props as any));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(/^test: cluster = .* is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster\.fromEksCluster\(\.\.\.\) or \.fromClusterName\(\.\.\.\)$/);
+    }
+  });
+
+  test("tags: tokens are skipped, unicode counts characters, limits are inclusive", () => {
+    const { stack } = testStack();
+    const v = new TerraformVariable(stack, "v", { type: "string" }).stringValue;
+    const map = new TerraformVariable(stack, "m", { type: "map(string)" }).value;
+    expect(() => checkTags(stack, map)).not.toThrow();
+    expect(() => checkTags(stack, { [v]: "x", team: v })).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(128)]: "ü".repeat(256) })).not.toThrow();
+    expect(() => checkTags(stack, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, ""])))).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(129)]: "x" })).toThrow(/is 129 characters long/);
+    expect(() => checkTags(stack, { "Aws:x": "x" })).toThrow(/^test: tags\["Aws:x"\] = "x" is invalid: the key "Aws:x" is reserved: tag keys starting with "aws:"/);
+  });
+
+  test("IAM role ARNs and names", () => {
+    const { stack } = testStack();
+    expect(() => checkExistingRole(stack, "r", { roleName: "a+=,.@_-1", roleArn: "arn:aws:iam::123456789012:role/p/a+=,.@_-1" })).not.toThrow();
+    expect(() => checkExistingRole(stack, "r", { roleName: "x".repeat(65), roleArn: `arn:aws:iam::123456789012:role/${"x".repeat(65)}` })).toThrow(/r\.roleName = .* is invalid: an IAM role name/);
+    expect(() => checkExistingRole(stack, "r", { roleName: "x", roleArn: "arn:aws:iam::123456789012:user/x" })).toThrow(/r\.roleArn = .* is invalid: an IAM role ARN/);
+    expect(() => checkExistingRole(stack, "r", { roleName: "x", roleArn: "arn:aws:sts::123456789012:assumed-role/x/session" })).toThrow(/r\.roleArn = .* is invalid: an IAM role ARN/);
+    expect(() => checkExistingRole(stack, "r", "x" as any)).toThrow(/^test: r = "x" is invalid/);
+  });
+
+  test("policy ARNs: AWS-managed and customer-managed, any partition, references; not a list token", () => {
+    const { stack } = testStack();
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy", "arn:aws:iam::123456789012:policy/a/b/c", one, `arn:${one}:iam::aws:policy/X`])).not.toThrow();
+    expect(() => checkPolicyArns(stack, "p", list)).toThrow(/^test: p = "\(a list token, known only at apply\)" is invalid: an array of IAM policy ARNs known at synth/);
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws:iam::aws:policy/X", ...list])).toThrow(/a list token/);
+    expect(() => checkPolicyArns(stack, "p", ["arn:aws:iam::aws:policy/"])).toThrow(/p\[0\] = .* is invalid: an IAM managed policy ARN/);
+    expect(() => checkPolicyArns(stack, "p", "arn:aws:iam::aws:policy/X" as any)).toThrow(/p = .* is invalid: an array of IAM policy ARNs/);
+  });
+
+  test("IAM actions and resources: string lists, at least one, each item checked; tokens skipped", () => {
+    const { stack } = testStack();
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    expect(() => checkStringList(stack, "a", ["*", "ec2:*", "execute-api:Invoke", "s3:Get*Acl", "iam:PassRole"], IAM_ACTIONS)).not.toThrow();
+    for (const bad of [":Describe", "ec2:Describe Vpcs", "ec2:Describe/Vpcs", ""]) expect(() => checkStringList(stack, "a", [bad], IAM_ACTIONS)).toThrow(/a\[0\] = .* is invalid: "\*" or "<service>:<action>"/);
+    expect(() => checkStringList(stack, "a", [], IAM_ACTIONS)).toThrow('test: a = [] is invalid: at least one IAM action, e.g. ["ec2:DescribeInstances"]');
+    expect(() => checkStringList(stack, "a", "ec2:X" as any, IAM_ACTIONS)).toThrow(/^test: a = "ec2:X" is invalid: at least one IAM action/);
+    expect(() => checkStringList(stack, "a", list, IAM_ACTIONS)).not.toThrow();
+    expect(() => checkStringList(stack, "r", ["*", "arn:aws:s3:::b/*"], IAM_RESOURCES)).not.toThrow();
+    expect(() => checkStringList(stack, "r", ["arn:aws:s3:::b", "bucket"], IAM_RESOURCES)).toThrow(/^test: r\[1\] = "bucket" is invalid: "\*" or an ARN/);
+    expect(() => checkStringList(stack, "r", [], IAM_RESOURCES)).toThrow('test: r = [] is invalid: at least one resource ARN, or ["*"]');
+    // every bad item at once
+    const both = thrown(() => checkStringList(stack, "a", ["ec2:X", "bad", "ec2:Y", ""], IAM_ACTIONS)) as KarpenterValidationError;
+    expect(both.problems.map((p: KarpenterValidationError) => p.field)).toEqual(["a[1]", "a[3]"]);
+  });
+
+  test("KMS key ARNs: any partition; an alias or a token-free non-ARN is refused, a token is not judged", () => {
+    const { stack } = testStack();
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(() => checkKmsKeyArn(stack, "k", "arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab")).not.toThrow();
+    expect(() => checkKmsKeyArn(stack, "k", one)).not.toThrow();
+    expect(() => checkKmsKeyArn(stack, "k", "arn:aws:kms:eu-west-1:123456789012:alias/karpenter")).toThrow(/^test: k = "arn:aws:kms:eu-west-1:123456789012:alias\/karpenter" is invalid: a KMS key ARN/);
+    expect(() => checkKmsKeyArn(stack, "k", 42)).toThrow(/^test: k = 42 is invalid: a KMS key ARN/);
+  });
+
+  test("option objects: unknown keys are named with the allowed ones; undefined values do not count", () => {
+    const { stack } = testStack();
+    expect(checkOptionKeys(stack, "opts", undefined, ["a", "b"])).toBeUndefined();
+    const given = { a: 1, c: undefined };
+    expect(checkOptionKeys(stack, "opts", given, ["a", "b"])).toBe(given);
+    expect(() => checkOptionKeys(stack, "opts", { a: 1, namespace: "x" }, ["a", "b"])).toThrow('test: opts.namespace = "x" is invalid: not a known key of opts (it would be ignored): the allowed keys are { a?, b? }');
+    expect(() => checkOptionKeys(stack, "opts", "a" as any, ["a", "b"])).toThrow('test: opts = "a" is invalid: an object { a?, b? }');
+    expect(() => checkOptionKeys(stack, "opts", [] as any, ["a"])).toThrow(/^test: opts = \[\] is invalid/);
+  });
+
+  test("isListToken tells a list token and its spread from a literal array of string references", () => {
+    const { stack } = testStack();
+    const list = new TerraformVariable(stack, "l", { type: "list(string)" }).listValue;
+    const one = new TerraformVariable(stack, "s", { type: "string" }).stringValue;
+    expect(isListToken(list)).toBe(true);
+    expect(isListToken(["a", ...list])).toBe(true);
+    expect(isListToken([one, "a"])).toBe(false);
+    expect(isListToken(["a"])).toBe(false);
+  });
+});

@@ -1,0 +1,182 @@
+import { Subnet } from "@cdktf/provider-aws/lib/subnet";
+import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../../lib/cluster/discovery-tags";
+import { resolvedReference } from "../../lib/core/tokens";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Fn, TerraformVariable } from "cdktf";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { Testing } from "cdktf";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { providedStack, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
+
+describe("DiscoveryTags", () => {
+  test("tags each given subnet and the cluster security group, once each", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-aaa", "subnet-bbb"] });
+    const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
+    expect(tags).toHaveLength(3);
+    for (const t of tags) {
+      expect(t.key).toBe("karpenter.sh/discovery");
+      expect(t.value).toBe("${aws_eks_cluster.cluster.name}");
+    }
+    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-aaa", "subnet-bbb"]);
+  });
+
+  test("without subnets only the one security group is tagged; a custom group and value are used", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-123", tagValue: "team-a" });
+    const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
+    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-123", value: "team-a" }]);
+  });
+
+  test("subnetTags gives the map for subnets the user creates", () => {
+    expect(DiscoveryTags.subnetTags("demo")).toEqual({ "karpenter.sh/discovery": "demo" });
+    const { stack } = testStack();
+    const tags = DiscoveryTags.subnetTags(testCluster(stack, "demo"));
+    expect(Object.keys(tags)).toEqual(["karpenter.sh/discovery"]);
+    expect(resolvedReference(stack, tags["karpenter.sh/discovery"])).toBe("${aws_eks_cluster.cluster.name}");
+    expect(DISCOVERY_TAG_KEY).toBe("karpenter.sh/discovery");
+  });
+
+  test("a Subnet of the app is tagged through a reference to its id", () => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: [subnet] });
+    const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
+    expect(ids).toContain("${aws_subnet.private.id}");
+  });
+
+  test.each([
+    ["mapPublicIpOnLaunch", { mapPublicIpOnLaunch: true }],
+    ["the elb role tag", { tags: { "kubernetes.io/role/elb": "1" } }],
+  ])("rejects a public subnet (%s)", (_why, extra) => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "public", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", ...extra });
+    const cluster = testCluster(stack);
+    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-ok", subnet] });
+    const error = thrown(make);
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
+  });
+  describe("subnets that are a list token", () => {
+    const listTokenText = /^test\/discovery: subnets = "\(a list token, known only at apply\)" is invalid: an array of subnet IDs known at synth .*a list token cannot be split into one aws_ec2_tag per subnet; pass the subnets one by one or tag them in their own `tags` with DiscoveryTags\.subnetTags\(\)/;
+
+    test("the cluster's subnet list is rejected with our error, not cdktf's", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      const error = thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: eks.vpcConfig.subnetIds }));
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.message).toMatch(listTokenText);
+    });
+
+    test("a list token spread into an array is rejected too", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
+    });
+
+    test("single references (string tokens) are fine", () => {
+      const { stack } = testStack();
+      const cluster = testCluster(stack);
+      const eks = cluster.resource as EksCluster;
+      const one = new TerraformVariable(stack, "subnet", { type: "string" }).stringValue;
+      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
+      const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
+      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
+    });
+  });
+
+  test("a missing cluster is a validation error, not a TypeError", () => {
+    const { stack } = testStack();
+    const error = thrown(() => new DiscoveryTags(stack, "discovery", {} as any));
+    expect(error).toBeInstanceOf(KarpenterValidationError);
+    expect(error.message).toBe("test/discovery: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+    expect(thrown(() => new DiscoveryTags(stack, "discovery2", undefined as any))).toBeInstanceOf(KarpenterValidationError);
+  });
+
+  test("a tag value longer than 256 characters is rejected", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(() => new DiscoveryTags(stack, "discovery", { cluster, tagValue: "v".repeat(257) })).toThrow(/^test\/discovery: tagValue = .* is invalid: a tag value of at most 256 characters/);
+  });
+
+  test("an empty tag value is refused: no EC2NodeClass can select it", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue: "" })).message).toBe(
+      'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name',
+    );
+  });
+
+  test("a subnet listed twice is refused (two aws_ec2_tag for one subnet and key), whether an ID, a reference or a Subnet", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack);
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1", "subnet-2", "subnet-1", subnet, subnet.id] }));
+    expect(e.problems.map((p) => p.message)).toEqual([
+      'test/discovery: subnets[2] = "subnet-1" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[4] = "aws_subnet.private of stack test" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+    ]);
+  });
+
+  describe("static helpers refuse what makes no valid tag", () => {
+    test("subnetTags: a cluster name that is none, a tag key AWS refuses", () => {
+      expect(rejected(() => DiscoveryTags.subnetTags("")).message).toBe(
+        "DiscoveryTags.subnetTags: cluster = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+      );
+      expect(rejected(() => DiscoveryTags.subnetTags("demo", "aws:discovery")).field).toBe("tagKey");
+      expect(rejected(() => DiscoveryTags.subnetTags(undefined as any)).message).toMatch(/^DiscoveryTags\.subnetTags: cluster = undefined is invalid: cluster is required/);
+      expect(DiscoveryTags.subnetTags("demo", DiscoveryTags.clusterTagKey("demo"))).toEqual({ "karpenter.sh/discovery/demo": "demo" });
+    });
+
+    test("clusterTagKey: a cluster name that is none", () => {
+      expect(rejected(() => DiscoveryTags.clusterTagKey("Bad Name!")).message).toBe(
+        "DiscoveryTags.clusterTagKey: clusterName = \"Bad Name!\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+      );
+      const { stack } = testStack();
+      const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
+      expect(DiscoveryTags.clusterTagKey(name)).toBe(`karpenter.sh/discovery/${name}`);
+    });
+  });
+
+  describe("a tag value the EC2NodeClasses do not select", () => {
+    /** An app with the cluster `demo`, DiscoveryTags with `tagValue`, and optionally an EC2NodeClass of the cluster. */
+    function setup(tagValue: string, nodeClass?: { subnetSelectorTerms?: any; securityGroupSelectorTerms?: any }) {
+      const app = Testing.app();
+      const stack = providedStack(app, "s");
+      const cluster = testCluster(stack, "demo");
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue });
+      if (nodeClass) new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...nodeClass });
+      return { app, tags };
+    }
+    const warningsOf = (tags: DiscoveryTags) => tags.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+
+    test("with an EC2NodeClass of the same cluster on the default terms: a synth error naming both", () => {
+      const { app } = setup("other", {});
+      expect(() => app.synth()).toThrow(
+        's/discovery: tagValue = "other" is invalid: the cluster\'s name "demo", or unset: s/nodes (EC2NodeClass nodes) selects subnets and security groups by the default term { "karpenter.sh/discovery": "demo" }, and these tags write "other", so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming "other"',
+      );
+    });
+
+    test("with no EC2NodeClass selecting the value: a warning", () => {
+      const { app, tags } = setup("other");
+      app.synth();
+      expect(warningsOf(tags)).toEqual([
+        'DiscoveryTags s/discovery tags with karpenter.sh/discovery=other, not the cluster\'s name demo: EC2NodeClasses with the default selector terms select karpenter.sh/discovery=demo, so only an EC2NodeClass whose subnetSelectorTerms and securityGroupSelectorTerms name "other" finds these subnets and the security group, and none in this app does. Leave tagValue unset unless EC2NodeClasses outside this app select "other".',
+      ]);
+    });
+
+    test("an EC2NodeClass that selects the value, or the cluster's own name, is fine", () => {
+      const terms = [{ tags: { "karpenter.sh/discovery": "other" } }];
+      const selected = setup("other", { subnetSelectorTerms: terms, securityGroupSelectorTerms: terms });
+      expect(() => selected.app.synth()).not.toThrow();
+      expect(warningsOf(selected.tags)).toEqual([]);
+      const own = setup("demo", {});
+      expect(() => own.app.synth()).not.toThrow();
+      expect(warningsOf(own.tags)).toEqual([]);
+    });
+  });
+});
