@@ -11,8 +11,8 @@
 # Only jest runs per version: tsc's type check does not depend on the Node running it, and `npm test`
 # has done it. A version whose binary cannot be had here (registry refusal, another platform) prints
 # SKIP naming package@version and the reason and does not fail the run; a failing suite does.
-# Node deprecation warnings printed during a run (DEP0040 punycode and the like) fail it as well, as
-# they would reach users of the same Node: README "Node versions" says which ones we know of.
+# Node's deprecation and experimental warnings printed during a run (DEP0040 punycode and the like)
+# fail it as well: they would reach users of that Node too, and README "Node versions" says none does.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
