@@ -69,6 +69,16 @@ fetch() {
   echo "$dir"
 }
 
+# each binary is about 120 MB: drop those a raised pin left behind, and downloads a killed run left
+if [ -d "$cache" ]; then
+  for old in "$cache"/*/; do
+    [ -d "$old" ] || continue
+    v="$(basename "$old")"
+    printf '%s\n' "${PINS[@]}" | grep -q "^$v " || rm -rf "$old"
+  done
+  find "$cache" -maxdepth 1 -name '.fetch-*' -mmin +60 -exec rm -rf {} + 2>/dev/null
+fi
+
 failed=() skipped=() summary=()
 for pin in "${PINS[@]}"; do
   read -r version integrity <<<"$pin"
