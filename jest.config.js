@@ -16,4 +16,6 @@ module.exports = {
   // Jest's default leaves a core to its parent process, which only collects results: on 2 cores that
   // ran every file in one process; a worker per core halves the suite's wall time there
   maxWorkers: "100%",
+  // a skipped test says why at the end of the run, and fails it under CI=true
+  reporters: ["default", "<rootDir>/test/skip-reporter.cjs"],
 };

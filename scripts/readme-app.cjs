@@ -30,6 +30,11 @@ function readmeBlocks() {
     if (!open) continue;
     const close = lines.indexOf("```", i + 1);
     const body = lines.slice(i + 1, close).join("\n") + "\n";
+    // a ```text block is output the section shows (checked by checkBadProp), not a file or a command
+    if (open[1] === "text") {
+      i = close;
+      continue;
+    }
     let file;
     if (open[1] !== "sh") {
       // the nearest non-empty line above starts with the file name in backticks
@@ -48,6 +53,51 @@ function readmeBlocks() {
 function sh(cmd, args, opts) {
   const r = spawnSync(cmd, args, { stdio: "inherit", ...opts });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited ${r.status}`);
+}
+
+/**
+ * The section shows what `npx cdktf synth` prints for one bad prop, after a marker
+ * `<!-- readme-app: bad-prop <text in main.ts> => <its bad replacement> -->`: the app is changed so,
+ * synthesized, and what it prints (colours, spinner frames and timestamps aside) must be that block.
+ */
+function checkBadProp(appDir, env) {
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const m = /<!-- readme-app: bad-prop (.+?) => (.+?) -->\n```text\n([\s\S]*?)```/.exec(readme);
+  if (!m) throw new Error(`README "${SECTION}": no bad-prop marker and \`\`\`text block (the output of one bad prop)`);
+  const [, good, bad, shown] = m;
+  const main = path.join(appDir, "main.ts");
+  const source = fs.readFileSync(main, "utf8");
+  if (!source.includes(good)) throw new Error(`README bad-prop marker: main.ts has no "${good}"`);
+  fs.writeFileSync(main, source.replace(good, bad));
+  try {
+    // a TF_CLI_CONFIG_FILE naming no file makes terraform warn on every call cdktf makes: this machine's, not a user's
+    const runEnv = { ...env };
+    if (runEnv.TF_CLI_CONFIG_FILE && !fs.existsSync(runEnv.TF_CLI_CONFIG_FILE)) delete runEnv.TF_CLI_CONFIG_FILE;
+    const r = spawnSync("npx", ["cdktf", "synth"], { cwd: appDir, env: { ...runEnv, CHECKPOINT_DISABLE: "1" }, encoding: "utf8" });
+    if (r.status === 0) throw new Error(`README bad-prop: synth with ${bad} succeeded`);
+    const normal = (text) =>
+      text
+        .replace(/\x1b\[[0-9;]*[A-Za-z]/g, "")
+        .replace(/\[\d{4}-\d\d-\d\dT[\d:.]+\]/g, "[<time>]")
+        .split("\n")
+        .map((l) => l.trimEnd())
+        .filter((l) => !/^[\u2800-\u28ff]/.test(l))
+        .join("\n")
+        .replace(/\n{3,}/g, "\n\n")
+        .trim();
+    const printed = normal(r.stdout + r.stderr);
+    if (printed !== normal(shown)) throw new Error(`README bad-prop: npx cdktf synth with ${bad} prints\n${printed}\n\nnot what the README shows:\n${normal(shown)}`);
+    console.log(`README "${SECTION}": a bad prop (${bad}) prints what the README shows (${printed.split("\n").length} lines)`);
+  } finally {
+    fs.writeFileSync(main, source);
+  }
+}
+
+// --check-bad-prop <my-infra folder>: that check alone, on an app an earlier --keep run left
+const only = process.argv.indexOf("--check-bad-prop");
+if (only > 0) {
+  checkBadProp(path.resolve(process.argv[only + 1]), process.env);
+  process.exit(0);
 }
 
 const keep = process.argv.includes("--keep");
@@ -85,6 +135,7 @@ try {
   if (!install.resource.aws_sqs_queue || !install.resource.aws_iam_role) throw new Error("stack karpenter: no interruption queue or IAM roles");
   const kinds = Object.values(stack("karpenter-nodes").resource.kubernetes_manifest || {}).map((m) => m.manifest.kind).sort();
   if (kinds.join() !== "EC2NodeClass,NodePool") throw new Error(`stack karpenter-nodes: manifests ${kinds}`);
+  checkBadProp(path.join(work, "my-infra"), env);
   ok = true;
   console.log(`README "${SECTION}": ${blocks.length} blocks run in ${work}/my-infra; stacks karpenter (Karpenter) and karpenter-nodes (EC2NodeClass, NodePool) synthesized`);
 } finally {

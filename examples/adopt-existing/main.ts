@@ -83,11 +83,32 @@ function kubernetesAccess(cluster: IKarpenterCluster, region: string) {
   };
 }
 
+/**
+ * cdktf's "Validation failed" message with each distinct problem once, followed by the constructs
+ * that reported it. Every imported resource carries cdktf's own Terraform version check
+ * (`importFrom`), so without a Terraform binary the same "Could not determine version" comes from
+ * each of them (22 here); one line and the list of where says the same.
+ */
+export function compactValidationMessage(message: string): string {
+  const m = /^([^\n]*following errors:)\n([\s\S]*?)\n*(If you wish to ignore[\s\S]*)?$/.exec(message);
+  if (!m) return message;
+  const byText = new Map<string, string[]>();
+  for (const entry of m[2].split(/\n(?= {2}\[)/)) {
+    const e = /^ {2}\[([^\]]+)\] ([\s\S]*)$/.exec(entry.replace(/\n+$/, ""));
+    if (!e) return message;
+    byText.set(e[2], [...(byText.get(e[2]) ?? []), e[1]]);
+  }
+  const shown = [...byText].map(([text, where]) =>
+    where.length === 1 ? `  [${where[0]}] ${text}` : `  ${text}\n    (from ${where.length} constructs: ${where.slice(0, 3).join(", ")}${where.length > 3 ? ", …" : ""})`,
+  );
+  return [m[1], ...shown, ...(m[3] ? ["", m[3].trim()] : [])].join("\n");
+}
+
 if (require.main === module) {
   try {
     buildApp().synth();
   } catch (e) {
-    console.error(`error: ${(e as Error).message}`);
+    console.error(`error: ${compactValidationMessage((e as Error).message)}`);
     process.exit(1);
   }
 }

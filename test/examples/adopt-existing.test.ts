@@ -1,5 +1,8 @@
-import { Testing } from "cdktf";
-import { buildApp } from "../../examples/adopt-existing/main";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { App, Testing } from "cdktf";
+import { buildApp, compactValidationMessage } from "../../examples/adopt-existing/main";
 import { synthApp } from "./synth";
 import { validateApp } from "../../lib/install/validate-app";
 import { fakeTerraform } from "../adopt/fake-terraform";
@@ -94,4 +97,33 @@ describe("example: the guide's pinned AMI alias", () => {
   test("a malformed ALIAS_VERSION is refused at synth (no SSM parameter has it)", () => {
     expect(() => nodeClassOf({ ALIAS_VERSION: "20240807" })).toThrow(/amiSelectorTerms\[0\]\.alias = "al2023@20240807" is invalid/);
   });
+});
+
+test("without a Terraform binary the example says so once, with how many constructs asked, not once per imported resource", () => {
+  const util = require("cdktf/lib/util") as { terraformBinaryName: string };
+  const before = util.terraformBinaryName;
+  util.terraformBinaryName = "/nonexistent/terraform";
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "adopt-no-terraform-"));
+  let message = "";
+  try {
+    buildApp(new App({ outdir, stackTraces: false }), { CLUSTER_NAME: "prod", AWS_REGION: "eu-west-1", KARPENTER_VERSION: "1.14.1" }).synth();
+  } catch (e) {
+    message = (e as Error).message;
+  } finally {
+    util.terraformBinaryName = before;
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+  const count = (text: string) => text.split("Could not determine version of /nonexistent/terraform").length - 1;
+  expect(count(message)).toBeGreaterThan(10); // cdktf's own message: once per imported resource
+  const compact = compactValidationMessage(message);
+  expect(count(compact)).toBe(1);
+  expect(compact).toMatch(new RegExp(`^Validation failed with the following errors:\\n  Could not determine version of /nonexistent/terraform[^\\n]*\\n[^\\n]*not found\\n    \\(from ${count(message)} constructs: karpenter/karpenter, karpenter/karpenter/node-role/role, [^)]+, …\\)\\n\\nIf you wish to ignore these validations`));
+});
+
+test("distinct validation problems each stay, with their construct; other messages pass unchanged", () => {
+  const message = "Validation failed with the following errors:\n  [a/b] first problem\n  [a/c] second problem\n  [a/d] first problem\n\nIf you wish to ignore these validations, pass 'skipValidation: true' to your App configuration.";
+  expect(compactValidationMessage(message)).toBe(
+    "Validation failed with the following errors:\n  first problem\n    (from 2 constructs: a/b, a/d)\n  [a/c] second problem\n\nIf you wish to ignore these validations, pass 'skipValidation: true' to your App configuration.",
+  );
+  expect(compactValidationMessage("prod/karpenter: version = \"2.0\" is invalid: a known release")).toBe("prod/karpenter: version = \"2.0\" is invalid: a known release");
 });

@@ -5,7 +5,7 @@ import { upgradePlan, UpgradePlan, upgradePlanMarkdown, UPGRADE_HAZARDS } from "
 import { knownMinors, versionFacts } from "../../lib/versions";
 import { CRD_CORRECTIONS } from "../../lib/versions/crd-corrections";
 import { loadReference as parseReference, Reference } from "../cfn-reference";
-import { describeWithReference, referenceChartValues, referenceRoot, referenceVersionsWith } from "../reference";
+import { describeWithReference, referenceChartValues, referenceFileRequirement, referenceRoot, referenceVersionsWith, testIf } from "../reference";
 
 /*
  * Upgrade plans held against the upstream artefacts of shared/reference/karpenter/v<version>/: the
@@ -247,7 +247,7 @@ describeRef("upgrade plans against the reference folders", () => {
   });
 });
 
-(fs.existsSync(path.join(referenceRoot(), "ERRATA.json")) ? test : test.skip)("every erratum of ERRATA.json is known to the hazard data with its versions (the data is baked, not read at run time)", () => {
+testIf(referenceFileRequirement("ERRATA.json"))("every erratum of ERRATA.json is known to the hazard data with its versions (the data is baked, not read at run time)", () => {
   const byId = (x: { id: string }, y: { id: string }) => cmp(x.id, y.id);
   expect(UPGRADE_HAZARDS.filter((h) => h.kind === "erratum").map((h) => ({ id: h.id, versions: h.versions })).sort(byId)).toEqual(errata().map((e) => ({ id: e.id, versions: e.versions })).sort(byId));
   // and every erratum id a minor's facts carry is one of them

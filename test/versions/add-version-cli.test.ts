@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { addVersion } from "../../scripts/add-version";
-import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
+import { describeIf, referenceRequirement, referenceRoot } from "../reference";
 
 /*
  * The add-version command as a maintainer meets it: wrong usage and unusable folders end with one
@@ -10,9 +10,8 @@ import { describeWithReference, referenceRoot, referenceVersionsWith } from "../
  */
 
 const DATA = path.resolve(__dirname, "../../lib/versions/data");
-const hasBase = ["1.14.1", "1.15.0"].every((v) => referenceVersionsWith("cloudformation.yaml").includes(v));
 
-describeWithReference(hasBase ? ["1.14.1", "1.15.0"] : [])("add-version command line", () => {
+describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line", () => {
   let tmp: string;
   let data: string;
   let folder: string;

@@ -7,12 +7,11 @@ import { App } from "cdktf";
 import { buildApp } from "../../examples/eks-karpenter/main";
 import { KarpenterRelease } from "../../lib/helm/karpenter-release";
 import { testCluster, testStack } from "../helpers";
+import { conformanceHarness, describeIf, harnessRequirement } from "../reference";
 
 /*
  * The errata of shared/reference/karpenter/ERRATA.md: the library emits the corrected form (docs/versions.md#errata).
  */
-
-const HARNESS = path.resolve(__dirname, "../../../shared/conformance/check.cjs");
 
 describe("chart-values errata", () => {
   const release = (version: string, values: Record<string, unknown>) => {
@@ -31,7 +30,7 @@ describe("chart-values errata", () => {
   });
 });
 
-(fs.existsSync(HARNESS) ? describe : describe.skip)("controller-statement errata pass the conformance harness", () => {
+describeIf(harnessRequirement())("controller-statement errata pass the conformance harness", () => {
   test.each([
     ["1.0.0", "cn-north-1"],
     ["1.12.0", "cn-north-1"],
@@ -41,7 +40,7 @@ describe("chart-values errata", () => {
       buildApp(new App({ outdir: out, stackTraces: false }), { KARPENTER_VERSION: version, AWS_REGION: region }).synth();
       const policies = JSON.stringify(JSON.parse(fs.readFileSync(path.join(out, "stacks/eks/cdk.tf.json"), "utf8")).resource.aws_iam_policy);
       expect(policies).toContain(version === "1.0.0" ? "ec2.amazonaws.com.cn" : "arc-zonal-shift:ResourceIdentifier");
-      const run = spawnSync(process.execPath, [HARNESS, out], { encoding: "utf8" });
+      const run = spawnSync(process.execPath, [conformanceHarness(), out], { encoding: "utf8" });
       expect({ status: run.status, out: run.stdout.slice(-2000) }).toEqual({ status: 0, out: expect.stringMatching(/ok   controller-policy/) });
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
