@@ -16,11 +16,11 @@ export const KNOWN_RELEASES: readonly string[] = knownReleases();
  * The Karpenter version installed when none is given: the newest known release whose facts are verified
  * (docs/versions.md, "The default release"). 1.15.0's CRDs and chart templates in the reference are partly
  * reconstructed, so the default stays at 1.14.1 until a real API server has accepted the 1.15 objects
- * against the CRDs of the released 1.15.0 Go module.
+ * against the CRDs of the released 1.15.0 Go module. Value: `"1.14.1"` (`DEFAULT_RELEASE` of lib/versions).
  */
 export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 
-/** The supported minors, as `"1.0"` … `"1.14"`. */
+/** The supported minors, as `"1.0"` … `"1.15"`. */
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
 
 /** The newest release this library has data for, e.g. `"1.15.0"`. */
