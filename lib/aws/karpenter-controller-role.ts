@@ -28,6 +28,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import type { ControllerIdentity, IamPolicyStatement } from "./controller-role-spec";
 import { requireCluster } from "../cluster/require-cluster";
+import { CONTROLLER_ROLE_TAG_RECEIVERS } from "./tag-receivers";
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
@@ -207,7 +208,7 @@ export class KarpenterControllerRole extends Construct {
         if (queue.kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
       }
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkTags(this, props?.tags, CONTROLLER_ROLE_TAG_RECEIVERS));
       problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
       const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
       const shape = { queue: queue !== undefined, kmsKey: !!queue?.kmsKeyArn };
@@ -382,4 +383,3 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
     return resolvedReference(stack, url) === resolvedIssuer;
   });
 }
-

@@ -8,6 +8,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { awsContext } from "../aws-api/aws-context";
 import { useProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags, isListToken } from "../aws-api/input-checks";
+import { TAG_APIS } from "../aws-api/tag-rules";
 import { Problems } from "../core/problems";
 import { SYSTEM_NODE_GROUP_PROPS, SYSTEM_NODE_TAINT } from "../core/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "../aws-api/iam";
@@ -192,7 +193,7 @@ export class SystemNodeGroup extends Construct {
       problems.add(new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`));
     }
     problems.check(() => checkTaints(this, props?.taints));
-    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkTags(this, props?.tags, [{ api: TAG_APIS.IAM, resource: "the node group role" }, { api: TAG_APIS.EKS, resource: "the node group" }]));
     // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
     const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
     const nodeGroupName = cluster && problems.check(() => nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"));

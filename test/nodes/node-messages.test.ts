@@ -28,6 +28,12 @@ describe("messages say what is allowed", () => {
     expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"');
     const aws = rejection("EC2NodeClass", { tags: { "aws:foo": "x" } });
     expect(aws.message).toBe('test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key');
+    // with role, Karpenter tags the instance profile it creates (IAM); with instanceProfile only EC2 gets the tags
+    const iamTag = rejection("EC2NodeClass", { tags: { "team#1": "a,b" } });
+    expect(iamTag.message).toBe('test/obj: tags["team#1"] = "a,b" is invalid: the key "team#1" holds "#" and the value holds ",", which IAM (the instance profile Karpenter creates for role) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there; the EC2NodeClass would never become Ready');
+    expect(() => build("EC2NodeClass", { role: undefined, instanceProfile: "profile", tags: { "team#1": "a,b" } })).not.toThrow();
+    const long = rejection("EC2NodeClass", { tags: { team: "x".repeat(257) } });
+    expect(long.message).toBe(`test/obj: tags["team"] = "${"x".repeat(199)}… is invalid: a tag value of at most 256 characters, the EC2 and IAM limit (got 257)`);
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
     expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
     const typo = rejection("EC2NodeClass", { kubelet: { evictionHard: { "nodefs.avilable": "10%" } } });
