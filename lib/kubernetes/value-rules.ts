@@ -164,14 +164,20 @@ export class Checker {
   /**
    * Fails when `obj` is not an object (e.g. a string where `{ … }` belongs) or has a set key
    * outside `allowed` (the API server would silently prune it), with a "did you mean" when an
-   * allowed key is a likely typo of it (see {@link suggestion}). Tokens are not inspected.
+   * allowed key is a likely typo of it (see {@link suggestion}). A collecting checker reports every
+   * such key, a throwing one the first. Tokens are not inspected.
    */
   public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
-    for (const [k, x] of Object.entries(obj)) {
-      if (isSet(x) && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`));
-    }
+    const unknown = Object.entries(obj)
+      .filter(([k, x]) => isSet(x) && !allowed.includes(k))
+      .map(([k, x]) => new KarpenterValidationError(this.where, field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`)));
+    if (unknown.length === 0) return;
+    // every unknown field at once (Karpenter's API server names them all): a collecting checker
+    // records all but the last, which fails this check like any other failure
+    if (this.problems) for (const e of unknown.slice(0, -1)) this.problems.add(e);
+    throw unknown[this.problems ? unknown.length - 1 : 0];
   }
 
   /**

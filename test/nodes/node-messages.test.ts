@@ -351,3 +351,20 @@ describe("limits on resources no node has", () => {
 test("a misspelt construct prop is suggested too", () => {
   expect(rejection("EC2NodeClass", { discoveryTagkey: "k" } as any).message).toMatch(/^test\/obj: discoveryTagkey = "k" is invalid: not a field of Ec2NodeClassProps \(an unknown field would be silently dropped\); did you mean discoveryTagKey \(names are case-sensitive\)\? The known fields are /);
 });
+
+describe("every unknown prop at once, with the other problems", () => {
+  test("NodePool: two unknown props and a bad weight are three problems", () => {
+    expect(messages("NodePool", { wieght: 5, foo: "x", weight: 0 } as any)).toEqual([
+      expect.stringMatching(/^test\/obj: wieght = 5 is invalid: not a field of NodePoolProps \(an unknown field would be silently dropped\); did you mean weight\?/),
+      expect.stringMatching(/^test\/obj: foo = "x" is invalid: not a field of NodePoolProps \(an unknown field would be silently dropped\): the known fields are name, requirements, /),
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
+    ]);
+  });
+
+  test("EC2NodeClass: two unknown props, an unknown field of a nested object, and a bad tag", () => {
+    const m = messages("EC2NodeClass", { amiFamly: "AL2023", userdata: "x", metadataOptions: { httpTokens: "required", hopLimit: 2 }, tags: { "aws:x": "y" } } as any);
+    expect(m.map((x) => x.split(" = ")[0])).toEqual(["test/obj: amiFamly", "test/obj: userdata", "test/obj: metadataOptions.hopLimit", 'test/obj: tags["aws:x"]']);
+    expect(m[0]).toMatch(/did you mean amiFamily\?/);
+    expect(m[1]).toMatch(/did you mean userData \(names are case-sensitive\)\?/);
+  });
+});
