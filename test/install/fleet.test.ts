@@ -304,16 +304,25 @@ describe("fleets: discovery tags", () => {
     expect(() => app.synth()).toThrow(/green\/tags: subnets\[0\] = "aws_subnet.subnet of stack network" is invalid: .*blue\/tags tags subnet aws_subnet.subnet of stack network with karpenter.sh\/discovery for cluster blue/);
   });
 
-  test("one security group tagged for two clusters is a synth error too; the same cluster twice is not a collision", () => {
+  test("one security group tagged for two clusters is a synth error too; for the same cluster twice, two owners of one tag", () => {
     const { stack, blue, green } = twoClusters();
     new DiscoveryTags(stack, "blue-tags", { cluster: blue, securityGroupId: "sg-1" });
     new DiscoveryTags(stack, "green-tags", { cluster: green, securityGroupId: "sg-1" });
     expect(() => Testing.synth(stack, true)).toThrow(/s\/green-tags: securityGroupId = "sg-1" is invalid: a security group no other cluster's discovery tag claims: s\/blue-tags tags security group sg-1 with karpenter\.sh\/discovery for cluster blue/);
 
+    // the same value twice does not overwrite, but two aws_ec2_tag own one tag: destroying either removes it
     const again = twoClusters();
     new DiscoveryTags(again.stack, "tags-1", { cluster: again.blue, subnets: ["subnet-1"] });
-    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-1"], securityGroupId: "sg-2" });
-    expect(() => Testing.synth(again.stack, true)).not.toThrow();
+    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-1"] });
+    expect((thrown(() => Testing.synth(again.stack, true)) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([
+      's/tags-2: subnets[0] = "subnet-1" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-1 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only',
+      's/tags-2: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags the cluster security group for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
+    ]);
+    // two clusters' own security groups are two groups
+    const own = twoClusters();
+    new DiscoveryTags(own.stack, "blue-tags", { cluster: own.blue });
+    new DiscoveryTags(own.stack, "green-tags", { cluster: own.green });
+    expect(() => Testing.synth(own.stack, true)).not.toThrow();
   });
 
   test("shared VPC: a per-cluster tag key on the subnets, the install and its EC2NodeClass default selector terms", () => {
