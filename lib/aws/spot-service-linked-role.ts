@@ -1,7 +1,7 @@
 import { Construct } from "constructs";
 import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { recordAccountNames } from "../aws-api/account-names";
+import { recordAccountNames, recordSpotServiceLinkedRole } from "../aws-api/account-names";
 import { chooseProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
@@ -64,6 +64,7 @@ export class SpotServiceLinkedRole extends Construct {
       description: "Lets EC2 launch and manage spot instances (Karpenter)",
       tags: props?.tags,
     });
+    recordSpotServiceLinkedRole(this.role);
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;
     recordAccountNames(

@@ -391,3 +391,28 @@ test("values of two installs stay apart", () => {
   const releases = Object.values<any>(synthJson(stack).resource.helm_release).filter((r) => r.chart === "karpenter");
   expect(releases.map((r) => [r.provider, YAML.parse(r.values[0]).settings.clusterName]).sort()).toEqual([["helm.eu", "${aws_eks_cluster.eu.name}"], ["helm.us", "${aws_eks_cluster.us.name}"]]);
 });
+
+describe("fleets: the spot service-linked role is judged per account", () => {
+  /** Two clusters in two regions of `accounts` (one each), an install on each, the second creating the role, and a spot pool on the first. */
+  function spotFleet(accounts: [string, string] | undefined) {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, "fleet");
+    const pinned = (i: number) => (accounts ? { allowedAccountIds: [accounts[i]] } : {});
+    const aws = [new AwsProvider(stack, "aws-us", { alias: "us", region: "us-east-1", ...pinned(0) }), new AwsProvider(stack, "aws-eu", { alias: "eu", region: "eu-west-1", ...pinned(1) })];
+    const helm = [new HelmProvider(stack, "helm-us", { alias: "us" }), new HelmProvider(stack, "helm-eu", { alias: "eu" })];
+    const k8s = new KubernetesProvider(stack, "k8s", {});
+    const us = new Karpenter(stack, "karpenter-us", { cluster: KarpenterCluster.fromEksCluster(eksCluster(stack, "us", "blue", aws[0])), helmProvider: helm[0] });
+    new Karpenter(stack, "karpenter-eu", { cluster: KarpenterCluster.fromEksCluster(eksCluster(stack, "eu", "green", aws[1])), helmProvider: helm[1], spotServiceLinkedRole: true });
+    const pool = new NodePool(stack, "spot", { karpenter: us, nodeClass: { name: "default" }, kubernetesProvider: k8s, requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot"] }] });
+    return validateApp(app).warnings.filter((w) => w.path === pool.node.path).map((w) => w.message);
+  }
+
+  test("one account (or accounts not known to differ): the other install's role serves this pool, no warning", () => {
+    expect(spotFleet(["111111111111", "111111111111"])).toEqual([]);
+    expect(spotFleet(undefined)).toEqual([]);
+  });
+
+  test("another account: the warning stays", () => {
+    expect(spotFleet(["111111111111", "222222222222"])).toEqual([expect.stringMatching(/^NodePool spot allows spot capacity, but the Karpenter installation does not create the EC2 Spot service-linked role/)]);
+  });
+});

@@ -2,6 +2,7 @@ import { Fn, TerraformStack, Testing, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import { KarpenterValidationError } from "../../lib/core/errors";
+import { runStackChecks } from "../../lib/core/synth-checks";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
 import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
@@ -16,7 +17,9 @@ function byKind(stack: TerraformStack): Record<string, { addr: string; body: any
   return out;
 }
 
+/** The warnings of `c`, those judged at synth included (the spot warning looks at the whole app). */
 function warnings(c: Construct): string[] {
+  runStackChecks(TerraformStack.of(c));
   return c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
 }
 
