@@ -1,11 +1,11 @@
 import { IConstruct } from "constructs";
 import { Token, Tokenization } from "cdktf";
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import { isUnresolved } from "../core/tokens";
 import { nearestKey, Problems } from "../core/problems";
 import { QUEUE_KMS_KEY } from "../core/prop-keys";
 import { keyText } from "../kubernetes/value-rules";
-import { TAG_LIMITS, tagCharacterProblem, TagReceiver, typeName } from "./tag-rules";
+import { TAG_LIMITS, tagCharacterProblem, TagReceiver } from "./tag-rules";
 
 /*
  * Checks of inputs that several constructs share: option objects, tags,

@@ -84,12 +84,3 @@ export function tagCharacterProblem(key: string | undefined, value: string | und
   const what = [...(inKey.length ? [`the key ${JSON.stringify(key)} holds ${listText(inKey)}`] : []), ...(inValue.length ? [`the value holds ${listText(inValue)}`] : [])];
   return `${what.join(" and ")}, which ${who} ${byApi.size === 1 ? "refuses" : "refuse"} in a tag: only ${TAG_CHARACTERS_TEXT} are allowed there`;
 }
-
-/** The JavaScript type of a value as a message names it: "a number", "an array", "null". */
-export function typeName(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  const t = typeof value;
-  return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
-}
-

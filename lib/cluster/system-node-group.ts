@@ -180,7 +180,9 @@ export class SystemNodeGroup extends Construct {
     if (!isUnresolved(amiType) && !AMI_TYPES.includes(amiType)) {
       problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
     }
-    if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
+    if (typeof props?.subnetIds === "string" && !isUnresolved(props.subnetIds)) {
+      problems.add(new KarpenterValidationError(this, "subnetIds", props.subnetIds, `a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply`));
+    } else if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
       problems.add(new KarpenterValidationError(this, "subnetIds", props?.subnetIds, "at least one subnet ID (use private subnets)"));
     }
     if (props?.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {

@@ -87,6 +87,9 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
     }
     if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")");
     c.str("role", p.role, { nonEmpty: true });
+    // Karpenter passes spec.role to IAM as RoleName (AddRoleToInstanceProfile, pkg/providers/instanceprofile), which takes a name only
+    const arn = c.known(p.role) ? /^arn:[^:]+:iam::[^:]*:role\/(?:.*\/)?([^/]+)$/.exec(p.role) : null;
+    if (arn) c.fail("role", p.role, `the role's name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass ${JSON.stringify(arn[1])}`);
     c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
   });
 

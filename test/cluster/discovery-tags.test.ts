@@ -1,5 +1,6 @@
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../../lib/cluster/discovery-tags";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { resolvedReference } from "../../lib/core/tokens";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Fn, TerraformVariable } from "cdktf";
@@ -204,4 +205,15 @@ describe("DiscoveryTags: one owner per tag", () => {
     );
     expect(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [subnet], tagKey: DiscoveryTags.clusterTagKey("demo") })).not.toThrow();
   });
+});
+
+test("DiscoveryTags and SystemNodeGroup: a comma-separated string where a list belongs is called a string", () => {
+  const { stack } = testStack();
+  const cluster = testCluster(stack, "demo");
+  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-a,subnet-b" as any })).message).toBe(
+    'test/discovery: subnets = "subnet-a,subnet-b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
+  );
+  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-a,subnet-b" as any })).message).toBe(
+    'test/system: subnetIds = "subnet-a,subnet-b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply',
+  );
 });

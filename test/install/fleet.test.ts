@@ -416,3 +416,14 @@ describe("fleets: the spot service-linked role is judged per account", () => {
     expect(spotFleet(["111111111111", "222222222222"])).toEqual([expect.stringMatching(/^NodePool spot allows spot capacity, but the Karpenter installation does not create the EC2 Spot service-linked role/)]);
   });
 });
+
+test("addEc2NodeClass / addNodePool in a stack without a Kubernetes provider: our error naming kubernetesProvider, not cdktf's", () => {
+  const app = Testing.app();
+  const stack = new TerraformStack(app, "s");
+  new AwsProvider(stack, "aws", {});
+  new HelmProvider(stack, "helm", {});
+  const karpenter = new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromClusterName(stack, "c", "demo") });
+  karpenter.addNodePool("pool", { nodeClass: karpenter.addEc2NodeClass("default", {}) });
+  const text = (path: string) => `${path}: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack s has no kubernetes provider, and its resources need one; add a KubernetesProvider for the cluster to stack s and pass it as kubernetesProvider (or leave it the stack's only, unaliased kubernetes provider)`;
+  expect((thrown(() => app.synth()) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([text("s/karpenter/node-class-default"), text("s/karpenter/node-pool-pool")]);
+});

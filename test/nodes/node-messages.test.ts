@@ -368,3 +368,18 @@ describe("every unknown prop at once, with the other problems", () => {
     expect(m[1]).toMatch(/did you mean userData \(names are case-sensitive\)\?/);
   });
 });
+
+describe("messages name a wrong JavaScript type, and point the right way", () => {
+  test("a number in quotes, a number where a label value belongs, a string where a list belongs, a role ARN", () => {
+    expect(rejection("NodePool", { weight: "50" as any }).message).toBe('test/obj: weight = "50" is invalid: a number, got a string: a whole number from 1 to 100 (write 50, not "50")');
+    expect(rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: [5 as any] }] }).message).toBe(
+      "test/obj: requirements[0].values[0] = 5 is invalid: a string, got a number (write \"5\"): a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)",
+    );
+    expect(rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: "a,b" as any }] }).message).toBe(
+      'test/obj: requirements[0].values = "a,b" is invalid: a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply',
+    );
+    expect(rejection("EC2NodeClass", { role: "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" }).message).toBe(
+      'test/obj: role = "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" is invalid: the role\'s name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass "KarpenterNodeRole-demo"',
+    );
+  });
+});
