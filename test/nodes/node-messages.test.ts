@@ -383,3 +383,11 @@ describe("messages name a wrong JavaScript type, and point the right way", () =>
     );
   });
 });
+
+test("budgets: [] is refused: the CRD's 10% default applies only when budgets is absent, and no budget limits nothing", () => {
+  expect(rejection("NodePool", { disruption: { budgets: [] } }).message).toBe(
+    'test/obj: disruption.budgets = [] is invalid: at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]',
+  );
+  expect(() => build("NodePool", { disruption: { budgets: [{ nodes: "100%" }] } })).not.toThrow();
+  expect(() => build("NodePool", { disruption: { consolidationPolicy: "WhenEmpty" } })).not.toThrow();
+});
