@@ -131,3 +131,29 @@ function clashes(construct: IConstruct): KarpenterValidationError[] {
     );
   });
 }
+
+const SPOT_ROLES = "spot-service-linked-roles";
+
+/**
+ * Records that `role` creates the EC2 Spot service-linked role (`spot.amazonaws.com`), which exists
+ * once per account: NodePools that allow spot ask {@link createsSpotServiceLinkedRoleFor} at synth.
+ */
+export function recordSpotServiceLinkedRole(role: TerraformResource): void {
+  register(role, SPOT_ROLES, role);
+}
+
+/**
+ * Whether a construct of the app creates the spot service-linked role in the AWS account of
+ * `resource` — or in an account not known to differ from it, as the IAM name clash check judges
+ * (creating the role twice there is an error, so a second one can never be added to silence a warning).
+ * @param resource a resource or data source of the account (e.g. the cluster of a NodePool's install)
+ */
+export function createsSpotServiceLinkedRoleFor(resource: IConstruct & { readonly provider?: TerraformResource["provider"] }): boolean {
+  const account = awsLocation(resource).account;
+  return registered<TerraformResource>(resource, SPOT_ROLES)
+    .filter(attached)
+    .some((role) => {
+      const other = awsLocation(role).account;
+      return account === undefined || other === undefined || account === other;
+    });
+}

@@ -1,10 +1,11 @@
 import { IConstruct } from "constructs";
 import { Token, Tokenization } from "cdktf";
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import { isUnresolved } from "../core/tokens";
 import { nearestKey, Problems } from "../core/problems";
 import { QUEUE_KMS_KEY } from "../core/prop-keys";
 import { keyText } from "../kubernetes/value-rules";
+import { TAG_LIMITS, tagCharacterProblem, TagReceiver } from "./tag-rules";
 
 /*
  * Checks of inputs that several constructs share: option objects, tags,
@@ -13,17 +14,17 @@ import { keyText } from "../kubernetes/value-rules";
  * Terraform and the AWS APIs.
  */
 
-/** AWS tag limits (the same for IAM, EKS, SQS, EventBridge and KMS): AWS "Tagging best practices" and each service's Tag type. */
-export const TAG_LIMITS = { maxTags: 50, keyLength: 128, valueLength: 256 } as const;
-
 /**
- * Checks a `tags` map against the AWS tag rules: at most 50 tags, keys of 1–128 characters not
- * starting with `aws:` (any case; reserved for AWS), values of at most 256 characters. Keys and
- * values that are tokens, and a map that is a token, are left to the API.
- * @throws KarpenterValidationError naming `tags["<key>"]` and showing the tag's value (the message says when the key is the problem)
+ * Checks a `tags` map against the tag rules of every API that receives it, every bad tag at once:
+ * at most 50 tags, keys of 1–128 characters not starting with `aws:` (any case; reserved for AWS),
+ * values of at most 256 characters, and — where a receiver is IAM, SQS, EventBridge or KMS — keys
+ * and values of only letters, digits, spaces and `_ . : / = + - @` (see {@link TAG_APIS}): a tag
+ * EC2 accepts can still fail the first `terraform apply` on an IAM role. Keys and values that are
+ * tokens, and a map that is a token, are left to the API.
+ * @param receivers the resources that get the tags and the API of each (the message names those that refuse a tag)
+ * @throws KarpenterValidationError naming `tags["<key>"]` and showing the tag's value (the message says when the key is the problem, and which APIs refuse it)
  */
-export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined): void {
-  const field = "tags";
+export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined, receivers: readonly TagReceiver[], field = "tags"): void {
   if (tags === undefined || Token.isUnresolved(tags)) return;
   if (tags === null || typeof tags !== "object" || Array.isArray(tags)) {
     throw new KarpenterValidationError(scope, field, tags, "a map of tag keys to string values");
@@ -46,11 +47,17 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
         continue;
       }
     }
-    if (isUnresolved(value)) continue;
-    if (typeof value !== "string") problems.add(new KarpenterValidationError(scope, where, value, "a string tag value"));
-    else if ([...value].length > TAG_LIMITS.valueLength) {
-      problems.add(new KarpenterValidationError(scope, where, value, `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`));
+    if (isUnresolved(value)) {
+      const chars = Token.isUnresolved(key) ? undefined : tagCharacterProblem(key, undefined, receivers);
+      if (chars) problems.add(new KarpenterValidationError(scope, where, value, chars));
+      continue;
     }
+    let why: string | undefined;
+    if (typeof value !== "string") why = `a string tag value, got ${typeName(value)}`;
+    else if ([...value].length > TAG_LIMITS.valueLength) why = `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`;
+    const chars = tagCharacterProblem(Token.isUnresolved(key) ? undefined : key, typeof value === "string" && why === undefined ? value : undefined, receivers);
+    why = [why, chars].filter((w) => w !== undefined).join("; ") || undefined;
+    if (why) problems.add(new KarpenterValidationError(scope, where, value, why));
   }
   problems.throwIfAny(scope);
 }

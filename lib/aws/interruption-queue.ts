@@ -20,6 +20,7 @@ import { clusterNameWithin, NAME_RULES, nameFromCluster } from "../aws-api/resou
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
+import { queueTagReceivers } from "./tag-receivers";
 
 /** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
 export interface InterruptionQueueKmsKey {
@@ -141,7 +142,7 @@ export class InterruptionQueue extends Construct {
       problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkTags(this, props?.tags, queueTagReceivers(props?.kmsKey === true)));
       problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
       const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
       const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));

@@ -28,6 +28,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import type { ControllerIdentity, IamPolicyStatement } from "./controller-role-spec";
 import { requireCluster } from "../cluster/require-cluster";
+import { CONTROLLER_ROLE_TAG_RECEIVERS } from "./tag-receivers";
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
@@ -207,7 +208,7 @@ export class KarpenterControllerRole extends Construct {
         if (queue.kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
       }
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkTags(this, props?.tags, CONTROLLER_ROLE_TAG_RECEIVERS));
       problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
       const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
       const shape = { queue: queue !== undefined, kmsKey: !!queue?.kmsKeyArn };
@@ -344,15 +345,25 @@ export class KarpenterControllerRole extends Construct {
     if (providerArn !== undefined) return trust(providerArn);
     const ctx = awsContext(this, this.awsProvider);
     const derived = `arn:${ctx.partition}:iam::${ctx.accountId}:oidc-provider/${issuer}`;
+    let warned = false;
     // a validation, not the lazy value: annotations are collected after validations and before the stack is resolved
     this.node.addValidation({
       validate: () => {
-        if (cluster.resource instanceof EksCluster && !findOidcProvider(this, cluster)) {
-          const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+        if (warned || findOidcProvider(this, cluster)) return [];
+        const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+        warned = true;
+        if (cluster.resource instanceof EksCluster) {
           Annotations.of(this).addWarning(
             `IRSA needs the IAM OIDC provider of ${which}, and nothing in this app creates it: add an aws_iam_openid_connect_provider ` +
               `(new IamOpenidConnectProvider(scope, "oidc", { url: <cluster>.identity.get(0).oidc.get(0).issuer, clientIdList: ["sts.amazonaws.com"] })), ` +
               `or pass identity.oidcProviderArn of one that exists. Until then the role trusts an OIDC provider ARN derived from the issuer, and the controller cannot assume it.`,
+          );
+        } else {
+          // a cluster read with a data source may or may not have its provider: the app cannot tell, so say what it depends on
+          Annotations.of(this).addWarning(
+            `IRSA needs the IAM OIDC provider of ${which}, which is not created by this app (read with a data source), and nothing in this app creates the provider: ` +
+              `make sure it exists in the account (EKS user guide, "Create an IAM OIDC provider for your cluster"; e.g. eksctl utils associate-iam-oidc-provider --cluster <name> --approve), ` +
+              `or add an IamOpenidConnectProvider for the cluster's issuer, or pass identity.oidcProviderArn. The role trusts the provider ARN derived from the issuer; without that provider the controller cannot assume it.`,
           );
         }
         return [];
@@ -382,4 +393,3 @@ function findOidcProvider(scope: Construct, cluster: IKarpenterCluster): IamOpen
     return resolvedReference(stack, url) === resolvedIssuer;
   });
 }
-

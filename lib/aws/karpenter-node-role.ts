@@ -18,6 +18,7 @@ import { literalNameFromCluster, nameFromCluster } from "../aws-api/resource-nam
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
+import { nodeRoleTagReceivers } from "./tag-receivers";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {
@@ -121,7 +122,7 @@ export class KarpenterNodeRole extends Construct {
       problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags));
+      problems.check(() => checkTags(this, props?.tags, nodeRoleTagReceivers(!!props?.existingRole)));
       problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
       const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));

@@ -1,11 +1,12 @@
 import { Construct } from "constructs";
 import type { IamServiceLinkedRole } from "@cdktf/provider-aws/lib/iam-service-linked-role";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
-import { recordAccountNames } from "../aws-api/account-names";
+import { recordAccountNames, recordSpotServiceLinkedRole } from "../aws-api/account-names";
 import { chooseProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { SPOT_ROLE_PROPS } from "../core/prop-keys";
+import { SPOT_ROLE_TAG_RECEIVERS } from "./tag-receivers";
 
 /** The name IAM gives the service-linked role of `spot.amazonaws.com` (EC2 User Guide, "Service-linked role for Spot Instance requests"). */
 const SPOT_SERVICE_LINKED_ROLE_NAME = "AWSServiceRoleForEC2Spot";
@@ -51,7 +52,7 @@ export class SpotServiceLinkedRole extends Construct {
     super(scope, id);
     const problems = new Problems();
     problems.check(() => checkOptionKeys(this, "", props, SPOT_ROLE_PROPS));
-    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkTags(this, props?.tags, SPOT_ROLE_TAG_RECEIVERS));
     // a provider of the wrong kind or stack is one more problem, before the role exists
     const provider = problems.check(() => chooseProvider(scope, this, "aws", "provider", props?.provider));
     problems.throwIfAny(this, { remove: true });
@@ -63,6 +64,7 @@ export class SpotServiceLinkedRole extends Construct {
       description: "Lets EC2 launch and manage spot instances (Karpenter)",
       tags: props?.tags,
     });
+    recordSpotServiceLinkedRole(this.role);
     this.roleArn = this.role.arn;
     this.roleName = this.role.name;
     recordAccountNames(

@@ -8,7 +8,8 @@ import { KarpenterValidationError } from "../core/errors";
 import { appIndex, attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { sameInstallTarget } from "./cluster-identity";
-import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken, TAG_LIMITS } from "../aws-api/input-checks";
+import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken } from "../aws-api/input-checks";
+import { TAG_LIMITS } from "../aws-api/tag-rules";
 import { nodeClassSelectors } from "./discovery-selectors";
 import { allProblems, Problems } from "../core/problems";
 import { DISCOVERY_TAGS_PROPS } from "../core/prop-keys";
@@ -90,8 +91,11 @@ export interface DiscoveryTagsProps {
  * `aws_ec2_tag` added beside it.
  *
  * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, subnets that are not a literal array
- * (a list token), a public subnet of the app, a subnet listed twice, or an empty tag value or one longer than 256 characters;
- * at synth, for a tag value that EC2NodeClasses of the app with the default selector terms on this cluster do not select
+ * (a list token), a public subnet of the app, a subnet listed twice, a `Subnet` whose own `tags` already hold the key (two owners of one tag),
+ * or an empty tag value or one longer than 256 characters;
+ * at synth, for a tag value that EC2NodeClasses of the app with the default selector terms on this cluster do not select, a
+ * subnet or security group another cluster's DiscoveryTags tags with the same key, or one (the cluster security group included)
+ * that another DiscoveryTags of the same cluster already tags, in any stack of the app
  */
 export class DiscoveryTags extends Construct {
   /**
@@ -142,9 +146,9 @@ export class DiscoveryTags extends Construct {
     problems.check(() => checkOptionKeys(this, "", props, DISCOVERY_TAGS_PROPS));
     const cluster = problems.check(() => requireCluster(this, props));
     const subnets = props?.subnets ?? [];
-    problems.check(() => checkSubnets(this, props?.subnets));
     this.tagKey = props?.tagKey ?? DISCOVERY_TAG_KEY;
     const key = this.tagKey;
+    problems.check(() => checkSubnets(this, props?.subnets, key));
     problems.check(() => checkTagKey(this, "tagKey", key));
     this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
@@ -169,7 +173,12 @@ export class DiscoveryTags extends Construct {
       const resource = s instanceof Subnet ? subnetAddress(s) : subnetReference(s);
       return { field: `subnets[${i}]`, id: resource?.id ?? (s as string), shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? (s as string)), kind: "subnet" as const };
     });
-    claims.push({ field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const });
+    // the cluster security group is a token until apply: it is the same group wherever the cluster is the same
+    claims.push(
+      props.securityGroupId === undefined
+        ? { field: "securityGroupId", id: CLUSTER_SECURITY_GROUP, shown: "the cluster security group", kind: "security group" as const, ofCluster: true }
+        : { field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const },
+    );
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
     register(this, CLAIMS, claim);
     addSynthCheck(this, () => claimProblems(claim));
@@ -227,8 +236,12 @@ function selectsValue(term: unknown, key: string, value: string): boolean {
 interface Claim {
   readonly tags: DiscoveryTags;
   readonly cluster: IKarpenterCluster;
-  readonly targets: { field: string; id: string; shown: string; kind: "subnet" | "security group" }[];
+  /** `ofCluster`: the cluster's own security group, the same one for every claim on the same cluster. */
+  readonly targets: { field: string; id: string; shown: string; kind: "subnet" | "security group"; ofCluster?: boolean }[];
 }
+
+/** The target id of the cluster security group (securityGroupId unset), compared by cluster rather than by ID. */
+const CLUSTER_SECURITY_GROUP = "\u0000cluster-security-group";
 
 const CLAIMS = "discovery-claims";
 
@@ -258,7 +271,23 @@ function claimProblems(mine: Claim): KarpenterValidationError[] {
   const problems: KarpenterValidationError[] = [];
   for (const t of mine.targets) {
     const k = `${isUnresolved(mine.tags.tagKey) ? mine.tags.node.path : mine.tags.tagKey}\u0000${t.id}`;
-    const other = (index.byTarget.get(k) ?? []).find((o) => o.order < myOrder && otherCluster(o.claim, mine));
+    const earlier = (index.byTarget.get(k) ?? []).filter((o) => o.order < myOrder);
+    // the cluster security group of two claims is one group only when their cluster is one
+    const same = earlier.find((o) => (t.ofCluster ? sameInstallTarget(o.claim.cluster, mine.cluster) : !otherCluster(o.claim, mine)));
+    if (same) {
+      problems.push(
+        new KarpenterValidationError(
+          mine.tags,
+          t.field,
+          t.shown,
+          `a ${t.kind} no other DiscoveryTags tags with ${mine.tags.tagKey}: ${same.claim.tags.node.path} already tags ${t.shown} for ${clusterLabel(mine)}, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it` +
+            (t.kind === "subnet" ? "; list the subnet in one DiscoveryTags only" : ", and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group"),
+        ),
+      );
+      continue;
+    }
+    if (t.ofCluster) continue;
+    const other = earlier.find((o) => otherCluster(o.claim, mine));
     if (!other) continue;
     problems.push(
       new KarpenterValidationError(
@@ -307,6 +336,12 @@ function subnetReference(id: string): { id: string; shown: string } | undefined 
   return { id: `${ref.originStack.node.path}\u0000${address[1]}`, shown: `${address[1]} of stack ${ref.originStack.node.path}` };
 }
 
+/** Whether a `Subnet`'s own `tags` hold `key` (a token map is not judged). */
+function ownsTag(subnet: Subnet, key: string): boolean {
+  const tags = subnet.tagsInput;
+  return tags !== undefined && !isUnresolved(tags) && !isUnresolved(key) && key in tags;
+}
+
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};
   return subnet.mapPublicIpOnLaunchInput === true || (!isUnresolved(tags) && "kubernetes.io/role/elb" in tags);
@@ -318,10 +353,13 @@ function isPublic(subnet: Subnet): boolean {
  * `Subnet` of this app. Every problem at once.
  * @throws KarpenterValidationError naming `subnets` or `subnets[<i>]`
  */
-function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> | undefined): void {
+function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> | undefined, key: string): void {
   if (subnets === undefined) return;
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
   if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
+  if (typeof subnets === "string") {
+    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
+  }
   if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
   if (subnets.length === 0) {
     throw new KarpenterValidationError(scope, "subnets", subnets, "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)");
@@ -340,6 +378,9 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
     if (identity !== undefined) seen.set(identity, i);
     if (s instanceof Subnet) {
       if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
+      else if (ownsTag(s, key)) {
+        problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
+      }
     } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
       problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));
     }

@@ -8,6 +8,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { awsContext } from "../aws-api/aws-context";
 import { useProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags, isListToken } from "../aws-api/input-checks";
+import { TAG_APIS } from "../aws-api/tag-rules";
 import { Problems } from "../core/problems";
 import { SYSTEM_NODE_GROUP_PROPS, SYSTEM_NODE_TAINT } from "../core/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "../aws-api/iam";
@@ -179,7 +180,9 @@ export class SystemNodeGroup extends Construct {
     if (!isUnresolved(amiType) && !AMI_TYPES.includes(amiType)) {
       problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
     }
-    if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
+    if (typeof props?.subnetIds === "string" && !isUnresolved(props.subnetIds)) {
+      problems.add(new KarpenterValidationError(this, "subnetIds", props.subnetIds, `a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply`));
+    } else if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
       problems.add(new KarpenterValidationError(this, "subnetIds", props?.subnetIds, "at least one subnet ID (use private subnets)"));
     }
     if (props?.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {
@@ -192,7 +195,7 @@ export class SystemNodeGroup extends Construct {
       problems.add(new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`));
     }
     problems.check(() => checkTaints(this, props?.taints));
-    problems.check(() => checkTags(this, props?.tags));
+    problems.check(() => checkTags(this, props?.tags, [{ api: TAG_APIS.IAM, resource: "the node group role" }, { api: TAG_APIS.EKS, resource: "the node group" }]));
     // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
     const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
     const nodeGroupName = cluster && problems.check(() => nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"));

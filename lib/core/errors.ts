@@ -79,3 +79,11 @@ function show(value: unknown): string {
     return String(value);
   }
 }
+
+/** The JavaScript type of a value as a message names it: "a number", "an array", "null". */
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  const t = typeof value;
+  return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
+}

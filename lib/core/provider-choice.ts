@@ -106,6 +106,10 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   if (all.length > 1) {
     return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`)];
   }
+  // cdktf would only say "Found resources without a matching provider construct": name the prop
+  if (all.length === 0 && use.kind === "kubernetes") {
+    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} has no ${use.kind} provider, and its resources need one; add a ${CLASS_NAME[use.kind]} for the cluster to ${where} and pass it as ${use.prop} (or leave it the stack's only, unaliased ${use.kind} provider)`)];
+  }
   if (all.length === 1 && all[0].alias) {
     return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`)];
   }

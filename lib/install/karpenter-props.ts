@@ -7,6 +7,8 @@ import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { checkValuePaths } from "../helm/chart-values";
 import { checkRepository } from "../helm/helm";
 import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags } from "../aws-api/input-checks";
+import type { TagReceiver } from "../aws-api/tag-rules";
+import { CONTROLLER_ROLE_TAG_RECEIVERS, nodeRoleTagReceivers, queueTagReceivers, SPOT_ROLE_TAG_RECEIVERS } from "../aws/tag-receivers";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
@@ -214,7 +216,7 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     const fromValues = (parts: readonly string[]) => escapeSettings !== undefined && hasPath({ settings: escapeSettings }, ["settings", ...parts]);
     problems.check(() => checkSettingCombinations(scope, merged, (parts) => (fromValues(parts) ? "values." : "") + ["settings", ...parts].join("."), false));
   }
-  problems.check(() => checkTags(scope, props.tags));
+  problems.check(() => checkTags(scope, props.tags, installTagReceivers(props)));
   problems.check(() => checkTagKey(scope, "discoveryTagKey", props.discoveryTagKey));
   for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {
     if (value !== undefined && typeof value !== "boolean") problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
@@ -343,4 +345,16 @@ function tolerates(t: KubernetesToleration, key: string, value: string | undefin
   if (t.effect !== undefined && (t.effect as string) !== "" && t.effect !== effect) return false;
   if (t.operator === "Exists") return t.key === undefined || t.key === "" || t.key === key;
   return t.key === key && (t.value ?? "") === (value ?? "");
+}
+
+/** What gets an install's `tags`: each resource of its building blocks that the props create. */
+function installTagReceivers(props: KarpenterProps): TagReceiver[] {
+  const queue: unknown = props.interruptionQueue;
+  const createsQueue = queue !== false && !(isPlainMap(queue) && "existingQueueArn" in queue);
+  return [
+    ...nodeRoleTagReceivers(isPlainMap(props.nodeRole) && props.nodeRole.existingRole !== undefined),
+    ...CONTROLLER_ROLE_TAG_RECEIVERS,
+    ...(createsQueue ? queueTagReceivers(isPlainMap(queue) && queue.kmsKey === true) : []),
+    ...(props.spotServiceLinkedRole === true ? SPOT_ROLE_TAG_RECEIVERS : []),
+  ];
 }

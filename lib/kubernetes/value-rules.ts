@@ -1,5 +1,5 @@
 import type { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import type * as TokenHelpers from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { nearestKey, Problems } from "../core/problems";
@@ -164,14 +164,20 @@ export class Checker {
   /**
    * Fails when `obj` is not an object (e.g. a string where `{ … }` belongs) or has a set key
    * outside `allowed` (the API server would silently prune it), with a "did you mean" when an
-   * allowed key is a likely typo of it (see {@link suggestion}). Tokens are not inspected.
+   * allowed key is a likely typo of it (see {@link suggestion}). A collecting checker reports every
+   * such key, a throwing one the first. Tokens are not inspected.
    */
   public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj)) this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
-    for (const [k, x] of Object.entries(obj)) {
-      if (isSet(x) && !allowed.includes(k)) this.fail(field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`));
-    }
+    const unknown = Object.entries(obj)
+      .filter(([k, x]) => isSet(x) && !allowed.includes(k))
+      .map(([k, x]) => new KarpenterValidationError(this.where, field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`)));
+    if (unknown.length === 0) return;
+    // every unknown field at once (Karpenter's API server names them all): a collecting checker
+    // records all but the last, which fails this check like any other failure
+    if (this.problems) for (const e of unknown.slice(0, -1)) this.problems.add(e);
+    throw unknown[this.problems ? unknown.length - 1 : 0];
   }
 
   /**
@@ -236,20 +242,22 @@ export class Checker {
     if (!this.known(value)) return;
     const lo = min ?? INT32_MIN;
     const hi = Math.min(max ?? INT32_MAX, Number.MAX_SAFE_INTEGER);
-    if (typeof value !== "number" || !Number.isInteger(value) || value < lo || value > hi) {
+    // a number in quotes (YAML, an environment variable) is a type mistake, not a range one
+    if (typeof value !== "number") this.fail(field, value, `a number, got ${typeName(value)}: ${wholeNumberText(lo, max ?? INT32_MAX)}${typeof value === "string" && /^-?\d+$/.test(value) ? ` (write ${value}, not "${value}")` : ""}`);
+    if (!Number.isInteger(value) || value < lo || value > hi) {
       this.fail(field, value, wholeNumberText(lo, max ?? INT32_MAX, value));
     }
   }
 
   /** A known boolean; the string `"true"` (as YAML or an environment variable gives it) is rejected, not coerced. */
   public bool(field: string, value: boolean | undefined): void {
-    if (this.known(value) && typeof value !== "boolean") this.fail(field, value, "true or false");
+    if (this.known(value) && typeof value !== "boolean") this.fail(field, value, `true or false, got ${typeName(value)}`);
   }
 
   /** A known string (any content), optionally non-empty and at most `maxLength` characters. */
   public str(field: string, value: string | undefined, opts: { nonEmpty?: boolean; maxLength?: number } = {}): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string") this.fail(field, value, "a string");
+    if (typeof value !== "string") this.fail(field, value, `a string, got ${typeName(value)}`);
     if (opts.nonEmpty && value.length === 0) this.fail(field, value, "a non-empty string");
     if (opts.maxLength !== undefined && value.length > opts.maxLength) this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
   }
@@ -260,7 +268,8 @@ export class Checker {
    */
   public list<T>(field: string, value: T[] | undefined, min: number, max: number): T[] | undefined {
     if (value === undefined || value === null || this.token(value)) return undefined;
-    if (!Array.isArray(value)) this.fail(field, value, "a list");
+    if (typeof value === "string") this.fail(field, value, `a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply`);
+    if (!Array.isArray(value)) this.fail(field, value, `a list, got ${typeName(value)}`);
     if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : max === Infinity ? `at least ${min} item(s) (got ${value.length})` : `${min} to ${max} items (got ${value.length})`);
     value.forEach((x, i) => {
       if (x === undefined || x === null) this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
@@ -304,6 +313,7 @@ export class Checker {
   /** A known label value: empty, or ≤ 63 alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
   public labelValue(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
+    if (typeof value !== "string") this.fail(field, value, `a string, got ${typeName(value)}${typeof value === "number" ? ` (write "${value}")` : ""}: ${LABEL_VALUE_TEXT}`);
     if (!isLabelValue(value)) this.fail(field, value, LABEL_VALUE_TEXT);
   }
 

@@ -4,6 +4,7 @@ import { Checker, entry, GO_DURATION, holdsToken, isSet, QUANTITY, withSuggestio
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
+import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
 
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
@@ -59,6 +60,20 @@ const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
 const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
 
 /**
+ * Where Karpenter sends `spec.tags`: EC2 always (karpenter-provider-aws pkg/providers/launchtemplate:
+ * the launch template and its network interfaces and spot requests; pkg/providers/instance: the
+ * fleet, instances and volumes of CreateFleet), and IAM when the class names a `role`: Karpenter
+ * then creates the instance profile itself, tagged with `spec.tags` (pkg/providers/instanceprofile
+ * Create, tags from EC2NodeClass.InstanceProfileTags), and IAM allows fewer characters than EC2.
+ */
+function nodeClassTagReceivers(p: Ec2NodeClassOptions): TagReceiver[] {
+  return [
+    { api: TAG_APIS.EC2, resource: "the launch template, instances, volumes and network interfaces" },
+    ...(isSet(p.role) && !isSet(p.instanceProfile) ? [{ api: TAG_APIS.IAM, resource: "the instance profile Karpenter creates for role" }] : []),
+  ];
+}
+
+/**
  * Checks EC2NodeClass props after defaults (role, selector terms) for Karpenter version `v`.
  * A throwing checker stops at the first problem; a collecting one records one problem per
  * independent field, list item and map entry.
@@ -72,6 +87,9 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
     }
     if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")");
     c.str("role", p.role, { nonEmpty: true });
+    // Karpenter passes spec.role to IAM as RoleName (AddRoleToInstanceProfile, pkg/providers/instanceprofile), which takes a name only
+    const arn = c.known(p.role) ? /^arn:[^:]+:iam::[^:]*:role\/(?:.*\/)?([^/]+)$/.exec(p.role) : null;
+    if (arn) c.fail("role", p.role, `the role's name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass ${JSON.stringify(arn[1])}`);
     c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
   });
 
@@ -117,10 +135,20 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   c.guard(() => {
     tags = c.map("tags", p.tags);
   });
+  const receivers = nodeClassTagReceivers(p);
+  // an IAM refusal leaves the class without an instance profile: it never becomes Ready
+  const notReady = "; the EC2NodeClass would never become Ready";
   for (const [k, val] of tags) {
     c.guard(() => {
-      if (c.known(k)) for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
+      if (c.known(k)) {
+        for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
+        const length = [...k].length;
+        if (length > TAG_LIMITS.keyLength) c.failKey("tags", k, val, `is ${length} characters long: EC2 and IAM take tag keys of at most ${TAG_LIMITS.keyLength} characters`);
+      }
       c.str(entry("tags", k), val);
+      if (c.known(val) && [...val].length > TAG_LIMITS.valueLength) c.fail(entry("tags", k), val, `a tag value of at most ${TAG_LIMITS.valueLength} characters, the EC2 and IAM limit (got ${[...val].length})`);
+      const chars = tagCharacterProblem(c.known(k) ? k : undefined, c.known(val) ? val : undefined, receivers);
+      if (chars) c.fail(entry("tags", k), val, chars + notReady);
     });
   }
 }

@@ -7,6 +7,8 @@ import { DISCOVERY_TAG_KEY } from "../cluster/discovery-tags";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
+import { attached, register, registered } from "../core/app-index";
+import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
 import { aliasFamilyOf, checkEc2NodeClass, kubeletExpressionFields, TYPED_KUBELET_FIELDS } from "./ec2-node-class-rules";
 import { FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
@@ -94,7 +96,8 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  * The one-line form `new Ec2NodeClass(this, "default", { karpenter })` gives: `role` = the
  * Karpenter node role, subnets and security groups found by the `karpenter.sh/discovery` tag
  * with the cluster's name, and AMI alias `al2023@latest` (pin a version in production: `latest`
- * replaces every node when AWS publishes a new AMI).
+ * replaces every node when AWS publishes a new AMI; synth warns once per app, on the first class
+ * relying on this default).
  *
  * Every CRD rule that needs no cluster state is checked in the constructor, and every problem of
  * the class comes in one {@link KarpenterValidationError} (each in its `problems`), naming the
@@ -220,6 +223,7 @@ export class Ec2NodeClass extends Construct {
     for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
+    if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms)) warnLatestAliasOnce(this, name, amiSelectorTerms);
     const defaultTerms = cluster !== undefined && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
     if (cluster && defaultTerms) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
     const selectorTerms = [spec.subnetSelectorTerms, spec.securityGroupSelectorTerms].flatMap((t): unknown[] => (Array.isArray(t) && !Token.isUnresolved(t) ? t : isSet(t) ? [t] : []));
@@ -329,6 +333,33 @@ function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelec
   if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
   const family = aliasFamilyOf(amiFamily);
   return family === undefined ? undefined : [{ alias: `${family}@latest` }];
+}
+
+const LATEST_ALIAS_CLASSES = "latest-alias-node-classes";
+
+/**
+ * Records a class whose AMI terms are the default `<family>@latest` alias (amiSelectorTerms not
+ * given), and warns ONCE per app, on the first such class, naming them all: with `latest` Karpenter
+ * replaces every node (drift) whenever AWS publishes an AMI, an outcome decided outside the app, so
+ * it is said; once, so that a quickstart with one class gets one line, not one per class. A class
+ * that writes `@latest` itself has chosen it and is not warned.
+ */
+function warnLatestAliasOnce(nodeClass: Ec2NodeClass, name: string, terms: readonly AmiSelectorTerm[]): void {
+  const alias = terms.length === 1 ? terms[0].alias : undefined;
+  if (typeof alias !== "string" || !alias.endsWith("@latest")) return;
+  register(nodeClass, LATEST_ALIAS_CLASSES, { nodeClass, name, alias });
+  let warned = false;
+  addSynthCheck(nodeClass, () => {
+    const all = registered<{ nodeClass: Ec2NodeClass; name: string; alias: string }>(nodeClass, LATEST_ALIAS_CLASSES).filter((x) => attached(x.nodeClass));
+    if (warned || all[0]?.nodeClass !== nodeClass) return [];
+    warned = true;
+    const classes = all.map((x) => `${x.name} (${x.alias})`).join(", ");
+    Annotations.of(nodeClass).addWarning(
+      `EC2NodeClass ${classes}: the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of ${all.length === 1 ? "the class" : "these classes"} (drift) whenever AWS publishes one. ` +
+        `Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250101" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.`,
+    );
+    return [];
+  });
 }
 
 /**

@@ -323,6 +323,12 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
   let budgets: Budget[] | undefined;
   c.guard(() => {
     budgets = c.list("disruption.budgets", d.budgets, 0, 50);
+    // the CRD's default (one budget of nodes: "10%") is applied only when the field is absent; an empty
+    // list is kept, and Karpenter takes the least of no budgets, math.MaxInt32 (sigs.k8s.io/karpenter
+    // NodePool.GetAllowedDisruptionsByReason): every node of the pool may be disrupted at once
+    if (budgets?.length === 0) {
+      c.fail("disruption.budgets", budgets, 'at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]');
+    }
   });
   budgets?.forEach((b, i) => checkBudget(c, `disruption.budgets[${i}]`, b));
 }

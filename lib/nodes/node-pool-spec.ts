@@ -135,8 +135,10 @@ export interface Disruption {
    */
   readonly consolidateAfter?: string;
   /**
-   * Disruption budgets (at most 50); the most restrictive active budget wins.
-   * @default one budget `{ nodes: "10%" }` (CRD default)
+   * Disruption budgets (1 to 50); the most restrictive active budget wins. An empty list is refused:
+   * the CRD's default applies only when the field is absent, and Karpenter limits nothing with no
+   * budget (sigs.k8s.io/karpenter `NodePool.GetAllowedDisruptionsByReason`); write `[{ nodes: "100%" }]` for no limit.
+   * @default one budget `{ nodes: "10%" }` (NodePool CRD default)
    */
   readonly budgets?: Budget[];
 }

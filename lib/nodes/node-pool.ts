@@ -12,6 +12,8 @@ import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import { addSynthCheck } from "../core/synth-checks";
+import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
@@ -194,7 +196,15 @@ export class NodePool extends Construct {
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
-    if (spot && !karpenter?.createsSpotServiceLinkedRole) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+    if (spot && !karpenter?.createsSpotServiceLinkedRole) {
+      // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
+      let judged = false;
+      addSynthCheck(this, () => {
+        if (!judged && !createsSpotServiceLinkedRoleFor(karpenter?.cluster.resource ?? this)) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+        judged = true;
+        return [];
+      });
+    }
     if (!ownClass) {
       const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
       if (same) Annotations.of(this).addWarning(`NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`);

@@ -1,6 +1,7 @@
 import { TerraformVariable } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { checkExistingRole, checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkStringList, checkTags, IAM_ACTIONS, IAM_RESOURCES, isListToken } from "../../lib/aws-api/input-checks";
+import { TAG_APIS } from "../../lib/aws-api/tag-rules";
 import { testCluster, testStack, thrown } from "../helpers";
 import { requireCluster } from "../../lib/cluster/require-cluster";
 
@@ -20,12 +21,36 @@ describe("input checks", () => {
     const { stack } = testStack();
     const v = new TerraformVariable(stack, "v", { type: "string" }).stringValue;
     const map = new TerraformVariable(stack, "m", { type: "map(string)" }).value;
-    expect(() => checkTags(stack, map)).not.toThrow();
-    expect(() => checkTags(stack, { [v]: "x", team: v })).not.toThrow();
-    expect(() => checkTags(stack, { ["é".repeat(128)]: "ü".repeat(256) })).not.toThrow();
-    expect(() => checkTags(stack, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, ""])))).not.toThrow();
-    expect(() => checkTags(stack, { ["é".repeat(129)]: "x" })).toThrow(/is 129 characters long/);
-    expect(() => checkTags(stack, { "Aws:x": "x" })).toThrow(/^test: tags\["Aws:x"\] = "x" is invalid: the key "Aws:x" is reserved: tag keys starting with "aws:"/);
+    const iam = [{ api: TAG_APIS.IAM, resource: "the role" }];
+    expect(() => checkTags(stack, map, iam)).not.toThrow();
+    expect(() => checkTags(stack, { [v]: "x", team: v }, iam)).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(128)]: "ü".repeat(256) }, iam)).not.toThrow();
+    expect(() => checkTags(stack, Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, ""])), iam)).not.toThrow();
+    expect(() => checkTags(stack, { ["é".repeat(129)]: "x" }, iam)).toThrow(/is 129 characters long/);
+    expect(() => checkTags(stack, { "Aws:x": "x" }, iam)).toThrow(/^test: tags\["Aws:x"\] = "x" is invalid: the key "Aws:x" is reserved: tag keys starting with "aws:"/);
+    expect(() => checkTags(stack, { team: 5 as any }, iam)).toThrow('test: tags["team"] = 5 is invalid: a string tag value, got a number');
+  });
+
+  test("tags: the characters IAM, SQS, EventBridge and KMS allow; EC2 and EKS take any", () => {
+    const { stack } = testStack();
+    const ok = { "Cost Center": "R+D/ünïcode 日本 @x:y=z_1.2-3", "a\u00a0b": "" };
+    const all = [
+      { api: TAG_APIS.IAM, resource: "the role" },
+      { api: TAG_APIS.SQS, resource: "the queue" },
+      { api: TAG_APIS.EventBridge, resource: "the rules" },
+      { api: TAG_APIS.KMS, resource: "the key" },
+      { api: TAG_APIS.IAM, resource: "its policies" },
+    ];
+    expect(() => checkTags(stack, ok, all)).not.toThrow();
+    const bad = { "team,x": "a&b", owner: "me, you!", "#": "ok" };
+    expect(() => checkTags(stack, bad, [{ api: TAG_APIS.EC2, resource: "the tags" }, { api: TAG_APIS.EKS, resource: "the node group" }])).not.toThrow();
+    const error = thrown(() => checkTags(stack, bad, all)) as KarpenterValidationError;
+    expect(error.problems.map((p) => p.message)).toEqual([
+      'test: tags["team,x"] = "a&b" is invalid: the key "team,x" holds "," and the value holds "&", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test: tags["owner"] = "me, you!" is invalid: the value holds "," and "!", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test: tags["#"] = "ok" is invalid: the key "#" holds "#", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+    ]);
+    expect(() => checkTags(stack, { t: "tab\there" }, [{ api: TAG_APIS.SQS, resource: "the queue" }])).toThrow('test: tags["t"] = "tab\\there" is invalid: the value holds "\\t", which SQS (the queue) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
   });
 
   test("IAM role ARNs and names", () => {

@@ -79,6 +79,17 @@ describe("a constructor that throws leaves nothing behind", () => {
     expect(tree(stack)).toEqual([]);
   });
 
+  test("each building block names the APIs and resources that refuse a tag", () => {
+    const { stack, cluster } = setup();
+    const bad = { owner: "a&b" };
+    const msg = (path: string, who: string) => `${path}: tags["owner"] = "a&b" is invalid: the value holds "&", which ${who} in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`;
+    expect(rejected(() => new InterruptionQueue(stack, "q", { cluster, tags: bad, kmsKey: true })).message).toBe(msg("eks/q", "SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue's key) refuse"));
+    expect(rejected(() => new KarpenterNodeRole(stack, "n", { cluster, tags: bad })).message).toBe(msg("eks/n", "IAM (the node role) refuses"));
+    expect(rejected(() => new SpotServiceLinkedRole(stack, "s", { tags: bad })).message).toBe(msg("eks/s", "IAM (the spot service-linked role) refuses"));
+    // an existing role gets no tags from here: only the access entry (EKS) does, which takes any character
+    expect(() => new KarpenterNodeRole(stack, "existing", { cluster, tags: bad, existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r" } })).not.toThrow();
+  });
+
   test("the shared data sources another construct created stay when a later one fails", () => {
     const { stack, cluster } = setup();
     const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster });

@@ -248,14 +248,24 @@ describe("KarpenterControllerRole", () => {
       ]);
     });
 
-    test("no warning with a given oidcProviderArn, with Pod Identity, or for a cluster read with a data source", () => {
+    test("no warning with a given oidcProviderArn or with Pod Identity", () => {
       expect(warnings(controller({ identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC" } }).stack)).toEqual([]);
       expect(warnings(controller().stack)).toEqual([]);
+    });
+
+    test("a cluster read with a data source: the warning says the provider must exist (the app cannot tell), once", () => {
       const { stack } = testStack();
       const cluster = KarpenterCluster.fromClusterName(stack, "existing", "prod");
       const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster });
       new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, identity: { type: "irsa" } });
-      expect(warnings(stack)).toEqual([]);
+      Testing.synth(stack, true);
+      expect(warnings(stack)).toEqual([
+        'IRSA needs the IAM OIDC provider of cluster prod, which is not created by this app (read with a data source), and nothing in this app creates the provider: make sure it exists in the account (EKS user guide, "Create an IAM OIDC provider for your cluster"; e.g. eksctl utils associate-iam-oidc-provider --cluster <name> --approve), or add an IamOpenidConnectProvider for the cluster\'s issuer, or pass identity.oidcProviderArn. The role trusts the provider ARN derived from the issuer; without that provider the controller cannot assume it.',
+      ]);
+      const given = testStack();
+      const existing = KarpenterCluster.fromClusterName(given.stack, "existing", "prod");
+      new KarpenterControllerRole(given.stack, "controller", { cluster: existing, nodeRole: new KarpenterNodeRole(given.stack, "node-role", { cluster: existing }), identity: { type: "irsa", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/ABC" } });
+      expect(warnings(given.stack)).toEqual([]);
     });
 
     test("a token cluster name is not printed as a token in the warning", () => {

@@ -1,10 +1,13 @@
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { DiscoveryTags, DISCOVERY_TAG_KEY } from "../../lib/cluster/discovery-tags";
+import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { resolvedReference } from "../../lib/core/tokens";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Fn, TerraformVariable } from "cdktf";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
-import { Testing } from "cdktf";
+import { Testing, TerraformStack } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { providedStack, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
@@ -179,4 +182,38 @@ describe("DiscoveryTags", () => {
       expect(warningsOf(own.tags)).toEqual([]);
     });
   });
+});
+
+describe("DiscoveryTags: one owner per tag", () => {
+  test("the cluster security group tagged by a DiscoveryTags in the cluster's stack and one in a network stack", () => {
+    const { app, stack } = testStack("cluster");
+    new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack, "demo") });
+    const network = new TerraformStack(app, "network");
+    new AwsProvider(network, "aws", { region: "us-east-1" });
+    new DiscoveryTags(network, "discovery", { cluster: KarpenterCluster.fromClusterName(network, "demo", "demo"), subnets: ["subnet-0a"] });
+    expect(rejected(() => app.synth()).message).toBe(
+      'network/discovery: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: cluster/discovery already tags the cluster security group for cluster demo, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
+    );
+  });
+
+  test("a Subnet that carries the discovery tag in its own tags is not listed too; another key is no clash", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { ...DiscoveryTags.subnetTags("demo") } });
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet] })).message).toBe(
+      "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already",
+    );
+    expect(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [subnet], tagKey: DiscoveryTags.clusterTagKey("demo") })).not.toThrow();
+  });
+});
+
+test("DiscoveryTags and SystemNodeGroup: a comma-separated string where a list belongs is called a string", () => {
+  const { stack } = testStack();
+  const cluster = testCluster(stack, "demo");
+  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-a,subnet-b" as any })).message).toBe(
+    'test/discovery: subnets = "subnet-a,subnet-b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
+  );
+  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-a,subnet-b" as any })).message).toBe(
+    'test/system: subnetIds = "subnet-a,subnet-b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply',
+  );
 });

@@ -304,16 +304,25 @@ describe("fleets: discovery tags", () => {
     expect(() => app.synth()).toThrow(/green\/tags: subnets\[0\] = "aws_subnet.subnet of stack network" is invalid: .*blue\/tags tags subnet aws_subnet.subnet of stack network with karpenter.sh\/discovery for cluster blue/);
   });
 
-  test("one security group tagged for two clusters is a synth error too; the same cluster twice is not a collision", () => {
+  test("one security group tagged for two clusters is a synth error too; for the same cluster twice, two owners of one tag", () => {
     const { stack, blue, green } = twoClusters();
     new DiscoveryTags(stack, "blue-tags", { cluster: blue, securityGroupId: "sg-1" });
     new DiscoveryTags(stack, "green-tags", { cluster: green, securityGroupId: "sg-1" });
     expect(() => Testing.synth(stack, true)).toThrow(/s\/green-tags: securityGroupId = "sg-1" is invalid: a security group no other cluster's discovery tag claims: s\/blue-tags tags security group sg-1 with karpenter\.sh\/discovery for cluster blue/);
 
+    // the same value twice does not overwrite, but two aws_ec2_tag own one tag: destroying either removes it
     const again = twoClusters();
     new DiscoveryTags(again.stack, "tags-1", { cluster: again.blue, subnets: ["subnet-1"] });
-    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-1"], securityGroupId: "sg-2" });
-    expect(() => Testing.synth(again.stack, true)).not.toThrow();
+    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-1"] });
+    expect((thrown(() => Testing.synth(again.stack, true)) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([
+      's/tags-2: subnets[0] = "subnet-1" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-1 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only',
+      's/tags-2: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags the cluster security group for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
+    ]);
+    // two clusters' own security groups are two groups
+    const own = twoClusters();
+    new DiscoveryTags(own.stack, "blue-tags", { cluster: own.blue });
+    new DiscoveryTags(own.stack, "green-tags", { cluster: own.green });
+    expect(() => Testing.synth(own.stack, true)).not.toThrow();
   });
 
   test("shared VPC: a per-cluster tag key on the subnets, the install and its EC2NodeClass default selector terms", () => {
@@ -381,4 +390,40 @@ test("values of two installs stay apart", () => {
   new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.eu });
   const releases = Object.values<any>(synthJson(stack).resource.helm_release).filter((r) => r.chart === "karpenter");
   expect(releases.map((r) => [r.provider, YAML.parse(r.values[0]).settings.clusterName]).sort()).toEqual([["helm.eu", "${aws_eks_cluster.eu.name}"], ["helm.us", "${aws_eks_cluster.us.name}"]]);
+});
+
+describe("fleets: the spot service-linked role is judged per account", () => {
+  /** Two clusters in two regions of `accounts` (one each), an install on each, the second creating the role, and a spot pool on the first. */
+  function spotFleet(accounts: [string, string] | undefined) {
+    const app = Testing.app();
+    const stack = new TerraformStack(app, "fleet");
+    const pinned = (i: number) => (accounts ? { allowedAccountIds: [accounts[i]] } : {});
+    const aws = [new AwsProvider(stack, "aws-us", { alias: "us", region: "us-east-1", ...pinned(0) }), new AwsProvider(stack, "aws-eu", { alias: "eu", region: "eu-west-1", ...pinned(1) })];
+    const helm = [new HelmProvider(stack, "helm-us", { alias: "us" }), new HelmProvider(stack, "helm-eu", { alias: "eu" })];
+    const k8s = new KubernetesProvider(stack, "k8s", {});
+    const us = new Karpenter(stack, "karpenter-us", { cluster: KarpenterCluster.fromEksCluster(eksCluster(stack, "us", "blue", aws[0])), helmProvider: helm[0] });
+    new Karpenter(stack, "karpenter-eu", { cluster: KarpenterCluster.fromEksCluster(eksCluster(stack, "eu", "green", aws[1])), helmProvider: helm[1], spotServiceLinkedRole: true });
+    const pool = new NodePool(stack, "spot", { karpenter: us, nodeClass: { name: "default" }, kubernetesProvider: k8s, requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot"] }] });
+    return validateApp(app).warnings.filter((w) => w.path === pool.node.path).map((w) => w.message);
+  }
+
+  test("one account (or accounts not known to differ): the other install's role serves this pool, no warning", () => {
+    expect(spotFleet(["111111111111", "111111111111"])).toEqual([]);
+    expect(spotFleet(undefined)).toEqual([]);
+  });
+
+  test("another account: the warning stays", () => {
+    expect(spotFleet(["111111111111", "222222222222"])).toEqual([expect.stringMatching(/^NodePool spot allows spot capacity, but the Karpenter installation does not create the EC2 Spot service-linked role/)]);
+  });
+});
+
+test("addEc2NodeClass / addNodePool in a stack without a Kubernetes provider: our error naming kubernetesProvider, not cdktf's", () => {
+  const app = Testing.app();
+  const stack = new TerraformStack(app, "s");
+  new AwsProvider(stack, "aws", {});
+  new HelmProvider(stack, "helm", {});
+  const karpenter = new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromClusterName(stack, "c", "demo") });
+  karpenter.addNodePool("pool", { nodeClass: karpenter.addEc2NodeClass("default", {}) });
+  const text = (path: string) => `${path}: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack s has no kubernetes provider, and its resources need one; add a KubernetesProvider for the cluster to stack s and pass it as kubernetesProvider (or leave it the stack's only, unaliased kubernetes provider)`;
+  expect((thrown(() => app.synth()) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([text("s/karpenter/node-class-default"), text("s/karpenter/node-pool-pool")]);
 });

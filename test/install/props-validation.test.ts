@@ -100,6 +100,20 @@ describe("every problem of one construct at once, on the construct and prop the 
     );
   });
 
+  test("Karpenter: a tag IAM, SQS and EventBridge refuse is named with each API and resource that gets it; EC2 would take it", () => {
+    const { stack, cluster } = setup();
+    expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { owner: "me, you", "cost&centre": "42" } })).message).toBe(
+      [
+        "2 problems in the props of test/karpenter:",
+        `  - test/karpenter: tags["owner"] = "me, you" is invalid: the value holds ",", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
+        `  - test/karpenter: tags["cost&centre"] = "42" is invalid: the key "cost&centre" holds "&", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
+      ].join("\n"),
+    );
+    const spotAndKey = rejected(() => new Karpenter(stack, "k2", { cluster, tags: { t: "a;b" }, interruptionQueue: { kmsKey: true }, spotServiceLinkedRole: true, nodeRole: { existingRole: { roleName: "n", roleArn: "arn:aws:iam::123456789012:role/n" } } }));
+    expect(spotAndKey.message).toBe('test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
+    expect(rejected(() => new Karpenter(stack, "k3", { cluster, tags: { t: "a;b" }, interruptionQueue: false })).message).toBe('test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
+  });
+
   test("Karpenter: option objects are checked with the rest, each on the Karpenter prop (nodeRole.roleName, not node-role's roleName)", () => {
     const { stack, cluster } = setup();
     const e = rejected(() =>

@@ -1,3 +1,4 @@
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { TerraformStack, Testing } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
@@ -17,6 +18,7 @@ function clusterStack(name = "prod", region = "eu-west-1") {
   const app = Testing.app();
   const stack = new TerraformStack(app, "eks");
   new AwsProvider(stack, "aws", { region });
+  new KubernetesProvider(stack, "kubernetes", {});
   const eks = new EksCluster(stack, "cluster", { name, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
   return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }

@@ -335,7 +335,7 @@ function pick(k: FakeInstallation): IKarpenterInstallation {
 }
 
 describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleName", () => {
-  test("a name IAM refuses is an error with the node role's message; a token, a role ARN (warned) and a good name pass", () => {
+  test("a name IAM refuses is an error with the node role's message; a role ARN is refused with its name; a token and a good name pass", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
     const error = thrown(() => new Ec2NodeClass(stack, "bad", { karpenter, role: "bad role!" }));
@@ -345,7 +345,6 @@ describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleNa
     expect(stack.node.tryFindChild("bad")).toBeUndefined();
     expect(() => new Ec2NodeClass(stack, "token", { karpenter, role: Fn.lower("ROLE") })).not.toThrow();
     expect(() => new Ec2NodeClass(stack, "good", { karpenter, role: "Team+Nodes=a,b.c@d_e-f" })).not.toThrow();
-    const arn = new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" });
-    expect(arn.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data))[0]).toContain("is not the Karpenter node role of test/karpenter");
+    expect(thrown(() => new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" })).message).toMatch(/role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo"$/);
   });
 });

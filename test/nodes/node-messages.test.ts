@@ -28,6 +28,12 @@ describe("messages say what is allowed", () => {
     expect(cluster.message).toBe('test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"');
     const aws = rejection("EC2NodeClass", { tags: { "aws:foo": "x" } });
     expect(aws.message).toBe('test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key');
+    // with role, Karpenter tags the instance profile it creates (IAM); with instanceProfile only EC2 gets the tags
+    const iamTag = rejection("EC2NodeClass", { tags: { "team#1": "a,b" } });
+    expect(iamTag.message).toBe('test/obj: tags["team#1"] = "a,b" is invalid: the key "team#1" holds "#" and the value holds ",", which IAM (the instance profile Karpenter creates for role) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there; the EC2NodeClass would never become Ready');
+    expect(() => build("EC2NodeClass", { role: undefined, instanceProfile: "profile", tags: { "team#1": "a,b" } })).not.toThrow();
+    const long = rejection("EC2NodeClass", { tags: { team: "x".repeat(257) } });
+    expect(long.message).toBe(`test/obj: tags["team"] = "${"x".repeat(199)}… is invalid: a tag value of at most 256 characters, the EC2 and IAM limit (got 257)`);
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
     expect(signal.message).toBe('test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"');
     const typo = rejection("EC2NodeClass", { kubelet: { evictionHard: { "nodefs.avilable": "10%" } } });
@@ -344,4 +350,44 @@ describe("limits on resources no node has", () => {
 
 test("a misspelt construct prop is suggested too", () => {
   expect(rejection("EC2NodeClass", { discoveryTagkey: "k" } as any).message).toMatch(/^test\/obj: discoveryTagkey = "k" is invalid: not a field of Ec2NodeClassProps \(an unknown field would be silently dropped\); did you mean discoveryTagKey \(names are case-sensitive\)\? The known fields are /);
+});
+
+describe("every unknown prop at once, with the other problems", () => {
+  test("NodePool: two unknown props and a bad weight are three problems", () => {
+    expect(messages("NodePool", { wieght: 5, foo: "x", weight: 0 } as any)).toEqual([
+      expect.stringMatching(/^test\/obj: wieght = 5 is invalid: not a field of NodePoolProps \(an unknown field would be silently dropped\); did you mean weight\?/),
+      expect.stringMatching(/^test\/obj: foo = "x" is invalid: not a field of NodePoolProps \(an unknown field would be silently dropped\): the known fields are name, requirements, /),
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
+    ]);
+  });
+
+  test("EC2NodeClass: two unknown props, an unknown field of a nested object, and a bad tag", () => {
+    const m = messages("EC2NodeClass", { amiFamly: "AL2023", userdata: "x", metadataOptions: { httpTokens: "required", hopLimit: 2 }, tags: { "aws:x": "y" } } as any);
+    expect(m.map((x) => x.split(" = ")[0])).toEqual(["test/obj: amiFamly", "test/obj: userdata", "test/obj: metadataOptions.hopLimit", 'test/obj: tags["aws:x"]']);
+    expect(m[0]).toMatch(/did you mean amiFamily\?/);
+    expect(m[1]).toMatch(/did you mean userData \(names are case-sensitive\)\?/);
+  });
+});
+
+describe("messages name a wrong JavaScript type, and point the right way", () => {
+  test("a number in quotes, a number where a label value belongs, a string where a list belongs, a role ARN", () => {
+    expect(rejection("NodePool", { weight: "50" as any }).message).toBe('test/obj: weight = "50" is invalid: a number, got a string: a whole number from 1 to 100 (write 50, not "50")');
+    expect(rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: [5 as any] }] }).message).toBe(
+      "test/obj: requirements[0].values[0] = 5 is invalid: a string, got a number (write \"5\"): a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)",
+    );
+    expect(rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: "a,b" as any }] }).message).toBe(
+      'test/obj: requirements[0].values = "a,b" is invalid: a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply',
+    );
+    expect(rejection("EC2NodeClass", { role: "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" }).message).toBe(
+      'test/obj: role = "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" is invalid: the role\'s name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass "KarpenterNodeRole-demo"',
+    );
+  });
+});
+
+test("budgets: [] is refused: the CRD's 10% default applies only when budgets is absent, and no budget limits nothing", () => {
+  expect(rejection("NodePool", { disruption: { budgets: [] } }).message).toBe(
+    'test/obj: disruption.budgets = [] is invalid: at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]',
+  );
+  expect(() => build("NodePool", { disruption: { budgets: [{ nodes: "100%" }] } })).not.toThrow();
+  expect(() => build("NodePool", { disruption: { consolidationPolicy: "WhenEmpty" } })).not.toThrow();
 });

@@ -1,7 +1,9 @@
 import { Fn, TerraformStack, Testing, Token } from "cdktf";
 import { Construct } from "constructs";
 import { Release } from "@cdktf/provider-helm/lib/release";
+import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { KarpenterValidationError } from "../../lib/core/errors";
+import { runStackChecks } from "../../lib/core/synth-checks";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
 import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
@@ -16,7 +18,9 @@ function byKind(stack: TerraformStack): Record<string, { addr: string; body: any
   return out;
 }
 
+/** The warnings of `c`, those judged at synth included (the spot warning looks at the whole app). */
 function warnings(c: Construct): string[] {
+  runStackChecks(TerraformStack.of(c));
   return c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
 }
 
@@ -318,6 +322,7 @@ describe("the node class must belong to the pool's installation", () => {
 describe("NodePool names are unique per cluster (checked at synth)", () => {
   test("two pools named default of one installation fail synth, naming both paths", () => {
     const { stack } = testStack();
+    new KubernetesProvider(stack, "kubernetes", {});
     const karpenter = new FakeInstallation(stack, "karpenter");
     const nodeClass = new Ec2NodeClass(stack, "nc", { karpenter });
     new NodePool(stack, "first", { nodeClass, name: "default" });

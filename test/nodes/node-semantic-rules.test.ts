@@ -197,29 +197,49 @@ describe("EC2NodeClass: kubelet", () => {
 });
 
 describe("EC2NodeClass: default selector terms and discovery tags", () => {
+  // a pinned alias: these tests are about the selector terms, not the once-per-app note on the default alias
+  const PINNED = [{ alias: "al2023@v20250101" }];
   const DISCOVERY = /selects subnets and security groups by the tag karpenter.sh\/discovery \(the default terms\), but nothing in this app tags anything with it/;
 
   test("a cluster this app creates, default terms, no discovery tag anywhere: a warning", () => {
     const { app, stack, cluster } = clusterIn();
-    new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod" });
+    new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: PINNED });
     const report = validateApp(app);
     expect(report.warnings).toEqual([{ path: "nodes/class", message: expect.stringMatching(DISCOVERY) }]);
   });
 
   test("DiscoveryTags, or a subnet with the tag in its tags, silences it", () => {
     const a = clusterIn();
-    new Ec2NodeClass(a.stack, "class", { cluster: a.cluster, role: "KarpenterNodeRole-prod" });
+    new Ec2NodeClass(a.stack, "class", { cluster: a.cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: PINNED });
     new DiscoveryTags(a.stack, "discovery", { cluster: a.cluster, subnets: ["subnet-1"] });
     expect(validateApp(a.app).warnings).toEqual([]);
     const b = clusterIn();
-    new Ec2NodeClass(b.stack, "class", { cluster: b.cluster, role: "KarpenterNodeRole-prod" });
+    new Ec2NodeClass(b.stack, "class", { cluster: b.cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: PINNED });
     new Subnet(b.stack, "subnet", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { ...DiscoveryTags.subnetTags("prod") } });
     expect(validateApp(b.app).warnings).toEqual([]);
   });
 
   test("explicit selector terms are not judged", () => {
-    const cls = nodeClass({});
+    const cls = nodeClass({ amiSelectorTerms: PINNED });
     expect(validateApp(cls.node.root).warnings).toEqual([]);
+  });
+});
+
+describe("EC2NodeClass: the default AMI alias is noted once per app", () => {
+  test("two classes on the default al2023@latest: one warning, on the first, naming both; a class writing @latest itself is not noted", () => {
+    const { app, stack, cluster } = clusterIn();
+    const terms = { subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] };
+    new Ec2NodeClass(stack, "a", { cluster, role: "KarpenterNodeRole-prod", ...terms });
+    new Ec2NodeClass(stack, "b", { cluster, role: "KarpenterNodeRole-prod", amiFamily: "Bottlerocket", ...terms });
+    new Ec2NodeClass(stack, "c", { cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: [{ alias: "al2023@latest" }], ...terms });
+    validateApp(app);
+    expect(validateApp(app).warnings).toEqual([
+      {
+        path: "nodes/a",
+        message:
+          'EC2NodeClass a (al2023@latest), b (bottlerocket@latest): the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of these classes (drift) whenever AWS publishes one. Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250101" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.',
+      },
+    ]);
   });
 });
 
