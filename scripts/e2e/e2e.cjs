@@ -661,6 +661,13 @@ async function main() {
   if (c.failed || (!c.passed && !c.skipped)) process.exitCode = 1;
 }
 
+module.exports = {
+  emulatedClosure, referencesOf, resolveRefs, EMULATED,
+  // for cluster-stage.cjs
+  readTools, writeCliConfig, needTool, tofuEnv, prepareStack, initAndValidate, synth, stacksOf, startMoto, emulatorInventory,
+  awsOverride, run, must, check, equal, skippedForTools, get report() { return report; }, set report(r) { report = r; },
+};
+
 if (require.main === module) {
   main().catch((e) => {
     console.error(`e2e: ${e.message}`);
@@ -669,9 +676,3 @@ if (require.main === module) {
     process.exitCode = 1;
   });
 }
-module.exports = {
-  emulatedClosure, referencesOf, resolveRefs, EMULATED,
-  // for cluster-stage.cjs
-  readTools, writeCliConfig, needTool, tofuEnv, prepareStack, initAndValidate, synth, stacksOf, startMoto, emulatorInventory,
-  awsOverride, run, must, check, equal, skippedForTools, get report() { return report; }, set report(r) { report = r; },
-};
