@@ -53,6 +53,16 @@ const SEMANTIC_RULES = [
     reason: "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType" },
   { id: "reserved-tag-prefix", field: /^tags\[.*\]$/, message: /"aws:" are for tags AWS sets itself/,
     reason: "EC2 refuses tag keys starting with aws: in the launch request; the CRD's tag rules cover only Karpenter's own keys" },
+  // --- from Karpenter 1.15 the EC2NodeClass kubelet is free-form in the CRD (x-kubernetes-preserve-unknown-fields):
+  // Karpenter validates it at runtime (ValidationSucceeded=False) and the kubelet refuses bad values
+  { id: "kubelet-per-ami-family", field: /^kubelet\./, message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/, since: "1.15",
+    reason: "Karpenter maps only some kubelet fields for AL2 and Bottlerocket and sets ValidationSucceeded=False (UnsupportedKubeletConfiguration) for the others: the free-form CRD takes any field" },
+  { id: "kubelet-cel-gate", field: /^kubelet\./, message: /which Karpenter evaluates only with the AWS feature gate NodeClassCEL/, since: "1.15",
+    reason: "kubelet CEL expressions are evaluated only with the NodeClassCEL gate; without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled); the CRD takes any string" },
+  { id: "kubelet-cel-expression", field: /^kubelet\./, message: /a CEL expression over instance_type/, since: "1.15",
+    reason: "Karpenter compiles the expression at runtime over its own variables: an unknown variable or a wrong arity fails there, not in the CRD" },
+  { id: "kubelet-typed-range", field: /^kubelet\./, message: /a whole number from|a non-negative|a percentage/, since: "1.15",
+    reason: "the library keeps the 1.14 CRD's ranges for the typed kubelet fields; from 1.15 the CRD no longer holds them, and the kubelet refuses its configuration out of range" },
   { id: "node-class-ref-target", field: /^nodeClass\.(kind|group|name)$/, message: /Karpenter on AWS provides one node class|DNS-1123 subdomain/,
     reason: "Karpenter on AWS ignores a NodePool whose nodeClassRef names another group or kind (IsManaged), and no EC2NodeClass can have a name that is no DNS-1123 subdomain: the CRD takes any string there" },
 ];
@@ -61,8 +71,9 @@ const SEMANTIC_RULES = [
 const CONSTRUCT_FIELDS = /^(props|deleteTimeout|dependsOn|kubernetesProvider|karpenter|cluster|version|discoveryTagKey|nodeClass)$/;
 
 /** The semantic rule a library problem is, or undefined. */
-function semanticRuleOf(problem) {
-  return SEMANTIC_RULES.find((r) => (!r.field || r.field.test(problem.field || "")) && r.message.test(problem.message || ""));
+function semanticRuleOf(problem, version) {
+  const atLeast = (v, min) => { const [a, b] = String(v || "0.0").split(".").map(Number); const [c, d] = min.split(".").map(Number); return a > c || (a === c && b >= d); };
+  return SEMANTIC_RULES.find((r) => (!r.field || r.field.test(problem.field || "")) && r.message.test(problem.message || "") && (!r.since || atLeast(version, r.since)));
 }
 
 /**
@@ -100,9 +111,9 @@ function compareCase(rec, server) {
     if (probs.length && probs.every((p) => p.rule === "semantic")) return { outcome: "disagree", detail: `the server rejects what the library's CRD rules accept (only semantic problems found): ${server.message}` };
     return { outcome: "agree", detail: "both reject" };
   }
-  const rules = probs.map(semanticRuleOf);
+  const rules = probs.map((p) => semanticRuleOf(p, rec.version));
   if (probs.length && rules.every(Boolean)) return { outcome: "agree-semantic", detail: `beyond the CRD: ${[...new Set(rules.map((r) => r.id))].join(", ")}`, rules: rules.map((r) => r.id) };
-  const unlisted = probs.filter((p) => !semanticRuleOf(p));
+  const unlisted = probs.filter((p) => !semanticRuleOf(p, rec.version));
   return { outcome: "disagree", detail: `the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: ${unlisted.map((p) => `${p.field} [${p.rule}]: ${p.message}`).join(" | ")}` };
 }
 
