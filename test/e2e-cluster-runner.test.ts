@@ -183,3 +183,10 @@ describe("stack copies for the local cluster", () => {
     expect(cs.contains({ w: 10 }, { w: "10" })).toBe(true);
   });
 });
+
+describe("docs/e2e.md", () => {
+  test("lists every rule beyond the CRDs that the agreement excuses", () => {
+    const doc = require("fs").readFileSync(require("path").join(__dirname, "..", "docs", "e2e.md"), "utf8");
+    for (const r of ag.SEMANTIC_RULES) expect(doc).toContain(`| \`${r.id}\``);
+  });
+});
