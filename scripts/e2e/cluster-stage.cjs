@@ -169,19 +169,31 @@ function apiKeys(stacks) {
   return keys;
 }
 
-/** Resource types of this provider's that moto does not emulate. */
-const NOT_EMULATED = ["aws_eks_addon", "aws_eks_access_entry", "aws_eks_access_policy_association", "aws_eks_pod_identity_association"];
+/**
+ * What moto cannot hold, with why: the resource types it has no API for, and resources whose input it
+ * cannot give (a `when` over the resource's body).
+ */
+const NOT_EMULATED = [
+  { type: "aws_eks_addon", why: "moto has no EKS add-on API" },
+  { type: "aws_eks_access_entry", why: "moto has no EKS access entry API" },
+  { type: "aws_eks_access_policy_association", why: "moto has no EKS access entry API" },
+  { type: "aws_eks_pod_identity_association", why: "moto has no EKS Pod Identity API" },
+  { type: "aws_ec2_tag", when: (b) => /cluster_security_group_id/.test(String(b.resource_id)), why: "moto's EKS clusters have no cluster security group (vpc_config.cluster_security_group_id is empty): nothing to tag" },
+];
 
 /**
  * Resources of `types` that only `depends_on` (never an attribute reference) names, so `count = 0`
  * leaves the rest of the configuration valid; and those that cannot be left out, with who refers.
  */
-function leaveOut(config, types) {
+function leaveOut(config, gaps) {
+  const types = [...new Set(gaps.map((g) => (typeof g === "string" ? g : g.type)))];
+  const applies = (type, body) => gaps.some((g) => (typeof g === "string" ? g === type : g.type === type && (!g.when || g.when(body))));
   const text = JSON.stringify({ ...config, resource: Object.fromEntries(Object.entries(config.resource || {}).map(([t, byName]) => [t, Object.fromEntries(Object.entries(byName).map(([n, b]) => [n, { ...b, depends_on: undefined }]))])) });
   const out = [];
   const blocked = [];
   for (const type of types) {
     for (const [name, body] of Object.entries((config.resource || {})[type] || {})) {
+      if (!applies(type, body)) continue;
       const addr = `${type}.${name}`;
       const ref = new RegExp(`\\$\\{[^}]*\\b${addr.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`);
       if (body.count !== undefined || body.for_each !== undefined || ref.test(text)) blocked.push(addr);
@@ -366,7 +378,11 @@ async function applyOutput(label, out, ctx) {
         leftOut,
       });
       const { config, pins } = h.prepareStack(s.dir, dir, tools, override);
-      for (const a of leftOut) console.log(`       left out (count = 0; moto has no such API; only depends_on names it): ${a}`);
+      for (const a of leftOut) {
+        const [type] = a.split(".");
+        const g = NOT_EMULATED.find((x) => x.type === type && (!x.when || x.when(s.config.resource[type][a.slice(type.length + 1)])));
+        console.log(`       left out (count = 0, only depends_on names it): ${a}: ${g ? g.why : "not emulated"}`);
+      }
       if (blocked.length) h.check(`${label}/${s.name}: resources moto cannot hold are referenced only by depends_on`, false, blocked.join(", "));
       if (!h.initAndValidate(`${label}/${s.name}`, dir, config, pins, ctx.cliConfig, tools.tofu.bin, true)) return;
       const t0 = Date.now();
@@ -408,14 +424,18 @@ function countResources(config) {
   return Object.values(config.resource || {}).reduce((n, byName) => n + Object.keys(byName).length, 0);
 }
 
+/** The local cluster a resource of the state went to: its configuration's `provider` (`helm.<alias>`), else the default one. */
+function clusterOfResource(s, r, type, clusters, stacks) {
+  const body = ((s.config.resource || {})[r.type] || {})[r.name] || {};
+  const alias = String(body.provider || "").split(".")[1] || "";
+  const e = providerEntries(s.config, type).find((x) => x.alias === alias);
+  return e && clusters.get(apiKey(hostOf(type, e.body), s, stacks));
+}
+
 /** After one stack's apply: each release's objects, each manifest, each Deployment, in its cluster. */
 async function checkApplied(label, s, state, clusters, stacks, h) {
   const at = `${label}/${s.name}`;
-  const clusterOf = (r, type) => {
-    const alias = (r.provider_name || "").split(".")[1] || "";
-    const e = providerEntries(s.config, type).find((x) => x.alias === alias) || providerEntries(s.config, type)[0];
-    return e && clusters.get(apiKey(hostOf(type, e.body), s, stacks));
-  };
+  const clusterOf = (r, type) => clusterOfResource(s, r, type, clusters, stacks);
   for (const r of state.filter((x) => x.type === "helm_release")) {
     const c = clusterOf(r, "helm");
     const v = r.values;
@@ -479,11 +499,7 @@ async function checkApplied(label, s, state, clusters, stacks, h) {
 /** After one stack's destroy: nothing of it is left in its clusters. */
 async function checkDestroyed(label, s, state, clusters, stacks, h) {
   const at = `${label}/${s.name}`;
-  const clusterOf = (r, type) => {
-    const alias = (r.provider_name || "").split(".")[1] || "";
-    const e = providerEntries(s.config, type).find((x) => x.alias === alias) || providerEntries(s.config, type)[0];
-    return e && clusters.get(apiKey(hostOf(type, e.body), s, stacks));
-  };
+  const clusterOf = (r, type) => clusterOfResource(s, r, type, clusters, stacks);
   for (const r of state.filter((x) => x.type === "helm_release")) {
     const c = clusterOf(r, "helm");
     const rel = await releaseObjects(c, r.values.name, r.values.namespace);
