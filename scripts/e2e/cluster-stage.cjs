@@ -505,17 +505,21 @@ async function checkDestroyed(label, s, state, clusters, stacks, h) {
     const rel = await releaseObjects(c, r.values.name, r.values.namespace);
     h.check(`${at}: Helm release ${r.values.name} uninstalled`, !rel, rel && `status ${rel.status}`);
   }
-  // CRD deletion finishes asynchronously (the server first removes the stored objects)
+  // CRD deletion finishes asynchronously (the server's finalizer first removes the stored objects; seen
+  // taking over a minute on 2 cores busy with a build)
   const { waitFor } = require("./local-cluster.cjs");
   for (const [, c] of clusters) c.resources.reset();
   const crdReleases = state.filter((x) => x.type === "helm_release" && x.values.chart && /karpenter-crd$/.test(x.values.chart));
   for (const r of crdReleases) {
     const c = clusterOf(r, "helm");
+    let left = [];
     const gone = await waitFor(async () => {
       const g = await c.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
-      return g.status === 200 && !g.body.items.some((x) => /karpenter\.(sh|k8s\.aws)$/.test(x.spec.group));
-    }, 60000, 500);
-    h.check(`${at}: the Karpenter CRDs are gone after ${r.values.name} is destroyed`, gone);
+      left = g.status === 200 ? g.body.items.filter((x) => /karpenter\.(sh|k8s\.aws)$/.test(x.spec.group)) : [];
+      return g.status === 200 && left.length === 0;
+    }, 120000, 500);
+    h.check(`${at}: the Karpenter CRDs are gone after ${r.values.name} is destroyed`, gone,
+      left.map((x) => `${x.metadata.name} (deletionTimestamp ${x.metadata.deletionTimestamp || "none"}, finalizers ${JSON.stringify(x.metadata.finalizers)}, ${(x.status.conditions || []).map((k) => `${k.type}=${k.status}${k.message ? ` ${k.message}` : ""}`).join("; ")})`).join("\n"));
   }
   for (const r of state.filter((x) => x.type === "kubernetes_manifest")) {
     const c = clusterOf(r, "kubernetes");
