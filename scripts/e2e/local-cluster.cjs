@@ -238,13 +238,29 @@ async function startLocalCluster(opts = {}) {
   return cluster;
 
   // ---- the JSON client and CRD helper, closed over this cluster
-  function requestImpl(method, p, body, { query, contentType } = {}) {
+  /**
+   * A connection the server dropped (seen under heavy CPU load: "socket hang up") is tried again, twice;
+   * an HTTP answer, whatever its status, is returned as it is.
+   */
+  async function requestImpl(method, p, body, opts = {}) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await requestOnce(method, p, body, opts);
+      } catch (e) {
+        if (attempt >= 3 || stopped) throw new Error(`${method} ${p}: ${e.message} (after ${attempt} attempts)`);
+        await sleep(1000 * attempt);
+      }
+    }
+  }
+  function requestOnce(method, p, body, { query, contentType } = {}) {
     const qs = query ? `?${new URLSearchParams(query)}` : "";
     const data = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const req = https.request(`${cluster.server}${p}${qs}`, {
         method,
         ca: fs.readFileSync(pki.ca),
+        // a fresh connection each time: no kept-alive socket the server may have closed meanwhile
+        agent: false,
         headers: {
           Authorization: `Bearer ${token}`,
           Accept: "application/json",

@@ -96,7 +96,7 @@ class Report {
     return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`;
   }
   toJSON() {
-    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement };
+    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement, resources: this.resources };
   }
   write(file) { fs.writeFileSync(file, `${JSON.stringify(this.toJSON(), null, 2)}\n`); }
 }
