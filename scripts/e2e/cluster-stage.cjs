@@ -417,9 +417,9 @@ async function applyOutput(label, out, ctx) {
       } catch (e) { h.check(`${label}/${s.name}: checks after destroy`, false, e.message); }
     }
     if (moto && applied.length) {
-      const inv = h.emulatorInventory(tools, moto.url);
-      h.equal(`${label}: emulator holds no role, policy, queue or rule after destroy`,
-        { roles: inv.roles, policies: inv.policies, queues: inv.queues, rules: inv.rules }, { roles: [], policies: [], queues: [], rules: [] });
+      const regions = [...new Set(stacks.flatMap((s) => providerEntries(s.config, "aws").map((e) => e.body.region || "us-east-1")))];
+      const inv = motoLeftovers(tools, moto.url, regions);
+      h.equal(`${label}: emulator holds no role, policy, queue, rule, cluster or VPC after destroy (regions ${regions.join(", ")})`, inv, { roles: [], policies: [], queues: [], rules: [], clusters: [], vpcs: [] });
     }
   } finally {
     for (const c of clusters.values()) await c.stop();
@@ -441,6 +441,28 @@ function recordResources(ctx, at, action, stdout, dir) {
   ctx.report.resources[at] = [...(ctx.report.resources[at] || []), ...rows];
   const slow = [...rows].sort((a, b) => b.seconds - a.seconds).slice(0, 5).filter((r) => r.seconds > 0);
   console.log(`       ${action === "create" ? "created" : "destroyed"} ${rows.length} resources${slow.length ? `; slowest: ${slow.map((r) => `${r.address} ${r.seconds} s`).join(", ")}` : ""}`);
+}
+
+/** What moto still holds, in every region the stacks use (IAM is global), read with boto3 from moto's virtualenv. */
+function motoLeftovers(tools, url, regions) {
+  const py = path.join(path.dirname(tools.moto.bin), "python");
+  const script = `
+import boto3, json, sys
+url = sys.argv[1]; out = dict(roles=[], policies=[], queues=[], rules=[], clusters=[], vpcs=[])
+kw = lambda r: dict(endpoint_url=url, region_name=r, aws_access_key_id="e2e", aws_secret_access_key="e2e")
+iam = boto3.client("iam", **kw("us-east-1"))
+out["roles"] = [r["RoleName"] for r in iam.list_roles()["Roles"]]
+out["policies"] = [p["PolicyName"] for p in iam.list_policies(Scope="Local")["Policies"]]
+for r in sys.argv[2:]:
+    out["queues"] += [r + ":" + q for q in boto3.client("sqs", **kw(r)).list_queues().get("QueueUrls", [])]
+    out["rules"] += [r + ":" + x["Name"] for x in boto3.client("events", **kw(r)).list_rules()["Rules"]]
+    out["clusters"] += [r + ":" + c for c in boto3.client("eks", **kw(r)).list_clusters()["clusters"]]
+    out["vpcs"] += [r + ":" + v["VpcId"] for v in boto3.client("ec2", **kw(r)).describe_vpcs()["Vpcs"] if not v.get("IsDefault")]
+print(json.dumps(out))
+`;
+  const r = spawnSync(py, ["-c", script, url, ...regions], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`emulator inventory failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
 }
 
 function countResources(config) {
@@ -708,6 +730,6 @@ async function canStart(ctx, what) {
 }
 
 module.exports = {
-  startMemorySampler, readStacks, apiKey, apiKeys, leaveOut, stackOverride, tokenExec, contains, NOT_EMULATED,
+  startMemorySampler, readStacks, apiKey, apiKeys, leaveOut, stackOverride, tokenExec, contains, NOT_EMULATED, motoLeftovers,
   clusterStage, applyOutputStage, serverValidateStage, agreementStage, applyOutput, readTools,
 };
