@@ -656,7 +656,7 @@ async function agreementStage(ctx) {
   if (!(await canStart(ctx, "agreement: library and server verdicts"))) return;
   const t0 = Date.now();
   if (process.env.E2E_NODE_CASES) {
-    // a recording kept from an earlier run (--keep leaves it in the scratch directory): judging again without the suite
+    // a recording made by a run of the suite already (.ci/run records during `npm test`), or kept with --keep
     fs.copyFileSync(process.env.E2E_NODE_CASES, cases);
     console.log(`       cases from E2E_NODE_CASES=${process.env.E2E_NODE_CASES} (the test suite is not run)`);
   } else {

@@ -22,7 +22,11 @@ const fs = require("fs");
 const path = require("path");
 
 const out = process.env.E2E_RECORD_NODE_CASES;
-if (out) install(out);
+if (out) {
+  // a recorder that cannot install (lib/ reorganized past what it finds) must not fail the suite it
+  // rides on: it says so in the recording, and the agreement stage fails on it instead
+  try { install(out); } catch (e) { fs.appendFileSync(out, `${JSON.stringify({ recordError: `install: ${e && e.message}` })}\n`); }
+}
 
 function install(file) {
   const lib = path.resolve(__dirname, "../../lib");
