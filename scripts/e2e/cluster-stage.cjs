@@ -280,7 +280,15 @@ async function objectPath(cluster, resources, obj, defaultNs) {
 
 /** A one-line census of what the cluster holds, for the log after every step. */
 async function census(cluster) {
-  const count = async (p) => { const r = await cluster.request("GET", p); return r.status === 200 ? r.body.items.length : "-"; };
+  // a CRD's list can answer 404 for a few seconds after the CRD is Established on a loaded machine
+  const count = async (p) => {
+    for (let i = 0; i < 20; i++) {
+      const r = await cluster.request("GET", p);
+      if (r.status === 200) return r.body.items.length;
+      await new Promise((res) => setTimeout(res, 500));
+    }
+    return "-";
+  };
   const crds = await cluster.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
   const names = crds.status === 200 ? crds.body.items.map((c) => c.metadata.name) : [];
   const np = names.includes("nodepools.karpenter.sh") ? await count("/apis/karpenter.sh/v1/nodepools") : 0;
