@@ -9,6 +9,14 @@
 # release tags are not module versions, and OpenTofu's go.mod has replace directives, which `go install`
 # refuses. So each module is fetched with `go mod download` and built inside a writable copy of it.
 #
+# A tool whose `pkg` column is a full import path (not `.`/`./...`/`pip`) is a program inside a module that
+# is no main module of its own (the Karpenter controller): it is built in a wrapper module generated here,
+# `require <module> <version>` + `tool <pkg>`, with the extra lines versions.txt gives for that tool name:
+#   <name> +replace <old module> <new module>@<version>   a replace directive of the wrapper
+#   <name> +toolchain go1.X.Y                               GOTOOLCHAIN for that build (fetched by go from the proxy)
+#   <name> +ldflags <flags>                                 added to -ldflags (e.g. -X version stamps)
+# Changing those lines does not rename the tool's directory: remove it to rebuild.
+#
 # Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
 # Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
 # Every tool is attempted; the summary lists each result and the exit status is 1 if any failed.
@@ -66,6 +74,10 @@ _build_locked() {
     failed=1
     return 1
   fi
+  case "$pkg" in
+    .|./*) ;;
+    *) _build_wrapper "$@"; return $? ;;
+  esac
   info="$(go mod download -json "$module@$version" 2>>"$log")"
   moddir="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
   if [ -z "$moddir" ] || [ ! -d "$moddir" ]; then
@@ -94,8 +106,56 @@ _build_locked() {
   fi
 }
 
+# a program in a wrapper module: go.mod requires the module (+ the tool's replaces), `go mod tidy` resolves
+# the rest through the proxy, `go build` links the package
+_build_wrapper() {
+  local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
+  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log" start=$SECONDS
+  local src="$cache/.work/$name-$version" toolchain="${extra_toolchain[$name]:-}" ldflags="-s -w ${extra_ldflags[$name]:-}"
+  rm -rf "$src" "$dir.tmp" && mkdir -p "$src" "$dir.tmp"
+  {
+    printf 'module e2e.local/%s\n\ngo 1.24\n\nrequire %s %s\n\ntool %s\n' "$name" "$module" "$version" "$pkg"
+    local r
+    while IFS= read -r r; do
+      [ -n "$r" ] || continue
+      set -- $r
+      printf 'replace %s => %s %s\n' "$1" "${2%@*}" "${2##*@}"
+    done <<<"${extra_replace[$name]:-}"
+  } >"$src/go.mod"
+  echo "wrapper go.mod (GOTOOLCHAIN=${toolchain:-local}):" >>"$log"
+  cat "$src/go.mod" >>"$log"
+  local gotc=()
+  [ -n "$toolchain" ] && gotc=("GOTOOLCHAIN=$toolchain")
+  if (cd "$src" && env "${gotc[@]}" go mod tidy) >>"$log" 2>&1 &&
+     (cd "$src" && env "${gotc[@]}" GOFLAGS="-buildvcs=false -p=$parallel" go build -trimpath -ldflags="$ldflags" \
+        -o "$dir.tmp/$binary" "$pkg") >>"$log" 2>&1; then
+    printf 'module=%s\nversion=%s\nrelease=%s\npackage=%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" "$pkg" \
+      "$(cd "$src" && env "${gotc[@]}" go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
+    cp "$src/go.mod" "$dir.tmp/wrapper.go.mod"
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    rm -rf "$src"
+    summary+=("$name $version ($release): built in $((SECONDS - start)) s -> $dir/$binary")
+  else
+    rm -rf "$dir.tmp"
+    summary+=("$name $module@$version: FAILED after $((SECONDS - start)) s: $(grep -E 'refused|not available|40[34]|error' "$log" | head -n 3 | tr '\n' ' ')$(tail -n 2 "$log" | tr '\n' ' ')")
+    failed=1
+    return 1
+  fi
+}
+
+# per-tool extra lines (`<name> +replace|+toolchain|+ldflags ...`), read before the tools are built
+declare -A extra_replace=() extra_toolchain=() extra_ldflags=()
+while read -r name kind rest; do
+  case "$kind" in
+    +replace) extra_replace[$name]+="$rest"$'\n' ;;
+    +toolchain) extra_toolchain[$name]="$rest" ;;
+    +ldflags) extra_ldflags[$name]+="$rest " ;;
+  esac
+done < <(grep -vE '^[[:space:]]*(#|$)' "$here/versions.txt")
+
 while read -r name module version pkg binary release; do
   case "$name" in ''|'#'*) continue ;; esac
+  case "$module" in +*) continue ;; esac
   if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then continue; fi
   build_one "$name" "$module" "$version" "$pkg" "$binary" "$release"
 done <"$here/versions.txt"
