@@ -11,6 +11,9 @@
 //   4. a version change from 1.3.8 to 1.4.4 of scripts/e2e/upgrade-app.ts applied in moto: the node
 //      role's ECR attachment is replaced attach-before-detach.
 // `npm run e2e -- --validate <cdktf.out>` runs only step 1 on any synthesized output.
+// `npm run e2e -- --stage karpenter [--break queue-target|node-role]` runs only the Karpenter controller stage
+// (scripts/e2e/karpenter-stage.cjs); `--report <file.json>` writes every check (stage, name, ok, detail) and
+// the stage's figures as JSON.
 //
 // Each stack is copied into a scratch directory first: `.terraform`, lock files, plans and state never
 // land in the synthesized output, and the synthesized JSON itself is never edited. What the run adds
@@ -40,6 +43,7 @@ function readTools() {
   for (const line of fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8").split("\n")) {
     if (!line.trim() || line.startsWith("#")) continue;
     const [name, module, version, , binary, release] = line.trim().split(/\s+/);
+    if (module.startsWith("+")) continue; // a tool's extra build line (+replace, +toolchain, +ldflags)
     tools[name] = { module, version, release, bin: path.join(toolsDir, `${name}-${version}`, binary) };
   }
   return tools;
@@ -52,6 +56,9 @@ const PROVIDERS = { aws: "aws-provider", helm: "helm-provider", kubernetes: "kub
 let failures = 0;
 let passes = 0;
 let skips = 0;
+/** Every check of the run, for `--report`: { stage, name, ok, detail } (ok null = skipped). */
+const results = [];
+let currentStage = "default";
 /**
  * With E2E_NOT_BUILT=skip (what .ci/run sets when a cold tool build ran past CI's time budget), a step
  * whose tools are not built is reported as skipped, naming them, instead of failing; the build resumes
@@ -61,11 +68,17 @@ function skippedForTools(what, tools, names) {
   if (process.env.E2E_NOT_BUILT !== "skip") return false;
   const missing = names.filter((n) => !fs.existsSync(tools[n].bin));
   if (!missing.length) return false;
-  skips++;
-  console.log(`  SKIP ${what}: not built yet: ${missing.map((n) => `${n} ${tools[n].version}`).join(", ")}`);
+  skip(what, `not built yet: ${missing.map((n) => `${n} ${tools[n].version}`).join(", ")}`);
   return true;
 }
+function skip(what, why) {
+  skips++;
+  results.push({ stage: currentStage, name: what, ok: null, detail: why });
+  console.log(`  SKIP ${what}: ${why}`);
+}
 function check(what, ok, detail) {
+  ok = !!ok;
+  results.push({ stage: currentStage, name: what, ok, detail: ok ? undefined : detail });
   if (ok) { passes++; console.log(`  ok   ${what}`); } else { failures++; console.log(`  FAIL ${what}${detail ? `\n       ${detail}` : ""}`); }
   return ok;
 }
@@ -567,9 +580,18 @@ async function main() {
   const validateOnly = vi >= 0 ? path.resolve(argv[vi + 1] || "") : undefined;
   if (vi >= 0 && !argv[vi + 1]) throw new Error("usage: npm run e2e -- --validate <cdktf.out>");
   const keep = argv.includes("--keep");
+  const opt = (name) => { const i = argv.indexOf(name); if (i >= 0 && !argv[i + 1]) throw new Error(`${name} needs a value`); return i >= 0 ? argv[i + 1] : undefined; };
+  const stage = opt("--stage");
+  const reportFile = opt("--report");
+  const brk = opt("--break");
+  if (stage && stage !== "karpenter") throw new Error(`--stage ${stage}: this runner knows the stage karpenter`);
+  const stageReport = {};
+  const started = Date.now();
 
   if (!process.env.E2E_SKIP_BUILD) {
-    const b = spawnSync("bash", [path.join(repo, "scripts/tools/build.sh")], { stdio: "inherit" });
+    // the karpenter stage builds only what it runs
+    const only = stage === "karpenter" ? require("./karpenter-stage.cjs").toolsFor(process.env.KARPENTER_VERSION) : [];
+    const b = spawnSync("bash", [path.join(repo, "scripts/tools/build.sh"), ...only], { stdio: "inherit" });
     if (b.status !== 0) console.log("e2e: some tools did not build (see above); the steps needing them fail below");
   }
   const tools = readTools();
@@ -581,7 +603,11 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdktf-eks-karpenter-e2e-"));
   const cliConfig = writeCliConfig(work, tools);
   try {
-    if (validateOnly) {
+    if (stage === "karpenter") {
+      currentStage = "karpenter";
+      const { runKarpenterStage } = require("./karpenter-stage.cjs");
+      await runKarpenterStage({ tools, work, cliConfig, check, equal, skip, must, synth, prepareStack, tofuEnv, freePort, countResources, break: brk, stageReport });
+    } else if (validateOnly) {
       console.log(`\n== tofu init + validate of ${validateOnly}`);
       validateOutput(path.basename(validateOnly), validateOnly, tools, work, cliConfig);
     } else {
@@ -621,6 +647,10 @@ async function main() {
     }
   } finally {
     if (keep) console.log(`scratch kept: ${work}`); else fs.rmSync(work, { recursive: true, force: true });
+  }
+  if (reportFile) {
+    fs.writeFileSync(path.resolve(reportFile), JSON.stringify({ passed: passes, failed: failures, skipped: skips, seconds: Math.round((Date.now() - started) / 1000), checks: results, stages: stageReport }, null, 2));
+    console.log(`report: ${path.resolve(reportFile)}`);
   }
   console.log(`\ne2e: ${passes} passed, ${failures} failed${skips ? `, ${skips} skipped` : ""}`);
   if (failures || (!passes && !skips)) process.exitCode = 1;

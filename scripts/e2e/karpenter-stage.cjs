@@ -299,7 +299,7 @@ async function runKarpenterStage(api) {
   const { tools, cliConfig, check, equal, skip } = api;
   const t0 = Date.now();
   const env = process.env;
-  const version = env.KARPENTER_VERSION || require(path.join(repo, "lib")).DEFAULT_KARPENTER_VERSION;
+  const version = env.KARPENTER_VERSION || defaultKarpenterVersion();
   const region = env.AWS_REGION || "us-east-1";
   const clusterName = env.CLUSTER_NAME || "karpenter-demo";
   const replicas = Number(env.INFLATE_REPLICAS === undefined || env.INFLATE_REPLICAS === "" ? 2 : env.INFLATE_REPLICAS);
@@ -317,7 +317,7 @@ async function runKarpenterStage(api) {
     for (const c of all) skip(`karpenter: ${c}`, `no controller build for Karpenter ${version}: ${why}`);
     return;
   }
-  const needed = ["tofu", "aws-provider", "helm-provider", "kubernetes-provider", "moto", "kube-apiserver", "etcd", ctlName];
+  const needed = toolsFor(version);
   const missing = needed.filter((n) => !tools[n] || !fs.existsSync(tools[n].bin));
   if (missing.length) {
     const what = missing.map((n) => (tools[n] ? `${n} ${tools[n].module}@${tools[n].version}` : `${n} (no versions.txt row)`)).join(", ");
@@ -759,4 +759,21 @@ class World {
   }
 }
 
-module.exports = { runKarpenterStage, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, overrides };
+let defaultVersion;
+/** The library's default Karpenter release (what the example installs without KARPENTER_VERSION). */
+function defaultKarpenterVersion() {
+  if (!defaultVersion) {
+    const r = spawnSync("npx", ["tsx", "-e", "import { DEFAULT_KARPENTER_VERSION } from './lib'; console.log(DEFAULT_KARPENTER_VERSION)"], { cwd: repo, encoding: "utf8" });
+    defaultVersion = (r.stdout || "").trim().split("\n").pop();
+    if (!/^\d+\.\d+\.\d+$/.test(defaultVersion || "")) throw new Error(`cannot read the library's DEFAULT_KARPENTER_VERSION: ${r.stderr}`);
+  }
+  return defaultVersion;
+}
+
+/** The versions.txt names the stage needs for a Karpenter version. */
+function toolsFor(version) {
+  const v = version || defaultKarpenterVersion();
+  return ["tofu", "aws-provider", "helm-provider", "kubernetes-provider", "moto", "kube-apiserver", "etcd", `karpenter-${v.split(".").slice(0, 2).join(".")}`];
+}
+
+module.exports = { runKarpenterStage, toolsFor, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, overrides };
