@@ -43,7 +43,6 @@ function readTools() {
   for (const line of fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8").split("\n")) {
     if (!line.trim() || line.startsWith("#")) continue;
     const [name, module, version, , binary, release] = line.trim().split(/\s+/);
-    if (module.startsWith("+")) continue; // a tool's extra build line (+replace, +toolchain, +ldflags)
     tools[name] = { module, version, release, bin: path.join(toolsDir, `${name}-${version}`, binary) };
   }
   return tools;

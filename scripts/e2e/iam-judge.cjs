@@ -399,4 +399,26 @@ function withoutStatement(policies, sid) {
   return policies.map((p) => ({ ...p, document: { ...p.document, Statement: asList(p.document.Statement).filter((s) => s.Sid !== sid) } }));
 }
 
-module.exports = { parseEntry, parseRecording, unflatten, authorizationRequests, ResourceState, judge, withoutStatement, tagSpecs };
+/**
+ * The queue's resource policy, judged for the delivery moto does not authorize: EventBridge (its service
+ * principal, over TLS, from each rule) may SendMessage; the same over plain HTTP is denied, and so is
+ * another account. Returns [{ case, want, result }].
+ */
+async function judgeQueuePolicy(policy, queueArn, ruleArns, account) {
+  const { runSimulation } = require("@cloud-copilot/iam-simulate");
+  const cases = [
+    ...ruleArns.map((r) => ({ case: `events.amazonaws.com from ${r.split("/").pop()} over TLS`, principal: "events.amazonaws.com", tls: "true", source: r, want: "Allowed" })),
+    { case: "events.amazonaws.com over plain HTTP", principal: "events.amazonaws.com", tls: "false", source: ruleArns[0], want: "ExplicitlyDenied" },
+    { case: "another account over TLS", principal: "arn:aws:iam::999999999999:root", tls: "true", source: undefined, want: "ImplicitlyDenied" },
+  ];
+  const out = [];
+  for (const c of cases) {
+    const ctx = { "aws:SecureTransport": c.tls, ...(c.source ? { "aws:SourceArn": c.source, "aws:SourceAccount": account } : {}) };
+    const r = await runSimulation({ identityPolicies: [], serviceControlPolicies: [], resourceControlPolicies: [], resourcePolicy: policy,
+      request: { action: "sqs:SendMessage", principal: c.principal, resource: { resource: queueArn, accountId: account }, contextVariables: ctx } }, {});
+    out.push({ case: c.case, want: c.want, result: r.resultType === "error" ? `Error ${JSON.stringify(r.errors)}` : r.overallResult });
+  }
+  return out;
+}
+
+module.exports = { judgeQueuePolicy, parseEntry, parseRecording, unflatten, authorizationRequests, ResourceState, judge, withoutStatement, tagSpecs };

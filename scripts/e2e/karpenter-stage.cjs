@@ -177,7 +177,7 @@ elif op == "inventory":
                                           "securityGroups": v.get("SecurityGroupIds") or [g for n in v.get("NetworkInterfaces", []) for g in n.get("Groups", [])], "image": v.get("ImageId"), "userData": ud}
     profiles = {}
     for p in iam.list_instance_profiles()["InstanceProfiles"]:
-        t = iam.list_instance_profile_tags(InstanceProfileName=p["InstanceProfileName"]).get("Tags", [])
+        t = p.get("Tags") or []  # moto has no ListInstanceProfileTags
         profiles[p["InstanceProfileName"]] = {"path": p["Path"], "roles": [r["RoleName"] for r in p["Roles"]], "tags": tags(t)}
     sgs = {g["GroupId"]: tags(g.get("Tags")) for g in ec2.describe_security_groups()["SecurityGroups"]}
     out = {"instances": inst, "launchTemplates": lts, "instanceProfiles": profiles, "securityGroups": sgs}
@@ -196,6 +196,9 @@ elif op == "queue":
     sqs = boto3.client("sqs", **kw)
     q = sqs.get_queue_url(QueueName=arg["name"])["QueueUrl"]
     out = {"url": q, "attrs": sqs.get_queue_attributes(QueueUrl=q, AttributeNames=["All"])["Attributes"]}
+elif op == "rules":
+    ev = boto3.client("events", **kw)
+    out = [r["Arn"] for r in ev.list_rules()["Rules"] if any(t["Arn"] == arg["queueArn"] for t in ev.list_targets_by_rule(Rule=r["Name"])["Targets"])]
 elif op == "create-queue":
     sqs = boto3.client("sqs", **kw)
     out = sqs.create_queue(QueueName=arg["name"])["QueueUrl"]
@@ -317,7 +320,7 @@ async function runKarpenterStage(api) {
     for (const c of all) skip(`karpenter: ${c}`, `no controller build for Karpenter ${version}: ${why}`);
     return;
   }
-  const needed = toolsFor(version);
+  const needed = api.seed ? ["moto", "kube-apiserver", "etcd", "helm", ctlName] : toolsFor(version);
   const missing = needed.filter((n) => !tools[n] || !fs.existsSync(tools[n].bin));
   if (missing.length) {
     const what = missing.map((n) => (tools[n] ? `${n} ${tools[n].module}@${tools[n].version}` : `${n} (no versions.txt row)`)).join(", ");
@@ -354,26 +357,34 @@ async function runKarpenterStage(api) {
     const run = path.join(work, "run", "stacks");
     const spareQueueArn = brk === "queue-target" ? `arn:aws:sqs:${region}:${ACCOUNT}:${aws(moto.py, moto.url, region, "create-queue", { name: "e2e-not-the-interruption-queue" }).split("/").pop()}` : undefined;
     const stacks = {};
-    for (const name of ["eks", "karpenter-nodes"]) {
-      const src = path.join(out, "stacks", name);
-      const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
-      stacks[name] = { dir: path.join(run, name), ...prepare(src, path.join(run, name), api, overrides(name, cfg, { motoUrl: moto.url, region, cluster, chartsDir, brk, spareQueueArn })) };
-    }
     const tenv = api.tofuEnv(cliConfig, { AWS_EC2_METADATA_DISABLED: "true" });
-    for (const name of ["eks", "karpenter-nodes"]) {
-      const s = stacks[name];
-      const init = await runAsync(tools.tofu.bin, ["init", "-input=false", "-no-color"], { cwd: s.dir, env: tenv });
-      if (!api.must(`karpenter: tofu init ${name}`, init)) throw new Error(`tofu init ${name} failed`);
-      const t = Date.now();
-      const apply = await runAsync(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve"], { cwd: s.dir, env: tenv });
-      if (!api.must(`karpenter: tofu apply of the whole ${name} stack (${api.countResources(s.config)} resources) into moto and the local API server`, apply)) throw new Error(`tofu apply ${name} failed`);
-      check(`karpenter: tofu apply of the whole ${name} stack (${api.countResources(s.config)} resources) into moto and the local API server`, true);
-      report.timings[`apply-${name}`] = secs(t);
+    let controllerRoleArn;
+    let nodeRoleName;
+    let queueName;
+    if (api.seed) {
+      // a development aid (no tofu, no aws provider): the caller seeds moto and the cluster itself
+      ({ controllerRoleArn, nodeRoleName, queueName } = await api.seed({ moto, cluster, k, aws: (op, arg) => aws(moto.py, moto.url, region, op, arg), out, chartsDir, region, clusterName }));
+    } else {
+      for (const name of ["eks", "karpenter-nodes"]) {
+        const src = path.join(out, "stacks", name);
+        const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
+        stacks[name] = { dir: path.join(run, name), ...prepare(src, path.join(run, name), api, overrides(name, cfg, { motoUrl: moto.url, region, cluster, chartsDir, brk, spareQueueArn })) };
+      }
+      for (const name of ["eks", "karpenter-nodes"]) {
+        const s = stacks[name];
+        const init = await runAsync(tools.tofu.bin, ["init", "-input=false", "-no-color"], { cwd: s.dir, env: tenv });
+        if (!api.must(`karpenter: tofu init ${name}`, init)) throw new Error(`tofu init ${name} failed`);
+        const t = Date.now();
+        const apply = await runAsync(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve"], { cwd: s.dir, env: tenv });
+        if (!api.must(`karpenter: tofu apply of the whole ${name} stack (${api.countResources(s.config)} resources) into moto and the local API server`, apply)) throw new Error(`tofu apply ${name} failed`);
+        check(`karpenter: tofu apply of the whole ${name} stack (${api.countResources(s.config)} resources) into moto and the local API server`, true);
+        report.timings[`apply-${name}`] = secs(t);
+      }
+      const outputs = JSON.parse(spawnSync(tools.tofu.bin, ["output", "-json"], { cwd: stacks.eks.dir, env: tenv, encoding: "utf8" }).stdout);
+      controllerRoleArn = outputs.karpenter_controller_role_arn.value;
+      nodeRoleName = outputs.karpenter_node_role_name.value;
+      queueName = outputs.interruption_queue_name.value;
     }
-    const outputs = JSON.parse(spawnSync(tools.tofu.bin, ["output", "-json"], { cwd: stacks.eks.dir, env: tenv, encoding: "utf8" }).stdout);
-    const controllerRoleArn = outputs.karpenter_controller_role_arn.value;
-    const nodeRoleName = outputs.karpenter_node_role_name.value;
-    const queueName = outputs.interruption_queue_name.value;
     // the controller policies as applied (tokens resolved), read now: destroy removes them
     const policies = aws(moto.py, moto.url, region, "policies", { role: controllerRoleArn.split("/").pop() }).filter((p) => p.document);
 
@@ -386,6 +397,8 @@ async function runKarpenterStage(api) {
       KUBECONFIG: cluster.kubeconfig, AWS_REGION: region, AWS_ENDPOINT_URL: moto.url, AWS_EC2_METADATA_DISABLED: "true",
       AWS_ACCESS_KEY_ID: creds.AccessKeyId, AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey, AWS_SESSION_TOKEN: creds.SessionToken,
       METRICS_PORT: String(metricsPort), HEALTH_PROBE_PORT: String(healthPort), ISOLATED_VPC: "true",
+      // in a pod controller-runtime reads the leader-election namespace from the service account mount
+      LEADER_ELECTION_NAMESPACE: dep.body.metadata.namespace,
       HOME: work, PATH: process.env.PATH,
     };
     const { env: cenv, fromDeployment } = controllerEnv(dep.body, overlay);
@@ -431,10 +444,15 @@ async function runKarpenterStage(api) {
       // check 2: pending pods → NodeClaim, instance, launch template; a Node → Registered, Initialized
       const tl = Date.now();
       await world.ensurePods();
+      // every NodeClaim of the first batch: launched, and no new one for 5 s
+      let seen = 0;
+      let stableSince = 0;
       launched = await until(LIMITS.launch, async () => {
         const claims = await world.claims();
         const ok = claims.filter((c) => c.status && c.status.providerID && cond(c, "Launched"));
-        return ok.length && world.pendingUnplaced() === 0 ? ok : ok.length && Date.now() - tl > 60e3 ? ok : undefined;
+        if (!ok.length || ok.length !== claims.length) return undefined;
+        if (ok.length !== seen) { seen = ok.length; stableSince = Date.now(); return undefined; }
+        return Date.now() - stableSince >= 5000 ? ok : undefined;
       });
       report.timings.launch = secs(tl);
       const inv = aws(moto.py, moto.url, region, "inventory");
@@ -490,6 +508,13 @@ async function runKarpenterStage(api) {
           !!gone && put.FailedEntryCount === 0,
           `PutEvents ${JSON.stringify(put)}; NodeClaim ${(await k("GET", `/apis/karpenter.sh/v1/nodeclaims/${victim.metadata.name}`)).status}; instance ${(inv2.instances[id] || {}).state}; queue ${JSON.stringify(aws(moto.py, moto.url, region, "queue", { name: queueName }).attrs.ApproximateNumberOfMessages)} message(s) waiting; ${tailOf(clog, /interrupt|queue|sqs/i)}`);
       } else skip("karpenter: interruption", "no registered NodeClaim to interrupt");
+      // moto delivers to SQS targets without reading the queue policy: the applied policy, judged
+      const q = aws(moto.py, moto.url, region, "queue", { name: queueName });
+      const rules = aws(moto.py, moto.url, region, "rules", { queueArn: q.attrs.QueueArn });
+      const qp = await judgeLib.judgeQueuePolicy(JSON.parse(q.attrs.Policy || "{}"), q.attrs.QueueArn, rules, ACCOUNT);
+      report.queuePolicy = qp;
+      check(`karpenter: interruption: the applied queue policy lets EventBridge deliver from the ${rules.length} rule(s) targeting the queue, denies plain HTTP and other accounts (iam-simulate)`,
+        rules.length > 0 && qp.every((c) => c.result === c.want), JSON.stringify(qp));
 
       // check 4: replicas → 0: the nodes are empty and consolidation removes them
       const blocked = budgetBlocksNow(pool);
@@ -516,6 +541,7 @@ async function runKarpenterStage(api) {
 
     // check 5: destroy the nodes stack, then the AWS stack; nothing left behind
     const td = Date.now();
+    if (api.seed) { skip("karpenter: destroy", "seeded run: no stacks to destroy"); world.stop(); await judgeRun(api, { moto, creds, region, policies, report, inv: aws(moto.py, moto.url, region, "inventory"), controllerRoleArn }); return; }
     const heldClaims = (await world.claims()).map((c) => ({ name: c.metadata.name, id: ((c.status || {}).providerID || "").split("/").pop() })).filter((c) => c.id);
     for (const b of heldClaims) if (!report.instancesCreated.includes(b.id)) { report.instancesCreated.push(b.id); report.nodeClaimsLaunched.push({ name: b.name, instance: b.id, replacement: true }); }
     world.watchDestroy();
@@ -699,6 +725,14 @@ class World {
       if (nc.status === 200 && nc.body.metadata.deletionTimestamp && live.length) this.destroyEvents.nodeClassHeld = { claims: live.map((c) => c.metadata.name), at: new Date().toISOString() };
       if (!live.length && !this.destroyEvents.claimsGoneAt && this.destroyEvents.nodeClassHeld) this.destroyEvents.claimsGoneAt = Date.now();
       if (nc.status === 404 && !this.destroyEvents.nodeClassGoneAt) this.destroyEvents.nodeClassGoneAt = Date.now();
+    }
+    // the TaintNodesByCondition admission adds node.kubernetes.io/not-ready to a new Node; the node lifecycle
+    // controller (kube-controller-manager) lifts it once the Node is Ready: lifted here (the resourceVersion
+    // makes the write fail rather than undo a taint change of Karpenter's in between)
+    for (const n of nodes) {
+      const taints = n.spec.taints || [];
+      if (!taints.some((t) => t.key === "node.kubernetes.io/not-ready") || !cond(n, "Ready")) continue;
+      await k("PATCH", `/api/v1/nodes/${n.metadata.name}`, { metadata: { resourceVersion: n.metadata.resourceVersion }, spec: { taints: taints.filter((t) => t.key !== "node.kubernetes.io/not-ready") } }, { contentType: "application/merge-patch+json" });
     }
     // kubelets: a Node per launched NodeClaim
     for (const c of claims) {

@@ -13,7 +13,9 @@ What it adds in front of moto's own WSGI app (everything else is moto's, untouch
   with the shapes of the EKS API, so the whole AWS stack applies with OpenTofu. CreateCluster also gets the
   cluster security group EKS creates (a real moto security group in the cluster's VPC, named
   `eks-cluster-sg-<name>-...`), which moto leaves out of `resourcesVpcConfig`.
-- EC2: DescribeCapacityReservations and DescribePlacementGroups, answered empty (moto lacks them).
+- EC2: DescribeCapacityReservations and DescribePlacementGroups, answered empty (moto lacks them); the
+  instances CreateFleet launches get the launch template's security groups and instance profile (moto's
+  fleet drops them, and Karpenter would then see every node as drifted, SecurityGroupDrift).
 - Recording: MOTO_ENABLE_RECORDING / MOTO_RECORDER_FILEPATH are moto's own; the requests a stub answers are
   written to the same recording the same way, so stubbed calls are judged too.
 
@@ -39,6 +41,9 @@ from moto.core import DEFAULT_ACCOUNT_ID
 K8S_MINORS = [f"1.{m}" for m in range(23, 41)]
 X86_IMAGE = "ami-760aaa0f"  # moto's amzn-ami-hvm-2017.09.1.20171103-x86_64-gp2 (in every region's image set)
 ARM_IMAGE = "ami-0e9271c829888680e"  # moto's only arm64 image (al2022 ... arm64)
+# one image per variant, as in AWS: Karpenter keys the requirements of an alias's AMIs by image id, so the
+# same id for the standard and the GPU variants would leave the standard AMI with the GPU requirements
+X86_VARIANT_IMAGES = {"standard": X86_IMAGE, "nvidia": "ami-04681a1dbd79675a5", "neuron": "ami-000c540e28953ace2"}
 
 
 def ssm_parameter_names():
@@ -46,9 +51,10 @@ def ssm_parameter_names():
     out = {}
     for k in K8S_MINORS:
         base = f"/aws/service/eks/optimized-ami/{k}"
-        for arch, image in (("x86_64", X86_IMAGE), ("arm64", ARM_IMAGE)):
-            for variant in ("standard", "nvidia", "neuron"):
-                out[f"{base}/amazon-linux-2023/{arch}/{variant}/recommended/image_id"] = image
+        for variant, image in X86_VARIANT_IMAGES.items():
+            out[f"{base}/amazon-linux-2023/x86_64/{variant}/recommended/image_id"] = image
+        # moto has one arm64 image: the standard variant only (the GPU parameters answer ParameterNotFound)
+        out[f"{base}/amazon-linux-2023/arm64/standard/recommended/image_id"] = ARM_IMAGE
         out[f"{base}/amazon-linux-2/recommended/image_id"] = X86_IMAGE
         out[f"{base}/amazon-linux-2-gpu/recommended/image_id"] = X86_IMAGE
         out[f"{base}/amazon-linux-2-arm64/recommended/image_id"] = ARM_IMAGE
@@ -201,6 +207,47 @@ class Stubs:
         return None
 
 
+def _lt_data(ec2, name):
+    lt = ec2.get_launch_template_by_name(name)
+    return lt.get_version(lt.latest_version_number).data
+
+
+def fix_fleet_instances(region, params, before):
+    """What EC2 does and moto's CreateFleet does not: the template's security groups and profile on the instance."""
+    from moto.ec2.models import ec2_backends
+
+    ec2 = ec2_backends[DEFAULT_ACCOUNT_ID][region]
+    configs = {}
+    for k, v in params.items():
+        m = re.fullmatch(r"LaunchTemplateConfigs\.(\d+)\.LaunchTemplateSpecification\.LaunchTemplateName", k)
+        if m:
+            configs[m.group(1)] = v[0]
+    for inst in ec2.all_instances():
+        if inst.id in before:
+            continue
+        name = None
+        for n, lt_name in configs.items():
+            types = {params[k][0] for k in params if re.fullmatch(rf"LaunchTemplateConfigs\.{n}\.Overrides\.\d+\.InstanceType", k)}
+            if not types or inst.instance_type in types:
+                name = lt_name
+                break
+        if not name:
+            continue
+        data = _lt_data(ec2, name)
+        groups = data.get("SecurityGroupId") or data.get("SecurityGroupIds") or []
+        if isinstance(groups, str):
+            groups = [groups]
+        sgs = [g for g in (ec2.get_security_group_from_id(x) for x in groups) if g]
+        if sgs:
+            inst.security_groups = sgs
+        profile = data.get("IamInstanceProfile") or {}
+        if profile.get("Name") or profile.get("Arn"):
+            try:
+                ec2.associate_iam_instance_profile(instance_id=inst.id, iam_instance_profile_name=profile.get("Name"), iam_instance_profile_arn=profile.get("Arn"))
+            except Exception as e:  # noqa: BLE001 - the instance keeps no profile; the launch template still names it
+                print(f"moto-launcher: instance profile for {inst.id}: {e}", file=sys.stderr)
+
+
 def add_cluster_security_group(region, cluster_name):
     """What EKS does on CreateCluster and moto does not: the cluster security group, in the cluster's VPC."""
     from moto.eks.models import eks_backends
@@ -248,6 +295,18 @@ class Launcher:
                 recorder._record_request(_RecordedRequest(environ, raw))
                 return resp(environ, start_response)
             environ["wsgi.input"] = io.BytesIO(raw)
+            if service == "ec2" and environ["REQUEST_METHOD"] == "POST":
+                params = parse_qs(raw.decode("utf-8", "replace"))
+                if (params.get("Action") or [""])[0] == "CreateFleet" and (params.get("DryRun") or ["false"])[0] != "true":
+                    from moto.ec2.models import ec2_backends
+                    r = region or self.region
+                    before = {i.id for i in ec2_backends[DEFAULT_ACCOUNT_ID][r].all_instances()}
+                    out = list(self.app(environ, start_response))
+                    try:
+                        fix_fleet_instances(r, params, before)
+                    except Exception as e:  # noqa: BLE001
+                        print(f"moto-launcher: CreateFleet fix-up: {e}", file=sys.stderr)
+                    return out
             if service == "eks" and environ["REQUEST_METHOD"] == "POST" and path == "/clusters":
                 name = json.loads(raw or b"{}").get("name")
                 out = self.app(environ, start_response)

@@ -11,11 +11,11 @@
 #
 # A tool whose `pkg` column is a full import path (not `.`/`./...`/`pip`) is a program inside a module that
 # is no main module of its own (the Karpenter controller): it is built in a wrapper module generated here,
-# `require <module> <version>` + `tool <pkg>`, with the extra lines versions.txt gives for that tool name:
-#   <name> +replace <old module> <new module>@<version>   a replace directive of the wrapper
-#   <name> +toolchain go1.X.Y                               GOTOOLCHAIN for that build (fetched by go from the proxy)
-#   <name> +ldflags <flags>                                 added to -ldflags (e.g. -X version stamps)
-# Changing those lines does not rename the tool's directory: remove it to rebuild.
+# `require <module> <version>` + `tool <pkg>`, with the options of the row's optional 7th column, a
+# comma-separated list (readers that take the first six columns are unaffected):
+#   replace=<old module>=<new module>@<version>   a replace directive of the wrapper (repeatable)
+#   toolchain=go1.X.Y                             GOTOOLCHAIN for that build (fetched by go from the proxy)
+# Changing the options does not rename the tool's directory: remove it to rebuild.
 #
 # Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
 # Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
@@ -111,16 +111,25 @@ _build_locked() {
 _build_wrapper() {
   local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
   local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log" start=$SECONDS
-  local src="$cache/.work/$name-$version" toolchain="${extra_toolchain[$name]:-}" ldflags="-s -w ${extra_ldflags[$name]:-}"
+  local opts="$7" src="$cache/.work/$name-$version" toolchain="" ldflags="-s -w" replaces="" o
+  local IFS_save="$IFS"
+  IFS=','
+  for o in $opts; do
+    case "$o" in
+      toolchain=*) toolchain="${o#toolchain=}" ;;
+      replace=*) replaces+="${o#replace=}"$'\n' ;;
+    esac
+  done
+  IFS="$IFS_save"
   rm -rf "$src" "$dir.tmp" && mkdir -p "$src" "$dir.tmp"
   {
     printf 'module e2e.local/%s\n\ngo 1.24\n\nrequire %s %s\n\ntool %s\n' "$name" "$module" "$version" "$pkg"
     local r
     while IFS= read -r r; do
       [ -n "$r" ] || continue
-      set -- $r
-      printf 'replace %s => %s %s\n' "$1" "${2%@*}" "${2##*@}"
-    done <<<"${extra_replace[$name]:-}"
+      local old="${r%%=*}" new="${r#*=}"
+      printf 'replace %s => %s %s\n' "$old" "${new%@*}" "${new##*@}"
+    done <<<"$replaces"
   } >"$src/go.mod"
   echo "wrapper go.mod (GOTOOLCHAIN=${toolchain:-local}):" >>"$log"
   cat "$src/go.mod" >>"$log"
@@ -143,21 +152,10 @@ _build_wrapper() {
   fi
 }
 
-# per-tool extra lines (`<name> +replace|+toolchain|+ldflags ...`), read before the tools are built
-declare -A extra_replace=() extra_toolchain=() extra_ldflags=()
-while read -r name kind rest; do
-  case "$kind" in
-    +replace) extra_replace[$name]+="$rest"$'\n' ;;
-    +toolchain) extra_toolchain[$name]="$rest" ;;
-    +ldflags) extra_ldflags[$name]+="$rest " ;;
-  esac
-done < <(grep -vE '^[[:space:]]*(#|$)' "$here/versions.txt")
-
-while read -r name module version pkg binary release; do
+while read -r name module version pkg binary release opts; do
   case "$name" in ''|'#'*) continue ;; esac
-  case "$module" in +*) continue ;; esac
   if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then continue; fi
-  build_one "$name" "$module" "$version" "$pkg" "$binary" "$release"
+  build_one "$name" "$module" "$version" "$pkg" "$binary" "$release" "${opts:-}"
 done <"$here/versions.txt"
 
 printf '%s\n' "${summary[@]}"
