@@ -9,7 +9,8 @@ module.exports = {
   },
   // README examples import the package by name
   moduleNameMapper: { "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts" },
-  setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
+  // the second records node-object cases for the e2e agreement stage, only when E2E_RECORD_NODE_CASES is set
+  setupFilesAfterEnv: ["<rootDir>/test/setup.ts", "<rootDir>/scripts/e2e/record-node-cases.cjs"],
   // a temp directory per run for the folders cdktf's Testing.app() leaves behind, removed at the end
   globalSetup: "<rootDir>/test/global-setup.cjs",
   globalTeardown: "<rootDir>/test/global-teardown.cjs",

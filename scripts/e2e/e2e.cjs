@@ -11,9 +11,6 @@
 //   4. a version change from 1.3.8 to 1.4.4 of scripts/e2e/upgrade-app.ts applied in moto: the node
 //      role's ECR attachment is replaced attach-before-detach.
 // `npm run e2e -- --validate <cdktf.out>` runs only step 1 on any synthesized output.
-// `npm run e2e -- --stage karpenter [--break queue-target|node-role]` runs only the Karpenter controller stage
-// (scripts/e2e/karpenter-stage.cjs); `--report <file.json>` writes every check (stage, name, ok, detail) and
-// the stage's figures as JSON.
 //
 // Each stack is copied into a scratch directory first: `.terraform`, lock files, plans and state never
 // land in the synthesized output, and the synthesized JSON itself is never edited. What the run adds
@@ -52,12 +49,9 @@ const PROVIDERS = { aws: "aws-provider", helm: "helm-provider", kubernetes: "kub
 
 // -------------------------------------------------------------------------------------------- checks
 
-let failures = 0;
-let passes = 0;
-let skips = 0;
-/** Every check of the run, for `--report`: { stage, name, ok, detail } (ok null = skipped). */
-const results = [];
-let currentStage = "default";
+const { Report, parseArgs } = require("./report.cjs");
+/** The checks of this run (printed as they happen; --report writes them as JSON). */
+let report = new Report();
 /**
  * With E2E_NOT_BUILT=skip (what .ci/run sets when a cold tool build ran past CI's time budget), a step
  * whose tools are not built is reported as skipped, naming them, instead of failing; the build resumes
@@ -67,19 +61,11 @@ function skippedForTools(what, tools, names) {
   if (process.env.E2E_NOT_BUILT !== "skip") return false;
   const missing = names.filter((n) => !fs.existsSync(tools[n].bin));
   if (!missing.length) return false;
-  skip(what, `not built yet: ${missing.map((n) => `${n} ${tools[n].version}`).join(", ")}`);
+  report.skip(what, `not built yet: ${missing.map((n) => `${n} ${tools[n].version}`).join(", ")}`);
   return true;
 }
-function skip(what, why) {
-  skips++;
-  results.push({ stage: currentStage, name: what, ok: null, detail: why });
-  console.log(`  SKIP ${what}: ${why}`);
-}
 function check(what, ok, detail) {
-  ok = !!ok;
-  results.push({ stage: currentStage, name: what, ok, detail: ok ? undefined : detail });
-  if (ok) { passes++; console.log(`  ok   ${what}`); } else { failures++; console.log(`  FAIL ${what}${detail ? `\n       ${detail}` : ""}`); }
-  return ok;
+  return report.check(what, ok, detail);
 }
 function equal(what, actual, expected) {
   const a = JSON.stringify(actual), e = JSON.stringify(expected);
@@ -574,23 +560,14 @@ function validateOutput(label, out, tools, work, cliConfig) {
 }
 
 async function main() {
-  const argv = process.argv.slice(2);
-  const vi = argv.indexOf("--validate");
-  const validateOnly = vi >= 0 ? path.resolve(argv[vi + 1] || "") : undefined;
-  if (vi >= 0 && !argv[vi + 1]) throw new Error("usage: npm run e2e -- --validate <cdktf.out>");
-  const keep = argv.includes("--keep");
-  const opt = (name) => { const i = argv.indexOf(name); if (i >= 0 && !argv[i + 1]) throw new Error(`${name} needs a value`); return i >= 0 ? argv[i + 1] : undefined; };
-  const stage = opt("--stage");
-  const reportFile = opt("--report");
-  const brk = opt("--break");
-  if (stage && stage !== "karpenter") throw new Error(`--stage ${stage}: this runner knows the stage karpenter`);
-  const stageReport = {};
+  const args = parseArgs(process.argv.slice(2));
+  const keep = args.keep;
+  const runs = (stage) => args.mode === "all" || (args.mode === "stages" && args.stages.includes(stage));
   const started = Date.now();
+  const sampler = require("./cluster-stage.cjs").startMemorySampler();
 
-  if (!process.env.E2E_SKIP_BUILD) {
-    // the karpenter stage builds only what it runs
-    const only = stage === "karpenter" ? require("./karpenter-stage.cjs").toolsFor(process.env.KARPENTER_VERSION) : [];
-    const b = spawnSync("bash", [path.join(repo, "scripts/tools/build.sh"), ...only], { stdio: "inherit" });
+  if (!process.env.E2E_SKIP_BUILD && args.mode !== "server-validate") {
+    const b = spawnSync("bash", [path.join(repo, "scripts/tools/build.sh")], { stdio: "inherit" });
     if (b.status !== 0) console.log("e2e: some tools did not build (see above); the steps needing them fail below");
   }
   const tools = readTools();
@@ -601,59 +578,101 @@ async function main() {
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdktf-eks-karpenter-e2e-"));
   const cliConfig = writeCliConfig(work, tools);
+  const cluster = require("./cluster-stage.cjs");
+  const ctx = { tools, work, cliConfig, report, args, helpers: module.exports };
+  const timed = async (stage, fn) => {
+    report.setStage(stage);
+    const t0 = Date.now();
+    try { await fn(); } catch (e) { check(`${stage}: ${e.message.split("\n")[0]}`, false, e.stack); }
+    report.timings[stage] = { seconds: Math.round((Date.now() - t0) / 100) / 10, ...(report.timings[stage] || {}) };
+  };
   try {
-    if (stage === "karpenter") {
-      currentStage = "karpenter";
-      const { runKarpenterStage } = require("./karpenter-stage.cjs");
-      await runKarpenterStage({ tools, work, cliConfig, check, equal, skip, must, synth, prepareStack, tofuEnv, freePort, countResources, break: brk, stageReport });
-    } else if (validateOnly) {
-      console.log(`\n== tofu init + validate of ${validateOnly}`);
-      validateOutput(path.basename(validateOnly), validateOnly, tools, work, cliConfig);
+    if (args.mode === "validate") {
+      const target = path.resolve(args.target);
+      await timed("validate", async () => {
+        console.log(`\n== tofu init + validate of ${target}`);
+        validateOutput(path.basename(target), target, tools, work, cliConfig);
+      });
+    } else if (args.mode === "apply") {
+      await timed("apply", () => cluster.applyOutputStage(ctx, path.resolve(args.target)));
+    } else if (args.mode === "server-validate") {
+      await timed("server-validate", () => cluster.serverValidateStage(ctx, path.resolve(args.target)));
     } else {
       // every example (as .ci/run synthesizes them), and the IRSA variant; cdktf asks the Terraform binary
       // whether it reads import blocks (examples/adopt-existing), so it is pointed at the built OpenTofu
       const synthEnv = fs.existsSync(tools.tofu.bin) ? { TERRAFORM_BINARY_NAME: tools.tofu.bin } : {};
-      const apps = fs.readdirSync(path.join(repo, "examples")).filter((e) => fs.existsSync(path.join(repo, "examples", e, "main.ts")))
-        .sort((a, b) => (a === "eks-karpenter" ? -1 : b === "eks-karpenter" ? 1 : a.localeCompare(b)))
-        .map((e) => [e, `examples/${e}/main.ts`, {}]);
-      // adopting a pre-1.9 install: the controller policy before the 1.9 split
-      if (apps.some(([e]) => e === "adopt-existing")) apps.push(["adopt-existing-1.8", "examples/adopt-existing/main.ts", { KARPENTER_VERSION: "1.8.8" }]);
-      apps.push(["irsa", "scripts/e2e/irsa-app.ts", {}]);
-      const outs = apps.map(([label, app, env]) => [label, synth(app, path.join(work, "out", label), { ...synthEnv, ...env })]);
-      for (const [label, out] of outs) {
-        console.log(`\n== tofu init + validate: ${label}`);
-        validateOutput(label, out, tools, work, cliConfig);
+      const needsAll = ["validate", "helm", "emulator", "upgrade"].some(runs);
+      let outs = [];
+      if (needsAll) {
+        const apps = fs.readdirSync(path.join(repo, "examples")).filter((e) => fs.existsSync(path.join(repo, "examples", e, "main.ts")))
+          .sort((a, b) => (a === "eks-karpenter" ? -1 : b === "eks-karpenter" ? 1 : a.localeCompare(b)))
+          .map((e) => [e, `examples/${e}/main.ts`, {}]);
+        // adopting a pre-1.9 install: the controller policy before the 1.9 split
+        if (apps.some(([e]) => e === "adopt-existing")) apps.push(["adopt-existing-1.8", "examples/adopt-existing/main.ts", { KARPENTER_VERSION: "1.8.8" }]);
+        apps.push(["irsa", "scripts/e2e/irsa-app.ts", {}]);
+        report.setStage("synth");
+        outs = apps.map(([label, app, env]) => [label, synth(app, path.join(work, "out", label), { ...synthEnv, ...env })]);
       }
-      for (const [label, out] of outs) {
-        console.log(`\n== helm template: ${label}`);
-        for (const stack of stacksOf(out)) {
-          try { helmTemplate(`${label}/${stack.name}`, stack, tools, work); } catch (e) { if (!skippedForTools(`${label}/${stack.name}: helm template`, tools, ["helm"])) check(`${label}/${stack.name}: helm template`, false, e.message); }
+      if (runs("validate")) await timed("validate", async () => {
+        for (const [label, out] of outs) {
+          console.log(`\n== tofu init + validate: ${label}`);
+          validateOutput(label, out, tools, work, cliConfig);
         }
-      }
-      const main = stacksOf(outs[0][1]).find((s) => s.name === "eks");
-      try {
-        for (const t of ["tofu", "aws-provider", "moto"]) needTool(tools, t);
-        await planAndApply("eks-karpenter", main, tools, work, cliConfig);
-      } catch (e) {
-        if (!skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, ["tofu", "aws-provider", "moto"])) check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
-      }
-      try {
-        for (const t of ["tofu", "aws-provider", "helm-provider", "moto"]) needTool(tools, t);
-        await ecrPolicySwap(tools, work, cliConfig);
-      } catch (e) {
-        if (!skippedForTools("version change across the ECR policy swap in the emulator", tools, ["tofu", "aws-provider", "helm-provider", "moto"])) check("version change across the ECR policy swap in the emulator", false, e.message);
-      }
+      });
+      if (runs("helm")) await timed("helm", async () => {
+        for (const [label, out] of outs) {
+          console.log(`\n== helm template: ${label}`);
+          for (const stack of stacksOf(out)) {
+            try { helmTemplate(`${label}/${stack.name}`, stack, tools, work); } catch (e) { if (!skippedForTools(`${label}/${stack.name}: helm template`, tools, ["helm"])) check(`${label}/${stack.name}: helm template`, false, e.message); }
+          }
+        }
+      });
+      if (runs("emulator")) await timed("emulator", async () => {
+        const main = stacksOf(outs[0][1]).find((s) => s.name === "eks");
+        try {
+          for (const t of ["tofu", "aws-provider", "moto"]) needTool(tools, t);
+          await planAndApply("eks-karpenter", main, tools, work, cliConfig);
+        } catch (e) {
+          if (!skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, ["tofu", "aws-provider", "moto"])) check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
+        }
+      });
+      if (runs("upgrade")) await timed("upgrade", async () => {
+        try {
+          for (const t of ["tofu", "aws-provider", "helm-provider", "moto"]) needTool(tools, t);
+          await ecrPolicySwap(tools, work, cliConfig);
+        } catch (e) {
+          if (!skippedForTools("version change across the ECR policy swap in the emulator", tools, ["tofu", "aws-provider", "helm-provider", "moto"])) check("version change across the ECR policy swap in the emulator", false, e.message);
+        }
+      });
+      if (runs("cluster")) await timed("cluster", () => cluster.clusterStage(ctx, synthEnv));
+      if (runs("agreement")) await timed("agreement", () => cluster.agreementStage(ctx));
     }
   } finally {
     if (keep) console.log(`scratch kept: ${work}`); else fs.rmSync(work, { recursive: true, force: true });
+    const peak = await sampler.stop();
+    report.timings.total = { seconds: Math.round((Date.now() - started) / 100) / 10, peakMemoryMiB: peak };
+    const t = Object.entries(report.timings).map(([k, v]) => `${k} ${v.seconds} s${v.peakMemoryMiB !== undefined ? ` (peak ${v.peakMemoryMiB} MiB)` : ""}`).join(", ");
+    console.log(`\ntimings: ${t}`);
+    if (report.agreement) console.log(`agreement: ${report.agreement.line}`);
+    if (args.report) { report.write(path.resolve(args.report)); console.log(`report: ${path.resolve(args.report)}`); }
   }
-  if (reportFile) {
-    fs.writeFileSync(path.resolve(reportFile), JSON.stringify({ passed: passes, failed: failures, skipped: skips, seconds: Math.round((Date.now() - started) / 1000), checks: results, stages: stageReport }, null, 2));
-    console.log(`report: ${path.resolve(reportFile)}`);
-  }
-  console.log(`\ne2e: ${passes} passed, ${failures} failed${skips ? `, ${skips} skipped` : ""}`);
-  if (failures || (!passes && !skips)) process.exitCode = 1;
+  const c = report.counts();
+  console.log(`\ne2e: ${report.summaryLine()}`);
+  if (c.failed || (!c.passed && !c.skipped)) process.exitCode = 1;
 }
 
-if (require.main === module) main().catch((e) => { console.error(`e2e: ${e.message}`); process.exitCode = 1; });
-module.exports = { emulatedClosure, referencesOf, resolveRefs, EMULATED };
+module.exports = {
+  emulatedClosure, referencesOf, resolveRefs, EMULATED,
+  // for cluster-stage.cjs
+  readTools, writeCliConfig, needTool, tofuEnv, prepareStack, initAndValidate, synth, stacksOf, startMoto, emulatorInventory,
+  awsOverride, run, must, check, equal, skippedForTools, get report() { return report; }, set report(r) { report = r; },
+};
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(`e2e: ${e.message}`);
+    // the closing line comes even when the run itself failed
+    console.log(`\ne2e: ${report.summaryLine()}`);
+    process.exitCode = 1;
+  });
+}

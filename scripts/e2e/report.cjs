@@ -1,0 +1,104 @@
+// What every e2e run prints and, with --report <file.json>, writes: one entry per check, per stage.
+// Also the command line of `npm run e2e`. Pure and in-process: unit-tested in test/e2e-cluster-runner.test.ts.
+"use strict";
+const fs = require("fs");
+
+const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement"];
+
+/**
+ * `npm run e2e -- [--stage <name>[,<name>]] [--validate <cdktf.out>] [--apply <cdktf.out>]
+ *   [--server-validate <file.yaml>] [--karpenter-version X.Y.Z] [--crds reference|module]
+ *   [--report <file.json>] [--keep]`
+ * @returns {{mode: "all"|"stages"|"validate"|"apply"|"server-validate", stages: string[], target?: string,
+ *   karpenterVersion?: string, crds: "reference"|"module", report?: string, keep: boolean}}
+ * @throws Error with the usage for an unknown flag, a missing value or an unknown stage
+ */
+function parseArgs(argv) {
+  const usage = "usage: npm run e2e -- [--stage " + STAGES.join("|") + "] [--validate <cdktf.out>] [--apply <cdktf.out>] " +
+    "[--server-validate <file.yaml> [--karpenter-version X.Y.Z]] [--crds reference|module] [--report <file.json>] [--keep]";
+  const out = { mode: "all", stages: [...STAGES], crds: "reference", keep: false };
+  const modes = [];
+  const value = (i, flag) => {
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith("--")) throw new Error(`${flag} needs a value\n${usage}`);
+    return v;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const [flag, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const take = () => (inline !== undefined ? inline : value(i++, flag));
+    switch (flag) {
+      case "--stage": {
+        const names = take().split(",").map((s) => s.trim()).filter(Boolean);
+        const bad = names.filter((s) => !STAGES.includes(s));
+        if (bad.length || !names.length) throw new Error(`--stage ${bad.join(",")}: unknown stage (stages: ${STAGES.join(", ")})\n${usage}`);
+        out.stages = names;
+        modes.push("stages");
+        break;
+      }
+      case "--validate": out.target = take(); modes.push("validate"); break;
+      case "--apply": out.target = take(); modes.push("apply"); break;
+      case "--server-validate": out.target = take(); modes.push("server-validate"); break;
+      case "--karpenter-version": {
+        const v = take();
+        if (!/^\d+\.\d+\.\d+$/.test(v)) throw new Error(`--karpenter-version ${v}: a release such as 1.14.1\n${usage}`);
+        out.karpenterVersion = v;
+        break;
+      }
+      case "--crds": {
+        const v = take();
+        if (v !== "reference" && v !== "module") throw new Error(`--crds ${v}: reference (../shared/reference) or module (the Go module github.com/aws/karpenter-provider-aws)\n${usage}`);
+        out.crds = v;
+        break;
+      }
+      case "--report": out.report = take(); break;
+      case "--keep": out.keep = true; break;
+      default: throw new Error(`unknown argument ${a}\n${usage}`);
+    }
+  }
+  if (modes.length > 1) throw new Error(`choose one of --stage, --validate, --apply, --server-validate (got ${modes.join(", ")})\n${usage}`);
+  if (modes.length) out.mode = modes[0];
+  if (out.karpenterVersion && !["server-validate", "stages", "all"].includes(out.mode)) throw new Error(`--karpenter-version goes with --server-validate or --stage\n${usage}`);
+  return out;
+}
+
+/** The checks of one run. */
+class Report {
+  constructor(log = (l) => console.log(l)) {
+    this.log = log;
+    this.entries = [];
+    this.stage = "e2e";
+    this.timings = {};
+    this.agreement = undefined;
+  }
+  setStage(name) { this.stage = name; }
+  check(name, ok, detail) {
+    this.entries.push({ stage: this.stage, name, ok: !!ok, detail: detail === undefined ? undefined : String(detail) });
+    if (ok) this.log(`  ok   ${name}`);
+    else this.log(`  FAIL ${name}${detail ? `\n       ${String(detail).split("\n").join("\n       ")}` : ""}`);
+    return !!ok;
+  }
+  /** A check this machine cannot run: says SKIP and what is missing. */
+  skip(name, why) {
+    this.entries.push({ stage: this.stage, name, ok: null, skipped: true, detail: why });
+    this.log(`  SKIP ${name}: ${why}`);
+  }
+  counts() {
+    return {
+      passed: this.entries.filter((e) => e.ok === true).length,
+      failed: this.entries.filter((e) => e.ok === false).length,
+      skipped: this.entries.filter((e) => e.skipped).length,
+    };
+  }
+  /** `N passed, N failed` (`, N skipped` when something was skipped): the closing line of every run. */
+  summaryLine() {
+    const c = this.counts();
+    return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`;
+  }
+  toJSON() {
+    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement };
+  }
+  write(file) { fs.writeFileSync(file, `${JSON.stringify(this.toJSON(), null, 2)}\n`); }
+}
+
+module.exports = { parseArgs, Report, STAGES };

@@ -1,0 +1,192 @@
+// The pure parts of the local-cluster e2e (scripts/e2e/report.cjs, agreement.cjs, cluster-stage.cjs,
+// server-validate.cjs): command line, report format, verdict comparison, the override each stack copy
+// gets. None of them needs a built tool or a running server.
+const { parseArgs, Report } = require("../scripts/e2e/report.cjs");
+const ag = require("../scripts/e2e/agreement.cjs");
+const cs = require("../scripts/e2e/cluster-stage.cjs");
+const sv = require("../scripts/e2e/server-validate.cjs");
+export {};
+
+describe("e2e command line", () => {
+  test("no argument runs every stage", () => {
+    expect(parseArgs([])).toMatchObject({ mode: "all", crds: "reference", keep: false });
+    expect(parseArgs([]).stages).toContain("cluster");
+  });
+
+  test("--stage, --apply, --server-validate with its options, --report", () => {
+    expect(parseArgs(["--stage", "cluster"])).toMatchObject({ mode: "stages", stages: ["cluster"] });
+    expect(parseArgs(["--stage=cluster,agreement"]).stages).toEqual(["cluster", "agreement"]);
+    expect(parseArgs(["--apply", "cdktf.out"])).toMatchObject({ mode: "apply", target: "cdktf.out" });
+    expect(parseArgs(["--server-validate", "x.yaml", "--karpenter-version", "1.0.14", "--crds", "module", "--report", "r.json"]))
+      .toMatchObject({ mode: "server-validate", target: "x.yaml", karpenterVersion: "1.0.14", crds: "module", report: "r.json" });
+  });
+
+  test("mistakes name what is wrong and print the usage", () => {
+    expect(() => parseArgs(["--stage", "kluster"])).toThrow(/--stage kluster: unknown stage[\s\S]*usage:/);
+    expect(() => parseArgs(["--apply"])).toThrow(/--apply needs a value/);
+    expect(() => parseArgs(["--apply", "--keep"])).toThrow(/--apply needs a value/);
+    expect(() => parseArgs(["--karpenter-version", "1.14"])).toThrow(/a release such as 1\.14\.1/);
+    expect(() => parseArgs(["--crds", "chart"])).toThrow(/reference .* or module/);
+    expect(() => parseArgs(["--apply", "a", "--validate", "b"])).toThrow(/choose one of/);
+    expect(() => parseArgs(["--apply", "a", "--karpenter-version", "1.0.14"])).toThrow(/goes with --server-validate or --stage/);
+    expect(() => parseArgs(["--fast"])).toThrow(/unknown argument --fast/);
+  });
+});
+
+describe("e2e report", () => {
+  test("one entry per check with stage, name, ok, detail; the closing line counts them", () => {
+    const lines: string[] = [];
+    const r = new Report((l: string) => lines.push(l));
+    r.setStage("cluster");
+    r.check("a", true);
+    r.check("b", false, "why");
+    r.skip("c", "not built yet: kube-apiserver v1.36.3");
+    expect(r.summaryLine()).toBe("1 passed, 1 failed, 1 skipped");
+    expect(lines).toEqual(["  ok   a", "  FAIL b\n       why", "  SKIP c: not built yet: kube-apiserver v1.36.3"]);
+    const j = r.toJSON();
+    expect(j.checks[1]).toEqual({ stage: "cluster", name: "b", ok: false, detail: "why" });
+    expect(j.checks[2]).toMatchObject({ stage: "cluster", name: "c", ok: null, skipped: true });
+    expect(j.summary).toEqual({ passed: 1, failed: 1, skipped: 1, line: "1 passed, 1 failed, 1 skipped" });
+  });
+
+  test("without skips the line has no skipped part", () => {
+    const r = new Report(() => undefined);
+    r.check("a", true);
+    expect(r.summaryLine()).toBe("1 passed, 0 failed");
+  });
+});
+
+describe("library verdict vs server verdict", () => {
+  const accepted = { verdict: "accepted", manifest: { kind: "NodePool", metadata: { name: "p" } } };
+  const crdRejected = { verdict: "rejected", manifest: {}, problems: [{ field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }] };
+  const semantic = {
+    verdict: "rejected",
+    manifest: {},
+    problems: [{ field: "name", rule: "semantic", message: "p: name = \"x\" is invalid: at most 63 characters (got 70): Karpenter labels every NodeClaim and node with karpenter.sh/nodepool=<NodePool name>" }],
+  };
+
+  test("same verdict agrees; different verdicts disagree, saying which side said what", () => {
+    expect(ag.compareCase(accepted, { accepted: true }).outcome).toBe("agree");
+    expect(ag.compareCase(crdRejected, { accepted: false, message: "x" }).outcome).toBe("agree");
+    expect(ag.compareCase(accepted, { accepted: false, message: "spec.weight: Invalid value" })).toEqual({ outcome: "disagree", detail: "the library accepts, the server rejects: spec.weight: Invalid value" });
+    expect(ag.compareCase(crdRejected, { accepted: true }).detail).toMatch(/the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]/);
+    // a rule beyond the CRD that the library runs with the CRD rules (Go duration range) is excused like a semantic one
+    const goDuration = { verdict: "rejected", manifest: {}, problems: [{ field: "expireAfter", rule: "crd", message: "x: expireAfter = \"2562048h\" is invalid: Karpenter parses durations with Go's time.ParseDuration" }] };
+    expect(ag.compareCase(goDuration, { accepted: true })).toMatchObject({ outcome: "agree-semantic", rules: ["go-duration-range"] });
+  });
+
+  test("a rejection by listed semantic rules alone agrees with a server that accepts; an unlisted one does not", () => {
+    expect(ag.compareCase(semantic, { accepted: true })).toMatchObject({ outcome: "agree-semantic", rules: ["name-as-label"] });
+    const unlisted = { ...semantic, problems: [{ field: "tags", rule: "semantic", message: "something new" }] };
+    expect(ag.compareCase(unlisted, { accepted: true }).detail).toMatch(/not listed in SEMANTIC_RULES/);
+    // the server rejecting what only a semantic rule caught: the CRD rules missed something
+    expect(ag.compareCase(semantic, { accepted: false, message: "m" }).outcome).toBe("disagree");
+  });
+
+  test("every semantic rule says why the server accepts what Karpenter cannot run", () => {
+    for (const r of ag.SEMANTIC_RULES) expect(r.reason.length).toBeGreaterThan(40);
+    expect(new Set(ag.SEMANTIC_RULES.map((r: { id: string }) => r.id)).size).toBe(ag.SEMANTIC_RULES.length);
+  });
+
+  test("cases without an object, with the user's tokens or with a construct-level problem are not compared", () => {
+    expect(ag.exclusion({ verdict: "rejected", problems: [{ field: "nodeClass", rule: "construct" }] })).toMatch(/no object to submit/);
+    expect(ag.exclusion({ ...accepted, optionTokens: true })).toMatch(/tokens/);
+    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "deleteTimeout", rule: "crd" }] })).toMatch(/prop outside the object/);
+    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "kubernetesProvider", rule: "construct" }] })).toMatch(/construct-level/);
+    expect(ag.exclusion(accepted)).toBeUndefined();
+  });
+
+  test("duplicates are counted once; a version maps to the reference release of its minor", () => {
+    const u = ag.uniqueCases([accepted, accepted, crdRejected]);
+    expect(u.map((x: { occurrences: number }) => x.occurrences)).toEqual([2, 1]);
+    expect(ag.releaseFor("1.14.1", ["1.0.14", "1.14.1"])).toBe("1.14.1");
+    expect(ag.releaseFor("1.14.0", ["1.0.14", "1.14.1"])).toBe("1.14.1");
+    expect(ag.releaseFor("1.2.0", ["1.0.14", "1.14.1"])).toBeUndefined();
+  });
+
+  test("the summary line", () => {
+    const s = ag.summarize([{ outcome: "agree", verdict: "accepted" }, { outcome: "agree-semantic", rules: ["name-as-label"] }, { outcome: "disagree" }, { excluded: "x" }]);
+    expect(s).toMatchObject({ cases: 3, agree: 2, disagree: 1, semanticByDesign: 1, excluded: 1, line: "2/3 cases agree", semanticRules: { "name-as-label": 1 } });
+  });
+});
+
+describe("server-validate output", () => {
+  test("one line per object", () => {
+    const o = { kind: "NodePool", metadata: { name: "default" } };
+    expect(sv.verdictLine(o, { accepted: true })).toBe("accepted NodePool/default");
+    expect(sv.verdictLine(o, { accepted: false, message: "NodePool.karpenter.sh \"default\" is invalid:\n spec.weight" })).toBe("rejected NodePool/default: NodePool.karpenter.sh \"default\" is invalid: spec.weight");
+  });
+
+  test("multi-document YAML and List objects are unfolded, empty documents skipped", () => {
+    const objs = sv.objectsOfYaml("kind: A\nmetadata: {name: a}\n---\n---\nkind: List\nitems:\n  - {kind: B, metadata: {name: b}}\n");
+    expect(objs.map((o: { kind: string }) => o.kind)).toEqual(["A", "B"]);
+  });
+});
+
+describe("stack copies for the local cluster", () => {
+  const eks = {
+    provider: {
+      aws: [{ region: "eu-west-1" }],
+      helm: [{ kubernetes: { host: "${aws_eks_cluster.cluster.endpoint}", exec: { command: "aws" } } }],
+    },
+    resource: {
+      helm_release: { crds: { chart: "karpenter-crd", version: "1.14.1", repository: "oci://public.ecr.aws/karpenter" } },
+      aws_eks_addon: { cni: { cluster_name: "x" } },
+      aws_eks_access_entry: { node: { cluster_name: "x" } },
+      aws_eks_pod_identity_association: { pi: { cluster_name: "x" } },
+      aws_iam_role: { r: { name: "r", depends_on: ["aws_eks_addon.cni"], tags: { a: "${aws_eks_access_entry.node.id}" } } },
+    },
+    output: { "cross-stack-output-endpoint": { value: "${aws_eks_cluster.cluster.endpoint}" } },
+    terraform: { backend: { local: { path: "../../../terraform.eks.tfstate" } } },
+  };
+  const nodes = {
+    provider: { kubernetes: [{ host: "${data.terraform_remote_state.eks.outputs.cross-stack-output-endpoint}" }] },
+    data: { terraform_remote_state: { eks: { backend: "local", config: { path: "../../../terraform.eks.tfstate" } } } },
+    resource: { kubernetes_deployment_v1: { inflate: {} } },
+    terraform: { backend: { local: { path: "../../../terraform.nodes.tfstate" } } },
+  };
+  const stacks = [
+    { name: "eks", dir: "/o/stacks/eks", config: eks, statePath: "/terraform.eks.tfstate", deps: [] },
+    { name: "nodes", dir: "/o/stacks/nodes", config: nodes, statePath: "/terraform.nodes.tfstate", deps: [] },
+  ];
+
+  test("a provider reading the cluster through remote state talks to the same API as the stack that outputs it", () => {
+    expect(cs.apiKey("${data.terraform_remote_state.eks.outputs.cross-stack-output-endpoint}", stacks[1], stacks)).toBe("eks:${aws_eks_cluster.cluster.endpoint}");
+    expect(cs.apiKeys(stacks)).toEqual(["eks:${aws_eks_cluster.cluster.endpoint}"]);
+  });
+
+  test("only resources no attribute refers to are left out of the apply", () => {
+    expect(cs.leaveOut(eks, cs.NOT_EMULATED)).toEqual({ out: ["aws_eks_addon.cni", "aws_eks_pod_identity_association.pi"], blocked: ["aws_eks_access_entry.node"] });
+  });
+
+  test("the override points providers at moto and the local server, charts at the reference folder, and waits at nothing", () => {
+    const local = { server: "https://127.0.0.1:1", caPem: "PEM", token: "t" };
+    const ov = cs.stackOverride(eks, {
+      statePath: "/s/eks.tfstate", remoteStates: {}, motoUrl: "http://127.0.0.1:2", clusterFor: () => local,
+      chartDir: (c: string, v: string) => `/ref/v${v}/charts/${c}`, leftOut: ["aws_eks_addon.cni"],
+    });
+    expect(ov.terraform.backend.local.path).toBe("/s/eks.tfstate");
+    expect(ov.provider.aws[0]).toMatchObject({ region: "eu-west-1", endpoints: [expect.objectContaining({ eks: "http://127.0.0.1:2" })] });
+    expect(ov.provider.helm[0]).toEqual({ kubernetes: { host: "https://127.0.0.1:1", cluster_ca_certificate: "PEM", token: "t" } });
+    expect(ov.resource.helm_release.crds).toEqual({ chart: "/ref/v1.14.1/charts/karpenter-crd", repository: null, wait: false });
+    expect(ov.resource.aws_eks_addon.cni).toEqual({ count: 0 });
+    const ov2 = cs.stackOverride(nodes, { statePath: "/s/n", remoteStates: { eks: "/s/eks.tfstate" }, clusterFor: () => local, chartDir: () => "", leftOut: [] });
+    expect(ov2.data.terraform_remote_state.eks).toEqual({ config: { path: "/s/eks.tfstate" } });
+    expect(ov2.resource.kubernetes_deployment_v1.inflate).toEqual({ wait_for_rollout: false });
+    expect(ov2.provider.kubernetes[0].exec[0].args[1]).toContain('"token":"t"');
+    expect(ov2.provider.aws).toBeUndefined();
+  });
+
+  test("a manifest is held by the server's object when every field it sets is there", () => {
+    expect(cs.contains({ a: 1, b: [{ c: "x", d: 2 }], e: 3 }, { a: 1, b: [{ c: "x" }] })).toBe(true);
+    expect(cs.contains({ a: 1, b: [] }, { a: 1, b: [{ c: "x" }] })).toBe(false);
+    expect(cs.contains({ w: 10 }, { w: "10" })).toBe(true);
+  });
+});
+
+describe("docs/e2e.md", () => {
+  test("lists every rule beyond the CRDs that the agreement excuses", () => {
+    const doc = require("fs").readFileSync(require("path").join(__dirname, "..", "docs", "e2e.md"), "utf8");
+    for (const r of ag.SEMANTIC_RULES) expect(doc).toContain(`| \`${r.id}\``);
+  });
+});
