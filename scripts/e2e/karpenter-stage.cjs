@@ -246,54 +246,25 @@ function runAsync(cmd, args, opts) {
   });
 }
 
-/** The override beside a copied stack: endpoints, credentials, local charts and server; nothing else. */
-function overrides(stackName, config, { motoUrl, region, cluster, chartsDir, brk, spareQueueArn }) {
-  const services = ["ec2", "eks", "iam", "sqs", "sts", "events", "kms", "ssm", "pricing", "autoscaling", "cloudwatch"];
-  const o = {};
-  if ((config.provider || {}).aws) {
-    o.provider = { aws: [{ region, access_key: "e2e-fake-access-key", secret_key: "e2e-fake-secret-key", skip_credentials_validation: true,
-      skip_metadata_api_check: "true", skip_region_validation: true, skip_requesting_account_id: false, endpoints: [Object.fromEntries(services.map((s) => [s, motoUrl]))] }] };
-  }
-  const kube = { host: cluster.server, cluster_ca_certificate: fs.readFileSync(cluster.caFile, "utf8"), token: cluster.token };
-  if ((config.provider || {}).helm) {
-    o.provider = { ...(o.provider || {}), helm: [{ kubernetes: kube }] };
-    o.resource = { helm_release: {} };
-    for (const [name, rel] of Object.entries(config.resource.helm_release || {})) {
-      // the OCI registry is out of reach: the reference chart of the same version; no pod ever turns ready
-      o.resource.helm_release[name] = { repository: null, chart: path.join(chartsDir, rel.chart), wait: false };
-    }
-  }
-  if ((config.provider || {}).kubernetes) {
-    // the stack's exec block (aws eks get-token) is replaced by the local server's token
-    o.provider = { ...(o.provider || {}), kubernetes: [{ ...kube, exec: [] }] };
-    o.resource = { ...(o.resource || {}) };
-    for (const [name] of Object.entries((config.resource || {}).kubernetes_deployment_v1 || {})) {
-      o.resource.kubernetes_deployment_v1 = { ...(o.resource.kubernetes_deployment_v1 || {}), [name]: { wait_for_rollout: false } };
-    }
-  }
+/**
+ * The broken input of `--break` as override resources laid over the cluster stage's override (endpoints,
+ * credentials, local charts and server): the spot rule's target another queue, or the EC2NodeClass's role
+ * another role.
+ */
+function breakOverride(stackName, config, brk, spareQueueArn) {
   if (brk === "queue-target" && stackName === "eks") {
     const targets = (config.resource || {}).aws_cloudwatch_event_target || {};
     const spot = Object.keys(targets).find((n) => /SpotInterruption/.test(n));
-    o.resource = { ...(o.resource || {}), aws_cloudwatch_event_target: { [spot]: { arn: spareQueueArn } } };
+    return { aws_cloudwatch_event_target: { [spot]: { arn: spareQueueArn } } };
   }
   if (brk === "node-role" && stackName === "karpenter-nodes") {
     const manifests = (config.resource || {}).kubernetes_manifest || {};
     const nc = Object.keys(manifests).find((n) => manifests[n].manifest.kind === "EC2NodeClass");
     const m = JSON.parse(JSON.stringify(manifests[nc].manifest));
     m.spec.role = "e2e-not-the-node-role";
-    o.resource = { ...(o.resource || {}), kubernetes_manifest: { [nc]: { manifest: m } } };
+    return { kubernetes_manifest: { [nc]: { manifest: m } } };
   }
-  return o;
-}
-
-function prepare(stackDir, dest, api, extra) {
-  fs.rmSync(dest, { recursive: true, force: true });
-  const { config, pins } = api.prepareStack(stackDir, dest, api.tools, {});
-  // prepareStack wrote the provider pins; the rest of the override is merged into the same file
-  const file = path.join(dest, "e2e_override.tf.json");
-  const base = JSON.parse(fs.readFileSync(file, "utf8"));
-  fs.writeFileSync(file, JSON.stringify({ ...extra, terraform: base.terraform }, null, 2));
-  return { config, pins };
+  return {};
 }
 
 // ------------------------------------------------------------------------------------------ the stage
@@ -357,6 +328,8 @@ async function runKarpenterStage(api) {
     const run = path.join(work, "run", "stacks");
     const spareQueueArn = brk === "queue-target" ? `arn:aws:sqs:${region}:${ACCOUNT}:${aws(moto.py, moto.url, region, "create-queue", { name: "e2e-not-the-interruption-queue" }).split("/").pop()}` : undefined;
     const stacks = {};
+    const statePath = (n) => path.join(work, "state", `${n}.tfstate`);
+    fs.mkdirSync(path.join(work, "state"), { recursive: true });
     const tenv = api.tofuEnv(cliConfig, { AWS_EC2_METADATA_DISABLED: "true" });
     let controllerRoleArn;
     let nodeRoleName;
@@ -368,7 +341,23 @@ async function runKarpenterStage(api) {
       for (const name of ["eks", "karpenter-nodes"]) {
         const src = path.join(out, "stacks", name);
         const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
-        stacks[name] = { dir: path.join(run, name), ...prepare(src, path.join(run, name), api, overrides(name, cfg, { motoUrl: moto.url, region, cluster, chartsDir, brk, spareQueueArn })) };
+        // the cluster stage's override (scripts/e2e/cluster-stage.cjs stackOverride): endpoints, fake
+        // credentials, the local server, the reference charts, wait = false; state in the scratch folder
+        const remoteStates = {};
+        for (const [data, body] of Object.entries(((cfg.data || {}).terraform_remote_state) || {})) {
+          const m = String((body.config || {}).path || "").match(/terraform\.([^/]+)\.tfstate$/);
+          if (m) remoteStates[data] = statePath(m[1]);
+        }
+        const ov = api.stackOverride(cfg, { statePath: statePath(name), remoteStates, motoUrl: moto.url, leftOut: [],
+          clusterFor: () => ({ server: cluster.server, caPem: fs.readFileSync(cluster.caFile, "utf8"), token: cluster.token }),
+          chartDir: (chart, v) => path.join(reference, `v${v}`, "charts", chart) });
+        const broken = breakOverride(name, cfg, brk, spareQueueArn);
+        for (const [type, byName] of Object.entries(broken)) {
+          ov.resource = ov.resource || {};
+          ov.resource[type] = { ...(ov.resource[type] || {}) };
+          for (const [n, body] of Object.entries(byName)) ov.resource[type][n] = { ...(ov.resource[type][n] || {}), ...body };
+        }
+        stacks[name] = { dir: path.join(run, name), ...api.prepareStack(src, path.join(run, name), tools, ov) };
       }
       for (const name of ["eks", "karpenter-nodes"]) {
         const s = stacks[name];
@@ -580,6 +569,7 @@ async function runKarpenterStage(api) {
     await stopAll();
     report.timings.total = secs(t0);
     report.peakRssMiB = Math.round(peak.rss / 1048576);
+    if (api.timings) api.timings.karpenter = { ...(api.timings.karpenter || {}), peakMemoryMiB: report.peakRssMiB, phases: report.timings };
     console.log(`       karpenter stage: ${report.timings.total} s wall, peak memory ${report.peakRssMiB} MiB (this process, moto, the controller, the API server and etcd)`);
   }
 }
@@ -810,4 +800,4 @@ function toolsFor(version) {
   return ["tofu", "aws-provider", "helm-provider", "kubernetes-provider", "moto", "kube-apiserver", "etcd", `karpenter-${v.split(".").slice(0, 2).join(".")}`];
 }
 
-module.exports = { runKarpenterStage, toolsFor, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, overrides };
+module.exports = { runKarpenterStage, toolsFor, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, breakOverride };
