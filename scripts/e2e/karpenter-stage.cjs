@@ -538,6 +538,10 @@ async function runKarpenterStage(api) {
     const ok1 = api.must("karpenter: destroy: tofu destroy of the karpenter-nodes stack", d1);
     const order = destroyOrder(d1.stdout);
     const events = world.destroyEvents;
+    // the controller runs as long as its Deployment does: when the release takes it away, the process goes too
+    world.onDeploymentGone = async () => {
+      if (controller.exitCode === null) { controller.kill("SIGTERM"); world.destroyEvents.controllerStoppedAt = Date.now(); }
+    };
     const d2 = ok1 ? await runAsync(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve"], { cwd: stacks.eks.dir, env: tenv }) : { status: 1, stdout: "", stderr: "not run: the nodes stack did not destroy" };
     // the controller's Deployment is gone with the release: the process it stands for goes too
     if (controller.exitCode === null) { controller.kill("SIGTERM"); await Promise.race([new Promise((r) => controller.once("exit", r)), sleep(5000)]); }
@@ -708,6 +712,11 @@ class World {
     for (const c of claims) {
       const owner = (c.metadata.ownerReferences || []).find((o) => o.kind === "NodePool");
       if (owner && !poolUids.has(owner.uid) && !c.metadata.deletionTimestamp) await k("DELETE", `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
+    }
+    if (this.onDeploymentGone && (await k("GET", "/apis/apps/v1/namespaces/kube-system/deployments/karpenter")).status === 404) {
+      const f = this.onDeploymentGone;
+      this.onDeploymentGone = undefined;
+      await f();
     }
     if (this.watching) {
       const nc = await k("GET", "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/default");

@@ -248,6 +248,13 @@ def fix_fleet_instances(region, params, before):
                 print(f"moto-launcher: instance profile for {inst.id}: {e}", file=sys.stderr)
 
 
+def _cluster_sg(region, cluster_name):
+    from moto.eks.models import eks_backends
+
+    cluster = eks_backends[DEFAULT_ACCOUNT_ID][region].clusters.get(cluster_name)
+    return cluster.resources_vpc_config.get("clusterSecurityGroupId") if cluster else None
+
+
 def add_cluster_security_group(region, cluster_name):
     """What EKS does on CreateCluster and moto does not: the cluster security group, in the cluster's VPC."""
     from moto.eks.models import eks_backends
@@ -307,6 +314,18 @@ class Launcher:
                     except Exception as e:  # noqa: BLE001
                         print(f"moto-launcher: CreateFleet fix-up: {e}", file=sys.stderr)
                     return out
+            m = re.fullmatch(r"/clusters/([^/]+)", path)
+            if service == "eks" and environ["REQUEST_METHOD"] == "DELETE" and m:
+                # EKS deletes the cluster security group with the cluster (else the VPC cannot be deleted)
+                sg_id = _cluster_sg(region or self.region, unquote(m.group(1)))
+                out = list(self.app(environ, start_response))
+                if sg_id:
+                    try:
+                        from moto.ec2.models import ec2_backends
+                        ec2_backends[DEFAULT_ACCOUNT_ID][region or self.region].delete_security_group(group_id=sg_id)
+                    except Exception as e:  # noqa: BLE001
+                        print(f"moto-launcher: deleting cluster security group {sg_id}: {e}", file=sys.stderr)
+                return out
             if service == "eks" and environ["REQUEST_METHOD"] == "POST" and path == "/clusters":
                 name = json.loads(raw or b"{}").get("name")
                 out = self.app(environ, start_response)
