@@ -137,12 +137,13 @@ class ResourceState {
   constructor(inventory = {}) {
     this.instances = new Map(Object.entries(inventory.instances || {}).map(([id, tags]) => [id, { ...tags }]));
     this.launchTemplates = new Map(); // name -> { id, tags, data }
-    for (const [name, lt] of Object.entries(inventory.launchTemplates || {})) this.launchTemplates.set(name, { id: lt.id, tags: { ...(lt.tags || {}) }, data: {} });
+    // name -> every id a template of that name had (a name deleted and created again gets a new id)
+    for (const [name, lt] of Object.entries(inventory.launchTemplates || {})) this.launchTemplates.set(name, { id: lt.id || (lt.ids || [])[0], ids: lt.ids || (lt.id ? [lt.id] : []), tags: { ...(lt.tags || {}) }, data: {} });
     this.instanceProfiles = new Map(Object.entries(inventory.instanceProfiles || {}).map(([n, p]) => [n, { path: p.path || "/", tags: { ...(p.tags || {}) }, role: p.role }]));
   }
   lt(nameOrId) {
     if (this.launchTemplates.has(nameOrId)) return [nameOrId, this.launchTemplates.get(nameOrId)];
-    for (const [n, lt] of this.launchTemplates) if (lt.id === nameOrId) return [n, lt];
+    for (const [n, lt] of this.launchTemplates) if (lt.id === nameOrId || (lt.ids || []).includes(nameOrId)) return [n, lt];
     return [nameOrId, undefined];
   }
 }
@@ -176,7 +177,7 @@ function authorizationRequests(call, ctx) {
       const name = p.LaunchTemplateName;
       const tags = tagSpecs(p.TagSpecification)["launch-template"] || {};
       const data = p.LaunchTemplateData || {};
-      const lt = state.launchTemplates.get(name) || { id: undefined };
+      const lt = state.launchTemplates.get(name) || { id: undefined, ids: [] };
       lt.tags = { ...tags };
       lt.data = data;
       state.launchTemplates.set(name, lt);
@@ -202,7 +203,7 @@ function authorizationRequests(call, ctx) {
     }
     if (a === "DeleteLaunchTemplate") {
       const [name, lt] = state.lt(p.LaunchTemplateName || p.LaunchTemplateId);
-      return [req("ec2:DeleteLaunchTemplate", ec2("launch-template", ltId(name, lt)), resourceTagContext((lt || {}).tags || {}))];
+      return [req("ec2:DeleteLaunchTemplate", ec2("launch-template", p.LaunchTemplateId || ltId(name, lt)), resourceTagContext((lt || {}).tags || {}))];
     }
     return [req(`ec2:${a}`, "*")];
   }
@@ -421,4 +422,35 @@ async function judgeQueuePolicy(policy, queueArn, ruleArns, account) {
   return out;
 }
 
-module.exports = { judgeQueuePolicy, parseEntry, parseRecording, unflatten, authorizationRequests, ResourceState, judge, withoutStatement, tagSpecs };
+/**
+ * The controller role's trust policy, judged as EKS Pod Identity presents itself: the service principal
+ * pods.eks.amazonaws.com calling sts:AssumeRole and sts:TagSession with the session tags the Pod Identity
+ * agent sets (eks-cluster-arn, eks-cluster-name, kubernetes-namespace, kubernetes-service-account,
+ * kubernetes-pod-name, kubernetes-pod-uid). The pod's own service account is allowed; another service
+ * account, another cluster and another service principal are not. moto's AssumeRole reads no trust policy.
+ */
+async function judgeTrustPolicy(policy, roleArn, { account, clusterArn, namespace, serviceAccount }) {
+  const { runSimulation } = require("@cloud-copilot/iam-simulate");
+  const tags = (ns, sa, cl) => ({ "eks-cluster-arn": cl, "eks-cluster-name": cl.split("/").pop(), "kubernetes-namespace": ns,
+    "kubernetes-service-account": sa, "kubernetes-pod-name": `${sa}-e2e`, "kubernetes-pod-uid": "00000000-0000-0000-0000-000000000000" });
+  const cases = [
+    { case: `pods.eks.amazonaws.com for ${namespace}/${serviceAccount}`, principal: "pods.eks.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn), want: "Allowed" },
+    { case: `pods.eks.amazonaws.com for ${namespace}/default`, principal: "pods.eks.amazonaws.com", tags: tags(namespace, "default", clusterArn), want: "ImplicitlyDenied" },
+    { case: "pods.eks.amazonaws.com for another cluster", principal: "pods.eks.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn.replace(/[^/]+$/, "other")), want: "ImplicitlyDenied" },
+    { case: "ec2.amazonaws.com", principal: "ec2.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn), want: "ImplicitlyDenied" },
+  ];
+  const out = [];
+  for (const c of cases) {
+    const ctx = { ...requestTagContext(c.tags), "aws:SecureTransport": "true" };
+    const results = [];
+    for (const action of ["sts:AssumeRole", "sts:TagSession"]) {
+      const r = await runSimulation({ identityPolicies: [], serviceControlPolicies: [], resourceControlPolicies: [], resourcePolicy: policy,
+        request: { action, principal: c.principal, resource: { resource: roleArn, accountId: account }, contextVariables: ctx } }, {});
+      results.push(r.resultType === "error" ? `Error ${JSON.stringify(r.errors)}` : r.overallResult);
+    }
+    out.push({ case: c.case, want: c.want, result: results.every((x) => x === results[0]) ? results[0] : results.join("/") });
+  }
+  return out;
+}
+
+module.exports = { judgeQueuePolicy, judgeTrustPolicy, parseEntry, parseRecording, unflatten, authorizationRequests, ResourceState, judge, withoutStatement, tagSpecs };

@@ -196,6 +196,11 @@ elif op == "queue":
     sqs = boto3.client("sqs", **kw)
     q = sqs.get_queue_url(QueueName=arg["name"])["QueueUrl"]
     out = {"url": q, "attrs": sqs.get_queue_attributes(QueueUrl=q, AttributeNames=["All"])["Attributes"]}
+elif op == "role":
+    iam = boto3.client("iam", **kw)
+    r = iam.get_role(RoleName=arg["name"])["Role"]
+    d = r["AssumeRolePolicyDocument"]
+    out = {"arn": r["Arn"], "trust": json.loads(d) if isinstance(d, str) else d}
 elif op == "rules":
     ev = boto3.client("events", **kw)
     out = [r["Arn"] for r in ev.list_rules()["Rules"] if any(t["Arn"] == arg["queueArn"] for t in ev.list_targets_by_rule(Rule=r["Name"])["Targets"])]
@@ -381,6 +386,18 @@ async function runKarpenterStage(api) {
     const dep = await k("GET", "/apis/apps/v1/namespaces/kube-system/deployments/karpenter");
     if (!check("karpenter: the applied chart's Deployment is in the API server", dep.status === 200, `GET deployment: ${dep.status}`)) throw new Error("no Deployment");
     const creds = aws(moto.py, moto.url, region, "assume-role", { role: controllerRoleArn });
+    // moto's AssumeRole stands in for Pod Identity and reads no trust policy: the applied one, judged as
+    // Pod Identity presents itself, for the service account the Deployment runs as
+    {
+      const role = aws(moto.py, moto.url, region, "role", { name: controllerRoleArn.split("/").pop() });
+      const sa = dep.body.spec.template.spec.serviceAccountName;
+      const ns = dep.body.metadata.namespace;
+      const clusterArn = `arn:aws:eks:${region}:${ACCOUNT}:cluster/${clusterName}`;
+      const trust = await judgeLib.judgeTrustPolicy(role.trust, controllerRoleArn, { account: ACCOUNT, clusterArn, namespace: ns, serviceAccount: sa });
+      report.trustPolicy = trust;
+      check(`karpenter: pod identity: the applied controller role trusts pods.eks.amazonaws.com for ${ns}/${sa} of ${clusterName} (sts:AssumeRole, sts:TagSession with Pod Identity's session tags) and nothing else tried (iam-simulate)`,
+        trust.every((c) => c.result === c.want), JSON.stringify(trust));
+    }
     const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
     const overlay = {
       KUBECONFIG: cluster.kubeconfig, AWS_REGION: region, AWS_ENDPOINT_URL: moto.url, AWS_EC2_METADATA_DISABLED: "true",
@@ -557,8 +574,10 @@ async function runKarpenterStage(api) {
     report.leftovers = { runningInstances: running, nodeClaims: claimsLeft, instanceProfiles: profilesLeft, launchTemplates: ltsLeft };
     const orderOk = order.indexOf("NodePool") >= 0 && order.indexOf("NodePool") < order.indexOf("EC2NodeClass");
     const held = heldClaims.length === 0 || (events.nodeClassHeld && events.claimsGoneAt && events.nodeClassGoneAt && events.claimsGoneAt <= events.nodeClassGoneAt);
+    // the controller went with its Deployment, after the EC2NodeClass
+    const controllerLast = !!events.controllerStoppedAt && !!events.nodeClassGoneAt && events.controllerStoppedAt >= events.nodeClassGoneAt;
     check(`karpenter: destroy: nodes stack then AWS stack: NodePool, then the EC2NodeClass (held by its finalizer until ${heldClaims.length} NodeClaim(s) were gone), then the controller; afterwards no running instance, no NodeClaim, no Karpenter instance profile, no leftover launch template (${LIMITS.destroy} s)`,
-      ok1 && ok2 && orderOk && held && running.length === 0 && claimsLeft.length === 0 && profilesLeft.length === 0 && ltsLeft.length === 0,
+      ok1 && ok2 && orderOk && held && controllerLast && running.length === 0 && claimsLeft.length === 0 && profilesLeft.length === 0 && ltsLeft.length === 0,
       `destroy order ${JSON.stringify(order)}; finalizer held ${JSON.stringify(events)}; leftovers ${JSON.stringify(report.leftovers)}`);
     world.stop();
 
@@ -583,7 +602,10 @@ async function judgeRun(api, { moto, creds, region, policies, report, inv, contr
   const text = fs.readFileSync(moto.recording, "utf8");
   const calls = judgeLib.parseRecording(text, creds.AccessKeyId);
   const principal = `arn:aws:sts::${ACCOUNT}:assumed-role/${controllerRoleArn.split("/").pop()}/karpenter-e2e`;
-  const inventory = { instances: Object.fromEntries(Object.entries(inv.instances).map(([id, i]) => [id, i.tags])) };
+  const inventory = { instances: Object.fromEntries(Object.entries(inv.instances).map(([id, i]) => [id, i.tags])), launchTemplates: {} };
+  // the launcher notes the id of each launch template created (deleted ones are gone from the inventory)
+  const idsFile = `${moto.recording}.ids.jsonl`;
+  if (fs.existsSync(idsFile)) for (const l of fs.readFileSync(idsFile, "utf8").split("\n").filter(Boolean)) { const x = JSON.parse(l); const e = inventory.launchTemplates[x.launchTemplate] || { ids: [] }; e.ids.push(x.id); inventory.launchTemplates[x.launchTemplate] = e; }
   const opts = { account: ACCOUNT, region, principal, inventory };
   const res = await judgeLib.judge(calls, policies, opts);
   const s = res.summary;

@@ -283,6 +283,21 @@ class Launcher:
         self.app = app
         self.region = region
         self.stubs = Stubs(region)
+        # the ids moto gave to what was created (the recording holds requests only): launch template name -> id,
+        # for judging a later DeleteLaunchTemplate by id against the template's tags
+        rec = os.environ.get("MOTO_RECORDER_FILEPATH")
+        self.ids_file = f"{rec}.ids.jsonl" if rec else None
+
+    def note_launch_template(self, region, name):
+        if not self.ids_file or not name:
+            return
+        try:
+            from moto.ec2.models import ec2_backends
+            lt = ec2_backends[DEFAULT_ACCOUNT_ID][region].get_launch_template_by_name(name)
+            with open(self.ids_file, "a") as f:
+                f.write(json.dumps({"launchTemplate": name, "id": lt.id}) + "\n")
+        except Exception as e:  # noqa: BLE001 - a failed create: nothing to note
+            print(f"moto-launcher: launch template {name}: {e}", file=sys.stderr)
 
     def __call__(self, environ, start_response):
         service, region = _service_of(environ)
@@ -304,6 +319,10 @@ class Launcher:
             environ["wsgi.input"] = io.BytesIO(raw)
             if service == "ec2" and environ["REQUEST_METHOD"] == "POST":
                 params = parse_qs(raw.decode("utf-8", "replace"))
+                if (params.get("Action") or [""])[0] == "CreateLaunchTemplate" and (params.get("DryRun") or ["false"])[0] != "true":
+                    out = list(self.app(environ, start_response))
+                    self.note_launch_template(region or self.region, (params.get("LaunchTemplateName") or [""])[0])
+                    return out
                 if (params.get("Action") or [""])[0] == "CreateFleet" and (params.get("DryRun") or ["false"])[0] != "true":
                     from moto.ec2.models import ec2_backends
                     r = region or self.region
