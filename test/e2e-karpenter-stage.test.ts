@@ -142,6 +142,37 @@ describe("IAM judge: recorded requests", () => {
   });
 });
 
+describe("IAM judge: resource policies the emulator does not evaluate", () => {
+  const eks = () => JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION })).eks);
+  const arn = `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`;
+
+  test("the controller role's trust policy admits Pod Identity for kube-system/karpenter only", async () => {
+    const role: any = Object.values(eks().resource.aws_iam_role).find((r: any) => String(r.assume_role_policy).includes("pods.eks.amazonaws.com"));
+    const trust = JSON.parse(role.assume_role_policy.replace(/\$\{aws_eks_cluster\.cluster\.arn\}/g, arn));
+    const res = await judgeLib.judgeTrustPolicy(trust, `arn:aws:iam::${ACCOUNT}:role/KarpenterControllerRole-${CLUSTER}`, { account: ACCOUNT, clusterArn: arn, namespace: "kube-system", serviceAccount: "karpenter" });
+    expect(res.map((c: any) => [c.case, c.result === c.want])).toEqual(res.map((c: any) => [c.case, true]));
+  });
+
+  test("the queue policy lets EventBridge deliver over TLS only", async () => {
+    const stack = eks();
+    const q = `arn:aws:sqs:${REGION}:${ACCOUNT}:${CLUSTER}`;
+    const policy = JSON.parse((Object.values(stack.resource.aws_sqs_queue_policy)[0] as any).policy.replace(/\$\{aws_sqs_queue\.[^}]+\.arn\}/g, q));
+    const res = await judgeLib.judgeQueuePolicy(policy, q, [`arn:aws:events:${REGION}:${ACCOUNT}:rule/spot`], ACCOUNT);
+    expect(res.every((c: any) => c.result === c.want)).toBe(true);
+  });
+
+  test("a DeleteLaunchTemplate by id carries the tags the template was created with", () => {
+    const calls = judgeLib.parseRecording([
+      recorded("ec2", form({ Action: "CreateLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc", ...tagSpec("TagSpecification.1", "launch-template", ownedTags) })),
+      recorded("ec2", form({ Action: "DeleteLaunchTemplate", Version: "2016-11-15", LaunchTemplateId: "lt-0123" })),
+    ].join("\n"));
+    const state = new judgeLib.ResourceState({ launchTemplates: { "karpenter.k8s.aws/abc": { ids: ["lt-0123"] } } });
+    const reqs = calls.map((c: any) => judgeLib.authorizationRequests(c, { account: ACCOUNT, region: REGION, state }));
+    expect(reqs[1][0].resource).toBe(`arn:aws:ec2:${REGION}:${ACCOUNT}:launch-template/lt-0123`);
+    expect(reqs[1][0].context[`aws:ResourceTag/kubernetes.io/cluster/${CLUSTER}`]).toBe("owned");
+  });
+});
+
 describe("Karpenter stage: pure parts", () => {
   test("the controller's environment is the Deployment's, with the e2e endpoints laid over it", () => {
     const deployment = { spec: { template: { spec: { containers: [{ name: "controller", env: [
