@@ -346,10 +346,18 @@ class Launcher:
                         print(f"moto-launcher: deleting cluster security group {sg_id}: {e}", file=sys.stderr)
                 return out
             if service == "eks" and environ["REQUEST_METHOD"] == "POST" and path == "/clusters":
-                name = json.loads(raw or b"{}").get("name")
-                out = self.app(environ, start_response)
+                body = json.loads(raw or b"{}")
+                name = body.get("name")
+                out = list(self.app(environ, start_response))
                 try:
                     add_cluster_security_group(region or self.region, name)
+                    # moto keeps no accessConfig; EKS answers it (the stack sets authenticationMode API)
+                    from moto.eks.models import eks_backends
+                    cl = eks_backends[DEFAULT_ACCOUNT_ID][region or self.region].clusters.get(name)
+                    if cl is not None:
+                        ac = body.get("accessConfig") or {}
+                        cl.access_config = {"authenticationMode": ac.get("authenticationMode", "CONFIG_MAP"),
+                                            "bootstrapClusterCreatorAdminPermissions": ac.get("bootstrapClusterCreatorAdminPermissions", True)}
                 except Exception as e:  # the stack's aws_ec2_tag then fails, naming the missing group
                     print(f"moto-launcher: cluster security group for {name}: {e}", file=sys.stderr)
                 return out
