@@ -104,6 +104,18 @@ describe("library verdict vs server verdict", () => {
     expect(ag.releaseFor("1.2.0", ["1.0.14", "1.14.1"])).toBeUndefined();
   });
 
+  test("when both reject, whether they name the same field (prop paths mapped into the object)", () => {
+    expect(ag.objectPath("NodePool", 'labels["team"]')).toBe("spec.template.metadata.labels.team");
+    expect(ag.objectPath("NodePool", "nodeClass.name")).toBe("spec.template.spec.nodeClassRef.name");
+    expect(ag.objectPath("NodePool", "disruption.budgets[0].schedule")).toBe("spec.disruption.budgets[0].schedule");
+    expect(ag.objectPath("EC2NodeClass", "blockDeviceMappings[0].ebs.iops")).toBe("spec.blockDeviceMappings[0].ebs.iops");
+    const rec = { kind: "NodePool", problems: [{ field: "replicas" }] };
+    expect(ag.sameField(rec, { fields: [".spec.replicas"] })).toBe(true);
+    expect(ag.sameField(rec, { fields: ["spec.weight"] })).toBe(false);
+    // a rule over all of spec says nothing about which field
+    expect(ag.sameField(rec, { fields: ["spec"] })).toBeUndefined();
+  });
+
   test("the summary line", () => {
     const s = ag.summarize([{ outcome: "agree", verdict: "accepted" }, { outcome: "agree-semantic", rules: ["name-as-label"] }, { outcome: "disagree" }, { excluded: "x" }]);
     expect(s).toMatchObject({ cases: 3, agree: 2, disagree: 1, semanticByDesign: 1, excluded: 1, line: "2/3 cases agree", semanticRules: { "name-as-label": 1 } });

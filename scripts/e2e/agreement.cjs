@@ -109,12 +109,40 @@ function compareCase(rec, server) {
   if (!server.accepted) {
     // only problems of the semantic rules (which run after every CRD rule passed): the CRD rules missed what the server caught
     if (probs.length && probs.every((p) => p.rule === "semantic")) return { outcome: "disagree", detail: `the server rejects what the library's CRD rules accept (only semantic problems found): ${server.message}` };
-    return { outcome: "agree", detail: "both reject" };
+    return { outcome: "agree", detail: "both reject", sameField: sameField(rec, server) };
   }
   const rules = probs.map((p) => semanticRuleOf(p, rec.version));
   if (probs.length && rules.every(Boolean)) return { outcome: "agree-semantic", detail: `beyond the CRD: ${[...new Set(rules.map((r) => r.id))].join(", ")}`, rules: rules.map((r) => r.id) };
   const unlisted = probs.filter((p) => !semanticRuleOf(p, rec.version));
   return { outcome: "disagree", detail: `the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: ${unlisted.map((p) => `${p.field} [${p.rule}]: ${p.message}`).join(" | ")}` };
+}
+
+/**
+ * A library problem's field (a prop path: `requirements[0].key`, `labels["k"]`, `nodeClass.name`) as a path
+ * into the object the server judged (`spec.template.spec.requirements[0].key`).
+ */
+function objectPath(kind, field) {
+  // the server writes a map entry as a path segment (spec.template.metadata.labels.team)
+  const f = String(field || "").replace(/\["([^"]*)"\]/g, ".$1");
+  const head = f.split(/[.[]/)[0];
+  if (head === "name") return "metadata.name";
+  if (kind !== "NodePool") return `spec.${f}`;
+  if (head === "nodeClass") return `spec.template.spec.nodeClassRef${f.slice("nodeClass".length)}`;
+  if (["labels", "annotations"].includes(head)) return `spec.template.metadata.${f}`;
+  if (["requirements", "taints", "startupTaints", "expireAfter", "terminationGracePeriod"].includes(head)) return `spec.template.spec.${f}`;
+  return `spec.${f}`;
+}
+
+/**
+ * When both reject: whether the server names a field the library names (one path within the other,
+ * the server's at least two segments deep, so that a rule on all of `spec` does not count).
+ * Undefined when the server names no field.
+ */
+function sameField(rec, server) {
+  const theirs = (server.fields || []).map((x) => String(x).replace(/^\./, "")).filter((x) => x.split(".").length >= 2);
+  if (!theirs.length) return undefined;
+  const ours = (rec.problems || []).map((p) => objectPath(rec.kind, p.field));
+  return ours.some((o) => theirs.some((t) => o === t || o.startsWith(`${t}.`) || o.startsWith(`${t}[`) || t.startsWith(`${o}.`) || t.startsWith(`${o}[`)));
 }
 
 /** One case per (kind, version, object, library verdict): the suite builds many objects more than once. */
@@ -148,10 +176,13 @@ function summarize(results) {
     bothAccept: compared.filter((r) => r.outcome === "agree" && r.verdict === "accepted").length,
     bothReject: compared.filter((r) => r.outcome === "agree" && r.verdict === "rejected").length,
     semanticByDesign: compared.filter((r) => r.outcome === "agree-semantic").length,
+    // verdicts agree; this says how often the two also name the same field first (the server may stop at another)
+    bothRejectSameField: compared.filter((r) => r.sameField === true).length,
+    bothRejectOtherField: compared.filter((r) => r.sameField === false).length,
     semanticRules: bySemantic,
     excluded: results.filter((r) => !r.outcome).length,
     line: `${agree}/${compared.length} cases agree`,
   };
 }
 
-module.exports = { SEMANTIC_RULES, CONSTRUCT_FIELDS, semanticRuleOf, exclusion, compareCase, uniqueCases, releaseFor, summarize };
+module.exports = { SEMANTIC_RULES, CONSTRUCT_FIELDS, semanticRuleOf, exclusion, compareCase, uniqueCases, releaseFor, summarize, objectPath, sameField };

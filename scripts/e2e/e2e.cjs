@@ -579,12 +579,12 @@ async function main() {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdktf-eks-karpenter-e2e-"));
   const cliConfig = writeCliConfig(work, tools);
   const cluster = require("./cluster-stage.cjs");
-  const ctx = { tools, work, cliConfig, report, args, helpers: module.exports };
+  const ctx = { tools, work, cliConfig, report, args, helpers: module.exports, sampler };
   const timed = async (stage, fn) => {
     report.setStage(stage);
     const t0 = Date.now();
     try { await fn(); } catch (e) { check(`${stage}: ${e.message.split("\n")[0]}`, false, e.stack); }
-    report.timings[stage] = { seconds: Math.round((Date.now() - t0) / 100) / 10, ...(report.timings[stage] || {}) };
+    report.timings[stage] = { seconds: Math.round((Date.now() - t0) / 100) / 10, peakMemoryMiB: sampler.peakBetween(t0, Date.now()), ...(report.timings[stage] || {}) };
   };
   try {
     if (args.mode === "validate") {

@@ -87,7 +87,10 @@ async function dryRun(cluster, resources, obj) {
   const r = await cluster.request("POST", p, obj, { query: { dryRun: "All", fieldValidation: "Strict" } });
   if (r.status >= 200 && r.status < 300) return { accepted: true, status: r.status };
   const message = (r.body && r.body.message) || (typeof r.body === "string" ? r.body : JSON.stringify(r.body));
-  return { accepted: false, status: r.status, message };
+  // the fields the server names: its causes, and strict decoding's `unknown field "spec.x"` (which has none)
+  const causes = ((r.body && r.body.details && r.body.details.causes) || []).map((c) => c.field).filter(Boolean);
+  for (const m of String(message).matchAll(/unknown field "([^"]+)"/g)) causes.push(m[1]);
+  return { accepted: false, status: r.status, message, fields: causes };
 }
 
 /** `accepted <Kind>/<name>` or `rejected <Kind>/<name>: <message>`: the line --server-validate prints. */
