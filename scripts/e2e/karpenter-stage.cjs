@@ -289,7 +289,7 @@ async function runKarpenterStage(api) {
   const minor = version.split(".").slice(0, 2).join(".");
   const ctlName = `karpenter-${minor}`;
   const ctl = tools[ctlName];
-  const all = ["nodeclass-ready", "launch", "register", "interruption", "consolidation", "destroy", "iam"];
+  const all = ["nodeclass-ready", "launch", "register", "interruption", "consolidation", "destroy", "pod identity", "iam"];
   console.log(`\n== karpenter stage: Karpenter ${version}, cluster ${clusterName}, ${region}, ${replicas} inflate replicas${brk ? `, broken input: ${brk} (${BREAKS[brk].what})` : ""}`);
   if (!ctl || ctl.version !== `v${version}`) {
     const why = versionsNote(version);
@@ -671,10 +671,16 @@ function treeRss(pids) {
   return sum;
 }
 
+/** Why versions.txt builds no controller for `version`: its note (a "- <version> ... blocked" item), else a plain statement. */
 function versionsNote(version) {
-  const text = fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8");
-  const line = text.split("\n").find((l) => l.startsWith("#") && l.includes(version.split(".").slice(0, 2).join(".")) && /blocked|refuse/.test(l));
-  return line ? line.replace(/^#\s*-?\s*/, "").trim() : `scripts/tools/versions.txt has no karpenter-${version.split(".").slice(0, 2).join(".")} row at v${version}`;
+  const lines = fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8").split("\n");
+  const i = lines.findIndex((l) => /^#\s*-\s/.test(l) && l.includes(version) && /blocked/.test(l));
+  if (i >= 0) {
+    const item = [lines[i]];
+    for (let j = i + 1; j < lines.length && /^#\s{3}/.test(lines[j]); j++) item.push(lines[j]);
+    return item.map((l) => l.replace(/^#\s*-?\s*/, "").trim()).join(" ");
+  }
+  return `scripts/tools/versions.txt has no karpenter-${version.split(".").slice(0, 2).join(".")} row at v${version}`;
 }
 
 // ------------------------------------------------------------------------------ what the cluster lacks
