@@ -62,7 +62,7 @@ function karpenterRecording(clusterTag = CLUSTER): string {
     recorded("iam", form({ Action: "CreateInstanceProfile", Version: "2010-05-08", InstanceProfileName: "demo_123", Path: "/", ...iamTags(profileTags) })),
     recorded("iam", form({ Action: "AddRoleToInstanceProfile", Version: "2010-05-08", InstanceProfileName: "demo_123", RoleName: NODE_ROLE })),
     recorded("ec2", form({ Action: "CreateLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc", "LaunchTemplateData.ImageId": "ami-760aaa0f",
-      "LaunchTemplateData.IamInstanceProfile.Name": "demo_123", "LaunchTemplateData.SecurityGroupId.1": "sg-1",
+      "LaunchTemplateData.IamInstanceProfile.Name": "demo_123", "LaunchTemplateData.NetworkInterface.1.DeviceIndex": "0", "LaunchTemplateData.NetworkInterface.1.SecurityGroupId.1": "sg-1",
       ...tagSpec("LaunchTemplateData.TagSpecification.1", "network-interface", tags), ...tagSpec("TagSpecification.1", "launch-template", tags) })),
     recorded("ec2", form({ Action: "CreateFleet", Version: "2016-11-15", Type: "instant", "TargetCapacitySpecification.DefaultTargetCapacityType": "on-demand",
       "LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName": "karpenter.k8s.aws/abc", "LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version": "$Latest",

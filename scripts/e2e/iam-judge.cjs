@@ -301,7 +301,9 @@ function launchRequests(call, ctx, req, ec2) {
       for (const action of actions) add(req(action, ec2("launch-template", ltId(name, lt)), resourceTagContext((lt || {}).tags || {})));
     }
     const data = (lt && lt.data) || {};
-    const sgs = [...asList(data.SecurityGroupId), ...asList(p.SecurityGroupId)];
+    // top-level or per network interface (Karpenter puts them on NetworkInterface.1)
+    const sgs = [...new Set([...asList(data.SecurityGroupId), ...asList(data.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId)),
+      ...asList(p.SecurityGroupId), ...asList(p.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId))])];
     const images = [...asList(data.ImageId), ...t.overrides.map((o) => o.ImageId).filter(Boolean)];
     const subnets = t.overrides.map((o) => o.SubnetId).filter(Boolean);
     for (const sg of sgs) for (const action of actions) add(req(action, ec2("security-group", sg)));

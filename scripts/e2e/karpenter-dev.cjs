@@ -28,6 +28,8 @@ const seed = async ({ moto, cluster, k, out, chartsDir, region, clusterName: nam
   const spec = { policies: Object.values(eks.resource.aws_iam_policy).map((p) => ({ name: R(p.name, name, region), document: JSON.parse(R(p.policy, name, region)) })),
     queuePolicy: JSON.parse(R(Object.values(eks.resource.aws_sqs_queue_policy)[0].policy, name, region)),
     rules: Object.values(eks.resource.aws_cloudwatch_event_rule).map((r) => r.event_pattern),
+    // BREAK=queue-target: the spot interruption rule targets another queue (as --break queue-target)
+    breakSpotTarget: process.env.BREAK === "queue-target",
     controllerTrust: JSON.parse(R(Object.values(eks.resource.aws_iam_role).find((r) => String(r.assume_role_policy).includes("pods.eks.amazonaws.com")).assume_role_policy, name, region)) };
   fs.writeFileSync(path.join(work, "spec.json"), JSON.stringify(spec));
   const r = spawnSync(moto.py, [path.join(__dirname, "karpenter-seed.py"), moto.url, region, name, path.join(work, "spec.json")], { encoding: "utf8" });
@@ -42,6 +44,7 @@ const seed = async ({ moto, cluster, k, out, chartsDir, region, clusterName: nam
   }
   for (const m of Object.values(nodes.resource.kubernetes_manifest).map((x) => JSON.parse(R(JSON.stringify(x.manifest), name, region)))) {
     const p = m.kind === "EC2NodeClass" ? "/apis/karpenter.k8s.aws/v1/ec2nodeclasses" : "/apis/karpenter.sh/v1/nodepools";
+    if (m.kind === "EC2NodeClass" && process.env.BREAK === "node-role") m.spec.role = "e2e-not-the-node-role";
     const c = await k("POST", p, m); if (c.status >= 300) throw new Error(JSON.stringify(c.body));
   }
   const d = Object.values(nodes.resource.kubernetes_deployment_v1)[0];

@@ -24,7 +24,12 @@ for p in spec["policies"]:
 q = sqs.create_queue(QueueName=name)["QueueUrl"]
 qarn = sqs.get_queue_attributes(QueueUrl=q, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
 sqs.set_queue_attributes(QueueUrl=q, Attributes={"Policy": json.dumps(spec["queuePolicy"])})
+other = None
+if spec.get("breakSpotTarget"):
+    o = sqs.create_queue(QueueName="e2e-not-the-interruption-queue")["QueueUrl"]
+    other = sqs.get_queue_attributes(QueueUrl=o, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
 for i, pat in enumerate(spec["rules"]):
     ev.put_rule(Name=f"rule{i}", EventPattern=pat)
-    ev.put_targets(Rule=f"rule{i}", Targets=[{"Id": "q", "Arn": qarn}])
+    spot = "Spot Instance Interruption Warning" in pat
+    ev.put_targets(Rule=f"rule{i}", Targets=[{"Id": "q", "Arn": other if (other and spot) else qarn}])
 print(json.dumps({"controllerRoleArn": ctl, "nodeRoleName": f"KarpenterNodeRole-{name}", "queueName": name}))

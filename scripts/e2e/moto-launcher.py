@@ -207,6 +207,27 @@ class Stubs:
         return None
 
 
+def _security_groups_of(data):
+    """The security group ids of launch template data, top-level or per network interface (Karpenter's form)."""
+    out = []
+
+    def walk(v, key=None):
+        if key in ("SecurityGroupId", "SecurityGroupIds", "Groups"):
+            for g in (v if isinstance(v, list) else list(v.values()) if isinstance(v, dict) else [v]):
+                if isinstance(g, str) and g not in out:
+                    out.append(g)
+            return
+        if isinstance(v, dict):
+            for k, x in v.items():
+                walk(x, k)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+
+    walk(data)
+    return out
+
+
 def _lt_data(ec2, name):
     lt = ec2.get_launch_template_by_name(name)
     return lt.get_version(lt.latest_version_number).data
@@ -234,9 +255,7 @@ def fix_fleet_instances(region, params, before):
         if not name:
             continue
         data = _lt_data(ec2, name)
-        groups = data.get("SecurityGroupId") or data.get("SecurityGroupIds") or []
-        if isinstance(groups, str):
-            groups = [groups]
+        groups = _security_groups_of(data)
         sgs = [g for g in (ec2.get_security_group_from_id(x) for x in groups) if g]
         if sgs:
             inst.security_groups = sgs
