@@ -402,7 +402,7 @@ async function runKarpenterStage(api) {
     const overlay = {
       KUBECONFIG: cluster.kubeconfig, AWS_REGION: region, AWS_ENDPOINT_URL: moto.url, AWS_EC2_METADATA_DISABLED: "true",
       AWS_ACCESS_KEY_ID: creds.AccessKeyId, AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey, AWS_SESSION_TOKEN: creds.SessionToken,
-      METRICS_PORT: String(metricsPort), HEALTH_PROBE_PORT: String(healthPort), ISOLATED_VPC: "true",
+      METRICS_PORT: String(metricsPort), HEALTH_PROBE_PORT: String(healthPort),
       // in a pod controller-runtime reads the leader-election namespace from the service account mount
       LEADER_ELECTION_NAMESPACE: dep.body.metadata.namespace,
       HOME: work, PATH: process.env.PATH,

@@ -13,6 +13,8 @@ What it adds in front of moto's own WSGI app (everything else is moto's, untouch
   with the shapes of the EKS API, so the whole AWS stack applies with OpenTofu. CreateCluster also gets the
   cluster security group EKS creates (a real moto security group in the cluster's VPC, named
   `eks-cluster-sg-<name>-...`), which moto leaves out of `resourcesVpcConfig`.
+- Pricing: GetProducts answers an empty price list (moto has no Pricing API; Karpenter keeps its built-in
+  prices), so the controller runs as in a VPC with internet access (ISOLATED_VPC off).
 - EC2: DescribeCapacityReservations and DescribePlacementGroups, answered empty (moto lacks them); the
   instances CreateFleet launches get the launch template's security groups and instance profile (moto's
   fleet drops them, and Karpenter would then see every node as drifted, SecurityGroupDrift).
@@ -321,6 +323,16 @@ class Launcher:
     def __call__(self, environ, start_response):
         service, region = _service_of(environ)
         path = environ.get("PATH_INFO", "")
+        if service == "pricing":
+            # moto has no Pricing API: an empty price list (Karpenter keeps its built-in prices), so the
+            # controller runs without ISOLATED_VPC (which would also skip its instance-profile cleanup)
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            raw = environ["wsgi.input"].read(length) if length else b""
+            from moto.moto_api import recorder
+            recorder._record_request(_RecordedRequest(environ, raw))
+            action = (environ.get("HTTP_X_AMZ_TARGET") or "").split(".")[-1]
+            body = {"FormatVersion": "aws_v1", "PriceList": []} if action == "GetProducts" else {"Services": [], "FormatVersion": "aws_v1"}
+            return Response(json.dumps(body), status=200, content_type="application/x-amz-json-1.1")(environ, start_response)
         if service in ("eks", "ec2"):
             # the request's body is read here and put back for moto (and its recorder) to read again
             length = int(environ.get("CONTENT_LENGTH") or 0)
@@ -374,6 +386,13 @@ class Launcher:
                     from moto.eks.models import eks_backends
                     cl = eks_backends[DEFAULT_ACCOUNT_ID][region or self.region].clusters.get(name)
                     if cl is not None:
+                        # EKS fills in the service CIDR when the request names none (Karpenter's validation
+                        # reads it: "Failed to detect the cluster CIDR"); moto keeps the request's config as is
+                        knc = dict(cl.kubernetes_network_config or {})
+                        knc.setdefault("ipFamily", "ipv4")
+                        if knc.get("ipFamily", "ipv4") == "ipv4":
+                            knc.setdefault("serviceIpv4Cidr", "172.20.0.0/16")
+                        cl.kubernetes_network_config = knc
                         ac = body.get("accessConfig") or {}
                         cl.access_config = {"authenticationMode": ac.get("authenticationMode", "CONFIG_MAP"),
                                             "bootstrapClusterCreatorAdminPermissions": ac.get("bootstrapClusterCreatorAdminPermissions", True)}
