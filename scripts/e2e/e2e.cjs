@@ -646,6 +646,10 @@ async function main() {
       });
       if (runs("cluster")) await timed("cluster", () => cluster.clusterStage(ctx, synthEnv));
       if (runs("agreement")) await timed("agreement", () => cluster.agreementStage(ctx));
+      if (runs("karpenter")) await timed("karpenter", () => require("./karpenter-stage.cjs").runKarpenterStage({
+        tools, work, cliConfig, check, equal, skip: (what, why) => report.skip(what, why), must, synth, prepareStack, tofuEnv, freePort,
+        countResources, stackOverride: cluster.stackOverride, break: args.break, stageReport: report.stages, timings: report.timings,
+      }));
     }
   } finally {
     if (keep) console.log(`scratch kept: ${work}`); else fs.rmSync(work, { recursive: true, force: true });

@@ -3,7 +3,7 @@
 "use strict";
 const fs = require("fs");
 
-const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement"];
+const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement", "karpenter"];
 
 /**
  * `npm run e2e -- [--stage <name>[,<name>]] [--validate <cdktf.out>] [--apply <cdktf.out>]
@@ -15,7 +15,7 @@ const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement
  */
 function parseArgs(argv) {
   const usage = "usage: npm run e2e -- [--stage " + STAGES.join("|") + "] [--validate <cdktf.out>] [--apply <cdktf.out>] " +
-    "[--server-validate <file.yaml> [--karpenter-version X.Y.Z]] [--crds reference|module] [--report <file.json>] [--keep]";
+    "[--server-validate <file.yaml> [--karpenter-version X.Y.Z]] [--crds reference|module] [--break queue-target|node-role] [--report <file.json>] [--keep]";
   const out = { mode: "all", stages: [...STAGES], crds: "reference", keep: false };
   const modes = [];
   const value = (i, flag) => {
@@ -52,6 +52,13 @@ function parseArgs(argv) {
         break;
       }
       case "--report": out.report = take(); break;
+      // the karpenter stage's self-test: a deliberately broken input (scripts/e2e/karpenter-stage.cjs BREAKS)
+      case "--break": {
+        const v = take();
+        if (!["queue-target", "node-role"].includes(v)) throw new Error(`--break ${v}: queue-target or node-role\n${usage}`);
+        out.break = v;
+        break;
+      }
       case "--keep": out.keep = true; break;
       default: throw new Error(`unknown argument ${a}\n${usage}`);
     }
@@ -70,6 +77,8 @@ class Report {
     this.stage = "e2e";
     this.timings = {};
     this.agreement = undefined;
+    /** What a stage reports beyond its checks (the karpenter stage: NodeClaims, instances, IAM verdicts, ...). */
+    this.stages = {};
   }
   setStage(name) { this.stage = name; }
   check(name, ok, detail) {
@@ -96,7 +105,7 @@ class Report {
     return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`;
   }
   toJSON() {
-    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement, resources: this.resources };
+    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement, resources: this.resources, stages: this.stages };
   }
   write(file) { fs.writeFileSync(file, `${JSON.stringify(this.toJSON(), null, 2)}\n`); }
 }

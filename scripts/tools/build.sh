@@ -9,6 +9,14 @@
 # release tags are not module versions, and OpenTofu's go.mod has replace directives, which `go install`
 # refuses. So each module is fetched with `go mod download` and built inside a writable copy of it.
 #
+# A tool whose `pkg` column is a full import path (not `.`/`./...`/`pip`/`k8s@...`) is a program inside a module that
+# is no main module of its own (the Karpenter controller): it is built in a wrapper module generated here,
+# `require <module> <version>`, with the options of the row's optional 7th column, a
+# comma-separated list (readers that take the first six columns are unaffected):
+#   replace=<old module>=<new module>@<version>   a replace directive of the wrapper (repeatable)
+#   toolchain=go1.X.Y                             GOTOOLCHAIN for that build (fetched by go from the proxy)
+# Changing the options does not rename the tool's directory: remove it to rebuild.
+#
 # Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
 # Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
 # Every tool is attempted; the summary lists each result and the exit status is 1 if any failed.
@@ -70,6 +78,10 @@ _build_locked() {
     _build_in_k8s_wrapper "$@"
     return $?
   fi
+  case "$pkg" in
+    .|./*) ;;
+    *) _build_wrapper "$@"; return $? ;;
+  esac
   info="$(go mod download -json "$module@$version" 2>>"$log")"
   moddir="$(printf '%s' "$info" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",\{0,1\}$/\1/p')"
   if [ -z "$moddir" ] || [ ! -d "$moddir" ]; then
@@ -163,10 +175,57 @@ _build_in_k8s_wrapper() {
   fi
 }
 
-while read -r name module version pkg binary release; do
+# a program in a wrapper module: go.mod requires the module (+ the tool's replaces), `go build -mod=mod`
+# resolves the rest through the proxy and links the package
+_build_wrapper() {
+  local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
+  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log" start=$SECONDS
+  local opts="$7" src="$cache/.work/$name-$version" toolchain="" ldflags="-s -w" replaces="" o
+  local IFS_save="$IFS"
+  IFS=','
+  for o in $opts; do
+    case "$o" in
+      toolchain=*) toolchain="${o#toolchain=}" ;;
+      replace=*) replaces+="${o#replace=}"$'\n' ;;
+    esac
+  done
+  IFS="$IFS_save"
+  rm -rf "$src" "$dir.tmp" && mkdir -p "$src" "$dir.tmp"
+  {
+    printf 'module e2e.local/%s\n\ngo 1.24\n\nrequire %s %s\n\n' "$name" "$module" "$version"
+    local r
+    while IFS= read -r r; do
+      [ -n "$r" ] || continue
+      local old="${r%%=*}" new="${r#*=}"
+      printf 'replace %s => %s %s\n' "$old" "${new%@*}" "${new##*@}"
+    done <<<"$replaces"
+  } >"$src/go.mod"
+  echo "wrapper go.mod (GOTOOLCHAIN=${toolchain:-local}):" >>"$log"
+  cat "$src/go.mod" >>"$log"
+  local gotc=()
+  [ -n "$toolchain" ] && gotc=("GOTOOLCHAIN=$toolchain")
+  # -mod=mod resolves just what the package imports (not `go mod tidy`, which also wants the modules of
+  # every test of the graph: 1.15.0's would need github.com/aws/aws-sdk-go-v2/service/fis@v1.46.1, refused)
+  if (cd "$src" && env "${gotc[@]}" GOFLAGS="-buildvcs=false -mod=mod -p=$parallel" go build -trimpath -ldflags="$ldflags" \
+        -o "$dir.tmp/$binary" "$pkg") >>"$log" 2>&1; then
+    printf 'module=%s\nversion=%s\nrelease=%s\npackage=%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" "$pkg" \
+      "$(cd "$src" && env "${gotc[@]}" go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
+    cp "$src/go.mod" "$dir.tmp/wrapper.go.mod"
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    rm -rf "$src"
+    summary+=("$name $version ($release): built in $((SECONDS - start)) s -> $dir/$binary")
+  else
+    rm -rf "$dir.tmp"
+    summary+=("$name $module@$version: FAILED after $((SECONDS - start)) s: $(grep -E 'refused|not available|40[34]|error' "$log" | head -n 3 | tr '\n' ' ')$(tail -n 2 "$log" | tr '\n' ' ')")
+    failed=1
+    return 1
+  fi
+}
+
+while read -r name module version pkg binary release opts; do
   case "$name" in ''|'#'*) continue ;; esac
   if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " =~ " $name " ]]; then continue; fi
-  build_one "$name" "$module" "$version" "$pkg" "$binary" "$release"
+  build_one "$name" "$module" "$version" "$pkg" "$binary" "$release" "${opts:-}"
 done <"$here/versions.txt"
 
 printf '%s\n' "${summary[@]}"
