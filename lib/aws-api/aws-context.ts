@@ -62,7 +62,7 @@ export function awsLocation(resource: IConstruct & { readonly provider?: Terrafo
   const stack = TerraformStack.of(resource);
   const provider = (resource.provider ?? stackIndex(stack).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
   // by provider type: importing the class only for this check would load it on every synth
-  if (!(provider instanceof TerraformProvider) || provider.terraformResourceType !== "aws") return {};
+  if (!TerraformProvider.isTerraformProvider(provider) || provider.terraformResourceType !== "aws") return {};
   const literal = (v: string | undefined) => (typeof v === "string" && !isUnresolved(v) ? v : undefined);
   const allowed = provider.allowedAccountIds;
   const pinned = Array.isArray(allowed) && allowed.length === 1 ? literal(allowed[0]) : undefined;

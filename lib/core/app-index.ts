@@ -85,7 +85,8 @@ export function stackIndex(stack: TerraformStack): StackIndex {
   const providers = new Map<string, TerraformProvider[]>();
   const byType = new Map<string, IConstruct[]>();
   for (const c of stack.node.findAll()) {
-    if (c instanceof TerraformProvider) {
+    // the symbol check, not instanceof: a second copy of cdktf (jest.isolateModules, two installs) makes its own classes
+    if (TerraformProvider.isTerraformProvider(c)) {
       const type = c.terraformResourceType;
       providers.set(type, [...(providers.get(type) ?? []), c]);
       continue;

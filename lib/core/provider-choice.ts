@@ -79,8 +79,8 @@ export function recordDefault(construct: IConstruct, kind: ProviderKind, prop: s
  * @throws KarpenterValidationError when it is not a provider of the type, or is in another stack
  */
 export function checkProvider(scope: IConstruct, where: IConstruct | string, kind: ProviderKind, prop: string, given: TerraformProvider): void {
-  if (!(given instanceof TerraformProvider) || given.terraformResourceType !== kind) {
-    throw new KarpenterValidationError(where, prop, given instanceof TerraformProvider ? given.node.path : "(not a provider)", `${A_CLASS[kind]} (provider "${kind}")`);
+  if (!TerraformProvider.isTerraformProvider(given) || given.terraformResourceType !== kind) {
+    throw new KarpenterValidationError(where, prop, TerraformProvider.isTerraformProvider(given) ? given.node.path : "(not a provider)", `${A_CLASS[kind]} (provider "${kind}")`);
   }
   const mine = TerraformStack.of(scope);
   const theirs = TerraformStack.of(given);

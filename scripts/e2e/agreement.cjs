@@ -53,6 +53,10 @@ const SEMANTIC_RULES = [
     reason: "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType" },
   { id: "reserved-tag-prefix", field: /^tags\[.*\]$/, message: /"aws:" are for tags AWS sets itself/,
     reason: "EC2 refuses tag keys starting with aws: in the launch request; the CRD's tag rules cover only Karpenter's own keys" },
+  { id: "tag-rules-of-receiving-apis", field: /^tags\[.*\]$/, message: /refuses? in a tag|a tag (key|value) of at most/,
+    reason: "Karpenter passes spec.tags to EC2 and, with role, to IAM for the instance profile it creates: IAM allows only letters, digits, spaces and _ . : / = + - @, and both cap keys at 128 and values at 256 characters; the CRD's tag rules cover only Karpenter's own keys" },
+  { id: "empty-budgets", field: /^disruption\.budgets$/, message: /at least one budget/,
+    reason: "the CRD's default of one 10% budget applies only when budgets is absent: an empty list is kept and limits nothing, so Karpenter may disrupt every node at once" },
   // --- from Karpenter 1.15 the EC2NodeClass kubelet is free-form in the CRD (x-kubernetes-preserve-unknown-fields):
   // Karpenter validates it at runtime (ValidationSucceeded=False) and the kubelet refuses bad values
   { id: "kubelet-per-ami-family", field: /^kubelet\./, message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/, since: "1.15",
