@@ -4,7 +4,7 @@ import { IConstruct } from "constructs";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
-import { kubernetesRange } from "../versions";
+import { kubernetesRange, newestPatchOf } from "../versions";
 import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
 import { isUnresolved } from "../core/tokens";
 import { DEFAULT_KARPENTER_VERSION, isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
@@ -108,7 +108,7 @@ function releasesSupporting(minor: number): string | undefined {
     }
     // a closed run ends at the newest release known before `next` ("1.6.6–1.6.8"): naming `next`
     // itself would offer a release that does not support this minor
-    const last = [...KNOWN_RELEASES].reverse().find((r) => semver.lt(r, next.since));
+    const last = [...KNOWN_RELEASES].map((r) => newestPatchOf(r.split(".").slice(0, 2).join(".")) ?? r).reverse().find((r) => semver.lt(r, next.since));
     runs.push(last && semver.gt(last, since) ? `${since}–${last}` : since);
   }
   return runs.length ? runs.join(" or ") : undefined;

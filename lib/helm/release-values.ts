@@ -131,7 +131,7 @@ export function checkSettingCombinations(scope: IConstruct, merged: unknown, fie
           scope,
           fieldOf(["enableDRA"]),
           true,
-          `enableDRA without ${clashing.map(show).join(" or ")}: the Karpenter chart says enableDRA "can't be combined with" ignoreDRARequests, awsFeatureGates.draNVIDIAGPU or draEFA, because it sets all three itself (both DRA gates on, ignoreDRARequests false). Leave those unset, or drop enableDRA`,
+          `false or unset while ${clashing.map(show).join(" and ")} ${clashing.length === 1 ? "is" : "are"} set: the Karpenter chart says enableDRA "can't be combined with" ignoreDRARequests, awsFeatureGates.draNVIDIAGPU or draEFA, even set to what enableDRA sets itself (both DRA gates on, ignoreDRARequests false). Leave those unset with enableDRA, or drop enableDRA and set them one by one`,
         ),
       );
     }
@@ -142,7 +142,7 @@ export function checkSettingCombinations(scope: IConstruct, merged: unknown, fie
         scope,
         fieldOf(["legacyNodeRepair"]),
         true,
-        `legacyNodeRepair without ${show(["featureGates", "terminateFirstRepair"])}: the legacy node repair controller does not support terminate-first repair (Karpenter chart, settings.legacyNodeRepair). Drop one of them`,
+        `false or unset while ${show(["featureGates", "terminateFirstRepair"])} is set: the legacy node repair controller does not support terminate-first repair (Karpenter chart, settings.legacyNodeRepair). Drop one of them`,
       ),
     );
   }

@@ -367,7 +367,7 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
 export function kubeletExpressionFields(k: KubeletConfiguration | undefined): string[] {
   if (!isPlainObject(k)) return [];
   const out: string[] = [];
-  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods)) out.push("kubelet.maxPods");
+  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods) && !/^\s*\d+\s*$/.test(k.maxPods)) out.push("kubelet.maxPods");
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
     if (!isPlainObject(m)) continue;
@@ -474,6 +474,8 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   }
   c.guard(() => {
     if (typeof k.maxPods === "string" && c.known(k.maxPods)) {
+      // a quoted number is a typo, not an expression that happens to be a literal
+      if (/^\s*\d+\s*$/.test(k.maxPods)) c.fail("kubelet.maxPods", k.maxPods, `a whole number from 0 to 2147483647, got a string: write ${k.maxPods.trim()}, not "${k.maxPods.trim()}"`);
       if (expressions) return expression("kubelet.maxPods", k.maxPods);
       c.fail("kubelet.maxPods", k.maxPods, tooOldForExpressions(c, "a whole number from 0 to 2147483647"));
     }

@@ -99,11 +99,11 @@ describe("Karpenter 1.15 settings and gates", () => {
         settings: { enableDRA: true, ignoreDRARequests: false, legacyNodeRepair: true, featureGates: { terminateFirstRepair: true }, awsFeatureGates: { draEFA: true } },
       }),
     );
-    expect(text).toContain("settings.enableDRA = true is invalid: enableDRA without settings.ignoreDRARequests = false or settings.awsFeatureGates.draEFA = true");
-    expect(text).toContain("settings.legacyNodeRepair = true is invalid: legacyNodeRepair without settings.featureGates.terminateFirstRepair = true");
+    expect(text).toContain("settings.enableDRA = true is invalid: false or unset while settings.ignoreDRARequests = false and settings.awsFeatureGates.draEFA = true are set: the Karpenter chart says enableDRA \"can't be combined with\"");
+    expect(text).toContain("settings.legacyNodeRepair = true is invalid: false or unset while settings.featureGates.terminateFirstRepair = true is set");
     // a value from the escape hatch is named there
     expect(message(() => install({ settings: { enableDRA: true }, values: { settings: { awsFeatureGates: { draNVIDIAGPU: false } } } }))).toContain(
-      "settings.enableDRA = true is invalid: enableDRA without values.settings.awsFeatureGates.draNVIDIAGPU = false",
+      "settings.enableDRA = true is invalid: false or unset while values.settings.awsFeatureGates.draNVIDIAGPU = false is set",
     );
     // values override: enableDRA switched off in values clears the clash
     expect(() => install({ settings: { enableDRA: true, ignoreDRARequests: true }, values: { settings: { enableDRA: false } } })).not.toThrow();
@@ -202,6 +202,12 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
     expect(nodeClass({ kubelet: { maxPods: "min(110, max_pods)" } }).warnings).toEqual([
       "EC2NodeClass default: kubelet.maxPods is a CEL expression, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); whether test/karpenter turns it on is not known at synth: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node",
     ]);
+  });
+
+  test("a quoted number is a typo, not an expression: write it unquoted", () => {
+    for (const [version, gate] of [["1.15.2", true], ["1.15.2", undefined], ["1.14.3", undefined]] as const) {
+      expect(message(() => nodeClass({ kubelet: { maxPods: "110" } }, version, gate))).toContain('kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"');
+    }
   });
 
   test("an expression that cannot compile is refused with what is wrong", () => {
