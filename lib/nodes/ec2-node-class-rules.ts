@@ -363,15 +363,15 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
   return undefined;
 }
 
-/** The kubelet fields of `k` that hold a CEL expression (1.15 maxPods, kubeReserved, systemReserved), as field paths. */
-export function kubeletExpressionFields(k: KubeletConfiguration | undefined): string[] {
+/** The kubelet fields of `k` that hold a CEL expression (1.15 maxPods, kubeReserved, systemReserved): field path and expression. */
+export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { field: string; value: string }[] {
   if (!isPlainObject(k)) return [];
-  const out: string[] = [];
-  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods) && !/^\s*\d+\s*$/.test(k.maxPods)) out.push("kubelet.maxPods");
+  const out: { field: string; value: string }[] = [];
+  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods) && !/^\s*\d+\s*$/.test(k.maxPods)) out.push({ field: "kubelet.maxPods", value: k.maxPods });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
     if (!isPlainObject(m)) continue;
-    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val)) out.push(entry(`kubelet.${field}`, key));
+    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val)) out.push({ field: entry(`kubelet.${field}`, key), value: val });
   }
   return out;
 }

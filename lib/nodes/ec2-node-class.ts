@@ -251,21 +251,14 @@ export class Ec2NodeClass extends Construct {
  */
 function checkExpressionGate(c: Checker, spec: Ec2NodeClassOptions, karpenter: IKarpenterInstallation | undefined): void {
   if (!c.version.atLeast(KUBELET_EXPRESSIONS_SINCE) || karpenter?.nodeClassCel !== false) return;
-  const [first, ...more] = kubeletExpressionFields(spec.kubelet);
-  if (first === undefined) return;
+  const found = kubeletExpressionFields(spec.kubelet);
+  if (found.length === 0) return;
+  const [first, ...more] = found;
   c.fail(
-    first,
-    valueAt(spec, first),
-    `a static value: ${[first, ...more].join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
+    first.field,
+    first.value,
+    `a static value: ${found.map((f) => f.field).join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
   );
-}
-
-/** The value at a `kubelet.maxPods` / `kubelet.kubeReserved["cpu"]` path of the spec. */
-function valueAt(spec: Ec2NodeClassOptions, at: string): unknown {
-  const m = /^kubelet\.(\w+)(?:\["(.+)"\])?$/.exec(at);
-  const k = spec.kubelet as Record<string, unknown> | undefined;
-  if (!m || !k) return undefined;
-  return m[2] === undefined ? k[m[1]] : (k[m[1]] as Record<string, unknown> | undefined)?.[m[2]];
 }
 
 /**
@@ -275,7 +268,7 @@ function valueAt(spec: Ec2NodeClassOptions, at: string): unknown {
 function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: KarpenterVersion, karpenter: IKarpenterInstallation | undefined): string[] {
   const out: string[] = [];
   if (version.atLeast(KUBELET_EXPRESSIONS_SINCE) && karpenter?.nodeClassCel === undefined) {
-    const fields = kubeletExpressionFields(spec.kubelet);
+    const fields = kubeletExpressionFields(spec.kubelet).map((f) => f.field);
     if (fields.length) {
       out.push(
         `EC2NodeClass ${name}: ${fields.join(", ")} ${fields.length === 1 ? "is a CEL expression" : "are CEL expressions"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); ${karpenter ? `whether ${karpenter.node.path} turns it on is not known at synth` : "this class has no `karpenter`, so the gate of the install is not known here"}: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node`,
