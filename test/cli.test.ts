@@ -138,7 +138,7 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
     expect(io.err.split("\n")[0]).toMatch(
-      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.14\.1\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.15\.2\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
@@ -149,7 +149,7 @@ describe("cdktf-eks-karpenter convert", () => {
   });
 
   describe("converted objects Karpenter would reject", () => {
-    const REJECTED = "Karpenter 1.14.1 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
+    const REJECTED = "Karpenter 1.15.2 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
 
     test("the YAML is printed, the notes say why, the last line names them: exit 1", async () => {
       const io = fakeIo({ "heavy.yaml": HEAVY });
@@ -157,7 +157,7 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
       expect(io.out).toContain("weight: 500");
       const lines = io.err.trimEnd().split("\n");
-      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.14.1 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100");
+      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.2 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100");
       expect(lines[lines.length - 1]).toBe(`error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`);
     });
 
@@ -347,7 +347,7 @@ describe("lib/cli.ts as a program", () => {
     const r = run(["convert", "-"], HEAVY);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
-    expect(r.stderr).toMatch(/\nerror: Karpenter 1\.14\.1 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/);
+    expect(r.stderr).toMatch(/\nerror: Karpenter 1\.15\.2 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/);
   }, 60_000);
 
   test("a reader that stops early (| head -c 10): exit 0, no EPIPE trace", () => {

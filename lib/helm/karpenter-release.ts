@@ -56,7 +56,7 @@ export interface KarpenterReleaseProps {
   /**
    * The Karpenter version (chart and controller image), e.g. `"1.14.1"`. It decides which `settings`
    * keys and feature gates exist.
-   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
    */
   readonly version?: string;
   /** The release namespace; the CRD release must use the same. @default "kube-system" */

@@ -41,19 +41,19 @@ export interface KarpenterProps {
    */
   readonly cluster: IKarpenterCluster;
   /**
-   * The Karpenter version, `"1.14.1"`: any patch of the minors 1.0–1.14 (a patch newer than the
+   * The Karpenter version, `"1.15.2"`: any patch of the minors 1.0–1.15 (a patch newer than the
    * newest known one warns: the chart must exist). It selects the controller policy, node policies,
    * event rules, chart settings, chart value paths and CRD fields. It must support the cluster's
    * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
    * Karpenter compatibility matrix).
-   * @default DEFAULT_KARPENTER_VERSION ("1.14.1")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
    * @throws KarpenterValidationError for a release newer than every release this library knows
-   * (e.g. 1.15.0 while KNOWN_RELEASES ends at 1.14.1), unless `allowUnverifiedVersion` is true
+   * (e.g. 1.16.0 while the newest known release is 1.15.2), unless `allowUnverifiedVersion` is true
    */
   readonly version?: string;
   /**
    * Opt-in to install a Karpenter `version` newer than every release this library knows (a new
-   * minor, e.g. 1.15.0). Both Helm releases then install that version, but every fact the library
+   * minor, e.g. 1.16.0). Both Helm releases then install that version, but every fact the library
    * derives from the version — controller IAM policy, node role policies, interruption event rules,
    * chart settings and value paths, CRD fields and rules, Kubernetes compatibility — is taken from
    * the newest known release, unverified: synth warns naming both versions, and settings or values

@@ -14,9 +14,9 @@ export const KNOWN_RELEASES: readonly string[] = knownReleases();
 
 /**
  * The Karpenter version installed when none is given: the newest known release whose facts are verified
- * (docs/versions.md, "The default release"): `"1.14.1"`. 1.15's reference is partly reconstructed; its
- * CRDs agree with the released Go module's on a real API server, and the default moves to 1.15.2 once a
- * 1.15 controller has run against the 1.15 policy in e2e.
+ * (docs/versions.md, "The default release"): `"1.15.2"`, on the facts of 1.15.0 (1.15.1 and 1.15.2
+ * changed no artefact). 1.15's reference is partly reconstructed; its CRDs agree with the released Go
+ * module's on a real API server, and the real 1.15.0 controller runs against the 1.15 policy in e2e.
  */
 export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 

@@ -273,7 +273,7 @@ describe("adopt: the running version", () => {
 
   test("adopting a 1.8.8 install with the default version warns that the takeover also upgrades", () => {
     const { karpenter } = install({ adopt: gs("1.8.8") });
-    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([expect.stringMatching(/^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.14\.1: .*Set version: "1\.8\.8" for the takeover/)]);
+    expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([expect.stringMatching(/^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.15\.2: .*Set version: "1\.8\.8" for the takeover/)]);
   });
 
   test("a 1.8 install had no capacity-reservation rule: the new one duplicates nothing, so no rule warning", () => {

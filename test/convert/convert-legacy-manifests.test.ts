@@ -201,7 +201,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "spec.disruption.consolidateAfter",
       "spec.weight",
     ]);
-    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.14.1"))).toBe(true);
+    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.15.2"))).toBe(true);
     expect(actions.every((n) => n.invalid === true)).toBe(true);
   });
 

@@ -311,7 +311,7 @@ describe("Provisioner → NodePool", () => {
     expect(noteAbout(pool.notes, "spec.requirements[0].key").message).toContain("karpenter.sh/nodepool");
     const invalid = noteAbout(pool.notes, "spec.template.spec.requirements[0].key");
     expect(invalid.level).toBe("action");
-    expect(invalid.message).toContain("invalid in Karpenter 1.14.1");
+    expect(invalid.message).toContain("invalid in Karpenter 1.15.2");
   });
 
   test("unknown spec fields are noted, never dropped silently", () => {

@@ -6,7 +6,7 @@ describe("example settings", () => {
     expect(c).toMatchObject({
       clusterName: DEFAULTS.clusterName,
       region: "us-east-1",
-      karpenterVersion: "1.14.1",
+      karpenterVersion: "1.15.2",
       publicAccessCidrs: ["0.0.0.0/0"],
       inflateReplicas: 0,
       spotServiceLinkedRole: false,

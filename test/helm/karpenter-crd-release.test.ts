@@ -11,7 +11,7 @@ function crd(props: ConstructorParameters<typeof KarpenterCrdRelease>[2] = {}) {
 describe("KarpenterCrdRelease", () => {
   test("chart karpenter-crd from public ECR, anonymous, default version and namespace, no values", () => {
     const body = crd();
-    expect(body).toEqual({ name: "karpenter-crd", chart: "karpenter-crd", repository: "oci://public.ecr.aws/karpenter", version: "1.14.1", namespace: "kube-system" });
+    expect(body).toEqual({ name: "karpenter-crd", chart: "karpenter-crd", repository: "oci://public.ecr.aws/karpenter", version: "1.15.2", namespace: "kube-system" });
   });
 
   test("version, namespace, namespace creation and a mirror", () => {

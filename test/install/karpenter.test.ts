@@ -52,15 +52,15 @@ function warnings(stack: TerraformStack): string[] {
 describe("Karpenter", () => {
   test("one line: node role, controller role, queue, both releases; every name wired from the graph", () => {
     const { json, controller, crd, values, karpenter } = install();
-    expect(crd).toMatchObject({ chart: "karpenter-crd", version: "1.14.1", namespace: "kube-system", repository: "oci://public.ecr.aws/karpenter" });
-    expect(controller).toMatchObject({ chart: "karpenter", version: "1.14.1", namespace: "kube-system", skip_crds: true });
+    expect(crd).toMatchObject({ chart: "karpenter-crd", version: "1.15.2", namespace: "kube-system", repository: "oci://public.ecr.aws/karpenter" });
+    expect(controller).toMatchObject({ chart: "karpenter", version: "1.15.2", namespace: "kube-system", skip_crds: true });
     const [queue] = addr(json, "aws_sqs_queue");
     expect(values.settings).toEqual({ clusterName: "${aws_eks_cluster.cluster.name}", interruptionQueue: `\${${queue}.name}` });
     const pia = onlyResource(json, "aws_eks_pod_identity_association");
     expect(pia.namespace).toBe(controller.namespace);
     expect(pia.service_account).toBe(values.serviceAccount.name);
     expect(pia.role_arn).toBe(`\${${addr(json, "aws_iam_role", (r) => /pods\.eks\.amazonaws\.com/.test(r.assume_role_policy))[0]}.arn}`);
-    expect(karpenter.version).toBe("1.14.1");
+    expect(karpenter.version).toBe("1.15.2");
     expect(karpenter.namespace).toBe("kube-system");
     expect(karpenter.release).toBe(karpenter.controllerChart.release);
     expect(karpenter.createsSpotServiceLinkedRole).toBe(false);
@@ -348,7 +348,7 @@ describe("Karpenter", () => {
 
     test("a pool with replicas of an install without the gate warns, naming the pool and the setting", () => {
       expect(staticPool({}, 3)).toEqual([
-        'nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.14.1 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas',
+        'nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.15.2 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas',
       ]);
       expect(staticPool({ values: { settings: { featureGates: { staticCapacity: false } } }, settings: { featureGates: { staticCapacity: true } } }, 3)).toHaveLength(1);
     });
@@ -493,9 +493,9 @@ describe("Karpenter", () => {
     test("a cluster without a version gets the EKS default: a warning when this Karpenter stops short of the newest Kubernetes known", () => {
       const karpenter = onCluster(undefined, "1.0.14")();
       expect(warnings(TerraformStack.of(karpenter)).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([
-        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.14.1 supports up to 1.36): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
+        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.15.2 supports up to 1.37): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
       ]);
-      expect(warnings(TerraformStack.of(onCluster(undefined, "1.14.1")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
+      expect(warnings(TerraformStack.of(onCluster(undefined, "1.15.2")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
       expect(warnings(TerraformStack.of(onCluster("1.30", "1.0.14")())).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([]);
     });
 
@@ -661,16 +661,16 @@ describe("Karpenter: values the install depends on", () => {
 
   test("a digest of values replaces the image; the tag of version itself, or only a mirror repository, does not warn", () => {
     expect(own(install({ values: { controller: { image: { digest: "sha256:abc" } } } }).stack)).toEqual([
-      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.15.2", while the IAM policy, CRDs and settings follow version (1.15.2); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
     ]);
-    expect(own(install({ values: { controller: { image: { tag: "1.14.1", repository: "mirror.example.com/karpenter/controller" } } } }).stack)).toEqual([]);
+    expect(own(install({ values: { controller: { image: { tag: "1.15.2", repository: "mirror.example.com/karpenter/controller" } } } }).stack)).toEqual([]);
   });
 
   test('an empty digest is none (the chart tests `if .digest`): alone no warning; with another tag, that tag runs', () => {
     expect(own(install({ values: { controller: { image: { digest: "" } } } }).stack)).toEqual([]);
     expect(own(install({ values: { controller: { image: { digest: "", tag: "" } } } }).stack)).toEqual([]);
     expect(own(install({ values: { controller: { image: { digest: "", tag: "1.13.1" } } } }).stack)).toEqual([
-      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.14.1", while the IAM policy, CRDs and settings follow version (1.14.1); with values.controller.image.digest = "" the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.15.2", while the IAM policy, CRDs and settings follow version (1.15.2); with values.controller.image.digest = "" the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
     ]);
   });
 

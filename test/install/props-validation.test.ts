@@ -184,7 +184,7 @@ describe("more props reported together", () => {
       "test/k values.settings.batchMaxDuration",
       "test/k values.replicaz",
     ]);
-    expect(e.message).toContain("  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.14.1 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ");
+    expect(e.message).toContain("  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.15.2 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ");
   });
 
   test("Karpenter: discoveryTagKey follows the tag key rule, like DiscoveryTags' tagKey", () => {

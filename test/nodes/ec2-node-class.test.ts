@@ -193,7 +193,7 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
     expect(r.manifest.spec.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "${aws_eks_cluster.cluster.name}" } }]);
     expect(r.manifest.spec.role).toBe("my-node-role");
     expect(r.depends_on).toEqual(["helm_release.crds"]);
-    expect(nc.version).toBe("1.14.1");
+    expect(nc.version).toBe("1.15.2");
   });
 
   test("fields newer than the chosen version are rejected", () => {

@@ -314,7 +314,7 @@ describe("the node class must belong to the pool's installation", () => {
     const other = testCluster(stack, "other", "other-cluster");
     const nodeClass = new Ec2NodeClass(stack, "default", { cluster: other, role: "r" });
     expect(() => new NodePool(stack, "pool", { nodeClass, karpenter })).toThrow(/nodeClass = "test\/default" is invalid: .*belongs to cluster other/);
-    const same = new Ec2NodeClass(stack, "same", { cluster: karpenter.cluster, role: "KarpenterNodeRole-demo" });
+    const same = new Ec2NodeClass(stack, "same", { cluster: karpenter.cluster, role: "KarpenterNodeRole-demo", version: karpenter.version });
     expect(() => new NodePool(stack, "pool2", { nodeClass: same, karpenter })).not.toThrow();
   });
 });

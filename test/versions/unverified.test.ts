@@ -32,7 +32,7 @@ describe("a Karpenter release newer than every known one", () => {
     }
     expect(err).toBeInstanceOf(KarpenterValidationError);
     expect((err as Error).message).toMatch(/^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.0, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/);
-    expect(DEFAULT_KARPENTER_VERSION).toBe("1.14.1");
+    expect(DEFAULT_KARPENTER_VERSION).toBe("1.15.2");
   });
 
   test("with allowUnverifiedVersion: both releases install it, facts from the newest known release, and synth warns naming both", () => {
@@ -66,7 +66,7 @@ describe("a Karpenter release newer than every known one", () => {
   });
 
   test("without the opt-in an unknown setting stays an error", () => {
-    expect(() => install({ settings: { brandNewSetting: "x" } as KarpenterSettings })).toThrow(/settings\.brandNewSetting = "x" is invalid: a setting of the Karpenter 1\.14\.1 chart/);
+    expect(() => install({ settings: { brandNewSetting: "x" } as KarpenterSettings })).toThrow(/settings\.brandNewSetting = "x" is invalid: a setting of the Karpenter 1\.15\.2 chart/);
   });
 
   test("node objects of the opted-in app use the asked version too", () => {
