@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
-import { CRD_CORRECTIONS } from "../lib/versions/crd-corrections";
+import { withCorrectedEnums } from "../lib/versions/crd-corrections";
 import { RawStatement, SettingData, VersionData } from "../lib/versions/types";
 
 /*
@@ -285,11 +285,7 @@ function readCrds(dir: string): any[] {
 
 /** The facts with lib/versions/crd-corrections.ts applied: the released Go module's schema where a reconstructed folder differs. */
 function corrected(f: ReturnType<typeof crdFacts>, kind: "NodePool" | "EC2NodeClass", version: string): ReturnType<typeof crdFacts> {
-  const enums = { ...f.enums };
-  for (const c of CRD_CORRECTIONS.filter((x) => x.release === version && x.kind === kind)) {
-    for (const [p, values] of Object.entries(c.enumValuesAdded)) enums[p] = [...new Set([...(enums[p] ?? []), ...values])].sort();
-  }
-  return { ...f, enums };
+  return { ...f, enums: withCorrectedEnums(f.enums, kind, version) };
 }
 
 /** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */

@@ -155,10 +155,14 @@ export class Checker {
     return this.problems?.recorded ?? [];
   }
 
-  /** Fails when `value` is set but needs Karpenter `minor` (e.g. "1.11") and the targeted version is older. */
-  public since(field: string, value: unknown, minor: string | undefined, what: string): void {
+  /**
+   * Fails when `value` is set but needs Karpenter `minor` (e.g. "1.11") and the targeted version is older.
+   * `source` says where that fact is from: the CRDs by default; a value the CRDs do not list (a
+   * capacity type is a label value, not a CRD enum) names its own.
+   */
+  public since(field: string, value: unknown, minor: string | undefined, what: string, source = `first in the v${minor}.0 CRDs`): void {
     if (!isSet(value) || minor === undefined || this.version.atLeast(minor)) return;
-    this.fail(field, value, `${what} needs Karpenter ${minor} or later (first in the v${minor}.0 CRDs); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`);
+    this.fail(field, value, `${what} needs Karpenter ${minor} or later (${source}); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`);
   }
 
   /**

@@ -186,7 +186,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
         if (!c.known(x)) return;
         const since = CAPACITY_TYPES_SINCE[x];
         if (since === undefined) c.fail(`${at}.values[${j}]`, x, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).map((t) => JSON.stringify(t)).join(", ")} (any other value matches no capacity)`);
-        c.since(`${at}.values[${j}]`, x, since, `capacity type "${x}"`);
+        c.since(`${at}.values[${j}]`, x, since, `capacity type "${x}"`, `first in Karpenter ${since}.0, which added capacity reservations`);
       }),
     );
   }

@@ -29,3 +29,20 @@ export const CRD_CORRECTIONS: readonly CrdCorrection[] = [
     source: "pkg/apis/crds/karpenter.sh_nodepools.yaml of github.com/aws/karpenter-provider-aws@v1.15.0",
   },
 ];
+
+/**
+ * `enums` (CRD path → values, as read from a reference folder's CRD of `kind`) with the corrections of
+ * `release` applied: each path's values merged with those the released CRD adds, sorted. The one place
+ * corrections are applied, for `npm run add-version` and the tests that read the folder themselves.
+ */
+export function withCorrectedEnums(
+  enums: Readonly<Record<string, readonly string[]>>,
+  kind: CrdCorrection["kind"],
+  release: string,
+): Record<string, string[]> {
+  const out: Record<string, string[]> = Object.fromEntries(Object.entries(enums).map(([p, v]) => [p, [...v]]));
+  for (const c of CRD_CORRECTIONS.filter((x) => x.release === release && x.kind === kind)) {
+    for (const [p, values] of Object.entries(c.enumValuesAdded)) out[p] = [...new Set([...(out[p] ?? []), ...values])].sort();
+  }
+  return out;
+}

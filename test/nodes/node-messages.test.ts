@@ -80,6 +80,12 @@ describe("messages say what is allowed", () => {
     expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["10000000000000000000"])] }).allowed).toContain("no larger than 9223372036854775807");
   });
 
+  test("a capacity type newer than the version names the release that added it, not a CRD (no CRD lists capacity types)", () => {
+    expect(rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["reserved"])] }, "1.2.8").message).toBe(
+      'test/obj: requirements[0].values[0] = "reserved" is invalid: capacity type "reserved" needs Karpenter 1.3 or later (first in Karpenter 1.3.0, which added capacity reservations); this object targets Karpenter 1.2.8: upgrade Karpenter or remove it',
+    );
+  });
+
   test("a duplicate taint names the first one and Karpenter's rule", () => {
     const e = rejection("NodePool", { taints: [{ key: "a", effect: "NoSchedule" }], startupTaints: [{ key: "a", effect: "NoSchedule" }] });
     expect(e.allowed).toContain("taints[0] is a:NoSchedule too");
