@@ -69,7 +69,7 @@ describe("example settings", () => {
     [{ STATE_BUCKET: "My_Bucket" }, /STATE_BUCKET: "My_Bucket" is not an S3 bucket name/],
     [{ STATE_BUCKET: "x" }, /STATE_BUCKET: "x" is not an S3 bucket name/],
     // the example names its own switch, not the construct prop behind it
-    [{ KARPENTER_VERSION: "1.16.0" }, /^KARPENTER_VERSION: "1\.16\.0" is newer than 1\.15\.0, the newest Karpenter release this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway/],
+    [{ KARPENTER_VERSION: "1.16.0" }, /^KARPENTER_VERSION: "1\.16\.0" is newer than every Karpenter 1\.15 release, 1\.15 being the newest minor this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway/],
   ])("rejects %j", (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });
