@@ -170,7 +170,7 @@ describe("cdktf-eks-karpenter convert", () => {
 
     test("a rule beyond the CRDs (x86_64) and a missing required field count too; the version named is the one checked", async () => {
       const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
-      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n";
+      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n";
       const io = fakeIo({ "v1.yaml": `${pool}---\n${cls}` });
       expect(await runCli(["convert", "--karpenter-version", "1.9.2", "v1.yaml"], io)).toBe(1);
       expect(io.err.trimEnd().split("\n").pop()).toBe(

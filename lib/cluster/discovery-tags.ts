@@ -358,7 +358,7 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
   if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
   if (typeof subnets === "string") {
-    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
+    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
   }
   if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
   if (subnets.length === 0) {

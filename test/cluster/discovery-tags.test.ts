@@ -15,22 +15,22 @@ describe("DiscoveryTags", () => {
   test("tags each given subnet and the cluster security group, once each", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
-    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-aaa", "subnet-bbb"] });
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000aaa", "subnet-00000bbb"] });
     const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
     expect(tags).toHaveLength(3);
     for (const t of tags) {
       expect(t.key).toBe("karpenter.sh/discovery");
       expect(t.value).toBe("${aws_eks_cluster.cluster.name}");
     }
-    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-aaa", "subnet-bbb"]);
+    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-00000aaa", "subnet-00000bbb"]);
   });
 
   test("without subnets only the one security group is tagged; a custom group and value are used", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
-    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-123", tagValue: "team-a" });
+    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-00000123", tagValue: "team-a" });
     const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
-    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-123", value: "team-a" }]);
+    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-00000123", value: "team-a" }]);
   });
 
   test("subnetTags gives the map for subnets the user creates", () => {
@@ -57,7 +57,7 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const subnet = new Subnet(stack, "public", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", ...extra });
     const cluster = testCluster(stack);
-    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-ok", subnet] });
+    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000c", subnet] });
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
@@ -78,7 +78,7 @@ describe("DiscoveryTags", () => {
       const { stack } = testStack();
       const cluster = testCluster(stack);
       const eks = cluster.resource as EksCluster;
-      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
+      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
     });
 
     test("single references (string tokens) are fine", () => {
@@ -86,9 +86,9 @@ describe("DiscoveryTags", () => {
       const cluster = testCluster(stack);
       const eks = cluster.resource as EksCluster;
       const one = new TerraformVariable(stack, "subnet", { type: "string" }).stringValue;
-      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
+      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-0000000a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
       const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
-      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
+      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-0000000a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
     });
   });
 
@@ -109,7 +109,7 @@ describe("DiscoveryTags", () => {
   test("an empty tag value is refused: no EC2NodeClass can select it", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
-    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue: "" })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagValue: "" })).message).toBe(
       'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name',
     );
   });
@@ -118,9 +118,9 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
-    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1", "subnet-2", "subnet-1", subnet, subnet.id] }));
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001", "subnet-00000002", "subnet-00000001", subnet, subnet.id] }));
     expect(e.problems.map((p) => p.message)).toEqual([
-      'test/discovery: subnets[2] = "subnet-1" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[2] = "subnet-00000001" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
       'test/discovery: subnets[4] = "aws_subnet.private of stack test" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
     ]);
   });
@@ -151,7 +151,7 @@ describe("DiscoveryTags", () => {
       const app = Testing.app();
       const stack = providedStack(app, "s");
       const cluster = testCluster(stack, "demo");
-      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue });
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagValue });
       if (nodeClass) new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...nodeClass });
       return { app, tags };
     }
@@ -190,7 +190,7 @@ describe("DiscoveryTags: one owner per tag", () => {
     new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack, "demo") });
     const network = new TerraformStack(app, "network");
     new AwsProvider(network, "aws", { region: "us-east-1" });
-    new DiscoveryTags(network, "discovery", { cluster: KarpenterCluster.fromClusterName(network, "demo", "demo"), subnets: ["subnet-0a"] });
+    new DiscoveryTags(network, "discovery", { cluster: KarpenterCluster.fromClusterName(network, "demo", "demo"), subnets: ["subnet-0000000a"] });
     expect(rejected(() => app.synth()).message).toBe(
       'network/discovery: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: cluster/discovery already tags the cluster security group for cluster demo, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
     );
@@ -210,10 +210,10 @@ describe("DiscoveryTags: one owner per tag", () => {
 test("DiscoveryTags and SystemNodeGroup: a comma-separated string where a list belongs is called a string", () => {
   const { stack } = testStack();
   const cluster = testCluster(stack, "demo");
-  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-a,subnet-b" as any })).message).toBe(
-    'test/discovery: subnets = "subnet-a,subnet-b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
+  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-0000000a,subnet-0000000b" as any })).message).toBe(
+    'test/discovery: subnets = "subnet-0000000a,subnet-0000000b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
   );
-  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-a,subnet-b" as any })).message).toBe(
-    'test/system: subnetIds = "subnet-a,subnet-b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply',
+  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-0000000a,subnet-0000000b" as any })).message).toBe(
+    'test/system: subnetIds = "subnet-0000000a,subnet-0000000b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply',
   );
 });
