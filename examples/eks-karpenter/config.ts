@@ -54,6 +54,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   const get = (k: string, d: string) => (env[k] && env[k]!.trim() !== "" ? env[k]!.trim() : d);
   const clusterName = get("CLUSTER_NAME", DEFAULTS.clusterName);
   const region = get("AWS_REGION", DEFAULTS.region);
+  const stateRegion = get("STATE_REGION", region);
+  // AWS's shape, not a list (new regions appear): the library refuses the provider's region at synth alike, naming the provider
+  for (const [name, value] of [["AWS_REGION", region], ["STATE_REGION", stateRegion]]) {
+    if (!/^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/.test(value)) {
+      throw new Error(`${name}: ${JSON.stringify(value)} is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1`);
+    }
+  }
   const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs).split(",").map((c) => c.trim()).filter((c) => c !== "");
   for (const cidr of publicAccessCidrs) {
     if (!/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) || cidr.split("/")[0].split(".").some((o) => Number(o) > 255)) {
@@ -93,7 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
     stateBucket,
-    stateRegion: get("STATE_REGION", region),
+    stateRegion,
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };
 }

@@ -65,6 +65,8 @@ describe("example settings", () => {
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
     [{ SPOT_SERVICE_LINKED_ROLE: "yes" }, /SPOT_SERVICE_LINKED_ROLE: "yes" is not true or false/],
     [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
+    [{ AWS_REGION: "mars-1" }, /^AWS_REGION: "mars-1" is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1$/],
+    [{ STATE_REGION: "us_east_1" }, /^STATE_REGION: "us_east_1" is not an AWS region name/],
     [{ CLUSTER_NAME: "c".repeat(41) }, /CLUSTER_NAME: "c{41}" is not an EKS cluster name of at most 40 characters/],
     [{ STATE_BUCKET: "My_Bucket" }, /STATE_BUCKET: "My_Bucket" is not an S3 bucket name/],
     [{ STATE_BUCKET: "x" }, /STATE_BUCKET: "x" is not an S3 bucket name/],
