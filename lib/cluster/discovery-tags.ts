@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { Annotations, TerraformStack, Tokenization } from "cdktf";
+import { Annotations, TerraformProvider, TerraformStack, Tokenization } from "cdktf";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
@@ -35,13 +35,14 @@ export interface DiscoveryTagsProps {
    * into the array) is rejected — pass the subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}.
    *
    * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
-   * `tags` in Terraform is removed again by the subnet's next apply. Tag subnets you create with
-   * {@link DiscoveryTags.subnetTags} instead.
+   * `tags` in Terraform (its own, or its provider's `defaultTags`) is removed again by the subnet's next
+   * apply, so such a `Subnet` is refused unless its provider's `ignoreTags` or its
+   * `lifecycle.ignoreChanges` covers the key. Tag subnets you create with {@link DiscoveryTags.subnetTags} instead.
    * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
    * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
    * security group), and so is a subnet listed twice (two `aws_ec2_tag` for one subnet and key).
    * @default none (only the security group is tagged)
-   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, or a subnet listed twice
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, a subnet listed twice, or a `Subnet` whose tags Terraform manages
    */
   readonly subnets?: ReadonlyArray<string | Subnet>;
   /**
@@ -342,6 +343,26 @@ function ownsTag(subnet: Subnet, key: string): boolean {
   return tags !== undefined && !isUnresolved(tags) && !isUnresolved(key) && key in tags;
 }
 
+/**
+ * Why a `Subnet`'s aws_subnet manages its tags (its own `tags`, or its provider's `defaultTags`), so
+ * that it would remove `key` added by an aws_ec2_tag; undefined when it manages none or ignores `key`
+ * (its provider's `ignoreTags`, or `lifecycle.ignoreChanges` on its tags). Tokens are not judged.
+ */
+function managedTags(subnet: Subnet, key: string): string | undefined {
+  if (isUnresolved(key)) return undefined;
+  const ignored = subnet.lifecycle?.ignoreChanges;
+  if (ignored === "all" || (Array.isArray(ignored) && ignored.some((a) => a === "tags" || a === "tags_all" || a === `tags["${key}"]` || a === `tags_all["${key}"]`))) return undefined;
+  const stack = TerraformStack.of(subnet);
+  const provider = (subnet.provider ?? stack.node.findAll().find((c) => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === "aws" && c.alias === undefined)) as AwsProvider | undefined;
+  const ignore = provider?.ignoreTags;
+  if (ignore !== undefined && (isUnresolved(ignore) || (Array.isArray(ignore) && ignore.some((i) => (i.keys ?? []).includes(key) || (i.keyPrefixes ?? []).some((p) => key.startsWith(p)))))) return undefined;
+  const own = subnet.tagsInput;
+  if (own !== undefined && !isUnresolved(own) && Object.keys(own).length > 0) return `tags of its own (${Object.keys(own).join(", ")})`;
+  const defaults = provider?.defaultTags;
+  if (defaults !== undefined && (isUnresolved(defaults) || (Array.isArray(defaults) && defaults.some((d) => d.tags !== undefined && Object.keys(d.tags).length > 0)))) return `its provider's default tags (${provider!.node.path})`;
+  return undefined;
+}
+
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};
   return subnet.mapPublicIpOnLaunchInput === true || (!isUnresolved(tags) && "kubernetes.io/role/elb" in tags);
@@ -380,6 +401,18 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
       if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
       else if (ownsTag(s, key)) {
         problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
+      } else {
+        const managed = managedTags(s, key);
+        if (managed !== undefined) {
+          problems.add(
+            new KarpenterValidationError(
+              scope,
+              `subnets[${i}]`,
+              s.node.path,
+              `a subnet whose tags this app does not manage: this one has ${managed}, so its aws_subnet removes the ${key} tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)`,
+            ),
+          );
+        }
       }
     } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
       problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));

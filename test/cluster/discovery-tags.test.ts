@@ -203,7 +203,47 @@ describe("DiscoveryTags: one owner per tag", () => {
     expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet] })).message).toBe(
       "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already",
     );
-    expect(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [subnet], tagKey: DiscoveryTags.clusterTagKey("demo") })).not.toThrow();
+  });
+
+  // aws_ec2_tag on a resource whose tags the same configuration manages: the AWS provider documents a perpetual
+  // difference (the aws_subnet removes the tag at every apply, the aws_ec2_tag adds it back at the next)
+  const MANAGED =
+    "so its aws_subnet removes the karpenter.sh/discovery tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)";
+
+  test("a Subnet whose aws_subnet manages tags (other own tags, or the provider's default tags) is refused: it would remove the aws_ec2_tag's tag", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const named = new Subnet(stack, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "demo-private", "kubernetes.io/role/internal-elb": "1" } });
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0123abcd", named] })).message).toBe(
+      `test/discovery: subnets[1] = "test/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own (Name, kubernetes.io/role/internal-elb), ${MANAGED}`,
+    );
+    // a per-cluster key is no exception: the subnet's own tags still replace the whole set
+    const shared = new Subnet(stack, "shared", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { ...DiscoveryTags.subnetTags("demo") } });
+    expect(rejected(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [shared], tagKey: DiscoveryTags.clusterTagKey("demo") })).problems[0].message).toMatch(
+      /^test\/other-key: subnets\[0\] = "test\/shared" is invalid: a subnet whose tags this app does not manage: this one has tags of its own \(karpenter\.sh\/discovery\), so its aws_subnet removes the karpenter\.sh\/discovery\/demo tag/,
+    );
+
+    const app = Testing.app();
+    const withDefaults = new TerraformStack(app, "defaults");
+    new AwsProvider(withDefaults, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }] });
+    const plain = new Subnet(withDefaults, "plain", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    expect(rejected(() => new DiscoveryTags(withDefaults, "discovery", { cluster: testCluster(withDefaults, "demo"), subnets: [plain] })).message).toBe(
+      `defaults/discovery: subnets[0] = "defaults/plain" is invalid: a subnet whose tags this app does not manage: this one has its provider's default tags (defaults/aws), ${MANAGED}`,
+    );
+  });
+
+  test("a Subnet is accepted when no tags are managed, or the key is ignored by its provider (ignoreTags) or its lifecycle (ignoreChanges)", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const untagged = new Subnet(stack, "untagged", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const lifecycle = new Subnet(stack, "lifecycle", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { Name: "x" }, lifecycle: { ignoreChanges: ["tags"] } });
+    expect(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [untagged, lifecycle] })).not.toThrow();
+
+    const app = Testing.app();
+    const ignoring = new TerraformStack(app, "ignoring");
+    new AwsProvider(ignoring, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }], ignoreTags: [{ keyPrefixes: ["karpenter.sh/"] }] });
+    const named = new Subnet(ignoring, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "x" } });
+    expect(() => new DiscoveryTags(ignoring, "discovery", { cluster: testCluster(ignoring, "demo"), subnets: [named] })).not.toThrow();
   });
 });
 
