@@ -184,6 +184,66 @@ describe("DiscoveryTags", () => {
   });
 });
 
+describe("a tag key the EC2NodeClasses do not select", () => {
+  const warningsOf = (c: { node: { metadata: { type: string; data: unknown }[] } }) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+  const terms = (tags: Record<string, string>) => ({ subnetSelectorTerms: [{ tags }], securityGroupSelectorTerms: [{ tags }] });
+
+  test("explicit terms selecting a key nothing in the app carries: a warning naming both paths, the keys and what would match", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = testCluster(stack, "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: DiscoveryTags.clusterTagKey("demo") });
+    new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...terms({ "karpenter.sh/discovery": "demo" }) });
+    app.synth();
+    expect(warningsOf(tags)).toEqual([
+      'DiscoveryTags s/discovery tags subnets and the security group of cluster demo with karpenter.sh/discovery/demo, but EC2NodeClass nodes (s/nodes) selects by karpenter.sh/discovery: nothing in this app carries that key, so unless subnets and a security group outside the app do, Karpenter finds none for it and launches no node. To match, give these DiscoveryTags tagKey: "karpenter.sh/discovery", or the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms { tags: { "karpenter.sh/discovery/demo": "demo" } } (or its discoveryTagKey: "karpenter.sh/discovery/demo" with the default terms).',
+    ]);
+  });
+
+  test("default terms on a cluster the app only reads are judged too", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = KarpenterCluster.fromClusterName(stack, "demo", "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+    new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo" });
+    app.synth();
+    expect(warningsOf(tags)).toHaveLength(1);
+    expect(warningsOf(tags)[0]).toMatch(/^DiscoveryTags s\/discovery tags subnets and the security group of cluster demo with team\/discovery, but EC2NodeClass nodes \(s\/nodes\) selects by karpenter\.sh\/discovery: nothing in this app carries that key/);
+  });
+
+  test("no warning when a class selects the key, when another construct carries the selected key, for ID terms, or for a token key", () => {
+    const cases: [string, (stack: TerraformStack, cluster: ReturnType<typeof testCluster>) => void][] = [
+      ["selects the key", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ "team/discovery": "demo" }) })],
+      ["a Subnet carries the selected key", (stack, cluster) => {
+        new Subnet(stack, "own", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { "karpenter.sh/discovery": "demo" } });
+        new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ "karpenter.sh/discovery": "demo" }) });
+      }],
+      ["ID terms", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", subnetSelectorTerms: [{ id: "subnet-0123abcd" }], securityGroupSelectorTerms: [{ id: "sg-0123abcd" }] })],
+      ["a token key", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ [new TerraformVariable(stack, "k", { type: "string" }).stringValue]: "demo" }) })],
+    ];
+    for (const [, add] of cases) {
+      const app = Testing.app();
+      const stack = providedStack(app, "s");
+      const cluster = testCluster(stack, "demo");
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+      add(stack, cluster);
+      app.synth();
+      expect(warningsOf(tags)).toEqual([]);
+    }
+  });
+
+  test("default terms on a cluster the app creates keep their own warning, on the EC2NodeClass, and only it", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = testCluster(stack, "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+    const nodes = new Ec2NodeClass(stack, "nodes", { cluster, role: "r" });
+    app.synth();
+    expect(warningsOf(tags)).toEqual([]);
+    expect(warningsOf(nodes).filter((w) => w.includes("nothing in this app tags anything with it"))).toHaveLength(1);
+  });
+});
+
 describe("DiscoveryTags: one owner per tag", () => {
   test("the cluster security group tagged by a DiscoveryTags in the cluster's stack and one in a network stack", () => {
     const { app, stack } = testStack("cluster");
