@@ -138,7 +138,7 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
     expect(io.err.split("\n")[0]).toMatch(
-      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.15\.2\)\. 1\.99\.0 is newer than 1\.15\.0, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.15\.2\)\. 1\.99\.0 is newer than 1\.15\.2, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
@@ -170,7 +170,7 @@ describe("cdktf-eks-karpenter convert", () => {
 
     test("a rule beyond the CRDs (x86_64) and a missing required field count too; the version named is the one checked", async () => {
       const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
-      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n";
+      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n";
       const io = fakeIo({ "v1.yaml": `${pool}---\n${cls}` });
       expect(await runCli(["convert", "--karpenter-version", "1.9.2", "v1.yaml"], io)).toBe(1);
       expect(io.err.trimEnd().split("\n").pop()).toBe(
@@ -232,6 +232,17 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     expect(io.err).toBe("");
   });
 
+  test("a bare minor is its newest known patch, one without artefact changes included (1.14 → 1.14.3), and the plan says so", async () => {
+    const io = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15"], io)).toBe(0);
+    expect(io.out).toMatch(/^# Karpenter 1\.14\.3 → 1\.15\.2\n\nFrom "1\.14" is taken as 1\.14\.3, the newest known 1\.14 patch; to "1\.15" is taken as 1\.15\.2, the newest known 1\.15 patch\.\n/);
+    const json = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15.0", "--json"], json)).toBe(0);
+    expect(JSON.parse(json.out)).toMatchObject({ from: "1.14.3", to: "1.15.0", assumed: ['from "1.14" is taken as 1.14.3, the newest known 1.14 patch'] });
+    // no "newer than the newest known patch" hazard: 1.14.3 is known
+    expect(JSON.parse(json.out).hazards.map((h: { kind: string }) => h.kind)).not.toContain("unverified");
+  });
+
   test("--json prints the plan object (for CI); --flag=value and --kubernetes work", async () => {
     const io = fakeIo();
     expect(await runCli(["upgrade-plan", "--json", "--from=1.8.0", "--to=1.9.2", "--kubernetes", "1.25"], io)).toBe(0);
@@ -248,7 +259,7 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     expect(io.err).toBe("");
     const json = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.4.4", "--to", "1.4", "--json"], json)).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ from: "1.4.4", to: "1.4.4", direction: "none", steps: [], deployOrder: [], hazards: [] });
+    expect(JSON.parse(json.out)).toMatchObject({ from: "1.4.4", to: "1.4.4", direction: "none", steps: [], deployOrder: [], hazards: [], assumed: ['to "1.4" is taken as 1.4.4, the newest known 1.4 patch'] });
   });
 
   test.each([
@@ -268,7 +279,7 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
     [["upgrade-plan", "--from", "1.8.08", "--to", "1.9"], '--from "1.8.08" is invalid: a Karpenter release "1.x.y"'],
-    [["upgrade-plan", "--from", "1.14", "--to", "1.16.0"], '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.0)'],
+    [["upgrade-plan", "--from", "1.14", "--to", "1.16.0"], '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.2)'],
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
     expect(await runCli(argv, io)).toBe(2);

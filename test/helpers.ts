@@ -56,7 +56,7 @@ export function testCluster(scope: Construct, name = "demo", id = "cluster"): IK
   const cluster = new EksCluster(scope, id, {
     name,
     roleArn: "arn:aws:iam::123456789012:role/cluster",
-    vpcConfig: { subnetIds: ["subnet-1", "subnet-2"] },
+    vpcConfig: { subnetIds: ["subnet-00000001", "subnet-00000002"] },
   });
   return KarpenterCluster.fromEksCluster(cluster);
 }

@@ -14,7 +14,7 @@ function clusterStack() {
   const app = Testing.app();
   const stack = new TerraformStack(app, "test");
   new AwsProvider(stack, "aws", { region: "eu-west-1" });
-  const eks = new EksCluster(stack, "cluster", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  const eks = new EksCluster(stack, "cluster", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
   return { app, stack, eks };
 }
 
@@ -24,7 +24,7 @@ function clusterWithAddon() {
   const stack = new TerraformStack(app, "test");
   new AwsProvider(stack, "aws", { region: "eu-west-1" });
   new HelmProvider(stack, "helm", {});
-  const eks = new EksCluster(stack, "cluster", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  const eks = new EksCluster(stack, "cluster", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
   new EksAddon(stack, "pod-identity-agent", { clusterName: eks.name, addonName: "eks-pod-identity-agent" });
   return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
@@ -71,7 +71,7 @@ test("Testing your stacks: warnings of a plain node run", () => {
 test("API tour: one construct, then node objects in a second stack", () => {
   const { app, stack: eksStack, eks } = clusterStack();
   const region = "eu-west-1";
-  const privateSubnetIds = ["subnet-a", "subnet-b"];
+  const privateSubnetIds = ["subnet-0000000a", "subnet-0000000b"];
   // --- as in the README, `this` = eksStack
   const cluster = KarpenterCluster.fromEksCluster(eks);
   new HelmProvider(eksStack, "helm", {
@@ -110,7 +110,7 @@ test("API tour: one construct, then node objects in a second stack", () => {
   const pool = manifests.find((m) => m.manifest.kind === "NodePool");
   expect(pool.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
   const tags = Object.values(JSON.parse(stacks.test).resource.aws_ec2_tag).map((t: any) => t.resource_id);
-  expect(tags).toEqual(expect.arrayContaining(["subnet-a", "subnet-b"]));
+  expect(tags).toEqual(expect.arrayContaining(["subnet-0000000a", "subnet-0000000b"]));
 });
 
 test("docs/migrating.md: converted manifests through the constructs", () => {

@@ -54,6 +54,13 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   const get = (k: string, d: string) => (env[k] && env[k]!.trim() !== "" ? env[k]!.trim() : d);
   const clusterName = get("CLUSTER_NAME", DEFAULTS.clusterName);
   const region = get("AWS_REGION", DEFAULTS.region);
+  const stateRegion = get("STATE_REGION", region);
+  // AWS's shape, not a list (new regions appear): the library refuses the provider's region at synth alike, naming the provider
+  for (const [name, value] of [["AWS_REGION", region], ["STATE_REGION", stateRegion]]) {
+    if (!/^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/.test(value)) {
+      throw new Error(`${name}: ${JSON.stringify(value)} is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1`);
+    }
+  }
   const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs).split(",").map((c) => c.trim()).filter((c) => c !== "");
   for (const cidr of publicAccessCidrs) {
     if (!/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) || cidr.split("/")[0].split(".").some((o) => Number(o) > 255)) {
@@ -77,8 +84,10 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   // the library's message names its prop (allowUnverifiedVersion); a user of this app sets a variable
   const newest = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
   if (!allowUnverifiedVersion && newerMinor(karpenterVersion, newest)) {
+    // named by its minor: KNOWN_RELEASES holds the data releases (1.15.0), not the newest known patch (1.15.2)
+    const minor = newest.split(".").slice(0, 2).join(".");
     throw new Error(
-      `KARPENTER_VERSION: ${JSON.stringify(karpenterVersion)} is newer than ${newest}, the newest Karpenter release this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway (its IAM policy, event rules, chart settings and CRD rules are then taken from ${newest}, unverified, and synth warns), or set a known release (docs/versions.md)`,
+      `KARPENTER_VERSION: ${JSON.stringify(karpenterVersion)} is newer than every Karpenter ${minor} release, ${minor} being the newest minor this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway (its IAM policy, event rules, chart settings and CRD rules are then taken from ${minor}, unverified, and synth warns), or set a known release (docs/versions.md)`,
     );
   }
   return {
@@ -91,7 +100,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     inflateReplicas: Number(inflate),
     spotServiceLinkedRole: readBool(env, "SPOT_SERVICE_LINKED_ROLE"),
     stateBucket,
-    stateRegion: get("STATE_REGION", region),
+    stateRegion,
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };
 }

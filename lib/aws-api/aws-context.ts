@@ -6,6 +6,18 @@ import { DataAwsCallerIdentity } from "@cdktf/provider-aws/lib/data-aws-caller-i
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { stackIndex } from "../core/app-index";
 import { isUnresolved } from "../core/tokens";
+import { KarpenterValidationError } from "../core/errors";
+import { addSynthCheck } from "../core/synth-checks";
+
+/**
+ * The shape of an AWS region name: an area (`us`, `eusc`), optionally a partition or country part
+ * (`gov`, `iso`, `isob`, `isoe`, `de`), a direction and a number. A shape rather than a list: regions
+ * are added every year, and a list in a released library would refuse the newest ones.
+ */
+export const REGION_NAME = {
+  pattern: /^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/,
+  text: "an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1, cn-north-1 or eu-isoe-west-1",
+} as const;
 
 /** Partition, DNS suffix, region and account of the stack's AWS provider, as references. */
 export interface AwsContext {
@@ -49,6 +61,8 @@ class AwsContextConstruct extends Construct implements AwsContext {
     this.dnsSuffix = partition.dnsSuffix;
     this.region = region.region;
     this.accountId = identity.accountId;
+    // at synth: the stack's default provider may be added after the first construct that needs it
+    addSynthCheck(this, () => regionProblems(this, provider));
   }
 }
 
@@ -69,4 +83,23 @@ export function awsLocation(resource: IConstruct & { readonly provider?: Terrafo
   const assumed = provider.assumeRole;
   const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
   return { region: literal(provider.region), account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined) };
+}
+
+/**
+ * The provider's literal region, when it is not of an AWS region's shape. A reference is left to
+ * Terraform, and so is a provider with `skipRegionValidation` (a region its owner vouches for).
+ */
+function regionProblems(scope: IConstruct, given: TerraformProvider | undefined): KarpenterValidationError[] {
+  const provider = (given ?? stackIndex(TerraformStack.of(scope)).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
+  const region: unknown = provider?.region;
+  if (provider === undefined || region === undefined || isUnresolved(region) || provider.skipRegionValidation === true) return [];
+  if (typeof region === "string" && REGION_NAME.pattern.test(region)) return [];
+  return [
+    new KarpenterValidationError(
+      provider,
+      "region",
+      region,
+      `${REGION_NAME.text}: the Karpenter constructs build their ARNs and data sources in it, and the AWS provider refuses a region it does not know at plan (set skipRegionValidation: true on the provider to vouch for a new one)`,
+    ),
+  ];
 }

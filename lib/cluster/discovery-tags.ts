@@ -1,16 +1,17 @@
 import { Construct } from "constructs";
-import { Annotations, TerraformStack, Tokenization } from "cdktf";
+import { Annotations, TerraformProvider, TerraformStack, Tokenization } from "cdktf";
 import { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "../core/errors";
 import { appIndex, attached, register, registered } from "../core/app-index";
-import { addSynthCheck } from "../core/synth-checks";
+import { addSynthCheck, oncePerPass } from "../core/synth-checks";
 import { sameInstallTarget } from "./cluster-identity";
 import { checkEksClusterName, checkOptionKeys, checkTagKey, isListToken } from "../aws-api/input-checks";
 import { TAG_LIMITS } from "../aws-api/tag-rules";
-import { nodeClassSelectors } from "./discovery-selectors";
+import { NodeClassSelectors, nodeClassSelectors } from "./discovery-selectors";
 import { allProblems, Problems } from "../core/problems";
 import { DISCOVERY_TAGS_PROPS } from "../core/prop-keys";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
@@ -35,13 +36,14 @@ export interface DiscoveryTagsProps {
    * into the array) is rejected — pass the subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}.
    *
    * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
-   * `tags` in Terraform is removed again by the subnet's next apply. Tag subnets you create with
-   * {@link DiscoveryTags.subnetTags} instead.
+   * `tags` in Terraform (its own, or its provider's `defaultTags`) is removed again by the subnet's next
+   * apply, so such a `Subnet` is refused unless its provider's `ignoreTags` or its
+   * `lifecycle.ignoreChanges` covers the key. Tag subnets you create with {@link DiscoveryTags.subnetTags} instead.
    * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
    * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
    * security group), and so is a subnet listed twice (two `aws_ec2_tag` for one subnet and key).
    * @default none (only the security group is tagged)
-   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, or a subnet listed twice
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, a subnet listed twice, or a `Subnet` whose tags Terraform manages
    */
   readonly subnets?: ReadonlyArray<string | Subnet>;
   /**
@@ -72,6 +74,8 @@ export interface DiscoveryTagsProps {
    * so subnets that several clusters share (a shared VPC) need one key per cluster, e.g.
    * `karpenter.sh/discovery/<cluster name>` (see {@link DiscoveryTags.clusterTagKey}); give the same
    * key to the install (`Karpenter` `discoveryTagKey`) so that its EC2NodeClasses select by it.
+   * Synth warns when the cluster's EC2NodeClasses select by tag keys that neither this key nor anything
+   * else in the app carries (resources outside the app may carry them).
    * @default "karpenter.sh/discovery"
    */
   readonly tagKey?: string;
@@ -189,7 +193,81 @@ export class DiscoveryTags extends Construct {
       warned = warned || warning !== undefined;
       return problems;
     });
+    let keyWarned = false;
+    addSynthCheck(this, () => {
+      const warning = keyWarned ? undefined : keyWarning(this, cluster);
+      if (warning) Annotations.of(this).addWarning(warning);
+      keyWarned = keyWarned || warning !== undefined;
+      return [];
+    });
   }
+}
+
+/**
+ * A warning when EC2NodeClasses of this cluster select subnets and security groups by tag keys that
+ * neither these tags (`tagKey`) nor anything else in the app carries: Karpenter then finds nothing
+ * for them unless resources outside the app carry those keys, so a warning, not an error. Classes
+ * with the default terms on a cluster the app creates are left to their own warning (discovery-evidence).
+ */
+function keyWarning(tags: DiscoveryTags, cluster: IKarpenterCluster): string | undefined {
+  const key = tags.tagKey;
+  if (!attached(tags) || isUnresolved(key)) return undefined;
+  const classes = nodeClassSelectors(tags)
+    .filter((s) => s.cluster !== undefined && sameInstallTarget(s.cluster, cluster))
+    .map((s) => ({ s, keys: selectedKeys(s) }));
+  // a class selecting this key, or one whose terms are tokens, may well find these tags
+  if (classes.length === 0 || classes.some((c) => c.keys === "any" || c.keys.has(key))) return undefined;
+  const carried = oncePerPass(CARRIED, () => carriedTagKeys(tags));
+  if (carried === "any") return undefined;
+  const unmatched = classes.filter(
+    (c): c is { s: NodeClassSelectors; keys: Set<string> } =>
+      c.keys !== "any" && c.keys.size > 0 && [...c.keys].every((k) => !carried.has(k)) && !(c.s.defaultTerms && cluster.resource instanceof EksCluster),
+  );
+  if (unmatched.length === 0) return undefined;
+  // the default value is the cluster's name reference: shown as its literal when known
+  const value = !isUnresolved(tags.tagValue) ? tags.tagValue : tags.tagValue === cluster.clusterName ? (cluster.clusterNameLiteral ?? "<cluster name>") : "<tagValue>";
+  const named = unmatched.map((c) => `EC2NodeClass ${c.s.name} (${c.s.nodeClass.node.path}) selects by ${[...c.keys].sort().join(", ")}`).join("; ");
+  const keys = [...new Set(unmatched.flatMap((c) => [...c.keys]))].sort();
+  return (
+    `DiscoveryTags ${tags.node.path} tags subnets and the security group of ${clusterLabelOf(cluster)} with ${key}, but ${named}: nothing in this app carries ${keys.length > 1 ? "those keys" : "that key"}, so unless subnets and a security group outside the app do, Karpenter finds none for ${unmatched.length > 1 ? "them" : "it"} and launches no node. ` +
+    `To match, give these DiscoveryTags tagKey: ${JSON.stringify(keys[0])}, or the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms { tags: { ${JSON.stringify(key)}: ${JSON.stringify(value)} } } (or its discoveryTagKey: ${JSON.stringify(key)} with the default terms).`
+  );
+}
+
+/** The tag keys an EC2NodeClass's subnet and security group terms select by; `"any"` when a term or key is a token. */
+function selectedKeys(s: NodeClassSelectors): Set<string> | "any" {
+  const keys = new Set<string>();
+  for (const term of s.terms) {
+    if (isUnresolved(term)) return "any";
+    const tagsOf = term !== null && typeof term === "object" ? (term as { tags?: unknown }).tags : undefined;
+    if (tagsOf === undefined || tagsOf === null || typeof tagsOf !== "object") continue;
+    for (const k of Object.keys(tagsOf)) {
+      if (isUnresolved(k)) return "any";
+      keys.add(k);
+    }
+  }
+  return keys;
+}
+
+/** The key of the carried tag keys of one validation pass (the app does not change while checks run). */
+const CARRIED = Symbol("carried-tag-keys");
+
+/** Every tag key a construct of the app puts on something (DiscoveryTags, aws_ec2_tag, `tags` maps); `"any"` when one is unknown at synth. */
+function carriedTagKeys(scope: Construct): Set<string> | "any" {
+  const keys = new Set<string>();
+  for (const c of scope.node.root.node.findAll()) {
+    const key = c instanceof DiscoveryTags ? c.tagKey : c instanceof Ec2Tag ? c.keyInput : undefined;
+    if (key !== undefined) {
+      if (isUnresolved(key)) return "any";
+      keys.add(key);
+      continue;
+    }
+    const own = (c as { tagsInput?: unknown }).tagsInput;
+    if (own === undefined || own === null || typeof own !== "object") continue;
+    if (isUnresolved(own)) return "any";
+    for (const k of Object.keys(own)) keys.add(k);
+  }
+  return keys;
 }
 
 /**
@@ -246,7 +324,10 @@ const CLUSTER_SECURITY_GROUP = "\u0000cluster-security-group";
 const CLAIMS = "discovery-claims";
 
 /** The cluster of a claim as errors name it. */
-const clusterLabel = (c: Claim) => (c.cluster.clusterNameLiteral !== undefined ? `cluster ${c.cluster.clusterNameLiteral}` : `the cluster ${c.cluster.resource.node.path}`);
+const clusterLabel = (c: Claim) => clusterLabelOf(c.cluster);
+
+/** A cluster as messages name it: `cluster demo`, or its resource's path when the name is a reference. */
+const clusterLabelOf = (cluster: IKarpenterCluster) => (cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster ${cluster.resource.node.path}`);
 
 /**
  * The same subnet or security group tagged with the same key for two clusters: the resource holds
@@ -342,6 +423,26 @@ function ownsTag(subnet: Subnet, key: string): boolean {
   return tags !== undefined && !isUnresolved(tags) && !isUnresolved(key) && key in tags;
 }
 
+/**
+ * Why a `Subnet`'s aws_subnet manages its tags (its own `tags`, or its provider's `defaultTags`), so
+ * that it would remove `key` added by an aws_ec2_tag; undefined when it manages none or ignores `key`
+ * (its provider's `ignoreTags`, or `lifecycle.ignoreChanges` on its tags). Tokens are not judged.
+ */
+function managedTags(subnet: Subnet, key: string): string | undefined {
+  if (isUnresolved(key)) return undefined;
+  const ignored = subnet.lifecycle?.ignoreChanges;
+  if (ignored === "all" || (Array.isArray(ignored) && ignored.some((a) => a === "tags" || a === "tags_all" || a === `tags["${key}"]` || a === `tags_all["${key}"]`))) return undefined;
+  const stack = TerraformStack.of(subnet);
+  const provider = (subnet.provider ?? stack.node.findAll().find((c) => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === "aws" && c.alias === undefined)) as AwsProvider | undefined;
+  const ignore = provider?.ignoreTags;
+  if (ignore !== undefined && (isUnresolved(ignore) || (Array.isArray(ignore) && ignore.some((i) => (i.keys ?? []).includes(key) || (i.keyPrefixes ?? []).some((p) => key.startsWith(p)))))) return undefined;
+  const own = subnet.tagsInput;
+  if (own !== undefined && !isUnresolved(own) && Object.keys(own).length > 0) return `tags of its own (${Object.keys(own).join(", ")})`;
+  const defaults = provider?.defaultTags;
+  if (defaults !== undefined && (isUnresolved(defaults) || (Array.isArray(defaults) && defaults.some((d) => d.tags !== undefined && Object.keys(d.tags).length > 0)))) return `its provider's default tags (${provider!.node.path})`;
+  return undefined;
+}
+
 function isPublic(subnet: Subnet): boolean {
   const tags = subnet.tagsInput ?? {};
   return subnet.mapPublicIpOnLaunchInput === true || (!isUnresolved(tags) && "kubernetes.io/role/elb" in tags);
@@ -358,7 +459,7 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
   if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
   if (typeof subnets === "string") {
-    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
+    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
   }
   if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
   if (subnets.length === 0) {
@@ -380,6 +481,18 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
       if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
       else if (ownsTag(s, key)) {
         problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
+      } else {
+        const managed = managedTags(s, key);
+        if (managed !== undefined) {
+          problems.add(
+            new KarpenterValidationError(
+              scope,
+              `subnets[${i}]`,
+              s.node.path,
+              `a subnet whose tags this app does not manage: this one has ${managed}, so its aws_subnet removes the ${key} tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)`,
+            ),
+          );
+        }
       }
     } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
       problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));

@@ -181,7 +181,7 @@ export class SystemNodeGroup extends Construct {
       problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
     }
     if (typeof props?.subnetIds === "string" && !isUnresolved(props.subnetIds)) {
-      problems.add(new KarpenterValidationError(this, "subnetIds", props.subnetIds, `a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply`));
+      problems.add(new KarpenterValidationError(this, "subnetIds", props.subnetIds, `a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply`));
     } else if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
       problems.add(new KarpenterValidationError(this, "subnetIds", props?.subnetIds, "at least one subnet ID (use private subnets)"));
     }

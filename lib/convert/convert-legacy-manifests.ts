@@ -4,28 +4,20 @@ import { KarpenterValidationError } from "../core/errors";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { holdsToken } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
-import { convertAwsNodeTemplate } from "./aws-node-template";
-import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
-import { DocumentInfo, ObjectContext, Path } from "./fields";
-import { moveKubelet } from "./kubelet";
+import type * as Parts from "./converters";
+import { ClassDraft, PoolDraft } from "./drafts";
+import type { DocumentInfo, ObjectContext, Path } from "./fields";
 import { LegacyManifestError } from "./legacy-manifest-error";
-import { KUBELET_COMPATIBILITY, readMetadata } from "./metadata";
-import { defined, readKubelet } from "./node-class-parts";
-import { convertProvisioner } from "./provisioner";
 import { ConversionNote, ConvertedEc2NodeClass, ConvertedNodePool, ConvertedObject, ConvertLegacyManifestsOptions, LegacyConversionResult } from "./types";
-import { readV1Ec2NodeClass, readV1NodePool } from "./v1";
-import { convertV1beta1Ec2NodeClass, convertV1beta1NodePool } from "./v1beta1";
-import { validateDrafts } from "./validate";
 
-/** The readers, by `<apiVersion> <kind>`. */
-const CONVERTERS: { readonly [apiVersionKind: string]: (input: ConvertInput) => Converted } = {
-  "karpenter.sh/v1alpha5 Provisioner": convertProvisioner,
-  "karpenter.k8s.aws/v1alpha1 AWSNodeTemplate": convertAwsNodeTemplate,
-  "karpenter.sh/v1beta1 NodePool": convertV1beta1NodePool,
-  "karpenter.k8s.aws/v1beta1 EC2NodeClass": convertV1beta1Ec2NodeClass,
-  "karpenter.sh/v1 NodePool": readV1NodePool,
-  "karpenter.k8s.aws/v1 EC2NodeClass": readV1Ec2NodeClass,
-};
+let loaded: typeof Parts | undefined;
+
+/** The readers and helpers of the conversion, loaded on first use (converters.ts says why). */
+function parts(): typeof Parts {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (loaded ??= require("./converters") as typeof Parts);
+}
+
 const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass";
 
 /**
@@ -97,7 +89,7 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
     if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
     const info = (base: Path): DocumentInfo => ({ document: n, base, lineOf: (path) => lineOf(doc, lineCounter, path) });
     if (!isList(value)) return convertOne(info([]), value, undefined);
-    const ctx = new ObjectContext(info([]));
+    const ctx = new (parts().ObjectContext)(info([]));
     const items: unknown[] = Array.isArray(value.items) ? value.items : ctx.fail(["items"], value.items, `the objects of the ${value.kind} as a list (items is required)`);
     items.forEach((item, j) => {
       if (isList(item)) ctx.fail(["items", j], item, `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`);
@@ -106,20 +98,21 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   });
 
   function convertOne(doc: DocumentInfo, value: unknown, item: number | undefined): void {
-    const ctx = new ObjectContext(doc);
+    const ctx = new (parts().ObjectContext)(doc);
     const top = ctx.fields([], value, "a Kubernetes object with apiVersion, kind and metadata");
     const apiVersion = top.str("apiVersion", { nonEmpty: true }) ?? top.fail("apiVersion", undefined, "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5");
     const kind = top.str("kind", { nonEmpty: true }) ?? top.fail("kind", undefined, "the object's kind (required), e.g. Provisioner");
     const key = `${apiVersion} ${kind}`;
-    const convert = CONVERTERS[key];
+    const convert = parts().CONVERTERS[key];
     if (!convert) {
       notes.push(skipped(doc.document, item, apiVersion, kind, value));
       return;
     }
-    const { name, annotations } = readMetadata(ctx, top, key === "karpenter.sh/v1 NodePool");
+    const { name, annotations } = parts().readMetadata(ctx, top, key === "karpenter.sh/v1 NodePool");
     const source = { document: doc.document, ...(item !== undefined ? { item } : {}), apiVersion, kind, name };
     const spec = top.obj("spec", "the object's spec") ?? ctx.fields(["spec"], {}, "the object's spec");
     const result = convert({ ctx, source, spec, role: options.role, legacyDefaults: options.legacyDefaults ?? true });
+    const { KUBELET_COMPATIBILITY } = parts();
     if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined) result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);
     ctx.noteUnused(`${kind} ${apiVersion}`);
     if (result.pool) drafts.push({ kind: "NodePool", draft: result.pool });
@@ -133,8 +126,8 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   const classes = drafts.flatMap((d) => (d.kind === "EC2NodeClass" ? [d.draft] : []));
   rejectDuplicates(pools, "NodePool");
   rejectDuplicates(classes, "EC2NodeClass");
-  const copies = moveKubelet(pools, classes);
-  validateDrafts(pools, [...classes, ...[...copies.values()].flat()], version);
+  const copies = parts().moveKubelet(pools, classes);
+  parts().validateDrafts(pools, [...classes, ...[...copies.values()].flat()], version);
 
   const objects: ConvertedObject[] = drafts.flatMap((d): ConvertedObject[] => (d.kind === "NodePool" ? [poolResult(d.draft)] : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult)));
   return {
@@ -194,6 +187,7 @@ function skipped(document: number, item: number | undefined, apiVersion: string,
 
 /** The kubelet the v1.0 conversion webhook stored in a v1 NodePool's annotation. */
 function compatibilityKubelet(ctx: ObjectContext, json: string): PoolDraft["kubelet"] {
+  const { KUBELET_COMPATIBILITY, readKubelet } = parts();
   const field = `metadata.annotations["${KUBELET_COMPATIBILITY}"]`;
   let parsed: unknown;
   try {
@@ -217,9 +211,9 @@ function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: str
 }
 
 function poolResult(d: PoolDraft): ConvertedNodePool {
-  return { kind: "NodePool", name: d.props.name, props: defined(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
+  return { kind: "NodePool", name: d.props.name, props: parts().defined(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
 }
 
 function classResult(d: ClassDraft): ConvertedEc2NodeClass {
-  return { kind: "EC2NodeClass", name: d.props.name, props: defined(d.props), source: d.source, notes: d.ctx.notes };
+  return { kind: "EC2NodeClass", name: d.props.name, props: parts().defined(d.props), source: d.source, notes: d.ctx.notes };
 }

@@ -19,6 +19,8 @@ const codes = (list: readonly string[]) => list.map(code).join(", ");
 export function upgradePlanMarkdown(plan: UpgradePlan): string {
   const out: string[] = [];
   out.push(`# Karpenter ${plan.from} → ${plan.to}`, "");
+  // a reader who typed "1.14" must see which patch the plan is about
+  if (plan.assumed.length > 0) out.push(`${capital(plan.assumed.join("; "))}.`, "");
   if (plan.direction === "none") {
     // nothing is deployed: no Kubernetes ranges, deploy order or steps, only what is known about the release itself
     out.push("Same release: nothing to upgrade.", "");

@@ -170,6 +170,11 @@ export interface UpgradePlan {
   /** The release upgraded to. */
   readonly to: string;
   /**
+   * How a minor given alone was read, one sentence per side, e.g. `from "1.14" is taken as 1.14.3, the
+   * newest known 1.14 patch`; empty when both sides were given as releases.
+   */
+  readonly assumed: string[];
+  /**
    * `none` when both are the same release: nothing to upgrade, so `steps` and `deployOrder` are
    * empty (`net` is a step without changes); `hazards` still lists the known hazards of that release.
    */
@@ -273,6 +278,7 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
   const plan = {
     from: a.version,
     to: b.version,
+    assumed: [a, b].flatMap((r, i) => (r.minorGiven ? [`${i === 0 ? "from" : "to"} "${r.minorGiven}" is taken as ${r.version}, the newest known ${r.minorGiven} patch`] : [])),
     direction,
     kubernetes: {
       from: { ...a.facts.kubernetes },
@@ -289,6 +295,8 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
 interface Resolved {
   readonly version: string;
   readonly facts: VersionFacts;
+  /** The minor, when the release was given as one (`"1.14"`). */
+  readonly minorGiven?: string;
 }
 
 /** A release given as `1.x.y`, `v1.x.y` or `1.x` (its newest known patch), with its facts. */
@@ -306,7 +314,7 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
       field,
       given,
       newer
-        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; a newer release of cdktf-eks-karpenter that knows it may make one`
+        ? `${allowed}. ${v} is newer than every release this library knows (the newest is ${source.newestPatch?.(newest) ?? source.facts(newest).version}): its IAM policy, chart and CRDs are unknown, so no plan can be made; a newer release of cdktf-eks-karpenter that knows it may make one`
         : Number(v.split(".")[0]) === 0
           ? `${allowed}. Karpenter before 1.0 (v1alpha5 / v1beta1 APIs) is not covered: move to 1.0 with upstream's v1 migration guide first (\`cdktf-eks-karpenter convert\` turns the old NodePools and Provisioners into v1)`
           : allowed,
@@ -319,7 +327,10 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
     if (e instanceof KarpenterValidationError) throw new KarpenterValidationError(where, field, given, allowed);
     throw e;
   }
-  return { version: /^\d+\.\d+$/.test(v) ? facts.version : v, facts };
+  if (!/^\d+\.\d+$/.test(v)) return { version: v, facts };
+  // a minor alone means the newest patch known to exist, one without artefact changes included (1.14 → 1.14.3)
+  const newest = source.newestPatch?.(v) ?? facts.version;
+  return { version: newest, facts: newest === facts.version ? facts : source.facts(newest), minorGiven: v };
 }
 
 /**

@@ -23,8 +23,12 @@ export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 /** The supported minors, as `"1.0"` … `"1.15"`. */
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
 
-/** The newest release this library has data for, e.g. `"1.15.0"`. */
-export const NEWEST_KNOWN_RELEASE = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
+/**
+ * The newest release this library knows, e.g. `"1.15.2"`: the newest minor's newest known patch, a
+ * patch without artefact changes included (its facts are those of the data release, e.g. 1.15.0), so
+ * that "newer than" messages name the release a user can compare with.
+ */
+export const NEWEST_KNOWN_RELEASE: string = newestPatchOf(SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1])!;
 
 /** A validated Karpenter version. */
 export interface KarpenterVersion {

@@ -11,6 +11,9 @@ import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { DiscoveryTags, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "../../lib";
 
+/** Two subnet IDs of cluster `i`, of EC2's shape (8 hex digits). */
+const subnets = (i: number) => [`subnet-${i.toString(16).padStart(7, "0")}a`, `subnet-${i.toString(16).padStart(7, "0")}b`];
+
 const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"];
 
 export function buildFleet(n: number, validate: boolean): App {
@@ -20,13 +23,13 @@ export function buildFleet(n: number, validate: boolean): App {
     const region = REGIONS[i % REGIONS.length];
     const stack = new TerraformStack(app, name);
     new AwsProvider(stack, "aws", { region });
-    const eks = new EksCluster(stack, "cluster", { name, version: "1.34", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: [`subnet-${i}a`, `subnet-${i}b`] } });
+    const eks = new EksCluster(stack, "cluster", { name, version: "1.34", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: subnets(i) } });
     const cluster = KarpenterCluster.fromEksCluster(eks);
     new EksAddon(stack, "pod-identity-agent", { clusterName: eks.name, addonName: "eks-pod-identity-agent" });
     const exec = { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] };
     new HelmProvider(stack, "helm", { kubernetes: { host: eks.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec } });
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: [`subnet-${i}a`, `subnet-${i}b`] });
-    new DiscoveryTags(stack, "discovery", { cluster, subnets: [`subnet-${i}a`, `subnet-${i}b`] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: subnets(i) });
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: subnets(i) });
     const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup });
 
     const nodes = new TerraformStack(app, `${name}-nodes`);

@@ -316,7 +316,7 @@ test("an adoption refused after the install is built leaves nothing behind: no c
   new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
   const cluster = testCluster(stack, "demo");
   const system = new TerraformStack(app, "system");
-  const group = new SystemNodeGroup(system, "system", { cluster, subnetIds: ["subnet-1"] });
+  const group = new SystemNodeGroup(system, "system", { cluster, subnetIds: ["subnet-00000001"] });
   const tooMany = ["a", "b", "c", "d", "e", "f", "g"];
   expect(() => new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: group, adopt: { controllerRole: { roleName: "c", attachedPolicies: tooMany } } })).toThrow(/at most 6 policies this install does not create/);
   expect(stack.node.tryFindChild("karpenter")).toBeUndefined();

@@ -271,7 +271,7 @@ describe("KarpenterControllerRole", () => {
     test("a token cluster name is not printed as a token in the warning", () => {
       const { stack } = testStack();
       const data = KarpenterCluster.fromClusterName(stack, "seed", "seed");
-      const eks = new EksCluster(stack, "eks", { name: data.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+      const eks = new EksCluster(stack, "eks", { name: data.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
       const cluster = KarpenterCluster.fromEksCluster(eks);
       const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster, roleName: "nodes" });
       new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, roleName: "ctrl", policyNameSuffix: "x", identity: { type: "irsa" } });

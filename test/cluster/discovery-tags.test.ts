@@ -15,22 +15,22 @@ describe("DiscoveryTags", () => {
   test("tags each given subnet and the cluster security group, once each", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
-    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-aaa", "subnet-bbb"] });
+    new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000aaa", "subnet-00000bbb"] });
     const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
     expect(tags).toHaveLength(3);
     for (const t of tags) {
       expect(t.key).toBe("karpenter.sh/discovery");
       expect(t.value).toBe("${aws_eks_cluster.cluster.name}");
     }
-    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-aaa", "subnet-bbb"]);
+    expect(tags.map((t) => t.resource_id).sort()).toEqual(["${aws_eks_cluster.cluster.vpc_config[0].cluster_security_group_id}", "subnet-00000aaa", "subnet-00000bbb"]);
   });
 
   test("without subnets only the one security group is tagged; a custom group and value are used", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
-    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-123", tagValue: "team-a" });
+    new DiscoveryTags(stack, "discovery", { cluster, securityGroupId: "sg-00000123", tagValue: "team-a" });
     const tags = Object.values(resources(synthJson(stack), "aws_ec2_tag"));
-    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-123", value: "team-a" }]);
+    expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-00000123", value: "team-a" }]);
   });
 
   test("subnetTags gives the map for subnets the user creates", () => {
@@ -57,7 +57,7 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const subnet = new Subnet(stack, "public", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", ...extra });
     const cluster = testCluster(stack);
-    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-ok", subnet] });
+    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000c", subnet] });
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
@@ -78,7 +78,7 @@ describe("DiscoveryTags", () => {
       const { stack } = testStack();
       const cluster = testCluster(stack);
       const eks = cluster.resource as EksCluster;
-      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
+      expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
     });
 
     test("single references (string tokens) are fine", () => {
@@ -86,9 +86,9 @@ describe("DiscoveryTags", () => {
       const cluster = testCluster(stack);
       const eks = cluster.resource as EksCluster;
       const one = new TerraformVariable(stack, "subnet", { type: "string" }).stringValue;
-      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
+      new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-0000000a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
       const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
-      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
+      expect(ids).toEqual(expect.arrayContaining(["${var.subnet}", "subnet-0000000a", "${element(tolist(aws_eks_cluster.cluster.vpc_config[0].subnet_ids), 0)}"]));
     });
   });
 
@@ -109,7 +109,7 @@ describe("DiscoveryTags", () => {
   test("an empty tag value is refused: no EC2NodeClass can select it", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
-    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue: "" })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagValue: "" })).message).toBe(
       'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name',
     );
   });
@@ -118,9 +118,9 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
-    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1", "subnet-2", "subnet-1", subnet, subnet.id] }));
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001", "subnet-00000002", "subnet-00000001", subnet, subnet.id] }));
     expect(e.problems.map((p) => p.message)).toEqual([
-      'test/discovery: subnets[2] = "subnet-1" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[2] = "subnet-00000001" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
       'test/discovery: subnets[4] = "aws_subnet.private of stack test" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
     ]);
   });
@@ -151,7 +151,7 @@ describe("DiscoveryTags", () => {
       const app = Testing.app();
       const stack = providedStack(app, "s");
       const cluster = testCluster(stack, "demo");
-      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-1"], tagValue });
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagValue });
       if (nodeClass) new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...nodeClass });
       return { app, tags };
     }
@@ -184,13 +184,73 @@ describe("DiscoveryTags", () => {
   });
 });
 
+describe("a tag key the EC2NodeClasses do not select", () => {
+  const warningsOf = (c: { node: { metadata: { type: string; data: unknown }[] } }) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+  const terms = (tags: Record<string, string>) => ({ subnetSelectorTerms: [{ tags }], securityGroupSelectorTerms: [{ tags }] });
+
+  test("explicit terms selecting a key nothing in the app carries: a warning naming both paths, the keys and what would match", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = testCluster(stack, "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: DiscoveryTags.clusterTagKey("demo") });
+    new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo", ...terms({ "karpenter.sh/discovery": "demo" }) });
+    app.synth();
+    expect(warningsOf(tags)).toEqual([
+      'DiscoveryTags s/discovery tags subnets and the security group of cluster demo with karpenter.sh/discovery/demo, but EC2NodeClass nodes (s/nodes) selects by karpenter.sh/discovery: nothing in this app carries that key, so unless subnets and a security group outside the app do, Karpenter finds none for it and launches no node. To match, give these DiscoveryTags tagKey: "karpenter.sh/discovery", or the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms { tags: { "karpenter.sh/discovery/demo": "demo" } } (or its discoveryTagKey: "karpenter.sh/discovery/demo" with the default terms).',
+    ]);
+  });
+
+  test("default terms on a cluster the app only reads are judged too", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = KarpenterCluster.fromClusterName(stack, "demo", "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+    new Ec2NodeClass(stack, "nodes", { cluster, role: "KarpenterNodeRole-demo" });
+    app.synth();
+    expect(warningsOf(tags)).toHaveLength(1);
+    expect(warningsOf(tags)[0]).toMatch(/^DiscoveryTags s\/discovery tags subnets and the security group of cluster demo with team\/discovery, but EC2NodeClass nodes \(s\/nodes\) selects by karpenter\.sh\/discovery: nothing in this app carries that key/);
+  });
+
+  test("no warning when a class selects the key, when another construct carries the selected key, for ID terms, or for a token key", () => {
+    const cases: [string, (stack: TerraformStack, cluster: ReturnType<typeof testCluster>) => void][] = [
+      ["selects the key", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ "team/discovery": "demo" }) })],
+      ["a Subnet carries the selected key", (stack, cluster) => {
+        new Subnet(stack, "own", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { "karpenter.sh/discovery": "demo" } });
+        new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ "karpenter.sh/discovery": "demo" }) });
+      }],
+      ["ID terms", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", subnetSelectorTerms: [{ id: "subnet-0123abcd" }], securityGroupSelectorTerms: [{ id: "sg-0123abcd" }] })],
+      ["a token key", (stack, cluster) => new Ec2NodeClass(stack, "nodes", { cluster, role: "r", ...terms({ [new TerraformVariable(stack, "k", { type: "string" }).stringValue]: "demo" }) })],
+    ];
+    for (const [, add] of cases) {
+      const app = Testing.app();
+      const stack = providedStack(app, "s");
+      const cluster = testCluster(stack, "demo");
+      const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+      add(stack, cluster);
+      app.synth();
+      expect(warningsOf(tags)).toEqual([]);
+    }
+  });
+
+  test("default terms on a cluster the app creates keep their own warning, on the EC2NodeClass, and only it", () => {
+    const app = Testing.app();
+    const stack = providedStack(app, "s");
+    const cluster = testCluster(stack, "demo");
+    const tags = new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagKey: "team/discovery" });
+    const nodes = new Ec2NodeClass(stack, "nodes", { cluster, role: "r" });
+    app.synth();
+    expect(warningsOf(tags)).toEqual([]);
+    expect(warningsOf(nodes).filter((w) => w.includes("nothing in this app tags anything with it"))).toHaveLength(1);
+  });
+});
+
 describe("DiscoveryTags: one owner per tag", () => {
   test("the cluster security group tagged by a DiscoveryTags in the cluster's stack and one in a network stack", () => {
     const { app, stack } = testStack("cluster");
     new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack, "demo") });
     const network = new TerraformStack(app, "network");
     new AwsProvider(network, "aws", { region: "us-east-1" });
-    new DiscoveryTags(network, "discovery", { cluster: KarpenterCluster.fromClusterName(network, "demo", "demo"), subnets: ["subnet-0a"] });
+    new DiscoveryTags(network, "discovery", { cluster: KarpenterCluster.fromClusterName(network, "demo", "demo"), subnets: ["subnet-0000000a"] });
     expect(rejected(() => app.synth()).message).toBe(
       'network/discovery: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: cluster/discovery already tags the cluster security group for cluster demo, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
     );
@@ -203,17 +263,57 @@ describe("DiscoveryTags: one owner per tag", () => {
     expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet] })).message).toBe(
       "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already",
     );
-    expect(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [subnet], tagKey: DiscoveryTags.clusterTagKey("demo") })).not.toThrow();
+  });
+
+  // aws_ec2_tag on a resource whose tags the same configuration manages: the AWS provider documents a perpetual
+  // difference (the aws_subnet removes the tag at every apply, the aws_ec2_tag adds it back at the next)
+  const MANAGED =
+    "so its aws_subnet removes the karpenter.sh/discovery tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)";
+
+  test("a Subnet whose aws_subnet manages tags (other own tags, or the provider's default tags) is refused: it would remove the aws_ec2_tag's tag", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const named = new Subnet(stack, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "demo-private", "kubernetes.io/role/internal-elb": "1" } });
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0123abcd", named] })).message).toBe(
+      `test/discovery: subnets[1] = "test/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own (Name, kubernetes.io/role/internal-elb), ${MANAGED}`,
+    );
+    // a per-cluster key is no exception: the subnet's own tags still replace the whole set
+    const shared = new Subnet(stack, "shared", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { ...DiscoveryTags.subnetTags("demo") } });
+    expect(rejected(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [shared], tagKey: DiscoveryTags.clusterTagKey("demo") })).problems[0].message).toMatch(
+      /^test\/other-key: subnets\[0\] = "test\/shared" is invalid: a subnet whose tags this app does not manage: this one has tags of its own \(karpenter\.sh\/discovery\), so its aws_subnet removes the karpenter\.sh\/discovery\/demo tag/,
+    );
+
+    const app = Testing.app();
+    const withDefaults = new TerraformStack(app, "defaults");
+    new AwsProvider(withDefaults, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }] });
+    const plain = new Subnet(withDefaults, "plain", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    expect(rejected(() => new DiscoveryTags(withDefaults, "discovery", { cluster: testCluster(withDefaults, "demo"), subnets: [plain] })).message).toBe(
+      `defaults/discovery: subnets[0] = "defaults/plain" is invalid: a subnet whose tags this app does not manage: this one has its provider's default tags (defaults/aws), ${MANAGED}`,
+    );
+  });
+
+  test("a Subnet is accepted when no tags are managed, or the key is ignored by its provider (ignoreTags) or its lifecycle (ignoreChanges)", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const untagged = new Subnet(stack, "untagged", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const lifecycle = new Subnet(stack, "lifecycle", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { Name: "x" }, lifecycle: { ignoreChanges: ["tags"] } });
+    expect(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [untagged, lifecycle] })).not.toThrow();
+
+    const app = Testing.app();
+    const ignoring = new TerraformStack(app, "ignoring");
+    new AwsProvider(ignoring, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }], ignoreTags: [{ keyPrefixes: ["karpenter.sh/"] }] });
+    const named = new Subnet(ignoring, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "x" } });
+    expect(() => new DiscoveryTags(ignoring, "discovery", { cluster: testCluster(ignoring, "demo"), subnets: [named] })).not.toThrow();
   });
 });
 
 test("DiscoveryTags and SystemNodeGroup: a comma-separated string where a list belongs is called a string", () => {
   const { stack } = testStack();
   const cluster = testCluster(stack, "demo");
-  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-a,subnet-b" as any })).message).toBe(
-    'test/discovery: subnets = "subnet-a,subnet-b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
+  expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-0000000a,subnet-0000000b" as any })).message).toBe(
+    'test/discovery: subnets = "subnet-0000000a,subnet-0000000b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
   );
-  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-a,subnet-b" as any })).message).toBe(
-    'test/system: subnetIds = "subnet-a,subnet-b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-a", "subnet-b"], not "subnet-a,subnet-b"), or Fn.split(",", <string>) for a string known only at apply',
+  expect(rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-0000000a,subnet-0000000b" as any })).message).toBe(
+    'test/system: subnetIds = "subnet-0000000a,subnet-0000000b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply',
   );
 });

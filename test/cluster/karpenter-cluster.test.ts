@@ -40,7 +40,7 @@ describe("KarpenterCluster", () => {
   });
   test.each(["_x", "-x", "my.cluster", "", "x".repeat(101)])("fromEksCluster rejects the literal name %j at the EksCluster's path", (name) => {
     const { stack } = testStack();
-    const eks = new EksCluster(stack, "eks", { name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const eks = new EksCluster(stack, "eks", { name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
     const error = thrown(() => KarpenterCluster.fromEksCluster(eks)) as KarpenterValidationError;
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.path).toBe("test/eks");
@@ -55,7 +55,7 @@ describe("KarpenterCluster", () => {
     // the queue (≤ 80) then asks for its own name: the message is about queueName, the cluster name itself was fine
     expect(() => new InterruptionQueue(stack, "queue", { cluster })).toThrow(/queueName = "a{100}" is invalid: at most 80 characters/);
     const seed = KarpenterCluster.fromClusterName(stack, "seed", "seed");
-    const eks = new EksCluster(stack, "eks", { name: seed.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const eks = new EksCluster(stack, "eks", { name: seed.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
     expect(KarpenterCluster.fromEksCluster(eks).clusterNameLiteral).toBeUndefined();
   });
 });

@@ -8,7 +8,7 @@ import { testStack } from "../helpers";
 function clusterWith(version?: string | ((stack: TerraformStack) => string)) {
   const { stack } = testStack();
   if (typeof version === "function") version = version(stack);
-  const eks = new EksCluster(stack, "cluster", { name: "demo", version, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+  const eks = new EksCluster(stack, "cluster", { name: "demo", version, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-00000001"] } });
   return { stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
 

@@ -7,7 +7,7 @@ import { onlyResource, resources, synthJson, testCluster, testStack, thrown } fr
 describe("SystemNodeGroup", () => {
   test("defaults: 2 fixed t3.medium AL2023 on-demand nodes labelled node-role=system", () => {
     const { stack } = testStack();
-    const ng = new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "demo"), subnetIds: ["subnet-1", "subnet-2"] });
+    const ng = new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "demo"), subnetIds: ["subnet-00000001", "subnet-00000002"] });
     expect(ng.size).toBe(2);
     const json = synthJson(stack);
     const group = onlyResource(json, "aws_eks_node_group");
@@ -23,7 +23,7 @@ describe("SystemNodeGroup", () => {
 
   test("the node role is trusted by EC2 and has the worker, CNI and ECR pull-only policies (partition-aware)", () => {
     const { stack } = testStack();
-    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack), subnetIds: ["subnet-1"] });
+    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack), subnetIds: ["subnet-00000001"] });
     const json = synthJson(stack);
     const role = onlyResource(json, "aws_iam_role");
     const trust = JSON.parse(role.assume_role_policy);
@@ -45,7 +45,7 @@ describe("SystemNodeGroup", () => {
     const { stack } = testStack();
     const ng = new SystemNodeGroup(stack, "system", {
       cluster: testCluster(stack),
-      subnetIds: ["subnet-1"],
+      subnetIds: ["subnet-00000001"],
       size: 3,
       instanceTypes: ["m7i.large"],
       labels: { team: "platform", "node-role": "system" },
@@ -62,7 +62,7 @@ describe("SystemNodeGroup", () => {
   test("names are per cluster: a default that gets too long asks for roleName / nodeGroupName (no shared fallback)", () => {
     const make = (extra: object = {}) => {
       const { stack } = testStack();
-      return new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-1"], ...extra });
+      return new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-00000001"], ...extra });
     };
     // 57 + "-system-node" = 69 > 64
     const role = thrown(() => make());
@@ -72,7 +72,7 @@ describe("SystemNodeGroup", () => {
     // 57 + "-system" = 64 > 63
     expect(thrown(() => make({ roleName: "sys" })).message).toMatch(/^test\/system: nodeGroupName = "c{57}-system" is invalid: at most 63 characters, .* has 64: set nodeGroupName/);
     const { stack } = testStack();
-    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-1"], roleName: "sys-node", nodeGroupName: "sys" });
+    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(57)), subnetIds: ["subnet-00000001"], roleName: "sys-node", nodeGroupName: "sys" });
     const json = synthJson(stack);
     expect(onlyResource(json, "aws_iam_role").name).toBe("sys-node");
     expect(onlyResource(json, "aws_eks_node_group").node_group_name).toBe("sys");
@@ -80,7 +80,7 @@ describe("SystemNodeGroup", () => {
 
   test("a cluster name that fits keeps the derived names, checked against the literal", () => {
     const { stack } = testStack();
-    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(52)), subnetIds: ["subnet-1"] });
+    new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "c".repeat(52)), subnetIds: ["subnet-00000001"] });
     const json = synthJson(stack);
     expect(onlyResource(json, "aws_iam_role").name).toBe("${aws_eks_cluster.cluster.name}-system-node");
     expect(onlyResource(json, "aws_eks_node_group").node_group_name).toBe("${aws_eks_cluster.cluster.name}-system");
@@ -88,7 +88,7 @@ describe("SystemNodeGroup", () => {
 
   test("a missing cluster is a validation error, not a TypeError", () => {
     const { stack } = testStack();
-    const error = thrown(() => new SystemNodeGroup(stack, "system", { subnetIds: ["subnet-1"] } as any));
+    const error = thrown(() => new SystemNodeGroup(stack, "system", { subnetIds: ["subnet-00000001"] } as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe("test/system: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
     const missingSubnets = thrown(() => new SystemNodeGroup(stack, "system2", { cluster: testCluster(stack) } as any));
@@ -99,7 +99,7 @@ describe("SystemNodeGroup", () => {
     const { stack } = testStack();
     new SystemNodeGroup(stack, "system", {
       cluster: testCluster(stack),
-      subnetIds: ["subnet-1"],
+      subnetIds: ["subnet-00000001"],
       labels: { "example.com/tier": "system_1.0", "app.kubernetes.io/part-of": "platform" },
       taints: [{ key: "example.com/critical", value: "", effect: "NO_EXECUTE" }, { key: "CriticalAddonsOnly", effect: "PREFER_NO_SCHEDULE" }],
     });
@@ -126,7 +126,7 @@ describe("SystemNodeGroup", () => {
   ])("rejects labels, taints and tags that EKS or Kubernetes would refuse: %j", (bad, message) => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
-    const error = thrown(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], ...(bad as object) }));
+    const error = thrown(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], ...(bad as object) }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(new RegExp(`^test/system: ${message.source}`));
   });
@@ -135,7 +135,7 @@ describe("SystemNodeGroup", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     const labels = new TerraformVariable(stack, "labels", { type: "map(string)" }).value as Record<string, string>;
-    const ng = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels });
+    const ng = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], labels });
     expect(ng.labels).toEqual({ "node-role": "system" });
     expect(onlyResource(synthJson(stack), "aws_eks_node_group").labels).toBe('${merge(var.labels, {"node-role" = "system"})}');
   });
@@ -144,14 +144,14 @@ describe("SystemNodeGroup", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     const types = new TerraformVariable(stack, "types", { type: "list(string)" });
-    new SystemNodeGroup(stack, "from-variable", { cluster, subnetIds: ["subnet-1"], instanceTypes: types.listValue });
-    new SystemNodeGroup(stack, "from-split", { cluster, subnetIds: ["subnet-1"], instanceTypes: Fn.split(",", "m5.large,m6i.large") });
-    new SystemNodeGroup(stack, "item-token", { cluster, subnetIds: ["subnet-1"], instanceTypes: ["m5.large", Fn.lower("M6I.LARGE")] });
+    new SystemNodeGroup(stack, "from-variable", { cluster, subnetIds: ["subnet-00000001"], instanceTypes: types.listValue });
+    new SystemNodeGroup(stack, "from-split", { cluster, subnetIds: ["subnet-00000001"], instanceTypes: Fn.split(",", "m5.large,m6i.large") });
+    new SystemNodeGroup(stack, "item-token", { cluster, subnetIds: ["subnet-00000001"], instanceTypes: ["m5.large", Fn.lower("M6I.LARGE")] });
     const groups = Object.values(resources(synthJson(stack), "aws_eks_node_group")) as any[];
     expect(groups.map((g) => g.instance_types)).toEqual(expect.arrayContaining(["${var.types}", '${split(",", "m5.large,m6i.large")}', ["m5.large", '${lower("M6I.LARGE")}']]));
     expect(groups).toHaveLength(3);
     // a list token spread among literals (cdktf cannot synthesize it) is named; the literals are still checked
-    const error = thrown(() => new SystemNodeGroup(stack, "bad", { cluster, subnetIds: ["subnet-1"], instanceTypes: ["M5.Large", ...types.listValue, "t3"] }));
+    const error = thrown(() => new SystemNodeGroup(stack, "bad", { cluster, subnetIds: ["subnet-00000001"], instanceTypes: ["M5.Large", ...types.listValue, "t3"] }));
     expect(error.message).toContain('instanceTypes[0] = "M5.Large" is invalid: an EC2 instance type name');
     expect(error.message).toContain("instanceTypes[1] = \"(a list token spread into the array)\" is invalid: a single instance type: to add a list known only at apply, pass Fn.concat(");
     expect(error.message).toContain('instanceTypes[2] = "t3" is invalid: an EC2 instance type name');
@@ -171,7 +171,7 @@ describe("SystemNodeGroup", () => {
   ])("rejects a bad %s", (_field, bad, message) => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
-    const make = () => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], ...(bad as object) });
+    const make = () => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], ...(bad as object) });
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(message);
@@ -184,7 +184,7 @@ describe("SystemNodeGroup", () => {
       const stacks = (["us-east-1", "eu-west-1"] as const).map((region, i) => {
         const stack = new TerraformStack(app, region);
         new AwsProvider(stack, "aws", { region, assumeRole: roleArns ? [{ roleArn: roleArns[i] }] : undefined });
-        new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "prod"), subnetIds: ["subnet-1"], roleName: i === 1 ? roleB : undefined });
+        new SystemNodeGroup(stack, "system", { cluster: testCluster(stack, "prod"), subnetIds: ["subnet-00000001"], roleName: i === 1 ? roleB : undefined });
         return stack;
       });
       return stacks[1];

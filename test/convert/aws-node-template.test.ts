@@ -16,14 +16,14 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
     expect(cls.props.securityGroupSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "demo" } }]);
   });
 
-  test("aws::ids / aws-ids become one id term per ID (guide: subnet-123,subnet-456 and sg-123, sg-456)", () => {
+  test("aws::ids / aws-ids become one id term per ID (guide: subnet-00000123,subnet-00000456 and sg-00000123, sg-00000456)", () => {
     const cls = onlyClass(awsNodeTemplate("default", `
-      subnetSelector: { aws::ids: "subnet-123,subnet-456" }
-      securityGroupSelector: { aws-ids: "sg-123, sg-456" }
+      subnetSelector: { aws::ids: "subnet-00000123,subnet-00000456" }
+      securityGroupSelector: { aws-ids: "sg-00000123, sg-00000456" }
       instanceProfile: p
     `));
-    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-123" }, { id: "subnet-456" }]);
-    expect(cls.props.securityGroupSelectorTerms).toEqual([{ id: "sg-123" }, { id: "sg-456" }]);
+    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-00000123" }, { id: "subnet-00000456" }]);
+    expect(cls.props.securityGroupSelectorTerms).toEqual([{ id: "sg-00000123" }, { id: "sg-00000456" }]);
   });
 
   test("comma-separated tag values become one term per combination, keys in sorted order", () => {
@@ -42,11 +42,11 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
 
   test("IDs combined with tags: only the IDs are kept (a v1 id term takes no tags), with a note", () => {
     const cls = onlyClass(awsNodeTemplate("default", `
-      subnetSelector: { aws-ids: subnet-1, Name: private }
+      subnetSelector: { aws-ids: subnet-00000001, Name: private }
       securityGroupSelector: { karpenter.sh/discovery: demo }
       instanceProfile: p
     `));
-    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-1" }]);
+    expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-00000001" }]);
     const note = noteAbout(cls.notes, "spec.subnetSelector");
     expect(note.level).toBe("action");
     expect(note.message).toContain('"Name":"private"');

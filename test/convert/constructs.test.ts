@@ -62,7 +62,7 @@ metadata: { name: beta }
 spec:
   amiFamily: AL2023
   role: KarpenterNodeRole-demo
-  subnetSelectorTerms: [{ id: subnet-0abc }]
+  subnetSelectorTerms: [{ id: subnet-00000abc }]
   securityGroupSelectorTerms: [{ name: eks-cluster-sg }]
 `,
     ],

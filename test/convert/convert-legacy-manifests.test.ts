@@ -209,13 +209,13 @@ describe("convertLegacyManifests: validation against the targeted version", () =
     const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
     const notes = convertLegacyManifests(pool).nodePools[0].notes.filter((n) => n.level === "action" && !n.message.includes("capacity-type"));
     expect(notes).toEqual([expect.objectContaining({ field: "spec.template.spec.requirements[0].values[0]", message: expect.stringContaining('write "amd64"') })]);
-    const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: bottlerocket@1.20 }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n";
+    const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: bottlerocket@1.20 }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n";
     const classNotes = convertLegacyManifests(cls).ec2NodeClasses[0].notes.filter((n) => n.level === "action");
     expect(classNotes).toEqual([expect.objectContaining({ field: "spec.amiSelectorTerms[0].alias", message: expect.stringContaining('a Bottlerocket release "vX.Y.Z"') })]);
   });
 
   test("every problem of an EC2NodeClass too", () => {
-    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
+    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
     const fields = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action").map((n) => n.field);
     expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", 'spec.tags["karpenter.sh/nodepool"]']);
   });
@@ -251,7 +251,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
   });
 
   test("a field newer than the targeted Karpenter version gets a note", () => {
-    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-1 }]\n  securityGroupSelectorTerms: [{ id: sg-1 }]\n  ipPrefixCount: 1\n";
+    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  ipPrefixCount: 1\n";
     expect(convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action")).toEqual([]);
     const note = noteAbout(convertLegacyManifests(yaml, { version: "1.7.6" }).ec2NodeClasses[0].notes, "spec.ipPrefixCount");
     expect(note.message).toContain("invalid in Karpenter 1.7.6");

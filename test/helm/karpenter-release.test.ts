@@ -337,7 +337,7 @@ describe("KarpenterRelease", () => {
 
   test("the version must support the cluster's literal Kubernetes version", () => {
     const { stack } = testStack();
-    const eks = new EksCluster(stack, "cluster", { name: "demo", version: "1.34", roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const eks = new EksCluster(stack, "cluster", { name: "demo", version: "1.34", roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-00000001"] } });
     const cluster = KarpenterCluster.fromEksCluster(eks);
     expect(() => new KarpenterRelease(stack, "old", { cluster, version: "1.0.14" })).toThrow(/^test\/old: version = "1\.0\.14" is invalid: Karpenter 1\.0\.14 supports Kubernetes 1\.25 to 1\.31, and cluster demo runs Kubernetes 1\.34/);
     expect(new KarpenterRelease(stack, "new", { cluster, version: "1.8.8" }).version).toBe("1.8.8");

@@ -20,7 +20,7 @@ import { synthJson, thrown } from "../helpers";
 
 /** An EksCluster named `name` on `provider` (the stack's default when undefined). */
 function eksCluster(stack: TerraformStack, id: string, name: string, provider?: AwsProvider) {
-  return new EksCluster(stack, id, { provider, name, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  return new EksCluster(stack, id, { provider, name, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
 }
 
 /** Every resource and data source of a synthesized stack, as [address, body]. */
@@ -255,7 +255,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       const foreign = new HelmProvider(other, "helm", {});
       expect(() => new Karpenter(stack, "k", { cluster: clusters.us, helmProvider: foreign })).toThrow(KarpenterValidationError);
       expect(() => new Karpenter(stack, "k2", { cluster: clusters.us, helmProvider: foreign })).toThrow("fleet/k2: helmProvider = \"other/helm\" is invalid: a HelmProvider of stack fleet, where the resources are: Terraform configures providers per stack, and other/helm is in stack other");
-      expect(() => new Ec2NodeClass(stack, "c", { karpenter: undefined, role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], kubernetesProvider: aws.us as any })).toThrow(/fleet\/c: kubernetesProvider = "fleet\/aws-us" is invalid: a KubernetesProvider/);
+      expect(() => new Ec2NodeClass(stack, "c", { karpenter: undefined, role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], kubernetesProvider: aws.us as any })).toThrow(/fleet\/c: kubernetesProvider = "fleet\/aws-us" is invalid: a KubernetesProvider/);
       expect(stack.node.tryFindChild("k")).toBeUndefined();
     });
   });
@@ -271,14 +271,14 @@ describe("fleets: discovery tags", () => {
 
   test("one subnet tagged for two clusters is a synth error naming both clusters and the ID", () => {
     const { stack, blue, green } = twoClusters();
-    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-0a", "subnet-shared"] });
-    new DiscoveryTags(stack, "green-tags", { cluster: green, subnets: ["subnet-shared", "subnet-0c"] });
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-0000000a", "subnet-05ea7ed0"] });
+    new DiscoveryTags(stack, "green-tags", { cluster: green, subnets: ["subnet-05ea7ed0", "subnet-0000000c"] });
     const error = thrown(() => Testing.synth(stack, true));
     expect(error.message).toContain(
-      's/green-tags: subnets[0] = "subnet-shared" is invalid: a subnet no other cluster\'s discovery tag claims: s/blue-tags tags subnet subnet-shared with karpenter.sh/discovery for cluster blue, and this construct tags it for cluster green.',
+      's/green-tags: subnets[0] = "subnet-05ea7ed0" is invalid: a subnet no other cluster\'s discovery tag claims: s/blue-tags tags subnet subnet-05ea7ed0 with karpenter.sh/discovery for cluster blue, and this construct tags it for cluster green.',
     );
     expect(error.message).toContain("DiscoveryTags.clusterTagKey(<cluster name>)");
-    expect(error.message).not.toMatch(/subnet-0a|subnet-0c/);
+    expect(error.message).not.toMatch(/subnet-0000000a|subnet-0000000c/);
     expect(error.message).not.toContain("s/blue-tags:");
   });
 
@@ -306,16 +306,16 @@ describe("fleets: discovery tags", () => {
 
   test("one security group tagged for two clusters is a synth error too; for the same cluster twice, two owners of one tag", () => {
     const { stack, blue, green } = twoClusters();
-    new DiscoveryTags(stack, "blue-tags", { cluster: blue, securityGroupId: "sg-1" });
-    new DiscoveryTags(stack, "green-tags", { cluster: green, securityGroupId: "sg-1" });
-    expect(() => Testing.synth(stack, true)).toThrow(/s\/green-tags: securityGroupId = "sg-1" is invalid: a security group no other cluster's discovery tag claims: s\/blue-tags tags security group sg-1 with karpenter\.sh\/discovery for cluster blue/);
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, securityGroupId: "sg-00000001" });
+    new DiscoveryTags(stack, "green-tags", { cluster: green, securityGroupId: "sg-00000001" });
+    expect(() => Testing.synth(stack, true)).toThrow(/s\/green-tags: securityGroupId = "sg-00000001" is invalid: a security group no other cluster's discovery tag claims: s\/blue-tags tags security group sg-00000001 with karpenter\.sh\/discovery for cluster blue/);
 
     // the same value twice does not overwrite, but two aws_ec2_tag own one tag: destroying either removes it
     const again = twoClusters();
-    new DiscoveryTags(again.stack, "tags-1", { cluster: again.blue, subnets: ["subnet-1"] });
-    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-1"] });
+    new DiscoveryTags(again.stack, "tags-1", { cluster: again.blue, subnets: ["subnet-00000001"] });
+    new DiscoveryTags(again.stack, "tags-2", { cluster: again.blue, subnets: ["subnet-00000001"] });
     expect((thrown(() => Testing.synth(again.stack, true)) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([
-      's/tags-2: subnets[0] = "subnet-1" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-1 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only',
+      's/tags-2: subnets[0] = "subnet-00000001" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-00000001 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only',
       's/tags-2: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags the cluster security group for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
     ]);
     // two clusters' own security groups are two groups
@@ -334,18 +334,18 @@ describe("fleets: discovery tags", () => {
     const installs = [blue, green].map((cluster, i) => {
       const name = i === 0 ? "blue" : "green";
       const tagKey = DiscoveryTags.clusterTagKey(name);
-      new DiscoveryTags(stack, `${name}-tags`, { cluster, subnets: ["subnet-0shareda", "subnet-0sharedb"], tagKey });
+      new DiscoveryTags(stack, `${name}-tags`, { cluster, subnets: ["subnet-05ea7eda", "subnet-05ea7edb"], tagKey });
       const karpenter = new Karpenter(stack, name, { cluster, discoveryTagKey: tagKey, helmProvider: stack.node.findChild(`helm-${name[0]}`) as HelmProvider });
       return new Ec2NodeClass(stack, `${name}-class`, { name: "default", karpenter, kubernetesProvider: stack.node.findChild(`k8s-${name[0]}`) as KubernetesProvider });
     });
     expect(() => Testing.synth(stack, true)).not.toThrow();
     const json = synthJson(stack);
-    const tags = Object.values<any>(json.resource.aws_ec2_tag).filter((t) => /^subnet-0shared/.test(t.resource_id)).map((t) => [t.resource_id, t.key]);
+    const tags = Object.values<any>(json.resource.aws_ec2_tag).filter((t) => /^subnet-05ea7ed[ab]$/.test(t.resource_id)).map((t) => [t.resource_id, t.key]);
     expect(tags.sort()).toEqual([
-      ["subnet-0shareda", "karpenter.sh/discovery/blue"],
-      ["subnet-0shareda", "karpenter.sh/discovery/green"],
-      ["subnet-0sharedb", "karpenter.sh/discovery/blue"],
-      ["subnet-0sharedb", "karpenter.sh/discovery/green"],
+      ["subnet-05ea7eda", "karpenter.sh/discovery/blue"],
+      ["subnet-05ea7eda", "karpenter.sh/discovery/green"],
+      ["subnet-05ea7edb", "karpenter.sh/discovery/blue"],
+      ["subnet-05ea7edb", "karpenter.sh/discovery/green"],
     ]);
     const [blueClass, greenClass] = installs.map((c) => json.resource.kubernetes_manifest[c.manifest.friendlyUniqueId].manifest.spec);
     expect(blueClass.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery/blue": "${aws_eks_cluster.b.name}" } }]);
@@ -360,7 +360,7 @@ describe("fleets: discovery tags", () => {
     const { stack, blue } = twoClusters();
     new HelmProvider(stack, "helm", {});
     new KubernetesProvider(stack, "k8s", {});
-    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-0shareda"], tagKey: DiscoveryTags.clusterTagKey("blue") });
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: ["subnet-05ea7eda"], tagKey: DiscoveryTags.clusterTagKey("blue") });
     const karpenter = new Karpenter(stack, "blue", { cluster: blue });
     karpenter.addEc2NodeClass("default");
     const warnings = validateApp(stack.node.root).warnings.filter((w) => /selects subnets/.test(w.message));

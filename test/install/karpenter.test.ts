@@ -68,7 +68,7 @@ describe("Karpenter", () => {
   });
 
   test("the controller release waits for the CRDs, identity, access entry, queue policy, event targets and system nodes", () => {
-    const { json, controller } = install({}, (stack, cluster) => ({ systemNodeGroup: new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"] }) }));
+    const { json, controller } = install({}, (stack, cluster) => ({ systemNodeGroup: new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"] }) }));
     const deps: string[] = controller.depends_on;
     const expected = [
       ...addr(json, "helm_release", (r) => r.chart === "karpenter-crd"),
@@ -91,7 +91,7 @@ describe("Karpenter", () => {
     expect(values).not.toHaveProperty("tolerations");
     const { stack } = helmStack();
     const cluster = testCluster(stack);
-    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels: { team: "platform" }, taints: [{ key: "dedicated", value: "system", effect: "NO_SCHEDULE" }, { key: "CriticalAddonsOnly", effect: "NO_EXECUTE" }] });
+    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], labels: { team: "platform" }, taints: [{ key: "dedicated", value: "system", effect: "NO_SCHEDULE" }, { key: "CriticalAddonsOnly", effect: "NO_EXECUTE" }] });
     new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system });
     const v = YAML.parse((Object.values(resources(synthJson(stack), "helm_release")) as any[]).find((r) => r.chart === "karpenter").values[0]);
     expect(v.nodeSelector).toEqual({ team: "platform", "node-role": "system" });
@@ -105,16 +105,16 @@ describe("Karpenter", () => {
   test("more replicas than the system node group guarantees fails at synth", () => {
     const { stack } = helmStack();
     const cluster = testCluster(stack);
-    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], size: 2 });
+    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], size: 2 });
     new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system, replicas: 3 });
     expect(() => Testing.synth(stack, true)).toThrow(/test\/karpenter: replicas = 3 is invalid: at most 2, the nodes the system node group test\/system guarantees/);
     const viaValues = helmStack();
     const c1 = testCluster(viaValues.stack);
-    new Karpenter(viaValues.stack, "karpenter", { cluster: c1, systemNodeGroup: new SystemNodeGroup(viaValues.stack, "system", { cluster: c1, subnetIds: ["subnet-1"] }), values: { replicas: 3 } });
+    new Karpenter(viaValues.stack, "karpenter", { cluster: c1, systemNodeGroup: new SystemNodeGroup(viaValues.stack, "system", { cluster: c1, subnetIds: ["subnet-00000001"] }), values: { replicas: 3 } });
     expect(() => Testing.synth(viaValues.stack, true)).toThrow(/replicas = 3 is invalid: at most 2/);
     const ok = helmStack();
     const c2 = testCluster(ok.stack);
-    new Karpenter(ok.stack, "karpenter", { cluster: c2, systemNodeGroup: new SystemNodeGroup(ok.stack, "system", { cluster: c2, subnetIds: ["subnet-1"], size: 3 }), replicas: 3 });
+    new Karpenter(ok.stack, "karpenter", { cluster: c2, systemNodeGroup: new SystemNodeGroup(ok.stack, "system", { cluster: c2, subnetIds: ["subnet-00000001"], size: 3 }), replicas: 3 });
     expect(() => Testing.synth(ok.stack, true)).not.toThrow();
   });
 
@@ -123,7 +123,7 @@ describe("Karpenter", () => {
     const base = new TerraformStack(app, "base");
     new AwsProvider(base, "aws", { region: "us-east-1" });
     const cluster = testCluster(base);
-    const system = new SystemNodeGroup(base, "system", { cluster, subnetIds: ["subnet-1"] });
+    const system = new SystemNodeGroup(base, "system", { cluster, subnetIds: ["subnet-00000001"] });
     const stack = new TerraformStack(app, "karpenter");
     new AwsProvider(stack, "aws", { region: "us-east-1" });
     new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system });
@@ -477,7 +477,7 @@ describe("Karpenter", () => {
   describe("Kubernetes version compatibility", () => {
     function onCluster(k8s: string | undefined, version: string) {
       const { stack } = helmStack();
-      const eks = new EksCluster(stack, "cluster", { name: "demo", version: k8s, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-1"] } });
+      const eks = new EksCluster(stack, "cluster", { name: "demo", version: k8s, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-00000001"] } });
       return () => new Karpenter(stack, "karpenter", { cluster: KarpenterCluster.fromEksCluster(eks), version });
     }
 

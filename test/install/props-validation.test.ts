@@ -146,7 +146,7 @@ describe("every problem of one construct at once, on the construct and prop the 
 
   test("SystemNodeGroup: size, instance type, disk size and name in one error", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], size: 0, instanceTypes: ["t3.huge!"], diskSize: -5, nodeGroupName: "bad name" }));
+    const e = rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], size: 0, instanceTypes: ["t3.huge!"], diskSize: -5, nodeGroupName: "bad name" }));
     expect(e.message).toBe(
       [
         "4 problems in the props of test/system:",
@@ -236,7 +236,7 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
 
   test("SystemNodeGroup and its taints", () => {
     const { stack, cluster } = setup();
-    const props = { cluster, subnetIds: ["subnet-1"], sizee: 3, taints: [{ key: "dedicated", effect: "NO_SCHEDULE", efect: "x" }] } as any;
+    const props = { cluster, subnetIds: ["subnet-00000001"], sizee: 3, taints: [{ key: "dedicated", effect: "NO_SCHEDULE", efect: "x" }] } as any;
     expect(rejected(() => new SystemNodeGroup(stack, "system", props)).problems.map((p) => p.message)).toEqual([
       expect.stringMatching(/^test\/system: sizee = 3 is invalid: not a known prop \(it would be ignored\); did you mean size\? The allowed keys are \{ cluster\?, subnetIds\?, size\?/),
       expect.stringMatching(/^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \}$/),
@@ -257,7 +257,7 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
     ["KarpenterRelease", (s: TerraformStack, cluster: IKarpenterCluster) => new KarpenterRelease(s, "x", { cluster, replica: 1 } as any), "replica", "replicas"],
     ["KarpenterCrdRelease", (s: TerraformStack) => new KarpenterCrdRelease(s, "x", { verison: "1.13.1" } as any), "verison", "version"],
     ["SpotServiceLinkedRole", (s: TerraformStack) => new SpotServiceLinkedRole(s, "x", { tag: { a: "b" } } as any), "tag", "tags"],
-    ["DiscoveryTags", (s: TerraformStack, cluster: IKarpenterCluster) => new DiscoveryTags(s, "x", { cluster, subnet: ["subnet-1"] } as any), "subnet", "subnets"],
+    ["DiscoveryTags", (s: TerraformStack, cluster: IKarpenterCluster) => new DiscoveryTags(s, "x", { cluster, subnet: ["subnet-00000001"] } as any), "subnet", "subnets"],
   ])("%s refuses a misspelt prop", (_name, make, key, near) => {
     const { stack, cluster } = setup();
     const e = rejected(() => make(stack, cluster));
@@ -295,7 +295,7 @@ describe("values merged over typed props", () => {
 
   test("replicas from values beyond the system node group is named values.replicas", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], size: 2 });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], size: 2 });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { replicas: 5 } });
     expect(rejected(() => Testing.synth(stack, true)).message).toBe(
       "test/k: values.replicas = 5 is invalid: at most 2, the nodes the system node group test/system guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower values.replicas",
@@ -304,7 +304,7 @@ describe("values merged over typed props", () => {
 
   test("values.tolerations that drop the system node group's taint is an error; ones that keep it pass without a warning", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
     expect(rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [] } })).message).toBe(
       "test/k: values.tolerations = [] is invalid: tolerations of every taint of the system node group test/system (CriticalAddonsOnly:NoSchedule not tolerated): values.tolerations replaces the tolerations wired from the group (Helm replaces lists), so the controller pods could never be scheduled on it. Add a toleration for each taint, or drop values.tolerations",
     );
@@ -324,7 +324,7 @@ describe("values merged over typed props", () => {
     ["an empty key with Exists (tolerates everything)", [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }], [{ operator: "Exists" }]],
   ] as const)("values.tolerations that still tolerates every taint of the system node group adds tolerations: no warning (%s)", (_name, taints, tolerations) => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [...taints] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [...taints] });
     const k = new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
     expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([]);
     // values' list is what the controller gets
@@ -335,7 +335,7 @@ describe("values merged over typed props", () => {
     const { stack, cluster } = setup();
     const systemNodeGroup = new SystemNodeGroup(stack, "system", {
       cluster,
-      subnetIds: ["subnet-1"],
+      subnetIds: ["subnet-00000001"],
       taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }, { key: "spread", value: "x", effect: "PREFER_NO_SCHEDULE" }],
     });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "spread", value: "y", effect: "PreferNoSchedule" }] } });
@@ -346,7 +346,7 @@ describe("values merged over typed props", () => {
 
   test("values.tolerations known only at apply warns to make sure it tolerates the group's taints", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
     const list = new TerraformVariable(stack, "tolerations", { type: "list(map(string))" });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: list.listValue } });
     const w = warnings(stack).filter((x) => x.startsWith("values.tolerations"));
@@ -357,7 +357,7 @@ describe("values merged over typed props", () => {
 
   test("values.nodeSelector over a label of the system node group: the advice names the group's labels, which the user sets", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"], labels: { team: "platform" } });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], labels: { team: "platform" } });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { team: "infra" } } });
     expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([
       'values.nodeSelector.team = "infra" overrides systemNodeGroup (its labels, as nodeSelector).team = "platform": values is merged last, so the values.nodeSelector.team one is deployed. Set it in one place only (prefer the labels of the SystemNodeGroup test/system, which its nodes carry and the controller\'s node selector is wired from)',
@@ -366,7 +366,7 @@ describe("values merged over typed props", () => {
 
   test("values.nodeSelector that points away from the system nodes is an error", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"] });
     expect(rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { "node-role": "workers" } } })).message).toBe(
       'test/k: values.nodeSelector["node-role"] = "workers" is invalid: "system" or unset: with systemNodeGroup the controller runs on the group\'s nodes, labelled node-role=system; another value leaves it without nodes',
     );
@@ -382,7 +382,7 @@ describe("NaN and Infinity", () => {
   test("numeric props reject them", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe("test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)");
-    expect(rejected(() => new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-1"], size: Infinity, diskSize: NaN })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["size = Infinity", "diskSize = NaN"]);
+    expect(rejected(() => new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-00000001"], size: Infinity, diskSize: NaN })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["size = Infinity", "diskSize = NaN"]);
   });
 
   test("in values, every one is named by its path and shown as itself, with the other problems", () => {
@@ -415,16 +415,23 @@ describe("NaN and Infinity", () => {
 describe("DiscoveryTags IDs", () => {
   test("literal subnet and security group IDs follow the EC2NodeClass rule; references pass", () => {
     const { stack, cluster } = setup();
-    expect(rejected(() => new DiscoveryTags(stack, "d", { cluster, subnets: ["sg-123", "subnet-0abc"], securityGroupId: "subnet-1" })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(stack, "d", { cluster, subnets: ["sg-00000123", "subnet-00000abc"], securityGroupId: "subnet-00000001" })).message).toBe(
       [
         "2 problems in the props of test/d:",
-        '  - test/d: subnets[0] = "sg-123" is invalid: a subnet ID such as subnet-0123abcd, a reference to one, or a Subnet of this app',
-        '  - test/d: securityGroupId = "subnet-1" is invalid: a security group ID such as sg-0123abcd',
+        "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, a reference to one, or a Subnet of this app",
+        "  - test/d: securityGroupId = \"subnet-00000001\" is invalid: a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd",
       ].join("\n"),
     );
+    // EC2's shape: 8 or 17 lower-case hex digits; a name-like or upper-case ID names no resource, whatever its prefix
+    expect(rejected(() => new DiscoveryTags(stack, "shape", { cluster, subnets: ["subnet-xyz", "subnet-0123ABCD", "subnet-0123abcd0", "subnet-0123456789abcdef0"], securityGroupId: "sg-xyz" })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual([
+      "subnets[0] = subnet-xyz",
+      "subnets[1] = subnet-0123ABCD",
+      "subnets[2] = subnet-0123abcd0",
+      "securityGroupId = sg-xyz",
+    ]);
     const subnet = new TerraformVariable(stack, "subnet", { type: "string" });
     const sg = new TerraformVariable(stack, "sg", { type: "string" });
-    new DiscoveryTags(stack, "ok", { cluster, subnets: ["subnet-0abc", subnet.stringValue], securityGroupId: sg.stringValue });
+    new DiscoveryTags(stack, "ok", { cluster, subnets: ["subnet-00000abc", subnet.stringValue], securityGroupId: sg.stringValue });
     expect(Object.keys(synthJson(stack).resource.aws_ec2_tag)).toHaveLength(3);
   });
 

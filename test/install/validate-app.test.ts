@@ -19,7 +19,7 @@ function clusterStack(name = "prod", region = "eu-west-1") {
   const stack = new TerraformStack(app, "eks");
   new AwsProvider(stack, "aws", { region });
   new KubernetesProvider(stack, "kubernetes", {});
-  const eks = new EksCluster(stack, "cluster", { name, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  const eks = new EksCluster(stack, "cluster", { name, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
   return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
 
@@ -67,7 +67,7 @@ describe("name lengths: every problem of an install at once, on the prop the use
 describe("synth-time problems are KarpenterValidationErrors with a field", () => {
   test("all problems of a stack in one error; each has path, field and value", () => {
     const { stack, cluster } = clusterStack();
-    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-1"] });
+    const system = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"] });
     const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup: system, replicas: 3 });
     karpenter.addNodePool("a", { name: "same", nodeClass: { name: "default" } });
     karpenter.addNodePool("b", { name: "same", nodeClass: { name: "default" } });

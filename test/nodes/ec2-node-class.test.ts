@@ -97,7 +97,7 @@ describe("Ec2NodeClass options", () => {
     const props = {
       amiFamily: "AL2023",
       amiSelectorTerms: [{ alias: "al2023@v20250101" }],
-      subnetSelectorTerms: [{ id: "subnet-0a1b" }],
+      subnetSelectorTerms: [{ id: "subnet-00000a1b" }],
       securityGroupSelectorTerms: [{ name: "nodes" }],
       capacityReservationSelectorTerms: [{ ownerID: "123456789012", instanceMatchCriteria: "targeted" }],
       associatePublicIPAddress: false,
@@ -125,8 +125,8 @@ describe("Ec2NodeClass options", () => {
   test("the same props in another order give byte-identical JSON", () => {
     const a = testStack();
     const b = testStack();
-    new Ec2NodeClass(a.stack, "nc", { role: "r", subnetSelectorTerms: [{ tags: { b: "2", a: "1" } }], securityGroupSelectorTerms: [{ id: "sg-1" }], tags: { z: "1", a: "2" } });
-    new Ec2NodeClass(b.stack, "nc", { tags: { a: "2", z: "1" }, securityGroupSelectorTerms: [{ id: "sg-1" }], subnetSelectorTerms: [{ tags: { a: "1", b: "2" } }], role: "r" });
+    new Ec2NodeClass(a.stack, "nc", { role: "r", subnetSelectorTerms: [{ tags: { b: "2", a: "1" } }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], tags: { z: "1", a: "2" } });
+    new Ec2NodeClass(b.stack, "nc", { tags: { a: "2", z: "1" }, securityGroupSelectorTerms: [{ id: "sg-00000001" }], subnetSelectorTerms: [{ tags: { a: "1", b: "2" } }], role: "r" });
     expect(Testing.synth(a.stack)).toBe(Testing.synth(b.stack));
   });
 
@@ -152,7 +152,7 @@ describe("Ec2NodeClass options", () => {
   test("plain-JS callers: a version that is not a string is a validation error, with or without an installation", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
-    for (const [id, props] of [["with", { karpenter, version: 1.14 }], ["without", { role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], version: 1.14 }]] as const) {
+    for (const [id, props] of [["with", { karpenter, version: 1.14 }], ["without", { role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], version: 1.14 }]] as const) {
       const e = thrown(() => new Ec2NodeClass(stack, id, props as any)) as KarpenterValidationError;
       expect(e).toBeInstanceOf(KarpenterValidationError);
       expect(e.field).toBe("version");
@@ -163,7 +163,7 @@ describe("Ec2NodeClass options", () => {
 
   test("spec is the manifest's spec: the defaults are in it, the name is not", () => {
     const { stack } = testStack();
-    const nc = new Ec2NodeClass(stack, "nc", { name: "gpu", role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    const nc = new Ec2NodeClass(stack, "nc", { name: "gpu", role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
     expect(nc.spec).not.toHaveProperty("name");
     expect(nc.spec).toEqual(manifests(stack).gpu.manifest.spec);
     expect(nc.spec.amiSelectorTerms).toEqual([{ alias: "al2023@latest" }]);
@@ -198,7 +198,7 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
 
   test("fields newer than the chosen version are rejected", () => {
     const { stack } = testStack();
-    expect(() => new Ec2NodeClass(stack, "nc", { version: "1.12.2", role: "r", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], cpuOptions: { nestedVirtualization: "enabled" } })).toThrow(
+    expect(() => new Ec2NodeClass(stack, "nc", { version: "1.12.2", role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], cpuOptions: { nestedVirtualization: "enabled" } })).toThrow(
       /cpuOptions = .* needs Karpenter 1.13 or later/,
     );
   });

@@ -113,7 +113,7 @@ describe("messages say what is allowed", () => {
     const { stack } = testStack();
     const none = (() => {
       try {
-        new Ec2NodeClass(stack, "x", { subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+        new Ec2NodeClass(stack, "x", { subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
       } catch (x) {
         return x as KarpenterValidationError;
       }

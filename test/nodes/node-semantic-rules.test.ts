@@ -20,18 +20,18 @@ function clusterIn(region = "eu-west-1", k8s = "1.33") {
   const app = Testing.app();
   const stack = new TerraformStack(app, "nodes");
   new AwsProvider(stack, "aws", { region });
-  const eks = new EksCluster(stack, "eks", { name: "prod", version: k8s, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+  const eks = new EksCluster(stack, "eks", { name: "prod", version: k8s, roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
   return { app, stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
 
 function nodeClass(props: Partial<Ec2NodeClassProps>, region?: string, k8s?: string): Ec2NodeClass {
   const { stack, cluster } = clusterIn(region, k8s);
-  return new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], ...props });
+  return new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], ...props });
 }
 
 function nodePool(props: Partial<NodePoolProps>, region?: string): NodePool {
   const { stack, cluster } = clusterIn(region);
-  const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+  const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
   return new NodePool(stack, "pool", { nodeClass: cls, ...props });
 }
 
@@ -133,7 +133,7 @@ describe("NodePool: values of well-known labels", () => {
     const app = Testing.app();
     const stack = new TerraformStack(app, "nodes");
     new AwsProvider(stack, "aws", { region: new TerraformVariable(stack, "region", { type: "string" }).stringValue });
-    const eks = new EksCluster(stack, "eks", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-1"] } });
+    const eks = new EksCluster(stack, "eks", { name: "prod", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: ["subnet-00000001"] } });
     const cluster = KarpenterCluster.fromEksCluster(eks);
     expect(() => new NodePool(stack, "pool", { nodeClass: { name: "default" }, requirements: [req("topology.kubernetes.io/zone", "In", ["ap-south-1a"])] })).not.toThrow();
     expect(() => new Ec2NodeClass(stack, "class", { cluster, role: "r", amiSelectorTerms: [{ alias: "al2@latest" }] })).not.toThrow(); // no literal Kubernetes version either
@@ -211,7 +211,7 @@ describe("EC2NodeClass: default selector terms and discovery tags", () => {
   test("DiscoveryTags, or a subnet with the tag in its tags, silences it", () => {
     const a = clusterIn();
     new Ec2NodeClass(a.stack, "class", { cluster: a.cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: PINNED });
-    new DiscoveryTags(a.stack, "discovery", { cluster: a.cluster, subnets: ["subnet-1"] });
+    new DiscoveryTags(a.stack, "discovery", { cluster: a.cluster, subnets: ["subnet-00000001"] });
     expect(validateApp(a.app).warnings).toEqual([]);
     const b = clusterIn();
     new Ec2NodeClass(b.stack, "class", { cluster: b.cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: PINNED });
@@ -228,7 +228,7 @@ describe("EC2NodeClass: default selector terms and discovery tags", () => {
 describe("EC2NodeClass: the default AMI alias is noted once per app", () => {
   test("two classes on the default al2023@latest: one warning, on the first, naming both; a class writing @latest itself is not noted", () => {
     const { app, stack, cluster } = clusterIn();
-    const terms = { subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] };
+    const terms = { subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] };
     new Ec2NodeClass(stack, "a", { cluster, role: "KarpenterNodeRole-prod", ...terms });
     new Ec2NodeClass(stack, "b", { cluster, role: "KarpenterNodeRole-prod", amiFamily: "Bottlerocket", ...terms });
     new Ec2NodeClass(stack, "c", { cluster, role: "KarpenterNodeRole-prod", amiSelectorTerms: [{ alias: "al2023@latest" }], ...terms });
@@ -281,7 +281,7 @@ describe("every problem of one object at once", () => {
 
   test("nothing is built when the problems are gathered", () => {
     const { stack, cluster } = clusterIn();
-    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
     expect(() => new NodePool(stack, "pool", { nodeClass: cls, name: "p".repeat(70), requirements: [req("kubernetes.io/arch", "In", ["x86_64"])] })).toThrow();
     expect(stack.node.tryFindChild("pool")).toBeUndefined();
   });
@@ -291,14 +291,14 @@ describe("references: what is known is checked, the rest deferred", () => {
   test("a list reference as requirement values is not judged (no false error)", () => {
     const { stack, cluster } = clusterIn();
     const values = new TerraformVariable(stack, "arch", { type: "list(string)" }).listValue;
-    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }] });
+    const cls = new Ec2NodeClass(stack, "class", { cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
     expect(() => new NodePool(stack, "pool", { nodeClass: cls, requirements: [{ key: "kubernetes.io/arch", operator: "In", values }] })).not.toThrow();
   });
 
   test("an alias whose version is a reference: the family is still checked against the Kubernetes version", () => {
     const { stack, cluster } = clusterIn("eu-west-1", "1.33");
     const version = new TerraformVariable(stack, "ami", { type: "string" }).stringValue;
-    const terms = (alias: string) => ({ cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-1" }], securityGroupSelectorTerms: [{ id: "sg-1" }], amiSelectorTerms: [{ alias }] });
+    const terms = (alias: string) => ({ cluster, role: "KarpenterNodeRole-prod", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], amiSelectorTerms: [{ alias }] });
     const e = rejected(() => new Ec2NodeClass(stack, "al2", terms(`al2@${version}`)));
     expect(e.field).toBe("amiSelectorTerms[0].alias");
     expect(e.message).toContain("no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");

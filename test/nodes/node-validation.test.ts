@@ -118,8 +118,13 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["no AMI terms", "EC2NodeClass", { amiSelectorTerms: [] }, "amiSelectorTerms"],
   ["empty tag value in an AMI term", "EC2NodeClass", { amiFamily: "AL2023", amiSelectorTerms: [{ tags: { team: "" } }] }, 'amiSelectorTerms[0].tags["team"]'],
   ["21 selector tags", "EC2NodeClass", { subnetSelectorTerms: [{ tags: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, "v"])) }] }, "subnetSelectorTerms[0].tags"],
-  ["subnet id with tags", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-0123", tags: { a: "b" } }] }, "subnetSelectorTerms[0].id"],
+  ["subnet id with tags", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-00000123", tags: { a: "b" } }] }, "subnetSelectorTerms[0].id"],
   ["malformed subnet id", "EC2NodeClass", { subnetSelectorTerms: [{ id: "sub-0123" }] }, "subnetSelectorTerms[0].id"],
+  // EC2 IDs are 8 or 17 lower-case hex digits: the CRD's looser pattern would take these, and they would select nothing
+  ["subnet id that is no hex", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-xyz" }] }, "subnetSelectorTerms[0].id"],
+  ["upper-case subnet id", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-0123ABCD" }] }, "subnetSelectorTerms[0].id"],
+  ["subnet id of 9 digits", "EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-0123abcd0" }] }, "subnetSelectorTerms[0].id"],
+  ["security group id that is no hex", "EC2NodeClass", { securityGroupSelectorTerms: [{ id: "sg-xyz" }] }, "securityGroupSelectorTerms[0].id"],
   ["no subnet terms", "EC2NodeClass", { subnetSelectorTerms: [] }, "subnetSelectorTerms"],
   ["security group name with tags", "EC2NodeClass", { securityGroupSelectorTerms: [{ name: "nodes", tags: { a: "b" } }] }, "securityGroupSelectorTerms[0].name"],
   ["empty security group term", "EC2NodeClass", { securityGroupSelectorTerms: [{}] }, "securityGroupSelectorTerms[0]"],
@@ -156,7 +161,7 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["Windows2025 before 1.9", "EC2NodeClass", { amiFamily: "Windows2025", amiSelectorTerms: [{ tags: { a: "b" } }] }, "amiFamily", "1.8.8"],
   ["ipPrefixCount before 1.8", "EC2NodeClass", { ipPrefixCount: 1 }, "ipPrefixCount", "1.7.6"],
   ["delete timeout in words", "EC2NodeClass", { deleteTimeout: "20 minutes" }, "deleteTimeout"],
-  ["misspelt top-level prop", "EC2NodeClass", { subnetSelector: [{ id: "subnet-1" }] } as any, "subnetSelector"],
+  ["misspelt top-level prop", "EC2NodeClass", { subnetSelector: [{ id: "subnet-00000001" }] } as any, "subnetSelector"],
   ["empty capacity reservation terms", "EC2NodeClass", { capacityReservationSelectorTerms: [] }, "capacityReservationSelectorTerms"],
   ["empty capacity reservation terms before 1.14", "EC2NodeClass", { capacityReservationSelectorTerms: [] }, "capacityReservationSelectorTerms", "1.8.8"],
   ["empty security group terms", "EC2NodeClass", { securityGroupSelectorTerms: [] }, "securityGroupSelectorTerms"],
@@ -167,7 +172,7 @@ const INVALID: [string, Kind, Props, string, string?][] = [
   ["null subnet term", "EC2NodeClass", { subnetSelectorTerms: [null as any] }, "subnetSelectorTerms[0]"],
   ["null cluster DNS entry", "EC2NodeClass", { kubelet: { clusterDNS: [null as any] } }, "kubelet.clusterDNS[0]"],
   ["kubelet as a string", "EC2NodeClass", { kubelet: "maxPods=110" as any }, "kubelet"],
-  ["subnet term as a string", "EC2NodeClass", { subnetSelectorTerms: ["subnet-0123" as any] }, "subnetSelectorTerms[0]"],
+  ["subnet term as a string", "EC2NodeClass", { subnetSelectorTerms: ["subnet-00000123" as any] }, "subnetSelectorTerms[0]"],
 ];
 
 describe("invalid NodePool / EC2NodeClass props are rejected at construction, naming the field", () => {
@@ -188,6 +193,15 @@ describe("invalid NodePool / EC2NodeClass props are rejected at construction, na
   });
 });
 
+
+describe("subnet and security group IDs in selector terms", () => {
+  test("the message says EC2's shape; 8 and 17 digits are both accepted", () => {
+    expect(rejection("EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-xyz" }] }).message).toBe(
+      "test/obj: subnetSelectorTerms[0].id = \"subnet-xyz\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd",
+    );
+    expect(() => build("EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-0123abcd" }, { id: "subnet-0123456789abcdef0" }], securityGroupSelectorTerms: [{ id: "sg-0123456789abcdef0" }] })).not.toThrow();
+  });
+});
 
 describe("every problem of one object in one error", () => {
   test("NodePool: expireAfter, a limit and weight", () => {

@@ -206,7 +206,8 @@ describe("planUpgrade over fixture facts", () => {
     expect(same.steps).toEqual([]);
     expect(same.deployOrder).toEqual([]);
     expect(same.hazards).toEqual([]);
-    expect(upgradePlanMarkdown(same)).toBe("# Karpenter 1.8.8 → 1.8.8\n\nSame release: nothing to upgrade.\n");
+    expect(same.assumed).toEqual(['to "1.8" is taken as 1.8.8, the newest known 1.8 patch']);
+    expect(upgradePlanMarkdown(same)).toBe('# Karpenter 1.8.8 → 1.8.8\n\nTo "1.8" is taken as 1.8.8, the newest known 1.8 patch.\n\nSame release: nothing to upgrade.\n');
 
     // a hazard of the running release is still worth knowing: listed under the message
     const outside = planUpgrade(source(), "1.8.8", "1.8.8", { kubernetesVersion: "1.40" });

@@ -31,7 +31,7 @@ describe("a Karpenter release newer than every known one", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(KarpenterValidationError);
-    expect((err as Error).message).toMatch(/^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.0, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/);
+    expect((err as Error).message).toMatch(/^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.2, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/);
     expect(DEFAULT_KARPENTER_VERSION).toBe("1.15.2");
   });
 
@@ -46,7 +46,7 @@ describe("a Karpenter release newer than every known one", () => {
     expect(Object.keys(resources(json, "aws_cloudwatch_event_rule")).sort()).toEqual(Object.keys(resources(known.json, "aws_cloudwatch_event_rule")).sort());
     const warning = warnings.filter((w) => w.includes("allowUnverifiedVersion") && w.startsWith("Karpenter 1.16.0"));
     expect(warning).toHaveLength(1);
-    expect(warning[0]).toMatch(/Karpenter 1\.16\.0 is newer than 1\.15\.0.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.15\.0's and are unverified/);
+    expect(warning[0]).toMatch(/Karpenter 1\.16\.0 is newer than 1\.15\.2, the newest release.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.15\.2's and are unverified/);
   });
 
   test("with the opt-in, settings and values the newest known chart lacks pass with a warning; known ones are still checked", () => {
