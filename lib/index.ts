@@ -22,5 +22,3 @@ export * from "./aws/karpenter-options";
 export * from "./install/karpenter";
 export type { KarpenterProps } from "./install/karpenter-props";
 export * from "./adopt/karpenter-adoption";
-export * from "./convert";
-export * from "./upgrade";

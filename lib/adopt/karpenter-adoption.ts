@@ -72,7 +72,7 @@ export interface AdoptedInterruptionQueue {
    * (Karpenter handles a message twice without harm).
    * @default none adopted
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /** The target ID of the queue on each adopted rule. @default "KarpenterInterruptionQueueTarget" (CloudFormation and terraform-aws-eks) */
   readonly targetId?: string;
 }
@@ -137,7 +137,7 @@ export interface GettingStartedAdoptionProps {
    * per event: `aws cloudformation describe-stack-resources --stack-name Karpenter-<cluster>`.
    * @default none: new rules are created, and the stack's are deleted with the stack
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /** The namespace the guide installed into (`KARPENTER_NAMESPACE`). @default "kube-system" (the v1.x guide's) */
   readonly namespace?: string;
   /**
@@ -206,7 +206,7 @@ export interface TerraformAwsEksModuleAdoptionProps {
    * `KarpenterInstanceStateChange-…`, v21 `KarpenterCRInterruption-…`), per event.
    * @default none adopted: new rules are created
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /**
    * The module's Pod Identity association ID (`a-…`; may be a token): `aws eks list-pod-identity-associations
    * --cluster-name <cluster> --namespace kube-system --service-account karpenter`. Required when

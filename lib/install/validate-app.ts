@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "../core/errors";
+import { ValidationProblem } from "../core/errors";
 import { inOnePass, runStackChecks, withChecksCollected } from "../core/synth-checks";
 
 /** A message attached to a construct: a warning, or a failure of a validation that is not this library's. */
@@ -13,8 +13,11 @@ export interface ValidationMessage {
 
 /** What {@link validateApp} found. */
 export interface AppValidationReport {
-  /** The problems this library's synth-time checks found (the ones `app.synth()` would throw), each with `path`, `field` and `value`. */
-  readonly errors: KarpenterValidationError[];
+  /**
+   * The problems this library's synth-time checks found (the ones `app.synth()` would throw), each
+   * with `path`, `field` and `value`. In TypeScript each is a `KarpenterValidationError`.
+   */
+  readonly errors: ValidationProblem[];
   /** Failures of other validations: cdktf's own (e.g. a stack without a provider) and any your constructs add. */
   readonly otherErrors: ValidationMessage[];
   /**

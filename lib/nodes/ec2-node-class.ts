@@ -30,20 +30,11 @@ export const DEFAULT_AMI_ALIAS = "al2023@latest";
 export const DEFAULT_NODE_CLASS_DELETE_TIMEOUT = "20m";
 
 /**
- * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
- * its defaults and ordering come from.
+ * Props of {@link Karpenter.addEc2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions})
+ * plus where its defaults and ordering come from — every prop of {@link Ec2NodeClassProps} but
+ * `karpenter` (the install it is added to).
  */
-export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
-  /**
-   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
-   * role, discovery tag value = its cluster name, `version` = its version) and orders the
-   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
-   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
-   * the controller.
-   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
-   * selector terms) and order with `dependsOn`
-   */
-  readonly karpenter?: IKarpenterInstallation;
+export interface AddEc2NodeClassProps extends Ec2NodeClassOptions {
   /**
    * The cluster whose name is the value of the `karpenter.sh/discovery` tag in the default subnet
    * and security group selector terms.
@@ -87,6 +78,23 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
    * @default none
    */
   readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
+ * its defaults and ordering come from ({@link AddEc2NodeClassProps}) and the install it belongs to.
+ */
+export interface Ec2NodeClassProps extends AddEc2NodeClassProps {
+  /**
+   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
+   * role, discovery tag value = its cluster name, `version` = its version) and orders the
+   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
+   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
+   * the controller.
+   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
+   * selector terms) and order with `dependsOn`
+   */
+  readonly karpenter?: IKarpenterInstallation;
 }
 
 /**
@@ -138,7 +146,7 @@ export class Ec2NodeClass extends Construct {
    * The emitted `spec` (after defaults): the manifest's `spec` before unset fields are dropped and
    * keys sorted. The name is not part of it: see {@link name} (`metadata.name`).
    */
-  public readonly spec: Omit<Ec2NodeClassOptions, "name">;
+  public readonly spec: Ec2NodeClassOptions;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
   /** The Kubernetes provider of the manifest; undefined: the stack's default. */

@@ -19,10 +19,11 @@ import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
 
 /**
- * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
- * flattened) plus its node class and where its version and ordering come from.
+ * Props of {@link Karpenter.addNodePool}: the NodePool spec ({@link NodePoolOptions}, with
+ * `spec.template` flattened) plus its node class and where its version and ordering come from —
+ * every prop of {@link NodePoolProps} but `karpenter` (the install it is added to).
  */
-export interface NodePoolProps extends NodePoolOptions {
+export interface AddNodePoolProps extends NodePoolOptions {
   /**
    * The node class the pool launches with (`spec.template.spec.nodeClassRef`): an
    * {@link Ec2NodeClass} of this app — the pool is then ordered after it (same stack:
@@ -33,12 +34,6 @@ export interface NodePoolProps extends NodePoolOptions {
    * other cluster only.
    */
   readonly nodeClass: Ec2NodeClass | NodeClassReference;
-  /**
-   * The Karpenter installation: its version checks the spec, its spot service-linked role
-   * setting decides the spot warning, and the manifest is ordered after its controller release.
-   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
-   */
-  readonly karpenter?: IKarpenterInstallation;
   /**
    * The Karpenter version the spec is checked against, e.g. `"1.14.1"`; must agree with
    * `karpenter` and with an Ec2NodeClass `nodeClass`.
@@ -59,6 +54,20 @@ export interface NodePoolProps extends NodePoolOptions {
    * @default none
    */
   readonly dependsOn?: ITerraformDependable[];
+}
+
+/**
+ * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
+ * flattened), its node class and where its version and ordering come from ({@link AddNodePoolProps}),
+ * and the install it belongs to.
+ */
+export interface NodePoolProps extends AddNodePoolProps {
+  /**
+   * The Karpenter installation: its version checks the spec, its spot service-linked role
+   * setting decides the spot warning, and the manifest is ordered after its controller release.
+   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
+   */
+  readonly karpenter?: IKarpenterInstallation;
 }
 
 /**
@@ -105,8 +114,8 @@ export class NodePool extends Construct {
   public readonly name: string;
   /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
   public readonly version: string;
-  /** The emitted `nodeClassRef` (group, kind and name). */
-  public readonly nodeClassRef: Required<NodeClassReference>;
+  /** The emitted `nodeClassRef`: its name, with `group` and `kind` always filled in. */
+  public readonly nodeClassRef: NodeClassReference;
   /** The requirements as emitted (the user's, plus the capacity-type default when added). */
   public readonly requirements: NodeSelectorRequirement[];
   /** True when the pool may launch spot capacity (false when unknown because of tokens). */
