@@ -11,6 +11,8 @@ export * from "./aws/interruption-queue";
 export * from "./aws/spot-service-linked-role";
 export { DEFAULT_KARPENTER_VERSION, KNOWN_RELEASES, SUPPORTED_MINORS } from "./versions/karpenter-version";
 export { supportedKubernetesVersions } from "./cluster/kubernetes-compatibility";
+export type { KubernetesVersionRange } from "./cluster/kubernetes-compatibility";
+export * from "./cluster/karpenter-versions";
 export * from "./nodes/node-pool-spec";
 export * from "./nodes/ec2-node-class-spec";
 export * from "./nodes/ec2-node-class";

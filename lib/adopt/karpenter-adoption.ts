@@ -272,3 +272,30 @@ function upstreamPolicyGroups(v: ReturnType<typeof resolveKarpenterVersion>): st
   const s = "x";
   return controllerPolicyGroups(v, { partition: s, region: s, account: s, clusterName: s, clusterArn: s, nodeRoleArn: s, queueArn: s }).map((g) => g.key);
 }
+
+/**
+ * The adoption presets for every language: {@link gettingStartedAdoption} and
+ * {@link terraformAwsEksModuleAdoption} of the TypeScript API as static methods (jsii bindings carry
+ * no module-level function). Give the result to the `Karpenter` construct's `adopt` prop.
+ */
+export class AdoptionPresets {
+  /**
+   * The install of the Karpenter getting-started guide (v1.x): see {@link gettingStartedAdoption}.
+   * @param props the cluster name, the version the guide installed and what eksctl created
+   * @throws an error naming the field for an unsupported `version` or a missing association ID
+   */
+  public static gettingStarted(props: GettingStartedAdoptionProps): KarpenterAdoption {
+    return gettingStartedAdoption(props);
+  }
+
+  /**
+   * An install by terraform-aws-eks `modules/karpenter` v19, v20 or v21: see {@link terraformAwsEksModuleAdoption}.
+   * @param props the module's major version and the names it generated
+   * @throws an error naming the field for another major version, a missing name, or a missing association ID
+   */
+  public static terraformAwsEksModule(props: TerraformAwsEksModuleAdoptionProps): KarpenterAdoption {
+    return terraformAwsEksModuleAdoption(props);
+  }
+
+  private constructor() {}
+}

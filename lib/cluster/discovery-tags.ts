@@ -98,6 +98,8 @@ export interface DiscoveryTagsProps {
  * that another DiscoveryTags of the same cluster already tags, in any stack of the app
  */
 export class DiscoveryTags extends Construct {
+  /** The tag key EC2NodeClass selector terms look for: `"karpenter.sh/discovery"`; {@link DISCOVERY_TAG_KEY} in TypeScript. */
+  public static readonly DEFAULT_TAG_KEY: string = DISCOVERY_TAG_KEY;
   /**
    * The tag map to merge into the `tags` of private subnets you create yourself.
    * @param cluster the cluster (its name is the tag value), or the cluster name (a literal must be an

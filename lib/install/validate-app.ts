@@ -59,6 +59,38 @@ export function validateApp(scope: IConstruct): AppValidationReport {
 }
 
 /**
+ * App-wide validation for every language: {@link validateApp} and {@link formatValidationReport} of
+ * the TypeScript API as static methods (jsii bindings carry no module-level function).
+ *
+ * ```ts
+ * const report = AppValidation.validate(app);
+ * if (report.errors.length > 0) throw new Error(AppValidation.formatReport(report));
+ * ```
+ */
+export class AppValidation {
+  /**
+   * Runs every validation of an app (or of one stack) without synthesizing and returns what it
+   * found instead of throwing: this library's synth-time checks, other validations and the
+   * warnings. See {@link validateApp}.
+   * @param scope an App, or a stack (then only that stack)
+   */
+  public static validate(scope: IConstruct): AppValidationReport {
+    return validateApp(scope);
+  }
+
+  /**
+   * The report as text, one line per finding (`error: …`, `warning: …`), or an empty string when
+   * there is nothing. See {@link formatValidationReport}.
+   * @param report what {@link AppValidation.validate} returned
+   */
+  public static formatReport(report: AppValidationReport): string {
+    return formatValidationReport(report);
+  }
+
+  private constructor() {}
+}
+
+/**
  * The report as text, one line per finding (`error`, `warning`), or an empty string when there is
  * nothing. For plain `node main.js` runs: `console.error(formatValidationReport(validateApp(app)))`.
  */

@@ -127,6 +127,10 @@ export interface Ec2NodeClassProps extends AddEc2NodeClassProps {
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
 export class Ec2NodeClass extends Construct {
+  /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`): `"al2023@latest"`; {@link DEFAULT_AMI_ALIAS} in TypeScript. */
+  public static readonly DEFAULT_AMI_ALIAS: string = DEFAULT_AMI_ALIAS;
+  /** The delete timeout of the manifest when `deleteTimeout` is not given: `"20m"`; {@link DEFAULT_NODE_CLASS_DELETE_TIMEOUT} in TypeScript. */
+  public static readonly DEFAULT_DELETE_TIMEOUT: string = DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
   /** `apiVersion` of the emitted object. */
   public static readonly API_VERSION = "karpenter.k8s.aws/v1";
   /** `kind` of the emitted object. */

@@ -105,6 +105,8 @@ export interface NodePoolProps extends AddNodePoolProps {
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
 export class NodePool extends Construct {
+  /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type` (`In ["on-demand"]`); {@link DEFAULT_CAPACITY_TYPE_REQUIREMENT} in TypeScript. */
+  public static readonly DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = DEFAULT_CAPACITY_TYPE_REQUIREMENT;
   /** `apiVersion` of the emitted object. */
   public static readonly API_VERSION = "karpenter.sh/v1";
   /** `kind` of the emitted object. */
