@@ -3,7 +3,7 @@ import * as ts from "typescript";
 import { App, TerraformStack } from "cdktf";
 import * as lib from "../lib";
 import {
-  AdoptionPresets, AppValidation, DEFAULT_AMI_ALIAS, DEFAULT_CAPACITY_TYPE_REQUIREMENT, DEFAULT_CONTROLLER_RESOURCES, DEFAULT_KARPENTER_NAMESPACE,
+  AdoptionPresets, AppValidation, NodeClassRef, DEFAULT_AMI_ALIAS, DEFAULT_CAPACITY_TYPE_REQUIREMENT, DEFAULT_CONTROLLER_RESOURCES, DEFAULT_KARPENTER_NAMESPACE,
   DEFAULT_KARPENTER_VERSION, DEFAULT_NODE_CLASS_DELETE_TIMEOUT, DEFAULT_SERVICE_ACCOUNT_NAME, DiscoveryTags, DISCOVERY_TAG_KEY, Ec2NodeClass,
   formatValidationReport, gettingStartedAdoption, KARPENTER_CHART_REPOSITORY, KarpenterRelease, KarpenterVersions, KNOWN_RELEASES, NodePool,
   SUPPORTED_MINORS, supportedKubernetesVersions, SYSTEM_NODE_LABEL, SystemNodeGroup, terraformAwsEksModuleAdoption, validateApp,
@@ -83,4 +83,39 @@ test("AppValidation reports a synth-time problem as validateApp does, with path,
   expect([name?.path.startsWith("nodes/"), name?.value]).toEqual([true, "same"]);
   expect(AppValidation.formatReport(report)).toBe(formatValidationReport(report));
   expect(AppValidation.formatReport(report)).toContain(`error: ${name?.message}`);
+});
+
+describe("NodeClassRef: a NodePool's node class in every language", () => {
+  const manifestOf = (nodeClass: import("../lib").INodeClassRef) => {
+    const app = new App();
+    const stack = new TerraformStack(app, "nodes");
+    return new NodePool(stack, "pool", { name: "pool", nodeClass }).nodeClassRef;
+  };
+
+  test("named() emits what the plain reference emits", () => {
+    expect(manifestOf(NodeClassRef.named("default"))).toEqual(manifestOf({ name: "default" }));
+    expect(manifestOf(NodeClassRef.named("default"))).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
+  });
+
+  test("of() is the Ec2NodeClass itself", () => {
+    const app = new App();
+    const stack = new TerraformStack(app, "nodes");
+    const nodeClass = new Ec2NodeClass(stack, "c", { name: "mine", role: "node-role", cluster: undefined, subnetSelectorTerms: [{ id: "subnet-0123abcd" }], securityGroupSelectorTerms: [{ id: "sg-0123abcd" }] });
+    expect(NodeClassRef.of(nodeClass)).toBe(nodeClass);
+    expect(new NodePool(stack, "pool", { nodeClass: NodeClassRef.of(nodeClass) }).nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "mine" });
+  });
+
+  test("a wrong group from named() is refused with the plain reference's message", () => {
+    const message = (nodeClass: import("../lib").INodeClassRef) => {
+      try {
+        manifestOf(nodeClass);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      return "no error";
+    };
+    const named = message(NodeClassRef.named("default", { group: "example.com" }));
+    expect(named).toBe(message({ name: "default", group: "example.com" }));
+    expect(named).toMatch(/^nodes\/pool: nodeClass\.group = "example\.com" is invalid: /);
+  });
 });

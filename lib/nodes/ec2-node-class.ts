@@ -1,5 +1,6 @@
 import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
+import type { INodeClassRef } from "./node-pool-spec";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -126,7 +127,7 @@ export interface Ec2NodeClassProps extends AddEc2NodeClassProps {
  *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
-export class Ec2NodeClass extends Construct {
+export class Ec2NodeClass extends Construct implements INodeClassRef {
   /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`): `"al2023@latest"`; {@link DEFAULT_AMI_ALIAS} in TypeScript. */
   public static readonly DEFAULT_AMI_ALIAS: string = DEFAULT_AMI_ALIAS;
   /** The delete timeout of the manifest when `deleteTimeout` is not given: `"20m"`; {@link DEFAULT_NODE_CLASS_DELETE_TIMEOUT} in TypeScript. */

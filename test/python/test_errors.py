@@ -6,7 +6,7 @@ import re
 import unittest
 
 from cdktf import App, TerraformStack
-from cdktf_eks_karpenter import AppValidation, KarpenterVersions, NodeClassReference, NodePool
+from cdktf_eks_karpenter import AppValidation, KarpenterVersions, NodeClassRef, NodePool
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
@@ -29,7 +29,7 @@ class InvalidProps(unittest.TestCase):
             NodePool(
                 stack,
                 "gpu-pool",
-                node_class=NodeClassReference(name="gpu"),
+                node_class=NodeClassRef.named("gpu"),
                 expire_after="720",
                 limits={"cpu": "lots"},
                 disruption={"budgets": [{"nodes": "10%"}, {"nodes": "0", "schedule": "@daily"}]},
@@ -51,7 +51,7 @@ class AppValidationReport(unittest.TestCase):
         app = App()
         stack = TerraformStack(app, "nodes")
         for id in ("a", "b"):
-            NodePool(stack, id, name="same", node_class=NodeClassReference(name="default"))
+            NodePool(stack, id, name="same", node_class=NodeClassRef.named("default"))
         report = AppValidation.validate(app)
         self.assertGreaterEqual(len(report.errors), 1)
         names = [e for e in report.errors if e.field == "name"]
