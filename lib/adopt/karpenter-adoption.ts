@@ -70,6 +70,7 @@ export interface AdoptedInterruptionQueue {
    * target: they are imported, with their targets (`<rule>/<targetId>`). Events without a name here
    * get new rules; the old ones keep sending to the same queue until their owner deletes them
    * (Karpenter handles a message twice without harm).
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none adopted
    */
   readonly ruleNames?: { [event: string]: string };
@@ -135,6 +136,7 @@ export interface GettingStartedAdoptionProps {
   /**
    * The names CloudFormation generated for the stack's rules (`Karpenter-<cluster>-SpotInterruptionRule-<random>`),
    * per event: `aws cloudformation describe-stack-resources --stack-name Karpenter-<cluster>`.
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none: new rules are created, and the stack's are deleted with the stack
    */
   readonly ruleNames?: { [event: string]: string };
@@ -204,6 +206,7 @@ export interface TerraformAwsEksModuleAdoptionProps {
   /**
    * The rules' names (`KarpenterHealthEvent-<suffix>`, `KarpenterSpotInterrupt-…`, `KarpenterInstanceRebalance-…`,
    * `KarpenterInstanceStateChange-…`, v21 `KarpenterCRInterruption-…`), per event.
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none adopted: new rules are created
    */
   readonly ruleNames?: { [event: string]: string };
