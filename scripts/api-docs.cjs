@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// docs/API.md: the API reference, generated from the JSDoc of lib/index.ts's exports by TypeDoc with
-// typedoc-plugin-markdown (settings in typedoc.json).
-//   npm run docs          regenerates docs/API.md
-//   npm run docs:check    regenerates into a temporary folder and fails when docs/API.md differs
-//                         (CI runs it) or when an export of lib/index.ts has no entry in it
+// docs/API.md: the API reference, generated from the JSDoc of lib/index.ts's exports (the construct
+// API, the jsii assembly) by TypeDoc with typedoc-plugin-markdown (settings in typedoc.json), and
+// docs/API-cli.md the same for lib/cli-api.ts (`cdktf-eks-karpenter/cli`, TypeScript only).
+//   npm run docs          regenerates both pages
+//   npm run docs:check    regenerates into a temporary folder and fails when a page differs
+//                         (CI runs it) or when an export of its entry point has no entry in it
 // Both fail when an in-page link of the result names no heading; --check also checks the links of
 // README.md and docs/*.md (scripts/doc-links.cjs).
 "use strict";
@@ -15,14 +16,18 @@ const ts = require("typescript");
 const { checkPages, defaultPages, loadSlugger, parsePage } = require("./doc-links.cjs");
 
 const root = path.join(__dirname, "..");
-const target = path.join(root, "docs", "API.md");
+/** Each page and the entry point it documents. */
+const PAGES = [
+  { target: path.join(root, "docs", "API.md"), entry: "lib/index.ts", name: "cdktf-eks-karpenter API reference" },
+  { target: path.join(root, "docs", "API-cli.md"), entry: "lib/cli-api.ts", name: "cdktf-eks-karpenter/cli API reference (TypeScript only)" },
+];
 const check = process.argv.includes("--check");
 
-function generate() {
+function generate(page) {
   // a folder of its own: TypeDoc empties its output folder first
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "api-docs-"));
   try {
-    const r = spawnSync(process.execPath, [path.join(root, "node_modules", "typedoc", "bin", "typedoc"), "--out", out, "--logLevel", "Warn"], { cwd: root, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [path.join(root, "node_modules", "typedoc", "bin", "typedoc"), "--out", out, "--logLevel", "Warn", "--entryPoints", page.entry, "--name", page.name], { cwd: root, encoding: "utf8" });
     process.stderr.write(r.stdout + r.stderr);
     if (r.status !== 0) throw new Error(`typedoc exited ${r.status}`);
     return fs.readFileSync(path.join(out, "API.md"), "utf8");
@@ -31,12 +36,12 @@ function generate() {
   }
 }
 
-/** Every name lib/index.ts exports (values and types), from the compiler. */
-function exportedNames() {
+/** Every name an entry point (lib/index.ts) exports (values and types), from the compiler. */
+function exportedNames(entry) {
   const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
-  const program = ts.createProgram([path.join(root, "lib", "index.ts")], config.options);
+  const program = ts.createProgram([path.join(root, entry)], config.options);
   const checker = program.getTypeChecker();
-  const symbol = checker.getSymbolAtLocation(program.getSourceFile(path.join(root, "lib", "index.ts")));
+  const symbol = checker.getSymbolAtLocation(program.getSourceFile(path.join(root, entry)));
   return checker.getExportsOfModule(symbol).map((s) => s.getName());
 }
 
@@ -60,26 +65,34 @@ function repairAnchors(markdown, Slugger) {
 }
 
 async function main() {
-  const text = repairAnchors(generate(), await loadSlugger());
-  const brokenLinks = await checkPages(["docs/API.md"], { "docs/API.md": text });
-  if (brokenLinks.length) {
-    console.error(`docs/API.md as generated has ${brokenLinks.length} broken link(s):\n${brokenLinks.join("\n")}`);
-    process.exit(1);
-  }
-  // "### DEFAULT\_AMI\_ALIAS", "### convertLegacyManifests()": the Markdown escapes and the call parentheses go
-  const headings = new Set([...text.matchAll(/^### (\S+)$/gm)].map((m) => m[1].replace(/\\/g, "").replace(/\(\)$/, "")));
-  const missing = exportedNames().filter((n) => !headings.has(n));
-  if (missing.length) {
-    console.error(`docs/API.md: no entry for these exports of lib/index.ts: ${missing.join(", ")}`);
-    process.exit(1);
-  }
-  if (check) {
-    const current = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : "";
-    if (current !== text) {
-      console.error("docs/API.md is stale: it differs from what the JSDoc of lib/ generates. Run `npm run docs` and commit docs/API.md.");
+  const Slugger = await loadSlugger();
+  const generated = [];
+  for (const page of PAGES) {
+    const file = path.relative(root, page.target);
+    const text = repairAnchors(generate(page), Slugger);
+    const brokenLinks = await checkPages([file], { [file]: text });
+    if (brokenLinks.length) {
+      console.error(`${file} as generated has ${brokenLinks.length} broken link(s):\n${brokenLinks.join("\n")}`);
       process.exit(1);
     }
-    console.log(`docs/API.md is current (${headings.size} entries)`);
+    // "### DEFAULT\_AMI\_ALIAS", "### convertLegacyManifests()": the Markdown escapes and the call parentheses go
+    const headings = new Set([...text.matchAll(/^### (\S+)$/gm)].map((m) => m[1].replace(/\\/g, "").replace(/\(\)$/, "")));
+    const missing = exportedNames(page.entry).filter((n) => !headings.has(n));
+    if (missing.length) {
+      console.error(`${file}: no entry for these exports of ${page.entry}: ${missing.join(", ")}`);
+      process.exit(1);
+    }
+    generated.push({ page, file, text, entries: headings.size });
+  }
+  if (check) {
+    for (const { page, file, text, entries } of generated) {
+      const current = fs.existsSync(page.target) ? fs.readFileSync(page.target, "utf8") : "";
+      if (current !== text) {
+        console.error(`${file} is stale: it differs from what the JSDoc of lib/ generates. Run \`npm run docs\` and commit ${file}.`);
+        process.exit(1);
+      }
+      console.log(`${file} is current (${entries} entries)`);
+    }
     const pages = defaultPages();
     const broken = await checkPages(pages);
     if (broken.length) {
@@ -88,8 +101,10 @@ async function main() {
     }
     console.log(`links resolve in ${pages.join(", ")}`);
   } else {
-    fs.writeFileSync(target, text);
-    console.log(`wrote docs/API.md (${headings.size} entries)`);
+    for (const { page, file, text, entries } of generated) {
+      fs.writeFileSync(page.target, text);
+      console.log(`wrote ${file} (${entries} entries)`);
+    }
   }
 }
 

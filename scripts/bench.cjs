@@ -11,7 +11,10 @@
 //  - cdktf synth: the same through the cdktf CLI (`npm run synth`), median wall ms
 //  - test suite: one `jest` run, wall ms
 //  - fleet: synth of N clusters with and without validation (scripts/bench/fleet.cjs; BENCH_FLEET="50,200")
-// Usage: npm run bench [-- --runs N] [--apps-only] [--strict]
+//  - python: the same example in Python (examples/python/, the virtualenv of `npm run test:python`), cold
+//    synth against the compiled TypeScript one, split into the jsii runtime, cdktf's provider imports, and this
+//    library's own part (its assembly's import and the calls into it; scripts/bench/python.cjs)
+// Usage: npm run bench [-- --runs N] [--apps-only] [--strict] [--python-runs N]
 //   --apps-only  only the app rows (tsx and compiled), no cdktf CLI, test suite or fleet
 //   --strict     exit 1 when a row misses its target (without it the table only says FAIL)
 "use strict";
@@ -74,6 +77,8 @@ const cWallRatio = median(capp.map((x) => x.ms)) / median(cbase.map((x) => x.ms)
 const cRssRatio = median(capp.map((x) => x.rssMb)) / median(cbase.map((x) => x.rssMb));
 const cCpuRatio = median(capp.map((x) => x.cpuMs)) / median(cbase.map((x) => x.cpuMs));
 
+const pyArg = process.argv.indexOf("--python-runs");
+const pythonRows = require("./bench/python.cjs")(pyArg > 0 ? Number(process.argv[pyArg + 1]) : Math.max(1, Math.min(runs, 3)), median(capp.map((x) => x.ms)));
 const cli = appsOnly ? [] : Array.from({ length: Math.max(1, Math.min(runs, 3)) }, () => run("npm", ["run", "--silent", "synth"]).ms);
 const test = appsOnly ? undefined : run("npx", ["jest", "--silent"]).ms;
 
@@ -87,6 +92,7 @@ const rows = [
   ["compiled: app / hand-written (wall)", `${cWallRatio.toFixed(2)}×`, `${TARGETS.wallRatio}×`, cWallRatio <= TARGETS.wallRatio],
   ["compiled: app / hand-written (RSS)", `${cRssRatio.toFixed(2)}×`, `${TARGETS.rssRatio}×`, cRssRatio <= TARGETS.rssRatio],
   ["compiled: app / hand-written (CPU)", `${cCpuRatio.toFixed(2)}×`, "—", undefined],
+  ...pythonRows,
   ...(appsOnly
     ? []
     : [

@@ -11,12 +11,14 @@ import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "..");
 const INDEX = path.join(ROOT, "lib/index.ts");
+/** The TypeScript-only entry point (`cdktf-eks-karpenter/cli`), documented in docs/API-cli.md. */
+const CLI_API = path.join(ROOT, "lib/cli-api.ts");
 
-/** Every export of lib/index.ts with the API.md section its kind goes under. */
-function exportsOfIndex(): { name: string; section: string }[] {
-  const program = ts.createProgram([INDEX], { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, resolveJsonModule: true, esModuleInterop: true, types: ["node"] });
+/** Every export of an entry point (lib/index.ts) with the API.md section its kind goes under. */
+function exportsOfIndex(entry = INDEX): { name: string; section: string }[] {
+  const program = ts.createProgram([entry], { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, resolveJsonModule: true, esModuleInterop: true, types: ["node"] });
   const checker = program.getTypeChecker();
-  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(INDEX)!)!;
+  const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   return checker.getExportsOfModule(moduleSymbol).map((s) => {
     const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
     const f = target.flags;
@@ -53,18 +55,28 @@ function entries(markdown: string): Map<string, { section: string; prose: boolea
   return out;
 }
 
-test("docs/API.md has an entry, under its kind and with a description, for every export of lib/index.ts", () => {
-  const exported = exportsOfIndex();
-  // the exports the issue found missing once are among what is checked
-  expect(exported.map((e) => e.name)).toEqual(expect.arrayContaining(["SUPPORTED_MINORS", "DEFAULT_KARPENTER_VERSION", "DEFAULT_KARPENTER_NAMESPACE", "DEFAULT_SERVICE_ACCOUNT_NAME", "UPGRADE_HAZARDS", "KNOWN_RELEASES", "supportedKubernetesVersions"]));
-  const documented = entries(fs.readFileSync(path.join(ROOT, "docs/API.md"), "utf8"));
-  const problems = exported.flatMap(({ name, section }) => {
+/** The problems of one page: exports without an entry, under the wrong kind, or without prose. */
+function undocumented(exported: { name: string; section: string }[], page: string): string[] {
+  const documented = entries(fs.readFileSync(path.join(ROOT, page), "utf8"));
+  return exported.flatMap(({ name, section }) => {
     const e = documented.get(name);
-    if (!e) return [`${name}: no entry (run npm run docs)`];
+    if (!e) return [`${name}: no entry in ${page} (run npm run docs)`];
     if (e.section !== section) return [`${name}: under "${e.section}", not "${section}"`];
     return e.prose ? [] : [`${name}: only a signature, no description (write its JSDoc)`];
   });
-  expect(problems).toEqual([]);
+}
+
+test("docs/API.md has an entry, under its kind and with a description, for every export of lib/index.ts", () => {
+  const exported = exportsOfIndex();
+  // the exports the issue found missing once are among what is checked
+  expect(exported.map((e) => e.name)).toEqual(expect.arrayContaining(["SUPPORTED_MINORS", "DEFAULT_KARPENTER_VERSION", "DEFAULT_KARPENTER_NAMESPACE", "DEFAULT_SERVICE_ACCOUNT_NAME", "KNOWN_RELEASES", "supportedKubernetesVersions"]));
+  expect(undocumented(exported, "docs/API.md")).toEqual([]);
+});
+
+test("docs/API-cli.md has an entry for every export of lib/cli-api.ts (the TypeScript-only converter and upgrade planner)", () => {
+  const exported = exportsOfIndex(CLI_API);
+  expect(exported.map((e) => e.name)).toEqual(expect.arrayContaining(["convertLegacyManifests", "upgradePlan", "UPGRADE_HAZARDS", "LegacyManifestError"]));
+  expect(undocumented(exported, "docs/API-cli.md")).toEqual([]);
 });
 
 test("the entry reader sees a missing export, a misplaced one and one without a description", () => {

@@ -7,7 +7,8 @@ import { synthApp } from "./examples/synth";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { convertLegacyManifests, DiscoveryTags, formatNotes, formatValidationReport, Ec2NodeClass, Karpenter, KarpenterCluster, KarpenterValidationError, NodePool, SystemNodeGroup, upgradePlan, upgradePlanMarkdown, validateApp } from "cdktf-eks-karpenter";
+import { DiscoveryTags, formatValidationReport, Ec2NodeClass, Karpenter, KarpenterCluster, KarpenterValidationError, NodePool, SystemNodeGroup, validateApp } from "cdktf-eks-karpenter";
+import { convertLegacyManifests, formatNotes, upgradePlan, upgradePlanMarkdown } from "cdktf-eks-karpenter/cli";
 import { EksAddon } from "@cdktf/provider-aws/lib/eks-addon";
 
 function clusterStack() {

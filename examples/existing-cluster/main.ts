@@ -5,7 +5,8 @@ import { Construct } from "constructs";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { convertLegacyManifests, Ec2NodeClass, IKarpenterCluster, Karpenter, KarpenterCluster, NodePool } from "../../lib";
+import { Ec2NodeClass, IKarpenterCluster, Karpenter, KarpenterCluster, NodePool } from "../../lib";
+import { convertLegacyManifests } from "../../lib/cli-api";
 
 /**
  * Karpenter on a cluster this app does not create (`KarpenterCluster.fromClusterName`), with the

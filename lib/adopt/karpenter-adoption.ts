@@ -70,9 +70,10 @@ export interface AdoptedInterruptionQueue {
    * target: they are imported, with their targets (`<rule>/<targetId>`). Events without a name here
    * get new rules; the old ones keep sending to the same queue until their owner deletes them
    * (Karpenter handles a message twice without harm).
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none adopted
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /** The target ID of the queue on each adopted rule. @default "KarpenterInterruptionQueueTarget" (CloudFormation and terraform-aws-eks) */
   readonly targetId?: string;
 }
@@ -135,9 +136,10 @@ export interface GettingStartedAdoptionProps {
   /**
    * The names CloudFormation generated for the stack's rules (`Karpenter-<cluster>-SpotInterruptionRule-<random>`),
    * per event: `aws cloudformation describe-stack-resources --stack-name Karpenter-<cluster>`.
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none: new rules are created, and the stack's are deleted with the stack
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /** The namespace the guide installed into (`KARPENTER_NAMESPACE`). @default "kube-system" (the v1.x guide's) */
   readonly namespace?: string;
   /**
@@ -204,9 +206,10 @@ export interface TerraformAwsEksModuleAdoptionProps {
   /**
    * The rules' names (`KarpenterHealthEvent-<suffix>`, `KarpenterSpotInterrupt-…`, `KarpenterInstanceRebalance-…`,
    * `KarpenterInstanceStateChange-…`, v21 `KarpenterCRInterruption-…`), per event.
+   * Keys: an {@link InterruptionEventKey} (`ScheduledChange`, `SpotInterruption`, `Rebalance`, `InstanceStateChange`, `CapacityReservation`); any other key is an error naming it.
    * @default none adopted: new rules are created
    */
-  readonly ruleNames?: Partial<Record<InterruptionEventKey, string>>;
+  readonly ruleNames?: { [event: string]: string };
   /**
    * The module's Pod Identity association ID (`a-…`; may be a token): `aws eks list-pod-identity-associations
    * --cluster-name <cluster> --namespace kube-system --service-account karpenter`. Required when
@@ -271,4 +274,31 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
 function upstreamPolicyGroups(v: ReturnType<typeof resolveKarpenterVersion>): string[] {
   const s = "x";
   return controllerPolicyGroups(v, { partition: s, region: s, account: s, clusterName: s, clusterArn: s, nodeRoleArn: s, queueArn: s }).map((g) => g.key);
+}
+
+/**
+ * The adoption presets for every language: {@link gettingStartedAdoption} and
+ * {@link terraformAwsEksModuleAdoption} of the TypeScript API as static methods (jsii bindings carry
+ * no module-level function). Give the result to the `Karpenter` construct's `adopt` prop.
+ */
+export class AdoptionPresets {
+  /**
+   * The install of the Karpenter getting-started guide (v1.x): see {@link gettingStartedAdoption}.
+   * @param props the cluster name, the version the guide installed and what eksctl created
+   * @throws an error naming the field for an unsupported `version` or a missing association ID
+   */
+  public static gettingStarted(props: GettingStartedAdoptionProps): KarpenterAdoption {
+    return gettingStartedAdoption(props);
+  }
+
+  /**
+   * An install by terraform-aws-eks `modules/karpenter` v19, v20 or v21: see {@link terraformAwsEksModuleAdoption}.
+   * @param props the module's major version and the names it generated
+   * @throws an error naming the field for another major version, a missing name, or a missing association ID
+   */
+  public static terraformAwsEksModule(props: TerraformAwsEksModuleAdoptionProps): KarpenterAdoption {
+    return terraformAwsEksModuleAdoption(props);
+  }
+
+  private constructor() {}
 }

@@ -30,8 +30,21 @@ export interface IrsaControllerIdentity {
   readonly oidcProviderArn?: string;
 }
 
-/** How the controller gets its role. */
-export type ControllerIdentity = PodIdentityControllerIdentity | IrsaControllerIdentity;
+/**
+ * How the controller gets its role: `{ type: "podIdentity" }` ({@link PodIdentityControllerIdentity})
+ * or `{ type: "irsa", oidcProviderArn? }` ({@link IrsaControllerIdentity}). One struct for both, so that
+ * every jsii language has a typed prop (a union of structs reaches Java, .NET and Go as an untyped
+ * object); `oidcProviderArn` with `type: "podIdentity"` is refused, naming the field.
+ */
+export interface ControllerIdentity {
+  /** `"podIdentity"` (EKS Pod Identity: trust `pods.eks.amazonaws.com` + `aws_eks_pod_identity_association`) or `"irsa"` (IAM roles for service accounts: federated trust, no association). */
+  readonly type: "podIdentity" | "irsa";
+  /**
+   * With `type: "irsa"` only: the ARN of the cluster's IAM OIDC provider; see {@link IrsaControllerIdentity.oidcProviderArn}.
+   * @default the app's `IamOpenidConnectProvider` for the cluster's issuer, else derived from the issuer URL
+   */
+  readonly oidcProviderArn?: string;
+}
 
 /** One extra IAM statement for {@link KarpenterControllerRoleProps.additionalStatements}. */
 export interface IamPolicyStatement {

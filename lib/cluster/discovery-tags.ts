@@ -45,7 +45,7 @@ export interface DiscoveryTagsProps {
    * @default none (only the security group is tagged)
    * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, a subnet listed twice, or a `Subnet` whose tags Terraform manages
    */
-  readonly subnets?: ReadonlyArray<string | Subnet>;
+  readonly subnets?: (string | Subnet)[];
   /**
    * The ONE security group Karpenter nodes get: by default the EKS-created cluster security group.
    * Exactly one group carries the tag because every group the selector finds is attached to the
@@ -102,6 +102,8 @@ export interface DiscoveryTagsProps {
  * that another DiscoveryTags of the same cluster already tags, in any stack of the app
  */
 export class DiscoveryTags extends Construct {
+  /** The tag key EC2NodeClass selector terms look for: `"karpenter.sh/discovery"`; {@link DISCOVERY_TAG_KEY} in TypeScript. */
+  public static readonly DEFAULT_TAG_KEY: string = DISCOVERY_TAG_KEY;
   /**
    * The tag map to merge into the `tags` of private subnets you create yourself.
    * @param cluster the cluster (its name is the tag value), or the cluster name (a literal must be an
@@ -138,8 +140,8 @@ export class DiscoveryTags extends Construct {
 
   /** The tag value written. */
   public readonly tagValue: string;
-  /** One `aws_ec2_tag` per subnet, in the order given. */
-  public readonly subnetTags: Ec2Tag[];
+  /** One `aws_ec2_tag` per subnet, in the order given (the static {@link DiscoveryTags.subnetTags} gives the tag map for a subnet's own `tags`). */
+  public readonly subnetTagResources: Ec2Tag[];
   /** The `aws_ec2_tag` on the security group. */
   public readonly securityGroupTag: Ec2Tag;
 
@@ -167,7 +169,7 @@ export class DiscoveryTags extends Construct {
     problems.throwIfAny(this, { remove: true });
     if (!cluster) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.subnetTags = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
+    this.subnetTagResources = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
     const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
     this.securityGroupTag = new Ec2Tag(this, "security-group", { resourceId: securityGroupId, key, value: this.tagValue });
     useProvider(this, "aws", provider);

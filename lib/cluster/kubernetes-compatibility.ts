@@ -62,13 +62,21 @@ function kubernetesSupport(version: string): KubernetesSupport {
   return found;
 }
 
+/** The Kubernetes minors a Karpenter release runs on (both ends included). */
+export interface KubernetesVersionRange {
+  /** The oldest Kubernetes minor, e.g. `"1.26"`. */
+  readonly oldest: string;
+  /** The newest Kubernetes minor, e.g. `"1.34"`. */
+  readonly newest: string;
+}
+
 /**
  * The Kubernetes versions a Karpenter release runs on, e.g. `{ oldest: "1.26", newest: "1.34" }` for
  * 1.6.8 (Karpenter compatibility matrix and the controller's own version check, see kubernetesSupportTable()).
  * @param karpenterVersion a Karpenter release such as `"1.6.8"`
  * @throws KarpenterValidationError for a version this library does not support
  */
-export function supportedKubernetesVersions(karpenterVersion: string): { readonly oldest: string; readonly newest: string } {
+export function supportedKubernetesVersions(karpenterVersion: string): KubernetesVersionRange {
   const s = kubernetesSupport(resolveKarpenterVersion("supportedKubernetesVersions", karpenterVersion, "karpenterVersion").full);
   return { oldest: `1.${s.minMinor}`, newest: `1.${s.maxMinor}` };
 }

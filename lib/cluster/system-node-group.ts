@@ -147,6 +147,10 @@ export interface SystemNodeGroupProps {
  * two regions needs `roleName` on one of them
  */
 export class SystemNodeGroup extends Construct {
+  /** The key of the label every system node carries (`node-role`); {@link SYSTEM_NODE_LABEL} in TypeScript. */
+  public static readonly NODE_LABEL_KEY: string = SYSTEM_NODE_LABEL.key;
+  /** The value of that label (`system`); the Karpenter controller's node selector matches it. */
+  public static readonly NODE_LABEL_VALUE: string = SYSTEM_NODE_LABEL.value;
   /**
    * The nodes' IAM role, trusted by `ec2.<partition DNS suffix>`, with the worker node, VPC CNI and
    * ECR pull-only policies; its name is `roleName` or `<cluster name>-system-node`.

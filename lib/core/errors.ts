@@ -1,6 +1,29 @@
 import { IConstruct } from "constructs";
 
 /**
+ * One problem with the input, as every language sees it: {@link KarpenterValidationError} in
+ * TypeScript is one, and {@link AppValidationReport.errors} lists them. Python, Java, .NET and Go
+ * receive a constructor's error as their runtime's exception (Python `RuntimeError`) whose message
+ * is {@link message} (every problem of the construct, one per line); `validateApp` returns the
+ * synth-time problems as these.
+ */
+export interface ValidationProblem {
+  /** The construct path (or the name of the function) that rejected the input, e.g. `eks/karpenter`. */
+  readonly path: string;
+  /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */
+  readonly field: string;
+  /**
+   * The value that was rejected, as given.
+   * @default undefined: the field was missing
+   */
+  readonly value?: any;
+  /** What would have been accepted, as a sentence. */
+  readonly allowed: string;
+  /** The whole message: `<path>: <field> = <value> is invalid: <allowed>`, or a heading and one line per problem. */
+  readonly message: string;
+}
+
+/**
  * The error every construct of this library throws for bad input.
  *
  * Its message names where the problem is (the construct path), which field, the value given and
@@ -12,8 +35,12 @@ import { IConstruct } from "constructs";
  * comes in ONE KarpenterValidationError whose {@link problems} lists them (its own `path`, `field`
  * and `value` are those of the first). `validateApp(app)` returns the same problems, and the
  * warnings, without throwing.
+ *
+ * TypeScript only (a jsii class cannot extend `Error`): in Python, Java, .NET and Go the error
+ * arrives as the runtime's exception carrying the same message (see {@link ValidationProblem}).
+ * @jsii ignore
  */
-export class KarpenterValidationError extends Error {
+export class KarpenterValidationError extends Error implements ValidationProblem {
   /** The construct path (or the name of the function) that rejected the input. */
   public readonly path: string;
   /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */

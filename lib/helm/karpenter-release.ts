@@ -6,7 +6,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { chooseProvider } from "../core/provider-choice";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
-import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
 import { checkValuePaths } from "./chart-values";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
@@ -211,6 +211,14 @@ export interface KarpenterReleaseProps {
  * the values YAML (a list or map token; boolean settings may be tokens)
  */
 export class KarpenterRelease extends Construct {
+  /** The chart repository: `"oci://public.ecr.aws/karpenter"`; {@link KARPENTER_CHART_REPOSITORY} in TypeScript. */
+  public static readonly CHART_REPOSITORY: string = KARPENTER_CHART_REPOSITORY;
+  /** The namespace installed into when none is given: `"kube-system"`; {@link DEFAULT_KARPENTER_NAMESPACE} in TypeScript. */
+  public static readonly DEFAULT_NAMESPACE: string = DEFAULT_KARPENTER_NAMESPACE;
+  /** The controller's service account when none is given: `"karpenter"`; {@link DEFAULT_SERVICE_ACCOUNT_NAME} in TypeScript. */
+  public static readonly DEFAULT_SERVICE_ACCOUNT_NAME: string = DEFAULT_SERVICE_ACCOUNT_NAME;
+  /** The controller resources used when none are given (requests 500m CPU / 512Mi, limit 512Mi memory); {@link DEFAULT_CONTROLLER_RESOURCES} in TypeScript. */
+  public static readonly DEFAULT_CONTROLLER_RESOURCES: ControllerResources = DEFAULT_CONTROLLER_RESOURCES;
   /** The `helm_release` resource. */
   public readonly release: Release;
   /** The cluster the controller runs on (the `cluster` prop). */

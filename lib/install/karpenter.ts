@@ -13,8 +13,8 @@ import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease, KarpenterCrdReleasePr
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "../helm/karpenter-release";
 import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
 import { SystemNodeGroup } from "../cluster/system-node-group";
-import { Ec2NodeClass, Ec2NodeClassProps } from "../nodes/ec2-node-class";
-import { NodePool, NodePoolProps } from "../nodes/node-pool";
+import { AddEc2NodeClassProps, Ec2NodeClass, Ec2NodeClassProps } from "../nodes/ec2-node-class";
+import { AddNodePoolProps, NodePool, NodePoolProps } from "../nodes/node-pool";
 import { chartFullName } from "../helm/helm";
 import { sameInstallTarget } from "../cluster/cluster-identity";
 import { onePerClusterProblems, registerInstall } from "../cluster/install-index";
@@ -453,7 +453,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * @param props the EC2NodeClass spec and options (everything but `karpenter`)
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
-  public addEc2NodeClass(id: string, props: Omit<Ec2NodeClassProps, "karpenter"> = {}): Ec2NodeClass {
+  public addEc2NodeClass(id: string, props: AddEc2NodeClassProps = {}): Ec2NodeClass {
     return new Ec2NodeClass(this, `node-class-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
   }
 
@@ -467,7 +467,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * @param props the NodePool spec and its `nodeClass` (everything but `karpenter`)
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
-  public addNodePool(id: string, props: Omit<NodePoolProps, "karpenter">): NodePool {
+  public addNodePool(id: string, props: AddNodePoolProps): NodePool {
     return new NodePool(this, `node-pool-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
   }
 

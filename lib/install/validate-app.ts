@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "../core/errors";
+import { ValidationProblem } from "../core/errors";
 import { inOnePass, runStackChecks, withChecksCollected } from "../core/synth-checks";
 
 /** A message attached to a construct: a warning, or a failure of a validation that is not this library's. */
@@ -13,8 +13,11 @@ export interface ValidationMessage {
 
 /** What {@link validateApp} found. */
 export interface AppValidationReport {
-  /** The problems this library's synth-time checks found (the ones `app.synth()` would throw), each with `path`, `field` and `value`. */
-  readonly errors: KarpenterValidationError[];
+  /**
+   * The problems this library's synth-time checks found (the ones `app.synth()` would throw), each
+   * with `path`, `field` and `value`. In TypeScript each is a `KarpenterValidationError`.
+   */
+  readonly errors: ValidationProblem[];
   /** Failures of other validations: cdktf's own (e.g. a stack without a provider) and any your constructs add. */
   readonly otherErrors: ValidationMessage[];
   /**
@@ -53,6 +56,38 @@ export function validateApp(scope: IConstruct): AppValidationReport {
     const warnings = all.flatMap((c) => c.node.metadata.filter((m) => m.type === WARNING).map((m) => ({ path: c.node.path, message: String(m.data) })));
     return { errors, otherErrors, warnings };
   });
+}
+
+/**
+ * App-wide validation for every language: {@link validateApp} and {@link formatValidationReport} of
+ * the TypeScript API as static methods (jsii bindings carry no module-level function).
+ *
+ * ```ts
+ * const report = AppValidation.validate(app);
+ * if (report.errors.length > 0) throw new Error(AppValidation.formatReport(report));
+ * ```
+ */
+export class AppValidation {
+  /**
+   * Runs every validation of an app (or of one stack) without synthesizing and returns what it
+   * found instead of throwing: this library's synth-time checks, other validations and the
+   * warnings. See {@link validateApp}.
+   * @param scope an App, or a stack (then only that stack)
+   */
+  public static validate(scope: IConstruct): AppValidationReport {
+    return validateApp(scope);
+  }
+
+  /**
+   * The report as text, one line per finding (`error: …`, `warning: …`), or an empty string when
+   * there is nothing. See {@link formatValidationReport}.
+   * @param report what {@link AppValidation.validate} returned
+   */
+  public static formatReport(report: AppValidationReport): string {
+    return formatValidationReport(report);
+  }
+
+  private constructor() {}
 }
 
 /**

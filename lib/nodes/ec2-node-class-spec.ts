@@ -148,7 +148,11 @@ export type ReservedResource = "cpu" | "memory" | "ephemeral-storage" | "pid";
  * Source: EC2NodeClass CRD, `KubeletConfiguration`; Karpenter v1.15 docs, "NodeClasses: spec.kubelet".
  */
 export interface KubeletConfiguration {
-  /** Any other KubeletConfiguration field (Karpenter 1.15+, AL2023 and Custom only), written as the kubelet reads it. */
+  /**
+   * Any other KubeletConfiguration field (Karpenter 1.15+, AL2023 and Custom only), written as the kubelet reads it.
+   * TypeScript only: jsii structs have no index signature, so Python, Java, .NET and Go pass the 12 typed fields.
+   * @jsii ignore
+   */
   readonly [field: string]: unknown;
   /** Cluster DNS server IPs. @default the AMI's default (kube-dns service IP) */
   readonly clusterDNS?: string[];

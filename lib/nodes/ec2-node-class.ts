@@ -1,5 +1,6 @@
 import { Construct } from "constructs";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
+import type { INodeClassRef } from "./node-pool-spec";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -30,20 +31,11 @@ export const DEFAULT_AMI_ALIAS = "al2023@latest";
 export const DEFAULT_NODE_CLASS_DELETE_TIMEOUT = "20m";
 
 /**
- * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
- * its defaults and ordering come from.
+ * Props of {@link Karpenter.addEc2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions})
+ * plus where its defaults and ordering come from — every prop of {@link Ec2NodeClassProps} but
+ * `karpenter` (the install it is added to).
  */
-export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
-  /**
-   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
-   * role, discovery tag value = its cluster name, `version` = its version) and orders the
-   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
-   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
-   * the controller.
-   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
-   * selector terms) and order with `dependsOn`
-   */
-  readonly karpenter?: IKarpenterInstallation;
+export interface AddEc2NodeClassProps extends Ec2NodeClassOptions {
   /**
    * The cluster whose name is the value of the `karpenter.sh/discovery` tag in the default subnet
    * and security group selector terms.
@@ -90,6 +82,23 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
 }
 
 /**
+ * Props of {@link Ec2NodeClass}: the EC2NodeClass spec ({@link Ec2NodeClassOptions}) plus where
+ * its defaults and ordering come from ({@link AddEc2NodeClassProps}) and the install it belongs to.
+ */
+export interface Ec2NodeClassProps extends AddEc2NodeClassProps {
+  /**
+   * The Karpenter installation the class belongs to. Supplies the defaults (`role` = its node
+   * role, discovery tag value = its cluster name, `version` = its version) and orders the
+   * manifest after its controller release (same stack: `depends_on`; another stack: a stack
+   * dependency), so destroy removes the class — and, through its finalizer, the nodes — before
+   * the controller.
+   * @default none: building-block mode, give `role` (or `instanceProfile`), `cluster` (or the
+   * selector terms) and order with `dependsOn`
+   */
+  readonly karpenter?: IKarpenterInstallation;
+}
+
+/**
  * A Karpenter `karpenter.k8s.aws/v1` EC2NodeClass, emitted as a `kubernetes_manifest`: how
  * nodes launch on EC2 (AMI, subnets, security groups, IAM role, block devices, kubelet, IMDS…).
  *
@@ -118,7 +127,11 @@ export interface Ec2NodeClassProps extends Ec2NodeClassOptions {
  *
  * Upstream: EC2NodeClass CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
-export class Ec2NodeClass extends Construct {
+export class Ec2NodeClass extends Construct implements INodeClassRef {
+  /** The AMI alias used when none is given (and `amiFamily` is unset or `AL2023`): `"al2023@latest"`; {@link DEFAULT_AMI_ALIAS} in TypeScript. */
+  public static readonly DEFAULT_AMI_ALIAS: string = DEFAULT_AMI_ALIAS;
+  /** The delete timeout of the manifest when `deleteTimeout` is not given: `"20m"`; {@link DEFAULT_NODE_CLASS_DELETE_TIMEOUT} in TypeScript. */
+  public static readonly DEFAULT_DELETE_TIMEOUT: string = DEFAULT_NODE_CLASS_DELETE_TIMEOUT;
   /** `apiVersion` of the emitted object. */
   public static readonly API_VERSION = "karpenter.k8s.aws/v1";
   /** `kind` of the emitted object. */
@@ -138,7 +151,7 @@ export class Ec2NodeClass extends Construct {
    * The emitted `spec` (after defaults): the manifest's `spec` before unset fields are dropped and
    * keys sorted. The name is not part of it: see {@link name} (`metadata.name`).
    */
-  public readonly spec: Omit<Ec2NodeClassOptions, "name">;
+  public readonly spec: Ec2NodeClassOptions;
   /** The `kubernetes_manifest` resource. */
   public readonly manifest: Manifest;
   /** The Kubernetes provider of the manifest; undefined: the stack's default. */

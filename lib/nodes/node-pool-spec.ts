@@ -144,6 +144,27 @@ export interface Disruption {
 }
 
 /**
+ * The node class a NodePool launches with (`spec.template.spec.nodeClassRef`): an {@link Ec2NodeClass}
+ * of this app (which implements this interface), or a reference by name from
+ * {@link NodeClassRef.named} to an EC2NodeClass managed elsewhere. In TypeScript a plain object
+ * `{ name, group?, kind? }` ({@link NodeClassReference}) is one too.
+ */
+export interface INodeClassRef {
+  /** The node class's `metadata.name` (a DNS-1123 subdomain). */
+  readonly name: string;
+  /**
+   * The API group of the node class; any other than `karpenter.k8s.aws` is an error.
+   * @default "karpenter.k8s.aws"
+   */
+  readonly group?: string;
+  /**
+   * The kind of the node class; any other than `EC2NodeClass` is an error.
+   * @default "EC2NodeClass"
+   */
+  readonly kind?: string;
+}
+
+/**
  * A reference to a node class that is not an {@link Ec2NodeClass} of this app
  * (`spec.template.spec.nodeClassRef`), e.g. `{ name: "default" }` for an EC2NodeClass applied
  * with kubectl or another stack's tooling. Ordering against it is then the user's job.

@@ -5,7 +5,7 @@ import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider
 import { checkProvider, chooseProvider, providerName } from "../core/provider-choice";
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
-import { NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
+import { INodeClassRef, NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "../core/errors";
 import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./node-pool-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
@@ -19,10 +19,11 @@ import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
 
 /**
- * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
- * flattened) plus its node class and where its version and ordering come from.
+ * Props of {@link Karpenter.addNodePool}: the NodePool spec ({@link NodePoolOptions}, with
+ * `spec.template` flattened) plus its node class and where its version and ordering come from —
+ * every prop of {@link NodePoolProps} but `karpenter` (the install it is added to).
  */
-export interface NodePoolProps extends NodePoolOptions {
+export interface AddNodePoolProps extends NodePoolOptions {
   /**
    * The node class the pool launches with (`spec.template.spec.nodeClassRef`): an
    * {@link Ec2NodeClass} of this app — the pool is then ordered after it (same stack:
@@ -30,15 +31,11 @@ export interface NodePoolProps extends NodePoolOptions {
    * class — or a plain reference `{ name }` to an EC2NodeClass managed elsewhere, in which case
    * ordering is yours (`dependsOn`, stack dependencies). An Ec2NodeClass of another
    * installation (or of a cluster known to differ) is an error: its EC2NodeClass exists on the
-   * other cluster only.
+   * other cluster only. In Python, Java, .NET and Go: the Ec2NodeClass itself (or
+   * `NodeClassRef.of(nodeClass)`), or `NodeClassRef.named("default")`; in TypeScript also a plain
+   * `{ name, group?, kind? }`.
    */
-  readonly nodeClass: Ec2NodeClass | NodeClassReference;
-  /**
-   * The Karpenter installation: its version checks the spec, its spot service-linked role
-   * setting decides the spot warning, and the manifest is ordered after its controller release.
-   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
-   */
-  readonly karpenter?: IKarpenterInstallation;
+  readonly nodeClass: INodeClassRef;
   /**
    * The Karpenter version the spec is checked against, e.g. `"1.14.1"`; must agree with
    * `karpenter` and with an Ec2NodeClass `nodeClass`.
@@ -59,6 +56,73 @@ export interface NodePoolProps extends NodePoolOptions {
    * @default none
    */
   readonly dependsOn?: ITerraformDependable[];
+}
+
+/** Options of {@link NodeClassRef.named}: the group and kind, which only `karpenter.k8s.aws` `EC2NodeClass` may be. */
+export interface NodeClassRefOptions {
+  /**
+   * The API group of the node class; any other than `karpenter.k8s.aws` is an error at the NodePool.
+   * @default "karpenter.k8s.aws"
+   */
+  readonly group?: string;
+  /**
+   * The kind of the node class; any other than `EC2NodeClass` is an error at the NodePool.
+   * @default "EC2NodeClass"
+   */
+  readonly kind?: string;
+}
+
+/**
+ * The node class of a NodePool ({@link NodePoolProps.nodeClass}), for every language: an
+ * {@link Ec2NodeClass} of this app (`NodeClassRef.of(nodeClass)`, the class itself), or an
+ * EC2NodeClass managed elsewhere by its name (`NodeClassRef.named("default")`; ordering against it is
+ * then the user's job). TypeScript may also pass the Ec2NodeClass or a plain `{ name }` directly.
+ */
+export class NodeClassRef implements INodeClassRef {
+  /**
+   * An Ec2NodeClass of this app: the pool is ordered after it and takes its version, installation and Kubernetes provider.
+   * @param nodeClass the Ec2NodeClass
+   */
+  public static of(nodeClass: Ec2NodeClass): INodeClassRef {
+    return nodeClass;
+  }
+
+  /**
+   * An EC2NodeClass this app does not create (applied with kubectl, another stack's tooling), by its
+   * `metadata.name`. The name, group and kind are checked by the NodePool, with its other props.
+   * @param name the node class's `metadata.name` (a DNS-1123 subdomain)
+   * @param options the group and kind (only `karpenter.k8s.aws` `EC2NodeClass`)
+   */
+  public static named(name: string, options: NodeClassRefOptions = {}): INodeClassRef {
+    return new NodeClassRef(name, options);
+  }
+
+  /** The node class's `metadata.name`. */
+  public readonly name: string;
+  /** The API group, when given. */
+  public readonly group?: string;
+  /** The kind, when given. */
+  public readonly kind?: string;
+
+  private constructor(name: string, options: NodeClassRefOptions) {
+    this.name = name;
+    this.group = options.group;
+    this.kind = options.kind;
+  }
+}
+
+/**
+ * Props of {@link NodePool}: the NodePool spec ({@link NodePoolOptions}, with `spec.template`
+ * flattened), its node class and where its version and ordering come from ({@link AddNodePoolProps}),
+ * and the install it belongs to.
+ */
+export interface NodePoolProps extends AddNodePoolProps {
+  /**
+   * The Karpenter installation: its version checks the spec, its spot service-linked role
+   * setting decides the spot warning, and the manifest is ordered after its controller release.
+   * @default the node class's `karpenter` (when `nodeClass` is an Ec2NodeClass), else none
+   */
+  readonly karpenter?: IKarpenterInstallation;
 }
 
 /**
@@ -96,6 +160,8 @@ export interface NodePoolProps extends NodePoolOptions {
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
 export class NodePool extends Construct {
+  /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type` (`In ["on-demand"]`); {@link DEFAULT_CAPACITY_TYPE_REQUIREMENT} in TypeScript. */
+  public static readonly DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = DEFAULT_CAPACITY_TYPE_REQUIREMENT;
   /** `apiVersion` of the emitted object. */
   public static readonly API_VERSION = "karpenter.sh/v1";
   /** `kind` of the emitted object. */
@@ -105,8 +171,8 @@ export class NodePool extends Construct {
   public readonly name: string;
   /** The Karpenter version the spec was checked against, e.g. `"1.14.1"`. */
   public readonly version: string;
-  /** The emitted `nodeClassRef` (group, kind and name). */
-  public readonly nodeClassRef: Required<NodeClassReference>;
+  /** The emitted `nodeClassRef`: its name, with `group` and `kind` always filled in. */
+  public readonly nodeClassRef: NodeClassReference;
   /** The requirements as emitted (the user's, plus the capacity-type default when added). */
   public readonly requirements: NodeSelectorRequirement[];
   /** True when the pool may launch spot capacity (false when unknown because of tokens). */

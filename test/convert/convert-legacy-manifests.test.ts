@@ -1,4 +1,5 @@
-import { convertLegacyManifests, KarpenterValidationError, LegacyManifestError } from "../../lib";
+import { KarpenterValidationError } from "../../lib";
+import { convertLegacyManifests, LegacyManifestError } from "../../lib/cli-api";
 import { thrown } from "../helpers";
 import { awsNodeTemplate, noteAbout, provisioner } from "./util";
 

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The Python package at work (issue 22), after `npm run package` built dist/packages/python/*.whl:
+#  1. a virtualenv with cdktf 0.21.0 and the three cdktf provider packages (examples/python/requirements.txt),
+#     kept outside the repository in ~/.cache/cdktf-eks-karpenter/python-venv and rebuilt when the pins change;
+#     the wheel is (re)installed into it on every run
+#  2. examples/python/ (the main example app written in Python) and examples/eks-karpenter/ (TypeScript)
+#     synthesize into two temporary folders; their files must be byte-identical once absolute paths
+#     (the repository, the output folder) are replaced by placeholders
+#  3. test/python/ (unittest): an invalid prop raises with the library's full message; synth-time problems
+#     come back from AppValidation.validate() as structs
+# Times of each step are printed. Fails on the first difference, naming the file and the first differing line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root="$PWD"
+export CHECKPOINT_DISABLE=1 JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION="${JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION:-20}"
+cache="${XDG_CACHE_HOME:-$HOME/.cache}/cdktf-eks-karpenter"
+venv="$cache/python-venv"
+python="${PYTHON:-python3}"
+
+shopt -s nullglob
+wheels=(dist/packages/python/cdktf_eks_karpenter-*.whl)
+if [ "${#wheels[@]}" -ne 1 ]; then
+  echo "python-example: expected one wheel in dist/packages/python/, found ${#wheels[@]}: run npm run build && npm run package" >&2
+  exit 1
+fi
+
+t0=$SECONDS
+pins="$(grep -v '^#' examples/python/requirements.txt | sed '/^$/d' | sort)"
+if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.pins" 2>/dev/null)" != "$pins" ]; then
+  echo "python-example: creating $venv ($("$python" --version))"
+  rm -rf "$venv"
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r examples/python/requirements.txt
+  printf '%s' "$pins" >"$venv/.pins"
+fi
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "${wheels[0]}"
+echo "python-example: virtualenv ready with ${wheels[0]##*/} ($((SECONDS - t0)) s)"
+
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+t1=$SECONDS
+CDKTF_OUTDIR="$out/ts" npx tsx examples/eks-karpenter/main.ts
+t2=$SECONDS
+(cd examples/python && CDKTF_OUTDIR="$out/python" "$venv/bin/python" main.py)
+t3=$SECONDS
+echo "python-example: synth TypeScript $((t2 - t1)) s, Python $((t3 - t2)) s"
+
+# only absolute paths may differ: the repository and the output folder become placeholders
+normalise() { sed -e "s|$out/ts|<OUT>|g" -e "s|$out/python|<OUT>|g" -e "s|$root|<REPO>|g" "$1"; }
+ts_files="$(cd "$out/ts" && find . -type f | sort)"
+py_files="$(cd "$out/python" && find . -type f | sort)"
+if [ "$ts_files" != "$py_files" ]; then
+  echo "python-example: the two outputs hold different files:" >&2
+  diff <(echo "$ts_files") <(echo "$py_files") >&2 || true
+  exit 1
+fi
+n=0
+while IFS= read -r f; do
+  if ! cmp -s <(normalise "$out/ts/$f") <(normalise "$out/python/$f"); then
+    echo "python-example: $f differs between the TypeScript and the Python example:" >&2
+    diff <(normalise "$out/ts/$f") <(normalise "$out/python/$f") | head -n 20 >&2 || true
+    exit 1
+  fi
+  n=$((n + 1))
+done <<<"$ts_files"
+echo "python-example: the Python example's $n files equal the TypeScript example's byte for byte"
+
+t4=$SECONDS
+"$venv/bin/python" -m unittest discover -s test/python -v 2>&1 | grep -v "^b'!!"
+echo "python-example: Python tests $((SECONDS - t4)) s; total $((SECONDS - t0)) s"
