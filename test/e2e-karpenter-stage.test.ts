@@ -206,6 +206,49 @@ describe("Karpenter stage: pure parts", () => {
     expect(stage.claimSatisfiesPool(claim(["amd64"], ["5"]), pool)).toEqual(["karpenter.k8s.aws/instance-generation: 5 not Gt 5"]);
   });
 
+  describe("which release runs", () => {
+    // versions.txt as the stage reads it: a row per minor, a note for the patches whose controller cannot be built
+    const versionsText = [
+      "# - 1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy",
+      "#   refuses (403 Forbidden).",
+      "# - 1.15.10 builds fine.",
+      "karpenter-1.14 github.com/aws/karpenter-provider-aws v1.14.1 x controller 1.14.1",
+    ].join("\n");
+    const tools = { "karpenter-1.14": { version: "v1.14.1" }, "karpenter-1.15": { version: "v1.15.0" } };
+
+    test("a release with its own controller runs as itself", () => {
+      expect(stage.selectRelease("1.14.1", tools, versionsText)).toMatchObject({ run: "1.14.1", substitute: false, tool: "karpenter-1.14" });
+      expect(stage.selectRelease("1.15.0", tools, versionsText)).toMatchObject({ run: "1.15.0", substitute: false, tool: "karpenter-1.15" });
+    });
+
+    test("a blocked release runs as the built patch of its minor, saying why", () => {
+      const sel = stage.selectRelease("1.15.2", tools, versionsText);
+      expect(sel).toMatchObject({ requested: "1.15.2", run: "1.15.0", substitute: true, tool: "karpenter-1.15" });
+      expect(sel.why).toBe("1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy refuses (403 Forbidden).");
+    });
+
+    test("a release nobody recorded as blocked is not stood in for: it needs its own row", () => {
+      const sel = stage.selectRelease("1.14.3", tools, versionsText);
+      expect(sel.run).toBeUndefined();
+      expect(sel.why).toMatch(/karpenter-1\.14 row builds v1\.14\.1, not v1\.14\.3/);
+      // 1.15.10 is named by a note, but not as blocked (and 1.15.1's note does not name 1.15.10)
+      expect(stage.selectRelease("1.15.10", tools, versionsText).run).toBeUndefined();
+    });
+
+    test("a minor without a row runs nothing, blocked or not", () => {
+      expect(stage.selectRelease("1.13.1", tools, versionsText)).toMatchObject({ run: undefined, why: "scripts/tools/versions.txt has no karpenter-1.13 row" });
+      expect(stage.selectRelease("1.15.2", { "karpenter-1.14": tools["karpenter-1.14"] }, versionsText)).toMatchObject({ run: undefined, substitute: false });
+    });
+
+    test("two syntheses of the app differ only in the release string, or the difference is named", () => {
+      const at = (v: string, policy = "p") => ({ eks: { helm_release: { k: { version: v, values: [`image: v${v}`] } }, aws_iam_policy: { c: { policy } } } });
+      expect(stage.releaseDiff(at("1.15.2"), at("1.15.0"), "1.15.2", "1.15.0")).toEqual({ diffs: [], count: 2 });
+      expect(stage.releaseDiff(at("1.15.2", "q"), at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(['eks.aws_iam_policy.c.policy: "q" vs "p"']);
+      // a stack only one of them has is a difference too
+      expect(stage.releaseDiff({ ...at("1.15.2"), extra: {} }, at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(["extra: {} vs null"]);
+    });
+  });
+
   test("the broken inputs of the stage's self-test each name the check they must fail", () => {
     expect(Object.keys(stage.BREAKS).sort()).toEqual(["node-role", "queue-target"]);
     for (const b of Object.values(stage.BREAKS) as any[]) expect(typeof b.check).toBe("string");
