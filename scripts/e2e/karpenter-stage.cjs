@@ -309,11 +309,14 @@ async function runKarpenterStage(api) {
     check("karpenter: tools built", false, `not built: ${what} (bash scripts/tools/build.sh ${missing.join(" ")})`);
     return;
   }
-  const chartsDir = path.join(reference, `v${version}`, "charts");
-  if (!fs.existsSync(chartsDir)) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts ${chartsDir}`); return; }
+  if (!fs.existsSync(path.join(reference, `v${version}`, "charts"))) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts ${path.join(reference, `v${version}`, "charts")}`); return; }
 
   const work = path.join(api.work, "karpenter");
   fs.mkdirSync(work, { recursive: true });
+  const charts = chartsFor(version, work);
+  const chartsDir = charts.dir;
+  report.crds = charts.crds;
+  console.log(`       charts: ${chartsDir} (CRDs: ${charts.crds})`);
   const out = api.synth("examples/eks-karpenter/main.ts", path.join(work, "out"), { CLUSTER_NAME: clusterName, AWS_REGION: region, KARPENTER_VERSION: version,
     ...(env.KUBERNETES_VERSION ? { KUBERNETES_VERSION: env.KUBERNETES_VERSION } : {}), INFLATE_REPLICAS: String(replicas) });
   if (sel.substitute) {
@@ -371,7 +374,7 @@ async function runKarpenterStage(api) {
         }
         const ov = api.stackOverride(cfg, { statePath: statePath(name), remoteStates, motoUrl: moto.url, leftOut: [],
           clusterFor: () => ({ server: cluster.server, caPem: fs.readFileSync(cluster.caFile, "utf8"), token: cluster.token }),
-          chartDir: (chart, v) => path.join(reference, `v${v}`, "charts", chart) });
+          chartDir: (chart, v) => path.join(v === version ? chartsDir : path.join(reference, `v${v}`, "charts"), chart) });
         const broken = breakOverride(name, cfg, brk, spareQueueArn);
         for (const [type, byName] of Object.entries(broken)) {
           ov.resource = ov.resource || {};
@@ -685,6 +688,34 @@ function treeRss(pids) {
   let sum = 0;
   for (const p of seen) sum += rss.get(p) || 0;
   return sum;
+}
+
+/**
+ * The charts the stage installs for `version`: the reference copy; for a reference folder that is
+ * reconstructed rather than the release (its SOURCES.md says so: v1.15.0, whose chart templates and CRDs
+ * are a main-branch state), a scratch copy whose CRDs, in both charts, are the released Go module's
+ * pkg/apis/crds (the released chart's crds/ are links to those; the agreement stage judges with them too),
+ * so that CRDs and controller are one release. The reference copy when the module cannot be read.
+ */
+function chartsFor(version, scratch) {
+  const ref = path.join(reference, `v${version}`, "charts");
+  let src;
+  try { src = require("./server-validate.cjs").crdSource(version, "reference", scratch); } catch (e) { return { dir: ref, crds: `reference v${version} (${e.message.split("\n")[0]})` }; }
+  if (!/^Go module/.test(src.source)) return { dir: ref, crds: src.source };
+  const dest = path.join(scratch, "charts", `v${version}`);
+  fs.rmSync(dest, { recursive: true, force: true });
+  fs.cpSync(ref, dest, { recursive: true, dereference: true });
+  const writable = (d) => { fs.chmodSync(d, 0o755); for (const f of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, f.name); if (f.isDirectory()) writable(p); else fs.chmodSync(p, 0o644); } };
+  writable(dest);
+  for (const f of fs.readdirSync(src.dir).filter((x) => x.endsWith(".yaml"))) {
+    const body = fs.readFileSync(path.join(src.dir, f), "utf8");
+    fs.writeFileSync(path.join(dest, "karpenter", "crds", f), body);
+    // the CRD chart's templates are the same files with a templated annotations block above `spec:`
+    const tpl = path.join(dest, "karpenter-crd", "templates", f);
+    const at = body.search(/^spec:$/m);
+    if (fs.existsSync(tpl) && at >= 0) fs.writeFileSync(tpl, fs.readFileSync(tpl, "utf8").split(/^spec:$/m)[0] + body.slice(at));
+  }
+  return { dir: dest, crds: src.source };
 }
 
 /**
