@@ -14,8 +14,9 @@ const NODE_ROLE = `KarpenterNodeRole-${CLUSTER}`;
 const PRINCIPAL = `arn:aws:sts::${ACCOUNT}:assumed-role/KarpenterControllerRole-${CLUSTER}/e2e`;
 
 /** The example's controller policies, with the tokens moto resolves at apply resolved the same way. */
-function controllerPolicies(): { name: string; document: any }[] {
-  const eks = JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION })).eks);
+function controllerPolicies(karpenterVersion?: string): { name: string; document: any }[] {
+  const env: Record<string, string> = { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION, ...(karpenterVersion ? { KARPENTER_VERSION: karpenterVersion } : {}) };
+  const eks = JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), env)).eks);
   const queueName = eks.resource.aws_sqs_queue[Object.keys(eks.resource.aws_sqs_queue)[0]].name;
   const resolve = (s: string) => s
     .replace(/\$\{aws_eks_cluster\.cluster\.name\}/g, CLUSTER)
@@ -126,6 +127,19 @@ describe("IAM judge: recorded requests", () => {
     const nc = await stage.negativeControl(calls, policies, opts);
     expect(nc.denied).toBeGreaterThan(0);
     expect(nc.unexpected).toEqual([]);
+  });
+
+  test("1.15's node repair by reboot: RebootInstances of a Karpenter instance of this cluster is allowed by the 1.15 policy only", async () => {
+    // the stage's runs never record it (the example leaves awsFeatureGates.rebootForRepair off): judged here
+    const line = (id: string) => recorded("ec2", form({ Action: "RebootInstances", Version: "2016-11-15", "InstanceId.1": id }));
+    const calls = judgeLib.parseRecording([line("i-1"), line("i-2")].join("\n"), "ASIACONTROLLER");
+    const inventory = { instances: { "i-1": ownedTags, "i-2": { "kubernetes.io/cluster/other": "owned", "karpenter.sh/nodepool": "default" } } };
+    const opts = { account: ACCOUNT, region: REGION, principal: PRINCIPAL, inventory };
+    const at115 = await judgeLib.judge(calls, controllerPolicies("1.15.0"), opts);
+    expect(at115.distinct.map((d: any) => [d.resource.split("/").pop(), d.result])).toEqual([["i-1", "Allowed"], ["i-2", "ImplicitlyDenied"]]);
+    expect(at115.distinct[0].allowedBy).toEqual(["AllowScopedDeletion"]);
+    const at114 = await judgeLib.judge(calls, controllerPolicies("1.14.1"), opts);
+    expect(at114.summary.allowed).toBe(0);
   });
 
   test("a launch tagged for another cluster is denied (conditions are evaluated, not just actions)", async () => {
