@@ -14,8 +14,9 @@ const NODE_ROLE = `KarpenterNodeRole-${CLUSTER}`;
 const PRINCIPAL = `arn:aws:sts::${ACCOUNT}:assumed-role/KarpenterControllerRole-${CLUSTER}/e2e`;
 
 /** The example's controller policies, with the tokens moto resolves at apply resolved the same way. */
-function controllerPolicies(): { name: string; document: any }[] {
-  const eks = JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION })).eks);
+function controllerPolicies(karpenterVersion?: string): { name: string; document: any }[] {
+  const env: Record<string, string> = { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION, ...(karpenterVersion ? { KARPENTER_VERSION: karpenterVersion } : {}) };
+  const eks = JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), env)).eks);
   const queueName = eks.resource.aws_sqs_queue[Object.keys(eks.resource.aws_sqs_queue)[0]].name;
   const resolve = (s: string) => s
     .replace(/\$\{aws_eks_cluster\.cluster\.name\}/g, CLUSTER)
@@ -132,6 +133,19 @@ describe("IAM judge: recorded requests", () => {
     expect(nc.unexpected).toEqual([]);
   });
 
+  test("1.15's node repair by reboot: RebootInstances of a Karpenter instance of this cluster is allowed by the 1.15 policy only", async () => {
+    // the stage's runs never record it (the example leaves awsFeatureGates.rebootForRepair off): judged here
+    const line = (id: string) => recorded("ec2", form({ Action: "RebootInstances", Version: "2016-11-15", "InstanceId.1": id }));
+    const calls = judgeLib.parseRecording([line("i-1"), line("i-2")].join("\n"), "ASIACONTROLLER");
+    const inventory = { instances: { "i-1": ownedTags, "i-2": { "kubernetes.io/cluster/other": "owned", "karpenter.sh/nodepool": "default" } } };
+    const opts = { account: ACCOUNT, region: REGION, principal: PRINCIPAL, inventory };
+    const at115 = await judgeLib.judge(calls, controllerPolicies("1.15.0"), opts);
+    expect(at115.distinct.map((d: any) => [d.resource.split("/").pop(), d.result])).toEqual([["i-1", "Allowed"], ["i-2", "ImplicitlyDenied"]]);
+    expect(at115.distinct[0].allowedBy).toEqual(["AllowScopedDeletion"]);
+    const at114 = await judgeLib.judge(calls, controllerPolicies("1.14.1"), opts);
+    expect(at114.summary.allowed).toBe(0);
+  });
+
   test("a launch tagged for another cluster is denied (conditions are evaluated, not just actions)", async () => {
     const calls = judgeLib.parseRecording(karpenterRecording("other"), "ASIACONTROLLER");
     const res = await judgeLib.judge(calls, controllerPolicies(), { account: ACCOUNT, region: REGION, principal: PRINCIPAL, inventory: { instances: { "i-1": { "kubernetes.io/cluster/other": "owned" } } } });
@@ -208,6 +222,49 @@ describe("Karpenter stage: pure parts", () => {
     expect(stage.claimSatisfiesPool(claim(["amd64"], ["6", "7"]), pool)).toEqual([]);
     expect(stage.claimSatisfiesPool(claim(["amd64", "arm64"], ["6"]), pool)).toEqual(["kubernetes.io/arch: arm64 not In [amd64]"]);
     expect(stage.claimSatisfiesPool(claim(["amd64"], ["5"]), pool)).toEqual(["karpenter.k8s.aws/instance-generation: 5 not Gt 5"]);
+  });
+
+  describe("which release runs", () => {
+    // versions.txt as the stage reads it: a row per minor, a note for the patches whose controller cannot be built
+    const versionsText = [
+      "# - 1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy",
+      "#   refuses (403 Forbidden).",
+      "# - 1.15.10 builds fine.",
+      "karpenter-1.14 github.com/aws/karpenter-provider-aws v1.14.1 x controller 1.14.1",
+    ].join("\n");
+    const tools = { "karpenter-1.14": { version: "v1.14.1" }, "karpenter-1.15": { version: "v1.15.0" } };
+
+    test("a release with its own controller runs as itself", () => {
+      expect(stage.selectRelease("1.14.1", tools, versionsText)).toMatchObject({ run: "1.14.1", substitute: false, tool: "karpenter-1.14" });
+      expect(stage.selectRelease("1.15.0", tools, versionsText)).toMatchObject({ run: "1.15.0", substitute: false, tool: "karpenter-1.15" });
+    });
+
+    test("a blocked release runs as the built patch of its minor, saying why", () => {
+      const sel = stage.selectRelease("1.15.2", tools, versionsText);
+      expect(sel).toMatchObject({ requested: "1.15.2", run: "1.15.0", substitute: true, tool: "karpenter-1.15" });
+      expect(sel.why).toBe("1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy refuses (403 Forbidden).");
+    });
+
+    test("a release nobody recorded as blocked is not stood in for: it needs its own row", () => {
+      const sel = stage.selectRelease("1.14.3", tools, versionsText);
+      expect(sel.run).toBeUndefined();
+      expect(sel.why).toMatch(/karpenter-1\.14 row builds v1\.14\.1, not v1\.14\.3/);
+      // 1.15.10 is named by a note, but not as blocked (and 1.15.1's note does not name 1.15.10)
+      expect(stage.selectRelease("1.15.10", tools, versionsText).run).toBeUndefined();
+    });
+
+    test("a minor without a row runs nothing, blocked or not", () => {
+      expect(stage.selectRelease("1.13.1", tools, versionsText)).toMatchObject({ run: undefined, why: "scripts/tools/versions.txt has no karpenter-1.13 row" });
+      expect(stage.selectRelease("1.15.2", { "karpenter-1.14": tools["karpenter-1.14"] }, versionsText)).toMatchObject({ run: undefined, substitute: false });
+    });
+
+    test("two syntheses of the app differ only in the release string, or the difference is named", () => {
+      const at = (v: string, policy = "p") => ({ eks: { helm_release: { k: { version: v, values: [`image: v${v}`] } }, aws_iam_policy: { c: { policy } } } });
+      expect(stage.releaseDiff(at("1.15.2"), at("1.15.0"), "1.15.2", "1.15.0")).toEqual({ diffs: [], count: 2 });
+      expect(stage.releaseDiff(at("1.15.2", "q"), at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(['eks.aws_iam_policy.c.policy: "q" vs "p"']);
+      // a stack only one of them has is a difference too
+      expect(stage.releaseDiff({ ...at("1.15.2"), extra: {} }, at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(["extra: {} vs null"]);
+    });
   });
 
   test("the broken inputs of the stage's self-test each name the check they must fail", () => {

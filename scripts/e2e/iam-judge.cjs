@@ -10,7 +10,7 @@
 // and ec2:RunInstances on the fleet, the instance, its volumes and network interfaces (with the tags the
 // request and its launch template put on each: aws:RequestTag/*, aws:TagKeys), on the launch template (its
 // tags: aws:ResourceTag/*), the subnets, security groups and image, ec2:CreateTags with ec2:CreateAction,
-// and iam:PassRole of the instance profile's role; TerminateInstances carries the instance's tags; the
+// and iam:PassRole of the instance profile's role; TerminateInstances and RebootInstances carry the instance's tags; the
 // instance profile calls carry the profile's tags; every request carries aws:RequestedRegion.
 //
 // Pure functions (no AWS, no files): parseRecording, authorizationRequests, judge. Unit-tested in
@@ -198,8 +198,9 @@ function authorizationRequests(call, ctx) {
         return r;
       });
     }
-    if (a === "TerminateInstances") {
-      return asList(p.InstanceId).map((id) => req("ec2:TerminateInstances", ec2("instance", id), resourceTagContext(state.instances.get(id) || {})));
+    // RebootInstances: 1.15's node repair by reboot (awsFeatureGates.rebootForRepair), scoped like terminate
+    if (a === "TerminateInstances" || a === "RebootInstances") {
+      return asList(p.InstanceId).map((id) => req(`ec2:${a}`, ec2("instance", id), resourceTagContext(state.instances.get(id) || {})));
     }
     if (a === "DeleteLaunchTemplate") {
       const [name, lt] = state.lt(p.LaunchTemplateName || p.LaunchTemplateId);

@@ -2,7 +2,10 @@
 // `npm run e2e -- --stage karpenter`: the real Karpenter controller against what the main example emits.
 //
 //   1. the example synthesized (CLUSTER_NAME, AWS_REGION, KARPENTER_VERSION, KUBERNETES_VERSION,
-//      INFLATE_REPLICAS honoured; INFLATE_REPLICAS defaults to 2 here, the example's 0 would launch nothing);
+//      INFLATE_REPLICAS honoured; INFLATE_REPLICAS defaults to 2 here, the example's 0 would launch nothing).
+//      A release whose controller versions.txt records as blocked runs as the built patch of its minor
+//      (selectRelease): app, charts and controller all at that patch, said in the first line and the report,
+//      with a check that the app at both releases differs in nothing but the release string;
 //   2. moto (scripts/e2e/moto-launcher.py: what moto lacks) on loopback, recording every request; a local
 //      kube-apiserver + etcd (scripts/e2e/local-cluster.cjs);
 //   3. `tofu apply` of the whole `eks` stack into moto and the local server (the Helm releases from the
@@ -12,7 +15,7 @@
 //   4. the controller built from its Go module, started as a process with the environment of the applied
 //      Deployment (read from the API server) and, laid over it, only what a pod would get from its node and
 //      Pod Identity: KUBECONFIG, the endpoints (moto), the credentials of the synthesized controller role
-//      (moto STS AssumeRole), free metrics/health ports, and ISOLATED_VPC=true (moto has no Pricing API);
+//      (moto STS AssumeRole), free metrics/health ports and the leader-election namespace;
 //   5. the checks, each with its own time limit (see CHECKS); a loop stands in for what a cluster has and
 //      this one lacks: kubelets (a Node per launched NodeClaim, made Ready), the scheduler (pending pods
 //      bound to a Node with room, PodScheduled=False/Unschedulable otherwise), the ReplicaSet controller
@@ -278,22 +281,24 @@ async function runKarpenterStage(api) {
   const { tools, cliConfig, check, equal, skip } = api;
   const t0 = Date.now();
   const env = process.env;
-  const version = env.KARPENTER_VERSION || defaultKarpenterVersion();
+  const requested = env.KARPENTER_VERSION || defaultKarpenterVersion();
   const region = env.AWS_REGION || "us-east-1";
   const clusterName = env.CLUSTER_NAME || "karpenter-demo";
   const replicas = Number(env.INFLATE_REPLICAS === undefined || env.INFLATE_REPLICAS === "" ? 2 : env.INFLATE_REPLICAS);
   const brk = api.break;
   if (brk && !BREAKS[brk]) throw new Error(`--break ${brk}: one of ${Object.keys(BREAKS).join(", ")}`);
-  const report = { version, region, clusterName, replicas, break: brk || null, nodeClaimsLaunched: [], instancesCreated: [], instancesTerminated: [], iam: null, leftovers: null, timings: {} };
+  const sel = selectRelease(requested, tools, fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8"));
+  // with a substitute, everything from here on (app, charts, controller) is that release
+  const version = sel.run || requested;
+  const report = { requested, version, substitution: sel.substitute ? `requested ${requested}, ran ${version}: ${sel.why}` : null, region, clusterName, replicas, break: brk || null,
+    nodeClaimsLaunched: [], instancesCreated: [], instancesTerminated: [], iam: null, leftovers: null, timings: {} };
   api.stageReport.karpenter = report;
-  const minor = version.split(".").slice(0, 2).join(".");
-  const ctlName = `karpenter-${minor}`;
-  const ctl = tools[ctlName];
+  const ctlName = sel.tool;
   const all = ["nodeclass-ready", "launch", "register", "interruption", "consolidation", "destroy", "pod identity", "iam"];
-  console.log(`\n== karpenter stage: Karpenter ${version}, cluster ${clusterName}, ${region}, ${replicas} inflate replicas${brk ? `, broken input: ${brk} (${BREAKS[brk].what})` : ""}`);
-  if (!ctl || ctl.version !== `v${version}`) {
-    const why = versionsNote(version);
-    for (const c of all) skip(`karpenter: ${c}`, `no controller build for Karpenter ${version}: ${why}`);
+  const which = sel.substitute ? `${version} (requested ${requested}, ran ${version}: ${sel.why})` : version;
+  console.log(`\n== karpenter stage: Karpenter ${which}, cluster ${clusterName}, ${region}, ${replicas} inflate replicas${brk ? `, broken input: ${brk} (${BREAKS[brk].what})` : ""}`);
+  if (!sel.run) {
+    for (const c of all) skip(`karpenter: ${c}`, `no controller build for Karpenter ${requested}: ${sel.why}`);
     return;
   }
   const needed = api.seed ? ["moto", "kube-apiserver", "etcd", "helm", ctlName] : toolsFor(version);
@@ -304,13 +309,27 @@ async function runKarpenterStage(api) {
     check("karpenter: tools built", false, `not built: ${what} (bash scripts/tools/build.sh ${missing.join(" ")})`);
     return;
   }
-  const chartsDir = path.join(reference, `v${version}`, "charts");
-  if (!fs.existsSync(chartsDir)) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts ${chartsDir}`); return; }
+  if (!fs.existsSync(path.join(reference, `v${version}`, "charts"))) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts ${path.join(reference, `v${version}`, "charts")}`); return; }
 
   const work = path.join(api.work, "karpenter");
   fs.mkdirSync(work, { recursive: true });
+  const charts = chartsFor(version, work);
+  const chartsDir = charts.dir;
+  report.crds = charts.crds;
+  console.log(`       charts: ${chartsDir} (CRDs: ${charts.crds})`);
   const out = api.synth("examples/eks-karpenter/main.ts", path.join(work, "out"), { CLUSTER_NAME: clusterName, AWS_REGION: region, KARPENTER_VERSION: version,
     ...(env.KUBERNETES_VERSION ? { KUBERNETES_VERSION: env.KUBERNETES_VERSION } : {}), INFLATE_REPLICAS: String(replicas) });
+  if (sel.substitute) {
+    // the substitute stands for the requested release only if the library emits the same app for both
+    // but for the release string (the chart versions)
+    const outReq = api.synth("examples/eks-karpenter/main.ts", path.join(work, "out-requested"), { CLUSTER_NAME: clusterName, AWS_REGION: region, KARPENTER_VERSION: requested,
+      ...(env.KUBERNETES_VERSION ? { KUBERNETES_VERSION: env.KUBERNETES_VERSION } : {}), INFLATE_REPLICAS: String(replicas) });
+    const stacksIn = (o) => Object.fromEntries(fs.readdirSync(path.join(o, "stacks")).map((n) => [n, JSON.parse(fs.readFileSync(path.join(o, "stacks", n, "cdk.tf.json"), "utf8"))]));
+    const { diffs, count } = releaseDiff(stacksIn(outReq), stacksIn(out), requested, version);
+    report.substitutionDiff = { releaseStrings: count, otherDifferences: diffs };
+    check(`karpenter: substitution: the example synthesized at ${requested} and at ${version} differ only in the release string (${count} occurrence(s): chart versions, outputs)`,
+      count > 0 && diffs.length === 0, diffs.slice(0, 12).join("\n       "));
+  }
   report.timings.synth = secs(t0);
 
   const { startLocalCluster } = require("./local-cluster.cjs");
@@ -355,7 +374,7 @@ async function runKarpenterStage(api) {
         }
         const ov = api.stackOverride(cfg, { statePath: statePath(name), remoteStates, motoUrl: moto.url, leftOut: [],
           clusterFor: () => ({ server: cluster.server, caPem: fs.readFileSync(cluster.caFile, "utf8"), token: cluster.token }),
-          chartDir: (chart, v) => path.join(reference, `v${v}`, "charts", chart) });
+          chartDir: (chart, v) => path.join(v === version ? chartsDir : path.join(reference, `v${v}`, "charts"), chart) });
         const broken = breakOverride(name, cfg, brk, spareQueueArn);
         for (const [type, byName] of Object.entries(broken)) {
           ov.resource = ov.resource || {};
@@ -671,16 +690,94 @@ function treeRss(pids) {
   return sum;
 }
 
-/** Why versions.txt builds no controller for `version`: its note (a "- <version> ... blocked" item), else a plain statement. */
-function versionsNote(version) {
-  const lines = fs.readFileSync(path.join(repo, "scripts/tools/versions.txt"), "utf8").split("\n");
-  const i = lines.findIndex((l) => /^#\s*-\s/.test(l) && l.includes(version) && /blocked/.test(l));
-  if (i >= 0) {
-    const item = [lines[i]];
-    for (let j = i + 1; j < lines.length && /^#\s{3}/.test(lines[j]); j++) item.push(lines[j]);
-    return item.map((l) => l.replace(/^#\s*-?\s*/, "").trim()).join(" ");
+/**
+ * The charts the stage installs for `version`: the reference copy; for a reference folder that is
+ * reconstructed rather than the release (its SOURCES.md says so: v1.15.0, whose chart templates and CRDs
+ * are a main-branch state), a scratch copy whose CRDs, in both charts, are the released Go module's
+ * pkg/apis/crds (the released chart's crds/ are links to those; the agreement stage judges with them too),
+ * so that CRDs and controller are one release. The reference copy when the module cannot be read.
+ */
+function chartsFor(version, scratch) {
+  const ref = path.join(reference, `v${version}`, "charts");
+  let src;
+  try { src = require("./server-validate.cjs").crdSource(version, "reference", scratch); } catch (e) { return { dir: ref, crds: `reference v${version} (${e.message.split("\n")[0]})` }; }
+  if (!/^Go module/.test(src.source)) return { dir: ref, crds: src.source };
+  const dest = path.join(scratch, "charts", `v${version}`);
+  fs.rmSync(dest, { recursive: true, force: true });
+  fs.cpSync(ref, dest, { recursive: true, dereference: true });
+  const writable = (d) => { fs.chmodSync(d, 0o755); for (const f of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, f.name); if (f.isDirectory()) writable(p); else fs.chmodSync(p, 0o644); } };
+  writable(dest);
+  for (const f of fs.readdirSync(src.dir).filter((x) => x.endsWith(".yaml"))) {
+    const body = fs.readFileSync(path.join(src.dir, f), "utf8");
+    fs.writeFileSync(path.join(dest, "karpenter", "crds", f), body);
+    // the CRD chart's templates are the same files with a templated annotations block above `spec:`
+    const tpl = path.join(dest, "karpenter-crd", "templates", f);
+    const at = body.search(/^spec:$/m);
+    if (fs.existsSync(tpl) && at >= 0) fs.writeFileSync(tpl, fs.readFileSync(tpl, "utf8").split(/^spec:$/m)[0] + body.slice(at));
   }
-  return `scripts/tools/versions.txt has no karpenter-${version.split(".").slice(0, 2).join(".")} row at v${version}`;
+  return { dir: dest, crds: src.source };
+}
+
+/**
+ * The blocked note versions.txt gives `version` (its "- <version> ... blocked" item, continuation lines
+ * joined), or undefined when it records no block for it.
+ */
+function blockedNote(version, versionsText) {
+  const lines = versionsText.split("\n");
+  const i = lines.findIndex((l) => /^#\s*-\s/.test(l) && new RegExp(`(^|[^0-9.])${version.replace(/\./g, "\\.")}([^0-9]|$)`).test(l) && /blocked/.test(l));
+  if (i < 0) return undefined;
+  const item = [lines[i]];
+  for (let j = i + 1; j < lines.length && /^#\s{3}/.test(lines[j]); j++) item.push(lines[j]);
+  return item.map((l) => l.replace(/^#\s*-?\s*/, "").trim()).join(" ");
+}
+
+/**
+ * The release the stage runs when `requested` is asked for, from the `karpenter-<minor>` row of versions.txt
+ * (`tools`: its rows by name, versions with a leading v):
+ * - that row builds `requested`: it runs;
+ * - versions.txt records `requested` as blocked (its controller cannot be built here) and the row builds
+ *   another patch of the same minor: that patch runs end to end in its place (`substitute`: the app is
+ *   synthesized at it too, so chart, policy and controller are one release) and `why` is the blocked note;
+ * - otherwise nothing runs (`run` undefined) and `why` says what is missing.
+ */
+function selectRelease(requested, tools, versionsText) {
+  const minor = requested.split(".").slice(0, 2).join(".");
+  const name = `karpenter-${minor}`;
+  const row = tools[name];
+  const built = row && String(row.version).replace(/^v/, "");
+  if (built === requested) return { requested, run: requested, substitute: false, tool: name };
+  const blocked = blockedNote(requested, versionsText);
+  if (!row) return { requested, run: undefined, substitute: false, tool: name, why: blocked || `scripts/tools/versions.txt has no ${name} row` };
+  if (blocked) return { requested, run: built, substitute: true, tool: name, why: blocked };
+  return { requested, run: undefined, substitute: false, tool: name,
+    why: `scripts/tools/versions.txt's ${name} row builds v${built}, not v${requested}, and records no block for ${requested} (a row at v${requested} would build it)` };
+}
+
+/**
+ * Where two synthesized outputs (stack name → cdk.tf.json object) differ once every `from` release string
+ * of `a` reads `to`: [] when the releases change nothing but the version the app names. `count` is how many
+ * strings named `from`.
+ */
+function releaseDiff(a, b, from, to) {
+  const re = new RegExp(from.replace(/\./g, "\\."), "g");
+  let count = 0;
+  const norm = (v) => {
+    if (typeof v === "string") return v.replace(re, () => { count++; return to; });
+    if (Array.isArray(v)) return v.map(norm);
+    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)]));
+    return v;
+  };
+  const diffs = [];
+  const walk = (x, y, at) => {
+    if (JSON.stringify(x) === JSON.stringify(y)) return;
+    if (x && y && typeof x === "object" && typeof y === "object" && Array.isArray(x) === Array.isArray(y)) {
+      for (const k of new Set([...Object.keys(x), ...Object.keys(y)])) walk(x[k], y[k], `${at}.${k}`);
+      return;
+    }
+    diffs.push(`${at}: ${JSON.stringify(x === undefined ? null : x).slice(0, 160)} vs ${JSON.stringify(y === undefined ? null : y).slice(0, 160)}`);
+  };
+  for (const stack of new Set([...Object.keys(a), ...Object.keys(b)])) walk(norm(a[stack]), b[stack], stack);
+  return { diffs, count };
 }
 
 // ------------------------------------------------------------------------------ what the cluster lacks
@@ -837,4 +934,4 @@ function toolsFor(version) {
   return ["tofu", "aws-provider", "helm-provider", "kubernetes-provider", "moto", "kube-apiserver", "etcd", `karpenter-${v.split(".").slice(0, 2).join(".")}`];
 }
 
-module.exports = { runKarpenterStage, toolsFor, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, breakOverride };
+module.exports = { runKarpenterStage, toolsFor, selectRelease, blockedNote, releaseDiff, controllerEnv, claimSatisfiesPool, budgetBlocksNow, negativeControl, destroyOrder, quantity, BREAKS, LIMITS, breakOverride };

@@ -158,18 +158,31 @@ _build_in_k8s_wrapper() {
       ldflags+=" -X $p.gitVersion=$version -X $p.gitMajor=$major -X $p.gitMinor=$minor -X $p.gitTreeState=clean -X $p.buildDate=1970-01-01T00:00:00Z"
     done
   fi
+  _go_build_in_wrapper "$name" "$module" "$version" "$release" "$binary" "$src" "$importpath" "$ldflags" "" "kubernetes=$k8s" "$start"
+}
+
+# The tail both wrapper builds share: `go build -mod=mod` of `importpath` in the wrapper module `src`
+# (GOTOOLCHAIN=`toolchain` when given), the stamp (`stamp`: one more key=value line), the wrapper's go.mod
+# kept beside the binary; on failure the wrapper stays for a look and the summary names what the proxy refused.
+_go_build_in_wrapper() {
+  local name="$1" module="$2" version="$3" release="$4" binary="$5" src="$6" importpath="$7" ldflags="$8" toolchain="$9" stamp="${10}" start="${11}"
+  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
+  local gotc=()
+  [ -n "$toolchain" ] && gotc=("GOTOOLCHAIN=$toolchain")
   rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-  if (cd "$src" && GOFLAGS="-buildvcs=false -mod=mod -p=$parallel" /usr/bin/env go build -trimpath -ldflags="$ldflags" \
+  # -mod=mod resolves just what the package imports (not `go mod tidy`, which also wants the modules of
+  # every test of the graph: 1.15.0's would need github.com/aws/aws-sdk-go-v2/service/fis@v1.46.1, refused)
+  if (cd "$src" && env "${gotc[@]}" GOFLAGS="-buildvcs=false -mod=mod -p=$parallel" go build -trimpath -ldflags="$ldflags" \
         -o "$dir.tmp/$binary" "$importpath") >>"$log" 2>&1; then
-    printf 'module=%s\nversion=%s\nrelease=%s\nkubernetes=%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" "$k8s" \
-      "$(go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
+    printf 'module=%s\nversion=%s\nrelease=%s\n%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" "$stamp" \
+      "$(cd "$src" && env "${gotc[@]}" go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
     cp "$src/go.mod" "$dir.tmp/wrapper.go.mod"
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
     rm -rf "$src"
     summary+=("$name $version ($release): built in $((SECONDS - start)) s -> $dir/$binary")
   else
     rm -rf "$dir.tmp"
-    summary+=("$name $module@$version: FAILED build after $((SECONDS - start)) s (wrapper kept: $src/go.mod): $(tail -n 3 "$log" | tr '\n' ' ')")
+    summary+=("$name $module@$version: FAILED build after $((SECONDS - start)) s (wrapper kept: $src/go.mod): $(grep -E 'refused|not available|40[34]|error' "$log" | head -n 3 | tr '\n' ' ')$(tail -n 2 "$log" | tr '\n' ' ')")
     failed=1
     return 1
   fi
@@ -179,7 +192,7 @@ _build_in_k8s_wrapper() {
 # resolves the rest through the proxy and links the package
 _build_wrapper() {
   local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
-  local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log" start=$SECONDS
+  local log="$cache/logs/$name-$version.log" start=$SECONDS
   local opts="$7" src="$cache/.work/$name-$version" toolchain="" ldflags="-s -w" replaces="" o
   local IFS_save="$IFS"
   IFS=','
@@ -190,7 +203,7 @@ _build_wrapper() {
     esac
   done
   IFS="$IFS_save"
-  rm -rf "$src" "$dir.tmp" && mkdir -p "$src" "$dir.tmp"
+  rm -rf "$src" && mkdir -p "$src"
   {
     printf 'module e2e.local/%s\n\ngo 1.24\n\nrequire %s %s\n\n' "$name" "$module" "$version"
     local r
@@ -202,24 +215,7 @@ _build_wrapper() {
   } >"$src/go.mod"
   echo "wrapper go.mod (GOTOOLCHAIN=${toolchain:-local}):" >>"$log"
   cat "$src/go.mod" >>"$log"
-  local gotc=()
-  [ -n "$toolchain" ] && gotc=("GOTOOLCHAIN=$toolchain")
-  # -mod=mod resolves just what the package imports (not `go mod tidy`, which also wants the modules of
-  # every test of the graph: 1.15.0's would need github.com/aws/aws-sdk-go-v2/service/fis@v1.46.1, refused)
-  if (cd "$src" && env "${gotc[@]}" GOFLAGS="-buildvcs=false -mod=mod -p=$parallel" go build -trimpath -ldflags="$ldflags" \
-        -o "$dir.tmp/$binary" "$pkg") >>"$log" 2>&1; then
-    printf 'module=%s\nversion=%s\nrelease=%s\npackage=%s\ngo=%s\nbuilt=%s\nseconds=%s\n' "$module" "$version" "$release" "$pkg" \
-      "$(cd "$src" && env "${gotc[@]}" go env GOVERSION)" "$(date -u +%FT%TZ)" "$((SECONDS - start))" >"$dir.tmp/.built"
-    cp "$src/go.mod" "$dir.tmp/wrapper.go.mod"
-    rm -rf "$dir" && mv "$dir.tmp" "$dir"
-    rm -rf "$src"
-    summary+=("$name $version ($release): built in $((SECONDS - start)) s -> $dir/$binary")
-  else
-    rm -rf "$dir.tmp"
-    summary+=("$name $module@$version: FAILED after $((SECONDS - start)) s: $(grep -E 'refused|not available|40[34]|error' "$log" | head -n 3 | tr '\n' ' ')$(tail -n 2 "$log" | tr '\n' ' ')")
-    failed=1
-    return 1
-  fi
+  _go_build_in_wrapper "$name" "$module" "$version" "$release" "$binary" "$src" "$pkg" "$ldflags" "$toolchain" "package=$pkg" "$start"
 }
 
 while read -r name module version pkg binary release opts; do
