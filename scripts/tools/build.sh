@@ -19,6 +19,7 @@
 #
 # Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
 # Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
+#        TOOLS_LOCK_WAIT_SECONDS how long to wait for a tool another build.sh is building (default 5400)
 # Every tool is attempted; the summary lists each result and the exit status is 1 if any failed.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -34,14 +35,18 @@ failed=0
 build_one() {
   local name="$1" version="$3"
   # one builder per tool: a second build.sh (another checkout's CI, an e2e run) must not clobber the
-  # copy the first one is compiling in
-  local lock
+  # copy the first one is compiling in. It waits for the first instead (then finds the tool cached), up to
+  # TOOLS_LOCK_WAIT_SECONDS: giving up at once left e2e without a tool that was minutes from done
+  local lock wait="${TOOLS_LOCK_WAIT_SECONDS:-5400}"
   exec {lock}>"$cache/.work/$name-$version.lock"
   if ! flock -n "$lock"; then
-    exec {lock}>&-
-    summary+=("$name $version: being built by another build.sh right now (lock $cache/.work/$name-$version.lock); not built by this run")
-    failed=1
-    return 1
+    echo "$name $version: being built by another build.sh (lock $cache/.work/$name-$version.lock); waiting up to ${wait}s"
+    if ! flock -w "$wait" "$lock"; then
+      exec {lock}>&-
+      summary+=("$name $version: still being built by another build.sh after ${wait}s (lock $cache/.work/$name-$version.lock); not built by this run")
+      failed=1
+      return 1
+    fi
   fi
   _build_locked "$@"
   local rc=$?
