@@ -5,6 +5,9 @@ const { parseArgs, Report } = require("../scripts/e2e/report.cjs");
 const ag = require("../scripts/e2e/agreement.cjs");
 const cs = require("../scripts/e2e/cluster-stage.cjs");
 const sv = require("../scripts/e2e/server-validate.cjs");
+const fs = require("fs");
+const os = require("os");
+const path = require("path");
 export {};
 
 describe("e2e command line", () => {
@@ -187,6 +190,31 @@ describe("stack copies for the local cluster", () => {
     expect(ov2.resource.kubernetes_deployment_v1.inflate).toEqual({ wait_for_rollout: false });
     expect(ov2.provider.kubernetes[0].exec[0].args[1]).toContain('"token":"t"');
     expect(ov2.provider.aws).toBeUndefined();
+  });
+
+  test("a patch without a reference folder installs the charts standing for it, at their version", () => {
+    const local = { server: "https://127.0.0.1:1", caPem: "PEM", token: "t" };
+    const ov = cs.stackOverride(eks, {
+      statePath: "/s/eks.tfstate", remoteStates: {}, motoUrl: "http://127.0.0.1:2", clusterFor: () => local,
+      chartDir: (c: string) => `/ref/v1.14.0/charts/${c}`, chartVersion: () => "1.14.0", leftOut: [],
+    });
+    expect(ov.resource.helm_release.crds).toEqual({ chart: "/ref/v1.14.0/charts/karpenter-crd", repository: null, wait: false, version: "1.14.0" });
+  });
+
+  test("the reference folder standing for a release: its own, else the newest earlier patch of its minor with charts", () => {
+    const { referenceRelease } = require("../scripts/e2e/reference-release.cjs");
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "ref-"));
+    for (const v of ["1.14.1", "1.15.0", "1.15.1-nocharts"]) fs.mkdirSync(path.join(root, `v${v}`, v.includes("nocharts") ? "x" : "charts"), { recursive: true });
+    fs.mkdirSync(path.join(root, "v1.15.1", "x"), { recursive: true }); // a folder without charts stands for nothing
+    try {
+      expect(referenceRelease(root, "1.15.0")).toMatchObject({ version: "1.15.0", exact: true });
+      expect(referenceRelease(root, "1.15.2")).toMatchObject({ version: "1.15.0", exact: false, dir: path.join(root, "v1.15.0") });
+      expect(referenceRelease(root, "1.15.2").note).toMatch(/^v1\.15\.0's charts stand for 1\.15\.2, a patch without artefact changes/);
+      expect(referenceRelease(root, "1.14.0")).toBeUndefined(); // never a later patch
+      expect(referenceRelease(root, "1.16.1")).toBeUndefined();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 
   test("a manifest is held by the server's object when every field it sets is there", () => {

@@ -32,7 +32,7 @@ const SEMANTIC_RULES = [
   // --- rules the library runs with the CRD's (the first Checker) that the CRD schema does not hold:
   // Karpenter's own validation at runtime, Go's parsers, the EC2 and Node APIs
   { id: "capacity-type-value", field: /^(requirements\[\d+\]\.values\[\d+\]|labels\["karpenter\.sh\/capacity-type"\])$/, message: /a capacity type:|capacity type "[^"]*" needs Karpenter/,
-    reason: "Karpenter offers on-demand and spot capacity (and reserved from 1.3): any other value (\"Spot\", or reserved before 1.3) matches no capacity. The CRD takes any string for requirement values; the library's message says \"first in the v1.3.0 CRDs\", but no CRD lists capacity types (the version fact is Karpenter's)" },
+    reason: "Karpenter offers on-demand and spot capacity (and reserved from 1.3): any other value (\"Spot\", or reserved before 1.3) matches no capacity. The CRD takes any string for requirement values; the version fact is Karpenter's (capacity reservations came in 1.3.0), which the library's message names" },
   { id: "requirement-value-as-label-value", field: /^requirements\[\d+\]\.values\[\d+\]$/, message: /a label value: at most 63 characters/,
     reason: "requirement values become node label values: Karpenter's requirement validation rejects a NodePool with a value that is no label value; the CRD has no rule on values" },
   { id: "exists-without-values", field: /^requirements\[\d+\]\.values$/, message: /takes none/,
@@ -47,8 +47,8 @@ const SEMANTIC_RULES = [
     reason: "Karpenter's NodePool validation rejects taints (and startup taints) with the same key and effect; the CRD's list has no uniqueness rule" },
   { id: "limits-quantities", field: /^limits\[.*\]$/, message: /a non-negative quantity|the keys of limits are resource names/,
     reason: "a negative limit is below any usage (the pool launches nothing) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key" },
-  { id: "ec2-id-format", field: /\.id$/, message: /ID such as/,
-    reason: "EC2 IDs are lower-case hex (ami-0123456789abcdef0): the CRD's pattern ami-[0-9a-z]+ is not anchored, so the server accepts any string containing it, and EC2 finds no such image" },
+  { id: "ec2-id-format", field: /\.id$/, message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,
+    reason: "EC2 IDs are the prefix and 8 or 17 lower-case hex digits (ami-0123456789abcdef0, subnet-0123abcd): the CRD's patterns (ami-[0-9a-z]+, subnet-[0-9a-z]+, sg-[0-9a-z]+) are not anchored or allow other letters, so the server accepts any string containing one, and EC2 finds no such image, subnet or security group" },
   { id: "ebs-iops-throughput", field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/, message: /EC2 takes/,
     reason: "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType" },
   { id: "reserved-tag-prefix", field: /^tags\[.*\]$/, message: /"aws:" are for tags AWS sets itself/,

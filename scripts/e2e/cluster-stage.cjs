@@ -36,6 +36,7 @@ const ag = require("./agreement.cjs");
 
 const repo = path.resolve(__dirname, "../..");
 const reference = path.resolve(repo, "..", "shared", "reference", "karpenter");
+const { referenceRelease } = require("./reference-release.cjs");
 
 // ------------------------------------------------------------------------------------------ memory
 
@@ -213,7 +214,8 @@ function tokenExec(token) {
  * The override of one stack copy (see the file comment). Pure: everything it needs is passed in.
  * @param {{statePath: string, remoteStates: {[data: string]: string}, motoUrl?: string,
  *   clusterFor: (type: string, alias: string) => {server: string, caPem: string, token: string},
- *   chartDir: (chart: string, version: string) => string, leftOut: string[]}} o
+ *   chartDir: (chart: string, version: string) => string, chartVersion?: (version: string) => string,
+ *   leftOut: string[]}} o
  */
 function stackOverride(config, o) {
   const ov = { terraform: { backend: { local: { path: o.statePath } } } };
@@ -245,7 +247,8 @@ function stackOverride(config, o) {
   const resource = {};
   const set = (type, name, body) => { resource[type] = resource[type] || {}; resource[type][name] = { ...(resource[type][name] || {}), ...body }; };
   for (const [name, rel] of Object.entries((config.resource || {}).helm_release || {})) {
-    set("helm_release", name, { chart: o.chartDir(rel.chart, rel.version), repository: null, wait: false });
+    // a patch without a reference folder installs the charts of the one standing for it (reference-release.cjs), at that version
+    set("helm_release", name, { chart: o.chartDir(rel.chart, rel.version), repository: null, wait: false, ...(o.chartVersion && o.chartVersion(rel.version) !== rel.version ? { version: o.chartVersion(rel.version) } : {}) });
   }
   for (const name of Object.keys((config.resource || {}).kubernetes_deployment_v1 || {})) set("kubernetes_deployment_v1", name, { wait_for_rollout: false });
   for (const addr of o.leftOut || []) { const [type, name] = addr.split("."); set(type, name, { count: 0 }); }
@@ -382,7 +385,8 @@ async function applyOutput(label, out, ctx) {
           const e = providerEntries(s.config, type).find((x) => x.alias === alias);
           return clusters.get(apiKey(hostOf(type, e.body), s, stacks));
         },
-        chartDir: (chart, version) => path.join(reference, `v${version}`, "charts", chart),
+        chartDir: (chart, version) => path.join((referenceRelease(reference, version) || { dir: path.join(reference, `v${version}`) }).dir, "charts", chart),
+        chartVersion: (version) => (referenceRelease(reference, version) || { version }).version,
         leftOut,
       });
       const { config, pins } = h.prepareStack(s.dir, dir, tools, override);

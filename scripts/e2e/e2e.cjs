@@ -30,6 +30,7 @@ const repo = path.resolve(__dirname, "../..");
 const toolsDir = process.env.CDKTF_EKS_KARPENTER_TOOLS
   || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "tools");
 const reference = path.resolve(repo, "..", "shared", "reference", "karpenter");
+const { referenceRelease } = require("./reference-release.cjs");
 const ACCOUNT = "123456789012"; // moto's default account
 
 // ---------------------------------------------------------------------------------------------- tools
@@ -475,8 +476,10 @@ function helmTemplate(label, stack, tools, work) {
   const releases = only(config, "helm_release");
   if (releases.length) needTool(tools, "helm");
   for (const [name, rel] of releases) {
-    const chartDir = path.join(reference, `v${rel.version}`, "charts", rel.chart);
-    if (!fs.existsSync(chartDir)) { check(`${label}: reference chart ${rel.chart} ${rel.version}`, false, `${chartDir} missing`); continue; }
+    const ref = referenceRelease(reference, rel.version);
+    const chartDir = ref && path.join(ref.dir, "charts", rel.chart);
+    if (!ref || !fs.existsSync(chartDir)) { check(`${label}: reference chart ${rel.chart} ${rel.version}`, false, `${path.join(reference, `v${rel.version}`, "charts", rel.chart)} missing, and no earlier ${rel.version.split(".").slice(0, 2).join(".")} patch has one`); continue; }
+    if (!ref.exact) console.log(`       ${label}: ${rel.chart}: ${ref.note}`);
     const valuesText = resolveRefs((rel.values || []).join("\n---\n"), config);
     const docsIn = (rel.values || []).length ? YAML.parseAllDocuments(valuesText).map((d) => d.toJS()) : [];
     const values = Object.assign({}, ...docsIn);
@@ -491,8 +494,8 @@ function helmTemplate(label, stack, tools, work) {
     if (rel.chart === "karpenter-crd") {
       // the CRD chart carries the same CRDs as the controller chart's crds/ directory of that release
       const kinds = objects.filter((o) => o.kind === "CustomResourceDefinition").map((o) => o.spec.names.kind).sort();
-      const upstream = fs.readdirSync(path.join(reference, `v${rel.version}`, "charts", "karpenter", "crds"))
-        .map((f) => YAML.parse(fs.readFileSync(path.join(reference, `v${rel.version}`, "charts", "karpenter", "crds", f), "utf8")).spec.names.kind).sort();
+      const upstream = fs.readdirSync(path.join(ref.dir, "charts", "karpenter", "crds"))
+        .map((f) => YAML.parse(fs.readFileSync(path.join(ref.dir, "charts", "karpenter", "crds", f), "utf8")).spec.names.kind).sort();
       equal(`${label}: ${rel.chart} ${rel.version} renders the release's CRDs (${upstream.join(", ")})`, kinds, upstream);
       check(`${label}: ${rel.chart} ${rel.version} renders NodePool, EC2NodeClass and NodeClaim`, ["EC2NodeClass", "NodeClaim", "NodePool"].every((k) => kinds.includes(k)), kinds.join(", "));
       continue;
