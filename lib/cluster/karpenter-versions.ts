@@ -9,9 +9,13 @@ import { KubernetesVersionRange, supportedKubernetesVersions } from "./kubernete
  * Source: the release data in `lib/versions/data/` (one file per minor, `npm run add-version`).
  */
 export class KarpenterVersions {
-  /** The Karpenter release installed when no `version` is given, e.g. `"1.14.1"`. */
+  /** The Karpenter release installed when no `version` is given: `"1.15.2"` (docs/versions.md, "The default release"). */
   public static readonly DEFAULT: string = DEFAULT_KARPENTER_VERSION;
-  /** Every release this library has the facts of (policy, chart, CRDs), oldest first, e.g. `["1.0.14", …, "1.15.2"]`. */
+  /**
+   * The release each supported minor's facts (policy, chart, CRDs) were read from, oldest first:
+   * `["1.0.14", …, "1.14.1", "1.15.0"]`. Later patches that changed no artefact are known too and install
+   * on these facts (1.14.2, 1.14.3, 1.15.1 and 1.15.2, the default), so `DEFAULT` need not be listed here.
+   */
   public static readonly KNOWN_RELEASES: string[] = [...KNOWN_RELEASES];
   /** The supported minors, oldest first, e.g. `["1.0", …, "1.15"]`. */
   public static readonly SUPPORTED_MINORS: string[] = [...SUPPORTED_MINORS];
