@@ -5,7 +5,8 @@ import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, K
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
 import { isPlainMap } from "../core/deep-merge";
-import { parseQuantity, plainScalar } from "./helm";
+import { plainScalar } from "./helm";
+import { parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
 import { nearestKey, Problems } from "../core/problems";
 import { isLabelValue, qualifiedNameProblem } from "../kubernetes/value-rules";

@@ -532,3 +532,22 @@ function cronPartProblem(part: string, spec: { min: number; max: number; names?:
   if (nums.length === 2 && nums[0] > nums[1]) return `range "${range}" ends before it starts`;
   return undefined;
 }
+
+/** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */
+const QUANTITY_SUFFIX: Record<string, number> = {
+  "": 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
+  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+};
+const NON_NEGATIVE_QUANTITY = /^\+?(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
+
+/**
+ * The value of a Kubernetes resource quantity (`"500m"` → 0.5, `"512Mi"` → 536870912), or
+ * undefined when the string is not a non-negative quantity (k8s.io/apimachinery resource.Quantity).
+ */
+export function parseQuantity(quantity: string): number | undefined {
+  const m = NON_NEGATIVE_QUANTITY.exec(quantity);
+  if (!m) return undefined;
+  const base = Number(m[1]);
+  if (m[2]) return base * 10 ** Number(m[2].slice(1));
+  return base * QUANTITY_SUFFIX[m[3] ?? ""];
+}

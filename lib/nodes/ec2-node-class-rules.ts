@@ -6,6 +6,9 @@ import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubele
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
 
+/** EC2's limit on an instance's user data, in bytes before base64. */
+const USER_DATA_MAX_BYTES = 16 * 1024;
+
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
  * state: OpenAPI types, enums, patterns, lengths, item counts, and each x-kubernetes-validations
@@ -110,7 +113,14 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   c.guard(() => c.bool("associatePublicIPAddress", p.associatePublicIPAddress));
   c.guard(() => c.bool("detailedMonitoring", p.detailedMonitoring));
   c.guard(() => c.str("context", p.context));
-  c.guard(() => c.str("userData", p.userData));
+  c.guard(() => {
+    c.str("userData", p.userData);
+    // EC2 takes at most 16 KB of user data before base64 (EC2 User Guide, "Run commands when you launch an
+    // EC2 instance with user data input"); Karpenter adds its own bootstrap part to yours, so longer never launches
+    if (typeof p.userData === "string" && c.known(p.userData) && Buffer.byteLength(p.userData, "utf8") > USER_DATA_MAX_BYTES) {
+      c.fail("userData", `(${Buffer.byteLength(p.userData, "utf8")} bytes)`, `user data of at most ${USER_DATA_MAX_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`);
+    }
+  });
   c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]));
   c.guard(() => {
     c.since("ipPrefixCount", p.ipPrefixCount, since("spec.ipPrefixCount"), "ipPrefixCount");

@@ -1,6 +1,6 @@
 import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "./node-pool-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
-import { Checker, cronProblem, entry, isSet, labelDomain, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "../kubernetes/value-rules";
+import { Checker, cronProblem, entry, isSet, labelDomain, parseQuantity, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "../kubernetes/value-rules";
 import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
 
 /*
@@ -300,12 +300,39 @@ const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
  */
 export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: unknown } | undefined): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
-  return Object.keys(limits)
+  const unknownResources = Object.keys(limits)
     .filter((k) => k !== "" && isSet(limits[k]) && c.known(k) && !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
     .map((k) => {
       const s = suggestion(k, LIMIT_RESOURCES);
       return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
     });
+  return [...unknownResources, ...belowOneInstance(c, name, limits)];
+}
+
+/**
+ * The smallest CPU and memory an EC2 instance type has (1 vCPU: t2.micro, a1.medium; 0.5 GiB: t3.nano,
+ * t4g.nano; Amazon EC2 instance types). Karpenter launches only instance types that keep the pool within its
+ * limits, so a limit above 0 but below these launches nothing, which is rarely what was meant: a bare
+ * number of memory counts bytes, and "m" means thousandths. A limit of 0 stops a pool on purpose.
+ */
+const SMALLEST_INSTANCE: { readonly [resource: string]: { readonly value: number; readonly shown: string } } = {
+  cpu: { value: 1, shown: "1 vCPU" },
+  memory: { value: 512 * 2 ** 20, shown: "0.5 GiB" },
+};
+
+/** Warnings for `cpu` / `memory` limits above 0 that no single instance fits under. */
+function belowOneInstance(c: Checker, name: string, limits: { readonly [resource: string]: unknown }): string[] {
+  return Object.entries(SMALLEST_INSTANCE).flatMap(([resource, smallest]) => {
+    const q = limits[resource];
+    if (!isSet(q) || !c.known(q)) return [];
+    const n = typeof q === "number" ? q : typeof q === "string" ? parseQuantity(q) : undefined;
+    if (n === undefined || !(n > 0) || n >= smallest.value) return [];
+    const meant = resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
+    const reading = resource === "memory" ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}` : `${n} of a CPU${/m$/.test(String(q)) ? ' ("m" means thousandths)' : ""}`;
+    return [
+      `NodePool ${name}: ${entry("limits", resource)} = ${JSON.stringify(q)} is ${reading}, less than any instance type has (the smallest have ${smallest.shown}): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean ${meant}? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").`,
+    ];
+  });
 }
 
 function checkDisruption(c: Checker, d: Disruption | undefined): void {

@@ -49,6 +49,8 @@ const SEMANTIC_RULES = [
     reason: "a negative limit is below any usage (the pool launches nothing) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key" },
   { id: "ec2-id-format", field: /\.id$/, message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,
     reason: "EC2 IDs are the prefix and 8 or 17 lower-case hex digits (ami-0123456789abcdef0, subnet-0123abcd): the CRD's patterns (ami-[0-9a-z]+, subnet-[0-9a-z]+, sg-[0-9a-z]+) are not anchored or allow other letters, so the server accepts any string containing one, and EC2 finds no such image, subnet or security group" },
+  { id: "user-data-size", field: /^userData$/, message: /user data of at most \d+ bytes/,
+    reason: "EC2 takes at most 16 KB of user data before base64, and Karpenter adds its bootstrap to the class's: a longer userData fails every launch; the CRD takes any string" },
   { id: "ebs-iops-throughput", field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/, message: /EC2 takes/,
     reason: "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType" },
   { id: "reserved-tag-prefix", field: /^tags\[.*\]$/, message: /"aws:" are for tags AWS sets itself/,

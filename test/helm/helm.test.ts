@@ -1,6 +1,7 @@
 import { Fn, Token } from "cdktf";
 import * as YAML from "yaml";
-import { chartFullName, parseQuantity, plainScalar, renderValues } from "../../lib/helm/helm";
+import { chartFullName, plainScalar, renderValues } from "../../lib/helm/helm";
+import { parseQuantity } from "../../lib/kubernetes/value-rules";
 
 describe("helm helpers", () => {
   test("quantities", () => {

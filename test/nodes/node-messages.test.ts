@@ -337,6 +337,14 @@ describe("a restricted requirement key says what to use instead", () => {
   });
 });
 
+test("user data over EC2's 16 KB is refused with its size; 16 KB itself is fine", () => {
+  expect(rejection("EC2NodeClass", { userData: "x".repeat(16 * 1024 + 1) }).message).toBe(
+    "test/obj: userData = \"(16385 bytes)\" is invalid: user data of at most 16384 bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more",
+  );
+  expect(() => build("EC2NodeClass", { userData: "é".repeat(8 * 1024) })).not.toThrow(); // 16384 bytes of UTF-8
+  expect(rejection("EC2NodeClass", { userData: "é".repeat(8 * 1024 + 1) }).message).toContain("(16386 bytes)");
+});
+
 describe("limits on resources no node has", () => {
   const poolWarnings = (limits: { [k: string]: string | number }) => {
     const { stack } = testStack();
@@ -351,6 +359,18 @@ describe("limits on resources no node has", () => {
   });
   test("node resources, huge pages and extended resources do not", () => {
     expect(poolWarnings({ cpu: 10, memory: "100Gi", "ephemeral-storage": "1Ti", pods: 500, "hugepages-2Mi": "1Gi", "nvidia.com/gpu": 4 })).toEqual([]);
+  });
+  test("a cpu or memory limit above 0 that no instance type fits under warns, with what was likely meant", () => {
+    expect(poolWarnings({ memory: 1024 })).toEqual([
+      'NodePool pool: limits["memory"] = 1024 is 1024 bytes (a quantity without a suffix counts bytes), less than any instance type has (the smallest have 0.5 GiB): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean "1024Gi"? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").',
+    ]);
+    expect(poolWarnings({ cpu: "1m" })).toEqual([
+      'NodePool pool: limits["cpu"] = "1m" is 0.001 of a CPU ("m" means thousandths), less than any instance type has (the smallest have 1 vCPU): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean "1"? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").',
+    ]);
+    expect(poolWarnings({ memory: "100Mi" })).toHaveLength(1);
+    // 0 stops a pool on purpose; one instance's worth and more is a real limit
+    expect(poolWarnings({ cpu: 0, memory: "0" })).toEqual([]);
+    expect(poolWarnings({ cpu: "1", memory: "512Mi" })).toEqual([]);
   });
 });
 
