@@ -262,6 +262,7 @@ export class NodePool extends Construct {
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
+    if (ownClass) for (const warning of amiPlatformWarnings(c, name, requirements, ownClass)) Annotations.of(this).addWarning(warning);
     if (spot && !karpenter?.createsSpotServiceLinkedRole) {
       // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
       let judged = false;
@@ -413,4 +414,46 @@ function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined
     "In an account where it does not exist yet, every spot launch fails with ServiceLinkedRoleCreationNotPermitted, because the Karpenter controller may not create service-linked roles. " +
     "Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`), or restrict karpenter.sh/capacity-type to on-demand."
   );
+}
+
+/**
+ * The platform of an EC2NodeClass's AMIs, from its family or, when every selector term is an alias,
+ * from the aliases: Windows AMIs are `windows` on `amd64` only; the others are `linux` (EKS-optimized AMIs,
+ * Karpenter docs "NodeClasses: amiFamily"). Undefined when the AMIs are the user's (Custom, ID, name or
+ * tag terms) or not known at synth.
+ */
+function amiPlatform(c: Checker, nodeClass: Ec2NodeClass): { family: string; os: string; arches?: string[] } | undefined {
+  const spec = nodeClass.spec;
+  const terms = spec.amiSelectorTerms;
+  const aliases = Array.isArray(terms) && !c.token(terms) && terms.length > 0 && terms.every((t) => t && typeof t.alias === "string" && c.known(t.alias)) ? terms.map((t) => t.alias!.split("@")[0].toLowerCase()) : [];
+  const families = new Set(aliases.length ? aliases : typeof spec.amiFamily === "string" && c.known(spec.amiFamily) ? [spec.amiFamily.toLowerCase()] : []);
+  if (families.size !== 1) return undefined;
+  const [family] = families;
+  if (family === "custom") return undefined;
+  return family.startsWith("windows") ? { family, os: "windows", arches: ["amd64"] } : { family, os: "linux" };
+}
+
+/**
+ * Warnings for a pool whose `kubernetes.io/os` or `kubernetes.io/arch` requirements leave no value the
+ * class's AMIs have (e.g. Windows pods on an AL2023 class, arm64 on a Windows class): each object is valid
+ * alone, but Karpenter finds no AMI for the pool's nodes, so it launches nothing.
+ */
+function amiPlatformWarnings(c: Checker, name: string, requirements: readonly NodeSelectorRequirement[], nodeClass: Ec2NodeClass): string[] {
+  const platform = amiPlatform(c, nodeClass);
+  if (!platform || c.token(requirements)) return [];
+  const out: string[] = [];
+  const judge = (key: string, has: string[], what: string) => {
+    for (const r of requirements) {
+      if (!r || r.key !== key || !Array.isArray(r.values) || !r.values.every((v) => typeof v === "string" && c.known(v))) continue;
+      const left = r.operator === "In" ? has.filter((v) => r.values!.includes(v)) : r.operator === "NotIn" ? has.filter((v) => !r.values!.includes(v)) : has;
+      if (left.length === 0) {
+        out.push(
+          `NodePool ${name} requires ${key} ${r.operator} ${JSON.stringify(r.values)}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the requirement (Karpenter docs, "NodeClasses: amiFamily").`,
+        );
+      }
+    }
+  };
+  judge("kubernetes.io/os", [platform.os], platform.os);
+  if (platform.arches) judge("kubernetes.io/arch", platform.arches, `${platform.arches.join(", ")} only`);
+  return out;
 }

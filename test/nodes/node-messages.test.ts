@@ -345,6 +345,30 @@ test("user data over EC2's 16 KB is refused with its size; 16 KB itself is fine"
   expect(rejection("EC2NodeClass", { userData: "é".repeat(8 * 1024 + 1) }).message).toContain("(16386 bytes)");
 });
 
+describe("a pool's os and arch against its class's AMIs", () => {
+  const platformWarnings = (classProps: object, requirements: { key: string; operator: string; values?: string[] }[]) => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    const nodeClass = new Ec2NodeClass(stack, "nc", { karpenter, name: "cls", ...classProps });
+    const pool = new NodePool(stack, "pool", { karpenter, nodeClass, requirements: requirements as any });
+    return pool.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)).filter((w) => w.includes("AMIs"));
+  };
+  test("Windows pods on an AL2023 class and arm64 on a Windows class warn, naming both objects", () => {
+    expect(platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250101" }] }, [req("kubernetes.io/os", "In", ["windows"])])).toEqual([
+      'NodePool pool requires kubernetes.io/os In ["windows"], but its EC2NodeClass cls (test/nc) uses al2023 AMIs, which are linux: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the requirement (Karpenter docs, "NodeClasses: amiFamily").',
+    ]);
+    expect(platformWarnings({ amiSelectorTerms: [{ alias: "windows2022@latest" }] }, [req("kubernetes.io/arch", "In", ["arm64"])])).toEqual([
+      expect.stringMatching(/^NodePool pool requires kubernetes\.io\/arch In \["arm64"\], but its EC2NodeClass cls \(test\/nc\) uses windows2022 AMIs, which are amd64 only:/),
+    ]);
+    expect(platformWarnings({ amiFamily: "Bottlerocket" }, [req("kubernetes.io/os", "NotIn", ["linux"])])).toHaveLength(1);
+  });
+  test("matching platforms, the user's own AMIs and requirements that leave a value do not", () => {
+    expect(platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250101" }] }, [req("kubernetes.io/os", "In", ["linux"]), req("kubernetes.io/arch", "In", ["arm64"])])).toEqual([]);
+    expect(platformWarnings({ amiSelectorTerms: [{ alias: "windows2022@latest" }] }, [req("kubernetes.io/os", "In", ["windows"]), req("kubernetes.io/arch", "NotIn", ["arm64"])])).toEqual([]);
+    expect(platformWarnings({ amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }] }, [req("kubernetes.io/os", "In", ["windows"])])).toEqual([]);
+  });
+});
+
 describe("limits on resources no node has", () => {
   const poolWarnings = (limits: { [k: string]: string | number }) => {
     const { stack } = testStack();
