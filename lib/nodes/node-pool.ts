@@ -8,6 +8,7 @@ import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { INodeClassRef, NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "../core/errors";
 import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./node-pool-rules";
+import { nodeFamily } from "./ec2-node-class-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
@@ -417,19 +418,13 @@ function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined
 }
 
 /**
- * The platform of an EC2NodeClass's AMIs, from its family or, when every selector term is an alias,
- * from the aliases: Windows AMIs are `windows` on `amd64` only; the others are `linux` (EKS-optimized AMIs,
- * Karpenter docs "NodeClasses: amiFamily"). Undefined when the AMIs are the user's (Custom, ID, name or
- * tag terms) or not known at synth.
+ * The platform of an EC2NodeClass's AMIs, from the family it bootstraps with ({@link nodeFamily}):
+ * Windows AMIs are `windows` on `amd64` only; the others are `linux` (EKS-optimized AMIs, Karpenter docs
+ * "NodeClasses: amiFamily"). Undefined for Custom (the user's AMIs) or a family not known at synth.
  */
-function amiPlatform(c: Checker, nodeClass: Ec2NodeClass): { family: string; os: string; arches?: string[] } | undefined {
-  const spec = nodeClass.spec;
-  const terms = spec.amiSelectorTerms;
-  const aliases = Array.isArray(terms) && !c.token(terms) && terms.length > 0 && terms.every((t) => t && typeof t.alias === "string" && c.known(t.alias)) ? terms.map((t) => t.alias!.split("@")[0].toLowerCase()) : [];
-  const families = new Set(aliases.length ? aliases : typeof spec.amiFamily === "string" && c.known(spec.amiFamily) ? [spec.amiFamily.toLowerCase()] : []);
-  if (families.size !== 1) return undefined;
-  const [family] = families;
-  if (family === "custom") return undefined;
+function amiPlatform(nodeClass: Ec2NodeClass): { family: string; os: string; arches?: string[] } | undefined {
+  const family = nodeFamily(nodeClass.spec)?.toLowerCase();
+  if (family === undefined || family === "custom") return undefined;
   return family.startsWith("windows") ? { family, os: "windows", arches: ["amd64"] } : { family, os: "linux" };
 }
 
@@ -439,7 +434,7 @@ function amiPlatform(c: Checker, nodeClass: Ec2NodeClass): { family: string; os:
  * alone, but Karpenter finds no AMI for the pool's nodes, so it launches nothing.
  */
 function amiPlatformWarnings(c: Checker, name: string, requirements: readonly NodeSelectorRequirement[], nodeClass: Ec2NodeClass): string[] {
-  const platform = amiPlatform(c, nodeClass);
+  const platform = amiPlatform(nodeClass);
   if (!platform || c.token(requirements)) return [];
   const out: string[] = [];
   const judge = (key: string, has: string[], what: string) => {
