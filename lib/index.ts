@@ -8,6 +8,7 @@ export * from "./aws/karpenter-node-role";
 export * from "./aws/karpenter-controller-role";
 export * from "./aws/controller-role-spec";
 export * from "./aws/interruption-queue";
+export { InterruptionQueueKmsKey } from "./aws/interruption-queue-kms-key";
 export * from "./aws/spot-service-linked-role";
 export { DEFAULT_KARPENTER_VERSION, KNOWN_RELEASES, SUPPORTED_MINORS } from "./versions/karpenter-version";
 export { supportedKubernetesVersions } from "./cluster/kubernetes-compatibility";

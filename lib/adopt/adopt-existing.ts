@@ -111,7 +111,7 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
   if (adopt.interruptionQueue !== undefined) {
     const a = checkQueue(scope, adopt.interruptionQueue, minor);
     if (interruptionQueue === undefined || "existingQueueName" in interruptionQueue) {
-      throw new KarpenterValidationError(scope, "adopt.interruptionQueue", a.queueName, "only with a queue this install creates (interruptionQueue true or its options): with interruptionQueue false or an existing queue nothing is created, so nothing is imported");
+      throw new KarpenterValidationError(scope, "adopt.interruptionQueue", a.queueName, "only with a queue this install creates (InterruptionQueueConfig.create(), the default): with InterruptionQueueConfig.disabled() or .existing() nothing is created, so nothing is imported");
     }
     interruptionQueue = { ...interruptionQueue, queueName: sameName(scope, "interruptionQueue.queueName", interruptionQueue.queueName, a.queueName) };
   }

@@ -3,7 +3,6 @@ import { Token, Tokenization } from "cdktf";
 import { KarpenterValidationError, typeName } from "../core/errors";
 import { isUnresolved } from "../core/tokens";
 import { nearestKey, Problems } from "../core/problems";
-import { QUEUE_KMS_KEY } from "../core/prop-keys";
 import { keyText } from "../kubernetes/value-rules";
 import { TAG_LIMITS, tagCharacterProblem, TagReceiver } from "./tag-rules";
 
@@ -265,19 +264,6 @@ export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): 
   if (typeof arn !== "string" || !KMS_KEY_ARN.test(arn)) {
     throw new KarpenterValidationError(scope, field, arn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs)");
   }
-}
-
-/**
- * The `kmsKey` of a created interruption queue: `true`, `false`, or `{ keyArn }` of a key you manage.
- * @throws KarpenterValidationError naming `<field>`, `<field>.<unknown key>` or `<field>.keyArn`
- */
-export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unknown): void {
-  if (kmsKey === undefined || typeof kmsKey === "boolean" || Token.isUnresolved(kmsKey)) return;
-  if (kmsKey === null || typeof kmsKey !== "object" || Array.isArray(kmsKey)) throw new KarpenterValidationError(scope, field, kmsKey, "true, false, or { keyArn } of a KMS key you manage");
-  const problems = new Problems();
-  problems.check(() => checkOptionKeys(scope, field, kmsKey, QUEUE_KMS_KEY));
-  problems.check(() => checkKmsKeyArn(scope, `${field}.keyArn`, (kmsKey as { keyArn?: unknown }).keyArn));
-  problems.throwIfAny(scope);
 }
 
 /**

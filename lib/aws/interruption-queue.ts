@@ -11,7 +11,8 @@ import { awsContext } from "../aws-api/aws-context";
 import { useProvider } from "../core/provider-choice";
 import { policyJson } from "../aws-api/iam";
 import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements, RULE_PREFIX } from "./interruption-events";
-import { checkOptionKeys, checkQueueKmsKey, checkTags } from "../aws-api/input-checks";
+import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
+import { checkQueueKmsKey, createsQueueKey, InterruptionQueueKmsKey } from "./interruption-queue-kms-key";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { INTERRUPTION_QUEUE_PROPS } from "../core/prop-keys";
@@ -21,20 +22,6 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
 import { queueTagReceivers } from "./tag-receivers";
-
-/** A customer-managed KMS key you bring, for {@link InterruptionQueueProps.kmsKey}. */
-export interface InterruptionQueueKmsKey {
-  /**
-   * The key ARN, `arn:<partition>:kms:<region>:<account>:key/<id>` (not an alias: IAM grants
-   * `kms:Decrypt` on key ARNs). Its key policy must let `events.amazonaws.com` call
-   * `kms:GenerateDataKey` and `kms:Decrypt`: EventBridge sends to an encrypted queue only with a
-   * customer-managed key whose policy allows it (Amazon SQS Developer Guide, "Amazon SQS key
-   * management", "Configure KMS permissions for AWS services"). It must also let IAM policies of the
-   * account grant access (the default `arn:<partition>:iam::<account>:root` statement), because the
-   * controller role gets `kms:Decrypt` through its identity policy.
-   */
-  readonly keyArn: string;
-}
 
 /** Props of {@link InterruptionQueue}. */
 export interface InterruptionQueueProps {
@@ -60,16 +47,13 @@ export interface InterruptionQueueProps {
    */
   readonly ruleNamePrefix?: string;
   /**
-   * Encryption at rest. `false`/absent: SQS-managed SSE (as upstream). `true`: a customer-managed
-   * KMS key is created (rotation on; key policy: the account root administers it, EventBridge may
-   * `kms:GenerateDataKey` and `kms:Decrypt`, which it needs to send to a queue encrypted with a
-   * customer-managed key: Amazon SQS Developer Guide, "Amazon SQS key management" — only for this
-   * install's rules: `aws:SourceAccount` is the account, `aws:SourceArn` one of the rule ARNs). `{ keyArn }`: your key (see {@link InterruptionQueueKmsKey}
-   * for what its policy needs). Either way {@link InterruptionQueue.kmsKeyArn} is set, and
-   * `KarpenterControllerRole` then grants the controller `kms:Decrypt` on it.
-   * @default false (SQS-managed SSE)
+   * Encryption at rest with a customer-managed KMS key: {@link InterruptionQueueKmsKey.create} (a key
+   * created with the queue) or {@link InterruptionQueueKmsKey.fromKeyArn} (your key; see there what its
+   * policy needs). Either way {@link InterruptionQueue.kmsKeyArn} is set, and `KarpenterControllerRole`
+   * then grants the controller `kms:Decrypt` on it.
+   * @default unset: SQS-managed SSE (as upstream)
    */
-  readonly kmsKey?: boolean | InterruptionQueueKmsKey;
+  readonly kmsKey?: InterruptionQueueKmsKey;
   /**
    * Tags for the queue, the rules and a created key: at most 50, keys of 1–128 characters not
    * starting with `aws:`, values of at most 256 characters (AWS tag rules).
@@ -126,7 +110,7 @@ export class InterruptionQueue extends Construct {
   public readonly targets: CloudwatchEventTarget[];
   /** The customer-managed KMS key ARN, when `kmsKey` is set. */
   public readonly kmsKeyArn?: string;
-  /** The created KMS key, when `kmsKey: true`. */
+  /** The created KMS key, with `kmsKey: InterruptionQueueKmsKey.create()`. */
   public readonly kmsKey?: KmsKey;
   /** What the controller must wait for: the queue policy and the event targets. */
   public readonly dependables: ITerraformDependable[];
@@ -142,7 +126,7 @@ export class InterruptionQueue extends Construct {
       problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags, queueTagReceivers(props?.kmsKey === true)));
+      problems.check(() => checkTags(this, props?.tags, queueTagReceivers(createsQueueKey(props?.kmsKey))));
       problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
       const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
       const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
@@ -152,11 +136,11 @@ export class InterruptionQueue extends Construct {
       this.version = version.full;
 
       const events = interruptionEvents(version);
-      if (props.kmsKey === true) {
+      if (createsQueueKey(props.kmsKey)) {
         // the rules' names as synthesized: adoption (or an escape hatch) may rename a rule after this
         this.kmsKey = this.createKey(provider, () => this.rules.map((r) => r.nameInput ?? r.name), props.tags);
         this.kmsKeyArn = this.kmsKey.arn;
-      } else if (props.kmsKey) {
+      } else if (props.kmsKey?.keyArn !== undefined) {
         this.kmsKeyArn = props.kmsKey.keyArn;
       }
 

@@ -1,5 +1,5 @@
 import { ExistingNodeRole } from "./karpenter-node-role";
-import { InterruptionQueueKmsKey } from "./interruption-queue";
+import { InterruptionQueueKmsKey } from "./interruption-queue-kms-key";
 import { IamPolicyStatement } from "./controller-role-spec";
 
 /*
@@ -45,11 +45,11 @@ export interface KarpenterInterruptionQueueOptions {
   /** The start of every EventBridge rule name (1–44 characters: letters, digits, `.`, `-`, `_`). @default `Karpenter-<cluster name>` */
   readonly ruleNamePrefix?: string;
   /**
-   * `true`: a customer-managed KMS key is created; `{ keyArn }`: your key; the controller gets
-   * `kms:Decrypt` on it either way.
-   * @default SQS-managed SSE
+   * A customer-managed KMS key: {@link InterruptionQueueKmsKey.create} (created with the queue) or
+   * {@link InterruptionQueueKmsKey.fromKeyArn} (yours); the controller gets `kms:Decrypt` on it either way.
+   * @default unset: SQS-managed SSE (as upstream)
    */
-  readonly kmsKey?: boolean | InterruptionQueueKmsKey;
+  readonly kmsKey?: InterruptionQueueKmsKey;
 }
 
 /**
@@ -68,4 +68,66 @@ export interface KarpenterExistingInterruptionQueue {
    * @default none (SQS-managed SSE or no encryption)
    */
   readonly kmsKeyArn?: string;
+}
+
+/** What an {@link InterruptionQueueConfig} holds. */
+export enum InterruptionQueueMode {
+  /** A queue the install creates: {@link InterruptionQueueConfig.create}. */
+  CREATE = "create",
+  /** A queue you already have: {@link InterruptionQueueConfig.existing}. */
+  EXISTING = "existing",
+  /** No queue, no interruption handling: {@link InterruptionQueueConfig.disabled}. */
+  DISABLED = "disabled",
+}
+
+/**
+ * The interruption queue of a {@link Karpenter} install, for `KarpenterProps.interruptionQueue`: one the
+ * install creates ({@link InterruptionQueueConfig.create}, the default), one you already have
+ * ({@link InterruptionQueueConfig.existing}), or none ({@link InterruptionQueueConfig.disabled}).
+ *
+ * A class with factories rather than `boolean | options | existing queue`, so that Java, C# and Go get a
+ * type (jsii passes unions to them untyped). The factories only record the choice: the Karpenter
+ * construct checks the options with its other props, so that its error names the construct path and
+ * every problem at once.
+ */
+export class InterruptionQueueConfig {
+  /**
+   * An SQS queue with its EventBridge rules, created by the install (as upstream's getting-started
+   * CloudFormation): the controller policy names it, `settings.interruptionQueue` is its name.
+   * @param options its name, rule name prefix and KMS key (see `InterruptionQueueProps`); all optional
+   */
+  public static create(options: KarpenterInterruptionQueueOptions = {}): InterruptionQueueConfig {
+    return new InterruptionQueueConfig(InterruptionQueueMode.CREATE, options, undefined);
+  }
+
+  /**
+   * A queue you already have (shared, or made by another tool): nothing is created; the controller
+   * policy's queue statement names it and `settings.interruptionQueue` is its name. It must already
+   * receive the interruption events.
+   * @param queue its name, ARN and KMS key
+   */
+  public static existing(queue: KarpenterExistingInterruptionQueue): InterruptionQueueConfig {
+    return new InterruptionQueueConfig(InterruptionQueueMode.EXISTING, undefined, queue);
+  }
+
+  /**
+   * No interruption handling: no queue, no rules, no queue statement in the controller policy, no
+   * `settings.interruptionQueue`. Karpenter then learns of a spot interruption only when the node goes.
+   */
+  public static disabled(): InterruptionQueueConfig {
+    return new InterruptionQueueConfig(InterruptionQueueMode.DISABLED, undefined, undefined);
+  }
+
+  /** Which of the three this is. */
+  public readonly mode: InterruptionQueueMode;
+  /** The options of a created queue (`create()`); undefined otherwise. */
+  public readonly createOptions?: KarpenterInterruptionQueueOptions;
+  /** The queue you have (`existing()`); undefined otherwise. */
+  public readonly existingQueue?: KarpenterExistingInterruptionQueue;
+
+  private constructor(mode: InterruptionQueueMode, createOptions: KarpenterInterruptionQueueOptions | undefined, existingQueue: KarpenterExistingInterruptionQueue | undefined) {
+    this.mode = mode;
+    this.createOptions = createOptions;
+    this.existingQueue = existingQueue;
+  }
 }

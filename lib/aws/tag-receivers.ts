@@ -17,7 +17,7 @@ export const CONTROLLER_ROLE_TAG_RECEIVERS: readonly TagReceiver[] = [
   { api: TAG_APIS.EKS, resource: "the Pod Identity association" },
 ];
 
-/** What gets an interruption queue's tags: the queue, its EventBridge rules and (with `kmsKey: true`) its key. */
+/** What gets an interruption queue's tags: the queue, its EventBridge rules and (with `kmsKey: InterruptionQueueKmsKey.create()`) its key. */
 export function queueTagReceivers(createsKey: boolean): TagReceiver[] {
   return [
     { api: TAG_APIS.SQS, resource: "the interruption queue" },

@@ -29,7 +29,6 @@ export const IAM_STATEMENT = ["sid", "effect", "actions", "resources", "conditio
 /** `IamPolicyCondition` (lib/aws/controller-role-spec.ts). */
 export const IAM_CONDITION = ["test", "variable", "values"] as const;
 /** `InterruptionQueueKmsKey` (lib/aws/interruption-queue.ts). */
-export const QUEUE_KMS_KEY = ["keyArn"] as const;
 /** `ControllerResources` (lib/helm/karpenter-settings.ts). */
 export const CONTROLLER_RESOURCES = ["requests", "limits"] as const;
 /** `ResourceQuantities` (lib/helm/karpenter-settings.ts). */

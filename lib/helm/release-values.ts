@@ -261,7 +261,7 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
     }
     const fact = CHART_SETTINGS.find((f) => f.key === key);
     if (fact?.wired) {
-      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: { existingQueueName, existingQueueArn }` for a queue of your own)";
+      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn })` for a queue of your own)";
       problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`));
       continue;
     }

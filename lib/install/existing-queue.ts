@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
-import { KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../aws/karpenter-options";
+import { InterruptionQueueConfig, InterruptionQueueMode, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../aws/karpenter-options";
 import { isPlainMap } from "../core/deep-merge";
 import { checkKmsKeyArn } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
@@ -8,40 +8,64 @@ import { isUnresolved } from "../core/tokens";
 import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "../core/prop-keys";
 
 /*
- * The `interruptionQueue` prop of Karpenter: on, off, options of the queue it creates, or a queue
- * you already have. Checked key by key, because a key of the other shape (`kmsKeyArn` with a created
- * queue) would otherwise be silently ignored.
+ * The `interruptionQueue` prop of Karpenter: an InterruptionQueueConfig (a created queue and its
+ * options, a queue you already have, or none). The options are checked key by key, because a key of
+ * the other shape (`kmsKeyArn` with a created queue) would otherwise be silently ignored.
  */
 
 const CREATED_KEYS: readonly string[] = CREATED_QUEUE_OPTIONS;
 const EXISTING_KEYS: readonly string[] = EXISTING_QUEUE_OPTIONS;
-const SHAPES = "true, false, options of the created queue { queueName?, ruleNamePrefix?, kmsKey? }, or a queue of your own { existingQueueName, existingQueueArn, kmsKeyArn? }";
+const SHAPES = "InterruptionQueueConfig.create({ queueName?, ruleNamePrefix?, kmsKey? }) (the default), InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn, kmsKeyArn? }) or InterruptionQueueConfig.disabled()";
 /** An SQS standard queue name (SQS CreateQueue API). */
 const SQS_NAME = /^[A-Za-z0-9_-]{1,80}$/;
 /** An SQS queue ARN; group 1 is the queue name. */
 const SQS_ARN = /^arn:aws[a-z-]*:sqs:[a-z0-9-]+:\d{12}:([A-Za-z0-9_-]{1,80})$/;
 
 /**
- * What `interruptionQueue` asks for: `{}` (a created queue with default options) for `true` or
- * unset, undefined for `false`, else the checked options or existing queue. Every problem is
- * recorded in `problems` and the options are still returned (unknown keys left out; `{}` for a
- * value of another type), so that the checks that follow (the names of the created queue) report
- * theirs too.
+ * What `interruptionQueue` asks for: the options of the created queue (`{}` when unset), the queue you
+ * already have, or undefined for `disabled()`. Every problem is recorded in `problems` and options are
+ * still returned (unknown keys left out; `{}` for a value of another type), so that the checks that
+ * follow (the names of the created queue) report theirs too.
  */
-export function queueOptionsOf(
-  scope: IConstruct,
-  option: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined,
-  problems: Problems,
-): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
-  if (option === undefined || option === true) return {};
-  if (option === false) return undefined;
-  if (!isPlainMap(option)) {
-    problems.add(new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES));
+export function queueOptionsOf(scope: IConstruct, option: unknown, problems: Problems): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
+  if (option === undefined) return {};
+  if (!(option instanceof InterruptionQueueConfig)) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES + formerShape(option)));
     return {};
   }
-  if (!("existingQueueName" in option) && !("existingQueueArn" in option)) return checkCreatedQueue(scope, option, problems);
-  problems.check(() => checkExistingQueue(scope, option));
-  return option as unknown as KarpenterExistingInterruptionQueue;
+  if (option.mode === InterruptionQueueMode.DISABLED) return undefined;
+  if (option.mode === InterruptionQueueMode.CREATE) {
+    const given: unknown = option.createOptions ?? {};
+    if (isPlainMap(given)) return checkCreatedQueue(scope, given, problems);
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue", given, "InterruptionQueueConfig.create() with an options object { queueName?, ruleNamePrefix?, kmsKey? }"));
+    return {};
+  }
+  const queue: unknown = option.existingQueue;
+  if (!isPlainMap(queue)) {
+    problems.add(new KarpenterValidationError(scope, "interruptionQueue", queue, "InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn, kmsKeyArn? })"));
+    return {};
+  }
+  problems.check(() => checkExistingQueue(scope, queue));
+  return queue as unknown as KarpenterExistingInterruptionQueue;
+}
+
+/** What to write instead of a shape `interruptionQueue` took before it was a class (0.x). */
+function formerShape(option: unknown): string {
+  if (option === true) return ": write InterruptionQueueConfig.create() (or leave interruptionQueue unset)";
+  if (option === false) return ": write InterruptionQueueConfig.disabled()";
+  if (!isPlainMap(option)) return "";
+  return "existingQueueArn" in option || "existingQueueName" in option ? ": wrap the queue in InterruptionQueueConfig.existing({ … })" : ": wrap the options in InterruptionQueueConfig.create({ … })";
+}
+
+/** The options of the queue a valid `interruptionQueue` creates, or undefined (none created, or not a config). */
+export function createdQueueOptions(option: unknown): KarpenterInterruptionQueueOptions | undefined {
+  if (option === undefined) return {};
+  return option instanceof InterruptionQueueConfig && option.mode === InterruptionQueueMode.CREATE ? (option.createOptions ?? {}) : undefined;
+}
+
+/** Whether `interruptionQueue` turns interruption handling off. */
+export function queueDisabled(option: unknown): boolean {
+  return option instanceof InterruptionQueueConfig && option.mode === InterruptionQueueMode.DISABLED;
 }
 
 function checkCreatedQueue(scope: IConstruct, q: Record<string, unknown>, problems: Problems): KarpenterInterruptionQueueOptions {
@@ -52,8 +76,8 @@ function checkCreatedQueue(scope: IConstruct, q: Record<string, unknown>, proble
       known[key] = value;
       continue;
     }
-    const hint = key === "kmsKeyArn" ? " (your own key of a created queue is kmsKey: { keyArn })" : key === "queueArn" ? " (a queue you already have is { existingQueueName, existingQueueArn })" : "";
-    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, `not a key of the created queue's options${hint}: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have`));
+    const hint = key === "kmsKeyArn" ? " (your own key of a created queue is kmsKey: InterruptionQueueKmsKey.fromKeyArn(arn))" : key === "queueArn" ? " (a queue you already have is InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn }))" : "";
+    problems.add(new KarpenterValidationError(scope, `interruptionQueue.${key}`, value, `not a key of the created queue's options${hint}: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }`));
   }
   return known as KarpenterInterruptionQueueOptions;
 }

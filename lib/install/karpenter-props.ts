@@ -6,12 +6,14 @@ import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } fro
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { checkValuePaths } from "../helm/chart-values";
 import { checkRepository } from "../helm/helm";
-import { checkOptionKeys, checkPolicyArns, checkQueueKmsKey, checkTagKey, checkTags } from "../aws-api/input-checks";
+import { checkOptionKeys, checkPolicyArns, checkTagKey, checkTags } from "../aws-api/input-checks";
+import { checkQueueKmsKey, createsQueueKey } from "../aws/interruption-queue-kms-key";
+import { createdQueueOptions, queueDisabled } from "./existing-queue";
 import type { TagReceiver } from "../aws-api/tag-rules";
 import { CONTROLLER_ROLE_TAG_RECEIVERS, nodeRoleTagReceivers, queueTagReceivers, SPOT_ROLE_TAG_RECEIVERS } from "../aws/tag-receivers";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import type { InterruptionQueueConfig, KarpenterControllerRoleOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
 import type { ControllerIdentity } from "../aws/controller-role-spec";
 import type { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
@@ -76,19 +78,23 @@ export interface KarpenterProps {
    */
   readonly identity?: ControllerIdentity;
   /**
-   * The interruption queue: on by default (a queue and its EventBridge rules are created);
-   * `{ queueName?, ruleNamePrefix?, kmsKey? }` shapes the created one; `{ existingQueueName,
-   * existingQueueArn, kmsKeyArn? }` uses a queue you already have (nothing created, the controller
-   * policy names it, `settings.interruptionQueue` is its name); `false` turns interruption handling
-   * off (no queue, no rules, no queue statement in the controller policy, no `settings.interruptionQueue`).
-   * The controller looks the queue up by name in its own region and account, so an existing queue
-   * must be in the cluster's: synth warns when its ARN names another region or account than the
-   * cluster's AWS provider (literal `region`; account from `allowedAccountIds` or the assumed role).
-   * @default true
-   * @throws KarpenterValidationError for an existing queue whose literal ARN is not an SQS ARN, whose
-   * name is not an SQS name, or whose name is not the ARN's last segment
+   * The interruption queue. {@link InterruptionQueueConfig.create} (the default) creates a queue and
+   * its EventBridge rules, shaped by `{ queueName?, ruleNamePrefix?, kmsKey? }`;
+   * {@link InterruptionQueueConfig.existing} uses a queue you already have, `{ existingQueueName,
+   * existingQueueArn, kmsKeyArn? }` (nothing created, the controller policy names it,
+   * `settings.interruptionQueue` is its name); {@link InterruptionQueueConfig.disabled} turns
+   * interruption handling off (no queue, no rules, no queue statement in the controller policy, no
+   * `settings.interruptionQueue`). The controller looks the queue up by name in its own region and
+   * account, so an existing queue must be in the cluster's: synth warns when its ARN names another
+   * region or account than the cluster's AWS provider (literal `region`; account from
+   * `allowedAccountIds` or the assumed role).
+   * @default InterruptionQueueConfig.create()
+   * @throws KarpenterValidationError for anything but an InterruptionQueueConfig (the 0.x shapes `true`,
+   * `false` and plain objects get what to write instead), a key outside the chosen shape, an existing
+   * queue whose literal ARN is not an SQS ARN, whose name is not an SQS name, or whose name is not the
+   * ARN's last segment
    */
-  readonly interruptionQueue?: boolean | KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue;
+  readonly interruptionQueue?: InterruptionQueueConfig;
   /**
    * Controller replicas. With `systemNodeGroup`, at most its size (the chart's anti-affinity needs
    * one node per replica): checked at synth.
@@ -233,7 +239,7 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
   if (controllerRole) {
     problems.check(() => checkPolicyArns(scope, "controllerRole.additionalPolicyArns", controllerRole.additionalPolicyArns));
     // the Sids the statements must not reuse are the version's (the queue statement only with a queue)
-    const officialSids = version ? controllerPolicyOutline(version, { queue: props.interruptionQueue !== false, kmsKey: false }).sids : [];
+    const officialSids = version ? controllerPolicyOutline(version, { queue: !queueDisabled(props.interruptionQueue), kmsKey: false }).sids : [];
     problems.check(() => checkAdditionalStatements(scope, "controllerRole.additionalStatements", controllerRole.additionalStatements, officialSids));
   }
   const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
@@ -251,7 +257,8 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
     // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
     for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
-  if (isPlainMap(props.interruptionQueue)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", (props.interruptionQueue as { kmsKey?: unknown }).kmsKey));
+  const created = createdQueueOptions(props.interruptionQueue);
+  if (isPlainMap(created)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", created.kmsKey));
   return { version, cluster };
 }
 
@@ -349,12 +356,11 @@ function tolerates(t: KubernetesToleration, key: string, value: string | undefin
 
 /** What gets an install's `tags`: each resource of its building blocks that the props create. */
 function installTagReceivers(props: KarpenterProps): TagReceiver[] {
-  const queue: unknown = props.interruptionQueue;
-  const createsQueue = queue !== false && !(isPlainMap(queue) && "existingQueueArn" in queue);
+  const queue = createdQueueOptions(props.interruptionQueue);
   return [
     ...nodeRoleTagReceivers(isPlainMap(props.nodeRole) && props.nodeRole.existingRole !== undefined),
     ...CONTROLLER_ROLE_TAG_RECEIVERS,
-    ...(createsQueue ? queueTagReceivers(isPlainMap(queue) && queue.kmsKey === true) : []),
+    ...(queue !== undefined ? queueTagReceivers(createsQueueKey(queue.kmsKey)) : []),
     ...(props.spotServiceLinkedRole === true ? SPOT_ROLE_TAG_RECEIVERS : []),
   ];
 }

@@ -122,7 +122,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   public readonly nodeRoleName: string;
   /** The controller role, its policies and identity binding. */
   public readonly controllerRole: KarpenterControllerRole;
-  /** The interruption queue created by this install; undefined with `interruptionQueue: false` or an existing queue. */
+  /** The interruption queue created by this install; undefined with `InterruptionQueueConfig.disabled()` or `.existing()`. */
   public readonly interruptionQueue?: InterruptionQueue;
   /** The name written to `settings.interruptionQueue` (created or existing queue); undefined when interruption handling is off. */
   public readonly interruptionQueueName?: string;

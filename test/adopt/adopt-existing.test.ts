@@ -8,6 +8,8 @@ import { gettingStartedAdoption, KarpenterAdoption, terraformAwsEksModuleAdoptio
 import { resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 import { validateApp } from "../../lib/install/validate-app";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
+import { InterruptionQueueConfig } from "../../lib/aws/karpenter-options";
 
 const ASSOCIATION = "a-0123456789abcdefg";
 
@@ -104,7 +106,7 @@ describe("adopt: a getting-started install", () => {
     const ruleNames = { SpotInterruption: "Karpenter-demo-SpotInterruptionRule-BBB" };
     const { body } = install({
       version: "1.9.0",
-      interruptionQueue: { kmsKey: true },
+      interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.create() }),
       adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.9.0", podIdentityAssociationId: ASSOCIATION, ruleNames }),
     });
     const statement = JSON.parse(body("aws_kms_key", "interruption-queue/key").policy).Statement.find((s: any) => s.Sid === "AllowEventBridgeToEncrypt");
@@ -196,8 +198,8 @@ describe("adopt: explicit names and checks", () => {
     ["another namespace than the running release's", { namespace: "karpenter", adopt: gettingStartedAdoption({ clusterName: "demo", version: "1.14.1", podIdentityAssociationId: ASSOCIATION }) }, /test\/karpenter: namespace = "karpenter" is invalid: the namespace of the adopted install, "kube-system"/],
     ["a node role name other than the adopted", { nodeRole: { roleName: "other" }, adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo" } } }, /nodeRole\.roleName = "other" is invalid: the adopted name "KarpenterNodeRole-demo"/],
     ["a role of your own beside an adopted one", { nodeRole: { existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r" } }, adopt: { nodeRole: { roleName: "r" } } }, /nodeRole\.existingRole = .* is invalid: not with adopt\.nodeRole/],
-    ["an adopted queue without a created one", { interruptionQueue: false, adopt: { interruptionQueue: { queueName: "demo" } } }, /adopt\.interruptionQueue = "demo" is invalid: only with a queue this install creates/],
-    ["a queue name other than the adopted", { interruptionQueue: { queueName: "q" }, adopt: { interruptionQueue: { queueName: "demo" } } }, /interruptionQueue\.queueName = "q" is invalid: the adopted name "demo"/],
+    ["an adopted queue without a created one", { interruptionQueue: InterruptionQueueConfig.disabled(), adopt: { interruptionQueue: { queueName: "demo" } } }, /adopt\.interruptionQueue = "demo" is invalid: only with a queue this install creates/],
+    ["a queue name other than the adopted", { interruptionQueue: InterruptionQueueConfig.create({ queueName: "q" }), adopt: { interruptionQueue: { queueName: "demo" } } }, /interruptionQueue\.queueName = "q" is invalid: the adopted name "demo"/],
     ["an access entry flag that is not a boolean (\"false\" would import an entry)", { adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo", accessEntry: "false" as unknown as boolean } } }, /adopt\.nodeRole\.accessEntry = "false" is invalid: true \(the role has an EKS access entry/],
     ["an unknown key", { adopt: { nodeRoles: {} } as unknown as KarpenterAdoption }, /adopt\.nodeRoles = \{\} is invalid: not a key of adopt/],
     ["an unknown event", { adopt: { interruptionQueue: { queueName: "demo", ruleNames: { Spot: "x" } as never } } }, /adopt\.interruptionQueue\.ruleNames\.Spot = "x" is invalid: an event of ScheduledChange/],

@@ -6,6 +6,8 @@ import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../../lib/aws/karpenter-controller-role";
 import { KarpenterNodeRole, KarpenterNodeRoleProps } from "../../lib/aws/karpenter-node-role";
 import { InterruptionQueue, InterruptionQueueProps } from "../../lib/aws/interruption-queue";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
+import { InterruptionQueueConfig } from "../../lib/aws/karpenter-options";
 import { IKarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { KarpenterRelease } from "../../lib/helm/karpenter-release";
 import { isConditionOperator } from "../../lib/aws/controller-role-checks";
@@ -83,7 +85,7 @@ describe("a constructor that throws leaves nothing behind", () => {
     const { stack, cluster } = setup();
     const bad = { owner: "a&b" };
     const msg = (path: string, who: string) => `${path}: tags["owner"] = "a&b" is invalid: the value holds "&", which ${who} in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`;
-    expect(rejected(() => new InterruptionQueue(stack, "q", { cluster, tags: bad, kmsKey: true })).message).toBe(msg("eks/q", "SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue's key) refuse"));
+    expect(rejected(() => new InterruptionQueue(stack, "q", { cluster, tags: bad, kmsKey: InterruptionQueueKmsKey.create() })).message).toBe(msg("eks/q", "SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue's key) refuse"));
     expect(rejected(() => new KarpenterNodeRole(stack, "n", { cluster, tags: bad })).message).toBe(msg("eks/n", "IAM (the node role) refuses"));
     expect(rejected(() => new SpotServiceLinkedRole(stack, "s", { tags: bad })).message).toBe(msg("eks/s", "IAM (the spot service-linked role) refuses"));
     // an existing role gets no tags from here: only the access entry (EKS) does, which takes any character
@@ -160,9 +162,9 @@ describe("every problem of one object at once", () => {
 
   test("Karpenter interruptionQueue: an unknown key does not hide the names, nor the other props' names", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => karpenter(stack, cluster, { interruptionQueue: { extra: 1, queueName: "bad name!", ruleNamePrefix: "" } as any, controllerRole: { roleName: "" } }));
+    const e = rejected(() => karpenter(stack, cluster, { interruptionQueue: InterruptionQueueConfig.create({ extra: 1, queueName: "bad name!", ruleNamePrefix: "" } as any), controllerRole: { roleName: "" } }));
     expect(messages(e)).toEqual([
-      "eks/k: interruptionQueue.extra = 1 is invalid: not a key of the created queue's options: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have",
+      "eks/k: interruptionQueue.extra = 1 is invalid: not a key of the created queue's options: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }",
       'eks/k: controllerRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
       `eks/k: interruptionQueue.queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`,
       `eks/k: interruptionQueue.ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
@@ -171,7 +173,7 @@ describe("every problem of one object at once", () => {
 
   test("Karpenter interruptionQueue, a queue of your own: every key, the name and the ARN", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => karpenter(stack, cluster, { interruptionQueue: { existingQueueName: "", existingQueueArn: "arn:aws:sns:eu-west-1:123456789012:q", queueName: "q" } as any }));
+    const e = rejected(() => karpenter(stack, cluster, { interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "", existingQueueArn: "arn:aws:sns:eu-west-1:123456789012:q", queueName: "q" } as any) }));
     expect(messages(e)).toEqual([
       'eks/k: interruptionQueue.queueName = "q" is invalid: not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)',
       `eks/k: interruptionQueue.existingQueueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
@@ -300,7 +302,7 @@ describe("IAM conditions of additional statements", () => {
 describe("name messages", () => {
   test("Karpenter: empty names say so, with the rule", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => karpenter(stack, cluster, { nodeRole: { roleName: "" }, controllerRole: { roleName: "" }, interruptionQueue: { queueName: "", ruleNamePrefix: "" } }));
+    const e = rejected(() => karpenter(stack, cluster, { nodeRole: { roleName: "" }, controllerRole: { roleName: "" }, interruptionQueue: InterruptionQueueConfig.create({ queueName: "", ruleNamePrefix: "" }) }));
     expect(e.message).toBe(
       [
         "eks/k: 4 name problems:",
@@ -314,7 +316,7 @@ describe("name messages", () => {
 
   test("Karpenter: too long and bad characters", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => karpenter(stack, cluster, { nodeRole: { roleName: "n".repeat(65) }, interruptionQueue: { queueName: "q.fifo", ruleNamePrefix: "p".repeat(45) } }));
+    const e = rejected(() => karpenter(stack, cluster, { nodeRole: { roleName: "n".repeat(65) }, interruptionQueue: InterruptionQueueConfig.create({ queueName: "q.fifo", ruleNamePrefix: "p".repeat(45) }) }));
     expect(messages(e)).toEqual([
       `eks/k: nodeRole.roleName = "${"n".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`,
       `eks/k: interruptionQueue.queueName = "q.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue`,

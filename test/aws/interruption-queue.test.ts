@@ -1,5 +1,6 @@
 import { createHash } from "crypto";
 import { InterruptionQueue, InterruptionQueueProps } from "../../lib/aws/interruption-queue";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
 import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { resolvedReference } from "../../lib/core/tokens";
@@ -128,8 +129,8 @@ describe("InterruptionQueue", () => {
     );
   });
 
-  test("kmsKey: true creates a key EventBridge may use and the account administers", () => {
-    const { json, queue, stack } = synthQueue({ kmsKey: true, tags: { team: "platform" } });
+  test("kmsKey: InterruptionQueueKmsKey.create() creates a key EventBridge may use and the account administers", () => {
+    const { json, queue, stack } = synthQueue({ kmsKey: InterruptionQueueKmsKey.create(), tags: { team: "platform" } });
     const key = onlyResource(json, "aws_kms_key");
     const keyRef = `\${aws_kms_key.${Object.keys(resources(json, "aws_kms_key"))[0]}.arn}`;
     expect(key.enable_key_rotation).toBe(true);
@@ -155,13 +156,13 @@ describe("InterruptionQueue", () => {
     expect(queue.kmsKey).toBe(queue.node.findChild("key"));
   });
 
-  test("kmsKey: { keyArn } uses your key and creates none; an alias is rejected", () => {
+  test("kmsKey: InterruptionQueueKmsKey.fromKeyArn() uses your key and creates none; an alias is rejected", () => {
     const keyArn = "arn:aws-us-gov:kms:us-gov-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
-    const { json, queue } = synthQueue({ kmsKey: { keyArn } });
+    const { json, queue } = synthQueue({ kmsKey: InterruptionQueueKmsKey.fromKeyArn(keyArn) });
     expect(resources(json, "aws_kms_key")).toEqual({});
     expect(onlyResource(json, "aws_sqs_queue").kms_master_key_id).toBe(keyArn);
     expect(queue.kmsKeyArn).toBe(keyArn);
-    expect(() => synthQueue({ kmsKey: { keyArn: "arn:aws:kms:eu-west-1:123456789012:alias/karpenter" } })).toThrow(/kmsKey\.keyArn = .* is invalid: a KMS key ARN/);
+    expect(() => synthQueue({ kmsKey: InterruptionQueueKmsKey.fromKeyArn("arn:aws:kms:eu-west-1:123456789012:alias/karpenter") })).toThrow(/test\/queue: kmsKey = .* is invalid: a KMS key ARN/);
   });
 
   test("unknown version is an error listing the supported ones", () => {

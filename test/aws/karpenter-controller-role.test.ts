@@ -4,6 +4,7 @@ import { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-con
 import { KarpenterControllerRole, KarpenterControllerRoleProps } from "../../lib/aws/karpenter-controller-role";
 import { KarpenterNodeRole } from "../../lib/aws/karpenter-node-role";
 import { InterruptionQueue } from "../../lib/aws/interruption-queue";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
 import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
@@ -191,7 +192,7 @@ describe("KarpenterControllerRole", () => {
     const { stack } = testStack();
     const cluster = KarpenterCluster.fromClusterName(stack, "existing", "c".repeat(100));
     const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster, roleName: "nodes", version: "1.8.8" });
-    const queue = new InterruptionQueue(stack, "queue", { cluster, queueName: "interruptions", version: "1.8.8", kmsKey: true });
+    const queue = new InterruptionQueue(stack, "queue", { cluster, queueName: "interruptions", version: "1.8.8", kmsKey: InterruptionQueueKmsKey.create() });
     const role = new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, interruptionQueue: queue, roleName: "ctrl", policyNameSuffix: "long", version: "1.8.8" });
     expect(role.policies).toHaveLength(5);
     const worst: [RegExp, string][] = [

@@ -22,7 +22,6 @@ const LISTS: [keyof typeof keys, string, string][] = [
   ["IRSA_IDENTITY", "aws/controller-role-spec.ts", "IrsaControllerIdentity"],
   ["IAM_STATEMENT", "aws/controller-role-spec.ts", "IamPolicyStatement"],
   ["IAM_CONDITION", "aws/controller-role-spec.ts", "IamPolicyCondition"],
-  ["QUEUE_KMS_KEY", "aws/interruption-queue.ts", "InterruptionQueueKmsKey"],
   ["CONTROLLER_RESOURCES", "helm/karpenter-settings.ts", "ControllerResources"],
   ["RESOURCE_QUANTITIES", "helm/karpenter-settings.ts", "ResourceQuantities"],
   ["TOLERATION", "helm/karpenter-settings.ts", "KubernetesToleration"],

@@ -288,7 +288,7 @@ describe("KarpenterRelease", () => {
     test("settings in values are checked against the version; wired keys cannot be overridden", () => {
       expect(() => release({ version: "1.13.1", values: { settings: { featureGates: { capacityBuffer: true } } } })).toThrow(/values\.settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.13\.1 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
       expect(() => release({ values: { settings: { clusterName: "other" } } })).toThrow(/values\.settings\.clusterName = "other" is invalid: not settable here/);
-      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: \{ existingQueueName, existingQueueArn \}` for a queue of your own/);
+      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: InterruptionQueueConfig\.existing\(\{ existingQueueName, existingQueueArn \}\)` for a queue of your own/);
       expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(/values\.serviceAccount\.name = "other" is invalid: not settable here/);
       expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(/values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/);
     });

@@ -17,6 +17,8 @@ import { NodePool } from "../../lib/nodes/node-pool";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { validateApp } from "../../lib/install/validate-app";
 import { synthJson, thrown } from "../helpers";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
+import { InterruptionQueueConfig } from "../../lib/aws/karpenter-options";
 
 /** An EksCluster named `name` on `provider` (the stack's default when undefined). */
 function eksCluster(stack: TerraformStack, id: string, name: string, provider?: AwsProvider) {
@@ -44,7 +46,7 @@ describe("fleets: each install on its own cluster's providers", () => {
   test("AWS: every resource and data source of an install uses the cluster's provider; one partition/region/account set per provider; the policy's region is that provider's", () => {
     const { stack, helm, clusters } = twoRegionStack();
     const us = new Karpenter(stack, "karpenter-us", { cluster: clusters.us, helmProvider: helm.us });
-    const eu = new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.eu, spotServiceLinkedRole: true, interruptionQueue: { kmsKey: true } });
+    const eu = new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.eu, spotServiceLinkedRole: true, interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.create() }) });
     const json = synthJson(stack);
     const body = (c: TerraformResource | TerraformDataSource) => json[c instanceof TerraformDataSource ? "data" : "resource"][c.terraformResourceType][c.friendlyUniqueId];
     const elements = (k: Karpenter) => k.node.findAll().filter((c): c is TerraformResource | TerraformDataSource => c instanceof TerraformResource || c instanceof TerraformDataSource);

@@ -16,8 +16,10 @@ import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { NodePool } from "../../lib/nodes/node-pool";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { SqsQueue } from "@cdktf/provider-aws/lib/sqs-queue";
-import { onlyResource, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
+import { onlyResource, rejected, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
+import { InterruptionQueueConfig, InterruptionQueueMode } from "../../lib/aws/karpenter-options";
 
 /** A test stack with the Helm provider too (validations require a provider for every resource). */
 function helmStack() {
@@ -133,8 +135,8 @@ describe("Karpenter", () => {
     expect(YAML.parse(controller.values[0]).nodeSelector).toEqual({ "node-role": "system" });
   });
 
-  test("interruptionQueue: false — no queue, no rules, no settings.interruptionQueue, no queue statement", () => {
-    const { json, values, karpenter, controller } = install({ interruptionQueue: false });
+  test("interruptionQueue: InterruptionQueueConfig.disabled() — no queue, no rules, no settings.interruptionQueue, no queue statement", () => {
+    const { json, values, karpenter, controller } = install({ interruptionQueue: InterruptionQueueConfig.disabled() });
     expect(karpenter.interruptionQueue).toBeUndefined();
     expect(resources(json, "aws_sqs_queue")).toEqual({});
     expect(resources(json, "aws_cloudwatch_event_rule")).toEqual({});
@@ -146,7 +148,7 @@ describe("Karpenter", () => {
   });
 
   test("interruption queue options: name and KMS key reach the queue and the controller", () => {
-    const { json, values } = install({ interruptionQueue: { queueName: "demo-interruptions", kmsKey: true } });
+    const { json, values } = install({ interruptionQueue: InterruptionQueueConfig.create({ queueName: "demo-interruptions", kmsKey: InterruptionQueueKmsKey.create() }) });
     const queue = onlyResource(json, "aws_sqs_queue");
     expect(queue.name).toBe("demo-interruptions");
     expect(queue.kms_master_key_id).toMatch(/^\$\{aws_kms_key\./);
@@ -218,8 +220,28 @@ describe("Karpenter", () => {
     expect(() => install({ version: "1.0.14", values: { webhook: { port: "9443" } } })).toThrow(/^test\/karpenter: values\.webhook\.port = "9443" is invalid: a TCP port/);
   });
 
-  test("interruptionQueue must be a boolean or options", () => {
-    expect(() => install({ interruptionQueue: "yes" as unknown as boolean })).toThrow(/test\/karpenter: interruptionQueue = "yes" is invalid/);
+  test("interruptionQueue must be an InterruptionQueueConfig; the 0.x shapes say what to write instead", () => {
+    const shapes = "InterruptionQueueConfig.create({ queueName?, ruleNamePrefix?, kmsKey? }) (the default), InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn, kmsKeyArn? }) or InterruptionQueueConfig.disabled()";
+    const refused = (value: unknown) => rejected(() => install({ interruptionQueue: value as InterruptionQueueConfig })).message;
+    expect(refused("yes")).toBe(`test/karpenter: interruptionQueue = "yes" is invalid: ${shapes}`);
+    expect(refused(true)).toBe(`test/karpenter: interruptionQueue = true is invalid: ${shapes}: write InterruptionQueueConfig.create() (or leave interruptionQueue unset)`);
+    expect(refused(false)).toBe(`test/karpenter: interruptionQueue = false is invalid: ${shapes}: write InterruptionQueueConfig.disabled()`);
+    expect(refused({ queueName: "q" })).toMatch(/interruptionQueue = \{"queueName":"q"\} is invalid: .*: wrap the options in InterruptionQueueConfig\.create\(\{ … \}\)$/);
+    expect(refused({ existingQueueName: "q", existingQueueArn: "arn:aws:sqs:us-east-1:123456789012:q" })).toMatch(/: wrap the queue in InterruptionQueueConfig\.existing\(\{ … \}\)$/);
+    // the created queue's kmsKey of 0.x: true and { keyArn }
+    const key = (kmsKey: unknown) => rejected(() => install({ interruptionQueue: InterruptionQueueConfig.create({ kmsKey: kmsKey as InterruptionQueueKmsKey }) })).message;
+    expect(key(true)).toMatch(/^test\/karpenter: interruptionQueue\.kmsKey = true is invalid: .*: write InterruptionQueueKmsKey\.create\(\) for a created key$/);
+    const arn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+    expect(key({ keyArn: arn })).toMatch(new RegExp(`: write InterruptionQueueKmsKey\\.fromKeyArn\\("${arn}"\\) for your own key$`));
+    expect(key(false)).toMatch(/: leave kmsKey unset for SQS-managed SSE$/);
+  });
+
+  test("the three InterruptionQueueConfig factories record what they were given", () => {
+    expect(InterruptionQueueConfig.create()).toMatchObject({ mode: InterruptionQueueMode.CREATE, createOptions: {}, existingQueue: undefined });
+    expect(InterruptionQueueConfig.existing({ existingQueueName: "q", existingQueueArn: "arn:aws:sqs:us-east-1:123456789012:q" }).mode).toBe("existing");
+    expect(InterruptionQueueConfig.disabled()).toMatchObject({ mode: "disabled", createOptions: undefined, existingQueue: undefined });
+    expect(InterruptionQueueKmsKey.fromKeyArn("arn:x")).toMatchObject({ createsKey: false, keyArn: "arn:x" });
+    expect(InterruptionQueueKmsKey.create()).toMatchObject({ createsKey: true, keyArn: undefined });
   });
 
   describe("Pod Identity agent warning", () => {
@@ -375,7 +397,7 @@ describe("Karpenter", () => {
       new AwsProvider(stack, "aws", provider);
       new HelmProvider(stack, "helm", { kubernetes: { configPath: "~/.kube/config" } });
       const name = arn.split(":").pop()!;
-      new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo"), interruptionQueue: { existingQueueName: name, existingQueueArn: arn } });
+      new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo"), interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: name, existingQueueArn: arn }) });
       return warnings(stack).filter((w) => /existingQueueArn/.test(w));
     }
 
@@ -572,17 +594,17 @@ describe("Karpenter", () => {
 
     test("interruptionQueue: a key of the other shape is not silently ignored", () => {
       const options = { queueName: "q", kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" };
-      expect(() => install({ interruptionQueue: options })).toThrow(
-        'test/karpenter: interruptionQueue.kmsKeyArn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" is invalid: not a key of the created queue\'s options (your own key of a created queue is kmsKey: { keyArn }): the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }, or { existingQueueName, existingQueueArn, kmsKeyArn? } for a queue you already have',
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.create(options) })).toThrow(
+        'test/karpenter: interruptionQueue.kmsKeyArn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" is invalid: not a key of the created queue\'s options (your own key of a created queue is kmsKey: InterruptionQueueKmsKey.fromKeyArn(arn)): the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }',
       );
       const typo = { queueName: "q", queueNmae: "q" };
-      expect(() => install({ interruptionQueue: typo })).toThrow(/interruptionQueue\.queueNmae = "q" is invalid: not a key of the created queue's options: /);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.create(typo) })).toThrow(/interruptionQueue\.queueNmae = "q" is invalid: not a key of the created queue's options: /);
     });
 
     test("a bad option is refused before any resource is created", () => {
       const { stack } = helmStack();
       const cluster = testCluster(stack);
-      expect(() => new Karpenter(stack, "karpenter", { cluster, interruptionQueue: { queueName: "q", kmsKeyArn: "x" } as never })).toThrow(KarpenterValidationError);
+      expect(() => new Karpenter(stack, "karpenter", { cluster, interruptionQueue: InterruptionQueueConfig.create({ queueName: "q", kmsKeyArn: "x" } as never) })).toThrow(KarpenterValidationError);
       expect(stack.node.tryFindChild("karpenter")?.node.children.map((c) => c.node.id) ?? []).toEqual([]);
     });
   });
@@ -590,7 +612,7 @@ describe("Karpenter", () => {
   describe("an existing interruption queue", () => {
     const arn = "arn:aws:sqs:us-east-1:123456789012:shared-interruptions";
     test("nothing is created; the controller policy names its ARN and settings.interruptionQueue its name", () => {
-      const { json, values, karpenter } = install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn } });
+      const { json, values, karpenter } = install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "shared-interruptions", existingQueueArn: arn }) });
       expect(karpenter.interruptionQueue).toBeUndefined();
       expect(karpenter.interruptionQueueName).toBe("shared-interruptions");
       expect(resources(json, "aws_sqs_queue")).toEqual({});
@@ -602,22 +624,22 @@ describe("Karpenter", () => {
     });
 
     test("a KMS key gets kms:Decrypt", () => {
-      const { json } = install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn, kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" } });
+      const { json } = install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "shared-interruptions", existingQueueArn: arn, kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" }) });
       expect(JSON.stringify(Object.values(resources(json, "aws_iam_policy")).map((p: any) => p.policy))).toContain("key/1234abcd-12ab-34cd-56ef-1234567890ab");
     });
 
     test("the name and ARN are checked when literal and must name the same queue", () => {
-      expect(() => install({ interruptionQueue: { existingQueueName: "q", existingQueueArn: arn } })).toThrow(/interruptionQueue\.existingQueueName = "q" is invalid: the name in existingQueueArn \("shared-interruptions"\)/);
-      expect(() => install({ interruptionQueue: { existingQueueName: "q", existingQueueArn: "https://sqs.us-east-1.amazonaws.com/123456789012/q" } })).toThrow(/interruptionQueue\.existingQueueArn = .* is invalid: an SQS queue ARN/);
-      expect(() => install({ interruptionQueue: { existingQueueName: "my queue", existingQueueArn: arn } })).toThrow(/interruptionQueue\.existingQueueName = "my queue" is invalid: an SQS standard queue name/);
-      expect(() => install({ interruptionQueue: { existingQueueName: "q" } as never })).toThrow(/interruptionQueue\.existingQueueArn = undefined is invalid/);
-      expect(() => install({ interruptionQueue: { existingQueueName: "shared-interruptions", existingQueueArn: arn, queueName: "x" } as never })).toThrow(/interruptionQueue\.queueName = "x" is invalid: not with an existing queue/);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "q", existingQueueArn: arn }) })).toThrow(/interruptionQueue\.existingQueueName = "q" is invalid: the name in existingQueueArn \("shared-interruptions"\)/);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "q", existingQueueArn: "https://sqs.us-east-1.amazonaws.com/123456789012/q" }) })).toThrow(/interruptionQueue\.existingQueueArn = .* is invalid: an SQS queue ARN/);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "my queue", existingQueueArn: arn }) })).toThrow(/interruptionQueue\.existingQueueName = "my queue" is invalid: an SQS standard queue name/);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "q" } as never) })).toThrow(/interruptionQueue\.existingQueueArn = undefined is invalid/);
+      expect(() => install({ interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "shared-interruptions", existingQueueArn: arn, queueName: "x" } as never) })).toThrow(/interruptionQueue\.queueName = "x" is invalid: not with an existing queue/);
     });
 
     test("a queue ARN known only at apply is passed through", () => {
       const { values, json } = install({}, (stack) => {
         const q = new SqsQueue(stack, "elsewhere", { name: "other" });
-        return { interruptionQueue: { existingQueueName: "other", existingQueueArn: q.arn } };
+        return { interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName: "other", existingQueueArn: q.arn }) };
       });
       expect(values.settings.interruptionQueue).toBe("other");
       expect(Object.keys(resources(json, "aws_sqs_queue"))).toEqual(["elsewhere"]);

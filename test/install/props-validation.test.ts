@@ -13,6 +13,8 @@ import { KarpenterValidationError } from "../../lib/core/errors";
 import { IKarpenterCluster, KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { rejected, synthJson, testCluster, testStack } from "../helpers";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { InterruptionQueueKmsKey } from "../../lib/aws/interruption-queue-kms-key";
+import { InterruptionQueueConfig } from "../../lib/aws/karpenter-options";
 
 /*
  * What a fresh user meets first: every problem of one construct's props in one error, each on the
@@ -109,9 +111,9 @@ describe("every problem of one construct at once, on the construct and prop the 
         `  - test/karpenter: tags["cost&centre"] = "42" is invalid: the key "cost&centre" holds "&", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
       ].join("\n"),
     );
-    const spotAndKey = rejected(() => new Karpenter(stack, "k2", { cluster, tags: { t: "a;b" }, interruptionQueue: { kmsKey: true }, spotServiceLinkedRole: true, nodeRole: { existingRole: { roleName: "n", roleArn: "arn:aws:iam::123456789012:role/n" } } }));
+    const spotAndKey = rejected(() => new Karpenter(stack, "k2", { cluster, tags: { t: "a;b" }, interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.create() }), spotServiceLinkedRole: true, nodeRole: { existingRole: { roleName: "n", roleArn: "arn:aws:iam::123456789012:role/n" } } }));
     expect(spotAndKey.message).toBe('test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
-    expect(rejected(() => new Karpenter(stack, "k3", { cluster, tags: { t: "a;b" }, interruptionQueue: false })).message).toBe('test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
+    expect(rejected(() => new Karpenter(stack, "k3", { cluster, tags: { t: "a;b" }, interruptionQueue: InterruptionQueueConfig.disabled() })).message).toBe('test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
   });
 
   test("Karpenter: option objects are checked with the rest, each on the Karpenter prop (nodeRole.roleName, not node-role's roleName)", () => {
@@ -122,13 +124,13 @@ describe("every problem of one construct at once, on the construct and prop the 
         namespace: "Bad_NS",
         nodeRole: { roleName: "bad name!" },
         identity: { type: "irsa", oidcProviderArn: "x" },
-        interruptionQueue: { kmsKey: { keyArn: "alias/mine" } },
+        interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.fromKeyArn("alias/mine") }),
       }),
     );
     expect(pathsAndFields(e)).toEqual([
       "test/k namespace",
       "test/k identity.oidcProviderArn",
-      "test/k interruptionQueue.kmsKey.keyArn",
+      "test/k interruptionQueue.kmsKey",
       "test/k nodeRole.roleName",
     ]);
     expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
@@ -222,7 +224,6 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
       identity: { type: "podIdentity", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" },
       nodeRole: { existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r", rolename: "r" } },
       controllerRole: { additionalStatements: [{ actoins: ["s3:GetObject"], actions: ["s3:GetObject"], resources: ["*"] }] },
-      interruptionQueue: { kmsKey: { keyArn: "arn:aws:kms:us-east-1:123456789012:key/abc", keyarn: "x" } },
     } as unknown as KarpenterProps;
     const e = rejected(() => new Karpenter(stack, "k", props));
     expect(e.problems.map((p) => p.message)).toEqual([
@@ -230,7 +231,6 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
       'test/k: nodeRole.existingRole.rolename = "r" is invalid: not a known key of nodeRole.existingRole (it would be ignored); did you mean roleName? The allowed keys are { roleName?, roleArn? }',
       'test/k: controllerRole.additionalStatements[0].actoins = ["s3:GetObject"] is invalid: not a known key of controllerRole.additionalStatements[0] (it would be ignored); did you mean actions? The allowed keys are { sid?, effect?, actions?, resources?, conditions? }',
       'test/k: identity.oidcProviderArn = "arn:aws:iam::123456789012:oidc-provider/x" is invalid: not a known key of identity (it would be ignored): the allowed keys are { type? }',
-      'test/k: interruptionQueue.kmsKey.keyarn = "x" is invalid: not a known key of interruptionQueue.kmsKey (it would be ignored); did you mean keyArn? The allowed keys are { keyArn? }',
     ]);
   });
 

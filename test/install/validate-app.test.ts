@@ -13,6 +13,7 @@ import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { formatValidationReport, validateApp } from "../../lib/install/validate-app";
 import { MANAGED_POLICIES_PER_ROLE } from "../../lib/aws-api/iam-quotas";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { InterruptionQueueConfig } from "../../lib/aws/karpenter-options";
 
 function clusterStack(name = "prod", region = "eu-west-1") {
   const app = Testing.app();
@@ -43,14 +44,14 @@ describe("name lengths: every problem of an install at once, on the prop the use
       cluster,
       nodeRole: { roleName: "gov-karpenter-node" },
       controllerRole: { roleName: "gov-karpenter-controller", policyNameSuffix: "gov" },
-      interruptionQueue: { queueName: "gov-karpenter" },
+      interruptionQueue: InterruptionQueueConfig.create({ queueName: "gov-karpenter" }),
     });
     expect(ok.interruptionQueueName).toBeDefined();
   });
 
   test("a given name that breaks the AWS rule is named by Karpenter's prop, with the others of the install", () => {
     const { stack, cluster } = clusterStack();
-    const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "r".repeat(65) }, interruptionQueue: { queueName: "karpenter.fifo" } }));
+    const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, nodeRole: { roleName: "r".repeat(65) }, interruptionQueue: InterruptionQueueConfig.create({ queueName: "karpenter.fifo" }) }));
     expect(e.problems.map((p) => p.field)).toEqual(["nodeRole.roleName", "interruptionQueue.queueName"]);
     expect(e.message).toContain('eks/karpenter: nodeRole.roleName = "' + "r".repeat(65) + '" is invalid: at most 64 characters (got 65): choose a shorter name');
     expect(e.message).not.toContain("node-role: roleName");
