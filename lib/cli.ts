@@ -87,6 +87,8 @@ Exit status:
      nothing on stdout), or converted objects Karpenter would reject (YAML on stdout, the last
      line on stderr names them; --allow-invalid makes this 0)
   2  wrong usage: unknown command or option, missing value, unknown version
+  3  upgrade-plan --kubernetes: the target release does not run on that Kubernetes minor (the
+     plan is printed; a --from release that does not is a hazard in it, not this status)
 `;
 
 /**
@@ -233,7 +235,19 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
     return usageError(io, `${flag} ${JSON.stringify(e.value)} is invalid: ${e.allowed}`);
   }
   io.stdout(json ? `${JSON.stringify(plan, null, 2)}\n` : upgradePlanMarkdown(plan));
+  // a target that does not run on the cluster is no plan to follow: CI must not go on from it
+  const { cluster, to: range } = plan.kubernetes;
+  if (cluster !== undefined && !minorWithin(cluster, range.min, range.max)) {
+    io.stderr(`error: Karpenter ${plan.to} does not run on Kubernetes ${cluster} (it supports ${range.min} to ${range.max}): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n`);
+    return 3;
+  }
   return 0;
+}
+
+/** Whether Kubernetes minor `k` ("1.30") lies within `min`..`max`. */
+function minorWithin(k: string, min: string, max: string): boolean {
+  const n = (v: string) => Number(v.split(".")[1]);
+  return n(k) >= n(min) && n(k) <= n(max);
 }
 
 /** The `version` of this package's package.json (one level above lib/ and dist/). */

@@ -245,11 +245,26 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
 
   test("--json prints the plan object (for CI); --flag=value and --kubernetes work", async () => {
     const io = fakeIo();
-    expect(await runCli(["upgrade-plan", "--json", "--from=1.8.0", "--to=1.9.2", "--kubernetes", "1.25"], io)).toBe(0);
+    // 1.9.2 does not run on 1.25: the plan is printed, and the exit status stops CI
+    expect(await runCli(["upgrade-plan", "--json", "--from=1.8.0", "--to=1.9.2", "--kubernetes", "1.25"], io)).toBe(3);
+    expect(io.err).toBe("error: Karpenter 1.9.2 does not run on Kubernetes 1.25 (it supports 1.26 to 1.35): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n");
     const plan = JSON.parse(io.out);
     expect(plan).toEqual(JSON.parse(JSON.stringify(upgradePlan("1.8.0", "1.9.2", { kubernetesVersion: "1.25" }))));
     expect(plan.kubernetes).toMatchObject({ cluster: "1.25", clusterSupported: false });
     expect(plan.hazards.map((h: { id: string }) => h.id)).toEqual(expect.arrayContaining(["static-capacity-gate-casing", "kubernetes-1.25-outside-1.8.0"]));
+  });
+
+  test("--kubernetes: exit 3 only when the target does not run on the cluster; a --from outside its range is the hazard the upgrade fixes", async () => {
+    const too_old = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.14.1", "--to", "1.15.2", "--kubernetes", "1.30"], too_old)).toBe(3);
+    expect(too_old.out).toContain("# Karpenter 1.14.1 → 1.15.2");
+    expect(too_old.err).toMatch(/^error: Karpenter 1\.15\.2 does not run on Kubernetes 1\.30 \(it supports 1\.31 to 1\.37\)/);
+    const fixes = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.8.0", "--to", "1.15.2", "--kubernetes", "1.36", "--json"], fixes)).toBe(0);
+    expect(JSON.parse(fixes.out).kubernetes).toMatchObject({ cluster: "1.36", clusterSupported: false });
+    expect(fixes.err).toBe("");
+    const fine = fakeIo();
+    expect(await runCli(["upgrade-plan", "--from", "1.14.1", "--to", "1.15.2", "--kubernetes", "1.33"], fine)).toBe(0);
   });
 
   test("the same release: only the short message, exit 0; in JSON direction none, no steps, no deploy order", async () => {
