@@ -30,6 +30,7 @@ const path = require("path");
 const { spawn, spawnSync } = require("child_process");
 const YAML = require("yaml");
 const judgeLib = require("./iam-judge.cjs");
+const { referenceRelease } = require("./reference-release.cjs");
 
 const ACCOUNT = "123456789012";
 const repo = path.resolve(__dirname, "../..");
@@ -309,14 +310,17 @@ async function runKarpenterStage(api) {
     check("karpenter: tools built", false, `not built: ${what} (bash scripts/tools/build.sh ${missing.join(" ")})`);
     return;
   }
-  if (!fs.existsSync(path.join(reference, `v${version}`, "charts"))) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts ${path.join(reference, `v${version}`, "charts")}`); return; }
+  // the same choice of charts as the helm-template and cluster stages: a patch without artefacts of its own uses its minor's earlier patch's
+  const refRelease = referenceRelease(reference, version);
+  if (!refRelease) { for (const c of all) skip(`karpenter: ${c}`, `no reference charts for ${version} (nor for an earlier ${version.split(".").slice(0, 2).join(".")} patch) in ${reference}`); return; }
 
   const work = path.join(api.work, "karpenter");
   fs.mkdirSync(work, { recursive: true });
-  const charts = chartsFor(version, work);
+  const charts = chartsFor(refRelease.version, work);
   const chartsDir = charts.dir;
   report.crds = charts.crds;
-  console.log(`       charts: ${chartsDir} (CRDs: ${charts.crds})`);
+  report.charts = refRelease.exact ? `v${version}` : refRelease.note;
+  console.log(`       charts: ${chartsDir} (CRDs: ${charts.crds})${refRelease.exact ? "" : `; ${refRelease.note}`}`);
   const out = api.synth("examples/eks-karpenter/main.ts", path.join(work, "out"), { CLUSTER_NAME: clusterName, AWS_REGION: region, KARPENTER_VERSION: version,
     ...(env.KUBERNETES_VERSION ? { KUBERNETES_VERSION: env.KUBERNETES_VERSION } : {}), INFLATE_REPLICAS: String(replicas) });
   if (sel.substitute) {
@@ -374,7 +378,7 @@ async function runKarpenterStage(api) {
         }
         const ov = api.stackOverride(cfg, { statePath: statePath(name), remoteStates, motoUrl: moto.url, leftOut: [],
           clusterFor: () => ({ server: cluster.server, caPem: fs.readFileSync(cluster.caFile, "utf8"), token: cluster.token }),
-          chartDir: (chart, v) => path.join(v === version ? chartsDir : path.join(reference, `v${v}`, "charts"), chart) });
+          chartDir: (chart, v) => path.join(v === version ? chartsDir : path.join((referenceRelease(reference, v) || { dir: path.join(reference, `v${v}`) }).dir, "charts"), chart) });
         const broken = breakOverride(name, cfg, brk, spareQueueArn);
         for (const [type, byName] of Object.entries(broken)) {
           ov.resource = ov.resource || {};
