@@ -7,7 +7,7 @@
 #     synthesize into two temporary folders; their files must be byte-identical once absolute paths
 #     (the repository, the output folder) are replaced by placeholders
 #  3. test/python/ (unittest): an invalid prop raises with the library's full message; synth-time problems
-#     come back from AppValidation.validate() as structs
+#     come back from AppValidation.validate() as structs; limits and the kubelet pod count take one type each
 # Times of each step are printed. Fails on the first difference, naming the file and the first differing line.
 set -euo pipefail
 cd "$(dirname "$0")/.."

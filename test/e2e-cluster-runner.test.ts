@@ -99,6 +99,23 @@ describe("library verdict vs server verdict", () => {
     expect(ag.exclusion(accepted)).toBeUndefined();
   });
 
+  test("problems with the props' shape (a number in limits, an expression in maxPods, maxPods twice) are not compared: the object cannot show them", () => {
+    const limit = { verdict: "rejected", manifest: {}, problems: [{ field: 'limits["cpu"]', rule: "crd", message: 'p: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100' }] };
+    expect(ag.exclusion(limit)).toMatch(/^problem with the props' shape, which the object does not show: limits\["cpu"\]$/);
+    const cel = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPods", rule: "crd", message: 'c: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (…)' }] };
+    expect(ag.exclusion(cel)).toMatch(/props' shape/);
+    const both = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPodsExpression", rule: "crd", message: "c: kubelet.maxPodsExpression = \"min(110, max_pods)\" is invalid: unset when kubelet.maxPods is set: …" }] };
+    expect(ag.exclusion(both)).toMatch(/props' shape/);
+    // a quoted count in maxPods is judged by the server too (the 1.14 CRD's int32): compared
+    const quoted = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPods", rule: "crd", message: 'c: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"' }] };
+    expect(ag.exclusion(quoted)).toBeUndefined();
+    // beside a problem the server can judge, the case is compared on that one alone
+    const mixed = { ...limit, problems: [...limit.problems, { field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }] };
+    expect(ag.exclusion(mixed)).toBeUndefined();
+    expect(ag.compareCase(mixed, { accepted: false, message: "spec.weight" }).outcome).toBe("agree");
+    expect(ag.compareCase(mixed, { accepted: true }).detail).toMatch(/not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]: p: weight = 0 is invalid$/);
+  });
+
   test("duplicates are counted once; a version maps to the reference release of its minor", () => {
     const u = ag.uniqueCases([accepted, accepted, crdRejected]);
     expect(u.map((x: { occurrences: number }) => x.occurrences)).toEqual([2, 1]);
@@ -112,6 +129,8 @@ describe("library verdict vs server verdict", () => {
     expect(ag.objectPath("NodePool", "nodeClass.name")).toBe("spec.template.spec.nodeClassRef.name");
     expect(ag.objectPath("NodePool", "disruption.budgets[0].schedule")).toBe("spec.disruption.budgets[0].schedule");
     expect(ag.objectPath("EC2NodeClass", "blockDeviceMappings[0].ebs.iops")).toBe("spec.blockDeviceMappings[0].ebs.iops");
+    // the prop maxPodsExpression is the object's kubelet.maxPods
+    expect(ag.objectPath("EC2NodeClass", "kubelet.maxPodsExpression")).toBe("spec.kubelet.maxPods");
     const rec = { kind: "NodePool", problems: [{ field: "replicas" }] };
     expect(ag.sameField(rec, { fields: [".spec.replicas"] })).toBe(true);
     expect(ag.sameField(rec, { fields: ["spec.weight"] })).toBe(false);

@@ -100,7 +100,7 @@ test("API tour: one construct, then node objects in a second stack", () => {
     name: "default",
     nodeClass,
     requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "on-demand"] }],
-    limits: { cpu: 100 },
+    limits: { cpu: "100" },
     disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
   });
   // ---

@@ -67,7 +67,7 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
       { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["2"] },
     ],
     expireAfter: "720h",
-    limits: { cpu: 1000 },
+    limits: { cpu: "1000" },
     disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
   });
   pool.manifest.importFrom("apiVersion=karpenter.sh/v1,kind=NodePool,name=default");

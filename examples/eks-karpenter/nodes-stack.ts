@@ -60,7 +60,7 @@ export class KarpenterNodesStack extends TerraformStack {
         { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] },
       ],
       expireAfter: "720h",
-      limits: { cpu: 100 },
+      limits: { cpu: "100" },
       disruption: {
         consolidationPolicy: "WhenEmptyOrUnderutilized",
         consolidateAfter: "1m",

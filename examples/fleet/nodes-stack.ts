@@ -34,7 +34,7 @@ export class FleetNodesStack extends TerraformStack {
           { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
           { key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["c", "m", "r"] },
         ],
-        limits: { cpu: 100 },
+        limits: { cpu: "100" },
         disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
       });
       return { kubernetes, nodeClass, nodePool };

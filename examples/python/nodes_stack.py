@@ -49,7 +49,7 @@ class KarpenterNodesStack(TerraformStack):
                 {"key": "karpenter.k8s.aws/instance-generation", "operator": "Gt", "values": ["5"]},
             ],
             expire_after="720h",
-            limits={"cpu": 100},
+            limits={"cpu": "100"},
             disruption={
                 "consolidation_policy": "WhenEmptyOrUnderutilized",
                 "consolidate_after": "1m",

@@ -153,18 +153,21 @@ export class Fields {
     return out;
   }
 
-  /** A map of Kubernetes quantities: strings, or whole numbers (`cpu: 100`). */
-  public quantityMap(key: string): { [k: string]: string | number } | undefined {
+  /**
+   * A map of Kubernetes quantities, each as a string: a YAML number (`cpu: 100`, `cpu: 1.5`) becomes
+   * its text (`"100"`, `"1.5"`), which means the same quantity (the CRDs' quantities are int-or-string)
+   * and is what the constructs take.
+   */
+  public quantityMap(key: string): { [k: string]: string } | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     const at = [...this.path, key];
     if (typeof v !== "object" || Array.isArray(v)) this.ctx.fail(at, v, "a mapping of resource names to quantities");
-    const out: { [k: string]: string | number } = {};
+    const out: { [k: string]: string } = {};
     for (const [k, x] of Object.entries(v as object)) {
       if (typeof x === "number" && !Number.isFinite(x)) this.ctx.fail([...at, k], x, "a finite quantity");
       if (typeof x !== "string" && typeof x !== "number") this.ctx.fail([...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
-      // fractional numbers are kept exact as strings ("1.5"): the constructs accept only whole numbers
-      out[k] = typeof x === "number" && !Number.isInteger(x) ? String(x) : x;
+      out[k] = String(x);
     }
     return out;
   }

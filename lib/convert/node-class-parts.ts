@@ -11,7 +11,9 @@ import { Fields, ObjectContext, Path } from "./fields";
 /**
  * Reads a kubelet configuration (v1alpha5 `kubeletConfiguration`, v1beta1 NodePool `kubelet`,
  * v1 EC2NodeClass `kubelet`). `containerRuntime` (v1alpha5 only) was dropped in v1beta1.
- * Reserved-resource quantities written as numbers become strings (the v1 field is a string map).
+ * Reserved-resource quantities written as numbers become strings (the v1 field is a string map). A
+ * `maxPods` that is a CEL expression (a v1 EC2NodeClass of Karpenter 1.15+) becomes `maxPodsExpression`,
+ * the prop the constructs emit as `kubelet.maxPods`; a number in quotes (`"110"`) is refused as before.
  */
 export function readKubelet(ctx: ObjectContext, f: Fields, key: string): KubeletConfiguration | undefined {
   const k = f.obj(key, "a kubelet configuration");
@@ -19,10 +21,10 @@ export function readKubelet(ctx: ObjectContext, f: Fields, key: string): Kubelet
   if (k.has("containerRuntime")) {
     ctx.note("action", k.at("containerRuntime"), `containerRuntime "${k.raw("containerRuntime")}" was dropped in v1beta1: EKS 1.24+ runs containerd only; not converted`);
   }
-  const reserved = (name: string) => {
-    const m = k.quantityMap(name);
-    return m && Object.fromEntries(Object.entries(m).map(([r, q]) => [r, String(q)]));
-  };
+  const reserved = (name: string) => k.quantityMap(name);
+  const maxPods = k.peek("maxPods");
+  const expression = typeof maxPods === "string" && !/^\s*\d+\s*$/.test(maxPods) ? k.str("maxPods") : undefined;
+  if (expression !== undefined) ctx.note("info", k.at("maxPods"), `the CEL expression ${JSON.stringify(expression)} is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)`);
   const out: KubeletConfiguration = {
     clusterDNS: k.strList("clusterDNS"),
     cpuCFSQuota: k.bool("cpuCFSQuota"),
@@ -33,7 +35,8 @@ export function readKubelet(ctx: ObjectContext, f: Fields, key: string): Kubelet
     imageGCHighThresholdPercent: k.int("imageGCHighThresholdPercent"),
     imageGCLowThresholdPercent: k.int("imageGCLowThresholdPercent"),
     kubeReserved: reserved("kubeReserved"),
-    maxPods: k.int("maxPods"),
+    maxPods: expression === undefined ? k.int("maxPods") : undefined,
+    maxPodsExpression: expression,
     podsPerCore: k.int("podsPerCore"),
     systemReserved: reserved("systemReserved"),
   };

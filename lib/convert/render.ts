@@ -1,5 +1,5 @@
 import { yaml } from "./yaml";
-import { specObject } from "../nodes/manifests";
+import { nodeClassSpecObject, specObject } from "../nodes/manifests";
 import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
 
 /*
@@ -31,7 +31,7 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
     };
   }
   const { name: _n, ...spec } = object.props;
-  return { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: object.name }, spec: specObject(spec) };
+  return { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: object.name }, spec: nodeClassSpecObject(spec) };
 }
 
 /**

@@ -49,7 +49,7 @@ export interface KarpenterFeatureGates {
  */
 export interface KarpenterAwsFeatureGates {
   /**
-   * CEL expressions in EC2NodeClass `kubelet.maxPods`, `kubeReserved` and `systemReserved` (alpha); the
+   * CEL expressions in EC2NodeClass `kubelet.maxPods` (the prop `maxPodsExpression`), `kubeReserved` and `systemReserved` (alpha); the
    * node objects of an install without it may not use expressions (a synth error naming this gate).
    * @default false (chart)
    */

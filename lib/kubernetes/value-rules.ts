@@ -321,15 +321,11 @@ export class Checker {
     if (!isLabelValue(value)) this.fail(field, value, LABEL_VALUE_TEXT);
   }
 
-  /** A known non-negative Kubernetes quantity (string, or an integer number). */
-  public quantity(field: string, value: string | number | undefined): void {
+  /** A known non-negative Kubernetes quantity written as a string (`"100"`, `"500m"`, `"8Gi"`). */
+  public quantity(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (typeof value === "number") {
-      if (!Number.isInteger(value)) this.fail(field, value, `${QUANTITY_TEXT}; a number must be an integer (write "1.5" as a string)`);
-      if (value < 0) this.fail(field, value, "a non-negative quantity");
-      return;
-    }
-    if (typeof value !== "string" || !QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
+    if (typeof value !== "string") this.fail(field, value, `${QUANTITY_TEXT}, as a string (got ${typeName(value)})`);
+    if (!QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
     if (value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
   }
 }

@@ -1,5 +1,6 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "./ec2-node-class-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
+import { typeName } from "../core/errors";
 import { Checker, entry, GO_DURATION, holdsToken, isSet, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
@@ -356,6 +357,12 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
 /** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
 export const TYPED_KUBELET_FIELDS = ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"] as const;
 
+/**
+ * The fields of {@link KubeletConfiguration} as props: the 12 typed fields and `maxPodsExpression`
+ * (this library's spelling of an expression in `maxPods`, emitted as `maxPods`).
+ */
+export const KUBELET_PROPS = [...TYPED_KUBELET_FIELDS, "maxPodsExpression"] as const;
+
 /** The families whose bootstrap takes a full KubeletConfiguration, or none (Custom: the user's userData). */
 const FREE_KUBELET_FAMILIES = ["AL2023", "Custom"];
 
@@ -373,11 +380,15 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
   return undefined;
 }
 
-/** The kubelet fields of `k` that hold a CEL expression (1.15 maxPods, kubeReserved, systemReserved): field path and expression. */
+/**
+ * The kubelet fields of `k` that hold a CEL expression (1.15: maxPodsExpression, kubeReserved and
+ * systemReserved values): field path (the prop's: `kubelet.maxPodsExpression`) and expression.
+ */
 export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { field: string; value: string }[] {
   if (!isPlainObject(k)) return [];
   const out: { field: string; value: string }[] = [];
-  if (typeof k.maxPods === "string" && !holdsToken(k.maxPods) && !/^\s*\d+\s*$/.test(k.maxPods)) out.push({ field: "kubelet.maxPods", value: k.maxPods });
+  const m = k.maxPodsExpression;
+  if (typeof m === "string" && !holdsToken(m) && !WHOLE_NUMBER_TEXT.test(m)) out.push({ field: "kubelet.maxPodsExpression", value: m });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
     if (!isPlainObject(m)) continue;
@@ -386,6 +397,9 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
   return out;
 }
 
+/** A whole number in quotes (`"110"`): a count written as a string, not an expression. */
+const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
+
 const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !holdsToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
@@ -393,12 +407,12 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
   const freeForm = c.version.atLeast(FREE_FORM_SINCE["spec.kubelet"]);
   const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
-  if (!freeForm) c.guard(() => c.fields("kubelet", k, TYPED_KUBELET_FIELDS, "kubelet"));
+  if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
   else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
   if (typeof k !== "object") return;
   if (freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family)) {
     for (const [f, x] of Object.entries(k)) {
-      if (!isSet(x) || (TYPED_KUBELET_FIELDS as readonly string[]).includes(f)) continue;
+      if (!isSet(x) || (KUBELET_PROPS as readonly string[]).includes(f)) continue;
       c.guard(() =>
         c.fail(
           `kubelet.${f}`,
@@ -406,7 +420,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
           withSuggestion(
             `one of the 12 kubelet fields Karpenter maps for the ${family} AMI family: Karpenter ${c.version.full} passes any other KubeletConfiguration field only on AL2023 (and Custom, whose userData you write), and on ${family} sets ValidationSucceeded=False (UnsupportedKubeletConfiguration), so no node launches (Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`,
             f,
-            TYPED_KUBELET_FIELDS,
+            KUBELET_PROPS,
             `12 fields are ${TYPED_KUBELET_FIELDS.join(", ")}`,
           ),
         ),
@@ -482,18 +496,40 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       });
     }
   }
-  c.guard(() => {
-    if (typeof k.maxPods === "string" && c.known(k.maxPods)) {
-      // a quoted number is a typo, not an expression that happens to be a literal
-      if (/^\s*\d+\s*$/.test(k.maxPods)) c.fail("kubelet.maxPods", k.maxPods, `a whole number from 0 to 2147483647, got a string: write ${k.maxPods.trim()}, not "${k.maxPods.trim()}"`);
-      if (expressions) return expression("kubelet.maxPods", k.maxPods);
-      c.fail("kubelet.maxPods", k.maxPods, tooOldForExpressions(c, "a whole number from 0 to 2147483647"));
-    }
-    c.int("kubelet.maxPods", k.maxPods as number | undefined, 0, INT32_MAX);
-  });
+  checkMaxPods(c, k, expressions, expression);
   c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
   c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
   c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+}
+
+/**
+ * `maxPods` (a whole number) and `maxPodsExpression` (a CEL expression, 1.15+), the two props of the
+ * manifest's one `kubelet.maxPods`: at most one of them, and each of its own type.
+ */
+function checkMaxPods(c: Checker, k: KubeletConfiguration, expressions: boolean, expression: (at: string, val: string) => void): void {
+  c.guard(() => {
+    // a JavaScript caller (or code from before maxPodsExpression) may pass a string
+    const n: unknown = k.maxPods;
+    if (typeof n === "string" && c.known(n)) {
+      const fix = WHOLE_NUMBER_TEXT.test(n)
+        ? `write ${n.trim()}, not "${n.trim()}"`
+        : `a CEL expression goes in kubelet.maxPodsExpression (Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest's kubelet.maxPods`;
+      c.fail("kubelet.maxPods", n, `a whole number from 0 to ${INT32_MAX}, got a string: ${fix}`);
+    }
+    c.int("kubelet.maxPods", k.maxPods, 0, INT32_MAX);
+  });
+  c.guard(() => {
+    const x: unknown = k.maxPodsExpression;
+    if (!c.known(x)) return;
+    const at = "kubelet.maxPodsExpression";
+    if (isSet(k.maxPods)) {
+      c.fail(at, x, `unset when kubelet.maxPods is set: both are the manifest's kubelet.maxPods; keep kubelet.maxPods (${JSON.stringify(k.maxPods)}) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both`);
+    }
+    if (typeof x !== "string") c.fail(at, x, `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`);
+    if (WHOLE_NUMBER_TEXT.test(x)) c.fail(at, x, `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`);
+    if (!expressions) c.fail(at, x, tooOldForExpressions(c, `unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to ${INT32_MAX})`));
+    expression(at, x);
+  });
 }
 
 /** The message for an expression where the targeted release takes only a static value. */

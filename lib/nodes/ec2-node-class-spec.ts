@@ -137,12 +137,14 @@ export type ReservedResource = "cpu" | "memory" | "ephemeral-storage" | "pid";
 /**
  * Kubelet settings of the launched nodes (`spec.kubelet`).
  *
- * Up to Karpenter 1.14 the CRD types exactly these 12 fields. From 1.15 `spec.kubelet` is free-form: any
+ * Up to Karpenter 1.14 the CRD types exactly the 12 fields below (`maxPodsExpression` is not one: it is
+ * this library's spelling of an expression in `maxPods`, emitted as `maxPods`). From 1.15 `spec.kubelet` is free-form: any
  * other KubeletConfiguration field (e.g. `registryPullQPS: 10`) may be written directly here and passes
  * through as written on the AL2023 family (and Custom, whose userData you write); on AL2, Bottlerocket and
  * Windows it is a synth error naming the family and the 12 fields, since the 1.15 controller rejects the
- * class there (ValidationSucceeded=False). From 1.15 `maxPods`, `kubeReserved` and `systemReserved` may
- * also be CEL expressions evaluated per instance type (`"min(110, max_pods)"`), only with the install's
+ * class there (ValidationSucceeded=False). From 1.15 `kubeReserved` and `systemReserved` values may
+ * also be CEL expressions evaluated per instance type, and so may the pod count, written in
+ * `maxPodsExpression` (`"min(110, max_pods)"`, emitted as `kubelet.maxPods`), only with the install's
  * `settings.awsFeatureGates.nodeClassCEL: true`.
  *
  * Source: EC2NodeClass CRD, `KubeletConfiguration`; Karpenter v1.15 docs, "NodeClasses: spec.kubelet".
@@ -150,7 +152,7 @@ export type ReservedResource = "cpu" | "memory" | "ephemeral-storage" | "pid";
 export interface KubeletConfiguration {
   /**
    * Any other KubeletConfiguration field (Karpenter 1.15+, AL2023 and Custom only), written as the kubelet reads it.
-   * TypeScript only: jsii structs have no index signature, so Python, Java, .NET and Go pass the 12 typed fields.
+   * TypeScript only: jsii structs have no index signature, so Python, Java, .NET and Go pass the typed fields.
    * @jsii ignore
    */
   readonly [field: string]: unknown;
@@ -177,11 +179,30 @@ export interface KubeletConfiguration {
    */
   readonly kubeReserved?: { [resource: string]: string };
   /**
-   * Maximum pods per node (≥ 0), or (1.15+, with `nodeClassCEL`) a CEL expression over `instance_type`,
-   * `vcpus`, `memory_mib`, `default_enis`, `ips_per_eni`, `max_pods`: `"((default_enis - 1) * (ips_per_eni - 1)) + 2"`.
+   * Maximum pods per node (`spec.kubelet.maxPods`): a whole number from 0 to 2147483647, e.g. `110`.
+   * For a count computed per instance type write {@link maxPodsExpression} instead.
+   *
+   * Throws KarpenterValidationError for a number out of range or not whole, for a string (`"110"`:
+   * write `110`; a CEL expression goes in `maxPodsExpression`), and when `maxPodsExpression` is set too.
    * @default from the instance type's ENI limits
    */
-  readonly maxPods?: number | string;
+  readonly maxPods?: number;
+  /**
+   * Maximum pods per node as a CEL expression Karpenter evaluates per instance type (Karpenter
+   * 1.15+, only with the install's `settings.awsFeatureGates.nodeClassCEL: true`), over
+   * `instance_type`, `vcpus`, `memory_mib`, `default_enis`, `ips_per_eni` and `max_pods` with
+   * `max(a, b)`, `min(a, b)`, `int()`, `double()`, e.g. `"min(110, max_pods)"` or
+   * `"((default_enis - 1) * (ips_per_eni - 1)) + 2"`. Emitted as the manifest's `kubelet.maxPods`
+   * (which then holds the string); it counts pods, like `maxPods`.
+   *
+   * Throws KarpenterValidationError when `maxPods` is set too (both are `kubelet.maxPods`), for a
+   * Karpenter version before 1.15, for an install known not to turn on `nodeClassCEL`, for an
+   * expression that cannot compile (an unknown variable, `max` with three arguments), and for a
+   * plain number in quotes (`"110"`: write `maxPods: 110`). With an install whose gate is not known
+   * at synth, a warning.
+   * @default unset (`maxPods`, or the instance type's ENI limits)
+   */
+  readonly maxPodsExpression?: string;
   /** Maximum pods per CPU core (≥ 0; capped by `maxPods`). @default unset */
   readonly podsPerCore?: number;
   /** Resources reserved for OS daemons: `cpu`, `memory`, `ephemeral-storage`, `pid` → non-negative quantity, or (1.15+, with `nodeClassCEL`) a CEL expression as in `kubeReserved`. @default none */

@@ -11,7 +11,7 @@ import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-clas
 import { attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
-import { aliasFamilyOf, checkEc2NodeClass, kubeletExpressionFields, TYPED_KUBELET_FIELDS } from "./ec2-node-class-rules";
+import { aliasFamilyOf, checkEc2NodeClass, KUBELET_PROPS, kubeletExpressionFields } from "./ec2-node-class-rules";
 import { FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { nearestKey } from "../core/problems";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -20,7 +20,7 @@ import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-ru
 import { nodeContextOf } from "./node-context";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { registerSelectors } from "../cluster/discovery-selectors";
-import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import { agreedVersion, constructPath, nodeClassSpecObject, objectName, orderAfter, registerUniqueName } from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { resolvedReference } from "../core/tokens";
 
@@ -149,7 +149,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
   public readonly cluster?: IKarpenterCluster;
   /**
    * The emitted `spec` (after defaults): the manifest's `spec` before unset fields are dropped and
-   * keys sorted. The name is not part of it: see {@link name} (`metadata.name`).
+   * keys sorted, in the props' shape: a `kubelet.maxPodsExpression` here is the manifest's
+   * `kubelet.maxPods`. The name is not part of it: see {@link name} (`metadata.name`).
    */
   public readonly spec: Ec2NodeClassOptions;
   /** The `kubernetes_manifest` resource. */
@@ -162,7 +163,9 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
-   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for; at synth, for a
+   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for, both
+   * `kubelet.maxPods` and `kubelet.maxPodsExpression`, a string in `kubelet.maxPods`, an expression
+   * before Karpenter 1.15 or without the install's NodeClassCEL gate; at synth, for a
    * duplicate name. The spec's problems come together in one error (`problems`); props that are no
    * object and a bad `version` are thrown alone, before the spec is checked.
    */
@@ -250,7 +253,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         apiVersion: Ec2NodeClass.API_VERSION,
         kind: Ec2NodeClass.KIND,
         metadata: { name },
-        spec: specObject(specFields),
+        spec: nodeClassSpecObject(specFields),
       },
       timeouts: { delete: deleteTimeout },
       dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
@@ -291,8 +294,8 @@ function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: Karpe
   const k = spec.kubelet;
   if (version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) && k !== null && typeof k === "object" && !Token.isUnresolved(k)) {
     for (const f of Object.keys(k)) {
-      if ((TYPED_KUBELET_FIELDS as readonly string[]).includes(f) || k[f] === undefined) continue;
-      const near = nearestKey(f, TYPED_KUBELET_FIELDS);
+      if ((KUBELET_PROPS as readonly string[]).includes(f) || k[f] === undefined) continue;
+      const near = nearestKey(f, KUBELET_PROPS);
       if (near) out.push(`EC2NodeClass ${name}: kubelet.${f} is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter ${version.full} takes any KubeletConfiguration field on AL2023). Did you mean kubelet.${near}?`);
     }
   }

@@ -1,7 +1,7 @@
 /*
  * Kubelet expressions of EC2NodeClass (Karpenter 1.15, alpha, behind the AWS feature gate NodeClassCEL):
- * `maxPods`, `kubeReserved` and `systemReserved` may be CEL expressions that the controller evaluates per
- * instance type. Karpenter v1.15 docs, "NodeClasses: Dynamic Kubelet Configuration via Expressions":
+ * `maxPods` (written as the prop `maxPodsExpression`), `kubeReserved` and `systemReserved` may be CEL
+ * expressions that the controller evaluates per instance type. Karpenter v1.15 docs, "NodeClasses: Dynamic Kubelet Configuration via Expressions":
  * variables instance_type (string), vcpus, memory_mib, default_enis, ips_per_eni, max_pods (int); functions
  * max(a, b), min(a, b), int(), double(); arithmetic, comparison, logical and conditional operators.
  *

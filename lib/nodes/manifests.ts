@@ -6,6 +6,7 @@ import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { isSet, nameFromId } from "../kubernetes/value-rules";
 import type * as SynthChecks from "../core/synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
+import type { Ec2NodeClassOptions } from "./ec2-node-class-spec";
 
 /*
  * cdktf is required where it is used, not imported at the top: the manifest converter uses
@@ -82,6 +83,19 @@ export function orderAfter(scope: IConstruct, target: TerraformResource): ITerra
  */
 export function specObject<T extends object>(spec: T): { [key: string]: unknown } {
   return clean(spec) as { [key: string]: unknown };
+}
+
+/**
+ * The `spec` object of an EC2NodeClass manifest: {@link specObject} of the options, with the kubelet's
+ * `maxPodsExpression` (a prop of this library, not a manifest field) written to the manifest's
+ * `kubelet.maxPods`, where Karpenter reads an expression. A kubelet with both keeps `maxPods` (the
+ * constructs refuse that case before emitting). A kubelet that is a token is kept as it is.
+ */
+export function nodeClassSpecObject(spec: Ec2NodeClassOptions): { [key: string]: unknown } {
+  const k = spec.kubelet;
+  if (k === null || typeof k !== "object" || Object.getPrototypeOf(k) !== Object.prototype || !isSet(k.maxPodsExpression)) return specObject(spec);
+  const { maxPodsExpression, ...kubelet } = k;
+  return specObject({ ...spec, kubelet: { ...kubelet, maxPods: isSet(kubelet.maxPods) ? kubelet.maxPods : maxPodsExpression } });
 }
 
 function clean(value: unknown): unknown {

@@ -271,16 +271,28 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
   });
 }
 
-function checkLimits(c: Checker, limits: { [resource: string]: string | number } | undefined): void {
+/**
+ * `limits`: resource name → a non-negative quantity written as a string. A number (from JavaScript,
+ * or code written when the prop took numbers) is refused with the string to write, so the prop has
+ * one shape in every language and the manifest carries what was written.
+ */
+function checkLimits(c: Checker, limits: { [resource: string]: string } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
   if (typeof limits !== "object" || Array.isArray(limits)) {
-    c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities, e.g. { cpu: 100, memory: "400Gi" }'));
+    c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }'));
     return;
   }
   for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
     c.guard(() => {
+      const at = entry("limits", res);
       if (res.length === 0) c.failKey("limits", res, q, "is empty: the keys of limits are resource names");
-      c.quantity(entry("limits", res), q);
+      const value: unknown = q;
+      if (typeof value === "number" && c.known(value)) {
+        const shapes = 'limits values are strings such as "100", "1000Gi", "500m"';
+        if (!Number.isFinite(value) || value < 0) c.fail(at, value, `a non-negative Kubernetes quantity as a string, got the number ${value} (${shapes})`);
+        c.fail(at, value, `a Kubernetes quantity as a string, got a number: write ${JSON.stringify(String(value))}, not ${value} (${shapes})`);
+      }
+      c.quantity(at, q);
     });
   }
 }
@@ -298,7 +310,7 @@ const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
  * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
  * A warning, not an error: the CRD accepts any key. With a "did you mean" when one is close.
  */
-export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: unknown } | undefined): string[] {
+export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: string } | undefined): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
   const unknownResources = Object.keys(limits)
     .filter((k) => k !== "" && isSet(limits[k]) && c.known(k) && !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
@@ -321,11 +333,11 @@ const SMALLEST_INSTANCE: { readonly [resource: string]: { readonly value: number
 };
 
 /** Warnings for `cpu` / `memory` limits above 0 that no single instance fits under. */
-function belowOneInstance(c: Checker, name: string, limits: { readonly [resource: string]: unknown }): string[] {
+function belowOneInstance(c: Checker, name: string, limits: { readonly [resource: string]: string }): string[] {
   return Object.entries(SMALLEST_INSTANCE).flatMap(([resource, smallest]) => {
     const q = limits[resource];
     if (!isSet(q) || !c.known(q)) return [];
-    const n = typeof q === "number" ? q : typeof q === "string" ? parseQuantity(q) : undefined;
+    const n = typeof q === "string" ? parseQuantity(q) : undefined;
     if (n === undefined || !(n > 0) || n >= smallest.value) return [];
     const meant = resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
     const reading = resource === "memory" ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}` : `${n} of a CPU${/m$/.test(String(q)) ? ' ("m" means thousandths)' : ""}`;

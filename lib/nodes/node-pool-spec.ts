@@ -256,14 +256,23 @@ export interface NodePoolOptions {
    */
   readonly terminationGracePeriod?: string;
   /**
-   * Upper bounds on the total resources of the pool's nodes: resource name → non-negative
-   * Kubernetes quantity, e.g. `{ cpu: 100, memory: "400Gi", nodes: "10" }` (CPU in cores or
-   * millicores `"500m"`). Resource names: `cpu`, `memory`, `ephemeral-storage`, `pods`, `nodes`,
-   * `hugepages-<size>` and extended resources such as `nvidia.com/gpu`; any other key (e.g. `cpus`)
-   * counts a resource no node has, is never reached, and gets a synth warning.
+   * Upper bounds on the total resources of the pool's nodes (`spec.limits`): resource name → a
+   * non-negative Kubernetes quantity written as a string, e.g.
+   * `{ cpu: "100", memory: "400Gi", nodes: "10" }`. CPU counts cores (`"100"`) or millicores
+   * (`"500m"`); memory and storage count bytes, so give a suffix (`"1000Gi"`; a bare `"1024"` is
+   * 1024 bytes and warns); `pods`, `nodes` and extended resources count items (`"4"`). Resource
+   * names: `cpu`, `memory`, `ephemeral-storage`, `pods`, `nodes`, `hugepages-<size>` and extended
+   * resources such as `nvidia.com/gpu`; any other key (e.g. `cpus`) counts a resource no node has,
+   * is never reached, and gets a synth warning, as does a `cpu` or `memory` limit above 0 that no
+   * instance type fits under. The manifest carries the strings as written (the CRD's limits are
+   * int-or-string).
+   *
+   * Throws KarpenterValidationError for a value that is no non-negative quantity (`"lots"`,
+   * `"-1"`), and for a number (`100`, from JavaScript or from code compiled against the old
+   * `string | number` type: write `"100"`).
    * @default no limits
    */
-  readonly limits?: { [resource: string]: string | number };
+  readonly limits?: { [resource: string]: string };
   /**
    * Consolidation and disruption budgets.
    * @default CRD defaults: WhenEmptyOrUnderutilized after 0s, budget 10%

@@ -192,7 +192,7 @@ export class NodePool extends Construct {
   /**
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
-   * Go's time.Duration, a field or value newer than the targeted Karpenter version, a `version`
+   * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
    * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
    * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
    * `version` or provider is thrown alone, before the spec is checked.

@@ -289,7 +289,7 @@ const nodePool = new Manifest(nodes, "default-node-pool", {
     metadata: { name: "default" },
     spec: {
       disruption: { budgets: [{ nodes: "10%" }, { duration: "8h", nodes: "0", schedule: "0 9 * * mon-fri" }], consolidateAfter: "1m", consolidationPolicy: "WhenEmptyOrUnderutilized" },
-      limits: { cpu: 100 },
+      limits: { cpu: "100" },
       template: {
         spec: {
           expireAfter: "720h",

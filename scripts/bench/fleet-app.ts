@@ -39,7 +39,7 @@ export function buildFleet(n: number, validate: boolean): App {
       new NodePool(nodes, pool, {
         nodeClass,
         requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: pool === "spot" ? ["spot"] : ["on-demand"] }],
-        limits: { cpu: 100 },
+        limits: { cpu: "100" },
       });
     }
   }

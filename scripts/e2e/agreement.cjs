@@ -73,6 +73,25 @@ const SEMANTIC_RULES = [
     reason: "Karpenter on AWS ignores a NodePool whose nodeClassRef names another group or kind (IsManaged), and no EC2NodeClass can have a name that is no DNS-1123 subdomain: the CRD takes any string there" },
 ];
 
+/**
+ * Problems with the shape of the props that the emitted object cannot show, so the server has nothing to
+ * judge: a number in `limits` (the prop takes strings; the number a JavaScript caller passes would reach
+ * the manifest, whose int-or-string CRD field takes it), a string in `kubelet.maxPods` that is a CEL
+ * expression (it belongs in `kubelet.maxPodsExpression`, which the manifest writes to that same field),
+ * and `maxPodsExpression` that is no expression or is set beside `maxPods` (both are the one field
+ * `kubelet.maxPods`). Such cases are not compared.
+ */
+const PROPS_SHAPE = [
+  { field: /^limits\[.*\]$/, message: /as a string, got (a number|the number)/ },
+  { field: /^kubelet\.maxPods$/, message: /got a string: a CEL expression goes in kubelet\.maxPodsExpression/ },
+  { field: /^kubelet\.maxPodsExpression$/, message: /unset when kubelet\.maxPods is set|a CEL expression as a string, got|a CEL expression, not a fixed count/ },
+];
+
+/** Whether a library problem is one of PROPS_SHAPE. */
+function propsShape(problem) {
+  return PROPS_SHAPE.some((r) => r.field.test(problem.field || "") && r.message.test(problem.message || ""));
+}
+
 /** Fields of the props that are not part of the emitted object: their problems have no manifest counterpart. */
 const CONSTRUCT_FIELDS = /^(props|deleteTimeout|dependsOn|kubernetesProvider|karpenter|cluster|version|discoveryTagKey|nodeClass)$/;
 
@@ -97,6 +116,7 @@ function exclusion(rec) {
   // (NodePoolProps and node class references are built from known fields only)
   const outside = (p) => CONSTRUCT_FIELDS.test(p.field || "") || /is invalid: not a field of (NodePoolProps|a node class reference)/.test(p.message || "");
   if (probs.length && probs.every(outside)) return `problem on a prop outside the object: ${probs.map((p) => p.field).join(", ")}`;
+  if (probs.length && probs.every((p) => outside(p) || propsShape(p))) return `problem with the props' shape, which the object does not show: ${probs.map((p) => p.field).join(", ")}`;
   if (rec.rebuildMatches === false) return "the rebuilt manifest differs from the emitted one";
   return undefined;
 }
@@ -108,7 +128,7 @@ function exclusion(rec) {
  * @returns {{outcome: "agree" | "agree-semantic" | "disagree", detail: string, rules?: string[]}}
  */
 function compareCase(rec, server) {
-  const probs = (rec.problems || []).filter((p) => !CONSTRUCT_FIELDS.test(p.field || ""));
+  const probs = (rec.problems || []).filter((p) => !CONSTRUCT_FIELDS.test(p.field || "") && !propsShape(p));
   if (rec.verdict === "accepted") {
     return server.accepted ? { outcome: "agree", detail: "both accept" } : { outcome: "disagree", detail: `the library accepts, the server rejects: ${server.message}` };
   }
@@ -129,7 +149,8 @@ function compareCase(rec, server) {
  */
 function objectPath(kind, field) {
   // the server writes a map entry as a path segment (spec.template.metadata.labels.team)
-  const f = String(field || "").replace(/\["([^"]*)"\]/g, ".$1");
+  // the prop kubelet.maxPodsExpression is the object's kubelet.maxPods
+  const f = String(field || "").replace(/\["([^"]*)"\]/g, ".$1").replace(/^kubelet\.maxPodsExpression$/, "kubelet.maxPods");
   const head = f.split(/[.[]/)[0];
   if (head === "name") return "metadata.name";
   if (kind !== "NodePool") return `spec.${f}`;
@@ -191,4 +212,4 @@ function summarize(results) {
   };
 }
 
-module.exports = { SEMANTIC_RULES, CONSTRUCT_FIELDS, semanticRuleOf, exclusion, compareCase, uniqueCases, releaseFor, summarize, objectPath, sameField };
+module.exports = { SEMANTIC_RULES, CONSTRUCT_FIELDS, PROPS_SHAPE, propsShape, semanticRuleOf, exclusion, compareCase, uniqueCases, releaseFor, summarize, objectPath, sameField };

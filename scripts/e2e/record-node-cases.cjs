@@ -15,8 +15,10 @@
 //
 // A rejected construction emits nothing, so its manifest is rebuilt here from the props with the same
 // defaults the constructors add (capacity-type requirement, consolidateAfter, default AMI alias,
-// discovery terms, node role). For every accepted construction the rebuild is compared with the real
-// manifest, and the record says whether they matched: that is the evidence the rebuild is right.
+// discovery terms, node role) and lib's own props-to-manifest mapping (nodeClassSpecObject: the
+// kubelet's maxPodsExpression is the manifest's kubelet.maxPods). For every accepted construction
+// the rebuild is compared with the real manifest, and the record says whether they matched: that is
+// the evidence the rebuild is right.
 "use strict";
 const fs = require("fs");
 const path = require("path");
@@ -43,7 +45,8 @@ function install(file) {
     aliases: find(/^export function aliasFamilyOf\b/m),
   };
   const { Checker, nameFromId } = jest.requireActual(files.checker);
-  const { specObject } = jest.requireActual(files.manifests);
+  const { specObject, nodeClassSpecObject } = jest.requireActual(files.manifests);
+  if (typeof nodeClassSpecObject !== "function") throw new Error(`record-node-cases: ${path.relative(lib, files.manifests)} exports no nodeClassSpecObject`);
   const { aliasFamilyOf } = jest.requireActual(files.aliases);
   const { Token } = jest.requireActual("cdktf");
 
@@ -163,7 +166,7 @@ function install(file) {
       apiVersion: "karpenter.k8s.aws/v1",
       kind: "EC2NodeClass",
       metadata: { name },
-      spec: specObject({
+      spec: nodeClassSpecObject({
         ...rest,
         role: options.role ?? (options.instanceProfile === undefined ? karpenter && karpenter.nodeRoleName : undefined),
         amiSelectorTerms: ami,

@@ -62,7 +62,7 @@ describe("Provisioner → NodePool", () => {
       ],
       taints: [{ key: "example.com/special-taint", value: "true", effect: "NoSchedule" }],
       startupTaints: [{ key: "example.com/another-taint", value: "true", effect: "NoSchedule" }],
-      limits: { cpu: 1000, memory: "1000Gi" },
+      limits: { cpu: "1000", memory: "1000Gi" },
       weight: 50,
       // 2592000 s = 30 days, written as people write it (the guide's 720h), not 2592000s
       expireAfter: "720h",

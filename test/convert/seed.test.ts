@@ -28,7 +28,7 @@ describe("the seed deployment's Provisioner and AWSNodeTemplate, converted", () 
       spec: {
         // ttlSecondsAfterEmpty: 30
         disruption: { consolidateAfter: "30s", consolidationPolicy: "WhenEmpty" },
-        limits: { cpu: 100 },
+        limits: { cpu: "100" },
         template: {
           metadata: { labels: { environment: "demo", team: "platform" } },
           spec: {

@@ -1,4 +1,4 @@
-import { convertLegacyManifests } from "../../lib/convert";
+import { convertLegacyManifests, toV1Manifest, toV1Yaml } from "../../lib/convert";
 import { noteAbout, onlyClass, onlyPool } from "./util";
 
 const V1_POOL = `apiVersion: karpenter.sh/v1
@@ -47,7 +47,7 @@ describe("v1 objects pass through", () => {
       expireAfter: "720h",
       terminationGracePeriod: "48h",
       disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m", budgets: [{ nodes: "0", schedule: "0 9 * * mon-fri", duration: "8h", reasons: ["Drifted"] }] },
-      limits: { cpu: 100 },
+      limits: { cpu: "100" },
       weight: 5,
     });
     expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
@@ -91,6 +91,30 @@ describe("v1 objects pass through", () => {
     const r = convertLegacyManifests(pool + "---\n" + V1_CLASS.replace("  kubelet: { maxPods: 50 }\n", ""));
     expect(r.ec2NodeClasses[0].props.kubelet).toEqual({ maxPods: 10 });
     expect(noteAbout(r.nodePools[0].notes, 'metadata.annotations["compatibility.karpenter.sh/v1beta1-kubelet-conversion"]').message).toContain("moved to EC2NodeClass default");
+  });
+});
+
+describe("limits and maxPods in the props' shape", () => {
+  test("a limit written as a YAML number becomes its string (the constructs take strings); the v1 YAML quotes it", () => {
+    const r = convertLegacyManifests(V1_POOL.replace("  limits: { cpu: 100 }", "  limits: { cpu: 100, memory: 1000Gi, pods: 1.5 }"));
+    expect(r.nodePools[0].props.limits).toEqual({ cpu: "100", memory: "1000Gi", pods: "1.5" });
+    expect(toV1Yaml(r)).toContain('  limits:\n    cpu: "100"\n    memory: 1000Gi\n    pods: "1.5"\n');
+  });
+
+  test("a CEL expression in a 1.15 EC2NodeClass's kubelet.maxPods becomes maxPodsExpression, and the v1 manifest writes it back to maxPods", () => {
+    const r = convertLegacyManifests(V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "min(110, max_pods)" }'));
+    const cls = r.ec2NodeClasses[0];
+    expect(cls.props.kubelet).toEqual({ maxPodsExpression: "min(110, max_pods)" });
+    expect(noteAbout(cls.notes, "spec.kubelet.maxPods")).toEqual({
+      level: "info",
+      field: "spec.kubelet.maxPods",
+      message: 'the CEL expression "min(110, max_pods)" is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)',
+    });
+    expect((toV1Manifest(cls).spec as any).kubelet).toEqual({ maxPods: "min(110, max_pods)" });
+  });
+
+  test("a number in quotes in kubelet.maxPods stays an error, as before", () => {
+    expect(() => convertLegacyManifests(V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "110" }'))).toThrow('document 1 (line 10): spec.kubelet.maxPods = "110" is invalid: a whole number');
   });
 });
 

@@ -78,7 +78,7 @@ describe("v1beta1 NodePool → v1", () => {
         { key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["c", "m", "r"] },
         { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["2"] },
       ],
-      limits: { cpu: 1000 },
+      limits: { cpu: "1000" },
       // expireAfter moves from disruption into the template
       expireAfter: "720h",
       // WhenUnderutilized is renamed; v1 requires consolidateAfter and the webhook sets 0s

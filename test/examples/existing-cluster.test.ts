@@ -40,7 +40,7 @@ describe("example: Karpenter on an existing cluster, legacy manifests migrated",
     const nodeClass = manifests.find((m) => m.kind === "EC2NodeClass");
     expect(pool.spec.disruption).toMatchObject({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
     expect(pool.spec.template.metadata.labels).toEqual({ environment: "demo", team: "platform" });
-    expect(pool.spec.limits).toEqual({ cpu: 100 });
+    expect(pool.spec.limits).toEqual({ cpu: "100" });
     expect(pool.spec.template.spec.requirements).toContainEqual({ key: "node.kubernetes.io/instance-type", operator: "In", values: ["t3.small", "t3.medium", "t3.large"] });
     expect(nodeClass.spec.instanceProfile).toBeUndefined();
     expect(nodeClass.spec.role).toMatch(/^\$\{data\.terraform_remote_state\..*\}$/);

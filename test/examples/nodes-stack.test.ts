@@ -66,7 +66,7 @@ describe("example stack karpenter-nodes", () => {
     });
     expect(np.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
     expect(np.spec.template.spec.expireAfter).toBe("720h");
-    expect(np.spec.limits).toEqual({ cpu: 100 });
+    expect(np.spec.limits).toEqual({ cpu: "100" });
     expect(np.spec.disruption).toEqual({
       consolidationPolicy: "WhenEmptyOrUnderutilized",
       consolidateAfter: "1m",

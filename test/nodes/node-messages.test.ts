@@ -43,8 +43,8 @@ describe("messages say what is allowed", () => {
     expect(reserved.message).toBe('test/obj: kubelet.kubeReserved["nvidia.com/gpu"] = "1" is invalid: the key "nvidia.com/gpu" is not a resource kubeReserved takes: the keys of kubeReserved are "cpu", "memory", "ephemeral-storage", "pid"');
     const selector = rejection("EC2NodeClass", { subnetSelectorTerms: [{ tags: { "": "x" } }] });
     expect(selector.message).toBe('test/obj: subnetSelectorTerms[0].tags[""] = "x" is invalid: the key "" is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")');
-    const limit = rejection("NodePool", { limits: { "": 1 } });
-    expect([limit.field, limit.value]).toEqual(['limits[""]', 1]);
+    const limit = rejection("NodePool", { limits: { "": "1" } });
+    expect([limit.field, limit.value]).toEqual(['limits[""]', "1"]);
     // a bad value stays on the entry
     const value = rejection("NodePool", { labels: { team: "a b" } });
     expect([value.field, value.value]).toEqual(['labels["team"]', "a b"]);
@@ -198,15 +198,15 @@ const VALID: [string, Kind, Props, string?][] = [
   ["kubernetes.io labels from 1.9", "NodePool", { labels: { "node-role.kubernetes.io/worker": "true" } }, "1.9.2"],
   ["allowed kubernetes.io keys before 1.9", "NodePool", { requirements: [req("kubernetes.io/arch", "In", ["arm64"]), req("topology.kubernetes.io/zone", "NotIn", ["us-east-1a"])], labels: { "example.node.kubernetes.io/pool": "x" } }, "1.8.8"],
   ["static pool with a node limit", "NodePool", { replicas: 3, limits: { nodes: "3" } }],
-  ["quantities as strings and integers", "NodePool", { limits: { cpu: "500m", memory: "8Gi", "nvidia.com/gpu": 4 }, terminationGracePeriod: "48h", weight: 100 }],
+  ["quantities with and without suffixes", "NodePool", { limits: { cpu: "500m", memory: "8Gi", "nvidia.com/gpu": "4", pods: "1.5k" }, terminationGracePeriod: "48h", weight: 100 }],
   ["Gt at the int64 maximum, Lt above 2^53", "NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["9223372036854775806"]), req("karpenter.k8s.aws/instance-memory", "Lt", ["9007199254740993"])] }],
   ["NotIn without values (no CRD rule reads them)", "NodePool", { requirements: [req("topology.kubernetes.io/zone", "NotIn")] }],
   ["one taint key with two effects, and as a startup taint with a third", "NodePool", { taints: [{ key: "a", effect: "NoSchedule" }, { key: "a", effect: "NoExecute" }], startupTaints: [{ key: "a", effect: "PreferNoSchedule" }] }],
   ["durations at Go's maximum", "NodePool", { expireAfter: "2562047h", terminationGracePeriod: "2562047h47m16s", disruption: { consolidateAfter: "2562047h47m", budgets: [{ nodes: "0", schedule: "@daily", duration: "2562047h" }] } }],
-  ["zero limits", "NodePool", { limits: { cpu: 0, memory: "0" } }],
+  ["zero limits", "NodePool", { limits: { cpu: "0", memory: "0" } }],
   ["null optional props are unset", "NodePool", { weight: null as any, expireAfter: null as any, labels: { team: null as any } }],
   ["capacity reservation terms from 1.3", "EC2NodeClass", { capacityReservationSelectorTerms: [{ id: "cr-0123abcd" }] }, "1.3.8"],
-  ["tokens in requirements, labels, limits and schedules", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", values: Token.asList(Fn.split(",", "a,b")) }, req("karpenter.k8s.aws/instance-cpu", "Gt", [Fn.lower("4")])], labels: { team: Fn.lower("X") }, limits: { cpu: Token.asNumber(Fn.max([1, 2])) }, disruption: { budgets: [{ nodes: Fn.lower("10%"), schedule: Fn.lower("@DAILY"), duration: "1h" }] } }],
+  ["tokens in requirements, labels, limits and schedules", "NodePool", { requirements: [{ key: "example.com/team", operator: "In", values: Token.asList(Fn.split(",", "a,b")) }, req("karpenter.k8s.aws/instance-cpu", "Gt", [Fn.lower("4")])], labels: { team: Fn.lower("X") }, limits: { cpu: Token.asString(Fn.max([1, 2])), memory: Token.asNumber(Fn.max([1, 2])) as any }, disruption: { budgets: [{ nodes: Fn.lower("10%"), schedule: Fn.lower("@DAILY"), duration: "1h" }] } }],
 ];
 
 describe("valid edge cases are accepted and emitted", () => {
@@ -370,30 +370,30 @@ describe("a pool's os and arch against its class's AMIs", () => {
 });
 
 describe("limits on resources no node has", () => {
-  const poolWarnings = (limits: { [k: string]: string | number }) => {
+  const poolWarnings = (limits: { [k: string]: string }) => {
     const { stack } = testStack();
     const pool = new NodePool(stack, "pool", { karpenter: new FakeInstallation(stack, "karpenter"), nodeClass: { name: "default" }, limits });
     return pool.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)).filter((w) => w.includes("limits["));
   };
   test("warn, with a did-you-mean", () => {
-    expect(poolWarnings({ cpus: 10 })).toEqual([
+    expect(poolWarnings({ cpus: "10" })).toEqual([
       'NodePool pool: limits["cpus"] names no resource a node has (did you mean cpu?): Karpenter compares each limit with the sum of that resource over the pool\'s nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count cpu, memory, ephemeral-storage, pods, nodes, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").',
     ]);
-    expect(poolWarnings({ gpus: 1 })).toHaveLength(1);
+    expect(poolWarnings({ gpus: "1" })).toHaveLength(1);
   });
   test("node resources, huge pages and extended resources do not", () => {
-    expect(poolWarnings({ cpu: 10, memory: "100Gi", "ephemeral-storage": "1Ti", pods: 500, "hugepages-2Mi": "1Gi", "nvidia.com/gpu": 4 })).toEqual([]);
+    expect(poolWarnings({ cpu: "10", memory: "100Gi", "ephemeral-storage": "1Ti", pods: "500", "hugepages-2Mi": "1Gi", "nvidia.com/gpu": "4" })).toEqual([]);
   });
   test("a cpu or memory limit above 0 that no instance type fits under warns, with what was likely meant", () => {
-    expect(poolWarnings({ memory: 1024 })).toEqual([
-      'NodePool pool: limits["memory"] = 1024 is 1024 bytes (a quantity without a suffix counts bytes), less than any instance type has (the smallest have 0.5 GiB): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean "1024Gi"? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").',
+    expect(poolWarnings({ memory: "1024" })).toEqual([
+      'NodePool pool: limits["memory"] = "1024" is 1024 bytes (a quantity without a suffix counts bytes), less than any instance type has (the smallest have 0.5 GiB): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean "1024Gi"? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").',
     ]);
     expect(poolWarnings({ cpu: "1m" })).toEqual([
       'NodePool pool: limits["cpu"] = "1m" is 0.001 of a CPU ("m" means thousandths), less than any instance type has (the smallest have 1 vCPU): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean "1"? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").',
     ]);
     expect(poolWarnings({ memory: "100Mi" })).toHaveLength(1);
     // 0 stops a pool on purpose; one instance's worth and more is a real limit
-    expect(poolWarnings({ cpu: 0, memory: "0" })).toEqual([]);
+    expect(poolWarnings({ cpu: "0", memory: "0" })).toEqual([]);
     expect(poolWarnings({ cpu: "1", memory: "512Mi" })).toEqual([]);
   });
 });

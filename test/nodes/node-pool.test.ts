@@ -164,7 +164,7 @@ describe("NodePool spec mapping", () => {
       startupTaints: [{ key: "example.com/agent-not-ready", effect: "NoExecute" }],
       expireAfter: "720h",
       terminationGracePeriod: "48h",
-      limits: { cpu: 100, memory: "400Gi" },
+      limits: { cpu: "100", memory: "400Gi" },
       disruption: { consolidationPolicy: "WhenEmpty", consolidateAfter: "5m", budgets: [{ nodes: "20%", reasons: ["Empty"] }] },
       weight: 50,
     });
@@ -175,7 +175,7 @@ describe("NodePool spec mapping", () => {
     expect(spec.template.spec.startupTaints).toEqual([{ key: "example.com/agent-not-ready", effect: "NoExecute" }]);
     expect(spec.template.spec.expireAfter).toBe("720h");
     expect(spec.template.spec.terminationGracePeriod).toBe("48h");
-    expect(spec.limits).toEqual({ cpu: 100, memory: "400Gi" });
+    expect(spec.limits).toEqual({ cpu: "100", memory: "400Gi" });
     expect(spec.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "5m", budgets: [{ nodes: "20%", reasons: ["Empty"] }] });
     expect(spec.weight).toBe(50);
     expect(Object.keys(spec)).toEqual(["disruption", "limits", "template", "weight"]);
@@ -190,6 +190,26 @@ describe("NodePool spec mapping", () => {
     const { objs } = setup({ replicas: 3, limits: { nodes: "3" } });
     expect(objs.NodePool.body.manifest.spec.replicas).toBe(3);
     expect(objs.NodePool.body.manifest.spec.limits).toEqual({ nodes: "3" });
+  });
+
+  test("limits are emitted as the strings written (the CRD's limits are int-or-string)", () => {
+    const { stack, objs } = setup({ limits: { cpu: "1000", memory: "1000Gi", "nvidia.com/gpu": "4", pods: "500m" } });
+    expect(objs.NodePool.body.manifest.spec.limits).toEqual({ cpu: "1000", memory: "1000Gi", "nvidia.com/gpu": "4", pods: "500m" });
+    expect(Testing.synth(stack)).toContain('"cpu": "1000"');
+  });
+
+  test("a number in limits (a JavaScript caller, code from before 0.x) is refused with the string to write", () => {
+    const { stack } = testStack("nodes");
+    const e = thrown(() => new NodePool(stack, "pool", { nodeClass: { name: "default" }, limits: { cpu: 100, memory: "400Gi" } as any })) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect([e.path, e.field, e.value]).toEqual(["nodes/pool", 'limits["cpu"]', 100]);
+    expect(e.message).toBe('nodes/pool: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100 (limits values are strings such as "100", "1000Gi", "500m")');
+    expect(thrown(() => new NodePool(stack, "fraction", { nodeClass: { name: "default" }, limits: { cpu: 1.5 } as any })).message).toContain('write "1.5", not 1.5');
+    expect(thrown(() => new NodePool(stack, "negative", { nodeClass: { name: "default" }, limits: { memory: -1 } as any })).message).toBe(
+      'nodes/negative: limits["memory"] = -1 is invalid: a non-negative Kubernetes quantity as a string, got the number -1 (limits values are strings such as "100", "1000Gi", "500m")',
+    );
+    // nothing half-built stays in the tree
+    expect(stack.node.children.filter((c) => c instanceof NodePool)).toEqual([]);
   });
 
   test("two synths of the same app are byte-identical", () => {

@@ -6,7 +6,7 @@ import { KarpenterProps } from "../../lib/install/karpenter-props";
 import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
 import { KarpenterValidationError } from "../../lib/core/errors";
-import { FakeInstallation, providedStack, resources, testCluster, testStack } from "../helpers";
+import { FakeInstallation, providedStack, rejected, resources, testCluster, testStack } from "../helpers";
 
 /*
  * What Karpenter 1.15 adds, as users meet it: the new settings and both gate blocks, the combinations
@@ -171,17 +171,25 @@ describe("EC2NodeClass at 1.15: the free-form kubelet", () => {
 });
 
 describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", () => {
-  const kubelet = { maxPods: "((default_enis - 1) * (ips_per_eni - 1)) + 2", kubeReserved: { cpu: "max(60, vcpus * 30)", memory: "11 * max_pods + 255" }, systemReserved: { memory: "100Mi" } };
+  const kubelet = { maxPodsExpression: "((default_enis - 1) * (ips_per_eni - 1)) + 2", kubeReserved: { cpu: "max(60, vcpus * 30)", memory: "11 * max_pods + 255" }, systemReserved: { memory: "100Mi" } };
 
-  test("with the gate on, expressions are emitted as written; static quantities stay quantities", () => {
+  test("with the gate on, maxPodsExpression is emitted as kubelet.maxPods; expressions and static quantities as written", () => {
     const { spec, warnings } = nodeClass({ kubelet }, "1.15.2", true);
-    expect(spec.kubelet).toEqual(kubelet);
+    expect(spec.kubelet).toEqual({ maxPods: "((default_enis - 1) * (ips_per_eni - 1)) + 2", kubeReserved: kubelet.kubeReserved, systemReserved: { memory: "100Mi" } });
+    expect(Object.keys(spec.kubelet)).toEqual(["kubeReserved", "maxPods", "systemReserved"]);
     expect(warnings).toEqual([]);
+  });
+
+  test("the construct's spec keeps the props' shape (maxPodsExpression); a plain maxPods is emitted as the number", () => {
+    const { stack } = testStack();
+    const karpenter = Object.assign(new FakeInstallation(stack, "karpenter", "1.15.2"), { nodeClassCel: true });
+    expect(new Ec2NodeClass(stack, "cel", { karpenter, kubelet: { maxPodsExpression: "min(110, max_pods)" } }).spec.kubelet).toEqual({ maxPodsExpression: "min(110, max_pods)" });
+    expect(nodeClass({ kubelet: { maxPods: 110 } }).spec.kubelet).toEqual({ maxPods: 110 });
   });
 
   test("with the gate off it is an error naming the gate and every expression field", () => {
     expect(message(() => nodeClass({ kubelet }, "1.15.2", false))).toBe(
-      'test/default: kubelet.maxPods = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPods, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values',
+      'test/default: kubelet.maxPodsExpression = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPodsExpression, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values',
     );
   });
 
@@ -190,7 +198,7 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       const app = Testing.app();
       const stack = providedStack(app, "test");
       const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack), version: "1.15.2", ...props });
-      return () => new Ec2NodeClass(providedStack(app, "nodes"), "default", { karpenter, kubelet: { maxPods: "min(110, max_pods)" } });
+      return () => new Ec2NodeClass(providedStack(app, "nodes"), "default", { karpenter, kubelet: { maxPodsExpression: "min(110, max_pods)" } });
     };
     expect(build({})).toThrow(/KubeletExpressionsDisabled/);
     expect(build({ settings: { awsFeatureGates: { nodeClassCEL: true } } })).not.toThrow();
@@ -199,30 +207,68 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
   });
 
   test("a gate not known at synth warns instead", () => {
-    expect(nodeClass({ kubelet: { maxPods: "min(110, max_pods)" } }).warnings).toEqual([
-      "EC2NodeClass default: kubelet.maxPods is a CEL expression, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); whether test/karpenter turns it on is not known at synth: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node",
+    expect(nodeClass({ kubelet: { maxPodsExpression: "min(110, max_pods)" } }).warnings).toEqual([
+      "EC2NodeClass default: kubelet.maxPodsExpression is a CEL expression, which Karpenter evaluates only with the AWS feature gate NodeClassCEL (settings.awsFeatureGates.nodeClassCEL: true); whether test/karpenter turns it on is not known at synth: without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled) and launches no node",
     ]);
   });
 
-  test("a quoted number is a typo, not an expression: write it unquoted", () => {
-    for (const [version, gate] of [["1.15.2", true], ["1.15.2", undefined], ["1.14.3", undefined]] as const) {
-      expect(message(() => nodeClass({ kubelet: { maxPods: "110" } }, version, gate))).toContain('kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"');
+  test("maxPods and maxPodsExpression together are refused, naming both", () => {
+    for (const version of ["1.15.2", "1.14.3"]) {
+      const e = rejected(() => nodeClass({ kubelet: { maxPods: 110, maxPodsExpression: "min(110, max_pods)" } }, version, true));
+      expect([e.field, e.value]).toEqual(["kubelet.maxPodsExpression", "min(110, max_pods)"]);
+      expect(e.message).toBe(
+        'test/default: kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset when kubelet.maxPods is set: both are the manifest\'s kubelet.maxPods; keep kubelet.maxPods (110) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both',
+      );
     }
   });
 
+  test("a string in maxPods (a JavaScript caller, code from before maxPodsExpression) is refused, pointing to maxPodsExpression", () => {
+    for (const [version, gate] of [["1.15.2", true], ["1.15.2", undefined], ["1.14.3", undefined]] as const) {
+      const e = rejected(() => nodeClass({ kubelet: { maxPods: "min(110, max_pods)" as any } }, version, gate));
+      expect([e.field, e.value]).toEqual(["kubelet.maxPods", "min(110, max_pods)"]);
+      expect(e.message).toBe(
+        'test/default: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (Karpenter 1.15 or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest\'s kubelet.maxPods',
+      );
+    }
+  });
+
+  test("a quoted number is a typo, not an expression: write it unquoted, in maxPods", () => {
+    for (const [version, gate] of [["1.15.2", true], ["1.15.2", undefined], ["1.14.3", undefined]] as const) {
+      expect(message(() => nodeClass({ kubelet: { maxPods: "110" as any } }, version, gate))).toBe('test/default: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"');
+      expect(message(() => nodeClass({ kubelet: { maxPodsExpression: " 110" } }, version, gate))).toBe(
+        'test/default: kubelet.maxPodsExpression = " 110" is invalid: a CEL expression, not a fixed count: write maxPods: 110 (kubelet.maxPods needs no feature gate)',
+      );
+    }
+    expect(message(() => nodeClass({ kubelet: { maxPodsExpression: 110 as any } }, "1.15.2", true))).toBe(
+      "test/default: kubelet.maxPodsExpression = 110 is invalid: a CEL expression as a string, got a number: a fixed count goes in kubelet.maxPods (write maxPods: 110)",
+    );
+  });
+
   test("an expression that cannot compile is refused with what is wrong", () => {
-    const text = message(() => nodeClass({ kubelet: { maxPods: "max(1, 2, 3)", kubeReserved: { memory: "1Gb" }, systemReserved: { cpu: "vcpu * 10" } } }, "1.15.2", true));
-    expect(text).toContain('kubelet.maxPods = "max(1, 2, 3)" is invalid: a CEL expression over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods with max(a, b), min(a, b), int(), double()');
+    const text = message(() => nodeClass({ kubelet: { maxPodsExpression: "max(1, 2, 3)", kubeReserved: { memory: "1Gb" }, systemReserved: { cpu: "vcpu * 10" } } }, "1.15.2", true));
+    expect(text).toContain('kubelet.maxPodsExpression = "max(1, 2, 3)" is invalid: a CEL expression over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods with max(a, b), min(a, b), int(), double()');
     expect(text).toContain("max() takes exactly two arguments, got 3");
     expect(text).toContain('kubelet.kubeReserved["memory"] = "1Gb" is invalid: a CEL expression');
     expect(text).toContain("Gb is not one of the variables");
     expect(text).toContain('kubelet.systemReserved["cpu"] = "vcpu * 10" is invalid');
   });
 
-  test("before 1.15 an expression is refused, naming 1.15 and the gate", () => {
-    const text = message(() => nodeClass({ kubelet: { maxPods: "min(110, max_pods)", kubeReserved: { cpu: "vcpus * 30" } } }, "1.14.3"));
-    expect(text).toContain('kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647: kubelet CEL expressions need Karpenter 1.15 or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter 1.14.3');
+  test("before 1.15 an expression is refused, naming 1.15 and the gate, and maxPods as what to use", () => {
+    const text = message(() => nodeClass({ kubelet: { maxPodsExpression: "min(110, max_pods)", kubeReserved: { cpu: "vcpus * 30" } } }, "1.14.3"));
+    expect(text).toContain(
+      'kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to 2147483647): kubelet CEL expressions need Karpenter 1.15 or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter 1.14.3',
+    );
     expect(text).toContain('kubelet.kubeReserved["cpu"] = "vcpus * 30" is invalid: a Kubernetes quantity');
+    // the prop is known before 1.15 too: not "not a field of kubelet"
+    expect(text).not.toContain("not a field of kubelet");
+  });
+
+  test("maxPodsExpression is a prop on every AMI family (not one of the fields only AL2023 passes through); a near-typo of it warns", () => {
+    const { spec } = nodeClass({ amiSelectorTerms: [{ alias: "bottlerocket@latest" }], kubelet: { maxPodsExpression: "min(110, max_pods)" } }, "1.15.2", true);
+    expect(spec.kubelet).toEqual({ maxPods: "min(110, max_pods)" });
+    expect(nodeClass({ kubelet: { maxPodExpression: "min(110, max_pods)" } }, "1.15.2", true).warnings).toEqual([
+      "EC2NodeClass default: kubelet.maxPodExpression is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter 1.15.2 takes any KubeletConfiguration field on AL2023). Did you mean kubelet.maxPodsExpression?",
+    ]);
   });
 });
 
