@@ -2,7 +2,6 @@ import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { useProvider } from "../core/provider-choice";
 import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformProvider, TerraformStack, Token } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
@@ -29,6 +28,7 @@ import { awsProviderFor } from "../cluster/aws-provider";
 import type { ControllerIdentity, IamPolicyStatement } from "./controller-role-spec";
 import { requireCluster } from "../cluster/require-cluster";
 import { CONTROLLER_ROLE_TAG_RECEIVERS } from "./tag-receivers";
+import { eksClusterOf } from "../cluster/cluster-resource";
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
@@ -117,7 +117,7 @@ export interface KarpenterControllerRoleProps {
   /**
    * The AWS provider of the cluster's region and account, for every resource and data source of
    * this construct.
-   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * @default the cluster's (the `provider` of its `EksCluster` or `DataAwsEksCluster`, the stack's default when it
    * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
    * then be its only one (synth fails naming this prop otherwise)
    */
@@ -352,7 +352,7 @@ export class KarpenterControllerRole extends Construct {
         if (warned || findOidcProvider(this, cluster)) return [];
         const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
         warned = true;
-        if (cluster.resource instanceof EksCluster) {
+        if (eksClusterOf(cluster)) {
           Annotations.of(this).addWarning(
             `IRSA needs the IAM OIDC provider of ${which}, and nothing in this app creates it: add an aws_iam_openid_connect_provider ` +
               `(new IamOpenidConnectProvider(scope, "oidc", { url: <cluster>.identity.get(0).oidc.get(0).issuer, clientIdList: ["sts.amazonaws.com"] })), ` +

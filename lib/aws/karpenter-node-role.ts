@@ -66,7 +66,7 @@ export interface KarpenterNodeRoleProps {
   /**
    * The AWS provider of the cluster's region and account, for every resource and data source of
    * this construct.
-   * @default the cluster's (`cluster.resource.provider`, i.e. the stack's default when the cluster
+   * @default the cluster's (the `provider` of its `EksCluster` or `DataAwsEksCluster`, the stack's default when it
    * names none) when the cluster is in this stack; else the stack's default AWS provider, which must
    * then be its only one (synth fails naming this prop otherwise)
    */

@@ -7,6 +7,7 @@ import { addSynthCheck } from "../core/synth-checks";
 import { isUnresolved } from "../core/tokens";
 import { chooseProvider, chosenAbove, providerName } from "../core/provider-choice";
 import type { IKarpenterCluster } from "./karpenter-cluster";
+import { clusterProvider } from "./cluster-resource";
 
 /*
  * The AWS provider of a building block on a cluster: the cluster's own when it is in the same stack
@@ -20,7 +21,7 @@ import type { IKarpenterCluster } from "./karpenter-cluster";
  */
 export function awsProviderFor(scope: IConstruct, construct: IConstruct, cluster: IKarpenterCluster | undefined, given: AwsProvider | undefined, prop = "provider"): AwsProvider | undefined {
   if (given !== undefined && given !== null) return chooseProvider(scope, construct, "aws", prop, given);
-  if (cluster && TerraformStack.of(cluster.resource) === TerraformStack.of(scope)) return cluster.resource.provider as AwsProvider | undefined;
+  if (cluster && TerraformStack.of(cluster.resource) === TerraformStack.of(scope)) return clusterProvider(cluster) as AwsProvider | undefined;
   if (cluster && !chosenAbove(scope, "aws")) addSynthCheck(construct, () => regionProblems(construct, prop, cluster));
   return chooseProvider<AwsProvider>(scope, construct, "aws", prop, undefined);
 }
@@ -43,7 +44,7 @@ function regionProblems(construct: IConstruct, prop: string, cluster: IKarpenter
   // several providers or only an aliased one: the default-provider check reports it
   if (mine.length !== 1 || mine[0].alias) return [];
   const clusterStack = TerraformStack.of(cluster.resource);
-  const theirs = cluster.resource.provider ?? (stackIndex(clusterStack).providers.get("aws") ?? []).find((p) => !p.alias);
+  const theirs = clusterProvider(cluster) ?? (stackIndex(clusterStack).providers.get("aws") ?? []).find((p) => !p.alias);
   const [here, there] = [literalRegion(mine[0]), literalRegion(theirs)];
   if (here === undefined || there === undefined || here === there) return [];
   return [

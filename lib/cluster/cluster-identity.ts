@@ -1,5 +1,6 @@
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { awsLocation } from "../aws-api/aws-context";
+import { clusterElement } from "./cluster-resource";
 
 /*
  * Whether two installs name the same EKS cluster (one install per cluster): clusters are compared
@@ -14,7 +15,7 @@ import { awsLocation } from "../aws-api/aws-context";
 export function sameInstallTarget(a: IKarpenterCluster, b: IKarpenterCluster): boolean {
   if (a.resource === b.resource) return true;
   if (a.clusterNameLiteral === undefined || a.clusterNameLiteral !== b.clusterNameLiteral) return false;
-  const [pa, pb] = [awsLocation(a.resource), awsLocation(b.resource)];
+  const [pa, pb] = [awsLocation(clusterElement(a)), awsLocation(clusterElement(b))];
   const differ = (x: string | undefined, y: string | undefined) => x !== undefined && y !== undefined && x !== y;
   return !(differ(pa.region, pb.region) || differ(pa.account, pb.account));
 }

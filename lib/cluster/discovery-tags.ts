@@ -1,8 +1,7 @@
 import { Construct } from "constructs";
 import { Annotations, TerraformProvider, TerraformStack, Tokenization } from "cdktf";
-import { Subnet } from "@cdktf/provider-aws/lib/subnet";
+import type { Subnet } from "@cdktf/provider-aws/lib/subnet";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { KarpenterValidationError } from "../core/errors";
@@ -19,6 +18,7 @@ import { useProvider } from "../core/provider-choice";
 import { isUnresolved } from "../core/tokens";
 import { awsProviderFor } from "./aws-provider";
 import { requireCluster } from "./require-cluster";
+import { eksClusterOf } from "./cluster-resource";
 
 /** The tag key EC2NodeClass selector terms look for (Karpenter getting-started guide, v1.x). */
 export const DISCOVERY_TAG_KEY = "karpenter.sh/discovery";
@@ -28,24 +28,29 @@ export interface DiscoveryTagsProps {
   /** The cluster; the tag value defaults to its name. */
   readonly cluster: IKarpenterCluster;
   /**
-   * The PRIVATE subnets Karpenter may launch nodes into: subnet IDs, or `Subnet` resources of this app.
-   * Never pass public subnets: nodes would get public IPs. A `Subnet` with
-   * `mapPublicIpOnLaunch: true` or the `kubernetes.io/role/elb` tag is rejected.
-   * Each element may be a token (a reference); the list itself must be a literal array so that each
-   * subnet gets its own `aws_ec2_tag`: a list token such as `eks.vpcConfig.subnetIds` (or one spread
-   * into the array) is rejected — pass the subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}.
+   * The PRIVATE subnets Karpenter may launch nodes into, one `aws_ec2_tag` each (construct ids
+   * `subnet-0`, `subnet-1`, … in this order): each element a subnet ID (`"subnet-0123abcd"`) or a
+   * reference to one, such as `subnet.id` of a `Subnet` resource of this app (in any stack).
+   * Never pass public subnets: nodes would get public IPs.
    *
-   * Only for subnets whose tags this app does not manage: an `aws_ec2_tag` on a subnet that also has
-   * `tags` in Terraform (its own, or its provider's `defaultTags`) is removed again by the subnet's next
-   * apply, so such a `Subnet` is refused unless its provider's `ignoreTags` or its
-   * `lifecycle.ignoreChanges` covers the key. Tag subnets you create with {@link DiscoveryTags.subnetTags} instead.
-   * A literal ID must be a subnet ID (`subnet-0123abcd`, the rule of the EC2NodeClass's
+   * A reference that is exactly a `Subnet`'s `id` is checked against that `Subnet` (named by its
+   * construct path in errors): one with `mapPublicIpOnLaunch: true` or the `kubernetes.io/role/elb`
+   * tag is refused, and so is one whose tags this app manages — its own `tags`, or its provider's
+   * `defaultTags`: the `aws_subnet` would remove the `aws_ec2_tag`'s tag again at its next apply —
+   * unless its provider's `ignoreTags` or its `lifecycle.ignoreChanges` covers the key. Tag subnets you
+   * create with {@link DiscoveryTags.subnetTags} in their own `tags` instead. Other references are
+   * known only at apply and not checked.
+   *
+   * The list itself must be a literal array so that each subnet gets its own `aws_ec2_tag`: a list
+   * token such as `eks.vpcConfig.subnetIds` (or one spread into the array) is refused — pass the
+   * subnets one by one, or tag them with {@link DiscoveryTags.subnetTags}. A literal ID must be a
+   * subnet ID (`subnet-` and 8 or 17 lower-case hex digits, the rule of the EC2NodeClass's
    * `subnetSelectorTerms` ids); an empty list is refused (leave the prop unset to tag only the
    * security group), and so is a subnet listed twice (two `aws_ec2_tag` for one subnet and key).
    * @default none (only the security group is tagged)
-   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a public subnet, a subnet listed twice, or a `Subnet` whose tags Terraform manages
+   * @throws KarpenterValidationError for a list token, an empty list, a literal that is not a subnet ID, a `Subnet` object rather than its `id` (`subnets[i]`: pass `subnet.id`), or, by `Subnet` reference, a public subnet, a subnet listed twice, or a `Subnet` whose tags Terraform manages
    */
-  readonly subnets?: (string | Subnet)[];
+  readonly subnets?: string[];
   /**
    * The ONE security group Karpenter nodes get: by default the EKS-created cluster security group.
    * Exactly one group carries the tag because every group the selector finds is attached to the
@@ -95,7 +100,8 @@ export interface DiscoveryTagsProps {
  * `aws_ec2_tag` added beside it.
  *
  * @throws KarpenterValidationError (every problem of the props in one error) for a prop outside the props interface (with a "did you mean" when one is close), a missing `cluster`, subnets that are not a literal array
- * (a list token), a public subnet of the app, a subnet listed twice, a `Subnet` whose own `tags` already hold the key (two owners of one tag),
+ * (a list token), a literal that is no subnet ID, a `Subnet` object rather than its `id`, a subnet listed twice, a reference to a public `Subnet` of the app,
+ * or to one whose `tags` the app manages (its own `tags` hold the key: two owners of one tag; other own tags or its provider's default tags: the perpetual difference),
  * or an empty tag value or one longer than 256 characters;
  * at synth, for a tag value that EC2NodeClasses of the app with the default selector terms on this cluster do not select, a
  * subnet or security group another cluster's DiscoveryTags tags with the same key, or one (the cluster security group included)
@@ -105,21 +111,24 @@ export class DiscoveryTags extends Construct {
   /** The tag key EC2NodeClass selector terms look for: `"karpenter.sh/discovery"`; {@link DISCOVERY_TAG_KEY} in TypeScript. */
   public static readonly DEFAULT_TAG_KEY: string = DISCOVERY_TAG_KEY;
   /**
-   * The tag map to merge into the `tags` of private subnets you create yourself.
-   * @param cluster the cluster (its name is the tag value), or the cluster name (a literal must be an
-   * EKS cluster name: 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
-   * @param tagKey the tag key (1–128 characters, not starting with `aws:`)
-   * @returns `{ "karpenter.sh/discovery": <cluster name> }`
-   * @throws KarpenterValidationError for a literal cluster name that is no EKS cluster name (e.g. ""), or a tag key AWS refuses
+   * The tag map to merge into the `tags` of private subnets you create yourself:
+   * `{ [tagKey]: clusterName }`, e.g. `{ "karpenter.sh/discovery": "demo" }`.
+   * @param clusterName the cluster name, the tag value: a literal, or a reference such as
+   * `cluster.clusterName` of an {@link IKarpenterCluster} (a literal must be an EKS cluster name:
+   * 1–100 letters, digits, `-` and `_`, starting with a letter or digit)
+   * @param tagKey the tag key (1–128 characters, not starting with `aws:`); default
+   * `"karpenter.sh/discovery"` ({@link DiscoveryTags.DEFAULT_TAG_KEY})
+   * @returns a map of one entry, `tagKey` to `clusterName`
+   * @throws KarpenterValidationError for a literal cluster name that is no EKS cluster name (e.g. ""),
+   * a cluster object rather than its name (pass `cluster.clusterName`), or a tag key AWS refuses
    */
-  public static subnetTags(cluster: IKarpenterCluster | string, tagKey: string = DISCOVERY_TAG_KEY): Record<string, string> {
+  public static subnetTags(clusterName: string, tagKey: string = DISCOVERY_TAG_KEY): Record<string, string> {
     const where = "DiscoveryTags.subnetTags";
     allProblems(where, (problems) => {
-      if (typeof cluster === "string") problems.check(() => checkEksClusterName(where, "cluster", cluster));
-      else problems.check(() => requireCluster(where, { cluster }));
+      problems.check(() => checkClusterNameArgument(where, clusterName));
       problems.check(() => checkTagKey(where, "tagKey", tagKey));
     });
-    return { [tagKey]: typeof cluster === "string" ? cluster : cluster.clusterName };
+    return { [tagKey]: clusterName };
   }
 
   /**
@@ -154,7 +163,7 @@ export class DiscoveryTags extends Construct {
     const subnets = props?.subnets ?? [];
     this.tagKey = props?.tagKey ?? DISCOVERY_TAG_KEY;
     const key = this.tagKey;
-    problems.check(() => checkSubnets(this, props?.subnets, key));
+    const references = problems.check(() => checkSubnets(this, props?.subnets, key)) ?? [];
     problems.check(() => checkTagKey(this, "tagKey", key));
     this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
     if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
@@ -169,16 +178,13 @@ export class DiscoveryTags extends Construct {
     problems.throwIfAny(this, { remove: true });
     if (!cluster) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.subnetTagResources = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s instanceof Subnet ? s.id : s, key, value: this.tagValue }));
+    this.subnetTagResources = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s, key, value: this.tagValue }));
     const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
     this.securityGroupTag = new Ec2Tag(this, "security-group", { resourceId: securityGroupId, key, value: this.tagValue });
     useProvider(this, "aws", provider);
 
-    // literal IDs (and Subnet resources of the app): what another cluster's DiscoveryTags may claim too
-    const claims: Claim["targets"] = subnets.map((s, i) => {
-      const resource = s instanceof Subnet ? subnetAddress(s) : subnetReference(s);
-      return { field: `subnets[${i}]`, id: resource?.id ?? (s as string), shown: s instanceof Subnet ? s.node.path : (resource?.shown ?? (s as string)), kind: "subnet" as const };
-    });
+    // literal IDs (and references to Subnet resources of the app): what another cluster's DiscoveryTags may claim too
+    const claims: Claim["targets"] = subnets.map((s, i) => ({ field: `subnets[${i}]`, id: references[i]?.id ?? s, shown: references[i]?.shown ?? s, kind: "subnet" as const }));
     // the cluster security group is a token until apply: it is the same group wherever the cluster is the same
     claims.push(
       props.securityGroupId === undefined
@@ -223,7 +229,7 @@ function keyWarning(tags: DiscoveryTags, cluster: IKarpenterCluster): string | u
   if (carried === "any") return undefined;
   const unmatched = classes.filter(
     (c): c is { s: NodeClassSelectors; keys: Set<string> } =>
-      c.keys !== "any" && c.keys.size > 0 && [...c.keys].every((k) => !carried.has(k)) && !(c.s.defaultTerms && cluster.resource instanceof EksCluster),
+      c.keys !== "any" && c.keys.size > 0 && [...c.keys].every((k) => !carried.has(k)) && !(c.s.defaultTerms && eksClusterOf(cluster) !== undefined),
   );
   if (unmatched.length === 0) return undefined;
   // the default value is the cluster's name reference: shown as its literal when known
@@ -399,24 +405,53 @@ const SUBNETS_TEXT =
   "an array of subnet IDs known at synth (each may be a reference): a list token cannot be split into one aws_ec2_tag per subnet; " +
   "pass the subnets one by one or tag them in their own `tags` with DiscoveryTags.subnetTags()";
 
-/** A `Subnet` of the app as claims compare it: its stack and Terraform address. */
-function subnetAddress(subnet: Subnet): { id: string; shown: string } {
-  return { id: `${TerraformStack.of(subnet).node.path}\u0000aws_subnet.${subnet.friendlyUniqueId}`, shown: subnet.node.path };
+/** A subnet reference of `subnets` as checks and claims compare it. */
+interface SubnetReference {
+  /** The stack and Terraform address of the subnet: the same for every reference to it. */
+  readonly id: string;
+  /** How messages name it: the `Subnet`'s construct path, else its address and stack. */
+  readonly shown: string;
+  /** The `Subnet` construct the reference points to, when it is in the app's construct tree. */
+  readonly subnet?: Subnet;
 }
 
+/** The `aws_subnet` resources of a stack by Terraform name (one walk of the stack, per `subnets` check). */
+type SubnetsByName = Map<TerraformStack, Map<string, Subnet>>;
+
 /**
- * The subnet an ID token refers to when it is exactly a `Subnet`'s `id` attribute (`subnet.id`), so
- * that passing `subnet.id` is compared like passing the `Subnet`; else undefined (other tokens are
- * known only at apply and not compared).
+ * The subnet an ID token refers to when it is exactly a `Subnet`'s `id` attribute (`subnet.id`), and
+ * the `Subnet` construct itself, found in the reference's origin stack by its Terraform name (its
+ * `friendlyUniqueId`); undefined for a literal and for other tokens (known only at apply, not compared).
  */
-function subnetReference(id: string): { id: string; shown: string } | undefined {
-  if (!isUnresolved(id)) return undefined;
+function subnetReference(id: string, byName: SubnetsByName): SubnetReference | undefined {
+  if (typeof id !== "string" || !isUnresolved(id)) return undefined;
   const fragments = Tokenization.reverseString(id);
   if (fragments.tokens.length !== 1 || fragments.literals.length !== 0) return undefined;
   const ref = fragments.firstToken as { identifier?: unknown; originStack?: TerraformStack } | undefined;
-  const address = typeof ref?.identifier === "string" ? /^(aws_subnet\.[^.]+)\.id$/.exec(ref.identifier) : null;
+  const address = typeof ref?.identifier === "string" ? /^aws_subnet\.([^.]+)\.id$/.exec(ref.identifier) : null;
   if (!address || !ref?.originStack) return undefined;
-  return { id: `${ref.originStack.node.path}\u0000${address[1]}`, shown: `${address[1]} of stack ${ref.originStack.node.path}` };
+  const stack = ref.originStack;
+  const subnet = subnetsOf(stack, byName).get(address[1]);
+  return { id: `${stack.node.path}\u0000aws_subnet.${address[1]}`, shown: subnet?.node.path ?? `aws_subnet.${address[1]} of stack ${stack.node.path}`, subnet };
+}
+
+/** The `Subnet`s of `stack` by Terraform name, from one walk of the stack per `byName`. */
+function subnetsOf(stack: TerraformStack, byName: SubnetsByName): Map<string, Subnet> {
+  let subnets = byName.get(stack);
+  if (subnets === undefined) {
+    subnets = new Map();
+    for (const c of stack.node.findAll()) {
+      // by resource type rather than instanceof: a second copy of the provider package makes its own classes
+      if (isSubnet(c)) subnets.set(c.friendlyUniqueId, c);
+    }
+    byName.set(stack, subnets);
+  }
+  return subnets;
+}
+
+/** Whether a value is an `aws_subnet` resource (a `Subnet` construct). */
+function isSubnet(x: unknown): x is Subnet {
+  return x !== null && typeof x === "object" && (x as { terraformResourceType?: unknown }).terraformResourceType === "aws_subnet" && Construct.isConstruct(x);
 }
 
 /** Whether a `Subnet`'s own `tags` hold `key` (a token map is not judged). */
@@ -452,12 +487,14 @@ function isPublic(subnet: Subnet): boolean {
 
 /**
  * `subnets`: a literal array (not a list token, which cannot be split into one tag per subnet) of at
- * least one subnet, each a literal subnet ID (the EC2NodeClass's rule), a reference, or a private
- * `Subnet` of this app. Every problem at once.
+ * least one subnet, each a literal subnet ID (the EC2NodeClass's rule) or a reference; a reference to
+ * a `Subnet` of this app (`subnet.id`) must be a private subnet whose tags the app does not manage, and
+ * no subnet may be listed twice. Every problem at once.
+ * @returns the `Subnet` reference of each element (undefined for a literal or another token)
  * @throws KarpenterValidationError naming `subnets` or `subnets[<i>]`
  */
-function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> | undefined, key: string): void {
-  if (subnets === undefined) return;
+function checkSubnets(scope: Construct, subnets: readonly string[] | undefined, key: string): (SubnetReference | undefined)[] {
+  if (subnets === undefined) return [];
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
   if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
   if (typeof subnets === "string") {
@@ -469,36 +506,64 @@ function checkSubnets(scope: Construct, subnets: ReadonlyArray<string | Subnet> 
   }
   const problems = new Problems();
   const seen = new Map<string, number>();
-  subnets.forEach((s, i) => {
+  const byName: SubnetsByName = new Map();
+  const references = subnets.map((s: unknown, i) => {
+    if (isSubnet(s)) {
+      // a Subnet object (earlier versions took one; JavaScript callers): its id is the reference every check reads
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `${SUBNET_ID.text}, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app)`));
+      return undefined;
+    }
+    if (typeof s !== "string" || (!isUnresolved(s) && !SUBNET_ID.pattern.test(s))) {
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, or a reference to one (subnet.id of a Subnet of this app)`));
+      return undefined;
+    }
+    const ref = subnetReference(s, byName);
     // the same subnet twice: two aws_ec2_tag for one subnet and key, each removing the tag when destroyed or replaced
-    const identity = s instanceof Subnet ? subnetAddress(s).id : typeof s === "string" ? (subnetReference(s)?.id ?? s) : undefined;
-    const first = identity === undefined ? undefined : seen.get(identity);
+    const identity = ref?.id ?? s;
+    const first = seen.get(identity);
     if (first !== undefined) {
-      const shown = s instanceof Subnet ? s.node.path : (subnetReference(s as string)?.shown ?? s);
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, shown, `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`));
-      return;
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, ref?.shown ?? s, `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`));
+      return ref;
     }
-    if (identity !== undefined) seen.set(identity, i);
-    if (s instanceof Subnet) {
-      if (isPublic(s)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
-      else if (ownsTag(s, key)) {
-        problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
-      } else {
-        const managed = managedTags(s, key);
-        if (managed !== undefined) {
-          problems.add(
-            new KarpenterValidationError(
-              scope,
-              `subnets[${i}]`,
-              s.node.path,
-              `a subnet whose tags this app does not manage: this one has ${managed}, so its aws_subnet removes the ${key} tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)`,
-            ),
-          );
-        }
+    seen.set(identity, i);
+    const subnet = ref?.subnet;
+    if (subnet === undefined) return ref;
+    if (isPublic(subnet)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, subnet.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
+    else if (ownsTag(subnet, key)) {
+      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, subnet.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
+    } else {
+      const managed = managedTags(subnet, key);
+      if (managed !== undefined) {
+        problems.add(
+          new KarpenterValidationError(
+            scope,
+            `subnets[${i}]`,
+            subnet.node.path,
+            `a subnet whose tags this app does not manage: this one has ${managed}, so its aws_subnet removes the ${key} tag this construct's aws_ec2_tag adds at every apply, and the tag comes back at the next (the AWS provider's documented perpetual difference of aws_ec2_tag on a resource of the same configuration): in between Karpenter finds no subnet. Put DiscoveryTags.subnetTags() into the subnet's own tags and leave it out of subnets, or make its provider ignore the key (ignoreTags) or its lifecycle ignore tags (ignoreChanges)`,
+          ),
+        );
       }
-    } else if (!isUnresolved(s) && (typeof s !== "string" || !SUBNET_ID.pattern.test(s))) {
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, a reference to one, or a Subnet of this app`));
     }
+    return ref;
   });
   problems.throwIfAny(scope);
+  return references;
+}
+
+/**
+ * The `clusterName` argument of {@link DiscoveryTags.subnetTags}: a string (a literal EKS cluster name,
+ * or a reference). An object (an `IKarpenterCluster`, which earlier versions took here, or an
+ * `EksCluster`) is refused with what to pass instead.
+ * @throws KarpenterValidationError on `clusterName`
+ */
+function checkClusterNameArgument(where: string, clusterName: unknown): void {
+  if (clusterName !== null && typeof clusterName === "object") {
+    const isCluster = typeof (clusterName as { clusterName?: unknown }).clusterName === "string";
+    const isEks = Construct.isConstruct(clusterName) && (clusterName as { terraformResourceType?: unknown }).terraformResourceType === "aws_eks_cluster";
+    const shown = Construct.isConstruct(clusterName) ? clusterName.node.path : isCluster ? "(an IKarpenterCluster)" : "(an object)";
+    const what = isCluster ? "the cluster object: pass cluster.clusterName" : isEks ? "the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)" : "an object: pass cluster.clusterName";
+    throw new KarpenterValidationError(where, "clusterName", shown, `a cluster name (a literal or a reference), not ${what}`);
+  }
+  if (typeof clusterName !== "string") throw new KarpenterValidationError(where, "clusterName", clusterName, "a cluster name (a literal or a reference such as cluster.clusterName)");
+  checkEksClusterName(where, "clusterName", clusterName);
 }

@@ -1,5 +1,5 @@
 import { Construct } from "constructs";
-import { TerraformDataSource, TerraformResource } from "cdktf";
+import { TerraformDataSource, TerraformElement, TerraformResource } from "cdktf";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import type { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
@@ -52,11 +52,29 @@ export interface IKarpenterCluster {
   /** The Kubernetes version of the control plane, e.g. `"1.33"`. */
   readonly kubernetesVersion: string;
   /**
-   * The Terraform object that defines or reads the cluster: resources that need the cluster to exist
-   * depend on it, and its `provider` (the stack's default when unset) is the AWS provider every AWS
-   * resource and data source of an install on the cluster uses (in the cluster's stack).
+   * The Terraform object that defines or reads the cluster: the `aws_eks_cluster` resource (an
+   * `EksCluster`, from {@link KarpenterCluster.fromEksCluster}) or the `data.aws_eks_cluster` data
+   * source (a `DataAwsEksCluster`, from {@link KarpenterCluster.fromClusterName}), typed as the
+   * `TerraformElement` both are, so that every language gets one type. Resources that need the
+   * cluster to exist depend on it (TypeScript: `dependsOn: [cluster.resource]`; other languages:
+   * {@link IKarpenterCluster.eksCluster} or {@link IKarpenterCluster.eksClusterData}, which are
+   * `ITerraformDependable`), its construct path names the cluster in messages, and its `provider`
+   * (the stack's default when unset) is the AWS provider every AWS resource and data source of an
+   * install on the cluster uses (in the cluster's stack).
    */
-  readonly resource: EksCluster | DataAwsEksCluster;
+  readonly resource: TerraformElement;
+  /**
+   * The `aws_eks_cluster` resource, typed, when the cluster is defined in this app
+   * ({@link KarpenterCluster.fromEksCluster}); the same object as {@link IKarpenterCluster.resource}.
+   * @default undefined: the cluster is read by name ({@link IKarpenterCluster.eksClusterData})
+   */
+  readonly eksCluster?: EksCluster;
+  /**
+   * The `data.aws_eks_cluster` data source, typed, when the cluster is read by name
+   * ({@link KarpenterCluster.fromClusterName}); the same object as {@link IKarpenterCluster.resource}.
+   * @default undefined: the cluster is defined in this app ({@link IKarpenterCluster.eksCluster})
+   */
+  readonly eksClusterData?: DataAwsEksCluster;
 }
 
 /**
@@ -90,6 +108,7 @@ export class KarpenterCluster implements IKarpenterCluster {
       clusterSecurityGroupId: cluster.vpcConfig.clusterSecurityGroupId,
       kubernetesVersion: cluster.version,
       resource: cluster,
+      eksCluster: cluster,
     });
   }
 
@@ -128,6 +147,7 @@ export class KarpenterCluster implements IKarpenterCluster {
       clusterSecurityGroupId: data.vpcConfig.get(0).clusterSecurityGroupId,
       kubernetesVersion: data.version,
       resource: data,
+      eksClusterData: data,
     });
   }
 
@@ -148,7 +168,11 @@ export class KarpenterCluster implements IKarpenterCluster {
   /** @inheritdoc */
   public readonly kubernetesVersion: string;
   /** @inheritdoc */
-  public readonly resource: EksCluster | DataAwsEksCluster;
+  public readonly resource: TerraformElement;
+  /** @inheritdoc */
+  public readonly eksCluster?: EksCluster;
+  /** @inheritdoc */
+  public readonly eksClusterData?: DataAwsEksCluster;
 
   private constructor(attrs: IKarpenterCluster) {
     this.clusterName = attrs.clusterName;
@@ -160,6 +184,8 @@ export class KarpenterCluster implements IKarpenterCluster {
     this.clusterSecurityGroupId = attrs.clusterSecurityGroupId;
     this.kubernetesVersion = attrs.kubernetesVersion;
     this.resource = attrs.resource;
+    this.eksCluster = attrs.eksCluster;
+    this.eksClusterData = attrs.eksClusterData;
   }
 }
 

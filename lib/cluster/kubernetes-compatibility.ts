@@ -1,13 +1,13 @@
 import * as semver from "../versions/semver";
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { kubernetesRange, newestPatchOf } from "../versions";
 import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
 import { isUnresolved } from "../core/tokens";
 import { DEFAULT_KARPENTER_VERSION, isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { eksClusterOf } from "./cluster-resource";
 
 /** The Kubernetes minors one range of Karpenter releases runs on. */
 interface KubernetesSupport {
@@ -95,7 +95,7 @@ function kubernetesMinor(version: string | undefined): number | undefined {
  */
 export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
   if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
-  const input = cluster.resource instanceof EksCluster ? cluster.resource.versionInput : undefined;
+  const input = eksClusterOf(cluster)?.versionInput;
   return input !== undefined && !isUnresolved(input) ? input : undefined;
 }
 
@@ -140,7 +140,8 @@ function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
  * Kubernetes minor the default release supports may then refuse the cluster: warn, naming what it supports.
  */
 function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, support: KubernetesSupport, cluster: IKarpenterCluster): void {
-  if (!(cluster.resource instanceof EksCluster) || cluster.resource.versionInput !== undefined) return;
+  const eks = eksClusterOf(cluster);
+  if (!eks || eks.versionInput !== undefined) return;
   // EKS's default version is not the newest Kubernetes any Karpenter supports: the default release's
   // newest stands for it, so the default install on a versionless cluster does not warn
   const reference = kubernetesSupport(DEFAULT_KARPENTER_VERSION).maxMinor;

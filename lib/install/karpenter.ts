@@ -38,6 +38,7 @@ import { awsProviderFor } from "../cluster/aws-provider";
 import { awsLocation } from "../aws-api/aws-context";
 import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
+import { clusterElement } from "../cluster/cluster-resource";
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
@@ -426,7 +427,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     if (this.warnedQueueLocation || arn === undefined || isUnresolved(arn)) return;
     const m = /^arn:[^:]+:sqs:([^:]+):(\d{12}):/.exec(arn);
     if (!m) return;
-    const here = awsLocation(this.cluster.resource);
+    const here = awsLocation(clusterElement(this.cluster));
     const problems = [
       ...(here.region !== undefined && here.region !== m[1] ? [`region ${m[1]}, not the cluster's ${here.region}`] : []),
       ...(here.account !== undefined && here.account !== m[2] ? [`account ${m[2]}, not the cluster's ${here.account}`] : []),

@@ -1,12 +1,12 @@
 import { IConstruct } from "constructs";
 import { Annotations } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import { DISCOVERY_TAG_KEY } from "../cluster/discovery-tags";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { addSynthCheck } from "../core/synth-checks";
 import { appIndex } from "../core/app-index";
 import { isUnresolved } from "../core/tokens";
+import { eksClusterOf } from "../cluster/cluster-resource";
 
 /**
  * A synth-time warning for an EC2NodeClass whose subnet or security group terms are the default
@@ -19,7 +19,7 @@ import { isUnresolved } from "../core/tokens";
  * subnets made outside the app may carry the tag. A cluster the app only reads is not checked.
  */
 export function warnWithoutDiscoveryTags(nodeClass: IConstruct, name: string, cluster: IKarpenterCluster, tagKey: string = DISCOVERY_TAG_KEY): void {
-  if (!(cluster.resource instanceof EksCluster)) return;
+  if (!eksClusterOf(cluster)) return;
   let warned = false;
   addSynthCheck(nodeClass, () => {
     // one walk of the app for all its stacks' validation passes (a fleet has a nodes stack per cluster)

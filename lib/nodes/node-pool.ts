@@ -15,6 +15,7 @@ import { nodeContextOf } from "./node-context";
 import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
 import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
+import { clusterElement } from "../cluster/cluster-resource";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
 export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
@@ -268,7 +269,7 @@ export class NodePool extends Construct {
       // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
       let judged = false;
       addSynthCheck(this, () => {
-        if (!judged && !createsSpotServiceLinkedRoleFor(karpenter?.cluster.resource ?? this)) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+        if (!judged && !createsSpotServiceLinkedRoleFor(karpenter ? clusterElement(karpenter.cluster) : this)) Annotations.of(this).addWarning(spotWarning(name, karpenter));
         judged = true;
         return [];
       });

@@ -95,7 +95,7 @@ describe("InterruptionQueue", () => {
   test("rule names of a token cluster name: Terraform shortens them the same way", () => {
     const { stack } = testStack();
     const data = KarpenterCluster.fromClusterName(stack, "existing", "seed");
-    const cluster = { ...data, clusterName: data.resource.name, clusterNameLiteral: undefined };
+    const cluster = { ...data, clusterName: data.eksClusterData!.name, clusterNameLiteral: undefined };
     new InterruptionQueue(stack, "queue", { cluster });
     const name = rules(synthJson(stack))[0].name as string;
     expect(name).toBe(

@@ -218,7 +218,7 @@ describe("KarpenterControllerRole", () => {
     expect(() => controller({ version: "1.16.2" })).toThrow(/test\/controller: version = "1\.16\.2" is invalid: .*supported minor: 1\.0, .*1\.15/);
   });
   describe("IRSA and the cluster's IAM OIDC provider", () => {
-    const eksOf = (s: Setup) => s.cluster.resource as EksCluster;
+    const eksOf = (s: Setup) => s.cluster.eksCluster!;
     const oidc = (s: Setup, id = "oidc", url = eksOf(s).identity.get(0).oidc.get(0).issuer) => new IamOpenidConnectProvider(s.stack, id, { url, clientIdList: ["sts.amazonaws.com"] });
 
     test("a provider for the cluster's issuer declared AFTER the role is found: the trust names its arn", () => {
@@ -239,7 +239,7 @@ describe("KarpenterControllerRole", () => {
 
     test("a provider for another cluster's issuer does not count: derived ARN and a warning naming the fix", () => {
       const s = setup();
-      const other = testCluster(s.stack, "other", "other-cluster").resource as EksCluster;
+      const other = testCluster(s.stack, "other", "other-cluster").eksCluster!;
       oidc(s, "other-oidc", other.identity.get(0).oidc.get(0).issuer);
       new IamOpenidConnectProvider(s.stack, "literal-oidc", { url: "https://oidc.eks.us-east-1.amazonaws.com/id/ABC", clientIdList: ["sts.amazonaws.com"] });
       const { json } = controller({ identity: { type: "irsa" } }, s);
@@ -272,7 +272,7 @@ describe("KarpenterControllerRole", () => {
     test("a token cluster name is not printed as a token in the warning", () => {
       const { stack } = testStack();
       const data = KarpenterCluster.fromClusterName(stack, "seed", "seed");
-      const eks = new EksCluster(stack, "eks", { name: data.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+      const eks = new EksCluster(stack, "eks", { name: data.eksClusterData!.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
       const cluster = KarpenterCluster.fromEksCluster(eks);
       const nodeRole = new KarpenterNodeRole(stack, "node-role", { cluster, roleName: "nodes" });
       new KarpenterControllerRole(stack, "controller", { cluster, nodeRole, roleName: "ctrl", policyNameSuffix: "x", identity: { type: "irsa" } });
@@ -289,7 +289,7 @@ describe("KarpenterControllerRole", () => {
       expect(noCluster).toBeInstanceOf(KarpenterValidationError);
       expect(noCluster.message).toBe("test/c1: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
       expect(thrown(() => new KarpenterControllerRole(s.stack, "c2", { cluster: s.cluster } as any)).message).toMatch(/^test\/c2: nodeRole = undefined is invalid: nodeRole is required/);
-      const eks = s.cluster.resource as EksCluster;
+      const eks = s.cluster.eksCluster!;
       expect(thrown(() => new KarpenterControllerRole(s.stack, "c3", { cluster: eks as any, nodeRole: s.nodeRole })).message).toMatch(/^test\/c3: cluster = "test\/cluster" is invalid: cluster is required: .*pass KarpenterCluster\.fromEksCluster\(cluster\)/);
     });
 

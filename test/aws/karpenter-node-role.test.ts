@@ -124,7 +124,7 @@ describe("KarpenterNodeRole", () => {
   test("a token cluster name is not checked at synth", () => {
     const { stack } = testStack();
     const data = KarpenterCluster.fromClusterName(stack, "existing", "seed");
-    const tokenCluster = { ...data, clusterName: data.resource.name, clusterNameLiteral: undefined };
+    const tokenCluster = { ...data, clusterName: data.eksClusterData!.name, clusterNameLiteral: undefined };
     const role = new KarpenterNodeRole(stack, "node-role", { cluster: tokenCluster });
     const json = synthJson(stack);
     expect(onlyResource(json, "aws_iam_role").name).toBe("KarpenterNodeRole-${data.aws_eks_cluster.existing.name}");

@@ -4,7 +4,6 @@ import { SystemNodeGroup } from "../../lib/cluster/system-node-group";
 import { resolvedReference } from "../../lib/core/tokens";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Fn, TerraformVariable } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Testing, TerraformStack } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
@@ -33,21 +32,48 @@ describe("DiscoveryTags", () => {
     expect(tags).toEqual([{ key: "karpenter.sh/discovery", resource_id: "sg-00000123", value: "team-a" }]);
   });
 
-  test("subnetTags gives the map for subnets the user creates", () => {
+  test("subnetTags gives the map for subnets the user creates, from a literal name or the cluster's name reference", () => {
     expect(DiscoveryTags.subnetTags("demo")).toEqual({ "karpenter.sh/discovery": "demo" });
     const { stack } = testStack();
-    const tags = DiscoveryTags.subnetTags(testCluster(stack, "demo"));
+    const cluster = testCluster(stack, "demo");
+    const tags = DiscoveryTags.subnetTags(cluster.clusterName);
     expect(Object.keys(tags)).toEqual(["karpenter.sh/discovery"]);
     expect(resolvedReference(stack, tags["karpenter.sh/discovery"])).toBe("${aws_eks_cluster.cluster.name}");
+    // in a Subnet's own tags, the reference is written as such
+    new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: DiscoveryTags.subnetTags(cluster.clusterName, DiscoveryTags.clusterTagKey("demo")) });
+    expect(resources(synthJson(stack), "aws_subnet").private.tags).toEqual({ "karpenter.sh/discovery/demo": "${aws_eks_cluster.cluster.name}" });
     expect(DISCOVERY_TAG_KEY).toBe("karpenter.sh/discovery");
   });
 
-  test("a Subnet of the app is tagged through a reference to its id", () => {
+  test("subnetTags refuses the cluster object (or an EksCluster), pointing to cluster.clusterName", () => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    const e = rejected(() => DiscoveryTags.subnetTags(cluster as any));
+    expect(e.field).toBe("clusterName");
+    expect(e.message).toBe('DiscoveryTags.subnetTags: clusterName = "(an IKarpenterCluster)" is invalid: a cluster name (a literal or a reference), not the cluster object: pass cluster.clusterName');
+    expect(rejected(() => DiscoveryTags.subnetTags(cluster.eksCluster as any)).message).toBe(
+      'DiscoveryTags.subnetTags: clusterName = "test/cluster" is invalid: a cluster name (a literal or a reference), not the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)',
+    );
+  });
+
+  test("a Subnet of the app is tagged through a reference to its id; the tags keep their ids subnet-0, subnet-1", () => {
     const { stack } = testStack();
     const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
-    new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: [subnet] });
+    const tags = new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: ["subnet-0123abcd", subnet.id] });
+    expect(tags.subnetTagResources.map((t) => t.node.id)).toEqual(["subnet-0", "subnet-1"]);
     const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
-    expect(ids).toContain("${aws_subnet.private.id}");
+    expect(ids).toEqual(expect.arrayContaining(["subnet-0123abcd", "${aws_subnet.private.id}"]));
+  });
+
+  test("a Subnet object (TypeScript before the jsii types, JavaScript) is refused at its index, pointing to subnet.id", () => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: ["subnet-0123abcd", subnet as any] }));
+    expect(e.field).toBe("subnets[1]");
+    expect(e.message).toBe(
+      "test/discovery: subnets[1] = \"test/private\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app)",
+    );
+    expect(stack.node.tryFindChild("discovery")).toBeUndefined();
   });
 
   test.each([
@@ -57,10 +83,10 @@ describe("DiscoveryTags", () => {
     const { stack } = testStack();
     const subnet = new Subnet(stack, "public", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", ...extra });
     const cluster = testCluster(stack);
-    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000c", subnet] });
+    const make = () => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000c", subnet.id] });
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toMatch(/test\/discovery: subnets\[1\] = "test\/public" is invalid: a private subnet/);
+    expect(error.message).toBe('test/discovery: subnets[1] = "test/public" is invalid: a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets');
   });
   describe("subnets that are a list token", () => {
     const listTokenText = /^test\/discovery: subnets = "\(a list token, known only at apply\)" is invalid: an array of subnet IDs known at synth .*a list token cannot be split into one aws_ec2_tag per subnet; pass the subnets one by one or tag them in their own `tags` with DiscoveryTags\.subnetTags\(\)/;
@@ -68,7 +94,7 @@ describe("DiscoveryTags", () => {
     test("the cluster's subnet list is rejected with our error, not cdktf's", () => {
       const { stack } = testStack();
       const cluster = testCluster(stack);
-      const eks = cluster.resource as EksCluster;
+      const eks = cluster.eksCluster!;
       const error = thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: eks.vpcConfig.subnetIds }));
       expect(error).toBeInstanceOf(KarpenterValidationError);
       expect(error.message).toMatch(listTokenText);
@@ -77,14 +103,14 @@ describe("DiscoveryTags", () => {
     test("a list token spread into an array is rejected too", () => {
       const { stack } = testStack();
       const cluster = testCluster(stack);
-      const eks = cluster.resource as EksCluster;
+      const eks = cluster.eksCluster!;
       expect(thrown(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0000000a", ...eks.vpcConfig.subnetIds] })).message).toMatch(listTokenText);
     });
 
     test("single references (string tokens) are fine", () => {
       const { stack } = testStack();
       const cluster = testCluster(stack);
-      const eks = cluster.resource as EksCluster;
+      const eks = cluster.eksCluster!;
       const one = new TerraformVariable(stack, "subnet", { type: "string" }).stringValue;
       new DiscoveryTags(stack, "discovery", { cluster, subnets: [one, "subnet-0000000a", Fn.element(eks.vpcConfig.subnetIds, 0)] });
       const ids = Object.values(resources(synthJson(stack), "aws_ec2_tag")).map((t: any) => t.resource_id);
@@ -114,24 +140,47 @@ describe("DiscoveryTags", () => {
     );
   });
 
-  test("a subnet listed twice is refused (two aws_ec2_tag for one subnet and key), whether an ID, a reference or a Subnet", () => {
+  test("a subnet listed twice is refused (two aws_ec2_tag for one subnet and key), whether an ID or a Subnet reference (named by the Subnet's path)", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
-    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001", "subnet-00000002", "subnet-00000001", subnet, subnet.id] }));
+    // each subnet.id is a new token for the same attribute
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001", "subnet-00000002", "subnet-00000001", subnet.id, subnet.id] }));
     expect(e.problems.map((p) => p.message)).toEqual([
       'test/discovery: subnets[2] = "subnet-00000001" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
-      'test/discovery: subnets[4] = "aws_subnet.private of stack test" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[4] = "test/private" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
     ]);
+  });
+
+  test("a Subnet of another stack is found through its reference: its checks apply, and its path is named", () => {
+    const app = Testing.app();
+    const network = new TerraformStack(app, "network");
+    new AwsProvider(network, "aws", { region: "us-east-1" });
+    const open = new Subnet(network, "open", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", mapPublicIpOnLaunch: true });
+    const named = new Subnet(network, "named", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { Name: "x" } });
+    const fine = new Subnet(network, "fine", { vpcId: "vpc-1", cidrBlock: "10.0.2.0/24" });
+    const stack = providedStack(app, "eks");
+    const cluster = testCluster(stack, "demo");
+    const e = rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [open.id, named.id, fine.id] }));
+    expect(e.problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["subnets[0] = network/open", "subnets[1] = network/named"]);
+    expect(e.problems[1].message).toMatch(/^eks\/discovery: subnets\[1\] = "network\/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own \(Name\)/);
+    expect(() => new DiscoveryTags(stack, "ok", { cluster, subnets: [fine.id] })).not.toThrow();
+  });
+
+  test("a reference to a Subnet whose logical id is overridden is still found", () => {
+    const { stack } = testStack();
+    const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", mapPublicIpOnLaunch: true });
+    subnet.overrideLogicalId("private_a");
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster: testCluster(stack), subnets: [subnet.id] })).message).toMatch(/^test\/discovery: subnets\[0\] = "test\/private" is invalid: a private subnet/);
   });
 
   describe("static helpers refuse what makes no valid tag", () => {
     test("subnetTags: a cluster name that is none, a tag key AWS refuses", () => {
       expect(rejected(() => DiscoveryTags.subnetTags("")).message).toBe(
-        "DiscoveryTags.subnetTags: cluster = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+        "DiscoveryTags.subnetTags: clusterName = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
       );
       expect(rejected(() => DiscoveryTags.subnetTags("demo", "aws:discovery")).field).toBe("tagKey");
-      expect(rejected(() => DiscoveryTags.subnetTags(undefined as any)).message).toMatch(/^DiscoveryTags\.subnetTags: cluster = undefined is invalid: cluster is required/);
+      expect(rejected(() => DiscoveryTags.subnetTags(undefined as any)).message).toBe("DiscoveryTags.subnetTags: clusterName = undefined is invalid: a cluster name (a literal or a reference such as cluster.clusterName)");
       expect(DiscoveryTags.subnetTags("demo", DiscoveryTags.clusterTagKey("demo"))).toEqual({ "karpenter.sh/discovery/demo": "demo" });
     });
 
@@ -260,7 +309,7 @@ describe("DiscoveryTags: one owner per tag", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
     const subnet = new Subnet(stack, "private", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { ...DiscoveryTags.subnetTags("demo") } });
-    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet] })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet.id] })).message).toBe(
       "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already",
     );
   });
@@ -274,12 +323,12 @@ describe("DiscoveryTags: one owner per tag", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
     const named = new Subnet(stack, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "demo-private", "kubernetes.io/role/internal-elb": "1" } });
-    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0123abcd", named] })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0123abcd", named.id] })).message).toBe(
       `test/discovery: subnets[1] = "test/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own (Name, kubernetes.io/role/internal-elb), ${MANAGED}`,
     );
     // a per-cluster key is no exception: the subnet's own tags still replace the whole set
     const shared = new Subnet(stack, "shared", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { ...DiscoveryTags.subnetTags("demo") } });
-    expect(rejected(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [shared], tagKey: DiscoveryTags.clusterTagKey("demo") })).problems[0].message).toMatch(
+    expect(rejected(() => new DiscoveryTags(stack, "other-key", { cluster, subnets: [shared.id], tagKey: DiscoveryTags.clusterTagKey("demo") })).problems[0].message).toMatch(
       /^test\/other-key: subnets\[0\] = "test\/shared" is invalid: a subnet whose tags this app does not manage: this one has tags of its own \(karpenter\.sh\/discovery\), so its aws_subnet removes the karpenter\.sh\/discovery\/demo tag/,
     );
 
@@ -287,7 +336,7 @@ describe("DiscoveryTags: one owner per tag", () => {
     const withDefaults = new TerraformStack(app, "defaults");
     new AwsProvider(withDefaults, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }] });
     const plain = new Subnet(withDefaults, "plain", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
-    expect(rejected(() => new DiscoveryTags(withDefaults, "discovery", { cluster: testCluster(withDefaults, "demo"), subnets: [plain] })).message).toBe(
+    expect(rejected(() => new DiscoveryTags(withDefaults, "discovery", { cluster: testCluster(withDefaults, "demo"), subnets: [plain.id] })).message).toBe(
       `defaults/discovery: subnets[0] = "defaults/plain" is invalid: a subnet whose tags this app does not manage: this one has its provider's default tags (defaults/aws), ${MANAGED}`,
     );
   });
@@ -297,13 +346,13 @@ describe("DiscoveryTags: one owner per tag", () => {
     const cluster = testCluster(stack, "demo");
     const untagged = new Subnet(stack, "untagged", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
     const lifecycle = new Subnet(stack, "lifecycle", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24", tags: { Name: "x" }, lifecycle: { ignoreChanges: ["tags"] } });
-    expect(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [untagged, lifecycle] })).not.toThrow();
+    expect(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [untagged.id, lifecycle.id] })).not.toThrow();
 
     const app = Testing.app();
     const ignoring = new TerraformStack(app, "ignoring");
     new AwsProvider(ignoring, "aws", { region: "us-east-1", defaultTags: [{ tags: { team: "platform" } }], ignoreTags: [{ keyPrefixes: ["karpenter.sh/"] }] });
     const named = new Subnet(ignoring, "named", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24", tags: { Name: "x" } });
-    expect(() => new DiscoveryTags(ignoring, "discovery", { cluster: testCluster(ignoring, "demo"), subnets: [named] })).not.toThrow();
+    expect(() => new DiscoveryTags(ignoring, "discovery", { cluster: testCluster(ignoring, "demo"), subnets: [named.id] })).not.toThrow();
   });
 });
 

@@ -5,7 +5,7 @@ import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { DataAwsEksCluster } from "@cdktf/provider-aws/lib/data-aws-eks-cluster";
 import { InterruptionQueue } from "../../lib/aws/interruption-queue";
 import { synthJson, testCluster, testStack, thrown } from "../helpers";
-import { TerraformOutput } from "cdktf";
+import { TerraformElement, TerraformOutput } from "cdktf";
 
 describe("KarpenterCluster", () => {
   test("fromEksCluster references the cluster resource and keeps the literal name", () => {
@@ -55,8 +55,44 @@ describe("KarpenterCluster", () => {
     // the queue (≤ 80) then asks for its own name: the message is about queueName, the cluster name itself was fine
     expect(() => new InterruptionQueue(stack, "queue", { cluster })).toThrow(/queueName = "a{100}" is invalid: at most 80 characters/);
     const seed = KarpenterCluster.fromClusterName(stack, "seed", "seed");
-    const eks = new EksCluster(stack, "eks", { name: seed.resource.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+    const eks = new EksCluster(stack, "eks", { name: seed.eksClusterData!.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
     expect(KarpenterCluster.fromEksCluster(eks).clusterNameLiteral).toBeUndefined();
+  });
+});
+
+describe("KarpenterCluster.resource and its typed accessors", () => {
+  test("fromEksCluster: resource is the EksCluster, eksCluster gives it typed, eksClusterData is unset", () => {
+    const { stack } = testStack();
+    const eks = new EksCluster(stack, "eks", { name: "demo", roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+    const cluster = KarpenterCluster.fromEksCluster(eks);
+    expect(cluster.resource).toBe(eks);
+    expect(cluster.resource).toBeInstanceOf(TerraformElement);
+    expect(cluster.eksCluster).toBe(eks);
+    expect(cluster.eksClusterData).toBeUndefined();
+    // typed: the resource's own attributes, no cast
+    expect(cluster.eksCluster?.nameInput).toBe("demo");
+  });
+
+  test("fromClusterName: resource is the data source, eksClusterData gives it typed, eksCluster is unset", () => {
+    const { stack } = testStack();
+    const cluster = KarpenterCluster.fromClusterName(stack, "existing", "prod");
+    expect(cluster.resource).toBeInstanceOf(DataAwsEksCluster);
+    expect(cluster.eksClusterData).toBe(cluster.resource);
+    expect(cluster.eksCluster).toBeUndefined();
+    expect(cluster.eksClusterData?.nameInput).toBe("prod");
+    expect(cluster.resource.node.path).toBe("test/existing");
+  });
+
+  test("resource, eksCluster and eksClusterData order a resource after the cluster in dependsOn", () => {
+    const { stack } = testStack();
+    const created = testCluster(stack, "demo");
+    const read = KarpenterCluster.fromClusterName(stack, "existing", "prod");
+    // TerraformElement has the fqn ITerraformDependable asks for: TypeScript takes it as it is
+    new TerraformOutput(stack, "a", { value: "a", dependsOn: [created.resource, read.resource] });
+    new TerraformOutput(stack, "b", { value: "b", dependsOn: [created.eksCluster!, read.eksClusterData!] });
+    const json = synthJson(stack);
+    expect(json.output.a.depends_on).toEqual(["${aws_eks_cluster.cluster}", "${data.aws_eks_cluster.existing}"]);
+    expect(json.output.b.depends_on).toEqual(json.output.a.depends_on);
   });
 });
 

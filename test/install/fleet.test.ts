@@ -284,14 +284,14 @@ describe("fleets: discovery tags", () => {
     expect(error.message).not.toContain("s/blue-tags:");
   });
 
-  test("a Subnet of the app passed as subnet.id is compared like the Subnet, in its stack or another", () => {
+  test("a Subnet of the app passed as subnet.id is compared by the Subnet (named by its path), in its stack or another", () => {
     const { stack, blue, green } = twoClusters();
     const shared = new Subnet(stack, "shared", { vpcId: "vpc-1", cidrBlock: "10.0.0.0/24" });
     const own = new Subnet(stack, "own", { vpcId: "vpc-1", cidrBlock: "10.0.1.0/24" });
-    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: [shared] });
+    new DiscoveryTags(stack, "blue-tags", { cluster: blue, subnets: [shared.id] });
     new DiscoveryTags(stack, "green-tags", { cluster: green, subnets: [own.id, shared.id] });
     const error = thrown(() => Testing.synth(stack, true));
-    expect(error.message).toContain('s/green-tags: subnets[1] = "aws_subnet.shared of stack s" is invalid: a subnet no other cluster\'s discovery tag claims: s/blue-tags tags subnet aws_subnet.shared of stack s with karpenter.sh/discovery for cluster blue');
+    expect(error.message).toContain('s/green-tags: subnets[1] = "s/shared" is invalid: a subnet no other cluster\'s discovery tag claims: s/blue-tags tags subnet s/shared with karpenter.sh/discovery for cluster blue');
     expect(error.message).not.toContain("subnets[0]");
 
     const app = Testing.app();
@@ -303,7 +303,7 @@ describe("fleets: discovery tags", () => {
       new AwsProvider(s, "aws", { region: "us-east-1" });
       new DiscoveryTags(s, "tags", { cluster: KarpenterCluster.fromEksCluster(eksCluster(s, "c", name)), subnets: [subnet.id] });
     }
-    expect(() => app.synth()).toThrow(/green\/tags: subnets\[0\] = "aws_subnet.subnet of stack network" is invalid: .*blue\/tags tags subnet aws_subnet.subnet of stack network with karpenter.sh\/discovery for cluster blue/);
+    expect(() => app.synth()).toThrow(/green\/tags: subnets\[0\] = "network\/subnet" is invalid: .*blue\/tags tags subnet network\/subnet with karpenter.sh\/discovery for cluster blue/);
   });
 
   test("one security group tagged for two clusters is a synth error too; for the same cluster twice, two owners of one tag", () => {

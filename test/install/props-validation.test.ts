@@ -418,7 +418,7 @@ describe("DiscoveryTags IDs", () => {
     expect(rejected(() => new DiscoveryTags(stack, "d", { cluster, subnets: ["sg-00000123", "subnet-00000abc"], securityGroupId: "subnet-00000001" })).message).toBe(
       [
         "2 problems in the props of test/d:",
-        "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, a reference to one, or a Subnet of this app",
+        "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one (subnet.id of a Subnet of this app)",
         "  - test/d: securityGroupId = \"subnet-00000001\" is invalid: a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd",
       ].join("\n"),
     );

@@ -1,6 +1,5 @@
 import * as YAML from "yaml";
 import { Testing } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
 import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
@@ -19,7 +18,7 @@ function install(props: Partial<KarpenterProps> = {}) {
   const app = Testing.app();
   const stack = providedStack(app, "test");
   const cluster = testCluster(stack);
-  (cluster.resource as EksCluster).version = "1.36";
+  cluster.eksCluster!.version = "1.36";
   const karpenter = new Karpenter(stack, "karpenter", { cluster, version: "1.15.2", ...props });
   const json = JSON.parse(Testing.synth(stack, true));
   const release = Object.values(resources(json, "helm_release")).find((r: any) => r.chart === "karpenter") as any;

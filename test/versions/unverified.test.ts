@@ -1,6 +1,5 @@
 import * as YAML from "yaml";
 import { Testing } from "cdktf";
-import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
 import { NodePool } from "../../lib/nodes/node-pool";
@@ -83,7 +82,7 @@ describe("a Karpenter release newer than every known one", () => {
     const app = Testing.app();
     const stack = providedStack(app, "test");
     const cluster = testCluster(stack);
-    (cluster.resource as EksCluster).version = "1.25";
+    cluster.eksCluster!.version = "1.25";
     expect(() => new Karpenter(stack, "karpenter", { cluster, version: "1.16.0", allowUnverifiedVersion: true })).toThrow(
       /version = "1\.16\.0" is invalid: Karpenter 1\.16\.0 \(unverified: assumed to run where 1\.15\.2 runs\) supports Kubernetes 1\.31 to 1\.37, and .* runs Kubernetes 1\.25/,
     );
