@@ -89,6 +89,25 @@ function kubernetesMinor(version: string | undefined): number | undefined {
 }
 
 /**
+ * The `version` of an `aws_eks_cluster` of the app, when literal, has the shape EKS takes: a Kubernetes
+ * minor, `"1.34"`. EKS CreateCluster / UpdateClusterVersion refuse a `v` prefix or a patch (EKS picks the
+ * patch), and the AWS provider passes the string on unchecked, so the mistake would surface only at apply.
+ * @throws KarpenterValidationError on `cluster`, naming the EksCluster and the minor to write
+ */
+function checkEksVersionShape(scope: IConstruct, cluster: IKarpenterCluster): void {
+  const eks = eksClusterOf(cluster);
+  const given = eks?.versionInput;
+  if (eks === undefined || given === undefined || isUnresolved(given) || /^1\.\d+$/.test(given)) return;
+  const minor = /^\s*v?(1\.\d+)(?:\.\d+)?\s*$/.exec(String(given))?.[1];
+  throw new KarpenterValidationError(
+    scope,
+    "cluster",
+    given,
+    `the version of ${eks.node.path} (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${minor ? `: write "${minor}" (no "v" and no patch; EKS picks the patch)` : ""}; EKS refuses any other shape at apply (InvalidParameterException)`,
+  );
+}
+
+/**
  * The cluster's Kubernetes version when it is known at synth: `kubernetesVersion` when it is a
  * literal, else the `version` argument of an `aws_eks_cluster` of the app. Undefined for a token, a
  * data source, or a cluster without `version` (EKS then picks its default).
@@ -161,6 +180,7 @@ function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, suppor
  * @throws KarpenterValidationError on `field` when the controller would refuse the cluster's version
  */
 export function checkKubernetesCompatibility(scope: IConstruct, field: string, version: KarpenterVersion, cluster: IKarpenterCluster): void {
+  checkEksVersionShape(scope, cluster);
   const support = kubernetesSupport(version.full);
   warnDefaultVersion(scope, version, support, cluster);
   const k8s = literalKubernetesVersion(cluster);

@@ -51,7 +51,7 @@ describe("Kubernetes compatibility", () => {
     const old = resolveKarpenterVersion("t", "1.0.14"); // supports 1.25 to 1.31
     const judged = (c: { stack: TerraformStack; cluster: IKarpenterCluster }) => () => checkKubernetesCompatibility(c.stack, "version", old, c.cluster);
     expect(judged(clusterWith("1.34"))).toThrow(/cluster demo runs Kubernetes 1\.34/);
-    expect(judged(clusterWith("v1.34.2"))).toThrow(/cluster demo runs Kubernetes v1\.34\.2/);
+    expect(judged(clusterWith("v1.34.2"))).toThrow(/cluster = "v1\.34\.2" is invalid: .*write "1\.34"/);
     // a literal cluster attribute counts even when the EksCluster has no version argument
     const { stack } = testStack();
     const literal: IKarpenterCluster = { ...KarpenterCluster.fromClusterName(stack, "existing", "prod"), kubernetesVersion: "1.34" };
@@ -60,7 +60,7 @@ describe("Kubernetes compatibility", () => {
     expect(judged(clusterWith())).not.toThrow();
     expect(judged(clusterWith((s) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue))).not.toThrow();
     expect(judged({ stack, cluster: KarpenterCluster.fromClusterName(stack, "other", "prod") })).not.toThrow();
-    expect(judged(clusterWith("latest"))).not.toThrow();
+    expect(judged(clusterWith("latest"))).toThrow(/cluster = "latest" is invalid: the version of test\/cluster \(aws_eks_cluster.version\) as EKS takes it/);
   });
 
   test("outside the range: an error on the field naming the version, both ranges and the releases to use", () => {
@@ -89,5 +89,22 @@ describe("Kubernetes compatibility", () => {
     checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.7"), cluster);
     expect(warningsOf(stack)).toEqual([expect.stringMatching(/runs Kubernetes 1\.36; Karpenter 1\.12\.2, the newest 1\.12 patch this library knows, supports Kubernetes 1\.26 to 1\.35, and 1\.12\.7 is newer/)]);
     expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster)).toThrow(/Karpenter 1\.12\.2 supports Kubernetes 1\.26 to 1\.35/);
+  });
+  test.each([
+    ["v1.34", ': write "1.34" (no "v" and no patch; EKS picks the patch)'],
+    ["1.33.1", ': write "1.33" (no "v" and no patch; EKS picks the patch)'],
+    ["2.0", ""],
+  ])("an aws_eks_cluster version %p, which EKS refuses, is an error on cluster naming the EksCluster", (given, hint) => {
+    const { stack, cluster } = clusterWith(given);
+    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster)).toThrow(
+      `test: cluster = "${given}" is invalid: the version of test/cluster (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${hint}; EKS refuses any other shape at apply (InvalidParameterException)`,
+    );
+  });
+
+  test("a minor, a reference or no version at all is not judged by shape", () => {
+    for (const version of ["1.34", undefined, (s: TerraformStack) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue]) {
+      const { stack, cluster } = clusterWith(version);
+      expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster)).not.toThrow();
+    }
   });
 });
