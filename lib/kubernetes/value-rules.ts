@@ -89,6 +89,11 @@ function tokens(): NonNullable<typeof tokenHelpers> {
   return tokenHelpers;
 }
 
+/** True when `value` itself is a cdktf token (a string, number, list or map token); what it holds is not inspected. */
+export function isToken(value: unknown): boolean {
+  return value !== undefined && value !== null && tokens().isToken(value);
+}
+
 /** True when `value` is or holds a cdktf token (never where cdktf is not installed). */
 export function holdsToken(value: unknown): boolean {
   return value !== undefined && value !== null && tokens().isUnresolved(value);

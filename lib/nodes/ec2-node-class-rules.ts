@@ -1,7 +1,7 @@
 import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "./ec2-node-class-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { typeName } from "../core/errors";
-import { Checker, entry, GO_DURATION, holdsToken, isSet, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
+import { Checker, entry, GO_DURATION, holdsToken, isSet, isToken, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
 import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
@@ -400,7 +400,8 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
 /** A whole number in quotes (`"110"`): a count written as a string, not an expression. */
 const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 
-const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !holdsToken(x);
+/** An object of fields (not an array, not itself a token); tokens among its fields are the fields' business. */
+const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
@@ -520,15 +521,18 @@ function checkMaxPods(c: Checker, k: KubeletConfiguration, expressions: boolean,
   });
   c.guard(() => {
     const x: unknown = k.maxPodsExpression;
-    if (!c.known(x)) return;
+    if (!isSet(x)) return;
     const at = "kubelet.maxPodsExpression";
+    // these two hold whatever the value is, a reference too: the field is one, and older CRDs type it as an integer
     if (isSet(k.maxPods)) {
       c.fail(at, x, `unset when kubelet.maxPods is set: both are the manifest's kubelet.maxPods; keep kubelet.maxPods (${JSON.stringify(k.maxPods)}) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both`);
     }
-    if (typeof x !== "string") c.fail(at, x, `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`);
-    if (WHOLE_NUMBER_TEXT.test(x)) c.fail(at, x, `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`);
+    if (c.known(x)) {
+      if (typeof x !== "string") c.fail(at, x, `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`);
+      if (WHOLE_NUMBER_TEXT.test(x)) c.fail(at, x, `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`);
+    }
     if (!expressions) c.fail(at, x, tooOldForExpressions(c, `unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to ${INT32_MAX})`));
-    expression(at, x);
+    if (typeof x === "string" && c.known(x)) expression(at, x);
   });
 }
 

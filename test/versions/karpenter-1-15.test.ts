@@ -1,5 +1,5 @@
 import * as YAML from "yaml";
-import { Testing } from "cdktf";
+import { TerraformVariable, Testing } from "cdktf";
 import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
 import { KarpenterSettings } from "../../lib/helm/karpenter-settings";
@@ -138,6 +138,34 @@ describe("EC2NodeClass at 1.15: the free-form kubelet", () => {
     expect(nodeClass({ kubelet: { maxPod: 42 } }).warnings).toEqual([
       "EC2NodeClass default: kubelet.maxPod is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter 1.15.2 takes any KubeletConfiguration field on AL2023). Did you mean kubelet.maxPods?",
     ]);
+  });
+
+  test("references inside kubelet are left to Terraform, on 1.15 as on 1.14 (fresh-tester finding)", () => {
+    for (const version of ["1.15.2", "1.14.1"]) {
+      const { stack } = testStack();
+      const karpenter = new FakeInstallation(stack, "karpenter", version);
+      const n = new TerraformVariable(stack, "pods", { type: "number" }).numberValue;
+      const text = new TerraformVariable(stack, "memory", { type: "string" }).stringValue;
+      const kubelet = { maxPods: n, podsPerCore: n, imageGCHighThresholdPercent: n, evictionHard: { "memory.available": text }, kubeReserved: { memory: text } };
+      expect(() => new Ec2NodeClass(stack, "default", { karpenter, kubelet })).not.toThrow();
+      const manifest = (Object.values(resources(JSON.parse(Testing.synth(stack)), "kubernetes_manifest"))[0] as any).manifest;
+      expect(manifest.spec.kubelet).toMatchObject({ maxPods: "${var.pods}", evictionHard: { "memory.available": "${var.memory}" } });
+    }
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
+    Object.assign(karpenter, { nodeClassCel: true });
+    const expression = new TerraformVariable(stack, "expr", { type: "string" }).stringValue;
+    expect(() => new Ec2NodeClass(stack, "cel", { karpenter, kubelet: { maxPodsExpression: expression } })).not.toThrow();
+  });
+
+  test("maxPodsExpression before 1.15 is refused whatever its value, a reference too: the 1.14 CRD's maxPods is an integer", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    const expression = new TerraformVariable(stack, "expr", { type: "string" }).stringValue;
+    expect(rejected(() => new Ec2NodeClass(stack, "default", { karpenter, kubelet: { maxPodsExpression: expression } })).message).toMatch(
+      /^test\/default: kubelet\.maxPodsExpression = "\$\{TfToken\[TOKEN\.\d+\]\}" is invalid: unset \(a fixed count goes in kubelet\.maxPods, a whole number from 0 to 2147483647\): kubelet CEL expressions need Karpenter 1\.15 or later/,
+    );
+    expect(rejected(() => new Ec2NodeClass(stack, "both", { karpenter, kubelet: { maxPods: 110, maxPodsExpression: expression } })).problems.map((p) => p.field)).toEqual(["kubelet.maxPodsExpression"]);
   });
 
   test("Custom passes any field too (its userData is the user's)", () => {
