@@ -1,3 +1,4 @@
+import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { App, TerraformStack } from "cdktf";
@@ -118,4 +119,13 @@ describe("NodeClassRef: a NodePool's node class in every language", () => {
     expect(named).toBe(message({ name: "default", group: "example.com" }));
     expect(named).toMatch(/^nodes\/pool: nodeClass\.group = "example\.com" is invalid: /);
   });
+});
+
+test("every subpath export's types are reachable under moduleResolution node too (typesVersions), as the README's tsconfig uses", () => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+  const subpaths = Object.entries(pkg.exports as Record<string, string | { types?: string }>).filter(([k, v]) => k !== "." && typeof v === "object" && v.types);
+  expect(subpaths.map(([k]) => k)).toEqual(["./cli"]);
+  for (const [k, v] of subpaths) expect(`./${pkg.typesVersions["*"][k.slice(2)][0]}`).toBe((v as { types: string }).types);
+  // the README's tsconfig: the one the readme-app check type-checks with
+  expect(fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8")).toMatch(/"moduleResolution": "node"/);
 });

@@ -3,6 +3,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { InterruptionQueueConfig, InterruptionQueueMode, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions } from "../aws/karpenter-options";
 import { isPlainMap } from "../core/deep-merge";
 import { checkKmsKeyArn } from "../aws-api/input-checks";
+import { InterruptionQueueKmsKey } from "../aws/interruption-queue-kms-key";
 import { Problems } from "../core/problems";
 import { isUnresolved } from "../core/tokens";
 import { CREATED_QUEUE_OPTIONS, EXISTING_QUEUE_OPTIONS } from "../core/prop-keys";
@@ -53,6 +54,7 @@ export function queueOptionsOf(scope: IConstruct, option: unknown, problems: Pro
 function formerShape(option: unknown): string {
   if (option === true) return ": write InterruptionQueueConfig.create() (or leave interruptionQueue unset)";
   if (option === false) return ": write InterruptionQueueConfig.disabled()";
+  if (option instanceof InterruptionQueueKmsKey) return ": a KMS key goes inside, InterruptionQueueConfig.create({ kmsKey })";
   if (!isPlainMap(option)) return "";
   return "existingQueueArn" in option || "existingQueueName" in option ? ": wrap the queue in InterruptionQueueConfig.existing({ … })" : ": wrap the options in InterruptionQueueConfig.create({ … })";
 }

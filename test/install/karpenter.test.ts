@@ -226,6 +226,7 @@ describe("Karpenter", () => {
     expect(refused("yes")).toBe(`test/karpenter: interruptionQueue = "yes" is invalid: ${shapes}`);
     expect(refused(true)).toBe(`test/karpenter: interruptionQueue = true is invalid: ${shapes}: write InterruptionQueueConfig.create() (or leave interruptionQueue unset)`);
     expect(refused(false)).toBe(`test/karpenter: interruptionQueue = false is invalid: ${shapes}: write InterruptionQueueConfig.disabled()`);
+    expect(refused(InterruptionQueueKmsKey.create())).toMatch(/: a KMS key goes inside, InterruptionQueueConfig\.create\(\{ kmsKey \}\)$/);
     expect(refused({ queueName: "q" })).toMatch(/interruptionQueue = \{"queueName":"q"\} is invalid: .*: wrap the options in InterruptionQueueConfig\.create\(\{ … \}\)$/);
     expect(refused({ existingQueueName: "q", existingQueueArn: "arn:aws:sqs:us-east-1:123456789012:q" })).toMatch(/: wrap the queue in InterruptionQueueConfig\.existing\(\{ … \}\)$/);
     // the created queue's kmsKey of 0.x: true and { keyArn }
