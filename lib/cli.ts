@@ -9,7 +9,7 @@ import { nodeClassRoleProblem } from "./aws-api/name-rules";
 import { nearestKey } from "./core/problems";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./versions/karpenter-version";
 import { upgradePlanMarkdown } from "./upgrade/render";
-import { UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
+import { inRange, UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
 
 /*
  * The command line needs only this package and its own dependencies (yaml, semver): the rules
@@ -237,18 +237,13 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
   io.stdout(json ? `${JSON.stringify(plan, null, 2)}\n` : upgradePlanMarkdown(plan));
   // a target that does not run on the cluster is no plan to follow: CI must not go on from it
   const { cluster, to: range } = plan.kubernetes;
-  if (cluster !== undefined && !minorWithin(cluster, range.min, range.max)) {
+  if (cluster !== undefined && !inRange(cluster, range)) {
     io.stderr(`error: Karpenter ${plan.to} does not run on Kubernetes ${cluster} (it supports ${range.min} to ${range.max}): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n`);
     return 3;
   }
   return 0;
 }
 
-/** Whether Kubernetes minor `k` ("1.30") lies within `min`..`max`. */
-function minorWithin(k: string, min: string, max: string): boolean {
-  const n = (v: string) => Number(v.split(".")[1]);
-  return n(k) >= n(min) && n(k) <= n(max);
-}
 
 /** The `version` of this package's package.json (one level above lib/ and dist/). */
 function packageVersion(): string {

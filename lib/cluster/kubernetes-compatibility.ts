@@ -98,12 +98,12 @@ function checkEksVersionShape(scope: IConstruct, cluster: IKarpenterCluster): vo
   const eks = eksClusterOf(cluster);
   const given = eks?.versionInput;
   if (eks === undefined || given === undefined || isUnresolved(given) || /^1\.\d+$/.test(given)) return;
-  const minor = /^\s*v?(1\.\d+)(?:\.\d+)?\s*$/.exec(String(given))?.[1];
+  const minor = kubernetesMinor(given);
   throw new KarpenterValidationError(
     scope,
     "cluster",
     given,
-    `the version of ${eks.node.path} (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${minor ? `: write "${minor}" (no "v" and no patch; EKS picks the patch)` : ""}; EKS refuses any other shape at apply (InvalidParameterException)`,
+    `the version of ${eks.node.path} (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${minor !== undefined ? `: write "1.${minor}" (no "v" and no patch; EKS picks the patch)` : ""}; EKS refuses any other shape at apply (InvalidParameterException)`,
   );
 }
 

@@ -207,7 +207,7 @@ export class Checker {
 
   /** True when `value` itself is a token (a list, map or object token); its parts are not inspected. */
   public token(value: unknown): boolean {
-    return value !== undefined && value !== null && tokens().isToken(value);
+    return isToken(value);
   }
 
   /** True when `value` is set and known at synth (no token anywhere inside). */

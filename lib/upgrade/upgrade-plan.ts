@@ -455,7 +455,8 @@ function intersect(a: KubernetesRange, b: KubernetesRange): KubernetesRange | un
   return compare(min, max) <= 0 ? { min, max } : undefined;
 }
 
-function inRange(k8s: string, r: KubernetesRange): boolean {
+/** Whether Kubernetes minor `k8s` (`"1.30"`) lies within `r`. */
+export function inRange(k8s: string, r: KubernetesRange): boolean {
   return compare(k8s, r.min) >= 0 && compare(k8s, r.max) <= 0;
 }
 
