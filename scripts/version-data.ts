@@ -2,7 +2,6 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
-import { withCorrectedEnums } from "../lib/versions/crd-corrections";
 import { RawStatement, SettingData, VersionData } from "../lib/versions/types";
 
 /*
@@ -90,8 +89,8 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   const values = YAML.parse(valuesText) ?? {};
   const chart = chartFacts(values, declaredTypes(valuesText), version, options.previous, options.earlierPatch, checklist);
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
-  const nodePool = corrected(crdFacts(crdDocs, "NodePool"), "NodePool", version);
-  const ec2NodeClass = corrected(crdFacts(crdDocs, "EC2NodeClass"), "EC2NodeClass", version);
+  const nodePool = crdFacts(crdDocs, "NodePool");
+  const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
   const celRules = [...nodePool.cel.map((r) => `NodePool ${r}`), ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`)].sort();
 
   const data: VersionData = {
@@ -281,11 +280,6 @@ function readCrds(dir: string): any[] {
     }
   }
   return docs;
-}
-
-/** The facts with lib/versions/crd-corrections.ts applied: the released Go module's schema where a reconstructed folder differs. */
-function corrected(f: ReturnType<typeof crdFacts>, kind: "NodePool" | "EC2NodeClass", version: string): ReturnType<typeof crdFacts> {
-  return { ...f, enums: withCorrectedEnums(f.enums, kind, version) };
 }
 
 /** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */

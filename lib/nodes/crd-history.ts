@@ -42,7 +42,7 @@ export const ENUM_VALUES_SINCE: { readonly [pathAndValue: string]: string } = {
   "spec.template.spec.requirements[].operator=Gte": "1.9",
   "spec.template.spec.requirements[].operator=Lte": "1.9",
   "spec.disruption.consolidationPolicy=Balanced": "1.14",
-  // node repair as a disruption method (the released v1.15.0 CRD; lib/versions/crd-corrections.ts)
+  // node repair as a disruption method
   "spec.disruption.budgets[].reasons[]=Unhealthy": "1.15",
   "spec.amiFamily=Windows2025": "1.9",
   "spec.amiSelectorTerms[].alias=windows2025": "1.9",
@@ -81,8 +81,7 @@ export const AWS_LABEL_KEYS_SINCE: { readonly [key: string]: string } = {
   "karpenter.k8s.aws/capacity-reservation-interruptible": "1.10",
   "karpenter.k8s.aws/placement-group-id": "1.11",
   "karpenter.k8s.aws/placement-group-partition": "1.11",
-  // not karpenter.k8s.aws/nitro-sandbox: the reconstructed v1.15.0 reference allows it, the released
-  // v1.15.0 CRDs do not (docs/e2e.md, "CRD sources"), so it stays restricted
+  // not karpenter.k8s.aws/nitro-sandbox: the released v1.15.0 CRDs keep it restricted
 };
 
 /**

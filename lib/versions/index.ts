@@ -91,8 +91,8 @@ export function knownReleases(): readonly string[] {
 
 /**
  * The release installed when none is given: the newest release whose facts are verified, 1.15.2. The
- * 1.15.0 reference is partly reconstructed (its SOURCES.md); its CRDs agree with the released Go
- * module's on a real API server (e2e `--stage agreement --crds module`), and the real 1.15.0 controller
+ * 1.15.0 CRDs and charts are the released ones; a real API server agrees with the library on them
+ * (e2e `--stage agreement`), and the real 1.15.0 controller
  * runs against the 1.15 policy in e2e (`--stage karpenter`). 1.15.1 and 1.15.2 change no artefact
  * (patch-history.ts), so the newest patch is installed (docs/versions.md, "The default release").
  */

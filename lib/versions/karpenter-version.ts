@@ -5,7 +5,7 @@ import { DEFAULT_RELEASE, knownReleases, newestPatchOf } from "./index";
 
 /**
  * The release of every Karpenter minor this library has data for: release tags v1.0.14 to v1.14.1 of
- * aws/karpenter-provider-aws (GitHub releases) and v1.15.0 (partly reconstructed, see the reference's
+ * aws/karpenter-provider-aws (GitHub releases) and v1.15.0 (the Go module's charts and CRDs; see the reference's
  * v1.15.0/SOURCES.md), whose charts, CRDs and getting-started CloudFormation `npm run add-version`
  * turned into lib/versions/data/. Later patches without artefact changes (1.14.3, 1.15.2) are known
  * too, on these facts.
@@ -15,8 +15,7 @@ export const KNOWN_RELEASES: readonly string[] = knownReleases();
 /**
  * The Karpenter version installed when none is given: the newest known release whose facts are verified
  * (docs/versions.md, "The default release"): `"1.15.2"`, on the facts of 1.15.0 (1.15.1 and 1.15.2
- * changed no artefact). 1.15's reference is partly reconstructed; its CRDs agree with the released Go
- * module's on a real API server, and the real 1.15.0 controller runs against the 1.15 policy in e2e.
+ * changed no artefact). A real API server with 1.15.0's released CRDs agrees with the library, and the real 1.15.0 controller runs against the 1.15 policy in e2e.
  */
 export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 

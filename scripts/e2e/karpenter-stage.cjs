@@ -316,7 +316,7 @@ async function runKarpenterStage(api) {
 
   const work = path.join(api.work, "karpenter");
   fs.mkdirSync(work, { recursive: true });
-  const charts = chartsFor(refRelease.version, work);
+  const charts = chartsFor(refRelease.version);
   const chartsDir = charts.dir;
   report.crds = charts.crds;
   report.charts = refRelease.exact ? `v${version}` : refRelease.note;
@@ -695,31 +695,11 @@ function treeRss(pids) {
 }
 
 /**
- * The charts the stage installs for `version`: the reference copy; for a reference folder that is
- * reconstructed rather than the release (its SOURCES.md says so: v1.15.0, whose chart templates and CRDs
- * are a main-branch state), a scratch copy whose CRDs, in both charts, are the released Go module's
- * pkg/apis/crds (the released chart's crds/ are links to those; the agreement stage judges with them too),
- * so that CRDs and controller are one release. The reference copy when the module cannot be read.
+ * The charts the stage installs for `version`: the reference copy (released charts and CRDs for every
+ * reference folder, shared/reference/karpenter/v<version>/SOURCES.md).
  */
-function chartsFor(version, scratch) {
-  const ref = path.join(reference, `v${version}`, "charts");
-  let src;
-  try { src = require("./server-validate.cjs").crdSource(version, "reference", scratch); } catch (e) { return { dir: ref, crds: `reference v${version} (${e.message.split("\n")[0]})` }; }
-  if (!/^Go module/.test(src.source)) return { dir: ref, crds: src.source };
-  const dest = path.join(scratch, "charts", `v${version}`);
-  fs.rmSync(dest, { recursive: true, force: true });
-  fs.cpSync(ref, dest, { recursive: true, dereference: true });
-  const writable = (d) => { fs.chmodSync(d, 0o755); for (const f of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, f.name); if (f.isDirectory()) writable(p); else fs.chmodSync(p, 0o644); } };
-  writable(dest);
-  for (const f of fs.readdirSync(src.dir).filter((x) => x.endsWith(".yaml"))) {
-    const body = fs.readFileSync(path.join(src.dir, f), "utf8");
-    fs.writeFileSync(path.join(dest, "karpenter", "crds", f), body);
-    // the CRD chart's templates are the same files with a templated annotations block above `spec:`
-    const tpl = path.join(dest, "karpenter-crd", "templates", f);
-    const at = body.search(/^spec:$/m);
-    if (fs.existsSync(tpl) && at >= 0) fs.writeFileSync(tpl, fs.readFileSync(tpl, "utf8").split(/^spec:$/m)[0] + body.slice(at));
-  }
-  return { dir: dest, crds: src.source };
+function chartsFor(version) {
+  return { dir: path.join(reference, `v${version}`, "charts"), crds: `reference v${version}/charts` };
 }
 
 /**

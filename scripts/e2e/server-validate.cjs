@@ -28,17 +28,6 @@ function crdSource(version, source = "reference", scratch = os.tmpdir()) {
   if (source === "reference") {
     const dir = path.join(reference, `v${version}`, "charts", "karpenter", "crds");
     if (!fs.existsSync(dir)) throw new Error(`no reference CRDs for Karpenter ${version}: ${dir} is missing (known: ${knownReferenceVersions().join(", ")})`);
-    // a reconstructed folder (its SOURCES.md says so; v1.15.0) is not the release: the library follows the
-    // released CRDs there (lib/versions/crd-corrections.ts), so the server judges with those when the proxy has them
-    const sources = path.join(reference, `v${version}`, "SOURCES.md");
-    if (fs.existsSync(sources) && /reconstructed/i.test(fs.readFileSync(sources, "utf8"))) {
-      try {
-        const released = crdSource(version, "module", scratch);
-        return { ...released, source: `${released.source}, not the reconstructed reference v${version}` };
-      } catch (e) {
-        return { dir, source: `reference v${version}/charts/karpenter/crds (reconstructed; the Go module could not be read: ${e.message.split("\n")[0]})` };
-      }
-    }
     return { dir, source: `reference v${version}/charts/karpenter/crds` };
   }
   if (source !== "module") throw new Error(`--crds ${source}: expected reference or module`);
