@@ -76,8 +76,8 @@ function checkBadProp(appDir, env) {
     const r = spawnSync("npx", ["cdktf", "synth"], { cwd: appDir, env: { ...runEnv, CHECKPOINT_DISABLE: "1" }, encoding: "utf8" });
     if (r.status === 0) throw new Error(`README bad-prop: synth with ${bad} succeeded`);
     const normal = (text) =>
-      text
-        .replace(/\x1b\[[0-9;]*[A-Za-z]/g, "")
+      require("util")
+        .stripVTControlCharacters(text)
         .replace(/\[\d{4}-\d\d-\d\dT[\d:.]+\]/g, "[<time>]")
         .split("\n")
         .map((l) => l.trimEnd())
@@ -102,7 +102,6 @@ if (only > 0) {
 
 const keep = process.argv.includes("--keep");
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "readme-app-"));
-let ok = false;
 try {
   const blocks = readmeBlocks();
   const { name, version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
@@ -136,9 +135,8 @@ try {
   const kinds = Object.values(stack("karpenter-nodes").resource.kubernetes_manifest || {}).map((m) => m.manifest.kind).sort();
   if (kinds.join() !== "EC2NodeClass,NodePool") throw new Error(`stack karpenter-nodes: manifests ${kinds}`);
   checkBadProp(path.join(work, "my-infra"), env);
-  ok = true;
   console.log(`README "${SECTION}": ${blocks.length} blocks run in ${work}/my-infra; stacks karpenter (Karpenter) and karpenter-nodes (EC2NodeClass, NodePool) synthesized`);
 } finally {
   if (!keep) fs.rmSync(work, { recursive: true, force: true });
 }
-process.exit(ok ? 0 : 1);
+process.exit(0);

@@ -14,7 +14,6 @@ let loaded: typeof Parts | undefined;
 
 /** The readers and helpers of the conversion, loaded on first use (converters.ts says why). */
 function parts(): typeof Parts {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= require("./converters") as typeof Parts);
 }
 

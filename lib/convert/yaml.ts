@@ -7,6 +7,5 @@ let loaded: typeof Yaml | undefined;
  * synth that converts nothing does not load its 70 modules.
  */
 export function yaml(): typeof Yaml {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (loaded ??= require("yaml") as typeof Yaml);
 }

@@ -16,7 +16,7 @@ export interface ValidationProblem {
    * The value that was rejected, as given.
    * @default undefined: the field was missing
    */
-  readonly value?: any;
+  readonly value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON value the user gave; jsii maps it to each language's Object
   /** What would have been accepted, as a sentence. */
   readonly allowed: string;
   /** The whole message: `<path>: <field> = <value> is invalid: <allowed>`, or a heading and one line per problem. */

@@ -13,8 +13,8 @@ import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease, KarpenterCrdReleasePr
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "../helm/karpenter-release";
 import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
 import { SystemNodeGroup } from "../cluster/system-node-group";
-import { AddEc2NodeClassProps, Ec2NodeClass, Ec2NodeClassProps } from "../nodes/ec2-node-class";
-import { AddNodePoolProps, NodePool, NodePoolProps } from "../nodes/node-pool";
+import { AddEc2NodeClassProps, Ec2NodeClass } from "../nodes/ec2-node-class";
+import { AddNodePoolProps, NodePool } from "../nodes/node-pool";
 import { chartFullName } from "../helm/helm";
 import { sameInstallTarget } from "../cluster/cluster-identity";
 import { onePerClusterProblems, registerInstall } from "../cluster/install-index";

@@ -401,7 +401,7 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
 const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 
 /** An object of fields (not an array, not itself a token); tokens among its fields are the fields' business. */
-const isPlainObject = (x: unknown): x is Record<string, any> => x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
+const isPlainObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;

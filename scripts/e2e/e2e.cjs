@@ -80,7 +80,7 @@ function run(cmd, args, opts = {}) {
 }
 function must(what, r) {
   if (r.status !== 0) {
-    const text = `${(r.stderr || "") + (r.stdout || "")}`.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "").trim().split("\n");
+    const text = require("util").stripVTControlCharacters(`${(r.stderr || "") + (r.stdout || "")}`).trim().split("\n");
     // OpenTofu's errors first (its output ends in warnings), else the tail
     const errorAt = text.findIndex((l) => /^(│ )?Error: /.test(l));
     const shown = errorAt >= 0 ? text.slice(errorAt, errorAt + 40) : text.slice(-40);

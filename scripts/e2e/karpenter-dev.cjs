@@ -5,10 +5,9 @@
 // posted to the API server; then the same controller, checks and IAM judgement as the stage (destroy is
 // skipped). `node scripts/e2e/karpenter-dev.cjs` (env as the stage: CLUSTER_NAME, KARPENTER_VERSION, ...).
 const fs = require("fs"), path = require("path"), os = require("os"), { spawnSync } = require("child_process");
-const YAML = require("yaml");
 const stage = require("./karpenter-stage.cjs");
 let passes = 0, fails = 0, skips = 0;
-const check = (w, ok, d) => { ok = !!ok; ok ? passes++ : fails++; console.log(`  ${ok ? "ok  " : "FAIL"} ${w}${ok || !d ? "" : "\n       " + d}`); return ok; };
+const check = (w, ok, d) => { ok = !!ok; if (ok) passes++; else fails++; console.log(`  ${ok ? "ok  " : "FAIL"} ${w}${ok || !d ? "" : "\n       " + d}`); return ok; };
 const tools = {};
 for (const line of fs.readFileSync(path.join(__dirname, "../tools/versions.txt"), "utf8").split("\n")) {
   if (!line.trim() || line.startsWith("#")) continue;

@@ -25,10 +25,8 @@
 // Nodes are Node objects the stage creates, not kwok: with no kube-controller-manager nothing marks a Node
 // NotReady, so a Ready status written once holds, and kwok would be one more build and process for nothing.
 const fs = require("fs");
-const os = require("os");
 const path = require("path");
 const { spawn, spawnSync } = require("child_process");
-const YAML = require("yaml");
 const judgeLib = require("./iam-judge.cjs");
 const { referenceRelease } = require("./reference-release.cjs");
 

@@ -16,7 +16,7 @@ const os = require("os");
 const path = require("path");
 const net = require("net");
 const https = require("https");
-const crypto = require("crypto");
+const nodeCrypto = require("crypto");
 const { spawn, spawnSync } = require("child_process");
 const YAML = require("yaml");
 
@@ -79,7 +79,7 @@ function makePki(dir) {
   openssl(["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=cdktf-eks-karpenter-e2e-ca"], dir);
   openssl(["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=kube-apiserver"], dir);
   openssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "server.ext"], dir);
-  const { privateKey, publicKey } = crypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
+  const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   fs.writeFileSync(path.join(dir, "sa.key"), privateKey.export({ type: "pkcs8", format: "pem" }));
   fs.writeFileSync(path.join(dir, "sa.pub"), publicKey.export({ type: "spki", format: "pem" }));
   return { ca: path.join(dir, "ca.crt"), cert: path.join(dir, "server.crt"), key: path.join(dir, "server.key"), saKey: path.join(dir, "sa.key"), saPub: path.join(dir, "sa.pub") };
@@ -122,7 +122,7 @@ async function startLocalCluster(opts = {}) {
   fs.mkdirSync(workDir, { recursive: true });
   const started = Date.now();
   const pki = makePki(path.join(workDir, "pki"));
-  const token = crypto.randomBytes(24).toString("hex");
+  const token = nodeCrypto.randomBytes(24).toString("hex");
   const tokenFile = path.join(workDir, "tokens.csv");
   // token,user,uid,"groups": system:masters is what cluster-admin is bound to on a real cluster
   fs.writeFileSync(tokenFile, `${token},e2e-admin,e2e-admin,"system:masters"\n`, { mode: 0o600 });
@@ -247,7 +247,7 @@ async function startLocalCluster(opts = {}) {
       try {
         return await requestOnce(method, p, body, opts);
       } catch (e) {
-        if (attempt >= 3 || stopped) throw new Error(`${method} ${p}: ${e.message} (after ${attempt} attempts)`);
+        if (attempt >= 3 || stopped) throw new Error(`${method} ${p}: ${e.message} (after ${attempt} attempts)`, { cause: e });
         await sleep(1000 * attempt);
       }
     }

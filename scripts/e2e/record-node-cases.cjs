@@ -183,19 +183,15 @@ function install(file) {
         constructor(scope, id, props) {
           const attempt = { checkers: [] };
           stack.push(attempt);
-          let built = false;
           try {
             super(scope, id, props);
-            built = true;
           } catch (e) {
             stack.pop();
             try { record(kind, attempt, scope, id, props, undefined, e); } catch (r) { write({ kind, recordError: String(r && r.stack) }); }
             throw e;
           }
-          if (built) {
-            stack.pop();
-            try { record(kind, attempt, scope, id, props, this); } catch (r) { write({ kind, recordError: String(r && r.stack) }); }
-          }
+          stack.pop();
+          try { record(kind, attempt, scope, id, props, this); } catch (r) { write({ kind, recordError: String(r && r.stack) }); }
         }
       },
     }[Real.name];

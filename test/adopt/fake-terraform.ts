@@ -13,7 +13,6 @@ export function fakeTerraform(version: string): () => void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "fake-terraform-"));
   const bin = path.join(dir, "terraform");
   fs.writeFileSync(bin, `#!/bin/sh\necho "Terraform v${version}"\n`, { mode: 0o755 });
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const util = require("cdktf/lib/util") as { terraformBinaryName: string };
   const before = util.terraformBinaryName;
   util.terraformBinaryName = bin;

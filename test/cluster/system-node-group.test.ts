@@ -68,7 +68,7 @@ describe("SystemNodeGroup", () => {
     const role = thrown(() => make());
     expect(role).toBeInstanceOf(KarpenterValidationError);
     // both defaults are too long: one error lists both
-    expect(role.message).toMatch(/^2 problems in the props of test\/system:\n  - test\/system: roleName = "c{57}-system-node" is invalid: at most 64 characters, .* has 69: set roleName.*\n  - test\/system: nodeGroupName = "c{57}-system" is invalid/);
+    expect(role.message).toMatch(/^2 problems in the props of test\/system:\n {2}- test\/system: roleName = "c{57}-system-node" is invalid: at most 64 characters, .* has 69: set roleName.*\n {2}- test\/system: nodeGroupName = "c{57}-system" is invalid/);
     // 57 + "-system" = 64 > 63
     expect(thrown(() => make({ roleName: "sys" })).message).toMatch(/^test\/system: nodeGroupName = "c{57}-system" is invalid: at most 63 characters, .* has 64: set nodeGroupName/);
     const { stack } = testStack();

@@ -45,7 +45,7 @@ describe("helm helpers", () => {
     const replicas = Token.asNumber("${var.n}");
     const out = renderValues({ settings: { isolatedVPC: iso }, replicas });
     // JSON cannot hold `${…}` unquoted: these values are written as YAML, with the tokens plain
-    expect(out).toMatch(/^replicas: \$\{TfToken\[TOKEN\.\d+\]\}\nsettings:\n  isolatedVPC: \$\{TfToken\[TOKEN\.\d+\]\}\n$/);
+    expect(out).toMatch(/^replicas: \$\{TfToken\[TOKEN\.\d+\]\}\nsettings:\n {2}isolatedVPC: \$\{TfToken\[TOKEN\.\d+\]\}\n$/);
     const resolved = out.replace(iso.text, "true").replace(/\$\{TfToken\[TOKEN\.\d+\]\}/, "3");
     expect(YAML.parse(resolved)).toEqual({ settings: { isolatedVPC: true }, replicas: 3 });
   });
