@@ -5,10 +5,19 @@ module.exports = {
   testMatch: ["**/*.test.ts"],
   // swc strips the types file by file, as tsconfig.json's isolatedModules allows; `npm run typecheck` (tsc) checks them
   transform: {
-    "^.+\\.ts$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022", transform: { useDefineForClassFields: true } }, module: { type: "commonjs" } }],
+    "^.+\\.ts$": [
+      "@swc/jest",
+      {
+        jsc: { parser: { syntax: "typescript" }, target: "es2022", transform: { useDefineForClassFields: true } },
+        module: { type: "commonjs" },
+      },
+    ],
   },
   // README examples import the package by name
-  moduleNameMapper: { "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts", "^cdktf-eks-karpenter/cli$": "<rootDir>/lib/cli-api.ts" },
+  moduleNameMapper: {
+    "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts",
+    "^cdktf-eks-karpenter/cli$": "<rootDir>/lib/cli-api.ts",
+  },
   // the second records node-object cases for the e2e agreement stage, only when E2E_RECORD_NODE_CASES is set
   setupFilesAfterEnv: ["<rootDir>/test/setup.ts", "<rootDir>/scripts/e2e/record-node-cases.cjs"],
   // a temp directory per run for the folders cdktf's Testing.app() leaves behind, removed at the end

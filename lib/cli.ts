@@ -130,7 +130,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   try {
     text = parsed.input === "-" ? await io.readStdin() : io.readFile(parsed.input);
   } catch (e) {
-    io.stderr(`error: cannot read ${parsed.input === "-" ? "standard input" : parsed.input}: ${(e as Error).message}\n`);
+    io.stderr(
+      `error: cannot read ${parsed.input === "-" ? "standard input" : parsed.input}: ${(e as Error).message}\n`,
+    );
     return 1;
   }
   try {
@@ -139,10 +141,15 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     io.stdout(toV1Yaml(result));
     const notes = formatNotes(result);
     for (const line of notes) io.stderr(`# note: ${line}\n`);
-    if (result.objects.length === 0) io.stderr("# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
+    if (result.objects.length === 0)
+      io.stderr("# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
     const rejected = result.objects.filter((o) => o.notes.some((n) => n.invalid));
     if (rejected.length === 0) return 0;
-    const which = rejected.map((o) => `${o.kind}/${o.name} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`).join(", ");
+    const which = rejected
+      .map(
+        (o) => `${o.kind}/${o.name} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`,
+      )
+      .join(", ");
     const problem = `Karpenter ${parsed.version} would reject ${rejected.length === 1 ? "1 converted object" : `${rejected.length} converted objects`} as printed: ${which}; see the [action] notes about those fields`;
     if (parsed.allowInvalid) {
       io.stderr(`# note: ${problem} (--allow-invalid: exit status 0)\n`);
@@ -159,7 +166,10 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
   }
 }
 
-type ParsedArgs = { input: string; options: ConvertLegacyManifestsOptions; version: string; allowInvalid: boolean } | { help: true } | { error: string };
+type ParsedArgs =
+  | { input: string; options: ConvertLegacyManifestsOptions; version: string; allowInvalid: boolean }
+  | { help: true }
+  | { error: string };
 
 function parseConvertArgs(args: readonly string[]): ParsedArgs {
   const inputs: string[] = [];
@@ -173,19 +183,28 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
       inputs.push(...args.slice(i + 1));
       break;
     }
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     const value = (): string | undefined => inline ?? args[++i];
     if (flag === "-h" || flag === "--help") return { help: true };
     // `--allow-invalid=false` would otherwise read as --allow-invalid
-    if ((flag === "--no-legacy-defaults" || flag === "--allow-invalid") && inline !== undefined) return { error: `${flag} takes no value` };
+    if ((flag === "--no-legacy-defaults" || flag === "--allow-invalid") && inline !== undefined)
+      return { error: `${flag} takes no value` };
     if (flag === "--no-legacy-defaults") legacyDefaults = false;
     else if (flag === "--allow-invalid") allowInvalid = true;
     else if (flag === "--role") role = value();
     else if (flag === "--karpenter-version") version = value();
-    else if (flag === "--version") return { error: 'unknown option "--version" for convert: the Karpenter version to check against is --karpenter-version; `cdktf-eks-karpenter --version` prints this tool\'s version' };
+    else if (flag === "--version")
+      return {
+        error:
+          'unknown option "--version" for convert: the Karpenter version to check against is --karpenter-version; `cdktf-eks-karpenter --version` prints this tool\'s version',
+      };
     else if (a === "-" || !a.startsWith("-")) inputs.push(a);
     else return { error: unknownOption(flag, "convert") };
-    if ((flag === "--role" && !role) || (flag === "--karpenter-version" && !version)) return { error: `${flag} needs a value` };
+    if ((flag === "--role" && !role) || (flag === "--karpenter-version" && !version))
+      return { error: `${flag} needs a value` };
   }
   let full = DEFAULT_KARPENTER_VERSION;
   if (version !== undefined) {
@@ -199,7 +218,13 @@ function parseConvertArgs(args: readonly string[]): ParsedArgs {
   // the converter refuses it too; as a usage error it names the flag
   const roleProblem = role !== undefined ? nodeClassRoleProblem(role) : undefined;
   if (roleProblem !== undefined) return { error: `--role ${JSON.stringify(role)} is invalid: ${roleProblem}` };
-  if (inputs.length !== 1) return { error: inputs.length === 0 ? "no input file given (use - for standard input)" : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}` };
+  if (inputs.length !== 1)
+    return {
+      error:
+        inputs.length === 0
+          ? "no input file given (use - for standard input)"
+          : `one input file expected, got ${inputs.length}: ${inputs.join(" ")}`,
+    };
   return { input: inputs[0], options: { role, version, legacyDefaults }, version: full, allowInvalid };
 }
 
@@ -209,7 +234,10 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
   let json = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    const [flag, inline] = a.startsWith("--") && a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    const [flag, inline] =
+      a.startsWith("--") && a.includes("=")
+        ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
+        : [a, undefined];
     if (flag === "-h" || flag === "--help") {
       io.stdout(USAGE);
       return 0;
@@ -218,17 +246,26 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
     else if (flag === "--from" || flag === "--to" || flag === "--kubernetes") {
       const value = inline ?? args[++i];
       // `--from --to 1.3`: the next option is no value (no version starts with "--")
-      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--"))) return usageError(io, `${flag} needs a value`);
+      if (value === undefined || value === "" || (inline === undefined && value.startsWith("--")))
+        return usageError(io, `${flag} needs a value`);
       if (flags[flag] !== undefined) return usageError(io, `${flag} given twice`);
       flags[flag] = value;
     } else if (flag === "--json") return usageError(io, "--json takes no value");
-    else return usageError(io, a.startsWith("-") ? unknownOption(flag, "upgrade-plan") : `unexpected argument "${a}" for upgrade-plan`);
+    else
+      return usageError(
+        io,
+        a.startsWith("-") ? unknownOption(flag, "upgrade-plan") : `unexpected argument "${a}" for upgrade-plan`,
+      );
   }
   const missing = ["--from", "--to"].filter((f) => flags[f] === undefined);
   if (missing.length > 0) return usageError(io, `upgrade-plan needs ${missing.join(" and ")}`);
   let plan: UpgradePlan;
   try {
-    plan = upgradePlan(flags["--from"]!, flags["--to"]!, flags["--kubernetes"] !== undefined ? { kubernetesVersion: flags["--kubernetes"] } : {});
+    plan = upgradePlan(
+      flags["--from"]!,
+      flags["--to"]!,
+      flags["--kubernetes"] !== undefined ? { kubernetesVersion: flags["--kubernetes"] } : {},
+    );
   } catch (e) {
     if (!(e instanceof KarpenterValidationError)) throw e;
     const flag = { from: "--from", to: "--to", "options.kubernetesVersion": "--kubernetes" }[e.field] ?? e.field;
@@ -238,16 +275,18 @@ function runUpgradePlan(args: readonly string[], io: CliIo): number {
   // a target that does not run on the cluster is no plan to follow: CI must not go on from it
   const { cluster, to: range } = plan.kubernetes;
   if (cluster !== undefined && !inRange(cluster, range)) {
-    io.stderr(`error: Karpenter ${plan.to} does not run on Kubernetes ${cluster} (it supports ${range.min} to ${range.max}): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n`);
+    io.stderr(
+      `error: Karpenter ${plan.to} does not run on Kubernetes ${cluster} (it supports ${range.min} to ${range.max}): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n`,
+    );
     return 3;
   }
   return 0;
 }
 
-
 /** The `version` of this package's package.json (one level above lib/ and dist/). */
 function packageVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { version: string }).version;
+  return (JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")) as { version: string })
+    .version;
 }
 
 /** A usage error: the problem and where the usage is, not the usage itself (it would bury the problem). */
@@ -271,7 +310,8 @@ function unknownOption(flag: string, command: Command): string {
   const other = (Object.keys(OPTIONS) as Command[]).find((c) => c !== command)!;
   const near = suggestion(flag, own);
   if (near) return `unknown option "${flag}" for ${command} (did you mean "${near}"?)`;
-  if ((OPTIONS[other] as readonly string[]).includes(flag)) return `unknown option "${flag}" for ${command}: it is an option of ${other}`;
+  if ((OPTIONS[other] as readonly string[]).includes(flag))
+    return `unknown option "${flag}" for ${command}: it is an option of ${other}`;
   return `unknown option "${flag}" for ${command} (options: ${own.join(", ")})`;
 }
 
@@ -300,7 +340,10 @@ function processIo(): CliIo {
  * Makes a write to a closed pipe end the process quietly with status 0, as Unix tools do: the
  * reader (`… | head -1`) has all it wanted. Any other stream error is rethrown.
  */
-export function stopOnClosedPipe(stream: NodeJS.WritableStream, exit: (code: number) => void = (code) => process.exit(code)): void {
+export function stopOnClosedPipe(
+  stream: NodeJS.WritableStream,
+  exit: (code: number) => void = (code) => process.exit(code),
+): void {
   stream.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code !== "EPIPE") throw e;
     exit(0);

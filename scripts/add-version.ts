@@ -27,7 +27,10 @@ export interface AddVersionIo {
  * `add-version <folder> --kubernetes <min>-<max> [--data <dir>]`.
  * @returns the exit status: 0 written, 1 the folder or data cannot be used (nothing written), 2 wrong usage
  */
-export function addVersion(argv: readonly string[], io: AddVersionIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) }): number {
+export function addVersion(
+  argv: readonly string[],
+  io: AddVersionIo = { stdout: (t) => process.stdout.write(t), stderr: (t) => process.stderr.write(t) },
+): number {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv);
@@ -42,15 +45,20 @@ export function addVersion(argv: readonly string[], io: AddVersionIo = { stdout:
     return 0;
   }
   if (positionals.length !== 1) {
-    io.stderr(`error: ${positionals.length === 0 ? "no release folder given" : `one release folder expected, got ${positionals.length}: ${positionals.join(" ")}`}\n${USAGE}`);
+    io.stderr(
+      `error: ${positionals.length === 0 ? "no release folder given" : `one release folder expected, got ${positionals.length}: ${positionals.join(" ")}`}\n${USAGE}`,
+    );
     return 2;
   }
   const folder = positionals[0];
   let kubernetes = values.kubernetes;
-  const DATA_DIR = values.data !== undefined ? path.resolve(values.data) : path.resolve(__dirname, "../lib/versions/data");
+  const DATA_DIR =
+    values.data !== undefined ? path.resolve(values.data) : path.resolve(__dirname, "../lib/versions/data");
   const version = path.basename(path.resolve(folder)).replace(/^v/, "");
   if (!/^\d+\.\d+\.\d+$/.test(version)) {
-    io.stderr(`error: ${folder}: the release folder must be named v<MAJOR.MINOR.PATCH>, e.g. v1.15.0 (the name is the version)\n`);
+    io.stderr(
+      `error: ${folder}: the release folder must be named v<MAJOR.MINOR.PATCH>, e.g. v1.15.0 (the name is the version)\n`,
+    );
     return 1;
   }
   if (!fs.existsSync(folder) || !fs.statSync(folder).isDirectory()) {
@@ -66,13 +74,18 @@ export function addVersion(argv: readonly string[], io: AddVersionIo = { stdout:
   const releases: string[] = [...index.RELEASES];
   const existing = releases.find((r) => r.startsWith(`${minor}.`));
   if (existing && existing.localeCompare(version, undefined, { numeric: true }) > 0) {
-    io.stderr(`error: the data already holds ${existing}, newer than ${version}: the data describes the newest patch of each minor\n`);
+    io.stderr(
+      `error: the data already holds ${existing}, newer than ${version}: the data describes the newest patch of each minor\n`,
+    );
     return 1;
   }
-  const rangeOf = (m: string): { min: string; max: string } => index.KUBERNETES?.[m] ?? (index.LOADERS[m]() as VersionData).kubernetes;
+  const rangeOf = (m: string): { min: string; max: string } =>
+    index.KUBERNETES?.[m] ?? (index.LOADERS[m]() as VersionData).kubernetes;
   if (!kubernetes && existing) kubernetes = `${rangeOf(minor).min}-${rangeOf(minor).max}`;
   if (!kubernetes) {
-    io.stderr(`error: ${minor} is a new minor: --kubernetes <oldest>-<newest> is needed (its range in the Karpenter compatibility matrix, e.g. 1.30-1.36)\n${USAGE}`);
+    io.stderr(
+      `error: ${minor} is a new minor: --kubernetes <oldest>-<newest> is needed (its range in the Karpenter compatibility matrix, e.g. 1.30-1.36)\n${USAGE}`,
+    );
     return 2;
   }
   const previousMinor = releases
@@ -92,11 +105,24 @@ export function addVersion(argv: readonly string[], io: AddVersionIo = { stdout:
   }
   const { data, checklist } = generated;
   fs.writeFileSync(path.join(DATA_DIR, dataFileName(minor)), renderDataFile(data));
-  const others = releases.filter((r) => r !== existing).map((r) => ({ version: r, kubernetes: rangeOf(r.split(".").slice(0, 2).join(".")) }));
-  fs.writeFileSync(path.join(DATA_DIR, "index.ts"), renderDataIndex([...others, { version, kubernetes: data.kubernetes }]));
-  io.stdout(`wrote ${path.relative(process.cwd(), path.join(DATA_DIR, dataFileName(minor)))} (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})\n`);
-  io.stdout(checklist.length ? `\nReview before committing (add-version cannot derive these):\n${checklist.map((c) => `  [ ] ${c}`).join("\n")}\n` : "\nNothing to review beyond the diff.\n");
-  io.stdout("\nThen: npm run build && npm test; conformance: KARPENTER_REFERENCE=<root of the folder> node ../shared/conformance/check.cjs cdktf.out\n");
+  const others = releases
+    .filter((r) => r !== existing)
+    .map((r) => ({ version: r, kubernetes: rangeOf(r.split(".").slice(0, 2).join(".")) }));
+  fs.writeFileSync(
+    path.join(DATA_DIR, "index.ts"),
+    renderDataIndex([...others, { version, kubernetes: data.kubernetes }]),
+  );
+  io.stdout(
+    `wrote ${path.relative(process.cwd(), path.join(DATA_DIR, dataFileName(minor)))} (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})\n`,
+  );
+  io.stdout(
+    checklist.length
+      ? `\nReview before committing (add-version cannot derive these):\n${checklist.map((c) => `  [ ] ${c}`).join("\n")}\n`
+      : "\nNothing to review beyond the diff.\n",
+  );
+  io.stdout(
+    "\nThen: npm run build && npm test; conformance: KARPENTER_REFERENCE=<root of the folder> node ../shared/conformance/check.cjs cdktf.out\n",
+  );
   return 0;
 }
 

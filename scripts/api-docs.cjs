@@ -19,7 +19,11 @@ const root = path.join(__dirname, "..");
 /** Each page and the entry point it documents. */
 const PAGES = [
   { target: path.join(root, "docs", "API.md"), entry: "lib/index.ts", name: "cdktf-eks-karpenter API reference" },
-  { target: path.join(root, "docs", "API-cli.md"), entry: "lib/cli-api.ts", name: "cdktf-eks-karpenter/cli API reference (TypeScript only)" },
+  {
+    target: path.join(root, "docs", "API-cli.md"),
+    entry: "lib/cli-api.ts",
+    name: "cdktf-eks-karpenter/cli API reference (TypeScript only)",
+  },
 ];
 const check = process.argv.includes("--check");
 
@@ -27,7 +31,21 @@ function generate(page) {
   // a folder of its own: TypeDoc empties its output folder first
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "api-docs-"));
   try {
-    const r = spawnSync(process.execPath, [path.join(root, "node_modules", "typedoc", "bin", "typedoc"), "--out", out, "--logLevel", "Warn", "--entryPoints", page.entry, "--name", page.name], { cwd: root, encoding: "utf8" });
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(root, "node_modules", "typedoc", "bin", "typedoc"),
+        "--out",
+        out,
+        "--logLevel",
+        "Warn",
+        "--entryPoints",
+        page.entry,
+        "--name",
+        page.name,
+      ],
+      { cwd: root, encoding: "utf8" },
+    );
     process.stderr.write(r.stdout + r.stderr);
     if (r.status !== 0) throw new Error(`typedoc exited ${r.status}`);
     return fs.readFileSync(path.join(out, "API.md"), "utf8");
@@ -38,7 +56,11 @@ function generate(page) {
 
 /** Every name an entry point (lib/index.ts) exports (values and types), from the compiler. */
 function exportedNames(entry) {
-  const config = ts.getParsedCommandLineOfConfigFile(path.join(root, "tsconfig.build.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    path.join(root, "tsconfig.build.json"),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} },
+  );
   const program = ts.createProgram([path.join(root, entry)], config.options);
   const checker = program.getTypeChecker();
   const symbol = checker.getSymbolAtLocation(program.getSourceFile(path.join(root, entry)));
@@ -76,7 +98,9 @@ async function main() {
       process.exit(1);
     }
     // "### DEFAULT\_AMI\_ALIAS", "### convertLegacyManifests()": the Markdown escapes and the call parentheses go
-    const headings = new Set([...text.matchAll(/^### (\S+)$/gm)].map((m) => m[1].replace(/\\/g, "").replace(/\(\)$/, "")));
+    const headings = new Set(
+      [...text.matchAll(/^### (\S+)$/gm)].map((m) => m[1].replace(/\\/g, "").replace(/\(\)$/, "")),
+    );
     const missing = exportedNames(page.entry).filter((n) => !headings.has(n));
     if (missing.length) {
       console.error(`${file}: no entry for these exports of ${page.entry}: ${missing.join(", ")}`);
@@ -88,7 +112,9 @@ async function main() {
     for (const { page, file, text, entries } of generated) {
       const current = fs.existsSync(page.target) ? fs.readFileSync(page.target, "utf8") : "";
       if (current !== text) {
-        console.error(`${file} is stale: it differs from what the JSDoc of lib/ generates. Run \`npm run docs\` and commit ${file}.`);
+        console.error(
+          `${file} is stale: it differs from what the JSDoc of lib/ generates. Run \`npm run docs\` and commit ${file}.`,
+        );
         process.exit(1);
       }
       console.log(`${file} is current (${entries} entries)`);

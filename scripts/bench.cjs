@@ -33,7 +33,11 @@ const TARGETS = { appMs: 3000, appRssMb: 250, cliMs: 8000, testMs: 30000, wallRa
 
 function run(cmd, args, env = {}) {
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd, args, { cwd: root, env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env }, encoding: "utf8" });
+  const r = spawnSync(cmd, args, {
+    cwd: root,
+    env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env },
+    encoding: "utf8",
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) {
     process.stderr.write(r.stdout + r.stderr);
@@ -48,9 +52,12 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 function appSynth(entry = "examples/eks-karpenter/main.ts") {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-synth-"));
   // the preloaded hook prints the process's peak RSS (KiB) and CPU time (µs) when it exits
-  const hook = "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmaxrss=${u.maxRSS} cpu=${u.userCPUTime + u.systemCPUTime}\\n`); })";
+  const hook =
+    "process.on('exit', () => { const u = process.resourceUsage(); process.stderr.write(`\\nmaxrss=${u.maxRSS} cpu=${u.userCPUTime + u.systemCPUTime}\\n`); })";
   const loader = entry.endsWith(".ts") ? ["--import", "tsx"] : [];
-  const r = run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, ...loader, entry], { CDKTF_OUTDIR: out });
+  const r = run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, ...loader, entry], {
+    CDKTF_OUTDIR: out,
+  });
   fs.rmSync(out, { recursive: true, force: true });
   const m = /maxrss=(\d+) cpu=(\d+)/.exec(r.stderr);
   return { ms: r.ms, rssMb: Number(m[1]) / 1024, cpuMs: Number(m[2]) / 1000 };
@@ -78,35 +85,72 @@ const cRssRatio = median(capp.map((x) => x.rssMb)) / median(cbase.map((x) => x.r
 const cCpuRatio = median(capp.map((x) => x.cpuMs)) / median(cbase.map((x) => x.cpuMs));
 
 const pyArg = process.argv.indexOf("--python-runs");
-const pythonRows = require("./bench/python.cjs")(pyArg > 0 ? Number(process.argv[pyArg + 1]) : Math.max(1, Math.min(runs, 3)), median(capp.map((x) => x.ms)));
-const cli = appsOnly ? [] : Array.from({ length: Math.max(1, Math.min(runs, 3)) }, () => run("npm", ["run", "--silent", "synth"]).ms);
+const pythonRows = require("./bench/python.cjs")(
+  pyArg > 0 ? Number(process.argv[pyArg + 1]) : Math.max(1, Math.min(runs, 3)),
+  median(capp.map((x) => x.ms)),
+);
+const cli = appsOnly
+  ? []
+  : Array.from({ length: Math.max(1, Math.min(runs, 3)) }, () => run("npm", ["run", "--silent", "synth"]).ms);
 const test = appsOnly ? undefined : run("npx", ["jest", "--silent"]).ms;
 
 const rows = [
-  ["app synth (median wall)", `${median(app.map((x) => x.ms)).toFixed(0)} ms`, `${TARGETS.appMs} ms`, median(app.map((x) => x.ms)) <= TARGETS.appMs],
-  ["app synth (peak RSS, max)", `${Math.max(...app.map((x) => x.rssMb)).toFixed(0)} MB`, `${TARGETS.appRssMb} MB`, Math.max(...app.map((x) => x.rssMb)) <= TARGETS.appRssMb],
+  [
+    "app synth (median wall)",
+    `${median(app.map((x) => x.ms)).toFixed(0)} ms`,
+    `${TARGETS.appMs} ms`,
+    median(app.map((x) => x.ms)) <= TARGETS.appMs,
+  ],
+  [
+    "app synth (peak RSS, max)",
+    `${Math.max(...app.map((x) => x.rssMb)).toFixed(0)} MB`,
+    `${TARGETS.appRssMb} MB`,
+    Math.max(...app.map((x) => x.rssMb)) <= TARGETS.appRssMb,
+  ],
   // through tsx: for comparison only, the targets hold on the compiled rows
   ["tsx: app / hand-written (wall)", `${wallRatio.toFixed(2)}×`, "—", undefined],
   ["tsx: app / hand-written (RSS)", `${rssRatio.toFixed(2)}×`, "—", undefined],
   ["tsx: app / hand-written (CPU)", `${cpuRatio.toFixed(2)}×`, "—", undefined],
-  ["compiled: app / hand-written (wall)", `${cWallRatio.toFixed(2)}×`, `${TARGETS.wallRatio}×`, cWallRatio <= TARGETS.wallRatio],
-  ["compiled: app / hand-written (RSS)", `${cRssRatio.toFixed(2)}×`, `${TARGETS.rssRatio}×`, cRssRatio <= TARGETS.rssRatio],
+  [
+    "compiled: app / hand-written (wall)",
+    `${cWallRatio.toFixed(2)}×`,
+    `${TARGETS.wallRatio}×`,
+    cWallRatio <= TARGETS.wallRatio,
+  ],
+  [
+    "compiled: app / hand-written (RSS)",
+    `${cRssRatio.toFixed(2)}×`,
+    `${TARGETS.rssRatio}×`,
+    cRssRatio <= TARGETS.rssRatio,
+  ],
   ["compiled: app / hand-written (CPU)", `${cCpuRatio.toFixed(2)}×`, "—", undefined],
   ...pythonRows,
   ...(appsOnly
     ? []
     : [
-        ["cdktf synth (median wall)", `${median(cli).toFixed(0)} ms`, `${TARGETS.cliMs} ms`, median(cli) <= TARGETS.cliMs],
+        [
+          "cdktf synth (median wall)",
+          `${median(cli).toFixed(0)} ms`,
+          `${TARGETS.cliMs} ms`,
+          median(cli) <= TARGETS.cliMs,
+        ],
         ["test suite (wall)", `${test.toFixed(0)} ms`, `${TARGETS.testMs} ms`, test <= TARGETS.testMs],
         ...require("./bench/fleet.cjs")(run),
       ]),
 ];
 const w = [38, 12, 12];
-console.log(`${"measure".padEnd(w[0])} ${"value".padStart(w[1])} ${"target".padStart(w[2])}  ok   (${runs} runs, ${os.cpus().length} cores, load ${load.toFixed(1)} at start, node ${process.version})`);
-const summary = (xs) => `${median(xs.map((x) => x.ms)).toFixed(0)} ms wall, ${median(xs.map((x) => x.cpuMs)).toFixed(0)} ms CPU, ${median(xs.map((x) => x.rssMb)).toFixed(0)} MB`;
+console.log(
+  `${"measure".padEnd(w[0])} ${"value".padStart(w[1])} ${"target".padStart(w[2])}  ok   (${runs} runs, ${os.cpus().length} cores, load ${load.toFixed(1)} at start, node ${process.version})`,
+);
+const summary = (xs) =>
+  `${median(xs.map((x) => x.ms)).toFixed(0)} ms wall, ${median(xs.map((x) => x.cpuMs)).toFixed(0)} ms CPU, ${median(xs.map((x) => x.rssMb)).toFixed(0)} MB`;
 console.log(`(medians, tsx: example ${summary(app)}; hand-written ${summary(base)})`);
 console.log(`(medians, compiled: example ${summary(capp)}; hand-written ${summary(cbase)})`);
-for (const [name, value, target, ok] of rows) console.log(`${name.padEnd(w[0])} ${value.padStart(w[1])} ${target.padStart(w[2])}  ${ok === undefined ? "" : ok ? "PASS" : "FAIL"}`);
+for (const [name, value, target, ok] of rows)
+  console.log(
+    `${name.padEnd(w[0])} ${value.padStart(w[1])} ${target.padStart(w[2])}  ${ok === undefined ? "" : ok ? "PASS" : "FAIL"}`,
+  );
 const failed = rows.filter((r) => r[3] === false).map((r) => r[0]);
-if (failed.length) console.log(`${failed.length} over target: ${failed.join("; ")}${strict ? "" : " (exit 0 without --strict)"}`);
+if (failed.length)
+  console.log(`${failed.length} over target: ${failed.join("; ")}${strict ? "" : " (exit 0 without --strict)"}`);
 if (strict && failed.length) process.exit(1);

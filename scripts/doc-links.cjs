@@ -39,7 +39,13 @@ function parsePage(markdown, Slugger) {
   tokens.forEach((token, i) => {
     if (token.type === "heading_open") anchors.add(slugger.slug(inlineText(tokens[i + 1])));
     if (token.type === "html_block" || token.type === "inline") {
-      const html = token.type === "inline" ? (token.children || []).filter((t) => t.type === "html_inline").map((t) => t.content).join("") : token.content;
+      const html =
+        token.type === "inline"
+          ? (token.children || [])
+              .filter((t) => t.type === "html_inline")
+              .map((t) => t.content)
+              .join("")
+          : token.content;
       for (const m of html.matchAll(/\s(?:id|name)="([^"]+)"/g)) anchors.add(m[1]);
     }
     if (token.type !== "inline") return;
@@ -47,7 +53,11 @@ function parsePage(markdown, Slugger) {
     children.forEach((child, j) => {
       if (child.type !== "link_open") return;
       const close = children.findIndex((t, k) => k > j && t.type === "link_close");
-      const text = children.slice(j + 1, close).filter((t) => t.type === "text" || t.type === "code_inline").map((t) => t.content).join("");
+      const text = children
+        .slice(j + 1, close)
+        .filter((t) => t.type === "text" || t.type === "code_inline")
+        .map((t) => t.content)
+        .join("");
       // a paragraph's links: its first line plus the line breaks before the link
       const breaks = children.slice(0, j).filter((t) => t.type === "softbreak" || t.type === "hardbreak").length;
       links.push({ href: child.attrGet("href"), text, line: token.map ? token.map[0] + 1 + breaks : undefined });
@@ -64,7 +74,8 @@ async function checkPages(pages, texts = {}) {
   const Slugger = await loadSlugger();
   const cache = new Map();
   const parsed = (file) => {
-    if (!cache.has(file)) cache.set(file, parsePage(texts[file] ?? fs.readFileSync(path.resolve(root, file), "utf8"), Slugger));
+    if (!cache.has(file))
+      cache.set(file, parsePage(texts[file] ?? fs.readFileSync(path.resolve(root, file), "utf8"), Slugger));
     return cache.get(file);
   };
   const problems = [];
@@ -94,7 +105,10 @@ async function checkPages(pages, texts = {}) {
         problems.push(`${where}: an anchor into a file that is not Markdown`);
         continue;
       }
-      if (!parsed(file).anchors.has(anchor)) problems.push(`${where}: no heading with anchor #${anchor} in ${path.relative(root, path.resolve(root, file))}`);
+      if (!parsed(file).anchors.has(anchor))
+        problems.push(
+          `${where}: no heading with anchor #${anchor} in ${path.relative(root, path.resolve(root, file))}`,
+        );
     }
   }
   return problems;
@@ -102,7 +116,14 @@ async function checkPages(pages, texts = {}) {
 
 /** README.md and docs/*.md. */
 function defaultPages() {
-  return ["README.md", ...fs.readdirSync(path.join(root, "docs")).filter((f) => f.endsWith(".md")).sort().map((f) => `docs/${f}`)];
+  return [
+    "README.md",
+    ...fs
+      .readdirSync(path.join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .sort()
+      .map((f) => `docs/${f}`),
+  ];
 }
 
 module.exports = { checkPages, defaultPages, loadSlugger, parsePage };

@@ -12,14 +12,19 @@ const hasUnion = (t) => JSON.stringify(t).includes('"union"');
 const found = [];
 for (const [fqn, type] of Object.entries(assembly.types)) {
   for (const p of type.properties || []) if (hasUnion(p.type)) found.push(`${fqn}.${p.name}`);
-  const callables = [...(type.methods || []), ...(type.initializer ? [{ ...type.initializer, name: "<constructor>" }] : [])];
+  const callables = [
+    ...(type.methods || []),
+    ...(type.initializer ? [{ ...type.initializer, name: "<constructor>" }] : []),
+  ];
   for (const m of callables) {
     for (const x of m.parameters || []) if (hasUnion(x.type)) found.push(`${fqn}.${m.name}(${x.name})`);
     if (m.returns && hasUnion(m.returns.type)) found.push(`${fqn}.${m.name}() returns`);
   }
 }
 if (found.length) {
-  console.error(`jsii-types: ${found.length} union type${found.length > 1 ? "s" : ""} in the public API, which Java, C# and Go get as Object:\n  ${found.join("\n  ")}\nGive each one type (a class with static factories for a choice of shapes; see InterruptionQueueConfig).`);
+  console.error(
+    `jsii-types: ${found.length} union type${found.length > 1 ? "s" : ""} in the public API, which Java, C# and Go get as Object:\n  ${found.join("\n  ")}\nGive each one type (a class with static factories for a choice of shapes; see InterruptionQueueConfig).`,
+  );
   process.exit(1);
 }
 console.log(`jsii-types: no union in the ${Object.keys(assembly.types).length} types of the assembly`);

@@ -73,7 +73,11 @@ function checkBadProp(appDir, env) {
     // a TF_CLI_CONFIG_FILE naming no file makes terraform warn on every call cdktf makes: this machine's, not a user's
     const runEnv = { ...env };
     if (runEnv.TF_CLI_CONFIG_FILE && !fs.existsSync(runEnv.TF_CLI_CONFIG_FILE)) delete runEnv.TF_CLI_CONFIG_FILE;
-    const r = spawnSync("npx", ["cdktf", "synth"], { cwd: appDir, env: { ...runEnv, CHECKPOINT_DISABLE: "1" }, encoding: "utf8" });
+    const r = spawnSync("npx", ["cdktf", "synth"], {
+      cwd: appDir,
+      env: { ...runEnv, CHECKPOINT_DISABLE: "1" },
+      encoding: "utf8",
+    });
     if (r.status === 0) throw new Error(`README bad-prop: synth with ${bad} succeeded`);
     const normal = (text) =>
       require("util")
@@ -86,8 +90,13 @@ function checkBadProp(appDir, env) {
         .replace(/\n{3,}/g, "\n\n")
         .trim();
     const printed = normal(r.stdout + r.stderr);
-    if (printed !== normal(shown)) throw new Error(`README bad-prop: npx cdktf synth with ${bad} prints\n${printed}\n\nnot what the README shows:\n${normal(shown)}`);
-    console.log(`README "${SECTION}": a bad prop (${bad}) prints what the README shows (${printed.split("\n").length} lines)`);
+    if (printed !== normal(shown))
+      throw new Error(
+        `README bad-prop: npx cdktf synth with ${bad} prints\n${printed}\n\nnot what the README shows:\n${normal(shown)}`,
+      );
+    console.log(
+      `README "${SECTION}": a bad prop (${bad}) prints what the README shows (${printed.split("\n").length} lines)`,
+    );
   } finally {
     fs.writeFileSync(main, source);
   }
@@ -106,15 +115,24 @@ try {
   const blocks = readmeBlocks();
   const { name, version } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8"));
   const tarball = `${name}-${version}.tgz`;
-  const commands = blocks.filter((b) => b.lang === "sh").map((b) => b.body).join("");
-  if (!/^LIB="\$PWD\/cdktf-eks-karpenter"/m.test(commands)) throw new Error(`README "${SECTION}": no LIB="$PWD/cdktf-eks-karpenter" line (the checkout beside the app)`);
-  if (!commands.includes(`"$LIB/${tarball}"`)) throw new Error(`README "${SECTION}": does not install "$LIB/${tarball}", the tarball npm pack writes for version ${version}`);
+  const commands = blocks
+    .filter((b) => b.lang === "sh")
+    .map((b) => b.body)
+    .join("");
+  if (!/^LIB="\$PWD\/cdktf-eks-karpenter"/m.test(commands))
+    throw new Error(`README "${SECTION}": no LIB="$PWD/cdktf-eks-karpenter" line (the checkout beside the app)`);
+  if (!commands.includes(`"$LIB/${tarball}"`))
+    throw new Error(
+      `README "${SECTION}": does not install "$LIB/${tarball}", the tarball npm pack writes for version ${version}`,
+    );
   const stray = commands.split("\n").filter((l) => !l.startsWith("LIB=") && /\.\.\/|cdktf-eks-karpenter\//.test(l));
-  if (stray.length) throw new Error(`README "${SECTION}": reaches the checkout other than through $LIB: ${stray.join(" | ")}`);
+  if (stray.length)
+    throw new Error(`README "${SECTION}": reaches the checkout other than through $LIB: ${stray.join(" | ")}`);
   const pkg = path.join(work, "cdktf-eks-karpenter");
   fs.mkdirSync(pkg);
   sh("npm", ["pack", "--silent", "--pack-destination", pkg], { cwd: root });
-  if (!fs.existsSync(path.join(pkg, tarball))) throw new Error(`npm pack wrote ${fs.readdirSync(pkg).join(", ")}, not ${tarball}`);
+  if (!fs.existsSync(path.join(pkg, tarball)))
+    throw new Error(`npm pack wrote ${fs.readdirSync(pkg).join(", ")}, not ${tarball}`);
 
   const script = ["set -euo pipefail"];
   for (const b of blocks) {
@@ -123,19 +141,33 @@ try {
   }
   fs.writeFileSync(path.join(work, "readme.sh"), script.join("\n"));
   // a user's shell: no CHECKPOINT_DISABLE unless the README sets it; npm quiet and cache first
-  const env = { ...process.env, npm_config_prefer_offline: "true", npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
+  const env = {
+    ...process.env,
+    npm_config_prefer_offline: "true",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+    npm_config_update_notifier: "false",
+  };
   delete env.CHECKPOINT_DISABLE;
   sh("bash", ["readme.sh"], { cwd: work, env });
 
-  const stack = (name) => JSON.parse(fs.readFileSync(path.join(work, "my-infra", "cdktf.out", "stacks", name, "cdk.tf.json"), "utf8"));
+  const stack = (name) =>
+    JSON.parse(fs.readFileSync(path.join(work, "my-infra", "cdktf.out", "stacks", name, "cdk.tf.json"), "utf8"));
   const install = stack("karpenter");
-  const charts = Object.values(install.resource.helm_release || {}).map((r) => r.chart).sort();
+  const charts = Object.values(install.resource.helm_release || {})
+    .map((r) => r.chart)
+    .sort();
   if (charts.join() !== "karpenter,karpenter-crd") throw new Error(`stack karpenter: helm releases ${charts}`);
-  if (!install.resource.aws_sqs_queue || !install.resource.aws_iam_role) throw new Error("stack karpenter: no interruption queue or IAM roles");
-  const kinds = Object.values(stack("karpenter-nodes").resource.kubernetes_manifest || {}).map((m) => m.manifest.kind).sort();
+  if (!install.resource.aws_sqs_queue || !install.resource.aws_iam_role)
+    throw new Error("stack karpenter: no interruption queue or IAM roles");
+  const kinds = Object.values(stack("karpenter-nodes").resource.kubernetes_manifest || {})
+    .map((m) => m.manifest.kind)
+    .sort();
   if (kinds.join() !== "EC2NodeClass,NodePool") throw new Error(`stack karpenter-nodes: manifests ${kinds}`);
   checkBadProp(path.join(work, "my-infra"), env);
-  console.log(`README "${SECTION}": ${blocks.length} blocks run in ${work}/my-infra; stacks karpenter (Karpenter) and karpenter-nodes (EC2NodeClass, NodePool) synthesized`);
+  console.log(
+    `README "${SECTION}": ${blocks.length} blocks run in ${work}/my-infra; stacks karpenter (Karpenter) and karpenter-nodes (EC2NodeClass, NodePool) synthesized`,
+  );
 } finally {
   if (!keep) fs.rmSync(work, { recursive: true, force: true });
 }

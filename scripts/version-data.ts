@@ -26,7 +26,10 @@ const CFN_SYMBOLS: Record<string, string> = {
 
 function symbol(name: string): string {
   const s = CFN_SYMBOLS[name];
-  if (!s) throw new Error(`cloudformation.yaml references ${name}, which add-version has no symbol for: add it to CFN_SYMBOLS`);
+  if (!s)
+    throw new Error(
+      `cloudformation.yaml references ${name}, which add-version has no symbol for: add it to CFN_SYMBOLS`,
+    );
   return s;
 }
 
@@ -71,27 +74,44 @@ export interface GenerateOptions {
  */
 export function generateVersionData(folder: string, options: GenerateOptions): GeneratedVersion {
   const version = path.basename(path.resolve(folder)).replace(/^v/, "");
-  if (!/^\d+\.\d+\.\d+$/.test(version)) throw new Error(`${folder}: the release folder must be named v<MAJOR.MINOR.PATCH>, e.g. v1.15.0`);
+  if (!/^\d+\.\d+\.\d+$/.test(version))
+    throw new Error(`${folder}: the release folder must be named v<MAJOR.MINOR.PATCH>, e.g. v1.15.0`);
   const minor = version.split(".").slice(0, 2).join(".");
   const range = /^(1\.\d+)-(1\.\d+)$/.exec(options.kubernetes ?? "");
-  if (!range || cmp(range[1], range[2]) > 0) throw new Error(`--kubernetes must be "<oldest>-<newest>" Kubernetes minors, e.g. 1.29-1.36 (got ${options.kubernetes})`);
+  if (!range || cmp(range[1], range[2]) > 0)
+    throw new Error(
+      `--kubernetes must be "<oldest>-<newest>" Kubernetes minors, e.g. 1.29-1.36 (got ${options.kubernetes})`,
+    );
   const checklist: string[] = [];
 
   for (const chart of ["karpenter", "karpenter-crd"]) {
     // a folder copied from another release and renamed would otherwise pass for the new one
     const chartVersion = String(YAML.parse(read(folder, `charts/${chart}/Chart.yaml`))?.version ?? "");
-    if (chartVersion !== version) throw new Error(`${folder}: charts/${chart}/Chart.yaml has version ${chartVersion || "(none)"}, but the folder is named v${version}: the folder must hold that release's charts`);
+    if (chartVersion !== version)
+      throw new Error(
+        `${folder}: charts/${chart}/Chart.yaml has version ${chartVersion || "(none)"}, but the folder is named v${version}: the folder must hold that release's charts`,
+      );
   }
   const template = readTemplate(folder);
   const errataFile = options.errataFile ?? path.join(path.dirname(path.resolve(folder)), "ERRATA.json");
   const { policies, errata } = controllerPolicies(template, version, errataFile);
   const valuesText = read(folder, "charts/karpenter/values.yaml");
   const values = YAML.parse(valuesText) ?? {};
-  const chart = chartFacts(values, declaredTypes(valuesText), version, options.previous, options.earlierPatch, checklist);
+  const chart = chartFacts(
+    values,
+    declaredTypes(valuesText),
+    version,
+    options.previous,
+    options.earlierPatch,
+    checklist,
+  );
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
   const nodePool = crdFacts(crdDocs, "NodePool");
   const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
-  const celRules = [...nodePool.cel.map((r) => `NodePool ${r}`), ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`)].sort();
+  const celRules = [
+    ...nodePool.cel.map((r) => `NodePool ${r}`),
+    ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`),
+  ].sort();
 
   const data: VersionData = {
     version,
@@ -117,7 +137,10 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
 
 function read(folder: string, file: string): string {
   const f = path.join(folder, file);
-  if (!fs.existsSync(f)) throw new Error(`${folder}: ${file} is missing (the release folder holds cloudformation.yaml and charts/karpenter{,-crd}/)`);
+  if (!fs.existsSync(f))
+    throw new Error(
+      `${folder}: ${file} is missing (the release folder holds cloudformation.yaml and charts/karpenter{,-crd}/)`,
+    );
   return fs.readFileSync(f, "utf8");
 }
 
@@ -127,16 +150,25 @@ function readTemplate(folder: string): Record<string, any> {
 
 const GROUP_NAME = /^KarpenterController(\w*)Policy-\{cluster\}$/;
 
-function controllerPolicies(resources: Record<string, any>, version: string, errataFile: string): Pick<VersionData, "errata"> & { policies: VersionData["controllerPolicies"] } {
+function controllerPolicies(
+  resources: Record<string, any>,
+  version: string,
+  errataFile: string,
+): Pick<VersionData, "errata"> & { policies: VersionData["controllerPolicies"] } {
   const errata = fs.existsSync(errataFile) ? (JSON.parse(fs.readFileSync(errataFile, "utf8")).errata as any[]) : [];
-  const applying = errata.filter((e) => e.kind === "controller-statement" && cmp(version, e.versions.from) >= 0 && cmp(version, e.versions.to) <= 0);
+  const applying = errata.filter(
+    (e) => e.kind === "controller-statement" && cmp(version, e.versions.from) >= 0 && cmp(version, e.versions.to) <= 0,
+  );
   const applied: string[] = [];
   const policies = Object.values(resources)
     .filter((r) => r.Type === "AWS::IAM::ManagedPolicy")
     .map((r) => {
       const m = GROUP_NAME.exec(r.Properties.ManagedPolicyName);
       if (!m) throw new Error(`unexpected controller policy name ${r.Properties.ManagedPolicyName}`);
-      const doc = typeof r.Properties.PolicyDocument === "string" ? JSON.parse(r.Properties.PolicyDocument) : r.Properties.PolicyDocument;
+      const doc =
+        typeof r.Properties.PolicyDocument === "string"
+          ? JSON.parse(r.Properties.PolicyDocument)
+          : r.Properties.PolicyDocument;
       const statements = (doc.Statement as RawStatement[]).map((s) => {
         const e = applying.find((x) => x.sid === s.Sid);
         if (!e) return s;
@@ -163,10 +195,16 @@ function interruptionRules(resources: Record<string, any>, checklist: string[]):
       let key = logicalId.replace(/Rule$/, "");
       // rule names leave room for 19 characters: CapacityReservationInterruption → CapacityReservation
       if (key.length > 19) key = key.replace(/Interruption$/, "");
-      if (key.length > 19) checklist.push(`event rule ${logicalId}: key ${key} is longer than 19 characters; shorten it in scripts/version-data.ts`);
+      if (key.length > 19)
+        checklist.push(
+          `event rule ${logicalId}: key ${key} is longer than 19 characters; shorten it in scripts/version-data.ts`,
+        );
       const p = r.Properties.EventPattern;
       const extra = Object.keys(p).filter((k) => k !== "source" && k !== "detail-type");
-      if (extra.length) checklist.push(`event rule ${logicalId} filters on ${extra.join(", ")}, which the library does not emit: extend lib/aws/interruption-queue.ts`);
+      if (extra.length)
+        checklist.push(
+          `event rule ${logicalId} filters on ${extra.join(", ")}, which the library does not emit: extend lib/aws/interruption-queue.ts`,
+        );
       return { key, logicalId, source: p.source, detailType: p["detail-type"] };
     });
 }
@@ -182,7 +220,12 @@ function kindOf(v: unknown, declared?: string): string {
   return "string";
 }
 
-const HELM_DOCS_TYPES: Readonly<Record<string, string>> = { bool: "boolean", int: "number", float: "number", string: "string" };
+const HELM_DOCS_TYPES: Readonly<Record<string, string>> = {
+  bool: "boolean",
+  int: "number",
+  float: "number",
+  string: "string",
+};
 
 /**
  * The helm-docs type annotations of values.yaml (`# -- (bool) …` above a key), by dotted path:
@@ -205,46 +248,85 @@ function declaredTypes(text: string): Map<string, string> {
   return out;
 }
 
-function chartFacts(values: Record<string, any>, declared: Map<string, string>, version: string, previous: VersionData | undefined, earlierPatch: VersionData | undefined, checklist: string[]): VersionData["chart"] {
+function chartFacts(
+  values: Record<string, any>,
+  declared: Map<string, string>,
+  version: string,
+  previous: VersionData | undefined,
+  earlierPatch: VersionData | undefined,
+  checklist: string[],
+): VersionData["chart"] {
   const minor = version.split(".").slice(0, 2).join(".");
   // awsFeatureGates (1.15) is a block of gates like featureGates, rendered by the chart as AWS_FEATURE_GATES
   const { featureGates = {}, awsFeatureGates, ...settings } = values.settings ?? {};
   const compared = earlierPatch ?? previous;
-  const facts = (entries: Record<string, unknown>, prefix: string, before: readonly SettingData[] | undefined): SettingData[] =>
+  const facts = (
+    entries: Record<string, unknown>,
+    prefix: string,
+    before: readonly SettingData[] | undefined,
+  ): SettingData[] =>
     Object.entries(entries).map(([key, def]) => {
       const known = before?.find((s) => s.key === key);
       // new in a patch of a known minor: earlier patches lack it (1.6.2's disableDryRun)
       const since = SETTING_SINCE_PATCH[`${prefix}${key}`] ?? known?.since ?? (earlierPatch ? version : `${minor}.0`);
       const kind = kindOf(def, declared.get(`${prefix}${key}`));
       if (!known && compared) {
-        const patchNote = earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`] ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)` : "";
-        checklist.push(`new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kind}): add a validation rule and description to lib/helm/chart-settings.ts if the kind is not enough${patchNote}`);
+        const patchNote =
+          earlierPatch && !SETTING_SINCE_PATCH[`${prefix}${key}`]
+            ? `; it is new in patch ${version} (${earlierPatch.version} lacks it): add "${prefix}${key}": "${version}" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)`
+            : "";
+        checklist.push(
+          `new ${prefix}${key} (default ${JSON.stringify(def)}, inferred kind ${kind}): add a validation rule and description to lib/helm/chart-settings.ts if the kind is not enough${patchNote}`,
+        );
       } else if (known && def === null && known.default !== undefined && known.default !== null) {
-        checklist.push(`${prefix}${key}: values.yaml no longer sets a default (was ${JSON.stringify(known.default)}): the controller's own default applies; check what it is and whether an explicit value still renders`);
+        checklist.push(
+          `${prefix}${key}: values.yaml no longer sets a default (was ${JSON.stringify(known.default)}): the controller's own default applies; check what it is and whether an explicit value still renders`,
+        );
       }
       const fact: SettingData = { key, kind, since };
       if (def === undefined) return fact;
       // null is kept: it is values.yaml's "unset", which the chart renders as no environment variable
       return { ...fact, default: def as string | number | boolean | null };
     });
-  const out: { settings: SettingData[]; featureGates: SettingData[]; awsFeatureGates?: SettingData[]; valuePaths: string[] } = {
+  const out: {
+    settings: SettingData[];
+    featureGates: SettingData[];
+    awsFeatureGates?: SettingData[];
+    valuePaths: string[];
+  } = {
     settings: facts(settings, "settings.", compared?.chart.settings),
     featureGates: facts(featureGates, "settings.featureGates.", compared?.chart.featureGates),
     valuePaths: valuePaths(values),
   };
-  if (awsFeatureGates !== undefined) out.awsFeatureGates = facts(awsFeatureGates ?? {}, "settings.awsFeatureGates.", compared?.chart.awsFeatureGates);
-  const order = awsFeatureGates !== undefined ? { settings: out.settings, featureGates: out.featureGates, awsFeatureGates: out.awsFeatureGates, valuePaths: out.valuePaths } : out;
+  if (awsFeatureGates !== undefined)
+    out.awsFeatureGates = facts(awsFeatureGates ?? {}, "settings.awsFeatureGates.", compared?.chart.awsFeatureGates);
+  const order =
+    awsFeatureGates !== undefined
+      ? {
+          settings: out.settings,
+          featureGates: out.featureGates,
+          awsFeatureGates: out.awsFeatureGates,
+          valuePaths: out.valuePaths,
+        }
+      : out;
   for (const [was, now, label] of [
     [compared?.chart.settings, out.settings, "settings."],
     [compared?.chart.featureGates, out.featureGates, "settings.featureGates."],
     [compared?.chart.awsFeatureGates, out.awsFeatureGates ?? [], "settings.awsFeatureGates."],
   ] as const) {
-    for (const s of was ?? []) if (!now.some((x) => x.key === s.key)) checklist.push(`${label}${s.key} was removed: make the library refuse it from ${earlierPatch ? version : minor} on`);
+    for (const s of was ?? [])
+      if (!now.some((x) => x.key === s.key))
+        checklist.push(
+          `${label}${s.key} was removed: make the library refuse it from ${earlierPatch ? version : minor} on`,
+        );
   }
   if (earlierPatch) {
     const added = out.valuePaths.filter((p) => !earlierPatch.chart.valuePaths.includes(p));
     const removed = earlierPatch.chart.valuePaths.filter((p) => !out.valuePaths.includes(p));
-    if (added.length || removed.length) checklist.push(`chart value paths changed in patch ${version} (${[...added.map((p) => `+${p}`), ...removed.map((p) => `-${p}`)].join(", ")}): record them in VALUE_PATHS_PATCH_CHANGES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`);
+    if (added.length || removed.length)
+      checklist.push(
+        `chart value paths changed in patch ${version} (${[...added.map((p) => `+${p}`), ...removed.map((p) => `-${p}`)].join(", ")}): record them in VALUE_PATHS_PATCH_CHANGES (lib/versions/patch-history.ts) so earlier ${minor} patches keep theirs`,
+      );
   }
   return order;
 }
@@ -284,10 +366,15 @@ function readCrds(dir: string): any[] {
 
 /** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */
 function crdData(f: ReturnType<typeof crdFacts>): VersionData["crds"]["nodePool"] {
-  return f.freeForm.length ? { fields: f.fields, enums: f.enums, freeForm: f.freeForm } : { fields: f.fields, enums: f.enums };
+  return f.freeForm.length
+    ? { fields: f.fields, enums: f.enums, freeForm: f.freeForm }
+    : { fields: f.fields, enums: f.enums };
 }
 
-function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<string, string[]>; cel: string[]; freeForm: string[] } {
+function crdFacts(
+  crds: any[],
+  kind: string,
+): { fields: string[]; enums: Record<string, string[]>; cel: string[]; freeForm: string[] } {
   const crd = crds.find((c) => c.spec.names.kind === kind);
   if (!crd) throw new Error(`the karpenter-crd chart has no ${kind} CRD`);
   const served = crd.spec.versions.find((v: any) => v.name === "v1") ?? crd.spec.versions[0];
@@ -309,26 +396,45 @@ function crdFacts(crds: any[], kind: string): { fields: string[]; enums: Record<
     }
   };
   walk(served.schema.openAPIV3Schema.properties.spec, "spec");
-  const sortedEnums = Object.fromEntries(Object.keys(enums).sort().map((k) => [k, enums[k]]));
+  const sortedEnums = Object.fromEntries(
+    Object.keys(enums)
+      .sort()
+      .map((k) => [k, enums[k]]),
+  );
   return { fields: fields.sort(), enums: sortedEnums, cel: [...new Set(cel)].sort(), freeForm: freeForm.sort() };
 }
 
 /** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
 function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
   if (!previous) return;
-  for (const r of data.celRules) if (!previous.celRules.includes(r)) checklist.push(`new CEL rule, ${r}: write its check in lib/nodes/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`);
-  const statements = (d: VersionData) => new Map(d.controllerPolicies.flatMap((p) => p.statements.map((s) => [s.Sid, s] as const)));
+  for (const r of data.celRules)
+    if (!previous.celRules.includes(r))
+      checklist.push(
+        `new CEL rule, ${r}: write its check in lib/nodes/node-pool-rules.ts or ec2-node-class-rules.ts (quote the rule)`,
+      );
+  const statements = (d: VersionData) =>
+    new Map(d.controllerPolicies.flatMap((p) => p.statements.map((s) => [s.Sid, s] as const)));
   const [now, was] = [statements(data), statements(previous)];
   for (const [sid, s] of now) {
     const before = was.get(sid);
     if (!before) checklist.push(`new controller statement ${sid}: review it (emitted as written)`);
     // an action, resource or condition more or less is a permission change too: the diff alone hides it among the data
-    else if (JSON.stringify(normalStatement(s)) !== JSON.stringify(normalStatement(before))) checklist.push(`controller statement ${sid} changed since ${previous.version}: review it (emitted as written; \`npx cdktf-eks-karpenter upgrade-plan --from ${previous.minor} --to ${data.minor}\` after a build shows how)`);
+    else if (JSON.stringify(normalStatement(s)) !== JSON.stringify(normalStatement(before)))
+      checklist.push(
+        `controller statement ${sid} changed since ${previous.version}: review it (emitted as written; \`npx cdktf-eks-karpenter upgrade-plan --from ${previous.minor} --to ${data.minor}\` after a build shows how)`,
+      );
   }
-  for (const sid of was.keys()) if (!now.has(sid)) checklist.push(`controller statement ${sid} was removed since ${previous.version}: review that nothing else grants what it did`);
+  for (const sid of was.keys())
+    if (!now.has(sid))
+      checklist.push(
+        `controller statement ${sid} was removed since ${previous.version}: review that nothing else grants what it did`,
+      );
   const added = data.nodeRolePolicies.filter((p) => !previous.nodeRolePolicies.includes(p));
   const dropped = previous.nodeRolePolicies.filter((p) => !data.nodeRolePolicies.includes(p));
-  if (added.length || dropped.length) checklist.push(`node role managed policies changed: ${[...added.map((p) => `+${p}`), ...dropped.map((p) => `-${p}`)].join(", ")}: review docs/aws.md and the README version table`);
+  if (added.length || dropped.length)
+    checklist.push(
+      `node role managed policies changed: ${[...added.map((p) => `+${p}`), ...dropped.map((p) => `-${p}`)].join(", ")}: review docs/aws.md and the README version table`,
+    );
   for (const [kind, now, was] of [
     ["NodePool", data.crds.nodePool, previous.crds.nodePool],
     ["EC2NodeClass", data.crds.ec2NodeClass, previous.crds.ec2NodeClass],
@@ -336,22 +442,36 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
     const spec = `lib/nodes/${kind === "NodePool" ? "node-pool-spec" : "ec2-node-class-spec"}.ts`;
     const rules = `lib/nodes/${kind === "NodePool" ? "node-pool-rules" : "ec2-node-class-rules"}.ts`;
     const added = now.fields.filter((f) => !was.fields.includes(f));
-    if (added.length) checklist.push(`new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/nodes/crd-history.ts`);
+    if (added.length)
+      checklist.push(
+        `new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/nodes/crd-history.ts`,
+      );
     const under = (f: string, o: string) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`);
     const freed = (now.freeForm ?? []).filter((o) => !(was.freeForm ?? []).includes(o));
     for (const o of freed) {
       const typed = was.fields.filter((f) => under(f, o) && !now.fields.includes(f));
-      checklist.push(`${kind} ${o} became free-form (x-kubernetes-preserve-unknown-fields): the API server no longer judges its fields${typed.length ? ` (${typed.join(", ")} were typed in ${previous.version})` : ""}; keep the typed fields typed in ${spec} and decide in ${rules} which other fields pass`);
+      checklist.push(
+        `${kind} ${o} became free-form (x-kubernetes-preserve-unknown-fields): the API server no longer judges its fields${typed.length ? ` (${typed.join(", ")} were typed in ${previous.version})` : ""}; keep the typed fields typed in ${spec} and decide in ${rules} which other fields pass`,
+      );
     }
     const removed = was.fields.filter((f) => !now.fields.includes(f) && !(now.freeForm ?? []).some((o) => under(f, o)));
-    if (removed.length) checklist.push(`${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/nodes/crd-history.ts)`);
+    if (removed.length)
+      checklist.push(
+        `${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/nodes/crd-history.ts)`,
+      );
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
-      if (more.length && was.enums[f]) checklist.push(`new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/nodes/crd-history.ts, they are refused`);
+      if (more.length && was.enums[f])
+        checklist.push(
+          `new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/nodes/crd-history.ts, they are refused`,
+        );
     }
     for (const [f, vs] of Object.entries(was.enums)) {
       const gone = vs.filter((v) => now.enums[f] && !now.enums[f].includes(v));
-      if (gone.length) checklist.push(`${kind} ${f} values removed: ${gone.join(", ")}: make the library refuse them from ${data.minor} on`);
+      if (gone.length)
+        checklist.push(
+          `${kind} ${f} values removed: ${gone.join(", ")}: make the library refuse them from ${data.minor} on`,
+        );
     }
   }
 }
@@ -371,7 +491,12 @@ export function renderDataFile(data: VersionData): string {
 export const dataFileName = (minor: string) => `v${minor.replace(".", "-")}.json`;
 
 /** lib/versions/data/index.ts: the known releases (newest patch per minor), their Kubernetes ranges, and a lazy loader per minor. */
-export function renderDataIndex(releases: readonly { readonly version: string; readonly kubernetes: { readonly min: string; readonly max: string } }[]): string {
+export function renderDataIndex(
+  releases: readonly {
+    readonly version: string;
+    readonly kubernetes: { readonly min: string; readonly max: string };
+  }[],
+): string {
   const sorted = [...releases].sort((a, b) => cmp(a.version, b.version));
   const minor = (v: string) => v.split(".").slice(0, 2).join(".");
   return [
@@ -388,7 +513,9 @@ export function renderDataIndex(releases: readonly { readonly version: string; r
     "",
     "/** Loads one minor's data on first use, so an app pays only for the version it installs. */",
     "export const LOADERS: Readonly<Record<string, () => VersionData>> = {",
-    ...sorted.map((r) => `  "${minor(r.version)}": () => require("./${dataFileName(minor(r.version))}") as VersionData,`),
+    ...sorted.map(
+      (r) => `  "${minor(r.version)}": () => require("./${dataFileName(minor(r.version))}") as VersionData,`,
+    ),
     "};",
     "",
   ].join("\n");

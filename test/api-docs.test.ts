@@ -16,20 +16,35 @@ const CLI_API = path.join(ROOT, "lib/cli-api.ts");
 
 /** Every export of an entry point (lib/index.ts) with the API.md section its kind goes under. */
 function exportsOfIndex(entry = INDEX): { name: string; section: string }[] {
-  const program = ts.createProgram([entry], { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, strict: true, skipLibCheck: true, noEmit: true, resolveJsonModule: true, esModuleInterop: true, types: ["node"] });
+  const program = ts.createProgram([entry], {
+    module: ts.ModuleKind.CommonJS,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    skipLibCheck: true,
+    noEmit: true,
+    resolveJsonModule: true,
+    esModuleInterop: true,
+    types: ["node"],
+  });
   const checker = program.getTypeChecker();
   const moduleSymbol = checker.getSymbolAtLocation(program.getSourceFile(entry)!)!;
   return checker.getExportsOfModule(moduleSymbol).map((s) => {
     const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
     const f = target.flags;
     const section =
-      f & ts.SymbolFlags.Class ? "Classes"
-      : f & ts.SymbolFlags.Interface ? "Interfaces"
-      : f & ts.SymbolFlags.TypeAlias ? "Type Aliases"
-      : f & ts.SymbolFlags.Function ? "Functions"
-      : f & ts.SymbolFlags.Variable ? "Variables"
-      : f & ts.SymbolFlags.Enum ? "Enumerations"
-      : `(kind ${f})`;
+      f & ts.SymbolFlags.Class
+        ? "Classes"
+        : f & ts.SymbolFlags.Interface
+          ? "Interfaces"
+          : f & ts.SymbolFlags.TypeAlias
+            ? "Type Aliases"
+            : f & ts.SymbolFlags.Function
+              ? "Functions"
+              : f & ts.SymbolFlags.Variable
+                ? "Variables"
+                : f & ts.SymbolFlags.Enum
+                  ? "Enumerations"
+                  : `(kind ${f})`;
     return { name: s.getName(), section };
   });
 }
@@ -69,18 +84,30 @@ function undocumented(exported: { name: string; section: string }[], page: strin
 test("docs/API.md has an entry, under its kind and with a description, for every export of lib/index.ts", () => {
   const exported = exportsOfIndex();
   // the exports the issue found missing once are among what is checked
-  expect(exported.map((e) => e.name)).toEqual(expect.arrayContaining(["SUPPORTED_MINORS", "DEFAULT_KARPENTER_VERSION", "DEFAULT_KARPENTER_NAMESPACE", "DEFAULT_SERVICE_ACCOUNT_NAME", "KNOWN_RELEASES", "supportedKubernetesVersions"]));
+  expect(exported.map((e) => e.name)).toEqual(
+    expect.arrayContaining([
+      "SUPPORTED_MINORS",
+      "DEFAULT_KARPENTER_VERSION",
+      "DEFAULT_KARPENTER_NAMESPACE",
+      "DEFAULT_SERVICE_ACCOUNT_NAME",
+      "KNOWN_RELEASES",
+      "supportedKubernetesVersions",
+    ]),
+  );
   expect(undocumented(exported, "docs/API.md")).toEqual([]);
 });
 
 test("docs/API-cli.md has an entry for every export of lib/cli-api.ts (the TypeScript-only converter and upgrade planner)", () => {
   const exported = exportsOfIndex(CLI_API);
-  expect(exported.map((e) => e.name)).toEqual(expect.arrayContaining(["convertLegacyManifests", "upgradePlan", "UPGRADE_HAZARDS", "LegacyManifestError"]));
+  expect(exported.map((e) => e.name)).toEqual(
+    expect.arrayContaining(["convertLegacyManifests", "upgradePlan", "UPGRADE_HAZARDS", "LegacyManifestError"]),
+  );
   expect(undocumented(exported, "docs/API-cli.md")).toEqual([]);
 });
 
 test("the entry reader sees a missing export, a misplaced one and one without a description", () => {
-  const page = "## Variables\n\n### DEFAULT\\_X\n\n> `const` **DEFAULT\\_X**: `1`\n\n***\n\n### Y\n\n> `const` **Y**: `2`\n\nY is two.\n\n## Functions\n\n### f()\n\n> **f**(): `void`\n\nDoes f.\n";
+  const page =
+    "## Variables\n\n### DEFAULT\\_X\n\n> `const` **DEFAULT\\_X**: `1`\n\n***\n\n### Y\n\n> `const` **Y**: `2`\n\nY is two.\n\n## Functions\n\n### f()\n\n> **f**(): `void`\n\nDoes f.\n";
   expect([...entries(page)]).toEqual([
     ["DEFAULT_X", { section: "Variables", prose: false }],
     ["Y", { section: "Variables", prose: true }],

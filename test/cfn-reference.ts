@@ -75,7 +75,11 @@ export function loadReference(version: string): Reference {
     })),
     queue: ofType("AWS::SQS::Queue")[0][1].Properties,
     queuePolicy: ofType("AWS::SQS::QueuePolicy")[0][1].Properties.PolicyDocument,
-    rules: ofType("AWS::Events::Rule").map(([logicalId, r]) => ({ logicalId, pattern: r.Properties.EventPattern, targets: r.Properties.Targets })),
+    rules: ofType("AWS::Events::Rule").map(([logicalId, r]) => ({
+      logicalId,
+      pattern: r.Properties.EventPattern,
+      targets: r.Properties.Targets,
+    })),
   };
 }
 
@@ -85,10 +89,17 @@ export function errataCorrections(version: string): Record<string, any> {
   if (!fs.existsSync(file)) return {};
   const cmp = (a: string, b: string) => a.localeCompare(b, undefined, { numeric: true });
   const sub = (v: any): any =>
-    Array.isArray(v) ? v.map(sub) : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sub(x)])) : typeof v === "string" ? v.replace(/\$\{([^}]+)\}/g, (_: string, k: string) => name(k)) : v;
+    Array.isArray(v)
+      ? v.map(sub)
+      : v && typeof v === "object"
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sub(x)]))
+        : typeof v === "string"
+          ? v.replace(/\$\{([^}]+)\}/g, (_: string, k: string) => name(k))
+          : v;
   const out: Record<string, any> = {};
   for (const e of JSON.parse(fs.readFileSync(file, "utf8")).errata) {
-    if (e.kind === "controller-statement" && cmp(version, e.versions.from) >= 0 && cmp(version, e.versions.to) <= 0) out[e.sid] = sub(e.corrected);
+    if (e.kind === "controller-statement" && cmp(version, e.versions.from) >= 0 && cmp(version, e.versions.to) <= 0)
+      out[e.sid] = sub(e.corrected);
   }
   return out;
 }

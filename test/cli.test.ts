@@ -45,7 +45,9 @@ describe("cdktf-eks-karpenter convert", () => {
     const lines = io.err.trimEnd().split("\n");
     expect(lines).toHaveLength(result.objects.flatMap((o) => o.notes).length);
     expect(lines.every((l) => l.startsWith("# note: document "))).toBe(true);
-    expect(io.err).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.ttlSecondsUntilExpired: ");
+    expect(io.err).toContain(
+      "# note: document 1 Provisioner/default → NodePool/default: [action] spec.ttlSecondsUntilExpired: ",
+    );
   });
 
   test("- reads standard input", async () => {
@@ -56,8 +58,28 @@ describe("cdktf-eks-karpenter convert", () => {
 
   test("options reach the converter: --role, --no-legacy-defaults, --karpenter-version", async () => {
     const io = fakeIo({ "seed.yaml": SEED_MANIFESTS });
-    expect(await runCli(["convert", "--role", "KarpenterNodeRole-demo", "--no-legacy-defaults", "--karpenter-version=1.10.2", "seed.yaml"], io)).toBe(0);
-    expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS, { role: "KarpenterNodeRole-demo", legacyDefaults: false, version: "1.10.2" })));
+    expect(
+      await runCli(
+        [
+          "convert",
+          "--role",
+          "KarpenterNodeRole-demo",
+          "--no-legacy-defaults",
+          "--karpenter-version=1.10.2",
+          "seed.yaml",
+        ],
+        io,
+      ),
+    ).toBe(0);
+    expect(io.out).toBe(
+      toV1Yaml(
+        convertLegacyManifests(SEED_MANIFESTS, {
+          role: "KarpenterNodeRole-demo",
+          legacyDefaults: false,
+          version: "1.10.2",
+        }),
+      ),
+    );
     expect(io.out).toContain("role: KarpenterNodeRole-demo");
     expect(io.out).not.toContain("kubernetes.io/arch");
   });
@@ -66,7 +88,9 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "broken.yaml": BROKEN });
     expect(await runCli(["convert", "broken.yaml"], io)).toBe(1);
     expect(io.out).toBe("");
-    expect(io.err).toBe('error: document 1 (line 24): spec.ttlSecondsAfterEmpty = "thirty" is invalid: a whole number of seconds (≥ 0)\n');
+    expect(io.err).toBe(
+      'error: document 1 (line 24): spec.ttlSecondsAfterEmpty = "thirty" is invalid: a whole number of seconds (≥ 0)\n',
+    );
   });
 
   test("a YAML syntax error in a later document: nothing printed on stdout", async () => {
@@ -87,15 +111,20 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "cm.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: { name: x }\n" });
     expect(await runCli(["convert", "cm.yaml"], io)).toBe(0);
     expect(io.out).toBe("");
-    expect(io.err).toBe("# note: [info] document 1: skipped v1 ConfigMap x: not a Karpenter NodePool or node class\n# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
+    expect(io.err).toBe(
+      "# note: [info] document 1: skipped v1 ConfigMap x: not a Karpenter NodePool or node class\n# note: no Karpenter NodePool or node class found in the input: nothing converted\n",
+    );
   });
 
-  test.each([[["--help"]], [["-h"]], [["convert", "--help"]], [["convert", "a.yaml", "-h"]]])("%j prints the usage on stdout, exit 0", async (argv) => {
-    const io = fakeIo();
-    expect(await runCli(argv, io)).toBe(0);
-    expect(io.out).toBe(USAGE);
-    expect(io.err).toBe("");
-  });
+  test.each([[["--help"]], [["-h"]], [["convert", "--help"]], [["convert", "a.yaml", "-h"]]])(
+    "%j prints the usage on stdout, exit 0",
+    async (argv) => {
+      const io = fakeIo();
+      expect(await runCli(argv, io)).toBe(0);
+      expect(io.out).toBe(USAGE);
+      expect(io.err).toBe("");
+    },
+  );
 
   test("no arguments: the usage on stderr, exit 2", async () => {
     const io = fakeIo();
@@ -109,14 +138,32 @@ describe("cdktf-eks-karpenter convert", () => {
     [["conver", "a.yaml"], 'unknown command "conver" (did you mean "convert"?)'],
     [["convert"], "no input file given (use - for standard input)"],
     [["convert", "a.yaml", "b.yaml"], "one input file expected, got 2: a.yaml b.yaml"],
-    [["convert", "--frobnicate", "a.yaml"], 'unknown option "--frobnicate" for convert (options: --role, --no-legacy-defaults, --karpenter-version, --allow-invalid)'],
-    [["convert", "--rol", "KarpenterNodeRole-demo", "a.yaml"], 'unknown option "--rol" for convert (did you mean "--role"?)'],
-    [["convert", "--karpenter-verison=1.9.2", "a.yaml"], 'unknown option "--karpenter-verison" for convert (did you mean "--karpenter-version"?)'],
-    [["convert", "--no-legacy", "a.yaml"], 'unknown option "--no-legacy" for convert (did you mean "--no-legacy-defaults"?)'],
+    [
+      ["convert", "--frobnicate", "a.yaml"],
+      'unknown option "--frobnicate" for convert (options: --role, --no-legacy-defaults, --karpenter-version, --allow-invalid)',
+    ],
+    [
+      ["convert", "--rol", "KarpenterNodeRole-demo", "a.yaml"],
+      'unknown option "--rol" for convert (did you mean "--role"?)',
+    ],
+    [
+      ["convert", "--karpenter-verison=1.9.2", "a.yaml"],
+      'unknown option "--karpenter-verison" for convert (did you mean "--karpenter-version"?)',
+    ],
+    [
+      ["convert", "--no-legacy", "a.yaml"],
+      'unknown option "--no-legacy" for convert (did you mean "--no-legacy-defaults"?)',
+    ],
     [["convert", "--from", "1.2", "a.yaml"], 'unknown option "--from" for convert: it is an option of upgrade-plan'],
     [["convert", "a.yaml", "--role"], "--role needs a value"],
-    [["convert", "--role", "bad role!", "a.yaml"], '--role "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -'],
-    [["convert", "--role", "r".repeat(65), "a.yaml"], `--role "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`],
+    [
+      ["convert", "--role", "bad role!", "a.yaml"],
+      '--role "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+    ],
+    [
+      ["convert", "--role", "r".repeat(65), "a.yaml"],
+      `--role "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`,
+    ],
     [["convert", "--allow-invalid=false", "a.yaml"], "--allow-invalid takes no value"],
     [["convert", "--no-legacy-defaults=true", "a.yaml"], "--no-legacy-defaults takes no value"],
   ])("%j is a usage error: the problem and a pointer to --help on stderr, exit 2", async (argv, problem) => {
@@ -126,13 +173,20 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(io.out).toBe("");
   });
 
-  test.each([["0.31.0"], ["abc"]])("--karpenter-version %s is a usage error naming the flag: exit 2", async (version) => {
-    const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
-    expect(await runCli(["convert", "--karpenter-version", version, "a.yaml"], io)).toBe(2);
-    expect(io.err).toMatch(new RegExp(`^error: --karpenter-version "${version}" is invalid: a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: 1.0, [^\n]*\n${HELP_HINT.replace(/[.()]/g, "\\$&")}$`));
-    expect(io.err).not.toContain("convertLegacyManifests");
-    expect(io.out).toBe("");
-  });
+  test.each([["0.31.0"], ["abc"]])(
+    "--karpenter-version %s is a usage error naming the flag: exit 2",
+    async (version) => {
+      const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
+      expect(await runCli(["convert", "--karpenter-version", version, "a.yaml"], io)).toBe(2);
+      expect(io.err).toMatch(
+        new RegExp(
+          `^error: --karpenter-version "${version}" is invalid: a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: 1.0, [^\n]*\n${HELP_HINT.replace(/[.()]/g, "\\$&")}$`,
+        ),
+      );
+      expect(io.err).not.toContain("convertLegacyManifests");
+      expect(io.out).toBe("");
+    },
+  );
 
   test("a release newer than the library knows: what a user of the package can do (a known release, or a newer package), no construct prop, no repository script", async () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
@@ -142,14 +196,17 @@ describe("cdktf-eks-karpenter convert", () => {
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
-    expect(major.err).toContain("2.0.0 is a new major release: a major may change the APIs, IAM and chart this library builds\n");
+    expect(major.err).toContain(
+      "2.0.0 is a new major release: a major may change the APIs, IAM and chart this library builds\n",
+    );
     const plan = fakeIo({});
     expect(await runCli(["upgrade-plan", "--from", "1.13.1", "--to", "1.99.0"], plan)).toBe(2);
     for (const err of [io.err, major.err, plan.err]) expect(err).not.toMatch(/allowUnverifiedVersion|on Karpenter/);
   });
 
   describe("converted objects Karpenter would reject", () => {
-    const REJECTED = "Karpenter 1.15.2 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
+    const REJECTED =
+      "Karpenter 1.15.2 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
 
     test("the YAML is printed, the notes say why, the last line names them: exit 1", async () => {
       const io = fakeIo({ "heavy.yaml": HEAVY });
@@ -157,8 +214,12 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
       expect(io.out).toContain("weight: 500");
       const lines = io.err.trimEnd().split("\n");
-      expect(lines).toContain("# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.2 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100");
-      expect(lines[lines.length - 1]).toBe(`error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`);
+      expect(lines).toContain(
+        "# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.2 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100",
+      );
+      expect(lines[lines.length - 1]).toBe(
+        `error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`,
+      );
     });
 
     test("--allow-invalid: the same output, the last line a note, exit 0", async () => {
@@ -169,8 +230,10 @@ describe("cdktf-eks-karpenter convert", () => {
     });
 
     test("a rule beyond the CRDs (x86_64) and a missing required field count too; the version named is the one checked", async () => {
-      const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
-      const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n";
+      const pool =
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
+      const cls =
+        "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n";
       const io = fakeIo({ "v1.yaml": `${pool}---\n${cls}` });
       expect(await runCli(["convert", "--karpenter-version", "1.9.2", "v1.yaml"], io)).toBe(1);
       expect(io.err.trimEnd().split("\n").pop()).toBe(
@@ -235,10 +298,16 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
   test("a bare minor is its newest known patch, one without artefact changes included (1.14 → 1.14.3), and the plan says so", async () => {
     const io = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15"], io)).toBe(0);
-    expect(io.out).toMatch(/^# Karpenter 1\.14\.3 → 1\.15\.2\n\nFrom "1\.14" is taken as 1\.14\.3, the newest known 1\.14 patch; to "1\.15" is taken as 1\.15\.2, the newest known 1\.15 patch\.\n/);
+    expect(io.out).toMatch(
+      /^# Karpenter 1\.14\.3 → 1\.15\.2\n\nFrom "1\.14" is taken as 1\.14\.3, the newest known 1\.14 patch; to "1\.15" is taken as 1\.15\.2, the newest known 1\.15 patch\.\n/,
+    );
     const json = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15.0", "--json"], json)).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ from: "1.14.3", to: "1.15.0", assumed: ['from "1.14" is taken as 1.14.3, the newest known 1.14 patch'] });
+    expect(JSON.parse(json.out)).toMatchObject({
+      from: "1.14.3",
+      to: "1.15.0",
+      assumed: ['from "1.14" is taken as 1.14.3, the newest known 1.14 patch'],
+    });
     // no "newer than the newest known patch" hazard: 1.14.3 is known
     expect(JSON.parse(json.out).hazards.map((h: { kind: string }) => h.kind)).not.toContain("unverified");
   });
@@ -247,20 +316,30 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     const io = fakeIo();
     // 1.9.2 does not run on 1.25: the plan is printed, and the exit status stops CI
     expect(await runCli(["upgrade-plan", "--json", "--from=1.8.0", "--to=1.9.2", "--kubernetes", "1.25"], io)).toBe(3);
-    expect(io.err).toBe("error: Karpenter 1.9.2 does not run on Kubernetes 1.25 (it supports 1.26 to 1.35): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n");
+    expect(io.err).toBe(
+      "error: Karpenter 1.9.2 does not run on Kubernetes 1.25 (it supports 1.26 to 1.35): upgrade the cluster within the range of both releases first, or choose another target (the plan is printed above)\n",
+    );
     const plan = JSON.parse(io.out);
     expect(plan).toEqual(JSON.parse(JSON.stringify(upgradePlan("1.8.0", "1.9.2", { kubernetesVersion: "1.25" }))));
     expect(plan.kubernetes).toMatchObject({ cluster: "1.25", clusterSupported: false });
-    expect(plan.hazards.map((h: { id: string }) => h.id)).toEqual(expect.arrayContaining(["static-capacity-gate-casing", "kubernetes-1.25-outside-1.8.0"]));
+    expect(plan.hazards.map((h: { id: string }) => h.id)).toEqual(
+      expect.arrayContaining(["static-capacity-gate-casing", "kubernetes-1.25-outside-1.8.0"]),
+    );
   });
 
   test("--kubernetes: exit 3 only when the target does not run on the cluster; a --from outside its range is the hazard the upgrade fixes", async () => {
     const too_old = fakeIo();
-    expect(await runCli(["upgrade-plan", "--from", "1.14.1", "--to", "1.15.2", "--kubernetes", "1.30"], too_old)).toBe(3);
+    expect(await runCli(["upgrade-plan", "--from", "1.14.1", "--to", "1.15.2", "--kubernetes", "1.30"], too_old)).toBe(
+      3,
+    );
     expect(too_old.out).toContain("# Karpenter 1.14.1 → 1.15.2");
-    expect(too_old.err).toMatch(/^error: Karpenter 1\.15\.2 does not run on Kubernetes 1\.30 \(it supports 1\.31 to 1\.37\)/);
+    expect(too_old.err).toMatch(
+      /^error: Karpenter 1\.15\.2 does not run on Kubernetes 1\.30 \(it supports 1\.31 to 1\.37\)/,
+    );
     const fixes = fakeIo();
-    expect(await runCli(["upgrade-plan", "--from", "1.8.0", "--to", "1.15.2", "--kubernetes", "1.36", "--json"], fixes)).toBe(0);
+    expect(
+      await runCli(["upgrade-plan", "--from", "1.8.0", "--to", "1.15.2", "--kubernetes", "1.36", "--json"], fixes),
+    ).toBe(0);
     expect(JSON.parse(fixes.out).kubernetes).toMatchObject({ cluster: "1.36", clusterSupported: false });
     expect(fixes.err).toBe("");
     const fine = fakeIo();
@@ -274,7 +353,15 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     expect(io.err).toBe("");
     const json = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.4.4", "--to", "1.4", "--json"], json)).toBe(0);
-    expect(JSON.parse(json.out)).toMatchObject({ from: "1.4.4", to: "1.4.4", direction: "none", steps: [], deployOrder: [], hazards: [], assumed: ['to "1.4" is taken as 1.4.4, the newest known 1.4 patch'] });
+    expect(JSON.parse(json.out)).toMatchObject({
+      from: "1.4.4",
+      to: "1.4.4",
+      direction: "none",
+      steps: [],
+      deployOrder: [],
+      hazards: [],
+      assumed: ['to "1.4" is taken as 1.4.4, the newest known 1.4 patch'],
+    });
   });
 
   test.each([
@@ -283,18 +370,42 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "1.2", "--to"], "--to needs a value"],
     [["upgrade-plan", "--from", "--to", "1.3"], "--from needs a value"],
     [["upgrade-plan", "--from", "1.2", "--from", "1.3", "--to", "1.4"], "--from given twice"],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"], 'unknown option "--yaml" for upgrade-plan (options: --from, --to, --json, --kubernetes)'],
-    [["upgrade-plan", "--form", "1.2", "--to", "1.4"], 'unknown option "--form" for upgrade-plan (did you mean "--from"?)'],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernets=1.30"], 'unknown option "--kubernets" for upgrade-plan (did you mean "--kubernetes"?)'],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kube", "1.30"], 'unknown option "--kube" for upgrade-plan (did you mean "--kubernetes"?)'],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--role", "r"], 'unknown option "--role" for upgrade-plan: it is an option of convert'],
+    [
+      ["upgrade-plan", "--from", "1.2", "--to", "1.4", "--yaml"],
+      'unknown option "--yaml" for upgrade-plan (options: --from, --to, --json, --kubernetes)',
+    ],
+    [
+      ["upgrade-plan", "--form", "1.2", "--to", "1.4"],
+      'unknown option "--form" for upgrade-plan (did you mean "--from"?)',
+    ],
+    [
+      ["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernets=1.30"],
+      'unknown option "--kubernets" for upgrade-plan (did you mean "--kubernetes"?)',
+    ],
+    [
+      ["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kube", "1.30"],
+      'unknown option "--kube" for upgrade-plan (did you mean "--kubernetes"?)',
+    ],
+    [
+      ["upgrade-plan", "--from", "1.2", "--to", "1.4", "--role", "r"],
+      'unknown option "--role" for upgrade-plan: it is an option of convert',
+    ],
     [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--json=true"], "--json takes no value"],
     [["upgrade", "--from", "1.2", "--to", "1.4"], 'unknown command "upgrade" (did you mean "upgrade-plan"?)'],
     [["upgrade-plan", "1.2", "1.4"], 'unexpected argument "1.2" for upgrade-plan'],
-    [["upgrade-plan", "--from", "0.37.0", "--to", "1.4"], '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, '],
-    [["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"], '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"'],
+    [
+      ["upgrade-plan", "--from", "0.37.0", "--to", "1.4"],
+      '--from "0.37.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, ',
+    ],
+    [
+      ["upgrade-plan", "--from", "1.2", "--to", "1.4", "--kubernetes", "latest"],
+      '--kubernetes "latest" is invalid: a Kubernetes minor such as "1.31"',
+    ],
     [["upgrade-plan", "--from", "1.8.08", "--to", "1.9"], '--from "1.8.08" is invalid: a Karpenter release "1.x.y"'],
-    [["upgrade-plan", "--from", "1.14", "--to", "1.16.0"], '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.2)'],
+    [
+      ["upgrade-plan", "--from", "1.14", "--to", "1.16.0"],
+      '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.2)',
+    ],
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
     expect(await runCli(argv, io)).toBe(2);
@@ -309,7 +420,9 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     const io = fakeIo();
     expect(await runCli(["upgrade-plan", "--help"], io)).toBe(0);
     expect(io.out).toBe(USAGE);
-    expect(USAGE).toContain("cdktf-eks-karpenter upgrade-plan --from <version> --to <version> [--json] [--kubernetes <1.x>]");
+    expect(USAGE).toContain(
+      "cdktf-eks-karpenter upgrade-plan --from <version> --to <version> [--json] [--kubernetes <1.x>]",
+    );
   });
 });
 
@@ -330,7 +443,10 @@ describe("without the cdktf peer dependency", () => {
       });
       expect(() => require("cdktf")).toThrow("Cannot find module 'cdktf'");
       const cli = require("../lib/cli") as typeof import("../lib/cli");
-      const io = fakeIo({ "seed.yaml": SEED_MANIFESTS, "bad.yaml": SEED_MANIFESTS.replace("ttlSecondsAfterEmpty: 30", "ttlSecondsAfterEmpty: 30\n  weight: 0") });
+      const io = fakeIo({
+        "seed.yaml": SEED_MANIFESTS,
+        "bad.yaml": SEED_MANIFESTS.replace("ttlSecondsAfterEmpty: 30", "ttlSecondsAfterEmpty: 30\n  weight: 0"),
+      });
       expect(await cli.runCli(["convert", "seed.yaml"], io)).toBe(0);
       expect(io.out).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
       // the rules still run: weight 0 is noted, and the status says the output is rejected
@@ -353,7 +469,11 @@ describe("lib/cli.ts as a program", () => {
   // tsx resolves the bare import "cdktf" to ./cdktf.json when run from the repository root, so
   // the program runs from another directory, as it would in a user's project
   const run = (args: string[], input: string) =>
-    spawnSync(path.join(repo, "node_modules", ".bin", "tsx"), [path.join(repo, "lib", "cli.ts"), ...args], { cwd: os.tmpdir(), input, encoding: "utf8" });
+    spawnSync(path.join(repo, "node_modules", ".bin", "tsx"), [path.join(repo, "lib", "cli.ts"), ...args], {
+      cwd: os.tmpdir(),
+      input,
+      encoding: "utf8",
+    });
 
   test("reads stdin, prints v1 YAML, exits 0", () => {
     const r = run(["convert", "-"], SEED_MANIFESTS);
@@ -373,12 +493,18 @@ describe("lib/cli.ts as a program", () => {
     const r = run(["convert", "-"], HEAVY);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
-    expect(r.stderr).toMatch(/\nerror: Karpenter 1\.15\.2 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/);
+    expect(r.stderr).toMatch(
+      /\nerror: Karpenter 1\.15\.2 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/,
+    );
   }, 60_000);
 
   test("a reader that stops early (| head -c 10): exit 0, no EPIPE trace", () => {
     // 300 Provisioners: about 250 KB of v1 YAML, several pipe buffers, so the program writes after head has gone
-    const input = Array.from({ length: 300 }, (_, i) => `apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: { name: p${i} }\nspec:\n  providerRef: { name: x }\n  ttlSecondsAfterEmpty: 30\n  ttlSecondsUntilExpired: 600\n`).join("---\n");
+    const input = Array.from(
+      { length: 300 },
+      (_, i) =>
+        `apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata: { name: p${i} }\nspec:\n  providerRef: { name: x }\n  ttlSecondsAfterEmpty: 30\n  ttlSecondsUntilExpired: 600\n`,
+    ).join("---\n");
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-epipe-"));
     const file = path.join(dir, "in.yaml");
     fs.writeFileSync(file, input);

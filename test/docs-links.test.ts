@@ -29,7 +29,17 @@ describe("the check", () => {
     dir = fs.mkdtempSync(path.join(REPO, "test", ".doc-links-"));
     fs.writeFileSync(
       path.join(dir, "other.md"),
-      ["# Other", "", "## `KarpenterNodeRole`", "", "### nodeRole", "", "### nodeRole", "", '<a id="html-anchor"></a>'].join("\n"),
+      [
+        "# Other",
+        "",
+        "## `KarpenterNodeRole`",
+        "",
+        "### nodeRole",
+        "",
+        "### nodeRole",
+        "",
+        '<a id="html-anchor"></a>',
+      ].join("\n"),
     );
     fs.writeFileSync(
       path.join(dir, "page.md"),

@@ -7,10 +7,21 @@ import * as path from "path";
  */
 
 const REPO = path.resolve(__dirname, "..");
-const pages = ["README.md", ...fs.readdirSync(path.join(REPO, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const pages = [
+  "README.md",
+  ...fs
+    .readdirSync(path.join(REPO, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The cells of a table row, split on unescaped pipes as GitHub does (code spans included). */
-const cellCount = (row: string) => row.trim().replace(/^\|/, "").replace(/\|$/, "").split(/(?<!\\)\|/).length;
+const cellCount = (row: string) =>
+  row
+    .trim()
+    .replace(/^\|/, "")
+    .replace(/\|$/, "")
+    .split(/(?<!\\)\|/).length;
 
 test.each(pages)("%s: every table row has as many cells as its header", (page) => {
   const wrong: string[] = [];
@@ -25,7 +36,8 @@ test.each(pages)("%s: every table row has as many cells as its header", (page) =
         return;
       }
       if (header === undefined) header = cellCount(line);
-      else if (cellCount(line) !== header) wrong.push(`line ${i + 1}: ${cellCount(line)} cells, header ${header}: ${line.slice(0, 60)}`);
+      else if (cellCount(line) !== header)
+        wrong.push(`line ${i + 1}: ${cellCount(line)} cells, header ${header}: ${line.slice(0, 60)}`);
     });
   expect(wrong).toEqual([]);
 });

@@ -20,8 +20,24 @@ describe("e2e command line", () => {
     expect(parseArgs(["--stage", "cluster"])).toMatchObject({ mode: "stages", stages: ["cluster"] });
     expect(parseArgs(["--stage=cluster,agreement"]).stages).toEqual(["cluster", "agreement"]);
     expect(parseArgs(["--apply", "cdktf.out"])).toMatchObject({ mode: "apply", target: "cdktf.out" });
-    expect(parseArgs(["--server-validate", "x.yaml", "--karpenter-version", "1.0.14", "--crds", "module", "--report", "r.json"]))
-      .toMatchObject({ mode: "server-validate", target: "x.yaml", karpenterVersion: "1.0.14", crds: "module", report: "r.json" });
+    expect(
+      parseArgs([
+        "--server-validate",
+        "x.yaml",
+        "--karpenter-version",
+        "1.0.14",
+        "--crds",
+        "module",
+        "--report",
+        "r.json",
+      ]),
+    ).toMatchObject({
+      mode: "server-validate",
+      target: "x.yaml",
+      karpenterVersion: "1.0.14",
+      crds: "module",
+      report: "r.json",
+    });
   });
 
   test("mistakes name what is wrong and print the usage", () => {
@@ -31,7 +47,9 @@ describe("e2e command line", () => {
     expect(() => parseArgs(["--karpenter-version", "1.14"])).toThrow(/a release such as 1\.14\.1/);
     expect(() => parseArgs(["--crds", "chart"])).toThrow(/reference .* or module/);
     expect(() => parseArgs(["--apply", "a", "--validate", "b"])).toThrow(/choose one of/);
-    expect(() => parseArgs(["--apply", "a", "--karpenter-version", "1.0.14"])).toThrow(/goes with --server-validate or --stage/);
+    expect(() => parseArgs(["--apply", "a", "--karpenter-version", "1.0.14"])).toThrow(
+      /goes with --server-validate or --stage/,
+    );
     expect(() => parseArgs(["--fast"])).toThrow(/unknown argument --fast/);
   });
 });
@@ -61,25 +79,57 @@ describe("e2e report", () => {
 
 describe("library verdict vs server verdict", () => {
   const accepted = { verdict: "accepted", manifest: { kind: "NodePool", metadata: { name: "p" } } };
-  const crdRejected = { verdict: "rejected", manifest: {}, problems: [{ field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }] };
+  const crdRejected = {
+    verdict: "rejected",
+    manifest: {},
+    problems: [{ field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }],
+  };
   const semantic = {
     verdict: "rejected",
     manifest: {},
-    problems: [{ field: "name", rule: "semantic", message: "p: name = \"x\" is invalid: at most 63 characters (got 70): Karpenter labels every NodeClaim and node with karpenter.sh/nodepool=<NodePool name>" }],
+    problems: [
+      {
+        field: "name",
+        rule: "semantic",
+        message:
+          'p: name = "x" is invalid: at most 63 characters (got 70): Karpenter labels every NodeClaim and node with karpenter.sh/nodepool=<NodePool name>',
+      },
+    ],
   };
 
   test("same verdict agrees; different verdicts disagree, saying which side said what", () => {
     expect(ag.compareCase(accepted, { accepted: true }).outcome).toBe("agree");
     expect(ag.compareCase(crdRejected, { accepted: false, message: "x" }).outcome).toBe("agree");
-    expect(ag.compareCase(accepted, { accepted: false, message: "spec.weight: Invalid value" })).toEqual({ outcome: "disagree", detail: "the library accepts, the server rejects: spec.weight: Invalid value" });
-    expect(ag.compareCase(crdRejected, { accepted: true }).detail).toMatch(/the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]/);
+    expect(ag.compareCase(accepted, { accepted: false, message: "spec.weight: Invalid value" })).toEqual({
+      outcome: "disagree",
+      detail: "the library accepts, the server rejects: spec.weight: Invalid value",
+    });
+    expect(ag.compareCase(crdRejected, { accepted: true }).detail).toMatch(
+      /the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]/,
+    );
     // a rule beyond the CRD that the library runs with the CRD rules (Go duration range) is excused like a semantic one
-    const goDuration = { verdict: "rejected", manifest: {}, problems: [{ field: "expireAfter", rule: "crd", message: "x: expireAfter = \"2562048h\" is invalid: Karpenter parses durations with Go's time.ParseDuration" }] };
-    expect(ag.compareCase(goDuration, { accepted: true })).toMatchObject({ outcome: "agree-semantic", rules: ["go-duration-range"] });
+    const goDuration = {
+      verdict: "rejected",
+      manifest: {},
+      problems: [
+        {
+          field: "expireAfter",
+          rule: "crd",
+          message: 'x: expireAfter = "2562048h" is invalid: Karpenter parses durations with Go\'s time.ParseDuration',
+        },
+      ],
+    };
+    expect(ag.compareCase(goDuration, { accepted: true })).toMatchObject({
+      outcome: "agree-semantic",
+      rules: ["go-duration-range"],
+    });
   });
 
   test("a rejection by listed semantic rules alone agrees with a server that accepts; an unlisted one does not", () => {
-    expect(ag.compareCase(semantic, { accepted: true })).toMatchObject({ outcome: "agree-semantic", rules: ["name-as-label"] });
+    expect(ag.compareCase(semantic, { accepted: true })).toMatchObject({
+      outcome: "agree-semantic",
+      rules: ["name-as-label"],
+    });
     const unlisted = { ...semantic, problems: [{ field: "tags", rule: "semantic", message: "something new" }] };
     expect(ag.compareCase(unlisted, { accepted: true }).detail).toMatch(/not listed in SEMANTIC_RULES/);
     // the server rejecting what only a semantic rule caught: the CRD rules missed something
@@ -92,28 +142,85 @@ describe("library verdict vs server verdict", () => {
   });
 
   test("cases without an object, with the user's tokens or with a construct-level problem are not compared", () => {
-    expect(ag.exclusion({ verdict: "rejected", problems: [{ field: "nodeClass", rule: "construct" }] })).toMatch(/no object to submit/);
+    expect(ag.exclusion({ verdict: "rejected", problems: [{ field: "nodeClass", rule: "construct" }] })).toMatch(
+      /no object to submit/,
+    );
     expect(ag.exclusion({ ...accepted, optionTokens: true })).toMatch(/tokens/);
-    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "deleteTimeout", rule: "crd" }] })).toMatch(/prop outside the object/);
-    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "kubernetesProvider", rule: "construct" }] })).toMatch(/construct-level/);
+    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "deleteTimeout", rule: "crd" }] })).toMatch(
+      /prop outside the object/,
+    );
+    expect(ag.exclusion({ ...crdRejected, problems: [{ field: "kubernetesProvider", rule: "construct" }] })).toMatch(
+      /construct-level/,
+    );
     expect(ag.exclusion(accepted)).toBeUndefined();
   });
 
   test("problems with the props' shape (a number in limits, an expression in maxPods, maxPods twice) are not compared: the object cannot show them", () => {
-    const limit = { verdict: "rejected", manifest: {}, problems: [{ field: 'limits["cpu"]', rule: "crd", message: 'p: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100' }] };
-    expect(ag.exclusion(limit)).toMatch(/^problem with the props' shape, which the object does not show: limits\["cpu"\]$/);
-    const cel = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPods", rule: "crd", message: 'c: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (…)' }] };
+    const limit = {
+      verdict: "rejected",
+      manifest: {},
+      problems: [
+        {
+          field: 'limits["cpu"]',
+          rule: "crd",
+          message:
+            'p: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100',
+        },
+      ],
+    };
+    expect(ag.exclusion(limit)).toMatch(
+      /^problem with the props' shape, which the object does not show: limits\["cpu"\]$/,
+    );
+    const cel = {
+      verdict: "rejected",
+      manifest: {},
+      problems: [
+        {
+          field: "kubelet.maxPods",
+          rule: "crd",
+          message:
+            'c: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (…)',
+        },
+      ],
+    };
     expect(ag.exclusion(cel)).toMatch(/props' shape/);
-    const both = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPodsExpression", rule: "crd", message: "c: kubelet.maxPodsExpression = \"min(110, max_pods)\" is invalid: unset when kubelet.maxPods is set: …" }] };
+    const both = {
+      verdict: "rejected",
+      manifest: {},
+      problems: [
+        {
+          field: "kubelet.maxPodsExpression",
+          rule: "crd",
+          message:
+            'c: kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset when kubelet.maxPods is set: …',
+        },
+      ],
+    };
     expect(ag.exclusion(both)).toMatch(/props' shape/);
     // a quoted count in maxPods is judged by the server too (the 1.14 CRD's int32): compared
-    const quoted = { verdict: "rejected", manifest: {}, problems: [{ field: "kubelet.maxPods", rule: "crd", message: 'c: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"' }] };
+    const quoted = {
+      verdict: "rejected",
+      manifest: {},
+      problems: [
+        {
+          field: "kubelet.maxPods",
+          rule: "crd",
+          message:
+            'c: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"',
+        },
+      ],
+    };
     expect(ag.exclusion(quoted)).toBeUndefined();
     // beside a problem the server can judge, the case is compared on that one alone
-    const mixed = { ...limit, problems: [...limit.problems, { field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }] };
+    const mixed = {
+      ...limit,
+      problems: [...limit.problems, { field: "weight", rule: "crd", message: "p: weight = 0 is invalid" }],
+    };
     expect(ag.exclusion(mixed)).toBeUndefined();
     expect(ag.compareCase(mixed, { accepted: false, message: "spec.weight" }).outcome).toBe("agree");
-    expect(ag.compareCase(mixed, { accepted: true }).detail).toMatch(/not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]: p: weight = 0 is invalid$/);
+    expect(ag.compareCase(mixed, { accepted: true }).detail).toMatch(
+      /not listed in SEMANTIC_RULES, the server accepts: weight \[crd\]: p: weight = 0 is invalid$/,
+    );
   });
 
   test("duplicates are counted once; a version maps to the reference release of its minor", () => {
@@ -128,7 +235,9 @@ describe("library verdict vs server verdict", () => {
     expect(ag.objectPath("NodePool", 'labels["team"]')).toBe("spec.template.metadata.labels.team");
     expect(ag.objectPath("NodePool", "nodeClass.name")).toBe("spec.template.spec.nodeClassRef.name");
     expect(ag.objectPath("NodePool", "disruption.budgets[0].schedule")).toBe("spec.disruption.budgets[0].schedule");
-    expect(ag.objectPath("EC2NodeClass", "blockDeviceMappings[0].ebs.iops")).toBe("spec.blockDeviceMappings[0].ebs.iops");
+    expect(ag.objectPath("EC2NodeClass", "blockDeviceMappings[0].ebs.iops")).toBe(
+      "spec.blockDeviceMappings[0].ebs.iops",
+    );
     // the prop maxPodsExpression is the object's kubelet.maxPods
     expect(ag.objectPath("EC2NodeClass", "kubelet.maxPodsExpression")).toBe("spec.kubelet.maxPods");
     const rec = { kind: "NodePool", problems: [{ field: "replicas" }] };
@@ -139,8 +248,21 @@ describe("library verdict vs server verdict", () => {
   });
 
   test("the summary line", () => {
-    const s = ag.summarize([{ outcome: "agree", verdict: "accepted" }, { outcome: "agree-semantic", rules: ["name-as-label"] }, { outcome: "disagree" }, { excluded: "x" }]);
-    expect(s).toMatchObject({ cases: 3, agree: 2, disagree: 1, semanticByDesign: 1, excluded: 1, line: "2/3 cases agree", semanticRules: { "name-as-label": 1 } });
+    const s = ag.summarize([
+      { outcome: "agree", verdict: "accepted" },
+      { outcome: "agree-semantic", rules: ["name-as-label"] },
+      { outcome: "disagree" },
+      { excluded: "x" },
+    ]);
+    expect(s).toMatchObject({
+      cases: 3,
+      agree: 2,
+      disagree: 1,
+      semanticByDesign: 1,
+      excluded: 1,
+      line: "2/3 cases agree",
+      semanticRules: { "name-as-label": 1 },
+    });
   });
 });
 
@@ -148,11 +270,15 @@ describe("server-validate output", () => {
   test("one line per object", () => {
     const o = { kind: "NodePool", metadata: { name: "default" } };
     expect(sv.verdictLine(o, { accepted: true })).toBe("accepted NodePool/default");
-    expect(sv.verdictLine(o, { accepted: false, message: "NodePool.karpenter.sh \"default\" is invalid:\n spec.weight" })).toBe("rejected NodePool/default: NodePool.karpenter.sh \"default\" is invalid: spec.weight");
+    expect(
+      sv.verdictLine(o, { accepted: false, message: 'NodePool.karpenter.sh "default" is invalid:\n spec.weight' }),
+    ).toBe('rejected NodePool/default: NodePool.karpenter.sh "default" is invalid: spec.weight');
   });
 
   test("multi-document YAML and List objects are unfolded, empty documents skipped", () => {
-    const objs = sv.objectsOfYaml("kind: A\nmetadata: {name: a}\n---\n---\nkind: List\nitems:\n  - {kind: B, metadata: {name: b}}\n");
+    const objs = sv.objectsOfYaml(
+      "kind: A\nmetadata: {name: a}\n---\n---\nkind: List\nitems:\n  - {kind: B, metadata: {name: b}}\n",
+    );
     expect(objs.map((o: { kind: string }) => o.kind)).toEqual(["A", "B"]);
   });
 });
@@ -164,11 +290,15 @@ describe("stack copies for the local cluster", () => {
       helm: [{ kubernetes: { host: "${aws_eks_cluster.cluster.endpoint}", exec: { command: "aws" } } }],
     },
     resource: {
-      helm_release: { crds: { chart: "karpenter-crd", version: "1.14.1", repository: "oci://public.ecr.aws/karpenter" } },
+      helm_release: {
+        crds: { chart: "karpenter-crd", version: "1.14.1", repository: "oci://public.ecr.aws/karpenter" },
+      },
       aws_eks_addon: { cni: { cluster_name: "x" } },
       aws_eks_access_entry: { node: { cluster_name: "x" } },
       aws_eks_pod_identity_association: { pi: { cluster_name: "x" } },
-      aws_iam_role: { r: { name: "r", depends_on: ["aws_eks_addon.cni"], tags: { a: "${aws_eks_access_entry.node.id}" } } },
+      aws_iam_role: {
+        r: { name: "r", depends_on: ["aws_eks_addon.cni"], tags: { a: "${aws_eks_access_entry.node.id}" } },
+      },
     },
     output: { "cross-stack-output-endpoint": { value: "${aws_eks_cluster.cluster.endpoint}" } },
     terraform: { backend: { local: { path: "../../../terraform.eks.tfstate" } } },
@@ -185,26 +315,50 @@ describe("stack copies for the local cluster", () => {
   ];
 
   test("a provider reading the cluster through remote state talks to the same API as the stack that outputs it", () => {
-    expect(cs.apiKey("${data.terraform_remote_state.eks.outputs.cross-stack-output-endpoint}", stacks[1], stacks)).toBe("eks:${aws_eks_cluster.cluster.endpoint}");
+    expect(cs.apiKey("${data.terraform_remote_state.eks.outputs.cross-stack-output-endpoint}", stacks[1], stacks)).toBe(
+      "eks:${aws_eks_cluster.cluster.endpoint}",
+    );
     expect(cs.apiKeys(stacks)).toEqual(["eks:${aws_eks_cluster.cluster.endpoint}"]);
   });
 
   test("only resources no attribute refers to are left out of the apply", () => {
-    expect(cs.leaveOut(eks, cs.NOT_EMULATED)).toEqual({ out: ["aws_eks_addon.cni", "aws_eks_pod_identity_association.pi"], blocked: ["aws_eks_access_entry.node"] });
+    expect(cs.leaveOut(eks, cs.NOT_EMULATED)).toEqual({
+      out: ["aws_eks_addon.cni", "aws_eks_pod_identity_association.pi"],
+      blocked: ["aws_eks_access_entry.node"],
+    });
   });
 
   test("the override points providers at moto and the local server, charts at the reference folder, and waits at nothing", () => {
     const local = { server: "https://127.0.0.1:1", caPem: "PEM", token: "t" };
     const ov = cs.stackOverride(eks, {
-      statePath: "/s/eks.tfstate", remoteStates: {}, motoUrl: "http://127.0.0.1:2", clusterFor: () => local,
-      chartDir: (c: string, v: string) => `/ref/v${v}/charts/${c}`, leftOut: ["aws_eks_addon.cni"],
+      statePath: "/s/eks.tfstate",
+      remoteStates: {},
+      motoUrl: "http://127.0.0.1:2",
+      clusterFor: () => local,
+      chartDir: (c: string, v: string) => `/ref/v${v}/charts/${c}`,
+      leftOut: ["aws_eks_addon.cni"],
     });
     expect(ov.terraform.backend.local.path).toBe("/s/eks.tfstate");
-    expect(ov.provider.aws[0]).toMatchObject({ region: "eu-west-1", endpoints: [expect.objectContaining({ eks: "http://127.0.0.1:2" })] });
-    expect(ov.provider.helm[0]).toEqual({ kubernetes: { host: "https://127.0.0.1:1", cluster_ca_certificate: "PEM", token: "t" } });
-    expect(ov.resource.helm_release.crds).toEqual({ chart: "/ref/v1.14.1/charts/karpenter-crd", repository: null, wait: false });
+    expect(ov.provider.aws[0]).toMatchObject({
+      region: "eu-west-1",
+      endpoints: [expect.objectContaining({ eks: "http://127.0.0.1:2" })],
+    });
+    expect(ov.provider.helm[0]).toEqual({
+      kubernetes: { host: "https://127.0.0.1:1", cluster_ca_certificate: "PEM", token: "t" },
+    });
+    expect(ov.resource.helm_release.crds).toEqual({
+      chart: "/ref/v1.14.1/charts/karpenter-crd",
+      repository: null,
+      wait: false,
+    });
     expect(ov.resource.aws_eks_addon.cni).toEqual({ count: 0 });
-    const ov2 = cs.stackOverride(nodes, { statePath: "/s/n", remoteStates: { eks: "/s/eks.tfstate" }, clusterFor: () => local, chartDir: () => "", leftOut: [] });
+    const ov2 = cs.stackOverride(nodes, {
+      statePath: "/s/n",
+      remoteStates: { eks: "/s/eks.tfstate" },
+      clusterFor: () => local,
+      chartDir: () => "",
+      leftOut: [],
+    });
     expect(ov2.data.terraform_remote_state.eks).toEqual({ config: { path: "/s/eks.tfstate" } });
     expect(ov2.resource.kubernetes_deployment_v1.inflate).toEqual({ wait_for_rollout: false });
     expect(ov2.provider.kubernetes[0].exec[0].args[1]).toContain('"token":"t"');
@@ -214,21 +368,38 @@ describe("stack copies for the local cluster", () => {
   test("a patch without a reference folder installs the charts standing for it, at their version", () => {
     const local = { server: "https://127.0.0.1:1", caPem: "PEM", token: "t" };
     const ov = cs.stackOverride(eks, {
-      statePath: "/s/eks.tfstate", remoteStates: {}, motoUrl: "http://127.0.0.1:2", clusterFor: () => local,
-      chartDir: (c: string) => `/ref/v1.14.0/charts/${c}`, chartVersion: () => "1.14.0", leftOut: [],
+      statePath: "/s/eks.tfstate",
+      remoteStates: {},
+      motoUrl: "http://127.0.0.1:2",
+      clusterFor: () => local,
+      chartDir: (c: string) => `/ref/v1.14.0/charts/${c}`,
+      chartVersion: () => "1.14.0",
+      leftOut: [],
     });
-    expect(ov.resource.helm_release.crds).toEqual({ chart: "/ref/v1.14.0/charts/karpenter-crd", repository: null, wait: false, version: "1.14.0" });
+    expect(ov.resource.helm_release.crds).toEqual({
+      chart: "/ref/v1.14.0/charts/karpenter-crd",
+      repository: null,
+      wait: false,
+      version: "1.14.0",
+    });
   });
 
   test("the reference folder standing for a release: its own, else the newest earlier patch of its minor with charts", () => {
     const { referenceRelease } = require("../scripts/e2e/reference-release.cjs");
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "ref-"));
-    for (const v of ["1.14.1", "1.15.0", "1.15.1-nocharts"]) fs.mkdirSync(path.join(root, `v${v}`, v.includes("nocharts") ? "x" : "charts"), { recursive: true });
+    for (const v of ["1.14.1", "1.15.0", "1.15.1-nocharts"])
+      fs.mkdirSync(path.join(root, `v${v}`, v.includes("nocharts") ? "x" : "charts"), { recursive: true });
     fs.mkdirSync(path.join(root, "v1.15.1", "x"), { recursive: true }); // a folder without charts stands for nothing
     try {
       expect(referenceRelease(root, "1.15.0")).toMatchObject({ version: "1.15.0", exact: true });
-      expect(referenceRelease(root, "1.15.2")).toMatchObject({ version: "1.15.0", exact: false, dir: path.join(root, "v1.15.0") });
-      expect(referenceRelease(root, "1.15.2").note).toMatch(/^v1\.15\.0's charts stand for 1\.15\.2, a patch without artefact changes/);
+      expect(referenceRelease(root, "1.15.2")).toMatchObject({
+        version: "1.15.0",
+        exact: false,
+        dir: path.join(root, "v1.15.0"),
+      });
+      expect(referenceRelease(root, "1.15.2").note).toMatch(
+        /^v1\.15\.0's charts stand for 1\.15\.2, a patch without artefact changes/,
+      );
       expect(referenceRelease(root, "1.14.0")).toBeUndefined(); // never a later patch
       expect(referenceRelease(root, "1.16.1")).toBeUndefined();
     } finally {

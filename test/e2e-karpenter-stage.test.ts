@@ -15,38 +15,64 @@ const PRINCIPAL = `arn:aws:sts::${ACCOUNT}:assumed-role/KarpenterControllerRole-
 
 /** The example's controller policies, with the tokens moto resolves at apply resolved the same way. */
 function controllerPolicies(karpenterVersion?: string): { name: string; document: any }[] {
-  const env: Record<string, string> = { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION, ...(karpenterVersion ? { KARPENTER_VERSION: karpenterVersion } : {}) };
+  const env: Record<string, string> = {
+    CLUSTER_NAME: CLUSTER,
+    AWS_REGION: REGION,
+    ...(karpenterVersion ? { KARPENTER_VERSION: karpenterVersion } : {}),
+  };
   const eks = JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), env)).eks);
   const queueName = eks.resource.aws_sqs_queue[Object.keys(eks.resource.aws_sqs_queue)[0]].name;
-  const resolve = (s: string) => s
-    .replace(/\$\{aws_eks_cluster\.cluster\.name\}/g, CLUSTER)
-    .replace(/\$\{aws_eks_cluster\.cluster\.arn\}/g, `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`)
-    .replace(/\$\{data\.aws_partition\.[^}]+\.partition\}/g, "aws")
-    .replace(/\$\{data\.aws_region\.[^}]+\.region\}/g, REGION)
-    .replace(/\$\{data\.aws_caller_identity\.[^}]+\.account_id\}/g, ACCOUNT)
-    .replace(/\$\{aws_iam_role\.karpenter_node-role[^}]*\.arn\}/g, `arn:aws:iam::${ACCOUNT}:role/${NODE_ROLE}`)
-    .replace(/\$\{aws_sqs_queue\.[^}]+\.arn\}/g, `arn:aws:sqs:${REGION}:${ACCOUNT}:${resolve2(queueName)}`);
+  const resolve = (s: string) =>
+    s
+      .replace(/\$\{aws_eks_cluster\.cluster\.name\}/g, CLUSTER)
+      .replace(/\$\{aws_eks_cluster\.cluster\.arn\}/g, `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`)
+      .replace(/\$\{data\.aws_partition\.[^}]+\.partition\}/g, "aws")
+      .replace(/\$\{data\.aws_region\.[^}]+\.region\}/g, REGION)
+      .replace(/\$\{data\.aws_caller_identity\.[^}]+\.account_id\}/g, ACCOUNT)
+      .replace(/\$\{aws_iam_role\.karpenter_node-role[^}]*\.arn\}/g, `arn:aws:iam::${ACCOUNT}:role/${NODE_ROLE}`)
+      .replace(/\$\{aws_sqs_queue\.[^}]+\.arn\}/g, `arn:aws:sqs:${REGION}:${ACCOUNT}:${resolve2(queueName)}`);
   const resolve2 = (s: string) => s.replace(/\$\{aws_eks_cluster\.cluster\.name\}/g, CLUSTER);
-  const out = Object.values(eks.resource.aws_iam_policy).map((p: any) => ({ name: resolve2(p.name), document: JSON.parse(resolve(p.policy)) }));
+  const out = Object.values(eks.resource.aws_iam_policy).map((p: any) => ({
+    name: resolve2(p.name),
+    document: JSON.parse(resolve(p.policy)),
+  }));
   for (const p of out) expect(JSON.stringify(p.document)).not.toContain("${");
   return out;
 }
 
 /** A request as moto's recorder writes it. */
-function recorded(service: string, body: string | object, opts: { target?: string; method?: string; path?: string; key?: string } = {}) {
+function recorded(
+  service: string,
+  body: string | object,
+  opts: { target?: string; method?: string; path?: string; key?: string } = {},
+) {
   const headers: Record<string, string> = {
     Authorization: `AWS4-HMAC-SHA256 Credential=${opts.key || "ASIACONTROLLER"}/20261201/${REGION}/${service}/aws4_request, SignedHeaders=host, Signature=0`,
     "Content-Type": opts.target ? "application/x-amz-json-1.0" : "application/x-www-form-urlencoded; charset=utf-8",
   };
   if (opts.target) headers["X-Amz-Target"] = opts.target;
-  return JSON.stringify({ headers, method: opts.method || "POST", url: `http://127.0.0.1:5000${opts.path || "/"}`, body: typeof body === "string" ? body : JSON.stringify(body), body_encoded: false });
+  return JSON.stringify({
+    headers,
+    method: opts.method || "POST",
+    url: `http://127.0.0.1:5000${opts.path || "/"}`,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    body_encoded: false,
+  });
 }
 const form = (o: Record<string, string>) => new URLSearchParams(o).toString();
 
-const ownedTags = { [`kubernetes.io/cluster/${CLUSTER}`]: "owned", "karpenter.sh/nodepool": "default", "karpenter.k8s.aws/ec2nodeclass": "default", "eks:eks-cluster-name": CLUSTER };
+const ownedTags = {
+  [`kubernetes.io/cluster/${CLUSTER}`]: "owned",
+  "karpenter.sh/nodepool": "default",
+  "karpenter.k8s.aws/ec2nodeclass": "default",
+  "eks:eks-cluster-name": CLUSTER,
+};
 function tagSpec(prefix: string, type: string, tags: Record<string, string>) {
   const o: Record<string, string> = { [`${prefix}.ResourceType`]: type };
-  Object.entries(tags).forEach(([k, v], i) => { o[`${prefix}.Tag.${i + 1}.Key`] = k; o[`${prefix}.Tag.${i + 1}.Value`] = v; });
+  Object.entries(tags).forEach(([k, v], i) => {
+    o[`${prefix}.Tag.${i + 1}.Key`] = k;
+    o[`${prefix}.Tag.${i + 1}.Value`] = v;
+  });
   return o;
 }
 
@@ -54,29 +80,116 @@ function tagSpec(prefix: string, type: string, tags: Record<string, string>) {
 function karpenterRecording(clusterTag = CLUSTER): string {
   const tags = { ...ownedTags, [`kubernetes.io/cluster/${clusterTag}`]: "owned" };
   if (clusterTag !== CLUSTER) delete (tags as any)[`kubernetes.io/cluster/${CLUSTER}`];
-  const profileTags = { [`kubernetes.io/cluster/${CLUSTER}`]: "owned", "eks:eks-cluster-name": CLUSTER, "topology.kubernetes.io/region": REGION, "karpenter.k8s.aws/ec2nodeclass": "default" };
-  const iamTags = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).flatMap(([k, v], i) => [[`Tags.member.${i + 1}.Key`, k], [`Tags.member.${i + 1}.Value`, v]]));
+  const profileTags = {
+    [`kubernetes.io/cluster/${CLUSTER}`]: "owned",
+    "eks:eks-cluster-name": CLUSTER,
+    "topology.kubernetes.io/region": REGION,
+    "karpenter.k8s.aws/ec2nodeclass": "default",
+  };
+  const iamTags = (t: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(t).flatMap(([k, v], i) => [
+        [`Tags.member.${i + 1}.Key`, k],
+        [`Tags.member.${i + 1}.Value`, v],
+      ]),
+    );
   return [
-    recorded("ec2", form({ Action: "DescribeSubnets", Version: "2016-11-15", "Filter.1.Name": "tag:karpenter.sh/discovery", "Filter.1.Value.1": CLUSTER })),
-    recorded("ssm", { Name: "/aws/service/eks/optimized-ami/1.36/amazon-linux-2023/x86_64/standard/recommended/image_id" }, { target: "AmazonSSM.GetParameter" }),
+    recorded(
+      "ec2",
+      form({
+        Action: "DescribeSubnets",
+        Version: "2016-11-15",
+        "Filter.1.Name": "tag:karpenter.sh/discovery",
+        "Filter.1.Value.1": CLUSTER,
+      }),
+    ),
+    recorded(
+      "ssm",
+      { Name: "/aws/service/eks/optimized-ami/1.36/amazon-linux-2023/x86_64/standard/recommended/image_id" },
+      { target: "AmazonSSM.GetParameter" },
+    ),
     recorded("iam", form({ Action: "GetInstanceProfile", Version: "2010-05-08", InstanceProfileName: "demo_123" })),
-    recorded("iam", form({ Action: "CreateInstanceProfile", Version: "2010-05-08", InstanceProfileName: "demo_123", Path: "/", ...iamTags(profileTags) })),
-    recorded("iam", form({ Action: "AddRoleToInstanceProfile", Version: "2010-05-08", InstanceProfileName: "demo_123", RoleName: NODE_ROLE })),
-    recorded("ec2", form({ Action: "CreateLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc", "LaunchTemplateData.ImageId": "ami-760aaa0f",
-      "LaunchTemplateData.IamInstanceProfile.Name": "demo_123", "LaunchTemplateData.NetworkInterface.1.DeviceIndex": "0", "LaunchTemplateData.NetworkInterface.1.SecurityGroupId.1": "sg-1",
-      ...tagSpec("LaunchTemplateData.TagSpecification.1", "network-interface", tags), ...tagSpec("TagSpecification.1", "launch-template", tags) })),
-    recorded("ec2", form({ Action: "CreateFleet", Version: "2016-11-15", Type: "instant", "TargetCapacitySpecification.DefaultTargetCapacityType": "on-demand",
-      "LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName": "karpenter.k8s.aws/abc", "LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version": "$Latest",
-      "LaunchTemplateConfigs.1.Overrides.1.SubnetId": "subnet-1", "LaunchTemplateConfigs.1.Overrides.1.InstanceType": "c6a.large",
-      ...tagSpec("TagSpecification.1", "instance", tags), ...tagSpec("TagSpecification.2", "volume", tags), ...tagSpec("TagSpecification.3", "fleet", tags) })),
-    recorded("ec2", form({ Action: "CreateTags", Version: "2016-11-15", "ResourceId.1": "i-1", "Tag.1.Key": "Name", "Tag.1.Value": "ip-10-0-0-1", "Tag.2.Key": "karpenter.sh/nodeclaim", "Tag.2.Value": "default-x" })),
-    recorded("sqs", { QueueUrl: `http://127.0.0.1:5000/${ACCOUNT}/${CLUSTER}`, MaxNumberOfMessages: 10 }, { target: "AmazonSQS.ReceiveMessage" }),
-    recorded("sqs", { QueueUrl: `http://127.0.0.1:5000/${ACCOUNT}/${CLUSTER}`, ReceiptHandle: "r" }, { target: "AmazonSQS.DeleteMessage" }),
+    recorded(
+      "iam",
+      form({
+        Action: "CreateInstanceProfile",
+        Version: "2010-05-08",
+        InstanceProfileName: "demo_123",
+        Path: "/",
+        ...iamTags(profileTags),
+      }),
+    ),
+    recorded(
+      "iam",
+      form({
+        Action: "AddRoleToInstanceProfile",
+        Version: "2010-05-08",
+        InstanceProfileName: "demo_123",
+        RoleName: NODE_ROLE,
+      }),
+    ),
+    recorded(
+      "ec2",
+      form({
+        Action: "CreateLaunchTemplate",
+        Version: "2016-11-15",
+        LaunchTemplateName: "karpenter.k8s.aws/abc",
+        "LaunchTemplateData.ImageId": "ami-760aaa0f",
+        "LaunchTemplateData.IamInstanceProfile.Name": "demo_123",
+        "LaunchTemplateData.NetworkInterface.1.DeviceIndex": "0",
+        "LaunchTemplateData.NetworkInterface.1.SecurityGroupId.1": "sg-1",
+        ...tagSpec("LaunchTemplateData.TagSpecification.1", "network-interface", tags),
+        ...tagSpec("TagSpecification.1", "launch-template", tags),
+      }),
+    ),
+    recorded(
+      "ec2",
+      form({
+        Action: "CreateFleet",
+        Version: "2016-11-15",
+        Type: "instant",
+        "TargetCapacitySpecification.DefaultTargetCapacityType": "on-demand",
+        "LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName": "karpenter.k8s.aws/abc",
+        "LaunchTemplateConfigs.1.LaunchTemplateSpecification.Version": "$Latest",
+        "LaunchTemplateConfigs.1.Overrides.1.SubnetId": "subnet-1",
+        "LaunchTemplateConfigs.1.Overrides.1.InstanceType": "c6a.large",
+        ...tagSpec("TagSpecification.1", "instance", tags),
+        ...tagSpec("TagSpecification.2", "volume", tags),
+        ...tagSpec("TagSpecification.3", "fleet", tags),
+      }),
+    ),
+    recorded(
+      "ec2",
+      form({
+        Action: "CreateTags",
+        Version: "2016-11-15",
+        "ResourceId.1": "i-1",
+        "Tag.1.Key": "Name",
+        "Tag.1.Value": "ip-10-0-0-1",
+        "Tag.2.Key": "karpenter.sh/nodeclaim",
+        "Tag.2.Value": "default-x",
+      }),
+    ),
+    recorded(
+      "sqs",
+      { QueueUrl: `http://127.0.0.1:5000/${ACCOUNT}/${CLUSTER}`, MaxNumberOfMessages: 10 },
+      { target: "AmazonSQS.ReceiveMessage" },
+    ),
+    recorded(
+      "sqs",
+      { QueueUrl: `http://127.0.0.1:5000/${ACCOUNT}/${CLUSTER}`, ReceiptHandle: "r" },
+      { target: "AmazonSQS.DeleteMessage" },
+    ),
     recorded("ec2", form({ Action: "TerminateInstances", Version: "2016-11-15", "InstanceId.1": "i-1" })),
-    recorded("ec2", form({ Action: "DeleteLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc" })),
+    recorded(
+      "ec2",
+      form({ Action: "DeleteLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc" }),
+    ),
     recorded("eks", "", { method: "GET", path: `/clusters/${CLUSTER}` }),
     // someone else's request (OpenTofu's fake key): not the controller's, left out
-    recorded("ec2", form({ Action: "TerminateInstances", Version: "2016-11-15", "InstanceId.1": "i-9" }), { key: "e2e-fake-access-key" }),
+    recorded("ec2", form({ Action: "TerminateInstances", Version: "2016-11-15", "InstanceId.1": "i-9" }), {
+      key: "e2e-fake-access-key",
+    }),
   ].join("\n");
 }
 
@@ -88,9 +201,19 @@ describe("IAM judge: recorded requests", () => {
   test("query, JSON and REST requests are parsed with their service, region, principal and parameters", () => {
     const calls = judgeLib.parseRecording(karpenterRecording(), "ASIACONTROLLER");
     expect(calls.map((c: any) => `${c.service}:${c.action}`)).toEqual([
-      "ec2:DescribeSubnets", "ssm:GetParameter", "iam:GetInstanceProfile", "iam:CreateInstanceProfile", "iam:AddRoleToInstanceProfile",
-      "ec2:CreateLaunchTemplate", "ec2:CreateFleet", "ec2:CreateTags", "sqs:ReceiveMessage", "sqs:DeleteMessage", "ec2:TerminateInstances",
-      "ec2:DeleteLaunchTemplate", "eks:DescribeCluster",
+      "ec2:DescribeSubnets",
+      "ssm:GetParameter",
+      "iam:GetInstanceProfile",
+      "iam:CreateInstanceProfile",
+      "iam:AddRoleToInstanceProfile",
+      "ec2:CreateLaunchTemplate",
+      "ec2:CreateFleet",
+      "ec2:CreateTags",
+      "sqs:ReceiveMessage",
+      "sqs:DeleteMessage",
+      "ec2:TerminateInstances",
+      "ec2:DeleteLaunchTemplate",
+      "eks:DescribeCluster",
     ]);
     const fleet = calls.find((c: any) => c.action === "CreateFleet");
     expect(fleet.params.LaunchTemplateConfigs[0].Overrides[0].SubnetId).toBe("subnet-1");
@@ -101,17 +224,30 @@ describe("IAM judge: recorded requests", () => {
     const calls = judgeLib.parseRecording(karpenterRecording(), "ASIACONTROLLER");
     const state = new judgeLib.ResourceState({ instances: {} });
     const all = calls.map((c: any) => judgeLib.authorizationRequests(c, { account: ACCOUNT, region: REGION, state }));
-    const fleet = all[calls.findIndex((c: any) => c.action === "CreateFleet")].map((r: any) => `${r.action} ${r.resource.replace(/^arn:aws:ec2:us-east-1:(123456789012)?:/, "")}`);
-    expect(fleet).toEqual(expect.arrayContaining([
-      "ec2:CreateFleet fleet/e2e-new-fleet", "ec2:RunInstances instance/e2e-new-instance", "ec2:CreateFleet volume/e2e-new-volume",
-      "ec2:RunInstances network-interface/e2e-new-network-interface", "ec2:CreateTags instance/e2e-new-instance",
-      "ec2:RunInstances subnet/subnet-1", "ec2:CreateFleet security-group/sg-1", "ec2:RunInstances image/ami-760aaa0f",
-      `iam:PassRole arn:aws:iam::${ACCOUNT}:role/${NODE_ROLE}`,
-    ]));
-    const lt = all[calls.findIndex((c: any) => c.action === "CreateFleet")].find((r: any) => r.resource.includes(":launch-template/"));
+    const fleet = all[calls.findIndex((c: any) => c.action === "CreateFleet")].map(
+      (r: any) => `${r.action} ${r.resource.replace(/^arn:aws:ec2:us-east-1:(123456789012)?:/, "")}`,
+    );
+    expect(fleet).toEqual(
+      expect.arrayContaining([
+        "ec2:CreateFleet fleet/e2e-new-fleet",
+        "ec2:RunInstances instance/e2e-new-instance",
+        "ec2:CreateFleet volume/e2e-new-volume",
+        "ec2:RunInstances network-interface/e2e-new-network-interface",
+        "ec2:CreateTags instance/e2e-new-instance",
+        "ec2:RunInstances subnet/subnet-1",
+        "ec2:CreateFleet security-group/sg-1",
+        "ec2:RunInstances image/ami-760aaa0f",
+        `iam:PassRole arn:aws:iam::${ACCOUNT}:role/${NODE_ROLE}`,
+      ]),
+    );
+    const lt = all[calls.findIndex((c: any) => c.action === "CreateFleet")].find((r: any) =>
+      r.resource.includes(":launch-template/"),
+    );
     expect(lt.context[`aws:ResourceTag/kubernetes.io/cluster/${CLUSTER}`]).toBe("owned");
     // the network interface's tags come from the launch template's tag specifications
-    const eni = all[calls.findIndex((c: any) => c.action === "CreateFleet")].find((r: any) => r.resource.includes("network-interface"));
+    const eni = all[calls.findIndex((c: any) => c.action === "CreateFleet")].find((r: any) =>
+      r.resource.includes("network-interface"),
+    );
     expect(eni.context["aws:RequestTag/karpenter.sh/nodepool"]).toBe("default");
   });
 
@@ -126,7 +262,10 @@ describe("IAM judge: recorded requests", () => {
     expect(ok.summary.distinct).toBeGreaterThan(20);
     // one statement removed: exactly the calls it covers are denied
     const control = await judgeLib.judge(calls, judgeLib.withoutStatement(policies, "AllowScopedDeletion"), opts);
-    expect(control.summary.denied.map((d: any) => d.action).sort()).toEqual(["ec2:DeleteLaunchTemplate", "ec2:TerminateInstances"]);
+    expect(control.summary.denied.map((d: any) => d.action).sort()).toEqual([
+      "ec2:DeleteLaunchTemplate",
+      "ec2:TerminateInstances",
+    ]);
     // the negative control the stage runs picks its statement from what allowed the run's calls
     const nc = await stage.negativeControl(calls, policies, opts);
     expect(nc.denied).toBeGreaterThan(0);
@@ -135,12 +274,21 @@ describe("IAM judge: recorded requests", () => {
 
   test("1.15's node repair by reboot: RebootInstances of a Karpenter instance of this cluster is allowed by the 1.15 policy only", async () => {
     // the stage's runs never record it (the example leaves awsFeatureGates.rebootForRepair off): judged here
-    const line = (id: string) => recorded("ec2", form({ Action: "RebootInstances", Version: "2016-11-15", "InstanceId.1": id }));
+    const line = (id: string) =>
+      recorded("ec2", form({ Action: "RebootInstances", Version: "2016-11-15", "InstanceId.1": id }));
     const calls = judgeLib.parseRecording([line("i-1"), line("i-2")].join("\n"), "ASIACONTROLLER");
-    const inventory = { instances: { "i-1": ownedTags, "i-2": { "kubernetes.io/cluster/other": "owned", "karpenter.sh/nodepool": "default" } } };
+    const inventory = {
+      instances: {
+        "i-1": ownedTags,
+        "i-2": { "kubernetes.io/cluster/other": "owned", "karpenter.sh/nodepool": "default" },
+      },
+    };
     const opts = { account: ACCOUNT, region: REGION, principal: PRINCIPAL, inventory };
     const at115 = await judgeLib.judge(calls, controllerPolicies("1.15.0"), opts);
-    expect(at115.distinct.map((d: any) => [d.resource.split("/").pop(), d.result])).toEqual([["i-1", "Allowed"], ["i-2", "ImplicitlyDenied"]]);
+    expect(at115.distinct.map((d: any) => [d.resource.split("/").pop(), d.result])).toEqual([
+      ["i-1", "Allowed"],
+      ["i-2", "ImplicitlyDenied"],
+    ]);
     expect(at115.distinct[0].allowedBy).toEqual(["AllowScopedDeletion"]);
     const at114 = await judgeLib.judge(calls, controllerPolicies("1.14.1"), opts);
     expect(at114.summary.allowed).toBe(0);
@@ -148,42 +296,85 @@ describe("IAM judge: recorded requests", () => {
 
   test("a launch tagged for another cluster is denied (conditions are evaluated, not just actions)", async () => {
     const calls = judgeLib.parseRecording(karpenterRecording("other"), "ASIACONTROLLER");
-    const res = await judgeLib.judge(calls, controllerPolicies(), { account: ACCOUNT, region: REGION, principal: PRINCIPAL, inventory: { instances: { "i-1": { "kubernetes.io/cluster/other": "owned" } } } });
+    const res = await judgeLib.judge(calls, controllerPolicies(), {
+      account: ACCOUNT,
+      region: REGION,
+      principal: PRINCIPAL,
+      inventory: { instances: { "i-1": { "kubernetes.io/cluster/other": "owned" } } },
+    });
     const denied = new Set(res.summary.denied.map((d: any) => d.action));
-    expect([...denied].sort()).toEqual(expect.arrayContaining(["ec2:CreateFleet", "ec2:CreateLaunchTemplate", "ec2:RunInstances", "ec2:TerminateInstances"]));
+    expect([...denied].sort()).toEqual(
+      expect.arrayContaining([
+        "ec2:CreateFleet",
+        "ec2:CreateLaunchTemplate",
+        "ec2:RunInstances",
+        "ec2:TerminateInstances",
+      ]),
+    );
   });
 
   test("a request to another region is denied where the policy pins aws:RequestedRegion", async () => {
-    const line = recorded("ec2", form({ Action: "DescribeInstances", Version: "2016-11-15" })).replace(`/${REGION}/`, "/eu-west-1/");
-    const res = await judgeLib.judge(judgeLib.parseRecording(line), controllerPolicies(), { account: ACCOUNT, region: REGION, principal: PRINCIPAL });
+    const line = recorded("ec2", form({ Action: "DescribeInstances", Version: "2016-11-15" })).replace(
+      `/${REGION}/`,
+      "/eu-west-1/",
+    );
+    const res = await judgeLib.judge(judgeLib.parseRecording(line), controllerPolicies(), {
+      account: ACCOUNT,
+      region: REGION,
+      principal: PRINCIPAL,
+    });
     expect(res.summary.denied.map((d: any) => d.action)).toEqual(["ec2:DescribeInstances"]);
   });
 });
 
 describe("IAM judge: resource policies the emulator does not evaluate", () => {
-  const eks = () => JSON.parse(synthApp(buildApp(Testing.app({ stackTraces: false }), { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION })).eks);
+  const eks = () =>
+    JSON.parse(
+      synthApp(buildApp(Testing.app({ stackTraces: false }), { CLUSTER_NAME: CLUSTER, AWS_REGION: REGION })).eks,
+    );
   const arn = `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`;
 
   test("the controller role's trust policy admits Pod Identity for kube-system/karpenter only", async () => {
-    const role: any = Object.values(eks().resource.aws_iam_role).find((r: any) => String(r.assume_role_policy).includes("pods.eks.amazonaws.com"));
+    const role: any = Object.values(eks().resource.aws_iam_role).find((r: any) =>
+      String(r.assume_role_policy).includes("pods.eks.amazonaws.com"),
+    );
     const trust = JSON.parse(role.assume_role_policy.replace(/\$\{aws_eks_cluster\.cluster\.arn\}/g, arn));
-    const res = await judgeLib.judgeTrustPolicy(trust, `arn:aws:iam::${ACCOUNT}:role/KarpenterControllerRole-${CLUSTER}`, { account: ACCOUNT, clusterArn: arn, namespace: "kube-system", serviceAccount: "karpenter" });
+    const res = await judgeLib.judgeTrustPolicy(
+      trust,
+      `arn:aws:iam::${ACCOUNT}:role/KarpenterControllerRole-${CLUSTER}`,
+      { account: ACCOUNT, clusterArn: arn, namespace: "kube-system", serviceAccount: "karpenter" },
+    );
     expect(res.map((c: any) => [c.case, c.result === c.want])).toEqual(res.map((c: any) => [c.case, true]));
   });
 
   test("the queue policy lets EventBridge deliver over TLS only", async () => {
     const stack = eks();
     const q = `arn:aws:sqs:${REGION}:${ACCOUNT}:${CLUSTER}`;
-    const policy = JSON.parse((Object.values(stack.resource.aws_sqs_queue_policy)[0] as any).policy.replace(/\$\{aws_sqs_queue\.[^}]+\.arn\}/g, q));
+    const policy = JSON.parse(
+      (Object.values(stack.resource.aws_sqs_queue_policy)[0] as any).policy.replace(
+        /\$\{aws_sqs_queue\.[^}]+\.arn\}/g,
+        q,
+      ),
+    );
     const res = await judgeLib.judgeQueuePolicy(policy, q, [`arn:aws:events:${REGION}:${ACCOUNT}:rule/spot`], ACCOUNT);
     expect(res.every((c: any) => c.result === c.want)).toBe(true);
   });
 
   test("a DeleteLaunchTemplate by id carries the tags the template was created with", () => {
-    const calls = judgeLib.parseRecording([
-      recorded("ec2", form({ Action: "CreateLaunchTemplate", Version: "2016-11-15", LaunchTemplateName: "karpenter.k8s.aws/abc", ...tagSpec("TagSpecification.1", "launch-template", ownedTags) })),
-      recorded("ec2", form({ Action: "DeleteLaunchTemplate", Version: "2016-11-15", LaunchTemplateId: "lt-0123" })),
-    ].join("\n"));
+    const calls = judgeLib.parseRecording(
+      [
+        recorded(
+          "ec2",
+          form({
+            Action: "CreateLaunchTemplate",
+            Version: "2016-11-15",
+            LaunchTemplateName: "karpenter.k8s.aws/abc",
+            ...tagSpec("TagSpecification.1", "launch-template", ownedTags),
+          }),
+        ),
+        recorded("ec2", form({ Action: "DeleteLaunchTemplate", Version: "2016-11-15", LaunchTemplateId: "lt-0123" })),
+      ].join("\n"),
+    );
     const state = new judgeLib.ResourceState({ launchTemplates: { "karpenter.k8s.aws/abc": { ids: ["lt-0123"] } } });
     const reqs = calls.map((c: any) => judgeLib.authorizationRequests(c, { account: ACCOUNT, region: REGION, state }));
     expect(reqs[1][0].resource).toBe(`arn:aws:ec2:${REGION}:${ACCOUNT}:launch-template/lt-0123`);
@@ -193,13 +384,39 @@ describe("IAM judge: resource policies the emulator does not evaluate", () => {
 
 describe("Karpenter stage: pure parts", () => {
   test("the controller's environment is the Deployment's, with the e2e endpoints laid over it", () => {
-    const deployment = { spec: { template: { spec: { containers: [{ name: "controller", env: [
-      { name: "CLUSTER_NAME", value: CLUSTER }, { name: "INTERRUPTION_QUEUE", value: CLUSTER },
-      { name: "SYSTEM_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
-      { name: "MEMORY_LIMIT", valueFrom: { resourceFieldRef: { containerName: "controller", divisor: "0", resource: "limits.memory" } } },
-      { name: "CPU_REQUESTS", valueFrom: { resourceFieldRef: { containerName: "controller", divisor: "1m", resource: "requests.cpu" } } },
-      { name: "KARPENTER_SERVICE", value: "karpenter" },
-    ], resources: { limits: { memory: "512Mi" }, requests: { cpu: "500m", memory: "512Mi" } } }] } } }, metadata: { namespace: "kube-system" } };
+    const deployment = {
+      spec: {
+        template: {
+          spec: {
+            containers: [
+              {
+                name: "controller",
+                env: [
+                  { name: "CLUSTER_NAME", value: CLUSTER },
+                  { name: "INTERRUPTION_QUEUE", value: CLUSTER },
+                  { name: "SYSTEM_NAMESPACE", valueFrom: { fieldRef: { fieldPath: "metadata.namespace" } } },
+                  {
+                    name: "MEMORY_LIMIT",
+                    valueFrom: {
+                      resourceFieldRef: { containerName: "controller", divisor: "0", resource: "limits.memory" },
+                    },
+                  },
+                  {
+                    name: "CPU_REQUESTS",
+                    valueFrom: {
+                      resourceFieldRef: { containerName: "controller", divisor: "1m", resource: "requests.cpu" },
+                    },
+                  },
+                  { name: "KARPENTER_SERVICE", value: "karpenter" },
+                ],
+                resources: { limits: { memory: "512Mi" }, requests: { cpu: "500m", memory: "512Mi" } },
+              },
+            ],
+          },
+        },
+      },
+      metadata: { namespace: "kube-system" },
+    };
     const { env, fromDeployment } = stage.controllerEnv(deployment, { AWS_ENDPOINT_URL: "http://127.0.0.1:1" });
     expect(env.CLUSTER_NAME).toBe(CLUSTER);
     expect(env.INTERRUPTION_QUEUE).toBe(CLUSTER);
@@ -207,21 +424,44 @@ describe("Karpenter stage: pure parts", () => {
     expect(env.MEMORY_LIMIT).toBe("536870912");
     expect(env.CPU_REQUESTS).toBe("500");
     expect(env.AWS_ENDPOINT_URL).toBe("http://127.0.0.1:1");
-    expect(fromDeployment).toEqual(["CLUSTER_NAME", "INTERRUPTION_QUEUE", "SYSTEM_NAMESPACE", "MEMORY_LIMIT", "CPU_REQUESTS", "KARPENTER_SERVICE"]);
+    expect(fromDeployment).toEqual([
+      "CLUSTER_NAME",
+      "INTERRUPTION_QUEUE",
+      "SYSTEM_NAMESPACE",
+      "MEMORY_LIMIT",
+      "CPU_REQUESTS",
+      "KARPENTER_SERVICE",
+    ]);
   });
 
   test("a NodeClaim's requirements are held against the NodePool's", () => {
-    const pool = { spec: { template: { spec: { requirements: [
-      { key: "kubernetes.io/arch", operator: "In", values: ["amd64"] },
-      { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] },
-    ] } } } };
-    const claim = (arch: string[], gen: string[]) => ({ spec: { requirements: [
-      { key: "kubernetes.io/arch", operator: "In", values: arch },
-      { key: "karpenter.k8s.aws/instance-generation", operator: "In", values: gen },
-    ] } });
+    const pool = {
+      spec: {
+        template: {
+          spec: {
+            requirements: [
+              { key: "kubernetes.io/arch", operator: "In", values: ["amd64"] },
+              { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["5"] },
+            ],
+          },
+        },
+      },
+    };
+    const claim = (arch: string[], gen: string[]) => ({
+      spec: {
+        requirements: [
+          { key: "kubernetes.io/arch", operator: "In", values: arch },
+          { key: "karpenter.k8s.aws/instance-generation", operator: "In", values: gen },
+        ],
+      },
+    });
     expect(stage.claimSatisfiesPool(claim(["amd64"], ["6", "7"]), pool)).toEqual([]);
-    expect(stage.claimSatisfiesPool(claim(["amd64", "arm64"], ["6"]), pool)).toEqual(["kubernetes.io/arch: arm64 not In [amd64]"]);
-    expect(stage.claimSatisfiesPool(claim(["amd64"], ["5"]), pool)).toEqual(["karpenter.k8s.aws/instance-generation: 5 not Gt 5"]);
+    expect(stage.claimSatisfiesPool(claim(["amd64", "arm64"], ["6"]), pool)).toEqual([
+      "kubernetes.io/arch: arm64 not In [amd64]",
+    ]);
+    expect(stage.claimSatisfiesPool(claim(["amd64"], ["5"]), pool)).toEqual([
+      "karpenter.k8s.aws/instance-generation: 5 not Gt 5",
+    ]);
   });
 
   describe("which release runs", () => {
@@ -235,14 +475,24 @@ describe("Karpenter stage: pure parts", () => {
     const tools = { "karpenter-1.14": { version: "v1.14.1" }, "karpenter-1.15": { version: "v1.15.0" } };
 
     test("a release with its own controller runs as itself", () => {
-      expect(stage.selectRelease("1.14.1", tools, versionsText)).toMatchObject({ run: "1.14.1", substitute: false, tool: "karpenter-1.14" });
-      expect(stage.selectRelease("1.15.0", tools, versionsText)).toMatchObject({ run: "1.15.0", substitute: false, tool: "karpenter-1.15" });
+      expect(stage.selectRelease("1.14.1", tools, versionsText)).toMatchObject({
+        run: "1.14.1",
+        substitute: false,
+        tool: "karpenter-1.14",
+      });
+      expect(stage.selectRelease("1.15.0", tools, versionsText)).toMatchObject({
+        run: "1.15.0",
+        substitute: false,
+        tool: "karpenter-1.15",
+      });
     });
 
     test("a blocked release runs as the built patch of its minor, saying why", () => {
       const sel = stage.selectRelease("1.15.2", tools, versionsText);
       expect(sel).toMatchObject({ requested: "1.15.2", run: "1.15.0", substitute: true, tool: "karpenter-1.15" });
-      expect(sel.why).toBe("1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy refuses (403 Forbidden).");
+      expect(sel.why).toBe(
+        "1.15.1 and 1.15.2 are blocked: they require sigs.k8s.io/karpenter v1.15.1 / v1.15.2, which the proxy refuses (403 Forbidden).",
+      );
     });
 
     test("a release nobody recorded as blocked is not stood in for: it needs its own row", () => {
@@ -254,16 +504,28 @@ describe("Karpenter stage: pure parts", () => {
     });
 
     test("a minor without a row runs nothing, blocked or not", () => {
-      expect(stage.selectRelease("1.13.1", tools, versionsText)).toMatchObject({ run: undefined, why: "scripts/tools/versions.txt has no karpenter-1.13 row" });
-      expect(stage.selectRelease("1.15.2", { "karpenter-1.14": tools["karpenter-1.14"] }, versionsText)).toMatchObject({ run: undefined, substitute: false });
+      expect(stage.selectRelease("1.13.1", tools, versionsText)).toMatchObject({
+        run: undefined,
+        why: "scripts/tools/versions.txt has no karpenter-1.13 row",
+      });
+      expect(stage.selectRelease("1.15.2", { "karpenter-1.14": tools["karpenter-1.14"] }, versionsText)).toMatchObject({
+        run: undefined,
+        substitute: false,
+      });
     });
 
     test("two syntheses of the app differ only in the release string, or the difference is named", () => {
-      const at = (v: string, policy = "p") => ({ eks: { helm_release: { k: { version: v, values: [`image: v${v}`] } }, aws_iam_policy: { c: { policy } } } });
+      const at = (v: string, policy = "p") => ({
+        eks: { helm_release: { k: { version: v, values: [`image: v${v}`] } }, aws_iam_policy: { c: { policy } } },
+      });
       expect(stage.releaseDiff(at("1.15.2"), at("1.15.0"), "1.15.2", "1.15.0")).toEqual({ diffs: [], count: 2 });
-      expect(stage.releaseDiff(at("1.15.2", "q"), at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(['eks.aws_iam_policy.c.policy: "q" vs "p"']);
+      expect(stage.releaseDiff(at("1.15.2", "q"), at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual([
+        'eks.aws_iam_policy.c.policy: "q" vs "p"',
+      ]);
       // a stack only one of them has is a difference too
-      expect(stage.releaseDiff({ ...at("1.15.2"), extra: {} }, at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual(["extra: {} vs null"]);
+      expect(stage.releaseDiff({ ...at("1.15.2"), extra: {} }, at("1.15.0"), "1.15.2", "1.15.0").diffs).toEqual([
+        "extra: {} vs null",
+      ]);
     });
   });
 

@@ -47,7 +47,12 @@ export class FakeInstallation extends Construct implements IKarpenterInstallatio
   ) {
     super(scope, id);
     this.cluster = testCluster(scope, "demo", `${id}-cluster`);
-    this.release = new Release(this, "release", { name: "karpenter", chart: "karpenter", repository: "oci://public.ecr.aws/karpenter", version });
+    this.release = new Release(this, "release", {
+      name: "karpenter",
+      chart: "karpenter",
+      repository: "oci://public.ecr.aws/karpenter",
+      version,
+    });
   }
 }
 

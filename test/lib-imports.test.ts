@@ -25,10 +25,32 @@ function specifiers(file: string): string[] {
   const source = ts.createSourceFile(file, fs.readFileSync(path.join(LIB, file), "utf8"), ts.ScriptTarget.Latest, true);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference) && ts.isStringLiteral(node.moduleReference.expression)) found.push(node.moduleReference.expression.text);
-    else if (ts.isCallExpression(node) && node.arguments.length === 1 && ts.isStringLiteral(node.arguments[0]) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(node.expression) && node.expression.text === "require"))) found.push(node.arguments[0].text);
-    else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) found.push(node.argument.literal.text);
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text);
+    else if (
+      ts.isImportEqualsDeclaration(node) &&
+      ts.isExternalModuleReference(node.moduleReference) &&
+      ts.isStringLiteral(node.moduleReference.expression)
+    )
+      found.push(node.moduleReference.expression.text);
+    else if (
+      ts.isCallExpression(node) &&
+      node.arguments.length === 1 &&
+      ts.isStringLiteral(node.arguments[0]) &&
+      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
+        (ts.isIdentifier(node.expression) && node.expression.text === "require"))
+    )
+      found.push(node.arguments[0].text);
+    else if (
+      ts.isImportTypeNode(node) &&
+      ts.isLiteralTypeNode(node.argument) &&
+      ts.isStringLiteral(node.argument.literal)
+    )
+      found.push(node.argument.literal.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -45,7 +67,14 @@ function resolve(from: string, spec: string): string | undefined {
 /** The import graph of lib/: each file and the lib/ files it imports. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  for (const f of libFiles()) graph.set(f, [...new Set(specifiers(f).map((s) => resolve(f, s)).filter((t): t is string => t !== undefined))]);
+  for (const f of libFiles())
+    graph.set(f, [
+      ...new Set(
+        specifiers(f)
+          .map((s) => resolve(f, s))
+          .filter((t): t is string => t !== undefined),
+      ),
+    ]);
   return graph;
 }
 
@@ -97,7 +126,9 @@ function allowedImports(): Map<string, readonly string[] | "any"> {
   for (const line of section.split("\n")) {
     const cells = line.split("|").map((c) => c.trim());
     // | `core/` | what it holds | `versions/`, … |
-    const folder = /^`([a-z-]+)\/`$/.exec(cells[1] ?? "")?.[1] ?? (cells[1] === "`cli.ts`, `cli-api.ts`, `index.ts`" ? "(root)" : undefined);
+    const folder =
+      /^`([a-z-]+)\/`$/.exec(cells[1] ?? "")?.[1] ??
+      (cells[1] === "`cli.ts`, `cli-api.ts`, `index.ts`" ? "(root)" : undefined);
     if (folder === undefined || cells.length < 4) continue;
     const may = cells[3];
     rules.set(folder, may === "any" ? "any" : may === "—" ? [] : [...may.matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1]));
@@ -121,7 +152,16 @@ describe("lib/ import graph", () => {
   });
 
   test("a cycle is caught", () => {
-    expect(cycles(new Map([["a.ts", ["b.ts"]], ["b.ts", ["c.ts"]], ["c.ts", ["a.ts"]], ["d.ts", ["a.ts"]]]))).toEqual([["a.ts", "b.ts", "c.ts"]]);
+    expect(
+      cycles(
+        new Map([
+          ["a.ts", ["b.ts"]],
+          ["b.ts", ["c.ts"]],
+          ["c.ts", ["a.ts"]],
+          ["d.ts", ["a.ts"]],
+        ]),
+      ),
+    ).toEqual([["a.ts", "b.ts", "c.ts"]]);
   });
 
   test("lib/README.md names every folder of lib/ in its table", () => {
@@ -137,7 +177,9 @@ describe("lib/ import graph", () => {
       for (const t of targets) {
         const to = folderOf(t);
         if (to === from || may === "any" || may?.includes(to)) continue;
-        breaking.push(`${file} → ${t} (${from}/ may import ${may === undefined ? "nothing: not in the table" : may.map((m) => `${m}/`).join(", ") || "nothing"})`);
+        breaking.push(
+          `${file} → ${t} (${from}/ may import ${may === undefined ? "nothing: not in the table" : may.map((m) => `${m}/`).join(", ") || "nothing"})`,
+        );
       }
     }
     expect(breaking).toEqual([]);

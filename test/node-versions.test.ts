@@ -7,7 +7,8 @@ import * as semver from "semver";
 
 const REPO = path.join(__dirname, "..");
 const engines: string = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).engines.node;
-const lockEngines: string = JSON.parse(fs.readFileSync(path.join(REPO, "package-lock.json"), "utf8")).packages[""].engines.node;
+const lockEngines: string = JSON.parse(fs.readFileSync(path.join(REPO, "package-lock.json"), "utf8")).packages[""]
+  .engines.node;
 const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
 const section = readme.split(/^## Node versions\n/m)[1]?.split(/^## /m)[0] ?? "";
 const script = fs.readFileSync(path.join(REPO, "scripts", "node-versions.sh"), "utf8");

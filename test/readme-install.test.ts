@@ -34,12 +34,16 @@ function specs(commands: string[]): Record<string, string> {
 
 const tarball = `${pkg.name}-${pkg.version}.tgz`;
 
-test.each(["Installation", "Use it in your own app"])("README %s installs the peer dependencies at package.json's ranges, and the packed tarball", (section) => {
-  const commands = installs(section);
-  const asked = specs(commands);
-  for (const [name, range] of Object.entries(pkg.peerDependencies as Record<string, string>)) expect([name, asked[name]]).toEqual([name, range]);
-  expect(commands.some((c) => c.includes(`/${tarball}`))).toBe(true);
-});
+test.each(["Installation", "Use it in your own app"])(
+  "README %s installs the peer dependencies at package.json's ranges, and the packed tarball",
+  (section) => {
+    const commands = installs(section);
+    const asked = specs(commands);
+    for (const [name, range] of Object.entries(pkg.peerDependencies as Record<string, string>))
+      expect([name, asked[name]]).toEqual([name, range]);
+    expect(commands.some((c) => c.includes(`/${tarball}`))).toBe(true);
+  },
+);
 
 test("README Use it in your own app installs the dev tools at this repository's ranges", () => {
   const asked = specs(installs("Use it in your own app"));

@@ -81,7 +81,8 @@ export function referenceFileRequirement(file: string): Requirement {
 /** The conformance harness, which also reads the reference (so both are needed). */
 export function harnessRequirement(): Requirement {
   const harness = conformanceHarness();
-  if (!fs.existsSync(harness)) return { what: "the conformance harness ../shared/conformance/check.cjs", at: harness, present: false };
+  if (!fs.existsSync(harness))
+    return { what: "the conformance harness ../shared/conformance/check.cjs", at: harness, present: false };
   return referenceRequirement();
 }
 

@@ -34,14 +34,23 @@ class SkipReporter {
       }
     }
     // with -t or a single test focused, jest reports the tests it left out as skipped: those are the user's choice
-    const filtered = Boolean(this.globalConfig.testNamePattern) || results.testResults.some((f) => f.testResults.some((t) => t.status === "focused"));
+    const filtered =
+      Boolean(this.globalConfig.testNamePattern) ||
+      results.testResults.some((f) => f.testResults.some((t) => t.status === "focused"));
     const lines = [];
     for (const r of byReason.values()) {
-      lines.push(`SKIP: ${r.count} test${r.count === 1 ? " needs" : "s need"} ${r.what} (not found at ${r.at}): ${[...r.files].sort().join(", ")}`);
+      lines.push(
+        `SKIP: ${r.count} test${r.count === 1 ? " needs" : "s need"} ${r.what} (not found at ${r.at}): ${[...r.files].sort().join(", ")}`,
+      );
     }
-    if (byReason.size) lines.push("  (../shared is the folder beside the checkout; CDKTF_EKS_KARPENTER_SHARED or KARPENTER_REFERENCE point elsewhere)");
+    if (byReason.size)
+      lines.push(
+        "  (../shared is the folder beside the checkout; CDKTF_EKS_KARPENTER_SHARED or KARPENTER_REFERENCE point elsewhere)",
+      );
     if (unexplained.length && !filtered) {
-      lines.push(`SKIP: ${unexplained.length} test${unexplained.length === 1 ? "" : "s"} skipped in the code without a reason (use describeIf/testIf of test/reference.ts, which names it):`);
+      lines.push(
+        `SKIP: ${unexplained.length} test${unexplained.length === 1 ? "" : "s"} skipped in the code without a reason (use describeIf/testIf of test/reference.ts, which names it):`,
+      );
       lines.push(...unexplained.map((u) => `  ${u}`));
     }
     if (!lines.length) return;
@@ -49,7 +58,9 @@ class SkipReporter {
     if (isCi()) {
       const n = [...byReason.values()].reduce((a, r) => a + r.count, 0) + (filtered ? 0 : unexplained.length);
       if (n > 0) {
-        this.error = new Error(`${n} test(s) skipped under CI=true: CI checks out ../shared beside the repo, so nothing may skip there`);
+        this.error = new Error(
+          `${n} test(s) skipped under CI=true: CI checks out ../shared beside the repo, so nothing may skip there`,
+        );
         process.stderr.write(`FAIL: ${this.error.message}\n`);
       }
     } else {

@@ -2,7 +2,14 @@ import { Annotations, App, Fn, TerraformStack, TerraformVariable } from "cdktf";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
-import { Ec2NodeClass, gettingStartedAdoption, IKarpenterCluster, Karpenter, KarpenterCluster, NodePool } from "../../lib";
+import {
+  Ec2NodeClass,
+  gettingStartedAdoption,
+  IKarpenterCluster,
+  Karpenter,
+  KarpenterCluster,
+  NodePool,
+} from "../../lib";
 
 /**
  * Takes over a Karpenter that the official getting-started guide installed on an existing cluster
@@ -48,7 +55,11 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
   new KubernetesProvider(nodes, "kubernetes", { ...endpoint, exec: [exec] });
   // the guide pins the AMI (`al2023@${ALIAS_VERSION}`): another alias drifts every node to other AMIs
   const aliasVersion = env.ALIAS_VERSION;
-  const nodeClass = new Ec2NodeClass(nodes, "default-node-class", { name: "default", karpenter, amiSelectorTerms: [{ alias: `al2023@${aliasVersion || "latest"}` }] });
+  const nodeClass = new Ec2NodeClass(nodes, "default-node-class", {
+    name: "default",
+    karpenter,
+    amiSelectorTerms: [{ alias: `al2023@${aliasVersion || "latest"}` }],
+  });
   nodeClass.manifest.importFrom("apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default");
   if (!aliasVersion) {
     Annotations.of(nodeClass).addWarning(
@@ -79,7 +90,11 @@ function kubernetesAccess(cluster: IKarpenterCluster, region: string) {
   return {
     host: cluster.endpoint,
     clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
-    exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region] },
+    exec: {
+      apiVersion: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region],
+    },
   };
 }
 
@@ -99,7 +114,9 @@ export function compactValidationMessage(message: string): string {
     byText.set(e[2], [...(byText.get(e[2]) ?? []), e[1]]);
   }
   const shown = [...byText].map(([text, where]) =>
-    where.length === 1 ? `  [${where[0]}] ${text}` : `  ${text}\n    (from ${where.length} constructs: ${where.slice(0, 3).join(", ")}${where.length > 3 ? ", …" : ""})`,
+    where.length === 1
+      ? `  [${where[0]}] ${text}`
+      : `  ${text}\n    (from ${where.length} constructs: ${where.slice(0, 3).join(", ")}${where.length > 3 ? ", …" : ""})`,
   );
   return [m[1], ...shown, ...(m[3] ? ["", m[3].trim()] : [])].join("\n");
 }

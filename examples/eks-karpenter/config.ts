@@ -56,29 +56,56 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   const region = get("AWS_REGION", DEFAULTS.region);
   const stateRegion = get("STATE_REGION", region);
   // AWS's shape, not a list (new regions appear): the library refuses the provider's region at synth alike, naming the provider
-  for (const [name, value] of [["AWS_REGION", region], ["STATE_REGION", stateRegion]]) {
-    if (!/^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/.test(value)) {
-      throw new Error(`${name}: ${JSON.stringify(value)} is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1`);
+  for (const [name, value] of [
+    ["AWS_REGION", region],
+    ["STATE_REGION", stateRegion],
+  ]) {
+    if (
+      !/^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/.test(
+        value,
+      )
+    ) {
+      throw new Error(
+        `${name}: ${JSON.stringify(value)} is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1`,
+      );
     }
   }
-  const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs).split(",").map((c) => c.trim()).filter((c) => c !== "");
+  const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs)
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
   for (const cidr of publicAccessCidrs) {
-    if (!/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) || cidr.split("/")[0].split(".").some((o) => Number(o) > 255)) {
+    if (
+      !/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) ||
+      cidr
+        .split("/")[0]
+        .split(".")
+        .some((o) => Number(o) > 255)
+    ) {
       throw new Error(`PUBLIC_ACCESS_CIDRS: ${JSON.stringify(cidr)} is not an IPv4 CIDR such as 203.0.113.0/24`);
     }
   }
   const inflate = get("INFLATE_REPLICAS", DEFAULTS.inflateReplicas);
-  if (!/^\d+$/.test(inflate)) throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
+  if (!/^\d+$/.test(inflate))
+    throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
   const karpenterVersion = get("KARPENTER_VERSION", DEFAULTS.karpenterVersion);
   const kubernetesVersion = get("KUBERNETES_VERSION", defaultKubernetesVersion(karpenterVersion));
-  if (!/^1\.\d+$/.test(kubernetesVersion)) throw new Error(`KUBERNETES_VERSION: ${JSON.stringify(kubernetesVersion)} is not an EKS version such as 1.34`);
+  if (!/^1\.\d+$/.test(kubernetesVersion))
+    throw new Error(`KUBERNETES_VERSION: ${JSON.stringify(kubernetesVersion)} is not an EKS version such as 1.34`);
   // EKS allows 100 characters; the IAM role names derived from it (KarpenterControllerRole-<name>) allow 40
   if (!/^[0-9A-Za-z][A-Za-z0-9\-_]{0,39}$/.test(clusterName)) {
-    throw new Error(`CLUSTER_NAME: ${JSON.stringify(clusterName)} is not an EKS cluster name of at most 40 characters (letters, digits, '-' or '_', starting with a letter or digit; longer names overflow the 64-character IAM role names derived from it)`);
+    throw new Error(
+      `CLUSTER_NAME: ${JSON.stringify(clusterName)} is not an EKS cluster name of at most 40 characters (letters, digits, '-' or '_', starting with a letter or digit; longer names overflow the 64-character IAM role names derived from it)`,
+    );
   }
   const stateBucket = env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined;
-  if (stateBucket !== undefined && !(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) && !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket))) {
-    throw new Error(`STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit)`);
+  if (
+    stateBucket !== undefined &&
+    !(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) && !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket))
+  ) {
+    throw new Error(
+      `STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit)`,
+    );
   }
   const allowUnverifiedVersion = readBool(env, "KARPENTER_UNVERIFIED_VERSION");
   // the library's message names its prop (allowUnverifiedVersion); a user of this app sets a variable
@@ -113,7 +140,9 @@ function defaultKubernetesVersion(karpenterVersion: string): string {
   } catch {
     return DEFAULTS.kubernetesVersion; // a bad KARPENTER_VERSION is reported by the Karpenter construct, with its field
   }
-  return Number(newest.split(".")[1]) < Number(DEFAULTS.kubernetesVersion.split(".")[1]) ? newest : DEFAULTS.kubernetesVersion;
+  return Number(newest.split(".")[1]) < Number(DEFAULTS.kubernetesVersion.split(".")[1])
+    ? newest
+    : DEFAULTS.kubernetesVersion;
 }
 
 /** True for a release of the same major as `newest` and a newer minor (`1.16.0` against `1.15.0`); a new major is the construct's to refuse. */

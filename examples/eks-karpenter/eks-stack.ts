@@ -39,7 +39,13 @@ export class EksStack extends TerraformStack {
       name: `${config.clusterName}-cluster`.slice(0, 64),
       assumeRolePolicy: JSON.stringify({
         Version: "2012-10-17",
-        Statement: [{ Effect: "Allow", Principal: { Service: "eks.amazonaws.com" }, Action: ["sts:AssumeRole", "sts:TagSession"] }],
+        Statement: [
+          {
+            Effect: "Allow",
+            Principal: { Service: "eks.amazonaws.com" },
+            Action: ["sts:AssumeRole", "sts:TagSession"],
+          },
+        ],
       }),
     });
     const clusterPolicy = new IamRolePolicyAttachment(this, "cluster-policy", {
@@ -89,7 +95,11 @@ export class EksStack extends TerraformStack {
       kubernetes: {
         host: eks.endpoint,
         clusterCaCertificate: Fn.base64decode(eks.certificateAuthority.get(0).data),
-        exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", config.region] },
+        exec: {
+          apiVersion: "client.authentication.k8s.io/v1beta1",
+          command: "aws",
+          args: ["eks", "get-token", "--cluster-name", eks.name, "--region", config.region],
+        },
       },
     });
 
@@ -109,6 +119,8 @@ export class EksStack extends TerraformStack {
 
     new TerraformOutput(this, "cluster_name", { value: eks.name });
     new TerraformOutput(this, "kubernetes_version", { value: eks.version });
-    new TerraformOutput(this, "kubeconfig_command", { value: `aws eks update-kubeconfig --region ${config.region} --name ${eks.name}` });
+    new TerraformOutput(this, "kubeconfig_command", {
+      value: `aws eks update-kubeconfig --region ${config.region} --name ${eks.name}`,
+    });
   }
 }

@@ -81,7 +81,11 @@ export class Network extends Construct {
       vpcId: this.vpc.id,
       tags: { Name: `${props.clusterName}-public` },
     });
-    const eip = new Eip(this, "nat-ip", { domain: "vpc", tags: { Name: `${props.clusterName}-nat` }, dependsOn: [igw] });
+    const eip = new Eip(this, "nat-ip", {
+      domain: "vpc",
+      tags: { Name: `${props.clusterName}-nat` },
+      dependsOn: [igw],
+    });
     const nat = new NatGateway(this, "nat", {
       allocationId: eip.id,
       subnetId: this.publicSubnets[0].id,
@@ -93,11 +97,27 @@ export class Network extends Construct {
       tags: { Name: `${props.clusterName}-private` },
     });
     // separate aws_route resources: inline routes in JSON must spell out every route attribute
-    new Route(this, "public-default-route", { routeTableId: publicRoutes.id, destinationCidrBlock: "0.0.0.0/0", gatewayId: igw.id });
-    new Route(this, "private-default-route", { routeTableId: privateRoutes.id, destinationCidrBlock: "0.0.0.0/0", natGatewayId: nat.id });
-    this.publicSubnets.forEach((s, i) => new RouteTableAssociation(this, `public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }));
-    this.privateSubnets.forEach((s, i) => new RouteTableAssociation(this, `private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }));
+    new Route(this, "public-default-route", {
+      routeTableId: publicRoutes.id,
+      destinationCidrBlock: "0.0.0.0/0",
+      gatewayId: igw.id,
+    });
+    new Route(this, "private-default-route", {
+      routeTableId: privateRoutes.id,
+      destinationCidrBlock: "0.0.0.0/0",
+      natGatewayId: nat.id,
+    });
+    this.publicSubnets.forEach(
+      (s, i) =>
+        new RouteTableAssociation(this, `public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }),
+    );
+    this.privateSubnets.forEach(
+      (s, i) =>
+        new RouteTableAssociation(this, `private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }),
+    );
     const provider = props.provider;
-    if (provider) for (const c of this.node.findAll()) if (c instanceof TerraformResource || c instanceof TerraformDataSource) c.provider = provider;
+    if (provider)
+      for (const c of this.node.findAll())
+        if (c instanceof TerraformResource || c instanceof TerraformDataSource) c.provider = provider;
   }
 }

@@ -45,7 +45,13 @@ export class KarpenterNodesStack extends TerraformStack {
     new KubernetesProvider(this, "kubernetes", {
       host: cluster.endpoint,
       clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
-      exec: [{ apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", config.region] }],
+      exec: [
+        {
+          apiVersion: "client.authentication.k8s.io/v1beta1",
+          command: "aws",
+          args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", config.region],
+        },
+      ],
     });
 
     this.nodeClass = new Ec2NodeClass(this, "default-node-class", { name: "default", karpenter });
@@ -70,7 +76,9 @@ export class KarpenterNodesStack extends TerraformStack {
     });
 
     if (!Number.isInteger(config.inflateReplicas) || config.inflateReplicas < 0) {
-      throw new Error(`inflateReplicas (INFLATE_REPLICAS): ${config.inflateReplicas} is not a whole number of replicas`);
+      throw new Error(
+        `inflateReplicas (INFLATE_REPLICAS): ${config.inflateReplicas} is not a whole number of replicas`,
+      );
     }
     this.inflate = new DeploymentV1(this, "inflate", {
       metadata: { name: "inflate", namespace: "default" },

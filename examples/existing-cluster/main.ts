@@ -48,16 +48,27 @@ function migrate(scope: Construct, karpenter: Karpenter, yamlText: string): void
   // role: v1 nodes use the Karpenter node role (Karpenter manages the instance profile) instead of the old instanceProfile
   const result = convertLegacyManifests(yamlText, { role: karpenter.nodeRoleName, version: karpenter.version });
   const built = new Map<string, Construct>();
-  const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(scope, `class-${c.name}`, { ...c.props, karpenter })]));
+  const classes = new Map(
+    result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(scope, `class-${c.name}`, { ...c.props, karpenter })]),
+  );
   for (const [name, c] of classes) built.set(`EC2NodeClass/${name}`, c);
   for (const p of result.nodePools) {
     // a pool whose input named no node class is left out; its action note says what to add
     if (!p.nodeClassRef) continue;
-    built.set(`NodePool/${p.name}`, new NodePool(scope, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter }));
+    built.set(
+      `NodePool/${p.name}`,
+      new NodePool(scope, `pool-${p.name}`, {
+        ...p.props,
+        nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef,
+        karpenter,
+      }),
+    );
   }
   for (const o of result.objects) {
     const on = built.get(`${o.kind}/${o.name}`) ?? scope;
-    for (const n of o.notes) if (n.level === "action") Annotations.of(on).addWarning(`converted ${o.kind}/${o.name}: ${n.field}: ${n.message}`);
+    for (const n of o.notes)
+      if (n.level === "action")
+        Annotations.of(on).addWarning(`converted ${o.kind}/${o.name}: ${n.field}: ${n.message}`);
   }
 }
 
@@ -66,7 +77,11 @@ function kubernetesAccess(cluster: IKarpenterCluster, region: string) {
   return {
     host: cluster.endpoint,
     clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
-    exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region] },
+    exec: {
+      apiVersion: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", region],
+    },
   };
 }
 

@@ -19,8 +19,12 @@ export interface FleetConfig {
  */
 export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
   const regions = (env.FLEET_REGIONS || "us-east-1,eu-west-1").split(",").map((r) => r.trim());
-  if (regions.some((r) => !/^[a-z]{2}(-[a-z]+)+-\d$/.test(r))) throw new Error(`FLEET_REGIONS: ${env.FLEET_REGIONS} is not a comma-separated list of AWS regions such as us-east-1,eu-west-1`);
-  if (new Set(regions).size !== regions.length) throw new Error(`FLEET_REGIONS: ${env.FLEET_REGIONS} names a region twice (one cluster per region)`);
+  if (regions.some((r) => !/^[a-z]{2}(-[a-z]+)+-\d$/.test(r)))
+    throw new Error(
+      `FLEET_REGIONS: ${env.FLEET_REGIONS} is not a comma-separated list of AWS regions such as us-east-1,eu-west-1`,
+    );
+  if (new Set(regions).size !== regions.length)
+    throw new Error(`FLEET_REGIONS: ${env.FLEET_REGIONS} names a region twice (one cluster per region)`);
   const prefix = env.FLEET_NAME_PREFIX || "karpenter-fleet";
   return {
     clusters: regions.map((region) => ({ name: `${prefix}-${region}`, region })),

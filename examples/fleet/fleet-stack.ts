@@ -26,7 +26,9 @@ export class FleetStack extends TerraformStack {
         }),
     );
     for (const c of this.clusters) {
-      new TerraformOutput(this, `${c.node.id}_kubeconfig_command`, { value: `aws eks update-kubeconfig --region ${c.region} --name ${c.cluster.clusterName}` });
+      new TerraformOutput(this, `${c.node.id}_kubeconfig_command`, {
+        value: `aws eks update-kubeconfig --region ${c.region} --name ${c.cluster.clusterName}`,
+      });
     }
   }
 }

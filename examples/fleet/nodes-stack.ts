@@ -22,9 +22,19 @@ export class FleetNodesStack extends TerraformStack {
         alias: c.node.id.replace(/-/g, "_"),
         host: cluster.endpoint,
         clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
-        exec: [{ apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", c.region] }],
+        exec: [
+          {
+            apiVersion: "client.authentication.k8s.io/v1beta1",
+            command: "aws",
+            args: ["eks", "get-token", "--cluster-name", cluster.clusterName, "--region", c.region],
+          },
+        ],
       });
-      const nodeClass = new Ec2NodeClass(this, `${c.node.id}-node-class`, { name: "default", karpenter, kubernetesProvider: kubernetes });
+      const nodeClass = new Ec2NodeClass(this, `${c.node.id}-node-class`, {
+        name: "default",
+        karpenter,
+        kubernetesProvider: kubernetes,
+      });
       // the pool takes its class's Kubernetes provider
       const nodePool = new NodePool(this, `${c.node.id}-node-pool`, {
         name: "default",

@@ -61,7 +61,13 @@ export class RegionCluster extends Construct {
       name: `${clusterName}-cluster`.slice(0, 64),
       assumeRolePolicy: JSON.stringify({
         Version: "2012-10-17",
-        Statement: [{ Effect: "Allow", Principal: { Service: "eks.amazonaws.com" }, Action: ["sts:AssumeRole", "sts:TagSession"] }],
+        Statement: [
+          {
+            Effect: "Allow",
+            Principal: { Service: "eks.amazonaws.com" },
+            Action: ["sts:AssumeRole", "sts:TagSession"],
+          },
+        ],
       }),
     });
     const clusterPolicy = new IamRolePolicyAttachment(this, "cluster-policy", {
@@ -111,7 +117,11 @@ export class RegionCluster extends Construct {
       kubernetes: {
         host: eks.endpoint,
         clusterCaCertificate: Fn.base64decode(eks.certificateAuthority.get(0).data),
-        exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] },
+        exec: {
+          apiVersion: "client.authentication.k8s.io/v1beta1",
+          command: "aws",
+          args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region],
+        },
       },
     });
     this.karpenter = new Karpenter(this, "karpenter", {

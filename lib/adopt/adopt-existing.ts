@@ -11,14 +11,25 @@ import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { KarpenterNodeRole } from "../aws/karpenter-node-role";
 import type { KarpenterControllerRole } from "../aws/karpenter-controller-role";
 import type { InterruptionQueue } from "../aws/interruption-queue";
-import type { KarpenterControllerRoleOptions, KarpenterExistingInterruptionQueue, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import type {
+  KarpenterControllerRoleOptions,
+  KarpenterExistingInterruptionQueue,
+  KarpenterInterruptionQueueOptions,
+  KarpenterNodeRoleOptions,
+} from "../aws/karpenter-options";
 import { awsContext } from "../aws-api/aws-context";
 import { isPlainMap } from "../core/deep-merge";
 import { countLegacyReplacement } from "../aws-api/iam-quotas";
 import { checkName } from "../aws-api/names";
 import { NAME_RULES, nameRuleText } from "../aws-api/resource-names";
 import { isUnresolved } from "../core/tokens";
-import { AdoptedControllerRole, AdoptedInterruptionQueue, AdoptedNodeRole, InterruptionEventKey, KarpenterAdoption } from "./karpenter-adoption";
+import {
+  AdoptedControllerRole,
+  AdoptedInterruptionQueue,
+  AdoptedNodeRole,
+  InterruptionEventKey,
+  KarpenterAdoption,
+} from "./karpenter-adoption";
 import { ADOPTION } from "../core/prop-keys";
 import type { ControllerIdentity } from "../aws/controller-role-spec";
 
@@ -33,7 +44,13 @@ import type { ControllerIdentity } from "../aws/controller-role-spec";
  */
 
 const ADOPT_KEYS: readonly string[] = ADOPTION;
-const EVENT_KEYS: readonly InterruptionEventKey[] = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
+const EVENT_KEYS: readonly InterruptionEventKey[] = [
+  "ScheduledChange",
+  "SpotInterruption",
+  "Rebalance",
+  "InstanceStateChange",
+  "CapacityReservation",
+];
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
 
@@ -70,50 +87,137 @@ export interface AdoptionTargets {
  * the install's own options (another role or queue name, a role of your own, IRSA with an association,
  * no queue or an existing one with an adopted queue, a rule for an event the version has no rule for)
  */
-export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | undefined, options: InstallOptions, minor: number): InstallOptions {
+export function adoptedOptions(
+  scope: IConstruct,
+  given: KarpenterAdoption | undefined,
+  options: InstallOptions,
+  minor: number,
+): InstallOptions {
   if (given === undefined) return options;
   const adopt: KarpenterAdoption = given;
-  if (!isPlainMap(given)) throw new KarpenterValidationError(scope, "adopt", adopt, "an object { nodeRole?, controllerRole?, interruptionQueue?, helm? }, e.g. gettingStartedAdoption({ clusterName, version, podIdentityAssociationId })");
-  const extra = Object.keys(adopt).find((k) => !ADOPT_KEYS.includes(k) && (adopt as Record<string, unknown>)[k] !== undefined);
-  if (extra !== undefined) throw new KarpenterValidationError(scope, `adopt.${extra}`, (adopt as Record<string, unknown>)[extra], `not a key of adopt (it would be ignored): the keys are { ${ADOPT_KEYS.map((k) => `${k}?`).join(", ")} }`);
-  if (adopt.helm !== undefined && typeof adopt.helm !== "boolean") throw new KarpenterValidationError(scope, "adopt.helm", adopt.helm, "true (adopt the running releases) or false");
+  if (!isPlainMap(given))
+    throw new KarpenterValidationError(
+      scope,
+      "adopt",
+      adopt,
+      "an object { nodeRole?, controllerRole?, interruptionQueue?, helm? }, e.g. gettingStartedAdoption({ clusterName, version, podIdentityAssociationId })",
+    );
+  const extra = Object.keys(adopt).find(
+    (k) => !ADOPT_KEYS.includes(k) && (adopt as Record<string, unknown>)[k] !== undefined,
+  );
+  if (extra !== undefined)
+    throw new KarpenterValidationError(
+      scope,
+      `adopt.${extra}`,
+      (adopt as Record<string, unknown>)[extra],
+      `not a key of adopt (it would be ignored): the keys are { ${ADOPT_KEYS.map((k) => `${k}?`).join(", ")} }`,
+    );
+  if (adopt.helm !== undefined && typeof adopt.helm !== "boolean")
+    throw new KarpenterValidationError(scope, "adopt.helm", adopt.helm, "true (adopt the running releases) or false");
   const cluster = options.clusterNameLiteral;
-  if (adopt.clusterName !== undefined && cluster !== undefined && !isUnresolved(adopt.clusterName) && adopt.clusterName !== cluster) {
-    throw new KarpenterValidationError(scope, "adopt.clusterName", adopt.clusterName, `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`);
+  if (
+    adopt.clusterName !== undefined &&
+    cluster !== undefined &&
+    !isUnresolved(adopt.clusterName) &&
+    adopt.clusterName !== cluster
+  ) {
+    throw new KarpenterValidationError(
+      scope,
+      "adopt.clusterName",
+      adopt.clusterName,
+      `the name of this install's cluster, "${cluster}": the adopted resources belong to another cluster's install`,
+    );
   }
-  if (adopt.version !== undefined && options.version !== undefined && !isUnresolved(adopt.version) && adopt.version !== options.version) {
+  if (
+    adopt.version !== undefined &&
+    options.version !== undefined &&
+    !isUnresolved(adopt.version) &&
+    adopt.version !== options.version
+  ) {
     Annotations.of(scope).addWarning(
       `adopt.version: the existing install runs Karpenter ${adopt.version} and this install's version is ${options.version}: the takeover deploy also moves the CRDs and the controller to ${options.version}. Set version: "${adopt.version}" for the takeover and change it in a later deploy (docs/adopting.md)`,
     );
   }
-  if (adopt.namespace !== undefined && options.namespace !== undefined && !isUnresolved(adopt.namespace) && !isUnresolved(options.namespace) && adopt.namespace !== options.namespace) {
-    throw new KarpenterValidationError(scope, "namespace", options.namespace, `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`);
+  if (
+    adopt.namespace !== undefined &&
+    options.namespace !== undefined &&
+    !isUnresolved(adopt.namespace) &&
+    !isUnresolved(options.namespace) &&
+    adopt.namespace !== options.namespace
+  ) {
+    throw new KarpenterValidationError(
+      scope,
+      "namespace",
+      options.namespace,
+      `the namespace of the adopted install, "${adopt.namespace}" (adopt.namespace): the running karpenter release and its Pod Identity association are there, and a release in another namespace would be a second controller`,
+    );
   }
 
   let { nodeRole, controllerRole, interruptionQueue } = options;
   if (adopt.nodeRole !== undefined) {
     const a = checkRole(scope, "nodeRole", adopt.nodeRole, ["roleName", "attachedPolicies", "accessEntry"]);
     // a string "false" would be truthy: an import of an access entry that does not exist fails the plan
-    if (a.accessEntry !== undefined && typeof a.accessEntry !== "boolean") throw new KarpenterValidationError(scope, "adopt.nodeRole.accessEntry", a.accessEntry, "true (the role has an EKS access entry: it is imported) or false (aws-auth mapping only: an entry is created)");
-    if (nodeRole?.existingRole) throw new KarpenterValidationError(scope, "nodeRole.existingRole", nodeRole.existingRole, "not with adopt.nodeRole: an adopted role is imported and managed by this install; a role of your own is left alone (drop one of them)");
+    if (a.accessEntry !== undefined && typeof a.accessEntry !== "boolean")
+      throw new KarpenterValidationError(
+        scope,
+        "adopt.nodeRole.accessEntry",
+        a.accessEntry,
+        "true (the role has an EKS access entry: it is imported) or false (aws-auth mapping only: an entry is created)",
+      );
+    if (nodeRole?.existingRole)
+      throw new KarpenterValidationError(
+        scope,
+        "nodeRole.existingRole",
+        nodeRole.existingRole,
+        "not with adopt.nodeRole: an adopted role is imported and managed by this install; a role of your own is left alone (drop one of them)",
+      );
     nodeRole = { ...nodeRole, roleName: sameName(scope, "nodeRole.roleName", nodeRole?.roleName, a.roleName) };
   }
   if (adopt.controllerRole !== undefined) {
-    const a = checkRole<AdoptedControllerRole>(scope, "controllerRole", adopt.controllerRole, ["roleName", "attachedPolicies", "podIdentityAssociationId"]);
+    const a = checkRole<AdoptedControllerRole>(scope, "controllerRole", adopt.controllerRole, [
+      "roleName",
+      "attachedPolicies",
+      "podIdentityAssociationId",
+    ]);
     if (a.podIdentityAssociationId !== undefined && options.identity?.type === "irsa") {
-      throw new KarpenterValidationError(scope, "adopt.controllerRole.podIdentityAssociationId", a.podIdentityAssociationId, 'not with identity { type: "irsa" }: an IRSA install has no Pod Identity association (delete the association after the move, or keep Pod Identity)');
+      throw new KarpenterValidationError(
+        scope,
+        "adopt.controllerRole.podIdentityAssociationId",
+        a.podIdentityAssociationId,
+        'not with identity { type: "irsa" }: an IRSA install has no Pod Identity association (delete the association after the move, or keep Pod Identity)',
+      );
     }
-    if (a.podIdentityAssociationId !== undefined && !isUnresolved(a.podIdentityAssociationId) && !/^a-[0-9a-z]{17}$/.test(a.podIdentityAssociationId)) {
-      throw new KarpenterValidationError(scope, "adopt.controllerRole.podIdentityAssociationId", a.podIdentityAssociationId, "an EKS Pod Identity association ID: a- and 17 lower-case letters or digits (aws eks list-pod-identity-associations)");
+    if (
+      a.podIdentityAssociationId !== undefined &&
+      !isUnresolved(a.podIdentityAssociationId) &&
+      !/^a-[0-9a-z]{17}$/.test(a.podIdentityAssociationId)
+    ) {
+      throw new KarpenterValidationError(
+        scope,
+        "adopt.controllerRole.podIdentityAssociationId",
+        a.podIdentityAssociationId,
+        "an EKS Pod Identity association ID: a- and 17 lower-case letters or digits (aws eks list-pod-identity-associations)",
+      );
     }
-    controllerRole = { ...controllerRole, roleName: sameName(scope, "controllerRole.roleName", controllerRole?.roleName, a.roleName) };
+    controllerRole = {
+      ...controllerRole,
+      roleName: sameName(scope, "controllerRole.roleName", controllerRole?.roleName, a.roleName),
+    };
   }
   if (adopt.interruptionQueue !== undefined) {
     const a = checkQueue(scope, adopt.interruptionQueue, minor);
     if (interruptionQueue === undefined || "existingQueueName" in interruptionQueue) {
-      throw new KarpenterValidationError(scope, "adopt.interruptionQueue", a.queueName, "only with a queue this install creates (InterruptionQueueConfig.create(), the default): with InterruptionQueueConfig.disabled() or .existing() nothing is created, so nothing is imported");
+      throw new KarpenterValidationError(
+        scope,
+        "adopt.interruptionQueue",
+        a.queueName,
+        "only with a queue this install creates (InterruptionQueueConfig.create(), the default): with InterruptionQueueConfig.disabled() or .existing() nothing is created, so nothing is imported",
+      );
     }
-    interruptionQueue = { ...interruptionQueue, queueName: sameName(scope, "interruptionQueue.queueName", interruptionQueue.queueName, a.queueName) };
+    interruptionQueue = {
+      ...interruptionQueue,
+      queueName: sameName(scope, "interruptionQueue.queueName", interruptionQueue.queueName, a.queueName),
+    };
   }
   return { ...options, nodeRole, controllerRole, interruptionQueue };
 }
@@ -126,7 +230,8 @@ export function adoptedOptions(scope: IConstruct, given: KarpenterAdoption | und
 export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: AdoptionTargets): void {
   // the account and region of the install's AWS provider (its resources all use the one of the access entry)
   const ctx = awsContext(scope, t.nodeRole.accessEntry.provider);
-  const policyArn = (nameOrArn: string) => (nameOrArn.startsWith("arn:") ? nameOrArn : `arn:${ctx.partition}:iam::${ctx.accountId}:policy/${nameOrArn}`);
+  const policyArn = (nameOrArn: string) =>
+    nameOrArn.startsWith("arn:") ? nameOrArn : `arn:${ctx.partition}:iam::${ctx.accountId}:policy/${nameOrArn}`;
   const clusterName = t.cluster.clusterName;
 
   if (adopt.nodeRole) {
@@ -134,14 +239,20 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     const role = t.nodeRole.role!;
     importInto(role, a.roleName);
     // by name, or by the AWS-managed policy's ARN (arn:<partition>:iam::aws:policy/<name>)
-    const attached = new Set((a.attachedPolicies ?? []).map((p) => /^arn:[^:]+:iam::aws:policy\/(.+)$/.exec(p)?.[1] ?? p));
+    const attached = new Set(
+      (a.attachedPolicies ?? []).map((p) => /^arn:[^:]+:iam::aws:policy\/(.+)$/.exec(p)?.[1] ?? p),
+    );
     // the attachments of the version's AWS-managed policies: their ARNs end in the literal policy name
     for (const att of t.nodeRole.policyAttachments) {
       const name = /:iam::aws:policy\/(.+)$/.exec(String(att.policyArnInput))?.[1];
       if (name !== undefined && attached.has(name)) importInto(att, `${a.roleName}/${att.policyArnInput}`);
     }
     // the ID is known at plan: built from the name, not read from the role being imported
-    if (a.accessEntry) importInto(t.nodeRole.accessEntry, `${clusterName}:arn:${ctx.partition}:iam::${ctx.accountId}:role/${a.roleName}`);
+    if (a.accessEntry)
+      importInto(
+        t.nodeRole.accessEntry,
+        `${clusterName}:arn:${ctx.partition}:iam::${ctx.accountId}:role/${a.roleName}`,
+      );
   }
 
   if (adopt.controllerRole) {
@@ -150,7 +261,9 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     const literalName = (policy: IamPolicy) => {
       const name = policy.nameInput;
       if (name !== undefined && !isUnresolved(name)) return name;
-      return suffix !== undefined && !isUnresolved(suffix) ? `KarpenterController${policy.node.id.replace(/^policy-/, "")}Policy-${suffix}` : undefined;
+      return suffix !== undefined && !isUnresolved(suffix)
+        ? `KarpenterController${policy.node.id.replace(/^policy-/, "")}Policy-${suffix}`
+        : undefined;
     };
     adoptControllerRole(scope, adopt.controllerRole, t.controllerRole, clusterName, policyArn, literalName);
   }
@@ -169,7 +282,12 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
       const name = a.ruleNames?.[key];
       if (name === undefined) {
         // the capacity-reservation rule exists from Karpenter 1.10: an older install has none to duplicate
-        if (!(key === "CapacityReservation" && adoptedMinor(adopt.version) !== undefined && adoptedMinor(adopt.version)! < 10)) created.push(key);
+        if (!(
+          key === "CapacityReservation" &&
+          adoptedMinor(adopt.version) !== undefined &&
+          adoptedMinor(adopt.version)! < 10
+        ))
+          created.push(key);
         return;
       }
       // a rule's name forces replacement: the install takes the existing one
@@ -187,7 +305,12 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
   }
 
   if (importsAdded(t)) {
-    scope.node.addValidation(new ValidateTerraformVersion(">=1.6", "adopt: the import IDs are expressions over data sources and variables, which Terraform accepts in import blocks from 1.6."));
+    scope.node.addValidation(
+      new ValidateTerraformVersion(
+        ">=1.6",
+        "adopt: the import IDs are expressions over data sources and variables, which Terraform accepts in import blocks from 1.6.",
+      ),
+    );
   }
 
   if (adopt.helm !== false) {
@@ -215,7 +338,11 @@ function adoptControllerRole(
   literalName: (p: IamPolicy) => string | undefined,
 ): void {
   importInto(role.role, a.roleName);
-  const byGroup = new Map(role.node.children.filter((c): c is IamRolePolicyAttachment => c instanceof IamRolePolicyAttachment).map((c) => [c.node.id.replace(/^attachment-/, ""), c]));
+  const byGroup = new Map(
+    role.node.children
+      .filter((c): c is IamRolePolicyAttachment => c instanceof IamRolePolicyAttachment)
+      .map((c) => [c.node.id.replace(/^attachment-/, ""), c]),
+  );
   const attached = a.attachedPolicies ?? [];
   const ours = new Set<string>();
   const imported = new Set<IamRolePolicyAttachment>();
@@ -235,9 +362,16 @@ function adoptControllerRole(
     }
   }
   const legacy = attached.filter((p) => !ours.has(p));
-  const free = role.policies.map((p) => byGroup.get(p.node.id.replace(/^policy-/, ""))).filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
+  const free = role.policies
+    .map((p) => byGroup.get(p.node.id.replace(/^policy-/, "")))
+    .filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
   if (legacy.length > free.length) {
-    throw new KarpenterValidationError(scope, "adopt.controllerRole.attachedPolicies", attached, `at most ${free.length} polic${free.length === 1 ? "y" : "ies"} this install does not create (${legacy.join(", ")} are ${legacy.length}): each legacy policy is detached by replacing one new attachment; detach the others by hand`);
+    throw new KarpenterValidationError(
+      scope,
+      "adopt.controllerRole.attachedPolicies",
+      attached,
+      `at most ${free.length} polic${free.length === 1 ? "y" : "ies"} this install does not create (${legacy.join(", ")} are ${legacy.length}): each legacy policy is detached by replacing one new attachment; detach the others by hand`,
+    );
   }
   const hosts = free.slice(free.length - legacy.length).reverse();
   const others = [...byGroup.values()].filter((x) => !hosts.includes(x));
@@ -266,7 +400,9 @@ function policyNameOfArn(arn: string): string | undefined {
 /** Whether any resource of the install got an import block. */
 function importsAdded(t: AdoptionTargets): boolean {
   const parts: IConstruct[] = [t.nodeRole, t.controllerRole, ...(t.interruptionQueue ? [t.interruptionQueue] : [])];
-  return parts.some((p) => p.node.findAll().some((c) => c instanceof TerraformResource && c.toMetadata().imports !== undefined));
+  return parts.some((p) =>
+    p.node.findAll().some((c) => c instanceof TerraformResource && c.toMetadata().imports !== undefined),
+  );
 }
 
 /** An `import` block for `resource`, through the provider the resource uses. */
@@ -274,45 +410,123 @@ function importInto(resource: TerraformResource, id: string): void {
   resource.importFrom(id, resource.provider);
 }
 
-function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(scope: IConstruct, field: string, a: T, keys: string[]): T {
+function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
+  scope: IConstruct,
+  field: string,
+  a: T,
+  keys: string[],
+): T {
   const path = `adopt.${field}`;
-  if (!isPlainMap(a)) throw new KarpenterValidationError(scope, path, a, `an object { ${keys.map((k, i) => (i === 0 ? k : `${k}?`)).join(", ")} }`);
+  if (!isPlainMap(a))
+    throw new KarpenterValidationError(
+      scope,
+      path,
+      a,
+      `an object { ${keys.map((k, i) => (i === 0 ? k : `${k}?`)).join(", ")} }`,
+    );
   const extra = Object.keys(a).find((k) => !keys.includes(k) && (a as Record<string, unknown>)[k] !== undefined);
-  if (extra !== undefined) throw new KarpenterValidationError(scope, `${path}.${extra}`, (a as Record<string, unknown>)[extra], `not a key of ${path}: the keys are ${keys.join(", ")}`);
-  if (typeof a.roleName !== "string") throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
-  checkName(scope, `${path}.roleName`, a.roleName, NAME_RULES.iamRole.max, NAME_RULES.iamRole.pattern, nameRuleText("iamRole"));
+  if (extra !== undefined)
+    throw new KarpenterValidationError(
+      scope,
+      `${path}.${extra}`,
+      (a as Record<string, unknown>)[extra],
+      `not a key of ${path}: the keys are ${keys.join(", ")}`,
+    );
+  if (typeof a.roleName !== "string")
+    throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
+  checkName(
+    scope,
+    `${path}.roleName`,
+    a.roleName,
+    NAME_RULES.iamRole.max,
+    NAME_RULES.iamRole.pattern,
+    nameRuleText("iamRole"),
+  );
   const policies = a.attachedPolicies;
   if (policies !== undefined && Array.isArray(policies) && policies.length === 1 && Token.isUnresolved(policies)) {
     // a list token: how many attachments are imported, and which are replaced, is decided at synth
-    throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list written out in the app (each element may be a reference): which attachments are imported and which legacy policies are detached is decided at synth");
+    throw new KarpenterValidationError(
+      scope,
+      `${path}.attachedPolicies`,
+      policies,
+      "a list written out in the app (each element may be a reference): which attachments are imported and which legacy policies are detached is decided at synth",
+    );
   }
   if (policies !== undefined && (!Array.isArray(policies) || policies.some((p) => typeof p !== "string" || p === ""))) {
-    throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, "a list of policy names (or ARNs) attached to the role now");
+    throw new KarpenterValidationError(
+      scope,
+      `${path}.attachedPolicies`,
+      policies,
+      "a list of policy names (or ARNs) attached to the role now",
+    );
   }
   // one policy twice (also as name and ARN) would import one attachment into two resources
   const key = (p: string) => (isUnresolved(p) ? p : (policyNameOfArn(p) ?? p));
   const twice = policies?.find((p, i) => policies.findIndex((q) => key(q) === key(p)) !== i);
-  if (twice !== undefined) throw new KarpenterValidationError(scope, `${path}.attachedPolicies`, policies, `each attached policy once: ${twice} is listed twice (by name or ARN)`);
+  if (twice !== undefined)
+    throw new KarpenterValidationError(
+      scope,
+      `${path}.attachedPolicies`,
+      policies,
+      `each attached policy once: ${twice} is listed twice (by name or ARN)`,
+    );
   return a;
 }
 
 function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: number): AdoptedInterruptionQueue {
   const path = "adopt.interruptionQueue";
-  if (!isPlainMap(a) || typeof a.queueName !== "string") throw new KarpenterValidationError(scope, path, a, "an object { queueName, ruleNames?, targetId? }");
-  checkName(scope, `${path}.queueName`, a.queueName, NAME_RULES.sqsQueue.max, NAME_RULES.sqsQueue.pattern, nameRuleText("sqsQueue", a.queueName));
+  if (!isPlainMap(a) || typeof a.queueName !== "string")
+    throw new KarpenterValidationError(scope, path, a, "an object { queueName, ruleNames?, targetId? }");
+  checkName(
+    scope,
+    `${path}.queueName`,
+    a.queueName,
+    NAME_RULES.sqsQueue.max,
+    NAME_RULES.sqsQueue.pattern,
+    nameRuleText("sqsQueue", a.queueName),
+  );
   if (a.ruleNames !== undefined) {
-    if (!isPlainMap(a.ruleNames)) throw new KarpenterValidationError(scope, `${path}.ruleNames`, a.ruleNames, `an object from event (${EVENT_KEYS.join(", ")}) to the existing rule's name`);
+    if (!isPlainMap(a.ruleNames))
+      throw new KarpenterValidationError(
+        scope,
+        `${path}.ruleNames`,
+        a.ruleNames,
+        `an object from event (${EVENT_KEYS.join(", ")}) to the existing rule's name`,
+      );
     for (const [key, name] of Object.entries(a.ruleNames)) {
       if (name === undefined) continue;
-      if (!EVENT_KEYS.includes(key as InterruptionEventKey)) throw new KarpenterValidationError(scope, `${path}.ruleNames.${key}`, name, `an event of ${EVENT_KEYS.join(", ")}`);
+      if (!EVENT_KEYS.includes(key as InterruptionEventKey))
+        throw new KarpenterValidationError(
+          scope,
+          `${path}.ruleNames.${key}`,
+          name,
+          `an event of ${EVENT_KEYS.join(", ")}`,
+        );
       if (key === "CapacityReservation" && minor < 10) {
-        throw new KarpenterValidationError(scope, `${path}.ruleNames.${key}`, name, "a rule this version installs: the capacity-reservation rule exists from Karpenter 1.10 (delete the old rule, or install 1.10 or newer)");
+        throw new KarpenterValidationError(
+          scope,
+          `${path}.ruleNames.${key}`,
+          name,
+          "a rule this version installs: the capacity-reservation rule exists from Karpenter 1.10 (delete the old rule, or install 1.10 or newer)",
+        );
       }
-      checkName(scope, `${path}.ruleNames.${key}`, name, NAME_RULES.eventRule.max, NAME_RULES.eventRule.pattern, nameRuleText("eventRule"));
+      checkName(
+        scope,
+        `${path}.ruleNames.${key}`,
+        name,
+        NAME_RULES.eventRule.max,
+        NAME_RULES.eventRule.pattern,
+        nameRuleText("eventRule"),
+      );
     }
   }
   if (a.targetId !== undefined && (typeof a.targetId !== "string" || !/^[\w.-]{1,64}$/.test(a.targetId))) {
-    throw new KarpenterValidationError(scope, `${path}.targetId`, a.targetId, "an EventBridge target ID: 1 to 64 letters, digits, '.', '-' and '_'");
+    throw new KarpenterValidationError(
+      scope,
+      `${path}.targetId`,
+      a.targetId,
+      "an EventBridge target ID: 1 to 64 letters, digits, '.', '-' and '_'",
+    );
   }
   return a;
 }
@@ -322,7 +536,12 @@ function sameName(scope: IConstruct, field: string, given: string | undefined, a
   // a token on either side is compared by Terraform: a name that differs at plan shows as a replacement there
   if (given !== undefined && (isUnresolved(given) || isUnresolved(adopted))) return given;
   if (given !== undefined && given !== adopted) {
-    throw new KarpenterValidationError(scope, field, given, `the adopted name "${adopted}" (adopt.${field}) or unset: an existing ${field.startsWith("interruption") ? "queue" : "role"} is imported under its own name (a new name would replace it)`);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      given,
+      `the adopted name "${adopted}" (adopt.${field}) or unset: an existing ${field.startsWith("interruption") ? "queue" : "role"} is imported under its own name (a new name would replace it)`,
+    );
   }
   return adopted;
 }

@@ -12,7 +12,8 @@ import { nodeRolePolicyNames } from "../aws/node-role-policies";
  */
 
 /** The interruption events whose EventBridge rules can be adopted by name (keys of the library's rules). */
-export type InterruptionEventKey = "ScheduledChange" | "SpotInterruption" | "Rebalance" | "InstanceStateChange" | "CapacityReservation";
+export type InterruptionEventKey =
+  "ScheduledChange" | "SpotInterruption" | "Rebalance" | "InstanceStateChange" | "CapacityReservation";
 
 /** The node role that exists, for {@link KarpenterAdoption.nodeRole}. */
 export interface AdoptedNodeRole {
@@ -168,18 +169,35 @@ export interface GettingStartedAdoptionProps {
 export function gettingStartedAdoption(props: GettingStartedAdoptionProps): KarpenterAdoption {
   const where = "gettingStartedAdoption";
   const c = props.clusterName;
-  if (typeof c !== "string" || c === "") throw new KarpenterValidationError(where, "clusterName", c, "the cluster name the guide was run with");
+  if (typeof c !== "string" || c === "")
+    throw new KarpenterValidationError(where, "clusterName", c, "the cluster name the guide was run with");
   const version = resolveKarpenterVersion(where, props.version);
   if (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "") {
-    throw new KarpenterValidationError(where, "podIdentityAssociationId", props.podIdentityAssociationId, "the ID of eksctl's Pod Identity association (a-…): aws eks list-pod-identity-associations --cluster-name <cluster> --namespace kube-system --service-account karpenter");
+    throw new KarpenterValidationError(
+      where,
+      "podIdentityAssociationId",
+      props.podIdentityAssociationId,
+      "the ID of eksctl's Pod Identity association (a-…): aws eks list-pod-identity-associations --cluster-name <cluster> --namespace kube-system --service-account karpenter",
+    );
   }
-  const policies = version.minor < 9 ? [`KarpenterControllerPolicy-${c}`] : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
+  const policies =
+    version.minor < 9
+      ? [`KarpenterControllerPolicy-${c}`]
+      : upstreamPolicyGroups(version).map((g) => `KarpenterController${g}Policy-${c}`);
   return {
     clusterName: c,
     version: version.full,
     namespace: props.namespace ?? "kube-system",
-    nodeRole: { roleName: `KarpenterNodeRole-${c}`, attachedPolicies: nodeRolePolicyNames(version), accessEntry: props.nodeAccessEntry ?? false },
-    controllerRole: { roleName: `${c}-karpenter`, attachedPolicies: policies, podIdentityAssociationId: props.podIdentityAssociationId },
+    nodeRole: {
+      roleName: `KarpenterNodeRole-${c}`,
+      attachedPolicies: nodeRolePolicyNames(version),
+      accessEntry: props.nodeAccessEntry ?? false,
+    },
+    controllerRole: {
+      roleName: `${c}-karpenter`,
+      attachedPolicies: policies,
+      podIdentityAssociationId: props.podIdentityAssociationId,
+    },
     interruptionQueue: { queueName: c, ruleNames: props.ruleNames },
     helm: true,
   };
@@ -239,9 +257,21 @@ export interface TerraformAwsEksModuleAdoptionProps {
  */
 export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdoptionProps): KarpenterAdoption {
   const where = "terraformAwsEksModuleAdoption";
-  if (![19, 20, 21].includes(props.major)) throw new KarpenterValidationError(where, "major", props.major, "19, 20 or 21 (the major version of terraform-aws-modules/eks/aws//modules/karpenter)");
+  if (![19, 20, 21].includes(props.major))
+    throw new KarpenterValidationError(
+      where,
+      "major",
+      props.major,
+      "19, 20 or 21 (the major version of terraform-aws-modules/eks/aws//modules/karpenter)",
+    );
   for (const field of ["clusterName", "nodeRoleName", "controllerRoleName"] as const) {
-    if (typeof props[field] !== "string" || props[field] === "") throw new KarpenterValidationError(where, field, props[field], "the name from the module's state (terraform state show)");
+    if (typeof props[field] !== "string" || props[field] === "")
+      throw new KarpenterValidationError(
+        where,
+        field,
+        props[field],
+        "the name from the module's state (terraform state show)",
+      );
   }
   const association = props.createdPodIdentityAssociation ?? props.major === 21;
   if (association && (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "")) {
@@ -257,7 +287,11 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
     clusterName: props.clusterName,
     nodeRole: {
       roleName: props.nodeRoleName,
-      attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, ...(props.cniPolicy === false ? [] : ["AmazonEKS_CNI_Policy"])],
+      attachedPolicies: [
+        "AmazonEKSWorkerNodePolicy",
+        ecr,
+        ...(props.cniPolicy === false ? [] : ["AmazonEKS_CNI_Policy"]),
+      ],
       accessEntry: props.major !== 19,
     },
     controllerRole: {
@@ -273,7 +307,15 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
 /** The managed policies of the 1.9+ getting-started template of version `v` (the library's groups with a queue). */
 function upstreamPolicyGroups(v: ReturnType<typeof resolveKarpenterVersion>): string[] {
   const s = "x";
-  return controllerPolicyGroups(v, { partition: s, region: s, account: s, clusterName: s, clusterArn: s, nodeRoleArn: s, queueArn: s }).map((g) => g.key);
+  return controllerPolicyGroups(v, {
+    partition: s,
+    region: s,
+    account: s,
+    clusterName: s,
+    clusterArn: s,
+    nodeRoleArn: s,
+    queueArn: s,
+  }).map((g) => g.key);
 }
 
 /**

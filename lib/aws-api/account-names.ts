@@ -56,7 +56,11 @@ const records = new WeakMap<IConstruct, Recorded>();
  * paths, the name and the prop to set.
  * @param advice replaces "set <field> to a name unique in the account" in the error
  */
-export function recordAccountNames(construct: IConstruct, names: (Omit<AccountWideName, "literal"> & { literal: string | undefined })[], advice?: string): void {
+export function recordAccountNames(
+  construct: IConstruct,
+  names: (Omit<AccountWideName, "literal"> & { literal: string | undefined })[],
+  advice?: string,
+): void {
   const known = names.filter((n): n is AccountWideName => n.literal !== undefined);
   if (known.length === 0) return;
   records.set(construct, { names: known, owner: construct, fieldOf: (f) => f, advice });
@@ -86,9 +90,11 @@ function nameIndex(scope: IConstruct): { order: Map<IConstruct, number>; byName:
   return appIndex(scope, REGISTRY, () => {
     const recorded = new Set(registered<IConstruct>(scope, REGISTRY).filter(attached));
     const order = new Map<IConstruct, number>();
-    if (recorded.size > 1) for (const c of scope.node.root.node.findAll()) if (recorded.has(c)) order.set(c, order.size);
+    if (recorded.size > 1)
+      for (const c of scope.node.root.node.findAll()) if (recorded.has(c)) order.set(c, order.size);
     const byName = new Map<string, IConstruct[]>();
-    for (const c of order.keys()) for (const n of records.get(c)!.names) byName.set(nameKey(n), [...(byName.get(nameKey(n)) ?? []), c]);
+    for (const c of order.keys())
+      for (const n of records.get(c)!.names) byName.set(nameKey(n), [...(byName.get(nameKey(n)) ?? []), c]);
     return { order, byName };
   });
 }
@@ -100,14 +106,21 @@ function clashes(construct: IConstruct): KarpenterValidationError[] {
   if (position === undefined) return [];
   const byField = new Map<string, { names: Set<string>; others: Set<string>; accountsUnknown: boolean }>();
   for (const n of mine.names) {
-    const earlier = [...new Set(index.byName.get(nameKey(n)) ?? [])].filter((c) => index.order.get(c)! < position).map((c) => records.get(c)!);
+    const earlier = [...new Set(index.byName.get(nameKey(n)) ?? [])]
+      .filter((c) => index.order.get(c)! < position)
+      .map((c) => records.get(c)!);
     for (const other of earlier) {
-      if (other.owner === mine.owner || mine.reportedElsewhere?.(other.owner) || other.reportedElsewhere?.(mine.owner)) continue;
+      if (other.owner === mine.owner || mine.reportedElsewhere?.(other.owner) || other.reportedElsewhere?.(mine.owner))
+        continue;
       for (const o of other.names) {
         if (nameKey(o) !== nameKey(n)) continue;
         const [a, b] = [awsLocation(n.resource).account, awsLocation(o.resource).account];
         if (a !== undefined && b !== undefined && a !== b) continue;
-        const entry = byField.get(n.field) ?? { names: new Set<string>(), others: new Set<string>(), accountsUnknown: false };
+        const entry = byField.get(n.field) ?? {
+          names: new Set<string>(),
+          others: new Set<string>(),
+          accountsUnknown: false,
+        };
         byField.set(n.field, entry);
         entry.names.add(`${n.kind} "${n.literal}"`);
         entry.others.add(`${other.owner.node.path} (${other.fieldOf(o.field)})`);
@@ -148,7 +161,9 @@ export function recordSpotServiceLinkedRole(role: TerraformResource): void {
  * (creating the role twice there is an error, so a second one can never be added to silence a warning).
  * @param resource a resource or data source of the account (e.g. the cluster of a NodePool's install)
  */
-export function createsSpotServiceLinkedRoleFor(resource: IConstruct & { readonly provider?: TerraformResource["provider"] }): boolean {
+export function createsSpotServiceLinkedRoleFor(
+  resource: IConstruct & { readonly provider?: TerraformResource["provider"] },
+): boolean {
   const account = awsLocation(resource).account;
   return registered<TerraformResource>(resource, SPOT_ROLES)
     .filter(attached)

@@ -15,7 +15,8 @@ import { addSynthCheck } from "../core/synth-checks";
  * are added every year, and a list in a released library would refuse the newest ones.
  */
 export const REGION_NAME = {
-  pattern: /^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/,
+  pattern:
+    /^[a-z]{2,4}(?:-(?:gov|iso[a-z]?|[a-z]{2}))?-(?:north|south|east|west|central|northeast|northwest|southeast|southwest)-[1-9]\d?$/,
   text: "an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1, cn-north-1 or eu-isoe-west-1",
 } as const;
 
@@ -72,9 +73,15 @@ class AwsContextConstruct extends Construct implements AwsContext {
  * with exactly one entry, or else from the ARN of the role the provider assumes; undefined when
  * neither is a literal.
  */
-export function awsLocation(resource: IConstruct & { readonly provider?: TerraformProvider }): { region?: string; account?: string } {
+export function awsLocation(resource: IConstruct & { readonly provider?: TerraformProvider }): {
+  region?: string;
+  account?: string;
+} {
   const stack = TerraformStack.of(resource);
-  const provider = (resource.provider ?? stackIndex(stack).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
+  const provider = (resource.provider ??
+    stackIndex(stack)
+      .providers.get("aws")
+      ?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
   // by provider type: importing the class only for this check would load it on every synth
   if (!TerraformProvider.isTerraformProvider(provider) || provider.terraformResourceType !== "aws") return {};
   const literal = (v: string | undefined) => (typeof v === "string" && !isUnresolved(v) ? v : undefined);
@@ -82,7 +89,10 @@ export function awsLocation(resource: IConstruct & { readonly provider?: Terrafo
   const pinned = Array.isArray(allowed) && allowed.length === 1 ? literal(allowed[0]) : undefined;
   const assumed = provider.assumeRole;
   const roleArn = literal(Array.isArray(assumed) ? assumed[0]?.roleArn : undefined);
-  return { region: literal(provider.region), account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined) };
+  return {
+    region: literal(provider.region),
+    account: pinned ?? (roleArn ? /^arn:[^:]+:iam::(\d{12}):/.exec(roleArn)?.[1] : undefined),
+  };
 }
 
 /**
@@ -90,9 +100,13 @@ export function awsLocation(resource: IConstruct & { readonly provider?: Terrafo
  * Terraform, and so is a provider with `skipRegionValidation` (a region its owner vouches for).
  */
 function regionProblems(scope: IConstruct, given: TerraformProvider | undefined): KarpenterValidationError[] {
-  const provider = (given ?? stackIndex(TerraformStack.of(scope)).providers.get("aws")?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
+  const provider = (given ??
+    stackIndex(TerraformStack.of(scope))
+      .providers.get("aws")
+      ?.find((c) => c.alias === undefined)) as AwsProvider | undefined;
   const region: unknown = provider?.region;
-  if (provider === undefined || region === undefined || isUnresolved(region) || provider.skipRegionValidation === true) return [];
+  if (provider === undefined || region === undefined || isUnresolved(region) || provider.skipRegionValidation === true)
+    return [];
   if (typeof region === "string" && REGION_NAME.pattern.test(region)) return [];
   return [
     new KarpenterValidationError(

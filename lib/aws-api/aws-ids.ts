@@ -7,6 +7,12 @@
  */
 
 /** A subnet ID such as `subnet-0123abcd`. */
-export const SUBNET_ID = { pattern: /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/, text: "a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd" } as const;
+export const SUBNET_ID = {
+  pattern: /^subnet-(?:[0-9a-f]{8}|[0-9a-f]{17})$/,
+  text: "a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd",
+} as const;
 /** A security group ID such as `sg-0123abcd`. */
-export const SECURITY_GROUP_ID = { pattern: /^sg-(?:[0-9a-f]{8}|[0-9a-f]{17})$/, text: "a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd" } as const;
+export const SECURITY_GROUP_ID = {
+  pattern: /^sg-(?:[0-9a-f]{8}|[0-9a-f]{17})$/,
+  text: "a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd",
+} as const;

@@ -32,7 +32,10 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     const index = oncePerPass(stack, () => attachmentsByRole(stack));
     const count = index.counts.get(role) ?? 0;
     const legacy = index.transient.get(role) ?? 0;
-    const during = legacy > 0 ? ` (during the apply: ${legacy} adopted legacy polic${legacy === 1 ? "y stays" : "ies stay"} attached until the new policies are)` : "";
+    const during =
+      legacy > 0
+        ? ` (during the apply: ${legacy} adopted legacy polic${legacy === 1 ? "y stays" : "ies stay"} attached until the new policies are)`
+        : "";
     const { default: quota, max } = MANAGED_POLICIES_PER_ROLE;
     const shown = count > quota ? shownRole(scope, index.all, roleName, role) : "";
     if (count > max) {
@@ -74,7 +77,11 @@ export function attributeQuota(child: IConstruct, owner: IConstruct, prefix: str
 }
 
 /** The constructs of a stack, and how many policy attachments each role (by resolved reference) has. */
-function attachmentsByRole(stack: TerraformStack): { all: IConstruct[]; counts: Map<string, number>; transient: Map<string, number> } {
+function attachmentsByRole(stack: TerraformStack): {
+  all: IConstruct[];
+  counts: Map<string, number>;
+  transient: Map<string, number>;
+} {
   const all = stack.node.findAll();
   const counts = new Map<string, number>();
   const transient = new Map<string, number>();

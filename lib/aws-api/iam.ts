@@ -25,8 +25,14 @@ export function policyJson(statements: IamStatementJson[], id?: string): string 
 }
 
 /** A trust policy letting one principal assume the role with `actions`, optionally under conditions. */
-export function trustPolicyJson(principal: { [kind: string]: string }, actions: StringOrList, condition?: IamStatementJson["Condition"]): string {
-  return policyJson([{ Effect: "Allow", Principal: principal, Action: actions, ...(condition ? { Condition: condition } : {}) }]);
+export function trustPolicyJson(
+  principal: { [kind: string]: string },
+  actions: StringOrList,
+  condition?: IamStatementJson["Condition"],
+): string {
+  return policyJson([
+    { Effect: "Allow", Principal: principal, Action: actions, ...(condition ? { Condition: condition } : {}) },
+  ]);
 }
 
 /**
@@ -44,9 +50,17 @@ export function awsManagedPolicyArn(partition: string, name: string): string {
  * prefix keeps the addresses a construct already deployed, e.g. none for SystemNodeGroup). The role
  * gets the managed-policy quota check (see iam-quotas), reported on `quotaField`.
  */
-export function attachPolicies(scope: Construct, roleName: string, policies: { key: string; arn: string }[], idPrefix = "attachment-", quotaField = "additionalPolicyArns"): IamRolePolicyAttachment[] {
+export function attachPolicies(
+  scope: Construct,
+  roleName: string,
+  policies: { key: string; arn: string }[],
+  idPrefix = "attachment-",
+  quotaField = "additionalPolicyArns",
+): IamRolePolicyAttachment[] {
   checkManagedPolicyQuota(scope, roleName, quotaField);
-  return policies.map((p) => new IamRolePolicyAttachment(scope, `${idPrefix}${p.key}`, { role: roleName, policyArn: p.arn }));
+  return policies.map(
+    (p) => new IamRolePolicyAttachment(scope, `${idPrefix}${p.key}`, { role: roleName, policyArn: p.arn }),
+  );
 }
 
 /** Policy size as IAM counts it (whitespace excluded), for a document whose strings are literal. */

@@ -23,14 +23,24 @@ import { TAG_LIMITS, tagCharacterProblem, TagReceiver } from "./tag-rules";
  * @param receivers the resources that get the tags and the API of each (the message names those that refuse a tag)
  * @throws KarpenterValidationError naming `tags["<key>"]` and showing the tag's value (the message says when the key is the problem, and which APIs refuse it)
  */
-export function checkTags(scope: IConstruct, tags: Record<string, string> | undefined, receivers: readonly TagReceiver[], field = "tags"): void {
+export function checkTags(
+  scope: IConstruct,
+  tags: Record<string, string> | undefined,
+  receivers: readonly TagReceiver[],
+  field = "tags",
+): void {
   if (tags === undefined || Token.isUnresolved(tags)) return;
   if (tags === null || typeof tags !== "object" || Array.isArray(tags)) {
     throw new KarpenterValidationError(scope, field, tags, "a map of tag keys to string values");
   }
   const entries = Object.entries(tags);
   if (entries.length > TAG_LIMITS.maxTags) {
-    throw new KarpenterValidationError(scope, field, `${entries.length} tags`, `at most ${TAG_LIMITS.maxTags} tags per resource (AWS limit)`);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      `${entries.length} tags`,
+      `at most ${TAG_LIMITS.maxTags} tags per resource (AWS limit)`,
+    );
   }
   const problems = new Problems();
   for (const [key, value] of entries) {
@@ -38,11 +48,28 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
     if (!Token.isUnresolved(key)) {
       const length = [...key].length;
       if (length === 0 || length > TAG_LIMITS.keyLength) {
-        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is ${length === 0 ? "empty" : `${length} characters long`}: a tag key has 1 to ${TAG_LIMITS.keyLength} characters`)));
+        problems.add(
+          new KarpenterValidationError(
+            scope,
+            where,
+            value,
+            keyText(
+              key,
+              `is ${length === 0 ? "empty" : `${length} characters long`}: a tag key has 1 to ${TAG_LIMITS.keyLength} characters`,
+            ),
+          ),
+        );
         continue;
       }
       if (/^aws:/i.test(key)) {
-        problems.add(new KarpenterValidationError(scope, where, value, keyText(key, `is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`)));
+        problems.add(
+          new KarpenterValidationError(
+            scope,
+            where,
+            value,
+            keyText(key, `is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`),
+          ),
+        );
         continue;
       }
     }
@@ -53,8 +80,13 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
     }
     let why: string | undefined;
     if (typeof value !== "string") why = `a string tag value, got ${typeName(value)}`;
-    else if ([...value].length > TAG_LIMITS.valueLength) why = `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`;
-    const chars = tagCharacterProblem(Token.isUnresolved(key) ? undefined : key, typeof value === "string" && why === undefined ? value : undefined, receivers);
+    else if ([...value].length > TAG_LIMITS.valueLength)
+      why = `a tag value of at most ${TAG_LIMITS.valueLength} characters (got ${[...value].length})`;
+    const chars = tagCharacterProblem(
+      Token.isUnresolved(key) ? undefined : key,
+      typeof value === "string" && why === undefined ? value : undefined,
+      receivers,
+    );
     why = [why, chars].filter((w) => w !== undefined).join("; ") || undefined;
     if (why) problems.add(new KarpenterValidationError(scope, where, value, why));
   }
@@ -67,8 +99,18 @@ export function checkTags(scope: IConstruct, tags: Record<string, string> | unde
  */
 export function checkTagKey(scope: IConstruct | string, field: string, key: unknown): void {
   if (key === undefined || isUnresolved(key)) return;
-  if (typeof key !== "string" || key.length === 0 || [...key].length > TAG_LIMITS.keyLength || key.toLowerCase().startsWith("aws:")) {
-    throw new KarpenterValidationError(scope, field, key, `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`);
+  if (
+    typeof key !== "string" ||
+    key.length === 0 ||
+    [...key].length > TAG_LIMITS.keyLength ||
+    key.toLowerCase().startsWith("aws:")
+  ) {
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      key,
+      `a tag key of 1 to ${TAG_LIMITS.keyLength} characters, not starting with "aws:"`,
+    );
   }
 }
 
@@ -78,7 +120,12 @@ export function checkTagKey(scope: IConstruct | string, field: string, key: unkn
  */
 export function checkEksClusterName(path: IConstruct | string, field: string, name: string): void {
   if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
-    throw new KarpenterValidationError(path, field, name, "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit");
+    throw new KarpenterValidationError(
+      path,
+      field,
+      name,
+      "an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+    );
   }
 }
 
@@ -94,7 +141,8 @@ const IAM_ACTION = /^(\*|[A-Za-z0-9-]+:[A-Za-z0-9_*?-]+)$/;
 const KMS_KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /** What a role ARN must be, for messages. */
-const ROLE_ARN_TEXT = "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)";
+const ROLE_ARN_TEXT =
+  "an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)";
 
 /**
  * Checks a literal IAM role ARN (a string holding a token is left to the API), e.g. the node role
@@ -103,11 +151,13 @@ const ROLE_ARN_TEXT = "an IAM role ARN, arn:<partition>:iam::<12-digit account>:
  */
 export function checkRoleArn(scope: IConstruct, field: string, arn: unknown): void {
   if (isUnresolved(arn)) return;
-  if (typeof arn !== "string" || !IAM_ROLE_ARN.test(arn)) throw new KarpenterValidationError(scope, field, arn, ROLE_ARN_TEXT);
+  if (typeof arn !== "string" || !IAM_ROLE_ARN.test(arn))
+    throw new KarpenterValidationError(scope, field, arn, ROLE_ARN_TEXT);
 }
 
 /** An SQS queue ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (a standard name, or a FIFO one ending in `.fifo`). */
-const SQS_QUEUE_ARN = /^arn:aws(?:-[a-z]+)*:sqs:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:(?:[A-Za-z0-9_-]{1,80}|[A-Za-z0-9_-]{1,75}\.fifo)$/;
+const SQS_QUEUE_ARN =
+  /^arn:aws(?:-[a-z]+)*:sqs:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:(?:[A-Za-z0-9_-]{1,80}|[A-Za-z0-9_-]{1,75}\.fifo)$/;
 
 /**
  * Checks a literal SQS queue ARN (a string holding a token is left to the API).
@@ -116,7 +166,12 @@ const SQS_QUEUE_ARN = /^arn:aws(?:-[a-z]+)*:sqs:[a-z]{2}(?:-[a-z]+)+-\d:\d{12}:(
 export function checkQueueArn(scope: IConstruct, field: string, arn: unknown): void {
   if (isUnresolved(arn)) return;
   if (typeof arn !== "string" || !SQS_QUEUE_ARN.test(arn)) {
-    throw new KarpenterValidationError(scope, field, arn, "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN)");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      arn,
+      "an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN)",
+    );
   }
 }
 
@@ -127,20 +182,42 @@ export function checkQueueArn(scope: IConstruct, field: string, arn: unknown): v
  * ARN holds tokens (e.g. the account), a literal last segment is still compared.
  * @throws KarpenterValidationError naming `<field>.roleName` and / or `<field>.roleArn`
  */
-export function checkExistingRole(scope: IConstruct, field: string, role: { readonly roleName?: string; readonly roleArn?: string } | undefined): void {
+export function checkExistingRole(
+  scope: IConstruct,
+  field: string,
+  role: { readonly roleName?: string; readonly roleArn?: string } | undefined,
+): void {
   if (role === null || typeof role !== "object") {
     throw new KarpenterValidationError(scope, field, role, "{ roleName, roleArn } of an IAM role you manage");
   }
   const { roleName: name, roleArn: arn } = role;
   const problems = new Problems();
   const nameOk = typeof name === "string" && (Token.isUnresolved(name) || IAM_ROLE_NAME.test(name));
-  if (typeof name !== "string") problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, "the role name (required), e.g. \"KarpenterNodeRole-prod\""));
+  if (typeof name !== "string")
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        `${field}.roleName`,
+        name,
+        'the role name (required), e.g. "KarpenterNodeRole-prod"',
+      ),
+    );
   else if (!nameOk) {
-    const why = name.length === 0 ? "an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)" : "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -";
+    const why =
+      name.length === 0
+        ? "an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)"
+        : "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -";
     problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, why));
   }
   if (typeof arn !== "string") {
-    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>"));
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        `${field}.roleArn`,
+        arn,
+        "the role ARN (required), arn:<partition>:iam::<account>:role/<path/><name>",
+      ),
+    );
     return problems.throwIfAny(scope);
   }
   let lastSegment: string | undefined;
@@ -155,7 +232,14 @@ export function checkExistingRole(scope: IConstruct, field: string, role: { read
   if (lastSegment !== undefined && nameOk && !Token.isUnresolved(name) && lastSegment !== name) {
     // parts known only at apply are shown as such, not as cdktf's internal token text
     const shown = arn.replace(/\$\{TfToken\[[^\]]*\]\}/g, "<known at apply>");
-    problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, shown, `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`));
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        `${field}.roleArn`,
+        shown,
+        `the ARN of the role named in ${field}.roleName (${JSON.stringify(name)}): its last path segment is ${JSON.stringify(lastSegment)}, so the access entry and iam:PassRole would name another role than EC2NodeClass spec.role`,
+      ),
+    );
   }
   problems.throwIfAny(scope);
 }
@@ -170,11 +254,21 @@ export function checkExistingRole(scope: IConstruct, field: string, role: { read
  * "KarpenterNodeRole for Karpenter 1.14.1"): given again, they would be attached twice too
  * @throws KarpenterValidationError naming each bad `<field>[<index>]`, or `<field>` for a list token
  */
-export function checkPolicyArns(scope: IConstruct, field: string, arns: string[] | undefined, attached?: { readonly names: readonly string[]; readonly by: string }): void {
+export function checkPolicyArns(
+  scope: IConstruct,
+  field: string,
+  arns: string[] | undefined,
+  attached?: { readonly names: readonly string[]; readonly by: string },
+): void {
   if (arns === undefined) return;
   // one aws_iam_role_policy_attachment per ARN: a list only known at apply cannot be split (cdktf would fail with a raw token error)
   if (isListToken(arns)) {
-    throw new KarpenterValidationError(scope, field, "(a list token, known only at apply)", "an array of IAM policy ARNs known at synth (each may be a reference): one attachment is created per ARN, so pass them one by one");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      "(a list token, known only at apply)",
+      "an array of IAM policy ARNs known at synth (each may be a reference): one attachment is created per ARN, so pass them one by one",
+    );
   }
   if (!Array.isArray(arns)) throw new KarpenterValidationError(scope, field, arns, "an array of IAM policy ARNs");
   const problems = new Problems();
@@ -185,17 +279,38 @@ export function checkPolicyArns(scope: IConstruct, field: string, arns: string[]
       const earlier = first.get(arn);
       if (earlier !== undefined) {
         const shown = isUnresolved(arn) ? "(the same reference as before, known only at apply)" : arn;
-        return problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, shown, `an ARN not given before: ${field}[${earlier}] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`));
+        return problems.add(
+          new KarpenterValidationError(
+            scope,
+            `${field}[${i}]`,
+            shown,
+            `an ARN not given before: ${field}[${earlier}] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`,
+          ),
+        );
       }
       first.set(arn, i);
     }
     if (isUnresolved(arn)) return;
     if (typeof arn !== "string" || !IAM_POLICY_ARN.test(arn)) {
-      return problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>"));
+      return problems.add(
+        new KarpenterValidationError(
+          scope,
+          `${field}[${i}]`,
+          arn,
+          "an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>",
+        ),
+      );
     }
     const awsManaged = /^arn:[^:]+:iam::aws:policy\/([^/]+)$/.exec(arn)?.[1];
     if (attached && awsManaged !== undefined && attached.names.includes(awsManaged)) {
-      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, arn, `a policy the role does not get anyway: ${attached.by} attaches ${awsManaged} itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `${field}[${i}]`,
+          arn,
+          `a policy the role does not get anyway: ${attached.by} attaches ${awsManaged} itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out`,
+        ),
+      );
     }
   });
   problems.throwIfAny(scope);
@@ -230,13 +345,20 @@ export const IAM_RESOURCES: StringListRule = {
  * item at once). A list token or an item token is left to the API.
  * @throws KarpenterValidationError naming `<field>` (not a list, or empty) or each bad `<field>[<index>]`
  */
-export function checkStringList(scope: IConstruct, field: string, list: string[] | undefined, rule: StringListRule): void {
+export function checkStringList(
+  scope: IConstruct,
+  field: string,
+  list: string[] | undefined,
+  rule: StringListRule,
+): void {
   if (Token.isUnresolved(list)) return;
-  if (!Array.isArray(list) || list.length === 0) throw new KarpenterValidationError(scope, field, list, `at least one ${rule.what}`);
+  if (!Array.isArray(list) || list.length === 0)
+    throw new KarpenterValidationError(scope, field, list, `at least one ${rule.what}`);
   const problems = new Problems();
   list.forEach((item, i) => {
     if (isUnresolved(item)) return;
-    if (typeof item !== "string" || !rule.ok(item)) problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText));
+    if (typeof item !== "string" || !rule.ok(item))
+      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText));
   });
   problems.throwIfAny(scope);
 }
@@ -251,7 +373,12 @@ const OIDC_PROVIDER_ARN = /^arn:aws[a-z-]*:iam::\d{12}:oidc-provider\/.+$/;
 export function checkOidcProviderArn(scope: IConstruct, field: string, arn: unknown): void {
   if (arn === undefined || isUnresolved(arn)) return;
   if (typeof arn !== "string" || !OIDC_PROVIDER_ARN.test(arn)) {
-    throw new KarpenterValidationError(scope, field, arn, "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      arn,
+      "an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>",
+    );
   }
 }
 
@@ -262,7 +389,12 @@ export function checkOidcProviderArn(scope: IConstruct, field: string, arn: unkn
 export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): void {
   if (isUnresolved(arn)) return;
   if (typeof arn !== "string" || !KMS_KEY_ARN.test(arn)) {
-    throw new KarpenterValidationError(scope, field, arn, "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs)");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      arn,
+      "a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs)",
+    );
   }
 }
 
@@ -276,16 +408,30 @@ export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): 
  * @param nested the keys of the option objects among `allowed`, by the prop that holds them (e.g. `{ nodeRole: NODE_ROLE_OPTIONS }`)
  * @throws KarpenterValidationError naming `<field>` or `<field>.<key>` and the allowed keys
  */
-export function checkOptionKeys<T extends object>(scope: IConstruct | string, field: string, options: T | undefined, allowed: readonly string[], nested: Readonly<Record<string, readonly string[]>> = {}): T | undefined {
+export function checkOptionKeys<T extends object>(
+  scope: IConstruct | string,
+  field: string,
+  options: T | undefined,
+  allowed: readonly string[],
+  nested: Readonly<Record<string, readonly string[]>> = {},
+): T | undefined {
   if (options === undefined) return undefined;
   const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);
   const problems = new Problems();
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || allowed.includes(key)) continue;
     const near = nestedKeys(key, nested, true) ?? nearestKey(key, allowed) ?? nestedKeys(key, nested, false);
     const of = field ? `a known key of ${field}` : "a known prop";
-    problems.add(new KarpenterValidationError(scope, field ? `${field}.${key}` : key, value, `not ${of} (it would be ignored)${near ? `; did you mean ${near}? The` : ": the"} allowed keys are ${keys}`));
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        field ? `${field}.${key}` : key,
+        value,
+        `not ${of} (it would be ignored)${near ? `; did you mean ${near}? The` : ": the"} allowed keys are ${keys}`,
+      ),
+    );
   }
   problems.throwIfAny(scope);
   return options;
@@ -295,7 +441,11 @@ export function checkOptionKeys<T extends object>(scope: IConstruct | string, fi
  * `<prop>.<key>` of each option object in `nested` that has `key` (`exact`) or the key `key` is a
  * likely typo of, joined with "or"; undefined when none has.
  */
-function nestedKeys(key: string, nested: Readonly<Record<string, readonly string[]>>, exact: boolean): string | undefined {
+function nestedKeys(
+  key: string,
+  nested: Readonly<Record<string, readonly string[]>>,
+  exact: boolean,
+): string | undefined {
   const all = [...new Set(Object.values(nested).flat())];
   const match = exact ? all.find((k) => k.toLowerCase() === key.toLowerCase()) : nearestKey(key, all);
   if (match === undefined) return undefined;
@@ -305,6 +455,10 @@ function nestedKeys(key: string, nested: Readonly<Record<string, readonly string
 
 /** True when `value` is a list token, or a string that encodes one (as a list token spread into an array leaves). */
 export function isListToken(value: unknown): boolean {
-  if (Array.isArray(value)) return Token.isUnresolved(value) || value.some((v) => typeof v === "string" && Tokenization.reverseList([v]) !== undefined);
+  if (Array.isArray(value))
+    return (
+      Token.isUnresolved(value) ||
+      value.some((v) => typeof v === "string" && Tokenization.reverseList([v]) !== undefined)
+    );
   return typeof value === "string" && Tokenization.reverseList([value]) !== undefined;
 }

@@ -1,7 +1,12 @@
 // no cdktf import: the manifest converter and its command line check role names where cdktf is not installed
 
 /** The IAM role name rule (IAM API `roleNameType`): 1–64 letters, digits and `+=,.@_-`. */
-export const IAM_ROLE_NAME_RULE = { max: 64, pattern: /^[\w+=,.@-]+$/, what: "an IAM role name", text: "letters, digits and + = , . @ _ -" } as const;
+export const IAM_ROLE_NAME_RULE = {
+  max: 64,
+  pattern: /^[\w+=,.@-]+$/,
+  what: "an IAM role name",
+  text: "letters, digits and + = , . @ _ -",
+} as const;
 
 /**
  * What is wrong with a literal (token-free) name, or undefined when it is fine. Too short and too
@@ -10,10 +15,17 @@ export const IAM_ROLE_NAME_RULE = { max: 64, pattern: /^[\w+=,.@-]+$/, what: "an
  * @param patternText what the name may hold, e.g. `an IAM role name: letters, digits and + = , . @ _ -`
  * @param limitNote why the limit is `max`, after "at most <max> characters", e.g. `(rule names add "-<event>")`
  */
-export function literalNameProblem(name: unknown, max: number, pattern: RegExp, patternText: string, limitNote?: string): string | undefined {
+export function literalNameProblem(
+  name: unknown,
+  max: number,
+  pattern: RegExp,
+  patternText: string,
+  limitNote?: string,
+): string | undefined {
   if (typeof name !== "string") return `a string, 1–${max} characters (${patternText})`;
   if (name.length === 0) return `an empty name is not allowed: give 1–${max} characters (${patternText})`;
-  if (name.length > max) return `at most ${max} characters${limitNote ? ` ${limitNote}` : ""} (got ${name.length}): choose a shorter name`;
+  if (name.length > max)
+    return `at most ${max} characters${limitNote ? ` ${limitNote}` : ""} (got ${name.length}): choose a shorter name`;
   if (!pattern.test(name)) return patternText;
   return undefined;
 }

@@ -24,7 +24,13 @@ export const AWS_NAME_LIMITS = {
  * @param patternText what the name may hold, e.g. `an IAM role name: letters, digits and + = , . @ _ -`
  * @param limitNote why the limit is `max`, after "at most <max> characters", e.g. `(rule names add "-<event>")`
  */
-export function nameProblem(name: unknown, max: number, pattern: RegExp, patternText: string, limitNote?: string): string | undefined {
+export function nameProblem(
+  name: unknown,
+  max: number,
+  pattern: RegExp,
+  patternText: string,
+  limitNote?: string,
+): string | undefined {
   if (isUnresolved(name)) return undefined;
   return literalNameProblem(name, max, pattern, patternText, limitNote);
 }
@@ -35,7 +41,15 @@ export function nameProblem(name: unknown, max: number, pattern: RegExp, pattern
  * cloud API will reject what is wrong at apply.
  * @throws KarpenterValidationError naming the field, the value and what is allowed
  */
-export function checkName(scope: IConstruct, field: string, name: string, max: number, pattern: RegExp, patternText: string, limitNote?: string): void {
+export function checkName(
+  scope: IConstruct,
+  field: string,
+  name: string,
+  max: number,
+  pattern: RegExp,
+  patternText: string,
+  limitNote?: string,
+): void {
   const problem = nameProblem(name, max, pattern, patternText, limitNote);
   if (problem !== undefined) throw new KarpenterValidationError(scope, field, name, problem);
 }

@@ -20,16 +20,36 @@ export const NAME_RULES = {
   /** IAM API `roleNameType`. */
   iamRole: IAM_ROLE_NAME_RULE,
   /** IAM API `policyNameType`. */
-  iamPolicy: { max: AWS_NAME_LIMITS.iamPolicy, pattern: /^[\w+=,.@-]+$/, what: "an IAM policy name", text: "letters, digits and + = , . @ _ -" },
+  iamPolicy: {
+    max: AWS_NAME_LIMITS.iamPolicy,
+    pattern: /^[\w+=,.@-]+$/,
+    what: "an IAM policy name",
+    text: "letters, digits and + = , . @ _ -",
+  },
   /**
    * SQS CreateQueue `QueueName` of a standard queue (the interruption queue is one): `.fifo` ends
    * only FIFO queue names (terraform-provider-aws internal/service/sqs/queue.go, `queueName`).
    */
-  sqsQueue: { max: AWS_NAME_LIMITS.sqsQueue, pattern: /^[A-Za-z0-9_-]+$/, what: "an SQS standard queue name", text: "letters, digits, '-' and '_'" },
+  sqsQueue: {
+    max: AWS_NAME_LIMITS.sqsQueue,
+    pattern: /^[A-Za-z0-9_-]+$/,
+    what: "an SQS standard queue name",
+    text: "letters, digits, '-' and '_'",
+  },
   /** EventBridge PutRule `Name`. */
-  eventRule: { max: AWS_NAME_LIMITS.eventRule, pattern: /^[A-Za-z0-9_.-]+$/, what: "an EventBridge rule name", text: "letters, digits, '.', '-' and '_'" },
+  eventRule: {
+    max: AWS_NAME_LIMITS.eventRule,
+    pattern: /^[A-Za-z0-9_.-]+$/,
+    what: "an EventBridge rule name",
+    text: "letters, digits, '.', '-' and '_'",
+  },
   /** EKS CreateNodegroup `nodegroupName`. */
-  eksNodeGroup: { max: AWS_NAME_LIMITS.eksNodeGroup, pattern: /^[0-9A-Za-z][A-Za-z0-9_-]*$/, what: "an EKS node group name", text: "letters, digits, '-' and '_', starting with a letter or digit" },
+  eksNodeGroup: {
+    max: AWS_NAME_LIMITS.eksNodeGroup,
+    pattern: /^[0-9A-Za-z][A-Za-z0-9_-]*$/,
+    what: "an EKS node group name",
+    text: "letters, digits, '-' and '_', starting with a letter or digit",
+  },
 } as const;
 
 /**
@@ -37,7 +57,10 @@ export const NAME_RULES = {
  * for a queue `name` ending in `.fifo`, why that suffix is refused.
  */
 export function nameRuleText(kind: NameKind, name?: unknown): string {
-  const fifo = kind === "sqsQueue" && typeof name === "string" && name.endsWith(".fifo") ? "; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue" : "";
+  const fifo =
+    kind === "sqsQueue" && typeof name === "string" && name.endsWith(".fifo")
+      ? "; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue"
+      : "";
   return `${NAME_RULES[kind].what}: ${NAME_RULES[kind].text}${fifo}`;
 }
 
@@ -51,7 +74,15 @@ export type NameKind = keyof typeof NAME_RULES;
  * A name that is only known at apply (a token) is left to the AWS API.
  * @throws KarpenterValidationError naming `field`, the name and the limit
  */
-export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string, given: string | undefined, cluster: NamedCluster, prefix: string, suffix = ""): string {
+export function nameFromCluster(
+  scope: IConstruct,
+  kind: NameKind,
+  field: string,
+  given: string | undefined,
+  cluster: NamedCluster,
+  prefix: string,
+  suffix = "",
+): string {
   const rule = NAME_RULES[kind];
   if (given !== undefined) {
     checkName(scope, field, given, rule.max, rule.pattern, nameRuleText(kind, given));
@@ -60,9 +91,21 @@ export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string
   if (cluster.clusterNameLiteral !== undefined) {
     const literal = `${prefix}${cluster.clusterNameLiteral}${suffix}`;
     if (literal.length > rule.max) {
-      throw new KarpenterValidationError(scope, field, literal, `at most ${rule.max} characters, but the default derived from the cluster name has ${literal.length}: set ${field} to a shorter name`);
+      throw new KarpenterValidationError(
+        scope,
+        field,
+        literal,
+        `at most ${rule.max} characters, but the default derived from the cluster name has ${literal.length}: set ${field} to a shorter name`,
+      );
     }
-    checkName(scope, field, literal, rule.max, rule.pattern, `${nameRuleText(kind)}; the default derived from the cluster name is not one: set ${field}`);
+    checkName(
+      scope,
+      field,
+      literal,
+      rule.max,
+      rule.pattern,
+      `${nameRuleText(kind)}; the default derived from the cluster name is not one: set ${field}`,
+    );
   }
   return `${prefix}${cluster.clusterName}${suffix}`;
 }
@@ -71,7 +114,12 @@ export function nameFromCluster(scope: IConstruct, kind: NameKind, field: string
  * The name {@link nameFromCluster} returns, as it will be at apply, when known at synth: `given` when
  * it is a literal, else `<prefix><cluster literal name><suffix>`; undefined when it is only known at apply.
  */
-export function literalNameFromCluster(given: string | undefined, cluster: NamedCluster, prefix: string, suffix = ""): string | undefined {
+export function literalNameFromCluster(
+  given: string | undefined,
+  cluster: NamedCluster,
+  prefix: string,
+  suffix = "",
+): string | undefined {
   if (given !== undefined) return isUnresolved(given) ? undefined : given;
   return cluster.clusterNameLiteral !== undefined ? `${prefix}${cluster.clusterNameLiteral}${suffix}` : undefined;
 }

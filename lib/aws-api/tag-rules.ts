@@ -73,7 +73,11 @@ function listText(items: readonly string[]): string {
  * @param key the key, or undefined when it is not judged (a token, or already refused)
  * @param value the value, or undefined when it is not judged
  */
-export function tagCharacterProblem(key: string | undefined, value: string | undefined, receivers: readonly TagReceiver[]): string | undefined {
+export function tagCharacterProblem(
+  key: string | undefined,
+  value: string | undefined,
+  receivers: readonly TagReceiver[],
+): string | undefined {
   const refusing = receivers.filter((r) => r.api.restrictsCharacters);
   const inKey = key === undefined ? [] : badTagCharacters(key);
   const inValue = value === undefined ? [] : badTagCharacters(value);
@@ -81,6 +85,9 @@ export function tagCharacterProblem(key: string | undefined, value: string | und
   const byApi = new Map<string, string[]>();
   for (const r of refusing) byApi.set(r.api.name, [...(byApi.get(r.api.name) ?? []), r.resource]);
   const who = listText([...byApi].map(([api, resources]) => `${api} (${listText(resources)})`));
-  const what = [...(inKey.length ? [`the key ${JSON.stringify(key)} holds ${listText(inKey)}`] : []), ...(inValue.length ? [`the value holds ${listText(inValue)}`] : [])];
+  const what = [
+    ...(inKey.length ? [`the key ${JSON.stringify(key)} holds ${listText(inKey)}`] : []),
+    ...(inValue.length ? [`the value holds ${listText(inValue)}`] : []),
+  ];
   return `${what.join(" and ")}, which ${who} ${byApi.size === 1 ? "refuses" : "refuse"} in a tag: only ${TAG_CHARACTERS_TEXT} are allowed there`;
 }

@@ -69,7 +69,9 @@ export function controllerPolicyGroups(v: KarpenterVersion, s: ControllerPolicyS
   const newestFirst = knownMinors().reverse();
   const groups = new Map<string, IamStatementJson[]>();
   // group order: the newest known layout's, so pre-1.9 releases get the same policies
-  const layout = versionData(newestFirst[0]).controllerPolicies.map((p) => p.name!).filter(Boolean);
+  const layout = versionData(newestFirst[0])
+    .controllerPolicies.map((p) => p.name!)
+    .filter(Boolean);
   for (const g of layout) groups.set(g, []);
   for (const policy of data.controllerPolicies) {
     for (const raw of policy.statements) {
@@ -82,7 +84,9 @@ export function controllerPolicyGroups(v: KarpenterVersion, s: ControllerPolicyS
   // receiving from a queue encrypted with a customer-managed key needs kms:Decrypt on that key
   if (s.queueArn !== undefined && s.kmsKeyArn) {
     if (!groups.has(INTERRUPTION_GROUP)) groups.set(INTERRUPTION_GROUP, []);
-    groups.get(INTERRUPTION_GROUP)!.push({ Sid: QUEUE_KEY_DECRYPT_SID, Effect: "Allow", Resource: s.kmsKeyArn, Action: "kms:Decrypt" });
+    groups
+      .get(INTERRUPTION_GROUP)!
+      .push({ Sid: QUEUE_KEY_DECRYPT_SID, Effect: "Allow", Resource: s.kmsKeyArn, Action: "kms:Decrypt" });
   }
   return [...groups].filter(([, st]) => st.length > 0).map(([key, statements]) => ({ key, statements }));
 }
@@ -92,7 +96,8 @@ const CLUSTER_ARN = "arn:{partition}:eks:{region}:{account}:cluster/{cluster}";
 /** The data's symbols replaced by the values (usually Terraform references) of `s`. */
 function substitute(v: unknown, s: ControllerPolicySymbols): unknown {
   if (Array.isArray(v)) return v.map((x) => substitute(x, s));
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [substitute(k, s), substitute(x, s)]));
+  if (v && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [substitute(k, s), substitute(x, s)]));
   if (typeof v !== "string") return v;
   if (v === CLUSTER_ARN) return s.clusterArn;
   const values: Record<string, string | undefined> = {

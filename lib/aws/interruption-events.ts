@@ -38,7 +38,10 @@ export const RULE_PREFIX = {
 /** The events Karpenter version `v` handles, one EventBridge rule each, in template order. */
 export function interruptionEvents(v: KarpenterVersion): InterruptionEvent[] {
   return versionData(v.factsMinor).interruptionRules.map((r) => {
-    if (r.source.length !== 1 || r.detailType.length !== 1) throw new Error(`event rule ${r.logicalId} of Karpenter ${v.factsMinor} matches several sources or detail-types, which this library does not emit yet`);
+    if (r.source.length !== 1 || r.detailType.length !== 1)
+      throw new Error(
+        `event rule ${r.logicalId} of Karpenter ${v.factsMinor} matches several sources or detail-types, which this library does not emit yet`,
+      );
     return { key: r.key, logicalId: r.logicalId, source: r.source[0], detailType: r.detailType[0] };
   });
 }
@@ -54,7 +57,19 @@ export const QUEUE_POLICY_ID = "EC2InterruptionPolicy";
 /** The statements of the queue policy for the queue `queueArn`. */
 export function queuePolicyStatements(queueArn: string): IamStatementJson[] {
   return [
-    { Effect: "Allow", Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] }, Action: "sqs:SendMessage", Resource: queueArn },
-    { Sid: "DenyHTTP", Effect: "Deny", Action: "sqs:*", Resource: queueArn, Condition: { Bool: { "aws:SecureTransport": "false" } }, Principal: "*" },
+    {
+      Effect: "Allow",
+      Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] },
+      Action: "sqs:SendMessage",
+      Resource: queueArn,
+    },
+    {
+      Sid: "DenyHTTP",
+      Effect: "Deny",
+      Action: "sqs:*",
+      Resource: queueArn,
+      Condition: { Bool: { "aws:SecureTransport": "false" } },
+      Principal: "*",
+    },
   ];
 }

@@ -73,5 +73,10 @@ export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unkno
         : typeof arn === "string"
           ? `: write InterruptionQueueKmsKey.fromKeyArn(${JSON.stringify(arn)}) for your own key`
           : "";
-  throw new KarpenterValidationError(scope, field, kmsKey, `InterruptionQueueKmsKey.create() (a key created with the queue) or InterruptionQueueKmsKey.fromKeyArn(arn) (your key), or unset for SQS-managed SSE${instead}`);
+  throw new KarpenterValidationError(
+    scope,
+    field,
+    kmsKey,
+    `InterruptionQueueKmsKey.create() (a key created with the queue) or InterruptionQueueKmsKey.fromKeyArn(arn) (your key), or unset for SQS-managed SSE${instead}`,
+  );
 }

@@ -10,7 +10,14 @@ import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { awsContext } from "../aws-api/aws-context";
 import { useProvider } from "../core/provider-choice";
 import { policyJson } from "../aws-api/iam";
-import { eventPattern, interruptionEvents, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements, RULE_PREFIX } from "./interruption-events";
+import {
+  eventPattern,
+  interruptionEvents,
+  QUEUE_POLICY_ID,
+  QUEUE_RETENTION_SECONDS,
+  queuePolicyStatements,
+  RULE_PREFIX,
+} from "./interruption-events";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkQueueKmsKey, createsQueueKey, InterruptionQueueKmsKey } from "./interruption-queue-kms-key";
 import { Problems } from "../core/problems";
@@ -70,7 +77,6 @@ export interface InterruptionQueueProps {
   readonly provider?: AwsProvider;
 }
 
-
 /**
  * Karpenter's interruption queue: an SQS queue that EventBridge fills with the events that warn
  * of node loss (spot interruption, rebalance recommendation, scheduled health events, instance
@@ -128,11 +134,13 @@ export class InterruptionQueue extends Construct {
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       problems.check(() => checkTags(this, props?.tags, queueTagReceivers(createsQueueKey(props?.kmsKey))));
       problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
-      const name = cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
+      const name =
+        cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
       const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
       problems.throwIfAny(this); // the catch below undoes the construct
-      if (!cluster || !version || name === undefined || rulePrefix === undefined) throw new Error("unreachable: a failed check is thrown above");
+      if (!cluster || !version || name === undefined || rulePrefix === undefined)
+        throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
 
       const events = interruptionEvents(version);
@@ -169,7 +177,13 @@ export class InterruptionQueue extends Construct {
           tags: props.tags,
         });
         this.rules.push(rule);
-        this.targets.push(new CloudwatchEventTarget(this, `target-${event.key}`, { rule: rule.name, arn: this.queue.arn, targetId: "KarpenterInterruptionQueueTarget" }));
+        this.targets.push(
+          new CloudwatchEventTarget(this, `target-${event.key}`, {
+            rule: rule.name,
+            arn: this.queue.arn,
+            targetId: "KarpenterInterruptionQueueTarget",
+          }),
+        );
       }
       this.dependables = [this.queuePolicy, ...this.targets];
       useProvider(this, "aws", provider);
@@ -204,25 +218,42 @@ export class InterruptionQueue extends Construct {
    * @param provider the AWS provider of the queue (its account and region are the key's)
    * @param ruleNames the names of the install's EventBridge rules, read at synth
    */
-  private createKey(provider: TerraformProvider | undefined, ruleNames: () => string[], tags?: Record<string, string>): KmsKey {
+  private createKey(
+    provider: TerraformProvider | undefined,
+    ruleNames: () => string[],
+    tags?: Record<string, string>,
+  ): KmsKey {
     // loaded only here: a large module that installs with SQS-managed encryption (the default) never need
     const { KmsKey } = require("@cdktf/provider-aws/lib/kms-key") as typeof import("@cdktf/provider-aws/lib/kms-key");
     const ctx = awsContext(this, provider);
-    const ruleArns = () => ruleNames().map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
+    const ruleArns = () =>
+      ruleNames().map((n) => `arn:${ctx.partition}:events:${ctx.region}:${ctx.accountId}:rule/${n}`);
     return new KmsKey(this, "key", {
       description: "Karpenter interruption queue encryption",
       enableKeyRotation: true,
-      policy: Lazy.stringValue({ produce: () => policyJson([
-        { Sid: "AllowAccountAdministration", Effect: "Allow", Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` }, Action: "kms:*", Resource: "*" },
-        {
-          Sid: "AllowEventBridgeToEncrypt",
-          Effect: "Allow",
-          Principal: { Service: "events.amazonaws.com" },
-          Action: ["kms:GenerateDataKey", "kms:Decrypt"],
-          Resource: "*",
-          Condition: { StringEquals: { "aws:SourceAccount": ctx.accountId }, ArnEquals: { "aws:SourceArn": ruleArns() } },
-        },
-      ]) }),
+      policy: Lazy.stringValue({
+        produce: () =>
+          policyJson([
+            {
+              Sid: "AllowAccountAdministration",
+              Effect: "Allow",
+              Principal: { AWS: `arn:${ctx.partition}:iam::${ctx.accountId}:root` },
+              Action: "kms:*",
+              Resource: "*",
+            },
+            {
+              Sid: "AllowEventBridgeToEncrypt",
+              Effect: "Allow",
+              Principal: { Service: "events.amazonaws.com" },
+              Action: ["kms:GenerateDataKey", "kms:Decrypt"],
+              Resource: "*",
+              Condition: {
+                StringEquals: { "aws:SourceAccount": ctx.accountId },
+                ArnEquals: { "aws:SourceArn": ruleArns() },
+              },
+            },
+          ]),
+      }),
       tags,
     });
   }

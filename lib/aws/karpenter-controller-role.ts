@@ -1,7 +1,16 @@
 import { Construct } from "constructs";
 import type { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { useProvider } from "../core/provider-choice";
-import { Annotations, Fn, ITerraformDependable, Lazy, TerraformLocal, TerraformProvider, TerraformStack, Token } from "cdktf";
+import {
+  Annotations,
+  Fn,
+  ITerraformDependable,
+  Lazy,
+  TerraformLocal,
+  TerraformProvider,
+  TerraformStack,
+  Token,
+} from "cdktf";
 import type { IamOpenidConnectProvider } from "@cdktf/provider-aws/lib/iam-openid-connect-provider";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
 import { IamPolicy } from "@cdktf/provider-aws/lib/iam-policy";
@@ -13,11 +22,26 @@ import { DEFAULT_SERVICE_ACCOUNT_NAME } from "../helm/karpenter-release";
 import { awsContext } from "../aws-api/aws-context";
 import { stackIndex, stacksOf } from "../core/app-index";
 import { controllerPolicyGroups } from "./controller-policy";
-import { checkKmsKeyArn, checkOptionKeys, checkPolicyArns, checkQueueArn, checkRoleArn, checkTags } from "../aws-api/input-checks";
+import {
+  checkKmsKeyArn,
+  checkOptionKeys,
+  checkPolicyArns,
+  checkQueueArn,
+  checkRoleArn,
+  checkTags,
+} from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { CONTROLLER_ROLE_PROPS } from "../core/prop-keys";
-import { checkAdditionalStatements, checkIdentity, checkPolicyNameSuffix, controllerPolicyOutline, policyKeys, policyNamePrefix, statementsJson } from "./controller-role-checks";
+import {
+  checkAdditionalStatements,
+  checkIdentity,
+  checkPolicyNameSuffix,
+  controllerPolicyOutline,
+  policyKeys,
+  policyNamePrefix,
+  statementsJson,
+} from "./controller-role-checks";
 import { attachPolicies, policyJson, trustPolicyJson } from "../aws-api/iam";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
 import { recordAccountNames } from "../aws-api/account-names";
@@ -195,35 +219,63 @@ export class KarpenterControllerRole extends Construct {
       problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
-        const given = props?.nodeRole === undefined || props.nodeRole === null ? props?.nodeRole : "(an object without a roleArn string)";
-        problems.add(new KarpenterValidationError(this, "nodeRole", given, "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }"));
+        const given =
+          props?.nodeRole === undefined || props.nodeRole === null
+            ? props?.nodeRole
+            : "(an object without a roleArn string)";
+        problems.add(
+          new KarpenterValidationError(
+            this,
+            "nodeRole",
+            given,
+            "nodeRole is required: the node role the controller passes to EC2, a KarpenterNodeRole or { roleArn }",
+          ),
+        );
       } else {
         problems.check(() => checkRoleArn(this, "nodeRole.roleArn", props.nodeRole.roleArn));
       }
       const queue = props?.interruptionQueue;
       if (queue !== undefined && (queue === null || typeof queue !== "object" || typeof queue.queueArn !== "string")) {
-        problems.add(new KarpenterValidationError(this, "interruptionQueue", queue === null || typeof queue !== "object" ? queue : "(an object without a queueArn string)", "an InterruptionQueue or { queueArn, kmsKeyArn? }"));
+        problems.add(
+          new KarpenterValidationError(
+            this,
+            "interruptionQueue",
+            queue === null || typeof queue !== "object" ? queue : "(an object without a queueArn string)",
+            "an InterruptionQueue or { queueArn, kmsKeyArn? }",
+          ),
+        );
       } else if (queue !== undefined) {
         problems.check(() => checkQueueArn(this, "interruptionQueue.queueArn", queue.queueArn));
-        if (queue.kmsKeyArn !== undefined) problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
+        if (queue.kmsKeyArn !== undefined)
+          problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
       }
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       problems.check(() => checkTags(this, props?.tags, CONTROLLER_ROLE_TAG_RECEIVERS));
       problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
-      const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? { type: "podIdentity" };
+      const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? {
+        type: "podIdentity",
+      };
       const shape = { queue: queue !== undefined, kmsKey: !!queue?.kmsKeyArn };
       const outline = version && controllerPolicyOutline(version, shape);
-      problems.check(() => checkAdditionalStatements(this, "additionalStatements", props?.additionalStatements, outline?.sids ?? []));
+      problems.check(() =>
+        checkAdditionalStatements(this, "additionalStatements", props?.additionalStatements, outline?.sids ?? []),
+      );
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
       this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
       problems.check(() => checkNamespace(this, "namespace", this.namespace));
       problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
-      const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-"));
+      const roleName =
+        cluster &&
+        problems.check(() =>
+          nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterControllerRole-"),
+        );
       const policyKeyList = version && policyKeys(version, shape, props?.additionalStatements);
-      if (cluster && policyKeyList) problems.check(() => this.checkPolicyNames(cluster, policyKeyList, props.policyNameSuffix));
+      if (cluster && policyKeyList)
+        problems.check(() => this.checkPolicyNames(cluster, policyKeyList, props.policyNameSuffix));
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
       problems.throwIfAny(this); // the catch below undoes the construct
-      if (!cluster || !version || roleName === undefined) throw new Error("unreachable: a failed check is thrown above");
+      if (!cluster || !version || roleName === undefined)
+        throw new Error("unreachable: a failed check is thrown above");
       this.version = version.full;
       this.identityType = identity.type;
       this.awsProvider = provider;
@@ -241,12 +293,14 @@ export class KarpenterControllerRole extends Construct {
       });
       const extra = statementsJson(props.additionalStatements ?? []);
       const documents = [...groups, ...(extra.length ? [{ key: "Additional", statements: extra }] : [])];
-      const policyName = (group: string) => `${policyNamePrefix(group)}${props.policyNameSuffix ?? cluster.clusterName}`;
+      const policyName = (group: string) =>
+        `${policyNamePrefix(group)}${props.policyNameSuffix ?? cluster.clusterName}`;
 
       this.role = new IamRole(this, "role", {
         name: roleName,
         description: `Karpenter controller (${this.namespace}/${this.serviceAccountName})`,
-        assumeRolePolicy: identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : this.podIdentityTrust(cluster),
+        assumeRolePolicy:
+          identity.type === "irsa" ? this.irsaTrust(cluster, identity.oidcProviderArn) : this.podIdentityTrust(cluster),
         tags: props.tags,
       });
       this.roleArn = this.role.arn;
@@ -263,7 +317,12 @@ export class KarpenterControllerRole extends Construct {
           }),
       );
       recordAccountNames(this, [
-        { kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterControllerRole-"), field: "roleName", resource: this.role },
+        {
+          kind: "IAM role",
+          literal: literalNameFromCluster(props.roleName, cluster, "KarpenterControllerRole-"),
+          field: "roleName",
+          resource: this.role,
+        },
         ...this.policies.map((p, i) => ({
           kind: "IAM managed policy" as const,
           literal: this.literalPolicyName(documents[i].key, cluster, props.policyNameSuffix),
@@ -340,7 +399,10 @@ export class KarpenterControllerRole extends Construct {
     const issuer = new TerraformLocal(this, "oidc-issuer", Fn.replace(cluster.oidcIssuerUrl, "https://", "")).asString;
     const trust = (arn: string) =>
       trustPolicyJson({ Federated: arn }, "sts:AssumeRoleWithWebIdentity", {
-        StringEquals: { [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`, [`${issuer}:aud`]: "sts.amazonaws.com" },
+        StringEquals: {
+          [`${issuer}:sub`]: `system:serviceaccount:${this.namespace}:${this.serviceAccountName}`,
+          [`${issuer}:aud`]: "sts.amazonaws.com",
+        },
       });
     if (providerArn !== undefined) return trust(providerArn);
     const ctx = awsContext(this, this.awsProvider);
@@ -350,7 +412,10 @@ export class KarpenterControllerRole extends Construct {
     this.node.addValidation({
       validate: () => {
         if (warned || findOidcProvider(this, cluster)) return [];
-        const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+        const which =
+          cluster.clusterNameLiteral !== undefined
+            ? `cluster ${cluster.clusterNameLiteral}`
+            : `the cluster (${cluster.resource.node.path})`;
         warned = true;
         if (eksClusterOf(cluster)) {
           Annotations.of(this).addWarning(

@@ -124,7 +124,12 @@ export class KarpenterNodeRole extends Construct {
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       problems.check(() => checkTags(this, props?.tags, nodeRoleTagReceivers(!!props?.existingRole)));
       problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
-      const name = cluster && !props.existingRole ? problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-")) : undefined;
+      const name =
+        cluster && !props.existingRole
+          ? problems.check(() =>
+              nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "KarpenterNodeRole-"),
+            )
+          : undefined;
       const provider = cluster && problems.check(() => awsProviderFor(scope, this, cluster, props.provider));
       problems.throwIfAny(this); // the catch below undoes the construct
       if (!cluster || !version) throw new Error("unreachable: a failed check is thrown above");
@@ -143,7 +148,10 @@ export class KarpenterNodeRole extends Construct {
           tags: props.tags,
         });
         const names = nodeRolePolicyNames(version);
-        const managed = names.map((p) => ({ key: nodePolicyAttachmentKey(p), arn: awsManagedPolicyArn(ctx.partition, p) }));
+        const managed = names.map((p) => ({
+          key: nodePolicyAttachmentKey(p),
+          arn: awsManagedPolicyArn(ctx.partition, p),
+        }));
         const additional = (props.additionalPolicyArns ?? []).map((arn, i) => ({ key: `additional-${i}`, arn }));
         this.policyAttachments = attachPolicies(this, role.name, [...managed, ...additional]);
         names.forEach((p, i) => {
@@ -152,7 +160,14 @@ export class KarpenterNodeRole extends Construct {
         this.role = role;
         this.roleName = role.name;
         this.roleArn = role.arn;
-        recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"), field: "roleName", resource: role }]);
+        recordAccountNames(this, [
+          {
+            kind: "IAM role",
+            literal: literalNameFromCluster(props.roleName, cluster, "KarpenterNodeRole-"),
+            field: "roleName",
+            resource: role,
+          },
+        ]);
       }
 
       this.accessEntry = new EksAccessEntry(this, "access-entry", {

@@ -125,7 +125,11 @@ export class InterruptionQueueConfig {
   /** The queue you have (`existing()`); undefined otherwise. */
   public readonly existingQueue?: KarpenterExistingInterruptionQueue;
 
-  private constructor(mode: InterruptionQueueMode, createOptions: KarpenterInterruptionQueueOptions | undefined, existingQueue: KarpenterExistingInterruptionQueue | undefined) {
+  private constructor(
+    mode: InterruptionQueueMode,
+    createOptions: KarpenterInterruptionQueueOptions | undefined,
+    existingQueue: KarpenterExistingInterruptionQueue | undefined,
+  ) {
     this.mode = mode;
     this.createOptions = createOptions;
     this.existingQueue = existingQueue;

@@ -25,20 +25,36 @@ interface NodeRoleChoice {
  * @param field the prop holding the options ("" for KarpenterNodeRole's own props, "nodeRole" for Karpenter)
  * @throws KarpenterValidationError naming `<field>.<key>`
  */
-export function checkNodeRoleOptions(scope: IConstruct, field: string, options: NodeRoleChoice, version?: KarpenterVersion): void {
+export function checkNodeRoleOptions(
+  scope: IConstruct,
+  field: string,
+  options: NodeRoleChoice,
+  version?: KarpenterVersion,
+): void {
   const at = (key: string) => (field ? `${field}.${key}` : key);
   const problems = new Problems();
   if (options.existingRole !== undefined) {
     for (const key of ["roleName", "additionalPolicyArns"] as const) {
       if (options[key] !== undefined) {
-        problems.add(new KarpenterValidationError(scope, at(key), options[key], "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)"));
+        problems.add(
+          new KarpenterValidationError(
+            scope,
+            at(key),
+            options[key],
+            "not allowed with existingRole: only the access entry is created for a role you bring (name it and attach policies where you define it)",
+          ),
+        );
       }
     }
     // an unknown key does not hide the other problems of the role
     problems.check(() => checkOptionKeys(scope, at("existingRole"), options.existingRole, EXISTING_NODE_ROLE));
-    if (isPlainMap(options.existingRole)) problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
+    if (isPlainMap(options.existingRole))
+      problems.check(() => checkExistingRole(scope, at("existingRole"), options.existingRole));
   } else {
-    const attached = version && { names: nodeRolePolicyNames(version), by: `the node role of Karpenter ${version.full}` };
+    const attached = version && {
+      names: nodeRolePolicyNames(version),
+      by: `the node role of Karpenter ${version.full}`,
+    };
     problems.check(() => checkPolicyArns(scope, at("additionalPolicyArns"), options.additionalPolicyArns, attached));
   }
   problems.throwIfAny(scope);

@@ -19,7 +19,9 @@ export function nodeRolePolicyNames(v: KarpenterVersion): string[] {
  * karpenter/POLICY-CHANGES.md, v1.4 row). Nodes pull images with whichever is attached, so a change
  * of version must never leave the role with neither.
  */
-const SWAPPED_NODE_POLICIES: readonly (readonly [string, string])[] = [["AmazonEC2ContainerRegistryReadOnly", "AmazonEC2ContainerRegistryPullOnly"]];
+const SWAPPED_NODE_POLICIES: readonly (readonly [string, string])[] = [
+  ["AmazonEC2ContainerRegistryReadOnly", "AmazonEC2ContainerRegistryPullOnly"],
+];
 
 /** The policy `name` was swapped with (`AmazonEC2ContainerRegistryReadOnly` ↔ `…PullOnly`), else undefined. */
 export function swappedNodePolicy(name: string): string | undefined {

@@ -57,7 +57,8 @@ export class SpotServiceLinkedRole extends Construct {
     const provider = problems.check(() => chooseProvider(scope, this, "aws", "provider", props?.provider));
     problems.throwIfAny(this, { remove: true });
     // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
-    const { IamServiceLinkedRole } = require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");
+    const { IamServiceLinkedRole } =
+      require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");
     this.role = new IamServiceLinkedRole(this, "role", {
       provider,
       awsServiceName: "spot.amazonaws.com",

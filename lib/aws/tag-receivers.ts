@@ -7,7 +7,10 @@ import { TAG_APIS, TagReceiver } from "../aws-api/tag-rules";
 
 /** What gets a node role's tags: the role it creates (none with `existingRole`) and the access entry. */
 export function nodeRoleTagReceivers(existingRole: boolean): TagReceiver[] {
-  return [...(existingRole ? [] : [{ api: TAG_APIS.IAM, resource: "the node role" }]), { api: TAG_APIS.EKS, resource: "the node access entry" }];
+  return [
+    ...(existingRole ? [] : [{ api: TAG_APIS.IAM, resource: "the node role" }]),
+    { api: TAG_APIS.EKS, resource: "the node access entry" },
+  ];
 }
 
 /** What gets a controller role's tags: the role, its policies and the Pod Identity association. */
@@ -27,4 +30,6 @@ export function queueTagReceivers(createsKey: boolean): TagReceiver[] {
 }
 
 /** What gets the spot service-linked role's tags: the role. */
-export const SPOT_ROLE_TAG_RECEIVERS: readonly TagReceiver[] = [{ api: TAG_APIS.IAM, resource: "the spot service-linked role" }];
+export const SPOT_ROLE_TAG_RECEIVERS: readonly TagReceiver[] = [
+  { api: TAG_APIS.IAM, resource: "the spot service-linked role" },
+];

@@ -19,9 +19,16 @@ import { clusterProvider } from "./cluster-resource";
  * provider of the cluster's own resource or data source when that is in the same stack (the
  * stack's default when it names none: where the cluster is), else the stack's default, checked.
  */
-export function awsProviderFor(scope: IConstruct, construct: IConstruct, cluster: IKarpenterCluster | undefined, given: AwsProvider | undefined, prop = "provider"): AwsProvider | undefined {
+export function awsProviderFor(
+  scope: IConstruct,
+  construct: IConstruct,
+  cluster: IKarpenterCluster | undefined,
+  given: AwsProvider | undefined,
+  prop = "provider",
+): AwsProvider | undefined {
   if (given !== undefined && given !== null) return chooseProvider(scope, construct, "aws", prop, given);
-  if (cluster && TerraformStack.of(cluster.resource) === TerraformStack.of(scope)) return clusterProvider(cluster) as AwsProvider | undefined;
+  if (cluster && TerraformStack.of(cluster.resource) === TerraformStack.of(scope))
+    return clusterProvider(cluster) as AwsProvider | undefined;
   if (cluster && !chosenAbove(scope, "aws")) addSynthCheck(construct, () => regionProblems(construct, prop, cluster));
   return chooseProvider<AwsProvider>(scope, construct, "aws", prop, undefined);
 }
@@ -44,7 +51,8 @@ function regionProblems(construct: IConstruct, prop: string, cluster: IKarpenter
   // several providers or only an aliased one: the default-provider check reports it
   if (mine.length !== 1 || mine[0].alias) return [];
   const clusterStack = TerraformStack.of(cluster.resource);
-  const theirs = clusterProvider(cluster) ?? (stackIndex(clusterStack).providers.get("aws") ?? []).find((p) => !p.alias);
+  const theirs =
+    clusterProvider(cluster) ?? (stackIndex(clusterStack).providers.get("aws") ?? []).find((p) => !p.alias);
   const [here, there] = [literalRegion(mine[0]), literalRegion(theirs)];
   if (here === undefined || there === undefined || here === there) return [];
   return [
@@ -58,4 +66,3 @@ function regionProblems(construct: IConstruct, prop: string, cluster: IKarpenter
     ),
   ];
 }
-

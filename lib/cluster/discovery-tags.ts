@@ -166,10 +166,27 @@ export class DiscoveryTags extends Construct {
     const references = problems.check(() => checkSubnets(this, props?.subnets, key)) ?? [];
     problems.check(() => checkTagKey(this, "tagKey", key));
     this.tagValue = props?.tagValue ?? cluster?.clusterName ?? "";
-    if (!isUnresolved(this.tagValue) && (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)) {
-      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a tag value of at most ${TAG_LIMITS.valueLength} characters`));
+    if (
+      !isUnresolved(this.tagValue) &&
+      (typeof this.tagValue !== "string" || [...this.tagValue].length > TAG_LIMITS.valueLength)
+    ) {
+      problems.add(
+        new KarpenterValidationError(
+          this,
+          "tagValue",
+          this.tagValue,
+          `a tag value of at most ${TAG_LIMITS.valueLength} characters`,
+        ),
+      );
     } else if (props?.tagValue === "") {
-      problems.add(new KarpenterValidationError(this, "tagValue", this.tagValue, `a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren't supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name`));
+      problems.add(
+        new KarpenterValidationError(
+          this,
+          "tagValue",
+          this.tagValue,
+          `a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren't supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name`,
+        ),
+      );
     }
     const sg = props?.securityGroupId;
     if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
@@ -178,17 +195,34 @@ export class DiscoveryTags extends Construct {
     problems.throwIfAny(this, { remove: true });
     if (!cluster) throw new Error("unreachable: a failed check is thrown above");
     const provider = awsProviderFor(scope, this, cluster, props.provider);
-    this.subnetTagResources = subnets.map((s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s, key, value: this.tagValue }));
+    this.subnetTagResources = subnets.map(
+      (s, i) => new Ec2Tag(this, `subnet-${i}`, { resourceId: s, key, value: this.tagValue }),
+    );
     const securityGroupId = props.securityGroupId ?? cluster.clusterSecurityGroupId;
-    this.securityGroupTag = new Ec2Tag(this, "security-group", { resourceId: securityGroupId, key, value: this.tagValue });
+    this.securityGroupTag = new Ec2Tag(this, "security-group", {
+      resourceId: securityGroupId,
+      key,
+      value: this.tagValue,
+    });
     useProvider(this, "aws", provider);
 
     // literal IDs (and references to Subnet resources of the app): what another cluster's DiscoveryTags may claim too
-    const claims: Claim["targets"] = subnets.map((s, i) => ({ field: `subnets[${i}]`, id: references[i]?.id ?? s, shown: references[i]?.shown ?? s, kind: "subnet" as const }));
+    const claims: Claim["targets"] = subnets.map((s, i) => ({
+      field: `subnets[${i}]`,
+      id: references[i]?.id ?? s,
+      shown: references[i]?.shown ?? s,
+      kind: "subnet" as const,
+    }));
     // the cluster security group is a token until apply: it is the same group wherever the cluster is the same
     claims.push(
       props.securityGroupId === undefined
-        ? { field: "securityGroupId", id: CLUSTER_SECURITY_GROUP, shown: "the cluster security group", kind: "security group" as const, ofCluster: true }
+        ? {
+            field: "securityGroupId",
+            id: CLUSTER_SECURITY_GROUP,
+            shown: "the cluster security group",
+            kind: "security group" as const,
+            ofCluster: true,
+          }
         : { field: "securityGroupId", id: securityGroupId, shown: securityGroupId, kind: "security group" as const },
     );
     const claim: Claim = { tags: this, cluster, targets: claims.filter((t) => !isUnresolved(t.id)) };
@@ -229,12 +263,21 @@ function keyWarning(tags: DiscoveryTags, cluster: IKarpenterCluster): string | u
   if (carried === "any") return undefined;
   const unmatched = classes.filter(
     (c): c is { s: NodeClassSelectors; keys: Set<string> } =>
-      c.keys !== "any" && c.keys.size > 0 && [...c.keys].every((k) => !carried.has(k)) && !(c.s.defaultTerms && eksClusterOf(cluster) !== undefined),
+      c.keys !== "any" &&
+      c.keys.size > 0 &&
+      [...c.keys].every((k) => !carried.has(k)) &&
+      !(c.s.defaultTerms && eksClusterOf(cluster) !== undefined),
   );
   if (unmatched.length === 0) return undefined;
   // the default value is the cluster's name reference: shown as its literal when known
-  const value = !isUnresolved(tags.tagValue) ? tags.tagValue : tags.tagValue === cluster.clusterName ? (cluster.clusterNameLiteral ?? "<cluster name>") : "<tagValue>";
-  const named = unmatched.map((c) => `EC2NodeClass ${c.s.name} (${c.s.nodeClass.node.path}) selects by ${[...c.keys].sort().join(", ")}`).join("; ");
+  const value = !isUnresolved(tags.tagValue)
+    ? tags.tagValue
+    : tags.tagValue === cluster.clusterName
+      ? (cluster.clusterNameLiteral ?? "<cluster name>")
+      : "<tagValue>";
+  const named = unmatched
+    .map((c) => `EC2NodeClass ${c.s.name} (${c.s.nodeClass.node.path}) selects by ${[...c.keys].sort().join(", ")}`)
+    .join("; ");
   const keys = [...new Set(unmatched.flatMap((c) => [...c.keys]))].sort();
   return (
     `DiscoveryTags ${tags.node.path} tags subnets and the security group of ${clusterLabelOf(cluster)} with ${key}, but ${named}: nothing in this app carries ${keys.length > 1 ? "those keys" : "that key"}, so unless subnets and a security group outside the app do, Karpenter finds none for ${unmatched.length > 1 ? "them" : "it"} and launches no node. ` +
@@ -284,11 +327,17 @@ function carriedTagKeys(scope: Construct): Set<string> | "any" {
  * cluster with this key (the cluster security group holds one value per key, so it cannot carry
  * both); else a warning when no EC2NodeClass of the app selects the value (classes outside the app may).
  */
-function valueProblems(tags: DiscoveryTags, cluster: IKarpenterCluster): { problems: KarpenterValidationError[]; warning?: string } {
+function valueProblems(
+  tags: DiscoveryTags,
+  cluster: IKarpenterCluster,
+): { problems: KarpenterValidationError[]; warning?: string } {
   const [key, value, name] = [tags.tagKey, tags.tagValue, cluster.clusterNameLiteral];
-  if (!attached(tags) || isUnresolved(key) || isUnresolved(value) || name === undefined || value === name) return { problems: [] };
+  if (!attached(tags) || isUnresolved(key) || isUnresolved(value) || name === undefined || value === name)
+    return { problems: [] };
   const selectors = nodeClassSelectors(tags);
-  const defaults = selectors.filter((s) => s.defaultTerms && s.tagKey === key && s.cluster !== undefined && sameInstallTarget(s.cluster, cluster));
+  const defaults = selectors.filter(
+    (s) => s.defaultTerms && s.tagKey === key && s.cluster !== undefined && sameInstallTarget(s.cluster, cluster),
+  );
   if (defaults.length > 0) {
     const classes = defaults.map((s) => `${s.nodeClass.node.path} (EC2NodeClass ${s.name})`).join(", ");
     return {
@@ -323,7 +372,13 @@ interface Claim {
   readonly tags: DiscoveryTags;
   readonly cluster: IKarpenterCluster;
   /** `ofCluster`: the cluster's own security group, the same one for every claim on the same cluster. */
-  readonly targets: { field: string; id: string; shown: string; kind: "subnet" | "security group"; ofCluster?: boolean }[];
+  readonly targets: {
+    field: string;
+    id: string;
+    shown: string;
+    kind: "subnet" | "security group";
+    ofCluster?: boolean;
+  }[];
 }
 
 /** The target id of the cluster security group (securityGroupId unset), compared by cluster rather than by ID. */
@@ -335,7 +390,10 @@ const CLAIMS = "discovery-claims";
 const clusterLabel = (c: Claim) => clusterLabelOf(c.cluster);
 
 /** A cluster as messages name it: `cluster demo`, or its resource's path when the name is a reference. */
-const clusterLabelOf = (cluster: IKarpenterCluster) => (cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster ${cluster.resource.node.path}`);
+const clusterLabelOf = (cluster: IKarpenterCluster) =>
+  cluster.clusterNameLiteral !== undefined
+    ? `cluster ${cluster.clusterNameLiteral}`
+    : `the cluster ${cluster.resource.node.path}`;
 
 /**
  * The same subnet or security group tagged with the same key for two clusters: the resource holds
@@ -362,7 +420,9 @@ function claimProblems(mine: Claim): KarpenterValidationError[] {
     const k = `${isUnresolved(mine.tags.tagKey) ? mine.tags.node.path : mine.tags.tagKey}\u0000${t.id}`;
     const earlier = (index.byTarget.get(k) ?? []).filter((o) => o.order < myOrder);
     // the cluster security group of two claims is one group only when their cluster is one
-    const same = earlier.find((o) => (t.ofCluster ? sameInstallTarget(o.claim.cluster, mine.cluster) : !otherCluster(o.claim, mine)));
+    const same = earlier.find((o) =>
+      t.ofCluster ? sameInstallTarget(o.claim.cluster, mine.cluster) : !otherCluster(o.claim, mine),
+    );
     if (same) {
       problems.push(
         new KarpenterValidationError(
@@ -370,7 +430,9 @@ function claimProblems(mine: Claim): KarpenterValidationError[] {
           t.field,
           t.shown,
           `a ${t.kind} no other DiscoveryTags tags with ${mine.tags.tagKey}: ${same.claim.tags.node.path} already tags ${t.shown} for ${clusterLabel(mine)}, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it` +
-            (t.kind === "subnet" ? "; list the subnet in one DiscoveryTags only" : ", and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group"),
+            (t.kind === "subnet"
+              ? "; list the subnet in one DiscoveryTags only"
+              : ", and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group"),
         ),
       );
       continue;
@@ -432,7 +494,11 @@ function subnetReference(id: string, byName: SubnetsByName): SubnetReference | u
   if (!address || !ref?.originStack) return undefined;
   const stack = ref.originStack;
   const subnet = subnetsOf(stack, byName).get(address[1]);
-  return { id: `${stack.node.path}\u0000aws_subnet.${address[1]}`, shown: subnet?.node.path ?? `aws_subnet.${address[1]} of stack ${stack.node.path}`, subnet };
+  return {
+    id: `${stack.node.path}\u0000aws_subnet.${address[1]}`,
+    shown: subnet?.node.path ?? `aws_subnet.${address[1]} of stack ${stack.node.path}`,
+    subnet,
+  };
 }
 
 /** The `Subnet`s of `stack` by Terraform name, from one walk of the stack per `byName`. */
@@ -451,7 +517,12 @@ function subnetsOf(stack: TerraformStack, byName: SubnetsByName): Map<string, Su
 
 /** Whether a value is an `aws_subnet` resource (a `Subnet` construct). */
 function isSubnet(x: unknown): x is Subnet {
-  return x !== null && typeof x === "object" && (x as { terraformResourceType?: unknown }).terraformResourceType === "aws_subnet" && Construct.isConstruct(x);
+  return (
+    x !== null &&
+    typeof x === "object" &&
+    (x as { terraformResourceType?: unknown }).terraformResourceType === "aws_subnet" &&
+    Construct.isConstruct(x)
+  );
 }
 
 /** Whether a `Subnet`'s own `tags` hold `key` (a token map is not judged). */
@@ -468,15 +539,37 @@ function ownsTag(subnet: Subnet, key: string): boolean {
 function managedTags(subnet: Subnet, key: string): string | undefined {
   if (isUnresolved(key)) return undefined;
   const ignored = subnet.lifecycle?.ignoreChanges;
-  if (ignored === "all" || (Array.isArray(ignored) && ignored.some((a) => a === "tags" || a === "tags_all" || a === `tags["${key}"]` || a === `tags_all["${key}"]`))) return undefined;
+  if (
+    ignored === "all" ||
+    (Array.isArray(ignored) &&
+      ignored.some((a) => a === "tags" || a === "tags_all" || a === `tags["${key}"]` || a === `tags_all["${key}"]`))
+  )
+    return undefined;
   const stack = TerraformStack.of(subnet);
-  const provider = (subnet.provider ?? stack.node.findAll().find((c) => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === "aws" && c.alias === undefined)) as AwsProvider | undefined;
+  const provider = (subnet.provider ??
+    stack.node
+      .findAll()
+      .find(
+        (c) => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === "aws" && c.alias === undefined,
+      )) as AwsProvider | undefined;
   const ignore = provider?.ignoreTags;
-  if (ignore !== undefined && (isUnresolved(ignore) || (Array.isArray(ignore) && ignore.some((i) => (i.keys ?? []).includes(key) || (i.keyPrefixes ?? []).some((p) => key.startsWith(p)))))) return undefined;
+  if (
+    ignore !== undefined &&
+    (isUnresolved(ignore) ||
+      (Array.isArray(ignore) &&
+        ignore.some((i) => (i.keys ?? []).includes(key) || (i.keyPrefixes ?? []).some((p) => key.startsWith(p)))))
+  )
+    return undefined;
   const own = subnet.tagsInput;
-  if (own !== undefined && !isUnresolved(own) && Object.keys(own).length > 0) return `tags of its own (${Object.keys(own).join(", ")})`;
+  if (own !== undefined && !isUnresolved(own) && Object.keys(own).length > 0)
+    return `tags of its own (${Object.keys(own).join(", ")})`;
   const defaults = provider?.defaultTags;
-  if (defaults !== undefined && (isUnresolved(defaults) || (Array.isArray(defaults) && defaults.some((d) => d.tags !== undefined && Object.keys(d.tags).length > 0)))) return `its provider's default tags (${provider!.node.path})`;
+  if (
+    defaults !== undefined &&
+    (isUnresolved(defaults) ||
+      (Array.isArray(defaults) && defaults.some((d) => d.tags !== undefined && Object.keys(d.tags).length > 0)))
+  )
+    return `its provider's default tags (${provider!.node.path})`;
   return undefined;
 }
 
@@ -493,16 +586,31 @@ function isPublic(subnet: Subnet): boolean {
  * @returns the `Subnet` reference of each element (undefined for a literal or another token)
  * @throws KarpenterValidationError naming `subnets` or `subnets[<i>]`
  */
-function checkSubnets(scope: Construct, subnets: readonly string[] | undefined, key: string): (SubnetReference | undefined)[] {
+function checkSubnets(
+  scope: Construct,
+  subnets: readonly string[] | undefined,
+  key: string,
+): (SubnetReference | undefined)[] {
   if (subnets === undefined) return [];
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
-  if (isListToken(subnets)) throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
+  if (isListToken(subnets))
+    throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
   if (typeof subnets === "string") {
-    throw new KarpenterValidationError(scope, "subnets", subnets, `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`);
+    throw new KarpenterValidationError(
+      scope,
+      "subnets",
+      subnets,
+      `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`,
+    );
   }
   if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
   if (subnets.length === 0) {
-    throw new KarpenterValidationError(scope, "subnets", subnets, "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)");
+    throw new KarpenterValidationError(
+      scope,
+      "subnets",
+      subnets,
+      "at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)",
+    );
   }
   const problems = new Problems();
   const seen = new Map<string, number>();
@@ -510,11 +618,25 @@ function checkSubnets(scope: Construct, subnets: readonly string[] | undefined, 
   const references = subnets.map((s: unknown, i) => {
     if (isSubnet(s)) {
       // a Subnet object (earlier versions took one; JavaScript callers): its id is the reference every check reads
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s.node.path, `${SUBNET_ID.text}, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app)`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `subnets[${i}]`,
+          s.node.path,
+          `${SUBNET_ID.text}, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app)`,
+        ),
+      );
       return undefined;
     }
     if (typeof s !== "string" || (!isUnresolved(s) && !SUBNET_ID.pattern.test(s))) {
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, s, `${SUBNET_ID.text}, or a reference to one (subnet.id of a Subnet of this app)`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `subnets[${i}]`,
+          s,
+          `${SUBNET_ID.text}, or a reference to one (subnet.id of a Subnet of this app)`,
+        ),
+      );
       return undefined;
     }
     const ref = subnetReference(s, byName);
@@ -522,15 +644,37 @@ function checkSubnets(scope: Construct, subnets: readonly string[] | undefined, 
     const identity = ref?.id ?? s;
     const first = seen.get(identity);
     if (first !== undefined) {
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, ref?.shown ?? s, `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `subnets[${i}]`,
+          ref?.shown ?? s,
+          `a subnet not listed before: subnets[${first}] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once`,
+        ),
+      );
       return ref;
     }
     seen.set(identity, i);
     const subnet = ref?.subnet;
     if (subnet === undefined) return ref;
-    if (isPublic(subnet)) problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, subnet.node.path, "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets"));
+    if (isPublic(subnet))
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `subnets[${i}]`,
+          subnet.node.path,
+          "a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets",
+        ),
+      );
     else if (ownsTag(subnet, key)) {
-      problems.add(new KarpenterValidationError(scope, `subnets[${i}]`, subnet.node.path, `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `subnets[${i}]`,
+          subnet.node.path,
+          `a subnet whose own tags do not hold ${key}: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already`,
+        ),
+      );
     } else {
       const managed = managedTags(subnet, key);
       if (managed !== undefined) {
@@ -559,11 +703,32 @@ function checkSubnets(scope: Construct, subnets: readonly string[] | undefined, 
 function checkClusterNameArgument(where: string, clusterName: unknown): void {
   if (clusterName !== null && typeof clusterName === "object") {
     const isCluster = typeof (clusterName as { clusterName?: unknown }).clusterName === "string";
-    const isEks = Construct.isConstruct(clusterName) && (clusterName as { terraformResourceType?: unknown }).terraformResourceType === "aws_eks_cluster";
-    const shown = Construct.isConstruct(clusterName) ? clusterName.node.path : isCluster ? "(an IKarpenterCluster)" : "(an object)";
-    const what = isCluster ? "the cluster object: pass cluster.clusterName" : isEks ? "the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)" : "an object: pass cluster.clusterName";
-    throw new KarpenterValidationError(where, "clusterName", shown, `a cluster name (a literal or a reference), not ${what}`);
+    const isEks =
+      Construct.isConstruct(clusterName) &&
+      (clusterName as { terraformResourceType?: unknown }).terraformResourceType === "aws_eks_cluster";
+    const shown = Construct.isConstruct(clusterName)
+      ? clusterName.node.path
+      : isCluster
+        ? "(an IKarpenterCluster)"
+        : "(an object)";
+    const what = isCluster
+      ? "the cluster object: pass cluster.clusterName"
+      : isEks
+        ? "the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)"
+        : "an object: pass cluster.clusterName";
+    throw new KarpenterValidationError(
+      where,
+      "clusterName",
+      shown,
+      `a cluster name (a literal or a reference), not ${what}`,
+    );
   }
-  if (typeof clusterName !== "string") throw new KarpenterValidationError(where, "clusterName", clusterName, "a cluster name (a literal or a reference such as cluster.clusterName)");
+  if (typeof clusterName !== "string")
+    throw new KarpenterValidationError(
+      where,
+      "clusterName",
+      clusterName,
+      "a cluster name (a literal or a reference such as cluster.clusterName)",
+    );
   checkEksClusterName(where, "clusterName", clusterName);
 }

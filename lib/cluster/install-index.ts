@@ -71,7 +71,12 @@ export function onePerClusterProblems(install: IndexedInstall): KarpenterValidat
     ? "the IAM role, policy, queue, rule and Helm release names would collide at apply"
     : "two controllers would act on the same NodePools and NodeClaims";
   return [
-    new KarpenterValidationError(install, "cluster", cluster, `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and ${clash}; keep one install`),
+    new KarpenterValidationError(
+      install,
+      "cluster",
+      cluster,
+      `one Karpenter per cluster: ${others.map((o) => o.node.path).join(", ")} also installs Karpenter on cluster ${cluster}. The CRDs are cluster-scoped (a different namespace does not help), and ${clash}; keep one install`,
+    ),
   ];
 }
 
@@ -88,6 +93,9 @@ export function otherInstallsOnCluster(install: IndexedInstall): IndexedInstall[
     return { byResource, byLiteral };
   });
   const literal = install.cluster.clusterNameLiteral;
-  const candidates = new Set([...(index.byResource.get(install.cluster.resource) ?? []), ...(literal !== undefined ? index.byLiteral.get(literal) ?? [] : [])]);
+  const candidates = new Set([
+    ...(index.byResource.get(install.cluster.resource) ?? []),
+    ...(literal !== undefined ? (index.byLiteral.get(literal) ?? []) : []),
+  ]);
   return [...candidates].filter((o) => o !== install && sameInstallTarget(o.cluster, install.cluster));
 }

@@ -124,7 +124,12 @@ export class KarpenterCluster implements IKarpenterCluster {
    * not an AwsProvider of the scope's stack; at synth, without `provider` in a stack holding several
    * AWS providers or only an aliased one
    */
-  public static fromClusterName(scope: Construct, id: string, clusterName: string, options: FromClusterNameOptions = {}): IKarpenterCluster {
+  public static fromClusterName(
+    scope: Construct,
+    id: string,
+    clusterName: string,
+    options: FromClusterNameOptions = {},
+  ): IKarpenterCluster {
     const path = `${scope.node.path}/${id}`;
     const problems = new Problems();
     problems.check(() => checkOptionKeys(path, "options", options, FROM_CLUSTER_NAME_OPTIONS));
@@ -133,7 +138,8 @@ export class KarpenterCluster implements IKarpenterCluster {
     const provider = options?.provider ?? undefined;
     if (provider) checkProvider(scope, path, "aws", "provider", provider);
     // loaded only here: the data source class is the largest module the library uses (230 KB)
-    const { DataAwsEksCluster } = require("@cdktf/provider-aws/lib/data-aws-eks-cluster") as typeof import("@cdktf/provider-aws/lib/data-aws-eks-cluster");
+    const { DataAwsEksCluster } =
+      require("@cdktf/provider-aws/lib/data-aws-eks-cluster") as typeof import("@cdktf/provider-aws/lib/data-aws-eks-cluster");
     const data = new DataAwsEksCluster(scope, id, { name: clusterName, provider });
     if (!provider) recordDefault(data, "aws", "provider", data, false);
     return new KarpenterCluster({
@@ -197,11 +203,26 @@ function checkEksClusterResource(cluster: unknown): void {
   const where = "KarpenterCluster.fromEksCluster";
   const expected = "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app";
   if (cluster instanceof TerraformDataSource) {
-    throw new KarpenterValidationError(where, "cluster", cluster.node.path, `${expected}; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name)`);
+    throw new KarpenterValidationError(
+      where,
+      "cluster",
+      cluster.node.path,
+      `${expected}; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name)`,
+    );
   }
   const isResource = cluster instanceof TerraformResource && cluster.terraformResourceType === "aws_eks_cluster";
   if (!isResource) {
-    const shown = cluster === undefined || cluster === null ? cluster : cluster instanceof TerraformResource ? cluster.node.path : "(not an EksCluster)";
-    throw new KarpenterValidationError(where, "cluster", shown, `${expected}, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create`);
+    const shown =
+      cluster === undefined || cluster === null
+        ? cluster
+        : cluster instanceof TerraformResource
+          ? cluster.node.path
+          : "(not an EksCluster)";
+    throw new KarpenterValidationError(
+      where,
+      "cluster",
+      shown,
+      `${expected}, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create`,
+    );
   }
 }

@@ -6,7 +6,14 @@ import { IKarpenterCluster } from "./karpenter-cluster";
 import { kubernetesRange, newestPatchOf } from "../versions";
 import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
 import { isUnresolved } from "../core/tokens";
-import { DEFAULT_KARPENTER_VERSION, isNewerThanKnownPatch, KarpenterVersion, KNOWN_RELEASES, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
+import {
+  DEFAULT_KARPENTER_VERSION,
+  isNewerThanKnownPatch,
+  KarpenterVersion,
+  KNOWN_RELEASES,
+  newestKnownPatch,
+  resolveKarpenterVersion,
+} from "../versions/karpenter-version";
 import { eksClusterOf } from "./cluster-resource";
 
 /** The Kubernetes minors one range of Karpenter releases runs on. */
@@ -77,7 +84,9 @@ export interface KubernetesVersionRange {
  * @throws KarpenterValidationError for a version this library does not support
  */
 export function supportedKubernetesVersions(karpenterVersion: string): KubernetesVersionRange {
-  const s = kubernetesSupport(resolveKarpenterVersion("supportedKubernetesVersions", karpenterVersion, "karpenterVersion").full);
+  const s = kubernetesSupport(
+    resolveKarpenterVersion("supportedKubernetesVersions", karpenterVersion, "karpenterVersion").full,
+  );
   return { oldest: `1.${s.minMinor}`, newest: `1.${s.maxMinor}` };
 }
 
@@ -113,7 +122,8 @@ function checkEksVersionShape(scope: IConstruct, cluster: IKarpenterCluster): vo
  * data source, or a cluster without `version` (EKS then picks its default).
  */
 export function literalKubernetesVersion(cluster: IKarpenterCluster): string | undefined {
-  if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion)) return cluster.kubernetesVersion;
+  if (typeof cluster.kubernetesVersion === "string" && !isUnresolved(cluster.kubernetesVersion))
+    return cluster.kubernetesVersion;
   const input = eksClusterOf(cluster)?.versionInput;
   return input !== undefined && !isUnresolved(input) ? input : undefined;
 }
@@ -135,7 +145,10 @@ function releasesSupporting(minor: number): string | undefined {
     }
     // a closed run ends at the newest release known before `next` ("1.6.6–1.6.8"): naming `next`
     // itself would offer a release that does not support this minor
-    const last = [...KNOWN_RELEASES].map((r) => newestPatchOf(r.split(".").slice(0, 2).join(".")) ?? r).reverse().find((r) => semver.lt(r, next.since));
+    const last = [...KNOWN_RELEASES]
+      .map((r) => newestPatchOf(r.split(".").slice(0, 2).join(".")) ?? r)
+      .reverse()
+      .find((r) => semver.lt(r, next.since));
     runs.push(last && semver.gt(last, since) ? `${since}–${last}` : since);
   }
   return runs.length ? runs.join(" or ") : undefined;
@@ -158,14 +171,21 @@ function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
  * EKS is used"), which moves with EKS releases. A Karpenter release that stops short of the newest
  * Kubernetes minor the default release supports may then refuse the cluster: warn, naming what it supports.
  */
-function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, support: KubernetesSupport, cluster: IKarpenterCluster): void {
+function warnDefaultVersion(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  support: KubernetesSupport,
+  cluster: IKarpenterCluster,
+): void {
   const eks = eksClusterOf(cluster);
   if (!eks || eks.versionInput !== undefined) return;
   // EKS's default version is not the newest Kubernetes any Karpenter supports: the default release's
   // newest stands for it, so the default install on a versionless cluster does not warn
   const reference = kubernetesSupport(DEFAULT_KARPENTER_VERSION).maxMinor;
   if (support.maxMinor >= reference || alreadyWarned(cluster, `default:${version.full}`)) return;
-  const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+  const where = cluster.clusterNameLiteral
+    ? `cluster ${cluster.clusterNameLiteral}`
+    : `the cluster (${cluster.resource.node.path})`;
   Annotations.of(scope).addWarning(
     `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the default Karpenter ${DEFAULT_KARPENTER_VERSION} supports up to 1.${reference}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
   );
@@ -179,7 +199,12 @@ function warnDefaultVersion(scope: IConstruct, version: KarpenterVersion, suppor
  * 1.6.6, 1.7.4).
  * @throws KarpenterValidationError on `field` when the controller would refuse the cluster's version
  */
-export function checkKubernetesCompatibility(scope: IConstruct, field: string, version: KarpenterVersion, cluster: IKarpenterCluster): void {
+export function checkKubernetesCompatibility(
+  scope: IConstruct,
+  field: string,
+  version: KarpenterVersion,
+  cluster: IKarpenterCluster,
+): void {
   checkEksVersionShape(scope, cluster);
   const support = kubernetesSupport(version.full);
   warnDefaultVersion(scope, version, support, cluster);
@@ -188,7 +213,9 @@ export function checkKubernetesCompatibility(scope: IConstruct, field: string, v
   if (minor === undefined) return;
   if (minor >= support.minMinor && minor <= support.maxMinor) return;
   const range = `Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}`;
-  const where = cluster.clusterNameLiteral ? `cluster ${cluster.clusterNameLiteral}` : `the cluster (${cluster.resource.node.path})`;
+  const where = cluster.clusterNameLiteral
+    ? `cluster ${cluster.clusterNameLiteral}`
+    : `the cluster (${cluster.resource.node.path})`;
   const beyondTable = minor > newestKnownKubernetesMinor() && support.maxMinor === newestKnownKubernetesMinor();
   const unknownPatch = minor > support.maxMinor && isNewerThanKnownPatch(version);
   if (beyondTable || unknownPatch) {

@@ -27,14 +27,33 @@ export const SYSTEM_NODE_LABEL = { key: "node-role", value: "system" } as const;
  * AWS-managed policies of a managed node group's role (EKS user guide, "Amazon EKS node IAM role"):
  * worker node, VPC CNI, and ECR pull-only (the least-privilege replacement of ECR ReadOnly).
  */
-const SYSTEM_NODE_POLICIES = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly"];
+const SYSTEM_NODE_POLICIES = [
+  "AmazonEKSWorkerNodePolicy",
+  "AmazonEKS_CNI_Policy",
+  "AmazonEC2ContainerRegistryPullOnly",
+];
 
 /** AMI types accepted by `aws_eks_node_group` (hashicorp/aws 6.25 validator). */
 const AMI_TYPES = [
-  "AL2_x86_64", "AL2_x86_64_GPU", "AL2_ARM_64", "CUSTOM", "BOTTLEROCKET_ARM_64", "BOTTLEROCKET_x86_64",
-  "BOTTLEROCKET_ARM_64_FIPS", "BOTTLEROCKET_x86_64_FIPS", "BOTTLEROCKET_ARM_64_NVIDIA", "BOTTLEROCKET_x86_64_NVIDIA",
-  "WINDOWS_CORE_2019_x86_64", "WINDOWS_FULL_2019_x86_64", "WINDOWS_CORE_2022_x86_64", "WINDOWS_FULL_2022_x86_64",
-  "AL2023_x86_64_STANDARD", "AL2023_ARM_64_STANDARD", "AL2023_x86_64_NEURON", "AL2023_x86_64_NVIDIA", "AL2023_ARM_64_NVIDIA",
+  "AL2_x86_64",
+  "AL2_x86_64_GPU",
+  "AL2_ARM_64",
+  "CUSTOM",
+  "BOTTLEROCKET_ARM_64",
+  "BOTTLEROCKET_x86_64",
+  "BOTTLEROCKET_ARM_64_FIPS",
+  "BOTTLEROCKET_x86_64_FIPS",
+  "BOTTLEROCKET_ARM_64_NVIDIA",
+  "BOTTLEROCKET_x86_64_NVIDIA",
+  "WINDOWS_CORE_2019_x86_64",
+  "WINDOWS_FULL_2019_x86_64",
+  "WINDOWS_CORE_2022_x86_64",
+  "WINDOWS_FULL_2022_x86_64",
+  "AL2023_x86_64_STANDARD",
+  "AL2023_ARM_64_STANDARD",
+  "AL2023_x86_64_NEURON",
+  "AL2023_x86_64_NVIDIA",
+  "AL2023_ARM_64_NVIDIA",
 ];
 
 /** A Kubernetes taint on every system node. */
@@ -176,7 +195,9 @@ export class SystemNodeGroup extends Construct {
     const cluster = problems.check(() => requireCluster(this, props));
     this.size = props?.size ?? 2;
     if (!Token.isUnresolved(this.size) && (!Number.isInteger(this.size) || this.size < 1 || this.size > 100)) {
-      problems.add(new KarpenterValidationError(this, "size", props.size, "a whole number from 1 to 100 (min = desired = max)"));
+      problems.add(
+        new KarpenterValidationError(this, "size", props.size, "a whole number from 1 to 100 (min = desired = max)"),
+      );
     }
     const instanceTypes = props?.instanceTypes ?? ["t3.medium"];
     problems.check(() => checkInstanceTypes(this, instanceTypes));
@@ -185,26 +206,66 @@ export class SystemNodeGroup extends Construct {
       problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
     }
     if (typeof props?.subnetIds === "string" && !isUnresolved(props.subnetIds)) {
-      problems.add(new KarpenterValidationError(this, "subnetIds", props.subnetIds, `a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply`));
+      problems.add(
+        new KarpenterValidationError(
+          this,
+          "subnetIds",
+          props.subnetIds,
+          `a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply`,
+        ),
+      );
     } else if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
-      problems.add(new KarpenterValidationError(this, "subnetIds", props?.subnetIds, "at least one subnet ID (use private subnets)"));
+      problems.add(
+        new KarpenterValidationError(
+          this,
+          "subnetIds",
+          props?.subnetIds,
+          "at least one subnet ID (use private subnets)",
+        ),
+      );
     }
-    if (props?.diskSize !== undefined && !Token.isUnresolved(props.diskSize) && (!Number.isInteger(props.diskSize) || props.diskSize < 1)) {
+    if (
+      props?.diskSize !== undefined &&
+      !Token.isUnresolved(props.diskSize) &&
+      (!Number.isInteger(props.diskSize) || props.diskSize < 1)
+    ) {
       problems.add(new KarpenterValidationError(this, "diskSize", props.diskSize, "a whole number of GiB, at least 1"));
     }
     problems.check(() => checkLabels(this, props?.labels));
-    const givenRole = props?.labels && !Token.isUnresolved(props.labels) && isPlainMap(props.labels) ? props.labels[SYSTEM_NODE_LABEL.key] : undefined;
+    const givenRole =
+      props?.labels && !Token.isUnresolved(props.labels) && isPlainMap(props.labels)
+        ? props.labels[SYSTEM_NODE_LABEL.key]
+        : undefined;
     if (givenRole !== undefined && givenRole !== SYSTEM_NODE_LABEL.value) {
       // the controller's node selector is node-role=system: another value would leave it without nodes
-      problems.add(new KarpenterValidationError(this, `labels["${SYSTEM_NODE_LABEL.key}"]`, givenRole, `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`));
+      problems.add(
+        new KarpenterValidationError(
+          this,
+          `labels["${SYSTEM_NODE_LABEL.key}"]`,
+          givenRole,
+          `"${SYSTEM_NODE_LABEL.value}" or unset: the Karpenter controller selects the system nodes by ${SYSTEM_NODE_LABEL.key}=${SYSTEM_NODE_LABEL.value}`,
+        ),
+      );
     }
     problems.check(() => checkTaints(this, props?.taints));
-    problems.check(() => checkTags(this, props?.tags, [{ api: TAG_APIS.IAM, resource: "the node group role" }, { api: TAG_APIS.EKS, resource: "the node group" }]));
+    problems.check(() =>
+      checkTags(this, props?.tags, [
+        { api: TAG_APIS.IAM, resource: "the node group role" },
+        { api: TAG_APIS.EKS, resource: "the node group" },
+      ]),
+    );
     // per-cluster names, like the other constructs: a shared fallback would collide between clusters of one account
-    const roleName = cluster && problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
-    const nodeGroupName = cluster && problems.check(() => nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"));
+    const roleName =
+      cluster &&
+      problems.check(() => nameFromCluster(this, "iamRole", "roleName", props.roleName, cluster, "", "-system-node"));
+    const nodeGroupName =
+      cluster &&
+      problems.check(() =>
+        nameFromCluster(this, "eksNodeGroup", "nodeGroupName", props.nodeGroupName, cluster, "", "-system"),
+      );
     problems.throwIfAny(this, { remove: true });
-    if (!cluster || roleName === undefined || nodeGroupName === undefined) throw new Error("unreachable: a failed check is thrown above");
+    if (!cluster || roleName === undefined || nodeGroupName === undefined)
+      throw new Error("unreachable: a failed check is thrown above");
     const systemLabel = { [SYSTEM_NODE_LABEL.key]: SYSTEM_NODE_LABEL.value };
     const labelsToken = Token.isUnresolved(props.labels);
     this.labels = labelsToken ? systemLabel : { ...(props.labels ?? {}), ...systemLabel };
@@ -217,9 +278,22 @@ export class SystemNodeGroup extends Construct {
       assumeRolePolicy: trustPolicyJson({ Service: `ec2.${aws.dnsSuffix}` }, "sts:AssumeRole"),
       tags: props.tags,
     });
-    recordAccountNames(this, [{ kind: "IAM role", literal: literalNameFromCluster(props.roleName, cluster, "", "-system-node"), field: "roleName", resource: this.role }]);
+    recordAccountNames(this, [
+      {
+        kind: "IAM role",
+        literal: literalNameFromCluster(props.roleName, cluster, "", "-system-node"),
+        field: "roleName",
+        resource: this.role,
+      },
+    ]);
     // construct ids are the bare policy names (no prefix), as this construct has always named them
-    const attachments = attachPolicies(this, this.role.name, SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })), "", "role");
+    const attachments = attachPolicies(
+      this,
+      this.role.name,
+      SYSTEM_NODE_POLICIES.map((p) => ({ key: p, arn: awsManagedPolicyArn(aws.partition, p) })),
+      "",
+      "role",
+    );
     this.nodeGroup = new EksNodeGroup(this, "node-group", {
       clusterName: cluster.clusterName,
       nodeGroupName,
@@ -233,7 +307,9 @@ export class SystemNodeGroup extends Construct {
       updateConfig: { maxUnavailable: 1 },
       // a map token cannot be spread: Terraform merges it, the system label winning as for literal labels
       labels: labelsToken ? Fn.merge([props.labels, systemLabel]) : this.labels,
-      taint: this.taints.length ? this.taints.map((t): EksNodeGroupTaint => ({ key: t.key, value: t.value, effect: t.effect })) : undefined,
+      taint: this.taints.length
+        ? this.taints.map((t): EksNodeGroupTaint => ({ key: t.key, value: t.value, effect: t.effect }))
+        : undefined,
       tags: props.tags,
       // nodes must not start before the role can pull images and set up pod networking
       dependsOn: [...attachments, ...(props.dependsOn ?? [])],
@@ -258,13 +334,22 @@ const badKey = (key: string) => labelKeyProblem(key, EKS_KEY_MAX) !== undefined;
 /** Node labels: qualified-name keys and non-empty label values (the EKS API rejects empty ones). */
 function checkLabels(scope: Construct, labels: Record<string, string> | undefined): void {
   if (labels === undefined || Token.isUnresolved(labels)) return;
-  if (labels === null || typeof labels !== "object" || Array.isArray(labels)) throw new KarpenterValidationError(scope, "labels", labels, "a map of Kubernetes label keys to values");
+  if (labels === null || typeof labels !== "object" || Array.isArray(labels))
+    throw new KarpenterValidationError(scope, "labels", labels, "a map of Kubernetes label keys to values");
   const problems = new Problems();
   for (const [key, value] of Object.entries(labels)) {
     const field = `labels[${JSON.stringify(key)}]`;
-    if (!Token.isUnresolved(key) && badKey(key)) problems.add(new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`));
+    if (!Token.isUnresolved(key) && badKey(key))
+      problems.add(new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`));
     else if (!isUnresolved(value) && !isLabelValue(value, false)) {
-      problems.add(new KarpenterValidationError(scope, field, value, `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          field,
+          value,
+          `a label value of 1 to 63 characters (EKS rejects empty ones): ${VALUE_TEXT}`,
+        ),
+      );
     }
   }
   problems.throwIfAny(scope);
@@ -273,18 +358,36 @@ function checkLabels(scope: Construct, labels: Record<string, string> | undefine
 /** Node taints: qualified-name keys, label-syntax values (may be empty), the EKS effect spellings. */
 function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): void {
   if (taints === undefined || Token.isUnresolved(taints)) return;
-  if (!Array.isArray(taints)) throw new KarpenterValidationError(scope, "taints", taints, "an array of { key, value?, effect }");
-  if (taints.length > MAX_TAINTS) throw new KarpenterValidationError(scope, "taints", `${taints.length} taints`, `at most ${MAX_TAINTS} taints (EKS limit)`);
+  if (!Array.isArray(taints))
+    throw new KarpenterValidationError(scope, "taints", taints, "an array of { key, value?, effect }");
+  if (taints.length > MAX_TAINTS)
+    throw new KarpenterValidationError(
+      scope,
+      "taints",
+      `${taints.length} taints`,
+      `at most ${MAX_TAINTS} taints (EKS limit)`,
+    );
   const problems = new Problems();
   taints.forEach((t, i) => {
-    if (t === null || typeof t !== "object" || Array.isArray(t)) return problems.add(new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }"));
+    if (t === null || typeof t !== "object" || Array.isArray(t))
+      return problems.add(new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }"));
     problems.check(() => checkOptionKeys(scope, `taints[${i}]`, t, SYSTEM_NODE_TAINT));
-    if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key))) problems.add(new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`));
+    if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key)))
+      problems.add(new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`));
     if (t.value !== undefined && !isUnresolved(t.value) && !isLabelValue(t.value, true)) {
-      problems.add(new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`));
+      problems.add(
+        new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`),
+      );
     }
     if (!isUnresolved(t.effect) && !TAINT_EFFECTS.includes(t.effect)) {
-      problems.add(new KarpenterValidationError(scope, `taints[${i}].effect`, t.effect, `one of ${TAINT_EFFECTS.join(", ")} (the EKS API spelling; not the Kubernetes NoSchedule / NoExecute / PreferNoSchedule)`));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `taints[${i}].effect`,
+          t.effect,
+          `one of ${TAINT_EFFECTS.join(", ")} (the EKS API spelling; not the Kubernetes NoSchedule / NoExecute / PreferNoSchedule)`,
+        ),
+      );
     }
   });
   problems.throwIfAny(scope);
@@ -301,16 +404,36 @@ function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
   // a list token is an array of one encoded element, which no string check recognises
   if (Token.isUnresolved(instanceTypes)) return;
   if (!Array.isArray(instanceTypes) || instanceTypes.length === 0) {
-    throw new KarpenterValidationError(scope, "instanceTypes", instanceTypes, 'at least one EC2 instance type, e.g. ["t3.medium"]');
+    throw new KarpenterValidationError(
+      scope,
+      "instanceTypes",
+      instanceTypes,
+      'at least one EC2 instance type, e.g. ["t3.medium"]',
+    );
   }
   const problems = new Problems();
   instanceTypes.forEach((t, i) => {
     if (isListToken(t)) {
       // a list token spread into a literal array: cdktf fails at synth with a raw token error
-      return problems.add(new KarpenterValidationError(scope, `instanceTypes[${i}]`, "(a list token spread into the array)", "a single instance type: to add a list known only at apply, pass Fn.concat([[...literal types], list]) or the list itself"));
+      return problems.add(
+        new KarpenterValidationError(
+          scope,
+          `instanceTypes[${i}]`,
+          "(a list token spread into the array)",
+          "a single instance type: to add a list known only at apply, pass Fn.concat([[...literal types], list]) or the list itself",
+        ),
+      );
     }
     if (isUnresolved(t)) return;
-    if (typeof t !== "string" || !INSTANCE_TYPE.test(t)) problems.add(new KarpenterValidationError(scope, `instanceTypes[${i}]`, t, 'an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"'));
+    if (typeof t !== "string" || !INSTANCE_TYPE.test(t))
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `instanceTypes[${i}]`,
+          t,
+          'an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"',
+        ),
+      );
   });
   problems.throwIfAny(scope);
 }

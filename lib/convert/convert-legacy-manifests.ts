@@ -8,7 +8,14 @@ import type * as Parts from "./converters";
 import { ClassDraft, PoolDraft } from "./drafts";
 import type { DocumentInfo, ObjectContext, Path } from "./fields";
 import { LegacyManifestError } from "./legacy-manifest-error";
-import { ConversionNote, ConvertedEc2NodeClass, ConvertedNodePool, ConvertedObject, ConvertLegacyManifestsOptions, LegacyConversionResult } from "./types";
+import {
+  ConversionNote,
+  ConvertedEc2NodeClass,
+  ConvertedNodePool,
+  ConvertedObject,
+  ConvertLegacyManifestsOptions,
+  LegacyConversionResult,
+} from "./types";
 
 let loaded: typeof Parts | undefined;
 
@@ -17,7 +24,8 @@ function parts(): typeof Parts {
   return (loaded ??= require("./converters") as typeof Parts);
 }
 
-const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass";
+const READABLE =
+  "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass";
 
 /**
  * Converts Karpenter manifests of any API version to typed `karpenter.sh/v1` NodePool and
@@ -62,20 +70,38 @@ const READABLE = "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 
  * @throws KarpenterValidationError for bad options (an unknown option key, an unknown Karpenter
  * version, an empty role or one that is no IAM role name, a `legacyDefaults` that is not a boolean)
  */
-export function convertLegacyManifests(yamlText: string, options: ConvertLegacyManifestsOptions = {}): LegacyConversionResult {
+export function convertLegacyManifests(
+  yamlText: string,
+  options: ConvertLegacyManifestsOptions = {},
+): LegacyConversionResult {
   const where = "convertLegacyManifests";
-  if (typeof yamlText !== "string") throw new KarpenterValidationError(where, "yamlText", yamlText, "YAML text with one or more documents");
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(where, "options", options, `an object { ${OPTIONS.join(", ")} } (or nothing)`);
+  if (typeof yamlText !== "string")
+    throw new KarpenterValidationError(where, "yamlText", yamlText, "YAML text with one or more documents");
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw new KarpenterValidationError(where, "options", options, `an object { ${OPTIONS.join(", ")} } (or nothing)`);
   for (const [key, value] of Object.entries(options)) {
-    if (!OPTIONS.includes(key)) throw new KarpenterValidationError(where, `options.${key}`, value, `not an option of convertLegacyManifests (options: ${OPTIONS.join(", ")})`);
+    if (!OPTIONS.includes(key))
+      throw new KarpenterValidationError(
+        where,
+        `options.${key}`,
+        value,
+        `not an option of convertLegacyManifests (options: ${OPTIONS.join(", ")})`,
+      );
   }
-  if (options.legacyDefaults !== undefined && typeof options.legacyDefaults !== "boolean") throw new KarpenterValidationError(where, "options.legacyDefaults", options.legacyDefaults, "true or false");
+  if (options.legacyDefaults !== undefined && typeof options.legacyDefaults !== "boolean")
+    throw new KarpenterValidationError(where, "options.legacyDefaults", options.legacyDefaults, "true or false");
   const version = resolveKarpenterVersion(where, options.version ?? DEFAULT_KARPENTER_VERSION, "options.version");
   if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
-    throw new KarpenterValidationError(where, "options.role", options.role, "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)");
+    throw new KarpenterValidationError(
+      where,
+      "options.role",
+      options.role,
+      "the name of the IAM role of the nodes, e.g. KarpenterNodeRole-demo (or leave it unset to keep instanceProfile)",
+    );
   }
   // the rule the Ec2NodeClass construct applies to a literal role (one known only at apply is left to it)
-  const roleProblem = options.role !== undefined && !holdsToken(options.role) ? nodeClassRoleProblem(options.role) : undefined;
+  const roleProblem =
+    options.role !== undefined && !holdsToken(options.role) ? nodeClassRoleProblem(options.role) : undefined;
   if (roleProblem !== undefined) throw new KarpenterValidationError(where, "options.role", options.role, roleProblem);
   const lineCounter = new (yaml().LineCounter)();
   const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
@@ -86,12 +112,23 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
     const n = i + 1;
     const value = parse(doc, n, yamlText, lineCounter);
     if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
-    const info = (base: Path): DocumentInfo => ({ document: n, base, lineOf: (path) => lineOf(doc, lineCounter, path) });
+    const info = (base: Path): DocumentInfo => ({
+      document: n,
+      base,
+      lineOf: (path) => lineOf(doc, lineCounter, path),
+    });
     if (!isList(value)) return convertOne(info([]), value, undefined);
     const ctx = new (parts().ObjectContext)(info([]));
-    const items: unknown[] = Array.isArray(value.items) ? value.items : ctx.fail(["items"], value.items, `the objects of the ${value.kind} as a list (items is required)`);
+    const items: unknown[] = Array.isArray(value.items)
+      ? value.items
+      : ctx.fail(["items"], value.items, `the objects of the ${value.kind} as a list (items is required)`);
     items.forEach((item, j) => {
-      if (isList(item)) ctx.fail(["items", j], item, `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`);
+      if (isList(item))
+        ctx.fail(
+          ["items", j],
+          item,
+          `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`,
+        );
       convertOne(info(["items", j]), item, j);
     });
   });
@@ -99,8 +136,12 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   function convertOne(doc: DocumentInfo, value: unknown, item: number | undefined): void {
     const ctx = new (parts().ObjectContext)(doc);
     const top = ctx.fields([], value, "a Kubernetes object with apiVersion, kind and metadata");
-    const apiVersion = top.str("apiVersion", { nonEmpty: true }) ?? top.fail("apiVersion", undefined, "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5");
-    const kind = top.str("kind", { nonEmpty: true }) ?? top.fail("kind", undefined, "the object's kind (required), e.g. Provisioner");
+    const apiVersion =
+      top.str("apiVersion", { nonEmpty: true }) ??
+      top.fail("apiVersion", undefined, "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5");
+    const kind =
+      top.str("kind", { nonEmpty: true }) ??
+      top.fail("kind", undefined, "the object's kind (required), e.g. Provisioner");
     const key = `${apiVersion} ${kind}`;
     const convert = parts().CONVERTERS[key];
     if (!convert) {
@@ -112,7 +153,8 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
     const spec = top.obj("spec", "the object's spec") ?? ctx.fields(["spec"], {}, "the object's spec");
     const result = convert({ ctx, source, spec, role: options.role, legacyDefaults: options.legacyDefaults ?? true });
     const { KUBELET_COMPATIBILITY } = parts();
-    if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined) result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);
+    if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined)
+      result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);
     ctx.noteUnused(`${kind} ${apiVersion}`);
     if (result.pool) drafts.push({ kind: "NodePool", draft: result.pool });
     if (result.nodeClass) {
@@ -128,7 +170,9 @@ export function convertLegacyManifests(yamlText: string, options: ConvertLegacyM
   const copies = parts().moveKubelet(pools, classes);
   parts().validateDrafts(pools, [...classes, ...[...copies.values()].flat()], version);
 
-  const objects: ConvertedObject[] = drafts.flatMap((d): ConvertedObject[] => (d.kind === "NodePool" ? [poolResult(d.draft)] : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult)));
+  const objects: ConvertedObject[] = drafts.flatMap((d): ConvertedObject[] =>
+    d.kind === "NodePool" ? [poolResult(d.draft)] : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult),
+  );
   return {
     objects,
     nodePools: objects.filter((o): o is ConvertedNodePool => o.kind === "NodePool"),
@@ -153,7 +197,13 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
   if (err) {
     const pos = err.linePos?.[0];
     const problem = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-    throw LegacyManifestError.syntax(n, pos?.line, pos?.col, pos ? text.split(/\r?\n/)[pos.line - 1] : undefined, problem);
+    throw LegacyManifestError.syntax(
+      n,
+      pos?.line,
+      pos?.col,
+      pos ? text.split(/\r?\n/)[pos.line - 1] : undefined,
+      problem,
+    );
   }
   try {
     return doc.toJS({ maxAliasCount: 1000 });
@@ -172,7 +222,13 @@ function lineOf(doc: Document.Parsed, lc: LineCounter, path: Path): number | und
 }
 
 /** The top-level note for a document that is not converted. */
-function skipped(document: number, item: number | undefined, apiVersion: string, kind: string, value: unknown): ConversionNote {
+function skipped(
+  document: number,
+  item: number | undefined,
+  apiVersion: string,
+  kind: string,
+  value: unknown,
+): ConversionNote {
   const meta = (value as { metadata?: { name?: unknown } }).metadata;
   const name = meta && typeof meta === "object" && typeof meta.name === "string" ? ` ${meta.name}` : "";
   const karpenter = /^karpenter\.(sh|k8s\.aws)\//.test(apiVersion);
@@ -181,7 +237,11 @@ function skipped(document: number, item: number | undefined, apiVersion: string,
     : karpenter
       ? `not a kind and version this converter reads (${READABLE})`
       : "not a Karpenter NodePool or node class";
-  return { level: karpenter ? "action" : "info", field: item === undefined ? `document ${document}` : `document ${document} items[${item}]`, message: `skipped ${apiVersion} ${kind}${name}: ${why}` };
+  return {
+    level: karpenter ? "action" : "info",
+    field: item === undefined ? `document ${document}` : `document ${document} items[${item}]`,
+    message: `skipped ${apiVersion} ${kind}${name}: ${why}`,
+  };
 }
 
 /** The kubelet the v1.0 conversion webhook stored in a v1 NodePool's annotation. */
@@ -204,15 +264,32 @@ function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: str
   drafts.forEach((d, i) => {
     const first = drafts.findIndex((x) => x.props.name === d.props.name);
     if (first < i) {
-      d.ctx.fail(["metadata", "name"], d.props.name, `a name no other ${kind} of the input has: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${d.props.name}`);
+      d.ctx.fail(
+        ["metadata", "name"],
+        d.props.name,
+        `a name no other ${kind} of the input has: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${d.props.name}`,
+      );
     }
   });
 }
 
 function poolResult(d: PoolDraft): ConvertedNodePool {
-  return { kind: "NodePool", name: d.props.name, props: parts().defined(d.props), ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}), source: d.source, notes: d.ctx.notes };
+  return {
+    kind: "NodePool",
+    name: d.props.name,
+    props: parts().defined(d.props),
+    ...(d.nodeClassRef ? { nodeClassRef: d.nodeClassRef } : {}),
+    source: d.source,
+    notes: d.ctx.notes,
+  };
 }
 
 function classResult(d: ClassDraft): ConvertedEc2NodeClass {
-  return { kind: "EC2NodeClass", name: d.props.name, props: parts().defined(d.props), source: d.source, notes: d.ctx.notes };
+  return {
+    kind: "EC2NodeClass",
+    name: d.props.name,
+    props: parts().defined(d.props),
+    source: d.source,
+    notes: d.ctx.notes,
+  };
 }

@@ -44,7 +44,13 @@ export class ObjectContext {
    */
   public fail(path: Path, value: unknown, allowed: string): never {
     const full = [...this.doc.base, ...path];
-    throw new LegacyManifestError(this.doc.document, this.doc.lineOf(full), showPath(full) || "(document)", value, allowed);
+    throw new LegacyManifestError(
+      this.doc.document,
+      this.doc.lineOf(full),
+      showPath(full) || "(document)",
+      value,
+      allowed,
+    );
   }
 
   /** Adds a note about `field` (a path or an already formatted field name). */
@@ -54,12 +60,18 @@ export class ObjectContext {
 
   /** Adds an `action` note about a field that makes the v1 object, as converted, one Karpenter rejects ({@link ConversionNote.invalid}). */
   public invalid(field: Path | string, message: string): void {
-    this.notes.push({ level: "action", field: typeof field === "string" ? field : showPath(field), message, invalid: true });
+    this.notes.push({
+      level: "action",
+      field: typeof field === "string" ? field : showPath(field),
+      message,
+      invalid: true,
+    });
   }
 
   /** A reader over `value`, which must be a mapping (else the call throws naming `what`). */
   public fields(path: Path, value: unknown, what: string): Fields {
-    if (value === null || typeof value !== "object" || Array.isArray(value)) this.fail(path, value, `${what} (a mapping)`);
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      this.fail(path, value, `${what} (a mapping)`);
     const f = new Fields(this, path, value as Record<string, unknown>);
     this.readers.push(f);
     return f;
@@ -69,7 +81,11 @@ export class ObjectContext {
   public noteUnused(what: string): void {
     for (const r of this.readers) {
       for (const key of r.unused()) {
-        this.note("action", [...r.path, key], `not a field of ${what}: not converted (the v1 object has no place for it); value was ${JSON.stringify(r.peek(key))}`);
+        this.note(
+          "action",
+          [...r.path, key],
+          `not a field of ${what}: not converted (the v1 object has no place for it); value was ${JSON.stringify(r.peek(key))}`,
+        );
       }
     }
   }
@@ -128,7 +144,8 @@ export class Fields {
   public int(key: string, min = -Number.MAX_SAFE_INTEGER, what = "a whole number"): number | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min) this.ctx.fail([...this.path, key], v, min > -Number.MAX_SAFE_INTEGER ? `${what} (≥ ${min})` : what);
+    if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
+      this.ctx.fail([...this.path, key], v, min > -Number.MAX_SAFE_INTEGER ? `${what} (≥ ${min})` : what);
     return v;
   }
 
@@ -166,7 +183,8 @@ export class Fields {
     const out: { [k: string]: string } = {};
     for (const [k, x] of Object.entries(v as object)) {
       if (typeof x === "number" && !Number.isFinite(x)) this.ctx.fail([...at, k], x, "a finite quantity");
-      if (typeof x !== "string" && typeof x !== "number") this.ctx.fail([...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
+      if (typeof x !== "string" && typeof x !== "number")
+        this.ctx.fail([...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
       out[k] = String(x);
     }
     return out;
@@ -177,7 +195,8 @@ export class Fields {
     const list = this.list(key);
     if (list === undefined) return undefined;
     list.forEach((x, i) => {
-      if (typeof x !== "string") this.ctx.fail([...this.path, key, i], x, 'a string (quote values such as "2" in YAML)');
+      if (typeof x !== "string")
+        this.ctx.fail([...this.path, key, i], x, 'a string (quote values such as "2" in YAML)');
     });
     return list as string[];
   }

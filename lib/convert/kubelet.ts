@@ -31,12 +31,18 @@ const MAX_NAME = 63;
  * notes what cannot be moved.
  * @returns the copies made, by the class they copy (each to be placed right after its original)
  */
-export function moveKubelet(pools: readonly PoolDraft[], classes: readonly ClassDraft[]): Map<ClassDraft, ClassDraft[]> {
+export function moveKubelet(
+  pools: readonly PoolDraft[],
+  classes: readonly ClassDraft[],
+): Map<ClassDraft, ClassDraft[]> {
   const copies = new Map<ClassDraft, ClassDraft[]>();
   const users = new Map<ClassDraft, PoolDraft[]>();
   for (const pool of pools) {
     const ref = pool.nodeClassRef;
-    const target = ref && ref.group === NODE_CLASS_GROUP && ref.kind === NODE_CLASS_KIND ? classes.find((c) => c.props.name === ref.name) : undefined;
+    const target =
+      ref && ref.group === NODE_CLASS_GROUP && ref.kind === NODE_CLASS_KIND
+        ? classes.find((c) => c.props.name === ref.name)
+        : undefined;
     if (target) {
       users.set(target, [...(users.get(target) ?? []), pool]);
       continue;
@@ -44,8 +50,18 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
     if (!pool.kubelet) continue;
     const { field } = pool.kubelet;
     const json = stableJson(pool.kubelet.value);
-    if (!ref) pool.ctx.note("action", field, `kubelet is an EC2NodeClass field in v1 and this NodePool names no node class: add kubelet ${json} to the EC2NodeClass it will use; not converted`);
-    else pool.ctx.note("action", field, `kubelet is an EC2NodeClass field in v1 and EC2NodeClass ${ref.name} is not in this input: add kubelet ${json} to it (every NodePool using it gets that kubelet); not converted`);
+    if (!ref)
+      pool.ctx.note(
+        "action",
+        field,
+        `kubelet is an EC2NodeClass field in v1 and this NodePool names no node class: add kubelet ${json} to the EC2NodeClass it will use; not converted`,
+      );
+    else
+      pool.ctx.note(
+        "action",
+        field,
+        `kubelet is an EC2NodeClass field in v1 and EC2NodeClass ${ref.name} is not in this input: add kubelet ${json} to it (every NodePool using it gets that kubelet); not converted`,
+      );
   }
 
   const taken = new Set(classes.map((c) => c.props.name));
@@ -62,20 +78,32 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
     let classKey = stableJson(own);
     if (!groups.has(classKey) && own !== undefined) {
       // a class's own kubelet stays: NodePools outside the input may use the class as it is
-      target.ctx.note("info", "spec.kubelet", `kept: every NodePool of this input that uses ${target.props.name} asks for another kubelet and got a copy of the class; NodePools outside this input keep using ${target.props.name} with this kubelet`);
+      target.ctx.note(
+        "info",
+        "spec.kubelet",
+        `kept: every NodePool of this input that uses ${target.props.name} asks for another kubelet and got a copy of the class; NodePools outside this input keep using ${target.props.name} with this kubelet`,
+      );
     } else if (!groups.has(classKey)) {
       // no pool runs with the class as it is: the first pool's kubelet goes on the class itself
       const first = sharing.find((p) => p.kubelet)!;
       classKey = stableJson(first.kubelet!.value);
       target.props.kubelet = first.kubelet!.value;
       const movedFrom = groups.get(classKey)!.map((p) => `NodePool ${p.props.name} (document ${p.source.document})`);
-      target.ctx.note("info", "spec.kubelet", `kubelet ${classKey} moved here from ${movedFrom.join(", ")}: a node class field in v1`);
+      target.ctx.note(
+        "info",
+        "spec.kubelet",
+        `kubelet ${classKey} moved here from ${movedFrom.join(", ")}: a node class field in v1`,
+      );
     }
     const split = groups.size > 1;
     for (const p of groups.get(classKey) ?? []) {
       if (!p.kubelet) continue;
       const others = split ? "; the NodePools of this class with other kubelet settings got copies of it" : "";
-      p.ctx.note("info", p.kubelet.field, `kubelet moved to EC2NodeClass ${target.props.name} (a node class field in v1)${others}; NodePools outside this input that use ${target.props.name} get it too`);
+      p.ctx.note(
+        "info",
+        p.kubelet.field,
+        `kubelet moved to EC2NodeClass ${target.props.name} (a node class field in v1)${others}; NodePools outside this input that use ${target.props.name} get it too`,
+      );
     }
     for (const [key, group] of groups) {
       if (key === classKey) continue;
@@ -84,7 +112,11 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
       const ctx = new ObjectContext(target.ctx.doc);
       ctx.notes.push(...before);
       const value = group[0].kubelet!.value;
-      const copy: ClassDraft = { ctx, source: target.source, props: { ...structuredClone(target.props), name, kubelet: value } };
+      const copy: ClassDraft = {
+        ctx,
+        source: target.source,
+        props: { ...structuredClone(target.props), name, kubelet: value },
+      };
       const poolNames = group.map((p) => `NodePool ${p.props.name} (document ${p.source.document})`).join(", ");
       ctx.note(
         "info",
@@ -109,7 +141,10 @@ export function moveKubelet(pools: readonly PoolDraft[], classes: readonly Class
 function describe(groups: Map<string, PoolDraft[]>, except: string, own: KubeletConfiguration | undefined): string {
   const others = [...groups]
     .filter(([key]) => key !== except)
-    .map(([key, ps]) => `${ps.map((p) => `NodePool ${p.props.name}`).join(", ")}: ${ps.some((p) => p.kubelet) ? `kubelet ${key}` : own ? `the class's own kubelet ${key}` : "no kubelet"}`);
+    .map(
+      ([key, ps]) =>
+        `${ps.map((p) => `NodePool ${p.props.name}`).join(", ")}: ${ps.some((p) => p.kubelet) ? `kubelet ${key}` : own ? `the class's own kubelet ${key}` : "no kubelet"}`,
+    );
   // a class whose own kubelet no pool of the input shares keeps it too
   if (own !== undefined && !groups.has(stableJson(own))) others.push(`the class itself: kubelet ${stableJson(own)}`);
   return others.join("; ");

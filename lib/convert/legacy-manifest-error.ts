@@ -39,7 +39,13 @@ export class LegacyManifestError extends KarpenterValidationError {
    * @param source the text of that line, if known
    * @param problem the parser's description
    */
-  public static syntax(document: number, line: number | undefined, column: number | undefined, source: string | undefined, problem: string): LegacyManifestError {
+  public static syntax(
+    document: number,
+    line: number | undefined,
+    column: number | undefined,
+    source: string | undefined,
+    problem: string,
+  ): LegacyManifestError {
     const e = new LegacyManifestError(document, line, "yaml", source, `YAML syntax: ${problem}`);
     const at = line === undefined ? "" : column === undefined ? ` (line ${line})` : ` (line ${line}, column ${column})`;
     e.message = `document ${document}${at}: YAML syntax error: ${problem}`;

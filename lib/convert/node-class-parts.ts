@@ -1,4 +1,11 @@
-import { AmiFamily, AmiSelectorTerm, BlockDeviceMapping, KubeletConfiguration, MetadataOptions, VolumeType } from "../nodes/ec2-node-class-spec";
+import {
+  AmiFamily,
+  AmiSelectorTerm,
+  BlockDeviceMapping,
+  KubeletConfiguration,
+  MetadataOptions,
+  VolumeType,
+} from "../nodes/ec2-node-class-spec";
 import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
 import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../nodes/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
@@ -19,12 +26,21 @@ export function readKubelet(ctx: ObjectContext, f: Fields, key: string): Kubelet
   const k = f.obj(key, "a kubelet configuration");
   if (!k) return undefined;
   if (k.has("containerRuntime")) {
-    ctx.note("action", k.at("containerRuntime"), `containerRuntime "${k.raw("containerRuntime")}" was dropped in v1beta1: EKS 1.24+ runs containerd only; not converted`);
+    ctx.note(
+      "action",
+      k.at("containerRuntime"),
+      `containerRuntime "${k.raw("containerRuntime")}" was dropped in v1beta1: EKS 1.24+ runs containerd only; not converted`,
+    );
   }
   const reserved = (name: string) => k.quantityMap(name);
   const maxPods = k.peek("maxPods");
   const expression = typeof maxPods === "string" && !/^\s*\d+\s*$/.test(maxPods) ? k.str("maxPods") : undefined;
-  if (expression !== undefined) ctx.note("info", k.at("maxPods"), `the CEL expression ${JSON.stringify(expression)} is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)`);
+  if (expression !== undefined)
+    ctx.note(
+      "info",
+      k.at("maxPods"),
+      `the CEL expression ${JSON.stringify(expression)} is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)`,
+    );
   const out: KubeletConfiguration = {
     clusterDNS: k.strList("clusterDNS"),
     cpuCFSQuota: k.bool("cpuCFSQuota"),
@@ -44,7 +60,12 @@ export function readKubelet(ctx: ObjectContext, f: Fields, key: string): Kubelet
 }
 
 /** Reads `blockDeviceMappings[]`; `rootVolume` exists from v1beta1, `volumeInitializationRate` in v1. */
-export function readBlockDevices(ctx: ObjectContext, f: Fields, key: string, since: "v1alpha1" | "v1beta1" | "v1"): BlockDeviceMapping[] | undefined {
+export function readBlockDevices(
+  ctx: ObjectContext,
+  f: Fields,
+  key: string,
+  since: "v1alpha1" | "v1beta1" | "v1",
+): BlockDeviceMapping[] | undefined {
   return f.objects(key, "a block device mapping { deviceName, ebs }")?.map((m) => {
     const e = m.obj("ebs", "an EBS volume");
     const ebs = e && {
@@ -77,7 +98,8 @@ const DECIMAL: { readonly [suffix: string]: number } = { k: 1e3, M: 1e6, G: 1e9,
 function volumeSize(ctx: ObjectContext, e: Fields): string | undefined {
   const raw = e.raw("volumeSize");
   if (raw === undefined) return undefined;
-  if (typeof raw !== "string" && !(typeof raw === "number" && Number.isSafeInteger(raw))) e.fail("volumeSize", raw, 'a size such as "100Gi"');
+  if (typeof raw !== "string" && !(typeof raw === "number" && Number.isSafeInteger(raw)))
+    e.fail("volumeSize", raw, 'a size such as "100Gi"');
   const text = String(raw);
   const m = /^([0-9]+)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(text);
   if (!m || ["Gi", "G", "Ti", "T"].includes(m[2] ?? "-")) return text;
@@ -85,7 +107,11 @@ function volumeSize(ctx: ObjectContext, e: Fields): string | undefined {
   const bytes = Number(m[1]) * (BINARY[suffix] ?? DECIMAL[suffix]);
   const converted = bytes % 2 ** 30 === 0 ? `${bytes / 2 ** 30}Gi` : bytes % 1e9 === 0 ? `${bytes / 1e9}G` : undefined;
   if (converted === undefined || !Number.isSafeInteger(bytes)) return text;
-  ctx.note("info", e.at("volumeSize"), `volumeSize ${JSON.stringify(raw)} written as "${converted}" (v1 accepts only Gi, G, Ti and T sizes)`);
+  ctx.note(
+    "info",
+    e.at("volumeSize"),
+    `volumeSize ${JSON.stringify(raw)} written as "${converted}" (v1 accepts only Gi, G, Ti and T sizes)`,
+  );
   return converted;
 }
 
@@ -133,13 +159,23 @@ const ID_KEYS = ["aws::ids", "aws-ids"];
  * values split at commas and trimmed; `aws::ids` / `aws-ids` → ids, `aws::name` / `aws::owners`
  * (AMI selectors only) → names / owners, other keys → tags, one tag map per combination of values.
  */
-function splitLegacySelector(ctx: ObjectContext, selector: { [k: string]: string }, at: Path, ami: boolean): LegacySelector {
+function splitLegacySelector(
+  ctx: ObjectContext,
+  selector: { [k: string]: string },
+  at: Path,
+  ami: boolean,
+): LegacySelector {
   const out: LegacySelector = { ids: [], names: [], owners: [], tagSets: [] };
   let tagSets: { [k: string]: string }[] = [{}];
   for (const key of Object.keys(selector).sort()) {
     const raw = selector[key].split(",").map((s) => s.trim());
     const values = raw.filter((s) => s !== "");
-    if (values.length !== raw.length) ctx.note("info", [...at, key], `empty entries of the comma-separated value ${JSON.stringify(selector[key])} were left out`);
+    if (values.length !== raw.length)
+      ctx.note(
+        "info",
+        [...at, key],
+        `empty entries of the comma-separated value ${JSON.stringify(selector[key])} were left out`,
+      );
     if (values.length === 0) {
       ctx.note("action", [...at, key], `selector key ${key} has no value: not converted`);
       continue;
@@ -148,7 +184,12 @@ function splitLegacySelector(ctx: ObjectContext, selector: { [k: string]: string
     else if (ami && key === "aws::name") out.names.push(...values);
     else if (ami && key === "aws::owners") out.owners.push(...values);
     else {
-      if (/^aws[:-]/.test(key)) ctx.note("action", [...at, key], `${key} is not a special key of this selector and was converted as a tag key, which never matches (AWS reserves tag keys starting with "aws:"): replace it`);
+      if (/^aws[:-]/.test(key))
+        ctx.note(
+          "action",
+          [...at, key],
+          `${key} is not a special key of this selector and was converted as a tag key, which never matches (AWS reserves tag keys starting with "aws:"): replace it`,
+        );
       // value-major, as upstream karpenter-convert orders the terms
       tagSets = values.flatMap((v) => tagSets.map((set) => ({ ...set, [key]: v })));
     }
@@ -162,11 +203,19 @@ function splitLegacySelector(ctx: ObjectContext, selector: { [k: string]: string
  * one `tags` term per combination of comma-separated values. IDs combined with tags (both had
  * to match in v1alpha1) cannot be one v1 term: the IDs are kept and the tags noted.
  */
-export function legacyIdTagTerms(ctx: ObjectContext, selector: { [k: string]: string }, at: Path): { id?: string; tags?: { [k: string]: string } }[] | undefined {
+export function legacyIdTagTerms(
+  ctx: ObjectContext,
+  selector: { [k: string]: string },
+  at: Path,
+): { id?: string; tags?: { [k: string]: string } }[] | undefined {
   const s = splitLegacySelector(ctx, selector, at, false);
   if (s.ids.length > 0) {
     if (s.tagSets.length > 0) {
-      ctx.note("action", at, `combines IDs with tags (v1alpha1: both had to match); a v1 term with an id takes no tags, so only the IDs were converted: this may select more than before (dropped tags: ${JSON.stringify(s.tagSets)})`);
+      ctx.note(
+        "action",
+        at,
+        `combines IDs with tags (v1alpha1: both had to match); a v1 term with an id takes no tags, so only the IDs were converted: this may select more than before (dropped tags: ${JSON.stringify(s.tagSets)})`,
+      );
     }
     return s.ids.map((id) => ({ id }));
   }
@@ -177,24 +226,40 @@ export function legacyIdTagTerms(ctx: ObjectContext, selector: { [k: string]: st
  * A v1alpha1 `amiSelector` map → v1 terms: one `id` term per ID; else one term per combination
  * of owner × name × tag values (v1beta1 migration guide, "AMISelector").
  */
-export function legacyAmiTerms(ctx: ObjectContext, selector: { [k: string]: string }, at: Path): AmiSelectorTerm[] | undefined {
+export function legacyAmiTerms(
+  ctx: ObjectContext,
+  selector: { [k: string]: string },
+  at: Path,
+): AmiSelectorTerm[] | undefined {
   const s = splitLegacySelector(ctx, selector, at, true);
   if (s.ids.length > 0) {
     if (s.names.length + s.owners.length + s.tagSets.length > 0) {
-      ctx.note("action", at, "combines aws::ids with other keys (v1alpha1: all had to match); a v1 term with an id takes no other field, so only the IDs were converted");
+      ctx.note(
+        "action",
+        at,
+        "combines aws::ids with other keys (v1alpha1: all had to match); a v1 term with an id takes no other field, so only the IDs were converted",
+      );
     }
     return s.ids.map((id) => ({ id }));
   }
   if (s.tagSets.length > 0) {
-    ctx.note("info", at, "AMI tags now only select AMIs: v0.31's tag-based AMI requirements (AMI tags acting as scheduling requirements) are gone in v1beta1 and later; use one EC2NodeClass per AMI constraint");
+    ctx.note(
+      "info",
+      at,
+      "AMI tags now only select AMIs: v0.31's tag-based AMI requirements (AMI tags acting as scheduling requirements) are gone in v1beta1 and later; use one EC2NodeClass per AMI constraint",
+    );
   }
   const owners = s.owners.length > 0 ? s.owners : [undefined];
   const names = s.names.length > 0 ? s.names : [undefined];
   const tagSets = s.tagSets.length > 0 ? s.tagSets : [undefined];
   const terms: AmiSelectorTerm[] = [];
-  for (const owner of owners) for (const name of names) for (const tags of tagSets) terms.push(defined({ name, owner, tags }));
+  for (const owner of owners)
+    for (const name of names) for (const tags of tagSets) terms.push(defined({ name, owner, tags }));
   if (s.names.length === 0 && s.tagSets.length === 0 && s.owners.length > 0) {
-    ctx.invalid(at, "selects AMIs by aws::owners alone; a v1 AMI selector term needs a name, tags, an id, an alias or an ssmParameter besides the owner: add one");
+    ctx.invalid(
+      at,
+      "selects AMIs by aws::owners alone; a v1 AMI selector term needs a name, tags, an id, an alias or an ssmParameter besides the owner: add one",
+    );
   }
   return terms.length > 0 && Object.keys(terms[0]).length > 0 ? terms : undefined;
 }
@@ -207,7 +272,12 @@ export function legacyAmiTerms(ctx: ObjectContext, selector: { [k: string]: stri
  * - Custom without terms → no terms (v1 and the Ec2NodeClass construct reject it: a note says so);
  * - Ubuntu without terms → an empty terms list, a placeholder that v1 rejects until filled in.
  */
-export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelectorTerm[] | undefined, at: Path): { amiFamily?: AmiFamily; amiSelectorTerms?: AmiSelectorTerm[] } {
+export function amiChoice(
+  ctx: ObjectContext,
+  family: string,
+  terms: AmiSelectorTerm[] | undefined,
+  at: Path,
+): { amiFamily?: AmiFamily; amiSelectorTerms?: AmiSelectorTerm[] } {
   const alias = aliasFamilyOf(family);
   if (family === "Ubuntu") {
     if (terms) {
@@ -217,15 +287,27 @@ export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelector
         "amiFamily Ubuntu was dropped in v1: converted to AL2 (same user-data format) with the given AMI selector terms, as the upstream v1 conversion does; Ubuntu compatibility is not guaranteed long-term, consider amiFamily Custom with your own user data",
       );
     } else {
-      ctx.invalid(at, "amiFamily Ubuntu was dropped in v1 and has no alias: amiFamily is AL2 (same user-data format) and amiSelectorTerms is an empty placeholder that v1 rejects: add terms selecting your Ubuntu AMIs (id, name/owner or tags)");
+      ctx.invalid(
+        at,
+        "amiFamily Ubuntu was dropped in v1 and has no alias: amiFamily is AL2 (same user-data format) and amiSelectorTerms is an empty placeholder that v1 rejects: add terms selecting your Ubuntu AMIs (id, name/owner or tags)",
+      );
     }
     return { amiFamily: "AL2", amiSelectorTerms: terms ?? [] };
   }
   if (terms) return { amiFamily: family as AmiFamily, amiSelectorTerms: terms };
   if (alias) {
-    ctx.note("info", at, `amiFamily ${family} without AMI selector terms is the alias "${alias}@latest" in v1 (the family's newest EKS-optimized AMI, as before); pin a version (e.g. "${alias}@v20250101") in production: latest replaces every node when AWS publishes an AMI`);
+    ctx.note(
+      "info",
+      at,
+      `amiFamily ${family} without AMI selector terms is the alias "${alias}@latest" in v1 (the family's newest EKS-optimized AMI, as before); pin a version (e.g. "${alias}@v20250101") in production: latest replaces every node when AWS publishes an AMI`,
+    );
     const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family];
-    if (last !== undefined) ctx.note("info", at, `${family} EKS-optimized AMIs are not published for Kubernetes 1.${last + 1} and later: plan a move to al2023 or bottlerocket`);
+    if (last !== undefined)
+      ctx.note(
+        "info",
+        at,
+        `${family} EKS-optimized AMIs are not published for Kubernetes 1.${last + 1} and later: plan a move to al2023 or bottlerocket`,
+      );
     return { amiSelectorTerms: [{ alias: `${alias}@latest` }] };
   }
   ctx.invalid(
@@ -238,12 +320,25 @@ export function amiChoice(ctx: ObjectContext, family: string, terms: AmiSelector
 }
 
 /** Notes user data changes of v1 (v1 migration guide, "Behavior Changes" and "New Registration Taint"). */
-export function noteUserData(ctx: ObjectContext, userData: string | undefined, amiFamily: string | undefined, at: Path): void {
+export function noteUserData(
+  ctx: ObjectContext,
+  userData: string | undefined,
+  amiFamily: string | undefined,
+  at: Path,
+): void {
   if (userData === undefined) return;
   if (amiFamily === "Custom") {
-    ctx.note("action", at, "amiFamily Custom: from v1 on, the user data must register the kubelet with the taint karpenter.sh/unregistered:NoExecute (Karpenter removes it); nodes that do not are never initialized");
+    ctx.note(
+      "action",
+      at,
+      "amiFamily Custom: from v1 on, the user data must register the kubelet with the taint karpenter.sh/unregistered:NoExecute (Karpenter removes it); nodes that do not are never initialized",
+    );
   } else if (amiFamily === "AL2023") {
-    ctx.note("info", at, "with AL2023, the NodeConfig Karpenter generates takes precedence over the user data's in v1: set kubelet values through the EC2NodeClass kubelet field");
+    ctx.note(
+      "info",
+      at,
+      "with AL2023, the NodeConfig Karpenter generates takes precedence over the user data's in v1: set kubelet values through the EC2NodeClass kubelet field",
+    );
   }
 }
 
@@ -270,14 +365,34 @@ export function readTerms<T>(f: Fields, key: string, fields: readonly string[]):
  * Ec2NodeClass construct puts there instead (`checkAmi`: false when {@link amiChoice} already
  * decided the AMI terms).
  */
-export function noteMissingClassFields(ctx: ObjectContext, p: { role?: string; instanceProfile?: string; amiSelectorTerms?: unknown[]; subnetSelectorTerms?: unknown[]; securityGroupSelectorTerms?: unknown[] }, checkAmi: boolean): void {
+export function noteMissingClassFields(
+  ctx: ObjectContext,
+  p: {
+    role?: string;
+    instanceProfile?: string;
+    amiSelectorTerms?: unknown[];
+    subnetSelectorTerms?: unknown[];
+    securityGroupSelectorTerms?: unknown[];
+  },
+  checkAmi: boolean,
+): void {
   if (p.role === undefined && p.instanceProfile === undefined) {
-    ctx.invalid("spec.role", "neither role nor instanceProfile: v1 requires one (the Ec2NodeClass construct defaults role to the installation's node role)");
+    ctx.invalid(
+      "spec.role",
+      "neither role nor instanceProfile: v1 requires one (the Ec2NodeClass construct defaults role to the installation's node role)",
+    );
   }
   if (checkAmi && p.amiSelectorTerms === undefined) {
-    ctx.invalid("spec.amiSelectorTerms", 'no amiSelectorTerms: v1 requires them (the Ec2NodeClass construct defaults them to the alias of amiFamily, or "al2023@latest")');
+    ctx.invalid(
+      "spec.amiSelectorTerms",
+      'no amiSelectorTerms: v1 requires them (the Ec2NodeClass construct defaults them to the alias of amiFamily, or "al2023@latest")',
+    );
   }
   for (const key of ["subnetSelectorTerms", "securityGroupSelectorTerms"] as const) {
-    if (p[key] === undefined) ctx.invalid(`spec.${key}`, `no ${key}: v1 requires them (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)`);
+    if (p[key] === undefined)
+      ctx.invalid(
+        `spec.${key}`,
+        `no ${key}: v1 requires them (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)`,
+      );
   }
 }

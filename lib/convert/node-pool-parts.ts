@@ -1,4 +1,10 @@
-import { NodeClassReference, NodeSelectorOperator, NodeSelectorRequirement, Taint, TaintEffect } from "../nodes/node-pool-spec";
+import {
+  NodeClassReference,
+  NodeSelectorOperator,
+  NodeSelectorRequirement,
+  Taint,
+  TaintEffect,
+} from "../nodes/node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
 import { MAX_DURATION_NS, MAX_WHOLE_SECONDS_TEXT } from "../kubernetes/value-rules";
 import { CAPACITY_TYPE } from "../nodes/node-pool-rules";
@@ -17,7 +23,8 @@ export const NODE_CLASS_KIND = "EC2NodeClass";
 const LEGACY_LABELS: { readonly [key: string]: string } = {
   "karpenter.sh/provisioner-name":
     "is karpenter.sh/nodepool in v1beta1 and later, which Karpenter sets on every node and a NodePool may not use in its requirements or labels: remove it (pods select a pool with a karpenter.sh/nodepool node selector)",
-  "karpenter.k8s.aws/instance-pods": "was dropped in v1beta1 (no v1 label): remove it, or limit pods per node with the EC2NodeClass kubelet.maxPods",
+  "karpenter.k8s.aws/instance-pods":
+    "was dropped in v1beta1 (no v1 label): remove it, or limit pods per node with the EC2NodeClass kubelet.maxPods",
 };
 
 /** Node annotations replaced in v1 (v1 migration guide, "Breaking API"). */
@@ -28,15 +35,33 @@ const DO_NOT_DISRUPT = "karpenter.sh/do-not-disrupt";
  * Reads `requirements[]` (key, operator, values; `minValues` only when the API version has it).
  * Requirements are carried over as written; legacy label keys get a note.
  */
-export function readRequirements(ctx: ObjectContext, f: Fields, key: string, withMinValues: boolean): NodeSelectorRequirement[] | undefined {
+export function readRequirements(
+  ctx: ObjectContext,
+  f: Fields,
+  key: string,
+  withMinValues: boolean,
+): NodeSelectorRequirement[] | undefined {
   const items = f.objects(key, "a requirement { key, operator, values }");
   return items?.map((r) => {
-    const k = r.str("key", { nonEmpty: true }) ?? r.fail("key", undefined, "a label key (every requirement needs key and operator)");
-    const operator = r.str("operator", { nonEmpty: true }) ?? r.fail("operator", undefined, "one of In, NotIn, Exists, DoesNotExist, Gt, Lt (every requirement needs key and operator)");
+    const k =
+      r.str("key", { nonEmpty: true }) ??
+      r.fail("key", undefined, "a label key (every requirement needs key and operator)");
+    const operator =
+      r.str("operator", { nonEmpty: true }) ??
+      r.fail(
+        "operator",
+        undefined,
+        "one of In, NotIn, Exists, DoesNotExist, Gt, Lt (every requirement needs key and operator)",
+      );
     const values = r.strList("values");
     const minValues = withMinValues ? r.int("minValues") : undefined;
     if (LEGACY_LABELS[k]) ctx.note("action", r.at("key"), `requirement on ${k}: this label ${LEGACY_LABELS[k]}`);
-    return { key: k, operator: operator as NodeSelectorOperator, ...(values !== undefined ? { values } : {}), ...(minValues !== undefined ? { minValues } : {}) };
+    return {
+      key: k,
+      operator: operator as NodeSelectorOperator,
+      ...(values !== undefined ? { values } : {}),
+      ...(minValues !== undefined ? { minValues } : {}),
+    };
   });
 }
 
@@ -52,11 +77,19 @@ export function readLabels(ctx: ObjectContext, f: Fields, key: string): { [k: st
 /** Reads `taints[]` / `startupTaints[]` (core/v1 Taint). */
 export function readTaints(f: Fields, key: string): Taint[] | undefined {
   return f.objects(key, "a taint { key, value, effect }")?.map((t) => {
-    const k = t.str("key", { nonEmpty: true }) ?? t.fail("key", undefined, "a taint key (every taint needs key and effect)");
-    const effect = t.str("effect", { nonEmpty: true }) ?? t.fail("effect", undefined, "NoSchedule, PreferNoSchedule or NoExecute (every taint needs key and effect)");
+    const k =
+      t.str("key", { nonEmpty: true }) ?? t.fail("key", undefined, "a taint key (every taint needs key and effect)");
+    const effect =
+      t.str("effect", { nonEmpty: true }) ??
+      t.fail("effect", undefined, "NoSchedule, PreferNoSchedule or NoExecute (every taint needs key and effect)");
     const value = t.str("value");
     const timeAdded = t.str("timeAdded");
-    return { key: k, effect: effect as TaintEffect, ...(value !== undefined ? { value } : {}), ...(timeAdded !== undefined ? { timeAdded } : {}) };
+    return {
+      key: k,
+      effect: effect as TaintEffect,
+      ...(value !== undefined ? { value } : {}),
+      ...(timeAdded !== undefined ? { timeAdded } : {}),
+    };
   });
 }
 
@@ -75,11 +108,19 @@ export function readNodeAnnotations(ctx: ObjectContext, f: Fields, key: string):
     }
     const given = annotations[DO_NOT_DISRUPT] ?? out[DO_NOT_DISRUPT];
     if (given !== undefined && given !== v) {
-      ctx.note("action", f.at(key).concat(k), `annotation ${k}: "${v}" was removed in v1 and ${DO_NOT_DISRUPT} is already "${given}"; kept ${DO_NOT_DISRUPT}: "${given}"`);
+      ctx.note(
+        "action",
+        f.at(key).concat(k),
+        `annotation ${k}: "${v}" was removed in v1 and ${DO_NOT_DISRUPT} is already "${given}"; kept ${DO_NOT_DISRUPT}: "${given}"`,
+      );
       continue;
     }
     out[DO_NOT_DISRUPT] = v;
-    ctx.note("info", f.at(key).concat(k), `annotation ${k} was removed in v1: written as ${DO_NOT_DISRUPT}: "${v}" (no voluntary disruption of the node)`);
+    ctx.note(
+      "info",
+      f.at(key).concat(k),
+      `annotation ${k} was removed in v1: written as ${DO_NOT_DISRUPT}: "${v}" (no voluntary disruption of the node)`,
+    );
   }
   return out;
 }
@@ -88,10 +129,16 @@ export function readNodeAnnotations(ctx: ObjectContext, f: Fields, key: string):
  * Reads a v1beta1 (`apiVersion`, `kind`, `name`) or v1 (`group`, `kind`, `name`) nodeClassRef
  * and returns the v1 reference with group and kind filled in.
  */
-export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1: boolean): NodeClassReference | undefined {
+export function readNodeClassRef(
+  ctx: ObjectContext,
+  f: Fields,
+  key: string,
+  v1: boolean,
+): NodeClassReference | undefined {
   const ref = f.obj(key, "a node class reference { name, kind, group }");
   if (!ref) return undefined;
-  const name = ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the EC2NodeClass (required)");
+  const name =
+    ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the EC2NodeClass (required)");
   const kind = ref.str("kind") || undefined;
   let group: string | undefined;
   if (v1) {
@@ -99,10 +146,18 @@ export function readNodeClassRef(ctx: ObjectContext, f: Fields, key: string, v1:
   } else {
     const apiVersion = ref.str("apiVersion") || undefined;
     group = apiVersion?.split("/")[0];
-    ctx.note("info", ref.at("apiVersion"), `nodeClassRef.apiVersion${apiVersion ? ` (${apiVersion})` : ""} is nodeClassRef.group in v1, and group and kind are required: written as group ${group ?? NODE_CLASS_GROUP}, kind ${kind ?? NODE_CLASS_KIND}`);
+    ctx.note(
+      "info",
+      ref.at("apiVersion"),
+      `nodeClassRef.apiVersion${apiVersion ? ` (${apiVersion})` : ""} is nodeClassRef.group in v1, and group and kind are required: written as group ${group ?? NODE_CLASS_GROUP}, kind ${kind ?? NODE_CLASS_KIND}`,
+    );
   }
   if ((group ?? NODE_CLASS_GROUP) !== NODE_CLASS_GROUP || (kind ?? NODE_CLASS_KIND) !== NODE_CLASS_KIND) {
-    ctx.note("action", ref.path, `nodeClassRef names ${kind ?? NODE_CLASS_KIND} of group ${group ?? NODE_CLASS_GROUP}: on AWS the node class is always ${NODE_CLASS_KIND} of ${NODE_CLASS_GROUP} (v1 migration guide, "NodeClassRef Requirements")`);
+    ctx.note(
+      "action",
+      ref.path,
+      `nodeClassRef names ${kind ?? NODE_CLASS_KIND} of group ${group ?? NODE_CLASS_GROUP}: on AWS the node class is always ${NODE_CLASS_KIND} of ${NODE_CLASS_GROUP} (v1 migration guide, "NodeClassRef Requirements")`,
+    );
   }
   return { name, group: group ?? NODE_CLASS_GROUP, kind: kind ?? NODE_CLASS_KIND };
 }
@@ -150,11 +205,15 @@ export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fie
   const { ctx, spec, source } = input;
   const pool: PoolDraft = { ctx, source, props: { name: source.name } };
   const p = pool.props;
-  const template = spec.obj("template", "the NodeClaim template { metadata, spec }") ?? spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
+  const template =
+    spec.obj("template", "the NodeClaim template { metadata, spec }") ??
+    spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
   const meta = template.obj("metadata", "template metadata { labels, annotations }");
   p.labels = meta && readLabels(ctx, meta, "labels");
   p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
-  const t = template.obj("spec", "the NodeClaim spec") ?? template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
+  const t =
+    template.obj("spec", "the NodeClaim spec") ??
+    template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
   p.requirements = readRequirements(ctx, t, "requirements", true);
   p.taints = readTaints(t, "taints");
   p.startupTaints = readTaints(t, "startupTaints");
@@ -171,9 +230,16 @@ export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fie
  * launch spot: the note is then an `action` (the pool changes behaviour); a v1alpha5 Provisioner's
  * webhook defaulted on-demand, so there it is `info`
  */
-export function stateCapacityType(ctx: ObjectContext, pool: PoolDraft, field: string, mayHaveLaunchedSpot: boolean): void {
+export function stateCapacityType(
+  ctx: ObjectContext,
+  pool: PoolDraft,
+  field: string,
+  mayHaveLaunchedSpot: boolean,
+): void {
   const p = pool.props;
-  const named = (p.requirements ?? []).some((r) => r.key === CAPACITY_TYPE) || (p.labels !== undefined && CAPACITY_TYPE in p.labels);
+  const named =
+    (p.requirements ?? []).some((r) => r.key === CAPACITY_TYPE) ||
+    (p.labels !== undefined && CAPACITY_TYPE in p.labels);
   if (named) {
     p.requirements = p.requirements ?? [];
     return;
@@ -183,7 +249,9 @@ export function stateCapacityType(ctx: ObjectContext, pool: PoolDraft, field: st
     mayHaveLaunchedSpot ? "action" : "info",
     field,
     `added ${CAPACITY_TYPE} In [on-demand], as the NodePool construct does: a v1 NodePool requires requirements, and without a capacity-type requirement Karpenter may launch spot, which fails with ServiceLinkedRoleCreationNotPermitted in accounts without the EC2 Spot service-linked role; ${
-      mayHaveLaunchedSpot ? "the input did not state a capacity type, so this pool may have launched spot until now: " : ""
+      mayHaveLaunchedSpot
+        ? "the input did not state a capacity type, so this pool may have launched spot until now: "
+        : ""
     }state ["spot", "on-demand"] if the pool should launch spot`,
   );
 }

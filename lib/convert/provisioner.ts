@@ -2,7 +2,16 @@ import { Disruption, NodeSelectorRequirement } from "../nodes/node-pool-spec";
 import { convertAwsProvider } from "./aws-node-template";
 import { ClassDraft, Converted, ConvertInput, PoolDraft } from "./drafts";
 import { Fields, ObjectContext } from "./fields";
-import { NODE_CLASS_GROUP, NODE_CLASS_KIND, readLabels, readNodeAnnotations, readRequirements, readTaints, stateCapacityType, ttlDuration } from "./node-pool-parts";
+import {
+  NODE_CLASS_GROUP,
+  NODE_CLASS_KIND,
+  readLabels,
+  readNodeAnnotations,
+  readRequirements,
+  readTaints,
+  stateCapacityType,
+  ttlDuration,
+} from "./node-pool-parts";
 import { readKubelet } from "./node-class-parts";
 
 /*
@@ -16,12 +25,25 @@ import { readKubelet } from "./node-class-parts";
  * `always`: added with `legacyDefaults: false` too (by {@link stateCapacityType}), so its note
  * must not say that option leaves it out.
  */
-const LEGACY_DEFAULTS: readonly { readonly unless: readonly string[]; readonly add: readonly NodeSelectorRequirement[]; readonly always?: boolean }[] = [
+const LEGACY_DEFAULTS: readonly {
+  readonly unless: readonly string[];
+  readonly add: readonly NodeSelectorRequirement[];
+  readonly always?: boolean;
+}[] = [
   { unless: ["kubernetes.io/os"], add: [{ key: "kubernetes.io/os", operator: "In", values: ["linux"] }] },
   { unless: ["kubernetes.io/arch"], add: [{ key: "kubernetes.io/arch", operator: "In", values: ["amd64"] }] },
-  { unless: ["karpenter.sh/capacity-type"], add: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }], always: true },
   {
-    unless: ["node.kubernetes.io/instance-type", "karpenter.k8s.aws/instance-family", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation"],
+    unless: ["karpenter.sh/capacity-type"],
+    add: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }],
+    always: true,
+  },
+  {
+    unless: [
+      "node.kubernetes.io/instance-type",
+      "karpenter.k8s.aws/instance-family",
+      "karpenter.k8s.aws/instance-category",
+      "karpenter.k8s.aws/instance-generation",
+    ],
     add: [
       { key: "karpenter.k8s.aws/instance-category", operator: "In", values: ["c", "m", "r"] },
       { key: "karpenter.k8s.aws/instance-generation", operator: "Gt", values: ["2"] },
@@ -48,32 +70,62 @@ export function convertProvisioner(input: ConvertInput): Converted {
 
   let nodeClass: ClassDraft | undefined;
   const ref = spec.obj("providerRef", "a provider reference { name }");
-  if (ref && spec.has("provider")) spec.fail("provider", spec.peek("provider"), "unset when providerRef is set (v1alpha5 allows only one of provider and providerRef)");
+  if (ref && spec.has("provider"))
+    spec.fail(
+      "provider",
+      spec.peek("provider"),
+      "unset when providerRef is set (v1alpha5 allows only one of provider and providerRef)",
+    );
   if (ref) {
-    const name = ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the AWSNodeTemplate (required)");
+    const name =
+      ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the AWSNodeTemplate (required)");
     const kind = ref.str("kind") || "AWSNodeTemplate";
     const apiVersion = ref.str("apiVersion") || "karpenter.k8s.aws/v1alpha1";
     if (kind !== "AWSNodeTemplate" || apiVersion !== "karpenter.k8s.aws/v1alpha1") {
-      ctx.note("action", ref.path, `providerRef names ${apiVersion} ${kind}, not an AWSNodeTemplate: converted as a reference to EC2NodeClass ${name}; make sure one exists`);
+      ctx.note(
+        "action",
+        ref.path,
+        `providerRef names ${apiVersion} ${kind}, not an AWSNodeTemplate: converted as a reference to EC2NodeClass ${name}; make sure one exists`,
+      );
     }
     pool.nodeClassRef = { group: NODE_CLASS_GROUP, kind: NODE_CLASS_KIND, name };
   } else if (spec.has("provider")) {
     const classCtx = new ObjectContext(ctx.doc);
     const provider = classCtx.fields(["spec", "provider"], spec.raw("provider"), "an inline AWS provider");
-    nodeClass = { ctx: classCtx, source, props: { name: source.name, ...convertAwsProvider(classCtx, provider, input.role, true) } };
+    nodeClass = {
+      ctx: classCtx,
+      source,
+      props: { name: source.name, ...convertAwsProvider(classCtx, provider, input.role, true) },
+    };
     pool.nodeClassRef = { group: NODE_CLASS_GROUP, kind: NODE_CLASS_KIND, name: source.name };
-    ctx.note("info", "spec.provider", `the inline provider (deprecated since v0.7, removed in v1beta1) was converted to EC2NodeClass ${source.name}, which this NodePool refers to`);
+    ctx.note(
+      "info",
+      "spec.provider",
+      `the inline provider (deprecated since v0.7, removed in v1beta1) was converted to EC2NodeClass ${source.name}, which this NodePool refers to`,
+    );
   } else {
-    ctx.invalid("spec.providerRef", "no providerRef: a v1 NodePool needs a nodeClassRef; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+    ctx.invalid(
+      "spec.providerRef",
+      "no providerRef: a v1 NodePool needs a nodeClassRef; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)",
+    );
   }
 
   p.disruption = disruption(input);
   const ttlExpired = ttlSeconds(spec, "ttlSecondsUntilExpired");
   if (ttlExpired !== undefined) {
     p.expireAfter = ttlDuration(ctx, ttlExpired, "spec.ttlSecondsUntilExpired", "spec.template.spec.expireAfter");
-    if (p.expireAfter !== "Never") ctx.note("info", "spec.ttlSecondsUntilExpired", `written as spec.template.spec.expireAfter "${p.expireAfter}" (in v1, expiry drains the node without waiting for replacement capacity)`);
+    if (p.expireAfter !== "Never")
+      ctx.note(
+        "info",
+        "spec.ttlSecondsUntilExpired",
+        `written as spec.template.spec.expireAfter "${p.expireAfter}" (in v1, expiry drains the node without waiting for replacement capacity)`,
+      );
   } else {
-    ctx.note("action", "spec.ttlSecondsUntilExpired", 'not set, so the Provisioner\'s nodes never expired; a v1 NodePool without expireAfter replaces its nodes after 720h (the CRD default): set expireAfter "Never" to keep them');
+    ctx.note(
+      "action",
+      "spec.ttlSecondsUntilExpired",
+      'not set, so the Provisioner\'s nodes never expired; a v1 NodePool without expireAfter replaces its nodes after 720h (the CRD default): set expireAfter "Never" to keep them',
+    );
   }
 
   const limits = spec.obj("limits", "limits { resources }");
@@ -89,13 +141,27 @@ function disruption(input: ConvertInput): Disruption | undefined {
   const consolidation = spec.obj("consolidation", "consolidation { enabled }");
   const enabled = consolidation?.bool("enabled");
   if (enabled === true) {
-    ctx.note("info", "spec.consolidation.enabled", 'consolidation.enabled: true is consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter "0s" in v1');
-    if (ttlEmpty !== undefined) ctx.note("action", "spec.ttlSecondsAfterEmpty", "ignored: v1alpha5 does not allow it together with consolidation.enabled, and consolidation already removes empty nodes");
+    ctx.note(
+      "info",
+      "spec.consolidation.enabled",
+      'consolidation.enabled: true is consolidationPolicy WhenEmptyOrUnderutilized with consolidateAfter "0s" in v1',
+    );
+    if (ttlEmpty !== undefined)
+      ctx.note(
+        "action",
+        "spec.ttlSecondsAfterEmpty",
+        "ignored: v1alpha5 does not allow it together with consolidation.enabled, and consolidation already removes empty nodes",
+      );
     return { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "0s" };
   }
   if (ttlEmpty !== undefined) {
     const after = ttlDuration(ctx, ttlEmpty, "spec.ttlSecondsAfterEmpty", "disruption consolidateAfter");
-    if (after !== "Never") ctx.note("info", "spec.ttlSecondsAfterEmpty", `written as disruption consolidationPolicy WhenEmpty, consolidateAfter "${after}"`);
+    if (after !== "Never")
+      ctx.note(
+        "info",
+        "spec.ttlSecondsAfterEmpty",
+        `written as disruption consolidationPolicy WhenEmpty, consolidateAfter "${after}"`,
+      );
     return { consolidationPolicy: "WhenEmpty", consolidateAfter: after };
   }
   ctx.note(
@@ -123,7 +189,11 @@ function ttlSeconds(spec: Fields, key: string): number | undefined {
  * Appends the v1alpha5 webhook defaults for the keys the requirements do not name. A key fixed by
  * a label is left alone too: the label already decides it (and a default could contradict it).
  */
-function withLegacyDefaults(ctx: ObjectContext, reqs: NodeSelectorRequirement[] | undefined, labels: { [k: string]: string } | undefined): NodeSelectorRequirement[] {
+function withLegacyDefaults(
+  ctx: ObjectContext,
+  reqs: NodeSelectorRequirement[] | undefined,
+  labels: { [k: string]: string } | undefined,
+): NodeSelectorRequirement[] {
   const out = [...(reqs ?? [])];
   const named = (k: string) => (reqs ?? []).some((r) => r.key === k) || (labels !== undefined && k in labels);
   for (const d of LEGACY_DEFAULTS) {
@@ -131,7 +201,11 @@ function withLegacyDefaults(ctx: ObjectContext, reqs: NodeSelectorRequirement[] 
     for (const r of d.add) {
       out.push(r);
       const optOut = d.always ? "" : " (legacyDefaults: false / --no-legacy-defaults leaves it out)";
-      ctx.note("info", "spec.requirements", `added ${r.key} ${r.operator} [${(r.values ?? []).join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not${optOut}`);
+      ctx.note(
+        "info",
+        "spec.requirements",
+        `added ${r.key} ${r.operator} [${(r.values ?? []).join(", ")}]: the v1alpha5 webhook defaulted it and v1 does not${optOut}`,
+      );
     }
   }
   return out;

@@ -16,7 +16,17 @@ import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types
  */
 export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown } {
   if (object.kind === "NodePool") {
-    const { name: _n, labels, annotations, requirements, taints, startupTaints, expireAfter, terminationGracePeriod, ...rest } = object.props;
+    const {
+      name: _n,
+      labels,
+      annotations,
+      requirements,
+      taints,
+      startupTaints,
+      expireAfter,
+      terminationGracePeriod,
+      ...rest
+    } = object.props;
     return {
       apiVersion: "karpenter.sh/v1",
       kind: "NodePool",
@@ -25,13 +35,25 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
         ...rest,
         template: {
           metadata: labels || annotations ? { annotations, labels } : undefined,
-          spec: { expireAfter, nodeClassRef: object.nodeClassRef, requirements, startupTaints, taints, terminationGracePeriod },
+          spec: {
+            expireAfter,
+            nodeClassRef: object.nodeClassRef,
+            requirements,
+            startupTaints,
+            taints,
+            terminationGracePeriod,
+          },
         },
       }),
     };
   }
   const { name: _n, ...spec } = object.props;
-  return { apiVersion: "karpenter.k8s.aws/v1", kind: "EC2NodeClass", metadata: { name: object.name }, spec: nodeClassSpecObject(spec) };
+  return {
+    apiVersion: "karpenter.k8s.aws/v1",
+    kind: "EC2NodeClass",
+    metadata: { name: object.name },
+    spec: nodeClassSpecObject(spec),
+  };
 }
 
 /**
@@ -40,7 +62,9 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
  * are quoted; long lines are not folded.
  */
 export function toV1Yaml(result: LegacyConversionResult): string {
-  return result.objects.map((o) => new (yaml().Document)(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 })).join("---\n");
+  return result.objects
+    .map((o) => new (yaml().Document)(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 }))
+    .join("---\n");
 }
 
 /**

@@ -11,7 +11,14 @@ import {
 } from "../nodes/ec2-node-class-spec";
 import { Budget, ConsolidationPolicy, DisruptionReason } from "../nodes/node-pool-spec";
 import { Converted, ConvertInput } from "./drafts";
-import { defined, noteMissingClassFields, readBlockDevices, readKubelet, readMetadataOptions, readTerms } from "./node-class-parts";
+import {
+  defined,
+  noteMissingClassFields,
+  readBlockDevices,
+  readKubelet,
+  readMetadataOptions,
+  readTerms,
+} from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
 
 /*
@@ -34,7 +41,11 @@ export function readV1NodePool(input: ConvertInput): Converted {
   p.expireAfter = t.str("expireAfter");
   p.terminationGracePeriod = t.str("terminationGracePeriod");
   pool.nodeClassRef = readNodeClassRef(ctx, t, "nodeClassRef", true);
-  if (!pool.nodeClassRef) ctx.invalid("spec.template.spec.nodeClassRef", "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)");
+  if (!pool.nodeClassRef)
+    ctx.invalid(
+      "spec.template.spec.nodeClassRef",
+      "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)",
+    );
   stateCapacityType(ctx, pool, "spec.template.spec.requirements", true);
 
   const d = spec.obj("disruption", "disruption { consolidationPolicy, consolidateAfter, budgets }");
@@ -43,9 +54,14 @@ export function readV1NodePool(input: ConvertInput): Converted {
     defined({
       consolidationPolicy: d.str("consolidationPolicy") as ConsolidationPolicy | undefined,
       consolidateAfter: d.str("consolidateAfter"),
-      budgets: d
-        .objects("budgets", "a disruption budget { nodes, schedule, duration, reasons }")
-        ?.map((b) => defined<Budget>({ nodes: b.str("nodes"), schedule: b.str("schedule"), duration: b.str("duration"), reasons: b.strList("reasons") as DisruptionReason[] | undefined })),
+      budgets: d.objects("budgets", "a disruption budget { nodes, schedule, duration, reasons }")?.map((b) =>
+        defined<Budget>({
+          nodes: b.str("nodes"),
+          schedule: b.str("schedule"),
+          duration: b.str("duration"),
+          reasons: b.strList("reasons") as DisruptionReason[] | undefined,
+        }),
+      ),
     });
   p.limits = spec.quantityMap("limits");
   p.weight = spec.int("weight");
@@ -65,10 +81,20 @@ export function readV1Ec2NodeClass(input: ConvertInput): Converted {
     role: f.str("role"),
     instanceProfile: f.str("instanceProfile"),
     amiFamily: f.str("amiFamily") as AmiFamily | undefined,
-    amiSelectorTerms: readTerms<AmiSelectorTerm>(f, "amiSelectorTerms", ["alias", "id", "name", "owner", "ssmParameter"]),
+    amiSelectorTerms: readTerms<AmiSelectorTerm>(f, "amiSelectorTerms", [
+      "alias",
+      "id",
+      "name",
+      "owner",
+      "ssmParameter",
+    ]),
     subnetSelectorTerms: readTerms<SubnetSelectorTerm>(f, "subnetSelectorTerms", ["id"]),
     securityGroupSelectorTerms: readTerms<SecurityGroupSelectorTerm>(f, "securityGroupSelectorTerms", ["id", "name"]),
-    capacityReservationSelectorTerms: readTerms<CapacityReservationSelectorTerm>(f, "capacityReservationSelectorTerms", ["id", "ownerID", "instanceMatchCriteria"]),
+    capacityReservationSelectorTerms: readTerms<CapacityReservationSelectorTerm>(
+      f,
+      "capacityReservationSelectorTerms",
+      ["id", "ownerID", "instanceMatchCriteria"],
+    ),
     associatePublicIPAddress: f.bool("associatePublicIPAddress"),
     blockDeviceMappings: readBlockDevices(ctx, f, "blockDeviceMappings", "v1"),
     context: f.str("context"),
@@ -77,11 +103,22 @@ export function readV1Ec2NodeClass(input: ConvertInput): Converted {
     ipPrefixCount: f.int("ipPrefixCount"),
     kubelet: readKubelet(ctx, f, "kubelet"),
     metadataOptions: readMetadataOptions(f, "metadataOptions"),
-    networkInterfaces: f
-      .objects("networkInterfaces", "a network interface")
-      ?.map((n) => defined({ deviceIndex: n.int("deviceIndex"), interfaceType: n.str("interfaceType"), networkCardIndex: n.int("networkCardIndex") }) as NetworkInterface),
+    networkInterfaces: f.objects("networkInterfaces", "a network interface")?.map(
+      (n) =>
+        defined({
+          deviceIndex: n.int("deviceIndex"),
+          interfaceType: n.str("interfaceType"),
+          networkCardIndex: n.int("networkCardIndex"),
+        }) as NetworkInterface,
+    ),
     placementGroupSelector: pg && (defined({ id: pg.str("id"), name: pg.str("name") }) as PlacementGroupSelector),
-    connectionTracking: ct && (defined({ tcpEstablishedTimeout: ct.int("tcpEstablishedTimeout"), udpStreamTimeout: ct.int("udpStreamTimeout"), udpTimeout: ct.int("udpTimeout") }) as ConnectionTracking),
+    connectionTracking:
+      ct &&
+      (defined({
+        tcpEstablishedTimeout: ct.int("tcpEstablishedTimeout"),
+        udpStreamTimeout: ct.int("udpStreamTimeout"),
+        udpTimeout: ct.int("udpTimeout"),
+      }) as ConnectionTracking),
     cpuOptions: cpu && (defined({ nestedVirtualization: cpu.str("nestedVirtualization") }) as CpuOptions),
     tags: f.strMap("tags"),
     userData: f.str("userData"),

@@ -30,36 +30,61 @@ const POOL_PATHS: { readonly [prop: string]: string } = {
 };
 
 /** Adds a note to every pool and class the targeted Karpenter version's rules reject. */
-export function validateDrafts(pools: readonly PoolDraft[], classes: readonly ClassDraft[], version: KarpenterVersion): void {
+export function validateDrafts(
+  pools: readonly PoolDraft[],
+  classes: readonly ClassDraft[],
+  version: KarpenterVersion,
+): void {
   for (const pool of pools) {
     const ref = pool.nodeClassRef ?? { name: PLACEHOLDER, group: "karpenter.k8s.aws", kind: "EC2NodeClass" };
     const group = ref.group ?? "karpenter.k8s.aws";
     const kind = ref.kind ?? "EC2NodeClass";
-    check(pool, version, "NodePool", (path) => v1Path(path, POOL_PATHS), (c) => {
-      checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef");
-      // the cluster's region and Kubernetes version are not known here: those rules wait for the constructs
-      checkNodePoolSemantics(c, pool.props.name, pool.props, {});
-    });
+    check(
+      pool,
+      version,
+      "NodePool",
+      (path) => v1Path(path, POOL_PATHS),
+      (c) => {
+        checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef");
+        // the cluster's region and Kubernetes version are not known here: those rules wait for the constructs
+        checkNodePoolSemantics(c, pool.props.name, pool.props, {});
+      },
+    );
   }
   for (const cls of classes) {
     const p = cls.props;
     const spec = {
       ...p,
       role: p.role ?? (p.instanceProfile === undefined ? PLACEHOLDER : undefined),
-      amiSelectorTerms: p.amiSelectorTerms === undefined || p.amiSelectorTerms.length === 0 ? [{ id: "ami-placeholder" }] : p.amiSelectorTerms,
+      amiSelectorTerms:
+        p.amiSelectorTerms === undefined || p.amiSelectorTerms.length === 0
+          ? [{ id: "ami-placeholder" }]
+          : p.amiSelectorTerms,
       amiFamily: p.amiFamily ?? (p.amiSelectorTerms === undefined ? "Custom" : undefined),
       subnetSelectorTerms: p.subnetSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
       securityGroupSelectorTerms: p.securityGroupSelectorTerms ?? [{ tags: { placeholder: PLACEHOLDER } }],
     };
-    check(cls, version, "EC2NodeClass", (path) => v1Path(path, { name: "metadata.name" }), (c) => {
-      checkEc2NodeClass(c, version, spec, p.name);
-      checkEc2NodeClassSemantics(c, p.name, spec, {});
-    });
+    check(
+      cls,
+      version,
+      "EC2NodeClass",
+      (path) => v1Path(path, { name: "metadata.name" }),
+      (c) => {
+        checkEc2NodeClass(c, version, spec, p.name);
+        checkEc2NodeClassSemantics(c, p.name, spec, {});
+      },
+    );
   }
 }
 
 /** Runs the rules with a collecting checker and adds one note per problem found. */
-function check(draft: PoolDraft | ClassDraft, version: KarpenterVersion, kind: string, path: (field: string) => string, run: (c: Checker) => void): void {
+function check(
+  draft: PoolDraft | ClassDraft,
+  version: KarpenterVersion,
+  kind: string,
+  path: (field: string) => string,
+  run: (c: Checker) => void,
+): void {
   const c = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
   c.guard(() => run(c));
   for (const e of c.collected) {

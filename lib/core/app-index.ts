@@ -113,5 +113,7 @@ function hookStack(stack: TerraformStack): void {
 
 /** Every stack of the app (tree order), found once per app state. */
 export function stacksOf(scope: IConstruct): readonly TerraformStack[] {
-  return appIndex(scope, "stacks", () => scope.node.root.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c)));
+  return appIndex(scope, "stacks", () =>
+    scope.node.root.node.findAll().filter((c): c is TerraformStack => TerraformStack.isStack(c)),
+  );
 }

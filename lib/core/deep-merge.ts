@@ -6,7 +6,10 @@
  * Own code rather than a library: lodash `merge` merges lists index by index and `deepmerge`
  * concatenates them, neither of which is what Helm does. Inputs are not modified.
  */
-export function mergeHelmValues(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+export function mergeHelmValues(
+  base: Record<string, unknown>,
+  override: Record<string, unknown>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     if (value === undefined) continue;

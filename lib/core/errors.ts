@@ -99,8 +99,9 @@ function show(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   try {
-    const s = JSON.stringify(value, (_key, v: unknown) => (typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v))
-      .replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
+    const s = JSON.stringify(value, (_key, v: unknown) =>
+      typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v,
+    ).replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
     return s.length > 200 ? `${s.slice(0, 200)}…` : s;
   } catch {
     return String(value);

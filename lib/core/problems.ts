@@ -69,7 +69,10 @@ export class Problems {
     if (options.remove && typeof where !== "string") where.node.scope?.node.tryRemoveChild(where.node.id);
     if (this.errors.length === 1) throw this.errors[0];
     const path = typeof where === "string" ? where : where.node.path || "<root>";
-    throw KarpenterValidationError.combine(this.list, this.list.length > 1 ? `${this.list.length} problems in the props of ${path}` : undefined);
+    throw KarpenterValidationError.combine(
+      this.list,
+      this.list.length > 1 ? `${this.list.length} problems in the props of ${path}` : undefined,
+    );
   }
 }
 
@@ -86,12 +89,15 @@ export function allProblems<T>(where: IConstruct | string, body: (problems: Prob
 
 /** Edit distance with adjacent transpositions (optimal string alignment), for "did you mean" on a misspelt key: `verison` is one edit from `version`. */
 export function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -103,7 +109,11 @@ export function editDistance(a: string, b: string): number {
  * one, e.g. `verison` → `version`, `replica` → `replicas`.
  * @param maxEdits the most edits a typo of `candidate` may have, when the default does not suit
  */
-export function nearestKey(key: string, candidates: readonly string[], maxEdits?: (candidate: string) => number): string | undefined {
+export function nearestKey(
+  key: string,
+  candidates: readonly string[],
+  maxEdits?: (candidate: string) => number,
+): string | undefined {
   const typo = key.toLowerCase();
   const limit = (c: string) => (maxEdits ? maxEdits(c) : Math.max(1, Math.floor(typo.length / 6)));
   let best: { key: string; d: number } | undefined;

@@ -15,8 +15,16 @@ import { addSynthCheck } from "./synth-checks";
 /** The provider types this library creates resources for. */
 export type ProviderKind = "aws" | "helm" | "kubernetes";
 
-const CLASS_NAME: Record<ProviderKind, string> = { aws: "AwsProvider", helm: "HelmProvider", kubernetes: "KubernetesProvider" };
-const A_CLASS: Record<ProviderKind, string> = { aws: "an AwsProvider", helm: "a HelmProvider", kubernetes: "a KubernetesProvider" };
+const CLASS_NAME: Record<ProviderKind, string> = {
+  aws: "AwsProvider",
+  helm: "HelmProvider",
+  kubernetes: "KubernetesProvider",
+};
+const A_CLASS: Record<ProviderKind, string> = {
+  aws: "an AwsProvider",
+  helm: "a HelmProvider",
+  kubernetes: "a KubernetesProvider",
+};
 
 interface DefaultUse {
   readonly construct: IConstruct;
@@ -52,7 +60,14 @@ export function chosenAbove(scope: IConstruct, kind: ProviderKind): IConstruct |
  * relying on one default Helm / Kubernetes provider are an error (constructs of unknown owner join any)
  * @throws KarpenterValidationError when `given` is not a provider of the type or is in another stack
  */
-export function chooseProvider<P extends TerraformProvider>(scope: IConstruct, construct: IConstruct, kind: ProviderKind, prop: string, given: P | undefined, owner?: object): P | undefined {
+export function chooseProvider<P extends TerraformProvider>(
+  scope: IConstruct,
+  construct: IConstruct,
+  kind: ProviderKind,
+  prop: string,
+  given: P | undefined,
+  owner?: object,
+): P | undefined {
   if (given !== undefined && given !== null) {
     checkProvider(scope, construct, kind, prop, given);
     if (kind === "helm" && owner !== undefined && !chosenAbove(scope, kind)) {
@@ -68,7 +83,13 @@ export function chooseProvider<P extends TerraformProvider>(scope: IConstruct, c
 }
 
 /** Records that `construct` relies on its stack's default `kind` provider (see {@link chooseProvider}). */
-export function recordDefault(construct: IConstruct, kind: ProviderKind, prop: string, owner: object, perCluster: boolean): void {
+export function recordDefault(
+  construct: IConstruct,
+  kind: ProviderKind,
+  prop: string,
+  owner: object,
+  perCluster: boolean,
+): void {
   const use: DefaultUse = { construct, kind, prop, owner, perCluster };
   register(construct, REGISTRY, use);
   addSynthCheck(construct, () => defaultProblems(use));
@@ -78,14 +99,30 @@ export function recordDefault(construct: IConstruct, kind: ProviderKind, prop: s
  * Checks a provider given in `prop` for resources created under `scope`.
  * @throws KarpenterValidationError when it is not a provider of the type, or is in another stack
  */
-export function checkProvider(scope: IConstruct, where: IConstruct | string, kind: ProviderKind, prop: string, given: TerraformProvider): void {
+export function checkProvider(
+  scope: IConstruct,
+  where: IConstruct | string,
+  kind: ProviderKind,
+  prop: string,
+  given: TerraformProvider,
+): void {
   if (!TerraformProvider.isTerraformProvider(given) || given.terraformResourceType !== kind) {
-    throw new KarpenterValidationError(where, prop, TerraformProvider.isTerraformProvider(given) ? given.node.path : "(not a provider)", `${A_CLASS[kind]} (provider "${kind}")`);
+    throw new KarpenterValidationError(
+      where,
+      prop,
+      TerraformProvider.isTerraformProvider(given) ? given.node.path : "(not a provider)",
+      `${A_CLASS[kind]} (provider "${kind}")`,
+    );
   }
   const mine = TerraformStack.of(scope);
   const theirs = TerraformStack.of(given);
   if (mine !== theirs) {
-    throw new KarpenterValidationError(where, prop, given.node.path, `${A_CLASS[kind]} of stack ${mine.node.id}, where the resources are: Terraform configures providers per stack, and ${given.node.path} is in stack ${theirs.node.id}`);
+    throw new KarpenterValidationError(
+      where,
+      prop,
+      given.node.path,
+      `${A_CLASS[kind]} of stack ${mine.node.id}, where the resources are: Terraform configures providers per stack, and ${given.node.path} is in stack ${theirs.node.id}`,
+    );
   }
 }
 
@@ -104,14 +141,35 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
       ? `the cluster is in another stack: read it in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming the AwsProvider of its region and account`
       : `set ${use.prop} to the ${CLASS_NAME[use.kind]} of this cluster`;
   if (all.length > 1) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`)];
+    return [
+      new KarpenterValidationError(
+        use.construct,
+        use.prop,
+        undefined,
+        `${A_CLASS[use.kind]}: ${where} holds ${all.length} ${use.kind} providers (${all.map(providerName).join(", ")}), and without ${use.prop} the resources would silently use the default one; ${fix}`,
+      ),
+    ];
   }
   // cdktf would only say "Found resources without a matching provider construct": name the prop
   if (all.length === 0 && use.kind === "kubernetes") {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: ${where} has no ${use.kind} provider, and its resources need one; add a ${CLASS_NAME[use.kind]} for the cluster to ${where} and pass it as ${use.prop} (or leave it the stack's only, unaliased ${use.kind} provider)`)];
+    return [
+      new KarpenterValidationError(
+        use.construct,
+        use.prop,
+        undefined,
+        `${A_CLASS[use.kind]}: ${where} has no ${use.kind} provider, and its resources need one; add a ${CLASS_NAME[use.kind]} for the cluster to ${where} and pass it as ${use.prop} (or leave it the stack's only, unaliased ${use.kind} provider)`,
+      ),
+    ];
   }
   if (all.length === 1 && all[0].alias) {
-    return [new KarpenterValidationError(use.construct, use.prop, undefined, `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`)];
+    return [
+      new KarpenterValidationError(
+        use.construct,
+        use.prop,
+        undefined,
+        `${A_CLASS[use.kind]}: the only ${use.kind} provider of ${where} is aliased (${providerName(all[0])}), so resources without a provider would use an unconfigured default one; ${fix}`,
+      ),
+    ];
   }
   if (!use.perCluster) return [];
   const sharing = sharersOfDefault(use.construct, stack, use.kind).filter((u) => u.owner !== use.owner);
@@ -123,7 +181,7 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
       use.prop,
       undefined,
       `${A_CLASS[use.kind]} of its own cluster: ${where} holds several installs relying on the default ${use.kind} provider (${others.join(", ")} too), which reaches one cluster only, so all of them would land there; ${fix} (one provider per cluster)`,
-    )
+    ),
   ];
 }
 
@@ -146,10 +204,15 @@ function sharedGivenProblems(use: GivenUse): KarpenterValidationError[] {
   if (!attached(use.construct)) return [];
   const byProvider = appIndex(use.construct, GIVEN, () => {
     const map = new Map<TerraformProvider, GivenUse[]>();
-    for (const u of registered<GivenUse>(use.construct, GIVEN)) if (attached(u.construct)) map.set(u.provider, [...(map.get(u.provider) ?? []), u]);
+    for (const u of registered<GivenUse>(use.construct, GIVEN))
+      if (attached(u.construct)) map.set(u.provider, [...(map.get(u.provider) ?? []), u]);
     return map;
   });
-  const others = [...new Set((byProvider.get(use.provider) ?? []).filter((u) => u.owner !== use.owner).map((u) => u.construct.node.path))];
+  const others = [
+    ...new Set(
+      (byProvider.get(use.provider) ?? []).filter((u) => u.owner !== use.owner).map((u) => u.construct.node.path),
+    ),
+  ];
   if (others.length === 0) return [];
   return [
     new KarpenterValidationError(
@@ -176,7 +239,7 @@ function sharersOfDefault(scope: IConstruct, stack: TerraformStack, kind: Provid
     return { byKey, stackIds };
   });
   const id = index.stackIds.get(stack);
-  return id === undefined ? [] : index.byKey.get(`${id}|${kind}`) ?? [];
+  return id === undefined ? [] : (index.byKey.get(`${id}|${kind}`) ?? []);
 }
 
 /**
@@ -187,6 +250,11 @@ export function useProvider(construct: IConstruct, kind: ProviderKind, provider:
   if (!provider) return;
   const prefix = `${kind}_`;
   for (const c of construct.node.findAll()) {
-    if ((c instanceof TerraformResource || c instanceof TerraformDataSource) && c.terraformResourceType.startsWith(prefix) && c.provider === undefined) c.provider = provider;
+    if (
+      (c instanceof TerraformResource || c instanceof TerraformDataSource) &&
+      c.terraformResourceType.startsWith(prefix) &&
+      c.provider === undefined
+    )
+      c.provider = provider;
   }
 }

@@ -33,7 +33,11 @@ export function addSynthCheck(construct: IConstruct, check: SynthCheck): void {
       validate: () => {
         if (collecting > 0) return [];
         const problems = runStackChecks(stack);
-        if (problems.length > 0) throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${problems.length} problems found at synth in stack ${stack.node.id}` : undefined);
+        if (problems.length > 0)
+          throw KarpenterValidationError.combine(
+            problems,
+            problems.length > 1 ? `${problems.length} problems found at synth in stack ${stack.node.id}` : undefined,
+          );
         return [];
       },
     });

@@ -22,6 +22,10 @@ export function isUnresolved(value: unknown): boolean {
 export function resolvedReference(scope: IConstruct, value: string): string;
 export function resolvedReference(scope: IConstruct, value: unknown): unknown;
 export function resolvedReference(scope: IConstruct, value: unknown): unknown {
-  const resolved = Tokenization.resolve(value, { scope: TerraformStack.of(scope), preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) });
+  const resolved = Tokenization.resolve(value, {
+    scope: TerraformStack.of(scope),
+    preparing: false,
+    resolver: new DefaultTokenResolver(new StringConcat()),
+  });
   return typeof value === "string" ? String(resolved) : resolved;
 }

@@ -63,56 +63,149 @@ export interface ChartKeyFact extends Partial<Omit<KeyRule, "kind">> {
 /** Validation rules of the `settings:` keys (except `featureGates`), from the chart's comments and the controller's option parsing. */
 export const SETTING_RULES: Readonly<Record<string, KeyRule>> = {
   batchMaxDuration: { kind: "duration", description: "The maximum length of a provisioning batch window." },
-  batchIdleDuration: { kind: "duration", description: "The idle time without new pending pods that ends a batch window." },
-  preferencePolicy: { kind: "enum", allowed: ["Respect", "Ignore"], description: "How the scheduler treats preferences (preferred affinities, ScheduleAnyway spread)." },
-  minValuesPolicy: { kind: "enum", allowed: ["Strict", "BestEffort"], description: "Whether NodePool minValues are strict or relaxed when they cannot be met." },
+  batchIdleDuration: {
+    kind: "duration",
+    description: "The idle time without new pending pods that ends a batch window.",
+  },
+  preferencePolicy: {
+    kind: "enum",
+    allowed: ["Respect", "Ignore"],
+    description: "How the scheduler treats preferences (preferred affinities, ScheduleAnyway spread).",
+  },
+  minValuesPolicy: {
+    kind: "enum",
+    allowed: ["Strict", "BestEffort"],
+    description: "Whether NodePool minValues are strict or relaxed when they cannot be met.",
+  },
   clusterCABundle: { kind: "string", description: "Cluster CA bundle for the TLS configuration of provisioned nodes." },
   clusterName: { kind: "string", wired: true, description: "The cluster name (required by the chart)." },
-  clusterEndpoint: { kind: "url", description: "The API server endpoint new nodes connect to; discovered with DescribeCluster when empty." },
-  isolatedVPC: { kind: "boolean", description: "Assume AWS services without a VPC endpoint are unreachable (also disables pricing look-ups)." },
+  clusterEndpoint: {
+    kind: "url",
+    description: "The API server endpoint new nodes connect to; discovered with DescribeCluster when empty.",
+  },
+  isolatedVPC: {
+    kind: "boolean",
+    description: "Assume AWS services without a VPC endpoint are unreachable (also disables pricing look-ups).",
+  },
   eksControlPlane: { kind: "boolean", description: "Discover cluster details from the EKS DescribeCluster API." },
-  vmMemoryOverheadPercent: { kind: "number", description: "VM memory overhead subtracted from every instance type's memory, as a fraction (0.075 = 7.5%)." },
-  interruptionQueue: { kind: "string", wired: true, description: "Name of the SQS interruption queue; interruption handling is off when empty." },
+  vmMemoryOverheadPercent: {
+    kind: "number",
+    description: "VM memory overhead subtracted from every instance type's memory, as a fraction (0.075 = 7.5%).",
+  },
+  interruptionQueue: {
+    kind: "string",
+    wired: true,
+    description: "Name of the SQS interruption queue; interruption handling is off when empty.",
+  },
   enableZonalShift: { kind: "boolean", description: "Respect ARC zonal shifts when launching nodes." },
-  reservedENIs: { kind: "integer-string", description: "ENIs left out of the max-pods and kube-reserved calculation (VPC CNI custom networking)." },
-  enableDRA: { kind: "boolean", description: "Turn on every AWS DRA driver gate (awsFeatureGates.draNVIDIAGPU, draEFA) and set ignoreDRARequests to false (alpha); not with any of those set." },
-  ignoreDRARequests: { kind: "boolean", description: "Ignore pods' DRA requests during scheduling simulations (from 1.15 the controller's default, forced false by either AWS DRA gate; not with enableDRA)." },
-  legacyNodeRepair: { kind: "boolean", description: "Run the legacy node repair controller instead of repair as a disruption method (planned for deprecation); only with featureGates.nodeRepair, not with featureGates.terminateFirstRepair." },
+  reservedENIs: {
+    kind: "integer-string",
+    description: "ENIs left out of the max-pods and kube-reserved calculation (VPC CNI custom networking).",
+  },
+  enableDRA: {
+    kind: "boolean",
+    description:
+      "Turn on every AWS DRA driver gate (awsFeatureGates.draNVIDIAGPU, draEFA) and set ignoreDRARequests to false (alpha); not with any of those set.",
+  },
+  ignoreDRARequests: {
+    kind: "boolean",
+    description:
+      "Ignore pods' DRA requests during scheduling simulations (from 1.15 the controller's default, forced false by either AWS DRA gate; not with enableDRA).",
+  },
+  legacyNodeRepair: {
+    kind: "boolean",
+    description:
+      "Run the legacy node repair controller instead of repair as a disruption method (planned for deprecation); only with featureGates.nodeRepair, not with featureGates.terminateFirstRepair.",
+  },
   disableClusterStateObservability: { kind: "boolean", description: "Disable cluster state metrics and events." },
   disableDryRun: { kind: "boolean", description: "Disable the dry-run validation of EC2NodeClasses." },
-  amiRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often AMI data is refreshed from EC2 (at least 1m)." },
-  subnetRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often subnet data is refreshed from EC2 (at least 1m)." },
-  securityGroupRefreshInterval: { kind: "duration", minDuration: "1m", description: "How often security group data is refreshed from EC2 (at least 1m)." },
+  amiRefreshInterval: {
+    kind: "duration",
+    minDuration: "1m",
+    description: "How often AMI data is refreshed from EC2 (at least 1m).",
+  },
+  subnetRefreshInterval: {
+    kind: "duration",
+    minDuration: "1m",
+    description: "How often subnet data is refreshed from EC2 (at least 1m).",
+  },
+  securityGroupRefreshInterval: {
+    kind: "duration",
+    minDuration: "1m",
+    description: "How often security group data is refreshed from EC2 (at least 1m).",
+  },
 };
 
 /** Validation rules of the `settings.featureGates:` keys. */
 export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
   spotToSpotConsolidation: { kind: "boolean", description: "Spot-to-spot replacement consolidation (alpha)." },
   nodeRepair: { kind: "boolean", description: "Node repair (alpha)." },
-  reservedCapacity: { kind: "boolean", description: "On-demand capacity reservations (alpha in 1.3–1.5, beta and on by default from 1.6)." },
+  reservedCapacity: {
+    kind: "boolean",
+    description: "On-demand capacity reservations (alpha in 1.3–1.5, beta and on by default from 1.6).",
+  },
   nodeOverlay: { kind: "boolean", description: "NodeOverlay objects influence scheduling decisions (alpha)." },
-  staticCapacity: { kind: "boolean", misspelledIn: { versions: ["1.8.0"], as: "StaticCapacity" }, description: "Static capacity provisioning (alpha)." },
-  capacityBuffer: { kind: "boolean", description: "CapacityBuffer support for pre-provisioned spare capacity (alpha)." },
-  terminateFirstDrift: { kind: "boolean", description: "Drift may terminate a node before its replacement launches on a capacity-constrained NodePool (alpha)." },
-  terminateFirstRepair: { kind: "boolean", description: "Repair may terminate an unhealthy node before its replacement launches on a capacity-constrained NodePool (alpha); not with settings.legacyNodeRepair." },
-  podDeletionCostManagement: { kind: "boolean", description: "Karpenter manages pod-deletion-cost annotations of ReplicaSet pods on its nodes, so scale-down prefers nodes it wants to consolidate (alpha)." },
+  staticCapacity: {
+    kind: "boolean",
+    misspelledIn: { versions: ["1.8.0"], as: "StaticCapacity" },
+    description: "Static capacity provisioning (alpha).",
+  },
+  capacityBuffer: {
+    kind: "boolean",
+    description: "CapacityBuffer support for pre-provisioned spare capacity (alpha).",
+  },
+  terminateFirstDrift: {
+    kind: "boolean",
+    description:
+      "Drift may terminate a node before its replacement launches on a capacity-constrained NodePool (alpha).",
+  },
+  terminateFirstRepair: {
+    kind: "boolean",
+    description:
+      "Repair may terminate an unhealthy node before its replacement launches on a capacity-constrained NodePool (alpha); not with settings.legacyNodeRepair.",
+  },
+  podDeletionCostManagement: {
+    kind: "boolean",
+    description:
+      "Karpenter manages pod-deletion-cost annotations of ReplicaSet pods on its nodes, so scale-down prefers nodes it wants to consolidate (alpha).",
+  },
 };
 
 /** Validation rules of the `settings.awsFeatureGates:` keys (1.15+, the chart's `AWS_FEATURE_GATES`). */
 export const AWS_FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
-  nodeClassCEL: { kind: "boolean", description: "CEL expressions in EC2NodeClass kubelet maxPods, kubeReserved and systemReserved (alpha)." },
-  draNVIDIAGPU: { kind: "boolean", description: "Account for the DRA devices the NVIDIA GPU driver publishes when sizing nodes (alpha); not with settings.enableDRA." },
-  draEFA: { kind: "boolean", description: "Account for the DRA devices the dranet driver publishes for EFA interfaces when sizing nodes (alpha); not with settings.enableDRA." },
-  rebootForRepair: { kind: "boolean", description: "Node repair reboots a node in place for reboot-clearable GPU faults instead of replacing it (alpha; needs featureGates.nodeRepair and ec2:RebootInstances)." },
+  nodeClassCEL: {
+    kind: "boolean",
+    description: "CEL expressions in EC2NodeClass kubelet maxPods, kubeReserved and systemReserved (alpha).",
+  },
+  draNVIDIAGPU: {
+    kind: "boolean",
+    description:
+      "Account for the DRA devices the NVIDIA GPU driver publishes when sizing nodes (alpha); not with settings.enableDRA.",
+  },
+  draEFA: {
+    kind: "boolean",
+    description:
+      "Account for the DRA devices the dranet driver publishes for EFA interfaces when sizing nodes (alpha); not with settings.enableDRA.",
+  },
+  rebootForRepair: {
+    kind: "boolean",
+    description:
+      "Node repair reboots a node in place for reboot-clearable GPU faults instead of replacing it (alpha; needs featureGates.nodeRepair and ec2:RebootInstances).",
+  },
 };
 
 /** The three key blocks of the chart's `settings:`. */
 export type Section = "settings" | "featureGates" | "awsFeatureGates";
 
-const RULES: Readonly<Record<Section, Readonly<Record<string, KeyRule>>>> = { settings: SETTING_RULES, featureGates: FEATURE_GATE_RULES, awsFeatureGates: AWS_FEATURE_GATE_RULES };
+const RULES: Readonly<Record<Section, Readonly<Record<string, KeyRule>>>> = {
+  settings: SETTING_RULES,
+  featureGates: FEATURE_GATE_RULES,
+  awsFeatureGates: AWS_FEATURE_GATE_RULES,
+};
 
 /** The keys of `section` in a minor's data (`awsFeatureGates` exists from 1.15 only). */
-const sectionData = (minor: string, section: Section): readonly SettingData[] => versionData(minor).chart[section] ?? [];
+const sectionData = (minor: string, section: Section): readonly SettingData[] =>
+  versionData(minor).chart[section] ?? [];
 
 function factOf(d: SettingData, rules: Readonly<Record<string, KeyRule>>): ChartKeyFact {
   const rule = rules[d.key];
@@ -134,13 +227,19 @@ export function chartKeyFacts(section: Section, version: KarpenterVersion): Char
 }
 
 /** Every `settings:` key (except `featureGates`) of the newest known chart, in its values.yaml order. */
-export const CHART_SETTINGS: readonly ChartKeyFact[] = versionData(newestMinor()).chart.settings.map((d) => factOf(d, SETTING_RULES));
+export const CHART_SETTINGS: readonly ChartKeyFact[] = versionData(newestMinor()).chart.settings.map((d) =>
+  factOf(d, SETTING_RULES),
+);
 
 /** Every `settings.featureGates:` key of the newest known chart. */
-export const CHART_FEATURE_GATES: readonly ChartKeyFact[] = versionData(newestMinor()).chart.featureGates.map((d) => factOf(d, FEATURE_GATE_RULES));
+export const CHART_FEATURE_GATES: readonly ChartKeyFact[] = versionData(newestMinor()).chart.featureGates.map((d) =>
+  factOf(d, FEATURE_GATE_RULES),
+);
 
 /** Every `settings.awsFeatureGates:` key of the newest known chart (none before 1.15). */
-export const CHART_AWS_FEATURE_GATES: readonly ChartKeyFact[] = sectionData(newestMinor(), "awsFeatureGates").map((d) => factOf(d, AWS_FEATURE_GATE_RULES));
+export const CHART_AWS_FEATURE_GATES: readonly ChartKeyFact[] = sectionData(newestMinor(), "awsFeatureGates").map((d) =>
+  factOf(d, AWS_FEATURE_GATE_RULES),
+);
 
 /** True when `version` (e.g. `"1.6.1"`) has the key. */
 export function hasKey(fact: ChartKeyFact, version: string): boolean {
@@ -148,7 +247,11 @@ export function hasKey(fact: ChartKeyFact, version: string): boolean {
 }
 
 /** The chart default of a key at `version` (its minor's newest patch's default); undefined when the version lacks the key. */
-export function chartDefault(section: Section, key: string, version: string): string | number | boolean | null | undefined {
+export function chartDefault(
+  section: Section,
+  key: string,
+  version: string,
+): string | number | boolean | null | undefined {
   const d = sectionData(minorOf(version), section).find((x) => x.key === key);
   return d && semver.gte(version, d.since) ? d.default : undefined;
 }
@@ -195,13 +298,22 @@ export function checkChartValue(fact: ChartKeyFact, value: unknown): string | un
       return ns >= min ? undefined : allowed;
     }
     case "number":
-      return typeof value === "number" && Number.isFinite(value) && value >= 0 && value < 1 ? undefined : "a fraction from 0 (inclusive) to 1 (exclusive), e.g. 0.075 for 7.5%";
+      return typeof value === "number" && Number.isFinite(value) && value >= 0 && value < 1
+        ? undefined
+        : "a fraction from 0 (inclusive) to 1 (exclusive), e.g. 0.075 for 7.5%";
     case "integer-string":
-      return (typeof value === "number" && Number.isInteger(value) && value >= 0) || (typeof value === "string" && /^\d+$/.test(value)) ? undefined : "a whole number of ENIs, 0 or more";
+      return (typeof value === "number" && Number.isInteger(value) && value >= 0) ||
+        (typeof value === "string" && /^\d+$/.test(value))
+        ? undefined
+        : "a whole number of ENIs, 0 or more";
     case "enum":
-      return typeof value === "string" && fact.allowed!.includes(value) ? undefined : `one of ${fact.allowed!.map((a) => JSON.stringify(a)).join(", ")}`;
+      return typeof value === "string" && fact.allowed!.includes(value)
+        ? undefined
+        : `one of ${fact.allowed!.map((a) => JSON.stringify(a)).join(", ")}`;
     case "url":
-      return typeof value === "string" && /^https:\/\/[^\s/]+/.test(value) ? undefined : "an https:// URL of the Kubernetes API server";
+      return typeof value === "string" && /^https:\/\/[^\s/]+/.test(value)
+        ? undefined
+        : "an https:// URL of the Kubernetes API server";
     case "string":
       return typeof value === "string" && value.length > 0 ? undefined : "a non-empty string";
   }

@@ -40,9 +40,9 @@ function parsePath(entry: string): { parts: string[]; kind: ValuePathKind } {
  */
 export function chartValuePaths(version: string): { path: string; kind: ValuePathKind; entry: string }[] {
   return valuePathsAt(factsRelease(version)).map((entry) => {
-      const { parts, kind } = parsePath(entry);
-      return { path: parts.join("."), kind, entry };
-    });
+    const { parts, kind } = parsePath(entry);
+    return { path: parts.join("."), kind, entry };
+  });
 }
 
 /** The table at `version` as a tree (with `settings` as one open entry). */
@@ -101,7 +101,12 @@ function probeVersions(): string[] {
  * @param fieldOf the prop path of a value's key path, e.g. `values.replicaz` or `affinity.podAffinity`
  * @throws KarpenterValidationError naming the path, the version, and the version that has it when one does
  */
-export function checkValuePaths(scope: IConstruct | string, version: string, values: Record<string, unknown>, fieldOf: (parts: readonly string[]) => string): void {
+export function checkValuePaths(
+  scope: IConstruct | string,
+  version: string,
+  values: Record<string, unknown>,
+  fieldOf: (parts: readonly string[]) => string,
+): void {
   const tree = chartValueTree(version);
   const stand = factsRelease(version);
   // every unknown path at once
@@ -118,7 +123,14 @@ export function checkValuePaths(scope: IConstruct | string, version: string, val
       continue;
     }
     // the path is wrong whatever the value; a token's text would mean nothing to the reader
-    problems.add(new KarpenterValidationError(scope, fieldOf(parts), isUnresolved(value) ? "(known at apply)" : value, explainUnknown(tree, version, parts, depth)));
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        fieldOf(parts),
+        isUnresolved(value) ? "(known at apply)" : value,
+        explainUnknown(tree, version, parts, depth),
+      ),
+    );
   }
   problems.throwIfAny(scope);
 }
@@ -127,7 +139,8 @@ function explainUnknown(tree: ChartValueTree, version: string, parts: readonly s
   const path = parts.join(".");
   const having = probeVersions().filter((v) => unknownDepth(chartValueTree(v), parts) < 0);
   const newer = having.find((v) => semver.gt(v, version));
-  if (newer) return `Karpenter ${version}'s chart values.yaml has no ${path}: it was introduced in ${newer}; use version ${newer} or later, or leave it unset`;
+  if (newer)
+    return `Karpenter ${version}'s chart values.yaml has no ${path}: it was introduced in ${newer}; use version ${newer} or later, or leave it unset`;
   if (having.length > 0) {
     const last = having[having.length - 1];
     return `Karpenter ${version}'s chart values.yaml has no ${path}: the chart had it up to ${last} and dropped it; leave it unset`;
@@ -135,7 +148,8 @@ function explainUnknown(tree: ChartValueTree, version: string, parts: readonly s
   let node: ChartValueTree | ValuePathKind = tree;
   for (const part of parts.slice(0, depth)) node = (node as ChartValueTree)[part];
   const where = depth === 0 ? "at the top level" : `under ${parts.slice(0, depth).join(".")}`;
-  if (typeof node === "string") return `Karpenter ${version}'s chart values.yaml has no ${path}: ${parts.slice(0, depth).join(".")} is a single value, not a map`;
+  if (typeof node === "string")
+    return `Karpenter ${version}'s chart values.yaml has no ${path}: ${parts.slice(0, depth).join(".")} is a single value, not a map`;
   const keys = Object.keys(node);
   const near = nearestKey(parts[depth], keys);
   return `a value path of the Karpenter ${version} chart's values.yaml, which has no ${path}${near ? `; did you mean ${[...parts.slice(0, depth), near].join(".")}?` : ""} (keys ${where}: ${keys.join(", ")})`;

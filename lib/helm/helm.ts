@@ -12,7 +12,12 @@ const HELM_RELEASE_NAME_MAX = 53;
 export function checkReleaseName(scope: IConstruct, field: string, name: string): void {
   if (isUnresolved(name)) return;
   if (!isDns1123Subdomain(name) || name.length > HELM_RELEASE_NAME_MAX) {
-    throw new KarpenterValidationError(scope, field, name, "a Helm release name: at most 53 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      name,
+      "a Helm release name: at most 53 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit",
+    );
   }
 }
 
@@ -20,7 +25,12 @@ export function checkReleaseName(scope: IConstruct, field: string, name: string)
 export function checkRepository(scope: IConstruct, field: string, repository: string): void {
   if (isUnresolved(repository)) return;
   if (typeof repository !== "string" || !/^(oci|https?):\/\/\S+$/.test(repository)) {
-    throw new KarpenterValidationError(scope, field, repository, 'a chart repository URL (oci://… or https://…), e.g. "oci://public.ecr.aws/karpenter"');
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      repository,
+      'a chart repository URL (oci://… or https://…), e.g. "oci://public.ecr.aws/karpenter"',
+    );
   }
 }
 
@@ -54,7 +64,12 @@ export function renderValues(values: Record<string, unknown>): string {
     if (isPlainMap(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, toYaml(x)]));
     return v;
   };
-  return YAML.stringify(toYaml(prepared), { version: "1.1", defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", lineWidth: 0 });
+  return YAML.stringify(toYaml(prepared), {
+    version: "1.1",
+    defaultStringType: "QUOTE_DOUBLE",
+    defaultKeyType: "PLAIN",
+    lineWidth: 0,
+  });
 }
 
 /** Why a values document cannot be rendered, and where in it (`settings.isolatedVPC`). */
@@ -95,7 +110,12 @@ function prepare(value: unknown, path: string): unknown {
   if (value instanceof PlainScalar) return value;
   if (typeof value === "number") {
     if (Token.isUnresolved(value)) return plainScalar(value);
-    if (!Number.isFinite(value)) throw new ValuesRenderError(path || "values", `${path || "values"} is ${value}; Helm values take finite numbers only`, value);
+    if (!Number.isFinite(value))
+      throw new ValuesRenderError(
+        path || "values",
+        `${path || "values"} is ${value}; Helm values take finite numbers only`,
+        value,
+      );
     return value;
   }
   if (Array.isArray(value)) return value.map((v, i) => prepare(v, `${path}[${i}]`));
@@ -109,7 +129,11 @@ function prepare(value: unknown, path: string): unknown {
   }
   const token = Token.isUnresolved(value);
   const what = token ? "a token that is not a string or number" : "a non-JSON object";
-  throw new ValuesRenderError(path || "values", `${path || "values"} is ${what}; Helm values must be known at synth except for strings, numbers and the typed boolean settings`, token ? "(a token)" : "(a non-JSON object)");
+  throw new ValuesRenderError(
+    path || "values",
+    `${path || "values"} is ${what}; Helm values must be known at synth except for strings, numbers and the typed boolean settings`,
+    token ? "(a token)" : "(a non-JSON object)",
+  );
 }
 
 /**

@@ -164,26 +164,53 @@ export class KarpenterCrdRelease extends Construct {
  * The 1.0.x chart's `webhook:` values that are given; undefined when none are.
  * @throws KarpenterValidationError listing every webhook prop that is set on a version without the webhook, or that is bad
  */
-function webhookValues(scope: Construct, version: KarpenterVersion, props: KarpenterCrdReleaseProps): string[] | undefined {
+function webhookValues(
+  scope: Construct,
+  version: KarpenterVersion,
+  props: KarpenterCrdReleaseProps,
+): string[] | undefined {
   const given = { serviceName: props.webhookServiceName, enabled: props.webhookEnabled, port: props.webhookPort };
   const set = (Object.keys(given) as (keyof typeof given)[]).filter((k) => given[k] !== undefined);
   if (set.length === 0) return undefined;
   const field = (k: keyof typeof given) => `webhook${k[0].toUpperCase()}${k.slice(1)}`;
   const problems = new Problems();
   if (version.minor !== 0) {
-    for (const k of set) problems.add(new KarpenterValidationError(scope, field(k), given[k], `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`));
+    for (const k of set)
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          field(k),
+          given[k],
+          `only with Karpenter 1.0.x: ${version.full} has no conversion webhook (removed in 1.1)`,
+        ),
+      );
     problems.throwIfAny(scope);
   }
-  if (given.serviceName !== undefined) problems.check(() => checkServiceName(scope, "webhookServiceName", given.serviceName!));
+  if (given.serviceName !== undefined)
+    problems.check(() => checkServiceName(scope, "webhookServiceName", given.serviceName!));
   if (given.enabled !== undefined && typeof given.enabled !== "boolean" && !isUnresolved(given.enabled)) {
     problems.add(new KarpenterValidationError(scope, "webhookEnabled", given.enabled, "true or false"));
   }
   const port = given.port;
-  if (port !== undefined && !Token.isUnresolved(port) && !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    problems.add(new KarpenterValidationError(scope, "webhookPort", port, "a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)"));
+  if (
+    port !== undefined &&
+    !Token.isUnresolved(port) &&
+    !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)
+  ) {
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        "webhookPort",
+        port,
+        "a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)",
+      ),
+    );
   }
   problems.throwIfAny(scope);
   // a boolean token goes in unquoted as tobool(…), so that the chart's `if` reads a YAML boolean
-  const enabled = given.enabled !== undefined && typeof given.enabled !== "boolean" ? plainScalar(Fn.tobool(given.enabled)) : given.enabled;
+  const enabled =
+    given.enabled !== undefined && typeof given.enabled !== "boolean"
+      ? plainScalar(Fn.tobool(given.enabled))
+      : given.enabled;
   return [renderValues({ webhook: { ...given, enabled } })];
 }

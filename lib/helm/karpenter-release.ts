@@ -6,7 +6,13 @@ import { KarpenterValidationError } from "../core/errors";
 import { chooseProvider } from "../core/provider-choice";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { DEFAULT_KARPENTER_NAMESPACE, KARPENTER_CHART_REPOSITORY } from "./karpenter-crd-release";
-import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import {
+  ControllerResources,
+  DEFAULT_CONTROLLER_RESOURCES,
+  KarpenterDnsPolicy,
+  KarpenterSettings,
+  KubernetesToleration,
+} from "./karpenter-settings";
 import { checkValuePaths } from "./chart-values";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
@@ -15,16 +21,40 @@ import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { isUnresolved } from "../core/tokens";
 import { RELEASE_PROPS } from "../core/prop-keys";
-import { overlapsReportedAbove, typedValues, warnImageOverridesVersion, warnServiceAccountNotCreated, warnValuesOverlaps } from "./values-overlap";
+import {
+  overlapsReportedAbove,
+  typedValues,
+  warnImageOverridesVersion,
+  warnServiceAccountNotCreated,
+  warnValuesOverlaps,
+} from "./values-overlap";
 import { undoOnError } from "../core/undo-on-error";
 import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster/install-index";
 import { crdVersionProblems } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
 import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
 import {
-  booleanTokensPlain, checkDnsPolicy, checkEscapeHatch, checkSettingCombinations, checkMap, checkMergedResources, checkNodeSelector, checkReplicas, checkTolerations, controllerResources, hasPath, IRSA_ROLE_ANNOTATION, nonFiniteNumbers, settingsValues,
+  booleanTokensPlain,
+  checkDnsPolicy,
+  checkEscapeHatch,
+  checkSettingCombinations,
+  checkMap,
+  checkMergedResources,
+  checkNodeSelector,
+  checkReplicas,
+  checkTolerations,
+  controllerResources,
+  hasPath,
+  IRSA_ROLE_ANNOTATION,
+  nonFiniteNumbers,
+  settingsValues,
 } from "./release-values";
-import { isNewerThanKnownPatch, KarpenterVersion, newestKnownPatch, resolveKarpenterVersion } from "../versions/karpenter-version";
+import {
+  isNewerThanKnownPatch,
+  KarpenterVersion,
+  newestKnownPatch,
+  resolveKarpenterVersion,
+} from "../versions/karpenter-version";
 import { requireCluster } from "../cluster/require-cluster";
 
 /**
@@ -267,11 +297,16 @@ export class KarpenterRelease extends Construct {
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
       const timeout = props?.timeout;
-      if (timeout !== undefined && !isUnresolved(timeout) && !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)) {
+      if (
+        timeout !== undefined &&
+        !isUnresolved(timeout) &&
+        !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)
+      ) {
         problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
       }
       const escape = problems.check(() => checkMap(this, "values", props?.values));
-      if (escape && version) problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
+      if (escape && version)
+        problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
 
       // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
       let values: Record<string, unknown> | undefined;
@@ -295,18 +330,50 @@ export class KarpenterRelease extends Construct {
         };
         values = escape ? mergeHelmValues(generated, escape) : generated;
         const merged = values;
-        problems.check(() => checkValuePaths(this, version.full, merged, (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join(".")));
+        problems.check(() =>
+          checkValuePaths(
+            this,
+            version.full,
+            merged,
+            (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join("."),
+          ),
+        );
         problems.check(() => checkMergedResources(this, merged, escape));
-        problems.check(() => checkSettingCombinations(this, merged.settings, (parts) => (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join(".")));
-        if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
-        if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null) problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
-        if (merged.dnsPolicy === "None" && !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)) {
-          problems.add(new KarpenterValidationError(this, escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy", "None", 'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy'));
+        problems.check(() =>
+          checkSettingCombinations(
+            this,
+            merged.settings,
+            (parts) =>
+              (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join("."),
+          ),
+        );
+        if (escape?.replicas !== undefined)
+          problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+        if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
+          problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
+        if (
+          merged.dnsPolicy === "None" &&
+          !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)
+        ) {
+          problems.add(
+            new KarpenterValidationError(
+              this,
+              escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy",
+              "None",
+              'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
+            ),
+          );
         }
       }
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
-      for (const p of nonFiniteNumbers(this, values ?? escape, (keys, path) => (values === undefined || fromValues(keys) ? `values.${path}` : path), problems.all)) problems.add(p);
+      for (const p of nonFiniteNumbers(
+        this,
+        values ?? escape,
+        (keys, path) => (values === undefined || fromValues(keys) ? `values.${path}` : path),
+        problems.all,
+      ))
+        problems.add(p);
       problems.throwIfAny(this); // the catch below undoes the construct
       if (!version || !cluster || !values) throw new Error("unreachable: a failed check is thrown above");
       this.cluster = cluster;
@@ -315,15 +382,19 @@ export class KarpenterRelease extends Construct {
       // values wins over the typed props it overlaps: say so, here or (inside a Karpenter) on the props set there
       const reportHere = !overlapsReportedAbove(this);
       if (reportHere) {
-        warnValuesOverlaps(this, [
-          ...typedValues(["replicas"], "replicas", props.replicas),
-          ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
-          ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
-          ...typedValues(["settings"], "settings", props.settings),
-          ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
-          ...typedValues(["tolerations"], "tolerations", props.tolerations),
-          ...typedValues(["affinity"], "affinity", props.affinity),
-        ], escape);
+        warnValuesOverlaps(
+          this,
+          [
+            ...typedValues(["replicas"], "replicas", props.replicas),
+            ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+            ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+            ...typedValues(["settings"], "settings", props.settings),
+            ...typedValues(["nodeSelector"], "nodeSelector", props.nodeSelector),
+            ...typedValues(["tolerations"], "tolerations", props.tolerations),
+            ...typedValues(["affinity"], "affinity", props.affinity),
+          ],
+          escape,
+        );
       }
       const reporter = reportHere ? this : this.node.scope!;
       warnImageOverridesVersion(reporter, this.version, escape);
@@ -359,7 +430,10 @@ export class KarpenterRelease extends Construct {
       warnUnknownPatch(this, version);
       // a KarpenterRelease used on its own is an install of its cluster (inside a Karpenter, part of that one)
       registerInstall(this);
-      addSynthCheck(this, () => [...(isOwnInstall(this) ? onePerClusterProblems(this) : []), ...crdVersionProblems(this)]);
+      addSynthCheck(this, () => [
+        ...(isOwnInstall(this) ? onePerClusterProblems(this) : []),
+        ...crdVersionProblems(this),
+      ]);
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
       undo();

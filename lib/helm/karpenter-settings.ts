@@ -177,7 +177,10 @@ export interface ControllerResources {
 }
 
 /** The controller resources used when none are given: requests 500m CPU / 512Mi, limit 512Mi memory. */
-export const DEFAULT_CONTROLLER_RESOURCES = { requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "512Mi" } } as const;
+export const DEFAULT_CONTROLLER_RESOURCES = {
+  requests: { cpu: "500m", memory: "512Mi" },
+  limits: { memory: "512Mi" },
+} as const;
 
 /** A Kubernetes pod toleration. */
 export interface KubernetesToleration {

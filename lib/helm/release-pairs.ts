@@ -64,7 +64,9 @@ export function duplicateCrdProblems(crd: PairedRelease): KarpenterValidationErr
   if (!attached(crd)) return [];
   // two CRD releases of two installs: the one-install-per-cluster error says it
   const mine = installOf(crd);
-  const others = (crdReleasesByTarget(crd).get(target(crd.release)) ?? []).filter((o) => o !== crd && !(mine && installOf(o)));
+  const others = (crdReleasesByTarget(crd).get(target(crd.release)) ?? []).filter(
+    (o) => o !== crd && !(mine && installOf(o)),
+  );
   if (others.length === 0) return [];
   return [
     new KarpenterValidationError(
@@ -83,21 +85,27 @@ export function duplicateCrdProblems(crd: PairedRelease): KarpenterValidationErr
  */
 export function crdVersionProblems(controller: PairedRelease): KarpenterValidationError[] {
   if (!attached(controller)) return [];
-  return (crdReleasesByTarget(controller).get(target(controller.release)) ?? [])
-    // the CRD release of another install on the cluster: the one-install-per-cluster error says it
-    .filter((crd) => crd.version !== controller.version && (installOf(crd) === undefined || installOf(crd) === installOf(controller)))
-    .map((crd) => {
-      const [mine, theirs] = [reportedOn(controller).node.path, reportedOn(crd).node.path];
-      const older = semver.lt(crd.version, controller.version);
-      const why = older
-        ? `CRDs older than the controller lack fields and enum values the ${controller.version} controller reads and writes`
-        : `CRDs newer than the controller hold fields the ${controller.version} controller does not know`;
-      return new KarpenterValidationError(
-        reportedOn(controller),
-        "version",
-        controller.version,
-        `the version of the CRDs on its cluster: ${theirs} installs the karpenter-crd chart ${crd.version} through the same Helm provider (${providerText(controller.release)}), ` +
-          `and ${why} (Karpenter upgrade guide, "CRD upgrades": upgrade the karpenter-crd chart with the controller, to the same version); set ${mine} and ${theirs} to one version`,
-      );
-    });
+  return (
+    (crdReleasesByTarget(controller).get(target(controller.release)) ?? [])
+      // the CRD release of another install on the cluster: the one-install-per-cluster error says it
+      .filter(
+        (crd) =>
+          crd.version !== controller.version &&
+          (installOf(crd) === undefined || installOf(crd) === installOf(controller)),
+      )
+      .map((crd) => {
+        const [mine, theirs] = [reportedOn(controller).node.path, reportedOn(crd).node.path];
+        const older = semver.lt(crd.version, controller.version);
+        const why = older
+          ? `CRDs older than the controller lack fields and enum values the ${controller.version} controller reads and writes`
+          : `CRDs newer than the controller hold fields the ${controller.version} controller does not know`;
+        return new KarpenterValidationError(
+          reportedOn(controller),
+          "version",
+          controller.version,
+          `the version of the CRDs on its cluster: ${theirs} installs the karpenter-crd chart ${crd.version} through the same Helm provider (${providerText(controller.release)}), ` +
+            `and ${why} (Karpenter upgrade guide, "CRD upgrades": upgrade the karpenter-crd chart with the controller, to the same version); set ${mine} and ${theirs} to one version`,
+        );
+      })
+  );
 }

@@ -1,7 +1,12 @@
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
-import { ControllerResources, DEFAULT_CONTROLLER_RESOURCES, KarpenterSettings, KubernetesToleration } from "./karpenter-settings";
+import {
+  ControllerResources,
+  DEFAULT_CONTROLLER_RESOURCES,
+  KarpenterSettings,
+  KubernetesToleration,
+} from "./karpenter-settings";
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
 import { isPlainMap } from "../core/deep-merge";
@@ -24,7 +29,12 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 export function checkReplicas(scope: IConstruct, field: string, replicas: unknown): void {
   if (Token.isUnresolved(replicas)) return;
   if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 1) {
-    throw new KarpenterValidationError(scope, field, replicas, "a whole number of controller pods, at least 1 (2 for high availability)");
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      replicas,
+      "a whole number of controller pods, at least 1 (2 for high availability)",
+    );
   }
 }
 
@@ -35,7 +45,12 @@ const DNS_POLICIES = ["Default", "ClusterFirst", "ClusterFirstWithHostNet", "Non
 export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown): void {
   if (isUnresolved(policy)) return;
   if (typeof policy !== "string" || !DNS_POLICIES.includes(policy)) {
-    throw new KarpenterValidationError(scope, field, policy, '"Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)');
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      policy,
+      '"Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)',
+    );
   }
 }
 
@@ -44,7 +59,11 @@ export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown
  * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
  * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
  */
-export function settingsValues(scope: IConstruct, version: KarpenterVersion, settings: KarpenterSettings | undefined): Record<string, unknown> {
+export function settingsValues(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  settings: KarpenterSettings | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
@@ -60,33 +79,56 @@ export function settingsValues(scope: IConstruct, version: KarpenterVersion, set
       continue;
     }
     if (!fact) {
-      problems.add(unknownKey(scope, `settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
+      problems.add(
+        unknownKey(
+          scope,
+          `settings.${key}`,
+          value,
+          CHART_SETTINGS.filter((f) => !f.wired),
+          "setting",
+          version,
+        ),
+      );
       continue;
     }
     problems.check(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting"));
-    out[key] = fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
+    out[key] =
+      fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
   }
   const gates = gateValues(scope, version, "featureGates", featureGates, problems);
-  const awsGates = awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
+  const awsGates =
+    awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
   problems.throwIfAny(scope);
   // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
   // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
   for (const fact of CHART_FEATURE_GATES) {
-    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined) gates[fact.key] = chartDefault("featureGates", fact.key, version.full) ?? false;
+    if (fact.misspelledIn?.versions.includes(version.full) && gates[fact.key] === undefined)
+      gates[fact.key] = chartDefault("featureGates", fact.key, version.full) ?? false;
   }
   if (Object.keys(gates).length) out.featureGates = gates;
   if (Object.keys(awsGates).length) out.awsFeatureGates = awsGates;
   return out;
 }
 
-const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> = { featureGates: "feature gate", awsFeatureGates: "AWS feature gate" };
+const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> = {
+  featureGates: "feature gate",
+  awsFeatureGates: "AWS feature gate",
+};
 
 /** The gates of `settings.<section>` checked against the version, each problem recorded in `problems`. */
-function gateValues(scope: IConstruct, version: KarpenterVersion, section: "featureGates" | "awsFeatureGates", given: unknown, problems: Problems): Record<string, unknown> {
+function gateValues(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  section: "featureGates" | "awsFeatureGates",
+  given: unknown,
+  problems: Problems,
+): Record<string, unknown> {
   const facts = chartKeyFacts(section, version);
   const what = GATE_LABEL[section];
   const gates: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(problems.check(() => checkMap(scope, `settings.${section}`, given as Record<string, unknown> | undefined)) ?? {})) {
+  for (const [key, value] of Object.entries(
+    problems.check(() => checkMap(scope, `settings.${section}`, given as Record<string, unknown> | undefined)) ?? {},
+  )) {
     if (value === undefined) continue;
     const fact = facts.find((f) => f.key === key);
     if (!fact && passUnverified(scope, `settings.${section}.${key}`, version, facts)) {
@@ -113,7 +155,12 @@ function gateValues(scope: IConstruct, version: KarpenterVersion, section: "feat
  * @param warn false where the release built later warns (Karpenter checks its props before building one)
  * @throws KarpenterValidationError with every invalid combination
  */
-export function checkSettingCombinations(scope: IConstruct, merged: unknown, fieldOf: (path: readonly string[]) => string, warn = true): void {
+export function checkSettingCombinations(
+  scope: IConstruct,
+  merged: unknown,
+  fieldOf: (path: readonly string[]) => string,
+  warn = true,
+): void {
   if (!isPlainMap(merged)) return;
   const at = (...path: string[]): unknown => {
     let v: unknown = merged;
@@ -125,7 +172,9 @@ export function checkSettingCombinations(scope: IConstruct, merged: unknown, fie
   const show = (path: string[]) => `${fieldOf(path)} = ${JSON.stringify(at(...path))}`;
   const problems = new Problems();
   if (on("enableDRA")) {
-    const clashing = [["ignoreDRARequests"], ["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].filter((p) => set(...p));
+    const clashing = [["ignoreDRARequests"], ["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].filter(
+      (p) => set(...p),
+    );
     if (clashing.length) {
       problems.add(
         new KarpenterValidationError(
@@ -151,20 +200,41 @@ export function checkSettingCombinations(scope: IConstruct, merged: unknown, fie
   if (!warn) return;
   const nodeRepair = on("featureGates", "nodeRepair");
   if (on("legacyNodeRepair") && !nodeRepair) {
-    Annotations.of(scope).addWarning(`${show(["legacyNodeRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)`);
+    Annotations.of(scope).addWarning(
+      `${show(["legacyNodeRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)`,
+    );
   }
   if (on("awsFeatureGates", "rebootForRepair") && !nodeRepair) {
-    Annotations.of(scope).addWarning(`${show(["awsFeatureGates", "rebootForRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)`);
+    Annotations.of(scope).addWarning(
+      `${show(["awsFeatureGates", "rebootForRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)`,
+    );
   }
-  const draGate = [["awsFeatureGates", "draNVIDIAGPU"], ["awsFeatureGates", "draEFA"]].find((p) => on(...p));
+  const draGate = [
+    ["awsFeatureGates", "draNVIDIAGPU"],
+    ["awsFeatureGates", "draEFA"],
+  ].find((p) => on(...p));
   if (on("ignoreDRARequests") && draGate) {
-    Annotations.of(scope).addWarning(`${show(["ignoreDRARequests"])} is overridden to false by ${show(draGate)}: either AWS DRA gate makes the controller honour DRA requests (Karpenter chart, settings.ignoreDRARequests)`);
+    Annotations.of(scope).addWarning(
+      `${show(["ignoreDRARequests"])} is overridden to false by ${show(draGate)}: either AWS DRA gate makes the controller honour DRA requests (Karpenter chart, settings.ignoreDRARequests)`,
+    );
   }
 }
 
-function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: unknown, version: KarpenterVersion, what: string): void {
+function checkFact(
+  scope: IConstruct,
+  field: string,
+  fact: ChartKeyFact,
+  value: unknown,
+  version: KarpenterVersion,
+  what: string,
+): void {
   if (!hasKey(fact, version.full)) {
-    throw new KarpenterValidationError(scope, field, value, `Karpenter ${version.full} has no ${what} ${fact.key}: it was introduced in ${fact.since}; use version ${fact.since} or later, or leave it unset`);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      value,
+      `Karpenter ${version.full} has no ${what} ${fact.key}: it was introduced in ${fact.since}; use version ${fact.since} or later, or leave it unset`,
+    );
   }
   if (isUnresolved(value)) return;
   const problem = checkChartValue(fact, value);
@@ -176,7 +246,12 @@ function checkFact(scope: IConstruct, field: string, fact: ChartKeyFact, value: 
  * lacks may be new in that release: it passes, with a warning. Wired keys never pass.
  * @returns true when the key passes
  */
-function passUnverified(scope: IConstruct, field: string, version: KarpenterVersion, facts: readonly ChartKeyFact[]): boolean {
+function passUnverified(
+  scope: IConstruct,
+  field: string,
+  version: KarpenterVersion,
+  facts: readonly ChartKeyFact[],
+): boolean {
   if (!version.unverified || facts.some((f) => f.wired && field.endsWith(`settings.${f.key}`))) return false;
   Annotations.of(scope).addWarning(
     `${field} is not a key of the Karpenter ${version.factsMinor} chart, the newest this library knows; passed to the ${version.full} chart unchecked (allowUnverifiedVersion). Check its name and type in the ${version.full} chart's values.yaml`,
@@ -184,13 +259,31 @@ function passUnverified(scope: IConstruct, field: string, version: KarpenterVers
   return true;
 }
 
-function unknownKey(scope: IConstruct, field: string, value: unknown, facts: readonly ChartKeyFact[], what: string, version: KarpenterVersion): KarpenterValidationError {
+function unknownKey(
+  scope: IConstruct,
+  field: string,
+  value: unknown,
+  facts: readonly ChartKeyFact[],
+  what: string,
+  version: KarpenterVersion,
+): KarpenterValidationError {
   const wired = chartKeyFacts("settings", version).find((f) => f.wired && `settings.${f.key}` === field);
-  if (wired) return new KarpenterValidationError(scope, field, value, `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`);
+  if (wired)
+    return new KarpenterValidationError(
+      scope,
+      field,
+      value,
+      `${wired.key} is wired from the graph: set the ${wired.key === "clusterName" ? "cluster" : "interruptionQueue"} prop instead`,
+    );
   const known = facts.filter((f) => hasKey(f, version.full)).map((f) => f.key);
   const near = nearestKey(field.slice(field.lastIndexOf(".") + 1), known);
   const parent = field.slice(0, field.lastIndexOf("."));
-  return new KarpenterValidationError(scope, field, value, `a ${what} of the Karpenter ${version.full} chart${near ? `; did you mean ${parent}.${near}? Its ${what}s are` : ":"} ${known.join(", ")}`);
+  return new KarpenterValidationError(
+    scope,
+    field,
+    value,
+    `a ${what} of the Karpenter ${version.full} chart${near ? `; did you mean ${parent}.${near}? Its ${what}s are` : ":"} ${known.join(", ")}`,
+  );
 }
 
 /** The ServiceAccount annotation IRSA reads the role from (EKS user guide, "IAM roles for service accounts"). */
@@ -203,19 +296,25 @@ export const IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn";
  * `"false"` would be a non-empty string, true for Helm's `if` — and a value that is not a boolean
  * fails the plan in `tobool` instead of reaching the controller. Inputs are not modified.
  */
-export function booleanTokensPlain(values: Record<string, unknown>, version: KarpenterVersion): Record<string, unknown> {
+export function booleanTokensPlain(
+  values: Record<string, unknown>,
+  version: KarpenterVersion,
+): Record<string, unknown> {
   const settings = values.settings;
   if (!isPlainMap(settings)) return values;
   const plain = (facts: readonly ChartKeyFact[], map: Record<string, unknown>) => {
     const out: Record<string, unknown> = { ...map };
     for (const [key, value] of Object.entries(map)) {
-      if (typeof value !== "boolean" && isUnresolved(value) && facts.some((f) => f.key === key && f.kind === "boolean")) out[key] = plainScalar(Fn.tobool(value));
+      if (typeof value !== "boolean" && isUnresolved(value) && facts.some((f) => f.key === key && f.kind === "boolean"))
+        out[key] = plainScalar(Fn.tobool(value));
     }
     return out;
   };
   const out = plain(chartKeyFacts("settings", version), settings);
-  if (isPlainMap(settings.featureGates)) out.featureGates = plain(chartKeyFacts("featureGates", version), settings.featureGates);
-  if (isPlainMap(settings.awsFeatureGates)) out.awsFeatureGates = plain(chartKeyFacts("awsFeatureGates", version), settings.awsFeatureGates);
+  if (isPlainMap(settings.featureGates))
+    out.featureGates = plain(chartKeyFacts("featureGates", version), settings.featureGates);
+  if (isPlainMap(settings.awsFeatureGates))
+    out.awsFeatureGates = plain(chartKeyFacts("awsFeatureGates", version), settings.awsFeatureGates);
   return { ...values, settings: out };
 }
 
@@ -227,11 +326,19 @@ export function booleanTokensPlain(values: Record<string, unknown>, version: Kar
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
  * @throws KarpenterValidationError naming the `values.…` path
  */
-export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>, irsa = false): void {
+export function checkEscapeHatch(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  values: Record<string, unknown>,
+  irsa = false,
+): void {
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
   problems.check(() => checkValuesSettings(scope, version, values.settings));
-  if (values.nodeSelector !== null) problems.check(() => checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"));
+  if (values.nodeSelector !== null)
+    problems.check(() =>
+      checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
+    );
   problems.check(() => checkLogLevel(scope, "values.logLevel", values.logLevel));
   problems.throwIfAny(scope);
 }
@@ -239,7 +346,8 @@ export function checkEscapeHatch(scope: IConstruct, version: KarpenterVersion, v
 /** `values.settings`, every problem at once: keys and values as for typed settings, wired keys refused. */
 function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, settings: unknown): void {
   if (settings === undefined) return;
-  if (!isPlainMap(settings)) throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+  if (!isPlainMap(settings))
+    throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
   const problems = new Problems();
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   for (const [key, value] of Object.entries(settings)) {
@@ -255,19 +363,41 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
         const fact = facts.find((f) => f.key === gate);
         if (!fact && passUnverified(scope, `values.settings.${key}.${gate}`, version, facts)) continue;
         if (!fact) problems.add(unknownKey(scope, `values.settings.${key}.${gate}`, v, facts, what, version));
-        else if (v !== null) problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what));
+        else if (v !== null)
+          problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what));
       }
       continue;
     }
     const fact = CHART_SETTINGS.find((f) => f.key === key);
     if (fact?.wired) {
-      const use = key === "clusterName" ? "the cluster" : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn })` for a queue of your own)";
-      problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `not settable here: ${key} is wired from ${use}`));
+      const use =
+        key === "clusterName"
+          ? "the cluster"
+          : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn })` for a queue of your own)";
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          `values.settings.${key}`,
+          value,
+          `not settable here: ${key} is wired from ${use}`,
+        ),
+      );
       continue;
     }
     if (!fact && passUnverified(scope, `values.settings.${key}`, version, CHART_SETTINGS)) continue;
-    if (!fact) problems.add(unknownKey(scope, `values.settings.${key}`, value, CHART_SETTINGS.filter((f) => !f.wired), "setting", version));
-    else if (value !== null) problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting"));
+    if (!fact)
+      problems.add(
+        unknownKey(
+          scope,
+          `values.settings.${key}`,
+          value,
+          CHART_SETTINGS.filter((f) => !f.wired),
+          "setting",
+          version,
+        ),
+      );
+    else if (value !== null)
+      problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting"));
   }
   problems.throwIfAny(scope);
 }
@@ -281,21 +411,41 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
 function checkServiceAccountValues(scope: IConstruct, values: Record<string, unknown>, irsa: boolean): void {
   const sa = values.serviceAccount;
   if (sa === null) {
-    throw new KarpenterValidationError(scope, "values.serviceAccount", null, "not removable: its name (and with IRSA its role annotation) is wired; set serviceAccountName, or values.serviceAccount.create / annotations for the rest");
+    throw new KarpenterValidationError(
+      scope,
+      "values.serviceAccount",
+      null,
+      "not removable: its name (and with IRSA its role annotation) is wired; set serviceAccountName, or values.serviceAccount.create / annotations for the rest",
+    );
   }
   if (!isPlainMap(sa)) return;
   if (sa.name !== undefined) {
-    throw new KarpenterValidationError(scope, "values.serviceAccount.name", sa.name, "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName");
+    throw new KarpenterValidationError(
+      scope,
+      "values.serviceAccount.name",
+      sa.name,
+      "not settable here: it must match the pod identity association / IRSA trust; use serviceAccountName",
+    );
   }
   const annotations = sa.annotations;
   if (annotations === null && irsa) {
-    throw new KarpenterValidationError(scope, "values.serviceAccount.annotations", null, `not removable with IRSA: it holds the ${IRSA_ROLE_ANNOTATION} annotation of the controller role; set other annotations as a map instead`);
+    throw new KarpenterValidationError(
+      scope,
+      "values.serviceAccount.annotations",
+      null,
+      `not removable with IRSA: it holds the ${IRSA_ROLE_ANNOTATION} annotation of the controller role; set other annotations as a map instead`,
+    );
   }
   if (isPlainMap(annotations) && annotations[IRSA_ROLE_ANNOTATION] !== undefined) {
     const why = irsa
       ? "with IRSA it is wired to the controller role, whose trust and policies are made for this controller"
       : "without IRSA it would make the AWS SDK in the controller prefer web identity over the EKS Pod Identity credentials";
-    throw new KarpenterValidationError(scope, `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`, annotations[IRSA_ROLE_ANNOTATION], `not settable here: ${why}; the annotation is wired from identity: { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`);
+    throw new KarpenterValidationError(
+      scope,
+      `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`,
+      annotations[IRSA_ROLE_ANNOTATION],
+      `not settable here: ${why}; the annotation is wired from identity: { type: "irsa" } (Karpenter) or irsaRoleArn (KarpenterRelease)`,
+    );
   }
 }
 
@@ -305,21 +455,39 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
  * ({@link checkMergedResources}), since `values` may raise a limit.
  * @throws KarpenterValidationError for a literal quantity that is not a Kubernetes quantity above zero
  */
-export function controllerResources(scope: IConstruct, given: ControllerResources | undefined): Record<string, unknown> {
+export function controllerResources(
+  scope: IConstruct,
+  given: ControllerResources | undefined,
+): Record<string, unknown> {
   const problems = new Problems();
   problems.check(() => checkOptionKeys(scope, "controllerResources", given, CONTROLLER_RESOURCES));
   problems.check(() => checkOptionKeys(scope, "controllerResources.requests", given?.requests, RESOURCE_QUANTITIES));
   problems.check(() => checkOptionKeys(scope, "controllerResources.limits", given?.limits, RESOURCE_QUANTITIES));
   problems.throwIfAny(scope);
   const d = DEFAULT_CONTROLLER_RESOURCES;
-  const requests = { cpu: given?.requests?.cpu ?? d.requests.cpu, memory: given?.requests?.memory ?? d.requests.memory };
+  const requests = {
+    cpu: given?.requests?.cpu ?? d.requests.cpu,
+    memory: given?.requests?.memory ?? d.requests.memory,
+  };
   const limits = { cpu: given?.limits?.cpu, memory: given?.limits?.memory ?? d.limits.memory };
-  for (const [side, q] of [["requests", requests], ["limits", limits]] as const) {
+  for (const [side, q] of [
+    ["requests", requests],
+    ["limits", limits],
+  ] as const) {
     for (const [res, value] of Object.entries(q)) {
       if (value === undefined || isUnresolved(value)) continue;
       const n = typeof value === "string" ? parseQuantity(value) : undefined;
       if (n === undefined || n <= 0) {
-        problems.add(new KarpenterValidationError(scope, `controllerResources.${side}.${res}`, value, res === "cpu" ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"' : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"'));
+        problems.add(
+          new KarpenterValidationError(
+            scope,
+            `controllerResources.${side}.${res}`,
+            value,
+            res === "cpu"
+              ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"'
+              : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"',
+          ),
+        );
       }
     }
   }
@@ -333,19 +501,41 @@ export function controllerResources(scope: IConstruct, given: ControllerResource
  * error names the request, unless only the limit came from `values` (then the limit is what to fix).
  * @throws KarpenterValidationError naming `controllerResources.…` or `values.controller.resources.…`
  */
-export function checkMergedResources(scope: IConstruct, values: Record<string, unknown>, escape: Record<string, unknown> | undefined): void {
+export function checkMergedResources(
+  scope: IConstruct,
+  values: Record<string, unknown>,
+  escape: Record<string, unknown> | undefined,
+): void {
   const resources = isPlainMap(values.controller) ? values.controller.resources : undefined;
   if (!isPlainMap(resources)) return;
-  const field = (side: string, res: string) => (escape && hasPath(escape, ["controller", "resources", side, res]) ? `values.controller.resources.${side}.${res}` : `controllerResources.${side}.${res}`);
+  const field = (side: string, res: string) =>
+    escape && hasPath(escape, ["controller", "resources", side, res])
+      ? `values.controller.resources.${side}.${res}`
+      : `controllerResources.${side}.${res}`;
   const given: Record<string, Record<string, { value: unknown; n: number }>> = { requests: {}, limits: {} };
   for (const side of ["requests", "limits"]) {
     const q = resources[side];
     if (q === undefined || q === null) continue;
-    if (!isPlainMap(q)) throw new KarpenterValidationError(scope, `values.controller.resources.${side}`, q, 'a map of resource quantities, e.g. { cpu: "500m", memory: "512Mi" }');
+    if (!isPlainMap(q))
+      throw new KarpenterValidationError(
+        scope,
+        `values.controller.resources.${side}`,
+        q,
+        'a map of resource quantities, e.g. { cpu: "500m", memory: "512Mi" }',
+      );
     for (const [res, value] of Object.entries(q)) {
       if (value === undefined || value === null || isUnresolved(value)) continue;
-      const n = typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
-      if (n === undefined) throw new KarpenterValidationError(scope, field(side, res), value, res === "cpu" ? 'a Kubernetes CPU quantity, e.g. "500m" or "1"' : 'a Kubernetes quantity, e.g. "512Mi" or "1Gi"');
+      const n =
+        typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
+      if (n === undefined)
+        throw new KarpenterValidationError(
+          scope,
+          field(side, res),
+          value,
+          res === "cpu"
+            ? 'a Kubernetes CPU quantity, e.g. "500m" or "1"'
+            : 'a Kubernetes quantity, e.g. "512Mi" or "1Gi"',
+        );
       given[side][res] = { value, n };
     }
   }
@@ -355,9 +545,19 @@ export function checkMergedResources(scope: IConstruct, values: Record<string, u
     const requestField = field("requests", res);
     const limitField = field("limits", res);
     if (limitField.startsWith("values.") && !requestField.startsWith("values.")) {
-      throw new KarpenterValidationError(scope, limitField, lim.value, `at least the request (${String(req.value)}, ${requestField}): Kubernetes rejects a request above its limit; lower ${requestField} too`);
+      throw new KarpenterValidationError(
+        scope,
+        limitField,
+        lim.value,
+        `at least the request (${String(req.value)}, ${requestField}): Kubernetes rejects a request above its limit; lower ${requestField} too`,
+      );
     }
-    throw new KarpenterValidationError(scope, requestField, req.value, `at most the limit (${String(lim.value)}, ${limitField}): Kubernetes rejects a request above its limit; raise ${limitField} too`);
+    throw new KarpenterValidationError(
+      scope,
+      requestField,
+      req.value,
+      `at most the limit (${String(lim.value)}, ${limitField}): Kubernetes rejects a request above its limit; raise ${limitField} too`,
+    );
   }
 }
 
@@ -369,16 +569,35 @@ export function checkMergedResources(scope: IConstruct, values: Record<string, u
  * (remove a chart default) and tokens pass.
  * @throws KarpenterValidationError naming `<field>["<key>"]`, every bad entry at once
  */
-export function checkNodeSelector(scope: IConstruct, selector: Record<string, string> | undefined, field = "nodeSelector"): Record<string, string> | undefined {
+export function checkNodeSelector(
+  scope: IConstruct,
+  selector: Record<string, string> | undefined,
+  field = "nodeSelector",
+): Record<string, string> | undefined {
   const map = checkMap(scope, field, selector);
   if (!map) return undefined;
   const problems = new Problems();
   for (const [k, v] of Object.entries(map)) {
     const where = `${field}[${JSON.stringify(k)}]`;
     const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
-    if (keyProblem) problems.add(new KarpenterValidationError(scope, where, k, `a Kubernetes label key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`));
+    if (keyProblem)
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          where,
+          k,
+          `a Kubernetes label key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`,
+        ),
+      );
     else if (v !== null && v !== undefined && !isUnresolved(v) && !isLabelValue(v)) {
-      problems.add(new KarpenterValidationError(scope, where, v, "a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit"));
+      problems.add(
+        new KarpenterValidationError(
+          scope,
+          where,
+          v,
+          "a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
+        ),
+      );
     }
   }
   problems.throwIfAny(scope);
@@ -402,7 +621,8 @@ const ZAP_LEVELS = ["warn", "dpanic", "panic", "fatal"];
  */
 export function checkLogLevel(scope: IConstruct, field: string, level: unknown): void {
   if (level === undefined || level === null || level === "" || isUnresolved(level)) return;
-  const known = typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
+  const known =
+    typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
   if (!known) {
     throw new KarpenterValidationError(
       scope,
@@ -420,25 +640,43 @@ const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
  * misspelt `efect` would otherwise be dropped, and the toleration then matches every effect.
  * @throws KarpenterValidationError naming `tolerations[<index>].<key>`
  */
-export function checkTolerations(scope: IConstruct, tolerations: KubernetesToleration[] | undefined): KubernetesToleration[] | undefined {
+export function checkTolerations(
+  scope: IConstruct,
+  tolerations: KubernetesToleration[] | undefined,
+): KubernetesToleration[] | undefined {
   if (tolerations === undefined) return undefined;
-  if (!Array.isArray(tolerations)) throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
+  if (!Array.isArray(tolerations))
+    throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
   const problems = new Problems();
   tolerations.forEach((t, i) => {
     const field = `tolerations[${i}]`;
     if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
-    const fail = (key: string, value: unknown, allowed: string) => problems.add(new KarpenterValidationError(scope, `${field}.${key}`, value, allowed));
-    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists") fail("operator", t.operator, '"Equal" or "Exists"');
+    const fail = (key: string, value: unknown, allowed: string) =>
+      problems.add(new KarpenterValidationError(scope, `${field}.${key}`, value, allowed));
+    if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists")
+      fail("operator", t.operator, '"Equal" or "Exists"');
     if (t.operator === "Exists" && t.value) fail("value", t.value, 'no value with operator "Exists"');
-    if ((t.operator ?? "Equal") === "Equal" && !t.key) fail("key", t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
+    if ((t.operator ?? "Equal") === "Equal" && !t.key)
+      fail("key", t.key, 'a taint key (an empty key is allowed only with operator "Exists")');
     if (t.effect !== undefined && !TOLERATION_EFFECTS.includes(t.effect)) {
-      fail("effect", t.effect, '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)');
+      fail(
+        "effect",
+        t.effect,
+        '"NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API\'s NO_SCHEDULE)',
+      );
     }
-    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute") fail("tolerationSeconds", t.tolerationSeconds, 'only with effect "NoExecute"');
+    if (t.tolerationSeconds !== undefined && t.effect !== "NoExecute")
+      fail("tolerationSeconds", t.tolerationSeconds, 'only with effect "NoExecute"');
   });
   problems.throwIfAny(scope);
   // copies, so that later changes to the caller's objects do not reach the rendered values
-  return tolerations.map((t) => ({ key: t.key, operator: t.operator, value: t.value, effect: t.effect, tolerationSeconds: t.tolerationSeconds }));
+  return tolerations.map((t) => ({
+    key: t.key,
+    operator: t.operator,
+    value: t.value,
+    effect: t.effect,
+    tolerationSeconds: t.tolerationSeconds,
+  }));
 }
 
 /**
@@ -451,18 +689,31 @@ export function checkTolerations(scope: IConstruct, tolerations: KubernetesToler
  * @param reported problems already recorded: a field one of them names (`values.replicas = NaN` as
  * a replica count) is not named twice
  */
-export function nonFiniteNumbers(scope: IConstruct, values: unknown, fieldOf: (keys: readonly string[], path: string) => string, reported: readonly KarpenterValidationError[] = []): KarpenterValidationError[] {
+export function nonFiniteNumbers(
+  scope: IConstruct,
+  values: unknown,
+  fieldOf: (keys: readonly string[], path: string) => string,
+  reported: readonly KarpenterValidationError[] = [],
+): KarpenterValidationError[] {
   const found: KarpenterValidationError[] = [];
   const walk = (value: unknown, keys: readonly string[], path: string, inList: boolean): void => {
     if (typeof value === "number" && !Number.isFinite(value)) {
       const field = fieldOf(keys, path);
       if (!reported.some((p) => p.field === field)) {
-        found.push(new KarpenterValidationError(scope, field, value, "a finite number: the values are written as JSON, which has no NaN or Infinity"));
+        found.push(
+          new KarpenterValidationError(
+            scope,
+            field,
+            value,
+            "a finite number: the values are written as JSON, which has no NaN or Infinity",
+          ),
+        );
       }
     } else if (Array.isArray(value)) {
       value.forEach((v, i) => walk(v, keys, `${path}[${i}]`, true));
     } else if (isPlainMap(value)) {
-      for (const [k, v] of Object.entries(value)) walk(v, inList ? keys : [...keys, k], path ? `${path}.${k}` : k, inList);
+      for (const [k, v] of Object.entries(value))
+        walk(v, inList ? keys : [...keys, k], path ? `${path}.${k}` : k, inList);
     }
   };
   walk(values, [], "", false);
@@ -470,9 +721,14 @@ export function nonFiniteNumbers(scope: IConstruct, values: unknown, fieldOf: (k
 }
 
 /** @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth */
-export function checkMap(scope: IConstruct, field: string, value: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+export function checkMap(
+  scope: IConstruct,
+  field: string,
+  value: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
-  if (!isPlainMap(value)) throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
+  if (!isPlainMap(value))
+    throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
   return value;
 }
 

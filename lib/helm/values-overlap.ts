@@ -34,7 +34,11 @@ export interface TypedValue {
 export function typedValues(parts: readonly string[], field: string, given: unknown): TypedValue[] {
   if (given === undefined) return [];
   if (!isPlainMap(given)) return [{ parts, field, value: given }];
-  return leafPaths(given).map((l) => ({ parts: [...parts, ...l.parts], field: [field, ...l.parts].join("."), value: l.value }));
+  return leafPaths(given).map((l) => ({
+    parts: [...parts, ...l.parts],
+    field: [field, ...l.parts].join("."),
+    value: l.value,
+  }));
 }
 
 /** Whether `a` is a prefix of `b` or `b` of `a`: one of them replaces (part of) the other. */
@@ -48,7 +52,11 @@ function overlap(a: readonly string[], b: readonly string[]): boolean {
  * Warns once per typed prop that a path of `values` overrides, naming both and the value that is
  * deployed (the one in `values`).
  */
-export function warnValuesOverlaps(scope: IConstruct, typed: readonly TypedValue[], values: Record<string, unknown> | undefined): void {
+export function warnValuesOverlaps(
+  scope: IConstruct,
+  typed: readonly TypedValue[],
+  values: Record<string, unknown> | undefined,
+): void {
   if (!values) return;
   const given = leafPaths(values).filter((l) => l.parts.length > 0);
   const warned = new Set<string>();
@@ -56,7 +64,7 @@ export function warnValuesOverlaps(scope: IConstruct, typed: readonly TypedValue
     const hit = given.find((g) => overlap(g.parts, t.parts));
     if (!hit || warned.has(t.field)) continue;
     warned.add(t.field);
-    const shown = (v: unknown) => (v === null ? "null (removed)" : JSON.stringify(v) ?? String(v));
+    const shown = (v: unknown) => (v === null ? "null (removed)" : (JSON.stringify(v) ?? String(v)));
     Annotations.of(scope).addWarning(
       `values.${hit.parts.join(".")} = ${shown(hit.value)} overrides ${t.field} = ${shown(t.value)}: values is merged last, so the values.${hit.parts.join(".")} one is deployed. ${t.advice ?? `Set it in one place only (prefer ${t.field}, which is checked and documented)`}`,
     );
@@ -100,7 +108,11 @@ function valueAt(values: Record<string, unknown>, parts: readonly string[]): unk
  * with the digest removed (`null`, or `""`, which the chart's `if .Values.controller.image.digest`
  * reads as none) the tag is what runs. An empty digest or tag on its own is no override.
  */
-export function warnImageOverridesVersion(scope: IConstruct, version: string, values: Record<string, unknown> | undefined): void {
+export function warnImageOverridesVersion(
+  scope: IConstruct,
+  version: string,
+  values: Record<string, unknown> | undefined,
+): void {
   if (!values) return;
   const tag = valueAt(values, IMAGE_TAG);
   const digest = valueAt(values, IMAGE_DIGEST);
@@ -129,7 +141,12 @@ export function warnImageOverridesVersion(scope: IConstruct, version: string, va
  * @param account `<namespace>/<name>` of the controller's ServiceAccount
  * @param irsaRoleArn the IRSA role written to the annotation, when the release uses IRSA
  */
-export function warnServiceAccountNotCreated(scope: IConstruct, values: Record<string, unknown> | undefined, account: string, irsaRoleArn: string | undefined): void {
+export function warnServiceAccountNotCreated(
+  scope: IConstruct,
+  values: Record<string, unknown> | undefined,
+  account: string,
+  irsaRoleArn: string | undefined,
+): void {
   const sa = values?.serviceAccount;
   if (!isPlainMap(sa) || !("create" in sa) || (sa.create !== false && sa.create !== null)) return;
   const shown = sa.create === null ? "null (removed: the chart's template then skips the ServiceAccount)" : "false";

@@ -35,16 +35,25 @@ export function hasPodIdentityAgent(scope: IConstruct, cluster: IKarpenterCluste
         const name = addon.clusterNameInput;
         if (name === undefined) continue;
         if (!Token.isUnresolved(name)) literals.add(name);
-        else references.set(stack, (references.get(stack) ?? new Set()).add(clusterTarget(resolvedReference(stack, name))));
+        else
+          references.set(
+            stack,
+            (references.get(stack) ?? new Set()).add(clusterTarget(resolvedReference(stack, name))),
+          );
       }
     }
     return { literals, references };
   });
-  const literal = cluster.clusterNameLiteral ?? (Token.isUnresolved(cluster.clusterName) ? undefined : cluster.clusterName);
+  const literal =
+    cluster.clusterNameLiteral ?? (Token.isUnresolved(cluster.clusterName) ? undefined : cluster.clusterName);
   if (literal !== undefined && index.literals.has(literal)) return true;
   const stack = TerraformStack.of(cluster.resource);
   const refs = index.references.get(stack);
-  return !!refs && Token.isUnresolved(cluster.clusterName) && refs.has(clusterTarget(resolvedReference(stack, cluster.clusterName)));
+  return (
+    !!refs &&
+    Token.isUnresolved(cluster.clusterName) &&
+    refs.has(clusterTarget(resolvedReference(stack, cluster.clusterName)))
+  );
 }
 
 type NodeObject = Ec2NodeClass | NodePool;
@@ -61,7 +70,8 @@ export function nodeObjectsOf(install: IndexedInstall): NodeObject[] {
     const objects = registeredNodeObjects(install).filter(attached) as NodeObject[];
     const isClass = (o: NodeObject): o is Ec2NodeClass => !("nodeClassRef" in o);
     // depends_on holds bare addresses, and every read of `fqn` is a fresh token: compare resolved addresses per stack
-    const address = (stack: TerraformStack, fqn: string) => `${stack.node.path}\u0000${resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1")}`;
+    const address = (stack: TerraformStack, fqn: string) =>
+      `${stack.node.path}\u0000${resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1")}`;
     const releases = new Map<string, IndexedInstall>();
     for (const i of all) releases.set(address(TerraformStack.of(i.release), i.release.fqn), i);
     const owners = new Map<NodeObject, Set<IndexedInstall>>();
@@ -72,7 +82,10 @@ export function nodeObjectsOf(install: IndexedInstall): NodeObject[] {
     const waits = new Map<NodeObject, string[]>();
     for (const o of objects) {
       const stack = TerraformStack.of(o);
-      waits.set(o, (o.manifest.dependsOn ?? []).map((d) => address(stack, d)));
+      waits.set(
+        o,
+        (o.manifest.dependsOn ?? []).map((d) => address(stack, d)),
+      );
     }
     const classByManifest = new Map<string, Ec2NodeClass>();
     for (const o of objects) {
@@ -92,13 +105,15 @@ export function nodeObjectsOf(install: IndexedInstall): NodeObject[] {
         for (const i of (k && owners.get(k)) ?? []) own(o, i);
       }
       const deps = TerraformStack.of(o).dependencies;
-      for (const k of classesByName.get(o.nodeClassRef.name) ?? []) if (deps.includes(TerraformStack.of(k))) for (const i of owners.get(k) ?? []) own(o, i);
+      for (const k of classesByName.get(o.nodeClassRef.name) ?? [])
+        if (deps.includes(TerraformStack.of(k))) for (const i of owners.get(k) ?? []) own(o, i);
     }
     // reported in tree order, as a walk of the app would find them
     const order = new Map<IConstruct, number>();
     if (owners.size > 0) install.node.root.node.findAll().forEach((c, i) => order.set(c, i));
     const byInstall = new Map<IndexedInstall, NodeObject[]>();
-    for (const o of [...objects].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0))) for (const i of owners.get(o) ?? []) byInstall.set(i, [...(byInstall.get(i) ?? []), o]);
+    for (const o of [...objects].sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0)))
+      for (const i of owners.get(o) ?? []) byInstall.set(i, [...(byInstall.get(i) ?? []), o]);
     return byInstall;
   });
   return index.get(install) ?? [];

@@ -1,7 +1,11 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
-import { KarpenterControllerRoleOptions, KarpenterInterruptionQueueOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import {
+  KarpenterControllerRoleOptions,
+  KarpenterInterruptionQueueOptions,
+  KarpenterNodeRoleOptions,
+} from "../aws/karpenter-options";
 import { checkPolicyNameSuffix, policyKeys, policyNamePrefix } from "../aws/controller-role-checks";
 import { MAX_EVENT_KEY_LENGTH, RULE_PREFIX } from "../aws/interruption-events";
 import { nameProblem } from "../aws-api/names";
@@ -47,17 +51,50 @@ interface Name {
  */
 export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void {
   const names: Name[] = [];
-  if (p.nodeRole.existingRole === undefined) names.push({ field: "nodeRole.roleName", kind: "iamRole", what: "IAM role name", given: p.nodeRole.roleName, prefix: "KarpenterNodeRole-" });
-  names.push({ field: "controllerRole.roleName", kind: "iamRole", what: "IAM role name", given: p.controllerRole.roleName, prefix: "KarpenterControllerRole-" });
+  if (p.nodeRole.existingRole === undefined)
+    names.push({
+      field: "nodeRole.roleName",
+      kind: "iamRole",
+      what: "IAM role name",
+      given: p.nodeRole.roleName,
+      prefix: "KarpenterNodeRole-",
+    });
+  names.push({
+    field: "controllerRole.roleName",
+    kind: "iamRole",
+    what: "IAM role name",
+    given: p.controllerRole.roleName,
+    prefix: "KarpenterControllerRole-",
+  });
   const suffix = p.controllerRole.policyNameSuffix;
   const keys = policyKeys(p.version, { queue: true, kmsKey: false }, p.controllerRole.additionalStatements);
   const longest = keys.map(policyNamePrefix).reduce((a, b) => (b.length > a.length ? b : a));
   // a given suffix is checked on its own (below): only the derived names are compared here
-  if (suffix === undefined) names.push({ field: "controllerRole.policyNameSuffix", kind: "iamPolicy", what: `IAM policy name (the longest, ${longest}<suffix>)`, prefix: longest });
+  if (suffix === undefined)
+    names.push({
+      field: "controllerRole.policyNameSuffix",
+      kind: "iamPolicy",
+      what: `IAM policy name (the longest, ${longest}<suffix>)`,
+      prefix: longest,
+    });
   if (p.queue) {
-    names.push({ field: "interruptionQueue.queueName", kind: "sqsQueue", what: "SQS queue name", given: p.queue.queueName, prefix: "" });
+    names.push({
+      field: "interruptionQueue.queueName",
+      kind: "sqsQueue",
+      what: "SQS queue name",
+      given: p.queue.queueName,
+      prefix: "",
+    });
     // the default rule prefix is shortened with a hash, so only a given one can be too long
-    if (p.queue.ruleNamePrefix !== undefined) names.push({ field: "interruptionQueue.ruleNamePrefix", kind: "eventRule", what: "EventBridge rule name prefix", given: p.queue.ruleNamePrefix, prefix: "", reserve: MAX_EVENT_KEY_LENGTH + 1 });
+    if (p.queue.ruleNamePrefix !== undefined)
+      names.push({
+        field: "interruptionQueue.ruleNamePrefix",
+        kind: "eventRule",
+        what: "EventBridge rule name prefix",
+        given: p.queue.ruleNamePrefix,
+        prefix: "",
+        reserve: MAX_EVENT_KEY_LENGTH + 1,
+      });
   }
 
   const givenProblems: KarpenterValidationError[] = [];
@@ -67,7 +104,9 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
     const rule = NAME_RULES[n.kind];
     const max = rule.max - (n.reserve ?? 0);
     if (n.given !== undefined) {
-      const problem = n.reserve ? nameProblem(n.given, RULE_PREFIX.max, rule.pattern, RULE_PREFIX.text, RULE_PREFIX.limit) : nameProblem(n.given, max, rule.pattern, nameRuleText(n.kind, n.given));
+      const problem = n.reserve
+        ? nameProblem(n.given, RULE_PREFIX.max, rule.pattern, RULE_PREFIX.text, RULE_PREFIX.limit)
+        : nameProblem(n.given, max, rule.pattern, nameRuleText(n.kind, n.given));
       if (problem !== undefined) givenProblems.push(new KarpenterValidationError(scope, n.field, n.given, problem));
     } else if (cluster !== undefined) {
       const value = `${n.prefix}${cluster}`;
@@ -86,12 +125,20 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
   const problems = [...givenProblems];
   if (derivedTooLong.length > 0) {
     const each = derivedTooLong.map(
-      (d) => new KarpenterValidationError(scope, d.name.field, d.value, `at most ${d.max} characters for the ${d.name.what}, but the default derived from the cluster name has ${d.value.length}: set ${d.name.field}`),
+      (d) =>
+        new KarpenterValidationError(
+          scope,
+          d.name.field,
+          d.value,
+          `at most ${d.max} characters for the ${d.name.what}, but the default derived from the cluster name has ${d.value.length}: set ${d.name.field}`,
+        ),
     );
-    const heading =
-      `cluster name "${cluster}" (${cluster!.length} characters) is too long for ${derivedTooLong.length === 1 ? "a name" : `${derivedTooLong.length} names`} this install derives from it; set each of these props of Karpenter to a shorter name`;
-    problems.push(derivedTooLong.length === 1 ? each[0] : KarpenterValidationError.combine(each, `${scope.node.path}: ${heading}`));
+    const heading = `cluster name "${cluster}" (${cluster!.length} characters) is too long for ${derivedTooLong.length === 1 ? "a name" : `${derivedTooLong.length} names`} this install derives from it; set each of these props of Karpenter to a shorter name`;
+    problems.push(
+      derivedTooLong.length === 1 ? each[0] : KarpenterValidationError.combine(each, `${scope.node.path}: ${heading}`),
+    );
   }
   if (problems.length === 1) throw problems[0];
-  if (problems.length > 1) throw KarpenterValidationError.combine(problems, `${scope.node.path}: ${problems.length} name problems`);
+  if (problems.length > 1)
+    throw KarpenterValidationError.combine(problems, `${scope.node.path}: ${problems.length} name problems`);
 }

@@ -9,15 +9,27 @@ import { KarpenterValidationError } from "../core/errors";
 
 /** Per building block id: the Karpenter prop of each of its fields (by first segment); unlisted fields keep their name. */
 const FIELDS: Record<string, Record<string, string>> = {
-  "node-role": { roleName: "nodeRole.roleName", existingRole: "nodeRole.existingRole", additionalPolicyArns: "nodeRole.additionalPolicyArns" },
+  "node-role": {
+    roleName: "nodeRole.roleName",
+    existingRole: "nodeRole.existingRole",
+    additionalPolicyArns: "nodeRole.additionalPolicyArns",
+  },
   "controller-role": {
     roleName: "controllerRole.roleName",
     policyNameSuffix: "controllerRole.policyNameSuffix",
     additionalStatements: "controllerRole.additionalStatements",
     additionalPolicyArns: "controllerRole.additionalPolicyArns",
   },
-  "interruption-queue": { queueName: "interruptionQueue.queueName", ruleNamePrefix: "interruptionQueue.ruleNamePrefix", kmsKey: "interruptionQueue.kmsKey" },
-  crds: { webhookServiceName: "values.fullnameOverride", webhookEnabled: "values.webhook.enabled", webhookPort: "values.webhook.port" },
+  "interruption-queue": {
+    queueName: "interruptionQueue.queueName",
+    ruleNamePrefix: "interruptionQueue.ruleNamePrefix",
+    kmsKey: "interruptionQueue.kmsKey",
+  },
+  crds: {
+    webhookServiceName: "values.fullnameOverride",
+    webhookEnabled: "values.webhook.enabled",
+    webhookPort: "values.webhook.port",
+  },
   controller: { nodeSelector: "systemNodeGroup", tolerations: "systemNodeGroup" },
 };
 
@@ -33,8 +45,16 @@ export function onInstallProps(install: IConstruct, error: KarpenterValidationEr
     const child = p.path.slice(base.length).split("/")[0];
     const head = /^[^.[]+/.exec(p.field)?.[0] ?? p.field;
     const renamed = FIELDS[child]?.[head];
-    const field = renamed === undefined ? p.field : renamed.includes(".") || renamed === head ? renamed + p.field.slice(head.length) : renamed;
+    const field =
+      renamed === undefined
+        ? p.field
+        : renamed.includes(".") || renamed === head
+          ? renamed + p.field.slice(head.length)
+          : renamed;
     return new KarpenterValidationError(install, field, p.value, p.allowed);
   });
-  return KarpenterValidationError.combine(problems, problems.length > 1 ? `${problems.length} problems in the props of ${install.node.path}` : undefined);
+  return KarpenterValidationError.combine(
+    problems,
+    problems.length > 1 ? `${problems.length} problems in the props of ${install.node.path}` : undefined,
+  );
 }

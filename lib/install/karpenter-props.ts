@@ -1,7 +1,12 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../cluster/system-node-group";
-import { ControllerResources, KarpenterDnsPolicy, KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
+import {
+  ControllerResources,
+  KarpenterDnsPolicy,
+  KarpenterSettings,
+  KubernetesToleration,
+} from "../helm/karpenter-settings";
 import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } from "../aws/controller-role-checks";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { checkValuePaths } from "../helm/chart-values";
@@ -10,10 +15,19 @@ import { checkOptionKeys, checkPolicyArns, checkTagKey, checkTags } from "../aws
 import { checkQueueKmsKey, createsQueueKey } from "../aws/interruption-queue-kms-key";
 import { createdQueueOptions, queueDisabled } from "./existing-queue";
 import type { TagReceiver } from "../aws-api/tag-rules";
-import { CONTROLLER_ROLE_TAG_RECEIVERS, nodeRoleTagReceivers, queueTagReceivers, SPOT_ROLE_TAG_RECEIVERS } from "../aws/tag-receivers";
+import {
+  CONTROLLER_ROLE_TAG_RECEIVERS,
+  nodeRoleTagReceivers,
+  queueTagReceivers,
+  SPOT_ROLE_TAG_RECEIVERS,
+} from "../aws/tag-receivers";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import type { InterruptionQueueConfig, KarpenterControllerRoleOptions, KarpenterNodeRoleOptions } from "../aws/karpenter-options";
+import type {
+  InterruptionQueueConfig,
+  KarpenterControllerRoleOptions,
+  KarpenterNodeRoleOptions,
+} from "../aws/karpenter-options";
 import type { ControllerIdentity } from "../aws/controller-role-spec";
 import type { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
@@ -21,8 +35,27 @@ import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibilit
 import { checkNodeRoleOptions } from "../aws/node-role-options";
 import { Problems } from "../core/problems";
 import { CHART_AWS_FEATURE_GATES, CHART_FEATURE_GATES, CHART_SETTINGS } from "../helm/chart-settings";
-import { CONTROLLER_RESOURCES, CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, EXISTING_NODE_ROLE, EXISTING_QUEUE_OPTIONS, IRSA_IDENTITY, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
-import { checkDnsPolicy, checkEscapeHatch, checkMap, checkReplicas, checkSettingCombinations, controllerResources, hasPath, nonFiniteNumbers, settingsValues } from "../helm/release-values";
+import {
+  CONTROLLER_RESOURCES,
+  CONTROLLER_ROLE_OPTIONS,
+  CREATED_QUEUE_OPTIONS,
+  EXISTING_NODE_ROLE,
+  EXISTING_QUEUE_OPTIONS,
+  IRSA_IDENTITY,
+  KARPENTER_PROPS,
+  NODE_ROLE_OPTIONS,
+} from "../core/prop-keys";
+import {
+  checkDnsPolicy,
+  checkEscapeHatch,
+  checkMap,
+  checkReplicas,
+  checkSettingCombinations,
+  controllerResources,
+  hasPath,
+  nonFiniteNumbers,
+  settingsValues,
+} from "../helm/release-values";
 import { isUnresolved } from "../core/tokens";
 import { allowUnverifiedVersions, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { TypedValue, typedValues } from "../helm/values-overlap";
@@ -196,20 +229,27 @@ const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = {
  * Records every problem of `props` in `problems`.
  * @returns the Karpenter version and the cluster, each when it passed its checks
  */
-export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, problems: Problems): { version?: KarpenterVersion; cluster?: IKarpenterCluster } {
+export function checkKarpenterProps(
+  scope: IConstruct,
+  props: KarpenterProps,
+  problems: Problems,
+): { version?: KarpenterVersion; cluster?: IKarpenterCluster } {
   problems.check(() => checkOptionKeys(scope, "", props, KARPENTER_PROPS, KARPENTER_NESTED_KEYS));
   const cluster = problems.check(() => requireCluster(scope, props));
   if (props === undefined || props === null || typeof props !== "object") return {};
   let version: KarpenterVersion | undefined;
   if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
-    problems.add(new KarpenterValidationError(scope, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false"));
+    problems.add(
+      new KarpenterValidationError(scope, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false"),
+    );
   } else {
     if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(scope);
     version = problems.check(() => resolveKarpenterVersion(scope, props.version));
   }
   if (version && cluster) problems.check(() => checkKubernetesCompatibility(scope, "version", version!, cluster));
   if (props.namespace !== undefined) problems.check(() => checkNamespace(scope, "namespace", props.namespace!));
-  if (props.serviceAccountName !== undefined) problems.check(() => checkServiceAccountName(scope, "serviceAccountName", props.serviceAccountName!));
+  if (props.serviceAccountName !== undefined)
+    problems.check(() => checkServiceAccountName(scope, "serviceAccountName", props.serviceAccountName!));
   if (props.replicas !== undefined) problems.check(() => checkReplicas(scope, "replicas", props.replicas));
   if (props.dnsPolicy !== undefined) problems.check(() => checkDnsPolicy(scope, "dnsPolicy", props.dnsPolicy));
   if (props.repository !== undefined) problems.check(() => checkRepository(scope, "repository", props.repository!));
@@ -217,30 +257,65 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
   const typedSettings = version ? problems.check(() => settingsValues(scope, version!, props.settings)) : undefined;
   if (typedSettings) {
     // what the release gets: values.settings merged over the typed settings
-    const escapeSettings = isPlainMap(props.values) && isPlainMap(props.values.settings) ? props.values.settings : undefined;
-    const merged = escapeSettings ? mergeHelmValues({ settings: typedSettings }, { settings: escapeSettings }).settings : typedSettings;
-    const fromValues = (parts: readonly string[]) => escapeSettings !== undefined && hasPath({ settings: escapeSettings }, ["settings", ...parts]);
-    problems.check(() => checkSettingCombinations(scope, merged, (parts) => (fromValues(parts) ? "values." : "") + ["settings", ...parts].join("."), false));
+    const escapeSettings =
+      isPlainMap(props.values) && isPlainMap(props.values.settings) ? props.values.settings : undefined;
+    const merged = escapeSettings
+      ? mergeHelmValues({ settings: typedSettings }, { settings: escapeSettings }).settings
+      : typedSettings;
+    const fromValues = (parts: readonly string[]) =>
+      escapeSettings !== undefined && hasPath({ settings: escapeSettings }, ["settings", ...parts]);
+    problems.check(() =>
+      checkSettingCombinations(
+        scope,
+        merged,
+        (parts) => (fromValues(parts) ? "values." : "") + ["settings", ...parts].join("."),
+        false,
+      ),
+    );
   }
   problems.check(() => checkTags(scope, props.tags, installTagReceivers(props)));
   problems.check(() => checkTagKey(scope, "discoveryTagKey", props.discoveryTagKey));
   for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {
-    if (value !== undefined && typeof value !== "boolean") problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
+    if (value !== undefined && typeof value !== "boolean")
+      problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
   }
   if (props.systemNodeGroup !== undefined && !(props.systemNodeGroup instanceof SystemNodeGroup)) {
-    problems.add(new KarpenterValidationError(scope, "systemNodeGroup", "(not a SystemNodeGroup)", "a SystemNodeGroup construct of this app"));
+    problems.add(
+      new KarpenterValidationError(
+        scope,
+        "systemNodeGroup",
+        "(not a SystemNodeGroup)",
+        "a SystemNodeGroup construct of this app",
+      ),
+    );
   }
 
   // an unknown key of an option object does not hide the other problems of that object
-  problems.check(() => checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS, { existingRole: EXISTING_NODE_ROLE }));
-  if (isPlainMap(props.nodeRole)) problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!, version));
+  problems.check(() =>
+    checkOptionKeys(scope, "nodeRole", props.nodeRole, NODE_ROLE_OPTIONS, { existingRole: EXISTING_NODE_ROLE }),
+  );
+  if (isPlainMap(props.nodeRole))
+    problems.check(() => checkNodeRoleOptions(scope, "nodeRole", props.nodeRole!, version));
   problems.check(() => checkOptionKeys(scope, "controllerRole", props.controllerRole, CONTROLLER_ROLE_OPTIONS));
-  const controllerRole = isPlainMap(props.controllerRole) ? (props.controllerRole as KarpenterControllerRoleOptions) : undefined;
+  const controllerRole = isPlainMap(props.controllerRole)
+    ? (props.controllerRole as KarpenterControllerRoleOptions)
+    : undefined;
   if (controllerRole) {
-    problems.check(() => checkPolicyArns(scope, "controllerRole.additionalPolicyArns", controllerRole.additionalPolicyArns));
+    problems.check(() =>
+      checkPolicyArns(scope, "controllerRole.additionalPolicyArns", controllerRole.additionalPolicyArns),
+    );
     // the Sids the statements must not reuse are the version's (the queue statement only with a queue)
-    const officialSids = version ? controllerPolicyOutline(version, { queue: !queueDisabled(props.interruptionQueue), kmsKey: false }).sids : [];
-    problems.check(() => checkAdditionalStatements(scope, "controllerRole.additionalStatements", controllerRole.additionalStatements, officialSids));
+    const officialSids = version
+      ? controllerPolicyOutline(version, { queue: !queueDisabled(props.interruptionQueue), kmsKey: false }).sids
+      : [];
+    problems.check(() =>
+      checkAdditionalStatements(
+        scope,
+        "controllerRole.additionalStatements",
+        controllerRole.additionalStatements,
+        officialSids,
+      ),
+    );
   }
   const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
 
@@ -252,8 +327,10 @@ export function checkKarpenterProps(scope: IConstruct, props: KarpenterProps, pr
       problems.check(() => checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`));
     }
     if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
-    if (values.dnsPolicy !== undefined && values.dnsPolicy !== null) problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
-    if (props.systemNodeGroup instanceof SystemNodeGroup) problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
+    if (values.dnsPolicy !== undefined && values.dnsPolicy !== null)
+      problems.check(() => checkDnsPolicy(scope, "values.dnsPolicy", values.dnsPolicy));
+    if (props.systemNodeGroup instanceof SystemNodeGroup)
+      problems.check(() => checkSystemScheduling(scope, props.systemNodeGroup!, values));
     // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
     for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
@@ -330,11 +407,17 @@ function untoleratedTaints(system: SystemNodeGroup, tolerations: unknown): Syste
  * tolerations: no warning (one that drops a NoSchedule / NoExecute toleration is an error, see
  * checkSystemScheduling; one that drops a PreferNoSchedule one, or is only known at apply, warns).
  */
-export function systemNodeGroupValues(system: SystemNodeGroup, wiredTolerations: KubernetesToleration[] | undefined, values: unknown): TypedValue[] {
-  const selector = typedValues(["nodeSelector"], "systemNodeGroup (its labels, as nodeSelector)", system.labels).map((t) => ({
-    ...t,
-    advice: `Set it in one place only (prefer the labels of the SystemNodeGroup ${system.node.path}, which its nodes carry and the controller's node selector is wired from)`,
-  }));
+export function systemNodeGroupValues(
+  system: SystemNodeGroup,
+  wiredTolerations: KubernetesToleration[] | undefined,
+  values: unknown,
+): TypedValue[] {
+  const selector = typedValues(["nodeSelector"], "systemNodeGroup (its labels, as nodeSelector)", system.labels).map(
+    (t) => ({
+      ...t,
+      advice: `Set it in one place only (prefer the labels of the SystemNodeGroup ${system.node.path}, which its nodes carry and the controller's node selector is wired from)`,
+    }),
+  );
   if (wiredTolerations === undefined || !isPlainMap(values) || values.tolerations === undefined) return selector;
   const untolerated = untoleratedTaints(system, values.tolerations);
   if (untolerated !== undefined && untolerated.length === 0) return selector;
@@ -343,7 +426,13 @@ export function systemNodeGroupValues(system: SystemNodeGroup, wiredTolerations:
     untolerated === undefined
       ? `${replaces} and is known only at apply: make sure it tolerates every taint of the system node group ${system.node.path}, or drop values.tolerations`
       : `${replaces} and does not tolerate ${untolerated.map(showTaint).join(", ")} of the system node group ${system.node.path}, so the scheduler prefers other nodes for the controller: add a toleration for each taint of the group to values.tolerations, or drop values.tolerations`;
-  return [...selector, ...typedValues(["tolerations"], "systemNodeGroup (its taints, as tolerations)", wiredTolerations).map((t) => ({ ...t, advice }))];
+  return [
+    ...selector,
+    ...typedValues(["tolerations"], "systemNodeGroup (its taints, as tolerations)", wiredTolerations).map((t) => ({
+      ...t,
+      advice,
+    })),
+  ];
 }
 
 /** Whether one toleration tolerates a taint (Kubernetes core/v1 `Toleration.ToleratesTaint`). */

@@ -9,7 +9,11 @@ import { KarpenterNodeRole } from "../aws/karpenter-node-role";
 import { KarpenterControllerRole } from "../aws/karpenter-controller-role";
 import { InterruptionQueue } from "../aws/interruption-queue";
 import { SpotServiceLinkedRole } from "../aws/spot-service-linked-role";
-import { DEFAULT_KARPENTER_NAMESPACE, KarpenterCrdRelease, KarpenterCrdReleaseProps } from "../helm/karpenter-crd-release";
+import {
+  DEFAULT_KARPENTER_NAMESPACE,
+  KarpenterCrdRelease,
+  KarpenterCrdReleaseProps,
+} from "../helm/karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "../helm/karpenter-release";
 import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
 import { SystemNodeGroup } from "../cluster/system-node-group";
@@ -41,7 +45,8 @@ import type { KarpenterProps } from "./karpenter-props";
 import { clusterElement } from "../cluster/cluster-resource";
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
-const TWO_STACKS = "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
+const TWO_STACKS =
+  "the example app in this library's repository (a cluster stack with Karpenter, and a nodes stack for NodePools and EC2NodeClasses)";
 
 /**
  * Karpenter on an EKS cluster in one line: `new Karpenter(stack, "karpenter", { cluster })`.
@@ -218,29 +223,56 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       ownsProviderChoice(this, ["aws", "helm"]);
       const provider = awsProviderFor(scope, this, cluster, undefined, "cluster");
       this.helmProvider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);
-      const { nodeRole: nodeRoleOptions, controllerRole: controllerRoleOptions, interruptionQueue: queueOption } = options;
+      const {
+        nodeRole: nodeRoleOptions,
+        controllerRole: controllerRoleOptions,
+        interruptionQueue: queueOption,
+      } = options;
       // values wins over the typed props it overlaps: say so, on the props set here
       reportValuesOverlapsHere(this);
-      warnValuesOverlaps(this, [
-        ...typedValues(["replicas"], "replicas", props.replicas),
-        ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
-        ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
-        ...typedValues(["settings"], "settings", props.settings),
-        ...(props.systemNodeGroup ? systemNodeGroupValues(props.systemNodeGroup, systemTolerations(props.systemNodeGroup), props.values) : []),
-      ], props.values);
+      warnValuesOverlaps(
+        this,
+        [
+          ...typedValues(["replicas"], "replicas", props.replicas),
+          ...typedValues(["dnsPolicy"], "dnsPolicy", props.dnsPolicy),
+          ...typedValues(["controller", "resources"], "controllerResources", props.controllerResources),
+          ...typedValues(["settings"], "settings", props.settings),
+          ...(props.systemNodeGroup
+            ? systemNodeGroupValues(props.systemNodeGroup, systemTolerations(props.systemNodeGroup), props.values)
+            : []),
+        ],
+        props.values,
+      );
 
       try {
         // the options spread first, the wired values after them: a stray key cannot override what is wired
-        this.nodeRole = new KarpenterNodeRole(this, "node-role", { ...nodeRoleOptions, cluster, version: this.version, tags, provider });
+        this.nodeRole = new KarpenterNodeRole(this, "node-role", {
+          ...nodeRoleOptions,
+          cluster,
+          version: this.version,
+          tags,
+          provider,
+        });
         this.nodeRoleName = this.nodeRole.roleName;
 
         const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
         this.existingQueueArn = existingQueue?.existingQueueArn;
         this.staticCapacity = staticCapacityGate(props.settings, props.values);
         this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
-        if (queueOption && !existingQueue) this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", { ...queueOption, cluster, version: this.version, tags, provider });
+        if (queueOption && !existingQueue)
+          this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", {
+            ...queueOption,
+            cluster,
+            version: this.version,
+            tags,
+            provider,
+          });
         const queue = existingQueue
-          ? { queueName: existingQueue.existingQueueName, queueArn: existingQueue.existingQueueArn, kmsKeyArn: existingQueue.kmsKeyArn }
+          ? {
+              queueName: existingQueue.existingQueueName,
+              queueArn: existingQueue.existingQueueArn,
+              kmsKeyArn: existingQueue.kmsKeyArn,
+            }
           : this.interruptionQueue;
         this.interruptionQueueName = queue?.queueName;
 
@@ -258,7 +290,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         });
 
         this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-        if (this.createsSpotServiceLinkedRole) this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
+        if (this.createsSpotServiceLinkedRole)
+          this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
         this.attributeIamNames();
 
         this.crdChart = new KarpenterCrdRelease(this, "crds", {
@@ -301,7 +334,15 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         this.release = this.controllerChart.release;
         if (props.adopt) {
           const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
-          adoptExisting(this, props.adopt, { cluster, nodeRole, controllerRole, interruptionQueue, crdRelease, release, policyNameSuffix: controllerRoleOptions?.policyNameSuffix });
+          adoptExisting(this, props.adopt, {
+            cluster,
+            nodeRole,
+            controllerRole,
+            interruptionQueue,
+            crdRelease,
+            release,
+            policyNameSuffix: controllerRoleOptions?.policyNameSuffix,
+          });
         }
         // last: a stack dependency outlives a construct removed on error
         for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
@@ -325,9 +366,14 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * is left to the one-install-per-cluster error.
    */
   private attributeIamNames(): void {
-    const reportedElsewhere = (other: IConstruct) => other instanceof Karpenter && sameInstallTarget(other.cluster, this.cluster);
+    const reportedElsewhere = (other: IConstruct) =>
+      other instanceof Karpenter && sameInstallTarget(other.cluster, this.cluster);
     attributeAccountNames(this.nodeRole, { owner: this, fieldOf: (f) => `nodeRole.${f}`, reportedElsewhere });
-    attributeAccountNames(this.controllerRole, { owner: this, fieldOf: (f) => `controllerRole.${f}`, reportedElsewhere });
+    attributeAccountNames(this.controllerRole, {
+      owner: this,
+      fieldOf: (f) => `controllerRole.${f}`,
+      reportedElsewhere,
+    });
     attributeQuota(this.nodeRole, this, "nodeRole");
     attributeQuota(this.controllerRole, this, "controllerRole");
     if (this.spotServiceLinkedRole) {
@@ -335,7 +381,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         owner: this,
         fieldOf: () => "spotServiceLinkedRole",
         value: true,
-        advice: "set spotServiceLinkedRole: false on all but one install in the account (the role exists once per account, its name fixed by AWS)",
+        advice:
+          "set spotServiceLinkedRole: false on all but one install in the account (the role exists once per account, its name fixed by AWS)",
         reportedElsewhere,
       });
     }
@@ -346,10 +393,15 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * for one in another stack the stacks are ordered instead (Terraform cannot depend on a resource of
    * another state) — by the caller, once the release exists, so that an error leaves no stack dependency.
    */
-  private byStack(dependables: ITerraformDependable[]): { here: ITerraformDependable[]; otherStacks: TerraformStack[] } {
+  private byStack(dependables: ITerraformDependable[]): {
+    here: ITerraformDependable[];
+    otherStacks: TerraformStack[];
+  } {
     const stack = TerraformStack.of(this);
     const here = dependables.filter((d) => TerraformStack.of(d as unknown as IConstruct) === stack);
-    const otherStacks = dependables.map((d) => TerraformStack.of(d as unknown as IConstruct)).filter((s) => s !== stack);
+    const otherStacks = dependables
+      .map((d) => TerraformStack.of(d as unknown as IConstruct))
+      .filter((s) => s !== stack);
     return { here, otherStacks };
   }
 
@@ -359,7 +411,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const system = this.systemNodeGroup;
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
       errors.push(
-        new KarpenterValidationError(this, this.replicasField, replicas, `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower ${this.replicasField}`),
+        new KarpenterValidationError(
+          this,
+          this.replicasField,
+          replicas,
+          `at most ${system.size}, the nodes the system node group ${system.node.path} guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower ${this.replicasField}`,
+        ),
       );
     }
     if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {
@@ -429,8 +486,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     if (!m) return;
     const here = awsLocation(clusterElement(this.cluster));
     const problems = [
-      ...(here.region !== undefined && here.region !== m[1] ? [`region ${m[1]}, not the cluster's ${here.region}`] : []),
-      ...(here.account !== undefined && here.account !== m[2] ? [`account ${m[2]}, not the cluster's ${here.account}`] : []),
+      ...(here.region !== undefined && here.region !== m[1]
+        ? [`region ${m[1]}, not the cluster's ${here.region}`]
+        : []),
+      ...(here.account !== undefined && here.account !== m[2]
+        ? [`account ${m[2]}, not the cluster's ${here.account}`]
+        : []),
     ];
     if (problems.length === 0) return;
     this.warnedQueueLocation = true;
@@ -455,7 +516,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
   public addEc2NodeClass(id: string, props: AddEc2NodeClassProps = {}): Ec2NodeClass {
-    return new Ec2NodeClass(this, `node-class-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
+    return new Ec2NodeClass(this, `node-class-${id}`, {
+      ...props,
+      name: props.name ?? this.objectName(id),
+      karpenter: this,
+    });
   }
 
   /**
@@ -469,13 +534,23 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * @throws KarpenterValidationError for a spec the version's CRD rejects
    */
   public addNodePool(id: string, props: AddNodePoolProps): NodePool {
-    return new NodePool(this, `node-pool-${id}`, { ...props, name: props.name ?? this.objectName(id), karpenter: this });
+    return new NodePool(this, `node-pool-${id}`, {
+      ...props,
+      name: props.name ?? this.objectName(id),
+      karpenter: this,
+    });
   }
 
   /** The Kubernetes name derived from an id given to addEc2NodeClass / addNodePool. */
   private objectName(id: string): string {
     const name = nameFromId(id);
-    if (name === "") throw new KarpenterValidationError(this, "id", id, "an id that gives a Kubernetes name (letters or digits), or props.name");
+    if (name === "")
+      throw new KarpenterValidationError(
+        this,
+        "id",
+        id,
+        "an id that gives a Kubernetes name (letters or digits), or props.name",
+      );
     return name;
   }
 
@@ -492,32 +567,63 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
  * `webhook.enabled`, `webhook.port`; `null` removes the chart's `enabled: true`, so the webhook is off).
  * @throws KarpenterValidationError for a literal `values.webhook.enabled` that is not a boolean, or a port outside 1–65535
  */
-function crdWebhook(scope: IConstruct, minor: number, values: Record<string, unknown> | undefined): Pick<KarpenterCrdReleaseProps, "webhookServiceName" | "webhookEnabled" | "webhookPort"> {
+function crdWebhook(
+  scope: IConstruct,
+  minor: number,
+  values: Record<string, unknown> | undefined,
+): Pick<KarpenterCrdReleaseProps, "webhookServiceName" | "webhookEnabled" | "webhookPort"> {
   if (minor !== 0) return {};
   const name = chartFullName("karpenter", values);
   const webhook = values?.webhook === null ? { enabled: null } : isPlainMap(values?.webhook) ? values.webhook : {};
   const enabled = webhook.enabled === null ? false : webhook.enabled;
   if (enabled !== undefined && typeof enabled !== "boolean" && !isUnresolved(enabled)) {
-    throw new KarpenterValidationError(scope, "values.webhook.enabled", enabled, "true or false (mirrored into the karpenter-crd chart's webhook.enabled)");
+    throw new KarpenterValidationError(
+      scope,
+      "values.webhook.enabled",
+      enabled,
+      "true or false (mirrored into the karpenter-crd chart's webhook.enabled)",
+    );
   }
   const port = webhook.port === null ? undefined : webhook.port;
-  if (port !== undefined && !Token.isUnresolved(port) && !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)) {
-    throw new KarpenterValidationError(scope, "values.webhook.port", port, "a TCP port, a whole number from 1 to 65535 (mirrored into the karpenter-crd chart's webhook.port)");
+  if (
+    port !== undefined &&
+    !Token.isUnresolved(port) &&
+    !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)
+  ) {
+    throw new KarpenterValidationError(
+      scope,
+      "values.webhook.port",
+      port,
+      "a TCP port, a whole number from 1 to 65535 (mirrored into the karpenter-crd chart's webhook.port)",
+    );
   }
-  return { webhookServiceName: name === "karpenter" ? undefined : name, webhookEnabled: enabled as boolean | undefined, webhookPort: port as number | undefined };
+  return {
+    webhookServiceName: name === "karpenter" ? undefined : name,
+    webhookEnabled: enabled as boolean | undefined,
+    webhookPort: port as number | undefined,
+  };
 }
 
 /**
  * Whether the StaticCapacity feature gate ends up on: `values` is merged last (a `null` there removes
  * the key, leaving the chart's `false`); undefined when a token decides.
  */
-function staticCapacityGate(settings: KarpenterSettings | undefined, values: Record<string, unknown> | undefined): boolean | undefined {
+function staticCapacityGate(
+  settings: KarpenterSettings | undefined,
+  values: Record<string, unknown> | undefined,
+): boolean | undefined {
   return mergedGate(settings, values, "featureGates", "staticCapacity");
 }
 
 /** Whether gate `key` of `settings.<block>` ends up on, `values` merged last; undefined when a token decides. */
-function mergedGate(settings: KarpenterSettings | undefined, values: Record<string, unknown> | undefined, block: "featureGates" | "awsFeatureGates", key: string): boolean | undefined {
-  const fromValues = isPlainMap(values?.settings) && isPlainMap(values.settings[block]) ? values.settings[block][key] : undefined;
+function mergedGate(
+  settings: KarpenterSettings | undefined,
+  values: Record<string, unknown> | undefined,
+  block: "featureGates" | "awsFeatureGates",
+  key: string,
+): boolean | undefined {
+  const fromValues =
+    isPlainMap(values?.settings) && isPlainMap(values.settings[block]) ? values.settings[block][key] : undefined;
   const typed = settings?.[block] as Record<string, unknown> | undefined;
   const gate = fromValues !== undefined ? fromValues : isPlainMap(typed) ? typed[key] : undefined;
   if (isUnresolved(gate)) return undefined;
@@ -533,9 +639,17 @@ function hasReplicas(pool: NodePool): boolean {
 /** The chart's own toleration (CriticalAddonsOnly) plus one per taint of the system nodes, in Kubernetes spelling. */
 function systemTolerations(system: SystemNodeGroup): KubernetesToleration[] | undefined {
   if (system.taints.length === 0) return undefined;
-  const effect = { NO_SCHEDULE: "NoSchedule", NO_EXECUTE: "NoExecute", PREFER_NO_SCHEDULE: "PreferNoSchedule" } as const;
+  const effect = {
+    NO_SCHEDULE: "NoSchedule",
+    NO_EXECUTE: "NoExecute",
+    PREFER_NO_SCHEDULE: "PreferNoSchedule",
+  } as const;
   return [
     { key: "CriticalAddonsOnly", operator: "Exists" },
-    ...system.taints.map((t): KubernetesToleration => (t.value ? { key: t.key, operator: "Equal", value: t.value, effect: effect[t.effect] } : { key: t.key, operator: "Exists", effect: effect[t.effect] })),
+    ...system.taints.map((t): KubernetesToleration =>
+      t.value
+        ? { key: t.key, operator: "Equal", value: t.value, effect: effect[t.effect] }
+        : { key: t.key, operator: "Exists", effect: effect[t.effect] },
+    ),
   ];
 }

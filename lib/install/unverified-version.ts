@@ -21,4 +21,3 @@ export function warnUnverifiedVersion(scope: IConstruct, v: KarpenterVersion): v
       `Settings and values the ${NEWEST_KNOWN_RELEASE} chart does not know pass with a warning. Compare with the ${v.full} release notes and getting-started CloudFormation before deploying, or use a newer release of cdktf-eks-karpenter that knows it.`,
   );
 }
-

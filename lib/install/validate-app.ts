@@ -53,7 +53,9 @@ export function validateApp(scope: IConstruct): AppValidationReport {
     const errors = inOnePass(() => stacks.flatMap((s) => runStackChecks(s)));
     // the other validations may add warnings (some of this library's do), so they run before the warnings are read
     const otherErrors = all.flatMap((c) => c.node.validate().map((message) => ({ path: c.node.path, message })));
-    const warnings = all.flatMap((c) => c.node.metadata.filter((m) => m.type === WARNING).map((m) => ({ path: c.node.path, message: String(m.data) })));
+    const warnings = all.flatMap((c) =>
+      c.node.metadata.filter((m) => m.type === WARNING).map((m) => ({ path: c.node.path, message: String(m.data) })),
+    );
     return { errors, otherErrors, warnings };
   });
 }

@@ -1,6 +1,11 @@
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
-import { isDns1123Label, isDns1123Subdomain, isLabelValue as isKubernetesLabelValue, qualifiedNameProblem } from "./value-rules";
+import {
+  isDns1123Label,
+  isDns1123Subdomain,
+  isLabelValue as isKubernetesLabelValue,
+  qualifiedNameProblem,
+} from "./value-rules";
 import { isUnresolved } from "../core/tokens";
 
 /*
@@ -9,8 +14,10 @@ import { isUnresolved } from "../core/tokens";
  * (k8s.io/apimachinery validation: IsDNS1123Label, IsDNS1123Subdomain, IsQualifiedName, IsValidLabelValue).
  */
 
-const LABEL_TEXT = "a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit";
-const SUBDOMAIN_TEXT = "a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit";
+const LABEL_TEXT =
+  "a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit";
+const SUBDOMAIN_TEXT =
+  "a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit";
 
 /** @throws KarpenterValidationError when a literal namespace is not a DNS-1123 label */
 export function checkNamespace(scope: IConstruct, field: string, namespace: string): void {

@@ -17,7 +17,8 @@ const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[
 /** The name part of a qualified name, and a label value (which may also be empty). */
 const NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 /** Kubernetes resource quantity (the CRDs' `limits` / `kubeReserved` pattern). */
-export const QUANTITY = /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
+export const QUANTITY =
+  /^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$/;
 /** `expireAfter` / `consolidateAfter`: `<n>h<n>m<n>s` in any combination, or `Never`. */
 export const DURATION_OR_NEVER = /^(([0-9]+(s|m|h))+|Never)$/;
 /** `terminationGracePeriod`: like {@link DURATION_OR_NEVER} without `Never`. */
@@ -38,7 +39,16 @@ export const MAX_WHOLE_MINUTES_TEXT = "2562047h47m";
 /** The largest int64 (`int()` of the CRDs' CEL rules, Go's `strconv.Atoi` on 64-bit). */
 export const INT64_MAX = 2n ** 63n - 1n;
 
-const UNIT_NS: { readonly [unit: string]: bigint } = { ns: 1n, us: 1_000n, "µs": 1_000n, "μs": 1_000n, ms: 1_000_000n, s: 1_000_000_000n, m: 60_000_000_000n, h: 3_600_000_000_000n };
+const UNIT_NS: { readonly [unit: string]: bigint } = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
 
 /**
  * The length in nanoseconds of a Go duration (`"1h30m"`, `"1.5h"`, `"0"`; sign ignored), or
@@ -99,10 +109,13 @@ export function holdsToken(value: unknown): boolean {
   return value !== undefined && value !== null && tokens().isUnresolved(value);
 }
 
-export const DURATION_TEXT = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
+export const DURATION_TEXT =
+  'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
 const QUANTITY_TEXT = 'a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"';
-const DNS1123_SUBDOMAIN_TEXT = "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters";
-const LABEL_VALUE_TEXT = "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)";
+const DNS1123_SUBDOMAIN_TEXT =
+  "a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters";
+const LABEL_VALUE_TEXT =
+  "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)";
 
 /**
  * Validation context of one construct: every failure becomes a KarpenterValidationError naming
@@ -165,9 +178,19 @@ export class Checker {
    * `source` says where that fact is from: the CRDs by default; a value the CRDs do not list (a
    * capacity type is a label value, not a CRD enum) names its own.
    */
-  public since(field: string, value: unknown, minor: string | undefined, what: string, source = `first in the v${minor}.0 CRDs`): void {
+  public since(
+    field: string,
+    value: unknown,
+    minor: string | undefined,
+    what: string,
+    source = `first in the v${minor}.0 CRDs`,
+  ): void {
     if (!isSet(value) || minor === undefined || this.version.atLeast(minor)) return;
-    this.fail(field, value, `${what} needs Karpenter ${minor} or later (${source}); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`);
+    this.fail(
+      field,
+      value,
+      `${what} needs Karpenter ${minor} or later (${source}); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`,
+    );
   }
 
   /**
@@ -178,10 +201,24 @@ export class Checker {
    */
   public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
     if (this.token(obj)) return;
-    if (obj === null || typeof obj !== "object" || Array.isArray(obj)) this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
+    if (obj === null || typeof obj !== "object" || Array.isArray(obj))
+      this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
     const unknown = Object.entries(obj)
       .filter(([k, x]) => isSet(x) && !allowed.includes(k))
-      .map(([k, x]) => new KarpenterValidationError(this.where, field ? `${field}.${k}` : k, x, withSuggestion(`not a field of ${what} (an unknown field would be silently dropped)`, k, allowed, `known fields are ${allowed.join(", ")}`)));
+      .map(
+        ([k, x]) =>
+          new KarpenterValidationError(
+            this.where,
+            field ? `${field}.${k}` : k,
+            x,
+            withSuggestion(
+              `not a field of ${what} (an unknown field would be silently dropped)`,
+              k,
+              allowed,
+              `known fields are ${allowed.join(", ")}`,
+            ),
+          ),
+      );
     if (unknown.length === 0) return;
     // every unknown field at once (Karpenter's API server names them all): a collecting checker
     // records all but the last, which fails this check like any other failure
@@ -232,7 +269,11 @@ export class Checker {
     const ns = durationNanos(value);
     if (ns !== undefined && ns > MAX_DURATION_NS) {
       const never = re.test("Never") ? '; use "Never" for no limit' : "";
-      this.fail(field, value, `${allowed}, at most ${maxDurationText(re)} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`);
+      this.fail(
+        field,
+        value,
+        `${allowed}, at most ${maxDurationText(re)} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`,
+      );
     }
   }
 
@@ -252,7 +293,12 @@ export class Checker {
     const lo = min ?? INT32_MIN;
     const hi = Math.min(max ?? INT32_MAX, Number.MAX_SAFE_INTEGER);
     // a number in quotes (YAML, an environment variable) is a type mistake, not a range one
-    if (typeof value !== "number") this.fail(field, value, `a number, got ${typeName(value)}: ${wholeNumberText(lo, max ?? INT32_MAX)}${typeof value === "string" && /^-?\d+$/.test(value) ? ` (write ${value}, not "${value}")` : ""}`);
+    if (typeof value !== "number")
+      this.fail(
+        field,
+        value,
+        `a number, got ${typeName(value)}: ${wholeNumberText(lo, max ?? INT32_MAX)}${typeof value === "string" && /^-?\d+$/.test(value) ? ` (write ${value}, not "${value}")` : ""}`,
+      );
     if (!Number.isInteger(value) || value < lo || value > hi) {
       this.fail(field, value, wholeNumberText(lo, max ?? INT32_MAX, value));
     }
@@ -260,7 +306,8 @@ export class Checker {
 
   /** A known boolean; the string `"true"` (as YAML or an environment variable gives it) is rejected, not coerced. */
   public bool(field: string, value: boolean | undefined): void {
-    if (this.known(value) && typeof value !== "boolean") this.fail(field, value, `true or false, got ${typeName(value)}`);
+    if (this.known(value) && typeof value !== "boolean")
+      this.fail(field, value, `true or false, got ${typeName(value)}`);
   }
 
   /** A known string (any content), optionally non-empty and at most `maxLength` characters. */
@@ -268,7 +315,8 @@ export class Checker {
     if (!this.known(value)) return;
     if (typeof value !== "string") this.fail(field, value, `a string, got ${typeName(value)}`);
     if (opts.nonEmpty && value.length === 0) this.fail(field, value, "a non-empty string");
-    if (opts.maxLength !== undefined && value.length > opts.maxLength) this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
+    if (opts.maxLength !== undefined && value.length > opts.maxLength)
+      this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
   }
 
   /**
@@ -277,11 +325,26 @@ export class Checker {
    */
   public list<T>(field: string, value: T[] | undefined, min: number, max: number): T[] | undefined {
     if (value === undefined || value === null || this.token(value)) return undefined;
-    if (typeof value === "string") this.fail(field, value, `a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply`);
+    if (typeof value === "string")
+      this.fail(
+        field,
+        value,
+        `a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply`,
+      );
     if (!Array.isArray(value)) this.fail(field, value, `a list, got ${typeName(value)}`);
-    if (value.length < min || value.length > max) this.fail(field, value, min === max ? `exactly ${min} item(s)` : max === Infinity ? `at least ${min} item(s) (got ${value.length})` : `${min} to ${max} items (got ${value.length})`);
+    if (value.length < min || value.length > max)
+      this.fail(
+        field,
+        value,
+        min === max
+          ? `exactly ${min} item(s)`
+          : max === Infinity
+            ? `at least ${min} item(s) (got ${value.length})`
+            : `${min} to ${max} items (got ${value.length})`,
+      );
     value.forEach((x, i) => {
-      if (x === undefined || x === null) this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
+      if (x === undefined || x === null)
+        this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
     });
     return value;
   }
@@ -294,7 +357,8 @@ export class Checker {
    */
   public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
     if (value === undefined || value === null || this.token(value)) return [];
-    if (typeof value !== "object" || Array.isArray(value)) this.fail(field, value, "a map of string keys to string values");
+    if (typeof value !== "object" || Array.isArray(value))
+      this.fail(field, value, "a map of string keys to string values");
     const entries = Object.entries(value).filter(([, v]) => isSet(v));
     if (entries.length > maxKeys) this.fail(field, value, `at most ${maxKeys} entries (got ${entries.length})`);
     for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(entry(field, k), v, "a string");
@@ -322,7 +386,12 @@ export class Checker {
   /** A known label value: empty, or ≤ 63 alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
   public labelValue(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string") this.fail(field, value, `a string, got ${typeName(value)}${typeof value === "number" ? ` (write "${value}")` : ""}: ${LABEL_VALUE_TEXT}`);
+    if (typeof value !== "string")
+      this.fail(
+        field,
+        value,
+        `a string, got ${typeName(value)}${typeof value === "number" ? ` (write "${value}")` : ""}: ${LABEL_VALUE_TEXT}`,
+      );
     if (!isLabelValue(value)) this.fail(field, value, LABEL_VALUE_TEXT);
   }
 
@@ -358,11 +427,15 @@ export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c:
   }
   const rejected = problems.map((p) => p.field);
   // a semantic rule over a whole item (`requirements[0]`) is left out too when a field inside it was rejected
-  const judged = (field: string) => rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
+  const judged = (field: string) =>
+    rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
   problems.push(...onePerField(s.collected).filter((p) => !judged(p.field)));
   if (problems.length === 0) return;
   const path = typeof c.where === "string" ? c.where : c.where.node.path;
-  throw KarpenterValidationError.combine(problems, problems.length > 1 ? `${path}: ${problems.length} problems` : undefined);
+  throw KarpenterValidationError.combine(
+    problems,
+    problems.length > 1 ? `${path}: ${problems.length} problems` : undefined,
+  );
 }
 
 /** The first problem of each field, in order. */
@@ -395,7 +468,9 @@ export function keyText(key: string, why: string): string {
 export function suggestion(key: string, known: readonly string[]): string | undefined {
   const near = nearestKey(key, known);
   if (near === undefined) return undefined;
-  return near.toLowerCase() === key.toLowerCase() ? `did you mean ${near} (names are case-sensitive)?` : `did you mean ${near}?`;
+  return near.toLowerCase() === key.toLowerCase()
+    ? `did you mean ${near} (names are case-sensitive)?`
+    : `did you mean ${near}?`;
 }
 
 /**
@@ -419,7 +494,9 @@ const INT32_MAX = 2147483647;
 export function wholeNumberText(lo: number, hi: number, value?: unknown): string {
   if (hi < Number.MAX_SAFE_INTEGER) return `a whole number from ${lo} to ${hi}`;
   const text = `a whole number, ${lo} or more`;
-  return typeof value === "number" && value > Number.MAX_SAFE_INTEGER ? `${text}, and at most ${Number.MAX_SAFE_INTEGER}: a larger number is not exact in JavaScript` : text;
+  return typeof value === "number" && value > Number.MAX_SAFE_INTEGER
+    ? `${text}, and at most ${Number.MAX_SAFE_INTEGER}: a larger number is not exact in JavaScript`
+    : text;
 }
 
 /** True when a prop is set: neither undefined nor null (null counts as unset, as in Kubernetes). */
@@ -490,7 +567,12 @@ const CRON_FIELDS: readonly { name: string; min: number; max: number; names?: re
   { name: "minute", min: 0, max: 59 },
   { name: "hour", min: 0, max: 23 },
   { name: "day of month", min: 1, max: 31 },
-  { name: "month", min: 1, max: 12, names: ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"] },
+  {
+    name: "month",
+    min: 1,
+    max: 12,
+    names: ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"],
+  },
   { name: "day of week", min: 0, max: 6, names: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] },
 ];
 const CRON_MACROS = ["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"];
@@ -502,10 +584,12 @@ const CRON_MACROS = ["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@
  */
 export function cronProblem(expr: string): string | undefined {
   if (typeof expr !== "string") return "it must be a string";
-  if (expr.startsWith("@")) return CRON_MACROS.includes(expr) ? undefined : `the only macros are ${CRON_MACROS.join(", ")}`;
+  if (expr.startsWith("@"))
+    return CRON_MACROS.includes(expr) ? undefined : `the only macros are ${CRON_MACROS.join(", ")}`;
   if (/^\s*(CRON_)?TZ=/.test(expr)) return "time zones are not supported (schedules are UTC)";
   const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5) return `it needs 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
+  if (fields.length !== 5)
+    return `it needs 5 fields (minute hour day-of-month month day-of-week), got ${fields.length}`;
   for (let i = 0; i < 5; i++) {
     const spec = CRON_FIELDS[i];
     for (const part of fields[i].split(",")) {
@@ -516,7 +600,10 @@ export function cronProblem(expr: string): string | undefined {
   return undefined;
 }
 
-function cronPartProblem(part: string, spec: { min: number; max: number; names?: readonly string[] }): string | undefined {
+function cronPartProblem(
+  part: string,
+  spec: { min: number; max: number; names?: readonly string[] },
+): string | undefined {
   const [range, step, ...rest] = part.split("/");
   if (rest.length > 0) return "more than one '/'";
   if (step !== undefined && !/^[0-9]+$/.test(step)) return `step "${step}" is not a number`;
@@ -527,7 +614,8 @@ function cronPartProblem(part: string, spec: { min: number; max: number; names?:
   const nums: number[] = [];
   for (const b of bounds) {
     const n = /^[0-9]+$/.test(b) ? Number(b) : spec.names ? spec.names.indexOf(b.toLowerCase()) + spec.min : NaN;
-    if (!Number.isInteger(n) || n < spec.min || n > spec.max) return `"${b}" is outside ${spec.min}-${spec.max}${spec.names ? ` (or ${spec.names[0]}-${spec.names[spec.names.length - 1]})` : ""}`;
+    if (!Number.isInteger(n) || n < spec.min || n > spec.max)
+      return `"${b}" is outside ${spec.min}-${spec.max}${spec.names ? ` (or ${spec.names[0]}-${spec.names[spec.names.length - 1]})` : ""}`;
     nums.push(n);
   }
   if (nums.length === 2 && nums[0] > nums[1]) return `range "${range}" ends before it starts`;
@@ -536,8 +624,22 @@ function cronPartProblem(part: string, spec: { min: number; max: number; names?:
 
 /** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */
 const QUANTITY_SUFFIX: Record<string, number> = {
-  "": 1, n: 1e-9, u: 1e-6, m: 1e-3, k: 1e3, M: 1e6, G: 1e9, T: 1e12, P: 1e15, E: 1e18,
-  Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, Pi: 2 ** 50, Ei: 2 ** 60,
+  "": 1,
+  n: 1e-9,
+  u: 1e-6,
+  m: 1e-3,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+  T: 1e12,
+  P: 1e15,
+  E: 1e18,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  Pi: 2 ** 50,
+  Ei: 2 ** 60,
 };
 const NON_NEGATIVE_QUANTITY = /^\+?(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
 

@@ -18,7 +18,12 @@ import { eksClusterOf } from "../cluster/cluster-resource";
  * stays not Ready: Karpenter docs, EC2NodeClass "subnetSelectorTerms"). A warning, not an error:
  * subnets made outside the app may carry the tag. A cluster the app only reads is not checked.
  */
-export function warnWithoutDiscoveryTags(nodeClass: IConstruct, name: string, cluster: IKarpenterCluster, tagKey: string = DISCOVERY_TAG_KEY): void {
+export function warnWithoutDiscoveryTags(
+  nodeClass: IConstruct,
+  name: string,
+  cluster: IKarpenterCluster,
+  tagKey: string = DISCOVERY_TAG_KEY,
+): void {
   if (!eksClusterOf(cluster)) return;
   let warned = false;
   addSynthCheck(nodeClass, () => {
@@ -27,7 +32,10 @@ export function warnWithoutDiscoveryTags(nodeClass: IConstruct, name: string, cl
     const evidence = appIndex(nodeClass, "discovery-tag-evidence", () => discoveryTagKeys(nodeClass.node.root));
     if (evidence === "any" || evidence.has(tagKey)) return [];
     warned = true;
-    const which = cluster.clusterNameLiteral !== undefined ? `cluster ${cluster.clusterNameLiteral}` : `the cluster ${cluster.resource.node.path}`;
+    const which =
+      cluster.clusterNameLiteral !== undefined
+        ? `cluster ${cluster.clusterNameLiteral}`
+        : `the cluster ${cluster.resource.node.path}`;
     Annotations.of(nodeClass).addWarning(
       `EC2NodeClass ${name} selects subnets and security groups by the tag ${tagKey} (the default terms), but nothing in this app tags anything with it, and this app creates ${which}: unless subnets and a security group outside the app carry the tag, Karpenter finds none and launches no node. ` +
         (evidence.size > 0

@@ -1,8 +1,28 @@
-import { AmiSelectorTerm, BlockDeviceMapping, Ec2NodeClassOptions, KubeletConfiguration, NetworkInterface } from "./ec2-node-class-spec";
+import {
+  AmiSelectorTerm,
+  BlockDeviceMapping,
+  Ec2NodeClassOptions,
+  KubeletConfiguration,
+  NetworkInterface,
+} from "./ec2-node-class-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { typeName } from "../core/errors";
-import { Checker, entry, GO_DURATION, holdsToken, isSet, isToken, QUANTITY, withSuggestion } from "../kubernetes/value-rules";
-import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import {
+  Checker,
+  entry,
+  GO_DURATION,
+  holdsToken,
+  isSet,
+  isToken,
+  QUANTITY,
+  withSuggestion,
+} from "../kubernetes/value-rules";
+import {
+  EC2NODECLASS_FIELDS_SINCE,
+  ENUM_VALUES_SINCE,
+  FREE_FORM_SINCE,
+  KUBELET_EXPRESSIONS_SINCE,
+} from "./crd-history";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
@@ -41,10 +61,19 @@ export function aliasFamilyOf(amiFamily: string): string | undefined {
 const WINDOWS_ALIASES = ["windows2019", "windows2022", "windows2025"];
 const VOLUME_TYPES = ["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"] as const;
 /** `volumeSize`: 1–59000Gi, 1–64000G, 1–58Ti or 1–64T (the CRD pattern, with its empty alternatives dropped). */
-const VOLUME_SIZE = /^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]|[1-5][0-7]|58)Ti|([1-9]|[1-5][0-9]|6[0-3]|64)T)$/;
-const EVICTION_SIGNALS = ["memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"] as const;
+const VOLUME_SIZE =
+  /^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]|[1-5][0-7]|58)Ti|([1-9]|[1-5][0-9]|6[0-3]|64)T)$/;
+const EVICTION_SIGNALS = [
+  "memory.available",
+  "nodefs.available",
+  "nodefs.inodesFree",
+  "imagefs.available",
+  "imagefs.inodesFree",
+  "pid.available",
+] as const;
 /** Eviction thresholds: a percentage (≤ 100 with ≤ 2 decimals) or a quantity. */
-const EVICTION_VALUE = /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$/;
+const EVICTION_VALUE =
+  /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$/;
 const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
 const INT32_MAX = 2147483647;
 
@@ -56,9 +85,20 @@ const INT32_MAX = 2147483647;
  */
 const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
   [(k) => k === "", 'is empty (EC2NodeClass CRD: "empty tag keys aren\'t supported")'],
-  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map((key): [(k: string) => boolean, string] => [(k) => k === key, `is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}"); use another key`]),
-  [(k) => k.startsWith("kubernetes.io/cluster"), 'is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"'],
-  [(k) => /^aws:/i.test(k), 'is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key'],
+  ...["eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"].map(
+    (key): [(k: string) => boolean, string] => [
+      (k) => k === key,
+      `is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching ${key}"); use another key`,
+    ],
+  ),
+  [
+    (k) => k.startsWith("kubernetes.io/cluster"),
+    'is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"',
+  ],
+  [
+    (k) => /^aws:/i.test(k),
+    'is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key',
+  ],
 ];
 
 const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
@@ -73,7 +113,9 @@ const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
 function nodeClassTagReceivers(p: Ec2NodeClassOptions): TagReceiver[] {
   return [
     { api: TAG_APIS.EC2, resource: "the launch template, instances, volumes and network interfaces" },
-    ...(isSet(p.role) && !isSet(p.instanceProfile) ? [{ api: TAG_APIS.IAM, resource: "the instance profile Karpenter creates for role" }] : []),
+    ...(isSet(p.role) && !isSet(p.instanceProfile)
+      ? [{ api: TAG_APIS.IAM, resource: "the instance profile Karpenter creates for role" }]
+      : []),
   ];
 }
 
@@ -87,13 +129,27 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
 
   c.guard(() => {
     if (isSet(p.role) && isSet(p.instanceProfile)) {
-      c.fail("instanceProfile", p.instanceProfile, `unset when role is set: role ${JSON.stringify(p.role)} is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`);
+      c.fail(
+        "instanceProfile",
+        p.instanceProfile,
+        `unset when role is set: role ${JSON.stringify(p.role)} is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
+      );
     }
-    if (!isSet(p.role) && !isSet(p.instanceProfile)) c.fail("role", undefined, "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")");
+    if (!isSet(p.role) && !isSet(p.instanceProfile))
+      c.fail(
+        "role",
+        undefined,
+        "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")",
+      );
     c.str("role", p.role, { nonEmpty: true });
     // Karpenter passes spec.role to IAM as RoleName (AddRoleToInstanceProfile, pkg/providers/instanceprofile), which takes a name only
     const arn = c.known(p.role) ? /^arn:[^:]+:iam::[^:]*:role\/(?:.*\/)?([^/]+)$/.exec(p.role) : null;
-    if (arn) c.fail("role", p.role, `the role's name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass ${JSON.stringify(arn[1])}`);
+    if (arn)
+      c.fail(
+        "role",
+        p.role,
+        `the role's name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass ${JSON.stringify(arn[1])}`,
+      );
     c.str("instanceProfile", p.instanceProfile, { nonEmpty: true });
   });
 
@@ -107,8 +163,16 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   // no terms with an amiFamily that is no family: the family is the mistake (no default alias could be derived)
   if (familyValid || isSet(p.amiSelectorTerms)) checkAmiTerms(c, v, p.amiSelectorTerms, p.amiFamily);
 
-  checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, { id: SUBNET_ID.pattern, idText: SUBNET_ID.text, others: ["tags"] });
-  checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, { id: SECURITY_GROUP_ID.pattern, idText: SECURITY_GROUP_ID.text, others: ["tags", "name"] });
+  checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, {
+    id: SUBNET_ID.pattern,
+    idText: SUBNET_ID.text,
+    others: ["tags"],
+  });
+  checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, {
+    id: SECURITY_GROUP_ID.pattern,
+    idText: SECURITY_GROUP_ID.text,
+    others: ["tags", "name"],
+  });
   checkCapacityReservationTerms(c, p);
 
   c.guard(() => c.bool("associatePublicIPAddress", p.associatePublicIPAddress));
@@ -118,8 +182,16 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
     c.str("userData", p.userData);
     // EC2 takes at most 16 KB of user data before base64 (EC2 User Guide, "Run commands when you launch an
     // EC2 instance with user data input"); Karpenter adds its own bootstrap part to yours, so longer never launches
-    if (typeof p.userData === "string" && c.known(p.userData) && Buffer.byteLength(p.userData, "utf8") > USER_DATA_MAX_BYTES) {
-      c.fail("userData", `(${Buffer.byteLength(p.userData, "utf8")} bytes)`, `user data of at most ${USER_DATA_MAX_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`);
+    if (
+      typeof p.userData === "string" &&
+      c.known(p.userData) &&
+      Buffer.byteLength(p.userData, "utf8") > USER_DATA_MAX_BYTES
+    ) {
+      c.fail(
+        "userData",
+        `(${Buffer.byteLength(p.userData, "utf8")} bytes)`,
+        `user data of at most ${USER_DATA_MAX_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`,
+      );
     }
   });
   c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]));
@@ -154,10 +226,21 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
       if (c.known(k)) {
         for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
         const length = [...k].length;
-        if (length > TAG_LIMITS.keyLength) c.failKey("tags", k, val, `is ${length} characters long: EC2 and IAM take tag keys of at most ${TAG_LIMITS.keyLength} characters`);
+        if (length > TAG_LIMITS.keyLength)
+          c.failKey(
+            "tags",
+            k,
+            val,
+            `is ${length} characters long: EC2 and IAM take tag keys of at most ${TAG_LIMITS.keyLength} characters`,
+          );
       }
       c.str(entry("tags", k), val);
-      if (c.known(val) && [...val].length > TAG_LIMITS.valueLength) c.fail(entry("tags", k), val, `a tag value of at most ${TAG_LIMITS.valueLength} characters, the EC2 and IAM limit (got ${[...val].length})`);
+      if (c.known(val) && [...val].length > TAG_LIMITS.valueLength)
+        c.fail(
+          entry("tags", k),
+          val,
+          `a tag value of at most ${TAG_LIMITS.valueLength} characters, the EC2 and IAM limit (got ${[...val].length})`,
+        );
       const chars = tagCharacterProblem(c.known(k) ? k : undefined, c.known(val) ? val : undefined, receivers);
       if (chars) c.fail(entry("tags", k), val, chars + notReady);
     });
@@ -168,21 +251,53 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
 function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void {
   const terms = p.capacityReservationSelectorTerms;
   if (!isSet(terms)) return;
-  c.guard(() => c.since("capacityReservationSelectorTerms", terms, since("spec.capacityReservationSelectorTerms"), "capacityReservationSelectorTerms"));
+  c.guard(() =>
+    c.since(
+      "capacityReservationSelectorTerms",
+      terms,
+      since("spec.capacityReservationSelectorTerms"),
+      "capacityReservationSelectorTerms",
+    ),
+  );
   if (!c.version.atLeast(since("spec.capacityReservationSelectorTerms"))) return;
-  checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, { id: /^cr-[0-9a-z]+$/, idText: "a capacity reservation ID such as cr-0123abcd", others: ["tags", "ownerID", "instanceMatchCriteria"], empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation" });
+  checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, {
+    id: /^cr-[0-9a-z]+$/,
+    idText: "a capacity reservation ID such as cr-0123abcd",
+    others: ["tags", "ownerID", "instanceMatchCriteria"],
+    empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation",
+  });
   if (c.token(terms) || !Array.isArray(terms)) return;
   terms.forEach((t, i) => {
     if (!isSet(t) || c.token(t) || typeof t !== "object") return;
-    c.guard(() => c.pattern(`capacityReservationSelectorTerms[${i}].ownerID`, t.ownerID, /^[0-9]{12}$/, "a 12-digit AWS account ID"));
+    c.guard(() =>
+      c.pattern(
+        `capacityReservationSelectorTerms[${i}].ownerID`,
+        t.ownerID,
+        /^[0-9]{12}$/,
+        "a 12-digit AWS account ID",
+      ),
+    );
     c.guard(() => {
-      c.since(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"), "instanceMatchCriteria");
-      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, ["open", "targeted"]);
+      c.since(
+        `capacityReservationSelectorTerms[${i}].instanceMatchCriteria`,
+        t.instanceMatchCriteria,
+        since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"),
+        "instanceMatchCriteria",
+      );
+      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, [
+        "open",
+        "targeted",
+      ]);
     });
   });
 }
 
-function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[] | undefined, amiFamily: string | undefined): void {
+function checkAmiTerms(
+  c: Checker,
+  v: KarpenterVersion,
+  terms: AmiSelectorTerm[] | undefined,
+  amiFamily: string | undefined,
+): void {
   let list: AmiSelectorTerm[] | undefined;
   c.guard(() => {
     if (!isSet(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
@@ -190,7 +305,9 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
   });
   if (!list) return;
   const known = list;
-  const fields = v.atLeast(since("spec.amiSelectorTerms[].ssmParameter")) ? ["tags", "id", "name", "alias", "ssmParameter"] : ["tags", "id", "name", "alias"];
+  const fields = v.atLeast(since("spec.amiSelectorTerms[].ssmParameter"))
+    ? ["tags", "id", "name", "alias", "ssmParameter"]
+    : ["tags", "id", "name", "alias"];
   let aliasFamily: string | undefined;
   known.forEach((t, i) =>
     c.guard(() => {
@@ -198,10 +315,30 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
       if (c.token(t)) return;
       c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
       c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
-      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) c.fail(at, t, `an AMI selector term with at least one of ${fields.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
-      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.id`, t.id, "an AMI ID alone in its term: a term with id may not also set alias, tags, name or owner (EC2NodeClass CRD: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
-      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner))) c.fail(`${at}.alias`, t.alias, "an alias alone in its term: a term with alias may not also set id, tags, name or owner (EC2NodeClass CRD: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")");
-      if (isSet(t.alias) && known.length !== 1) c.fail(`${at}.alias`, t.alias, `an alias in the only AMI selector term: amiSelectorTerms has ${known.length} terms, and an alias may not be combined with others (EC2NodeClass CRD: "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms")`);
+      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f])))
+        c.fail(
+          at,
+          t,
+          `an AMI selector term with at least one of ${fields.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
+        );
+      if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner)))
+        c.fail(
+          `${at}.id`,
+          t.id,
+          "an AMI ID alone in its term: a term with id may not also set alias, tags, name or owner (EC2NodeClass CRD: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")",
+        );
+      if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner)))
+        c.fail(
+          `${at}.alias`,
+          t.alias,
+          "an alias alone in its term: a term with alias may not also set id, tags, name or owner (EC2NodeClass CRD: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")",
+        );
+      if (isSet(t.alias) && known.length !== 1)
+        c.fail(
+          `${at}.alias`,
+          t.alias,
+          `an alias in the only AMI selector term: amiSelectorTerms has ${known.length} terms, and an alias may not be combined with others (EC2NodeClass CRD: "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms")`,
+        );
       c.pattern(`${at}.id`, t.id, /^ami-[0-9a-z]+$/, "an AMI ID such as ami-0123456789abcdef0");
       c.str(`${at}.name`, t.name);
       c.str(`${at}.owner`, t.owner);
@@ -214,10 +351,19 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
     if (c.known(amiFamily)) {
       if (aliasFamily !== undefined) {
         const implied = ALIAS_FAMILIES[aliasFamily];
-        if (amiFamily !== implied && amiFamily !== "Custom") c.fail("amiFamily", amiFamily, `"${implied}", "Custom" or unset: the alias in amiSelectorTerms selects ${implied} AMIs (EC2NodeClass CRD: "if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias")`);
+        if (amiFamily !== implied && amiFamily !== "Custom")
+          c.fail(
+            "amiFamily",
+            amiFamily,
+            `"${implied}", "Custom" or unset: the alias in amiSelectorTerms selects ${implied} AMIs (EC2NodeClass CRD: "if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias")`,
+          );
       }
     } else if (!isSet(amiFamily) && !known.some((t) => isSet(t) && isSet(t.alias))) {
-      c.fail("amiFamily", amiFamily, `one of ${AMI_FAMILIES.join(", ")} (required when amiSelectorTerms has no alias: the family decides how Karpenter writes the nodes' user data; EC2NodeClass CRD: "must specify amiFamily if amiSelectorTerms does not contain an alias")`);
+      c.fail(
+        "amiFamily",
+        amiFamily,
+        `one of ${AMI_FAMILIES.join(", ")} (required when amiSelectorTerms has no alias: the family decides how Karpenter writes the nodes' user data; EC2NodeClass CRD: "must specify amiFamily if amiSelectorTerms does not contain an alias")`,
+      );
     }
   });
 }
@@ -225,20 +371,49 @@ function checkAmiTerms(c: Checker, v: KarpenterVersion, terms: AmiSelectorTerm[]
 /** Checks an alias and returns its family (lowercase). */
 function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: string): string {
   c.str(field, alias, { maxLength: 30 });
-  if (!/^[a-zA-Z0-9]+@.+$/.test(alias)) c.fail(field, alias, "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")");
+  if (!/^[a-zA-Z0-9]+@.+$/.test(alias))
+    c.fail(
+      field,
+      alias,
+      "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
+    );
   const [family, version] = alias.split("@");
-  const families = Object.keys(ALIAS_FAMILIES).filter((f) => f !== "windows2025" || v.atLeast(ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"]));
-  if (family === "windows2025") c.since(field, alias, ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"], "the windows2025 alias family");
-  if (!families.includes(family)) c.fail(field, alias, `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`);
-  if (WINDOWS_ALIASES.includes(family) && version !== "latest") c.fail(field, alias, `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`);
+  const families = Object.keys(ALIAS_FAMILIES).filter(
+    (f) => f !== "windows2025" || v.atLeast(ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"]),
+  );
+  if (family === "windows2025")
+    c.since(
+      field,
+      alias,
+      ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"],
+      "the windows2025 alias family",
+    );
+  if (!families.includes(family))
+    c.fail(
+      field,
+      alias,
+      `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`,
+    );
+  if (WINDOWS_ALIASES.includes(family) && version !== "latest")
+    c.fail(
+      field,
+      alias,
+      `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`,
+    );
   return family;
 }
 
 /** Selector term tags: ≤ 20, no empty keys or values. */
 function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
   for (const [k, val] of c.map(field, tags, 20)) {
-    if (c.known(k) && k === "") c.failKey(field, k, val, "is empty (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
-    if (c.known(val) && val === "") c.fail(entry(field, k), val, "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")");
+    if (c.known(k) && k === "")
+      c.failKey(field, k, val, 'is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")');
+    if (c.known(val) && val === "")
+      c.fail(
+        entry(field, k),
+        val,
+        "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")",
+      );
   }
 }
 
@@ -267,8 +442,10 @@ interface TermRules {
 function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefined, rules: TermRules): void {
   let list: IdTagTerm[] | undefined;
   c.guard(() => {
-    if (!isSet(terms) && rules.empty === undefined) c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
-    if (c.known(terms) && Array.isArray(terms) && terms.length === 0) c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
+    if (!isSet(terms) && rules.empty === undefined)
+      c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
+    if (c.known(terms) && Array.isArray(terms) && terms.length === 0)
+      c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
     list = c.list(field, terms, 1, 30);
   });
   list?.forEach((t, i) =>
@@ -279,9 +456,24 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
       c.fields(at, t, all, `a ${field} term`);
       const fieldOf = (f: string) => (t as Record<string, unknown>)[f];
       const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
-      if (!required.some((f) => isSet(fieldOf(f)))) c.fail(at, t, `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`);
-      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f)))) c.fail(`${at}.id`, t.id, `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`);
-      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id))) c.fail(`${at}.name`, t.name, `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`);
+      if (!required.some((f) => isSet(fieldOf(f))))
+        c.fail(
+          at,
+          t,
+          `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
+        );
+      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f))))
+        c.fail(
+          `${at}.id`,
+          t.id,
+          `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`,
+        );
+      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id)))
+        c.fail(
+          `${at}.name`,
+          t.name,
+          `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`,
+        );
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
       if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
@@ -309,16 +501,46 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
   list.forEach((m, i) => {
     const at = `blockDeviceMappings[${i}]`;
     if (c.token(m)) return;
-    if (!c.guard(() => c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping")) && (typeof m !== "object" || Array.isArray(m))) return;
+    if (
+      !c.guard(() => c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping")) &&
+      (typeof m !== "object" || Array.isArray(m))
+    )
+      return;
     c.guard(() => c.str(`${at}.deviceName`, m.deviceName));
     c.guard(() => {
       c.bool(`${at}.rootVolume`, m.rootVolume);
       if (m.rootVolume === true) roots++;
-      if (m.rootVolume === true && roots > 1) c.fail(`${at}.rootVolume`, m.rootVolume, "false or unset: only one block device mapping may be the root volume (rootVolume true), and an earlier one already is (EC2NodeClass CRD: \"must have only one blockDeviceMappings with rootVolume\")");
+      if (m.rootVolume === true && roots > 1)
+        c.fail(
+          `${at}.rootVolume`,
+          m.rootVolume,
+          'false or unset: only one block device mapping may be the root volume (rootVolume true), and an earlier one already is (EC2NodeClass CRD: "must have only one blockDeviceMappings with rootVolume")',
+        );
     });
     const ebs = m.ebs;
     if (!isSet(ebs) || c.token(ebs)) return;
-    if (!c.guard(() => c.fields(`${at}.ebs`, ebs, ["deleteOnTermination", "encrypted", "iops", "kmsKeyID", "snapshotID", "throughput", "volumeInitializationRate", "volumeSize", "volumeType"], "an EBS block device")) && (typeof ebs !== "object" || Array.isArray(ebs))) return;
+    if (
+      !c.guard(() =>
+        c.fields(
+          `${at}.ebs`,
+          ebs,
+          [
+            "deleteOnTermination",
+            "encrypted",
+            "iops",
+            "kmsKeyID",
+            "snapshotID",
+            "throughput",
+            "volumeInitializationRate",
+            "volumeSize",
+            "volumeType",
+          ],
+          "an EBS block device",
+        ),
+      ) &&
+      (typeof ebs !== "object" || Array.isArray(ebs))
+    )
+      return;
     checkEbs(c, `${at}.ebs`, ebs);
   });
 }
@@ -326,26 +548,56 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
 /** One EBS volume: each field apart; the iops / throughput rules once the volume type is valid. */
 function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["ebs"]>): void {
   c.guard(() => {
-    if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize)) c.fail(at, ebs, 'an EBS volume with volumeSize (such as "100Gi") or snapshotID (the snapshot to create it from): it needs one of them (EC2NodeClass CRD: "snapshotID or volumeSize must be defined")');
+    if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize))
+      c.fail(
+        at,
+        ebs,
+        'an EBS volume with volumeSize (such as "100Gi") or snapshotID (the snapshot to create it from): it needs one of them (EC2NodeClass CRD: "snapshotID or volumeSize must be defined")',
+      );
   });
   c.guard(() => {
-    c.since(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"), "volumeInitializationRate");
-    if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === "")) c.fail(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, "unset, or set together with snapshotID: it is the rate (MiB/s) at which a volume created from a snapshot is initialized (EC2NodeClass CRD: \"snapshotID must be set when volumeInitializationRate is set\")");
+    c.since(
+      `${at}.volumeInitializationRate`,
+      ebs.volumeInitializationRate,
+      since("spec.blockDeviceMappings[].ebs.volumeInitializationRate"),
+      "volumeInitializationRate",
+    );
+    if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === ""))
+      c.fail(
+        `${at}.volumeInitializationRate`,
+        ebs.volumeInitializationRate,
+        'unset, or set together with snapshotID: it is the rate (MiB/s) at which a volume created from a snapshot is initialized (EC2NodeClass CRD: "snapshotID must be set when volumeInitializationRate is set")',
+      );
     c.int(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
   });
-  c.guard(() => c.pattern(`${at}.volumeSize`, ebs.volumeSize, VOLUME_SIZE, 'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)'));
+  c.guard(() =>
+    c.pattern(
+      `${at}.volumeSize`,
+      ebs.volumeSize,
+      VOLUME_SIZE,
+      'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)',
+    ),
+  );
   const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
   const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;
   c.guard(() => {
     c.int(`${at}.iops`, ebs.iops, 0, Infinity);
     if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
-      c.fail(`${at}.iops`, ebs.iops, `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`);
+      c.fail(
+        `${at}.iops`,
+        ebs.iops,
+        `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`,
+      );
     }
   });
   c.guard(() => {
     c.int(`${at}.throughput`, ebs.throughput, 0, Infinity);
     if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
-      c.fail(`${at}.throughput`, ebs.throughput, `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`);
+      c.fail(
+        `${at}.throughput`,
+        ebs.throughput,
+        `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`,
+      );
     }
   });
   c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
@@ -355,7 +607,20 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
 }
 
 /** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
-export const TYPED_KUBELET_FIELDS = ["clusterDNS", "cpuCFSQuota", "evictionHard", "evictionMaxPodGracePeriod", "evictionSoft", "evictionSoftGracePeriod", "imageGCHighThresholdPercent", "imageGCLowThresholdPercent", "kubeReserved", "maxPods", "podsPerCore", "systemReserved"] as const;
+export const TYPED_KUBELET_FIELDS = [
+  "clusterDNS",
+  "cpuCFSQuota",
+  "evictionHard",
+  "evictionMaxPodGracePeriod",
+  "evictionSoft",
+  "evictionSoftGracePeriod",
+  "imageGCHighThresholdPercent",
+  "imageGCLowThresholdPercent",
+  "kubeReserved",
+  "maxPods",
+  "podsPerCore",
+  "systemReserved",
+] as const;
 
 /**
  * The fields of {@link KubeletConfiguration} as props: the 12 typed fields and `maxPodsExpression`
@@ -388,11 +653,14 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
   if (!isPlainObject(k)) return [];
   const out: { field: string; value: string }[] = [];
   const m = k.maxPodsExpression;
-  if (typeof m === "string" && !holdsToken(m) && !WHOLE_NUMBER_TEXT.test(m)) out.push({ field: "kubelet.maxPodsExpression", value: m });
+  if (typeof m === "string" && !holdsToken(m) && !WHOLE_NUMBER_TEXT.test(m))
+    out.push({ field: "kubelet.maxPodsExpression", value: m });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
     if (!isPlainObject(m)) continue;
-    for (const [key, val] of Object.entries(m)) if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val)) out.push({ field: entry(`kubelet.${field}`, key), value: val });
+    for (const [key, val] of Object.entries(m))
+      if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val))
+        out.push({ field: entry(`kubelet.${field}`, key), value: val });
   }
   return out;
 }
@@ -401,7 +669,8 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
 const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 
 /** An object of fields (not an array, not itself a token); tokens among its fields are the fields' business. */
-const isPlainObject = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
@@ -428,15 +697,30 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       );
     }
     c.guard(() => {
-      if (family === "Bottlerocket" && isSet(k.podsPerCore)) c.fail("kubelet.podsPerCore", k.podsPerCore, `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`);
+      if (family === "Bottlerocket" && isSet(k.podsPerCore))
+        c.fail(
+          "kubelet.podsPerCore",
+          k.podsPerCore,
+          `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`,
+        );
     });
     c.guard(() => {
-      if (Array.isArray(k.clusterDNS) && !holdsToken(k.clusterDNS) && k.clusterDNS.length > 1) c.fail("kubelet.clusterDNS", k.clusterDNS, `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`);
+      if (Array.isArray(k.clusterDNS) && !holdsToken(k.clusterDNS) && k.clusterDNS.length > 1)
+        c.fail(
+          "kubelet.clusterDNS",
+          k.clusterDNS,
+          `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`,
+        );
     });
   }
   const expression = (at: string, val: string) => {
     const problem = kubeletExpressionProblem(val);
-    if (problem) c.fail(at, val, `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`);
+    if (problem)
+      c.fail(
+        at,
+        val,
+        `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`,
+      );
   };
   /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */
   const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
@@ -447,7 +731,18 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     for (const [key, val] of entries) {
       c.guard(() => {
         const at = entry(`kubelet.${field}`, key);
-        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion("is not an eviction signal", key, EVICTION_SIGNALS, `keys of ${field} are the signals ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`));
+        if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key))
+          c.failKey(
+            `kubelet.${field}`,
+            key,
+            val,
+            withSuggestion(
+              "is not an eviction signal",
+              key,
+              EVICTION_SIGNALS,
+              `keys of ${field} are the signals ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`,
+            ),
+          );
         value(at, val);
       });
     }
@@ -455,19 +750,37 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
   signals("evictionHard", k.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
   signals("evictionSoft", k.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
-  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => c.duration(at, val, GO_DURATION, 'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)'));
-  const keys = (m: { [s: string]: string } | undefined): string[] => (isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : []);
+  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) =>
+    c.duration(
+      at,
+      val,
+      GO_DURATION,
+      'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)',
+    ),
+  );
+  const keys = (m: { [s: string]: string } | undefined): string[] =>
+    isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : [];
   for (const key of keys(k.evictionSoft)) {
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) {
-        c.failKey("kubelet.evictionSoft", key, k.evictionSoft![key], `has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`);
+        c.failKey(
+          "kubelet.evictionSoft",
+          key,
+          k.evictionSoft![key],
+          `has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "${key}" (add evictionSoftGracePeriod["${key}"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)`,
+        );
       }
     });
   }
   for (const key of keys(k.evictionSoftGracePeriod)) {
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoft).includes(key)) {
-        c.failKey("kubelet.evictionSoftGracePeriod", key, k.evictionSoftGracePeriod![key], `has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`);
+        c.failKey(
+          "kubelet.evictionSoftGracePeriod",
+          key,
+          k.evictionSoftGracePeriod![key],
+          `has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "${key}" (add evictionSoft["${key}"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)`,
+        );
       }
     });
   }
@@ -475,8 +788,18 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const highValid = c.guard(() => c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100));
   const lowValid = c.guard(() => c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100));
   c.guard(() => {
-    if (highValid && lowValid && c.known(k.imageGCHighThresholdPercent) && c.known(k.imageGCLowThresholdPercent) && !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)) {
-      c.fail("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, `a percentage greater than kubelet.imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent}) (EC2NodeClass CRD: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent")`);
+    if (
+      highValid &&
+      lowValid &&
+      c.known(k.imageGCHighThresholdPercent) &&
+      c.known(k.imageGCLowThresholdPercent) &&
+      !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)
+    ) {
+      c.fail(
+        "kubelet.imageGCHighThresholdPercent",
+        k.imageGCHighThresholdPercent,
+        `a percentage greater than kubelet.imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent}) (EC2NodeClass CRD: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent")`,
+      );
     }
   });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
@@ -487,27 +810,53 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     for (const [key, val] of entries) {
       c.guard(() => {
         const at = entry(`kubelet.${field}`, key);
-        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key)) c.failKey(`kubelet.${field}`, key, val, withSuggestion(`is not a resource ${field} takes`, key, RESERVED_RESOURCES, `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`));
+        if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key))
+          c.failKey(
+            `kubelet.${field}`,
+            key,
+            val,
+            withSuggestion(
+              `is not a resource ${field} takes`,
+              key,
+              RESERVED_RESOURCES,
+              `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`,
+            ),
+          );
         if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
           if (expressions) return expression(at, val);
-          if (kubeletExpressionProblem(val) === undefined) c.fail(at, val, tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'));
+          if (kubeletExpressionProblem(val) === undefined)
+            c.fail(at, val, tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'));
         }
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
-        if (c.known(val) && val.startsWith("-")) c.fail(at, val, `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`);
+        if (c.known(val) && val.startsWith("-"))
+          c.fail(
+            at,
+            val,
+            `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`,
+          );
       });
     }
   }
   checkMaxPods(c, k, expressions, expression);
   c.guard(() => c.int("kubelet.podsPerCore", k.podsPerCore, 0, INT32_MAX));
   c.guard(() => c.bool("kubelet.cpuCFSQuota", k.cpuCFSQuota));
-  c.guard(() => c.list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })));
+  c.guard(() =>
+    c
+      .list("kubelet.clusterDNS", k.clusterDNS, 0, Infinity)
+      ?.forEach((ip, i) => c.str(`kubelet.clusterDNS[${i}]`, ip, { nonEmpty: true })),
+  );
 }
 
 /**
  * `maxPods` (a whole number) and `maxPodsExpression` (a CEL expression, 1.15+), the two props of the
  * manifest's one `kubelet.maxPods`: at most one of them, and each of its own type.
  */
-function checkMaxPods(c: Checker, k: KubeletConfiguration, expressions: boolean, expression: (at: string, val: string) => void): void {
+function checkMaxPods(
+  c: Checker,
+  k: KubeletConfiguration,
+  expressions: boolean,
+  expression: (at: string, val: string) => void,
+): void {
   c.guard(() => {
     // a JavaScript caller (or code from before maxPodsExpression) may pass a string
     const n: unknown = k.maxPods;
@@ -525,13 +874,32 @@ function checkMaxPods(c: Checker, k: KubeletConfiguration, expressions: boolean,
     const at = "kubelet.maxPodsExpression";
     // these two hold whatever the value is, a reference too: the field is one, and older CRDs type it as an integer
     if (isSet(k.maxPods)) {
-      c.fail(at, x, `unset when kubelet.maxPods is set: both are the manifest's kubelet.maxPods; keep kubelet.maxPods (${JSON.stringify(k.maxPods)}) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both`);
+      c.fail(
+        at,
+        x,
+        `unset when kubelet.maxPods is set: both are the manifest's kubelet.maxPods; keep kubelet.maxPods (${JSON.stringify(k.maxPods)}) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both`,
+      );
     }
     if (c.known(x)) {
-      if (typeof x !== "string") c.fail(at, x, `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`);
-      if (WHOLE_NUMBER_TEXT.test(x)) c.fail(at, x, `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`);
+      if (typeof x !== "string")
+        c.fail(
+          at,
+          x,
+          `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`,
+        );
+      if (WHOLE_NUMBER_TEXT.test(x))
+        c.fail(
+          at,
+          x,
+          `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`,
+        );
     }
-    if (!expressions) c.fail(at, x, tooOldForExpressions(c, `unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to ${INT32_MAX})`));
+    if (!expressions)
+      c.fail(
+        at,
+        x,
+        tooOldForExpressions(c, `unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to ${INT32_MAX})`),
+      );
     if (typeof x === "string" && c.known(x)) expression(at, x);
   });
 }
@@ -548,7 +916,12 @@ function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
     c.since("enclaveOptions", o, since("spec.enclaveOptions"), "enclaveOptions");
     if (!isSet(o) || c.token(o)) return;
     c.fields("enclaveOptions", o, ["enabled"], "enclaveOptions");
-    if (!isSet(o.enabled)) c.fail("enclaveOptions.enabled", o.enabled, 'true or false: enabled is required when enclaveOptions is given (Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions"); leave enclaveOptions out to launch without Nitro Enclaves');
+    if (!isSet(o.enabled))
+      c.fail(
+        "enclaveOptions.enabled",
+        o.enabled,
+        'true or false: enabled is required when enclaveOptions is given (Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions"); leave enclaveOptions out to launch without Nitro Enclaves',
+      );
     c.bool("enclaveOptions.enabled", o.enabled);
   });
 }
@@ -556,7 +929,18 @@ function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
 function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {
   const m = p.metadataOptions;
   if (!isSet(m) || c.token(m)) return;
-  if (!c.guard(() => c.fields("metadataOptions", m, ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"], "metadataOptions")) && (typeof m !== "object" || Array.isArray(m))) return;
+  if (
+    !c.guard(() =>
+      c.fields(
+        "metadataOptions",
+        m,
+        ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"],
+        "metadataOptions",
+      ),
+    ) &&
+    (typeof m !== "object" || Array.isArray(m))
+  )
+    return;
   c.guard(() => c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]));
   c.guard(() => c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]));
   c.guard(() => c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64));
@@ -576,7 +960,13 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
       const at = `networkInterfaces[${i}]`;
       if (!isSet(n) || c.token(n)) return;
       c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
-      for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const) if (!isSet(n[f])) c.fail(`${at}.${f}`, undefined, `${f === "interfaceType" ? '"interface" or "efa-only"' : "a non-negative integer"} (required)`);
+      for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const)
+        if (!isSet(n[f]))
+          c.fail(
+            `${at}.${f}`,
+            undefined,
+            `${f === "interfaceType" ? '"interface" or "efa-only"' : "a non-negative integer"} (required)`,
+          );
       c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
       c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
       c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
@@ -585,17 +975,38 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
   const all = list;
   if (!c.known(all) || valid.includes(false)) return;
   c.guard(() => {
-    if (all.length > 0 && !all.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")) {
-      c.fail("networkInterfaces", all, 'a list that includes the primary interface { deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" } (EC2NodeClass CRD: "networkInterfaces must include a primary interface with interfaceType=\'interface\'")');
+    if (
+      all.length > 0 &&
+      !all.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")
+    ) {
+      c.fail(
+        "networkInterfaces",
+        all,
+        'a list that includes the primary interface { deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" } (EC2NodeClass CRD: "networkInterfaces must include a primary interface with interfaceType=\'interface\'")',
+      );
     }
   });
   all.forEach((x, i) =>
     c.guard(() => {
-      const dup = all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.deviceIndex === x.deviceIndex).length !== 1;
-      const efa = x.interfaceType === "efa-only" && all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.interfaceType === "efa-only").length !== 1;
-      const rule = '(EC2NodeClass CRD: "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card")';
-      if (dup) c.fail(`networkInterfaces[${i}]`, x, `an interface whose networkCardIndex and deviceIndex (${x.networkCardIndex}, ${x.deviceIndex}) no other interface has ${rule}`);
-      if (efa) c.fail(`networkInterfaces[${i}]`, x, `at most one efa-only interface per network card: network card ${x.networkCardIndex} has more ${rule}`);
+      const dup =
+        all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.deviceIndex === x.deviceIndex).length !== 1;
+      const efa =
+        x.interfaceType === "efa-only" &&
+        all.filter((y) => y.networkCardIndex === x.networkCardIndex && y.interfaceType === "efa-only").length !== 1;
+      const rule =
+        '(EC2NodeClass CRD: "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card")';
+      if (dup)
+        c.fail(
+          `networkInterfaces[${i}]`,
+          x,
+          `an interface whose networkCardIndex and deviceIndex (${x.networkCardIndex}, ${x.deviceIndex}) no other interface has ${rule}`,
+        );
+      if (efa)
+        c.fail(
+          `networkInterfaces[${i}]`,
+          x,
+          `at most one efa-only interface per network card: network card ${x.networkCardIndex} has more ${rule}`,
+        );
     }),
   );
 }
@@ -605,7 +1016,12 @@ function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
   c.since("placementGroupSelector", pg, since("spec.placementGroupSelector"), "placementGroupSelector");
   if (!isSet(pg) || c.token(pg)) return;
   c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
-  if (isSet(pg.name) === isSet(pg.id)) c.fail("placementGroupSelector", pg, `a placement group by name or by id, exactly one of them (${isSet(pg.name) ? "both are set" : "neither is set"}; EC2NodeClass CRD: ${isSet(pg.name) ? "\"'name' and 'id' are mutually exclusive\"" : "\"expected at least one, got none\""})`);
+  if (isSet(pg.name) === isSet(pg.id))
+    c.fail(
+      "placementGroupSelector",
+      pg,
+      `a placement group by name or by id, exactly one of them (${isSet(pg.name) ? "both are set" : "neither is set"}; EC2NodeClass CRD: ${isSet(pg.name) ? "\"'name' and 'id' are mutually exclusive\"" : '"expected at least one, got none"'})`,
+    );
   c.pattern("placementGroupSelector.id", pg.id, /^pg-[0-9a-z]+$/, "a placement group ID such as pg-0123abcd");
   c.str("placementGroupSelector.name", pg.name, { nonEmpty: true });
 }
@@ -614,9 +1030,25 @@ function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
   const ct = p.connectionTracking;
   if (!c.guard(() => c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking"))) return;
   if (!isSet(ct) || c.token(ct)) return;
-  if (!c.guard(() => c.fields("connectionTracking", ct, ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"], "connectionTracking")) && (typeof ct !== "object" || Array.isArray(ct))) return;
+  if (
+    !c.guard(() =>
+      c.fields(
+        "connectionTracking",
+        ct,
+        ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"],
+        "connectionTracking",
+      ),
+    ) &&
+    (typeof ct !== "object" || Array.isArray(ct))
+  )
+    return;
   c.guard(() => {
-    if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout)) c.fail("connectionTracking", ct, "at least one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout (seconds), or leave connectionTracking unset");
+    if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout))
+      c.fail(
+        "connectionTracking",
+        ct,
+        "at least one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout (seconds), or leave connectionTracking unset",
+      );
   });
   c.guard(() => c.int("connectionTracking.tcpEstablishedTimeout", ct.tcpEstablishedTimeout, 60, 432000));
   c.guard(() => c.int("connectionTracking.udpStreamTimeout", ct.udpStreamTimeout, 60, 180));

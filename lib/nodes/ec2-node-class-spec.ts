@@ -129,7 +129,13 @@ export interface BlockDeviceMapping {
 }
 
 /** A kubelet eviction signal, the only keys of `evictionHard` / `evictionSoft` / `evictionSoftGracePeriod`. */
-export type EvictionSignal = "memory.available" | "nodefs.available" | "nodefs.inodesFree" | "imagefs.available" | "imagefs.inodesFree" | "pid.available";
+export type EvictionSignal =
+  | "memory.available"
+  | "nodefs.available"
+  | "nodefs.inodesFree"
+  | "imagefs.available"
+  | "imagefs.inodesFree"
+  | "pid.available";
 
 /** A resource that `kubeReserved` / `systemReserved` can hold back. */
 export type ReservedResource = "cpu" | "memory" | "ephemeral-storage" | "pid";

@@ -20,7 +20,14 @@ import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-ru
 import { nodeContextOf } from "./node-context";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { registerSelectors } from "../cluster/discovery-selectors";
-import { agreedVersion, constructPath, nodeClassSpecObject, objectName, orderAfter, registerUniqueName } from "./manifests";
+import {
+  agreedVersion,
+  constructPath,
+  nodeClassSpecObject,
+  objectName,
+  orderAfter,
+  registerUniqueName,
+} from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { resolvedReference } from "../core/tokens";
 
@@ -172,7 +179,13 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
     // everything is checked before the construct joins the tree: nothing half-built
     const where = constructPath(scope, id);
-    if (props === null || typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "Ec2NodeClass props: an object { karpenter, … } (or nothing)");
+    if (props === null || typeof props !== "object" || Array.isArray(props))
+      throw new KarpenterValidationError(
+        where,
+        "props",
+        props,
+        "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
+      );
     const karpenter = props.karpenter;
     const version = agreedVersion(
       where,
@@ -185,8 +198,18 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     );
     // every independent check runs: all problems of the class come in one error
     const c = new Checker(where, version, { collect: true });
-    const { karpenter: _k, cluster: _c, version: _v, deleteTimeout: _t, dependsOn: _d, discoveryTagKey: _dk, kubernetesProvider: _kp, ...options } = props;
-    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
+    const {
+      karpenter: _k,
+      cluster: _c,
+      version: _v,
+      deleteTimeout: _t,
+      dependsOn: _d,
+      discoveryTagKey: _dk,
+      kubernetesProvider: _kp,
+      ...options
+    } = props;
+    if (props.kubernetesProvider)
+      checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
@@ -212,16 +235,33 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       () => {
         // first, so that these messages (not the CRD rule's) name the missing terms
         c.guard(() => {
-          if (spec.subnetSelectorTerms === undefined) c.fail("subnetSelectorTerms", undefined, "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+          if (spec.subnetSelectorTerms === undefined)
+            c.fail(
+              "subnetSelectorTerms",
+              undefined,
+              "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
+            );
         });
         c.guard(() => {
-          if (spec.securityGroupSelectorTerms === undefined) c.fail("securityGroupSelectorTerms", undefined, "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term");
+          if (spec.securityGroupSelectorTerms === undefined)
+            c.fail(
+              "securityGroupSelectorTerms",
+              undefined,
+              "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
+            );
         });
         checkEc2NodeClass(c, version, spec, name);
         c.guard(() => checkExpressionGate(c, spec, karpenter));
         c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
       },
-      (s) => checkEc2NodeClassSemantics(s, name, spec, context, options.amiSelectorTerms === undefined && options.amiFamily !== undefined),
+      (s) =>
+        checkEc2NodeClassSemantics(
+          s,
+          name,
+          spec,
+          context,
+          options.amiSelectorTerms === undefined && options.amiFamily !== undefined,
+        ),
     );
 
     super(scope, id);
@@ -235,17 +275,30 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       const warning = roleWarning(name, options.role, karpenter);
       if (warning) Annotations.of(this).addWarning(warning);
     }
-    if (karpenter && isSet(options.instanceProfile)) Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
+    if (karpenter && isSet(options.instanceProfile))
+      Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
-    if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms)) warnLatestAliasOnce(this, name, amiSelectorTerms);
-    const defaultTerms = cluster !== undefined && (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
+    if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms))
+      warnLatestAliasOnce(this, name, amiSelectorTerms);
+    const defaultTerms =
+      cluster !== undefined &&
+      (options.subnetSelectorTerms === undefined || options.securityGroupSelectorTerms === undefined);
     if (cluster && defaultTerms) warnWithoutDiscoveryTags(this, name, cluster, tagKey);
-    const selectorTerms = [spec.subnetSelectorTerms, spec.securityGroupSelectorTerms].flatMap((t): unknown[] => (Array.isArray(t) && !Token.isUnresolved(t) ? t : isSet(t) ? [t] : []));
+    const selectorTerms = [spec.subnetSelectorTerms, spec.securityGroupSelectorTerms].flatMap((t): unknown[] =>
+      Array.isArray(t) && !Token.isUnresolved(t) ? t : isSet(t) ? [t] : [],
+    );
     registerSelectors({ nodeClass: this, name, cluster, tagKey, defaultTerms, terms: selectorTerms });
     registerUniqueName(this, Ec2NodeClass.KIND, name, { karpenter, cluster: props.cluster });
-    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider, karpenter ?? props.cluster?.resource);
+    this.kubernetesProvider = chooseProvider(
+      scope,
+      this,
+      "kubernetes",
+      "kubernetesProvider",
+      props.kubernetesProvider,
+      karpenter ?? props.cluster?.resource,
+    );
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
     this.manifest = new Manifest(this, "manifest", {
       provider: this.kubernetesProvider,
@@ -265,7 +318,11 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
  * Kubelet expressions need the install's NodeClassCEL gate: without it the 1.15 controller sets
  * ValidationSucceeded=False (KubeletExpressionsDisabled) and launches nothing from the class.
  */
-function checkExpressionGate(c: Checker, spec: Ec2NodeClassOptions, karpenter: IKarpenterInstallation | undefined): void {
+function checkExpressionGate(
+  c: Checker,
+  spec: Ec2NodeClassOptions,
+  karpenter: IKarpenterInstallation | undefined,
+): void {
   if (!c.version.atLeast(KUBELET_EXPRESSIONS_SINCE) || karpenter?.nodeClassCel !== false) return;
   const found = kubeletExpressionFields(spec.kubelet);
   if (found.length === 0) return;
@@ -281,7 +338,12 @@ function checkExpressionGate(c: Checker, spec: Ec2NodeClassOptions, karpenter: I
  * What depends on something outside this construct: kubelet expressions of a class whose install's gate
  * is unknown here, and (1.15, AL2023) a field beyond the typed 12 that looks like a typo of one of them.
  */
-function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: KarpenterVersion, karpenter: IKarpenterInstallation | undefined): string[] {
+function kubeletWarnings(
+  name: string,
+  spec: Ec2NodeClassOptions,
+  version: KarpenterVersion,
+  karpenter: IKarpenterInstallation | undefined,
+): string[] {
   const out: string[] = [];
   if (version.atLeast(KUBELET_EXPRESSIONS_SINCE) && karpenter?.nodeClassCel === undefined) {
     const fields = kubeletExpressionFields(spec.kubelet).map((f) => f.field);
@@ -292,18 +354,34 @@ function kubeletWarnings(name: string, spec: Ec2NodeClassOptions, version: Karpe
     }
   }
   const k = spec.kubelet;
-  if (version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) && k !== null && typeof k === "object" && !Token.isUnresolved(k)) {
+  if (
+    version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) &&
+    k !== null &&
+    typeof k === "object" &&
+    !Token.isUnresolved(k)
+  ) {
     for (const f of Object.keys(k)) {
       if ((KUBELET_PROPS as readonly string[]).includes(f) || k[f] === undefined) continue;
       const near = nearestKey(f, KUBELET_PROPS);
-      if (near) out.push(`EC2NodeClass ${name}: kubelet.${f} is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter ${version.full} takes any KubeletConfiguration field on AL2023). Did you mean kubelet.${near}?`);
+      if (near)
+        out.push(
+          `EC2NodeClass ${name}: kubelet.${f} is not one of the typed kubelet fields; it is passed to the kubelet as written (Karpenter ${version.full} takes any KubeletConfiguration field on AL2023). Did you mean kubelet.${near}?`,
+        );
     }
   }
   return out;
 }
 
 /** The props of {@link Ec2NodeClassProps} beyond the spec (known fields a misspelt prop may be meant as). */
-const CONSTRUCT_PROPS = ["karpenter", "cluster", "version", "discoveryTagKey", "deleteTimeout", "kubernetesProvider", "dependsOn"];
+const CONSTRUCT_PROPS = [
+  "karpenter",
+  "cluster",
+  "version",
+  "discoveryTagKey",
+  "deleteTimeout",
+  "kubernetesProvider",
+  "dependsOn",
+];
 
 /** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
 const SPEC_PROPS = [
@@ -338,8 +416,18 @@ const SPEC_PROPS = [
  */
 function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelectorTerm[] | undefined {
   if (amiFamily === undefined) return [{ alias: DEFAULT_AMI_ALIAS }];
-  if (!c.known(amiFamily)) return c.fail("amiSelectorTerms", undefined, "AMI selector terms: the default alias cannot be derived from an amiFamily token");
-  if (amiFamily === "Custom") return c.fail("amiSelectorTerms", undefined, "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to");
+  if (!c.known(amiFamily))
+    return c.fail(
+      "amiSelectorTerms",
+      undefined,
+      "AMI selector terms: the default alias cannot be derived from an amiFamily token",
+    );
+  if (amiFamily === "Custom")
+    return c.fail(
+      "amiSelectorTerms",
+      undefined,
+      "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to",
+    );
   const family = aliasFamilyOf(amiFamily);
   return family === undefined ? undefined : [{ alias: `${family}@latest` }];
 }
@@ -359,7 +447,10 @@ function warnLatestAliasOnce(nodeClass: Ec2NodeClass, name: string, terms: reado
   register(nodeClass, LATEST_ALIAS_CLASSES, { nodeClass, name, alias });
   let warned = false;
   addSynthCheck(nodeClass, () => {
-    const all = registered<{ nodeClass: Ec2NodeClass; name: string; alias: string }>(nodeClass, LATEST_ALIAS_CLASSES).filter((x) => attached(x.nodeClass));
+    const all = registered<{ nodeClass: Ec2NodeClass; name: string; alias: string }>(
+      nodeClass,
+      LATEST_ALIAS_CLASSES,
+    ).filter((x) => attached(x.nodeClass));
     if (warned || all[0]?.nodeClass !== nodeClass) return [];
     warned = true;
     const classes = all.map((x) => `${x.name} (${x.alias})`).join(", ");
@@ -380,7 +471,10 @@ function roleWarning(name: string, role: string, karpenter: IKarpenterInstallati
   if (Token.isUnresolved(role)) return undefined;
   const installRole = literalRoleName(karpenter);
   if (installRole === role) return undefined;
-  const theirs = installRole !== undefined ? `"${installRole}"` : "(its name is known only at apply; if it is the same role, ignore this)";
+  const theirs =
+    installRole !== undefined
+      ? `"${installRole}"`
+      : "(its name is known only at apply; if it is the same role, ignore this)";
   return (
     `EC2NodeClass ${name}: role "${role}" is not the Karpenter node role of ${karpenter.node.path} ${theirs}. ` +
     "The installation lets the controller pass only its node role to EC2 (iam:PassRole in the controller policy) and gives only that role an EKS access entry: nodes with another role fail to launch or never join the cluster. " +
@@ -416,14 +510,21 @@ function literalRoleName(karpenter: IKarpenterInstallation): string | undefined 
   const stack = TerraformStack.of(karpenter);
   const resolve = (x: unknown): unknown => resolvedReference(stack, x);
   const ref = resolve(name);
-  const role = karpenter.node.findAll().find((x): x is IamRole => x instanceof IamRole && TerraformStack.of(x) === stack && resolve(x.name) === ref);
+  const role = karpenter.node
+    .findAll()
+    .find((x): x is IamRole => x instanceof IamRole && TerraformStack.of(x) === stack && resolve(x.name) === ref);
   const given = role?.nameInput;
   if (given === undefined) return undefined;
   let text = resolve(given);
   const cluster = karpenter.cluster;
-  if (typeof text === "string" && cluster.clusterNameLiteral !== undefined && TerraformStack.of(cluster.resource) === stack) {
+  if (
+    typeof text === "string" &&
+    cluster.clusterNameLiteral !== undefined &&
+    TerraformStack.of(cluster.resource) === stack
+  ) {
     const clusterRef = resolve(cluster.clusterName);
-    if (typeof clusterRef === "string" && clusterRef !== "") text = text.split(clusterRef).join(cluster.clusterNameLiteral);
+    if (typeof clusterRef === "string" && clusterRef !== "")
+      text = text.split(clusterRef).join(cluster.clusterNameLiteral);
   }
   return typeof text === "string" && !text.includes("${") ? text : undefined;
 }

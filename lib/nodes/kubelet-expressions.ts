@@ -11,12 +11,20 @@
  */
 
 /** The variables a kubelet expression may read. */
-export const KUBELET_EXPRESSION_VARIABLES = ["instance_type", "vcpus", "memory_mib", "default_enis", "ips_per_eni", "max_pods"] as const;
+export const KUBELET_EXPRESSION_VARIABLES = [
+  "instance_type",
+  "vcpus",
+  "memory_mib",
+  "default_enis",
+  "ips_per_eni",
+  "max_pods",
+] as const;
 /** The functions a kubelet expression may call (max and min take exactly two arguments). */
 export const KUBELET_EXPRESSION_FUNCTIONS = ["max", "min", "int", "double"] as const;
 
 const TWO_ARGUMENTS = ["max", "min"];
-const TOKEN = /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(&&|\|\||==|!=|<=|>=|[-+*/%<>!?:(),]))/y;
+const TOKEN =
+  /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(&&|\|\||==|!=|<=|>=|[-+*/%<>!?:(),]))/y;
 
 /**
  * What is wrong with `text` as a kubelet expression, or undefined when it may compile.
@@ -31,7 +39,8 @@ export function kubeletExpressionProblem(text: string): string | undefined {
     if (/^\s*$/.test(text.slice(at))) break;
     TOKEN.lastIndex = at;
     const m = TOKEN.exec(text);
-    if (!m) return `${JSON.stringify(text.slice(at).trim()[0])} at position ${at + 1} is not part of a CEL expression here`;
+    if (!m)
+      return `${JSON.stringify(text.slice(at).trim()[0])} at position ${at + 1} is not part of a CEL expression here`;
     tokens.push({ kind: m[1] ? "number" : m[2] ? "name" : m[3] ? "string" : "op", text: m[1] ?? m[2] ?? m[3] ?? m[4] });
     at = TOKEN.lastIndex;
   }
@@ -41,8 +50,14 @@ export function kubeletExpressionProblem(text: string): string | undefined {
     const t = tokens[i];
     if (t.kind === "name") {
       const call = tokens[i + 1]?.text === "(";
-      if (call && !(KUBELET_EXPRESSION_FUNCTIONS as readonly string[]).includes(t.text)) return `${t.text}() is not one of the functions ${KUBELET_EXPRESSION_FUNCTIONS.map((f) => `${f}()`).join(", ")}`;
-      if (!call && !(KUBELET_EXPRESSION_VARIABLES as readonly string[]).includes(t.text) && t.text !== "true" && t.text !== "false") {
+      if (call && !(KUBELET_EXPRESSION_FUNCTIONS as readonly string[]).includes(t.text))
+        return `${t.text}() is not one of the functions ${KUBELET_EXPRESSION_FUNCTIONS.map((f) => `${f}()`).join(", ")}`;
+      if (
+        !call &&
+        !(KUBELET_EXPRESSION_VARIABLES as readonly string[]).includes(t.text) &&
+        t.text !== "true" &&
+        t.text !== "false"
+      ) {
         return `${t.text} is not one of the variables ${KUBELET_EXPRESSION_VARIABLES.join(", ")}`;
       }
       if (calls.length) calls[calls.length - 1].empty = false;
@@ -59,8 +74,10 @@ export function kubeletExpressionProblem(text: string): string | undefined {
       const call = calls.pop();
       if (!call) return "a ) without its (";
       const args = call.empty ? 0 : call.args + 1;
-      if (call.name && TWO_ARGUMENTS.includes(call.name) && args !== 2) return `${call.name}() takes exactly two arguments, got ${args}`;
-      if (call.name && !TWO_ARGUMENTS.includes(call.name) && args !== 1) return `${call.name}() takes one argument, got ${args}`;
+      if (call.name && TWO_ARGUMENTS.includes(call.name) && args !== 2)
+        return `${call.name}() takes exactly two arguments, got ${args}`;
+      if (call.name && !TWO_ARGUMENTS.includes(call.name) && args !== 1)
+        return `${call.name}() takes one argument, got ${args}`;
     } else if (t.text === ",") {
       if (!calls.length || !calls[calls.length - 1].name) return "a , outside a function call";
       calls[calls.length - 1].args++;

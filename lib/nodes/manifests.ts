@@ -37,7 +37,12 @@ export function objectName(where: IConstruct | string, id: string, given: string
   if (isSet(given)) return given;
   const name = nameFromId(id);
   if (name === "") {
-    throw new KarpenterValidationError(where, "name", name, `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``);
+    throw new KarpenterValidationError(
+      where,
+      "name",
+      name,
+      `a non-empty DNS-1123 subdomain; a name derived from a construct id keeps only its letters, digits, '-' and '.', and the construct id here is "${id}": give \`name\``,
+    );
   }
   return name;
 }
@@ -53,12 +58,25 @@ export function objectName(where: IConstruct | string, id: string, given: string
  * @throws KarpenterValidationError on a candidate that is not a supported release (including a
  * non-string from a JavaScript caller), or on the first candidate when another differs from it
  */
-export function agreedVersion(where: IConstruct | string, candidates: readonly (readonly [string, string | undefined])[], why: string, app?: IConstruct): KarpenterVersion {
-  const given = candidates.filter(([, v]) => isSet(v)).map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field, app) }));
+export function agreedVersion(
+  where: IConstruct | string,
+  candidates: readonly (readonly [string, string | undefined])[],
+  why: string,
+  app?: IConstruct,
+): KarpenterVersion {
+  const given = candidates
+    .filter(([, v]) => isSet(v))
+    .map(([field, v]) => ({ field, text: v, version: resolveKarpenterVersion(where, v, field, app) }));
   if (given.length === 0) return resolveKarpenterVersion(where, DEFAULT_KARPENTER_VERSION);
   const [first, ...others] = given;
   const other = others.find((o) => o.version.full !== first.version.full);
-  if (other) throw new KarpenterValidationError(where, first.field, first.text, `the same Karpenter version as ${other.field} (${other.text}): ${why}`);
+  if (other)
+    throw new KarpenterValidationError(
+      where,
+      first.field,
+      first.text,
+      `the same Karpenter version as ${other.field} (${other.text}): ${why}`,
+    );
   return first.version;
 }
 
@@ -93,9 +111,18 @@ export function specObject<T extends object>(spec: T): { [key: string]: unknown 
  */
 export function nodeClassSpecObject(spec: Ec2NodeClassOptions): { [key: string]: unknown } {
   const k = spec.kubelet;
-  if (k === null || typeof k !== "object" || Object.getPrototypeOf(k) !== Object.prototype || !isSet(k.maxPodsExpression)) return specObject(spec);
+  if (
+    k === null ||
+    typeof k !== "object" ||
+    Object.getPrototypeOf(k) !== Object.prototype ||
+    !isSet(k.maxPodsExpression)
+  )
+    return specObject(spec);
   const { maxPodsExpression, ...kubelet } = k;
-  return specObject({ ...spec, kubelet: { ...kubelet, maxPods: isSet(kubelet.maxPods) ? kubelet.maxPods : maxPodsExpression } });
+  return specObject({
+    ...spec,
+    kubelet: { ...kubelet, maxPods: isSet(kubelet.maxPods) ? kubelet.maxPods : maxPodsExpression },
+  });
 }
 
 function clean(value: unknown): unknown {
@@ -143,20 +170,20 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
   // loaded on use: this module is also read where cdktf is not installed (see k8s-rules)
   const { addSynthCheck } = require("../core/synth-checks") as typeof SynthChecks;
   addSynthCheck(construct, () => {
-      if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
-      const group = byKindAndName(all).get(`${kind}\u0000${name}`) ?? [];
-      const earlier = group.slice(0, group.indexOf(self));
-      const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
-      if (!clash) return [];
-      const [other, why] = clash;
-      return [
-        new KarpenterValidationError(
-          construct,
-          "name",
-          name,
-          `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
-        ),
-      ];
+    if (typeof name !== "string" || (require("cdktf") as typeof import("cdktf")).Token.isUnresolved(name)) return [];
+    const group = byKindAndName(all).get(`${kind}\u0000${name}`) ?? [];
+    const earlier = group.slice(0, group.indexOf(self));
+    const clash = earlier.map((o) => [o, sameCluster(self, o)] as const).find(([, why]) => why !== undefined);
+    if (!clash) return [];
+    const [other, why] = clash;
+    return [
+      new KarpenterValidationError(
+        construct,
+        "name",
+        name,
+        `a name no other ${kind} on the same cluster has: ${other.construct.node.path} is ${kind} "${name}" too (${why}); Kubernetes keeps one ${kind} per name, so the two manifests would overwrite each other at apply. Give one of them another \`name\``,
+      ),
+    ];
   });
 }
 
@@ -182,7 +209,8 @@ export function registeredNodeObjects(scope: IConstruct): readonly Construct[] {
 
 /** Why two objects land on the same cluster, or undefined when they (probably) do not. */
 function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
-  if (a.karpenter && a.karpenter === b.karpenter) return `both belong to the Karpenter installation ${a.karpenter.node.path}`;
+  if (a.karpenter && a.karpenter === b.karpenter)
+    return `both belong to the Karpenter installation ${a.karpenter.node.path}`;
   // the Kubernetes provider says where a manifest goes: one provider is one cluster, two of one stack are two
   const [pa, pb] = [providerOf(a.construct), providerOf(b.construct)];
   if (pa && pa === pb) return `both use the Kubernetes provider ${pa.node.path}`;
@@ -193,9 +221,12 @@ function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
     if (ca === cb || ca.resource === cb.resource) return "both are for the same cluster";
     // two installations with equal literal names may well be two regions or accounts
     const literal = ca.clusterNameLiteral;
-    if (!(a.karpenter && b.karpenter) && literal !== undefined && literal === cb.clusterNameLiteral) return `both are for a cluster named "${literal}"`;
+    if (!(a.karpenter && b.karpenter) && literal !== undefined && literal === cb.clusterNameLiteral)
+      return `both are for a cluster named "${literal}"`;
     return undefined;
   }
   // an object that names no cluster goes wherever its stack's Kubernetes provider points
-  return stackOf(a.construct) === stackOf(b.construct) ? "same stack, and at least one of them names no cluster or installation" : undefined;
+  return stackOf(a.construct) === stackOf(b.construct)
+    ? "same stack, and at least one of them names no cluster or installation"
+    : undefined;
 }

@@ -1,7 +1,35 @@
-import { Budget, Disruption, NodeClassReference, NodePoolOptions, NodeSelectorRequirement, Taint } from "./node-pool-spec";
+import {
+  Budget,
+  Disruption,
+  NodeClassReference,
+  NodePoolOptions,
+  NodeSelectorRequirement,
+  Taint,
+} from "./node-pool-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
-import { Checker, cronProblem, entry, isSet, labelDomain, parseQuantity, qualifiedNameProblem, suggestion, BUDGET_DURATION, DURATION, DURATION_OR_NEVER, DURATION_TEXT, INT64_MAX } from "../kubernetes/value-rules";
-import { AWS_LABEL_KEYS_SINCE, CAPACITY_TYPES_SINCE, ENUM_VALUES_SINCE, K8S_DOMAIN_ALLOWED_KEYS, K8S_DOMAIN_RESTRICTED_UNTIL, NODEPOOL_FIELDS_SINCE } from "./crd-history";
+import {
+  Checker,
+  cronProblem,
+  entry,
+  isSet,
+  labelDomain,
+  parseQuantity,
+  qualifiedNameProblem,
+  suggestion,
+  BUDGET_DURATION,
+  DURATION,
+  DURATION_OR_NEVER,
+  DURATION_TEXT,
+  INT64_MAX,
+} from "../kubernetes/value-rules";
+import {
+  AWS_LABEL_KEYS_SINCE,
+  CAPACITY_TYPES_SINCE,
+  ENUM_VALUES_SINCE,
+  K8S_DOMAIN_ALLOWED_KEYS,
+  K8S_DOMAIN_RESTRICTED_UNTIL,
+  NODEPOOL_FIELDS_SINCE,
+} from "./crd-history";
 
 /*
  * Every rule of the karpenter.sh/v1 NodePool CRD (v1.0 … v1.14) that needs no cluster state:
@@ -20,7 +48,8 @@ const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
 const POLICIES = ["WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"] as const;
 const REASONS = ["Underutilized", "Empty", "Drifted", "Unhealthy"] as const;
 /** The taint key / value pattern of the CRD (a qualified name). */
-const TAINT_PART = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const TAINT_PART =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 /** RFC 3339 date-time (OpenAPI `format: date-time`). */
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const BUDGET_NODES = /^((100|[0-9]{1,2})%|[0-9]+)$/;
@@ -33,20 +62,29 @@ const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  */
 function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
   const domain = labelDomain(key);
-  if (key === "karpenter.sh/nodepool") return 'label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods';
+  if (key === "karpenter.sh/nodepool")
+    return "label \"karpenter.sh/nodepool\" is restricted: Karpenter sets it on every node to the NodePool's name (NodePool CRD). To select this pool's nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods";
   if (key === "kubernetes.io/hostname") {
     return 'label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod';
   }
-  if (domain.endsWith("karpenter.sh") && key !== CAPACITY_TYPE) return `label domain "karpenter.sh" is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
+  if (domain.endsWith("karpenter.sh") && key !== CAPACITY_TYPE)
+    return `label domain "karpenter.sh" is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
   if (domain.endsWith("karpenter.k8s.aws")) {
     const since = AWS_LABEL_KEYS_SINCE[key];
-    if (since === undefined) return `label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)`;
-    if (!v.atLeast(since)) return `label "${key}" is restricted before Karpenter ${since} (this object targets ${v.full})`;
+    if (since === undefined)
+      return `label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)`;
+    if (!v.atLeast(since))
+      return `label "${key}" is restricted before Karpenter ${since} (this object targets ${v.full})`;
   }
   if (!v.atLeast(K8S_DOMAIN_RESTRICTED_UNTIL)) {
-    const k8sOpen = K8S_DOMAIN_ALLOWED_KEYS.includes(key) || domain.endsWith("node.kubernetes.io") || domain.endsWith("node-restriction.kubernetes.io");
-    if (domain.endsWith("kubernetes.io") && !k8sOpen) return `label domain "kubernetes.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (allowed: ${K8S_DOMAIN_ALLOWED_KEYS.join(", ")}, *.node.kubernetes.io, *.node-restriction.kubernetes.io; this object targets ${v.full})`;
-    if (domain.endsWith("k8s.io") && !domain.endsWith("kops.k8s.io")) return `label domain "k8s.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (except kops.k8s.io; this object targets ${v.full})`;
+    const k8sOpen =
+      K8S_DOMAIN_ALLOWED_KEYS.includes(key) ||
+      domain.endsWith("node.kubernetes.io") ||
+      domain.endsWith("node-restriction.kubernetes.io");
+    if (domain.endsWith("kubernetes.io") && !k8sOpen)
+      return `label domain "kubernetes.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (allowed: ${K8S_DOMAIN_ALLOWED_KEYS.join(", ")}, *.node.kubernetes.io, *.node-restriction.kubernetes.io; this object targets ${v.full})`;
+    if (domain.endsWith("k8s.io") && !domain.endsWith("kops.k8s.io"))
+      return `label domain "k8s.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (except kops.k8s.io; this object targets ${v.full})`;
   }
   return undefined;
 }
@@ -64,7 +102,9 @@ const ONLY_EC2_NODE_CLASS = `Karpenter on AWS provides one node class, ${NODE_CL
 
 /** `; group and kind are case-sensitive` when `value` is `wanted` in another case. */
 function caseHint(value: unknown, wanted: string): string {
-  return typeof value === "string" && value !== wanted && value.toLowerCase() === wanted.toLowerCase() ? ` (group and kind are case-sensitive: write "${wanted}")` : "";
+  return typeof value === "string" && value !== wanted && value.toLowerCase() === wanted.toLowerCase()
+    ? ` (group and kind are case-sensitive: write "${wanted}")`
+    : "";
 }
 
 /** The nodeClassRef the NodePool emits (group and kind filled in). */
@@ -76,7 +116,14 @@ export type NodeClassRefValue = Required<NodeClassReference>;
  * records one problem per independent field, list item and map entry.
  * @param nodeClassField the prop path of the node class (for errors)
  */
-export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOptions, name: string, ref: NodeClassRefValue, nodeClassField = "nodeClass"): void {
+export function checkNodePool(
+  c: Checker,
+  v: KarpenterVersion,
+  p: NodePoolOptions,
+  name: string,
+  ref: NodeClassRefValue,
+  nodeClassField = "nodeClass",
+): void {
   c.guard(() => c.dnsName("name", name));
   c.guard(() => {
     if (!isSet(ref.name)) c.fail(`${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
@@ -86,11 +133,21 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
   c.guard(() => {
     c.str(`${nodeClassField}.group`, ref.group, { nonEmpty: true });
     c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
-    if (c.known(ref.group) && ref.group !== NODE_CLASS_GROUP) c.fail(`${nodeClassField}.group`, ref.group, `"${NODE_CLASS_GROUP}" (or unset)${caseHint(ref.group, NODE_CLASS_GROUP)}: ${ONLY_EC2_NODE_CLASS}`);
+    if (c.known(ref.group) && ref.group !== NODE_CLASS_GROUP)
+      c.fail(
+        `${nodeClassField}.group`,
+        ref.group,
+        `"${NODE_CLASS_GROUP}" (or unset)${caseHint(ref.group, NODE_CLASS_GROUP)}: ${ONLY_EC2_NODE_CLASS}`,
+      );
   });
   c.guard(() => {
     c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
-    if (c.known(ref.kind) && ref.kind !== NODE_CLASS_KIND) c.fail(`${nodeClassField}.kind`, ref.kind, `"${NODE_CLASS_KIND}" (or unset)${caseHint(ref.kind, NODE_CLASS_KIND)}: ${ONLY_EC2_NODE_CLASS}`);
+    if (c.known(ref.kind) && ref.kind !== NODE_CLASS_KIND)
+      c.fail(
+        `${nodeClassField}.kind`,
+        ref.kind,
+        `"${NODE_CLASS_KIND}" (or unset)${caseHint(ref.kind, NODE_CLASS_KIND)}: ${ONLY_EC2_NODE_CLASS}`,
+      );
   });
 
   checkRequirements(c, v, p.requirements);
@@ -98,7 +155,14 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
   checkAnnotations(c, p.annotations);
   checkTaints(c, p.taints, p.startupTaints);
   c.guard(() => c.duration("expireAfter", p.expireAfter, DURATION_OR_NEVER, DURATION_TEXT));
-  c.guard(() => c.duration("terminationGracePeriod", p.terminationGracePeriod, DURATION, 'a duration of hours, minutes and seconds such as "30s", "48h" or "1h30m" ("Never" is not allowed: leave it unset to wait indefinitely)'));
+  c.guard(() =>
+    c.duration(
+      "terminationGracePeriod",
+      p.terminationGracePeriod,
+      DURATION,
+      'a duration of hours, minutes and seconds such as "30s", "48h" or "1h30m" ("Never" is not allowed: leave it unset to wait indefinitely)',
+    ),
+  );
   checkLimits(c, p.limits);
   checkDisruption(c, p.disruption);
   c.guard(() => c.int("weight", p.weight, 1, 100));
@@ -109,12 +173,22 @@ export function checkNodePool(c: Checker, v: KarpenterVersion, p: NodePoolOption
   });
   if (!replicasValid || !isSet(p.replicas)) return;
   c.guard(() => {
-    if (isSet(p.weight)) c.fail("weight", p.weight, `unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: "'weight' is not supported on static NodePools")`);
+    if (isSet(p.weight))
+      c.fail(
+        "weight",
+        p.weight,
+        `unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: "'weight' is not supported on static NodePools")`,
+      );
   });
   c.guard(() => {
     const keys = p.limits && !c.token(p.limits) && typeof p.limits === "object" ? Object.keys(p.limits) : [];
     const other = keys.find((k) => c.known(k) && k !== "nodes");
-    if (other !== undefined) c.fail(entry("limits", other), p.limits![other], `unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only 'limits.nodes' is supported on static NodePools")`);
+    if (other !== undefined)
+      c.fail(
+        entry("limits", other),
+        p.limits![other],
+        `unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only 'limits.nodes' is supported on static NodePools")`,
+      );
   });
 }
 
@@ -132,7 +206,11 @@ const OPERATORS_NEEDING_VALUES = ["In", ...NUMERIC_OPERATORS];
 /** One requirement: its key, operator, minValues and values are checked apart; value rules that read the operator run once it is valid. */
 function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSelectorRequirement): void {
   if (c.token(r)) return;
-  if (!c.guard(() => c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement")) && (typeof r !== "object" || Array.isArray(r))) return;
+  if (
+    !c.guard(() => c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement")) &&
+    (typeof r !== "object" || Array.isArray(r))
+  )
+    return;
   c.guard(() => {
     if (!isSet(r.key)) c.fail(`${at}.key`, r.key, "a label key (required)");
     c.str(`${at}.key`, r.key, { maxLength: 316 });
@@ -161,23 +239,47 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   if (!op) return;
   c.guard(() => {
     if (OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {
-      const need = op === "In" ? "at least one value" : 'exactly one value, a non-negative integer as a string (e.g. ["5"])';
-      c.fail(`${at}.values`, r.values, `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`);
+      const need =
+        op === "In" ? "at least one value" : 'exactly one value, a non-negative integer as a string (e.g. ["5"])';
+      c.fail(
+        `${at}.values`,
+        r.values,
+        `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`,
+      );
     }
     if (!values) return;
     if (NUMERIC_OPERATORS.includes(op)) {
       const rule = `exactly one value, a non-negative integer, for operator '${op}' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value")`;
       if (values.length !== 1) c.fail(`${at}.values`, values, `${rule}; ${values.length} given`);
-      if (c.known(values[0]) && !isInt64(values[0])) c.fail(`${at}.values[0]`, values[0], `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`);
+      if (c.known(values[0]) && !isInt64(values[0]))
+        c.fail(
+          `${at}.values[0]`,
+          values[0],
+          `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`,
+        );
     }
-    if (op === "In" && values.length === 0) c.fail(`${at}.values`, values, `at least one value: operator 'In' with no values matches nothing (NodePool CRD: "requirements with operator 'In' must have a value defined")`);
-    if ((op === "Exists" || op === "DoesNotExist") && values.length > 0) c.fail(`${at}.values`, values, `no values: operator '${op}' takes none (NodePool CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`);
+    if (op === "In" && values.length === 0)
+      c.fail(
+        `${at}.values`,
+        values,
+        `at least one value: operator 'In' with no values matches nothing (NodePool CRD: "requirements with operator 'In' must have a value defined")`,
+      );
+    if ((op === "Exists" || op === "DoesNotExist") && values.length > 0)
+      c.fail(
+        `${at}.values`,
+        values,
+        `no values: operator '${op}' takes none (NodePool CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`,
+      );
   });
   const list = values;
   if (!list) return;
   c.guard(() => {
     if (minValuesValid && op === "In" && c.known(r.minValues) && list.length < r.minValues) {
-      c.fail(`${at}.minValues`, r.minValues, `at most the number of values (${list.length} given): minValues ${r.minValues} asks for more distinct values than the requirement lists (NodePool CRD: "requirements with 'minValues' must have at least that many values specified in the 'values' field")`);
+      c.fail(
+        `${at}.minValues`,
+        r.minValues,
+        `at most the number of values (${list.length} given): minValues ${r.minValues} asks for more distinct values than the requirement lists (NodePool CRD: "requirements with 'minValues' must have at least that many values specified in the 'values' field")`,
+      );
     }
   });
   if (r.key === CAPACITY_TYPE && (op === "In" || op === "NotIn")) {
@@ -185,8 +287,21 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
       c.guard(() => {
         if (!c.known(x)) return;
         const since = CAPACITY_TYPES_SINCE[x];
-        if (since === undefined) c.fail(`${at}.values[${j}]`, x, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).map((t) => JSON.stringify(t)).join(", ")} (any other value matches no capacity)`);
-        c.since(`${at}.values[${j}]`, x, since, `capacity type "${x}"`, `first in Karpenter ${since}.0, which added capacity reservations`);
+        if (since === undefined)
+          c.fail(
+            `${at}.values[${j}]`,
+            x,
+            `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE)
+              .map((t) => JSON.stringify(t))
+              .join(", ")} (any other value matches no capacity)`,
+          );
+        c.since(
+          `${at}.values[${j}]`,
+          x,
+          since,
+          `capacity type "${x}"`,
+          `first in Karpenter ${since}.0, which added capacity reservations`,
+        );
       }),
     );
   }
@@ -207,11 +322,13 @@ function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: str
     // a key that is wrong is the entry's problem; its value is judged once the key is good
     c.guard(() => {
       const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
-      if (malformed) c.failKey("labels", k, val, `is not a Kubernetes qualified label key "[prefix/]name": ${malformed}`);
+      if (malformed)
+        c.failKey("labels", k, val, `is not a Kubernetes qualified label key "[prefix/]name": ${malformed}`);
       const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
       if (problem) c.failKey("labels", k, val, `may not be used in NodePool labels: ${problem}`);
       c.labelValue(field, val);
-      if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined) c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
+      if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined)
+        c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
     });
   }
 }
@@ -225,19 +342,28 @@ function checkAnnotations(c: Checker, annotations: { [k: string]: string } | und
   for (const [k, val] of entries) {
     c.guard(() => {
       const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
-      if (malformed) c.failKey("annotations", k, val, `is not a Kubernetes qualified annotation key "[prefix/]name": ${malformed}`);
+      if (malformed)
+        c.failKey("annotations", k, val, `is not a Kubernetes qualified annotation key "[prefix/]name": ${malformed}`);
     });
     bytes += Buffer.byteLength(k) + (typeof val === "string" ? Buffer.byteLength(val) : 0);
   }
   c.guard(() => {
-    if (bytes > ANNOTATIONS_MAX_BYTES) c.fail("annotations", `${bytes} bytes`, `at most ${ANNOTATIONS_MAX_BYTES} bytes of keys and values in total (Kubernetes object metadata limit)`);
+    if (bytes > ANNOTATIONS_MAX_BYTES)
+      c.fail(
+        "annotations",
+        `${bytes} bytes`,
+        `at most ${ANNOTATIONS_MAX_BYTES} bytes of keys and values in total (Kubernetes object metadata limit)`,
+      );
   });
 }
 
 /** `taints` and `startupTaints`; a key/effect pair may appear once across both (Karpenter's NodePool runtime validation). */
 function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Taint[] | undefined): void {
   const seen = new Map<string, string>();
-  for (const [field, value] of [["taints", taints], ["startupTaints", startupTaints]] as const) {
+  for (const [field, value] of [
+    ["taints", taints],
+    ["startupTaints", startupTaints],
+  ] as const) {
     let list: Taint[] | undefined;
     c.guard(() => {
       list = c.list(field, value, 0, Infinity);
@@ -249,24 +375,47 @@ function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Tai
 /** One taint: key, value, effect and timeAdded apart; the duplicate check once key and effect are valid. */
 function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>): void {
   if (c.token(t)) return;
-  if (!c.guard(() => c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint")) && (typeof t !== "object" || Array.isArray(t))) return;
+  if (
+    !c.guard(() => c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint")) &&
+    (typeof t !== "object" || Array.isArray(t))
+  )
+    return;
   const keyValid = c.guard(() => {
     if (!isSet(t.key)) c.fail(`${at}.key`, t.key, "a taint key (required)");
     c.str(`${at}.key`, t.key, { nonEmpty: true });
-    c.pattern(`${at}.key`, t.key, TAINT_PART, "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit");
+    c.pattern(
+      `${at}.key`,
+      t.key,
+      TAINT_PART,
+      "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit",
+    );
     c.qualifiedName(`${at}.key`, t.key, "taint key");
   });
-  c.guard(() => c.pattern(`${at}.value`, t.value, TAINT_PART, "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)"));
+  c.guard(() =>
+    c.pattern(
+      `${at}.value`,
+      t.value,
+      TAINT_PART,
+      "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)",
+    ),
+  );
   const effectValid = c.guard(() => {
     if (!isSet(t.effect)) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
     c.oneOf(`${at}.effect`, t.effect, EFFECTS);
   });
-  c.guard(() => c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z"));
+  c.guard(() =>
+    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z"),
+  );
   if (!keyValid || !effectValid || !c.known(t.key) || !c.known(t.effect)) return;
   c.guard(() => {
     const pair = `${t.key}:${t.effect}`;
     const first = seen.get(pair);
-    if (first !== undefined) c.fail(at, t, `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`);
+    if (first !== undefined)
+      c.fail(
+        at,
+        t,
+        `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`,
+      );
     seen.set(pair, at);
   });
 }
@@ -279,7 +428,13 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
 function checkLimits(c: Checker, limits: { [resource: string]: string } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
   if (typeof limits !== "object" || Array.isArray(limits)) {
-    c.guard(() => c.fail("limits", limits, 'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }'));
+    c.guard(() =>
+      c.fail(
+        "limits",
+        limits,
+        'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }',
+      ),
+    );
     return;
   }
   for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
@@ -289,8 +444,13 @@ function checkLimits(c: Checker, limits: { [resource: string]: string } | undefi
       const value: unknown = q;
       if (typeof value === "number" && c.known(value)) {
         const shapes = 'limits values are strings such as "100", "1000Gi", "500m"';
-        if (!Number.isFinite(value) || value < 0) c.fail(at, value, `a non-negative Kubernetes quantity as a string, got the number ${value} (${shapes})`);
-        c.fail(at, value, `a Kubernetes quantity as a string, got a number: write ${JSON.stringify(String(value))}, not ${value} (${shapes})`);
+        if (!Number.isFinite(value) || value < 0)
+          c.fail(at, value, `a non-negative Kubernetes quantity as a string, got the number ${value} (${shapes})`);
+        c.fail(
+          at,
+          value,
+          `a Kubernetes quantity as a string, got a number: write ${JSON.stringify(String(value))}, not ${value} (${shapes})`,
+        );
       }
       c.quantity(at, q);
     });
@@ -310,10 +470,22 @@ const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
  * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
  * A warning, not an error: the CRD accepts any key. With a "did you mean" when one is close.
  */
-export function limitsWarnings(c: Checker, name: string, limits: { readonly [resource: string]: string } | undefined): string[] {
+export function limitsWarnings(
+  c: Checker,
+  name: string,
+  limits: { readonly [resource: string]: string } | undefined,
+): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
   const unknownResources = Object.keys(limits)
-    .filter((k) => k !== "" && isSet(limits[k]) && c.known(k) && !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
+    .filter(
+      (k) =>
+        k !== "" &&
+        isSet(limits[k]) &&
+        c.known(k) &&
+        !LIMIT_RESOURCES.includes(k) &&
+        !k.includes("/") &&
+        !k.startsWith("hugepages-"),
+    )
     .map((k) => {
       const s = suggestion(k, LIMIT_RESOURCES);
       return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
@@ -339,8 +511,12 @@ function belowOneInstance(c: Checker, name: string, limits: { readonly [resource
     if (!isSet(q) || !c.known(q)) return [];
     const n = typeof q === "string" ? parseQuantity(q) : undefined;
     if (n === undefined || !(n > 0) || n >= smallest.value) return [];
-    const meant = resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
-    const reading = resource === "memory" ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}` : `${n} of a CPU${/m$/.test(String(q)) ? ' ("m" means thousandths)' : ""}`;
+    const meant =
+      resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
+    const reading =
+      resource === "memory"
+        ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}`
+        : `${n} of a CPU${/m$/.test(String(q)) ? ' ("m" means thousandths)' : ""}`;
     return [
       `NodePool ${name}: ${entry("limits", resource)} = ${JSON.stringify(q)} is ${reading}, less than any instance type has (the smallest have ${smallest.shown}): Karpenter launches only instance types that keep the pool within its limits, so this pool launches no node. Did you mean ${meant}? A limit of 0 stops a pool on purpose (Karpenter docs, NodePools "spec.limits").`,
     ];
@@ -355,7 +531,13 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
     c.oneOf("disruption.consolidationPolicy", d.consolidationPolicy, POLICIES);
     if (c.known(d.consolidationPolicy)) {
       const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${d.consolidationPolicy}`];
-      if (since) c.since("disruption.consolidationPolicy", d.consolidationPolicy, since, `consolidationPolicy ${d.consolidationPolicy}`);
+      if (since)
+        c.since(
+          "disruption.consolidationPolicy",
+          d.consolidationPolicy,
+          since,
+          `consolidationPolicy ${d.consolidationPolicy}`,
+        );
     }
   });
   c.guard(() => c.duration("disruption.consolidateAfter", d.consolidateAfter, DURATION_OR_NEVER, DURATION_TEXT));
@@ -366,7 +548,11 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
     // list is kept, and Karpenter takes the least of no budgets, math.MaxInt32 (sigs.k8s.io/karpenter
     // NodePool.GetAllowedDisruptionsByReason): every node of the pool may be disrupted at once
     if (budgets?.length === 0) {
-      c.fail("disruption.budgets", budgets, 'at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]');
+      c.fail(
+        "disruption.budgets",
+        budgets,
+        'at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]',
+      );
     }
   });
   budgets?.forEach((b, i) => checkBudget(c, `disruption.budgets[${i}]`, b));
@@ -375,18 +561,45 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
 /** One budget: nodes, schedule, duration, their pairing and reasons apart. */
 function checkBudget(c: Checker, at: string, b: Budget): void {
   if (c.token(b)) return;
-  if (!c.guard(() => c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget")) && (typeof b !== "object" || Array.isArray(b))) return;
-  c.guard(() => c.pattern(`${at}.nodes`, b.nodes, BUDGET_NODES, 'a node count ("5") or a percentage from "0%" to "100%", as a string'));
+  if (
+    !c.guard(() => c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget")) &&
+    (typeof b !== "object" || Array.isArray(b))
+  )
+    return;
+  c.guard(() =>
+    c.pattern(
+      `${at}.nodes`,
+      b.nodes,
+      BUDGET_NODES,
+      'a node count ("5") or a percentage from "0%" to "100%", as a string',
+    ),
+  );
   c.guard(() => {
     if (!c.known(b.schedule)) return;
     const problem = cronProblem(b.schedule);
-    if (problem) c.fail(`${at}.schedule`, b.schedule, `a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): ${problem}`);
+    if (problem)
+      c.fail(
+        `${at}.schedule`,
+        b.schedule,
+        `a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): ${problem}`,
+      );
   });
-  c.guard(() => c.duration(`${at}.duration`, b.duration, BUDGET_DURATION, 'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)'));
+  c.guard(() =>
+    c.duration(
+      `${at}.duration`,
+      b.duration,
+      BUDGET_DURATION,
+      'hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)',
+    ),
+  );
   c.guard(() => {
     if (isSet(b.schedule) !== isSet(b.duration)) {
       const [missing, given] = isSet(b.schedule) ? ["duration", "schedule"] : ["schedule", "duration"];
-      c.fail(`${at}.${missing}`, undefined, `set together with ${given}: a budget with a schedule needs a duration (how long it applies from each start) and the other way round (NodePool CRD: "'schedule' must be set with 'duration'")`);
+      c.fail(
+        `${at}.${missing}`,
+        undefined,
+        `set together with ${given}: a budget with a schedule needs a duration (how long it applies from each start) and the other way round (NodePool CRD: "'schedule' must be set with 'duration'")`,
+      );
     }
   });
   c.guard(() => {
@@ -395,7 +608,8 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
       c.oneOf(`${at}.reasons[${j}]`, r, REASONS);
       const since = ENUM_VALUES_SINCE[`spec.disruption.budgets[].reasons[]=${r}`];
       if (c.known(r) && since) c.since(`${at}.reasons[${j}]`, r, since, `disruption reason ${r}`);
-      if (c.known(r) && reasons.indexOf(r) !== j) c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
+      if (c.known(r) && reasons.indexOf(r) !== j)
+        c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
     });
   });
 }

@@ -18,7 +18,11 @@ import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
 import { clusterElement } from "../cluster/cluster-resource";
 
 /** The requirement added when neither the requirements nor the labels name `karpenter.sh/capacity-type`. */
-export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] };
+export const DEFAULT_CAPACITY_TYPE_REQUIREMENT: NodeSelectorRequirement = {
+  key: CAPACITY_TYPE,
+  operator: "In",
+  values: ["on-demand"],
+};
 
 /**
  * Props of {@link Karpenter.addNodePool}: the NodePool spec ({@link NodePoolOptions}, with
@@ -202,10 +206,23 @@ export class NodePool extends Construct {
     // everything is checked before the construct joins the tree: nothing half-built
     const where = constructPath(scope, id);
     const REQUIRED = "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)";
-    if (props === undefined || props === null) throw new KarpenterValidationError(where, "nodeClass", undefined, `${REQUIRED}: NodePool props are { nodeClass, … }`);
-    if (typeof props !== "object" || Array.isArray(props)) throw new KarpenterValidationError(where, "props", props, "NodePool props: an object { nodeClass, requirements, … }");
+    if (props === undefined || props === null)
+      throw new KarpenterValidationError(
+        where,
+        "nodeClass",
+        undefined,
+        `${REQUIRED}: NodePool props are { nodeClass, … }`,
+      );
+    if (typeof props !== "object" || Array.isArray(props))
+      throw new KarpenterValidationError(
+        where,
+        "props",
+        props,
+        "NodePool props: an object { nodeClass, requirements, … }",
+      );
     const nodeClass = props.nodeClass;
-    if (nodeClass === undefined || nodeClass === null) throw new KarpenterValidationError(where, "nodeClass", nodeClass, REQUIRED);
+    if (nodeClass === undefined || nodeClass === null)
+      throw new KarpenterValidationError(where, "nodeClass", nodeClass, REQUIRED);
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
     checkSameInstallation(where, props.karpenter, ownClass);
@@ -222,22 +239,33 @@ export class NodePool extends Construct {
     // every independent check runs: all problems of the pool come in one error
     const c = new Checker(where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
-    if (props.kubernetesProvider) checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
+    if (props.kubernetesProvider)
+      checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "NodePoolProps"));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
       if (theirs ? theirs !== props.kubernetesProvider : props.kubernetesProvider.alias !== undefined) {
         const on = theirs ? `${theirs.node.path} (${providerName(theirs)})` : "the stack's default kubernetes provider";
-        throw new KarpenterValidationError(where, "kubernetesProvider", props.kubernetesProvider.node.path, `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`);
+        throw new KarpenterValidationError(
+          where,
+          "kubernetesProvider",
+          props.kubernetesProvider.node.path,
+          `the Kubernetes provider of its EC2NodeClass's cluster: ${ownClass.node.path} is on ${on}, and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's`,
+        );
       }
     }
     // a reference that is no object has no fields to check: stop here
-    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
+    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass)))
+      c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
     if (!ownClass) c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
-      : { group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP, kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND, name: (nodeClass as NodeClassReference).name };
+      : {
+          group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP,
+          kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND,
+          name: (nodeClass as NodeClassReference).name,
+        };
     const name = objectName(where, id, options.name);
     // requirements that are no list are reported once, by withCapacityType, and not checked further
     let capacity: { requirements: NodeSelectorRequirement[]; unknown?: string } | undefined;
@@ -245,7 +273,10 @@ export class NodePool extends Construct {
       capacity = withCapacityType(c, options);
     });
     const requirements = capacity?.requirements ?? [];
-    const disruption = options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter) ? { ...options.disruption, consolidateAfter: "0s" } : options.disruption;
+    const disruption =
+      options.disruption && !c.token(options.disruption) && !isSet(options.disruption.consolidateAfter)
+        ? { ...options.disruption, consolidateAfter: "0s" }
+        : options.disruption;
     const checked = { ...options, requirements: capacity ? requirements : undefined };
     checkCrdThenSemantics(
       c,
@@ -264,25 +295,43 @@ export class NodePool extends Construct {
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
-    if (ownClass) for (const warning of amiPlatformWarnings(c, name, requirements, ownClass)) Annotations.of(this).addWarning(warning);
+    if (ownClass)
+      for (const warning of amiPlatformWarnings(c, name, requirements, ownClass))
+        Annotations.of(this).addWarning(warning);
     if (spot && !karpenter?.createsSpotServiceLinkedRole) {
       // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
       let judged = false;
       addSynthCheck(this, () => {
-        if (!judged && !createsSpotServiceLinkedRoleFor(karpenter ? clusterElement(karpenter.cluster) : this)) Annotations.of(this).addWarning(spotWarning(name, karpenter));
+        if (!judged && !createsSpotServiceLinkedRoleFor(karpenter ? clusterElement(karpenter.cluster) : this))
+          Annotations.of(this).addWarning(spotWarning(name, karpenter));
         judged = true;
         return [];
       });
     }
     if (!ownClass) {
-      const same = this.node.root.node.findAll().find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
-      if (same) Annotations.of(this).addWarning(`NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`);
+      const same = this.node.root.node
+        .findAll()
+        .find((x): x is Ec2NodeClass => x instanceof Ec2NodeClass && x.name === ref.name);
+      if (same)
+        Annotations.of(this).addWarning(
+          `NodePool ${name} refers to EC2NodeClass ${ref.name} by name, but ${same.node.path} defines it in this app: pass that Ec2NodeClass as \`nodeClass\` so the NodePool is ordered after it (destroy must delete the NodePool first).`,
+        );
     }
     registerUniqueName(this, NodePool.KIND, name, { karpenter, cluster: ownClass?.cluster });
 
     // a pool is on its class's cluster: in the class's stack it takes the class's provider
-    const classProvider = ownClass?.kubernetesProvider && TerraformStack.of(ownClass) === TerraformStack.of(this) ? ownClass.kubernetesProvider : undefined;
-    this.kubernetesProvider = chooseProvider(scope, this, "kubernetes", "kubernetesProvider", props.kubernetesProvider ?? classProvider, karpenter ?? ownClass?.karpenter ?? ownClass?.cluster?.resource);
+    const classProvider =
+      ownClass?.kubernetesProvider && TerraformStack.of(ownClass) === TerraformStack.of(this)
+        ? ownClass.kubernetesProvider
+        : undefined;
+    this.kubernetesProvider = chooseProvider(
+      scope,
+      this,
+      "kubernetes",
+      "kubernetesProvider",
+      props.kubernetesProvider ?? classProvider,
+      karpenter ?? ownClass?.karpenter ?? ownClass?.cluster?.resource,
+    );
     const dependsOn = [
       ...(props.dependsOn ?? []),
       ...(ownClass ? orderAfter(this, ownClass.manifest) : []),
@@ -299,7 +348,10 @@ export class NodePool extends Construct {
           limits: options.limits,
           replicas: options.replicas,
           template: {
-            metadata: options.labels || options.annotations ? { annotations: options.annotations, labels: options.labels } : undefined,
+            metadata:
+              options.labels || options.annotations
+                ? { annotations: options.annotations, labels: options.labels }
+                : undefined,
             spec: {
               expireAfter: options.expireAfter,
               nodeClassRef: ref,
@@ -321,7 +373,20 @@ export class NodePool extends Construct {
 const CONSTRUCT_PROPS = ["nodeClass", "karpenter", "version", "kubernetesProvider", "dependsOn"];
 
 /** Every prop of {@link NodePoolOptions}. */
-const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "startupTaints", "expireAfter", "terminationGracePeriod", "limits", "disruption", "weight", "replicas"];
+const SPEC_PROPS = [
+  "name",
+  "requirements",
+  "labels",
+  "annotations",
+  "taints",
+  "startupTaints",
+  "expireAfter",
+  "terminationGracePeriod",
+  "limits",
+  "disruption",
+  "weight",
+  "replicas",
+];
 
 /**
  * The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names
@@ -329,23 +394,38 @@ const SPEC_PROPS = ["name", "requirements", "labels", "annotations", "taints", "
  * requirement or key token, a label key token), nothing is appended — a default could contradict
  * the hidden requirement and leave the pool without capacity — and `unknown` says what hid it.
  */
-function withCapacityType(c: Checker, options: NodePoolOptions): { requirements: NodeSelectorRequirement[]; unknown?: string } {
+function withCapacityType(
+  c: Checker,
+  options: NodePoolOptions,
+): { requirements: NodeSelectorRequirement[]; unknown?: string } {
   const reqs = options.requirements;
   if (isSet(reqs) && c.token(reqs)) return { requirements: reqs, unknown: "requirements is a token" };
   const list = reqs ?? [];
-  if (!Array.isArray(list)) return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
-  if (list.length > 100) c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
+  if (!Array.isArray(list))
+    return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
+  if (list.length > 100)
+    c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
   const labels = options.labels;
-  const unknown =
-    list.some((r) => isSet(r) && c.token(r)) ? "a requirement is a token"
-    : list.some((r) => isSet(r) && typeof r === "object" && isSet(r.key) && !c.known(r.key)) ? "a requirement's key is a token"
-    : isSet(labels) && c.token(labels) ? "labels is a token"
-    : isSet(labels) && typeof labels === "object" && Object.keys(labels).some((k) => !c.known(k)) ? "a label key is a token"
-    : undefined;
+  const unknown = list.some((r) => isSet(r) && c.token(r))
+    ? "a requirement is a token"
+    : list.some((r) => isSet(r) && typeof r === "object" && isSet(r.key) && !c.known(r.key))
+      ? "a requirement's key is a token"
+      : isSet(labels) && c.token(labels)
+        ? "labels is a token"
+        : isSet(labels) && typeof labels === "object" && Object.keys(labels).some((k) => !c.known(k))
+          ? "a label key is a token"
+          : undefined;
   if (unknown) return { requirements: list, unknown };
-  const named = list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) || (isSet(labels) && typeof labels === "object" && isSet(labels[CAPACITY_TYPE]));
+  const named =
+    list.some((r) => isSet(r) && r.key === CAPACITY_TYPE) ||
+    (isSet(labels) && typeof labels === "object" && isSet(labels[CAPACITY_TYPE]));
   if (named) return { requirements: list };
-  if (list.length >= 100) c.fail("requirements", reqs, `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`);
+  if (list.length >= 100)
+    c.fail(
+      "requirements",
+      reqs,
+      `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`,
+    );
   return { requirements: [...list, DEFAULT_CAPACITY_TYPE_REQUIREMENT] };
 }
 
@@ -360,7 +440,11 @@ function unknownCapacityTypeWarning(name: string, why: string): string {
  * Rejects an Ec2NodeClass of another installation: its EC2NodeClass is applied to that
  * installation's cluster, so the nodeClassRef would name a class this pool's cluster lacks.
  */
-function checkSameInstallation(where: string, karpenter: IKarpenterInstallation | undefined, ownClass: Ec2NodeClass | undefined): void {
+function checkSameInstallation(
+  where: string,
+  karpenter: IKarpenterInstallation | undefined,
+  ownClass: Ec2NodeClass | undefined,
+): void {
   if (!karpenter || !ownClass) return;
   const owner = otherOwner(karpenter, ownClass);
   if (owner === undefined) return;
@@ -377,11 +461,19 @@ function checkSameInstallation(where: string, karpenter: IKarpenterInstallation 
  * mode) a cluster whose literal name differs. Undefined when it is the same or cannot be told.
  */
 function otherOwner(karpenter: IKarpenterInstallation, ownClass: Ec2NodeClass): string | undefined {
-  if (ownClass.karpenter) return ownClass.karpenter !== karpenter ? `the Karpenter installation ${ownClass.karpenter.node.path}` : undefined;
+  if (ownClass.karpenter)
+    return ownClass.karpenter !== karpenter ? `the Karpenter installation ${ownClass.karpenter.node.path}` : undefined;
   const theirs = ownClass.cluster;
   const theirName = theirs?.clusterNameLiteral;
   const ourName = karpenter.cluster.clusterNameLiteral;
-  if (!theirs || theirs.resource === karpenter.cluster.resource || theirName === undefined || ourName === undefined || theirName === ourName) return undefined;
+  if (
+    !theirs ||
+    theirs.resource === karpenter.cluster.resource ||
+    theirName === undefined ||
+    ourName === undefined ||
+    theirName === ourName
+  )
+    return undefined;
   return `cluster ${theirName}`;
 }
 
@@ -389,7 +481,11 @@ function otherOwner(karpenter: IKarpenterInstallation, ownClass: Ec2NodeClass): 
  * Whether the requirements (ANDed) and a template label allow `spot`: true, false, or undefined
  * when a token hides the answer.
  */
-function spotAllowed(c: Checker, reqs: NodeSelectorRequirement[], labels: { [k: string]: string } | undefined): boolean | undefined {
+function spotAllowed(
+  c: Checker,
+  reqs: NodeSelectorRequirement[],
+  labels: { [k: string]: string } | undefined,
+): boolean | undefined {
   if (c.token(reqs)) return undefined;
   let allowed = true;
   for (const r of reqs) {
@@ -410,7 +506,9 @@ function spotAllowed(c: Checker, reqs: NodeSelectorRequirement[], labels: { [k: 
 }
 
 function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined): string {
-  const why = karpenter ? "the Karpenter installation does not create" : "no Karpenter installation is given that creates";
+  const why = karpenter
+    ? "the Karpenter installation does not create"
+    : "no Karpenter installation is given that creates";
   return (
     `NodePool ${name} allows spot capacity, but ${why} the EC2 Spot service-linked role (AWSServiceRoleForEC2Spot, spot.amazonaws.com). ` +
     "In an account where it does not exist yet, every spot launch fails with ServiceLinkedRoleCreationNotPermitted, because the Karpenter controller may not create service-linked roles. " +
@@ -434,14 +532,30 @@ function amiPlatform(nodeClass: Ec2NodeClass): { family: string; os: string; arc
  * class's AMIs have (e.g. Windows pods on an AL2023 class, arm64 on a Windows class): each object is valid
  * alone, but Karpenter finds no AMI for the pool's nodes, so it launches nothing.
  */
-function amiPlatformWarnings(c: Checker, name: string, requirements: readonly NodeSelectorRequirement[], nodeClass: Ec2NodeClass): string[] {
+function amiPlatformWarnings(
+  c: Checker,
+  name: string,
+  requirements: readonly NodeSelectorRequirement[],
+  nodeClass: Ec2NodeClass,
+): string[] {
   const platform = amiPlatform(nodeClass);
   if (!platform || c.token(requirements)) return [];
   const out: string[] = [];
   const judge = (key: string, has: string[], what: string) => {
     for (const r of requirements) {
-      if (!r || r.key !== key || !Array.isArray(r.values) || !r.values.every((v) => typeof v === "string" && c.known(v))) continue;
-      const left = r.operator === "In" ? has.filter((v) => r.values!.includes(v)) : r.operator === "NotIn" ? has.filter((v) => !r.values!.includes(v)) : has;
+      if (
+        !r ||
+        r.key !== key ||
+        !Array.isArray(r.values) ||
+        !r.values.every((v) => typeof v === "string" && c.known(v))
+      )
+        continue;
+      const left =
+        r.operator === "In"
+          ? has.filter((v) => r.values!.includes(v))
+          : r.operator === "NotIn"
+            ? has.filter((v) => !r.values!.includes(v))
+            : has;
       if (left.length === 0) {
         out.push(
           `NodePool ${name} requires ${key} ${r.operator} ${JSON.stringify(r.values)}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the requirement (Karpenter docs, "NodeClasses: amiFamily").`,

@@ -68,19 +68,48 @@ interface LabelRule {
 
 const LOWER_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const DIGITS = /^[0-9]+$/;
-const numeric = (what: string, example: string): LabelRule => ({ re: DIGITS, text: `${what} as a whole number of digits, e.g. "${example}"` });
+const numeric = (what: string, example: string): LabelRule => ({
+  re: DIGITS,
+  text: `${what} as a whole number of digits, e.g. "${example}"`,
+});
 
 const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
   "kubernetes.io/arch": {
     values: ["amd64", "arm64"],
     text: 'the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches)',
-    fixes: { x86_64: "amd64", "x86-64": "amd64", x64: "amd64", x86: "amd64", aarch64: "arm64", arm: "arm64", AMD64: "amd64", ARM64: "arm64", graviton: "arm64" },
+    fixes: {
+      x86_64: "amd64",
+      "x86-64": "amd64",
+      x64: "amd64",
+      x86: "amd64",
+      aarch64: "arm64",
+      arm: "arm64",
+      AMD64: "amd64",
+      ARM64: "arm64",
+      graviton: "arm64",
+    },
   },
-  "kubernetes.io/os": { values: ["linux", "windows"], text: '"linux" or "windows"', fixes: { Linux: "linux", Windows: "windows" } },
-  "karpenter.k8s.aws/instance-category": { re: /^[a-z]+$/, text: 'lower-case letters, the letters before the generation in the instance type, e.g. "c", "m", "r", "inf"' },
-  "karpenter.k8s.aws/instance-family": { re: /^[a-z][a-z0-9-]*$/, text: 'a lower-case instance family, the instance type before the ".", e.g. "m5", "c7g", "r6id"' },
-  "karpenter.k8s.aws/instance-size": { re: LOWER_NAME, text: 'a lower-case instance size, the instance type after the ".", e.g. "large", "2xlarge", "metal"' },
-  "node.kubernetes.io/instance-type": { re: /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/, text: 'a lower-case EC2 instance type "<family>.<size>", e.g. "m5.large"' },
+  "kubernetes.io/os": {
+    values: ["linux", "windows"],
+    text: '"linux" or "windows"',
+    fixes: { Linux: "linux", Windows: "windows" },
+  },
+  "karpenter.k8s.aws/instance-category": {
+    re: /^[a-z]+$/,
+    text: 'lower-case letters, the letters before the generation in the instance type, e.g. "c", "m", "r", "inf"',
+  },
+  "karpenter.k8s.aws/instance-family": {
+    re: /^[a-z][a-z0-9-]*$/,
+    text: 'a lower-case instance family, the instance type before the ".", e.g. "m5", "c7g", "r6id"',
+  },
+  "karpenter.k8s.aws/instance-size": {
+    re: LOWER_NAME,
+    text: 'a lower-case instance size, the instance type after the ".", e.g. "large", "2xlarge", "metal"',
+  },
+  "node.kubernetes.io/instance-type": {
+    re: /^[a-z][a-z0-9-]*\.[a-z0-9-]+$/,
+    text: 'a lower-case EC2 instance type "<family>.<size>", e.g. "m5.large"',
+  },
   "karpenter.k8s.aws/instance-generation": numeric("the generation", "6"),
   "karpenter.k8s.aws/instance-cpu": numeric("the vCPU count", "4"),
   "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz": numeric("the clock speed in MHz", "3100"),
@@ -91,13 +120,28 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
   "karpenter.k8s.aws/instance-gpu-memory": numeric("the GPU memory in MiB", "16384"),
   "karpenter.k8s.aws/instance-accelerator-count": numeric("the accelerator count", "1"),
   "karpenter.k8s.aws/instance-local-nvme": numeric("the local NVMe storage in GiB", "100"),
-  "karpenter.k8s.aws/instance-cpu-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "intel", "amd", "aws"' },
-  "karpenter.k8s.aws/instance-gpu-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "nvidia", "amd"' },
+  "karpenter.k8s.aws/instance-cpu-manufacturer": {
+    re: LOWER_NAME,
+    text: 'a lower-case manufacturer, e.g. "intel", "amd", "aws"',
+  },
+  "karpenter.k8s.aws/instance-gpu-manufacturer": {
+    re: LOWER_NAME,
+    text: 'a lower-case manufacturer, e.g. "nvidia", "amd"',
+  },
   "karpenter.k8s.aws/instance-gpu-name": { re: LOWER_NAME, text: 'a lower-case GPU name, e.g. "t4", "a100"' },
-  "karpenter.k8s.aws/instance-accelerator-manufacturer": { re: LOWER_NAME, text: 'a lower-case manufacturer, e.g. "aws"' },
-  "karpenter.k8s.aws/instance-accelerator-name": { re: LOWER_NAME, text: 'a lower-case accelerator name, e.g. "inferentia"' },
+  "karpenter.k8s.aws/instance-accelerator-manufacturer": {
+    re: LOWER_NAME,
+    text: 'a lower-case manufacturer, e.g. "aws"',
+  },
+  "karpenter.k8s.aws/instance-accelerator-name": {
+    re: LOWER_NAME,
+    text: 'a lower-case accelerator name, e.g. "inferentia"',
+  },
   "karpenter.k8s.aws/instance-hypervisor": { values: ["nitro", "xen", ""], text: '"nitro", "xen", or "" (bare metal)' },
-  "karpenter.k8s.aws/instance-encryption-in-transit-supported": { values: ["true", "false"], text: '"true" or "false"' },
+  "karpenter.k8s.aws/instance-encryption-in-transit-supported": {
+    values: ["true", "false"],
+    text: '"true" or "false"',
+  },
 };
 
 const ZONE_KEY = "topology.kubernetes.io/zone";
@@ -137,12 +181,14 @@ interface Constraint {
  * leaves no node (every node carries these labels). Capacity types per Karpenter version.
  */
 function finiteValues(key: string, c: Checker): readonly string[] | undefined {
-  if (key === "karpenter.sh/capacity-type") return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
+  if (key === "karpenter.sh/capacity-type")
+    return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
   const rule = WELL_KNOWN[key];
   return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" ? rule.values : undefined;
 }
 
-const AND_SOURCE = "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
+const AND_SOURCE =
+  "Karpenter ANDs every requirement and template label on one key: it intersects them (kubernetes-sigs/karpenter pkg/scheduling/requirements.go, Requirements.Add; a template label counts as In its value, NewLabelRequirements)";
 
 /**
  * Requirements and template labels that no node can satisfy together: the values they allow on one
@@ -152,7 +198,11 @@ const AND_SOURCE = "Karpenter ANDs every requirement and template label on one k
  * and launches nothing. Reported on the constraint that empties the key, naming the ones before it;
  * a key with a token anywhere is not judged.
  */
-function checkSatisfiable(c: Checker, reqs: readonly NodeSelectorRequirement[], labels: { readonly [k: string]: string }): void {
+function checkSatisfiable(
+  c: Checker,
+  reqs: readonly NodeSelectorRequirement[],
+  labels: { readonly [k: string]: string },
+): void {
   const byKey = new Map<string, Constraint[]>();
   const unknown = new Set<string>();
   const add = (key: unknown, constraint: Constraint | undefined) => {
@@ -163,11 +213,38 @@ function checkSatisfiable(c: Checker, reqs: readonly NodeSelectorRequirement[], 
   reqs.forEach((r, i) => {
     if (!isSet(r) || c.token(r) || typeof r !== "object") return;
     const values = r.values ?? [];
-    const known = c.known(r.operator) && typeof r.operator === "string" && Array.isArray(values) && c.known(values) && values.every((v) => typeof v === "string");
-    add(r.key, known ? { field: `requirements[${i}]`, value: r, operator: r.operator, values, shown: `${r.key} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}` } : undefined);
+    const known =
+      c.known(r.operator) &&
+      typeof r.operator === "string" &&
+      Array.isArray(values) &&
+      c.known(values) &&
+      values.every((v) => typeof v === "string");
+    add(
+      r.key,
+      known
+        ? {
+            field: `requirements[${i}]`,
+            value: r,
+            operator: r.operator,
+            values,
+            shown: `${r.key} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}`,
+          }
+        : undefined,
+    );
   });
   for (const [key, value] of Object.entries(labels)) {
-    add(key, c.known(value) && typeof value === "string" ? { field: entry("labels", key), value, operator: "In", values: [value], shown: `label ${key}=${JSON.stringify(value)}` } : undefined);
+    add(
+      key,
+      c.known(value) && typeof value === "string"
+        ? {
+            field: entry("labels", key),
+            value,
+            operator: "In",
+            values: [value],
+            shown: `label ${key}=${JSON.stringify(value)}`,
+          }
+        : undefined,
+    );
   }
   for (const [key, constraints] of byKey) {
     if (unknown.has(key)) continue;
@@ -181,7 +258,11 @@ function checkSatisfiable(c: Checker, reqs: readonly NodeSelectorRequirement[], 
         const before = constraints.slice(0, i).map((b) => `${b.field} (${b.shown})`);
         const isLabel = k.field.startsWith("labels[");
         if (before.length === 0) {
-          c.fail(k.field, k.value, `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, so the NodePool matches no node and launches nothing`);
+          c.fail(
+            k.field,
+            k.value,
+            `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, so the NodePool matches no node and launches nothing`,
+          );
         }
         c.fail(
           k.field,
@@ -248,7 +329,8 @@ class KeyState {
     if (this.mustNotExist) return this.mustExist || this.domain !== undefined;
     if (this.lo > this.hi) return true;
     const bounded = this.lo !== -Infinity || this.hi !== Infinity;
-    const fits = (v: string) => !this.excluded.has(v) && (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
+    const fits = (v: string) =>
+      !this.excluded.has(v) && (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
     if (this.allowed) return ![...this.allowed].some(fits);
     // every node carries a finite well-known label: NotIn all its values leaves none
     return this.domain !== undefined && !this.domain.some(fits);
@@ -273,7 +355,15 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   const rule = WELL_KNOWN[r.key] ?? (r.key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
   if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
-    c.fail(`${at}.operator`, r.operator, `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(WELL_KNOWN).filter((k) => WELL_KNOWN[k].re === DIGITS).join(", ")}`);
+    c.fail(
+      `${at}.operator`,
+      r.operator,
+      `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(
+        WELL_KNOWN,
+      )
+        .filter((k) => WELL_KNOWN[k].re === DIGITS)
+        .join(", ")}`,
+    );
   }
   const use = r.operator;
   if (use !== "In" && use !== "NotIn") return;
@@ -293,27 +383,59 @@ type ValueUse = "In" | "NotIn" | "label";
 const UNCARRIED: { readonly [use in ValueUse]: string } = {
   In: "so this value matches no instance type",
   NotIn: "so NotIn it excludes nothing (the value meant is not excluded)",
-  label: "and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type",
+  label:
+    "and Karpenter turns a template label into a requirement (In that value), so the NodePool matches no instance type",
 };
 
 /**
  * @param use `In` and `label` decide where nodes go; a zone outside the region matters only then
  * (`NotIn` one excludes nothing)
  */
-function checkWellKnownValue(c: Checker, field: string, key: string, value: string, ctx: NodeContext, use: ValueUse): void {
+function checkWellKnownValue(
+  c: Checker,
+  field: string,
+  key: string,
+  value: string,
+  ctx: NodeContext,
+  use: ValueUse,
+): void {
   const rule = WELL_KNOWN[key];
   if (rule) {
     const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
     if (!ok) {
-      const fix = rule.fixes?.[value] ?? rule.fixes?.[value.toLowerCase()] ?? (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
-      const instanceType = /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-") ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)` : "";
-      c.fail(field, value, `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`);
+      const fix =
+        rule.fixes?.[value] ??
+        rule.fixes?.[value.toLowerCase()] ??
+        (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
+      const instanceType =
+        /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-")
+          ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)`
+          : "";
+      c.fail(
+        field,
+        value,
+        `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`,
+      );
     }
   }
   if (key === ZONE_KEY) {
-    if (ZONE_ID.test(value)) c.fail(field, value, `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`);
-    if (use !== "NotIn" && ctx.region !== undefined && !value.startsWith(`${ctx.region}-`) && !new RegExp(`^${ctx.region}[a-z]$`).test(value)) {
-      c.fail(field, value, `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`);
+    if (ZONE_ID.test(value))
+      c.fail(
+        field,
+        value,
+        `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`,
+      );
+    if (
+      use !== "NotIn" &&
+      ctx.region !== undefined &&
+      !value.startsWith(`${ctx.region}-`) &&
+      !new RegExp(`^${ctx.region}[a-z]$`).test(value)
+    ) {
+      c.fail(
+        field,
+        value,
+        `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`,
+      );
     }
   }
 }
@@ -323,12 +445,22 @@ function checkWellKnownValue(c: Checker, field: string, key: string, value: stri
  * publishes for the cluster's Kubernetes version, kubelet `clusterDNS` IPs and reserved quantities.
  * @param termsFromAmiFamily the AMI terms are the default alias derived from `amiFamily` (problems then name `amiFamily`)
  */
-export function checkEc2NodeClassSemantics(c: Checker, name: string, p: Ec2NodeClassOptions, ctx: NodeContext, termsFromAmiFamily = false): void {
+export function checkEc2NodeClassSemantics(
+  c: Checker,
+  name: string,
+  p: Ec2NodeClassOptions,
+  ctx: NodeContext,
+  termsFromAmiFamily = false,
+): void {
   c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
   c.guard(() => checkRoleName(c, p.role));
-  const terms = isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  const terms =
+    isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms)
+      ? p.amiSelectorTerms
+      : [];
   // a default alias derived from amiFamily is reported on amiFamily, the prop the user set
-  const at = (i: number) => (termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` });
+  const at = (i: number) =>
+    termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
 }
@@ -340,7 +472,12 @@ function checkRoleName(c: Checker, role: string | undefined): void {
   if (problem !== undefined) c.fail("role", role, problem);
 }
 
-function checkAliasSemantics(c: Checker, target: { field: string; value?: unknown }, term: AmiSelectorTerm, ctx: NodeContext): void {
+function checkAliasSemantics(
+  c: Checker,
+  target: { field: string; value?: unknown },
+  term: AmiSelectorTerm,
+  ctx: NodeContext,
+): void {
   const field = target.field;
   // a malformed alias is the CRD rule's to report
   if (!isSet(term) || c.token(term) || typeof term.alias !== "string") return;
@@ -351,7 +488,11 @@ function checkAliasSemantics(c: Checker, target: { field: string; value?: unknow
   if (sep <= 0 || version === "" || !c.known(family) || !/^[a-zA-Z0-9]+$/.test(family)) return;
   const rule = ALIAS_VERSIONS[family];
   if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
-    c.fail(field, term.alias, `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`);
+    c.fail(
+      field,
+      term.alias,
+      `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`,
+    );
   }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
@@ -397,7 +538,11 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
     k.clusterDNS.forEach((ip, i) =>
       c.guard(() => {
         if (c.known(ip) && typeof ip === "string" && isIP(ip) === 0) {
-          c.fail(`kubelet.clusterDNS[${i}]`, ip, 'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes it into every pod\'s resolv.conf and fails to start with an invalid one (kubelet clusterDNS, KubeletConfiguration)');
+          c.fail(
+            `kubelet.clusterDNS[${i}]`,
+            ip,
+            'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes it into every pod\'s resolv.conf and fails to start with an invalid one (kubelet clusterDNS, KubeletConfiguration)',
+          );
         }
       }),
     );
@@ -410,10 +555,18 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
         if (!c.known(value) || typeof value !== "string") return;
         const at = entry(`kubelet.${field}`, key);
         if (BYTE_RESOURCES.includes(key) && /^[0-9.]+m$/.test(value)) {
-          c.fail(at, value, `a byte quantity such as "${value.slice(0, -1)}Mi" (mebibytes) or "${value.slice(0, -1)}M" (megabytes): the suffix "m" means thousandths, so "${value}" is a fraction of one byte (Kubernetes quantities)`);
+          c.fail(
+            at,
+            value,
+            `a byte quantity such as "${value.slice(0, -1)}Mi" (mebibytes) or "${value.slice(0, -1)}M" (megabytes): the suffix "m" means thousandths, so "${value}" is a fraction of one byte (Kubernetes quantities)`,
+          );
         }
         if (key === "cpu" && BINARY_SUFFIX.test(value)) {
-          c.fail(at, value, `a CPU quantity such as "100m" (millicores) or "1" (cores): "${value}" uses a byte suffix and means millions of cores, more than any instance has, so no pod fits (Kubernetes quantities)`);
+          c.fail(
+            at,
+            value,
+            `a CPU quantity such as "100m" (millicores) or "1" (cores): "${value}" uses a byte suffix and means millions of cores, more than any instance has, so no pod fits (Kubernetes quantities)`,
+          );
         }
       });
     }

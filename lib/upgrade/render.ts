@@ -1,4 +1,12 @@
-import { CrdChange, describeSetting, ListChange, StatementChange, UpgradeHazard, UpgradePlan, UpgradeStep } from "./upgrade-plan";
+import {
+  CrdChange,
+  describeSetting,
+  ListChange,
+  StatementChange,
+  UpgradeHazard,
+  UpgradePlan,
+  UpgradeStep,
+} from "./upgrade-plan";
 
 /*
  * An upgrade plan as Markdown for people: summary, Kubernetes, hazards, deploy order, then one
@@ -27,7 +35,10 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
     if (plan.hazards.length > 0) out.push(`## Known hazards of ${plan.to}`, "", ...hazardLines(plan.hazards));
     return finish(out);
   }
-  out.push(`${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`, "");
+  out.push(
+    `${plan.direction === "upgrade" ? "An upgrade" : "A downgrade"} across ${plan.steps.length} ${plan.steps.length === 1 ? "step" : "steps"}: ${[plan.steps[0].from, ...plan.steps.map((s) => s.to)].join(" → ")}.`,
+    "",
+  );
   // the steps explain; the deploy is one: say so, because a reader of a long list of steps may think otherwise
   out.push(
     plan.steps.length > 1
@@ -40,8 +51,15 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
   out.push("## Kubernetes", "");
   out.push(`- ${plan.from}: Kubernetes ${k.from.min}–${k.from.max}`);
   out.push(`- ${plan.to}: Kubernetes ${k.to.min}–${k.to.max}`);
-  out.push(k.both ? `- both run on ${k.both.min}–${k.both.max}: the cluster must be on one of those while the change runs` : "- no Kubernetes version runs both: see the hazards");
-  if (k.cluster !== undefined) out.push(`- the cluster's ${k.cluster}: ${k.clusterSupported ? "supported by both" : "NOT supported by both: see the hazards"}`);
+  out.push(
+    k.both
+      ? `- both run on ${k.both.min}–${k.both.max}: the cluster must be on one of those while the change runs`
+      : "- no Kubernetes version runs both: see the hazards",
+  );
+  if (k.cluster !== undefined)
+    out.push(
+      `- the cluster's ${k.cluster}: ${k.clusterSupported ? "supported by both" : "NOT supported by both: see the hazards"}`,
+    );
   out.push("");
 
   out.push("## Known hazards", "");
@@ -60,7 +78,10 @@ export function upgradePlanMarkdown(plan: UpgradePlan): string {
 }
 
 function finish(lines: string[]): string {
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trimEnd()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trimEnd()}\n`;
 }
 
 function hazardLines(hazards: readonly UpgradeHazard[]): string[] {
@@ -84,13 +105,28 @@ function stepMarkdown(s: UpgradeStep): string[] {
   const section = (title: string, lines: string[]) => {
     if (lines.length) out.push(`### ${title}`, "", ...lines, "");
   };
-  section("Controller policy", [...(s.policyLayout ? [`- ${capital(s.policyLayout)}.`] : []), ...s.controllerPolicy.map(statementLine), ...listLines(s.controllerPolicies, "managed policy", (g) => code(`KarpenterController${g}Policy-<cluster>`))]);
+  section("Controller policy", [
+    ...(s.policyLayout ? [`- ${capital(s.policyLayout)}.`] : []),
+    ...s.controllerPolicy.map(statementLine),
+    ...listLines(s.controllerPolicies, "managed policy", (g) => code(`KarpenterController${g}Policy-<cluster>`)),
+  ]);
   section("Node role managed policies", listLines(s.nodeRolePolicies, "policy", code));
-  section("Interruption rules", listLines(s.interruptionRules, "rule", (r) => `${code(r.key)} (${r.source.join(", ")}: ${r.detailType.join(", ")})`));
+  section(
+    "Interruption rules",
+    listLines(
+      s.interruptionRules,
+      "rule",
+      (r) => `${code(r.key)} (${r.source.join(", ")}: ${r.detailType.join(", ")})`,
+    ),
+  );
   section("Chart settings and feature gates", [
     ...s.chart.settings.map((c) => `- ${code(`settings.${c.key}`)} ${describeSetting(c)}`),
-    ...s.chart.featureGates.map((c) => `- feature gate ${code(`settings.featureGates.${c.key}`)} ${describeSetting(c)}`),
-    ...s.chart.awsFeatureGates.map((c) => `- AWS feature gate ${code(`settings.awsFeatureGates.${c.key}`)} ${describeSetting(c)}`),
+    ...s.chart.featureGates.map(
+      (c) => `- feature gate ${code(`settings.featureGates.${c.key}`)} ${describeSetting(c)}`,
+    ),
+    ...s.chart.awsFeatureGates.map(
+      (c) => `- AWS feature gate ${code(`settings.awsFeatureGates.${c.key}`)} ${describeSetting(c)}`,
+    ),
     ...listLines(s.chart.valuePaths, "chart value", valuePath),
   ]);
   section("NodePool", crdLines(s.crds.nodePool));
@@ -110,7 +146,10 @@ function valuePath(entry: string): string {
 }
 
 function listLines<T>(c: ListChange<T>, what: string, show: (x: T) => string): string[] {
-  return [...c.added.map((x) => `- ${what} added: ${show(x)}`), ...c.removed.map((x) => `- ${what} removed: ${show(x)}`)];
+  return [
+    ...c.added.map((x) => `- ${what} added: ${show(x)}`),
+    ...c.removed.map((x) => `- ${what} removed: ${show(x)}`),
+  ];
 }
 
 function statementLine(c: StatementChange): string {
@@ -130,9 +169,15 @@ function statementLine(c: StatementChange): string {
 
 function crdLines(c: CrdChange): string[] {
   return [
-    ...c.freeForm.added.map((o) => `- ${code(o)} becomes free-form: the API server accepts any field below it, the controller judges them (its typed fields are still accepted)`),
+    ...c.freeForm.added.map(
+      (o) =>
+        `- ${code(o)} becomes free-form: the API server accepts any field below it, the controller judges them (its typed fields are still accepted)`,
+    ),
     ...c.freeForm.removed.map((o) => `- ${code(o)} is typed again: fields below it outside the schema are refused`),
     ...listLines(c.fields, "field", code),
-    ...c.enumValues.flatMap((e) => [...(e.added.length ? [`- ${code(e.path)} values added: ${codes(e.added)}`] : []), ...(e.removed.length ? [`- ${code(e.path)} values removed: ${codes(e.removed)}`] : [])]),
+    ...c.enumValues.flatMap((e) => [
+      ...(e.added.length ? [`- ${code(e.path)} values added: ${codes(e.added)}`] : []),
+      ...(e.removed.length ? [`- ${code(e.path)} values removed: ${codes(e.removed)}`] : []),
+    ]),
   ];
 }

@@ -1,5 +1,13 @@
 import { KarpenterValidationError } from "../core/errors";
-import { compareVersions as compare, knownMinors, newestPatchOf, PolicyStatementFact, SettingFact, VersionFacts, versionFacts } from "./facts";
+import {
+  compareVersions as compare,
+  knownMinors,
+  newestPatchOf,
+  PolicyStatementFact,
+  SettingFact,
+  VersionFacts,
+  versionFacts,
+} from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
 import { swappedNodePolicy } from "../aws/node-role-policies";
 
@@ -110,7 +118,12 @@ export interface UpgradeStep {
    * and the other value paths (notation of the chart-values table: `podLabels{}` a map, `tolerations[]` a list,
    * `serviceMonitor.sampleLimit~` a key whose default is null; the Markdown spells these out).
    */
-  readonly chart: { readonly settings: SettingChange[]; readonly featureGates: SettingChange[]; readonly awsFeatureGates: SettingChange[]; readonly valuePaths: ListChange };
+  readonly chart: {
+    readonly settings: SettingChange[];
+    readonly featureGates: SettingChange[];
+    readonly awsFeatureGates: SettingChange[];
+    readonly valuePaths: ListChange;
+  };
   /** The NodePool and EC2NodeClass CRDs. */
   readonly crds: { readonly nodePool: CrdChange; readonly ec2NodeClass: CrdChange };
   /** Ids of the errata whose corrections the facts carry: on the older side, on the newer side. */
@@ -228,14 +241,18 @@ export interface FactsSource {
 const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
 const patchOf = (v: string) => Number(v.split(".")[2] ?? 0);
 
-
 /**
  * The plan for an install of this library moving from Karpenter `from` to `to`, from the facts of
  * `source`. Exported for tests with fixture facts; use {@link upgradePlan}.
  * @throws KarpenterValidationError naming `from`, `to` or `options.kubernetesVersion` for a
  * malformed or unknown version
  */
-export function planUpgrade(given: FactsSource, from: string, to: string, options: UpgradePlanOptions = {}): UpgradePlan {
+export function planUpgrade(
+  given: FactsSource,
+  from: string,
+  to: string,
+  options: UpgradePlanOptions = {},
+): UpgradePlan {
   const where = "upgradePlan";
   // the hazards look at every patch of the minors crossed: read each release's facts once
   const memo = new Map<string, VersionFacts>();
@@ -247,10 +264,17 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
       return memo.get(v)!;
     },
   };
-  if (options === null || typeof options !== "object" || Array.isArray(options)) throw new KarpenterValidationError(where, "options", options, "an object { kubernetesVersion } (or nothing)");
+  if (options === null || typeof options !== "object" || Array.isArray(options))
+    throw new KarpenterValidationError(where, "options", options, "an object { kubernetesVersion } (or nothing)");
   for (const [key, value] of Object.entries(options)) {
     // a misspelt key (`kubernetes`) would silently drop the cluster check
-    if (key !== "kubernetesVersion") throw new KarpenterValidationError(where, `options.${key}`, value, "not an option of upgradePlan (options: kubernetesVersion)");
+    if (key !== "kubernetesVersion")
+      throw new KarpenterValidationError(
+        where,
+        `options.${key}`,
+        value,
+        "not an option of upgradePlan (options: kubernetesVersion)",
+      );
   }
   const a = resolve(source, where, "from", from);
   const b = resolve(source, where, "to", to);
@@ -259,26 +283,38 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
     throw new KarpenterValidationError(where, "options.kubernetesVersion", k8s, 'a Kubernetes minor such as "1.31"');
   }
   const cluster = k8s?.trim().replace(/^v/, "");
-  const direction = compare(a.version, b.version) < 0 ? "upgrade" : compare(a.version, b.version) > 0 ? "downgrade" : "none";
+  const direction =
+    compare(a.version, b.version) < 0 ? "upgrade" : compare(a.version, b.version) > 0 ? "downgrade" : "none";
 
   // the releases passed through: from, the newest patch of each minor in between, to
   const minors = source.knownMinors();
   const [lo, hi] = direction === "downgrade" ? [b, a] : [a, b];
-  const between = minors.filter((m) => compare(m, minorOf(lo.version)) > 0 && compare(m, minorOf(hi.version)) < 0).map((m): Resolved => {
-    const facts = source.facts(m);
-    return { version: facts.version, facts };
-  });
+  const between = minors
+    .filter((m) => compare(m, minorOf(lo.version)) > 0 && compare(m, minorOf(hi.version)) < 0)
+    .map((m): Resolved => {
+      const facts = source.facts(m);
+      return { version: facts.version, facts };
+    });
   if (direction === "downgrade") between.reverse();
   const path = direction === "none" ? [a] : [a, ...between, b];
-  const steps = path.slice(1).map((next, i) => compareVersionFacts(path[i].facts, next.facts, path[i].version, next.version));
+  const steps = path
+    .slice(1)
+    .map((next, i) => compareVersionFacts(path[i].facts, next.facts, path[i].version, next.version));
   const net = compareVersionFacts(a.facts, b.facts, a.version, b.version);
 
   const both = intersect(a.facts.kubernetes, b.facts.kubernetes);
-  const clusterSupported = cluster === undefined ? undefined : inRange(cluster, a.facts.kubernetes) && inRange(cluster, b.facts.kubernetes);
+  const clusterSupported =
+    cluster === undefined ? undefined : inRange(cluster, a.facts.kubernetes) && inRange(cluster, b.facts.kubernetes);
   const plan = {
     from: a.version,
     to: b.version,
-    assumed: [a, b].flatMap((r, i) => (r.minorGiven ? [`${i === 0 ? "from" : "to"} "${r.minorGiven}" is taken as ${r.version}, the newest known ${r.minorGiven} patch`] : [])),
+    assumed: [a, b].flatMap((r, i) =>
+      r.minorGiven
+        ? [
+            `${i === 0 ? "from" : "to"} "${r.minorGiven}" is taken as ${r.version}, the newest known ${r.minorGiven} patch`,
+          ]
+        : [],
+    ),
     direction,
     kubernetes: {
       from: { ...a.facts.kubernetes },
@@ -289,7 +325,11 @@ export function planUpgrade(given: FactsSource, from: string, to: string, option
     steps,
     net,
   } as const;
-  return { ...plan, hazards: hazards(source, a, b, lo.version, hi.version, direction, minors, cluster), deployOrder: direction === "none" ? [] : deployOrder(net, a.version, b.version) };
+  return {
+    ...plan,
+    hazards: hazards(source, a, b, lo.version, hi.version, direction, minors, cluster),
+    deployOrder: direction === "none" ? [] : deployOrder(net, a.version, b.version),
+  };
 }
 
 interface Resolved {
@@ -304,7 +344,8 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
   const allowed = `a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: ${source.knownMinors().join(", ")}`;
   const v = typeof given === "string" ? given.trim().replace(/^v/, "") : "";
   // no leading zeros: "1.8.08" is no chart version (semver, and the Karpenter construct, refuse it)
-  if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/.test(v)) throw new KarpenterValidationError(where, field, given, allowed);
+  if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/.test(v))
+    throw new KarpenterValidationError(where, field, given, allowed);
   const minors = source.knownMinors();
   if (!minors.includes(minorOf(v))) {
     const newest = minors[minors.length - 1];
@@ -339,14 +380,23 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
  * @param fromVersion the release `a` describes (default `a.version`, its minor's newest patch)
  * @param toVersion the release `b` describes (default `b.version`)
  */
-export function compareVersionFacts(a: VersionFacts, b: VersionFacts, fromVersion = a.version, toVersion = b.version): UpgradeStep {
+export function compareVersionFacts(
+  a: VersionFacts,
+  b: VersionFacts,
+  fromVersion = a.version,
+  toVersion = b.version,
+): UpgradeStep {
   const layoutA = a.controllerPolicy.some((s) => s.policy);
   const layoutB = b.controllerPolicy.some((s) => s.policy);
   // a side in the pre-1.9 layout is grouped as the other side groups the same Sids
   const groups = (f: VersionFacts, other: VersionFacts) => {
     const own = f.controllerPolicy.some((s) => s.policy);
     const group = new Map(other.controllerPolicy.map((s) => [s.sid, s.policy]));
-    return [...new Set(f.controllerPolicy.map((s) => (own ? s.policy : group.get(s.sid))).filter((g): g is string => g !== undefined))];
+    return [
+      ...new Set(
+        f.controllerPolicy.map((s) => (own ? s.policy : group.get(s.sid))).filter((g): g is string => g !== undefined),
+      ),
+    ];
   };
   const policyLayout =
     layoutA === layoutB
@@ -362,14 +412,19 @@ export function compareVersionFacts(a: VersionFacts, b: VersionFacts, fromVersio
     controllerPolicies: listChange(groups(a, b), groups(b, a)),
     ...(policyLayout ? { policyLayout } : {}),
     nodeRolePolicies: listChange(a.nodeRolePolicies, b.nodeRolePolicies),
-    interruptionRules: keyedChange(a.interruptionRules, b.interruptionRules, (r) => JSON.stringify([r.key, [...r.source].sort(), [...r.detailType].sort()])),
+    interruptionRules: keyedChange(a.interruptionRules, b.interruptionRules, (r) =>
+      JSON.stringify([r.key, [...r.source].sort(), [...r.detailType].sort()]),
+    ),
     chart: {
       settings: settingChanges(a.chart.settings, b.chart.settings),
       featureGates: settingChanges(a.chart.featureGates, b.chart.featureGates),
       awsFeatureGates: settingChanges(a.chart.awsFeatureGates, b.chart.awsFeatureGates),
       valuePaths: listChange(a.chart.valuePaths, b.chart.valuePaths),
     },
-    crds: { nodePool: crdChange(a.crds.nodePool, b.crds.nodePool), ec2NodeClass: crdChange(a.crds.ec2NodeClass, b.crds.ec2NodeClass) },
+    crds: {
+      nodePool: crdChange(a.crds.nodePool, b.crds.nodePool),
+      ec2NodeClass: crdChange(a.crds.ec2NodeClass, b.crds.ec2NodeClass),
+    },
     errata: { from: [...a.errata], to: [...b.errata] },
   };
 }
@@ -389,7 +444,8 @@ function keyedChange<T>(a: readonly T[], b: readonly T[], key: (x: T) => string)
 function conditionEntries(s: PolicyStatementFact | undefined): ConditionEntry[] {
   const out: ConditionEntry[] = [];
   for (const [operator, keys] of Object.entries(s?.condition ?? {})) {
-    for (const [key, values] of Object.entries(keys)) for (const value of Array.isArray(values) ? values : [values]) out.push({ operator, key, value });
+    for (const [key, values] of Object.entries(keys))
+      for (const value of Array.isArray(values) ? values : [values]) out.push({ operator, key, value });
   }
   return out;
 }
@@ -402,7 +458,11 @@ function statementChanges(a: readonly PolicyStatementFact[], b: readonly PolicyS
   for (const sid of order) {
     const before = byA.get(sid);
     const after = byB.get(sid);
-    const conditions = keyedChange(conditionEntries(before), conditionEntries(after), (c) => `${c.operator}\u0000${c.key}\u0000${c.value}`);
+    const conditions = keyedChange(
+      conditionEntries(before),
+      conditionEntries(after),
+      (c) => `${c.operator}\u0000${c.key}\u0000${c.value}`,
+    );
     const change: StatementChange = {
       sid,
       change: !before ? "added" : !after ? "removed" : "changed",
@@ -410,10 +470,16 @@ function statementChanges(a: readonly PolicyStatementFact[], b: readonly PolicyS
       actions: listChange(before?.actions ?? [], after?.actions ?? []),
       resources: listChange(before?.resources ?? [], after?.resources ?? []),
       conditions,
-      ...(before && after && before.effect !== after.effect ? { effect: { from: before.effect, to: after.effect } } : {}),
-      ...(before?.policy && after?.policy && before.policy !== after.policy ? { movedPolicy: { from: before.policy, to: after.policy } } : {}),
+      ...(before && after && before.effect !== after.effect
+        ? { effect: { from: before.effect, to: after.effect } }
+        : {}),
+      ...(before?.policy && after?.policy && before.policy !== after.policy
+        ? { movedPolicy: { from: before.policy, to: after.policy } }
+        : {}),
     };
-    const empty = [change.actions, change.resources, change.conditions].every((l) => l.added.length === 0 && l.removed.length === 0);
+    const empty = [change.actions, change.resources, change.conditions].every(
+      (l) => l.added.length === 0 && l.removed.length === 0,
+    );
     if (change.change !== "changed" || !empty || change.effect || change.movedPolicy) out.push(change);
   }
   return out;
@@ -423,7 +489,12 @@ function settingChanges(a: readonly SettingFact[], b: readonly SettingFact[]): S
   const byA = new Map(a.map((s) => [s.key, s]));
   const byB = new Map(b.map((s) => [s.key, s]));
   const out: SettingChange[] = [];
-  const withDefault = (change: SettingChange["change"], key: string, from?: SettingFact, to?: SettingFact): SettingChange => ({
+  const withDefault = (
+    change: SettingChange["change"],
+    key: string,
+    from?: SettingFact,
+    to?: SettingFact,
+  ): SettingChange => ({
     key,
     change,
     ...(from?.default !== undefined ? { from: from.default } : {}),
@@ -432,7 +503,8 @@ function settingChanges(a: readonly SettingFact[], b: readonly SettingFact[]): S
   for (const s of b) {
     const before = byA.get(s.key);
     if (!before) out.push(withDefault("added", s.key, undefined, s));
-    else if (JSON.stringify(before.default) !== JSON.stringify(s.default)) out.push(withDefault("default changed", s.key, before, s));
+    else if (JSON.stringify(before.default) !== JSON.stringify(s.default))
+      out.push(withDefault("default changed", s.key, before, s));
   }
   for (const s of a) if (!byB.has(s.key)) out.push(withDefault("removed", s.key, s, undefined));
   return out;
@@ -443,10 +515,18 @@ function crdChange(a: VersionFacts["crds"]["nodePool"], b: VersionFacts["crds"][
   const enumValues = paths
     .map((path) => ({ path, ...listChange(a.enums[path] ?? [], b.enums[path] ?? []) }))
     .filter((e) => e.added.length > 0 || e.removed.length > 0);
-  const under = (f: string, objects: readonly string[]) => objects.some((o) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`));
+  const under = (f: string, objects: readonly string[]) =>
+    objects.some((o) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`));
   const fields = listChange(a.fields, b.fields);
   // a typed field below an object that became free-form is still accepted, only no longer judged by the schema
-  return { fields: { added: fields.added.filter((f) => !under(f, a.freeForm)), removed: fields.removed.filter((f) => !under(f, b.freeForm)) }, freeForm: listChange(a.freeForm, b.freeForm), enumValues };
+  return {
+    fields: {
+      added: fields.added.filter((f) => !under(f, a.freeForm)),
+      removed: fields.removed.filter((f) => !under(f, b.freeForm)),
+    },
+    freeForm: listChange(a.freeForm, b.freeForm),
+    enumValues,
+  };
 }
 
 function intersect(a: KubernetesRange, b: KubernetesRange): KubernetesRange | undefined {
@@ -464,7 +544,16 @@ const showRange = (r: KubernetesRange) => `${r.min}–${r.max}`;
 const showVersions = (from: string, to: string) => (from === to ? from : `${from}–${to}`);
 
 /** The hazards whose releases lie between `lo` and `hi` (inclusive), and those of the Kubernetes ranges and direction. */
-function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: string, direction: UpgradePlan["direction"], minors: string[], cluster: string | undefined): UpgradeHazard[] {
+function hazards(
+  source: FactsSource,
+  a: Resolved,
+  b: Resolved,
+  lo: string,
+  hi: string,
+  direction: UpgradePlan["direction"],
+  minors: string[],
+  cluster: string | undefined,
+): UpgradeHazard[] {
   const out: UpgradeHazard[] = [];
   const placeOf = (from: string, to: string): UpgradeHazard["where"] | undefined => {
     if (compare(to, lo) < 0 || compare(from, hi) > 0) return undefined;
@@ -493,7 +582,16 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
       // a change of behaviour met by crossing into the release, whatever patch is installed
       const crossed = direction !== "none" && compare(lo, h.versions.from) < 0 && compare(hi, h.versions.from) >= 0;
       if (!crossed) continue;
-      out.push({ id: h.id, kind: h.kind, versions: h.versions.from, where: direction === "upgrade" ? "to" : "from", problem: h.problem, ...(h.library ? { library: h.library.text } : {}), advice: h.advice, source: h.source });
+      out.push({
+        id: h.id,
+        kind: h.kind,
+        versions: h.versions.from,
+        where: direction === "upgrade" ? "to" : "from",
+        problem: h.problem,
+        ...(h.library ? { library: h.library.text } : {}),
+        advice: h.advice,
+        source: h.source,
+      });
       continue;
     }
     const place = placeOf(h.versions.from, h.versions.to);
@@ -547,7 +645,8 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
       versions: `${a.version}, ${b.version}`,
       where: "from and to",
       problem: `no Kubernetes version runs both ${a.version} (${showRange(a.facts.kubernetes)}) and ${b.version} (${showRange(b.facts.kubernetes)})`,
-      advice: "upgrade in steps: Karpenter to a release that runs on both the cluster's current and its next Kubernetes version, then the cluster, then Karpenter again",
+      advice:
+        "upgrade in steps: Karpenter to a release that runs on both the cluster's current and its next Kubernetes version, then the cluster, then Karpenter again",
     });
   }
   if (cluster !== undefined) {
@@ -572,7 +671,8 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
       where: "from and to",
       problem:
         "a downgrade installs older CRDs: fields they lack are dropped from NodePools / EC2NodeClasses on the next write, and values outside their enums are rejected; IAM permissions the newer controller needed are removed",
-      advice: "remove the fields and enum values listed as removed below from your node objects before deploying, and check upstream's release notes for downgrade limits",
+      advice:
+        "remove the fields and enum values listed as removed below from your node objects before deploying, and check upstream's release notes for downgrade limits",
     });
   }
   return out;
@@ -582,14 +682,23 @@ function hazards(source: FactsSource, a: Resolved, b: Resolved, lo: string, hi: 
  * What to do when the cluster's Kubernetes is outside a release's range. Kubernetes cannot be
  * downgraded: a cluster newer than the range needs another Karpenter release.
  */
-function kubernetesAdvice(cluster: string, range: KubernetesRange, target: boolean, running: string, both: KubernetesRange | undefined): string {
+function kubernetesAdvice(
+  cluster: string,
+  range: KubernetesRange,
+  target: boolean,
+  running: string,
+  both: KubernetesRange | undefined,
+): string {
   if (compare(cluster, range.max) > 0) {
     return target
       ? `Kubernetes cannot be downgraded: pick a target that runs on ${cluster}`
       : `the cluster is already newer than ${running} supports (Kubernetes cannot be downgraded): the controller cannot be running; upgrade Karpenter to a release that runs on ${cluster}`;
   }
   if (!target) return `the cluster is older than ${running} supports: upgrade the cluster into ${showRange(range)}`;
-  const during = both && (both.min !== range.min || both.max !== range.max) ? ` (to ${showRange(both)} while ${running} still runs)` : "";
+  const during =
+    both && (both.min !== range.min || both.max !== range.max)
+      ? ` (to ${showRange(both)} while ${running} still runs)`
+      : "";
   return `upgrade the cluster into ${showRange(range)}${during} before upgrading Karpenter, or pick another target`;
 }
 
@@ -606,14 +715,18 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     return parts.length ? [`${name}: ${parts.join(", ")}`] : [];
   };
   const newGroups = new Set(net.controllerPolicies.added);
-  const inPlace = net.controllerPolicy.filter((s) => !s.policy || !newGroups.has(s.policy)).map((s) => `${s.sid} (${s.change})`);
+  const inPlace = net.controllerPolicy
+    .filter((s) => !s.policy || !newGroups.has(s.policy))
+    .map((s) => `${s.sid} (${s.change})`);
   const iam = [
     ...(inPlace.length ? [`controller policies updated in place (same names): ${inPlace.join(", ")}`] : []),
     ...net.controllerPolicies.added.map((g) => {
       const sids = net.controllerPolicy.filter((s) => s.policy === g).map((s) => s.sid);
       return `new managed policy KarpenterController${g}Policy-<cluster>${sids.length ? ` (${sids.join(", ")})` : ""}, attached to the controller role`;
     }),
-    ...net.controllerPolicies.removed.map((g) => `managed policy KarpenterController${g}Policy-<cluster> detached and deleted`),
+    ...net.controllerPolicies.removed.map(
+      (g) => `managed policy KarpenterController${g}Policy-<cluster> detached and deleted`,
+    ),
     ...net.nodeRolePolicies.added.map((p) => `node role: ${p} attached`),
     ...net.nodeRolePolicies.removed.map((p) => {
       const successor = swappedNodePolicy(p);
@@ -621,7 +734,9 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
         ? `node role: ${p} detached only after ${successor} is attached (one attachment, replaced create_before_destroy)`
         : `node role: ${p} detached`;
     }),
-    ...net.interruptionRules.added.map((r) => `new EventBridge rule ${r.key} (${r.detailType.join(", ")}) to the interruption queue`),
+    ...net.interruptionRules.added.map(
+      (r) => `new EventBridge rule ${r.key} (${r.detailType.join(", ")}) to the interruption queue`,
+    ),
     ...net.interruptionRules.removed.map((r) => `EventBridge rule ${r.key} deleted`),
   ];
   const settings = [
@@ -629,10 +744,17 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     ...net.chart.featureGates.map((s) => `settings.featureGates.${s.key} ${describeSetting(s)}`),
     ...net.chart.awsFeatureGates.map((s) => `settings.awsFeatureGates.${s.key} ${describeSetting(s)}`),
   ];
-  const removedFields = [...net.crds.nodePool.fields.removed.map((f) => `NodePool ${f}`), ...net.crds.ec2NodeClass.fields.removed.map((f) => `EC2NodeClass ${f}`)];
+  const removedFields = [
+    ...net.crds.nodePool.fields.removed.map((f) => `NodePool ${f}`),
+    ...net.crds.ec2NodeClass.fields.removed.map((f) => `EC2NodeClass ${f}`),
+  ];
   const removedValues = [
-    ...net.crds.nodePool.enumValues.filter((e) => e.removed.length).map((e) => `NodePool ${e.path}: ${e.removed.join(", ")}`),
-    ...net.crds.ec2NodeClass.enumValues.filter((e) => e.removed.length).map((e) => `EC2NodeClass ${e.path}: ${e.removed.join(", ")}`),
+    ...net.crds.nodePool.enumValues
+      .filter((e) => e.removed.length)
+      .map((e) => `NodePool ${e.path}: ${e.removed.join(", ")}`),
+    ...net.crds.ec2NodeClass.enumValues
+      .filter((e) => e.removed.length)
+      .map((e) => `EC2NodeClass ${e.path}: ${e.removed.join(", ")}`),
   ];
   return [
     {
@@ -640,12 +762,17 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
       phase: "CRD release",
       resources: "helm_release of the karpenter-crd chart (Karpenter.crdRelease)",
       why: "the karpenter chart installs CRDs only on first install and never upgrades them; the controller release depends on this release, so the new schemas exist before the new controller starts",
-      changes: [`chart version ${from} → ${to}; the CRDs are updated in place, existing NodePools and EC2NodeClasses are kept`, ...crd("NodePool", net.crds.nodePool), ...crd("EC2NodeClass", net.crds.ec2NodeClass)],
+      changes: [
+        `chart version ${from} → ${to}; the CRDs are updated in place, existing NodePools and EC2NodeClasses are kept`,
+        ...crd("NodePool", net.crds.nodePool),
+        ...crd("EC2NodeClass", net.crds.ec2NodeClass),
+      ],
     },
     {
       order: 2,
       phase: "IAM policies and interruption rules",
-      resources: "aws_iam_policy and aws_iam_role_policy_attachment of the controller role, node role policy attachments, aws_cloudwatch_event_rule / _target of the interruption queue",
+      resources:
+        "aws_iam_policy and aws_iam_role_policy_attachment of the controller role, node role policy attachments, aws_cloudwatch_event_rule / _target of the interruption queue",
       why: "the controller release depends on the controller role's policy attachments (so on its policies) and on the interruption queue's policy and rule targets, so the new controller never runs without the permissions and events it needs (the node role's attachments have no order against it); the roles, queue, access entry and pod identity association keep their names and are not replaced",
       changes: iam,
     },
@@ -662,7 +789,9 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
       resources: "kubernetes_manifest of NodePools and EC2NodeClasses (NodePool, Ec2NodeClass)",
       why: "they depend on the controller release (same stack) or their stack depends on its stack; they change only if you change them, and are checked against the new version's rules at synth",
       changes: [
-        ...(removedFields.length ? [`fields the new CRDs do not have (remove them from your node objects first): ${removedFields.join(", ")}`] : []),
+        ...(removedFields.length
+          ? [`fields the new CRDs do not have (remove them from your node objects first): ${removedFields.join(", ")}`]
+          : []),
         ...(removedValues.length ? [`enum values the new CRDs do not accept: ${removedValues.join("; ")}`] : []),
       ],
     },
@@ -672,7 +801,8 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
 /** `added (default false)`, `removed`, `default 10s → 20s`. */
 export function describeSetting(s: SettingChange): string {
   // null is values.yaml's "unset": the chart renders no value and the controller's own default applies
-  const show = (v: unknown) => (v === undefined ? "none" : v === null ? "unset: the controller's default" : JSON.stringify(v));
+  const show = (v: unknown) =>
+    v === undefined ? "none" : v === null ? "unset: the controller's default" : JSON.stringify(v);
   if (s.change === "added") return `added (default ${show(s.to)})`;
   if (s.change === "removed") return `removed (default was ${show(s.from)})`;
   return `default ${show(s.from)} → ${show(s.to)}`;

@@ -105,7 +105,9 @@ export const DEFAULT_RELEASE = "1.15.2";
 export function newestPatchOf(minor: string): string | undefined {
   const data = RELEASES.find((r) => minorOf(r) === minor);
   if (data === undefined) return undefined;
-  return [data, ...(PATCHES_WITHOUT_ARTEFACT_CHANGES[minor] ?? [])].reduce((a, b) => (compareVersions(b, a) > 0 ? b : a));
+  return [data, ...(PATCHES_WITHOUT_ARTEFACT_CHANGES[minor] ?? [])].reduce((a, b) =>
+    compareVersions(b, a) > 0 ? b : a,
+  );
 }
 
 /** The known minors, oldest first: `["1.0", …, "1.14"]`. */
@@ -160,7 +162,12 @@ export function valuePathsAt(version: string): string[] {
 const asList = (x: string | string[]) => (Array.isArray(x) ? [...x] : [x]);
 
 function statementFact(s: RawStatement, policy: string | undefined): PolicyStatementFact {
-  const f: PolicyStatementFact = { sid: s.Sid, effect: s.Effect, actions: asList(s.Action).sort(), resources: asList(s.Resource).sort() };
+  const f: PolicyStatementFact = {
+    sid: s.Sid,
+    effect: s.Effect,
+    actions: asList(s.Action).sort(),
+    resources: asList(s.Resource).sort(),
+  };
   if (s.Condition) f.condition = s.Condition;
   if (policy) f.policy = policy;
   return f;
@@ -178,7 +185,12 @@ export function versionFacts(version: string): VersionFacts {
   const m = /^(0|[1-9]\d*)\.(0|[1-9]\d*)(?:\.(0|[1-9]\d*))?$/.exec(v);
   const minor = m ? `${m[1]}.${m[2]}` : "";
   if (!m || !(minor in LOADERS)) {
-    throw new KarpenterValidationError("versionFacts", "version", version, `a Karpenter release "MAJOR.MINOR[.PATCH]" of a known minor: ${knownMinors().join(", ")}`);
+    throw new KarpenterValidationError(
+      "versionFacts",
+      "version",
+      version,
+      `a Karpenter release "MAJOR.MINOR[.PATCH]" of a known minor: ${knownMinors().join(", ")}`,
+    );
   }
   const d = versionData(minor);
   const at = m[3] === undefined ? d.version : v;
@@ -191,7 +203,11 @@ export function versionFacts(version: string): VersionFacts {
     controllerPolicy: d.controllerPolicies.flatMap((p) => p.statements.map((s) => statementFact(s, p.name))),
     errata: [...d.errata],
     nodeRolePolicies: [...d.nodeRolePolicies],
-    interruptionRules: d.interruptionRules.map((r) => ({ key: r.key, source: [...r.source], detailType: [...r.detailType] })),
+    interruptionRules: d.interruptionRules.map((r) => ({
+      key: r.key,
+      source: [...r.source],
+      detailType: [...r.detailType],
+    })),
     chart: {
       settings: d.chart.settings.filter(present).map(settingAt),
       featureGates: d.chart.featureGates.filter(present).map(settingAt),
@@ -199,8 +215,16 @@ export function versionFacts(version: string): VersionFacts {
       valuePaths: valuePathsAt(at),
     },
     crds: {
-      nodePool: { fields: [...d.crds.nodePool.fields], enums: cloneEnums(d.crds.nodePool.enums), freeForm: [...(d.crds.nodePool.freeForm ?? [])] },
-      ec2NodeClass: { fields: [...d.crds.ec2NodeClass.fields], enums: cloneEnums(d.crds.ec2NodeClass.enums), freeForm: [...(d.crds.ec2NodeClass.freeForm ?? [])] },
+      nodePool: {
+        fields: [...d.crds.nodePool.fields],
+        enums: cloneEnums(d.crds.nodePool.enums),
+        freeForm: [...(d.crds.nodePool.freeForm ?? [])],
+      },
+      ec2NodeClass: {
+        fields: [...d.crds.ec2NodeClass.fields],
+        enums: cloneEnums(d.crds.ec2NodeClass.enums),
+        freeForm: [...(d.crds.ec2NodeClass.freeForm ?? [])],
+      },
     },
   };
 }

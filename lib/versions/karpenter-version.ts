@@ -63,21 +63,39 @@ export function allowUnverifiedVersions(scope: IConstruct): void {
  * (the CLI, a function such as `convertLegacyManifests`) the error offers no construct prop.
  * @throws KarpenterValidationError for a malformed version, a pre-release, a token or an unknown minor
  */
-export function resolveKarpenterVersion(scope: IConstruct | string, version: string = DEFAULT_KARPENTER_VERSION, field = "version", app?: IConstruct): KarpenterVersion {
+export function resolveKarpenterVersion(
+  scope: IConstruct | string,
+  version: string = DEFAULT_KARPENTER_VERSION,
+  field = "version",
+  app?: IConstruct,
+): KarpenterVersion {
   const allowed = `a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: ${SUPPORTED_MINORS.join(", ")} (default ${DEFAULT_KARPENTER_VERSION})`;
   if (typeof version !== "string" || /\$\{|TfToken/.test(version)) {
-    throw new KarpenterValidationError(scope, field, version, `${allowed}; it must be known at synth, not a token, because it selects the IAM policy and chart settings`);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      version,
+      `${allowed}; it must be known at synth, not a token, because it selects the IAM policy and chart settings`,
+    );
   }
   const clean = version.trim().replace(/^v/, "");
   const parsed = semver.valid(clean) ? semver.parse(clean) : null;
   if (!parsed || parsed.prerelease.length > 0 || parsed.build.length > 0) {
     // "1.14" names a minor, not a chart: Helm needs the exact version, so offer the newest known patch
     const newest = /^\d+\.\d+$/.test(clean) ? newestPatchOf(clean) : undefined;
-    throw new KarpenterValidationError(scope, field, version, newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      version,
+      newest ? `${allowed}; did you mean "${newest}" (the newest ${clean} patch this library knows)?` : allowed,
+    );
   }
   const minorKey = `${parsed.major}.${parsed.minor}`;
   let factsMinor = minorKey;
-  const unverified = !SUPPORTED_MINORS.includes(minorKey) && semver.gt(parsed.version, NEWEST_KNOWN_RELEASE) && parsed.major === semver.major(NEWEST_KNOWN_RELEASE);
+  const unverified =
+    !SUPPORTED_MINORS.includes(minorKey) &&
+    semver.gt(parsed.version, NEWEST_KNOWN_RELEASE) &&
+    parsed.major === semver.major(NEWEST_KNOWN_RELEASE);
   if (unverified) {
     const inApp = app ?? (typeof scope !== "string" ? scope : undefined);
     const optedIn = inApp !== undefined && unverifiedOptIns.has(inApp.node.root);
@@ -87,7 +105,12 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
         inApp !== undefined
           ? `to install it anyway, set allowUnverifiedVersion: true on Karpenter (its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or use a known release, or a newer release of cdktf-eks-karpenter that knows it`
           : `its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it`;
-      throw new KarpenterValidationError(scope, field, version, `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: ${remedy}`);
+      throw new KarpenterValidationError(
+        scope,
+        field,
+        version,
+        `${allowed}. ${parsed.version} is newer than ${NEWEST_KNOWN_RELEASE}, the newest release this library knows: ${remedy}`,
+      );
     }
     factsMinor = SUPPORTED_MINORS[SUPPORTED_MINORS.length - 1];
   } else if (!SUPPORTED_MINORS.includes(minorKey)) {
@@ -98,7 +121,9 @@ export function resolveKarpenterVersion(scope: IConstruct | string, version: str
       version,
       newMajor
         ? `${allowed}. ${parsed.version} is a new major release: a major may change the APIs, IAM and chart this library builds` +
-            (app !== undefined || typeof scope !== "string" ? `, so allowUnverifiedVersion does not cover it (it covers newer ${semver.major(NEWEST_KNOWN_RELEASE)}.x releases only)` : "")
+            (app !== undefined || typeof scope !== "string"
+              ? `, so allowUnverifiedVersion does not cover it (it covers newer ${semver.major(NEWEST_KNOWN_RELEASE)}.x releases only)`
+              : "")
         : allowed,
     );
   }

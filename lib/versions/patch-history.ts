@@ -19,7 +19,12 @@ export const SETTING_SINCE_PATCH: Readonly<Record<string, string>> = {
  * pkg/providers/version/version.go at the tags): 1.0.0–1.0.4 stop at 1.30, 1.6.0–1.6.5 and
  * 1.7.0–1.7.3 at 1.33. From `until` on, the minor's generated range applies.
  */
-export const KUBERNETES_EARLY_PATCHES: readonly { readonly minor: string; readonly until: string; readonly min: string; readonly max: string }[] = [
+export const KUBERNETES_EARLY_PATCHES: readonly {
+  readonly minor: string;
+  readonly until: string;
+  readonly min: string;
+  readonly max: string;
+}[] = [
   { minor: "1.0", until: "1.0.5", min: "1.25", max: "1.30" },
   { minor: "1.6", until: "1.6.6", min: "1.26", max: "1.33" },
   { minor: "1.7", until: "1.7.4", min: "1.26", max: "1.33" },
@@ -30,11 +35,18 @@ export const KUBERNETES_EARLY_PATCHES: readonly { readonly minor: string; readon
  * generated paths of a minor are its newest patch's; a release before `patch` lacks the `added`
  * paths and still has the `removed` ones.
  */
-export const VALUE_PATHS_PATCH_CHANGES: readonly { readonly patch: string; readonly added?: readonly string[]; readonly removed?: readonly string[] }[] = [
+export const VALUE_PATHS_PATCH_CHANGES: readonly {
+  readonly patch: string;
+  readonly added?: readonly string[];
+  readonly removed?: readonly string[];
+}[] = [
   // erratum log-output-paths-ignored: 1.0.0–1.0.3 values.yaml offers them, but no template reads
   // them (upstream PR #6994, back-port of #6875): they take effect from 1.0.4, so they count from there
   { patch: "1.0.4", added: ["logOutputPaths[]", "logErrorOutputPaths[]"] },
-  { patch: "1.0.1", removed: ["postInstallHook.image.repository", "postInstallHook.image.tag", "postInstallHook.image.digest"] },
+  {
+    patch: "1.0.1",
+    removed: ["postInstallHook.image.repository", "postInstallHook.image.tag", "postInstallHook.image.digest"],
+  },
   { patch: "1.1.1", added: ["schedulerName", "controller.containerName"] },
   { patch: "1.5.3", removed: ["podSecurityContext.runAsNonRoot"] },
 ];

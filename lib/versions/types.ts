@@ -51,7 +51,12 @@ export interface VersionData {
   /** `KarpenterNodeRole.ManagedPolicyArns`: AWS-managed policy names, template order. */
   readonly nodeRolePolicies: readonly string[];
   /** The EventBridge rules to the interruption queue, template order; `key` ≤ 19 characters. */
-  readonly interruptionRules: readonly { readonly key: string; readonly logicalId: string; readonly source: readonly string[]; readonly detailType: readonly string[] }[];
+  readonly interruptionRules: readonly {
+    readonly key: string;
+    readonly logicalId: string;
+    readonly source: readonly string[];
+    readonly detailType: readonly string[];
+  }[];
   /**
    * The `karpenter` chart: settings, feature gates and (from 1.15) the AWS feature gates of
    * `settings.awsFeatureGates` (values.yaml order), value paths (sorted; notation of lib/helm/chart-values.ts).

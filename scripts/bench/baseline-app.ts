@@ -46,13 +46,24 @@ const app = new App({ stackTraces: false });
 // ---- stack eks ----
 const eksStack = new TerraformStack(app, "eks");
 new LocalBackend(eksStack, { path: "terraform.eks.tfstate" });
-new AwsProvider(eksStack, "aws", { region, defaultTags: [{ tags: { "karpenter.sh/example": clusterName, "managed-by": "cdktf" } }] });
+new AwsProvider(eksStack, "aws", {
+  region,
+  defaultTags: [{ tags: { "karpenter.sh/example": clusterName, "managed-by": "cdktf" } }],
+});
 const partition = new DataAwsPartition(eksStack, "partition");
 const awsRegion = new DataAwsRegion(eksStack, "region");
 const caller = new DataAwsCallerIdentity(eksStack, "caller");
-const azs = new DataAwsAvailabilityZones(eksStack, "azs", { state: "available", filter: [{ name: "opt-in-status", values: ["opt-in-not-required"] }] });
+const azs = new DataAwsAvailabilityZones(eksStack, "azs", {
+  state: "available",
+  filter: [{ name: "opt-in-status", values: ["opt-in-not-required"] }],
+});
 
-const vpc = new Vpc(eksStack, "vpc", { cidrBlock: "10.0.0.0/16", enableDnsHostnames: true, enableDnsSupport: true, tags: { Name: clusterName } });
+const vpc = new Vpc(eksStack, "vpc", {
+  cidrBlock: "10.0.0.0/16",
+  enableDnsHostnames: true,
+  enableDnsSupport: true,
+  tags: { Name: clusterName },
+});
 const igw = new InternetGateway(eksStack, "igw", { vpcId: vpc.id, tags: { Name: clusterName } });
 const subnet = (kind: "public" | "private", i: number) =>
   new Subnet(eksStack, `${kind}-${i}`, {
@@ -60,27 +71,66 @@ const subnet = (kind: "public" | "private", i: number) =>
     availabilityZone: Fn.element(azs.names, i),
     cidrBlock: kind === "public" ? Fn.cidrsubnet("10.0.0.0/16", 8, 100 + i) : Fn.cidrsubnet("10.0.0.0/16", 3, i),
     mapPublicIpOnLaunch: kind === "public" ? true : undefined,
-    tags: kind === "public"
-      ? { Name: `${clusterName}-public-${i}`, "kubernetes.io/role/elb": "1" }
-      : { Name: `${clusterName}-private-${i}`, "karpenter.sh/discovery": clusterName, "kubernetes.io/role/internal-elb": "1" },
+    tags:
+      kind === "public"
+        ? { Name: `${clusterName}-public-${i}`, "kubernetes.io/role/elb": "1" }
+        : {
+            Name: `${clusterName}-private-${i}`,
+            "karpenter.sh/discovery": clusterName,
+            "kubernetes.io/role/internal-elb": "1",
+          },
   });
 const publicSubnets = [0, 1].map((i) => subnet("public", i));
 const privateSubnets = [0, 1].map((i) => subnet("private", i));
 const eip = new Eip(eksStack, "nat-ip", { domain: "vpc", tags: { Name: `${clusterName}-nat` }, dependsOn: [igw] });
-const nat = new NatGateway(eksStack, "nat", { allocationId: eip.id, subnetId: publicSubnets[0].id, tags: { Name: clusterName }, dependsOn: [igw] });
-const publicRoutes = new RouteTable(eksStack, "public-routes", { vpcId: vpc.id, tags: { Name: `${clusterName}-public` } });
-const privateRoutes = new RouteTable(eksStack, "private-routes", { vpcId: vpc.id, tags: { Name: `${clusterName}-private` } });
-new Route(eksStack, "public-default-route", { routeTableId: publicRoutes.id, destinationCidrBlock: "0.0.0.0/0", gatewayId: igw.id });
-new Route(eksStack, "private-default-route", { routeTableId: privateRoutes.id, destinationCidrBlock: "0.0.0.0/0", natGatewayId: nat.id });
-publicSubnets.forEach((s, i) => new RouteTableAssociation(eksStack, `public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }));
-privateSubnets.forEach((s, i) => new RouteTableAssociation(eksStack, `private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }));
+const nat = new NatGateway(eksStack, "nat", {
+  allocationId: eip.id,
+  subnetId: publicSubnets[0].id,
+  tags: { Name: clusterName },
+  dependsOn: [igw],
+});
+const publicRoutes = new RouteTable(eksStack, "public-routes", {
+  vpcId: vpc.id,
+  tags: { Name: `${clusterName}-public` },
+});
+const privateRoutes = new RouteTable(eksStack, "private-routes", {
+  vpcId: vpc.id,
+  tags: { Name: `${clusterName}-private` },
+});
+new Route(eksStack, "public-default-route", {
+  routeTableId: publicRoutes.id,
+  destinationCidrBlock: "0.0.0.0/0",
+  gatewayId: igw.id,
+});
+new Route(eksStack, "private-default-route", {
+  routeTableId: privateRoutes.id,
+  destinationCidrBlock: "0.0.0.0/0",
+  natGatewayId: nat.id,
+});
+publicSubnets.forEach(
+  (s, i) =>
+    new RouteTableAssociation(eksStack, `public-${i}-routes`, { subnetId: s.id, routeTableId: publicRoutes.id }),
+);
+privateSubnets.forEach(
+  (s, i) =>
+    new RouteTableAssociation(eksStack, `private-${i}-routes`, { subnetId: s.id, routeTableId: privateRoutes.id }),
+);
 
 const trust = (service: string, actions: string[] | string = ["sts:AssumeRole"]) =>
-  JSON.stringify({ Version: "2012-10-17", Statement: [{ Effect: "Allow", Principal: { Service: service }, Action: actions }] });
+  JSON.stringify({
+    Version: "2012-10-17",
+    Statement: [{ Effect: "Allow", Principal: { Service: service }, Action: actions }],
+  });
 const awsPolicy = (name: string) => `arn:${partition.partition}:iam::aws:policy/${name}`;
 
-const clusterRole = new IamRole(eksStack, "cluster-role", { name: `${clusterName}-cluster`, assumeRolePolicy: trust("eks.amazonaws.com", ["sts:AssumeRole", "sts:TagSession"]) });
-const clusterPolicy = new IamRolePolicyAttachment(eksStack, "cluster-policy", { role: clusterRole.name, policyArn: awsPolicy("AmazonEKSClusterPolicy") });
+const clusterRole = new IamRole(eksStack, "cluster-role", {
+  name: `${clusterName}-cluster`,
+  assumeRolePolicy: trust("eks.amazonaws.com", ["sts:AssumeRole", "sts:TagSession"]),
+});
+const clusterPolicy = new IamRolePolicyAttachment(eksStack, "cluster-policy", {
+  role: clusterRole.name,
+  policyArn: awsPolicy("AmazonEKSClusterPolicy"),
+});
 const eks = new EksCluster(eksStack, "cluster", {
   name: clusterName,
   version: "1.34",
@@ -95,14 +145,25 @@ const eks = new EksCluster(eksStack, "cluster", {
   dependsOn: [clusterPolicy],
 });
 const addon = (name: string, dependsOn?: (EksAddon | EksNodeGroup)[]) =>
-  new EksAddon(eksStack, name, { clusterName: eks.name, addonName: name, resolveConflictsOnCreate: "OVERWRITE", resolveConflictsOnUpdate: "OVERWRITE", dependsOn });
+  new EksAddon(eksStack, name, {
+    clusterName: eks.name,
+    addonName: name,
+    resolveConflictsOnCreate: "OVERWRITE",
+    resolveConflictsOnUpdate: "OVERWRITE",
+    dependsOn,
+  });
 const beforeNodes = ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"].map((n) => addon(n));
 
 // system node group
-const systemRole = new IamRole(eksStack, "system-role", { name: `${eks.name}-system-node`, assumeRolePolicy: trust(`ec2.${partition.dnsSuffix}`, "sts:AssumeRole") });
-const systemAttachments = ["AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryPullOnly"].map(
-  (p) => new IamRolePolicyAttachment(eksStack, `system-${p}`, { role: systemRole.name, policyArn: awsPolicy(p) }),
-);
+const systemRole = new IamRole(eksStack, "system-role", {
+  name: `${eks.name}-system-node`,
+  assumeRolePolicy: trust(`ec2.${partition.dnsSuffix}`, "sts:AssumeRole"),
+});
+const systemAttachments = [
+  "AmazonEKSWorkerNodePolicy",
+  "AmazonEKS_CNI_Policy",
+  "AmazonEC2ContainerRegistryPullOnly",
+].map((p) => new IamRolePolicyAttachment(eksStack, `system-${p}`, { role: systemRole.name, policyArn: awsPolicy(p) }));
 const systemNodes = new EksNodeGroup(eksStack, "system-nodes", {
   clusterName: eks.name,
   nodeGroupName: `${eks.name}-system`,
@@ -118,13 +179,21 @@ const systemNodes = new EksNodeGroup(eksStack, "system-nodes", {
   dependsOn: [...systemAttachments, ...beforeNodes],
 });
 addon("coredns", [systemNodes]);
-new Ec2Tag(eksStack, "discovery-security-group", { resourceId: eks.vpcConfig.clusterSecurityGroupId, key: "karpenter.sh/discovery", value: eks.name });
+new Ec2Tag(eksStack, "discovery-security-group", {
+  resourceId: eks.vpcConfig.clusterSecurityGroupId,
+  key: "karpenter.sh/discovery",
+  value: eks.name,
+});
 
 new HelmProvider(eksStack, "helm", {
   kubernetes: {
     host: eks.endpoint,
     clusterCaCertificate: Fn.base64decode(eks.certificateAuthority.get(0).data),
-    exec: { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] },
+    exec: {
+      apiVersion: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region],
+    },
   },
 });
 
@@ -134,22 +203,47 @@ const nodeRole = new IamRole(eksStack, "karpenter-node-role", {
   description: "Karpenter node role: EC2 instances launched by Karpenter",
   assumeRolePolicy: trust(`ec2.${partition.dnsSuffix}`),
 });
-const nodeAttachments = ["AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"].map(
+const nodeAttachments = [
+  "AmazonEKS_CNI_Policy",
+  "AmazonEKSWorkerNodePolicy",
+  "AmazonEC2ContainerRegistryPullOnly",
+  "AmazonSSMManagedInstanceCore",
+].map(
   (p) => new IamRolePolicyAttachment(eksStack, `karpenter-node-${p}`, { role: nodeRole.name, policyArn: awsPolicy(p) }),
 );
-const accessEntry = new EksAccessEntry(eksStack, "karpenter-node-access", { clusterName: eks.name, principalArn: nodeRole.arn, type: "EC2_LINUX" });
+const accessEntry = new EksAccessEntry(eksStack, "karpenter-node-access", {
+  clusterName: eks.name,
+  principalArn: nodeRole.arn,
+  type: "EC2_LINUX",
+});
 void nodeAttachments;
 
 // interruption queue and rules
-const queue = new SqsQueue(eksStack, "karpenter-queue", { name: eks.name, messageRetentionSeconds: 300, sqsManagedSseEnabled: true });
+const queue = new SqsQueue(eksStack, "karpenter-queue", {
+  name: eks.name,
+  messageRetentionSeconds: 300,
+  sqsManagedSseEnabled: true,
+});
 const queuePolicy = new SqsQueuePolicy(eksStack, "karpenter-queue-policy", {
   queueUrl: queue.url,
   policy: JSON.stringify({
     Version: "2012-10-17",
     Id: "EC2InterruptionPolicy",
     Statement: [
-      { Effect: "Allow", Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] }, Action: "sqs:SendMessage", Resource: queue.arn },
-      { Sid: "DenyHTTP", Effect: "Deny", Action: "sqs:*", Resource: queue.arn, Condition: { Bool: { "aws:SecureTransport": "false" } }, Principal: "*" },
+      {
+        Effect: "Allow",
+        Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] },
+        Action: "sqs:SendMessage",
+        Resource: queue.arn,
+      },
+      {
+        Sid: "DenyHTTP",
+        Effect: "Deny",
+        Action: "sqs:*",
+        Resource: queue.arn,
+        Condition: { Bool: { "aws:SecureTransport": "false" } },
+        Principal: "*",
+      },
     ],
   }),
 });
@@ -166,7 +260,11 @@ const targets = events.map(([name, source, detailType]) => {
     description: `Karpenter interruption handling: sends "${detailType}" events to the interruption queue`,
     eventPattern: JSON.stringify({ source: [source], "detail-type": [detailType] }),
   });
-  return new CloudwatchEventTarget(eksStack, `target-${name}`, { rule: rule.name, arn: queue.arn, targetId: "KarpenterInterruptionQueueTarget" });
+  return new CloudwatchEventTarget(eksStack, `target-${name}`, {
+    rule: rule.name,
+    arn: queue.arn,
+    targetId: "KarpenterInterruptionQueueTarget",
+  });
 });
 
 // controller role: upstream's managed-policy split
@@ -175,32 +273,180 @@ const r = awsRegion.region;
 const ec2 = (resource: string) => `arn:${p}:ec2:${r}:*:${resource}`;
 const instanceProfiles = `arn:${p}:iam::${caller.accountId}:instance-profile/*`;
 const owned = { [`aws:ResourceTag/kubernetes.io/cluster/${eks.name}`]: "owned" };
-const requestOwned = { [`aws:RequestTag/kubernetes.io/cluster/${eks.name}`]: "owned", "aws:RequestTag/eks:eks-cluster-name": eks.name };
-const launched = ["fleet/*", "instance/*", "volume/*", "network-interface/*", "launch-template/*", "spot-instances-request/*"].map(ec2);
+const requestOwned = {
+  [`aws:RequestTag/kubernetes.io/cluster/${eks.name}`]: "owned",
+  "aws:RequestTag/eks:eks-cluster-name": eks.name,
+};
+const launched = [
+  "fleet/*",
+  "instance/*",
+  "volume/*",
+  "network-interface/*",
+  "launch-template/*",
+  "spot-instances-request/*",
+].map(ec2);
 const policies: Record<string, object[]> = {
   NodeLifecycle: [
-    { Sid: "AllowScopedEC2InstanceAccessActions", Effect: "Allow", Resource: [`arn:${p}:ec2:${r}::image/*`, `arn:${p}:ec2:${r}::snapshot/*`, ...["security-group/*", "subnet/*", "capacity-reservation/*", "placement-group/*"].map(ec2)], Action: ["ec2:RunInstances", "ec2:CreateFleet"] },
-    { Sid: "AllowScopedEC2LaunchTemplateAccessActions", Effect: "Allow", Resource: ec2("launch-template/*"), Action: ["ec2:RunInstances", "ec2:CreateFleet"], Condition: { StringEquals: owned, StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" } } },
-    { Sid: "AllowScopedEC2InstanceActionsWithTags", Effect: "Allow", Resource: launched, Action: ["ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"], Condition: { StringEquals: requestOwned, StringLike: { "aws:RequestTag/karpenter.sh/nodepool": "*" } } },
-    { Sid: "AllowScopedResourceCreationTagging", Effect: "Allow", Resource: launched, Action: "ec2:CreateTags", Condition: { StringEquals: { ...requestOwned, "ec2:CreateAction": ["RunInstances", "CreateFleet", "CreateLaunchTemplate"] }, StringLike: { "aws:RequestTag/karpenter.sh/nodepool": "*" } } },
-    { Sid: "AllowScopedResourceTagging", Effect: "Allow", Resource: ec2("instance/*"), Action: "ec2:CreateTags", Condition: { StringEquals: owned, StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" }, StringEqualsIfExists: { "aws:RequestTag/eks:eks-cluster-name": eks.name }, "ForAllValues:StringEquals": { "aws:TagKeys": ["eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"] } } },
-    { Sid: "AllowScopedDeletion", Effect: "Allow", Resource: [ec2("instance/*"), ec2("launch-template/*")], Action: ["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"], Condition: { StringEquals: owned, StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" } } },
+    {
+      Sid: "AllowScopedEC2InstanceAccessActions",
+      Effect: "Allow",
+      Resource: [
+        `arn:${p}:ec2:${r}::image/*`,
+        `arn:${p}:ec2:${r}::snapshot/*`,
+        ...["security-group/*", "subnet/*", "capacity-reservation/*", "placement-group/*"].map(ec2),
+      ],
+      Action: ["ec2:RunInstances", "ec2:CreateFleet"],
+    },
+    {
+      Sid: "AllowScopedEC2LaunchTemplateAccessActions",
+      Effect: "Allow",
+      Resource: ec2("launch-template/*"),
+      Action: ["ec2:RunInstances", "ec2:CreateFleet"],
+      Condition: { StringEquals: owned, StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" } },
+    },
+    {
+      Sid: "AllowScopedEC2InstanceActionsWithTags",
+      Effect: "Allow",
+      Resource: launched,
+      Action: ["ec2:RunInstances", "ec2:CreateFleet", "ec2:CreateLaunchTemplate"],
+      Condition: { StringEquals: requestOwned, StringLike: { "aws:RequestTag/karpenter.sh/nodepool": "*" } },
+    },
+    {
+      Sid: "AllowScopedResourceCreationTagging",
+      Effect: "Allow",
+      Resource: launched,
+      Action: "ec2:CreateTags",
+      Condition: {
+        StringEquals: { ...requestOwned, "ec2:CreateAction": ["RunInstances", "CreateFleet", "CreateLaunchTemplate"] },
+        StringLike: { "aws:RequestTag/karpenter.sh/nodepool": "*" },
+      },
+    },
+    {
+      Sid: "AllowScopedResourceTagging",
+      Effect: "Allow",
+      Resource: ec2("instance/*"),
+      Action: "ec2:CreateTags",
+      Condition: {
+        StringEquals: owned,
+        StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" },
+        StringEqualsIfExists: { "aws:RequestTag/eks:eks-cluster-name": eks.name },
+        "ForAllValues:StringEquals": { "aws:TagKeys": ["eks:eks-cluster-name", "karpenter.sh/nodeclaim", "Name"] },
+      },
+    },
+    {
+      Sid: "AllowScopedDeletion",
+      Effect: "Allow",
+      Resource: [ec2("instance/*"), ec2("launch-template/*")],
+      Action: ["ec2:TerminateInstances", "ec2:DeleteLaunchTemplate"],
+      Condition: { StringEquals: owned, StringLike: { "aws:ResourceTag/karpenter.sh/nodepool": "*" } },
+    },
   ],
   IAMIntegration: [
-    { Sid: "AllowPassingInstanceRole", Effect: "Allow", Resource: nodeRole.arn, Action: "iam:PassRole", Condition: { StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } } },
-    { Sid: "AllowScopedInstanceProfileCreationActions", Effect: "Allow", Resource: instanceProfiles, Action: ["iam:CreateInstanceProfile"], Condition: { StringEquals: { ...requestOwned, "aws:RequestTag/topology.kubernetes.io/region": r }, StringLike: { "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*" } } },
-    { Sid: "AllowScopedInstanceProfileTagActions", Effect: "Allow", Resource: instanceProfiles, Action: ["iam:TagInstanceProfile"], Condition: { StringEquals: { ...owned, "aws:ResourceTag/topology.kubernetes.io/region": r, ...requestOwned, "aws:RequestTag/topology.kubernetes.io/region": r }, StringLike: { "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*", "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*" } } },
-    { Sid: "AllowScopedInstanceProfileActions", Effect: "Allow", Resource: instanceProfiles, Action: ["iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"], Condition: { StringEquals: { ...owned, "aws:ResourceTag/topology.kubernetes.io/region": r }, StringLike: { "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*" } } },
+    {
+      Sid: "AllowPassingInstanceRole",
+      Effect: "Allow",
+      Resource: nodeRole.arn,
+      Action: "iam:PassRole",
+      Condition: { StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } },
+    },
+    {
+      Sid: "AllowScopedInstanceProfileCreationActions",
+      Effect: "Allow",
+      Resource: instanceProfiles,
+      Action: ["iam:CreateInstanceProfile"],
+      Condition: {
+        StringEquals: { ...requestOwned, "aws:RequestTag/topology.kubernetes.io/region": r },
+        StringLike: { "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*" },
+      },
+    },
+    {
+      Sid: "AllowScopedInstanceProfileTagActions",
+      Effect: "Allow",
+      Resource: instanceProfiles,
+      Action: ["iam:TagInstanceProfile"],
+      Condition: {
+        StringEquals: {
+          ...owned,
+          "aws:ResourceTag/topology.kubernetes.io/region": r,
+          ...requestOwned,
+          "aws:RequestTag/topology.kubernetes.io/region": r,
+        },
+        StringLike: {
+          "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*",
+          "aws:RequestTag/karpenter.k8s.aws/ec2nodeclass": "*",
+        },
+      },
+    },
+    {
+      Sid: "AllowScopedInstanceProfileActions",
+      Effect: "Allow",
+      Resource: instanceProfiles,
+      Action: ["iam:AddRoleToInstanceProfile", "iam:RemoveRoleFromInstanceProfile", "iam:DeleteInstanceProfile"],
+      Condition: {
+        StringEquals: { ...owned, "aws:ResourceTag/topology.kubernetes.io/region": r },
+        StringLike: { "aws:ResourceTag/karpenter.k8s.aws/ec2nodeclass": "*" },
+      },
+    },
   ],
-  EKSIntegration: [{ Sid: "AllowAPIServerEndpointDiscovery", Effect: "Allow", Resource: eks.arn, Action: "eks:DescribeCluster" }],
-  Interruption: [{ Sid: "AllowInterruptionQueueActions", Effect: "Allow", Resource: queue.arn, Action: ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"] }],
-  ZonalShift: [{ Sid: "AllowZonalShiftStatusReadOnly", Effect: "Allow", Resource: "*", Action: ["arc-zonal-shift:GetManagedResource"], Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": eks.arn } } }],
+  EKSIntegration: [
+    { Sid: "AllowAPIServerEndpointDiscovery", Effect: "Allow", Resource: eks.arn, Action: "eks:DescribeCluster" },
+  ],
+  Interruption: [
+    {
+      Sid: "AllowInterruptionQueueActions",
+      Effect: "Allow",
+      Resource: queue.arn,
+      Action: ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"],
+    },
+  ],
+  ZonalShift: [
+    {
+      Sid: "AllowZonalShiftStatusReadOnly",
+      Effect: "Allow",
+      Resource: "*",
+      Action: ["arc-zonal-shift:GetManagedResource"],
+      Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": eks.arn } },
+    },
+  ],
   ResourceDiscovery: [
-    { Sid: "AllowRegionalReadActions", Effect: "Allow", Resource: "*", Action: ["ec2:DescribeCapacityReservations", "ec2:DescribeImages", "ec2:DescribeInstances", "ec2:DescribeInstanceStatus", "ec2:DescribeInstanceTypeOfferings", "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplates", "ec2:DescribePlacementGroups", "ec2:DescribeSecurityGroups", "ec2:DescribeSpotPriceHistory", "ec2:DescribeSubnets"], Condition: { StringEquals: { "aws:RequestedRegion": r } } },
-    { Sid: "AllowSSMReadActions", Effect: "Allow", Resource: `arn:${p}:ssm:${r}::parameter/aws/service/*`, Action: "ssm:GetParameter" },
+    {
+      Sid: "AllowRegionalReadActions",
+      Effect: "Allow",
+      Resource: "*",
+      Action: [
+        "ec2:DescribeCapacityReservations",
+        "ec2:DescribeImages",
+        "ec2:DescribeInstances",
+        "ec2:DescribeInstanceStatus",
+        "ec2:DescribeInstanceTypeOfferings",
+        "ec2:DescribeInstanceTypes",
+        "ec2:DescribeLaunchTemplates",
+        "ec2:DescribePlacementGroups",
+        "ec2:DescribeSecurityGroups",
+        "ec2:DescribeSpotPriceHistory",
+        "ec2:DescribeSubnets",
+      ],
+      Condition: { StringEquals: { "aws:RequestedRegion": r } },
+    },
+    {
+      Sid: "AllowSSMReadActions",
+      Effect: "Allow",
+      Resource: `arn:${p}:ssm:${r}::parameter/aws/service/*`,
+      Action: "ssm:GetParameter",
+    },
     { Sid: "AllowPricingReadActions", Effect: "Allow", Resource: "*", Action: "pricing:GetProducts" },
-    { Sid: "AllowUnscopedInstanceProfileListAction", Effect: "Allow", Resource: "*", Action: "iam:ListInstanceProfiles" },
-    { Sid: "AllowInstanceProfileReadActions", Effect: "Allow", Resource: instanceProfiles, Action: "iam:GetInstanceProfile" },
+    {
+      Sid: "AllowUnscopedInstanceProfileListAction",
+      Effect: "Allow",
+      Resource: "*",
+      Action: "iam:ListInstanceProfiles",
+    },
+    {
+      Sid: "AllowInstanceProfileReadActions",
+      Effect: "Allow",
+      Resource: instanceProfiles,
+      Action: "iam:GetInstanceProfile",
+    },
   ],
 };
 const controllerRole = new IamRole(eksStack, "karpenter-controller-role", {
@@ -215,12 +461,26 @@ const controllerAttachments = Object.entries(policies).map(([name, statements]) 
     description: `Karpenter controller ${name} permissions`,
     policy: JSON.stringify({ Version: "2012-10-17", Statement: statements }),
   });
-  return new IamRolePolicyAttachment(eksStack, `karpenter-attachment-${name}`, { role: controllerRole.name, policyArn: policy.arn });
+  return new IamRolePolicyAttachment(eksStack, `karpenter-attachment-${name}`, {
+    role: controllerRole.name,
+    policyArn: policy.arn,
+  });
 });
-const podIdentity = new EksPodIdentityAssociation(eksStack, "karpenter-pod-identity", { clusterName: eks.name, namespace: "kube-system", serviceAccount: "karpenter", roleArn: controllerRole.arn });
+const podIdentity = new EksPodIdentityAssociation(eksStack, "karpenter-pod-identity", {
+  clusterName: eks.name,
+  namespace: "kube-system",
+  serviceAccount: "karpenter",
+  roleArn: controllerRole.arn,
+});
 
 // the two Helm releases
-const crds = new Release(eksStack, "karpenter-crd", { name: "karpenter-crd", chart: "karpenter-crd", repository: "oci://public.ecr.aws/karpenter", version, namespace: "kube-system" });
+const crds = new Release(eksStack, "karpenter-crd", {
+  name: "karpenter-crd",
+  chart: "karpenter-crd",
+  repository: "oci://public.ecr.aws/karpenter",
+  version,
+  namespace: "kube-system",
+});
 const values = `controller:
   resources:
     limits:
@@ -262,7 +522,9 @@ new TerraformOutput(eksStack, "interruption_queue_name", { value: queue.name });
 new TerraformOutput(eksStack, "karpenter_chart_version", { value: version });
 new TerraformOutput(eksStack, "cluster_name", { value: eks.name });
 new TerraformOutput(eksStack, "kubernetes_version", { value: eks.version });
-new TerraformOutput(eksStack, "kubeconfig_command", { value: `aws eks update-kubeconfig --region ${region} --name ${eks.name}` });
+new TerraformOutput(eksStack, "kubeconfig_command", {
+  value: `aws eks update-kubeconfig --region ${region} --name ${eks.name}`,
+});
 
 // ---- stack karpenter-nodes: cross-stack references to the eks stack ----
 const nodes = new TerraformStack(app, "karpenter-nodes");
@@ -270,7 +532,13 @@ new LocalBackend(nodes, { path: "terraform.karpenter-nodes.tfstate" });
 new KubernetesProvider(nodes, "kubernetes", {
   host: eks.endpoint,
   clusterCaCertificate: Fn.base64decode(eks.certificateAuthority.get(0).data),
-  exec: [{ apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] }],
+  exec: [
+    {
+      apiVersion: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region],
+    },
+  ],
 });
 const discovery = [{ tags: { "karpenter.sh/discovery": eks.name } }];
 const nodeClass = new Manifest(nodes, "default-node-class", {
@@ -278,7 +546,12 @@ const nodeClass = new Manifest(nodes, "default-node-class", {
     apiVersion: "karpenter.k8s.aws/v1",
     kind: "EC2NodeClass",
     metadata: { name: "default" },
-    spec: { amiSelectorTerms: [{ alias: "al2023@latest" }], role: nodeRole.name, securityGroupSelectorTerms: discovery, subnetSelectorTerms: discovery },
+    spec: {
+      amiSelectorTerms: [{ alias: "al2023@latest" }],
+      role: nodeRole.name,
+      securityGroupSelectorTerms: discovery,
+      subnetSelectorTerms: discovery,
+    },
   },
   timeouts: { delete: "20m" },
 });
@@ -288,7 +561,11 @@ const nodePool = new Manifest(nodes, "default-node-pool", {
     kind: "NodePool",
     metadata: { name: "default" },
     spec: {
-      disruption: { budgets: [{ nodes: "10%" }, { duration: "8h", nodes: "0", schedule: "0 9 * * mon-fri" }], consolidateAfter: "1m", consolidationPolicy: "WhenEmptyOrUnderutilized" },
+      disruption: {
+        budgets: [{ nodes: "10%" }, { duration: "8h", nodes: "0", schedule: "0 9 * * mon-fri" }],
+        consolidateAfter: "1m",
+        consolidationPolicy: "WhenEmptyOrUnderutilized",
+      },
       limits: { cpu: "100" },
       template: {
         spec: {
@@ -315,7 +592,14 @@ new DeploymentV1(nodes, "inflate", {
       metadata: { labels: { app: "inflate" } },
       spec: {
         terminationGracePeriodSeconds: 0,
-        container: [{ name: "inflate", image: "public.ecr.aws/eks-distro/kubernetes/pause:3.7", resources: { requests: { cpu: "1" } }, securityContext: { allowPrivilegeEscalation: false } }],
+        container: [
+          {
+            name: "inflate",
+            image: "public.ecr.aws/eks-distro/kubernetes/pause:3.7",
+            resources: { requests: { cpu: "1" } },
+            securityContext: { allowPrivilegeEscalation: false },
+          },
+        ],
       },
     },
   },

@@ -12,7 +12,10 @@ import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { DiscoveryTags, Ec2NodeClass, Karpenter, KarpenterCluster, NodePool, SystemNodeGroup } from "../../lib";
 
 /** Two subnet IDs of cluster `i`, of EC2's shape (8 hex digits). */
-const subnets = (i: number) => [`subnet-${i.toString(16).padStart(7, "0")}a`, `subnet-${i.toString(16).padStart(7, "0")}b`];
+const subnets = (i: number) => [
+  `subnet-${i.toString(16).padStart(7, "0")}a`,
+  `subnet-${i.toString(16).padStart(7, "0")}b`,
+];
 
 const REGIONS = ["us-east-1", "us-west-2", "eu-west-1", "eu-central-1", "ap-southeast-1"];
 
@@ -23,22 +26,39 @@ export function buildFleet(n: number, validate: boolean): App {
     const region = REGIONS[i % REGIONS.length];
     const stack = new TerraformStack(app, name);
     new AwsProvider(stack, "aws", { region });
-    const eks = new EksCluster(stack, "cluster", { name, version: "1.34", roleArn: "arn:aws:iam::123456789012:role/eks", vpcConfig: { subnetIds: subnets(i) } });
+    const eks = new EksCluster(stack, "cluster", {
+      name,
+      version: "1.34",
+      roleArn: "arn:aws:iam::123456789012:role/eks",
+      vpcConfig: { subnetIds: subnets(i) },
+    });
     const cluster = KarpenterCluster.fromEksCluster(eks);
     new EksAddon(stack, "pod-identity-agent", { clusterName: eks.name, addonName: "eks-pod-identity-agent" });
-    const exec = { apiVersion: "client.authentication.k8s.io/v1beta1", command: "aws", args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region] };
-    new HelmProvider(stack, "helm", { kubernetes: { host: eks.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec } });
+    const exec = {
+      apiVersion: "client.authentication.k8s.io/v1beta1",
+      command: "aws",
+      args: ["eks", "get-token", "--cluster-name", eks.name, "--region", region],
+    };
+    new HelmProvider(stack, "helm", {
+      kubernetes: { host: eks.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec },
+    });
     const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: subnets(i) });
     new DiscoveryTags(stack, "discovery", { cluster, subnets: subnets(i) });
     const karpenter = new Karpenter(stack, "karpenter", { cluster, systemNodeGroup });
 
     const nodes = new TerraformStack(app, `${name}-nodes`);
-    new KubernetesProvider(nodes, "kubernetes", { host: cluster.endpoint, clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData), exec: [exec] });
+    new KubernetesProvider(nodes, "kubernetes", {
+      host: cluster.endpoint,
+      clusterCaCertificate: Fn.base64decode(cluster.certificateAuthorityData),
+      exec: [exec],
+    });
     const nodeClass = new Ec2NodeClass(nodes, "default", { karpenter });
     for (const pool of ["general", "spot", "gpu"]) {
       new NodePool(nodes, pool, {
         nodeClass,
-        requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: pool === "spot" ? ["spot"] : ["on-demand"] }],
+        requirements: [
+          { key: "karpenter.sh/capacity-type", operator: "In", values: pool === "spot" ? ["spot"] : ["on-demand"] },
+        ],
         limits: { cpu: "100" },
       });
     }

@@ -15,14 +15,31 @@ const RATIO_TARGET = 1.2;
 
 /** @param run the bench's `run(cmd, args, env)` → { ms } */
 module.exports = function fleetRows(run) {
-  const sizes = (process.env.BENCH_FLEET || "50,200").split(",").map(Number).filter((n) => n > 0);
+  const sizes = (process.env.BENCH_FLEET || "50,200")
+    .split(",")
+    .map(Number)
+    .filter((n) => n > 0);
   const once = (n, validate) => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-fleet-"));
     try {
-      const hook = "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\ncpu_us=${u.user + u.system}\\n`); })";
-      const r = run(process.execPath, ["--import", `data:text/javascript,${encodeURIComponent(hook)}`, "--import", "tsx", "scripts/bench/fleet-app.ts"], { CDKTF_OUTDIR: out, FLEET_CLUSTERS: String(n), FLEET_VALIDATE: validate ? "1" : "0" });
+      const hook =
+        "process.on('exit', () => { const u = process.cpuUsage(); process.stderr.write(`\\ncpu_us=${u.user + u.system}\\n`); })";
+      const r = run(
+        process.execPath,
+        [
+          "--import",
+          `data:text/javascript,${encodeURIComponent(hook)}`,
+          "--import",
+          "tsx",
+          "scripts/bench/fleet-app.ts",
+        ],
+        { CDKTF_OUTDIR: out, FLEET_CLUSTERS: String(n), FLEET_VALIDATE: validate ? "1" : "0" },
+      );
       const spent = /validation_cpu_us=(\d+)/.exec(r.stderr);
-      return { ms: Number(/\ncpu_us=(\d+)/.exec(r.stderr)[1]) / 1000, validationMs: spent ? Number(spent[1]) / 1000 : 0 };
+      return {
+        ms: Number(/\ncpu_us=(\d+)/.exec(r.stderr)[1]) / 1000,
+        validationMs: spent ? Number(spent[1]) / 1000 : 0,
+      };
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }
@@ -40,9 +57,24 @@ module.exports = function fleetRows(run) {
     const c = best.ms;
     const own = c / (c - best.validationMs);
     rows.push([`fleet N=${n} synth CPU, unvalidated`, `${p.toFixed(0)} ms`, "-", true]);
-    rows.push([`fleet N=${n} synth CPU, validated`, `${c.toFixed(0)} ms`, `${(p * RATIO_TARGET).toFixed(0)} ms`, c <= p * RATIO_TARGET]);
-    rows.push([`fleet N=${n} validated/unvalid.`, `${(c / p).toFixed(2)}x`, `${RATIO_TARGET.toFixed(2)}x`, c / p <= RATIO_TARGET]);
-    rows.push([`fleet N=${n} validations ${best.validationMs.toFixed(0)} ms`, `${own.toFixed(2)}x`, `${RATIO_TARGET.toFixed(2)}x`, own <= RATIO_TARGET]);
+    rows.push([
+      `fleet N=${n} synth CPU, validated`,
+      `${c.toFixed(0)} ms`,
+      `${(p * RATIO_TARGET).toFixed(0)} ms`,
+      c <= p * RATIO_TARGET,
+    ]);
+    rows.push([
+      `fleet N=${n} validated/unvalid.`,
+      `${(c / p).toFixed(2)}x`,
+      `${RATIO_TARGET.toFixed(2)}x`,
+      c / p <= RATIO_TARGET,
+    ]);
+    rows.push([
+      `fleet N=${n} validations ${best.validationMs.toFixed(0)} ms`,
+      `${own.toFixed(2)}x`,
+      `${RATIO_TARGET.toFixed(2)}x`,
+      own <= RATIO_TARGET,
+    ]);
   }
   return rows;
 };

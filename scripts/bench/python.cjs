@@ -8,13 +8,26 @@ const os = require("os");
 const path = require("path");
 
 const root = path.join(__dirname, "..", "..");
-const venv = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "python-venv");
+const venv = path.join(
+  process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+  "cdktf-eks-karpenter",
+  "python-venv",
+);
 
 /** One cold synth: wall ms of the whole process and the phases the script reports. */
 function pythonSynth(python) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "bench-python-"));
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(python, [path.join(__dirname, "python_synth.py")], { cwd: root, env: { ...process.env, CHECKPOINT_DISABLE: "1", CDKTF_OUTDIR: out, JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: "20" }, encoding: "utf8" });
+  const r = spawnSync(python, [path.join(__dirname, "python_synth.py")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      CHECKPOINT_DISABLE: "1",
+      CDKTF_OUTDIR: out,
+      JSII_SILENCE_WARNING_END_OF_LIFE_NODE_VERSION: "20",
+    },
+    encoding: "utf8",
+  });
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   fs.rmSync(out, { recursive: true, force: true });
   if (r.status !== 0) throw new Error(`python_synth.py exited ${r.status}:\n${r.stdout}${r.stderr}`);
@@ -28,8 +41,13 @@ function pythonSynth(python) {
  */
 module.exports = function pythonRows(runs, tsCompiledMs) {
   const python = path.join(venv, "bin", "python");
-  const installed = fs.existsSync(python) && spawnSync(python, ["-c", "import cdktf_eks_karpenter"], { encoding: "utf8" }).status === 0;
-  if (!installed) return [["python: not measured", "—", "—", undefined], [`  (no ${venv} with the wheel: npm run build && npm run package && npm run test:python)`, "", "", undefined]];
+  const installed =
+    fs.existsSync(python) && spawnSync(python, ["-c", "import cdktf_eks_karpenter"], { encoding: "utf8" }).status === 0;
+  if (!installed)
+    return [
+      ["python: not measured", "—", "—", undefined],
+      [`  (no ${venv} with the wheel: npm run build && npm run package && npm run test:python)`, "", "", undefined],
+    ];
   const xs = Array.from({ length: runs }, () => pythonSynth(python));
   const med = (k) => [...xs.map((x) => x[k])].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const own = med("library") + med("constructs");

@@ -11,66 +11,208 @@
  */
 const SEMANTIC_RULES = [
   // --- lib's node-semantic-rules (the second Checker of checkCrdThenSemantics)
-  { id: "name-as-label", field: /^name$/, message: /Karpenter labels every NodeClaim and node with/,
-    reason: "the name becomes the karpenter.sh/nodepool (karpenter.k8s.aws/ec2nodeclass) label value of every node: over 63 characters no node can be created; the CRD allows longer names" },
-  { id: "well-known-label-value", field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/, message: /no instance carries|zone ID|Karpenter launches only into subnets of the cluster's region/,
-    reason: "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server" },
-  { id: "numeric-operator-on-text-label", field: /^requirements\[\d+\]\.operator$/, message: /its values are not numbers/,
-    reason: "Gt/Lt/Gte/Lte compare integers; on a label whose values are not numbers they match no instance type" },
-  { id: "unsatisfiable-requirements", field: /^(requirements\[\d+\]|labels\[.*\])$/, message: /some node can satisfy/,
-    reason: "Karpenter ANDs requirements and template labels on one key: an empty intersection leaves the NodePool matching no node; each requirement alone is valid" },
-  { id: "iam-role-name", field: /^role$/, message: /IAM|role name|at most 64 characters/,
-    reason: "role must be an IAM role name of at most 64 characters (not an ARN or a path): Karpenter creates the instance profile from it, and IAM refuses anything else; the CRD takes any string" },
-  { id: "alias-version", field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/, message: /names none, so the EC2NodeClass never becomes Ready/,
-    reason: "the alias version must name an SSM parameter of that family (vYYYYMMDD for AL2/AL2023, X.Y.Z for Bottlerocket): the CRD checks only the family@version shape" },
-  { id: "ami-family-not-published", field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/, message: /an AMI family EKS publishes for Kubernetes/,
-    reason: "EKS publishes no AL2 AMIs for Kubernetes 1.33 and later: the alias resolves to nothing and no node launches" },
-  { id: "kubelet-cluster-dns-ip", field: /^kubelet\.clusterDNS\[\d+\]$/, message: /an IPv4 or IPv6 address/,
-    reason: "the kubelet writes clusterDNS into every pod's resolv.conf and fails to start on a non-IP; the CRD takes any string" },
-  { id: "kubelet-quantity-suffix", field: /^kubelet\.(kubeReserved|systemReserved|evictionHard|evictionSoft)\[.*\]$/, message: /suffix "m" means thousandths|uses a byte suffix/,
-    reason: "a byte resource in milli-units (\"100m\" memory) or CPU with a byte suffix is a valid quantity that no node can honour" },
+  {
+    id: "name-as-label",
+    field: /^name$/,
+    message: /Karpenter labels every NodeClaim and node with/,
+    reason:
+      "the name becomes the karpenter.sh/nodepool (karpenter.k8s.aws/ec2nodeclass) label value of every node: over 63 characters no node can be created; the CRD allows longer names",
+  },
+  {
+    id: "well-known-label-value",
+    field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/,
+    message: /no instance carries|zone ID|Karpenter launches only into subnets of the cluster's region/,
+    reason:
+      "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
+  },
+  {
+    id: "numeric-operator-on-text-label",
+    field: /^requirements\[\d+\]\.operator$/,
+    message: /its values are not numbers/,
+    reason: "Gt/Lt/Gte/Lte compare integers; on a label whose values are not numbers they match no instance type",
+  },
+  {
+    id: "unsatisfiable-requirements",
+    field: /^(requirements\[\d+\]|labels\[.*\])$/,
+    message: /some node can satisfy/,
+    reason:
+      "Karpenter ANDs requirements and template labels on one key: an empty intersection leaves the NodePool matching no node; each requirement alone is valid",
+  },
+  {
+    id: "iam-role-name",
+    field: /^role$/,
+    message: /IAM|role name|at most 64 characters/,
+    reason:
+      "role must be an IAM role name of at most 64 characters (not an ARN or a path): Karpenter creates the instance profile from it, and IAM refuses anything else; the CRD takes any string",
+  },
+  {
+    id: "alias-version",
+    field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/,
+    message: /names none, so the EC2NodeClass never becomes Ready/,
+    reason:
+      "the alias version must name an SSM parameter of that family (vYYYYMMDD for AL2/AL2023, X.Y.Z for Bottlerocket): the CRD checks only the family@version shape",
+  },
+  {
+    id: "ami-family-not-published",
+    field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/,
+    message: /an AMI family EKS publishes for Kubernetes/,
+    reason:
+      "EKS publishes no AL2 AMIs for Kubernetes 1.33 and later: the alias resolves to nothing and no node launches",
+  },
+  {
+    id: "kubelet-cluster-dns-ip",
+    field: /^kubelet\.clusterDNS\[\d+\]$/,
+    message: /an IPv4 or IPv6 address/,
+    reason:
+      "the kubelet writes clusterDNS into every pod's resolv.conf and fails to start on a non-IP; the CRD takes any string",
+  },
+  {
+    id: "kubelet-quantity-suffix",
+    field: /^kubelet\.(kubeReserved|systemReserved|evictionHard|evictionSoft)\[.*\]$/,
+    message: /suffix "m" means thousandths|uses a byte suffix/,
+    reason:
+      'a byte resource in milli-units ("100m" memory) or CPU with a byte suffix is a valid quantity that no node can honour',
+  },
   // --- rules the library runs with the CRD's (the first Checker) that the CRD schema does not hold:
   // Karpenter's own validation at runtime, Go's parsers, the EC2 and Node APIs
-  { id: "capacity-type-value", field: /^(requirements\[\d+\]\.values\[\d+\]|labels\["karpenter\.sh\/capacity-type"\])$/, message: /a capacity type:|capacity type "[^"]*" needs Karpenter/,
-    reason: "Karpenter offers on-demand and spot capacity (and reserved from 1.3): any other value (\"Spot\", or reserved before 1.3) matches no capacity. The CRD takes any string for requirement values; the version fact is Karpenter's (capacity reservations came in 1.3.0), which the library's message names" },
-  { id: "requirement-value-as-label-value", field: /^requirements\[\d+\]\.values\[\d+\]$/, message: /a label value: at most 63 characters/,
-    reason: "requirement values become node label values: Karpenter's requirement validation rejects a NodePool with a value that is no label value; the CRD has no rule on values" },
-  { id: "exists-without-values", field: /^requirements\[\d+\]\.values$/, message: /takes none/,
-    reason: "Exists/DoesNotExist with values: the CRD says so only in its description; Karpenter's requirement validation rejects the NodePool" },
-  { id: "template-metadata-keys", field: /^(annotations|labels)\[.*\]$/, message: /is not a Kubernetes qualified (annotation|label) key|qualified key/,
-    reason: "template labels and annotations are copied onto every NodeClaim and Node: the Node API refuses invalid keys, so no node registers; the CRD checks no annotation keys" },
-  { id: "cron-schedule", field: /^disruption\.budgets\[\d+\]\.schedule$/, message: /a cron schedule/,
-    reason: "the CRD pattern only counts five fields (or a macro); Karpenter parses the schedule with a cron parser, and an hour 25 or a CRON_TZ prefix makes the budget fail" },
-  { id: "go-duration-range", message: /Go's time\.ParseDuration|Go duration: a number with unit|at most 2562047h47m/,
-    reason: "the CRD patterns allow any number of digits; Karpenter (and the kubelet) parse durations with Go's time.ParseDuration, which fails beyond 2562047h47m16s (about 292 years)" },
-  { id: "duplicate-taints", field: /^(startupTaints|taints)\[\d+\]$/, message: /a taint whose key and effect no other taint/,
-    reason: "Karpenter's NodePool validation rejects taints (and startup taints) with the same key and effect; the CRD's list has no uniqueness rule" },
-  { id: "limits-quantities", field: /^limits\[.*\]$/, message: /a non-negative quantity|the keys of limits are resource names/,
-    reason: "a negative limit is below any usage (the pool launches nothing) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key" },
-  { id: "ec2-id-format", field: /\.id$/, message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,
-    reason: "EC2 IDs are the prefix and 8 or 17 lower-case hex digits (ami-0123456789abcdef0, subnet-0123abcd): the CRD's patterns (ami-[0-9a-z]+, subnet-[0-9a-z]+, sg-[0-9a-z]+) are not anchored or allow other letters, so the server accepts any string containing one, and EC2 finds no such image, subnet or security group" },
-  { id: "user-data-size", field: /^userData$/, message: /user data of at most \d+ bytes/,
-    reason: "EC2 takes at most 16 KB of user data before base64, and Karpenter adds its bootstrap to the class's: a longer userData fails every launch; the CRD takes any string" },
-  { id: "ebs-iops-throughput", field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/, message: /EC2 takes/,
-    reason: "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType" },
-  { id: "reserved-tag-prefix", field: /^tags\[.*\]$/, message: /"aws:" are for tags AWS sets itself/,
-    reason: "EC2 refuses tag keys starting with aws: in the launch request; the CRD's tag rules cover only Karpenter's own keys" },
-  { id: "tag-rules-of-receiving-apis", field: /^tags\[.*\]$/, message: /refuses? in a tag|a tag (key|value) of at most/,
-    reason: "Karpenter passes spec.tags to EC2 and, with role, to IAM for the instance profile it creates: IAM allows only letters, digits, spaces and _ . : / = + - @, and both cap keys at 128 and values at 256 characters; the CRD's tag rules cover only Karpenter's own keys" },
-  { id: "empty-budgets", field: /^disruption\.budgets$/, message: /at least one budget/,
-    reason: "the CRD's default of one 10% budget applies only when budgets is absent: an empty list is kept and limits nothing, so Karpenter may disrupt every node at once" },
+  {
+    id: "capacity-type-value",
+    field: /^(requirements\[\d+\]\.values\[\d+\]|labels\["karpenter\.sh\/capacity-type"\])$/,
+    message: /a capacity type:|capacity type "[^"]*" needs Karpenter/,
+    reason:
+      "Karpenter offers on-demand and spot capacity (and reserved from 1.3): any other value (\"Spot\", or reserved before 1.3) matches no capacity. The CRD takes any string for requirement values; the version fact is Karpenter's (capacity reservations came in 1.3.0), which the library's message names",
+  },
+  {
+    id: "requirement-value-as-label-value",
+    field: /^requirements\[\d+\]\.values\[\d+\]$/,
+    message: /a label value: at most 63 characters/,
+    reason:
+      "requirement values become node label values: Karpenter's requirement validation rejects a NodePool with a value that is no label value; the CRD has no rule on values",
+  },
+  {
+    id: "exists-without-values",
+    field: /^requirements\[\d+\]\.values$/,
+    message: /takes none/,
+    reason:
+      "Exists/DoesNotExist with values: the CRD says so only in its description; Karpenter's requirement validation rejects the NodePool",
+  },
+  {
+    id: "template-metadata-keys",
+    field: /^(annotations|labels)\[.*\]$/,
+    message: /is not a Kubernetes qualified (annotation|label) key|qualified key/,
+    reason:
+      "template labels and annotations are copied onto every NodeClaim and Node: the Node API refuses invalid keys, so no node registers; the CRD checks no annotation keys",
+  },
+  {
+    id: "cron-schedule",
+    field: /^disruption\.budgets\[\d+\]\.schedule$/,
+    message: /a cron schedule/,
+    reason:
+      "the CRD pattern only counts five fields (or a macro); Karpenter parses the schedule with a cron parser, and an hour 25 or a CRON_TZ prefix makes the budget fail",
+  },
+  {
+    id: "go-duration-range",
+    message: /Go's time\.ParseDuration|Go duration: a number with unit|at most 2562047h47m/,
+    reason:
+      "the CRD patterns allow any number of digits; Karpenter (and the kubelet) parse durations with Go's time.ParseDuration, which fails beyond 2562047h47m16s (about 292 years)",
+  },
+  {
+    id: "duplicate-taints",
+    field: /^(startupTaints|taints)\[\d+\]$/,
+    message: /a taint whose key and effect no other taint/,
+    reason:
+      "Karpenter's NodePool validation rejects taints (and startup taints) with the same key and effect; the CRD's list has no uniqueness rule",
+  },
+  {
+    id: "limits-quantities",
+    field: /^limits\[.*\]$/,
+    message: /a non-negative quantity|the keys of limits are resource names/,
+    reason:
+      "a negative limit is below any usage (the pool launches nothing) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key",
+  },
+  {
+    id: "ec2-id-format",
+    field: /\.id$/,
+    message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,
+    reason:
+      "EC2 IDs are the prefix and 8 or 17 lower-case hex digits (ami-0123456789abcdef0, subnet-0123abcd): the CRD's patterns (ami-[0-9a-z]+, subnet-[0-9a-z]+, sg-[0-9a-z]+) are not anchored or allow other letters, so the server accepts any string containing one, and EC2 finds no such image, subnet or security group",
+  },
+  {
+    id: "user-data-size",
+    field: /^userData$/,
+    message: /user data of at most \d+ bytes/,
+    reason:
+      "EC2 takes at most 16 KB of user data before base64, and Karpenter adds its bootstrap to the class's: a longer userData fails every launch; the CRD takes any string",
+  },
+  {
+    id: "ebs-iops-throughput",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
+    message: /EC2 takes/,
+    reason:
+      "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType",
+  },
+  {
+    id: "reserved-tag-prefix",
+    field: /^tags\[.*\]$/,
+    message: /"aws:" are for tags AWS sets itself/,
+    reason:
+      "EC2 refuses tag keys starting with aws: in the launch request; the CRD's tag rules cover only Karpenter's own keys",
+  },
+  {
+    id: "tag-rules-of-receiving-apis",
+    field: /^tags\[.*\]$/,
+    message: /refuses? in a tag|a tag (key|value) of at most/,
+    reason:
+      "Karpenter passes spec.tags to EC2 and, with role, to IAM for the instance profile it creates: IAM allows only letters, digits, spaces and _ . : / = + - @, and both cap keys at 128 and values at 256 characters; the CRD's tag rules cover only Karpenter's own keys",
+  },
+  {
+    id: "empty-budgets",
+    field: /^disruption\.budgets$/,
+    message: /at least one budget/,
+    reason:
+      "the CRD's default of one 10% budget applies only when budgets is absent: an empty list is kept and limits nothing, so Karpenter may disrupt every node at once",
+  },
   // --- from Karpenter 1.15 the EC2NodeClass kubelet is free-form in the CRD (x-kubernetes-preserve-unknown-fields):
   // Karpenter validates it at runtime (ValidationSucceeded=False) and the kubelet refuses bad values
-  { id: "kubelet-per-ami-family", field: /^kubelet\./, message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/, since: "1.15",
-    reason: "Karpenter maps only some kubelet fields for AL2 and Bottlerocket and sets ValidationSucceeded=False (UnsupportedKubeletConfiguration) for the others: the free-form CRD takes any field" },
-  { id: "kubelet-cel-gate", field: /^kubelet\./, message: /which Karpenter evaluates only with the AWS feature gate NodeClassCEL/, since: "1.15",
-    reason: "kubelet CEL expressions are evaluated only with the NodeClassCEL gate; without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled); the CRD takes any string" },
-  { id: "kubelet-cel-expression", field: /^kubelet\./, message: /a CEL expression over instance_type/, since: "1.15",
-    reason: "Karpenter compiles the expression at runtime over its own variables: an unknown variable or a wrong arity fails there, not in the CRD" },
-  { id: "kubelet-typed-range", field: /^kubelet\./, message: /a whole number from|a non-negative|a percentage/, since: "1.15",
-    reason: "the library keeps the 1.14 CRD's ranges for the typed kubelet fields; from 1.15 the CRD no longer holds them, and the kubelet refuses its configuration out of range" },
-  { id: "node-class-ref-target", field: /^nodeClass\.(kind|group|name)$/, message: /Karpenter on AWS provides one node class|DNS-1123 subdomain/,
-    reason: "Karpenter on AWS ignores a NodePool whose nodeClassRef names another group or kind (IsManaged), and no EC2NodeClass can have a name that is no DNS-1123 subdomain: the CRD takes any string there" },
+  {
+    id: "kubelet-per-ami-family",
+    field: /^kubelet\./,
+    message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/,
+    since: "1.15",
+    reason:
+      "Karpenter maps only some kubelet fields for AL2 and Bottlerocket and sets ValidationSucceeded=False (UnsupportedKubeletConfiguration) for the others: the free-form CRD takes any field",
+  },
+  {
+    id: "kubelet-cel-gate",
+    field: /^kubelet\./,
+    message: /which Karpenter evaluates only with the AWS feature gate NodeClassCEL/,
+    since: "1.15",
+    reason:
+      "kubelet CEL expressions are evaluated only with the NodeClassCEL gate; without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled); the CRD takes any string",
+  },
+  {
+    id: "kubelet-cel-expression",
+    field: /^kubelet\./,
+    message: /a CEL expression over instance_type/,
+    since: "1.15",
+    reason:
+      "Karpenter compiles the expression at runtime over its own variables: an unknown variable or a wrong arity fails there, not in the CRD",
+  },
+  {
+    id: "kubelet-typed-range",
+    field: /^kubelet\./,
+    message: /a whole number from|a non-negative|a percentage/,
+    since: "1.15",
+    reason:
+      "the library keeps the 1.14 CRD's ranges for the typed kubelet fields; from 1.15 the CRD no longer holds them, and the kubelet refuses its configuration out of range",
+  },
+  {
+    id: "node-class-ref-target",
+    field: /^nodeClass\.(kind|group|name)$/,
+    message: /Karpenter on AWS provides one node class|DNS-1123 subdomain/,
+    reason:
+      "Karpenter on AWS ignores a NodePool whose nodeClassRef names another group or kind (IsManaged), and no EC2NodeClass can have a name that is no DNS-1123 subdomain: the CRD takes any string there",
+  },
 ];
 
 /**
@@ -84,7 +226,10 @@ const SEMANTIC_RULES = [
 const PROPS_SHAPE = [
   { field: /^limits\[.*\]$/, message: /as a string, got (a number|the number)/ },
   { field: /^kubelet\.maxPods$/, message: /got a string: a CEL expression goes in kubelet\.maxPodsExpression/ },
-  { field: /^kubelet\.maxPodsExpression$/, message: /unset when kubelet\.maxPods is set|a CEL expression as a string, got|a CEL expression, not a fixed count/ },
+  {
+    field: /^kubelet\.maxPodsExpression$/,
+    message: /unset when kubelet\.maxPods is set|a CEL expression as a string, got|a CEL expression, not a fixed count/,
+  },
 ];
 
 /** Whether a library problem is one of PROPS_SHAPE. */
@@ -93,12 +238,24 @@ function propsShape(problem) {
 }
 
 /** Fields of the props that are not part of the emitted object: their problems have no manifest counterpart. */
-const CONSTRUCT_FIELDS = /^(props|deleteTimeout|dependsOn|kubernetesProvider|karpenter|cluster|version|discoveryTagKey|nodeClass)$/;
+const CONSTRUCT_FIELDS =
+  /^(props|deleteTimeout|dependsOn|kubernetesProvider|karpenter|cluster|version|discoveryTagKey|nodeClass)$/;
 
 /** The semantic rule a library problem is, or undefined. */
 function semanticRuleOf(problem, version) {
-  const atLeast = (v, min) => { const [a, b] = String(v || "0.0").split(".").map(Number); const [c, d] = min.split(".").map(Number); return a > c || (a === c && b >= d); };
-  return SEMANTIC_RULES.find((r) => (!r.field || r.field.test(problem.field || "")) && r.message.test(problem.message || "") && (!r.since || atLeast(version, r.since)));
+  const atLeast = (v, min) => {
+    const [a, b] = String(v || "0.0")
+      .split(".")
+      .map(Number);
+    const [c, d] = min.split(".").map(Number);
+    return a > c || (a === c && b >= d);
+  };
+  return SEMANTIC_RULES.find(
+    (r) =>
+      (!r.field || r.field.test(problem.field || "")) &&
+      r.message.test(problem.message || "") &&
+      (!r.since || atLeast(version, r.since)),
+  );
 }
 
 /**
@@ -111,12 +268,17 @@ function exclusion(rec) {
   if (rec.optionTokens) return "props hold tokens (the library leaves token values to the server)";
   if (!rec.manifest) return "no object to submit (rejected before its spec was read: construct-level error)";
   const probs = rec.problems || [];
-  if (probs.some((p) => p.rule === "construct")) return `construct-level problem: ${probs.find((p) => p.rule === "construct").field}`;
+  if (probs.some((p) => p.rule === "construct"))
+    return `construct-level problem: ${probs.find((p) => p.rule === "construct").field}`;
   // a prop that is not part of the object (deleteTimeout), or an unknown prop the construct never emits
   // (NodePoolProps and node class references are built from known fields only)
-  const outside = (p) => CONSTRUCT_FIELDS.test(p.field || "") || /is invalid: not a field of (NodePoolProps|a node class reference)/.test(p.message || "");
-  if (probs.length && probs.every(outside)) return `problem on a prop outside the object: ${probs.map((p) => p.field).join(", ")}`;
-  if (probs.length && probs.every((p) => outside(p) || propsShape(p))) return `problem with the props' shape, which the object does not show: ${probs.map((p) => p.field).join(", ")}`;
+  const outside = (p) =>
+    CONSTRUCT_FIELDS.test(p.field || "") ||
+    /is invalid: not a field of (NodePoolProps|a node class reference)/.test(p.message || "");
+  if (probs.length && probs.every(outside))
+    return `problem on a prop outside the object: ${probs.map((p) => p.field).join(", ")}`;
+  if (probs.length && probs.every((p) => outside(p) || propsShape(p)))
+    return `problem with the props' shape, which the object does not show: ${probs.map((p) => p.field).join(", ")}`;
   if (rec.rebuildMatches === false) return "the rebuilt manifest differs from the emitted one";
   return undefined;
 }
@@ -130,17 +292,31 @@ function exclusion(rec) {
 function compareCase(rec, server) {
   const probs = (rec.problems || []).filter((p) => !CONSTRUCT_FIELDS.test(p.field || "") && !propsShape(p));
   if (rec.verdict === "accepted") {
-    return server.accepted ? { outcome: "agree", detail: "both accept" } : { outcome: "disagree", detail: `the library accepts, the server rejects: ${server.message}` };
+    return server.accepted
+      ? { outcome: "agree", detail: "both accept" }
+      : { outcome: "disagree", detail: `the library accepts, the server rejects: ${server.message}` };
   }
   if (!server.accepted) {
     // only problems of the semantic rules (which run after every CRD rule passed): the CRD rules missed what the server caught
-    if (probs.length && probs.every((p) => p.rule === "semantic")) return { outcome: "disagree", detail: `the server rejects what the library's CRD rules accept (only semantic problems found): ${server.message}` };
+    if (probs.length && probs.every((p) => p.rule === "semantic"))
+      return {
+        outcome: "disagree",
+        detail: `the server rejects what the library's CRD rules accept (only semantic problems found): ${server.message}`,
+      };
     return { outcome: "agree", detail: "both reject", sameField: sameField(rec, server) };
   }
   const rules = probs.map((p) => semanticRuleOf(p, rec.version));
-  if (probs.length && rules.every(Boolean)) return { outcome: "agree-semantic", detail: `beyond the CRD: ${[...new Set(rules.map((r) => r.id))].join(", ")}`, rules: rules.map((r) => r.id) };
+  if (probs.length && rules.every(Boolean))
+    return {
+      outcome: "agree-semantic",
+      detail: `beyond the CRD: ${[...new Set(rules.map((r) => r.id))].join(", ")}`,
+      rules: rules.map((r) => r.id),
+    };
   const unlisted = probs.filter((p) => !semanticRuleOf(p, rec.version));
-  return { outcome: "disagree", detail: `the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: ${unlisted.map((p) => `${p.field} [${p.rule}]: ${p.message}`).join(" | ")}` };
+  return {
+    outcome: "disagree",
+    detail: `the library rejects by a rule not listed in SEMANTIC_RULES, the server accepts: ${unlisted.map((p) => `${p.field} [${p.rule}]: ${p.message}`).join(" | ")}`,
+  };
 }
 
 /**
@@ -150,13 +326,16 @@ function compareCase(rec, server) {
 function objectPath(kind, field) {
   // the server writes a map entry as a path segment (spec.template.metadata.labels.team)
   // the prop kubelet.maxPodsExpression is the object's kubelet.maxPods
-  const f = String(field || "").replace(/\["([^"]*)"\]/g, ".$1").replace(/^kubelet\.maxPodsExpression$/, "kubelet.maxPods");
+  const f = String(field || "")
+    .replace(/\["([^"]*)"\]/g, ".$1")
+    .replace(/^kubelet\.maxPodsExpression$/, "kubelet.maxPods");
   const head = f.split(/[.[]/)[0];
   if (head === "name") return "metadata.name";
   if (kind !== "NodePool") return `spec.${f}`;
   if (head === "nodeClass") return `spec.template.spec.nodeClassRef${f.slice("nodeClass".length)}`;
   if (["labels", "annotations"].includes(head)) return `spec.template.metadata.${f}`;
-  if (["requirements", "taints", "startupTaints", "expireAfter", "terminationGracePeriod"].includes(head)) return `spec.template.spec.${f}`;
+  if (["requirements", "taints", "startupTaints", "expireAfter", "terminationGracePeriod"].includes(head))
+    return `spec.template.spec.${f}`;
   return `spec.${f}`;
 }
 
@@ -169,14 +348,25 @@ function sameField(rec, server) {
   const theirs = (server.fields || []).map((x) => String(x).replace(/^\./, "")).filter((x) => x.split(".").length >= 2);
   if (!theirs.length) return undefined;
   const ours = (rec.problems || []).map((p) => objectPath(rec.kind, p.field));
-  return ours.some((o) => theirs.some((t) => o === t || o.startsWith(`${t}.`) || o.startsWith(`${t}[`) || t.startsWith(`${o}.`) || t.startsWith(`${o}[`)));
+  return ours.some((o) =>
+    theirs.some(
+      (t) =>
+        o === t || o.startsWith(`${t}.`) || o.startsWith(`${t}[`) || t.startsWith(`${o}.`) || t.startsWith(`${o}[`),
+    ),
+  );
 }
 
 /** One case per (kind, version, object, library verdict): the suite builds many objects more than once. */
 function uniqueCases(records) {
   const seen = new Map();
   for (const rec of records) {
-    const key = JSON.stringify([rec.kind, rec.version, rec.manifest, rec.verdict, (rec.problems || []).map((p) => [p.field, p.rule])]);
+    const key = JSON.stringify([
+      rec.kind,
+      rec.version,
+      rec.manifest,
+      rec.verdict,
+      (rec.problems || []).map((p) => [p.field, p.rule]),
+    ]);
     if (!seen.has(key)) seen.set(key, { ...rec, occurrences: 1 });
     else seen.get(key).occurrences++;
   }
@@ -212,4 +402,17 @@ function summarize(results) {
   };
 }
 
-module.exports = { SEMANTIC_RULES, CONSTRUCT_FIELDS, PROPS_SHAPE, propsShape, semanticRuleOf, exclusion, compareCase, uniqueCases, releaseFor, summarize, objectPath, sameField };
+module.exports = {
+  SEMANTIC_RULES,
+  CONSTRUCT_FIELDS,
+  PROPS_SHAPE,
+  propsShape,
+  semanticRuleOf,
+  exclusion,
+  compareCase,
+  uniqueCases,
+  releaseFor,
+  summarize,
+  objectPath,
+  sameField,
+};

@@ -67,15 +67,27 @@ process.on("SIGTERM", () => { if (lines.length) fs.appendFileSync(file, lines.jo
 setInterval(tick, 250); tick();`;
   fs.writeFileSync(file, "");
   const p = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
-  const read = () => fs.readFileSync(file, "utf8").trim().split("\n").filter(Boolean).map((l) => l.split(" ").map(Number));
+  const read = () =>
+    fs
+      .readFileSync(file, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.split(" ").map(Number));
   return {
     /** Peak MiB between two instants (ms since epoch). */
     peakBetween(t0, t1) {
-      const xs = read().filter(([t]) => t >= t0 && t <= t1).map(([, b]) => b);
+      const xs = read()
+        .filter(([t]) => t >= t0 && t <= t1)
+        .map(([, b]) => b);
       return xs.length ? Math.round(Math.max(...xs) / 1048576) : undefined;
     },
     async stop() {
-      await new Promise((r) => { p.once("exit", r); p.kill("SIGTERM"); setTimeout(r, 2000); });
+      await new Promise((r) => {
+        p.once("exit", r);
+        p.kill("SIGTERM");
+        setTimeout(r, 2000);
+      });
       const xs = read().map(([, b]) => b);
       fs.rmSync(file, { force: true });
       return xs.length ? Math.round(Math.max(...xs) / 1048576) : undefined;
@@ -94,19 +106,29 @@ setInterval(tick, 250); tick();`;
 function readStacks(out) {
   const root = path.join(out, "stacks");
   if (!fs.existsSync(root)) throw new Error(`${out}: no stacks/ directory (is it a cdktf synth output?)`);
-  const stacks = fs.readdirSync(root).filter((s) => fs.existsSync(path.join(root, s, "cdk.tf.json"))).sort().map((name) => {
-    const dir = path.join(root, name);
-    const config = JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"));
-    const backend = (((config.terraform || {}).backend || {}).local || {}).path;
-    return { name, dir, config, statePath: backend ? path.resolve(dir, backend) : undefined, deps: [] };
-  });
+  const stacks = fs
+    .readdirSync(root)
+    .filter((s) => fs.existsSync(path.join(root, s, "cdk.tf.json")))
+    .sort()
+    .map((name) => {
+      const dir = path.join(root, name);
+      const config = JSON.parse(fs.readFileSync(path.join(dir, "cdk.tf.json"), "utf8"));
+      const backend = (((config.terraform || {}).backend || {}).local || {}).path;
+      return { name, dir, config, statePath: backend ? path.resolve(dir, backend) : undefined, deps: [] };
+    });
   let manifest;
-  try { manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8")); } catch { manifest = undefined; }
+  try {
+    manifest = JSON.parse(fs.readFileSync(path.join(out, "manifest.json"), "utf8"));
+  } catch {
+    manifest = undefined;
+  }
   for (const s of stacks) {
     const fromManifest = manifest && manifest.stacks && manifest.stacks[s.name] && manifest.stacks[s.name].dependencies;
-    const fromState = Object.values(((s.config.data || {}).terraform_remote_state) || {})
+    const fromState = Object.values((s.config.data || {}).terraform_remote_state || {})
       .map((d) => d.config && d.config.path && path.resolve(s.dir, d.config.path))
-      .map((p) => stacks.find((o) => o.statePath && o.statePath === p)).filter(Boolean).map((o) => o.name);
+      .map((p) => stacks.find((o) => o.statePath && o.statePath === p))
+      .filter(Boolean)
+      .map((o) => o.name);
     s.deps = [...new Set([...(fromManifest || []), ...fromState])].filter((d) => d !== s.name);
   }
   return topological(stacks);
@@ -152,7 +174,10 @@ function providerEntries(config, type) {
   return (Array.isArray(p) ? p : p ? [p] : []).map((e) => ({ alias: e.alias || "", body: e }));
 }
 function hostOf(type, body) {
-  if (type === "helm") { const k = Array.isArray(body.kubernetes) ? body.kubernetes[0] : body.kubernetes; return k && k.host; }
+  if (type === "helm") {
+    const k = Array.isArray(body.kubernetes) ? body.kubernetes[0] : body.kubernetes;
+    return k && k.host;
+  }
   return body.host;
 }
 
@@ -179,7 +204,11 @@ const NOT_EMULATED = [
   { type: "aws_eks_access_entry", why: "moto has no EKS access entry API" },
   { type: "aws_eks_access_policy_association", why: "moto has no EKS access entry API" },
   { type: "aws_eks_pod_identity_association", why: "moto has no EKS Pod Identity API" },
-  { type: "aws_ec2_tag", when: (b) => /cluster_security_group_id/.test(String(b.resource_id)), why: "moto's EKS clusters have no cluster security group (vpc_config.cluster_security_group_id is empty): nothing to tag" },
+  {
+    type: "aws_ec2_tag",
+    when: (b) => /cluster_security_group_id/.test(String(b.resource_id)),
+    why: "moto's EKS clusters have no cluster security group (vpc_config.cluster_security_group_id is empty): nothing to tag",
+  },
 ];
 
 /**
@@ -188,8 +217,17 @@ const NOT_EMULATED = [
  */
 function leaveOut(config, gaps) {
   const types = [...new Set(gaps.map((g) => (typeof g === "string" ? g : g.type)))];
-  const applies = (type, body) => gaps.some((g) => (typeof g === "string" ? g === type : g.type === type && (!g.when || g.when(body))));
-  const text = JSON.stringify({ ...config, resource: Object.fromEntries(Object.entries(config.resource || {}).map(([t, byName]) => [t, Object.fromEntries(Object.entries(byName).map(([n, b]) => [n, { ...b, depends_on: undefined }]))])) });
+  const applies = (type, body) =>
+    gaps.some((g) => (typeof g === "string" ? g === type : g.type === type && (!g.when || g.when(body))));
+  const text = JSON.stringify({
+    ...config,
+    resource: Object.fromEntries(
+      Object.entries(config.resource || {}).map(([t, byName]) => [
+        t,
+        Object.fromEntries(Object.entries(byName).map(([n, b]) => [n, { ...b, depends_on: undefined }])),
+      ]),
+    ),
+  });
   const out = [];
   const blocked = [];
   for (const type of types) {
@@ -206,8 +244,16 @@ function leaveOut(config, gaps) {
 
 /** An exec credential plugin that prints the local server's token (in place of `aws eks get-token`). */
 function tokenExec(token) {
-  const cred = JSON.stringify({ apiVersion: "client.authentication.k8s.io/v1beta1", kind: "ExecCredential", status: { token } });
-  return { api_version: "client.authentication.k8s.io/v1beta1", command: "/bin/sh", args: ["-c", `printf '%s' '${cred}'`] };
+  const cred = JSON.stringify({
+    apiVersion: "client.authentication.k8s.io/v1beta1",
+    kind: "ExecCredential",
+    status: { token },
+  });
+  return {
+    api_version: "client.authentication.k8s.io/v1beta1",
+    command: "/bin/sh",
+    args: ["-c", `printf '%s' '${cred}'`],
+  };
 }
 
 /**
@@ -222,7 +268,19 @@ function stackOverride(config, o) {
   const provider = {};
   for (const e of providerEntries(config, "aws")) {
     if (!o.motoUrl) continue;
-    const services = ["ec2", "eks", "iam", "sqs", "sts", "events", "kms", "ssm", "pricing", "autoscaling", "cloudwatch"];
+    const services = [
+      "ec2",
+      "eks",
+      "iam",
+      "sqs",
+      "sts",
+      "events",
+      "kms",
+      "ssm",
+      "pricing",
+      "autoscaling",
+      "cloudwatch",
+    ];
     (provider.aws = provider.aws || []).push({
       ...(e.alias ? { alias: e.alias } : {}),
       region: e.body.region || "us-east-1",
@@ -237,24 +295,46 @@ function stackOverride(config, o) {
   }
   for (const e of providerEntries(config, "helm")) {
     const c = o.clusterFor("helm", e.alias);
-    (provider.helm = provider.helm || []).push({ ...(e.alias ? { alias: e.alias } : {}), kubernetes: { host: c.server, cluster_ca_certificate: c.caPem, token: c.token } });
+    (provider.helm = provider.helm || []).push({
+      ...(e.alias ? { alias: e.alias } : {}),
+      kubernetes: { host: c.server, cluster_ca_certificate: c.caPem, token: c.token },
+    });
   }
   for (const e of providerEntries(config, "kubernetes")) {
     const c = o.clusterFor("kubernetes", e.alias);
-    (provider.kubernetes = provider.kubernetes || []).push({ ...(e.alias ? { alias: e.alias } : {}), host: c.server, cluster_ca_certificate: c.caPem, exec: [tokenExec(c.token)] });
+    (provider.kubernetes = provider.kubernetes || []).push({
+      ...(e.alias ? { alias: e.alias } : {}),
+      host: c.server,
+      cluster_ca_certificate: c.caPem,
+      exec: [tokenExec(c.token)],
+    });
   }
   if (Object.keys(provider).length) ov.provider = provider;
   const resource = {};
-  const set = (type, name, body) => { resource[type] = resource[type] || {}; resource[type][name] = { ...(resource[type][name] || {}), ...body }; };
+  const set = (type, name, body) => {
+    resource[type] = resource[type] || {};
+    resource[type][name] = { ...(resource[type][name] || {}), ...body };
+  };
   for (const [name, rel] of Object.entries((config.resource || {}).helm_release || {})) {
     // a patch without a reference folder installs the charts of the one standing for it (reference-release.cjs), at that version
-    set("helm_release", name, { chart: o.chartDir(rel.chart, rel.version), repository: null, wait: false, ...(o.chartVersion && o.chartVersion(rel.version) !== rel.version ? { version: o.chartVersion(rel.version) } : {}) });
+    set("helm_release", name, {
+      chart: o.chartDir(rel.chart, rel.version),
+      repository: null,
+      wait: false,
+      ...(o.chartVersion && o.chartVersion(rel.version) !== rel.version
+        ? { version: o.chartVersion(rel.version) }
+        : {}),
+    });
   }
-  for (const name of Object.keys((config.resource || {}).kubernetes_deployment_v1 || {})) set("kubernetes_deployment_v1", name, { wait_for_rollout: false });
-  for (const addr of o.leftOut || []) { const [type, name] = addr.split("."); set(type, name, { count: 0 }); }
+  for (const name of Object.keys((config.resource || {}).kubernetes_deployment_v1 || {}))
+    set("kubernetes_deployment_v1", name, { wait_for_rollout: false });
+  for (const addr of o.leftOut || []) {
+    const [type, name] = addr.split(".");
+    set(type, name, { count: 0 });
+  }
   if (Object.keys(resource).length) ov.resource = resource;
   const remote = {};
-  for (const [name] of Object.entries(((config.data || {}).terraform_remote_state) || {})) {
+  for (const [name] of Object.entries((config.data || {}).terraform_remote_state || {})) {
     if (o.remoteStates[name]) remote[name] = { config: { path: o.remoteStates[name] } };
   }
   if (Object.keys(remote).length) ov.data = { terraform_remote_state: remote };
@@ -265,19 +345,30 @@ function stackOverride(config, o) {
 
 /** Every object a Helm release installed, from the release record Helm keeps in the cluster (a Secret). */
 async function releaseObjects(cluster, name, namespace) {
-  const r = await cluster.request("GET", `/api/v1/namespaces/${namespace}/secrets`, undefined, { query: { labelSelector: `owner=helm,name=${name}` } });
+  const r = await cluster.request("GET", `/api/v1/namespaces/${namespace}/secrets`, undefined, {
+    query: { labelSelector: `owner=helm,name=${name}` },
+  });
   if (r.status !== 200 || !r.body.items.length) return undefined;
   const latest = r.body.items.sort((a, b) => Number(b.metadata.labels.version) - Number(a.metadata.labels.version))[0];
   // Helm stores base64(gzip(JSON)) in the Secret's data (itself base64)
-  const rel = JSON.parse(zlib.gunzipSync(Buffer.from(Buffer.from(latest.data.release, "base64").toString(), "base64")).toString());
-  const objs = YAML.parseAllDocuments(rel.manifest || "").map((d) => d.toJS()).filter((o) => o && o.kind);
-  return { status: rel.info && rel.info.status, version: rel.chart && rel.chart.metadata && rel.chart.metadata.version, objects: objs, namespace };
+  const rel = JSON.parse(
+    zlib.gunzipSync(Buffer.from(Buffer.from(latest.data.release, "base64").toString(), "base64")).toString(),
+  );
+  const objs = YAML.parseAllDocuments(rel.manifest || "")
+    .map((d) => d.toJS())
+    .filter((o) => o && o.kind);
+  return {
+    status: rel.info && rel.info.status,
+    version: rel.chart && rel.chart.metadata && rel.chart.metadata.version,
+    objects: objs,
+    namespace,
+  };
 }
 
 async function objectPath(cluster, resources, obj, defaultNs) {
   const res = await resources.lookup(obj.apiVersion, obj.kind);
   if (!res) return undefined;
-  const ns = res.namespaced ? (obj.metadata.namespace || defaultNs || "default") : undefined;
+  const ns = res.namespaced ? obj.metadata.namespace || defaultNs || "default" : undefined;
   return `${res.base}${ns ? `/namespaces/${ns}` : ""}/${res.plural}/${encodeURIComponent(obj.metadata.name)}`;
 }
 
@@ -295,12 +386,16 @@ async function census(cluster) {
   const crds = await cluster.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
   const names = crds.status === 200 ? crds.body.items.map((c) => c.metadata.name) : [];
   const np = names.includes("nodepools.karpenter.sh") ? await count("/apis/karpenter.sh/v1/nodepools") : 0;
-  const nc = names.includes("ec2nodeclasses.karpenter.k8s.aws") ? await count("/apis/karpenter.k8s.aws/v1/ec2nodeclasses") : 0;
+  const nc = names.includes("ec2nodeclasses.karpenter.k8s.aws")
+    ? await count("/apis/karpenter.k8s.aws/v1/ec2nodeclasses")
+    : 0;
   return {
     crds: names.length,
     deployments: await count("/apis/apps/v1/deployments"),
     serviceAccounts: await count("/api/v1/namespaces/kube-system/serviceaccounts"),
-    clusterRoles: await count("/apis/rbac.authorization.k8s.io/v1/clusterroles?labelSelector=app.kubernetes.io%2Fmanaged-by%3DHelm"),
+    clusterRoles: await count(
+      "/apis/rbac.authorization.k8s.io/v1/clusterroles?labelSelector=app.kubernetes.io%2Fmanaged-by%3DHelm",
+    ),
     validatingWebhooks: await count("/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations"),
     mutatingWebhooks: await count("/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations"),
     nodePools: np,
@@ -309,7 +404,10 @@ async function census(cluster) {
     helmReleases: await count("/api/v1/secrets?labelSelector=owner%3Dhelm"),
   };
 }
-const censusText = (c) => Object.entries(c).map(([k, v]) => `${k} ${v}`).join(", ");
+const censusText = (c) =>
+  Object.entries(c)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
 
 /** Resources of the stack's state, from `tofu show -json`. */
 function stateResources(tofu, dir, env) {
@@ -323,8 +421,13 @@ function stateResources(tofu, dir, env) {
 /** Whether `want` (a manifest) is contained in `got` (the server's object): every field it sets, equal. */
 function contains(got, want) {
   if (want === null || typeof want !== "object") return got === want || String(got) === String(want);
-  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => contains(got[i], w));
-  return got !== null && typeof got === "object" && Object.entries(want).every(([k, v]) => v === null || v === undefined || contains(got[k], v));
+  if (Array.isArray(want))
+    return Array.isArray(got) && got.length === want.length && want.every((w, i) => contains(got[i], w));
+  return (
+    got !== null &&
+    typeof got === "object" &&
+    Object.entries(want).every(([k, v]) => v === null || v === undefined || contains(got[k], v))
+  );
 }
 
 // ---------------------------------------------------------------------------------- apply output
@@ -338,16 +441,29 @@ async function applyOutput(label, out, ctx) {
   const h = ctx.helpers;
   const { tools, work } = ctx;
   const stacks = readStacks(out);
-  console.log(`\n== ${label}: ${stacks.map((s) => s.name).join(" → ")} applied with OpenTofu (AWS into moto, Kubernetes into local API servers), then destroyed in reverse`);
+  console.log(
+    `\n== ${label}: ${stacks.map((s) => s.name).join(" → ")} applied with OpenTofu (AWS into moto, Kubernetes into local API servers), then destroyed in reverse`,
+  );
   const needs = ["tofu", "kube-apiserver", "etcd"];
-  const providers = new Set(stacks.flatMap((s) => Object.keys((s.config.terraform || {}).required_providers || {}).map((p) => String(((s.config.terraform.required_providers[p] || {}).source) || p).split("/").pop())));
+  const providers = new Set(
+    stacks.flatMap((s) =>
+      Object.keys((s.config.terraform || {}).required_providers || {}).map((p) =>
+        String((s.config.terraform.required_providers[p] || {}).source || p)
+          .split("/")
+          .pop(),
+      ),
+    ),
+  );
   if (providers.has("aws")) needs.push("aws-provider", "moto");
   if (providers.has("helm")) needs.push("helm-provider");
   if (providers.has("kubernetes")) needs.push("kubernetes-provider");
   const missing = needs.filter((n) => !tools[n] || !fs.existsSync(tools[n].bin));
   if (missing.length) {
     const why = `needs ${missing.map((n) => `${n} ${tools[n] ? tools[n].version : ""}`.trim()).join(", ")}, not built (bash scripts/tools/build.sh ${missing.join(" ")})`;
-    if (process.env.E2E_NOT_BUILT === "skip") { ctx.report.skip(`${label}: apply and destroy`, why); return; }
+    if (process.env.E2E_NOT_BUILT === "skip") {
+      ctx.report.skip(`${label}: apply and destroy`, why);
+      return;
+    }
     h.check(`${label}: apply and destroy`, false, why);
     return;
   }
@@ -359,7 +475,10 @@ async function applyOutput(label, out, ctx) {
   try {
     if (providers.has("aws")) moto = await h.startMoto(tools, dir0);
     for (const k of keys) {
-      const c = await startLocalCluster({ workDir: path.join(dir0, `cluster-${clusters.size}`), log: (l) => console.log(`       ${l}`) });
+      const c = await startLocalCluster({
+        workDir: path.join(dir0, `cluster-${clusters.size}`),
+        log: (l) => console.log(`       ${l}`),
+      });
       c.caPem = fs.readFileSync(c.caFile, "utf8");
       c.resources = new sv.Resources(c);
       clusters.set(k, c);
@@ -372,7 +491,7 @@ async function applyOutput(label, out, ctx) {
       const dir = path.join(dir0, s.name);
       const { out: leftOut, blocked } = leaveOut(s.config, NOT_EMULATED);
       const remoteStates = {};
-      for (const [n, d] of Object.entries(((s.config.data || {}).terraform_remote_state) || {})) {
+      for (const [n, d] of Object.entries((s.config.data || {}).terraform_remote_state || {})) {
         const p = d.config && d.config.path && path.resolve(s.dir, d.config.path);
         const producer = stacks.find((o) => o.statePath === p);
         if (producer) remoteStates[n] = statePaths.get(producer.name);
@@ -385,53 +504,95 @@ async function applyOutput(label, out, ctx) {
           const e = providerEntries(s.config, type).find((x) => x.alias === alias);
           return clusters.get(apiKey(hostOf(type, e.body), s, stacks));
         },
-        chartDir: (chart, version) => path.join((referenceRelease(reference, version) || { dir: path.join(reference, `v${version}`) }).dir, "charts", chart),
+        chartDir: (chart, version) =>
+          path.join(
+            (referenceRelease(reference, version) || { dir: path.join(reference, `v${version}`) }).dir,
+            "charts",
+            chart,
+          ),
         chartVersion: (version) => (referenceRelease(reference, version) || { version }).version,
         leftOut,
       });
       const { config, pins } = h.prepareStack(s.dir, dir, tools, override);
       for (const a of leftOut) {
         const [type] = a.split(".");
-        const g = NOT_EMULATED.find((x) => x.type === type && (!x.when || x.when(s.config.resource[type][a.slice(type.length + 1)])));
+        const g = NOT_EMULATED.find(
+          (x) => x.type === type && (!x.when || x.when(s.config.resource[type][a.slice(type.length + 1)])),
+        );
         console.log(`       left out (count = 0, only depends_on names it): ${a}: ${g ? g.why : "not emulated"}`);
       }
-      if (blocked.length) h.check(`${label}/${s.name}: resources moto cannot hold are referenced only by depends_on`, false, blocked.join(", "));
+      if (blocked.length)
+        h.check(
+          `${label}/${s.name}: resources moto cannot hold are referenced only by depends_on`,
+          false,
+          blocked.join(", "),
+        );
       if (!h.initAndValidate(`${label}/${s.name}`, dir, config, pins, ctx.cliConfig, tools.tofu.bin, true)) return;
       const t0 = Date.now();
       const apply = h.run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve"], { cwd: dir, env });
-      if (!h.must(`${label}/${s.name}: tofu apply (${countResources(config)} resources, ${leftOut.length} left out)`, apply)) {
+      if (
+        !h.must(
+          `${label}/${s.name}: tofu apply (${countResources(config)} resources, ${leftOut.length} left out)`,
+          apply,
+        )
+      ) {
         applied.push({ s, dir });
         break;
       }
-      h.check(`${label}/${s.name}: tofu apply (${countResources(config) - leftOut.length} resources in ${((Date.now() - t0) / 1000).toFixed(1)} s)`, true);
+      h.check(
+        `${label}/${s.name}: tofu apply (${countResources(config) - leftOut.length} resources in ${((Date.now() - t0) / 1000).toFixed(1)} s)`,
+        true,
+      );
       recordResources(ctx, `${label}/${s.name}`, "create", apply.stdout, dir);
       applied.push({ s, dir });
       const state = stateResources(tools.tofu.bin, dir, env);
       const byType = {};
       for (const r of state) byType[r.type] = (byType[r.type] || 0) + 1;
-      console.log(`       state: ${Object.entries(byType).sort().map(([t, n]) => `${t} ${n}`).join(", ")}`);
+      console.log(
+        `       state: ${Object.entries(byType)
+          .sort()
+          .map(([t, n]) => `${t} ${n}`)
+          .join(", ")}`,
+      );
       // a check that cannot reach the server fails here, and the destroy below still runs
       try {
         await checkApplied(label, s, state, clusters, stacks, h);
         for (const [k, c] of clusters) console.log(`       cluster ${k}: ${censusText(await census(c))}`);
-      } catch (e) { h.check(`${label}/${s.name}: checks after apply`, false, e.message); }
+      } catch (e) {
+        h.check(`${label}/${s.name}: checks after apply`, false, e.message);
+      }
     }
     for (const { s, dir } of [...applied].reverse()) {
       const state = stateResources(tools.tofu.bin, dir, env);
-      const destroy = h.run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve"], { cwd: dir, env });
+      const destroy = h.run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve"], {
+        cwd: dir,
+        env,
+      });
       recordResources(ctx, `${label}/${s.name}`, "destroy", destroy.stdout, dir);
       if (!h.must(`${label}/${s.name}: tofu destroy`, destroy)) continue;
       const left = stateResources(tools.tofu.bin, dir, env);
-      h.equal(`${label}/${s.name}: state empty after destroy`, left.map((r) => r.address), []);
+      h.equal(
+        `${label}/${s.name}: state empty after destroy`,
+        left.map((r) => r.address),
+        [],
+      );
       try {
         await checkDestroyed(label, s, state, clusters, stacks, h);
         for (const [k, c] of clusters) console.log(`       cluster ${k}: ${censusText(await census(c))}`);
-      } catch (e) { h.check(`${label}/${s.name}: checks after destroy`, false, e.message); }
+      } catch (e) {
+        h.check(`${label}/${s.name}: checks after destroy`, false, e.message);
+      }
     }
     if (moto && applied.length) {
-      const regions = [...new Set(stacks.flatMap((s) => providerEntries(s.config, "aws").map((e) => e.body.region || "us-east-1")))];
+      const regions = [
+        ...new Set(stacks.flatMap((s) => providerEntries(s.config, "aws").map((e) => e.body.region || "us-east-1"))),
+      ];
       const inv = motoLeftovers(tools, moto.url, regions);
-      h.equal(`${label}: emulator holds no role, policy, queue, rule, cluster or VPC after destroy (regions ${regions.join(", ")})`, inv, { roles: [], policies: [], queues: [], rules: [], clusters: [], vpcs: [] });
+      h.equal(
+        `${label}: emulator holds no role, policy, queue, rule, cluster or VPC after destroy (regions ${regions.join(", ")})`,
+        inv,
+        { roles: [], policies: [], queues: [], rules: [], clusters: [], vpcs: [] },
+      );
     }
   } finally {
     for (const c of clusters.values()) await c.stop();
@@ -446,13 +607,22 @@ async function applyOutput(label, out, ctx) {
  */
 function recordResources(ctx, at, action, stdout, dir) {
   fs.writeFileSync(path.join(dir, `${action === "create" ? "apply" : "destroy"}.log`), stdout || "");
-  const secs = (t) => (t.match(/(\d+)h/) ? Number(t.match(/(\d+)h/)[1]) * 3600 : 0) + (t.match(/(\d+)m/) ? Number(t.match(/(\d+)m/)[1]) * 60 : 0) + (t.match(/(\d+)s/) ? Number(t.match(/(\d+)s/)[1]) : 0);
+  const secs = (t) =>
+    (t.match(/(\d+)h/) ? Number(t.match(/(\d+)h/)[1]) * 3600 : 0) +
+    (t.match(/(\d+)m/) ? Number(t.match(/(\d+)m/)[1]) * 60 : 0) +
+    (t.match(/(\d+)s/) ? Number(t.match(/(\d+)s/)[1]) : 0);
   const rows = [];
-  for (const m of String(stdout || "").matchAll(/^([^\s:]+): (Creation|Destruction) complete after ([0-9hms]+)/gm)) rows.push({ address: m[1], action, seconds: secs(m[3]) });
+  for (const m of String(stdout || "").matchAll(/^([^\s:]+): (Creation|Destruction) complete after ([0-9hms]+)/gm))
+    rows.push({ address: m[1], action, seconds: secs(m[3]) });
   ctx.report.resources = ctx.report.resources || {};
   ctx.report.resources[at] = [...(ctx.report.resources[at] || []), ...rows];
-  const slow = [...rows].sort((a, b) => b.seconds - a.seconds).slice(0, 5).filter((r) => r.seconds > 0);
-  console.log(`       ${action === "create" ? "created" : "destroyed"} ${rows.length} resources${slow.length ? `; slowest: ${slow.map((r) => `${r.address} ${r.seconds} s`).join(", ")}` : ""}`);
+  const slow = [...rows]
+    .sort((a, b) => b.seconds - a.seconds)
+    .slice(0, 5)
+    .filter((r) => r.seconds > 0);
+  console.log(
+    `       ${action === "create" ? "created" : "destroyed"} ${rows.length} resources${slow.length ? `; slowest: ${slow.map((r) => `${r.address} ${r.seconds} s`).join(", ")}` : ""}`,
+  );
 }
 
 /** What moto still holds, in every region the stacks use (IAM is global), read with boto3 from moto's virtualenv. */
@@ -497,7 +667,14 @@ async function checkApplied(label, s, state, clusters, stacks, h) {
     const c = clusterOf(r, "helm");
     const v = r.values;
     const rel = await releaseObjects(c, v.name, v.namespace);
-    if (!h.check(`${at}: ${r.address}: Helm release ${v.name} ${v.version} recorded in the cluster (status deployed)`, rel && rel.status === "deployed" && rel.version === v.version, rel ? `status ${rel.status}, chart ${rel.version}` : "no release Secret")) continue;
+    if (
+      !h.check(
+        `${at}: ${r.address}: Helm release ${v.name} ${v.version} recorded in the cluster (status deployed)`,
+        rel && rel.status === "deployed" && rel.version === v.version,
+        rel ? `status ${rel.status}, chart ${rel.version}` : "no release Secret",
+      )
+    )
+      continue;
     const missing = [];
     for (const o of rel.objects) {
       const p = await objectPath(c, c.resources, o, v.namespace);
@@ -506,34 +683,64 @@ async function checkApplied(label, s, state, clusters, stacks, h) {
     }
     const kinds = {};
     for (const o of rel.objects) kinds[o.kind] = (kinds[o.kind] || 0) + 1;
-    h.check(`${at}: every object of ${v.name} is in the cluster (${Object.entries(kinds).map(([k, n]) => `${n} ${k}`).join(", ")})`, missing.length === 0, `missing: ${missing.join(", ")}`);
-    if (v.chart && String(v.chart).endsWith("karpenter-crd") || v.name === "karpenter-crd") {
+    h.check(
+      `${at}: every object of ${v.name} is in the cluster (${Object.entries(kinds)
+        .map(([k, n]) => `${n} ${k}`)
+        .join(", ")})`,
+      missing.length === 0,
+      `missing: ${missing.join(", ")}`,
+    );
+    if ((v.chart && String(v.chart).endsWith("karpenter-crd")) || v.name === "karpenter-crd") {
       const crds = rel.objects.filter((o) => o.kind === "CustomResourceDefinition");
       const notEstablished = [];
       for (const crd of crds) {
-        const g = await c.request("GET", `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`);
-        if (!(g.status === 200 && (g.body.status.conditions || []).some((x) => x.type === "Established" && x.status === "True"))) notEstablished.push(crd.metadata.name);
+        const g = await c.request(
+          "GET",
+          `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${crd.metadata.name}`,
+        );
+        if (!(
+          g.status === 200 &&
+          (g.body.status.conditions || []).some((x) => x.type === "Established" && x.status === "True")
+        ))
+          notEstablished.push(crd.metadata.name);
       }
-      h.check(`${at}: the ${crds.length} CRDs (${crds.map((x) => x.spec.names.kind).join(", ")}) are Established`, crds.length > 0 && notEstablished.length === 0, notEstablished.join(", "));
+      h.check(
+        `${at}: the ${crds.length} CRDs (${crds.map((x) => x.spec.names.kind).join(", ")}) are Established`,
+        crds.length > 0 && notEstablished.length === 0,
+        notEstablished.join(", "),
+      );
       continue;
     }
     const dep = rel.objects.find((o) => o.kind === "Deployment");
     if (dep) {
-      const g = await c.request("GET", `/apis/apps/v1/namespaces/${dep.metadata.namespace || v.namespace}/deployments/${dep.metadata.name}`);
+      const g = await c.request(
+        "GET",
+        `/apis/apps/v1/namespaces/${dep.metadata.namespace || v.namespace}/deployments/${dep.metadata.name}`,
+      );
       const pod = g.status === 200 ? g.body.spec.template.spec : {};
       const ctr = (pod.containers || []).find((x) => x.name === "controller") || (pod.containers || [])[0] || {};
       const envs = Object.fromEntries((ctr.env || []).filter((e) => "value" in e).map((e) => [e.name, e.value]));
       const values = Object.assign({}, ...(v.values || []).map((t) => YAML.parse(t) || {}));
       const settings = values.settings || {};
-      h.equal(`${at}: Deployment ${dep.metadata.name}: CLUSTER_NAME is the applied settings.clusterName`, envs.CLUSTER_NAME, settings.clusterName);
-      if (settings.interruptionQueue !== undefined) h.equal(`${at}: Deployment ${dep.metadata.name}: INTERRUPTION_QUEUE is the applied queue name`, envs.INTERRUPTION_QUEUE, settings.interruptionQueue);
+      h.equal(
+        `${at}: Deployment ${dep.metadata.name}: CLUSTER_NAME is the applied settings.clusterName`,
+        envs.CLUSTER_NAME,
+        settings.clusterName,
+      );
+      if (settings.interruptionQueue !== undefined)
+        h.equal(
+          `${at}: Deployment ${dep.metadata.name}: INTERRUPTION_QUEUE is the applied queue name`,
+          envs.INTERRUPTION_QUEUE,
+          settings.interruptionQueue,
+        );
       const sa = (values.serviceAccount || {}).name;
       if (sa) {
         h.equal(`${at}: Deployment ${dep.metadata.name} runs as ServiceAccount ${sa}`, pod.serviceAccountName, sa);
         const gs = await c.request("GET", `/api/v1/namespaces/${v.namespace}/serviceaccounts/${sa}`);
         h.check(`${at}: ServiceAccount ${v.namespace}/${sa} exists`, gs.status === 200, `GET answered ${gs.status}`);
       }
-      if (values.replicas !== undefined) h.equal(`${at}: Deployment ${dep.metadata.name} replicas`, g.body.spec.replicas, values.replicas);
+      if (values.replicas !== undefined)
+        h.equal(`${at}: Deployment ${dep.metadata.name} replicas`, g.body.spec.replicas, values.replicas);
       const rbac = rel.objects.filter((o) => /^(Cluster)?Role(Binding)?$/.test(o.kind));
       h.check(`${at}: ${v.name} installs its RBAC (${rbac.length} roles and bindings)`, rbac.length > 0);
     }
@@ -543,13 +750,21 @@ async function checkApplied(label, s, state, clusters, stacks, h) {
     const m = r.values.manifest;
     const p = await objectPath(c, c.resources, m, "default");
     const g = p ? await c.request("GET", p) : { status: 0 };
-    h.check(`${at}: ${m.kind}/${m.metadata.name} is in the cluster and holds the synthesized spec`, g.status === 200 && contains(g.body.spec, m.spec), g.status === 200 ? `server spec ${JSON.stringify(g.body.spec)}` : `GET answered ${g.status}`);
+    h.check(
+      `${at}: ${m.kind}/${m.metadata.name} is in the cluster and holds the synthesized spec`,
+      g.status === 200 && contains(g.body.spec, m.spec),
+      g.status === 200 ? `server spec ${JSON.stringify(g.body.spec)}` : `GET answered ${g.status}`,
+    );
   }
   for (const r of state.filter((x) => x.type === "kubernetes_deployment_v1")) {
     const c = clusterOf(r, "kubernetes");
     const md = r.values.metadata[0];
     const g = await c.request("GET", `/apis/apps/v1/namespaces/${md.namespace}/deployments/${md.name}`);
-    h.check(`${at}: Deployment ${md.namespace}/${md.name} is in the cluster with ${r.values.spec[0].replicas} replicas`, g.status === 200 && String(g.body.spec.replicas) === String(r.values.spec[0].replicas), `GET answered ${g.status}`);
+    h.check(
+      `${at}: Deployment ${md.namespace}/${md.name} is in the cluster with ${r.values.spec[0].replicas} replicas`,
+      g.status === 200 && String(g.body.spec.replicas) === String(r.values.spec[0].replicas),
+      `GET answered ${g.status}`,
+    );
   }
 }
 
@@ -566,17 +781,31 @@ async function checkDestroyed(label, s, state, clusters, stacks, h) {
   // taking over a minute on 2 cores busy with a build)
   const { waitFor } = require("./local-cluster.cjs");
   for (const [, c] of clusters) c.resources.reset();
-  const crdReleases = state.filter((x) => x.type === "helm_release" && x.values.chart && /karpenter-crd$/.test(x.values.chart));
+  const crdReleases = state.filter(
+    (x) => x.type === "helm_release" && x.values.chart && /karpenter-crd$/.test(x.values.chart),
+  );
   for (const r of crdReleases) {
     const c = clusterOf(r, "helm");
     let left = [];
-    const gone = await waitFor(async () => {
-      const g = await c.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
-      left = g.status === 200 ? g.body.items.filter((x) => /karpenter\.(sh|k8s\.aws)$/.test(x.spec.group)) : [];
-      return g.status === 200 && left.length === 0;
-    }, 120000, 500);
-    h.check(`${at}: the Karpenter CRDs are gone after ${r.values.name} is destroyed`, gone,
-      left.map((x) => `${x.metadata.name} (deletionTimestamp ${x.metadata.deletionTimestamp || "none"}, finalizers ${JSON.stringify(x.metadata.finalizers)}, ${(x.status.conditions || []).map((k) => `${k.type}=${k.status}${k.message ? ` ${k.message}` : ""}`).join("; ")})`).join("\n"));
+    const gone = await waitFor(
+      async () => {
+        const g = await c.request("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
+        left = g.status === 200 ? g.body.items.filter((x) => /karpenter\.(sh|k8s\.aws)$/.test(x.spec.group)) : [];
+        return g.status === 200 && left.length === 0;
+      },
+      120000,
+      500,
+    );
+    h.check(
+      `${at}: the Karpenter CRDs are gone after ${r.values.name} is destroyed`,
+      gone,
+      left
+        .map(
+          (x) =>
+            `${x.metadata.name} (deletionTimestamp ${x.metadata.deletionTimestamp || "none"}, finalizers ${JSON.stringify(x.metadata.finalizers)}, ${(x.status.conditions || []).map((k) => `${k.type}=${k.status}${k.message ? ` ${k.message}` : ""}`).join("; ")})`,
+        )
+        .join("\n"),
+    );
   }
   for (const r of state.filter((x) => x.type === "kubernetes_manifest")) {
     const c = clusterOf(r, "kubernetes");
@@ -599,16 +828,27 @@ async function checkDestroyed(label, s, state, clusters, stacks, h) {
 async function clusterStage(ctx, synthEnv) {
   const h = ctx.helpers;
   const v = process.env.KARPENTER_VERSION || "(default)";
-  console.log(`\n== cluster stage: KARPENTER_VERSION ${v}, KUBERNETES_VERSION ${process.env.KUBERNETES_VERSION || "(default)"}, CLUSTER_NAME ${process.env.CLUSTER_NAME || "(default)"}`);
+  console.log(
+    `\n== cluster stage: KARPENTER_VERSION ${v}, KUBERNETES_VERSION ${process.env.KUBERNETES_VERSION || "(default)"}, CLUSTER_NAME ${process.env.CLUSTER_NAME || "(default)"}`,
+  );
   // E2E_CLUSTER_EXAMPLES=eks-karpenter limits a run to some examples (CI's second CRD generation runs the main one)
-  const only = (process.env.E2E_CLUSTER_EXAMPLES || "").split(",").map((x) => x.trim()).filter(Boolean);
-  for (const [label, app] of [["eks-karpenter", "examples/eks-karpenter/main.ts"], ["fleet", "examples/fleet/main.ts"]].filter(([l]) => !only.length || only.includes(l))) {
+  const only = (process.env.E2E_CLUSTER_EXAMPLES || "")
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const [label, app] of [
+    ["eks-karpenter", "examples/eks-karpenter/main.ts"],
+    ["fleet", "examples/fleet/main.ts"],
+  ].filter(([l]) => !only.length || only.includes(l))) {
     const out = h.synth(app, path.join(ctx.work, "cluster-out", label), synthEnv);
     const t = Date.now();
     await applyOutput(label, out, ctx);
     // the sampler writes every 2 s: wait for its last lines before reading this example's peak
     await new Promise((r) => setTimeout(r, 2100));
-    ctx.report.timings[`cluster:${label}`] = { seconds: Math.round((Date.now() - t) / 100) / 10, peakMemoryMiB: ctx.sampler && ctx.sampler.peakBetween(t, Date.now()) };
+    ctx.report.timings[`cluster:${label}`] = {
+      seconds: Math.round((Date.now() - t) / 100) / 10,
+      peakMemoryMiB: ctx.sampler && ctx.sampler.peakBetween(t, Date.now()),
+    };
   }
 }
 
@@ -619,7 +859,10 @@ async function applyOutputStage(ctx, out) {
 
 /** The Karpenter version the library installs by default (for --server-validate without --karpenter-version). */
 function defaultKarpenterVersion() {
-  const r = spawnSync("npx", ["tsx", "-e", "process.stdout.write(require('./lib').DEFAULT_KARPENTER_VERSION)"], { cwd: repo, encoding: "utf8" });
+  const r = spawnSync("npx", ["tsx", "-e", "process.stdout.write(require('./lib').DEFAULT_KARPENTER_VERSION)"], {
+    cwd: repo,
+    encoding: "utf8",
+  });
   if (r.status === 0 && /^\d+\.\d+\.\d+$/.test(r.stdout.trim())) return r.stdout.trim();
   const known = sv.knownReferenceVersions();
   return known[known.length - 1];
@@ -634,7 +877,11 @@ async function clusterOrSkip(ctx, what, opts = {}) {
     else ctx.report.check(what, false, e.message);
     return undefined;
   }
-  return startLocalCluster({ workDir: path.join(ctx.work, `cluster-${Date.now()}`), log: (l) => console.log(`       ${l}`), ...opts });
+  return startLocalCluster({
+    workDir: path.join(ctx.work, `cluster-${Date.now()}`),
+    log: (l) => console.log(`       ${l}`),
+    ...opts,
+  });
 }
 
 /** `--server-validate <file.yaml> [--karpenter-version X.Y.Z] [--crds reference|module]`. */
@@ -642,7 +889,9 @@ async function serverValidateStage(ctx, file) {
   const version = ctx.args.karpenterVersion || defaultKarpenterVersion();
   const objects = sv.objectsOfYaml(fs.readFileSync(file, "utf8"));
   const crds = sv.crdSource(version, ctx.args.crds, ctx.work);
-  console.log(`\n== ${objects.length} object(s) of ${file} judged by kube-apiserver (server-side dry run) with the CRDs of ${crds.source}`);
+  console.log(
+    `\n== ${objects.length} object(s) of ${file} judged by kube-apiserver (server-side dry run) with the CRDs of ${crds.source}`,
+  );
   const cluster = await clusterOrSkip(ctx, `server-validate ${path.basename(file)}`);
   if (!cluster) return;
   try {
@@ -666,7 +915,9 @@ async function serverValidateStage(ctx, file) {
  */
 async function agreementStage(ctx) {
   const cases = path.join(ctx.work, "node-cases.jsonl");
-  console.log(`\n== agreement: every NodePool / EC2NodeClass the test suite builds or rejects, judged by the server too`);
+  console.log(
+    `\n== agreement: every NodePool / EC2NodeClass the test suite builds or rejects, judged by the server too`,
+  );
   if (!(await canStart(ctx, "agreement: library and server verdicts"))) return;
   const t0 = Date.now();
   if (process.env.E2E_NODE_CASES) {
@@ -675,16 +926,45 @@ async function agreementStage(ctx) {
     console.log(`       cases from E2E_NODE_CASES=${process.env.E2E_NODE_CASES} (the test suite is not run)`);
   } else {
     const jest = spawnSync("npx", ["jest", "--silent", "--ci"], {
-      cwd: repo, encoding: "utf8", maxBuffer: 1 << 28,
+      cwd: repo,
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
       env: { ...process.env, E2E_RECORD_NODE_CASES: cases, FORCE_COLOR: "0" },
     });
-    const tail = `${jest.stderr || ""}`.trim().split("\n").filter((l) => /^Tests:/.test(l)).join(" ");
-    console.log(`       test suite run with the recorder in ${((Date.now() - t0) / 1000).toFixed(0)} s (${tail || `exit ${jest.status}`}; its own failures are npm test's to report)`);
+    const tail = `${jest.stderr || ""}`
+      .trim()
+      .split("\n")
+      .filter((l) => /^Tests:/.test(l))
+      .join(" ");
+    console.log(
+      `       test suite run with the recorder in ${((Date.now() - t0) / 1000).toFixed(0)} s (${tail || `exit ${jest.status}`}; its own failures are npm test's to report)`,
+    );
   }
-  const records = fs.existsSync(cases) ? fs.readFileSync(cases, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-  if (!ctx.report.check(`agreement: the test suite recorded node-object cases (${records.length})`, records.length > 0, "no case recorded: is scripts/e2e/record-node-cases.cjs in jest.config.js setupFilesAfterEnv?")) return;
+  const records = fs.existsSync(cases)
+    ? fs
+        .readFileSync(cases, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+  if (
+    !ctx.report.check(
+      `agreement: the test suite recorded node-object cases (${records.length})`,
+      records.length > 0,
+      "no case recorded: is scripts/e2e/record-node-cases.cjs in jest.config.js setupFilesAfterEnv?",
+    )
+  )
+    return;
   const mism = records.filter((r) => r.rebuildMatches === false);
-  ctx.report.check(`agreement: the rebuilt manifest equals the emitted one for every accepted case (${records.filter((r) => r.rebuildMatches !== undefined).length})`, mism.length === 0, mism.slice(0, 3).map((r) => `${r.file} "${r.test}"`).join("\n"));
+  ctx.report.check(
+    `agreement: the rebuilt manifest equals the emitted one for every accepted case (${records.filter((r) => r.rebuildMatches !== undefined).length})`,
+    mism.length === 0,
+    mism
+      .slice(0, 3)
+      .map((r) => `${r.file} "${r.test}"`)
+      .join("\n"),
+  );
   const unique = ag.uniqueCases(records);
   // both sources by the release of the reference folder for the case's minor (the library's facts are per
   // minor), so that a run with --crds module and one without compare the same release from two sources
@@ -693,20 +973,39 @@ async function agreementStage(ctx) {
   const byRelease = new Map();
   for (const rec of unique) {
     const why = ag.exclusion(rec);
-    if (why) { results.push({ ...rec, excluded: why }); continue; }
+    if (why) {
+      results.push({ ...rec, excluded: why });
+      continue;
+    }
     const rel = ag.releaseFor(rec.version, releases) || (ctx.args.crds === "module" ? rec.version : undefined);
-    if (!rel) { results.push({ ...rec, excluded: `no CRDs for Karpenter ${rec.version}` }); continue; }
+    if (!rel) {
+      results.push({ ...rec, excluded: `no CRDs for Karpenter ${rec.version}` });
+      continue;
+    }
     if (!byRelease.has(rel)) byRelease.set(rel, []);
     byRelease.get(rel).push(rec);
   }
-  const cluster = await startLocalCluster({ workDir: path.join(ctx.work, "agreement-cluster"), log: (l) => console.log(`       ${l}`) });
+  const cluster = await startLocalCluster({
+    workDir: path.join(ctx.work, "agreement-cluster"),
+    log: (l) => console.log(`       ${l}`),
+  });
   try {
     const resources = new sv.Resources(cluster);
-    const order = [...byRelease.keys()].sort((a, b) => a.split(".").map(Number).reduce((x, n, i) => x || n - b.split(".").map(Number)[i], 0));
+    const order = [...byRelease.keys()].sort((a, b) =>
+      a
+        .split(".")
+        .map(Number)
+        .reduce((x, n, i) => x || n - b.split(".").map(Number)[i], 0),
+    );
     for (const rel of order) {
       let src;
-      try { src = sv.crdSource(rel, ctx.args.crds, ctx.work); } catch (e) {
-        if (ctx.args.crds === "module") { ctx.report.skip(`agreement: Karpenter ${rel} (${byRelease.get(rel).length} cases)`, e.message); continue; }
+      try {
+        src = sv.crdSource(rel, ctx.args.crds, ctx.work);
+      } catch (e) {
+        if (ctx.args.crds === "module") {
+          ctx.report.skip(`agreement: Karpenter ${rel} (${byRelease.get(rel).length} cases)`, e.message);
+          continue;
+        }
         throw e;
       }
       await cluster.applyCrds(src.dir);
@@ -719,31 +1018,89 @@ async function agreementStage(ctx) {
       }
       results.push(...mine);
       const bad = mine.filter((r) => r.outcome === "disagree");
-      ctx.report.check(`agreement: Karpenter ${rel} (${src.source}): ${mine.length - bad.length}/${mine.length} cases agree`, bad.length === 0,
-        bad.slice(0, 12).map((r) => `${r.kind}/${r.manifest.metadata.name} [${r.file}: ${r.test}]: ${r.detail}`).join("\n"));
+      ctx.report.check(
+        `agreement: Karpenter ${rel} (${src.source}): ${mine.length - bad.length}/${mine.length} cases agree`,
+        bad.length === 0,
+        bad
+          .slice(0, 12)
+          .map((r) => `${r.kind}/${r.manifest.metadata.name} [${r.file}: ${r.test}]: ${r.detail}`)
+          .join("\n"),
+      );
     }
   } finally {
     await cluster.stop();
   }
   const summary = ag.summarize(results);
   const excludedWhy = {};
-  for (const r of results.filter((x) => x.excluded)) { const k = r.excluded.replace(/: .*/, ""); excludedWhy[k] = (excludedWhy[k] || 0) + 1; }
-  ctx.report.agreement = { ...summary, crds: ctx.args.crds, recorded: records.length, unique: unique.length, excludedWhy,
-    disagreements: results.filter((r) => r.outcome === "disagree").map((r) => ({ kind: r.kind, version: r.version, name: r.manifest.metadata.name, test: r.test, file: r.file, detail: r.detail, manifest: r.manifest })),
-    otherField: results.filter((r) => r.sameField === false).map((r) => ({ kind: r.kind, version: r.version, test: r.test, library: (r.problems || []).map((p) => p.field), server: r.server.fields, message: r.server.message })) };
-  console.log(`       ${records.length} recorded, ${unique.length} distinct; compared ${summary.cases} (both accept ${summary.bothAccept}, both reject ${summary.bothReject} — on the same field ${summary.bothRejectSameField}, the server naming another ${summary.bothRejectOtherField} — rejected by a rule beyond the CRDs ${summary.semanticByDesign}); not compared ${summary.excluded}: ${Object.entries(excludedWhy).map(([k, n]) => `${k} ${n}`).join("; ")}`);
+  for (const r of results.filter((x) => x.excluded)) {
+    const k = r.excluded.replace(/: .*/, "");
+    excludedWhy[k] = (excludedWhy[k] || 0) + 1;
+  }
+  ctx.report.agreement = {
+    ...summary,
+    crds: ctx.args.crds,
+    recorded: records.length,
+    unique: unique.length,
+    excludedWhy,
+    disagreements: results
+      .filter((r) => r.outcome === "disagree")
+      .map((r) => ({
+        kind: r.kind,
+        version: r.version,
+        name: r.manifest.metadata.name,
+        test: r.test,
+        file: r.file,
+        detail: r.detail,
+        manifest: r.manifest,
+      })),
+    otherField: results
+      .filter((r) => r.sameField === false)
+      .map((r) => ({
+        kind: r.kind,
+        version: r.version,
+        test: r.test,
+        library: (r.problems || []).map((p) => p.field),
+        server: r.server.fields,
+        message: r.server.message,
+      })),
+  };
+  console.log(
+    `       ${records.length} recorded, ${unique.length} distinct; compared ${summary.cases} (both accept ${summary.bothAccept}, both reject ${summary.bothReject} — on the same field ${summary.bothRejectSameField}, the server naming another ${summary.bothRejectOtherField} — rejected by a rule beyond the CRDs ${summary.semanticByDesign}); not compared ${summary.excluded}: ${Object.entries(
+      excludedWhy,
+    )
+      .map(([k, n]) => `${k} ${n}`)
+      .join("; ")}`,
+  );
   console.log(`       ${summary.line}`);
   ctx.report.check(`agreement: ${summary.line}`, summary.disagree === 0 && summary.cases > 0);
 }
 
 async function canStart(ctx, what) {
-  try { toolBinaries(); return true; } catch (e) {
-    if (process.env.E2E_NOT_BUILT === "skip") ctx.report.skip(what, e.message); else ctx.report.check(what, false, e.message);
+  try {
+    toolBinaries();
+    return true;
+  } catch (e) {
+    if (process.env.E2E_NOT_BUILT === "skip") ctx.report.skip(what, e.message);
+    else ctx.report.check(what, false, e.message);
     return false;
   }
 }
 
 module.exports = {
-  startMemorySampler, readStacks, apiKey, apiKeys, leaveOut, stackOverride, tokenExec, contains, NOT_EMULATED, motoLeftovers,
-  clusterStage, applyOutputStage, serverValidateStage, agreementStage, applyOutput, readTools,
+  startMemorySampler,
+  readStacks,
+  apiKey,
+  apiKeys,
+  leaveOut,
+  stackOverride,
+  tokenExec,
+  contains,
+  NOT_EMULATED,
+  motoLeftovers,
+  clusterStage,
+  applyOutputStage,
+  serverValidateStage,
+  agreementStage,
+  applyOutput,
+  readTools,
 };

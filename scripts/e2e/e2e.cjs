@@ -27,8 +27,9 @@ const { spawnSync, spawn } = require("child_process");
 const YAML = require("yaml");
 
 const repo = path.resolve(__dirname, "../..");
-const toolsDir = process.env.CDKTF_EKS_KARPENTER_TOOLS
-  || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "tools");
+const toolsDir =
+  process.env.CDKTF_EKS_KARPENTER_TOOLS ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "tools");
 const reference = path.resolve(repo, "..", "shared", "reference", "karpenter");
 const { referenceRelease } = require("./reference-release.cjs");
 const ACCOUNT = "123456789012"; // moto's default account
@@ -69,7 +70,8 @@ function check(what, ok, detail) {
   return report.check(what, ok, detail);
 }
 function equal(what, actual, expected) {
-  const a = JSON.stringify(actual), e = JSON.stringify(expected);
+  const a = JSON.stringify(actual),
+    e = JSON.stringify(expected);
   return check(what, a === e, `expected ${e}, got ${a}`);
 }
 
@@ -80,7 +82,10 @@ function run(cmd, args, opts = {}) {
 }
 function must(what, r) {
   if (r.status !== 0) {
-    const text = require("util").stripVTControlCharacters(`${(r.stderr || "") + (r.stdout || "")}`).trim().split("\n");
+    const text = require("util")
+      .stripVTControlCharacters(`${(r.stderr || "") + (r.stdout || "")}`)
+      .trim()
+      .split("\n");
     // OpenTofu's errors first (its output ends in warnings), else the tail
     const errorAt = text.findIndex((l) => /^(│ )?Error: /.test(l));
     const shown = errorAt >= 0 ? text.slice(errorAt, errorAt + 40) : text.slice(-40);
@@ -105,20 +110,43 @@ function writeCliConfig(work, tools) {
     if (!fs.existsSync(target)) fs.symlinkSync(t.bin, target);
   }
   const file = path.join(work, "tofurc");
-  fs.writeFileSync(file, `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.opentofu.org/hashicorp/*"]\n  }\n}\n`);
+  fs.writeFileSync(
+    file,
+    `provider_installation {\n  filesystem_mirror {\n    path    = ${JSON.stringify(mirror)}\n    include = ["registry.opentofu.org/hashicorp/*"]\n  }\n}\n`,
+  );
   return file;
 }
 /** Throws (failing the step that called it) when the tool `name` of versions.txt was not built. */
 function needTool(tools, name) {
   const t = tools[name];
-  if (!fs.existsSync(t.bin)) throw new Error(`needs ${name} ${t.module}@${t.version}, not built (scripts/tools/build.sh ${name}; log: ${path.join(toolsDir, "logs", `${name}-${t.version}.log`)})`);
+  if (!fs.existsSync(t.bin))
+    throw new Error(
+      `needs ${name} ${t.module}@${t.version}, not built (scripts/tools/build.sh ${name}; log: ${path.join(toolsDir, "logs", `${name}-${t.version}.log`)})`,
+    );
   return t.bin;
 }
-function goArch() { return { x64: "amd64", arm64: "arm64" }[process.arch] || process.arch; }
+function goArch() {
+  return { x64: "amd64", arm64: "arm64" }[process.arch] || process.arch;
+}
 
 function tofuEnv(cliConfig, extra = {}) {
-  const env = { ...process.env, TF_CLI_CONFIG_FILE: cliConfig, TF_IN_AUTOMATION: "1", CHECKPOINT_DISABLE: "1", TF_INPUT: "0", ...extra };
-  for (const k of ["TF_PLUGIN_CACHE_DIR", "TF_DATA_DIR", "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "KUBECONFIG"]) delete env[k];
+  const env = {
+    ...process.env,
+    TF_CLI_CONFIG_FILE: cliConfig,
+    TF_IN_AUTOMATION: "1",
+    CHECKPOINT_DISABLE: "1",
+    TF_INPUT: "0",
+    ...extra,
+  };
+  for (const k of [
+    "TF_PLUGIN_CACHE_DIR",
+    "TF_DATA_DIR",
+    "AWS_PROFILE",
+    "AWS_CONFIG_FILE",
+    "AWS_SHARED_CREDENTIALS_FILE",
+    "KUBECONFIG",
+  ])
+    delete env[k];
   return env;
 }
 
@@ -135,9 +163,14 @@ function prepareStack(stackDir, dest, tools, extraOverride = {}) {
   const pins = {};
   const override = { ...extraOverride, terraform: { ...(extraOverride.terraform || {}), required_providers: {} } };
   for (const [local, req] of Object.entries(required)) {
-    const type = String(req.source || local).split("/").pop();
+    const type = String(req.source || local)
+      .split("/")
+      .pop();
     const t = tools[PROVIDERS[type]];
-    if (!t) throw new Error(`provider ${req.source} has no local build (versions.txt builds ${Object.keys(PROVIDERS).join(", ")})`);
+    if (!t)
+      throw new Error(
+        `provider ${req.source} has no local build (versions.txt builds ${Object.keys(PROVIDERS).join(", ")})`,
+      );
     needTool(tools, PROVIDERS[type]);
     pins[type] = { pinned: req.version, built: t.release };
     override.terraform.required_providers[local] = { source: req.source || local, version: t.release };
@@ -153,18 +186,33 @@ function initAndValidate(label, dir, config, pins, cliConfig, tofu, backend = fa
   if (!must(`${label}: tofu init`, init)) return false;
   const lock = fs.readFileSync(path.join(dir, ".terraform.lock.hcl"), "utf8");
   for (const [type, v] of Object.entries(pins)) {
-    const m = lock.match(new RegExp(`provider "registry\\.opentofu\\.org/hashicorp/${type}" \\{\\s*version\\s*=\\s*"([^"]+)"`));
-    equal(`${label}: init installed hashicorp/${type} from the local mirror (cdktf pins ${v.pinned})`, m && m[1], v.built);
+    const m = lock.match(
+      new RegExp(`provider "registry\\.opentofu\\.org/hashicorp/${type}" \\{\\s*version\\s*=\\s*"([^"]+)"`),
+    );
+    equal(
+      `${label}: init installed hashicorp/${type} from the local mirror (cdktf pins ${v.pinned})`,
+      m && m[1],
+      v.built,
+    );
   }
   const val = run(tofu, ["validate", "-json", "-no-color"], { cwd: dir, env });
   let out;
-  try { out = JSON.parse(val.stdout); } catch { return must(`${label}: tofu validate`, { ...val, status: val.status || 1 }); }
+  try {
+    out = JSON.parse(val.stdout);
+  } catch {
+    return must(`${label}: tofu validate`, { ...val, status: val.status || 1 });
+  }
   const errors = out.diagnostics.filter((d) => d.severity === "error");
   const warnings = out.diagnostics.filter((d) => d.severity === "warning");
-  check(`${label}: tofu validate reports the configuration valid (${countResources(config)} resources, ${warnings.length} warning(s))`,
+  check(
+    `${label}: tofu validate reports the configuration valid (${countResources(config)} resources, ${warnings.length} warning(s))`,
     out.valid === true && errors.length === 0,
-    errors.map((d) => `${d.summary}: ${d.detail || ""} ${d.range ? d.range.filename + ":" + d.range.start.line : ""}`).join("\n       "));
-  for (const w of warnings) console.log(`       warning: ${w.summary}${w.detail ? ": " + w.detail.split("\n")[0] : ""}`);
+    errors
+      .map((d) => `${d.summary}: ${d.detail || ""} ${d.range ? d.range.filename + ":" + d.range.start.line : ""}`)
+      .join("\n       "),
+  );
+  for (const w of warnings)
+    console.log(`       warning: ${w.summary}${w.detail ? ": " + w.detail.split("\n")[0] : ""}`);
   return out.valid === true;
 }
 
@@ -182,14 +230,20 @@ function resourceCounts(config) {
 function synth(app, out, env = {}) {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  const r = run("npx", ["cdktf", "synth", "--app", `npx tsx ${app}`, "--output", out], { cwd: repo, env: { ...process.env, CHECKPOINT_DISABLE: "1", CI: "true", FORCE_COLOR: "0", ...env } });
+  const r = run("npx", ["cdktf", "synth", "--app", `npx tsx ${app}`, "--output", out], {
+    cwd: repo,
+    env: { ...process.env, CHECKPOINT_DISABLE: "1", CI: "true", FORCE_COLOR: "0", ...env },
+  });
   if (!must(`synth ${app}`, r)) throw new Error(`synth of ${app} failed`);
   return out;
 }
 function stacksOf(out) {
   const root = path.join(out, "stacks");
   if (!fs.existsSync(root)) throw new Error(`${out}: no stacks/ directory (is it a cdktf synth output?)`);
-  return fs.readdirSync(root).filter((s) => fs.existsSync(path.join(root, s, "cdk.tf.json"))).map((s) => ({ name: s, dir: path.join(root, s) }));
+  return fs
+    .readdirSync(root)
+    .filter((s) => fs.existsSync(path.join(root, s, "cdk.tf.json")))
+    .map((s) => ({ name: s, dir: path.join(root, s) }));
 }
 
 // ------------------------------------------------------------------------------------------- emulator
@@ -197,20 +251,31 @@ function stacksOf(out) {
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
     srv.on("error", reject);
   });
 }
 function get(url) {
   return new Promise((resolve) => {
-    http.get(url, (res) => { res.resume(); resolve(res.statusCode); }).on("error", () => resolve(0));
+    http
+      .get(url, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      })
+      .on("error", () => resolve(0));
   });
 }
 async function startMoto(tools, work) {
   const port = await freePort();
   const log = fs.openSync(path.join(work, "moto.log"), "w");
   // AWS managed policies (AmazonEKSClusterPolicy, ...) exist in moto only when it is asked to load them
-  const proc = spawn(tools.moto.bin, ["-H", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", log, log], env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: "true" } });
+  const proc = spawn(tools.moto.bin, ["-H", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", log, log],
+    env: { ...process.env, MOTO_IAM_LOAD_MANAGED_POLICIES: "true" },
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 120; i++) {
     if ((await get(`${url}/moto-api/`)) === 200) return { proc, url };
@@ -249,10 +314,15 @@ function referencesOf(body) {
   const walk = (v) => {
     if (typeof v === "string") {
       for (const expr of v.match(/\$\{[^}]*\}/g) || []) {
-        for (const m of expr.matchAll(/\b(data\.[a-z0-9_]+\.[A-Za-z0-9_-]+|[a-z][a-z0-9_]*\.[A-Za-z0-9_-]+)/g)) refs.add(m[1]);
+        for (const m of expr.matchAll(/\b(data\.[a-z0-9_]+\.[A-Za-z0-9_-]+|[a-z][a-z0-9_]*\.[A-Za-z0-9_-]+)/g))
+          refs.add(m[1]);
       }
     } else if (Array.isArray(v)) v.forEach(walk);
-    else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) { if (k === "depends_on") (x || []).forEach((d) => refs.add(d)); else if (k !== "//") walk(x); }
+    else if (v && typeof v === "object")
+      for (const [k, x] of Object.entries(v)) {
+        if (k === "depends_on") (x || []).forEach((d) => refs.add(d));
+        else if (k !== "//") walk(x);
+      }
   };
   walk(body);
   return refs;
@@ -264,7 +334,8 @@ function referencesOf(body) {
  */
 function emulatedClosure(config, emulated) {
   const all = new Map();
-  for (const [type, byName] of Object.entries(config.resource || {})) for (const [name, body] of Object.entries(byName)) all.set(`${type}.${name}`, body);
+  for (const [type, byName] of Object.entries(config.resource || {}))
+    for (const [name, body] of Object.entries(byName)) all.set(`${type}.${name}`, body);
   const ok = new Map();
   const visit = (addr, seen = new Set()) => {
     if (ok.has(addr)) return ok.get(addr);
@@ -272,36 +343,62 @@ function emulatedClosure(config, emulated) {
     seen.add(addr);
     const type = addr.split(".")[0];
     let good = emulated.includes(type);
-    if (good) for (const ref of referencesOf(all.get(addr))) {
-      if (ref.startsWith("data.") || !all.has(ref)) continue; // data sources are read at plan; moto answers those the stack uses
-      if (!visit(ref, seen)) { good = false; break; }
-    }
+    if (good)
+      for (const ref of referencesOf(all.get(addr))) {
+        if (ref.startsWith("data.") || !all.has(ref)) continue; // data sources are read at plan; moto answers those the stack uses
+        if (!visit(ref, seen)) {
+          good = false;
+          break;
+        }
+      }
     ok.set(addr, good);
     return good;
   };
   for (const addr of all.keys()) visit(addr);
-  return { targets: [...all.keys()].filter((a) => ok.get(a)), left: [...all.keys()].filter((a) => !ok.get(a) && emulated.includes(a.split(".")[0])) };
+  return {
+    targets: [...all.keys()].filter((a) => ok.get(a)),
+    left: [...all.keys()].filter((a) => !ok.get(a) && emulated.includes(a.split(".")[0])),
+  };
 }
 
 /** Resource types applied in the emulator (and destroyed again). */
-const EMULATED = ["aws_iam_role", "aws_iam_policy", "aws_iam_role_policy_attachment", "aws_sqs_queue", "aws_sqs_queue_policy",
-  "aws_cloudwatch_event_rule", "aws_cloudwatch_event_target", "aws_kms_key", "aws_kms_alias",
-  "aws_eks_cluster", "aws_vpc", "aws_subnet", "aws_internet_gateway", "aws_eip", "aws_nat_gateway", "aws_route_table", "aws_route", "aws_route_table_association"];
+const EMULATED = [
+  "aws_iam_role",
+  "aws_iam_policy",
+  "aws_iam_role_policy_attachment",
+  "aws_sqs_queue",
+  "aws_sqs_queue_policy",
+  "aws_cloudwatch_event_rule",
+  "aws_cloudwatch_event_target",
+  "aws_kms_key",
+  "aws_kms_alias",
+  "aws_eks_cluster",
+  "aws_vpc",
+  "aws_subnet",
+  "aws_internet_gateway",
+  "aws_eip",
+  "aws_nat_gateway",
+  "aws_route_table",
+  "aws_route",
+  "aws_route_table_association",
+];
 
 function awsOverride(url, statePath) {
   const services = ["ec2", "eks", "iam", "sqs", "sts", "events", "kms", "ssm", "pricing", "autoscaling", "cloudwatch"];
   return {
     terraform: { backend: { local: { path: statePath } } },
     provider: {
-      aws: [{
-        region: "us-east-1",
-        access_key: "e2e-fake-access-key",
-        secret_key: "e2e-fake-secret-key",
-        skip_credentials_validation: true,
-        skip_metadata_api_check: "true",
-        skip_region_validation: true,
-        endpoints: [Object.fromEntries(services.map((s) => [s, url]))],
-      }],
+      aws: [
+        {
+          region: "us-east-1",
+          access_key: "e2e-fake-access-key",
+          secret_key: "e2e-fake-secret-key",
+          skip_credentials_validation: true,
+          skip_metadata_api_check: "true",
+          skip_region_validation: true,
+          endpoints: [Object.fromEntries(services.map((s) => [s, url]))],
+        },
+      ],
     },
   };
 }
@@ -314,43 +411,71 @@ async function planAndApply(example, stack, tools, work, cliConfig) {
     const statePath = path.join(work, "plan", `${example}-${stack.name}.tfstate`);
     const { config, pins } = prepareStack(stack.dir, dir, tools, awsOverride(moto.url, statePath));
     const env = tofuEnv(cliConfig, { AWS_EC2_METADATA_DISABLED: "true" });
-    if (!initAndValidate(`${example}/${stack.name} (emulator)`, dir, config, pins, cliConfig, tools.tofu.bin, true)) return;
+    if (!initAndValidate(`${example}/${stack.name} (emulator)`, dir, config, pins, cliConfig, tools.tofu.bin, true))
+      return;
 
     // helm_release plans need the chart from the OCI registry (public.ecr.aws), which is out of reach here:
     // the plan covers every other resource, and the chart is rendered by `helm template` below instead
     const counts = resourceCounts(config);
     const helmReleases = Object.keys((config.resource || {}).helm_release || {}).map((n) => `helm_release.${n}`);
-    const planned = Object.entries(config.resource || {}).flatMap(([t, byName]) => (t === "helm_release" ? [] : Object.keys(byName).map((n) => `${t}.${n}`)));
-    const plan = run(tools.tofu.bin, ["plan", "-input=false", "-no-color", "-out=e2e.tfplan", ...planned.map((a) => `-target=${a}`)], { cwd: dir, env });
+    const planned = Object.entries(config.resource || {}).flatMap(([t, byName]) =>
+      t === "helm_release" ? [] : Object.keys(byName).map((n) => `${t}.${n}`),
+    );
+    const plan = run(
+      tools.tofu.bin,
+      ["plan", "-input=false", "-no-color", "-out=e2e.tfplan", ...planned.map((a) => `-target=${a}`)],
+      { cwd: dir, env },
+    );
     if (!must(`${example}/${stack.name}: tofu plan against the emulator`, plan)) return;
     const show = JSON.parse(run(tools.tofu.bin, ["show", "-json", "e2e.tfplan"], { cwd: dir, env }).stdout);
     const creates = {};
-    for (const rc of show.resource_changes || []) if (rc.mode === "managed" && rc.change.actions.join() === "create") creates[rc.type] = (creates[rc.type] || 0) + 1;
+    for (const rc of show.resource_changes || [])
+      if (rc.mode === "managed" && rc.change.actions.join() === "create")
+        creates[rc.type] = (creates[rc.type] || 0) + 1;
     const expected = { ...counts };
     delete expected.helm_release;
-    equal(`${example}/${stack.name}: plan creates every non-Helm resource of the stack, by type (${planned.length}; ${helmReleases.length} helm_release left to helm template)`, sortKeys(creates), sortKeys(expected));
+    equal(
+      `${example}/${stack.name}: plan creates every non-Helm resource of the stack, by type (${planned.length}; ${helmReleases.length} helm_release left to helm template)`,
+      sortKeys(creates),
+      sortKeys(expected),
+    );
     checkPlannedValues(example, stack.name, show, config);
 
     // apply + destroy of the IAM, SQS, EventBridge (and KMS) resources; the main example names them after
     // its cluster, so the cluster and the network under it (which moto also emulates: EKS clusters are ACTIVE
     // at once) come along. Node groups, add-ons, access entries and Pod Identity associations stay out.
     const { targets, left } = emulatedClosure(config, EMULATED);
-    console.log(`\n== tofu apply + destroy of ${targets.length} resources (IAM, SQS, EventBridge and what they depend on) in the emulator`);
+    console.log(
+      `\n== tofu apply + destroy of ${targets.length} resources (IAM, SQS, EventBridge and what they depend on) in the emulator`,
+    );
     for (const a of left) console.log(`       not applied (depends on a resource the emulator does not hold): ${a}`);
     const tflags = targets.map((a) => `-target=${a}`);
-    const apply = run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve", ...tflags], { cwd: dir, env });
+    const apply = run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve", ...tflags], {
+      cwd: dir,
+      env,
+    });
     if (!must(`${example}/${stack.name}: tofu apply of the emulated resources`, apply)) return;
-    const state = run(tools.tofu.bin, ["state", "list"], { cwd: dir, env }).stdout.split("\n").filter((l) => l && !l.startsWith("data."));
+    const state = run(tools.tofu.bin, ["state", "list"], { cwd: dir, env })
+      .stdout.split("\n")
+      .filter((l) => l && !l.startsWith("data."));
     equal(`${example}/${stack.name}: state holds exactly the applied resources`, state.sort(), [...targets].sort());
     const inv = emulatorInventory(tools, moto.url);
     checkApplied(example, stack.name, config, targets, inv);
-    const destroy = run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve", ...tflags], { cwd: dir, env });
+    const destroy = run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve", ...tflags], {
+      cwd: dir,
+      env,
+    });
     if (!must(`${example}/${stack.name}: tofu destroy`, destroy)) return;
-    const after = run(tools.tofu.bin, ["state", "list"], { cwd: dir, env }).stdout.split("\n").filter((l) => l && !l.startsWith("data."));
+    const after = run(tools.tofu.bin, ["state", "list"], { cwd: dir, env })
+      .stdout.split("\n")
+      .filter((l) => l && !l.startsWith("data."));
     equal(`${example}/${stack.name}: state empty after destroy`, after, []);
     const left2 = emulatorInventory(tools, moto.url);
-    equal(`${example}/${stack.name}: emulator holds no role, policy, queue or rule after destroy`,
-      { roles: left2.roles, policies: left2.policies, queues: left2.queues, rules: left2.rules }, { roles: [], policies: [], queues: [], rules: [] });
+    equal(
+      `${example}/${stack.name}: emulator holds no role, policy, queue or rule after destroy`,
+      { roles: left2.roles, policies: left2.policies, queues: left2.queues, rules: left2.rules },
+      { roles: [], policies: [], queues: [], rules: [] },
+    );
   } finally {
     moto.proc.kill();
   }
@@ -364,7 +489,9 @@ async function planAndApply(example, stack, tools, work, cliConfig) {
  */
 async function ecrPolicySwap(tools, work, cliConfig) {
   const [from, to] = ["1.3.8", "1.4.4"];
-  console.log(`\n== version change ${from} → ${to} in the AWS emulator: the node role's ECR policy is swapped attach-before-detach`);
+  console.log(
+    `\n== version change ${from} → ${to} in the AWS emulator: the node role's ECR policy is swapped attach-before-detach`,
+  );
   const moto = await startMoto(tools, work);
   try {
     const dir = path.join(work, "upgrade", "stack");
@@ -373,44 +500,90 @@ async function ecrPolicySwap(tools, work, cliConfig) {
     const ecr = (name) => `AmazonEC2ContainerRegistry${name}`;
     const roleName = "KarpenterNodeRole-e2e-upgrade";
     for (const version of [from, to]) {
-      const out = synth("scripts/e2e/upgrade-app.ts", path.join(work, "out", `upgrade-${version}`), { KARPENTER_VERSION: version });
-      const { config, pins } = prepareStack(path.join(out, "stacks", "upgrade"), dir, tools, awsOverride(moto.url, statePath));
+      const out = synth("scripts/e2e/upgrade-app.ts", path.join(work, "out", `upgrade-${version}`), {
+        KARPENTER_VERSION: version,
+      });
+      const { config, pins } = prepareStack(
+        path.join(out, "stacks", "upgrade"),
+        dir,
+        tools,
+        awsOverride(moto.url, statePath),
+      );
       if (!initAndValidate(`upgrade at ${version}`, dir, config, pins, cliConfig, tools.tofu.bin, true)) return;
       // the node role and its attachments: the rest of the install needs a cluster and Helm
-      const nodeRole = Object.entries(config.resource).flatMap(([t, byName]) => Object.entries(byName)
-        .filter(([, b]) => ["aws_iam_role", "aws_iam_role_policy_attachment"].includes(t) && /\/node-role\//.test(b["//"].metadata.path)).map(([n]) => `${t}.${n}`));
+      const nodeRole = Object.entries(config.resource).flatMap(([t, byName]) =>
+        Object.entries(byName)
+          .filter(
+            ([, b]) =>
+              ["aws_iam_role", "aws_iam_role_policy_attachment"].includes(t) &&
+              /\/node-role\//.test(b["//"].metadata.path),
+          )
+          .map(([n]) => `${t}.${n}`),
+      );
       const attachment = (policy) => nodeRole.find((a) => a.includes(`attachment-${policy}_`));
       const tflags = nodeRole.map((a) => `-target=${a}`);
-      const plan = run(tools.tofu.bin, ["plan", "-input=false", "-no-color", "-out=upgrade.tfplan", ...tflags], { cwd: dir, env });
+      const plan = run(tools.tofu.bin, ["plan", "-input=false", "-no-color", "-out=upgrade.tfplan", ...tflags], {
+        cwd: dir,
+        env,
+      });
       if (!must(`upgrade at ${version}: tofu plan`, plan)) return;
       const show = JSON.parse(run(tools.tofu.bin, ["show", "-json", "upgrade.tfplan"], { cwd: dir, env }).stdout);
-      const apply = run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve", "upgrade.tfplan"], { cwd: dir, env });
+      const apply = run(tools.tofu.bin, ["apply", "-input=false", "-no-color", "-auto-approve", "upgrade.tfplan"], {
+        cwd: dir,
+        env,
+      });
       if (!must(`upgrade at ${version}: tofu apply`, apply)) return;
-      const attached = (emulatorInventory(tools, moto.url).attached[roleName] || []).filter((p) => p.startsWith(ecr(""))).sort();
+      const attached = (emulatorInventory(tools, moto.url).attached[roleName] || [])
+        .filter((p) => p.startsWith(ecr("")))
+        .sort();
       if (version === from) {
         equal(`upgrade at ${from}: the node role has ECR ReadOnly`, attached, [ecr("ReadOnly")]);
         continue;
       }
       const pullOnly = attachment("ecr-pull");
-      const changes = (show.resource_changes || []).filter((rc) => rc.mode === "managed" && rc.change.actions.join() !== "no-op");
-      equal(`upgrade to ${to}: the plan changes only the ECR attachment: replaced at its address (ReadOnly → PullOnly), create before destroy`,
-        changes.map((rc) => ({ address: rc.address, actions: rc.change.actions, policy: String(rc.change.after && rc.change.after.policy_arn).split("/").pop() })),
-        [{ address: pullOnly, actions: ["create", "delete"], policy: ecr("PullOnly") }]);
+      const changes = (show.resource_changes || []).filter(
+        (rc) => rc.mode === "managed" && rc.change.actions.join() !== "no-op",
+      );
+      equal(
+        `upgrade to ${to}: the plan changes only the ECR attachment: replaced at its address (ReadOnly → PullOnly), create before destroy`,
+        changes.map((rc) => ({
+          address: rc.address,
+          actions: rc.change.actions,
+          policy: String(rc.change.after && rc.change.after.policy_arn)
+            .split("/")
+            .pop(),
+        })),
+        [{ address: pullOnly, actions: ["create", "delete"], policy: ecr("PullOnly") }],
+      );
       const lines = apply.stdout.split("\n");
       const created = lines.findIndex((l) => l.startsWith(`${pullOnly}: Creation complete`));
       const destroyed = lines.findIndex((l) => l.startsWith(`${pullOnly} (deposed object`) && /Destroying/.test(l));
-      check(`upgrade to ${to}: apply attaches PullOnly before it detaches ReadOnly`, created >= 0 && destroyed > created, lines.filter((l) => l.startsWith(pullOnly)).join("\n       "));
+      check(
+        `upgrade to ${to}: apply attaches PullOnly before it detaches ReadOnly`,
+        created >= 0 && destroyed > created,
+        lines.filter((l) => l.startsWith(pullOnly)).join("\n       "),
+      );
       equal(`upgrade to ${to}: the node role has ECR PullOnly only`, attached, [ecr("PullOnly")]);
-      const destroy = run(tools.tofu.bin, ["destroy", "-input=false", "-no-color", "-auto-approve", ...nodeRole.map((a) => `-target=${a}`)], { cwd: dir, env });
+      const destroy = run(
+        tools.tofu.bin,
+        ["destroy", "-input=false", "-no-color", "-auto-approve", ...nodeRole.map((a) => `-target=${a}`)],
+        { cwd: dir, env },
+      );
       if (!must(`upgrade to ${to}: tofu destroy`, destroy)) return;
-      equal(`upgrade to ${to}: the emulator holds no node role after destroy`, emulatorInventory(tools, moto.url).roles.filter((r) => r === roleName), []);
+      equal(
+        `upgrade to ${to}: the emulator holds no node role after destroy`,
+        emulatorInventory(tools, moto.url).roles.filter((r) => r === roleName),
+        [],
+      );
     }
   } finally {
     moto.proc.kill();
   }
 }
 
-function sortKeys(o) { return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b))); }
+function sortKeys(o) {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 function only(config, type) {
   const byName = (config.resource || {})[type] || {};
@@ -423,32 +596,69 @@ function checkPlannedValues(example, stackName, show, config) {
   const after = new Map((show.resource_changes || []).map((rc) => [rc.address, rc.change.after || {}]));
   for (const [name, q] of only(config, "aws_sqs_queue")) {
     const a = after.get(`aws_sqs_queue.${name}`) || {};
-    equal(`${label}: planned interruption queue keeps messages ${q.message_retention_seconds} s, SQS-managed SSE ${q.sqs_managed_sse_enabled}`,
-      [a.message_retention_seconds, a.sqs_managed_sse_enabled], [q.message_retention_seconds, q.sqs_managed_sse_enabled]);
+    equal(
+      `${label}: planned interruption queue keeps messages ${q.message_retention_seconds} s, SQS-managed SSE ${q.sqs_managed_sse_enabled}`,
+      [a.message_retention_seconds, a.sqs_managed_sse_enabled],
+      [q.message_retention_seconds, q.sqs_managed_sse_enabled],
+    );
   }
-  const sources = only(config, "aws_cloudwatch_event_rule").map(([name]) => {
-    const a = after.get(`aws_cloudwatch_event_rule.${name}`) || {};
-    return JSON.parse(a.event_pattern || "{}").source;
-  }).flat().sort();
-  equal(`${label}: planned EventBridge rules match aws.ec2 and aws.health events`, [...new Set(sources)], sources.length ? ["aws.ec2", "aws.health"] : []);
+  const sources = only(config, "aws_cloudwatch_event_rule")
+    .map(([name]) => {
+      const a = after.get(`aws_cloudwatch_event_rule.${name}`) || {};
+      return JSON.parse(a.event_pattern || "{}").source;
+    })
+    .flat()
+    .sort();
+  equal(
+    `${label}: planned EventBridge rules match aws.ec2 and aws.health events`,
+    [...new Set(sources)],
+    sources.length ? ["aws.ec2", "aws.health"] : [],
+  );
 }
 
 /** The emulator's view after apply: each role, queue and rule the stack named is there and wired. */
 function checkApplied(example, stackName, config, targets, inv) {
   const label = `${example}/${stackName}`;
   const want = (type) => only(config, type).filter(([n]) => targets.includes(`${type}.${n}`));
-  const roleNames = want("aws_iam_role").map(([, r]) => resolveRefs(r.name, config)).filter((n) => typeof n === "string" && !n.includes("e2e-unresolved-"));
-  check(`${label}: emulator holds the roles ${roleNames.join(", ")}`, roleNames.length > 0 && roleNames.every((n) => inv.roles.includes(n)), `roles there: ${inv.roles.join(", ")}`);
-  equal(`${label}: emulator holds ${want("aws_iam_policy").length} customer managed policies`, inv.policies.length, want("aws_iam_policy").length);
+  const roleNames = want("aws_iam_role")
+    .map(([, r]) => resolveRefs(r.name, config))
+    .filter((n) => typeof n === "string" && !n.includes("e2e-unresolved-"));
+  check(
+    `${label}: emulator holds the roles ${roleNames.join(", ")}`,
+    roleNames.length > 0 && roleNames.every((n) => inv.roles.includes(n)),
+    `roles there: ${inv.roles.join(", ")}`,
+  );
+  equal(
+    `${label}: emulator holds ${want("aws_iam_policy").length} customer managed policies`,
+    inv.policies.length,
+    want("aws_iam_policy").length,
+  );
   const attachments = Object.values(inv.attached).flat().length;
   // AWS managed policies are attached by ARN and are not in moto's local scope listing, but they do count as attachments
-  equal(`${label}: emulator holds ${want("aws_iam_role_policy_attachment").length} role policy attachments`, attachments, want("aws_iam_role_policy_attachment").length);
+  equal(
+    `${label}: emulator holds ${want("aws_iam_role_policy_attachment").length} role policy attachments`,
+    attachments,
+    want("aws_iam_role_policy_attachment").length,
+  );
   const queueNames = want("aws_sqs_queue").map(([, q]) => resolveRefs(q.name, config));
-  check(`${label}: emulator holds the interruption queue ${queueNames.join(", ")}`, queueNames.length > 0 && queueNames.every((n) => inv.queues.some((u) => u.endsWith(`/${n}`))), `queues there: ${inv.queues.join(", ")}`);
-  equal(`${label}: emulator holds ${want("aws_cloudwatch_event_rule").length} EventBridge rules`, inv.rules.length, want("aws_cloudwatch_event_rule").length);
-  check(`${label}: every rule targets the interruption queue`,
-    inv.rules.length > 0 && inv.rules.every((r) => (inv.targets[r] || []).length === 1 && queueNames.some((q) => inv.targets[r][0].endsWith(`:${q}`))),
-    JSON.stringify(inv.targets));
+  check(
+    `${label}: emulator holds the interruption queue ${queueNames.join(", ")}`,
+    queueNames.length > 0 && queueNames.every((n) => inv.queues.some((u) => u.endsWith(`/${n}`))),
+    `queues there: ${inv.queues.join(", ")}`,
+  );
+  equal(
+    `${label}: emulator holds ${want("aws_cloudwatch_event_rule").length} EventBridge rules`,
+    inv.rules.length,
+    want("aws_cloudwatch_event_rule").length,
+  );
+  check(
+    `${label}: every rule targets the interruption queue`,
+    inv.rules.length > 0 &&
+      inv.rules.every(
+        (r) => (inv.targets[r] || []).length === 1 && queueNames.some((q) => inv.targets[r][0].endsWith(`:${q}`)),
+      ),
+    JSON.stringify(inv.targets),
+  );
 }
 
 // --------------------------------------------------------------------------------------------- helm
@@ -462,7 +672,10 @@ function resolveRefs(text, config, depth = 0) {
   if (typeof text !== "string") return text;
   return text.replace(/\$\{([a-z0-9_]+)\.([A-Za-z0-9_-]+)\.([a-z0-9_]+)\}/g, (whole, type, name, attr) => {
     const body = ((config.resource || {})[type] || {})[name] || ((config.data || {})[type] || {})[name];
-    const literal = (v) => { const r = depth < 5 ? resolveRefs(v, config, depth + 1) : v; return typeof r === "string" && !r.includes("${") && !r.includes("e2e-unresolved-") ? r : undefined; };
+    const literal = (v) => {
+      const r = depth < 5 ? resolveRefs(v, config, depth + 1) : v;
+      return typeof r === "string" && !r.includes("${") && !r.includes("e2e-unresolved-") ? r : undefined;
+    };
     if (body && typeof body[attr] === "string" && literal(body[attr]) !== undefined) return literal(body[attr]);
     if (body && type === "aws_iam_role" && attr === "arn" && literal(body.name) !== undefined) {
       return `arn:aws:iam::${ACCOUNT}:role${body.path || "/"}${literal(body.name)}`;
@@ -478,7 +691,14 @@ function helmTemplate(label, stack, tools, work) {
   for (const [name, rel] of releases) {
     const ref = referenceRelease(reference, rel.version);
     const chartDir = ref && path.join(ref.dir, "charts", rel.chart);
-    if (!ref || !fs.existsSync(chartDir)) { check(`${label}: reference chart ${rel.chart} ${rel.version}`, false, `${path.join(reference, `v${rel.version}`, "charts", rel.chart)} missing, and no earlier ${rel.version.split(".").slice(0, 2).join(".")} patch has one`); continue; }
+    if (!ref || !fs.existsSync(chartDir)) {
+      check(
+        `${label}: reference chart ${rel.chart} ${rel.version}`,
+        false,
+        `${path.join(reference, `v${rel.version}`, "charts", rel.chart)} missing, and no earlier ${rel.version.split(".").slice(0, 2).join(".")} patch has one`,
+      );
+      continue;
+    }
     if (!ref.exact) console.log(`       ${label}: ${rel.chart}: ${ref.note}`);
     const valuesText = resolveRefs((rel.values || []).join("\n---\n"), config);
     const docsIn = (rel.values || []).length ? YAML.parseAllDocuments(valuesText).map((d) => d.toJS()) : [];
@@ -487,17 +707,43 @@ function helmTemplate(label, stack, tools, work) {
     fs.mkdirSync(path.dirname(vfile), { recursive: true });
     fs.writeFileSync(vfile, YAML.stringify(values));
     const args = ["template", rel.name, chartDir, "--namespace", rel.namespace || "default", "-f", vfile];
-    if (rel.skip_crds) args.push("--skip-crds"); else args.push("--include-crds");
-    const r = run(tools.helm.bin, args, { env: { ...process.env, HELM_CACHE_HOME: path.join(work, "helm-home"), HELM_CONFIG_HOME: path.join(work, "helm-home"), HELM_DATA_HOME: path.join(work, "helm-home") } });
+    if (rel.skip_crds) args.push("--skip-crds");
+    else args.push("--include-crds");
+    const r = run(tools.helm.bin, args, {
+      env: {
+        ...process.env,
+        HELM_CACHE_HOME: path.join(work, "helm-home"),
+        HELM_CONFIG_HOME: path.join(work, "helm-home"),
+        HELM_DATA_HOME: path.join(work, "helm-home"),
+      },
+    });
     if (!must(`${label}: helm template ${rel.chart} ${rel.version} with the synthesized values`, r)) continue;
-    const objects = YAML.parseAllDocuments(r.stdout).map((d) => d.toJS()).filter(Boolean);
+    const objects = YAML.parseAllDocuments(r.stdout)
+      .map((d) => d.toJS())
+      .filter(Boolean);
     if (rel.chart === "karpenter-crd") {
       // the CRD chart carries the same CRDs as the controller chart's crds/ directory of that release
-      const kinds = objects.filter((o) => o.kind === "CustomResourceDefinition").map((o) => o.spec.names.kind).sort();
-      const upstream = fs.readdirSync(path.join(ref.dir, "charts", "karpenter", "crds"))
-        .map((f) => YAML.parse(fs.readFileSync(path.join(ref.dir, "charts", "karpenter", "crds", f), "utf8")).spec.names.kind).sort();
-      equal(`${label}: ${rel.chart} ${rel.version} renders the release's CRDs (${upstream.join(", ")})`, kinds, upstream);
-      check(`${label}: ${rel.chart} ${rel.version} renders NodePool, EC2NodeClass and NodeClaim`, ["EC2NodeClass", "NodeClaim", "NodePool"].every((k) => kinds.includes(k)), kinds.join(", "));
+      const kinds = objects
+        .filter((o) => o.kind === "CustomResourceDefinition")
+        .map((o) => o.spec.names.kind)
+        .sort();
+      const upstream = fs
+        .readdirSync(path.join(ref.dir, "charts", "karpenter", "crds"))
+        .map(
+          (f) =>
+            YAML.parse(fs.readFileSync(path.join(ref.dir, "charts", "karpenter", "crds", f), "utf8")).spec.names.kind,
+        )
+        .sort();
+      equal(
+        `${label}: ${rel.chart} ${rel.version} renders the release's CRDs (${upstream.join(", ")})`,
+        kinds,
+        upstream,
+      );
+      check(
+        `${label}: ${rel.chart} ${rel.version} renders NodePool, EC2NodeClass and NodeClaim`,
+        ["EC2NodeClass", "NodeClaim", "NodePool"].every((k) => kinds.includes(k)),
+        kinds.join(", "),
+      );
       continue;
     }
     checkDeployment(`${label}: ${rel.chart} ${rel.version}`, objects, values, rel, config);
@@ -507,24 +753,48 @@ function helmTemplate(label, stack, tools, work) {
 function checkDeployment(label, objects, values, rel, config) {
   const dep = objects.find((o) => o.kind === "Deployment");
   if (!check(`${label}: renders a Deployment`, !!dep)) return;
-  check(`${label}: Deployment in namespace ${rel.namespace}`, dep.metadata.namespace === rel.namespace, `got ${dep.metadata.namespace}`);
+  check(
+    `${label}: Deployment in namespace ${rel.namespace}`,
+    dep.metadata.namespace === rel.namespace,
+    `got ${dep.metadata.namespace}`,
+  );
   const pod = dep.spec.template.spec;
   const c = pod.containers.find((x) => x.name === "controller") || pod.containers[0];
   const env = Object.fromEntries((c.env || []).filter((e) => "value" in e).map((e) => [e.name, e.value]));
   const settings = values.settings || {};
   // the cluster name: a literal of the stack (the aws_eks_cluster's name or the fromClusterName literal)
-  const clusterNames = [...only(config, "aws_eks_cluster").map(([, b]) => b.name), ...Object.values((config.data || {}).aws_eks_cluster || {}).map((b) => b.name)]
-    .map((n) => resolveRefs(n, config));
+  const clusterNames = [
+    ...only(config, "aws_eks_cluster").map(([, b]) => b.name),
+    ...Object.values((config.data || {}).aws_eks_cluster || {}).map((b) => b.name),
+  ].map((n) => resolveRefs(n, config));
   // a stack of one cluster: that one; a fleet stack (several): one of them, the one settings.clusterName names
-  if (clusterNames.length > 1) check(`${label}: CLUSTER_NAME is one of the stack's ${clusterNames.length} clusters`, clusterNames.includes(env.CLUSTER_NAME), `got ${env.CLUSTER_NAME}, clusters ${clusterNames.join(", ")}`);
+  if (clusterNames.length > 1)
+    check(
+      `${label}: CLUSTER_NAME is one of the stack's ${clusterNames.length} clusters`,
+      clusterNames.includes(env.CLUSTER_NAME),
+      `got ${env.CLUSTER_NAME}, clusters ${clusterNames.join(", ")}`,
+    );
   else equal(`${label}: CLUSTER_NAME is the stack's cluster`, env.CLUSTER_NAME, clusterNames[0]);
   equal(`${label}: CLUSTER_NAME is settings.clusterName`, env.CLUSTER_NAME, settings.clusterName);
   const queues = only(config, "aws_sqs_queue").map(([, q]) => resolveRefs(q.name, config));
   if (queues.length > 1) {
-    check(`${label}: INTERRUPTION_QUEUE is one of the stack's ${queues.length} queues`, queues.includes(env.INTERRUPTION_QUEUE), `got ${env.INTERRUPTION_QUEUE}, queues ${queues.join(", ")}`);
-    equal(`${label}: INTERRUPTION_QUEUE is settings.interruptionQueue`, env.INTERRUPTION_QUEUE, settings.interruptionQueue);
-  } else if (queues.length) equal(`${label}: INTERRUPTION_QUEUE is the stack's queue`, env.INTERRUPTION_QUEUE, queues[0]);
-  else check(`${label}: no INTERRUPTION_QUEUE without a queue`, !env.INTERRUPTION_QUEUE || env.INTERRUPTION_QUEUE === settings.interruptionQueue);
+    check(
+      `${label}: INTERRUPTION_QUEUE is one of the stack's ${queues.length} queues`,
+      queues.includes(env.INTERRUPTION_QUEUE),
+      `got ${env.INTERRUPTION_QUEUE}, queues ${queues.join(", ")}`,
+    );
+    equal(
+      `${label}: INTERRUPTION_QUEUE is settings.interruptionQueue`,
+      env.INTERRUPTION_QUEUE,
+      settings.interruptionQueue,
+    );
+  } else if (queues.length)
+    equal(`${label}: INTERRUPTION_QUEUE is the stack's queue`, env.INTERRUPTION_QUEUE, queues[0]);
+  else
+    check(
+      `${label}: no INTERRUPTION_QUEUE without a queue`,
+      !env.INTERRUPTION_QUEUE || env.INTERRUPTION_QUEUE === settings.interruptionQueue,
+    );
   const saName = (values.serviceAccount || {}).name;
   equal(`${label}: pod runs as service account ${saName}`, pod.serviceAccountName, saName);
   const sa = objects.find((o) => o.kind === "ServiceAccount" && o.metadata.name === saName);
@@ -533,18 +803,33 @@ function checkDeployment(label, objects, values, rel, config) {
   const irsa = (rel.values || []).join("\n").includes("eks.amazonaws.com/role-arn");
   if (irsa) {
     const controllerRole = only(config, "aws_iam_role").find(([n]) => n.includes("controller"));
-    const expected = controllerRole ? `arn:aws:iam::${ACCOUNT}:role${controllerRole[1].path || "/"}${controllerRole[1].name}` : "(no controller role)";
-    equal(`${label}: IRSA: ServiceAccount annotated with the controller role ARN`, sa && sa.metadata.annotations && sa.metadata.annotations["eks.amazonaws.com/role-arn"], expected);
+    const expected = controllerRole
+      ? `arn:aws:iam::${ACCOUNT}:role${controllerRole[1].path || "/"}${controllerRole[1].name}`
+      : "(no controller role)";
+    equal(
+      `${label}: IRSA: ServiceAccount annotated with the controller role ARN`,
+      sa && sa.metadata.annotations && sa.metadata.annotations["eks.amazonaws.com/role-arn"],
+      expected,
+    );
   } else {
-    check(`${label}: Pod Identity: no IRSA role annotation`, !(sa && sa.metadata.annotations && sa.metadata.annotations["eks.amazonaws.com/role-arn"]) && !roleAnnotation);
+    check(
+      `${label}: Pod Identity: no IRSA role annotation`,
+      !(sa && sa.metadata.annotations && sa.metadata.annotations["eks.amazonaws.com/role-arn"]) && !roleAnnotation,
+    );
   }
   equal(`${label}: replicas`, dep.spec.replicas, values.replicas);
   equal(`${label}: controller resources`, c.resources, (values.controller || {}).resources);
-  if (values.nodeSelector) for (const [k, v] of Object.entries(values.nodeSelector)) equal(`${label}: nodeSelector ${k}`, (pod.nodeSelector || {})[k], v);
+  if (values.nodeSelector)
+    for (const [k, v] of Object.entries(values.nodeSelector))
+      equal(`${label}: nodeSelector ${k}`, (pod.nodeSelector || {})[k], v);
   if (values.tolerations) equal(`${label}: tolerations`, pod.tolerations, values.tolerations);
   if (values.dnsPolicy) equal(`${label}: dnsPolicy`, pod.dnsPolicy, values.dnsPolicy);
   const limit = ((values.controller || {}).resources || {}).limits || {};
-  if (limit.memory) check(`${label}: MEMORY_LIMIT from the memory limit`, (c.env || []).some((e) => e.name === "MEMORY_LIMIT"));
+  if (limit.memory)
+    check(
+      `${label}: MEMORY_LIMIT from the memory limit`,
+      (c.env || []).some((e) => e.name === "MEMORY_LIMIT"),
+    );
 }
 
 // ---------------------------------------------------------------------------------------------- main
@@ -557,7 +842,10 @@ function validateOutput(label, out, tools, work, cliConfig) {
       const { config, pins } = prepareStack(stack.dir, dir, tools);
       initAndValidate(`${label}/${stack.name}`, dir, config, pins, cliConfig, tools.tofu.bin);
     } catch (e) {
-      if (!skippedForTools(`${label}/${stack.name}: tofu init + validate`, tools, ["tofu", ...Object.values(PROVIDERS)])) check(`${label}/${stack.name}: tofu init + validate`, false, e.message);
+      if (
+        !skippedForTools(`${label}/${stack.name}: tofu init + validate`, tools, ["tofu", ...Object.values(PROVIDERS)])
+      )
+        check(`${label}/${stack.name}: tofu init + validate`, false, e.message);
     }
   }
 }
@@ -574,10 +862,16 @@ async function main() {
     if (b.status !== 0) console.log("e2e: some tools did not build (see above); the steps needing them fail below");
   }
   const tools = readTools();
-  const missing = Object.entries(tools).filter(([, t]) => !fs.existsSync(t.bin)).map(([n, t]) => `${n} (${t.bin})`);
+  const missing = Object.entries(tools)
+    .filter(([, t]) => !fs.existsSync(t.bin))
+    .map(([n, t]) => `${n} (${t.bin})`);
   // the steps that need a missing tool fail by name; the others still run
   if (missing.length) console.log(`e2e: not built: ${missing.join(", ")}`);
-  console.log(`tools: ${Object.entries(tools).map(([n, t]) => `${n} ${t.release}`).join(", ")}`);
+  console.log(
+    `tools: ${Object.entries(tools)
+      .map(([n, t]) => `${n} ${t.release}`)
+      .join(", ")}`,
+  );
 
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "cdktf-eks-karpenter-e2e-"));
   const cliConfig = writeCliConfig(work, tools);
@@ -586,8 +880,16 @@ async function main() {
   const timed = async (stage, fn) => {
     report.setStage(stage);
     const t0 = Date.now();
-    try { await fn(); } catch (e) { check(`${stage}: ${e.message.split("\n")[0]}`, false, e.stack); }
-    report.timings[stage] = { seconds: Math.round((Date.now() - t0) / 100) / 10, peakMemoryMiB: sampler.peakBetween(t0, Date.now()), ...(report.timings[stage] || {}) };
+    try {
+      await fn();
+    } catch (e) {
+      check(`${stage}: ${e.message.split("\n")[0]}`, false, e.stack);
+    }
+    report.timings[stage] = {
+      seconds: Math.round((Date.now() - t0) / 100) / 10,
+      peakMemoryMiB: sampler.peakBetween(t0, Date.now()),
+      ...(report.timings[stage] || {}),
+    };
   };
   try {
     if (args.mode === "validate") {
@@ -607,61 +909,114 @@ async function main() {
       const needsAll = ["validate", "helm", "emulator", "upgrade"].some(runs);
       let outs = [];
       if (needsAll) {
-        const apps = fs.readdirSync(path.join(repo, "examples")).filter((e) => fs.existsSync(path.join(repo, "examples", e, "main.ts")))
+        const apps = fs
+          .readdirSync(path.join(repo, "examples"))
+          .filter((e) => fs.existsSync(path.join(repo, "examples", e, "main.ts")))
           .sort((a, b) => (a === "eks-karpenter" ? -1 : b === "eks-karpenter" ? 1 : a.localeCompare(b)))
           .map((e) => [e, `examples/${e}/main.ts`, {}]);
         // adopting a pre-1.9 install: the controller policy before the 1.9 split
-        if (apps.some(([e]) => e === "adopt-existing")) apps.push(["adopt-existing-1.8", "examples/adopt-existing/main.ts", { KARPENTER_VERSION: "1.8.8" }]);
+        if (apps.some(([e]) => e === "adopt-existing"))
+          apps.push(["adopt-existing-1.8", "examples/adopt-existing/main.ts", { KARPENTER_VERSION: "1.8.8" }]);
         apps.push(["irsa", "scripts/e2e/irsa-app.ts", {}]);
         report.setStage("synth");
-        outs = apps.map(([label, app, env]) => [label, synth(app, path.join(work, "out", label), { ...synthEnv, ...env })]);
+        outs = apps.map(([label, app, env]) => [
+          label,
+          synth(app, path.join(work, "out", label), { ...synthEnv, ...env }),
+        ]);
       }
-      if (runs("validate")) await timed("validate", async () => {
-        for (const [label, out] of outs) {
-          console.log(`\n== tofu init + validate: ${label}`);
-          validateOutput(label, out, tools, work, cliConfig);
-        }
-      });
-      if (runs("helm")) await timed("helm", async () => {
-        for (const [label, out] of outs) {
-          console.log(`\n== helm template: ${label}`);
-          for (const stack of stacksOf(out)) {
-            try { helmTemplate(`${label}/${stack.name}`, stack, tools, work); } catch (e) { if (!skippedForTools(`${label}/${stack.name}: helm template`, tools, ["helm"])) check(`${label}/${stack.name}: helm template`, false, e.message); }
+      if (runs("validate"))
+        await timed("validate", async () => {
+          for (const [label, out] of outs) {
+            console.log(`\n== tofu init + validate: ${label}`);
+            validateOutput(label, out, tools, work, cliConfig);
           }
-        }
-      });
-      if (runs("emulator")) await timed("emulator", async () => {
-        const main = stacksOf(outs[0][1]).find((s) => s.name === "eks");
-        try {
-          for (const t of ["tofu", "aws-provider", "moto"]) needTool(tools, t);
-          await planAndApply("eks-karpenter", main, tools, work, cliConfig);
-        } catch (e) {
-          if (!skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, ["tofu", "aws-provider", "moto"])) check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
-        }
-      });
-      if (runs("upgrade")) await timed("upgrade", async () => {
-        try {
-          for (const t of ["tofu", "aws-provider", "helm-provider", "moto"]) needTool(tools, t);
-          await ecrPolicySwap(tools, work, cliConfig);
-        } catch (e) {
-          if (!skippedForTools("version change across the ECR policy swap in the emulator", tools, ["tofu", "aws-provider", "helm-provider", "moto"])) check("version change across the ECR policy swap in the emulator", false, e.message);
-        }
-      });
+        });
+      if (runs("helm"))
+        await timed("helm", async () => {
+          for (const [label, out] of outs) {
+            console.log(`\n== helm template: ${label}`);
+            for (const stack of stacksOf(out)) {
+              try {
+                helmTemplate(`${label}/${stack.name}`, stack, tools, work);
+              } catch (e) {
+                if (!skippedForTools(`${label}/${stack.name}: helm template`, tools, ["helm"]))
+                  check(`${label}/${stack.name}: helm template`, false, e.message);
+              }
+            }
+          }
+        });
+      if (runs("emulator"))
+        await timed("emulator", async () => {
+          const main = stacksOf(outs[0][1]).find((s) => s.name === "eks");
+          try {
+            for (const t of ["tofu", "aws-provider", "moto"]) needTool(tools, t);
+            await planAndApply("eks-karpenter", main, tools, work, cliConfig);
+          } catch (e) {
+            if (
+              !skippedForTools("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", tools, [
+                "tofu",
+                "aws-provider",
+                "moto",
+              ])
+            )
+              check("eks-karpenter/eks: tofu plan/apply/destroy against the emulator", false, e.message);
+          }
+        });
+      if (runs("upgrade"))
+        await timed("upgrade", async () => {
+          try {
+            for (const t of ["tofu", "aws-provider", "helm-provider", "moto"]) needTool(tools, t);
+            await ecrPolicySwap(tools, work, cliConfig);
+          } catch (e) {
+            if (
+              !skippedForTools("version change across the ECR policy swap in the emulator", tools, [
+                "tofu",
+                "aws-provider",
+                "helm-provider",
+                "moto",
+              ])
+            )
+              check("version change across the ECR policy swap in the emulator", false, e.message);
+          }
+        });
       if (runs("cluster")) await timed("cluster", () => cluster.clusterStage(ctx, synthEnv));
       if (runs("agreement")) await timed("agreement", () => cluster.agreementStage(ctx));
-      if (runs("karpenter")) await timed("karpenter", () => require("./karpenter-stage.cjs").runKarpenterStage({
-        tools, work, cliConfig, check, equal, skip: (what, why) => report.skip(what, why), must, synth, prepareStack, tofuEnv, freePort,
-        countResources, stackOverride: cluster.stackOverride, break: args.break, stageReport: report.stages, timings: report.timings,
-      }));
+      if (runs("karpenter"))
+        await timed("karpenter", () =>
+          require("./karpenter-stage.cjs").runKarpenterStage({
+            tools,
+            work,
+            cliConfig,
+            check,
+            equal,
+            skip: (what, why) => report.skip(what, why),
+            must,
+            synth,
+            prepareStack,
+            tofuEnv,
+            freePort,
+            countResources,
+            stackOverride: cluster.stackOverride,
+            break: args.break,
+            stageReport: report.stages,
+            timings: report.timings,
+          }),
+        );
     }
   } finally {
-    if (keep) console.log(`scratch kept: ${work}`); else fs.rmSync(work, { recursive: true, force: true });
+    if (keep) console.log(`scratch kept: ${work}`);
+    else fs.rmSync(work, { recursive: true, force: true });
     const peak = await sampler.stop();
     report.timings.total = { seconds: Math.round((Date.now() - started) / 100) / 10, peakMemoryMiB: peak };
-    const t = Object.entries(report.timings).map(([k, v]) => `${k} ${v.seconds} s${v.peakMemoryMiB !== undefined ? ` (peak ${v.peakMemoryMiB} MiB)` : ""}`).join(", ");
+    const t = Object.entries(report.timings)
+      .map(([k, v]) => `${k} ${v.seconds} s${v.peakMemoryMiB !== undefined ? ` (peak ${v.peakMemoryMiB} MiB)` : ""}`)
+      .join(", ");
     console.log(`\ntimings: ${t}`);
     if (report.agreement) console.log(`agreement: ${report.agreement.line}`);
-    if (args.report) { report.write(path.resolve(args.report)); console.log(`report: ${path.resolve(args.report)}`); }
+    if (args.report) {
+      report.write(path.resolve(args.report));
+      console.log(`report: ${path.resolve(args.report)}`);
+    }
   }
   const c = report.counts();
   console.log(`\ne2e: ${report.summaryLine()}`);
@@ -669,10 +1024,33 @@ async function main() {
 }
 
 module.exports = {
-  emulatedClosure, referencesOf, resolveRefs, EMULATED,
+  emulatedClosure,
+  referencesOf,
+  resolveRefs,
+  EMULATED,
   // for cluster-stage.cjs
-  readTools, writeCliConfig, needTool, tofuEnv, prepareStack, initAndValidate, synth, stacksOf, startMoto, emulatorInventory,
-  awsOverride, run, must, check, equal, skippedForTools, get report() { return report; }, set report(r) { report = r; },
+  readTools,
+  writeCliConfig,
+  needTool,
+  tofuEnv,
+  prepareStack,
+  initAndValidate,
+  synth,
+  stacksOf,
+  startMoto,
+  emulatorInventory,
+  awsOverride,
+  run,
+  must,
+  check,
+  equal,
+  skippedForTools,
+  get report() {
+    return report;
+  },
+  set report(r) {
+    report = r;
+  },
 };
 
 if (require.main === module) {

@@ -72,12 +72,20 @@ function parseEntry(entry) {
     const path = decodeURIComponent(url.pathname);
     for (const [method, re, name] of EKS_ROUTES) {
       const r = path.match(re);
-      if (r && method === entry.method) { action = name; params = { name: r[1], extra: r[2] }; break; }
+      if (r && method === entry.method) {
+        action = name;
+        params = { name: r[1], extra: r[2] };
+        break;
+      }
     }
     if (!action) action = `${entry.method} ${path}`;
   } else if (target) {
     action = target.split(".").pop();
-    try { params = body ? JSON.parse(body) : {}; } catch { params = {}; }
+    try {
+      params = body ? JSON.parse(body) : {};
+    } catch {
+      params = {};
+    }
   } else if (ctype.includes("x-www-form-urlencoded") || url.searchParams.has("Action")) {
     const q = new URLSearchParams(body);
     for (const [k, v] of url.searchParams) q.append(k, v);
@@ -94,7 +102,11 @@ function parseRecording(text, accessKey) {
   for (const line of String(text).split("\n")) {
     if (!line.trim()) continue;
     let e;
-    try { e = JSON.parse(line); } catch { continue; }
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue;
+    }
     const p = parseEntry(e);
     if (p && (!accessKey || p.accessKey === accessKey)) out.push(p);
   }
@@ -138,12 +150,24 @@ class ResourceState {
     this.instances = new Map(Object.entries(inventory.instances || {}).map(([id, tags]) => [id, { ...tags }]));
     this.launchTemplates = new Map(); // name -> { id, tags, data }
     // name -> every id a template of that name had (a name deleted and created again gets a new id)
-    for (const [name, lt] of Object.entries(inventory.launchTemplates || {})) this.launchTemplates.set(name, { id: lt.id || (lt.ids || [])[0], ids: lt.ids || (lt.id ? [lt.id] : []), tags: { ...(lt.tags || {}) }, data: {} });
-    this.instanceProfiles = new Map(Object.entries(inventory.instanceProfiles || {}).map(([n, p]) => [n, { path: p.path || "/", tags: { ...(p.tags || {}) }, role: p.role }]));
+    for (const [name, lt] of Object.entries(inventory.launchTemplates || {}))
+      this.launchTemplates.set(name, {
+        id: lt.id || (lt.ids || [])[0],
+        ids: lt.ids || (lt.id ? [lt.id] : []),
+        tags: { ...(lt.tags || {}) },
+        data: {},
+      });
+    this.instanceProfiles = new Map(
+      Object.entries(inventory.instanceProfiles || {}).map(([n, p]) => [
+        n,
+        { path: p.path || "/", tags: { ...(p.tags || {}) }, role: p.role },
+      ]),
+    );
   }
   lt(nameOrId) {
     if (this.launchTemplates.has(nameOrId)) return [nameOrId, this.launchTemplates.get(nameOrId)];
-    for (const [n, lt] of this.launchTemplates) if (lt.id === nameOrId || (lt.ids || []).includes(nameOrId)) return [n, lt];
+    for (const [n, lt] of this.launchTemplates)
+      if (lt.id === nameOrId || (lt.ids || []).includes(nameOrId)) return [n, lt];
     return [nameOrId, undefined];
   }
 }
@@ -165,7 +189,10 @@ function authorizationRequests(call, ctx) {
   const { account, state } = ctx;
   const region = call.region || ctx.region;
   const base = { "aws:RequestedRegion": region, "aws:SecureTransport": "true" };
-  const ec2 = (type, id) => (type === "image" || type === "snapshot" ? `arn:${PARTITION}:ec2:${region}::${type}/${id}` : `arn:${PARTITION}:ec2:${region}:${account}:${type}/${id}`);
+  const ec2 = (type, id) =>
+    type === "image" || type === "snapshot"
+      ? `arn:${PARTITION}:ec2:${region}::${type}/${id}`
+      : `arn:${PARTITION}:ec2:${region}:${account}:${type}/${id}`;
   const req = (action, resource, extra = {}) => ({ action, resource, context: { ...base, ...extra } });
   const p = call.params || {};
   const a = call.action;
@@ -183,7 +210,10 @@ function authorizationRequests(call, ctx) {
       state.launchTemplates.set(name, lt);
       const arn = ec2("launch-template", ltId(name, lt));
       const out = [req("ec2:CreateLaunchTemplate", arn, requestTagContext(tags))];
-      if (Object.keys(tags).length) out.push(req("ec2:CreateTags", arn, { ...requestTagContext(tags), "ec2:CreateAction": "CreateLaunchTemplate" }));
+      if (Object.keys(tags).length)
+        out.push(
+          req("ec2:CreateTags", arn, { ...requestTagContext(tags), "ec2:CreateAction": "CreateLaunchTemplate" }),
+        );
       return out;
     }
     if (a === "CreateFleet" || a === "RunInstances") return launchRequests(call, ctx, req, ec2);
@@ -191,7 +221,13 @@ function authorizationRequests(call, ctx) {
       const tags = {};
       for (const t of asList(p.Tag)) tags[t.Key] = t.Value === undefined ? "" : t.Value;
       return asList(p.ResourceId).map((id) => {
-        const type = id.startsWith("i-") ? "instance" : id.startsWith("lt-") ? "launch-template" : id.startsWith("vol-") ? "volume" : "unknown";
+        const type = id.startsWith("i-")
+          ? "instance"
+          : id.startsWith("lt-")
+            ? "launch-template"
+            : id.startsWith("vol-")
+              ? "volume"
+              : "unknown";
         const current = type === "instance" ? state.instances.get(id) || {} : {};
         const r = req(`ec2:${a}`, ec2(type, id), { ...resourceTagContext(current), ...requestTagContext(tags) });
         if (type === "instance" && a === "CreateTags") state.instances.set(id, { ...current, ...tags });
@@ -200,11 +236,19 @@ function authorizationRequests(call, ctx) {
     }
     // RebootInstances: 1.15's node repair by reboot (awsFeatureGates.rebootForRepair), scoped like terminate
     if (a === "TerminateInstances" || a === "RebootInstances") {
-      return asList(p.InstanceId).map((id) => req(`ec2:${a}`, ec2("instance", id), resourceTagContext(state.instances.get(id) || {})));
+      return asList(p.InstanceId).map((id) =>
+        req(`ec2:${a}`, ec2("instance", id), resourceTagContext(state.instances.get(id) || {})),
+      );
     }
     if (a === "DeleteLaunchTemplate") {
       const [name, lt] = state.lt(p.LaunchTemplateName || p.LaunchTemplateId);
-      return [req("ec2:DeleteLaunchTemplate", ec2("launch-template", p.LaunchTemplateId || ltId(name, lt)), resourceTagContext((lt || {}).tags || {}))];
+      return [
+        req(
+          "ec2:DeleteLaunchTemplate",
+          ec2("launch-template", p.LaunchTemplateId || ltId(name, lt)),
+          resourceTagContext((lt || {}).tags || {}),
+        ),
+      ];
     }
     return [req(`ec2:${a}`, "*")];
   }
@@ -215,12 +259,17 @@ function authorizationRequests(call, ctx) {
     const prof = name ? state.instanceProfiles.get(name) : undefined;
     const memberTags = () => {
       const t = {};
-      for (const m of asList((p.Tags || {}).member || p.Tags)) if (m && m.Key !== undefined) t[m.Key] = m.Value === undefined ? "" : m.Value;
+      for (const m of asList((p.Tags || {}).member || p.Tags))
+        if (m && m.Key !== undefined) t[m.Key] = m.Value === undefined ? "" : m.Value;
       return t;
     };
     switch (a) {
-      case "ListInstanceProfiles": return [req("iam:ListInstanceProfiles", "*")]; // a list action: resource "*"
-      case "GetInstanceProfile": return [req("iam:GetInstanceProfile", profileArn(name, prof && prof.path), resourceTagContext((prof || {}).tags))];
+      case "ListInstanceProfiles":
+        return [req("iam:ListInstanceProfiles", "*")]; // a list action: resource "*"
+      case "GetInstanceProfile":
+        return [
+          req("iam:GetInstanceProfile", profileArn(name, prof && prof.path), resourceTagContext((prof || {}).tags)),
+        ];
       case "CreateInstanceProfile": {
         const tags = memberTags();
         state.instanceProfiles.set(name, { path: p.Path || "/", tags, role: undefined });
@@ -229,22 +278,35 @@ function authorizationRequests(call, ctx) {
       case "TagInstanceProfile": {
         const tags = memberTags();
         const cur = prof || { path: "/", tags: {} };
-        const r = req("iam:TagInstanceProfile", profileArn(name, cur.path), { ...resourceTagContext(cur.tags), ...requestTagContext(tags) });
+        const r = req("iam:TagInstanceProfile", profileArn(name, cur.path), {
+          ...resourceTagContext(cur.tags),
+          ...requestTagContext(tags),
+        });
         cur.tags = { ...cur.tags, ...tags };
         state.instanceProfiles.set(name, cur);
         return [r];
       }
-      case "AddRoleToInstanceProfile": case "RemoveRoleFromInstanceProfile": {
+      case "AddRoleToInstanceProfile":
+      case "RemoveRoleFromInstanceProfile": {
         const cur = prof || { path: "/", tags: {} };
         const out = [req(`iam:${a}`, profileArn(name, cur.path), resourceTagContext(cur.tags))];
         // adding a role to an instance profile passes it (to EC2, through the profile)
-        if (a === "AddRoleToInstanceProfile") out.push(req("iam:PassRole", `arn:${PARTITION}:iam::${account}:role/${p.RoleName}`, { "iam:PassedToService": "ec2.amazonaws.com" }));
+        if (a === "AddRoleToInstanceProfile")
+          out.push(
+            req("iam:PassRole", `arn:${PARTITION}:iam::${account}:role/${p.RoleName}`, {
+              "iam:PassedToService": "ec2.amazonaws.com",
+            }),
+          );
         cur.role = a === "AddRoleToInstanceProfile" ? p.RoleName : undefined;
         state.instanceProfiles.set(name, cur);
         return out;
       }
-      case "DeleteInstanceProfile": return [req("iam:DeleteInstanceProfile", profileArn(name, prof && prof.path), resourceTagContext((prof || {}).tags))];
-      default: return [req(`iam:${a}`, "*")];
+      case "DeleteInstanceProfile":
+        return [
+          req("iam:DeleteInstanceProfile", profileArn(name, prof && prof.path), resourceTagContext((prof || {}).tags)),
+        ];
+      default:
+        return [req(`iam:${a}`, "*")];
     }
   }
 
@@ -254,10 +316,16 @@ function authorizationRequests(call, ctx) {
   }
   if (call.service === "ssm") {
     const names = a === "GetParameters" ? asList(p.Names) : a === "GetParametersByPath" ? [p.Path] : [p.Name];
-    return names.map((n) => req(`ssm:${a}`, `arn:${PARTITION}:ssm:${region}:${String(n).startsWith("/aws/") ? "" : account}:parameter${String(n).startsWith("/") ? "" : "/"}${n}`));
+    return names.map((n) =>
+      req(
+        `ssm:${a}`,
+        `arn:${PARTITION}:ssm:${region}:${String(n).startsWith("/aws/") ? "" : account}:parameter${String(n).startsWith("/") ? "" : "/"}${n}`,
+      ),
+    );
   }
   if (call.service === "eks") {
-    if (a === "DescribeCluster" || a === "ListNodegroups") return [req(`eks:${a}`, `arn:${PARTITION}:eks:${region}:${account}:cluster/${p.name}`)];
+    if (a === "DescribeCluster" || a === "ListNodegroups")
+      return [req(`eks:${a}`, `arn:${PARTITION}:eks:${region}:${account}:cluster/${p.name}`)];
     return [req(`eks:${a.replace(/\W+/g, "")}`, "*")];
   }
   if (call.service === "pricing") return [req(`pricing:${a}`, "*")];
@@ -273,38 +341,64 @@ function launchRequests(call, ctx, req, ec2) {
   const dry = truthy(p.DryRun);
   const specTags = tagSpecs(p.TagSpecification);
   const templates = fleet
-    ? asList(p.LaunchTemplateConfigs).map((c) => ({ spec: c.LaunchTemplateSpecification || {}, overrides: asList(c.Overrides) }))
+    ? asList(p.LaunchTemplateConfigs).map((c) => ({
+        spec: c.LaunchTemplateSpecification || {},
+        overrides: asList(c.Overrides),
+      }))
     : [{ spec: p.LaunchTemplate || {}, overrides: [{ SubnetId: p.SubnetId, ImageId: p.ImageId }] }];
-  const spot = fleet ? String(((p.TargetCapacitySpecification || {}).DefaultTargetCapacityType) || "") === "spot" : !!p.InstanceMarketOptions;
+  const spot = fleet
+    ? String((p.TargetCapacitySpecification || {}).DefaultTargetCapacityType || "") === "spot"
+    : !!p.InstanceMarketOptions;
   const out = [];
   const seen = new Set();
-  const add = (r) => { const k = JSON.stringify(r); if (!seen.has(k)) { seen.add(k); out.push(r); } };
+  const add = (r) => {
+    const k = JSON.stringify(r);
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(r);
+    }
+  };
   // what the launch template tags at launch, merged under the request's own tag specifications
   const ltTagsFor = (type) => {
     const merged = {};
     for (const t of templates) {
       const [, lt] = state.lt(t.spec.LaunchTemplateName || t.spec.LaunchTemplateId);
-      Object.assign(merged, (tagSpecs((lt && lt.data && lt.data.TagSpecification) || [])[type]) || {});
+      Object.assign(merged, tagSpecs((lt && lt.data && lt.data.TagSpecification) || [])[type] || {});
     }
     return merged;
   };
-  const created = ["instance", "volume", "network-interface", ...(fleet ? ["fleet"] : []), ...(spot ? ["spot-instances-request"] : [])];
+  const created = [
+    "instance",
+    "volume",
+    "network-interface",
+    ...(fleet ? ["fleet"] : []),
+    ...(spot ? ["spot-instances-request"] : []),
+  ];
   for (const type of created) {
     const tags = { ...ltTagsFor(type), ...(specTags[type] || {}) };
     const arn = ec2(type, `e2e-new-${type}`); // created by this call: its id is not known yet
-    for (const action of type === "fleet" ? ["ec2:CreateFleet"] : actions) add(req(action, arn, requestTagContext(tags)));
-    if (Object.keys(specTags[type] || {}).length) add(req("ec2:CreateTags", arn, { ...requestTagContext(specTags[type]), "ec2:CreateAction": call.action }));
+    for (const action of type === "fleet" ? ["ec2:CreateFleet"] : actions)
+      add(req(action, arn, requestTagContext(tags)));
+    if (Object.keys(specTags[type] || {}).length)
+      add(req("ec2:CreateTags", arn, { ...requestTagContext(specTags[type]), "ec2:CreateAction": call.action }));
   }
   const roles = new Set();
   for (const t of templates) {
     const [name, lt] = state.lt(t.spec.LaunchTemplateName || t.spec.LaunchTemplateId);
     if (t.spec.LaunchTemplateName || t.spec.LaunchTemplateId) {
-      for (const action of actions) add(req(action, ec2("launch-template", ltId(name, lt)), resourceTagContext((lt || {}).tags || {})));
+      for (const action of actions)
+        add(req(action, ec2("launch-template", ltId(name, lt)), resourceTagContext((lt || {}).tags || {})));
     }
     const data = (lt && lt.data) || {};
     // top-level or per network interface (Karpenter puts them on NetworkInterface.1)
-    const sgs = [...new Set([...asList(data.SecurityGroupId), ...asList(data.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId)),
-      ...asList(p.SecurityGroupId), ...asList(p.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId))])];
+    const sgs = [
+      ...new Set([
+        ...asList(data.SecurityGroupId),
+        ...asList(data.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId)),
+        ...asList(p.SecurityGroupId),
+        ...asList(p.NetworkInterface).flatMap((n) => asList(n.SecurityGroupId)),
+      ]),
+    ];
     const images = [...asList(data.ImageId), ...t.overrides.map((o) => o.ImageId).filter(Boolean)];
     const subnets = t.overrides.map((o) => o.SubnetId).filter(Boolean);
     for (const sg of sgs) for (const action of actions) add(req(action, ec2("security-group", sg)));
@@ -314,7 +408,12 @@ function launchRequests(call, ctx, req, ec2) {
     const prof = profile && state.instanceProfiles.get(profile);
     if (prof && prof.role) roles.add(prof.role);
   }
-  for (const role of roles) add(req("iam:PassRole", `arn:${PARTITION}:iam::${ctx.account}:role/${role}`, { "iam:PassedToService": "ec2.amazonaws.com" }));
+  for (const role of roles)
+    add(
+      req("iam:PassRole", `arn:${PARTITION}:iam::${ctx.account}:role/${role}`, {
+        "iam:PassedToService": "ec2.amazonaws.com",
+      }),
+    );
   if (dry) for (const r of out) r.dryRun = true;
   return out;
 }
@@ -353,17 +452,32 @@ async function judge(calls, policies, { account, region, principal, inventory } 
     if (cache.has(key)) return cache.get(key);
     const sim = {
       identityPolicies: policies.map((p) => ({ name: p.name, policy: p.document })),
-      serviceControlPolicies: [], resourceControlPolicies: [],
-      request: { action: r.action, principal, resource: { resource: r.resource, accountId: account }, contextVariables: r.context },
+      serviceControlPolicies: [],
+      resourceControlPolicies: [],
+      request: {
+        action: r.action,
+        principal,
+        resource: { resource: r.resource, accountId: account },
+        contextVariables: r.context,
+      },
     };
     let res = await runSimulation(sim, {});
     let note;
-    if (res.resultType === "error" && res.errors && res.errors.message === "no.resource.types" && /^arn:[^:]+:ssm:[^:]+::parameter\/aws\//.test(r.resource)) {
+    if (
+      res.resultType === "error" &&
+      res.errors &&
+      res.errors.message === "no.resource.types" &&
+      /^arn:[^:]+:ssm:[^:]+::parameter\/aws\//.test(r.resource)
+    ) {
       // an AWS-owned public parameter: its ARN has no account (arn:aws:ssm:<region>::parameter/aws/service/...,
       // as AWS evaluates it and as the upstream policy is written), which the reference's ARN pattern does
       // not express; the same evaluation without the ARN-pattern validation
       const result = runUnsafeSimulation(sim, {});
-      res = { resultType: "single", overallResult: typeof result === "string" ? result : result.result, result: { analysis: typeof result === "string" ? {} : result } };
+      res = {
+        resultType: "single",
+        overallResult: typeof result === "string" ? result : result.result,
+        result: { analysis: typeof result === "string" ? {} : result },
+      };
       note = "AWS-owned public parameter ARN (no account): evaluated without the ARN-pattern validation";
     }
     let verdict;
@@ -371,7 +485,10 @@ async function judge(calls, policies, { account, region, principal, inventory } 
     else {
       const analysis = res.resultType === "single" ? res.result.analysis : undefined;
       const allow = analysis && analysis.identityAnalysis ? analysis.identityAnalysis.allowStatements || [] : [];
-      verdict = { result: res.overallResult, allowedBy: allow.map((s) => `${(s.explain && s.explain.identifier) || s.statementId || ""}`) };
+      verdict = {
+        result: res.overallResult,
+        allowedBy: allow.map((s) => `${(s.explain && s.explain.identifier) || s.statementId || ""}`),
+      };
     }
     const out = { key, ...r, ...verdict, ...(note ? { note } : {}) };
     cache.set(key, out);
@@ -380,10 +497,15 @@ async function judge(calls, policies, { account, region, principal, inventory } 
   const judged = [];
   for (const call of calls) {
     const requests = [];
-    for (const r of authorizationRequests(call, { account, region, state })) if (await authorizedOn(r.action, r.resource)) requests.push(r);
+    for (const r of authorizationRequests(call, { account, region, state }))
+      if (await authorizedOn(r.action, r.resource)) requests.push(r);
     const verdicts = [];
     for (const r of requests) verdicts.push(await evaluate(r));
-    judged.push({ call: `${call.service}:${call.action}`, allowed: verdicts.every((v) => v.result === "Allowed"), requests: verdicts });
+    judged.push({
+      call: `${call.service}:${call.action}`,
+      allowed: verdicts.every((v) => v.result === "Allowed"),
+      requests: verdicts,
+    });
   }
   const distinct = [...cache.values()];
   const summary = {
@@ -391,16 +513,23 @@ async function judge(calls, policies, { account, region, principal, inventory } 
     operations: [...new Set(judged.map((j) => j.call))].sort(),
     distinct: distinct.length,
     allowed: distinct.filter((d) => d.result === "Allowed").length,
-    denied: distinct.filter((d) => d.result !== "Allowed").map((d) => ({ action: d.action, resource: d.resource, result: d.result, context: d.context, error: d.error })),
+    denied: distinct
+      .filter((d) => d.result !== "Allowed")
+      .map((d) => ({ action: d.action, resource: d.resource, result: d.result, context: d.context, error: d.error })),
   };
   return { calls: judged, distinct, summary };
 }
 
-function sortObj(o) { return Object.fromEntries(Object.entries(o || {}).sort(([a], [b]) => a.localeCompare(b))); }
+function sortObj(o) {
+  return Object.fromEntries(Object.entries(o || {}).sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /** The policies with one statement (by Sid) removed: the negative control. */
 function withoutStatement(policies, sid) {
-  return policies.map((p) => ({ ...p, document: { ...p.document, Statement: asList(p.document.Statement).filter((s) => s.Sid !== sid) } }));
+  return policies.map((p) => ({
+    ...p,
+    document: { ...p.document, Statement: asList(p.document.Statement).filter((s) => s.Sid !== sid) },
+  }));
 }
 
 /**
@@ -411,16 +540,54 @@ function withoutStatement(policies, sid) {
 async function judgeQueuePolicy(policy, queueArn, ruleArns, account) {
   const { runSimulation } = require("@cloud-copilot/iam-simulate");
   const cases = [
-    ...ruleArns.map((r) => ({ case: `events.amazonaws.com from ${r.split("/").pop()} over TLS`, principal: "events.amazonaws.com", tls: "true", source: r, want: "Allowed" })),
-    { case: "events.amazonaws.com over plain HTTP", principal: "events.amazonaws.com", tls: "false", source: ruleArns[0], want: "ExplicitlyDenied" },
-    { case: "another account over TLS", principal: "arn:aws:iam::999999999999:root", tls: "true", source: undefined, want: "ImplicitlyDenied" },
+    ...ruleArns.map((r) => ({
+      case: `events.amazonaws.com from ${r.split("/").pop()} over TLS`,
+      principal: "events.amazonaws.com",
+      tls: "true",
+      source: r,
+      want: "Allowed",
+    })),
+    {
+      case: "events.amazonaws.com over plain HTTP",
+      principal: "events.amazonaws.com",
+      tls: "false",
+      source: ruleArns[0],
+      want: "ExplicitlyDenied",
+    },
+    {
+      case: "another account over TLS",
+      principal: "arn:aws:iam::999999999999:root",
+      tls: "true",
+      source: undefined,
+      want: "ImplicitlyDenied",
+    },
   ];
   const out = [];
   for (const c of cases) {
-    const ctx = { "aws:SecureTransport": c.tls, ...(c.source ? { "aws:SourceArn": c.source, "aws:SourceAccount": account } : {}) };
-    const r = await runSimulation({ identityPolicies: [], serviceControlPolicies: [], resourceControlPolicies: [], resourcePolicy: policy,
-      request: { action: "sqs:SendMessage", principal: c.principal, resource: { resource: queueArn, accountId: account }, contextVariables: ctx } }, {});
-    out.push({ case: c.case, want: c.want, result: r.resultType === "error" ? `Error ${JSON.stringify(r.errors)}` : r.overallResult });
+    const ctx = {
+      "aws:SecureTransport": c.tls,
+      ...(c.source ? { "aws:SourceArn": c.source, "aws:SourceAccount": account } : {}),
+    };
+    const r = await runSimulation(
+      {
+        identityPolicies: [],
+        serviceControlPolicies: [],
+        resourceControlPolicies: [],
+        resourcePolicy: policy,
+        request: {
+          action: "sqs:SendMessage",
+          principal: c.principal,
+          resource: { resource: queueArn, accountId: account },
+          contextVariables: ctx,
+        },
+      },
+      {},
+    );
+    out.push({
+      case: c.case,
+      want: c.want,
+      result: r.resultType === "error" ? `Error ${JSON.stringify(r.errors)}` : r.overallResult,
+    });
   }
   return out;
 }
@@ -434,26 +601,80 @@ async function judgeQueuePolicy(policy, queueArn, ruleArns, account) {
  */
 async function judgeTrustPolicy(policy, roleArn, { account, clusterArn, namespace, serviceAccount }) {
   const { runSimulation } = require("@cloud-copilot/iam-simulate");
-  const tags = (ns, sa, cl) => ({ "eks-cluster-arn": cl, "eks-cluster-name": cl.split("/").pop(), "kubernetes-namespace": ns,
-    "kubernetes-service-account": sa, "kubernetes-pod-name": `${sa}-e2e`, "kubernetes-pod-uid": "00000000-0000-0000-0000-000000000000" });
+  const tags = (ns, sa, cl) => ({
+    "eks-cluster-arn": cl,
+    "eks-cluster-name": cl.split("/").pop(),
+    "kubernetes-namespace": ns,
+    "kubernetes-service-account": sa,
+    "kubernetes-pod-name": `${sa}-e2e`,
+    "kubernetes-pod-uid": "00000000-0000-0000-0000-000000000000",
+  });
   const cases = [
-    { case: `pods.eks.amazonaws.com for ${namespace}/${serviceAccount}`, principal: "pods.eks.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn), want: "Allowed" },
-    { case: `pods.eks.amazonaws.com for ${namespace}/default`, principal: "pods.eks.amazonaws.com", tags: tags(namespace, "default", clusterArn), want: "ImplicitlyDenied" },
-    { case: "pods.eks.amazonaws.com for another cluster", principal: "pods.eks.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn.replace(/[^/]+$/, "other")), want: "ImplicitlyDenied" },
-    { case: "ec2.amazonaws.com", principal: "ec2.amazonaws.com", tags: tags(namespace, serviceAccount, clusterArn), want: "ImplicitlyDenied" },
+    {
+      case: `pods.eks.amazonaws.com for ${namespace}/${serviceAccount}`,
+      principal: "pods.eks.amazonaws.com",
+      tags: tags(namespace, serviceAccount, clusterArn),
+      want: "Allowed",
+    },
+    {
+      case: `pods.eks.amazonaws.com for ${namespace}/default`,
+      principal: "pods.eks.amazonaws.com",
+      tags: tags(namespace, "default", clusterArn),
+      want: "ImplicitlyDenied",
+    },
+    {
+      case: "pods.eks.amazonaws.com for another cluster",
+      principal: "pods.eks.amazonaws.com",
+      tags: tags(namespace, serviceAccount, clusterArn.replace(/[^/]+$/, "other")),
+      want: "ImplicitlyDenied",
+    },
+    {
+      case: "ec2.amazonaws.com",
+      principal: "ec2.amazonaws.com",
+      tags: tags(namespace, serviceAccount, clusterArn),
+      want: "ImplicitlyDenied",
+    },
   ];
   const out = [];
   for (const c of cases) {
     const ctx = { ...requestTagContext(c.tags), "aws:SecureTransport": "true" };
     const results = [];
     for (const action of ["sts:AssumeRole", "sts:TagSession"]) {
-      const r = await runSimulation({ identityPolicies: [], serviceControlPolicies: [], resourceControlPolicies: [], resourcePolicy: policy,
-        request: { action, principal: c.principal, resource: { resource: roleArn, accountId: account }, contextVariables: ctx } }, {});
+      const r = await runSimulation(
+        {
+          identityPolicies: [],
+          serviceControlPolicies: [],
+          resourceControlPolicies: [],
+          resourcePolicy: policy,
+          request: {
+            action,
+            principal: c.principal,
+            resource: { resource: roleArn, accountId: account },
+            contextVariables: ctx,
+          },
+        },
+        {},
+      );
       results.push(r.resultType === "error" ? `Error ${JSON.stringify(r.errors)}` : r.overallResult);
     }
-    out.push({ case: c.case, want: c.want, result: results.every((x) => x === results[0]) ? results[0] : results.join("/") });
+    out.push({
+      case: c.case,
+      want: c.want,
+      result: results.every((x) => x === results[0]) ? results[0] : results.join("/"),
+    });
   }
   return out;
 }
 
-module.exports = { judgeQueuePolicy, judgeTrustPolicy, parseEntry, parseRecording, unflatten, authorizationRequests, ResourceState, judge, withoutStatement, tagSpecs };
+module.exports = {
+  judgeQueuePolicy,
+  judgeTrustPolicy,
+  parseEntry,
+  parseRecording,
+  unflatten,
+  authorizationRequests,
+  ResourceState,
+  judge,
+  withoutStatement,
+  tagSpecs,
+};

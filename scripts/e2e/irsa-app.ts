@@ -17,7 +17,8 @@ new Karpenter(stack, "karpenter", {
   cluster,
   identity: {
     type: "irsa",
-    oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE",
+    oidcProviderArn:
+      "arn:aws:iam::123456789012:oidc-provider/oidc.eks.us-east-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE",
   },
   replicas: 1,
   controllerResources: { requests: { cpu: "250m", memory: "384Mi" }, limits: { memory: "384Mi" } },

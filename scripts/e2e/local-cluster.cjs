@@ -21,8 +21,9 @@ const { spawn, spawnSync } = require("child_process");
 const YAML = require("yaml");
 
 const repo = path.resolve(__dirname, "../..");
-const toolsDir = () => process.env.CDKTF_EKS_KARPENTER_TOOLS
-  || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "tools");
+const toolsDir = () =>
+  process.env.CDKTF_EKS_KARPENTER_TOOLS ||
+  path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"), "cdktf-eks-karpenter", "tools");
 
 /** The tools of versions.txt: name -> { module, version, release, bin }. */
 function readTools() {
@@ -40,15 +41,24 @@ function toolBinaries() {
   const tools = readTools();
   const missing = ["kube-apiserver", "etcd"].filter((n) => !tools[n] || !fs.existsSync(tools[n].bin));
   if (missing.length) {
-    throw new Error(`local cluster needs ${missing.map((n) => (tools[n] ? `${n} ${tools[n].module}@${tools[n].version}` : n)).join(" and ")}, not built (bash scripts/tools/build.sh ${missing.join(" ")})`);
+    throw new Error(
+      `local cluster needs ${missing.map((n) => (tools[n] ? `${n} ${tools[n].module}@${tools[n].version}` : n)).join(" and ")}, not built (bash scripts/tools/build.sh ${missing.join(" ")})`,
+    );
   }
-  return { kubeApiserver: tools["kube-apiserver"].bin, etcd: tools.etcd.bin, versions: { kubeApiserver: tools["kube-apiserver"].release, etcd: tools.etcd.release } };
+  return {
+    kubeApiserver: tools["kube-apiserver"].bin,
+    etcd: tools.etcd.bin,
+    versions: { kubeApiserver: tools["kube-apiserver"].release, etcd: tools.etcd.release },
+  };
 }
 
 function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => { const { port } = srv.address(); srv.close(() => resolve(port)); });
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
     srv.on("error", reject);
   });
 }
@@ -56,7 +66,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 function openssl(args, cwd) {
   const r = spawnSync("openssl", args, { cwd, encoding: "utf8" });
-  if (r.error) throw new Error(`openssl: ${r.error.message} (the local cluster makes its certificates with the openssl command)`);
+  if (r.error)
+    throw new Error(`openssl: ${r.error.message} (the local cluster makes its certificates with the openssl command)`);
   if (r.status !== 0) throw new Error(`openssl ${args.join(" ")}: ${r.stderr}`);
 }
 
@@ -68,21 +79,64 @@ function openssl(args, cwd) {
 function makePki(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const ext = path.join(dir, "server.ext");
-  fs.writeFileSync(ext, [
-    "basicConstraints=CA:FALSE",
-    "keyUsage=digitalSignature,keyEncipherment",
-    "extendedKeyUsage=serverAuth",
-    "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local",
-    "",
-  ].join("\n"));
+  fs.writeFileSync(
+    ext,
+    [
+      "basicConstraints=CA:FALSE",
+      "keyUsage=digitalSignature,keyEncipherment",
+      "extendedKeyUsage=serverAuth",
+      "subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local",
+      "",
+    ].join("\n"),
+  );
   const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-  openssl(["req", "-x509", ...ec, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=cdktf-eks-karpenter-e2e-ca"], dir);
+  openssl(
+    [
+      "req",
+      "-x509",
+      ...ec,
+      "-keyout",
+      "ca.key",
+      "-out",
+      "ca.crt",
+      "-days",
+      "2",
+      "-subj",
+      "/CN=cdktf-eks-karpenter-e2e-ca",
+    ],
+    dir,
+  );
   openssl(["req", ...ec, "-keyout", "server.key", "-out", "server.csr", "-subj", "/CN=kube-apiserver"], dir);
-  openssl(["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial", "-out", "server.crt", "-days", "2", "-extfile", "server.ext"], dir);
+  openssl(
+    [
+      "x509",
+      "-req",
+      "-in",
+      "server.csr",
+      "-CA",
+      "ca.crt",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-out",
+      "server.crt",
+      "-days",
+      "2",
+      "-extfile",
+      "server.ext",
+    ],
+    dir,
+  );
   const { privateKey, publicKey } = nodeCrypto.generateKeyPairSync("ec", { namedCurve: "prime256v1" });
   fs.writeFileSync(path.join(dir, "sa.key"), privateKey.export({ type: "pkcs8", format: "pem" }));
   fs.writeFileSync(path.join(dir, "sa.pub"), publicKey.export({ type: "spki", format: "pem" }));
-  return { ca: path.join(dir, "ca.crt"), cert: path.join(dir, "server.crt"), key: path.join(dir, "server.key"), saKey: path.join(dir, "sa.key"), saPub: path.join(dir, "sa.pub") };
+  return {
+    ca: path.join(dir, "ca.crt"),
+    cert: path.join(dir, "server.crt"),
+    key: path.join(dir, "server.key"),
+    saKey: path.join(dir, "sa.key"),
+    saPub: path.join(dir, "sa.pub"),
+  };
 }
 
 /** Clusters still running in this process; stopped on exit and on the signals that end an e2e run. */
@@ -92,16 +146,29 @@ function hookExit() {
   if (hooked) return;
   hooked = true;
   // synchronous: an 'exit' handler cannot wait, so kill and remove without awaiting
-  process.on("exit", () => { for (const c of running) c.stopSync(); });
+  process.on("exit", () => {
+    for (const c of running) c.stopSync();
+  });
   for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-    process.once(sig, () => { for (const c of running) c.stopSync(); process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1)); });
+    process.once(sig, () => {
+      for (const c of running) c.stopSync();
+      process.exit(128 + (sig === "SIGINT" ? 2 : sig === "SIGTERM" ? 15 : 1));
+    });
   }
 }
 
 function killTree(proc) {
   if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
   // each server runs in its own process group (detached), so its children go with it
-  try { process.kill(-proc.pid, "SIGKILL"); } catch { try { proc.kill("SIGKILL"); } catch { /* gone */ } }
+  try {
+    process.kill(-proc.pid, "SIGKILL");
+  } catch {
+    try {
+      proc.kill("SIGKILL");
+    } catch {
+      /* gone */
+    }
+  }
 }
 
 /**
@@ -115,7 +182,9 @@ async function startLocalCluster(opts = {}) {
   if (built !== kubernetesVersion) {
     // one server build serves every Karpenter version: the CRDs are what differs. A caller asking for
     // another minor learns that the answers come from this one.
-    log(`local cluster: kube-apiserver ${bins.versions.kubeApiserver} serves the request for Kubernetes ${kubernetesVersion}`);
+    log(
+      `local cluster: kube-apiserver ${bins.versions.kubeApiserver} serves the request for Kubernetes ${kubernetesVersion}`,
+    );
   }
   const workDir = opts.workDir || fs.mkdtempSync(path.join(os.tmpdir(), "cdktf-eks-karpenter-cluster-"));
   const ownsWorkDir = !opts.workDir;
@@ -149,7 +218,9 @@ async function startLocalCluster(opts = {}) {
     },
     async stop() {
       if (stopped) return;
-      const exited = procs.map((p) => (p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once("exit", r))));
+      const exited = procs.map((p) =>
+        p.exitCode !== null || p.signalCode !== null ? Promise.resolve() : new Promise((r) => p.once("exit", r)),
+      );
       cluster.stopSync();
       await Promise.race([Promise.all(exited), sleep(5000)]);
     },
@@ -167,20 +238,34 @@ async function startLocalCluster(opts = {}) {
     procs.push(p);
     return p;
   };
-  const tail = (name) => { try { return fs.readFileSync(logs[name], "utf8").trim().split("\n").slice(-15).join("\n"); } catch { return ""; } };
+  const tail = (name) => {
+    try {
+      return fs.readFileSync(logs[name], "utf8").trim().split("\n").slice(-15).join("\n");
+    } catch {
+      return "";
+    }
+  };
 
   try {
     const etcd = launch("etcd", bins.etcd, [
-      "--name", "e2e",
-      "--data-dir", path.join(workDir, "etcd"),
-      "--listen-client-urls", `http://127.0.0.1:${etcdClient}`,
-      "--advertise-client-urls", `http://127.0.0.1:${etcdClient}`,
-      "--listen-peer-urls", `http://127.0.0.1:${etcdPeer}`,
-      "--initial-advertise-peer-urls", `http://127.0.0.1:${etcdPeer}`,
-      "--initial-cluster", `e2e=http://127.0.0.1:${etcdPeer}`,
+      "--name",
+      "e2e",
+      "--data-dir",
+      path.join(workDir, "etcd"),
+      "--listen-client-urls",
+      `http://127.0.0.1:${etcdClient}`,
+      "--advertise-client-urls",
+      `http://127.0.0.1:${etcdClient}`,
+      "--listen-peer-urls",
+      `http://127.0.0.1:${etcdPeer}`,
+      "--initial-advertise-peer-urls",
+      `http://127.0.0.1:${etcdPeer}`,
+      "--initial-cluster",
+      `e2e=http://127.0.0.1:${etcdPeer}`,
       // a throw-away store: durability buys nothing and fsync costs seconds per apply
       "--unsafe-no-fsync",
-      "--log-level", "warn",
+      "--log-level",
+      "warn",
     ]);
     const ready = await waitFor(async () => {
       if (etcd.exitCode !== null) throw new Error(`etcd exited with ${etcd.exitCode}:\n${tail("etcd")}`);
@@ -215,8 +300,13 @@ async function startLocalCluster(opts = {}) {
       "--v=0",
     ]);
     const up = await waitFor(async () => {
-      if (api.exitCode !== null) throw new Error(`kube-apiserver exited with ${api.exitCode}:\n${tail("kube-apiserver")}`);
-      try { return (await cluster.request("GET", "/readyz")).status === 200; } catch { return false; }
+      if (api.exitCode !== null)
+        throw new Error(`kube-apiserver exited with ${api.exitCode}:\n${tail("kube-apiserver")}`);
+      try {
+        return (await cluster.request("GET", "/readyz")).status === 200;
+      } catch {
+        return false;
+      }
     }, 90000);
     if (!up) throw new Error(`kube-apiserver not ready on ${cluster.server} in 90 s:\n${tail("kube-apiserver")}`);
     // the bootstrap controllers create the default namespaces right after /readyz; Helm's kube-system install needs it
@@ -226,15 +316,21 @@ async function startLocalCluster(opts = {}) {
     throw e;
   }
 
-  fs.writeFileSync(cluster.kubeconfig, YAML.stringify({
-    apiVersion: "v1",
-    kind: "Config",
-    clusters: [{ name: "e2e", cluster: { server: cluster.server, "certificate-authority": cluster.caFile } }],
-    users: [{ name: "e2e-admin", user: { token } }],
-    contexts: [{ name: "e2e", context: { cluster: "e2e", user: "e2e-admin" } }],
-    "current-context": "e2e",
-  }), { mode: 0o600 });
-  log(`local cluster: kube-apiserver ${bins.versions.kubeApiserver} + etcd ${bins.versions.etcd} at ${cluster.server} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  fs.writeFileSync(
+    cluster.kubeconfig,
+    YAML.stringify({
+      apiVersion: "v1",
+      kind: "Config",
+      clusters: [{ name: "e2e", cluster: { server: cluster.server, "certificate-authority": cluster.caFile } }],
+      users: [{ name: "e2e-admin", user: { token } }],
+      contexts: [{ name: "e2e", context: { cluster: "e2e", user: "e2e-admin" } }],
+      "current-context": "e2e",
+    }),
+    { mode: 0o600 },
+  );
+  log(
+    `local cluster: kube-apiserver ${bins.versions.kubeApiserver} + etcd ${bins.versions.etcd} at ${cluster.server} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
   return cluster;
 
   // ---- the JSON client and CRD helper, closed over this cluster
@@ -247,7 +343,8 @@ async function startLocalCluster(opts = {}) {
       try {
         return await requestOnce(method, p, body, opts);
       } catch (e) {
-        if (attempt >= 3 || stopped) throw new Error(`${method} ${p}: ${e.message} (after ${attempt} attempts)`, { cause: e });
+        if (attempt >= 3 || stopped)
+          throw new Error(`${method} ${p}: ${e.message} (after ${attempt} attempts)`, { cause: e });
         await sleep(1000 * attempt);
       }
     }
@@ -256,27 +353,39 @@ async function startLocalCluster(opts = {}) {
     const qs = query ? `?${new URLSearchParams(query)}` : "";
     const data = body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body);
     return new Promise((resolve, reject) => {
-      const req = https.request(`${cluster.server}${p}${qs}`, {
-        method,
-        ca: fs.readFileSync(pki.ca),
-        // a fresh connection each time: no kept-alive socket the server may have closed meanwhile
-        agent: false,
-        headers: {
-          Authorization: `Bearer ${token}`,
-          Accept: "application/json",
-          ...(data !== undefined ? { "Content-Type": contentType || "application/json", "Content-Length": Buffer.byteLength(data) } : {}),
+      const req = https.request(
+        `${cluster.server}${p}${qs}`,
+        {
+          method,
+          ca: fs.readFileSync(pki.ca),
+          // a fresh connection each time: no kept-alive socket the server may have closed meanwhile
+          agent: false,
+          headers: {
+            Authorization: `Bearer ${token}`,
+            Accept: "application/json",
+            ...(data !== undefined
+              ? { "Content-Type": contentType || "application/json", "Content-Length": Buffer.byteLength(data) }
+              : {}),
+          },
+          timeout: 60000,
         },
-        timeout: 60000,
-      }, (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (c) => { text += c; });
-        res.on("end", () => {
-          let parsed = text;
-          try { parsed = text ? JSON.parse(text) : undefined; } catch { /* not JSON: /readyz says "ok" */ }
-          resolve({ status: res.statusCode, body: parsed });
-        });
-      });
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c) => {
+            text += c;
+          });
+          res.on("end", () => {
+            let parsed = text;
+            try {
+              parsed = text ? JSON.parse(text) : undefined;
+            } catch {
+              /* not JSON: /readyz says "ok" */
+            }
+            resolve({ status: res.statusCode, body: parsed });
+          });
+        },
+      );
       req.on("timeout", () => req.destroy(new Error(`${method} ${p}: no answer in 60 s`)));
       req.on("error", reject);
       if (data !== undefined) req.write(data);
@@ -297,7 +406,12 @@ async function waitFor(fn, ms, every = 200) {
 
 function plainGet(url) {
   return new Promise((resolve) => {
-    require("http").get(url, (res) => { res.resume(); resolve(res.statusCode); }).on("error", () => resolve(0));
+    require("http")
+      .get(url, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      })
+      .on("error", () => resolve(0));
   });
 }
 
@@ -308,10 +422,18 @@ function crdObjects(input) {
   if (typeof input !== "string") throw new Error("applyCrds: expected a folder, YAML text or CRD objects");
   if (!input.includes("\n") && fs.existsSync(input)) {
     const st = fs.statSync(input);
-    const files = st.isDirectory() ? fs.readdirSync(input).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => path.join(input, f)) : [input];
+    const files = st.isDirectory()
+      ? fs
+          .readdirSync(input)
+          .filter((f) => /\.ya?ml$/.test(f))
+          .sort()
+          .map((f) => path.join(input, f))
+      : [input];
     return files.flatMap((f) => crdObjects(fs.readFileSync(f, "utf8")));
   }
-  return YAML.parseAllDocuments(input).map((d) => d.toJS()).filter((o) => o && o.kind === "CustomResourceDefinition");
+  return YAML.parseAllDocuments(input)
+    .map((d) => d.toJS())
+    .filter((o) => o && o.kind === "CustomResourceDefinition");
 }
 
 /** Creates or replaces each CRD, then waits until every one is Established and its resource is served. */
@@ -331,7 +453,8 @@ async function applyCrdsImpl(cluster, input) {
     } else {
       r = await cluster.request("POST", base, body);
     }
-    if (r.status >= 300) throw new Error(`CRD ${name}: ${r.status} ${(r.body && r.body.message) || JSON.stringify(r.body)}`);
+    if (r.status >= 300)
+      throw new Error(`CRD ${name}: ${r.status} ${(r.body && r.body.message) || JSON.stringify(r.body)}`);
   }
   for (const crd of crds) {
     const name = crd.metadata.name;
@@ -341,7 +464,9 @@ async function applyCrdsImpl(cluster, input) {
       if (!conds.some((c) => c.type === "Established" && c.status === "True")) return false;
       // Established can precede the storage version's handler by a moment; a list answering 200 is the proof
       const v = (crd.spec.versions.find((x) => x.storage) || crd.spec.versions[0]).name;
-      return (await cluster.request("GET", `/apis/${crd.spec.group}/${v}/${crd.spec.names.plural}?limit=1`)).status === 200;
+      return (
+        (await cluster.request("GET", `/apis/${crd.spec.group}/${v}/${crd.spec.names.plural}?limit=1`)).status === 200
+      );
     }, 30000);
     if (!ok) throw new Error(`CRD ${name} not Established in 30 s`);
   }

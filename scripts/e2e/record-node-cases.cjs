@@ -27,7 +27,11 @@ const out = process.env.E2E_RECORD_NODE_CASES;
 if (out) {
   // a recorder that cannot install (lib/ reorganized past what it finds) must not fail the suite it
   // rides on: it says so in the recording, and the agreement stage fails on it instead
-  try { install(out); } catch (e) { fs.appendFileSync(out, `${JSON.stringify({ recordError: `install: ${e && e.message}` })}\n`); }
+  try {
+    install(out);
+  } catch (e) {
+    fs.appendFileSync(out, `${JSON.stringify({ recordError: `install: ${e && e.message}` })}\n`);
+  }
 }
 
 function install(file) {
@@ -46,7 +50,8 @@ function install(file) {
   };
   const { Checker, nameFromId } = jest.requireActual(files.checker);
   const { specObject, nodeClassSpecObject } = jest.requireActual(files.manifests);
-  if (typeof nodeClassSpecObject !== "function") throw new Error(`record-node-cases: ${path.relative(lib, files.manifests)} exports no nodeClassSpecObject`);
+  if (typeof nodeClassSpecObject !== "function")
+    throw new Error(`record-node-cases: ${path.relative(lib, files.manifests)} exports no nodeClassSpecObject`);
   const { aliasFamilyOf } = jest.requireActual(files.aliases);
   const { Token } = jest.requireActual("cdktf");
 
@@ -58,24 +63,40 @@ function install(file) {
     const top = stack[stack.length - 1];
     if (top && this.collecting && !top.checkers.includes(this)) top.checkers.push(this);
     return guard.call(this, () => {
-      try { check(); } catch (e) { if (e && typeof e === "object" && !e[TAG]) e[TAG] = this; throw e; }
+      try {
+        check();
+      } catch (e) {
+        if (e && typeof e === "object" && !e[TAG]) e[TAG] = this;
+        throw e;
+      }
     });
   };
   const fields = Checker.prototype.fields;
   Checker.prototype.fields = function (field, obj, allowed, what) {
     const top = stack[stack.length - 1];
-    if (top && field === "" && /Props$/.test(what) && top.options === undefined) { top.options = obj; top.version = this.version.full; }
+    if (top && field === "" && /Props$/.test(what) && top.options === undefined) {
+      top.options = obj;
+      top.version = this.version.full;
+    }
     return fields.call(this, field, obj, allowed, what);
   };
 
   const write = (rec) => fs.appendFileSync(file, `${JSON.stringify(rec)}\n`);
   const testInfo = () => {
-    try { const s = expect.getState(); return { test: s.currentTestName, file: path.relative(path.resolve(__dirname, "../.."), s.testPath || "") }; } catch { return {}; }
+    try {
+      const s = expect.getState();
+      return { test: s.currentTestName, file: path.relative(path.resolve(__dirname, "../.."), s.testPath || "") };
+    } catch {
+      return {};
+    }
   };
   const hasToken = (v) => {
     if (typeof v === "string" || typeof v === "number") return Token.isUnresolved(v);
     if (Array.isArray(v)) return Token.isUnresolved(v) || v.some(hasToken);
-    if (v && typeof v === "object") return Token.isUnresolved(v) || Object.keys(v).some((k) => Token.isUnresolved(k)) || Object.values(v).some(hasToken);
+    if (v && typeof v === "object")
+      return (
+        Token.isUnresolved(v) || Object.keys(v).some((k) => Token.isUnresolved(k)) || Object.values(v).some(hasToken)
+      );
     return false;
   };
   // tokens the constructor itself put in (the installation's node role name, the cluster name in the
@@ -83,25 +104,42 @@ function install(file) {
   // they land in accepts, so the rest of the object can still be judged. Tokens in the props are the
   // user's: the library does not judge them, and such a case is not compared (optionTokens).
   const untoken = (v) => {
-    if (typeof v === "string") return Token.isUnresolved(v) ? v.replace(/\$\{TfToken\[[^\]]+\]\}|#\{TfToken\[[^\]]+\]\}/g, "e2e-token") : v;
+    if (typeof v === "string")
+      return Token.isUnresolved(v) ? v.replace(/\$\{TfToken\[[^\]]+\]\}|#\{TfToken\[[^\]]+\]\}/g, "e2e-token") : v;
     if (typeof v === "number") return Token.isUnresolved(v) ? 1 : v;
     if (Array.isArray(v)) return v.map(untoken);
-    if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [untoken(k), untoken(x)]));
+    if (v && typeof v === "object")
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [untoken(k), untoken(x)]));
     return v;
   };
-  const plain = (v) => JSON.parse(JSON.stringify(v === undefined ? null : v, (_k, x) => (typeof x === "number" && !Number.isFinite(x) ? `non-finite ${x}` : x)));
+  const plain = (v) =>
+    JSON.parse(
+      JSON.stringify(v === undefined ? null : v, (_k, x) =>
+        typeof x === "number" && !Number.isFinite(x) ? `non-finite ${x}` : x,
+      ),
+    );
 
   function record(kind, attempt, scope, id, props, built, error) {
-    const rec = { kind, version: attempt.version, where: scope && scope.node ? (scope.node.path ? `${scope.node.path}/${id}` : id) : String(id), ...testInfo() };
+    const rec = {
+      kind,
+      version: attempt.version,
+      where: scope && scope.node ? (scope.node.path ? `${scope.node.path}/${id}` : id) : String(id),
+      ...testInfo(),
+    };
     let rebuilt;
-    try { rebuilt = attempt.options !== undefined ? rebuild(kind, id, attempt.options, props) : undefined; } catch (e) { rec.rebuildError = e.message; }
+    try {
+      rebuilt = attempt.options !== undefined ? rebuild(kind, id, attempt.options, props) : undefined;
+    } catch (e) {
+      rec.rebuildError = e.message;
+    }
     rec.optionTokens = attempt.options !== undefined && hasToken(attempt.options);
     if (built) {
       rec.verdict = "accepted";
       const m = built.manifest && built.manifest._manifest;
       rec.tokens = hasToken(m);
       rec.manifest = plain(untoken(m));
-      if (rebuilt && !rec.optionTokens) rec.rebuildMatches = JSON.stringify(plain(untoken(rebuilt))) === JSON.stringify(rec.manifest);
+      if (rebuilt && !rec.optionTokens)
+        rec.rebuildMatches = JSON.stringify(plain(untoken(rebuilt))) === JSON.stringify(rec.manifest);
     } else {
       rec.verdict = "rejected";
       const problems = (error && error.problems) || [error];
@@ -117,7 +155,9 @@ function install(file) {
         rec.manifest = plain(untoken(rebuilt));
       }
     }
-    if (!rec.version) rec.version = props && typeof props === "object" ? props.version || (props.karpenter && props.karpenter.version) : undefined;
+    if (!rec.version)
+      rec.version =
+        props && typeof props === "object" ? props.version || (props.karpenter && props.karpenter.version) : undefined;
     write(rec);
   }
 
@@ -128,14 +168,27 @@ function install(file) {
     if (kind === "NodePool") {
       const nc = props.nodeClass;
       const own = nc && nc.constructor && nc.manifest !== undefined && nc.spec !== undefined;
-      const ref = own ? { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: nc.name } : { group: nc.group ?? "karpenter.k8s.aws", kind: nc.kind ?? "EC2NodeClass", name: nc.name };
+      const ref = own
+        ? { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: nc.name }
+        : { group: nc.group ?? "karpenter.k8s.aws", kind: nc.kind ?? "EC2NodeClass", name: nc.name };
       let requirements = options.requirements ?? [];
       if (Array.isArray(requirements)) {
-        const named = requirements.some((r) => r && r.key === CAPACITY) || (options.labels && typeof options.labels === "object" && options.labels[CAPACITY] !== undefined && options.labels[CAPACITY] !== null);
+        const named =
+          requirements.some((r) => r && r.key === CAPACITY) ||
+          (options.labels &&
+            typeof options.labels === "object" &&
+            options.labels[CAPACITY] !== undefined &&
+            options.labels[CAPACITY] !== null);
         if (!named) requirements = [...requirements, { key: CAPACITY, operator: "In", values: ["on-demand"] }];
       }
       const d = options.disruption;
-      const disruption = d && typeof d === "object" && !Array.isArray(d) && (d.consolidateAfter === undefined || d.consolidateAfter === null) ? { ...d, consolidateAfter: "0s" } : d;
+      const disruption =
+        d &&
+        typeof d === "object" &&
+        !Array.isArray(d) &&
+        (d.consolidateAfter === undefined || d.consolidateAfter === null)
+          ? { ...d, consolidateAfter: "0s" }
+          : d;
       return {
         apiVersion: "karpenter.sh/v1",
         kind: "NodePool",
@@ -145,8 +198,18 @@ function install(file) {
           limits: options.limits,
           replicas: options.replicas,
           template: {
-            metadata: options.labels || options.annotations ? { annotations: options.annotations, labels: options.labels } : undefined,
-            spec: { expireAfter: options.expireAfter, nodeClassRef: ref, requirements, startupTaints: options.startupTaints, taints: options.taints, terminationGracePeriod: options.terminationGracePeriod },
+            metadata:
+              options.labels || options.annotations
+                ? { annotations: options.annotations, labels: options.labels }
+                : undefined,
+            spec: {
+              expireAfter: options.expireAfter,
+              nodeClassRef: ref,
+              requirements,
+              startupTaints: options.startupTaints,
+              taints: options.taints,
+              terminationGracePeriod: options.terminationGracePeriod,
+            },
           },
           weight: options.weight,
         }),
@@ -159,7 +222,14 @@ function install(file) {
     let ami = options.amiSelectorTerms;
     if (ami === undefined) {
       const f = options.amiFamily;
-      ami = f === undefined ? [{ alias: "al2023@latest" }] : f === "Custom" ? undefined : aliasFamilyOf(f) === undefined ? undefined : [{ alias: `${aliasFamilyOf(f)}@latest` }];
+      ami =
+        f === undefined
+          ? [{ alias: "al2023@latest" }]
+          : f === "Custom"
+            ? undefined
+            : aliasFamilyOf(f) === undefined
+              ? undefined
+              : [{ alias: `${aliasFamilyOf(f)}@latest` }];
     }
     const { name: _n, ...rest } = options;
     return {
@@ -187,11 +257,19 @@ function install(file) {
             super(scope, id, props);
           } catch (e) {
             stack.pop();
-            try { record(kind, attempt, scope, id, props, undefined, e); } catch (r) { write({ kind, recordError: String(r && r.stack) }); }
+            try {
+              record(kind, attempt, scope, id, props, undefined, e);
+            } catch (r) {
+              write({ kind, recordError: String(r && r.stack) });
+            }
             throw e;
           }
           stack.pop();
-          try { record(kind, attempt, scope, id, props, this); } catch (r) { write({ kind, recordError: String(r && r.stack) }); }
+          try {
+            record(kind, attempt, scope, id, props, this);
+          } catch (r) {
+            write({ kind, recordError: String(r && r.stack) });
+          }
         }
       },
     }[Real.name];

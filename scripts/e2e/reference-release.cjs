@@ -18,11 +18,19 @@ function referenceRelease(reference, version) {
   const earlier = (fs.existsSync(reference) ? fs.readdirSync(reference) : [])
     .filter((d) => /^v\d+\.\d+\.\d+$/.test(d) && fs.existsSync(path.join(reference, d, "charts")))
     .map((d) => d.slice(1))
-    .filter((v) => { const [a, b, c] = parts(v); return a === maj && b === min && c < patch; })
+    .filter((v) => {
+      const [a, b, c] = parts(v);
+      return a === maj && b === min && c < patch;
+    })
     .sort((a, b) => parts(b)[2] - parts(a)[2]);
   if (!earlier.length) return undefined;
   const v = earlier[0];
-  return { version: v, dir: path.join(reference, `v${v}`), exact: false, note: `v${v}'s charts stand for ${version}, a patch without artefact changes (lib/versions/patch-history.ts)` };
+  return {
+    version: v,
+    dir: path.join(reference, `v${v}`),
+    exact: false,
+    note: `v${v}'s charts stand for ${version}, a patch without artefact changes (lib/versions/patch-history.ts)`,
+  };
 }
 
 module.exports = { referenceRelease };

@@ -14,7 +14,10 @@ const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement
  * @throws Error with the usage for an unknown flag, a missing value or an unknown stage
  */
 function parseArgs(argv) {
-  const usage = "usage: npm run e2e -- [--stage " + STAGES.join("|") + "] [--validate <cdktf.out>] [--apply <cdktf.out>] " +
+  const usage =
+    "usage: npm run e2e -- [--stage " +
+    STAGES.join("|") +
+    "] [--validate <cdktf.out>] [--apply <cdktf.out>] " +
     "[--server-validate <file.yaml> [--karpenter-version X.Y.Z]] [--crds reference|module] [--break queue-target|node-role] [--report <file.json>] [--keep]";
   const out = { mode: "all", stages: [...STAGES], crds: "reference", keep: false };
   const modes = [];
@@ -29,16 +32,29 @@ function parseArgs(argv) {
     const take = () => (inline !== undefined ? inline : value(i++, flag));
     switch (flag) {
       case "--stage": {
-        const names = take().split(",").map((s) => s.trim()).filter(Boolean);
+        const names = take()
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
         const bad = names.filter((s) => !STAGES.includes(s));
-        if (bad.length || !names.length) throw new Error(`--stage ${bad.join(",")}: unknown stage (stages: ${STAGES.join(", ")})\n${usage}`);
+        if (bad.length || !names.length)
+          throw new Error(`--stage ${bad.join(",")}: unknown stage (stages: ${STAGES.join(", ")})\n${usage}`);
         out.stages = names;
         modes.push("stages");
         break;
       }
-      case "--validate": out.target = take(); modes.push("validate"); break;
-      case "--apply": out.target = take(); modes.push("apply"); break;
-      case "--server-validate": out.target = take(); modes.push("server-validate"); break;
+      case "--validate":
+        out.target = take();
+        modes.push("validate");
+        break;
+      case "--apply":
+        out.target = take();
+        modes.push("apply");
+        break;
+      case "--server-validate":
+        out.target = take();
+        modes.push("server-validate");
+        break;
       case "--karpenter-version": {
         const v = take();
         if (!/^\d+\.\d+\.\d+$/.test(v)) throw new Error(`--karpenter-version ${v}: a release such as 1.14.1\n${usage}`);
@@ -47,25 +63,38 @@ function parseArgs(argv) {
       }
       case "--crds": {
         const v = take();
-        if (v !== "reference" && v !== "module") throw new Error(`--crds ${v}: reference (../shared/reference) or module (the Go module github.com/aws/karpenter-provider-aws)\n${usage}`);
+        if (v !== "reference" && v !== "module")
+          throw new Error(
+            `--crds ${v}: reference (../shared/reference) or module (the Go module github.com/aws/karpenter-provider-aws)\n${usage}`,
+          );
         out.crds = v;
         break;
       }
-      case "--report": out.report = take(); break;
+      case "--report":
+        out.report = take();
+        break;
       // the karpenter stage's self-test: a deliberately broken input (scripts/e2e/karpenter-stage.cjs BREAKS)
       case "--break": {
         const v = take();
-        if (!["queue-target", "node-role"].includes(v)) throw new Error(`--break ${v}: queue-target or node-role\n${usage}`);
+        if (!["queue-target", "node-role"].includes(v))
+          throw new Error(`--break ${v}: queue-target or node-role\n${usage}`);
         out.break = v;
         break;
       }
-      case "--keep": out.keep = true; break;
-      default: throw new Error(`unknown argument ${a}\n${usage}`);
+      case "--keep":
+        out.keep = true;
+        break;
+      default:
+        throw new Error(`unknown argument ${a}\n${usage}`);
     }
   }
-  if (modes.length > 1) throw new Error(`choose one of --stage, --validate, --apply, --server-validate (got ${modes.join(", ")})\n${usage}`);
+  if (modes.length > 1)
+    throw new Error(
+      `choose one of --stage, --validate, --apply, --server-validate (got ${modes.join(", ")})\n${usage}`,
+    );
   if (modes.length) out.mode = modes[0];
-  if (out.karpenterVersion && !["server-validate", "stages", "all"].includes(out.mode)) throw new Error(`--karpenter-version goes with --server-validate or --stage\n${usage}`);
+  if (out.karpenterVersion && !["server-validate", "stages", "all"].includes(out.mode))
+    throw new Error(`--karpenter-version goes with --server-validate or --stage\n${usage}`);
   return out;
 }
 
@@ -80,7 +109,9 @@ class Report {
     /** What a stage reports beyond its checks (the karpenter stage: NodeClaims, instances, IAM verdicts, ...). */
     this.stages = {};
   }
-  setStage(name) { this.stage = name; }
+  setStage(name) {
+    this.stage = name;
+  }
   check(name, ok, detail) {
     this.entries.push({ stage: this.stage, name, ok: !!ok, detail: detail === undefined ? undefined : String(detail) });
     if (ok) this.log(`  ok   ${name}`);
@@ -105,9 +136,18 @@ class Report {
     return `${c.passed} passed, ${c.failed} failed${c.skipped ? `, ${c.skipped} skipped` : ""}`;
   }
   toJSON() {
-    return { summary: { ...this.counts(), line: this.summaryLine() }, checks: this.entries, timings: this.timings, agreement: this.agreement, resources: this.resources, stages: this.stages };
+    return {
+      summary: { ...this.counts(), line: this.summaryLine() },
+      checks: this.entries,
+      timings: this.timings,
+      agreement: this.agreement,
+      resources: this.resources,
+      stages: this.stages,
+    };
   }
-  write(file) { fs.writeFileSync(file, `${JSON.stringify(this.toJSON(), null, 2)}\n`); }
+  write(file) {
+    fs.writeFileSync(file, `${JSON.stringify(this.toJSON(), null, 2)}\n`);
+  }
 }
 
 module.exports = { parseArgs, Report, STAGES };

@@ -27,38 +27,68 @@ const KARPENTER_MODULE = "github.com/aws/karpenter-provider-aws";
 function crdSource(version, source = "reference", scratch = os.tmpdir()) {
   if (source === "reference") {
     const dir = path.join(reference, `v${version}`, "charts", "karpenter", "crds");
-    if (!fs.existsSync(dir)) throw new Error(`no reference CRDs for Karpenter ${version}: ${dir} is missing (known: ${knownReferenceVersions().join(", ")})`);
+    if (!fs.existsSync(dir))
+      throw new Error(
+        `no reference CRDs for Karpenter ${version}: ${dir} is missing (known: ${knownReferenceVersions().join(", ")})`,
+      );
     return { dir, source: `reference v${version}/charts/karpenter/crds` };
   }
   if (source !== "module") throw new Error(`--crds ${source}: expected reference or module`);
   const at = `${KARPENTER_MODULE}@v${version}`;
-  const r = spawnSync("go", ["mod", "download", "-json", at], { encoding: "utf8", env: { ...process.env, GOFLAGS: "" } });
+  const r = spawnSync("go", ["mod", "download", "-json", at], {
+    encoding: "utf8",
+    env: { ...process.env, GOFLAGS: "" },
+  });
   if (r.error) throw new Error(`--crds module needs the go command: ${r.error.message}`);
   let info;
-  try { info = JSON.parse(r.stdout); } catch { throw new Error(`go mod download ${at}: ${r.stderr || r.stdout}`); }
-  if (info.Dir && fs.existsSync(path.join(info.Dir, "pkg/apis/crds"))) return { dir: path.join(info.Dir, "pkg/apis/crds"), source: `Go module ${at}` };
+  try {
+    info = JSON.parse(r.stdout);
+  } catch {
+    throw new Error(`go mod download ${at}: ${r.stderr || r.stdout}`);
+  }
+  if (info.Dir && fs.existsSync(path.join(info.Dir, "pkg/apis/crds")))
+    return { dir: path.join(info.Dir, "pkg/apis/crds"), source: `Go module ${at}` };
   if (info.Zip && fs.existsSync(info.Zip) && fs.existsSync(info.Zip.replace(/\.zip$/, ".ziphash"))) {
     const dest = path.join(scratch, `karpenter-module-crds-${version}`);
     fs.rmSync(dest, { recursive: true, force: true });
     fs.mkdirSync(dest, { recursive: true });
-    const u = spawnSync("unzip", ["-q", "-j", "-o", info.Zip, `${at}/pkg/apis/crds/*.yaml`, "-d", dest], { encoding: "utf8" });
+    const u = spawnSync("unzip", ["-q", "-j", "-o", info.Zip, `${at}/pkg/apis/crds/*.yaml`, "-d", dest], {
+      encoding: "utf8",
+    });
     if (u.status !== 0) throw new Error(`unzip of ${info.Zip}: ${u.stderr}`);
-    return { dir: dest, source: `Go module ${at} (read from its verified zip: go mod download said "${info.Error}")`, note: info.Error };
+    return {
+      dir: dest,
+      source: `Go module ${at} (read from its verified zip: go mod download said "${info.Error}")`,
+      note: info.Error,
+    };
   }
   throw new Error(`go mod download ${at}: ${info.Error || r.stderr}`);
 }
 
 function knownReferenceVersions() {
   if (!fs.existsSync(reference)) return [];
-  return fs.readdirSync(reference).filter((d) => /^v\d+\.\d+\.\d+$/.test(d)).map((d) => d.slice(1))
-    .sort((a, b) => a.split(".").map(Number).reduce((x, n, i) => x || n - b.split(".").map(Number)[i], 0));
+  return fs
+    .readdirSync(reference)
+    .filter((d) => /^v\d+\.\d+\.\d+$/.test(d))
+    .map((d) => d.slice(1))
+    .sort((a, b) =>
+      a
+        .split(".")
+        .map(Number)
+        .reduce((x, n, i) => x || n - b.split(".").map(Number)[i], 0),
+    );
 }
 
 /** Resource paths per apiVersion, from the server's discovery (built-ins and CRDs alike). */
 class Resources {
-  constructor(cluster) { this.cluster = cluster; this.byGv = new Map(); }
+  constructor(cluster) {
+    this.cluster = cluster;
+    this.byGv = new Map();
+  }
   /** Forget discovery answers: after CRDs changed. */
-  reset() { this.byGv.clear(); }
+  reset() {
+    this.byGv.clear();
+  }
   async lookup(apiVersion, kind) {
     if (!this.byGv.has(apiVersion)) {
       const p = apiVersion.includes("/") ? `/apis/${apiVersion}` : `/api/${apiVersion}`;
@@ -79,10 +109,16 @@ class Resources {
  */
 async function dryRun(cluster, resources, obj) {
   const kind = obj && obj.kind;
-  if (!obj || typeof obj !== "object" || !obj.apiVersion || !kind) return { accepted: false, status: 0, message: "not a Kubernetes object (apiVersion and kind are required)" };
+  if (!obj || typeof obj !== "object" || !obj.apiVersion || !kind)
+    return { accepted: false, status: 0, message: "not a Kubernetes object (apiVersion and kind are required)" };
   const res = await resources.lookup(obj.apiVersion, kind);
-  if (!res) return { accepted: false, status: 404, message: `the server has no resource for ${obj.apiVersion} ${kind} (are the CRDs of this release installed?)` };
-  const ns = res.namespaced ? ((obj.metadata && obj.metadata.namespace) || "default") : undefined;
+  if (!res)
+    return {
+      accepted: false,
+      status: 404,
+      message: `the server has no resource for ${obj.apiVersion} ${kind} (are the CRDs of this release installed?)`,
+    };
+  const ns = res.namespaced ? (obj.metadata && obj.metadata.namespace) || "default" : undefined;
   const p = `${res.base}${ns ? `/namespaces/${encodeURIComponent(ns)}` : ""}/${res.plural}`;
   const r = await cluster.request("POST", p, obj, { query: { dryRun: "All", fieldValidation: "Strict" } });
   if (r.status >= 200 && r.status < 300) return { accepted: true, status: r.status };
@@ -96,7 +132,9 @@ async function dryRun(cluster, resources, obj) {
 /** `accepted <Kind>/<name>` or `rejected <Kind>/<name>: <message>`: the line --server-validate prints. */
 function verdictLine(obj, result) {
   const id = `${(obj && obj.kind) || "?"}/${(obj && obj.metadata && obj.metadata.name) || "?"}`;
-  return result.accepted ? `accepted ${id}` : `rejected ${id}: ${String(result.message || "").replace(/\s*\n\s*/g, " ")}`;
+  return result.accepted
+    ? `accepted ${id}`
+    : `rejected ${id}: ${String(result.message || "").replace(/\s*\n\s*/g, " ")}`;
 }
 
 /** The objects of a YAML file (multi-document; empty documents and `List` wrappers are unfolded). */

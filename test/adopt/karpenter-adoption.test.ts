@@ -8,13 +8,31 @@ describe("gettingStartedAdoption: the names of the guide's CloudFormation stack 
     ["1.0.14", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryReadOnly", 4],
     ["1.3.8", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryReadOnly", 4],
     ["1.8.8", ["KarpenterControllerPolicy-c1"], "AmazonEC2ContainerRegistryPullOnly", 4],
-    ["1.9.2", ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ResourceDiscovery"].map((g) => `KarpenterController${g}Policy-c1`), "AmazonEC2ContainerRegistryPullOnly", 4],
-    ["1.12.2", ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"].map((g) => `KarpenterController${g}Policy-c1`), "AmazonEC2ContainerRegistryPullOnly", 4],
+    [
+      "1.9.2",
+      ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ResourceDiscovery"].map(
+        (g) => `KarpenterController${g}Policy-c1`,
+      ),
+      "AmazonEC2ContainerRegistryPullOnly",
+      4,
+    ],
+    [
+      "1.12.2",
+      ["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"].map(
+        (g) => `KarpenterController${g}Policy-c1`,
+      ),
+      "AmazonEC2ContainerRegistryPullOnly",
+      4,
+    ],
   ])("%s", (version, policies, ecr, nodePolicies) => {
     const a = gettingStartedAdoption({ clusterName: "c1", version, podIdentityAssociationId: ASSOCIATION });
     expect(a.clusterName).toBe("c1");
     expect(a.namespace).toBe("kube-system");
-    expect(a.controllerRole).toEqual({ roleName: "c1-karpenter", attachedPolicies: policies, podIdentityAssociationId: ASSOCIATION });
+    expect(a.controllerRole).toEqual({
+      roleName: "c1-karpenter",
+      attachedPolicies: policies,
+      podIdentityAssociationId: ASSOCIATION,
+    });
     expect(a.nodeRole?.roleName).toBe("KarpenterNodeRole-c1");
     expect(a.nodeRole?.attachedPolicies).toHaveLength(nodePolicies);
     expect(a.nodeRole?.attachedPolicies).toContain(ecr);
@@ -24,11 +42,22 @@ describe("gettingStartedAdoption: the names of the guide's CloudFormation stack 
   });
 
   test("an access entry made by hand is imported when declared", () => {
-    expect(gettingStartedAdoption({ clusterName: "c1", version: "1.14.1", podIdentityAssociationId: ASSOCIATION, nodeAccessEntry: true }).nodeRole?.accessEntry).toBe(true);
+    expect(
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.14.1",
+        podIdentityAssociationId: ASSOCIATION,
+        nodeAccessEntry: true,
+      }).nodeRole?.accessEntry,
+    ).toBe(true);
   });
 
   test("a missing cluster name is refused", () => {
-    expect(thrown(() => gettingStartedAdoption({ clusterName: "", version: "1.14.1", podIdentityAssociationId: ASSOCIATION })).message).toMatch(/^gettingStartedAdoption: clusterName = "" is invalid/);
+    expect(
+      thrown(() =>
+        gettingStartedAdoption({ clusterName: "", version: "1.14.1", podIdentityAssociationId: ASSOCIATION }),
+      ).message,
+    ).toMatch(/^gettingStartedAdoption: clusterName = "" is invalid/);
   });
 });
 
@@ -40,29 +69,76 @@ describe("terraformAwsEksModuleAdoption: the module's defaults per major version
     [21, "AmazonEC2ContainerRegistryPullOnly", true],
   ] as const)("v%s", (major, ecr, accessEntry) => {
     const a = terraformAwsEksModuleAdoption({ major, ...names, createdPodIdentityAssociation: false });
-    expect(a.nodeRole).toEqual({ roleName: "n", attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, "AmazonEKS_CNI_Policy"], accessEntry });
+    expect(a.nodeRole).toEqual({
+      roleName: "n",
+      attachedPolicies: ["AmazonEKSWorkerNodePolicy", ecr, "AmazonEKS_CNI_Policy"],
+      accessEntry,
+    });
     expect(a.controllerRole).toEqual({ roleName: "r", attachedPolicies: ["p"], podIdentityAssociationId: undefined });
     expect(a.interruptionQueue?.queueName).toBe("Karpenter-c1");
   });
 
   test("no CNI policy, an inline controller policy (v21 enable_inline_policy), another queue name", () => {
-    const a = terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", cniPolicy: false, queueName: "q", podIdentityAssociationId: "a-0123456789abcdefg" });
+    const a = terraformAwsEksModuleAdoption({
+      major: 21,
+      clusterName: "c1",
+      nodeRoleName: "n",
+      controllerRoleName: "r",
+      cniPolicy: false,
+      queueName: "q",
+      podIdentityAssociationId: "a-0123456789abcdefg",
+    });
     expect(a.nodeRole?.attachedPolicies).toEqual(["AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly"]);
     expect(a.controllerRole?.attachedPolicies).toEqual([]);
     expect(a.interruptionQueue?.queueName).toBe("q");
   });
 
   test("v21 creates a Pod Identity association by default: its ID is required, unless the module ran without one", () => {
-    const e = thrown(() => terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" }));
-    expect(e.message).toMatch(/^terraformAwsEksModuleAdoption: podIdentityAssociationId = undefined is invalid: the ID of the module's Pod Identity association .*v21 creates one by default/);
-    expect(terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", createdPodIdentityAssociation: false }).controllerRole?.podIdentityAssociationId).toBeUndefined();
-    expect(terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", podIdentityAssociationId: "a-0123456789abcdefg" }).controllerRole?.podIdentityAssociationId).toBe("a-0123456789abcdefg");
+    const e = thrown(() =>
+      terraformAwsEksModuleAdoption({ major: 21, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" }),
+    );
+    expect(e.message).toMatch(
+      /^terraformAwsEksModuleAdoption: podIdentityAssociationId = undefined is invalid: the ID of the module's Pod Identity association .*v21 creates one by default/,
+    );
+    expect(
+      terraformAwsEksModuleAdoption({
+        major: 21,
+        clusterName: "c1",
+        nodeRoleName: "n",
+        controllerRoleName: "r",
+        createdPodIdentityAssociation: false,
+      }).controllerRole?.podIdentityAssociationId,
+    ).toBeUndefined();
+    expect(
+      terraformAwsEksModuleAdoption({
+        major: 21,
+        clusterName: "c1",
+        nodeRoleName: "n",
+        controllerRoleName: "r",
+        podIdentityAssociationId: "a-0123456789abcdefg",
+      }).controllerRole?.podIdentityAssociationId,
+    ).toBe("a-0123456789abcdefg");
     // v20 creates none by default; with create_pod_identity_association its ID is required too
-    expect(terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" }).controllerRole?.podIdentityAssociationId).toBeUndefined();
-    expect(() => terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r", createdPodIdentityAssociation: true })).toThrow(/createdPodIdentityAssociation is true/);
+    expect(
+      terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" })
+        .controllerRole?.podIdentityAssociationId,
+    ).toBeUndefined();
+    expect(() =>
+      terraformAwsEksModuleAdoption({
+        major: 20,
+        clusterName: "c1",
+        nodeRoleName: "n",
+        controllerRoleName: "r",
+        createdPodIdentityAssociation: true,
+      }),
+    ).toThrow(/createdPodIdentityAssociation is true/);
   });
 
   test("a missing name is refused", () => {
-    expect(thrown(() => terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "", controllerRoleName: "r" })).message).toMatch(/nodeRoleName = "" is invalid: the name from the module's state/);
+    expect(
+      thrown(() =>
+        terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "", controllerRoleName: "r" }),
+      ).message,
+    ).toMatch(/nodeRoleName = "" is invalid: the name from the module's state/);
   });
 });

@@ -4,7 +4,8 @@ import { KNOWN_RELEASES, resolveKarpenterVersion } from "../../lib/versions/karp
 import { errataCorrections, loadReference, referenceVersions, SYMBOLS } from "../cfn-reference";
 import { describeWithReference } from "../reference";
 
-const groupsOf = (version: string, symbols = SYMBOLS) => controllerPolicyGroups(resolveKarpenterVersion("test", version), symbols);
+const groupsOf = (version: string, symbols = SYMBOLS) =>
+  controllerPolicyGroups(resolveKarpenterVersion("test", version), symbols);
 const statements = (groups: ControllerPolicyGroup[]) => groups.flatMap((g) => g.statements);
 const sid = (groups: ControllerPolicyGroup[], name: string): IamStatementJson => {
   const s = statements(groups).find((x) => x.Sid === name);
@@ -36,28 +37,41 @@ const corrected = (version: string, st: any[]) => {
   return st.map((s) => fix[s.Sid] ?? s);
 };
 
-withReference("controller policy table = upstream CloudFormation with the errata corrected, every reference version", () => {
-  test.each(referenceVersionList)("%s: same statements by Sid, exactly", (version) => {
-    const ref = loadReference(version);
-    const official = Object.fromEntries(corrected(version, ref.policies.flatMap((p) => p.statements)).map((s) => [s.Sid, s]));
-    const ours = Object.fromEntries(statements(groupsOf(version)).map((s) => [s.Sid, s]));
-    expect(ours).toEqual(official);
-  });
+withReference(
+  "controller policy table = upstream CloudFormation with the errata corrected, every reference version",
+  () => {
+    test.each(referenceVersionList)("%s: same statements by Sid, exactly", (version) => {
+      const ref = loadReference(version);
+      const official = Object.fromEntries(
+        corrected(
+          version,
+          ref.policies.flatMap((p) => p.statements),
+        ).map((s) => [s.Sid, s]),
+      );
+      const ours = Object.fromEntries(statements(groupsOf(version)).map((s) => [s.Sid, s]));
+      expect(ours).toEqual(official);
+    });
 
-  test.each(referenceVersionList)("%s: upstream layout (one policy before 1.9, our grouping = upstream's from 1.9)", (version) => {
-    const ref = loadReference(version);
-    const ours = groupsOf(version);
-    if (resolveKarpenterVersion("test", version).atLeast("1.9")) {
-      expect(ours.map((g) => `KarpenterController${g.key}Policy-{cluster}`).sort()).toEqual(ref.policies.map((p) => p.name).sort());
-      for (const p of ref.policies) {
-        const g = ours.find((x) => `KarpenterController${x.key}Policy-{cluster}` === p.name)!;
-        expect(g.statements).toEqual(corrected(version, p.statements)); // same statements, same order
-      }
-    } else {
-      expect(ref.policies.map((p) => p.name)).toEqual(["KarpenterControllerPolicy-{cluster}"]);
-    }
-  });
-});
+    test.each(referenceVersionList)(
+      "%s: upstream layout (one policy before 1.9, our grouping = upstream's from 1.9)",
+      (version) => {
+        const ref = loadReference(version);
+        const ours = groupsOf(version);
+        if (resolveKarpenterVersion("test", version).atLeast("1.9")) {
+          expect(ours.map((g) => `KarpenterController${g.key}Policy-{cluster}`).sort()).toEqual(
+            ref.policies.map((p) => p.name).sort(),
+          );
+          for (const p of ref.policies) {
+            const g = ours.find((x) => `KarpenterController${x.key}Policy-{cluster}` === p.name)!;
+            expect(g.statements).toEqual(corrected(version, p.statements)); // same statements, same order
+          }
+        } else {
+          expect(ref.policies.map((p) => p.name)).toEqual(["KarpenterControllerPolicy-{cluster}"]);
+        }
+      },
+    );
+  },
+);
 
 describe("controller policy table, spot checks read from the templates", () => {
   test("1.0: 16 Sids, DescribeAvailabilityZones; PassedToService with the China service name (erratum passrole-china-partition)", () => {
@@ -65,15 +79,21 @@ describe("controller policy table, spot checks read from the templates", () => {
     expect(statements(g)).toHaveLength(16);
     expect(sid(g, "AllowRegionalReadActions").Action).toContain("ec2:DescribeAvailabilityZones");
     // upstream's 1.0 template has only "ec2.amazonaws.com", which denies PassRole in aws-cn (fixed in 1.1, PR #6839)
-    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({ StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } });
-    expect(sid(groupsOf("1.0.0"), "AllowPassingInstanceRole").Condition).toEqual(sid(g, "AllowPassingInstanceRole").Condition);
+    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({
+      StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] },
+    });
+    expect(sid(groupsOf("1.0.0"), "AllowPassingInstanceRole").Condition).toEqual(
+      sid(g, "AllowPassingInstanceRole").Condition,
+    );
     expect(statements(g).map((s) => s.Sid)).not.toContain("AllowUnscopedInstanceProfileListAction");
   });
 
   test("1.1: DescribeAvailabilityZones gone, PassedToService lists the China service name", () => {
     const g = groupsOf("1.1.10");
     expect(sid(g, "AllowRegionalReadActions").Action).not.toContain("ec2:DescribeAvailabilityZones");
-    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({ StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } });
+    expect(sid(g, "AllowPassingInstanceRole").Condition).toEqual({
+      StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] },
+    });
   });
 
   test("1.3 to 1.8: capacity reservations in two statements; 1.9 keeps only the first", () => {
@@ -90,20 +110,34 @@ describe("controller policy table, spot checks read from the templates", () => {
 
   test("1.7: iam:ListInstanceProfiles on * without condition (17 Sids)", () => {
     const g = groupsOf("1.7.6");
-    expect(sid(g, "AllowUnscopedInstanceProfileListAction")).toEqual({ Sid: "AllowUnscopedInstanceProfileListAction", Effect: "Allow", Resource: "*", Action: "iam:ListInstanceProfiles" });
+    expect(sid(g, "AllowUnscopedInstanceProfileListAction")).toEqual({
+      Sid: "AllowUnscopedInstanceProfileListAction",
+      Effect: "Allow",
+      Resource: "*",
+      Action: "iam:ListInstanceProfiles",
+    });
     expect(statements(g)).toHaveLength(17);
   });
 
   test("1.11: placement groups", () => {
     const g = groupsOf("1.11.3");
-    expect(sid(g, "AllowScopedEC2InstanceAccessActions").Resource).toContain("arn:{partition}:ec2:{region}:*:placement-group/*");
+    expect(sid(g, "AllowScopedEC2InstanceAccessActions").Resource).toContain(
+      "arn:{partition}:ec2:{region}:*:placement-group/*",
+    );
     expect(sid(g, "AllowRegionalReadActions").Action).toContain("ec2:DescribePlacementGroups");
     expect(sid(groupsOf("1.10.2"), "AllowRegionalReadActions").Action).not.toContain("ec2:DescribePlacementGroups");
   });
 
   test("1.12: ZonalShift policy scoped by condition (erratum zonal-shift-resource-scope), DescribeInstanceStatus on its own (19 Sids)", () => {
     const g = groupsOf("1.12.2");
-    expect(g.map((x) => x.key)).toEqual(["NodeLifecycle", "IAMIntegration", "EKSIntegration", "Interruption", "ZonalShift", "ResourceDiscovery"]);
+    expect(g.map((x) => x.key)).toEqual([
+      "NodeLifecycle",
+      "IAMIntegration",
+      "EKSIntegration",
+      "Interruption",
+      "ZonalShift",
+      "ResourceDiscovery",
+    ]);
     // upstream's 1.12 template scopes Resource to the cluster ARN, which GetManagedResource does not support (fixed in 1.13, PR #9123)
     for (const v of ["1.12.0", "1.12.2"]) {
       expect(sid(groupsOf(v), "AllowZonalShiftStatusReadOnly")).toEqual({
@@ -111,10 +145,19 @@ describe("controller policy table, spot checks read from the templates", () => {
         Effect: "Allow",
         Resource: "*",
         Action: ["arc-zonal-shift:GetManagedResource"],
-        Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}" } },
+        Condition: {
+          StringEquals: {
+            "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}",
+          },
+        },
       });
     }
-    expect(sid(g, "AllowUnscopedEC2DescribeInstanceStatus")).toEqual({ Sid: "AllowUnscopedEC2DescribeInstanceStatus", Effect: "Allow", Resource: "*", Action: "ec2:DescribeInstanceStatus" });
+    expect(sid(g, "AllowUnscopedEC2DescribeInstanceStatus")).toEqual({
+      Sid: "AllowUnscopedEC2DescribeInstanceStatus",
+      Effect: "Allow",
+      Resource: "*",
+      Action: "ec2:DescribeInstanceStatus",
+    });
     expect(statements(g)).toHaveLength(19);
   });
 
@@ -126,7 +169,11 @@ describe("controller policy table, spot checks read from the templates", () => {
         Effect: "Allow",
         Resource: "*",
         Action: ["arc-zonal-shift:GetManagedResource"],
-        Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}" } },
+        Condition: {
+          StringEquals: {
+            "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}",
+          },
+        },
       });
       expect(sid(g, "AllowRegionalReadActions")).toEqual({
         Sid: "AllowRegionalReadActions",
@@ -165,7 +212,12 @@ describe("controller policy table, spot checks read from the templates", () => {
     expect(noQueue.map((g) => g.key)).not.toContain("Interruption");
     const kms = groupsOf("1.14.1", { ...SYMBOLS, kmsKeyArn: "{kms_key_arn}" } as any);
     expect(kms.find((g) => g.key === "Interruption")!.statements).toEqual([
-      { Sid: "AllowInterruptionQueueActions", Effect: "Allow", Resource: "{queue_arn}", Action: ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"] },
+      {
+        Sid: "AllowInterruptionQueueActions",
+        Effect: "Allow",
+        Resource: "{queue_arn}",
+        Action: ["sqs:DeleteMessage", "sqs:GetQueueUrl", "sqs:ReceiveMessage"],
+      },
       { Sid: "AllowInterruptionQueueDecryption", Effect: "Allow", Resource: "{kms_key_arn}", Action: "kms:Decrypt" },
     ]);
   });
@@ -173,7 +225,8 @@ describe("controller policy table, spot checks read from the templates", () => {
 
 describe("controller policy size: 100-character cluster name in aws-us-gov", () => {
   test.each([...KNOWN_RELEASES])("%s: every managed policy is at most 6,144 characters", (version) => {
-    for (const g of groupsOf(version, { ...SYMBOLS, kmsKeyArn: "{kms_key_arn}" } as any)) expect(worstSize(g.statements)).toBeLessThanOrEqual(6144);
+    for (const g of groupsOf(version, { ...SYMBOLS, kmsKeyArn: "{kms_key_arn}" } as any))
+      expect(worstSize(g.statements)).toBeLessThanOrEqual(6144);
   });
 
   test("the upstream single pre-1.9 policy would not fit, which is why every version is split", () => {

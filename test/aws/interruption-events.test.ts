@@ -1,4 +1,11 @@
-import { eventPattern, interruptionEvents, MAX_EVENT_KEY_LENGTH, QUEUE_POLICY_ID, QUEUE_RETENTION_SECONDS, queuePolicyStatements } from "../../lib/aws/interruption-events";
+import {
+  eventPattern,
+  interruptionEvents,
+  MAX_EVENT_KEY_LENGTH,
+  QUEUE_POLICY_ID,
+  QUEUE_RETENTION_SECONDS,
+  queuePolicyStatements,
+} from "../../lib/aws/interruption-events";
 import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
 import { loadReference, referenceVersions, SYMBOLS } from "../cfn-reference";
 import { describeWithReference } from "../reference";
@@ -10,9 +17,16 @@ const withReference = describeWithReference(referenceVersionList);
 withReference("interruption table = upstream CloudFormation, every reference version", () => {
   test.each(referenceVersionList)("%s: rules, queue and queue policy", (version) => {
     const ref = loadReference(version);
-    expect(events(version).map((e) => ({ logicalId: e.logicalId, pattern: eventPattern(e) }))).toEqual(ref.rules.map((r) => ({ logicalId: r.logicalId, pattern: r.pattern })));
-    for (const r of ref.rules) expect(r.targets).toEqual([{ Id: "KarpenterInterruptionQueueTarget", Arn: SYMBOLS.queueArn }]);
-    expect(ref.queue).toEqual({ QueueName: "{cluster}", MessageRetentionPeriod: QUEUE_RETENTION_SECONDS, SqsManagedSseEnabled: true });
+    expect(events(version).map((e) => ({ logicalId: e.logicalId, pattern: eventPattern(e) }))).toEqual(
+      ref.rules.map((r) => ({ logicalId: r.logicalId, pattern: r.pattern })),
+    );
+    for (const r of ref.rules)
+      expect(r.targets).toEqual([{ Id: "KarpenterInterruptionQueueTarget", Arn: SYMBOLS.queueArn }]);
+    expect(ref.queue).toEqual({
+      QueueName: "{cluster}",
+      MessageRetentionPeriod: QUEUE_RETENTION_SECONDS,
+      SqsManagedSseEnabled: true,
+    });
     // upstream writes the Bool condition as a YAML boolean; IAM reads "false"
     const official = JSON.parse(JSON.stringify(ref.queuePolicy.Statement).replace(/:false\b/g, ':"false"'));
     expect(queuePolicyStatements(SYMBOLS.queueArn)).toEqual(official);
@@ -33,7 +47,10 @@ describe("interruption table, spot checks", () => {
   test("capacity reservation interruptions from 1.10", () => {
     const all = events("1.10.0");
     expect(all).toHaveLength(5);
-    expect(eventPattern(all[4])).toEqual({ source: ["aws.ec2"], "detail-type": ["EC2 Capacity Reservation Instance Interruption Warning"] });
+    expect(eventPattern(all[4])).toEqual({
+      source: ["aws.ec2"],
+      "detail-type": ["EC2 Capacity Reservation Instance Interruption Warning"],
+    });
   });
 
   test("keys are unique and fit the room rule names leave for them", () => {

@@ -13,12 +13,16 @@ function synthQueue(props: Partial<InterruptionQueueProps> = {}, clusterName = "
   return { queue, stack, json: synthJson(stack) };
 }
 
-const queueRef = (json: any, attr: string) => `\${aws_sqs_queue.${Object.keys(resources(json, "aws_sqs_queue"))[0]}.${attr}}`;
+const queueRef = (json: any, attr: string) =>
+  `\${aws_sqs_queue.${Object.keys(resources(json, "aws_sqs_queue"))[0]}.${attr}}`;
 // synthesized JSON is sorted by resource name: put the rules back in upstream (construct) order
 const EVENT_ORDER = ["ScheduledChange", "SpotInterruption", "Rebalance", "InstanceStateChange", "CapacityReservation"];
 const rules = (json: any) =>
   Object.entries(resources(json, "aws_cloudwatch_event_rule"))
-    .sort(([a], [b]) => EVENT_ORDER.findIndex((e) => a.includes(`rule-${e}_`)) - EVENT_ORDER.findIndex((e) => b.includes(`rule-${e}_`)))
+    .sort(
+      ([a], [b]) =>
+        EVENT_ORDER.findIndex((e) => a.includes(`rule-${e}_`)) - EVENT_ORDER.findIndex((e) => b.includes(`rule-${e}_`)),
+    )
     .map(([, r]) => r as any);
 
 describe("InterruptionQueue", () => {
@@ -42,8 +46,20 @@ describe("InterruptionQueue", () => {
       Version: "2012-10-17",
       Id: "EC2InterruptionPolicy",
       Statement: [
-        { Effect: "Allow", Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] }, Action: "sqs:SendMessage", Resource: arn },
-        { Sid: "DenyHTTP", Effect: "Deny", Action: "sqs:*", Resource: arn, Condition: { Bool: { "aws:SecureTransport": "false" } }, Principal: "*" },
+        {
+          Effect: "Allow",
+          Principal: { Service: ["events.amazonaws.com", "sqs.amazonaws.com"] },
+          Action: "sqs:SendMessage",
+          Resource: arn,
+        },
+        {
+          Sid: "DenyHTTP",
+          Effect: "Deny",
+          Action: "sqs:*",
+          Resource: arn,
+          Condition: { Bool: { "aws:SecureTransport": "false" } },
+          Principal: "*",
+        },
       ],
     });
   });
@@ -58,7 +74,9 @@ describe("InterruptionQueue", () => {
     ]);
     const targets = Object.values(resources(json, "aws_cloudwatch_event_target")) as any[];
     const ruleKeys = Object.keys(resources(json, "aws_cloudwatch_event_rule"));
-    expect(targets.map((t) => t.rule).sort()).toEqual(ruleKeys.map((k) => `\${aws_cloudwatch_event_rule.${k}.name}`).sort());
+    expect(targets.map((t) => t.rule).sort()).toEqual(
+      ruleKeys.map((k) => `\${aws_cloudwatch_event_rule.${k}.name}`).sort(),
+    );
     for (const t of targets) expect(t.arn).toBe(queueRef(json, "arn"));
     expect(queue.dependables).toEqual([queue.queuePolicy, ...queue.targets]);
   });
@@ -66,7 +84,9 @@ describe("InterruptionQueue", () => {
   test("1.10 adds the capacity reservation rule", () => {
     const { json } = synthQueue({ version: "1.10.0" });
     expect(rules(json)).toHaveLength(5);
-    expect(rules(json).map((r) => JSON.parse(r.event_pattern)["detail-type"][0])).toContain("EC2 Capacity Reservation Instance Interruption Warning");
+    expect(rules(json).map((r) => JSON.parse(r.event_pattern)["detail-type"][0])).toContain(
+      "EC2 Capacity Reservation Instance Interruption Warning",
+    );
   });
 
   test("rule names: Karpenter-<cluster>-<event>", () => {
@@ -82,7 +102,8 @@ describe("InterruptionQueue", () => {
   test("rule names of a long cluster name: shortened with a hash, at most 64 characters, unique per cluster", () => {
     const a = "a".repeat(60) + "-one";
     const b = "a".repeat(60) + "-two";
-    const namesOf = (cluster: string) => rules(synthQueue({ queueName: "q" }, cluster).json).map((r) => r.name as string);
+    const namesOf = (cluster: string) =>
+      rules(synthQueue({ queueName: "q" }, cluster).json).map((r) => r.name as string);
     const hash = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 8);
     expect(namesOf(a)[0]).toBe(`Karpenter-${"a".repeat(25)}-${hash(a)}-ScheduledChange`);
     for (const n of [...namesOf(a), ...namesOf(b)]) expect(n.length).toBeLessThanOrEqual(64);
@@ -104,7 +125,9 @@ describe("InterruptionQueue", () => {
   });
 
   test("ruleNamePrefix replaces the default and is checked", () => {
-    expect(rules(synthQueue({ ruleNamePrefix: "prod-karpenter" }).json)[1].name).toBe("prod-karpenter-SpotInterruption");
+    expect(rules(synthQueue({ ruleNamePrefix: "prod-karpenter" }).json)[1].name).toBe(
+      "prod-karpenter-SpotInterruption",
+    );
     expect(rejected(() => synthQueue({ ruleNamePrefix: "p".repeat(45) })).message).toBe(
       `test/queue: ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name`,
     );
@@ -117,13 +140,21 @@ describe("InterruptionQueue", () => {
   });
 
   test("queue name: a default from a cluster name over 80 characters asks for queueName", () => {
-    expect(() => synthQueue({}, "c".repeat(81))).toThrow(/test\/queue: queueName = "c{81}" is invalid: at most 80 characters, .* has 81: set queueName/);
-    expect(onlyResource(synthQueue({ queueName: "karpenter-interruptions" }, "c".repeat(81)).json, "aws_sqs_queue").name).toBe("karpenter-interruptions");
-    expect(rejected(() => synthQueue({ queueName: "q".repeat(81) })).message).toBe(`test/queue: queueName = "${"q".repeat(81)}" is invalid: at most 80 characters (got 81): choose a shorter name`);
+    expect(() => synthQueue({}, "c".repeat(81))).toThrow(
+      /test\/queue: queueName = "c{81}" is invalid: at most 80 characters, .* has 81: set queueName/,
+    );
+    expect(
+      onlyResource(synthQueue({ queueName: "karpenter-interruptions" }, "c".repeat(81)).json, "aws_sqs_queue").name,
+    ).toBe("karpenter-interruptions");
+    expect(rejected(() => synthQueue({ queueName: "q".repeat(81) })).message).toBe(
+      `test/queue: queueName = "${"q".repeat(81)}" is invalid: at most 80 characters (got 81): choose a shorter name`,
+    );
     expect(rejected(() => synthQueue({ queueName: "karpenter.fifo" })).message).toBe(
       `test/queue: queueName = "karpenter.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue`,
     );
-    expect(rejected(() => synthQueue({ queueName: "bad name!" })).message).toBe(`test/queue: queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`);
+    expect(rejected(() => synthQueue({ queueName: "bad name!" })).message).toBe(
+      `test/queue: queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`,
+    );
     expect(rejected(() => synthQueue({ queueName: "" })).message).toBe(
       `test/queue: queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
     );
@@ -136,18 +167,31 @@ describe("InterruptionQueue", () => {
     expect(key.enable_key_rotation).toBe(true);
     expect(key.tags).toEqual({ team: "platform" });
     const statements = JSON.parse(key.policy).Statement;
-    expect(statements[0].Principal.AWS).toMatch(/^arn:\$\{data\.aws_partition\.[^.]+\.partition\}:iam::\$\{data\.aws_caller_identity\.[^.]+\.account_id\}:root$/);
+    expect(statements[0].Principal.AWS).toMatch(
+      /^arn:\$\{data\.aws_partition\.[^.]+\.partition\}:iam::\$\{data\.aws_caller_identity\.[^.]+\.account_id\}:root$/,
+    );
     expect(statements[0].Action).toBe("kms:*");
     const { Condition: condition, ...grant } = statements[1];
-    expect(grant).toEqual({ Sid: "AllowEventBridgeToEncrypt", Effect: "Allow", Principal: { Service: "events.amazonaws.com" }, Action: ["kms:GenerateDataKey", "kms:Decrypt"], Resource: "*" });
+    expect(grant).toEqual({
+      Sid: "AllowEventBridgeToEncrypt",
+      Effect: "Allow",
+      Principal: { Service: "events.amazonaws.com" },
+      Action: ["kms:GenerateDataKey", "kms:Decrypt"],
+      Resource: "*",
+    });
     // confused-deputy protection: only this account's rules of this install may use the key
     const account = statements[0].Principal.AWS.match(/iam::(.*):root$/)[1];
     expect(condition.StringEquals).toEqual({ "aws:SourceAccount": account });
-    const ruleNames = Object.values(resources(json, "aws_cloudwatch_event_rule")).map((r) => (r as { name: string }).name);
+    const ruleNames = Object.values(resources(json, "aws_cloudwatch_event_rule")).map(
+      (r) => (r as { name: string }).name,
+    );
     expect(ruleNames).toHaveLength(5);
     const arns: string[] = condition.ArnEquals["aws:SourceArn"];
     const prefix = `arn:\${data.aws_partition.`;
-    for (const arn of arns) expect(arn.startsWith(prefix) && arn.includes(`:events:\${data.aws_region.`) && arn.includes(`:${account}:rule/`)).toBe(true);
+    for (const arn of arns)
+      expect(
+        arn.startsWith(prefix) && arn.includes(`:events:\${data.aws_region.`) && arn.includes(`:${account}:rule/`),
+      ).toBe(true);
     expect(arns.map((a) => a.split(":rule/")[1]).sort()).toEqual([...ruleNames].sort());
     const q = onlyResource(json, "aws_sqs_queue");
     expect(q.kms_master_key_id).toBe(keyRef);
@@ -162,22 +206,34 @@ describe("InterruptionQueue", () => {
     expect(resources(json, "aws_kms_key")).toEqual({});
     expect(onlyResource(json, "aws_sqs_queue").kms_master_key_id).toBe(keyArn);
     expect(queue.kmsKeyArn).toBe(keyArn);
-    expect(() => synthQueue({ kmsKey: InterruptionQueueKmsKey.fromKeyArn("arn:aws:kms:eu-west-1:123456789012:alias/karpenter") })).toThrow(/test\/queue: kmsKey = .* is invalid: a KMS key ARN/);
+    expect(() =>
+      synthQueue({ kmsKey: InterruptionQueueKmsKey.fromKeyArn("arn:aws:kms:eu-west-1:123456789012:alias/karpenter") }),
+    ).toThrow(/test\/queue: kmsKey = .* is invalid: a KMS key ARN/);
   });
 
   test("unknown version is an error listing the supported ones", () => {
-    expect(() => synthQueue({ version: "0.37.0" })).toThrow(/test\/queue: version = "0\.37\.0" is invalid: .*1\.0, .*1\.14/);
+    expect(() => synthQueue({ version: "0.37.0" })).toThrow(
+      /test\/queue: version = "0\.37\.0" is invalid: .*1\.0, .*1\.14/,
+    );
   });
   test("a missing cluster is a validation error, not a TypeError", () => {
     const { stack } = testStack();
     const error = thrown(() => new InterruptionQueue(stack, "queue", { queueName: "q" } as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toBe("test/queue: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+    expect(error.message).toBe(
+      "test/queue: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+    );
   });
 
   test("tags follow the AWS rules", () => {
-    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(/^test\/queue: tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/);
-    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(/^test\/queue: tags\[""\] = "x" is invalid: the key "" is empty: a tag key has 1 to 128 characters/);
-    expect(onlyResource(synthQueue({ tags: { "team:aws": "x" } }).json, "aws_sqs_queue").tags).toEqual({ "team:aws": "x" });
+    expect(() => synthQueue({ tags: { "aws:team": "x" } })).toThrow(
+      /^test\/queue: tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/,
+    );
+    expect(() => synthQueue({ tags: { "": "x" } })).toThrow(
+      /^test\/queue: tags\[""\] = "x" is invalid: the key "" is empty: a tag key has 1 to 128 characters/,
+    );
+    expect(onlyResource(synthQueue({ tags: { "team:aws": "x" } }).json, "aws_sqs_queue").tags).toEqual({
+      "team:aws": "x",
+    });
   });
 });

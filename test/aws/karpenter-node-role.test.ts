@@ -16,7 +16,9 @@ function synthNodeRole(props: Partial<ConstructorParameters<typeof KarpenterNode
 
 /** The policy ARNs attached to the role, with the partition reference written as {partition}. */
 function attachedArns(json: any): string[] {
-  return Object.values(resources(json, "aws_iam_role_policy_attachment")).map((a: any) => a.policy_arn.replace(/\$\{data\.aws_partition\.[^.]+\.partition\}/, "{partition}"));
+  return Object.values(resources(json, "aws_iam_role_policy_attachment")).map((a: any) =>
+    a.policy_arn.replace(/\$\{data\.aws_partition\.[^.]+\.partition\}/, "{partition}"),
+  );
 }
 
 describe("KarpenterNodeRole", () => {
@@ -61,11 +63,19 @@ describe("KarpenterNodeRole", () => {
     // attachment, and create_before_destroy attaches the new policy before the old one is detached
     const ecr = (json: any) => Object.entries(attachments(json)).filter(([k]) => k.includes("attachment-ecr-pull"));
     expect(ecr(before).map(([k]) => k)).toEqual(ecr(after).map(([k]) => k));
-    expect(ecr(before).map(([, r]: [string, any]) => [r.policy_arn.split("/").pop(), r.lifecycle])).toEqual([["AmazonEC2ContainerRegistryReadOnly", { create_before_destroy: true }]]);
-    expect(ecr(after).map(([, r]: [string, any]) => [r.policy_arn.split("/").pop(), r.lifecycle])).toEqual([["AmazonEC2ContainerRegistryPullOnly", { create_before_destroy: true }]]);
+    expect(ecr(before).map(([, r]: [string, any]) => [r.policy_arn.split("/").pop(), r.lifecycle])).toEqual([
+      ["AmazonEC2ContainerRegistryReadOnly", { create_before_destroy: true }],
+    ]);
+    expect(ecr(after).map(([, r]: [string, any]) => [r.policy_arn.split("/").pop(), r.lifecycle])).toEqual([
+      ["AmazonEC2ContainerRegistryPullOnly", { create_before_destroy: true }],
+    ]);
     // the other attachments keep their addresses and Terraform's default order
     expect(Object.keys(attachments(after)).sort()).toEqual(Object.keys(attachments(before)).sort());
-    expect(Object.entries(attachments(after)).filter(([k]) => !k.includes("attachment-ecr-pull")).map(([, r]: [string, any]) => r.lifecycle)).toEqual([undefined, undefined, undefined]);
+    expect(
+      Object.entries(attachments(after))
+        .filter(([k]) => !k.includes("attachment-ecr-pull"))
+        .map(([, r]: [string, any]) => r.lifecycle),
+    ).toEqual([undefined, undefined, undefined]);
     // no moved block: cdktf would then demand a Terraform binary at synth
     expect(after.moved).toBeUndefined();
   });
@@ -81,7 +91,10 @@ describe("KarpenterNodeRole", () => {
   });
 
   test("additional policies and tags", () => {
-    const { json } = synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"], tags: { team: "platform" } });
+    const { json } = synthNodeRole({
+      additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy"],
+      tags: { team: "platform" },
+    });
     expect(attachedArns(json)).toContain("arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy");
     expect(attachedArns(json)).toHaveLength(5);
     expect(onlyResource(json, "aws_iam_role").tags).toEqual({ team: "platform" });
@@ -104,18 +117,26 @@ describe("KarpenterNodeRole", () => {
     ["additionalPolicyArns", { additionalPolicyArns: ["arn:aws:iam::aws:policy/X"] }],
   ])("bring your own role rejects %s", (field, extra) => {
     const existingRole = { roleName: "my-nodes", roleArn: "arn:aws:iam::123456789012:role/my-nodes" };
-    expect(() => synthNodeRole({ existingRole, ...extra })).toThrow(new RegExp(`test/node-role: ${field} = .* is invalid: not allowed with existingRole`));
+    expect(() => synthNodeRole({ existingRole, ...extra })).toThrow(
+      new RegExp(`test/node-role: ${field} = .* is invalid: not allowed with existingRole`),
+    );
   });
 
   test("a default name that gets longer than 64 characters asks for roleName", () => {
     expect(() => synthNodeRole({}, "c".repeat(47))).toThrow(KarpenterValidationError);
-    expect(() => synthNodeRole({}, "c".repeat(47))).toThrow(/roleName = "KarpenterNodeRole-c{47}" is invalid: at most 64 characters, .* has 65: set roleName/);
+    expect(() => synthNodeRole({}, "c".repeat(47))).toThrow(
+      /roleName = "KarpenterNodeRole-c{47}" is invalid: at most 64 characters, .* has 65: set roleName/,
+    );
     expect(() => synthNodeRole({ roleName: "nodes" }, "c".repeat(47))).not.toThrow();
   });
 
   test("a literal role name is checked", () => {
-    expect(rejected(() => synthNodeRole({ roleName: "r".repeat(65) })).message).toBe(`test/node-role: roleName = "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`);
-    expect(rejected(() => synthNodeRole({ roleName: "bad name" })).message).toBe('test/node-role: roleName = "bad name" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
+    expect(rejected(() => synthNodeRole({ roleName: "r".repeat(65) })).message).toBe(
+      `test/node-role: roleName = "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`,
+    );
+    expect(rejected(() => synthNodeRole({ roleName: "bad name" })).message).toBe(
+      'test/node-role: roleName = "bad name" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+    );
     expect(rejected(() => synthNodeRole({ roleName: "" })).message).toBe(
       'test/node-role: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
     );
@@ -128,29 +149,70 @@ describe("KarpenterNodeRole", () => {
     const role = new KarpenterNodeRole(stack, "node-role", { cluster: tokenCluster });
     const json = synthJson(stack);
     expect(onlyResource(json, "aws_iam_role").name).toBe("KarpenterNodeRole-${data.aws_eks_cluster.existing.name}");
-    expect(resolvedReference(stack, role.roleName)).toBe(`\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.name}`);
+    expect(resolvedReference(stack, role.roleName)).toBe(
+      `\${aws_iam_role.${Object.keys(resources(json, "aws_iam_role"))[0]}.name}`,
+    );
   });
 
-  test.each(["1.16.0", "2.0.0", "latest", "1.14"])("unknown or malformed version %j is an error listing the supported ones", (version) => {
-    expect(() => synthNodeRole({ version })).toThrow(/test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14, 1\.15/);
-  });
+  test.each(["1.16.0", "2.0.0", "latest", "1.14"])(
+    "unknown or malformed version %j is an error listing the supported ones",
+    (version) => {
+      expect(() => synthNodeRole({ version })).toThrow(
+        /test\/node-role: version = .* is invalid: .*1\.0, 1\.1, .*1\.14, 1\.15/,
+      );
+    },
+  );
   describe("bring your own role is validated when literal", () => {
     test.each([
-      ["an ARN that is not one", { roleName: "MyRole", roleArn: "not-an-arn" }, /existingRole\.roleArn = "not-an-arn" is invalid: an IAM role ARN/],
-      ["an instance profile ARN", { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:instance-profile/MyRole" }, /existingRole\.roleArn = .*instance-profile.* is invalid: an IAM role ARN, .*not an instance profile/],
-      ["an empty name", { roleName: "", roleArn: "" }, /existingRole\.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters \(an IAM role name/],
+      [
+        "an ARN that is not one",
+        { roleName: "MyRole", roleArn: "not-an-arn" },
+        /existingRole\.roleArn = "not-an-arn" is invalid: an IAM role ARN/,
+      ],
+      [
+        "an instance profile ARN",
+        { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:instance-profile/MyRole" },
+        /existingRole\.roleArn = .*instance-profile.* is invalid: an IAM role ARN, .*not an instance profile/,
+      ],
+      [
+        "an empty name",
+        { roleName: "", roleArn: "" },
+        /existingRole\.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters \(an IAM role name/,
+      ],
       ["an empty ARN", { roleName: "MyRole", roleArn: "" }, /existingRole\.roleArn = "" is invalid: an IAM role ARN/],
-      ["a bad name", { roleName: "my role", roleArn: "arn:aws:iam::123456789012:role/my role" }, /existingRole\.roleName = "my role" is invalid: an IAM role name/],
-      ["a short account", { roleName: "MyRole", roleArn: "arn:aws:iam::1234:role/MyRole" }, /existingRole\.roleArn = .* is invalid: an IAM role ARN/],
-      ["a name/ARN mismatch", { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:role/Other" }, /existingRole\.roleArn = .* is invalid: the ARN of the role named in existingRole\.roleName \("MyRole"\): its last path segment is "Other"/],
-      ["a missing ARN", { roleName: "MyRole" }, /existingRole\.roleArn = undefined is invalid: the role ARN \(required\)/],
+      [
+        "a bad name",
+        { roleName: "my role", roleArn: "arn:aws:iam::123456789012:role/my role" },
+        /existingRole\.roleName = "my role" is invalid: an IAM role name/,
+      ],
+      [
+        "a short account",
+        { roleName: "MyRole", roleArn: "arn:aws:iam::1234:role/MyRole" },
+        /existingRole\.roleArn = .* is invalid: an IAM role ARN/,
+      ],
+      [
+        "a name/ARN mismatch",
+        { roleName: "MyRole", roleArn: "arn:aws:iam::123456789012:role/Other" },
+        /existingRole\.roleArn = .* is invalid: the ARN of the role named in existingRole\.roleName \("MyRole"\): its last path segment is "Other"/,
+      ],
+      [
+        "a missing ARN",
+        { roleName: "MyRole" },
+        /existingRole\.roleArn = undefined is invalid: the role ARN \(required\)/,
+      ],
     ])("rejects %s", (_why, existingRole, message) => {
       const error = rejected(() => synthNodeRole({ existingRole: existingRole as any }));
-      expect(error.problems.map((p) => p.message)).toContainEqual(expect.stringMatching(new RegExp(`^test/node-role: ${message.source}`)));
+      expect(error.problems.map((p) => p.message)).toContainEqual(
+        expect.stringMatching(new RegExp(`^test/node-role: ${message.source}`)),
+      );
     });
 
     test("accepts a role with a path and other partitions; the access entry names the given ARN", () => {
-      for (const roleArn of ["arn:aws:iam::123456789012:role/nodes/karpenter/MyRole", "arn:aws-us-gov:iam::123456789012:role/MyRole", "arn:aws-cn:iam::123456789012:role/MyRole"]) {
+      for (const roleArn of [
+        "arn:aws:iam::123456789012:role/nodes/karpenter/MyRole",
+        "arn:aws-us-gov:iam::123456789012:role/MyRole",
+        "arn:aws-cn:iam::123456789012:role/MyRole",
+      ]) {
         const { json } = synthNodeRole({ existingRole: { roleName: "MyRole", roleArn } });
         expect(onlyResource(json, "aws_eks_access_entry").principal_arn).toBe(roleArn);
       }
@@ -160,10 +222,30 @@ describe("KarpenterNodeRole", () => {
       const { stack } = testStack();
       const account = new TerraformVariable(stack, "account", { type: "string" }).stringValue;
       const cluster = testCluster(stack);
-      expect(() => new KarpenterNodeRole(stack, "ok", { cluster, existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/MyRole` } })).not.toThrow();
-      expect(() => new KarpenterNodeRole(stack, "bad", { cluster, existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/Other` } })).toThrow(/^test\/bad: existingRole\.roleArn = "arn:aws:iam::<known at apply>:role\/Other" is invalid: .* its last path segment is "Other"/);
+      expect(
+        () =>
+          new KarpenterNodeRole(stack, "ok", {
+            cluster,
+            existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/MyRole` },
+          }),
+      ).not.toThrow();
+      expect(
+        () =>
+          new KarpenterNodeRole(stack, "bad", {
+            cluster,
+            existingRole: { roleName: "MyRole", roleArn: `arn:aws:iam::${account}:role/Other` },
+          }),
+      ).toThrow(
+        /^test\/bad: existingRole\.roleArn = "arn:aws:iam::<known at apply>:role\/Other" is invalid: .* its last path segment is "Other"/,
+      );
       const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
-      expect(() => new KarpenterNodeRole(stack, "token-name", { cluster, existingRole: { roleName: name, roleArn: "arn:aws:iam::123456789012:role/Anything" } })).not.toThrow();
+      expect(
+        () =>
+          new KarpenterNodeRole(stack, "token-name", {
+            cluster,
+            existingRole: { roleName: name, roleArn: "arn:aws:iam::123456789012:role/Anything" },
+          }),
+      ).not.toThrow();
     });
   });
 
@@ -173,21 +255,41 @@ describe("KarpenterNodeRole", () => {
     ["an S3 ARN", "arn:aws:s3:::my-bucket"],
     ["a bad account", "arn:aws:iam::amazon:policy/X"],
   ])("additionalPolicyArns rejects %s", (_why, arn) => {
-    const error = thrown(() => synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy", arn] }));
+    const error = thrown(() =>
+      synthNodeRole({ additionalPolicyArns: ["arn:aws:iam::aws:policy/service-role/AmazonEBSCSIDriverPolicy", arn] }),
+    );
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toMatch(/^test\/node-role: additionalPolicyArns\[1\] = .* is invalid: an IAM managed policy ARN/);
+    expect(error.message).toMatch(
+      /^test\/node-role: additionalPolicyArns\[1\] = .* is invalid: an IAM managed policy ARN/,
+    );
   });
 
   test("additionalPolicyArns: a policy the role of the version gets anyway is refused (it would be attached twice)", () => {
-    const error = thrown(() => synthNodeRole({ version: "1.14.1", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore", "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy"] })) as KarpenterValidationError;
+    const error = thrown(() =>
+      synthNodeRole({
+        version: "1.14.1",
+        additionalPolicyArns: [
+          "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
+          "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy",
+        ],
+      }),
+    ) as KarpenterValidationError;
     expect(error.problems.map((p) => p.message)).toEqual([
       'test/node-role: additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonSSMManagedInstanceCore itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
       'test/node-role: additionalPolicyArns[1] = "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKS_CNI_Policy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
     ]);
     // the ECR policy of the other side of 1.4 is another policy: ReadOnly beside 1.14's PullOnly is allowed
-    const { json } = synthNodeRole({ version: "1.14.1", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"] });
+    const { json } = synthNodeRole({
+      version: "1.14.1",
+      additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"],
+    });
     expect(attachedArns(json)).toContain("arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly");
-    expect(() => synthNodeRole({ version: "1.0.14", additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"] })).toThrow(/attaches AmazonEC2ContainerRegistryReadOnly itself/);
+    expect(() =>
+      synthNodeRole({
+        version: "1.0.14",
+        additionalPolicyArns: ["arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly"],
+      }),
+    ).toThrow(/attaches AmazonEC2ContainerRegistryReadOnly itself/);
   });
 
   test("additionalPolicyArns accepts customer-managed ARNs with a path", () => {
@@ -196,10 +298,19 @@ describe("KarpenterNodeRole", () => {
   });
 
   test.each([
-    [{ "aws:team": "x" }, /tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/],
+    [
+      { "aws:team": "x" },
+      /tags\["aws:team"\] = "x" is invalid: the key "aws:team" is reserved: tag keys starting with "aws:"/,
+    ],
     [{ "AWS:Team": "x" }, /tags\["AWS:Team"\] = "x" is invalid: the key "AWS:Team" is reserved/],
-    [{ ["k".repeat(129)]: "x" }, /tags\["k{129}"\] = "x" is invalid: the key "k{129}" is 129 characters long: a tag key has 1 to 128 characters/],
-    [{ team: "v".repeat(257) }, /tags\["team"\] = "v{199}… is invalid: a tag value of at most 256 characters \(got 257\)/],
+    [
+      { ["k".repeat(129)]: "x" },
+      /tags\["k{129}"\] = "x" is invalid: the key "k{129}" is 129 characters long: a tag key has 1 to 128 characters/,
+    ],
+    [
+      { team: "v".repeat(257) },
+      /tags\["team"\] = "v{199}… is invalid: a tag value of at most 256 characters \(got 257\)/,
+    ],
   ])("tags are checked against the AWS rules: %j", (tags, message) => {
     const error = thrown(() => synthNodeRole({ tags }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
@@ -210,20 +321,30 @@ describe("KarpenterNodeRole", () => {
     const { stack } = testStack();
     const error = thrown(() => new KarpenterNodeRole(stack, "node-role", {} as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toBe("test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)");
+    expect(error.message).toBe(
+      "test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+    );
   });
 
   test("two node roles of one cluster name in one account clash at synth; a token name or an existing role is not compared", () => {
     const { stack } = testStack();
     new KarpenterNodeRole(stack, "a", { cluster: testCluster(stack, "demo", "c1") });
     new KarpenterNodeRole(stack, "b", { cluster: testCluster(stack, "demo", "c2") });
-    expect(() => Testing.synth(stack, true)).toThrow(/test\/b: roleName = "KarpenterNodeRole-demo" is invalid: an IAM name no other construct of this app creates in the same AWS account: test\/a \(roleName\) also creates IAM role "KarpenterNodeRole-demo"/);
+    expect(() => Testing.synth(stack, true)).toThrow(
+      /test\/b: roleName = "KarpenterNodeRole-demo" is invalid: an IAM name no other construct of this app creates in the same AWS account: test\/a \(roleName\) also creates IAM role "KarpenterNodeRole-demo"/,
+    );
 
     const other = testStack().stack;
     const named = new TerraformVariable(other, "name", { type: "string" });
     new KarpenterNodeRole(other, "a", { cluster: testCluster(other, "demo", "c1") });
     new KarpenterNodeRole(other, "b", { cluster: testCluster(other, "demo", "c2"), roleName: named.stringValue });
-    new KarpenterNodeRole(other, "c", { cluster: testCluster(other, "demo", "c3"), existingRole: { roleName: "KarpenterNodeRole-demo", roleArn: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" } });
+    new KarpenterNodeRole(other, "c", {
+      cluster: testCluster(other, "demo", "c3"),
+      existingRole: {
+        roleName: "KarpenterNodeRole-demo",
+        roleArn: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo",
+      },
+    });
     expect(() => Testing.synth(other, true)).not.toThrow();
   });
 });

@@ -17,12 +17,22 @@ withReference("node role policy table = upstream CloudFormation, every reference
 
 describe("node role policy table, spot checks", () => {
   test("ECR ReadOnly up to 1.3", () => {
-    expect(names("1.3.8")).toEqual(["AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryReadOnly", "AmazonSSMManagedInstanceCore"]);
+    expect(names("1.3.8")).toEqual([
+      "AmazonEKS_CNI_Policy",
+      "AmazonEKSWorkerNodePolicy",
+      "AmazonEC2ContainerRegistryReadOnly",
+      "AmazonSSMManagedInstanceCore",
+    ]);
   });
 
   test("ECR PullOnly from 1.4 (also 1.4.0 and 1.14)", () => {
     for (const v of ["1.4.0", "1.14.1"]) {
-      expect(names(v)).toEqual(["AmazonEKS_CNI_Policy", "AmazonEKSWorkerNodePolicy", "AmazonEC2ContainerRegistryPullOnly", "AmazonSSMManagedInstanceCore"]);
+      expect(names(v)).toEqual([
+        "AmazonEKS_CNI_Policy",
+        "AmazonEKSWorkerNodePolicy",
+        "AmazonEC2ContainerRegistryPullOnly",
+        "AmazonSSMManagedInstanceCore",
+      ]);
     }
   });
 });

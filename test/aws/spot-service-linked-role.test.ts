@@ -24,7 +24,9 @@ describe("SpotServiceLinkedRole", () => {
     const { stack } = testStack();
     const error = thrown(() => new SpotServiceLinkedRole(stack, "spot", { tags: { team: "x".repeat(257) } }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toMatch(/^test\/spot: tags\["team"\] = .* is invalid: a tag value of at most 256 characters \(got 257\)/);
+    expect(error.message).toMatch(
+      /^test\/spot: tags\["team"\] = .* is invalid: a tag value of at most 256 characters \(got 257\)/,
+    );
   });
 
   test("it exists once per account: a second one in the app (any region) fails at synth, naming both", () => {

@@ -35,27 +35,46 @@ describe("KarpenterCluster", () => {
 
   test.each(["", "-starts-with-dash", "has space", "x".repeat(101)])("fromClusterName rejects %j", (name) => {
     const { stack } = testStack();
-    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing", name)).toThrow(KarpenterValidationError);
-    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing2", name)).toThrow(/test\/existing2: clusterName = .* is invalid: an EKS cluster name/);
+    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing", name)).toThrow(
+      KarpenterValidationError,
+    );
+    expect(() => KarpenterCluster.fromClusterName(stack as TerraformStack, "existing2", name)).toThrow(
+      /test\/existing2: clusterName = .* is invalid: an EKS cluster name/,
+    );
   });
-  test.each(["_x", "-x", "my.cluster", "", "x".repeat(101)])("fromEksCluster rejects the literal name %j at the EksCluster's path", (name) => {
-    const { stack } = testStack();
-    const eks = new EksCluster(stack, "eks", { name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
-    const error = thrown(() => KarpenterCluster.fromEksCluster(eks)) as KarpenterValidationError;
-    expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.path).toBe("test/eks");
-    expect(error.field).toBe("name");
-    expect(error.message).toBe(`test/eks: name = ${JSON.stringify(name)} is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit`);
-  });
+  test.each(["_x", "-x", "my.cluster", "", "x".repeat(101)])(
+    "fromEksCluster rejects the literal name %j at the EksCluster's path",
+    (name) => {
+      const { stack } = testStack();
+      const eks = new EksCluster(stack, "eks", {
+        name,
+        roleArn: "arn:aws:iam::123456789012:role/cluster",
+        vpcConfig: { subnetIds: ["subnet-00000001"] },
+      });
+      const error = thrown(() => KarpenterCluster.fromEksCluster(eks)) as KarpenterValidationError;
+      expect(error).toBeInstanceOf(KarpenterValidationError);
+      expect(error.path).toBe("test/eks");
+      expect(error.field).toBe("name");
+      expect(error.message).toBe(
+        `test/eks: name = ${JSON.stringify(name)} is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit`,
+      );
+    },
+  );
 
   test("fromEksCluster accepts a 100-character name and a token name", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "a".repeat(100));
     expect(cluster.clusterNameLiteral).toBe("a".repeat(100));
     // the queue (≤ 80) then asks for its own name: the message is about queueName, the cluster name itself was fine
-    expect(() => new InterruptionQueue(stack, "queue", { cluster })).toThrow(/queueName = "a{100}" is invalid: at most 80 characters/);
+    expect(() => new InterruptionQueue(stack, "queue", { cluster })).toThrow(
+      /queueName = "a{100}" is invalid: at most 80 characters/,
+    );
     const seed = KarpenterCluster.fromClusterName(stack, "seed", "seed");
-    const eks = new EksCluster(stack, "eks", { name: seed.eksClusterData!.name, roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+    const eks = new EksCluster(stack, "eks", {
+      name: seed.eksClusterData!.name,
+      roleArn: "arn:aws:iam::123456789012:role/cluster",
+      vpcConfig: { subnetIds: ["subnet-00000001"] },
+    });
     expect(KarpenterCluster.fromEksCluster(eks).clusterNameLiteral).toBeUndefined();
   });
 });
@@ -63,7 +82,11 @@ describe("KarpenterCluster", () => {
 describe("KarpenterCluster.resource and its typed accessors", () => {
   test("fromEksCluster: resource is the EksCluster, eksCluster gives it typed, eksClusterData is unset", () => {
     const { stack } = testStack();
-    const eks = new EksCluster(stack, "eks", { name: "demo", roleArn: "arn:aws:iam::123456789012:role/cluster", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+    const eks = new EksCluster(stack, "eks", {
+      name: "demo",
+      roleArn: "arn:aws:iam::123456789012:role/cluster",
+      vpcConfig: { subnetIds: ["subnet-00000001"] },
+    });
     const cluster = KarpenterCluster.fromEksCluster(eks);
     expect(cluster.resource).toBe(eks);
     expect(cluster.resource).toBeInstanceOf(TerraformElement);
@@ -97,7 +120,8 @@ describe("KarpenterCluster.resource and its typed accessors", () => {
 });
 
 describe("KarpenterCluster.fromEksCluster input", () => {
-  const expected = "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create";
+  const expected =
+    "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app, or KarpenterCluster.fromClusterName(scope, id, name) for a cluster the app does not create";
 
   test.each([
     ["undefined", undefined, "undefined"],

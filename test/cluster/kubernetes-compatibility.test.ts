@@ -8,11 +8,17 @@ import { testStack } from "../helpers";
 function clusterWith(version?: string | ((stack: TerraformStack) => string)) {
   const { stack } = testStack();
   if (typeof version === "function") version = version(stack);
-  const eks = new EksCluster(stack, "cluster", { name: "demo", version, roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+  const eks = new EksCluster(stack, "cluster", {
+    name: "demo",
+    version,
+    roleArn: "arn:aws:iam::123456789012:role/c",
+    vpcConfig: { subnetIds: ["subnet-00000001"] },
+  });
   return { stack, cluster: KarpenterCluster.fromEksCluster(eks) };
 }
 
-const warningsOf = (stack: ReturnType<typeof testStack>["stack"]) => stack.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+const warningsOf = (stack: ReturnType<typeof testStack>["stack"]) =>
+  stack.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
 
 describe("Kubernetes compatibility", () => {
   // values from pkg/providers/version/version.go (MinK8sVersion / MaxK8sVersion) at these tags
@@ -42,36 +48,55 @@ describe("Kubernetes compatibility", () => {
     ["1.25", "1.14.1", "Kubernetes 1.25 needs Karpenter 1.0.0–1.4.4"],
     ["1.36", "1.12.2", "Kubernetes 1.36 needs Karpenter 1.13.0 and later"],
     ["1.24", "1.0.14", "no Karpenter 1.x release supports Kubernetes 1.24: upgrade the cluster to 1.25 or later"],
-  ])("Kubernetes %s with Karpenter %s: the error names the releases that support it, patch ranges included", (k8s, version, needs) => {
-    const { stack, cluster } = clusterWith(k8s);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", version), cluster)).toThrow(`; ${needs} (Karpenter compatibility matrix)`);
-  });
+  ])(
+    "Kubernetes %s with Karpenter %s: the error names the releases that support it, patch ranges included",
+    (k8s, version, needs) => {
+      const { stack, cluster } = clusterWith(k8s);
+      expect(() =>
+        checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", version), cluster),
+      ).toThrow(`; ${needs} (Karpenter compatibility matrix)`);
+    },
+  );
 
   test("the cluster's version is known from a literal kubernetesVersion or the EksCluster's version argument, never from a token", () => {
     const old = resolveKarpenterVersion("t", "1.0.14"); // supports 1.25 to 1.31
-    const judged = (c: { stack: TerraformStack; cluster: IKarpenterCluster }) => () => checkKubernetesCompatibility(c.stack, "version", old, c.cluster);
+    const judged = (c: { stack: TerraformStack; cluster: IKarpenterCluster }) => () =>
+      checkKubernetesCompatibility(c.stack, "version", old, c.cluster);
     expect(judged(clusterWith("1.34"))).toThrow(/cluster demo runs Kubernetes 1\.34/);
     expect(judged(clusterWith("v1.34.2"))).toThrow(/cluster = "v1\.34\.2" is invalid: .*write "1\.34"/);
     // a literal cluster attribute counts even when the EksCluster has no version argument
     const { stack } = testStack();
-    const literal: IKarpenterCluster = { ...KarpenterCluster.fromClusterName(stack, "existing", "prod"), kubernetesVersion: "1.34" };
+    const literal: IKarpenterCluster = {
+      ...KarpenterCluster.fromClusterName(stack, "existing", "prod"),
+      kubernetesVersion: "1.34",
+    };
     expect(judged({ stack, cluster: literal })).toThrow(/cluster prod runs Kubernetes 1\.34/);
     // unknown at synth: EKS picks the version, a token, a data source, or not a version at all
     expect(judged(clusterWith())).not.toThrow();
     expect(judged(clusterWith((s) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue))).not.toThrow();
     expect(judged({ stack, cluster: KarpenterCluster.fromClusterName(stack, "other", "prod") })).not.toThrow();
-    expect(judged(clusterWith("latest"))).toThrow(/cluster = "latest" is invalid: the version of test\/cluster \(aws_eks_cluster.version\) as EKS takes it/);
+    expect(judged(clusterWith("latest"))).toThrow(
+      /cluster = "latest" is invalid: the version of test\/cluster \(aws_eks_cluster.version\) as EKS takes it/,
+    );
   });
 
   test("outside the range: an error on the field naming the version, both ranges and the releases to use", () => {
     const { stack, cluster } = clusterWith("1.34");
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.0.14"), cluster)).toThrow(
+    expect(() =>
+      checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.0.14"), cluster),
+    ).toThrow(
       'test: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix)',
     );
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.3"), cluster)).toThrow(/Karpenter 1\.7\.3 supports Kubernetes 1\.26 to 1\.33/);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.4"), cluster)).not.toThrow();
+    expect(() =>
+      checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.3"), cluster),
+    ).toThrow(/Karpenter 1\.7\.3 supports Kubernetes 1\.26 to 1\.33/);
+    expect(() =>
+      checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.7.4"), cluster),
+    ).not.toThrow();
     const old = clusterWith("1.24");
-    expect(() => checkKubernetesCompatibility(old.stack, "version", resolveKarpenterVersion("t", "1.14.1"), old.cluster)).toThrow(/no Karpenter 1\.x release supports Kubernetes 1\.24: upgrade the cluster to 1\.26 or later/);
+    expect(() =>
+      checkKubernetesCompatibility(old.stack, "version", resolveKarpenterVersion("t", "1.14.1"), old.cluster),
+    ).toThrow(/no Karpenter 1\.x release supports Kubernetes 1\.24: upgrade the cluster to 1\.26 or later/);
     expect(warningsOf(stack)).toEqual([]);
   });
 
@@ -80,31 +105,54 @@ describe("Kubernetes compatibility", () => {
     const v = resolveKarpenterVersion("t", "1.15.0");
     checkKubernetesCompatibility(stack, "version", v, cluster);
     checkKubernetesCompatibility(stack, "version", v, cluster);
-    expect(warningsOf(stack)).toEqual([expect.stringMatching(/^cluster demo runs Kubernetes 1\.38, newer than the Karpenter compatibility matrix this library knows \(up to 1\.37\); Karpenter 1\.15\.0 supports Kubernetes 1\.31 to 1\.37 as far as known: check https:\/\/karpenter\.sh/)]);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.14.1"), cluster)).toThrow(/no Karpenter release this library knows supports Kubernetes 1\.38 yet/);
+    expect(warningsOf(stack)).toEqual([
+      expect.stringMatching(
+        /^cluster demo runs Kubernetes 1\.38, newer than the Karpenter compatibility matrix this library knows \(up to 1\.37\); Karpenter 1\.15\.0 supports Kubernetes 1\.31 to 1\.37 as far as known: check https:\/\/karpenter\.sh/,
+      ),
+    ]);
+    expect(() =>
+      checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.14.1"), cluster),
+    ).toThrow(/no Karpenter release this library knows supports Kubernetes 1\.38 yet/);
   });
 
   test("a patch newer than the newest known one may have gained support: a warning, not an error", () => {
     const { stack, cluster } = clusterWith("1.36");
     checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.7"), cluster);
-    expect(warningsOf(stack)).toEqual([expect.stringMatching(/runs Kubernetes 1\.36; Karpenter 1\.12\.2, the newest 1\.12 patch this library knows, supports Kubernetes 1\.26 to 1\.35, and 1\.12\.7 is newer/)]);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster)).toThrow(/Karpenter 1\.12\.2 supports Kubernetes 1\.26 to 1\.35/);
+    expect(warningsOf(stack)).toEqual([
+      expect.stringMatching(
+        /runs Kubernetes 1\.36; Karpenter 1\.12\.2, the newest 1\.12 patch this library knows, supports Kubernetes 1\.26 to 1\.35, and 1\.12\.7 is newer/,
+      ),
+    ]);
+    expect(() =>
+      checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.12.2"), cluster),
+    ).toThrow(/Karpenter 1\.12\.2 supports Kubernetes 1\.26 to 1\.35/);
   });
   test.each([
     ["v1.34", ': write "1.34" (no "v" and no patch; EKS picks the patch)'],
     ["1.33.1", ': write "1.33" (no "v" and no patch; EKS picks the patch)'],
     ["2.0", ""],
-  ])("an aws_eks_cluster version %p, which EKS refuses, is an error on cluster naming the EksCluster", (given, hint) => {
-    const { stack, cluster } = clusterWith(given);
-    expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster)).toThrow(
-      `test: cluster = "${given}" is invalid: the version of test/cluster (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${hint}; EKS refuses any other shape at apply (InvalidParameterException)`,
-    );
-  });
+  ])(
+    "an aws_eks_cluster version %p, which EKS refuses, is an error on cluster naming the EksCluster",
+    (given, hint) => {
+      const { stack, cluster } = clusterWith(given);
+      expect(() =>
+        checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster),
+      ).toThrow(
+        `test: cluster = "${given}" is invalid: the version of test/cluster (aws_eks_cluster.version) as EKS takes it, a Kubernetes minor such as "1.34"${hint}; EKS refuses any other shape at apply (InvalidParameterException)`,
+      );
+    },
+  );
 
   test("a minor, a reference or no version at all is not judged by shape", () => {
-    for (const version of ["1.34", undefined, (s: TerraformStack) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue]) {
+    for (const version of [
+      "1.34",
+      undefined,
+      (s: TerraformStack) => new TerraformVariable(s, "k8s", { type: "string" }).stringValue,
+    ]) {
       const { stack, cluster } = clusterWith(version);
-      expect(() => checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster)).not.toThrow();
+      expect(() =>
+        checkKubernetesCompatibility(stack, "version", resolveKarpenterVersion("t", "1.15.2"), cluster),
+      ).not.toThrow();
     }
   });
 });

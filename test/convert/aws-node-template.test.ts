@@ -17,21 +17,31 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
   });
 
   test("aws::ids / aws-ids become one id term per ID (guide: subnet-00000123,subnet-00000456 and sg-00000123, sg-00000456)", () => {
-    const cls = onlyClass(awsNodeTemplate("default", `
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        `
       subnetSelector: { aws::ids: "subnet-00000123,subnet-00000456" }
       securityGroupSelector: { aws-ids: "sg-00000123, sg-00000456" }
       instanceProfile: p
-    `));
+    `,
+      ),
+    );
     expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-00000123" }, { id: "subnet-00000456" }]);
     expect(cls.props.securityGroupSelectorTerms).toEqual([{ id: "sg-00000123" }, { id: "sg-00000456" }]);
   });
 
   test("comma-separated tag values become one term per combination, keys in sorted order", () => {
-    const cls = onlyClass(awsNodeTemplate("default", `
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        `
       subnetSelector: { Name: "a,b", karpenter.sh/discovery: "x,y" }
       securityGroupSelector: { karpenter.sh/discovery: demo }
       instanceProfile: p
-    `));
+    `,
+      ),
+    );
     expect(cls.props.subnetSelectorTerms).toEqual([
       { tags: { Name: "a", "karpenter.sh/discovery": "x" } },
       { tags: { Name: "b", "karpenter.sh/discovery": "x" } },
@@ -41,11 +51,16 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
   });
 
   test("IDs combined with tags: only the IDs are kept (a v1 id term takes no tags), with a note", () => {
-    const cls = onlyClass(awsNodeTemplate("default", `
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        `
       subnetSelector: { aws-ids: subnet-00000001, Name: private }
       securityGroupSelector: { karpenter.sh/discovery: demo }
       instanceProfile: p
-    `));
+    `,
+      ),
+    );
     expect(cls.props.subnetSelectorTerms).toEqual([{ id: "subnet-00000001" }]);
     const note = noteAbout(cls.notes, "spec.subnetSelector");
     expect(note.level).toBe("action");
@@ -59,13 +74,21 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
   });
 
   test("amiSelector aws::ids → id terms", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: AL2\namiSelector: { aws::ids: "ami-123,ami-456" }`));
+    const cls = onlyClass(
+      awsNodeTemplate("default", SELECTORS, `amiFamily: AL2\namiSelector: { aws::ids: "ami-123,ami-456" }`),
+    );
     expect(cls.props.amiSelectorTerms).toEqual([{ id: "ami-123" }, { id: "ami-456" }]);
     expect(cls.props.amiFamily).toBe("AL2");
   });
 
   test("amiSelector aws::name × aws::owners → one term per owner and name (the guide's example, in its order)", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: AL2\namiSelector: { aws::name: "my-name1,my-name2", aws::owners: "123456789,amazon" }`));
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        SELECTORS,
+        `amiFamily: AL2\namiSelector: { aws::name: "my-name1,my-name2", aws::owners: "123456789,amazon" }`,
+      ),
+    );
     expect(cls.props.amiSelectorTerms).toEqual([
       { name: "my-name1", owner: "123456789" },
       { name: "my-name2", owner: "123456789" },
@@ -75,7 +98,13 @@ describe("AWSNodeTemplate → EC2NodeClass: selectors", () => {
   });
 
   test("amiSelector tags → tags terms, noting that AMI tags no longer act as requirements", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Bottlerocket\namiSelector: { karpenter.sh/discovery: karpenter-demo }`));
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        SELECTORS,
+        `amiFamily: Bottlerocket\namiSelector: { karpenter.sh/discovery: karpenter-demo }`,
+      ),
+    );
     expect(cls.props.amiSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "karpenter-demo" } }]);
     expect(cls.props.amiFamily).toBe("Bottlerocket");
     expect(noteAbout(cls.notes, "spec.amiSelector").level).toBe("info");
@@ -89,11 +118,14 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
     ["Bottlerocket", "bottlerocket@latest"],
     ["Windows2019", "windows2019@latest"],
     ["Windows2022", "windows2022@latest"],
-  ])("amiFamily %s without amiSelector → alias %s (amiFamily dropped, as the v1 conversion webhook does)", (family, alias) => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));
-    expect(cls.props.amiSelectorTerms).toEqual([{ alias }]);
-    expect(cls.props.amiFamily).toBeUndefined();
-  });
+  ])(
+    "amiFamily %s without amiSelector → alias %s (amiFamily dropped, as the v1 conversion webhook does)",
+    (family, alias) => {
+      const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));
+      expect(cls.props.amiSelectorTerms).toEqual([{ alias }]);
+      expect(cls.props.amiFamily).toBeUndefined();
+    },
+  );
 
   test("no amiFamily: the v1alpha1 default AL2, noted", () => {
     const cls = onlyClass(awsNodeTemplate("default", SELECTORS));
@@ -106,7 +138,9 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
   });
 
   test("Custom with amiSelector keeps both", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Custom\namiSelector: { aws::ids: ami-0abc }`));
+    const cls = onlyClass(
+      awsNodeTemplate("default", SELECTORS, `amiFamily: Custom\namiSelector: { aws::ids: ami-0abc }`),
+    );
     expect(cls.props).toMatchObject({ amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0abc" }] });
   });
 
@@ -118,10 +152,14 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
   });
 
   test("Ubuntu with amiSelector → AL2 with the terms and Ubuntu's root volume", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Ubuntu\namiSelector: { aws::ids: ami-0abc }`));
+    const cls = onlyClass(
+      awsNodeTemplate("default", SELECTORS, `amiFamily: Ubuntu\namiSelector: { aws::ids: ami-0abc }`),
+    );
     expect(cls.props.amiFamily).toBe("AL2");
     expect(cls.props.amiSelectorTerms).toEqual([{ id: "ami-0abc" }]);
-    expect(cls.props.blockDeviceMappings).toEqual([{ deviceName: "/dev/sda1", rootVolume: true, ebs: { encrypted: true, volumeSize: "20Gi", volumeType: "gp3" } }]);
+    expect(cls.props.blockDeviceMappings).toEqual([
+      { deviceName: "/dev/sda1", rootVolume: true, ebs: { encrypted: true, volumeSize: "20Gi", volumeType: "gp3" } },
+    ]);
   });
 
   test("Ubuntu without amiSelector → an empty terms placeholder that validation rejects", () => {
@@ -153,7 +191,11 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
   });
 
   test("tags, block devices, metadata options, user data, detailed monitoring and context are carried over", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        SELECTORS,
+        `
       amiFamily: AL2023
       tags: { team: a, cost-center: "42" }
       blockDeviceMappings:
@@ -166,7 +208,9 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
         echo hello
       detailedMonitoring: true
       context: cr-context
-    `));
+    `,
+      ),
+    );
     expect(cls.props).toEqual({
       name: "default",
       instanceProfile: "KarpenterNodeInstanceProfile-demo",
@@ -175,11 +219,26 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
       securityGroupSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
       tags: { team: "a", "cost-center": "42" },
       blockDeviceMappings: [
-        { deviceName: "/dev/xvda", ebs: { volumeSize: "100Gi", volumeType: "gp3", encrypted: true, deleteOnTermination: true, iops: 3000, throughput: 125 } },
+        {
+          deviceName: "/dev/xvda",
+          ebs: {
+            volumeSize: "100Gi",
+            volumeType: "gp3",
+            encrypted: true,
+            deleteOnTermination: true,
+            iops: 3000,
+            throughput: 125,
+          },
+        },
         // v1 sizes need Gi/G/Ti/T: 20480Mi is exactly 20Gi
         { deviceName: "/dev/xvdb", ebs: { volumeSize: "20Gi", volumeType: "gp3" } },
       ],
-      metadataOptions: { httpEndpoint: "enabled", httpProtocolIPv6: "disabled", httpPutResponseHopLimit: 2, httpTokens: "required" },
+      metadataOptions: {
+        httpEndpoint: "enabled",
+        httpProtocolIPv6: "disabled",
+        httpPutResponseHopLimit: 2,
+        httpTokens: "required",
+      },
       userData: "echo hello\n",
       detailedMonitoring: true,
       context: "cr-context",
@@ -196,7 +255,13 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
   });
 
   test("Custom user data: a note about the karpenter.sh/unregistered taint", () => {
-    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: Custom\namiSelector: { aws::ids: ami-1 }\nuserData: "#!/bin/bash"`));
+    const cls = onlyClass(
+      awsNodeTemplate(
+        "default",
+        SELECTORS,
+        `amiFamily: Custom\namiSelector: { aws::ids: ami-1 }\nuserData: "#!/bin/bash"`,
+      ),
+    );
     expect(noteAbout(cls.notes, "spec.userData").message).toContain("karpenter.sh/unregistered:NoExecute");
   });
 

@@ -8,19 +8,28 @@ import { awsNodeTemplate, provisioner } from "./util";
 /** Builds every converted object with the constructs and returns the emitted manifests by name. */
 function build(result: LegacyConversionResult): { [kindAndName: string]: any } {
   const { stack } = testStack();
-  const classes = new Map(result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, c.props)]));
-  for (const p of result.nodePools) new NodePool(stack, `pool-${p.name}`, { ...p.props, nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef! });
+  const classes = new Map(
+    result.ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, `class-${c.name}`, c.props)]),
+  );
+  for (const p of result.nodePools)
+    new NodePool(stack, `pool-${p.name}`, {
+      ...p.props,
+      nodeClass: classes.get(p.nodeClassRef!.name) ?? p.nodeClassRef!,
+    });
   const manifests = Object.values(resources(synthJson(stack), "kubernetes_manifest")).map((r: any) => r.manifest);
   return Object.fromEntries(manifests.map((m) => [`${m.kind}/${m.metadata.name}`, m]));
 }
 
-const SELECTORS = "subnetSelector: { karpenter.sh/discovery: demo }\nsecurityGroupSelector: { karpenter.sh/discovery: demo }";
+const SELECTORS =
+  "subnetSelector: { karpenter.sh/discovery: demo }\nsecurityGroupSelector: { karpenter.sh/discovery: demo }";
 
 describe("converted objects in the constructs", () => {
   test.each([
     [
       "Provisioner + AWSNodeTemplate with every convertible field",
-      provisioner("full", `
+      provisioner(
+        "full",
+        `
         providerRef: { name: full }
         labels: { team: a }
         annotations: { karpenter.sh/do-not-evict: "true" }
@@ -32,16 +41,21 @@ describe("converted objects in the constructs", () => {
         ttlSecondsUntilExpired: 604800
         limits: { resources: { cpu: 100, memory: 400Gi } }
         weight: 10
-      `) +
+      `,
+      ) +
         "---\n" +
-        awsNodeTemplate("full", SELECTORS, `
+        awsNodeTemplate(
+          "full",
+          SELECTORS,
+          `
           instanceProfile: KarpenterNodeInstanceProfile-demo
           amiFamily: Bottlerocket
           tags: { team: a }
           blockDeviceMappings: [{ deviceName: /dev/xvdb, ebs: { volumeSize: 100Gi, volumeType: gp3, encrypted: true } }]
           metadataOptions: { httpTokens: required, httpPutResponseHopLimit: 2 }
           detailedMonitoring: true
-        `),
+        `,
+        ),
     ],
     [
       "v1beta1 NodePool + EC2NodeClass",
@@ -68,9 +82,15 @@ spec:
     ],
     [
       "two Provisioners of one AWSNodeTemplate with different kubelets (the class is split)",
-      provisioner("small", "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 10 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000") +
+      provisioner(
+        "small",
+        "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 10 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000",
+      ) +
         "---\n" +
-        provisioner("large", "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 110 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000") +
+        provisioner(
+          "large",
+          "providerRef: { name: shared }\nkubeletConfiguration: { maxPods: 110 }\nttlSecondsAfterEmpty: 30\nttlSecondsUntilExpired: 2592000",
+        ) +
         "---\n" +
         awsNodeTemplate("shared", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"),
     ],
@@ -80,20 +100,37 @@ spec:
     expect(Object.keys(emitted).sort()).toEqual(result.objects.map((o) => `${o.kind}/${o.name}`).sort());
     for (const o of result.objects) expect(emitted[`${o.kind}/${o.name}`]).toEqual(toV1Manifest(o));
     // no conversion note reports a validation failure
-    expect(result.objects.flatMap((o) => o.notes).filter((n) => n.message.includes("is invalid in Karpenter"))).toEqual([]);
+    expect(result.objects.flatMap((o) => o.notes).filter((n) => n.message.includes("is invalid in Karpenter"))).toEqual(
+      [],
+    );
   });
 
   test("a split class and human durations reach the emitted manifests", () => {
-    const pool = (name: string, maxPods: number) => provisioner(name, `providerRef: { name: shared }\nkubeletConfiguration: { maxPods: ${maxPods} }\nttlSecondsUntilExpired: 2592000`);
-    const emitted = build(convertLegacyManifests([pool("small", 10), pool("large", 110), awsNodeTemplate("shared", SELECTORS, "instanceProfile: p")].join("---\n")));
+    const pool = (name: string, maxPods: number) =>
+      provisioner(
+        name,
+        `providerRef: { name: shared }\nkubeletConfiguration: { maxPods: ${maxPods} }\nttlSecondsUntilExpired: 2592000`,
+      );
+    const emitted = build(
+      convertLegacyManifests(
+        [pool("small", 10), pool("large", 110), awsNodeTemplate("shared", SELECTORS, "instanceProfile: p")].join(
+          "---\n",
+        ),
+      ),
+    );
     expect(emitted["EC2NodeClass/shared"].spec.kubelet).toEqual({ maxPods: 10 });
     expect(emitted["EC2NodeClass/shared-large"].spec.kubelet).toEqual({ maxPods: 110 });
-    expect(emitted["NodePool/large"].spec.template.spec).toMatchObject({ nodeClassRef: { name: "shared-large" }, expireAfter: "720h" });
+    expect(emitted["NodePool/large"].spec.template.spec).toMatchObject({
+      nodeClassRef: { name: "shared-large" },
+      expireAfter: "720h",
+    });
     expect(emitted["NodePool/small"].spec.template.spec.nodeClassRef.name).toBe("shared");
   });
 
   test("the role option gives the node class a role", () => {
-    const result = convertLegacyManifests(awsNodeTemplate("default", SELECTORS, "instanceProfile: old"), { role: "KarpenterNodeRole-demo" });
+    const result = convertLegacyManifests(awsNodeTemplate("default", SELECTORS, "instanceProfile: old"), {
+      role: "KarpenterNodeRole-demo",
+    });
     expect(build(result)["EC2NodeClass/default"].spec).toMatchObject({ role: "KarpenterNodeRole-demo" });
     expect(build(result)["EC2NodeClass/default"].spec.instanceProfile).toBeUndefined();
   });
@@ -101,41 +138,70 @@ spec:
   test("a kept instanceProfile warns when the class is built with an installation; the role option does not", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
-    const warnings = (c: Ec2NodeClass) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
-    const kept = convertLegacyManifests(awsNodeTemplate("kept", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo")).ec2NodeClasses[0];
+    const warnings = (c: Ec2NodeClass) =>
+      c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+    const kept = convertLegacyManifests(
+      awsNodeTemplate("kept", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"),
+    ).ec2NodeClasses[0];
     const w = warnings(new Ec2NodeClass(stack, "kept", { karpenter, ...kept.props }));
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain('EC2NodeClass kept: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role');
-    const withRole = convertLegacyManifests(awsNodeTemplate("role", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"), { role: "KarpenterNodeRole-demo" }).ec2NodeClasses[0];
+    expect(w[0]).toContain(
+      'EC2NodeClass kept: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role',
+    );
+    const withRole = convertLegacyManifests(
+      awsNodeTemplate("role", SELECTORS, "instanceProfile: KarpenterNodeInstanceProfile-demo"),
+      { role: "KarpenterNodeRole-demo" },
+    ).ec2NodeClasses[0];
     expect(warnings(new Ec2NodeClass(stack, "role", { karpenter, ...withRole.props }))).toEqual([]);
   });
 
   test("amiFamily Custom without amiSelector: noted by the converter and rejected by Ec2NodeClass", () => {
-    const cls = convertLegacyManifests(awsNodeTemplate("custom", SELECTORS, "instanceProfile: p\namiFamily: Custom")).ec2NodeClasses[0];
+    const cls = convertLegacyManifests(awsNodeTemplate("custom", SELECTORS, "instanceProfile: p\namiFamily: Custom"))
+      .ec2NodeClasses[0];
     expect(cls.notes.some((n) => n.level === "action" && n.field === "spec.amiFamily")).toBe(true);
     const e = thrown(() => new Ec2NodeClass(testStack().stack, "custom", cls.props));
     expect(e.message).toBe(
-      'test/custom: amiSelectorTerms = undefined is invalid: AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to',
+      "test/custom: amiSelectorTerms = undefined is invalid: AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to",
     );
   });
 
   test("Ubuntu without amiSelector: the empty placeholder is rejected by Ec2NodeClass", () => {
-    const cls = convertLegacyManifests(awsNodeTemplate("ubuntu", SELECTORS, "instanceProfile: p\namiFamily: Ubuntu")).ec2NodeClasses[0];
-    expect(() => new Ec2NodeClass(testStack().stack, "ubuntu", cls.props)).toThrow(/^test\/ubuntu: amiSelectorTerms = \[\] is invalid/);
+    const cls = convertLegacyManifests(awsNodeTemplate("ubuntu", SELECTORS, "instanceProfile: p\namiFamily: Ubuntu"))
+      .ec2NodeClasses[0];
+    expect(() => new Ec2NodeClass(testStack().stack, "ubuntu", cls.props)).toThrow(
+      /^test\/ubuntu: amiSelectorTerms = \[\] is invalid/,
+    );
   });
 
   test("a requirement on karpenter.sh/provisioner-name: noted by the converter and rejected by NodePool", () => {
-    const pool = convertLegacyManifests(provisioner("p", "providerRef: { name: default }\nrequirements: [{ key: karpenter.sh/provisioner-name, operator: Exists }]")).nodePools[0];
-    expect(pool.notes.find((n) => n.field === "spec.template.spec.requirements[0].key")?.message).toContain('label domain "karpenter.sh" is restricted');
+    const pool = convertLegacyManifests(
+      provisioner(
+        "p",
+        "providerRef: { name: default }\nrequirements: [{ key: karpenter.sh/provisioner-name, operator: Exists }]",
+      ),
+    ).nodePools[0];
+    expect(pool.notes.find((n) => n.field === "spec.template.spec.requirements[0].key")?.message).toContain(
+      'label domain "karpenter.sh" is restricted',
+    );
     expect(() => new NodePool(testStack().stack, "p", { ...pool.props, nodeClass: pool.nodeClassRef! })).toThrow(
       /^test\/p: requirements\[0\]\.key = "karpenter\.sh\/provisioner-name" is invalid: label domain "karpenter\.sh" is restricted/,
     );
   });
 
   test("a volume size v1 does not accept (bytes not a whole GiB) is noted and rejected by Ec2NodeClass", () => {
-    const cls = convertLegacyManifests(awsNodeTemplate("bd", SELECTORS, "instanceProfile: p\nblockDeviceMappings: [{ deviceName: /dev/xvda, ebs: { volumeSize: 1000000 } }]")).ec2NodeClasses[0];
+    const cls = convertLegacyManifests(
+      awsNodeTemplate(
+        "bd",
+        SELECTORS,
+        "instanceProfile: p\nblockDeviceMappings: [{ deviceName: /dev/xvda, ebs: { volumeSize: 1000000 } }]",
+      ),
+    ).ec2NodeClasses[0];
     expect(cls.props.blockDeviceMappings![0].ebs!.volumeSize).toBe("1000000");
-    expect(cls.notes.some((n) => n.field === "spec.blockDeviceMappings[0].ebs.volumeSize" && n.level === "action")).toBe(true);
-    expect(() => new Ec2NodeClass(testStack().stack, "bd", cls.props)).toThrow(/blockDeviceMappings\[0\]\.ebs\.volumeSize = "1000000" is invalid/);
+    expect(
+      cls.notes.some((n) => n.field === "spec.blockDeviceMappings[0].ebs.volumeSize" && n.level === "action"),
+    ).toBe(true);
+    expect(() => new Ec2NodeClass(testStack().stack, "bd", cls.props)).toThrow(
+      /blockDeviceMappings\[0\]\.ebs\.volumeSize = "1000000" is invalid/,
+    );
   });
 });

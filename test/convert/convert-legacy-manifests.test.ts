@@ -3,17 +3,23 @@ import { convertLegacyManifests, LegacyManifestError } from "../../lib/cli-api";
 import { thrown } from "../helpers";
 import { awsNodeTemplate, noteAbout, provisioner } from "./util";
 
-const TEMPLATE = awsNodeTemplate("default", "subnetSelector: { a: b }\nsecurityGroupSelector: { a: b }\ninstanceProfile: p");
+const TEMPLATE = awsNodeTemplate(
+  "default",
+  "subnetSelector: { a: b }\nsecurityGroupSelector: { a: b }\ninstanceProfile: p",
+);
 
 describe("convertLegacyManifests: input", () => {
   test("several documents: objects in input order, each with its 1-based document index", () => {
     // a stream that starts with `---` has an empty first document: it counts, and converts to nothing
-    const yaml = "---\n# nothing here\n---\n" + [
-      provisioner("first", "providerRef: { name: default }"),
-      "apiVersion: v1\nkind: Namespace\nmetadata: { name: karpenter }\n",
-      TEMPLATE,
-      provisioner("second", "providerRef: { name: default }"),
-    ].join("---\n") + "---\n";
+    const yaml =
+      "---\n# nothing here\n---\n" +
+      [
+        provisioner("first", "providerRef: { name: default }"),
+        "apiVersion: v1\nkind: Namespace\nmetadata: { name: karpenter }\n",
+        TEMPLATE,
+        provisioner("second", "providerRef: { name: default }"),
+      ].join("---\n") +
+      "---\n";
     const r = convertLegacyManifests(yaml);
     // documents: 1 empty, 2 Provisioner, 3 Namespace, 4 AWSNodeTemplate, 5 Provisioner, 6 empty
     expect(r.objects.map((o) => [o.kind, o.name, o.source.document, o.source.kind])).toEqual([
@@ -23,7 +29,13 @@ describe("convertLegacyManifests: input", () => {
     ]);
     expect(r.nodePools.map((p) => p.name)).toEqual(["first", "second"]);
     expect(r.ec2NodeClasses.map((c) => c.name)).toEqual(["default"]);
-    expect(r.notes).toEqual([{ level: "info", field: "document 3", message: "skipped v1 Namespace karpenter: not a Karpenter NodePool or node class" }]);
+    expect(r.notes).toEqual([
+      {
+        level: "info",
+        field: "document 3",
+        message: "skipped v1 Namespace karpenter: not a Karpenter NodePool or node class",
+      },
+    ]);
   });
 
   test("a kind: List document (kubectl get -o yaml) is read item by item", () => {
@@ -77,7 +89,14 @@ status:
   });
 
   test("JSON input is YAML too", () => {
-    const r = convertLegacyManifests(JSON.stringify({ apiVersion: "karpenter.sh/v1alpha5", kind: "Provisioner", metadata: { name: "j" }, spec: { providerRef: { name: "default" }, ttlSecondsAfterEmpty: 30 } }));
+    const r = convertLegacyManifests(
+      JSON.stringify({
+        apiVersion: "karpenter.sh/v1alpha5",
+        kind: "Provisioner",
+        metadata: { name: "j" },
+        spec: { providerRef: { name: "default" }, ttlSecondsAfterEmpty: 30 },
+      }),
+    );
     expect(r.nodePools[0].props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "30s" });
   });
 
@@ -86,7 +105,8 @@ status:
   });
 
   test("the same input gives the same result", () => {
-    const yaml = provisioner("a", "providerRef: { name: default }\nkubeletConfiguration: { maxPods: 3 }") + "---\n" + TEMPLATE;
+    const yaml =
+      provisioner("a", "providerRef: { name: default }\nkubeletConfiguration: { maxPods: 3 }") + "---\n" + TEMPLATE;
     expect(JSON.stringify(convertLegacyManifests(yaml))).toBe(JSON.stringify(convertLegacyManifests(yaml)));
   });
 });
@@ -96,7 +116,11 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
 
   // `valid` is 6 lines, so the second document starts with `---` on line 7
   test("a YAML syntax error: document index, line and column", () => {
-    const e = thrown(() => convertLegacyManifests(`${valid}---\napiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: a\n  name: b\n`));
+    const e = thrown(() =>
+      convertLegacyManifests(
+        `${valid}---\napiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: a\n  name: b\n`,
+      ),
+    );
     expect(e).toBeInstanceOf(LegacyManifestError);
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect(e.message).toBe("document 2 (line 12, column 3): YAML syntax error: Map keys must be unique");
@@ -105,67 +129,129 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
   });
 
   test("a document that is not a mapping", () => {
-    expect(() => convertLegacyManifests(`${valid}---\n- a\n- b\n`)).toThrow('document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping)');
-    expect(() => convertLegacyManifests("just text\n")).toThrow(/^document 1 \(line 1\): \(document\) = "just text" is invalid/);
+    expect(() => convertLegacyManifests(`${valid}---\n- a\n- b\n`)).toThrow(
+      'document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping)',
+    );
+    expect(() => convertLegacyManifests("just text\n")).toThrow(
+      /^document 1 \(line 1\): \(document\) = "just text" is invalid/,
+    );
   });
 
   test("a Karpenter object without metadata.name", () => {
-    expect(() => convertLegacyManifests("apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  labels: { a: b }\nspec: {}\n")).toThrow(
-      "document 1 (line 4): metadata.name = undefined is invalid: the object's name (required)",
-    );
-    expect(() => convertLegacyManifests("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\nspec: {}\n")).toThrow(/^document 1 \(line 1\): metadata = undefined is invalid/);
+    expect(() =>
+      convertLegacyManifests(
+        "apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  labels: { a: b }\nspec: {}\n",
+      ),
+    ).toThrow("document 1 (line 4): metadata.name = undefined is invalid: the object's name (required)");
+    expect(() =>
+      convertLegacyManifests("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\nspec: {}\n"),
+    ).toThrow(/^document 1 \(line 1\): metadata = undefined is invalid/);
   });
 
   test("an object without apiVersion or kind", () => {
-    expect(() => convertLegacyManifests("kind: Provisioner\nmetadata: { name: a }\n")).toThrow(/^document 1 \(line 1\): apiVersion = undefined is invalid: the object's apiVersion \(required\)/);
+    expect(() => convertLegacyManifests("kind: Provisioner\nmetadata: { name: a }\n")).toThrow(
+      /^document 1 \(line 1\): apiVersion = undefined is invalid: the object's apiVersion \(required\)/,
+    );
   });
 
   test.each([
-    ["ttlSecondsAfterEmpty: 30s", 'document 1 (line 6): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0)'],
-    ["ttlSecondsUntilExpired: -1", "document 1 (line 6): spec.ttlSecondsUntilExpired = -1 is invalid: a whole number of seconds (≥ 0)"],
-    ["labels: [a, b]", 'document 1 (line 6): spec.labels = ["a","b"] is invalid: a mapping of string keys to string values'],
-    ["labels: { team: 1 }", 'document 1 (line 6): spec.labels.team = 1 is invalid: a string (quote values such as "true" or "1" in YAML)'],
-    ["requirements: [{ key: a, operator: In, values: [2] }]", 'document 1 (line 6): spec.requirements[0].values[0] = 2 is invalid: a string (quote values such as "2" in YAML)'],
-    ["requirements: [{ operator: In }]", "document 1 (line 6): spec.requirements[0].key = undefined is invalid: a label key (every requirement needs key and operator)"],
-    ["consolidation: { enabled: maybe }", 'document 1 (line 6): spec.consolidation.enabled = "maybe" is invalid: true or false'],
+    [
+      "ttlSecondsAfterEmpty: 30s",
+      'document 1 (line 6): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0)',
+    ],
+    [
+      "ttlSecondsUntilExpired: -1",
+      "document 1 (line 6): spec.ttlSecondsUntilExpired = -1 is invalid: a whole number of seconds (≥ 0)",
+    ],
+    [
+      "labels: [a, b]",
+      'document 1 (line 6): spec.labels = ["a","b"] is invalid: a mapping of string keys to string values',
+    ],
+    [
+      "labels: { team: 1 }",
+      'document 1 (line 6): spec.labels.team = 1 is invalid: a string (quote values such as "true" or "1" in YAML)',
+    ],
+    [
+      "requirements: [{ key: a, operator: In, values: [2] }]",
+      'document 1 (line 6): spec.requirements[0].values[0] = 2 is invalid: a string (quote values such as "2" in YAML)',
+    ],
+    [
+      "requirements: [{ operator: In }]",
+      "document 1 (line 6): spec.requirements[0].key = undefined is invalid: a label key (every requirement needs key and operator)",
+    ],
+    [
+      "consolidation: { enabled: maybe }",
+      'document 1 (line 6): spec.consolidation.enabled = "maybe" is invalid: true or false',
+    ],
     ["taints: { key: a }", 'document 1 (line 6): spec.taints = {"key":"a"} is invalid: a list'],
-    ["providerRef: default", 'document 1 (line 6): spec.providerRef = "default" is invalid: a provider reference { name } (a mapping)'],
-    ["limits: { resources: { cpu: [1] } }", 'document 1 (line 6): spec.limits.resources.cpu = [1] is invalid: a quantity such as 100, "500m" or "8Gi"'],
+    [
+      "providerRef: default",
+      'document 1 (line 6): spec.providerRef = "default" is invalid: a provider reference { name } (a mapping)',
+    ],
+    [
+      "limits: { resources: { cpu: [1] } }",
+      'document 1 (line 6): spec.limits.resources.cpu = [1] is invalid: a quantity such as 100, "500m" or "8Gi"',
+    ],
     ["weight: 1.5", "document 1 (line 6): spec.weight = 1.5 is invalid: a whole number"],
   ])("wrong type: %s", (line, message) => {
     expect(() => convertLegacyManifests(provisioner("p", line))).toThrow(message);
   });
 
   test("two objects converting to the same kind and name", () => {
-    const pool = "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: ok\nspec:\n  template:\n    spec:\n      nodeClassRef: { name: default }\n";
-    expect(() => convertLegacyManifests(`${valid}---\n${pool}`)).toThrow("document 2 (line 11): metadata.name = \"ok\" is invalid: a name no other NodePool of the input has: document 1 (Provisioner) also converts to NodePool ok");
+    const pool =
+      "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: ok\nspec:\n  template:\n    spec:\n      nodeClassRef: { name: default }\n";
+    expect(() => convertLegacyManifests(`${valid}---\n${pool}`)).toThrow(
+      'document 2 (line 11): metadata.name = "ok" is invalid: a name no other NodePool of the input has: document 1 (Provisioner) also converts to NodePool ok',
+    );
   });
 
   test("an error in a later document fails the whole call (nothing returned half-way)", () => {
-    expect(() => convertLegacyManifests(`${valid}---\n${TEMPLATE}---\n${provisioner("bad", "weight: ten")}`)).toThrow(/^document 3 /);
+    expect(() => convertLegacyManifests(`${valid}---\n${TEMPLATE}---\n${provisioner("bad", "weight: ten")}`)).toThrow(
+      /^document 3 /,
+    );
   });
 
   test("bad options", () => {
-    expect(() => convertLegacyManifests(valid, { version: "0.37.0" })).toThrow(/^convertLegacyManifests: options\.version = "0\.37\.0" is invalid/);
-    expect(() => convertLegacyManifests(valid, { role: " " })).toThrow(/^convertLegacyManifests: options\.role = " " is invalid/);
-    expect(() => convertLegacyManifests(valid, { role: "bad role!" })).toThrow('convertLegacyManifests: options.role = "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
-    expect(() => convertLegacyManifests(valid, { role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" })).not.toThrow();
-    expect(() => convertLegacyManifests(valid, { legacyDefaults: "no" as any })).toThrow('convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false');
+    expect(() => convertLegacyManifests(valid, { version: "0.37.0" })).toThrow(
+      /^convertLegacyManifests: options\.version = "0\.37\.0" is invalid/,
+    );
+    expect(() => convertLegacyManifests(valid, { role: " " })).toThrow(
+      /^convertLegacyManifests: options\.role = " " is invalid/,
+    );
+    expect(() => convertLegacyManifests(valid, { role: "bad role!" })).toThrow(
+      'convertLegacyManifests: options.role = "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+    );
+    expect(() =>
+      convertLegacyManifests(valid, { role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" }),
+    ).not.toThrow();
+    expect(() => convertLegacyManifests(valid, { legacyDefaults: "no" as any })).toThrow(
+      'convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false',
+    );
   });
 
   test("a misspelt option is an error, not ignored", () => {
-    expect(() => convertLegacyManifests(valid, { rol: "x" } as any)).toThrow('convertLegacyManifests: options.rol = "x" is invalid: not an option of convertLegacyManifests (options: role, legacyDefaults, version)');
-    expect(() => convertLegacyManifests(valid, "1.14.1" as any)).toThrow(/^convertLegacyManifests: options = "1\.14\.1" is invalid: an object \{ role, legacyDefaults, version \}/);
+    expect(() => convertLegacyManifests(valid, { rol: "x" } as any)).toThrow(
+      'convertLegacyManifests: options.rol = "x" is invalid: not an option of convertLegacyManifests (options: role, legacyDefaults, version)',
+    );
+    expect(() => convertLegacyManifests(valid, "1.14.1" as any)).toThrow(
+      /^convertLegacyManifests: options = "1\.14\.1" is invalid: an object \{ role, legacyDefaults, version \}/,
+    );
   });
 
   test("a List without an items list", () => {
-    expect(() => convertLegacyManifests(`${valid}---\napiVersion: v1\nkind: List\nmetadata: {}\n`)).toThrow("document 2 (line 8): items = undefined is invalid: the objects of the List as a list (items is required)");
-    expect(() => convertLegacyManifests("apiVersion: v1\nkind: List\nitems: { a: b }\n")).toThrow('document 1 (line 3): items = {"a":"b"} is invalid: the objects of the List as a list (items is required)');
+    expect(() => convertLegacyManifests(`${valid}---\napiVersion: v1\nkind: List\nmetadata: {}\n`)).toThrow(
+      "document 2 (line 8): items = undefined is invalid: the objects of the List as a list (items is required)",
+    );
+    expect(() => convertLegacyManifests("apiVersion: v1\nkind: List\nitems: { a: b }\n")).toThrow(
+      'document 1 (line 3): items = {"a":"b"} is invalid: the objects of the List as a list (items is required)',
+    );
   });
 
   test("a List among the items of a List", () => {
     const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${valid.split("\n").join("\n    ").trimEnd()}\n`;
-    expect(() => convertLegacyManifests(nested)).toThrow(/^document 1 \(line 4\): items\[0\] = .* is invalid: a Kubernetes object: a List inside a List is not read; put its items in the outer list$/);
+    expect(() => convertLegacyManifests(nested)).toThrow(
+      /^document 1 \(line 4\): items\[0\] = .* is invalid: a Kubernetes object: a List inside a List is not read; put its items in the outer list$/,
+    );
   });
 });
 
@@ -190,7 +276,9 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "  limits: { cpu: -1 }",
       "  weight: 0",
     ].join("\n");
-    const actions = convertLegacyManifests(yaml).nodePools[0].notes.filter((n) => n.level === "action" && !n.message.includes("capacity-type"));
+    const actions = convertLegacyManifests(yaml).nodePools[0].notes.filter(
+      (n) => n.level === "action" && !n.message.includes("capacity-type"),
+    );
     expect(actions.map((n) => n.field)).toEqual([
       "spec.template.spec.requirements[0].key",
       "spec.template.spec.requirements[1].values",
@@ -202,23 +290,47 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "spec.disruption.consolidateAfter",
       "spec.weight",
     ]);
-    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.15.2"))).toBe(true);
+    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.15.2"))).toBe(
+      true,
+    );
     expect(actions.every((n) => n.invalid === true)).toBe(true);
   });
 
   test("rules beyond the CRDs apply too: an architecture spelled as the kernel does, a malformed alias version", () => {
-    const pool = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
-    const notes = convertLegacyManifests(pool).nodePools[0].notes.filter((n) => n.level === "action" && !n.message.includes("capacity-type"));
-    expect(notes).toEqual([expect.objectContaining({ field: "spec.template.spec.requirements[0].values[0]", message: expect.stringContaining('write "amd64"') })]);
-    const cls = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: bottlerocket@1.20 }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n";
+    const pool =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [{ key: kubernetes.io/arch, operator: In, values: [x86_64] }]\n";
+    const notes = convertLegacyManifests(pool).nodePools[0].notes.filter(
+      (n) => n.level === "action" && !n.message.includes("capacity-type"),
+    );
+    expect(notes).toEqual([
+      expect.objectContaining({
+        field: "spec.template.spec.requirements[0].values[0]",
+        message: expect.stringContaining('write "amd64"'),
+      }),
+    ]);
+    const cls =
+      "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: bottlerocket@1.20 }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n";
     const classNotes = convertLegacyManifests(cls).ec2NodeClasses[0].notes.filter((n) => n.level === "action");
-    expect(classNotes).toEqual([expect.objectContaining({ field: "spec.amiSelectorTerms[0].alias", message: expect.stringContaining('a Bottlerocket release "vX.Y.Z"') })]);
+    expect(classNotes).toEqual([
+      expect.objectContaining({
+        field: "spec.amiSelectorTerms[0].alias",
+        message: expect.stringContaining('a Bottlerocket release "vX.Y.Z"'),
+      }),
+    ]);
   });
 
   test("every problem of an EC2NodeClass too", () => {
-    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
-    const fields = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action").map((n) => n.field);
-    expect(fields).toEqual(["spec.amiSelectorTerms[0].alias", "spec.subnetSelectorTerms[0].id", "spec.capacityReservationSelectorTerms", 'spec.tags["karpenter.sh/nodepool"]']);
+    const yaml =
+      "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023 }]\n  subnetSelectorTerms: [{ id: sub-1 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  capacityReservationSelectorTerms: []\n  tags: { karpenter.sh/nodepool: x }\n";
+    const fields = convertLegacyManifests(yaml)
+      .ec2NodeClasses[0].notes.filter((n) => n.level === "action")
+      .map((n) => n.field);
+    expect(fields).toEqual([
+      "spec.amiSelectorTerms[0].alias",
+      "spec.subnetSelectorTerms[0].id",
+      "spec.capacityReservationSelectorTerms",
+      'spec.tags["karpenter.sh/nodepool"]',
+    ]);
   });
 
   test("notes that make the printed object one Karpenter rejects are marked invalid; other action notes are not", () => {
@@ -228,7 +340,11 @@ describe("convertLegacyManifests: validation against the targeted version", () =
         .filter((n) => n.level === "action")
         .map((n) => `${n.object} ${n.field}${n.invalid ? " invalid" : ""}`);
     // a rule of the version, a missing required field, and edits that leave a valid object
-    expect(invalid(`${provisioner("p", "weight: 500")}  ttlSecondsUntilExpired: 2592000\n---\n${awsNodeTemplate("t", "launchTemplate: lt")}`)).toEqual([
+    expect(
+      invalid(
+        `${provisioner("p", "weight: 500")}  ttlSecondsUntilExpired: 2592000\n---\n${awsNodeTemplate("t", "launchTemplate: lt")}`,
+      ),
+    ).toEqual([
       "NodePool/p spec.providerRef invalid",
       "NodePool/p spec.ttlSecondsAfterEmpty",
       "NodePool/p spec.weight invalid",
@@ -238,10 +354,17 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "EC2NodeClass/t spec.launchTemplate",
     ]);
     const selectors = "instanceProfile: ip\nsubnetSelector: { a: b }\nsecurityGroupSelector: { a: b }";
-    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", selectors))).toEqual(["EC2NodeClass/u spec.amiFamily invalid"]);
-    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", 'amiSelector: { aws::ids: "ami-1" }', selectors))).toEqual(["EC2NodeClass/u spec.amiFamily"]);
-    expect(invalid(awsNodeTemplate("o", "amiFamily: Custom", 'amiSelector: { aws::owners: "123456789012" }', selectors))).toEqual(["EC2NodeClass/o spec.amiSelector invalid", "EC2NodeClass/o spec.amiSelectorTerms[0] invalid"]);
-    const beta = "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: { name: b }\nspec: { amiFamily: Custom }\n---\napiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: { name: b }\nspec:\n  template:\n    spec: {}\n";
+    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", selectors))).toEqual([
+      "EC2NodeClass/u spec.amiFamily invalid",
+    ]);
+    expect(invalid(awsNodeTemplate("u", "amiFamily: Ubuntu", 'amiSelector: { aws::ids: "ami-1" }', selectors))).toEqual(
+      ["EC2NodeClass/u spec.amiFamily"],
+    );
+    expect(
+      invalid(awsNodeTemplate("o", "amiFamily: Custom", 'amiSelector: { aws::owners: "123456789012" }', selectors)),
+    ).toEqual(["EC2NodeClass/o spec.amiSelector invalid", "EC2NodeClass/o spec.amiSelectorTerms[0] invalid"]);
+    const beta =
+      "apiVersion: karpenter.k8s.aws/v1beta1\nkind: EC2NodeClass\nmetadata: { name: b }\nspec: { amiFamily: Custom }\n---\napiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata: { name: b }\nspec:\n  template:\n    spec: {}\n";
     expect(invalid(beta).filter((n) => !n.includes("requirements"))).toEqual([
       "EC2NodeClass/b spec.amiFamily invalid",
       "EC2NodeClass/b spec.role invalid",
@@ -252,9 +375,13 @@ describe("convertLegacyManifests: validation against the targeted version", () =
   });
 
   test("a field newer than the targeted Karpenter version gets a note", () => {
-    const yaml = "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  ipPrefixCount: 1\n";
+    const yaml =
+      "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiSelectorTerms: [{ alias: al2023@latest }]\n  subnetSelectorTerms: [{ id: subnet-00000001 }]\n  securityGroupSelectorTerms: [{ id: sg-00000001 }]\n  ipPrefixCount: 1\n";
     expect(convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action")).toEqual([]);
-    const note = noteAbout(convertLegacyManifests(yaml, { version: "1.7.6" }).ec2NodeClasses[0].notes, "spec.ipPrefixCount");
+    const note = noteAbout(
+      convertLegacyManifests(yaml, { version: "1.7.6" }).ec2NodeClasses[0].notes,
+      "spec.ipPrefixCount",
+    );
     expect(note.message).toContain("invalid in Karpenter 1.7.6");
     expect(note.message).toContain("needs Karpenter 1.8 or later");
   });

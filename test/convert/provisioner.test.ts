@@ -6,15 +6,20 @@ import { awsNodeTemplate, noteAbout, notesAbout, onlyPool, provisioner } from ".
 // Rules: karpenter.sh v0.32 "v1beta1 Migration" (Provisioner -> NodePool), v1.0 "v1 Migration",
 // and the v0.31 Provisioner defaulting webhook (aws/karpenter pkg/apis/v1alpha5 SetDefaults).
 
-const TEMPLATE = awsNodeTemplate("default", `
+const TEMPLATE = awsNodeTemplate(
+  "default",
+  `
   subnetSelector: { karpenter.sh/discovery: demo }
   securityGroupSelector: { karpenter.sh/discovery: demo }
   instanceProfile: KarpenterNodeInstanceProfile-demo
-`);
+`,
+);
 
 describe("Provisioner → NodePool", () => {
   test("the v1beta1 migration guide's Provisioner example", () => {
-    const yaml = provisioner("default", `
+    const yaml = provisioner(
+      "default",
+      `
       providerRef:
         name: default
       annotations:
@@ -47,7 +52,8 @@ describe("Provisioner → NodePool", () => {
       weight: 50
       ttlSecondsUntilExpired: 2592000
       ttlSecondsAfterEmpty: 120
-    `);
+    `,
+    );
     const pool = onlyPool(yaml, { legacyDefaults: false });
     expect(pool.kind).toBe("NodePool");
     expect(pool.name).toBe("default");
@@ -69,8 +75,15 @@ describe("Provisioner → NodePool", () => {
       disruption: { consolidationPolicy: "WhenEmpty", consolidateAfter: "2m" },
     });
     expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
-    expect(pool.source).toEqual({ document: 1, apiVersion: "karpenter.sh/v1alpha5", kind: "Provisioner", name: "default" });
-    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('consolidationPolicy WhenEmpty, consolidateAfter "2m"');
+    expect(pool.source).toEqual({
+      document: 1,
+      apiVersion: "karpenter.sh/v1alpha5",
+      kind: "Provisioner",
+      name: "default",
+    });
+    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain(
+      'consolidationPolicy WhenEmpty, consolidateAfter "2m"',
+    );
     expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toContain('expireAfter "720h"');
     expect(pool.notes.every((n) => n.level === "info")).toBe(true);
   });
@@ -86,14 +99,19 @@ describe("Provisioner → NodePool", () => {
     [86400, "24h"],
     [2592000, "720h"],
     [9223372036, "2562047h47m16s"],
-  ])("%i seconds are written %s: hours, minutes, seconds without zero parts, in the CRD's duration pattern", (seconds, text) => {
-    expect(humanDuration(seconds)).toBe(text);
-    expect(DURATION.test(text)).toBe(true);
-    expect(durationNanos(text)).toBe(BigInt(seconds) * 1_000_000_000n);
-  });
+  ])(
+    "%i seconds are written %s: hours, minutes, seconds without zero parts, in the CRD's duration pattern",
+    (seconds, text) => {
+      expect(humanDuration(seconds)).toBe(text);
+      expect(DURATION.test(text)).toBe(true);
+      expect(durationNanos(text)).toBe(BigInt(seconds) * 1_000_000_000n);
+    },
+  );
 
   test("TTLs come out as people write durations", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 604800\nttlSecondsAfterEmpty: 90"));
+    const pool = onlyPool(
+      provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 604800\nttlSecondsAfterEmpty: 90"),
+    );
     expect(pool.props.expireAfter).toBe("168h");
     expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "1m30s" });
   });
@@ -104,7 +122,12 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("TTLs longer than Go's time.Duration (about 292 years) become Never, with an action note", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 315360000000\nttlSecondsAfterEmpty: 9223372037"));
+    const pool = onlyPool(
+      provisioner(
+        "p",
+        "providerRef: { name: default }\nttlSecondsUntilExpired: 315360000000\nttlSecondsAfterEmpty: 9223372037",
+      ),
+    );
     expect(pool.props.expireAfter).toBe("Never");
     expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "Never" });
     const expiry = noteAbout(pool.notes, "spec.ttlSecondsUntilExpired");
@@ -112,15 +135,21 @@ describe("Provisioner → NodePool", () => {
     expect(expiry.message).toBe(
       '315360000000 seconds is longer than the longest duration Karpenter v1 can parse (2562047h47m16s, about 292 years: Go\'s time.ParseDuration fails above it): written as spec.template.spec.expireAfter "Never"; set a duration of at most 2562047h47m16s if that is not what you meant',
     );
-    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain('written as disruption consolidateAfter "Never"');
+    expect(noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty").message).toContain(
+      'written as disruption consolidateAfter "Never"',
+    );
     // nothing left for the validation pass to reject
     expect(pool.notes.filter((n) => n.message.startsWith("the converted NodePool is invalid"))).toEqual([]);
   });
 
   test("a TTL beyond 2^53 (1e23 in YAML) is a whole number too: Never, with the action note", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 99999999999999999999999"));
+    const pool = onlyPool(
+      provisioner("p", "providerRef: { name: default }\nttlSecondsUntilExpired: 99999999999999999999999"),
+    );
     expect(pool.props.expireAfter).toBe("Never");
-    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toMatch(/^1e\+23 seconds is longer than the longest duration Karpenter v1 can parse/);
+    expect(noteAbout(pool.notes, "spec.ttlSecondsUntilExpired").message).toMatch(
+      /^1e\+23 seconds is longer than the longest duration Karpenter v1 can parse/,
+    );
   });
 
   test("a TTL of exactly the largest whole number of seconds is kept", () => {
@@ -136,19 +165,24 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("consolidation with ttlSecondsAfterEmpty (invalid in v1alpha5): consolidation wins, the TTL is noted", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nconsolidation: { enabled: true }\nttlSecondsAfterEmpty: 30"));
+    const pool = onlyPool(
+      provisioner("p", "providerRef: { name: default }\nconsolidation: { enabled: true }\nttlSecondsAfterEmpty: 30"),
+    );
     expect(pool.props.disruption).toEqual({ consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "0s" });
     const note = noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty");
     expect(note).toMatchObject({ level: "action" });
     expect(note.message).toContain("ignored");
   });
 
-  test.each([["no disruption fields", ""], ["consolidation disabled", "consolidation: { enabled: false }"]])("%s: no disruption, and a note says v1 consolidates by default", (_, extra) => {
+  test.each([
+    ["no disruption fields", ""],
+    ["consolidation disabled", "consolidation: { enabled: false }"],
+  ])("%s: no disruption, and a note says v1 consolidates by default", (_, extra) => {
     const pool = onlyPool(provisioner("p", `providerRef: { name: default }\n${extra}`));
     expect(pool.props.disruption).toBeUndefined();
     const note = noteAbout(pool.notes, "spec.ttlSecondsAfterEmpty");
     expect(note.level).toBe("action");
-    expect(note.message).toContain("consolidateAfter: \"Never\"");
+    expect(note.message).toContain('consolidateAfter: "Never"');
   });
 
   test("no ttlSecondsUntilExpired: no expireAfter, and a note about the 720h default", () => {
@@ -177,7 +211,9 @@ describe("Provisioner → NodePool", () => {
     const optOut = "(legacyDefaults: false / --no-legacy-defaults leaves it out)";
     const capacity = notes.filter((n) => n.message.startsWith("added karpenter.sh/capacity-type"));
     expect(capacity).toHaveLength(1);
-    expect(capacity[0].message).toBe("added karpenter.sh/capacity-type In [on-demand]: the v1alpha5 webhook defaulted it and v1 does not");
+    expect(capacity[0].message).toBe(
+      "added karpenter.sh/capacity-type In [on-demand]: the v1alpha5 webhook defaulted it and v1 does not",
+    );
     const others = notes.filter((n) => !n.message.startsWith("added karpenter.sh/capacity-type"));
     expect(others).toHaveLength(4);
     for (const n of others) expect(n.message).toContain(optOut);
@@ -185,12 +221,15 @@ describe("Provisioner → NodePool", () => {
 
   test("an instance family requirement suppresses the category / generation defaults; named keys are kept", () => {
     const pool = onlyPool(
-      provisioner("p", `
+      provisioner(
+        "p",
+        `
         providerRef: { name: default }
         requirements:
         - { key: karpenter.k8s.aws/instance-family, operator: In, values: [m5] }
         - { key: kubernetes.io/arch, operator: In, values: [arm64] }
-      `),
+      `,
+      ),
     );
     expect(pool.props.requirements).toEqual([
       { key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["m5"] },
@@ -201,13 +240,24 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("a key fixed by a label gets no default requirement", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nlabels: { karpenter.sh/capacity-type: spot, kubernetes.io/arch: arm64 }"));
-    expect(pool.props.requirements!.map((r) => r.key)).toEqual(["kubernetes.io/os", "karpenter.k8s.aws/instance-category", "karpenter.k8s.aws/instance-generation"]);
+    const pool = onlyPool(
+      provisioner(
+        "p",
+        "providerRef: { name: default }\nlabels: { karpenter.sh/capacity-type: spot, kubernetes.io/arch: arm64 }",
+      ),
+    );
+    expect(pool.props.requirements!.map((r) => r.key)).toEqual([
+      "kubernetes.io/os",
+      "karpenter.k8s.aws/instance-category",
+      "karpenter.k8s.aws/instance-generation",
+    ]);
   });
 
   test("legacyDefaults: false adds only the capacity type, which a v1 NodePool (and the NodePool construct) states", () => {
     const pool = onlyPool(provisioner("p", "providerRef: { name: default }"), { legacyDefaults: false });
-    expect(pool.props.requirements).toEqual([{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]);
+    expect(pool.props.requirements).toEqual([
+      { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
+    ]);
     const note = noteAbout(pool.notes, "spec.requirements");
     expect(note.level).toBe("info");
     expect(note.message).toContain("a v1 NodePool requires requirements");
@@ -215,24 +265,36 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("legacyDefaults: false with a capacity-type label: an empty requirements list, nothing added", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: default }\nlabels: { karpenter.sh/capacity-type: spot }"), { legacyDefaults: false });
+    const pool = onlyPool(
+      provisioner("p", "providerRef: { name: default }\nlabels: { karpenter.sh/capacity-type: spot }"),
+      { legacyDefaults: false },
+    );
     expect(pool.props.requirements).toEqual([]);
     expect(notesAbout(pool.notes, "spec.requirements")).toEqual([]);
   });
 
   test("do-not-evict / do-not-consolidate node annotations become karpenter.sh/do-not-disrupt", () => {
-    const pool = onlyPool(provisioner("p", `
+    const pool = onlyPool(
+      provisioner(
+        "p",
+        `
       providerRef: { name: default }
       annotations:
         karpenter.sh/do-not-consolidate: "true"
         example.com/owner: team-a
-    `));
+    `,
+      ),
+    );
     expect(pool.props.annotations).toEqual({ "karpenter.sh/do-not-disrupt": "true", "example.com/owner": "team-a" });
-    expect(noteAbout(pool.notes, 'spec.annotations["karpenter.sh/do-not-consolidate"]').message).toContain("karpenter.sh/do-not-disrupt");
+    expect(noteAbout(pool.notes, 'spec.annotations["karpenter.sh/do-not-consolidate"]').message).toContain(
+      "karpenter.sh/do-not-disrupt",
+    );
   });
 
   test("a providerRef to another kind is converted to an EC2NodeClass reference and noted", () => {
-    const pool = onlyPool(provisioner("p", "providerRef: { name: gpu, kind: SomethingElse, apiVersion: example.com/v1 }"));
+    const pool = onlyPool(
+      provisioner("p", "providerRef: { name: gpu, kind: SomethingElse, apiVersion: example.com/v1 }"),
+    );
     expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "gpu" });
     expect(noteAbout(pool.notes, "spec.providerRef").level).toBe("action");
   });
@@ -245,7 +307,9 @@ describe("Provisioner → NodePool", () => {
 
   test("an inline provider becomes an EC2NodeClass named after the Provisioner (as karpenter-convert does)", () => {
     const r = convertLegacyManifests(
-      provisioner("team-a", `
+      provisioner(
+        "team-a",
+        `
         provider:
           apiVersion: extensions.karpenter.sh/v1alpha1
           kind: AWS
@@ -256,7 +320,8 @@ describe("Provisioner → NodePool", () => {
           tags:
             test-tag: test-value
           userData: "not a field of the inline provider"
-      `),
+      `,
+      ),
     );
     expect(r.objects.map((o) => `${o.kind}/${o.name}`)).toEqual(["NodePool/team-a", "EC2NodeClass/team-a"]);
     expect(r.nodePools[0].nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "team-a" });
@@ -277,17 +342,26 @@ describe("Provisioner → NodePool", () => {
 
   test("kubeletConfiguration moves to the EC2NodeClass converted from the referenced AWSNodeTemplate", () => {
     const r = convertLegacyManifests(
-      provisioner("default", `
+      provisioner(
+        "default",
+        `
         providerRef: { name: default }
         kubeletConfiguration:
           containerRuntime: dockerd
           maxPods: 20
           systemReserved: { cpu: 100m, memory: 100Mi, ephemeral-storage: 1Gi }
           evictionHard: { memory.available: 5% }
-      `) + "---\n" + TEMPLATE,
+      `,
+      ) +
+        "---\n" +
+        TEMPLATE,
     );
     const [pool, cls] = [r.nodePools[0], r.ec2NodeClasses[0]];
-    expect(cls.props.kubelet).toEqual({ maxPods: 20, systemReserved: { cpu: "100m", memory: "100Mi", "ephemeral-storage": "1Gi" }, evictionHard: { "memory.available": "5%" } });
+    expect(cls.props.kubelet).toEqual({
+      maxPods: 20,
+      systemReserved: { cpu: "100m", memory: "100Mi", "ephemeral-storage": "1Gi" },
+      evictionHard: { "memory.available": "5%" },
+    });
     expect(noteAbout(pool.notes, "spec.kubeletConfiguration").message).toContain("moved to EC2NodeClass default");
     expect(noteAbout(cls.notes, "spec.kubelet").message).toContain("NodePool default");
     // containerRuntime has no v1 field (dropped in v1beta1)
@@ -295,18 +369,25 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("kubeletConfiguration whose node class is not in the input is carried by a note", () => {
-    const pool = onlyPool(provisioner("default", "providerRef: { name: default }\nkubeletConfiguration: { maxPods: 20 }"));
+    const pool = onlyPool(
+      provisioner("default", "providerRef: { name: default }\nkubeletConfiguration: { maxPods: 20 }"),
+    );
     const note = noteAbout(pool.notes, "spec.kubeletConfiguration");
     expect(note.level).toBe("action");
     expect(note.message).toContain('{"maxPods":20}');
   });
 
   test("a legacy label key is carried over and noted; v1 validation rejects it in a note", () => {
-    const pool = onlyPool(provisioner("p", `
+    const pool = onlyPool(
+      provisioner(
+        "p",
+        `
       providerRef: { name: default }
       requirements:
       - { key: karpenter.sh/provisioner-name, operator: DoesNotExist }
-    `));
+    `,
+      ),
+    );
     expect(pool.props.requirements![0]).toEqual({ key: "karpenter.sh/provisioner-name", operator: "DoesNotExist" });
     expect(noteAbout(pool.notes, "spec.requirements[0].key").message).toContain("karpenter.sh/nodepool");
     const invalid = noteAbout(pool.notes, "spec.template.spec.requirements[0].key");
@@ -322,7 +403,9 @@ describe("Provisioner → NodePool", () => {
   });
 
   test("provider and providerRef together are an error", () => {
-    expect(() => convertLegacyManifests(provisioner("p", "providerRef: { name: default }\nprovider: { amiFamily: AL2 }"))).toThrow(
+    expect(() =>
+      convertLegacyManifests(provisioner("p", "providerRef: { name: default }\nprovider: { amiFamily: AL2 }")),
+    ).toThrow(
       /^document 1 \(line \d+\): spec\.provider = \{"amiFamily":"AL2"\} is invalid: unset when providerRef is set/,
     );
   });

@@ -3,23 +3,29 @@ import { convertLegacyManifests, formatNotes, toV1Manifest, toV1Yaml } from "../
 import { awsNodeTemplate, provisioner } from "./util";
 
 const INPUT =
-  provisioner("default", `
+  provisioner(
+    "default",
+    `
     providerRef: { name: default }
     labels: { enabled: "yes" }
     requirements:
     - { key: karpenter.k8s.aws/instance-generation, operator: Gt, values: ["5"] }
     ttlSecondsAfterEmpty: 30
     ttlSecondsUntilExpired: 2592000
-  `) +
+  `,
+  ) +
   "---\n" +
-  awsNodeTemplate("default", `
+  awsNodeTemplate(
+    "default",
+    `
     subnetSelector: { karpenter.sh/discovery: demo }
     securityGroupSelector: { karpenter.sh/discovery: demo }
     instanceProfile: KarpenterNodeInstanceProfile-demo
     userData: |
       #!/bin/bash
       echo "hello"
-  `);
+  `,
+  );
 
 describe("toV1Manifest / toV1Yaml", () => {
   const result = convertLegacyManifests(INPUT, { legacyDefaults: false });
@@ -61,7 +67,13 @@ describe("toV1Manifest / toV1Yaml", () => {
         userData: '#!/bin/bash\necho "hello"\n',
       },
     });
-    expect(Object.keys(m.spec as object)).toEqual(["amiSelectorTerms", "instanceProfile", "securityGroupSelectorTerms", "subnetSelectorTerms", "userData"]);
+    expect(Object.keys(m.spec as object)).toEqual([
+      "amiSelectorTerms",
+      "instanceProfile",
+      "securityGroupSelectorTerms",
+      "subnetSelectorTerms",
+      "userData",
+    ]);
   });
 
   test("the YAML is one document per object and reads back (as YAML 1.1, like kubectl) to the manifests", () => {
@@ -82,10 +94,16 @@ describe("toV1Manifest / toV1Yaml", () => {
   });
 
   test("formatNotes: result-level notes first, then each object's, naming document, source and target", () => {
-    const r = convertLegacyManifests("apiVersion: v1\nkind: Secret\nmetadata: { name: s }\n---\n" + INPUT, { legacyDefaults: false });
+    const r = convertLegacyManifests("apiVersion: v1\nkind: Secret\nmetadata: { name: s }\n---\n" + INPUT, {
+      legacyDefaults: false,
+    });
     const lines = formatNotes(r);
     expect(lines[0]).toBe("[info] document 1: skipped v1 Secret s: not a Karpenter NodePool or node class");
-    expect(lines).toContain('document 2 Provisioner/default → NodePool/default: [info] spec.ttlSecondsAfterEmpty: written as disruption consolidationPolicy WhenEmpty, consolidateAfter "30s"');
-    expect(lines.filter((l) => l.startsWith("document 3 AWSNodeTemplate/default → EC2NodeClass/default: "))).toHaveLength(r.ec2NodeClasses[0].notes.length);
+    expect(lines).toContain(
+      'document 2 Provisioner/default → NodePool/default: [info] spec.ttlSecondsAfterEmpty: written as disruption consolidationPolicy WhenEmpty, consolidateAfter "30s"',
+    );
+    expect(
+      lines.filter((l) => l.startsWith("document 3 AWSNodeTemplate/default → EC2NodeClass/default: ")),
+    ).toHaveLength(r.ec2NodeClasses[0].notes.length);
   });
 });

@@ -34,7 +34,11 @@ describe("the seed deployment's Provisioner and AWSNodeTemplate, converted", () 
           spec: {
             nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" },
             requirements: [
-              { key: "node.kubernetes.io/instance-type", operator: "In", values: ["t3.small", "t3.medium", "t3.large"] },
+              {
+                key: "node.kubernetes.io/instance-type",
+                operator: "In",
+                values: ["t3.small", "t3.medium", "t3.large"],
+              },
               { key: "topology.kubernetes.io/zone", operator: "In", values: ["us-east-1a", "us-east-1b"] },
               { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
               // the v0.31 webhook added these to the seed's Provisioner; v1 does not
@@ -71,7 +75,9 @@ describe("the seed deployment's Provisioner and AWSNodeTemplate, converted", () 
   test("the notes: the expiry change is the one action", () => {
     const { result } = synthSeed();
     expect(result.notes).toEqual([]);
-    const actions = result.objects.flatMap((o) => o.notes.filter((n) => n.level === "action").map((n) => `${o.kind} ${n.field}`));
+    const actions = result.objects.flatMap((o) =>
+      o.notes.filter((n) => n.level === "action").map((n) => `${o.kind} ${n.field}`),
+    );
     expect(actions).toEqual(["NodePool spec.ttlSecondsUntilExpired"]);
   });
 

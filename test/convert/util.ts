@@ -1,4 +1,10 @@
-import { convertLegacyManifests, ConvertedEc2NodeClass, ConvertedNodePool, ConvertLegacyManifestsOptions, ConversionNote } from "../../lib/convert";
+import {
+  convertLegacyManifests,
+  ConvertedEc2NodeClass,
+  ConvertedNodePool,
+  ConvertLegacyManifestsOptions,
+  ConversionNote,
+} from "../../lib/convert";
 
 /** Converts and returns the only NodePool of the result (fails when there is not exactly one). */
 export function onlyPool(yaml: string, options?: ConvertLegacyManifestsOptions): ConvertedNodePool {
@@ -22,7 +28,8 @@ export function notesAbout(notes: readonly ConversionNote[], field: string): Con
 /** The one note about `field` (fails when there is not exactly one). */
 export function noteAbout(notes: readonly ConversionNote[], field: string): ConversionNote {
   const found = notesAbout(notes, field);
-  if (found.length !== 1) throw new Error(`expected one note about ${field}, got ${found.length}: ${JSON.stringify(notes, null, 1)}`);
+  if (found.length !== 1)
+    throw new Error(`expected one note about ${field}, got ${found.length}: ${JSON.stringify(notes, null, 1)}`);
   return found[0];
 }
 
@@ -50,5 +57,8 @@ ${specChunks.map(indent).join("")}`;
 function indent(lines: string): string {
   const list = lines.split("\n").filter((l) => l.trim() !== "");
   const common = Math.min(...list.map((l) => l.length - l.trimStart().length));
-  return list.map((l) => `  ${l.slice(common)}`).join("\n").concat("\n");
+  return list
+    .map((l) => `  ${l.slice(common)}`)
+    .join("\n")
+    .concat("\n");
 }

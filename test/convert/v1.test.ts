@@ -46,12 +46,18 @@ describe("v1 objects pass through", () => {
       requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "on-demand"] }],
       expireAfter: "720h",
       terminationGracePeriod: "48h",
-      disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m", budgets: [{ nodes: "0", schedule: "0 9 * * mon-fri", duration: "8h", reasons: ["Drifted"] }] },
+      disruption: {
+        consolidationPolicy: "WhenEmptyOrUnderutilized",
+        consolidateAfter: "1m",
+        budgets: [{ nodes: "0", schedule: "0 9 * * mon-fri", duration: "8h", reasons: ["Drifted"] }],
+      },
       limits: { cpu: "100" },
       weight: 5,
     });
     expect(pool.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
-    expect(pool.notes).toEqual([{ level: "info", field: "apiVersion", message: "already v1: carried over field for field" }]);
+    expect(pool.notes).toEqual([
+      { level: "info", field: "apiVersion", message: "already v1: carried over field for field" },
+    ]);
   });
 
   test("a v1 EC2NodeClass is read field for field (its kubelet included)", () => {
@@ -66,14 +72,21 @@ describe("v1 objects pass through", () => {
       metadataOptions: { httpTokens: "required" },
       capacityReservationSelectorTerms: [{ id: "cr-0123" }],
     });
-    expect(cls.notes).toEqual([{ level: "info", field: "apiVersion", message: "already v1: carried over field for field" }]);
+    expect(cls.notes).toEqual([
+      { level: "info", field: "apiVersion", message: "already v1: carried over field for field" },
+    ]);
   });
 
   test("a v1 NodePool without requirements (invalid v1) gets the capacity type the construct would add", () => {
-    const yaml = "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n";
+    const yaml =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: p }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n";
     const pool = onlyPool(yaml);
-    expect(pool.props.requirements).toEqual([{ key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }]);
-    expect(noteAbout(pool.notes, "spec.template.spec.requirements").message).toMatch(/^added karpenter.sh\/capacity-type In \[on-demand\], as the NodePool construct does/);
+    expect(pool.props.requirements).toEqual([
+      { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] },
+    ]);
+    expect(noteAbout(pool.notes, "spec.template.spec.requirements").message).toMatch(
+      /^added karpenter.sh\/capacity-type In \[on-demand\], as the NodePool construct does/,
+    );
   });
 
   test("a field the v1 CRD does not have is noted", () => {
@@ -83,38 +96,55 @@ describe("v1 objects pass through", () => {
 
   test("a v1 EC2NodeClass missing required fields gets notes", () => {
     const cls = onlyClass("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: bare }\nspec: {}\n");
-    expect(["spec.role", "spec.amiSelectorTerms", "spec.subnetSelectorTerms", "spec.securityGroupSelectorTerms"].map((f) => noteAbout(cls.notes, f).level)).toEqual(["action", "action", "action", "action"]);
+    expect(
+      ["spec.role", "spec.amiSelectorTerms", "spec.subnetSelectorTerms", "spec.securityGroupSelectorTerms"].map(
+        (f) => noteAbout(cls.notes, f).level,
+      ),
+    ).toEqual(["action", "action", "action", "action"]);
   });
 
   test("the v1.0 webhook's kubelet compatibility annotation is moved to the EC2NodeClass", () => {
-    const pool = V1_POOL.replace("  name: default\n", "  name: default\n  annotations:\n    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{\"maxPods\":10}'\n");
+    const pool = V1_POOL.replace(
+      "  name: default\n",
+      "  name: default\n  annotations:\n    compatibility.karpenter.sh/v1beta1-kubelet-conversion: '{\"maxPods\":10}'\n",
+    );
     const r = convertLegacyManifests(pool + "---\n" + V1_CLASS.replace("  kubelet: { maxPods: 50 }\n", ""));
     expect(r.ec2NodeClasses[0].props.kubelet).toEqual({ maxPods: 10 });
-    expect(noteAbout(r.nodePools[0].notes, 'metadata.annotations["compatibility.karpenter.sh/v1beta1-kubelet-conversion"]').message).toContain("moved to EC2NodeClass default");
+    expect(
+      noteAbout(r.nodePools[0].notes, 'metadata.annotations["compatibility.karpenter.sh/v1beta1-kubelet-conversion"]')
+        .message,
+    ).toContain("moved to EC2NodeClass default");
   });
 });
 
 describe("limits and maxPods in the props' shape", () => {
   test("a limit written as a YAML number becomes its string (the constructs take strings); the v1 YAML quotes it", () => {
-    const r = convertLegacyManifests(V1_POOL.replace("  limits: { cpu: 100 }", "  limits: { cpu: 100, memory: 1000Gi, pods: 1.5 }"));
+    const r = convertLegacyManifests(
+      V1_POOL.replace("  limits: { cpu: 100 }", "  limits: { cpu: 100, memory: 1000Gi, pods: 1.5 }"),
+    );
     expect(r.nodePools[0].props.limits).toEqual({ cpu: "100", memory: "1000Gi", pods: "1.5" });
     expect(toV1Yaml(r)).toContain('  limits:\n    cpu: "100"\n    memory: 1000Gi\n    pods: "1.5"\n');
   });
 
   test("a CEL expression in a 1.15 EC2NodeClass's kubelet.maxPods becomes maxPodsExpression, and the v1 manifest writes it back to maxPods", () => {
-    const r = convertLegacyManifests(V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "min(110, max_pods)" }'));
+    const r = convertLegacyManifests(
+      V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "min(110, max_pods)" }'),
+    );
     const cls = r.ec2NodeClasses[0];
     expect(cls.props.kubelet).toEqual({ maxPodsExpression: "min(110, max_pods)" });
     expect(noteAbout(cls.notes, "spec.kubelet.maxPods")).toEqual({
       level: "info",
       field: "spec.kubelet.maxPods",
-      message: 'the CEL expression "min(110, max_pods)" is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)',
+      message:
+        'the CEL expression "min(110, max_pods)" is the prop kubelet.maxPodsExpression (emitted as kubelet.maxPods; Karpenter 1.15+ with settings.awsFeatureGates.nodeClassCEL)',
     });
     expect((toV1Manifest(cls).spec as any).kubelet).toEqual({ maxPods: "min(110, max_pods)" });
   });
 
   test("a number in quotes in kubelet.maxPods stays an error, as before", () => {
-    expect(() => convertLegacyManifests(V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "110" }'))).toThrow('document 1 (line 10): spec.kubelet.maxPods = "110" is invalid: a whole number');
+    expect(() =>
+      convertLegacyManifests(V1_CLASS.replace("  kubelet: { maxPods: 50 }", '  kubelet: { maxPods: "110" }')),
+    ).toThrow('document 1 (line 10): spec.kubelet.maxPods = "110" is invalid: a whole number');
   });
 });
 
@@ -129,9 +159,25 @@ describe("other kinds", () => {
     );
     expect(r.objects).toEqual([]);
     expect(r.notes).toEqual([
-      { level: "info", field: "document 1", message: "skipped v1 ConfigMap settings: not a Karpenter NodePool or node class" },
-      { level: "action", field: "document 2", message: expect.stringContaining("skipped karpenter.sh/v1alpha5 Machine m-1: Machines are created and deleted by Karpenter") },
-      { level: "action", field: "document 3", message: expect.stringContaining("skipped karpenter.sh/v1alpha4 Provisioner old: not a kind and version this converter reads") },
+      {
+        level: "info",
+        field: "document 1",
+        message: "skipped v1 ConfigMap settings: not a Karpenter NodePool or node class",
+      },
+      {
+        level: "action",
+        field: "document 2",
+        message: expect.stringContaining(
+          "skipped karpenter.sh/v1alpha5 Machine m-1: Machines are created and deleted by Karpenter",
+        ),
+      },
+      {
+        level: "action",
+        field: "document 3",
+        message: expect.stringContaining(
+          "skipped karpenter.sh/v1alpha4 Provisioner old: not a kind and version this converter reads",
+        ),
+      },
     ]);
   });
 });

@@ -41,7 +41,9 @@ const LISTS: [keyof typeof keys, string, string][] = [
 /** The property names of an exported interface, read from its source file. */
 function interfaceMembers(file: string, name: string): string[] {
   const source = ts.createSourceFile(file, ts.sys.readFile(path.join(LIB, file)) ?? "", ts.ScriptTarget.Latest, true);
-  const found = source.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  const found = source.statements.find(
+    (s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name,
+  );
   if (!found) throw new Error(`no interface ${name} in lib/${file}`);
   // the lists are flat: an interface that extends another would need its parent's members too
   expect(found.heritageClauses ?? []).toEqual([]);
@@ -58,6 +60,8 @@ describe("allowed-key lists match their interfaces", () => {
   });
 
   test("a list that drifts is caught: a missing member differs", () => {
-    expect([...keys.NODE_ROLE_OPTIONS, "extra"].sort()).not.toEqual(interfaceMembers("aws/karpenter-options.ts", "KarpenterNodeRoleOptions").sort());
+    expect([...keys.NODE_ROLE_OPTIONS, "extra"].sort()).not.toEqual(
+      interfaceMembers("aws/karpenter-options.ts", "KarpenterNodeRoleOptions").sort(),
+    );
   });
 });

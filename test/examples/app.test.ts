@@ -16,9 +16,15 @@ describe("example app", () => {
   test("has the stacks eks and karpenter-nodes; node objects read the eks stack's outputs", () => {
     expect(Object.keys(stacks).sort()).toEqual(["eks", "karpenter-nodes"]);
     const nodes = JSON.parse(stacks["karpenter-nodes"]);
-    expect(nodes.data.terraform_remote_state["cross-stack-reference-input-eks"].config).toEqual({ path: "../../../terraform.eks.tfstate" });
-    const nodeClass = Object.values(nodes.resource.kubernetes_manifest).map((m: any) => m.manifest).find((m) => m.kind === "EC2NodeClass");
-    expect(nodeClass.spec.role).toBe("${data.terraform_remote_state.cross-stack-reference-input-eks.outputs.cross-stack-output-aws_iam_rolekarpenter_node-role_B68B5979name}");
+    expect(nodes.data.terraform_remote_state["cross-stack-reference-input-eks"].config).toEqual({
+      path: "../../../terraform.eks.tfstate",
+    });
+    const nodeClass = Object.values(nodes.resource.kubernetes_manifest)
+      .map((m: any) => m.manifest)
+      .find((m) => m.kind === "EC2NodeClass");
+    expect(nodeClass.spec.role).toBe(
+      "${data.terraform_remote_state.cross-stack-reference-input-eks.outputs.cross-stack-output-aws_iam_rolekarpenter_node-role_B68B5979name}",
+    );
   });
 
   test("synthesizes, validations included, where there is no Terraform binary", () => {
@@ -30,7 +36,8 @@ describe("example app", () => {
     try {
       jest.isolateModules(() => {
         const { Testing: FreshTesting } = require("cdktf") as typeof import("cdktf");
-        const { buildApp: freshBuildApp } = require("../../examples/eks-karpenter/main") as typeof import("../../examples/eks-karpenter/main");
+        const { buildApp: freshBuildApp } =
+          require("../../examples/eks-karpenter/main") as typeof import("../../examples/eks-karpenter/main");
         expect(synthApp(freshBuildApp(FreshTesting.app({ stackTraces: false }), ENV))).toEqual(stacks);
       });
     } finally {
@@ -67,9 +74,14 @@ describe("example app", () => {
 
   test("add-ons: vpc-cni, kube-proxy and pod identity agent before the system nodes, CoreDNS after", () => {
     const addons = eks.resource.aws_eks_addon;
-    expect(Object.values(addons).map((a: any) => a.addon_name).sort()).toEqual(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]);
+    expect(
+      Object.values(addons)
+        .map((a: any) => a.addon_name)
+        .sort(),
+    ).toEqual(["coredns", "eks-pod-identity-agent", "kube-proxy", "vpc-cni"]);
     const ng = Object.values(eks.resource.aws_eks_node_group)[0] as any;
-    for (const n of ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"]) expect(ng.depends_on).toContain(`aws_eks_addon.${n}`);
+    for (const n of ["vpc-cni", "kube-proxy", "eks-pod-identity-agent"])
+      expect(ng.depends_on).toContain(`aws_eks_addon.${n}`);
     expect(addons.coredns.depends_on).toEqual([expect.stringMatching(/^aws_eks_node_group\./)]);
   });
 
@@ -94,17 +106,37 @@ describe("example app", () => {
 
   test("outputs", () => {
     // cross-stack-output-* are cdktf's own, for the karpenter-nodes stack
-    expect(Object.keys(eks.output).filter((k) => !k.startsWith("cross-stack-output-")).sort()).toEqual(
-      ["cluster_name", "interruption_queue_name", "karpenter_chart_version", "karpenter_controller_role_arn", "karpenter_node_role_name", "kubeconfig_command", "kubernetes_version"].sort(),
+    expect(
+      Object.keys(eks.output)
+        .filter((k) => !k.startsWith("cross-stack-output-"))
+        .sort(),
+    ).toEqual(
+      [
+        "cluster_name",
+        "interruption_queue_name",
+        "karpenter_chart_version",
+        "karpenter_controller_role_arn",
+        "karpenter_node_role_name",
+        "kubeconfig_command",
+        "kubernetes_version",
+      ].sort(),
     );
-    expect(eks.output.kubeconfig_command.value).toBe("aws eks update-kubeconfig --region us-east-1 --name ${aws_eks_cluster.cluster.name}");
+    expect(eks.output.kubeconfig_command.value).toBe(
+      "aws eks update-kubeconfig --region us-east-1 --name ${aws_eks_cluster.cluster.name}",
+    );
   });
 
   test("local state by default; with STATE_BUCKET an S3 backend per stack with native locking", () => {
     expect(eks.terraform.backend.local).toEqual({ path: "../../../terraform.eks.tfstate" });
     const s3 = synthStacks({ ...ENV, STATE_BUCKET: "tf-state", STATE_KEY_PREFIX: "teams/x" });
     for (const [name, text] of Object.entries(s3)) {
-      expect(JSON.parse(text).terraform.backend.s3).toEqual({ bucket: "tf-state", key: `teams/x/${name}.tfstate`, region: "us-east-1", encrypt: true, use_lockfile: true });
+      expect(JSON.parse(text).terraform.backend.s3).toEqual({
+        bucket: "tf-state",
+        key: `teams/x/${name}.tfstate`,
+        region: "us-east-1",
+        encrypt: true,
+        use_lockfile: true,
+      });
     }
   });
 });

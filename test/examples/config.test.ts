@@ -25,8 +25,14 @@ describe("example settings", () => {
   });
 
   test("a release newer than every known one passes with KARPENTER_UNVERIFIED_VERSION=true; 1.15.2 needs no switch", () => {
-    expect(readConfig({ KARPENTER_VERSION: "1.16.0", KARPENTER_UNVERIFIED_VERSION: "true" })).toMatchObject({ karpenterVersion: "1.16.0", allowUnverifiedVersion: true });
-    expect(readConfig({ KARPENTER_VERSION: "1.15.2" })).toMatchObject({ karpenterVersion: "1.15.2", allowUnverifiedVersion: false });
+    expect(readConfig({ KARPENTER_VERSION: "1.16.0", KARPENTER_UNVERIFIED_VERSION: "true" })).toMatchObject({
+      karpenterVersion: "1.16.0",
+      allowUnverifiedVersion: true,
+    });
+    expect(readConfig({ KARPENTER_VERSION: "1.15.2" })).toMatchObject({
+      karpenterVersion: "1.15.2",
+      allowUnverifiedVersion: false,
+    });
   });
 
   test("reads every variable", () => {
@@ -65,13 +71,19 @@ describe("example settings", () => {
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
     [{ SPOT_SERVICE_LINKED_ROLE: "yes" }, /SPOT_SERVICE_LINKED_ROLE: "yes" is not true or false/],
     [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
-    [{ AWS_REGION: "mars-1" }, /^AWS_REGION: "mars-1" is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1$/],
+    [
+      { AWS_REGION: "mars-1" },
+      /^AWS_REGION: "mars-1" is not an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1 or cn-north-1$/,
+    ],
     [{ STATE_REGION: "us_east_1" }, /^STATE_REGION: "us_east_1" is not an AWS region name/],
     [{ CLUSTER_NAME: "c".repeat(41) }, /CLUSTER_NAME: "c{41}" is not an EKS cluster name of at most 40 characters/],
     [{ STATE_BUCKET: "My_Bucket" }, /STATE_BUCKET: "My_Bucket" is not an S3 bucket name/],
     [{ STATE_BUCKET: "x" }, /STATE_BUCKET: "x" is not an S3 bucket name/],
     // the example names its own switch, not the construct prop behind it
-    [{ KARPENTER_VERSION: "1.16.0" }, /^KARPENTER_VERSION: "1\.16\.0" is newer than every Karpenter 1\.15 release, 1\.15 being the newest minor this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway/],
+    [
+      { KARPENTER_VERSION: "1.16.0" },
+      /^KARPENTER_VERSION: "1\.16\.0" is newer than every Karpenter 1\.15 release, 1\.15 being the newest minor this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway/,
+    ],
   ])("rejects %j", (env, message) => {
     expect(() => readConfig(env)).toThrow(message);
   });

@@ -14,15 +14,25 @@ function synthApp(env: Record<string, string> = {}) {
   new AwsProvider(eks, "aws", { region: "eu-west-1" });
   new HelmProvider(eks, "helm", {});
   const karpenter = new FakeInstallation(eks, "karpenter");
-  const nodes = new KarpenterNodesStack(app, "karpenter-nodes", { karpenter, config: readConfig({ AWS_REGION: "eu-west-1", ...env }) });
+  const nodes = new KarpenterNodesStack(app, "karpenter-nodes", {
+    karpenter,
+    config: readConfig({ AWS_REGION: "eu-west-1", ...env }),
+  });
   app.synth();
   const manifest = JSON.parse(fs.readFileSync(path.join(app.outdir, "manifest.json"), "utf8"));
-  const json = JSON.parse(fs.readFileSync(path.join(app.outdir, manifest.stacks["karpenter-nodes"].synthesizedStackPath), "utf8"));
+  const json = JSON.parse(
+    fs.readFileSync(path.join(app.outdir, manifest.stacks["karpenter-nodes"].synthesizedStackPath), "utf8"),
+  );
   return { nodes, json, manifest };
 }
 
 const manifestsByKind = (json: any): Record<string, { addr: string; body: any }> =>
-  Object.fromEntries(Object.entries(json.resource.kubernetes_manifest).map(([n, b]: [string, any]) => [b.manifest.kind, { addr: `kubernetes_manifest.${n}`, body: b }]));
+  Object.fromEntries(
+    Object.entries(json.resource.kubernetes_manifest).map(([n, b]: [string, any]) => [
+      b.manifest.kind,
+      { addr: `kubernetes_manifest.${n}`, body: b },
+    ]),
+  );
 
 describe("example stack karpenter-nodes", () => {
   const { nodes, json, manifest } = synthApp();
@@ -36,7 +46,9 @@ describe("example stack karpenter-nodes", () => {
     const k = json.provider.kubernetes[0];
     expect(Object.keys(k).sort()).toEqual(["cluster_ca_certificate", "exec", "host"]);
     expect(k.host).toMatch(/^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/);
-    expect(k.cluster_ca_certificate).toMatch(/^\$\{base64decode\(data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\)\}$/);
+    expect(k.cluster_ca_certificate).toMatch(
+      /^\$\{base64decode\(data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\)\}$/,
+    );
     expect(k.exec).toHaveLength(1);
     expect(k.exec[0].api_version).toBe("client.authentication.k8s.io/v1beta1");
     expect(k.exec[0].command).toBe("aws");
@@ -57,14 +69,20 @@ describe("example stack karpenter-nodes", () => {
   test("NodePool default: the seed's requirements, limits, expiry and disruption", () => {
     const np = objs.NodePool.body.manifest;
     expect(np.metadata).toEqual({ name: "default" });
-    const reqs = Object.fromEntries(np.spec.template.spec.requirements.map((r: any) => [r.key, [r.operator, r.values]]));
+    const reqs = Object.fromEntries(
+      np.spec.template.spec.requirements.map((r: any) => [r.key, [r.operator, r.values]]),
+    );
     expect(reqs).toEqual({
       "karpenter.sh/capacity-type": ["In", ["spot", "on-demand"]],
       "kubernetes.io/arch": ["In", ["amd64"]],
       "karpenter.k8s.aws/instance-category": ["In", ["c", "m", "r"]],
       "karpenter.k8s.aws/instance-generation": ["Gt", ["5"]],
     });
-    expect(np.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
+    expect(np.spec.template.spec.nodeClassRef).toEqual({
+      group: "karpenter.k8s.aws",
+      kind: "EC2NodeClass",
+      name: "default",
+    });
     expect(np.spec.template.spec.expireAfter).toBe("720h");
     expect(np.spec.limits).toEqual({ cpu: "100" });
     expect(np.spec.disruption).toEqual({

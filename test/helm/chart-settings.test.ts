@@ -1,4 +1,10 @@
-import { CHART_FEATURE_GATES, CHART_SETTINGS, checkChartValue, hasKey, modelledSettingsBlock } from "../../lib/helm/chart-settings";
+import {
+  CHART_FEATURE_GATES,
+  CHART_SETTINGS,
+  checkChartValue,
+  hasKey,
+  modelledSettingsBlock,
+} from "../../lib/helm/chart-settings";
 import { KNOWN_RELEASES } from "../../lib/versions/karpenter-version";
 import { describeWithReference, referenceChartValues, referenceVersionsWith } from "../reference";
 
@@ -8,9 +14,12 @@ const gatesAt = (version: string) => modelledSettingsBlock(version).featureGates
 
 describeWithReference(referenceVersions)("chart settings table = published values.yaml", () => {
   // the reference copies are the published chart values.yaml of the newest patch of each minor
-  test.each(referenceVersions)("matches settings: of the %s values.yaml key for key and default for default", (version) => {
-    expect(modelledSettingsBlock(version)).toEqual(referenceChartValues(version).settings);
-  });
+  test.each(referenceVersions)(
+    "matches settings: of the %s values.yaml key for key and default for default",
+    (version) => {
+      expect(modelledSettingsBlock(version)).toEqual(referenceChartValues(version).settings);
+    },
+  );
 
   test("the reference covers every known release", () => {
     expect(referenceVersions).toEqual([...KNOWN_RELEASES]);
@@ -50,7 +59,8 @@ describe("chart settings table", () => {
 describe("setting values", () => {
   test("durations are Go durations (time.ParseDuration): every unit, fractions; refresh intervals at least 1m", () => {
     const batch = fact("batchMaxDuration");
-    for (const ok of ["15s", "1h30m", "1.5s", ".5s", "500ms", "750us", "750µs", "750μs", "100ns"]) expect(checkChartValue(batch, ok)).toBeUndefined();
+    for (const ok of ["15s", "1h30m", "1.5s", ".5s", "500ms", "750us", "750µs", "750μs", "100ns"])
+      expect(checkChartValue(batch, ok)).toBeUndefined();
     expect(checkChartValue(batch, "0s")).toMatch(/greater than zero/);
     expect(checkChartValue(batch, "0")).toMatch(/greater than zero/);
     expect(checkChartValue(batch, "-10s")).toMatch(/Go duration/);

@@ -8,8 +8,12 @@ const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 /** values.yaml (without settings) in the notation of the data, read as add-version reads it. */
 const referencePaths = (version: string) => valuePaths(referenceChartValues(version));
 
-const asNotation = (version: string) => chartValuePaths(version).map((e) => e.entry).sort();
-const check = (version: string, values: Record<string, unknown>) => () => checkValuePaths("k", version, values, (p) => `values.${p.join(".")}`);
+const asNotation = (version: string) =>
+  chartValuePaths(version)
+    .map((e) => e.entry)
+    .sort();
+const check = (version: string, values: Record<string, unknown>) => () =>
+  checkValuePaths("k", version, values, (p) => `values.${p.join(".")}`);
 /** Whether the chart of `version` takes the dotted path (with a value of 1 at its end). */
 const has = (version: string, path: string) => {
   const values = path.split(".").reduceRight<unknown>((inner, key) => ({ [key]: inner }), 1) as Record<string, unknown>;
@@ -30,9 +34,15 @@ describeWithReference(referenceVersions)("chart value paths = published values.y
 
 describe("chart value paths", () => {
   test("patch-level changes between the reference folders (read at the upstream tags)", () => {
-    expect([has("1.0.0", "postInstallHook.image.tag"), has("1.0.1", "postInstallHook.image.tag")]).toEqual([true, false]);
+    expect([has("1.0.0", "postInstallHook.image.tag"), has("1.0.1", "postInstallHook.image.tag")]).toEqual([
+      true,
+      false,
+    ]);
     expect([has("1.1.0", "schedulerName"), has("1.1.1", "schedulerName")]).toEqual([false, true]);
-    expect([has("1.5.2", "podSecurityContext.runAsNonRoot"), has("1.5.3", "podSecurityContext.runAsNonRoot")]).toEqual([true, false]);
+    expect([has("1.5.2", "podSecurityContext.runAsNonRoot"), has("1.5.3", "podSecurityContext.runAsNonRoot")]).toEqual([
+      true,
+      false,
+    ]);
     expect([has("1.0.14", "webhook.port"), has("1.1.0", "webhook.port")]).toEqual([true, false]);
   });
 
@@ -50,19 +60,44 @@ describe("chart value paths", () => {
   });
 
   test("keys with dots stay whole; empty maps are leaves", () => {
-    expect(check("1.14.1", { nodeSelector: { "kubernetes.io/os": "linux" }, podLabels: {}, serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": "x" } } })).not.toThrow();
+    expect(
+      check("1.14.1", {
+        nodeSelector: { "kubernetes.io/os": "linux" },
+        podLabels: {},
+        serviceAccount: { annotations: { "eks.amazonaws.com/role-arn": "x" } },
+      }),
+    ).not.toThrow();
     // a dotted key is one key: "controller.image" is not controller → image
-    expect(check("1.14.1", { "controller.image": { repository: "x" } })).toThrow(/values\.controller\.image\.repository = "x" is invalid: .*has no controller\.image\.repository/);
+    expect(check("1.14.1", { "controller.image": { repository: "x" } })).toThrow(
+      /values\.controller\.image\.repository = "x" is invalid: .*has no controller\.image\.repository/,
+    );
     expect(check("1.14.1", { controller: { image: {} } })).not.toThrow();
   });
 
   test("an unknown path names the path, the version, and the version that has it", () => {
     expect(check("1.14.1", { replicaz: 3 })).toThrow(KarpenterValidationError);
-    expect(check("1.14.1", { replicaz: 3 })).toThrow(/^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: additionalAnnotations, additionalClusterRoleRules, /);
-    expect(check("1.0.14", { service: { annotations: { a: "b" } } })).toThrow('k: values.service.annotations.a = "b" is invalid: Karpenter 1.0.14\'s chart values.yaml has no service.annotations.a: it was introduced in 1.1.0; use version 1.1.0 or later, or leave it unset');
-    expect(check("1.14.1", { webhook: { enabled: true } })).toThrow(/has no webhook\.enabled: the chart had it up to 1\.0\.14 and dropped it/);
-    expect(check("1.14.1", { replicas: { x: 1 } })).toThrow(/has no replicas\.x: replicas is a single value, not a map/);
-    expect(check("1.14.1", { affinity: { podAffinity: {} } })).toThrow(/which has no affinity\.podAffinity \(keys under affinity: nodeAffinity, podAntiAffinity\)/);
-    expect(check("1.14.1", { replicas: 3, podLabels: { a: "b" }, controller: { resources: { limits: { cpu: "1" } } }, settings: { batchMaxDuration: "5s" } })).not.toThrow();
+    expect(check("1.14.1", { replicaz: 3 })).toThrow(
+      /^k: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.14\.1 chart's values\.yaml, which has no replicaz; did you mean replicas\? \(keys at the top level: additionalAnnotations, additionalClusterRoleRules, /,
+    );
+    expect(check("1.0.14", { service: { annotations: { a: "b" } } })).toThrow(
+      'k: values.service.annotations.a = "b" is invalid: Karpenter 1.0.14\'s chart values.yaml has no service.annotations.a: it was introduced in 1.1.0; use version 1.1.0 or later, or leave it unset',
+    );
+    expect(check("1.14.1", { webhook: { enabled: true } })).toThrow(
+      /has no webhook\.enabled: the chart had it up to 1\.0\.14 and dropped it/,
+    );
+    expect(check("1.14.1", { replicas: { x: 1 } })).toThrow(
+      /has no replicas\.x: replicas is a single value, not a map/,
+    );
+    expect(check("1.14.1", { affinity: { podAffinity: {} } })).toThrow(
+      /which has no affinity\.podAffinity \(keys under affinity: nodeAffinity, podAntiAffinity\)/,
+    );
+    expect(
+      check("1.14.1", {
+        replicas: 3,
+        podLabels: { a: "b" },
+        controller: { resources: { limits: { cpu: "1" } } },
+        settings: { batchMaxDuration: "5s" },
+      }),
+    ).not.toThrow();
   });
 });

@@ -48,7 +48,14 @@ function pathInChart(chart: any, p: string): boolean {
 describe("KarpenterRelease", () => {
   test("installs chart karpenter from public ECR without its crds/ folder, values from the typed defaults", () => {
     const { body, values } = release();
-    expect(body).toMatchObject({ chart: "karpenter", repository: "oci://public.ecr.aws/karpenter", version: "1.15.2", namespace: "kube-system", name: "karpenter", skip_crds: true });
+    expect(body).toMatchObject({
+      chart: "karpenter",
+      repository: "oci://public.ecr.aws/karpenter",
+      version: "1.15.2",
+      namespace: "kube-system",
+      name: "karpenter",
+      skip_crds: true,
+    });
     expect(body.repository_username).toBeUndefined();
     expect(body.repository_password).toBeUndefined();
     expect(values).toEqual({
@@ -74,8 +81,14 @@ describe("KarpenterRelease", () => {
   });
 
   test("IRSA writes the role ARN annotation on the ServiceAccount", () => {
-    const { values } = release({ irsaRoleArn: "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo", serviceAccountName: "kp" });
-    expect(values.serviceAccount).toEqual({ name: "kp", annotations: { "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo" } });
+    const { values } = release({
+      irsaRoleArn: "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo",
+      serviceAccountName: "kp",
+    });
+    expect(values.serviceAccount).toEqual({
+      name: "kp",
+      annotations: { "eks.amazonaws.com/role-arn": "arn:aws:iam::123456789012:role/KarpenterControllerRole-demo" },
+    });
   });
 
   describe("the ServiceAccount is wired: values cannot replace or remove the IRSA role annotation", () => {
@@ -89,21 +102,33 @@ describe("KarpenterRelease", () => {
     });
 
     test("the role-arn annotation is refused without IRSA (the SDK would prefer web identity over Pod Identity)", () => {
-      expect(() => release({ values: annotation("arn:x") })).toThrow(/values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: .*prefer web identity over the EKS Pod Identity credentials/);
+      expect(() => release({ values: annotation("arn:x") })).toThrow(
+        /values\.serviceAccount\.annotations\["eks\.amazonaws\.com\/role-arn"\] = "arn:x" is invalid: .*prefer web identity over the EKS Pod Identity credentials/,
+      );
     });
 
     test("annotations: null would remove the wired annotation with IRSA; without IRSA it only drops the chart's empty map", () => {
-      expect(() => release({ irsaRoleArn, values: { serviceAccount: { annotations: null } } })).toThrow(/values\.serviceAccount\.annotations = null is invalid: not removable with IRSA/);
-      expect(release({ values: { serviceAccount: { annotations: null } } }).values.serviceAccount).toEqual({ name: "karpenter", annotations: null });
+      expect(() => release({ irsaRoleArn, values: { serviceAccount: { annotations: null } } })).toThrow(
+        /values\.serviceAccount\.annotations = null is invalid: not removable with IRSA/,
+      );
+      expect(release({ values: { serviceAccount: { annotations: null } } }).values.serviceAccount).toEqual({
+        name: "karpenter",
+        annotations: null,
+      });
     });
 
     test("serviceAccount: null would remove the wired name", () => {
-      expect(() => release({ values: { serviceAccount: null } })).toThrow(/values\.serviceAccount = null is invalid: not removable/);
+      expect(() => release({ values: { serviceAccount: null } })).toThrow(
+        /values\.serviceAccount = null is invalid: not removable/,
+      );
     });
 
     test("other annotations merge with the wired one", () => {
       const { values } = release({ irsaRoleArn, values: { serviceAccount: { annotations: { team: "platform" } } } });
-      expect(values.serviceAccount.annotations).toEqual({ "eks.amazonaws.com/role-arn": irsaRoleArn, team: "platform" });
+      expect(values.serviceAccount.annotations).toEqual({
+        "eks.amazonaws.com/role-arn": irsaRoleArn,
+        team: "platform",
+      });
     });
   });
 
@@ -116,45 +141,93 @@ describe("KarpenterRelease", () => {
     }
 
     test("a typed boolean setting or feature gate is written unquoted through tobool, so the chart reads a YAML boolean", () => {
-      const yaml = withVariable((iso) => ({ settings: { isolatedVPC: iso as boolean, featureGates: { nodeRepair: iso as boolean } } }));
+      const yaml = withVariable((iso) => ({
+        settings: { isolatedVPC: iso as boolean, featureGates: { nodeRepair: iso as boolean } },
+      }));
       expect(yaml).toContain("\n  isolatedVPC: ${tobool(var.iso)}\n");
       expect(yaml).toContain("\n    nodeRepair: ${tobool(var.iso)}\n");
       // what Terraform puts there parses as a boolean
-      expect(YAML.parse(yaml.replace(/\$\{tobool\(var\.iso\)\}/g, "false")).settings).toMatchObject({ isolatedVPC: false, featureGates: { nodeRepair: false } });
+      expect(YAML.parse(yaml.replace(/\$\{tobool\(var\.iso\)\}/g, "false")).settings).toMatchObject({
+        isolatedVPC: false,
+        featureGates: { nodeRepair: false },
+      });
     });
 
     test("the same through values.settings", () => {
-      expect(withVariable((iso) => ({ values: { settings: { isolatedVPC: iso } } }))).toContain("\n  isolatedVPC: ${tobool(var.iso)}\n");
+      expect(withVariable((iso) => ({ values: { settings: { isolatedVPC: iso } } }))).toContain(
+        "\n  isolatedVPC: ${tobool(var.iso)}\n",
+      );
     });
 
     test("a map token in a setting that is not a boolean is refused on the setting's own field", () => {
-      expect(() => withVariable((iso) => ({ settings: { batchMaxDuration: iso as string } }))).toThrow(/^test\/karpenter: settings\.batchMaxDuration = "\(a token\)" is invalid: settings\.batchMaxDuration is a token that is not a string or number/);
+      expect(() => withVariable((iso) => ({ settings: { batchMaxDuration: iso as string } }))).toThrow(
+        /^test\/karpenter: settings\.batchMaxDuration = "\(a token\)" is invalid: settings\.batchMaxDuration is a token that is not a string or number/,
+      );
     });
   });
 
   describe("settings per version", () => {
     test.each([
-      ["1.13.1", { featureGates: { capacityBuffer: true } }, "settings.featureGates.capacityBuffer = true", "feature gate capacityBuffer", "1.14.0"],
-      ["1.0.14", { featureGates: { nodeRepair: true } }, "settings.featureGates.nodeRepair = true", "feature gate nodeRepair", "1.1.0"],
-      ["1.7.6", { featureGates: { staticCapacity: true } }, "settings.featureGates.staticCapacity = true", "feature gate staticCapacity", "1.8.0"],
+      [
+        "1.13.1",
+        { featureGates: { capacityBuffer: true } },
+        "settings.featureGates.capacityBuffer = true",
+        "feature gate capacityBuffer",
+        "1.14.0",
+      ],
+      [
+        "1.0.14",
+        { featureGates: { nodeRepair: true } },
+        "settings.featureGates.nodeRepair = true",
+        "feature gate nodeRepair",
+        "1.1.0",
+      ],
+      [
+        "1.7.6",
+        { featureGates: { staticCapacity: true } },
+        "settings.featureGates.staticCapacity = true",
+        "feature gate staticCapacity",
+        "1.8.0",
+      ],
       ["1.6.1", { disableDryRun: true }, "settings.disableDryRun = true", "setting disableDryRun", "1.6.2"],
       ["1.11.3", { enableZonalShift: true }, "settings.enableZonalShift = true", "setting enableZonalShift", "1.12.0"],
-      ["1.3.8", { preferencePolicy: "Ignore" }, 'settings.preferencePolicy = "Ignore"', "setting preferencePolicy", "1.4.0"],
+      [
+        "1.3.8",
+        { preferencePolicy: "Ignore" },
+        'settings.preferencePolicy = "Ignore"',
+        "setting preferencePolicy",
+        "1.4.0",
+      ],
       ["1.0.14", { eksControlPlane: true }, "settings.eksControlPlane = true", "setting eksControlPlane", "1.1.0"],
-    ] as [string, KarpenterSettings, string, string, string][])("%s rejects %j naming the version that introduced it", (version, settings, field, what, since) => {
-      expect(() => release({ version, settings })).toThrow(KarpenterValidationError);
-      expect(() => release({ version, settings })).toThrow(`test/karpenter: ${field} is invalid: Karpenter ${version} has no ${what}: it was introduced in ${since}`);
-    });
+    ] as [string, KarpenterSettings, string, string, string][])(
+      "%s rejects %j naming the version that introduced it",
+      (version, settings, field, what, since) => {
+        expect(() => release({ version, settings })).toThrow(KarpenterValidationError);
+        expect(() => release({ version, settings })).toThrow(
+          `test/karpenter: ${field} is invalid: Karpenter ${version} has no ${what}: it was introduced in ${since}`,
+        );
+      },
+    );
 
     test("the introducing version itself accepts the key", () => {
       expect(release({ version: "1.6.2", settings: { disableDryRun: true } }).values.settings.disableDryRun).toBe(true);
-      expect(release({ version: "1.14.0", settings: { featureGates: { capacityBuffer: true } } }).values.settings.featureGates).toEqual({ capacityBuffer: true });
+      expect(
+        release({ version: "1.14.0", settings: { featureGates: { capacityBuffer: true } } }).values.settings
+          .featureGates,
+      ).toEqual({ capacityBuffer: true });
     });
   });
 
   describeWithReference(referenceVersions)("settings against the published values.yaml of each release", () => {
     // a gate the chart has is written at a path it has; one it lacks is refused
-    const gates = ["spotToSpotConsolidation", "nodeRepair", "reservedCapacity", "nodeOverlay", "staticCapacity", "capacityBuffer"];
+    const gates = [
+      "spotToSpotConsolidation",
+      "nodeRepair",
+      "reservedCapacity",
+      "nodeOverlay",
+      "staticCapacity",
+      "capacityBuffer",
+    ];
     test.each(referenceVersions)("every feature gate against the %s chart", (version) => {
       const chartGates = referenceChartValues(version).settings.featureGates;
       for (const gate of gates) {
@@ -166,18 +239,45 @@ describe("KarpenterRelease", () => {
 
     // every typed setting a version has, set at once: each path written exists in that chart's values.yaml
     const everything: KarpenterSettings = {
-      batchMaxDuration: "15s", batchIdleDuration: "2s", preferencePolicy: "Ignore", minValuesPolicy: "BestEffort",
-      clusterCABundle: "LS0tLS1CRUdJTg==", clusterEndpoint: "https://example.gr7.us-east-1.eks.amazonaws.com", isolatedVPC: true,
-      eksControlPlane: true, vmMemoryOverheadPercent: 0.1, enableZonalShift: true, reservedENIs: 1, ignoreDRARequests: false,
-      disableClusterStateObservability: true, disableDryRun: true, amiRefreshInterval: "5m", subnetRefreshInterval: "5m",
-      featureGates: { spotToSpotConsolidation: true, nodeRepair: true, reservedCapacity: false, nodeOverlay: true, staticCapacity: true, capacityBuffer: true },
+      batchMaxDuration: "15s",
+      batchIdleDuration: "2s",
+      preferencePolicy: "Ignore",
+      minValuesPolicy: "BestEffort",
+      clusterCABundle: "LS0tLS1CRUdJTg==",
+      clusterEndpoint: "https://example.gr7.us-east-1.eks.amazonaws.com",
+      isolatedVPC: true,
+      eksControlPlane: true,
+      vmMemoryOverheadPercent: 0.1,
+      enableZonalShift: true,
+      reservedENIs: 1,
+      ignoreDRARequests: false,
+      disableClusterStateObservability: true,
+      disableDryRun: true,
+      amiRefreshInterval: "5m",
+      subnetRefreshInterval: "5m",
+      featureGates: {
+        spotToSpotConsolidation: true,
+        nodeRepair: true,
+        reservedCapacity: false,
+        nodeOverlay: true,
+        staticCapacity: true,
+        capacityBuffer: true,
+      },
     };
     test.each(referenceVersions)("all settings %s has: every emitted path exists in its values.yaml", (version) => {
       const chart = referenceChartValues(version);
       const settings: Record<string, unknown> = {};
       for (const [k, v] of Object.entries(everything)) if (k !== "featureGates" && k in chart.settings) settings[k] = v;
-      settings.featureGates = Object.fromEntries(Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates));
-      const { values } = release({ version, settings, nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }], irsaRoleArn: "arn:aws:iam::123456789012:role/x" });
+      settings.featureGates = Object.fromEntries(
+        Object.entries(everything.featureGates!).filter(([g]) => g in chart.settings.featureGates),
+      );
+      const { values } = release({
+        version,
+        settings,
+        nodeSelector: { "node-role": "system" },
+        tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }],
+        irsaRoleArn: "arn:aws:iam::123456789012:role/x",
+      });
       const unknown = leafPaths(values).filter((p) => !pathInChart(chart, p));
       expect(unknown).toEqual([]);
       expect(values.settings.reservedENIs).toBe("1"); // the chart's type: a string
@@ -187,27 +287,47 @@ describe("KarpenterRelease", () => {
   describe("settings per version, without the reference", () => {
     test("1.8.0 always writes featureGates.staticCapacity (its values.yaml spells it StaticCapacity, the template reads staticCapacity)", () => {
       expect(release({ version: "1.8.0" }).values.settings.featureGates).toEqual({ staticCapacity: false });
-      expect(release({ version: "1.8.0", settings: { featureGates: { staticCapacity: true } } }).values.settings.featureGates).toEqual({ staticCapacity: true });
+      expect(
+        release({ version: "1.8.0", settings: { featureGates: { staticCapacity: true } } }).values.settings
+          .featureGates,
+      ).toEqual({ staticCapacity: true });
       expect(release({ version: "1.8.1" }).values.settings).not.toHaveProperty("featureGates");
     });
 
     test("unknown and wired keys are refused", () => {
-      expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(/settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchMaxDuration\? Its settings are batchMaxDuration, /);
-      expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(/settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/);
-      expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(/settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.15\.2 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/);
+      expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(
+        /settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchMaxDuration\? Its settings are batchMaxDuration, /,
+      );
+      expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(
+        /settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/,
+      );
+      expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(
+        /settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.15\.2 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/,
+      );
     });
 
     test("values are checked", () => {
-      expect(() => release({ settings: { amiRefreshInterval: "30s" } })).toThrow(/settings\.amiRefreshInterval = "30s" is invalid: a Go duration .* at least 1m/);
-      expect(() => release({ settings: { preferencePolicy: "respect" as "Respect" } })).toThrow(/one of "Respect", "Ignore"/);
-      expect(() => release({ settings: { vmMemoryOverheadPercent: 7.5 } })).toThrow(/vmMemoryOverheadPercent = 7\.5 is invalid/);
-      expect(() => release({ settings: { featureGates: { nodeRepair: "yes" as unknown as boolean } } })).toThrow(/nodeRepair = "yes" is invalid: true or false/);
+      expect(() => release({ settings: { amiRefreshInterval: "30s" } })).toThrow(
+        /settings\.amiRefreshInterval = "30s" is invalid: a Go duration .* at least 1m/,
+      );
+      expect(() => release({ settings: { preferencePolicy: "respect" as "Respect" } })).toThrow(
+        /one of "Respect", "Ignore"/,
+      );
+      expect(() => release({ settings: { vmMemoryOverheadPercent: 7.5 } })).toThrow(
+        /vmMemoryOverheadPercent = 7\.5 is invalid/,
+      );
+      expect(() => release({ settings: { featureGates: { nodeRepair: "yes" as unknown as boolean } } })).toThrow(
+        /nodeRepair = "yes" is invalid: true or false/,
+      );
     });
 
     test("a token is not validated but kept", () => {
       const { stack } = testStack();
       const queue = new SqsQueue(stack, "q", { name: "x" });
-      new KarpenterRelease(stack, "karpenter", { cluster: testCluster(stack), settings: { clusterEndpoint: queue.url } });
+      new KarpenterRelease(stack, "karpenter", {
+        cluster: testCluster(stack),
+        settings: { clusterEndpoint: queue.url },
+      });
       const values = YAML.parse(onlyResource(synthJson(stack), "helm_release").values[0]);
       expect(values.settings.clusterEndpoint).toBe("${aws_sqs_queue.q.url}");
     });
@@ -215,13 +335,21 @@ describe("KarpenterRelease", () => {
 
   describe("controller pod", () => {
     test("resources default per field and are validated as quantities", () => {
-      expect(release({ controllerResources: { limits: { memory: "1Gi", cpu: "1" } } }).values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "1Gi", cpu: "1" } });
-      expect(() => release({ controllerResources: { requests: { cpu: "half" } } })).toThrow(/controllerResources\.requests\.cpu = "half" is invalid: a Kubernetes CPU quantity/);
+      expect(
+        release({ controllerResources: { limits: { memory: "1Gi", cpu: "1" } } }).values.controller.resources,
+      ).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "1Gi", cpu: "1" } });
+      expect(() => release({ controllerResources: { requests: { cpu: "half" } } })).toThrow(
+        /controllerResources\.requests\.cpu = "half" is invalid: a Kubernetes CPU quantity/,
+      );
       expect(() => release({ controllerResources: { requests: { memory: "1Gi" } } })).toThrow(
         'test/karpenter: controllerResources.requests.memory = "1Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
       );
-      expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(/requests\.memory = "512Mi" is invalid: at most the limit \(512M, controllerResources\.limits\.memory\)/);
-      expect(release({ controllerResources: { requests: { cpu: "1.5" } } }).values.controller.resources.requests.cpu).toBe("1.5");
+      expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(
+        /requests\.memory = "512Mi" is invalid: at most the limit \(512M, controllerResources\.limits\.memory\)/,
+      );
+      expect(
+        release({ controllerResources: { requests: { cpu: "1.5" } } }).values.controller.resources.requests.cpu,
+      ).toBe("1.5");
     });
 
     test("replicas: a whole number from 1; a number token is written unquoted", () => {
@@ -236,35 +364,64 @@ describe("KarpenterRelease", () => {
     test("dnsPolicy defaults to Default; None needs a dnsConfig", () => {
       expect(release({ dnsPolicy: "ClusterFirst" }).values.dnsPolicy).toBe("ClusterFirst");
       expect(() => release({ dnsPolicy: "None" })).toThrow(/dnsPolicy = "None" is invalid: a dnsConfig in values/);
-      expect(release({ dnsPolicy: "None", values: { dnsConfig: { nameservers: ["10.0.0.2"] } } }).values.dnsConfig).toEqual({ nameservers: ["10.0.0.2"] });
+      expect(
+        release({ dnsPolicy: "None", values: { dnsConfig: { nameservers: ["10.0.0.2"] } } }).values.dnsConfig,
+      ).toEqual({ nameservers: ["10.0.0.2"] });
     });
 
     test("node selector and tolerations for the system nodes; Kubernetes spelling is enforced", () => {
-      const { values } = release({ nodeSelector: { "node-role": "system" }, tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "dedicated", value: "system", effect: "NoSchedule" }] });
+      const { values } = release({
+        nodeSelector: { "node-role": "system" },
+        tolerations: [
+          { key: "CriticalAddonsOnly", operator: "Exists" },
+          { key: "dedicated", value: "system", effect: "NoSchedule" },
+        ],
+      });
       expect(values.nodeSelector).toEqual({ "node-role": "system" });
-      expect(values.tolerations).toEqual([{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "dedicated", value: "system", effect: "NoSchedule" }]);
-      expect(() => release({ tolerations: [{ key: "a", effect: "NO_SCHEDULE" as "NoSchedule" }] })).toThrow(/tolerations\[0\]\.effect = "NO_SCHEDULE" is invalid/);
-      expect(() => release({ tolerations: [{ key: "a", operator: "Exists", value: "b" }] })).toThrow(/tolerations\[0\]\.value = "b" is invalid: no value with operator "Exists"/);
+      expect(values.tolerations).toEqual([
+        { key: "CriticalAddonsOnly", operator: "Exists" },
+        { key: "dedicated", value: "system", effect: "NoSchedule" },
+      ]);
+      expect(() => release({ tolerations: [{ key: "a", effect: "NO_SCHEDULE" as "NoSchedule" }] })).toThrow(
+        /tolerations\[0\]\.effect = "NO_SCHEDULE" is invalid/,
+      );
+      expect(() => release({ tolerations: [{ key: "a", operator: "Exists", value: "b" }] })).toThrow(
+        /tolerations\[0\]\.value = "b" is invalid: no value with operator "Exists"/,
+      );
     });
 
     test("a toleration with an unknown key is refused: a misspelt effect would tolerate every effect", () => {
-      const misspelt = [{ key: "dedicated", operator: "Exists" }, { key: "a", operator: "Exists", efect: "NoSchedule" }] as unknown as KubernetesToleration[];
+      const misspelt = [
+        { key: "dedicated", operator: "Exists" },
+        { key: "a", operator: "Exists", efect: "NoSchedule" },
+      ] as unknown as KubernetesToleration[];
       expect(() => release({ tolerations: misspelt })).toThrow(
         'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored); did you mean effect? The allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? }',
       );
-      expect(() => release({ tolerations: [null] as unknown as KubernetesToleration[] })).toThrow(/^test\/karpenter: tolerations\[0\] = null is invalid: an object \{ key\?, operator\?/);
+      expect(() => release({ tolerations: [null] as unknown as KubernetesToleration[] })).toThrow(
+        /^test\/karpenter: tolerations\[0\] = null is invalid: an object \{ key\?, operator\?/,
+      );
     });
 
     test("names are checked", () => {
-      expect(() => release({ namespace: "Kube_System" })).toThrow(/namespace = "Kube_System" is invalid: a Kubernetes namespace name/);
-      expect(() => release({ releaseName: "x".repeat(54) })).toThrow(/releaseName = .* is invalid: a Helm release name: at most 53/);
+      expect(() => release({ namespace: "Kube_System" })).toThrow(
+        /namespace = "Kube_System" is invalid: a Kubernetes namespace name/,
+      );
+      expect(() => release({ releaseName: "x".repeat(54) })).toThrow(
+        /releaseName = .* is invalid: a Helm release name: at most 53/,
+      );
       expect(() => release({ serviceAccountName: "Karpenter" })).toThrow(/serviceAccountName = "Karpenter" is invalid/);
-      expect(() => release({ repository: "public.ecr.aws/karpenter" })).toThrow(/repository = "public.ecr.aws\/karpenter" is invalid: a chart repository URL/);
+      expect(() => release({ repository: "public.ecr.aws/karpenter" })).toThrow(
+        /repository = "public.ecr.aws\/karpenter" is invalid: a chart repository URL/,
+      );
       expect(() => release({ version: "0.37.0" })).toThrow(/version = "0.37.0" is invalid/);
     });
 
     test("a mirror repository is used as given", () => {
-      expect(release({ repository: "oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter" }).body.repository).toBe("oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter");
+      expect(
+        release({ repository: "oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter" }).body
+          .repository,
+      ).toBe("oci://123456789012.dkr.ecr.us-east-1.amazonaws.com/ecr-public/karpenter");
     });
   });
 
@@ -273,11 +430,21 @@ describe("KarpenterRelease", () => {
       const { values } = release({
         replicas: 2,
         tolerations: [{ key: "a", operator: "Exists" }],
-        values: { replicas: 3, controller: { resources: { limits: { cpu: "1" } } }, tolerations: [{ key: "b", operator: "Exists" }], podAnnotations: { a: "b" }, topologySpreadConstraints: null, settings: { featureGates: { nodeRepair: true } } },
+        values: {
+          replicas: 3,
+          controller: { resources: { limits: { cpu: "1" } } },
+          tolerations: [{ key: "b", operator: "Exists" }],
+          podAnnotations: { a: "b" },
+          topologySpreadConstraints: null,
+          settings: { featureGates: { nodeRepair: true } },
+        },
         settings: { featureGates: { spotToSpotConsolidation: true } },
       });
       expect(values.replicas).toBe(3);
-      expect(values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "512Mi" }, limits: { memory: "512Mi", cpu: "1" } });
+      expect(values.controller.resources).toEqual({
+        requests: { cpu: "500m", memory: "512Mi" },
+        limits: { memory: "512Mi", cpu: "1" },
+      });
       expect(values.tolerations).toEqual([{ key: "b", operator: "Exists" }]);
       expect(values.podAnnotations).toEqual({ a: "b" });
       expect(values).toHaveProperty("topologySpreadConstraints", null);
@@ -286,17 +453,38 @@ describe("KarpenterRelease", () => {
     });
 
     test("settings in values are checked against the version; wired keys cannot be overridden", () => {
-      expect(() => release({ version: "1.13.1", values: { settings: { featureGates: { capacityBuffer: true } } } })).toThrow(/values\.settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.13\.1 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/);
-      expect(() => release({ values: { settings: { clusterName: "other" } } })).toThrow(/values\.settings\.clusterName = "other" is invalid: not settable here/);
-      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(/values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: InterruptionQueueConfig\.existing\(\{ existingQueueName, existingQueueArn \}\)` for a queue of your own/);
-      expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(/values\.serviceAccount\.name = "other" is invalid: not settable here/);
-      expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(/values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/);
+      expect(() =>
+        release({ version: "1.13.1", values: { settings: { featureGates: { capacityBuffer: true } } } }),
+      ).toThrow(
+        /values\.settings\.featureGates\.capacityBuffer = true is invalid: Karpenter 1\.13\.1 has no feature gate capacityBuffer: it was introduced in 1\.14\.0/,
+      );
+      expect(() => release({ values: { settings: { clusterName: "other" } } })).toThrow(
+        /values\.settings\.clusterName = "other" is invalid: not settable here/,
+      );
+      expect(() => release({ values: { settings: { interruptionQueue: "q" } } })).toThrow(
+        /values\.settings\.interruptionQueue = "q" is invalid: not settable here: .*`interruptionQueue: InterruptionQueueConfig\.existing\(\{ existingQueueName, existingQueueArn \}\)` for a queue of your own/,
+      );
+      expect(() => release({ values: { serviceAccount: { name: "other" } } })).toThrow(
+        /values\.serviceAccount\.name = "other" is invalid: not settable here/,
+      );
+      expect(() => release({ values: { settings: { batchMaxDuration: "forever" } } })).toThrow(
+        /values\.settings\.batchMaxDuration = "forever" is invalid: a Go duration/,
+      );
     });
 
     test("controller resources are compared only after the merge: a limit raised in values admits a larger typed request", () => {
-      const { values } = release({ controllerResources: { requests: { memory: "1Gi" } }, values: { controller: { resources: { limits: { memory: "2Gi" } } } } });
-      expect(values.controller.resources).toEqual({ requests: { cpu: "500m", memory: "1Gi" }, limits: { memory: "2Gi" } });
-      const cpu = release({ controllerResources: { requests: { cpu: "2" }, limits: { cpu: "1" } }, values: { controller: { resources: { limits: { cpu: "4" } } } } });
+      const { values } = release({
+        controllerResources: { requests: { memory: "1Gi" } },
+        values: { controller: { resources: { limits: { memory: "2Gi" } } } },
+      });
+      expect(values.controller.resources).toEqual({
+        requests: { cpu: "500m", memory: "1Gi" },
+        limits: { memory: "2Gi" },
+      });
+      const cpu = release({
+        controllerResources: { requests: { cpu: "2" }, limits: { cpu: "1" } },
+        values: { controller: { resources: { limits: { cpu: "4" } } } },
+      });
       expect(cpu.values.controller.resources.limits.cpu).toBe("4");
     });
 
@@ -304,42 +492,86 @@ describe("KarpenterRelease", () => {
       expect(() => release({ values: { controller: { resources: { requests: { memory: "4Gi" } } } } })).toThrow(
         'test/karpenter: values.controller.resources.requests.memory = "4Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
       );
-      expect(() => release({ controllerResources: { requests: { memory: "1Gi" }, limits: { memory: "1Gi" } }, values: { controller: { resources: { limits: { memory: "768Mi" } } } } })).toThrow(
+      expect(() =>
+        release({
+          controllerResources: { requests: { memory: "1Gi" }, limits: { memory: "1Gi" } },
+          values: { controller: { resources: { limits: { memory: "768Mi" } } } },
+        }),
+      ).toThrow(
         /values\.controller\.resources\.limits\.memory = "768Mi" is invalid: at least the request \(1Gi, controllerResources\.requests\.memory\)/,
       );
-      expect(() => release({ values: { controller: { resources: { requests: { cpu: "lots" } } } } })).toThrow(/values\.controller\.resources\.requests\.cpu = "lots" is invalid: a Kubernetes CPU quantity/);
+      expect(() => release({ values: { controller: { resources: { requests: { cpu: "lots" } } } } })).toThrow(
+        /values\.controller\.resources\.requests\.cpu = "lots" is invalid: a Kubernetes CPU quantity/,
+      );
       // raising both, or removing the limit with null (Helm's rule), is fine
-      expect(release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: "4Gi" } } } } }).values.controller.resources.requests.memory).toBe("4Gi");
-      expect(release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: null } } } } }).values.controller.resources.limits).toEqual({ memory: null });
+      expect(
+        release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: "4Gi" } } } } })
+          .values.controller.resources.requests.memory,
+      ).toBe("4Gi");
+      expect(
+        release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: null } } } } })
+          .values.controller.resources.limits,
+      ).toEqual({ memory: null });
     });
 
     test("every path of the merged values must exist in the version's values.yaml", () => {
-      expect(() => release({ values: { replicaz: 3 } })).toThrow(/^test\/karpenter: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/);
-      expect(() => release({ version: "1.0.14", values: { initContainers: { a: 1 } } })).toThrow(/values\.initContainers\.a = 1 is invalid: Karpenter 1\.0\.14's chart values\.yaml has no initContainers\.a: it was introduced in 1\.4\.0/);
-      expect(() => release({ values: { webhook: { enabled: false } } })).toThrow(/values\.webhook\.enabled = false is invalid: .*the chart had it up to 1\.0\.14 and dropped it/);
-      expect(() => release({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } })).toThrow(/test\/karpenter: affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution = \[\] is invalid/);
-      expect(() => release({ values: { replicaz: Token.asNumber("${var.n}") } })).toThrow('test/karpenter: values.replicaz = "(known at apply)" is invalid');
-      expect(release({ version: "1.0.14", values: { webhook: { enabled: false } } }).values.webhook).toEqual({ enabled: false });
-      expect(release({ values: { podLabels: { team: "a" }, controller: { env: [{ name: "A", value: "1" }] }, service: { annotations: { a: "b" } } } }).values.podLabels).toEqual({ team: "a" });
+      expect(() => release({ values: { replicaz: 3 } })).toThrow(
+        /^test\/karpenter: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
+      );
+      expect(() => release({ version: "1.0.14", values: { initContainers: { a: 1 } } })).toThrow(
+        /values\.initContainers\.a = 1 is invalid: Karpenter 1\.0\.14's chart values\.yaml has no initContainers\.a: it was introduced in 1\.4\.0/,
+      );
+      expect(() => release({ values: { webhook: { enabled: false } } })).toThrow(
+        /values\.webhook\.enabled = false is invalid: .*the chart had it up to 1\.0\.14 and dropped it/,
+      );
+      expect(() =>
+        release({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } }),
+      ).toThrow(
+        /test\/karpenter: affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution = \[\] is invalid/,
+      );
+      expect(() => release({ values: { replicaz: Token.asNumber("${var.n}") } })).toThrow(
+        'test/karpenter: values.replicaz = "(known at apply)" is invalid',
+      );
+      expect(release({ version: "1.0.14", values: { webhook: { enabled: false } } }).values.webhook).toEqual({
+        enabled: false,
+      });
+      expect(
+        release({
+          values: {
+            podLabels: { team: "a" },
+            controller: { env: [{ name: "A", value: "1" }] },
+            service: { annotations: { a: "b" } },
+          },
+        }).values.podLabels,
+      ).toEqual({ team: "a" });
     });
 
     test("a list or map token in values is refused (Terraform cannot put it into a string)", () => {
-      expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/^test\/karpenter: values\.tolerations = "\(a token\)" is invalid: tolerations is a token that is not a string or number/);
+      expect(() => release({ values: { tolerations: Token.asAny("${var.t}") } })).toThrow(
+        /^test\/karpenter: values\.tolerations = "\(a token\)" is invalid: tolerations is a token that is not a string or number/,
+      );
     });
   });
 
   test("a missing cluster is a validation error, not a TypeError", () => {
     const { stack } = testStack();
     expect(() => new KarpenterRelease(stack, "karpenter", {} as KarpenterReleaseProps)).toThrow(
-      'test/karpenter: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)',
+      "test/karpenter: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
     );
   });
 
   test("the version must support the cluster's literal Kubernetes version", () => {
     const { stack } = testStack();
-    const eks = new EksCluster(stack, "cluster", { name: "demo", version: "1.34", roleArn: "arn:aws:iam::123456789012:role/c", vpcConfig: { subnetIds: ["subnet-00000001"] } });
+    const eks = new EksCluster(stack, "cluster", {
+      name: "demo",
+      version: "1.34",
+      roleArn: "arn:aws:iam::123456789012:role/c",
+      vpcConfig: { subnetIds: ["subnet-00000001"] },
+    });
     const cluster = KarpenterCluster.fromEksCluster(eks);
-    expect(() => new KarpenterRelease(stack, "old", { cluster, version: "1.0.14" })).toThrow(/^test\/old: version = "1\.0\.14" is invalid: Karpenter 1\.0\.14 supports Kubernetes 1\.25 to 1\.31, and cluster demo runs Kubernetes 1\.34/);
+    expect(() => new KarpenterRelease(stack, "old", { cluster, version: "1.0.14" })).toThrow(
+      /^test\/old: version = "1\.0\.14" is invalid: Karpenter 1\.0\.14 supports Kubernetes 1\.25 to 1\.31, and cluster demo runs Kubernetes 1\.34/,
+    );
     expect(new KarpenterRelease(stack, "new", { cluster, version: "1.8.8" }).version).toBe("1.8.8");
   });
 
@@ -349,14 +581,24 @@ describe("KarpenterRelease", () => {
     new KarpenterRelease(stack, "a", { cluster, version: "1.14.9" });
     new KarpenterRelease(stack, "b", { cluster, version: "1.14.9", releaseName: "other" });
     new KarpenterRelease(stack, "c", { cluster, version: "1.14.1", releaseName: "third" });
-    const warnings = stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
     // the test cluster sets no Kubernetes version, which 1.14.x (up to 1.36) also warns about: not this test's subject
-    expect(warnings.filter((w) => !/sets no Kubernetes version/.test(w))).toEqual(["Karpenter 1.14.9 is newer than the newest 1.14 patch this library knows (1.14.3): make sure the chart exists; its IAM policy and settings are assumed to equal 1.14.3's"]);
+    expect(warnings.filter((w) => !/sets no Kubernetes version/.test(w))).toEqual([
+      "Karpenter 1.14.9 is newer than the newest 1.14 patch this library knows (1.14.3): make sure the chart exists; its IAM policy and settings are assumed to equal 1.14.3's",
+    ]);
   });
 
   test("YAML is deterministic: same input in another order gives the same bytes, keys sorted, strings quoted", () => {
-    const a = release({ settings: { batchMaxDuration: "5s", featureGates: { nodeRepair: true, spotToSpotConsolidation: true } }, values: { podLabels: { b: "1", a: "2" } } }).yaml;
-    const b = release({ values: { podLabels: { a: "2", b: "1" } }, settings: { featureGates: { spotToSpotConsolidation: true, nodeRepair: true }, batchMaxDuration: "5s" } }).yaml;
+    const a = release({
+      settings: { batchMaxDuration: "5s", featureGates: { nodeRepair: true, spotToSpotConsolidation: true } },
+      values: { podLabels: { b: "1", a: "2" } },
+    }).yaml;
+    const b = release({
+      values: { podLabels: { a: "2", b: "1" } },
+      settings: { featureGates: { spotToSpotConsolidation: true, nodeRepair: true }, batchMaxDuration: "5s" },
+    }).yaml;
     expect(a).toBe(b);
     const topLevel = Object.keys(JSON.parse(a));
     expect(topLevel).toEqual([...topLevel].sort());
@@ -393,7 +635,9 @@ describe("KarpenterRelease: bad props", () => {
     const { stack, error } = failing({ replicas: 0, values: { replicaz: 1 } });
     expect(error.problems.map((p) => p.message)).toEqual([
       "test/rel: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
-      expect.stringMatching(/^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/),
+      expect.stringMatching(
+        /^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
+      ),
     ]);
     expect(error.message).toMatch(/^2 problems in the props of test\/rel:\n/);
     expect(stack.node.tryFindChild("rel")).toBeUndefined();
@@ -403,7 +647,9 @@ describe("KarpenterRelease: bad props", () => {
   test("a value that cannot be rendered (a list token) leaves nothing in the tree either", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack, "demo");
-    expect(() => new KarpenterRelease(stack, "rel", { cluster, values: { tolerations: Token.asAny("${var.t}") } })).toThrow(/values\.tolerations = "\(a token\)" is invalid/);
+    expect(
+      () => new KarpenterRelease(stack, "rel", { cluster, values: { tolerations: Token.asAny("${var.t}") } }),
+    ).toThrow(/values\.tolerations = "\(a token\)" is invalid/);
     expect(stack.node.tryFindChild("rel")).toBeUndefined();
   });
 
@@ -412,16 +658,24 @@ describe("KarpenterRelease: bad props", () => {
       'test/rel: irsaRoleArn = "nope" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
     );
     expect(failing({ irsaRoleArn: "arn:aws:iam::123456789012:instance-profile/x" }).error.field).toBe("irsaRoleArn");
-    expect(release({ irsaRoleArn: "arn:aws-us-gov:iam::123456789012:role/team/KarpenterController" }).values.serviceAccount.annotations).toEqual({
+    expect(
+      release({ irsaRoleArn: "arn:aws-us-gov:iam::123456789012:role/team/KarpenterController" }).values.serviceAccount
+        .annotations,
+    ).toEqual({
       "eks.amazonaws.com/role-arn": "arn:aws-us-gov:iam::123456789012:role/team/KarpenterController",
     });
     const { stack } = testStack();
     const arn = new TerraformVariable(stack, "role", { type: "string" }).stringValue;
-    expect(() => new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), irsaRoleArn: arn })).not.toThrow();
+    expect(
+      () => new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), irsaRoleArn: arn }),
+    ).not.toThrow();
   });
 
   test("node selector keys and values follow the Kubernetes label rules, in the prop and in values", () => {
-    const { error } = failing({ nodeSelector: { "": "x", "node-role": "system_", "example.com/team": "a".repeat(64) }, values: { nodeSelector: { "Bad Key": "x" } } });
+    const { error } = failing({
+      nodeSelector: { "": "x", "node-role": "system_", "example.com/team": "a".repeat(64) },
+      values: { nodeSelector: { "Bad Key": "x" } },
+    });
     expect(error.problems.map((p) => p.message)).toEqual([
       'test/rel: nodeSelector[""] = "" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: it must not be empty',
       "test/rel: nodeSelector[\"node-role\"] = \"system_\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
@@ -429,7 +683,10 @@ describe("KarpenterRelease: bad props", () => {
       "test/rel: values.nodeSelector[\"Bad Key\"] = \"Bad Key\" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
     ]);
     // an empty value selects nodes whose label is empty; null removes the chart's default label
-    expect(release({ nodeSelector: { "node-role": "" }, values: { nodeSelector: { "kubernetes.io/os": null } } }).values.nodeSelector).toEqual({ "node-role": "", "kubernetes.io/os": null });
+    expect(
+      release({ nodeSelector: { "node-role": "" }, values: { nodeSelector: { "kubernetes.io/os": null } } }).values
+        .nodeSelector,
+    ).toEqual({ "node-role": "", "kubernetes.io/os": null });
   });
 
   test("values.logLevel is one of the levels the controller parses", () => {
@@ -437,17 +694,33 @@ describe("KarpenterRelease: bad props", () => {
       'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else',
     );
     expect(failing({ values: { logLevel: 3 } }).error.field).toBe("values.logLevel");
-    for (const level of ["debug", "info", "error", "warn", "DEBUG"]) expect(release({ values: { logLevel: level } }).values.logLevel).toBe(level);
+    for (const level of ["debug", "info", "error", "warn", "DEBUG"])
+      expect(release({ values: { logLevel: level } }).values.logLevel).toBe(level);
     expect(release({ values: { logLevel: null } }).values.logLevel).toBeNull();
   });
 
   test("an unknown setting gets a did-you-mean when one is close, in settings and values.settings", () => {
-    const { error } = failing({ settings: { bogus: 1, batchIdleDuratin: "1s" } as KarpenterSettings, values: { settings: { featureGates: { nodeRepiar: true } } } });
-    const gates = "nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation, staticCapacity, capacityBuffer, terminateFirstDrift, terminateFirstRepair, podDeletionCostManagement";
+    const { error } = failing({
+      settings: { bogus: 1, batchIdleDuratin: "1s" } as KarpenterSettings,
+      values: { settings: { featureGates: { nodeRepiar: true } } },
+    });
+    const gates =
+      "nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation, staticCapacity, capacityBuffer, terminateFirstDrift, terminateFirstRepair, podDeletionCostManagement";
     expect(error.problems.map((p) => [p.field, p.allowed])).toEqual([
-      ["settings.bogus", expect.stringMatching(/^a setting of the Karpenter 1\.15\.2 chart: batchMaxDuration, batchIdleDuration, /)],
-      ["settings.batchIdleDuratin", expect.stringMatching(/^a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchIdleDuration\? Its settings are batchMaxDuration, batchIdleDuration, /)],
-      ["values.settings.featureGates.nodeRepiar", `a feature gate of the Karpenter 1.15.2 chart; did you mean values.settings.featureGates.nodeRepair? Its feature gates are ${gates}`],
+      [
+        "settings.bogus",
+        expect.stringMatching(/^a setting of the Karpenter 1\.15\.2 chart: batchMaxDuration, batchIdleDuration, /),
+      ],
+      [
+        "settings.batchIdleDuratin",
+        expect.stringMatching(
+          /^a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchIdleDuration\? Its settings are batchMaxDuration, batchIdleDuration, /,
+        ),
+      ],
+      [
+        "values.settings.featureGates.nodeRepiar",
+        `a feature gate of the Karpenter 1.15.2 chart; did you mean values.settings.featureGates.nodeRepair? Its feature gates are ${gates}`,
+      ],
     ]);
   });
 });
@@ -455,7 +728,9 @@ describe("KarpenterRelease: bad props", () => {
 describe("KarpenterRelease: what depends on the rest of the app", () => {
   const warningsOf = (stack: TerraformStack) => {
     Testing.synth(stack, true);
-    return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    return stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
   };
 
   test("a KarpenterCrdRelease at another version on the same Helm provider fails synth, naming both", () => {
@@ -475,15 +750,29 @@ describe("KarpenterRelease: what depends on the rest of the app", () => {
     const blue = new HelmProvider(stack, "helm-blue", { alias: "blue" });
     const green = new HelmProvider(stack, "helm-green", { alias: "green" });
     new KarpenterCrdRelease(stack, "crd-blue", { version: "1.4.4", helmProvider: blue });
-    new KarpenterRelease(stack, "rel-blue", { cluster: testCluster(stack, "blue", "blue"), version: "1.4.4", helmProvider: blue });
+    new KarpenterRelease(stack, "rel-blue", {
+      cluster: testCluster(stack, "blue", "blue"),
+      version: "1.4.4",
+      helmProvider: blue,
+    });
     new KarpenterCrdRelease(stack, "crd-green", { version: "1.3.8", helmProvider: green });
-    new KarpenterRelease(stack, "rel-green", { cluster: testCluster(stack, "green", "green"), version: "1.3.8", helmProvider: green });
+    new KarpenterRelease(stack, "rel-green", {
+      cluster: testCluster(stack, "green", "green"),
+      version: "1.3.8",
+      helmProvider: green,
+    });
     expect(() => Testing.synth(stack, true)).not.toThrow();
     // a second CRD release on blue, newer: two owners of the CRDs, and CRDs newer than the controller
-    new KarpenterCrdRelease(stack, "crd-blue-2", { version: "1.5.8", helmProvider: blue, releaseName: "karpenter-crd-2" });
+    new KarpenterCrdRelease(stack, "crd-blue-2", {
+      version: "1.5.8",
+      helmProvider: blue,
+      releaseName: "karpenter-crd-2",
+    });
     const owners = (other: string) =>
       `a Helm provider (a cluster) no other karpenter-crd release of the app uses: ${other} also installs the Karpenter CRDs through it. The CRDs are cluster-scoped and Helm does not install objects another release owns, so the second release fails at apply; keep one karpenter-crd release per cluster (a Karpenter brings its own)`;
-    expect(rejected(() => Testing.synth(stack, true)).problems.map((p) => [p.path, p.field, p.value, p.allowed])).toEqual([
+    expect(
+      rejected(() => Testing.synth(stack, true)).problems.map((p) => [p.path, p.field, p.value, p.allowed]),
+    ).toEqual([
       ["test/crd-blue", "helmProvider", "helm.blue", owners("test/crd-blue-2")],
       [
         "test/rel-blue",
@@ -505,7 +794,9 @@ describe("KarpenterRelease: what depends on the rest of the app", () => {
       ["test/karpenter", "version"],
       ["test/crd", "helmProvider"],
     ]);
-    expect(rejected(() => Testing.synth(stack, true)).problems[1].allowed).toMatch(/^the version of the CRDs on its cluster: test\/crd installs the karpenter-crd chart 1\.13\.1 .*; set test\/karpenter and test\/crd to one version$/);
+    expect(rejected(() => Testing.synth(stack, true)).problems[1].allowed).toMatch(
+      /^the version of the CRDs on its cluster: test\/crd installs the karpenter-crd chart 1\.13\.1 .*; set test\/karpenter and test\/crd to one version$/,
+    );
   });
 
   test("two KarpenterReleases on one cluster are two installs", () => {

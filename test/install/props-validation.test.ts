@@ -34,7 +34,9 @@ function pathsAndFields(e: KarpenterValidationError): string[] {
 }
 
 function warnings(stack: TerraformStack): string[] {
-  return stack.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+  return stack.node
+    .findAll()
+    .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
 }
 
 const KARPENTER_KEYS =
@@ -43,16 +45,17 @@ const KARPENTER_KEYS =
 describe("every problem of one construct at once, on the construct and prop the user set", () => {
   test("Karpenter: six bad props are one error on the Karpenter path, and nothing is left in the tree", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() =>
-      new Karpenter(stack, "karpenter", {
-        cluster,
-        replicas: -1,
-        namespace: "Bad_NS",
-        serviceAccountName: "",
-        dnsPolicy: "Nope" as any,
-        repository: "not a url",
-        controllerResources: { requests: { cpu: "lots" } },
-      }),
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "karpenter", {
+          cluster,
+          replicas: -1,
+          namespace: "Bad_NS",
+          serviceAccountName: "",
+          dnsPolicy: "Nope" as any,
+          repository: "not a url",
+          controllerResources: { requests: { cpu: "lots" } },
+        }),
     );
     expect(e.message).toBe(
       [
@@ -78,7 +81,13 @@ describe("every problem of one construct at once, on the construct and prop the 
 
   test("Karpenter: five bad settings are one error", () => {
     const { stack, cluster } = setup();
-    const settings = { batchMaxDuration: "10", batchIdleDuration: "-1s", vmMemoryOverheadPercent: 5, preferencePolicy: "Sometimes" as any, reservedENIs: "x" as any };
+    const settings = {
+      batchMaxDuration: "10",
+      batchIdleDuration: "-1s",
+      vmMemoryOverheadPercent: 5,
+      preferencePolicy: "Sometimes" as any,
+      reservedENIs: "x" as any,
+    };
     expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, settings })).message).toBe(
       [
         "5 problems in the props of test/karpenter:",
@@ -93,7 +102,9 @@ describe("every problem of one construct at once, on the construct and prop the 
 
   test("Karpenter: both bad tag keys", () => {
     const { stack, cluster } = setup();
-    expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { "aws:reserved": "x", "": "y" } })).message).toBe(
+    expect(
+      rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { "aws:reserved": "x", "": "y" } })).message,
+    ).toBe(
       [
         "2 problems in the props of test/karpenter:",
         `  - test/karpenter: tags["aws:reserved"] = "x" is invalid: the key "aws:reserved" is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`,
@@ -104,28 +115,56 @@ describe("every problem of one construct at once, on the construct and prop the 
 
   test("Karpenter: a tag IAM, SQS and EventBridge refuse is named with each API and resource that gets it; EC2 would take it", () => {
     const { stack, cluster } = setup();
-    expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { owner: "me, you", "cost&centre": "42" } })).message).toBe(
+    expect(
+      rejected(() => new Karpenter(stack, "karpenter", { cluster, tags: { owner: "me, you", "cost&centre": "42" } }))
+        .message,
+    ).toBe(
       [
         "2 problems in the props of test/karpenter:",
         `  - test/karpenter: tags["owner"] = "me, you" is invalid: the value holds ",", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
         `  - test/karpenter: tags["cost&centre"] = "42" is invalid: the key "cost&centre" holds "&", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
       ].join("\n"),
     );
-    const spotAndKey = rejected(() => new Karpenter(stack, "k2", { cluster, tags: { t: "a;b" }, interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.create() }), spotServiceLinkedRole: true, nodeRole: { existingRole: { roleName: "n", roleArn: "arn:aws:iam::123456789012:role/n" } } }));
-    expect(spotAndKey.message).toBe('test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
-    expect(rejected(() => new Karpenter(stack, "k3", { cluster, tags: { t: "a;b" }, interruptionQueue: InterruptionQueueConfig.disabled() })).message).toBe('test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there');
+    const spotAndKey = rejected(
+      () =>
+        new Karpenter(stack, "k2", {
+          cluster,
+          tags: { t: "a;b" },
+          interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.create() }),
+          spotServiceLinkedRole: true,
+          nodeRole: { existingRole: { roleName: "n", roleArn: "arn:aws:iam::123456789012:role/n" } },
+        }),
+    );
+    expect(spotAndKey.message).toBe(
+      'test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+    );
+    expect(
+      rejected(
+        () =>
+          new Karpenter(stack, "k3", {
+            cluster,
+            tags: { t: "a;b" },
+            interruptionQueue: InterruptionQueueConfig.disabled(),
+          }),
+      ).message,
+    ).toBe(
+      'test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+    );
   });
 
   test("Karpenter: option objects are checked with the rest, each on the Karpenter prop (nodeRole.roleName, not node-role's roleName)", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() =>
-      new Karpenter(stack, "k", {
-        cluster,
-        namespace: "Bad_NS",
-        nodeRole: { roleName: "bad name!" },
-        identity: { type: "irsa", oidcProviderArn: "x" },
-        interruptionQueue: InterruptionQueueConfig.create({ kmsKey: InterruptionQueueKmsKey.fromKeyArn("alias/mine") }),
-      }),
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "k", {
+          cluster,
+          namespace: "Bad_NS",
+          nodeRole: { roleName: "bad name!" },
+          identity: { type: "irsa", oidcProviderArn: "x" },
+          interruptionQueue: InterruptionQueueConfig.create({
+            kmsKey: InterruptionQueueKmsKey.fromKeyArn("alias/mine"),
+          }),
+        }),
     );
     expect(pathsAndFields(e)).toEqual([
       "test/k namespace",
@@ -133,22 +172,41 @@ describe("every problem of one construct at once, on the construct and prop the 
       "test/k interruptionQueue.kmsKey",
       "test/k nodeRole.roleName",
     ]);
-    expect(e.message).toContain('  - test/k: nodeRole.roleName = "bad name!" is invalid: an IAM role name: letters, digits and + = , . @ _ -');
+    expect(e.message).toContain(
+      '  - test/k: nodeRole.roleName = "bad name!" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+    );
   });
 
   test("Karpenter: a check only a building block makes is re-told on the Karpenter prop", () => {
     const { stack, cluster } = setup();
-    const controllerRole = { additionalStatements: [{ sid: "Extra", actions: ["s3:GetObject"], resources: ["*"] }, { sid: "Extra", actions: ["s3:PutObject"], resources: ["*"] }] };
+    const controllerRole = {
+      additionalStatements: [
+        { sid: "Extra", actions: ["s3:GetObject"], resources: ["*"] },
+        { sid: "Extra", actions: ["s3:PutObject"], resources: ["*"] },
+      ],
+    };
     const e = rejected(() => new Karpenter(stack, "k", { cluster, controllerRole }));
     expect(e.path).toBe("test/k");
     expect(e.field).toBe("controllerRole.additionalStatements[1].sid");
-    expect(e.message).toMatch(/^test\/k: controllerRole\.additionalStatements\[1\]\.sid = "Extra" is invalid: letters and digits only, unique/);
+    expect(e.message).toMatch(
+      /^test\/k: controllerRole\.additionalStatements\[1\]\.sid = "Extra" is invalid: letters and digits only, unique/,
+    );
     expect(stack.node.tryFindChild("k")).toBeUndefined();
   });
 
   test("SystemNodeGroup: size, instance type, disk size and name in one error", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], size: 0, instanceTypes: ["t3.huge!"], diskSize: -5, nodeGroupName: "bad name" }));
+    const e = rejected(
+      () =>
+        new SystemNodeGroup(stack, "system", {
+          cluster,
+          subnetIds: ["subnet-00000001"],
+          size: 0,
+          instanceTypes: ["t3.huge!"],
+          diskSize: -5,
+          nodeGroupName: "bad name",
+        }),
+    );
     expect(e.message).toBe(
       [
         "4 problems in the props of test/system:",
@@ -165,7 +223,10 @@ describe("every problem of one construct at once, on the construct and prop the 
 describe("more props reported together", () => {
   test("KarpenterRelease: every bad toleration field, and a timeout that is not a whole number", () => {
     const { stack, cluster } = setup();
-    const tolerations = [{ key: "a", operator: "Sometimes" as any }, { operator: "Exists" as const, value: "x", effect: "NO_SCHEDULE" as any }];
+    const tolerations = [
+      { key: "a", operator: "Sometimes" as any },
+      { operator: "Exists" as const, value: "x", effect: "NO_SCHEDULE" as any },
+    ];
     expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, tolerations, timeout: NaN })).message).toBe(
       [
         "4 problems in the props of test/r:",
@@ -179,14 +240,23 @@ describe("more props reported together", () => {
 
   test("Karpenter: unknown value paths and bad values.settings come with the other problems", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", values: { replicaz: 3, settings: { clusterName: "x", batchMaxDuration: "soon" } } }));
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "k", {
+          cluster,
+          namespace: "Bad_NS",
+          values: { replicaz: 3, settings: { clusterName: "x", batchMaxDuration: "soon" } },
+        }),
+    );
     expect(pathsAndFields(e)).toEqual([
       "test/k namespace",
       "test/k values.settings.clusterName",
       "test/k values.settings.batchMaxDuration",
       "test/k values.replicaz",
     ]);
-    expect(e.message).toContain("  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.15.2 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ");
+    expect(e.message).toContain(
+      "  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.15.2 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ",
+    );
   });
 
   test("Karpenter: discoveryTagKey follows the tag key rule, like DiscoveryTags' tagKey", () => {
@@ -213,7 +283,9 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
   test("a key far from every prop gets no suggestion", () => {
     const { stack, cluster } = setup();
     const props = { cluster, colour: "blue" };
-    expect(rejected(() => new Karpenter(stack, "k", props)).message).toBe(`test/k: colour = "blue" is invalid: not a known prop (it would be ignored): the allowed keys are ${KARPENTER_KEYS}`);
+    expect(rejected(() => new Karpenter(stack, "k", props)).message).toBe(
+      `test/k: colour = "blue" is invalid: not a known prop (it would be ignored): the allowed keys are ${KARPENTER_KEYS}`,
+    );
   });
 
   test("nested option objects: controllerResources, identity, nodeRole.existingRole, statements, the queue's kmsKey", () => {
@@ -223,7 +295,9 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
       controllerResources: { request: { cpu: "1" } },
       identity: { type: "podIdentity", oidcProviderArn: "arn:aws:iam::123456789012:oidc-provider/x" },
       nodeRole: { existingRole: { roleName: "r", roleArn: "arn:aws:iam::123456789012:role/r", rolename: "r" } },
-      controllerRole: { additionalStatements: [{ actoins: ["s3:GetObject"], actions: ["s3:GetObject"], resources: ["*"] }] },
+      controllerRole: {
+        additionalStatements: [{ actoins: ["s3:GetObject"], actions: ["s3:GetObject"], resources: ["*"] }],
+      },
     } as unknown as KarpenterProps;
     const e = rejected(() => new Karpenter(stack, "k", props));
     expect(e.problems.map((p) => p.message)).toEqual([
@@ -236,34 +310,92 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
 
   test("SystemNodeGroup and its taints", () => {
     const { stack, cluster } = setup();
-    const props = { cluster, subnetIds: ["subnet-00000001"], sizee: 3, taints: [{ key: "dedicated", effect: "NO_SCHEDULE", efect: "x" }] } as any;
+    const props = {
+      cluster,
+      subnetIds: ["subnet-00000001"],
+      sizee: 3,
+      taints: [{ key: "dedicated", effect: "NO_SCHEDULE", efect: "x" }],
+    } as any;
     expect(rejected(() => new SystemNodeGroup(stack, "system", props)).problems.map((p) => p.message)).toEqual([
-      expect.stringMatching(/^test\/system: sizee = 3 is invalid: not a known prop \(it would be ignored\); did you mean size\? The allowed keys are \{ cluster\?, subnetIds\?, size\?/),
-      expect.stringMatching(/^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \}$/),
+      expect.stringMatching(
+        /^test\/system: sizee = 3 is invalid: not a known prop \(it would be ignored\); did you mean size\? The allowed keys are \{ cluster\?, subnetIds\?, size\?/,
+      ),
+      expect.stringMatching(
+        /^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \}$/,
+      ),
     ]);
   });
 
   test("KarpenterCluster.fromClusterName options", () => {
     const { stack } = setup();
-    expect(rejected(() => KarpenterCluster.fromClusterName(stack, "existing", "demo", { providr: undefined, region: "x" } as any)).message).toBe(
+    expect(
+      rejected(() =>
+        KarpenterCluster.fromClusterName(stack, "existing", "demo", { providr: undefined, region: "x" } as any),
+      ).message,
+    ).toBe(
       'test/existing: options.region = "x" is invalid: not a known key of options (it would be ignored): the allowed keys are { provider? }',
     );
   });
 
   test.each([
-    ["KarpenterNodeRole", (s: TerraformStack, cluster: IKarpenterCluster) => new KarpenterNodeRole(s, "x", { cluster, rolename: "r" } as any), "rolename", "roleName"],
-    ["KarpenterControllerRole", (s: TerraformStack, cluster: IKarpenterCluster) => new KarpenterControllerRole(s, "x", { cluster, nodeRole: { roleArn: "arn:aws:iam::123456789012:role/n" }, namespac: "k" } as any), "namespac", "namespace"],
-    ["InterruptionQueue", (s: TerraformStack, cluster: IKarpenterCluster) => new InterruptionQueue(s, "x", { cluster, queuename: "q" } as any), "queuename", "queueName"],
-    ["KarpenterRelease", (s: TerraformStack, cluster: IKarpenterCluster) => new KarpenterRelease(s, "x", { cluster, replica: 1 } as any), "replica", "replicas"],
-    ["KarpenterCrdRelease", (s: TerraformStack) => new KarpenterCrdRelease(s, "x", { verison: "1.13.1" } as any), "verison", "version"],
-    ["SpotServiceLinkedRole", (s: TerraformStack) => new SpotServiceLinkedRole(s, "x", { tag: { a: "b" } } as any), "tag", "tags"],
-    ["DiscoveryTags", (s: TerraformStack, cluster: IKarpenterCluster) => new DiscoveryTags(s, "x", { cluster, subnet: ["subnet-00000001"] } as any), "subnet", "subnets"],
+    [
+      "KarpenterNodeRole",
+      (s: TerraformStack, cluster: IKarpenterCluster) =>
+        new KarpenterNodeRole(s, "x", { cluster, rolename: "r" } as any),
+      "rolename",
+      "roleName",
+    ],
+    [
+      "KarpenterControllerRole",
+      (s: TerraformStack, cluster: IKarpenterCluster) =>
+        new KarpenterControllerRole(s, "x", {
+          cluster,
+          nodeRole: { roleArn: "arn:aws:iam::123456789012:role/n" },
+          namespac: "k",
+        } as any),
+      "namespac",
+      "namespace",
+    ],
+    [
+      "InterruptionQueue",
+      (s: TerraformStack, cluster: IKarpenterCluster) =>
+        new InterruptionQueue(s, "x", { cluster, queuename: "q" } as any),
+      "queuename",
+      "queueName",
+    ],
+    [
+      "KarpenterRelease",
+      (s: TerraformStack, cluster: IKarpenterCluster) => new KarpenterRelease(s, "x", { cluster, replica: 1 } as any),
+      "replica",
+      "replicas",
+    ],
+    [
+      "KarpenterCrdRelease",
+      (s: TerraformStack) => new KarpenterCrdRelease(s, "x", { verison: "1.13.1" } as any),
+      "verison",
+      "version",
+    ],
+    [
+      "SpotServiceLinkedRole",
+      (s: TerraformStack) => new SpotServiceLinkedRole(s, "x", { tag: { a: "b" } } as any),
+      "tag",
+      "tags",
+    ],
+    [
+      "DiscoveryTags",
+      (s: TerraformStack, cluster: IKarpenterCluster) =>
+        new DiscoveryTags(s, "x", { cluster, subnet: ["subnet-00000001"] } as any),
+      "subnet",
+      "subnets",
+    ],
   ])("%s refuses a misspelt prop", (_name, make, key, near) => {
     const { stack, cluster } = setup();
     const e = rejected(() => make(stack, cluster));
     expect(e.path).toBe("test/x");
     expect(e.field).toBe(key);
-    expect(e.message).toContain(`is invalid: not a known prop (it would be ignored); did you mean ${near}? The allowed keys are {`);
+    expect(e.message).toContain(
+      `is invalid: not a known prop (it would be ignored); did you mean ${near}? The allowed keys are {`,
+    );
   });
 });
 
@@ -287,7 +419,11 @@ describe("values merged over typed props", () => {
 
   test("a KarpenterRelease used alone warns on its own props", () => {
     const { stack, cluster } = setup();
-    new KarpenterRelease(stack, "r", { cluster, controllerResources: { limits: { memory: "1Gi" } }, values: { controller: { resources: { limits: { memory: "2Gi" } } } } });
+    new KarpenterRelease(stack, "r", {
+      cluster,
+      controllerResources: { limits: { memory: "1Gi" } },
+      values: { controller: { resources: { limits: { memory: "2Gi" } } } },
+    });
     expect(warnings(stack)).toContain(
       'values.controller.resources.limits.memory = "2Gi" overrides controllerResources.limits.memory = "1Gi": values is merged last, so the values.controller.resources.limits.memory one is deployed. Set it in one place only (prefer controllerResources.limits.memory, which is checked and documented)',
     );
@@ -304,41 +440,88 @@ describe("values merged over typed props", () => {
 
   test("values.tolerations that drop the system node group's taint is an error; ones that keep it pass without a warning", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
-    expect(rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [] } })).message).toBe(
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", {
+      cluster,
+      subnetIds: ["subnet-00000001"],
+      taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }],
+    });
+    expect(
+      rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [] } })).message,
+    ).toBe(
       "test/k: values.tolerations = [] is invalid: tolerations of every taint of the system node group test/system (CriticalAddonsOnly:NoSchedule not tolerated): values.tolerations replaces the tolerations wired from the group (Helm replaces lists), so the controller pods could never be scheduled on it. Add a toleration for each taint, or drop values.tolerations",
     );
-    const tolerations = [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "team", operator: "Exists" }];
+    const tolerations = [
+      { key: "CriticalAddonsOnly", operator: "Exists" },
+      { key: "team", operator: "Exists" },
+    ];
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
     expect(warnings(stack).filter((w) => w.startsWith("values.tolerations"))).toEqual([]);
   });
 
   const CRITICAL = { key: "CriticalAddonsOnly", value: "true", effect: "NO_SCHEDULE" } as const;
   test.each([
-    ["an extra toleration next to the group's", [CRITICAL], [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "foo", operator: "Exists", effect: "NoSchedule" }]],
+    [
+      "an extra toleration next to the group's",
+      [CRITICAL],
+      [
+        { key: "CriticalAddonsOnly", operator: "Exists" },
+        { key: "foo", operator: "Exists", effect: "NoSchedule" },
+      ],
+    ],
     [
       "Equal with the taint's value and effect, Exists without effect",
-      [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }, { key: "spread", effect: "PREFER_NO_SCHEDULE" }],
-      [{ key: "dedicated", operator: "Equal", value: "system", effect: "NoExecute" }, { key: "CriticalAddonsOnly", operator: "Exists", effect: "NoSchedule" }, { key: "spread", operator: "Exists" }],
+      [
+        CRITICAL,
+        { key: "dedicated", value: "system", effect: "NO_EXECUTE" },
+        { key: "spread", effect: "PREFER_NO_SCHEDULE" },
+      ],
+      [
+        { key: "dedicated", operator: "Equal", value: "system", effect: "NoExecute" },
+        { key: "CriticalAddonsOnly", operator: "Exists", effect: "NoSchedule" },
+        { key: "spread", operator: "Exists" },
+      ],
     ],
-    ["an empty key with Exists (tolerates everything)", [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }], [{ operator: "Exists" }]],
-  ] as const)("values.tolerations that still tolerates every taint of the system node group adds tolerations: no warning (%s)", (_name, taints, tolerations) => {
-    const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [...taints] });
-    const k = new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
-    expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([]);
-    // values' list is what the controller gets
-    expect(JSON.parse(k.controllerChart.valuesYaml).tolerations).toEqual(tolerations);
-  });
+    [
+      "an empty key with Exists (tolerates everything)",
+      [CRITICAL, { key: "dedicated", value: "system", effect: "NO_EXECUTE" }],
+      [{ operator: "Exists" }],
+    ],
+  ] as const)(
+    "values.tolerations that still tolerates every taint of the system node group adds tolerations: no warning (%s)",
+    (_name, taints, tolerations) => {
+      const { stack, cluster } = setup();
+      const systemNodeGroup = new SystemNodeGroup(stack, "system", {
+        cluster,
+        subnetIds: ["subnet-00000001"],
+        taints: [...taints],
+      });
+      const k = new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations } });
+      expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([]);
+      // values' list is what the controller gets
+      expect(JSON.parse(k.controllerChart.valuesYaml).tolerations).toEqual(tolerations);
+    },
+  );
 
   test("values.tolerations that drops only a PreferNoSchedule taint warns, with advice the user can follow (no tolerations prop exists)", () => {
     const { stack, cluster } = setup();
     const systemNodeGroup = new SystemNodeGroup(stack, "system", {
       cluster,
       subnetIds: ["subnet-00000001"],
-      taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }, { key: "spread", value: "x", effect: "PREFER_NO_SCHEDULE" }],
+      taints: [
+        { key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" },
+        { key: "spread", value: "x", effect: "PREFER_NO_SCHEDULE" },
+      ],
     });
-    new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [{ key: "CriticalAddonsOnly", operator: "Exists" }, { key: "spread", value: "y", effect: "PreferNoSchedule" }] } });
+    new Karpenter(stack, "k", {
+      cluster,
+      systemNodeGroup,
+      values: {
+        tolerations: [
+          { key: "CriticalAddonsOnly", operator: "Exists" },
+          { key: "spread", value: "y", effect: "PreferNoSchedule" },
+        ],
+      },
+    });
     expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([
       'values.tolerations = [{"key":"CriticalAddonsOnly","operator":"Exists"},{"key":"spread","value":"y","effect":"PreferNoSchedule"}] overrides systemNodeGroup (its taints, as tolerations) = [{"key":"CriticalAddonsOnly","operator":"Exists"},{"key":"CriticalAddonsOnly","operator":"Exists","effect":"NoSchedule"},{"key":"spread","operator":"Equal","value":"x","effect":"PreferNoSchedule"}]: values is merged last, so the values.tolerations one is deployed. values.tolerations replaces the wired list (Helm replaces lists) and does not tolerate spread=x:PreferNoSchedule of the system node group test/system, so the scheduler prefers other nodes for the controller: add a toleration for each taint of the group to values.tolerations, or drop values.tolerations',
     ]);
@@ -346,18 +529,28 @@ describe("values merged over typed props", () => {
 
   test("values.tolerations known only at apply warns to make sure it tolerates the group's taints", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }] });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", {
+      cluster,
+      subnetIds: ["subnet-00000001"],
+      taints: [{ key: "CriticalAddonsOnly", effect: "NO_SCHEDULE" }],
+    });
     const list = new TerraformVariable(stack, "tolerations", { type: "list(map(string))" });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: list.listValue } });
     const w = warnings(stack).filter((x) => x.startsWith("values.tolerations"));
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/values\.tolerations replaces the wired list \(Helm replaces lists\) and is known only at apply: make sure it tolerates every taint of the system node group test\/system, or drop values\.tolerations$/);
+    expect(w[0]).toMatch(
+      /values\.tolerations replaces the wired list \(Helm replaces lists\) and is known only at apply: make sure it tolerates every taint of the system node group test\/system, or drop values\.tolerations$/,
+    );
     expect(w[0]).not.toContain("prefer systemNodeGroup");
   });
 
   test("values.nodeSelector over a label of the system node group: the advice names the group's labels, which the user sets", () => {
     const { stack, cluster } = setup();
-    const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], labels: { team: "platform" } });
+    const systemNodeGroup = new SystemNodeGroup(stack, "system", {
+      cluster,
+      subnetIds: ["subnet-00000001"],
+      labels: { team: "platform" },
+    });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { team: "infra" } } });
     expect(warnings(stack).filter((w) => w.includes(" overrides "))).toEqual([
       'values.nodeSelector.team = "infra" overrides systemNodeGroup (its labels, as nodeSelector).team = "platform": values is merged last, so the values.nodeSelector.team one is deployed. Set it in one place only (prefer the labels of the SystemNodeGroup test/system, which its nodes carry and the controller\'s node selector is wired from)',
@@ -367,7 +560,12 @@ describe("values merged over typed props", () => {
   test("values.nodeSelector that points away from the system nodes is an error", () => {
     const { stack, cluster } = setup();
     const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"] });
-    expect(rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { "node-role": "workers" } } })).message).toBe(
+    expect(
+      rejected(
+        () =>
+          new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { "node-role": "workers" } } }),
+      ).message,
+    ).toBe(
       'test/k: values.nodeSelector["node-role"] = "workers" is invalid: "system" or unset: with systemNodeGroup the controller runs on the group\'s nodes, labelled node-role=system; another value leaves it without nodes',
     );
   });
@@ -375,29 +573,71 @@ describe("values merged over typed props", () => {
 
 describe("NaN and Infinity", () => {
   test("are shown as themselves, also inside objects", () => {
-    expect(new KarpenterValidationError("x", "replicas", NaN, "a number").message).toBe("x: replicas = NaN is invalid: a number");
-    expect(new KarpenterValidationError("x", "limits", { memory: Infinity, cpu: -Infinity }, "quantities").message).toBe('x: limits = {"memory":Infinity,"cpu":-Infinity} is invalid: quantities');
+    expect(new KarpenterValidationError("x", "replicas", NaN, "a number").message).toBe(
+      "x: replicas = NaN is invalid: a number",
+    );
+    expect(
+      new KarpenterValidationError("x", "limits", { memory: Infinity, cpu: -Infinity }, "quantities").message,
+    ).toBe('x: limits = {"memory":Infinity,"cpu":-Infinity} is invalid: quantities');
   });
 
   test("numeric props reject them", () => {
     const { stack, cluster } = setup();
-    expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe("test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)");
-    expect(rejected(() => new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-00000001"], size: Infinity, diskSize: NaN })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["size = Infinity", "diskSize = NaN"]);
+    expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe(
+      "test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+    );
+    expect(
+      rejected(
+        () =>
+          new SystemNodeGroup(stack, "s", { cluster, subnetIds: ["subnet-00000001"], size: Infinity, diskSize: NaN }),
+      ).problems.map((p) => `${p.field} = ${String(p.value)}`),
+    ).toEqual(["size = Infinity", "diskSize = NaN"]);
   });
 
   test("in values, every one is named by its path and shown as itself, with the other problems", () => {
     const { stack, cluster } = setup();
     const finite = "a finite number: the values are written as JSON, which has no NaN or Infinity";
-    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { controller: { resources: { limits: { cpu: Infinity } } } } })).message).toBe(
-      `test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite}`,
-    );
-    expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { terminationGracePeriodSeconds: Infinity, revisionHistoryLimit: NaN } })).problems.map((p) => [p.field, p.value])).toEqual([
+    expect(
+      rejected(
+        () =>
+          new Karpenter(stack, "k", { cluster, values: { controller: { resources: { limits: { cpu: Infinity } } } } }),
+      ).message,
+    ).toBe(`test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite}`);
+    expect(
+      rejected(
+        () =>
+          new Karpenter(stack, "k", {
+            cluster,
+            values: { terminationGracePeriodSeconds: Infinity, revisionHistoryLimit: NaN },
+          }),
+      ).problems.map((p) => [p.field, p.value]),
+    ).toEqual([
       ["values.terminationGracePeriodSeconds", Infinity],
       ["values.revisionHistoryLimit", NaN],
     ]);
-    const e = rejected(() => new Karpenter(stack, "k", { cluster, namespace: "Bad_NS", replicas: 0, values: { revisionHistoryLimit: NaN, logLevel: "verbose", tolerations: [{ key: "a", operator: "Exists", effect: "NoExecute", tolerationSeconds: -Infinity }] } }));
-    expect(e.problems.map((p) => p.field)).toEqual(["namespace", "replicas", "values.logLevel", "values.revisionHistoryLimit", "values.tolerations[0].tolerationSeconds"]);
-    expect(e.message).toContain(`  - test/k: values.tolerations[0].tolerationSeconds = -Infinity is invalid: ${finite}`);
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "k", {
+          cluster,
+          namespace: "Bad_NS",
+          replicas: 0,
+          values: {
+            revisionHistoryLimit: NaN,
+            logLevel: "verbose",
+            tolerations: [{ key: "a", operator: "Exists", effect: "NoExecute", tolerationSeconds: -Infinity }],
+          },
+        }),
+    );
+    expect(e.problems.map((p) => p.field)).toEqual([
+      "namespace",
+      "replicas",
+      "values.logLevel",
+      "values.revisionHistoryLimit",
+      "values.tolerations[0].tolerationSeconds",
+    ]);
+    expect(e.message).toContain(
+      `  - test/k: values.tolerations[0].tolerationSeconds = -Infinity is invalid: ${finite}`,
+    );
     // a value another check refuses is named once, by that check
     expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { replicas: NaN } })).message).toBe(
       "test/k: values.replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
@@ -406,16 +646,39 @@ describe("NaN and Infinity", () => {
 
   test("a KarpenterRelease names them in values and in its typed map props, also when its version is bad", () => {
     const { stack, cluster } = setup();
-    const e = rejected(() => new KarpenterRelease(stack, "r", { cluster, affinity: { nodeAffinity: { weight: NaN } }, values: { revisionHistoryLimit: -Infinity } }));
-    expect(e.problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual(["affinity.nodeAffinity.weight = NaN", "values.revisionHistoryLimit = -Infinity"]);
-    expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, version: "9", values: { revisionHistoryLimit: NaN } })).problems.map((p) => p.field)).toEqual(["version", "values.revisionHistoryLimit"]);
+    const e = rejected(
+      () =>
+        new KarpenterRelease(stack, "r", {
+          cluster,
+          affinity: { nodeAffinity: { weight: NaN } },
+          values: { revisionHistoryLimit: -Infinity },
+        }),
+    );
+    expect(e.problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual([
+      "affinity.nodeAffinity.weight = NaN",
+      "values.revisionHistoryLimit = -Infinity",
+    ]);
+    expect(
+      rejected(
+        () => new KarpenterRelease(stack, "r", { cluster, version: "9", values: { revisionHistoryLimit: NaN } }),
+      ).problems.map((p) => p.field),
+    ).toEqual(["version", "values.revisionHistoryLimit"]);
   });
 });
 
 describe("DiscoveryTags IDs", () => {
   test("literal subnet and security group IDs follow the EC2NodeClass rule; references pass", () => {
     const { stack, cluster } = setup();
-    expect(rejected(() => new DiscoveryTags(stack, "d", { cluster, subnets: ["sg-00000123", "subnet-00000abc"], securityGroupId: "subnet-00000001" })).message).toBe(
+    expect(
+      rejected(
+        () =>
+          new DiscoveryTags(stack, "d", {
+            cluster,
+            subnets: ["sg-00000123", "subnet-00000abc"],
+            securityGroupId: "subnet-00000001",
+          }),
+      ).message,
+    ).toBe(
       [
         "2 problems in the props of test/d:",
         "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one (subnet.id of a Subnet of this app)",
@@ -423,7 +686,16 @@ describe("DiscoveryTags IDs", () => {
       ].join("\n"),
     );
     // EC2's shape: 8 or 17 lower-case hex digits; a name-like or upper-case ID names no resource, whatever its prefix
-    expect(rejected(() => new DiscoveryTags(stack, "shape", { cluster, subnets: ["subnet-xyz", "subnet-0123ABCD", "subnet-0123abcd0", "subnet-0123456789abcdef0"], securityGroupId: "sg-xyz" })).problems.map((p) => `${p.field} = ${String(p.value)}`)).toEqual([
+    expect(
+      rejected(
+        () =>
+          new DiscoveryTags(stack, "shape", {
+            cluster,
+            subnets: ["subnet-xyz", "subnet-0123ABCD", "subnet-0123abcd0", "subnet-0123456789abcdef0"],
+            securityGroupId: "sg-xyz",
+          }),
+      ).problems.map((p) => `${p.field} = ${String(p.value)}`),
+    ).toEqual([
       "subnets[0] = subnet-xyz",
       "subnets[1] = subnet-0123ABCD",
       "subnets[2] = subnet-0123abcd0",
@@ -431,7 +703,11 @@ describe("DiscoveryTags IDs", () => {
     ]);
     const subnet = new TerraformVariable(stack, "subnet", { type: "string" });
     const sg = new TerraformVariable(stack, "sg", { type: "string" });
-    new DiscoveryTags(stack, "ok", { cluster, subnets: ["subnet-00000abc", subnet.stringValue], securityGroupId: sg.stringValue });
+    new DiscoveryTags(stack, "ok", {
+      cluster,
+      subnets: ["subnet-00000abc", subnet.stringValue],
+      securityGroupId: sg.stringValue,
+    });
     expect(Object.keys(synthJson(stack).resource.aws_ec2_tag)).toHaveLength(3);
   });
 

@@ -41,7 +41,12 @@ describe("Ec2NodeClass with a Karpenter installation (one line)", () => {
       securityGroupSelectorTerms: DISCOVERY,
       subnetSelectorTerms: DISCOVERY,
     });
-    expect(Object.keys(r.manifest.spec)).toEqual(["amiSelectorTerms", "role", "securityGroupSelectorTerms", "subnetSelectorTerms"]);
+    expect(Object.keys(r.manifest.spec)).toEqual([
+      "amiSelectorTerms",
+      "role",
+      "securityGroupSelectorTerms",
+      "subnetSelectorTerms",
+    ]);
   });
 
   test("waits 20m on delete (the finalizer holds the class until its nodes are terminated)", () => {
@@ -83,14 +88,18 @@ describe("Ec2NodeClass options", () => {
   });
 
   test("the default alias follows amiFamily", () => {
-    expect(one({ amiFamily: "Bottlerocket" }).manifest.spec.amiSelectorTerms).toEqual([{ alias: "bottlerocket@latest" }]);
+    expect(one({ amiFamily: "Bottlerocket" }).manifest.spec.amiSelectorTerms).toEqual([
+      { alias: "bottlerocket@latest" },
+    ]);
     expect(one({ amiFamily: "Windows2022" }).manifest.spec.amiSelectorTerms).toEqual([{ alias: "windows2022@latest" }]);
   });
 
   test("amiFamily Custom has no default alias", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
-    expect(() => new Ec2NodeClass(stack, "nc", { karpenter, amiFamily: "Custom" })).toThrow(/amiSelectorTerms = undefined is invalid: .*Custom has no EKS-optimized alias/);
+    expect(() => new Ec2NodeClass(stack, "nc", { karpenter, amiFamily: "Custom" })).toThrow(
+      /amiSelectorTerms = undefined is invalid: .*Custom has no EKS-optimized alias/,
+    );
   });
 
   test("every spec field is emitted under its CRD name", () => {
@@ -101,7 +110,19 @@ describe("Ec2NodeClass options", () => {
       securityGroupSelectorTerms: [{ name: "nodes" }],
       capacityReservationSelectorTerms: [{ ownerID: "123456789012", instanceMatchCriteria: "targeted" }],
       associatePublicIPAddress: false,
-      blockDeviceMappings: [{ deviceName: "/dev/xvda", rootVolume: true, ebs: { volumeSize: "100Gi", volumeType: "gp3", encrypted: true, kmsKeyID: "alias/ebs", deleteOnTermination: true } }],
+      blockDeviceMappings: [
+        {
+          deviceName: "/dev/xvda",
+          rootVolume: true,
+          ebs: {
+            volumeSize: "100Gi",
+            volumeType: "gp3",
+            encrypted: true,
+            kmsKeyID: "alias/ebs",
+            deleteOnTermination: true,
+          },
+        },
+      ],
       context: "ctx",
       detailedMonitoring: true,
       instanceStorePolicy: "RAID0",
@@ -125,8 +146,18 @@ describe("Ec2NodeClass options", () => {
   test("the same props in another order give byte-identical JSON", () => {
     const a = testStack();
     const b = testStack();
-    new Ec2NodeClass(a.stack, "nc", { role: "r", subnetSelectorTerms: [{ tags: { b: "2", a: "1" } }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], tags: { z: "1", a: "2" } });
-    new Ec2NodeClass(b.stack, "nc", { tags: { a: "2", z: "1" }, securityGroupSelectorTerms: [{ id: "sg-00000001" }], subnetSelectorTerms: [{ tags: { a: "1", b: "2" } }], role: "r" });
+    new Ec2NodeClass(a.stack, "nc", {
+      role: "r",
+      subnetSelectorTerms: [{ tags: { b: "2", a: "1" } }],
+      securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+      tags: { z: "1", a: "2" },
+    });
+    new Ec2NodeClass(b.stack, "nc", {
+      tags: { a: "2", z: "1" },
+      securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+      subnetSelectorTerms: [{ tags: { a: "1", b: "2" } }],
+      role: "r",
+    });
     expect(Testing.synth(a.stack)).toBe(Testing.synth(b.stack));
   });
 
@@ -152,7 +183,18 @@ describe("Ec2NodeClass options", () => {
   test("plain-JS callers: a version that is not a string is a validation error, with or without an installation", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
-    for (const [id, props] of [["with", { karpenter, version: 1.14 }], ["without", { role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], version: 1.14 }]] as const) {
+    for (const [id, props] of [
+      ["with", { karpenter, version: 1.14 }],
+      [
+        "without",
+        {
+          role: "r",
+          subnetSelectorTerms: [{ id: "subnet-00000001" }],
+          securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+          version: 1.14,
+        },
+      ],
+    ] as const) {
       const e = thrown(() => new Ec2NodeClass(stack, id, props as any)) as KarpenterValidationError;
       expect(e).toBeInstanceOf(KarpenterValidationError);
       expect(e.field).toBe("version");
@@ -163,7 +205,12 @@ describe("Ec2NodeClass options", () => {
 
   test("spec is the manifest's spec: the defaults are in it, the name is not", () => {
     const { stack } = testStack();
-    const nc = new Ec2NodeClass(stack, "nc", { name: "gpu", role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }] });
+    const nc = new Ec2NodeClass(stack, "nc", {
+      name: "gpu",
+      role: "r",
+      subnetSelectorTerms: [{ id: "subnet-00000001" }],
+      securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+    });
     expect(nc.spec).not.toHaveProperty("name");
     expect(nc.spec).toEqual(manifests(stack).gpu.manifest.spec);
     expect(nc.spec.amiSelectorTerms).toEqual([{ alias: "al2023@latest" }]);
@@ -181,7 +228,9 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
 
   test("needs selector terms when no cluster is given", () => {
     const { stack } = testStack();
-    expect(() => new Ec2NodeClass(stack, "nc", { role: "r" })).toThrow(/test\/nc: subnetSelectorTerms = undefined is invalid/);
+    expect(() => new Ec2NodeClass(stack, "nc", { role: "r" })).toThrow(
+      /test\/nc: subnetSelectorTerms = undefined is invalid/,
+    );
   });
 
   test("takes the discovery tag from `cluster`, checks against the default version and orders with dependsOn", () => {
@@ -190,7 +239,9 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
     const crds = new Release(stack, "crds", { name: "karpenter-crd", chart: "karpenter-crd" });
     const nc = new Ec2NodeClass(stack, "nc", { cluster, role: "my-node-role", dependsOn: [crds] });
     const r = Object.values(manifests(stack))[0];
-    expect(r.manifest.spec.subnetSelectorTerms).toEqual([{ tags: { "karpenter.sh/discovery": "${aws_eks_cluster.cluster.name}" } }]);
+    expect(r.manifest.spec.subnetSelectorTerms).toEqual([
+      { tags: { "karpenter.sh/discovery": "${aws_eks_cluster.cluster.name}" } },
+    ]);
     expect(r.manifest.spec.role).toBe("my-node-role");
     expect(r.depends_on).toEqual(["helm_release.crds"]);
     expect(nc.version).toBe("1.15.2");
@@ -198,9 +249,16 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
 
   test("fields newer than the chosen version are rejected", () => {
     const { stack } = testStack();
-    expect(() => new Ec2NodeClass(stack, "nc", { version: "1.12.2", role: "r", subnetSelectorTerms: [{ id: "subnet-00000001" }], securityGroupSelectorTerms: [{ id: "sg-00000001" }], cpuOptions: { nestedVirtualization: "enabled" } })).toThrow(
-      /cpuOptions = .* needs Karpenter 1.13 or later/,
-    );
+    expect(
+      () =>
+        new Ec2NodeClass(stack, "nc", {
+          version: "1.12.2",
+          role: "r",
+          subnetSelectorTerms: [{ id: "subnet-00000001" }],
+          securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+          cpuOptions: { nestedVirtualization: "enabled" },
+        }),
+    ).toThrow(/cpuOptions = .* needs Karpenter 1.13 or later/);
   });
 });
 
@@ -223,7 +281,9 @@ describe("Ec2NodeClass in another stack than the controller", () => {
     const r = Object.values(resources(json, "kubernetes_manifest"))[0] as any;
     expect(r.depends_on).toBeUndefined();
     // the cluster name crosses the stacks as a remote-state output
-    expect(r.manifest.spec.subnetSelectorTerms[0].tags["karpenter.sh/discovery"]).toMatch(/^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/);
+    expect(r.manifest.spec.subnetSelectorTerms[0].tags["karpenter.sh/discovery"]).toMatch(
+      /^\$\{data\.terraform_remote_state\.cross-stack-reference-input-eks\.outputs\.[^}]+\}$/,
+    );
   });
 });
 
@@ -246,7 +306,9 @@ describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
     const two = providedStack(app, "two");
     new Ec2NodeClass(one, "a", { cluster: testCluster(one, "prod"), role: "r", name: "shared" });
     new Ec2NodeClass(two, "b", { cluster: testCluster(two, "prod"), role: "r", name: "shared" });
-    expect(() => app.synth()).toThrow(/two\/b: name = "shared" is invalid: .*one\/a is EC2NodeClass "shared" too \(both are for a cluster named "prod"\)/);
+    expect(() => app.synth()).toThrow(
+      /two\/b: name = "shared" is invalid: .*one\/a is EC2NodeClass "shared" too \(both are for a cluster named "prod"\)/,
+    );
   });
 
   test("an installation's class and a building-block class for its cluster clash", () => {
@@ -255,7 +317,9 @@ describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
     const karpenter = new FakeInstallation(stack, "karpenter");
     new Ec2NodeClass(stack, "a", { karpenter });
     new Ec2NodeClass(stack, "b", { cluster: karpenter.cluster, role: "r", name: "a" });
-    expect(() => app.synth()).toThrow(/test\/b: name = "a" is invalid: .*test\/a is EC2NodeClass "a" too \(both are for the same cluster\)/);
+    expect(() => app.synth()).toThrow(
+      /test\/b: name = "a" is invalid: .*test\/a is EC2NodeClass "a" too \(both are for the same cluster\)/,
+    );
   });
 
   test("classes of two installations on different clusters, or with different names, are fine", () => {
@@ -279,7 +343,9 @@ describe("a role other than the installation's node role warns", () => {
     const other = new Ec2NodeClass(stack, "other", { karpenter, role: "SomeOtherRole" });
     const w = warnings(other);
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain('EC2NodeClass other: role "SomeOtherRole" is not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"');
+    expect(w[0]).toContain(
+      'EC2NodeClass other: role "SomeOtherRole" is not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"',
+    );
     expect(w[0]).toContain("iam:PassRole");
     expect(w[0]).toContain("access entry");
     expect(warnings(new Ec2NodeClass(stack, "same", { karpenter, role: "KarpenterNodeRole-demo" }))).toEqual([]);
@@ -289,19 +355,28 @@ describe("a role other than the installation's node role warns", () => {
   test("a literal role against the installation's role resource (named after the cluster)", () => {
     const { stack } = testStack();
     class RoleInstallation extends FakeInstallation {
-      public readonly roleResource = new IamRole(this, "node-role", { name: `KarpenterNodeRole-${this.cluster.clusterName}`, assumeRolePolicy: "{}" });
+      public readonly roleResource = new IamRole(this, "node-role", {
+        name: `KarpenterNodeRole-${this.cluster.clusterName}`,
+        assumeRolePolicy: "{}",
+      });
     }
     const karpenter = new RoleInstallation(stack, "karpenter");
     const install: IKarpenterInstallation = { ...pick(karpenter), nodeRoleName: karpenter.roleResource.name };
-    expect(warnings(new Ec2NodeClass(stack, "same", { karpenter: install, role: "KarpenterNodeRole-demo" }))).toEqual([]);
-    expect(warnings(new Ec2NodeClass(stack, "other", { karpenter: install, role: "KarpenterNodeRole-prod" }))[0]).toContain('not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"');
+    expect(warnings(new Ec2NodeClass(stack, "same", { karpenter: install, role: "KarpenterNodeRole-demo" }))).toEqual(
+      [],
+    );
+    expect(
+      warnings(new Ec2NodeClass(stack, "other", { karpenter: install, role: "KarpenterNodeRole-prod" }))[0],
+    ).toContain('not the Karpenter node role of test/karpenter "KarpenterNodeRole-demo"');
   });
 
   test("a role whose installation's name cannot be known says so", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
     const install: IKarpenterInstallation = { ...pick(karpenter), nodeRoleName: Fn.lower("ROLE") };
-    expect(warnings(new Ec2NodeClass(stack, "x", { karpenter: install, role: "r" }))[0]).toContain("its name is known only at apply; if it is the same role, ignore this");
+    expect(warnings(new Ec2NodeClass(stack, "x", { karpenter: install, role: "r" }))[0]).toContain(
+      "its name is known only at apply; if it is the same role, ignore this",
+    );
   });
 });
 
@@ -311,19 +386,29 @@ describe("an instanceProfile on a class of an installation warns", () => {
   test("names the profile, the installation and its node role, and what the profile's role needs", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
-    const w = warnings(new Ec2NodeClass(stack, "profile", { karpenter, instanceProfile: "KarpenterNodeInstanceProfile-demo" }));
+    const w = warnings(
+      new Ec2NodeClass(stack, "profile", { karpenter, instanceProfile: "KarpenterNodeInstanceProfile-demo" }),
+    );
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain('EC2NodeClass profile: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role, on a class of the Karpenter installation test/karpenter.');
+    expect(w[0]).toContain(
+      'EC2NodeClass profile: instanceProfile "KarpenterNodeInstanceProfile-demo" is used instead of a role, on a class of the Karpenter installation test/karpenter.',
+    );
     expect(w[0]).toContain('pass only its node role "KarpenterNodeRole-demo" to EC2 (iam:PassRole');
-    expect(w[0]).toContain("must contain a role that has an access entry (type EC2_LINUX) and that the controller can pass");
-    expect(w[0]).toContain("Use `role` instead (leave both unset for the node role, the default), or make sure of both yourself.");
+    expect(w[0]).toContain(
+      "must contain a role that has an access entry (type EC2_LINUX) and that the controller can pass",
+    );
+    expect(w[0]).toContain(
+      "Use `role` instead (leave both unset for the node role, the default), or make sure of both yourself.",
+    );
   });
 
   test("a token profile warns too; a class without an installation does not", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
     const cluster = karpenter.cluster;
-    expect(warnings(new Ec2NodeClass(stack, "token", { karpenter, instanceProfile: Fn.lower("P") }))[0]).toContain("instanceProfile (known only at apply) is used instead of a role");
+    expect(warnings(new Ec2NodeClass(stack, "token", { karpenter, instanceProfile: Fn.lower("P") }))[0]).toContain(
+      "instanceProfile (known only at apply) is used instead of a role",
+    );
     expect(warnings(new Ec2NodeClass(stack, "alone", { cluster, instanceProfile: "p" }))).toEqual([]);
     expect(warnings(new Ec2NodeClass(stack, "default", { karpenter }))).toEqual([]);
   });
@@ -331,7 +416,15 @@ describe("an instanceProfile on a class of an installation warns", () => {
 
 /** The installation members of a fake install, as a plain object (to vary one of them). */
 function pick(k: FakeInstallation): IKarpenterInstallation {
-  return { node: k.node, cluster: k.cluster, version: k.version, namespace: k.namespace, nodeRoleName: k.nodeRoleName, release: k.release, createsSpotServiceLinkedRole: k.createsSpotServiceLinkedRole } as IKarpenterInstallation;
+  return {
+    node: k.node,
+    cluster: k.cluster,
+    version: k.version,
+    namespace: k.namespace,
+    nodeRoleName: k.nodeRoleName,
+    release: k.release,
+    createsSpotServiceLinkedRole: k.createsSpotServiceLinkedRole,
+  } as IKarpenterInstallation;
 }
 
 describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleName", () => {
@@ -340,11 +433,22 @@ describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleNa
     const karpenter = new FakeInstallation(stack, "karpenter");
     const error = thrown(() => new Ec2NodeClass(stack, "bad", { karpenter, role: "bad role!" }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toMatch(/role = "bad role!" is invalid: an IAM role name: letters, digits and \+ = , \. @ _ -$/);
-    expect(thrown(() => new Ec2NodeClass(stack, "long", { cluster: karpenter.cluster, role: "r".repeat(65) })).message).toMatch(/role = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/);
+    expect(error.message).toMatch(
+      /role = "bad role!" is invalid: an IAM role name: letters, digits and \+ = , \. @ _ -$/,
+    );
+    expect(
+      thrown(() => new Ec2NodeClass(stack, "long", { cluster: karpenter.cluster, role: "r".repeat(65) })).message,
+    ).toMatch(/role = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/);
     expect(stack.node.tryFindChild("bad")).toBeUndefined();
     expect(() => new Ec2NodeClass(stack, "token", { karpenter, role: Fn.lower("ROLE") })).not.toThrow();
     expect(() => new Ec2NodeClass(stack, "good", { karpenter, role: "Team+Nodes=a,b.c@d_e-f" })).not.toThrow();
-    expect(thrown(() => new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" })).message).toMatch(/role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo"$/);
+    expect(
+      thrown(
+        () =>
+          new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" }),
+      ).message,
+    ).toMatch(
+      /role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo"$/,
+    );
   });
 });

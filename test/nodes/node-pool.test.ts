@@ -9,12 +9,17 @@ import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
 import { FakeInstallation, providedStack, resources, synthJson, testCluster, testStack, thrown } from "../helpers";
 
 const ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] };
-const SPOT_AND_ON_DEMAND = { key: "karpenter.sh/capacity-type", operator: "In" as const, values: ["spot", "on-demand"] };
+const SPOT_AND_ON_DEMAND = {
+  key: "karpenter.sh/capacity-type",
+  operator: "In" as const,
+  values: ["spot", "on-demand"],
+};
 
 /** Address (`type.name`) and body of every kubernetes_manifest of a stack, by kind. */
 function byKind(stack: TerraformStack): Record<string, { addr: string; body: any }> {
   const out: Record<string, { addr: string; body: any }> = {};
-  for (const [name, body] of Object.entries(resources(synthJson(stack), "kubernetes_manifest"))) out[body.manifest.kind] = { addr: `kubernetes_manifest.${name}`, body };
+  for (const [name, body] of Object.entries(resources(synthJson(stack), "kubernetes_manifest")))
+    out[body.manifest.kind] = { addr: `kubernetes_manifest.${name}`, body };
   return out;
 }
 
@@ -41,11 +46,22 @@ describe("NodePool basics", () => {
     expect(m.apiVersion).toBe("karpenter.sh/v1");
     expect(m.kind).toBe("NodePool");
     expect(m.metadata).toEqual({ name: "pool" });
-    expect(m.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" });
+    expect(m.spec.template.spec.nodeClassRef).toEqual({
+      group: "karpenter.k8s.aws",
+      kind: "EC2NodeClass",
+      name: "default",
+    });
   });
 
   test("states capacity-type on-demand when nothing asks for it, and emits nothing else", () => {
-    expect(m.spec).toEqual({ template: { spec: { nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" }, requirements: [ON_DEMAND] } } });
+    expect(m.spec).toEqual({
+      template: {
+        spec: {
+          nodeClassRef: { group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "default" },
+          requirements: [ON_DEMAND],
+        },
+      },
+    });
     expect(pool.allowsSpot).toBe(false);
     expect(warnings(pool)).toEqual([]);
   });
@@ -81,7 +97,9 @@ describe("capacity type and the spot warning", () => {
     expect(w[0]).toContain("spot.amazonaws.com");
     expect(w[0]).toContain("does not create");
     // names the prop that creates the role, as the user writes it
-    expect(w[0]).toContain("Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`)");
+    expect(w[0]).toContain(
+      "Create it once per account (`spotServiceLinkedRole: true` on one Karpenter of the account, a SpotServiceLinkedRole, or `aws iam create-service-linked-role --aws-service-name spot.amazonaws.com`)",
+    );
   });
 
   test("no warning when the installation creates the spot service-linked role", () => {
@@ -91,14 +109,21 @@ describe("capacity type and the spot warning", () => {
   });
 
   test("NotIn [on-demand] allows spot; NotIn [spot] does not", () => {
-    expect(setup({ requirements: [{ key: "karpenter.sh/capacity-type", operator: "NotIn", values: ["on-demand"] }] }).pool.allowsSpot).toBe(true);
-    const noSpot = setup({ requirements: [{ key: "karpenter.sh/capacity-type", operator: "NotIn", values: ["spot"] }] });
+    expect(
+      setup({ requirements: [{ key: "karpenter.sh/capacity-type", operator: "NotIn", values: ["on-demand"] }] }).pool
+        .allowsSpot,
+    ).toBe(true);
+    const noSpot = setup({
+      requirements: [{ key: "karpenter.sh/capacity-type", operator: "NotIn", values: ["spot"] }],
+    });
     expect(noSpot.pool.allowsSpot).toBe(false);
     expect(warnings(noSpot.pool)).toEqual([]);
   });
 
   test("requirements are ANDed: a second requirement can exclude spot again", () => {
-    const { pool } = setup({ requirements: [SPOT_AND_ON_DEMAND, { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }] });
+    const { pool } = setup({
+      requirements: [SPOT_AND_ON_DEMAND, { key: "karpenter.sh/capacity-type", operator: "In", values: ["on-demand"] }],
+    });
     expect(pool.allowsSpot).toBe(false);
   });
 
@@ -128,10 +153,34 @@ describe("capacity type and the spot warning", () => {
 describe("capacity type hidden by tokens: nothing added, a warning", () => {
   const known = { key: "kubernetes.io/arch", operator: "In" as const, values: ["arm64"] };
   test.each([
-    ["a requirement key", { requirements: [known, { key: Fn.lower("KARPENTER.SH/CAPACITY-TYPE"), operator: "In" as const, values: ["spot"] }] }, "a requirement's key is a token"],
-    ["a whole requirement", { requirements: [known, Token.asAny(Fn.jsondecode(Fn.rawString('{"key":"a","operator":"Exists"}'))) as any] }, "a requirement is a token"],
-    ["the labels map", { requirements: [known], labels: Token.asAny(Fn.jsondecode(Fn.rawString('{"karpenter.sh/capacity-type":"spot"}'))) as any }, "labels is a token"],
-    ["a label key", { requirements: [known], labels: { [Fn.lower("KARPENTER.SH/CAPACITY-TYPE")]: "spot" } }, "a label key is a token"],
+    [
+      "a requirement key",
+      {
+        requirements: [
+          known,
+          { key: Fn.lower("KARPENTER.SH/CAPACITY-TYPE"), operator: "In" as const, values: ["spot"] },
+        ],
+      },
+      "a requirement's key is a token",
+    ],
+    [
+      "a whole requirement",
+      { requirements: [known, Token.asAny(Fn.jsondecode(Fn.rawString('{"key":"a","operator":"Exists"}'))) as any] },
+      "a requirement is a token",
+    ],
+    [
+      "the labels map",
+      {
+        requirements: [known],
+        labels: Token.asAny(Fn.jsondecode(Fn.rawString('{"karpenter.sh/capacity-type":"spot"}'))) as any,
+      },
+      "labels is a token",
+    ],
+    [
+      "a label key",
+      { requirements: [known], labels: { [Fn.lower("KARPENTER.SH/CAPACITY-TYPE")]: "spot" } },
+      "a label key is a token",
+    ],
   ])("%s", (_what, props, why) => {
     const { stack } = testStack();
     const pool = new NodePool(stack, "pool", { nodeClass: { name: "default" }, ...props });
@@ -142,13 +191,18 @@ describe("capacity type hidden by tokens: nothing added, a warning", () => {
     expect(pool.allowsSpot).toBe(false);
     const w = warnings(pool);
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain(`NodePool pool: ${why}, so whether the pool states karpenter.sh/capacity-type cannot be checked at synth, and the default karpenter.sh/capacity-type In [on-demand] was not added`);
+    expect(w[0]).toContain(
+      `NodePool pool: ${why}, so whether the pool states karpenter.sh/capacity-type cannot be checked at synth, and the default karpenter.sh/capacity-type In [on-demand] was not added`,
+    );
     expect(w[0]).toContain("ServiceLinkedRoleCreationNotPermitted");
   });
 
   test("a token label value under a known capacity-type key needs no default and no warning", () => {
     const { stack } = testStack();
-    const pool = new NodePool(stack, "pool", { nodeClass: { name: "default" }, labels: { "karpenter.sh/capacity-type": Fn.lower("ON-DEMAND") } });
+    const pool = new NodePool(stack, "pool", {
+      nodeClass: { name: "default" },
+      labels: { "karpenter.sh/capacity-type": Fn.lower("ON-DEMAND") },
+    });
     expect(pool.requirements).toEqual([]);
     expect(warnings(pool)).toEqual([]);
   });
@@ -165,25 +219,39 @@ describe("NodePool spec mapping", () => {
       expireAfter: "720h",
       terminationGracePeriod: "48h",
       limits: { cpu: "100", memory: "400Gi" },
-      disruption: { consolidationPolicy: "WhenEmpty", consolidateAfter: "5m", budgets: [{ nodes: "20%", reasons: ["Empty"] }] },
+      disruption: {
+        consolidationPolicy: "WhenEmpty",
+        consolidateAfter: "5m",
+        budgets: [{ nodes: "20%", reasons: ["Empty"] }],
+      },
       weight: 50,
     });
     const spec = objs.NodePool.body.manifest.spec;
     expect(objs.NodePool.body.manifest.metadata).toEqual({ name: "general" });
-    expect(spec.template.metadata).toEqual({ annotations: { "example.com/owner": "data-team" }, labels: { team: "data" } });
+    expect(spec.template.metadata).toEqual({
+      annotations: { "example.com/owner": "data-team" },
+      labels: { team: "data" },
+    });
     expect(spec.template.spec.taints).toEqual([{ key: "dedicated", value: "data", effect: "NoSchedule" }]);
     expect(spec.template.spec.startupTaints).toEqual([{ key: "example.com/agent-not-ready", effect: "NoExecute" }]);
     expect(spec.template.spec.expireAfter).toBe("720h");
     expect(spec.template.spec.terminationGracePeriod).toBe("48h");
     expect(spec.limits).toEqual({ cpu: "100", memory: "400Gi" });
-    expect(spec.disruption).toEqual({ consolidationPolicy: "WhenEmpty", consolidateAfter: "5m", budgets: [{ nodes: "20%", reasons: ["Empty"] }] });
+    expect(spec.disruption).toEqual({
+      consolidationPolicy: "WhenEmpty",
+      consolidateAfter: "5m",
+      budgets: [{ nodes: "20%", reasons: ["Empty"] }],
+    });
     expect(spec.weight).toBe(50);
     expect(Object.keys(spec)).toEqual(["disruption", "limits", "template", "weight"]);
   });
 
   test("disruption without consolidateAfter gets 0s (the CRD requires it inside disruption)", () => {
     const { objs } = setup({ disruption: { consolidationPolicy: "WhenEmpty" } });
-    expect(objs.NodePool.body.manifest.spec.disruption).toEqual({ consolidateAfter: "0s", consolidationPolicy: "WhenEmpty" });
+    expect(objs.NodePool.body.manifest.spec.disruption).toEqual({
+      consolidateAfter: "0s",
+      consolidationPolicy: "WhenEmpty",
+    });
   });
 
   test("a static NodePool emits replicas and a node limit", () => {
@@ -194,18 +262,34 @@ describe("NodePool spec mapping", () => {
 
   test("limits are emitted as the strings written (the CRD's limits are int-or-string)", () => {
     const { stack, objs } = setup({ limits: { cpu: "1000", memory: "1000Gi", "nvidia.com/gpu": "4", pods: "500m" } });
-    expect(objs.NodePool.body.manifest.spec.limits).toEqual({ cpu: "1000", memory: "1000Gi", "nvidia.com/gpu": "4", pods: "500m" });
+    expect(objs.NodePool.body.manifest.spec.limits).toEqual({
+      cpu: "1000",
+      memory: "1000Gi",
+      "nvidia.com/gpu": "4",
+      pods: "500m",
+    });
     expect(Testing.synth(stack)).toContain('"cpu": "1000"');
   });
 
   test("a number in limits (a JavaScript caller, code from before 0.x) is refused with the string to write", () => {
     const { stack } = testStack("nodes");
-    const e = thrown(() => new NodePool(stack, "pool", { nodeClass: { name: "default" }, limits: { cpu: 100, memory: "400Gi" } as any })) as KarpenterValidationError;
+    const e = thrown(
+      () =>
+        new NodePool(stack, "pool", { nodeClass: { name: "default" }, limits: { cpu: 100, memory: "400Gi" } as any }),
+    ) as KarpenterValidationError;
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect([e.path, e.field, e.value]).toEqual(["nodes/pool", 'limits["cpu"]', 100]);
-    expect(e.message).toBe('nodes/pool: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100 (limits values are strings such as "100", "1000Gi", "500m")');
-    expect(thrown(() => new NodePool(stack, "fraction", { nodeClass: { name: "default" }, limits: { cpu: 1.5 } as any })).message).toContain('write "1.5", not 1.5');
-    expect(thrown(() => new NodePool(stack, "negative", { nodeClass: { name: "default" }, limits: { memory: -1 } as any })).message).toBe(
+    expect(e.message).toBe(
+      'nodes/pool: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100 (limits values are strings such as "100", "1000Gi", "500m")',
+    );
+    expect(
+      thrown(() => new NodePool(stack, "fraction", { nodeClass: { name: "default" }, limits: { cpu: 1.5 } as any }))
+        .message,
+    ).toContain('write "1.5", not 1.5');
+    expect(
+      thrown(() => new NodePool(stack, "negative", { nodeClass: { name: "default" }, limits: { memory: -1 } as any }))
+        .message,
+    ).toBe(
       'nodes/negative: limits["memory"] = -1 is invalid: a non-negative Kubernetes quantity as a string, got the number -1 (limits values are strings such as "100", "1000Gi", "500m")',
     );
     // nothing half-built stays in the tree
@@ -225,7 +309,11 @@ describe("node class references and versions", () => {
     const karpenter = new FakeInstallation(stack, "karpenter");
     new NodePool(stack, "pool", { karpenter, nodeClass: { name: "managed-elsewhere" } });
     const objs = byKind(stack);
-    expect(objs.NodePool.body.manifest.spec.template.spec.nodeClassRef).toEqual({ group: "karpenter.k8s.aws", kind: "EC2NodeClass", name: "managed-elsewhere" });
+    expect(objs.NodePool.body.manifest.spec.template.spec.nodeClassRef).toEqual({
+      group: "karpenter.k8s.aws",
+      kind: "EC2NodeClass",
+      name: "managed-elsewhere",
+    });
     expect(objs.NodePool.body.depends_on).toEqual([expect.stringMatching(/^helm_release\./)]);
   });
 
@@ -257,14 +345,20 @@ describe("node class references and versions", () => {
     const karpenter = new FakeInstallation(stack, "karpenter", "1.8.8");
     const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
     expect(new NodePool(stack, "pool", { nodeClass }).version).toBe("1.8.8");
-    expect(() => new NodePool(stack, "pool2", { nodeClass, disruption: { consolidationPolicy: "Balanced" } })).toThrow(/needs Karpenter 1.14 or later.*targets Karpenter 1.8.8/);
+    expect(() => new NodePool(stack, "pool2", { nodeClass, disruption: { consolidationPolicy: "Balanced" } })).toThrow(
+      /needs Karpenter 1.14 or later.*targets Karpenter 1.8.8/,
+    );
   });
 
   test("a pool version that differs from its installation's or node class's is an error", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
     const fromInstall = new Ec2NodeClass(stack, "default", { karpenter });
-    const standalone = new Ec2NodeClass(stack, "standalone", { cluster: karpenter.cluster, role: "r", version: "1.14.1" });
+    const standalone = new Ec2NodeClass(stack, "standalone", {
+      cluster: karpenter.cluster,
+      role: "r",
+      version: "1.14.1",
+    });
     const failure = (f: () => unknown) => thrown(f) as KarpenterValidationError;
     const e1 = failure(() => new NodePool(stack, "pool", { nodeClass: fromInstall, version: "1.13.1" }));
     expect(e1).toBeInstanceOf(KarpenterValidationError);
@@ -279,7 +373,9 @@ describe("node class references and versions", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter");
     const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
-    const e = thrown(() => new NodePool(stack, "pool", { nodeClass, version: 1.14 as any })) as KarpenterValidationError;
+    const e = thrown(
+      () => new NodePool(stack, "pool", { nodeClass, version: 1.14 as any }),
+    ) as KarpenterValidationError;
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect(e.field).toBe("version");
     expect(e.value).toBe(1.14);
@@ -333,8 +429,14 @@ describe("the node class must belong to the pool's installation", () => {
     const karpenter = new FakeInstallation(stack, "karpenter");
     const other = testCluster(stack, "other", "other-cluster");
     const nodeClass = new Ec2NodeClass(stack, "default", { cluster: other, role: "r" });
-    expect(() => new NodePool(stack, "pool", { nodeClass, karpenter })).toThrow(/nodeClass = "test\/default" is invalid: .*belongs to cluster other/);
-    const same = new Ec2NodeClass(stack, "same", { cluster: karpenter.cluster, role: "KarpenterNodeRole-demo", version: karpenter.version });
+    expect(() => new NodePool(stack, "pool", { nodeClass, karpenter })).toThrow(
+      /nodeClass = "test\/default" is invalid: .*belongs to cluster other/,
+    );
+    const same = new Ec2NodeClass(stack, "same", {
+      cluster: karpenter.cluster,
+      role: "KarpenterNodeRole-demo",
+      version: karpenter.version,
+    });
     expect(() => new NodePool(stack, "pool2", { nodeClass: same, karpenter })).not.toThrow();
   });
 });
@@ -366,7 +468,9 @@ describe("NodePool names are unique per cluster (checked at synth)", () => {
     const same = testStack();
     new NodePool(same.stack, "a", { nodeClass: { name: "x" }, name: "default" });
     new NodePool(same.stack, "b", { nodeClass: { name: "x" }, name: "default" });
-    expect(() => Testing.synth(same.stack, true)).toThrow(/test\/a is NodePool "default" too \(same stack, and at least one of them names no cluster or installation\)/);
+    expect(() => Testing.synth(same.stack, true)).toThrow(
+      /test\/a is NodePool "default" too \(same stack, and at least one of them names no cluster or installation\)/,
+    );
 
     const app = Testing.app();
     const s1 = providedStack(app, "one");

@@ -14,7 +14,12 @@ export function build(kind: Kind, props: Props, version = "1.14.1"): TerraformSt
   const { stack } = testStack();
   const karpenter = new FakeInstallation(stack, "karpenter", version);
   if (kind === "EC2NodeClass") new Ec2NodeClass(stack, "obj", { karpenter, ...(props as Ec2NodeClassProps) });
-  else new NodePool(stack, "obj", { karpenter, ...(props as NodePoolProps), nodeClass: (props as NodePoolProps).nodeClass ?? { name: "default" } });
+  else
+    new NodePool(stack, "obj", {
+      karpenter,
+      ...(props as NodePoolProps),
+      nodeClass: (props as NodePoolProps).nodeClass ?? { name: "default" },
+    });
   return stack;
 }
 
@@ -28,7 +33,8 @@ export function rejection(kind: Kind, props: Props, version?: string): Karpenter
   throw new Error(`accepted: ${JSON.stringify(props)}`);
 }
 
-export const req = (key: string, operator: string, values?: string[], minValues?: number) => ({ key, operator, values, minValues }) as any;
+export const req = (key: string, operator: string, values?: string[], minValues?: number) =>
+  ({ key, operator, values, minValues }) as any;
 export const long = (n: number) => "a".repeat(n);
 
 /** The messages of every problem of one rejected object, in order. */
@@ -36,4 +42,5 @@ export function messages(kind: Kind, props: Props): string[] {
   return rejection(kind, props).problems.map((p) => p.message);
 }
 
-export const DURATION_RULE = 'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
+export const DURATION_RULE =
+  'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';

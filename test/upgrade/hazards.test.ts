@@ -34,6 +34,8 @@ test("static-capacity-gate-casing: 1.8.0 always gets settings.featureGates.stati
 
 test("log-output-paths-ignored: 1.0.0–1.0.3 refuse the log path values, 1.0.4 takes them", () => {
   expect(hazard("log-output-paths-ignored").library?.by).toBe("code");
-  expect(() => install("1.0.3", { logOutputPaths: ["stdout"] })).toThrow(/values\.logOutputPaths = \["stdout"\] is invalid: Karpenter 1\.0\.3's chart values\.yaml has no logOutputPaths/);
+  expect(() => install("1.0.3", { logOutputPaths: ["stdout"] })).toThrow(
+    /values\.logOutputPaths = \["stdout"\] is invalid: Karpenter 1\.0\.3's chart values\.yaml has no logOutputPaths/,
+  );
   expect(install("1.0.4", { logOutputPaths: ["stdout"] }).controllerValues.logOutputPaths).toEqual(["stdout"]);
 });

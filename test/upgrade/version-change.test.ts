@@ -28,7 +28,8 @@ function synthAt(version: string): any {
 /** Every resource as `type.name` → body. */
 function addresses(json: any): Map<string, any> {
   const out = new Map<string, any>();
-  for (const [type, byName] of Object.entries(json.resource as Record<string, Record<string, any>>)) for (const [name, body] of Object.entries(byName)) out.set(`${type}.${name}`, body);
+  for (const [type, byName] of Object.entries(json.resource as Record<string, Record<string, any>>))
+    for (const [name, body] of Object.entries(byName)) out.set(`${type}.${name}`, body);
   return out;
 }
 
@@ -38,13 +39,16 @@ function changedAttributes(a: Map<string, any>, b: Map<string, any>): Record<str
   for (const [address, before] of a) {
     const after = b.get(address);
     if (!after) continue;
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+      (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+    );
     if (keys.length) out[address] = keys.sort();
   }
   return out;
 }
 
-const byChart = (json: any, chart: string) => Object.entries(resources(json, "helm_release")).find(([, r]: [string, any]) => r.chart === chart)!;
+const byChart = (json: any, chart: string) =>
+  Object.entries(resources(json, "helm_release")).find(([, r]: [string, any]) => r.chart === chart)!;
 
 describe("changing version from 1.2.8 to 1.11.3", () => {
   const before = synthAt("1.2.8");
@@ -55,17 +59,25 @@ describe("changing version from 1.2.8 to 1.11.3", () => {
   test("only what the plan adds is created: the capacity-reservation rule and target; nothing is destroyed", () => {
     const created = [...b.keys()].filter((k) => !a.has(k));
     const destroyed = [...a.keys()].filter((k) => !b.has(k));
-    expect(created.map((k) => k.split(".")[0]).sort()).toEqual(["aws_cloudwatch_event_rule", "aws_cloudwatch_event_target"]);
+    expect(created.map((k) => k.split(".")[0]).sort()).toEqual([
+      "aws_cloudwatch_event_rule",
+      "aws_cloudwatch_event_target",
+    ]);
     expect(destroyed).toEqual([]);
     const newRule = b.get(created.find((k) => k.startsWith("aws_cloudwatch_event_rule."))!);
-    expect(JSON.parse(newRule.event_pattern)["detail-type"]).toEqual(plan.net.interruptionRules.added.map((r) => r.detailType[0]));
+    expect(JSON.parse(newRule.event_pattern)["detail-type"]).toEqual(
+      plan.net.interruptionRules.added.map((r) => r.detailType[0]),
+    );
   });
 
   test("the ECR attachment keeps its address and changes its policy: replaced create-before-destroy, so nodes never lack an ECR policy", () => {
     const [ecr] = [...b.keys()].filter((k) => k.includes("attachment-ecr-pull"));
     expect(a.get(ecr).policy_arn).toContain(plan.net.nodeRolePolicies.removed[0]);
     expect(b.get(ecr).policy_arn).toContain(plan.net.nodeRolePolicies.added[0]);
-    expect([a.get(ecr).lifecycle, b.get(ecr).lifecycle]).toEqual([{ create_before_destroy: true }, { create_before_destroy: true }]);
+    expect([a.get(ecr).lifecycle, b.get(ecr).lifecycle]).toEqual([
+      { create_before_destroy: true },
+      { create_before_destroy: true },
+    ]);
   });
 
   test("nothing that holds state is replaced: every kept address changes only its version, its depends_on, its policy document or (the ECR attachment) its policy", () => {
@@ -82,15 +94,31 @@ describe("changing version from 1.2.8 to 1.11.3", () => {
       [ecr]: ["policy_arn"],
     });
     // the statements that change sit in the NodeLifecycle and ResourceDiscovery policies (AllowScopedEC2InstanceAccessActions, AllowRegionalReadActions, AllowUnscopedInstanceProfileListAction)
-    expect(policies.map((p) => b.get(p).name).sort()).toEqual(["KarpenterControllerNodeLifecyclePolicy-${aws_eks_cluster.cluster.name}", "KarpenterControllerResourceDiscoveryPolicy-${aws_eks_cluster.cluster.name}"]);
+    expect(policies.map((p) => b.get(p).name).sort()).toEqual([
+      "KarpenterControllerNodeLifecyclePolicy-${aws_eks_cluster.cluster.name}",
+      "KarpenterControllerResourceDiscoveryPolicy-${aws_eks_cluster.cluster.name}",
+    ]);
     // the plan names the same managed policies
-    expect([...new Set(plan.net.controllerPolicy.map((c) => c.policy))].sort()).toEqual(["NodeLifecycle", "ResourceDiscovery"]);
+    expect([...new Set(plan.net.controllerPolicy.map((c) => c.policy))].sort()).toEqual([
+      "NodeLifecycle",
+      "ResourceDiscovery",
+    ]);
     // names of what holds state, unchanged
-    for (const type of ["aws_iam_role", "aws_sqs_queue", "aws_eks_access_entry", "aws_eks_pod_identity_association", "aws_iam_policy", "aws_cloudwatch_event_rule", "helm_release", "kubernetes_manifest"]) {
+    for (const type of [
+      "aws_iam_role",
+      "aws_sqs_queue",
+      "aws_eks_access_entry",
+      "aws_eks_pod_identity_association",
+      "aws_iam_policy",
+      "aws_cloudwatch_event_rule",
+      "helm_release",
+      "kubernetes_manifest",
+    ]) {
       for (const [address, body] of a) {
         if (!address.startsWith(`${type}.`) || !b.has(address)) continue;
         const after = b.get(address);
-        for (const attr of ["name", "name_prefix", "cluster_name", "namespace", "service_account", "principal_arn"]) expect([address, attr, after[attr]]).toEqual([address, attr, body[attr]]);
+        for (const attr of ["name", "name_prefix", "cluster_name", "namespace", "service_account", "principal_arn"])
+          expect([address, attr, after[attr]]).toEqual([address, attr, body[attr]]);
         if (type === "kubernetes_manifest") expect(after.manifest.metadata).toEqual(body.manifest.metadata);
       }
     }
@@ -102,18 +130,27 @@ describe("changing version from 1.2.8 to 1.11.3", () => {
     expect(controller.depends_on).toContain(`helm_release.${crdAddress}`);
     const changedPolicies = Object.keys(changedAttributes(a, b)).filter((k) => k.startsWith("aws_iam_policy."));
     for (const policy of changedPolicies) {
-      const attachments = Object.entries(resources(after, "aws_iam_role_policy_attachment")).filter(([, r]: [string, any]) => r.policy_arn === `\${${policy}.arn}`);
+      const attachments = Object.entries(resources(after, "aws_iam_role_policy_attachment")).filter(
+        ([, r]: [string, any]) => r.policy_arn === `\${${policy}.arn}`,
+      );
       expect(attachments).toHaveLength(1);
       expect(controller.depends_on).toContain(`aws_iam_role_policy_attachment.${attachments[0][0]}`);
     }
     // the new interruption rule's target is in depends_on too: the controller starts with the rule in place
-    const target = Object.keys(resources(after, "aws_cloudwatch_event_target")).find((k) => !a.has(`aws_cloudwatch_event_target.${k}`))!;
+    const target = Object.keys(resources(after, "aws_cloudwatch_event_target")).find(
+      (k) => !a.has(`aws_cloudwatch_event_target.${k}`),
+    )!;
     expect(controller.depends_on).toContain(`aws_cloudwatch_event_target.${target}`);
     const manifests = Object.values(resources(after, "kubernetes_manifest")) as any[];
     const nodeClass = manifests.find((m) => m.manifest.kind === "EC2NodeClass");
     expect(nodeClass.depends_on).toContain(`helm_release.${controllerAddress}`);
     // the plan states the same order
-    expect(plan.deployOrder.map((p) => p.phase)).toEqual(["CRD release", "IAM policies and interruption rules", "controller release", "node objects"]);
+    expect(plan.deployOrder.map((p) => p.phase)).toEqual([
+      "CRD release",
+      "IAM policies and interruption rules",
+      "controller release",
+      "node objects",
+    ]);
   });
 });
 

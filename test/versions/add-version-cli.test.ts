@@ -17,12 +17,21 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
   let folder: string;
 
   /** A copy of the artefacts of `base` (1.14.1 for its patches, 1.15.0 for a new minor) named `v<version>` whose charts say `chartVersion`. */
-  function release(version: string, chartVersion = version, base = version.startsWith("1.14.") ? "1.14.1" : "1.15.0"): string {
+  function release(
+    version: string,
+    chartVersion = version,
+    base = version.startsWith("1.14.") ? "1.14.1" : "1.15.0",
+  ): string {
     const dir = path.join(tmp, "reference", `v${version}`);
     fs.cpSync(path.join(referenceRoot(), `v${base}`), dir, { recursive: true, dereference: true });
     for (const chart of ["karpenter", "karpenter-crd"]) {
       const f = path.join(dir, "charts", chart, "Chart.yaml");
-      fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(new RegExp(`^(version|appVersion): ${base.replace(/\./g, "\\.")}$`, "gm"), `$1: ${chartVersion}`));
+      fs.writeFileSync(
+        f,
+        fs
+          .readFileSync(f, "utf8")
+          .replace(new RegExp(`^(version|appVersion): ${base.replace(/\./g, "\\.")}$`, "gm"), `$1: ${chartVersion}`),
+      );
     }
     return dir;
   }
@@ -40,9 +49,20 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
     folder = release("1.16.0");
     // a permission more in an existing statement and a new enum value: both need a person
     const cfn = path.join(folder, "cloudformation.yaml");
-    fs.writeFileSync(cfn, fs.readFileSync(cfn, "utf8").replace('"ec2:DescribeSpotPriceHistory",', '"ec2:DescribeSpotPriceHistory",\n                "ec2:DescribeFastLaunchImages",'));
+    fs.writeFileSync(
+      cfn,
+      fs
+        .readFileSync(cfn, "utf8")
+        .replace(
+          '"ec2:DescribeSpotPriceHistory",',
+          '"ec2:DescribeSpotPriceHistory",\n                "ec2:DescribeFastLaunchImages",',
+        ),
+    );
     const crd = path.join(folder, "charts/karpenter-crd/templates/karpenter.k8s.aws_ec2nodeclasses.yaml");
-    fs.writeFileSync(crd, fs.readFileSync(crd, "utf8").replace(/^( +)- Windows2025$/m, "$1- Windows2025\n$1- Windows2028"));
+    fs.writeFileSync(
+      crd,
+      fs.readFileSync(crd, "utf8").replace(/^( +)- Windows2025$/m, "$1- Windows2025\n$1- Windows2028"),
+    );
   });
 
   beforeEach(() => {
@@ -62,20 +82,40 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
   });
 
   test("an option without its value, an unknown option or a second folder is wrong usage", () => {
-    expect(run(folder, "--kubernetes", "--data", data)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: Option '--kubernetes' argument is ambiguous/) });
-    expect(run(folder, "--kubrnetes", "1.30-1.36", "--data", data)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: Unknown option '--kubrnetes'/) });
-    expect(run(folder, "extra", "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: one release folder expected, got 2/) });
-    expect(run("--data", data)).toMatchObject({ code: 2, stderr: expect.stringMatching(/^error: no release folder given/) });
+    expect(run(folder, "--kubernetes", "--data", data)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: Option '--kubernetes' argument is ambiguous/),
+    });
+    expect(run(folder, "--kubrnetes", "1.30-1.36", "--data", data)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: Unknown option '--kubrnetes'/),
+    });
+    expect(run(folder, "extra", "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: one release folder expected, got 2/),
+    });
+    expect(run("--data", data)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^error: no release folder given/),
+    });
   });
 
   test("a missing folder, a reversed range, or charts of another release end with one line, nothing written", () => {
     const before = written();
-    expect(run(path.join(tmp, "v1.16.0"), "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: .*v1\.16\.0: no such folder\n$/) });
-    expect(run(folder, "--kubernetes", "1.36-1.30", "--data", data)).toMatchObject({ code: 1, stderr: expect.stringMatching(/^error: --kubernetes must be "<oldest>-<newest>".*got 1\.36-1\.30/) });
+    expect(run(path.join(tmp, "v1.16.0"), "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error: .*v1\.16\.0: no such folder\n$/),
+    });
+    expect(run(folder, "--kubernetes", "1.36-1.30", "--data", data)).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^error: --kubernetes must be "<oldest>-<newest>".*got 1\.36-1\.30/),
+    });
     const copied = release("1.17.0", "1.15.0"); // renamed without its charts' versions
     expect(run(copied, "--kubernetes", "1.30-1.36", "--data", data)).toMatchObject({
       code: 1,
-      stderr: expect.stringMatching(/^error: .*v1\.17\.0: charts\/karpenter\/Chart\.yaml has version 1\.15\.0, but the folder is named v1\.17\.0/),
+      stderr: expect.stringMatching(
+        /^error: .*v1\.17\.0: charts\/karpenter\/Chart\.yaml has version 1\.15\.0, but the folder is named v1\.17\.0/,
+      ),
     });
     expect(written()).toEqual(before);
   });
@@ -83,7 +123,10 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
   test("a newer patch of a known minor is judged against the patch it replaces: what it adds dates from the patch", () => {
     const patch = release("1.14.2");
     const values = path.join(patch, "charts/karpenter/values.yaml");
-    fs.writeFileSync(values, fs.readFileSync(values, "utf8").replace(/^settings:\n/m, "settings:\n  patchRefreshInterval: 3m\n"));
+    fs.writeFileSync(
+      values,
+      fs.readFileSync(values, "utf8").replace(/^settings:\n/m, "settings:\n  patchRefreshInterval: 3m\n"),
+    );
     const r = run(patch, "--data", data); // the minor's Kubernetes range is kept
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote .*v1-14\.json \(Karpenter 1\.14\.2, Kubernetes 1\.26–1\.36\)/);
@@ -92,7 +135,10 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
     expect(items).toEqual([
       '  [ ] new settings.patchRefreshInterval (default "3m", inferred kind duration): add a validation rule and description to lib/helm/chart-settings.ts if the kind is not enough; it is new in patch 1.14.2 (1.14.1 lacks it): add "settings.patchRefreshInterval": "1.14.2" to SETTING_SINCE_PATCH in lib/versions/patch-history.ts (the regeneration test sees only the newest patch and needs it)',
     ]);
-    const settings = JSON.parse(fs.readFileSync(path.join(data, "v1-14.json"), "utf8")).chart.settings as { key: string; since: string }[];
+    const settings = JSON.parse(fs.readFileSync(path.join(data, "v1-14.json"), "utf8")).chart.settings as {
+      key: string;
+      since: string;
+    }[];
     expect(settings.find((s) => s.key === "patchRefreshInterval")!.since).toBe("1.14.2");
     expect(settings.find((s) => s.key === "amiRefreshInterval")!.since).toBe("1.13.0");
   });
@@ -111,7 +157,9 @@ describeIf(referenceRequirement(["1.14.1", "1.15.0"]))("add-version command line
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/wrote .*v1-16\.json \(Karpenter 1\.16\.0, Kubernetes 1\.31–1\.37\)/);
     expect(r.stdout).toContain("[ ] controller statement AllowRegionalReadActions changed since 1.15.0: review it");
-    expect(r.stdout).toMatch(/\[ \] new EC2NodeClass spec\.amiFamily values: Windows2028: until they are added to the typed spec and rules \(lib\/nodes\/ec2-node-class-spec\.ts, lib\/nodes\/ec2-node-class-rules\.ts\)/);
+    expect(r.stdout).toMatch(
+      /\[ \] new EC2NodeClass spec\.amiFamily values: Windows2028: until they are added to the typed spec and rules \(lib\/nodes\/ec2-node-class-spec\.ts, lib\/nodes\/ec2-node-class-rules\.ts\)/,
+    );
     expect(r.stdout).not.toMatch(/statement AllowScopedEC2InstanceAccessActions/); // unchanged statements stay off the list
     expect(written()).toContain("v1-16.json");
   });

@@ -10,28 +10,31 @@ import { describeWithReference, referenceRoot, referenceVersionsWith } from "../
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
 const referenceVersions = referenceVersionsWith("cloudformation.yaml");
 
-describeWithReference(referenceVersions)("add-version regenerates the committed data from the reference folders", () => {
-  test("every reference version is a known release, and only those", () => {
-    expect([...knownReleases()]).toEqual(referenceVersions);
-  });
+describeWithReference(referenceVersions)(
+  "add-version regenerates the committed data from the reference folders",
+  () => {
+    test("every reference version is a known release, and only those", () => {
+      expect([...knownReleases()]).toEqual(referenceVersions);
+    });
 
-  test("each minor's data file is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
-    let previous: VersionData | undefined;
-    const all: VersionData[] = [];
-    for (const version of referenceVersions) {
-      const minor = version.split(".").slice(0, 2).join(".");
-      const committed = versionData(minor);
-      const { data } = generateVersionData(path.join(referenceRoot(), `v${version}`), {
-        kubernetes: `${committed.kubernetes.min}-${committed.kubernetes.max}`,
-        previous,
-      });
-      expect(renderDataFile(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, dataFileName(minor)), "utf8"));
-      previous = data;
-      all.push(data);
-    }
-    expect(renderDataIndex(all)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
-  });
-});
+    test("each minor's data file is identical to what add-version writes (Kubernetes range as committed: it is command-line input)", () => {
+      let previous: VersionData | undefined;
+      const all: VersionData[] = [];
+      for (const version of referenceVersions) {
+        const minor = version.split(".").slice(0, 2).join(".");
+        const committed = versionData(minor);
+        const { data } = generateVersionData(path.join(referenceRoot(), `v${version}`), {
+          kubernetes: `${committed.kubernetes.min}-${committed.kubernetes.max}`,
+          previous,
+        });
+        expect(renderDataFile(data)).toEqual(fs.readFileSync(path.join(DATA_DIR, dataFileName(minor)), "utf8"));
+        previous = data;
+        all.push(data);
+      }
+      expect(renderDataIndex(all)).toEqual(fs.readFileSync(path.join(DATA_DIR, "index.ts"), "utf8"));
+    });
+  },
+);
 
 describe("versionFacts (contract with upgrade-plan)", () => {
   test("known minors are 1.0 to 1.14, oldest first", () => {
@@ -61,17 +64,27 @@ describe("versionFacts (contract with upgrade-plan)", () => {
   test("errata are applied and named", () => {
     const zonal = versionFacts("1.12.0").controllerPolicy.find((x) => x.sid === "AllowZonalShiftStatusReadOnly")!;
     expect(zonal.resources).toEqual(["*"]);
-    expect(zonal.condition).toEqual({ StringEquals: { "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}" } });
+    expect(zonal.condition).toEqual({
+      StringEquals: {
+        "arc-zonal-shift:ResourceIdentifier": "arn:{partition}:eks:{region}:{account}:cluster/{cluster}",
+      },
+    });
     expect(versionFacts("1.12").errata).toEqual(["zonal-shift-resource-scope"]);
     const pass = versionFacts("1.0.3").controllerPolicy.find((x) => x.sid === "AllowPassingInstanceRole")!;
-    expect(pass.condition).toEqual({ StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] } });
+    expect(pass.condition).toEqual({
+      StringEquals: { "iam:PassedToService": ["ec2.amazonaws.com", "ec2.amazonaws.com.cn"] },
+    });
     expect(versionFacts("1.13").errata).toEqual([]);
   });
 
   test("CRD fields and enums", () => {
     const f = versionFacts("1.14");
     expect(f.crds.nodePool.fields).toContain("spec.template.spec.requirements[].operator");
-    expect(f.crds.nodePool.enums["spec.disruption.consolidationPolicy"]).toEqual(["Balanced", "WhenEmpty", "WhenEmptyOrUnderutilized"]);
+    expect(f.crds.nodePool.enums["spec.disruption.consolidationPolicy"]).toEqual([
+      "Balanced",
+      "WhenEmpty",
+      "WhenEmptyOrUnderutilized",
+    ]);
     expect(f.crds.ec2NodeClass.fields).toContain("spec.cpuOptions");
     expect(versionFacts("1.12").crds.ec2NodeClass.fields).not.toContain("spec.cpuOptions");
   });
@@ -92,7 +105,8 @@ describe("hand-written CRD history agrees with the generated CRD fields and enum
       ["nodePool", NODEPOOL_FIELDS_SINCE],
       ["ec2NodeClass", EC2NODECLASS_FIELDS_SINCE],
     ] as const) {
-      for (const [field, since] of Object.entries(table)) expect([field, firstMinorWith((d) => d.crds[kind].fields.includes(field))]).toEqual([field, since]);
+      for (const [field, since] of Object.entries(table))
+        expect([field, firstMinorWith((d) => d.crds[kind].fields.includes(field))]).toEqual([field, since]);
     }
   });
 
@@ -103,7 +117,9 @@ describe("hand-written CRD history agrees with the generated CRD fields and enum
     ] as const) {
       const first = versionData("1.0").crds[kind].fields;
       const added = versionData(knownMinors().pop()!).crds[kind].fields.filter((f) => !first.includes(f));
-      const undated = added.filter((f) => !Object.keys(table).some((t) => f === t || f.startsWith(`${t}.`) || f.startsWith(`${t}[]`)));
+      const undated = added.filter(
+        (f) => !Object.keys(table).some((t) => f === t || f.startsWith(`${t}.`) || f.startsWith(`${t}[]`)),
+      );
       expect([kind, undated]).toEqual([kind, []]);
     }
   });

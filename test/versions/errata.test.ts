@@ -20,7 +20,9 @@ describe("chart-values errata", () => {
   };
 
   test("log-output-paths-ignored: logOutputPaths do nothing before 1.0.4, so they are refused there", () => {
-    expect(() => release("1.0.3", { logOutputPaths: ["stdout"] })).toThrow(/values\.logOutputPaths = \["stdout"\] is invalid: Karpenter 1\.0\.3's chart values\.yaml has no logOutputPaths: it was introduced in 1\.0\.4/);
+    expect(() => release("1.0.3", { logOutputPaths: ["stdout"] })).toThrow(
+      /values\.logOutputPaths = \["stdout"\] is invalid: Karpenter 1\.0\.3's chart values\.yaml has no logOutputPaths: it was introduced in 1\.0\.4/,
+    );
     expect(() => release("1.0.4", { logOutputPaths: ["stdout"], logErrorOutputPaths: ["stderr"] })).not.toThrow();
   });
 
@@ -37,11 +39,19 @@ describeIf(harnessRequirement())("controller-statement errata pass the conforman
   ])("the example app with Karpenter %s in %s", (version, region) => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "karpenter-errata-"));
     try {
-      buildApp(new App({ outdir: out, stackTraces: false }), { KARPENTER_VERSION: version, AWS_REGION: region }).synth();
-      const policies = JSON.stringify(JSON.parse(fs.readFileSync(path.join(out, "stacks/eks/cdk.tf.json"), "utf8")).resource.aws_iam_policy);
+      buildApp(new App({ outdir: out, stackTraces: false }), {
+        KARPENTER_VERSION: version,
+        AWS_REGION: region,
+      }).synth();
+      const policies = JSON.stringify(
+        JSON.parse(fs.readFileSync(path.join(out, "stacks/eks/cdk.tf.json"), "utf8")).resource.aws_iam_policy,
+      );
       expect(policies).toContain(version === "1.0.0" ? "ec2.amazonaws.com.cn" : "arc-zonal-shift:ResourceIdentifier");
       const run = spawnSync(process.execPath, [conformanceHarness(), out], { encoding: "utf8" });
-      expect({ status: run.status, out: run.stdout.slice(-2000) }).toEqual({ status: 0, out: expect.stringMatching(/ok {3}controller-policy/) });
+      expect({ status: run.status, out: run.stdout.slice(-2000) }).toEqual({
+        status: 0,
+        out: expect.stringMatching(/ok {3}controller-policy/),
+      });
     } finally {
       fs.rmSync(out, { recursive: true, force: true });
     }

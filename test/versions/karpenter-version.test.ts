@@ -2,7 +2,9 @@ import { isNewerThanKnownPatch, resolveKarpenterVersion } from "../../lib/versio
 
 describe("resolveKarpenterVersion", () => {
   test("a MAJOR.MINOR input suggests the newest known patch of that minor", () => {
-    expect(() => resolveKarpenterVersion("k", "1.14")).toThrow(/version = "1\.14" is invalid: .*; did you mean "1\.14\.3" \(the newest 1\.14 patch this library knows\)\?$/);
+    expect(() => resolveKarpenterVersion("k", "1.14")).toThrow(
+      /version = "1\.14" is invalid: .*; did you mean "1\.14\.3" \(the newest 1\.14 patch this library knows\)\?$/,
+    );
     expect(() => resolveKarpenterVersion("k", "v1.1")).toThrow(/did you mean "1\.1\.10"/);
     expect(() => resolveKarpenterVersion("k", "0.37")).not.toThrow(/did you mean/);
     expect(() => resolveKarpenterVersion("k", "0.37")).toThrow(/version = "0\.37" is invalid/);

@@ -3,7 +3,14 @@ import * as os from "os";
 import * as path from "path";
 import { execFileSync, spawnSync } from "child_process";
 import { App, Testing } from "cdktf";
-import { conformanceHarness, describeIf, harnessRequirement, referenceRequirement, referenceRoot, testIf } from "../reference";
+import {
+  conformanceHarness,
+  describeIf,
+  harnessRequirement,
+  referenceRequirement,
+  referenceRoot,
+  testIf,
+} from "../reference";
 
 /*
  * A release the library has not seen becomes a supported version with `npm run add-version` alone:
@@ -34,16 +41,30 @@ describeIf(referenceRequirement(["1.15.0"]))("a new release folder through add-v
       fs.writeFileSync(f, fs.readFileSync(f, "utf8").replace(/^(version|appVersion): 1\.15\.0$/gm, "$1: 1.16.0"));
     }
     const values = path.join(folder, "charts/karpenter/values.yaml");
-    fs.writeFileSync(values, fs.readFileSync(values, "utf8").replace(/^settings:\n/m, "settings:\n  # -- a setting new in 1.16.0 (synthetic)\n  spotPriceRefreshInterval: 5m\n"));
+    fs.writeFileSync(
+      values,
+      fs
+        .readFileSync(values, "utf8")
+        .replace(
+          /^settings:\n/m,
+          "settings:\n  # -- a setting new in 1.16.0 (synthetic)\n  spotPriceRefreshInterval: 5m\n",
+        ),
+    );
     data = path.join(tmp, "data");
     fs.cpSync(path.dirname(DATA_MODULE), data, { recursive: true });
-    output = execFileSync(process.execPath, [require.resolve("tsx/cli"), "scripts/add-version.ts", folder, "--kubernetes", "1.32-1.38", "--data", data], { cwd: REPO, encoding: "utf8" });
+    output = execFileSync(
+      process.execPath,
+      [require.resolve("tsx/cli"), "scripts/add-version.ts", folder, "--kubernetes", "1.32-1.38", "--data", data],
+      { cwd: REPO, encoding: "utf8" },
+    );
   });
 
   afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
   /** The library (and the example) loaded against the copy of the data that add-version extended. */
-  function withNewData<T>(use: (lib: typeof import("../../lib"), buildApp: typeof import("../../examples/eks-karpenter/main").buildApp) => T): T {
+  function withNewData<T>(
+    use: (lib: typeof import("../../lib"), buildApp: typeof import("../../examples/eks-karpenter/main").buildApp) => T,
+  ): T {
     let result: T | undefined;
     jest.isolateModules(() => {
       jest.doMock(DATA_MODULE, () => jest.requireActual(path.join(data, "index.ts")));
@@ -72,26 +93,44 @@ describeIf(referenceRequirement(["1.15.0"]))("a new release folder through add-v
         return new lib.Karpenter(stack, "karpenter", { cluster, version, settings });
       };
       expect(install("1.16.0", { spotPriceRefreshInterval: "10m" }).release).toBeDefined();
-      expect(() => install("1.16.0", { spotPriceRefreshInterval: "soon" })).toThrow(/settings\.spotPriceRefreshInterval = "soon" is invalid: a Go duration/);
-      expect(() => install("1.15.0", { spotPriceRefreshInterval: "10m" })).toThrow(/Karpenter 1\.15\.0 has no setting spotPriceRefreshInterval: it was introduced in 1\.16\.0/);
+      expect(() => install("1.16.0", { spotPriceRefreshInterval: "soon" })).toThrow(
+        /settings\.spotPriceRefreshInterval = "soon" is invalid: a Go duration/,
+      );
+      expect(() => install("1.15.0", { spotPriceRefreshInterval: "10m" })).toThrow(
+        /Karpenter 1\.15\.0 has no setting spotPriceRefreshInterval: it was introduced in 1\.16\.0/,
+      );
     });
   });
 
   test("the example app synthesizes for 1.16.0", () => {
     const out = path.join(tmp, "cdktf.out");
-    withNewData((_lib, buildApp) => buildApp(new App({ outdir: out, stackTraces: false }), { KARPENTER_VERSION: "1.16.0" }).synth());
+    withNewData((_lib, buildApp) =>
+      buildApp(new App({ outdir: out, stackTraces: false }), { KARPENTER_VERSION: "1.16.0" }).synth(),
+    );
     const eks = JSON.parse(fs.readFileSync(path.join(out, "stacks/eks/cdk.tf.json"), "utf8"));
     expect(Object.values(eks.resource.helm_release).map((r: any) => r.version)).toEqual(["1.16.0", "1.16.0"]);
   });
 
   // the harness lives outside the repo: without it this is reported as skipped, not passed
-  testIf(harnessRequirement())("that synth passes conformance against the new reference root, and not against the kept one", () => {
-    const out = path.join(tmp, "cdktf.out");
-    expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true); // written by the test before
-    const run = spawnSync(process.execPath, [conformanceHarness(), out], { env: { ...process.env, KARPENTER_REFERENCE: root }, encoding: "utf8" });
-    expect({ status: run.status, out: run.stdout.slice(-3000) + run.stderr.slice(-2000) }).toEqual({ status: 0, out: expect.stringMatching(/1\.16\.0/) });
-    // the same output against the kept reference, which has no 1.16 artefacts, does not pass
-    const without = spawnSync(process.execPath, [conformanceHarness(), out], { env: { ...process.env, KARPENTER_REFERENCE: referenceRoot() }, encoding: "utf8" });
-    expect(without.status).not.toBe(0);
-  });
+  testIf(harnessRequirement())(
+    "that synth passes conformance against the new reference root, and not against the kept one",
+    () => {
+      const out = path.join(tmp, "cdktf.out");
+      expect(fs.existsSync(path.join(out, "manifest.json"))).toBe(true); // written by the test before
+      const run = spawnSync(process.execPath, [conformanceHarness(), out], {
+        env: { ...process.env, KARPENTER_REFERENCE: root },
+        encoding: "utf8",
+      });
+      expect({ status: run.status, out: run.stdout.slice(-3000) + run.stderr.slice(-2000) }).toEqual({
+        status: 0,
+        out: expect.stringMatching(/1\.16\.0/),
+      });
+      // the same output against the kept reference, which has no 1.16 artefacts, does not pass
+      const without = spawnSync(process.execPath, [conformanceHarness(), out], {
+        env: { ...process.env, KARPENTER_REFERENCE: referenceRoot() },
+        encoding: "utf8",
+      });
+      expect(without.status).not.toBe(0);
+    },
+  );
 });
