@@ -40,7 +40,18 @@ export interface ValidationProblem {
  * arrives as the runtime's exception carrying the same message (see {@link ValidationProblem}).
  * @jsii ignore
  */
+/** The brand every KarpenterValidationError carries, shared by every copy of the library in a process (`Symbol.for`). */
+const BRAND = Symbol.for("cdktf-eks-karpenter.KarpenterValidationError");
+
 export class KarpenterValidationError extends Error implements ValidationProblem {
+  /**
+   * True when `x` is a KarpenterValidationError of any copy of this library: an app may load two copies (a
+   * dependency of its own and one of another construct library's), and `instanceof` sees only its own copy's class.
+   */
+  public static isError(x: unknown): x is KarpenterValidationError {
+    return x !== null && typeof x === "object" && (x as Record<symbol, unknown>)[BRAND] === true;
+  }
+
   /** The construct path (or the name of the function) that rejected the input. */
   public readonly path: string;
   /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */
@@ -65,6 +76,7 @@ export class KarpenterValidationError extends Error implements ValidationProblem
     const path = typeof where === "string" ? where : where.node.path || "<root>";
     super(`${path}: ${field} = ${show(value)} is invalid: ${allowed}`);
     this.name = "KarpenterValidationError";
+    Object.defineProperty(this, BRAND, { value: true });
     this.path = path;
     this.field = field;
     this.value = value;
