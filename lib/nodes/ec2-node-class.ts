@@ -22,6 +22,7 @@ import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
   agreedVersion,
+  checkOrderable,
   constructPath,
   nodeClassSpecObject,
   objectName,
@@ -166,7 +167,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
   public readonly kubernetesProvider?: KubernetesProvider;
 
   /**
-   * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
+   * @throws KarpenterValidationError for props that are not an object, a `karpenter` whose release is in a stack
+   * that depends on this one (ordering the class after it would make the stack dependency circular), a `version` that is not a
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
@@ -187,6 +189,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
     const karpenter = props.karpenter;
+    // the ordering orderAfter adds below must not close a circle of stack dependencies
+    if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const version = agreedVersion(
       where,
       [

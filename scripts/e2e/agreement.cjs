@@ -26,6 +26,13 @@ const SEMANTIC_RULES = [
       "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
   },
   {
+    id: "runtime-restricted-label",
+    field: /^(requirements\[\d+\]\.key|labels\[.*\])$/,
+    message: /runtime validation of the NodePool \(IsRestrictedLabel/,
+    reason:
+      "Karpenter's runtime validation (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses keys the CRD allows: before 1.9 the deprecated beta.kubernetes.io / failure-domain.beta.kubernetes.io keys as template labels, and karpenter.k8s.aws/ec2nodeclass at every release; the NodePool gets ValidationSucceeded=False and launches no node",
+  },
+  {
     id: "numeric-operator-on-text-label",
     field: /^requirements\[\d+\]\.operator$/,
     message: /its values are not numbers/,
