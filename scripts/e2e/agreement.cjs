@@ -159,6 +159,13 @@ const SEMANTIC_RULES = [
       "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType",
   },
   {
+    id: "ebs-limits",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
+    message: /EC2's limits for volumeType/,
+    reason:
+      "EC2's fixed numbers for EBS volumes (EbsBlockDevice): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS; the CRD takes any integer, and every launch with the class fails",
+  },
+  {
     id: "reserved-tag-prefix",
     field: /^tags\[.*\]$/,
     message: /"aws:" are for tags AWS sets itself/,
