@@ -268,8 +268,11 @@ function compatibilityKubelet(ctx: ObjectContext, json: string): PoolDraft["kube
 }
 
 function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: string): void {
+  // one pass with a map: a scan per draft made a large input (tens of thousands of objects) quadratic
+  const firstByName = new Map<unknown, number>();
   drafts.forEach((d, i) => {
-    const first = drafts.findIndex((x) => x.props.name === d.props.name);
+    if (!firstByName.has(d.props.name)) firstByName.set(d.props.name, i);
+    const first = firstByName.get(d.props.name)!;
     if (first < i) {
       d.ctx.fail(
         ["metadata", "name"],

@@ -37,14 +37,17 @@ export function moveKubelet(
 ): Map<ClassDraft, ClassDraft[]> {
   const copies = new Map<ClassDraft, ClassDraft[]>();
   const users = new Map<ClassDraft, PoolDraft[]>();
+  // maps and push, not a scan or a copied list per pool: linear in the size of the input
+  const byName = new Map<string, ClassDraft>();
+  for (const c of classes) if (!byName.has(c.props.name)) byName.set(c.props.name, c);
   for (const pool of pools) {
     const ref = pool.nodeClassRef;
     const target =
-      ref && ref.group === NODE_CLASS_GROUP && ref.kind === NODE_CLASS_KIND
-        ? classes.find((c) => c.props.name === ref.name)
-        : undefined;
+      ref && ref.group === NODE_CLASS_GROUP && ref.kind === NODE_CLASS_KIND ? byName.get(ref.name) : undefined;
     if (target) {
-      users.set(target, [...(users.get(target) ?? []), pool]);
+      const list = users.get(target);
+      if (list) list.push(pool);
+      else users.set(target, [pool]);
       continue;
     }
     if (!pool.kubelet) continue;
@@ -73,7 +76,9 @@ export function moveKubelet(
     const groups = new Map<string, PoolDraft[]>();
     for (const p of sharing) {
       const key = p.kubelet ? stableJson(p.kubelet.value) : stableJson(own);
-      groups.set(key, [...(groups.get(key) ?? []), p]);
+      const group = groups.get(key);
+      if (group) group.push(p);
+      else groups.set(key, [p]);
     }
     let classKey = stableJson(own);
     if (!groups.has(classKey) && own !== undefined) {

@@ -14,7 +14,7 @@ import {
   KubernetesToleration,
 } from "./karpenter-settings";
 import { checkValuePaths } from "./chart-values";
-import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
+import { mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
 import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
@@ -35,6 +35,7 @@ import { addSynthCheck } from "../core/synth-checks";
 import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
 import {
   booleanTokensPlain,
+  checkDnsConfig,
   checkDnsPolicy,
   checkEscapeHatch,
   checkSettingCombinations,
@@ -351,20 +352,9 @@ export class KarpenterRelease extends Construct {
           problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
         if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
           problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
-        if (
-          merged.dnsPolicy === "None" &&
-          !(isPlainMap(merged.dnsConfig) && Object.keys(merged.dnsConfig).length > 0)
-        ) {
-          problems.add(
-            new KarpenterValidationError(
-              this,
-              escape?.dnsPolicy !== undefined ? "values.dnsPolicy" : "dnsPolicy",
-              "None",
-              'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
-            ),
-          );
-        }
       }
+      // outside the block above: a missing dnsConfig is reported whatever else failed
+      if (escape || props?.values === undefined) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
       for (const p of nonFiniteNumbers(

@@ -720,7 +720,35 @@ export function nonFiniteNumbers(
   return found;
 }
 
-/** @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth */
+/**
+ * `dnsPolicy: "None"` (the typed prop, or `values.dnsPolicy`, which wins) needs a non-empty
+ * `values.dnsConfig`: Kubernetes refuses a pod with policy None and no dnsConfig (PodSpec validation),
+ * so the controller's pods are never created. Reads the typed prop and `values` apart, so that it
+ * runs whatever else is wrong with the props.
+ * @throws KarpenterValidationError naming `dnsPolicy` or `values.dnsPolicy`
+ */
+export function checkDnsConfig(
+  scope: IConstruct,
+  typedPolicy: unknown,
+  values: Record<string, unknown> | undefined,
+): void {
+  const fromValues = values?.dnsPolicy !== undefined;
+  const policy = fromValues ? values!.dnsPolicy : typedPolicy;
+  if (policy !== "None") return;
+  const config = values?.dnsConfig;
+  if (isPlainMap(config) && Object.keys(config).length > 0) return;
+  throw new KarpenterValidationError(
+    scope,
+    fromValues ? "values.dnsPolicy" : "dnsPolicy",
+    "None",
+    'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
+  );
+}
+
+/**
+ * @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth that
+ * holds no cycle (an object or list inside itself), naming the path that leads back
+ */
 export function checkMap(
   scope: IConstruct,
   field: string,
@@ -729,7 +757,51 @@ export function checkMap(
   if (value === undefined) return undefined;
   if (!isPlainMap(value))
     throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
+  const cycle = findCycle(value, field);
+  if (cycle) {
+    throw new KarpenterValidationError(
+      scope,
+      cycle.path,
+      "(a reference back)",
+      `a value, not a reference to an object that contains it: ${cycle.path} is the object ${cycle.target} itself, so the document has no end (chart values are YAML, which the release writes out in full). Copy the object instead of referring back to it`,
+    );
+  }
   return value;
+}
+
+/**
+ * The first place where `value` contains one of its own ancestors (plain maps and lists alike), as
+ * `{ path, target }` paths built from `field` (`values.a.b`, `values.list[0]`); undefined when there is
+ * none. The same object twice side by side is no cycle. Iterative, so a deep value cannot overflow the stack.
+ */
+export function findCycle(value: unknown, field: string): { path: string; target: string } | undefined {
+  const ancestors = new Map<unknown, string>();
+  // each frame: the object, its path, and the children still to visit
+  const stack: { node: object; path: string; children: [string, unknown][] }[] = [];
+  const push = (node: unknown, path: string): { path: string; target: string } | undefined => {
+    // plain maps and lists only: a token or construct object (a TerraformVariable) is not walked
+    if (!Array.isArray(node) && !isPlainMap(node)) return undefined;
+    const seen = ancestors.get(node);
+    if (seen !== undefined) return { path, target: seen };
+    ancestors.set(node, path);
+    const children: [string, unknown][] = Array.isArray(node)
+      ? node.map((v, i) => [`${path}[${i}]`, v])
+      : Object.entries(node).map(([k, v]) => [`${path}.${k}`, v]);
+    stack.push({ node, path, children: children.reverse() });
+    return undefined;
+  };
+  let found = push(value, field);
+  while (!found && stack.length > 0) {
+    const top = stack[stack.length - 1];
+    const next = top.children.pop();
+    if (next === undefined) {
+      ancestors.delete(top.node);
+      stack.pop();
+    } else {
+      found = push(next[1], next[0]);
+    }
+  }
+  return found;
 }
 
 /**

@@ -46,6 +46,7 @@ import {
   NODE_ROLE_OPTIONS,
 } from "../core/prop-keys";
 import {
+  checkDnsConfig,
   checkDnsPolicy,
   checkEscapeHatch,
   checkMap,
@@ -334,6 +335,8 @@ export function checkKarpenterProps(
     // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
     for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
+  // here too, not only in KarpenterRelease: that is built only once every prop here passed
+  if (values || props.values === undefined) problems.check(() => checkDnsConfig(scope, props.dnsPolicy, values));
   const created = createdQueueOptions(props.interruptionQueue);
   if (isPlainMap(created)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", created.kmsKey));
   return { version, cluster };

@@ -93,7 +93,7 @@ const TWO_STACKS =
  * @throws KarpenterValidationError for a missing `cluster`, bad props (see each building block), a
  * prop or option key outside the interfaces (with a "did you mean" when one is close, or the option
  * object the key belongs in, e.g. `roleName` → `nodeRole.roleName or controllerRole.roleName`;
- * TypeScript does not catch it in props passed as a variable), `values` that leave the controller unschedulable
+ * TypeScript does not catch it in props passed as a variable), `values` holding a cycle (an object inside itself, named by its path), `values` that leave the controller unschedulable
  * on the system node group, a
  * Karpenter version that does not support the cluster's literal Kubernetes version, or AWS names of
  * the install that break the AWS rules — all name problems in one error, each on the prop to set

@@ -22,6 +22,7 @@ import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../versions"
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
+import { checkEbsLimits } from "./ebs-rules";
 
 /** EC2's limit on an instance's user data, in bytes before base64. */
 const USER_DATA_MAX_BYTES = 16 * 1024;
@@ -476,8 +477,9 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
  * EBS volume types that take `iops` and `throughput` (EC2 API Reference, EbsBlockDevice and
  * CreateVolume: Iops "is supported for io1, io2, and gp3 volumes only" / "not supported for gp2,
  * st1, sc1, or standard volumes"; Throughput "is valid only for gp3 volumes"). Karpenter passes
- * them to the launch template unchanged, so EC2 rejects the launch. Their ranges are not checked:
- * AWS raised them over time (gp3 up to 80,000 IOPS and 2,000 MiB/s since 2025), and EC2 judges them.
+ * them to the launch template unchanged, so EC2 rejects the launch. Their floors and the io1 / io2
+ * ceilings are checked in ebs-rules.ts; gp3's ceilings are not: AWS raised them (80,000 IOPS and
+ * 2,000 MiB/s since 2025), and EC2 judges them.
  */
 const IOPS_VOLUME_TYPES = ["io1", "io2", "gp3"];
 const THROUGHPUT_VOLUME_TYPES = ["gp3"];
@@ -591,6 +593,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
       );
     }
   });
+  checkEbsLimits(c, at, ebs, type);
   c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
   c.guard(() => c.bool(`${at}.encrypted`, ebs.encrypted));
   c.guard(() => c.str(`${at}.kmsKeyID`, ebs.kmsKeyID));

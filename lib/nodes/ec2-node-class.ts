@@ -23,6 +23,7 @@ import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
   agreedVersion,
+  checkOrderable,
   constructPath,
   nodeClassSpecObject,
   objectName,
@@ -167,11 +168,12 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
   public readonly kubernetesProvider?: KubernetesProvider;
 
   /**
-   * @throws KarpenterValidationError for props that are not an object, a `version` that is not a
+   * @throws KarpenterValidationError for props that are not an object, a `karpenter` whose release is in a stack
+   * that depends on this one (ordering the class after it would make the stack dependency circular), a `version` that is not a
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
-   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for, both
+   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for or outside EC2's numbers (io1 / io2 without `iops`, gp3 below 3,000 IOPS or 125 MiB/s, io1 / io2 outside 100–64,000 / 100–256,000 IOPS: lib/nodes/ebs-rules.ts), both
    * `kubelet.maxPods` and `kubelet.maxPodsExpression`, a string in `kubelet.maxPods`, an expression
    * before Karpenter 1.15 or without the install's NodeClassCEL gate; at synth, for a
    * duplicate name. The spec's problems come together in one error (`problems`); props that are no
@@ -188,6 +190,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
     const karpenter = props.karpenter;
+    // the ordering orderAfter adds below must not close a circle of stack dependencies
+    if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const version = agreedVersion(
       where,
       [

@@ -83,7 +83,8 @@ export function agreedVersion(
 /**
  * Orders what `scope` will create after `target`: returns `[target]` when both are in the same
  * stack (for `depends_on`), otherwise makes the scope's stack depend on the target's stack
- * (`cdktf deploy` / `destroy` then run the stacks in order) and returns nothing.
+ * (`cdktf deploy` / `destroy` then run the stacks in order) and returns nothing. Call
+ * {@link checkOrderable} first: cdktf throws on a circular stack dependency.
  */
 export function orderAfter(scope: IConstruct, target: TerraformResource): ITerraformDependable[] {
   const mine = stackOf(scope);
@@ -91,6 +92,45 @@ export function orderAfter(scope: IConstruct, target: TerraformResource): ITerra
   if (mine === theirs) return [target];
   if (!mine.dependencies.includes(theirs)) mine.addDependency(theirs);
   return [];
+}
+
+/**
+ * Checks that a construct created in `scope` can be ordered after `target` ({@link orderAfter}).
+ * @param where the construct's path, for the error
+ * @param field the prop that brought `target` in (`nodeClass`, `karpenter`)
+ * @throws KarpenterValidationError naming `field` when the target's stack already depends on the
+ * scope's (directly or through others): the stack dependency would be circular, which cdktf refuses
+ * with an error that names neither construct nor prop
+ */
+export function checkOrderable(where: string, scope: IConstruct, target: TerraformResource, field: string): void {
+  const mine = stackOf(scope);
+  const theirs = stackOf(target);
+  if (mine === theirs) return;
+  const chain = dependencyChain(theirs, mine);
+  if (!chain) return;
+  const owner = target.node.scope ?? target;
+  throw new KarpenterValidationError(
+    where,
+    field,
+    owner.node.path,
+    `an object of this stack (${mine.node.id}) or of a stack that does not depend on it: ${owner.node.path} is in stack ${theirs.node.id}, which depends on this one (${chain.map((s) => s.node.id).join(" → ")}), and ordering this object after it would make ${mine.node.id} depend on ${theirs.node.id} too, a circular dependency cdktf cannot deploy. Create this object in stack ${theirs.node.id} instead (e.g. new NodePool(<that stack>, id, { nodeClass, karpenter }) rather than karpenter.addNodePool), or move the other into this stack`,
+  );
+}
+
+/** The stacks from `from` to `to` along stack dependencies (`[from, …, to]`), or undefined when `from` does not depend on `to`. */
+function dependencyChain(
+  from: TerraformStack,
+  to: TerraformStack,
+  seen = new Set<TerraformStack>(),
+): TerraformStack[] | undefined {
+  if (from === to) return [to];
+  if (seen.has(from)) return undefined;
+  seen.add(from);
+  for (const next of from.dependencies) {
+    const rest = dependencyChain(next, to, seen);
+    if (rest) return [from, ...rest];
+  }
+  return undefined;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   DURATION_TEXT,
   INT64_MAX,
 } from "../kubernetes/value-rules";
+import { AWS_EXTENDED_RESOURCES, describeExtendedResources, meantExtendedResources } from "./extended-resources";
 import {
   AWS_LABEL_KEYS_SINCE,
   CAPACITY_TYPES_SINCE,
@@ -59,7 +60,7 @@ const ANNOTATIONS_MAX_BYTES = 256 * 1024;
  * Why a label key may not be used in NodePool labels or requirements for version `v` (the
  * CRD's "label domain … is restricted" rules), or undefined when it may.
  */
-function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
+export function restrictedLabelProblem(key: string, v: KarpenterVersion): string | undefined {
   const domain = labelDomain(key);
   if (key === "karpenter.sh/nodepool")
     return "label \"karpenter.sh/nodepool\" is restricted: Karpenter sets it on every node to the NodePool's name (NodePool CRD). To select this pool's nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods";
@@ -475,21 +476,32 @@ export function limitsWarnings(
   limits: { readonly [resource: string]: string } | undefined,
 ): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
-  const unknownResources = Object.keys(limits)
-    .filter(
-      (k) =>
-        k !== "" &&
-        isSet(limits[k]) &&
-        c.known(k) &&
-        !LIMIT_RESOURCES.includes(k) &&
-        !k.includes("/") &&
-        !k.startsWith("hugepages-"),
-    )
+  const keys = Object.keys(limits).filter((k) => k !== "" && isSet(limits[k]) && c.known(k));
+  const unknownResources = keys
+    .filter((k) => !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
     .map((k) => {
-      const s = suggestion(k, LIMIT_RESOURCES);
+      // `gpu` is one edit from `cpu`, but an extended resource is what it means
+      const meant = meantExtendedResources(k);
+      const s = meant.length > 0 ? `did you mean ${describeExtendedResources(meant)}?` : suggestion(k, LIMIT_RESOURCES);
       return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
     });
-  return [...unknownResources, ...belowOneInstance(c, name, limits)];
+  return [...unknownResources, ...extendedResourceWarnings(name, keys), ...belowOneInstance(c, name, limits)];
+}
+
+/**
+ * Warnings for `limits` keys with a "/" that look like an extended resource of Karpenter's AWS
+ * instance types but are not (`nvidia.com/gpus`, `nvidia/gpu`): see extended-resources.ts.
+ */
+function extendedResourceWarnings(name: string, keys: readonly string[]): string[] {
+  return keys
+    .filter((k) => k.includes("/"))
+    .flatMap((k) => {
+      const meant = meantExtendedResources(k);
+      if (meant.length === 0) return [];
+      return [
+        `NodePool ${name}: ${entry("limits", k)} names no resource Karpenter's AWS instance types advertise (did you mean ${describeExtendedResources(meant)}?): Karpenter compares each limit with the sum of that resource over the pool's instance types, and one no instance type has sums to 0, so this limit never stops the pool. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
+      ];
+    });
 }
 
 /**

@@ -12,7 +12,15 @@ import { nodeFamily } from "./ec2-node-class-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
-import { agreedVersion, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import {
+  agreedVersion,
+  checkOrderable,
+  constructPath,
+  objectName,
+  orderAfter,
+  registerUniqueName,
+  specObject,
+} from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
 import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
 import { clusterElement } from "../cluster/cluster-resource";
@@ -160,8 +168,12 @@ export interface NodePoolProps extends AddNodePoolProps {
  * numeric instance-* labels, zones of the cluster's literal region), requirements and labels on one
  * key leave some value (Karpenter ANDs them), and a `nodeClass` reference names `karpenter.k8s.aws`
  * `EC2NodeClass` (Karpenter ignores a NodePool whose nodeClassRef names a group and kind its cloud
- * provider does not offer: kubernetes-sigs/karpenter `IsManaged`). A `limits` key that names no
- * resource a node has (`cpus`) gets a synth warning, with a "did you mean".
+ * provider does not offer: kubernetes-sigs/karpenter `IsManaged`), and template label and requirement
+ * keys pass Karpenter's runtime validation of the release (lib/nodes/runtime-label-rules.ts,
+ * kubernetes-sigs/karpenter `IsRestrictedLabel`: before 1.9 no deprecated `beta.kubernetes.io` key as a
+ * template label; never `karpenter.k8s.aws/ec2nodeclass`). A `limits` key that names no resource a node
+ * has (`cpus`), or looks like an extended resource of Karpenter's AWS instance types without being one
+ * (`nvidia.com/gpus`, `nvidia/gpu`), gets a synth warning, with a "did you mean".
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -198,7 +210,7 @@ export class NodePool extends Construct {
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
    * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
-   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
+   * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, a `nodeClass` (or `karpenter`) in a stack that depends on this one (ordering the pool after it would make the stack dependency circular), or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
    * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
    * `version` or provider is thrown alone, before the spec is checked.
    */
@@ -226,6 +238,9 @@ export class NodePool extends Construct {
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
     checkSameInstallation(where, props.karpenter, ownClass);
+    // the ordering orderAfter adds below must not close a circle of stack dependencies
+    if (ownClass) checkOrderable(where, scope, ownClass.manifest, "nodeClass");
+    if (karpenter && !ownClass?.karpenter) checkOrderable(where, scope, karpenter.release, "karpenter");
     const version = agreedVersion(
       where,
       [

@@ -4,6 +4,8 @@ import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec"
 import { Checker, entry, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
+import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
+import { restrictedLabelProblem } from "./node-pool-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -162,7 +164,36 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
       if (c.known(key) && c.known(value)) checkWellKnownValue(c, entry("labels", key), key, value, ctx, "label");
     });
   }
+  checkRuntimeLabelKeys(c, reqs, labels);
   checkSatisfiable(c, reqs, labels);
+}
+
+/**
+ * Template label and requirement keys Karpenter's runtime validation refuses though the CRD allows
+ * them (runtime-label-rules.ts). A key the CRD refuses is the CRD rule's to report (the converter runs
+ * both rule sets at once).
+ */
+function checkRuntimeLabelKeys(
+  c: Checker,
+  reqs: readonly NodeSelectorRequirement[],
+  labels: { readonly [k: string]: string },
+): void {
+  reqs.forEach((r, i) =>
+    c.guard(() => {
+      if (!isSet(r) || c.token(r) || typeof r.key !== "string" || !c.known(r.key)) return;
+      if (restrictedLabelProblem(r.key, c.version)) return;
+      const problem = runtimeRestrictedLabelProblem(r.key, c.version, "requirement");
+      if (problem)
+        c.fail(`requirements[${i}].key`, r.key, `a requirement key Karpenter accepts at runtime: ${problem}`);
+    }),
+  );
+  for (const key of Object.keys(labels)) {
+    c.guard(() => {
+      if (!c.known(key) || restrictedLabelProblem(key, c.version)) return;
+      const problem = runtimeRestrictedLabelProblem(key, c.version, "label");
+      if (problem) c.failKey("labels", key, labels[key], `is refused by Karpenter at runtime: ${problem}`);
+    });
+  }
 }
 
 /** One requirement or template label on a key, as {@link checkSatisfiable} reads it. */

@@ -26,6 +26,13 @@ const SEMANTIC_RULES = [
       "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
   },
   {
+    id: "runtime-restricted-label",
+    field: /^(requirements\[\d+\]\.key|labels\[.*\])$/,
+    message: /runtime validation of the NodePool \(IsRestrictedLabel/,
+    reason:
+      "Karpenter's runtime validation (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses keys the CRD allows: before 1.9 the deprecated beta.kubernetes.io / failure-domain.beta.kubernetes.io keys as template labels, and karpenter.k8s.aws/ec2nodeclass at every release; the NodePool gets ValidationSucceeded=False and launches no node",
+  },
+  {
     id: "numeric-operator-on-text-label",
     field: /^requirements\[\d+\]\.operator$/,
     message: /its values are not numbers/,
@@ -150,6 +157,13 @@ const SEMANTIC_RULES = [
     message: /EC2 takes/,
     reason:
       "EC2 refuses iops for gp2/st1/sc1/standard volumes and throughput for all but gp3, so every launch with the class fails; the CRD does not tie them to volumeType",
+  },
+  {
+    id: "ebs-limits",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
+    message: /EC2's limits for volumeType/,
+    reason:
+      "EC2's fixed numbers for EBS volumes (EbsBlockDevice): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS; the CRD takes any integer, and every launch with the class fails",
   },
   {
     id: "reserved-tag-prefix",

@@ -810,7 +810,66 @@ describe("limits on resources no node has", () => {
     expect(poolWarnings({ cpus: "10" })).toEqual([
       'NodePool pool: limits["cpus"] names no resource a node has (did you mean cpu?): Karpenter compares each limit with the sum of that resource over the pool\'s nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count cpu, memory, ephemeral-storage, pods, nodes, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").',
     ]);
-    expect(poolWarnings({ gpus: "1" })).toHaveLength(1);
+    expect(poolWarnings({ gpus: "1" })).toEqual([
+      expect.stringContaining(
+        'limits["gpus"] names no resource a node has (did you mean nvidia.com/gpu (NVIDIA GPUs) or amd.com/gpu (AMD GPUs)?)',
+      ),
+    ]);
+  });
+  test.each([
+    ["nvidia.com/gpus", "nvidia.com/gpu"],
+    ["nvidia/gpu", "nvidia.com/gpu"],
+    ["nvidia.com/GPU", "nvidia.com/gpu"],
+    ["NVIDIA.com/gpu", "nvidia.com/gpu"],
+    ["nvidia.com/nvidia-gpu", "nvidia.com/gpu"],
+    ["amd.com/gpus", "amd.com/gpu"],
+    ["amd/gpu", "amd.com/gpu"],
+    ["aws.amazon.com/neurons", "aws.amazon.com/neuron"],
+    ["aws.amazon.com/neurondevice", "aws.amazon.com/neuron"],
+    ["amazon.com/neuron", "aws.amazon.com/neuron"],
+    ["aws.amazon.com/neuron-core", "aws.amazon.com/neuroncore"],
+    ["aws.amazon.com/neuroncores", "aws.amazon.com/neuroncore"],
+    ["habana.ai/gaudis", "habana.ai/gaudi"],
+    ["habana.com/gaudi", "habana.ai/gaudi"],
+    ["vpc.amazonaws.com/efas", "vpc.amazonaws.com/efa"],
+    ["aws.amazon.com/efa", "vpc.amazonaws.com/efa"],
+    ["vpc.amazonaws.com/pod-enis", "vpc.amazonaws.com/pod-eni"],
+  ])("an extended resource no AWS instance type advertises, %s, warns: did you mean %s", (key, meant) => {
+    const warnings = poolWarnings({ [key]: "4" });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(
+      `NodePool pool: limits[${JSON.stringify(key)}] names no resource Karpenter's AWS instance types advertise (did you mean ${meant} (`,
+    );
+    expect(warnings[0]).toContain("aws/karpenter-provider-aws pkg/providers/instancetype/types.go");
+  });
+  test.each([["gpu"], ["efa"], ["neuroncore"]])(
+    "a bare %s names the extended resource, not a node resource one edit away",
+    (key) => {
+      expect(poolWarnings({ [key]: "4" })).toEqual([
+        expect.stringMatching(/names no resource a node has \(did you mean [a-z.]+\/[a-z]+ \(/),
+      ]);
+    },
+  );
+  test("the extended resources the instance types advertise, and other device plugins' resources, do not warn", () => {
+    const valid = [
+      "nvidia.com/gpu",
+      "amd.com/gpu",
+      "aws.amazon.com/neuron",
+      "aws.amazon.com/neuroncore",
+      "habana.ai/gaudi",
+      "vpc.amazonaws.com/efa",
+      "vpc.amazonaws.com/pod-eni",
+    ];
+    expect(poolWarnings(Object.fromEntries(valid.map((k) => [k, "8"])))).toEqual([]);
+    expect(
+      poolWarnings({
+        "nvidia.com/mig-1g.5gb": "7",
+        "nvidia.com/gpu.shared": "4",
+        "example.com/gpu": "2",
+        "smarter-devices/fuse": "1",
+        "xilinx.com/fpga-xilinx_u250": "1",
+      }),
+    ).toEqual([]);
   });
   test("node resources, huge pages and extended resources do not", () => {
     expect(

@@ -1,0 +1,60 @@
+import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
+import { Karpenter } from "../../lib/install/karpenter";
+import { KarpenterProps } from "../../lib/install/karpenter-props";
+import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
+import { rejected, testCluster, testStack } from "../helpers";
+
+/*
+ * Every problem of one construct at once: checks that used to run only after others passed
+ * (issue 31, item 6). Each case has a look-alike that passes.
+ */
+
+function setup() {
+  const { stack } = testStack();
+  new HelmProvider(stack, "helm", {});
+  return { stack, cluster: testCluster(stack, "demo") };
+}
+const karpenter = (props: Partial<KarpenterProps>) => {
+  const { stack, cluster } = setup();
+  return new Karpenter(stack, "karpenter", { cluster, ...props });
+};
+const release = (props: Partial<KarpenterReleaseProps>) => {
+  const { stack, cluster } = setup();
+  return new KarpenterRelease(stack, "release", { cluster, ...props });
+};
+const fields = (fn: () => unknown) =>
+  rejected(fn)
+    .problems.map((p) => p.field)
+    .sort();
+const DNS_CONFIG = { nameservers: ["10.0.0.2"] };
+
+describe('dnsPolicy "None" without dnsConfig is reported beside the other problems', () => {
+  test("Karpenter: with replicas 0 both are named (before, only replicas)", () => {
+    expect(fields(() => karpenter({ dnsPolicy: "None", replicas: 0 }))).toEqual(["dnsPolicy", "replicas"]);
+    const e = rejected(() => karpenter({ dnsPolicy: "None", replicas: 0 }));
+    expect(e.problems.find((p) => p.field === "dnsPolicy")!.message).toContain(
+      'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None")',
+    );
+  });
+  test("Karpenter: values.dnsPolicy None beside a bad values.replicas and a bad namespace", () => {
+    expect(fields(() => karpenter({ namespace: "Kube_System", values: { dnsPolicy: "None", replicas: -1 } }))).toEqual([
+      "namespace",
+      "values.dnsPolicy",
+      "values.replicas",
+    ]);
+  });
+  test("KarpenterRelease: beside bad controller resources (the merged document is not built then)", () => {
+    expect(fields(() => release({ dnsPolicy: "None", controllerResources: { requests: { cpu: "lots" } } }))).toEqual([
+      "controllerResources.requests.cpu",
+      "dnsPolicy",
+    ]);
+  });
+  test("look-alikes pass: None with a dnsConfig in values, and the other policies without one", () => {
+    expect(() => karpenter({ dnsPolicy: "None", values: { dnsConfig: DNS_CONFIG } })).not.toThrow();
+    expect(() => karpenter({ values: { dnsPolicy: "None", dnsConfig: DNS_CONFIG } })).not.toThrow();
+    expect(() => release({ dnsPolicy: "None", values: { dnsConfig: DNS_CONFIG } })).not.toThrow();
+    expect(() => karpenter({ dnsPolicy: "ClusterFirst", replicas: 1 })).not.toThrow();
+    // values.dnsPolicy wins over the typed prop: None there is overridden
+    expect(() => karpenter({ dnsPolicy: "None", values: { dnsPolicy: "Default" } })).not.toThrow();
+  });
+});
