@@ -105,13 +105,12 @@ export function addVersion(
   }
   const { data, checklist } = generated;
   fs.writeFileSync(path.join(DATA_DIR, dataFileName(minor)), renderDataFile(data));
-  const others = releases
+  // the index dates every CRD field and enum value across all minors, so it is written from all of their data
+  const others: VersionData[] = releases
     .filter((r) => r !== existing)
-    .map((r) => ({ version: r, kubernetes: rangeOf(r.split(".").slice(0, 2).join(".")) }));
-  fs.writeFileSync(
-    path.join(DATA_DIR, "index.ts"),
-    renderDataIndex([...others, { version, kubernetes: data.kubernetes }]),
-  );
+    .map((r) => r.split(".").slice(0, 2).join("."))
+    .map((m) => ({ ...(index.LOADERS[m]() as VersionData), kubernetes: rangeOf(m) }));
+  fs.writeFileSync(path.join(DATA_DIR, "index.ts"), renderDataIndex([...others, data]));
   io.stdout(
     `wrote ${path.relative(process.cwd(), path.join(DATA_DIR, dataFileName(minor)))} (Karpenter ${version}, Kubernetes ${data.kubernetes.min}–${data.kubernetes.max}${data.errata.length ? `, errata ${data.errata.join(", ")}` : ""})\n`,
   );

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
-import { RawStatement, SettingData, VersionData } from "../lib/versions/types";
+import { CrdFieldType, CrdSince, RawStatement, SettingData, VersionData } from "../lib/versions/types";
 
 /*
  * Reads one Karpenter release's upstream artefacts, laid out like shared/reference/karpenter/v<version>/
@@ -367,18 +367,25 @@ function readCrds(dir: string): any[] {
 /** A CRD's facts as the data holds them; `freeForm` only where the CRD has such objects (1.15's kubelet), so older data is unchanged. */
 function crdData(f: ReturnType<typeof crdFacts>): VersionData["crds"]["nodePool"] {
   return f.freeForm.length
-    ? { fields: f.fields, enums: f.enums, freeForm: f.freeForm }
-    : { fields: f.fields, enums: f.enums };
+    ? { fields: f.fields, types: f.types, enums: f.enums, freeForm: f.freeForm }
+    : { fields: f.fields, types: f.types, enums: f.enums };
 }
 
 function crdFacts(
   crds: any[],
   kind: string,
-): { fields: string[]; enums: Record<string, string[]>; cel: string[]; freeForm: string[] } {
+): {
+  fields: string[];
+  types: Record<string, CrdFieldType>;
+  enums: Record<string, string[]>;
+  cel: string[];
+  freeForm: string[];
+} {
   const crd = crds.find((c) => c.spec.names.kind === kind);
   if (!crd) throw new Error(`the karpenter-crd chart has no ${kind} CRD`);
   const served = crd.spec.versions.find((v: any) => v.name === "v1") ?? crd.spec.versions[0];
   const fields: string[] = [];
+  const types: Record<string, CrdFieldType> = {};
   const enums: Record<string, string[]> = {};
   const cel: string[] = [];
   const freeForm: string[] = [];
@@ -392,6 +399,7 @@ function crdFacts(
     for (const [k, s] of Object.entries<any>(schema.properties ?? {})) {
       const q = p ? `${p}.${k}` : k;
       fields.push(q);
+      types[q] = s["x-kubernetes-int-or-string"] === true ? "int-or-string" : (s.type ?? "any");
       walk(s, q);
     }
   };
@@ -401,7 +409,18 @@ function crdFacts(
       .sort()
       .map((k) => [k, enums[k]]),
   );
-  return { fields: fields.sort(), enums: sortedEnums, cel: [...new Set(cel)].sort(), freeForm: freeForm.sort() };
+  const sortedTypes = Object.fromEntries(
+    Object.keys(types)
+      .sort()
+      .map((k) => [k, types[k]]),
+  );
+  return {
+    fields: fields.sort(),
+    types: sortedTypes,
+    enums: sortedEnums,
+    cel: [...new Set(cel)].sort(),
+    freeForm: freeForm.sort(),
+  };
 }
 
 /** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
@@ -444,7 +463,7 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
     const added = now.fields.filter((f) => !was.fields.includes(f));
     if (added.length)
       checklist.push(
-        `new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}) and date them in lib/nodes/crd-history.ts`,
+        `new ${kind} fields: ${added.join(", ")}: add them to the typed spec (${spec}; test/nodes/spec-fields.test.ts fails until they are) and their rules (${rules}); CRD_SINCE dates them`,
       );
     const under = (f: string, o: string) => f.startsWith(`${o}.`) || f.startsWith(`${o}[]`);
     const freed = (now.freeForm ?? []).filter((o) => !(was.freeForm ?? []).includes(o));
@@ -457,13 +476,13 @@ function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefi
     const removed = was.fields.filter((f) => !now.fields.includes(f) && !(now.freeForm ?? []).some((o) => under(f, o)));
     if (removed.length)
       checklist.push(
-        `${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (lib/nodes/crd-history.ts)`,
+        `${kind} fields removed: ${removed.join(", ")}: make the library refuse them from ${data.minor} on (${rules})`,
       );
     for (const [f, vs] of Object.entries(now.enums)) {
       const more = vs.filter((v) => !(was.enums[f] ?? []).includes(v));
       if (more.length && was.enums[f])
         checklist.push(
-          `new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}) and dated in lib/nodes/crd-history.ts, they are refused`,
+          `new ${kind} ${f} values: ${more.join(", ")}: until they are added to the typed spec and rules (${spec}, ${rules}), they are refused (CRD_SINCE dates them)`,
         );
     }
     for (const [f, vs] of Object.entries(was.enums)) {
@@ -487,21 +506,43 @@ export function renderDataFile(data: VersionData): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
+/** The first minor of `data` (oldest first) whose CRD has each field and enum value the oldest one lacks. */
+export function crdSince(data: readonly VersionData[]): CrdSince {
+  const kinds = ["nodePool", "ec2NodeClass"] as const;
+  const out = Object.fromEntries(kinds.map((k) => [k, { fields: {}, enumValues: {}, freeForm: {} }])) as {
+    [K in (typeof kinds)[number]]: {
+      fields: Record<string, string>;
+      enumValues: Record<string, string>;
+      freeForm: Record<string, string>;
+    };
+  };
+  for (const [i, d] of data.entries()) {
+    if (i === 0) continue;
+    for (const kind of kinds) {
+      const seen = (f: (x: VersionData) => boolean) => data.slice(0, i).some(f);
+      for (const f of d.crds[kind].fields)
+        if (!seen((x) => x.crds[kind].fields.includes(f))) out[kind].fields[f] ??= d.minor;
+      for (const [p, values] of Object.entries(d.crds[kind].enums))
+        for (const v of values)
+          if (!seen((x) => (x.crds[kind].enums[p] ?? []).includes(v))) out[kind].enumValues[`${p}=${v}`] ??= d.minor;
+      for (const f of d.crds[kind].freeForm ?? [])
+        if (!seen((x) => (x.crds[kind].freeForm ?? []).includes(f))) out[kind].freeForm[f] ??= d.minor;
+    }
+  }
+  return out;
+}
+
 /** The file name of a minor's data: `v1-14.json`. */
 export const dataFileName = (minor: string) => `v${minor.replace(".", "-")}.json`;
 
 /** lib/versions/data/index.ts: the known releases (newest patch per minor), their Kubernetes ranges, and a lazy loader per minor. */
-export function renderDataIndex(
-  releases: readonly {
-    readonly version: string;
-    readonly kubernetes: { readonly min: string; readonly max: string };
-  }[],
-): string {
+export function renderDataIndex(releases: readonly VersionData[]): string {
   const sorted = [...releases].sort((a, b) => cmp(a.version, b.version));
+  const since = crdSince(sorted);
   const minor = (v: string) => v.split(".").slice(0, 2).join(".");
   return [
     "// Generated by `npm run add-version` (each minor's facts are in its v1-<minor>.json). Do not edit: regenerate.",
-    'import { VersionData } from "../types";',
+    'import { CrdSince, VersionData } from "../types";',
     "",
     "/** The newest known patch of every known minor, oldest first. */",
     `export const RELEASES: readonly string[] = ${JSON.stringify(sorted.map((r) => r.version))};`,
@@ -510,6 +551,12 @@ export function renderDataIndex(
     "export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonly max: string }>> = {",
     ...sorted.map((r) => `  "${minor(r.version)}": { min: "${r.kubernetes.min}", max: "${r.kubernetes.max}" },`),
     "};",
+    "",
+    "/**",
+    " * When NodePool and EC2NodeClass spec fields and enum values first appeared: the first known minor whose CRD has",
+    " * them, for those the oldest known minor lacks (a field as a CRD path, an enum value as `<CRD path>=<value>`).",
+    " */",
+    `export const CRD_SINCE: CrdSince = ${JSON.stringify(since, null, 2)};`,
     "",
     "/** Loads one minor's data on first use, so an app pays only for the version it installs. */",
     "export const LOADERS: Readonly<Record<string, () => VersionData>> = {",

@@ -31,6 +31,7 @@ import {
   KarpenterAdoption,
 } from "./karpenter-adoption";
 import { ADOPTION } from "../core/prop-keys";
+import { knownMinors, versionData } from "../versions";
 import type { ControllerIdentity } from "../aws/controller-role-spec";
 
 /*
@@ -44,13 +45,16 @@ import type { ControllerIdentity } from "../aws/controller-role-spec";
  */
 
 const ADOPT_KEYS: readonly string[] = ADOPTION;
-const EVENT_KEYS: readonly InterruptionEventKey[] = [
-  "ScheduledChange",
-  "SpotInterruption",
-  "Rebalance",
-  "InstanceStateChange",
-  "CapacityReservation",
-];
+/**
+ * The interruption events of `minor`'s rules, generated from its getting-started template; without a minor (or for one
+ * newer than every known one) the newest known minor's, which has a rule for every event any release has.
+ */
+function ruleEvents(minor?: string): string[] {
+  const known = knownMinors();
+  return versionData(
+    minor !== undefined && known.includes(minor) ? minor : known[known.length - 1],
+  ).interruptionRules.map((r) => r.key);
+}
 /** The target ID of CloudFormation's and terraform-aws-eks's rules, and of this library's. */
 const DEFAULT_TARGET_ID = "KarpenterInterruptionQueueTarget";
 
@@ -491,23 +495,24 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
         scope,
         `${path}.ruleNames`,
         a.ruleNames,
-        `an object from event (${EVENT_KEYS.join(", ")}) to the existing rule's name`,
+        `an object from event (${ruleEvents().join(", ")}) to the existing rule's name`,
       );
     for (const [key, name] of Object.entries(a.ruleNames)) {
       if (name === undefined) continue;
-      if (!EVENT_KEYS.includes(key as InterruptionEventKey))
+      if (!ruleEvents().includes(key))
         throw new KarpenterValidationError(
           scope,
           `${path}.ruleNames.${key}`,
           name,
-          `an event of ${EVENT_KEYS.join(", ")}`,
+          `an event of ${ruleEvents().join(", ")}`,
         );
-      if (key === "CapacityReservation" && minor < 10) {
+      if (!ruleEvents(`1.${minor}`).includes(key)) {
+        const since = knownMinors().find((m) => ruleEvents(m).includes(key));
         throw new KarpenterValidationError(
           scope,
           `${path}.ruleNames.${key}`,
           name,
-          "a rule this version installs: the capacity-reservation rule exists from Karpenter 1.10 (delete the old rule, or install 1.10 or newer)",
+          `a rule this version installs: the ${key} rule exists from Karpenter ${since} (delete the old rule, or install ${since} or newer)`,
         );
       }
       checkName(

@@ -151,7 +151,14 @@ export function convertLegacyManifests(
     const { name, annotations } = parts().readMetadata(ctx, top, key === "karpenter.sh/v1 NodePool");
     const source = { document: doc.document, ...(item !== undefined ? { item } : {}), apiVersion, kind, name };
     const spec = top.obj("spec", "the object's spec") ?? ctx.fields(["spec"], {}, "the object's spec");
-    const result = convert({ ctx, source, spec, role: options.role, legacyDefaults: options.legacyDefaults ?? true });
+    const result = convert({
+      ctx,
+      source,
+      spec,
+      role: options.role,
+      legacyDefaults: options.legacyDefaults ?? true,
+      version,
+    });
     const { KUBELET_COMPATIBILITY } = parts();
     if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined)
       result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);

@@ -2,6 +2,7 @@ import { Ec2NodeClassOptions, KubeletConfiguration } from "../nodes/ec2-node-cla
 import { NodeClassReference, NodePoolOptions } from "../nodes/node-pool-spec";
 import { Fields, ObjectContext } from "./fields";
 import { ConversionSource } from "./types";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Objects being converted: filled by the per-kind readers, then completed by the passes that
@@ -41,4 +42,6 @@ export interface ConvertInput {
   readonly spec: Fields;
   readonly role?: string;
   readonly legacyDefaults: boolean;
+  /** The Karpenter version the output targets, whose CRD fields a v1 object may carry. */
+  readonly version: KarpenterVersion;
 }

@@ -20,6 +20,8 @@ import {
   readTerms,
 } from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
+import { Fields } from "./fields";
+import { CrdKind, versionData } from "../versions";
 
 /*
  * Objects that are already karpenter.sh/v1 NodePools or karpenter.k8s.aws/v1 EC2NodeClasses:
@@ -66,6 +68,8 @@ export function readV1NodePool(input: ConvertInput): Converted {
   p.limits = spec.quantityMap("limits");
   p.weight = spec.int("weight");
   p.replicas = spec.int("replicas");
+  carryOverCrdFields(input, "nodePool", "spec.template.spec", t, p);
+  carryOverCrdFields(input, "nodePool", "spec", spec, p, ["template"]);
   return { pool };
 }
 
@@ -123,6 +127,34 @@ export function readV1Ec2NodeClass(input: ConvertInput): Converted {
     tags: f.strMap("tags"),
     userData: f.str("userData"),
   });
+  carryOverCrdFields(input, "ec2NodeClass", "spec", f, props);
   noteMissingClassFields(ctx, props, true);
   return { nodeClass: { ctx, source, props } };
+}
+
+/**
+ * Carries over, as written, every key of `fields` (the object at `crdPath`) that no reader above took and that the
+ * target version's CRD has (generated data): a field a newer release added is kept, and the construct validates it,
+ * instead of being noted as "not a field". Keys the CRD lacks stay unread, so they are noted as before.
+ */
+function carryOverCrdFields(
+  input: ConvertInput,
+  kind: CrdKind,
+  crdPath: string,
+  fields: Fields,
+  props: object,
+  skip: readonly string[] = [],
+): void {
+  const known = versionData(input.version.factsMinor).crds[kind].fields;
+  for (const key of fields.unused()) {
+    if (skip.includes(key) || !known.includes(`${crdPath}.${key}`)) continue;
+    const value = fields.raw(key);
+    if (value === undefined) continue;
+    (props as Record<string, unknown>)[key] = value;
+    input.ctx.note(
+      "info",
+      fields.at(key),
+      `carried over as written: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD of Karpenter ${input.version.full} (the construct validates it)`,
+    );
+  }
 }

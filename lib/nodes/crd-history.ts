@@ -1,51 +1,19 @@
 /*
- * When NodePool / EC2NodeClass fields, enum values and label keys first appeared, per Karpenter
- * minor. Read from pkg/apis/crds/{karpenter.sh_nodepools,karpenter.k8s.aws_ec2nodeclasses}.yaml of
- * aws/karpenter-provider-aws at every release tag v1.0.0 … v1.14.1 (patches of a minor never
- * changed these CRDs), and for 1.15 from the v1.15.0 reference folder (its SOURCES.md: main of
- * 2026-08-21 plus the documented enclaveOptions). Local copies of v1.0.14, v1.13.1, v1.14.1 and
- * v1.15.0 are in shared/reference/karpenter/<version>/crds.
+ * What the CRDs' fields and enums cannot say, per Karpenter minor: values listed in CEL rules (alias families, the
+ * `karpenter.k8s.aws` label keys), requirement values the controller accepts, and the pre-1.9 label-domain
+ * restriction. When spec fields, enum values and free-form objects appeared is generated from every minor's CRDs
+ * into lib/versions/data (`crdFieldSince`, `crdEnumValueSince`, `crdFreeFormSince` of lib/versions).
  */
-
-/** NodePool spec fields (CRD path) → first minor. Fields absent here exist since 1.0. */
-export const NODEPOOL_FIELDS_SINCE: { readonly [crdPath: string]: string } = {
-  "spec.replicas": "1.8",
-};
-
-/** EC2NodeClass spec fields (CRD path) → first minor. Fields absent here exist since 1.0. */
-export const EC2NODECLASS_FIELDS_SINCE: { readonly [crdPath: string]: string } = {
-  "spec.capacityReservationSelectorTerms": "1.3",
-  "spec.amiSelectorTerms[].ssmParameter": "1.4",
-  "spec.blockDeviceMappings[].ebs.volumeInitializationRate": "1.5",
-  "spec.capacityReservationSelectorTerms[].instanceMatchCriteria": "1.8",
-  "spec.ipPrefixCount": "1.8",
-  "spec.networkInterfaces": "1.11",
-  "spec.placementGroupSelector": "1.11",
-  "spec.connectionTracking": "1.13",
-  "spec.cpuOptions": "1.13",
-  "spec.enclaveOptions": "1.15",
-};
-
-/**
- * Objects the CRD stops judging (`x-kubernetes-preserve-unknown-fields`) → first minor: from 1.15 any
- * KubeletConfiguration field passes the API server, and the controller decides per AMI family.
- */
-export const FREE_FORM_SINCE: { readonly [crdPath: string]: string } = {
-  "spec.kubelet": "1.15",
-};
 
 /** Kubelet `maxPods`, `kubeReserved`, `systemReserved` as CEL expressions (AWS feature gate NodeClassCEL, alpha). */
 export const KUBELET_EXPRESSIONS_SINCE = "1.15";
 
-/** Enum values added after 1.0: `<CRD path>=<value>` → first minor. */
-export const ENUM_VALUES_SINCE: { readonly [pathAndValue: string]: string } = {
-  "spec.template.spec.requirements[].operator=Gte": "1.9",
-  "spec.template.spec.requirements[].operator=Lte": "1.9",
-  "spec.disruption.consolidationPolicy=Balanced": "1.14",
-  // node repair as a disruption method
-  "spec.disruption.budgets[].reasons[]=Unhealthy": "1.15",
-  "spec.amiFamily=Windows2025": "1.9",
-  "spec.amiSelectorTerms[].alias=windows2025": "1.9",
+/**
+ * `amiSelectorTerms[].alias` families added after 1.0 → first minor. The CRD lists the families in a CEL rule
+ * (`self.alias.find(...) in [...]`), not an enum, so the generated enum history does not date them.
+ */
+export const ALIAS_FAMILY_SINCE: { readonly [family: string]: string } = {
+  windows2025: "1.9",
 };
 
 /**

@@ -17,12 +17,8 @@ import {
   QUANTITY,
   withSuggestion,
 } from "../kubernetes/value-rules";
-import {
-  EC2NODECLASS_FIELDS_SINCE,
-  ENUM_VALUES_SINCE,
-  FREE_FORM_SINCE,
-  KUBELET_EXPRESSIONS_SINCE,
-} from "./crd-history";
+import { ALIAS_FAMILY_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../versions";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
@@ -101,7 +97,8 @@ const RESTRICTED_TAGS: readonly [(k: string) => boolean, string][] = [
   ],
 ];
 
-const since = (path: string): string => EC2NODECLASS_FIELDS_SINCE[path];
+/** The first minor whose EC2NodeClass CRD has the field (generated from the CRDs); the oldest known one for older fields. */
+const since = (path: string): string => crdFieldSince("ec2NodeClass", path) ?? "1.0";
 
 /**
  * Where Karpenter sends `spec.tags`: EC2 always (karpenter-provider-aws pkg/providers/launchtemplate:
@@ -156,7 +153,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   const familyValid = c.guard(() => {
     c.oneOf("amiFamily", p.amiFamily, AMI_FAMILIES);
     if (c.known(p.amiFamily)) {
-      const s = ENUM_VALUES_SINCE[`spec.amiFamily=${p.amiFamily}`];
+      const s = crdEnumValueSince("ec2NodeClass", "spec.amiFamily", p.amiFamily);
       if (s) c.since("amiFamily", p.amiFamily, s, `amiFamily ${p.amiFamily}`);
     }
   });
@@ -384,15 +381,9 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
     );
   const [family, version] = alias.split("@");
   const families = Object.keys(ALIAS_FAMILIES).filter(
-    (f) => f !== "windows2025" || v.atLeast(ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"]),
+    (f) => f !== "windows2025" || v.atLeast(ALIAS_FAMILY_SINCE.windows2025),
   );
-  if (family === "windows2025")
-    c.since(
-      field,
-      alias,
-      ENUM_VALUES_SINCE["spec.amiSelectorTerms[].alias=windows2025"],
-      "the windows2025 alias family",
-    );
+  if (family === "windows2025") c.since(field, alias, ALIAS_FAMILY_SINCE.windows2025, "the windows2025 alias family");
   if (!families.includes(family))
     c.fail(
       field,
@@ -712,7 +703,7 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> =>
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
   // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
-  const freeForm = c.version.atLeast(FREE_FORM_SINCE["spec.kubelet"]);
+  const freeForm = c.version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!);
   const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
   else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));

@@ -12,7 +12,8 @@ import { attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
 import { aliasFamilyOf, checkEc2NodeClass, KUBELET_PROPS, kubeletExpressionFields } from "./ec2-node-class-rules";
-import { FREE_FORM_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
+import { crdFreeFormSince } from "../versions";
 import { nearestKey } from "../core/problems";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
@@ -355,7 +356,7 @@ function kubeletWarnings(
   }
   const k = spec.kubelet;
   if (
-    version.atLeast(FREE_FORM_SINCE["spec.kubelet"]) &&
+    version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&
     k !== null &&
     typeof k === "object" &&
     !Token.isUnresolved(k)

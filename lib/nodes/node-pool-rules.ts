@@ -25,11 +25,10 @@ import {
 import {
   AWS_LABEL_KEYS_SINCE,
   CAPACITY_TYPES_SINCE,
-  ENUM_VALUES_SINCE,
   K8S_DOMAIN_ALLOWED_KEYS,
   K8S_DOMAIN_RESTRICTED_UNTIL,
-  NODEPOOL_FIELDS_SINCE,
 } from "./crd-history";
+import { crdEnumValueSince, crdFieldSince } from "../versions";
 
 /*
  * Every rule of the karpenter.sh/v1 NodePool CRD (v1.0 … v1.14) that needs no cluster state:
@@ -168,7 +167,7 @@ export function checkNodePool(
   c.guard(() => c.int("weight", p.weight, 1, 100));
 
   const replicasValid = c.guard(() => {
-    c.since("replicas", p.replicas, NODEPOOL_FIELDS_SINCE["spec.replicas"], "replicas (static NodePools)");
+    c.since("replicas", p.replicas, crdFieldSince("nodePool", "spec.replicas")!, "replicas (static NodePools)");
     c.int("replicas", p.replicas, 0, Infinity);
   });
   if (!replicasValid || !isSet(p.replicas)) return;
@@ -224,7 +223,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     if (!isSet(r.operator)) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
     c.oneOf(`${at}.operator`, r.operator, OPERATORS);
     if (c.known(r.operator)) {
-      const since = ENUM_VALUES_SINCE[`spec.template.spec.requirements[].operator=${r.operator}`];
+      const since = crdEnumValueSince("nodePool", "spec.template.spec.requirements[].operator", r.operator);
       if (since) c.since(`${at}.operator`, r.operator, since, `operator ${r.operator}`);
     }
   });
@@ -530,7 +529,7 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
   c.guard(() => {
     c.oneOf("disruption.consolidationPolicy", d.consolidationPolicy, POLICIES);
     if (c.known(d.consolidationPolicy)) {
-      const since = ENUM_VALUES_SINCE[`spec.disruption.consolidationPolicy=${d.consolidationPolicy}`];
+      const since = crdEnumValueSince("nodePool", "spec.disruption.consolidationPolicy", d.consolidationPolicy);
       if (since)
         c.since(
           "disruption.consolidationPolicy",
@@ -606,7 +605,7 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
     const reasons = c.list(`${at}.reasons`, b.reasons, 0, 50);
     reasons?.forEach((r, j) => {
       c.oneOf(`${at}.reasons[${j}]`, r, REASONS);
-      const since = ENUM_VALUES_SINCE[`spec.disruption.budgets[].reasons[]=${r}`];
+      const since = crdEnumValueSince("nodePool", "spec.disruption.budgets[].reasons[]", r);
       if (c.known(r) && since) c.since(`${at}.reasons[${j}]`, r, since, `disruption reason ${r}`);
       if (c.known(r) && reasons.indexOf(r) !== j)
         c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");

@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../core/errors";
-import { KUBERNETES, LOADERS, RELEASES } from "./data";
+import { CRD_SINCE, KUBERNETES, LOADERS, RELEASES } from "./data";
 import {
   KUBERNETES_EARLY_PATCHES,
   PATCH_BEHAVIOUR_CHANGES,
@@ -78,7 +78,7 @@ export interface CrdFacts {
   freeForm: string[];
 }
 
-const minorOf = (v: string) => v.split(".").slice(0, 2).join(".");
+const minorOf = (v: string): string => v.split(".").slice(0, 2).join(".");
 
 /** Numeric comparison of dotted versions (`"1.10.0"` > `"1.9.2"`). */
 export function compareVersions(a: string, b: string): number {
@@ -141,6 +141,33 @@ export function behaviourChangesBetween(from: string, to: string): { change: Pat
 /** The changes of behaviour shipped in patches (patch-history.ts), e.g. 1.15.3's empty selector terms. */
 export function patchBehaviourChanges(): readonly PatchBehaviourChange[] {
   return PATCH_BEHAVIOUR_CHANGES;
+}
+
+/** A Karpenter CRD whose spec the data describes. */
+export type CrdKind = "nodePool" | "ec2NodeClass";
+
+/**
+ * The first known minor whose `kind` CRD has the spec field `crdPath` (`"spec.replicas"` → `"1.8"`), or undefined when
+ * the oldest known minor has it already or no known minor has it. Generated from every minor's CRDs (data index).
+ */
+export function crdFieldSince(kind: CrdKind, crdPath: string): string | undefined {
+  return CRD_SINCE[kind].fields[crdPath];
+}
+
+/**
+ * The first known minor whose `kind` CRD allows `value` in the enum of `crdPath`
+ * (`"spec.disruption.consolidationPolicy"`, `"Balanced"` → `"1.14"`), or undefined as for {@link crdFieldSince}.
+ */
+export function crdEnumValueSince(kind: CrdKind, crdPath: string, value: string): string | undefined {
+  return CRD_SINCE[kind].enumValues[`${crdPath}=${value}`];
+}
+
+/**
+ * The first known minor whose `kind` CRD keeps the object `crdPath` free-form (`x-kubernetes-preserve-unknown-fields`:
+ * the API server stops judging its fields), e.g. EC2NodeClass `spec.kubelet` → `"1.15"`; undefined when none does.
+ */
+export function crdFreeFormSince(kind: CrdKind, crdPath: string): string | undefined {
+  return CRD_SINCE[kind].freeForm[crdPath];
 }
 
 /** The known minors, oldest first: `["1.0", …, "1.14"]`. */

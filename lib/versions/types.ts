@@ -26,10 +26,15 @@ export interface SettingData {
   readonly since: string;
 }
 
+/** A CRD field's OpenAPI type (`int-or-string` for `x-kubernetes-int-or-string`; `any` where the schema gives none). */
+export type CrdFieldType = "string" | "integer" | "number" | "boolean" | "object" | "array" | "int-or-string" | "any";
+
 /** What the data holds of one CRD's spec. */
 export interface CrdData {
   /** Spec fields, sorted, dotted, arrays as `[]`. */
   readonly fields: readonly string[];
+  /** Each field's type (the keys are `fields`). */
+  readonly types: Readonly<Record<string, CrdFieldType>>;
   /** Enum values per field. */
   readonly enums: Readonly<Record<string, readonly string[]>>;
   /** Objects whose fields the API server keeps unjudged (`x-kubernetes-preserve-unknown-fields`), e.g. 1.15's `spec.kubelet`; absent when none. */
@@ -74,4 +79,24 @@ export interface VersionData {
   };
   /** Every CEL rule (`x-kubernetes-validations`) of the NodePool and EC2NodeClass CRDs: `<kind> <path>: <rule>`, sorted; add-version lists new ones for review. */
   readonly celRules: readonly string[];
+}
+
+/**
+ * When NodePool and EC2NodeClass spec fields and enum values first appeared, generated into the data index from every
+ * known minor's CRDs: field (CRD path) → first minor, `<CRD path>=<value>` → first minor; only what the oldest known
+ * minor lacks.
+ */
+export interface CrdSince {
+  readonly nodePool: CrdKindSince;
+  readonly ec2NodeClass: CrdKindSince;
+}
+
+/** {@link CrdSince} of one CRD. */
+export interface CrdKindSince {
+  /** Spec field (CRD path) → first minor. */
+  readonly fields: Readonly<Record<string, string>>;
+  /** `<CRD path>=<value>` → first minor. */
+  readonly enumValues: Readonly<Record<string, string>>;
+  /** Object kept free-form (CRD path) → first minor. */
+  readonly freeForm: Readonly<Record<string, string>>;
 }

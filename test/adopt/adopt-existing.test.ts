@@ -400,7 +400,7 @@ describe("adopt: explicit names and checks", () => {
         version: "1.9.2",
         adopt: { interruptionQueue: { queueName: "demo", ruleNames: { CapacityReservation: "x" } } },
       },
-      /ruleNames\.CapacityReservation = "x" is invalid: a rule this version installs/,
+      /ruleNames\.CapacityReservation = "x" is invalid: a rule this version installs: the CapacityReservation rule exists from Karpenter 1\.10/,
     ],
     [
       "a malformed association ID",

@@ -181,3 +181,40 @@ describe("other kinds", () => {
     ]);
   });
 });
+
+describe("v1 fields the target version's CRD has are kept (read from the generated CRD fields)", () => {
+  const withEnclave = (enabled: string) =>
+    V1_CLASS.replace(
+      "  capacityReservationSelectorTerms",
+      `  enclaveOptions: { enabled: ${enabled} }\n  capacityReservationSelectorTerms`,
+    );
+
+  test("1.15's enclaveOptions is carried over as written, with a note", () => {
+    const cls = onlyClass(withEnclave("true"), { version: "1.15.2" });
+    expect(cls.props).toMatchObject({ enclaveOptions: { enabled: true } });
+    expect(noteAbout(cls.notes, "spec.enclaveOptions")).toMatchObject({
+      level: "info",
+      message: expect.stringContaining("carried over as written: a field of the EC2NodeClass CRD of Karpenter 1.15.2"),
+    });
+    expect(toV1Yaml(convertLegacyManifests(withEnclave("true"), { version: "1.15.2" }))).toContain(
+      "enclaveOptions:\n    enabled: true",
+    );
+  });
+
+  test("a version whose CRD lacks it notes it as not a field, and drops it", () => {
+    const cls = onlyClass(withEnclave("true"), { version: "1.14.1" });
+    expect(cls.props).not.toHaveProperty("enclaveOptions");
+    expect(noteAbout(cls.notes, "spec.enclaveOptions")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining("not a field of EC2NodeClass"),
+    });
+  });
+
+  test("a carried-over field is validated by the construct's rules", () => {
+    const cls = onlyClass(withEnclave('"yes"'), { version: "1.15.2" });
+    expect(noteAbout(cls.notes, "spec.enclaveOptions.enabled")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining('spec.enclaveOptions.enabled = "yes": true or false'),
+    });
+  });
+});

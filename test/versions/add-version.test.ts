@@ -4,7 +4,8 @@ import { dataFileName, generateVersionData, renderDataFile, renderDataIndex } fr
 import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib/versions";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { VersionData } from "../../lib/versions/types";
-import { EC2NODECLASS_FIELDS_SINCE, ENUM_VALUES_SINCE, NODEPOOL_FIELDS_SINCE } from "../../lib/nodes/crd-history";
+import { ALIAS_FAMILY_SINCE } from "../../lib/nodes/crd-history";
+import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../../lib/versions";
 import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
@@ -97,39 +98,36 @@ describe("versionFacts (contract with upgrade-plan)", () => {
   });
 });
 
-describe("hand-written CRD history agrees with the generated CRD fields and enums", () => {
+describe("the generated CRD history (CRD_SINCE of the data index)", () => {
   const firstMinorWith = (has: (d: VersionData) => boolean) => knownMinors().find((m) => has(versionData(m)));
 
-  test("every field the CRD history dates first appears in that minor's CRD", () => {
-    for (const [kind, table] of [
-      ["nodePool", NODEPOOL_FIELDS_SINCE],
-      ["ec2NodeClass", EC2NODECLASS_FIELDS_SINCE],
-    ] as const) {
-      for (const [field, since] of Object.entries(table))
-        expect([field, firstMinorWith((d) => d.crds[kind].fields.includes(field))]).toEqual([field, since]);
+  test("dates fields, enum values and free-form objects by the first minor whose CRD has them", () => {
+    expect(crdFieldSince("nodePool", "spec.replicas")).toBe("1.8");
+    expect(crdFieldSince("ec2NodeClass", "spec.enclaveOptions")).toBe("1.15");
+    expect(crdFieldSince("ec2NodeClass", "spec.networkInterfaces[].interfaceType")).toBe("1.11");
+    expect(crdFieldSince("ec2NodeClass", "spec.role")).toBeUndefined(); // in the oldest known minor
+    expect(crdEnumValueSince("nodePool", "spec.disruption.consolidationPolicy", "Balanced")).toBe("1.14");
+    expect(crdEnumValueSince("nodePool", "spec.disruption.budgets[].reasons[]", "Unhealthy")).toBe("1.15");
+    expect(crdEnumValueSince("ec2NodeClass", "spec.amiFamily", "Windows2025")).toBe("1.9");
+    expect(crdEnumValueSince("ec2NodeClass", "spec.amiFamily", "AL2023")).toBeUndefined();
+    expect(crdFreeFormSince("ec2NodeClass", "spec.kubelet")).toBe("1.15");
+  });
+
+  test("every field and enum value it dates first appears in that minor's data, and every later one is dated", () => {
+    for (const kind of ["nodePool", "ec2NodeClass"] as const) {
+      const oldest = versionData(knownMinors()[0]).crds[kind];
+      for (const f of versionData(knownMinors().pop()!).crds[kind].fields) {
+        const first = firstMinorWith((d) => d.crds[kind].fields.includes(f));
+        expect([kind, f, crdFieldSince(kind, f)]).toEqual([kind, f, oldest.fields.includes(f) ? undefined : first]);
+      }
     }
   });
 
-  test("every spec field added after 1.0 is dated by the CRD history (itself or a parent)", () => {
-    for (const [kind, table] of [
-      ["nodePool", NODEPOOL_FIELDS_SINCE],
-      ["ec2NodeClass", EC2NODECLASS_FIELDS_SINCE],
-    ] as const) {
-      const first = versionData("1.0").crds[kind].fields;
-      const added = versionData(knownMinors().pop()!).crds[kind].fields.filter((f) => !first.includes(f));
-      const undated = added.filter(
-        (f) => !Object.keys(table).some((t) => f === t || f.startsWith(`${t}.`) || f.startsWith(`${t}[]`)),
-      );
-      expect([kind, undated]).toEqual([kind, []]);
-    }
-  });
-
-  test("every enum value the CRD history dates first appears in that minor's CRD enum", () => {
-    for (const [entry, since] of Object.entries(ENUM_VALUES_SINCE)) {
-      const [field, value] = entry.split("=");
-      const enumOf = (d: VersionData) => d.crds.nodePool.enums[field] ?? d.crds.ec2NodeClass.enums[field];
-      if (!enumOf(versionData(knownMinors().pop()!))) continue; // a CEL rule, not an enum (the alias families)
-      expect([entry, firstMinorWith((d) => (enumOf(d) ?? []).includes(value))]).toEqual([entry, since]);
-    }
+  test("the hand-dated alias families (a CEL rule's list, not an enum) first appear in that minor's CEL rules", () => {
+    for (const [family, since] of Object.entries(ALIAS_FAMILY_SINCE))
+      expect([family, firstMinorWith((d) => d.celRules.some((r) => r.includes(`'${family}'`)))]).toEqual([
+        family,
+        since,
+      ]);
   });
 });
