@@ -58,7 +58,7 @@ Options:
   --no-legacy-defaults        do not add the requirements the v1alpha5 webhook defaulted
                               (kubernetes.io/os, kubernetes.io/arch, instance category/generation;
                               the capacity type is stated either way, on-demand unless given)
-  --karpenter-version <x.y.z> Karpenter version the results are checked against (default 1.15.2)
+  --karpenter-version <x.y.z> Karpenter version the results are checked against (default 1.15.3)
   --allow-invalid             exit 0 even when converted objects would be rejected (the
                               closing line is then a "# note:")
   --                          end of options: the next argument is the input even if it starts with -

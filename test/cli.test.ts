@@ -192,7 +192,7 @@ describe("cdktf-eks-karpenter convert", () => {
     const io = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "1.99.0", "a.yaml"], io)).toBe(2);
     expect(io.err.split("\n")[0]).toMatch(
-      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.15\.2\)\. 1\.99\.0 is newer than 1\.15\.2, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
+      /^error: --karpenter-version "1\.99\.0" is invalid: a Karpenter release "MAJOR\.MINOR\.PATCH" of a supported minor: 1\.0, .*, 1\.15 \(default 1\.15\.3\)\. 1\.99\.0 is newer than 1\.15\.3, the newest release this library knows: its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it$/,
     );
     const major = fakeIo({ "a.yaml": SEED_MANIFESTS });
     expect(await runCli(["convert", "--karpenter-version", "2.0.0", "a.yaml"], major)).toBe(2);
@@ -206,7 +206,7 @@ describe("cdktf-eks-karpenter convert", () => {
 
   describe("converted objects Karpenter would reject", () => {
     const REJECTED =
-      "Karpenter 1.15.2 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
+      "Karpenter 1.15.3 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
 
     test("the YAML is printed, the notes say why, the last line names them: exit 1", async () => {
       const io = fakeIo({ "heavy.yaml": HEAVY });
@@ -215,7 +215,7 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.out).toContain("weight: 500");
       const lines = io.err.trimEnd().split("\n");
       expect(lines).toContain(
-        "# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.2 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100",
+        "# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.3 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100",
       );
       expect(lines[lines.length - 1]).toBe(
         `error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`,
@@ -295,20 +295,20 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     expect(io.err).toBe("");
   });
 
-  test("a bare minor is its newest known patch, one without artefact changes included (1.14 → 1.14.3), and the plan says so", async () => {
+  test("a bare minor is its newest known patch, one without artefact changes included (1.14 → 1.14.4), and the plan says so", async () => {
     const io = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15"], io)).toBe(0);
     expect(io.out).toMatch(
-      /^# Karpenter 1\.14\.3 → 1\.15\.2\n\nFrom "1\.14" is taken as 1\.14\.3, the newest known 1\.14 patch; to "1\.15" is taken as 1\.15\.2, the newest known 1\.15 patch\.\n/,
+      /^# Karpenter 1\.14\.4 → 1\.15\.3\n\nFrom "1\.14" is taken as 1\.14\.4, the newest known 1\.14 patch; to "1\.15" is taken as 1\.15\.3, the newest known 1\.15 patch\.\n/,
     );
     const json = fakeIo();
     expect(await runCli(["upgrade-plan", "--from", "1.14", "--to", "1.15.0", "--json"], json)).toBe(0);
     expect(JSON.parse(json.out)).toMatchObject({
-      from: "1.14.3",
+      from: "1.14.4",
       to: "1.15.0",
-      assumed: ['from "1.14" is taken as 1.14.3, the newest known 1.14 patch'],
+      assumed: ['from "1.14" is taken as 1.14.4, the newest known 1.14 patch'],
     });
-    // no "newer than the newest known patch" hazard: 1.14.3 is known
+    // no "newer than the newest known patch" hazard: 1.14.4 is known
     expect(JSON.parse(json.out).hazards.map((h: { kind: string }) => h.kind)).not.toContain("unverified");
   });
 
@@ -404,7 +404,7 @@ describe("cdktf-eks-karpenter upgrade-plan", () => {
     [["upgrade-plan", "--from", "1.8.08", "--to", "1.9"], '--from "1.8.08" is invalid: a Karpenter release "1.x.y"'],
     [
       ["upgrade-plan", "--from", "1.14", "--to", "1.16.0"],
-      '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.2)',
+      '--to "1.16.0" is invalid: a Karpenter release "1.x.y" or a minor "1.x" (its newest known patch) of a known minor: 1.0, 1.1, 1.2, 1.3, 1.4, 1.5, 1.6, 1.7, 1.8, 1.9, 1.10, 1.11, 1.12, 1.13, 1.14, 1.15. 1.16.0 is newer than every release this library knows (the newest is 1.15.3)',
     ],
   ])("%j is a usage error: exit 2", async (argv, problem) => {
     const io = fakeIo();
@@ -494,7 +494,7 @@ describe("lib/cli.ts as a program", () => {
     expect(r.status).toBe(1);
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
     expect(r.stderr).toMatch(
-      /\nerror: Karpenter 1\.15\.2 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/,
+      /\nerror: Karpenter 1\.15\.3 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/,
     );
   }, 60_000);
 

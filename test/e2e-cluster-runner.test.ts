@@ -155,6 +155,24 @@ describe("library verdict vs server verdict", () => {
     expect(ag.exclusion(accepted)).toBeUndefined();
   });
 
+  test("an empty selector term the library refuses and the server accepts is excused by empty-selector-term, on the field it names", () => {
+    const message =
+      "t/nc: subnetSelectorTerms[0].tags = {} is invalid: a tags map with at least one tag: an empty one selects nothing: Karpenter 1.9.4, 1.14.4, 1.15.3 and later ignore the term (a class whose terms are all empty becomes NotReady), and earlier releases query EC2 without that filter, selecting more than you named";
+    expect(ag.semanticRuleOf({ field: "subnetSelectorTerms[0].tags", message }, "1.14.1").id).toBe(
+      "empty-selector-term",
+    );
+    expect(
+      ag.semanticRuleOf(
+        { field: "securityGroupSelectorTerms[2].name", message: message.replace("a tags map", "a non-empty name") },
+        "1.15.3",
+      ).id,
+    ).toBe("empty-selector-term");
+    // an empty id fails its ID pattern (a rule of its own): not this one
+    const id =
+      "t/nc: subnetSelectorTerms[0].id = \"\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd";
+    expect(ag.semanticRuleOf({ field: "subnetSelectorTerms[0].id", message: id }, "1.15.3").id).toBe("ec2-id-format");
+  });
+
   test("problems with the props' shape (a number in limits, an expression in maxPods, maxPods twice) are not compared: the object cannot show them", () => {
     const limit = {
       verdict: "rejected",
@@ -382,6 +400,22 @@ describe("stack copies for the local cluster", () => {
       wait: false,
       version: "1.14.0",
     });
+  });
+
+  test("--server-validate's CRDs for a patch without a folder (the default, 1.15.3) are the earlier patch's that stands for it, said in the source", () => {
+    const lib = require("../lib/versions");
+    const def = sv.crdSource(lib.DEFAULT_RELEASE);
+    expect(def.dir).toBe(
+      path.resolve(__dirname, "..", "..", "shared", "reference", "karpenter", "v1.15.0", "charts", "karpenter", "crds"),
+    );
+    expect(def.source).toBe(
+      "reference v1.15.0/charts/karpenter/crds (v1.15.0's charts stand for 1.15.3, a patch without artefact changes (lib/versions/patch-history.ts))",
+    );
+    expect(sv.crdSource("1.15.0")).toMatchObject({ source: "reference v1.15.0/charts/karpenter/crds" });
+    expect(sv.crdSource("1.14.4").dir).toContain(path.join("v1.14.1", "charts"));
+    expect(() => sv.crdSource("1.16.0")).toThrow(
+      /^no reference CRDs for Karpenter 1\.16\.0: .* is missing, and no earlier 1\.16 patch has a folder/,
+    );
   });
 
   test("the reference folder standing for a release: its own, else the newest earlier patch of its minor with charts", () => {

@@ -503,6 +503,22 @@ describe("Karpenter stage: pure parts", () => {
       expect(stage.selectRelease("1.15.10", tools, versionsText).run).toBeUndefined();
     });
 
+    test("the real versions.txt: the default 1.15.3 runs as 1.15.0 and 1.14.4 as 1.14.1, each saying the proxy refuses its modules", () => {
+      const real = require("fs").readFileSync(
+        require("path").join(__dirname, "..", "scripts", "tools", "versions.txt"),
+        "utf8",
+      );
+      const d = stage.selectRelease(require("../lib/versions").DEFAULT_RELEASE, tools, real);
+      expect(d).toMatchObject({ requested: "1.15.3", run: "1.15.0", substitute: true });
+      expect(d.why).toMatch(
+        /^1\.15\.3 \(the library's default\) is blocked: the proxy serves neither github\.com\/aws\/karpenter-provider-aws@v1\.15\.3 nor sigs\.k8s\.io\/karpenter@v1\.15\.3 .*403 Forbidden/,
+      );
+      const lts = stage.selectRelease("1.14.4", tools, real);
+      expect(lts).toMatchObject({ run: "1.14.1", substitute: true });
+      expect(lts.why).toMatch(/^1\.14\.4 is blocked: /);
+      expect(stage.selectRelease("1.15.2", tools, real)).toMatchObject({ run: "1.15.0", substitute: true });
+    });
+
     test("a minor without a row runs nothing, blocked or not", () => {
       expect(stage.selectRelease("1.13.1", tools, versionsText)).toMatchObject({
         run: undefined,

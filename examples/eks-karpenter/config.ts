@@ -111,7 +111,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
   // the library's message names its prop (allowUnverifiedVersion); a user of this app sets a variable
   const newest = KNOWN_RELEASES[KNOWN_RELEASES.length - 1];
   if (!allowUnverifiedVersion && newerMinor(karpenterVersion, newest)) {
-    // named by its minor: KNOWN_RELEASES holds the data releases (1.15.0), not the newest known patch (1.15.2)
+    // named by its minor: KNOWN_RELEASES holds the data releases (1.15.0), not the newest known patch (1.15.3)
     const minor = newest.split(".").slice(0, 2).join(".");
     throw new Error(
       `KARPENTER_VERSION: ${JSON.stringify(karpenterVersion)} is newer than every Karpenter ${minor} release, ${minor} being the newest minor this library knows: set KARPENTER_UNVERIFIED_VERSION=true to install it anyway (its IAM policy, event rules, chart settings and CRD rules are then taken from ${minor}, unverified, and synth warns), or set a known release (docs/versions.md)`,

@@ -37,7 +37,7 @@ export interface InterruptionQueueProps {
   /**
    * The Karpenter version, `"1.14.1"`: it selects the event rules (4 before 1.10, 5 from 1.10;
    * Karpenter getting-started CloudFormation of that version).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /**

@@ -88,7 +88,7 @@ export interface KarpenterControllerRoleProps {
   /**
    * The Karpenter version, `"1.14.1"`: it selects the policy statements (Karpenter getting-started
    * CloudFormation of that version).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /** The node role the controller passes to EC2 (`iam:PassRole`); a {@link KarpenterNodeRole} fits. */

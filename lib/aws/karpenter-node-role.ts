@@ -39,7 +39,7 @@ export interface KarpenterNodeRoleProps {
   /**
    * The Karpenter version, `"1.14.1"`: it selects the managed policies (ECR ReadOnly before 1.4,
    * PullOnly from 1.4; Karpenter getting-started CloudFormation of that version).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /**

@@ -34,7 +34,7 @@ export interface ConvertLegacyManifestsOptions {
    * The Karpenter version the converted objects are checked against, e.g. `"1.14.1"`: a
    * converted object that this version's NodePool / EC2NodeClass rules reject gets a note
    * (the same rules the {@link NodePool} and {@link Ec2NodeClass} constructs enforce).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
 }

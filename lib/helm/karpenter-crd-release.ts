@@ -30,7 +30,7 @@ export const DEFAULT_KARPENTER_NAMESPACE = "kube-system";
 export interface KarpenterCrdReleaseProps {
   /**
    * The chart version, e.g. `"1.14.1"`: use the controller's version (the `Karpenter` construct does).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /**

@@ -33,6 +33,7 @@ import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster
 import { crdVersionProblems } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
 import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import { checkNotAutoMode } from "../cluster/auto-mode";
 import {
   booleanTokensPlain,
   checkDnsConfig,
@@ -82,12 +83,14 @@ export interface KarpenterReleaseProps {
   /**
    * The cluster (required): its name becomes `settings.clusterName`; its Kubernetes version, when
    * known at synth, is checked against what the Karpenter version supports.
+   * @throws KarpenterValidationError for an `aws_eks_cluster` of the app with EKS Auto Mode
+   * (`computeConfig.enabled` literally true: Auto Mode runs its own Karpenter); a token there warns
    */
   readonly cluster: IKarpenterCluster;
   /**
    * The Karpenter version (chart and controller image), e.g. `"1.14.1"`. It decides which `settings`
    * keys and feature gates exist.
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /** The release namespace; the CRD release must use the same. @default "kube-system" */
@@ -279,6 +282,7 @@ export class KarpenterRelease extends Construct {
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
+      if (cluster) problems.check(() => checkNotAutoMode(this, "cluster", cluster));
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
       problems.check(() => checkNamespace(this, "namespace", this.namespace));
       this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;

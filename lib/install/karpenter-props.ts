@@ -32,6 +32,7 @@ import type { ControllerIdentity } from "../aws/controller-role-spec";
 import type { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
 import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import { checkNotAutoMode } from "../cluster/auto-mode";
 import { checkNodeRoleOptions } from "../aws/node-role-options";
 import { Problems } from "../core/problems";
 import { CHART_AWS_FEATURE_GATES, CHART_FEATURE_GATES, CHART_SETTINGS } from "../helm/chart-settings";
@@ -74,17 +75,19 @@ export interface KarpenterProps {
   /**
    * The EKS cluster (required): `KarpenterCluster.fromEksCluster(cluster)` or
    * `KarpenterCluster.fromClusterName(scope, id, name)`. One `Karpenter` per cluster in the app.
+   * @throws KarpenterValidationError for an `aws_eks_cluster` of the app with EKS Auto Mode
+   * (`computeConfig.enabled` literally true: Auto Mode runs its own Karpenter); a token there warns
    */
   readonly cluster: IKarpenterCluster;
   /**
-   * The Karpenter version, `"1.15.2"`: any patch of the minors 1.0–1.15 (a patch newer than the
+   * The Karpenter version, `"1.15.3"`: any patch of the minors 1.0–1.15 (a patch newer than the
    * newest known one warns: the chart must exist). It selects the controller policy, node policies,
    * event rules, chart settings, chart value paths and CRD fields. It must support the cluster's
    * Kubernetes version when that is a literal (e.g. Kubernetes 1.34 needs 1.6.6+, except 1.7.0–1.7.3;
    * Karpenter compatibility matrix).
-   * @default DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    * @throws KarpenterValidationError for a release newer than every release this library knows
-   * (e.g. 1.16.0 while the newest known release is 1.15.2), unless `allowUnverifiedVersion` is true
+   * (e.g. 1.16.0 while the newest known release is 1.15.3), unless `allowUnverifiedVersion` is true
    */
   readonly version?: string;
   /**
@@ -248,6 +251,7 @@ export function checkKarpenterProps(
     version = problems.check(() => resolveKarpenterVersion(scope, props.version));
   }
   if (version && cluster) problems.check(() => checkKubernetesCompatibility(scope, "version", version!, cluster));
+  if (cluster) problems.check(() => checkNotAutoMode(scope, "cluster", cluster));
   if (props.namespace !== undefined) problems.check(() => checkNamespace(scope, "namespace", props.namespace!));
   if (props.serviceAccountName !== undefined)
     problems.check(() => checkServiceAccountName(scope, "serviceAccountName", props.serviceAccountName!));

@@ -33,7 +33,7 @@ import { undoOnError } from "../core/undo-on-error";
 import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "../helm/values-overlap";
 import { isPlainMap } from "../core/deep-merge";
 import { isUnresolved } from "../core/tokens";
-import { warnUnverifiedVersion } from "./unverified-version";
+import { warnPastSupport, warnUnverifiedVersion } from "./unverified-version";
 import { addSynthCheck } from "../core/synth-checks";
 import { checkInstallNames } from "./install-names";
 import { attributeQuota } from "../aws-api/iam-quotas";
@@ -211,6 +211,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
       if (!checked || !options) throw new Error("unreachable: a failed check is thrown above");
       const version = checked;
       warnUnverifiedVersion(this, version);
+      warnPastSupport(this, version);
       this.cluster = props.cluster;
       this.version = version.full;
       this.namespace = props.namespace ?? DEFAULT_KARPENTER_NAMESPACE;

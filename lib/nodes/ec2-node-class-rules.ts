@@ -313,12 +313,17 @@ function checkAmiTerms(
       if (c.token(t)) return;
       c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
       c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
-      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f])))
+      if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) {
+        const ownerOnly = isSet(t.owner)
+          ? `; an owner alone selects no image: name: "*" beside the owner selects all of its images`
+          : "";
         c.fail(
           at,
           t,
-          `an AMI selector term with at least one of ${fields.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
+          `an AMI selector term with at least one of ${fields.join(", ")}${ownerOnly} (EC2NodeClass CRD: "expected at least one, got none")`,
         );
+      }
+      checkEmptySelectors(c, at, t, ["tags", "name", "ssmParameter"], isSet(t.owner));
       if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner)))
         c.fail(
           `${at}.id`,
@@ -409,6 +414,37 @@ function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: strin
   }
 }
 
+/**
+ * Selector values that select nothing: an empty `tags` map, an empty `name` or `ssmParameter` (an empty `id`
+ * fails its ID pattern already). Karpenter 1.9.4, 1.14.4 and 1.15.3 ignore such a term ("skip EC2NodeClass
+ * selector terms without filters", aws/karpenter-provider-aws#9964; release notes of v1.15.3, v1.14.4 and
+ * v1.9.4, "Action Required"): a class whose terms are all empty becomes NotReady, one with some empty terms
+ * selects fewer subnets, security groups or AMIs. Earlier releases turned the term into an EC2 query without
+ * that filter, which selects what the user did not name. The CRD accepts them (its rules ask only that a
+ * field be present), so this is refused in every version. Source of the term fields: EC2NodeClass CRD.
+ */
+function checkEmptySelectors(c: Checker, at: string, t: object, fields: readonly string[], amiOwner: boolean): void {
+  const value = (f: string) => (t as Record<string, unknown>)[f];
+  const why =
+    "selects nothing: Karpenter 1.9.4, 1.14.4, 1.15.3 and later ignore the term (a class whose terms are all empty becomes NotReady), and earlier releases query EC2 without that filter, selecting more than you named";
+  for (const f of fields) {
+    const v = value(f);
+    if (f === "tags") {
+      if (v !== null && typeof v === "object" && !Array.isArray(v) && !c.token(v) && Object.keys(v).length === 0) {
+        c.fail(
+          `${at}.tags`,
+          v,
+          `a tags map with at least one tag: an empty one ${why}. '*' as a value matches any value of a key`,
+        );
+      }
+    } else if (v === "") {
+      const owner =
+        f === "name" && amiOwner ? `; to select all of the owner's images, write name: "*" with the owner` : "";
+      c.fail(`${at}.${f}`, v, `a non-empty ${f}, or leave ${f} unset: an empty ${f} ${why}${owner}`);
+    }
+  }
+}
+
 /** The fields of subnet, security group and capacity reservation terms that {@link checkIdTagTerms} reads by name. */
 interface IdTagTerm {
   readonly id?: string;
@@ -467,6 +503,7 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
           `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`,
         );
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
+      checkEmptySelectors(c, at, t, rules.others.includes("name") ? ["tags", "name"] : ["tags"], false);
       if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
     }),

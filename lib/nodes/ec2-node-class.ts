@@ -68,7 +68,7 @@ export interface AddEc2NodeClassProps extends Ec2NodeClassOptions {
   /**
    * The Karpenter version the spec is checked against (fields newer than it are errors), e.g.
    * `"1.14.1"`. With `karpenter`, it must equal `karpenter.version`.
-   * @default `karpenter.version`, else DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default `karpenter.version`, else DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /**

@@ -53,7 +53,7 @@ export interface AddNodePoolProps extends NodePoolOptions {
   /**
    * The Karpenter version the spec is checked against, e.g. `"1.14.1"`; must agree with
    * `karpenter` and with an Ec2NodeClass `nodeClass`.
-   * @default `karpenter.version`, else the node class's version, else DEFAULT_KARPENTER_VERSION ("1.15.2")
+   * @default `karpenter.version`, else the node class's version, else DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
   /**

@@ -2,5 +2,5 @@
  * Where upgrade plans get their per-version facts (lib/versions): the only file of lib/upgrade that
  * names the data source.
  */
-export { compareVersions, knownMinors, newestPatchOf, versionFacts } from "../versions";
+export { behaviourChangesBetween, compareVersions, knownMinors, newestPatchOf, versionFacts } from "../versions";
 export type { PolicyStatementFact, SettingFact, VersionFacts } from "../versions";

@@ -1,5 +1,6 @@
 import { KarpenterValidationError } from "../core/errors";
 import {
+  behaviourChangesBetween,
   compareVersions as compare,
   knownMinors,
   newestPatchOf,
@@ -142,7 +143,7 @@ export interface KubernetesRange {
 export interface UpgradeHazard {
   /** Stable id: an erratum's id (`static-capacity-gate-casing`), or `kubernetes-early-patches-1.7.0`, `downgrade`, …. */
   readonly id: string;
-  /** `erratum` (upstream artefact bug), `patch` (a patch to avoid), `change` (behaviour met by crossing into a minor), `kubernetes` (version ranges), `downgrade`, `unverified` (a patch newer than the facts). */
+  /** `erratum` (upstream artefact bug), `patch` (a patch to avoid), `change` (behaviour met by crossing into a minor, or into a patch that changed it: 1.15.3's empty selector terms), `kubernetes` (version ranges), `downgrade`, `unverified` (a patch newer than the facts). */
   readonly kind: "erratum" | "patch" | "change" | "kubernetes" | "downgrade" | "unverified";
   /** The affected releases, e.g. `"1.8.0"` or `"1.7.0–1.7.3"`. */
   readonly versions: string;
@@ -183,7 +184,7 @@ export interface UpgradePlan {
   /** The release upgraded to. */
   readonly to: string;
   /**
-   * How a minor given alone was read, one sentence per side, e.g. `from "1.14" is taken as 1.14.3, the
+   * How a minor given alone was read, one sentence per side, e.g. `from "1.14" is taken as 1.14.4, the
    * newest known 1.14 patch`; empty when both sides were given as releases.
    */
   readonly assumed: string[];
@@ -369,7 +370,7 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
     throw e;
   }
   if (!/^\d+\.\d+$/.test(v)) return { version: v, facts };
-  // a minor alone means the newest patch known to exist, one without artefact changes included (1.14 → 1.14.3)
+  // a minor alone means the newest patch known to exist, one without artefact changes included (1.14 → 1.14.4)
   const newest = source.newestPatch?.(v) ?? facts.version;
   return { version: newest, facts: newest === facts.version ? facts : source.facts(newest), minorGiven: v };
 }
@@ -608,6 +609,26 @@ function hazards(
       ...(corrected ? { library: h.library!.text } : {}),
       advice: h.advice,
       source: h.source,
+    });
+  }
+
+  // changes of behaviour shipped in a patch (patch-history.ts): met whenever one side has it and the other not,
+  // within one minor too (1.15.2 → 1.15.3); a downgrade back across it brings the old behaviour back
+  for (const { change, gained } of behaviourChangesBetween(a.version, b.version)) {
+    const first =
+      change.patches.find((p) => minorOf(p) === minorOf((gained ? b : a).version)) ??
+      change.patches[change.patches.length - 1];
+    out.push({
+      id: change.id,
+      kind: "change",
+      versions: change.patches.join(", "),
+      where: gained ? "to" : "from",
+      problem: gained
+        ? `from ${first}: ${change.change}`
+        : `${a.version} has it, ${b.version} not (it came in ${change.patches.join(", ")}): ${change.change}`,
+      library: change.library,
+      advice: change.advice,
+      source: change.source,
     });
   }
 

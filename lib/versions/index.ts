@@ -1,6 +1,12 @@
 import { KarpenterValidationError } from "../core/errors";
 import { CRD_SINCE, KUBERNETES, LOADERS, RELEASES } from "./data";
-import { KUBERNETES_EARLY_PATCHES, PATCHES_WITHOUT_ARTEFACT_CHANGES, VALUE_PATHS_PATCH_CHANGES } from "./patch-history";
+import {
+  KUBERNETES_EARLY_PATCHES,
+  PATCH_BEHAVIOUR_CHANGES,
+  PATCHES_WITHOUT_ARTEFACT_CHANGES,
+  PatchBehaviourChange,
+  VALUE_PATHS_PATCH_CHANGES,
+} from "./patch-history";
 import { RawStatement, VersionData } from "./types";
 
 /*
@@ -10,6 +16,7 @@ import { RawStatement, VersionData } from "./types";
  */
 
 export type { RawStatement, VersionData } from "./types";
+export type { PatchBehaviourChange } from "./patch-history";
 
 /** One controller IAM statement, normalised for comparison (see {@link VersionFacts.controllerPolicy}). */
 export interface PolicyStatementFact {
@@ -90,17 +97,18 @@ export function knownReleases(): readonly string[] {
 }
 
 /**
- * The release installed when none is given: the newest release whose facts are verified, 1.15.2. The
- * 1.15.0 CRDs and charts are the released ones; a real API server agrees with the library on them
- * (e2e `--stage agreement`), and the real 1.15.0 controller
- * runs against the 1.15 policy in e2e (`--stage karpenter`). 1.15.1 and 1.15.2 change no artefact
- * (patch-history.ts), so the newest patch is installed (docs/versions.md, "The default release").
+ * The release installed when none is given: the newest release this library knows, 1.15.3 (its GitHub
+ * release, patch-history.ts). The 1.15.0 CRDs and charts are the released ones; a real API server agrees
+ * with the library on them (e2e `--stage agreement`), and the real 1.15.0 controller runs against the
+ * 1.15 policy in e2e (`--stage karpenter`; the 1.15.1–1.15.3 controllers cannot be built there). 1.15.1
+ * to 1.15.3 change no artefact (patch-history.ts); 1.15.3 ignores empty selector terms
+ * (PATCH_BEHAVIOUR_CHANGES), which the library refuses in every version (docs/versions.md, "The default release").
  */
-export const DEFAULT_RELEASE = "1.15.2";
+export const DEFAULT_RELEASE = "1.15.3";
 
 /**
  * The newest patch of `minor` this library knows to exist: the data's release, or a later patch of
- * patch-history.ts that changed no artefact (`"1.14"` → `"1.14.3"`).
+ * patch-history.ts that changed no artefact (`"1.14"` → `"1.14.4"`).
  */
 export function newestPatchOf(minor: string): string | undefined {
   const data = RELEASES.find((r) => minorOf(r) === minor);
@@ -108,6 +116,31 @@ export function newestPatchOf(minor: string): string | undefined {
   return [data, ...(PATCHES_WITHOUT_ARTEFACT_CHANGES[minor] ?? [])].reduce((a, b) =>
     compareVersions(b, a) > 0 ? b : a,
   );
+}
+
+/** Whether release `version` has the change of behaviour `change` (its minor's first patch with it, or later; minors newer than every listed one have it). */
+function hasBehaviourChange(change: PatchBehaviourChange, version: string): boolean {
+  const minor = minorOf(version);
+  const own = change.patches.find((p) => minorOf(p) === minor);
+  if (own !== undefined) return compareVersions(version, own) >= 0;
+  return change.patches.every((p) => compareVersions(minor, minorOf(p)) > 0);
+}
+
+/**
+ * The changes of behaviour shipped in patches (patch-history.ts) that a move from release `from` to
+ * release `to` crosses, in either direction: `gained` when `to` has the change and `from` not.
+ */
+export function behaviourChangesBetween(from: string, to: string): { change: PatchBehaviourChange; gained: boolean }[] {
+  return PATCH_BEHAVIOUR_CHANGES.flatMap((change) => {
+    const a = hasBehaviourChange(change, from);
+    const b = hasBehaviourChange(change, to);
+    return a === b ? [] : [{ change, gained: b }];
+  });
+}
+
+/** The changes of behaviour shipped in patches (patch-history.ts), e.g. 1.15.3's empty selector terms. */
+export function patchBehaviourChanges(): readonly PatchBehaviourChange[] {
+  return PATCH_BEHAVIOUR_CHANGES;
 }
 
 /** A Karpenter CRD whose spec the data describes. */

@@ -7,15 +7,15 @@ import { DEFAULT_RELEASE, knownReleases, newestPatchOf } from "./index";
  * The release of every Karpenter minor this library has data for: release tags v1.0.14 to v1.14.1 of
  * aws/karpenter-provider-aws (GitHub releases) and v1.15.0 (the Go module's charts and CRDs; see the reference's
  * v1.15.0/SOURCES.md), whose charts, CRDs and getting-started CloudFormation `npm run add-version`
- * turned into lib/versions/data/. Later patches without artefact changes (1.14.3, 1.15.2) are known
+ * turned into lib/versions/data/. Later patches without artefact changes (1.9.4, 1.14.4, 1.15.3) are known
  * too, on these facts.
  */
 export const KNOWN_RELEASES: readonly string[] = knownReleases();
 
 /**
  * The Karpenter version installed when none is given: the newest known release whose facts are verified
- * (docs/versions.md, "The default release"): `"1.15.2"`, on the facts of 1.15.0 (1.15.1 and 1.15.2
- * changed no artefact). A real API server with 1.15.0's released CRDs agrees with the library, and the real 1.15.0 controller runs against the 1.15 policy in e2e.
+ * (docs/versions.md, "The default release"): `"1.15.3"`, on the facts of 1.15.0 (1.15.1 to 1.15.3
+ * changed no artefact; 1.15.3 ignores empty selector terms, which the library refuses in every version). A real API server with 1.15.0's released CRDs agrees with the library, and the real 1.15.0 controller runs against the 1.15 policy in e2e.
  */
 export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 
@@ -23,7 +23,7 @@ export const DEFAULT_KARPENTER_VERSION: string = DEFAULT_RELEASE;
 export const SUPPORTED_MINORS: readonly string[] = KNOWN_RELEASES.map((v) => v.split(".").slice(0, 2).join("."));
 
 /**
- * The newest release this library knows, e.g. `"1.15.2"`: the newest minor's newest known patch, a
+ * The newest release this library knows, e.g. `"1.15.3"`: the newest minor's newest known patch, a
  * patch without artefact changes included (its facts are those of the data release, e.g. 1.15.0), so
  * that "newer than" messages name the release a user can compare with.
  */
@@ -137,14 +137,14 @@ export function resolveKarpenterVersion(
   };
 }
 
-/** The newest known patch of the minor of `v` (e.g. `"1.14.3"` for 1.14.0: patches without artefact changes count). */
+/** The newest known patch of the minor of `v` (e.g. `"1.14.4"` for 1.14.0: patches without artefact changes count). */
 export function newestKnownPatch(v: KarpenterVersion): string {
   return newestPatchOf(v.factsMinor)!;
 }
 
 /**
  * True when the version's patch is newer than the newest patch of its minor this library knows
- * (e.g. 1.14.9 while the newest known 1.14 patch is 1.14.3): the chart may not exist, and its IAM policy and
+ * (e.g. 1.14.9 while the newest known 1.14 patch is 1.14.4): the chart may not exist, and its IAM policy and
  * settings are assumed to equal the newest known patch's.
  */
 export function isNewerThanKnownPatch(v: KarpenterVersion): boolean {

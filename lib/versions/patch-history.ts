@@ -60,6 +60,51 @@ export const VALUE_PATHS_PATCH_CHANGES: readonly {
  * artefacts needs its reference folder and `npm run add-version` instead (docs/versions.md).
  */
 export const PATCHES_WITHOUT_ARTEFACT_CHANGES: Readonly<Record<string, readonly string[]>> = {
-  "1.14": ["1.14.2", "1.14.3"],
-  "1.15": ["1.15.1", "1.15.2"],
+  // 1.9.3 (2026-10-22): chores only (Go 1.26.10, pinned linters); in the module proxy's version list of
+  // github.com/aws/karpenter-provider-aws (`go list -m -versions`, 2026-12-02) and its GitHub release
+  // "v1.9.3 (LTS)" (https://newreleases.io/project/github/aws/karpenter-provider-aws/release/v1.9.3).
+  // 1.9.4: https://github.com/aws/karpenter-provider-aws/releases/tag/v1.9.4 ("No CRD upgrade is needed";
+  // a controller fix, #9969): an Action-Required change of behaviour, PATCH_BEHAVIOUR_CHANGES.
+  "1.9": ["1.9.3", "1.9.4"],
+  // 1.14.4: https://github.com/aws/karpenter-provider-aws/releases/tag/v1.14.4 (controller fix #9968, no CRD change)
+  "1.14": ["1.14.2", "1.14.3", "1.14.4"],
+  // 1.15.3: https://newreleases.io/project/github/aws/karpenter-provider-aws/release/v1.15.3 (the GitHub
+  // release's notes: controller fix #9970, "No CRD upgrade is needed"). 1.9.4, 1.14.4 and 1.15.3 are not on
+  // the module proxy yet (`go mod download` answers 403 "This module version is not available", 2026-12-02).
+  "1.15": ["1.15.1", "1.15.2", "1.15.3"],
 };
+
+/** A patch release that changes how Karpenter behaves with the same objects (release notes marked "Action Required"). */
+export interface PatchBehaviourChange {
+  /** Stable id, e.g. `empty-selector-terms-ignored`. */
+  readonly id: string;
+  /** The first patch of each minor that has the change, e.g. `["1.9.4", "1.14.4", "1.15.3"]`; later patches of those minors have it too. */
+  readonly patches: readonly string[];
+  /** What changes, as the release notes say. */
+  readonly change: string;
+  /** What to do before deploying the patch. */
+  readonly advice: string;
+  /** What this library does about it. */
+  readonly library: string;
+  /** The release notes and pull requests. */
+  readonly source: string;
+}
+
+/**
+ * Changes of behaviour shipped in patches: an upgrade plan that crosses one (also within a minor,
+ * 1.15.2 → 1.15.3) lists it (lib/upgrade), and docs/versions.md names it.
+ */
+export const PATCH_BEHAVIOUR_CHANGES: readonly PatchBehaviourChange[] = [
+  {
+    id: "empty-selector-terms-ignored",
+    patches: ["1.9.4", "1.14.4", "1.15.3"],
+    change:
+      'Karpenter ignores EC2NodeClass selector terms with an empty tags map, an empty name or an empty ssmParameter. An EC2NodeClass whose terms are all empty becomes NotReady, and the nodes it launched are no longer replaced automatically; one with some empty terms selects fewer subnets, security groups or AMIs, and the nodes outside the new selection are replaced as drifted. An AMI term with an owner and nothing else selects nothing (name: "*" with the owner selects all of its images). No CRD change',
+    advice:
+      'before deploying, find empty selector values in every EC2NodeClass, including those other tools applied (kubectl get ec2nodeclass -o yaml): an empty tags map, name: "", ssmParameter: "", an AMI term with only an owner. Remove them, or write name: "*" beside an owner to keep selecting all its images; after fixing a class that became NotReady, replace its nodes',
+    library:
+      'refuses such terms at synth in every version (EC2NodeClass, and `convert` notes them), so classes of this app have none; name: "*" with an owner passes',
+    source:
+      'release notes of v1.15.3, v1.14.4 and v1.9.4 (https://github.com/aws/karpenter-provider-aws/releases/tag/v1.14.4, …/v1.9.4; https://newreleases.io/project/github/aws/karpenter-provider-aws/release/v1.15.3): "skip EC2NodeClass selector terms without filters", aws/karpenter-provider-aws#9964 (back-ports #9968, #9969, #9970)',
+  },
+];

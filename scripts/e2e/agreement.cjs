@@ -180,6 +180,13 @@ const SEMANTIC_RULES = [
       "Karpenter passes spec.tags to EC2 and, with role, to IAM for the instance profile it creates: IAM allows only letters, digits, spaces and _ . : / = + - @, and both cap keys at 128 and values at 256 characters; the CRD's tag rules cover only Karpenter's own keys",
   },
   {
+    id: "empty-selector-term",
+    field: /^(subnet|securityGroup|ami|capacityReservation)SelectorTerms\[\d+\]\.(tags|name|ssmParameter)$/,
+    message: /selects nothing: Karpenter 1\.9\.4, 1\.14\.4, 1\.15\.3 and later ignore the term/,
+    reason:
+      'an empty tags map, name or ssmParameter in a selector term: the CRD only asks that a field be present, so the server accepts it; Karpenter 1.9.4, 1.14.4 and 1.15.3 ignore the term (all terms empty: the class is NotReady), earlier releases query EC2 without the filter (aws/karpenter-provider-aws#9964, release notes "Action Required")',
+  },
+  {
     id: "empty-budgets",
     field: /^disruption\.budgets$/,
     message: /at least one budget/,

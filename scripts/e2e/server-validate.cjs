@@ -10,6 +10,7 @@ const os = require("os");
 const path = require("path");
 const { spawnSync } = require("child_process");
 const YAML = require("yaml");
+const { referenceRelease } = require("./reference-release.cjs");
 
 const repo = path.resolve(__dirname, "../..");
 const reference = path.resolve(repo, "..", "shared", "reference", "karpenter");
@@ -17,7 +18,8 @@ const KARPENTER_MODULE = "github.com/aws/karpenter-provider-aws";
 
 /**
  * The folder holding a release's CRD YAML files.
- * - `reference`: ../shared/reference/karpenter/v<version>/charts/karpenter/crds (what the charts install)
+ * - `reference`: ../shared/reference/karpenter/v<version>/charts/karpenter/crds (what the charts install); for a
+ *   patch without artefact changes, the folder of the earlier patch that stands for it (reference-release.cjs)
  * - `module`: pkg/apis/crds of the Go module github.com/aws/karpenter-provider-aws@v<version>, fetched
  *   with `go mod download` (no build). When the go command refuses to extract the module (its go.mod
  *   asks for a newer Go than the one here: v1.15.0 says go >= 1.26.9), the zip it has already fetched
@@ -26,12 +28,16 @@ const KARPENTER_MODULE = "github.com/aws/karpenter-provider-aws";
  */
 function crdSource(version, source = "reference", scratch = os.tmpdir()) {
   if (source === "reference") {
-    const dir = path.join(reference, `v${version}`, "charts", "karpenter", "crds");
-    if (!fs.existsSync(dir))
+    // a patch without artefact changes (the default, 1.15.3) has no folder: the earlier patch that stands for it, as every stage maps it
+    const ref = referenceRelease(reference, version);
+    const dir = ref && path.join(ref.dir, "charts", "karpenter", "crds");
+    if (!dir || !fs.existsSync(dir))
       throw new Error(
-        `no reference CRDs for Karpenter ${version}: ${dir} is missing (known: ${knownReferenceVersions().join(", ")})`,
+        `no reference CRDs for Karpenter ${version}: ${path.join(reference, `v${version}`, "charts", "karpenter", "crds")} is missing, and no earlier ${version.split(".").slice(0, 2).join(".")} patch has a folder (known: ${knownReferenceVersions().join(", ")})`,
       );
-    return { dir, source: `reference v${version}/charts/karpenter/crds` };
+    return ref.exact
+      ? { dir, source: `reference v${version}/charts/karpenter/crds` }
+      : { dir, source: `reference v${ref.version}/charts/karpenter/crds (${ref.note})`, note: ref.note };
   }
   if (source !== "module") throw new Error(`--crds ${source}: expected reference or module`);
   const at = `${KARPENTER_MODULE}@v${version}`;

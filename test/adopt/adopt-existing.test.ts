@@ -537,7 +537,7 @@ describe("adopt: the running version", () => {
     const { karpenter } = install({ adopt: gs("1.8.8") });
     expect(warnings(karpenter).filter((w) => w.startsWith("adopt.version"))).toEqual([
       expect.stringMatching(
-        /^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.15\.2: .*Set version: "1\.8\.8" for the takeover/,
+        /^adopt\.version: the existing install runs Karpenter 1\.8\.8 and this install's version is 1\.15\.3: .*Set version: "1\.8\.8" for the takeover/,
       ),
     ]);
   });

@@ -290,7 +290,7 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "spec.disruption.consolidateAfter",
       "spec.weight",
     ]);
-    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.15.2"))).toBe(
+    expect(actions.every((n) => n.message.startsWith("the converted NodePool is invalid in Karpenter 1.15.3"))).toBe(
       true,
     );
     expect(actions.every((n) => n.invalid === true)).toBe(true);
@@ -331,6 +331,19 @@ describe("convertLegacyManifests: validation against the targeted version", () =
       "spec.capacityReservationSelectorTerms",
       'spec.tags["karpenter.sh/nodepool"]',
     ]);
+  });
+
+  test('empty selector terms of an EC2NodeClass it reads are noted, naming the field; name: "*" with an owner is not', () => {
+    const yaml =
+      'apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: { name: nc }\nspec:\n  role: r\n  amiFamily: AL2023\n  amiSelectorTerms: [{ owner: self, name: "" }, { owner: amazon, name: "*" }]\n  subnetSelectorTerms: [{ tags: {} }]\n  securityGroupSelectorTerms: [{ name: "" }]\n';
+    const notes = convertLegacyManifests(yaml).ec2NodeClasses[0].notes.filter((n) => n.level === "action");
+    expect(notes.map((n) => n.field)).toEqual([
+      "spec.amiSelectorTerms[0].name",
+      "spec.subnetSelectorTerms[0].tags",
+      "spec.securityGroupSelectorTerms[0].name",
+    ]);
+    expect(notes[0].message).toContain('write name: "*" with the owner');
+    expect(notes.every((n) => n.message.includes("selects nothing"))).toBe(true);
   });
 
   test("notes that make the printed object one Karpenter rejects are marked invalid; other action notes are not", () => {

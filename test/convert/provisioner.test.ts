@@ -392,7 +392,7 @@ describe("Provisioner → NodePool", () => {
     expect(noteAbout(pool.notes, "spec.requirements[0].key").message).toContain("karpenter.sh/nodepool");
     const invalid = noteAbout(pool.notes, "spec.template.spec.requirements[0].key");
     expect(invalid.level).toBe("action");
-    expect(invalid.message).toContain("invalid in Karpenter 1.15.2");
+    expect(invalid.message).toContain("invalid in Karpenter 1.15.3");
   });
 
   test("unknown spec fields are noted, never dropped silently", () => {

@@ -6,7 +6,7 @@ describe("example settings", () => {
     expect(c).toMatchObject({
       clusterName: DEFAULTS.clusterName,
       region: "us-east-1",
-      karpenterVersion: "1.15.2",
+      karpenterVersion: "1.15.3",
       publicAccessCidrs: ["0.0.0.0/0"],
       inflateReplicas: 0,
       spotServiceLinkedRole: false,
@@ -24,13 +24,13 @@ describe("example settings", () => {
     expect(readConfig({ KARPENTER_VERSION: "1.0.14", KUBERNETES_VERSION: "1.29" }).kubernetesVersion).toBe("1.29");
   });
 
-  test("a release newer than every known one passes with KARPENTER_UNVERIFIED_VERSION=true; 1.15.2 needs no switch", () => {
+  test("a release newer than every known one passes with KARPENTER_UNVERIFIED_VERSION=true; 1.15.3 needs no switch", () => {
     expect(readConfig({ KARPENTER_VERSION: "1.16.0", KARPENTER_UNVERIFIED_VERSION: "true" })).toMatchObject({
       karpenterVersion: "1.16.0",
       allowUnverifiedVersion: true,
     });
-    expect(readConfig({ KARPENTER_VERSION: "1.15.2" })).toMatchObject({
-      karpenterVersion: "1.15.2",
+    expect(readConfig({ KARPENTER_VERSION: "1.15.3" })).toMatchObject({
+      karpenterVersion: "1.15.3",
       allowUnverifiedVersion: false,
     });
   });

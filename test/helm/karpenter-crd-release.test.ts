@@ -15,7 +15,7 @@ describe("KarpenterCrdRelease", () => {
       name: "karpenter-crd",
       chart: "karpenter-crd",
       repository: "oci://public.ecr.aws/karpenter",
-      version: "1.15.2",
+      version: "1.15.3",
       namespace: "kube-system",
     });
   });

@@ -51,7 +51,7 @@ describe("KarpenterRelease", () => {
     expect(body).toMatchObject({
       chart: "karpenter",
       repository: "oci://public.ecr.aws/karpenter",
-      version: "1.15.2",
+      version: "1.15.3",
       namespace: "kube-system",
       name: "karpenter",
       skip_crds: true,
@@ -296,13 +296,13 @@ describe("KarpenterRelease", () => {
 
     test("unknown and wired keys are refused", () => {
       expect(() => release({ settings: { batchMaxDuraton: "5s" } as KarpenterSettings })).toThrow(
-        /settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchMaxDuration\? Its settings are batchMaxDuration, /,
+        /settings\.batchMaxDuraton = "5s" is invalid: a setting of the Karpenter 1\.15\.3 chart; did you mean settings\.batchMaxDuration\? Its settings are batchMaxDuration, /,
       );
       expect(() => release({ settings: { clusterName: "other" } as KarpenterSettings })).toThrow(
         /settings\.clusterName = "other" is invalid: clusterName is wired from the graph: set the cluster prop/,
       );
       expect(() => release({ settings: { featureGates: { Drift: true } } as KarpenterSettings })).toThrow(
-        /settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.15\.2 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/,
+        /settings\.featureGates\.Drift = true is invalid: a feature gate of the Karpenter 1\.15\.3 chart: nodeRepair, nodeOverlay, reservedCapacity, spotToSpotConsolidation/,
       );
     });
 
@@ -516,7 +516,7 @@ describe("KarpenterRelease", () => {
 
     test("every path of the merged values must exist in the version's values.yaml", () => {
       expect(() => release({ values: { replicaz: 3 } })).toThrow(
-        /^test\/karpenter: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
+        /^test\/karpenter: values\.replicaz = 3 is invalid: a value path of the Karpenter 1\.15\.3 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
       );
       expect(() => release({ version: "1.0.14", values: { initContainers: { a: 1 } } })).toThrow(
         /values\.initContainers\.a = 1 is invalid: Karpenter 1\.0\.14's chart values\.yaml has no initContainers\.a: it was introduced in 1\.4\.0/,
@@ -586,7 +586,7 @@ describe("KarpenterRelease", () => {
       .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
     // the test cluster sets no Kubernetes version, which 1.14.x (up to 1.36) also warns about: not this test's subject
     expect(warnings.filter((w) => !/sets no Kubernetes version/.test(w))).toEqual([
-      "Karpenter 1.14.9 is newer than the newest 1.14 patch this library knows (1.14.3): make sure the chart exists; its IAM policy and settings are assumed to equal 1.14.3's",
+      "Karpenter 1.14.9 is newer than the newest 1.14 patch this library knows (1.14.4): make sure the chart exists; its IAM policy and settings are assumed to equal 1.14.4's",
     ]);
   });
 
@@ -636,7 +636,7 @@ describe("KarpenterRelease: bad props", () => {
     expect(error.problems.map((p) => p.message)).toEqual([
       "test/rel: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
       expect.stringMatching(
-        /^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.15\.2 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
+        /^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.15\.3 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
       ),
     ]);
     expect(error.message).toMatch(/^2 problems in the props of test\/rel:\n/);
@@ -709,17 +709,17 @@ describe("KarpenterRelease: bad props", () => {
     expect(error.problems.map((p) => [p.field, p.allowed])).toEqual([
       [
         "settings.bogus",
-        expect.stringMatching(/^a setting of the Karpenter 1\.15\.2 chart: batchMaxDuration, batchIdleDuration, /),
+        expect.stringMatching(/^a setting of the Karpenter 1\.15\.3 chart: batchMaxDuration, batchIdleDuration, /),
       ],
       [
         "settings.batchIdleDuratin",
         expect.stringMatching(
-          /^a setting of the Karpenter 1\.15\.2 chart; did you mean settings\.batchIdleDuration\? Its settings are batchMaxDuration, batchIdleDuration, /,
+          /^a setting of the Karpenter 1\.15\.3 chart; did you mean settings\.batchIdleDuration\? Its settings are batchMaxDuration, batchIdleDuration, /,
         ),
       ],
       [
         "values.settings.featureGates.nodeRepiar",
-        `a feature gate of the Karpenter 1.15.2 chart; did you mean values.settings.featureGates.nodeRepair? Its feature gates are ${gates}`,
+        `a feature gate of the Karpenter 1.15.3 chart; did you mean values.settings.featureGates.nodeRepair? Its feature gates are ${gates}`,
       ],
     ]);
   });
@@ -820,7 +820,7 @@ describe("KarpenterRelease: what depends on the rest of the app", () => {
       values: { controller: { image: { tag: "1.13.1", digest: null } }, serviceAccount: { create: false } },
     });
     expect(warningsOf(stack)).toEqual([
-      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.15.2", while the IAM policy, CRDs and settings follow version (1.15.2); with values.controller.image.digest = null the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.15.3", while the IAM policy, CRDs and settings follow version (1.15.3); with values.controller.image.digest = null the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
       "values.serviceAccount.create = false: the chart creates no ServiceAccount, so kube-system/karpenter must exist before the controller pods start (created outside this app), or the API server rejects them and the release times out; with IRSA it must also carry the annotation eks.amazonaws.com/role-arn of the controller role (arn:aws:iam::123456789012:role/KarpenterController), which the chart now does not write",
     ]);
   });

@@ -61,13 +61,13 @@ describe("Karpenter", () => {
     const { json, controller, crd, values, karpenter } = install();
     expect(crd).toMatchObject({
       chart: "karpenter-crd",
-      version: "1.15.2",
+      version: "1.15.3",
       namespace: "kube-system",
       repository: "oci://public.ecr.aws/karpenter",
     });
     expect(controller).toMatchObject({
       chart: "karpenter",
-      version: "1.15.2",
+      version: "1.15.3",
       namespace: "kube-system",
       skip_crds: true,
     });
@@ -82,7 +82,7 @@ describe("Karpenter", () => {
     expect(pia.role_arn).toBe(
       `\${${addr(json, "aws_iam_role", (r) => /pods\.eks\.amazonaws\.com/.test(r.assume_role_policy))[0]}.arn}`,
     );
-    expect(karpenter.version).toBe("1.15.2");
+    expect(karpenter.version).toBe("1.15.3");
     expect(karpenter.namespace).toBe("kube-system");
     expect(karpenter.release).toBe(karpenter.controllerChart.release);
     expect(karpenter.createsSpotServiceLinkedRole).toBe(false);
@@ -503,7 +503,7 @@ describe("Karpenter", () => {
 
     test("a pool with replicas of an install without the gate warns, naming the pool and the setting", () => {
       expect(staticPool({}, 3)).toEqual([
-        "nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.15.2 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas",
+        "nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.15.3 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas",
       ]);
       expect(
         staticPool(
@@ -709,7 +709,7 @@ describe("Karpenter", () => {
     test("a cluster without a version gets the EKS default: a warning when this Karpenter stops short of the newest Kubernetes known", () => {
       const karpenter = onCluster(undefined, "1.0.14")();
       expect(warnings(TerraformStack.of(karpenter)).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([
-        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.15.2 supports up to 1.37): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
+        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.15.3 supports up to 1.37): the controller would refuse to start. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
       ]);
       expect(
         warnings(TerraformStack.of(onCluster(undefined, "1.15.2")())).filter((w) =>
@@ -755,7 +755,7 @@ describe("Karpenter", () => {
 
   test('version "1.14" suggests the newest known patch', () => {
     expect(() => install({ version: "1.14" })).toThrow(
-      /test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.3"/,
+      /test\/karpenter: version = "1\.14" is invalid: .*did you mean "1\.14\.4"/,
     );
   });
 
@@ -969,9 +969,12 @@ describe("Karpenter", () => {
 });
 
 describe("Karpenter: values the install depends on", () => {
-  /** The warnings on the Karpenter construct only (not the Pod Identity agent's, which every install here gets). */
+  /** The warnings on the Karpenter construct only (not the Pod Identity agent's, which every install here gets, nor the support-line warning of an old version, test/versions/support.test.ts). */
   const own = (stack: TerraformStack) =>
-    warnings(stack).filter((w) => !/eks-pod-identity-agent/.test(w) && !/sets no Kubernetes version/.test(w));
+    warnings(stack).filter(
+      (w) =>
+        !/eks-pod-identity-agent/.test(w) && !/sets no Kubernetes version/.test(w) && !/gets no more fixes/.test(w),
+    );
 
   test("values.controller.image.tag other than version warns on the Karpenter: the IAM policy, CRDs and settings follow version", () => {
     const { stack, karpenter } = install({ version: "1.4.4", values: { controller: { image: { tag: "1.14.1" } } } });
@@ -984,12 +987,12 @@ describe("Karpenter: values the install depends on", () => {
 
   test("a digest of values replaces the image; the tag of version itself, or only a mirror repository, does not warn", () => {
     expect(own(install({ values: { controller: { image: { digest: "sha256:abc" } } } }).stack)).toEqual([
-      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.15.2", while the IAM policy, CRDs and settings follow version (1.15.2); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.15.3", while the IAM policy, CRDs and settings follow version (1.15.3); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
     ]);
     expect(
       own(
         install({
-          values: { controller: { image: { tag: "1.15.2", repository: "mirror.example.com/karpenter/controller" } } },
+          values: { controller: { image: { tag: "1.15.3", repository: "mirror.example.com/karpenter/controller" } } },
         }).stack,
       ),
     ).toEqual([]);
@@ -999,7 +1002,7 @@ describe("Karpenter: values the install depends on", () => {
     expect(own(install({ values: { controller: { image: { digest: "" } } } }).stack)).toEqual([]);
     expect(own(install({ values: { controller: { image: { digest: "", tag: "" } } } }).stack)).toEqual([]);
     expect(own(install({ values: { controller: { image: { digest: "", tag: "1.13.1" } } } }).stack)).toEqual([
-      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.15.2", while the IAM policy, CRDs and settings follow version (1.15.2); with values.controller.image.digest = "" the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+      'values.controller.image.tag = "1.13.1" overrides the controller image of version = "1.15.3", while the IAM policy, CRDs and settings follow version (1.15.3); with values.controller.image.digest = "" the image has no digest, so the controller runs 1.13.1. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
     ]);
   });
 

@@ -255,7 +255,7 @@ describe("more props reported together", () => {
       "test/k values.replicaz",
     ]);
     expect(e.message).toContain(
-      "  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.15.2 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ",
+      "  - test/k: values.replicaz = 3 is invalid: a value path of the Karpenter 1.15.3 chart's values.yaml, which has no replicaz; did you mean replicas? (keys at the top level: ",
     );
   });
 

@@ -244,7 +244,7 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
     ]);
     expect(r.manifest.spec.role).toBe("my-node-role");
     expect(r.depends_on).toEqual(["helm_release.crds"]);
-    expect(nc.version).toBe("1.15.2");
+    expect(nc.version).toBe("1.15.3");
   });
 
   test("fields newer than the chosen version are rejected", () => {
@@ -450,5 +450,96 @@ describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleNa
     ).toMatch(
       /role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo"$/,
     );
+  });
+});
+
+describe("empty selector terms (Karpenter 1.9.4, 1.14.4 and 1.15.3 ignore them; refused in every version)", () => {
+  const base = {
+    role: "r",
+    subnetSelectorTerms: [{ id: "subnet-00000001" }],
+    securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+  };
+  const problems = (props: Record<string, unknown>, version = "1.15.3") => {
+    const e = thrown(() => new Ec2NodeClass(testStack().stack, "nc", { ...base, version, ...props } as any));
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    return (e as KarpenterValidationError).message;
+  };
+
+  test.each([
+    [
+      "subnetSelectorTerms[0].tags",
+      { subnetSelectorTerms: [{ tags: {} }] },
+      /= \{\} is invalid: a tags map with at least one tag: an empty one selects nothing: Karpenter 1\.9\.4, 1\.14\.4, 1\.15\.3 and later ignore the term/,
+    ],
+    ["securityGroupSelectorTerms[0].tags", { securityGroupSelectorTerms: [{ tags: {} }] }, /selects nothing/],
+    [
+      "securityGroupSelectorTerms[0].name",
+      { securityGroupSelectorTerms: [{ name: "" }] },
+      /= "" is invalid: a non-empty name, or leave name unset: an empty name selects nothing/,
+    ],
+    ["subnetSelectorTerms[0].id", { subnetSelectorTerms: [{ id: "" }] }, /= "" is invalid: a subnet ID/],
+    [
+      "securityGroupSelectorTerms[0].id",
+      { securityGroupSelectorTerms: [{ id: "" }] },
+      /= "" is invalid: a security group ID/,
+    ],
+    ["amiSelectorTerms[0].tags", { amiFamily: "AL2023", amiSelectorTerms: [{ tags: {} }] }, /selects nothing/],
+    [
+      "amiSelectorTerms[0].name",
+      { amiFamily: "AL2023", amiSelectorTerms: [{ owner: "self", name: "" }] },
+      /an empty name selects nothing.*to select all of the owner's images, write name: "\*" with the owner/,
+    ],
+    [
+      "amiSelectorTerms[0].ssmParameter",
+      { amiFamily: "AL2023", amiSelectorTerms: [{ ssmParameter: "" }] },
+      /an empty ssmParameter selects nothing/,
+    ],
+    ["amiSelectorTerms[0].id", { amiFamily: "AL2023", amiSelectorTerms: [{ id: "" }] }, /= "" is invalid: an AMI ID/],
+    [
+      "amiSelectorTerms[0]",
+      { amiFamily: "AL2023", amiSelectorTerms: [{ owner: "amazon" }] },
+      /an owner alone selects no image: name: "\*" beside the owner selects all of its images/,
+    ],
+    [
+      "capacityReservationSelectorTerms[0].tags",
+      { capacityReservationSelectorTerms: [{ tags: {} }] },
+      /selects nothing/,
+    ],
+    [
+      "capacityReservationSelectorTerms[0].id",
+      { capacityReservationSelectorTerms: [{ id: "" }] },
+      /= "" is invalid: a capacity reservation ID/,
+    ],
+  ])("%s", (field, props, message) => {
+    for (const version of ["1.15.3", "1.15.2", "1.14.1", "1.9.2"]) {
+      const text = problems(props, version);
+      expect(text).toContain(`test/nc: ${field} = `);
+      expect(text).toMatch(message);
+    }
+  });
+
+  test("all problems at once, each naming its field", () => {
+    const text = problems({ subnetSelectorTerms: [{ tags: {} }], securityGroupSelectorTerms: [{ name: "" }] });
+    expect(text).toMatch(/2 problems/);
+    expect(text).toContain("subnetSelectorTerms[0].tags = {}");
+    expect(text).toContain('securityGroupSelectorTerms[0].name = ""');
+  });
+
+  test('look-alikes pass: name: "*" with an owner, name patterns, non-empty tags, an ID', () => {
+    const nc = new Ec2NodeClass(testStack().stack, "nc", {
+      role: "r",
+      version: "1.15.3",
+      amiFamily: "AL2023",
+      amiSelectorTerms: [
+        { owner: "amazon", name: "*" },
+        { name: "amazon-eks-node-al2023-*" },
+        { tags: { team: "*" } },
+        { ssmParameter: "/aws/service/eks/x" },
+      ],
+      subnetSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
+      securityGroupSelectorTerms: [{ name: "eks-cluster-sg-*" }],
+      capacityReservationSelectorTerms: [{ tags: { purpose: "ml" } }],
+    });
+    expect(nc.node.path).toBe("test/nc");
   });
 });

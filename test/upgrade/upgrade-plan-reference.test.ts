@@ -408,6 +408,7 @@ describeRef("upgrade plans against the reference folders", () => {
     // the changes crossed on the way are listed: the capacitybuffers CRD of 1.14
     expect(plan.hazards.filter((h) => h.kind === "change").map((h) => `${h.id} ${h.where}`)).toEqual([
       "capacitybuffer-crd to",
+      "empty-selector-terms-ignored to",
     ]);
     expect(plan.net.controllerPolicies.added).toEqual(["ZonalShift"]);
     // 1.12 → 1.13: with the erratum corrected, the zonal-shift statement does not change

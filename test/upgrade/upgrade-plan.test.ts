@@ -477,3 +477,54 @@ describe("upgradePlanMarkdown of chart value paths", () => {
     expect(all).not.toMatch(/(\[\]|\{\}|~)`/);
   });
 });
+
+describe("a change of behaviour shipped in a patch (patch-history.ts, PATCH_BEHAVIOUR_CHANGES)", () => {
+  const ids = (from: string, to: string) =>
+    upgradePlan(from, to).hazards.filter((h) => h.id === "empty-selector-terms-ignored");
+
+  test("within one minor: 1.15.2 → 1.15.3 names the Action-Required change, where it is met and what to do", () => {
+    const [h] = ids("1.15.2", "1.15.3");
+    expect(h).toMatchObject({ kind: "change", where: "to", versions: "1.9.4, 1.14.4, 1.15.3" });
+    expect(h.problem).toMatch(
+      /^from 1\.15\.3: Karpenter ignores EC2NodeClass selector terms with an empty tags map, an empty name or an empty ssmParameter\. An EC2NodeClass whose terms are all empty becomes NotReady/,
+    );
+    expect(h.problem).toContain(
+      'An AMI term with an owner and nothing else selects nothing (name: "*" with the owner selects all of its images)',
+    );
+    expect(h.advice).toMatch(/^before deploying, find empty selector values in every EC2NodeClass/);
+    expect(h.source).toContain("https://github.com/aws/karpenter-provider-aws/releases/tag/v1.14.4");
+    const md = upgradePlanMarkdown(upgradePlan("1.15.2", "1.15.3"));
+    expect(md).toContain(
+      "**empty-selector-terms-ignored** (change, 1.9.4, 1.14.4, 1.15.3, to): from 1.15.3: Karpenter ignores EC2NodeClass selector terms",
+    );
+  });
+
+  test("on the LTS lines and across minors; a downgrade back across it says the old behaviour returns; no crossing, no entry", () => {
+    expect(ids("1.9.3", "1.9.4")[0]).toMatchObject({ where: "to", problem: expect.stringMatching(/^from 1\.9\.4: /) });
+    expect(ids("1.14.3", "1.14.4")[0]).toMatchObject({
+      where: "to",
+      problem: expect.stringMatching(/^from 1\.14\.4: /),
+    });
+    expect(ids("1.13.1", "1.15.3")[0]).toMatchObject({ where: "to" });
+    expect(ids("1.14.4", "1.15.2")[0]).toMatchObject({
+      where: "from",
+      problem: expect.stringMatching(/^1\.14\.4 has it, 1\.15\.2 not/),
+    });
+    expect(ids("1.15.3", "1.15.2")[0]).toMatchObject({ where: "from" });
+    expect(ids("1.14.3", "1.15.2")).toEqual([]);
+    expect(ids("1.14.4", "1.15.3")).toEqual([]);
+    expect(ids("1.15.0", "1.15.2")).toEqual([]);
+  });
+});
+
+test("docs/versions.md names every change of behaviour shipped in a patch, with its patches", () => {
+  const { patchBehaviourChanges } = require("../../lib/versions");
+  const doc = require("fs").readFileSync(require("path").join(__dirname, "..", "..", "docs", "versions.md"), "utf8");
+  const changes = patchBehaviourChanges();
+  expect(changes.length).toBeGreaterThan(0);
+  for (const c of changes) {
+    const row = doc.split("\n").find((l: string) => l.startsWith(`| \`${c.id}\``));
+    expect(row).toBeDefined();
+    for (const p of c.patches) expect(row).toContain(p);
+  }
+});

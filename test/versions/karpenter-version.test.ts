@@ -3,7 +3,7 @@ import { isNewerThanKnownPatch, resolveKarpenterVersion } from "../../lib/versio
 describe("resolveKarpenterVersion", () => {
   test("a MAJOR.MINOR input suggests the newest known patch of that minor", () => {
     expect(() => resolveKarpenterVersion("k", "1.14")).toThrow(
-      /version = "1\.14" is invalid: .*; did you mean "1\.14\.3" \(the newest 1\.14 patch this library knows\)\?$/,
+      /version = "1\.14" is invalid: .*; did you mean "1\.14\.4" \(the newest 1\.14 patch this library knows\)\?$/,
     );
     expect(() => resolveKarpenterVersion("k", "v1.1")).toThrow(/did you mean "1\.1\.10"/);
     expect(() => resolveKarpenterVersion("k", "0.37")).not.toThrow(/did you mean/);
@@ -12,12 +12,16 @@ describe("resolveKarpenterVersion", () => {
 
   test("isNewerThanKnownPatch: only a patch above the newest known one of its minor", () => {
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.9"))).toBe(true);
-    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.4"))).toBe(true);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.5"))).toBe(true);
     // patches without artefact changes (patch-history.ts) are known
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.3"))).toBe(false);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.2"))).toBe(false);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.15.2"))).toBe(false);
-    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.15.3"))).toBe(true);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.15.3"))).toBe(false);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.4"))).toBe(false);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.9.4"))).toBe(false);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.9.5"))).toBe(true);
+    expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.15.4"))).toBe(true);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.1"))).toBe(false);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.0"))).toBe(false);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.0.15"))).toBe(true);

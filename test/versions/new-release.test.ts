@@ -79,7 +79,7 @@ describeIf(referenceRequirement(["1.15.0"]))("a new release folder through add-v
     withNewData((lib) => {
       expect(lib.KNOWN_RELEASES[lib.KNOWN_RELEASES.length - 1]).toBe("1.16.0");
       // moving the default is a decision (lib/versions/index.ts DEFAULT_RELEASE), not a side effect of new data
-      expect(lib.DEFAULT_KARPENTER_VERSION).toBe("1.15.2");
+      expect(lib.DEFAULT_KARPENTER_VERSION).toBe("1.15.3");
       expect(lib.supportedKubernetesVersions("1.16.0")).toEqual({ oldest: "1.32", newest: "1.38" });
     });
   });

@@ -33,9 +33,9 @@ describe("a Karpenter release newer than every known one", () => {
     }
     expect(err).toBeInstanceOf(KarpenterValidationError);
     expect((err as Error).message).toMatch(
-      /^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.2, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/,
+      /^test\/karpenter: version = "1\.16\.0" is invalid: .*1\.16\.0 is newer than 1\.15\.3, the newest release this library knows: to install it anyway, set allowUnverifiedVersion: true on Karpenter/,
     );
-    expect(DEFAULT_KARPENTER_VERSION).toBe("1.15.2");
+    expect(DEFAULT_KARPENTER_VERSION).toBe("1.15.3");
   });
 
   test("with allowUnverifiedVersion: both releases install it, facts from the newest known release, and synth warns naming both", () => {
@@ -56,7 +56,7 @@ describe("a Karpenter release newer than every known one", () => {
     const warning = warnings.filter((w) => w.includes("allowUnverifiedVersion") && w.startsWith("Karpenter 1.16.0"));
     expect(warning).toHaveLength(1);
     expect(warning[0]).toMatch(
-      /Karpenter 1\.16\.0 is newer than 1\.15\.2, the newest release.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.15\.2's and are unverified/,
+      /Karpenter 1\.16\.0 is newer than 1\.15\.3, the newest release.*IAM policy, interruption event rules, chart settings and CRD rules are assumed to equal 1\.15\.3's and are unverified/,
     );
   });
 
@@ -93,7 +93,7 @@ describe("a Karpenter release newer than every known one", () => {
 
   test("without the opt-in an unknown setting stays an error", () => {
     expect(() => install({ settings: { brandNewSetting: "x" } as KarpenterSettings })).toThrow(
-      /settings\.brandNewSetting = "x" is invalid: a setting of the Karpenter 1\.15\.2 chart/,
+      /settings\.brandNewSetting = "x" is invalid: a setting of the Karpenter 1\.15\.3 chart/,
     );
   });
 
@@ -117,7 +117,7 @@ describe("a Karpenter release newer than every known one", () => {
     expect(
       () => new Karpenter(stack, "karpenter", { cluster, version: "1.16.0", allowUnverifiedVersion: true }),
     ).toThrow(
-      /version = "1\.16\.0" is invalid: Karpenter 1\.16\.0 \(unverified: assumed to run where 1\.15\.2 runs\) supports Kubernetes 1\.31 to 1\.37, and .* runs Kubernetes 1\.25/,
+      /version = "1\.16\.0" is invalid: Karpenter 1\.16\.0 \(unverified: assumed to run where 1\.15\.3 runs\) supports Kubernetes 1\.31 to 1\.37, and .* runs Kubernetes 1\.25/,
     );
   });
 
