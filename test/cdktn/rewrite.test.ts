@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import * as ts from "typescript";
+import { moduleSpecifiers } from "../module-specifiers";
 
 // The rule that makes the CDK Terrain flavour from lib/ (scripts/cdktn/rewrite.cjs, used by
 // scripts/cdktn/build.cjs), held against TypeScript's own reading of every lib/ file's module specifiers.
@@ -17,42 +17,6 @@ const libFiles = (dir = LIB): string[] =>
     return e.isDirectory() ? libFiles(full) : e.name.endsWith(".ts") ? [full] : [];
   });
 
-/** The module specifiers of a source as the compiler sees them (imports, exports, require(), import(), import types). */
-function specifiers(file: string, text: string): string[] {
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    )
-      found.push(node.moduleSpecifier.text);
-    else if (
-      ts.isImportEqualsDeclaration(node) &&
-      ts.isExternalModuleReference(node.moduleReference) &&
-      ts.isStringLiteral(node.moduleReference.expression)
-    )
-      found.push(node.moduleReference.expression.text);
-    else if (
-      ts.isCallExpression(node) &&
-      node.arguments.length === 1 &&
-      ts.isStringLiteral(node.arguments[0]) &&
-      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
-        (ts.isIdentifier(node.expression) && node.expression.text === "require"))
-    )
-      found.push(node.arguments[0].text);
-    else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    )
-      found.push(node.argument.literal.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
-  return found;
-}
-
 /** What a specifier becomes in the cdktn flavour: the renamed package, the same path inside it. */
 function expected(spec: string): string {
   const name = Object.keys(rename).find((n) => spec === n || spec.startsWith(`${n}/`));
@@ -67,8 +31,8 @@ describe("the cdktn rewrite", () => {
     for (const file of files) {
       const source = fs.readFileSync(file, "utf8");
       const after = rewrite(source);
-      const before = specifiers(file, source);
-      expect({ file, specifiers: specifiers(file, after) }).toEqual({ file, specifiers: before.map(expected) });
+      const before = moduleSpecifiers(file, source);
+      expect({ file, specifiers: moduleSpecifiers(file, after) }).toEqual({ file, specifiers: before.map(expected) });
       expect({ file, leftovers: leftovers(after) }).toEqual({ file, leftovers: [] });
       renamed += before.filter((s) => expected(s) !== s).length;
     }
