@@ -7,7 +7,9 @@
 const fs = require("fs");
 const path = require("path");
 
-const assembly = JSON.parse(fs.readFileSync(path.join(__dirname, "..", ".jsii"), "utf8"));
+// the main assembly, or the one named (scripts/cdktn/build.cjs passes dist/cdktn/.jsii, the cdktn flavour's)
+const file = process.argv[2] ? path.resolve(process.argv[2]) : path.join(__dirname, "..", ".jsii");
+const assembly = JSON.parse(fs.readFileSync(file, "utf8"));
 const hasUnion = (t) => JSON.stringify(t).includes('"union"');
 const found = [];
 for (const [fqn, type] of Object.entries(assembly.types)) {
@@ -27,4 +29,6 @@ if (found.length) {
   );
   process.exit(1);
 }
-console.log(`jsii-types: no union in the ${Object.keys(assembly.types).length} types of the assembly`);
+console.log(
+  `jsii-types: no union in the ${Object.keys(assembly.types).length} types of ${path.relative(process.cwd(), file)}`,
+);

@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import * as ts from "typescript";
+import { moduleSpecifiers } from "./module-specifiers";
 
 /*
  * The shape of lib/ that lib/README.md draws: no import cycle between its files (type-only imports
@@ -20,41 +20,9 @@ function libFiles(dir = LIB): string[] {
   });
 }
 
-/** Every relative module a file names: import / export … from, `import x = require()`, require(), import(), `typeof import()`. */
+/** Every relative module a file names (test/module-specifiers.ts). */
 function specifiers(file: string): string[] {
-  const source = ts.createSourceFile(file, fs.readFileSync(path.join(LIB, file), "utf8"), ts.ScriptTarget.Latest, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    )
-      found.push(node.moduleSpecifier.text);
-    else if (
-      ts.isImportEqualsDeclaration(node) &&
-      ts.isExternalModuleReference(node.moduleReference) &&
-      ts.isStringLiteral(node.moduleReference.expression)
-    )
-      found.push(node.moduleReference.expression.text);
-    else if (
-      ts.isCallExpression(node) &&
-      node.arguments.length === 1 &&
-      ts.isStringLiteral(node.arguments[0]) &&
-      (node.expression.kind === ts.SyntaxKind.ImportKeyword ||
-        (ts.isIdentifier(node.expression) && node.expression.text === "require"))
-    )
-      found.push(node.arguments[0].text);
-    else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    )
-      found.push(node.argument.literal.text);
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found.filter((s) => s.startsWith("."));
+  return moduleSpecifiers(file, fs.readFileSync(path.join(LIB, file), "utf8")).filter((s) => s.startsWith("."));
 }
 
 /** The lib/ file a relative specifier of `from` names (a .ts file or a folder's index.ts); JSON data and the like are left out. */

@@ -25,8 +25,9 @@ function installs(section: string): string[] {
 /** name → range of `name@range` arguments (scoped names included). */
 function specs(commands: string[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const arg of commands.join(" ").split(/\s+/)) {
-    const m = /^(@?[^@\s"]+)@(\S+)$/.exec(arg);
+  // an argument is a word, or a double-quoted string ("constructs@>=10.6.0 <10.8.0")
+  for (const [, quoted, word] of commands.join(" ").matchAll(/"([^"]*)"|(\S+)/g)) {
+    const m = /^(@?[^@\s"]+)@(.+)$/.exec(quoted ?? word);
     if (m) out[m[1]] = m[2];
   }
   return out;
@@ -49,4 +50,19 @@ test("README Use it in your own app installs the dev tools at this repository's 
   const asked = specs(installs("Use it in your own app"));
   expect(asked["cdktf-cli"]).toBe(pkg.devDependencies["cdktf-cli"]);
   expect(asked.typescript).toBe(pkg.devDependencies.typescript);
+});
+
+test("README CDK Terrain installs the cdktn flavour's peers at scripts/cdktn/flavour.json's ranges, and its packed tarball", () => {
+  const flavour = require("../scripts/cdktn/flavour.json") as {
+    name: string;
+    peerDependencies: Record<string, string>;
+  };
+  const commands = installs("CDK Terrain");
+  const asked = specs(commands);
+  for (const [name, range] of Object.entries(flavour.peerDependencies))
+    expect([name, asked[name]]).toEqual([name, range]);
+  // npm run package: jsii-pacmak's js target names the tarball <name>@<version>.jsii.tgz
+  expect(commands.some((c) => c.includes(`/dist/cdktn/packages/js/${flavour.name}@${pkg.version}.jsii.tgz`))).toBe(
+    true,
+  );
 });
