@@ -622,23 +622,17 @@ async function runKarpenterStage(api) {
         JSON.stringify(trust),
       );
     }
-    const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
-    const overlay = {
-      KUBECONFIG: cluster.kubeconfig,
-      AWS_REGION: region,
-      AWS_ENDPOINT_URL: moto.url,
-      AWS_EC2_METADATA_DISABLED: "true",
-      AWS_ACCESS_KEY_ID: creds.AccessKeyId,
-      AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey,
-      AWS_SESSION_TOKEN: creds.SessionToken,
-      METRICS_PORT: String(metricsPort),
-      HEALTH_PROBE_PORT: String(healthPort),
-      // in a pod controller-runtime reads the leader-election namespace from the service account mount
-      LEADER_ELECTION_NAMESPACE: dep.body.metadata.namespace,
-      HOME: work,
-      PATH: process.env.PATH,
-    };
-    const { env: cenv, fromDeployment } = controllerEnv(dep.body, overlay);
+    const started = await startController(api, {
+      bin: tools[ctlName].bin,
+      dep: dep.body,
+      cluster,
+      moto,
+      region,
+      creds,
+      work,
+    });
+    controller = started.proc;
+    const { env: cenv, fromDeployment, overlay, log: clog } = started;
     report.controllerEnv = {
       fromDeployment,
       overlay: Object.keys(overlay)
@@ -651,10 +645,6 @@ async function runKarpenterStage(api) {
     };
     equal("karpenter: the Deployment's CLUSTER_NAME is the cluster", cenv.CLUSTER_NAME, clusterName);
     equal("karpenter: the Deployment's INTERRUPTION_QUEUE is the applied queue", cenv.INTERRUPTION_QUEUE, queueName);
-    const clog = path.join(work, "controller.log");
-    const logFd = fs.openSync(clog, "w");
-    controller = spawn(tools[ctlName].bin, [], { env: cenv, stdio: ["ignore", logFd, logFd] });
-    fs.closeSync(logFd);
     const tc = Date.now();
     console.log(
       `       controller ${version} started (pid ${controller.pid}, log ${clog}); environment: ${fromDeployment.length} variables from the Deployment, overlay ${Object.keys(overlay).join(", ")}`,
@@ -1000,6 +990,37 @@ async function runKarpenterStage(api) {
       `       karpenter stage: ${report.timings.total} s wall, peak memory ${report.peakRssMiB} MiB (this process, moto, the controller, the API server and etcd)`,
     );
   }
+}
+
+/**
+ * The controller binary `bin` started as a process with the environment of Deployment `dep` (as read from the API
+ * server) and, laid over it, only what a pod gets from its node and from Pod Identity: KUBECONFIG, the endpoints
+ * (moto), `creds` (moto STS AssumeRole of the controller role), free metrics and health ports and the
+ * leader-election namespace. Its output goes to `<work>/<logName>`.
+ */
+async function startController(api, { bin, dep, cluster, moto, region, creds, work, logName = "controller.log" }) {
+  const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
+  const overlay = {
+    KUBECONFIG: cluster.kubeconfig,
+    AWS_REGION: region,
+    AWS_ENDPOINT_URL: moto.url,
+    AWS_EC2_METADATA_DISABLED: "true",
+    AWS_ACCESS_KEY_ID: creds.AccessKeyId,
+    AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey,
+    AWS_SESSION_TOKEN: creds.SessionToken,
+    METRICS_PORT: String(metricsPort),
+    HEALTH_PROBE_PORT: String(healthPort),
+    // in a pod controller-runtime reads the leader-election namespace from the service account mount
+    LEADER_ELECTION_NAMESPACE: dep.metadata.namespace,
+    HOME: work,
+    PATH: process.env.PATH,
+  };
+  const { env, fromDeployment } = controllerEnv(dep, overlay);
+  const log = path.join(work, logName);
+  const logFd = fs.openSync(log, "w");
+  const proc = spawn(bin, [], { env, stdio: ["ignore", logFd, logFd] });
+  fs.closeSync(logFd);
+  return { proc, log, env, fromDeployment, overlay };
 }
 
 async function judgeRun(api, { moto, creds, region, policies, report, inv, controllerRoleArn }) {
@@ -1505,6 +1526,20 @@ function toolsFor(version) {
 
 module.exports = {
   runKarpenterStage,
+  // the machinery the day-2 stage (day2-stage.cjs) runs on
+  startLauncher,
+  startController,
+  aws,
+  runAsync,
+  until,
+  tailOf,
+  treeRss,
+  chartsFor,
+  defaultKarpenterVersion,
+  World,
+  judgeRun,
+  cond,
+  secs,
   toolsFor,
   selectRelease,
   blockedNote,
