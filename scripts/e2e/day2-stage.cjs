@@ -315,6 +315,7 @@ async function runDay2Stage(api) {
   const moto = await k8.startLauncher(tools, work, region);
   let cluster;
   let controller;
+  let world;
   try {
     cluster = await startLocalCluster({ workDir: path.join(work, "cluster"), log: (l) => console.log(`       ${l}`) });
     const k = (m, p, b, o) => cluster.request(m, p, b, o);
@@ -422,29 +423,48 @@ async function runDay2Stage(api) {
       return;
     }
     const tl = Date.now();
-    // the Deployment helm installed, with the credentials of the role Pod Identity would hand it (moto STS AssumeRole)
-    const dep = (await k("GET", "/apis/apps/v1/namespaces/kube-system/deployments/karpenter")).body;
+    // the credentials of the role Pod Identity would hand the controller (moto STS AssumeRole)
     const creds = k8.aws(moto.py, moto.url, region, "assume-role", { role: gs.controllerRoleArn });
-    const started = await k8.startController(api, {
-      bin: tools["karpenter-1.14"].bin,
-      dep,
-      cluster,
-      moto,
-      region,
-      creds,
-      work,
-      logName: `controller-${FROM}.log`,
-    });
-    controller = started.proc;
-    const world = new k8.World(k, { replicas, clusterName });
+    /**
+     * The controller (re)started as a rollout would: the running process stopped, tool `tool`'s binary started
+     * with the environment of the Deployment now in the API server.
+     */
+    const rollout = async (tool, logName) => {
+      if (controller && controller.exitCode === null) {
+        controller.kill("SIGTERM");
+        await k8.until(10, async () => (controller.exitCode !== null ? true : undefined));
+      }
+      const dep = (await k("GET", "/apis/apps/v1/namespaces/kube-system/deployments/karpenter")).body;
+      const run = await k8.startController(api, {
+        bin: tools[tool].bin,
+        dep,
+        cluster,
+        moto,
+        region,
+        creds,
+        work,
+        logName,
+      });
+      controller = run.proc;
+      return run;
+    };
+    /** inflate's pods once all `n` run on a node, within `seconds`; undefined otherwise. */
+    const allPlaced = (n, seconds, fatal) =>
+      k8.until(
+        seconds,
+        async () => {
+          const pods = await podPlacement(k);
+          return pods.length === n && pods.every((p) => p.node) ? pods : undefined;
+        },
+        fatal,
+      );
+    const started = await rollout("karpenter-1.14", `controller-${FROM}.log`);
+    world = new k8.World(k, { replicas, clusterName });
     world.start();
     await world.ensurePods();
-    const launched = await k8.until(
+    const launched = await allPlaced(
+      replicas,
       LIMITS.launch,
-      async () => {
-        const pods = await podPlacement(k);
-        return pods.length === replicas && pods.every((p) => p.node) ? pods : undefined;
-      },
       () => controller.exitCode !== null && `controller exited ${controller.exitCode}: ${k8.tailOf(started.log)}`,
     );
     const claims = (await world.claims()).map((c) => ({
@@ -459,11 +479,179 @@ async function runDay2Stage(api) {
       `${await world.describeClaims()}; ${k8.tailOf(started.log, /ERROR|error/)}`,
     );
     passed.launch = !!launched;
-    world.stop();
-    skipRest(later, "not implemented yet in this stage (issue 29 steps 2-7; see docs/e2e.md)");
+
+    // ---- step 2: the takeover with examples/adopt-existing at the running release
+    if (!gate("takeover", "launch")) {
+      skipRest(later.slice(1), "step takeover did not run");
+      return;
+    }
+    const t2 = Date.now();
+    fs.mkdirSync(path.join(work, "state"), { recursive: true });
+    const statePath = (n) => path.join(work, "state", `${n}.tfstate`);
+    const tenv = api.tofuEnv(api.cliConfig, {
+      AWS_EC2_METADATA_DISABLED: "true",
+      TF_VAR_karpenter_pod_identity_association_id: gs.associationId,
+    });
+    const tofu = (dir, args) =>
+      k8.runAsync(tools.tofu.bin, [...args, "-input=false", "-no-color"], { cwd: dir, env: tenv });
+    /** The example synthesized at `version` with the alias `alias`, its two stacks ready in the same folders each time. */
+    const stacksAt = (version, alias) => {
+      const out = api.synth("examples/adopt-existing/main.ts", path.join(work, `out-${version}-${alias}`), {
+        CLUSTER_NAME: clusterName,
+        AWS_REGION: region,
+        KARPENTER_VERSION: version,
+        ALIAS_VERSION: alias,
+        // cdktf asks the Terraform binary whether it reads import blocks
+        TERRAFORM_BINARY_NAME: tools.tofu.bin,
+      });
+      const chartsDir = k8.chartsFor(version).dir;
+      const prep = (name) =>
+        k8.prepareLocalStack(api, {
+          out,
+          name,
+          dir: path.join(work, "run", name),
+          statePath,
+          moto,
+          cluster,
+          version,
+          chartsDir,
+        });
+      return { karpenter: prep("karpenter"), nodes: prep("nodes") };
+    };
+    /** `tofu init` + `tofu plan -out`, the plan's resource changes (planChanges) and the plan file. */
+    const planOf = async (s, label) => {
+      const init = await tofu(s.dir, ["init"]);
+      if (!api.must(`day2: ${label}: tofu init`, init)) throw new Error(`tofu init failed (${label})`);
+      const plan = await tofu(s.dir, ["plan", "-out=day2.tfplan"]);
+      if (!api.must(`day2: ${label}: tofu plan`, plan)) throw new Error(`tofu plan failed (${label})`);
+      const show = await k8.runAsync(tools.tofu.bin, ["show", "-json", "day2.tfplan"], { cwd: s.dir, env: tenv });
+      return planChanges(JSON.parse(show.stdout));
+    };
+    const applyPlan = async (s, label) => {
+      const apply = await tofu(s.dir, ["apply", "day2.tfplan"]);
+      if (!api.must(`day2: ${label}: tofu apply`, apply)) throw new Error(`tofu apply failed (${label})`);
+    };
+    const podsBefore = await podPlacement(k);
+    const claimsBefore = claims;
+    const takeover = stacksAt(FROM, ALIAS_VERSIONS.running);
+    // the nodes stack reads the controller stack's outputs (remote state): planned after that one is applied
+    const plan1 = await planOf(takeover.karpenter, "takeover (karpenter stack)");
+    const sum1 = takeoverSummary(plan1);
+    if (sum1.destroyed.length === 0 && sum1.replaced.length === 0)
+      await applyPlan(takeover.karpenter, "takeover (karpenter stack)");
+    const plan2 =
+      sum1.destroyed.length || sum1.replaced.length ? [] : await planOf(takeover.nodes, "takeover (nodes stack)");
+    const sum2 = takeoverSummary(plan2);
+    const sum = Object.fromEntries(Object.keys(sum1).map((key) => [key, [...sum1[key], ...sum2[key]]]));
+    day2.adopt.imported = sum.imported;
+    day2.adopt.destroyed = sum.destroyed;
+    day2.adopt.replaced = sum.replaced;
+    figures.takeoverPlan = sum;
+    console.log(
+      `       takeover plan: ${sum.imported.length} imported (${sum.importedAndUpdated.length} of them updated in place), ${sum.created.length} created, ${sum.updated.length} updated, ${sum.destroyed.length} destroyed, ${sum.replaced.length} replaced`,
+    );
+    check(
+      `day2: takeover: plan: examples/adopt-existing at ${FROM} imports ${sum.imported.length} resource(s) of the running install and destroys or replaces none (${sum.created.length} created, ${sum.updated.length} updated in place)`,
+      sum.destroyed.length === 0 && sum.replaced.length === 0 && sum.imported.length > 0,
+      `destroyed: ${sum.destroyed.join(", ") || "none"}; replaced: ${sum.replaced.join(", ") || "none"}`,
+    );
+    if (sum.destroyed.length || sum.replaced.length) {
+      for (const c of CHECKS.takeover.slice(1)) skip(`day2: ${c}`, "the plan would destroy or replace: not applied");
+      skipRest(later.slice(1), "step takeover did not pass");
+      return;
+    }
+    await applyPlan(takeover.nodes, "takeover (nodes stack)");
+    // the Deployment the karpenter release now renders: a rollout would restart the controller with it
+    const restarted = await rollout("karpenter-1.14", `controller-${FROM}-takeover.log`);
+    const crds2 = ((await k("GET", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions")).body.items || []).filter(
+      (c) => /karpenter/.test(c.spec.group),
+    );
+    const releases2 = helmReleases(tools, helmEnv);
+    figures.helmAfterTakeover = releases2;
+    const claimsAfter = (await world.claims()).map((c) => ({
+      name: c.metadata.name,
+      instance: ((c.status || {}).providerID || "").split("/").pop(),
+    }));
+    const podsAfter = await podPlacement(k);
+    const moved = podsRescheduled(podsBefore, podsAfter);
+    day2.adopt.instancesBefore = claimsBefore.map((c) => c.instance);
+    day2.adopt.instancesAfter = claimsAfter.map((c) => c.instance);
+    day2.adopt.podsRescheduled = moved;
+    // still reconciling: one more pod, placed on a node (an existing one with room, or a new NodeClaim)
+    await world.scale(replicas + 1);
+    const placed = await allPlaced(replicas + 1, LIMITS.reconcile);
+    const same = JSON.stringify(claimsBefore) === JSON.stringify(claimsAfter);
+    const owned = crds2.length > 0 && crds2.every((c) => crdOwner(c) === "kube-system/karpenter-crd");
+    const rel = releases2.find((r) => r.name === "karpenter");
+    const crdRel = releases2.find((r) => r.name === "karpenter-crd");
+    figures.timings.takeover = k8.secs(t2);
+    passed.takeover = check(
+      `day2: takeover: apply: the same ${claimsAfter.length} NodeClaim(s) and instance(s), no pod rescheduled, the ${crds2.length} CRDs owned by kube-system/karpenter-crd (Helm's ownership metadata), release karpenter upgraded in place (revision ${rel && rel.revision}), the controller restarted on the new Deployment still places a new pod (${LIMITS.reconcile} s)`,
+      same &&
+        moved.length === 0 &&
+        owned &&
+        rel &&
+        rel.revision === "2" &&
+        rel.status === "deployed" &&
+        crdRel &&
+        crdRel.status === "deployed" &&
+        !!placed,
+      `NodeClaims before ${JSON.stringify(claimsBefore)} after ${JSON.stringify(claimsAfter)}; rescheduled ${moved.join(", ") || "none"}; CRDs ${crds2.map((c) => `${c.metadata.name}: ${crdOwner(c) || "no Helm owner"}`).join("; ")}; releases ${JSON.stringify(releases2)}; placed ${!!placed}; ${k8.tailOf(restarted.log, /ERROR|error/)}`,
+    );
+
+    // ---- step 3: the upgrade, upgrade-plan's prediction against the real plan first
+    if (!gate("upgrade", "takeover")) {
+      skipRest(later.slice(2), "step upgrade did not run");
+      return;
+    }
+    const t3 = Date.now();
+    // the CLI an operator runs (lib/cli.ts is what dist/cli.js, the package's bin, is built from)
+    const up = spawnSync("npx", ["tsx", "lib/cli.ts", "upgrade-plan", "--from", FROM, "--to", to, "--json"], {
+      cwd: repo,
+      encoding: "utf8",
+    });
+    if (up.status !== 0) throw new Error(`upgrade-plan --from ${FROM} --to ${to}: ${up.stderr}`);
+    const upgraded = stacksAt(to, ALIAS_VERSIONS.running);
+    const podsBeforeUpgrade = await podPlacement(k);
+    const claimsBeforeUpgrade = (await world.claims()).map((c) => c.metadata.name).sort();
+    const predicted = predictedChanges(JSON.parse(up.stdout), takeover.karpenter.config, upgraded.karpenter.config);
+    const planned = [
+      ...(await planOf(upgraded.karpenter, "upgrade (karpenter stack)")),
+      ...(await planOf(upgraded.nodes, "upgrade (nodes stack)")),
+    ];
+    const { predictedOnly, plannedOnly } = comparePrediction(predicted, planned);
+    day2.upgrade.predictedOnly = predictedOnly;
+    day2.upgrade.plannedOnly = plannedOnly;
+    figures.upgradePredicted = predicted;
+    check(
+      `day2: upgrade: upgrade-plan against tofu plan: upgrade-plan --from ${FROM} --to ${to} predicts every resource change tofu plans (${Object.keys(predicted).length}: ${Object.entries(
+        predicted,
+      )
+        .map(([a, kind]) => `${a} ${kind}`)
+        .join(", ")}), and tofu plans every one it predicts`,
+      predictedOnly.length === 0 && plannedOnly.length === 0,
+      `predicted, not planned: ${predictedOnly.join(", ") || "none"}; planned, not predicted: ${plannedOnly.join(", ") || "none"}`,
+    );
+    // CRDs first (their release: the controller release depends on it), then the controller's release, then the nodes stack
+    await applyPlan(upgraded.karpenter, "upgrade (karpenter stack)");
+    await applyPlan(upgraded.nodes, "upgrade (nodes stack)");
+    const onTo = await rollout(target.tool, `controller-${to}.log`);
+    await world.scale(replicas + 2);
+    const placed3 = await allPlaced(replicas + 2, LIMITS.launch);
+    const claimsAfterUpgrade = (await world.claims()).map((c) => c.metadata.name);
+    const moved3 = podsRescheduled(podsBeforeUpgrade, await podPlacement(k));
+    day2.upgrade.podsRescheduled = moved3;
+    figures.timings.upgrade = k8.secs(t3);
+    passed.upgrade = check(
+      `day2: upgrade: apply: the ${to} releases applied (CRDs first), the controller restarted on the ${to} binary keeps the ${claimsBeforeUpgrade.length} NodeClaim(s) (adopted, not replaced), no pod rescheduled, and a new pod gets a node (${LIMITS.launch} s)`,
+      claimsBeforeUpgrade.every((n) => claimsAfterUpgrade.includes(n)) && moved3.length === 0 && !!placed3,
+      `NodeClaims before ${claimsBeforeUpgrade.join(", ")} after ${claimsAfterUpgrade.join(", ")}; rescheduled ${moved3.join(", ") || "none"}; placed ${!!placed3}; ${k8.tailOf(onTo.log, /ERROR|error/)}`,
+    );
+    skipRest(later.slice(2), "not implemented yet in this stage (issue 29 steps 4-7; see docs/e2e.md)");
   } catch (e) {
     check("day2: stage ran to its end", false, e.stack || e.message);
   } finally {
+    if (world) world.stop();
     if (controller && controller.exitCode === null) controller.kill("SIGTERM");
     if (cluster) await cluster.stop();
     if (moto.proc.exitCode === null) moto.proc.kill("SIGTERM");

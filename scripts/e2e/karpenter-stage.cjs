@@ -521,41 +521,18 @@ async function runKarpenterStage(api) {
       }));
     } else {
       for (const name of ["eks", "karpenter-nodes"]) {
-        const src = path.join(out, "stacks", name);
-        const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
-        // the cluster stage's override (scripts/e2e/cluster-stage.cjs stackOverride): endpoints, fake
-        // credentials, the local server, the reference charts, wait = false; state in the scratch folder
-        const remoteStates = {};
-        for (const [data, body] of Object.entries((cfg.data || {}).terraform_remote_state || {})) {
-          const m = String((body.config || {}).path || "").match(/terraform\.([^/]+)\.tfstate$/);
-          if (m) remoteStates[data] = statePath(m[1]);
-        }
-        const ov = api.stackOverride(cfg, {
-          statePath: statePath(name),
-          remoteStates,
-          motoUrl: moto.url,
-          leftOut: [],
-          clusterFor: () => ({
-            server: cluster.server,
-            caPem: fs.readFileSync(cluster.caFile, "utf8"),
-            token: cluster.token,
-          }),
-          chartDir: (chart, v) =>
-            path.join(
-              v === version
-                ? chartsDir
-                : path.join((referenceRelease(reference, v) || { dir: path.join(reference, `v${v}`) }).dir, "charts"),
-              chart,
-            ),
+        const cfg = JSON.parse(fs.readFileSync(path.join(out, "stacks", name, "cdk.tf.json"), "utf8"));
+        stacks[name] = prepareLocalStack(api, {
+          out,
+          name,
+          dir: path.join(run, name),
+          statePath,
+          moto,
+          cluster,
+          version,
+          chartsDir,
+          extra: breakOverride(name, cfg, brk, spareQueueArn),
         });
-        const broken = breakOverride(name, cfg, brk, spareQueueArn);
-        for (const [type, byName] of Object.entries(broken)) {
-          ov.resource = ov.resource || {};
-          ov.resource[type] = { ...(ov.resource[type] || {}) };
-          for (const [n, body] of Object.entries(byName))
-            ov.resource[type][n] = { ...(ov.resource[type][n] || {}), ...body };
-        }
-        stacks[name] = { dir: path.join(run, name), ...api.prepareStack(src, path.join(run, name), tools, ov) };
       }
       for (const name of ["eks", "karpenter-nodes"]) {
         const s = stacks[name];
@@ -990,6 +967,47 @@ async function runKarpenterStage(api) {
       `       karpenter stage: ${report.timings.total} s wall, peak memory ${report.peakRssMiB} MiB (this process, moto, the controller, the API server and etcd)`,
     );
   }
+}
+
+/**
+ * Stack `name` of synthesized output `out` copied to `dir` with the cluster stage's override
+ * (scripts/e2e/cluster-stage.cjs stackOverride): the endpoints (moto), fake credentials, the local API server for
+ * the helm and kubernetes providers, the reference charts (`chartsDir` for `version`, an other release's own),
+ * `wait = false`; its state and the remote states it reads at `statePath(<stack>)`; `extra` resources laid over
+ * the override. Returns `{ dir, config, ... }` of api.prepareStack.
+ */
+function prepareLocalStack(api, { out, name, dir, statePath, moto, cluster, version, chartsDir, extra = {} }) {
+  const src = path.join(out, "stacks", name);
+  const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
+  const remoteStates = {};
+  for (const [data, body] of Object.entries((cfg.data || {}).terraform_remote_state || {})) {
+    const m = String((body.config || {}).path || "").match(/terraform\.([^/]+)\.tfstate$/);
+    if (m) remoteStates[data] = statePath(m[1]);
+  }
+  const ov = api.stackOverride(cfg, {
+    statePath: statePath(name),
+    remoteStates,
+    motoUrl: moto.url,
+    leftOut: [],
+    clusterFor: () => ({
+      server: cluster.server,
+      caPem: fs.readFileSync(cluster.caFile, "utf8"),
+      token: cluster.token,
+    }),
+    chartDir: (chart, v) =>
+      path.join(
+        v === version
+          ? chartsDir
+          : path.join((referenceRelease(reference, v) || { dir: path.join(reference, `v${v}`) }).dir, "charts"),
+        chart,
+      ),
+  });
+  for (const [type, byName] of Object.entries(extra)) {
+    ov.resource = ov.resource || {};
+    ov.resource[type] = { ...(ov.resource[type] || {}) };
+    for (const [n, body] of Object.entries(byName)) ov.resource[type][n] = { ...(ov.resource[type][n] || {}), ...body };
+  }
+  return { dir, ...api.prepareStack(src, dir, api.tools, ov) };
 }
 
 /**
@@ -1529,6 +1547,7 @@ module.exports = {
   // the machinery the day-2 stage (day2-stage.cjs) runs on
   startLauncher,
   startController,
+  prepareLocalStack,
   aws,
   runAsync,
   until,
