@@ -222,3 +222,72 @@ describe("day2 stage: selected by --stage only", () => {
     expect(r.toJSON().day2.adopt).toHaveProperty("podsRescheduled", null);
   });
 });
+
+describe("karpenter stage machinery the day-2 stage shares: prepareLocalStack", () => {
+  const fs = require("fs");
+  const os = require("os");
+  const path = require("path");
+  const karpenter = require("../scripts/e2e/karpenter-stage.cjs");
+  const runner = require("../scripts/e2e/e2e.cjs");
+  const { stackOverride } = require("../scripts/e2e/cluster-stage.cjs");
+
+  test("a stack copied with the endpoints, the local server, the reference chart, its state and the remote state it reads", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "day2-prep-"));
+    try {
+      const src = path.join(tmp, "out", "stacks", "nodes");
+      fs.mkdirSync(src, { recursive: true });
+      fs.writeFileSync(path.join(tmp, "ca.pem"), "CA");
+      const config = {
+        terraform: { required_providers: { aws: { source: "aws" }, helm: { source: "helm" } } },
+        provider: { aws: [{ region: "us-east-1" }], helm: [{ kubernetes: {} }] },
+        data: {
+          terraform_remote_state: {
+            cross: { backend: "local", config: { path: "../../terraform.karpenter.tfstate" } },
+          },
+        },
+        resource: {
+          helm_release: {
+            crds: { chart: "karpenter-crd", version: "1.14.1", repository: "oci://public.ecr.aws/karpenter" },
+          },
+        },
+      };
+      fs.writeFileSync(path.join(src, "cdk.tf.json"), JSON.stringify(config));
+      // prepareStack pins the providers the tool cache holds: stand-in files for them
+      const tools = runner.readTools();
+      for (const t of ["aws-provider", "helm-provider"]) {
+        tools[t] = { ...tools[t], bin: path.join(tmp, t) };
+        fs.writeFileSync(tools[t].bin, "");
+      }
+      const api = { stackOverride, prepareStack: runner.prepareStack, tools };
+      const s = karpenter.prepareLocalStack(api, {
+        out: path.join(tmp, "out"),
+        name: "nodes",
+        dir: path.join(tmp, "run", "nodes"),
+        statePath: (n: string) => path.join(tmp, "state", `${n}.tfstate`),
+        moto: { url: "http://127.0.0.1:5000" },
+        cluster: { server: "https://127.0.0.1:6443", caFile: path.join(tmp, "ca.pem"), token: "t" },
+        version: "1.14.1",
+        chartsDir: "/charts-1.14.1",
+        extra: { helm_release: { crds: { atomic: true } } },
+      });
+      expect(s.dir).toBe(path.join(tmp, "run", "nodes"));
+      const ov = JSON.parse(fs.readFileSync(path.join(s.dir, "e2e_override.tf.json"), "utf8"));
+      expect(ov.terraform.backend.local.path).toBe(path.join(tmp, "state", "nodes.tfstate"));
+      expect(ov.data.terraform_remote_state.cross.config.path).toBe(path.join(tmp, "state", "karpenter.tfstate"));
+      expect(ov.provider.aws[0].endpoints[0].ec2).toBe("http://127.0.0.1:5000");
+      expect(ov.provider.helm[0].kubernetes).toEqual({
+        host: "https://127.0.0.1:6443",
+        cluster_ca_certificate: "CA",
+        token: "t",
+      });
+      expect(ov.resource.helm_release.crds).toEqual({
+        chart: "/charts-1.14.1/karpenter-crd",
+        repository: null,
+        wait: false,
+        atomic: true,
+      });
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
