@@ -350,7 +350,7 @@ async function runDay2Stage(api) {
     const gs = gsr && gsr.status === 0 ? JSON.parse(gsr.stdout) : undefined;
     figures.gettingStarted = gs || null;
     const cfnTypes = gs ? [...new Set(gs.resources.map((r) => r.type))].sort() : [];
-    check(
+    const awsSide = check(
       `day2: getting-started: the AWS side: CloudFormation stack Karpenter-${clusterName} from the v${FROM} reference cloudformation.yaml (moto's CloudFormation: ${gs ? gs.resources.length : 0} resources, ${cfnTypes.join(", ")}), eksctl's controller role ${clusterName}-karpenter with the stack's policies and Pod Identity association kube-system/karpenter, the node role's access entry`,
       !!gs &&
         gs.status === "CREATE_COMPLETE" &&
@@ -394,7 +394,7 @@ async function runDay2Stage(api) {
     const owners = karpenterCrds.map((c) => `${c.metadata.name}: ${crdOwner(c) || "no Helm owner"}`);
     const releases = helmReleases(tools, helmEnv);
     figures.helmBefore = releases;
-    check(
+    const helmSide = check(
       `day2: getting-started: helm install: release karpenter ${FROM} (revision 1) with the chart's ${karpenterCrds.length} CRDs from its crds/ folder, no Helm owner on them, no karpenter-crd release (as the guide installs it)`,
       hi.status === 0 &&
         karpenterCrds.length >= 3 &&
@@ -409,13 +409,13 @@ async function runDay2Stage(api) {
     const posted = [];
     for (const [p, o] of objects) posted.push(`${o.kind}/${o.metadata.name} ${(await k("POST", p, o)).status}`);
     await k("POST", "/apis/apps/v1/namespaces/default/deployments", guideInflate(replicas));
-    check(
+    const nodeObjects = check(
       `day2: getting-started: node objects: the guide's EC2NodeClass default (al2023@${ALIAS_VERSIONS.running}) and NodePool default accepted by the ${FROM} CRDs, inflate (${replicas} replicas) created`,
       posted.every((x) => / 201$/.test(x)),
       posted.join(", "),
     );
     figures.timings["getting-started"] = k8.secs(t1);
-    passed["getting-started"] = true;
+    passed["getting-started"] = awsSide && helmSide && nodeObjects;
 
     // ---- the 1.14.1 controller, as the guide's Deployment runs it, launches nodes for inflate
     if (!gate("launch", "getting-started")) {
