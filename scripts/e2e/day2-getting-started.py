@@ -6,8 +6,9 @@
 #    resource is made through the SQS API from the template's own document (the report says so);
 # 2. what eksctl makes in step02-create-cluster.sh: the controller role `<cluster>-karpenter` trusting EKS Pod
 #    Identity with the stack's controller policies attached, and the association kube-system/karpenter;
-# 3. the node role's EKS access entry (the "access entry the guide adds"; eksctl's iamIdentityMappings
-#    stand-in: moto has no aws-auth ConfigMap).
+# The node role's access to the cluster is not made here: the guide maps it in the aws-auth ConfigMap
+# (step02-create-cluster.sh iamIdentityMappings, step04-grant-access.sh), no access entry; the stage writes that
+# ConfigMap into the API server, and the takeover creates the access entry (gettingStartedAdoption's default).
 # Prints JSON: the stack's resources, who made the queue policy, the controller role, the association, the rules.
 import boto3, json, re, sys, yaml
 
@@ -49,7 +50,6 @@ attached = {a["PolicyArn"] for a in iam.list_attached_role_policies(RoleName=nod
 for arn in node_policies:
     if arn not in attached:
         iam.attach_role_policy(RoleName=node_role, PolicyArn=arn)
-eks.create_access_entry(clusterName=name, principalArn=node_role_arn, type="EC2_LINUX")
 print(json.dumps({"stack": stack, "status": status, "resources": resources, "queuePolicyBy": queue_policy_by, "queueArn": qarn,
                   "controllerRoleArn": role, "controllerPolicies": sorted(p["PolicyName"] for p in policies), "associationId": assoc,
                   "nodeRoleName": node_role, "nodeRoleArn": node_role_arn, "nodeRolePolicies": node_policies,

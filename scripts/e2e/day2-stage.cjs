@@ -351,7 +351,7 @@ async function runDay2Stage(api) {
     figures.gettingStarted = gs || null;
     const cfnTypes = gs ? [...new Set(gs.resources.map((r) => r.type))].sort() : [];
     const awsSide = check(
-      `day2: getting-started: the AWS side: CloudFormation stack Karpenter-${clusterName} from the v${FROM} reference cloudformation.yaml (moto's CloudFormation: ${gs ? gs.resources.length : 0} resources, ${cfnTypes.join(", ")}), eksctl's controller role ${clusterName}-karpenter with the stack's policies and Pod Identity association kube-system/karpenter, the node role's access entry`,
+      `day2: getting-started: the AWS side: CloudFormation stack Karpenter-${clusterName} from the v${FROM} reference cloudformation.yaml (moto's CloudFormation: ${gs ? gs.resources.length : 0} resources, ${cfnTypes.join(", ")}), eksctl's controller role ${clusterName}-karpenter with the stack's policies and Pod Identity association kube-system/karpenter`,
       !!gs &&
         gs.status === "CREATE_COMPLETE" &&
         gs.controllerPolicies.length >= 5 &&
@@ -364,6 +364,9 @@ async function runDay2Stage(api) {
       console.log(
         `       the AWS side: queue policy by ${gs.queuePolicyBy}; node role policies by ${gs.nodeRolePoliciesBy}`,
       );
+
+    // eksctl's iamIdentityMappings (step02-create-cluster.sh): the node role in the aws-auth ConfigMap, no access entry
+    await k("POST", "/api/v1/namespaces/kube-system/configmaps", guideAwsAuth(gs ? gs.nodeRoleArn : ""));
 
     // the guide's `helm upgrade --install karpenter` (step08-apply-helm-chart.sh) of the running release, with its CRDs
     const helmHome = path.join(work, "helm-home");
@@ -762,6 +765,17 @@ function guideNodeObjects(clusterName, aliasVersion) {
   ];
 }
 
+/** The aws-auth ConfigMap eksctl writes for the guide's iamIdentityMappings: the node role as system:node:<DNS name>. */
+function guideAwsAuth(nodeRoleArn) {
+  const mapRoles = `- rolearn: ${nodeRoleArn}\n  username: system:node:{{EC2PrivateDNSName}}\n  groups:\n  - system:bootstrappers\n  - system:nodes\n`;
+  return {
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "aws-auth", namespace: "kube-system" },
+    data: { mapRoles },
+  };
+}
+
 /** The guide's inflate Deployment (v1.14 step13-automatic-node-provisioning.sh): pause pods asking for 1 CPU each. */
 function guideInflate(replicas) {
   return {
@@ -808,5 +822,6 @@ module.exports = {
   guideHelmValues,
   guideNodeObjects,
   guideInflate,
+  guideAwsAuth,
   crdOwner,
 };
