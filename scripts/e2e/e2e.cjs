@@ -981,25 +981,39 @@ async function main() {
         });
       if (runs("cluster")) await timed("cluster", () => cluster.clusterStage(ctx, synthEnv));
       if (runs("agreement")) await timed("agreement", () => cluster.agreementStage(ctx));
+      // what the controller stages (karpenter-stage.cjs, day2-stage.cjs) get of this runner
+      const controllerStageApi = () => ({
+        tools,
+        work,
+        cliConfig,
+        check,
+        equal,
+        skip: (what, why) => report.skip(what, why),
+        must,
+        synth,
+        prepareStack,
+        tofuEnv,
+        freePort,
+        countResources,
+        stackOverride: cluster.stackOverride,
+        timings: report.timings,
+      });
       if (runs("karpenter"))
         await timed("karpenter", () =>
           require("./karpenter-stage.cjs").runKarpenterStage({
-            tools,
-            work,
-            cliConfig,
-            check,
-            equal,
-            skip: (what, why) => report.skip(what, why),
-            must,
-            synth,
-            prepareStack,
-            tofuEnv,
-            freePort,
-            countResources,
-            stackOverride: cluster.stackOverride,
+            ...controllerStageApi(),
             break: args.break,
             stageReport: report.stages,
-            timings: report.timings,
+          }),
+        );
+      // opt-in (report.cjs OPT_IN_STAGES): only when --stage names it
+      if (args.mode === "stages" && args.stages.includes("day2"))
+        await timed("day2", () =>
+          require("./day2-stage.cjs").runDay2Stage({
+            ...controllerStageApi(),
+            setDay2: (d) => {
+              report.day2 = d;
+            },
           }),
         );
     }

@@ -1,5 +1,6 @@
 # Seeds moto for scripts/e2e/karpenter-dev.cjs (a development aid): what the eks stack would apply, from its
 # synthesized policies, queue policy and rule patterns (argv[4]: a JSON spec). Runs in moto's virtualenv.
+# With `networkOnly` in the spec (scripts/e2e/day2-stage.cjs) only the VPC, subnets and cluster are made.
 import boto3, json, sys
 url, region, name, spec_file = sys.argv[1:5]
 spec = json.load(open(spec_file))
@@ -15,6 +16,10 @@ for i, z in enumerate(zones):
 eks.create_cluster(name=name, roleArn=f"arn:aws:iam::123456789012:role/c", resourcesVpcConfig={"subnetIds": subnets}, version="1.36")
 sg = eks.describe_cluster(name=name)["cluster"]["resourcesVpcConfig"]["clusterSecurityGroupId"]
 ec2.create_tags(Resources=[sg], Tags=[{"Key": "karpenter.sh/discovery", "Value": name}])
+if spec.get("networkOnly"):
+    # the day-2 stage: the cluster eksctl would have made; its Karpenter resources come from elsewhere
+    print(json.dumps({"subnets": subnets, "securityGroup": sg}))
+    sys.exit(0)
 trust = json.dumps({"Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}]})
 iam.create_role(RoleName=f"KarpenterNodeRole-{name}", AssumeRolePolicyDocument=trust)
 ctl = iam.create_role(RoleName=f"KarpenterControllerRole-{name}", AssumeRolePolicyDocument=json.dumps(spec["controllerTrust"]))["Role"]["Arn"]

@@ -521,41 +521,18 @@ async function runKarpenterStage(api) {
       }));
     } else {
       for (const name of ["eks", "karpenter-nodes"]) {
-        const src = path.join(out, "stacks", name);
-        const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
-        // the cluster stage's override (scripts/e2e/cluster-stage.cjs stackOverride): endpoints, fake
-        // credentials, the local server, the reference charts, wait = false; state in the scratch folder
-        const remoteStates = {};
-        for (const [data, body] of Object.entries((cfg.data || {}).terraform_remote_state || {})) {
-          const m = String((body.config || {}).path || "").match(/terraform\.([^/]+)\.tfstate$/);
-          if (m) remoteStates[data] = statePath(m[1]);
-        }
-        const ov = api.stackOverride(cfg, {
-          statePath: statePath(name),
-          remoteStates,
-          motoUrl: moto.url,
-          leftOut: [],
-          clusterFor: () => ({
-            server: cluster.server,
-            caPem: fs.readFileSync(cluster.caFile, "utf8"),
-            token: cluster.token,
-          }),
-          chartDir: (chart, v) =>
-            path.join(
-              v === version
-                ? chartsDir
-                : path.join((referenceRelease(reference, v) || { dir: path.join(reference, `v${v}`) }).dir, "charts"),
-              chart,
-            ),
+        const cfg = JSON.parse(fs.readFileSync(path.join(out, "stacks", name, "cdk.tf.json"), "utf8"));
+        stacks[name] = prepareLocalStack(api, {
+          out,
+          name,
+          dir: path.join(run, name),
+          statePath,
+          moto,
+          cluster,
+          version,
+          chartsDir,
+          extra: breakOverride(name, cfg, brk, spareQueueArn),
         });
-        const broken = breakOverride(name, cfg, brk, spareQueueArn);
-        for (const [type, byName] of Object.entries(broken)) {
-          ov.resource = ov.resource || {};
-          ov.resource[type] = { ...(ov.resource[type] || {}) };
-          for (const [n, body] of Object.entries(byName))
-            ov.resource[type][n] = { ...(ov.resource[type][n] || {}), ...body };
-        }
-        stacks[name] = { dir: path.join(run, name), ...api.prepareStack(src, path.join(run, name), tools, ov) };
       }
       for (const name of ["eks", "karpenter-nodes"]) {
         const s = stacks[name];
@@ -622,23 +599,17 @@ async function runKarpenterStage(api) {
         JSON.stringify(trust),
       );
     }
-    const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
-    const overlay = {
-      KUBECONFIG: cluster.kubeconfig,
-      AWS_REGION: region,
-      AWS_ENDPOINT_URL: moto.url,
-      AWS_EC2_METADATA_DISABLED: "true",
-      AWS_ACCESS_KEY_ID: creds.AccessKeyId,
-      AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey,
-      AWS_SESSION_TOKEN: creds.SessionToken,
-      METRICS_PORT: String(metricsPort),
-      HEALTH_PROBE_PORT: String(healthPort),
-      // in a pod controller-runtime reads the leader-election namespace from the service account mount
-      LEADER_ELECTION_NAMESPACE: dep.body.metadata.namespace,
-      HOME: work,
-      PATH: process.env.PATH,
-    };
-    const { env: cenv, fromDeployment } = controllerEnv(dep.body, overlay);
+    const started = await startController(api, {
+      bin: tools[ctlName].bin,
+      dep: dep.body,
+      cluster,
+      moto,
+      region,
+      creds,
+      work,
+    });
+    controller = started.proc;
+    const { env: cenv, fromDeployment, overlay, log: clog } = started;
     report.controllerEnv = {
       fromDeployment,
       overlay: Object.keys(overlay)
@@ -651,10 +622,6 @@ async function runKarpenterStage(api) {
     };
     equal("karpenter: the Deployment's CLUSTER_NAME is the cluster", cenv.CLUSTER_NAME, clusterName);
     equal("karpenter: the Deployment's INTERRUPTION_QUEUE is the applied queue", cenv.INTERRUPTION_QUEUE, queueName);
-    const clog = path.join(work, "controller.log");
-    const logFd = fs.openSync(clog, "w");
-    controller = spawn(tools[ctlName].bin, [], { env: cenv, stdio: ["ignore", logFd, logFd] });
-    fs.closeSync(logFd);
     const tc = Date.now();
     console.log(
       `       controller ${version} started (pid ${controller.pid}, log ${clog}); environment: ${fromDeployment.length} variables from the Deployment, overlay ${Object.keys(overlay).join(", ")}`,
@@ -1000,6 +967,78 @@ async function runKarpenterStage(api) {
       `       karpenter stage: ${report.timings.total} s wall, peak memory ${report.peakRssMiB} MiB (this process, moto, the controller, the API server and etcd)`,
     );
   }
+}
+
+/**
+ * Stack `name` of synthesized output `out` copied to `dir` with the cluster stage's override
+ * (scripts/e2e/cluster-stage.cjs stackOverride): the endpoints (moto), fake credentials, the local API server for
+ * the helm and kubernetes providers, the reference charts (`chartsDir` for `version`, an other release's own),
+ * `wait = false`; its state and the remote states it reads at `statePath(<stack>)`; `extra` resources laid over
+ * the override. Returns `{ dir, config, ... }` of api.prepareStack.
+ */
+function prepareLocalStack(api, { out, name, dir, statePath, moto, cluster, version, chartsDir, extra = {} }) {
+  const src = path.join(out, "stacks", name);
+  const cfg = JSON.parse(fs.readFileSync(path.join(src, "cdk.tf.json"), "utf8"));
+  const remoteStates = {};
+  for (const [data, body] of Object.entries((cfg.data || {}).terraform_remote_state || {})) {
+    const m = String((body.config || {}).path || "").match(/terraform\.([^/]+)\.tfstate$/);
+    if (m) remoteStates[data] = statePath(m[1]);
+  }
+  const ov = api.stackOverride(cfg, {
+    statePath: statePath(name),
+    remoteStates,
+    motoUrl: moto.url,
+    leftOut: [],
+    clusterFor: () => ({
+      server: cluster.server,
+      caPem: fs.readFileSync(cluster.caFile, "utf8"),
+      token: cluster.token,
+    }),
+    chartDir: (chart, v) =>
+      path.join(
+        v === version
+          ? chartsDir
+          : path.join((referenceRelease(reference, v) || { dir: path.join(reference, `v${v}`) }).dir, "charts"),
+        chart,
+      ),
+  });
+  for (const [type, byName] of Object.entries(extra)) {
+    ov.resource = ov.resource || {};
+    ov.resource[type] = { ...(ov.resource[type] || {}) };
+    for (const [n, body] of Object.entries(byName)) ov.resource[type][n] = { ...(ov.resource[type][n] || {}), ...body };
+  }
+  return { dir, ...api.prepareStack(src, dir, api.tools, ov) };
+}
+
+/**
+ * The controller binary `bin` started as a process with the environment of Deployment `dep` (as read from the API
+ * server) and, laid over it, only what a pod gets from its node and from Pod Identity: KUBECONFIG, the endpoints
+ * (moto), `creds` (moto STS AssumeRole of the controller role), free metrics and health ports and the
+ * leader-election namespace. Its output goes to `<work>/<logName>`.
+ */
+async function startController(api, { bin, dep, cluster, moto, region, creds, work, logName = "controller.log" }) {
+  const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
+  const overlay = {
+    KUBECONFIG: cluster.kubeconfig,
+    AWS_REGION: region,
+    AWS_ENDPOINT_URL: moto.url,
+    AWS_EC2_METADATA_DISABLED: "true",
+    AWS_ACCESS_KEY_ID: creds.AccessKeyId,
+    AWS_SECRET_ACCESS_KEY: creds.SecretAccessKey,
+    AWS_SESSION_TOKEN: creds.SessionToken,
+    METRICS_PORT: String(metricsPort),
+    HEALTH_PROBE_PORT: String(healthPort),
+    // in a pod controller-runtime reads the leader-election namespace from the service account mount
+    LEADER_ELECTION_NAMESPACE: dep.metadata.namespace,
+    HOME: work,
+    PATH: process.env.PATH,
+  };
+  const { env, fromDeployment } = controllerEnv(dep, overlay);
+  const log = path.join(work, logName);
+  const logFd = fs.openSync(log, "w");
+  const proc = spawn(bin, [], { env, stdio: ["ignore", logFd, logFd] });
+  fs.closeSync(logFd);
+  return { proc, log, env, fromDeployment, overlay };
 }
 
 async function judgeRun(api, { moto, creds, region, policies, report, inv, controllerRoleArn }) {
@@ -1505,6 +1544,21 @@ function toolsFor(version) {
 
 module.exports = {
   runKarpenterStage,
+  // the machinery the day-2 stage (day2-stage.cjs) runs on
+  startLauncher,
+  startController,
+  prepareLocalStack,
+  aws,
+  runAsync,
+  until,
+  tailOf,
+  treeRss,
+  chartsFor,
+  defaultKarpenterVersion,
+  World,
+  judgeRun,
+  cond,
+  secs,
   toolsFor,
   selectRelease,
   blockedNote,

@@ -8,7 +8,11 @@ What it adds in front of moto's own WSGI app (everything else is moto's, untouch
 - SSM: the public parameters `/aws/service/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/<variant>/
   recommended/image_id` (and `.../amazon-linux-2/...`, `bottlerocket`), preloaded into moto's SSM backend
   (moto's PutParameter refuses names that start with `aws`). They name images moto itself holds: one x86_64
-  and moto's one arm64 image, so an `al2023@latest` alias resolves to a real DescribeImages answer.
+  and moto's one arm64 image, so an `al2023@latest` alias resolves to a real DescribeImages answer. Also two
+  pinned AL2023 versions (`al2023@v20261101`, the same images; `al2023@v20261201`, other images) for the day-2
+  stage's drift step.
+- CloudFormation: an AWS::IAM::ManagedPolicy whose document is a JSON string (the getting-started template's)
+  is parsed before moto's IAM gets it (moto would store a quoted string and refuse it).
 - EKS: access entries, Pod Identity associations and add-ons (moto 5.2.5 has none of them), kept in memory
   with the shapes of the EKS API, so the whole AWS stack applies with OpenTofu. CreateCluster also gets the
   cluster security group EKS creates (a real moto security group in the cluster's VPC, named
@@ -48,6 +52,16 @@ ARM_IMAGE = "ami-0e9271c829888680e"  # moto's only arm64 image (al2022 ... arm64
 X86_VARIANT_IMAGES = {"standard": X86_IMAGE, "nvidia": "ami-04681a1dbd79675a5", "neuron": "ami-000c540e28953ace2"}
 
 
+# AL2023 alias versions (`al2023@v20261101`) for the day-2 stage: the running one names the same images as
+# `latest`, the newer one other images, so pinning the newer version drifts every node (Karpenter compares a
+# NodeClaim's image with the EC2NodeClass's). Path: pkg/providers/amifamily/al2023.go resolvePath,
+# amazon-eks-node-al2023-<arch>-<variant>-<k8s>-<version>.
+AL2023_VERSION_IMAGES = {
+    "v20261101": X86_VARIANT_IMAGES,
+    "v20261201": {"standard": "ami-076f415166b04f5fe", "nvidia": "ami-0b301ce3ce347599c", "neuron": "ami-785db401"},
+}
+
+
 def ssm_parameter_names():
     """The public parameters Karpenter reads for its AMI aliases, each with the image it names."""
     out = {}
@@ -55,6 +69,10 @@ def ssm_parameter_names():
         base = f"/aws/service/eks/optimized-ami/{k}"
         for variant, image in X86_VARIANT_IMAGES.items():
             out[f"{base}/amazon-linux-2023/x86_64/{variant}/recommended/image_id"] = image
+        for version, images in AL2023_VERSION_IMAGES.items():
+            for variant, image in images.items():
+                out[f"{base}/amazon-linux-2023/x86_64/{variant}/amazon-eks-node-al2023-x86_64-{variant}-{k}-{version}/image_id"] = image
+            out[f"{base}/amazon-linux-2023/arm64/standard/amazon-eks-node-al2023-arm64-standard-{k}-{version}/image_id"] = ARM_IMAGE
         # moto has one arm64 image: the standard variant only (the GPU parameters answer ParameterNotFound)
         out[f"{base}/amazon-linux-2023/arm64/standard/recommended/image_id"] = ARM_IMAGE
         out[f"{base}/amazon-linux-2/recommended/image_id"] = X86_IMAGE
@@ -75,6 +93,25 @@ def preload_ssm(region):
         super(type(backend._parameters), backend._parameters).__getitem__(name).append(
             Parameter(account_id=DEFAULT_ACCOUNT_ID, name=name, value=value, parameter_type="String", description=None,
                       allowed_pattern=None, keyid=None, last_modified_date=utcnow(), version=1, data_type="aws:ec2:image"))
+
+
+def patch_cloudformation():
+    """
+    moto's CloudFormation writes an AWS::IAM::ManagedPolicy's PolicyDocument with json.dumps, so a document given
+    as a JSON string (Karpenter's getting-started template: `PolicyDocument: !Sub |` JSON, for its interpolated
+    condition keys) becomes a quoted string that IAM refuses ("Syntax errors in policy"): parsed first here.
+    """
+    from moto.iam.models import ManagedPolicy
+
+    create = ManagedPolicy.create_from_cloudformation_json.__func__
+
+    def create_parsed(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs):
+        props = cloudformation_json.get("Properties", {})
+        if isinstance(props.get("PolicyDocument"), str):
+            props["PolicyDocument"] = json.loads(props["PolicyDocument"])
+        return create(cls, resource_name, cloudformation_json, account_id, region_name, **kwargs)
+
+    ManagedPolicy.create_from_cloudformation_json = classmethod(create_parsed)
 
 
 def _service_of(environ):
@@ -425,6 +462,7 @@ def main():
         sys.exit("moto-launcher: listens on loopback only")
     os.environ.setdefault("MOTO_PORT", str(args.port))
     preload_ssm(args.region)
+    patch_cloudformation()
     moto_app = DomainDispatcherApplication(create_backend_app)
     app = Launcher(moto_app, args.region)
     print(f"ready http://{args.host}:{args.port}", flush=True)
