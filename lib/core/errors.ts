@@ -23,6 +23,9 @@ export interface ValidationProblem {
   readonly message: string;
 }
 
+/** The brand every KarpenterValidationError carries, shared by every copy of the library in a process (`Symbol.for`). */
+const BRAND = Symbol.for("cdktf-eks-karpenter.KarpenterValidationError");
+
 /**
  * The error every construct of this library throws for bad input.
  *
@@ -40,9 +43,6 @@ export interface ValidationProblem {
  * arrives as the runtime's exception carrying the same message (see {@link ValidationProblem}).
  * @jsii ignore
  */
-/** The brand every KarpenterValidationError carries, shared by every copy of the library in a process (`Symbol.for`). */
-const BRAND = Symbol.for("cdktf-eks-karpenter.KarpenterValidationError");
-
 export class KarpenterValidationError extends Error implements ValidationProblem {
   /**
    * True when `x` is a KarpenterValidationError of any copy of this library: an app may load two copies (a
