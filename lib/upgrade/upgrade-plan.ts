@@ -614,7 +614,10 @@ function hazards(
 
   // changes of behaviour shipped in a patch (patch-history.ts): met whenever one side has it and the other not,
   // within one minor too (1.15.2 → 1.15.3); a downgrade back across it brings the old behaviour back
-  for (const { change, gained } of behaviourChangesBetween(a.version, b.version)) {
+  // a minor given alone (`--from 1.14`) stands for any of its patches: a change its newest patch has and an earlier
+  // one lacks is met by users still on that earlier patch, so it is shown too
+  const fromAny = a.minorGiven !== undefined ? `${a.minorGiven}.0` : a.version;
+  for (const { change, gained } of behaviourChangesBetween(fromAny, b.version)) {
     const first =
       change.patches.find((p) => minorOf(p) === minorOf((gained ? b : a).version)) ??
       change.patches[change.patches.length - 1];
@@ -624,7 +627,7 @@ function hazards(
       versions: change.patches.join(", "),
       where: gained ? "to" : "from",
       problem: gained
-        ? `from ${first}: ${change.change}`
+        ? `from ${first}${fromAny !== a.version && compare(first, a.version) <= 0 ? ` (met when the ${a.minorGiven} patch you run is older than ${first})` : ""}: ${change.change}`
         : `${a.version} has it, ${b.version} not (it came in ${change.patches.join(", ")}): ${change.change}`,
       library: change.library,
       advice: change.advice,

@@ -515,6 +515,16 @@ describe("a change of behaviour shipped in a patch (patch-history.ts, PATCH_BEHA
     expect(ids("1.14.4", "1.15.3")).toEqual([]);
     expect(ids("1.15.0", "1.15.2")).toEqual([]);
   });
+
+  test("a minor given alone as --from stands for any of its patches: a change its earlier patches lack is shown", () => {
+    expect(ids("1.15", "1.15.3")[0]).toMatchObject({
+      where: "to",
+      problem: expect.stringMatching(/^from 1\.15\.3 \(met when the 1\.15 patch you run is older than 1\.15\.3\): /),
+    });
+    expect(ids("1.14", "1.15.3")[0]).toMatchObject({ where: "to" });
+    // the patch given in full has the change already: nothing to meet
+    expect(ids("1.14.4", "1.15.3")).toEqual([]);
+  });
 });
 
 test("docs/versions.md names every change of behaviour shipped in a patch, with its patches", () => {
