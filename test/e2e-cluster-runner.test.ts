@@ -155,6 +155,20 @@ describe("library verdict vs server verdict", () => {
     expect(ag.exclusion(accepted)).toBeUndefined();
   });
 
+  test("a negative iops the library refuses and the server accepts (the CRD sets no minimum) is excused as EC2's rule", () => {
+    const message =
+      "test/obj: blockDeviceMappings[0].ebs.iops = -5 is invalid: a whole number, 0 or more: EC2 takes no negative IOPS (EC2 API Reference, EbsBlockDevice), so every launch with this class fails";
+    const rec = {
+      verdict: "rejected",
+      version: "1.14.1",
+      problems: [{ field: "blockDeviceMappings[0].ebs.iops", rule: "crd", message }],
+    };
+    expect(ag.compareCase(rec, { accepted: true }).outcome).toBe("agree-semantic");
+    // the message the CI run disagreed on, without EC2's reason, stays a disagreement
+    const bare = { ...rec, problems: [{ ...rec.problems[0], message: message.replace(/: EC2 takes.*/, "") }] };
+    expect(ag.compareCase(bare, { accepted: true }).outcome).toBe("disagree");
+  });
+
   test("an empty selector term the library refuses and the server accepts is excused by empty-selector-term, on the field it names", () => {
     const message =
       "t/nc: subnetSelectorTerms[0].tags = {} is invalid: a tags map with at least one tag: an empty one selects nothing: Karpenter 1.9.4, 1.14.4, 1.15.3 and later ignore the term (a class whose terms are all empty becomes NotReady), and earlier releases query EC2 without that filter, selecting more than you named";

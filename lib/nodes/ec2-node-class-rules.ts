@@ -575,6 +575,20 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
   });
 }
 
+/**
+ * An EBS volume's iops or throughput: a whole number (the CRD types both as integers), 0 or more. The CRD
+ * sets no minimum (the API server takes -5), so a negative number is EC2's refusal, named as such.
+ */
+function ebsCount(c: Checker, field: string, value: number | undefined, what: string): void {
+  if (c.known(value) && typeof value === "number" && Number.isInteger(value) && value < 0)
+    c.fail(
+      field,
+      value,
+      `a whole number, 0 or more: EC2 takes no negative ${what} (EC2 API Reference, EbsBlockDevice), so every launch with this class fails`,
+    );
+  c.int(field, value, 0, Infinity);
+}
+
 /** One EBS volume: each field apart; the iops / throughput rules once the volume type is valid. */
 function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["ebs"]>): void {
   c.guard(() => {
@@ -611,7 +625,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
   const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;
   c.guard(() => {
-    c.int(`${at}.iops`, ebs.iops, 0, Infinity);
+    ebsCount(c, `${at}.iops`, ebs.iops, "IOPS");
     if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
       c.fail(
         `${at}.iops`,
@@ -621,7 +635,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
     }
   });
   c.guard(() => {
-    c.int(`${at}.throughput`, ebs.throughput, 0, Infinity);
+    ebsCount(c, `${at}.throughput`, ebs.throughput, "throughput");
     if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
       c.fail(
         `${at}.throughput`,

@@ -69,4 +69,15 @@ describe("IOPS and throughput outside EC2's numbers", () => {
     expect(rejection("EC2NodeClass", ebs({ volumeType: "io1", iops: -5 })).problems).toHaveLength(1);
     expect(rejection("EC2NodeClass", ebs({ volumeType: "gp3", throughput: 1.5 })).problems).toHaveLength(1);
   });
+  test("a negative iops or throughput is EC2's refusal, not the CRD's (the CRD sets no minimum)", () => {
+    for (const [field, e] of [
+      ["iops", { volumeType: "io1", iops: -5 }],
+      ["throughput", { throughput: -1 }],
+    ] as const) {
+      const p = rejection("EC2NodeClass", ebs(e));
+      expect(p.field).toBe(`blockDeviceMappings[0].ebs.${field}`);
+      expect(p.message).toContain("a whole number, 0 or more: EC2 takes no negative");
+    }
+    expect(() => build("EC2NodeClass", ebs({ volumeType: "gp3", iops: 3000, throughput: 0 }))).toThrow(/125 MiB/);
+  });
 });

@@ -531,7 +531,7 @@ describe("numbers say what they take in plain words", () => {
       }),
     ).toEqual([
       "test/obj: blockDeviceMappings[0].ebs.iops = NaN is invalid: a whole number, 0 or more",
-      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more",
+      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more: EC2 takes no negative throughput (EC2 API Reference, EbsBlockDevice), so every launch with this class fails",
     ]);
   });
 
