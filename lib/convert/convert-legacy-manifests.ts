@@ -1,7 +1,7 @@
 import type { Document, LineCounter } from "yaml";
 import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../core/errors";
-import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { holdsToken } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import type * as Parts from "./converters";
@@ -161,7 +161,7 @@ export function convertLegacyManifests(
     });
     const { KUBELET_COMPATIBILITY } = parts();
     if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined)
-      result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY]);
+      result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY], version);
     ctx.noteUnused(`${kind} ${apiVersion}`);
     if (result.pool) drafts.push({ kind: "NodePool", draft: result.pool });
     if (result.nodeClass) {
@@ -252,7 +252,7 @@ function skipped(
 }
 
 /** The kubelet the v1.0 conversion webhook stored in a v1 NodePool's annotation. */
-function compatibilityKubelet(ctx: ObjectContext, json: string): PoolDraft["kubelet"] {
+function compatibilityKubelet(ctx: ObjectContext, json: string, version: KarpenterVersion): PoolDraft["kubelet"] {
   const { KUBELET_COMPATIBILITY, readKubelet } = parts();
   const field = `metadata.annotations["${KUBELET_COMPATIBILITY}"]`;
   let parsed: unknown;
@@ -263,7 +263,7 @@ function compatibilityKubelet(ctx: ObjectContext, json: string): PoolDraft["kube
     return undefined;
   }
   const holder = ctx.fields(["metadata", "annotations", KUBELET_COMPATIBILITY], { kubelet: parsed }, "the annotation");
-  const value = readKubelet(ctx, holder, "kubelet");
+  const value = readKubelet(ctx, holder, "kubelet", version);
   return value && { value, field };
 }
 

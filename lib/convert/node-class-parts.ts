@@ -9,6 +9,8 @@ import {
 import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
 import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../nodes/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
+import { crdFreeFormSince } from "../versions";
+import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
  * Pieces shared by the AWSNodeTemplate, v1beta1 and v1 EC2NodeClass readers: kubelet, block
@@ -21,8 +23,16 @@ import { Fields, ObjectContext, Path } from "./fields";
  * Reserved-resource quantities written as numbers become strings (the v1 field is a string map). A
  * `maxPods` that is a CEL expression (a v1 EC2NodeClass of Karpenter 1.15+) becomes `maxPodsExpression`,
  * the prop the constructs emit as `kubelet.maxPods`; a number in quotes (`"110"`) is refused as before.
+ * Any other key is a KubeletConfiguration field the EC2NodeClass CRD takes as written from the release
+ * that made `kubelet` free-form (generated data: 1.15, AL2023 and Custom only): carried over when `target` is
+ * that release or later (the construct then judges the AMI family); before it, noted as needing that release.
  */
-export function readKubelet(ctx: ObjectContext, f: Fields, key: string): KubeletConfiguration | undefined {
+export function readKubelet(
+  ctx: ObjectContext,
+  f: Fields,
+  key: string,
+  target?: KarpenterVersion,
+): KubeletConfiguration | undefined {
   const k = f.obj(key, "a kubelet configuration");
   if (!k) return undefined;
   if (k.has("containerRuntime")) {
@@ -56,7 +66,34 @@ export function readKubelet(ctx: ObjectContext, f: Fields, key: string): Kubelet
     podsPerCore: k.int("podsPerCore"),
     systemReserved: reserved("systemReserved"),
   };
-  return defined(out);
+  return defined({ ...out, ...freeFormKubelet(ctx, k, target) });
+}
+
+/** The kubelet keys no typed reader took (see {@link readKubelet}), carried over as written or noted. */
+function freeFormKubelet(ctx: ObjectContext, k: Fields, target?: KarpenterVersion): Record<string, unknown> {
+  const since = crdFreeFormSince("ec2NodeClass", "spec.kubelet");
+  const rest = k.unused().filter((key) => key !== "containerRuntime");
+  if (target === undefined || since === undefined || rest.length === 0) return {};
+  if (!target.atLeast(since)) {
+    for (const key of rest)
+      ctx.note(
+        "action",
+        k.at(key),
+        `not converted: Karpenter ${target.full} types kubelet to 12 fields; any other KubeletConfiguration field needs Karpenter ${since} or later (EC2NodeClass CRD: kubelet takes every field from ${since}, AL2023 and Custom only); value was ${JSON.stringify(k.peek(key))}. Convert with --karpenter-version ${since} or later to keep it`,
+      );
+    k.consume(...rest);
+    return {};
+  }
+  const carried: Record<string, unknown> = {};
+  for (const key of rest) {
+    carried[key] = k.raw(key);
+    ctx.note(
+      "info",
+      k.at(key),
+      `carried over as written: a free-form KubeletConfiguration field, which the EC2NodeClass CRD takes from Karpenter ${since} (AL2023 and Custom only; the construct checks the AMI family)`,
+    );
+  }
+  return carried;
 }
 
 /** Reads `blockDeviceMappings[]`; `rootVolume` exists from v1beta1, `volumeInitializationRate` in v1. */

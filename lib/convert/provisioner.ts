@@ -65,7 +65,7 @@ export function convertProvisioner(input: ConvertInput): Converted {
   if (input.legacyDefaults) p.requirements = withLegacyDefaults(ctx, p.requirements, p.labels);
   stateCapacityType(ctx, pool, "spec.requirements", false);
 
-  const kubelet = readKubelet(ctx, spec, "kubeletConfiguration");
+  const kubelet = readKubelet(ctx, spec, "kubeletConfiguration", input.version);
   if (kubelet) pool.kubelet = { value: kubelet, field: "spec.kubeletConfiguration" };
 
   let nodeClass: ClassDraft | undefined;

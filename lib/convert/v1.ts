@@ -21,7 +21,7 @@ import {
 } from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
 import { Fields } from "./fields";
-import { CrdKind, versionData } from "../versions";
+import { CrdKind, crdFieldSince, versionData } from "../versions";
 
 /*
  * Objects that are already karpenter.sh/v1 NodePools or karpenter.k8s.aws/v1 EC2NodeClasses:
@@ -105,7 +105,7 @@ export function readV1Ec2NodeClass(input: ConvertInput): Converted {
     detailedMonitoring: f.bool("detailedMonitoring"),
     instanceStorePolicy: f.str("instanceStorePolicy") as "RAID0" | undefined,
     ipPrefixCount: f.int("ipPrefixCount"),
-    kubelet: readKubelet(ctx, f, "kubelet"),
+    kubelet: readKubelet(ctx, f, "kubelet", input.version),
     metadataOptions: readMetadataOptions(f, "metadataOptions"),
     networkInterfaces: f.objects("networkInterfaces", "a network interface")?.map(
       (n) =>
@@ -147,7 +147,20 @@ function carryOverCrdFields(
 ): void {
   const known = versionData(input.version.factsMinor).crds[kind].fields;
   for (const key of fields.unused()) {
-    if (skip.includes(key) || !known.includes(`${crdPath}.${key}`)) continue;
+    if (skip.includes(key)) continue;
+    if (!known.includes(`${crdPath}.${key}`)) {
+      // a field of a newer release than the target: say which, rather than "not a field"
+      const since = crdFieldSince(kind, `${crdPath}.${key}`);
+      if (since !== undefined && !input.version.atLeast(since)) {
+        fields.consume(key);
+        input.ctx.note(
+          "action",
+          fields.at(key),
+          `not converted: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD from Karpenter ${since}; this conversion targets Karpenter ${input.version.full}, which lacks it. Convert with --karpenter-version ${since} or later to keep it; value was ${JSON.stringify(fields.peek(key))}`,
+        );
+      }
+      continue;
+    }
     const value = fields.raw(key);
     if (value === undefined) continue;
     (props as Record<string, unknown>)[key] = value;

@@ -38,7 +38,7 @@ export function convertV1beta1NodePool(input: ConvertInput): Converted {
       "spec.template.spec.nodeClassRef",
       "no nodeClassRef: a v1 NodePool needs one; give the NodePool an EC2NodeClass (the NodePool construct's nodeClass)",
     );
-  const kubelet = readKubelet(ctx, t, "kubelet");
+  const kubelet = readKubelet(ctx, t, "kubelet", input.version);
   if (kubelet) pool.kubelet = { value: kubelet, field: "spec.template.spec.kubelet" };
   if (t.has("resources")) {
     ctx.note(

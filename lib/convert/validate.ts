@@ -1,6 +1,6 @@
 import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
 import { Checker } from "../kubernetes/value-rules";
-import { checkNodePool } from "../nodes/node-pool-rules";
+import { checkNodePool, limitsWarnings } from "../nodes/node-pool-rules";
 import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../nodes/node-semantic-rules";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { ClassDraft, PoolDraft } from "./drafts";
@@ -50,6 +50,11 @@ export function validateDrafts(
         checkNodePoolSemantics(c, pool.props.name, pool.props, {});
       },
     );
+    // what the construct would warn about at synth (a limit on a resource no node has, such as
+    // nvidia.com/gpus): the YAML is printed without going through the construct, so it is said here
+    const w = new Checker(`NodePool ${pool.props.name}`, version, { collect: true });
+    for (const warning of limitsWarnings(w, pool.props.name, pool.props.limits))
+      pool.ctx.note("action", "spec.limits", `the NodePool construct warns at synth: ${warning}`);
   }
   for (const cls of classes) {
     const p = cls.props;

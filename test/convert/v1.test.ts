@@ -201,10 +201,18 @@ describe("v1 fields the target version's CRD has are kept (read from the generat
     );
   });
 
-  test("a version whose CRD lacks it notes it as not a field, and drops it", () => {
+  test("a version whose CRD lacks it drops it with a note naming the release that added it", () => {
     const cls = onlyClass(withEnclave("true"), { version: "1.14.1" });
     expect(cls.props).not.toHaveProperty("enclaveOptions");
     expect(noteAbout(cls.notes, "spec.enclaveOptions")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining(
+        "not converted: a field of the EC2NodeClass CRD from Karpenter 1.15; this conversion targets Karpenter 1.14.1, which lacks it",
+      ),
+    });
+    // a field no release has is still "not a field"
+    const bogus = onlyClass(V1_CLASS.replace("  kubelet:", "  bogusField: 1\n  kubelet:"), { version: "1.14.1" });
+    expect(noteAbout(bogus.notes, "spec.bogusField")).toMatchObject({
       level: "action",
       message: expect.stringContaining("not a field of EC2NodeClass"),
     });
@@ -216,5 +224,52 @@ describe("v1 fields the target version's CRD has are kept (read from the generat
       level: "action",
       message: expect.stringContaining('spec.enclaveOptions.enabled = "yes": true or false'),
     });
+  });
+});
+
+describe("free-form kubelet fields (EC2NodeClass CRD from 1.15, AL2023 and Custom)", () => {
+  const withKubelet = (extra: string) =>
+    V1_CLASS.replace("  kubelet: { maxPods: 50 }", `  kubelet: { maxPods: 50, ${extra} }`);
+
+  test("on 1.15 a KubeletConfiguration field beyond the typed twelve is carried over as written", () => {
+    const cls = onlyClass(withKubelet("shutdownGracePeriod: 30s, containerLogMaxSize: 20Mi"), { version: "1.15.3" });
+    expect(cls.props.kubelet).toEqual({ maxPods: 50, shutdownGracePeriod: "30s", containerLogMaxSize: "20Mi" });
+    expect(noteAbout(cls.notes, "spec.kubelet.shutdownGracePeriod")).toMatchObject({
+      level: "info",
+      message: expect.stringContaining("carried over as written: a free-form KubeletConfiguration field"),
+    });
+    expect(toV1Yaml(convertLegacyManifests(withKubelet("shutdownGracePeriod: 30s"), { version: "1.15.3" }))).toContain(
+      "shutdownGracePeriod: 30s",
+    );
+  });
+
+  test("before 1.15 it is dropped with a note naming the release that takes it", () => {
+    const cls = onlyClass(withKubelet("shutdownGracePeriod: 30s"), { version: "1.14.1" });
+    expect(cls.props.kubelet).toEqual({ maxPods: 50 });
+    expect(noteAbout(cls.notes, "spec.kubelet.shutdownGracePeriod")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining("needs Karpenter 1.15 or later"),
+    });
+    expect(cls.notes.filter((n) => n.field === "spec.kubelet.shutdownGracePeriod")).toHaveLength(1);
+  });
+
+  test("on a Bottlerocket class the carried field is judged by the construct's rules", () => {
+    const br = withKubelet("shutdownGracePeriod: 30s").replace("al2023@v20250101", "bottlerocket@v1.40.0");
+    const cls = onlyClass(br, { version: "1.15.3" });
+    expect(cls.notes.some((n) => n.invalid && n.field.startsWith("spec.kubelet"))).toBe(true);
+  });
+});
+
+describe("the construct's synth warnings are notes", () => {
+  test("a limit on nvidia.com/gpus gets the NodePool construct's did-you-mean", () => {
+    const pool = onlyPool(V1_POOL.replace("limits: { cpu: 100 }", 'limits: { cpu: 100, nvidia.com/gpus: "4" }'));
+    expect(noteAbout(pool.notes, "spec.limits")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining("did you mean nvidia.com/gpu (NVIDIA GPUs)?"),
+    });
+  });
+  test("a limit on nvidia.com/gpu gets none", () => {
+    const pool = onlyPool(V1_POOL.replace("limits: { cpu: 100 }", 'limits: { cpu: 100, nvidia.com/gpu: "4" }'));
+    expect(pool.notes.filter((n) => n.field === "spec.limits")).toEqual([]);
   });
 });
