@@ -1,6 +1,6 @@
 import * as semver from "./semver";
 import { IConstruct } from "constructs";
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import { DEFAULT_RELEASE, knownReleases, newestPatchOf } from "./index";
 
 /**
@@ -70,7 +70,22 @@ export function resolveKarpenterVersion(
   app?: IConstruct,
 ): KarpenterVersion {
   const allowed = `a Karpenter release "MAJOR.MINOR.PATCH" of a supported minor: ${SUPPORTED_MINORS.join(", ")} (default ${DEFAULT_KARPENTER_VERSION})`;
-  if (typeof version !== "string" || /\$\{|TfToken/.test(version)) {
+  if (typeof version !== "string") {
+    // a number (1.15, as a YAML or JSON config gives it) is a type mistake, not a token
+    // (1.10 arrives as 1.1: both minors are offered)
+    const asText = typeof version === "number" ? String(version) : "";
+    const meant = (/^\d+\.\d+$/.test(asText) ? [asText, `${asText}0`] : [])
+      .map((minor) => newestPatchOf(minor))
+      .filter((v): v is string => v !== undefined)
+      .map((v) => `"${v}"`);
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      version,
+      `${allowed}, as a string; got ${typeName(version)}${meant.length ? `: did you mean ${meant.join(" or ")}?` : ""}`,
+    );
+  }
+  if (/\$\{|TfToken/.test(version)) {
     throw new KarpenterValidationError(
       scope,
       field,

@@ -10,6 +10,17 @@ describe("resolveKarpenterVersion", () => {
     expect(() => resolveKarpenterVersion("k", "0.37")).toThrow(/version = "0\.37" is invalid/);
   });
 
+  test("a number (YAML's 1.15) is a type mistake, named as such, with the patches it may mean", () => {
+    expect(() => resolveKarpenterVersion("k", 1.15 as any)).toThrow(
+      /version = 1\.15 is invalid: .*, as a string; got a number: did you mean "1\.15\.3"\?$/,
+    );
+    // 1.10 arrives as 1.1: both minors are offered
+    expect(() => resolveKarpenterVersion("k", 1.1 as any)).toThrow(/did you mean "1\.1\.10" or "1\.10\.2"\?$/);
+    expect(() => resolveKarpenterVersion("k", 2 as any)).toThrow(/as a string; got a number$/);
+    expect(() => resolveKarpenterVersion("k", 1.15 as any)).not.toThrow(/token/);
+    expect(() => resolveKarpenterVersion("k", "${var.v}")).toThrow(/known at synth, not a token/);
+  });
+
   test("isNewerThanKnownPatch: only a patch above the newest known one of its minor", () => {
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.9"))).toBe(true);
     expect(isNewerThanKnownPatch(resolveKarpenterVersion("k", "1.14.5"))).toBe(true);
