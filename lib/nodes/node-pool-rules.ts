@@ -465,6 +465,15 @@ function checkLimits(c: Checker, limits: { [resource: string]: string } | undefi
 const LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pods", "nodes"];
 
 /**
+ * A huge-page resource as the kubelet names it: `hugepages-<page size>`, the size a binary quantity
+ * (`hugepages-2Mi`, `hugepages-1Gi`; Kubernetes docs, "Manage HugePages"). `hugepages-2mi` or
+ * `hugepages-2M` is a resource no node has.
+ */
+const HUGE_PAGES = /^hugepages-[1-9]\d*(Ki|Mi|Gi)$/;
+const HUGE_PAGES_MEANT =
+  "did you mean hugepages-2Mi or hugepages-1Gi? Huge-page resources are hugepages-<page size>, the size a binary quantity: 2Mi and 1Gi on x86_64, also 64Ki and 32Mi on arm64 (Kubernetes docs, Manage HugePages)";
+
+/**
  * Warnings for `limits` keys that name no resource a node has (e.g. `cpus`): Karpenter compares each
  * limit with the sum of that resource over the pool's nodes, and a resource no node has sums to
  * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
@@ -478,11 +487,16 @@ export function limitsWarnings(
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
   const keys = Object.keys(limits).filter((k) => k !== "" && isSet(limits[k]) && c.known(k));
   const unknownResources = keys
-    .filter((k) => !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !k.startsWith("hugepages-"))
+    .filter((k) => !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !HUGE_PAGES.test(k))
     .map((k) => {
       // `gpu` is one edit from `cpu`, but an extended resource is what it means
       const meant = meantExtendedResources(k);
-      const s = meant.length > 0 ? `did you mean ${describeExtendedResources(meant)}?` : suggestion(k, LIMIT_RESOURCES);
+      const s =
+        meant.length > 0
+          ? `did you mean ${describeExtendedResources(meant)}?`
+          : /^huge[-_]?pages?/i.test(k)
+            ? HUGE_PAGES_MEANT
+            : suggestion(k, LIMIT_RESOURCES);
       return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
     });
   return [...unknownResources, ...extendedResourceWarnings(name, keys), ...belowOneInstance(c, name, limits)];

@@ -842,6 +842,19 @@ describe("limits on resources no node has", () => {
     );
     expect(warnings[0]).toContain("aws/karpenter-provider-aws pkg/providers/instancetype/types.go");
   });
+  test.each([["hugepages-2mi"], ["hugepages-2M"], ["hugepage-2Mi"], ["hugepages"], ["hugepages_1Gi"]])(
+    "a huge-page resource not named as the kubelet names it, %s, warns: did you mean hugepages-2Mi or hugepages-1Gi",
+    (key) => {
+      expect(poolWarnings({ [key]: "1Gi" })).toEqual([
+        expect.stringContaining(
+          `limits[${JSON.stringify(key)}] names no resource a node has (did you mean hugepages-2Mi or hugepages-1Gi? Huge-page resources are hugepages-<page size>`,
+        ),
+      ]);
+    },
+  );
+  test("hugepages-2Mi, hugepages-1Gi and hugepages-64Ki do not warn", () => {
+    expect(poolWarnings({ "hugepages-2Mi": "1Gi", "hugepages-1Gi": "2Gi", "hugepages-64Ki": "1Gi" })).toEqual([]);
+  });
   test.each([["gpu"], ["efa"], ["neuroncore"]])(
     "a bare %s names the extended resource, not a node resource one edit away",
     (key) => {
