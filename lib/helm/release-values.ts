@@ -1,3 +1,4 @@
+import { isIP } from "net";
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
@@ -736,12 +737,25 @@ export function checkDnsConfig(
   const policy = fromValues ? values!.dnsPolicy : typedPolicy;
   if (policy !== "None") return;
   const config = values?.dnsConfig;
-  if (isPlainMap(config) && Object.keys(config).length > 0) return;
+  if (!isPlainMap(config) || Object.keys(config).length === 0)
+    throw new KarpenterValidationError(
+      scope,
+      fromValues ? "values.dnsPolicy" : "dnsPolicy",
+      "None",
+      'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
+    );
+  // PodSpec validation (validatePodDNSConfig, k8s.io/kubernetes pkg/apis/core/validation): with policy None,
+  // 1 to 3 nameservers, each an IP address; a token is left to the API server
+  const ns = config.nameservers;
+  if (!Array.isArray(ns) && isUnresolved(ns)) return;
+  const listed = Array.isArray(ns) ? ns : [];
+  const bad = listed.filter((ip) => !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)));
+  if (Array.isArray(ns) && ns.length >= 1 && ns.length <= 3 && bad.length === 0) return;
   throw new KarpenterValidationError(
     scope,
-    fromValues ? "values.dnsPolicy" : "dnsPolicy",
-    "None",
-    'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
+    "values.dnsConfig.nameservers",
+    ns,
+    `1 to 3 IP addresses such as ["10.100.0.10"]: with dnsPolicy "None" the pod's resolv.conf holds only dnsConfig, so Kubernetes requires at least one nameserver and takes at most 3 (PodSpec validation)${bad.length ? `; not an IP address: ${bad.map((b) => JSON.stringify(b)).join(", ")}` : ""}`,
   );
 }
 

@@ -49,6 +49,26 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
       "dnsPolicy",
     ]);
   });
+  test.each([
+    [{ searches: ["svc.cluster.local"] }, undefined],
+    [{ nameservers: [] }, []],
+    [
+      { nameservers: ["10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"] },
+      ["10.0.0.2", "10.0.0.3", "10.0.0.4", "10.0.0.5"],
+    ],
+    [{ nameservers: ["10.0.0.2:53"] }, ["10.0.0.2:53"]],
+  ])("None with dnsConfig %j: Kubernetes needs 1 to 3 nameserver IPs", (dnsConfig, value) => {
+    const e = rejected(() => karpenter({ dnsPolicy: "None", values: { dnsConfig } }));
+    expect(e.problems).toHaveLength(1);
+    expect(e.problems[0]).toMatchObject({ field: "values.dnsConfig.nameservers", value });
+    expect(e.problems[0].message).toContain('1 to 3 IP addresses such as ["10.100.0.10"]');
+  });
+  test("a nameserver that is a token is left to the API server", () => {
+    const { Fn } = require("cdktf");
+    expect(() =>
+      karpenter({ dnsPolicy: "None", values: { dnsConfig: { nameservers: [Fn.cidrhost("10.0.0.0/16", 2)] } } }),
+    ).not.toThrow();
+  });
   test("look-alikes pass: None with a dnsConfig in values, and the other policies without one", () => {
     expect(() => karpenter({ dnsPolicy: "None", values: { dnsConfig: DNS_CONFIG } })).not.toThrow();
     expect(() => karpenter({ values: { dnsPolicy: "None", dnsConfig: DNS_CONFIG } })).not.toThrow();
