@@ -20,6 +20,10 @@ describe("e2e command line", () => {
     expect(parseArgs(["--stage", "cluster"])).toMatchObject({ mode: "stages", stages: ["cluster"] });
     expect(parseArgs(["--stage=cluster,agreement"]).stages).toEqual(["cluster", "agreement"]);
     expect(parseArgs(["--apply", "cdktf.out"])).toMatchObject({ mode: "apply", target: "cdktf.out" });
+    expect(parseArgs(["--validate", "cdktf.out"])).toMatchObject({ mode: "validate", target: "cdktf.out" });
+    // alone: the validate stage (every example, and the main one on CDK Terrain)
+    expect(parseArgs(["--validate"])).toMatchObject({ mode: "stages", stages: ["validate"] });
+    expect(parseArgs(["--validate", "--keep"])).toMatchObject({ mode: "stages", stages: ["validate"], keep: true });
     expect(
       parseArgs([
         "--server-validate",

@@ -4,7 +4,8 @@
 // package of its own named by scripts/cdktn/flavour.json (cdktn-eks-karpenter), laid out as the main one:
 //   lib/          lib/'s TypeScript with its cdktf module names rewritten (scripts/cdktn/rewrite.cjs)
 //   dist/         that source compiled by jsii: index.js, .d.ts, versions/data/*.json
-//   .jsii         the assembly, checked for unions by scripts/jsii-types.cjs like the main one
+//   .jsii         the assembly, checked by scripts/jsii-types.cjs: no union, like the main one, and the
+//                 main assembly's API (the same types and members)
 //   package.json  the main package.json's fields, with the cdktn peerDependencies and its own name
 //   node_modules/ cdktn, constructs and the @cdktn providers linked from the cache that
 //                 scripts/cdktn/install.cjs fills; semver and yaml copied (they are bundled)

@@ -6,7 +6,7 @@
 // errors name the package its users have. Nothing else changes: cdktn keeps cdktf's annotation types
 // ("@cdktf/warn"), its CDKTF_OUTDIR variable and its cdktf.out folder, so those strings stay as written.
 // scripts/cdktn/build.cjs applies it to every .ts file of lib/; jest.cdktn.config.cjs maps the same names.
-const { rename } = require("./flavour.json");
+const { rename, pythonRename } = require("./flavour.json");
 
 const names = Object.keys(rename)
   .sort((a, b) => b.length - a.length)
@@ -33,4 +33,53 @@ function leftovers(source) {
   return [...source.matchAll(LEFTOVER)].map((m) => m[0]);
 }
 
-module.exports = { rewrite, leftovers };
+// Python (the example app and test/python on cdktn, scripts/cdktn/python-example.sh): the module names of
+// `from X[.y] import …` and `import X[.y]` statements become flavour.json's `pythonRename` names (cdktf →
+// cdktn, cdktf_cdktf_provider_aws → cdktn_provider_aws, cdktf_eks_karpenter → cdktn_eks_karpenter): the
+// renaming a user's cdktf Python app goes through (README, "CDK Terrain"). Comments and strings stay.
+const pyNames = Object.keys(pythonRename).sort((a, b) => b.length - a.length);
+const PY_IMPORT = new RegExp(`^(\\s*(?:from|import)\\s+)(${pyNames.join("|")})(?=[.\\s,]|$)`, "gm");
+const PY_LEFTOVER = /^\s*(?:from|import)\s+(cdktf\b[\w.]*|cdktf_[\w.]*)/gm;
+
+/** The cdktn flavour of one Python source. */
+function rewritePython(source) {
+  return source.replace(PY_IMPORT, (_m, lead, name) => `${lead}${pythonRename[name]}`);
+}
+
+/** The import statements of a Python source that still name a cdktf module (none after rewritePython()). */
+function pythonLeftovers(source) {
+  return [...source.matchAll(PY_LEFTOVER)].map((m) => m[0].trim());
+}
+
+/** `node scripts/cdktn/rewrite.cjs --python <from> <to>`: every .py file of <from> rewritten into <to>. */
+function rewritePythonFolder(from, to) {
+  const fs = require("fs");
+  const path = require("path");
+  fs.mkdirSync(to, { recursive: true });
+  const problems = [];
+  let n = 0;
+  for (const name of fs.readdirSync(from)) {
+    const src = path.join(from, name);
+    if (!fs.statSync(src).isFile()) continue;
+    let text = fs.readFileSync(src, "utf8");
+    if (name.endsWith(".py")) {
+      text = rewritePython(text);
+      for (const l of pythonLeftovers(text)) problems.push(`${src}: ${l}`);
+      n++;
+    }
+    fs.writeFileSync(path.join(to, name), text);
+  }
+  if (problems.length) throw new Error(`cdktn rewrite: imports still naming cdktf:\n  ${problems.join("\n  ")}`);
+  return n;
+}
+
+if (require.main === module) {
+  const [flag, from, to] = process.argv.slice(2);
+  if (flag !== "--python" || !from || !to) {
+    console.error("usage: node scripts/cdktn/rewrite.cjs --python <from-folder> <to-folder>");
+    process.exit(2);
+  }
+  console.log(`cdktn rewrite: ${rewritePythonFolder(from, to)} Python files of ${from} → ${to}`);
+}
+
+module.exports = { rewrite, leftovers, rewritePython, pythonLeftovers };

@@ -10,7 +10,9 @@
 //      values: the Deployment (and, with IRSA, the ServiceAccount) carries what the construct wired;
 //   4. a version change from 1.3.8 to 1.4.4 of scripts/e2e/upgrade-app.ts applied in moto: the node
 //      role's ECR attachment is replaced attach-before-detach.
-// `npm run e2e -- --validate <cdktf.out>` runs only step 1 on any synthesized output.
+// `npm run e2e -- --validate <cdktf.out>` runs only step 1 on any synthesized output; `--validate` alone
+// (or `--stage validate`) runs step 1 for every example, and for the main example on CDK Terrain too
+// (issue 32: synthesized with scripts/cdktn/register.cjs, the cdktn flavour's Terraform validated alike).
 //
 // Each stack is copied into a scratch directory first: `.terraform`, lock files, plans and state never
 // land in the synthesized output, and the synthesized JSON itself is never edited. What the run adds
@@ -190,7 +192,7 @@ function initAndValidate(label, dir, config, pins, cliConfig, tofu, backend = fa
       new RegExp(`provider "registry\\.opentofu\\.org/hashicorp/${type}" \\{\\s*version\\s*=\\s*"([^"]+)"`),
     );
     equal(
-      `${label}: init installed hashicorp/${type} from the local mirror (cdktf pins ${v.pinned})`,
+      `${label}: init installed hashicorp/${type} from the local mirror (the stack pins ${v.pinned})`,
       m && m[1],
       v.built,
     );
@@ -244,6 +246,78 @@ function stacksOf(out) {
     .readdirSync(root)
     .filter((s) => fs.existsSync(path.join(root, s, "cdk.tf.json")))
     .map((s) => ({ name: s, dir: path.join(root, s) }));
+}
+
+// ------------------------------------------------------------------------------------- CDK Terrain
+
+/**
+ * `app` synthesized on CDK Terrain (issue 32) into `out`: run with tsx under scripts/cdktn/register.cjs,
+ * which maps cdktf and the @cdktf providers to cdktn and the @cdktn providers of the cache that
+ * scripts/cdktn/install.cjs fills (installed here when missing), as `npm run test:cdktn` maps them in Jest.
+ * The app runs directly, not through `cdktn synth`: cdktn-cli needs Node >= 22.19, and what it adds
+ * (running the app with CDKTF_OUTDIR) is what this does. Returns the output folder, or undefined (reported
+ * as SKIP, naming what is missing) when the cdktn packages cannot be installed here.
+ */
+function synthCdktn(app, out, env = {}) {
+  const install = run(process.execPath, [path.join(repo, "scripts", "cdktn", "install.cjs")], { cwd: repo });
+  if (install.status !== 0) {
+    const why = `${install.stderr || ""}${install.stdout || ""}`.trim().split("\n").slice(-3).join(" / ");
+    report.skip(`synth ${app} on cdktn`, `the cdktn packages of scripts/cdktn/flavour.json are not installed: ${why}`);
+    return undefined;
+  }
+  fs.rmSync(out, { recursive: true, force: true });
+  fs.mkdirSync(out, { recursive: true });
+  const register = path.join(repo, "scripts", "cdktn", "register.cjs");
+  const r = run(path.join(repo, "node_modules", ".bin", "tsx"), [app], {
+    cwd: repo,
+    env: {
+      ...process.env,
+      CHECKPOINT_DISABLE: "1",
+      FORCE_COLOR: "0",
+      ...env,
+      CDKTF_OUTDIR: out,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS || ""} --require ${register}`.trim(),
+    },
+  });
+  if (!must(`synth ${app} on cdktn`, r)) throw new Error(`synth of ${app} on cdktn failed`);
+  return out;
+}
+
+/**
+ * The validate of a cdktn output runs on the providers built here (versions.txt), as cdktf's does; the
+ * @cdktn provider packages were generated from newer releases (hashicorp/aws 6.66.0 against the 6.48.0-dev
+ * built, helm 3.3.0 against 3.2.0, kubernetes 3.4.0 against 3.2.1). A validate against the release a stack
+ * pins is reported as SKIP, naming that provider and version, whenever no build of it exists here.
+ */
+function cdktnPinnedProviders(label, out, tools) {
+  const { nodeModules } = require("../cdktn/install.cjs");
+  const seen = new Set();
+  for (const stack of stacksOf(out)) {
+    const config = JSON.parse(fs.readFileSync(path.join(stack.dir, "cdk.tf.json"), "utf8"));
+    for (const [local, req] of Object.entries((config.terraform && config.terraform.required_providers) || {})) {
+      const type = String(req.source || local)
+        .split("/")
+        .pop();
+      if (seen.has(type) || !PROVIDERS[type]) continue;
+      seen.add(type);
+      const t = tools[PROVIDERS[type]];
+      let from = `@cdktn/provider-${type}`;
+      try {
+        const p = JSON.parse(fs.readFileSync(path.join(nodeModules, from, "package.json"), "utf8"));
+        from = `${p.name} ${p.version} was generated from hashicorp/${type} ${p.cdktf.provider.version}`;
+      } catch {
+        // the name alone
+      }
+      const what = `${label}: tofu validate against hashicorp/${type} ${req.version}, the release the stacks pin (${from})`;
+      if (t.release === req.version && fs.existsSync(t.bin))
+        check(`${what}: built here, the validate above ran on it`, true);
+      else
+        report.skip(
+          what,
+          `hashicorp/${type} ${req.version} is not built here: scripts/tools/versions.txt builds ${t.release} (${PROVIDERS[type]} ${t.version}), which the validate above ran on`,
+        );
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------- emulator
@@ -930,6 +1004,16 @@ async function main() {
             console.log(`\n== tofu init + validate: ${label}`);
             validateOutput(label, out, tools, work, cliConfig);
           }
+          // the main example on CDK Terrain (issue 32): the cdktn flavour's Terraform, validated the same way
+          const label = "eks-karpenter-cdktn";
+          console.log(`\n== tofu init + validate: ${label} (the main example on CDK Terrain)`);
+          const t0 = Date.now();
+          const out = synthCdktn("examples/eks-karpenter/main.ts", path.join(work, "out", label), synthEnv);
+          if (out) {
+            validateOutput(label, out, tools, work, cliConfig);
+            cdktnPinnedProviders(label, out, tools);
+          }
+          console.log(`       ${label}: synth on cdktn + validate ${((Date.now() - t0) / 1000).toFixed(1)} s`);
         });
       if (runs("helm"))
         await timed("helm", async () => {

@@ -8,7 +8,7 @@ const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement
 const OPT_IN_STAGES = ["day2"];
 
 /**
- * `npm run e2e -- [--stage <name>[,<name>]] [--validate <cdktf.out>] [--apply <cdktf.out>]
+ * `npm run e2e -- [--stage <name>[,<name>]] [--validate [<cdktf.out>]] [--apply <cdktf.out>]
  *   [--server-validate <file.yaml>] [--karpenter-version X.Y.Z] [--crds reference|module]
  *   [--report <file.json>] [--keep]`
  * @returns {{mode: "all"|"stages"|"validate"|"apply"|"server-validate", stages: string[], target?: string,
@@ -19,7 +19,7 @@ function parseArgs(argv) {
   const usage =
     "usage: npm run e2e -- [--stage " +
     [...STAGES, ...OPT_IN_STAGES].join("|") +
-    "] [--validate <cdktf.out>] [--apply <cdktf.out>] " +
+    "] [--validate [<cdktf.out>]] [--apply <cdktf.out>] " +
     "[--server-validate <file.yaml> [--karpenter-version X.Y.Z]] [--crds reference|module] [--break queue-target|node-role] [--report <file.json>] [--keep]";
   const out = { mode: "all", stages: [...STAGES], crds: "reference", keep: false };
   const modes = [];
@@ -48,6 +48,12 @@ function parseArgs(argv) {
         break;
       }
       case "--validate":
+        // alone (no output folder after it): the validate stage, every example and the main one on cdktn
+        if (inline === undefined && (argv[i + 1] === undefined || argv[i + 1].startsWith("--"))) {
+          out.stages = ["validate"];
+          modes.push("stages");
+          break;
+        }
         out.target = take();
         modes.push("validate");
         break;

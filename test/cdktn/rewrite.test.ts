@@ -59,3 +59,78 @@ describe("the cdktn rewrite", () => {
     ]);
   });
 });
+
+describe("the cdktn rewrite of Python sources", () => {
+  const { rewritePython, pythonLeftovers } = require("../../scripts/cdktn/rewrite.cjs") as {
+    rewritePython: (s: string) => string;
+    pythonLeftovers: (s: string) => string[];
+  };
+  const { pythonRename } = require("../../scripts/cdktn/flavour.json") as { pythonRename: Record<string, string> };
+  const ROOT = path.join(__dirname, "..", "..");
+  const pyFiles = ["examples/python", "test/python"].flatMap((d) =>
+    fs
+      .readdirSync(path.join(ROOT, d))
+      .filter((f) => f.endsWith(".py"))
+      .map((f) => path.join(ROOT, d, f)),
+  );
+
+  test("renames the module of every import statement, and nothing else", () => {
+    const source = [
+      "from cdktf import App, TerraformStack",
+      "from cdktf_cdktf_provider_aws.eks_cluster import EksCluster",
+      "import cdktf_eks_karpenter",
+      "    from cdktf_cdktf_provider_kubernetes.provider import KubernetesProvider",
+      "from cdktf_eks_karpenter import (",
+      "# cdktf 0.21's S3Backend; cdktf_eks_karpenter in a comment",
+      'OUT = "cdktf.out"',
+      "from cdktfx import a",
+    ].join("\n");
+    expect(rewritePython(source).split("\n")).toEqual([
+      "from cdktn import App, TerraformStack",
+      "from cdktn_provider_aws.eks_cluster import EksCluster",
+      "import cdktn_eks_karpenter",
+      "    from cdktn_provider_kubernetes.provider import KubernetesProvider",
+      "from cdktn_eks_karpenter import (",
+      "# cdktf 0.21's S3Backend; cdktf_eks_karpenter in a comment",
+      'OUT = "cdktf.out"',
+      "from cdktfx import a",
+    ]);
+    expect(pythonLeftovers(source)).toHaveLength(5);
+  });
+
+  test("leaves no cdktf import in the Python example and tests, and renames every module it names", () => {
+    let renamed = 0;
+    for (const file of pyFiles) {
+      const source = fs.readFileSync(file, "utf8");
+      const after = rewritePython(source);
+      expect({ file, leftovers: pythonLeftovers(after) }).toEqual({ file, leftovers: [] });
+      renamed += pythonLeftovers(source).length;
+      // only import lines change
+      const changed = source.split("\n").filter((l, i) => l !== after.split("\n")[i]);
+      expect(changed.every((l) => /^\s*(from|import)\s/.test(l))).toBe(true);
+    }
+    expect(renamed).toBeGreaterThan(30);
+    // every module name of the rule is a Python module of the cdktn packages (flavour.json pythonRequirements)
+    expect(Object.values(pythonRename).sort()).toEqual(
+      ["cdktn", "cdktn_eks_karpenter", "cdktn_provider_aws", "cdktn_provider_helm", "cdktn_provider_kubernetes"].sort(),
+    );
+  });
+});
+
+describe("the cdktn module map (scripts/cdktn/module-map.cjs: the require hook of npm run e2e and test:python:cdktn)", () => {
+  test("maps the module names as jest.cdktn.config.cjs does, under the cache's node_modules", () => {
+    const { mapped } = require("../../scripts/cdktn/module-map.cjs") as {
+      mapped: (r: string, nodeModules: string) => string | undefined;
+    };
+    const nm = path.join(path.sep, "cache", "node_modules");
+    expect(mapped("cdktf", nm)).toBe(path.join(nm, "cdktn"));
+    expect(mapped("cdktf/package.json", nm)).toBe(path.join(nm, "cdktn", "package.json"));
+    expect(mapped("@cdktf/provider-aws/lib/eks-cluster", nm)).toBe(
+      path.join(nm, "@cdktn", "provider-aws", "lib", "eks-cluster"),
+    );
+    expect(mapped("@cdktf/provider-kubernetes", nm)).toBe(path.join(nm, "@cdktn", "provider-kubernetes"));
+    expect(mapped("constructs", nm)).toBe(path.join(nm, "constructs"));
+    for (const other of ["cdktf-eks-karpenter", "cdktfx", "@cdktf/warn", "semver", "./config"])
+      expect(mapped(other, nm)).toBeUndefined();
+  });
+});
