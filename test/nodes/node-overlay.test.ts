@@ -6,6 +6,8 @@ import { runStackChecks } from "../../lib/core/synth-checks";
 import { validateApp } from "../../lib/install/validate-app";
 import { Karpenter } from "../../lib/install/karpenter";
 import { NodeOverlay, NodeOverlayProps } from "../../lib/nodes/node-overlay";
+import { CapacityBuffer } from "../../lib/nodes/capacity-buffer";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { evaluateKeyRule, keyRuleTerms } from "../../lib/kubernetes/crd-checks";
 import { knownMinors, objectCrd } from "../../lib/versions";
 import { FakeInstallation, rejected, resources, synthJson, testCluster, testStack } from "../helpers";
@@ -264,5 +266,62 @@ describe("NodeOverlay: validated against the release's CRD, every problem at onc
         requirements: Token.asAny([]) as never,
       }),
     ).not.toThrow();
+  });
+});
+
+describe("docs/node-objects.md, NodeOverlay and CapacityBuffer, as written", () => {
+  function docStacks() {
+    const { app, stack } = testStack("infra");
+    new HelmProvider(stack, "helm", {});
+    const cluster = testCluster(stack);
+    const nodes = new TerraformStack(app, "nodes");
+    new AwsProvider(nodes, "aws", { region: "us-east-1" });
+    new KubernetesProvider(nodes, "kubernetes", {});
+    return { stack, cluster, nodes };
+  }
+
+  test("the example synthesizes both objects in the node stack, after the controller", () => {
+    const { stack, cluster, nodes } = docStacks();
+    const self = stack;
+    // --- as written, `this` = the infra stack
+    const karpenter = new Karpenter(self, "karpenter", {
+      cluster,
+      settings: { featureGates: { nodeOverlay: true, capacityBuffer: true } },
+    });
+    // in the node stack, like the node classes and pools
+    new NodeOverlay(nodes, "savings-plan", {
+      karpenter,
+      requirements: [{ key: "karpenter.k8s.aws/instance-family", operator: "In", values: ["m7g", "c7g"] }],
+      priceAdjustment: "-20%",
+      weight: 10,
+    });
+    new CapacityBuffer(nodes, "web-headroom", {
+      karpenter,
+      namespace: "web",
+      scalableRef: { apiGroup: "apps", kind: "Deployment", name: "web" },
+      percentage: 20,
+    });
+    // ---
+    expect(manifests(nodes).map((m) => m.manifest.kind)).toEqual(["NodeOverlay", "CapacityBuffer"]);
+    expect(nodes.dependencies).toContain(stack);
+  });
+
+  test("the error shown, line for line", () => {
+    const { stack, nodes } = docStacks();
+    const karpenter = new Karpenter(stack, "karpenter", {
+      cluster: testCluster(stack, "demo", "c2"),
+      settings: { featureGates: { nodeOverlay: true } },
+    });
+    const e = rejected(
+      () =>
+        new NodeOverlay(nodes, "savings-plan", {
+          karpenter,
+          requirements: [{ key: "karpenter.sh/other", operator: "In", values: ["a"] }],
+          price: "cheap",
+          priceAdjustment: "-20%",
+        }),
+    );
+    const doc = require("fs").readFileSync(require("path").join(__dirname, "../../docs/node-objects.md"), "utf8");
+    for (const line of e.message.split("\n")) expect(doc).toContain(line);
   });
 });
