@@ -296,7 +296,9 @@ describe("library verdict vs server verdict", () => {
     expect(
       ag.exclusion({
         ...unknown,
-        problems: [{ ...unknown.problems[0], message: "t/b: replica = 2 is invalid: not a field of CapacityBufferProps" }],
+        problems: [
+          { ...unknown.problems[0], message: "t/b: replica = 2 is invalid: not a field of CapacityBufferProps" },
+        ],
       }),
     ).toMatch(/prop outside the object/);
     expect(ag.objectPath("CapacityBuffer", "namespace")).toBe("metadata.namespace");
