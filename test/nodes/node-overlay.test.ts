@@ -94,6 +94,10 @@ describe("NodeOverlay: the object", () => {
       price: "0.01",
       requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot"] }],
     });
+    // an object of the install in the install's own stack: the first plan fails, and the install says so, naming it
+    expect(warnings(karpenter).join("\n")).toContain(
+      "test/karpenter/node-overlay-cheap-spot is in stack test together with the Karpenter CRD release",
+    );
   });
 
   test("an install that leaves the nodeOverlay gate off: an error on karpenter that says how to turn it on", () => {
