@@ -2,7 +2,16 @@ import * as fs from "fs";
 import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
-import { CrdFieldType, CrdSince, RawStatement, SettingData, VersionData } from "../lib/versions/types";
+import {
+  CrdFieldSchema,
+  CrdFieldType,
+  CrdSince,
+  OBJECT_CRD_KINDS,
+  ObjectCrdData,
+  RawStatement,
+  SettingData,
+  VersionData,
+} from "../lib/versions/types";
 
 /*
  * Reads one Karpenter release's upstream artefacts, laid out like shared/reference/karpenter/v<version>/
@@ -108,9 +117,19 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
   const crdDocs = readCrds(path.join(folder, "charts/karpenter-crd/templates"));
   const nodePool = crdFacts(crdDocs, "NodePool");
   const ec2NodeClass = crdFacts(crdDocs, "EC2NodeClass");
+  // the other objects users write (NodeOverlay from 1.7, CapacityBuffer from 1.14): only in the releases that ship them
+  const objects: { [key: string]: ObjectCrdData } = {};
+  const objectCel: string[] = [];
+  for (const [key, kind] of Object.entries(OBJECT_CRD_KINDS)) {
+    if (!crdDocs.some((c) => c.spec.names.kind === kind)) continue;
+    const facts = crdFacts(crdDocs, kind);
+    objects[key] = objectCrdData(crdDocs, kind, facts);
+    objectCel.push(...facts.cel.map((r) => `${kind} ${r}`));
+  }
   const celRules = [
     ...nodePool.cel.map((r) => `NodePool ${r}`),
     ...ec2NodeClass.cel.map((r) => `EC2NodeClass ${r}`),
+    ...objectCel,
   ].sort();
 
   const data: VersionData = {
@@ -122,7 +141,7 @@ export function generateVersionData(folder: string, options: GenerateOptions): G
     nodeRolePolicies: nodeRolePolicies(template),
     interruptionRules: interruptionRules(template, checklist),
     chart,
-    crds: { nodePool: crdData(nodePool), ec2NodeClass: crdData(ec2NodeClass) },
+    crds: { nodePool: crdData(nodePool), ec2NodeClass: crdData(ec2NodeClass), ...objects },
     celRules,
   };
   const earlier = options.earlierPatch;
@@ -371,6 +390,53 @@ function crdData(f: ReturnType<typeof crdFacts>): VersionData["crds"]["nodePool"
     : { fields: f.fields, types: f.types, enums: f.enums };
 }
 
+/** The schema keywords the generic CRD checker reads (lib/nodes/crd-object-rules.ts), per field. */
+const SCHEMA_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "pattern",
+  "format",
+  "default",
+] as const;
+
+/**
+ * A CRD the library checks with its generic checker (NodeOverlay, CapacityBuffer): the fields, types and enums of
+ * {@link crdData}, plus its API group, version and scope and each field's schema keywords and required children.
+ * A map's values are the path `<field>{}`.
+ */
+function objectCrdData(crds: any[], kind: string, f: ReturnType<typeof crdFacts>): ObjectCrdData {
+  const crd = crds.find((c) => c.spec.names.kind === kind);
+  const served = crd.spec.versions.find((v: any) => v.storage) ?? crd.spec.versions[0];
+  const schema: Record<string, CrdFieldSchema> = {};
+  const walk = (s: any, p: string) => {
+    if (!s) return;
+    const entry: Record<string, unknown> = {};
+    for (const k of SCHEMA_KEYWORDS) if (s[k] !== undefined) entry[k] = s[k];
+    if (Array.isArray(s.required) && s.required.length) entry.required = [...s.required].sort();
+    if (s["x-kubernetes-int-or-string"] === true) entry.type = "int-or-string";
+    else if ((p.endsWith("{}") || p.endsWith("[]")) && s.type) entry.type = s.type;
+    if (Object.keys(entry).length) schema[p] = entry as CrdFieldSchema;
+    if (s.type === "array") return walk(s.items, `${p}[]`);
+    if (s.additionalProperties && typeof s.additionalProperties === "object") walk(s.additionalProperties, `${p}{}`);
+    for (const [k, x] of Object.entries<any>(s.properties ?? {})) walk(x, `${p}.${k}`);
+  };
+  walk(served.schema.openAPIV3Schema.properties.spec, "spec");
+  const sorted = Object.fromEntries(
+    Object.keys(schema)
+      .sort()
+      .map((k) => [k, schema[k]]),
+  );
+  return {
+    ...crdData(f),
+    api: { group: crd.spec.group, version: served.name, kind, scope: crd.spec.scope },
+    schema: sorted,
+  };
+}
+
 function crdFacts(
   crds: any[],
   kind: string,
@@ -426,6 +492,13 @@ function crdFacts(
 /** Adds to the checklist what changed since the previous minor and needs a person: CEL rules, Sids, fields. */
 function reviewAgainstPrevious(data: VersionData, previous: VersionData | undefined, checklist: string[]): void {
   if (!previous) return;
+  for (const [key, kind] of Object.entries(OBJECT_CRD_KINDS)) {
+    const crds = (d: VersionData) => d.crds as Record<string, unknown>;
+    if (crds(data)[key] && !crds(previous)[key])
+      checklist.push(
+        `the karpenter-crd chart ships ${kind} from ${data.minor} on: CRD_SINCE dates it (kinds); review its construct's CEL and semantic rules`,
+      );
+  }
   for (const r of data.celRules)
     if (!previous.celRules.includes(r))
       checklist.push(
@@ -506,30 +579,39 @@ export function renderDataFile(data: VersionData): string {
   return `${JSON.stringify(data, null, 2)}\n`;
 }
 
-/** The first minor of `data` (oldest first) whose CRD has each field and enum value the oldest one lacks. */
+/**
+ * The first minor of `data` (oldest first) whose CRD has each field and enum value the oldest one lacks; for the
+ * kinds not every release ships (NodeOverlay, CapacityBuffer), the first minor that ships each (`kinds`), and their
+ * fields and values dated against the minors that ship the kind.
+ */
 export function crdSince(data: readonly VersionData[]): CrdSince {
-  const kinds = ["nodePool", "ec2NodeClass"] as const;
-  const out = Object.fromEntries(kinds.map((k) => [k, { fields: {}, enumValues: {}, freeForm: {} }])) as {
-    [K in (typeof kinds)[number]]: {
+  const kinds = ["nodePool", "ec2NodeClass", ...Object.keys(OBJECT_CRD_KINDS)] as const;
+  const out = Object.fromEntries(kinds.map((k) => [k, { fields: {}, enumValues: {}, freeForm: {} }])) as Record<
+    string,
+    {
       fields: Record<string, string>;
       enumValues: Record<string, string>;
       freeForm: Record<string, string>;
-    };
-  };
-  for (const [i, d] of data.entries()) {
-    if (i === 0) continue;
-    for (const kind of kinds) {
-      const seen = (f: (x: VersionData) => boolean) => data.slice(0, i).some(f);
-      for (const f of d.crds[kind].fields)
-        if (!seen((x) => x.crds[kind].fields.includes(f))) out[kind].fields[f] ??= d.minor;
-      for (const [p, values] of Object.entries(d.crds[kind].enums))
+    }
+  >;
+  const first: Record<string, string> = {};
+  for (const kind of kinds) {
+    const shipping = data.filter((d) => (d.crds as Record<string, unknown>)[kind] !== undefined);
+    if (shipping.length === 0) continue;
+    if (shipping[0] !== data[0]) first[kind] = shipping[0].minor;
+    const crd = (d: VersionData) => (d.crds as unknown as Record<string, VersionData["crds"]["nodePool"]>)[kind];
+    for (const [i, d] of shipping.entries()) {
+      if (i === 0) continue;
+      const seen = (f: (x: VersionData) => boolean) => shipping.slice(0, i).some(f);
+      for (const f of crd(d).fields) if (!seen((x) => crd(x).fields.includes(f))) out[kind].fields[f] ??= d.minor;
+      for (const [p, values] of Object.entries(crd(d).enums))
         for (const v of values)
-          if (!seen((x) => (x.crds[kind].enums[p] ?? []).includes(v))) out[kind].enumValues[`${p}=${v}`] ??= d.minor;
-      for (const f of d.crds[kind].freeForm ?? [])
-        if (!seen((x) => (x.crds[kind].freeForm ?? []).includes(f))) out[kind].freeForm[f] ??= d.minor;
+          if (!seen((x) => (crd(x).enums[p] ?? []).includes(v))) out[kind].enumValues[`${p}=${v}`] ??= d.minor;
+      for (const f of crd(d).freeForm ?? [])
+        if (!seen((x) => (crd(x).freeForm ?? []).includes(f))) out[kind].freeForm[f] ??= d.minor;
     }
   }
-  return out;
+  return { ...out, kinds: first } as unknown as CrdSince;
 }
 
 /** The file name of a minor's data: `v1-14.json`. */
@@ -553,8 +635,9 @@ export function renderDataIndex(releases: readonly VersionData[]): string {
     "};",
     "",
     "/**",
-    " * When NodePool and EC2NodeClass spec fields and enum values first appeared: the first known minor whose CRD has",
-    " * them, for those the oldest known minor lacks (a field as a CRD path, an enum value as `<CRD path>=<value>`).",
+    " * When CRD kinds, spec fields and enum values first appeared: the first known minor whose CRDs have them, for those",
+    " * the oldest known minor (for a kind: the first that ships it) lacks (a field as a CRD path, an enum value as",
+    " * `<CRD path>=<value>`; `kinds`: the CRDs not every known minor ships).",
     " */",
     `export const CRD_SINCE: CrdSince = ${JSON.stringify(since, null, 2)};`,
     "",

@@ -283,6 +283,60 @@ describe("library verdict vs server verdict", () => {
     expect(ag.sameField(rec, { fields: ["spec"] })).toBeUndefined();
   });
 
+  test("NodeOverlay and CapacityBuffer cases: unknown props are outside the object, fields map into metadata and spec, their rules beyond the CRD are listed", () => {
+    const unknown = {
+      verdict: "rejected",
+      manifest: { kind: "NodeOverlay" },
+      problems: [
+        {
+          field: "prices",
+          rule: "crd",
+          message:
+            't/o: prices = "1" is invalid: not a field of NodeOverlayProps (an unknown field would be silently dropped); did you mean price?',
+        },
+      ],
+    };
+    expect(ag.exclusion(unknown)).toMatch(/prop outside the object: prices/);
+    expect(
+      ag.exclusion({
+        ...unknown,
+        problems: [
+          { ...unknown.problems[0], message: "t/b: replica = 2 is invalid: not a field of CapacityBufferProps" },
+        ],
+      }),
+    ).toMatch(/prop outside the object/);
+    expect(ag.objectPath("CapacityBuffer", "namespace")).toBe("metadata.namespace");
+    expect(ag.objectPath("CapacityBuffer", "scalableRef.kind")).toBe("spec.scalableRef.kind");
+    expect(ag.objectPath("NodeOverlay", 'capacity["example.com/fuse"]')).toBe("spec.capacity.example.com/fuse");
+    expect(ag.objectPath("NodeOverlay", "requirements[0].key")).toBe("spec.requirements[0].key");
+    // a gate the install leaves off is a problem of the install (karpenter), not of the object
+    expect(ag.exclusion({ ...unknown, problems: [{ field: "karpenter", rule: "crd", message: "x" }] })).toMatch(
+      /prop outside the object: karpenter/,
+    );
+    const neither = {
+      field: "podTemplateRef",
+      message:
+        "t/b: podTemplateRef = undefined is invalid: a PodTemplate reference { name }, or a scalableRef { apiGroup, kind, name }: exactly one of the two says what a chunk of the buffer looks like, and a buffer with neither provisions nothing",
+    };
+    expect(ag.semanticRuleOf(neither, "1.14.1").id).toBe("capacity-buffer-reference");
+    expect(
+      ag.semanticRuleOf(
+        {
+          field: 'capacity["example.com/fuse"]',
+          message: 'capacity["example.com/fuse"] = "-1" is invalid: a non-negative quantity: …',
+        },
+        "1.15.0",
+      ).id,
+    ).toBe("limits-quantities");
+    // the NodeOverlay's Exists-with-values and label-value rules are the NodePool's
+    expect(
+      ag.semanticRuleOf(
+        { field: "requirements[1].values", message: "no values: operator 'Exists' takes none" },
+        "1.15.0",
+      ).id,
+    ).toBe("exists-without-values");
+  });
+
   test("the summary line", () => {
     const s = ag.summarize([
       { outcome: "agree", verdict: "accepted" },
@@ -309,6 +363,21 @@ describe("server-validate output", () => {
     expect(
       sv.verdictLine(o, { accepted: false, message: 'NodePool.karpenter.sh "default" is invalid:\n spec.weight' }),
     ).toBe('rejected NodePool/default: NodePool.karpenter.sh "default" is invalid: spec.weight');
+  });
+
+  test("a namespaced object's namespace is created once when the server lacks it (NamespaceLifecycle refuses even a dry run there); default and invalid names are left alone", async () => {
+    const calls: string[] = [];
+    const cluster = {
+      request: async (method: string, p: string, body?: { metadata: { name: string } }) => {
+        calls.push(`${method} ${p}${body ? ` ${body.metadata.name}` : ""}`);
+        return { status: method === "GET" ? 404 : 201 };
+      },
+    };
+    await sv.ensureNamespace(cluster, "ci");
+    await sv.ensureNamespace(cluster, "ci");
+    await sv.ensureNamespace(cluster, "default");
+    await sv.ensureNamespace(cluster, "CI");
+    expect(calls).toEqual(["GET /api/v1/namespaces/ci", "POST /api/v1/namespaces ci"]);
   });
 
   test("multi-document YAML and List objects are unfolded, empty documents skipped", () => {

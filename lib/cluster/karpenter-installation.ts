@@ -3,7 +3,7 @@ import { Release } from "@cdktf/provider-helm/lib/release";
 import { IKarpenterCluster } from "./karpenter-cluster";
 
 /**
- * What node objects (EC2NodeClass, NodePool) need to know about a Karpenter install: the cluster,
+ * What node objects (EC2NodeClass, NodePool, NodeOverlay, CapacityBuffer) need to know about a Karpenter install: the cluster,
  * the version (it decides which CRD fields exist), the node role, and the controller release they
  * are ordered after (so `terraform destroy` removes NodePools, then EC2NodeClasses — whose
  * finalizer waits for every NodeClaim's instance — and only then the controller).
@@ -36,4 +36,18 @@ export interface IKarpenterInstallation extends IConstruct {
    * @default undefined
    */
   readonly nodeClassCel?: boolean;
+  /**
+   * Whether the install turns on the feature gate NodeOverlay (`settings.featureGates.nodeOverlay`, Karpenter
+   * 1.7+), which NodeOverlays need: true, false, or undefined when not known at synth (a token, or a hand-composed
+   * install that does not say; its NodeOverlays then get a warning, and with false an error).
+   * @default undefined
+   */
+  readonly nodeOverlayGate?: boolean;
+  /**
+   * Whether the install turns on the feature gate CapacityBuffer (`settings.featureGates.capacityBuffer`,
+   * Karpenter 1.14+), which CapacityBuffers need: true, false, or undefined when not known at synth (its
+   * CapacityBuffers then get a warning, and with false an error).
+   * @default undefined
+   */
+  readonly capacityBufferGate?: boolean;
 }

@@ -139,7 +139,7 @@ export function readV1Ec2NodeClass(input: ConvertInput): Converted {
  */
 function carryOverCrdFields(
   input: ConvertInput,
-  kind: CrdKind,
+  kind: Extract<CrdKind, "nodePool" | "ec2NodeClass">,
   crdPath: string,
   fields: Fields,
   props: object,

@@ -5,6 +5,8 @@ import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { IndexedInstall, installs } from "../cluster/install-index";
 import type { Ec2NodeClass } from "../nodes/ec2-node-class";
 import type { NodePool } from "../nodes/node-pool";
+import type { NodeOverlay } from "../nodes/node-overlay";
+import type { CapacityBuffer } from "../nodes/capacity-buffer";
 import { registeredNodeObjects } from "../nodes/manifests";
 import { appIndex, attached, stackIndex, stacksOf } from "../core/app-index";
 import { resolvedReference } from "../core/tokens";
@@ -56,11 +58,11 @@ export function hasPodIdentityAgent(scope: IConstruct, cluster: IKarpenterCluste
   );
 }
 
-type NodeObject = Ec2NodeClass | NodePool;
+type NodeObject = Ec2NodeClass | NodePool | NodeOverlay | CapacityBuffer;
 
 /**
- * The EC2NodeClasses and NodePools of `install`, anywhere in the app, in creation order: a class
- * whose `karpenter` is the install or that waits for its release (depends_on within one stack); a
+ * The EC2NodeClasses, NodePools, NodeOverlays and CapacityBuffers of `install`, anywhere in the app, in creation
+ * order: a class, overlay or buffer whose `karpenter` is the install or that waits for its release (depends_on within one stack); a
  * pool whose `karpenter` is the install, that waits for its release or for one of those classes, or
  * that names one of those classes from a stack depending on the class's stack.
  */
@@ -68,7 +70,8 @@ export function nodeObjectsOf(install: IndexedInstall): NodeObject[] {
   const index = appIndex(install, "node-objects-by-install", () => {
     const all = installs(install);
     const objects = registeredNodeObjects(install).filter(attached) as NodeObject[];
-    const isClass = (o: NodeObject): o is Ec2NodeClass => !("nodeClassRef" in o);
+    const isPool = (o: NodeObject): o is NodePool => "nodeClassRef" in o;
+    const isClass = (o: NodeObject): o is Ec2NodeClass => (o.constructor as { KIND?: string }).KIND === "EC2NodeClass";
     // depends_on holds bare addresses, and every read of `fqn` is a fresh token: compare resolved addresses per stack
     const address = (stack: TerraformStack, fqn: string) =>
       `${stack.node.path}\u0000${resolvedReference(stack, fqn).replace(/^\$\{(.*)\}$/, "$1")}`;
@@ -88,16 +91,17 @@ export function nodeObjectsOf(install: IndexedInstall): NodeObject[] {
       );
     }
     const classByManifest = new Map<string, Ec2NodeClass>();
+    // classes (and the objects that name no node class: NodeOverlays, CapacityBuffers) belong to the install they name or wait for
     for (const o of objects) {
-      if (!isClass(o)) continue;
+      if (isPool(o)) continue;
       if (all.includes(o.karpenter as IndexedInstall)) own(o, o.karpenter as IndexedInstall);
       for (const w of waits.get(o)!) own(o, releases.get(w));
-      classByManifest.set(address(TerraformStack.of(o), o.manifest.fqn), o);
+      if (isClass(o)) classByManifest.set(address(TerraformStack.of(o), o.manifest.fqn), o);
     }
     const classesByName = new Map<string, Ec2NodeClass[]>();
     for (const [, k] of classByManifest) classesByName.set(k.name, [...(classesByName.get(k.name) ?? []), k]);
     for (const o of objects) {
-      if (isClass(o)) continue;
+      if (!isPool(o)) continue;
       if (all.includes(o.karpenter as IndexedInstall)) own(o, o.karpenter as IndexedInstall);
       for (const w of waits.get(o)!) {
         own(o, releases.get(w));

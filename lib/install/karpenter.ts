@@ -19,6 +19,8 @@ import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-setti
 import { SystemNodeGroup } from "../cluster/system-node-group";
 import { AddEc2NodeClassProps, Ec2NodeClass } from "../nodes/ec2-node-class";
 import { AddNodePoolProps, NodePool } from "../nodes/node-pool";
+import { AddNodeOverlayProps, NodeOverlay } from "../nodes/node-overlay";
+import { AddCapacityBufferProps, CapacityBuffer } from "../nodes/capacity-buffer";
 import { chartFullName } from "../helm/helm";
 import { sameInstallTarget } from "../cluster/cluster-identity";
 import { onePerClusterProblems, registerInstall } from "../cluster/install-index";
@@ -141,6 +143,16 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * merged last): EC2NodeClass kubelet expressions need it; undefined when a token decides.
    */
   public readonly nodeClassCel?: boolean;
+  /**
+   * Whether the feature gate NodeOverlay ends up on (`settings.featureGates.nodeOverlay`, `values` merged last):
+   * NodeOverlays need it; undefined when a token decides.
+   */
+  public readonly nodeOverlayGate?: boolean;
+  /**
+   * Whether the feature gate CapacityBuffer ends up on (`settings.featureGates.capacityBuffer`, `values` merged
+   * last): CapacityBuffers need it; undefined when a token decides.
+   */
+  public readonly capacityBufferGate?: boolean;
   /** The construct that wraps the `karpenter-crd` chart (version, namespace; its `release` is {@link crdRelease}). */
   public readonly crdChart: KarpenterCrdRelease;
   /** The construct that wraps the `karpenter` chart (values, replicas, full name; its `release` is {@link release}). */
@@ -260,6 +272,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         this.existingQueueArn = existingQueue?.existingQueueArn;
         this.staticCapacity = staticCapacityGate(props.settings, props.values);
         this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
+        this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
+        this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
         if (queueOption && !existingQueue)
           this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", {
             ...queueOption,
@@ -440,7 +454,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * (depends_on within one stack), or naming one of those classes from a stack that depends on the
    * class's stack (the stack dependency the NodePool adds across stacks).
    */
-  private nodeObjects(): (Ec2NodeClass | NodePool)[] {
+  private nodeObjects(): (Ec2NodeClass | NodePool | NodeOverlay | CapacityBuffer)[] {
     return nodeObjectsOf(this);
   }
 
@@ -542,7 +556,43 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     });
   }
 
-  /** The Kubernetes name derived from an id given to addEc2NodeClass / addNodePool. */
+  /**
+   * Adds a NodeOverlay of this install (a child of this construct, id `node-overlay-<id>`), checked against this
+   * install's version (1.7 or later) and ordered after the controller release. The install must turn on
+   * `settings.featureGates.nodeOverlay` (an error otherwise). See {@link NodeOverlayProps}. Like
+   * {@link addEc2NodeClass} it lands in this stack, which fails a first deploy at plan (synth warns): prefer
+   * `new NodeOverlay(nodesStack, "discount", { karpenter, … })` in a stack that depends on this one.
+   * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
+   * @param props the NodeOverlay spec (everything but `karpenter`)
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.7, or the gate off
+   */
+  public addNodeOverlay(id: string, props: AddNodeOverlayProps): NodeOverlay {
+    return new NodeOverlay(this, `node-overlay-${id}`, {
+      ...props,
+      name: props.name ?? this.objectName(id),
+      karpenter: this,
+    });
+  }
+
+  /**
+   * Adds a CapacityBuffer of this install (a child of this construct, id `capacity-buffer-<id>`), checked against
+   * this install's version (1.14 or later) and ordered after the controller release. The install must turn on
+   * `settings.featureGates.capacityBuffer` (an error otherwise). See {@link CapacityBufferProps}. Like
+   * {@link addEc2NodeClass} it lands in this stack, which fails a first deploy at plan (synth warns): prefer
+   * `new CapacityBuffer(nodesStack, "spare", { karpenter, … })` in a stack that depends on this one.
+   * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
+   * @param props the CapacityBuffer spec (everything but `karpenter`)
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.14, or the gate off
+   */
+  public addCapacityBuffer(id: string, props: AddCapacityBufferProps): CapacityBuffer {
+    return new CapacityBuffer(this, `capacity-buffer-${id}`, {
+      ...props,
+      name: props.name ?? this.objectName(id),
+      karpenter: this,
+    });
+  }
+
+  /** The Kubernetes name derived from an id given to addEc2NodeClass / addNodePool / addNodeOverlay / addCapacityBuffer. */
   private objectName(id: string): string {
     const name = nameFromId(id);
     if (name === "")

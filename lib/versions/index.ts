@@ -7,7 +7,7 @@ import {
   PatchBehaviourChange,
   VALUE_PATHS_PATCH_CHANGES,
 } from "./patch-history";
-import { RawStatement, VersionData } from "./types";
+import { OBJECT_CRD_KINDS, ObjectCrdData, RawStatement, VersionData } from "./types";
 
 /*
  * Per-version Karpenter facts: the data `npm run add-version` generated from each release's upstream
@@ -15,7 +15,8 @@ import { RawStatement, VersionData } from "./types";
  * the one place that knows which releases exist and what each one needs.
  */
 
-export type { RawStatement, VersionData } from "./types";
+export type { CrdFieldSchema, ObjectCrdData, RawStatement, VersionData } from "./types";
+export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 
 /** One controller IAM statement, normalised for comparison (see {@link VersionFacts.controllerPolicy}). */
@@ -144,7 +145,30 @@ export function patchBehaviourChanges(): readonly PatchBehaviourChange[] {
 }
 
 /** A Karpenter CRD whose spec the data describes. */
-export type CrdKind = "nodePool" | "ec2NodeClass";
+export type CrdKind = "nodePool" | "ec2NodeClass" | ObjectCrdKind;
+
+/** A CRD the generic checker judges from the data alone (NodeOverlay, CapacityBuffer): its key in the data. */
+export type ObjectCrdKind = keyof typeof OBJECT_CRD_KINDS;
+
+/**
+ * The first known minor whose karpenter-crd chart ships the CRD of `kind` (`"nodeOverlay"` → `"1.7"`,
+ * `"capacityBuffer"` → `"1.14"`), or undefined when every known minor ships it. Generated (CRD_SINCE.kinds).
+ */
+export function crdKindSince(kind: CrdKind): string | undefined {
+  return CRD_SINCE.kinds[kind];
+}
+
+/**
+ * What the CRD of `kind` says in minor `minor` (`"1.14"`): fields, types, enums, API and schema keywords, and its CEL
+ * rules (`<path>: <rule>`, from the data's `celRules`); undefined when that minor does not ship the CRD.
+ */
+export function objectCrd(minor: string, kind: ObjectCrdKind): (ObjectCrdData & { cel: string[] }) | undefined {
+  const d = versionData(minor);
+  const crd = d.crds[kind];
+  if (!crd) return undefined;
+  const prefix = `${OBJECT_CRD_KINDS[kind]} `;
+  return { ...crd, cel: d.celRules.filter((r) => r.startsWith(prefix)).map((r) => r.slice(prefix.length)) };
+}
 
 /**
  * The first known minor whose `kind` CRD has the spec field `crdPath` (`"spec.replicas"` → `"1.8"`), or undefined when

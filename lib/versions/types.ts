@@ -41,6 +41,37 @@ export interface CrdData {
   readonly freeForm?: readonly string[];
 }
 
+/**
+ * The CRDs besides NodePool and EC2NodeClass that the library has typed constructs for, by data key: the objects
+ * users write (NodeClaims are Karpenter's own). A release that does not ship one has no entry for it.
+ */
+export const OBJECT_CRD_KINDS = { nodeOverlay: "NodeOverlay", capacityBuffer: "CapacityBuffer" } as const;
+
+/** The OpenAPI keywords of one field (or a map's values, `<field>{}`; a list's items, `<field>[]`) that the generic CRD checker reads. */
+export interface CrdFieldSchema {
+  readonly minimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly maxLength?: number;
+  readonly minItems?: number;
+  readonly maxItems?: number;
+  readonly pattern?: string;
+  readonly format?: string;
+  readonly default?: unknown;
+  /** The object's required fields (names, sorted). */
+  readonly required?: readonly string[];
+  /** A map value's type (`<field>{}` entries): `int-or-string`, `string`, … */
+  readonly type?: CrdFieldType;
+}
+
+/** A CRD checked by the generic checker (NodeOverlay, CapacityBuffer): its fields as {@link CrdData}, its API, and each field's schema keywords. */
+export interface ObjectCrdData extends CrdData {
+  /** The served storage version: group, version (`v1alpha1`), kind, and scope (`Cluster` or `Namespaced`). */
+  readonly api: { readonly group: string; readonly version: string; readonly kind: string; readonly scope: string };
+  /** Schema keywords by path (`spec`, `spec.weight`, `spec.capacity{}`, `spec.requirements[].key`), sorted. */
+  readonly schema: Readonly<Record<string, CrdFieldSchema>>;
+}
+
 /** Everything generated for one Karpenter minor, read from its newest known patch. */
 export interface VersionData {
   /** The release the data was read from, e.g. `"1.14.1"` (the newest known patch of the minor). */
@@ -76,8 +107,12 @@ export interface VersionData {
   readonly crds: {
     readonly nodePool: CrdData;
     readonly ec2NodeClass: CrdData;
+    /** NodeOverlay (`karpenter.sh/v1alpha1`), in the releases that ship it (1.7 on). */
+    readonly nodeOverlay?: ObjectCrdData;
+    /** CapacityBuffer (`autoscaling.x-k8s.io/v1beta1`), in the releases that ship it (1.14 on). */
+    readonly capacityBuffer?: ObjectCrdData;
   };
-  /** Every CEL rule (`x-kubernetes-validations`) of the NodePool and EC2NodeClass CRDs: `<kind> <path>: <rule>`, sorted; add-version lists new ones for review. */
+  /** Every CEL rule (`x-kubernetes-validations`) of the NodePool, EC2NodeClass, NodeOverlay and CapacityBuffer CRDs: `<kind> <path>: <rule>`, sorted; add-version lists new ones for review. */
   readonly celRules: readonly string[];
 }
 
@@ -89,6 +124,12 @@ export interface VersionData {
 export interface CrdSince {
   readonly nodePool: CrdKindSince;
   readonly ec2NodeClass: CrdKindSince;
+  /** Dated against the first minor that ships NodeOverlay. */
+  readonly nodeOverlay: CrdKindSince;
+  /** Dated against the first minor that ships CapacityBuffer. */
+  readonly capacityBuffer: CrdKindSince;
+  /** The first known minor that ships each CRD the oldest known minor lacks (`nodeOverlay` → `"1.7"`). */
+  readonly kinds: Readonly<Record<string, string>>;
 }
 
 /** {@link CrdSince} of one CRD. */

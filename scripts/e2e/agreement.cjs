@@ -1,4 +1,4 @@
-// The library's verdict on each recorded node-object case (record-node-cases.cjs) against the API
+// The library's verdict on each recorded node-object case (NodePool, EC2NodeClass, NodeOverlay, CapacityBuffer) (record-node-cases.cjs) against the API
 // server's: pure functions, unit-tested in test/e2e-cluster-runner.test.ts.
 "use strict";
 
@@ -132,10 +132,17 @@ const SEMANTIC_RULES = [
   },
   {
     id: "limits-quantities",
-    field: /^limits\[.*\]$/,
-    message: /a non-negative quantity|the keys of limits are resource names/,
+    field: /^(limits|capacity)\[.*\]$/,
+    message: /a non-negative quantity|the keys of limits are resource names|the keys are resource names/,
     reason:
-      "a negative limit is below any usage (the pool launches nothing) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key",
+      "a negative limit (NodePool, CapacityBuffer) or NodeOverlay capacity is below any usage or holding (the pool launches nothing, the buffer keeps no chunk) and an empty key names no resource; the CRD's quantity pattern allows a sign and any key",
+  },
+  {
+    id: "capacity-buffer-reference",
+    field: /^podTemplateRef$/,
+    message: /a buffer with neither provisions nothing/,
+    reason:
+      'a CapacityBuffer with neither podTemplateRef nor scalableRef has no chunk shape, so it provisions nothing: the CRD says "Exactly one … should be specified" in its description only, and its rule refuses only both',
   },
   {
     id: "ec2-id-format",
@@ -292,10 +299,12 @@ function exclusion(rec) {
   if (probs.some((p) => p.rule === "construct"))
     return `construct-level problem: ${probs.find((p) => p.rule === "construct").field}`;
   // a prop that is not part of the object (deleteTimeout), or an unknown prop the construct never emits
-  // (NodePoolProps and node class references are built from known fields only)
+  // (NodePoolProps, NodeOverlayProps, CapacityBufferProps and node class references are built from known fields only)
   const outside = (p) =>
     CONSTRUCT_FIELDS.test(p.field || "") ||
-    /is invalid: not a field of (NodePoolProps|a node class reference)/.test(p.message || "");
+    /is invalid: not a field of (NodePoolProps|NodeOverlayProps|CapacityBufferProps|a node class reference)/.test(
+      p.message || "",
+    );
   if (probs.length && probs.every(outside))
     return `problem on a prop outside the object: ${probs.map((p) => p.field).join(", ")}`;
   if (probs.length && probs.every((p) => outside(p) || propsShape(p)))
@@ -352,6 +361,7 @@ function objectPath(kind, field) {
     .replace(/^kubelet\.maxPodsExpression$/, "kubelet.maxPods");
   const head = f.split(/[.[]/)[0];
   if (head === "name") return "metadata.name";
+  if (head === "namespace" && kind === "CapacityBuffer") return "metadata.namespace";
   if (kind !== "NodePool") return `spec.${f}`;
   if (head === "nodeClass") return `spec.template.spec.nodeClassRef${f.slice("nodeClass".length)}`;
   if (["labels", "annotations"].includes(head)) return `spec.template.metadata.${f}`;

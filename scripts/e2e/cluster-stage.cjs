@@ -5,7 +5,7 @@
 //     cluster holds checked after every apply and destroy;
 //   - `--apply <cdktf.out>`: the same for any synthesized output;
 //   - `--server-validate <file.yaml>`: each object judged by the server (dry run) with a release's CRDs;
-//   - `--stage agreement`: every NodePool / EC2NodeClass case of the test suite judged by the library
+//   - `--stage agreement`: every NodePool / EC2NodeClass / NodeOverlay / CapacityBuffer case of the test suite judged by the library
 //     and by the server, case by case.
 //
 // What the run changes: nothing in the synthesized JSON. Each stack is copied, and one override file
@@ -916,7 +916,7 @@ async function serverValidateStage(ctx, file) {
 async function agreementStage(ctx) {
   const cases = path.join(ctx.work, "node-cases.jsonl");
   console.log(
-    `\n== agreement: every NodePool / EC2NodeClass the test suite builds or rejects, judged by the server too`,
+    `\n== agreement: every NodePool / EC2NodeClass / NodeOverlay / CapacityBuffer the test suite builds or rejects, judged by the server too`,
   );
   if (!(await canStart(ctx, "agreement: library and server verdicts"))) return;
   const t0 = Date.now();

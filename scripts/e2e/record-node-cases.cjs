@@ -1,12 +1,12 @@
 // Jest setup file (jest.config.js setupFilesAfterEnv): with E2E_RECORD_NODE_CASES=<file.jsonl>, every
-// NodePool and Ec2NodeClass construction the test suite attempts is appended to that file as one JSON
+// NodePool, Ec2NodeClass, NodeOverlay and CapacityBuffer construction the test suite attempts is appended to that file as one JSON
 // line: the object it would emit, the Karpenter version, and the library's verdict with each problem
 // and whether the CRD rules or the semantic rules (lib's node-semantic-rules) raised it. The
 // `--stage agreement` e2e step submits each case to a local API server holding that version's CRDs.
 // Without the variable this file does nothing: the suite runs as always.
 //
 // How the cases get out without touching the tests (which are being moved): the two classes are
-// replaced, for the test run only, by subclasses of themselves (jest.mock of the module that defines
+// replaced (the four classes), for the test run only, by subclasses of themselves (jest.mock of the module that defines
 // them, found by content so that moving files does not break it). The subclass calls the real
 // constructor and records what it built or why it threw. Problems are attributed by the Checker that
 // collected them: the first collecting Checker of a construction holds the CRD rules, a later one the
@@ -16,7 +16,8 @@
 // A rejected construction emits nothing, so its manifest is rebuilt here from the props with the same
 // defaults the constructors add (capacity-type requirement, consolidateAfter, default AMI alias,
 // discovery terms, node role) and lib's own props-to-manifest mapping (nodeClassSpecObject: the
-// kubelet's maxPodsExpression is the manifest's kubelet.maxPods). For every accepted construction
+// kubelet's maxPodsExpression is the manifest's kubelet.maxPods; a NodeOverlay's or CapacityBuffer's spec is
+// the props named as its CRD's spec fields in the generated table, objectCrd). For every accepted construction
 // the rebuild is compared with the real manifest, and the record says whether they matched: that is
 // the evidence the rebuild is right.
 "use strict";
@@ -47,12 +48,16 @@ function install(file) {
     checker: find(/^export class Checker\b/m),
     manifests: find(/^export function specObject\b/m),
     aliases: find(/^export function aliasFamilyOf\b/m),
+    nodeOverlay: find(/^export class NodeOverlay extends/m),
+    capacityBuffer: find(/^export class CapacityBuffer extends/m),
+    versions: find(/^export function objectCrd\b/m),
   };
   const { Checker, nameFromId } = jest.requireActual(files.checker);
   const { specObject, nodeClassSpecObject } = jest.requireActual(files.manifests);
   if (typeof nodeClassSpecObject !== "function")
     throw new Error(`record-node-cases: ${path.relative(lib, files.manifests)} exports no nodeClassSpecObject`);
   const { aliasFamilyOf } = jest.requireActual(files.aliases);
+  const { objectCrd } = jest.requireActual(files.versions);
   const { Token } = jest.requireActual("cdktf");
 
   /** Attempts under way (a construction may construct others). */
@@ -128,7 +133,7 @@ function install(file) {
     };
     let rebuilt;
     try {
-      rebuilt = attempt.options !== undefined ? rebuild(kind, id, attempt.options, props) : undefined;
+      rebuilt = attempt.options !== undefined ? rebuild(kind, id, attempt.options, props, attempt.version) : undefined;
     } catch (e) {
       rec.rebuildError = e.message;
     }
@@ -163,8 +168,22 @@ function install(file) {
 
   // ---- the manifests the constructors would emit (see the file comment)
   const CAPACITY = "karpenter.sh/capacity-type";
-  function rebuild(kind, id, options, props) {
+  /** The CRDs read from the generated table: the data key, apiVersion and whether namespaced. */
+  const TABLE_KINDS = {
+    NodeOverlay: { key: "nodeOverlay", apiVersion: "karpenter.sh/v1alpha1" },
+    CapacityBuffer: { key: "capacityBuffer", apiVersion: "autoscaling.x-k8s.io/v1beta1", namespaced: true },
+  };
+  function rebuild(kind, id, options, props, version) {
     const name = options.name !== undefined ? options.name : nameFromId(id);
+    if (TABLE_KINDS[kind]) {
+      const t = TABLE_KINDS[kind];
+      const minor = String(version).split(".").slice(0, 2).join(".");
+      const crd = objectCrd(minor, t.key);
+      const fields = crd.fields.filter((f) => /^spec\.[^.[]+$/.test(f)).map((f) => f.slice("spec.".length));
+      const spec = Object.fromEntries(fields.map((f) => [f, options[f]]));
+      const metadata = t.namespaced ? { name, namespace: options.namespace ?? "default" } : { name };
+      return { apiVersion: t.apiVersion, kind, metadata, spec: specObject(spec) };
+    }
     if (kind === "NodePool") {
       const nc = props.nodeClass;
       const own = nc && nc.constructor && nc.manifest !== undefined && nc.spec !== undefined;
@@ -282,6 +301,14 @@ function install(file) {
   jest.mock(files.nodeClass, () => {
     const real = jest.requireActual(files.nodeClass);
     return { __esModule: true, ...real, Ec2NodeClass: wrap("EC2NodeClass", real.Ec2NodeClass) };
+  });
+  jest.mock(files.nodeOverlay, () => {
+    const real = jest.requireActual(files.nodeOverlay);
+    return { __esModule: true, ...real, NodeOverlay: wrap("NodeOverlay", real.NodeOverlay) };
+  });
+  jest.mock(files.capacityBuffer, () => {
+    const real = jest.requireActual(files.capacityBuffer);
+    return { __esModule: true, ...real, CapacityBuffer: wrap("CapacityBuffer", real.CapacityBuffer) };
   });
 }
 

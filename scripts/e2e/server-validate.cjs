@@ -125,6 +125,7 @@ async function dryRun(cluster, resources, obj) {
       message: `the server has no resource for ${obj.apiVersion} ${kind} (are the CRDs of this release installed?)`,
     };
   const ns = res.namespaced ? (obj.metadata && obj.metadata.namespace) || "default" : undefined;
+  if (ns) await ensureNamespace(cluster, ns);
   const p = `${res.base}${ns ? `/namespaces/${encodeURIComponent(ns)}` : ""}/${res.plural}`;
   const r = await cluster.request("POST", p, obj, { query: { dryRun: "All", fieldValidation: "Strict" } });
   if (r.status >= 200 && r.status < 300) return { accepted: true, status: r.status };
@@ -133,6 +134,30 @@ async function dryRun(cluster, resources, obj) {
   const causes = ((r.body && r.body.details && r.body.details.causes) || []).map((c) => c.field).filter(Boolean);
   for (const m of String(message).matchAll(/unknown field "([^"]+)"/g)) causes.push(m[1]);
   return { accepted: false, status: r.status, message, fields: causes };
+}
+
+/** Namespaces created on a cluster for the objects judged there (a set per cluster object). */
+const createdNamespaces = new WeakMap();
+
+/**
+ * Creates namespace `ns` when it is a valid name the server lacks: the library checks a namespaced object's
+ * namespace name, not whether the namespace exists (the app may create it, or it exists already in the real
+ * cluster), while the server's NamespaceLifecycle admission refuses objects in a missing namespace even in a dry
+ * run. An invalid name is left for the server to refuse.
+ */
+async function ensureNamespace(cluster, ns) {
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(ns) || ns.length > 63) return;
+  const done = createdNamespaces.get(cluster) || new Set(["default", "kube-system", "kube-public"]);
+  createdNamespaces.set(cluster, done);
+  if (done.has(ns)) return;
+  const got = await cluster.request("GET", `/api/v1/namespaces/${ns}`);
+  if (got.status === 404)
+    await cluster.request("POST", "/api/v1/namespaces", {
+      apiVersion: "v1",
+      kind: "Namespace",
+      metadata: { name: ns },
+    });
+  done.add(ns);
 }
 
 /** `accepted <Kind>/<name>` or `rejected <Kind>/<name>: <message>`: the line --server-validate prints. */
@@ -156,4 +181,13 @@ function objectsOfYaml(text) {
   return out;
 }
 
-module.exports = { crdSource, knownReferenceVersions, Resources, dryRun, verdictLine, objectsOfYaml, KARPENTER_MODULE };
+module.exports = {
+  crdSource,
+  knownReferenceVersions,
+  Resources,
+  dryRun,
+  ensureNamespace,
+  verdictLine,
+  objectsOfYaml,
+  KARPENTER_MODULE,
+};

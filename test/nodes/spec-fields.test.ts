@@ -8,9 +8,12 @@ import { knownMinors, versionData } from "../../lib/versions";
  * the CRD lacks emits a field the API server refuses.
  */
 
-const SPEC_FILES = ["ec2-node-class-spec.ts", "node-pool-spec.ts"].map((f) =>
-  path.join(__dirname, "../../lib/nodes", f),
-);
+const SPEC_FILES = [
+  "ec2-node-class-spec.ts",
+  "node-pool-spec.ts",
+  "node-overlay-spec.ts",
+  "capacity-buffer-spec.ts",
+].map((f) => path.join(__dirname, "../../lib/nodes", f));
 
 /** Every interface of the spec files by name. */
 function interfaces(): Map<string, ts.InterfaceDeclaration> {
@@ -72,3 +75,18 @@ test("every NodePool spec field of the newest release is a typed prop, and every
   expect({ missing: fields.filter((f) => !props.includes(f)) }).toEqual({ missing: [] });
   expect({ extra: props.filter((p) => !fields.includes(p)) }).toEqual({ extra: [] });
 });
+
+test.each([
+  ["nodeOverlay", "NodeOverlayOptions", ["name"]],
+  ["capacityBuffer", "CapacityBufferOptions", ["name", "namespace"]],
+] as const)(
+  "every %s spec field of the newest release is a typed prop of %s, and every typed prop a spec field",
+  (kind, options, metadata) => {
+    const crd = newest.crds[kind]!;
+    const props = propPaths(options)
+      .filter((p) => !(metadata as readonly string[]).includes(p))
+      .map((p) => `spec.${p}`);
+    expect({ missing: crd.fields.filter((f) => !props.includes(f)) }).toEqual({ missing: [] });
+    expect({ extra: props.filter((p) => !crd.fields.includes(p)) }).toEqual({ extra: [] });
+  },
+);

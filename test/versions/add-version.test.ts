@@ -5,7 +5,7 @@ import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { VersionData } from "../../lib/versions/types";
 import { ALIAS_FAMILY_SINCE } from "../../lib/nodes/crd-history";
-import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../../lib/versions";
+import { crdEnumValueSince, crdFieldSince, crdFreeFormSince, crdKindSince, objectCrd } from "../../lib/versions";
 import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
@@ -121,6 +121,30 @@ describe("the generated CRD history (CRD_SINCE of the data index)", () => {
         expect([kind, f, crdFieldSince(kind, f)]).toEqual([kind, f, oldest.fields.includes(f) ? undefined : first]);
       }
     }
+  });
+
+  test("dates the CRDs not every release ships (NodeOverlay 1.7, CapacityBuffer 1.14), and their fields from there", () => {
+    expect(crdKindSince("nodeOverlay")).toBe("1.7");
+    expect(crdKindSince("capacityBuffer")).toBe("1.14");
+    expect(crdKindSince("nodePool")).toBeUndefined();
+    expect(firstMinorWith((d) => d.crds.nodeOverlay !== undefined)).toBe("1.7");
+    expect(firstMinorWith((d) => d.crds.capacityBuffer !== undefined)).toBe("1.14");
+    // dated against the releases that ship the kind, not against 1.0 (which has no NodeOverlay)
+    expect(crdFieldSince("nodeOverlay", "spec.price")).toBeUndefined();
+    expect(crdEnumValueSince("nodeOverlay", "spec.requirements[].operator", "Gte")).toBe("1.9");
+    expect(objectCrd("1.15", "capacityBuffer")!.api).toEqual({
+      group: "autoscaling.x-k8s.io",
+      version: "v1beta1",
+      kind: "CapacityBuffer",
+      scope: "Namespaced",
+    });
+    expect(objectCrd("1.7", "nodeOverlay")!.api).toEqual({
+      group: "karpenter.sh",
+      version: "v1alpha1",
+      kind: "NodeOverlay",
+      scope: "Cluster",
+    });
+    expect(objectCrd("1.6", "nodeOverlay")).toBeUndefined();
   });
 
   test("the hand-dated alias families (a CEL rule's list, not an enum) first appear in that minor's CEL rules", () => {

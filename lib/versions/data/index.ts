@@ -25,8 +25,9 @@ export const KUBERNETES: Readonly<Record<string, { readonly min: string; readonl
 };
 
 /**
- * When NodePool and EC2NodeClass spec fields and enum values first appeared: the first known minor whose CRD has
- * them, for those the oldest known minor lacks (a field as a CRD path, an enum value as `<CRD path>=<value>`).
+ * When CRD kinds, spec fields and enum values first appeared: the first known minor whose CRDs have them, for those
+ * the oldest known minor (for a kind: the first that ships it) lacks (a field as a CRD path, an enum value as
+ * `<CRD path>=<value>`; `kinds`: the CRDs not every known minor ships).
  */
 export const CRD_SINCE: CrdSince = {
   "nodePool": {
@@ -79,6 +80,23 @@ export const CRD_SINCE: CrdSince = {
     "freeForm": {
       "spec.kubelet": "1.15"
     }
+  },
+  "nodeOverlay": {
+    "fields": {},
+    "enumValues": {
+      "spec.requirements[].operator=Gte": "1.9",
+      "spec.requirements[].operator=Lte": "1.9"
+    },
+    "freeForm": {}
+  },
+  "capacityBuffer": {
+    "fields": {},
+    "enumValues": {},
+    "freeForm": {}
+  },
+  "kinds": {
+    "nodeOverlay": "1.7",
+    "capacityBuffer": "1.14"
   }
 };
 

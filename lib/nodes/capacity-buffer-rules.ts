@@ -1,0 +1,89 @@
+import { Checker, isDns1123Label, isSet } from "../kubernetes/value-rules";
+import { checkCrdValue } from "../kubernetes/crd-checks";
+import type { ObjectCrdData } from "../versions";
+import type { CapacityBufferOptions } from "./capacity-buffer-spec";
+
+/*
+ * The autoscaling.x-k8s.io/v1beta1 CapacityBuffer spec (kubernetes/autoscaler's buffers API, CRD
+ * autoscaling.x-k8s.io_capacitybuffers.yaml of the karpenter-crd chart, from v1.14.0) and its rules. The OpenAPI
+ * rules (fields, types, bounds, required fields) are read from the generated field table
+ * (lib/kubernetes/crd-checks.ts); the CEL rules are written here, one check per rule, quoting it.
+ */
+
+/** The strategy of the CRD's default, the one Karpenter provisions for (the CRD takes any string). */
+export const ACTIVE_CAPACITY = "buffer.x-k8s.io/active-capacity";
+
+/** The CapacityBuffer CRD rules of the release (`crd`: its generated table) on the props, each field a guarded check. */
+export function checkCapacityBuffer(
+  c: Checker,
+  crd: ObjectCrdData,
+  p: CapacityBufferOptions,
+  name: string,
+  namespace: string,
+): void {
+  c.guard(() => c.dnsName("name", name));
+  c.guard(() => {
+    if (c.known(namespace) && !isDns1123Label(namespace))
+      c.fail(
+        "namespace",
+        namespace,
+        "a namespace name: a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
+      );
+  });
+  const { name: _n, namespace: _ns, ...spec } = p;
+  checkCrdValue(c, "capacityBuffer", crd, "spec", "", spec, "CapacityBufferProps");
+  // CEL on spec: !(has(self.podTemplateRef) && has(self.scalableRef))
+  c.guard(() => {
+    if (isSet(p.podTemplateRef) && isSet(p.scalableRef))
+      c.fail(
+        "scalableRef",
+        p.scalableRef,
+        `unset when podTemplateRef is set: a buffer's chunks take their shape from one of them (CapacityBuffer CRD: "You must define either PodTemplateRef or ScalableRef, but not both")`,
+      );
+  });
+  // CEL on spec: !has(self.podTemplateRef) || has(self.replicas) || has(self.limits)
+  c.guard(() => {
+    if (isSet(p.podTemplateRef) && !isSet(p.replicas) && !isSet(p.limits))
+      c.fail(
+        "replicas",
+        p.replicas,
+        `a number of chunks (or limits): with podTemplateRef nothing else says how many chunks to keep (CapacityBuffer CRD: "If podTemplateRef is set, replicas or limits must also be set")`,
+      );
+  });
+}
+
+/**
+ * The rules beyond the CRD: a buffer names what its chunks look like (the CRD's description says "Exactly one of
+ * `podTemplateRef`, `scalableRef` should be specified", but its rule refuses only both), and `limits` are not
+ * negative.
+ */
+export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOptions): void {
+  s.guard(() => {
+    if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
+      s.fail(
+        "podTemplateRef",
+        undefined,
+        'a PodTemplate reference { name }, or a scalableRef { apiGroup, kind, name }: exactly one of the two says what a chunk of the buffer looks like, and a buffer with neither provisions nothing (CapacityBuffer CRD: "Exactly one of `podTemplateRef`, `scalableRef` should be specified")',
+      );
+  });
+  if (isSet(p.limits) && !s.token(p.limits) && typeof p.limits === "object")
+    for (const [key, q] of Object.entries(p.limits))
+      s.guard(() => {
+        if (typeof q === "string" && s.known(q) && q.startsWith("-"))
+          s.fail(s.entry("limits", key), q, "a non-negative quantity: a negative limit leaves room for no chunk");
+      });
+}
+
+/** Warnings for settings Karpenter reads but ignores here: `percentage` without `scalableRef`, another strategy. */
+export function capacityBufferWarnings(c: Checker, name: string, p: CapacityBufferOptions): string[] {
+  const out: string[] = [];
+  if (isSet(p.percentage) && !isSet(p.scalableRef))
+    out.push(
+      `CapacityBuffer ${name}: percentage is a share of the scalableRef workload's replicas, and this buffer has no scalableRef, so percentage is ignored (CapacityBuffer CRD: "This is only applicable if scalableRef is set"). Set replicas or limits instead.`,
+    );
+  if (isSet(p.provisioningStrategy) && c.known(p.provisioningStrategy) && p.provisioningStrategy !== ACTIVE_CAPACITY)
+    out.push(
+      `CapacityBuffer ${name}: provisioningStrategy ${JSON.stringify(p.provisioningStrategy)} is not ${ACTIVE_CAPACITY}, the one strategy Karpenter provisions for (the CRD takes any string): the buffer keeps no capacity.`,
+    );
+  return out;
+}
