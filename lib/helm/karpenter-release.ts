@@ -139,7 +139,7 @@ export interface KarpenterReleaseProps {
    * can launch (Karpenter troubleshooting, "Failed Resolving STS Credentials with I/O Timeout";
    * upstream issues #2186, #4947). Use `"ClusterFirst"` (the chart's default) on IPv6 clusters or when the controller
    * must resolve in-cluster Services (e.g. a service mesh or an in-cluster proxy) — the reasons upstream
-   * went back to ClusterFirst in v0.33. `"None"` needs `values.dnsConfig` with 1 to 3 `nameservers` (IP addresses; Kubernetes PodSpec validation).
+   * went back to ClusterFirst in v0.33. `"None"` needs `values.dnsConfig` with 1 to 3 `nameservers` (IP addresses); under any policy `values.dnsConfig` is held to Kubernetes PodSpec validation (at most 3 nameservers, 32 search domains, options with a name).
    * @default "Default"
    */
   readonly dnsPolicy?: KarpenterDnsPolicy;

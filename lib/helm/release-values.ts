@@ -722,11 +722,14 @@ export function nonFiniteNumbers(
 }
 
 /**
- * `dnsPolicy: "None"` (the typed prop, or `values.dnsPolicy`, which wins) needs a non-empty
- * `values.dnsConfig`: Kubernetes refuses a pod with policy None and no dnsConfig (PodSpec validation),
- * so the controller's pods are never created. Reads the typed prop and `values` apart, so that it
- * runs whatever else is wrong with the props.
- * @throws KarpenterValidationError naming `dnsPolicy` or `values.dnsPolicy`
+ * The controller pod's `dnsPolicy` and `values.dnsConfig` against Kubernetes' PodSpec validation
+ * (validatePodDNSConfig, k8s.io/kubernetes pkg/apis/core/validation): a refused pod spec means the controller's
+ * pods are never created. `dnsPolicy: "None"` (the typed prop, or `values.dnsPolicy`, which wins) needs a
+ * dnsConfig with 1 to 3 nameservers; under any policy a dnsConfig has at most 3 nameservers, each an IP
+ * address, at most 32 search domains (2,048 characters in all), each a DNS name, and options with a `name`.
+ * Reads the typed prop and `values` apart, so that it runs whatever else is wrong with the props. Tokens are
+ * left to the API server.
+ * @throws KarpenterValidationError naming `dnsPolicy`, `values.dnsPolicy` or the `values.dnsConfig` field, every problem at once
  */
 export function checkDnsConfig(
   scope: IConstruct,
@@ -735,28 +738,86 @@ export function checkDnsConfig(
 ): void {
   const fromValues = values?.dnsPolicy !== undefined;
   const policy = fromValues ? values!.dnsPolicy : typedPolicy;
-  if (policy !== "None") return;
   const config = values?.dnsConfig;
-  if (!isPlainMap(config) || Object.keys(config).length === 0)
+  const none = policy === "None";
+  if (config === undefined || config === null) {
+    if (none)
+      throw new KarpenterValidationError(
+        scope,
+        fromValues ? "values.dnsPolicy" : "dnsPolicy",
+        "None",
+        'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
+      );
+    return;
+  }
+  if (isUnresolved(config) && !isPlainMap(config)) return;
+  if (!isPlainMap(config))
+    throw new KarpenterValidationError(
+      scope,
+      "values.dnsConfig",
+      config,
+      "a map { nameservers, searches, options } (the pod's PodDNSConfig)",
+    );
+  if (none && Object.keys(config).length === 0)
     throw new KarpenterValidationError(
       scope,
       fromValues ? "values.dnsPolicy" : "dnsPolicy",
       "None",
       'a dnsConfig in values (Kubernetes requires one with dnsPolicy "None"), or another policy',
     );
-  // PodSpec validation (validatePodDNSConfig, k8s.io/kubernetes pkg/apis/core/validation): with policy None,
-  // 1 to 3 nameservers, each an IP address; a token is left to the API server
-  const ns = config.nameservers;
+  const problems = new Problems();
+  problems.check(() => checkOptionKeys(scope, "values.dnsConfig", config, DNS_CONFIG_KEYS));
+  problems.check(() => checkNameservers(scope, config.nameservers, none));
+  problems.check(() => checkSearches(scope, config.searches));
+  problems.check(() => checkDnsOptions(scope, config.options));
+  problems.throwIfAny(scope);
+}
+
+const DNS_CONFIG_KEYS = ["nameservers", "searches", "options"];
+
+function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
+  if (ns === undefined && !none) return;
   if (!Array.isArray(ns) && isUnresolved(ns)) return;
   const listed = Array.isArray(ns) ? ns : [];
   const bad = listed.filter((ip) => !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)));
-  if (Array.isArray(ns) && ns.length >= 1 && ns.length <= 3 && bad.length === 0) return;
+  if (Array.isArray(ns) && ns.length >= (none ? 1 : 0) && ns.length <= 3 && bad.length === 0) return;
   throw new KarpenterValidationError(
     scope,
     "values.dnsConfig.nameservers",
     ns,
-    `1 to 3 IP addresses such as ["10.100.0.10"]: with dnsPolicy "None" the pod's resolv.conf holds only dnsConfig, so Kubernetes requires at least one nameserver and takes at most 3 (PodSpec validation)${bad.length ? `; not an IP address: ${bad.map((b) => JSON.stringify(b)).join(", ")}` : ""}`,
+    `${none ? "1 to 3" : "at most 3"} IP addresses such as ["10.100.0.10"]: ${none ? 'with dnsPolicy "None" the pod\'s resolv.conf holds only dnsConfig, so Kubernetes requires at least one nameserver and takes at most 3' : "Kubernetes takes at most 3 nameservers, each an IP address"} (PodSpec validation)${bad.length ? `; not an IP address: ${bad.map((b) => JSON.stringify(b)).join(", ")}` : ""}`,
   );
+}
+
+/** A search domain as Kubernetes takes it: a DNS name, `_` allowed (RelaxedDNSSearchValidation), an optional trailing dot. */
+const SEARCH_DOMAIN =
+  /^(\.|[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)$/;
+
+function checkSearches(scope: IConstruct, searches: unknown): void {
+  if (searches === undefined || isUnresolved(searches)) return;
+  const allowed =
+    'at most 32 search domains, 2,048 characters in all, each a DNS name such as "svc.cluster.local" (PodSpec validation)';
+  if (!Array.isArray(searches))
+    throw new KarpenterValidationError(scope, "values.dnsConfig.searches", searches, `a list: ${allowed}`);
+  const bad = searches.filter((d) => !(typeof d === "string" && d.length <= 253 && SEARCH_DOMAIN.test(d)));
+  if (searches.length <= 32 && searches.join(" ").length <= 2048 && bad.length === 0) return;
+  throw new KarpenterValidationError(
+    scope,
+    "values.dnsConfig.searches",
+    searches,
+    `${allowed}${bad.length ? `; not a DNS name: ${bad.map((b) => JSON.stringify(b)).join(", ")}` : ""}`,
+  );
+}
+
+function checkDnsOptions(scope: IConstruct, options: unknown): void {
+  if (options === undefined || isUnresolved(options)) return;
+  const allowed =
+    'a list of { name, value? } such as [{ name: "ndots", value: "2" }]: Kubernetes requires each option\'s name (PodSpec validation)';
+  if (!Array.isArray(options)) throw new KarpenterValidationError(scope, "values.dnsConfig.options", options, allowed);
+  options.forEach((o, i) => {
+    if (!isPlainMap(o) || typeof o.name !== "string" || o.name === "")
+      throw new KarpenterValidationError(scope, `values.dnsConfig.options[${i}]`, o, allowed);
+  });
 }
 
 /**

@@ -63,6 +63,47 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
     expect(e.problems[0]).toMatchObject({ field: "values.dnsConfig.nameservers", value });
     expect(e.problems[0].message).toContain('1 to 3 IP addresses such as ["10.100.0.10"]');
   });
+  test("under any policy, dnsConfig is held to PodSpec validation: nameservers, searches, options, unknown keys, all at once", () => {
+    const e = rejected(() =>
+      karpenter({
+        values: {
+          dnsConfig: {
+            nameservers: ["dns.internal", "10.0.0.2", "10.0.0.3", "10.0.0.4"],
+            searches: ["Bad_Domain!"],
+            options: [{ value: "2" }],
+            nameserver: ["x"],
+          },
+        },
+      }),
+    );
+    expect(e.problems.map((p) => p.field).sort()).toEqual([
+      "values.dnsConfig.nameserver",
+      "values.dnsConfig.nameservers",
+      "values.dnsConfig.options[0]",
+      "values.dnsConfig.searches",
+    ]);
+    expect(e.problems.find((p) => p.field === "values.dnsConfig.nameservers")!.message).toContain(
+      'at most 3 IP addresses such as ["10.100.0.10"]: Kubernetes takes at most 3 nameservers, each an IP address (PodSpec validation); not an IP address: "dns.internal"',
+    );
+    expect(e.problems.find((p) => p.field === "values.dnsConfig.nameserver")!.message).toContain(
+      "did you mean nameservers?",
+    );
+    const many = Array.from({ length: 33 }, (_, i) => `d${i}.local`);
+    expect(
+      rejected(() => karpenter({ dnsPolicy: "None", values: { dnsConfig: { ...DNS_CONFIG, searches: many } } })).field,
+    ).toBe("values.dnsConfig.searches");
+  });
+  test("look-alikes: searches with underscores or a lone dot, options with names, no nameservers under ClusterFirst", () => {
+    const dnsConfig = {
+      ...DNS_CONFIG,
+      searches: ["svc.cluster.local", "my_corp.local", "."],
+      options: [{ name: "ndots", value: "2" }, { name: "edns0" }],
+    };
+    expect(() => karpenter({ dnsPolicy: "None", values: { dnsConfig } })).not.toThrow();
+    expect(() =>
+      karpenter({ dnsPolicy: "ClusterFirst", values: { dnsConfig: { options: [{ name: "ndots", value: "1" }] } } }),
+    ).not.toThrow();
+  });
   test("a nameserver that is a token is left to the API server", () => {
     const { Fn } = require("cdktf");
     expect(() =>
