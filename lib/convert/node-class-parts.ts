@@ -9,7 +9,7 @@ import {
 import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
 import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../nodes/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
-import { crdFreeFormSince } from "../versions";
+import { crdFreeFormSince, newestPatchOf } from "../versions";
 import { KarpenterVersion } from "../versions/karpenter-version";
 
 /*
@@ -79,7 +79,7 @@ function freeFormKubelet(ctx: ObjectContext, k: Fields, target?: KarpenterVersio
       ctx.note(
         "action",
         k.at(key),
-        `not converted: Karpenter ${target.full} types kubelet to 12 fields; any other KubeletConfiguration field needs Karpenter ${since} or later (EC2NodeClass CRD: kubelet takes every field from ${since}, AL2023 and Custom only); value was ${JSON.stringify(k.peek(key))}. Convert with --karpenter-version ${since} or later to keep it`,
+        `not converted: Karpenter ${target.full} types kubelet to 12 fields; any other KubeletConfiguration field needs Karpenter ${since} or later (EC2NodeClass CRD: kubelet takes every field from ${since}, AL2023 and Custom only); value was ${JSON.stringify(k.peek(key))}. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it, on an AL2023 or Custom class`,
       );
     k.consume(...rest);
     return {};

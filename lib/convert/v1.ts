@@ -21,7 +21,7 @@ import {
 } from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
 import { Fields } from "./fields";
-import { CrdKind, crdFieldSince, versionData } from "../versions";
+import { CrdKind, crdFieldSince, newestPatchOf, versionData } from "../versions";
 
 /*
  * Objects that are already karpenter.sh/v1 NodePools or karpenter.k8s.aws/v1 EC2NodeClasses:
@@ -156,7 +156,7 @@ function carryOverCrdFields(
         input.ctx.note(
           "action",
           fields.at(key),
-          `not converted: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD from Karpenter ${since}; this conversion targets Karpenter ${input.version.full}, which lacks it. Convert with --karpenter-version ${since} or later to keep it; value was ${JSON.stringify(fields.peek(key))}`,
+          `not converted: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD from Karpenter ${since}; this conversion targets Karpenter ${input.version.full}, which lacks it. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it; value was ${JSON.stringify(fields.peek(key))}`,
         );
       }
       continue;

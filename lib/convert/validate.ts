@@ -44,11 +44,9 @@ export function validateDrafts(
       version,
       "NodePool",
       (path) => v1Path(path, POOL_PATHS),
-      (c) => {
-        checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef");
-        // the cluster's region and Kubernetes version are not known here: those rules wait for the constructs
-        checkNodePoolSemantics(c, pool.props.name, pool.props, {});
-      },
+      (c) => checkNodePool(c, version, pool.props, pool.props.name, { name: ref.name, group, kind }, "nodeClassRef"),
+      // the cluster's region and Kubernetes version are not known here: those rules wait for the constructs
+      (c) => checkNodePoolSemantics(c, pool.props.name, pool.props, {}),
     );
     // what the construct would warn about at synth (a limit on a resource no node has, such as
     // nvidia.com/gpus): the YAML is printed without going through the construct, so it is said here
@@ -74,28 +72,48 @@ export function validateDrafts(
       version,
       "EC2NodeClass",
       (path) => v1Path(path, { name: "metadata.name" }),
-      (c) => {
-        checkEc2NodeClass(c, version, spec, p.name);
-        checkEc2NodeClassSemantics(c, p.name, spec, {});
-      },
+      (c) => checkEc2NodeClass(c, version, spec, p.name),
+      (c) => checkEc2NodeClassSemantics(c, p.name, spec, {}),
     );
   }
 }
 
-/** Runs the rules with a collecting checker and adds one note per problem found. */
+/**
+ * Runs the rules with a collecting checker and adds one note per problem found: the CRD's rules (the API
+ * server refuses the object) first, then, on fields they passed, the rules beyond the CRD (the server takes
+ * the object, and Karpenter, EC2 or the kubelet fails on it), each note saying which.
+ */
 function check(
   draft: PoolDraft | ClassDraft,
   version: KarpenterVersion,
   kind: string,
   path: (field: string) => string,
-  run: (c: Checker) => void,
+  crd: (c: Checker) => void,
+  semantic: (c: Checker) => void,
 ): void {
+  const construct = kind === "NodePool" ? "NodePool" : "Ec2NodeClass";
   const c = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
-  c.guard(() => run(c));
-  for (const e of c.collected) {
+  c.guard(() => crd(c));
+  const s = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
+  s.guard(() => semantic(s));
+  const crdFields = new Set(c.collected.map((e) => e.field));
+  const notes = [
+    // the first pass holds the CRD's rules and some of EC2's (EBS limits): it cannot say which refuses
+    ...c.collected.map((e) => ({
+      e,
+      who: `the ${construct} construct rejects it: the API server refuses it, or Karpenter or EC2 fails on it`,
+    })),
+    ...s.collected
+      .filter((e) => !crdFields.has(e.field))
+      .map((e) => ({
+        e,
+        who: `the ${construct} construct rejects it; the API server accepts it, and Karpenter, EC2 or the kubelet then fails on it`,
+      })),
+  ];
+  for (const { e, who } of notes) {
     draft.ctx.invalid(
       path(e.field),
-      `the converted ${kind} is invalid in Karpenter ${version.full} (the ${kind === "NodePool" ? "NodePool" : "Ec2NodeClass"} construct and the API server reject it): ${path(e.field)} = ${JSON.stringify(e.value)}: ${e.allowed}`,
+      `the converted ${kind} is invalid in Karpenter ${version.full} (${who}): ${path(e.field)} = ${JSON.stringify(e.value)}: ${e.allowed}`,
     );
   }
 }

@@ -273,3 +273,29 @@ describe("the construct's synth warnings are notes", () => {
     expect(pool.notes.filter((n) => n.field === "spec.limits")).toEqual([]);
   });
 });
+
+describe("invalid notes say who refuses", () => {
+  test("the construct's rules; a rule beyond the CRD says the server accepts and Karpenter, EC2 or the kubelet fails", () => {
+    const cls = onlyClass(
+      V1_CLASS.replace(
+        "  kubelet: { maxPods: 50 }",
+        "  kubelet: { maxPods: 50 }\n  metadataOptions: { httpTokens: maybe }\n  blockDeviceMappings: [{ deviceName: /dev/xvda, ebs: { volumeSize: 100Gi, volumeType: gp3, iops: 1000 } }]",
+      ).replace("  metadataOptions: { httpTokens: required }\n", ""),
+      { version: "1.15.3" },
+    );
+    expect(noteAbout(cls.notes, "spec.metadataOptions.httpTokens")!.message).toContain(
+      "(the Ec2NodeClass construct rejects it: the API server refuses it, or Karpenter or EC2 fails on it)",
+    );
+    expect(noteAbout(cls.notes, "spec.blockDeviceMappings[0].ebs.iops")!.message).not.toContain("API server reject");
+    const al2 = onlyClass(
+      V1_CLASS.replace("al2023@v20250101", "al2@v20250101").replace(
+        "kubelet: { maxPods: 50 }",
+        "kubelet: { maxPods: 50, clusterDNS: [not-an-ip] }",
+      ),
+      { version: "1.15.3" },
+    );
+    expect(noteAbout(al2.notes, "spec.kubelet.clusterDNS[0]")!.message).toContain(
+      "(the Ec2NodeClass construct rejects it; the API server accepts it, and Karpenter, EC2 or the kubelet then fails on it)",
+    );
+  });
+});
