@@ -53,6 +53,17 @@ const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readon
 };
 
 /**
+ * A pinned alias of the family that the rules above accept, for suggestions (the converter's "pin a
+ * version"): `al2023@v20250101`, `bottlerocket@v1.20.3`; undefined for the Windows families, whose alias
+ * takes `latest` only (pin those by AMI id).
+ */
+export function pinnedAliasExample(aliasFamily: string): string | undefined {
+  if (aliasFamily === "bottlerocket") return "bottlerocket@v1.20.3";
+  if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@v20250101`;
+  return undefined;
+}
+
+/**
  * Values of the well-known labels Karpenter's AWS provider sets on nodes (Karpenter docs,
  * "NodePools: Well-Known Labels"; pkg/apis/v1/labels.go of aws/karpenter-provider-aws; Kubernetes
  * "Well-Known Labels, Annotations and Taints"). A requirement `In` a value no instance carries
