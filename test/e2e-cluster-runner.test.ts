@@ -169,6 +169,21 @@ describe("library verdict vs server verdict", () => {
     expect(ag.compareCase(bare, { accepted: true }).outcome).toBe("disagree");
   });
 
+  test("user data the AMI family cannot read, refused by the library and accepted by the server, is excused by user-data-format", () => {
+    for (const message of [
+      't/nc: userData = "line 2: echo hi" is invalid: Bottlerocket settings in TOML (illegal character in key): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse',
+      't/nc: userData = "line 8: kind: ConfigMap" is invalid: a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: an application/node.eks.aws part of AL2023 user data is passed to nodeadm as a NodeConfig',
+    ]) {
+      expect(ag.semanticRuleOf({ field: "userData", message }, "1.14.1").id).toBe("user-data-format");
+      const rec = {
+        verdict: "rejected",
+        version: "1.14.1",
+        problems: [{ field: "userData", rule: "semantic", message }],
+      };
+      expect(ag.compareCase(rec, { accepted: true }).outcome).toBe("agree-semantic");
+    }
+  });
+
   test("EC2's EBS ratios and size floors the library refuses and the server accepts are excused by ebs-limits", () => {
     for (const [field, message] of [
       [

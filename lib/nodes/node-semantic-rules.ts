@@ -6,6 +6,8 @@ import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
 import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
+import { nodeFamily } from "./ec2-node-class-rules";
+import { checkUserDataFormat } from "./user-data-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -505,6 +507,7 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
+  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
 }
 
 /** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */

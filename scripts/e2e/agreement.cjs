@@ -152,6 +152,13 @@ const SEMANTIC_RULES = [
       "EC2 takes at most 16 KB of user data before base64, and Karpenter adds its bootstrap to the class's: a longer userData fails every launch; the CRD takes any string",
   },
   {
+    id: "user-data-format",
+    field: /^userData$/,
+    message: /user data for the (Bottlerocket|AL2023) AMI family|part of AL2023 user data/,
+    reason:
+      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig, shell script or readable MIME multipart document; the CRD takes any string",
+  },
+  {
     id: "ebs-iops-throughput",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
     message: /EC2 takes/,
