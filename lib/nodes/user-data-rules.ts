@@ -51,7 +51,6 @@ const BR_STRING = [
   "cloud-provider",
   "cluster-certificate",
   "cluster-name",
-  "cluster-dns-ip",
   "container-log-max-size",
   "cpu-manager-policy",
   "cpu-manager-reconcile-period",
@@ -177,12 +176,17 @@ function bottlerocketFinding(text: string): Finding | undefined {
                 ? Array.isArray(v) && v.every((x) => typeof x === "string")
                   ? undefined
                   : "an array of strings"
-                : key === "node-taints"
-                  ? isTable(v) &&
-                    Object.values(v).every((x) => Array.isArray(x) && x.every((y) => typeof y === "string"))
+                : key === "cluster-dns-ip"
+                  ? // a string through 1.14; Bottlerocket also takes a list, which later releases may pass on
+                    typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"))
                     ? undefined
-                    : 'a table of string arrays (key = ["value:NoSchedule"])'
-                  : undefined;
+                    : "a string (or an array of strings)"
+                  : key === "node-taints"
+                    ? isTable(v) &&
+                      Object.values(v).every((x) => Array.isArray(x) && x.every((y) => typeof y === "string"))
+                      ? undefined
+                      : 'a table of string arrays (key = ["value:NoSchedule"])'
+                    : undefined;
       if (want) return typed(text, `settings.kubernetes.${key}`, key, want, v);
     }
   }

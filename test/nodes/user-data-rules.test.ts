@@ -68,6 +68,7 @@ describe("Bottlerocket reads TOML", () => {
       '[settings.bootstrap-commands.setup]\ncommands = [["/usr/bin/apiclient", "set", "motd=hi"]]\nmode = "once"\nessential = true\n',
       '[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
       "# only a comment\n",
+      '[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10", "169.254.20.10"]\n',
     ])
       expect(() => build("EC2NodeClass", br(u))).not.toThrow();
   });
