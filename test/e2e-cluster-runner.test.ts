@@ -172,6 +172,8 @@ describe("library verdict vs server verdict", () => {
   test("user data the AMI family cannot read, refused by the library and accepted by the server, is excused by user-data-format", () => {
     for (const message of [
       't/nc: userData = "line 2: echo hi" is invalid: Bottlerocket settings in TOML (illegal character in key): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse',
+      // the message the agreement stage disagreed on before it named the family (the case of user-data-rules.test.ts)
+      't/nc: userData = "line 3" is invalid: a MIME multipart document with parts: the boundary line "--B" never appears, so Karpenter reads no part and drops the whole user data silently: user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document',
       't/nc: userData = "line 8: kind: ConfigMap" is invalid: a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: an application/node.eks.aws part of AL2023 user data is passed to nodeadm as a NodeConfig',
     ]) {
       expect(ag.semanticRuleOf({ field: "userData", message }, "1.14.1").id).toBe("user-data-format");

@@ -295,7 +295,7 @@ function mimeFinding(text: string): Finding | undefined {
   if (starts.length === 0)
     return {
       line: i + 1,
-      problem: `a MIME multipart document with parts: the boundary line ${JSON.stringify(delimiter)} never appears, so Karpenter reads no part and drops the whole user data silently (${AL2023_SOURCE}, mime.go NewArchive)`,
+      problem: `a MIME multipart document with parts: the boundary line ${JSON.stringify(delimiter)} never appears, so Karpenter reads no part and drops the whole user data silently: user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document (${AL2023_SOURCE}, mime.go NewArchive; Go's multipart reader ends at the first boundary it never finds)`,
     };
   if (close < 0 || close < starts[starts.length - 1])
     return fail(

@@ -226,3 +226,21 @@ describe("iops / throughput without volumeType: a warning (EC2 picks the type fr
     expect(warnings(build1({})).filter((x) => x.includes("volumeType"))).toEqual([]);
   });
 });
+
+describe("every refusal here is one the agreement stage excuses (the API server takes any integer and size)", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  test.each([
+    { volumeType: "io1" },
+    { volumeType: "gp3", iops: 100 },
+    { volumeType: "io2", iops: 300000, volumeSize: "1000Gi" },
+    { volumeType: "io1", iops: 5001 },
+    { volumeType: "gp3", volumeSize: "10Gi", iops: 6000 },
+    { volumeType: "gp3", throughput: 100 },
+    { volumeType: "gp3", throughput: 1000 },
+    { volumeType: "st1", volumeSize: "100Gi" },
+    { volumeType: "io2", volumeSize: "3Gi", iops: 100 },
+  ])("%j", (e) => {
+    for (const p of rejection("EC2NodeClass", ebs(e)).problems)
+      expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("ebs-limits");
+  });
+});

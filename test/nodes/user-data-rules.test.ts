@@ -184,3 +184,25 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
     ).not.toThrow();
   });
 });
+
+describe("every refusal here is one the agreement stage excuses (the API server accepts any userData)", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  const mime = (body: string) => `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n${body}`;
+  test.each([
+    br("#!/bin/bash\necho hi\n"),
+    br("[kubernetes]\nmax-pods = 110\n"),
+    br('[settings.kubernetes]\nmax-pods = "110"\n'),
+    br('settings = "x"\n'),
+    br('[settings.bootstrap-commands.setup]\ncommands = "echo hi"\n'),
+    al("#cloud-config\npackages: [jq]\n"),
+    al("MIME-Version: 1.0\nContent-Type: text/plain\n\nx\n"),
+    al("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nx\n"),
+    al(mime("--OTHER\n\nx\n")),
+    al(mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n")),
+    al("MIME-Version: 1.0\nnot a header\n\n"),
+    al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: ConfigMap\n--B--\n")),
+  ])("%j", (props) => {
+    const e = rejection("EC2NodeClass", props);
+    for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
+  });
+});
