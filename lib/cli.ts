@@ -25,9 +25,9 @@ export interface CliIo {
   stdout(text: string): void;
   /** Writes to standard error. */
   stderr(text: string): void;
-  /** Reads a file as UTF-8 text (throws when it cannot). */
+  /** Reads a file as UTF-8 text (throws when it cannot, or when it is not UTF-8: see decodeUtf8). */
   readFile(path: string): string;
-  /** Reads all of standard input as UTF-8 text. */
+  /** Reads all of standard input as UTF-8 text (throws when it is not UTF-8). */
   readStdin(): Promise<string>;
 }
 
@@ -327,13 +327,72 @@ function processIo(): CliIo {
   return {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
-    readFile: (p) => fs.readFileSync(p, "utf8"),
+    readFile: (p) => decodeUtf8(fs.readFileSync(p)),
     readStdin: async () => {
       const chunks: Buffer[] = [];
       for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
-      return Buffer.concat(chunks).toString("utf8");
+      return decodeUtf8(Buffer.concat(chunks));
     },
   };
+}
+
+/**
+ * The input's text, decoded as UTF-8 strictly: Node's lenient decoding turns every invalid byte into
+ * U+FFFD, so a Latin-1 or UTF-16 file would be converted into YAML with other characters than the
+ * user wrote (a label value, a tag) without a word. A leading UTF-8 byte order mark is dropped.
+ * @throws Error naming the first invalid byte, its offset and line, and how to re-encode the file; for
+ *   a UTF-16 byte order mark, that the input is UTF-16
+ */
+export function decodeUtf8(bytes: Uint8Array): string {
+  const bom16 =
+    bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (bom16)
+    throw new Error(
+      `the input is not UTF-8: it starts with the UTF-16 byte order mark ${bytes[0] === 0xff ? "FF FE (UTF-16LE, as Windows PowerShell writes with >)" : "FE FF (UTF-16BE)"}. Save it as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8 in.yaml > out.yaml) and convert that`,
+    );
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const at = Math.min(firstInvalidUtf8(bytes), bytes.length - 1);
+    const line = bytes.subarray(0, at).filter((b) => b === 0x0a).length + 1;
+    throw new Error(
+      `the input is not UTF-8: byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, "0")} at offset ${at} (line ${line}) is not valid UTF-8, and decoding it would replace characters silently. Save the input as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8 in.yaml > out.yaml, naming its actual encoding) and convert that`,
+    );
+  }
+}
+
+/** The offset of the first byte that does not belong to a valid UTF-8 sequence (RFC 3629). */
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i];
+    const [n, lo, hi] =
+      c < 0x80
+        ? [0, 0, 0]
+        : c >= 0xc2 && c <= 0xdf
+          ? [1, 0x80, 0xbf]
+          : c === 0xe0
+            ? [2, 0xa0, 0xbf]
+            : c === 0xed
+              ? [2, 0x80, 0x9f]
+              : c >= 0xe1 && c <= 0xef
+                ? [2, 0x80, 0xbf]
+                : c === 0xf0
+                  ? [3, 0x90, 0xbf]
+                  : c >= 0xf1 && c <= 0xf3
+                    ? [3, 0x80, 0xbf]
+                    : c === 0xf4
+                      ? [3, 0x80, 0x8f]
+                      : [-1, 0, 0];
+    if (n < 0) return i;
+    for (let k = 1; k <= n; k++) {
+      const x = b[i + k];
+      const [min, max] = k === 1 ? [lo, hi] : [0x80, 0xbf];
+      if (x === undefined || x < min || x > max) return i;
+    }
+    i += n + 1;
+  }
+  return b.length;
 }
 
 /**

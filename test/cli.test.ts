@@ -3,7 +3,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { PassThrough } from "stream";
-import { CliIo, runCli, stopOnClosedPipe, USAGE } from "../lib/cli";
+import { CliIo, decodeUtf8, runCli, stopOnClosedPipe, USAGE } from "../lib/cli";
 import { convertLegacyManifests, toV1Yaml } from "../lib/convert";
 import { upgradePlan, upgradePlanMarkdown } from "../lib/upgrade";
 import { SEED_MANIFESTS } from "./convert/seed-manifests";
@@ -464,6 +464,41 @@ describe("without the cdktf peer dependency", () => {
   });
 });
 
+describe("input that is not UTF-8 (issue 31): an error naming the byte, not silent U+FFFD", () => {
+  const yaml = (value: Buffer) =>
+    Buffer.concat([
+      Buffer.from("apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: p\n  labels: { team: "),
+      value,
+      Buffer.from(" }\n"),
+    ]);
+  test.each([
+    ["Latin-1 é", Buffer.from([0xe9]), "0xE9", 5],
+    ["a lone continuation byte", Buffer.from([0x80]), "0x80", 5],
+    ["a truncated 3-byte sequence", Buffer.from([0xe2, 0x82]), "0xE2", 5],
+    ["an overlong encoding of /", Buffer.from([0xc0, 0xaf]), "0xC0", 5],
+    ["a UTF-16 surrogate in UTF-8", Buffer.from([0xed, 0xa0, 0x80]), "0xED", 5],
+  ])("%s is refused with its byte, offset and line", (_what, bad, byte, line) => {
+    const input = yaml(bad);
+    const offset = input.indexOf(bad);
+    expect(() => decodeUtf8(input)).toThrow(
+      `the input is not UTF-8: byte ${byte} at offset ${offset} (line ${line}) is not valid UTF-8, and decoding it would replace characters silently. Save the input as UTF-8`,
+    );
+  });
+  test("UTF-16 (PowerShell's >) is named as such", () => {
+    const input = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("kind: NodePool\n", "utf16le")]);
+    expect(() => decodeUtf8(input)).toThrow(
+      /^the input is not UTF-8: it starts with the UTF-16 byte order mark FF FE \(UTF-16LE/,
+    );
+  });
+  test("look-alikes: valid UTF-8 (2-, 3- and 4-byte characters, a UTF-8 byte order mark) decodes as written", () => {
+    expect(decodeUtf8(yaml(Buffer.from("é€😀")))).toContain("team: é€😀 }");
+    expect(decodeUtf8(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("kind: NodePool\n")]))).toBe(
+      "kind: NodePool\n",
+    );
+    expect(decodeUtf8(Buffer.alloc(0))).toBe("");
+  });
+});
+
 describe("lib/cli.ts as a program", () => {
   const repo = path.resolve(__dirname, "..");
   // tsx resolves the bare import "cdktf" to ./cdktf.json when run from the repository root, so
@@ -480,6 +515,25 @@ describe("lib/cli.ts as a program", () => {
     expect(r.stderr).toContain("# note: document 1 Provisioner/default → NodePool/default:");
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
+  }, 60_000);
+
+  test("a file that is not UTF-8 exits 1 saying so, with nothing on stdout", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-latin1-"));
+    const file = path.join(dir, "in.yaml");
+    fs.writeFileSync(file, Buffer.from(`# \u00e9quipe plateforme\n${SEED_MANIFESTS}`, "latin1"));
+    try {
+      const r = run(["convert", file], "");
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("byte 0xE9 at offset 2 (line 1) is not valid UTF-8");
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^error: cannot read ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the input is not UTF-8: byte 0xE9 at offset \\d+ \\(line \\d+\\)`,
+        ),
+      );
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   test("invalid input exits 1 with nothing on stdout", () => {

@@ -174,6 +174,54 @@ describe("library verdict vs server verdict", () => {
     expect(ag.compareCase(bare, { accepted: true }).outcome).toBe("disagree");
   });
 
+  test("user data the AMI family cannot read, refused by the library and accepted by the server, is excused by user-data-format", () => {
+    for (const message of [
+      't/nc: userData = "line 2: echo hi" is invalid: Bottlerocket settings in TOML (illegal character in key): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse',
+      // the message the agreement stage disagreed on before it named the family (the case of user-data-rules.test.ts)
+      't/nc: userData = "line 3" is invalid: a MIME multipart document with parts: the boundary line "--B" never appears, so Karpenter reads no part and drops the whole user data silently: user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document',
+      't/nc: userData = "line 8: kind: ConfigMap" is invalid: a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: an application/node.eks.aws part of AL2023 user data is passed to nodeadm as a NodeConfig',
+    ]) {
+      expect(ag.semanticRuleOf({ field: "userData", message }, "1.14.1").id).toBe("user-data-format");
+      const rec = {
+        verdict: "rejected",
+        version: "1.14.1",
+        problems: [{ field: "userData", rule: "semantic", message }],
+      };
+      expect(ag.compareCase(rec, { accepted: true }).outcome).toBe("agree-semantic");
+    }
+  });
+
+  test("EC2's EBS ratios and size floors the library refuses and the server accepts are excused by ebs-limits", () => {
+    for (const [field, message] of [
+      [
+        "blockDeviceMappings[0].ebs.iops",
+        'test/obj: blockDeviceMappings[0].ebs.iops = 5001 is invalid: at most 5,000 IOPS on a volume of 100 GiB: EC2\'s limits for volumeType "io1" allow 50 IOPS per GiB (Amazon EBS User Guide, Provisioned IOPS SSD volumes), so every launch with this class fails. Make volumeSize at least 101Gi, or lower iops',
+      ],
+      [
+        "blockDeviceMappings[0].ebs.throughput",
+        "test/obj: blockDeviceMappings[0].ebs.throughput = 1000 is invalid: at most 750 MiB/s with 3,000 IOPS (gp3's baseline: iops is unset): EC2's limits for volumeType \"gp3\" allow 0.25 MiB/s per provisioned IOPS (Amazon EBS User Guide, General Purpose SSD volumes), so every launch with this class fails. Set iops to at least 4,000, or lower throughput",
+      ],
+      [
+        "blockDeviceMappings[1].ebs.volumeSize",
+        'test/obj: blockDeviceMappings[1].ebs.volumeSize = "100Gi" is invalid: at least 125 GiB ("125Gi"): EC2\'s limits for volumeType "st1" (Amazon EC2 API Reference, EbsBlockDevice: VolumeSize "st1 and sc1: 125 - …"), and this is 100 GiB, so every launch with this class fails',
+      ],
+    ]) {
+      expect(ag.semanticRuleOf({ field, message }, "1.14.1").id).toBe("ebs-limits");
+      const rec = { verdict: "rejected", version: "1.14.1", problems: [{ field, rule: "crd", message }] };
+      expect(ag.compareCase(rec, { accepted: true }).outcome).toBe("agree-semantic");
+    }
+    // a volumeSize the CRD pattern refuses is the CRD's, not this rule's
+    expect(
+      ag.semanticRuleOf(
+        {
+          field: "blockDeviceMappings[0].ebs.volumeSize",
+          message: 'x: volumeSize = "0Gi" is invalid: a size with unit Gi',
+        },
+        "1.14.1",
+      ),
+    ).toBeUndefined();
+  });
+
   test("an empty selector term the library refuses and the server accepts is excused by empty-selector-term, on the field it names", () => {
     const message =
       "t/nc: subnetSelectorTerms[0].tags = {} is invalid: a tags map with at least one tag: an empty one selects nothing: Karpenter 1.9.4, 1.14.4, 1.15.3 and later ignore the term (a class whose terms are all empty becomes NotReady), and earlier releases query EC2 without that filter, selecting more than you named";

@@ -70,10 +70,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
       );
     }
   }
-  const publicAccessCidrs = get("PUBLIC_ACCESS_CIDRS", DEFAULTS.publicAccessCidrs)
-    .split(",")
-    .map((c) => c.trim())
-    .filter((c) => c !== "");
+  const publicAccessCidrs = publicAccessCidrsOf(env);
   for (const cidr of publicAccessCidrs) {
     if (
       !/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) ||
@@ -130,6 +127,26 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     stateRegion,
     stateKeyPrefix: get("STATE_KEY_PREFIX", `karpenter/${clusterName}`),
   };
+}
+
+/**
+ * `PUBLIC_ACCESS_CIDRS` as a list. Unset, it is the documented default 0.0.0.0/0; set but naming no
+ * CIDR ("", " ", ","), it is refused: EKS takes an empty list as 0.0.0.0/0 (vpc_config
+ * public_access_cidrs), which would open the endpoint without the user having asked for it.
+ */
+export function publicAccessCidrsOf(env: NodeJS.ProcessEnv): string[] {
+  const raw = env.PUBLIC_ACCESS_CIDRS;
+  const cidrs = (raw ?? DEFAULTS.publicAccessCidrs)
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "");
+  if (cidrs.length === 0) throw new Error(emptyCidrsMessage(raw!));
+  return cidrs;
+}
+
+/** The refusal of a set but empty `PUBLIC_ACCESS_CIDRS` (the Python example's is the same text). */
+export function emptyCidrsMessage(raw: string): string {
+  return `PUBLIC_ACCESS_CIDRS: ${JSON.stringify(raw)} names no CIDR, and an empty list opens the API endpoint to 0.0.0.0/0 (EKS's default): set the CIDRs allowed to reach it, such as 203.0.113.0/24 or your own address with /32, or unset PUBLIC_ACCESS_CIDRS for the documented default 0.0.0.0/0`;
 }
 
 /** 1.36, or the newest Kubernetes the Karpenter version runs on when that is older (older Karpenter refuses newer clusters). */

@@ -1,4 +1,5 @@
 import { DEFAULT_KARPENTER_VERSION } from "../../lib";
+import { publicAccessCidrsOf } from "../eks-karpenter/config";
 
 /** Settings of the fleet example, from environment variables with defaults. */
 export interface FleetConfig {
@@ -15,7 +16,7 @@ export interface FleetConfig {
 /**
  * Reads the settings: `FLEET_REGIONS` (default `us-east-1,eu-west-1`), `FLEET_NAME_PREFIX`
  * (default `karpenter-fleet`), `KUBERNETES_VERSION` (1.34), `KARPENTER_VERSION`, `PUBLIC_ACCESS_CIDRS`.
- * @throws Error for an empty or repeated region
+ * @throws Error for an empty or repeated region, or a set but empty `PUBLIC_ACCESS_CIDRS` (unset, it is 0.0.0.0/0)
  */
 export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConfig {
   const regions = (env.FLEET_REGIONS || "us-east-1,eu-west-1").split(",").map((r) => r.trim());
@@ -30,6 +31,6 @@ export function readFleetConfig(env: NodeJS.ProcessEnv = process.env): FleetConf
     clusters: regions.map((region) => ({ name: `${prefix}-${region}`, region })),
     kubernetesVersion: env.KUBERNETES_VERSION || "1.34",
     karpenterVersion: env.KARPENTER_VERSION || DEFAULT_KARPENTER_VERSION,
-    publicAccessCidrs: (env.PUBLIC_ACCESS_CIDRS || "0.0.0.0/0").split(",").map((c) => c.trim()),
+    publicAccessCidrs: publicAccessCidrsOf(env),
   };
 }

@@ -1,4 +1,5 @@
 """Settings of the example app, from environment variables with defaults (examples/eks-karpenter/config.ts)."""
+import json
 import os
 import re
 from dataclasses import dataclass, field
@@ -52,7 +53,7 @@ def read_config(env: Mapping[str, str] = os.environ) -> ExampleConfig:
 
     cluster_name = get("CLUSTER_NAME", DEFAULTS["cluster_name"])
     region = get("AWS_REGION", DEFAULTS["region"])
-    cidrs = [c.strip() for c in get("PUBLIC_ACCESS_CIDRS", DEFAULTS["public_access_cidrs"]).split(",") if c.strip()]
+    cidrs = _public_access_cidrs(env)
     for cidr in cidrs:
         if not re.fullmatch(r"(\d{1,3})(\.\d{1,3}){3}/(\d|[12]\d|3[0-2])", cidr) or any(int(o) > 255 for o in cidr.split("/")[0].split(".")):
             raise ValueError(f'PUBLIC_ACCESS_CIDRS: "{cidr}" is not an IPv4 CIDR such as 203.0.113.0/24')
@@ -88,6 +89,20 @@ def read_config(env: Mapping[str, str] = os.environ) -> ExampleConfig:
         state_region=get("STATE_REGION", region),
         state_key_prefix=get("STATE_KEY_PREFIX", f"karpenter/{cluster_name}"),
     )
+
+
+def _public_access_cidrs(env: Mapping[str, str]) -> List[str]:
+    """PUBLIC_ACCESS_CIDRS as a list: unset, the documented default 0.0.0.0/0; set but naming no CIDR, refused
+    (EKS takes an empty list as 0.0.0.0/0). The message is config.ts's, byte for byte."""
+    raw = env.get("PUBLIC_ACCESS_CIDRS")
+    cidrs = [c.strip() for c in (DEFAULTS["public_access_cidrs"] if raw is None else raw).split(",") if c.strip()]
+    if not cidrs:
+        raise ValueError(
+            f"PUBLIC_ACCESS_CIDRS: {json.dumps(raw, ensure_ascii=False)} names no CIDR, and an empty list opens the API endpoint to 0.0.0.0/0 (EKS's default): "
+            "set the CIDRs allowed to reach it, such as 203.0.113.0/24 or your own address with /32, "
+            "or unset PUBLIC_ACCESS_CIDRS for the documented default 0.0.0.0/0"
+        )
+    return cidrs
 
 
 def _default_kubernetes_version(karpenter_version: str) -> str:

@@ -7,7 +7,7 @@ import {
   VolumeType,
 } from "../nodes/ec2-node-class-spec";
 import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
-import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY } from "../nodes/node-semantic-rules";
+import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY, pinnedAliasExample } from "../nodes/node-semantic-rules";
 import { Fields, ObjectContext, Path } from "./fields";
 import { crdFreeFormSince, newestPatchOf } from "../versions";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -336,7 +336,7 @@ export function amiChoice(
     ctx.note(
       "info",
       at,
-      `amiFamily ${family} without AMI selector terms is the alias "${alias}@latest" in v1 (the family's newest EKS-optimized AMI, as before); pin a version (e.g. "${alias}@v20250101") in production: latest replaces every node when AWS publishes an AMI`,
+      `amiFamily ${family} without AMI selector terms is the alias "${alias}@latest" in v1 (the family's newest EKS-optimized AMI, as before); ${pinAdvice(alias, family)}: latest replaces every node when AWS publishes an AMI`,
     );
     const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family];
     if (last !== undefined)
@@ -432,4 +432,16 @@ export function noteMissingClassFields(
         `no ${key}: v1 requires them (the Ec2NodeClass construct defaults them to the cluster's karpenter.sh/discovery tag)`,
       );
   }
+}
+
+/**
+ * How to pin the AMI of an alias family: a version the EC2NodeClass rules accept (`pinnedAliasExample`:
+ * a Bottlerocket release is vX.Y.Z, not an EKS AMI date), or for Windows, whose aliases take `latest`
+ * only (EC2NodeClass CRD), an AMI selected by id.
+ */
+function pinAdvice(alias: string, family: string): string {
+  const pinned = pinnedAliasExample(alias);
+  return pinned
+    ? `pin a version (e.g. "${pinned}") in production`
+    : `${alias} aliases take no version but latest, so in production pin the AMI by id instead (amiSelectorTerms: [{ id: "ami-…" }] with amiFamily ${family})`;
 }

@@ -182,7 +182,12 @@ export interface KarpenterProps {
   readonly systemNodeGroup?: SystemNodeGroup;
   /** Chart repository of both charts, for a mirror; pulled anonymously. @default "oci://public.ecr.aws/karpenter" */
   readonly repository?: string;
-  /** Tags for the AWS resources (roles, policies, queue, rules, access entry). @default none */
+  /**
+   * Tags for the AWS resources Terraform creates for the install (roles, policies, queue, rules, access
+   * entry). Not for the nodes: what Karpenter launches (instances, volumes, network interfaces, launch
+   * templates) takes the EC2NodeClass's `tags` (docs/node-objects.md, "Tags").
+   * @default none
+   */
   readonly tags?: Record<string, string>;
   /**
    * The Helm provider connected to this cluster, for both releases. (The AWS resources use the

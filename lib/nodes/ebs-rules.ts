@@ -1,50 +1,122 @@
 import type { Checker } from "../kubernetes/value-rules";
-import { isSet } from "../kubernetes/value-rules";
+import { isSet, isToken } from "../kubernetes/value-rules";
 
 /*
- * EC2's fixed numbers for an EBS volume's IOPS and throughput, for the literal values of an
+ * EC2's fixed numbers for an EBS volume's size, IOPS and throughput, for the literal values of an
  * EC2NodeClass block device mapping: Karpenter copies them into the launch template unchanged, so a
  * value outside them fails every launch with the class (the API server and the CRD take any integer).
  *
- * Upstream: Amazon EC2 API Reference, EbsBlockDevice (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_EbsBlockDevice.html):
- * Iops "gp3: 3,000 - 16,000 IOPS; io1: 100 - 64,000 IOPS; io2: 100 - 256,000 IOPS … This parameter is
- * required for io1 and io2 volumes"; Throughput "valid only for gp3 volumes … 125 - 1,000 MiB/s"
- * (the same text in the SDKs' EbsBlockDevice / ModifyVolume documentation).
+ * Upstream, each number where it is documented:
+ * - Amazon EC2 API Reference, EbsBlockDevice (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_EbsBlockDevice.html):
+ *   Iops "gp3: 3,000 - 16,000 IOPS; io1: 100 - 64,000 IOPS; io2: 100 - 256,000 IOPS … This parameter is
+ *   required for io1 and io2 volumes"; Throughput "valid only for gp3 volumes … 125 - 1,000 MiB/s";
+ *   VolumeSize "gp2 and gp3: 1 - 16,384 GiB; io1: 4 - 16,384 GiB; io2: 4 - 65,536 GiB; st1 and sc1:
+ *   125 - 16,384 GiB; standard: 1 - 1024 GiB" (the same text in the SDKs' EbsBlockDevice documentation).
+ * - Amazon EBS User Guide, Provisioned IOPS SSD volumes (https://docs.aws.amazon.com/ebs/latest/userguide/provisioned-iops.html):
+ *   io1 "The maximum ratio of provisioned IOPS to requested volume size (in GiB) is 50:1"; io2 Block
+ *   Express "up to 256,000 IOPS, with an IOPS:GiB ratio of 1,000:1", and "As of April 30, 2025, all new
+ *   and previously created io2 volumes are io2 Block Express volumes".
+ * - Amazon EBS User Guide, General Purpose SSD volumes, gp3 performance
+ *   (https://docs.aws.amazon.com/ebs/latest/userguide/general-purpose.html#gp3-performance): a baseline of
+ *   3,000 IOPS and 125 MiB/s at any size; additional IOPS "at a ratio of 500 IOPS per GiB of volume size",
+ *   additional throughput "at a ratio of 0.25 MiB/s per provisioned IOPS".
  *
- * Only floors and the io1 / io2 ceilings are checked. Ceilings are what a newer generation of a volume
- * type raises: gp3's were raised in 2025 (80,000 IOPS, 2,000 MiB/s), so gp3's are left to EC2; io2 reached
- * 256,000 with Block Express. The IOPS-per-GiB and throughput-per-IOPS ratios are not checked here.
+ * What is checked: the floors; the io1 / io2 IOPS ceilings; the IOPS-per-GiB ratios of io1 (50), io2
+ * (1,000, Block Express: every io2 volume since April 2025; the 500:1 of the older io2 is not applied,
+ * and in the China regions, where the guide says Block Express is not offered, EC2 judges) and gp3 (500,
+ * never below its 3,000 IOPS baseline); gp3's 0.25 MiB/s per IOPS (of `iops`, or the 3,000 baseline when
+ * unset, never below the 125 MiB/s baseline); the size floors of io1 / io2 (4 GiB) and st1 / sc1
+ * (125 GiB). Not checked, because a newer generation of a volume type raises them: gp3's IOPS and
+ * throughput ceilings (80,000 and 2,000 MiB/s since 2025, up from 16,000 and 1,000) and every size
+ * ceiling (gp3 and io2 reached 64 TiB; the CRD's pattern caps the size at 64T anyway).
+ *
+ * The size is the one Karpenter writes into the launch template: the quantity in GiB rounded up
+ * (aws/karpenter-provider-aws pkg/providers/launchtemplate/launchtemplate.go, volumeSize:
+ * `math.Ceil(quantity.AsApproximateFloat64() / math.Pow(2, 30))`, the same in every v1 release), so
+ * "130G" is a 122 GiB volume. A volume given only by `snapshotID` has the snapshot's size, not known
+ * here: its ratios and floors are EC2's to judge.
+ *
+ * Not checked: a root volume smaller than the AMI's root snapshot. The snapshot size belongs to the AMI
+ * release an alias resolves at runtime (amazon-eks-ami builds AL2023 with a 20 GiB root today and once
+ * lowered AL2's to 4 GiB, CHANGELOG #1143; Bottlerocket's variants differ; a custom AMI is anyone's),
+ * so no fixed number exists to check a literal size against.
  */
 
-/** The IOPS EC2 accepts per volume type (EbsBlockDevice, Iops); `max` only where checked (see above). */
-const IOPS: { readonly [type: string]: { readonly min: number; readonly max?: number; readonly required: boolean } } = {
-  gp3: { min: 3000, required: false },
-  io1: { min: 100, max: 64000, required: true },
-  io2: { min: 100, max: 256000, required: true },
+/** EC2's IOPS per volume type: floor and ceiling (EbsBlockDevice, Iops), and IOPS per GiB (EBS User Guide). */
+const IOPS: {
+  readonly [type: string]: {
+    readonly min: number;
+    readonly max?: number;
+    readonly perGiB: number;
+    readonly required: boolean;
+  };
+} = {
+  gp3: { min: 3000, perGiB: 500, required: false },
+  io1: { min: 100, max: 64000, perGiB: 50, required: true },
+  io2: { min: 100, max: 256000, perGiB: 1000, required: true },
 };
 
-/** gp3's throughput floor in MiB/s (EbsBlockDevice, Throughput; its ceiling rose from 1,000 to 2,000 in 2025). */
-const GP3_MIN_THROUGHPUT = 125;
+/** gp3's baseline: the IOPS and MiB/s every gp3 volume has at any size (EBS User Guide, gp3 performance). */
+const GP3_BASELINE_IOPS = 3000;
+const GP3_BASELINE_THROUGHPUT = 125;
+/** gp3's provisioned throughput per provisioned IOPS, in MiB/s (EBS User Guide, gp3 performance). */
+const GP3_THROUGHPUT_PER_IOPS = 0.25;
+
+/** The smallest volume EC2 creates per volume type, in GiB, where it is above the CRD's 1 (EbsBlockDevice, VolumeSize). */
+const MIN_GIB: { readonly [type: string]: number } = { io1: 4, io2: 4, st1: 125, sc1: 125 };
 
 const SOURCE = "Amazon EC2 API Reference, EbsBlockDevice";
+const IO_GUIDE = "Amazon EBS User Guide, Provisioned IOPS SSD volumes";
+const GP3_GUIDE = "Amazon EBS User Guide, General Purpose SSD volumes";
 
 /** A whole number the other rules let through (a bad type or a negative number is theirs to report). */
 const count = (c: Checker, v: unknown): v is number =>
   c.known(v) && typeof v === "number" && Number.isInteger(v) && v >= 0;
 
+/** 1,000-style digits. */
+const n = (x: number) => x.toLocaleString("en-US");
+
 /**
- * The IOPS and throughput of one literal EBS volume against EC2's fixed numbers.
+ * The size Karpenter gives EC2 for a literal `volumeSize` (Gi, G, Ti or T), in GiB rounded up
+ * (launchtemplate.go volumeSize); undefined for a token or anything the CRD pattern refuses.
+ */
+export function volumeGiB(volumeSize: unknown): number | undefined {
+  if (typeof volumeSize !== "string" || isToken(volumeSize)) return undefined;
+  const m = /^([1-9][0-9]*)(Gi|G|Ti|T)$/.exec(volumeSize);
+  if (!m) return undefined;
+  const bytes = Number(m[1]) * { Gi: 2 ** 30, G: 1e9, Ti: 2 ** 40, T: 1e12 }[m[2] as "Gi" | "G" | "Ti" | "T"];
+  return Math.ceil(bytes / 2 ** 30);
+}
+
+/** How a size reads in a message: `"130G" (122 GiB as Karpenter rounds it)` or `100 GiB`. */
+const sizeText = (volumeSize: string, gib: number) =>
+  volumeSize.endsWith("Gi") ? `${n(gib)} GiB` : `"${volumeSize}" (${n(gib)} GiB, as Karpenter rounds it up)`;
+
+/**
+ * The size, IOPS and throughput of one literal EBS volume against EC2's fixed numbers.
  * @param at the field of the `ebs` object, e.g. `blockDeviceMappings[0].ebs`
  * @param type the volume type when known and valid
  */
 export function checkEbsLimits(
   c: Checker,
   at: string,
-  ebs: { readonly iops?: number; readonly throughput?: number },
+  ebs: { readonly iops?: number; readonly throughput?: number; readonly volumeSize?: string },
   type: string | undefined,
 ): void {
-  const rule = type !== undefined ? IOPS[type] : undefined;
+  if (type === undefined) return;
+  const gib = volumeGiB(ebs.volumeSize);
+  c.guard(() => {
+    const min = MIN_GIB[type];
+    if (min === undefined || gib === undefined || gib >= min) return;
+    c.fail(
+      `${at}.volumeSize`,
+      ebs.volumeSize,
+      `at least ${n(min)} GiB ("${min}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${type === "st1" || type === "sc1" ? "st1 and sc1: 125" : `${type}: 4`} - …"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails`,
+    );
+  });
+  const rule = IOPS[type];
   if (!rule) return;
+  let iopsInRange = false;
   c.guard(() => {
     if (rule.required && !isSet(ebs.iops)) {
       c.fail(
@@ -62,14 +134,60 @@ export function checkEbsLimits(
         `${range} IOPS: EC2's limits for volumeType "${type}" (${SOURCE}: Iops), so every launch with this class fails${type === "gp3" ? " (gp3 gives 3,000 IOPS without iops: leave it unset for the baseline)" : ""}`,
       );
     }
+    iopsInRange = true;
+    if (gib === undefined) return;
+    // gp3 keeps its 3,000 IOPS baseline at any size; the ratio limits what is provisioned beyond it
+    const max = Math.max(gib * rule.perGiB, type === "gp3" ? GP3_BASELINE_IOPS : 0);
+    if (ebs.iops > max)
+      c.fail(
+        `${at}.iops`,
+        ebs.iops,
+        `at most ${n(max)} IOPS on a volume of ${sizeText(ebs.volumeSize!, gib)}: EC2's limits for volumeType "${type}" allow ${n(rule.perGiB)} IOPS per GiB${type === "gp3" ? ` beyond the ${n(GP3_BASELINE_IOPS)} baseline (${GP3_GUIDE})` : ` (${IO_GUIDE}${type === "io2" ? ": io2 Block Express, every io2 volume since April 2025" : ""})`}, so every launch with this class fails. Make volumeSize at least ${Math.ceil(ebs.iops / rule.perGiB)}Gi, or lower iops`,
+      );
   });
   c.guard(() => {
-    if (type === "gp3" && count(c, ebs.throughput) && ebs.throughput < GP3_MIN_THROUGHPUT) {
+    if (type !== "gp3" || !count(c, ebs.throughput)) return;
+    if (ebs.throughput < GP3_BASELINE_THROUGHPUT)
       c.fail(
         `${at}.throughput`,
         ebs.throughput,
-        `at least ${GP3_MIN_THROUGHPUT} MiB/s: EC2's limits for volumeType "gp3" (${SOURCE}: Throughput), so every launch with this class fails (gp3 gives 125 MiB/s without throughput: leave it unset for the baseline)`,
+        `at least ${GP3_BASELINE_THROUGHPUT} MiB/s: EC2's limits for volumeType "gp3" (${SOURCE}: Throughput), so every launch with this class fails (gp3 gives 125 MiB/s without throughput: leave it unset for the baseline)`,
       );
-    }
+    // an iops outside gp3's range is reported on its own; the ratio is judged against a valid one
+    if (isSet(ebs.iops) && !iopsInRange) return;
+    const iops = isSet(ebs.iops) ? ebs.iops : GP3_BASELINE_IOPS;
+    const max = Math.max(iops * GP3_THROUGHPUT_PER_IOPS, GP3_BASELINE_THROUGHPUT);
+    if (ebs.throughput > max)
+      c.fail(
+        `${at}.throughput`,
+        ebs.throughput,
+        `at most ${n(max)} MiB/s with ${n(iops)} IOPS${isSet(ebs.iops) ? "" : " (gp3's baseline: iops is unset)"}: EC2's limits for volumeType "gp3" allow ${GP3_THROUGHPUT_PER_IOPS} MiB/s per provisioned IOPS (${GP3_GUIDE}), so every launch with this class fails. Set iops to at least ${n(Math.ceil(ebs.throughput / GP3_THROUGHPUT_PER_IOPS))}, or lower throughput`,
+      );
   });
+}
+
+/**
+ * The warning for `iops` or `throughput` on a volume without `volumeType`. Karpenter passes no volume
+ * type then (launchtemplate.go blockDeviceMappings: `ec2types.VolumeType(aws.ToString(nil))` is empty and
+ * left out of the request), so EC2 picks it: the AMI's own mapping for that device name, else EC2's
+ * default, gp2 (EC2 API Reference, CreateVolume VolumeType "Default: gp2"), which takes neither (Iops "is
+ * not supported for gp2, st1, sc1, or standard volumes"; Throughput "valid only for gp3 volumes"). Which
+ * one applies depends on the AMI the class resolves at runtime, so this is a warning, not an error.
+ * @returns one line per such volume, empty when none
+ */
+export function ebsTypeWarnings(name: string, blockDeviceMappings: unknown): string[] {
+  if (!Array.isArray(blockDeviceMappings) || isToken(blockDeviceMappings)) return [];
+  const out: string[] = [];
+  blockDeviceMappings.forEach((m, i) => {
+    const ebs = m && typeof m === "object" && !isToken(m) ? (m as { ebs?: unknown }).ebs : undefined;
+    if (!ebs || typeof ebs !== "object" || isToken(ebs)) return;
+    const e = ebs as { iops?: unknown; throughput?: unknown; volumeType?: unknown };
+    if (isSet(e.volumeType)) return;
+    const fields = (["iops", "throughput"] as const).filter((f) => isSet(e[f]));
+    if (fields.length === 0) return;
+    out.push(
+      `EC2NodeClass ${name}: blockDeviceMappings[${i}].ebs sets ${fields.join(" and ")} without volumeType. Karpenter passes no volume type to EC2 then (launchtemplate.go), so EC2 uses the AMI's volume type for that device, or its default gp2 for a device the AMI does not map; gp2 takes no ${fields.join(" or ")} (EC2 API Reference, EbsBlockDevice) and every launch fails. Set volumeType: "gp3" (or "io1" / "io2" for iops) to say which`,
+    );
+  });
+  return out;
 }

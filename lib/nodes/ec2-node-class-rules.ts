@@ -514,9 +514,9 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
  * EBS volume types that take `iops` and `throughput` (EC2 API Reference, EbsBlockDevice and
  * CreateVolume: Iops "is supported for io1, io2, and gp3 volumes only" / "not supported for gp2,
  * st1, sc1, or standard volumes"; Throughput "is valid only for gp3 volumes"). Karpenter passes
- * them to the launch template unchanged, so EC2 rejects the launch. Their floors and the io1 / io2
- * ceilings are checked in ebs-rules.ts; gp3's ceilings are not: AWS raised them (80,000 IOPS and
- * 2,000 MiB/s since 2025), and EC2 judges them.
+ * them to the launch template unchanged, so EC2 rejects the launch. Their floors, the io1 / io2
+ * ceilings, the per-GiB and per-IOPS ratios and the size floors are checked in ebs-rules.ts; gp3's
+ * ceilings are not: AWS raised them (80,000 IOPS and 2,000 MiB/s since 2025), and EC2 judges them.
  */
 const IOPS_VOLUME_TYPES = ["io1", "io2", "gp3"];
 const THROUGHPUT_VOLUME_TYPES = ["gp3"];
@@ -614,7 +614,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
       );
     c.int(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
   });
-  c.guard(() =>
+  const sizeValid = c.guard(() =>
     c.pattern(
       `${at}.volumeSize`,
       ebs.volumeSize,
@@ -644,7 +644,8 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
       );
     }
   });
-  checkEbsLimits(c, at, ebs, type);
+  // the limits judge a size only once its pattern passed (one problem per field)
+  checkEbsLimits(c, at, { ...ebs, volumeSize: sizeValid ? ebs.volumeSize : undefined }, type);
   c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
   c.guard(() => c.bool(`${at}.encrypted`, ebs.encrypted));
   c.guard(() => c.str(`${at}.kmsKeyID`, ebs.kmsKeyID));

@@ -6,6 +6,8 @@ import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
 import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
+import { nodeFamily } from "./ec2-node-class-rules";
+import { checkUserDataFormat } from "./user-data-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -51,6 +53,17 @@ const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readon
   al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
   bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.20.3"' },
 };
+
+/**
+ * A pinned alias of the family that the rules above accept, for suggestions (the converter's "pin a
+ * version"): `al2023@v20250101`, `bottlerocket@v1.20.3`; undefined for the Windows families, whose alias
+ * takes `latest` only (pin those by AMI id).
+ */
+export function pinnedAliasExample(aliasFamily: string): string | undefined {
+  if (aliasFamily === "bottlerocket") return "bottlerocket@v1.20.3";
+  if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@v20250101`;
+  return undefined;
+}
 
 /**
  * Values of the well-known labels Karpenter's AWS provider sets on nodes (Karpenter docs,
@@ -494,6 +507,7 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
+  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
 }
 
 /** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */

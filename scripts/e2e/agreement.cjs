@@ -159,6 +159,13 @@ const SEMANTIC_RULES = [
       "EC2 takes at most 16 KB of user data before base64, and Karpenter adds its bootstrap to the class's: a longer userData fails every launch; the CRD takes any string",
   },
   {
+    id: "user-data-format",
+    field: /^userData$/,
+    message: /user data for the (Bottlerocket|AL2023) AMI family|part of AL2023 user data/,
+    reason:
+      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig, shell script or readable MIME multipart document; the CRD takes any string",
+  },
+  {
     id: "ebs-iops-throughput",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
     message: /EC2 takes/,
@@ -167,10 +174,10 @@ const SEMANTIC_RULES = [
   },
   {
     id: "ebs-limits",
-    field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput|volumeSize)$/,
     message: /EC2's limits for volumeType/,
     reason:
-      "EC2's fixed numbers for EBS volumes (EbsBlockDevice): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS; the CRD takes any integer, and every launch with the class fails",
+      "EC2's fixed numbers for EBS volumes (EbsBlockDevice, EBS User Guide): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS, at most 50 (io1), 1,000 (io2) and 500 (gp3) IOPS per GiB, gp3 at most 0.25 MiB/s per IOPS, io1/io2 at least 4 GiB and st1/sc1 125 GiB; the CRD takes any integer and any size its pattern allows, and every launch with the class fails",
   },
   {
     id: "reserved-tag-prefix",

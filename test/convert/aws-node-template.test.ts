@@ -1,3 +1,5 @@
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { FakeInstallation, testStack } from "../helpers";
 import { awsNodeTemplate, noteAbout, notesAbout, onlyClass } from "./util";
 
 // Rules: karpenter.sh v0.32 "v1beta1 Migration" (AWSNodeTemplate -> EC2NodeClass), v1.0 "v1
@@ -126,6 +128,30 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
       expect(cls.props.amiFamily).toBeUndefined();
     },
   );
+
+  test.each([
+    ["AL2", "al2@v20250101"],
+    ["AL2023", "al2023@v20250101"],
+    ["Bottlerocket", "bottlerocket@v1.20.3"],
+  ])("amiFamily %s: the pinned alias the note suggests (%s) is one the construct accepts", (family, pinned) => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));
+    const note = notesAbout(cls.notes, "spec.amiFamily").find((n) => n.message.includes("pin a version"))!;
+    expect(note.message).toContain(`pin a version (e.g. "${pinned}") in production`);
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter");
+    expect(() => new Ec2NodeClass(stack, "pinned", { karpenter, amiSelectorTerms: [{ alias: pinned }] })).not.toThrow();
+  });
+
+  test("Windows: no version to pin (the alias takes latest only), so the note says to pin by AMI id", () => {
+    const cls = onlyClass(awsNodeTemplate("default", SELECTORS, "amiFamily: Windows2022"));
+    const messages = notesAbout(cls.notes, "spec.amiFamily").map((n) => n.message);
+    expect(messages.join("\n")).not.toContain("pin a version");
+    expect(messages).toContainEqual(
+      expect.stringContaining(
+        'windows2022 aliases take no version but latest, so in production pin the AMI by id instead (amiSelectorTerms: [{ id: "ami-…" }] with amiFamily Windows2022)',
+      ),
+    );
+  });
 
   test("no amiFamily: the v1alpha1 default AL2, noted", () => {
     const cls = onlyClass(awsNodeTemplate("default", SELECTORS));

@@ -1,4 +1,7 @@
+import * as fs from "fs";
+import * as path from "path";
 import { Testing } from "cdktf";
+import { KarpenterValidationError } from "../../lib";
 import { buildApp } from "../../examples/eks-karpenter/main";
 import { parse } from "yaml";
 import { synthApp } from "./synth";
@@ -138,5 +141,29 @@ describe("example app", () => {
         use_lockfile: true,
       });
     }
+  });
+});
+
+describe("KUBERNETES_VERSION beyond the compatibility matrix: what README's env table says", () => {
+  const row = fs
+    .readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("| `KUBERNETES_VERSION` |"))!;
+  const warningsOf = (env: Record<string, string>) =>
+    buildApp(Testing.app({ stackTraces: false }), env)
+      .node.findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === "@cdktf/warn")
+      .map((m) => String(m.data));
+
+  test("newer than the whole matrix (with a Karpenter that runs on its newest): a synth warning, as the row says", () => {
+    expect(row).toContain("a version newer than the whole matrix the library knows is a synth warning");
+    expect(warningsOf({ ...ENV, KUBERNETES_VERSION: "1.99" })).toContainEqual(
+      expect.stringMatching(/runs Kubernetes 1\.99, newer than the Karpenter compatibility matrix this library knows/),
+    );
+  });
+  test("a version the chosen Karpenter does not run on: a synth error, as the row says", () => {
+    expect(row).toContain("a version the chosen Karpenter does not run on is a synth error");
+    expect(() => warningsOf({ ...ENV, KUBERNETES_VERSION: "1.25" })).toThrow(KarpenterValidationError);
   });
 });

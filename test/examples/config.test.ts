@@ -35,6 +35,11 @@ describe("example settings", () => {
     });
   });
 
+  test("PUBLIC_ACCESS_CIDRS unset is the documented 0.0.0.0/0; a list with an empty item keeps its CIDRs", () => {
+    expect(readConfig({}).publicAccessCidrs).toEqual(["0.0.0.0/0"]);
+    expect(readConfig({ PUBLIC_ACCESS_CIDRS: "203.0.113.0/24," }).publicAccessCidrs).toEqual(["203.0.113.0/24"]);
+  });
+
   test("reads every variable", () => {
     const c = readConfig({
       CLUSTER_NAME: "prod",
@@ -66,6 +71,12 @@ describe("example settings", () => {
 
   test.each([
     [{ PUBLIC_ACCESS_CIDRS: "10.0.0.0" }, /PUBLIC_ACCESS_CIDRS: "10.0.0.0" is not an IPv4 CIDR/],
+    // set but empty: EKS would take the empty list as 0.0.0.0/0 (issue 31)
+    [
+      { PUBLIC_ACCESS_CIDRS: "" },
+      /^PUBLIC_ACCESS_CIDRS: "" names no CIDR, and an empty list opens the API endpoint to 0\.0\.0\.0\/0 \(EKS's default\): set the CIDRs allowed to reach it, .* or unset PUBLIC_ACCESS_CIDRS for the documented default 0\.0\.0\.0\/0$/,
+    ],
+    [{ PUBLIC_ACCESS_CIDRS: " , " }, /^PUBLIC_ACCESS_CIDRS: " , " names no CIDR/],
     [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
     [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],

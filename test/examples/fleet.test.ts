@@ -116,4 +116,10 @@ describe("example: a fleet of two clusters in two regions", () => {
       "FLEET_REGIONS: us-east-1,us-east-1 names a region twice (one cluster per region)",
     );
   });
+
+  test("PUBLIC_ACCESS_CIDRS: unset is 0.0.0.0/0, set but empty is refused as in the main example", () => {
+    expect(readFleetConfig({}).publicAccessCidrs).toEqual(["0.0.0.0/0"]);
+    expect(readFleetConfig({ PUBLIC_ACCESS_CIDRS: "203.0.113.0/24" }).publicAccessCidrs).toEqual(["203.0.113.0/24"]);
+    expect(() => readFleetConfig({ PUBLIC_ACCESS_CIDRS: "" })).toThrow(/^PUBLIC_ACCESS_CIDRS: "" names no CIDR/);
+  });
 });

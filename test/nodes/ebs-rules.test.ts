@@ -1,8 +1,13 @@
+import { Construct } from "constructs";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { volumeGiB } from "../../lib/nodes/ebs-rules";
+import { FakeInstallation, testStack } from "../helpers";
 import { build, messages, rejection } from "./node-props";
 
 /*
- * EC2's fixed numbers for EBS IOPS and throughput (lib/nodes/ebs-rules.ts, Amazon EC2 API Reference,
- * EbsBlockDevice), on literal values. Each invalid volume has a valid look-alike that passes.
+ * EC2's fixed numbers for EBS size, IOPS and throughput (lib/nodes/ebs-rules.ts, Amazon EC2 API Reference,
+ * EbsBlockDevice, and the EBS User Guide's ratios), on literal values. Each invalid volume has a valid
+ * look-alike that passes.
  */
 
 const ebs = (e: object) => ({ blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "100Gi", ...e } }] });
@@ -43,10 +48,10 @@ describe("IOPS and throughput outside EC2's numbers", () => {
   test("look-alikes at the bounds pass; gp3 ceilings (raised in 2025) are left to EC2", () => {
     for (const e of [
       { volumeType: "gp3", iops: 3000, throughput: 125 },
-      { volumeType: "gp3", iops: 80000, throughput: 2000 },
+      { volumeType: "gp3", iops: 80000, throughput: 2000, volumeSize: "160Gi" },
       { volumeType: "io1", iops: 100 },
-      { volumeType: "io1", iops: 64000 },
-      { volumeType: "io2", iops: 256000 },
+      { volumeType: "io1", iops: 64000, volumeSize: "1280Gi" },
+      { volumeType: "io2", iops: 256000, volumeSize: "256Gi" },
     ])
       expect(() => build("EC2NodeClass", ebs(e))).not.toThrow();
   });
@@ -79,5 +84,163 @@ describe("IOPS and throughput outside EC2's numbers", () => {
       expect(p.message).toContain("a whole number, 0 or more: EC2 takes no negative");
     }
     expect(() => build("EC2NodeClass", ebs({ volumeType: "gp3", iops: 3000, throughput: 0 }))).toThrow(/125 MiB/);
+  });
+});
+
+describe("IOPS per GiB (io1 50, io2 1,000 Block Express, gp3 500 beyond its 3,000 baseline)", () => {
+  test.each([
+    ["io1", "100Gi", 5001, 5000, "50", "101Gi"],
+    ["io1", "4Gi", 201, 200, "50", "5Gi"],
+    ["io2", "100Gi", 100001, 100000, "1,000", "101Gi"],
+    ["io2", "10Gi", 10500, 10000, "1,000", "11Gi"],
+    ["gp3", "10Gi", 5001, 5000, "500", "11Gi"],
+    ["gp3", "100Gi", 60000, 50000, "500", "120Gi"],
+  ] as const)("%s of %s with %d IOPS is refused (at most %d)", (volumeType, volumeSize, iops, max, ratio, need) => {
+    const e = rejection("EC2NodeClass", ebs({ volumeType, volumeSize, iops }));
+    expect(e.problems).toHaveLength(1);
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.iops");
+    expect(e.message).toContain(`at most ${max.toLocaleString("en-US")} IOPS on a volume of`);
+    expect(e.message).toContain(`EC2's limits for volumeType "${volumeType}" allow ${ratio} IOPS per GiB`);
+    expect(e.message).toContain(`Make volumeSize at least ${need}, or lower iops`);
+  });
+  test("io2's message names Block Express; gp3's its baseline", () => {
+    expect(rejection("EC2NodeClass", ebs({ volumeType: "io2", volumeSize: "10Gi", iops: 20000 })).message).toContain(
+      "io2 Block Express, every io2 volume since April 2025",
+    );
+    expect(rejection("EC2NodeClass", ebs({ volumeType: "gp3", volumeSize: "8Gi", iops: 5000 })).message).toContain(
+      "beyond the 3,000 baseline (Amazon EBS User Guide, General Purpose SSD volumes)",
+    );
+  });
+  test("a size in G or T is the GiB Karpenter rounds it up to", () => {
+    expect(volumeGiB("100Gi")).toBe(100);
+    expect(volumeGiB("130G")).toBe(122);
+    expect(volumeGiB("1T")).toBe(932);
+    expect(volumeGiB("2Ti")).toBe(2048);
+    expect(volumeGiB({} as any)).toBeUndefined();
+    // 107G is 99.65 GiB, rounded up to 100: io1 takes 5,000 IOPS on it, not 5,001
+    expect(() => build("EC2NodeClass", ebs({ volumeType: "io1", volumeSize: "107G", iops: 5000 }))).not.toThrow();
+    const e = rejection("EC2NodeClass", ebs({ volumeType: "io1", volumeSize: "107G", iops: 5001 }));
+    expect(e.message).toContain('on a volume of "107G" (100 GiB, as Karpenter rounds it up)');
+  });
+  test("look-alikes at the ratio pass, and gp3 keeps 3,000 IOPS on any size", () => {
+    for (const e of [
+      { volumeType: "io1", volumeSize: "100Gi", iops: 5000 },
+      { volumeType: "io1", volumeSize: "4Gi", iops: 200 },
+      { volumeType: "io2", volumeSize: "100Gi", iops: 100000 },
+      { volumeType: "io2", volumeSize: "10Gi", iops: 9999 },
+      { volumeType: "gp3", volumeSize: "10Gi", iops: 5000 },
+      { volumeType: "gp3", volumeSize: "1Gi", iops: 3000 },
+      { volumeType: "gp3", volumeSize: "1Gi" },
+    ])
+      expect(() => build("EC2NodeClass", ebs(e))).not.toThrow();
+  });
+  test("a volume given only by a snapshot has the snapshot's size, which is EC2's to judge", () => {
+    expect(() =>
+      build("EC2NodeClass", {
+        blockDeviceMappings: [
+          { deviceName: "/dev/xvdb", ebs: { snapshotID: "snap-0123456789abcdef0", volumeType: "io1", iops: 64000 } },
+        ],
+      }),
+    ).not.toThrow();
+  });
+  test("a size the CRD pattern refuses is reported once, on volumeSize", () => {
+    const e = rejection("EC2NodeClass", ebs({ volumeType: "io1", volumeSize: "70000Gi", iops: 64000 }));
+    expect(e.problems.map((p) => p.field)).toEqual(["blockDeviceMappings[0].ebs.volumeSize"]);
+  });
+});
+
+describe("gp3 throughput per IOPS (0.25 MiB/s)", () => {
+  test.each([
+    [4000, 1001, 1000, "4,004"],
+    [3000, 751, 750, "3,004"],
+    [undefined, 1000, 750, "4,000"],
+  ] as const)("iops %s with throughput %d is refused (at most %d)", (iops, throughput, max, need) => {
+    const e = rejection("EC2NodeClass", ebs({ volumeType: "gp3", iops, throughput }));
+    expect(e.problems).toHaveLength(1);
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.throughput");
+    expect(e.message).toContain(
+      `at most ${max.toLocaleString("en-US")} MiB/s with ${(iops ?? 3000).toLocaleString("en-US")} IOPS${iops === undefined ? " (gp3's baseline: iops is unset)" : ""}: EC2's limits for volumeType "gp3" allow 0.25 MiB/s per provisioned IOPS`,
+    );
+    expect(e.message).toContain(`Set iops to at least ${need}, or lower throughput`);
+  });
+  test("look-alikes at the ratio pass", () => {
+    for (const e of [
+      { volumeType: "gp3", iops: 4000, throughput: 1000 },
+      { volumeType: "gp3", throughput: 750 },
+      { volumeType: "gp3", iops: 8000, throughput: 2000 },
+    ])
+      expect(() => build("EC2NodeClass", ebs(e))).not.toThrow();
+  });
+  test("an iops outside gp3's range is reported alone, not as a throughput ratio too", () => {
+    const e = rejection("EC2NodeClass", ebs({ volumeType: "gp3", iops: 100, throughput: 500 }));
+    expect(e.problems.map((p) => p.field)).toEqual(["blockDeviceMappings[0].ebs.iops"]);
+  });
+});
+
+describe("size floors: io1 / io2 4 GiB, st1 / sc1 125 GiB", () => {
+  test.each([
+    ["st1", "100Gi", 125, "100 GiB"],
+    ["sc1", "124Gi", 125, "124 GiB"],
+    ["st1", "130G", 125, '"130G" (122 GiB, as Karpenter rounds it up)'],
+    ["io1", "3Gi", 4, "3 GiB"],
+    ["io2", "1Gi", 4, "1 GiB"],
+  ] as const)("%s of %s is refused", (volumeType, volumeSize, min, size) => {
+    const iops = volumeType.startsWith("io") ? 100 : undefined;
+    const e = rejection("EC2NodeClass", ebs({ volumeType, volumeSize, iops }));
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.volumeSize");
+    expect(e.message).toContain(`at least ${min} GiB ("${min}Gi"): EC2's limits for volumeType "${volumeType}"`);
+    expect(e.message).toContain(`and this is ${size}, so every launch with this class fails`);
+  });
+  test("look-alikes: at the floor, a size in T, and gp2 / gp3 / standard at 1 GiB", () => {
+    for (const e of [
+      { volumeType: "st1", volumeSize: "125Gi" },
+      { volumeType: "sc1", volumeSize: "135G" },
+      { volumeType: "st1", volumeSize: "1T" },
+      { volumeType: "io1", volumeSize: "4Gi", iops: 100 },
+      { volumeType: "gp2", volumeSize: "1Gi" },
+      { volumeType: "gp3", volumeSize: "1Gi" },
+      { volumeType: "standard", volumeSize: "1Gi" },
+    ])
+      expect(() => build("EC2NodeClass", ebs(e))).not.toThrow();
+  });
+});
+
+describe("iops / throughput without volumeType: a warning (EC2 picks the type from the AMI, or gp2)", () => {
+  const warnings = (c: Construct) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+  const build1 = (e: object) => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    return new Ec2NodeClass(stack, "obj", { karpenter, ...(ebs(e) as any) });
+  };
+  test("names the volume, the fields and what to set", () => {
+    const w = warnings(build1({ iops: 6000, throughput: 250 })).filter((x) => x.includes("without volumeType"));
+    expect(w).toEqual([
+      expect.stringContaining(
+        "EC2NodeClass obj: blockDeviceMappings[0].ebs sets iops and throughput without volumeType. Karpenter passes no volume type to EC2 then",
+      ),
+    ]);
+    expect(w[0]).toContain('Set volumeType: "gp3"');
+  });
+  test("look-alikes: with volumeType, or without iops / throughput, nothing is said", () => {
+    expect(warnings(build1({ volumeType: "gp3", iops: 6000 })).filter((x) => x.includes("volumeType"))).toEqual([]);
+    expect(warnings(build1({})).filter((x) => x.includes("volumeType"))).toEqual([]);
+  });
+});
+
+describe("every refusal here is one the agreement stage excuses (the API server takes any integer and size)", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  test.each([
+    { volumeType: "io1" },
+    { volumeType: "gp3", iops: 100 },
+    { volumeType: "io2", iops: 300000, volumeSize: "1000Gi" },
+    { volumeType: "io1", iops: 5001 },
+    { volumeType: "gp3", volumeSize: "10Gi", iops: 6000 },
+    { volumeType: "gp3", throughput: 100 },
+    { volumeType: "gp3", throughput: 1000 },
+    { volumeType: "st1", volumeSize: "100Gi" },
+    { volumeType: "io2", volumeSize: "3Gi", iops: 100 },
+  ])("%j", (e) => {
+    for (const p of rejection("EC2NodeClass", ebs(e)).problems)
+      expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("ebs-limits");
   });
 });

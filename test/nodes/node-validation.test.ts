@@ -913,7 +913,7 @@ describe("EBS iops and throughput only for the volume types EC2 takes them for",
       messages("EC2NodeClass", {
         blockDeviceMappings: [
           ebs("/dev/xvda", { volumeType: "gp2", iops: 3000, throughput: 200 }),
-          ebs("/dev/xvdb", { volumeType: "st1", throughput: 200 }),
+          ebs("/dev/xvdb", { volumeType: "st1", volumeSize: "125Gi", throughput: 200 }),
         ],
       }),
     ).toEqual([

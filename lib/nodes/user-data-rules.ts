@@ -1,0 +1,330 @@
+import { parse as parseToml, TomlError } from "smol-toml";
+import { parseDocument } from "yaml";
+import type { Checker } from "../kubernetes/value-rules";
+
+/*
+ * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
+ * Karpenter merges it with its own bootstrap when it builds the launch template, and a document the
+ * family cannot read fails every launch with the class (or is dropped without a word). Only literal
+ * user data is judged (a token, or a family decided by a token, is not).
+ *
+ * Bottlerocket (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/bottlerocket.go and
+ * bottlerocketsettings.go, v1.14): the user data is TOML, decoded with pelletier/go-toml v2 into
+ * `settings` (an untyped table) and the typed `settings.kubernetes` / `settings.bootstrap-commands`;
+ * a decoding error is "invalid UserData" and no launch template is made. Only `settings` is written
+ * back (MarshalTOML), so anything outside it is dropped.
+ *
+ * AL2023 (bootstrap/nodeadm.go parseUserData, bootstrap/mime/mime.go): user data starting with
+ * `MIME-Version:` or `Content-Type:` is a MIME multipart document (Go's net/mail header, a multipart/*
+ * Content-Type with a boundary, parts up to the closing boundary), and an error there fails the launch;
+ * other user data that parses as a YAML map is taken as one NodeConfig part, anything else as a shell
+ * script part. nodeadm then decodes each `application/node.eks.aws` part as a NodeConfig
+ * (amazon-eks-ami nodeadm/internal/configprovider/mime.go, apibridge.DecodeNodeConfig): a map that is not
+ * one (a `#cloud-config` document, say) stops the node's bootstrap, and it never joins.
+ */
+
+/** The kubernetes settings Karpenter decodes into typed fields (BottlerocketKubernetes, v1.14), by TOML type. */
+const BR_INT = [
+  "max-pods",
+  "eviction-max-pod-grace-period",
+  "registry-qps",
+  "registry-burst",
+  "event-qps",
+  "event-burst",
+  "kube-api-qps",
+  "kube-api-burst",
+  "container-log-max-files",
+  "ids-per-pod",
+  "pod-pids-limit",
+  "container-log-max-workers",
+  "log-level",
+];
+const BR_BOOL = [
+  "server-tls-bootstrap",
+  "cpu-cfs-quota-enforced",
+  "seccomp-default",
+  "device-ownership-from-security-context",
+  "single-process-oom-kill",
+];
+const BR_STRING = [
+  "api-server",
+  "cloud-provider",
+  "cluster-certificate",
+  "cluster-name",
+  "container-log-max-size",
+  "cpu-manager-policy",
+  "cpu-manager-reconcile-period",
+  "memory-manager-policy",
+  "topology-manager-scope",
+  "topology-manager-policy",
+  "image-gc-high-threshold-percent",
+  "image-gc-low-threshold-percent",
+  "shutdown-grace-period",
+  "shutdown-grace-period-for-critical-pods",
+  "cluster-domain",
+  "container-log-monitor-interval",
+  "hostname-override-source",
+];
+const BR_STRING_MAP = [
+  "node-labels",
+  "eviction-hard",
+  "eviction-soft",
+  "eviction-soft-grace-period",
+  "kube-reserved",
+  "system-reserved",
+];
+const BR_STRING_LIST = ["allowed-unsafe-sysctls", "cpu-manager-policy-options"];
+
+const BR_SOURCE = "Karpenter's Bottlerocket bootstrap, bottlerocketsettings.go";
+const AL2023_SOURCE = "Karpenter's AL2023 bootstrap, nodeadm.go";
+
+/** A problem of the user data: the 1-based line it is on, and what is wrong. */
+interface Finding {
+  readonly line: number;
+  readonly problem: string;
+}
+
+/**
+ * Refuses literal `userData` the family's bootstrap cannot read, naming the line.
+ * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown
+ */
+export function checkUserDataFormat(c: Checker, family: string | undefined, userData: unknown): void {
+  if (typeof userData !== "string" || !c.known(userData) || userData.trim() === "") return;
+  const f =
+    family === "Bottlerocket"
+      ? bottlerocketFinding(userData)
+      : family === "AL2023"
+        ? al2023Finding(userData)
+        : undefined;
+  if (!f) return;
+  const lines = userData.split(/\r?\n/);
+  const shown = (lines[f.line - 1] ?? "").trim();
+  c.fail("userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
+}
+
+/** The 1-based line of character offset `at`. */
+const lineOf = (text: string, at: number) => text.slice(0, at).split("\n").length;
+
+/** The line of `key = …` (or `"key" = …`, a dotted `….key = …`) in TOML text, else 1. */
+function tomlKeyLine(text: string, key: string): number {
+  const esc = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const re = new RegExp(
+    `^\\s*(?:(?:[\\w."-]+\\.)?"?${esc}"?\\s*=|\\[{1,2}\\s*(?:[\\w."-]+\\.)?"?${esc}"?\\s*[.\\]])`,
+    "m",
+  );
+  const m = re.exec(text);
+  return m ? lineOf(text, m.index) : 1;
+}
+
+const tomlType = (v: unknown) =>
+  Array.isArray(v)
+    ? "an array"
+    : v instanceof Date
+      ? "a date"
+      : v === null
+        ? "nothing"
+        : `a ${typeof v === "object" ? "table" : typeof v === "bigint" ? "number" : typeof v}`;
+
+function bottlerocketFinding(text: string): Finding | undefined {
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(text) as Record<string, unknown>;
+  } catch (e) {
+    const line = e instanceof TomlError ? e.line : 1;
+    const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    const shell = /^#!/.test(text.trimStart()) || /^\s*(?:echo|set|export|curl|yum|dnf|apt)\b/m.test(text);
+    return {
+      line,
+      problem: `Bottlerocket settings in TOML (${what}): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse (${BR_SOURCE})${shell ? '. A shell script does not run on Bottlerocket: use settings.bootstrap-commands or a bootstrap container, e.g. [settings.bootstrap-commands.setup] commands = [["/usr/bin/apiclient", "set", "motd=hello"]]' : ""}`,
+    };
+  }
+  for (const key of Object.keys(doc)) {
+    if (key === "settings") continue;
+    return {
+      line: tomlKeyLine(text, key) || 1,
+      problem: `only the settings table (and its subtables, [settings.kubernetes] …): user data for the Bottlerocket AMI family keeps nothing else, Karpenter writes back only "settings" (${BR_SOURCE}, MarshalTOML), so "${key}" would be dropped silently. Did you mean [settings.${key}]?`,
+    };
+  }
+  const settings = doc.settings;
+  if (settings === undefined) return undefined;
+  if (!isTable(settings))
+    return {
+      line: tomlKeyLine(text, "settings"),
+      problem: `a [settings] table, got ${tomlType(settings)}: user data for the Bottlerocket AMI family decodes settings as a table, and Karpenter fails every launch with "invalid UserData" otherwise (${BR_SOURCE})`,
+    };
+  const k8s = settings.kubernetes;
+  if (k8s !== undefined && !isTable(k8s)) return typed(text, "settings.kubernetes", "kubernetes", "a table", k8s);
+  if (isTable(k8s)) {
+    for (const [key, v] of Object.entries(k8s)) {
+      const want = BR_INT.includes(key)
+        ? Number.isInteger(v) || typeof v === "bigint"
+          ? undefined
+          : "an integer"
+        : BR_BOOL.includes(key)
+          ? typeof v === "boolean"
+            ? undefined
+            : "true or false"
+          : BR_STRING.includes(key)
+            ? typeof v === "string"
+              ? undefined
+              : "a string"
+            : BR_STRING_MAP.includes(key)
+              ? isTable(v) && Object.values(v).every((x) => typeof x === "string")
+                ? undefined
+                : "a table of strings"
+              : BR_STRING_LIST.includes(key)
+                ? Array.isArray(v) && v.every((x) => typeof x === "string")
+                  ? undefined
+                  : "an array of strings"
+                : key === "cluster-dns-ip"
+                  ? // a string through 1.14; Bottlerocket also takes a list, which later releases may pass on
+                    typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"))
+                    ? undefined
+                    : "a string (or an array of strings)"
+                  : key === "node-taints"
+                    ? isTable(v) &&
+                      Object.values(v).every((x) => Array.isArray(x) && x.every((y) => typeof y === "string"))
+                      ? undefined
+                      : 'a table of string arrays (key = ["value:NoSchedule"])'
+                    : undefined;
+      if (want) return typed(text, `settings.kubernetes.${key}`, key, want, v);
+    }
+  }
+  const commands = settings["bootstrap-commands"];
+  if (commands !== undefined) {
+    if (!isTable(commands))
+      return typed(text, "settings.bootstrap-commands", "bootstrap-commands", "a table of named commands", commands);
+    for (const [name, cmd] of Object.entries(commands)) {
+      const ok =
+        isTable(cmd) &&
+        (cmd.commands === undefined ||
+          (Array.isArray(cmd.commands) &&
+            cmd.commands.every((x) => Array.isArray(x) && x.every((y) => typeof y === "string")))) &&
+        (cmd.mode === undefined || typeof cmd.mode === "string") &&
+        (cmd.essential === undefined || typeof cmd.essential === "boolean");
+      if (!ok)
+        return typed(
+          text,
+          `settings.bootstrap-commands.${name}`,
+          name,
+          'a table { commands = [["cmd", "arg"]], mode = "always" | "once" | "off", essential = true | false }',
+          cmd,
+        );
+    }
+  }
+  return undefined;
+}
+
+function typed(text: string, path: string, key: string, want: string, got: unknown): Finding {
+  return {
+    line: tomlKeyLine(text, key),
+    problem: `${path} as ${want}, got ${tomlType(got)}: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (${BR_SOURCE})`,
+  };
+}
+
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
+
+function al2023Finding(text: string): Finding | undefined {
+  const start = text.trimStart();
+  if (start.startsWith("MIME-Version:") || start.startsWith("Content-Type:")) return mimeFinding(text);
+  return nodeConfigFinding(text, 0);
+}
+
+/** A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). */
+function nodeConfigFinding(text: string, offset: number): Finding | undefined {
+  const where =
+    offset > 0
+      ? "an application/node.eks.aws part of AL2023 user data is"
+      : "user data for the AL2023 AMI family that is a YAML map is";
+  let value: unknown;
+  let doc;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false });
+    if (doc.errors.length > 0) return undefined; // not YAML: Karpenter passes it on as a shell script
+    value = doc.toJS();
+  } catch {
+    return undefined;
+  }
+  if (!isTable(value)) return undefined;
+  const apiVersion = value.apiVersion;
+  const kind = value.kind;
+  if (kind === "NodeConfig" && typeof apiVersion === "string" && apiVersion.startsWith("node.eks.aws/"))
+    return undefined;
+  const cloudConfig = /^#cloud-config/.test(text.trimStart());
+  const bad = kind !== "NodeConfig" ? "kind" : "apiVersion";
+  const at = text.search(new RegExp(`^${bad}\\s*:`, "m"));
+  return {
+    line: offset + (at >= 0 ? lineOf(text, at) : 1),
+    problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
+  };
+}
+
+/** Go's net/mail header and mime/multipart reading, as far as Karpenter's mime.go and nodeadm depend on it. */
+function mimeFinding(text: string): Finding | undefined {
+  const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
+  const fail = (line: number, what: string): Finding => ({
+    line,
+    problem: `a MIME multipart document (${what}): user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as one (${AL2023_SOURCE}, mime.go NewArchive), and Karpenter fails every launch when it cannot`,
+  });
+  let i = lines.findIndex((l) => l.trim() !== "");
+  const headers: Record<string, string> = {};
+  let last: string | undefined;
+  for (; i < lines.length && lines[i] !== ""; i++) {
+    const l = lines[i];
+    if (/^[ \t]/.test(l) && last) headers[last] += ` ${l.trim()}`;
+    else {
+      const m = /^([!-9;-~]+):[ \t]*(.*)$/.exec(l);
+      if (!m) return fail(i + 1, 'a header line is "Name: value", and this one is not');
+      last = m[1].toLowerCase();
+      headers[last] = m[2];
+    }
+  }
+  const ct = headers["content-type"];
+  if (ct === undefined) return fail(1, "no Content-Type header before the first empty line");
+  const media = /^\s*([^;\s]+)\s*(;.*)?$/.exec(ct);
+  if (!media || !media[1].toLowerCase().startsWith("multipart/"))
+    return fail(lineWith(lines, /^content-type:/i), `Content-Type ${JSON.stringify(ct)} is not multipart/…`);
+  const b = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(media[2] ?? "");
+  const boundary = b ? (b[1] ?? b[2]) : "";
+  if (!boundary)
+    return fail(lineWith(lines, /^content-type:/i), "the multipart Content-Type has no boundary parameter");
+  const delimiter = `--${boundary}`;
+  const starts = lines.map((l, n) => (l.trimEnd() === delimiter ? n : -1)).filter((n) => n >= 0);
+  const close = lines.findIndex((l) => l.trimEnd() === `${delimiter}--`);
+  if (starts.length === 0)
+    return {
+      line: i + 1,
+      problem: `a MIME multipart document with parts: the boundary line ${JSON.stringify(delimiter)} never appears, so Karpenter reads no part and drops the whole user data silently: user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document (${AL2023_SOURCE}, mime.go NewArchive; Go's multipart reader ends at the first boundary it never finds)`,
+    };
+  if (close < 0 || close < starts[starts.length - 1])
+    return fail(
+      lastLine(lines),
+      `the closing boundary line ${JSON.stringify(`${delimiter}--`)} is missing after the last part`,
+    );
+  // each part: its headers, then its content; a NodeConfig part must be one
+  for (const [k, s] of starts.entries()) {
+    const end = k + 1 < starts.length ? starts[k + 1] : close;
+    let j = s + 1;
+    let partType = "";
+    for (; j < end && lines[j] !== ""; j++) {
+      const m = /^([!-9;-~]+):[ \t]*(.*)$/.exec(lines[j]);
+      if (!m && !/^[ \t]/.test(lines[j]))
+        return fail(j + 1, 'a part\'s header line is "Name: value", and this one is not');
+      if (m && m[1].toLowerCase() === "content-type") partType = m[2].trim();
+    }
+    if (partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
+      const body = lines.slice(j + 1, end).join("\n");
+      const f = nodeConfigFinding(body, j + 1);
+      if (f) return f;
+    }
+  }
+  return undefined;
+}
+
+/** The 1-based number of the last line with text. */
+const lastLine = (lines: string[]) => {
+  for (let n = lines.length - 1; n >= 0; n--) if (lines[n].trim() !== "") return n + 1;
+  return 1;
+};
+const lineWith = (lines: string[], re: RegExp) => Math.max(1, lines.findIndex((l) => re.test(l)) + 1);

@@ -1,0 +1,208 @@
+import { build, rejection } from "./node-props";
+
+/*
+ * Literal userData against what the AMI family's bootstrap reads (lib/nodes/user-data-rules.ts):
+ * Bottlerocket TOML (Karpenter bottlerocket.go / bottlerocketsettings.go), AL2023 NodeConfig YAML, shell
+ * script or MIME multipart (nodeadm.go, mime.go; nodeadm's configprovider). Each invalid document has a
+ * valid look-alike that passes.
+ */
+
+const br = (userData: string) => ({ amiSelectorTerms: [{ alias: "bottlerocket@latest" }], userData });
+const al = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], userData });
+
+describe("Bottlerocket reads TOML", () => {
+  test.each([
+    [
+      "a shell script",
+      "#!/bin/bash\necho hello > /tmp/x\n",
+      2,
+      "echo hello > /tmp/x",
+      "A shell script does not run on Bottlerocket: use settings.bootstrap-commands",
+    ],
+    ["a TOML syntax error", "[settings.kubernetes]\nmax-pods = [110\n", 3, "", "Bottlerocket settings in TOML ("],
+    [
+      "a table outside settings (dropped silently)",
+      "[kubernetes]\nmax-pods = 110\n",
+      1,
+      "[kubernetes]",
+      'only the settings table (and its subtables, [settings.kubernetes] …): user data for the Bottlerocket AMI family keeps nothing else, Karpenter writes back only "settings" (Karpenter\'s Bottlerocket bootstrap, bottlerocketsettings.go, MarshalTOML), so "kubernetes" would be dropped silently. Did you mean [settings.kubernetes]?',
+    ],
+    [
+      "max-pods as a string",
+      '[settings.kubernetes]\nmax-pods = "110"\n',
+      2,
+      'max-pods = "110"',
+      'settings.kubernetes.max-pods as an integer, got a string: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData"',
+    ],
+    [
+      "node-labels not a table of strings",
+      "[settings.kubernetes.node-labels]\nteam = 5\n",
+      1,
+      "[settings.kubernetes.node-labels]",
+      "settings.kubernetes.node-labels as a table of strings, got a table",
+    ],
+    [
+      "image-gc-high-threshold-percent as a number (Karpenter types it as a string)",
+      "[settings.kubernetes]\nimage-gc-high-threshold-percent = 85\n",
+      2,
+      "image-gc-high-threshold-percent = 85",
+      "settings.kubernetes.image-gc-high-threshold-percent as a string, got a number",
+    ],
+    [
+      "bootstrap-commands with commands as one string",
+      '[settings.bootstrap-commands.setup]\ncommands = "echo hi"\nmode = "once"\n',
+      1,
+      "[settings.bootstrap-commands.setup]",
+      "settings.bootstrap-commands.setup as a table { commands = [[",
+    ],
+  ])("%s is refused, naming the line", (_what, userData, line, text, message) => {
+    const e = rejection("EC2NodeClass", br(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(text === "" ? `line ${line}` : `line ${line}: ${text}`);
+    expect(e.message).toContain(message);
+  });
+  test("look-alikes: settings TOML with typed values, bootstrap commands, unknown settings Bottlerocket reads itself", () => {
+    for (const u of [
+      '[settings.kubernetes]\nmax-pods = 110\nimage-gc-high-threshold-percent = "85"\n[settings.kubernetes.node-labels]\nteam = "ml"\n[settings.kubernetes.node-taints]\ndedicated = ["gpu:NoSchedule"]\n',
+      '[settings.bootstrap-commands.setup]\ncommands = [["/usr/bin/apiclient", "set", "motd=hi"]]\nmode = "once"\nessential = true\n',
+      '[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
+      "# only a comment\n",
+      '[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10", "169.254.20.10"]\n',
+    ])
+      expect(() => build("EC2NodeClass", br(u))).not.toThrow();
+  });
+  test("the family comes from amiFamily too; a shell script on AL2023 is fine", () => {
+    expect(
+      rejection("EC2NodeClass", {
+        amiFamily: "Bottlerocket",
+        amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }],
+        userData: "#!/bin/bash\necho hi\n",
+      }).field,
+    ).toBe("userData");
+    expect(() => build("EC2NodeClass", al("#!/bin/bash\necho hi\n"))).not.toThrow();
+  });
+});
+
+describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document", () => {
+  const NODECONFIG =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n";
+  const mime = (parts: string, close = true) =>
+    `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BOUNDARY"\n\n${parts}${close ? "--BOUNDARY--\n" : ""}`;
+  test.each([
+    [
+      "a #cloud-config document (a YAML map, so taken as a NodeConfig)",
+      "#cloud-config\npackages:\n  - jq\n",
+      1,
+      "#cloud-config",
+      "this one has kind null, so nodeadm stops and the node never joins. A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config",
+    ],
+    [
+      "a NodeConfig with a wrong kind",
+      "apiVersion: node.eks.aws/v1alpha1\nkind: KubeletConfig\nspec: {}\n",
+      2,
+      "kind: KubeletConfig",
+      'user data for the AL2023 AMI family that is a YAML map is passed to nodeadm as a NodeConfig (Karpenter\'s AL2023 bootstrap, nodeadm.go, parseUserData), and this one has kind "KubeletConfig"',
+    ],
+    [
+      "a NodeConfig with another API group",
+      "apiVersion: eks.amazonaws.com/v1\nkind: NodeConfig\n",
+      1,
+      "apiVersion: eks.amazonaws.com/v1",
+      'this one has apiVersion "eks.amazonaws.com/v1"',
+    ],
+    [
+      "MIME without a multipart Content-Type",
+      "MIME-Version: 1.0\nContent-Type: text/x-shellscript\n\necho hi\n",
+      2,
+      "Content-Type: text/x-shellscript",
+      'a MIME multipart document (Content-Type "text/x-shellscript" is not multipart/…)',
+    ],
+    [
+      "MIME without a boundary",
+      "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--x\n\necho\n--x--\n",
+      2,
+      "Content-Type: multipart/mixed",
+      "the multipart Content-Type has no boundary parameter",
+    ],
+    [
+      "MIME whose boundary never appears (Karpenter reads no part: all dropped)",
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--OTHER\n\necho hi\n',
+      3,
+      "",
+      'the boundary line "--B" never appears, so Karpenter reads no part and drops the whole user data silently',
+    ],
+    [
+      "MIME without the closing boundary",
+      mime("--BOUNDARY\nContent-Type: text/x-shellscript\n\necho hi\n", false),
+      7,
+      "echo hi",
+      'the closing boundary line "--BOUNDARY--" is missing after the last part',
+    ],
+    [
+      "a MIME header line without a colon",
+      "MIME-Version: 1.0\nthis is not a header\n\n",
+      2,
+      "this is not a header",
+      'a header line is "Name: value", and this one is not',
+    ],
+    [
+      "a NodeConfig part that is no NodeConfig",
+      mime("--BOUNDARY\nContent-Type: application/node.eks.aws\n\napiVersion: v1\nkind: ConfigMap\n"),
+      8,
+      "kind: ConfigMap",
+      "an application/node.eks.aws part of AL2023 user data is passed to nodeadm as a NodeConfig",
+    ],
+  ])("%s is refused, naming the line", (_what, userData, line, text, message) => {
+    const e = rejection("EC2NodeClass", al(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(text === "" ? `line ${line}` : `line ${line}: ${text}`);
+    expect(e.message).toContain(message);
+  });
+  test("look-alikes: a NodeConfig, a shell script, a MIME document with a NodeConfig, a shell and a cloud-config part", () => {
+    for (const u of [
+      NODECONFIG,
+      "#!/bin/bash\nset -e\necho hello\n",
+      mime(
+        `--BOUNDARY\nContent-Type: application/node.eks.aws\n\n${NODECONFIG}\n--BOUNDARY\nContent-Type: text/x-shellscript; charset="us-ascii"\n\n#!/bin/bash\necho hi\n\n--BOUNDARY\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n\n`,
+      ),
+      'Content-Type: multipart/mixed; boundary="//"\n\n--//\nContent-Type: text/x-shellscript\n\necho hi\n--//--\n',
+    ])
+      expect(() => build("EC2NodeClass", al(u))).not.toThrow();
+  });
+  test("other families and tokens are not judged here", () => {
+    expect(() =>
+      build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2@latest" }], userData: "[settings]\n" }),
+    ).not.toThrow();
+    expect(() =>
+      build("EC2NodeClass", {
+        amiFamily: "Custom",
+        amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }],
+        userData: "#cloud-config\na: 1\n",
+      }),
+    ).not.toThrow();
+  });
+});
+
+describe("every refusal here is one the agreement stage excuses (the API server accepts any userData)", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  const mime = (body: string) => `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n${body}`;
+  test.each([
+    br("#!/bin/bash\necho hi\n"),
+    br("[kubernetes]\nmax-pods = 110\n"),
+    br('[settings.kubernetes]\nmax-pods = "110"\n'),
+    br('settings = "x"\n'),
+    br('[settings.bootstrap-commands.setup]\ncommands = "echo hi"\n'),
+    al("#cloud-config\npackages: [jq]\n"),
+    al("MIME-Version: 1.0\nContent-Type: text/plain\n\nx\n"),
+    al("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nx\n"),
+    al(mime("--OTHER\n\nx\n")),
+    al(mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n")),
+    al("MIME-Version: 1.0\nnot a header\n\n"),
+    al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: ConfigMap\n--B--\n")),
+  ])("%j", (props) => {
+    const e = rejection("EC2NodeClass", props);
+    for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
+  });
+});
