@@ -215,7 +215,7 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.out).toContain("weight: 500");
       const lines = io.err.trimEnd().split("\n");
       expect(lines).toContain(
-        "# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.3 (the NodePool construct and the API server reject it): spec.weight = 500: a whole number from 1 to 100",
+        "# note: document 1 Provisioner/default → NodePool/default: [action] spec.weight: the converted NodePool is invalid in Karpenter 1.15.3 (the NodePool construct rejects it: the API server refuses it, or Karpenter or EC2 fails on it): spec.weight = 500: a whole number from 1 to 100",
       );
       expect(lines[lines.length - 1]).toBe(
         `error: ${REJECTED} (the YAML is printed for editing; --allow-invalid exits 0)`,
