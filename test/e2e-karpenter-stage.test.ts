@@ -327,6 +327,54 @@ describe("IAM judge: recorded requests", () => {
   });
 });
 
+describe("IAM judge: ARC Zonal Shift and the policies in force per call", () => {
+  const arn = `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`;
+  const zonal = (cluster: string) =>
+    recorded("arc-zonal-shift", "", {
+      method: "GET",
+      path: `/managedresources/${encodeURIComponent(`arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${cluster}`)}`,
+    });
+  // the getting-started template's statement (1.13+: Resource "*", the cluster as a condition)
+  const zonalPolicy = {
+    name: "ZonalShift",
+    document: {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Sid: "AllowZonalShiftStatusReadOnly",
+          Effect: "Allow",
+          Resource: "*",
+          Action: ["arc-zonal-shift:GetManagedResource"],
+          Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": arn } },
+        },
+      ],
+    },
+  };
+
+  test("GetManagedResource is judged with the cluster as arc-zonal-shift:ResourceIdentifier", async () => {
+    const calls = judgeLib.parseRecording([zonal(CLUSTER), zonal("other")].join("\n"));
+    expect(calls.map((c: any) => [c.action, c.params.resourceIdentifier])).toEqual([
+      ["GetManagedResource", arn],
+      ["GetManagedResource", arn.replace(/demo$/, "other")],
+    ]);
+    const res = await judgeLib.judge(calls, [zonalPolicy], { account: ACCOUNT, region: REGION, principal: PRINCIPAL });
+    expect(res.calls.map((c: any) => c.allowed)).toEqual([true, false]);
+  });
+
+  test("policiesOf judges each call against the policies in force when it was made", async () => {
+    const calls = judgeLib.parseRecording([zonal(CLUSTER), zonal(CLUSTER)].join("\n"));
+    const res = await judgeLib.judge(calls, [], {
+      account: ACCOUNT,
+      region: REGION,
+      principal: PRINCIPAL,
+      policiesOf: (c: any) =>
+        c === calls[0] ? { id: "before", policies: [zonalPolicy] } : { id: "after", policies: [] },
+    });
+    expect(res.calls.map((c: any) => c.allowed)).toEqual([true, false]);
+    expect(res.summary.denied.map((d: any) => d.phase)).toEqual(["after"]);
+  });
+});
+
 describe("IAM judge: resource policies the emulator does not evaluate", () => {
   const eks = () =>
     JSON.parse(

@@ -22,6 +22,9 @@ What it adds in front of moto's own WSGI app (everything else is moto's, untouch
 - EC2: DescribeCapacityReservations and DescribePlacementGroups, answered empty (moto lacks them); the
   instances CreateFleet launches get the launch template's security groups and instance profile (moto's
   fleet drops them, and Karpenter would then see every node as drifted, SecurityGroupDrift).
+- ARC Zonal Shift: GetManagedResource of an EKS cluster moto holds, no shift in force (moto has no such API;
+  the getting-started install the day-2 stage makes runs with settings.enableZonalShift, whose start-up check
+  calls it and panics on an error).
 - Recording: MOTO_ENABLE_RECORDING / MOTO_RECORDER_FILEPATH are moto's own; the requests a stub answers are
   written to the same recording the same way, so stubbed calls are judged too.
 
@@ -370,6 +373,20 @@ class Launcher:
             action = (environ.get("HTTP_X_AMZ_TARGET") or "").split(".")[-1]
             body = {"FormatVersion": "aws_v1", "PriceList": []} if action == "GetProducts" else {"Services": [], "FormatVersion": "aws_v1"}
             return Response(json.dumps(body), status=200, content_type="application/x-amz-json-1.1")(environ, start_response)
+        if service == "arc-zonal-shift":
+            # moto has no ARC Zonal Shift: GetManagedResource answers for an EKS cluster moto holds, with no shift
+            # in force (what Karpenter's start-up check with settings.enableZonalShift and its refresh read)
+            from moto.moto_api import recorder
+            recorder._record_request(_RecordedRequest(environ, b""))
+            m = re.fullmatch(r"/managedresources/(.+)", path)
+            arn = unquote(m.group(1)) if m else ""
+            c = re.fullmatch(r"arn:aws:eks:([^:]+):\d+:cluster/(.+)", arn)
+            if environ["REQUEST_METHOD"] == "GET" and c:
+                from moto.eks.models import eks_backends
+                if c.group(2) in eks_backends[DEFAULT_ACCOUNT_ID][c.group(1)].clusters:
+                    return _json(200, {"arn": arn, "name": c.group(2), "appliedWeights": {}, "zonalShifts": [], "autoshifts": [],
+                                       "zonalAutoshiftStatus": "DISABLED"})(environ, start_response)
+            return _not_found(f"managed resource {arn}")(environ, start_response)
         if service in ("eks", "ec2"):
             # the request's body is read here and put back for moto (and its recorder) to read again
             length = int(environ.get("CONTENT_LENGTH") or 0)
