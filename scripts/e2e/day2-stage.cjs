@@ -395,7 +395,7 @@ async function runDay2Stage(api) {
         );
       gs = gsr && gsr.status === 0 ? JSON.parse(gsr.stdout) : undefined;
       figures.gettingStarted = gs || null;
-      const cfnTypes = gs ? [...new Set(gs.resources.map((r) => r.type))].sort() : [];
+      const cfnTypes = gs ? [...new Set(gs.resources.map((r) => r.type).filter(Boolean))].sort() : [];
       awsSide = check(
         `day2: getting-started: the AWS side: CloudFormation stack Karpenter-${clusterName} from the v${FROM} reference cloudformation.yaml (moto's CloudFormation: ${gs ? gs.resources.length : 0} resources, ${cfnTypes.join(", ")}), eksctl's controller role ${clusterName}-karpenter with the stack's policies and Pod Identity association kube-system/karpenter`,
         !!gs &&
