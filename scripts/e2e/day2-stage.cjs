@@ -275,7 +275,8 @@ function emptyDay2Report() {
 const FROM = "1.14.1";
 /** The guide's pinned AMI alias version at step 1, and the newer one step 4 moves to (moto-launcher.py serves both). */
 const ALIAS_VERSIONS = { running: "v20261101", newer: "v20261201" };
-const LIMITS = { launch: 180, reconcile: 120, drift: 420 };
+// seconds; generous for a loaded 2-core machine (a controller took 86 s to start at load 13)
+const LIMITS = { launch: 300, reconcile: 180, drift: 480 };
 
 /** Check names, in order: a step that cannot run skips every one of its checks by these names. */
 const CHECKS = {
