@@ -904,7 +904,7 @@ async function runDay2Stage(api) {
         : {};
     const cmpB = comparePrediction(predictedB, planB);
     figures.rollbackPrediction = cmpB;
-    await applyPhase(back.karpenter, "rollback (karpenter stack)");
+    await applyPhase(back.karpenter, "rollback");
     await applyPlan(back.nodes, "rollback (nodes stack)");
     const onFrom = await rollout("karpenter-1.14", `controller-${FROM}-rollback.log`);
     await world.scale(world.replicas + 1);
