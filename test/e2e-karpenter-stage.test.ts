@@ -598,3 +598,49 @@ describe("Karpenter stage: pure parts", () => {
     for (const b of Object.values(stage.BREAKS) as any[]) expect(typeof b.check).toBe("string");
   });
 });
+
+describe("moto launcher: CreateFleet's overrides in price order (EC2's lowest-price)", () => {
+  // the launcher imports moto: run in moto's virtualenv when the tool cache has it
+  const fs = require("fs");
+  const os = require("os");
+  const path = require("path");
+  const tools = path.join(
+    process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+    "cdktf-eks-karpenter",
+    "tools",
+  );
+  const venv = fs.existsSync(tools) ? fs.readdirSync(tools).find((d: string) => /^moto-/.test(d)) : undefined;
+  const py = venv ? path.join(tools, venv, "bin", "python") : "";
+  (py && fs.existsSync(py) ? test : test.skip)("the cheapest override first, configs and overrides renumbered", () => {
+    const script = `
+import importlib.util, json, sys
+from urllib.parse import urlencode, parse_qsl
+spec = importlib.util.spec_from_file_location("ml", sys.argv[1]); ml = importlib.util.module_from_spec(spec); spec.loader.exec_module(ml)
+ml._PRICES = {"c8a.xlarge": 0.2155, "c5a.xlarge": 0.154, "m5.xlarge": 0.192, "c6a.xlarge": 0.153}
+body = urlencode([("Action", "CreateFleet"),
+  ("LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName", "a"),
+  ("LaunchTemplateConfigs.1.Overrides.1.InstanceType", "c8a.xlarge"), ("LaunchTemplateConfigs.1.Overrides.1.SubnetId", "s1"),
+  ("LaunchTemplateConfigs.1.Overrides.2.InstanceType", "c5a.xlarge"),
+  ("LaunchTemplateConfigs.2.LaunchTemplateSpecification.LaunchTemplateName", "b"),
+  ("LaunchTemplateConfigs.2.Overrides.1.InstanceType", "m5.xlarge"),
+  ("LaunchTemplateConfigs.2.Overrides.2.InstanceType", "c6a.xlarge"), ("LaunchTemplateConfigs.2.Overrides.2.SubnetId", "s4")]).encode()
+print(json.dumps(dict(parse_qsl(ml.cheapest_first(body).decode()))))
+`;
+    const r = require("child_process").spawnSync(
+      py,
+      ["-c", script, path.join(__dirname, "..", "scripts/e2e/moto-launcher.py")],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout);
+    // the cheapest (c6a.xlarge, config 2 override 2) is now config 1 override 1, with its own subnet
+    expect(out["LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName"]).toBe("b");
+    expect(out["LaunchTemplateConfigs.1.Overrides.1.InstanceType"]).toBe("c6a.xlarge");
+    expect(out["LaunchTemplateConfigs.1.Overrides.1.SubnetId"]).toBe("s4");
+    expect(out["LaunchTemplateConfigs.1.Overrides.2.InstanceType"]).toBe("m5.xlarge");
+    expect(out["LaunchTemplateConfigs.2.LaunchTemplateSpecification.LaunchTemplateName"]).toBe("a");
+    expect(out["LaunchTemplateConfigs.2.Overrides.1.InstanceType"]).toBe("c8a.xlarge");
+  });
+});
