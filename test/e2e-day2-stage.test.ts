@@ -179,6 +179,38 @@ describe("day2 stage: pods, drift, tools, report", () => {
     });
   });
 
+  test("a disruption budget's allowance: the smallest that applies, percentages rounded up, 10% by default", () => {
+    expect(stage.budgetAllowance(undefined, 3, "Drifted")).toBe(1);
+    expect(stage.budgetAllowance(undefined, 25, "Drifted")).toBe(3);
+    expect(stage.budgetAllowance([{ nodes: "1" }], 5, "Drifted")).toBe(1);
+    expect(stage.budgetAllowance([{ nodes: "50%" }, { nodes: "2" }], 5, "Drifted")).toBe(2);
+    // a budget for other reasons, or one with a schedule (not evaluated), does not limit drift
+    expect(stage.budgetAllowance([{ nodes: "0", reasons: ["Underutilized"] }, { nodes: "3" }], 5, "Drifted")).toBe(3);
+    expect(stage.budgetAllowance([{ nodes: "0", schedule: "@daily", duration: "10m" }], 4, "Drifted")).toBe(4);
+    expect(stage.budgetAllowance([], 4, "Drifted")).toBe(4);
+  });
+
+  test("the policies in force at a line of the recording: each apply a window where either set may be", () => {
+    const P = (n: string) => [{ name: n, document: {} }];
+    const phases = [
+      { id: "getting-started", start: 0, end: 0, policies: P("gs") },
+      { id: "takeover", start: 10, end: 20, policies: P("ours") },
+      { id: "upgrade", start: 30, end: 35, policies: P("new") },
+    ];
+    expect(stage.policiesInForce(phases, 5)).toEqual({ id: "getting-started", policies: P("gs") });
+    expect(stage.policiesInForce(phases, 12)).toEqual({
+      id: "getting-started/takeover",
+      policies: [
+        { name: "gs (getting-started)", document: {} },
+        { name: "ours (takeover)", document: {} },
+      ],
+    });
+    expect(stage.policiesInForce(phases, 20).id).toBe("takeover");
+    expect(stage.policiesInForce(phases, 29).id).toBe("takeover");
+    expect(stage.policiesInForce(phases, 34).id).toBe("takeover/upgrade");
+    expect(stage.policiesInForce(phases, 99)).toEqual({ id: "upgrade", policies: P("new") });
+  });
+
   test("a step needs its own tools and every earlier step's", () => {
     const built = (n: string) => ["moto", "kube-apiserver", "etcd", "helm", "tofu"].includes(n);
     expect(stage.missingTools("getting-started", built)).toEqual([]);

@@ -327,6 +327,54 @@ describe("IAM judge: recorded requests", () => {
   });
 });
 
+describe("IAM judge: ARC Zonal Shift and the policies in force per call", () => {
+  const arn = `arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${CLUSTER}`;
+  const zonal = (cluster: string) =>
+    recorded("arc-zonal-shift", "", {
+      method: "GET",
+      path: `/managedresources/${encodeURIComponent(`arn:aws:eks:${REGION}:${ACCOUNT}:cluster/${cluster}`)}`,
+    });
+  // the getting-started template's statement (1.13+: Resource "*", the cluster as a condition)
+  const zonalPolicy = {
+    name: "ZonalShift",
+    document: {
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Sid: "AllowZonalShiftStatusReadOnly",
+          Effect: "Allow",
+          Resource: "*",
+          Action: ["arc-zonal-shift:GetManagedResource"],
+          Condition: { StringEquals: { "arc-zonal-shift:ResourceIdentifier": arn } },
+        },
+      ],
+    },
+  };
+
+  test("GetManagedResource is judged with the cluster as arc-zonal-shift:ResourceIdentifier", async () => {
+    const calls = judgeLib.parseRecording([zonal(CLUSTER), zonal("other")].join("\n"));
+    expect(calls.map((c: any) => [c.action, c.params.resourceIdentifier])).toEqual([
+      ["GetManagedResource", arn],
+      ["GetManagedResource", arn.replace(/demo$/, "other")],
+    ]);
+    const res = await judgeLib.judge(calls, [zonalPolicy], { account: ACCOUNT, region: REGION, principal: PRINCIPAL });
+    expect(res.calls.map((c: any) => c.allowed)).toEqual([true, false]);
+  });
+
+  test("policiesOf judges each call against the policies in force when it was made", async () => {
+    const calls = judgeLib.parseRecording([zonal(CLUSTER), zonal(CLUSTER)].join("\n"));
+    const res = await judgeLib.judge(calls, [], {
+      account: ACCOUNT,
+      region: REGION,
+      principal: PRINCIPAL,
+      policiesOf: (c: any) =>
+        c === calls[0] ? { id: "before", policies: [zonalPolicy] } : { id: "after", policies: [] },
+    });
+    expect(res.calls.map((c: any) => c.allowed)).toEqual([true, false]);
+    expect(res.summary.denied.map((d: any) => d.phase)).toEqual(["after"]);
+  });
+});
+
 describe("IAM judge: resource policies the emulator does not evaluate", () => {
   const eks = () =>
     JSON.parse(
@@ -548,5 +596,51 @@ describe("Karpenter stage: pure parts", () => {
   test("the broken inputs of the stage's self-test each name the check they must fail", () => {
     expect(Object.keys(stage.BREAKS).sort()).toEqual(["node-role", "queue-target"]);
     for (const b of Object.values(stage.BREAKS) as any[]) expect(typeof b.check).toBe("string");
+  });
+});
+
+describe("moto launcher: CreateFleet's overrides in price order (EC2's lowest-price)", () => {
+  // the launcher imports moto: run in moto's virtualenv when the tool cache has it
+  const fs = require("fs");
+  const os = require("os");
+  const path = require("path");
+  const tools = path.join(
+    process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache"),
+    "cdktf-eks-karpenter",
+    "tools",
+  );
+  const venv = fs.existsSync(tools) ? fs.readdirSync(tools).find((d: string) => /^moto-/.test(d)) : undefined;
+  const py = venv ? path.join(tools, venv, "bin", "python") : "";
+  (py && fs.existsSync(py) ? test : test.skip)("the cheapest override first, configs and overrides renumbered", () => {
+    const script = `
+import importlib.util, json, sys
+from urllib.parse import urlencode, parse_qsl
+spec = importlib.util.spec_from_file_location("ml", sys.argv[1]); ml = importlib.util.module_from_spec(spec); spec.loader.exec_module(ml)
+ml._PRICES = {"c8a.xlarge": 0.2155, "c5a.xlarge": 0.154, "m5.xlarge": 0.192, "c6a.xlarge": 0.153}
+body = urlencode([("Action", "CreateFleet"),
+  ("LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName", "a"),
+  ("LaunchTemplateConfigs.1.Overrides.1.InstanceType", "c8a.xlarge"), ("LaunchTemplateConfigs.1.Overrides.1.SubnetId", "s1"),
+  ("LaunchTemplateConfigs.1.Overrides.2.InstanceType", "c5a.xlarge"),
+  ("LaunchTemplateConfigs.2.LaunchTemplateSpecification.LaunchTemplateName", "b"),
+  ("LaunchTemplateConfigs.2.Overrides.1.InstanceType", "m5.xlarge"),
+  ("LaunchTemplateConfigs.2.Overrides.2.InstanceType", "c6a.xlarge"), ("LaunchTemplateConfigs.2.Overrides.2.SubnetId", "s4")]).encode()
+print(json.dumps(dict(parse_qsl(ml.cheapest_first(body).decode()))))
+`;
+    const r = require("child_process").spawnSync(
+      py,
+      ["-c", script, path.join(__dirname, "..", "scripts/e2e/moto-launcher.py")],
+      {
+        encoding: "utf8",
+      },
+    );
+    expect(r.stderr).toBe("");
+    const out = JSON.parse(r.stdout);
+    // the cheapest (c6a.xlarge, config 2 override 2) is now config 1 override 1, with its own subnet
+    expect(out["LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateName"]).toBe("b");
+    expect(out["LaunchTemplateConfigs.1.Overrides.1.InstanceType"]).toBe("c6a.xlarge");
+    expect(out["LaunchTemplateConfigs.1.Overrides.1.SubnetId"]).toBe("s4");
+    expect(out["LaunchTemplateConfigs.1.Overrides.2.InstanceType"]).toBe("m5.xlarge");
+    expect(out["LaunchTemplateConfigs.2.LaunchTemplateSpecification.LaunchTemplateName"]).toBe("a");
+    expect(out["LaunchTemplateConfigs.2.Overrides.1.InstanceType"]).toBe("c8a.xlarge");
   });
 });

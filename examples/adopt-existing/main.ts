@@ -60,7 +60,9 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
     karpenter,
     amiSelectorTerms: [{ alias: `al2023@${aliasVersion || "latest"}` }],
   });
-  nodeClass.manifest.importFrom("apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default");
+  // imported, and the fields the guide's kubectl apply wrote become this app's (without that, changing the
+  // alias later fails at apply with a field manager conflict)
+  nodeClass.adoptExisting();
   if (!aliasVersion) {
     Annotations.of(nodeClass).addWarning(
       "ALIAS_VERSION is unset: EC2NodeClass default takes al2023@latest instead of the guide's pinned al2023@<ALIAS_VERSION>, and Karpenter replaces every node whose AMI differs (drift). Set ALIAS_VERSION to the running one: kubectl get ec2nodeclass default -o jsonpath='{.spec.amiSelectorTerms[0].alias}'",
@@ -81,7 +83,7 @@ export function buildApp(app: App = new App({ stackTraces: false }), env: NodeJS
     limits: { cpu: "1000" },
     disruption: { consolidationPolicy: "WhenEmptyOrUnderutilized", consolidateAfter: "1m" },
   });
-  pool.manifest.importFrom("apiVersion=karpenter.sh/v1,kind=NodePool,name=default");
+  pool.adoptExisting();
   return app;
 }
 

@@ -382,6 +382,22 @@ export class NodePool extends Construct {
       dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
     });
   }
+
+  /**
+   * Takes over the NodePool of this name that already exists in the cluster (applied with kubectl, through
+   * the API or by another tool, e.g. the getting-started guide's `default`): an import block for the manifest
+   * (Terraform ≥ 1.5), and its field manager forces conflicts. Without that, every later change of a field
+   * the other client wrote (an AMI alias, a budget) fails at apply with "There was a field manager conflict"
+   * (server-side apply: the field belongs to that client's manager, e.g. `kubectl-client-side-apply`);
+   * with it, the fields become this app's on the first apply that changes them, as a takeover means.
+   */
+  public adoptExisting(): void {
+    this.manifest.importFrom(
+      `apiVersion=${NodePool.API_VERSION},kind=${NodePool.KIND},name=${this.name}`,
+      this.kubernetesProvider,
+    );
+    this.manifest.putFieldManager({ forceConflicts: true });
+  }
 }
 
 /** The props of {@link NodePoolProps} beyond the spec (known fields a misspelt prop may be meant as). */

@@ -1,6 +1,7 @@
 # The AWS side of Karpenter's getting-started install, made without the library, for the day-2 e2e stage
 # (scripts/e2e/day2-stage.cjs). Runs in moto's virtualenv against the launcher (scripts/e2e/moto-launcher.py).
-#   argv: <moto url> <region> <cluster> <cloudformation.yaml of the running release>
+#   argv: <moto url> <region> <cluster> <cloudformation.yaml of the running release> [install|retain|delete]
+#   (retain and delete: docs/adopting.md's steps 2 and 5 around the takeover)
 # 1. the guide's CloudFormation stack `Karpenter-<cluster>` from the release's template, created by moto's
 #    CloudFormation (step03-iam-cloud-formation.sh). moto's CloudFormation has no AWS::SQS::QueuePolicy: that one
 #    resource is made through the SQS API from the template's own document (the report says so);
@@ -13,11 +14,41 @@
 import boto3, json, re, sys, yaml
 
 url, region, name, template = sys.argv[1:5]
+mode = sys.argv[5] if len(sys.argv) > 5 else "install"
 kw = dict(endpoint_url=url, region_name=region, aws_access_key_id="e2e-guide", aws_secret_access_key="e2e")
 cfn = boto3.client("cloudformation", **kw); iam = boto3.client("iam", **kw); sqs = boto3.client("sqs", **kw); eks = boto3.client("eks", **kw)
 body = open(template).read()
 stack = f"Karpenter-{name}"
-cfn.create_stack(StackName=stack, TemplateBody=body, Parameters=[{"ParameterKey": "ClusterName", "ParameterValue": name}], Capabilities=["CAPABILITY_NAMED_IAM"])
+params = [{"ParameterKey": "ClusterName", "ParameterValue": name}]
+
+
+def retained_template(text):
+    """docs/adopting.md step 2: DeletionPolicy Retain on the node role, the queue, its policy and the 1.9+ controller policies."""
+    names = ["KarpenterNodeRole", "KarpenterInterruptionQueue", "KarpenterInterruptionQueuePolicy"]
+    names += re.findall(r"^  (\w+):\n    Type: AWS::IAM::ManagedPolicy", text, re.M)
+    for n in names:
+        text = text.replace(f"\n  {n}:\n", f"\n  {n}:\n    DeletionPolicy: Retain\n", 1)
+    return text, names
+
+
+if mode == "retain":
+    # docs/adopting.md step 2, before the takeover deploy: the stack updated with DeletionPolicy Retain
+    text, names = retained_template(body)
+    cfn.update_stack(StackName=stack, TemplateBody=text, Parameters=params, Capabilities=["CAPABILITY_NAMED_IAM"])
+    print(json.dumps({"stack": stack, "status": cfn.describe_stacks(StackName=stack)["Stacks"][0]["StackStatus"], "retained": names}))
+    sys.exit(0)
+if mode == "delete":
+    # docs/adopting.md step 5, after the takeover: the stack deleted; only what was not retained goes (the old rules)
+    ev = boto3.client("events", **kw)
+    before = sorted(r["Name"] for r in ev.list_rules()["Rules"])
+    cfn.delete_stack(StackName=stack)
+    after = sorted(r["Name"] for r in ev.list_rules()["Rules"])
+    stacks = [s["StackName"] for s in cfn.list_stacks()["StackSummaries"] if s["StackStatus"] != "DELETE_COMPLETE"]
+    kept = {"nodeRole": bool(iam.get_role(RoleName=f"KarpenterNodeRole-{name}")), "queue": bool(sqs.get_queue_url(QueueName=name)),
+            "policies": sorted(p["PolicyName"] for p in iam.list_policies(Scope="Local")["Policies"] if p["PolicyName"].startswith("KarpenterController"))}
+    print(json.dumps({"stack": stack, "stacksLeft": stacks, "rulesDeleted": [r for r in before if r not in after], "rulesLeft": after, "kept": kept}))
+    sys.exit(0)
+cfn.create_stack(StackName=stack, TemplateBody=body, Parameters=params, Capabilities=["CAPABILITY_NAMED_IAM"])
 status = cfn.describe_stacks(StackName=stack)["Stacks"][0]["StackStatus"]
 resources = [{"logical": r["LogicalResourceId"], "physical": r.get("PhysicalResourceId"), "type": r["ResourceType"]} for r in cfn.list_stack_resources(StackName=stack)["StackResourceSummaries"]]
 

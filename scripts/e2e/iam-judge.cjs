@@ -79,6 +79,13 @@ function parseEntry(entry) {
       }
     }
     if (!action) action = `${entry.method} ${path}`;
+  } else if (service === "arc-zonal-shift") {
+    // REST: GET /managedresources/{resourceIdentifier}
+    const r = decodeURIComponent(url.pathname).match(/^\/managedresources\/(.+)$/);
+    if (r && entry.method === "GET") {
+      action = "GetManagedResource";
+      params = { resourceIdentifier: r[1] };
+    } else action = `${entry.method} ${url.pathname}`;
   } else if (target) {
     action = target.split(".").pop();
     try {
@@ -329,6 +336,9 @@ function authorizationRequests(call, ctx) {
     return [req(`eks:${a.replace(/\W+/g, "")}`, "*")];
   }
   if (call.service === "pricing") return [req(`pricing:${a}`, "*")];
+  // no resource types: the managed resource is a condition key
+  if (call.service === "arc-zonal-shift")
+    return [req(`arc-zonal-shift:${a}`, "*", { "arc-zonal-shift:ResourceIdentifier": p.resourceIdentifier })];
   return [req(`${call.service}:${a}`, "*")];
 }
 
@@ -443,15 +453,17 @@ async function authorizedOn(action, resource) {
   return !m || types.includes(m[1]);
 }
 
-async function judge(calls, policies, { account, region, principal, inventory } = {}) {
+async function judge(calls, policies, { account, region, principal, inventory, policiesOf } = {}) {
   const { runSimulation, runUnsafeSimulation } = require("@cloud-copilot/iam-simulate");
   const state = new ResourceState(inventory);
   const cache = new Map();
-  const evaluate = async (r) => {
-    const key = JSON.stringify([r.action, r.resource, sortObj(r.context)]);
+  // policiesOf(call) → { id, policies }: the policies in force when that call was made (the day-2 stage's
+  // phases); otherwise `policies` for every call
+  const evaluate = async (r, set) => {
+    const key = JSON.stringify([...(set.id === undefined ? [] : [set.id]), r.action, r.resource, sortObj(r.context)]);
     if (cache.has(key)) return cache.get(key);
     const sim = {
-      identityPolicies: policies.map((p) => ({ name: p.name, policy: p.document })),
+      identityPolicies: set.policies.map((p) => ({ name: p.name, policy: p.document })),
       serviceControlPolicies: [],
       resourceControlPolicies: [],
       request: {
@@ -490,7 +502,13 @@ async function judge(calls, policies, { account, region, principal, inventory } 
         allowedBy: allow.map((s) => `${(s.explain && s.explain.identifier) || s.statementId || ""}`),
       };
     }
-    const out = { key, ...r, ...verdict, ...(note ? { note } : {}) };
+    const out = {
+      key,
+      ...r,
+      ...verdict,
+      ...(note ? { note } : {}),
+      ...(set.id === undefined ? {} : { phase: set.id }),
+    };
     cache.set(key, out);
     return out;
   };
@@ -500,7 +518,8 @@ async function judge(calls, policies, { account, region, principal, inventory } 
     for (const r of authorizationRequests(call, { account, region, state }))
       if (await authorizedOn(r.action, r.resource)) requests.push(r);
     const verdicts = [];
-    for (const r of requests) verdicts.push(await evaluate(r));
+    const set = policiesOf ? policiesOf(call) : { policies };
+    for (const r of requests) verdicts.push(await evaluate(r, set));
     judged.push({
       call: `${call.service}:${call.action}`,
       allowed: verdicts.every((v) => v.result === "Allowed"),
@@ -515,7 +534,14 @@ async function judge(calls, policies, { account, region, principal, inventory } 
     allowed: distinct.filter((d) => d.result === "Allowed").length,
     denied: distinct
       .filter((d) => d.result !== "Allowed")
-      .map((d) => ({ action: d.action, resource: d.resource, result: d.result, context: d.context, error: d.error })),
+      .map((d) => ({
+        action: d.action,
+        resource: d.resource,
+        result: d.result,
+        context: d.context,
+        error: d.error,
+        ...(d.phase === undefined ? {} : { phase: d.phase }),
+      })),
   };
   return { calls: judged, distinct, summary };
 }

@@ -1426,9 +1426,11 @@ class World {
     }
     // ReplicaSet controller + garbage collector for inflate's pods
     const depR = await k("GET", "/apis/apps/v1/namespaces/default/deployments/inflate");
-    let pods = (
-      (await k("GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dinflate")).body.items || []
-    ).filter((p) => !p.metadata.deletionTimestamp);
+    const listed = (await k("GET", "/api/v1/namespaces/default/pods?labelSelector=app%3Dinflate")).body.items || [];
+    // kubelets: a pod being deleted on a node (evicted by a drain) is gone once its containers stop
+    for (const p of listed.filter((x) => x.metadata.deletionTimestamp && x.spec.nodeName))
+      await k("DELETE", `/api/v1/namespaces/default/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });
+    let pods = listed.filter((p) => !p.metadata.deletionTimestamp);
     if (depR.status !== 200) {
       for (const p of pods)
         await k("DELETE", `/api/v1/namespaces/default/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });

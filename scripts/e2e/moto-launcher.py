@@ -22,6 +22,15 @@ What it adds in front of moto's own WSGI app (everything else is moto's, untouch
 - EC2: DescribeCapacityReservations and DescribePlacementGroups, answered empty (moto lacks them); the
   instances CreateFleet launches get the launch template's security groups and instance profile (moto's
   fleet drops them, and Karpenter would then see every node as drifted, SecurityGroupDrift).
+- ARC Zonal Shift: GetManagedResource of an EKS cluster moto holds, no shift in force (moto has no such API;
+  the getting-started install the day-2 stage makes runs with settings.enableZonalShift, whose start-up check
+  calls it and panics on an error).
+- EC2 CreateFleet, on-demand `lowest-price` (Karpenter's): EC2 launches the cheapest override, moto the first
+  one. The overrides are put in price order first, by the on-demand prices built into Karpenter
+  (`pkg/providers/pricing/zz_generated.pricing_aws.go` of the Go module cache the controllers were built from;
+  without it moto's order stays, saying so on stderr). Otherwise the first node is not the cheapest that fits,
+  and Karpenter's consolidation soon replaces it ("Underutilized ... replace"), moving pods the day-2 stage
+  watches for.
 - Recording: MOTO_ENABLE_RECORDING / MOTO_RECORDER_FILEPATH are moto's own; the requests a stub answers are
   written to the same recording the same way, so stubbed calls are judged too.
 
@@ -272,6 +281,59 @@ def _lt_data(ec2, name):
     return lt.get_version(lt.latest_version_number).data
 
 
+_PRICES = None
+
+
+def on_demand_prices():
+    """Karpenter's built-in on-demand prices (instance type -> USD/hour), from the newest module in the Go module cache."""
+    global _PRICES
+    if _PRICES is None:
+        import glob
+        roots = [os.environ.get("GOMODCACHE") or "", os.path.join(os.path.expanduser("~"), "go", "pkg", "mod")]
+        files = sorted(f for r in roots if r for f in glob.glob(os.path.join(
+            r, "github.com", "aws", "karpenter-provider-aws@v1.*", "pkg", "providers", "pricing", "zz_generated.pricing_aws.go")))
+        _PRICES = {}
+        if files:
+            text = open(files[-1]).read()
+            body = text.split('"us-east-1": {', 1)[-1].split("\n\t},", 1)[0]
+            _PRICES = {t: float(p) for t, p in re.findall(r'"([a-z0-9-]+\.[a-z0-9-]+)": ([0-9.]+)', body)}
+        else:
+            print("moto-launcher: no Karpenter price list in the Go module cache: CreateFleet keeps moto's order", file=sys.stderr)
+    return _PRICES
+
+
+def cheapest_first(raw):
+    """A CreateFleet form body with the cheapest on-demand override first (config and override renumbered)."""
+    from urllib.parse import parse_qsl, urlencode
+    pairs = parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True)
+    prices = on_demand_prices()
+    if not prices:
+        return raw
+    best = None
+    for k, v in pairs:
+        m = re.fullmatch(r"LaunchTemplateConfigs\.(\d+)\.Overrides\.(\d+)\.InstanceType", k)
+        if m and v in prices and (best is None or prices[v] < best[0]):
+            best = (prices[v], m.group(1), m.group(2))
+    if best is None or (best[1], best[2]) == ("1", "1"):
+        return raw
+    _, c, o = best
+
+    def renumber(k):
+        m = re.fullmatch(r"LaunchTemplateConfigs\.(\d+)\.(.*)", k)
+        if not m:
+            return k
+        cc, rest = m.group(1), m.group(2)
+        cc = {"1": c, c: "1"}.get(cc, cc)
+        if cc == "1":
+            r = re.fullmatch(r"Overrides\.(\d+)\.(.*)", rest)
+            if r:
+                rest = f"Overrides.{ {'1': o, o: '1'}.get(r.group(1), r.group(1)) }.{r.group(2)}"
+        return f"LaunchTemplateConfigs.{cc}.{rest}"
+
+    # configs swapped first (c <-> 1), then, within the config now first, the overrides (o <-> 1)
+    return urlencode([(renumber(k), v) for k, v in pairs]).encode()
+
+
 def fix_fleet_instances(region, params, before):
     """What EC2 does and moto's CreateFleet does not: the template's security groups and profile on the instance."""
     from moto.ec2.models import ec2_backends
@@ -370,6 +432,20 @@ class Launcher:
             action = (environ.get("HTTP_X_AMZ_TARGET") or "").split(".")[-1]
             body = {"FormatVersion": "aws_v1", "PriceList": []} if action == "GetProducts" else {"Services": [], "FormatVersion": "aws_v1"}
             return Response(json.dumps(body), status=200, content_type="application/x-amz-json-1.1")(environ, start_response)
+        if service == "arc-zonal-shift":
+            # moto has no ARC Zonal Shift: GetManagedResource answers for an EKS cluster moto holds, with no shift
+            # in force (what Karpenter's start-up check with settings.enableZonalShift and its refresh read)
+            from moto.moto_api import recorder
+            recorder._record_request(_RecordedRequest(environ, b""))
+            m = re.fullmatch(r"/managedresources/(.+)", path)
+            arn = unquote(m.group(1)) if m else ""
+            c = re.fullmatch(r"arn:aws:eks:([^:]+):\d+:cluster/(.+)", arn)
+            if environ["REQUEST_METHOD"] == "GET" and c:
+                from moto.eks.models import eks_backends
+                if c.group(2) in eks_backends[DEFAULT_ACCOUNT_ID][c.group(1)].clusters:
+                    return _json(200, {"arn": arn, "name": c.group(2), "appliedWeights": {}, "zonalShifts": [], "autoshifts": [],
+                                       "zonalAutoshiftStatus": "DISABLED"})(environ, start_response)
+            return _not_found(f"managed resource {arn}")(environ, start_response)
         if service in ("eks", "ec2"):
             # the request's body is read here and put back for moto (and its recorder) to read again
             length = int(environ.get("CONTENT_LENGTH") or 0)
@@ -393,6 +469,13 @@ class Launcher:
                     return out
                 if (params.get("Action") or [""])[0] == "CreateFleet" and (params.get("DryRun") or ["false"])[0] != "true":
                     from moto.ec2.models import ec2_backends
+                    try:
+                        raw = cheapest_first(raw)
+                    except Exception as e:  # noqa: BLE001 - moto's order stays
+                        print(f"moto-launcher: CreateFleet price order: {e}", file=sys.stderr)
+                    environ["wsgi.input"] = io.BytesIO(raw)
+                    environ["CONTENT_LENGTH"] = str(len(raw))
+                    params = parse_qs(raw.decode("utf-8", "replace"))
                     r = region or self.region
                     before = {i.id for i in ec2_backends[DEFAULT_ACCOUNT_ID][r].all_instances()}
                     out = list(self.app(environ, start_response))

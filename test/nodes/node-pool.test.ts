@@ -491,3 +491,26 @@ describe("NodePool names are unique per cluster (checked at synth)", () => {
     expect(() => app.synth()).not.toThrow();
   });
 });
+
+describe("adoptExisting: a NodePool and EC2NodeClass already in the cluster", () => {
+  test("imported by name, the field manager forcing conflicts so a later change is not refused", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    const nodeClass = new Ec2NodeClass(stack, "default", { karpenter });
+    const pool = new NodePool(stack, "pool", { nodeClass });
+    nodeClass.adoptExisting();
+    pool.adoptExisting();
+    const json = synthJson(stack);
+    const objs = byKind(stack);
+    expect(json.import.map((i: any) => [i.to, i.id]).sort()).toEqual(
+      [
+        [objs.EC2NodeClass.addr, "apiVersion=karpenter.k8s.aws/v1,kind=EC2NodeClass,name=default"],
+        [objs.NodePool.addr, "apiVersion=karpenter.sh/v1,kind=NodePool,name=pool"],
+      ].sort(),
+    );
+    expect(objs.EC2NodeClass.body.field_manager).toEqual({ force_conflicts: true });
+    expect(objs.NodePool.body.field_manager).toEqual({ force_conflicts: true });
+    // not adopted: the provider's default field manager (conflicts refused)
+    expect(setup().objs.NodePool.body.field_manager).toBeUndefined();
+  });
+});
