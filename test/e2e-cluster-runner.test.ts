@@ -160,6 +160,13 @@ describe("library verdict vs server verdict", () => {
     expect(ag.exclusion(accepted)).toBeUndefined();
   });
 
+  test("a free-form kubelet value that is no data (1.15) is excused as kubelet-value-not-data", () => {
+    const message =
+      "test/obj: kubelet.y = [1,NaN] is invalid: a KubeletConfiguration value written as data (strings, numbers, booleans, lists and maps): Karpenter writes it into the node's configuration as JSON, and kubelet.y[1] is NaN, which JSON cannot hold";
+    expect(ag.semanticRuleOf({ field: "kubelet.y", message }, "1.15.0").id).toBe("kubelet-value-not-data");
+    expect(ag.semanticRuleOf({ field: "kubelet.y", message }, "1.14.1")).toBeUndefined();
+  });
+
   test("a negative iops the library refuses and the server accepts (the CRD sets no minimum) is excused as EC2's rule", () => {
     const message =
       "test/obj: blockDeviceMappings[0].ebs.iops = -5 is invalid: a whole number, 0 or more: EC2 takes no negative IOPS (EC2 API Reference, EbsBlockDevice), so every launch with this class fails";

@@ -652,6 +652,27 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   c.guard(() => c.str(`${at}.snapshotID`, ebs.snapshotID));
 }
 
+/**
+ * Why `value` cannot be written as JSON data (a function, a symbol, a bigint, a number JSON cannot hold, an
+ * object that holds itself), naming where under `at`; undefined when it can. Tokens are data (resolved later).
+ */
+function notData(value: unknown, at: string, seen: readonly object[] = []): string | undefined {
+  if (typeof value === "function") return `${at} is a function`;
+  if (typeof value === "symbol") return `${at} is a symbol`;
+  if (typeof value === "bigint") return `${at} is a bigint (write it as a number)`;
+  if (typeof value === "number" && !Number.isFinite(value)) return `${at} is ${value}, which JSON cannot hold`;
+  if (value === null || typeof value !== "object" || isToken(value)) return undefined;
+  if (seen.includes(value)) return `${at} holds an object that contains it (a cycle)`;
+  const entries = Array.isArray(value)
+    ? value.map((v, i) => [`${at}[${i}]`, v] as const)
+    : Object.entries(value).map(([k, v]) => [`${at}.${k}`, v] as const);
+  for (const [where, v] of entries) {
+    const problem = notData(v, where, [...seen, value]);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
 /** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
 export const TYPED_KUBELET_FIELDS = [
   "clusterDNS",
@@ -726,6 +747,19 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
   else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
   if (typeof k !== "object") return;
+  if (freeForm && isPlainObject(k))
+    for (const [f, x] of Object.entries(k)) {
+      if ((KUBELET_PROPS as readonly string[]).includes(f)) continue;
+      const problem = notData(x, `kubelet.${f}`);
+      if (problem !== undefined)
+        c.guard(() =>
+          c.fail(
+            `kubelet.${f}`,
+            problem.endsWith("(a cycle)") ? "(an object that contains itself)" : x,
+            `a KubeletConfiguration value written as data (strings, numbers, booleans, lists and maps): Karpenter writes it into the node's configuration as JSON, and ${problem}`,
+          ),
+        );
+    }
   if (freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family)) {
     for (const [f, x] of Object.entries(k)) {
       if (!isSet(x) || (KUBELET_PROPS as readonly string[]).includes(f)) continue;

@@ -210,6 +210,14 @@ const SEMANTIC_RULES = [
   // --- from Karpenter 1.15 the EC2NodeClass kubelet is free-form in the CRD (x-kubernetes-preserve-unknown-fields):
   // Karpenter validates it at runtime (ValidationSucceeded=False) and the kubelet refuses bad values
   {
+    id: "kubelet-value-not-data",
+    field: /^kubelet\./,
+    message: /Karpenter writes it into the node's configuration as JSON, and/,
+    since: "1.15",
+    reason:
+      "a free-form kubelet value that is no JSON data (a function, a symbol, a bigint, NaN, a cycle) reaches the server as something else (JSON drops a function, writes NaN as null) or not at all: the library refuses what was written",
+  },
+  {
     id: "kubelet-per-ami-family",
     field: /^kubelet\./,
     message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/,

@@ -975,3 +975,40 @@ test("budgets: [] is refused: the CRD's 10% default applies only when budgets is
   expect(() => build("NodePool", { disruption: { budgets: [{ nodes: "100%" }] } })).not.toThrow();
   expect(() => build("NodePool", { disruption: { consolidationPolicy: "WhenEmpty" } })).not.toThrow();
 });
+
+describe("free-form kubelet values (1.15) must be data", () => {
+  test.each([
+    [
+      "a cycle",
+      () => {
+        const cyc: any = { a: 1 };
+        cyc.self = cyc;
+        return { foo: cyc };
+      },
+      "kubelet.foo",
+      "kubelet.foo.self holds an object that contains it (a cycle)",
+    ],
+    [
+      "a function",
+      () => ({ shutdownGracePeriod: () => 1 }),
+      "kubelet.shutdownGracePeriod",
+      "kubelet.shutdownGracePeriod is a function",
+    ],
+    ["a symbol", () => ({ x: Symbol("s") }), "kubelet.x", "kubelet.x is a symbol"],
+    ["NaN in a list", () => ({ y: [1, NaN] }), "kubelet.y", "kubelet.y[1] is NaN, which JSON cannot hold"],
+    ["a bigint", () => ({ z: BigInt(3) }), "kubelet.z", "kubelet.z is a bigint (write it as a number)"],
+  ])("%s is refused, naming where", (_what, kubelet, field, why) => {
+    const e = rejection("EC2NodeClass", { kubelet: kubelet() } as any, "1.15.0");
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(`Karpenter writes it into the node's configuration as JSON, and ${why}`);
+  });
+  test("look-alike: nested data passes", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { kubelet: { featureGates: { Foo: true }, ok: { a: [1, "b", true, null] } } } as any,
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
