@@ -234,8 +234,10 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     values = c.list(`${at}.values`, r.values, 0, Infinity);
   });
   if (!valuesListed) return;
-  values?.forEach((x, j) => c.guard(() => c.labelValue(`${at}.values[${j}]`, x)));
   const op = operatorValid && c.known(r.operator) ? r.operator : undefined;
+  // a numeric operator's value has its own rule below (digits are a label value): "-1" is told it is no integer
+  if (!op || !NUMERIC_OPERATORS.includes(op))
+    values?.forEach((x, j) => c.guard(() => c.labelValue(`${at}.values[${j}]`, x)));
   if (!op) return;
   c.guard(() => {
     if (OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {

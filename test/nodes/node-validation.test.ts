@@ -818,6 +818,15 @@ describe("every problem of one object in one error", () => {
     ]);
   });
 
+  test.each([["-1"], ["1.5"], ["+3"]])(
+    "NodePool: Gt with %s is told it is no non-negative integer (not that it is no label value)",
+    (value) => {
+      expect(messages("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", [value])] })).toEqual([
+        `test/obj: requirements[0].values[0] = "${value}" is invalid: exactly one value, a non-negative integer, for operator 'Gt' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value"), written as a string of digits (e.g. "5") no larger than 9223372036854775807 (the CRD's int())`,
+      ]);
+    },
+  );
+
   test("NodePool: a static pool's weight and limits", () => {
     expect(messages("NodePool", { replicas: 2, weight: 10, limits: { cpu: "10" } })).toEqual([
       "test/obj: weight = 10 is invalid: unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: \"'weight' is not supported on static NodePools\")",
