@@ -167,3 +167,35 @@ describe("KUBERNETES_VERSION beyond the compatibility matrix: what README's env 
     expect(() => warningsOf({ ...ENV, KUBERNETES_VERSION: "1.25" })).toThrow(KarpenterValidationError);
   });
 });
+
+describe("run directly (npx tsx, the path for Node 24+ without the CLI), the example prints the synth warnings", () => {
+  const run = (env: NodeJS.ProcessEnv) => {
+    const cwd = fs.mkdtempSync(path.join(require("os").tmpdir(), "example-direct-"));
+    try {
+      return require("child_process").spawnSync(
+        path.join(__dirname, "..", "..", "node_modules", ".bin", "tsx"),
+        [path.join(__dirname, "..", "..", "examples", "eks-karpenter", "main.ts")],
+        { cwd, env: { ...process.env, CHECKPOINT_DISABLE: "1", ...env }, encoding: "utf8" },
+      );
+    } finally {
+      fs.rmSync(cwd, { recursive: true, force: true });
+    }
+  };
+  test("without the CLI: one warning line per construct warning, on stderr", () => {
+    const env = { ...process.env };
+    delete env.CDKTF_OUTDIR;
+    const r = run({ ...env, CDKTF_OUTDIR: undefined });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain("warning: karpenter-nodes/default-node-class: EC2NodeClass default (al2023@latest)");
+  }, 60_000);
+  test("under the CLI (CDKTF_OUTDIR set), which prints them itself: none", () => {
+    const out = fs.mkdtempSync(path.join(require("os").tmpdir(), "example-cli-"));
+    try {
+      const r = run({ CDKTF_OUTDIR: out });
+      expect(r.status).toBe(0);
+      expect(r.stderr).not.toContain("warning: ");
+    } finally {
+      fs.rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
