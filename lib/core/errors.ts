@@ -110,13 +110,22 @@ const NON_FINITE = "\u0000non-finite\u0000";
 function show(value: unknown): string {
   if (value === undefined) return "undefined";
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
+  if (typeof value === "function" || typeof value === "symbol") return `(a ${typeof value})`;
+  if (typeof value === "bigint") return `${value}n`;
   try {
     const s = JSON.stringify(value, (_key, v: unknown) =>
-      typeof v === "number" && !Number.isFinite(v) ? `${NON_FINITE}${String(v)}` : v,
+      typeof v === "number" && !Number.isFinite(v)
+        ? `${NON_FINITE}${String(v)}`
+        : typeof v === "bigint"
+          ? Number(v)
+          : v,
     ).replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
     return s.length > 200 ? `${s.slice(0, 200)}…` : s;
   } catch {
-    return String(value);
+    // a construct (a cycle through its scope), another object holding itself
+    const path = (value as { node?: { path?: unknown } })?.node?.path;
+    if (typeof path === "string") return `the construct ${path || "<root>"}`;
+    return Array.isArray(value) ? "(a list that contains itself)" : "(an object that contains itself)";
   }
 }
 

@@ -755,7 +755,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         c.guard(() =>
           c.fail(
             `kubelet.${f}`,
-            problem.endsWith("(a cycle)") ? "(an object that contains itself)" : x,
+            x,
             `a KubeletConfiguration value written as data (strings, numbers, booleans, lists and maps): Karpenter writes it into the node's configuration as JSON, and ${problem}`,
           ),
         );

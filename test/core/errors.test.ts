@@ -1,3 +1,4 @@
+import { App, TerraformStack } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
 
 describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
@@ -20,5 +21,20 @@ describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
     expect(Other).not.toBe(KarpenterValidationError);
     expect(foreign instanceof KarpenterValidationError).toBe(false);
     expect(KarpenterValidationError.isError(foreign)).toBe(true);
+  });
+});
+
+describe("the value in a message is shown readably, whatever it is", () => {
+  const shown = (v: unknown) => new KarpenterValidationError("p", "f", v, "ok").message;
+  test("a construct by its path, an object that holds itself, a function, a symbol, a bigint", () => {
+    const app = new App();
+    const cyc: { me?: unknown } = {};
+    cyc.me = cyc;
+    expect(shown(new TerraformStack(app, "s"))).toBe("p: f = the construct s is invalid: ok");
+    expect(shown(cyc)).toBe("p: f = (an object that contains itself) is invalid: ok");
+    expect(shown(() => 1)).toBe("p: f = (a function) is invalid: ok");
+    expect(shown(Symbol("x"))).toBe("p: f = (a symbol) is invalid: ok");
+    expect(shown(BigInt(3))).toBe("p: f = 3n is invalid: ok");
+    expect(shown({ iops: BigInt(3000) })).toBe('p: f = {"iops":3000} is invalid: ok');
   });
 });
