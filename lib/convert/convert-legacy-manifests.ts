@@ -204,6 +204,7 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
   if (err) {
     const pos = err.linePos?.[0];
     const problem = err.message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+    if (/Maximum call stack size exceeded/.test(problem)) throw tooDeep(n, pos?.line);
     throw LegacyManifestError.syntax(
       n,
       pos?.line,
@@ -215,8 +216,20 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
   try {
     return doc.toJS({ maxAliasCount: 1000 });
   } catch (e) {
+    if (e instanceof RangeError) throw tooDeep(n, lineOf(doc, lc, []));
     throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, (e as Error).message);
   }
+}
+
+/** Valid YAML nested deeper than the reader's stack (thousands of levels): no Karpenter object is, so it is refused as such. */
+function tooDeep(n: number, line: number | undefined): LegacyManifestError {
+  return new LegacyManifestError(
+    n,
+    line,
+    "yaml",
+    undefined,
+    "a document nested less deeply: this one nests lists or mappings thousands of levels deep, beyond what the reader follows (no NodePool, EC2NodeClass or older Karpenter object nests more than a few levels)",
+  );
 }
 
 /** The 1-based line of a path in a document (of its nearest existing parent when it is absent). */

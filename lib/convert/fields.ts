@@ -11,6 +11,21 @@ import { ConversionNote, ConversionNoteLevel } from "./types";
 export type Path = readonly (string | number)[];
 
 /** `["spec", "labels", "a/b", "requirements", 0]` → `spec.labels["a/b"].requirements[0]`. */
+/**
+ * A value of the input as a note shows it: JSON, cut at 200 characters (a 5 MB label value is not echoed
+ * whole; the field names where it is).
+ */
+export function noteValue(value: unknown): string {
+  let s: string | undefined;
+  try {
+    s = JSON.stringify(value);
+  } catch {
+    s = undefined;
+  }
+  if (s === undefined) return String(value);
+  return s.length > 200 ? `${s.slice(0, 200)}… (${s.length} characters)` : s;
+}
+
 function showPath(path: Path): string {
   let out = "";
   for (const p of path) {
@@ -84,7 +99,7 @@ export class ObjectContext {
         this.note(
           "action",
           [...r.path, key],
-          `not a field of ${what}: not converted (the v1 object has no place for it); value was ${JSON.stringify(r.peek(key))}`,
+          `not a field of ${what}: not converted (the v1 object has no place for it); value was ${noteValue(r.peek(key))}`,
         );
       }
     }

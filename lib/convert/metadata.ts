@@ -1,4 +1,4 @@
-import { Fields, ObjectContext } from "./fields";
+import { Fields, noteValue, ObjectContext } from "./fields";
 
 /*
  * `metadata` and `status` of an input object. The v1 objects the constructs emit carry only
@@ -73,14 +73,14 @@ export function readMetadata(
     ctx.note(
       "action",
       "metadata.labels",
-      `labels of the object itself are not carried over (the constructs set only metadata.name): ${JSON.stringify(labels)}`,
+      `labels of the object itself are not carried over (the constructs set only metadata.name): ${noteValue(labels)}`,
     );
   if (userAnnotations.length > 0) {
     const kept = Object.fromEntries(userAnnotations.map((k) => [k, annotations[k]]));
     ctx.note(
       "action",
       "metadata.annotations",
-      `annotations of the object itself are not carried over (the constructs set only metadata.name): ${JSON.stringify(kept)}`,
+      `annotations of the object itself are not carried over (the constructs set only metadata.name): ${noteValue(kept)}`,
     );
   }
   return { name, annotations };

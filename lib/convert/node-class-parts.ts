@@ -8,7 +8,7 @@ import {
 } from "../nodes/ec2-node-class-spec";
 import { aliasFamilyOf } from "../nodes/ec2-node-class-rules";
 import { LAST_KUBERNETES_MINOR_OF_AMI_FAMILY, pinnedAliasExample } from "../nodes/node-semantic-rules";
-import { Fields, ObjectContext, Path } from "./fields";
+import { Fields, noteValue, ObjectContext, Path } from "./fields";
 import { crdFreeFormSince, newestPatchOf } from "../versions";
 import { KarpenterVersion } from "../versions/karpenter-version";
 
@@ -79,7 +79,7 @@ function freeFormKubelet(ctx: ObjectContext, k: Fields, target?: KarpenterVersio
       ctx.note(
         "action",
         k.at(key),
-        `not converted: Karpenter ${target.full} types kubelet to 12 fields; any other KubeletConfiguration field needs Karpenter ${since} or later (EC2NodeClass CRD: kubelet takes every field from ${since}, AL2023 and Custom only); value was ${JSON.stringify(k.peek(key))}. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it, on an AL2023 or Custom class`,
+        `not converted: Karpenter ${target.full} types kubelet to 12 fields; any other KubeletConfiguration field needs Karpenter ${since} or later (EC2NodeClass CRD: kubelet takes every field from ${since}, AL2023 and Custom only); value was ${noteValue(k.peek(key))}. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it, on an AL2023 or Custom class`,
       );
     k.consume(...rest);
     return {};
@@ -211,7 +211,7 @@ function splitLegacySelector(
       ctx.note(
         "info",
         [...at, key],
-        `empty entries of the comma-separated value ${JSON.stringify(selector[key])} were left out`,
+        `empty entries of the comma-separated value ${noteValue(selector[key])} were left out`,
       );
     if (values.length === 0) {
       ctx.note("action", [...at, key], `selector key ${key} has no value: not converted`);
@@ -251,7 +251,7 @@ export function legacyIdTagTerms(
       ctx.note(
         "action",
         at,
-        `combines IDs with tags (v1alpha1: both had to match); a v1 term with an id takes no tags, so only the IDs were converted: this may select more than before (dropped tags: ${JSON.stringify(s.tagSets)})`,
+        `combines IDs with tags (v1alpha1: both had to match); a v1 term with an id takes no tags, so only the IDs were converted: this may select more than before (dropped tags: ${noteValue(s.tagSets)})`,
       );
     }
     return s.ids.map((id) => ({ id }));

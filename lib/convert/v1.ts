@@ -20,7 +20,7 @@ import {
   readTerms,
 } from "./node-class-parts";
 import { readNodeClassRef, readPoolTemplate, stateCapacityType } from "./node-pool-parts";
-import { Fields } from "./fields";
+import { Fields, noteValue } from "./fields";
 import { CrdKind, crdFieldSince, newestPatchOf, versionData } from "../versions";
 
 /*
@@ -156,7 +156,7 @@ function carryOverCrdFields(
         input.ctx.note(
           "action",
           fields.at(key),
-          `not converted: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD from Karpenter ${since}; this conversion targets Karpenter ${input.version.full}, which lacks it. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it; value was ${JSON.stringify(fields.peek(key))}`,
+          `not converted: a field of the ${kind === "nodePool" ? "NodePool" : "EC2NodeClass"} CRD from Karpenter ${since}; this conversion targets Karpenter ${input.version.full}, which lacks it. Convert with --karpenter-version ${newestPatchOf(since) ?? `${since}.0`} (or another ${since}+ release) to keep it; value was ${noteValue(fields.peek(key))}`,
         );
       }
       continue;

@@ -2,7 +2,7 @@ import { AmiSelectorTerm, SecurityGroupSelectorTerm, SubnetSelectorTerm } from "
 import { Budget, ConsolidationPolicy, Disruption } from "../nodes/node-pool-spec";
 import { ubuntuRootVolume } from "./aws-node-template";
 import { Converted, ConvertInput } from "./drafts";
-import { Fields, ObjectContext } from "./fields";
+import { Fields, noteValue, ObjectContext } from "./fields";
 import {
   amiChoice,
   defined,
@@ -44,7 +44,7 @@ export function convertV1beta1NodePool(input: ConvertInput): Converted {
     ctx.note(
       "info",
       "spec.template.spec.resources",
-      `resources ${JSON.stringify(t.raw("resources"))} is not a v1 field (Karpenter computes NodeClaim resources itself): not converted`,
+      `resources ${noteValue(t.raw("resources"))} is not a v1 field (Karpenter computes NodeClaim resources itself): not converted`,
     );
   }
   stateCapacityType(ctx, pool, "spec.template.spec.requirements", true);

@@ -4,6 +4,7 @@ import { checkNodePool, limitsWarnings } from "../nodes/node-pool-rules";
 import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../nodes/node-semantic-rules";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { ClassDraft, PoolDraft } from "./drafts";
+import { noteValue } from "./fields";
 
 /*
  * Runs the converted objects through the rules the NodePool / Ec2NodeClass constructs enforce,
@@ -113,7 +114,7 @@ function check(
   for (const { e, who } of notes) {
     draft.ctx.invalid(
       path(e.field),
-      `the converted ${kind} is invalid in Karpenter ${version.full} (${who}): ${path(e.field)} = ${JSON.stringify(e.value)}: ${e.allowed}`,
+      `the converted ${kind} is invalid in Karpenter ${version.full} (${who}): ${path(e.field)} = ${noteValue(e.value)}: ${e.allowed}`,
     );
   }
 }

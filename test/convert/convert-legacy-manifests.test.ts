@@ -399,3 +399,25 @@ describe("convertLegacyManifests: validation against the targeted version", () =
     expect(note.message).toContain("needs Karpenter 1.8 or later");
   });
 });
+
+describe("odd but valid input", () => {
+  test("YAML nested thousands of levels deep is refused as too deep, not as a syntax error", () => {
+    const deep = `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec: {x: ${"[".repeat(5000)}${"]".repeat(5000)}}\n`;
+    let message = "";
+    try {
+      convertLegacyManifests(deep);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toContain("a document nested less deeply");
+    expect(message).not.toContain("syntax error");
+  });
+  test("a huge value is cut in a note (200 characters and its length), not echoed whole", () => {
+    const big = "x".repeat(100_000);
+    const yaml = `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  bogus: ${big}\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n      requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }]\n`;
+    const notes = convertLegacyManifests(yaml).nodePools[0].notes.filter((n) => n.field === "spec.bogus");
+    expect(notes).toHaveLength(1);
+    expect(notes[0].message).toContain(`value was "${"x".repeat(199)}… (100002 characters)`);
+    expect(notes[0].message.length).toBeLessThan(500);
+  });
+});
