@@ -573,7 +573,7 @@ function hazards(
         versions: side.version,
         where: same ? "from and to" : side === a ? "from" : "to",
         problem: `${side.version} is newer than the newest ${side.facts.minor} patch this library knows (${newest})`,
-        advice: `its facts are assumed equal to ${side.facts.version}'s: check the release notes of ${side.version} for IAM, chart or CRD changes`,
+        advice: `its facts are assumed equal to ${newest}'s${newest === side.facts.version ? "" : ` (the ${side.facts.minor} artefacts of ${side.facts.version} and the known changes of the patches since)`}: check the release notes of ${side.version} for IAM, chart or CRD changes`,
       });
     }
   }
