@@ -323,6 +323,11 @@ export function adoptExisting(scope: IConstruct, adopt: KarpenterAdoption, t: Ad
     // CRDs from the old chart's crds/ carry no Helm ownership: take_ownership skips that check on install
     t.crdRelease.takeOwnership = true;
     t.crdRelease.upgradeInstall = true;
+    // the plan cannot show it (the release is new to the state), and the e2e day-2 stage saw it: the guide's
+    // 1 CPU / 1Gi and settings.enableZonalShift=true were gone after the takeover
+    Annotations.of(scope).addWarning(
+      `adopt.helm: the running karpenter release is upgraded in place with this app's values only, not the values it was installed with (Helm replaces them; tofu plan cannot show the difference, the release being new to the state). Compare \`helm get values karpenter -n <namespace>\` with this Karpenter's props (settings, controllerResources, replicas, dnsPolicy, values) before applying (docs/adopting.md)`,
+    );
   }
 }
 

@@ -586,11 +586,42 @@ describe("adopt: the managed-policy quota during the apply", () => {
   });
 });
 
+/** The adoption's warnings about rules and versions (the Helm values warning of every Helm adoption apart: helmWarnings). */
 function warnings(karpenter: Karpenter): string[] {
+  return allAdoptWarnings(karpenter).filter((w) => !w.startsWith("adopt.helm:"));
+}
+
+function allAdoptWarnings(karpenter: Karpenter): string[] {
   return karpenter.node.metadata
     .filter((m) => m.type === "@cdktf/warn" && String(m.data).startsWith("adopt."))
     .map((m) => String(m.data));
 }
+
+describe("adopt.helm: the release keeps only this app's values", () => {
+  const adoptGettingStarted = (extra: { helm?: boolean } = {}) =>
+    install({
+      version: "1.12.2",
+      adopt: {
+        ...gettingStartedAdoption({ clusterName: "demo", version: "1.12.2", podIdentityAssociationId: ASSOCIATION }),
+        ...extra,
+      },
+    });
+  test("a Helm adoption warns that the running release's values are replaced, and how to compare", () => {
+    const { karpenter } = adoptGettingStarted();
+    expect(allAdoptWarnings(karpenter).filter((w) => w.startsWith("adopt.helm:"))).toEqual([
+      expect.stringContaining(
+        "the running karpenter release is upgraded in place with this app's values only, not the values it was installed with",
+      ),
+    ]);
+    expect(allAdoptWarnings(karpenter).find((w) => w.startsWith("adopt.helm:"))).toContain(
+      "`helm get values karpenter -n <namespace>`",
+    );
+  });
+  test("adopt.helm false: no Helm adoption, no warning", () => {
+    const { karpenter } = adoptGettingStarted({ helm: false });
+    expect(allAdoptWarnings(karpenter).filter((w) => w.startsWith("adopt.helm:"))).toEqual([]);
+  });
+});
 
 test("an adoption refused after the install is built leaves nothing behind: no construct, no stack dependency", () => {
   const { app, stack } = testStack();
