@@ -777,7 +777,8 @@ const DNS_CONFIG_KEYS = ["nameservers", "searches", "options"];
 
 function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
   if (ns === undefined && !none) return;
-  if (!Array.isArray(ns) && isUnresolved(ns)) return;
+  // a list token (Fn.split, a variable) is an array holding one encoded token: left to the API server
+  if (Token.isUnresolved(ns) || (!Array.isArray(ns) && isUnresolved(ns))) return;
   const listed = Array.isArray(ns) ? ns : [];
   const bad = listed.filter((ip) => !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)));
   if (Array.isArray(ns) && ns.length >= (none ? 1 : 0) && ns.length <= 3 && bad.length === 0) return;
@@ -789,9 +790,11 @@ function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
   );
 }
 
-/** A search domain as Kubernetes takes it: a DNS name, `_` allowed (RelaxedDNSSearchValidation), an optional trailing dot. */
-const SEARCH_DOMAIN =
-  /^(\.|[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\.?)$/;
+/**
+ * A search domain as Kubernetes takes it: a DNS-1123 subdomain (lowercase labels of at most 63 characters), `_`
+ * allowed and `.` alone (RelaxedDNSSearchValidation, on by default from Kubernetes 1.33), an optional trailing dot.
+ */
+const SEARCH_DOMAIN = /^(\.|[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?)$/;
 
 function checkSearches(scope: IConstruct, searches: unknown): void {
   if (searches === undefined || isUnresolved(searches)) return;
@@ -812,11 +815,17 @@ function checkSearches(scope: IConstruct, searches: unknown): void {
 function checkDnsOptions(scope: IConstruct, options: unknown): void {
   if (options === undefined || isUnresolved(options)) return;
   const allowed =
-    'a list of { name, value? } such as [{ name: "ndots", value: "2" }]: Kubernetes requires each option\'s name (PodSpec validation)';
+    'a list of { name, value? } such as [{ name: "ndots", value: "2" }]: Kubernetes requires each option\'s name, and a value is a string (PodSpec validation)';
   if (!Array.isArray(options)) throw new KarpenterValidationError(scope, "values.dnsConfig.options", options, allowed);
   options.forEach((o, i) => {
-    if (!isPlainMap(o) || typeof o.name !== "string" || o.name === "")
-      throw new KarpenterValidationError(scope, `values.dnsConfig.options[${i}]`, o, allowed);
+    if (isUnresolved(o)) return;
+    const valid =
+      isPlainMap(o) &&
+      typeof o.name === "string" &&
+      o.name !== "" &&
+      (o.value === undefined || typeof o.value === "string") &&
+      Object.keys(o).every((k) => k === "name" || k === "value");
+    if (!valid) throw new KarpenterValidationError(scope, `values.dnsConfig.options[${i}]`, o, allowed);
   });
 }
 

@@ -104,6 +104,25 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
       karpenter({ dnsPolicy: "ClusterFirst", values: { dnsConfig: { options: [{ name: "ndots", value: "1" }] } } }),
     ).not.toThrow();
   });
+  test.each([
+    ["an upper-case search domain", { searches: ["Example.COM"] }, "values.dnsConfig.searches"],
+    ["a label over 63 characters", { searches: [`${"a".repeat(64)}.com`] }, "values.dnsConfig.searches"],
+    ["an option value that is no string", { options: [{ name: "ndots", value: 2 }] }, "values.dnsConfig.options[0]"],
+    [
+      "an option with an unknown key",
+      { options: [{ name: "ndots", value: "2", extra: 1 }] },
+      "values.dnsConfig.options[0]",
+    ],
+  ])("%s is refused as Kubernetes does", (_what, extra, field) => {
+    const e = rejected(() => karpenter({ dnsPolicy: "None", values: { dnsConfig: { ...DNS_CONFIG, ...extra } } }));
+    expect(e.problems.map((p) => p.field)).toEqual([field]);
+  });
+  test("a list token (Fn.split) of nameservers is left to the API server", () => {
+    const { Fn } = require("cdktf");
+    expect(() =>
+      karpenter({ dnsPolicy: "None", values: { dnsConfig: { nameservers: Fn.split(",", "10.0.0.2,10.0.0.3") } } }),
+    ).not.toThrow();
+  });
   test("a nameserver that is a token is left to the API server", () => {
     const { Fn } = require("cdktf");
     expect(() =>
