@@ -528,10 +528,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * twice (first with `-target` on the Helm releases).
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
    * @param props the EC2NodeClass spec and options (everything but `karpenter`)
-   * @throws KarpenterValidationError for a spec the version's CRD rejects
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, or an `id` an earlier call of the same method used
    */
   public addEc2NodeClass(id: string, props: AddEc2NodeClassProps = {}): Ec2NodeClass {
-    return new Ec2NodeClass(this, `node-class-${id}`, {
+    return new Ec2NodeClass(this, this.childId("node-class", id, "addEc2NodeClass"), {
       ...props,
       name: props.name ?? this.objectName(id),
       karpenter: this,
@@ -546,10 +546,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe); a pool
    * and a class may share it, as in Kubernetes
    * @param props the NodePool spec and its `nodeClass` (everything but `karpenter`)
-   * @throws KarpenterValidationError for a spec the version's CRD rejects
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, or an `id` an earlier call of the same method used
    */
   public addNodePool(id: string, props: AddNodePoolProps): NodePool {
-    return new NodePool(this, `node-pool-${id}`, {
+    return new NodePool(this, this.childId("node-pool", id, "addNodePool"), {
       ...props,
       name: props.name ?? this.objectName(id),
       karpenter: this,
@@ -564,10 +564,10 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * `new NodeOverlay(nodesStack, "discount", { karpenter, … })` in a stack that depends on this one.
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
    * @param props the NodeOverlay spec (everything but `karpenter`)
-   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.7, or the gate off
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.7, or the gate off, or an `id` an earlier call of the same method used
    */
   public addNodeOverlay(id: string, props: AddNodeOverlayProps): NodeOverlay {
-    return new NodeOverlay(this, `node-overlay-${id}`, {
+    return new NodeOverlay(this, this.childId("node-overlay", id, "addNodeOverlay"), {
       ...props,
       name: props.name ?? this.objectName(id),
       karpenter: this,
@@ -582,14 +582,30 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * `new CapacityBuffer(nodesStack, "spare", { karpenter, … })` in a stack that depends on this one.
    * @param id the object's name unless `props.name` is given (lower-cased and made DNS-safe)
    * @param props the CapacityBuffer spec (everything but `karpenter`)
-   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.14, or the gate off
+   * @throws KarpenterValidationError for a spec the version's CRD rejects, a version before 1.14, or the gate off, or an `id` an earlier call of the same method used
    */
   public addCapacityBuffer(id: string, props: AddCapacityBufferProps): CapacityBuffer {
-    return new CapacityBuffer(this, `capacity-buffer-${id}`, {
+    return new CapacityBuffer(this, this.childId("capacity-buffer", id, "addCapacityBuffer"), {
       ...props,
       name: props.name ?? this.objectName(id),
       karpenter: this,
     });
+  }
+
+  /**
+   * The construct id of an object added by `method` (`<prefix>-<id>`), refused when an earlier call took it:
+   * the constructs library's own error names an id the caller never wrote.
+   */
+  private childId(prefix: string, id: string, method: string): string {
+    const child = `${prefix}-${id}`;
+    if (this.node.tryFindChild(child) !== undefined)
+      throw new KarpenterValidationError(
+        this,
+        "id",
+        id,
+        `an id no earlier ${method} call of this Karpenter used: each call adds a construct ${child} here; give another id`,
+      );
+    return child;
   }
 
   /** The Kubernetes name derived from an id given to addEc2NodeClass / addNodePool / addNodeOverlay / addCapacityBuffer. */

@@ -454,6 +454,19 @@ describe("Karpenter", () => {
     );
   });
 
+  test("addNodePool / addEc2NodeClass with an id used before: the library's error names the id given", () => {
+    const { stack } = helmStack();
+    const karpenter = new Karpenter(stack, "karpenter", { cluster: testCluster(stack, "demo") });
+    const nodeClass = karpenter.addEc2NodeClass("default");
+    karpenter.addNodePool("default", { nodeClass });
+    expect(() => karpenter.addNodePool("default", { nodeClass, name: "other" })).toThrow(
+      'karpenter: id = "default" is invalid: an id no earlier addNodePool call of this Karpenter used: each call adds a construct node-pool-default here; give another id',
+    );
+    expect(() => karpenter.addEc2NodeClass("default")).toThrow(/an id no earlier addEc2NodeClass call/);
+    // a pool and a class still share an id
+    expect(() => karpenter.addNodePool("gpu", { nodeClass })).not.toThrow();
+  });
+
   test("node objects in the install's own stack: a warning naming them and the two-stack pattern; none from another stack", () => {
     const { stack } = helmStack();
     new KubernetesProvider(stack, "k8s", { configPath: "~/.kube/config" });
