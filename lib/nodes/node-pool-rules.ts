@@ -235,9 +235,12 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   });
   if (!valuesListed) return;
   const op = operatorValid && c.known(r.operator) ? r.operator : undefined;
-  // a numeric operator's value has its own rule below (digits are a label value): "-1" is told it is no integer
-  if (!op || !NUMERIC_OPERATORS.includes(op))
-    values?.forEach((x, j) => c.guard(() => c.labelValue(`${at}.values[${j}]`, x)));
+  // a numeric operator's value has its own rule below (digits are a label value): "-1" is told it is no integer.
+  // "+3" passes the CRD's int() but not Karpenter's runtime label-value check: that one is told it is no label value
+  values?.forEach((x, j) => {
+    if (!op || !NUMERIC_OPERATORS.includes(op) || (typeof x === "string" && /^\+\d+$/.test(x)))
+      c.guard(() => c.labelValue(`${at}.values[${j}]`, x));
+  });
   if (!op) return;
   c.guard(() => {
     if (OPERATORS_NEEDING_VALUES.includes(op) && !isSet(r.values)) {

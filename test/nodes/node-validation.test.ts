@@ -818,7 +818,12 @@ describe("every problem of one object in one error", () => {
     ]);
   });
 
-  test.each([["-1"], ["1.5"], ["+3"]])(
+  test("NodePool: Gt with +3 (the CRD's int() reads it, Karpenter's label-value check does not) is told it is no label value", () => {
+    expect(messages("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", ["+3"])] })).toEqual([
+      expect.stringContaining('requirements[0].values[0] = "+3" is invalid: a label value: at most 63 characters'),
+    ]);
+  });
+  test.each([["-1"], ["1.5"], ["abc"]])(
     "NodePool: Gt with %s is told it is no non-negative integer (not that it is no label value)",
     (value) => {
       expect(messages("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", [value])] })).toEqual([
