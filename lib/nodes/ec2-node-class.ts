@@ -11,7 +11,14 @@ import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-clas
 import { attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
-import { aliasFamilyOf, checkEc2NodeClass, KUBELET_PROPS, kubeletExpressionFields } from "./ec2-node-class-rules";
+import {
+  aliasFamilyOf,
+  checkEc2NodeClass,
+  KUBELET_PROPS,
+  kubeletExpressionFields,
+  nodeFamily,
+} from "./ec2-node-class-rules";
+import { userDataSizeWarning } from "./user-data-rules";
 import { KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { crdFreeFormSince } from "../versions";
 import { nearestKey } from "../core/problems";
@@ -285,6 +292,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
+    const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
+    if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
     if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms))

@@ -7,7 +7,7 @@ import { CAPACITY_TYPES_SINCE } from "./crd-history";
 import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
-import { checkUserDataFormat } from "./user-data-rules";
+import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -508,6 +508,7 @@ export function checkEc2NodeClassSemantics(
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
   c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
+  c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }
 
 /** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */
