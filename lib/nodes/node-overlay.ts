@@ -11,6 +11,7 @@ import { checkObjectGate, objectVersion } from "./crd-object";
 import { checkOrderable, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
+import { nodeContextOf } from "./node-context";
 
 /**
  * Props of {@link Karpenter.addNodeOverlay}: the NodeOverlay spec ({@link NodeOverlayOptions}) plus where its version
@@ -114,7 +115,7 @@ export class NodeOverlay extends Construct {
         checkNodeOverlay(c, crd, options, name);
         gateWarning = checkObjectGate(c, NodeOverlay.KIND, name, NODE_OVERLAY_GATE, karpenter);
       },
-      (s) => checkNodeOverlaySemantics(s, options),
+      (s) => checkNodeOverlaySemantics(s, options, nodeContextOf(karpenter?.cluster)),
     );
 
     super(scope, id);

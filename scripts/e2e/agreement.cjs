@@ -145,6 +145,13 @@ const SEMANTIC_RULES = [
       'a CapacityBuffer with neither podTemplateRef nor scalableRef has no chunk shape, so it provisions nothing: the CRD says "Exactly one … should be specified" in its description only, and its rule refuses only both',
   },
   {
+    id: "capacity-buffer-scalable-ref",
+    field: /^scalableRef\.(apiGroup|kind)$/,
+    message: /Karpenter resolves a scalableRef only/,
+    reason:
+      "Karpenter's buffer controller resolves a scalableRef only to a Deployment, StatefulSet or ReplicaSet of the apps group (an empty group read as apps; kubernetes-sigs/karpenter pkg/utils/apps/resolve.go): another group or kind leaves the buffer never ready; the CRD takes any group and kind",
+  },
+  {
     id: "ec2-id-format",
     field: /\.id$/,
     message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,

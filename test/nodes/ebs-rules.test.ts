@@ -271,7 +271,7 @@ describe("a KMS key needs encrypted: true", () => {
     expect(() => build("EC2NodeClass", ebs({ encrypted: true }))).not.toThrow();
     expect(() => build("EC2NodeClass", ebs({ encrypted: false }))).not.toThrow();
     expect(() =>
-      build("EC2NodeClass", ebs({ kmsKeyID: KEY, encrypted: Token.asAny("${var.encrypted}") as boolean })),
+      build("EC2NodeClass", ebs({ kmsKeyID: KEY, encrypted: Token.asAny("${var.encrypted}") as unknown as boolean })),
     ).not.toThrow();
   });
 });
