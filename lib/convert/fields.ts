@@ -31,13 +31,22 @@ export function noteValue(value: unknown): string {
  * characters that reorder or hide text (bidirectional overrides and isolates, zero-width characters, line and
  * paragraph separators) escaped as `\u0000`, so a NUL or an escape sequence in a value reaches no terminal raw
  * and every character of the input can be seen (Unicode TR #36, "Unicode Security Considerations": bidi and
- * invisible characters). Plain text, tabs and newlines of a message are not input, and notes are one line.
+ * invisible characters). Notes are one line, so a tab or a newline in one came from the input and is escaped too.
  */
 export function escapeControls(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2066-\u2069\ufeff]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    const hidden =
+      c <= 0x1f ||
+      (c >= 0x7f && c <= 0x9f) ||
+      (c >= 0x200b && c <= 0x200f) ||
+      (c >= 0x2028 && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069) ||
+      c === 0xfeff;
+    out += hidden ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
 }
 
 function showPath(path: Path): string {
