@@ -31,6 +31,7 @@ import { ebsTypeWarnings } from "./ebs-rules";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
   agreedVersion,
+  checkDependsOn,
   checkOrderable,
   constructPath,
   nodeClassSpecObject,
@@ -224,6 +225,9 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
+    c.guard(() => checkDependsOn(c, props.dependsOn));
+    // the tag key of the selector terms derived for a cluster: a number or an empty key selects nothing
+    c.guard(() => c.str("discoveryTagKey", props.discoveryTagKey, { nonEmpty: true }));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;

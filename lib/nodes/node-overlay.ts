@@ -8,7 +8,15 @@ import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { checkObjectGate, objectVersion } from "./crd-object";
-import { checkOrderable, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import {
+  checkDependsOn,
+  checkOrderable,
+  constructPath,
+  objectName,
+  orderAfter,
+  registerUniqueName,
+  specObject,
+} from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
 import { nodeContextOf } from "./node-context";
@@ -107,6 +115,7 @@ export class NodeOverlay extends Construct {
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     const specFields = crdChildren(crd, "spec");
     c.guard(() => c.fields("", options, ["name", ...specFields, ...CONSTRUCT_PROPS], "NodeOverlayProps"));
+    c.guard(() => checkDependsOn(c, props.dependsOn));
     const name = objectName(where, id, options.name);
     let gateWarning: string | undefined;
     checkCrdThenSemantics(
