@@ -469,6 +469,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
       "a list of policy names (or ARNs) attached to the role now",
     );
   }
+  checkPolicyReferences(scope, `${path}.attachedPolicies`, policies);
   // one policy twice (also as name and ARN) would import one attachment into two resources
   const key = (p: string) => (isUnresolved(p) ? p : (policyNameOfArn(p) ?? p));
   const twice = policies?.find((p, i) => policies.findIndex((q) => key(q) === key(p)) !== i);
@@ -481,6 +482,31 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
     );
   return a;
 }
+
+/**
+ * Each literal entry of `attachedPolicies` is an IAM policy name or an IAM policy ARN
+ * (`arn:<partition>:iam::<account>|aws:policy/<path/>name`): an attachment is imported by the role name and the
+ * policy ARN (`<role>/<policy ARN>`), so another ARN (a role's, an S3 bucket's) or a name with characters IAM
+ * refuses names no attachment, and the import fails the plan. IAM User Guide, "IAM identifiers" (ARNs) and
+ * "IAM object quotas" / CreatePolicy: PolicyName `[\w+=,.@-]+`, 1–128 characters. References are left to the plan.
+ */
+function checkPolicyReferences(scope: IConstruct, field: string, policies: readonly string[] | undefined): void {
+  for (const p of policies ?? []) {
+    if (isUnresolved(p)) continue;
+    const ok = p.startsWith("arn:") ? IAM_POLICY_ARN.test(p) : IAM_POLICY_NAME.test(p);
+    if (ok) continue;
+    throw new KarpenterValidationError(
+      scope,
+      field,
+      p,
+      p.startsWith("arn:")
+        ? `an IAM policy ARN, arn:<partition>:iam::<account ID or aws>:policy/<name> (e.g. arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy), or a policy name: this ARN names no IAM policy${/:role\//.test(p) ? " (it is a role's)" : ""}, so no attachment can be imported`
+        : "an IAM policy name (1–128 letters, digits and + = , . @ _ -, e.g. AmazonEKSWorkerNodePolicy) or a policy ARN: IAM has no policy of this name, so no attachment can be imported",
+    );
+  }
+}
+const IAM_POLICY_NAME = /^[\w+=,.@-]{1,128}$/;
+const IAM_POLICY_ARN = /^arn:aws[a-z-]*:iam::(\d{12}|aws):policy\/([\w+=,.@-]+\/)*[\w+=,.@-]{1,128}$/;
 
 function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: number): AdoptedInterruptionQueue {
   const path = "adopt.interruptionQueue";

@@ -2,6 +2,9 @@ import { KarpenterValidationError } from "../core/errors";
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { controllerPolicyGroups } from "../aws/controller-policy";
 import { nodeRolePolicyNames } from "../aws/node-role-policies";
+import { isPlainMap } from "../core/deep-merge";
+import { nearestKey } from "../core/problems";
+import { GETTING_STARTED_ADOPTION_PROPS, TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS } from "../core/prop-keys";
 
 /*
  * What already runs on a cluster, for `KarpenterProps.adopt`: the resources of an earlier install
@@ -168,6 +171,7 @@ export interface GettingStartedAdoptionProps {
  */
 export function gettingStartedAdoption(props: GettingStartedAdoptionProps): KarpenterAdoption {
   const where = "gettingStartedAdoption";
+  checkPresetProps(where, props, GETTING_STARTED_ADOPTION_PROPS, "{ clusterName, version, podIdentityAssociationId }");
   const c = props.clusterName;
   if (typeof c !== "string" || c === "")
     throw new KarpenterValidationError(where, "clusterName", c, "the cluster name the guide was run with");
@@ -257,6 +261,13 @@ export interface TerraformAwsEksModuleAdoptionProps {
  */
 export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdoptionProps): KarpenterAdoption {
   const where = "terraformAwsEksModuleAdoption";
+  checkPresetProps(
+    where,
+    props,
+    TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS,
+    "{ major, clusterName, nodeRoleName, controllerRoleName }",
+  );
+  checkV19WithoutPodIdentity(where, props);
   if (![19, 20, 21].includes(props.major))
     throw new KarpenterValidationError(
       where,
@@ -302,6 +313,39 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
     interruptionQueue: { queueName: props.queueName ?? `Karpenter-${props.clusterName}`, ruleNames: props.ruleNames },
     helm: true,
   };
+}
+
+/**
+ * A preset's props are an object (a call without them, from JavaScript or another language, gets this error,
+ * not a TypeError) with no key the props do not have: a misspelt optional prop (`namespcae`) would otherwise fall
+ * back to its default silently, and the adoption import the wrong resources.
+ */
+function checkPresetProps(where: string, props: unknown, keys: readonly string[], shape: string): void {
+  if (!isPlainMap(props)) throw new KarpenterValidationError(where, "props", props, `an object ${shape}`);
+  const unknown = Object.keys(props).find((k) => !keys.includes(k) && props[k] !== undefined);
+  if (unknown === undefined) return;
+  const meant = nearestKey(unknown, keys);
+  throw new KarpenterValidationError(
+    where,
+    unknown,
+    props[unknown],
+    `not a prop of ${where} (it would be ignored)${meant ? `: did you mean ${meant}?` : ""} The props are ${keys.join(", ")}`,
+  );
+}
+
+/**
+ * terraform-aws-eks `modules/karpenter` v19 set up IRSA only (its role `KarpenterIRSA-<cluster>-…` trusts the
+ * cluster's OIDC provider); Pod Identity and the `create_pod_identity_association` input arrived in v20 (the
+ * module's v20.0.0 release and its UPGRADE-20.0.md). A v19 module that "created" an association is another major.
+ */
+function checkV19WithoutPodIdentity(where: string, props: TerraformAwsEksModuleAdoptionProps): void {
+  if (props.major !== 19 || props.createdPodIdentityAssociation !== true) return;
+  throw new KarpenterValidationError(
+    where,
+    "createdPodIdentityAssociation",
+    props.createdPodIdentityAssociation,
+    "false (or unset) with major 19: v19 of terraform-aws-modules/eks//modules/karpenter creates an IRSA role and no Pod Identity association (create_pod_identity_association came with v20). If the module is v20 or v21, set major to it; an association created outside the module is adopted with podIdentityAssociationId alone",
+  );
 }
 
 /** The managed policies of the 1.9+ getting-started template of version `v` (the library's groups with a queue). */

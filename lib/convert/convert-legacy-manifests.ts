@@ -3,6 +3,7 @@ import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../core/errors";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { holdsToken } from "../kubernetes/value-rules";
+import { crdFieldSince } from "../versions";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import type * as Parts from "./converters";
 import { ClassDraft, PoolDraft } from "./drafts";
@@ -162,10 +163,11 @@ export function convertLegacyManifests(
     const { KUBELET_COMPATIBILITY } = parts();
     if (result.pool && annotations[KUBELET_COMPATIBILITY] !== undefined)
       result.pool.kubelet = compatibilityKubelet(ctx, annotations[KUBELET_COMPATIBILITY], version);
-    ctx.noteUnused(`${kind} ${apiVersion}`);
+    ctx.noteUnused(`${kind} ${apiVersion}`, result.pool ? undefined : laterClassField(version));
     if (result.pool) drafts.push({ kind: "NodePool", draft: result.pool });
     if (result.nodeClass) {
-      if (result.pool) result.nodeClass.ctx.noteUnused(`the inline provider of ${kind} ${apiVersion}`);
+      if (result.pool)
+        result.nodeClass.ctx.noteUnused(`the inline provider of ${kind} ${apiVersion}`, laterClassField(version));
       drafts.push({ kind: "EC2NodeClass", draft: result.nodeClass });
     }
   }
@@ -260,7 +262,25 @@ function skipped(
   return {
     level: karpenter ? "action" : "info",
     field: item === undefined ? `document ${document}` : `document ${document} items[${item}]`,
-    message: `skipped ${apiVersion} ${kind}${name}: ${why}`,
+    message: parts().escapeControls(`skipped ${apiVersion} ${kind}${name}: ${why}`),
+  };
+}
+
+/**
+ * For a key directly under a legacy node class's spec that a v1 EC2NodeClass has a field of that name for (a field
+ * added in a later release, such as `enclaveOptions` from 1.15: versions/data CRD_SINCE), what to do: the legacy
+ * object could not hold it, so Karpenter never applied it, and the converter does not guess that it meant the v1
+ * field.
+ */
+function laterClassField(version: KarpenterVersion): (path: Path) => string | undefined {
+  return (path) => {
+    if (path.length !== 2 || path[0] !== "spec" || typeof path[1] !== "string") return undefined;
+    const key = path[1];
+    const since = crdFieldSince("ec2NodeClass", `spec.${key}`);
+    if (since === undefined) return undefined;
+    return version.atLeast(since)
+      ? `The v1 EC2NodeClass has a field ${key} (from Karpenter ${since}): if the nodes should get it, set ${key} on the converted EC2NodeClass yourself (check its shape in the EC2NodeClass reference of Karpenter ${version.full})`
+      : `The v1 EC2NodeClass has a field ${key} from Karpenter ${since}, later than the target ${version.full}: to use it, install Karpenter ${since} or later and set ${key} on the EC2NodeClass yourself`;
   };
 }
 

@@ -26,6 +26,29 @@ export function noteValue(value: unknown): string {
   return s.length > 200 ? `${s.slice(0, 200)}… (${s.length} characters)` : s;
 }
 
+/**
+ * Text from the input as a note or an error shows it: control characters (C0, DEL, C1) and the invisible
+ * characters that reorder or hide text (bidirectional overrides and isolates, zero-width characters, line and
+ * paragraph separators) escaped as `\u0000`, so a NUL or an escape sequence in a value reaches no terminal raw
+ * and every character of the input can be seen (Unicode TR #36, "Unicode Security Considerations": bidi and
+ * invisible characters). Notes are one line, so a tab or a newline in one came from the input and is escaped too.
+ */
+export function escapeControls(text: string): string {
+  let out = "";
+  for (const ch of text) {
+    const c = ch.charCodeAt(0);
+    const hidden =
+      c <= 0x1f ||
+      (c >= 0x7f && c <= 0x9f) ||
+      (c >= 0x200b && c <= 0x200f) ||
+      (c >= 0x2028 && c <= 0x202e) ||
+      (c >= 0x2066 && c <= 0x2069) ||
+      c === 0xfeff;
+    out += hidden ? `\\u${c.toString(16).padStart(4, "0")}` : ch;
+  }
+  return out;
+}
+
 function showPath(path: Path): string {
   let out = "";
   for (const p of path) {
@@ -70,15 +93,19 @@ export class ObjectContext {
 
   /** Adds a note about `field` (a path or an already formatted field name). */
   public note(level: ConversionNoteLevel, field: Path | string, message: string): void {
-    this.notes.push({ level, field: typeof field === "string" ? field : showPath(field), message });
+    this.notes.push({
+      level,
+      field: escapeControls(typeof field === "string" ? field : showPath(field)),
+      message: escapeControls(message),
+    });
   }
 
   /** Adds an `action` note about a field that makes the v1 object, as converted, one Karpenter rejects ({@link ConversionNote.invalid}). */
   public invalid(field: Path | string, message: string): void {
     this.notes.push({
       level: "action",
-      field: typeof field === "string" ? field : showPath(field),
-      message,
+      field: escapeControls(typeof field === "string" ? field : showPath(field)),
+      message: escapeControls(message),
       invalid: true,
     });
   }
@@ -92,14 +119,22 @@ export class ObjectContext {
     return f;
   }
 
-  /** Notes every key that no reader used, as not converted. */
-  public noteUnused(what: string): void {
+  /**
+   * Notes every key that no reader used, as not converted: what happened (Karpenter never read it, the converted
+   * object leaves it out) and what to do.
+   * @param v1Field for a key of the input that the v1 object has a field of that name for (a later release's
+   * field, such as EC2NodeClass `enclaveOptions` from 1.15), what to say about it; undefined otherwise
+   */
+  public noteUnused(what: string, v1Field?: (path: Path) => string | undefined): void {
     for (const r of this.readers) {
       for (const key of r.unused()) {
+        const at = [...r.path, key];
+        const value = noteValue(r.peek(key));
+        const v1 = v1Field?.(at);
         this.note(
           "action",
-          [...r.path, key],
-          `not a field of ${what}: not converted (the v1 object has no place for it); value was ${noteValue(r.peek(key))}`,
+          at,
+          `not a field of ${what}, so Karpenter never applied it: not converted, the v1 object leaves it out (value was ${value}). ${v1 ?? `Check its spelling against the fields of ${what}; if it is no typo, delete it from the input`}`,
         );
       }
     }

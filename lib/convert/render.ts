@@ -1,6 +1,7 @@
 import { yaml } from "./yaml";
 import { nodeClassSpecObject, specObject } from "../nodes/manifests";
 import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
+import { escapeControls } from "./fields";
 
 /*
  * The converted objects as v1 manifests, laid out as the NodePool / Ec2NodeClass constructs emit
@@ -72,11 +73,15 @@ export function toV1Yaml(result: LegacyConversionResult): string {
  * `document 1 Provisioner/default → NodePool/default: [action] spec.ttlSecondsUntilExpired: …`.
  */
 export function formatNotes(result: LegacyConversionResult): string[] {
-  const line = (prefix: string, n: ConversionNote) => `${prefix}[${n.level}] ${n.field}: ${n.message}`;
+  // notes made here are escaped already; a note an app added to the result is escaped here
+  const line = (prefix: string, n: ConversionNote) =>
+    `${prefix}[${n.level}] ${escapeControls(n.field)}: ${escapeControls(n.message)}`;
   const top = result.notes.map((n) => line("", n));
   const perObject = result.objects.flatMap((o) => {
     const item = o.source.item !== undefined ? ` items[${o.source.item}]` : "";
-    const prefix = `document ${o.source.document}${item} ${o.source.kind}/${o.source.name} → ${o.kind}/${o.name}: `;
+    const prefix = escapeControls(
+      `document ${o.source.document}${item} ${o.source.kind}/${o.source.name} → ${o.kind}/${o.name}: `,
+    );
     return o.notes.map((n) => line(prefix, n));
   });
   return [...top, ...perObject];

@@ -169,5 +169,27 @@ export const ADOPTION = [
   "interruptionQueue",
   "helm",
 ] as const;
+/** `GettingStartedAdoptionProps` (lib/adopt/karpenter-adoption.ts). */
+export const GETTING_STARTED_ADOPTION_PROPS = [
+  "clusterName",
+  "version",
+  "podIdentityAssociationId",
+  "ruleNames",
+  "namespace",
+  "nodeAccessEntry",
+] as const;
+/** `TerraformAwsEksModuleAdoptionProps` (lib/adopt/karpenter-adoption.ts). */
+export const TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS = [
+  "major",
+  "clusterName",
+  "nodeRoleName",
+  "controllerRoleName",
+  "controllerPolicyName",
+  "queueName",
+  "ruleNames",
+  "podIdentityAssociationId",
+  "createdPodIdentityAssociation",
+  "cniPolicy",
+] as const;
 /** `FromClusterNameOptions` (lib/cluster/karpenter-cluster.ts). */
 export const FROM_CLUSTER_NAME_OPTIONS = ["provider"] as const;

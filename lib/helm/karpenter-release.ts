@@ -352,12 +352,13 @@ export class KarpenterRelease extends Construct {
               (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join("."),
           ),
         );
-        if (escape?.replicas !== undefined)
-          problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
-        if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
-          problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
       }
-      // outside the block above: a missing dnsConfig is reported whatever else failed
+      // outside the block above, which needs every part of the document: these read values alone (issue 31, item 6:
+      // a bad setting no longer hides a bad values.replicas)
+      if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+      if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
+        problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
+      // a missing dnsConfig is reported whatever else failed
       if (escape || props?.values === undefined) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);

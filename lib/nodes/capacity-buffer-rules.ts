@@ -1,7 +1,8 @@
-import { Checker, isDns1123Label, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, isDns1123Label, isSet } from "../kubernetes/value-rules";
 import { checkCrdValue } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
+import { unknownLimitResources } from "./node-pool-rules";
 
 /*
  * The autoscaling.x-k8s.io/v1beta1 CapacityBuffer spec (kubernetes/autoscaler's buffers API, CRD
@@ -58,6 +59,7 @@ export function checkCapacityBuffer(
  * negative.
  */
 export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOptions): void {
+  checkScalableRefGroup(s, p.scalableRef);
   s.guard(() => {
     if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
       s.fail(
@@ -81,9 +83,71 @@ export function capacityBufferWarnings(c: Checker, name: string, p: CapacityBuff
     out.push(
       `CapacityBuffer ${name}: percentage is a share of the scalableRef workload's replicas, and this buffer has no scalableRef, so percentage is ignored (CapacityBuffer CRD: "This is only applicable if scalableRef is set"). Set replicas or limits instead.`,
     );
+  out.push(...bufferLimitsWarnings(c, name, p.limits));
   if (isSet(p.provisioningStrategy) && c.known(p.provisioningStrategy) && p.provisioningStrategy !== ACTIVE_CAPACITY)
     out.push(
       `CapacityBuffer ${name}: provisioningStrategy ${JSON.stringify(p.provisioningStrategy)} is not ${ACTIVE_CAPACITY}, the one strategy Karpenter provisions for (the CRD takes any string): the buffer keeps no capacity.`,
     );
   return out;
+}
+
+/**
+ * The workloads Karpenter resolves a `scalableRef` to (kubernetes-sigs/karpenter pkg/utils/apps/resolve.go,
+ * ResolveScalableRef): an empty `apiGroup` is read as "apps", any other group fails with "unsupported scalableRef
+ * API group", and only the kinds Deployment, StatefulSet and ReplicaSet are read ("unsupported kind"). The buffer
+ * then gets ReadyForProvisioning=False (ResolutionFailed) and keeps no capacity; the CRD takes any group and kind
+ * (a ReplicationController, a custom resource with a scale subresource, "apps/v1").
+ */
+const SCALABLE_GROUP = "apps";
+const SCALABLE_KINDS = ["Deployment", "StatefulSet", "ReplicaSet"];
+const RESOLVE_SOURCE =
+  "Karpenter's buffer controller, kubernetes-sigs/karpenter pkg/utils/apps/resolve.go ResolveScalableRef";
+
+/** `scalableRef.apiGroup` and `scalableRef.kind` against what Karpenter resolves (see {@link SCALABLE_KINDS}). */
+function checkScalableRefGroup(s: Checker, ref: CapacityBufferOptions["scalableRef"]): void {
+  if (!isSet(ref) || s.token(ref) || typeof ref !== "object") return;
+  s.guard(() => {
+    const group: unknown = ref.apiGroup;
+    if (!isSet(group) || !s.known(group) || typeof group !== "string" || group === "" || group === SCALABLE_GROUP)
+      return;
+    const versioned = group.includes("/")
+      ? ` (an API group names no version: "${group.split("/")[0]}", not "${group}")`
+      : "";
+    s.fail(
+      "scalableRef.apiGroup",
+      group,
+      `"${SCALABLE_GROUP}" (or unset, which Karpenter reads as "${SCALABLE_GROUP}")${versioned}: Karpenter resolves a scalableRef only to a Deployment, StatefulSet or ReplicaSet of the apps group and fails any other group with "unsupported scalableRef API group", so the buffer is never ready and keeps no capacity (${RESOLVE_SOURCE})`,
+    );
+  });
+  s.guard(() => {
+    const kind: unknown = ref.kind;
+    if (!s.known(kind) || typeof kind !== "string" || kind === "" || SCALABLE_KINDS.includes(kind)) return;
+    const meant = SCALABLE_KINDS.find((k) => k.toLowerCase() === kind.toLowerCase().replace(/s$/, ""));
+    s.fail(
+      "scalableRef.kind",
+      kind,
+      `one of ${SCALABLE_KINDS.join(", ")}${meant ? ` (did you mean ${meant}? Kinds are case-sensitive and singular)` : ""}: Karpenter resolves a scalableRef only to these kinds and fails any other with "unsupported kind", so the buffer is never ready and keeps no capacity (${RESOLVE_SOURCE}). For another workload, give its pod shape as a PodTemplate in podTemplateRef`,
+    );
+  });
+}
+
+/**
+ * The resources a buffer's `limits` count: the resources its chunks (pods) request, so `pods` and `nodes` (which
+ * a NodePool limit counts) are not among them (CapacityBuffer CRD: "resource constraints that limit the number of
+ * chunks created for this buffer based on total resource requests (e.g., CPU, memory)").
+ */
+const BUFFER_LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage"];
+
+/**
+ * Warnings for `limits` keys that name no resource a pod requests (`cpus`, `memroy`), with the NodePool's
+ * did-you-mean (node-pool-rules.ts unknownLimitResources): no chunk requests such a resource, so the limit never
+ * counts anything. A warning, as for the NodePool: the CRD takes any key.
+ */
+function bufferLimitsWarnings(c: Checker, name: string, limits: CapacityBufferOptions["limits"]): string[] {
+  if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
+  const keys = Object.keys(limits).filter((k) => k !== "" && c.known(k));
+  return unknownLimitResources(keys, BUFFER_LIMIT_RESOURCES).map(
+    ({ key, meant }) =>
+      `CapacityBuffer ${name}: ${entry("limits", key)} names no resource a pod requests${meant ? ` (${meant})` : ""}: the buffer counts its chunks' resource requests against its limits, and no chunk requests this one, so this limit never limits the buffer. Limits count ${BUFFER_LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (CapacityBuffer CRD: limits "based on total resource requests (e.g., CPU, memory)").`,
+  );
 }

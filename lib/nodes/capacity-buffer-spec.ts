@@ -17,11 +17,15 @@ export interface CapacityBufferPodTemplateRef {
  */
 export interface CapacityBufferScalableRef {
   /**
-   * The API group of the workload (`apps` for a Deployment or StatefulSet; `""` for the core group).
-   * @default "" (the core group)
+   * The API group of the workload: `apps`, the one group Karpenter resolves a scalableRef in (without a version:
+   * `apps`, not `apps/v1`); another group is refused.
+   * @default "" (the CRD's core group, which Karpenter reads as `apps`)
    */
   readonly apiGroup?: string;
-  /** The kind of the workload, e.g. `Deployment` (non-empty). */
+  /**
+   * The kind of the workload: `Deployment`, `StatefulSet` or `ReplicaSet`, the kinds Karpenter resolves (another
+   * kind is refused: give its pod shape as a PodTemplate in `podTemplateRef` instead).
+   */
   readonly kind: string;
   /** The workload's `metadata.name` (non-empty). */
   readonly name: string;

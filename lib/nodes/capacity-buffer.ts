@@ -8,7 +8,15 @@ import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { Checker, checkCrdThenSemantics } from "../kubernetes/value-rules";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { checkObjectGate, objectVersion } from "./crd-object";
-import { checkOrderable, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import {
+  checkDependsOn,
+  checkOrderable,
+  constructPath,
+  objectName,
+  orderAfter,
+  registerUniqueName,
+  specObject,
+} from "./manifests";
 import { capacityBufferWarnings, checkCapacityBuffer, checkCapacityBufferSemantics } from "./capacity-buffer-rules";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
 
@@ -119,6 +127,7 @@ export class CapacityBuffer extends Construct {
     c.guard(() =>
       c.fields("", options, ["name", "namespace", ...specFields, ...CONSTRUCT_PROPS], "CapacityBufferProps"),
     );
+    c.guard(() => checkDependsOn(c, props.dependsOn));
     const name = objectName(where, id, options.name);
     const namespace = options.namespace ?? CapacityBuffer.DEFAULT_NAMESPACE;
     let gateWarning: string | undefined;

@@ -191,3 +191,28 @@ export function ebsTypeWarnings(name: string, blockDeviceMappings: unknown): str
   });
   return out;
 }
+
+/**
+ * A customer managed KMS key for a volume that is not marked encrypted. Karpenter copies `kmsKeyID` and
+ * `encrypted` into the launch template as written (aws/karpenter-provider-aws pkg/providers/launchtemplate,
+ * blockDeviceMappings), and EC2 refuses the launch: "InvalidParameterDependency: The parameter KmsKeyId requires
+ * the parameter Encrypted to be set" (EC2 API Reference, EbsBlockDevice: KmsKeyId is the key "to use for EBS
+ * encryption"; CreateVolume / ModifyEbsDefaultKmsKeyId: "If KmsKeyId is specified, the encrypted state must be
+ * true"). Only a literal `encrypted` is judged; a `kmsKeyID` reference counts as set (it names a key, never nothing).
+ * @param at the field of the `ebs` object, e.g. `blockDeviceMappings[0].ebs`
+ */
+export function checkEbsKmsKey(
+  c: Checker,
+  at: string,
+  ebs: { readonly encrypted?: boolean; readonly kmsKeyID?: string },
+): void {
+  const key = ebs.kmsKeyID;
+  if (typeof key !== "string" || (!isToken(key) && key.trim() === "")) return;
+  if (ebs.encrypted === true || isToken(ebs.encrypted) || (isSet(ebs.encrypted) && typeof ebs.encrypted !== "boolean"))
+    return;
+  c.fail(
+    `${at}.encrypted`,
+    ebs.encrypted,
+    `true when kmsKeyID is set: EC2 refuses a KMS key for a volume not marked encrypted ("The parameter KmsKeyId requires the parameter Encrypted to be set", EC2 API Reference, EbsBlockDevice / CreateVolume: "If KmsKeyId is specified, the encrypted state must be true"), so every launch with this class fails. Set encrypted: true, or leave kmsKeyID unset to use the account's default EBS key`,
+  );
+}

@@ -22,7 +22,7 @@ import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../versions"
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
-import { checkEbsLimits } from "./ebs-rules";
+import { checkEbsKmsKey, checkEbsLimits } from "./ebs-rules";
 
 /** EC2's limit on an instance's user data, in bytes before base64. */
 const USER_DATA_MAX_BYTES = 16 * 1024;
@@ -649,6 +649,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   c.guard(() => c.bool(`${at}.deleteOnTermination`, ebs.deleteOnTermination));
   c.guard(() => c.bool(`${at}.encrypted`, ebs.encrypted));
   c.guard(() => c.str(`${at}.kmsKeyID`, ebs.kmsKeyID));
+  c.guard(() => checkEbsKmsKey(c, at, ebs));
   c.guard(() => c.str(`${at}.snapshotID`, ebs.snapshotID));
 }
 

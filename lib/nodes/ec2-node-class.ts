@@ -11,7 +11,14 @@ import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-clas
 import { attached, register, registered } from "../core/app-index";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
-import { aliasFamilyOf, checkEc2NodeClass, KUBELET_PROPS, kubeletExpressionFields } from "./ec2-node-class-rules";
+import {
+  aliasFamilyOf,
+  checkEc2NodeClass,
+  KUBELET_PROPS,
+  kubeletExpressionFields,
+  nodeFamily,
+} from "./ec2-node-class-rules";
+import { userDataSizeWarning } from "./user-data-rules";
 import { KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
 import { crdFreeFormSince } from "../versions";
 import { nearestKey } from "../core/problems";
@@ -24,6 +31,7 @@ import { ebsTypeWarnings } from "./ebs-rules";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
   agreedVersion,
+  checkDependsOn,
   checkOrderable,
   constructPath,
   nodeClassSpecObject,
@@ -217,6 +225,9 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "Ec2NodeClassProps"));
+    c.guard(() => checkDependsOn(c, props.dependsOn));
+    // the tag key of the selector terms derived for a cluster: a number or an empty key selects nothing
+    c.guard(() => c.str("discoveryTagKey", props.discoveryTagKey, { nonEmpty: true }));
     const name = objectName(where, id, options.name);
     const cluster = props.cluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
@@ -285,6 +296,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
+    const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
+    if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
     if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms))

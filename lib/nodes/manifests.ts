@@ -3,7 +3,7 @@ import type { ITerraformDependable, TerraformResource, TerraformStack } from "cd
 import { KarpenterValidationError } from "../core/errors";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
-import { isSet, nameFromId } from "../kubernetes/value-rules";
+import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";
 import type * as SynthChecks from "../core/synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import type { Ec2NodeClassOptions } from "./ec2-node-class-spec";
@@ -269,4 +269,21 @@ function sameCluster(a: NamedObject, b: NamedObject): string | undefined {
   return stackOf(a.construct) === stackOf(b.construct)
     ? "same stack, and at least one of them names no cluster or installation"
     : undefined;
+}
+
+/**
+ * `dependsOn` is a list of Terraform elements (ITerraformDependable: a resource, data source or module, each
+ * with an `fqn`): anything else crashed the constructor (`{}` is not iterable) or reached Terraform as a
+ * `depends_on` entry it refuses. Recorded on the collecting checker `c`, beside the spec's problems.
+ */
+export function checkDependsOn(c: Checker, dependsOn: unknown): void {
+  if (dependsOn === undefined || dependsOn === null) return;
+  const dependable = (d: unknown) =>
+    d !== null && typeof d === "object" && typeof (d as { fqn?: unknown }).fqn === "string";
+  if (Array.isArray(dependsOn) && dependsOn.every(dependable)) return;
+  c.fail(
+    "dependsOn",
+    Array.isArray(dependsOn) ? dependsOn.map((d) => (dependable(d) ? "<dependable>" : d)) : dependsOn,
+    "a list of Terraform resources, data sources or modules of the app (ITerraformDependable: e.g. [myResource]): Terraform's depends_on takes references to them only",
+  );
 }

@@ -2,6 +2,7 @@ import { Checker, INT64_MAX, isSet } from "../kubernetes/value-rules";
 import { checkCrdValue, restrictedKeyProblem } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
+import { checkNodeOverlayRequirements, NodeContext } from "./node-semantic-rules";
 
 /*
  * The karpenter.sh/v1alpha1 NodeOverlay spec (kubernetes-sigs/karpenter pkg/apis/v1alpha1, CRD
@@ -94,10 +95,12 @@ function isNonNegativeInt64(x: unknown): boolean {
 
 /**
  * The rules beyond the CRD (the API server accepts these, Karpenter then cannot use them): requirement values are
- * label values (instance labels are matched against them), `Exists` / `DoesNotExist` take no values, and a
- * capacity is not negative.
+ * label values (instance labels are matched against them), `Exists` / `DoesNotExist` take no values, a
+ * capacity is not negative, and the requirements can match some instance type (the NodePool's rules on
+ * well-known label values, the cluster's region and requirements on one key: node-semantic-rules.ts).
  */
-export function checkNodeOverlaySemantics(s: Checker, p: NodeOverlayOptions): void {
+export function checkNodeOverlaySemantics(s: Checker, p: NodeOverlayOptions, ctx: NodeContext = {}): void {
+  checkNodeOverlayRequirements(s, p.requirements, ctx);
   if (Array.isArray(p.requirements) && !s.token(p.requirements))
     p.requirements.forEach((r, i) => {
       if (!isSet(r) || s.token(r) || typeof r !== "object" || !Array.isArray(r.values) || s.token(r.values)) return;

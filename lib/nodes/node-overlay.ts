@@ -8,9 +8,18 @@ import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { checkObjectGate, objectVersion } from "./crd-object";
-import { checkOrderable, constructPath, objectName, orderAfter, registerUniqueName, specObject } from "./manifests";
+import {
+  checkDependsOn,
+  checkOrderable,
+  constructPath,
+  objectName,
+  orderAfter,
+  registerUniqueName,
+  specObject,
+} from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
+import { nodeContextOf } from "./node-context";
 
 /**
  * Props of {@link Karpenter.addNodeOverlay}: the NodeOverlay spec ({@link NodeOverlayOptions}) plus where its version
@@ -106,6 +115,7 @@ export class NodeOverlay extends Construct {
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     const specFields = crdChildren(crd, "spec");
     c.guard(() => c.fields("", options, ["name", ...specFields, ...CONSTRUCT_PROPS], "NodeOverlayProps"));
+    c.guard(() => checkDependsOn(c, props.dependsOn));
     const name = objectName(where, id, options.name);
     let gateWarning: string | undefined;
     checkCrdThenSemantics(
@@ -114,7 +124,7 @@ export class NodeOverlay extends Construct {
         checkNodeOverlay(c, crd, options, name);
         gateWarning = checkObjectGate(c, NodeOverlay.KIND, name, NODE_OVERLAY_GATE, karpenter);
       },
-      (s) => checkNodeOverlaySemantics(s, options),
+      (s) => checkNodeOverlaySemantics(s, options, nodeContextOf(karpenter?.cluster)),
     );
 
     super(scope, id);

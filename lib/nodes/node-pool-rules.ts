@@ -491,8 +491,24 @@ export function limitsWarnings(
 ): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
   const keys = Object.keys(limits).filter((k) => k !== "" && isSet(limits[k]) && c.known(k));
-  const unknownResources = keys
-    .filter((k) => !LIMIT_RESOURCES.includes(k) && !k.includes("/") && !HUGE_PAGES.test(k))
+  const unknownResources = unknownLimitResources(keys, LIMIT_RESOURCES).map(
+    ({ key: k, meant: s }) =>
+      `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`,
+  );
+  return [...unknownResources, ...extendedResourceWarnings(name, keys), ...belowOneInstance(c, name, limits)];
+}
+
+/**
+ * The keys of a `limits` map that are none of `resources`, no huge-page resource and no extended resource (no
+ * "/"), each with a did-you-mean when one is close (`cpus`: cpu; `gpu`: the extended resources it may mean; a
+ * misspelt huge-page name: the two page sizes). Shared by the NodePool's and the CapacityBuffer's limits.
+ */
+export function unknownLimitResources(
+  keys: readonly string[],
+  resources: readonly string[],
+): { readonly key: string; readonly meant?: string }[] {
+  return keys
+    .filter((k) => !resources.includes(k) && !k.includes("/") && !HUGE_PAGES.test(k))
     .map((k) => {
       // `gpu` is one edit from `cpu`, but an extended resource is what it means
       const meant = meantExtendedResources(k);
@@ -501,10 +517,9 @@ export function limitsWarnings(
           ? `did you mean ${describeExtendedResources(meant)}?`
           : /^huge[-_]?pages?/i.test(k)
             ? HUGE_PAGES_MEANT
-            : suggestion(k, LIMIT_RESOURCES);
-      return `NodePool ${name}: ${entry("limits", k)} names no resource a node has${s ? ` (${s})` : ""}: Karpenter compares each limit with the sum of that resource over the pool's nodes, and a resource no node has sums to 0, so this limit is never reached and limits nothing. Limits count ${LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (Karpenter docs, NodePools "spec.limits").`;
+            : suggestion(k, resources);
+      return { key: k, meant: s };
     });
-  return [...unknownResources, ...extendedResourceWarnings(name, keys), ...belowOneInstance(c, name, limits)];
 }
 
 /**

@@ -14,6 +14,7 @@ import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import {
   agreedVersion,
+  checkDependsOn,
   checkOrderable,
   constructPath,
   objectName,
@@ -211,8 +212,8 @@ export class NodePool extends Construct {
    * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
    * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
    * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, a `nodeClass` (or `karpenter`) in a stack that depends on this one (ordering the pool after it would make the stack dependency circular), or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
-   * The spec's problems come together in one error (`problems`); a missing or unusable `nodeClass`,
-   * `version` or provider is thrown alone, before the spec is checked.
+   * The spec's problems come together in one error (`problems`), a missing `nodeClass` or one that is no
+   * object among them; a `version` or provider that is not usable is thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -233,8 +234,6 @@ export class NodePool extends Construct {
         "NodePool props: an object { nodeClass, requirements, … }",
       );
     const nodeClass = props.nodeClass;
-    if (nodeClass === undefined || nodeClass === null)
-      throw new KarpenterValidationError(where, "nodeClass", nodeClass, REQUIRED);
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
     checkSameInstallation(where, props.karpenter, ownClass);
@@ -257,6 +256,7 @@ export class NodePool extends Construct {
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
     c.guard(() => c.fields("", options, [...SPEC_PROPS, ...CONSTRUCT_PROPS], "NodePoolProps"));
+    c.guard(() => checkDependsOn(c, props.dependsOn));
     if (props.kubernetesProvider && ownClass && TerraformStack.of(ownClass) === TerraformStack.of(scope)) {
       // one stack: another provider than the class's (or an aliased one beside a class on the default) reaches another cluster
       const theirs = ownClass.kubernetesProvider;
@@ -270,17 +270,19 @@ export class NodePool extends Construct {
         );
       }
     }
-    // a reference that is no object has no fields to check: stop here
-    if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass)))
-      c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }");
-    if (!ownClass) c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
+    const classUnusable = checkNodeClassGiven(c, nodeClass, ownClass, REQUIRED);
+    if (!ownClass && !classUnusable)
+      c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
-      : {
-          group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP,
-          kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND,
-          name: (nodeClass as NodeClassReference).name,
-        };
+      : classUnusable
+        ? // its problem is recorded, so the pool is never built: the spec is still checked against a valid reference
+          { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: "unset" }
+        : {
+            group: (nodeClass as NodeClassReference).group ?? Ec2NodeClass.GROUP,
+            kind: (nodeClass as NodeClassReference).kind ?? Ec2NodeClass.KIND,
+            name: (nodeClass as NodeClassReference).name,
+          };
     const name = objectName(where, id, options.name);
     // requirements that are no list are reported once, by withCapacityType, and not checked further
     let capacity: { requirements: NodeSelectorRequirement[]; unknown?: string } | undefined;
@@ -597,4 +599,26 @@ function amiPlatformWarnings(
   judge("kubernetes.io/os", [platform.os], platform.os);
   if (platform.arches) judge("kubernetes.io/arch", platform.arches, `${platform.arches.join(", ")} only`);
   return out;
+}
+
+/**
+ * A missing `nodeClass`, or one that is neither an Ec2NodeClass nor an object, as one recorded problem of the
+ * pool (issue 31, item 6: the spec's other problems are still found); true when there is no reference to read.
+ */
+function checkNodeClassGiven(
+  c: Checker,
+  nodeClass: unknown,
+  ownClass: Ec2NodeClass | undefined,
+  required: string,
+): boolean {
+  if (nodeClass === undefined || nodeClass === null) {
+    c.guard(() => c.fail("nodeClass", nodeClass, required));
+    return true;
+  }
+  // a reference that is no object has no fields to check
+  if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) {
+    c.guard(() => c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }"));
+    return true;
+  }
+  return false;
 }

@@ -7,7 +7,7 @@ import { CAPACITY_TYPES_SINCE } from "./crd-history";
 import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
-import { checkUserDataFormat } from "./user-data-rules";
+import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -181,6 +181,28 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
   checkSatisfiable(c, reqs, labels);
 }
 
+/** What a NodeOverlay whose requirements no instance type meets does: nothing. */
+const OVERLAY_MATCHES_NONE = "so the NodeOverlay matches no instance type and changes nothing";
+
+/**
+ * The NodeOverlay requirement rules the NodePool's share (Karpenter matches an overlay's requirements against each
+ * instance type's offerings with the same scheduling requirements, kubernetes-sigs/karpenter pkg/controllers/nodeoverlay):
+ * values of well-known labels no instance has (`kubernetes.io/arch In ["x86_64"]`), zones outside the cluster's
+ * region, Gt / Lt on labels that are no numbers, and requirements on one key no value satisfies together.
+ */
+export function checkNodeOverlayRequirements(c: Checker, requirements: unknown, ctx: NodeContext): void {
+  const reqs =
+    isSet(requirements) && !c.token(requirements) && Array.isArray(requirements)
+      ? (requirements as NodeSelectorRequirement[])
+      : [];
+  reqs.forEach((r, i) =>
+    c.guard(() => {
+      if (isSet(r) && typeof r === "object") checkRequirementValues(c, `requirements[${i}]`, r, ctx);
+    }),
+  );
+  checkSatisfiable(c, reqs, {}, OVERLAY_MATCHES_NONE);
+}
+
 /**
  * Template label and requirement keys Karpenter's runtime validation refuses though the CRD allows
  * them (runtime-label-rules.ts). A key the CRD refuses is the CRD rule's to report (the converter runs
@@ -246,6 +268,7 @@ function checkSatisfiable(
   c: Checker,
   reqs: readonly NodeSelectorRequirement[],
   labels: { readonly [k: string]: string },
+  outcome = "so the NodePool matches no node and launches nothing",
 ): void {
   const byKey = new Map<string, Constraint[]>();
   const unknown = new Set<string>();
@@ -305,13 +328,13 @@ function checkSatisfiable(
           c.fail(
             k.field,
             k.value,
-            `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, so the NodePool matches no node and launches nothing`,
+            `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, ${outcome}`,
           );
         }
         c.fail(
           k.field,
           k.value,
-          `${isLabel ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${AND_SOURCE}, and no value of ${key} satisfies ${before.length > 1 ? "all of them" : "both"}, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+          `${isLabel ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${AND_SOURCE}, and no value of ${key} satisfies ${before.length > 1 ? "all of them" : "both"}, ${outcome}. Remove one of them or make them agree`,
         );
       }
     });
@@ -508,6 +531,7 @@ export function checkEc2NodeClassSemantics(
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
   c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
+  c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }
 
 /** A literal `role` must be an IAM role name, the rule KarpenterNodeRole applies to `roleName` (see nodeClassRoleProblem). */

@@ -1,5 +1,6 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import { parseDocument } from "yaml";
+import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 
 /*
@@ -241,7 +242,7 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
   let doc;
   try {
     doc = parseDocument(text, { uniqueKeys: false });
-    if (doc.errors.length > 0) return undefined; // not YAML: Karpenter passes it on as a shell script
+    if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
     value = doc.toJS();
   } catch {
     return undefined;
@@ -257,6 +258,32 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
   return {
     line: offset + (at >= 0 ? lineOf(text, at) : 1),
     problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
+  };
+}
+
+/** A line that only a NodeConfig has: `apiVersion: node.eks.aws/…` or `kind: NodeConfig`, at the start of a line. */
+const NODE_CONFIG_LINE = /^(?:apiVersion:[ \t]*["']?node\.eks\.aws\/|kind:[ \t]*["']?NodeConfig\b)/m;
+
+/**
+ * Text that does not parse as YAML. Top-level AL2023 user data that is no YAML map is passed on as a shell script
+ * part (nodeadm.go parseUserData), which is right for a script, but a NodeConfig with a YAML error (a tab indent, an
+ * unclosed bracket) then becomes a "script" cloud-init cannot run: its settings never reach nodeadm, silently. An
+ * `application/node.eks.aws` MIME part is decoded as a NodeConfig whatever it looks like (amazon-eks-ami nodeadm
+ * configprovider/mime.go), and a YAML error there stops the node's bootstrap. A script (`#!`) is never judged.
+ */
+function brokenNodeConfigFinding(
+  text: string,
+  offset: number,
+  error: { readonly message: string; readonly linePos?: readonly { readonly line: number }[] },
+): Finding | undefined {
+  const part = offset > 0;
+  if (!part && (/^#!/.test(text.trimStart()) || !NODE_CONFIG_LINE.test(text))) return undefined;
+  const what = error.message.split(" at line ")[0].split("\n")[0];
+  return {
+    line: offset + (error.linePos?.[0]?.line ?? 1),
+    problem: part
+      ? `a NodeConfig in YAML (${what}): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig (amazon-eks-ami nodeadm, configprovider/mime.go), and one that does not parse stops the node's bootstrap, so the node never joins`
+      : `a NodeConfig that parses as YAML (${what}): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig but is no YAML, so Karpenter passes it on as a shell script part (${AL2023_SOURCE}, parseUserData), which cloud-init cannot run, and nodeadm never sees its settings. Fix the YAML (indent with spaces, close every bracket and quote)`,
   };
 }
 
@@ -328,3 +355,47 @@ const lastLine = (lines: string[]) => {
   return 1;
 };
 const lineWith = (lines: string[], re: RegExp) => Math.max(1, lines.findIndex((l) => re.test(l)) + 1);
+
+/** EC2's limit on an instance's user data, in bytes before base64 (EC2 User Guide, "Run commands when you launch an EC2 instance with user data input": "limited to 16 KB, in raw form, before it is base64-encoded"). */
+const EC2_USER_DATA_BYTES = 16 * 1024;
+/**
+ * The families whose bootstrap Karpenter adds to the class's user data as it is written (AL2: a MIME part
+ * running bootstrap.sh; AL2023: a NodeConfig part with the cluster's name, endpoint, CA certificate and CIDR;
+ * Windows: a PowerShell block), in aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap (eksbootstrap.go,
+ * nodeadm.go, windows.go). Bottlerocket re-encodes the TOML (comments dropped), so its size is not the one sent;
+ * Custom sends the class's user data alone.
+ */
+const APPENDED_BOOTSTRAP_FAMILIES = ["AL2", "AL2023", "Windows2019", "Windows2022", "Windows2025"];
+/** About what Karpenter's part adds: the cluster's CA certificate alone is some 1.5 KB in base64. */
+const BOOTSTRAP_ROOM_BYTES = 2 * 1024;
+
+/**
+ * User data that fills EC2's 16 KB itself on a family Karpenter appends its bootstrap to: the launch template
+ * then holds more than EC2 takes, and every launch fails. (Above 16 KB is refused for every family by the CRD-side
+ * rule in ec2-node-class-rules.ts.)
+ */
+export function checkUserDataRoom(c: Checker, family: string | undefined, userData: unknown): void {
+  if (typeof userData !== "string" || !c.known(userData) || family === undefined) return;
+  if (!APPENDED_BOOTSTRAP_FAMILIES.includes(family)) return;
+  const bytes = Buffer.byteLength(userData, "utf8");
+  if (bytes === EC2_USER_DATA_BYTES)
+    c.fail(
+      "userData",
+      `(${bytes} bytes)`,
+      `user data of at most ${EC2_USER_DATA_BYTES - 1} bytes for the ${family} AMI family, and in practice some ${BOOTSTRAP_ROOM_BYTES} less: Karpenter adds its own bootstrap (the cluster's endpoint and CA certificate) to this user data (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap), and EC2 refuses every launch whose user data is over ${EC2_USER_DATA_BYTES} bytes before base64 (EC2 User Guide, user data "limited to 16 KB, in raw form")`,
+    );
+}
+
+/**
+ * The warning for literal user data within {@link BOOTSTRAP_ROOM_BYTES} of EC2's limit on a family Karpenter adds
+ * its bootstrap to (or a family not known at synth): whether the total fits depends on the cluster's endpoint and
+ * CA certificate, which the app does not hold.
+ */
+export function userDataSizeWarning(name: string, family: string | undefined, userData: unknown): string | undefined {
+  if (typeof userData !== "string" || holdsToken(userData) || family === "Custom") return undefined;
+  const bytes = Buffer.byteLength(userData, "utf8");
+  const appended = family === undefined || APPENDED_BOOTSTRAP_FAMILIES.includes(family) || family === "Bottlerocket";
+  if (!appended || bytes <= EC2_USER_DATA_BYTES - BOOTSTRAP_ROOM_BYTES || bytes >= EC2_USER_DATA_BYTES)
+    return undefined;
+  return `EC2NodeClass ${name}: userData is ${bytes} bytes, and Karpenter adds its bootstrap for the ${family ?? "class's"} AMI family to it (the cluster's endpoint and CA certificate: about ${BOOTSTRAP_ROOM_BYTES} bytes more): EC2 refuses every launch whose user data is over ${EC2_USER_DATA_BYTES} bytes before base64. Keep userData under ${EC2_USER_DATA_BYTES - BOOTSTRAP_ROOM_BYTES} bytes (fetch larger scripts from S3 at boot).`;
+}

@@ -145,6 +145,13 @@ const SEMANTIC_RULES = [
       'a CapacityBuffer with neither podTemplateRef nor scalableRef has no chunk shape, so it provisions nothing: the CRD says "Exactly one … should be specified" in its description only, and its rule refuses only both',
   },
   {
+    id: "capacity-buffer-scalable-ref",
+    field: /^scalableRef\.(apiGroup|kind)$/,
+    message: /Karpenter resolves a scalableRef only/,
+    reason:
+      "Karpenter's buffer controller resolves a scalableRef only to a Deployment, StatefulSet or ReplicaSet of the apps group (an empty group read as apps; kubernetes-sigs/karpenter pkg/utils/apps/resolve.go): another group or kind leaves the buffer never ready; the CRD takes any group and kind",
+  },
+  {
     id: "ec2-id-format",
     field: /\.id$/,
     message: /ID such as|ID: '[a-z]+-' and 8 or 17 lower-case hex digits/,
@@ -178,6 +185,13 @@ const SEMANTIC_RULES = [
     message: /EC2's limits for volumeType/,
     reason:
       "EC2's fixed numbers for EBS volumes (EbsBlockDevice, EBS User Guide): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS, at most 50 (io1), 1,000 (io2) and 500 (gp3) IOPS per GiB, gp3 at most 0.25 MiB/s per IOPS, io1/io2 at least 4 GiB and st1/sc1 125 GiB; the CRD takes any integer and any size its pattern allows, and every launch with the class fails",
+  },
+  {
+    id: "ebs-kms-key-unencrypted",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.encrypted$/,
+    message: /true when kmsKeyID is set/,
+    reason:
+      "EC2 refuses a KmsKeyId for a volume without Encrypted true (InvalidParameterDependency), so every launch with the class fails; the CRD does not tie kmsKeyID to encrypted",
   },
   {
     id: "reserved-tag-prefix",

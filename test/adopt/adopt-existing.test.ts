@@ -420,6 +420,25 @@ describe("adopt: explicit names and checks", () => {
       /adopt\.controllerRole\.attachedPolicies = .* is invalid: each attached policy once: arn:aws:iam::123456789012:policy\/old is listed twice/,
     ],
     [
+      "an attached policy given as a role's ARN",
+      {
+        adopt: {
+          nodeRole: { roleName: "n", attachedPolicies: ["arn:aws:iam::123456789012:role/KarpenterNodeRole-demo"] },
+        },
+      },
+      /adopt\.nodeRole\.attachedPolicies = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: an IAM policy ARN, .* this ARN names no IAM policy \(it is a role's\)/,
+    ],
+    [
+      "an attached policy given as an S3 ARN",
+      { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["arn:aws:s3:::my-bucket"] } } },
+      /adopt\.controllerRole\.attachedPolicies = "arn:aws:s3:::my-bucket" is invalid: an IAM policy ARN/,
+    ],
+    [
+      "an attached policy name IAM refuses",
+      { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["Karpenter Controller Policy"] } } },
+      /adopt\.controllerRole\.attachedPolicies = "Karpenter Controller Policy" is invalid: an IAM policy name \(1–128 letters/,
+    ],
+    [
       "more legacy policies than new attachments",
       { adopt: { controllerRole: { roleName: "c", attachedPolicies: ["a", "b", "c", "d", "e", "f", "g"] } } },
       /adopt\.controllerRole\.attachedPolicies = .* is invalid: at most 6 policies this install does not create/,
@@ -428,6 +447,23 @@ describe("adopt: explicit names and checks", () => {
     const e = thrown(() => install(props));
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect(e.message).toMatch(message);
+  });
+
+  test("look-alikes: a policy name with IAM's punctuation, an AWS-managed and a GovCloud ARN, a path", () => {
+    expect(() =>
+      install({
+        adopt: {
+          nodeRole: {
+            roleName: "n",
+            attachedPolicies: ["AmazonEKS_CNI_Policy", "arn:aws-us-gov:iam::aws:policy/AmazonEKSWorkerNodePolicy"],
+          },
+          controllerRole: {
+            roleName: "c",
+            attachedPolicies: ["team+ops=old,karpenter.v1@x-y", "arn:aws:iam::123456789012:policy/team/old"],
+          },
+        },
+      }),
+    ).not.toThrow();
   });
 
   test("a legacy policy given by ARN is detached the same way", () => {

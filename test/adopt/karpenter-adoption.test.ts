@@ -1,4 +1,5 @@
 import { gettingStartedAdoption, terraformAwsEksModuleAdoption } from "../../lib/adopt/karpenter-adoption";
+import { KarpenterValidationError } from "../../lib/core/errors";
 import { thrown } from "../helpers";
 
 const ASSOCIATION = "a-0123456789abcdefg";
@@ -140,5 +141,85 @@ describe("terraformAwsEksModuleAdoption: the module's defaults per major version
         terraformAwsEksModuleAdoption({ major: 20, clusterName: "c1", nodeRoleName: "", controllerRoleName: "r" }),
       ).message,
     ).toMatch(/nodeRoleName = "" is invalid: the name from the module's state/);
+  });
+});
+
+describe("the presets' props", () => {
+  test.each([
+    ["gettingStartedAdoption", () => gettingStartedAdoption(undefined as never)],
+    ["terraformAwsEksModuleAdoption", () => terraformAwsEksModuleAdoption(null as never)],
+  ])("%s without props is a KarpenterValidationError naming props, not a TypeError", (where, call) => {
+    const e = thrown(call);
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect((e as KarpenterValidationError).field).toBe("props");
+    expect(e.message).toContain(
+      `${where}: props = undefined is invalid: an object {`.replace(
+        "undefined",
+        where === "gettingStartedAdoption" ? "undefined" : "null",
+      ),
+    );
+  });
+  test("an unknown prop is refused with a did-you-mean; the props spelt right pass", () => {
+    const e = thrown(() =>
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.9.2",
+        podIdentityAssociationId: ASSOCIATION,
+        namespcae: "karpenter",
+      } as never),
+    ) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.field).toBe("namespcae");
+    expect(e.message).toContain("not a prop of gettingStartedAdoption (it would be ignored): did you mean namespace?");
+    expect(
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.9.2",
+        podIdentityAssociationId: ASSOCIATION,
+        namespace: "karpenter",
+      }).namespace,
+    ).toBe("karpenter");
+    expect(
+      (
+        thrown(() =>
+          terraformAwsEksModuleAdoption({
+            major: 20,
+            clusterName: "c",
+            nodeRoleName: "n",
+            controllerRoleName: "r",
+            cniPolicies: false,
+          } as never),
+        ) as KarpenterValidationError
+      ).field,
+    ).toBe("cniPolicies");
+  });
+  test("v19 with a Pod Identity association the module created is refused: v19 had IRSA only", () => {
+    const props = { major: 19 as const, clusterName: "c", nodeRoleName: "n", controllerRoleName: "r" };
+    const e = thrown(() =>
+      terraformAwsEksModuleAdoption({
+        ...props,
+        createdPodIdentityAssociation: true,
+        podIdentityAssociationId: ASSOCIATION,
+      }),
+    ) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.field).toBe("createdPodIdentityAssociation");
+    expect(e.message).toContain(
+      "v19 of terraform-aws-modules/eks//modules/karpenter creates an IRSA role and no Pod Identity association",
+    );
+    // look-alikes: v19 without one, v20 with one, and v19 adopting an association made outside the module
+    expect(() => terraformAwsEksModuleAdoption(props)).not.toThrow();
+    expect(() =>
+      terraformAwsEksModuleAdoption({
+        ...props,
+        major: 20,
+        createdPodIdentityAssociation: true,
+        podIdentityAssociationId: ASSOCIATION,
+      }),
+    ).not.toThrow();
+    expect(
+      terraformAwsEksModuleAdoption({ ...props, podIdentityAssociationId: ASSOCIATION }).controllerRole
+        ?.podIdentityAssociationId,
+    ).toBe(ASSOCIATION);
   });
 });

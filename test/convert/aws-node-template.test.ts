@@ -1,5 +1,6 @@
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { FakeInstallation, testStack } from "../helpers";
+import { convertLegacyManifests, formatNotes } from "../../lib/convert";
 import { awsNodeTemplate, noteAbout, notesAbout, onlyClass } from "./util";
 
 // Rules: karpenter.sh v0.32 "v1beta1 Migration" (AWSNodeTemplate -> EC2NodeClass), v1.0 "v1
@@ -297,5 +298,58 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
     const note = noteAbout(cls.notes, "spec.launchTemplate");
     expect(note.level).toBe("action");
     expect(note.message).toContain("my-template");
+  });
+});
+
+describe("notes show what the input holds, and say what happens and what to do", () => {
+  test("a NUL or an escape character in an input value is shown escaped in the notes, never raw", () => {
+    const yaml = awsNodeTemplate(
+      "default",
+      `
+      subnetSelector: { karpenter.sh/discovery: demo }
+      securityGroupSelector: { karpenter.sh/discovery: demo }
+      instanceProfile: "Karpenter\\0Profile"
+      launchTemplate: "my\\x1b[31mlt"
+    `,
+    );
+    const r = convertLegacyManifests(yaml, { role: "KarpenterNodeRole-demo" });
+    const cls = r.ec2NodeClasses[0];
+    expect(noteAbout(cls.notes, "spec.launchTemplate").message).toContain('launchTemplate "my\\u001b[31mlt"');
+    expect(noteAbout(cls.notes, "spec.instanceProfile").message).toContain(
+      'instance profile "Karpenter\\u0000Profile"',
+    );
+    for (const line of formatNotes(r))
+      expect([...line].some((ch) => ch.charCodeAt(0) < 0x20 || ch === "\u007f")).toBe(false);
+    // look-alike: plain text is shown as written
+    const plain = convertLegacyManifests(yaml.replace("Karpenter\\0Profile", "KarpenterProfile"), {
+      role: "KarpenterNodeRole-demo",
+    });
+    expect(noteAbout(plain.ec2NodeClasses[0].notes, "spec.instanceProfile").message).toContain(
+      'instance profile "KarpenterProfile"',
+    );
+  });
+
+  test("a field the AWSNodeTemplate never had: never applied, left out; a later v1 field of that name says how to set it", () => {
+    const enclave = onlyClass(awsNodeTemplate("default", SELECTORS, "enclaveOptions: { enabled: true }"), {
+      version: "1.15.2",
+    });
+    expect(noteAbout(enclave.notes, "spec.enclaveOptions")).toMatchObject({
+      level: "action",
+      message: expect.stringContaining(
+        'not a field of AWSNodeTemplate karpenter.k8s.aws/v1alpha1, so Karpenter never applied it: not converted, the v1 object leaves it out (value was {"enabled":true}). The v1 EC2NodeClass has a field enclaveOptions (from Karpenter 1.15): if the nodes should get it, set enclaveOptions on the converted EC2NodeClass yourself',
+      ),
+    });
+    expect(enclave.props).not.toHaveProperty("enclaveOptions");
+    expect(
+      noteAbout(
+        onlyClass(awsNodeTemplate("default", SELECTORS, "enclaveOptions: { enabled: true }"), { version: "1.14.1" })
+          .notes,
+        "spec.enclaveOptions",
+      ).message,
+    ).toContain("from Karpenter 1.15, later than the target 1.14.1: to use it, install Karpenter 1.15 or later");
+    // a typo names no v1 field: check the spelling
+    expect(
+      noteAbout(onlyClass(awsNodeTemplate("default", SELECTORS, "userDta: x")).notes, "spec.userDta").message,
+    ).toContain("Check its spelling against the fields of AWSNodeTemplate karpenter.k8s.aws/v1alpha1");
   });
 });

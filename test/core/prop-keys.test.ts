@@ -35,6 +35,8 @@ const LISTS: [keyof typeof keys, string, string][] = [
   ["SYSTEM_NODE_TAINT", "cluster/system-node-group.ts", "SystemNodeTaint"],
   ["DISCOVERY_TAGS_PROPS", "cluster/discovery-tags.ts", "DiscoveryTagsProps"],
   ["ADOPTION", "adopt/karpenter-adoption.ts", "KarpenterAdoption"],
+  ["GETTING_STARTED_ADOPTION_PROPS", "adopt/karpenter-adoption.ts", "GettingStartedAdoptionProps"],
+  ["TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS", "adopt/karpenter-adoption.ts", "TerraformAwsEksModuleAdoptionProps"],
   ["FROM_CLUSTER_NAME_OPTIONS", "cluster/karpenter-cluster.ts", "FromClusterNameOptions"],
 ];
 

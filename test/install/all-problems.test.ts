@@ -2,7 +2,10 @@ import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
 import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
-import { rejected, testCluster, testStack } from "../helpers";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { NodeOverlay } from "../../lib/nodes/node-overlay";
+import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
+import { FakeInstallation, rejected, testCluster, testStack } from "../helpers";
 
 /*
  * Every problem of one construct at once: checks that used to run only after others passed
@@ -136,5 +139,66 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
     expect(() => karpenter({ dnsPolicy: "ClusterFirst", replicas: 1 })).not.toThrow();
     // values.dnsPolicy wins over the typed prop: None there is overridden
     expect(() => karpenter({ dnsPolicy: "None", values: { dnsPolicy: "Default" } })).not.toThrow();
+  });
+});
+
+describe("NodePool, the node objects and KarpenterRelease: an unusable prop no longer hides the others (issue 31, item 6)", () => {
+  const pool = (props: object) => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
+    return new NodePool(stack, "pool", { karpenter, ...(props as NodePoolProps) });
+  };
+  test.each([
+    ["a missing nodeClass", { weight: 1000 }],
+    ["a nodeClass that is no object", { nodeClass: "default", weight: 1000 }],
+  ])("%s is named beside a bad weight", (_what, props) => {
+    expect(fields(() => pool(props))).toEqual(["nodeClass", "weight"]);
+  });
+  test("look-alike: a reference object with a valid weight passes", () => {
+    expect(() => pool({ nodeClass: { name: "default" }, weight: 100 })).not.toThrow();
+  });
+  test.each([
+    ["NodePool", (dependsOn: unknown) => pool({ nodeClass: { name: "default" }, weight: 1000, dependsOn })],
+    [
+      "NodeOverlay",
+      (dependsOn: unknown) => {
+        const { stack } = testStack();
+        const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
+        return new NodeOverlay(stack, "o", { karpenter, requirements: [], weight: 0, dependsOn } as never);
+      },
+    ],
+  ])(
+    "%s: a dependsOn that is no list of resources is an error beside the others (it crashed: {} is not iterable)",
+    (_k, make) => {
+      for (const bad of [{}, "x", [5]]) expect(fields(() => make(bad))).toEqual(["dependsOn", "weight"]);
+    },
+  );
+  test("look-alike: dependsOn with a resource of the stack passes", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
+    expect(
+      () => new NodePool(stack, "pool", { karpenter, nodeClass: { name: "default" }, dependsOn: [karpenter.release] }),
+    ).not.toThrow();
+  });
+  test("Ec2NodeClass: a discoveryTagKey that is no string is named beside the other problems", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
+    const e = rejected(
+      () =>
+        new Ec2NodeClass(stack, "c", {
+          karpenter,
+          amiSelectorTerms: [{ alias: "al2023@latest" }],
+          discoveryTagKey: 5 as never,
+          tags: { "aws:x": "y" },
+        }),
+    );
+    expect(e.problems.map((p) => p.field).sort()).toEqual(["discoveryTagKey", 'tags["aws:x"]']);
+  });
+  test("KarpenterRelease: a bad setting no longer hides a bad values.replicas", () => {
+    expect(fields(() => release({ settings: { batchMaxDuration: "x" } as never, values: { replicas: -1 } }))).toEqual([
+      "settings.batchMaxDuration",
+      "values.replicas",
+    ]);
+    expect(() => release({ settings: { batchMaxDuration: "10s" }, values: { replicas: 2 } })).not.toThrow();
   });
 });

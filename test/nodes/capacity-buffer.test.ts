@@ -204,3 +204,53 @@ describe("CapacityBuffer: validated against the release's CRD, every problem at 
     ).not.toThrow();
   });
 });
+
+describe("CapacityBuffer: what Karpenter's buffer controller resolves and counts", () => {
+  test("a scalableRef group other than apps and a kind Karpenter does not resolve: both at once", () => {
+    const e = rejected(() => setup({ scalableRef: { apiGroup: "apps/v1", kind: "deployments", name: "web" } }));
+    expect(e.problems.map((p) => p.field)).toEqual(["scalableRef.apiGroup", "scalableRef.kind"]);
+    const [group, kind] = e.problems.map((p) => p.message);
+    expect(group).toContain(
+      '"apps" (or unset, which Karpenter reads as "apps") (an API group names no version: "apps", not "apps/v1")',
+    );
+    expect(group).toContain('fails any other group with "unsupported scalableRef API group"');
+    expect(kind).toContain(
+      "one of Deployment, StatefulSet, ReplicaSet (did you mean Deployment? Kinds are case-sensitive and singular)",
+    );
+    expect(
+      rejected(() => setup({ scalableRef: { apiGroup: "", kind: "ReplicationController", name: "rc" } })).field,
+    ).toBe("scalableRef.kind");
+    expect(rejected(() => setup({ scalableRef: { apiGroup: "batch", kind: "Deployment", name: "w" } })).field).toBe(
+      "scalableRef.apiGroup",
+    );
+  });
+  test("look-alikes: apps, an empty or unset group (read as apps), each kind Karpenter resolves, a token group", () => {
+    for (const scalableRef of [
+      { apiGroup: "apps", kind: "Deployment", name: "web" },
+      { apiGroup: "", kind: "Deployment", name: "web" },
+      { kind: "StatefulSet", name: "db" },
+      { apiGroup: "apps", kind: "ReplicaSet", name: "rs" },
+      { apiGroup: Lazy.stringValue({ produce: () => "apps" }), kind: "Deployment", name: "web" },
+    ])
+      expect(() => setup({ scalableRef })).not.toThrow();
+  });
+  test("the refusals are ones the agreement stage excuses", () => {
+    const ag = require("../../scripts/e2e/agreement.cjs");
+    const e = rejected(() => setup({ scalableRef: { apiGroup: "apps/v1", kind: "Job", name: "web" } }));
+    expect(e.problems.map((p) => ag.semanticRuleOf(p, "1.15.0")?.id)).toEqual([
+      "capacity-buffer-scalable-ref",
+      "capacity-buffer-scalable-ref",
+    ]);
+  });
+  test("limits keys no pod requests warn with the NodePool's did-you-mean; real resources do not", () => {
+    const { buffer } = setup({
+      podTemplateRef: { name: "t" },
+      limits: { cpus: "10", memroy: "10Gi", cpu: "4", "nvidia.com/gpu": "1", "hugepages-2Mi": "1Gi" },
+    });
+    const w = warnings(buffer);
+    expect(w).toHaveLength(2);
+    expect(w[0]).toContain('CapacityBuffer spare: limits["cpus"] names no resource a pod requests (did you mean cpu?)');
+    expect(w[1]).toContain('limits["memroy"] names no resource a pod requests (did you mean memory?)');
+    expect(w[1]).toContain("so this limit never limits the buffer");
+  });
+});

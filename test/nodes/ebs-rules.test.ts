@@ -1,3 +1,4 @@
+import { Token } from "cdktf";
 import { Construct } from "constructs";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { volumeGiB } from "../../lib/nodes/ebs-rules";
@@ -243,4 +244,41 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     for (const p of rejection("EC2NodeClass", ebs(e)).problems)
       expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("ebs-limits");
   });
+});
+
+describe("a KMS key needs encrypted: true", () => {
+  const KEY = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+  test.each([
+    ["unset", {}],
+    ["false", { encrypted: false }],
+  ])("kmsKeyID with encrypted %s is refused on encrypted", (_what, e) => {
+    const err = rejection("EC2NodeClass", ebs({ kmsKeyID: KEY, ...e }));
+    expect(err.problems).toHaveLength(1);
+    expect(err.field).toBe("blockDeviceMappings[0].ebs.encrypted");
+    expect(err.message).toContain(
+      'true when kmsKeyID is set: EC2 refuses a KMS key for a volume not marked encrypted ("The parameter KmsKeyId requires the parameter Encrypted to be set"',
+    );
+  });
+  test("a kmsKeyID reference counts as set", () => {
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
+    expect(() => new Ec2NodeClass(stack, "obj", { karpenter, ...ebs({ kmsKeyID: "${aws_kms_key.k.arn}" }) })).toThrow(
+      /blockDeviceMappings\[0\]\.ebs\.encrypted/,
+    );
+  });
+  test("look-alikes: encrypted with the key, encrypted without one, a key with a token encrypted", () => {
+    expect(() => build("EC2NodeClass", ebs({ kmsKeyID: KEY, encrypted: true }))).not.toThrow();
+    expect(() => build("EC2NodeClass", ebs({ encrypted: true }))).not.toThrow();
+    expect(() => build("EC2NodeClass", ebs({ encrypted: false }))).not.toThrow();
+    expect(() =>
+      build("EC2NodeClass", ebs({ kmsKeyID: KEY, encrypted: Token.asAny("${var.encrypted}") as unknown as boolean })),
+    ).not.toThrow();
+  });
+});
+
+test("kmsKeyID without encrypted: true is a refusal the agreement stage excuses", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  const key = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
+  for (const p of rejection("EC2NodeClass", ebs({ kmsKeyID: key })).problems)
+    expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("ebs-kms-key-unencrypted");
 });

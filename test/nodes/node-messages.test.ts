@@ -729,12 +729,42 @@ describe("a restricted requirement key says what to use instead", () => {
   });
 });
 
-test("user data over EC2's 16 KB is refused with its size; 16 KB itself is fine", () => {
-  expect(rejection("EC2NodeClass", { userData: "x".repeat(16 * 1024 + 1) }).message).toBe(
-    "test/obj: userData = \"(16385 bytes)\" is invalid: user data of at most 16384 bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more",
-  );
-  expect(() => build("EC2NodeClass", { userData: "é".repeat(8 * 1024) })).not.toThrow(); // 16384 bytes of UTF-8
-  expect(rejection("EC2NodeClass", { userData: "é".repeat(8 * 1024 + 1) }).message).toContain("(16386 bytes)");
+describe("user data against EC2's 16 KB", () => {
+  const custom = { amiFamily: "Custom" as const, amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }] };
+  const al2023 = { amiSelectorTerms: [{ alias: "al2023@latest" }] };
+  const warningsOf = (props: Props) => {
+    const stack = build("EC2NodeClass", props);
+    return stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === "@cdktf/warn")
+      .map((m) => String(m.data));
+  };
+  test("over 16 KB is refused with its size for every family; 16 KB itself is fine for Custom (sent alone)", () => {
+    expect(rejection("EC2NodeClass", { ...custom, userData: "x".repeat(16 * 1024 + 1) }).message).toBe(
+      "test/obj: userData = \"(16385 bytes)\" is invalid: user data of at most 16384 bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more",
+    );
+    expect(() => build("EC2NodeClass", { ...custom, userData: "é".repeat(8 * 1024) })).not.toThrow(); // 16384 bytes of UTF-8
+    expect(rejection("EC2NodeClass", { ...custom, userData: "é".repeat(8 * 1024 + 1) }).message).toContain(
+      "(16386 bytes)",
+    );
+    expect(warningsOf({ ...custom, userData: "x".repeat(16 * 1024) }).join("\n")).not.toContain("userData is");
+  });
+  test("exactly 16 KB is refused on AL2023 (Karpenter adds its bootstrap); one byte less synthesizes with a warning", () => {
+    const e = rejection("EC2NodeClass", { ...al2023, userData: "x".repeat(16 * 1024) });
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe("(16384 bytes)");
+    expect(e.message).toContain(
+      "user data of at most 16383 bytes for the AL2023 AMI family, and in practice some 2048 less: Karpenter adds its own bootstrap",
+    );
+    expect(warningsOf({ ...al2023, userData: "x".repeat(16 * 1024 - 1) })).toContainEqual(
+      expect.stringContaining(
+        "EC2NodeClass obj: userData is 16383 bytes, and Karpenter adds its bootstrap for the AL2023 AMI family to it",
+      ),
+    );
+    // well under the limit: no warning
+    expect(warningsOf({ ...al2023, userData: "x".repeat(14 * 1024) }).join("\n")).not.toContain("userData is");
+  });
 });
 
 describe("a pool's os and arch against its class's AMIs", () => {

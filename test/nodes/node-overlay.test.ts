@@ -273,6 +273,70 @@ describe("NodeOverlay: validated against the release's CRD, every problem at onc
   });
 });
 
+describe("NodeOverlay: requirements that match no instance type (the NodePool's rules, node-semantic-rules.ts)", () => {
+  test("a well-known label value no instance has, a zone of another region and In/NotIn one value: all at once", () => {
+    const e = rejected(() =>
+      setup({
+        price: "1",
+        requirements: [
+          { key: "kubernetes.io/arch", operator: "In", values: ["x86_64"] },
+          { key: "topology.kubernetes.io/zone", operator: "In", values: ["eu-west-1a"] },
+          { key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large"] },
+          { key: "node.kubernetes.io/instance-type", operator: "NotIn", values: ["m5.large"] },
+        ],
+      }),
+    );
+    expect(e.problems.map((p) => p.field)).toEqual([
+      "requirements[0].values[0]",
+      "requirements[1].values[0]",
+      "requirements[3]",
+    ]);
+    const [arch, zone, conflict] = e.problems.map((p) => p.message);
+    expect(arch).toContain('no instance carries "x86_64", so this value matches no instance type; write "amd64"');
+    expect(zone).toContain("a zone of the cluster's region us-east-1");
+    expect(conflict).toContain(
+      'a requirement that some node can satisfy together with requirements[2] (node.kubernetes.io/instance-type In ["m5.large"])',
+    );
+    expect(conflict).toContain("so the NodeOverlay matches no instance type and changes nothing");
+  });
+  test("look-alikes pass: amd64, a zone of the region, In and NotIn different values, and a zone of any region when no install says the region", () => {
+    expect(() =>
+      setup({
+        price: "1",
+        requirements: [
+          { key: "kubernetes.io/arch", operator: "In", values: ["amd64"] },
+          { key: "topology.kubernetes.io/zone", operator: "In", values: ["us-east-1a"] },
+          { key: "node.kubernetes.io/instance-type", operator: "In", values: ["m5.large", "m5.xlarge"] },
+          { key: "node.kubernetes.io/instance-type", operator: "NotIn", values: ["m5.large"] },
+        ],
+      }),
+    ).not.toThrow();
+    const { stack } = testStack();
+    new NodeOverlay(stack, "o", {
+      version: "1.15.0",
+      price: "1",
+      requirements: [{ key: "topology.kubernetes.io/zone", operator: "In", values: ["eu-west-1a"] }],
+    }); // no install: the region is not known
+  });
+  test("the refusals are ones the agreement stage excuses", () => {
+    const ag = require("../../scripts/e2e/agreement.cjs");
+    const e = rejected(() =>
+      setup({
+        price: "1",
+        requirements: [
+          { key: "kubernetes.io/arch", operator: "In", values: ["x86_64"] },
+          { key: "kubernetes.io/os", operator: "In", values: ["linux"] },
+          { key: "kubernetes.io/os", operator: "DoesNotExist" },
+        ],
+      }),
+    );
+    expect(e.problems.map((p) => ag.semanticRuleOf(p, "1.15.0")?.id)).toEqual([
+      "well-known-label-value",
+      "unsatisfiable-requirements",
+    ]);
+  });
+});
+
 describe("docs/node-objects.md, NodeOverlay and CapacityBuffer, as written", () => {
   function docStacks() {
     const { app, stack } = testStack("infra");

@@ -153,6 +153,27 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
       "kind: ConfigMap",
       "an application/node.eks.aws part of AL2023 user data is passed to nodeadm as a NodeConfig",
     ],
+    [
+      "a NodeConfig that is no YAML (a tab indent): it would be passed on as a shell script",
+      "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n\tkubelet: {}\n",
+      4,
+      "kubelet: {}",
+      "a NodeConfig that parses as YAML (Tabs are not allowed as indentation): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig but is no YAML, so Karpenter passes it on as a shell script part",
+    ],
+    [
+      "a NodeConfig starting with kind whose bracket is never closed",
+      "kind: NodeConfig\napiVersion: node.eks.aws/v1alpha1\nspec:\n  kubelet:\n    config: {maxPods: 110\n",
+      6,
+      "",
+      "a NodeConfig that parses as YAML (",
+    ],
+    [
+      "a NodeConfig part that is no YAML",
+      mime("--BOUNDARY\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\nspec:\n\tkubelet: {}\n"),
+      9,
+      "kubelet: {}",
+      "a NodeConfig in YAML (Tabs are not allowed as indentation): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig",
+    ],
   ])("%s is refused, naming the line", (_what, userData, line, text, message) => {
     const e = rejection("EC2NodeClass", al(userData));
     expect(e.problems).toHaveLength(1);
@@ -168,6 +189,9 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
         `--BOUNDARY\nContent-Type: application/node.eks.aws\n\n${NODECONFIG}\n--BOUNDARY\nContent-Type: text/x-shellscript; charset="us-ascii"\n\n#!/bin/bash\necho hi\n\n--BOUNDARY\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n\n`,
       ),
       'Content-Type: multipart/mixed; boundary="//"\n\n--//\nContent-Type: text/x-shellscript\n\necho hi\n--//--\n',
+      // look-alikes of a broken NodeConfig: a script (#!) writing one with a tab, and no-YAML text without its apiVersion / kind
+      "#!/bin/bash\ncat <<EOF > /etc/eks/extra.yaml\nkind: NodeConfig\nspec:\n\tkubelet: {}\nEOF\n",
+      "echo 'kind: x' : [\n",
     ])
       expect(() => build("EC2NodeClass", al(u))).not.toThrow();
   });
@@ -201,8 +225,16 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     al(mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n")),
     al("MIME-Version: 1.0\nnot a header\n\n"),
     al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: ConfigMap\n--B--\n")),
+    al("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n\tkubelet: {}\n"),
+    al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\nspec: [\n--B--\n")),
   ])("%j", (props) => {
     const e = rejection("EC2NodeClass", props);
     for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
   });
+});
+
+test("16 KB of user data on AL2023 is a refusal the agreement stage excuses as user-data-size", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  for (const p of rejection("EC2NodeClass", al("x".repeat(16 * 1024))).problems)
+    expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-size");
 });
