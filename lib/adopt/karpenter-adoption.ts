@@ -170,10 +170,17 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   const where = "gettingStartedAdoption";
   const c = props.clusterName;
   if (typeof c !== "string" || c === "")
-    throw new KarpenterValidationError(where, "clusterName", c, "the cluster name the guide was run with");
+    throw new KarpenterValidationError(
+      "ADOPTION_CLUSTER_NAME_MISSING",
+      where,
+      "clusterName",
+      c,
+      "the cluster name the guide was run with",
+    );
   const version = resolveKarpenterVersion(where, props.version);
   if (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "") {
     throw new KarpenterValidationError(
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
       where,
       "podIdentityAssociationId",
       props.podIdentityAssociationId,
@@ -259,6 +266,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   const where = "terraformAwsEksModuleAdoption";
   if (![19, 20, 21].includes(props.major))
     throw new KarpenterValidationError(
+      "ADOPTION_MODULE_MAJOR",
       where,
       "major",
       props.major,
@@ -267,6 +275,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   for (const field of ["clusterName", "nodeRoleName", "controllerRoleName"] as const) {
     if (typeof props[field] !== "string" || props[field] === "")
       throw new KarpenterValidationError(
+        "ADOPTION_MODULE_NAME_MISSING",
         where,
         field,
         props[field],
@@ -276,6 +285,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   const association = props.createdPodIdentityAssociation ?? props.major === 21;
   if (association && (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "")) {
     throw new KarpenterValidationError(
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
       where,
       "podIdentityAssociationId",
       props.podIdentityAssociationId,

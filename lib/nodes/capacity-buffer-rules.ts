@@ -25,6 +25,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (c.known(namespace) && !isDns1123Label(namespace))
       c.fail(
+        "CAPACITYBUFFER_NAMESPACE",
         "namespace",
         namespace,
         "a namespace name: a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
@@ -36,6 +37,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (isSet(p.podTemplateRef) && isSet(p.scalableRef))
       c.fail(
+        "CAPACITYBUFFER_REF_CONFLICT",
         "scalableRef",
         p.scalableRef,
         `unset when podTemplateRef is set: a buffer's chunks take their shape from one of them (CapacityBuffer CRD: "You must define either PodTemplateRef or ScalableRef, but not both")`,
@@ -45,6 +47,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (isSet(p.podTemplateRef) && !isSet(p.replicas) && !isSet(p.limits))
       c.fail(
+        "CAPACITYBUFFER_REPLICAS_REQUIRED",
         "replicas",
         p.replicas,
         `a number of chunks (or limits): with podTemplateRef nothing else says how many chunks to keep (CapacityBuffer CRD: "If podTemplateRef is set, replicas or limits must also be set")`,
@@ -61,6 +64,7 @@ export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOption
   s.guard(() => {
     if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
       s.fail(
+        "CAPACITYBUFFER_REF_REQUIRED",
         "podTemplateRef",
         undefined,
         'a PodTemplate reference { name }, or a scalableRef { apiGroup, kind, name }: exactly one of the two says what a chunk of the buffer looks like, and a buffer with neither provisions nothing (CapacityBuffer CRD: "Exactly one of `podTemplateRef`, `scalableRef` should be specified")',
@@ -70,7 +74,12 @@ export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOption
     for (const [key, q] of Object.entries(p.limits))
       s.guard(() => {
         if (typeof q === "string" && s.known(q) && q.startsWith("-"))
-          s.fail(s.entry("limits", key), q, "a non-negative quantity: a negative limit leaves room for no chunk");
+          s.fail(
+            "CAPACITYBUFFER_NEGATIVE_LIMIT",
+            s.entry("limits", key),
+            q,
+            "a non-negative quantity: a negative limit leaves room for no chunk",
+          );
       });
 }
 

@@ -99,7 +99,7 @@ export function checkUserDataFormat(c: Checker, family: string | undefined, user
   if (!f) return;
   const lines = userData.split(/\r?\n/);
   const shown = (lines[f.line - 1] ?? "").trim();
-  c.fail("userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
+  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
 }
 
 /** The 1-based line of character offset `at`. */
