@@ -120,6 +120,7 @@ describe("KarpenterNodeRole", () => {
     expect(() => synthNodeRole({ existingRole, ...extra })).toThrow(
       new RegExp(`test/node-role: ${field} = .* is invalid: not allowed with existingRole`),
     );
+    expect(rejected(() => synthNodeRole({ existingRole, ...extra })).code).toBe("NODE_ROLE_OPTION_WITH_EXISTING_ROLE");
   });
 
   test("a default name that gets longer than 64 characters asks for roleName", () => {
