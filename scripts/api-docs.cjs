@@ -6,7 +6,8 @@
 //   npm run docs:check    regenerates into a temporary folder and fails when a page differs
 //                         (CI runs it) or when an export of its entry point has no entry in it
 // Both fail when an in-page link of the result names no heading; --check also checks the links of
-// README.md and docs/*.md (scripts/doc-links.cjs).
+// README.md and docs/*.md (scripts/doc-links.cjs). Both also write (or check) docs/error-codes.md,
+// the stable error codes of lib/core/error-codes.ts (scripts/error-codes-doc.cjs).
 "use strict";
 const { spawnSync } = require("child_process");
 const fs = require("fs");
@@ -14,6 +15,7 @@ const os = require("os");
 const path = require("path");
 const ts = require("typescript");
 const { checkPages, defaultPages, loadSlugger, parsePage } = require("./doc-links.cjs");
+const errorCodesDoc = require("./error-codes-doc.cjs");
 
 const root = path.join(__dirname, "..");
 /** Each page and the entry point it documents. */
@@ -108,12 +110,19 @@ async function main() {
     }
     generated.push({ page, file, text, entries: headings.size });
   }
+  const codesText = errorCodesDoc.render();
+  generated.push({
+    page: { target: errorCodesDoc.TARGET },
+    file: path.relative(root, errorCodesDoc.TARGET),
+    text: codesText,
+    entries: (codesText.match(/^\| `/gm) ?? []).length,
+  });
   if (check) {
     for (const { page, file, text, entries } of generated) {
       const current = fs.existsSync(page.target) ? fs.readFileSync(page.target, "utf8") : "";
       if (current !== text) {
         console.error(
-          `${file} is stale: it differs from what the JSDoc of lib/ generates. Run \`npm run docs\` and commit ${file}.`,
+          `${file} is stale: it differs from what lib/ (its JSDoc, lib/core/error-codes.ts) generates. Run \`npm run docs\` and commit ${file}.`,
         );
         process.exit(1);
       }

@@ -89,7 +89,7 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(await runCli(["convert", "broken.yaml"], io)).toBe(1);
     expect(io.out).toBe("");
     expect(io.err).toBe(
-      'error: document 1 (line 24): spec.ttlSecondsAfterEmpty = "thirty" is invalid: a whole number of seconds (≥ 0)\n',
+      'error: document 1 (line 24): spec.ttlSecondsAfterEmpty = "thirty" is invalid: a whole number of seconds (≥ 0) [CONVERT_WRONG_TYPE]\n',
     );
   });
 

@@ -101,6 +101,7 @@ export function adoptedOptions(
   const adopt: KarpenterAdoption = given;
   if (!isPlainMap(given))
     throw new KarpenterValidationError(
+      "ADOPT_NOT_AN_OBJECT",
       scope,
       "adopt",
       adopt,
@@ -111,13 +112,20 @@ export function adoptedOptions(
   );
   if (extra !== undefined)
     throw new KarpenterValidationError(
+      "ADOPT_UNKNOWN_KEY",
       scope,
       `adopt.${extra}`,
       (adopt as Record<string, unknown>)[extra],
       `not a key of adopt (it would be ignored): the keys are { ${ADOPT_KEYS.map((k) => `${k}?`).join(", ")} }`,
     );
   if (adopt.helm !== undefined && typeof adopt.helm !== "boolean")
-    throw new KarpenterValidationError(scope, "adopt.helm", adopt.helm, "true (adopt the running releases) or false");
+    throw new KarpenterValidationError(
+      "ADOPT_HELM_NOT_A_BOOLEAN",
+      scope,
+      "adopt.helm",
+      adopt.helm,
+      "true (adopt the running releases) or false",
+    );
   const cluster = options.clusterNameLiteral;
   if (
     adopt.clusterName !== undefined &&
@@ -126,6 +134,7 @@ export function adoptedOptions(
     adopt.clusterName !== cluster
   ) {
     throw new KarpenterValidationError(
+      "ADOPT_CLUSTER_MISMATCH",
       scope,
       "adopt.clusterName",
       adopt.clusterName,
@@ -150,6 +159,7 @@ export function adoptedOptions(
     adopt.namespace !== options.namespace
   ) {
     throw new KarpenterValidationError(
+      "ADOPT_NAMESPACE_MISMATCH",
       scope,
       "namespace",
       options.namespace,
@@ -163,6 +173,7 @@ export function adoptedOptions(
     // a string "false" would be truthy: an import of an access entry that does not exist fails the plan
     if (a.accessEntry !== undefined && typeof a.accessEntry !== "boolean")
       throw new KarpenterValidationError(
+        "ADOPT_ACCESS_ENTRY_NOT_A_BOOLEAN",
         scope,
         "adopt.nodeRole.accessEntry",
         a.accessEntry,
@@ -170,6 +181,7 @@ export function adoptedOptions(
       );
     if (nodeRole?.existingRole)
       throw new KarpenterValidationError(
+        "ADOPT_NODE_ROLE_CONFLICT",
         scope,
         "nodeRole.existingRole",
         nodeRole.existingRole,
@@ -185,6 +197,7 @@ export function adoptedOptions(
     ]);
     if (a.podIdentityAssociationId !== undefined && options.identity?.type === "irsa") {
       throw new KarpenterValidationError(
+        "ADOPT_POD_IDENTITY_WITH_IRSA",
         scope,
         "adopt.controllerRole.podIdentityAssociationId",
         a.podIdentityAssociationId,
@@ -197,6 +210,7 @@ export function adoptedOptions(
       !/^a-[0-9a-z]{17}$/.test(a.podIdentityAssociationId)
     ) {
       throw new KarpenterValidationError(
+        "ADOPT_POD_IDENTITY_ASSOCIATION_ID",
         scope,
         "adopt.controllerRole.podIdentityAssociationId",
         a.podIdentityAssociationId,
@@ -212,6 +226,7 @@ export function adoptedOptions(
     const a = checkQueue(scope, adopt.interruptionQueue, minor);
     if (interruptionQueue === undefined || "existingQueueName" in interruptionQueue) {
       throw new KarpenterValidationError(
+        "ADOPT_QUEUE_NOT_CREATED",
         scope,
         "adopt.interruptionQueue",
         a.queueName,
@@ -376,6 +391,7 @@ function adoptControllerRole(
     .filter((x): x is IamRolePolicyAttachment => x !== undefined && !imported.has(x));
   if (legacy.length > free.length) {
     throw new KarpenterValidationError(
+      "ADOPT_TOO_MANY_POLICIES",
       scope,
       "adopt.controllerRole.attachedPolicies",
       attached,
@@ -428,6 +444,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
   const path = `adopt.${field}`;
   if (!isPlainMap(a))
     throw new KarpenterValidationError(
+      "ADOPT_NOT_AN_OBJECT",
       scope,
       path,
       a,
@@ -436,13 +453,20 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
   const extra = Object.keys(a).find((k) => !keys.includes(k) && (a as Record<string, unknown>)[k] !== undefined);
   if (extra !== undefined)
     throw new KarpenterValidationError(
+      "ADOPT_UNKNOWN_KEY",
       scope,
       `${path}.${extra}`,
       (a as Record<string, unknown>)[extra],
       `not a key of ${path}: the keys are ${keys.join(", ")}`,
     );
   if (typeof a.roleName !== "string")
-    throw new KarpenterValidationError(scope, `${path}.roleName`, a.roleName, "the existing role's name");
+    throw new KarpenterValidationError(
+      "ADOPT_ROLE_NAME_MISSING",
+      scope,
+      `${path}.roleName`,
+      a.roleName,
+      "the existing role's name",
+    );
   checkName(
     scope,
     `${path}.roleName`,
@@ -455,6 +479,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
   if (policies !== undefined && Array.isArray(policies) && policies.length === 1 && Token.isUnresolved(policies)) {
     // a list token: how many attachments are imported, and which are replaced, is decided at synth
     throw new KarpenterValidationError(
+      "ADOPT_POLICIES_NOT_KNOWN",
       scope,
       `${path}.attachedPolicies`,
       policies,
@@ -463,6 +488,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
   }
   if (policies !== undefined && (!Array.isArray(policies) || policies.some((p) => typeof p !== "string" || p === ""))) {
     throw new KarpenterValidationError(
+      "ADOPT_POLICIES_NOT_A_LIST",
       scope,
       `${path}.attachedPolicies`,
       policies,
@@ -475,6 +501,7 @@ function checkRole<T extends AdoptedNodeRole | AdoptedControllerRole>(
   const twice = policies?.find((p, i) => policies.findIndex((q) => key(q) === key(p)) !== i);
   if (twice !== undefined)
     throw new KarpenterValidationError(
+      "ADOPT_POLICY_TWICE",
       scope,
       `${path}.attachedPolicies`,
       policies,
@@ -496,6 +523,7 @@ function checkPolicyReferences(scope: IConstruct, field: string, policies: reado
     const ok = p.startsWith("arn:") ? IAM_POLICY_ARN.test(p) : IAM_POLICY_NAME.test(p);
     if (ok) continue;
     throw new KarpenterValidationError(
+      "ADOPT_POLICY_REFERENCE",
       scope,
       field,
       p,
@@ -511,7 +539,13 @@ const IAM_POLICY_ARN = /^arn:aws[a-z-]*:iam::(\d{12}|aws):policy\/([\w+=,.@-]+\/
 function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: number): AdoptedInterruptionQueue {
   const path = "adopt.interruptionQueue";
   if (!isPlainMap(a) || typeof a.queueName !== "string")
-    throw new KarpenterValidationError(scope, path, a, "an object { queueName, ruleNames?, targetId? }");
+    throw new KarpenterValidationError(
+      "ADOPT_NOT_AN_OBJECT",
+      scope,
+      path,
+      a,
+      "an object { queueName, ruleNames?, targetId? }",
+    );
   checkName(
     scope,
     `${path}.queueName`,
@@ -523,6 +557,7 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
   if (a.ruleNames !== undefined) {
     if (!isPlainMap(a.ruleNames))
       throw new KarpenterValidationError(
+        "ADOPT_RULE_NAMES_NOT_A_MAP",
         scope,
         `${path}.ruleNames`,
         a.ruleNames,
@@ -532,6 +567,7 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
       if (name === undefined) continue;
       if (!ruleEvents().includes(key))
         throw new KarpenterValidationError(
+          "ADOPT_RULE_NAMES_UNKNOWN_EVENT",
           scope,
           `${path}.ruleNames.${key}`,
           name,
@@ -540,6 +576,7 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
       if (!ruleEvents(`1.${minor}`).includes(key)) {
         const since = knownMinors().find((m) => ruleEvents(m).includes(key));
         throw new KarpenterValidationError(
+          "ADOPT_RULE_NOT_INSTALLED",
           scope,
           `${path}.ruleNames.${key}`,
           name,
@@ -558,6 +595,7 @@ function checkQueue(scope: IConstruct, a: AdoptedInterruptionQueue, minor: numbe
   }
   if (a.targetId !== undefined && (typeof a.targetId !== "string" || !/^[\w.-]{1,64}$/.test(a.targetId))) {
     throw new KarpenterValidationError(
+      "ADOPT_TARGET_ID",
       scope,
       `${path}.targetId`,
       a.targetId,
@@ -573,6 +611,7 @@ function sameName(scope: IConstruct, field: string, given: string | undefined, a
   if (given !== undefined && (isUnresolved(given) || isUnresolved(adopted))) return given;
   if (given !== undefined && given !== adopted) {
     throw new KarpenterValidationError(
+      "ADOPT_NAME_MISMATCH",
       scope,
       field,
       given,

@@ -174,10 +174,17 @@ export function gettingStartedAdoption(props: GettingStartedAdoptionProps): Karp
   checkPresetProps(where, props, GETTING_STARTED_ADOPTION_PROPS, "{ clusterName, version, podIdentityAssociationId }");
   const c = props.clusterName;
   if (typeof c !== "string" || c === "")
-    throw new KarpenterValidationError(where, "clusterName", c, "the cluster name the guide was run with");
+    throw new KarpenterValidationError(
+      "ADOPTION_CLUSTER_NAME_MISSING",
+      where,
+      "clusterName",
+      c,
+      "the cluster name the guide was run with",
+    );
   const version = resolveKarpenterVersion(where, props.version);
   if (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "") {
     throw new KarpenterValidationError(
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
       where,
       "podIdentityAssociationId",
       props.podIdentityAssociationId,
@@ -270,6 +277,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   checkV19WithoutPodIdentity(where, props);
   if (![19, 20, 21].includes(props.major))
     throw new KarpenterValidationError(
+      "ADOPTION_MODULE_MAJOR",
       where,
       "major",
       props.major,
@@ -278,6 +286,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   for (const field of ["clusterName", "nodeRoleName", "controllerRoleName"] as const) {
     if (typeof props[field] !== "string" || props[field] === "")
       throw new KarpenterValidationError(
+        "ADOPTION_MODULE_NAME_MISSING",
         where,
         field,
         props[field],
@@ -287,6 +296,7 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
   const association = props.createdPodIdentityAssociation ?? props.major === 21;
   if (association && (typeof props.podIdentityAssociationId !== "string" || props.podIdentityAssociationId === "")) {
     throw new KarpenterValidationError(
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
       where,
       "podIdentityAssociationId",
       props.podIdentityAssociationId,
@@ -321,11 +331,13 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
  * back to its default silently, and the adoption import the wrong resources.
  */
 function checkPresetProps(where: string, props: unknown, keys: readonly string[], shape: string): void {
-  if (!isPlainMap(props)) throw new KarpenterValidationError(where, "props", props, `an object ${shape}`);
+  if (!isPlainMap(props))
+    throw new KarpenterValidationError("ADOPTION_PROPS_NOT_AN_OBJECT", where, "props", props, `an object ${shape}`);
   const unknown = Object.keys(props).find((k) => !keys.includes(k) && props[k] !== undefined);
   if (unknown === undefined) return;
   const meant = nearestKey(unknown, keys);
   throw new KarpenterValidationError(
+    "ADOPTION_UNKNOWN_PROP",
     where,
     unknown,
     props[unknown],
@@ -341,6 +353,7 @@ function checkPresetProps(where: string, props: unknown, keys: readonly string[]
 function checkV19WithoutPodIdentity(where: string, props: TerraformAwsEksModuleAdoptionProps): void {
   if (props.major !== 19 || props.createdPodIdentityAssociation !== true) return;
   throw new KarpenterValidationError(
+    "ADOPTION_V19_POD_IDENTITY",
     where,
     "createdPodIdentityAssociation",
     props.createdPodIdentityAssociation,

@@ -137,6 +137,7 @@ function clashes(construct: IConstruct): KarpenterValidationError[] {
       ? " The accounts are not known at synth; if the stacks deploy to different accounts, say so with the AwsProvider's allowedAccountIds (one account each)."
       : "";
     return new KarpenterValidationError(
+      "AWS_IAM_NAME_TAKEN",
       mine.owner,
       mine.fieldOf(field),
       value,

@@ -110,6 +110,7 @@ function regionProblems(scope: IConstruct, given: TerraformProvider | undefined)
   if (typeof region === "string" && REGION_NAME.pattern.test(region)) return [];
   return [
     new KarpenterValidationError(
+      "AWS_REGION",
       provider,
       "region",
       region,

@@ -41,6 +41,7 @@ export function checkManagedPolicyQuota(scope: Construct, roleName: string, fiel
     if (count > max) {
       return [
         new KarpenterValidationError(
+          "AWS_IAM_POLICY_QUOTA",
           where,
           prop,
           `${count} managed policies on role ${shown}${during}`,

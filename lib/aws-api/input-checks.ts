@@ -31,11 +31,12 @@ export function checkTags(
 ): void {
   if (tags === undefined || Token.isUnresolved(tags)) return;
   if (tags === null || typeof tags !== "object" || Array.isArray(tags)) {
-    throw new KarpenterValidationError(scope, field, tags, "a map of tag keys to string values");
+    throw new KarpenterValidationError("AWS_TAGS_NOT_A_MAP", scope, field, tags, "a map of tag keys to string values");
   }
   const entries = Object.entries(tags);
   if (entries.length > TAG_LIMITS.maxTags) {
     throw new KarpenterValidationError(
+      "AWS_TOO_MANY_TAGS",
       scope,
       field,
       `${entries.length} tags`,
@@ -50,6 +51,7 @@ export function checkTags(
       if (length === 0 || length > TAG_LIMITS.keyLength) {
         problems.add(
           new KarpenterValidationError(
+            "AWS_TAG_KEY_LENGTH",
             scope,
             where,
             value,
@@ -64,6 +66,7 @@ export function checkTags(
       if (/^aws:/i.test(key)) {
         problems.add(
           new KarpenterValidationError(
+            "AWS_TAG_KEY_RESERVED",
             scope,
             where,
             value,
@@ -75,7 +78,7 @@ export function checkTags(
     }
     if (isUnresolved(value)) {
       const chars = Token.isUnresolved(key) ? undefined : tagCharacterProblem(key, undefined, receivers);
-      if (chars) problems.add(new KarpenterValidationError(scope, where, value, chars));
+      if (chars) problems.add(new KarpenterValidationError("AWS_TAG_CHARACTERS", scope, where, value, chars));
       continue;
     }
     let why: string | undefined;
@@ -88,7 +91,7 @@ export function checkTags(
       receivers,
     );
     why = [why, chars].filter((w) => w !== undefined).join("; ") || undefined;
-    if (why) problems.add(new KarpenterValidationError(scope, where, value, why));
+    if (why) problems.add(new KarpenterValidationError("AWS_TAG_VALUE", scope, where, value, why));
   }
   problems.throwIfAny(scope);
 }
@@ -106,6 +109,7 @@ export function checkTagKey(scope: IConstruct | string, field: string, key: unkn
     key.toLowerCase().startsWith("aws:")
   ) {
     throw new KarpenterValidationError(
+      "AWS_TAG_KEY_LENGTH",
       scope,
       field,
       key,
@@ -121,6 +125,7 @@ export function checkTagKey(scope: IConstruct | string, field: string, key: unkn
 export function checkEksClusterName(path: IConstruct | string, field: string, name: string): void {
   if (!isUnresolved(name) && !(typeof name === "string" && /^[0-9A-Za-z][A-Za-z0-9\-_]{0,99}$/.test(name))) {
     throw new KarpenterValidationError(
+      "AWS_CLUSTER_NAME",
       path,
       field,
       name,
@@ -152,7 +157,7 @@ const ROLE_ARN_TEXT =
 export function checkRoleArn(scope: IConstruct, field: string, arn: unknown): void {
   if (isUnresolved(arn)) return;
   if (typeof arn !== "string" || !IAM_ROLE_ARN.test(arn))
-    throw new KarpenterValidationError(scope, field, arn, ROLE_ARN_TEXT);
+    throw new KarpenterValidationError("AWS_ROLE_ARN", scope, field, arn, ROLE_ARN_TEXT);
 }
 
 /** An SQS queue ARN, `arn:<partition>:sqs:<region>:<account>:<queue name>` (a standard name, or a FIFO one ending in `.fifo`). */
@@ -167,6 +172,7 @@ export function checkQueueArn(scope: IConstruct, field: string, arn: unknown): v
   if (isUnresolved(arn)) return;
   if (typeof arn !== "string" || !SQS_QUEUE_ARN.test(arn)) {
     throw new KarpenterValidationError(
+      "AWS_QUEUE_ARN",
       scope,
       field,
       arn,
@@ -188,7 +194,13 @@ export function checkExistingRole(
   role: { readonly roleName?: string; readonly roleArn?: string } | undefined,
 ): void {
   if (role === null || typeof role !== "object") {
-    throw new KarpenterValidationError(scope, field, role, "{ roleName, roleArn } of an IAM role you manage");
+    throw new KarpenterValidationError(
+      "AWS_EXISTING_ROLE",
+      scope,
+      field,
+      role,
+      "{ roleName, roleArn } of an IAM role you manage",
+    );
   }
   const { roleName: name, roleArn: arn } = role;
   const problems = new Problems();
@@ -196,6 +208,7 @@ export function checkExistingRole(
   if (typeof name !== "string")
     problems.add(
       new KarpenterValidationError(
+        "AWS_EXISTING_ROLE",
         scope,
         `${field}.roleName`,
         name,
@@ -207,11 +220,12 @@ export function checkExistingRole(
       name.length === 0
         ? "an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)"
         : "an IAM role name: 1 to 64 characters, letters, digits and + = , . @ _ -";
-    problems.add(new KarpenterValidationError(scope, `${field}.roleName`, name, why));
+    problems.add(new KarpenterValidationError("AWS_IAM_NAME", scope, `${field}.roleName`, name, why));
   }
   if (typeof arn !== "string") {
     problems.add(
       new KarpenterValidationError(
+        "AWS_EXISTING_ROLE",
         scope,
         `${field}.roleArn`,
         arn,
@@ -223,7 +237,7 @@ export function checkExistingRole(
   let lastSegment: string | undefined;
   if (!Token.isUnresolved(arn)) {
     const m = IAM_ROLE_ARN.exec(arn);
-    if (!m) problems.add(new KarpenterValidationError(scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT));
+    if (!m) problems.add(new KarpenterValidationError("AWS_ROLE_ARN", scope, `${field}.roleArn`, arn, ROLE_ARN_TEXT));
     lastSegment = m?.[1];
   } else if (arn.includes(":role/")) {
     const tail = arn.slice(arn.lastIndexOf("/") + 1);
@@ -234,6 +248,7 @@ export function checkExistingRole(
     const shown = arn.replace(/\$\{TfToken\[[^\]]*\]\}/g, "<known at apply>");
     problems.add(
       new KarpenterValidationError(
+        "AWS_ROLE_ARN_NAME_MISMATCH",
         scope,
         `${field}.roleArn`,
         shown,
@@ -264,13 +279,15 @@ export function checkPolicyArns(
   // one aws_iam_role_policy_attachment per ARN: a list only known at apply cannot be split (cdktf would fail with a raw token error)
   if (isListToken(arns)) {
     throw new KarpenterValidationError(
+      "AWS_POLICY_ARNS_NOT_KNOWN",
       scope,
       field,
       "(a list token, known only at apply)",
       "an array of IAM policy ARNs known at synth (each may be a reference): one attachment is created per ARN, so pass them one by one",
     );
   }
-  if (!Array.isArray(arns)) throw new KarpenterValidationError(scope, field, arns, "an array of IAM policy ARNs");
+  if (!Array.isArray(arns))
+    throw new KarpenterValidationError("AWS_POLICY_ARNS_NOT_A_LIST", scope, field, arns, "an array of IAM policy ARNs");
   const problems = new Problems();
   // the same text twice is the same policy; a token's text is stable, so the same reference passed twice is caught too
   const first = new Map<string, number>();
@@ -281,6 +298,7 @@ export function checkPolicyArns(
         const shown = isUnresolved(arn) ? "(the same reference as before, known only at apply)" : arn;
         return problems.add(
           new KarpenterValidationError(
+            "AWS_POLICY_ARN_TWICE",
             scope,
             `${field}[${i}]`,
             shown,
@@ -294,6 +312,7 @@ export function checkPolicyArns(
     if (typeof arn !== "string" || !IAM_POLICY_ARN.test(arn)) {
       return problems.add(
         new KarpenterValidationError(
+          "AWS_POLICY_ARN",
           scope,
           `${field}[${i}]`,
           arn,
@@ -305,6 +324,7 @@ export function checkPolicyArns(
     if (attached && awsManaged !== undefined && attached.names.includes(awsManaged)) {
       problems.add(
         new KarpenterValidationError(
+          "AWS_POLICY_ARN_ALREADY_ATTACHED",
           scope,
           `${field}[${i}]`,
           arn,
@@ -353,12 +373,12 @@ export function checkStringList(
 ): void {
   if (Token.isUnresolved(list)) return;
   if (!Array.isArray(list) || list.length === 0)
-    throw new KarpenterValidationError(scope, field, list, `at least one ${rule.what}`);
+    throw new KarpenterValidationError("AWS_LIST_EMPTY", scope, field, list, `at least one ${rule.what}`);
   const problems = new Problems();
   list.forEach((item, i) => {
     if (isUnresolved(item)) return;
     if (typeof item !== "string" || !rule.ok(item))
-      problems.add(new KarpenterValidationError(scope, `${field}[${i}]`, item, rule.itemText));
+      problems.add(new KarpenterValidationError("AWS_LIST_ITEM", scope, `${field}[${i}]`, item, rule.itemText));
   });
   problems.throwIfAny(scope);
 }
@@ -374,6 +394,7 @@ export function checkOidcProviderArn(scope: IConstruct, field: string, arn: unkn
   if (arn === undefined || isUnresolved(arn)) return;
   if (typeof arn !== "string" || !OIDC_PROVIDER_ARN.test(arn)) {
     throw new KarpenterValidationError(
+      "AWS_OIDC_PROVIDER_ARN",
       scope,
       field,
       arn,
@@ -390,6 +411,7 @@ export function checkKmsKeyArn(scope: IConstruct, field: string, arn: unknown): 
   if (isUnresolved(arn)) return;
   if (typeof arn !== "string" || !KMS_KEY_ARN.test(arn)) {
     throw new KarpenterValidationError(
+      "AWS_KMS_KEY_ARN",
       scope,
       field,
       arn,
@@ -418,7 +440,7 @@ export function checkOptionKeys<T extends object>(
   if (options === undefined) return undefined;
   const keys = `{ ${allowed.map((k) => `${k}?`).join(", ")} }`;
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw new KarpenterValidationError(scope, field || "props", options, `an object ${keys}`);
+    throw new KarpenterValidationError("OPTIONS_NOT_AN_OBJECT", scope, field || "props", options, `an object ${keys}`);
   const problems = new Problems();
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || allowed.includes(key)) continue;
@@ -426,6 +448,7 @@ export function checkOptionKeys<T extends object>(
     const of = field ? `a known key of ${field}` : "a known prop";
     problems.add(
       new KarpenterValidationError(
+        "OPTIONS_UNKNOWN_KEY",
         scope,
         field ? `${field}.${key}` : key,
         value,

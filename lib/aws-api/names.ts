@@ -51,5 +51,5 @@ export function checkName(
   limitNote?: string,
 ): void {
   const problem = nameProblem(name, max, pattern, patternText, limitNote);
-  if (problem !== undefined) throw new KarpenterValidationError(scope, field, name, problem);
+  if (problem !== undefined) throw new KarpenterValidationError("AWS_NAME", scope, field, name, problem);
 }

@@ -92,6 +92,7 @@ export function nameFromCluster(
     const literal = `${prefix}${cluster.clusterNameLiteral}${suffix}`;
     if (literal.length > rule.max) {
       throw new KarpenterValidationError(
+        "AWS_DERIVED_NAME_TOO_LONG",
         scope,
         field,
         literal,

@@ -39,6 +39,7 @@ export function checkIdentity(
   if (identity === undefined) return { type: "podIdentity" };
   if (identity === null || typeof identity !== "object" || Array.isArray(identity)) {
     throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_IDENTITY",
       scope,
       field,
       identity,
@@ -47,6 +48,7 @@ export function checkIdentity(
   }
   if (identity.type !== "podIdentity" && identity.type !== "irsa") {
     throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_IDENTITY",
       scope,
       `${field}.type`,
       (identity as { type: unknown }).type,
@@ -120,11 +122,18 @@ export function checkPolicyNameSuffix(
   const rule = NAME_RULES.iamPolicy;
   const names = "every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>";
   if (typeof suffix !== "string")
-    throw new KarpenterValidationError(scope, field, suffix, `a string: it ends ${names}`);
+    throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_NAME_SUFFIX",
+      scope,
+      field,
+      suffix,
+      `a string: it ends ${names}`,
+    );
   const longest = keys.map(policyNamePrefix).reduce((a, b) => (b.length > a.length ? b : a), "");
   const room = rule.max - longest.length;
   if (suffix.length > room) {
     throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_NAME_SUFFIX",
       scope,
       field,
       suffix,
@@ -132,7 +141,13 @@ export function checkPolicyNameSuffix(
     );
   }
   if (suffix !== "" && !rule.pattern.test(suffix))
-    throw new KarpenterValidationError(scope, field, suffix, `${rule.text} only: the suffix ends ${names}`);
+    throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_NAME_SUFFIX",
+      scope,
+      field,
+      suffix,
+      `${rule.text} only: the suffix ends ${names}`,
+    );
 }
 
 /**
@@ -152,6 +167,7 @@ export function checkAdditionalStatements(
   if (statements === undefined) return;
   if (!Array.isArray(statements))
     throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_STATEMENT",
       scope,
       field,
       statements,
@@ -164,6 +180,7 @@ export function checkAdditionalStatements(
     if (s === null || typeof s !== "object" || Array.isArray(s))
       return problems.add(
         new KarpenterValidationError(
+          "CONTROLLER_ROLE_STATEMENT",
           scope,
           at,
           s,
@@ -176,6 +193,7 @@ export function checkAdditionalStatements(
       if (typeof sid !== "string" || !/^[A-Za-z0-9]+$/.test(sid) || taken.has(sid)) {
         problems.add(
           new KarpenterValidationError(
+            "CONTROLLER_ROLE_STATEMENT_SID",
             scope,
             `${at}.sid`,
             sid,
@@ -186,7 +204,15 @@ export function checkAdditionalStatements(
       taken.add(sid);
     }
     if (s.effect !== undefined && s.effect !== "Allow" && s.effect !== "Deny" && !isUnresolved(s.effect))
-      problems.add(new KarpenterValidationError(scope, `${at}.effect`, s.effect, '"Allow" or "Deny"'));
+      problems.add(
+        new KarpenterValidationError(
+          "CONTROLLER_ROLE_STATEMENT_EFFECT",
+          scope,
+          `${at}.effect`,
+          s.effect,
+          '"Allow" or "Deny"',
+        ),
+      );
     problems.check(() => checkStringList(scope, `${at}.actions`, s.actions, IAM_ACTIONS));
     problems.check(() => checkStringList(scope, `${at}.resources`, s.resources, IAM_RESOURCES));
     problems.check(() => checkConditions(scope, `${at}.conditions`, s.conditions));
@@ -196,6 +222,7 @@ export function checkAdditionalStatements(
   const known = policySize(policyJson(statementsJson(statements)).replace(/\$\{TfToken\[[^\]]*\]\}/g, ""));
   if (known > MANAGED_POLICY_MAX) {
     throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_POLICY_SIZE",
       scope,
       field,
       `${statements.length} statements`,
@@ -289,7 +316,13 @@ const OPERATORS_TEXT =
 function checkConditions(scope: IConstruct, field: string, conditions: IamPolicyCondition[] | undefined): void {
   if (conditions === undefined || Token.isUnresolved(conditions)) return;
   if (!Array.isArray(conditions))
-    throw new KarpenterValidationError(scope, field, conditions, "a list of conditions { test, variable, values }");
+    throw new KarpenterValidationError(
+      "CONTROLLER_ROLE_CONDITION",
+      scope,
+      field,
+      conditions,
+      "a list of conditions { test, variable, values }",
+    );
   const problems = new Problems();
   conditions.forEach((c, k) => {
     const at = `${field}[${k}]`;
@@ -302,6 +335,7 @@ function checkConditions(scope: IConstruct, field: string, conditions: IamPolicy
     ) {
       return problems.add(
         new KarpenterValidationError(
+          "CONTROLLER_ROLE_CONDITION",
           scope,
           at,
           c,
@@ -314,6 +348,7 @@ function checkConditions(scope: IConstruct, field: string, conditions: IamPolicy
       const near = nearestOperator(c.test);
       problems.add(
         new KarpenterValidationError(
+          "CONTROLLER_ROLE_CONDITION_OPERATOR",
           scope,
           `${at}.test`,
           c.test,
@@ -324,6 +359,7 @@ function checkConditions(scope: IConstruct, field: string, conditions: IamPolicy
     if (!isUnresolved(c.variable) && c.variable.trim() === "") {
       problems.add(
         new KarpenterValidationError(
+          "CONTROLLER_ROLE_CONDITION",
           scope,
           `${at}.variable`,
           c.variable,
@@ -336,6 +372,7 @@ function checkConditions(scope: IConstruct, field: string, conditions: IamPolicy
       if (!Array.isArray(values) || values.length === 0) {
         problems.add(
           new KarpenterValidationError(
+            "CONTROLLER_ROLE_CONDITION",
             scope,
             `${at}.values`,
             values,
@@ -346,7 +383,13 @@ function checkConditions(scope: IConstruct, field: string, conditions: IamPolicy
         values.forEach((v, j) => {
           if (typeof v !== "string" && !isUnresolved(v))
             problems.add(
-              new KarpenterValidationError(scope, `${at}.values[${j}]`, v, 'a string, e.g. "eu-west-1" or "true"'),
+              new KarpenterValidationError(
+                "CONTROLLER_ROLE_CONDITION",
+                scope,
+                `${at}.values[${j}]`,
+                v,
+                'a string, e.g. "eu-west-1" or "true"',
+              ),
             );
         });
       }

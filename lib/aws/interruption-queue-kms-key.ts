@@ -74,6 +74,7 @@ export function checkQueueKmsKey(scope: IConstruct, field: string, kmsKey: unkno
           ? `: write InterruptionQueueKmsKey.fromKeyArn(${JSON.stringify(arn)}) for your own key`
           : "";
   throw new KarpenterValidationError(
+    "INTERRUPTION_QUEUE_KMS_KEY",
     scope,
     field,
     kmsKey,

@@ -225,6 +225,7 @@ export class KarpenterControllerRole extends Construct {
             : "(an object without a roleArn string)";
         problems.add(
           new KarpenterValidationError(
+            "CONTROLLER_ROLE_NODE_ROLE_MISSING",
             this,
             "nodeRole",
             given,
@@ -238,6 +239,7 @@ export class KarpenterControllerRole extends Construct {
       if (queue !== undefined && (queue === null || typeof queue !== "object" || typeof queue.queueArn !== "string")) {
         problems.add(
           new KarpenterValidationError(
+            "CONTROLLER_ROLE_QUEUE",
             this,
             "interruptionQueue",
             queue === null || typeof queue !== "object" ? queue : "(an object without a queueArn string)",

@@ -38,6 +38,7 @@ export function checkNodeRoleOptions(
       if (options[key] !== undefined) {
         problems.add(
           new KarpenterValidationError(
+            "NODE_ROLE_OPTION_WITH_EXISTING_ROLE",
             scope,
             at(key),
             options[key],

@@ -46,6 +46,7 @@ export function checkNotAutoMode(scope: IConstruct, field: string, cluster: IKar
   if (enabled === undefined || enabled === null || enabled === false) return;
   if (enabled === true) {
     throw new KarpenterValidationError(
+      "CLUSTER_AUTO_MODE",
       scope,
       field,
       `${eks.node.path} with computeConfig.enabled = true`,

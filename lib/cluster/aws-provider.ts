@@ -57,6 +57,7 @@ function regionProblems(construct: IConstruct, prop: string, cluster: IKarpenter
   if (here === undefined || there === undefined || here === there) return [];
   return [
     new KarpenterValidationError(
+      "CLUSTER_REGION_MISMATCH",
       construct,
       prop,
       cluster.resource.node.path,

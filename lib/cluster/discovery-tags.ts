@@ -172,6 +172,7 @@ export class DiscoveryTags extends Construct {
     ) {
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_VALUE",
           this,
           "tagValue",
           this.tagValue,
@@ -181,6 +182,7 @@ export class DiscoveryTags extends Construct {
     } else if (props?.tagValue === "") {
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_VALUE_EMPTY",
           this,
           "tagValue",
           this.tagValue,
@@ -190,7 +192,15 @@ export class DiscoveryTags extends Construct {
     }
     const sg = props?.securityGroupId;
     if (sg !== undefined && !isUnresolved(sg) && (typeof sg !== "string" || !SECURITY_GROUP_ID.pattern.test(sg))) {
-      problems.add(new KarpenterValidationError(this, "securityGroupId", sg, SECURITY_GROUP_ID.text));
+      problems.add(
+        new KarpenterValidationError(
+          "DISCOVERY_TAGS_SECURITY_GROUP_ID",
+          this,
+          "securityGroupId",
+          sg,
+          SECURITY_GROUP_ID.text,
+        ),
+      );
     }
     problems.throwIfAny(this, { remove: true });
     if (!cluster) throw new Error("unreachable: a failed check is thrown above");
@@ -343,6 +353,7 @@ function valueProblems(
     return {
       problems: [
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_VALUE_NOT_CLUSTER",
           tags,
           "tagValue",
           value,
@@ -426,6 +437,7 @@ function claimProblems(mine: Claim): KarpenterValidationError[] {
     if (same) {
       problems.push(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_CLAIMED",
           mine.tags,
           t.field,
           t.shown,
@@ -442,6 +454,7 @@ function claimProblems(mine: Claim): KarpenterValidationError[] {
     if (!other) continue;
     problems.push(
       new KarpenterValidationError(
+        "DISCOVERY_TAGS_CLAIMED",
         mine.tags,
         t.field,
         t.shown,
@@ -594,18 +607,27 @@ function checkSubnets(
   if (subnets === undefined) return [];
   // checked before cdktf sees it: a list token as a tag's resource_id is a raw "encoded list token in a scalar string context" error
   if (isListToken(subnets))
-    throw new KarpenterValidationError(scope, "subnets", "(a list token, known only at apply)", SUBNETS_TEXT);
+    throw new KarpenterValidationError(
+      "DISCOVERY_TAGS_SUBNETS",
+      scope,
+      "subnets",
+      "(a list token, known only at apply)",
+      SUBNETS_TEXT,
+    );
   if (typeof subnets === "string") {
     throw new KarpenterValidationError(
+      "DISCOVERY_TAGS_SUBNETS",
       scope,
       "subnets",
       subnets,
       `an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet`,
     );
   }
-  if (!Array.isArray(subnets)) throw new KarpenterValidationError(scope, "subnets", subnets, SUBNETS_TEXT);
+  if (!Array.isArray(subnets))
+    throw new KarpenterValidationError("DISCOVERY_TAGS_SUBNETS", scope, "subnets", subnets, SUBNETS_TEXT);
   if (subnets.length === 0) {
     throw new KarpenterValidationError(
+      "DISCOVERY_TAGS_SUBNETS_EMPTY",
       scope,
       "subnets",
       subnets,
@@ -620,6 +642,7 @@ function checkSubnets(
       // a Subnet object (earlier versions took one; JavaScript callers): its id is the reference every check reads
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_SUBNET_ID",
           scope,
           `subnets[${i}]`,
           s.node.path,
@@ -631,6 +654,7 @@ function checkSubnets(
     if (typeof s !== "string" || (!isUnresolved(s) && !SUBNET_ID.pattern.test(s))) {
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_SUBNET_ID",
           scope,
           `subnets[${i}]`,
           s,
@@ -646,6 +670,7 @@ function checkSubnets(
     if (first !== undefined) {
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_SUBNET_TWICE",
           scope,
           `subnets[${i}]`,
           ref?.shown ?? s,
@@ -660,6 +685,7 @@ function checkSubnets(
     if (isPublic(subnet))
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_SUBNET_PUBLIC",
           scope,
           `subnets[${i}]`,
           subnet.node.path,
@@ -669,6 +695,7 @@ function checkSubnets(
     else if (ownsTag(subnet, key)) {
       problems.add(
         new KarpenterValidationError(
+          "DISCOVERY_TAGS_SUBNET_TAG_CONFLICT",
           scope,
           `subnets[${i}]`,
           subnet.node.path,
@@ -680,6 +707,7 @@ function checkSubnets(
       if (managed !== undefined) {
         problems.add(
           new KarpenterValidationError(
+            "DISCOVERY_TAGS_SUBNET_TAGS_MANAGED",
             scope,
             `subnets[${i}]`,
             subnet.node.path,
@@ -717,6 +745,7 @@ function checkClusterNameArgument(where: string, clusterName: unknown): void {
         ? "the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)"
         : "an object: pass cluster.clusterName";
     throw new KarpenterValidationError(
+      "DISCOVERY_TAGS_CLUSTER_NAME",
       where,
       "clusterName",
       shown,
@@ -725,6 +754,7 @@ function checkClusterNameArgument(where: string, clusterName: unknown): void {
   }
   if (typeof clusterName !== "string")
     throw new KarpenterValidationError(
+      "DISCOVERY_TAGS_CLUSTER_NAME",
       where,
       "clusterName",
       clusterName,

@@ -72,6 +72,7 @@ export function onePerClusterProblems(install: IndexedInstall): KarpenterValidat
     : "two controllers would act on the same NodePools and NodeClaims";
   return [
     new KarpenterValidationError(
+      "CLUSTER_SECOND_INSTALL",
       install,
       "cluster",
       cluster,

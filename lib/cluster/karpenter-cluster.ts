@@ -204,6 +204,7 @@ function checkEksClusterResource(cluster: unknown): void {
   const expected = "an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app";
   if (cluster instanceof TerraformDataSource) {
     throw new KarpenterValidationError(
+      "CLUSTER_NOT_KARPENTER_CLUSTER",
       where,
       "cluster",
       cluster.node.path,
@@ -219,6 +220,7 @@ function checkEksClusterResource(cluster: unknown): void {
           ? cluster.node.path
           : "(not an EksCluster)";
     throw new KarpenterValidationError(
+      "CLUSTER_NOT_KARPENTER_CLUSTER",
       where,
       "cluster",
       shown,

@@ -64,6 +64,7 @@ export class KarpenterVersions {
     const minor = String(karpenterVersion).trim().replace(/^v/, "").split(".").slice(0, 2).join(".");
     if (!SUPPORTED_MINORS.includes(minor)) {
       throw new KarpenterValidationError(
+        "KARPENTER_VERSION_UNSUPPORTED",
         "KarpenterVersions.support",
         "karpenterVersion",
         karpenterVersion,

@@ -109,6 +109,7 @@ function checkEksVersionShape(scope: IConstruct, cluster: IKarpenterCluster): vo
   if (eks === undefined || given === undefined || isUnresolved(given) || /^1\.\d+$/.test(given)) return;
   const minor = kubernetesMinor(given);
   throw new KarpenterValidationError(
+    "CLUSTER_KUBERNETES_VERSION",
     scope,
     "cluster",
     given,
@@ -237,6 +238,7 @@ export function checkKubernetesCompatibility(
         ? `no Karpenter 1.x release supports Kubernetes 1.${minor}: upgrade the cluster to 1.${support.minMinor} or later`
         : `Kubernetes 1.${minor} needs Karpenter ${supporting}`;
   throw new KarpenterValidationError(
+    "CLUSTER_KUBERNETES_INCOMPATIBLE",
     scope,
     field,
     version.full,

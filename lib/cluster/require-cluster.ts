@@ -19,6 +19,7 @@ export function requireCluster(
   const cluster = props?.cluster;
   if (cluster instanceof EksCluster) {
     throw new KarpenterValidationError(
+      "CLUSTER_REQUIRED",
       scope,
       "cluster",
       cluster.node.path,
@@ -32,6 +33,7 @@ export function requireCluster(
     typeof cluster.clusterName !== "string"
   ) {
     throw new KarpenterValidationError(
+      "CLUSTER_REQUIRED",
       scope,
       "cluster",
       cluster === undefined || cluster === null ? cluster : "(not an IKarpenterCluster)",

@@ -196,18 +196,33 @@ export class SystemNodeGroup extends Construct {
     this.size = props?.size ?? 2;
     if (!Token.isUnresolved(this.size) && (!Number.isInteger(this.size) || this.size < 1 || this.size > 100)) {
       problems.add(
-        new KarpenterValidationError(this, "size", props.size, "a whole number from 1 to 100 (min = desired = max)"),
+        new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_SIZE",
+          this,
+          "size",
+          props.size,
+          "a whole number from 1 to 100 (min = desired = max)",
+        ),
       );
     }
     const instanceTypes = props?.instanceTypes ?? ["t3.medium"];
     problems.check(() => checkInstanceTypes(this, instanceTypes));
     const amiType = props?.amiType ?? "AL2023_x86_64_STANDARD";
     if (!isUnresolved(amiType) && !AMI_TYPES.includes(amiType)) {
-      problems.add(new KarpenterValidationError(this, "amiType", amiType, `one of ${AMI_TYPES.join(", ")}`));
+      problems.add(
+        new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_AMI_TYPE",
+          this,
+          "amiType",
+          amiType,
+          `one of ${AMI_TYPES.join(", ")}`,
+        ),
+      );
     }
     if (typeof props?.subnetIds === "string" && !isUnresolved(props.subnetIds)) {
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_SUBNETS",
           this,
           "subnetIds",
           props.subnetIds,
@@ -217,6 +232,7 @@ export class SystemNodeGroup extends Construct {
     } else if (!isUnresolved(props?.subnetIds) && (!Array.isArray(props?.subnetIds) || props.subnetIds.length === 0)) {
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_SUBNETS",
           this,
           "subnetIds",
           props?.subnetIds,
@@ -229,7 +245,15 @@ export class SystemNodeGroup extends Construct {
       !Token.isUnresolved(props.diskSize) &&
       (!Number.isInteger(props.diskSize) || props.diskSize < 1)
     ) {
-      problems.add(new KarpenterValidationError(this, "diskSize", props.diskSize, "a whole number of GiB, at least 1"));
+      problems.add(
+        new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_DISK_SIZE",
+          this,
+          "diskSize",
+          props.diskSize,
+          "a whole number of GiB, at least 1",
+        ),
+      );
     }
     problems.check(() => checkLabels(this, props?.labels));
     const givenRole =
@@ -240,6 +264,7 @@ export class SystemNodeGroup extends Construct {
       // the controller's node selector is node-role=system: another value would leave it without nodes
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_ROLE_LABEL",
           this,
           `labels["${SYSTEM_NODE_LABEL.key}"]`,
           givenRole,
@@ -335,15 +360,24 @@ const badKey = (key: string) => labelKeyProblem(key, EKS_KEY_MAX) !== undefined;
 function checkLabels(scope: Construct, labels: Record<string, string> | undefined): void {
   if (labels === undefined || Token.isUnresolved(labels)) return;
   if (labels === null || typeof labels !== "object" || Array.isArray(labels))
-    throw new KarpenterValidationError(scope, "labels", labels, "a map of Kubernetes label keys to values");
+    throw new KarpenterValidationError(
+      "SYSTEM_NODE_GROUP_LABELS",
+      scope,
+      "labels",
+      labels,
+      "a map of Kubernetes label keys to values",
+    );
   const problems = new Problems();
   for (const [key, value] of Object.entries(labels)) {
     const field = `labels[${JSON.stringify(key)}]`;
     if (!Token.isUnresolved(key) && badKey(key))
-      problems.add(new KarpenterValidationError(scope, field, key, `a label key: ${KEY_TEXT}`));
+      problems.add(
+        new KarpenterValidationError("SYSTEM_NODE_GROUP_LABEL_KEY", scope, field, key, `a label key: ${KEY_TEXT}`),
+      );
     else if (!isUnresolved(value) && !isLabelValue(value, false)) {
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_LABEL_VALUE",
           scope,
           field,
           value,
@@ -359,9 +393,16 @@ function checkLabels(scope: Construct, labels: Record<string, string> | undefine
 function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): void {
   if (taints === undefined || Token.isUnresolved(taints)) return;
   if (!Array.isArray(taints))
-    throw new KarpenterValidationError(scope, "taints", taints, "an array of { key, value?, effect }");
+    throw new KarpenterValidationError(
+      "SYSTEM_NODE_GROUP_TAINTS",
+      scope,
+      "taints",
+      taints,
+      "an array of { key, value?, effect }",
+    );
   if (taints.length > MAX_TAINTS)
     throw new KarpenterValidationError(
+      "SYSTEM_NODE_GROUP_TAINTS",
       scope,
       "taints",
       `${taints.length} taints`,
@@ -370,18 +411,35 @@ function checkTaints(scope: Construct, taints: SystemNodeTaint[] | undefined): v
   const problems = new Problems();
   taints.forEach((t, i) => {
     if (t === null || typeof t !== "object" || Array.isArray(t))
-      return problems.add(new KarpenterValidationError(scope, `taints[${i}]`, t, "{ key, value?, effect }"));
+      return problems.add(
+        new KarpenterValidationError("SYSTEM_NODE_GROUP_TAINTS", scope, `taints[${i}]`, t, "{ key, value?, effect }"),
+      );
     problems.check(() => checkOptionKeys(scope, `taints[${i}]`, t, SYSTEM_NODE_TAINT));
     if (!isUnresolved(t.key) && !(typeof t.key === "string" && !badKey(t.key)))
-      problems.add(new KarpenterValidationError(scope, `taints[${i}].key`, t.key, `a taint key: ${KEY_TEXT}`));
+      problems.add(
+        new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_TAINT_KEY",
+          scope,
+          `taints[${i}].key`,
+          t.key,
+          `a taint key: ${KEY_TEXT}`,
+        ),
+      );
     if (t.value !== undefined && !isUnresolved(t.value) && !isLabelValue(t.value, true)) {
       problems.add(
-        new KarpenterValidationError(scope, `taints[${i}].value`, t.value, `a taint value: empty or ${VALUE_TEXT}`),
+        new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_TAINT_VALUE",
+          scope,
+          `taints[${i}].value`,
+          t.value,
+          `a taint value: empty or ${VALUE_TEXT}`,
+        ),
       );
     }
     if (!isUnresolved(t.effect) && !TAINT_EFFECTS.includes(t.effect)) {
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_TAINT_EFFECT",
           scope,
           `taints[${i}].effect`,
           t.effect,
@@ -405,6 +463,7 @@ function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
   if (Token.isUnresolved(instanceTypes)) return;
   if (!Array.isArray(instanceTypes) || instanceTypes.length === 0) {
     throw new KarpenterValidationError(
+      "SYSTEM_NODE_GROUP_INSTANCE_TYPES",
       scope,
       "instanceTypes",
       instanceTypes,
@@ -417,6 +476,7 @@ function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
       // a list token spread into a literal array: cdktf fails at synth with a raw token error
       return problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_INSTANCE_TYPES",
           scope,
           `instanceTypes[${i}]`,
           "(a list token spread into the array)",
@@ -428,6 +488,7 @@ function checkInstanceTypes(scope: Construct, instanceTypes: string[]): void {
     if (typeof t !== "string" || !INSTANCE_TYPE.test(t))
       problems.add(
         new KarpenterValidationError(
+          "SYSTEM_NODE_GROUP_INSTANCE_TYPE",
           scope,
           `instanceTypes[${i}]`,
           t,

@@ -77,12 +77,25 @@ export function convertLegacyManifests(
 ): LegacyConversionResult {
   const where = "convertLegacyManifests";
   if (typeof yamlText !== "string")
-    throw new KarpenterValidationError(where, "yamlText", yamlText, "YAML text with one or more documents");
+    throw new KarpenterValidationError(
+      "CONVERT_INPUT",
+      where,
+      "yamlText",
+      yamlText,
+      "YAML text with one or more documents",
+    );
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw new KarpenterValidationError(where, "options", options, `an object { ${OPTIONS.join(", ")} } (or nothing)`);
+    throw new KarpenterValidationError(
+      "OPTIONS_NOT_AN_OBJECT",
+      where,
+      "options",
+      options,
+      `an object { ${OPTIONS.join(", ")} } (or nothing)`,
+    );
   for (const [key, value] of Object.entries(options)) {
     if (!OPTIONS.includes(key))
       throw new KarpenterValidationError(
+        "OPTIONS_UNKNOWN_KEY",
         where,
         `options.${key}`,
         value,
@@ -90,10 +103,17 @@ export function convertLegacyManifests(
       );
   }
   if (options.legacyDefaults !== undefined && typeof options.legacyDefaults !== "boolean")
-    throw new KarpenterValidationError(where, "options.legacyDefaults", options.legacyDefaults, "true or false");
+    throw new KarpenterValidationError(
+      "CONVERT_OPTION_NOT_A_BOOLEAN",
+      where,
+      "options.legacyDefaults",
+      options.legacyDefaults,
+      "true or false",
+    );
   const version = resolveKarpenterVersion(where, options.version ?? DEFAULT_KARPENTER_VERSION, "options.version");
   if (options.role !== undefined && (typeof options.role !== "string" || options.role.trim() === "")) {
     throw new KarpenterValidationError(
+      "CONVERT_OPTION_ROLE",
       where,
       "options.role",
       options.role,
@@ -103,7 +123,8 @@ export function convertLegacyManifests(
   // the rule the Ec2NodeClass construct applies to a literal role (one known only at apply is left to it)
   const roleProblem =
     options.role !== undefined && !holdsToken(options.role) ? nodeClassRoleProblem(options.role) : undefined;
-  if (roleProblem !== undefined) throw new KarpenterValidationError(where, "options.role", options.role, roleProblem);
+  if (roleProblem !== undefined)
+    throw new KarpenterValidationError("CONVERT_OPTION_ROLE", where, "options.role", options.role, roleProblem);
   const lineCounter = new (yaml().LineCounter)();
   const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
   const drafts: ({ kind: "NodePool"; draft: PoolDraft } | { kind: "EC2NodeClass"; draft: ClassDraft })[] = [];
@@ -122,10 +143,16 @@ export function convertLegacyManifests(
     const ctx = new (parts().ObjectContext)(info([]));
     const items: unknown[] = Array.isArray(value.items)
       ? value.items
-      : ctx.fail(["items"], value.items, `the objects of the ${value.kind} as a list (items is required)`);
+      : ctx.fail(
+          "CONVERT_LIST_ITEMS",
+          ["items"],
+          value.items,
+          `the objects of the ${value.kind} as a list (items is required)`,
+        );
     items.forEach((item, j) => {
       if (isList(item))
         ctx.fail(
+          "CONVERT_LIST_ITEMS",
           ["items", j],
           item,
           `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`,
@@ -139,10 +166,15 @@ export function convertLegacyManifests(
     const top = ctx.fields([], value, "a Kubernetes object with apiVersion, kind and metadata");
     const apiVersion =
       top.str("apiVersion", { nonEmpty: true }) ??
-      top.fail("apiVersion", undefined, "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5");
+      top.fail(
+        "CONVERT_REQUIRED",
+        "apiVersion",
+        undefined,
+        "the object's apiVersion (required), e.g. karpenter.sh/v1alpha5",
+      );
     const kind =
       top.str("kind", { nonEmpty: true }) ??
-      top.fail("kind", undefined, "the object's kind (required), e.g. Provisioner");
+      top.fail("CONVERT_REQUIRED", "kind", undefined, "the object's kind (required), e.g. Provisioner");
     const key = `${apiVersion} ${kind}`;
     const convert = parts().CONVERTERS[key];
     if (!convert) {
@@ -226,6 +258,7 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
 /** Valid YAML nested deeper than the reader's stack (thousands of levels): no Karpenter object is, so it is refused as such. */
 function tooDeep(n: number, line: number | undefined): LegacyManifestError {
   return new LegacyManifestError(
+    "CONVERT_YAML",
     n,
     line,
     "yaml",
@@ -308,6 +341,7 @@ function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: str
     const first = firstByName.get(d.props.name)!;
     if (first < i) {
       d.ctx.fail(
+        "CONVERT_DUPLICATE_NAME",
         ["metadata", "name"],
         d.props.name,
         `a name no other ${kind} of the input has: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${d.props.name}`,

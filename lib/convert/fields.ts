@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../core/error-codes";
 import { LegacyManifestError } from "./legacy-manifest-error";
 import { ConversionNote, ConversionNoteLevel } from "./types";
 
@@ -80,9 +81,10 @@ export class ObjectContext {
    * The error names the document, the line of `path` (or of its nearest parent that has one) and
    * the path from the document's root, so an item of a List reads `items[2].spec…`.
    */
-  public fail(path: Path, value: unknown, allowed: string): never {
+  public fail(code: ErrorCode, path: Path, value: unknown, allowed: string): never {
     const full = [...this.doc.base, ...path];
     throw new LegacyManifestError(
+      code,
       this.doc.document,
       this.doc.lineOf(full),
       showPath(full) || "(document)",
@@ -113,7 +115,7 @@ export class ObjectContext {
   /** A reader over `value`, which must be a mapping (else the call throws naming `what`). */
   public fields(path: Path, value: unknown, what: string): Fields {
     if (value === null || typeof value !== "object" || Array.isArray(value))
-      this.fail(path, value, `${what} (a mapping)`);
+      this.fail("CONVERT_WRONG_TYPE", path, value, `${what} (a mapping)`);
     const f = new Fields(this, path, value as Record<string, unknown>);
     this.readers.push(f);
     return f;
@@ -186,8 +188,9 @@ export class Fields {
   public str(key: string, opts: { nonEmpty?: boolean } = {}): string | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (typeof v !== "string") this.ctx.fail([...this.path, key], v, "a string");
-    if (opts.nonEmpty && v.length === 0) this.ctx.fail([...this.path, key], v, "a non-empty string");
+    if (typeof v !== "string") this.ctx.fail("CONVERT_WRONG_TYPE", [...this.path, key], v, "a string");
+    if (opts.nonEmpty && v.length === 0)
+      this.ctx.fail("CONVERT_WRONG_TYPE", [...this.path, key], v, "a non-empty string");
     return v;
   }
 
@@ -195,14 +198,19 @@ export class Fields {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     if (typeof v !== "number" || !Number.isSafeInteger(v) || v < min)
-      this.ctx.fail([...this.path, key], v, min > -Number.MAX_SAFE_INTEGER ? `${what} (≥ ${min})` : what);
+      this.ctx.fail(
+        "CONVERT_WRONG_TYPE",
+        [...this.path, key],
+        v,
+        min > -Number.MAX_SAFE_INTEGER ? `${what} (≥ ${min})` : what,
+      );
     return v;
   }
 
   public bool(key: string): boolean | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (typeof v !== "boolean") this.ctx.fail([...this.path, key], v, "true or false");
+    if (typeof v !== "boolean") this.ctx.fail("CONVERT_WRONG_TYPE", [...this.path, key], v, "true or false");
     return v;
   }
 
@@ -211,10 +219,12 @@ export class Fields {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     const at = [...this.path, key];
-    if (typeof v !== "object" || Array.isArray(v)) this.ctx.fail(at, v, "a mapping of string keys to string values");
+    if (typeof v !== "object" || Array.isArray(v))
+      this.ctx.fail("CONVERT_WRONG_TYPE", at, v, "a mapping of string keys to string values");
     const out: { [k: string]: string } = {};
     for (const [k, x] of Object.entries(v as object)) {
-      if (typeof x !== "string") this.ctx.fail([...at, k], x, 'a string (quote values such as "true" or "1" in YAML)');
+      if (typeof x !== "string")
+        this.ctx.fail("CONVERT_WRONG_TYPE", [...at, k], x, 'a string (quote values such as "true" or "1" in YAML)');
       out[k] = x;
     }
     return out;
@@ -229,12 +239,14 @@ export class Fields {
     const v = this.raw(key);
     if (v === undefined) return undefined;
     const at = [...this.path, key];
-    if (typeof v !== "object" || Array.isArray(v)) this.ctx.fail(at, v, "a mapping of resource names to quantities");
+    if (typeof v !== "object" || Array.isArray(v))
+      this.ctx.fail("CONVERT_WRONG_TYPE", at, v, "a mapping of resource names to quantities");
     const out: { [k: string]: string } = {};
     for (const [k, x] of Object.entries(v as object)) {
-      if (typeof x === "number" && !Number.isFinite(x)) this.ctx.fail([...at, k], x, "a finite quantity");
+      if (typeof x === "number" && !Number.isFinite(x))
+        this.ctx.fail("CONVERT_QUANTITY", [...at, k], x, "a finite quantity");
       if (typeof x !== "string" && typeof x !== "number")
-        this.ctx.fail([...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
+        this.ctx.fail("CONVERT_QUANTITY", [...at, k], x, 'a quantity such as 100, "500m" or "8Gi"');
       out[k] = String(x);
     }
     return out;
@@ -246,7 +258,7 @@ export class Fields {
     if (list === undefined) return undefined;
     list.forEach((x, i) => {
       if (typeof x !== "string")
-        this.ctx.fail([...this.path, key, i], x, 'a string (quote values such as "2" in YAML)');
+        this.ctx.fail("CONVERT_WRONG_TYPE", [...this.path, key, i], x, 'a string (quote values such as "2" in YAML)');
     });
     return list as string[];
   }
@@ -255,7 +267,7 @@ export class Fields {
   public list(key: string): unknown[] | undefined {
     const v = this.raw(key);
     if (v === undefined) return undefined;
-    if (!Array.isArray(v)) this.ctx.fail([...this.path, key], v, "a list");
+    if (!Array.isArray(v)) this.ctx.fail("CONVERT_WRONG_TYPE", [...this.path, key], v, "a list");
     return v;
   }
 
@@ -271,8 +283,8 @@ export class Fields {
   }
 
   /** Typed `never`, so a required key reads `f.str("name") ?? f.fail("name", undefined, "…")`. */
-  public fail(key: string, value: unknown, allowed: string): never {
-    return this.ctx.fail([...this.path, key], value, allowed);
+  public fail(code: ErrorCode, key: string, value: unknown, allowed: string): never {
+    return this.ctx.fail(code, [...this.path, key], value, allowed);
   }
 
   /** The path of `key` of this mapping. */

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../core/error-codes";
 import { KarpenterValidationError } from "../core/errors";
 
 /**
@@ -7,7 +8,7 @@ import { KarpenterValidationError } from "../core/errors";
  * thrown: the whole call fails.
  *
  * The message names the document (1-based) and, when known, its line, e.g.
- * `document 2 (line 14): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0)`.
+ * `document 2 (line 14): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0) [CONVERT_WRONG_TYPE]`.
  */
 export class LegacyManifestError extends KarpenterValidationError {
   /** 1-based index of the YAML document that holds the problem. */
@@ -16,14 +17,28 @@ export class LegacyManifestError extends KarpenterValidationError {
   public readonly line?: number;
 
   /**
+   * @param code the stable code of the rule (see lib/core/error-codes.ts)
    * @param document 1-based index of the document
    * @param line 1-based line in the input, if known
    * @param field the dot path inside the document (e.g. `spec.requirements[0].values`)
    * @param value the rejected value
    * @param allowed what would have been accepted
    */
-  constructor(document: number, line: number | undefined, field: string, value: unknown, allowed: string) {
-    super(line === undefined ? `document ${document}` : `document ${document} (line ${line})`, field, value, allowed);
+  constructor(
+    code: ErrorCode,
+    document: number,
+    line: number | undefined,
+    field: string,
+    value: unknown,
+    allowed: string,
+  ) {
+    super(
+      code,
+      line === undefined ? `document ${document}` : `document ${document} (line ${line})`,
+      field,
+      value,
+      allowed,
+    );
     this.name = "LegacyManifestError";
     this.document = document;
     this.line = line;
@@ -46,9 +61,9 @@ export class LegacyManifestError extends KarpenterValidationError {
     source: string | undefined,
     problem: string,
   ): LegacyManifestError {
-    const e = new LegacyManifestError(document, line, "yaml", source, `YAML syntax: ${problem}`);
+    const e = new LegacyManifestError("CONVERT_YAML", document, line, "yaml", source, `YAML syntax: ${problem}`);
     const at = line === undefined ? "" : column === undefined ? ` (line ${line})` : ` (line ${line}, column ${column})`;
-    e.message = `document ${document}${at}: YAML syntax error: ${problem}`;
+    e.message = `document ${document}${at}: YAML syntax error: ${problem} [${e.code}]`;
     return e;
   }
 }

@@ -44,8 +44,10 @@ export function readMetadata(
 ): { name: string; annotations: { [k: string]: string } } {
   const meta =
     top.obj("metadata", "object metadata { name }") ??
-    top.fail("metadata", undefined, "object metadata with a name (required)");
-  const name = meta.str("name", { nonEmpty: true }) ?? meta.fail("name", undefined, "the object's name (required)");
+    top.fail("CONVERT_REQUIRED", "metadata", undefined, "object metadata with a name (required)");
+  const name =
+    meta.str("name", { nonEmpty: true }) ??
+    meta.fail("CONVERT_REQUIRED", "name", undefined, "the object's name (required)");
   const ignored = SERVER_SET.filter((k) => meta.has(k));
   meta.consume(...ignored);
   const annotations = meta.strMap("annotations") ?? {};

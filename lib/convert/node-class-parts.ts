@@ -136,7 +136,7 @@ function volumeSize(ctx: ObjectContext, e: Fields): string | undefined {
   const raw = e.raw("volumeSize");
   if (raw === undefined) return undefined;
   if (typeof raw !== "string" && !(typeof raw === "number" && Number.isSafeInteger(raw)))
-    e.fail("volumeSize", raw, 'a size such as "100Gi"');
+    e.fail("CONVERT_QUANTITY", "volumeSize", raw, 'a size such as "100Gi"');
   const text = String(raw);
   const m = /^([0-9]+)(Ki|Mi|Gi|Ti|k|M|G|T)?$/.exec(text);
   if (!m || ["Gi", "G", "Ti", "T"].includes(m[2] ?? "-")) return text;

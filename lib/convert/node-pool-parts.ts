@@ -45,10 +45,11 @@ export function readRequirements(
   return items?.map((r) => {
     const k =
       r.str("key", { nonEmpty: true }) ??
-      r.fail("key", undefined, "a label key (every requirement needs key and operator)");
+      r.fail("CONVERT_REQUIRED", "key", undefined, "a label key (every requirement needs key and operator)");
     const operator =
       r.str("operator", { nonEmpty: true }) ??
       r.fail(
+        "CONVERT_REQUIRED",
         "operator",
         undefined,
         "one of In, NotIn, Exists, DoesNotExist, Gt, Lt (every requirement needs key and operator)",
@@ -78,10 +79,16 @@ export function readLabels(ctx: ObjectContext, f: Fields, key: string): { [k: st
 export function readTaints(f: Fields, key: string): Taint[] | undefined {
   return f.objects(key, "a taint { key, value, effect }")?.map((t) => {
     const k =
-      t.str("key", { nonEmpty: true }) ?? t.fail("key", undefined, "a taint key (every taint needs key and effect)");
+      t.str("key", { nonEmpty: true }) ??
+      t.fail("CONVERT_REQUIRED", "key", undefined, "a taint key (every taint needs key and effect)");
     const effect =
       t.str("effect", { nonEmpty: true }) ??
-      t.fail("effect", undefined, "NoSchedule, PreferNoSchedule or NoExecute (every taint needs key and effect)");
+      t.fail(
+        "CONVERT_REQUIRED",
+        "effect",
+        undefined,
+        "NoSchedule, PreferNoSchedule or NoExecute (every taint needs key and effect)",
+      );
     const value = t.str("value");
     const timeAdded = t.str("timeAdded");
     return {
@@ -138,7 +145,8 @@ export function readNodeClassRef(
   const ref = f.obj(key, "a node class reference { name, kind, group }");
   if (!ref) return undefined;
   const name =
-    ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the EC2NodeClass (required)");
+    ref.str("name", { nonEmpty: true }) ??
+    ref.fail("CONVERT_REQUIRED", "name", undefined, "the name of the EC2NodeClass (required)");
   const kind = ref.str("kind") || undefined;
   let group: string | undefined;
   if (v1) {
@@ -207,13 +215,18 @@ export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fie
   const p = pool.props;
   const template =
     spec.obj("template", "the NodeClaim template { metadata, spec }") ??
-    spec.fail("template", undefined, "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)");
+    spec.fail(
+      "CONVERT_REQUIRED",
+      "template",
+      undefined,
+      "a NodeClaim template { spec: { nodeClassRef, requirements } } (required)",
+    );
   const meta = template.obj("metadata", "template metadata { labels, annotations }");
   p.labels = meta && readLabels(ctx, meta, "labels");
   p.annotations = meta && readNodeAnnotations(ctx, meta, "annotations");
   const t =
     template.obj("spec", "the NodeClaim spec") ??
-    template.fail("spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
+    template.fail("CONVERT_REQUIRED", "spec", undefined, "a NodeClaim spec { nodeClassRef, requirements } (required)");
   p.requirements = readRequirements(ctx, t, "requirements", true);
   p.taints = readTaints(t, "taints");
   p.startupTaints = readTaints(t, "startupTaints");

@@ -72,13 +72,15 @@ export function convertProvisioner(input: ConvertInput): Converted {
   const ref = spec.obj("providerRef", "a provider reference { name }");
   if (ref && spec.has("provider"))
     spec.fail(
+      "CONVERT_PROVIDER_AND_REF",
       "provider",
       spec.peek("provider"),
       "unset when providerRef is set (v1alpha5 allows only one of provider and providerRef)",
     );
   if (ref) {
     const name =
-      ref.str("name", { nonEmpty: true }) ?? ref.fail("name", undefined, "the name of the AWSNodeTemplate (required)");
+      ref.str("name", { nonEmpty: true }) ??
+      ref.fail("CONVERT_REQUIRED", "name", undefined, "the name of the AWSNodeTemplate (required)");
     const kind = ref.str("kind") || "AWSNodeTemplate";
     const apiVersion = ref.str("apiVersion") || "karpenter.k8s.aws/v1alpha1";
     if (kind !== "AWSNodeTemplate" || apiVersion !== "karpenter.k8s.aws/v1alpha1") {

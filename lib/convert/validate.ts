@@ -51,7 +51,7 @@ export function validateDrafts(
     );
     // what the construct would warn about at synth (a limit on a resource no node has, such as
     // nvidia.com/gpus): the YAML is printed without going through the construct, so it is said here
-    const w = new Checker(`NodePool ${pool.props.name}`, version, { collect: true });
+    const w = new Checker("NODEPOOL", `NodePool ${pool.props.name}`, version, { collect: true });
     for (const warning of limitsWarnings(w, pool.props.name, pool.props.limits))
       pool.ctx.note("action", "spec.limits", `the NodePool construct warns at synth: ${warning}`);
   }
@@ -93,9 +93,10 @@ function check(
   semantic: (c: Checker) => void,
 ): void {
   const construct = kind === "NodePool" ? "NodePool" : "Ec2NodeClass";
-  const c = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
+  const subject = kind === "NodePool" ? "NODEPOOL" : "EC2NODECLASS";
+  const c = new Checker(subject, `${kind} ${draft.props.name}`, version, { collect: true });
   c.guard(() => crd(c));
-  const s = new Checker(`${kind} ${draft.props.name}`, version, { collect: true });
+  const s = new Checker(subject, `${kind} ${draft.props.name}`, version, { collect: true });
   s.guard(() => semantic(s));
   const crdFields = new Set(c.collected.map((e) => e.field));
   const notes = [

@@ -1,4 +1,5 @@
 import { IConstruct } from "constructs";
+import type { ErrorCode } from "./error-codes";
 
 /**
  * One problem with the input, as every language sees it: {@link KarpenterValidationError} in
@@ -8,6 +9,11 @@ import { IConstruct } from "constructs";
  * synth-time problems as these.
  */
 export interface ValidationProblem {
+  /**
+   * The stable code of the rule the input broke, e.g. `NODEPOOL_INTEGER_RANGE`: match it rather than
+   * the message, whose wording may change. docs/error-codes.md lists every code with its meaning.
+   */
+  readonly code: string;
   /** The construct path (or the name of the function) that rejected the input, e.g. `eks/karpenter`. */
   readonly path: string;
   /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */
@@ -19,7 +25,7 @@ export interface ValidationProblem {
   readonly value?: any; // eslint-disable-line @typescript-eslint/no-explicit-any -- any JSON value the user gave; jsii maps it to each language's Object
   /** What would have been accepted, as a sentence. */
   readonly allowed: string;
-  /** The whole message: `<path>: <field> = <value> is invalid: <allowed>`, or a heading and one line per problem. */
+  /** The whole message: `<path>: <field> = <value> is invalid: <allowed> [<code>]`, or a heading and one line per problem. */
   readonly message: string;
 }
 
@@ -30,8 +36,9 @@ const BRAND = Symbol.for("cdktf-eks-karpenter.KarpenterValidationError");
  * The error every construct of this library throws for bad input.
  *
  * Its message names where the problem is (the construct path), which field, the value given and
- * what is allowed, e.g.
- * `eks/karpenter/default-pool: disruption.consolidateAfter = "5 minutes" is invalid: a duration such as "30s", "1m", "1h30m", or "Never"`.
+ * what is allowed, and ends with the stable {@link code} of the rule, e.g.
+ * `eks/karpenter/default-pool: disruption.consolidateAfter = "5 minutes" is invalid: a duration such as "30s", "1m", "1h30m", or "Never" [NODEPOOL_FORMAT]`.
+ * Match {@link code} (docs/error-codes.md lists them all) rather than the prose.
  *
  * Prop errors are thrown from constructors. Checks that need the whole app (other constructs) run
  * when a stack synthesizes (`app.synth()`, `Testing.synth(stack, true)`): every problem of the stack
@@ -52,6 +59,8 @@ export class KarpenterValidationError extends Error implements ValidationProblem
     return x !== null && typeof x === "object" && (x as Record<symbol, unknown>)[BRAND] === true;
   }
 
+  /** The stable code of the rule the input broke (docs/error-codes.md); a combined error has its first problem's. */
+  public readonly code: string;
   /** The construct path (or the name of the function) that rejected the input. */
   public readonly path: string;
   /** The field that holds the bad value, as a dot path into the props (e.g. `settings.featureGates.nodeRepair`). */
@@ -67,16 +76,18 @@ export class KarpenterValidationError extends Error implements ValidationProblem
   public readonly problems: readonly KarpenterValidationError[];
 
   /**
+   * @param code the stable code of the rule (see lib/core/error-codes.ts)
    * @param where the construct that rejects the input (its path is used), or a plain location string
    * @param field the dot path of the field inside the props
    * @param value the rejected value
    * @param allowed a human sentence saying what is allowed
    */
-  constructor(where: IConstruct | string, field: string, value: unknown, allowed: string) {
+  constructor(code: ErrorCode, where: IConstruct | string, field: string, value: unknown, allowed: string) {
     const path = typeof where === "string" ? where : where.node.path || "<root>";
-    super(`${path}: ${field} = ${show(value)} is invalid: ${allowed}`);
+    super(`${path}: ${field} = ${show(value)} is invalid: ${allowed} [${code}]`);
     this.name = "KarpenterValidationError";
     Object.defineProperty(this, BRAND, { value: true });
+    this.code = code;
     this.path = path;
     this.field = field;
     this.value = value;
@@ -87,7 +98,7 @@ export class KarpenterValidationError extends Error implements ValidationProblem
   /**
    * One error for several problems, so that a user fixes them in one round: the single problem
    * itself, or an error whose message lists every problem (each with its construct path) under
-   * `heading`, whose `path`, `field`, `value` and `allowed` are those of the first problem, and
+   * `heading`, whose `code`, `path`, `field`, `value` and `allowed` are those of the first problem, and
    * whose {@link KarpenterValidationError.problems} holds them all.
    * @param problems at least one problem
    * @param heading what the problems have in common, e.g. "3 problems found at synth"
@@ -97,7 +108,13 @@ export class KarpenterValidationError extends Error implements ValidationProblem
     if (all.length === 0) throw new Error("KarpenterValidationError.combine needs at least one problem");
     if (all.length === 1 && heading === undefined) return all[0];
     const first = all[0];
-    const combined = new KarpenterValidationError(first.path, first.field, first.value, first.allowed);
+    const combined = new KarpenterValidationError(
+      first.code as ErrorCode,
+      first.path,
+      first.field,
+      first.value,
+      first.allowed,
+    );
     combined.message = `${heading ?? `${all.length} problems`}:\n${all.map((p) => `  - ${p.message}`).join("\n")}`;
     (combined as { problems: readonly KarpenterValidationError[] }).problems = all;
     return combined;

@@ -108,6 +108,7 @@ export function checkProvider(
 ): void {
   if (!TerraformProvider.isTerraformProvider(given) || given.terraformResourceType !== kind) {
     throw new KarpenterValidationError(
+      "PROVIDER_WRONG_CLASS",
       where,
       prop,
       TerraformProvider.isTerraformProvider(given) ? given.node.path : "(not a provider)",
@@ -118,6 +119,7 @@ export function checkProvider(
   const theirs = TerraformStack.of(given);
   if (mine !== theirs) {
     throw new KarpenterValidationError(
+      "PROVIDER_OTHER_STACK",
       where,
       prop,
       given.node.path,
@@ -143,6 +145,7 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   if (all.length > 1) {
     return [
       new KarpenterValidationError(
+        "PROVIDER_AMBIGUOUS",
         use.construct,
         use.prop,
         undefined,
@@ -154,6 +157,7 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   if (all.length === 0 && use.kind === "kubernetes") {
     return [
       new KarpenterValidationError(
+        "PROVIDER_MISSING",
         use.construct,
         use.prop,
         undefined,
@@ -164,6 +168,7 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   if (all.length === 1 && all[0].alias) {
     return [
       new KarpenterValidationError(
+        "PROVIDER_ONLY_ALIASED",
         use.construct,
         use.prop,
         undefined,
@@ -177,6 +182,7 @@ function defaultProblems(use: DefaultUse): KarpenterValidationError[] {
   const others = [...new Set(sharing.map((u) => u.construct.node.path))];
   return [
     new KarpenterValidationError(
+      "PROVIDER_SHARED_DEFAULT",
       use.construct,
       use.prop,
       undefined,
@@ -216,6 +222,7 @@ function sharedGivenProblems(use: GivenUse): KarpenterValidationError[] {
   if (others.length === 0) return [];
   return [
     new KarpenterValidationError(
+      "PROVIDER_HELM_OTHER_CLUSTER",
       use.construct,
       use.prop,
       use.provider.node.path,

@@ -125,6 +125,7 @@ export function checkValuePaths(
     // the path is wrong whatever the value; a token's text would mean nothing to the reader
     problems.add(
       new KarpenterValidationError(
+        "HELM_VALUES_UNKNOWN_KEY",
         scope,
         fieldOf(parts),
         isUnresolved(value) ? "(known at apply)" : value,

@@ -13,6 +13,7 @@ export function checkReleaseName(scope: IConstruct, field: string, name: string)
   if (isUnresolved(name)) return;
   if (!isDns1123Subdomain(name) || name.length > HELM_RELEASE_NAME_MAX) {
     throw new KarpenterValidationError(
+      "HELM_RELEASE_NAME",
       scope,
       field,
       name,
@@ -26,6 +27,7 @@ export function checkRepository(scope: IConstruct, field: string, repository: st
   if (isUnresolved(repository)) return;
   if (typeof repository !== "string" || !/^(oci|https?):\/\/\S+$/.test(repository)) {
     throw new KarpenterValidationError(
+      "HELM_REPOSITORY",
       scope,
       field,
       repository,

@@ -178,6 +178,7 @@ function webhookValues(
     for (const k of set)
       problems.add(
         new KarpenterValidationError(
+          "HELM_CRD_WEBHOOK_VERSION",
           scope,
           field(k),
           given[k],
@@ -189,7 +190,9 @@ function webhookValues(
   if (given.serviceName !== undefined)
     problems.check(() => checkServiceName(scope, "webhookServiceName", given.serviceName!));
   if (given.enabled !== undefined && typeof given.enabled !== "boolean" && !isUnresolved(given.enabled)) {
-    problems.add(new KarpenterValidationError(scope, "webhookEnabled", given.enabled, "true or false"));
+    problems.add(
+      new KarpenterValidationError("HELM_CRD_WEBHOOK_ENABLED", scope, "webhookEnabled", given.enabled, "true or false"),
+    );
   }
   const port = given.port;
   if (
@@ -199,6 +202,7 @@ function webhookValues(
   ) {
     problems.add(
       new KarpenterValidationError(
+        "HELM_WEBHOOK_PORT",
         scope,
         "webhookPort",
         port,

@@ -307,7 +307,15 @@ export class KarpenterRelease extends Construct {
         !isUnresolved(timeout) &&
         !(typeof timeout === "number" && Number.isInteger(timeout) && timeout >= 1)
       ) {
-        problems.add(new KarpenterValidationError(this, "timeout", timeout, "a whole number of seconds, at least 1"));
+        problems.add(
+          new KarpenterValidationError(
+            "HELM_TIMEOUT",
+            this,
+            "timeout",
+            timeout,
+            "a whole number of seconds, at least 1",
+          ),
+        );
       }
       const escape = problems.check(() => checkMap(this, "values", props?.values));
       if (escape && version)
@@ -404,7 +412,7 @@ export class KarpenterRelease extends Construct {
         // name the prop the value came from: the escape hatch, or the typed prop of the same path
         const parts = e.path.split(".");
         const field = escape && hasPath(escape, parts) ? `values.${e.path}` : e.path;
-        throw new KarpenterValidationError(this, field, e.value, e.message);
+        throw new KarpenterValidationError("HELM_VALUES_RENDER", this, field, e.value, e.message);
       }
 
       const provider = chooseProvider(scope, this, "helm", "helmProvider", props.helmProvider, cluster.resource);

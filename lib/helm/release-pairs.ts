@@ -70,6 +70,7 @@ export function duplicateCrdProblems(crd: PairedRelease): KarpenterValidationErr
   if (others.length === 0) return [];
   return [
     new KarpenterValidationError(
+      "HELM_CRD_RELEASE_SHARED",
       reportedOn(crd),
       "helmProvider",
       providerText(crd.release),
@@ -100,6 +101,7 @@ export function crdVersionProblems(controller: PairedRelease): KarpenterValidati
           ? `CRDs older than the controller lack fields and enum values the ${controller.version} controller reads and writes`
           : `CRDs newer than the controller hold fields the ${controller.version} controller does not know`;
         return new KarpenterValidationError(
+          "HELM_CRD_VERSION_MISMATCH",
           reportedOn(controller),
           "version",
           controller.version,

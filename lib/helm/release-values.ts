@@ -31,6 +31,7 @@ export function checkReplicas(scope: IConstruct, field: string, replicas: unknow
   if (Token.isUnresolved(replicas)) return;
   if (typeof replicas !== "number" || !Number.isInteger(replicas) || replicas < 1) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_REPLICAS",
       scope,
       field,
       replicas,
@@ -47,6 +48,7 @@ export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown
   if (isUnresolved(policy)) return;
   if (typeof policy !== "string" || !DNS_POLICIES.includes(policy)) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_DNS_POLICY",
       scope,
       field,
       policy,
@@ -179,6 +181,7 @@ export function checkSettingCombinations(
     if (clashing.length) {
       problems.add(
         new KarpenterValidationError(
+          "HELM_VALUES_FEATURE_GATE_CONFLICT",
           scope,
           fieldOf(["enableDRA"]),
           true,
@@ -190,6 +193,7 @@ export function checkSettingCombinations(
   if (on("legacyNodeRepair") && on("featureGates", "terminateFirstRepair")) {
     problems.add(
       new KarpenterValidationError(
+        "HELM_VALUES_FEATURE_GATE_CONFLICT",
         scope,
         fieldOf(["legacyNodeRepair"]),
         true,
@@ -231,6 +235,7 @@ function checkFact(
 ): void {
   if (!hasKey(fact, version.full)) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_NEEDS_NEWER_KARPENTER",
       scope,
       field,
       value,
@@ -239,7 +244,7 @@ function checkFact(
   }
   if (isUnresolved(value)) return;
   const problem = checkChartValue(fact, value);
-  if (problem) throw new KarpenterValidationError(scope, field, value, problem);
+  if (problem) throw new KarpenterValidationError("HELM_VALUES_SETTING", scope, field, value, problem);
 }
 
 /**
@@ -271,6 +276,7 @@ function unknownKey(
   const wired = chartKeyFacts("settings", version).find((f) => f.wired && `settings.${f.key}` === field);
   if (wired)
     return new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
       scope,
       field,
       value,
@@ -280,6 +286,7 @@ function unknownKey(
   const near = nearestKey(field.slice(field.lastIndexOf(".") + 1), known);
   const parent = field.slice(0, field.lastIndexOf("."));
   return new KarpenterValidationError(
+    "HELM_VALUES_UNKNOWN_KEY",
     scope,
     field,
     value,
@@ -348,7 +355,13 @@ export function checkEscapeHatch(
 function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, settings: unknown): void {
   if (settings === undefined) return;
   if (!isPlainMap(settings))
-    throw new KarpenterValidationError(scope, "values.settings", settings, "a map of chart settings");
+    throw new KarpenterValidationError(
+      "HELM_VALUES_SETTINGS",
+      scope,
+      "values.settings",
+      settings,
+      "a map of chart settings",
+    );
   const problems = new Problems();
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   for (const [key, value] of Object.entries(settings)) {
@@ -357,7 +370,15 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
       const facts = chartKeyFacts(key, version);
       const what = GATE_LABEL[key];
       if (!isPlainMap(value)) {
-        problems.add(new KarpenterValidationError(scope, `values.settings.${key}`, value, `a map of ${what}s`));
+        problems.add(
+          new KarpenterValidationError(
+            "HELM_VALUES_SETTINGS",
+            scope,
+            `values.settings.${key}`,
+            value,
+            `a map of ${what}s`,
+          ),
+        );
         continue;
       }
       for (const [gate, v] of Object.entries(value)) {
@@ -377,6 +398,7 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
           : "the interruption queue (KarpenterRelease: `interruptionQueue: { queueName }`; Karpenter: `interruptionQueue: InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn })` for a queue of your own)";
       problems.add(
         new KarpenterValidationError(
+          "HELM_VALUES_WIRED",
           scope,
           `values.settings.${key}`,
           value,
@@ -413,6 +435,7 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
   const sa = values.serviceAccount;
   if (sa === null) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
       scope,
       "values.serviceAccount",
       null,
@@ -422,6 +445,7 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
   if (!isPlainMap(sa)) return;
   if (sa.name !== undefined) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
       scope,
       "values.serviceAccount.name",
       sa.name,
@@ -431,6 +455,7 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
   const annotations = sa.annotations;
   if (annotations === null && irsa) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
       scope,
       "values.serviceAccount.annotations",
       null,
@@ -442,6 +467,7 @@ function checkServiceAccountValues(scope: IConstruct, values: Record<string, unk
       ? "with IRSA it is wired to the controller role, whose trust and policies are made for this controller"
       : "without IRSA it would make the AWS SDK in the controller prefer web identity over the EKS Pod Identity credentials";
     throw new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
       scope,
       `values.serviceAccount.annotations["${IRSA_ROLE_ANNOTATION}"]`,
       annotations[IRSA_ROLE_ANNOTATION],
@@ -481,6 +507,7 @@ export function controllerResources(
       if (n === undefined || n <= 0) {
         problems.add(
           new KarpenterValidationError(
+            "HELM_VALUES_RESOURCES",
             scope,
             `controllerResources.${side}.${res}`,
             value,
@@ -519,6 +546,7 @@ export function checkMergedResources(
     if (q === undefined || q === null) continue;
     if (!isPlainMap(q))
       throw new KarpenterValidationError(
+        "HELM_VALUES_RESOURCES",
         scope,
         `values.controller.resources.${side}`,
         q,
@@ -530,6 +558,7 @@ export function checkMergedResources(
         typeof value === "string" ? parseQuantity(value) : typeof value === "number" && value >= 0 ? value : undefined;
       if (n === undefined)
         throw new KarpenterValidationError(
+          "HELM_VALUES_RESOURCES",
           scope,
           field(side, res),
           value,
@@ -547,6 +576,7 @@ export function checkMergedResources(
     const limitField = field("limits", res);
     if (limitField.startsWith("values.") && !requestField.startsWith("values.")) {
       throw new KarpenterValidationError(
+        "HELM_VALUES_REQUEST_ABOVE_LIMIT",
         scope,
         limitField,
         lim.value,
@@ -554,6 +584,7 @@ export function checkMergedResources(
       );
     }
     throw new KarpenterValidationError(
+      "HELM_VALUES_REQUEST_ABOVE_LIMIT",
       scope,
       requestField,
       req.value,
@@ -584,6 +615,7 @@ export function checkNodeSelector(
     if (keyProblem)
       problems.add(
         new KarpenterValidationError(
+          "HELM_VALUES_LABEL_KEY",
           scope,
           where,
           k,
@@ -593,6 +625,7 @@ export function checkNodeSelector(
     else if (v !== null && v !== undefined && !isUnresolved(v) && !isLabelValue(v)) {
       problems.add(
         new KarpenterValidationError(
+          "HELM_VALUES_LABEL_VALUE",
           scope,
           where,
           v,
@@ -626,6 +659,7 @@ export function checkLogLevel(scope: IConstruct, field: string, level: unknown):
     typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
   if (!known) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_LOG_LEVEL",
       scope,
       field,
       level,
@@ -647,13 +681,19 @@ export function checkTolerations(
 ): KubernetesToleration[] | undefined {
   if (tolerations === undefined) return undefined;
   if (!Array.isArray(tolerations))
-    throw new KarpenterValidationError(scope, "tolerations", tolerations, "a list of tolerations");
+    throw new KarpenterValidationError(
+      "HELM_VALUES_TOLERATION",
+      scope,
+      "tolerations",
+      tolerations,
+      "a list of tolerations",
+    );
   const problems = new Problems();
   tolerations.forEach((t, i) => {
     const field = `tolerations[${i}]`;
     if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
     const fail = (key: string, value: unknown, allowed: string) =>
-      problems.add(new KarpenterValidationError(scope, `${field}.${key}`, value, allowed));
+      problems.add(new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, `${field}.${key}`, value, allowed));
     if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists")
       fail("operator", t.operator, '"Equal" or "Exists"');
     if (t.operator === "Exists" && t.value) fail("value", t.value, 'no value with operator "Exists"');
@@ -703,6 +743,7 @@ export function nonFiniteNumbers(
       if (!reported.some((p) => p.field === field)) {
         found.push(
           new KarpenterValidationError(
+            "HELM_VALUES_NOT_FINITE",
             scope,
             field,
             value,
@@ -743,6 +784,7 @@ export function checkDnsConfig(
   if (config === undefined || config === null) {
     if (none)
       throw new KarpenterValidationError(
+        "HELM_VALUES_DNS_CONFIG",
         scope,
         fromValues ? "values.dnsPolicy" : "dnsPolicy",
         "None",
@@ -753,6 +795,7 @@ export function checkDnsConfig(
   if (isUnresolved(config) && !isPlainMap(config)) return;
   if (!isPlainMap(config))
     throw new KarpenterValidationError(
+      "HELM_VALUES_DNS_CONFIG",
       scope,
       "values.dnsConfig",
       config,
@@ -760,6 +803,7 @@ export function checkDnsConfig(
     );
   if (none && Object.keys(config).length === 0)
     throw new KarpenterValidationError(
+      "HELM_VALUES_DNS_CONFIG",
       scope,
       fromValues ? "values.dnsPolicy" : "dnsPolicy",
       "None",
@@ -783,6 +827,7 @@ function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
   const bad = listed.filter((ip) => !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)));
   if (Array.isArray(ns) && ns.length >= (none ? 1 : 0) && ns.length <= 3 && bad.length === 0) return;
   throw new KarpenterValidationError(
+    "HELM_VALUES_DNS_CONFIG",
     scope,
     "values.dnsConfig.nameservers",
     ns,
@@ -801,10 +846,17 @@ function checkSearches(scope: IConstruct, searches: unknown): void {
   const allowed =
     'at most 32 search domains, 2,048 characters in all, each a DNS name such as "svc.cluster.local" (PodSpec validation)';
   if (!Array.isArray(searches))
-    throw new KarpenterValidationError(scope, "values.dnsConfig.searches", searches, `a list: ${allowed}`);
+    throw new KarpenterValidationError(
+      "HELM_VALUES_DNS_CONFIG",
+      scope,
+      "values.dnsConfig.searches",
+      searches,
+      `a list: ${allowed}`,
+    );
   const bad = searches.filter((d) => !(typeof d === "string" && d.length <= 253 && SEARCH_DOMAIN.test(d)));
   if (searches.length <= 32 && searches.join(" ").length <= 2048 && bad.length === 0) return;
   throw new KarpenterValidationError(
+    "HELM_VALUES_DNS_CONFIG",
     scope,
     "values.dnsConfig.searches",
     searches,
@@ -816,7 +868,8 @@ function checkDnsOptions(scope: IConstruct, options: unknown): void {
   if (options === undefined || isUnresolved(options)) return;
   const allowed =
     'a list of { name, value? } such as [{ name: "ndots", value: "2" }]: Kubernetes requires each option\'s name, and a value is a string (PodSpec validation)';
-  if (!Array.isArray(options)) throw new KarpenterValidationError(scope, "values.dnsConfig.options", options, allowed);
+  if (!Array.isArray(options))
+    throw new KarpenterValidationError("HELM_VALUES_DNS_CONFIG", scope, "values.dnsConfig.options", options, allowed);
   options.forEach((o, i) => {
     if (isUnresolved(o)) return;
     const valid =
@@ -825,7 +878,8 @@ function checkDnsOptions(scope: IConstruct, options: unknown): void {
       o.name !== "" &&
       (o.value === undefined || typeof o.value === "string") &&
       Object.keys(o).every((k) => k === "name" || k === "value");
-    if (!valid) throw new KarpenterValidationError(scope, `values.dnsConfig.options[${i}]`, o, allowed);
+    if (!valid)
+      throw new KarpenterValidationError("HELM_VALUES_DNS_CONFIG", scope, `values.dnsConfig.options[${i}]`, o, allowed);
   });
 }
 
@@ -840,10 +894,17 @@ export function checkMap(
 ): Record<string, unknown> | undefined {
   if (value === undefined) return undefined;
   if (!isPlainMap(value))
-    throw new KarpenterValidationError(scope, field, value, "a plain map (object) known at synth");
+    throw new KarpenterValidationError(
+      "HELM_VALUES_NOT_A_MAP",
+      scope,
+      field,
+      value,
+      "a plain map (object) known at synth",
+    );
   const cycle = findCycle(value, field);
   if (cycle) {
     throw new KarpenterValidationError(
+      "HELM_VALUES_CYCLE",
       scope,
       cycle.path,
       "(a reference back)",

@@ -41,7 +41,15 @@ export function queueOptionsOf(
 ): KarpenterInterruptionQueueOptions | KarpenterExistingInterruptionQueue | undefined {
   if (option === undefined) return {};
   if (!(option instanceof InterruptionQueueConfig)) {
-    problems.add(new KarpenterValidationError(scope, "interruptionQueue", option, SHAPES + formerShape(option)));
+    problems.add(
+      new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_CONFIG",
+        scope,
+        "interruptionQueue",
+        option,
+        SHAPES + formerShape(option),
+      ),
+    );
     return {};
   }
   if (option.mode === InterruptionQueueMode.DISABLED) return undefined;
@@ -50,6 +58,7 @@ export function queueOptionsOf(
     if (isPlainMap(given)) return checkCreatedQueue(scope, given, problems);
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_CONFIG",
         scope,
         "interruptionQueue",
         given,
@@ -62,6 +71,7 @@ export function queueOptionsOf(
   if (!isPlainMap(queue)) {
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_CONFIG",
         scope,
         "interruptionQueue",
         queue,
@@ -119,6 +129,7 @@ function checkCreatedQueue(
           : "";
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_UNKNOWN_KEY",
         scope,
         `interruptionQueue.${key}`,
         value,
@@ -136,6 +147,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
     if (value === undefined || EXISTING_KEYS.includes(key)) continue;
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_UNKNOWN_KEY",
         scope,
         `interruptionQueue.${key}`,
         value,
@@ -147,6 +159,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
   if (typeof name !== "string")
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_EXISTING",
         scope,
         "interruptionQueue.existingQueueName",
         name,
@@ -156,6 +169,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
   if (typeof arn !== "string")
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_EXISTING",
         scope,
         "interruptionQueue.existingQueueArn",
         arn,
@@ -166,6 +180,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
   if (typeof name === "string" && !nameOk) {
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_EXISTING",
         scope,
         "interruptionQueue.existingQueueName",
         name,
@@ -179,6 +194,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
   if (typeof arn === "string" && !isUnresolved(arn) && arnName === undefined) {
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_EXISTING",
         scope,
         "interruptionQueue.existingQueueArn",
         arn,
@@ -189,6 +205,7 @@ function checkExistingQueue(scope: IConstruct, q: Record<string, unknown>): void
   if (arnName !== undefined && nameOk && !isUnresolved(name) && arnName !== name) {
     problems.add(
       new KarpenterValidationError(
+        "INTERRUPTION_QUEUE_NAME_MISMATCH",
         scope,
         "interruptionQueue.existingQueueName",
         name,

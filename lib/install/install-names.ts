@@ -107,7 +107,8 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
       const problem = n.reserve
         ? nameProblem(n.given, RULE_PREFIX.max, rule.pattern, RULE_PREFIX.text, RULE_PREFIX.limit)
         : nameProblem(n.given, max, rule.pattern, nameRuleText(n.kind, n.given));
-      if (problem !== undefined) givenProblems.push(new KarpenterValidationError(scope, n.field, n.given, problem));
+      if (problem !== undefined)
+        givenProblems.push(new KarpenterValidationError("INSTALL_NAME", scope, n.field, n.given, problem));
     } else if (cluster !== undefined) {
       const value = `${n.prefix}${cluster}`;
       if (value.length > max) derivedTooLong.push({ name: n, value, max });
@@ -127,6 +128,7 @@ export function checkInstallNames(scope: IConstruct, p: InstallNameProps): void 
     const each = derivedTooLong.map(
       (d) =>
         new KarpenterValidationError(
+          "AWS_DERIVED_NAME_TOO_LONG",
           scope,
           d.name.field,
           d.value,

@@ -1,3 +1,4 @@
+import type { ErrorCode } from "../core/error-codes";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 
@@ -51,7 +52,7 @@ export function onInstallProps(install: IConstruct, error: KarpenterValidationEr
         : renamed.includes(".") || renamed === head
           ? renamed + p.field.slice(head.length)
           : renamed;
-    return new KarpenterValidationError(install, field, p.value, p.allowed);
+    return new KarpenterValidationError(p.code as ErrorCode, install, field, p.value, p.allowed);
   });
   return KarpenterValidationError.combine(
     problems,

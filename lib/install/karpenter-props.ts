@@ -249,7 +249,13 @@ export function checkKarpenterProps(
   let version: KarpenterVersion | undefined;
   if (props.allowUnverifiedVersion !== undefined && typeof props.allowUnverifiedVersion !== "boolean") {
     problems.add(
-      new KarpenterValidationError(scope, "allowUnverifiedVersion", props.allowUnverifiedVersion, "true or false"),
+      new KarpenterValidationError(
+        "INSTALL_NOT_A_BOOLEAN",
+        scope,
+        "allowUnverifiedVersion",
+        props.allowUnverifiedVersion,
+        "true or false",
+      ),
     );
   } else {
     if (props.allowUnverifiedVersion === true) allowUnverifiedVersions(scope);
@@ -287,11 +293,12 @@ export function checkKarpenterProps(
   problems.check(() => checkTagKey(scope, "discoveryTagKey", props.discoveryTagKey));
   for (const [field, value] of [["spotServiceLinkedRole", props.spotServiceLinkedRole]] as const) {
     if (value !== undefined && typeof value !== "boolean")
-      problems.add(new KarpenterValidationError(scope, field, value, "true or false"));
+      problems.add(new KarpenterValidationError("INSTALL_NOT_A_BOOLEAN", scope, field, value, "true or false"));
   }
   if (props.systemNodeGroup !== undefined && !(props.systemNodeGroup instanceof SystemNodeGroup)) {
     problems.add(
       new KarpenterValidationError(
+        "INSTALL_SYSTEM_NODE_GROUP",
         scope,
         "systemNodeGroup",
         "(not a SystemNodeGroup)",
@@ -370,6 +377,7 @@ function checkSystemScheduling(scope: IConstruct, system: SystemNodeGroup, value
       const shown = untolerated.map(showTaint).join(", ");
       problems.add(
         new KarpenterValidationError(
+          "INSTALL_SYSTEM_NODE_GROUP_TOLERATIONS",
           scope,
           "values.tolerations",
           tolerations,
@@ -384,6 +392,7 @@ function checkSystemScheduling(scope: IConstruct, system: SystemNodeGroup, value
     if (role !== undefined && !isUnresolved(role) && role !== SYSTEM_NODE_LABEL.value) {
       problems.add(
         new KarpenterValidationError(
+          "INSTALL_SYSTEM_NODE_GROUP_SELECTOR",
           scope,
           `values.nodeSelector["${SYSTEM_NODE_LABEL.key}"]`,
           role,

@@ -427,6 +427,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     if (system && !Token.isUnresolved(replicas) && replicas > system.size) {
       errors.push(
         new KarpenterValidationError(
+          "INSTALL_REPLICAS_ABOVE_SYSTEM_NODES",
           this,
           this.replicasField,
           replicas,
@@ -600,6 +601,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const child = `${prefix}-${id}`;
     if (this.node.tryFindChild(child) !== undefined)
       throw new KarpenterValidationError(
+        "INSTALL_ID_TAKEN",
         this,
         "id",
         id,
@@ -613,6 +615,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const name = nameFromId(id);
     if (name === "")
       throw new KarpenterValidationError(
+        "INSTALL_ID_NAME",
         this,
         "id",
         id,
@@ -645,6 +648,7 @@ function crdWebhook(
   const enabled = webhook.enabled === null ? false : webhook.enabled;
   if (enabled !== undefined && typeof enabled !== "boolean" && !isUnresolved(enabled)) {
     throw new KarpenterValidationError(
+      "INSTALL_NOT_A_BOOLEAN",
       scope,
       "values.webhook.enabled",
       enabled,
@@ -658,6 +662,7 @@ function crdWebhook(
     !(typeof port === "number" && Number.isInteger(port) && port >= 1 && port <= 65535)
   ) {
     throw new KarpenterValidationError(
+      "HELM_WEBHOOK_PORT",
       scope,
       "values.webhook.port",
       port,

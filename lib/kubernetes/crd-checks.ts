@@ -58,7 +58,12 @@ export function checkCrdValue(
     for (const name of schema.required ?? [])
       c.guard(() => {
         if (!isSet(obj[name]))
-          c.fail(childField(field, name), obj[name], `a value (required: ${requiredText(crdPath, name)})`);
+          c.fail(
+            c.code("REQUIRED"),
+            childField(field, name),
+            obj[name],
+            `a value (required: ${requiredText(crdPath, name)})`,
+          );
       });
     for (const name of children) {
       const at = `${crdPath}.${name}`;
@@ -86,14 +91,14 @@ function checkCrdMap(
   value: unknown,
 ): void {
   if (typeof value !== "object" || Array.isArray(value)) {
-    c.guard(() => c.fail(field, value, `a map of names to values, got ${typeName(value)}`));
+    c.guard(() => c.fail(c.code("NOT_A_MAP"), field, value, `a map of names to values, got ${typeName(value)}`));
     return;
   }
   const valueType = crd.schema[`${crdPath}{}`].type ?? "any";
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (!isSet(v)) continue;
     c.guard(() => {
-      if (k === "") c.failKey(field, k, v, "is empty: the keys are resource names");
+      if (k === "") c.failKey(c.code("EMPTY_MAP_KEY"), field, k, v, "is empty: the keys are resource names");
       checkScalarOrList(c, kind, crd, `${crdPath}{}`, entry(field, k), v, valueType);
     });
   }
@@ -135,21 +140,23 @@ function checkScalarOrList(
     }
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value))
-        c.fail(field, value, `a number, got ${typeName(value)}`);
+        c.fail(c.code("NOT_A_NUMBER"), field, value, `a number, got ${typeName(value)}`);
       return;
     case "boolean":
       c.bool(field, value as boolean);
       return;
     case "int-or-string":
       if (typeof value === "number") {
-        if (!Number.isInteger(value)) c.fail(field, value, `a whole number or a string, got ${value}`);
+        if (!Number.isInteger(value))
+          c.fail(c.code("NOT_INT_OR_STRING"), field, value, `a whole number or a string, got ${value}`);
         return;
       }
-      if (typeof value !== "string") c.fail(field, value, `a string (or a whole number), got ${typeName(value)}`);
+      if (typeof value !== "string")
+        c.fail(c.code("NOT_INT_OR_STRING"), field, value, `a string (or a whole number), got ${typeName(value)}`);
       checkString(c, kind, crdPath, field, value, s);
       return;
     case "string":
-      if (typeof value !== "string") c.fail(field, value, `a string, got ${typeName(value)}`);
+      if (typeof value !== "string") c.fail(c.code("NOT_A_STRING"), field, value, `a string, got ${typeName(value)}`);
       checkString(c, kind, crdPath, field, value, s, crd.enums[crdPath]);
       return;
     default:
@@ -173,11 +180,16 @@ function checkString(
     c.oneOf(field, value, enumValues);
   }
   if (s.minLength !== undefined && value.length < s.minLength)
-    c.fail(field, value, s.minLength === 1 ? "a non-empty string" : `at least ${s.minLength} characters`);
+    c.fail(
+      c.code("STRING_LENGTH"),
+      field,
+      value,
+      s.minLength === 1 ? "a non-empty string" : `at least ${s.minLength} characters`,
+    );
   if (s.maxLength !== undefined && value.length > s.maxLength)
-    c.fail(field, value, `at most ${s.maxLength} characters (got ${value.length})`);
+    c.fail(c.code("STRING_LENGTH"), field, value, `at most ${s.maxLength} characters (got ${value.length})`);
   if (s.pattern !== undefined && !new RegExp(s.pattern).test(value))
-    c.fail(field, value, `a string matching the CRD's pattern ${s.pattern}`);
+    c.fail(c.code("FORMAT"), field, value, `a string matching the CRD's pattern ${s.pattern}`);
 }
 
 /** The label-domain part of a key, as the CRDs' `self.find("^([^/]+)")`. */

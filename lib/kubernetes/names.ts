@@ -23,7 +23,13 @@ const SUBDOMAIN_TEXT =
 export function checkNamespace(scope: IConstruct, field: string, namespace: string): void {
   if (isUnresolved(namespace)) return;
   if (!isDns1123Label(namespace)) {
-    throw new KarpenterValidationError(scope, field, namespace, `a Kubernetes namespace name, ${LABEL_TEXT}`);
+    throw new KarpenterValidationError(
+      "KUBERNETES_NAMESPACE",
+      scope,
+      field,
+      namespace,
+      `a Kubernetes namespace name, ${LABEL_TEXT}`,
+    );
   }
 }
 
@@ -31,7 +37,13 @@ export function checkNamespace(scope: IConstruct, field: string, namespace: stri
 export function checkServiceAccountName(scope: IConstruct, field: string, name: string): void {
   if (isUnresolved(name)) return;
   if (!isDns1123Subdomain(name)) {
-    throw new KarpenterValidationError(scope, field, name, `a Kubernetes ServiceAccount name, ${SUBDOMAIN_TEXT}`);
+    throw new KarpenterValidationError(
+      "KUBERNETES_SERVICE_ACCOUNT_NAME",
+      scope,
+      field,
+      name,
+      `a Kubernetes ServiceAccount name, ${SUBDOMAIN_TEXT}`,
+    );
   }
 }
 
@@ -39,7 +51,13 @@ export function checkServiceAccountName(scope: IConstruct, field: string, name: 
 export function checkServiceName(scope: IConstruct, field: string, name: string): void {
   if (isUnresolved(name)) return;
   if (!isDns1123Label(name)) {
-    throw new KarpenterValidationError(scope, field, name, `a Kubernetes Service name, ${LABEL_TEXT}`);
+    throw new KarpenterValidationError(
+      "KUBERNETES_SERVICE_NAME",
+      scope,
+      field,
+      name,
+      `a Kubernetes Service name, ${LABEL_TEXT}`,
+    );
   }
 }
 

@@ -1,5 +1,6 @@
 import type { IConstruct } from "constructs";
 import { KarpenterValidationError, typeName } from "../core/errors";
+import type { CheckerSubject, ErrorCode, GenericRule } from "../core/error-codes";
 import type * as TokenHelpers from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { nearestKey, Problems } from "../core/problems";
@@ -134,16 +135,23 @@ export class Checker {
   private readonly problems?: Problems;
 
   /**
+   * @param subject what the object is: the first part of the codes of the generic checks ({@link code})
    * @param where the construct path the errors name
    * @param version the Karpenter version the object is checked for
    * @param options `collect`: record failures per guarded check instead of throwing the first
    */
   constructor(
+    public readonly subject: CheckerSubject,
     public readonly where: IConstruct | string,
     public readonly version: KarpenterVersion,
     options: { collect?: boolean } = {},
   ) {
     if (options.collect) this.problems = new Problems();
+  }
+
+  /** The code of a generic rule for this checker's subject, e.g. `NODEPOOL_NOT_IN_ENUM`. */
+  public code(rule: GenericRule): ErrorCode {
+    return `${this.subject}_${rule}`;
   }
 
   /**
@@ -187,6 +195,7 @@ export class Checker {
   ): void {
     if (!isSet(value) || minor === undefined || this.version.atLeast(minor)) return;
     this.fail(
+      this.code("NEEDS_NEWER_KARPENTER"),
       field,
       value,
       `${what} needs Karpenter ${minor} or later (${source}); this object targets Karpenter ${this.version.full}: upgrade Karpenter or remove it`,
@@ -202,12 +211,13 @@ export class Checker {
   public fields(field: string, obj: unknown, allowed: readonly string[], what: string): void {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj))
-      this.fail(field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
+      this.fail(this.code("NOT_AN_OBJECT"), field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
     const unknown = Object.entries(obj)
       .filter(([k, x]) => isSet(x) && !allowed.includes(k))
       .map(
         ([k, x]) =>
           new KarpenterValidationError(
+            this.code("UNKNOWN_FIELD"),
             this.where,
             field ? `${field}.${k}` : k,
             x,
@@ -230,16 +240,16 @@ export class Checker {
    * Fails for a map entry whose KEY is the problem: the error names the entry (`labels["k"]`) and
    * shows the entry's value, and `why` says what is wrong with the key, e.g. `is restricted: …`.
    */
-  public failKey(field: string, key: string, value: unknown, why: string): never {
-    this.fail(entry(field, key), value, keyText(key, why));
+  public failKey(code: ErrorCode, field: string, key: string, value: unknown, why: string): never {
+    this.fail(code, entry(field, key), value, keyText(key, why));
   }
 
   /**
    * Throws a KarpenterValidationError naming this checker's construct path. Typed `never`, so a
    * check reads as a guard clause and TypeScript narrows the value after it.
    */
-  public fail(field: string, value: unknown, allowed: string): never {
-    throw new KarpenterValidationError(this.where, field, value, allowed);
+  public fail(code: ErrorCode, field: string, value: unknown, allowed: string): never {
+    throw new KarpenterValidationError(code, this.where, field, value, allowed);
   }
 
   /** True when `value` itself is a token (a list, map or object token); its parts are not inspected. */
@@ -255,7 +265,7 @@ export class Checker {
   /** A known string matching `re`. */
   public pattern(field: string, value: string | undefined, re: RegExp, allowed: string): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string" || !re.test(value)) this.fail(field, value, allowed);
+    if (typeof value !== "string" || !re.test(value)) this.fail(this.code("FORMAT"), field, value, allowed);
   }
 
   /**
@@ -270,6 +280,7 @@ export class Checker {
     if (ns !== undefined && ns > MAX_DURATION_NS) {
       const never = re.test("Never") ? '; use "Never" for no limit' : "";
       this.fail(
+        this.code("DURATION_TOO_LONG"),
         field,
         value,
         `${allowed}, at most ${maxDurationText(re)} (about 292 years): Karpenter parses durations with Go's time.ParseDuration, which fails on longer ones${never}`,
@@ -280,7 +291,8 @@ export class Checker {
   /** A known value from a fixed list. */
   public oneOf<T>(field: string, value: T | undefined, allowed: readonly T[]): void {
     if (!this.known(value)) return;
-    if (!allowed.includes(value)) this.fail(field, value, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
+    if (!allowed.includes(value))
+      this.fail(this.code("NOT_IN_ENUM"), field, value, `one of ${allowed.map((a) => JSON.stringify(a)).join(", ")}`);
   }
 
   /**
@@ -295,28 +307,30 @@ export class Checker {
     // a number in quotes (YAML, an environment variable) is a type mistake, not a range one
     if (typeof value !== "number")
       this.fail(
+        this.code("NOT_A_NUMBER"),
         field,
         value,
         `a number, got ${typeName(value)}: ${wholeNumberText(lo, max ?? INT32_MAX)}${typeof value === "string" && /^-?\d+$/.test(value) ? ` (write ${value}, not "${value}")` : ""}`,
       );
     if (!Number.isInteger(value) || value < lo || value > hi) {
-      this.fail(field, value, wholeNumberText(lo, max ?? INT32_MAX, value));
+      this.fail(this.code("INTEGER_RANGE"), field, value, wholeNumberText(lo, max ?? INT32_MAX, value));
     }
   }
 
   /** A known boolean; the string `"true"` (as YAML or an environment variable gives it) is rejected, not coerced. */
   public bool(field: string, value: boolean | undefined): void {
     if (this.known(value) && typeof value !== "boolean")
-      this.fail(field, value, `true or false, got ${typeName(value)}`);
+      this.fail(this.code("NOT_A_BOOLEAN"), field, value, `true or false, got ${typeName(value)}`);
   }
 
   /** A known string (any content), optionally non-empty and at most `maxLength` characters. */
   public str(field: string, value: string | undefined, opts: { nonEmpty?: boolean; maxLength?: number } = {}): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string") this.fail(field, value, `a string, got ${typeName(value)}`);
-    if (opts.nonEmpty && value.length === 0) this.fail(field, value, "a non-empty string");
+    if (typeof value !== "string")
+      this.fail(this.code("NOT_A_STRING"), field, value, `a string, got ${typeName(value)}`);
+    if (opts.nonEmpty && value.length === 0) this.fail(this.code("STRING_LENGTH"), field, value, "a non-empty string");
     if (opts.maxLength !== undefined && value.length > opts.maxLength)
-      this.fail(field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
+      this.fail(this.code("STRING_LENGTH"), field, value, `at most ${opts.maxLength} characters (got ${value.length})`);
   }
 
   /**
@@ -327,13 +341,15 @@ export class Checker {
     if (value === undefined || value === null || this.token(value)) return undefined;
     if (typeof value === "string")
       this.fail(
+        this.code("NOT_A_LIST"),
         field,
         value,
         `a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply`,
       );
-    if (!Array.isArray(value)) this.fail(field, value, `a list, got ${typeName(value)}`);
+    if (!Array.isArray(value)) this.fail(this.code("NOT_A_LIST"), field, value, `a list, got ${typeName(value)}`);
     if (value.length < min || value.length > max)
       this.fail(
+        this.code("LIST_LENGTH"),
         field,
         value,
         min === max
@@ -344,7 +360,12 @@ export class Checker {
       );
     value.forEach((x, i) => {
       if (x === undefined || x === null)
-        this.fail(`${field}[${i}]`, x, "a list item (null and undefined items are not allowed: leave the item out)");
+        this.fail(
+          this.code("LIST_ITEM_MISSING"),
+          `${field}[${i}]`,
+          x,
+          "a list item (null and undefined items are not allowed: leave the item out)",
+        );
     });
     return value;
   }
@@ -358,10 +379,12 @@ export class Checker {
   public map(field: string, value: { [k: string]: string } | undefined, maxKeys = Infinity): [string, string][] {
     if (value === undefined || value === null || this.token(value)) return [];
     if (typeof value !== "object" || Array.isArray(value))
-      this.fail(field, value, "a map of string keys to string values");
+      this.fail(this.code("NOT_A_MAP"), field, value, "a map of string keys to string values");
     const entries = Object.entries(value).filter(([, v]) => isSet(v));
-    if (entries.length > maxKeys) this.fail(field, value, `at most ${maxKeys} entries (got ${entries.length})`);
-    for (const [k, v] of entries) if (this.known(v) && typeof v !== "string") this.fail(entry(field, k), v, "a string");
+    if (entries.length > maxKeys)
+      this.fail(this.code("MAP_SIZE"), field, value, `at most ${maxKeys} entries (got ${entries.length})`);
+    for (const [k, v] of entries)
+      if (this.known(v) && typeof v !== "string") this.fail(this.code("NOT_A_STRING"), entry(field, k), v, "a string");
     return entries;
   }
 
@@ -373,14 +396,20 @@ export class Checker {
   /** A known object name (DNS-1123 subdomain). */
   public dnsName(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (!isDns1123Subdomain(value)) this.fail(field, value, DNS1123_SUBDOMAIN_TEXT);
+    if (!isDns1123Subdomain(value)) this.fail(this.code("NOT_A_DNS_NAME"), field, value, DNS1123_SUBDOMAIN_TEXT);
   }
 
   /** A known Kubernetes qualified name (`[prefix/]name`): label, annotation, taint and requirement keys. */
   public qualifiedName(field: string, value: string | undefined, what = "key"): void {
     if (!this.known(value)) return;
     const problem = qualifiedNameProblem(value);
-    if (problem) this.fail(field, value, `a Kubernetes qualified ${what} "[prefix/]name": ${problem}`);
+    if (problem)
+      this.fail(
+        this.code("NOT_A_QUALIFIED_NAME"),
+        field,
+        value,
+        `a Kubernetes qualified ${what} "[prefix/]name": ${problem}`,
+      );
   }
 
   /** A known label value: empty, or ≤ 63 alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric. */
@@ -388,19 +417,21 @@ export class Checker {
     if (!this.known(value)) return;
     if (typeof value !== "string")
       this.fail(
+        this.code("NOT_A_LABEL_VALUE"),
         field,
         value,
         `a string, got ${typeName(value)}${typeof value === "number" ? ` (write "${value}")` : ""}: ${LABEL_VALUE_TEXT}`,
       );
-    if (!isLabelValue(value)) this.fail(field, value, LABEL_VALUE_TEXT);
+    if (!isLabelValue(value)) this.fail(this.code("NOT_A_LABEL_VALUE"), field, value, LABEL_VALUE_TEXT);
   }
 
   /** A known non-negative Kubernetes quantity written as a string (`"100"`, `"500m"`, `"8Gi"`). */
   public quantity(field: string, value: string | undefined): void {
     if (!this.known(value)) return;
-    if (typeof value !== "string") this.fail(field, value, `${QUANTITY_TEXT}, as a string (got ${typeName(value)})`);
-    if (!QUANTITY.test(value)) this.fail(field, value, QUANTITY_TEXT);
-    if (value.startsWith("-")) this.fail(field, value, "a non-negative quantity");
+    if (typeof value !== "string")
+      this.fail(this.code("NOT_A_QUANTITY"), field, value, `${QUANTITY_TEXT}, as a string (got ${typeName(value)})`);
+    if (!QUANTITY.test(value)) this.fail(this.code("NOT_A_QUANTITY"), field, value, QUANTITY_TEXT);
+    if (value.startsWith("-")) this.fail(this.code("NEGATIVE_QUANTITY"), field, value, "a non-negative quantity");
   }
 }
 
@@ -419,7 +450,7 @@ export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c:
   if (!c.collecting) throw new Error("checkCrdThenSemantics needs a collecting Checker");
   c.guard(crd);
   const problems = onePerField(c.collected);
-  const s = new Checker(c.where, c.version, { collect: true });
+  const s = new Checker(c.subject, c.where, c.version, { collect: true });
   try {
     semantic(s);
   } catch (e) {

@@ -26,6 +26,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (c.known(namespace) && !isDns1123Label(namespace))
       c.fail(
+        "CAPACITYBUFFER_NAMESPACE",
         "namespace",
         namespace,
         "a namespace name: a DNS-1123 label (lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
@@ -37,6 +38,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (isSet(p.podTemplateRef) && isSet(p.scalableRef))
       c.fail(
+        "CAPACITYBUFFER_REF_CONFLICT",
         "scalableRef",
         p.scalableRef,
         `unset when podTemplateRef is set: a buffer's chunks take their shape from one of them (CapacityBuffer CRD: "You must define either PodTemplateRef or ScalableRef, but not both")`,
@@ -46,6 +48,7 @@ export function checkCapacityBuffer(
   c.guard(() => {
     if (isSet(p.podTemplateRef) && !isSet(p.replicas) && !isSet(p.limits))
       c.fail(
+        "CAPACITYBUFFER_REPLICAS_REQUIRED",
         "replicas",
         p.replicas,
         `a number of chunks (or limits): with podTemplateRef nothing else says how many chunks to keep (CapacityBuffer CRD: "If podTemplateRef is set, replicas or limits must also be set")`,
@@ -63,6 +66,7 @@ export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOption
   s.guard(() => {
     if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
       s.fail(
+        "CAPACITYBUFFER_REF_REQUIRED",
         "podTemplateRef",
         undefined,
         'a PodTemplate reference { name }, or a scalableRef { apiGroup, kind, name }: exactly one of the two says what a chunk of the buffer looks like, and a buffer with neither provisions nothing (CapacityBuffer CRD: "Exactly one of `podTemplateRef`, `scalableRef` should be specified")',
@@ -72,7 +76,12 @@ export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOption
     for (const [key, q] of Object.entries(p.limits))
       s.guard(() => {
         if (typeof q === "string" && s.known(q) && q.startsWith("-"))
-          s.fail(s.entry("limits", key), q, "a non-negative quantity: a negative limit leaves room for no chunk");
+          s.fail(
+            "CAPACITYBUFFER_NEGATIVE_LIMIT",
+            s.entry("limits", key),
+            q,
+            "a non-negative quantity: a negative limit leaves room for no chunk",
+          );
       });
 }
 
@@ -114,6 +123,7 @@ function checkScalableRefGroup(s: Checker, ref: CapacityBufferOptions["scalableR
       ? ` (an API group names no version: "${group.split("/")[0]}", not "${group}")`
       : "";
     s.fail(
+      "CAPACITYBUFFER_SCALABLE_REF_GROUP",
       "scalableRef.apiGroup",
       group,
       `"${SCALABLE_GROUP}" (or unset, which Karpenter reads as "${SCALABLE_GROUP}")${versioned}: Karpenter resolves a scalableRef only to a Deployment, StatefulSet or ReplicaSet of the apps group and fails any other group with "unsupported scalableRef API group", so the buffer is never ready and keeps no capacity (${RESOLVE_SOURCE})`,
@@ -124,6 +134,7 @@ function checkScalableRefGroup(s: Checker, ref: CapacityBufferOptions["scalableR
     if (!s.known(kind) || typeof kind !== "string" || kind === "" || SCALABLE_KINDS.includes(kind)) return;
     const meant = SCALABLE_KINDS.find((k) => k.toLowerCase() === kind.toLowerCase().replace(/s$/, ""));
     s.fail(
+      "CAPACITYBUFFER_SCALABLE_REF_KIND",
       "scalableRef.kind",
       kind,
       `one of ${SCALABLE_KINDS.join(", ")}${meant ? ` (did you mean ${meant}? Kinds are case-sensitive and singular)` : ""}: Karpenter resolves a scalableRef only to these kinds and fails any other with "unsupported kind", so the buffer is never ready and keeps no capacity (${RESOLVE_SOURCE}). For another workload, give its pod shape as a PodTemplate in podTemplateRef`,

@@ -111,6 +111,7 @@ export class CapacityBuffer extends Construct {
     const where = constructPath(scope, id);
     if (props === null || props === undefined || typeof props !== "object" || Array.isArray(props))
       throw new KarpenterValidationError(
+        "CAPACITYBUFFER_NOT_AN_OBJECT",
         where,
         "props",
         props,
@@ -119,7 +120,7 @@ export class CapacityBuffer extends Construct {
     const karpenter = props.karpenter;
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "capacityBuffer", props);
-    const c = new Checker(where, version, { collect: true });
+    const c = new Checker("CAPACITYBUFFER", where, version, { collect: true });
     const { karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);

@@ -49,6 +49,7 @@ export function objectVersion(
   if (!crd || (since !== undefined && !version.atLeast(since))) {
     const field = props.version !== undefined && props.version !== null ? "version" : "karpenter.version";
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_CRD_MISSING",
       where,
       field,
       version.full,
@@ -75,6 +76,7 @@ export function checkObjectGate(
   c.guard(() => {
     if (on === false)
       c.fail(
+        "INSTALL_FEATURE_GATE_OFF",
         "karpenter",
         karpenter!.node.path,
         `an install with the ${gate.name} feature gate on: Karpenter reads ${kindName}s only with settings.featureGates.${gate.key}: true (alpha, off by default), and ${karpenter!.node.path} leaves it off, so this ${kindName} would be applied and then ignored. Set settings: { featureGates: { ${gate.key}: true } } on that Karpenter`,

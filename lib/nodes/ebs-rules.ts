@@ -109,6 +109,7 @@ export function checkEbsLimits(
     const min = MIN_GIB[type];
     if (min === undefined || gib === undefined || gib >= min) return;
     c.fail(
+      "EC2NODECLASS_EBS_VOLUME_SIZE",
       `${at}.volumeSize`,
       ebs.volumeSize,
       `at least ${n(min)} GiB ("${min}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${type === "st1" || type === "sc1" ? "st1 and sc1: 125" : `${type}: 4`} - …"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails`,
@@ -120,6 +121,7 @@ export function checkEbsLimits(
   c.guard(() => {
     if (rule.required && !isSet(ebs.iops)) {
       c.fail(
+        "EC2NODECLASS_EBS_IOPS",
         `${at}.iops`,
         ebs.iops,
         `the volume's provisioned IOPS, ${rule.min}–${rule.max}: EC2's limits for volumeType "${type}" require iops (${SOURCE}: Iops "is required for io1 and io2 volumes"), so every launch with this class fails without it`,
@@ -129,6 +131,7 @@ export function checkEbsLimits(
     if (ebs.iops < rule.min || (rule.max !== undefined && ebs.iops > rule.max)) {
       const range = rule.max !== undefined ? `${rule.min}–${rule.max}` : `at least ${rule.min}`;
       c.fail(
+        "EC2NODECLASS_EBS_IOPS",
         `${at}.iops`,
         ebs.iops,
         `${range} IOPS: EC2's limits for volumeType "${type}" (${SOURCE}: Iops), so every launch with this class fails${type === "gp3" ? " (gp3 gives 3,000 IOPS without iops: leave it unset for the baseline)" : ""}`,
@@ -140,6 +143,7 @@ export function checkEbsLimits(
     const max = Math.max(gib * rule.perGiB, type === "gp3" ? GP3_BASELINE_IOPS : 0);
     if (ebs.iops > max)
       c.fail(
+        "EC2NODECLASS_EBS_IOPS",
         `${at}.iops`,
         ebs.iops,
         `at most ${n(max)} IOPS on a volume of ${sizeText(ebs.volumeSize!, gib)}: EC2's limits for volumeType "${type}" allow ${n(rule.perGiB)} IOPS per GiB${type === "gp3" ? ` beyond the ${n(GP3_BASELINE_IOPS)} baseline (${GP3_GUIDE})` : ` (${IO_GUIDE}${type === "io2" ? ": io2 Block Express, every io2 volume since April 2025" : ""})`}, so every launch with this class fails. Make volumeSize at least ${Math.ceil(ebs.iops / rule.perGiB)}Gi, or lower iops`,
@@ -149,6 +153,7 @@ export function checkEbsLimits(
     if (type !== "gp3" || !count(c, ebs.throughput)) return;
     if (ebs.throughput < GP3_BASELINE_THROUGHPUT)
       c.fail(
+        "EC2NODECLASS_EBS_THROUGHPUT",
         `${at}.throughput`,
         ebs.throughput,
         `at least ${GP3_BASELINE_THROUGHPUT} MiB/s: EC2's limits for volumeType "gp3" (${SOURCE}: Throughput), so every launch with this class fails (gp3 gives 125 MiB/s without throughput: leave it unset for the baseline)`,
@@ -159,6 +164,7 @@ export function checkEbsLimits(
     const max = Math.max(iops * GP3_THROUGHPUT_PER_IOPS, GP3_BASELINE_THROUGHPUT);
     if (ebs.throughput > max)
       c.fail(
+        "EC2NODECLASS_EBS_THROUGHPUT",
         `${at}.throughput`,
         ebs.throughput,
         `at most ${n(max)} MiB/s with ${n(iops)} IOPS${isSet(ebs.iops) ? "" : " (gp3's baseline: iops is unset)"}: EC2's limits for volumeType "gp3" allow ${GP3_THROUGHPUT_PER_IOPS} MiB/s per provisioned IOPS (${GP3_GUIDE}), so every launch with this class fails. Set iops to at least ${n(Math.ceil(ebs.throughput / GP3_THROUGHPUT_PER_IOPS))}, or lower throughput`,
@@ -211,6 +217,7 @@ export function checkEbsKmsKey(
   if (ebs.encrypted === true || isToken(ebs.encrypted) || (isSet(ebs.encrypted) && typeof ebs.encrypted !== "boolean"))
     return;
   c.fail(
+    "EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED",
     `${at}.encrypted`,
     ebs.encrypted,
     `true when kmsKeyID is set: EC2 refuses a KMS key for a volume not marked encrypted ("The parameter KmsKeyId requires the parameter Encrypted to be set", EC2 API Reference, EbsBlockDevice / CreateVolume: "If KmsKeyId is specified, the encrypted state must be true"), so every launch with this class fails. Set encrypted: true, or leave kmsKeyID unset to use the account's default EBS key`,

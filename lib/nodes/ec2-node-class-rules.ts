@@ -128,6 +128,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   c.guard(() => {
     if (isSet(p.role) && isSet(p.instanceProfile)) {
       c.fail(
+        "EC2NODECLASS_ROLE_AND_INSTANCE_PROFILE",
         "instanceProfile",
         p.instanceProfile,
         `unset when role is set: role ${JSON.stringify(p.role)} is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
@@ -135,6 +136,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
     }
     if (!isSet(p.role) && !isSet(p.instanceProfile))
       c.fail(
+        "EC2NODECLASS_ROLE_REQUIRED",
         "role",
         undefined,
         "the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without `karpenter` there is no node role to default to (EC2NodeClass CRD: \"must specify exactly one of ['role', 'instanceProfile']\")",
@@ -144,6 +146,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
     const arn = c.known(p.role) ? /^arn:[^:]+:iam::[^:]*:role\/(?:.*\/)?([^/]+)$/.exec(p.role) : null;
     if (arn)
       c.fail(
+        "EC2NODECLASS_ROLE_ARN",
         "role",
         p.role,
         `the role's name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass ${JSON.stringify(arn[1])}`,
@@ -186,6 +189,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
       Buffer.byteLength(p.userData, "utf8") > USER_DATA_MAX_BYTES
     ) {
       c.fail(
+        "EC2NODECLASS_USER_DATA_SIZE",
         "userData",
         `(${Buffer.byteLength(p.userData, "utf8")} bytes)`,
         `user data of at most ${USER_DATA_MAX_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`,
@@ -222,10 +226,11 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   for (const [k, val] of tags) {
     c.guard(() => {
       if (c.known(k)) {
-        for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("tags", k, val, why);
+        for (const [test, why] of RESTRICTED_TAGS) if (test(k)) c.failKey("EC2NODECLASS_TAG_KEY", "tags", k, val, why);
         const length = [...k].length;
         if (length > TAG_LIMITS.keyLength)
           c.failKey(
+            "EC2NODECLASS_TAG_KEY",
             "tags",
             k,
             val,
@@ -235,12 +240,13 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
       c.str(entry("tags", k), val);
       if (c.known(val) && [...val].length > TAG_LIMITS.valueLength)
         c.fail(
+          "EC2NODECLASS_TAG_VALUE",
           entry("tags", k),
           val,
           `a tag value of at most ${TAG_LIMITS.valueLength} characters, the EC2 and IAM limit (got ${[...val].length})`,
         );
       const chars = tagCharacterProblem(c.known(k) ? k : undefined, c.known(val) ? val : undefined, receivers);
-      if (chars) c.fail(entry("tags", k), val, chars + notReady);
+      if (chars) c.fail("EC2NODECLASS_TAG_VALUE", entry("tags", k), val, chars + notReady);
     });
   }
 }
@@ -298,7 +304,8 @@ function checkAmiTerms(
 ): void {
   let list: AmiSelectorTerm[] | undefined;
   c.guard(() => {
-    if (!isSet(terms)) c.fail("amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
+    if (!isSet(terms))
+      c.fail("EC2NODECLASS_AMI_SELECTOR_TERMS", "amiSelectorTerms", terms, "1 to 30 AMI selector terms (required)");
     list = c.list("amiSelectorTerms", terms, 1, 30);
   });
   if (!list) return;
@@ -318,6 +325,7 @@ function checkAmiTerms(
           ? `; an owner alone selects no image: name: "*" beside the owner selects all of its images`
           : "";
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           at,
           t,
           `an AMI selector term with at least one of ${fields.join(", ")}${ownerOnly} (EC2NodeClass CRD: "expected at least one, got none")`,
@@ -326,18 +334,21 @@ function checkAmiTerms(
       checkEmptySelectors(c, at, t, ["tags", "name", "ssmParameter"], isSet(t.owner));
       if (isSet(t.id) && (isSet(t.alias) || isSet(t.tags) || isSet(t.name) || isSet(t.owner)))
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           `${at}.id`,
           t.id,
           "an AMI ID alone in its term: a term with id may not also set alias, tags, name or owner (EC2NodeClass CRD: \"'id' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")",
         );
       if (isSet(t.alias) && (isSet(t.id) || isSet(t.tags) || isSet(t.name) || isSet(t.owner)))
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           `${at}.alias`,
           t.alias,
           "an alias alone in its term: a term with alias may not also set id, tags, name or owner (EC2NodeClass CRD: \"'alias' is mutually exclusive, cannot be set with a combination of other fields in amiSelectorTerms\")",
         );
       if (isSet(t.alias) && known.length !== 1)
         c.fail(
+          "EC2NODECLASS_AMI_ALIAS_NOT_ALONE",
           `${at}.alias`,
           t.alias,
           `an alias in the only AMI selector term: amiSelectorTerms has ${known.length} terms, and an alias may not be combined with others (EC2NodeClass CRD: "'alias' is mutually exclusive, cannot be set with a combination of other amiSelectorTerms")`,
@@ -356,6 +367,7 @@ function checkAmiTerms(
         const implied = ALIAS_FAMILIES[aliasFamily];
         if (amiFamily !== implied && amiFamily !== "Custom")
           c.fail(
+            "EC2NODECLASS_AMI_FAMILY",
             "amiFamily",
             amiFamily,
             `"${implied}", "Custom" or unset: the alias in amiSelectorTerms selects ${implied} AMIs (EC2NodeClass CRD: "if set, amiFamily must be '${implied}' or 'Custom' when using ${/^[aeiou]/i.test(implied) ? "an" : "a"} ${implied} alias")`,
@@ -363,6 +375,7 @@ function checkAmiTerms(
       }
     } else if (!isSet(amiFamily) && !known.some((t) => isSet(t) && isSet(t.alias))) {
       c.fail(
+        "EC2NODECLASS_AMI_FAMILY",
         "amiFamily",
         amiFamily,
         `one of ${AMI_FAMILIES.join(", ")} (required when amiSelectorTerms has no alias: the family decides how Karpenter writes the nodes' user data; EC2NodeClass CRD: "must specify amiFamily if amiSelectorTerms does not contain an alias")`,
@@ -376,6 +389,7 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
   c.str(field, alias, { maxLength: 30 });
   if (!/^[a-zA-Z0-9]+@.+$/.test(alias))
     c.fail(
+      "EC2NODECLASS_AMI_ALIAS",
       field,
       alias,
       "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
@@ -387,12 +401,14 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
   if (family === "windows2025") c.since(field, alias, ALIAS_FAMILY_SINCE.windows2025, "the windows2025 alias family");
   if (!families.includes(family))
     c.fail(
+      "EC2NODECLASS_AMI_ALIAS",
       field,
       alias,
       `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`,
     );
   if (WINDOWS_ALIASES.includes(family) && version !== "latest")
     c.fail(
+      "EC2NODECLASS_AMI_ALIAS",
       field,
       alias,
       `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`,
@@ -404,9 +420,16 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
 function checkSelectorTags(c: Checker, field: string, tags: { [k: string]: string } | undefined): void {
   for (const [k, val] of c.map(field, tags, 20)) {
     if (c.known(k) && k === "")
-      c.failKey(field, k, val, 'is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")');
+      c.failKey(
+        "EC2NODECLASS_SELECTOR_TAGS_EMPTY",
+        field,
+        k,
+        val,
+        'is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")',
+      );
     if (c.known(val) && val === "")
       c.fail(
+        "EC2NODECLASS_SELECTOR_TAGS_EMPTY",
         entry(field, k),
         val,
         "a non-empty tag value: '*' selects any value (EC2NodeClass CRD: \"empty tag keys or values aren't supported\")",
@@ -432,6 +455,7 @@ function checkEmptySelectors(c: Checker, at: string, t: object, fields: readonly
     if (f === "tags") {
       if (v !== null && typeof v === "object" && !Array.isArray(v) && !c.token(v) && Object.keys(v).length === 0) {
         c.fail(
+          "EC2NODECLASS_SELECTOR_TAGS_EMPTY",
           `${at}.tags`,
           v,
           `a tags map with at least one tag: an empty one ${why}. '*' as a value matches any value of a key`,
@@ -440,7 +464,12 @@ function checkEmptySelectors(c: Checker, at: string, t: object, fields: readonly
     } else if (v === "") {
       const owner =
         f === "name" && amiOwner ? `; to select all of the owner's images, write name: "*" with the owner` : "";
-      c.fail(`${at}.${f}`, v, `a non-empty ${f}, or leave ${f} unset: an empty ${f} ${why}${owner}`);
+      c.fail(
+        "EC2NODECLASS_SELECTOR_TERM",
+        `${at}.${f}`,
+        v,
+        `a non-empty ${f}, or leave ${f} unset: an empty ${f} ${why}${owner}`,
+      );
     }
   }
 }
@@ -471,9 +500,14 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
   let list: IdTagTerm[] | undefined;
   c.guard(() => {
     if (!isSet(terms) && rules.empty === undefined)
-      c.fail(field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
+      c.fail("EC2NODECLASS_SELECTOR_TERMS", field, terms, `1 to 30 terms (required; ${field} cannot be empty)`);
     if (c.known(terms) && Array.isArray(terms) && terms.length === 0)
-      c.fail(field, terms, `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`);
+      c.fail(
+        "EC2NODECLASS_SELECTOR_TERMS",
+        field,
+        terms,
+        `1 to 30 terms: ${field} cannot be empty${rules.empty ? ` (${rules.empty})` : ""}`,
+      );
     list = c.list(field, terms, 1, 30);
   });
   list?.forEach((t, i) =>
@@ -486,18 +520,21 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
       const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
       if (!required.some((f) => isSet(fieldOf(f))))
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           at,
           t,
           `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
         );
       if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f))))
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           `${at}.id`,
           t.id,
           `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`,
         );
       if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id)))
         c.fail(
+          "EC2NODECLASS_SELECTOR_TERM",
           `${at}.name`,
           t.name,
           `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`,
@@ -542,6 +579,7 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
       if (m.rootVolume === true) roots++;
       if (m.rootVolume === true && roots > 1)
         c.fail(
+          "EC2NODECLASS_ROOT_VOLUME_TWICE",
           `${at}.rootVolume`,
           m.rootVolume,
           'false or unset: only one block device mapping may be the root volume (rootVolume true), and an earlier one already is (EC2NodeClass CRD: "must have only one blockDeviceMappings with rootVolume")',
@@ -582,6 +620,7 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
 function ebsCount(c: Checker, field: string, value: number | undefined, what: string): void {
   if (c.known(value) && typeof value === "number" && Number.isInteger(value) && value < 0)
     c.fail(
+      "EC2NODECLASS_EBS_NEGATIVE",
       field,
       value,
       `a whole number, 0 or more: EC2 takes no negative ${what} (EC2 API Reference, EbsBlockDevice), so every launch with this class fails`,
@@ -594,6 +633,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
   c.guard(() => {
     if (!isSet(ebs.snapshotID) && !isSet(ebs.volumeSize))
       c.fail(
+        "EC2NODECLASS_EBS_SIZE_OR_SNAPSHOT",
         at,
         ebs,
         'an EBS volume with volumeSize (such as "100Gi") or snapshotID (the snapshot to create it from): it needs one of them (EC2NodeClass CRD: "snapshotID or volumeSize must be defined")',
@@ -608,6 +648,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
     );
     if (isSet(ebs.volumeInitializationRate) && (!isSet(ebs.snapshotID) || ebs.snapshotID === ""))
       c.fail(
+        "EC2NODECLASS_EBS_INITIALIZATION_RATE",
         `${at}.volumeInitializationRate`,
         ebs.volumeInitializationRate,
         'unset, or set together with snapshotID: it is the rate (MiB/s) at which a volume created from a snapshot is initialized (EC2NodeClass CRD: "snapshotID must be set when volumeInitializationRate is set")',
@@ -628,6 +669,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
     ebsCount(c, `${at}.iops`, ebs.iops, "IOPS");
     if (type !== undefined && isSet(ebs.iops) && !IOPS_VOLUME_TYPES.includes(type)) {
       c.fail(
+        "EC2NODECLASS_EBS_IOPS",
         `${at}.iops`,
         ebs.iops,
         `unset for volumeType "${type}": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset`,
@@ -638,6 +680,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
     ebsCount(c, `${at}.throughput`, ebs.throughput, "throughput");
     if (type !== undefined && isSet(ebs.throughput) && !THROUGHPUT_VOLUME_TYPES.includes(type)) {
       c.fail(
+        "EC2NODECLASS_EBS_THROUGHPUT",
         `${at}.throughput`,
         ebs.throughput,
         `unset for volumeType "${type}": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset`,
@@ -746,7 +789,8 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const freeForm = c.version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!);
   const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
-  else if (!isPlainObject(k)) c.guard(() => c.fail("kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
+  else if (!isPlainObject(k))
+    c.guard(() => c.fail("EC2NODECLASS_KUBELET", "kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
   if (typeof k !== "object") return;
   if (freeForm && isPlainObject(k))
     for (const [f, x] of Object.entries(k)) {
@@ -755,6 +799,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       if (problem !== undefined)
         c.guard(() =>
           c.fail(
+            "EC2NODECLASS_KUBELET",
             `kubelet.${f}`,
             x,
             `a KubeletConfiguration value written as data (strings, numbers, booleans, lists and maps): Karpenter writes it into the node's configuration as JSON, and ${problem}`,
@@ -766,6 +811,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       if (!isSet(x) || (KUBELET_PROPS as readonly string[]).includes(f)) continue;
       c.guard(() =>
         c.fail(
+          "EC2NODECLASS_KUBELET_UNKNOWN_FIELD",
           `kubelet.${f}`,
           x,
           withSuggestion(
@@ -780,6 +826,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     c.guard(() => {
       if (family === "Bottlerocket" && isSet(k.podsPerCore))
         c.fail(
+          "EC2NODECLASS_KUBELET_FAMILY",
           "kubelet.podsPerCore",
           k.podsPerCore,
           `unset with the Bottlerocket AMI family: Bottlerocket does not apply podsPerCore, and Karpenter ${c.version.full} rejects the class (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support"). Use maxPods instead`,
@@ -788,6 +835,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     c.guard(() => {
       if (Array.isArray(k.clusterDNS) && !holdsToken(k.clusterDNS) && k.clusterDNS.length > 1)
         c.fail(
+          "EC2NODECLASS_KUBELET_FAMILY",
           "kubelet.clusterDNS",
           k.clusterDNS,
           `one IP address with the ${family} AMI family: only AL2023 takes a list, and Karpenter ${c.version.full} rejects the class otherwise (ValidationSucceeded=False, UnsupportedKubeletConfiguration; Karpenter v1.15 docs, "NodeClasses: AMI Family Support")`,
@@ -798,6 +846,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     const problem = kubeletExpressionProblem(val);
     if (problem)
       c.fail(
+        "EC2NODECLASS_KUBELET_EXPRESSION",
         at,
         val,
         `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`,
@@ -814,6 +863,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         const at = entry(`kubelet.${field}`, key);
         if (c.known(key) && !(EVICTION_SIGNALS as readonly string[]).includes(key))
           c.failKey(
+            "EC2NODECLASS_KUBELET_EVICTION",
             `kubelet.${field}`,
             key,
             val,
@@ -845,6 +895,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoftGracePeriod).includes(key)) {
         c.failKey(
+          "EC2NODECLASS_KUBELET_EVICTION",
           "kubelet.evictionSoft",
           key,
           k.evictionSoft![key],
@@ -857,6 +908,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     c.guard(() => {
       if (c.known(key) && !keys(k.evictionSoft).includes(key)) {
         c.failKey(
+          "EC2NODECLASS_KUBELET_EVICTION",
           "kubelet.evictionSoftGracePeriod",
           key,
           k.evictionSoftGracePeriod![key],
@@ -877,6 +929,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       !(k.imageGCHighThresholdPercent > k.imageGCLowThresholdPercent)
     ) {
       c.fail(
+        "EC2NODECLASS_KUBELET_IMAGE_GC",
         "kubelet.imageGCHighThresholdPercent",
         k.imageGCHighThresholdPercent,
         `a percentage greater than kubelet.imageGCLowThresholdPercent (${k.imageGCLowThresholdPercent}) (EC2NodeClass CRD: "imageGCHighThresholdPercent must be greater than imageGCLowThresholdPercent")`,
@@ -893,6 +946,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         const at = entry(`kubelet.${field}`, key);
         if (c.known(key) && !(RESERVED_RESOURCES as readonly string[]).includes(key))
           c.failKey(
+            "EC2NODECLASS_KUBELET_RESERVED",
             `kubelet.${field}`,
             key,
             val,
@@ -906,11 +960,17 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
           if (expressions) return expression(at, val);
           if (kubeletExpressionProblem(val) === undefined)
-            c.fail(at, val, tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'));
+            c.fail(
+              "EC2NODECLASS_KUBELET_RESERVED",
+              at,
+              val,
+              tooOldForExpressions(c, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"'),
+            );
         }
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
         if (c.known(val) && val.startsWith("-"))
           c.fail(
+            "EC2NODECLASS_KUBELET_RESERVED",
             at,
             val,
             `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`,
@@ -945,7 +1005,12 @@ function checkMaxPods(
       const fix = WHOLE_NUMBER_TEXT.test(n)
         ? `write ${n.trim()}, not "${n.trim()}"`
         : `a CEL expression goes in kubelet.maxPodsExpression (Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest's kubelet.maxPods`;
-      c.fail("kubelet.maxPods", n, `a whole number from 0 to ${INT32_MAX}, got a string: ${fix}`);
+      c.fail(
+        "EC2NODECLASS_KUBELET_MAX_PODS",
+        "kubelet.maxPods",
+        n,
+        `a whole number from 0 to ${INT32_MAX}, got a string: ${fix}`,
+      );
     }
     c.int("kubelet.maxPods", k.maxPods, 0, INT32_MAX);
   });
@@ -956,6 +1021,7 @@ function checkMaxPods(
     // these two hold whatever the value is, a reference too: the field is one, and older CRDs type it as an integer
     if (isSet(k.maxPods)) {
       c.fail(
+        "EC2NODECLASS_KUBELET_MAX_PODS",
         at,
         x,
         `unset when kubelet.maxPods is set: both are the manifest's kubelet.maxPods; keep kubelet.maxPods (${JSON.stringify(k.maxPods)}) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both`,
@@ -964,12 +1030,14 @@ function checkMaxPods(
     if (c.known(x)) {
       if (typeof x !== "string")
         c.fail(
+          "EC2NODECLASS_KUBELET_MAX_PODS",
           at,
           x,
           `a CEL expression as a string, got ${typeName(x)}${typeof x === "number" ? `: a fixed count goes in kubelet.maxPods (write maxPods: ${x})` : ""}`,
         );
       if (WHOLE_NUMBER_TEXT.test(x))
         c.fail(
+          "EC2NODECLASS_KUBELET_MAX_PODS",
           at,
           x,
           `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`,
@@ -977,6 +1045,7 @@ function checkMaxPods(
     }
     if (!expressions)
       c.fail(
+        "EC2NODECLASS_KUBELET_EXPRESSION",
         at,
         x,
         tooOldForExpressions(c, `unset (a fixed count goes in kubelet.maxPods, a whole number from 0 to ${INT32_MAX})`),
@@ -999,6 +1068,7 @@ function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
     c.fields("enclaveOptions", o, ["enabled"], "enclaveOptions");
     if (!isSet(o.enabled))
       c.fail(
+        "EC2NODECLASS_ENCLAVE_OPTIONS",
         "enclaveOptions.enabled",
         o.enabled,
         'true or false: enabled is required when enclaveOptions is given (Karpenter v1.15 docs, "NodeClasses: spec.enclaveOptions"); leave enclaveOptions out to launch without Nitro Enclaves',
@@ -1044,6 +1114,7 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
       for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const)
         if (!isSet(n[f]))
           c.fail(
+            "EC2NODECLASS_NETWORK_INTERFACES",
             `${at}.${f}`,
             undefined,
             `${f === "interfaceType" ? '"interface" or "efa-only"' : "a non-negative integer"} (required)`,
@@ -1061,6 +1132,7 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
       !all.some((n) => n.deviceIndex === 0 && n.networkCardIndex === 0 && n.interfaceType === "interface")
     ) {
       c.fail(
+        "EC2NODECLASS_NETWORK_INTERFACES",
         "networkInterfaces",
         all,
         'a list that includes the primary interface { deviceIndex: 0, networkCardIndex: 0, interfaceType: "interface" } (EC2NodeClass CRD: "networkInterfaces must include a primary interface with interfaceType=\'interface\'")',
@@ -1078,12 +1150,14 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
         '(EC2NodeClass CRD: "networkInterfaces must not have duplicate networkCardIndex and deviceIndex pairs, and can have at most one efa device per network card")';
       if (dup)
         c.fail(
+          "EC2NODECLASS_NETWORK_INTERFACES",
           `networkInterfaces[${i}]`,
           x,
           `an interface whose networkCardIndex and deviceIndex (${x.networkCardIndex}, ${x.deviceIndex}) no other interface has ${rule}`,
         );
       if (efa)
         c.fail(
+          "EC2NODECLASS_NETWORK_INTERFACES",
           `networkInterfaces[${i}]`,
           x,
           `at most one efa-only interface per network card: network card ${x.networkCardIndex} has more ${rule}`,
@@ -1099,6 +1173,7 @@ function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
   c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
   if (isSet(pg.name) === isSet(pg.id))
     c.fail(
+      "EC2NODECLASS_PLACEMENT_GROUP",
       "placementGroupSelector",
       pg,
       `a placement group by name or by id, exactly one of them (${isSet(pg.name) ? "both are set" : "neither is set"}; EC2NodeClass CRD: ${isSet(pg.name) ? "\"'name' and 'id' are mutually exclusive\"" : '"expected at least one, got none"'})`,
@@ -1126,6 +1201,7 @@ function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
   c.guard(() => {
     if (!isSet(ct.tcpEstablishedTimeout) && !isSet(ct.udpStreamTimeout) && !isSet(ct.udpTimeout))
       c.fail(
+        "EC2NODECLASS_CONNECTION_TRACKING",
         "connectionTracking",
         ct,
         "at least one of tcpEstablishedTimeout, udpStreamTimeout or udpTimeout (seconds), or leave connectionTracking unset",

@@ -193,6 +193,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     const where = constructPath(scope, id);
     if (props === null || typeof props !== "object" || Array.isArray(props))
       throw new KarpenterValidationError(
+        "EC2NODECLASS_NOT_AN_OBJECT",
         where,
         "props",
         props,
@@ -211,7 +212,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       scope,
     );
     // every independent check runs: all problems of the class come in one error
-    const c = new Checker(where, version, { collect: true });
+    const c = new Checker("EC2NODECLASS", where, version, { collect: true });
     const {
       karpenter: _k,
       cluster: _c,
@@ -254,6 +255,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         c.guard(() => {
           if (spec.subnetSelectorTerms === undefined)
             c.fail(
+              "EC2NODECLASS_SELECTOR_TERMS",
               "subnetSelectorTerms",
               undefined,
               "subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
@@ -262,6 +264,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         c.guard(() => {
           if (spec.securityGroupSelectorTerms === undefined)
             c.fail(
+              "EC2NODECLASS_SELECTOR_TERMS",
               "securityGroupSelectorTerms",
               undefined,
               "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
@@ -364,6 +367,7 @@ function checkExpressionGate(
   if (found.length === 0) return;
   const [first, ...more] = found;
   c.fail(
+    "EC2NODECLASS_EXPRESSION_NOT_ALLOWED",
     first.field,
     first.value,
     `a static value: ${found.map((f) => f.field).join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
@@ -454,12 +458,14 @@ function defaultAmiTerms(c: Checker, amiFamily: AmiFamily | undefined): AmiSelec
   if (amiFamily === undefined) return [{ alias: DEFAULT_AMI_ALIAS }];
   if (!c.known(amiFamily))
     return c.fail(
+      "EC2NODECLASS_AMI_SELECTOR_TERMS",
       "amiSelectorTerms",
       undefined,
       "AMI selector terms: the default alias cannot be derived from an amiFamily token",
     );
   if (amiFamily === "Custom")
     return c.fail(
+      "EC2NODECLASS_AMI_SELECTOR_TERMS",
       "amiSelectorTerms",
       undefined,
       "AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to",

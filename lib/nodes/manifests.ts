@@ -38,6 +38,7 @@ export function objectName(where: IConstruct | string, id: string, given: string
   const name = nameFromId(id);
   if (name === "") {
     throw new KarpenterValidationError(
+      "KUBERNETES_OBJECT_NAME",
       where,
       "name",
       name,
@@ -72,6 +73,7 @@ export function agreedVersion(
   const other = others.find((o) => o.version.full !== first.version.full);
   if (other)
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_MISMATCH",
       where,
       first.field,
       first.text,
@@ -110,6 +112,7 @@ export function checkOrderable(where: string, scope: IConstruct, target: Terrafo
   if (!chain) return;
   const owner = target.node.scope ?? target;
   throw new KarpenterValidationError(
+    "STACK_DEPENDENCY_CYCLE",
     where,
     field,
     owner.node.path,
@@ -218,6 +221,7 @@ export function registerUniqueName(construct: Construct, kind: string, name: str
     const [other, why] = clash;
     return [
       new KarpenterValidationError(
+        "KUBERNETES_DUPLICATE_NAME",
         construct,
         "name",
         name,
@@ -282,6 +286,7 @@ export function checkDependsOn(c: Checker, dependsOn: unknown): void {
     d !== null && typeof d === "object" && typeof (d as { fqn?: unknown }).fqn === "string";
   if (Array.isArray(dependsOn) && dependsOn.every(dependable)) return;
   c.fail(
+    "NODE_DEPENDS_ON",
     "dependsOn",
     Array.isArray(dependsOn) ? dependsOn.map((d) => (dependable(d) ? "<dependable>" : d)) : dependsOn,
     "a list of Terraform resources, data sources or modules of the app (ITerraformDependable: e.g. [myResource]): Terraform's depends_on takes references to them only",

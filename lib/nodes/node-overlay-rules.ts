@@ -35,6 +35,7 @@ export function checkNodeOverlay(
   c.guard(() => {
     if (isSet(p.price) && isSet(p.priceAdjustment))
       c.fail(
+        "NODEOVERLAY_PRICE_CONFLICT",
         "priceAdjustment",
         p.priceAdjustment,
         `unset when price is set: price replaces the instance types' price, priceAdjustment changes it (NodeOverlay CRD: "cannot set both 'price' and 'priceAdjustment'")`,
@@ -46,6 +47,7 @@ export function checkNodeOverlay(
       c.guard(() => {
         if (c.known(key) && RESTRICTED_CAPACITY.includes(key))
           c.failKey(
+            "NODEOVERLAY_CAPACITY_RESTRICTED",
             "capacity",
             key,
             p.capacity![key],
@@ -60,7 +62,7 @@ export function checkNodeOverlay(
     c.guard(() => {
       if (!c.known(r.key) || typeof r.key !== "string") return;
       const problem = restrictedKeyProblem(crd.cel, "spec.requirements[].key", r.key, "NodeOverlay");
-      if (problem) c.fail(`${at}.key`, r.key, problem);
+      if (problem) c.fail("NODEOVERLAY_REQUIREMENT", `${at}.key`, r.key, problem);
     });
     c.guard(() => {
       const op = r.operator;
@@ -70,14 +72,21 @@ export function checkNodeOverlay(
       if (NUMERIC_OPERATORS.includes(op)) {
         // self.all(x, (x.operator == 'Gt' || …) ? (x.values.size() == 1 && int(x.values[0]) >= 0) : true)
         const rule = `exactly one value, a non-negative integer as a string (e.g. ["4"]), for operator '${op}' (NodeOverlay CRD: "requirements operator 'Gt', 'Lt', 'Gte' or 'Lte' must have a single positive integer value")`;
-        if (!values || values.length !== 1) c.fail(`${at}.values`, values, `${rule}; ${values?.length ?? 0} given`);
+        if (!values || values.length !== 1)
+          c.fail("NODEOVERLAY_REQUIREMENT", `${at}.values`, values, `${rule}; ${values?.length ?? 0} given`);
         if (c.known(values[0]) && !isNonNegativeInt64(values[0]))
-          c.fail(`${at}.values[0]`, values[0], `${rule}, no larger than ${INT64_MAX} (the CRD's int())`);
+          c.fail(
+            "NODEOVERLAY_REQUIREMENT",
+            `${at}.values[0]`,
+            values[0],
+            `${rule}, no larger than ${INT64_MAX} (the CRD's int())`,
+          );
         return;
       }
       // self.all(x, x.operator == 'In' ? x.values.size() != 0 : true), and the same for NotIn
       if (!values || values.length === 0)
         c.fail(
+          "NODEOVERLAY_REQUIREMENT",
           `${at}.values`,
           values,
           `at least one value for operator '${op}' (NodeOverlay CRD: "requirements with operator '${op}' must have a value defined")`,
@@ -109,6 +118,7 @@ export function checkNodeOverlaySemantics(s: Checker, p: NodeOverlayOptions, ctx
       s.guard(() => {
         if ((r.operator === "Exists" || r.operator === "DoesNotExist") && r.values!.length > 0)
           s.fail(
+            "NODEOVERLAY_REQUIREMENT",
             `${at}.values`,
             r.values,
             `no values: operator '${r.operator}' takes none (NodeOverlay CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`,
@@ -120,6 +130,7 @@ export function checkNodeOverlaySemantics(s: Checker, p: NodeOverlayOptions, ctx
       s.guard(() => {
         if (typeof q === "string" && s.known(q) && q.startsWith("-"))
           s.fail(
+            "NODEOVERLAY_NEGATIVE_CAPACITY",
             s.entry("capacity", key),
             q,
             "a non-negative quantity: a node cannot have less than none of a resource",

@@ -105,11 +105,17 @@ export class NodeOverlay extends Construct {
   constructor(scope: Construct, id: string, props: NodeOverlayProps) {
     const where = constructPath(scope, id);
     if (props === null || props === undefined || typeof props !== "object" || Array.isArray(props))
-      throw new KarpenterValidationError(where, "props", props, "NodeOverlay props: an object { requirements, … }");
+      throw new KarpenterValidationError(
+        "NODEOVERLAY_NOT_AN_OBJECT",
+        where,
+        "props",
+        props,
+        "NodeOverlay props: an object { requirements, … }",
+      );
     const karpenter = props.karpenter;
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "nodeOverlay", props);
-    const c = new Checker(where, version, { collect: true });
+    const c = new Checker("NODEOVERLAY", where, version, { collect: true });
     const { karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);

@@ -126,7 +126,8 @@ export function checkNodePool(
 ): void {
   c.guard(() => c.dnsName("name", name));
   c.guard(() => {
-    if (!isSet(ref.name)) c.fail(`${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
+    if (!isSet(ref.name))
+      c.fail("NODEPOOL_NODE_CLASS_REF", `${nodeClassField}.name`, ref.name, "the name of the EC2NodeClass (required)");
     c.str(`${nodeClassField}.name`, ref.name, { nonEmpty: true });
     c.dnsName(`${nodeClassField}.name`, ref.name);
   });
@@ -135,6 +136,7 @@ export function checkNodePool(
     c.pattern(`${nodeClassField}.group`, ref.group, /^[^/]*$/, "an API group without '/' (e.g. karpenter.k8s.aws)");
     if (c.known(ref.group) && ref.group !== NODE_CLASS_GROUP)
       c.fail(
+        "NODEPOOL_NODE_CLASS_REF",
         `${nodeClassField}.group`,
         ref.group,
         `"${NODE_CLASS_GROUP}" (or unset)${caseHint(ref.group, NODE_CLASS_GROUP)}: ${ONLY_EC2_NODE_CLASS}`,
@@ -144,6 +146,7 @@ export function checkNodePool(
     c.str(`${nodeClassField}.kind`, ref.kind, { nonEmpty: true });
     if (c.known(ref.kind) && ref.kind !== NODE_CLASS_KIND)
       c.fail(
+        "NODEPOOL_NODE_CLASS_REF",
         `${nodeClassField}.kind`,
         ref.kind,
         `"${NODE_CLASS_KIND}" (or unset)${caseHint(ref.kind, NODE_CLASS_KIND)}: ${ONLY_EC2_NODE_CLASS}`,
@@ -175,6 +178,7 @@ export function checkNodePool(
   c.guard(() => {
     if (isSet(p.weight))
       c.fail(
+        "NODEPOOL_STATIC",
         "weight",
         p.weight,
         `unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: "'weight' is not supported on static NodePools")`,
@@ -185,6 +189,7 @@ export function checkNodePool(
     const other = keys.find((k) => c.known(k) && k !== "nodes");
     if (other !== undefined)
       c.fail(
+        "NODEPOOL_STATIC",
         entry("limits", other),
         p.limits![other],
         `unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only 'limits.nodes' is supported on static NodePools")`,
@@ -212,16 +217,22 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   )
     return;
   c.guard(() => {
-    if (!isSet(r.key)) c.fail(`${at}.key`, r.key, "a label key (required)");
+    if (!isSet(r.key)) c.fail("NODEPOOL_REQUIREMENT_KEY", `${at}.key`, r.key, "a label key (required)");
     c.str(`${at}.key`, r.key, { maxLength: 316 });
     c.qualifiedName(`${at}.key`, r.key, "label key");
     if (c.known(r.key)) {
       const problem = restrictedLabelProblem(r.key, v);
-      if (problem) c.fail(`${at}.key`, r.key, problem);
+      if (problem) c.fail("NODEPOOL_REQUIREMENT_KEY", `${at}.key`, r.key, problem);
     }
   });
   const operatorValid = c.guard(() => {
-    if (!isSet(r.operator)) c.fail(`${at}.operator`, r.operator, `one of ${OPERATORS.join(", ")} (required)`);
+    if (!isSet(r.operator))
+      c.fail(
+        "NODEPOOL_REQUIREMENT_OPERATOR",
+        `${at}.operator`,
+        r.operator,
+        `one of ${OPERATORS.join(", ")} (required)`,
+      );
     c.oneOf(`${at}.operator`, r.operator, OPERATORS);
     if (c.known(r.operator)) {
       const since = crdEnumValueSince("nodePool", "spec.template.spec.requirements[].operator", r.operator);
@@ -247,6 +258,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
       const need =
         op === "In" ? "at least one value" : 'exactly one value, a non-negative integer as a string (e.g. ["5"])';
       c.fail(
+        "NODEPOOL_REQUIREMENT_VALUES",
         `${at}.values`,
         r.values,
         `${need}: operator '${op}' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)`,
@@ -255,9 +267,11 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     if (!values) return;
     if (NUMERIC_OPERATORS.includes(op)) {
       const rule = `exactly one value, a non-negative integer, for operator '${op}' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value")`;
-      if (values.length !== 1) c.fail(`${at}.values`, values, `${rule}; ${values.length} given`);
+      if (values.length !== 1)
+        c.fail("NODEPOOL_REQUIREMENT_VALUES", `${at}.values`, values, `${rule}; ${values.length} given`);
       if (c.known(values[0]) && !isInt64(values[0]))
         c.fail(
+          "NODEPOOL_REQUIREMENT_VALUES",
           `${at}.values[0]`,
           values[0],
           `${rule}, written as a string of digits (e.g. "5") no larger than ${INT64_MAX} (the CRD's int())`,
@@ -265,12 +279,14 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     }
     if (op === "In" && values.length === 0)
       c.fail(
+        "NODEPOOL_REQUIREMENT_VALUES",
         `${at}.values`,
         values,
         `at least one value: operator 'In' with no values matches nothing (NodePool CRD: "requirements with operator 'In' must have a value defined")`,
       );
     if ((op === "Exists" || op === "DoesNotExist") && values.length > 0)
       c.fail(
+        "NODEPOOL_REQUIREMENT_VALUES",
         `${at}.values`,
         values,
         `no values: operator '${op}' takes none (NodePool CRD: "If the operator is Exists or DoesNotExist, the values array must be empty")`,
@@ -281,6 +297,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
   c.guard(() => {
     if (minValuesValid && op === "In" && c.known(r.minValues) && list.length < r.minValues) {
       c.fail(
+        "NODEPOOL_MIN_VALUES",
         `${at}.minValues`,
         r.minValues,
         `at most the number of values (${list.length} given): minValues ${r.minValues} asks for more distinct values than the requirement lists (NodePool CRD: "requirements with 'minValues' must have at least that many values specified in the 'values' field")`,
@@ -294,6 +311,7 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
         const since = CAPACITY_TYPES_SINCE[x];
         if (since === undefined)
           c.fail(
+            "NODEPOOL_CAPACITY_TYPE",
             `${at}.values[${j}]`,
             x,
             `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE)
@@ -328,12 +346,23 @@ function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: str
     c.guard(() => {
       const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
       if (malformed)
-        c.failKey("labels", k, val, `is not a Kubernetes qualified label key "[prefix/]name": ${malformed}`);
+        c.failKey(
+          "NODEPOOL_LABEL_KEY",
+          "labels",
+          k,
+          val,
+          `is not a Kubernetes qualified label key "[prefix/]name": ${malformed}`,
+        );
       const problem = c.known(k) ? restrictedLabelProblem(k, v) : undefined;
-      if (problem) c.failKey("labels", k, val, `may not be used in NodePool labels: ${problem}`);
+      if (problem) c.failKey("NODEPOOL_LABEL_KEY", "labels", k, val, `may not be used in NodePool labels: ${problem}`);
       c.labelValue(field, val);
       if (k === CAPACITY_TYPE && c.known(val) && CAPACITY_TYPES_SINCE[val] === undefined)
-        c.fail(field, val, `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`);
+        c.fail(
+          "NODEPOOL_CAPACITY_TYPE",
+          field,
+          val,
+          `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`,
+        );
     });
   }
 }
@@ -348,13 +377,20 @@ function checkAnnotations(c: Checker, annotations: { [k: string]: string } | und
     c.guard(() => {
       const malformed = c.known(k) ? qualifiedNameProblem(k) : undefined;
       if (malformed)
-        c.failKey("annotations", k, val, `is not a Kubernetes qualified annotation key "[prefix/]name": ${malformed}`);
+        c.failKey(
+          "NODEPOOL_ANNOTATION_KEY",
+          "annotations",
+          k,
+          val,
+          `is not a Kubernetes qualified annotation key "[prefix/]name": ${malformed}`,
+        );
     });
     bytes += Buffer.byteLength(k) + (typeof val === "string" ? Buffer.byteLength(val) : 0);
   }
   c.guard(() => {
     if (bytes > ANNOTATIONS_MAX_BYTES)
       c.fail(
+        "NODEPOOL_ANNOTATIONS_SIZE",
         "annotations",
         `${bytes} bytes`,
         `at most ${ANNOTATIONS_MAX_BYTES} bytes of keys and values in total (Kubernetes object metadata limit)`,
@@ -386,7 +422,7 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
   )
     return;
   const keyValid = c.guard(() => {
-    if (!isSet(t.key)) c.fail(`${at}.key`, t.key, "a taint key (required)");
+    if (!isSet(t.key)) c.fail("NODEPOOL_TAINT", `${at}.key`, t.key, "a taint key (required)");
     c.str(`${at}.key`, t.key, { nonEmpty: true });
     c.pattern(
       `${at}.key`,
@@ -405,7 +441,7 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
     ),
   );
   const effectValid = c.guard(() => {
-    if (!isSet(t.effect)) c.fail(`${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
+    if (!isSet(t.effect)) c.fail("NODEPOOL_TAINT", `${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
     c.oneOf(`${at}.effect`, t.effect, EFFECTS);
   });
   c.guard(() =>
@@ -417,6 +453,7 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
     const first = seen.get(pair);
     if (first !== undefined)
       c.fail(
+        "NODEPOOL_TAINT",
         at,
         t,
         `a taint whose key and effect no other taint or startup taint has: ${first} is ${t.key}:${t.effect} too (Karpenter rejects the NodePool: "duplicate taint Key/Effect pair")`,
@@ -435,6 +472,7 @@ function checkLimits(c: Checker, limits: { [resource: string]: string } | undefi
   if (typeof limits !== "object" || Array.isArray(limits)) {
     c.guard(() =>
       c.fail(
+        "NODEPOOL_LIMITS",
         "limits",
         limits,
         'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }',
@@ -445,13 +483,20 @@ function checkLimits(c: Checker, limits: { [resource: string]: string } | undefi
   for (const [res, q] of Object.entries(limits).filter(([, x]) => isSet(x))) {
     c.guard(() => {
       const at = entry("limits", res);
-      if (res.length === 0) c.failKey("limits", res, q, "is empty: the keys of limits are resource names");
+      if (res.length === 0)
+        c.failKey("NODEPOOL_LIMITS", "limits", res, q, "is empty: the keys of limits are resource names");
       const value: unknown = q;
       if (typeof value === "number" && c.known(value)) {
         const shapes = 'limits values are strings such as "100", "1000Gi", "500m"';
         if (!Number.isFinite(value) || value < 0)
-          c.fail(at, value, `a non-negative Kubernetes quantity as a string, got the number ${value} (${shapes})`);
+          c.fail(
+            "NODEPOOL_LIMITS",
+            at,
+            value,
+            `a non-negative Kubernetes quantity as a string, got the number ${value} (${shapes})`,
+          );
         c.fail(
+          "NODEPOOL_LIMITS",
           at,
           value,
           `a Kubernetes quantity as a string, got a number: write ${JSON.stringify(String(value))}, not ${value} (${shapes})`,
@@ -594,6 +639,7 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
     // NodePool.GetAllowedDisruptionsByReason): every node of the pool may be disrupted at once
     if (budgets?.length === 0) {
       c.fail(
+        "NODEPOOL_BUDGETS_EMPTY",
         "disruption.budgets",
         budgets,
         'at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]',
@@ -624,6 +670,7 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
     const problem = cronProblem(b.schedule);
     if (problem)
       c.fail(
+        "NODEPOOL_BUDGET_SCHEDULE",
         `${at}.schedule`,
         b.schedule,
         `a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): ${problem}`,
@@ -641,6 +688,7 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
     if (isSet(b.schedule) !== isSet(b.duration)) {
       const [missing, given] = isSet(b.schedule) ? ["duration", "schedule"] : ["schedule", "duration"];
       c.fail(
+        "NODEPOOL_BUDGET_SCHEDULE_DURATION",
         `${at}.${missing}`,
         undefined,
         `set together with ${given}: a budget with a schedule needs a duration (how long it applies from each start) and the other way round (NodePool CRD: "'schedule' must be set with 'duration'")`,
@@ -654,7 +702,12 @@ function checkBudget(c: Checker, at: string, b: Budget): void {
       const since = crdEnumValueSince("nodePool", "spec.disruption.budgets[].reasons[]", r);
       if (c.known(r) && since) c.since(`${at}.reasons[${j}]`, r, since, `disruption reason ${r}`);
       if (c.known(r) && reasons.indexOf(r) !== j)
-        c.fail(`${at}.reasons[${j}]`, r, "each reason at most once (the list is a set)");
+        c.fail(
+          "NODEPOOL_BUDGET_REASON_TWICE",
+          `${at}.reasons[${j}]`,
+          r,
+          "each reason at most once (the list is a set)",
+        );
     });
   });
 }

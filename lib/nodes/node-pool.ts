@@ -221,6 +221,7 @@ export class NodePool extends Construct {
     const REQUIRED = "an Ec2NodeClass of this app or a reference { name } to one managed elsewhere (required)";
     if (props === undefined || props === null)
       throw new KarpenterValidationError(
+        "NODEPOOL_NODE_CLASS_REQUIRED",
         where,
         "nodeClass",
         undefined,
@@ -228,6 +229,7 @@ export class NodePool extends Construct {
       );
     if (typeof props !== "object" || Array.isArray(props))
       throw new KarpenterValidationError(
+        "NODEPOOL_NOT_AN_OBJECT",
         where,
         "props",
         props,
@@ -251,7 +253,7 @@ export class NodePool extends Construct {
       scope,
     );
     // every independent check runs: all problems of the pool come in one error
-    const c = new Checker(where, version, { collect: true });
+    const c = new Checker("NODEPOOL", where, version, { collect: true });
     const { nodeClass: _nc, karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
     if (props.kubernetesProvider)
       checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
@@ -263,6 +265,7 @@ export class NodePool extends Construct {
       if (theirs ? theirs !== props.kubernetesProvider : props.kubernetesProvider.alias !== undefined) {
         const on = theirs ? `${theirs.node.path} (${providerName(theirs)})` : "the stack's default kubernetes provider";
         throw new KarpenterValidationError(
+          "NODEPOOL_PROVIDER_MISMATCH",
           where,
           "kubernetesProvider",
           props.kubernetesProvider.node.path,
@@ -435,9 +438,19 @@ function withCapacityType(
   if (isSet(reqs) && c.token(reqs)) return { requirements: reqs, unknown: "requirements is a token" };
   const list = reqs ?? [];
   if (!Array.isArray(list))
-    return c.fail("requirements", reqs, "a list of requirements { key, operator, values?, minValues? }");
+    return c.fail(
+      "NODEPOOL_REQUIREMENTS",
+      "requirements",
+      reqs,
+      "a list of requirements { key, operator, values?, minValues? }",
+    );
   if (list.length > 100)
-    c.fail("requirements", reqs, `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`);
+    c.fail(
+      "NODEPOOL_REQUIREMENTS",
+      "requirements",
+      reqs,
+      `at most 100 requirements (NodePool CRD maxItems), got ${list.length}`,
+    );
   const labels = options.labels;
   const unknown = list.some((r) => isSet(r) && c.token(r))
     ? "a requirement is a token"
@@ -455,6 +468,7 @@ function withCapacityType(
   if (named) return { requirements: list };
   if (list.length >= 100)
     c.fail(
+      "NODEPOOL_REQUIREMENTS",
       "requirements",
       reqs,
       `at most 99 requirements when none names ${CAPACITY_TYPE}: the NodePool CRD allows 100 and the library adds the capacity-type one (or state it yourself)`,
@@ -482,6 +496,7 @@ function checkSameInstallation(
   const owner = otherOwner(karpenter, ownClass);
   if (owner === undefined) return;
   throw new KarpenterValidationError(
+    "NODEPOOL_NODE_CLASS_OTHER_INSTALL",
     where,
     "nodeClass",
     ownClass.node.path,
@@ -612,12 +627,19 @@ function checkNodeClassGiven(
   required: string,
 ): boolean {
   if (nodeClass === undefined || nodeClass === null) {
-    c.guard(() => c.fail("nodeClass", nodeClass, required));
+    c.guard(() => c.fail("NODEPOOL_NODE_CLASS_REQUIRED", "nodeClass", nodeClass, required));
     return true;
   }
   // a reference that is no object has no fields to check
   if (!ownClass && !c.token(nodeClass) && (typeof nodeClass !== "object" || Array.isArray(nodeClass))) {
-    c.guard(() => c.fail("nodeClass", nodeClass, "a node class reference: an object { name, group, kind }"));
+    c.guard(() =>
+      c.fail(
+        "NODEPOOL_NODE_CLASS_REF",
+        "nodeClass",
+        nodeClass,
+        "a node class reference: an object { name, group, kind }",
+      ),
+    );
     return true;
   }
   return false;

@@ -219,14 +219,26 @@ function checkRuntimeLabelKeys(
       if (restrictedLabelProblem(r.key, c.version)) return;
       const problem = runtimeRestrictedLabelProblem(r.key, c.version, "requirement");
       if (problem)
-        c.fail(`requirements[${i}].key`, r.key, `a requirement key Karpenter accepts at runtime: ${problem}`);
+        c.fail(
+          "NODE_REQUIREMENT_KEY_RUNTIME",
+          `requirements[${i}].key`,
+          r.key,
+          `a requirement key Karpenter accepts at runtime: ${problem}`,
+        );
     }),
   );
   for (const key of Object.keys(labels)) {
     c.guard(() => {
       if (!c.known(key) || restrictedLabelProblem(key, c.version)) return;
       const problem = runtimeRestrictedLabelProblem(key, c.version, "label");
-      if (problem) c.failKey("labels", key, labels[key], `is refused by Karpenter at runtime: ${problem}`);
+      if (problem)
+        c.failKey(
+          "NODE_LABEL_KEY_RUNTIME",
+          "labels",
+          key,
+          labels[key],
+          `is refused by Karpenter at runtime: ${problem}`,
+        );
     });
   }
 }
@@ -326,12 +338,14 @@ function checkSatisfiable(
         const isLabel = k.field.startsWith("labels[");
         if (before.length === 0) {
           c.fail(
+            "NODE_REQUIREMENT_UNSATISFIABLE",
             k.field,
             k.value,
             `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, ${outcome}`,
           );
         }
         c.fail(
+          "NODE_REQUIREMENT_UNSATISFIABLE",
           k.field,
           k.value,
           `${isLabel ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${AND_SOURCE}, and no value of ${key} satisfies ${before.length > 1 ? "all of them" : "both"}, ${outcome}. Remove one of them or make them agree`,
@@ -408,6 +422,7 @@ class KeyState {
 function checkNameAsLabel(c: Checker, name: string, label: string, kind: string): void {
   if (c.known(name) && typeof name === "string" && name.length > LABEL_VALUE_MAX) {
     c.fail(
+      "NODE_NAME_TOO_LONG",
       "name",
       name,
       `at most ${LABEL_VALUE_MAX} characters (got ${name.length}): Karpenter labels every NodeClaim and node with ${label}=<${kind} name>, and a label value has at most ${LABEL_VALUE_MAX} characters, so no node can be created (Kubernetes label value rules; Karpenter "Well-Known Labels"). Choose a shorter name`,
@@ -423,6 +438,7 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
     c.fail(
+      "NODE_REQUIREMENT_NOT_NUMERIC",
       `${at}.operator`,
       r.operator,
       `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(
@@ -479,6 +495,7 @@ function checkWellKnownValue(
           ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)`
           : "";
       c.fail(
+        "NODE_REQUIREMENT_VALUE_UNKNOWN",
         field,
         value,
         `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`,
@@ -488,6 +505,7 @@ function checkWellKnownValue(
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value))
       c.fail(
+        "NODE_ZONE",
         field,
         value,
         `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`,
@@ -499,6 +517,7 @@ function checkWellKnownValue(
       !new RegExp(`^${ctx.region}[a-z]$`).test(value)
     ) {
       c.fail(
+        "NODE_ZONE",
         field,
         value,
         `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`,
@@ -538,7 +557,7 @@ export function checkEc2NodeClassSemantics(
 function checkRoleName(c: Checker, role: string | undefined): void {
   if (!isSet(role) || c.token(role) || typeof role !== "string") return;
   const problem = nodeClassRoleProblem(role);
-  if (problem !== undefined) c.fail("role", role, problem);
+  if (problem !== undefined) c.fail("EC2NODECLASS_ROLE_NAME", "role", role, problem);
 }
 
 function checkAliasSemantics(
@@ -558,6 +577,7 @@ function checkAliasSemantics(
   const rule = ALIAS_VERSIONS[family];
   if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
     c.fail(
+      "EC2NODECLASS_AMI_ALIAS_KUBERNETES",
       field,
       term.alias,
       `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`,
@@ -568,6 +588,7 @@ function checkAliasSemantics(
   if (last !== undefined && minor !== undefined && minor > last) {
     const fromFamily = "value" in target;
     c.fail(
+      "EC2NODECLASS_AMI_ALIAS_KUBERNETES",
       field,
       fromFamily ? target.value : term.alias,
       `an AMI family EKS publishes for Kubernetes ${ctx.kubernetesVersion}: there are no EKS-optimized ${family.toUpperCase()} AMIs for Kubernetes 1.${last + 1} and later (Amazon EKS User Guide, "Amazon Linux 2 AMI deprecation"), so Karpenter finds no AMI and launches no node${fromFamily ? ` (amiFamily without amiSelectorTerms selects "${term.alias}")` : ""}. Use ${fromFamily ? '"AL2023" (or "Bottlerocket")' : '"al2023@latest" (or bottlerocket@latest)'}`,
@@ -608,6 +629,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
       c.guard(() => {
         if (c.known(ip) && typeof ip === "string" && isIP(ip) === 0) {
           c.fail(
+            "EC2NODECLASS_KUBELET_CLUSTER_DNS",
             `kubelet.clusterDNS[${i}]`,
             ip,
             'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes it into every pod\'s resolv.conf and fails to start with an invalid one (kubelet clusterDNS, KubeletConfiguration)',
@@ -625,6 +647,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
         const at = entry(`kubelet.${field}`, key);
         if (BYTE_RESOURCES.includes(key) && /^[0-9.]+m$/.test(value)) {
           c.fail(
+            "EC2NODECLASS_KUBELET_QUANTITY_SUFFIX",
             at,
             value,
             `a byte quantity such as "${value.slice(0, -1)}Mi" (mebibytes) or "${value.slice(0, -1)}M" (megabytes): the suffix "m" means thousandths, so "${value}" is a fraction of one byte (Kubernetes quantities)`,
@@ -632,6 +655,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
         }
         if (key === "cpu" && BINARY_SUFFIX.test(value)) {
           c.fail(
+            "EC2NODECLASS_KUBELET_QUANTITY_SUFFIX",
             at,
             value,
             `a CPU quantity such as "100m" (millicores) or "1" (cores): "${value}" uses a byte suffix and means millions of cores, more than any instance has, so no pod fits (Kubernetes quantities)`,

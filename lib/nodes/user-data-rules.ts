@@ -100,7 +100,7 @@ export function checkUserDataFormat(c: Checker, family: string | undefined, user
   if (!f) return;
   const lines = userData.split(/\r?\n/);
   const shown = (lines[f.line - 1] ?? "").trim();
-  c.fail("userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
+  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
 }
 
 /** The 1-based line of character offset `at`. */
@@ -380,6 +380,7 @@ export function checkUserDataRoom(c: Checker, family: string | undefined, userDa
   const bytes = Buffer.byteLength(userData, "utf8");
   if (bytes === EC2_USER_DATA_BYTES)
     c.fail(
+      "EC2NODECLASS_USER_DATA_ROOM",
       "userData",
       `(${bytes} bytes)`,
       `user data of at most ${EC2_USER_DATA_BYTES - 1} bytes for the ${family} AMI family, and in practice some ${BOOTSTRAP_ROOM_BYTES} less: Karpenter adds its own bootstrap (the cluster's endpoint and CA certificate) to this user data (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap), and EC2 refuses every launch whose user data is over ${EC2_USER_DATA_BYTES} bytes before base64 (EC2 User Guide, user data "limited to 16 KB, in raw form")`,

@@ -266,11 +266,18 @@ export function planUpgrade(
     },
   };
   if (options === null || typeof options !== "object" || Array.isArray(options))
-    throw new KarpenterValidationError(where, "options", options, "an object { kubernetesVersion } (or nothing)");
+    throw new KarpenterValidationError(
+      "OPTIONS_NOT_AN_OBJECT",
+      where,
+      "options",
+      options,
+      "an object { kubernetesVersion } (or nothing)",
+    );
   for (const [key, value] of Object.entries(options)) {
     // a misspelt key (`kubernetes`) would silently drop the cluster check
     if (key !== "kubernetesVersion")
       throw new KarpenterValidationError(
+        "OPTIONS_UNKNOWN_KEY",
         where,
         `options.${key}`,
         value,
@@ -281,7 +288,13 @@ export function planUpgrade(
   const b = resolve(source, where, "to", to);
   const k8s = options.kubernetesVersion;
   if (k8s !== undefined && (typeof k8s !== "string" || !/^1\.\d+$/.test(k8s.trim().replace(/^v/, "")))) {
-    throw new KarpenterValidationError(where, "options.kubernetesVersion", k8s, 'a Kubernetes minor such as "1.31"');
+    throw new KarpenterValidationError(
+      "UPGRADE_PLAN_KUBERNETES_VERSION",
+      where,
+      "options.kubernetesVersion",
+      k8s,
+      'a Kubernetes minor such as "1.31"',
+    );
   }
   const cluster = k8s?.trim().replace(/^v/, "");
   const direction =
@@ -346,12 +359,13 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
   const v = typeof given === "string" ? given.trim().replace(/^v/, "") : "";
   // no leading zeros: "1.8.08" is no chart version (semver, and the Karpenter construct, refuse it)
   if (!/^(0|[1-9]\d*)\.(0|[1-9]\d*)(\.(0|[1-9]\d*))?$/.test(v))
-    throw new KarpenterValidationError(where, field, given, allowed);
+    throw new KarpenterValidationError("UPGRADE_PLAN_VERSION", where, field, given, allowed);
   const minors = source.knownMinors();
   if (!minors.includes(minorOf(v))) {
     const newest = minors[minors.length - 1];
     const newer = compare(minorOf(v), newest) > 0;
     throw new KarpenterValidationError(
+      "UPGRADE_PLAN_VERSION",
       where,
       field,
       given,
@@ -366,7 +380,8 @@ function resolve(source: FactsSource, where: string, field: string, given: strin
   try {
     facts = source.facts(v);
   } catch (e) {
-    if (e instanceof KarpenterValidationError) throw new KarpenterValidationError(where, field, given, allowed);
+    if (e instanceof KarpenterValidationError)
+      throw new KarpenterValidationError("UPGRADE_PLAN_VERSION", where, field, given, allowed);
     throw e;
   }
   if (!/^\d+\.\d+$/.test(v)) return { version: v, facts };

@@ -270,6 +270,7 @@ export function versionFacts(version: string): VersionFacts {
   const minor = m ? `${m[1]}.${m[2]}` : "";
   if (!m || !(minor in LOADERS)) {
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_UNKNOWN",
       "versionFacts",
       "version",
       version,

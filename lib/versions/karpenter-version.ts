@@ -79,6 +79,7 @@ export function resolveKarpenterVersion(
       .filter((v): v is string => v !== undefined)
       .map((v) => `"${v}"`);
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_NOT_A_STRING",
       scope,
       field,
       version,
@@ -87,6 +88,7 @@ export function resolveKarpenterVersion(
   }
   if (/\$\{|TfToken/.test(version)) {
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_TOKEN",
       scope,
       field,
       version,
@@ -99,6 +101,7 @@ export function resolveKarpenterVersion(
     // "1.14" names a minor, not a chart: Helm needs the exact version, so offer the newest known patch
     const newest = /^\d+\.\d+$/.test(clean) ? newestPatchOf(clean) : undefined;
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_UNKNOWN",
       scope,
       field,
       version,
@@ -121,6 +124,7 @@ export function resolveKarpenterVersion(
           ? `to install it anyway, set allowUnverifiedVersion: true on Karpenter (its IAM policy, event rules, chart settings and CRD rules are then taken from ${NEWEST_KNOWN_RELEASE}, unverified), or use a known release, or a newer release of cdktf-eks-karpenter that knows it`
           : `its IAM policy, chart settings and CRD rules are unknown here; use a known release, or a newer release of cdktf-eks-karpenter that knows it`;
       throw new KarpenterValidationError(
+        "KARPENTER_VERSION_TOO_NEW",
         scope,
         field,
         version,
@@ -131,6 +135,7 @@ export function resolveKarpenterVersion(
   } else if (!SUPPORTED_MINORS.includes(minorKey)) {
     const newMajor = parsed.major > semver.major(NEWEST_KNOWN_RELEASE);
     throw new KarpenterValidationError(
+      "KARPENTER_VERSION_NEW_MAJOR",
       scope,
       field,
       version,

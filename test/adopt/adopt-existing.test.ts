@@ -675,5 +675,14 @@ test("an adoption refused after the install is built leaves nothing behind: no c
       }),
   ).toThrow(/at most 6 policies this install does not create/);
   expect(stack.node.tryFindChild("karpenter")).toBeUndefined();
+  const e = thrown(
+    () =>
+      new Karpenter(stack, "karpenter", {
+        cluster,
+        systemNodeGroup: group,
+        adopt: { controllerRole: { roleName: "c", attachedPolicies: tooMany } },
+      }),
+  ) as KarpenterValidationError;
+  expect([e.code, e.problems[0].code]).toEqual(["ADOPT_TOO_MANY_POLICIES", "ADOPT_TOO_MANY_POLICIES"]);
   expect(stack.dependencies).toEqual([]);
 });

@@ -133,6 +133,19 @@ describe("terraformAwsEksModuleAdoption: the module's defaults per major version
         createdPodIdentityAssociation: true,
       }),
     ).toThrow(/createdPodIdentityAssociation is true/);
+    const refused = thrown(() =>
+      terraformAwsEksModuleAdoption({
+        major: 20,
+        clusterName: "c1",
+        nodeRoleName: "n",
+        controllerRoleName: "r",
+        createdPodIdentityAssociation: true,
+      }),
+    ) as KarpenterValidationError;
+    expect([refused.code, refused.problems[0].code]).toEqual([
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
+      "ADOPTION_POD_IDENTITY_ASSOCIATION_ID",
+    ]);
   });
 
   test("a missing name is refused", () => {

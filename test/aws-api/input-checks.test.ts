@@ -24,7 +24,7 @@ describe("input checks", () => {
       const error = thrown(() => requireCluster(stack, props as any));
       expect(error).toBeInstanceOf(KarpenterValidationError);
       expect(error.message).toMatch(
-        /^test: cluster = .* is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster\.fromEksCluster\(\.\.\.\) or \.fromClusterName\(\.\.\.\)$/,
+        /^test: cluster = .* is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster\.fromEksCluster\(\.\.\.\) or \.fromClusterName\(\.\.\.\) \[CLUSTER_REQUIRED\]$/,
       );
     }
   });
@@ -45,7 +45,7 @@ describe("input checks", () => {
       /^test: tags\["Aws:x"\] = "x" is invalid: the key "Aws:x" is reserved: tag keys starting with "aws:"/,
     );
     expect(() => checkTags(stack, { team: 5 as any }, iam)).toThrow(
-      'test: tags["team"] = 5 is invalid: a string tag value, got a number',
+      'test: tags["team"] = 5 is invalid: a string tag value, got a number [AWS_TAG_VALUE]',
     );
   });
 
@@ -69,12 +69,12 @@ describe("input checks", () => {
     ).not.toThrow();
     const error = thrown(() => checkTags(stack, bad, all)) as KarpenterValidationError;
     expect(error.problems.map((p) => p.message)).toEqual([
-      'test: tags["team,x"] = "a&b" is invalid: the key "team,x" holds "," and the value holds "&", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
-      'test: tags["owner"] = "me, you!" is invalid: the value holds "," and "!", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
-      'test: tags["#"] = "ok" is invalid: the key "#" holds "#", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test: tags["team,x"] = "a&b" is invalid: the key "team,x" holds "," and the value holds "&", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
+      'test: tags["owner"] = "me, you!" is invalid: the value holds "," and "!", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
+      'test: tags["#"] = "ok" is invalid: the key "#" holds "#", which IAM (the role and its policies), SQS (the queue), EventBridge (the rules) and KMS (the key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
     ]);
     expect(() => checkTags(stack, { t: "tab\there" }, [{ api: TAG_APIS.SQS, resource: "the queue" }])).toThrow(
-      'test: tags["t"] = "tab\\there" is invalid: the value holds "\\t", which SQS (the queue) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test: tags["t"] = "tab\\there" is invalid: the value holds "\\t", which SQS (the queue) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
     );
   });
 
@@ -133,7 +133,7 @@ describe("input checks", () => {
         /a\[0\] = .* is invalid: "\*" or "<service>:<action>"/,
       );
     expect(() => checkStringList(stack, "a", [], IAM_ACTIONS)).toThrow(
-      'test: a = [] is invalid: at least one IAM action, e.g. ["ec2:DescribeInstances"]',
+      'test: a = [] is invalid: at least one IAM action, e.g. ["ec2:DescribeInstances"] [AWS_LIST_EMPTY]',
     );
     expect(() => checkStringList(stack, "a", "ec2:X" as any, IAM_ACTIONS)).toThrow(
       /^test: a = "ec2:X" is invalid: at least one IAM action/,
@@ -144,7 +144,7 @@ describe("input checks", () => {
       /^test: r\[1\] = "bucket" is invalid: "\*" or an ARN/,
     );
     expect(() => checkStringList(stack, "r", [], IAM_RESOURCES)).toThrow(
-      'test: r = [] is invalid: at least one resource ARN, or ["*"]',
+      'test: r = [] is invalid: at least one resource ARN, or ["*"] [AWS_LIST_EMPTY]',
     );
     // every bad item at once
     const both = thrown(() =>
@@ -176,10 +176,10 @@ describe("input checks", () => {
     const given = { a: 1, c: undefined };
     expect(checkOptionKeys(stack, "opts", given, ["a", "b"])).toBe(given);
     expect(() => checkOptionKeys(stack, "opts", { a: 1, namespace: "x" }, ["a", "b"])).toThrow(
-      'test: opts.namespace = "x" is invalid: not a known key of opts (it would be ignored): the allowed keys are { a?, b? }',
+      'test: opts.namespace = "x" is invalid: not a known key of opts (it would be ignored): the allowed keys are { a?, b? } [OPTIONS_UNKNOWN_KEY]',
     );
     expect(() => checkOptionKeys(stack, "opts", "a" as any, ["a", "b"])).toThrow(
-      'test: opts = "a" is invalid: an object { a?, b? }',
+      'test: opts = "a" is invalid: an object { a?, b? } [OPTIONS_NOT_AN_OBJECT]',
     );
     expect(() => checkOptionKeys(stack, "opts", [] as any, ["a"])).toThrow(/^test: opts = \[\] is invalid/);
   });

@@ -48,7 +48,7 @@ describe("the AWS provider's region", () => {
       const e = synthError(region);
       expect(e).toBeInstanceOf(KarpenterValidationError);
       expect(e!.message).toBe(
-        `eks/aws: region = ${JSON.stringify(region)} is invalid: an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1, cn-north-1 or eu-isoe-west-1: the Karpenter constructs build their ARNs and data sources in it, and the AWS provider refuses a region it does not know at plan (set skipRegionValidation: true on the provider to vouch for a new one)`,
+        `eks/aws: region = ${JSON.stringify(region)} is invalid: an AWS region name such as us-east-1, ap-southeast-5, us-gov-west-1, cn-north-1 or eu-isoe-west-1: the Karpenter constructs build their ARNs and data sources in it, and the AWS provider refuses a region it does not know at plan (set skipRegionValidation: true on the provider to vouch for a new one) [AWS_REGION]`,
       );
     },
   );

@@ -117,7 +117,7 @@ describe("a constructor that throws leaves nothing behind", () => {
     const { stack, cluster } = setup();
     const bad = { owner: "a&b" };
     const msg = (path: string, who: string) =>
-      `${path}: tags["owner"] = "a&b" is invalid: the value holds "&", which ${who} in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`;
+      `${path}: tags["owner"] = "a&b" is invalid: the value holds "&", which ${who} in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]`;
     expect(
       rejected(
         () => new InterruptionQueue(stack, "q", { cluster, tags: bad, kmsKey: InterruptionQueueKmsKey.create() }),
@@ -177,9 +177,9 @@ describe("every problem of one object at once", () => {
         new KarpenterNodeRole(stack, "x", { cluster, additionalPolicyArns: ["AmazonSSM", "", EBS, "arn:aws:s3:::b"] }),
     );
     expect(messages(e)).toEqual([
-      `eks/x: additionalPolicyArns[0] = "AmazonSSM" is invalid: ${POLICY_ARN_TEXT}`,
-      `eks/x: additionalPolicyArns[1] = "" is invalid: ${POLICY_ARN_TEXT}`,
-      `eks/x: additionalPolicyArns[3] = "arn:aws:s3:::b" is invalid: ${POLICY_ARN_TEXT}`,
+      `eks/x: additionalPolicyArns[0] = "AmazonSSM" is invalid: ${POLICY_ARN_TEXT} [AWS_POLICY_ARN]`,
+      `eks/x: additionalPolicyArns[1] = "" is invalid: ${POLICY_ARN_TEXT} [AWS_POLICY_ARN]`,
+      `eks/x: additionalPolicyArns[3] = "arn:aws:s3:::b" is invalid: ${POLICY_ARN_TEXT} [AWS_POLICY_ARN]`,
     ]);
     expect(tree(stack)).toEqual([]);
   });
@@ -213,14 +213,14 @@ describe("every problem of one object at once", () => {
     const { stack, cluster } = setup();
     const e = rejected(() => build(stack, cluster, [EBS, "arn:aws:iam::123456789012:policy/extra", EBS]));
     expect(messages(e)).toEqual([
-      `eks/x: ${field}[2] = "${EBS}" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`,
+      `eks/x: ${field}[2] = "${EBS}" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once [AWS_POLICY_ARN_TWICE]`,
     ]);
     expect(tree(stack)).toEqual([]);
     // the same reference twice is the same policy too; two different references are not judged
     const arn = new TerraformVariable(stack, "arn", { type: "string" }).stringValue;
     const other = new TerraformVariable(stack, "other", { type: "string" }).stringValue;
     expect(messages(rejected(() => build(stack, cluster, [arn, arn])))).toEqual([
-      `eks/x: ${field}[1] = "(the same reference as before, known only at apply)" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once`,
+      `eks/x: ${field}[1] = "(the same reference as before, known only at apply)" is invalid: an ARN not given before: ${field}[0] is the same policy, and two attachments of one policy to the role would each manage it (removing either detaches it); give it once [AWS_POLICY_ARN_TWICE]`,
     ]);
     expect(() => build(stack, cluster, [arn, other, EBS])).not.toThrow();
   });
@@ -234,7 +234,7 @@ describe("every problem of one object at once", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      'eks/k: nodeRole.additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKSWorkerNodePolicy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
+      'eks/k: nodeRole.additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKSWorkerNodePolicy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out [AWS_POLICY_ARN_ALREADY_ATTACHED]',
     ]);
   });
 
@@ -244,8 +244,8 @@ describe("every problem of one object at once", () => {
       karpenter(stack, cluster, { nodeRole: { rolName: "x", additionalPolicyArns: ["bad"] } as any }),
     );
     expect(messages(e)).toEqual([
-      'eks/k: nodeRole.rolName = "x" is invalid: not a known key of nodeRole (it would be ignored); did you mean roleName? The allowed keys are { roleName?, existingRole?, additionalPolicyArns? }',
-      'eks/k: nodeRole.additionalPolicyArns[0] = "bad" is invalid: an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name>',
+      'eks/k: nodeRole.rolName = "x" is invalid: not a known key of nodeRole (it would be ignored); did you mean roleName? The allowed keys are { roleName?, existingRole?, additionalPolicyArns? } [OPTIONS_UNKNOWN_KEY]',
+      'eks/k: nodeRole.additionalPolicyArns[0] = "bad" is invalid: an IAM managed policy ARN, arn:<partition>:iam::aws:policy/<name> (AWS-managed) or arn:<partition>:iam::<12-digit account>:policy/<path/><name> [AWS_POLICY_ARN]',
     ]);
   });
 
@@ -262,10 +262,10 @@ describe("every problem of one object at once", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      "eks/k: interruptionQueue.extra = 1 is invalid: not a key of the created queue's options: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }",
-      'eks/k: controllerRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
-      `eks/k: interruptionQueue.queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`,
-      `eks/k: interruptionQueue.ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
+      "eks/k: interruptionQueue.extra = 1 is invalid: not a key of the created queue's options: the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? } [INTERRUPTION_QUEUE_UNKNOWN_KEY]",
+      'eks/k: controllerRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [INSTALL_NAME]',
+      `eks/k: interruptionQueue.queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_' [INSTALL_NAME]`,
+      `eks/k: interruptionQueue.ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_') [INSTALL_NAME]`,
     ]);
   });
 
@@ -281,9 +281,9 @@ describe("every problem of one object at once", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      'eks/k: interruptionQueue.queueName = "q" is invalid: not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt)',
-      `eks/k: interruptionQueue.existingQueueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
-      'eks/k: interruptionQueue.existingQueueArn = "arn:aws:sns:eu-west-1:123456789012:q" is invalid: an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL)',
+      'eks/k: interruptionQueue.queueName = "q" is invalid: not with an existing queue: { existingQueueName, existingQueueArn, kmsKeyArn? } only (nothing is created, so there is nothing to name or encrypt) [INTERRUPTION_QUEUE_UNKNOWN_KEY]',
+      `eks/k: interruptionQueue.existingQueueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_') [INTERRUPTION_QUEUE_EXISTING]`,
+      'eks/k: interruptionQueue.existingQueueArn = "arn:aws:sns:eu-west-1:123456789012:q" is invalid: an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not the queue URL) [INTERRUPTION_QUEUE_EXISTING]',
     ]);
   });
 
@@ -293,9 +293,9 @@ describe("every problem of one object at once", () => {
       karpenter(stack, cluster, { nodeRole: { existingRole: { roleName: "", roleArn: "x", arn: "y" } as any } }),
     );
     expect(messages(e)).toEqual([
-      'eks/k: nodeRole.existingRole.arn = "y" is invalid: not a known key of nodeRole.existingRole (it would be ignored): the allowed keys are { roleName?, roleArn? }',
-      'eks/k: nodeRole.existingRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
-      'eks/k: nodeRole.existingRole.roleArn = "x" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
+      'eks/k: nodeRole.existingRole.arn = "y" is invalid: not a known key of nodeRole.existingRole (it would be ignored): the allowed keys are { roleName?, roleArn? } [OPTIONS_UNKNOWN_KEY]',
+      'eks/k: nodeRole.existingRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [AWS_IAM_NAME]',
+      'eks/k: nodeRole.existingRole.roleArn = "x" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN) [AWS_ROLE_ARN]',
     ]);
   });
 
@@ -311,14 +311,14 @@ describe("every problem of one object at once", () => {
     );
     expect(e.message.split("\n")[0]).toBe("4 problems in the props of eks/cr:");
     expect(messages(e)).toEqual([
-      'eks/cr: nodeRole.roleArn = "x" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
-      'eks/cr: identity.oidcProviderArn = "bad" is invalid: an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path>',
-      'eks/cr: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
+      'eks/cr: nodeRole.roleArn = "x" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN) [AWS_ROLE_ARN]',
+      'eks/cr: identity.oidcProviderArn = "bad" is invalid: an IAM OIDC provider ARN, arn:<partition>:iam::<account>:oidc-provider/<issuer host and path> [AWS_OIDC_PROVIDER_ARN]',
+      'eks/cr: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [AWS_NAME]',
       // the value as set (shortened to 200 characters of JSON), not the derived policy name
-      `eks/cr: policyNameSuffix = "${"s".repeat(199)}… is invalid: at most 85 characters (got 200): the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>, which IAM limits to 128 characters, and the longest, KarpenterControllerResourceDiscoveryPolicy-<suffix>, leaves 85; choose a shorter suffix`,
+      `eks/cr: policyNameSuffix = "${"s".repeat(199)}… is invalid: at most 85 characters (got 200): the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>, which IAM limits to 128 characters, and the longest, KarpenterControllerResourceDiscoveryPolicy-<suffix>, leaves 85; choose a shorter suffix [CONTROLLER_ROLE_NAME_SUFFIX]`,
     ]);
     expect(rejected(() => controllerRole(stack, cluster, { roleName: "a b" })).message).toBe(
-      'eks/cr: roleName = "a b" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+      'eks/cr: roleName = "a b" is invalid: an IAM role name: letters, digits and + = , . @ _ - [AWS_NAME]',
     );
   });
 
@@ -338,7 +338,7 @@ describe("literal ARNs are checked", () => {
   test("the node role the controller passes must be an IAM role ARN (a reference or a path is fine)", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => controllerRole(stack, cluster, { nodeRole: { roleArn: "not-arn" } })).message).toBe(
-      'eks/cr: nodeRole.roleArn = "not-arn" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
+      'eks/cr: nodeRole.roleArn = "not-arn" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN) [AWS_ROLE_ARN]',
     );
     expect(
       rejected(() =>
@@ -372,7 +372,7 @@ describe("literal ARNs are checked", () => {
       rejected(() => new KarpenterRelease(stack, "r", { cluster, irsaRoleArn: "KarpenterControllerRole-demo" }))
         .message,
     ).toBe(
-      'eks/r: irsaRoleArn = "KarpenterControllerRole-demo" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
+      'eks/r: irsaRoleArn = "KarpenterControllerRole-demo" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN) [AWS_ROLE_ARN]',
     );
     expect(
       () =>
@@ -391,8 +391,8 @@ describe("literal ARNs are checked", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      `eks/cr: interruptionQueue.queueArn = "arn:aws:sns:eu-west-1:123456789012:q" is invalid: an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN)`,
-      'eks/cr: interruptionQueue.kmsKeyArn = "alias/q" is invalid: a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs)',
+      `eks/cr: interruptionQueue.queueArn = "arn:aws:sns:eu-west-1:123456789012:q" is invalid: an SQS queue ARN, arn:<partition>:sqs:<region>:<12-digit account>:<queue name> (not a queue URL or another service's ARN) [AWS_QUEUE_ARN]`,
+      'eks/cr: interruptionQueue.kmsKeyArn = "alias/q" is invalid: a KMS key ARN, arn:<partition>:kms:<region>:<account>:key/<key id> (not an alias: IAM grants kms:Decrypt on key ARNs) [AWS_KMS_KEY_ARN]',
     ]);
     expect(
       rejected(() =>
@@ -439,9 +439,9 @@ describe("IAM conditions of additional statements", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      'eks/cr: additionalStatements[0].conditions[0].test = "StringEqul" is invalid: did you mean StringEquals? It must be an IAM condition operator: StringEquals, StringNotEquals, StringEqualsIgnoreCase, StringNotEqualsIgnoreCase, StringLike, StringNotLike, NumericEquals, NumericNotEquals, NumericLessThan, NumericLessThanEquals, NumericGreaterThan, NumericGreaterThanEquals, DateEquals, DateNotEquals, DateLessThan, DateLessThanEquals, DateGreaterThan, DateGreaterThanEquals, Bool, BinaryEquals, IpAddress, NotIpAddress, ArnEquals, ArnLike, ArnNotEquals, ArnNotLike, Null; each but Null may end in "IfExists", and "ForAllValues:" or "ForAnyValue:" may precede it (IAM User Guide, "IAM JSON policy elements: Condition operators")',
-      'eks/cr: additionalStatements[0].conditions[0].variable = "" is invalid: a condition key, e.g. "aws:RequestedRegion" or "aws:ResourceTag/team": an empty key matches nothing in the request',
-      'eks/cr: additionalStatements[0].conditions[0].values = [] is invalid: at least one value to compare the key with, e.g. ["eu-west-1"] (the condition holds when any one matches; IAM refuses a condition without values)',
+      'eks/cr: additionalStatements[0].conditions[0].test = "StringEqul" is invalid: did you mean StringEquals? It must be an IAM condition operator: StringEquals, StringNotEquals, StringEqualsIgnoreCase, StringNotEqualsIgnoreCase, StringLike, StringNotLike, NumericEquals, NumericNotEquals, NumericLessThan, NumericLessThanEquals, NumericGreaterThan, NumericGreaterThanEquals, DateEquals, DateNotEquals, DateLessThan, DateLessThanEquals, DateGreaterThan, DateGreaterThanEquals, Bool, BinaryEquals, IpAddress, NotIpAddress, ArnEquals, ArnLike, ArnNotEquals, ArnNotLike, Null; each but Null may end in "IfExists", and "ForAllValues:" or "ForAnyValue:" may precede it (IAM User Guide, "IAM JSON policy elements: Condition operators") [CONTROLLER_ROLE_CONDITION_OPERATOR]',
+      'eks/cr: additionalStatements[0].conditions[0].variable = "" is invalid: a condition key, e.g. "aws:RequestedRegion" or "aws:ResourceTag/team": an empty key matches nothing in the request [CONTROLLER_ROLE_CONDITION]',
+      'eks/cr: additionalStatements[0].conditions[0].values = [] is invalid: at least one value to compare the key with, e.g. ["eu-west-1"] (the condition holds when any one matches; IAM refuses a condition without values) [CONTROLLER_ROLE_CONDITION]',
     ]);
     expect(tree(stack)).toEqual([]);
   });
@@ -547,10 +547,10 @@ describe("name messages", () => {
     expect(e.message).toBe(
       [
         "eks/k: 4 name problems:",
-        '  - eks/k: nodeRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
-        '  - eks/k: controllerRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
-        `  - eks/k: interruptionQueue.queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
-        `  - eks/k: interruptionQueue.ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
+        '  - eks/k: nodeRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [INSTALL_NAME]',
+        '  - eks/k: controllerRole.roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [INSTALL_NAME]',
+        `  - eks/k: interruptionQueue.queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_') [INSTALL_NAME]`,
+        `  - eks/k: interruptionQueue.ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_') [INSTALL_NAME]`,
       ].join("\n"),
     );
   });
@@ -564,9 +564,9 @@ describe("name messages", () => {
       }),
     );
     expect(messages(e)).toEqual([
-      `eks/k: nodeRole.roleName = "${"n".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`,
-      `eks/k: interruptionQueue.queueName = "q.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue`,
-      `eks/k: interruptionQueue.ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name`,
+      `eks/k: nodeRole.roleName = "${"n".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name [INSTALL_NAME]`,
+      `eks/k: interruptionQueue.queueName = "q.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue [INSTALL_NAME]`,
+      `eks/k: interruptionQueue.ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name [INSTALL_NAME]`,
     ]);
   });
 
@@ -589,10 +589,10 @@ describe("name messages", () => {
   ])("%s: policyNameSuffix is shown as set, with the limit the longest policy name leaves it", (_which, at, build) => {
     const { stack, cluster } = setup();
     expect(rejected(() => build(stack, cluster, "z".repeat(86))).message).toBe(
-      `${at} = "${"z".repeat(86)}" is invalid: at most 85 characters (got 86): the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>, which IAM limits to 128 characters, and the longest, KarpenterControllerResourceDiscoveryPolicy-<suffix>, leaves 85; choose a shorter suffix`,
+      `${at} = "${"z".repeat(86)}" is invalid: at most 85 characters (got 86): the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>, which IAM limits to 128 characters, and the longest, KarpenterControllerResourceDiscoveryPolicy-<suffix>, leaves 85; choose a shorter suffix [CONTROLLER_ROLE_NAME_SUFFIX]`,
     );
     expect(rejected(() => build(stack, cluster, "has space")).message).toBe(
-      `${at} = "has space" is invalid: letters, digits and + = , . @ _ - only: the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix>`,
+      `${at} = "has space" is invalid: letters, digits and + = , . @ _ - only: the suffix ends every IAM policy name of the controller role, KarpenterController<Group>Policy-<suffix> [CONTROLLER_ROLE_NAME_SUFFIX]`,
     );
     expect(() => build(stack, cluster, "z".repeat(85))).not.toThrow();
   });
@@ -601,7 +601,7 @@ describe("name messages", () => {
     const { stack } = setup();
     const cluster = testCluster(stack, "c".repeat(41), "long");
     expect(rejected(() => controllerRole(stack, cluster, {})).message).toBe(
-      `eks/cr: roleName = "KarpenterControllerRole-${"c".repeat(41)}" is invalid: at most 64 characters, but the default derived from the cluster name has 65: set roleName to a shorter name`,
+      `eks/cr: roleName = "KarpenterControllerRole-${"c".repeat(41)}" is invalid: at most 64 characters, but the default derived from the cluster name has 65: set roleName to a shorter name [AWS_DERIVED_NAME_TOO_LONG]`,
     );
   });
 
@@ -612,13 +612,13 @@ describe("name messages", () => {
     const queue = (props: Partial<InterruptionQueueProps>) =>
       rejected(() => new InterruptionQueue(stack, "q", { cluster, ...props })).message;
     expect(node({ roleName: "" })).toBe(
-      'eks/n: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
+      'eks/n: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [AWS_NAME]',
     );
     expect(queue({ ruleNamePrefix: "" })).toBe(
-      `eks/q: ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
+      `eks/q: ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_') [AWS_NAME]`,
     );
     expect(queue({ queueName: 5 as any })).toBe(
-      `eks/q: queueName = 5 is invalid: a string, 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
+      `eks/q: queueName = 5 is invalid: a string, 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_') [AWS_NAME]`,
     );
     expect(Testing.synth(stack)).not.toContain("aws_iam_role");
   });

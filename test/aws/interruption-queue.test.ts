@@ -129,13 +129,13 @@ describe("InterruptionQueue", () => {
       "prod-karpenter-SpotInterruption",
     );
     expect(rejected(() => synthQueue({ ruleNamePrefix: "p".repeat(45) })).message).toBe(
-      `test/queue: ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name`,
+      `test/queue: ruleNamePrefix = "${"p".repeat(45)}" is invalid: at most 44 characters (rule names add "-<event>", up to 20 characters, within EventBridge's 64) (got 45): choose a shorter name [AWS_NAME]`,
     );
     expect(rejected(() => synthQueue({ ruleNamePrefix: "has space" })).message).toBe(
-      `test/queue: ruleNamePrefix = "has space" is invalid: an EventBridge rule name prefix: letters, digits, '.', '-' and '_'`,
+      `test/queue: ruleNamePrefix = "has space" is invalid: an EventBridge rule name prefix: letters, digits, '.', '-' and '_' [AWS_NAME]`,
     );
     expect(rejected(() => synthQueue({ ruleNamePrefix: "" })).message).toBe(
-      `test/queue: ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_')`,
+      `test/queue: ruleNamePrefix = "" is invalid: an empty name is not allowed: give 1–44 characters (an EventBridge rule name prefix: letters, digits, '.', '-' and '_') [AWS_NAME]`,
     );
   });
 
@@ -147,16 +147,16 @@ describe("InterruptionQueue", () => {
       onlyResource(synthQueue({ queueName: "karpenter-interruptions" }, "c".repeat(81)).json, "aws_sqs_queue").name,
     ).toBe("karpenter-interruptions");
     expect(rejected(() => synthQueue({ queueName: "q".repeat(81) })).message).toBe(
-      `test/queue: queueName = "${"q".repeat(81)}" is invalid: at most 80 characters (got 81): choose a shorter name`,
+      `test/queue: queueName = "${"q".repeat(81)}" is invalid: at most 80 characters (got 81): choose a shorter name [AWS_NAME]`,
     );
     expect(rejected(() => synthQueue({ queueName: "karpenter.fifo" })).message).toBe(
-      `test/queue: queueName = "karpenter.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue`,
+      `test/queue: queueName = "karpenter.fifo" is invalid: an SQS standard queue name: letters, digits, '-' and '_'; '.fifo' ends only FIFO queue names, and the interruption queue is a standard queue [AWS_NAME]`,
     );
     expect(rejected(() => synthQueue({ queueName: "bad name!" })).message).toBe(
-      `test/queue: queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_'`,
+      `test/queue: queueName = "bad name!" is invalid: an SQS standard queue name: letters, digits, '-' and '_' [AWS_NAME]`,
     );
     expect(rejected(() => synthQueue({ queueName: "" })).message).toBe(
-      `test/queue: queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_')`,
+      `test/queue: queueName = "" is invalid: an empty name is not allowed: give 1–80 characters (an SQS standard queue name: letters, digits, '-' and '_') [AWS_NAME]`,
     );
   });
 
@@ -221,7 +221,7 @@ describe("InterruptionQueue", () => {
     const error = thrown(() => new InterruptionQueue(stack, "queue", { queueName: "q" } as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe(
-      "test/queue: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/queue: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
   });
 

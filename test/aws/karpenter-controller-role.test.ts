@@ -443,7 +443,7 @@ describe("KarpenterControllerRole", () => {
       const noCluster = thrown(() => new KarpenterControllerRole(s.stack, "c1", { nodeRole: s.nodeRole } as any));
       expect(noCluster).toBeInstanceOf(KarpenterValidationError);
       expect(noCluster.message).toBe(
-        "test/c1: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+        "test/c1: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
       );
       expect(thrown(() => new KarpenterControllerRole(s.stack, "c2", { cluster: s.cluster } as any)).message).toMatch(
         /^test\/c2: nodeRole = undefined is invalid: nodeRole is required/,
@@ -498,7 +498,7 @@ describe("KarpenterControllerRole", () => {
       );
       expect(notList).toBeInstanceOf(KarpenterValidationError);
       expect(notList.message).toBe(
-        'test/controller: additionalStatements = {"actions":["ec2:X"],"resources":["*"]} is invalid: a list of IAM statements { sid?, effect?, actions, resources, conditions? }',
+        'test/controller: additionalStatements = {"actions":["ec2:X"],"resources":["*"]} is invalid: a list of IAM statements { sid?, effect?, actions, resources, conditions? } [CONTROLLER_ROLE_STATEMENT]',
       );
       const conditions = { test: "StringEquals", variable: "aws:RequestedRegion", values: ["eu-west-1"] };
       const notListConditions = thrown(() =>
@@ -506,7 +506,7 @@ describe("KarpenterControllerRole", () => {
       );
       expect(notListConditions).toBeInstanceOf(KarpenterValidationError);
       expect(notListConditions.message).toMatch(
-        /^test\/controller: additionalStatements\[0\]\.conditions = \{"test":"StringEquals",.* is invalid: a list of conditions \{ test, variable, values \}$/,
+        /^test\/controller: additionalStatements\[0\]\.conditions = \{"test":"StringEquals",.* is invalid: a list of conditions \{ test, variable, values \} \[CONTROLLER_ROLE_CONDITION\]$/,
       );
       expect(thrown(() => controller({ additionalStatements: [null as any] })).message).toMatch(
         /^test\/controller: additionalStatements\[0\] = null is invalid: an IAM statement/,

@@ -120,6 +120,7 @@ describe("KarpenterNodeRole", () => {
     expect(() => synthNodeRole({ existingRole, ...extra })).toThrow(
       new RegExp(`test/node-role: ${field} = .* is invalid: not allowed with existingRole`),
     );
+    expect(rejected(() => synthNodeRole({ existingRole, ...extra })).code).toBe("NODE_ROLE_OPTION_WITH_EXISTING_ROLE");
   });
 
   test("a default name that gets longer than 64 characters asks for roleName", () => {
@@ -132,13 +133,13 @@ describe("KarpenterNodeRole", () => {
 
   test("a literal role name is checked", () => {
     expect(rejected(() => synthNodeRole({ roleName: "r".repeat(65) })).message).toBe(
-      `test/node-role: roleName = "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name`,
+      `test/node-role: roleName = "${"r".repeat(65)}" is invalid: at most 64 characters (got 65): choose a shorter name [AWS_NAME]`,
     );
     expect(rejected(() => synthNodeRole({ roleName: "bad name" })).message).toBe(
-      'test/node-role: roleName = "bad name" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+      'test/node-role: roleName = "bad name" is invalid: an IAM role name: letters, digits and + = , . @ _ - [AWS_NAME]',
     );
     expect(rejected(() => synthNodeRole({ roleName: "" })).message).toBe(
-      'test/node-role: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -)',
+      'test/node-role: roleName = "" is invalid: an empty name is not allowed: give 1–64 characters (an IAM role name: letters, digits and + = , . @ _ -) [AWS_NAME]',
     );
   });
 
@@ -275,8 +276,8 @@ describe("KarpenterNodeRole", () => {
       }),
     ) as KarpenterValidationError;
     expect(error.problems.map((p) => p.message)).toEqual([
-      'test/node-role: additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonSSMManagedInstanceCore itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
-      'test/node-role: additionalPolicyArns[1] = "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKS_CNI_Policy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out',
+      'test/node-role: additionalPolicyArns[0] = "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonSSMManagedInstanceCore itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out [AWS_POLICY_ARN_ALREADY_ATTACHED]',
+      'test/node-role: additionalPolicyArns[1] = "arn:aws-cn:iam::aws:policy/AmazonEKS_CNI_Policy" is invalid: a policy the role does not get anyway: the node role of Karpenter 1.14.1 attaches AmazonEKS_CNI_Policy itself, and two attachments of one policy would each manage it (removing either detaches it); leave it out [AWS_POLICY_ARN_ALREADY_ATTACHED]',
     ]);
     // the ECR policy of the other side of 1.4 is another policy: ReadOnly beside 1.14's PullOnly is allowed
     const { json } = synthNodeRole({
@@ -322,7 +323,7 @@ describe("KarpenterNodeRole", () => {
     const error = thrown(() => new KarpenterNodeRole(stack, "node-role", {} as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe(
-      "test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/node-role: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
   });
 

@@ -32,7 +32,7 @@ describe("EKS Auto Mode", () => {
     const e = thrown(() => new Karpenter(stack, "karpenter", { cluster }));
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect(e.message).toBe(
-      'test/karpenter: cluster = "test/cluster with computeConfig.enabled = true" is invalid: a cluster without EKS Auto Mode: EKS Auto Mode runs AWS\'s own Karpenter, which serves nodepools.karpenter.sh and nodeclaims.karpenter.sh itself; the karpenter-crd chart installs the same CRDs and a second controller acts on the same NodePools and NodeClaims, so the two fight over them. Instead, use Auto Mode\'s own NodePools (no Karpenter install; docs/installing.md, "EKS Auto Mode"), or a cluster without Auto Mode (computeConfig.enabled false or unset)',
+      'test/karpenter: cluster = "test/cluster with computeConfig.enabled = true" is invalid: a cluster without EKS Auto Mode: EKS Auto Mode runs AWS\'s own Karpenter, which serves nodepools.karpenter.sh and nodeclaims.karpenter.sh itself; the karpenter-crd chart installs the same CRDs and a second controller acts on the same NodePools and NodeClaims, so the two fight over them. Instead, use Auto Mode\'s own NodePools (no Karpenter install; docs/installing.md, "EKS Auto Mode"), or a cluster without Auto Mode (computeConfig.enabled false or unset) [CLUSTER_AUTO_MODE]',
     );
     // nothing of the failed install is left in the tree
     expect(stack.node.tryFindChild("karpenter")).toBeUndefined();

@@ -61,10 +61,10 @@ describe("DiscoveryTags", () => {
     const e = rejected(() => DiscoveryTags.subnetTags(cluster as any));
     expect(e.field).toBe("clusterName");
     expect(e.message).toBe(
-      'DiscoveryTags.subnetTags: clusterName = "(an IKarpenterCluster)" is invalid: a cluster name (a literal or a reference), not the cluster object: pass cluster.clusterName',
+      'DiscoveryTags.subnetTags: clusterName = "(an IKarpenterCluster)" is invalid: a cluster name (a literal or a reference), not the cluster object: pass cluster.clusterName [DISCOVERY_TAGS_CLUSTER_NAME]',
     );
     expect(rejected(() => DiscoveryTags.subnetTags(cluster.eksCluster as any)).message).toBe(
-      'DiscoveryTags.subnetTags: clusterName = "test/cluster" is invalid: a cluster name (a literal or a reference), not the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks)',
+      'DiscoveryTags.subnetTags: clusterName = "test/cluster" is invalid: a cluster name (a literal or a reference), not the EksCluster: pass its name (eks.name), or cluster.clusterName of KarpenterCluster.fromEksCluster(eks) [DISCOVERY_TAGS_CLUSTER_NAME]',
     );
   });
 
@@ -92,7 +92,7 @@ describe("DiscoveryTags", () => {
     );
     expect(e.field).toBe("subnets[1]");
     expect(e.message).toBe(
-      "test/discovery: subnets[1] = \"test/private\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app)",
+      "test/discovery: subnets[1] = \"test/private\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one: this is the Subnet object itself; pass subnet.id (a reference to a Subnet of this app is checked against the Subnet: private, its tags not managed by the app) [DISCOVERY_TAGS_SUBNET_ID]",
     );
     expect(stack.node.tryFindChild("discovery")).toBeUndefined();
   });
@@ -108,7 +108,7 @@ describe("DiscoveryTags", () => {
     const error = thrown(make);
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe(
-      'test/discovery: subnets[1] = "test/public" is invalid: a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets',
+      'test/discovery: subnets[1] = "test/public" is invalid: a private subnet: this one maps public IPs on launch or carries kubernetes.io/role/elb; Karpenter nodes must not launch into public subnets [DISCOVERY_TAGS_SUBNET_PUBLIC]',
     );
   });
   describe("subnets that are a list token", () => {
@@ -164,7 +164,7 @@ describe("DiscoveryTags", () => {
     const error = thrown(() => new DiscoveryTags(stack, "discovery", {} as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe(
-      "test/discovery: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/discovery: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
     expect(thrown(() => new DiscoveryTags(stack, "discovery2", undefined as any))).toBeInstanceOf(
       KarpenterValidationError,
@@ -186,7 +186,7 @@ describe("DiscoveryTags", () => {
       rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-00000001"], tagValue: "" }))
         .message,
     ).toBe(
-      'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name',
+      'test/discovery: tagValue = "" is invalid: a non-empty tag value: an EC2NodeClass cannot select an empty one (EC2NodeClass CRD: "empty tag keys or values aren\'t supported"), so Karpenter would never find what these tags mark; leave tagValue unset for the cluster name [DISCOVERY_TAGS_VALUE_EMPTY]',
     );
   });
 
@@ -203,8 +203,8 @@ describe("DiscoveryTags", () => {
         }),
     );
     expect(e.problems.map((p) => p.message)).toEqual([
-      'test/discovery: subnets[2] = "subnet-00000001" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
-      'test/discovery: subnets[4] = "test/private" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once',
+      'test/discovery: subnets[2] = "subnet-00000001" is invalid: a subnet not listed before: subnets[0] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once [DISCOVERY_TAGS_SUBNET_TWICE]',
+      'test/discovery: subnets[4] = "test/private" is invalid: a subnet not listed before: subnets[3] is the same subnet, and two aws_ec2_tag resources for one subnet and key would both own the tag (destroying either removes it); list each subnet once [DISCOVERY_TAGS_SUBNET_TWICE]',
     ]);
   });
 
@@ -245,11 +245,11 @@ describe("DiscoveryTags", () => {
   describe("static helpers refuse what makes no valid tag", () => {
     test("subnetTags: a cluster name that is none, a tag key AWS refuses", () => {
       expect(rejected(() => DiscoveryTags.subnetTags("")).message).toBe(
-        "DiscoveryTags.subnetTags: clusterName = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+        "DiscoveryTags.subnetTags: clusterName = \"\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit [AWS_CLUSTER_NAME]",
       );
       expect(rejected(() => DiscoveryTags.subnetTags("demo", "aws:discovery")).field).toBe("tagKey");
       expect(rejected(() => DiscoveryTags.subnetTags(undefined as any)).message).toBe(
-        "DiscoveryTags.subnetTags: clusterName = undefined is invalid: a cluster name (a literal or a reference such as cluster.clusterName)",
+        "DiscoveryTags.subnetTags: clusterName = undefined is invalid: a cluster name (a literal or a reference such as cluster.clusterName) [DISCOVERY_TAGS_CLUSTER_NAME]",
       );
       expect(DiscoveryTags.subnetTags("demo", DiscoveryTags.clusterTagKey("demo"))).toEqual({
         "karpenter.sh/discovery/demo": "demo",
@@ -258,7 +258,7 @@ describe("DiscoveryTags", () => {
 
     test("clusterTagKey: a cluster name that is none", () => {
       expect(rejected(() => DiscoveryTags.clusterTagKey("Bad Name!")).message).toBe(
-        "DiscoveryTags.clusterTagKey: clusterName = \"Bad Name!\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit",
+        "DiscoveryTags.clusterTagKey: clusterName = \"Bad Name!\" is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit [AWS_CLUSTER_NAME]",
       );
       const { stack } = testStack();
       const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
@@ -282,7 +282,7 @@ describe("DiscoveryTags", () => {
     test("with an EC2NodeClass of the same cluster on the default terms: a synth error naming both", () => {
       const { app } = setup("other", {});
       expect(() => app.synth()).toThrow(
-        's/discovery: tagValue = "other" is invalid: the cluster\'s name "demo", or unset: s/nodes (EC2NodeClass nodes) selects subnets and security groups by the default term { "karpenter.sh/discovery": "demo" }, and these tags write "other", so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming "other"',
+        's/discovery: tagValue = "other" is invalid: the cluster\'s name "demo", or unset: s/nodes (EC2NodeClass nodes) selects subnets and security groups by the default term { "karpenter.sh/discovery": "demo" }, and these tags write "other", so Karpenter finds none of them and launches no node (a subnet or security group holds one value per key). Leave tagValue unset, or give the EC2NodeClass subnetSelectorTerms and securityGroupSelectorTerms naming "other" [DISCOVERY_TAGS_VALUE_NOT_CLUSTER]',
       );
     });
 
@@ -431,7 +431,7 @@ describe("DiscoveryTags: one owner per tag", () => {
       subnets: ["subnet-0000000a"],
     });
     expect(rejected(() => app.synth()).message).toBe(
-      'network/discovery: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: cluster/discovery already tags the cluster security group for cluster demo, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
+      'network/discovery: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: cluster/discovery already tags the cluster security group for cluster demo, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group [DISCOVERY_TAGS_CLAIMED]',
     );
   });
 
@@ -444,7 +444,7 @@ describe("DiscoveryTags: one owner per tag", () => {
       tags: { ...DiscoveryTags.subnetTags("demo") },
     });
     expect(rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: [subnet.id] })).message).toBe(
-      "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already",
+      "test/discovery: subnets[0] = \"test/private\" is invalid: a subnet whose own tags do not hold karpenter.sh/discovery: this one has it in its tags (DiscoveryTags.subnetTags), so the subnet's tags and this construct's aws_ec2_tag would both own the tag, each apply of one undoing the other; leave the subnet out of subnets, it is tagged already [DISCOVERY_TAGS_SUBNET_TAG_CONFLICT]",
     );
   });
 
@@ -465,7 +465,7 @@ describe("DiscoveryTags: one owner per tag", () => {
       rejected(() => new DiscoveryTags(stack, "discovery", { cluster, subnets: ["subnet-0123abcd", named.id] }))
         .message,
     ).toBe(
-      `test/discovery: subnets[1] = "test/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own (Name, kubernetes.io/role/internal-elb), ${MANAGED}`,
+      `test/discovery: subnets[1] = "test/named" is invalid: a subnet whose tags this app does not manage: this one has tags of its own (Name, kubernetes.io/role/internal-elb), ${MANAGED} [DISCOVERY_TAGS_SUBNET_TAGS_MANAGED]`,
     );
     // a per-cluster key is no exception: the subnet's own tags still replace the whole set
     const shared = new Subnet(stack, "shared", {
@@ -499,7 +499,7 @@ describe("DiscoveryTags: one owner per tag", () => {
           }),
       ).message,
     ).toBe(
-      `defaults/discovery: subnets[0] = "defaults/plain" is invalid: a subnet whose tags this app does not manage: this one has its provider's default tags (defaults/aws), ${MANAGED}`,
+      `defaults/discovery: subnets[0] = "defaults/plain" is invalid: a subnet whose tags this app does not manage: this one has its provider's default tags (defaults/aws), ${MANAGED} [DISCOVERY_TAGS_SUBNET_TAGS_MANAGED]`,
     );
   });
 
@@ -539,13 +539,13 @@ test("DiscoveryTags and SystemNodeGroup: a comma-separated string where a list b
       () => new DiscoveryTags(stack, "discovery", { cluster, subnets: "subnet-0000000a,subnet-0000000b" as any }),
     ).message,
   ).toBe(
-    'test/discovery: subnets = "subnet-0000000a,subnet-0000000b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet',
+    'test/discovery: subnets = "subnet-0000000a,subnet-0000000b" is invalid: an array of subnet IDs, got a string: pass each subnet as an item (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"); a list known only at apply (Fn.split) cannot be split into one aws_ec2_tag per subnet [DISCOVERY_TAGS_SUBNETS]',
   );
   expect(
     rejected(
       () => new SystemNodeGroup(stack, "system", { cluster, subnetIds: "subnet-0000000a,subnet-0000000b" as any }),
     ).message,
   ).toBe(
-    'test/system: subnetIds = "subnet-0000000a,subnet-0000000b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply',
+    'test/system: subnetIds = "subnet-0000000a,subnet-0000000b" is invalid: a list of subnet IDs, got a string: pass an array (["subnet-0123abcd", "subnet-4567cdef"], not "subnet-0123abcd,subnet-4567cdef"), or Fn.split(",", <string>) for a string known only at apply [SYSTEM_NODE_GROUP_SUBNETS]',
   );
 });

@@ -56,7 +56,7 @@ describe("KarpenterCluster", () => {
       expect(error.path).toBe("test/eks");
       expect(error.field).toBe("name");
       expect(error.message).toBe(
-        `test/eks: name = ${JSON.stringify(name)} is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit`,
+        `test/eks: name = ${JSON.stringify(name)} is invalid: an EKS cluster name: 1 to 100 characters, letters, digits, '-' and '_', starting with a letter or digit [AWS_CLUSTER_NAME]`,
       );
     },
   );
@@ -129,14 +129,16 @@ describe("KarpenterCluster.fromEksCluster input", () => {
   ])("%s is a validation error naming what is expected, not a TypeError", (_what, given, shown) => {
     const error = thrown(() => KarpenterCluster.fromEksCluster(given as never));
     expect(error).toBeInstanceOf(KarpenterValidationError);
-    expect(error.message).toBe(`KarpenterCluster.fromEksCluster: cluster = ${shown} is invalid: ${expected}`);
+    expect(error.message).toBe(
+      `KarpenterCluster.fromEksCluster: cluster = ${shown} is invalid: ${expected} [CLUSTER_NOT_KARPENTER_CLUSTER]`,
+    );
   });
 
   test("a data source points to fromClusterName", () => {
     const { stack } = testStack();
     const data = new DataAwsEksCluster(stack, "existing", { name: "prod" });
     expect(thrown(() => KarpenterCluster.fromEksCluster(data as never)).message).toBe(
-      'KarpenterCluster.fromEksCluster: cluster = "test/existing" is invalid: an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name)',
+      'KarpenterCluster.fromEksCluster: cluster = "test/existing" is invalid: an EksCluster resource (@cdktf/provider-aws/lib/eks-cluster) defined in this app; this is a data source: for a cluster the app does not create use KarpenterCluster.fromClusterName(scope, id, name) [CLUSTER_NOT_KARPENTER_CLUSTER]',
     );
   });
 });

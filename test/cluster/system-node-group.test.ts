@@ -112,7 +112,7 @@ describe("SystemNodeGroup", () => {
     const error = thrown(() => new SystemNodeGroup(stack, "system", { subnetIds: ["subnet-00000001"] } as any));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toBe(
-      "test/system: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/system: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
     const missingSubnets = thrown(() => new SystemNodeGroup(stack, "system2", { cluster: testCluster(stack) } as any));
     expect(missingSubnets.message).toMatch(/^test\/system2: subnetIds = undefined is invalid: at least one subnet ID/);
@@ -257,12 +257,12 @@ describe("SystemNodeGroup", () => {
     [
       "roleName",
       { roleName: "r".repeat(65) },
-      /^test\/system: roleName = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/,
+      /^test\/system: roleName = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name \[AWS_NAME\]$/,
     ],
     [
       "nodeGroupName",
       { nodeGroupName: "bad name" },
-      /^test\/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit$/,
+      /^test\/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit \[AWS_NAME\]$/,
     ],
     ["diskSize", { diskSize: -1 }, /diskSize = -1 is invalid/],
   ])("rejects a bad %s", (_field, bad, message) => {

@@ -161,7 +161,7 @@ spec:
     expect(cls.notes.some((n) => n.level === "action" && n.field === "spec.amiFamily")).toBe(true);
     const e = thrown(() => new Ec2NodeClass(testStack().stack, "custom", cls.props));
     expect(e.message).toBe(
-      "test/custom: amiSelectorTerms = undefined is invalid: AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to",
+      "test/custom: amiSelectorTerms = undefined is invalid: AMI selector terms (id, name, tags or ssmParameter): amiFamily Custom has no EKS-optimized alias to default to [EC2NODECLASS_AMI_SELECTOR_TERMS]",
     );
   });
 

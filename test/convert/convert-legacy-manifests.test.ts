@@ -123,14 +123,14 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
     );
     expect(e).toBeInstanceOf(LegacyManifestError);
     expect(e).toBeInstanceOf(KarpenterValidationError);
-    expect(e.message).toBe("document 2 (line 12, column 3): YAML syntax error: Map keys must be unique");
+    expect(e.message).toBe("document 2 (line 12, column 3): YAML syntax error: Map keys must be unique [CONVERT_YAML]");
     expect((e as LegacyManifestError).document).toBe(2);
     expect((e as LegacyManifestError).line).toBe(12);
   });
 
   test("a document that is not a mapping", () => {
     expect(() => convertLegacyManifests(`${valid}---\n- a\n- b\n`)).toThrow(
-      'document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping)',
+      'document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping) [CONVERT_WRONG_TYPE]',
     );
     expect(() => convertLegacyManifests("just text\n")).toThrow(
       /^document 1 \(line 1\): \(document\) = "just text" is invalid/,
@@ -142,7 +142,9 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
       convertLegacyManifests(
         "apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  labels: { a: b }\nspec: {}\n",
       ),
-    ).toThrow("document 1 (line 4): metadata.name = undefined is invalid: the object's name (required)");
+    ).toThrow(
+      "document 1 (line 4): metadata.name = undefined is invalid: the object's name (required) [CONVERT_REQUIRED]",
+    );
     expect(() =>
       convertLegacyManifests("apiVersion: karpenter.k8s.aws/v1alpha1\nkind: AWSNodeTemplate\nspec: {}\n"),
     ).toThrow(/^document 1 \(line 1\): metadata = undefined is invalid/);
@@ -157,42 +159,42 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
   test.each([
     [
       "ttlSecondsAfterEmpty: 30s",
-      'document 1 (line 6): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0)',
+      'document 1 (line 6): spec.ttlSecondsAfterEmpty = "30s" is invalid: a whole number of seconds (≥ 0) [CONVERT_WRONG_TYPE]',
     ],
     [
       "ttlSecondsUntilExpired: -1",
-      "document 1 (line 6): spec.ttlSecondsUntilExpired = -1 is invalid: a whole number of seconds (≥ 0)",
+      "document 1 (line 6): spec.ttlSecondsUntilExpired = -1 is invalid: a whole number of seconds (≥ 0) [CONVERT_WRONG_TYPE]",
     ],
     [
       "labels: [a, b]",
-      'document 1 (line 6): spec.labels = ["a","b"] is invalid: a mapping of string keys to string values',
+      'document 1 (line 6): spec.labels = ["a","b"] is invalid: a mapping of string keys to string values [CONVERT_WRONG_TYPE]',
     ],
     [
       "labels: { team: 1 }",
-      'document 1 (line 6): spec.labels.team = 1 is invalid: a string (quote values such as "true" or "1" in YAML)',
+      'document 1 (line 6): spec.labels.team = 1 is invalid: a string (quote values such as "true" or "1" in YAML) [CONVERT_WRONG_TYPE]',
     ],
     [
       "requirements: [{ key: a, operator: In, values: [2] }]",
-      'document 1 (line 6): spec.requirements[0].values[0] = 2 is invalid: a string (quote values such as "2" in YAML)',
+      'document 1 (line 6): spec.requirements[0].values[0] = 2 is invalid: a string (quote values such as "2" in YAML) [CONVERT_WRONG_TYPE]',
     ],
     [
       "requirements: [{ operator: In }]",
-      "document 1 (line 6): spec.requirements[0].key = undefined is invalid: a label key (every requirement needs key and operator)",
+      "document 1 (line 6): spec.requirements[0].key = undefined is invalid: a label key (every requirement needs key and operator) [CONVERT_REQUIRED]",
     ],
     [
       "consolidation: { enabled: maybe }",
-      'document 1 (line 6): spec.consolidation.enabled = "maybe" is invalid: true or false',
+      'document 1 (line 6): spec.consolidation.enabled = "maybe" is invalid: true or false [CONVERT_WRONG_TYPE]',
     ],
-    ["taints: { key: a }", 'document 1 (line 6): spec.taints = {"key":"a"} is invalid: a list'],
+    ["taints: { key: a }", 'document 1 (line 6): spec.taints = {"key":"a"} is invalid: a list [CONVERT_WRONG_TYPE]'],
     [
       "providerRef: default",
-      'document 1 (line 6): spec.providerRef = "default" is invalid: a provider reference { name } (a mapping)',
+      'document 1 (line 6): spec.providerRef = "default" is invalid: a provider reference { name } (a mapping) [CONVERT_WRONG_TYPE]',
     ],
     [
       "limits: { resources: { cpu: [1] } }",
-      'document 1 (line 6): spec.limits.resources.cpu = [1] is invalid: a quantity such as 100, "500m" or "8Gi"',
+      'document 1 (line 6): spec.limits.resources.cpu = [1] is invalid: a quantity such as 100, "500m" or "8Gi" [CONVERT_QUANTITY]',
     ],
-    ["weight: 1.5", "document 1 (line 6): spec.weight = 1.5 is invalid: a whole number"],
+    ["weight: 1.5", "document 1 (line 6): spec.weight = 1.5 is invalid: a whole number [CONVERT_WRONG_TYPE]"],
   ])("wrong type: %s", (line, message) => {
     expect(() => convertLegacyManifests(provisioner("p", line))).toThrow(message);
   });
@@ -201,7 +203,7 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
     const pool =
       "apiVersion: karpenter.sh/v1beta1\nkind: NodePool\nmetadata:\n  name: ok\nspec:\n  template:\n    spec:\n      nodeClassRef: { name: default }\n";
     expect(() => convertLegacyManifests(`${valid}---\n${pool}`)).toThrow(
-      'document 2 (line 11): metadata.name = "ok" is invalid: a name no other NodePool of the input has: document 1 (Provisioner) also converts to NodePool ok',
+      'document 2 (line 11): metadata.name = "ok" is invalid: a name no other NodePool of the input has: document 1 (Provisioner) also converts to NodePool ok [CONVERT_DUPLICATE_NAME]',
     );
   });
 
@@ -219,19 +221,19 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
       /^convertLegacyManifests: options\.role = " " is invalid/,
     );
     expect(() => convertLegacyManifests(valid, { role: "bad role!" })).toThrow(
-      'convertLegacyManifests: options.role = "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ -',
+      'convertLegacyManifests: options.role = "bad role!" is invalid: an IAM role name: letters, digits and + = , . @ _ - [CONVERT_OPTION_ROLE]',
     );
     expect(() =>
       convertLegacyManifests(valid, { role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" }),
     ).not.toThrow();
     expect(() => convertLegacyManifests(valid, { legacyDefaults: "no" as any })).toThrow(
-      'convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false',
+      'convertLegacyManifests: options.legacyDefaults = "no" is invalid: true or false [CONVERT_OPTION_NOT_A_BOOLEAN]',
     );
   });
 
   test("a misspelt option is an error, not ignored", () => {
     expect(() => convertLegacyManifests(valid, { rol: "x" } as any)).toThrow(
-      'convertLegacyManifests: options.rol = "x" is invalid: not an option of convertLegacyManifests (options: role, legacyDefaults, version)',
+      'convertLegacyManifests: options.rol = "x" is invalid: not an option of convertLegacyManifests (options: role, legacyDefaults, version) [OPTIONS_UNKNOWN_KEY]',
     );
     expect(() => convertLegacyManifests(valid, "1.14.1" as any)).toThrow(
       /^convertLegacyManifests: options = "1\.14\.1" is invalid: an object \{ role, legacyDefaults, version \}/,
@@ -240,17 +242,17 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
 
   test("a List without an items list", () => {
     expect(() => convertLegacyManifests(`${valid}---\napiVersion: v1\nkind: List\nmetadata: {}\n`)).toThrow(
-      "document 2 (line 8): items = undefined is invalid: the objects of the List as a list (items is required)",
+      "document 2 (line 8): items = undefined is invalid: the objects of the List as a list (items is required) [CONVERT_LIST_ITEMS]",
     );
     expect(() => convertLegacyManifests("apiVersion: v1\nkind: List\nitems: { a: b }\n")).toThrow(
-      'document 1 (line 3): items = {"a":"b"} is invalid: the objects of the List as a list (items is required)',
+      'document 1 (line 3): items = {"a":"b"} is invalid: the objects of the List as a list (items is required) [CONVERT_LIST_ITEMS]',
     );
   });
 
   test("a List among the items of a List", () => {
     const nested = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: List\n  items:\n  - ${valid.split("\n").join("\n    ").trimEnd()}\n`;
     expect(() => convertLegacyManifests(nested)).toThrow(
-      /^document 1 \(line 4\): items\[0\] = .* is invalid: a Kubernetes object: a List inside a List is not read; put its items in the outer list$/,
+      /^document 1 \(line 4\): items\[0\] = .* is invalid: a Kubernetes object: a List inside a List is not read; put its items in the outer list \[CONVERT_LIST_ITEMS\]$/,
     );
   });
 });

@@ -3,7 +3,7 @@ import { KarpenterValidationError } from "../../lib/core/errors";
 
 describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
   test("true for this copy's errors and combined ones, false for other errors and look-alikes", () => {
-    const e = new KarpenterValidationError("app/k", "replicas", -1, "0 or more");
+    const e = new KarpenterValidationError("HELM_VALUES_REPLICAS", "app/k", "replicas", -1, "0 or more");
     expect(KarpenterValidationError.isError(e)).toBe(true);
     expect(KarpenterValidationError.isError(KarpenterValidationError.combine([e, e]))).toBe(true);
     expect(KarpenterValidationError.isError(new Error("app/k: replicas = -1 is invalid"))).toBe(false);
@@ -17,7 +17,7 @@ describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
     jest.isolateModules(() => {
       Other = (require("../../lib/core/errors") as typeof import("../../lib/core/errors")).KarpenterValidationError;
     });
-    const foreign = new Other!("app/k", "weight", 0, "1 to 100");
+    const foreign = new Other!("NODEPOOL_INTEGER_RANGE", "app/k", "weight", 0, "1 to 100");
     expect(Other).not.toBe(KarpenterValidationError);
     expect(foreign instanceof KarpenterValidationError).toBe(false);
     expect(KarpenterValidationError.isError(foreign)).toBe(true);
@@ -25,16 +25,16 @@ describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
 });
 
 describe("the value in a message is shown readably, whatever it is", () => {
-  const shown = (v: unknown) => new KarpenterValidationError("p", "f", v, "ok").message;
+  const shown = (v: unknown) => new KarpenterValidationError("AWS_NAME", "p", "f", v, "ok").message;
   test("a construct by its path, an object that holds itself, a function, a symbol, a bigint", () => {
     const app = new App();
     const cyc: { me?: unknown } = {};
     cyc.me = cyc;
-    expect(shown(new TerraformStack(app, "s"))).toBe("p: f = the construct s is invalid: ok");
-    expect(shown(cyc)).toBe("p: f = (an object that contains itself) is invalid: ok");
-    expect(shown(() => 1)).toBe("p: f = (a function) is invalid: ok");
-    expect(shown(Symbol("x"))).toBe("p: f = (a symbol) is invalid: ok");
-    expect(shown(BigInt(3))).toBe("p: f = 3n is invalid: ok");
-    expect(shown({ iops: BigInt(3000) })).toBe('p: f = {"iops":3000} is invalid: ok');
+    expect(shown(new TerraformStack(app, "s"))).toBe("p: f = the construct s is invalid: ok [AWS_NAME]");
+    expect(shown(cyc)).toBe("p: f = (an object that contains itself) is invalid: ok [AWS_NAME]");
+    expect(shown(() => 1)).toBe("p: f = (a function) is invalid: ok [AWS_NAME]");
+    expect(shown(Symbol("x"))).toBe("p: f = (a symbol) is invalid: ok [AWS_NAME]");
+    expect(shown(BigInt(3))).toBe("p: f = 3n is invalid: ok [AWS_NAME]");
+    expect(shown({ iops: BigInt(3000) })).toBe('p: f = {"iops":3000} is invalid: ok [AWS_NAME]');
   });
 });

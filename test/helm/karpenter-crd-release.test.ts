@@ -82,8 +82,8 @@ describe("KarpenterCrdRelease: bad props", () => {
     );
     expect(error.message).toBe(
       "2 problems in the props of test/crd:\n" +
-        "  - test/crd: webhookServiceName = \"Bad_\" is invalid: a Kubernetes Service name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit\n" +
-        "  - test/crd: webhookPort = 70000 is invalid: a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port)",
+        "  - test/crd: webhookServiceName = \"Bad_\" is invalid: a Kubernetes Service name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit [KUBERNETES_SERVICE_NAME]\n" +
+        "  - test/crd: webhookPort = 70000 is invalid: a TCP port, a whole number from 1 to 65535 (the controller chart's webhook.port) [HELM_WEBHOOK_PORT]",
     );
     expect(stack.node.tryFindChild("crd")).toBeUndefined();
     expect(synthJson(stack).resource?.helm_release).toBeUndefined();

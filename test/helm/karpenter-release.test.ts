@@ -342,7 +342,7 @@ describe("KarpenterRelease", () => {
         /controllerResources\.requests\.cpu = "half" is invalid: a Kubernetes CPU quantity/,
       );
       expect(() => release({ controllerResources: { requests: { memory: "1Gi" } } })).toThrow(
-        'test/karpenter: controllerResources.requests.memory = "1Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
+        'test/karpenter: controllerResources.requests.memory = "1Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too [HELM_VALUES_REQUEST_ABOVE_LIMIT]',
       );
       expect(() => release({ controllerResources: { limits: { memory: "512M" } } })).toThrow(
         /requests\.memory = "512Mi" is invalid: at most the limit \(512M, controllerResources\.limits\.memory\)/,
@@ -396,7 +396,7 @@ describe("KarpenterRelease", () => {
         { key: "a", operator: "Exists", efect: "NoSchedule" },
       ] as unknown as KubernetesToleration[];
       expect(() => release({ tolerations: misspelt })).toThrow(
-        'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored); did you mean effect? The allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? }',
+        'test/karpenter: tolerations[1].efect = "NoSchedule" is invalid: not a known key of tolerations[1] (it would be ignored); did you mean effect? The allowed keys are { key?, operator?, value?, effect?, tolerationSeconds? } [OPTIONS_UNKNOWN_KEY]',
       );
       expect(() => release({ tolerations: [null] as unknown as KubernetesToleration[] })).toThrow(
         /^test\/karpenter: tolerations\[0\] = null is invalid: an object \{ key\?, operator\?/,
@@ -490,7 +490,7 @@ describe("KarpenterRelease", () => {
 
     test("controller resources are checked after the merge: a request above the (default) limit is refused", () => {
       expect(() => release({ values: { controller: { resources: { requests: { memory: "4Gi" } } } } })).toThrow(
-        'test/karpenter: values.controller.resources.requests.memory = "4Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too',
+        'test/karpenter: values.controller.resources.requests.memory = "4Gi" is invalid: at most the limit (512Mi, controllerResources.limits.memory): Kubernetes rejects a request above its limit; raise controllerResources.limits.memory too [HELM_VALUES_REQUEST_ABOVE_LIMIT]',
       );
       expect(() =>
         release({
@@ -556,7 +556,7 @@ describe("KarpenterRelease", () => {
   test("a missing cluster is a validation error, not a TypeError", () => {
     const { stack } = testStack();
     expect(() => new KarpenterRelease(stack, "karpenter", {} as KarpenterReleaseProps)).toThrow(
-      "test/karpenter: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/karpenter: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
   });
 
@@ -634,7 +634,7 @@ describe("KarpenterRelease: bad props", () => {
   test("a prop and a merged values path are reported together, and nothing is left in the tree", () => {
     const { stack, error } = failing({ replicas: 0, values: { replicaz: 1 } });
     expect(error.problems.map((p) => p.message)).toEqual([
-      "test/rel: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+      "test/rel: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
       expect.stringMatching(
         /^test\/rel: values\.replicaz = 1 is invalid: a value path of the Karpenter 1\.15\.3 chart's values\.yaml, which has no replicaz; did you mean replicas\?/,
       ),
@@ -655,7 +655,7 @@ describe("KarpenterRelease: bad props", () => {
 
   test("irsaRoleArn must be an IAM role ARN; a reference passes", () => {
     expect(failing({ irsaRoleArn: "nope" }).error.message).toBe(
-      'test/rel: irsaRoleArn = "nope" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN)',
+      'test/rel: irsaRoleArn = "nope" is invalid: an IAM role ARN, arn:<partition>:iam::<12-digit account>:role/<optional path/><name> (not an instance profile or user ARN) [AWS_ROLE_ARN]',
     );
     expect(failing({ irsaRoleArn: "arn:aws:iam::123456789012:instance-profile/x" }).error.field).toBe("irsaRoleArn");
     expect(
@@ -677,10 +677,10 @@ describe("KarpenterRelease: bad props", () => {
       values: { nodeSelector: { "Bad Key": "x" } },
     });
     expect(error.problems.map((p) => p.message)).toEqual([
-      'test/rel: nodeSelector[""] = "" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: it must not be empty',
-      "test/rel: nodeSelector[\"node-role\"] = \"system_\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
-      `test/rel: nodeSelector["example.com/team"] = "${"a".repeat(64)}" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit`,
-      "test/rel: values.nodeSelector[\"Bad Key\"] = \"Bad Key\" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
+      'test/rel: nodeSelector[""] = "" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: it must not be empty [HELM_VALUES_LABEL_KEY]',
+      "test/rel: nodeSelector[\"node-role\"] = \"system_\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit [HELM_VALUES_LABEL_VALUE]",
+      `test/rel: nodeSelector["example.com/team"] = "${"a".repeat(64)}" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit [HELM_VALUES_LABEL_VALUE]`,
+      "test/rel: values.nodeSelector[\"Bad Key\"] = \"Bad Key\" is invalid: a Kubernetes label key, [<DNS subdomain prefix>/]<name>: the name must be 1 to 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit [HELM_VALUES_LABEL_KEY]",
     ]);
     // an empty value selects nodes whose label is empty; null removes the chart's default label
     expect(
@@ -691,7 +691,7 @@ describe("KarpenterRelease: bad props", () => {
 
   test("values.logLevel is one of the levels the controller parses", () => {
     expect(failing({ values: { logLevel: "verbose" } }).error.message).toBe(
-      'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else',
+      'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else [HELM_VALUES_LOG_LEVEL]',
     );
     expect(failing({ values: { logLevel: 3 } }).error.field).toBe("values.logLevel");
     for (const level of ["debug", "info", "error", "warn", "DEBUG"])
@@ -741,7 +741,7 @@ describe("KarpenterRelease: what depends on the rest of the app", () => {
     new KarpenterRelease(stack, "rel", { cluster, version: "1.4.4" });
     const error = rejected(() => Testing.synth(stack, true));
     expect(error.problems.map((p) => p.message)).toEqual([
-      'test/rel: version = "1.4.4" is invalid: the version of the CRDs on its cluster: test/crd installs the karpenter-crd chart 1.3.8 through the same Helm provider (the default helm provider of stack test), and CRDs older than the controller lack fields and enum values the 1.4.4 controller reads and writes (Karpenter upgrade guide, "CRD upgrades": upgrade the karpenter-crd chart with the controller, to the same version); set test/rel and test/crd to one version',
+      'test/rel: version = "1.4.4" is invalid: the version of the CRDs on its cluster: test/crd installs the karpenter-crd chart 1.3.8 through the same Helm provider (the default helm provider of stack test), and CRDs older than the controller lack fields and enum values the 1.4.4 controller reads and writes (Karpenter upgrade guide, "CRD upgrades": upgrade the karpenter-crd chart with the controller, to the same version); set test/rel and test/crd to one version [HELM_CRD_VERSION_MISMATCH]',
     ]);
   });
 

@@ -34,6 +34,7 @@ describe("crashes that named nothing", () => {
     const e = rejected(() => karpenter.addNodePool("default", { nodeClass }));
     expect(e.problems).toHaveLength(1);
     expect(e.field).toBe("nodeClass");
+    expect([e.code, e.problems[0].code]).toEqual(["STACK_DEPENDENCY_CYCLE", "STACK_DEPENDENCY_CYCLE"]);
     expect(e.message).toMatch(
       /^infra\/karpenter\/node-pool-default: nodeClass = "nodes\/default" is invalid: an object of this stack \(infra\) or of a stack that does not depend on it: nodes\/default is in stack nodes, which depends on this one \(nodes → infra\)/,
     );

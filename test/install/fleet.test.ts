@@ -184,7 +184,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       kubernetesProvider: k8s.us,
     });
     expect(() => new NodePool(stack, "pool", { name: "default", nodeClass, kubernetesProvider: k8s.eu })).toThrow(
-      "fleet/pool: kubernetesProvider = \"fleet/k8s-eu\" is invalid: the Kubernetes provider of its EC2NodeClass's cluster: fleet/us-class is on fleet/k8s-us (kubernetes.us), and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's",
+      "fleet/pool: kubernetesProvider = \"fleet/k8s-eu\" is invalid: the Kubernetes provider of its EC2NodeClass's cluster: fleet/us-class is on fleet/k8s-us (kubernetes.us), and a NodePool on another provider would refer to an EC2NodeClass its cluster does not have; leave kubernetesProvider unset to take the class's [NODEPOOL_PROVIDER_MISMATCH]",
     );
     expect(stack.node.tryFindChild("pool")).toBeUndefined();
     expect(
@@ -225,7 +225,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu });
       const error = thrown(() => Testing.synth(stack, true));
       expect(error.message).toContain(
-        "fleet/karpenter-eu: helmProvider = undefined is invalid: a HelmProvider: stack fleet holds 2 helm providers (helm.us, helm.eu), and without helmProvider the resources would silently use the default one; set helmProvider to the HelmProvider of this cluster",
+        "fleet/karpenter-eu: helmProvider = undefined is invalid: a HelmProvider: stack fleet holds 2 helm providers (helm.us, helm.eu), and without helmProvider the resources would silently use the default one; set helmProvider to the HelmProvider of this cluster [PROVIDER_AMBIGUOUS]",
       );
       expect(error.message).not.toContain("fleet/karpenter-us:");
     });
@@ -250,7 +250,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       new Karpenter(stack, "karpenter-eu", { cluster: clusters.eu, helmProvider: helm.us });
       const error = thrown(() => Testing.synth(stack, true));
       expect(error.message).toContain(
-        'fleet/karpenter-eu: helmProvider = "fleet/helm-us" is invalid: a HelmProvider of its own cluster: fleet/karpenter-us is for another cluster and uses helm.us too, which reaches one cluster only, so both installs would land there; set helmProvider to the HelmProvider of this cluster (one provider per cluster)',
+        'fleet/karpenter-eu: helmProvider = "fleet/helm-us" is invalid: a HelmProvider of its own cluster: fleet/karpenter-us is for another cluster and uses helm.us too, which reaches one cluster only, so both installs would land there; set helmProvider to the HelmProvider of this cluster (one provider per cluster) [PROVIDER_HELM_OTHER_CLUSTER]',
       );
       expect(error.message).toContain('fleet/karpenter-us: helmProvider = "fleet/helm-us" is invalid');
     });
@@ -336,7 +336,7 @@ describe("fleets: each install on its own cluster's providers", () => {
       };
       const error = thrown(() => build("us-east-1").synth());
       expect(error.message).toContain(
-        "b/karpenter: cluster = \"a/eks\" is invalid: a cluster in the region of this stack's AWS provider: a/eks is in eu-west-1 (aws.eu of stack a), and this construct's AWS resources would use the default aws provider of stack b, in us-east-1; read the cluster in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming an AwsProvider of eu-west-1",
+        "b/karpenter: cluster = \"a/eks\" is invalid: a cluster in the region of this stack's AWS provider: a/eks is in eu-west-1 (aws.eu of stack a), and this construct's AWS resources would use the default aws provider of stack b, in us-east-1; read the cluster in this stack with KarpenterCluster.fromClusterName(this stack, id, name, { provider }) naming an AwsProvider of eu-west-1 [CLUSTER_REGION_MISMATCH]",
       );
       expect(error.message).toContain(
         'b/role: provider = "a/eks" is invalid: a cluster in the region of this stack\'s AWS provider',
@@ -352,7 +352,7 @@ describe("fleets: each install on its own cluster's providers", () => {
         KarpenterValidationError,
       );
       expect(() => new Karpenter(stack, "k2", { cluster: clusters.us, helmProvider: foreign })).toThrow(
-        'fleet/k2: helmProvider = "other/helm" is invalid: a HelmProvider of stack fleet, where the resources are: Terraform configures providers per stack, and other/helm is in stack other',
+        'fleet/k2: helmProvider = "other/helm" is invalid: a HelmProvider of stack fleet, where the resources are: Terraform configures providers per stack, and other/helm is in stack other [PROVIDER_OTHER_STACK]',
       );
       expect(
         () =>
@@ -438,8 +438,8 @@ describe("fleets: discovery tags", () => {
     expect(
       (thrown(() => Testing.synth(again.stack, true)) as KarpenterValidationError).problems.map((p) => p.message),
     ).toEqual([
-      's/tags-2: subnets[0] = "subnet-00000001" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-00000001 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only',
-      's/tags-2: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags the cluster security group for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group',
+      's/tags-2: subnets[0] = "subnet-00000001" is invalid: a subnet no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags subnet-00000001 for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it; list the subnet in one DiscoveryTags only [DISCOVERY_TAGS_CLAIMED]',
+      's/tags-2: securityGroupId = "the cluster security group" is invalid: a security group no other DiscoveryTags tags with karpenter.sh/discovery: s/tags-1 already tags the cluster security group for cluster blue, so two aws_ec2_tag resources would own one tag, and destroying either (or its stack) removes it while the other still counts on it, and the default EC2NodeClass then finds no security group; give the cluster one DiscoveryTags (pass its subnets to that one), or set securityGroupId here to another group [DISCOVERY_TAGS_CLAIMED]',
     ]);
     // two clusters' own security groups are two groups
     const own = twoClusters();
@@ -541,7 +541,7 @@ describe("fleets: discovery tags", () => {
   test("a tag key AWS refuses is an error at construction", () => {
     const { stack, blue } = twoClusters();
     expect(() => new DiscoveryTags(stack, "t", { cluster: blue, tagKey: "aws:karpenter" })).toThrow(
-      's/t: tagKey = "aws:karpenter" is invalid: a tag key of 1 to 128 characters, not starting with "aws:"',
+      's/t: tagKey = "aws:karpenter" is invalid: a tag key of 1 to 128 characters, not starting with "aws:" [AWS_TAG_KEY_LENGTH]',
     );
   });
 });
@@ -616,7 +616,7 @@ test("addEc2NodeClass / addNodePool in a stack without a Kubernetes provider: ou
   });
   karpenter.addNodePool("pool", { nodeClass: karpenter.addEc2NodeClass("default", {}) });
   const text = (path: string) =>
-    `${path}: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack s has no kubernetes provider, and its resources need one; add a KubernetesProvider for the cluster to stack s and pass it as kubernetesProvider (or leave it the stack's only, unaliased kubernetes provider)`;
+    `${path}: kubernetesProvider = undefined is invalid: a KubernetesProvider: stack s has no kubernetes provider, and its resources need one; add a KubernetesProvider for the cluster to stack s and pass it as kubernetesProvider (or leave it the stack's only, unaliased kubernetes provider) [PROVIDER_MISSING]`;
   expect((thrown(() => app.synth()) as KarpenterValidationError).problems.map((p) => p.message)).toEqual([
     text("s/karpenter/node-class-default"),
     text("s/karpenter/node-pool-pool"),

@@ -305,21 +305,23 @@ describe("Karpenter", () => {
       "InterruptionQueueConfig.create({ queueName?, ruleNamePrefix?, kmsKey? }) (the default), InterruptionQueueConfig.existing({ existingQueueName, existingQueueArn, kmsKeyArn? }) or InterruptionQueueConfig.disabled()";
     const refused = (value: unknown) =>
       rejected(() => install({ interruptionQueue: value as InterruptionQueueConfig })).message;
-    expect(refused("yes")).toBe(`test/karpenter: interruptionQueue = "yes" is invalid: ${shapes}`);
+    expect(refused("yes")).toBe(
+      `test/karpenter: interruptionQueue = "yes" is invalid: ${shapes} [INTERRUPTION_QUEUE_CONFIG]`,
+    );
     expect(refused(true)).toBe(
-      `test/karpenter: interruptionQueue = true is invalid: ${shapes}: write InterruptionQueueConfig.create() (or leave interruptionQueue unset)`,
+      `test/karpenter: interruptionQueue = true is invalid: ${shapes}: write InterruptionQueueConfig.create() (or leave interruptionQueue unset) [INTERRUPTION_QUEUE_CONFIG]`,
     );
     expect(refused(false)).toBe(
-      `test/karpenter: interruptionQueue = false is invalid: ${shapes}: write InterruptionQueueConfig.disabled()`,
+      `test/karpenter: interruptionQueue = false is invalid: ${shapes}: write InterruptionQueueConfig.disabled() [INTERRUPTION_QUEUE_CONFIG]`,
     );
     expect(refused(InterruptionQueueKmsKey.create())).toMatch(
-      /: a KMS key goes inside, InterruptionQueueConfig\.create\(\{ kmsKey \}\)$/,
+      /: a KMS key goes inside, InterruptionQueueConfig\.create\(\{ kmsKey \}\) \[INTERRUPTION_QUEUE_CONFIG\]$/,
     );
     expect(refused({ queueName: "q" })).toMatch(
-      /interruptionQueue = \{"queueName":"q"\} is invalid: .*: wrap the options in InterruptionQueueConfig\.create\(\{ … \}\)$/,
+      /interruptionQueue = \{"queueName":"q"\} is invalid: .*: wrap the options in InterruptionQueueConfig\.create\(\{ … \}\) \[INTERRUPTION_QUEUE_CONFIG\]$/,
     );
     expect(refused({ existingQueueName: "q", existingQueueArn: "arn:aws:sqs:us-east-1:123456789012:q" })).toMatch(
-      /: wrap the queue in InterruptionQueueConfig\.existing\(\{ … \}\)$/,
+      /: wrap the queue in InterruptionQueueConfig\.existing\(\{ … \}\) \[INTERRUPTION_QUEUE_CONFIG\]$/,
     );
     // the created queue's kmsKey of 0.x: true and { keyArn }
     const key = (kmsKey: unknown) =>
@@ -327,13 +329,15 @@ describe("Karpenter", () => {
         install({ interruptionQueue: InterruptionQueueConfig.create({ kmsKey: kmsKey as InterruptionQueueKmsKey }) }),
       ).message;
     expect(key(true)).toMatch(
-      /^test\/karpenter: interruptionQueue\.kmsKey = true is invalid: .*: write InterruptionQueueKmsKey\.create\(\) for a created key$/,
+      /^test\/karpenter: interruptionQueue\.kmsKey = true is invalid: .*: write InterruptionQueueKmsKey\.create\(\) for a created key \[INTERRUPTION_QUEUE_KMS_KEY\]$/,
     );
     const arn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
     expect(key({ keyArn: arn })).toMatch(
-      new RegExp(`: write InterruptionQueueKmsKey\\.fromKeyArn\\("${arn}"\\) for your own key$`),
+      new RegExp(
+        `: write InterruptionQueueKmsKey\\.fromKeyArn\\("${arn}"\\) for your own key \\[INTERRUPTION_QUEUE_KMS_KEY\\]$`,
+      ),
     );
-    expect(key(false)).toMatch(/: leave kmsKey unset for SQS-managed SSE$/);
+    expect(key(false)).toMatch(/: leave kmsKey unset for SQS-managed SSE \[INTERRUPTION_QUEUE_KMS_KEY\]$/);
   });
 
   test("the three InterruptionQueueConfig factories record what they were given", () => {
@@ -713,7 +717,7 @@ describe("Karpenter", () => {
     test("a version that does not support the cluster's Kubernetes version is refused on `version`, naming both and what to use", () => {
       expect(onCluster("1.34", "1.0.14")).toThrow(KarpenterValidationError);
       expect(onCluster("1.34", "1.0.14")).toThrow(
-        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix)',
+        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix) [CLUSTER_KUBERNETES_INCOMPATIBLE]',
       );
       expect(onCluster("1.34", "1.14.1")).not.toThrow();
       expect(onCluster(undefined, "1.0.14")).not.toThrow(); // EKS picks the version: unknown at synth
@@ -762,7 +766,7 @@ describe("Karpenter", () => {
     const { stack } = helmStack();
     expect(() => new Karpenter(stack, "karpenter", {} as KarpenterProps)).toThrow(KarpenterValidationError);
     expect(() => new Karpenter(stack, "k2", {} as KarpenterProps)).toThrow(
-      "test/k2: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)",
+      "test/k2: cluster = undefined is invalid: cluster is required: an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...) [CLUSTER_REQUIRED]",
     );
   });
 
@@ -776,7 +780,7 @@ describe("Karpenter", () => {
     test("controllerRole: a namespace (a non-literal object passes TypeScript) cannot move the pod identity association", () => {
       const options = { roleName: "ctrl", namespace: "other" };
       expect(() => install({ controllerRole: options })).toThrow(
-        'test/karpenter: controllerRole.namespace = "other" is invalid: not a known key of controllerRole (it would be ignored): the allowed keys are { roleName?, policyNameSuffix?, additionalStatements?, additionalPolicyArns? }',
+        'test/karpenter: controllerRole.namespace = "other" is invalid: not a known key of controllerRole (it would be ignored): the allowed keys are { roleName?, policyNameSuffix?, additionalStatements?, additionalPolicyArns? } [OPTIONS_UNKNOWN_KEY]',
       );
       const serviceAccount = { roleName: "ctrl", serviceAccountName: "other" };
       expect(() => install({ controllerRole: serviceAccount })).toThrow(
@@ -797,7 +801,7 @@ describe("Karpenter", () => {
     test("a top-level key that belongs in an option object points there; a misspelt prop keeps its did-you-mean", () => {
       const hint = (props: object) =>
         (thrown(() => install(props as Partial<KarpenterProps>)) as KarpenterValidationError).problems.map((p) =>
-          p.message.replace(/ The allowed keys are .*$/, ""),
+          p.message.replace(/ The allowed keys are .* \[OPTIONS_UNKNOWN_KEY\]$/, ""),
         );
       expect(hint({ roleName: "X" })).toEqual([
         'test/karpenter: roleName = "X" is invalid: not a known prop (it would be ignored); did you mean nodeRole.roleName or controllerRole.roleName?',
@@ -856,7 +860,7 @@ describe("Karpenter", () => {
         kmsKeyArn: "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
       };
       expect(() => install({ interruptionQueue: InterruptionQueueConfig.create(options) })).toThrow(
-        'test/karpenter: interruptionQueue.kmsKeyArn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" is invalid: not a key of the created queue\'s options (your own key of a created queue is kmsKey: InterruptionQueueKmsKey.fromKeyArn(arn)): the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? }',
+        'test/karpenter: interruptionQueue.kmsKeyArn = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab" is invalid: not a key of the created queue\'s options (your own key of a created queue is kmsKey: InterruptionQueueKmsKey.fromKeyArn(arn)): the allowed keys are { queueName?, ruleNamePrefix?, kmsKey? } [INTERRUPTION_QUEUE_UNKNOWN_KEY]',
       );
       const typo = { queueName: "q", queueNmae: "q" };
       expect(() => install({ interruptionQueue: InterruptionQueueConfig.create(typo) })).toThrow(
@@ -1042,9 +1046,9 @@ describe("Karpenter: values the install depends on", () => {
       install({ replicas: 0, values: { logLevel: "verbose", nodeSelector: { "node-role": "-system" } } }),
     ) as KarpenterValidationError;
     expect(error.problems.map((p) => p.message)).toEqual([
-      "test/karpenter: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
-      "test/karpenter: values.nodeSelector[\"node-role\"] = \"-system\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit",
-      'test/karpenter: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else',
+      "test/karpenter: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
+      "test/karpenter: values.nodeSelector[\"node-role\"] = \"-system\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit [HELM_VALUES_LABEL_VALUE]",
+      'test/karpenter: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else [HELM_VALUES_LOG_LEVEL]',
     ]);
   });
 
@@ -1055,8 +1059,8 @@ describe("Karpenter: values the install depends on", () => {
     new KarpenterRelease(stack, "controller", { cluster, releaseName: "second" });
     const error = thrown(() => Testing.synth(stack, true)) as KarpenterValidationError;
     expect(error.problems.map((p) => p.message)).toEqual([
-      'test/karpenter: cluster = "demo" is invalid: one Karpenter per cluster: test/controller also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install',
-      'test/controller: cluster = "demo" is invalid: one Karpenter per cluster: test/karpenter also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install',
+      'test/karpenter: cluster = "demo" is invalid: one Karpenter per cluster: test/controller also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install [CLUSTER_SECOND_INSTALL]',
+      'test/controller: cluster = "demo" is invalid: one Karpenter per cluster: test/karpenter also installs Karpenter on cluster demo. The CRDs are cluster-scoped (a different namespace does not help), and two controllers would act on the same NodePools and NodeClaims; keep one install [CLUSTER_SECOND_INSTALL]',
     ]);
   });
 });

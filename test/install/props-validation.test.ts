@@ -60,12 +60,12 @@ describe("every problem of one construct at once, on the construct and prop the 
     expect(e.message).toBe(
       [
         "6 problems in the props of test/karpenter:",
-        `  - test/karpenter: namespace = "Bad_NS" is invalid: a Kubernetes namespace name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit`,
-        `  - test/karpenter: serviceAccountName = "" is invalid: a Kubernetes ServiceAccount name, a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit`,
-        "  - test/karpenter: replicas = -1 is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
-        `  - test/karpenter: dnsPolicy = "Nope" is invalid: "Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig)`,
-        `  - test/karpenter: repository = "not a url" is invalid: a chart repository URL (oci://… or https://…), e.g. "oci://public.ecr.aws/karpenter"`,
-        `  - test/karpenter: controllerResources.requests.cpu = "lots" is invalid: a Kubernetes CPU quantity above zero, e.g. "500m" or "1"`,
+        `  - test/karpenter: namespace = "Bad_NS" is invalid: a Kubernetes namespace name, a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit [KUBERNETES_NAMESPACE]`,
+        `  - test/karpenter: serviceAccountName = "" is invalid: a Kubernetes ServiceAccount name, a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit [KUBERNETES_SERVICE_ACCOUNT_NAME]`,
+        "  - test/karpenter: replicas = -1 is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
+        `  - test/karpenter: dnsPolicy = "Nope" is invalid: "Default", "ClusterFirst", "ClusterFirstWithHostNet" or "None" (with values.dnsConfig) [HELM_VALUES_DNS_POLICY]`,
+        `  - test/karpenter: repository = "not a url" is invalid: a chart repository URL (oci://… or https://…), e.g. "oci://public.ecr.aws/karpenter" [HELM_REPOSITORY]`,
+        `  - test/karpenter: controllerResources.requests.cpu = "lots" is invalid: a Kubernetes CPU quantity above zero, e.g. "500m" or "1" [HELM_VALUES_RESOURCES]`,
       ].join("\n"),
     );
     expect(e.problems.map((p) => [p.path, p.field])).toEqual([
@@ -91,11 +91,11 @@ describe("every problem of one construct at once, on the construct and prop the 
     expect(rejected(() => new Karpenter(stack, "karpenter", { cluster, settings })).message).toBe(
       [
         "5 problems in the props of test/karpenter:",
-        `  - test/karpenter: settings.batchMaxDuration = "10" is invalid: a Go duration such as "10s", "1m" or "1h30m", greater than zero`,
-        `  - test/karpenter: settings.batchIdleDuration = "-1s" is invalid: a Go duration such as "10s", "1m" or "1h30m", greater than zero`,
-        "  - test/karpenter: settings.vmMemoryOverheadPercent = 5 is invalid: a fraction from 0 (inclusive) to 1 (exclusive), e.g. 0.075 for 7.5%",
-        `  - test/karpenter: settings.preferencePolicy = "Sometimes" is invalid: one of "Respect", "Ignore"`,
-        `  - test/karpenter: settings.reservedENIs = "x" is invalid: a whole number of ENIs, 0 or more`,
+        `  - test/karpenter: settings.batchMaxDuration = "10" is invalid: a Go duration such as "10s", "1m" or "1h30m", greater than zero [HELM_VALUES_SETTING]`,
+        `  - test/karpenter: settings.batchIdleDuration = "-1s" is invalid: a Go duration such as "10s", "1m" or "1h30m", greater than zero [HELM_VALUES_SETTING]`,
+        "  - test/karpenter: settings.vmMemoryOverheadPercent = 5 is invalid: a fraction from 0 (inclusive) to 1 (exclusive), e.g. 0.075 for 7.5% [HELM_VALUES_SETTING]",
+        `  - test/karpenter: settings.preferencePolicy = "Sometimes" is invalid: one of "Respect", "Ignore" [HELM_VALUES_SETTING]`,
+        `  - test/karpenter: settings.reservedENIs = "x" is invalid: a whole number of ENIs, 0 or more [HELM_VALUES_SETTING]`,
       ].join("\n"),
     );
   });
@@ -107,8 +107,8 @@ describe("every problem of one construct at once, on the construct and prop the 
     ).toBe(
       [
         "2 problems in the props of test/karpenter:",
-        `  - test/karpenter: tags["aws:reserved"] = "x" is invalid: the key "aws:reserved" is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key`,
-        `  - test/karpenter: tags[""] = "y" is invalid: the key "" is empty: a tag key has 1 to 128 characters`,
+        `  - test/karpenter: tags["aws:reserved"] = "x" is invalid: the key "aws:reserved" is reserved: tag keys starting with "aws:" are for tags AWS sets itself; use another key [AWS_TAG_KEY_RESERVED]`,
+        `  - test/karpenter: tags[""] = "y" is invalid: the key "" is empty: a tag key has 1 to 128 characters [AWS_TAG_KEY_LENGTH]`,
       ].join("\n"),
     );
   });
@@ -121,8 +121,8 @@ describe("every problem of one construct at once, on the construct and prop the 
     ).toBe(
       [
         "2 problems in the props of test/karpenter:",
-        `  - test/karpenter: tags["owner"] = "me, you" is invalid: the value holds ",", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
-        `  - test/karpenter: tags["cost&centre"] = "42" is invalid: the key "cost&centre" holds "&", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there`,
+        `  - test/karpenter: tags["owner"] = "me, you" is invalid: the value holds ",", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]`,
+        `  - test/karpenter: tags["cost&centre"] = "42" is invalid: the key "cost&centre" holds "&", which IAM (the node role, the controller role and its policies), SQS (the interruption queue) and EventBridge (the interruption rules) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]`,
       ].join("\n"),
     );
     const spotAndKey = rejected(
@@ -136,7 +136,7 @@ describe("every problem of one construct at once, on the construct and prop the 
         }),
     );
     expect(spotAndKey.message).toBe(
-      'test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test/k2: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the controller role, its policies and the spot service-linked role), SQS (the interruption queue), EventBridge (the interruption rules) and KMS (the queue\'s key) refuse in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
     );
     expect(
       rejected(
@@ -148,7 +148,7 @@ describe("every problem of one construct at once, on the construct and prop the 
           }),
       ).message,
     ).toBe(
-      'test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there',
+      'test/k3: tags["t"] = "a;b" is invalid: the value holds ";", which IAM (the node role, the controller role and its policies) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there [AWS_TAG_VALUE]',
     );
   });
 
@@ -210,10 +210,10 @@ describe("every problem of one construct at once, on the construct and prop the 
     expect(e.message).toBe(
       [
         "4 problems in the props of test/system:",
-        "  - test/system: size = 0 is invalid: a whole number from 1 to 100 (min = desired = max)",
-        `  - test/system: instanceTypes[0] = "t3.huge!" is invalid: an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large"`,
-        "  - test/system: diskSize = -5 is invalid: a whole number of GiB, at least 1",
-        `  - test/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit`,
+        "  - test/system: size = 0 is invalid: a whole number from 1 to 100 (min = desired = max) [SYSTEM_NODE_GROUP_SIZE]",
+        `  - test/system: instanceTypes[0] = "t3.huge!" is invalid: an EC2 instance type name, <family>.<size> in lower case, e.g. "t3.medium" or "m7i-flex.large" [SYSTEM_NODE_GROUP_INSTANCE_TYPE]`,
+        "  - test/system: diskSize = -5 is invalid: a whole number of GiB, at least 1 [SYSTEM_NODE_GROUP_DISK_SIZE]",
+        `  - test/system: nodeGroupName = "bad name" is invalid: an EKS node group name: letters, digits, '-' and '_', starting with a letter or digit [AWS_NAME]`,
       ].join("\n"),
     );
     expect(stack.node.tryFindChild("system")).toBeUndefined();
@@ -230,10 +230,10 @@ describe("more props reported together", () => {
     expect(rejected(() => new KarpenterRelease(stack, "r", { cluster, tolerations, timeout: NaN })).message).toBe(
       [
         "4 problems in the props of test/r:",
-        `  - test/r: tolerations[0].operator = "Sometimes" is invalid: "Equal" or "Exists"`,
-        `  - test/r: tolerations[1].value = "x" is invalid: no value with operator "Exists"`,
-        `  - test/r: tolerations[1].effect = "NO_SCHEDULE" is invalid: "NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API's NO_SCHEDULE)`,
-        "  - test/r: timeout = NaN is invalid: a whole number of seconds, at least 1",
+        `  - test/r: tolerations[0].operator = "Sometimes" is invalid: "Equal" or "Exists" [HELM_VALUES_TOLERATION]`,
+        `  - test/r: tolerations[1].value = "x" is invalid: no value with operator "Exists" [HELM_VALUES_TOLERATION]`,
+        `  - test/r: tolerations[1].effect = "NO_SCHEDULE" is invalid: "NoSchedule", "PreferNoSchedule" or "NoExecute" (the Kubernetes spelling, not the EKS API's NO_SCHEDULE) [HELM_VALUES_TOLERATION]`,
+        "  - test/r: timeout = NaN is invalid: a whole number of seconds, at least 1 [HELM_TIMEOUT]",
       ].join("\n"),
     );
   });
@@ -262,7 +262,7 @@ describe("more props reported together", () => {
   test("Karpenter: discoveryTagKey follows the tag key rule, like DiscoveryTags' tagKey", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new Karpenter(stack, "k", { cluster, discoveryTagKey: "aws:discovery" })).message).toBe(
-      'test/k: discoveryTagKey = "aws:discovery" is invalid: a tag key of 1 to 128 characters, not starting with "aws:"',
+      'test/k: discoveryTagKey = "aws:discovery" is invalid: a tag key of 1 to 128 characters, not starting with "aws:" [AWS_TAG_KEY_LENGTH]',
     );
   });
 });
@@ -274,8 +274,8 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
     expect(rejected(() => new Karpenter(stack, "k", common)).message).toBe(
       [
         "2 problems in the props of test/k:",
-        `  - test/k: verison = "1.13.1" is invalid: not a known prop (it would be ignored); did you mean version? The allowed keys are ${KARPENTER_KEYS}`,
-        `  - test/k: replica = 1 is invalid: not a known prop (it would be ignored); did you mean replicas? The allowed keys are ${KARPENTER_KEYS}`,
+        `  - test/k: verison = "1.13.1" is invalid: not a known prop (it would be ignored); did you mean version? The allowed keys are ${KARPENTER_KEYS} [OPTIONS_UNKNOWN_KEY]`,
+        `  - test/k: replica = 1 is invalid: not a known prop (it would be ignored); did you mean replicas? The allowed keys are ${KARPENTER_KEYS} [OPTIONS_UNKNOWN_KEY]`,
       ].join("\n"),
     );
   });
@@ -284,7 +284,7 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
     const { stack, cluster } = setup();
     const props = { cluster, colour: "blue" };
     expect(rejected(() => new Karpenter(stack, "k", props)).message).toBe(
-      `test/k: colour = "blue" is invalid: not a known prop (it would be ignored): the allowed keys are ${KARPENTER_KEYS}`,
+      `test/k: colour = "blue" is invalid: not a known prop (it would be ignored): the allowed keys are ${KARPENTER_KEYS} [OPTIONS_UNKNOWN_KEY]`,
     );
   });
 
@@ -301,10 +301,10 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
     } as unknown as KarpenterProps;
     const e = rejected(() => new Karpenter(stack, "k", props));
     expect(e.problems.map((p) => p.message)).toEqual([
-      'test/k: controllerResources.request = {"cpu":"1"} is invalid: not a known key of controllerResources (it would be ignored); did you mean requests? The allowed keys are { requests?, limits? }',
-      'test/k: nodeRole.existingRole.rolename = "r" is invalid: not a known key of nodeRole.existingRole (it would be ignored); did you mean roleName? The allowed keys are { roleName?, roleArn? }',
-      'test/k: controllerRole.additionalStatements[0].actoins = ["s3:GetObject"] is invalid: not a known key of controllerRole.additionalStatements[0] (it would be ignored); did you mean actions? The allowed keys are { sid?, effect?, actions?, resources?, conditions? }',
-      'test/k: identity.oidcProviderArn = "arn:aws:iam::123456789012:oidc-provider/x" is invalid: not a known key of identity (it would be ignored): the allowed keys are { type? }',
+      'test/k: controllerResources.request = {"cpu":"1"} is invalid: not a known key of controllerResources (it would be ignored); did you mean requests? The allowed keys are { requests?, limits? } [OPTIONS_UNKNOWN_KEY]',
+      'test/k: nodeRole.existingRole.rolename = "r" is invalid: not a known key of nodeRole.existingRole (it would be ignored); did you mean roleName? The allowed keys are { roleName?, roleArn? } [OPTIONS_UNKNOWN_KEY]',
+      'test/k: controllerRole.additionalStatements[0].actoins = ["s3:GetObject"] is invalid: not a known key of controllerRole.additionalStatements[0] (it would be ignored); did you mean actions? The allowed keys are { sid?, effect?, actions?, resources?, conditions? } [OPTIONS_UNKNOWN_KEY]',
+      'test/k: identity.oidcProviderArn = "arn:aws:iam::123456789012:oidc-provider/x" is invalid: not a known key of identity (it would be ignored): the allowed keys are { type? } [OPTIONS_UNKNOWN_KEY]',
     ]);
   });
 
@@ -321,7 +321,7 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
         /^test\/system: sizee = 3 is invalid: not a known prop \(it would be ignored\); did you mean size\? The allowed keys are \{ cluster\?, subnetIds\?, size\?/,
       ),
       expect.stringMatching(
-        /^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \}$/,
+        /^test\/system: taints\[0\]\.efect = "x" is invalid: not a known key of taints\[0\] \(it would be ignored\); did you mean effect\? The allowed keys are \{ key\?, value\?, effect\? \} \[OPTIONS_UNKNOWN_KEY\]$/,
       ),
     ]);
   });
@@ -333,7 +333,7 @@ describe("unknown props are refused, with a did-you-mean where one is close", ()
         KarpenterCluster.fromClusterName(stack, "existing", "demo", { providr: undefined, region: "x" } as any),
       ).message,
     ).toBe(
-      'test/existing: options.region = "x" is invalid: not a known key of options (it would be ignored): the allowed keys are { provider? }',
+      'test/existing: options.region = "x" is invalid: not a known key of options (it would be ignored): the allowed keys are { provider? } [OPTIONS_UNKNOWN_KEY]',
     );
   });
 
@@ -434,7 +434,7 @@ describe("values merged over typed props", () => {
     const systemNodeGroup = new SystemNodeGroup(stack, "system", { cluster, subnetIds: ["subnet-00000001"], size: 2 });
     new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { replicas: 5 } });
     expect(rejected(() => Testing.synth(stack, true)).message).toBe(
-      "test/k: values.replicas = 5 is invalid: at most 2, the nodes the system node group test/system guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower values.replicas",
+      "test/k: values.replicas = 5 is invalid: at most 2, the nodes the system node group test/system guarantees: the chart's pod anti-affinity puts each replica on its own node; raise the group's size or lower values.replicas [INSTALL_REPLICAS_ABOVE_SYSTEM_NODES]",
     );
   });
 
@@ -448,7 +448,7 @@ describe("values merged over typed props", () => {
     expect(
       rejected(() => new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { tolerations: [] } })).message,
     ).toBe(
-      "test/k: values.tolerations = [] is invalid: tolerations of every taint of the system node group test/system (CriticalAddonsOnly:NoSchedule not tolerated): values.tolerations replaces the tolerations wired from the group (Helm replaces lists), so the controller pods could never be scheduled on it. Add a toleration for each taint, or drop values.tolerations",
+      "test/k: values.tolerations = [] is invalid: tolerations of every taint of the system node group test/system (CriticalAddonsOnly:NoSchedule not tolerated): values.tolerations replaces the tolerations wired from the group (Helm replaces lists), so the controller pods could never be scheduled on it. Add a toleration for each taint, or drop values.tolerations [INSTALL_SYSTEM_NODE_GROUP_TOLERATIONS]",
     );
     const tolerations = [
       { key: "CriticalAddonsOnly", operator: "Exists" },
@@ -566,25 +566,31 @@ describe("values merged over typed props", () => {
           new Karpenter(stack, "k", { cluster, systemNodeGroup, values: { nodeSelector: { "node-role": "workers" } } }),
       ).message,
     ).toBe(
-      'test/k: values.nodeSelector["node-role"] = "workers" is invalid: "system" or unset: with systemNodeGroup the controller runs on the group\'s nodes, labelled node-role=system; another value leaves it without nodes',
+      'test/k: values.nodeSelector["node-role"] = "workers" is invalid: "system" or unset: with systemNodeGroup the controller runs on the group\'s nodes, labelled node-role=system; another value leaves it without nodes [INSTALL_SYSTEM_NODE_GROUP_SELECTOR]',
     );
   });
 });
 
 describe("NaN and Infinity", () => {
   test("are shown as themselves, also inside objects", () => {
-    expect(new KarpenterValidationError("x", "replicas", NaN, "a number").message).toBe(
-      "x: replicas = NaN is invalid: a number",
+    expect(new KarpenterValidationError("HELM_VALUES_NOT_FINITE", "x", "replicas", NaN, "a number").message).toBe(
+      "x: replicas = NaN is invalid: a number [HELM_VALUES_NOT_FINITE]",
     );
     expect(
-      new KarpenterValidationError("x", "limits", { memory: Infinity, cpu: -Infinity }, "quantities").message,
-    ).toBe('x: limits = {"memory":Infinity,"cpu":-Infinity} is invalid: quantities');
+      new KarpenterValidationError(
+        "HELM_VALUES_NOT_FINITE",
+        "x",
+        "limits",
+        { memory: Infinity, cpu: -Infinity },
+        "quantities",
+      ).message,
+    ).toBe('x: limits = {"memory":Infinity,"cpu":-Infinity} is invalid: quantities [HELM_VALUES_NOT_FINITE]');
   });
 
   test("numeric props reject them", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new Karpenter(stack, "k", { cluster, replicas: NaN })).message).toBe(
-      "test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+      "test/k: replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
     );
     expect(
       rejected(
@@ -602,7 +608,7 @@ describe("NaN and Infinity", () => {
         () =>
           new Karpenter(stack, "k", { cluster, values: { controller: { resources: { limits: { cpu: Infinity } } } } }),
       ).message,
-    ).toBe(`test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite}`);
+    ).toBe(`test/k: values.controller.resources.limits.cpu = Infinity is invalid: ${finite} [HELM_VALUES_NOT_FINITE]`);
     expect(
       rejected(
         () =>
@@ -640,7 +646,7 @@ describe("NaN and Infinity", () => {
     );
     // a value another check refuses is named once, by that check
     expect(rejected(() => new Karpenter(stack, "k", { cluster, values: { replicas: NaN } })).message).toBe(
-      "test/k: values.replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability)",
+      "test/k: values.replicas = NaN is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
     );
   });
 
@@ -681,8 +687,8 @@ describe("DiscoveryTags IDs", () => {
     ).toBe(
       [
         "2 problems in the props of test/d:",
-        "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one (subnet.id of a Subnet of this app)",
-        "  - test/d: securityGroupId = \"subnet-00000001\" is invalid: a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd",
+        "  - test/d: subnets[0] = \"sg-00000123\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd, or a reference to one (subnet.id of a Subnet of this app) [DISCOVERY_TAGS_SUBNET_ID]",
+        "  - test/d: securityGroupId = \"subnet-00000001\" is invalid: a security group ID: 'sg-' and 8 or 17 lower-case hex digits, such as sg-0123abcd [DISCOVERY_TAGS_SECURITY_GROUP_ID]",
       ].join("\n"),
     );
     // EC2's shape: 8 or 17 lower-case hex digits; a name-like or upper-case ID names no resource, whatever its prefix
@@ -714,7 +720,7 @@ describe("DiscoveryTags IDs", () => {
   test("an empty subnets list is refused: leaving subnets unset says only the security group is tagged", () => {
     const { stack, cluster } = setup();
     expect(rejected(() => new DiscoveryTags(stack, "d", { cluster, subnets: [] })).message).toBe(
-      "test/d: subnets = [] is invalid: at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags)",
+      "test/d: subnets = [] is invalid: at least one subnet: an empty list tags no subnet, so nodes of the default EC2NodeClass selector find none here; leave subnets unset when the subnets are tagged elsewhere (e.g. DiscoveryTags.subnetTags in their own tags) [DISCOVERY_TAGS_SUBNETS_EMPTY]",
     );
   });
 });

@@ -170,6 +170,7 @@ describe("CapacityBuffer: validated against the release's CRD, every problem at 
     expect(both.problems.map((p) => [p.field, p.message])).toEqual([
       ["scalableRef", expect.stringContaining("You must define either PodTemplateRef or ScalableRef, but not both")],
     ]);
+    expect([both.code, both.problems[0].code]).toEqual(["CAPACITYBUFFER_REF_CONFLICT", "CAPACITYBUFFER_REF_CONFLICT"]);
   });
 
   test("podTemplateRef needs replicas or limits; a buffer needs one of the two references", () => {
@@ -180,6 +181,7 @@ describe("CapacityBuffer: validated against the release's CRD, every problem at 
     expect(() => setup({ podTemplateRef: { name: "t" }, limits: { cpu: "4" } })).not.toThrow();
     const neither = rejected(() => setup({ podTemplateRef: undefined, replicas: 2 }));
     expect(neither.problems.map((p) => p.field)).toEqual(["podTemplateRef"]);
+    expect(neither.code).toBe("CAPACITYBUFFER_REF_REQUIRED");
     expect(neither.message).toContain("Exactly one of `podTemplateRef`, `scalableRef` should be specified");
   });
 

@@ -38,7 +38,7 @@ describe("IOPS and throughput outside EC2's numbers", () => {
     ["io2", 256001, "100–256000 IOPS"],
   ] as const)("%s with iops %d is refused: %s", (volumeType, iops, range) => {
     expect(messages("EC2NodeClass", ebs({ volumeType, iops }))).toEqual([
-      `test/obj: blockDeviceMappings[0].ebs.iops = ${iops} is invalid: ${range}: EC2's limits for volumeType "${volumeType}" (Amazon EC2 API Reference, EbsBlockDevice: Iops), so every launch with this class fails${volumeType === "gp3" ? " (gp3 gives 3,000 IOPS without iops: leave it unset for the baseline)" : ""}`,
+      `test/obj: blockDeviceMappings[0].ebs.iops = ${iops} is invalid: ${range}: EC2's limits for volumeType "${volumeType}" (Amazon EC2 API Reference, EbsBlockDevice: Iops), so every launch with this class fails${volumeType === "gp3" ? " (gp3 gives 3,000 IOPS without iops: leave it unset for the baseline)" : ""} [EC2NODECLASS_EBS_IOPS]`,
     ]);
   });
   test("gp3 throughput under 125 MiB/s is refused", () => {

@@ -175,7 +175,7 @@ describe("Ec2NodeClass options", () => {
     expect(e.field).toBe("version");
     expect(e.value).toBe("1.13.1");
     expect(e.message).toBe(
-      'test/nc: version = "1.13.1" is invalid: the same Karpenter version as karpenter.version (1.14.1): the class is checked against the installed Karpenter (leave `version` unset to use it)',
+      'test/nc: version = "1.13.1" is invalid: the same Karpenter version as karpenter.version (1.14.1): the class is checked against the installed Karpenter (leave `version` unset to use it) [KARPENTER_VERSION_MISMATCH]',
     );
     expect(() => new Ec2NodeClass(stack, "same", { karpenter, version: "v1.14.1" })).not.toThrow();
   });
@@ -222,7 +222,7 @@ describe("Ec2NodeClass in building-block mode (no installation)", () => {
     const { stack } = testStack();
     const cluster = testCluster(stack);
     expect(() => new Ec2NodeClass(stack, "nc", { cluster })).toThrow(
-      `test/nc: role = undefined is invalid: the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without \`karpenter\` there is no node role to default to (EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
+      `test/nc: role = undefined is invalid: the IAM role of the nodes (the Karpenter node role), or instanceProfile instead: one of them is required, and without \`karpenter\` there is no node role to default to (EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']") [EC2NODECLASS_ROLE_REQUIRED]`,
     );
   });
 
@@ -296,7 +296,7 @@ describe("EC2NodeClass names are unique per cluster (checked at synth)", () => {
     new Ec2NodeClass(karpenter, "node-class-default", { karpenter, name: "default" });
     new Ec2NodeClass(stack, "x", { karpenter, name: "default" });
     expect(() => app.synth()).toThrow(
-      'test/x: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: test/karpenter/node-class-default is EC2NodeClass "default" too (both belong to the Karpenter installation test/karpenter); Kubernetes keeps one EC2NodeClass per name, so the two manifests would overwrite each other at apply. Give one of them another `name`',
+      'test/x: name = "default" is invalid: a name no other EC2NodeClass on the same cluster has: test/karpenter/node-class-default is EC2NodeClass "default" too (both belong to the Karpenter installation test/karpenter); Kubernetes keeps one EC2NodeClass per name, so the two manifests would overwrite each other at apply. Give one of them another `name` [KUBERNETES_DUPLICATE_NAME]',
     );
   });
 
@@ -434,11 +434,13 @@ describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleNa
     const error = thrown(() => new Ec2NodeClass(stack, "bad", { karpenter, role: "bad role!" }));
     expect(error).toBeInstanceOf(KarpenterValidationError);
     expect(error.message).toMatch(
-      /role = "bad role!" is invalid: an IAM role name: letters, digits and \+ = , \. @ _ -$/,
+      /role = "bad role!" is invalid: an IAM role name: letters, digits and \+ = , \. @ _ - \[EC2NODECLASS_ROLE_NAME\]$/,
     );
     expect(
       thrown(() => new Ec2NodeClass(stack, "long", { cluster: karpenter.cluster, role: "r".repeat(65) })).message,
-    ).toMatch(/role = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name$/);
+    ).toMatch(
+      /role = "r{65}" is invalid: at most 64 characters \(got 65\): choose a shorter name \[EC2NODECLASS_ROLE_NAME\]$/,
+    );
     expect(stack.node.tryFindChild("bad")).toBeUndefined();
     expect(() => new Ec2NodeClass(stack, "token", { karpenter, role: Fn.lower("ROLE") })).not.toThrow();
     expect(() => new Ec2NodeClass(stack, "good", { karpenter, role: "Team+Nodes=a,b.c@d_e-f" })).not.toThrow();
@@ -448,7 +450,7 @@ describe("a literal role must be an IAM role name, as KarpenterNodeRole's roleNa
           new Ec2NodeClass(stack, "arn", { karpenter, role: "arn:aws:iam::123456789012:role/KarpenterNodeRole-demo" }),
       ).message,
     ).toMatch(
-      /role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo"$/,
+      /role = "arn:aws:iam::123456789012:role\/KarpenterNodeRole-demo" is invalid: the role's name, not its ARN: .*; pass "KarpenterNodeRole-demo" \[EC2NODECLASS_ROLE_ARN\]$/,
     );
   });
 });

@@ -15,7 +15,7 @@ describe("messages say what is allowed", () => {
     const label = rejection("NodePool", { labels: { "karpenter.sh/nodepool": "x" } });
     expect([label.field, label.value]).toEqual(['labels["karpenter.sh/nodepool"]', "x"]);
     expect(label.message).toBe(
-      'test/obj: labels["karpenter.sh/nodepool"] = "x" is invalid: the key "karpenter.sh/nodepool" may not be used in NodePool labels: label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods',
+      'test/obj: labels["karpenter.sh/nodepool"] = "x" is invalid: the key "karpenter.sh/nodepool" may not be used in NodePool labels: label "karpenter.sh/nodepool" is restricted: Karpenter sets it on every node to the NodePool\'s name (NodePool CRD). To select this pool\'s nodes, use a nodeSelector karpenter.sh/nodepool: <name> on the pods [NODEPOOL_LABEL_KEY]',
     );
     const annotation = rejection("NodePool", { annotations: { "a/b/c": "x" } });
     expect([annotation.field, annotation.value]).toEqual(['annotations["a/b/c"]', "x"]);
@@ -24,7 +24,7 @@ describe("messages say what is allowed", () => {
     );
     const tag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodeclaim": "x" } });
     expect(tag.message).toBe(
-      'test/obj: tags["karpenter.sh/nodeclaim"] = "x" is invalid: the key "karpenter.sh/nodeclaim" is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim"); use another key',
+      'test/obj: tags["karpenter.sh/nodeclaim"] = "x" is invalid: the key "karpenter.sh/nodeclaim" is restricted: Karpenter sets that tag on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching karpenter.sh/nodeclaim"); use another key [EC2NODECLASS_TAG_KEY]',
     );
     const nodepoolTag = rejection("EC2NodeClass", { tags: { "karpenter.sh/nodepool": "x" } });
     expect(nodepoolTag.message).toMatch(
@@ -32,40 +32,40 @@ describe("messages say what is allowed", () => {
     );
     const cluster = rejection("EC2NodeClass", { tags: { "kubernetes.io/cluster/demo": "owned" } });
     expect(cluster.message).toBe(
-      'test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster"',
+      'test/obj: tags["kubernetes.io/cluster/demo"] = "owned" is invalid: the key "kubernetes.io/cluster/demo" is restricted: Karpenter sets kubernetes.io/cluster/<cluster name> on every instance itself (EC2NodeClass CRD: "tag contains a restricted tag matching kubernetes.io/cluster/"); use a key not starting with "kubernetes.io/cluster" [EC2NODECLASS_TAG_KEY]',
     );
     const aws = rejection("EC2NodeClass", { tags: { "aws:foo": "x" } });
     expect(aws.message).toBe(
-      'test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key',
+      'test/obj: tags["aws:foo"] = "x" is invalid: the key "aws:foo" is reserved: tag keys starting with "aws:" are for tags AWS sets itself, and EC2 refuses them in the launch request, so every launch with this class fails; use another key [EC2NODECLASS_TAG_KEY]',
     );
     // with role, Karpenter tags the instance profile it creates (IAM); with instanceProfile only EC2 gets the tags
     const iamTag = rejection("EC2NodeClass", { tags: { "team#1": "a,b" } });
     expect(iamTag.message).toBe(
-      'test/obj: tags["team#1"] = "a,b" is invalid: the key "team#1" holds "#" and the value holds ",", which IAM (the instance profile Karpenter creates for role) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there; the EC2NodeClass would never become Ready',
+      'test/obj: tags["team#1"] = "a,b" is invalid: the key "team#1" holds "#" and the value holds ",", which IAM (the instance profile Karpenter creates for role) refuses in a tag: only letters, digits, spaces and _ . : / = + - @ are allowed there; the EC2NodeClass would never become Ready [EC2NODECLASS_TAG_VALUE]',
     );
     expect(() =>
       build("EC2NodeClass", { role: undefined, instanceProfile: "profile", tags: { "team#1": "a,b" } }),
     ).not.toThrow();
     const long = rejection("EC2NodeClass", { tags: { team: "x".repeat(257) } });
     expect(long.message).toBe(
-      `test/obj: tags["team"] = "${"x".repeat(199)}… is invalid: a tag value of at most 256 characters, the EC2 and IAM limit (got 257)`,
+      `test/obj: tags["team"] = "${"x".repeat(199)}… is invalid: a tag value of at most 256 characters, the EC2 and IAM limit (got 257) [EC2NODECLASS_TAG_VALUE]`,
     );
     const signal = rejection("EC2NodeClass", { kubelet: { evictionHard: { "memory.free": "100Mi" } } });
     expect(signal.message).toBe(
-      'test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"',
+      'test/obj: kubelet.evictionHard["memory.free"] = "100Mi" is invalid: the key "memory.free" is not an eviction signal: the keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available" [EC2NODECLASS_KUBELET_EVICTION]',
     );
     const typo = rejection("EC2NodeClass", { kubelet: { evictionHard: { "nodefs.avilable": "10%" } } });
     expect(typo.message).toBe(
-      'test/obj: kubelet.evictionHard["nodefs.avilable"] = "10%" is invalid: the key "nodefs.avilable" is not an eviction signal; did you mean nodefs.available? The keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"',
+      'test/obj: kubelet.evictionHard["nodefs.avilable"] = "10%" is invalid: the key "nodefs.avilable" is not an eviction signal; did you mean nodefs.available? The keys of evictionHard are the signals "memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available" [EC2NODECLASS_KUBELET_EVICTION]',
     );
     const reserved = rejection("EC2NodeClass", { kubelet: { kubeReserved: { "nvidia.com/gpu": "1" } } });
     expect([reserved.field, reserved.value]).toEqual(['kubelet.kubeReserved["nvidia.com/gpu"]', "1"]);
     expect(reserved.message).toBe(
-      'test/obj: kubelet.kubeReserved["nvidia.com/gpu"] = "1" is invalid: the key "nvidia.com/gpu" is not a resource kubeReserved takes: the keys of kubeReserved are "cpu", "memory", "ephemeral-storage", "pid"',
+      'test/obj: kubelet.kubeReserved["nvidia.com/gpu"] = "1" is invalid: the key "nvidia.com/gpu" is not a resource kubeReserved takes: the keys of kubeReserved are "cpu", "memory", "ephemeral-storage", "pid" [EC2NODECLASS_KUBELET_RESERVED]',
     );
     const selector = rejection("EC2NodeClass", { subnetSelectorTerms: [{ tags: { "": "x" } }] });
     expect(selector.message).toBe(
-      'test/obj: subnetSelectorTerms[0].tags[""] = "x" is invalid: the key "" is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported")',
+      'test/obj: subnetSelectorTerms[0].tags[""] = "x" is invalid: the key "" is empty (EC2NodeClass CRD: "empty tag keys or values aren\'t supported") [EC2NODECLASS_SELECTOR_TAGS_EMPTY]',
     );
     const limit = rejection("NodePool", { limits: { "": "1" } });
     expect([limit.field, limit.value]).toEqual(['limits[""]', "1"]);
@@ -149,7 +149,7 @@ describe("messages say what is allowed", () => {
     expect(
       rejection("NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", ["reserved"])] }, "1.2.8").message,
     ).toBe(
-      'test/obj: requirements[0].values[0] = "reserved" is invalid: capacity type "reserved" needs Karpenter 1.3 or later (first in Karpenter 1.3.0, which added capacity reservations); this object targets Karpenter 1.2.8: upgrade Karpenter or remove it',
+      'test/obj: requirements[0].values[0] = "reserved" is invalid: capacity type "reserved" needs Karpenter 1.3 or later (first in Karpenter 1.3.0, which added capacity reservations); this object targets Karpenter 1.2.8: upgrade Karpenter or remove it [NODEPOOL_NEEDS_NEWER_KARPENTER]',
     );
   });
 
@@ -164,7 +164,7 @@ describe("messages say what is allowed", () => {
 
   test("values omitted for In / Gt say the operator needs values", () => {
     expect(rejection("NodePool", { requirements: [req("kubernetes.io/arch", "In")] }).message).toBe(
-      "test/obj: requirements[0].values = undefined is invalid: at least one value: operator 'In' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without)",
+      "test/obj: requirements[0].values = undefined is invalid: at least one value: operator 'In' needs values (the NodePool CRD rules read them, and the API server fails on a requirement without) [NODEPOOL_REQUIREMENT_VALUES]",
     );
     expect(rejection("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt")] }).allowed).toContain(
       "exactly one value",
@@ -181,7 +181,7 @@ describe("messages say what is allowed", () => {
     const e = rejection("EC2NodeClass", { role: "r", instanceProfile: "p" });
     expect(e.field).toBe("instanceProfile");
     expect(e.message).toBe(
-      `test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
+      `test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']") [EC2NODECLASS_ROLE_AND_INSTANCE_PROFILE]`,
     );
     expect(e.allowed).not.toContain("without `karpenter`");
     const { stack } = testStack();
@@ -204,10 +204,10 @@ describe("messages say what is allowed", () => {
     const { stack } = testStack();
     const karpenter = new FakeInstallation(stack, "karpenter", "1.14.1");
     expect(() => new NodePool(stack, "__", { karpenter, nodeClass: { name: "default" } })).toThrow(
-      /^test\/__: name = "" is invalid: a non-empty DNS-1123 subdomain; .*the construct id here is "__": give `name`$/,
+      /^test\/__: name = "" is invalid: a non-empty DNS-1123 subdomain; .*the construct id here is "__": give `name` \[KUBERNETES_OBJECT_NAME\]$/,
     );
     expect(() => new Ec2NodeClass(stack, "--", { karpenter })).toThrow(
-      /^test\/--: name = "" is invalid: .*the construct id here is "--": give `name`$/,
+      /^test\/--: name = "" is invalid: .*the construct id here is "--": give `name` \[KUBERNETES_OBJECT_NAME\]$/,
     );
   });
 
@@ -221,7 +221,7 @@ describe("messages say what is allowed", () => {
     expect(() => new NP(stack, "b", "default")).toThrow(KarpenterValidationError);
     expect(() => new EC(stack, "c", null)).toThrow(/^test\/c: props = null is invalid: Ec2NodeClass props: an object/);
     expect(() => new NP(stack, "d", { nodeClass: { name: "default" }, disruption: "WhenEmpty" })).toThrow(
-      'test/d: disruption = "WhenEmpty" is invalid: disruption: an object { consolidationPolicy, consolidateAfter, budgets }',
+      'test/d: disruption = "WhenEmpty" is invalid: disruption: an object { consolidationPolicy, consolidateAfter, budgets } [NODEPOOL_NOT_AN_OBJECT]',
     );
   });
 
@@ -521,7 +521,7 @@ describe("valid edge cases are accepted and emitted", () => {
 describe("numbers say what they take in plain words", () => {
   test("an unbounded whole number: 0 or more, never JavaScript's largest safe integer", () => {
     expect(rejection("NodePool", { replicas: -1 }).message).toBe(
-      "test/obj: replicas = -1 is invalid: a whole number, 0 or more",
+      "test/obj: replicas = -1 is invalid: a whole number, 0 or more [NODEPOOL_INTEGER_RANGE]",
     );
     expect(
       messages("EC2NodeClass", {
@@ -530,17 +530,17 @@ describe("numbers say what they take in plain words", () => {
         ],
       }),
     ).toEqual([
-      "test/obj: blockDeviceMappings[0].ebs.iops = NaN is invalid: a whole number, 0 or more",
-      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more: EC2 takes no negative throughput (EC2 API Reference, EbsBlockDevice), so every launch with this class fails",
+      "test/obj: blockDeviceMappings[0].ebs.iops = NaN is invalid: a whole number, 0 or more [EC2NODECLASS_INTEGER_RANGE]",
+      "test/obj: blockDeviceMappings[0].ebs.throughput = -5 is invalid: a whole number, 0 or more: EC2 takes no negative throughput (EC2 API Reference, EbsBlockDevice), so every launch with this class fails [EC2NODECLASS_EBS_NEGATIVE]",
     ]);
   });
 
   test("a bound that exists is named; a number beyond what JavaScript holds exactly is told so", () => {
     expect(rejection("EC2NodeClass", { kubelet: { maxPods: -1 } }).message).toBe(
-      "test/obj: kubelet.maxPods = -1 is invalid: a whole number from 0 to 2147483647",
+      "test/obj: kubelet.maxPods = -1 is invalid: a whole number from 0 to 2147483647 [EC2NODECLASS_INTEGER_RANGE]",
     );
     expect(rejection("NodePool", { replicas: 2 ** 60 }).message).toBe(
-      `test/obj: replicas = ${2 ** 60} is invalid: a whole number, 0 or more, and at most 9007199254740991: a larger number is not exact in JavaScript`,
+      `test/obj: replicas = ${2 ** 60} is invalid: a whole number, 0 or more, and at most 9007199254740991: a larger number is not exact in JavaScript [NODEPOOL_INTEGER_RANGE]`,
     );
   });
 });
@@ -557,7 +557,7 @@ describe("unknown fields get a did-you-mean", () => {
       "AMI selector term",
       "EC2NodeClass",
       { amiSelectorTerms: [{ alais: "al2023@latest" }] } as any,
-      'test/obj: amiSelectorTerms[0].alais = "al2023@latest" is invalid: not a field of an AMI selector term (an unknown field would be silently dropped); did you mean alias? The known fields are alias, id, name, owner, ssmParameter, tags',
+      'test/obj: amiSelectorTerms[0].alais = "al2023@latest" is invalid: not a field of an AMI selector term (an unknown field would be silently dropped); did you mean alias? The known fields are alias, id, name, owner, ssmParameter, tags [EC2NODECLASS_UNKNOWN_FIELD]',
     ],
     [
       "kubelet field in another case",
@@ -575,19 +575,19 @@ describe("unknown fields get a did-you-mean", () => {
       "requirement",
       "NodePool",
       { requirements: [{ key: "example.com/team", operator: "NotIn", valuse: ["a"] }] } as any,
-      'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, operator, values, minValues',
+      'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, operator, values, minValues [NODEPOOL_UNKNOWN_FIELD]',
     ],
     [
       "disruption field in another case",
       "NodePool",
       { disruption: { consolidationpolicy: "WhenEmpty" } } as any,
-      'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are consolidationPolicy, consolidateAfter, budgets',
+      'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are consolidationPolicy, consolidateAfter, budgets [NODEPOOL_UNKNOWN_FIELD]',
     ],
     [
       "node class reference",
       "NodePool",
       { nodeClass: { name: "a", knid: "EC2NodeClass" } } as any,
-      'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are name, group, kind',
+      'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are name, group, kind [NODEPOOL_UNKNOWN_FIELD]',
     ],
   ])("%s", (_what, kind, props, message) => {
     expect(rejection(kind, props).problems[0].message.startsWith(message)).toBe(true);
@@ -595,7 +595,7 @@ describe("unknown fields get a did-you-mean", () => {
 
   test("a field nothing is close to lists the known ones without a guess", () => {
     expect(rejection("NodePool", { disruption: { schedule: "@daily" } } as any).message).toBe(
-      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are consolidationPolicy, consolidateAfter, budgets',
+      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are consolidationPolicy, consolidateAfter, budgets [NODEPOOL_UNKNOWN_FIELD]',
     );
   });
 });
@@ -607,10 +607,10 @@ describe("nodeClassRef names the one node class Karpenter on AWS provides", () =
     expect(
       rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.k8s.aws", kind: "EC2nodeclass" } }).message,
     ).toBe(
-      `test/obj: nodeClass.kind = "EC2nodeclass" is invalid: "EC2NodeClass" (or unset) (group and kind are case-sensitive: write "EC2NodeClass"): ${WHY}`,
+      `test/obj: nodeClass.kind = "EC2nodeclass" is invalid: "EC2NodeClass" (or unset) (group and kind are case-sensitive: write "EC2NodeClass"): ${WHY} [NODEPOOL_NODE_CLASS_REF]`,
     );
     expect(rejection("NodePool", { nodeClass: { name: "a", group: "karpenter.sh" } }).message).toBe(
-      `test/obj: nodeClass.group = "karpenter.sh" is invalid: "karpenter.k8s.aws" (or unset): ${WHY}`,
+      `test/obj: nodeClass.group = "karpenter.sh" is invalid: "karpenter.k8s.aws" (or unset): ${WHY} [NODEPOOL_NODE_CLASS_REF]`,
     );
   });
 
@@ -637,7 +637,7 @@ describe("requirements and labels that no node can satisfy", () => {
       requirements: [req("karpenter.sh/capacity-type", "In", ["on-demand"])],
     });
     expect(e.message).toBe(
-      `test/obj: labels["karpenter.sh/capacity-type"] = "spot" is invalid: a label value that some node can satisfy together with requirements[0] (karpenter.sh/capacity-type In ["on-demand"]): ${AND}, and no value of karpenter.sh/capacity-type satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+      `test/obj: labels["karpenter.sh/capacity-type"] = "spot" is invalid: a label value that some node can satisfy together with requirements[0] (karpenter.sh/capacity-type In ["on-demand"]): ${AND}, and no value of karpenter.sh/capacity-type satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree [NODE_REQUIREMENT_UNSATISFIABLE]`,
     );
   });
 
@@ -647,7 +647,7 @@ describe("requirements and labels that no node can satisfy", () => {
     });
     expect([e.field, e.message]).toEqual([
       "requirements[1]",
-      `test/obj: requirements[1] = {"key":"kubernetes.io/arch","operator":"In","values":["arm64"]} is invalid: a requirement that some node can satisfy together with requirements[0] (kubernetes.io/arch In ["amd64"]): ${AND}, and no value of kubernetes.io/arch satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree`,
+      `test/obj: requirements[1] = {"key":"kubernetes.io/arch","operator":"In","values":["arm64"]} is invalid: a requirement that some node can satisfy together with requirements[0] (kubernetes.io/arch In ["amd64"]): ${AND}, and no value of kubernetes.io/arch satisfies both, so the NodePool matches no node and launches nothing. Remove one of them or make them agree [NODE_REQUIREMENT_UNSATISFIABLE]`,
     ]);
     expect(
       rejection("NodePool", {
@@ -675,7 +675,7 @@ describe("requirements and labels that no node can satisfy", () => {
         requirements: [req("karpenter.sh/capacity-type", "NotIn", ["on-demand", "spot", "reserved"])],
       }).message,
     ).toBe(
-      'test/obj: requirements[0] = {"key":"karpenter.sh/capacity-type","operator":"NotIn","values":["on-demand","spot","reserved"]} is invalid: a requirement some node can satisfy: karpenter.sh/capacity-type NotIn ["on-demand","spot","reserved"] leaves no value of karpenter.sh/capacity-type (its values are "on-demand", "spot", "reserved"), so the NodePool matches no node and launches nothing',
+      'test/obj: requirements[0] = {"key":"karpenter.sh/capacity-type","operator":"NotIn","values":["on-demand","spot","reserved"]} is invalid: a requirement some node can satisfy: karpenter.sh/capacity-type NotIn ["on-demand","spot","reserved"] leaves no value of karpenter.sh/capacity-type (its values are "on-demand", "spot", "reserved"), so the NodePool matches no node and launches nothing [NODE_REQUIREMENT_UNSATISFIABLE]',
     );
     // before 1.3 there was no reserved capacity: NotIn on-demand and spot already leaves none
     expect(
@@ -724,7 +724,7 @@ describe("a restricted requirement key says what to use instead", () => {
     expect(
       rejection("NodePool", { requirements: [req("kubernetes.io/hostname", "In", ["ip-10-0-0-1"])] }).message,
     ).toBe(
-      'test/obj: requirements[0].key = "kubernetes.io/hostname" is invalid: label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod',
+      'test/obj: requirements[0].key = "kubernetes.io/hostname" is invalid: label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod [NODEPOOL_REQUIREMENT_KEY]',
     );
   });
 });
@@ -742,7 +742,7 @@ describe("user data against EC2's 16 KB", () => {
   };
   test("over 16 KB is refused with its size for every family; 16 KB itself is fine for Custom (sent alone)", () => {
     expect(rejection("EC2NodeClass", { ...custom, userData: "x".repeat(16 * 1024 + 1) }).message).toBe(
-      "test/obj: userData = \"(16385 bytes)\" is invalid: user data of at most 16384 bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more",
+      "test/obj: userData = \"(16385 bytes)\" is invalid: user data of at most 16384 bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more [EC2NODECLASS_USER_DATA_SIZE]",
     );
     expect(() => build("EC2NodeClass", { ...custom, userData: "é".repeat(8 * 1024) })).not.toThrow(); // 16384 bytes of UTF-8
     expect(rejection("EC2NodeClass", { ...custom, userData: "é".repeat(8 * 1024 + 1) }).message).toContain(
@@ -955,7 +955,7 @@ describe("every unknown prop at once, with the other problems", () => {
       expect.stringMatching(
         /^test\/obj: foo = "x" is invalid: not a field of NodePoolProps \(an unknown field would be silently dropped\): the known fields are name, requirements, /,
       ),
-      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100 [NODEPOOL_INTEGER_RANGE]",
     ]);
   });
 
@@ -980,27 +980,27 @@ describe("every unknown prop at once, with the other problems", () => {
 describe("messages name a wrong JavaScript type, and point the right way", () => {
   test("a number in quotes, a number where a label value belongs, a string where a list belongs, a role ARN", () => {
     expect(rejection("NodePool", { weight: "50" as any }).message).toBe(
-      'test/obj: weight = "50" is invalid: a number, got a string: a whole number from 1 to 100 (write 50, not "50")',
+      'test/obj: weight = "50" is invalid: a number, got a string: a whole number from 1 to 100 (write 50, not "50") [NODEPOOL_NOT_A_NUMBER]',
     );
     expect(rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: [5 as any] }] }).message).toBe(
-      "test/obj: requirements[0].values[0] = 5 is invalid: a string, got a number (write \"5\"): a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)",
+      "test/obj: requirements[0].values[0] = 5 is invalid: a string, got a number (write \"5\"): a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty) [NODEPOOL_NOT_A_LABEL_VALUE]",
     );
     expect(
       rejection("NodePool", { requirements: [{ key: "team", operator: "In", values: "a,b" as any }] }).message,
     ).toBe(
-      'test/obj: requirements[0].values = "a,b" is invalid: a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply',
+      'test/obj: requirements[0].values = "a,b" is invalid: a list, got a string: pass the items as an array (["a", "b"], not "a,b"), or Fn.split(",", <string>) for a string known only at apply [NODEPOOL_NOT_A_LIST]',
     );
     expect(
       rejection("EC2NodeClass", { role: "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" }).message,
     ).toBe(
-      'test/obj: role = "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" is invalid: the role\'s name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass "KarpenterNodeRole-demo"',
+      'test/obj: role = "arn:aws:iam::123456789012:role/nodes/KarpenterNodeRole-demo" is invalid: the role\'s name, not its ARN: Karpenter gives spec.role to IAM as a role name (AddRoleToInstanceProfile), so an ARN never gets an instance profile; pass "KarpenterNodeRole-demo" [EC2NODECLASS_ROLE_ARN]',
     );
   });
 });
 
 test("budgets: [] is refused: the CRD's 10% default applies only when budgets is absent, and no budget limits nothing", () => {
   expect(rejection("NodePool", { disruption: { budgets: [] } }).message).toBe(
-    'test/obj: disruption.budgets = [] is invalid: at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }]',
+    'test/obj: disruption.budgets = [] is invalid: at least one budget, or leave budgets unset for Karpenter\'s default of one budget of nodes: "10%" (the NodePool CRD applies it only when the field is absent): an empty list limits nothing, so Karpenter may disrupt every node of the pool at once. To allow that on purpose, say so: [{ nodes: "100%" }] [NODEPOOL_BUDGETS_EMPTY]',
   );
   expect(() => build("NodePool", { disruption: { budgets: [{ nodes: "100%" }] } })).not.toThrow();
   expect(() => build("NodePool", { disruption: { consolidationPolicy: "WhenEmpty" } })).not.toThrow();

@@ -389,6 +389,11 @@ describe("docs/node-objects.md, NodeOverlay and CapacityBuffer, as written", () 
           priceAdjustment: "-20%",
         }),
     );
+    expect(e.problems.map((p) => p.code)).toEqual([
+      "NODEOVERLAY_FORMAT",
+      "NODEOVERLAY_PRICE_CONFLICT",
+      "NODEOVERLAY_REQUIREMENT",
+    ]);
     const doc = require("fs").readFileSync(require("path").join(__dirname, "../../docs/node-objects.md"), "utf8");
     for (const line of e.message.split("\n")) expect(doc).toContain(line);
   });

@@ -280,7 +280,7 @@ describe("NodePool spec mapping", () => {
     expect(e).toBeInstanceOf(KarpenterValidationError);
     expect([e.path, e.field, e.value]).toEqual(["nodes/pool", 'limits["cpu"]', 100]);
     expect(e.message).toBe(
-      'nodes/pool: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100 (limits values are strings such as "100", "1000Gi", "500m")',
+      'nodes/pool: limits["cpu"] = 100 is invalid: a Kubernetes quantity as a string, got a number: write "100", not 100 (limits values are strings such as "100", "1000Gi", "500m") [NODEPOOL_LIMITS]',
     );
     expect(
       thrown(() => new NodePool(stack, "fraction", { nodeClass: { name: "default" }, limits: { cpu: 1.5 } as any }))
@@ -290,7 +290,7 @@ describe("NodePool spec mapping", () => {
       thrown(() => new NodePool(stack, "negative", { nodeClass: { name: "default" }, limits: { memory: -1 } as any }))
         .message,
     ).toBe(
-      'nodes/negative: limits["memory"] = -1 is invalid: a non-negative Kubernetes quantity as a string, got the number -1 (limits values are strings such as "100", "1000Gi", "500m")',
+      'nodes/negative: limits["memory"] = -1 is invalid: a non-negative Kubernetes quantity as a string, got the number -1 (limits values are strings such as "100", "1000Gi", "500m") [NODEPOOL_LIMITS]',
     );
     // nothing half-built stays in the tree
     expect(stack.node.children.filter((c) => c instanceof NodePool)).toEqual([]);

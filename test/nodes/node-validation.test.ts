@@ -713,7 +713,7 @@ describe("invalid NodePool / EC2NodeClass props are rejected at construction, na
 describe("subnet and security group IDs in selector terms", () => {
   test("the message says EC2's shape; 8 and 17 digits are both accepted", () => {
     expect(rejection("EC2NodeClass", { subnetSelectorTerms: [{ id: "subnet-xyz" }] }).message).toBe(
-      "test/obj: subnetSelectorTerms[0].id = \"subnet-xyz\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd",
+      "test/obj: subnetSelectorTerms[0].id = \"subnet-xyz\" is invalid: a subnet ID: 'subnet-' and 8 or 17 lower-case hex digits, such as subnet-0123abcd [EC2NODECLASS_FORMAT]",
     );
     expect(() =>
       build("EC2NodeClass", {
@@ -730,9 +730,9 @@ describe("every problem of one object in one error", () => {
     expect(e.message).toBe(
       [
         "test/obj: 3 problems:",
-        `  - test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
-        '  - test/obj: limits["cpu"] = "lots" is invalid: a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5"',
-        "  - test/obj: weight = 101 is invalid: a whole number from 1 to 100",
+        `  - test/obj: expireAfter = "720" is invalid: ${DURATION_RULE} [NODEPOOL_FORMAT]`,
+        '  - test/obj: limits["cpu"] = "lots" is invalid: a Kubernetes quantity such as "100", "500m" (millicores), "8Gi" or "1.5" [NODEPOOL_NOT_A_QUANTITY]',
+        "  - test/obj: weight = 101 is invalid: a whole number from 1 to 100 [NODEPOOL_INTEGER_RANGE]",
       ].join("\n"),
     );
     expect(e.problems.map((p) => [p.path, p.field, p.value])).toEqual([
@@ -769,9 +769,9 @@ describe("every problem of one object in one error", () => {
         requirements: [req("kubernetes.io/arch", "In", ["x86_64"])],
       } as any),
     ).toEqual([
-      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas, nodeClass, karpenter, version, kubernetesProvider, dependsOn',
-      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
-      'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64"',
+      'test/obj: expireAftr = "720h" is invalid: not a field of NodePoolProps (an unknown field would be silently dropped); did you mean expireAfter? The known fields are name, requirements, labels, annotations, taints, startupTaints, expireAfter, terminationGracePeriod, limits, disruption, weight, replicas, nodeClass, karpenter, version, kubernetesProvider, dependsOn [NODEPOOL_UNKNOWN_FIELD]',
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100 [NODEPOOL_INTEGER_RANGE]",
+      'test/obj: requirements[0].values[0] = "x86_64" is invalid: the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches) for kubernetes.io/arch: no instance carries "x86_64", so this value matches no instance type; write "amd64" [NODE_REQUIREMENT_VALUE_UNKNOWN]',
     ]);
   });
 
@@ -781,23 +781,23 @@ describe("every problem of one object in one error", () => {
         disruption: { consolidationPolicy: "Sometimes" as any, consolidateAfter: "x", budgets: [{ nodes: "200%" }] },
       }),
     ).toEqual([
-      'test/obj: disruption.consolidationPolicy = "Sometimes" is invalid: one of "WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"',
-      `test/obj: disruption.consolidateAfter = "x" is invalid: ${DURATION_RULE}`,
-      'test/obj: disruption.budgets[0].nodes = "200%" is invalid: a node count ("5") or a percentage from "0%" to "100%", as a string',
+      'test/obj: disruption.consolidationPolicy = "Sometimes" is invalid: one of "WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced" [NODEPOOL_NOT_IN_ENUM]',
+      `test/obj: disruption.consolidateAfter = "x" is invalid: ${DURATION_RULE} [NODEPOOL_FORMAT]`,
+      'test/obj: disruption.budgets[0].nodes = "200%" is invalid: a node count ("5") or a percentage from "0%" to "100%", as a string [NODEPOOL_FORMAT]',
     ]);
   });
 
   test("NodePool: two restricted labels, each on its entry", () => {
     expect(messages("NodePool", { labels: { "karpenter.sh/foo": "x", "karpenter.k8s.aws/bar": "y" } })).toEqual([
-      'test/obj: labels["karpenter.sh/foo"] = "x" is invalid: the key "karpenter.sh/foo" may not be used in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
-      'test/obj: labels["karpenter.k8s.aws/bar"] = "y" is invalid: the key "karpenter.k8s.aws/bar" may not be used in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)',
+      'test/obj: labels["karpenter.sh/foo"] = "x" is invalid: the key "karpenter.sh/foo" may not be used in NodePool labels: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used [NODEPOOL_LABEL_KEY]',
+      'test/obj: labels["karpenter.k8s.aws/bar"] = "y" is invalid: the key "karpenter.k8s.aws/bar" may not be used in NodePool labels: label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory) [NODEPOOL_LABEL_KEY]',
     ]);
   });
 
   test("NodePool: a taint and expireAfter", () => {
     expect(messages("NodePool", { expireAfter: "720", taints: [{ key: "a", effect: "NoSchedul" as any }] })).toEqual([
-      'test/obj: taints[0].effect = "NoSchedul" is invalid: one of "NoSchedule", "PreferNoSchedule", "NoExecute"',
-      `test/obj: expireAfter = "720" is invalid: ${DURATION_RULE}`,
+      'test/obj: taints[0].effect = "NoSchedul" is invalid: one of "NoSchedule", "PreferNoSchedule", "NoExecute" [NODEPOOL_NOT_IN_ENUM]',
+      `test/obj: expireAfter = "720" is invalid: ${DURATION_RULE} [NODEPOOL_FORMAT]`,
     ]);
   });
 
@@ -809,12 +809,12 @@ describe("every problem of one object in one error", () => {
         disruption: { budgets: [{ nodes: "0", schedule: "0 25 * * *", duration: "30s" }] },
       }),
     ).toEqual([
-      'test/obj: requirements[0].key = "karpenter.sh/foo" is invalid: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used',
-      "test/obj: requirements[0].values = [\"a\",\"b\"] is invalid: exactly one value, a non-negative integer, for operator 'Gt' (NodePool CRD: \"requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value\"); 2 given",
-      "test/obj: taints[0].key = \"bad key\" is invalid: a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit",
-      "test/obj: taints[0].value = \"a b\" is invalid: a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)",
-      'test/obj: disruption.budgets[0].schedule = "0 25 * * *" is invalid: a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): hour field "25": "25" is outside 0-23',
-      'test/obj: disruption.budgets[0].duration = "30s" is invalid: hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution)',
+      'test/obj: requirements[0].key = "karpenter.sh/foo" is invalid: label domain "karpenter.sh" is restricted: of its keys only karpenter.sh/capacity-type may be used [NODEPOOL_REQUIREMENT_KEY]',
+      "test/obj: requirements[0].values = [\"a\",\"b\"] is invalid: exactly one value, a non-negative integer, for operator 'Gt' (NodePool CRD: \"requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value\"); 2 given [NODEPOOL_REQUIREMENT_VALUES]",
+      "test/obj: taints[0].key = \"bad key\" is invalid: a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit [NODEPOOL_FORMAT]",
+      "test/obj: taints[0].value = \"a b\" is invalid: a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value) [NODEPOOL_FORMAT]",
+      'test/obj: disruption.budgets[0].schedule = "0 25 * * *" is invalid: a cron schedule in UTC ("0 9 * * mon-fri") or a macro (@daily, @weekly, …): hour field "25": "25" is outside 0-23 [NODEPOOL_BUDGET_SCHEDULE]',
+      'test/obj: disruption.budgets[0].duration = "30s" is invalid: hours and/or minutes such as "8h", "30m" or "1h30m" (no seconds: cron has minute resolution) [NODEPOOL_FORMAT]',
     ]);
   });
 
@@ -827,15 +827,15 @@ describe("every problem of one object in one error", () => {
     "NodePool: Gt with %s is told it is no non-negative integer (not that it is no label value)",
     (value) => {
       expect(messages("NodePool", { requirements: [req("karpenter.k8s.aws/instance-cpu", "Gt", [value])] })).toEqual([
-        `test/obj: requirements[0].values[0] = "${value}" is invalid: exactly one value, a non-negative integer, for operator 'Gt' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value"), written as a string of digits (e.g. "5") no larger than 9223372036854775807 (the CRD's int())`,
+        `test/obj: requirements[0].values[0] = "${value}" is invalid: exactly one value, a non-negative integer, for operator 'Gt' (NodePool CRD: "requirements operator 'Gt', 'Lt', 'Gte', or 'Lte' must have a single positive integer value"), written as a string of digits (e.g. "5") no larger than 9223372036854775807 (the CRD's int()) [NODEPOOL_REQUIREMENT_VALUES]`,
       ]);
     },
   );
 
   test("NodePool: a static pool's weight and limits", () => {
     expect(messages("NodePool", { replicas: 2, weight: 10, limits: { cpu: "10" } })).toEqual([
-      "test/obj: weight = 10 is invalid: unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: \"'weight' is not supported on static NodePools\")",
-      'test/obj: limits["cpu"] = "10" is invalid: unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only \'limits.nodes\' is supported on static NodePools")',
+      "test/obj: weight = 10 is invalid: unset on a static NodePool (replicas is set): weight ranks NodePools for provisioning, and a static one keeps a fixed number of nodes (NodePool CRD: \"'weight' is not supported on static NodePools\") [NODEPOOL_STATIC]",
+      'test/obj: limits["cpu"] = "10" is invalid: unset on a static NodePool (replicas is set): its only limit is limits["nodes"] (NodePool CRD: "only \'limits.nodes\' is supported on static NodePools") [NODEPOOL_STATIC]',
     ]);
   });
 
@@ -850,10 +850,10 @@ describe("every problem of one object in one error", () => {
     expect(e.message).toBe(
       [
         "test/obj: 4 problems:",
-        `  - test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']")`,
-        `  - test/obj: amiSelectorTerms[0].alias = "al2023" is invalid: an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: "'alias' is improperly formatted, must match the format 'family@version'")`,
-        '  - test/obj: blockDeviceMappings[0].ebs.volumeSize = "10" is invalid: a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)',
-        '  - test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+        `  - test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']") [EC2NODECLASS_ROLE_AND_INSTANCE_PROFILE]`,
+        `  - test/obj: amiSelectorTerms[0].alias = "al2023" is invalid: an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: "'alias' is improperly formatted, must match the format 'family@version'") [EC2NODECLASS_AMI_ALIAS]`,
+        '  - test/obj: blockDeviceMappings[0].ebs.volumeSize = "10" is invalid: a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T) [EC2NODECLASS_FORMAT]',
+        '  - test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional" [EC2NODECLASS_NOT_IN_ENUM]',
       ].join("\n"),
     );
   });
@@ -862,8 +862,8 @@ describe("every problem of one object in one error", () => {
     expect(
       messages("EC2NodeClass", { metadataOptions: { httpTokens: "maybe" as any, httpPutResponseHopLimit: 100 } }),
     ).toEqual([
-      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: a whole number from 1 to 64",
-      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+      "test/obj: metadataOptions.httpPutResponseHopLimit = 100 is invalid: a whole number from 1 to 64 [EC2NODECLASS_INTEGER_RANGE]",
+      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional" [EC2NODECLASS_NOT_IN_ENUM]',
     ]);
   });
 
@@ -873,8 +873,8 @@ describe("every problem of one object in one error", () => {
         kubelet: { evictionSoft: { "memory.available": "10%" }, evictionSoftGracePeriod: { "nodefs.available": "1m" } },
       }),
     ).toEqual([
-      'test/obj: kubelet.evictionSoft["memory.available"] = "10%" is invalid: the key "memory.available" has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft)',
-      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "1m" is invalid: the key "nodefs.available" has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod)',
+      'test/obj: kubelet.evictionSoft["memory.available"] = "10%" is invalid: the key "memory.available" has no grace period: a soft eviction threshold needs one, and kubelet.evictionSoftGracePeriod has no entry for "memory.available" (add evictionSoftGracePeriod["memory.available"], e.g. "1m30s"; EC2NodeClass CRD rule on evictionSoft) [EC2NODECLASS_KUBELET_EVICTION]',
+      'test/obj: kubelet.evictionSoftGracePeriod["nodefs.available"] = "1m" is invalid: the key "nodefs.available" has no soft eviction threshold: a grace period belongs to one, and kubelet.evictionSoft has no entry for "nodefs.available" (add evictionSoft["nodefs.available"], e.g. "10%", or remove this entry; EC2NodeClass CRD rule on evictionSoftGracePeriod) [EC2NODECLASS_KUBELET_EVICTION]',
     ]);
   });
 
@@ -882,8 +882,8 @@ describe("every problem of one object in one error", () => {
     const { stack } = testStack();
     const e = thrown(() => new Ec2NodeClass(stack, "x", { role: "r" })) as KarpenterValidationError;
     expect(e.problems.map((p) => p.message)).toEqual([
-      "test/x: subnetSelectorTerms = undefined is invalid: subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
-      "test/x: securityGroupSelectorTerms = undefined is invalid: security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
+      "test/x: subnetSelectorTerms = undefined is invalid: subnet selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term [EC2NODECLASS_SELECTOR_TERMS]",
+      "test/x: securityGroupSelectorTerms = undefined is invalid: security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term [EC2NODECLASS_SELECTOR_TERMS]",
     ]);
   });
 
@@ -892,20 +892,20 @@ describe("every problem of one object in one error", () => {
     expect(
       messages("NodePool", { requirements: [req("kubernetes.io/arch", "Equals", ["x86_64"])], weight: 0 }),
     ).toEqual([
-      'test/obj: requirements[0].operator = "Equals" is invalid: one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"',
-      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
+      'test/obj: requirements[0].operator = "Equals" is invalid: one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte" [NODEPOOL_NOT_IN_ENUM]',
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100 [NODEPOOL_INTEGER_RANGE]",
     ]);
     // requirements that are no list: one problem, not one per rule over them
     expect(messages("NodePool", { requirements: "x" as any, weight: 0 })).toEqual([
-      'test/obj: requirements = "x" is invalid: a list of requirements { key, operator, values?, minValues? }',
-      "test/obj: weight = 0 is invalid: a whole number from 1 to 100",
+      'test/obj: requirements = "x" is invalid: a list of requirements { key, operator, values?, minValues? } [NODEPOOL_REQUIREMENTS]',
+      "test/obj: weight = 0 is invalid: a whole number from 1 to 100 [NODEPOOL_INTEGER_RANGE]",
     ]);
     // an amiFamily that is none: no default alias, and no second problem about the missing terms
     expect(
       messages("EC2NodeClass", { amiFamily: "Ubuntu" as any, metadataOptions: { httpTokens: "maybe" as any } }),
     ).toEqual([
-      'test/obj: amiFamily = "Ubuntu" is invalid: one of "AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"',
-      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional"',
+      'test/obj: amiFamily = "Ubuntu" is invalid: one of "AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025" [EC2NODECLASS_NOT_IN_ENUM]',
+      'test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional" [EC2NODECLASS_NOT_IN_ENUM]',
     ]);
     // a volume type that is none: iops is not judged against it
     expect(
@@ -915,7 +915,7 @@ describe("every problem of one object in one error", () => {
         ],
       }),
     ).toEqual([
-      'test/obj: blockDeviceMappings[0].ebs.volumeType = "gp9" is invalid: one of "standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"',
+      'test/obj: blockDeviceMappings[0].ebs.volumeType = "gp9" is invalid: one of "standard", "io1", "io2", "gp2", "sc1", "st1", "gp3" [EC2NODECLASS_NOT_IN_ENUM]',
     ]);
   });
 });
@@ -931,9 +931,9 @@ describe("EBS iops and throughput only for the volume types EC2 takes them for",
         ],
       }),
     ).toEqual([
-      'test/obj: blockDeviceMappings[0].ebs.iops = 3000 is invalid: unset for volumeType "gp2": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset',
-      'test/obj: blockDeviceMappings[0].ebs.throughput = 200 is invalid: unset for volumeType "gp2": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset',
-      'test/obj: blockDeviceMappings[1].ebs.throughput = 200 is invalid: unset for volumeType "st1": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset',
+      'test/obj: blockDeviceMappings[0].ebs.iops = 3000 is invalid: unset for volumeType "gp2": EC2 takes iops for io1, io2 and gp3 volumes only (EC2 API Reference, EbsBlockDevice: Iops "is not supported for gp2, st1, sc1, or standard volumes"), so every launch with this class fails. Use volumeType "gp3" to provision IOPS, or leave iops unset [EC2NODECLASS_EBS_IOPS]',
+      'test/obj: blockDeviceMappings[0].ebs.throughput = 200 is invalid: unset for volumeType "gp2": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset [EC2NODECLASS_EBS_THROUGHPUT]',
+      'test/obj: blockDeviceMappings[1].ebs.throughput = 200 is invalid: unset for volumeType "st1": EC2 takes throughput (MiB/s) for gp3 volumes only (EC2 API Reference, EbsBlockDevice: Throughput "is valid only for gp3 volumes"), so every launch with this class fails. Use volumeType "gp3", or leave throughput unset [EC2NODECLASS_EBS_THROUGHPUT]',
     ]);
     for (const volumeType of ["standard", "sc1", "st1"])
       expect(

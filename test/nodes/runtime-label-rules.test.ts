@@ -119,7 +119,7 @@ describe("kubernetes.io and k8s.io keys by release", () => {
   test("the message names the key, the release, the upstream rule and what to write", () => {
     const e = rejected(() => pool("1.8.8", { labels: { "beta.kubernetes.io/os": "linux" } }));
     expect(e.message).toBe(
-      'test/pool: labels["beta.kubernetes.io/os"] = "linux" is invalid: the key "beta.kubernetes.io/os" is refused by Karpenter at runtime: "beta.kubernetes.io/os" is in the restricted label domain kubernetes.io and no well-known label: Karpenter 1.8.8\'s runtime validation of the NodePool (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses it, so the NodePool\'s ValidationSucceeded condition is False and it launches no node; the API server accepts it. Instead, use the stable key kubernetes.io/os (Karpenter normalizes the deprecated key only in requirements, not in template labels)',
+      'test/pool: labels["beta.kubernetes.io/os"] = "linux" is invalid: the key "beta.kubernetes.io/os" is refused by Karpenter at runtime: "beta.kubernetes.io/os" is in the restricted label domain kubernetes.io and no well-known label: Karpenter 1.8.8\'s runtime validation of the NodePool (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses it, so the NodePool\'s ValidationSucceeded condition is False and it launches no node; the API server accepts it. Instead, use the stable key kubernetes.io/os (Karpenter normalizes the deprecated key only in requirements, not in template labels) [NODE_LABEL_KEY_RUNTIME]',
     );
   });
 });

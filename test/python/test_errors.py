@@ -38,6 +38,8 @@ class InvalidProps(unittest.TestCase):
         # the whole message, as TypeScript users get it (test/nodes/node-validation.test.ts holds the page to it)
         self.assertEqual(message, doc_block("docs/node-objects.md", "nodes/gpu-pool: 3 problems:"))
         self.assertIn('nodes/gpu-pool: expireAfter = "720" is invalid: a duration', message)
+        # each problem's line ends with its stable code (docs/error-codes.md)
+        self.assertIn('or "Never" [NODEPOOL_FORMAT]', message)
 
     def test_a_bad_version_names_its_field(self):
         with self.assertRaises(RuntimeError) as caught:
@@ -57,6 +59,7 @@ class AppValidationReport(unittest.TestCase):
         names = [e for e in report.errors if e.field == "name"]
         self.assertTrue(names, [e.message for e in report.errors])
         self.assertEqual(names[0].value, "same")
+        self.assertEqual(names[0].code, "KUBERNETES_DUPLICATE_NAME")
         self.assertTrue(names[0].path.startswith("nodes/"))
         self.assertIn("is invalid:", names[0].message)
         # a struct as the last parameter is keyword arguments in Python (jsii's convention)

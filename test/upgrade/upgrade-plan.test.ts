@@ -271,7 +271,8 @@ function source(): FactsSource {
     facts: (v: string) => {
       const [maj, min, patch] = v.split(".");
       const f = newest[`${maj}.${min}`];
-      if (!f) throw new KarpenterValidationError("versionFacts", "version", v, "a known minor");
+      if (!f)
+        throw new KarpenterValidationError("KARPENTER_VERSION_UNKNOWN", "versionFacts", "version", v, "a known minor");
       if (patch !== undefined && v.startsWith("1.7.") && Number(patch) < 4)
         return { ...f, kubernetes: { min: "1.26", max: "1.33" } };
       return f;
@@ -413,7 +414,7 @@ describe("planUpgrade over fixture facts", () => {
     expect(run).toThrow(KarpenterValidationError);
     expect(run).toThrow(
       new RegExp(
-        `^upgradePlan: ${field} = "${field === "from" ? from : to}" is invalid: a Karpenter release "1.x.y" or a minor "1.x" \\(its newest known patch\\) of a known minor: 1.6, 1.7, 1.8, 1.9$`,
+        `^upgradePlan: ${field} = "${field === "from" ? from : to}" is invalid: a Karpenter release "1.x.y" or a minor "1.x" \\(its newest known patch\\) of a known minor: 1.6, 1.7, 1.8, 1.9 \\[UPGRADE_PLAN_VERSION\\]$`,
       ),
     );
   });
@@ -422,7 +423,7 @@ describe("planUpgrade over fixture facts", () => {
     for (const to of ["1.10.0", "2.0"]) {
       expect(() => planUpgrade(source(), "1.6", to)).toThrow(
         new RegExp(
-          `^upgradePlan: to = "${to}" is invalid: .* of a known minor: 1.6, 1.7, 1.8, 1.9\\. ${to.replace(/\./g, "\\.")} is newer than every release this library knows \\(the newest is 1\\.9\\.2\\): .*a newer release of cdktf-eks-karpenter that knows it may make one$`,
+          `^upgradePlan: to = "${to}" is invalid: .* of a known minor: 1.6, 1.7, 1.8, 1.9\\. ${to.replace(/\./g, "\\.")} is newer than every release this library knows \\(the newest is 1\\.9\\.2\\): .*a newer release of cdktf-eks-karpenter that knows it may make one \\[UPGRADE_PLAN_VERSION\\]$`,
         ),
       );
     }
@@ -436,14 +437,14 @@ describe("planUpgrade over fixture facts", () => {
 
   test("an unknown option is refused rather than dropped", () => {
     expect(() => planUpgrade(source(), "1.6", "1.9", { kubernetes: "1.31" } as never)).toThrow(
-      /^upgradePlan: options\.kubernetes = "1\.31" is invalid: not an option of upgradePlan \(options: kubernetesVersion\)$/,
+      /^upgradePlan: options\.kubernetes = "1\.31" is invalid: not an option of upgradePlan \(options: kubernetesVersion\) \[OPTIONS_UNKNOWN_KEY\]$/,
     );
     expect(() => planUpgrade(source(), "1.6", "1.9", null as never)).toThrow(/^upgradePlan: options = null is invalid/);
   });
 
   test("a malformed Kubernetes version names the option", () => {
     expect(() => planUpgrade(source(), "1.6", "1.9", { kubernetesVersion: "latest" })).toThrow(
-      /^upgradePlan: options.kubernetesVersion = "latest" is invalid: a Kubernetes minor such as "1.31"$/,
+      /^upgradePlan: options.kubernetesVersion = "latest" is invalid: a Kubernetes minor such as "1.31" \[UPGRADE_PLAN_KUBERNETES_VERSION\]$/,
     );
   });
 

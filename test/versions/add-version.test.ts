@@ -92,7 +92,7 @@ describe("versionFacts (contract with upgrade-plan)", () => {
 
   test("unknown minors and malformed versions are refused with the known minors", () => {
     expect(() => versionFacts("1.16.0")).toThrow(KarpenterValidationError);
-    expect(() => versionFacts("1.16.0")).toThrow(/known minor: 1\.0, .*1\.14, 1\.15$/);
+    expect(() => versionFacts("1.16.0")).toThrow(/known minor: 1\.0, .*1\.14, 1\.15 \[KARPENTER_VERSION_UNKNOWN\]$/);
     expect(() => versionFacts("latest")).toThrow(KarpenterValidationError);
     expect(() => versionFacts("1.8.08")).toThrow(KarpenterValidationError); // no chart version has leading zeros
   });

@@ -328,7 +328,7 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
 
   test("with the gate off it is an error naming the gate and every expression field", () => {
     expect(message(() => nodeClass({ kubelet }, "1.15.2", false))).toBe(
-      'test/default: kubelet.maxPodsExpression = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPodsExpression, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values',
+      'test/default: kubelet.maxPodsExpression = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPodsExpression, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values [EC2NODECLASS_EXPRESSION_NOT_ALLOWED]',
     );
   });
 
@@ -367,7 +367,7 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       );
       expect([e.field, e.value]).toEqual(["kubelet.maxPodsExpression", "min(110, max_pods)"]);
       expect(e.message).toBe(
-        'test/default: kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset when kubelet.maxPods is set: both are the manifest\'s kubelet.maxPods; keep kubelet.maxPods (110) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both',
+        'test/default: kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset when kubelet.maxPods is set: both are the manifest\'s kubelet.maxPods; keep kubelet.maxPods (110) for a fixed count, or kubelet.maxPodsExpression for a count computed per instance type, not both [EC2NODECLASS_KUBELET_MAX_PODS]',
       );
     }
   });
@@ -381,7 +381,7 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       const e = rejected(() => nodeClass({ kubelet: { maxPods: "min(110, max_pods)" as any } }, version, gate));
       expect([e.field, e.value]).toEqual(["kubelet.maxPods", "min(110, max_pods)"]);
       expect(e.message).toBe(
-        'test/default: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (Karpenter 1.15 or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest\'s kubelet.maxPods',
+        'test/default: kubelet.maxPods = "min(110, max_pods)" is invalid: a whole number from 0 to 2147483647, got a string: a CEL expression goes in kubelet.maxPodsExpression (Karpenter 1.15 or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest\'s kubelet.maxPods [EC2NODECLASS_KUBELET_MAX_PODS]',
       );
     }
   });
@@ -393,14 +393,14 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       ["1.14.3", undefined],
     ] as const) {
       expect(message(() => nodeClass({ kubelet: { maxPods: "110" as any } }, version, gate))).toBe(
-        'test/default: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110"',
+        'test/default: kubelet.maxPods = "110" is invalid: a whole number from 0 to 2147483647, got a string: write 110, not "110" [EC2NODECLASS_KUBELET_MAX_PODS]',
       );
       expect(message(() => nodeClass({ kubelet: { maxPodsExpression: " 110" } }, version, gate))).toBe(
-        'test/default: kubelet.maxPodsExpression = " 110" is invalid: a CEL expression, not a fixed count: write maxPods: 110 (kubelet.maxPods needs no feature gate)',
+        'test/default: kubelet.maxPodsExpression = " 110" is invalid: a CEL expression, not a fixed count: write maxPods: 110 (kubelet.maxPods needs no feature gate) [EC2NODECLASS_KUBELET_MAX_PODS]',
       );
     }
     expect(message(() => nodeClass({ kubelet: { maxPodsExpression: 110 as any } }, "1.15.2", true))).toBe(
-      "test/default: kubelet.maxPodsExpression = 110 is invalid: a CEL expression as a string, got a number: a fixed count goes in kubelet.maxPods (write maxPods: 110)",
+      "test/default: kubelet.maxPodsExpression = 110 is invalid: a CEL expression as a string, got a number: a fixed count goes in kubelet.maxPods (write maxPods: 110) [EC2NODECLASS_KUBELET_MAX_PODS]",
     );
   });
 
