@@ -28,7 +28,7 @@ class StructsInLists(unittest.TestCase):
     def test_a_dict_keeps_the_camel_case_keys_only(self):
         # the jsii runtime drops a key the struct does not declare before the library sees it: what the
         # README's Python section says, held here so that a runtime that starts refusing it is noticed
-        nc = node_class([{"deviceName": "/dev/xvda", "ebs": {"volumeSize": "100Gi", "kmsKeyID": KEY, "delete_on_termination": False}}])
+        nc = node_class([{"deviceName": "/dev/xvda", "ebs": {"volumeSize": "100Gi", "encrypted": True, "kmsKeyID": KEY, "delete_on_termination": False}}])
         ebs = nc.spec.block_device_mappings[0].ebs
         self.assertEqual(ebs.kms_key_id, KEY)
         self.assertIsNone(ebs.delete_on_termination)

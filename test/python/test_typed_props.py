@@ -61,7 +61,7 @@ class MaxPods(unittest.TestCase):
             str(caught.exception),
             'nodes/nc: kubelet.maxPodsExpression = "min(110, max_pods)" is invalid: unset when kubelet.maxPods is set: '
             "both are the manifest's kubelet.maxPods; keep kubelet.maxPods (110) for a fixed count, or "
-            "kubelet.maxPodsExpression for a count computed per instance type, not both",
+            "kubelet.maxPodsExpression for a count computed per instance type, not both [EC2NODECLASS_KUBELET_MAX_PODS]",
         )
 
 
