@@ -21,6 +21,7 @@ import { awsContext } from "../aws-api/aws-context";
 import { isPlainMap } from "../core/deep-merge";
 import { countLegacyReplacement } from "../aws-api/iam-quotas";
 import { checkName } from "../aws-api/names";
+import { checkNamespace } from "../kubernetes/names";
 import { NAME_RULES, nameRuleText } from "../aws-api/resource-names";
 import { isUnresolved } from "../core/tokens";
 import {
@@ -151,6 +152,8 @@ export function adoptedOptions(
       `adopt.version: the existing install runs Karpenter ${adopt.version} and this install's version is ${options.version}: the takeover deploy also moves the CRDs and the controller to ${options.version}. Set version: "${adopt.version}" for the takeover and change it in a later deploy (docs/adopting.md)`,
     );
   }
+  // a hand-written adopt's namespace is named itself, not blamed on the install's valid one below
+  if (typeof adopt.namespace === "string") checkNamespace(scope, "adopt.namespace", adopt.namespace);
   if (
     adopt.namespace !== undefined &&
     options.namespace !== undefined &&

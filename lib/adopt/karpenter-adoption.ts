@@ -1,9 +1,11 @@
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { controllerPolicyGroups } from "../aws/controller-policy";
 import { nodeRolePolicyNames } from "../aws/node-role-policies";
 import { isPlainMap } from "../core/deep-merge";
-import { nearestKey } from "../core/problems";
+import { nearestKey, Problems } from "../core/problems";
+import { isUnresolved } from "../core/tokens";
+import { checkNamespace } from "../kubernetes/names";
 import { GETTING_STARTED_ADOPTION_PROPS, TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS } from "../core/prop-keys";
 
 /*
@@ -172,6 +174,9 @@ export interface GettingStartedAdoptionProps {
 export function gettingStartedAdoption(props: GettingStartedAdoptionProps): KarpenterAdoption {
   const where = "gettingStartedAdoption";
   checkPresetProps(where, props, GETTING_STARTED_ADOPTION_PROPS, "{ clusterName, version, podIdentityAssociationId }");
+  checkPresetTypes(where, props, { namespace: "string", nodeAccessEntry: "boolean" }, (problems) => {
+    if (typeof props.namespace === "string") problems.check(() => checkNamespace(where, "namespace", props.namespace!));
+  });
   const c = props.clusterName;
   if (typeof c !== "string" || c === "")
     throw new KarpenterValidationError(
@@ -274,6 +279,13 @@ export function terraformAwsEksModuleAdoption(props: TerraformAwsEksModuleAdopti
     TERRAFORM_AWS_EKS_MODULE_ADOPTION_PROPS,
     "{ major, clusterName, nodeRoleName, controllerRoleName }",
   );
+  checkPresetTypes(where, props, {
+    controllerPolicyName: "string",
+    queueName: "string",
+    podIdentityAssociationId: "string",
+    createdPodIdentityAssociation: "boolean",
+    cniPolicy: "boolean",
+  });
   checkV19WithoutPodIdentity(where, props);
   if (![19, 20, 21].includes(props.major))
     throw new KarpenterValidationError(
@@ -343,6 +355,37 @@ function checkPresetProps(where: string, props: unknown, keys: readonly string[]
     props[unknown],
     `not a prop of ${where} (it would be ignored)${meant ? `: did you mean ${meant}?` : ""} The props are ${keys.join(", ")}`,
   );
+}
+
+/**
+ * The optional string and boolean props of a preset have their type (all of them at once, with `more`'s checks): a
+ * string `cniPolicy: "yes"` would otherwise pass for true, and `"false"` too. A token is left to Terraform.
+ * (The required props and `major` have their own checks, `ruleNames` is checked where the adoption is used.)
+ */
+function checkPresetTypes(
+  where: string,
+  props: object,
+  types: Record<string, "string" | "boolean">,
+  more?: (problems: Problems) => void,
+): void {
+  const problems = new Problems();
+  for (const [field, type] of Object.entries(types)) {
+    const value = (props as Record<string, unknown>)[field];
+    if (value === undefined || typeof value === type || isUnresolved(value)) continue;
+    problems.add(
+      type === "string"
+        ? new KarpenterValidationError("ADOPTION_NOT_A_STRING", where, field, value, `a string, got ${typeName(value)}`)
+        : new KarpenterValidationError(
+            "ADOPTION_NOT_A_BOOLEAN",
+            where,
+            field,
+            value,
+            `true or false, got ${typeName(value)}`,
+          ),
+    );
+  }
+  more?.(problems);
+  problems.throwIfAny(where);
 }
 
 /**

@@ -81,6 +81,8 @@ export const ERROR_CODES = {
   ADOPTION_MODULE_NAME_MISSING: "a name from the module's state is missing",
   ADOPTION_POD_IDENTITY_ASSOCIATION_ID:
     "the ID of the guide's (eksctl's) Pod Identity association is missing or malformed",
+  ADOPTION_NOT_A_BOOLEAN: "a preset's boolean prop (cniPolicy, nodeAccessEntry…) is not true or false",
+  ADOPTION_NOT_A_STRING: "a preset's optional string prop (namespace, queueName…) is not a string",
   ADOPTION_PROPS_NOT_AN_OBJECT: "a preset's props missing or not an object",
   ADOPTION_UNKNOWN_PROP: "a key the preset's props do not have: it would be ignored",
   ADOPTION_V19_POD_IDENTITY:

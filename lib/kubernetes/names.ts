@@ -20,7 +20,7 @@ const SUBDOMAIN_TEXT =
   "a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit";
 
 /** @throws KarpenterValidationError when a literal namespace is not a DNS-1123 label */
-export function checkNamespace(scope: IConstruct, field: string, namespace: string): void {
+export function checkNamespace(scope: IConstruct | string, field: string, namespace: string): void {
   if (isUnresolved(namespace)) return;
   if (!isDns1123Label(namespace)) {
     throw new KarpenterValidationError(

@@ -354,6 +354,11 @@ describe("adopt: explicit names and checks", () => {
       /test\/karpenter: namespace = "karpenter" is invalid: the namespace of the adopted install, "kube-system"/,
     ],
     [
+      "a hand-written adopt.namespace that is no namespace name (named itself, not the install's valid one)",
+      { adopt: { namespace: "Bad_NS" } },
+      /test\/karpenter: adopt\.namespace = "Bad_NS" is invalid: a Kubernetes namespace name, a DNS-1123 label.*\[KUBERNETES_NAMESPACE\]/,
+    ],
+    [
       "a node role name other than the adopted",
       { nodeRole: { roleName: "other" }, adopt: { nodeRole: { roleName: "KarpenterNodeRole-demo" } } },
       /nodeRole\.roleName = "other" is invalid: the adopted name "KarpenterNodeRole-demo"/,

@@ -236,3 +236,69 @@ describe("the presets' props", () => {
     ).toBe(ASSOCIATION);
   });
 });
+
+describe("the presets' optional props have their documented type; the namespace is a DNS-1123 label", () => {
+  const module20 = { major: 20, clusterName: "c1", nodeRoleName: "n", controllerRoleName: "r" } as const;
+  test('cniPolicy: "yes" is refused (a string would pass for true), with every other wrong type at once', () => {
+    const e = thrown(() =>
+      terraformAwsEksModuleAdoption({
+        ...module20,
+        cniPolicy: "yes" as never,
+        createdPodIdentityAssociation: "false" as never,
+        queueName: 5 as never,
+      }),
+    ) as KarpenterValidationError;
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    expect(e.problems.map((p) => [p.code, p.field])).toEqual([
+      ["ADOPTION_NOT_A_STRING", "queueName"],
+      ["ADOPTION_NOT_A_BOOLEAN", "createdPodIdentityAssociation"],
+      ["ADOPTION_NOT_A_BOOLEAN", "cniPolicy"],
+    ]);
+    expect(e.problems[2].message).toContain('cniPolicy = "yes" is invalid: true or false, got a string');
+    // the look-alike: the documented booleans and a string queue name pass
+    const ok = terraformAwsEksModuleAdoption({
+      ...module20,
+      cniPolicy: false,
+      createdPodIdentityAssociation: false,
+      queueName: "q",
+    });
+    expect(ok.nodeRole?.attachedPolicies).not.toContain("AmazonEKS_CNI_Policy");
+  });
+
+  test('gettingStartedAdoption: nodeAccessEntry "true" and a namespace that is not a DNS-1123 label are refused, naming them', () => {
+    const e = thrown(() =>
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.9.2",
+        podIdentityAssociationId: ASSOCIATION,
+        namespace: "Bad_NS",
+        nodeAccessEntry: "true" as never,
+      }),
+    ) as KarpenterValidationError;
+    expect(e.problems.map((p) => [p.code, p.field])).toEqual([
+      ["ADOPTION_NOT_A_BOOLEAN", "nodeAccessEntry"],
+      ["KUBERNETES_NAMESPACE", "namespace"],
+    ]);
+    expect(e.problems[1].message).toContain(
+      'gettingStartedAdoption: namespace = "Bad_NS" is invalid: a Kubernetes namespace name, a DNS-1123 label',
+    );
+    const one = thrown(() =>
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.9.2",
+        podIdentityAssociationId: ASSOCIATION,
+        namespace: 7 as never,
+      }),
+    ) as KarpenterValidationError;
+    expect([one.code, one.field]).toEqual(["ADOPTION_NOT_A_STRING", "namespace"]);
+    expect(
+      gettingStartedAdoption({
+        clusterName: "c1",
+        version: "1.9.2",
+        podIdentityAssociationId: ASSOCIATION,
+        namespace: "bad-ns",
+        nodeAccessEntry: true,
+      }),
+    ).toMatchObject({ namespace: "bad-ns", nodeRole: { accessEntry: true } });
+  });
+});
