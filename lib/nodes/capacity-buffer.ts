@@ -9,6 +9,7 @@ import { Checker, checkCrdThenSemantics } from "../kubernetes/value-rules";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { checkObjectGate, objectVersion } from "./crd-object";
 import {
+  checkedInstallation,
   checkDependsOn,
   checkOrderable,
   constructPath,
@@ -117,7 +118,7 @@ export class CapacityBuffer extends Construct {
         props,
         "CapacityBuffer props: an object { podTemplateRef or scalableRef, replicas, … }",
       );
-    const karpenter = props.karpenter;
+    const karpenter = checkedInstallation(where, scope, props.karpenter);
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "capacityBuffer", props);
     const c = new Checker("CAPACITYBUFFER", where, version, { collect: true });

@@ -30,6 +30,7 @@ import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { ebsTypeWarnings } from "./ebs-rules";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
+  checkedInstallation,
   agreedVersion,
   checkDependsOn,
   checkOrderable,
@@ -199,7 +200,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         props,
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
-    const karpenter = props.karpenter;
+    const karpenter = checkedInstallation(where, scope, props.karpenter);
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const version = agreedVersion(

@@ -21,6 +21,58 @@ function providerOf(c: IConstruct): IConstruct | undefined {
   return (c as { kubernetesProvider?: IConstruct }).kubernetesProvider;
 }
 
+/**
+ * The `karpenter` prop of a node object, checked: unset (undefined or null) or an installation of this app (a
+ * `Karpenter`, or a construct implementing IKarpenterInstallation). Anything else, `{}` or a path written as a
+ * string, is named itself, rather than read as no installation and blamed on the selector terms or role it
+ * would have given.
+ * @throws KarpenterValidationError naming `karpenter`: NODE_KARPENTER_NOT_AN_INSTALL, or NODE_OTHER_APP for an
+ * installation of another cdktf App
+ */
+export function checkedInstallation(
+  where: string,
+  scope: IConstruct,
+  karpenter: unknown,
+): IKarpenterInstallation | undefined {
+  if (karpenter === undefined || karpenter === null) return undefined;
+  const k = karpenter as { node?: { path?: unknown; root?: unknown }; cluster?: unknown };
+  const isInstall =
+    typeof karpenter === "object" &&
+    !Array.isArray(karpenter) &&
+    typeof k.node === "object" &&
+    k.node !== null &&
+    typeof k.node.path === "string" &&
+    typeof k.cluster === "object" &&
+    k.cluster !== null;
+  if (!isInstall)
+    throw new KarpenterValidationError(
+      "NODE_KARPENTER_NOT_AN_INSTALL",
+      where,
+      "karpenter",
+      typeof k.node?.path === "string" ? `(the construct ${k.node.path})` : karpenter,
+      "a Karpenter construct of this app (or another construct implementing IKarpenterInstallation), not its path or a plain object: the object reads its cluster, version, node role and release from it. Leave karpenter unset to give cluster, version and role yourself",
+    );
+  checkSameApp(where, scope, karpenter as IConstruct, "karpenter");
+  return karpenter as IKarpenterInstallation;
+}
+
+/**
+ * A construct a node object refers to (its `karpenter`, a NodePool's `nodeClass`) is of the same cdktf App: one of
+ * another App is synthesized apart, so no reference, dependency or provider check reaches it (two Apps with a stack
+ * of the same name were even taken for one stack by the provider check).
+ * @throws KarpenterValidationError NODE_OTHER_APP naming `field`
+ */
+export function checkSameApp(where: string, scope: IConstruct, target: IConstruct, field: string): void {
+  if (target.node.root === scope.node.root) return;
+  throw new KarpenterValidationError(
+    "NODE_OTHER_APP",
+    where,
+    field,
+    target.node.path,
+    `a construct of this object's cdktf App: ${target.node.path} was created in another App, which synthesizes apart, so nothing here can refer to it. Create it in this App (new App() once, every stack in it)`,
+  );
+}
+
 /** The path a construct `id` under `scope` will have (for errors thrown before it exists). */
 export function constructPath(scope: IConstruct, id: string): string {
   return scope.node.path ? `${scope.node.path}/${id}` : id;

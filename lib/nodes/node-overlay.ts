@@ -9,6 +9,7 @@ import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules
 import { crdChildren } from "../kubernetes/crd-checks";
 import { checkObjectGate, objectVersion } from "./crd-object";
 import {
+  checkedInstallation,
   checkDependsOn,
   checkOrderable,
   constructPath,
@@ -112,7 +113,7 @@ export class NodeOverlay extends Construct {
         props,
         "NodeOverlay props: an object { requirements, … }",
       );
-    const karpenter = props.karpenter;
+    const karpenter = checkedInstallation(where, scope, props.karpenter);
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "nodeOverlay", props);
     const c = new Checker("NODEOVERLAY", where, version, { collect: true });

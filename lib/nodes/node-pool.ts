@@ -13,6 +13,8 @@ import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import {
+  checkedInstallation,
+  checkSameApp,
   agreedVersion,
   checkDependsOn,
   checkOrderable,
@@ -237,8 +239,10 @@ export class NodePool extends Construct {
       );
     const nodeClass = props.nodeClass;
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
-    const karpenter = props.karpenter ?? ownClass?.karpenter;
-    checkSameInstallation(where, props.karpenter, ownClass);
+    if (ownClass) checkSameApp(where, scope, ownClass, "nodeClass");
+    const given = checkedInstallation(where, scope, props.karpenter);
+    const karpenter = given ?? ownClass?.karpenter;
+    checkSameInstallation(where, given, ownClass);
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (ownClass) checkOrderable(where, scope, ownClass.manifest, "nodeClass");
     if (karpenter && !ownClass?.karpenter) checkOrderable(where, scope, karpenter.release, "karpenter");
