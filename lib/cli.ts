@@ -3,6 +3,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
+import { escapeControls } from "./convert/fields";
 import { ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./core/errors";
 import { nodeClassRoleProblem } from "./aws-api/name-rules";
@@ -147,7 +148,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     if (rejected.length === 0) return 0;
     const which = rejected
       .map(
-        (o) => `${o.kind}/${o.name} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`,
+        // a control character in a name is escaped as in the notes, not written raw to the terminal
+        (o) =>
+          `${o.kind}/${escapeControls(o.name)} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`,
       )
       .join(", ");
     const problem = `Karpenter ${parsed.version} would reject ${rejected.length === 1 ? "1 converted object" : `${rejected.length} converted objects`} as printed: ${which}; see the [action] notes about those fields`;

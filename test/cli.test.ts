@@ -241,6 +241,19 @@ describe("cdktf-eks-karpenter convert", () => {
       );
     });
 
+    test("a control character in a rejected object's name is escaped on the last line as in the notes", async () => {
+      const nul = HEAVY.replace("metadata:\n  name: default\n", 'metadata:\n  name: "a\\0b"\n');
+      expect(nul).not.toBe(HEAVY);
+      const io = fakeIo({ "nul.yaml": nul });
+      expect(await runCli(["convert", "nul.yaml"], io)).toBe(1);
+      expect(io.err).not.toContain("\u0000");
+      expect(io.err).toContain("Provisioner/a\\u0000b → NodePool/a\\u0000b");
+      expect(io.err.trimEnd().split("\n").pop()).toMatch(
+        /^error: Karpenter 1\.15\.3 would reject 1 converted object as printed: NodePool\/a\\u0000b \(/,
+      );
+      // the look-alike: a plain name is written as it is (the REJECTED line above)
+    });
+
     test("action notes that leave a valid object (the seed's expiry, labels not carried over) exit 0", async () => {
       const io = fakeIo({ "seed.yaml": SEED_MANIFESTS });
       expect(await runCli(["convert", "seed.yaml"], io)).toBe(0);
