@@ -322,6 +322,9 @@ export const ERROR_CODES = {
   NODE_REQUIREMENT_VALUE_UNKNOWN: "a well-known label value no instance carries",
   NODE_ROLE_OPTION_WITH_EXISTING_ROLE:
     "a node role option that only applies to a role this library creates, set with existingRole",
+  NODE_VALUE_CYCLE:
+    "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
+  NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",
   NODE_ZONE: "a zone ID for the zone key, or a zone outside the cluster's region",
   OPTIONS_NOT_AN_OBJECT: "options that are not an object",
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",

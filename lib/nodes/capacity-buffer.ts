@@ -16,6 +16,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { capacityBufferWarnings, checkCapacityBuffer, checkCapacityBufferSemantics } from "./capacity-buffer-rules";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
@@ -117,6 +118,8 @@ export class CapacityBuffer extends Construct {
         props,
         "CapacityBuffer props: an object { podTemplateRef or scalableRef, replicas, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = props.karpenter;
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "capacityBuffer", props);

@@ -38,6 +38,7 @@ import {
   objectName,
   orderAfter,
   registerUniqueName,
+  checkPropsWalkable,
 } from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { resolvedReference } from "../core/tokens";
@@ -199,6 +200,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         props,
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = props.karpenter;
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");

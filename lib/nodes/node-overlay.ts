@@ -16,6 +16,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
@@ -112,6 +113,8 @@ export class NodeOverlay extends Construct {
         props,
         "NodeOverlay props: an object { requirements, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = props.karpenter;
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "nodeOverlay", props);

@@ -21,6 +21,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
 import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
@@ -235,6 +236,8 @@ export class NodePool extends Construct {
         props,
         "NodePool props: an object { nodeClass, requirements, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const nodeClass = props.nodeClass;
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     const karpenter = props.karpenter ?? ownClass?.karpenter;
