@@ -6,6 +6,8 @@ import {
   NodeSelectorRequirement,
   Taint,
 } from "./node-pool-spec";
+import { isPlainMap } from "../core/deep-merge";
+import { typeName } from "../core/errors";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import {
   Checker,
@@ -469,13 +471,15 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
  */
 function checkLimits(c: Checker, limits: { [resource: string]: string } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
-  if (typeof limits !== "object" || Array.isArray(limits)) {
+  if (typeof limits !== "object" || Array.isArray(limits) || !isPlainMap(limits)) {
+    // a Map (or another class instance) has no own entries: its JSON is `{}`, so the limits would be dropped
+    const got = typeof limits === "object" && !Array.isArray(limits) ? `, got ${typeName(limits)}` : "";
     c.guard(() =>
       c.fail(
         "NODEPOOL_LIMITS",
         "limits",
         limits,
-        'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }',
+        `a ${got ? "plain object" : "map"} of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }${got}`,
       ),
     );
     return;

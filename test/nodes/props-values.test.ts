@@ -121,3 +121,72 @@ describe("node objects: props holding a cycle or nested too deep", () => {
     expect(e.problems).toHaveLength(1);
   });
 });
+
+describe("node objects: a Map, Set, Date or class instance where a map of strings belongs", () => {
+  test.each<[string, Kind, Record<string, unknown>, string, string]>([
+    ["NodePool labels", "NodePool", { labels: new Map([["team", "a"]]) }, "labels", "NODEPOOL_NOT_A_MAP"],
+    ["NodePool annotations", "NodePool", { annotations: new Map([["a", "b"]]) }, "annotations", "NODEPOOL_NOT_A_MAP"],
+    ["NodePool limits", "NodePool", { limits: new Map([["cpu", "1"]]) }, "limits", "NODEPOOL_LIMITS"],
+    ["Ec2NodeClass tags", "Ec2NodeClass", { tags: new Map([["team", "a"]]) }, "tags", "EC2NODECLASS_NOT_A_MAP"],
+    [
+      "NodeOverlay capacity",
+      "NodeOverlay",
+      { capacity: new Map([["example.com/x", "1"]]) },
+      "capacity",
+      "NODEOVERLAY_NOT_A_MAP",
+    ],
+    [
+      "CapacityBuffer limits",
+      "CapacityBuffer",
+      { limits: new Map([["cpu", "1"]]) },
+      "limits",
+      "CAPACITYBUFFER_NOT_A_MAP",
+    ],
+  ])("%s given as a Map is refused, not dropped", (_d, kind, props, field, code) => {
+    const e = rejected(() => build(kind, props));
+    const p = e.problems.find((x) => x.field === field);
+    expect(p?.code).toBe(code);
+    expect(p?.message).toContain("a plain object of");
+    expect(p?.message).toContain("got a Map");
+    expect(p?.message).toContain(`${field} = (a Map)`);
+  });
+
+  test("a Set, a Date and a class instance are named as such", () => {
+    class Labels {
+      public readonly team = "a";
+    }
+    for (const [labels, name] of [
+      [new Set(["a"]), "a Set"],
+      [new Date(0), "a Date"],
+      [new Labels(), "a Labels"],
+    ] as const) {
+      const e = rejected(() => build("NodePool", { labels }));
+      expect(e.code).toBe("NODEPOOL_NOT_A_MAP");
+      expect(e.message).toContain(`got ${name}`);
+    }
+  });
+
+  test("a Date as a label value is shown as a Date, not as its ISO string", () => {
+    const e = rejected(() => build("NodePool", { labels: { a: new Date(0) } }));
+    expect(e.code).toBe("NODEPOOL_NOT_A_STRING");
+    expect(e.field).toBe('labels["a"]');
+    expect(e.message).toContain('labels["a"] = (a Date) is invalid');
+    expect(e.message).not.toContain("1970");
+  });
+
+  test("a Map as a struct (disruption) is refused", () => {
+    const e = rejected(() => build("NodePool", { disruption: new Map([["consolidateAfter", "1m"]]) }));
+    expect(e.field).toBe("disruption");
+    expect(e.message).toContain("got a Map");
+  });
+
+  test("the same entries as plain objects pass, and a null-prototype object too", () => {
+    const bare = Object.assign(Object.create(null) as Record<string, string>, { team: "a" });
+    expect(() =>
+      build("NodePool", { labels: bare, annotations: { a: "b" }, limits: { cpu: "1" }, disruption: {} }),
+    ).not.toThrow();
+    expect(() => build("Ec2NodeClass", { tags: { team: "a" } })).not.toThrow();
+    expect(() => build("NodeOverlay", { capacity: { "example.com/x": "1" } })).not.toThrow();
+    expect(() => build("CapacityBuffer", { limits: { cpu: "1" } })).not.toThrow();
+  });
+});
