@@ -576,14 +576,23 @@ export function unknownLimitResources(
  * instance types but are not (`nvidia.com/gpus`, `nvidia/gpu`): see extended-resources.ts.
  */
 function extendedResourceWarnings(name: string, keys: readonly string[]): string[] {
+  return misspeltExtendedResources(keys).map(
+    ({ key: k, meant }) =>
+      `NodePool ${name}: ${entry("limits", k)} names no resource Karpenter's AWS instance types advertise (${meant}): Karpenter compares each limit with the sum of that resource over the pool's instance types, and one no instance type has sums to 0, so this limit never stops the pool. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
+  );
+}
+
+/**
+ * The keys of a `limits` map with a "/" that look like an extended resource of Karpenter's AWS instance types but
+ * are not (`nvidia.com/gpus`, `aws.amazon.com/neuroncores`), each with its did-you-mean: see extended-resources.ts.
+ * Shared by the NodePool's and the CapacityBuffer's limits.
+ */
+export function misspeltExtendedResources(keys: readonly string[]): { readonly key: string; readonly meant: string }[] {
   return keys
     .filter((k) => k.includes("/"))
     .flatMap((k) => {
       const meant = meantExtendedResources(k);
-      if (meant.length === 0) return [];
-      return [
-        `NodePool ${name}: ${entry("limits", k)} names no resource Karpenter's AWS instance types advertise (did you mean ${describeExtendedResources(meant)}?): Karpenter compares each limit with the sum of that resource over the pool's instance types, and one no instance type has sums to 0, so this limit never stops the pool. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
-      ];
+      return meant.length === 0 ? [] : [{ key: k, meant: `did you mean ${describeExtendedResources(meant)}?` }];
     });
 }
 

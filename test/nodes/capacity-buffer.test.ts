@@ -255,4 +255,23 @@ describe("CapacityBuffer: what Karpenter's buffer controller resolves and counts
     expect(w[1]).toContain('limits["memroy"] names no resource a pod requests (did you mean memory?)');
     expect(w[1]).toContain("so this limit never limits the buffer");
   });
+  test("limits keys that look like an AWS extended resource but are none warn with the NodePool's did-you-mean", () => {
+    const { buffer } = setup({
+      podTemplateRef: { name: "t" },
+      limits: {
+        "nvidia.com/gpus": "1",
+        "aws.amazon.com/neuroncores": "1",
+        "nvidia.com/gpu": "1",
+        "example.com/x": "1",
+      },
+    });
+    const w = warnings(buffer);
+    expect(w).toHaveLength(2);
+    expect(w[0]).toContain(
+      'CapacityBuffer spare: limits["nvidia.com/gpus"] names no resource Karpenter\'s AWS instance types advertise (did you mean nvidia.com/gpu',
+    );
+    expect(w[1]).toContain('limits["aws.amazon.com/neuroncores"] names no resource');
+    expect(w[1]).toContain("did you mean aws.amazon.com/neuroncore");
+    expect(w[1]).toContain("this limit never limits the buffer");
+  });
 });
