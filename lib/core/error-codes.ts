@@ -320,6 +320,8 @@ export const ERROR_CODES = {
   NODE_REQUIREMENT_NOT_NUMERIC: "Gt / Lt on a label whose values are not numbers",
   NODE_REQUIREMENT_UNSATISFIABLE: "requirements (or labels) no node can satisfy",
   NODE_REQUIREMENT_VALUE_UNKNOWN: "a well-known label value no instance carries",
+  NODE_REGION:
+    "a region other than the cluster's for topology.kubernetes.io/region (aws/karpenter-provider-aws: instance types carry only the cluster's region)",
   NODE_ROLE_OPTION_WITH_EXISTING_ROLE:
     "a node role option that only applies to a role this library creates, set with existingRole",
   NODE_VALUE_CYCLE:

@@ -26,6 +26,13 @@ const SEMANTIC_RULES = [
       "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
   },
   {
+    id: "cluster-region",
+    field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/,
+    message: /Karpenter's instance types carry only the region of the cluster/,
+    reason:
+      "Karpenter's instance types carry only the region of the cluster it runs in (aws/karpenter-provider-aws: offerings of the controller's region), so topology.kubernetes.io/region In another region matches no instance type: any string is a valid label value to the server",
+  },
+  {
     id: "runtime-restricted-label",
     field: /^(requirements\[\d+\]\.key|labels\[.*\])$/,
     message: /runtime validation of the NodePool \(IsRestrictedLabel/,
