@@ -19,6 +19,17 @@ export function mergeHelmValues(
   return out;
 }
 
+/**
+ * An object written as `{ … }` in any realm (its prototype is null or a realm's Object.prototype): not a list,
+ * not a Map, Set, Date or other class instance. Unlike {@link isPlainMap}, an object of another realm (a vm
+ * context's, or structuredClone's under a test runner) counts.
+ */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === null || Object.getPrototypeOf(proto) === null;
+}
+
 /** A JSON-like object (not a list, not null, not a class instance such as a token). */
 export function isPlainMap(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;

@@ -167,7 +167,8 @@ export function typeName(value: unknown): string {
 function instanceName(value: unknown): string | undefined {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
   const proto: unknown = Object.getPrototypeOf(value);
-  if (proto === Object.prototype || proto === null) return undefined;
+  // a plain object of any realm (Object.prototype's own prototype is null)
+  if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
   const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
   const name = typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object" ? ctor.name : undefined;
   if (name === undefined) return "an instance of a class";

@@ -1,5 +1,5 @@
 import { Checker, entry, isSet } from "./value-rules";
-import { isPlainMap } from "../core/deep-merge";
+import { isPlainObject } from "../core/deep-merge";
 import { typeName } from "../core/errors";
 import { crdEnumValueSince, crdFieldSince, ObjectCrdData, ObjectCrdKind } from "../versions";
 
@@ -92,7 +92,7 @@ function checkCrdMap(
   value: unknown,
 ): void {
   // a Map (or another class instance) has no own entries: its JSON is `{}`, so what it holds would be dropped
-  if (typeof value !== "object" || Array.isArray(value) || !isPlainMap(value)) {
+  if (typeof value !== "object" || Array.isArray(value) || !isPlainObject(value)) {
     const plain =
       typeof value === "object" && !Array.isArray(value)
         ? "a plain object of names to values"

@@ -1,5 +1,5 @@
 import type { IConstruct } from "constructs";
-import { isPlainMap } from "../core/deep-merge";
+import { isPlainObject } from "../core/deep-merge";
 import { KarpenterValidationError, typeName } from "../core/errors";
 import type { CheckerSubject, ErrorCode, GenericRule } from "../core/error-codes";
 import type * as TokenHelpers from "../core/tokens";
@@ -390,7 +390,7 @@ export class Checker {
     if (typeof value !== "object" || Array.isArray(value))
       this.fail(this.code("NOT_A_MAP"), field, value, "a map of string keys to string values");
     // a Map (or another class instance) has no own entries: its JSON is `{}`, so what it holds would be dropped
-    if (!isPlainMap(value))
+    if (!isPlainObject(value))
       this.fail(
         this.code("NOT_A_MAP"),
         field,

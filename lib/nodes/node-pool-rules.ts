@@ -6,7 +6,7 @@ import {
   NodeSelectorRequirement,
   Taint,
 } from "./node-pool-spec";
-import { isPlainMap } from "../core/deep-merge";
+import { isPlainObject } from "../core/deep-merge";
 import { typeName } from "../core/errors";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import {
@@ -471,7 +471,7 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
  */
 function checkLimits(c: Checker, limits: { [resource: string]: string } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
-  if (typeof limits !== "object" || Array.isArray(limits) || !isPlainMap(limits)) {
+  if (typeof limits !== "object" || Array.isArray(limits) || !isPlainObject(limits)) {
     // a Map (or another class instance) has no own entries: its JSON is `{}`, so the limits would be dropped
     const got = typeof limits === "object" && !Array.isArray(limits) ? `, got ${typeName(limits)}` : "";
     c.guard(() =>
