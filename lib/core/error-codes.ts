@@ -194,11 +194,15 @@ export const ERROR_CODES = {
   EC2NODECLASS_AMI_FAMILY: "amiFamily missing or not matching the alias (EC2NodeClass CRD)",
   EC2NODECLASS_AMI_SELECTOR_TERMS: "amiSelectorTerms missing or with more than 30 terms (EC2NodeClass CRD)",
   EC2NODECLASS_CONNECTION_TRACKING: "connectionTracking without any timeout (EC2NodeClass CRD)",
+  EC2NODECLASS_DEVICE_NAME_TWICE: "two block device mappings with one deviceName (EC2 InvalidBlockDeviceMapping)",
   EC2NODECLASS_EBS_INITIALIZATION_RATE: "volumeInitializationRate without snapshotID",
   EC2NODECLASS_EBS_IOPS: "iops outside EC2's limits for the volume type and size (EC2 API Reference, EbsBlockDevice)",
+  EC2NODECLASS_EBS_HDD_BOOT_VOLUME:
+    "st1 / sc1 on the AMI family's boot device (EBS User Guide: HDD volumes cannot be boot volumes)",
   EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED: "kmsKeyID without encrypted: true (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_NEGATIVE: "a negative EBS number (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_SIZE_OR_SNAPSHOT: "an EBS volume with neither volumeSize nor snapshotID",
+  EC2NODECLASS_EBS_SNAPSHOT_ID: "a snapshotID that is no snap- ID (EC2 InvalidSnapshotID.Malformed)",
   EC2NODECLASS_EBS_THROUGHPUT: "gp3 throughput outside EC2's limits (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_VOLUME_SIZE:
     "a volume size outside EC2's limits for the volume type (EC2 API Reference, EbsBlockDevice)",

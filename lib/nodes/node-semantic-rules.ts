@@ -8,6 +8,7 @@ import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
+import { checkBlockDeviceSemantics } from "./ebs-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -590,6 +591,7 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
+  checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings);
   c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }

@@ -201,6 +201,27 @@ const SEMANTIC_RULES = [
       "EC2 refuses a KmsKeyId for a volume without Encrypted true (InvalidParameterDependency), so every launch with the class fails; the CRD does not tie kmsKeyID to encrypted",
   },
   {
+    id: "ebs-device-name-twice",
+    field: /^blockDeviceMappings\[\d+\]\.deviceName$/,
+    message: /a device name no other mapping uses/,
+    reason:
+      "EC2 refuses a launch template with one device name in two block device mappings (InvalidBlockDeviceMapping), so every launch with the class fails; the CRD limits only rootVolume to one mapping",
+  },
+  {
+    id: "ebs-snapshot-id",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.snapshotID$/,
+    message: /an EBS snapshot ID: "snap-"/,
+    reason:
+      "EC2 refuses a snapshot ID that is not snap- and 8 or 17 hex digits (InvalidSnapshotID.Malformed), so every launch with the class fails; the CRD takes any string",
+  },
+  {
+    id: "ebs-hdd-boot-volume",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeType$/,
+    message: /HDD\) volumes cannot be boot volumes/,
+    reason:
+      "st1 and sc1 (HDD) volumes cannot be boot volumes (EBS User Guide), so st1 / sc1 on the device the AMI family boots from (/dev/xvda, Windows /dev/sda1) fails every launch; the CRD allows both volume types on any device",
+  },
+  {
     id: "reserved-tag-prefix",
     field: /^tags\[.*\]$/,
     message: /"aws:" are for tags AWS sets itself/,
