@@ -1,4 +1,4 @@
-import { Checker, entry, isDns1123Label, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, isDns1123Label, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
 import { checkCrdValue } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
@@ -64,6 +64,18 @@ export function checkCapacityBuffer(
  */
 export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOptions): void {
   checkScalableRefGroup(s, p.scalableRef);
+  s.guard(() => {
+    const ref = p.podTemplateRef;
+    if (!isSet(ref) || s.token(ref) || typeof ref !== "object") return;
+    const name: unknown = ref.name;
+    if (typeof name !== "string" || name === "" || !s.known(name) || isDns1123Subdomain(name)) return;
+    s.fail(
+      s.code("NOT_A_DNS_NAME"),
+      "podTemplateRef.name",
+      name,
+      `a PodTemplate's name, a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters: no PodTemplate can have the name "${name}", so the reference never resolves and the buffer keeps no capacity (the CRD takes any string)`,
+    );
+  });
   s.guard(() => {
     if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
       s.fail(

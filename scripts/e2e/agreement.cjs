@@ -152,6 +152,13 @@ const SEMANTIC_RULES = [
       'a CapacityBuffer with neither podTemplateRef nor scalableRef has no chunk shape, so it provisions nothing: the CRD says "Exactly one … should be specified" in its description only, and its rule refuses only both',
   },
   {
+    id: "capacity-buffer-pod-template-name",
+    field: /^podTemplateRef\.name$/,
+    message: /no PodTemplate can have the name/,
+    reason:
+      "a PodTemplate's name is a DNS-1123 subdomain, so a podTemplateRef.name that is none never resolves and the buffer keeps no capacity; the CRD takes any string",
+  },
+  {
     id: "capacity-buffer-scalable-ref",
     field: /^scalableRef\.(apiGroup|kind)$/,
     message: /Karpenter resolves a scalableRef only/,
