@@ -105,7 +105,7 @@ export class CapacityBuffer extends Construct {
    * differs from `karpenter.version` or is older than 1.14 (the release that added the CRD), a `karpenter` whose
    * release is in a stack that depends on this one, an install known to leave `settings.featureGates.capacityBuffer`
    * off, or a spec the release's CapacityBuffer CRD (or a rule beyond it) rejects; at synth, for a duplicate name.
-   * The spec's problems come together in one error (`problems`); props that are no object and a bad `version` are
+   * The spec's problems come together in one error (`problems`); props that are no object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: CapacityBufferProps) {

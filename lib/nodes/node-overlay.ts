@@ -100,7 +100,7 @@ export class NodeOverlay extends Construct {
    * differs from `karpenter.version` or is older than 1.7 (the release that added the CRD), a `karpenter` whose
    * release is in a stack that depends on this one, an install known to leave `settings.featureGates.nodeOverlay`
    * off, or a spec the release's NodeOverlay CRD (or a rule beyond it) rejects; at synth, for a duplicate name. The
-   * spec's problems come together in one error (`problems`); props that are no object and a bad `version` are
+   * spec's problems come together in one error (`problems`); props that are no object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodeOverlayProps) {
