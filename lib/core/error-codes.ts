@@ -196,11 +196,15 @@ export const ERROR_CODES = {
   EC2NODECLASS_AMI_FAMILY: "amiFamily missing or not matching the alias (EC2NodeClass CRD)",
   EC2NODECLASS_AMI_SELECTOR_TERMS: "amiSelectorTerms missing or with more than 30 terms (EC2NodeClass CRD)",
   EC2NODECLASS_CONNECTION_TRACKING: "connectionTracking without any timeout (EC2NodeClass CRD)",
+  EC2NODECLASS_DEVICE_NAME_TWICE: "two block device mappings with one deviceName (EC2 InvalidBlockDeviceMapping)",
   EC2NODECLASS_EBS_INITIALIZATION_RATE: "volumeInitializationRate without snapshotID",
   EC2NODECLASS_EBS_IOPS: "iops outside EC2's limits for the volume type and size (EC2 API Reference, EbsBlockDevice)",
+  EC2NODECLASS_EBS_HDD_BOOT_VOLUME:
+    "st1 / sc1 on the AMI family's boot device (EBS User Guide: HDD volumes cannot be boot volumes)",
   EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED: "kmsKeyID without encrypted: true (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_NEGATIVE: "a negative EBS number (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_SIZE_OR_SNAPSHOT: "an EBS volume with neither volumeSize nor snapshotID",
+  EC2NODECLASS_EBS_SNAPSHOT_ID: "a snapshotID that is no snap- ID (EC2 InvalidSnapshotID.Malformed)",
   EC2NODECLASS_EBS_THROUGHPUT: "gp3 throughput outside EC2's limits (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_VOLUME_SIZE:
     "a volume size outside EC2's limits for the volume type (EC2 API Reference, EbsBlockDevice)",
@@ -324,8 +328,13 @@ export const ERROR_CODES = {
   NODE_REQUIREMENT_NOT_NUMERIC: "Gt / Lt on a label whose values are not numbers",
   NODE_REQUIREMENT_UNSATISFIABLE: "requirements (or labels) no node can satisfy",
   NODE_REQUIREMENT_VALUE_UNKNOWN: "a well-known label value no instance carries",
+  NODE_REGION:
+    "a region other than the cluster's for topology.kubernetes.io/region (aws/karpenter-provider-aws: instance types carry only the cluster's region)",
   NODE_ROLE_OPTION_WITH_EXISTING_ROLE:
     "a node role option that only applies to a role this library creates, set with existingRole",
+  NODE_VALUE_CYCLE:
+    "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
+  NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",
   NODE_ZONE: "a zone ID for the zone key, or a zone outside the cluster's region",
   OPTIONS_NOT_AN_OBJECT: "options that are not an object",
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",

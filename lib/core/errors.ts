@@ -126,6 +126,10 @@ const NON_FINITE = "\u0000non-finite\u0000";
 
 function show(value: unknown): string {
   if (value === undefined) return "undefined";
+  // a Date, Map, Set or other class instance: its JSON (an ISO string, `{}`) would hide what it is
+  const instance = instanceName(value);
+  const v = value as { node?: unknown; resolve?: unknown };
+  if (instance !== undefined && v.node === undefined && typeof v.resolve !== "function") return `(${instance})`;
   if (typeof value === "number" && !Number.isFinite(value)) return String(value);
   if (typeof value === "function" || typeof value === "symbol") return `(a ${typeof value})`;
   if (typeof value === "bigint") return `${value}n`;
@@ -150,6 +154,23 @@ function show(value: unknown): string {
 export function typeName(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "an array";
+  const instance = instanceName(value);
+  if (instance !== undefined) return instance;
   const t = typeof value;
   return t === "object" ? "an object" : t === "undefined" ? "undefined" : `a ${t}`;
+}
+
+/**
+ * "a Map", "a Date", "an instance of a class" for an object that is neither a plain object (`{ … }`, whose
+ * prototype is Object.prototype or null) nor a list; undefined for anything else.
+ */
+function instanceName(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const proto: unknown = Object.getPrototypeOf(value);
+  // a plain object of any realm (Object.prototype's own prototype is null)
+  if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
+  const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
+  const name = typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object" ? ctor.name : undefined;
+  if (name === undefined) return "an instance of a class";
+  return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
 }

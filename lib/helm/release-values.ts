@@ -10,7 +10,7 @@ import {
 } from "./karpenter-settings";
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
-import { isPlainMap } from "../core/deep-merge";
+import { findCycle, isPlainMap } from "../core/deep-merge";
 import { plainScalar } from "./helm";
 import { parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
@@ -912,41 +912,6 @@ export function checkMap(
     );
   }
   return value;
-}
-
-/**
- * The first place where `value` contains one of its own ancestors (plain maps and lists alike), as
- * `{ path, target }` paths built from `field` (`values.a.b`, `values.list[0]`); undefined when there is
- * none. The same object twice side by side is no cycle. Iterative, so a deep value cannot overflow the stack.
- */
-export function findCycle(value: unknown, field: string): { path: string; target: string } | undefined {
-  const ancestors = new Map<unknown, string>();
-  // each frame: the object, its path, and the children still to visit
-  const stack: { node: object; path: string; children: [string, unknown][] }[] = [];
-  const push = (node: unknown, path: string): { path: string; target: string } | undefined => {
-    // plain maps and lists only: a token or construct object (a TerraformVariable) is not walked
-    if (!Array.isArray(node) && !isPlainMap(node)) return undefined;
-    const seen = ancestors.get(node);
-    if (seen !== undefined) return { path, target: seen };
-    ancestors.set(node, path);
-    const children: [string, unknown][] = Array.isArray(node)
-      ? node.map((v, i) => [`${path}[${i}]`, v])
-      : Object.entries(node).map(([k, v]) => [`${path}.${k}`, v]);
-    stack.push({ node, path, children: children.reverse() });
-    return undefined;
-  };
-  let found = push(value, field);
-  while (!found && stack.length > 0) {
-    const top = stack[stack.length - 1];
-    const next = top.children.pop();
-    if (next === undefined) {
-      ancestors.delete(top.node);
-      stack.pop();
-    } else {
-      found = push(next[1], next[0]);
-    }
-  }
-  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Checker, entry, isSet } from "./value-rules";
+import { isPlainObject } from "../core/deep-merge";
 import { typeName } from "../core/errors";
 import { crdEnumValueSince, crdFieldSince, ObjectCrdData, ObjectCrdKind } from "../versions";
 
@@ -90,8 +91,13 @@ function checkCrdMap(
   field: string,
   value: unknown,
 ): void {
-  if (typeof value !== "object" || Array.isArray(value)) {
-    c.guard(() => c.fail(c.code("NOT_A_MAP"), field, value, `a map of names to values, got ${typeName(value)}`));
+  // a Map (or another class instance) has no own entries: its JSON is `{}`, so what it holds would be dropped
+  if (typeof value !== "object" || Array.isArray(value) || !isPlainObject(value)) {
+    const plain =
+      typeof value === "object" && !Array.isArray(value)
+        ? "a plain object of names to values"
+        : "a map of names to values";
+    c.guard(() => c.fail(c.code("NOT_A_MAP"), field, value, `${plain}, got ${typeName(value)}`));
     return;
   }
   const valueType = crd.schema[`${crdPath}{}`].type ?? "any";

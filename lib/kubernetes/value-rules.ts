@@ -1,4 +1,5 @@
 import type { IConstruct } from "constructs";
+import { isPlainObject } from "../core/deep-merge";
 import { KarpenterValidationError, typeName } from "../core/errors";
 import type { CheckerSubject, ErrorCode, GenericRule } from "../core/error-codes";
 import type * as TokenHelpers from "../core/tokens";
@@ -212,6 +213,14 @@ export class Checker {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj))
       this.fail(this.code("NOT_AN_OBJECT"), field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
+    // a Map, Set or Date has no own fields: its JSON is `{}` (or a string), so what it holds would be dropped
+    if (obj instanceof Map || obj instanceof Set || obj instanceof Date)
+      this.fail(
+        this.code("NOT_AN_OBJECT"),
+        field || "props",
+        obj,
+        `${what}: a plain object { ${allowed.join(", ")} }, got ${typeName(obj)}`,
+      );
     const unknown = Object.entries(obj)
       .filter(([k, x]) => isSet(x) && !allowed.includes(k))
       .map(
@@ -380,6 +389,14 @@ export class Checker {
     if (value === undefined || value === null || this.token(value)) return [];
     if (typeof value !== "object" || Array.isArray(value))
       this.fail(this.code("NOT_A_MAP"), field, value, "a map of string keys to string values");
+    // a Map (or another class instance) has no own entries: its JSON is `{}`, so what it holds would be dropped
+    if (!isPlainObject(value))
+      this.fail(
+        this.code("NOT_A_MAP"),
+        field,
+        value,
+        `a plain object of string keys to string values ({ key: "value" }), got ${typeName(value)}${(value as unknown) instanceof Map ? ": write Object.fromEntries(map)" : ""}`,
+      );
     const entries = Object.entries(value).filter(([, v]) => isSet(v));
     if (entries.length > maxKeys)
       this.fail(this.code("MAP_SIZE"), field, value, `at most ${maxKeys} entries (got ${entries.length})`);

@@ -1,8 +1,9 @@
-import { Checker, entry, isDns1123Label, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, isDns1123Label, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
 import { checkCrdValue } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
-import { unknownLimitResources } from "./node-pool-rules";
+import { AWS_EXTENDED_RESOURCES } from "./extended-resources";
+import { misspeltExtendedResources, unknownLimitResources } from "./node-pool-rules";
 
 /*
  * The autoscaling.x-k8s.io/v1beta1 CapacityBuffer spec (kubernetes/autoscaler's buffers API, CRD
@@ -63,6 +64,18 @@ export function checkCapacityBuffer(
  */
 export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOptions): void {
   checkScalableRefGroup(s, p.scalableRef);
+  s.guard(() => {
+    const ref = p.podTemplateRef;
+    if (!isSet(ref) || s.token(ref) || typeof ref !== "object") return;
+    const name: unknown = ref.name;
+    if (typeof name !== "string" || name === "" || !s.known(name) || isDns1123Subdomain(name)) return;
+    s.fail(
+      s.code("NOT_A_DNS_NAME"),
+      "podTemplateRef.name",
+      name,
+      `a PodTemplate's name, a DNS-1123 subdomain: lowercase letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters: no PodTemplate can have the name "${name}", so the reference never resolves and the buffer keeps no capacity (the CRD takes any string)`,
+    );
+  });
   s.guard(() => {
     if (!isSet(p.podTemplateRef) && !isSet(p.scalableRef))
       s.fail(
@@ -151,14 +164,20 @@ const BUFFER_LIMIT_RESOURCES = ["cpu", "memory", "ephemeral-storage"];
 
 /**
  * Warnings for `limits` keys that name no resource a pod requests (`cpus`, `memroy`), with the NodePool's
- * did-you-mean (node-pool-rules.ts unknownLimitResources): no chunk requests such a resource, so the limit never
+ * did-you-mean (node-pool-rules.ts unknownLimitResources), and extended resources no AWS instance type advertises
+ * (`nvidia.com/gpus`: misspeltExtendedResources): no chunk requests such a resource, so the limit never
  * counts anything. A warning, as for the NodePool: the CRD takes any key.
  */
 function bufferLimitsWarnings(c: Checker, name: string, limits: CapacityBufferOptions["limits"]): string[] {
   if (!isSet(limits) || typeof limits !== "object" || Array.isArray(limits) || c.token(limits)) return [];
   const keys = Object.keys(limits).filter((k) => k !== "" && c.known(k));
-  return unknownLimitResources(keys, BUFFER_LIMIT_RESOURCES).map(
+  const unknown = unknownLimitResources(keys, BUFFER_LIMIT_RESOURCES).map(
     ({ key, meant }) =>
       `CapacityBuffer ${name}: ${entry("limits", key)} names no resource a pod requests${meant ? ` (${meant})` : ""}: the buffer counts its chunks' resource requests against its limits, and no chunk requests this one, so this limit never limits the buffer. Limits count ${BUFFER_LIMIT_RESOURCES.join(", ")}, hugepages-<size> and extended resources with a "/" such as nvidia.com/gpu (CapacityBuffer CRD: limits "based on total resource requests (e.g., CPU, memory)").`,
   );
+  const extended = misspeltExtendedResources(keys).map(
+    ({ key, meant }) =>
+      `CapacityBuffer ${name}: ${entry("limits", key)} names no resource Karpenter's AWS instance types advertise (${meant}): a chunk whose pods request it could run on no node Karpenter launches, so no chunk of a working buffer requests it and this limit never limits the buffer. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
+  );
+  return [...unknown, ...extended];
 }

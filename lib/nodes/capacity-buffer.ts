@@ -17,6 +17,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { capacityBufferWarnings, checkCapacityBuffer, checkCapacityBufferSemantics } from "./capacity-buffer-rules";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
@@ -105,7 +106,7 @@ export class CapacityBuffer extends Construct {
    * differs from `karpenter.version` or is older than 1.14 (the release that added the CRD), a `karpenter` whose
    * release is in a stack that depends on this one, an install known to leave `settings.featureGates.capacityBuffer`
    * off, or a spec the release's CapacityBuffer CRD (or a rule beyond it) rejects; at synth, for a duplicate name.
-   * The spec's problems come together in one error (`problems`); props that are no object and a bad `version` are
+   * The spec's problems come together in one error (`problems`); props that are no object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: CapacityBufferProps) {
@@ -118,6 +119,8 @@ export class CapacityBuffer extends Construct {
         props,
         "CapacityBuffer props: an object { podTemplateRef or scalableRef, replicas, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "capacityBuffer", props);

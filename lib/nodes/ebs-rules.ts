@@ -223,3 +223,77 @@ export function checkEbsKmsKey(
     `true when kmsKeyID is set: EC2 refuses a KMS key for a volume not marked encrypted ("The parameter KmsKeyId requires the parameter Encrypted to be set", EC2 API Reference, EbsBlockDevice / CreateVolume: "If KmsKeyId is specified, the encrypted state must be true"), so every launch with this class fails. Set encrypted: true, or leave kmsKeyID unset to use the account's default EBS key`,
   );
 }
+
+/**
+ * The device each AMI family's EKS-optimized AMIs boot from (their root device name): AL2, AL2023 and Bottlerocket's
+ * OS volume is /dev/xvda (Bottlerocket's data volume /dev/xvdb), Windows' /dev/sda1 (Karpenter's default block
+ * device mappings per family, aws/karpenter-provider-aws pkg/providers/amifamily). Custom AMIs: not known.
+ */
+const BOOT_DEVICE: { readonly [family: string]: string } = {
+  AL2: "/dev/xvda",
+  AL2023: "/dev/xvda",
+  Bottlerocket: "/dev/xvda",
+  Windows2019: "/dev/sda1",
+  Windows2022: "/dev/sda1",
+  Windows2025: "/dev/sda1",
+};
+
+/** EBS volume types that cannot boot an instance (EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes": Boot volume "Not supported"). */
+const HDD_VOLUME_TYPES = ["st1", "sc1"];
+
+/** A well-formed EBS snapshot ID: `snap-` and 8 (older) or 17 lower-case hex digits (EC2 resource IDs). */
+const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
+
+/**
+ * What EC2 refuses in a class's block device mappings beyond the CRD (each a guarded check of `c`, on literal
+ * values): a device name used twice (InvalidBlockDeviceMapping), a malformed `snapshotID`
+ * (InvalidSnapshotID.Malformed), and an HDD volume type (st1, sc1) on the device the AMI family boots from (HDD
+ * volumes cannot be boot volumes). Every launch with such a class fails; the API server accepts it.
+ * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown or Custom
+ */
+export function checkBlockDeviceSemantics(c: Checker, family: string | undefined, bdms: unknown): void {
+  if (!Array.isArray(bdms) || isToken(bdms)) return;
+  const seen = new Map<string, number>();
+  bdms.forEach((m: unknown, i) => {
+    if (m === null || typeof m !== "object" || Array.isArray(m) || isToken(m)) return;
+    const at = `blockDeviceMappings[${i}]`;
+    const { deviceName, ebs } = m as { deviceName?: unknown; ebs?: unknown };
+    c.guard(() => {
+      if (typeof deviceName !== "string" || !c.known(deviceName)) return;
+      const first = seen.get(deviceName);
+      if (first === undefined) {
+        seen.set(deviceName, i);
+        return;
+      }
+      c.fail(
+        "EC2NODECLASS_DEVICE_NAME_TWICE",
+        `${at}.deviceName`,
+        deviceName,
+        `a device name no other mapping uses: blockDeviceMappings[${first}] already maps "${deviceName}", and EC2 refuses a launch template with one device name in two mappings (InvalidBlockDeviceMapping), so every launch with this class fails. Merge the two mappings`,
+      );
+    });
+    if (ebs === null || typeof ebs !== "object" || Array.isArray(ebs) || isToken(ebs)) return;
+    const { snapshotID, volumeType } = ebs as { snapshotID?: unknown; volumeType?: unknown };
+    c.guard(() => {
+      if (typeof snapshotID !== "string" || snapshotID === "" || !c.known(snapshotID) || SNAPSHOT_ID.test(snapshotID))
+        return;
+      c.fail(
+        "EC2NODECLASS_EBS_SNAPSHOT_ID",
+        `${at}.ebs.snapshotID`,
+        snapshotID,
+        `an EBS snapshot ID: "snap-" and 8 or 17 lower-case hexadecimal digits, e.g. "snap-0123456789abcdef0": EC2 refuses any other (InvalidSnapshotID.Malformed), so every launch with this class fails`,
+      );
+    });
+    c.guard(() => {
+      const boot = family === undefined ? undefined : BOOT_DEVICE[family];
+      if (boot === undefined || deviceName !== boot) return;
+      if (typeof volumeType !== "string" || !HDD_VOLUME_TYPES.includes(volumeType)) return;
+      c.fail(
+        "EC2NODECLASS_EBS_HDD_BOOT_VOLUME",
+        `${at}.ebs.volumeType`,
+        volumeType,
+        `an SSD volume type (gp3, gp2, io1, io2) for ${boot}, the device ${family} AMIs boot from: ${volumeType} (HDD) volumes cannot be boot volumes (Amazon EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes": Boot volume "Not supported"), so every launch with this class fails. Put the ${volumeType} volume on another device, e.g. ${boot === "/dev/sda1" ? "xvdf" : "/dev/xvdf"}`,
+      );
+    });
+  });
+}

@@ -39,6 +39,7 @@ import {
   objectName,
   orderAfter,
   registerUniqueName,
+  checkPropsWalkable,
 } from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { resolvedReference } from "../core/tokens";
@@ -183,11 +184,11 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
    * supported release or differs from `karpenter.version`, a value any EC2NodeClass CRD rule
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
-   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for or outside EC2's numbers (io1 / io2 without `iops`, gp3 below 3,000 IOPS or 125 MiB/s, io1 / io2 outside 100–64,000 / 100–256,000 IOPS, more IOPS per GiB than io1's 50, io2's 1,000 or gp3's 500, gp3 throughput above 0.25 MiB/s per IOPS, io1 / io2 under 4 GiB, st1 / sc1 under 125 GiB: lib/nodes/ebs-rules.ts; `iops` / `throughput` without `volumeType` warns), literal `userData` the AMI family's bootstrap cannot read (Bottlerocket TOML, AL2023 NodeConfig / MIME multipart: lib/nodes/user-data-rules.ts, naming the line), both
+   * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for or outside EC2's numbers (io1 / io2 without `iops`, gp3 below 3,000 IOPS or 125 MiB/s, io1 / io2 outside 100–64,000 / 100–256,000 IOPS, more IOPS per GiB than io1's 50, io2's 1,000 or gp3's 500, gp3 throughput above 0.25 MiB/s per IOPS, io1 / io2 under 4 GiB, st1 / sc1 under 125 GiB, one device name in two mappings, a malformed `snapshotID`, st1 / sc1 on the AMI family's boot device: lib/nodes/ebs-rules.ts; `iops` / `throughput` without `volumeType` warns), literal `userData` the AMI family's bootstrap cannot read (Bottlerocket TOML, AL2023 NodeConfig / MIME multipart: lib/nodes/user-data-rules.ts, naming the line), both
    * `kubelet.maxPods` and `kubelet.maxPodsExpression`, a string in `kubelet.maxPods`, an expression
    * before Karpenter 1.15 or without the install's NodeClassCEL gate; at synth, for a
    * duplicate name. The spec's problems come together in one error (`problems`); props that are no
-   * object and a bad `version` are thrown alone, before the spec is checked.
+   * object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: Ec2NodeClassProps = {}) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -200,6 +201,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         props,
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");

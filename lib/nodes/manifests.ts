@@ -1,5 +1,6 @@
 import type { Construct, IConstruct } from "constructs";
 import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
+import { findUnwalkable } from "../core/deep-merge";
 import { KarpenterValidationError } from "../core/errors";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
@@ -343,4 +344,44 @@ export function checkDependsOn(c: Checker, dependsOn: unknown): void {
     Array.isArray(dependsOn) ? dependsOn.map((d) => (dependable(d) ? "<dependable>" : d)) : dependsOn,
     "a list of Terraform resources, data sources or modules of the app (ITerraformDependable: e.g. [myResource]): Terraform's depends_on takes references to them only",
   );
+}
+
+/** How many maps and lists one prop of a node object may nest: the deepest field of their CRDs nests 4. */
+const MAX_PROP_DEPTH = 16;
+
+/** The props that hold constructs (or references the construct reads), never walked as values. */
+const CONSTRUCT_VALUED_PROPS = ["karpenter", "cluster", "nodeClass", "dependsOn", "kubernetesProvider"];
+
+/** The path of a map entry in a props value: `ebs.volumeSize` for a name, `labels["team/a"]` for any other key. */
+const propPath = (path: string, key: string) =>
+  /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+
+/**
+ * Refuses props of a node object (NodePool, EC2NodeClass, NodeOverlay, CapacityBuffer) that hold a map or list
+ * inside itself or nested deeper than any field of their CRDs: every check and the manifest's JSON walk the props
+ * recursively, and would overflow the stack (a RangeError instead of this error). Run first, before any check;
+ * the construct-valued props (`karpenter`, `nodeClass`, `dependsOn`, …) and tokens are not walked.
+ * @throws KarpenterValidationError (alone) naming the path that leads back, or the first too deep
+ */
+export function checkPropsWalkable(where: string, props: object): void {
+  for (const [k, v] of Object.entries(props)) {
+    if (CONSTRUCT_VALUED_PROPS.includes(k)) continue;
+    const found = findUnwalkable(v, k, MAX_PROP_DEPTH, propPath);
+    if (found?.kind === "cycle")
+      throw new KarpenterValidationError(
+        "NODE_VALUE_CYCLE",
+        where,
+        found.path,
+        "(a reference back)",
+        `a value, not a reference to an object that contains it: ${found.path} is the object ${found.target} itself, so the value has no end (the manifest is JSON, written out in full). Copy the object instead of referring back to it`,
+      );
+    if (found?.kind === "deep")
+      throw new KarpenterValidationError(
+        "NODE_VALUE_TOO_DEEP",
+        where,
+        found.path,
+        "(nested deeper)",
+        `at most ${MAX_PROP_DEPTH} maps and lists inside one another in a prop: no field of a Karpenter object nests more than 4, and ${found.path} is deeper (a string, number or boolean belongs at the field)`,
+      );
+  }
 }

@@ -17,6 +17,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
@@ -100,7 +101,7 @@ export class NodeOverlay extends Construct {
    * differs from `karpenter.version` or is older than 1.7 (the release that added the CRD), a `karpenter` whose
    * release is in a stack that depends on this one, an install known to leave `settings.featureGates.nodeOverlay`
    * off, or a spec the release's NodeOverlay CRD (or a rule beyond it) rejects; at synth, for a duplicate name. The
-   * spec's problems come together in one error (`problems`); props that are no object and a bad `version` are
+   * spec's problems come together in one error (`problems`); props that are no object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodeOverlayProps) {
@@ -113,6 +114,8 @@ export class NodeOverlay extends Construct {
         props,
         "NodeOverlay props: an object { requirements, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const { version, crd } = objectVersion(where, scope, "nodeOverlay", props);

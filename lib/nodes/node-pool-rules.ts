@@ -6,6 +6,8 @@ import {
   NodeSelectorRequirement,
   Taint,
 } from "./node-pool-spec";
+import { isPlainObject } from "../core/deep-merge";
+import { typeName } from "../core/errors";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import {
   Checker,
@@ -469,13 +471,15 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
  */
 function checkLimits(c: Checker, limits: { [resource: string]: string } | undefined): void {
   if (!isSet(limits) || c.token(limits)) return;
-  if (typeof limits !== "object" || Array.isArray(limits)) {
+  if (typeof limits !== "object" || Array.isArray(limits) || !isPlainObject(limits)) {
+    // a Map (or another class instance) has no own entries: its JSON is `{}`, so the limits would be dropped
+    const got = typeof limits === "object" && !Array.isArray(limits) ? `, got ${typeName(limits)}` : "";
     c.guard(() =>
       c.fail(
         "NODEPOOL_LIMITS",
         "limits",
         limits,
-        'a map of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }',
+        `a ${got ? "plain object" : "map"} of resource names to quantities as strings, e.g. { cpu: "100", memory: "400Gi" }${got}`,
       ),
     );
     return;
@@ -572,14 +576,23 @@ export function unknownLimitResources(
  * instance types but are not (`nvidia.com/gpus`, `nvidia/gpu`): see extended-resources.ts.
  */
 function extendedResourceWarnings(name: string, keys: readonly string[]): string[] {
+  return misspeltExtendedResources(keys).map(
+    ({ key: k, meant }) =>
+      `NodePool ${name}: ${entry("limits", k)} names no resource Karpenter's AWS instance types advertise (${meant}): Karpenter compares each limit with the sum of that resource over the pool's instance types, and one no instance type has sums to 0, so this limit never stops the pool. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
+  );
+}
+
+/**
+ * The keys of a `limits` map with a "/" that look like an extended resource of Karpenter's AWS instance types but
+ * are not (`nvidia.com/gpus`, `aws.amazon.com/neuroncores`), each with its did-you-mean: see extended-resources.ts.
+ * Shared by the NodePool's and the CapacityBuffer's limits.
+ */
+export function misspeltExtendedResources(keys: readonly string[]): { readonly key: string; readonly meant: string }[] {
   return keys
     .filter((k) => k.includes("/"))
     .flatMap((k) => {
       const meant = meantExtendedResources(k);
-      if (meant.length === 0) return [];
-      return [
-        `NodePool ${name}: ${entry("limits", k)} names no resource Karpenter's AWS instance types advertise (did you mean ${describeExtendedResources(meant)}?): Karpenter compares each limit with the sum of that resource over the pool's instance types, and one no instance type has sums to 0, so this limit never stops the pool. The extended resources they advertise are ${AWS_EXTENDED_RESOURCES.map((r) => r.name).join(", ")} (aws/karpenter-provider-aws pkg/providers/instancetype/types.go).`,
-      ];
+      return meant.length === 0 ? [] : [{ key: k, meant: `did you mean ${describeExtendedResources(meant)}?` }];
     });
 }
 

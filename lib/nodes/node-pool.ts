@@ -23,6 +23,7 @@ import {
   orderAfter,
   registerUniqueName,
   specObject,
+  checkPropsWalkable,
 } from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
 import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
@@ -215,7 +216,7 @@ export class NodePool extends Construct {
    * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
    * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, a `nodeClass` (or `karpenter`) in a stack that depends on this one (ordering the pool after it would make the stack dependency circular), or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
    * The spec's problems come together in one error (`problems`), a missing `nodeClass` or one that is no
-   * object among them; a `version` or provider that is not usable is thrown alone, before the spec is checked.
+   * object among them; props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a `version` or provider that is not usable are thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -237,6 +238,8 @@ export class NodePool extends Construct {
         props,
         "NodePool props: an object { nodeClass, requirements, … }",
       );
+    // a value inside itself (or nested thousands deep) would overflow every recursive check below
+    checkPropsWalkable(where, props);
     const nodeClass = props.nodeClass;
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     if (ownClass) checkSameApp(where, scope, ownClass, "nodeClass");

@@ -8,6 +8,7 @@ import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
+import { checkBlockDeviceSemantics } from "./ebs-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -160,6 +161,8 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
 };
 
 const ZONE_KEY = "topology.kubernetes.io/zone";
+const REGION_KEY = "topology.kubernetes.io/region";
+const CAPACITY_TYPE_KEY = "karpenter.sh/capacity-type";
 /** An EC2 zone ID (`use1-az1`): the label `topology.k8s.aws/zone-id` holds these, not the zone label. */
 const ZONE_ID = /^[a-z]{2,4}[0-9]-az[0-9]+$/;
 
@@ -200,7 +203,39 @@ export function checkNodeOverlayRequirements(c: Checker, requirements: unknown, 
       if (isSet(r) && typeof r === "object") checkRequirementValues(c, `requirements[${i}]`, r, ctx);
     }),
   );
+  reqs.forEach((r, i) => checkOverlayCapacityType(c, `requirements[${i}]`, r));
   checkSatisfiable(c, reqs, {}, OVERLAY_MATCHES_NONE);
+}
+
+/**
+ * `karpenter.sh/capacity-type` In / NotIn values of an overlay: the capacity types Karpenter offers (the NodePool CRD
+ * pass refuses any other for a pool, NODEPOOL_CAPACITY_TYPE; the NodeOverlay CRD takes any label value). Karpenter
+ * matches the overlay against each offering's capacity type, so `"Spot"` matches none. Each value a guarded check.
+ */
+function checkOverlayCapacityType(c: Checker, at: string, r: NodeSelectorRequirement): void {
+  if (!isSet(r) || typeof r !== "object" || c.token(r) || r.key !== CAPACITY_TYPE_KEY) return;
+  const use = r.operator;
+  if ((use !== "In" && use !== "NotIn") || !Array.isArray(r.values) || c.token(r.values)) return;
+  const types = Object.keys(CAPACITY_TYPES_SINCE);
+  r.values.forEach((value, j) =>
+    c.guard(() => {
+      if (!c.known(value) || typeof value !== "string" || types.includes(value)) return;
+      const fix = types.find(
+        (t) =>
+          t ===
+          value
+            .toLowerCase()
+            .replace(/[_ ]/g, "-")
+            .replace(/^ondemand$/, "on-demand"),
+      );
+      c.fail(
+        "NODE_REQUIREMENT_VALUE_UNKNOWN",
+        `${at}.values[${j}]`,
+        value,
+        `a capacity type: ${types.map((t) => JSON.stringify(t)).join(", ")} for ${CAPACITY_TYPE_KEY}: no instance carries "${value}", ${UNCARRIED[use]}${use === "In" ? ` (${OVERLAY_MATCHES_NONE.replace(/^so /, "")})` : ""}${fix ? `; write "${fix}"` : ""}`,
+      );
+    }),
+  );
 }
 
 /**
@@ -502,6 +537,13 @@ function checkWellKnownValue(
       );
     }
   }
+  if (key === REGION_KEY && use !== "NotIn" && ctx.region !== undefined && value !== ctx.region)
+    c.fail(
+      "NODE_REGION",
+      field,
+      value,
+      `the cluster's region ${ctx.region} for ${REGION_KEY}: Karpenter's instance types carry only the region of the cluster it runs in (it launches into that region's subnets), so no node can get region "${value}"`,
+    );
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value))
       c.fail(
@@ -549,6 +591,7 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
+  checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings);
   c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }

@@ -26,6 +26,13 @@ const SEMANTIC_RULES = [
       "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
   },
   {
+    id: "cluster-region",
+    field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/,
+    message: /Karpenter's instance types carry only the region of the cluster/,
+    reason:
+      "Karpenter's instance types carry only the region of the cluster it runs in (aws/karpenter-provider-aws: offerings of the controller's region), so topology.kubernetes.io/region In another region matches no instance type: any string is a valid label value to the server",
+  },
+  {
     id: "runtime-restricted-label",
     field: /^(requirements\[\d+\]\.key|labels\[.*\])$/,
     message: /runtime validation of the NodePool \(IsRestrictedLabel/,
@@ -145,6 +152,13 @@ const SEMANTIC_RULES = [
       'a CapacityBuffer with neither podTemplateRef nor scalableRef has no chunk shape, so it provisions nothing: the CRD says "Exactly one … should be specified" in its description only, and its rule refuses only both',
   },
   {
+    id: "capacity-buffer-pod-template-name",
+    field: /^podTemplateRef\.name$/,
+    message: /no PodTemplate can have the name/,
+    reason:
+      "a PodTemplate's name is a DNS-1123 subdomain, so a podTemplateRef.name that is none never resolves and the buffer keeps no capacity; the CRD takes any string",
+  },
+  {
     id: "capacity-buffer-scalable-ref",
     field: /^scalableRef\.(apiGroup|kind)$/,
     message: /Karpenter resolves a scalableRef only/,
@@ -192,6 +206,27 @@ const SEMANTIC_RULES = [
     message: /true when kmsKeyID is set/,
     reason:
       "EC2 refuses a KmsKeyId for a volume without Encrypted true (InvalidParameterDependency), so every launch with the class fails; the CRD does not tie kmsKeyID to encrypted",
+  },
+  {
+    id: "ebs-device-name-twice",
+    field: /^blockDeviceMappings\[\d+\]\.deviceName$/,
+    message: /a device name no other mapping uses/,
+    reason:
+      "EC2 refuses a launch template with one device name in two block device mappings (InvalidBlockDeviceMapping), so every launch with the class fails; the CRD limits only rootVolume to one mapping",
+  },
+  {
+    id: "ebs-snapshot-id",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.snapshotID$/,
+    message: /an EBS snapshot ID: "snap-"/,
+    reason:
+      "EC2 refuses a snapshot ID that is not snap- and 8 or 17 hex digits (InvalidSnapshotID.Malformed), so every launch with the class fails; the CRD takes any string",
+  },
+  {
+    id: "ebs-hdd-boot-volume",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeType$/,
+    message: /HDD\) volumes cannot be boot volumes/,
+    reason:
+      "st1 and sc1 (HDD) volumes cannot be boot volumes (EBS User Guide), so st1 / sc1 on the device the AMI family boots from (/dev/xvda, Windows /dev/sda1) fails every launch; the CRD allows both volume types on any device",
   },
   {
     id: "reserved-tag-prefix",

@@ -255,4 +255,32 @@ describe("CapacityBuffer: what Karpenter's buffer controller resolves and counts
     expect(w[1]).toContain('limits["memroy"] names no resource a pod requests (did you mean memory?)');
     expect(w[1]).toContain("so this limit never limits the buffer");
   });
+  test("a podTemplateRef.name that is no DNS-1123 subdomain is refused; a valid name passes (fresh tester 7.10)", () => {
+    const e = rejected(() => setup({ podTemplateRef: { name: "Bad Name" }, replicas: 1 }));
+    expect(e.code).toBe("CAPACITYBUFFER_NOT_A_DNS_NAME");
+    expect(e.field).toBe("podTemplateRef.name");
+    expect(e.message).toContain('no PodTemplate can have the name "Bad Name", so the reference never resolves');
+    const ag = require("../../scripts/e2e/agreement.cjs");
+    expect(ag.semanticRuleOf(e, "1.15.0")?.id).toBe("capacity-buffer-pod-template-name");
+    expect(() => setup({ podTemplateRef: { name: "web-chunk.v2" }, replicas: 1 })).not.toThrow();
+  });
+  test("limits keys that look like an AWS extended resource but are none warn with the NodePool's did-you-mean", () => {
+    const { buffer } = setup({
+      podTemplateRef: { name: "t" },
+      limits: {
+        "nvidia.com/gpus": "1",
+        "aws.amazon.com/neuroncores": "1",
+        "nvidia.com/gpu": "1",
+        "example.com/x": "1",
+      },
+    });
+    const w = warnings(buffer);
+    expect(w).toHaveLength(2);
+    expect(w[0]).toContain(
+      'CapacityBuffer spare: limits["nvidia.com/gpus"] names no resource Karpenter\'s AWS instance types advertise (did you mean nvidia.com/gpu',
+    );
+    expect(w[1]).toContain('limits["aws.amazon.com/neuroncores"] names no resource');
+    expect(w[1]).toContain("did you mean aws.amazon.com/neuroncore");
+    expect(w[1]).toContain("this limit never limits the buffer");
+  });
 });

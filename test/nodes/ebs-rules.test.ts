@@ -11,7 +11,7 @@ import { build, messages, rejection } from "./node-props";
  * look-alike that passes.
  */
 
-const ebs = (e: object) => ({ blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "100Gi", ...e } }] });
+const ebs = (e: object) => ({ blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs: { volumeSize: "100Gi", ...e } }] });
 
 describe("io1 and io2 need iops", () => {
   test.each(["io1", "io2"])("%s without iops is refused, naming the field and the range", (volumeType) => {
@@ -281,4 +281,100 @@ test("kmsKeyID without encrypted: true is a refusal the agreement stage excuses"
   const key = "arn:aws:kms:us-east-1:111122223333:key/1234abcd-12ab-34cd-56ef-1234567890ab";
   for (const p of rejection("EC2NodeClass", ebs({ kmsKeyID: key })).problems)
     expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("ebs-kms-key-unencrypted");
+});
+
+describe("block device mappings EC2 refuses beyond the CRD (fresh tester 3.24, 3.30, 3.13)", () => {
+  const al2023 = (...blockDeviceMappings: any[]) => ({
+    amiSelectorTerms: [{ alias: "al2023@latest" }],
+    blockDeviceMappings,
+  });
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  test("one deviceName in two mappings is refused on the second", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      al2023(
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi" } },
+        { deviceName: "/dev/xvdb", ebs: { volumeSize: "20Gi" } },
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "50Gi" } },
+      ),
+    );
+    expect(e.code).toBe("EC2NODECLASS_DEVICE_NAME_TWICE");
+    expect(e.field).toBe("blockDeviceMappings[2].deviceName");
+    expect(e.message).toContain('blockDeviceMappings[0] already maps "/dev/xvda"');
+    expect(e.message).toContain("InvalidBlockDeviceMapping");
+    expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("ebs-device-name-twice");
+  });
+  test("a malformed snapshotID is refused", () => {
+    const e = rejection("EC2NodeClass", al2023({ deviceName: "/dev/xvdb", ebs: { snapshotID: "snap-xyz" } }));
+    expect(e.code).toBe("EC2NODECLASS_EBS_SNAPSHOT_ID");
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.snapshotID");
+    expect(e.message).toContain("InvalidSnapshotID.Malformed");
+    expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("ebs-snapshot-id");
+    expect(
+      rejection("EC2NodeClass", al2023({ deviceName: "/dev/xvdb", ebs: { snapshotID: "snap-0123456789ABCDEF0" } }))
+        .code,
+    ).toBe("EC2NODECLASS_EBS_SNAPSHOT_ID");
+  });
+  test.each([
+    ["st1 on AL2023's /dev/xvda", "al2023@latest", "/dev/xvda", "st1"],
+    ["sc1 on Bottlerocket's /dev/xvda", "bottlerocket@latest", "/dev/xvda", "sc1"],
+    ["st1 on Windows' /dev/sda1", "windows2022@latest", "/dev/sda1", "st1"],
+  ])("%s (the boot device) is refused: HDD volumes cannot boot", (_d, alias, deviceName, volumeType) => {
+    const e = rejection("EC2NodeClass", {
+      amiSelectorTerms: [{ alias }],
+      blockDeviceMappings: [{ deviceName, ebs: { volumeSize: "500Gi", volumeType: volumeType as any } }],
+    });
+    expect(e.code).toBe("EC2NODECLASS_EBS_HDD_BOOT_VOLUME");
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.volumeType");
+    expect(e.message).toContain("volumes cannot be boot volumes");
+    expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("ebs-hdd-boot-volume");
+  });
+  test("all three at once, beside a CRD-pass problem", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      al2023(
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "500Gi", volumeType: "st1" } },
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi", snapshotID: "snap-1" } },
+        { deviceName: "/dev/xvdc", ebs: { volumeSize: "10Gi", volumeType: "sc1" } },
+      ),
+    );
+    expect(e.problems.map((p) => p.code).sort()).toEqual([
+      "EC2NODECLASS_DEVICE_NAME_TWICE",
+      "EC2NODECLASS_EBS_HDD_BOOT_VOLUME",
+      "EC2NODECLASS_EBS_SNAPSHOT_ID",
+      "EC2NODECLASS_EBS_VOLUME_SIZE",
+    ]);
+  });
+  test("look-alikes pass: distinct device names, well-formed snapshot IDs, st1 / sc1 on a data device, gp3 on the boot device, a Custom AMI", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        al2023(
+          { deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi", volumeType: "gp3" }, rootVolume: true },
+          {
+            deviceName: "/dev/xvdb",
+            ebs: { volumeSize: "500Gi", volumeType: "st1", snapshotID: "snap-0123456789abcdef0" },
+          },
+          { deviceName: "/dev/xvdc", ebs: { volumeSize: "500Gi", volumeType: "sc1", snapshotID: "snap-01234567" } },
+        ),
+      ),
+    ).not.toThrow();
+    // Bottlerocket's data volume /dev/xvdb is no boot volume
+    expect(() =>
+      build("EC2NodeClass", {
+        amiSelectorTerms: [{ alias: "bottlerocket@latest" }],
+        blockDeviceMappings: [
+          { deviceName: "/dev/xvdb", ebs: { volumeSize: "500Gi", volumeType: "st1" }, rootVolume: true },
+        ],
+      }),
+    ).not.toThrow();
+    // a Custom AMI's boot device is not known
+    expect(() =>
+      build("EC2NodeClass", {
+        amiFamily: "Custom",
+        amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }],
+        blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize: "500Gi", volumeType: "st1" } }],
+      }),
+    ).not.toThrow();
+  });
 });

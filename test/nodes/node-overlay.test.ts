@@ -337,6 +337,49 @@ describe("NodeOverlay: requirements that match no instance type (the NodePool's 
   });
 });
 
+describe("NodeOverlay: capacity types and regions no offering has (fresh tester 1.29, 1.37)", () => {
+  test('karpenter.sh/capacity-type In ["Spot"] is refused, as for a NodePool, with the value to write', () => {
+    const e = rejected(() =>
+      setup({
+        price: "1",
+        requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "Spot"] }],
+      }),
+    );
+    expect(e.code).toBe("NODE_REQUIREMENT_VALUE_UNKNOWN");
+    expect(e.field).toBe("requirements[0].values[1]");
+    expect(e.message).toContain('a capacity type: "on-demand", "spot", "reserved" for karpenter.sh/capacity-type');
+    expect(e.message).toContain('no instance carries "Spot", so this value matches no instance type');
+    expect(e.message).toContain('write "spot"');
+    const ag = require("../../scripts/e2e/agreement.cjs");
+    expect(ag.semanticRuleOf(e, "1.15.0")?.id).toBe("well-known-label-value");
+  });
+  test("a region other than the cluster's is refused", () => {
+    const e = rejected(() =>
+      setup({
+        price: "1",
+        requirements: [{ key: "topology.kubernetes.io/region", operator: "In", values: ["eu-west-1"] }],
+      }),
+    );
+    expect(e.code).toBe("NODE_REGION");
+    expect(e.field).toBe("requirements[0].values[0]");
+    expect(e.message).toContain("the cluster's region us-east-1 for topology.kubernetes.io/region");
+    const ag = require("../../scripts/e2e/agreement.cjs");
+    expect(ag.semanticRuleOf(e, "1.15.0")?.id).toBe("cluster-region");
+  });
+  test("look-alikes pass: lower-case capacity types, NotIn one of them, the cluster's region, NotIn another region", () => {
+    expect(() =>
+      setup({
+        price: "1",
+        requirements: [
+          { key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "on-demand", "reserved"] },
+          { key: "topology.kubernetes.io/region", operator: "In", values: ["us-east-1"] },
+          { key: "topology.kubernetes.io/region", operator: "NotIn", values: ["eu-west-1"] },
+        ],
+      }),
+    ).not.toThrow();
+  });
+});
+
 describe("docs/node-objects.md, NodeOverlay and CapacityBuffer, as written", () => {
   function docStacks() {
     const { app, stack } = testStack("infra");

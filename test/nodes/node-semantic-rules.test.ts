@@ -186,6 +186,22 @@ describe("NodePool: values of well-known labels", () => {
     ).not.toThrow();
   });
 
+  test("regions: another region than the cluster's is rejected (NODE_REGION); the cluster's own and NotIn pass", () => {
+    const e = rejected(() =>
+      nodePool({ requirements: [req("topology.kubernetes.io/region", "In", ["us-east-1"])] }, "eu-west-1"),
+    );
+    expect(e.code).toBe("NODE_REGION");
+    expect(e.field).toBe("requirements[0].values[0]");
+    expect(e.message).toContain("the cluster's region eu-west-1 for topology.kubernetes.io/region");
+    expect(e.message).toContain('so no node can get region "us-east-1"');
+    expect(() =>
+      nodePool({ requirements: [req("topology.kubernetes.io/region", "In", ["eu-west-1"])] }, "eu-west-1"),
+    ).not.toThrow();
+    expect(() =>
+      nodePool({ requirements: [req("topology.kubernetes.io/region", "NotIn", ["us-east-1"])] }, "eu-west-1"),
+    ).not.toThrow();
+  });
+
   test("a zone ID in the zone label points to topology.k8s.aws/zone-id", () => {
     expect(
       rejected(() => nodePool({ requirements: [req("topology.kubernetes.io/zone", "In", ["euw1-az1"])] })).message,

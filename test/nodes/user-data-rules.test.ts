@@ -238,3 +238,32 @@ test("16 KB of user data on AL2023 is a refusal the agreement stage excuses as u
   for (const p of rejection("EC2NodeClass", al("x".repeat(16 * 1024))).problems)
     expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-size");
 });
+
+describe("a userData problem comes beside the EBS problems of the same class (all at once)", () => {
+  const KMS = "arn:aws:kms:eu-west-1:123456789012:key/abcd";
+  const SHELL = "#!/bin/bash\necho hi\n";
+  const withEbs = (userData: string, ebs: Record<string, unknown>) => ({
+    ...br(userData),
+    blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs }],
+  });
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ["st1 too small", { volumeSize: "10Gi", volumeType: "st1" }, ["EC2NODECLASS_EBS_VOLUME_SIZE"]],
+    ["kmsKeyID without encrypted", { volumeSize: "200Gi", kmsKeyID: KMS }, ["EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED"]],
+    [
+      "both",
+      { volumeSize: "10Gi", volumeType: "st1", kmsKeyID: KMS },
+      ["EC2NODECLASS_EBS_VOLUME_SIZE", "EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED"],
+    ],
+  ])("a shell script on Bottlerocket and %s", (_d, ebs, codes) => {
+    const e = rejection("EC2NodeClass", withEbs(SHELL, ebs));
+    expect(e.problems.map((p) => p.code)).toEqual([...codes, "EC2NODECLASS_USER_DATA"]);
+    const ud = e.problems.find((p) => p.field === "userData");
+    expect(ud?.message).toContain("A shell script does not run on Bottlerocket");
+  });
+  test('look-alike: a lone "#!/bin/bash" line is a TOML comment, which Bottlerocket reads as no settings', () => {
+    // the fresh tester's 6.6 / 6.8 / 6.9 used this user data: it is valid alone too, so only the EBS problems remain
+    expect(() => build("EC2NodeClass", withEbs("#!/bin/bash\n", { volumeSize: "200Gi" }))).not.toThrow();
+    const e = rejection("EC2NodeClass", withEbs("#!/bin/bash\n", { volumeSize: "10Gi", volumeType: "st1" }));
+    expect(e.problems.map((p) => p.code)).toEqual(["EC2NODECLASS_EBS_VOLUME_SIZE"]);
+  });
+});
