@@ -313,9 +313,12 @@ const SEMANTIC_RULES = [
  * the manifest, whose int-or-string CRD field takes it), a string in `kubelet.maxPods` that is a CEL
  * expression (it belongs in `kubelet.maxPodsExpression`, which the manifest writes to that same field),
  * and `maxPodsExpression` that is no expression or is set beside `maxPods` (both are the one field
- * `kubelet.maxPods`). Such cases are not compared.
+ * `kubelet.maxPods`), and a JavaScript Map, Set, Date or class instance where a plain object belongs (JSON
+ * writes it as `{}` or a string, so the object the server would see is not the one the caller meant). Such
+ * cases are not compared.
  */
 const PROPS_SHAPE = [
+  { field: /./, message: /a plain object\b[^]*, got an? [A-Z][A-Za-z0-9]*\b/ },
   { field: /^limits\[.*\]$/, message: /as a string, got (a number|the number)/ },
   { field: /^kubelet\.maxPods$/, message: /got a string: a CEL expression goes in kubelet\.maxPodsExpression/ },
   {
