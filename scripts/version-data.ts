@@ -3,7 +3,9 @@ import * as path from "path";
 import YAML from "yaml";
 import { SETTING_SINCE_PATCH } from "../lib/versions/patch-history";
 import {
+  CelLists,
   CrdFieldSchema,
+  CrdKnown,
   CrdFieldType,
   CrdSince,
   OBJECT_CRD_KINDS,
@@ -460,7 +462,8 @@ function crdFacts(
     for (const r of schema["x-kubernetes-validations"] ?? []) cel.push(`${p || "."}: ${r.rule}`);
     // the API server keeps any field below such an object: the controller, not the schema, judges them
     if (schema["x-kubernetes-preserve-unknown-fields"] === true && p !== "spec") freeForm.push(p);
-    if (schema.enum) enums[p] = schema.enum.map(String).sort();
+    // in the CRD's order, which the library's messages keep ("one of "In", "NotIn", "Exists", …")
+    if (schema.enum) enums[p] = schema.enum.map(String);
     if (schema.type === "array") return walk(schema.items, `${p}[]`);
     for (const [k, s] of Object.entries<any>(schema.properties ?? {})) {
       const q = p ? `${p}.${k}` : k;
@@ -614,6 +617,116 @@ export function crdSince(data: readonly VersionData[]): CrdSince {
   return { ...out, kinds: first } as unknown as CrdSince;
 }
 
+/**
+ * The fields and enum values of every minor's NodePool and EC2NodeClass CRDs together (`data` oldest first): fields
+ * sorted, each enum's values in the newest minor's order, then values only older minors had (newest first).
+ */
+export function crdKnown(data: readonly VersionData[]): CrdKnown {
+  const known = (kind: "nodePool" | "ec2NodeClass") => {
+    const fields = [...new Set(data.flatMap((d) => d.crds[kind].fields))].sort();
+    const enums: Record<string, string[]> = {};
+    for (const d of [...data].reverse())
+      for (const [p, values] of Object.entries(d.crds[kind].enums))
+        for (const v of values) if (!(enums[p] ??= []).includes(v)) enums[p].push(v);
+    const sortedEnums = Object.fromEntries(
+      Object.keys(enums)
+        .sort()
+        .map((k) => [k, enums[k]]),
+    );
+    return { fields, enums: sortedEnums };
+  };
+  return { nodePool: known("nodePool"), ec2NodeClass: known("ec2NodeClass") };
+}
+
+/** The CEL rule of `kind` at `at` that `match` picks, in minor `d` (undefined when none). */
+function celRule(d: VersionData, kind: string, at: string, match: (rule: string) => boolean): string | undefined {
+  const prefix = `${kind} ${at}: `;
+  return d.celRules
+    .filter((r) => r.startsWith(prefix) && match(r.slice(prefix.length)))
+    .map((r) => r.slice(prefix.length))[0];
+}
+
+/** The quoted strings of the first `in [...]` list of a CEL rule. */
+function celList(rule: string): string[] {
+  const list = /\bin \[([^\]]*)\]/.exec(rule);
+  return list ? [...list[1].matchAll(/["']([^"']*)["']/g)].map((m) => m[1]) : [];
+}
+
+/** `self.find("^([^/]+)").endsWith("<domain>")` negated: the term of a key rule that restricts `domain`. */
+const restricts = (domain: string) => (rule: string) => rule.includes(`!self.find("^([^/]+)").endsWith("${domain}")`);
+
+/**
+ * {@link CelLists} from every minor's CEL rules (`data` oldest first). Throws when a minor lacks a rule the library
+ * reads (its shape changed: the generator must learn it) or drops a value an earlier minor listed.
+ */
+export function celLists(data: readonly VersionData[]): CelLists {
+  const firstMinor = (lists: { minor: string; values: string[] }[], what: string): Record<string, string> => {
+    const out: Record<string, string> = {};
+    for (const [i, { minor, values }] of lists.entries()) {
+      for (const v of values) out[v] ??= minor;
+      const dropped = i > 0 ? lists[i - 1].values.filter((v) => !values.includes(v)) : [];
+      if (dropped.length)
+        throw new Error(
+          `${what}: ${minor} no longer lists ${dropped.join(", ")}; the library has no way to say "until" yet`,
+        );
+    }
+    return out;
+  };
+  const required = (d: VersionData, kind: string, at: string, match: (r: string) => boolean, what: string) => {
+    const rule = celRule(d, kind, at, match);
+    if (rule === undefined)
+      throw new Error(
+        `the ${d.version} ${kind} CRD has no CEL rule on ${at} listing ${what}: teach scripts/version-data.ts its shape`,
+      );
+    return rule;
+  };
+  const aliasRule = (r: string) => /^self\.split\('@'\)\[0\] in \[[^\]]*\]$/.test(r);
+  const latestRule = (r: string) =>
+    /^self\.split\('@'\)\[0\] in \[[^\]]*\] \? self\.split\('@'\)\[1\] == 'latest' : true$/.test(r);
+  const keys = "spec.template.spec.requirements[].key";
+  const aws = restricts("karpenter.k8s.aws");
+  const k8s = restricts("kubernetes.io");
+  const withK8s = data.filter((d) => celRule(d, "NodePool", keys, k8s) !== undefined);
+  const allowed = [...new Set(withK8s.map((d) => JSON.stringify(celList(celRule(d, "NodePool", keys, k8s)!))))];
+  if (allowed.length > 1)
+    throw new Error(
+      `the kubernetes.io keys NodePool requirements may use differ between minors: ${allowed.join(" / ")}`,
+    );
+  const until = data.find((d) => d !== data[0] && withK8s.includes(data[data.indexOf(d) - 1]) && !withK8s.includes(d));
+  return {
+    aliasFamilies: firstMinor(
+      data.map((d) => ({
+        minor: d.minor,
+        values: celList(required(d, "EC2NodeClass", "spec.amiSelectorTerms[].alias", aliasRule, "the alias families")),
+      })),
+      "amiSelectorTerms[].alias families",
+    ),
+    latestOnlyAliasFamilies: firstMinor(
+      data.map((d) => ({
+        minor: d.minor,
+        values: celList(
+          required(
+            d,
+            "EC2NodeClass",
+            "spec.amiSelectorTerms[].alias",
+            latestRule,
+            "the families that take only @latest",
+          ),
+        ),
+      })),
+      "amiSelectorTerms[].alias families that take only @latest",
+    ),
+    awsLabelKeys: firstMinor(
+      data.map((d) => ({
+        minor: d.minor,
+        values: celList(required(d, "NodePool", keys, aws, "the karpenter.k8s.aws keys")),
+      })),
+      "the karpenter.k8s.aws keys of NodePool requirements",
+    ),
+    k8sDomain: { allowedKeys: allowed.length ? JSON.parse(allowed[0]) : [], restrictedUntil: until?.minor ?? "" },
+  };
+}
+
 /** The file name of a minor's data: `v1-14.json`. */
 export const dataFileName = (minor: string) => `v${minor.replace(".", "-")}.json`;
 
@@ -624,7 +737,7 @@ export function renderDataIndex(releases: readonly VersionData[]): string {
   const minor = (v: string) => v.split(".").slice(0, 2).join(".");
   return [
     "// Generated by `npm run add-version` (each minor's facts are in its v1-<minor>.json). Do not edit: regenerate.",
-    'import { CrdSince, VersionData } from "../types";',
+    'import { CelLists, CrdKnown, CrdSince, VersionData } from "../types";',
     "",
     "/** The newest known patch of every known minor, oldest first. */",
     `export const RELEASES: readonly string[] = ${JSON.stringify(sorted.map((r) => r.version))};`,
@@ -640,6 +753,21 @@ export function renderDataIndex(releases: readonly VersionData[]): string {
     " * `<CRD path>=<value>`; `kinds`: the CRDs not every known minor ships).",
     " */",
     `export const CRD_SINCE: CrdSince = ${JSON.stringify(since, null, 2)};`,
+    "",
+    "/**",
+    " * Every spec field (sorted) and enum value (in the CRD's order: the newest minor's, then values only older minors",
+    " * had) that any known minor's NodePool and EC2NodeClass CRDs have: the fields and values the library knows, of",
+    " * which CRD_SINCE dates those the oldest minor lacks.",
+    " */",
+    `export const CRD_KNOWN: CrdKnown = ${JSON.stringify(crdKnown(sorted), null, 2)};`,
+    "",
+    "/**",
+    " * Values the CRDs list in CEL rules rather than enums, each with the first known minor that lists it: the",
+    " * amiSelectorTerms alias families (and those that take only `@latest`), the `karpenter.k8s.aws` label keys NodePool",
+    " * requirements and labels may use, and the `kubernetes.io` keys allowed while that domain was restricted",
+    " * (`k8sDomain.restrictedUntil`: the first minor whose rules no longer restrict it).",
+    " */",
+    `export const CEL_LISTS: CelLists = ${JSON.stringify(celLists(sorted), null, 2)};`,
     "",
     "/** Loads one minor's data on first use, so an app pays only for the version it installs. */",
     "export const LOADERS: Readonly<Record<string, () => VersionData>> = {",

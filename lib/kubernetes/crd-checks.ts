@@ -18,8 +18,11 @@ function childField(field: string, key: string): string {
   return field ? `${field}.${key}` : key;
 }
 
-/** The names of the fields directly under `crdPath` (an object's properties), in the table's order. */
-export function crdChildren(crd: ObjectCrdData, crdPath: string): string[] {
+/**
+ * The names of the fields directly under `crdPath` (an object's properties), in the table's order (sorted): of one
+ * release's table, or of every release's (`crdKnown` of lib/versions, for the keys a hand-typed spec accepts).
+ */
+export function crdChildren(crd: { readonly fields: readonly string[] }, crdPath: string): string[] {
   const prefix = `${crdPath}.`;
   return crd.fields
     .filter((f) => f.startsWith(prefix) && !f.slice(prefix.length).includes("."))

@@ -17,8 +17,16 @@ import {
   QUANTITY,
   withSuggestion,
 } from "../kubernetes/value-rules";
-import { ALIAS_FAMILY_SINCE, KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
-import { crdEnumValueSince, crdFieldSince, crdFreeFormSince } from "../versions";
+import {
+  awsFeatureGateSince,
+  celLists,
+  crdEnumValues,
+  crdEnumValueSince,
+  crdFieldSince,
+  crdFreeFormSince,
+  crdKnown,
+} from "../versions";
+import { crdChildren } from "../kubernetes/crd-checks";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
@@ -38,7 +46,21 @@ const USER_DATA_MAX_BYTES = 16 * 1024;
  * (ValidationSucceeded=False): those rules are here too, as the v1.15 docs state them.
  */
 
-const AMI_FAMILIES = ["AL2", "AL2023", "Bottlerocket", "Custom", "Windows2019", "Windows2022", "Windows2025"] as const;
+/*
+ * Enum values and the keys of each object: every known release's EC2NodeClass CRD together (generated, lib/versions/data
+ * CRD_KNOWN), in the CRD's order; a value or field newer than the class's release is refused by its `since` check.
+ */
+const AMI_FAMILIES = crdEnumValues("ec2NodeClass", "spec.amiFamily");
+const enumOf = (crdPath: string): readonly string[] => crdEnumValues("ec2NodeClass", `spec.${crdPath}`);
+const fieldsOf = (crdPath: string): readonly string[] => crdChildren(crdKnown("ec2NodeClass"), `spec.${crdPath}`);
+
+/**
+ * Kubelet `maxPods`, `kubeReserved`, `systemReserved` as CEL expressions: the minor whose chart first has the AWS
+ * feature gate that enables them, `settings.awsFeatureGates.nodeClassCEL` (generated: 1.15).
+ */
+export function kubeletExpressionsSince(): string {
+  return awsFeatureGateSince("nodeClassCEL")!;
+}
 /** Alias family → the amiFamily it implies. */
 const ALIAS_FAMILIES: { readonly [family: string]: string } = {
   al2: "AL2",
@@ -55,8 +77,7 @@ const ALIAS_FAMILIES: { readonly [family: string]: string } = {
 export function aliasFamilyOf(amiFamily: string): string | undefined {
   return Object.keys(ALIAS_FAMILIES).find((alias) => ALIAS_FAMILIES[alias] === amiFamily);
 }
-const WINDOWS_ALIASES = ["windows2019", "windows2022", "windows2025"];
-const VOLUME_TYPES = ["standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"] as const;
+const VOLUME_TYPES = enumOf("blockDeviceMappings[].ebs.volumeType");
 /** `volumeSize`: 1–59000Gi, 1–64000G, 1–58Ti or 1–64T (the CRD pattern, with its empty alternatives dropped). */
 const VOLUME_SIZE =
   /^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]|[1-5][0-7]|58)Ti|([1-9]|[1-5][0-9]|6[0-3]|64)T)$/;
@@ -167,12 +188,10 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   checkIdTagTerms(c, "subnetSelectorTerms", p.subnetSelectorTerms, {
     id: SUBNET_ID.pattern,
     idText: SUBNET_ID.text,
-    others: ["tags"],
   });
   checkIdTagTerms(c, "securityGroupSelectorTerms", p.securityGroupSelectorTerms, {
     id: SECURITY_GROUP_ID.pattern,
     idText: SECURITY_GROUP_ID.text,
-    others: ["tags", "name"],
   });
   checkCapacityReservationTerms(c, p);
 
@@ -196,7 +215,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
       );
     }
   });
-  c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, ["RAID0"]));
+  c.guard(() => c.oneOf("instanceStorePolicy", p.instanceStorePolicy, enumOf("instanceStorePolicy")));
   c.guard(() => {
     c.since("ipPrefixCount", p.ipPrefixCount, since("spec.ipPrefixCount"), "ipPrefixCount");
     c.int("ipPrefixCount", p.ipPrefixCount, 0, INT32_MAX);
@@ -212,8 +231,12 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   c.guard(() => {
     c.since("cpuOptions", p.cpuOptions, since("spec.cpuOptions"), "cpuOptions");
     if (!isSet(p.cpuOptions) || c.token(p.cpuOptions)) return;
-    c.fields("cpuOptions", p.cpuOptions, ["nestedVirtualization"], "cpuOptions");
-    c.oneOf("cpuOptions.nestedVirtualization", p.cpuOptions.nestedVirtualization, ["enabled", "disabled"]);
+    c.fields("cpuOptions", p.cpuOptions, fieldsOf("cpuOptions"), "cpuOptions");
+    c.oneOf(
+      "cpuOptions.nestedVirtualization",
+      p.cpuOptions.nestedVirtualization,
+      enumOf("cpuOptions.nestedVirtualization"),
+    );
   });
 
   let tags: [string, string][] = [];
@@ -267,7 +290,6 @@ function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void
   checkIdTagTerms(c, "capacityReservationSelectorTerms", terms, {
     id: /^cr-[0-9a-z]+$/,
     idText: "a capacity reservation ID such as cr-0123abcd",
-    others: ["tags", "ownerID", "instanceMatchCriteria"],
     empty: "leave capacityReservationSelectorTerms unset to use no capacity reservation",
   });
   if (c.token(terms) || !Array.isArray(terms)) return;
@@ -288,10 +310,11 @@ function checkCapacityReservationTerms(c: Checker, p: Ec2NodeClassOptions): void
         since("spec.capacityReservationSelectorTerms[].instanceMatchCriteria"),
         "instanceMatchCriteria",
       );
-      c.oneOf(`capacityReservationSelectorTerms[${i}].instanceMatchCriteria`, t.instanceMatchCriteria, [
-        "open",
-        "targeted",
-      ]);
+      c.oneOf(
+        `capacityReservationSelectorTerms[${i}].instanceMatchCriteria`,
+        t.instanceMatchCriteria,
+        enumOf("capacityReservationSelectorTerms[].instanceMatchCriteria"),
+      );
     });
   });
 }
@@ -318,7 +341,7 @@ function checkAmiTerms(
     c.guard(() => {
       const at = `amiSelectorTerms[${i}]`;
       if (c.token(t)) return;
-      c.fields(at, t, ["alias", "id", "name", "owner", "ssmParameter", "tags"], "an AMI selector term");
+      c.fields(at, t, fieldsOf("amiSelectorTerms[]"), "an AMI selector term");
       c.since(`${at}.ssmParameter`, t.ssmParameter, since("spec.amiSelectorTerms[].ssmParameter"), "ssmParameter");
       if (!fields.some((f) => isSet((t as Record<string, unknown>)[f]))) {
         const ownerOnly = isSet(t.owner)
@@ -395,10 +418,10 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
       "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
     );
   const [family, version] = alias.split("@");
-  const families = Object.keys(ALIAS_FAMILIES).filter(
-    (f) => f !== "windows2025" || v.atLeast(ALIAS_FAMILY_SINCE.windows2025),
-  );
-  if (family === "windows2025") c.since(field, alias, ALIAS_FAMILY_SINCE.windows2025, "the windows2025 alias family");
+  // the families the CRD's CEL rule lists (`self.split('@')[0] in [...]`), generated per minor
+  const { aliasFamilies, latestOnlyAliasFamilies } = celLists();
+  const families = Object.keys(aliasFamilies).filter((f) => v.atLeast(aliasFamilies[f]));
+  if (aliasFamilies[family] !== undefined) c.since(field, alias, aliasFamilies[family], `the ${family} alias family`);
   if (!families.includes(family))
     c.fail(
       "EC2NODECLASS_AMI_ALIAS",
@@ -406,7 +429,7 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
       alias,
       `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`,
     );
-  if (WINDOWS_ALIASES.includes(family) && version !== "latest")
+  if (latestOnlyAliasFamilies[family] !== undefined && version !== "latest")
     c.fail(
       "EC2NODECLASS_AMI_ALIAS",
       field,
@@ -484,8 +507,6 @@ interface IdTagTerm {
 interface TermRules {
   readonly id: RegExp;
   readonly idText: string;
-  /** Fields a term may use instead of `id`; `id` excludes all of them. */
-  readonly others: readonly string[];
   /** For optional term lists: what to do instead of an empty list. @default unset: the list is required */
   readonly empty?: string;
 }
@@ -514,7 +535,9 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
     c.guard(() => {
       const at = `${field}[${i}]`;
       if (c.token(t)) return;
-      const all = ["id", ...rules.others];
+      // the term's fields in the CRDs; those other than `id` are what `id` excludes
+      const all = fieldsOf(`${field}[]`);
+      const others = all.filter((f) => f !== "id");
       c.fields(at, t, all, `a ${field} term`);
       const fieldOf = (f: string) => (t as Record<string, unknown>)[f];
       const required = field === "capacityReservationSelectorTerms" ? ["tags", "id", "instanceMatchCriteria"] : all;
@@ -525,14 +548,14 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
           t,
           `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
         );
-      if (isSet(t.id) && rules.others.some((f) => isSet(fieldOf(f))))
+      if (isSet(t.id) && others.some((f) => isSet(fieldOf(f))))
         c.fail(
           "EC2NODECLASS_SELECTOR_TERM",
           `${at}.id`,
           t.id,
-          `an ID alone in its term: a term of ${field} with id may not also set ${rules.others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`,
+          `an ID alone in its term: a term of ${field} with id may not also set ${others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`,
         );
-      if (isSet(t.name) && rules.others.includes("name") && (isSet(t.tags) || isSet(t.id)))
+      if (isSet(t.name) && others.includes("name") && (isSet(t.tags) || isSet(t.id)))
         c.fail(
           "EC2NODECLASS_SELECTOR_TERM",
           `${at}.name`,
@@ -540,8 +563,8 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
           `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`,
         );
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
-      checkEmptySelectors(c, at, t, rules.others.includes("name") ? ["tags", "name"] : ["tags"], false);
-      if (rules.others.includes("name")) c.str(`${at}.name`, t.name);
+      checkEmptySelectors(c, at, t, others.includes("name") ? ["tags", "name"] : ["tags"], false);
+      if (others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
     }),
   );
@@ -569,7 +592,7 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
     const at = `blockDeviceMappings[${i}]`;
     if (c.token(m)) return;
     if (
-      !c.guard(() => c.fields(at, m, ["deviceName", "ebs", "rootVolume"], "a block device mapping")) &&
+      !c.guard(() => c.fields(at, m, fieldsOf("blockDeviceMappings[]"), "a block device mapping")) &&
       (typeof m !== "object" || Array.isArray(m))
     )
       return;
@@ -588,24 +611,7 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
     const ebs = m.ebs;
     if (!isSet(ebs) || c.token(ebs)) return;
     if (
-      !c.guard(() =>
-        c.fields(
-          `${at}.ebs`,
-          ebs,
-          [
-            "deleteOnTermination",
-            "encrypted",
-            "iops",
-            "kmsKeyID",
-            "snapshotID",
-            "throughput",
-            "volumeInitializationRate",
-            "volumeSize",
-            "volumeType",
-          ],
-          "an EBS block device",
-        ),
-      ) &&
+      !c.guard(() => c.fields(`${at}.ebs`, ebs, fieldsOf("blockDeviceMappings[].ebs"), "an EBS block device")) &&
       (typeof ebs !== "object" || Array.isArray(ebs))
     )
       return;
@@ -717,27 +723,17 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
   return undefined;
 }
 
-/** The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families take). */
-export const TYPED_KUBELET_FIELDS = [
-  "clusterDNS",
-  "cpuCFSQuota",
-  "evictionHard",
-  "evictionMaxPodGracePeriod",
-  "evictionSoft",
-  "evictionSoftGracePeriod",
-  "imageGCHighThresholdPercent",
-  "imageGCLowThresholdPercent",
-  "kubeReserved",
-  "maxPods",
-  "podsPerCore",
-  "systemReserved",
-] as const;
+/**
+ * The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families
+ * take): the fields of `spec.kubelet` in the CRDs that typed it (generated).
+ */
+export const TYPED_KUBELET_FIELDS: readonly string[] = fieldsOf("kubelet");
 
 /**
  * The fields of {@link KubeletConfiguration} as props: the 12 typed fields and `maxPodsExpression`
  * (this library's spelling of an expression in `maxPods`, emitted as `maxPods`).
  */
-export const KUBELET_PROPS = [...TYPED_KUBELET_FIELDS, "maxPodsExpression"] as const;
+export const KUBELET_PROPS: readonly string[] = [...TYPED_KUBELET_FIELDS, "maxPodsExpression"];
 
 /** The families whose bootstrap takes a full KubeletConfiguration, or none (Custom: the user's userData). */
 const FREE_KUBELET_FAMILIES = ["AL2023", "Custom"];
@@ -787,7 +783,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   if (!isSet(k) || c.token(k)) return;
   // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
   const freeForm = c.version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!);
-  const expressions = c.version.atLeast(KUBELET_EXPRESSIONS_SINCE);
+  const expressions = c.version.atLeast(kubeletExpressionsSince());
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
   else if (!isPlainObject(k))
     c.guard(() => c.fail("EC2NODECLASS_KUBELET", "kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
@@ -1004,7 +1000,7 @@ function checkMaxPods(
     if (typeof n === "string" && c.known(n)) {
       const fix = WHOLE_NUMBER_TEXT.test(n)
         ? `write ${n.trim()}, not "${n.trim()}"`
-        : `a CEL expression goes in kubelet.maxPodsExpression (Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest's kubelet.maxPods`;
+        : `a CEL expression goes in kubelet.maxPodsExpression (Karpenter ${kubeletExpressionsSince()} or later, with settings.awsFeatureGates.nodeClassCEL), which is emitted as the manifest's kubelet.maxPods`;
       c.fail(
         "EC2NODECLASS_KUBELET_MAX_PODS",
         "kubelet.maxPods",
@@ -1056,7 +1052,7 @@ function checkMaxPods(
 
 /** The message for an expression where the targeted release takes only a static value. */
 function tooOldForExpressions(c: Checker, allowed: string): string {
-  return `${allowed}: kubelet CEL expressions need Karpenter ${KUBELET_EXPRESSIONS_SINCE} or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter ${c.version.full}`;
+  return `${allowed}: kubelet CEL expressions need Karpenter ${kubeletExpressionsSince()} or later (with settings.awsFeatureGates.nodeClassCEL); this object targets Karpenter ${c.version.full}`;
 }
 
 /** `enclaveOptions` (1.15): `{ enabled }`, which the v1.15 docs make required when the object is given. */
@@ -1065,7 +1061,7 @@ function checkEnclaveOptions(c: Checker, p: Ec2NodeClassOptions): void {
   c.guard(() => {
     c.since("enclaveOptions", o, since("spec.enclaveOptions"), "enclaveOptions");
     if (!isSet(o) || c.token(o)) return;
-    c.fields("enclaveOptions", o, ["enabled"], "enclaveOptions");
+    c.fields("enclaveOptions", o, fieldsOf("enclaveOptions"), "enclaveOptions");
     if (!isSet(o.enabled))
       c.fail(
         "EC2NODECLASS_ENCLAVE_OPTIONS",
@@ -1081,21 +1077,16 @@ function checkMetadataOptions(c: Checker, p: Ec2NodeClassOptions): void {
   const m = p.metadataOptions;
   if (!isSet(m) || c.token(m)) return;
   if (
-    !c.guard(() =>
-      c.fields(
-        "metadataOptions",
-        m,
-        ["httpEndpoint", "httpProtocolIPv6", "httpPutResponseHopLimit", "httpTokens"],
-        "metadataOptions",
-      ),
-    ) &&
+    !c.guard(() => c.fields("metadataOptions", m, fieldsOf("metadataOptions"), "metadataOptions")) &&
     (typeof m !== "object" || Array.isArray(m))
   )
     return;
-  c.guard(() => c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, ["enabled", "disabled"]));
-  c.guard(() => c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, ["enabled", "disabled"]));
+  c.guard(() => c.oneOf("metadataOptions.httpEndpoint", m.httpEndpoint, enumOf("metadataOptions.httpEndpoint")));
+  c.guard(() =>
+    c.oneOf("metadataOptions.httpProtocolIPv6", m.httpProtocolIPv6, enumOf("metadataOptions.httpProtocolIPv6")),
+  );
   c.guard(() => c.int("metadataOptions.httpPutResponseHopLimit", m.httpPutResponseHopLimit, 1, 64));
-  c.guard(() => c.oneOf("metadataOptions.httpTokens", m.httpTokens, ["required", "optional"]));
+  c.guard(() => c.oneOf("metadataOptions.httpTokens", m.httpTokens, enumOf("metadataOptions.httpTokens")));
 }
 
 function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined): void {
@@ -1110,7 +1101,7 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
     c.guard(() => {
       const at = `networkInterfaces[${i}]`;
       if (!isSet(n) || c.token(n)) return;
-      c.fields(at, n, ["deviceIndex", "interfaceType", "networkCardIndex"], "a network interface");
+      c.fields(at, n, fieldsOf("networkInterfaces[]"), "a network interface");
       for (const f of ["deviceIndex", "interfaceType", "networkCardIndex"] as const)
         if (!isSet(n[f]))
           c.fail(
@@ -1121,7 +1112,7 @@ function checkNetworkInterfaces(c: Checker, nis: NetworkInterface[] | undefined)
           );
       c.int(`${at}.deviceIndex`, n.deviceIndex, 0, INT32_MAX);
       c.int(`${at}.networkCardIndex`, n.networkCardIndex, 0, INT32_MAX);
-      c.oneOf(`${at}.interfaceType`, n.interfaceType, ["interface", "efa-only"]);
+      c.oneOf(`${at}.interfaceType`, n.interfaceType, enumOf("networkInterfaces[].interfaceType"));
     }),
   );
   const all = list;
@@ -1170,7 +1161,7 @@ function checkPlacementGroup(c: Checker, p: Ec2NodeClassOptions): void {
   const pg = p.placementGroupSelector;
   c.since("placementGroupSelector", pg, since("spec.placementGroupSelector"), "placementGroupSelector");
   if (!isSet(pg) || c.token(pg)) return;
-  c.fields("placementGroupSelector", pg, ["id", "name"], "placementGroupSelector");
+  c.fields("placementGroupSelector", pg, fieldsOf("placementGroupSelector"), "placementGroupSelector");
   if (isSet(pg.name) === isSet(pg.id))
     c.fail(
       "EC2NODECLASS_PLACEMENT_GROUP",
@@ -1187,14 +1178,7 @@ function checkConnectionTracking(c: Checker, p: Ec2NodeClassOptions): void {
   if (!c.guard(() => c.since("connectionTracking", ct, since("spec.connectionTracking"), "connectionTracking"))) return;
   if (!isSet(ct) || c.token(ct)) return;
   if (
-    !c.guard(() =>
-      c.fields(
-        "connectionTracking",
-        ct,
-        ["tcpEstablishedTimeout", "udpStreamTimeout", "udpTimeout"],
-        "connectionTracking",
-      ),
-    ) &&
+    !c.guard(() => c.fields("connectionTracking", ct, fieldsOf("connectionTracking"), "connectionTracking")) &&
     (typeof ct !== "object" || Array.isArray(ct))
   )
     return;

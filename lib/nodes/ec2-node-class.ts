@@ -16,11 +16,12 @@ import {
   checkEc2NodeClass,
   KUBELET_PROPS,
   kubeletExpressionFields,
+  kubeletExpressionsSince,
   nodeFamily,
 } from "./ec2-node-class-rules";
 import { userDataSizeWarning } from "./user-data-rules";
-import { KUBELET_EXPRESSIONS_SINCE } from "./crd-history";
-import { crdFreeFormSince } from "../versions";
+import { crdFreeFormSince, crdKnown } from "../versions";
+import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
@@ -366,7 +367,7 @@ function checkExpressionGate(
   spec: Ec2NodeClassOptions,
   karpenter: IKarpenterInstallation | undefined,
 ): void {
-  if (!c.version.atLeast(KUBELET_EXPRESSIONS_SINCE) || karpenter?.nodeClassCel !== false) return;
+  if (!c.version.atLeast(kubeletExpressionsSince()) || karpenter?.nodeClassCel !== false) return;
   const found = kubeletExpressionFields(spec.kubelet);
   if (found.length === 0) return;
   const [first, ...more] = found;
@@ -389,7 +390,7 @@ function kubeletWarnings(
   karpenter: IKarpenterInstallation | undefined,
 ): string[] {
   const out: string[] = [];
-  if (version.atLeast(KUBELET_EXPRESSIONS_SINCE) && karpenter?.nodeClassCel === undefined) {
+  if (version.atLeast(kubeletExpressionsSince()) && karpenter?.nodeClassCel === undefined) {
     const fields = kubeletExpressionFields(spec.kubelet).map((f) => f.field);
     if (fields.length) {
       out.push(
@@ -427,32 +428,11 @@ const CONSTRUCT_PROPS = [
   "dependsOn",
 ];
 
-/** Every prop of {@link Ec2NodeClassOptions} (the spec fields and `name`). */
-const SPEC_PROPS = [
-  "name",
-  "role",
-  "instanceProfile",
-  "amiFamily",
-  "amiSelectorTerms",
-  "subnetSelectorTerms",
-  "securityGroupSelectorTerms",
-  "capacityReservationSelectorTerms",
-  "associatePublicIPAddress",
-  "blockDeviceMappings",
-  "context",
-  "detailedMonitoring",
-  "instanceStorePolicy",
-  "ipPrefixCount",
-  "kubelet",
-  "enclaveOptions",
-  "metadataOptions",
-  "networkInterfaces",
-  "placementGroupSelector",
-  "connectionTracking",
-  "cpuOptions",
-  "tags",
-  "userData",
-];
+/**
+ * Every prop of {@link Ec2NodeClassOptions}: `name` (the object's metadata.name) and the spec fields of every known
+ * release's EC2NodeClass CRD (generated; a field newer than the class's release is refused by its `since` check).
+ */
+const SPEC_PROPS = ["name", ...crdChildren(crdKnown("ec2NodeClass"), "spec")];
 
 /**
  * `<family>@latest` for the given amiFamily (al2023 when unset); Custom has no alias. An unknown

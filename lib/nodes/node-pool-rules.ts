@@ -25,13 +25,9 @@ import {
   INT64_MAX,
 } from "../kubernetes/value-rules";
 import { AWS_EXTENDED_RESOURCES, describeExtendedResources, meantExtendedResources } from "./extended-resources";
-import {
-  AWS_LABEL_KEYS_SINCE,
-  CAPACITY_TYPES_SINCE,
-  K8S_DOMAIN_ALLOWED_KEYS,
-  K8S_DOMAIN_RESTRICTED_UNTIL,
-} from "./crd-history";
-import { crdEnumValueSince, crdFieldSince } from "../versions";
+import { CAPACITY_TYPES_SINCE } from "./runtime-label-rules";
+import { celLists, crdEnumValues, crdEnumValueSince, crdFieldSince, crdKnown } from "../versions";
+import { crdChildren } from "../kubernetes/crd-checks";
 
 /*
  * Every rule of the karpenter.sh/v1 NodePool CRD (v1.0 … v1.14) that needs no cluster state:
@@ -44,11 +40,42 @@ import { crdEnumValueSince, crdFieldSince } from "../versions";
 /** The label key that decides spot / on-demand / reserved capacity. */
 export const CAPACITY_TYPE = "karpenter.sh/capacity-type";
 
-const OPERATORS = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"] as const;
+/*
+ * Enum values and the keys of each object: every known release's NodePool CRD together (generated, lib/versions/data
+ * CRD_KNOWN), in the CRD's order; a value or field newer than the object's release is refused by its `since` check.
+ */
+const OPERATORS = crdEnumValues("nodePool", "spec.template.spec.requirements[].operator");
 const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
-const EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"] as const;
-const POLICIES = ["WhenEmpty", "WhenEmptyOrUnderutilized", "Balanced"] as const;
-const REASONS = ["Underutilized", "Empty", "Drifted", "Unhealthy"] as const;
+const EFFECTS = crdEnumValues("nodePool", "spec.template.spec.taints[].effect");
+const POLICIES = crdEnumValues("nodePool", "spec.disruption.consolidationPolicy");
+const REASONS = crdEnumValues("nodePool", "spec.disruption.budgets[].reasons[]");
+const fieldsOf = (crdPath: string): readonly string[] => crdChildren(crdKnown("nodePool"), crdPath);
+const REQUIREMENT_FIELDS = fieldsOf("spec.template.spec.requirements[]");
+const TAINT_FIELDS = fieldsOf("spec.template.spec.taints[]");
+const DISRUPTION_FIELDS = fieldsOf("spec.disruption");
+const BUDGET_FIELDS = fieldsOf("spec.disruption.budgets[]");
+/**
+ * Where each prop of NodePoolOptions goes in a NodePool (its path; spec paths as the CRD's): the props flatten
+ * `spec.template.spec` and `spec.template.metadata` into one level beside `spec`'s own fields. Wiring, not a fact:
+ * the known props are its keys, in this order, and test/nodes/spec-fields.test.ts holds its CRD paths to every known
+ * release's CRD (the construct's `nodeClass` prop is `spec.template.spec.nodeClassRef`).
+ */
+export const NODE_POOL_PROP_PATHS: { readonly [prop: string]: string } = {
+  name: "metadata.name",
+  requirements: "spec.template.spec.requirements",
+  labels: "spec.template.metadata.labels",
+  annotations: "spec.template.metadata.annotations",
+  taints: "spec.template.spec.taints",
+  startupTaints: "spec.template.spec.startupTaints",
+  expireAfter: "spec.template.spec.expireAfter",
+  terminationGracePeriod: "spec.template.spec.terminationGracePeriod",
+  limits: "spec.limits",
+  disruption: "spec.disruption",
+  weight: "spec.weight",
+  replicas: "spec.replicas",
+};
+/** The fields of a nodeClassRef (the NodePool's `nodeClass` prop, when it is a reference). */
+export const NODE_CLASS_REF_FIELDS = fieldsOf("spec.template.spec.nodeClassRef");
 /** The taint key / value pattern of the CRD (a qualified name). */
 const TAINT_PART =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*(\/))?([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
@@ -72,21 +99,22 @@ export function restrictedLabelProblem(key: string, v: KarpenterVersion): string
   if (domain.endsWith("karpenter.sh") && key !== CAPACITY_TYPE)
     return `label domain "karpenter.sh" is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
   if (domain.endsWith("karpenter.k8s.aws")) {
-    const since = AWS_LABEL_KEYS_SINCE[key];
+    const since = celLists().awsLabelKeys[key];
     if (since === undefined)
       return `label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)`;
     if (!v.atLeast(since))
       return `label "${key}" is restricted before Karpenter ${since} (this object targets ${v.full})`;
   }
-  if (!v.atLeast(K8S_DOMAIN_RESTRICTED_UNTIL)) {
+  const { allowedKeys, restrictedUntil } = celLists().k8sDomain;
+  if (!v.atLeast(restrictedUntil)) {
     const k8sOpen =
-      K8S_DOMAIN_ALLOWED_KEYS.includes(key) ||
+      allowedKeys.includes(key) ||
       domain.endsWith("node.kubernetes.io") ||
       domain.endsWith("node-restriction.kubernetes.io");
     if (domain.endsWith("kubernetes.io") && !k8sOpen)
-      return `label domain "kubernetes.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (allowed: ${K8S_DOMAIN_ALLOWED_KEYS.join(", ")}, *.node.kubernetes.io, *.node-restriction.kubernetes.io; this object targets ${v.full})`;
+      return `label domain "kubernetes.io" is restricted before Karpenter ${restrictedUntil} (allowed: ${allowedKeys.join(", ")}, *.node.kubernetes.io, *.node-restriction.kubernetes.io; this object targets ${v.full})`;
     if (domain.endsWith("k8s.io") && !domain.endsWith("kops.k8s.io"))
-      return `label domain "k8s.io" is restricted before Karpenter ${K8S_DOMAIN_RESTRICTED_UNTIL} (except kops.k8s.io; this object targets ${v.full})`;
+      return `label domain "k8s.io" is restricted before Karpenter ${restrictedUntil} (except kops.k8s.io; this object targets ${v.full})`;
   }
   return undefined;
 }
@@ -214,7 +242,7 @@ const OPERATORS_NEEDING_VALUES = ["In", ...NUMERIC_OPERATORS];
 function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSelectorRequirement): void {
   if (c.token(r)) return;
   if (
-    !c.guard(() => c.fields(at, r, ["key", "operator", "values", "minValues"], "a requirement")) &&
+    !c.guard(() => c.fields(at, r, REQUIREMENT_FIELDS, "a requirement")) &&
     (typeof r !== "object" || Array.isArray(r))
   )
     return;
@@ -418,11 +446,7 @@ function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Tai
 /** One taint: key, value, effect and timeAdded apart; the duplicate check once key and effect are valid. */
 function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>): void {
   if (c.token(t)) return;
-  if (
-    !c.guard(() => c.fields(at, t, ["key", "value", "effect", "timeAdded"], "a taint")) &&
-    (typeof t !== "object" || Array.isArray(t))
-  )
-    return;
+  if (!c.guard(() => c.fields(at, t, TAINT_FIELDS, "a taint")) && (typeof t !== "object" || Array.isArray(t))) return;
   const keyValid = c.guard(() => {
     if (!isSet(t.key)) c.fail("NODEPOOL_TAINT", `${at}.key`, t.key, "a taint key (required)");
     c.str(`${at}.key`, t.key, { nonEmpty: true });
@@ -628,7 +652,7 @@ function belowOneInstance(c: Checker, name: string, limits: { readonly [resource
 
 function checkDisruption(c: Checker, d: Disruption | undefined): void {
   if (!isSet(d) || c.token(d)) return;
-  c.guard(() => c.fields("disruption", d, ["consolidationPolicy", "consolidateAfter", "budgets"], "disruption"));
+  c.guard(() => c.fields("disruption", d, DISRUPTION_FIELDS, "disruption"));
   if (typeof d !== "object") return;
   c.guard(() => {
     c.oneOf("disruption.consolidationPolicy", d.consolidationPolicy, POLICIES);
@@ -665,11 +689,7 @@ function checkDisruption(c: Checker, d: Disruption | undefined): void {
 /** One budget: nodes, schedule, duration, their pairing and reasons apart. */
 function checkBudget(c: Checker, at: string, b: Budget): void {
   if (c.token(b)) return;
-  if (
-    !c.guard(() => c.fields(at, b, ["nodes", "schedule", "duration", "reasons"], "a budget")) &&
-    (typeof b !== "object" || Array.isArray(b))
-  )
-    return;
+  if (!c.guard(() => c.fields(at, b, BUDGET_FIELDS, "a budget")) && (typeof b !== "object" || Array.isArray(b))) return;
   c.guard(() =>
     c.pattern(
       `${at}.nodes`,

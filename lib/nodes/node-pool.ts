@@ -7,7 +7,14 @@ import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { INodeClassRef, NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { KarpenterValidationError } from "../core/errors";
-import { CAPACITY_TYPE, checkNodePool, limitsWarnings, NodeClassRefValue } from "./node-pool-rules";
+import {
+  CAPACITY_TYPE,
+  checkNodePool,
+  limitsWarnings,
+  NODE_CLASS_REF_FIELDS,
+  NODE_POOL_PROP_PATHS,
+  NodeClassRefValue,
+} from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkNodePoolSemantics } from "./node-semantic-rules";
@@ -282,7 +289,7 @@ export class NodePool extends Construct {
     }
     const classUnusable = checkNodeClassGiven(c, nodeClass, ownClass, REQUIRED);
     if (!ownClass && !classUnusable)
-      c.guard(() => c.fields("nodeClass", nodeClass, ["name", "group", "kind"], "a node class reference"));
+      c.guard(() => c.fields("nodeClass", nodeClass, NODE_CLASS_REF_FIELDS, "a node class reference"));
     const ref: NodeClassRefValue = ownClass
       ? { group: Ec2NodeClass.GROUP, kind: Ec2NodeClass.KIND, name: ownClass.name }
       : classUnusable
@@ -415,21 +422,8 @@ export class NodePool extends Construct {
 /** The props of {@link NodePoolProps} beyond the spec (known fields a misspelt prop may be meant as). */
 const CONSTRUCT_PROPS = ["nodeClass", "karpenter", "version", "kubernetesProvider", "dependsOn"];
 
-/** Every prop of {@link NodePoolOptions}. */
-const SPEC_PROPS = [
-  "name",
-  "requirements",
-  "labels",
-  "annotations",
-  "taints",
-  "startupTaints",
-  "expireAfter",
-  "terminationGracePeriod",
-  "limits",
-  "disruption",
-  "weight",
-  "replicas",
-];
+/** Every prop of {@link NodePoolOptions}: the keys of its wiring to the NodePool's fields. */
+const SPEC_PROPS = Object.keys(NODE_POOL_PROP_PATHS);
 
 /**
  * The requirements with `karpenter.sh/capacity-type: In [on-demand]` appended when nothing names

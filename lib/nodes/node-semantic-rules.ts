@@ -3,8 +3,7 @@ import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from 
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
-import { CAPACITY_TYPES_SINCE } from "./crd-history";
-import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
+import { CAPACITY_TYPES_SINCE, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";

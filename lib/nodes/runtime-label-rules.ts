@@ -1,6 +1,6 @@
 import type { KarpenterVersion } from "../versions/karpenter-version";
 import { labelDomain } from "../kubernetes/value-rules";
-import { AWS_LABEL_KEYS_SINCE } from "./crd-history";
+import { celLists } from "../versions";
 
 /*
  * Karpenter's runtime validation of NodePool label keys (template labels and requirement keys),
@@ -27,6 +27,18 @@ import { AWS_LABEL_KEYS_SINCE } from "./crd-history";
  *   AWS provider at any release (Karpenter sets it on every node itself, `NodeClassLabelKey`).
  */
 
+/**
+ * The `karpenter.sh/capacity-type` values and the minor that introduced each (`reserved`: capacity reservations, 1.3).
+ * No upstream artefact lists them (the CRDs take any value of the label; the chart and the CloudFormation template do not
+ * name them), so this stays a rule written from Karpenter's source: kubernetes-sigs/karpenter pkg/apis/v1/labels.go
+ * (`CapacityTypeSpot`, `CapacityTypeOnDemand`; `CapacityTypeReserved` from v1.3.0).
+ */
+export const CAPACITY_TYPES_SINCE: { readonly [value: string]: string } = {
+  "on-demand": "1.0",
+  spot: "1.0",
+  reserved: "1.3",
+};
+
 /** The minor from which `kubernetes.io` and `k8s.io` are no longer restricted domains (kubernetes-sigs/karpenter v1.9.0). */
 export const RUNTIME_K8S_DOMAINS_OPEN_SINCE = "1.9";
 
@@ -46,7 +58,7 @@ const CORE_WELL_KNOWN = [
 const AWS_OTHER_WELL_KNOWN = ["topology.k8s.aws/zone-id"];
 
 /**
- * Keys the NodePool CRD allows in the `karpenter.k8s.aws` domain (AWS_LABEL_KEYS_SINCE) that are no
+ * Keys the NodePool CRD allows in the `karpenter.k8s.aws` domain (generated from its CEL rule: `celLists().awsLabelKeys` of lib/versions) that are no
  * well-known label of the AWS provider's runtime validation: Karpenter labels every node with its
  * EC2NodeClass itself (kubernetes-sigs/karpenter `NodeClassLabelKey`), and refuses the key in a NodePool.
  */
@@ -74,7 +86,7 @@ const DOMAIN_EXCEPTIONS_BEFORE_1_9 = ["kops.k8s.io", "node.kubernetes.io", "node
 /** Whether `key` is one of the release's `WellKnownLabels` (core's and the AWS provider's). */
 function wellKnown(key: string, v: KarpenterVersion): boolean {
   if (CORE_WELL_KNOWN.includes(key) || AWS_OTHER_WELL_KNOWN.includes(key)) return true;
-  const since = AWS_LABEL_KEYS_SINCE[key];
+  const since = celLists().awsLabelKeys[key];
   return since !== undefined && !CRD_ONLY_AWS_KEYS.includes(key) && v.atLeast(since);
 }
 

@@ -1,5 +1,5 @@
 import { KarpenterValidationError } from "../core/errors";
-import { CRD_SINCE, KUBERNETES, LOADERS, RELEASES } from "./data";
+import { CEL_LISTS, CRD_KNOWN, CRD_SINCE, KUBERNETES, LOADERS, RELEASES } from "./data";
 import {
   KUBERNETES_EARLY_PATCHES,
   PATCH_BEHAVIOUR_CHANGES,
@@ -7,7 +7,7 @@ import {
   PatchBehaviourChange,
   VALUE_PATHS_PATCH_CHANGES,
 } from "./patch-history";
-import { OBJECT_CRD_KINDS, ObjectCrdData, RawStatement, VersionData } from "./types";
+import { CelLists, CrdKindKnown, OBJECT_CRD_KINDS, ObjectCrdData, RawStatement, VersionData } from "./types";
 
 /*
  * Per-version Karpenter facts: the data `npm run add-version` generated from each release's upstream
@@ -15,7 +15,7 @@ import { OBJECT_CRD_KINDS, ObjectCrdData, RawStatement, VersionData } from "./ty
  * the one place that knows which releases exist and what each one needs.
  */
 
-export type { CrdFieldSchema, ObjectCrdData, RawStatement, VersionData } from "./types";
+export type { CelLists, CrdFieldSchema, CrdKindKnown, ObjectCrdData, RawStatement, VersionData } from "./types";
 export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 
@@ -192,6 +192,41 @@ export function crdEnumValueSince(kind: CrdKind, crdPath: string, value: string)
  */
 export function crdFreeFormSince(kind: CrdKind, crdPath: string): string | undefined {
   return CRD_SINCE[kind].freeForm[crdPath];
+}
+
+/**
+ * Every spec field and enum value any known minor's NodePool or EC2NodeClass CRD has (generated, CRD_KNOWN): what the
+ * rules know, whatever release an object targets; `crdFieldSince` / `crdEnumValueSince` say from which minor on.
+ */
+export function crdKnown(kind: "nodePool" | "ec2NodeClass"): CrdKindKnown {
+  return CRD_KNOWN[kind];
+}
+
+/**
+ * The values any known minor's `kind` CRD allows in the enum of `crdPath`, in the CRD's order
+ * (`"spec.template.spec.requirements[].operator"` → `["In", "NotIn", "Exists", …]`).
+ * @throws Error when no known minor has that enum (a wrong path is the library's mistake)
+ */
+export function crdEnumValues(kind: "nodePool" | "ec2NodeClass", crdPath: string): readonly string[] {
+  const values = CRD_KNOWN[kind].enums[crdPath];
+  if (!values) throw new Error(`no known ${kind} CRD has an enum at ${crdPath}`);
+  return values;
+}
+
+/** Values the CRDs list in CEL rules (alias families, label keys, the pre-1.9 kubernetes.io keys), generated (CEL_LISTS). */
+export function celLists(): CelLists {
+  return CEL_LISTS;
+}
+
+/**
+ * The first known minor whose chart has the AWS feature gate `key` (`settings.awsFeatureGates`, e.g. `nodeClassCEL` →
+ * `"1.15"`), or undefined when none has it. Read from the newest minor's data.
+ */
+export function awsFeatureGateSince(key: string): string | undefined {
+  const gate = (versionData(minorOf(RELEASES[RELEASES.length - 1])).chart.awsFeatureGates ?? []).find(
+    (g) => g.key === key,
+  );
+  return gate && minorOf(gate.since);
 }
 
 /** The known minors, oldest first: `["1.0", …, "1.14"]`. */

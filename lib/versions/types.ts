@@ -141,3 +141,35 @@ export interface CrdKindSince {
   /** Object kept free-form (CRD path) → first minor. */
   readonly freeForm: Readonly<Record<string, string>>;
 }
+
+/** Every field and enum value of one CRD across the known minors (CRD_KNOWN of the data index). */
+export interface CrdKindKnown {
+  /** Spec fields (CRD paths), sorted. */
+  readonly fields: readonly string[];
+  /** Enum values per field, in the CRD's order (the newest minor's, then values only older minors had). */
+  readonly enums: Readonly<Record<string, readonly string[]>>;
+}
+
+/** {@link CrdKindKnown} of NodePool and EC2NodeClass. */
+export interface CrdKnown {
+  readonly nodePool: CrdKindKnown;
+  readonly ec2NodeClass: CrdKindKnown;
+}
+
+/**
+ * Values the CRDs list in CEL rules rather than enums (CEL_LISTS of the data index), each → the first known minor that
+ * lists it.
+ */
+export interface CelLists {
+  /** EC2NodeClass `amiSelectorTerms[].alias` families (`self.split('@')[0] in [...]`). */
+  readonly aliasFamilies: Readonly<Record<string, string>>;
+  /** The alias families that take only `@latest` (`... in [...] ? self.split('@')[1] == 'latest' : true`). */
+  readonly latestOnlyAliasFamilies: Readonly<Record<string, string>>;
+  /** The `karpenter.k8s.aws` keys NodePool requirements (and labels) may use; every other key of that domain is restricted. */
+  readonly awsLabelKeys: Readonly<Record<string, string>>;
+  /**
+   * The `kubernetes.io` keys NodePool requirements could use while the CRD restricted that domain (besides
+   * `*.node.kubernetes.io` and `*.node-restriction.kubernetes.io`), and the first minor that no longer restricts it.
+   */
+  readonly k8sDomain: { readonly allowedKeys: readonly string[]; readonly restrictedUntil: string };
+}

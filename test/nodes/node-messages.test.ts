@@ -221,7 +221,7 @@ describe("messages say what is allowed", () => {
     expect(() => new NP(stack, "b", "default")).toThrow(KarpenterValidationError);
     expect(() => new EC(stack, "c", null)).toThrow(/^test\/c: props = null is invalid: Ec2NodeClass props: an object/);
     expect(() => new NP(stack, "d", { nodeClass: { name: "default" }, disruption: "WhenEmpty" })).toThrow(
-      'test/d: disruption = "WhenEmpty" is invalid: disruption: an object { consolidationPolicy, consolidateAfter, budgets } [NODEPOOL_NOT_AN_OBJECT]',
+      'test/d: disruption = "WhenEmpty" is invalid: disruption: an object { budgets, consolidateAfter, consolidationPolicy } [NODEPOOL_NOT_AN_OBJECT]',
     );
   });
 
@@ -575,19 +575,19 @@ describe("unknown fields get a did-you-mean", () => {
       "requirement",
       "NodePool",
       { requirements: [{ key: "example.com/team", operator: "NotIn", valuse: ["a"] }] } as any,
-      'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, operator, values, minValues [NODEPOOL_UNKNOWN_FIELD]',
+      'test/obj: requirements[0].valuse = ["a"] is invalid: not a field of a requirement (an unknown field would be silently dropped); did you mean values? The known fields are key, minValues, operator, values [NODEPOOL_UNKNOWN_FIELD]',
     ],
     [
       "disruption field in another case",
       "NodePool",
       { disruption: { consolidationpolicy: "WhenEmpty" } } as any,
-      'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are consolidationPolicy, consolidateAfter, budgets [NODEPOOL_UNKNOWN_FIELD]',
+      'test/obj: disruption.consolidationpolicy = "WhenEmpty" is invalid: not a field of disruption (an unknown field would be silently dropped); did you mean consolidationPolicy (names are case-sensitive)? The known fields are budgets, consolidateAfter, consolidationPolicy [NODEPOOL_UNKNOWN_FIELD]',
     ],
     [
       "node class reference",
       "NodePool",
       { nodeClass: { name: "a", knid: "EC2NodeClass" } } as any,
-      'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are name, group, kind [NODEPOOL_UNKNOWN_FIELD]',
+      'test/obj: nodeClass.knid = "EC2NodeClass" is invalid: not a field of a node class reference (an unknown field would be silently dropped); did you mean kind? The known fields are group, kind, name [NODEPOOL_UNKNOWN_FIELD]',
     ],
   ])("%s", (_what, kind, props, message) => {
     expect(rejection(kind, props).problems[0].message.startsWith(message)).toBe(true);
@@ -595,7 +595,7 @@ describe("unknown fields get a did-you-mean", () => {
 
   test("a field nothing is close to lists the known ones without a guess", () => {
     expect(rejection("NodePool", { disruption: { schedule: "@daily" } } as any).message).toBe(
-      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are consolidationPolicy, consolidateAfter, budgets [NODEPOOL_UNKNOWN_FIELD]',
+      'test/obj: disruption.schedule = "@daily" is invalid: not a field of disruption (an unknown field would be silently dropped): the known fields are budgets, consolidateAfter, consolidationPolicy [NODEPOOL_UNKNOWN_FIELD]',
     );
   });
 });

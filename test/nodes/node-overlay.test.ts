@@ -190,7 +190,7 @@ describe("NodeOverlay: validated against the release's CRD, every problem at onc
     expect(msg("requirements[2].values[0]")).toContain("a non-negative integer");
     expect(msg("requirements[3].values")).toContain("requirements with operator 'NotIn' must have a value defined");
     expect(msg("requirements[4].operator")).toContain(
-      'one of "DoesNotExist", "Exists", "Gt", "Gte", "In", "Lt", "Lte", "NotIn"',
+      'one of "In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"',
     );
     expect(e.message).toMatch(/^test\/discount: 11 problems/);
   });

@@ -1,6 +1,7 @@
 import * as path from "path";
 import * as ts from "typescript";
-import { knownMinors, versionData } from "../../lib/versions";
+import { crdKnown, knownMinors, versionData } from "../../lib/versions";
+import { NODE_POOL_PROP_PATHS } from "../../lib/nodes/node-pool-rules";
 
 /*
  * The typed props of NodePool and EC2NodeClass against the newest known release's CRD fields (generated data): a
@@ -74,6 +75,23 @@ test("every NodePool spec field of the newest release is a typed prop, and every
   const fields = newest.crds.nodePool.fields.filter((f) => !structural(f)).map(toProp);
   expect({ missing: fields.filter((f) => !props.includes(f)) }).toEqual({ missing: [] });
   expect({ extra: props.filter((p) => !fields.includes(p)) }).toEqual({ extra: [] });
+});
+
+test("NODE_POOL_PROP_PATHS wires every top-level NodePoolOptions prop to a field of the known NodePool CRDs, and only those", () => {
+  const topLevel = propPaths("NodePoolOptions").filter((p) => !p.includes(".") && !p.includes("["));
+  expect(Object.keys(NODE_POOL_PROP_PATHS).sort()).toEqual([...topLevel].sort());
+  const known = crdKnown("nodePool").fields;
+  const { name, ...spec } = NODE_POOL_PROP_PATHS;
+  expect(name).toBe("metadata.name");
+  expect({ notInCrd: Object.values(spec).filter((f) => !known.includes(f)) }).toEqual({ notInCrd: [] });
+  // every field the props flatten (spec, its template's spec and metadata) has a prop; nodeClassRef is the nodeClass prop
+  const flattened = known.filter(
+    (f) =>
+      /^spec\.(template\.(spec|metadata)\.)?[^.[]+$/.test(f) &&
+      !/^spec\.template(\.spec|\.metadata)?$/.test(f) &&
+      f !== "spec.template.spec.nodeClassRef",
+  );
+  expect({ unwired: flattened.filter((f) => !Object.values(spec).includes(f)) }).toEqual({ unwired: [] });
 });
 
 test.each([

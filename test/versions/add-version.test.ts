@@ -4,8 +4,15 @@ import { dataFileName, generateVersionData, renderDataFile, renderDataIndex } fr
 import { knownMinors, knownReleases, versionData, versionFacts } from "../../lib/versions";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { VersionData } from "../../lib/versions/types";
-import { ALIAS_FAMILY_SINCE } from "../../lib/nodes/crd-history";
-import { crdEnumValueSince, crdFieldSince, crdFreeFormSince, crdKindSince, objectCrd } from "../../lib/versions";
+import {
+  celLists,
+  crdEnumValues,
+  crdEnumValueSince,
+  crdFieldSince,
+  crdFreeFormSince,
+  crdKindSince,
+  objectCrd,
+} from "../../lib/versions";
 import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 const DATA_DIR = path.resolve(__dirname, "../../lib/versions/data");
@@ -82,9 +89,9 @@ describe("versionFacts (contract with upgrade-plan)", () => {
     const f = versionFacts("1.14");
     expect(f.crds.nodePool.fields).toContain("spec.template.spec.requirements[].operator");
     expect(f.crds.nodePool.enums["spec.disruption.consolidationPolicy"]).toEqual([
-      "Balanced",
       "WhenEmpty",
       "WhenEmptyOrUnderutilized",
+      "Balanced",
     ]);
     expect(f.crds.ec2NodeClass.fields).toContain("spec.cpuOptions");
     expect(versionFacts("1.12").crds.ec2NodeClass.fields).not.toContain("spec.cpuOptions");
@@ -147,11 +154,45 @@ describe("the generated CRD history (CRD_SINCE of the data index)", () => {
     expect(objectCrd("1.6", "nodeOverlay")).toBeUndefined();
   });
 
-  test("the hand-dated alias families (a CEL rule's list, not an enum) first appear in that minor's CEL rules", () => {
-    for (const [family, since] of Object.entries(ALIAS_FAMILY_SINCE))
+  test("the values listed in CEL rules (CEL_LISTS) are dated by the first minor whose rules list them", () => {
+    const { aliasFamilies, latestOnlyAliasFamilies, awsLabelKeys, k8sDomain } = celLists();
+    for (const [family, since] of Object.entries(aliasFamilies))
       expect([family, firstMinorWith((d) => d.celRules.some((r) => r.includes(`'${family}'`)))]).toEqual([
         family,
         since,
       ]);
+    expect(aliasFamilies.windows2025).toBe("1.9");
+    expect(Object.keys(latestOnlyAliasFamilies)).toEqual(["windows2019", "windows2022", "windows2025"]);
+    for (const [key, since] of Object.entries(awsLabelKeys))
+      expect([key, firstMinorWith((d) => d.celRules.some((r) => r.includes(`"${key}"`)))]).toEqual([key, since]);
+    expect(awsLabelKeys["karpenter.k8s.aws/placement-group-id"]).toBe("1.11");
+    // the released v1.15.0 CRDs keep nitro-sandbox restricted
+    expect(awsLabelKeys["karpenter.k8s.aws/nitro-sandbox"]).toBeUndefined();
+    expect(k8sDomain.restrictedUntil).toBe("1.9");
+    expect(k8sDomain.allowedKeys).toContain("node.kubernetes.io/windows-build");
+  });
+
+  test("enum values keep the CRD's order, over every known minor", () => {
+    expect(crdEnumValues("nodePool", "spec.template.spec.requirements[].operator")).toEqual([
+      "In",
+      "NotIn",
+      "Exists",
+      "DoesNotExist",
+      "Gt",
+      "Lt",
+      "Gte",
+      "Lte",
+    ]);
+    expect(crdEnumValues("nodePool", "spec.disruption.budgets[].reasons[]")).toEqual([
+      "Underutilized",
+      "Empty",
+      "Drifted",
+      "Unhealthy",
+    ]);
+    expect(versionData("1.14").crds.nodePool.enums["spec.disruption.budgets[].reasons[]"]).toEqual([
+      "Underutilized",
+      "Empty",
+      "Drifted",
+    ]);
   });
 });
