@@ -13,6 +13,7 @@ import {
   Checker,
   cronProblem,
   entry,
+  isLabelValue,
   isSet,
   labelDomain,
   parseQuantity,
@@ -442,6 +443,7 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)",
     ),
   );
+  c.guard(() => checkTaintValueAsLabelValue(c, `${at}.value`, t.value));
   const effectValid = c.guard(() => {
     if (!isSet(t.effect)) c.fail("NODEPOOL_TAINT", `${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
     c.oneOf(`${at}.effect`, t.effect, EFFECTS);
@@ -462,6 +464,24 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       );
     seen.set(pair, at);
   });
+}
+
+/**
+ * A taint value the CRD pattern takes but a Node cannot carry. The NodePool CRD's pattern has no length
+ * and allows a `prefix/` part; Kubernetes validates a Node's taint value as a label value (k8s.io/kubernetes
+ * pkg/apis/core/validation validateNodeTaints: `validation.IsValidLabelValue(currTaint.Value)`, at most 63
+ * characters of letters, digits, '-', '_', '.', no '/'), so Karpenter's NodeClaim never becomes a Node
+ * with the taint. A value the pattern refuses is the pattern check's to report.
+ */
+function checkTaintValueAsLabelValue(c: Checker, field: string, value: unknown): void {
+  if (!c.known(value) || typeof value !== "string" || !TAINT_PART.test(value) || isLabelValue(value)) return;
+  const why = [...value].length > 63 ? `it is ${[...value].length} characters long` : "it holds a '/'";
+  c.fail(
+    "NODEPOOL_TAINT_VALUE",
+    field,
+    value,
+    `a taint value of at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit: the Node API validates a taint value as a label value (Kubernetes core validation of Node taints, IsValidLabelValue) and ${why}, so no node can carry this taint though the NodePool CRD's pattern takes it`,
+  );
 }
 
 /**
@@ -614,8 +634,11 @@ function belowOneInstance(c: Checker, name: string, limits: { readonly [resource
     if (!isSet(q) || !c.known(q)) return [];
     const n = typeof q === "string" ? parseQuantity(q) : undefined;
     if (n === undefined || !(n > 0) || n >= smallest.value) return [];
-    const meant =
-      resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
+    // the number read in a larger unit ("1Ki" → "1Gi", "500m" → "500"); when that is the value itself (a
+    // fraction of a CPU without a suffix) or still below one instance, the smallest instance's amount
+    const rewritten = resource === "memory" ? `${String(q).replace(/[a-zA-Z]+$/, "")}Gi` : String(q).replace(/m$/, "");
+    const fits = rewritten !== q && (parseQuantity(rewritten) ?? 0) >= smallest.value;
+    const meant = JSON.stringify(fits ? rewritten : resource === "memory" ? "1Gi" : "1");
     const reading =
       resource === "memory"
         ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}`
