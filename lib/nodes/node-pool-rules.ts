@@ -13,6 +13,7 @@ import {
   Checker,
   cronProblem,
   entry,
+  impossibleDate,
   isLabelValue,
   isSet,
   labelDomain,
@@ -448,9 +449,17 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
     if (!isSet(t.effect)) c.fail("NODEPOOL_TAINT", `${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
     c.oneOf(`${at}.effect`, t.effect, EFFECTS);
   });
-  c.guard(() =>
-    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z"),
-  );
+  c.guard(() => {
+    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z");
+    const wrong = typeof t.timeAdded === "string" && c.known(t.timeAdded) ? impossibleDateTime(t.timeAdded) : undefined;
+    if (wrong)
+      c.fail(
+        "NODEPOOL_FORMAT",
+        `${at}.timeAdded`,
+        t.timeAdded,
+        `an RFC 3339 date-time such as 2025-01-01T00:00:00Z that exists: ${wrong} (the CRD's format: date-time, which the API server parses as a time)`,
+      );
+  });
   if (!keyValid || !effectValid || !c.known(t.key) || !c.known(t.effect)) return;
   c.guard(() => {
     const pair = `${t.key}:${t.effect}`;
@@ -464,6 +473,22 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       );
     seen.set(pair, at);
   });
+}
+
+/**
+ * What makes a date-time of {@link DATE_TIME}'s shape no real time (month 13, February 30, hour 24, minute
+ * 60, second 60), or undefined. The API server validates `format: date-time` by parsing it (kube-openapi
+ * strfmt ParseDateTime, Go time.Parse with RFC 3339 layouts), which refuses each of these.
+ */
+function impossibleDateTime(text: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})/.exec(text);
+  if (!m) return undefined;
+  const date = impossibleDate(`${m[1]}${m[2]}${m[3]}`);
+  if (date) return date;
+  if (Number(m[4]) > 23) return `hour ${m[4]}, and hours run from 00 to 23`;
+  if (Number(m[5]) > 59) return `minute ${m[5]}, and minutes run from 00 to 59`;
+  if (Number(m[6]) > 59) return `second ${m[6]}, and seconds run from 00 to 59`;
+  return undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { Checker, entry, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, impossibleDate, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE } from "./crd-history";
 import { runtimeRestrictedLabelProblem } from "./runtime-label-rules";
@@ -712,25 +712,12 @@ function checkAliasSemantics(
   }
 }
 
-/** The alias families whose versions are EKS AMI release dates `vYYYYMMDD` (awslabs/amazon-eks-ami release tags). */
-const DATED_ALIAS_FAMILIES = ["al2", "al2023"];
-
 /**
- * What makes `YYYYMMDD` no calendar date (month 13, day 99, February 30 or 29 outside a leap year), or
- * undefined when it is one (Gregorian calendar; a release date before a family existed is not judged:
- * the first release of each family is not a fact this library holds).
+ * The alias families whose versions are EKS AMI release dates `vYYYYMMDD` (awslabs/amazon-eks-ami release tags).
+ * A date that exists but precedes a family's first release (`al2023@v19990101`) is not judged: the first release
+ * of each family is not a fact this library holds.
  */
-export function impossibleDate(yyyymmdd: string): string | undefined {
-  const year = Number(yyyymmdd.slice(0, 4));
-  const month = Number(yyyymmdd.slice(4, 6));
-  const day = Number(yyyymmdd.slice(6, 8));
-  if (month < 1 || month > 12) return `month ${yyyymmdd.slice(4, 6)}, and months run from 01 to 12`;
-  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (day < 1 || day > days)
-    return `day ${yyyymmdd.slice(6, 8)} of month ${yyyymmdd.slice(4, 6)}, which has days 01 to ${days}${month === 2 ? ` in ${year}` : ""}`;
-  return undefined;
-}
+const DATED_ALIAS_FAMILIES = ["al2", "al2023"];
 
 /**
  * A warning for `amiFamily` of a family EKS no longer publishes AMIs for at the cluster's Kubernetes

@@ -5,7 +5,7 @@ import { rejected } from "../helpers";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
 import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
 import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
-import { impossibleDate } from "../../lib/nodes/node-semantic-rules";
+import { impossibleDate } from "../../lib/kubernetes/value-rules";
 import { quantityLookalike } from "../../lib/nodes/kubelet-expressions";
 import { build, rejection, req } from "./node-props";
 import { FakeInstallation, testStack } from "../helpers";
@@ -45,6 +45,24 @@ describe("taint values are label values (Kubernetes Node validation, IsValidLabe
   test("a value the CRD pattern refuses is the pattern's alone", () => {
     const e = rejection("NodePool", { taints: [{ key: "a", value: "a b", effect: "NoSchedule" }] });
     expect(e.code).toBe("NODEPOOL_FORMAT");
+  });
+});
+
+describe("taint timeAdded is a time that exists (the CRD's format: date-time)", () => {
+  test.each([
+    ["2025-13-01T00:00:00Z", "month 13"],
+    ["2025-02-30T00:00:00Z", "day 30 of month 02"],
+    ["2025-01-01T24:00:00Z", "hour 24"],
+    ["2025-01-01T00:60:00Z", "minute 60"],
+  ])("%s is refused", (timeAdded, why) => {
+    const e = rejection("NodePool", { taints: [{ key: "a", effect: "NoSchedule", timeAdded }] });
+    expect(e.code).toBe("NODEPOOL_FORMAT");
+    expect(e.field).toBe("taints[0].timeAdded");
+    expect(e.message).toContain(why);
+  });
+  test("look-alikes: a leap day, the last second of a day, an offset", () => {
+    for (const timeAdded of ["2024-02-29T00:00:00Z", "2025-12-31T23:59:59Z", "2025-06-01T12:00:00+02:00"])
+      expect(() => build("NodePool", { taints: [{ key: "a", effect: "NoSchedule", timeAdded }] })).not.toThrow();
   });
 });
 
