@@ -191,6 +191,8 @@ export const ERROR_CODES = {
   DISCOVERY_TAGS_VALUE_NOT_CLUSTER:
     "a tag value other than the cluster's name, which the default EC2NodeClass selector uses",
   EC2NODECLASS_AMI_ALIAS: "an alias that is not family@version of a supported family (EC2NodeClass CRD)",
+  EC2NODECLASS_AMI_ALIAS_DATE:
+    "an al2 / al2023 alias version vYYYYMMDD that is no calendar date (month 13, day 99, February 30): no EKS AMI release has it",
   EC2NODECLASS_AMI_ALIAS_KUBERNETES: "an AMI alias or family EKS does not publish for the cluster's Kubernetes version",
   EC2NODECLASS_AMI_ALIAS_NOT_ALONE: "an alias term among other AMI selector terms (EC2NodeClass CRD)",
   EC2NODECLASS_AMI_FAMILY: "amiFamily missing or not matching the alias (EC2NodeClass CRD)",
@@ -219,6 +221,8 @@ export const ERROR_CODES = {
     "a kubelet setting the AMI family does not apply (Bottlerocket podsPerCore, clusterDNS lists)",
   EC2NODECLASS_KUBELET_IMAGE_GC: "imageGCHighThresholdPercent not above imageGCLowThresholdPercent (EC2NodeClass CRD)",
   EC2NODECLASS_KUBELET_MAX_PODS: "maxPods (or its expression) of the wrong form",
+  EC2NODECLASS_KUBELET_NOT_A_QUANTITY:
+    'a kubeReserved / systemReserved value written as a number and a unit or words no Kubernetes quantity has ("1GB", "1 core")',
   EC2NODECLASS_KUBELET_QUANTITY_SUFFIX: "a kubelet quantity with a misleading suffix (m on bytes, bytes on CPU)",
   EC2NODECLASS_KUBELET_RESERVED: "a reserved resource name or quantity kubelet does not take (EC2NodeClass CRD)",
   EC2NODECLASS_KUBELET_UNKNOWN_FIELD: "a kubelet field Karpenter does not map for the AMI family",
@@ -235,6 +239,8 @@ export const ERROR_CODES = {
     "a selector term that sets none or a forbidden combination of its fields (EC2NodeClass CRD)",
   EC2NODECLASS_SELECTOR_TERMS:
     "subnet / security group / capacity reservation selector terms missing, empty or more than 30 (EC2NodeClass CRD)",
+  EC2NODECLASS_TAGS_COUNT:
+    "more tags than fit EC2's 50 per resource beside the tags Karpenter adds to every instance (EC2 tag restrictions)",
   EC2NODECLASS_TAG_KEY: "a tag key that is restricted or too long (EC2NodeClass CRD, EC2 and IAM limits)",
   EC2NODECLASS_TAG_VALUE: "a tag value that is too long or has characters EC2 and IAM refuse",
   EC2NODECLASS_USER_DATA: "userData that is not well-formed MIME multipart (AL2 / AL2023)",
@@ -319,6 +325,8 @@ export const ERROR_CODES = {
   NODEPOOL_REQUIREMENT_VALUES: "requirement values that do not fit the operator (NodePool CRD)",
   NODEPOOL_STATIC: "a field a static NodePool (replicas set) does not take (NodePool CRD)",
   NODEPOOL_TAINT: "a taint missing its key or effect, or repeated (NodePool CRD)",
+  NODEPOOL_TAINT_VALUE:
+    "a taint value the CRD pattern takes but no Node can carry: over 63 characters or with a '/' (Kubernetes validates it as a label value)",
   NODE_DEPENDS_ON: "dependsOn that is not a list of Terraform resources, data sources or modules",
   NODE_KARPENTER_NOT_AN_INSTALL: "karpenter is not a Karpenter install (a plain object, a path string…)",
   NODE_LABEL_KEY_RUNTIME: "a label key Karpenter refuses at runtime",
@@ -336,6 +344,8 @@ export const ERROR_CODES = {
     "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
   NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",
   NODE_ZONE: "a zone ID for the zone key, or a zone outside the cluster's region",
+  NODE_ZONE_ID:
+    "a zone ID (topology.k8s.aws/zone-id) without the AZ ID prefix of the cluster's region (use1- is us-east-1)",
   OPTIONS_NOT_AN_OBJECT: "options that are not an object",
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",
   PROVIDER_AMBIGUOUS: "several providers of a kind and none chosen",

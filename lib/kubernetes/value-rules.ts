@@ -702,3 +702,19 @@ export function parseQuantity(quantity: string): number | undefined {
   if (m[2]) return base * 10 ** Number(m[2].slice(1));
   return base * QUANTITY_SUFFIX[m[3] ?? ""];
 }
+
+/**
+ * What makes `YYYYMMDD` no calendar date (month 13, day 99, February 30 or 29 outside a leap year), or
+ * undefined when it is one (Gregorian calendar).
+ */
+export function impossibleDate(yyyymmdd: string): string | undefined {
+  const year = Number(yyyymmdd.slice(0, 4));
+  const month = Number(yyyymmdd.slice(4, 6));
+  const day = Number(yyyymmdd.slice(6, 8));
+  if (month < 1 || month > 12) return `month ${yyyymmdd.slice(4, 6)}, and months run from 01 to 12`;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  if (day < 1 || day > days)
+    return `day ${yyyymmdd.slice(6, 8)} of month ${yyyymmdd.slice(4, 6)}, which has days 01 to ${days}${month === 2 ? ` in ${year}` : ""}`;
+  return undefined;
+}

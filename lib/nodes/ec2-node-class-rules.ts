@@ -27,7 +27,7 @@ import {
   crdKnown,
 } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
-import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem } from "./kubelet-expressions";
+import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem, quantityLookalike } from "./kubelet-expressions";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
 import { checkEbsKmsKey, checkEbsLimits } from "./ebs-rules";
@@ -272,6 +272,45 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
       if (chars) c.fail("EC2NODECLASS_TAG_VALUE", entry("tags", k), val, chars + notReady);
     });
   }
+  c.guard(() => checkTagCount(c, p.tags, tags));
+}
+
+/** EC2's limit of tags on one resource (Amazon EC2 User Guide, "Tag restrictions": "Maximum number of tags per resource – 50"). */
+const EC2_TAGS_PER_RESOURCE = 50;
+
+/**
+ * The tags Karpenter puts on every instance besides `spec.tags` (aws/karpenter-provider-aws): at launch
+ * `kubernetes.io/cluster/<cluster>`, `karpenter.sh/nodepool`, `eks:eks-cluster-name` and
+ * `karpenter.k8s.aws/ec2nodeclass` (pkg/utils GetTags, the static tags merged over spec.tags for
+ * CreateFleet's instances and volumes), and once the node registers `Name`, `karpenter.sh/nodeclaim` and
+ * `eks:eks-cluster-name` (pkg/controllers/nodeclaim/tagging, CreateTags of the tags the instance lacks).
+ * The CRD refuses all but `Name` in spec.tags; a `Name` of the class's own is kept.
+ */
+const KARPENTER_INSTANCE_TAGS = [
+  "kubernetes.io/cluster/<cluster>",
+  "karpenter.sh/nodepool",
+  "eks:eks-cluster-name",
+  "karpenter.k8s.aws/ec2nodeclass",
+  "karpenter.sh/nodeclaim",
+  "Name",
+];
+
+/**
+ * `tags` and Karpenter's own tags must fit EC2's 50 per resource: beyond, every launch fails (or the
+ * tagging after it does, leaving the instance without Name and karpenter.sh/nodeclaim). A map that is a
+ * reference is not counted.
+ */
+function checkTagCount(c: Checker, given: unknown, tags: readonly [string, string][]): void {
+  if (!isSet(given) || c.token(given)) return;
+  const theirs = KARPENTER_INSTANCE_TAGS.filter((k) => !tags.some(([key]) => key === k));
+  const budget = EC2_TAGS_PER_RESOURCE - theirs.length;
+  if (tags.length <= budget) return;
+  c.fail(
+    "EC2NODECLASS_TAGS_COUNT",
+    "tags",
+    given,
+    `at most ${budget} tags (got ${tags.length}): EC2 allows ${EC2_TAGS_PER_RESOURCE} tags per resource (Amazon EC2 User Guide, "Tag restrictions"), and Karpenter adds its own ${theirs.length} to every instance (${theirs.join(", ")}; aws/karpenter-provider-aws pkg/utils GetTags and the nodeclaim tagging controller), so ${tags.length} + ${theirs.length} = ${tags.length + theirs.length} tags exceed the limit and every launch (or the tagging after it) fails; remove ${tags.length - budget} tags`,
+  );
 }
 
 /** Capacity reservation terms (Karpenter 1.3+): optional, but when given at least one term (the CRD's rules fail on an empty list). */
@@ -766,7 +805,7 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
     const m = k[field];
     if (!isPlainObject(m)) continue;
     for (const [key, val] of Object.entries(m))
-      if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val))
+      if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val) && !quantityLookalike(val))
         out.push({ field: entry(`kubelet.${field}`, key), value: val });
   }
   return out;
@@ -954,6 +993,8 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
             ),
           );
         if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
+          const meant = quantityLookalike(val);
+          if (expressions && meant) return notAQuantity(c, at, key, val, meant);
           if (expressions) return expression(at, val);
           if (kubeletExpressionProblem(val) === undefined)
             c.fail(
@@ -1048,6 +1089,22 @@ function checkMaxPods(
       );
     if (typeof x === "string" && c.known(x)) expression(at, x);
   });
+}
+
+/**
+ * A reserved value written as a number and a unit or words (`"1GB"`, `"1 core"`): a quantity was meant, not a
+ * CEL expression, so the message says what quantity to write before it mentions expressions.
+ */
+function notAQuantity(c: Checker, at: string, key: string, val: string, meant: readonly string[]): never {
+  const write = meant.length
+    ? `write ${meant.map((q) => JSON.stringify(q)).join(" or ")}${meant.length > 1 ? " (decimal or binary units)" : ""}`
+    : `write a quantity such as ${key === "cpu" ? '"1" (one CPU) or "100m" (millicores)' : '"1Gi" or "512Mi"'}`;
+  return c.fail(
+    "EC2NODECLASS_KUBELET_NOT_A_QUANTITY",
+    at,
+    val,
+    `a Kubernetes quantity: "${val}" is not one (quantities are a number with one of the suffixes k, M, G, T, P, E, Ki, Mi, Gi, Ti, Pi, Ei or m for thousandths, no space, no "B" for bytes, no words; Kubernetes resource.Quantity): ${write}. From Karpenter ${kubeletExpressionsSince()} the value may also be a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} (with the NodeClassCEL gate), which "${val}" is not either`,
+  );
 }
 
 /** The message for an expression where the targeted release takes only a static value. */

@@ -186,7 +186,10 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
    * rejects, a field newer than the targeted Karpenter version, a missing role / selector terms
    * without `karpenter`, a literal `role` that is no IAM role name, a duration longer than Go's time.Duration, or a malformed
    * `deleteTimeout`, `iops` / `throughput` on a volume type EC2 does not take them for or outside EC2's numbers (io1 / io2 without `iops`, gp3 below 3,000 IOPS or 125 MiB/s, io1 / io2 outside 100–64,000 / 100–256,000 IOPS, more IOPS per GiB than io1's 50, io2's 1,000 or gp3's 500, gp3 throughput above 0.25 MiB/s per IOPS, io1 / io2 under 4 GiB, st1 / sc1 under 125 GiB, one device name in two mappings, a malformed `snapshotID`, st1 / sc1 on the AMI family's boot device: lib/nodes/ebs-rules.ts; `iops` / `throughput` without `volumeType` warns), literal `userData` the AMI family's bootstrap cannot read (Bottlerocket TOML, AL2023 NodeConfig / MIME multipart: lib/nodes/user-data-rules.ts, naming the line), both
-   * `kubelet.maxPods` and `kubelet.maxPodsExpression`, a string in `kubelet.maxPods`, an expression
+   * `kubelet.maxPods` and `kubelet.maxPodsExpression`, a string in `kubelet.maxPods`, a reserved value written as a
+   * number and a unit or words (`"1GB"`, `"1 core"`: EC2NODECLASS_KUBELET_NOT_A_QUANTITY), an al2 / al2023 alias
+   * version that is no calendar date (EC2NODECLASS_AMI_ALIAS_DATE), more `tags` than fit EC2's 50 per resource beside
+   * the 6 Karpenter adds (EC2NODECLASS_TAGS_COUNT), an expression
    * before Karpenter 1.15 or without the install's NodeClassCEL gate; at synth, for a
    * duplicate name. The spec's problems come together in one error (`problems`); props that are no
    * object, props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a bad `version` are thrown alone, before the spec is checked.

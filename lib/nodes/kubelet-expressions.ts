@@ -88,3 +88,55 @@ export function kubeletExpressionProblem(text: string): string | undefined {
   if (calls.length) return "a ( without its )";
   return undefined;
 }
+
+/** A number and a unit or words (`1GB`, `512MB`, `1 core`), the shape of a quantity written the way people write sizes. */
+const NUMBER_AND_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+(?:\s+[A-Za-z]+)*)\s*$/;
+
+/** Units people write for bytes, and the quantity suffixes they mean (decimal, binary). */
+const BYTE_UNITS: { readonly [unit: string]: readonly string[] } = {
+  ki: ["Ki"],
+  mi: ["Mi"],
+  gi: ["Gi"],
+  ti: ["Ti"],
+  pi: ["Pi"],
+  ei: ["Ei"],
+  k: ["k", "Ki"],
+  kb: ["k", "Ki"],
+  kib: ["k", "Ki"],
+  mb: ["M", "Mi"],
+  mib: ["M", "Mi"],
+  g: ["G", "Gi"],
+  gb: ["G", "Gi"],
+  gib: ["G", "Gi"],
+  t: ["T", "Ti"],
+  tb: ["T", "Ti"],
+  tib: ["T", "Ti"],
+  p: ["P", "Pi"],
+  pb: ["P", "Pi"],
+  pib: ["P", "Pi"],
+  e: ["E", "Ei"],
+  eb: ["E", "Ei"],
+  eib: ["E", "Ei"],
+};
+/** Words for whole CPUs and for thousandths of one. */
+const CPU_WORDS = /^(v?cpus?|v?cores?|cores? of cpu)$/i;
+const MILLI_CPU_WORDS = /^(milli\s*cores?|millicpus?|milli\s*cpus?|mcpus?|millis?)$/i;
+const BYTE_WORDS = /^(b|bytes?)$/i;
+
+/**
+ * What a kubelet reserved value that is a number followed by a unit or words (`"1GB"`, `"512MB"`, `"1 core"`)
+ * should be written as: the Kubernetes quantities meant (`["1G", "1Gi"]`, `["1"]`), or an empty list when the
+ * unit says nothing known. Undefined for anything else, which is read as a CEL expression. Kubernetes
+ * quantities (k8s.io/apimachinery resource.Quantity) take the suffixes k, M, G, T, P, E, Ki … Ei and m, with
+ * no space, no "B" for bytes and no words; a CEL expression never puts a name right after a number.
+ */
+export function quantityLookalike(text: string): string[] | undefined {
+  const m = NUMBER_AND_UNIT.exec(text);
+  if (!m) return undefined;
+  const [, n, unit] = m;
+  const bytes = BYTE_UNITS[unit.toLowerCase()];
+  if (bytes) return bytes.map((s) => `${n}${s}`);
+  if (BYTE_WORDS.test(unit) || CPU_WORDS.test(unit)) return [n];
+  if (MILLI_CPU_WORDS.test(unit)) return [`${n}m`];
+  return [];
+}

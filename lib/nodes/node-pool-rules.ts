@@ -13,6 +13,8 @@ import {
   Checker,
   cronProblem,
   entry,
+  impossibleDate,
+  isLabelValue,
   isSet,
   labelDomain,
   parseQuantity,
@@ -466,13 +468,22 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       "a taint value matching the CRD pattern: letters, digits, '-', '_', '.', starting and ending with a letter or digit (leave it unset for no value)",
     ),
   );
+  c.guard(() => checkTaintValueAsLabelValue(c, `${at}.value`, t.value));
   const effectValid = c.guard(() => {
     if (!isSet(t.effect)) c.fail("NODEPOOL_TAINT", `${at}.effect`, t.effect, `one of ${EFFECTS.join(", ")} (required)`);
     c.oneOf(`${at}.effect`, t.effect, EFFECTS);
   });
-  c.guard(() =>
-    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z"),
-  );
+  c.guard(() => {
+    c.pattern(`${at}.timeAdded`, t.timeAdded, DATE_TIME, "an RFC 3339 date-time such as 2025-01-01T00:00:00Z");
+    const wrong = typeof t.timeAdded === "string" && c.known(t.timeAdded) ? impossibleDateTime(t.timeAdded) : undefined;
+    if (wrong)
+      c.fail(
+        "NODEPOOL_FORMAT",
+        `${at}.timeAdded`,
+        t.timeAdded,
+        `an RFC 3339 date-time such as 2025-01-01T00:00:00Z that exists: ${wrong} (the CRD's format: date-time, which the API server parses as a time)`,
+      );
+  });
   if (!keyValid || !effectValid || !c.known(t.key) || !c.known(t.effect)) return;
   c.guard(() => {
     const pair = `${t.key}:${t.effect}`;
@@ -486,6 +497,40 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       );
     seen.set(pair, at);
   });
+}
+
+/**
+ * What makes a date-time of {@link DATE_TIME}'s shape no real time (month 13, February 30, hour 24, minute
+ * 60, second 60), or undefined. The API server validates `format: date-time` by parsing it (kube-openapi
+ * strfmt ParseDateTime, Go time.Parse with RFC 3339 layouts), which refuses each of these.
+ */
+function impossibleDateTime(text: string): string | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})/.exec(text);
+  if (!m) return undefined;
+  const date = impossibleDate(`${m[1]}${m[2]}${m[3]}`);
+  if (date) return date;
+  if (Number(m[4]) > 23) return `hour ${m[4]}, and hours run from 00 to 23`;
+  if (Number(m[5]) > 59) return `minute ${m[5]}, and minutes run from 00 to 59`;
+  if (Number(m[6]) > 59) return `second ${m[6]}, and seconds run from 00 to 59`;
+  return undefined;
+}
+
+/**
+ * A taint value the CRD pattern takes but a Node cannot carry. The NodePool CRD's pattern has no length
+ * and allows a `prefix/` part; Kubernetes validates a Node's taint value as a label value (k8s.io/kubernetes
+ * pkg/apis/core/validation validateNodeTaints: `validation.IsValidLabelValue(currTaint.Value)`, at most 63
+ * characters of letters, digits, '-', '_', '.', no '/'), so Karpenter's NodeClaim never becomes a Node
+ * with the taint. A value the pattern refuses is the pattern check's to report.
+ */
+function checkTaintValueAsLabelValue(c: Checker, field: string, value: unknown): void {
+  if (!c.known(value) || typeof value !== "string" || !TAINT_PART.test(value) || isLabelValue(value)) return;
+  const why = [...value].length > 63 ? `it is ${[...value].length} characters long` : "it holds a '/'";
+  c.fail(
+    "NODEPOOL_TAINT_VALUE",
+    field,
+    value,
+    `a taint value of at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit: the Node API validates a taint value as a label value (Kubernetes core validation of Node taints, IsValidLabelValue) and ${why}, so no node can carry this taint though the NodePool CRD's pattern takes it`,
+  );
 }
 
 /**
@@ -638,8 +683,11 @@ function belowOneInstance(c: Checker, name: string, limits: { readonly [resource
     if (!isSet(q) || !c.known(q)) return [];
     const n = typeof q === "string" ? parseQuantity(q) : undefined;
     if (n === undefined || !(n > 0) || n >= smallest.value) return [];
-    const meant =
-      resource === "memory" ? `"${String(q).replace(/[a-zA-Z]+$/, "")}Gi"` : `"${String(q).replace(/m$/, "")}"`;
+    // the number read in a larger unit ("1Ki" → "1Gi", "500m" → "500"); when that is the value itself (a
+    // fraction of a CPU without a suffix) or still below one instance, the smallest instance's amount
+    const rewritten = resource === "memory" ? `${String(q).replace(/[a-zA-Z]+$/, "")}Gi` : String(q).replace(/m$/, "");
+    const fits = rewritten !== q && (parseQuantity(rewritten) ?? 0) >= smallest.value;
+    const meant = JSON.stringify(fits ? rewritten : resource === "memory" ? "1Gi" : "1");
     const reading =
       resource === "memory"
         ? `${n} bytes${/^[0-9.]+$/.test(String(q)) ? " (a quantity without a suffix counts bytes)" : ""}`

@@ -219,7 +219,10 @@ export class NodePool extends Construct {
 
   /**
    * @throws KarpenterValidationError for missing props or `nodeClass`, a value any NodePool CRD
-   * rule (or Karpenter's runtime validation: duplicate taints) rejects, a duration longer than
+   * rule (or Karpenter's runtime validation: duplicate taints) rejects, a taint value no Node can carry (over 63
+   * characters or with a '/': NODEPOOL_TAINT_VALUE), a `topology.k8s.aws/zone-id` of another region than the
+   * cluster's literal one (NODE_ZONE_ID), a well-known label value no instance carries (instance-tenancy
+   * other than default / dedicated among them: NODE_REQUIREMENT_VALUE_UNKNOWN), a duration longer than
    * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
    * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, a `nodeClass` (or `karpenter`) in a stack that depends on this one (ordering the pool after it would make the stack dependency circular), or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
    * The spec's problems come together in one error (`problems`), a missing `nodeClass` or one that is no

@@ -1,7 +1,7 @@
 import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { Checker, entry, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, impossibleDate, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
@@ -153,6 +153,14 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
     text: 'a lower-case accelerator name, e.g. "inferentia"',
   },
   "karpenter.k8s.aws/instance-hypervisor": { values: ["nitro", "xen", ""], text: '"nitro", "xen", or "" (bare metal)' },
+  // every instance type offers both tenancies (aws/karpenter-provider-aws pkg/providers/instancetype/types.go,
+  // computeRequirements: LabelInstanceTenancy In ec2types.TenancyDefault, ec2types.TenancyDedicated; the label
+  // came in Karpenter 1.9); EC2's "host" (Dedicated Hosts) is not among them
+  "karpenter.k8s.aws/instance-tenancy": {
+    values: ["default", "dedicated"],
+    text: '"default" or "dedicated" (the EC2 tenancies Karpenter offers every instance type in)',
+    fixes: { shared: "default", Default: "default", Dedicated: "dedicated" },
+  },
   "karpenter.k8s.aws/instance-encryption-in-transit-supported": {
     values: ["true", "false"],
     text: '"true" or "false"',
@@ -164,6 +172,48 @@ const REGION_KEY = "topology.kubernetes.io/region";
 const CAPACITY_TYPE_KEY = "karpenter.sh/capacity-type";
 /** An EC2 zone ID (`use1-az1`): the label `topology.k8s.aws/zone-id` holds these, not the zone label. */
 const ZONE_ID = /^[a-z]{2,4}[0-9]-az[0-9]+$/;
+const ZONE_ID_KEY = "topology.k8s.aws/zone-id";
+
+/**
+ * The AZ ID prefix of each region: every zone ID of the region starts with it and a "-" (`euw1-az1`;
+ * Local and Wavelength Zone IDs too: `use1-bos1-az1`). AWS Regions and Availability Zones guide, "AWS
+ * Availability Zones" (the AZ ID / Region tables: "an AZ ID consists of the first three letters of the
+ * Region code, followed by the number at the end of the Region code, followed by -az"; the tables show
+ * the direction written as its initials, apne1, apse2, cac1, euc1, usgw1) and "AZ IDs". Only regions
+ * listed there are judged; a region not listed here is not.
+ */
+export const AZ_ID_PREFIXES: { readonly [region: string]: string } = {
+  "us-east-1": "use1",
+  "us-east-2": "use2",
+  "us-west-1": "usw1",
+  "us-west-2": "usw2",
+  "af-south-1": "afs1",
+  "ap-east-1": "ape1",
+  "ap-south-1": "aps1",
+  "ap-south-2": "aps2",
+  "ap-northeast-1": "apne1",
+  "ap-northeast-2": "apne2",
+  "ap-northeast-3": "apne3",
+  "ap-southeast-1": "apse1",
+  "ap-southeast-2": "apse2",
+  "ap-southeast-3": "apse3",
+  "ap-southeast-4": "apse4",
+  "ca-central-1": "cac1",
+  "eu-central-1": "euc1",
+  "eu-central-2": "euc2",
+  "eu-north-1": "eun1",
+  "eu-south-1": "eus1",
+  "eu-south-2": "eus2",
+  "eu-west-1": "euw1",
+  "eu-west-2": "euw2",
+  "eu-west-3": "euw3",
+  "il-central-1": "ilc1",
+  "me-central-1": "mec1",
+  "me-south-1": "mes1",
+  "sa-east-1": "sae1",
+  "us-gov-east-1": "usge1",
+  "us-gov-west-1": "usgw1",
+};
 
 /**
  * The NodePool rules beyond its CRD: the name (a label value on every node) and the values of
@@ -543,6 +593,19 @@ function checkWellKnownValue(
       value,
       `the cluster's region ${ctx.region} for ${REGION_KEY}: Karpenter's instance types carry only the region of the cluster it runs in (it launches into that region's subnets), so no node can get region "${value}"`,
     );
+  const prefix = ctx.region !== undefined ? AZ_ID_PREFIXES[ctx.region] : undefined;
+  if (key === ZONE_ID_KEY && use !== "NotIn" && prefix !== undefined && !value.startsWith(`${prefix}-`)) {
+    const other = Object.keys(AZ_ID_PREFIXES).find((r) => value.startsWith(`${AZ_ID_PREFIXES[r]}-`));
+    const zoneName = /^[a-z]{2}(-[a-z]+)+-\d+[a-z]$/.test(value)
+      ? ` ("${value}" is a zone name: use the key ${ZONE_KEY} for zone names)`
+      : "";
+    c.fail(
+      "NODE_ZONE_ID",
+      field,
+      value,
+      `a zone ID of the cluster's region ${ctx.region}, "${prefix}-az<n>" (e.g. "${prefix}-az1") for ${ZONE_ID_KEY}: every AZ ID starts with its region's prefix (AWS Regions and Availability Zones guide, "AZ IDs"), ${other ? `"${value}" is a zone of ${other}, ` : ""}and Karpenter launches only into subnets of the cluster's region, so no node can get zone ID "${value}"${zoneName}`,
+    );
+  }
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value))
       c.fail(
@@ -625,6 +688,16 @@ function checkAliasSemantics(
       `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`,
     );
   }
+  if (rule && DATED_ALIAS_FAMILIES.includes(family) && c.known(version)) {
+    const impossible = rule.re.test(version) ? impossibleDate(version.slice(1)) : undefined;
+    if (impossible)
+      c.fail(
+        "EC2NODECLASS_AMI_ALIAS_DATE",
+        field,
+        term.alias,
+        `"${family}@latest" or "${family}@<version>" with an EKS AMI release "vYYYYMMDD" that is a calendar date, such as "v20240807": "${version}" has ${impossible}, so no EKS AMI release has that version and Karpenter finds no SSM parameter for the alias: the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily: the SSM parameter names the release "v<YYYYMMDD>" of awslabs/amazon-eks-ami)`,
+      );
+  }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
   if (last !== undefined && minor !== undefined && minor > last) {
@@ -637,6 +710,13 @@ function checkAliasSemantics(
     );
   }
 }
+
+/**
+ * The alias families whose versions are EKS AMI release dates `vYYYYMMDD` (awslabs/amazon-eks-ami release tags).
+ * A date that exists but precedes a family's first release (`al2023@v19990101`) is not judged: the first release
+ * of each family is not a fact this library holds.
+ */
+const DATED_ALIAS_FAMILIES = ["al2", "al2023"];
 
 /**
  * A warning for `amiFamily` of a family EKS no longer publishes AMIs for at the cluster's Kubernetes

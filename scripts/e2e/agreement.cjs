@@ -19,11 +19,18 @@ const SEMANTIC_RULES = [
       "the name becomes the karpenter.sh/nodepool (karpenter.k8s.aws/ec2nodeclass) label value of every node: over 63 characters no node can be created; the CRD allows longer names",
   },
   {
+    id: "cluster-region-zone-id",
+    field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/,
+    message: /every AZ ID starts with its region's prefix/,
+    reason:
+      "every AZ ID starts with its region's prefix (use1- is us-east-1, euw1- eu-west-1; AWS \"AZ IDs\"), and Karpenter launches only into subnets of the cluster's region, so topology.k8s.aws/zone-id In another region's zone ID matches no instance type: any string is a valid label value to the server",
+  },
+  {
     id: "well-known-label-value",
     field: /^(requirements\[\d+\]\.values\[\d+\]|labels\[.*\])$/,
     message: /no instance carries|zone ID|Karpenter launches only into subnets of the cluster's region/,
     reason:
-      "a value of a well-known label no instance has (arch, instance family, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
+      "a value of a well-known label no instance has (arch, instance family, tenancy, numeric labels, a zone outside the cluster's region) matches no instance type: any string is a valid label value to the server",
   },
   {
     id: "cluster-region",
@@ -58,6 +65,13 @@ const SEMANTIC_RULES = [
     message: /IAM|role name|at most 64 characters/,
     reason:
       "role must be an IAM role name of at most 64 characters (not an ARN or a path): Karpenter creates the instance profile from it, and IAM refuses anything else; the CRD takes any string",
+  },
+  {
+    id: "alias-version-date",
+    field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/,
+    message: /EKS AMI release "vYYYYMMDD" that is a calendar date/,
+    reason:
+      "an al2 / al2023 alias version is the date of an EKS AMI release: one that is no calendar date (month 13, day 99, February 30) names no SSM parameter, so the class never becomes Ready; the CRD checks only the family@version shape",
   },
   {
     id: "alias-version",
@@ -129,6 +143,13 @@ const SEMANTIC_RULES = [
     message: /Go's time\.ParseDuration|Go duration: a number with unit|at most 2562047h47m/,
     reason:
       "the CRD patterns allow any number of digits; Karpenter (and the kubelet) parse durations with Go's time.ParseDuration, which fails beyond 2562047h47m16s (about 292 years)",
+  },
+  {
+    id: "taint-value-as-label-value",
+    field: /^(startupTaints|taints)\[\d+\]\.value$/,
+    message: /the Node API validates a taint value as a label value/,
+    reason:
+      "Kubernetes validates a Node's taint value as a label value (core validation of Node taints, IsValidLabelValue: at most 63 characters, no '/'), so no node can carry a longer one; the NodePool CRD's pattern has no length and allows a prefix/",
   },
   {
     id: "duplicate-taints",
@@ -243,6 +264,13 @@ const SEMANTIC_RULES = [
       "Karpenter passes spec.tags to EC2 and, with role, to IAM for the instance profile it creates: IAM allows only letters, digits, spaces and _ . : / = + - @, and both cap keys at 128 and values at 256 characters; the CRD's tag rules cover only Karpenter's own keys",
   },
   {
+    id: "tag-count",
+    field: /^tags$/,
+    message: /EC2 allows 50 tags per resource/,
+    reason:
+      "EC2 allows 50 tags per resource, and Karpenter adds its own to every instance (kubernetes.io/cluster/<cluster>, karpenter.sh/nodepool, eks:eks-cluster-name, karpenter.k8s.aws/ec2nodeclass, karpenter.sh/nodeclaim, Name): more spec.tags than fit beside them fail every launch or its tagging; the CRD sets no maximum",
+  },
+  {
     id: "empty-selector-term",
     field: /^(subnet|securityGroup|ami|capacityReservation)SelectorTerms\[\d+\]\.(tags|name|ssmParameter)$/,
     message: /selects nothing: Karpenter 1\.9\.4, 1\.14\.4, 1\.15\.3 and later ignore the term/,
@@ -281,6 +309,14 @@ const SEMANTIC_RULES = [
     since: "1.15",
     reason:
       "kubelet CEL expressions are evaluated only with the NodeClassCEL gate; without it the class gets ValidationSucceeded=False (KubeletExpressionsDisabled); the CRD takes any string",
+  },
+  {
+    id: "kubelet-reserved-not-a-quantity",
+    field: /^kubelet\.(kubeReserved|systemReserved)\[.*\]$/,
+    message: /is not one \(quantities are a number with one of the suffixes/,
+    since: "1.15",
+    reason:
+      'from 1.15 the free-form kubelet takes any string (a quantity or a CEL expression): "1GB" or "1 core" is neither, and Karpenter fails the class at runtime; the 1.14 CRD\'s quantity pattern refused it',
   },
   {
     id: "kubelet-cel-expression",

@@ -422,8 +422,12 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       'kubelet.maxPodsExpression = "max(1, 2, 3)" is invalid: a CEL expression over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods with max(a, b), min(a, b), int(), double()',
     );
     expect(text).toContain("max() takes exactly two arguments, got 3");
-    expect(text).toContain('kubelet.kubeReserved["memory"] = "1Gb" is invalid: a CEL expression');
-    expect(text).toContain("Gb is not one of the variables");
+    // a number with a unit is a quantity written wrong, not an expression (fresh tester 2, K27)
+    expect(text).toContain(
+      'kubelet.kubeReserved["memory"] = "1Gb" is invalid: a Kubernetes quantity: "1Gb" is not one',
+    );
+    expect(text).toContain('write "1G" or "1Gi"');
+    expect(text).not.toContain("Gb is not one of the variables");
     expect(text).toContain('kubelet.systemReserved["cpu"] = "vcpu * 10" is invalid');
   });
 
