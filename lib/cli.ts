@@ -46,9 +46,13 @@ export const USAGE = `Usage: cdktf-eks-karpenter convert [options] [--] <file.ya
        cdktf-eks-karpenter --version
 
 Converts Karpenter manifests to v1: v1alpha5 Provisioner and v1alpha1 AWSNodeTemplate
-(Karpenter <= 0.31), v1beta1 NodePool and EC2NodeClass (0.32-0.37); v1 objects pass through.
-Prints karpenter.sh/v1 NodePools and karpenter.k8s.aws/v1 EC2NodeClasses as YAML on stdout and
-one "# note:" line per field that could not be carried over exactly on stderr. "-" reads stdin.
+(Karpenter <= 0.31), v1beta1 NodePool and EC2NodeClass (0.32-0.37); v1 objects pass through,
+and so do karpenter.sh/v1alpha1 NodeOverlays and autoscaling.x-k8s.io/v1beta1 CapacityBuffers
+(with the spec fields of the --karpenter-version's CRD; a note says which feature gate the install
+must enable, and a version without the CRD makes them invalid).
+Prints the objects (karpenter.sh/v1 NodePools, karpenter.k8s.aws/v1 EC2NodeClasses, NodeOverlays,
+CapacityBuffers) as YAML on stdout and one "# note:" line per field that could not be carried over
+exactly on stderr. "-" reads stdin.
 Converted objects that Karpenter would still reject (a required field missing, a value the
 targeted version's rules refuse: weight 500, kubernetes.io/arch In [x86_64]) are printed too,
 with their notes and a closing "error:" line naming them, and the exit status is 1.
@@ -143,7 +147,9 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     const notes = formatNotes(result);
     for (const line of notes) io.stderr(`# note: ${line}\n`);
     if (result.objects.length === 0)
-      io.stderr("# note: no Karpenter NodePool or node class found in the input: nothing converted\n");
+      io.stderr(
+        "# note: no Karpenter NodePool, node class, NodeOverlay or CapacityBuffer found in the input: nothing converted\n",
+      );
     const rejected = result.objects.filter((o) => o.notes.some((n) => n.invalid));
     if (rejected.length === 0) return 0;
     const which = rejected

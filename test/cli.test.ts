@@ -112,7 +112,7 @@ describe("cdktf-eks-karpenter convert", () => {
     expect(await runCli(["convert", "cm.yaml"], io)).toBe(0);
     expect(io.out).toBe("");
     expect(io.err).toBe(
-      "# note: [info] document 1: skipped v1 ConfigMap x: not a Karpenter NodePool or node class\n# note: no Karpenter NodePool or node class found in the input: nothing converted\n",
+      "# note: [info] document 1: skipped v1 ConfigMap x: not a Karpenter NodePool or node class\n# note: no Karpenter NodePool, node class, NodeOverlay or CapacityBuffer found in the input: nothing converted\n",
     );
   });
 

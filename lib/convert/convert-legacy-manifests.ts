@@ -3,15 +3,17 @@ import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../core/errors";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { holdsToken } from "../kubernetes/value-rules";
-import { crdFieldSince } from "../versions";
+import { crdFieldSince, crdKindSince, objectCrd, OBJECT_CRD_KINDS, ObjectCrdKind } from "../versions";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import type * as Parts from "./converters";
-import { ClassDraft, PoolDraft } from "./drafts";
+import { ClassDraft, ObjectDraft, PoolDraft } from "./drafts";
 import type { DocumentInfo, ObjectContext, Path } from "./fields";
 import { LegacyManifestError } from "./legacy-manifest-error";
 import {
   ConversionNote,
+  ConvertedCapacityBuffer,
   ConvertedEc2NodeClass,
+  ConvertedNodeOverlay,
   ConvertedNodePool,
   ConvertedObject,
   ConvertLegacyManifestsOptions,
@@ -26,15 +28,21 @@ function parts(): typeof Parts {
 }
 
 const READABLE =
-  "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass";
+  "karpenter.sh/v1alpha5 Provisioner, karpenter.k8s.aws/v1alpha1 AWSNodeTemplate, karpenter.sh/v1beta1 or v1 NodePool, karpenter.k8s.aws/v1beta1 or v1 EC2NodeClass, karpenter.sh/v1alpha1 NodeOverlay, autoscaling.x-k8s.io/v1beta1 CapacityBuffer";
 
 /**
  * Converts Karpenter manifests of any API version to typed `karpenter.sh/v1` NodePool and
- * `karpenter.k8s.aws/v1` EC2NodeClass props:
+ * `karpenter.k8s.aws/v1` EC2NodeClass props (and reads NodeOverlays and CapacityBuffers into the props of
+ * their constructs):
  * - v1alpha5 `Provisioner` (Karpenter ≤ 0.31) → NodePool (+ an EC2NodeClass for an inline `provider`),
  * - v1alpha1 `AWSNodeTemplate` → EC2NodeClass,
  * - v1beta1 `NodePool` / `EC2NodeClass` (0.32–0.37) → v1,
- * - v1 objects are read as they are (note "already v1").
+ * - v1 objects are read as they are (note "already v1"),
+ * - `karpenter.sh/v1alpha1` NodeOverlay and `autoscaling.x-k8s.io/v1beta1` CapacityBuffer are read as they are,
+ *   into the props of the NodeOverlay / CapacityBuffer constructs: every spec field of the target version's CRD
+ *   carried over as written (a field of a later release is dropped with a note naming it), an `action` note saying
+ *   the install must enable the kind's feature gate (`nodeOverlay` / `capacityBuffer`), and an `invalid` note when
+ *   the target version has no such CRD (NodeOverlay before 1.7, CapacityBuffer before 1.14).
  *
  * `yamlText` holds one or more YAML documents (`---` separated; `kind: List` documents such as
  * `kubectl get provisioners -o yaml` output are read item by item; a List inside a List is an error). Rules follow the upstream
@@ -53,12 +61,15 @@ const READABLE =
  * Feed the results to the constructs (a pool without `nodeClassRef` — its input named no node
  * class — needs one from you; its notes say so):
  * ```ts
- * const { nodePools, ec2NodeClasses } = convertLegacyManifests(fs.readFileSync("karpenter.yaml", "utf8"));
+ * const { nodePools, ec2NodeClasses, nodeOverlays, capacityBuffers } = convertLegacyManifests(fs.readFileSync("karpenter.yaml", "utf8"));
  * const classes = new Map(ec2NodeClasses.map((c) => [c.name, new Ec2NodeClass(stack, c.name, { ...c.props, karpenter })]));
  * for (const p of nodePools) {
  *   if (!p.nodeClassRef) continue;
  *   new NodePool(stack, p.name, { ...p.props, nodeClass: classes.get(p.nodeClassRef.name) ?? p.nodeClassRef, karpenter });
  * }
+ * // `karpenter` enables the nodeOverlay / capacityBuffer feature gates (the notes say which are needed)
+ * for (const o of nodeOverlays) new NodeOverlay(stack, o.name, { ...o.props, karpenter });
+ * for (const b of capacityBuffers) new CapacityBuffer(stack, `${b.namespace}-${b.name}`, { ...b.props, karpenter });
  * ```
  *
  * @param yamlText the manifests, as YAML (or JSON) text
@@ -127,7 +138,11 @@ export function convertLegacyManifests(
     throw new KarpenterValidationError("CONVERT_OPTION_ROLE", where, "options.role", options.role, roleProblem);
   const lineCounter = new (yaml().LineCounter)();
   const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
-  const drafts: ({ kind: "NodePool"; draft: PoolDraft } | { kind: "EC2NodeClass"; draft: ClassDraft })[] = [];
+  const drafts: (
+    | { kind: "NodePool"; draft: PoolDraft }
+    | { kind: "EC2NodeClass"; draft: ClassDraft }
+    | { kind: "object"; draft: ObjectDraft }
+  )[] = [];
   const notes: ConversionNote[] = [];
 
   Array.from(docs).forEach((doc, i) => {
@@ -176,6 +191,30 @@ export function convertLegacyManifests(
       top.str("kind", { nonEmpty: true }) ??
       top.fail("CONVERT_REQUIRED", "kind", undefined, "the object's kind (required), e.g. Provisioner");
     const key = `${apiVersion} ${kind}`;
+    const objectKind = parts().objectKindNamed(kind);
+    if (objectKind !== undefined) {
+      if (!parts().servedApiVersions(objectKind).includes(apiVersion)) {
+        notes.push(skipped(doc.document, item, apiVersion, kind, value));
+        return;
+      }
+      const meta = parts().readMetadata(ctx, top, false, objectScope(objectKind, version.factsMinor) === "Namespaced");
+      const source = {
+        document: doc.document,
+        ...(item !== undefined ? { item } : {}),
+        apiVersion,
+        kind,
+        name: meta.name,
+      };
+      const spec = top.obj("spec", "the object's spec") ?? ctx.fields(["spec"], {}, "the object's spec");
+      const draft = parts().readObjectCrd(
+        objectKind,
+        { ctx, source, spec, role: options.role, legacyDefaults: options.legacyDefaults ?? true, version },
+        meta.namespace,
+      );
+      ctx.noteUnused(`${kind} ${draft.apiVersion}`);
+      drafts.push({ kind: "object", draft });
+      return;
+    }
     const convert = parts().CONVERTERS[key];
     if (!convert) {
       notes.push(skipped(doc.document, item, apiVersion, kind, value));
@@ -206,18 +245,36 @@ export function convertLegacyManifests(
 
   const pools = drafts.flatMap((d) => (d.kind === "NodePool" ? [d.draft] : []));
   const classes = drafts.flatMap((d) => (d.kind === "EC2NodeClass" ? [d.draft] : []));
+  const others = drafts.flatMap((d) => (d.kind === "object" ? [d.draft] : []));
   rejectDuplicates(pools, "NodePool");
   rejectDuplicates(classes, "EC2NodeClass");
+  for (const kind of new Set(others.map((o) => o.kind)))
+    rejectDuplicates(
+      others.filter((o) => o.kind === kind),
+      OBJECT_CRD_KINDS[kind],
+      // a CapacityBuffer is namespaced: one name per namespace
+      (o) =>
+        objectScope(o.kind, version.factsMinor) === "Namespaced"
+          ? `${o.props.namespace ?? DEFAULT_NAMESPACE}/${o.props.name}`
+          : o.props.name,
+    );
   const copies = parts().moveKubelet(pools, classes);
   parts().validateDrafts(pools, [...classes, ...[...copies.values()].flat()], version);
+  parts().validateObjectDrafts(others, version);
 
   const objects: ConvertedObject[] = drafts.flatMap((d): ConvertedObject[] =>
-    d.kind === "NodePool" ? [poolResult(d.draft)] : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult),
+    d.kind === "NodePool"
+      ? [poolResult(d.draft)]
+      : d.kind === "object"
+        ? [objectResult(d.draft)]
+        : [d.draft, ...(copies.get(d.draft) ?? [])].map(classResult),
   );
   return {
     objects,
     nodePools: objects.filter((o): o is ConvertedNodePool => o.kind === "NodePool"),
     ec2NodeClasses: objects.filter((o): o is ConvertedEc2NodeClass => o.kind === "EC2NodeClass"),
+    nodeOverlays: objects.filter((o): o is ConvertedNodeOverlay => o.kind === "NodeOverlay"),
+    capacityBuffers: objects.filter((o): o is ConvertedCapacityBuffer => o.kind === "CapacityBuffer"),
     notes,
   };
 }
@@ -286,6 +343,17 @@ function skipped(
 ): ConversionNote {
   const meta = (value as { metadata?: { name?: unknown } }).metadata;
   const name = meta && typeof meta === "object" && typeof meta.name === "string" ? ` ${meta.name}` : "";
+  const objectKind = parts().objectKindNamed(kind);
+  const served = objectKind !== undefined ? parts().servedApiVersions(objectKind) : [];
+  const group = apiVersion.split("/")[0];
+  if (served.some((v) => v.split("/")[0] === group))
+    return {
+      level: "action",
+      field: item === undefined ? `document ${document}` : `document ${document} items[${item}]`,
+      message: parts().escapeControls(
+        `skipped ${apiVersion} ${kind}${name}: Karpenter's ${kind} CRD serves ${served.join(" or ")} only (no release this library knows serves ${apiVersion}): rewrite it to ${served[served.length - 1]} (its fields are named in the ${kind} reference) and convert it again`,
+      ),
+    };
   const karpenter = /^karpenter\.(sh|k8s\.aws)\//.test(apiVersion);
   const why = ["Machine", "NodeClaim"].includes(kind)
     ? `${kind}s are created and deleted by Karpenter from the NodePools; not converted`
@@ -333,21 +401,47 @@ function compatibilityKubelet(ctx: ObjectContext, json: string, version: Karpent
   return value && { value, field };
 }
 
-function rejectDuplicates(drafts: readonly (PoolDraft | ClassDraft)[], kind: string): void {
+function rejectDuplicates<D extends PoolDraft | ClassDraft | ObjectDraft>(
+  drafts: readonly D[],
+  kind: string,
+  keyOf: (d: D) => string = (d) => d.props.name,
+): void {
   // one pass with a map: a scan per draft made a large input (tens of thousands of objects) quadratic
   const firstByName = new Map<unknown, number>();
   drafts.forEach((d, i) => {
-    if (!firstByName.has(d.props.name)) firstByName.set(d.props.name, i);
-    const first = firstByName.get(d.props.name)!;
+    const key = keyOf(d);
+    if (!firstByName.has(key)) firstByName.set(key, i);
+    const first = firstByName.get(key)!;
     if (first < i) {
       d.ctx.fail(
         "CONVERT_DUPLICATE_NAME",
         ["metadata", "name"],
         d.props.name,
-        `a name no other ${kind} of the input has: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${d.props.name}`,
+        `a name no other ${kind} of the input has${key !== d.props.name ? " in its namespace" : ""}: document ${drafts[first].source.document} (${drafts[first].source.kind}) also converts to ${kind} ${key}`,
       );
     }
   });
+}
+
+/** The namespace of a namespaced object that names none: the CapacityBuffer construct's default. */
+const DEFAULT_NAMESPACE = "default";
+
+/** `Cluster` or `Namespaced`: the scope of the kind's CRD in the target release, else in the first that ships it. */
+function objectScope(kind: ObjectCrdKind, minor: string): string {
+  return (objectCrd(minor, kind) ?? objectCrd(crdKindSince(kind)!, kind))!.api.scope;
+}
+
+function objectResult(d: ObjectDraft): ConvertedNodeOverlay | ConvertedCapacityBuffer {
+  const props = parts().defined(d.props);
+  const common = { name: d.props.name, apiVersion: d.apiVersion, source: d.source, notes: d.ctx.notes };
+  if (d.kind === "nodeOverlay")
+    return { kind: "NodeOverlay", ...common, props: props as unknown as ConvertedNodeOverlay["props"] };
+  return {
+    kind: "CapacityBuffer",
+    ...common,
+    namespace: d.props.namespace ?? DEFAULT_NAMESPACE,
+    props: props as unknown as ConvertedCapacityBuffer["props"],
+  };
 }
 
 function poolResult(d: PoolDraft): ConvertedNodePool {

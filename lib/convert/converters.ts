@@ -14,7 +14,8 @@ export { escapeControls, ObjectContext } from "./fields";
 export { moveKubelet } from "./kubelet";
 export { KUBELET_COMPATIBILITY, readMetadata } from "./metadata";
 export { defined, readKubelet } from "./node-class-parts";
-export { validateDrafts } from "./validate";
+export { validateDrafts, validateObjectDrafts } from "./validate";
+export { objectKindNamed, readObjectCrd, servedApiVersions } from "./crd-objects";
 
 /** The readers, by `<apiVersion> <kind>`. */
 export const CONVERTERS: { readonly [apiVersionKind: string]: (input: ConvertInput) => Converted } = {

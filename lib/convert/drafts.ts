@@ -1,5 +1,6 @@
 import { Ec2NodeClassOptions, KubeletConfiguration } from "../nodes/ec2-node-class-spec";
 import { NodeClassReference, NodePoolOptions } from "../nodes/node-pool-spec";
+import type { ObjectCrdData, ObjectCrdKind } from "../versions";
 import { Fields, ObjectContext } from "./fields";
 import { ConversionSource } from "./types";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -28,10 +29,24 @@ export interface ClassDraft {
   readonly props: Mutable<Ec2NodeClassOptions> & { name: string };
 }
 
+/** A NodeOverlay or CapacityBuffer being read (its spec as the CRD's fields, carried over as written). */
+export interface ObjectDraft {
+  readonly kind: ObjectCrdKind;
+  readonly ctx: ObjectContext;
+  readonly source: ConversionSource;
+  /** `<group>/<version>` of the output: the one the target release's CRD serves. */
+  readonly apiVersion: string;
+  /** `name`, `namespace` (namespaced kinds, when the input gave one) and the spec fields. */
+  readonly props: { name: string; namespace?: string; [field: string]: unknown };
+  /** The target release's CRD of the kind, to check the object against; undefined when that release lacks it. */
+  readonly crd?: ObjectCrdData & { cel: string[] };
+}
+
 /** What one input object converts to (an inline provider gives a node class too). */
 export interface Converted {
   readonly pool?: PoolDraft;
   readonly nodeClass?: ClassDraft;
+  readonly object?: ObjectDraft;
 }
 
 /** What every per-kind converter receives. */

@@ -35,20 +35,24 @@ export const KUBELET_COMPATIBILITY = "compatibility.karpenter.sh/v1beta1-kubelet
 /**
  * Reads `metadata.name` (required) and notes the rest of `metadata` and `status`; returns the
  * name and the object's annotations (`readsKubeletAnnotation`: the caller converts
- * {@link KUBELET_COMPATIBILITY}, so it is not noted here).
+ * {@link KUBELET_COMPATIBILITY}, so it is not noted here), and for a namespaced kind (`namespaced`) its
+ * `metadata.namespace` when given (for other kinds a namespace is noted as set by the cluster).
  */
 export function readMetadata(
   ctx: ObjectContext,
   top: Fields,
   readsKubeletAnnotation: boolean,
-): { name: string; annotations: { [k: string]: string } } {
+  namespaced = false,
+): { name: string; namespace?: string; annotations: { [k: string]: string } } {
   const meta =
     top.obj("metadata", "object metadata { name }") ??
     top.fail("CONVERT_REQUIRED", "metadata", undefined, "object metadata with a name (required)");
   const name =
     meta.str("name", { nonEmpty: true }) ??
     meta.fail("CONVERT_REQUIRED", "name", undefined, "the object's name (required)");
-  const ignored = SERVER_SET.filter((k) => meta.has(k));
+  // a namespaced object's namespace is where it lives (and its references point), not a field the cluster set
+  const namespace = namespaced ? meta.str("namespace") : undefined;
+  const ignored = SERVER_SET.filter((k) => meta.has(k) && !(namespaced && k === "namespace"));
   meta.consume(...ignored);
   const annotations = meta.strMap("annotations") ?? {};
   const controllerSet = (k: string) => k !== KUBELET_COMPATIBILITY && CONTROLLER_ANNOTATIONS.some((re) => re.test(k));
@@ -85,5 +89,5 @@ export function readMetadata(
       `annotations of the object itself are not carried over (the constructs set only metadata.name): ${noteValue(kept)}`,
     );
   }
-  return { name, annotations };
+  return { name, ...(namespace !== undefined ? { namespace } : {}), annotations };
 }

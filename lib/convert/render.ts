@@ -4,16 +4,18 @@ import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types
 import { escapeControls } from "./fields";
 
 /*
- * The converted objects as v1 manifests, laid out as the NodePool / Ec2NodeClass constructs emit
- * them (spec keys sorted), for `kubectl apply` or review. No construct defaults are added: what
+ * The converted objects as manifests, laid out as the NodePool / Ec2NodeClass / NodeOverlay / CapacityBuffer
+ * constructs emit them (spec keys sorted), for `kubectl apply` or review. No construct defaults are added: what
  * the input did not say stays unsaid, and the notes say what v1 then does.
  */
 
 /**
- * A converted object as a plain `karpenter.sh/v1` NodePool or `karpenter.k8s.aws/v1`
- * EC2NodeClass manifest (`apiVersion`, `kind`, `metadata.name`, `spec` with sorted keys).
- * Unlike the constructs, no defaults are added (role, selector terms); the capacity type is already
- * stated by the conversion itself.
+ * A converted object as a plain manifest (`apiVersion`, `kind`, `metadata.name`, `spec` with sorted keys): a
+ * `karpenter.sh/v1` NodePool, a `karpenter.k8s.aws/v1` EC2NodeClass, or a NodeOverlay / CapacityBuffer of the API
+ * version the target release serves (a CapacityBuffer with `metadata.namespace`, `default` when the input named
+ * none, as the construct writes it). Unlike the NodePool and Ec2NodeClass constructs, no defaults are added (role,
+ * selector terms); the capacity type is already stated by the conversion itself. NodeOverlays and CapacityBuffers
+ * are the manifests their constructs emit.
  */
 export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown } {
   if (object.kind === "NodePool") {
@@ -46,6 +48,24 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
           },
         },
       }),
+    };
+  }
+  if (object.kind === "NodeOverlay") {
+    const { name: _n, ...spec } = object.props;
+    return {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metadata: { name: object.name },
+      spec: specObject(spec),
+    };
+  }
+  if (object.kind === "CapacityBuffer") {
+    const { name: _n, namespace: _ns, ...spec } = object.props;
+    return {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metadata: { name: object.name, namespace: object.namespace },
+      spec: specObject(spec),
     };
   }
   const { name: _n, ...spec } = object.props;

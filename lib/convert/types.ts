@@ -1,5 +1,7 @@
 import { Ec2NodeClassOptions } from "../nodes/ec2-node-class-spec";
 import { NodeClassReference, NodePoolOptions } from "../nodes/node-pool-spec";
+import { NodeOverlayOptions } from "../nodes/node-overlay-spec";
+import { CapacityBufferOptions } from "../nodes/capacity-buffer-spec";
 
 /**
  * Options of {@link convertLegacyManifests}.
@@ -32,8 +34,11 @@ export interface ConvertLegacyManifestsOptions {
   readonly legacyDefaults?: boolean;
   /**
    * The Karpenter version the converted objects are checked against, e.g. `"1.14.1"`: a
-   * converted object that this version's NodePool / EC2NodeClass rules reject gets a note
-   * (the same rules the {@link NodePool} and {@link Ec2NodeClass} constructs enforce).
+   * converted object that this version's NodePool / EC2NodeClass / NodeOverlay / CapacityBuffer
+   * rules reject gets a note (the same rules the {@link NodePool}, {@link Ec2NodeClass},
+   * {@link NodeOverlay} and {@link CapacityBuffer} constructs enforce). NodeOverlays and
+   * CapacityBuffers carry the spec fields of this version's CRD; a version without the CRD
+   * (NodeOverlay before 1.7, CapacityBuffer before 1.14) makes them invalid.
    * @default DEFAULT_KARPENTER_VERSION ("1.15.3")
    */
   readonly version?: string;
@@ -64,8 +69,9 @@ export interface ConversionNote {
   /**
    * `true` when the v1 object as converted would be rejected — by the API server with Karpenter's
    * v1 CRDs (a required field such as `nodeClassRef`, `role` / `instanceProfile` or the selector
-   * terms is missing) or by the rules of the targeted Karpenter version that the NodePool /
-   * Ec2NodeClass constructs enforce (`weight: 500`, `kubernetes.io/arch In [x86_64]`): the object
+   * terms is missing; a NodeOverlay or CapacityBuffer for a release without its CRD) or by the rules
+   * of the targeted Karpenter version that the NodePool / Ec2NodeClass / NodeOverlay /
+   * CapacityBuffer constructs enforce (`weight: 500`, `kubernetes.io/arch In [x86_64]`): the object
    * needs this edit before it can be applied. Always with level `action`. The `convert` command
    * exits 1 when any note has it (the YAML is printed all the same).
    * @default unset: the object is accepted as converted
@@ -132,8 +138,53 @@ export interface ConvertedEc2NodeClass {
   readonly notes: ConversionNote[];
 }
 
+/**
+ * A NodeOverlay, read as the target release's CRD has it (`karpenter.sh/v1alpha1`; no older API version exists).
+ * `props` are {@link NodeOverlayOptions}, every spec field as written: give them to
+ * `new NodeOverlay(scope, id, { ...props, karpenter })`, with `karpenter` an install that enables the
+ * `nodeOverlay` feature gate (a note says so).
+ */
+export interface ConvertedNodeOverlay {
+  /** Always `"NodeOverlay"`. */
+  readonly kind: "NodeOverlay";
+  /** `metadata.name` (same as the input's). */
+  readonly name: string;
+  /** The API version of the output, the one the target release serves, e.g. `"karpenter.sh/v1alpha1"`. */
+  readonly apiVersion: string;
+  /** The spec as NodeOverlay props (`name` included). */
+  readonly props: NodeOverlayOptions;
+  /** The input object. */
+  readonly source: ConversionSource;
+  /** What could not be carried over exactly, what the install needs, and what the target release rejects. */
+  readonly notes: ConversionNote[];
+}
+
+/**
+ * A CapacityBuffer, read as the target release's CRD has it (`autoscaling.x-k8s.io/v1beta1`). `props` are
+ * {@link CapacityBufferOptions}, every spec field as written plus `namespace` when the input named one: give them
+ * to `new CapacityBuffer(scope, id, { ...props, karpenter })`, with `karpenter` an install that enables the
+ * `capacityBuffer` feature gate (a note says so).
+ */
+export interface ConvertedCapacityBuffer {
+  /** Always `"CapacityBuffer"`. */
+  readonly kind: "CapacityBuffer";
+  /** `metadata.name` (same as the input's). */
+  readonly name: string;
+  /** `metadata.namespace`: the input's, else `"default"` (the construct's default). */
+  readonly namespace: string;
+  /** The API version of the output, the one the target release serves, e.g. `"autoscaling.x-k8s.io/v1beta1"`. */
+  readonly apiVersion: string;
+  /** The spec as CapacityBuffer props (`name` included; `namespace` when the input named one). */
+  readonly props: CapacityBufferOptions;
+  /** The input object. */
+  readonly source: ConversionSource;
+  /** What could not be carried over exactly, what the install needs, and what the target release rejects. */
+  readonly notes: ConversionNote[];
+}
+
 /** One converted object. */
-export type ConvertedObject = ConvertedNodePool | ConvertedEc2NodeClass;
+export type ConvertedObject =
+  ConvertedNodePool | ConvertedEc2NodeClass | ConvertedNodeOverlay | ConvertedCapacityBuffer;
 
 /** The result of {@link convertLegacyManifests}. */
 export interface LegacyConversionResult {
@@ -147,9 +198,13 @@ export interface LegacyConversionResult {
   readonly nodePools: ConvertedNodePool[];
   /** The EC2NodeClasses of `objects`. */
   readonly ec2NodeClasses: ConvertedEc2NodeClass[];
+  /** The NodeOverlays of `objects`. */
+  readonly nodeOverlays: ConvertedNodeOverlay[];
+  /** The CapacityBuffers of `objects`. */
+  readonly capacityBuffers: ConvertedCapacityBuffer[];
   /**
    * Notes about the input as a whole: documents skipped because they are not Karpenter
-   * NodePools / node classes (their `field` is `document <n>`).
+   * NodePools, node classes, NodeOverlays or CapacityBuffers (their `field` is `document <n>`).
    */
   readonly notes: ConversionNote[];
 }

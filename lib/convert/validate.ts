@@ -1,13 +1,23 @@
 import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
+import type { CheckerSubject } from "../core/error-codes";
 import { Checker } from "../kubernetes/value-rules";
 import { checkNodePool, limitsWarnings } from "../nodes/node-pool-rules";
 import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../nodes/node-semantic-rules";
+import { checkNodeOverlay, checkNodeOverlaySemantics } from "../nodes/node-overlay-rules";
+import {
+  capacityBufferWarnings,
+  checkCapacityBuffer,
+  checkCapacityBufferSemantics,
+} from "../nodes/capacity-buffer-rules";
+import type { NodeOverlayOptions } from "../nodes/node-overlay-spec";
+import type { CapacityBufferOptions } from "../nodes/capacity-buffer-spec";
 import { KarpenterVersion } from "../versions/karpenter-version";
-import { ClassDraft, PoolDraft } from "./drafts";
+import { ClassDraft, ObjectDraft, PoolDraft } from "./drafts";
 import { noteValue } from "./fields";
 
 /*
- * Runs the converted objects through the rules the NodePool / Ec2NodeClass constructs enforce,
+ * Runs the converted objects through the rules the NodePool / Ec2NodeClass / NodeOverlay / CapacityBuffer
+ * constructs enforce,
  * so a result those constructs (or the API server) would reject carries a note — the CLI prints
  * YAML without going through the constructs. Fields that are missing already have a note of
  * their own (node class, role, selector terms); they get placeholders here so that the check
@@ -79,21 +89,85 @@ export function validateDrafts(
   }
 }
 
+/** Object prop → its path in the manifest, for NodeOverlay and CapacityBuffer (spec fields go under `spec.`). */
+const OBJECT_PATHS: { readonly [prop: string]: string } = {
+  name: "metadata.name",
+  namespace: "metadata.namespace",
+};
+
+/**
+ * Adds a note to every NodeOverlay and CapacityBuffer the targeted Karpenter version's rules reject (those the
+ * constructs enforce: the CRD's fields, types, bounds, patterns and CEL rules, then the rules beyond it), and an
+ * `action` note for each warning the construct gives at synth. An object whose target release lacks the CRD has
+ * its `invalid` note already and is not checked further.
+ */
+export function validateObjectDrafts(objects: readonly ObjectDraft[], version: KarpenterVersion): void {
+  for (const o of objects) {
+    const crd = o.crd;
+    if (!crd) continue;
+    const path = (field: string) => v1Path(field, OBJECT_PATHS);
+    const name = o.props.name;
+    if (o.kind === "nodeOverlay") {
+      const p = o.props as unknown as NodeOverlayOptions;
+      check(
+        o,
+        version,
+        "NodeOverlay",
+        path,
+        (c) => checkNodeOverlay(c, crd, p, name),
+        // the cluster's region is not known here: those rules wait for the construct
+        (c) => checkNodeOverlaySemantics(c, p, {}),
+      );
+      if (p.price === undefined && p.priceAdjustment === undefined && p.capacity === undefined)
+        o.ctx.note(
+          "action",
+          "spec",
+          `the NodeOverlay construct warns at synth: NodeOverlay ${name} sets none of price, priceAdjustment and capacity, so it changes nothing for the instance types it matches`,
+        );
+      continue;
+    }
+    const p = o.props as unknown as CapacityBufferOptions;
+    const namespace = o.props.namespace ?? "default";
+    check(
+      o,
+      version,
+      "CapacityBuffer",
+      path,
+      (c) => checkCapacityBuffer(c, crd, p, name, namespace),
+      (c) => checkCapacityBufferSemantics(c, p),
+    );
+    const w = new Checker("CAPACITYBUFFER", `CapacityBuffer ${name}`, version, { collect: true });
+    for (const warning of capacityBufferWarnings(w, name, p)) {
+      // each warning starts with the field it is about: `CapacityBuffer <name>: percentage …`, `… limits["cpus"] …`
+      const about = /^[a-zA-Z]+/.exec(warning.slice(`CapacityBuffer ${name}: `.length))?.[0];
+      const field = about !== undefined && about in p ? `spec.${about}` : "spec";
+      o.ctx.note("action", field, `the CapacityBuffer construct warns at synth: ${warning}`);
+    }
+  }
+}
+
+/** The construct and the error-code subject of each kind the converter checks. */
+const CHECKED: { readonly [kind: string]: readonly [construct: string, subject: CheckerSubject] } = {
+  NodePool: ["NodePool", "NODEPOOL"],
+  EC2NodeClass: ["Ec2NodeClass", "EC2NODECLASS"],
+  NodeOverlay: ["NodeOverlay", "NODEOVERLAY"],
+  CapacityBuffer: ["CapacityBuffer", "CAPACITYBUFFER"],
+};
+
 /**
  * Runs the rules with a collecting checker and adds one note per problem found: the CRD's rules (the API
  * server refuses the object) first, then, on fields they passed, the rules beyond the CRD (the server takes
  * the object, and Karpenter, EC2 or the kubelet fails on it), each note saying which.
  */
 function check(
-  draft: PoolDraft | ClassDraft,
+  draft: PoolDraft | ClassDraft | ObjectDraft,
   version: KarpenterVersion,
   kind: string,
   path: (field: string) => string,
   crd: (c: Checker) => void,
   semantic: (c: Checker) => void,
 ): void {
-  const construct = kind === "NodePool" ? "NodePool" : "Ec2NodeClass";
-  const subject = kind === "NodePool" ? "NODEPOOL" : "EC2NODECLASS";
+  const [construct, subject] = CHECKED[kind];
   const c = new Checker(subject, `${kind} ${draft.props.name}`, version, { collect: true });
   c.guard(() => crd(c));
   const s = new Checker(subject, `${kind} ${draft.props.name}`, version, { collect: true });

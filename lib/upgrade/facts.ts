@@ -3,4 +3,5 @@
  * names the data source.
  */
 export { behaviourChangesBetween, compareVersions, knownMinors, newestPatchOf, versionFacts } from "../versions";
-export type { PolicyStatementFact, SettingFact, VersionFacts } from "../versions";
+export { OBJECT_CRD_KINDS } from "../versions";
+export type { ObjectCrdFacts, ObjectCrdKind, PolicyStatementFact, SettingFact, VersionFacts } from "../versions";

@@ -6,6 +6,7 @@ export type {
   InterruptionRuleFact,
   KubernetesRange,
   ListChange,
+  ObjectCrdChange,
   SettingChange,
   StatementChange,
   UpgradeHazard,

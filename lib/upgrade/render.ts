@@ -2,6 +2,8 @@ import {
   CrdChange,
   describeSetting,
   ListChange,
+  ObjectCrdChange,
+  objectCrdChanges,
   StatementChange,
   UpgradeHazard,
   UpgradePlan,
@@ -131,6 +133,7 @@ function stepMarkdown(s: UpgradeStep): string[] {
   ]);
   section("NodePool", crdLines(s.crds.nodePool));
   section("EC2NodeClass", crdLines(s.crds.ec2NodeClass));
+  for (const o of objectCrdChanges(s)) section(o.kind, objectCrdLines(o));
   if (out.length === 2) out.push("No change in IAM, interruption rules, chart settings or CRDs.", "");
   return out;
 }
@@ -165,6 +168,25 @@ function statementLine(c: StatementChange): string {
   if (c.effect) parts.push(`effect ${c.effect.from} → ${c.effect.to}`);
   if (c.movedPolicy) parts.push(`moved from policy ${c.movedPolicy.from} to ${c.movedPolicy.to}`);
   return `- ${code(c.sid)} ${c.change}${c.policy ? ` (${c.policy})` : ""}: ${parts.join("; ")}`;
+}
+
+/** A CRD that appears or goes in one line (its fields listed with it), else as {@link crdLines}, with an API version change first. */
+function objectCrdLines(c: ObjectCrdChange): string[] {
+  if (c.crd === "absent") return [];
+  if (c.crd === "added")
+    return [
+      `- CRD added: ${code(c.apiVersion.to!)} ${c.kind}${c.featureGate ? `, read by Karpenter only with the feature gate ${code(`settings.featureGates.${c.featureGate}`)} on` : ""}; spec fields ${codes(c.fields.added)}`,
+    ];
+  if (c.crd === "removed")
+    return [
+      `- CRD removed: the karpenter-crd chart no longer has ${code(c.apiVersion.from!)} ${c.kind}, so deploying deletes the CRD and every ${c.kind} object with it`,
+    ];
+  return [
+    ...(c.apiVersion.from !== c.apiVersion.to
+      ? [`- API version ${code(c.apiVersion.from!)} → ${code(c.apiVersion.to!)}`]
+      : []),
+    ...crdLines(c),
+  ];
 }
 
 function crdLines(c: CrdChange): string[] {

@@ -4,6 +4,9 @@ import {
   compareVersions as compare,
   knownMinors,
   newestPatchOf,
+  OBJECT_CRD_KINDS,
+  ObjectCrdFacts,
+  ObjectCrdKind,
   PolicyStatementFact,
   SettingFact,
   VersionFacts,
@@ -93,6 +96,34 @@ export interface CrdChange {
   readonly enumValues: { readonly path: string; readonly added: string[]; readonly removed: string[] }[];
 }
 
+/**
+ * How the CRD of an object beyond NodePool and EC2NodeClass (NodeOverlay, CapacityBuffer) changes: as a
+ * {@link CrdChange}, plus whether the karpenter-crd chart ships it on each side and the API version it serves.
+ * A CRD that appears counts every field and enum value as added; one that goes, every one as removed.
+ */
+export interface ObjectCrdChange extends CrdChange {
+  /** The object's kind, e.g. `NodeOverlay`. */
+  readonly kind: string;
+  /**
+   * `added`: only the newer side's karpenter-crd chart ships the CRD (NodeOverlay from 1.7, CapacityBuffer from
+   * 1.14); `removed`: only the older side's (the chart's upgrade deletes the CRD, and Kubernetes every object of
+   * it); `kept`: both; `absent`: neither (nothing else of the change is set then).
+   */
+  readonly crd: "added" | "removed" | "kept" | "absent";
+  /**
+   * The API version (`<group>/<version>`, e.g. `karpenter.sh/v1alpha1`) each side serves the kind as; a side
+   * without the CRD has none. Both set and different: the API version changes, and manifests must be rewritten
+   * to the new one.
+   */
+  readonly apiVersion: { readonly from?: string; readonly to?: string };
+  /**
+   * The feature gate (`settings.featureGates.<key>`) the newer side's chart has for the kind, e.g. `nodeOverlay`:
+   * its controller reads the objects only with the gate on. Unset when its chart has none (or lacks the CRD).
+   * @default unset
+   */
+  readonly featureGate?: string;
+}
+
 /** What changes from one release to another (one minor crossed, or the whole way). */
 export interface UpgradeStep {
   /** The release upgraded from, e.g. `"1.2.8"`. */
@@ -125,8 +156,13 @@ export interface UpgradeStep {
     readonly awsFeatureGates: SettingChange[];
     readonly valuePaths: ListChange;
   };
-  /** The NodePool and EC2NodeClass CRDs. */
-  readonly crds: { readonly nodePool: CrdChange; readonly ec2NodeClass: CrdChange };
+  /** The NodePool and EC2NodeClass CRDs, and those of NodeOverlay and CapacityBuffer ({@link ObjectCrdChange}). */
+  readonly crds: {
+    readonly nodePool: CrdChange;
+    readonly ec2NodeClass: CrdChange;
+    readonly nodeOverlay: ObjectCrdChange;
+    readonly capacityBuffer: ObjectCrdChange;
+  };
   /** Ids of the errata whose corrections the facts carry: on the older side, on the newer side. */
   readonly errata: { readonly from: string[]; readonly to: string[] };
 }
@@ -440,6 +476,8 @@ export function compareVersionFacts(
     crds: {
       nodePool: crdChange(a.crds.nodePool, b.crds.nodePool),
       ec2NodeClass: crdChange(a.crds.ec2NodeClass, b.crds.ec2NodeClass),
+      nodeOverlay: objectCrdChange("nodeOverlay", a, b),
+      capacityBuffer: objectCrdChange("capacityBuffer", a, b),
     },
     errata: { from: [...a.errata], to: [...b.errata] },
   };
@@ -543,6 +581,26 @@ function crdChange(a: VersionFacts["crds"]["nodePool"], b: VersionFacts["crds"][
     freeForm: listChange(a.freeForm, b.freeForm),
     enumValues,
   };
+}
+
+const NO_CRD: ObjectCrdFacts = { fields: [], enums: {}, freeForm: [], apiVersion: "", scope: "" };
+
+/** {@link ObjectCrdChange} of `kind` between the facts of two releases (a side without the CRD counts as empty). */
+function objectCrdChange(kind: ObjectCrdKind, a: VersionFacts, b: VersionFacts): ObjectCrdChange {
+  const [x, y] = [a.crds[kind], b.crds[kind]];
+  const gate = y ? b.chart.featureGates.find((g) => g.key === kind)?.key : undefined;
+  return {
+    kind: OBJECT_CRD_KINDS[kind],
+    crd: x && y ? "kept" : y ? "added" : x ? "removed" : "absent",
+    apiVersion: { ...(x ? { from: x.apiVersion } : {}), ...(y ? { to: y.apiVersion } : {}) },
+    ...(gate ? { featureGate: gate } : {}),
+    ...crdChange(x ?? NO_CRD, y ?? NO_CRD),
+  };
+}
+
+/** The object CRDs of a step, in {@link OBJECT_CRD_KINDS} order. */
+export function objectCrdChanges(step: UpgradeStep): ObjectCrdChange[] {
+  return (Object.keys(OBJECT_CRD_KINDS) as ObjectCrdKind[]).map((k) => step.crds[k]);
 }
 
 function intersect(a: KubernetesRange, b: KubernetesRange): KubernetesRange | undefined {
@@ -702,6 +760,20 @@ function hazards(
       });
     }
   }
+  // a CRD the target's karpenter-crd chart lacks is deleted by the chart's upgrade (a template, without
+  // helm.sh/resource-policy: keep), and with it every object of the kind
+  for (const kind of Object.keys(OBJECT_CRD_KINDS) as ObjectCrdKind[]) {
+    if (!a.facts.crds[kind] || b.facts.crds[kind]) continue;
+    const name = OBJECT_CRD_KINDS[kind];
+    out.push({
+      id: `${name.toLowerCase()}-crd-removed`,
+      kind: "downgrade",
+      versions: `${a.version} → ${b.version}`,
+      where: "to",
+      problem: `the karpenter-crd chart of ${b.version} has no ${name} CRD (${a.facts.crds[kind]!.apiVersion}): deploying it deletes the CRD, and Kubernetes deletes every ${name} object with it`,
+      advice: `remove every ${name} from your stacks before deploying (the ${name} construct refuses ${b.version}); keep a copy (kubectl get ${name.toLowerCase()}s${a.facts.crds[kind]!.scope === "Namespaced" ? " -A" : ""} -o yaml) to apply again after upgrading back`,
+    });
+  }
   if (direction === "downgrade") {
     out.push({
       id: "downgrade",
@@ -783,18 +855,37 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     ...net.chart.featureGates.map((s) => `settings.featureGates.${s.key} ${describeSetting(s)}`),
     ...net.chart.awsFeatureGates.map((s) => `settings.awsFeatureGates.${s.key} ${describeSetting(s)}`),
   ];
-  const removedFields = [
-    ...net.crds.nodePool.fields.removed.map((f) => `NodePool ${f}`),
-    ...net.crds.ec2NodeClass.fields.removed.map((f) => `EC2NodeClass ${f}`),
+  const objects = objectCrdChanges(net);
+  // a CRD that goes takes its objects with it: that is said once, not field by field
+  const kept: [string, CrdChange][] = [
+    ["NodePool", net.crds.nodePool],
+    ["EC2NodeClass", net.crds.ec2NodeClass],
+    ...objects.filter((o) => o.crd === "kept").map((o): [string, CrdChange] => [o.kind, o]),
   ];
-  const removedValues = [
-    ...net.crds.nodePool.enumValues
-      .filter((e) => e.removed.length)
-      .map((e) => `NodePool ${e.path}: ${e.removed.join(", ")}`),
-    ...net.crds.ec2NodeClass.enumValues
-      .filter((e) => e.removed.length)
-      .map((e) => `EC2NodeClass ${e.path}: ${e.removed.join(", ")}`),
-  ];
+  const removedFields = kept.flatMap(([name, c]) => c.fields.removed.map((f) => `${name} ${f}`));
+  const removedValues = kept.flatMap(([name, c]) =>
+    c.enumValues.filter((e) => e.removed.length).map((e) => `${name} ${e.path}: ${e.removed.join(", ")}`),
+  );
+  const objectCrdLines = objects.flatMap((o): string[] => {
+    if (o.crd === "added")
+      return [
+        `${o.kind} CRD added (${o.apiVersion.to}, ${count(o.fields.added.length, "spec field")}): ${o.kind} objects can be created from now on${o.featureGate ? `; Karpenter reads them only with settings.featureGates.${o.featureGate}: true` : ""}`,
+      ];
+    if (o.crd === "removed")
+      return [
+        `${o.kind} CRD removed: the karpenter-crd chart of ${to} does not have it, so Helm deletes the CRD, and Kubernetes every ${o.kind} object with it`,
+      ];
+    if (o.crd === "absent") return [];
+    return [
+      ...(o.apiVersion.from !== o.apiVersion.to
+        ? [
+            `${o.kind} served as ${o.apiVersion.to} instead of ${o.apiVersion.from}: manifests of the old API version are refused`,
+          ]
+        : []),
+      ...crd(o.kind, o),
+    ];
+  });
+  const goneKinds = objects.filter((o) => o.crd === "removed");
   return [
     {
       order: 1,
@@ -805,6 +896,7 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
         `chart version ${from} → ${to}; the CRDs are updated in place, existing NodePools and EC2NodeClasses are kept`,
         ...crd("NodePool", net.crds.nodePool),
         ...crd("EC2NodeClass", net.crds.ec2NodeClass),
+        ...objectCrdLines,
       ],
     },
     {
@@ -825,9 +917,14 @@ function deployOrder(net: UpgradeStep, from: string, to: string): DeployPhase[] 
     {
       order: 4,
       phase: "node objects",
-      resources: "kubernetes_manifest of NodePools and EC2NodeClasses (NodePool, Ec2NodeClass)",
+      resources:
+        "kubernetes_manifest of NodePools, EC2NodeClasses, NodeOverlays and CapacityBuffers (NodePool, Ec2NodeClass, NodeOverlay, CapacityBuffer)",
       why: "they depend on the controller release (same stack) or their stack depends on its stack; they change only if you change them, and are checked against the new version's rules at synth",
       changes: [
+        ...goneKinds.map(
+          (o) =>
+            `${o.kind} objects: ${to} has no ${o.kind} CRD (the constructs refuse that version): remove every ${o.kind} from your stacks first`,
+        ),
         ...(removedFields.length
           ? [`fields the new CRDs do not have (remove them from your node objects first): ${removedFields.join(", ")}`]
           : []),

@@ -66,6 +66,10 @@ export interface VersionFacts {
   crds: {
     nodePool: CrdFacts;
     ec2NodeClass: CrdFacts;
+    /** NodeOverlay (`karpenter.sh/v1alpha1`, from 1.7); absent in the releases whose karpenter-crd chart lacks it. */
+    nodeOverlay?: ObjectCrdFacts;
+    /** CapacityBuffer (`autoscaling.x-k8s.io/v1beta1`, from 1.14); absent in the releases whose karpenter-crd chart lacks it. */
+    capacityBuffer?: ObjectCrdFacts;
   };
 }
 
@@ -77,6 +81,14 @@ export interface CrdFacts {
   enums: Record<string, string[]>;
   /** Objects whose fields the API server does not judge (`x-kubernetes-preserve-unknown-fields`), e.g. 1.15's `spec.kubelet`. */
   freeForm: string[];
+}
+
+/** What a release's CRD says of one of the objects beyond NodePool and EC2NodeClass (NodeOverlay, CapacityBuffer). */
+export interface ObjectCrdFacts extends CrdFacts {
+  /** The API version the CRD serves, `<group>/<version>`, e.g. `karpenter.sh/v1alpha1`. */
+  apiVersion: string;
+  /** `Cluster` or `Namespaced`. */
+  scope: string;
 }
 
 const minorOf = (v: string): string => v.split(".").slice(0, 2).join(".");
@@ -345,6 +357,23 @@ export function versionFacts(version: string): VersionFacts {
         enums: cloneEnums(d.crds.ec2NodeClass.enums),
         freeForm: [...(d.crds.ec2NodeClass.freeForm ?? [])],
       },
+      ...objectCrdFacts(d, "nodeOverlay"),
+      ...objectCrdFacts(d, "capacityBuffer"),
+    },
+  };
+}
+
+/** `{ [kind]: facts }` of an object CRD the release ships, else `{}`. */
+function objectCrdFacts(d: VersionData, kind: ObjectCrdKind): { [k in ObjectCrdKind]?: ObjectCrdFacts } {
+  const crd = d.crds[kind];
+  if (!crd) return {};
+  return {
+    [kind]: {
+      fields: [...crd.fields],
+      enums: cloneEnums(crd.enums),
+      freeForm: [...(crd.freeForm ?? [])],
+      apiVersion: `${crd.api.group}/${crd.api.version}`,
+      scope: crd.api.scope,
     },
   };
 }

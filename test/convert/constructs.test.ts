@@ -1,4 +1,4 @@
-import { Ec2NodeClass, NodePool } from "../../lib";
+import { CapacityBuffer, Ec2NodeClass, NodeOverlay, NodePool } from "../../lib";
 import { convertLegacyManifests, LegacyConversionResult, toV1Manifest } from "../../lib/convert";
 import { FakeInstallation, resources, synthJson, testStack, thrown } from "../helpers";
 import { awsNodeTemplate, provisioner } from "./util";
@@ -203,5 +203,71 @@ spec:
     expect(() => new Ec2NodeClass(testStack().stack, "bd", cls.props)).toThrow(
       /blockDeviceMappings\[0\]\.ebs\.volumeSize = "1000000" is invalid/,
     );
+  });
+});
+
+describe("converted NodeOverlays and CapacityBuffers in the constructs", () => {
+  const YAML = `apiVersion: karpenter.sh/v1alpha1
+kind: NodeOverlay
+metadata: { name: spot-discount }
+spec:
+  requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [spot] }]
+  priceAdjustment: "-10%"
+  capacity: { smarter-devices/fuse: 1 }
+  weight: 10
+---
+apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: { name: web, namespace: apps }
+spec:
+  scalableRef: { kind: Deployment, name: web }
+  percentage: 20
+  limits: { cpu: 8 }
+---
+apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: { name: spare }
+spec:
+  podTemplateRef: { name: spare }
+  replicas: 2
+`;
+
+  test("accepted, and the constructs emit exactly the converted manifests", () => {
+    const result = convertLegacyManifests(YAML, { version: "1.14.1" });
+    expect(result.objects.flatMap((o) => o.notes).filter((n) => n.invalid)).toEqual([]);
+    const { stack } = testStack();
+    // an install that turns both gates on: the constructs warn about nothing
+    const karpenter = Object.assign(new FakeInstallation(stack, "karpenter"), {
+      nodeOverlayGate: true,
+      capacityBufferGate: true,
+    });
+    const built = [
+      ...result.nodeOverlays.map((o) => new NodeOverlay(stack, o.name, { ...o.props, karpenter })),
+      ...result.capacityBuffers.map(
+        (b) => new CapacityBuffer(stack, `${b.namespace}-${b.name}`, { ...b.props, karpenter }),
+      ),
+    ];
+    for (const c of built) expect(c.node.metadata.filter((m) => m.type === "@cdktf/warn")).toEqual([]);
+    const manifests = Object.values(resources(synthJson(stack), "kubernetes_manifest")).map((r: any) => r.manifest);
+    expect(manifests).toHaveLength(3);
+    const byName = Object.fromEntries(manifests.map((m) => [`${m.kind}/${m.metadata.name}`, m]));
+    for (const o of result.objects) expect(byName[`${o.kind}/${o.name}`]).toEqual(toV1Manifest(o));
+  });
+
+  test("a target the converter marks invalid (no CRD) is one the construct refuses", () => {
+    const result = convertLegacyManifests(YAML, { version: "1.13.1" });
+    const buffer = result.capacityBuffers[0];
+    expect(buffer.notes.find((n) => n.field === "apiVersion")?.invalid).toBe(true);
+    expect(result.nodeOverlays[0].notes.some((n) => n.invalid)).toBe(false);
+    const e = thrown(() => new CapacityBuffer(testStack().stack, "b", { ...buffer.props, version: "1.13.1" }));
+    expect((e as any).code).toBe("KARPENTER_VERSION_CRD_MISSING");
+  });
+
+  test("a problem the converter notes is one the construct rejects", () => {
+    const overlay = convertLegacyManifests(
+      YAML.replace('priceAdjustment: "-10%"', 'priceAdjustment: "-10%"\n  price: "1"'),
+    ).nodeOverlays[0];
+    expect(overlay.notes.filter((n) => n.invalid).map((n) => n.field)).toEqual(["spec.priceAdjustment"]);
+    expect(() => new NodeOverlay(testStack().stack, "o", overlay.props)).toThrow(/\[NODEOVERLAY_PRICE_CONFLICT\]/);
   });
 });

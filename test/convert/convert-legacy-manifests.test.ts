@@ -101,7 +101,14 @@ status:
   });
 
   test("empty input converts to nothing", () => {
-    expect(convertLegacyManifests("")).toEqual({ objects: [], nodePools: [], ec2NodeClasses: [], notes: [] });
+    expect(convertLegacyManifests("")).toEqual({
+      objects: [],
+      nodePools: [],
+      ec2NodeClasses: [],
+      nodeOverlays: [],
+      capacityBuffers: [],
+      notes: [],
+    });
   });
 
   test("the same input gives the same result", () => {

@@ -102,6 +102,23 @@ function readCrd(version: string, file: string): { fields: string[]; enums: Reco
   return { fields, enums };
 }
 
+/** A NodeOverlay / CapacityBuffer CRD of the reference: its served API version, spec fields and enum values. */
+function readObjectCrd(file: string): { apiVersion: string; fields: string[]; enums: Record<string, string[]> } {
+  const doc = YAML.parse(fs.readFileSync(file, "utf8"));
+  const served = doc.spec.versions.filter((v: any) => v.served);
+  expect(served).toHaveLength(1);
+  const fields: string[] = [];
+  const enums: Record<string, string[]> = {};
+  const visit = (s: any, at: string, isField: boolean) => {
+    if (isField) fields.push(at);
+    if (s.enum) enums[at] = s.enum.map(String);
+    for (const [k, child] of Object.entries(s.properties ?? {})) visit(child, `${at}.${k}`, true);
+    if (s.items) visit(s.items, `${at}[]`, false);
+  };
+  visit(served[0].schema.openAPIV3Schema.properties.spec, "spec", false);
+  return { apiVersion: `${doc.spec.group}/${served[0].name}`, fields, enums };
+}
+
 const added = <T>(a: T[], b: T[]) => b.filter((x) => !a.includes(x));
 
 describeRef("upgrade plans against the reference folders", () => {
@@ -224,6 +241,45 @@ describeRef("upgrade plans against the reference folders", () => {
       ).toEqual(enums);
     }
   });
+
+  test.each(pairs)(
+    "%s → %s: NodeOverlay and CapacityBuffer: the CRD appearing or going, its API version, fields and enum values as the two CRDs differ",
+    (from, to) => {
+      const [step] = stepOf(from, to);
+      for (const [kind, file] of [
+        ["nodeOverlay", "karpenter.sh_nodeoverlays.yaml"],
+        ["capacityBuffer", "autoscaling.x-k8s.io_capacitybuffers.yaml"],
+      ] as const) {
+        const read = (v: string) => {
+          const f = path.join(referenceRoot(), `v${v}`, "charts/karpenter/crds", file);
+          return fs.existsSync(f) ? readObjectCrd(f) : undefined;
+        };
+        const [a, b] = [read(from), read(to)];
+        const c = step.crds[kind];
+        expect(c.crd).toBe(a && b ? "kept" : b ? "added" : a ? "removed" : "absent");
+        expect(c.apiVersion).toEqual({ ...(a ? { from: a.apiVersion } : {}), ...(b ? { to: b.apiVersion } : {}) });
+        const none: { fields: string[]; enums: Record<string, string[]> } = { fields: [], enums: {} };
+        const [x, y] = [a ?? none, b ?? none];
+        expect({ added: [...c.fields.added].sort(), removed: [...c.fields.removed].sort() }).toEqual({
+          added: added(x.fields, y.fields).sort(),
+          removed: added(y.fields, x.fields).sort(),
+        });
+        const paths = [...new Set([...Object.keys(x.enums), ...Object.keys(y.enums)])].sort();
+        expect(c.enumValues.map((e) => ({ ...e, added: [...e.added].sort(), removed: [...e.removed].sort() }))).toEqual(
+          paths
+            .map((p) => ({
+              path: p,
+              added: added(x.enums[p] ?? [], y.enums[p] ?? []).sort(),
+              removed: added(y.enums[p] ?? [], x.enums[p] ?? []).sort(),
+            }))
+            .filter((e) => e.added.length + e.removed.length > 0),
+        );
+        // the gate the newer chart reads the kind behind
+        const gates = b ? Object.keys(referenceChartValues(to).settings.featureGates ?? {}) : [];
+        expect(c.featureGate).toBe(gates.includes(kind) ? kind : undefined);
+      }
+    },
+  );
 
   describe("1.2 → 1.11, the issue's example", () => {
     let plan: UpgradePlan;
