@@ -179,8 +179,9 @@ const ZONE_ID_KEY = "topology.k8s.aws/zone-id";
  * Local and Wavelength Zone IDs too: `use1-bos1-az1`). AWS Regions and Availability Zones guide, "AWS
  * Availability Zones" (the AZ ID / Region tables: "an AZ ID consists of the first three letters of the
  * Region code, followed by the number at the end of the Region code, followed by -az"; the tables show
- * the direction written as its initials, apne1, apse2, cac1, euc1, usgw1) and "AZ IDs". Only regions
- * listed there are judged; a region not listed here is not.
+ * the direction written as its initials, apne1, apse2, cac1, euc1, usgw1) and "AZ IDs"; every prefix below
+ * checked against that guide's per-Region AZ ID list (and moto's EC2 zone table). A region not listed here is not
+ * judged.
  */
 export const AZ_ID_PREFIXES: { readonly [region: string]: string } = {
   "us-east-1": "use1",
