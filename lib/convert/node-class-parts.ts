@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import {
   AmiFamily,
   AmiSelectorTerm,
@@ -124,8 +125,14 @@ export function readBlockDevices(
   });
 }
 
-const BINARY: { readonly [suffix: string]: number } = { "": 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40 };
-const DECIMAL: { readonly [suffix: string]: number } = { k: 1e3, M: 1e6, G: 1e9, T: 1e12 };
+const BINARY: { readonly [suffix: string]: number } = lookupTable({
+  "": 1,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+});
+const DECIMAL: { readonly [suffix: string]: number } = lookupTable({ k: 1e3, M: 1e6, G: 1e9, T: 1e12 });
 
 /**
  * A legacy volume size (any Kubernetes quantity) in the units v1 accepts (`Gi`, `G`, `Ti`, `T`):

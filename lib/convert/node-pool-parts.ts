@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import {
   NodeClassReference,
   NodeSelectorOperator,
@@ -20,12 +21,12 @@ export const NODE_CLASS_GROUP = "karpenter.k8s.aws";
 export const NODE_CLASS_KIND = "EC2NodeClass";
 
 /** Legacy label keys with a v1 meaning of their own (v1beta1 migration guide, "Karpenter Labels"). */
-const LEGACY_LABELS: { readonly [key: string]: string } = {
+const LEGACY_LABELS: { readonly [key: string]: string } = lookupTable({
   "karpenter.sh/provisioner-name":
     "is karpenter.sh/nodepool in v1beta1 and later, which Karpenter sets on every node and a NodePool may not use in its requirements or labels: remove it (pods select a pool with a karpenter.sh/nodepool node selector)",
   "karpenter.k8s.aws/instance-pods":
     "was dropped in v1beta1 (no v1 label): remove it, or limit pods per node with the EC2NodeClass kubelet.maxPods",
-};
+});
 
 /** Node annotations replaced in v1 (v1 migration guide, "Breaking API"). */
 const DISRUPTION_ANNOTATIONS = ["karpenter.sh/do-not-evict", "karpenter.sh/do-not-consolidate"];

@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
 import type { CheckerSubject } from "../core/error-codes";
 import { Checker } from "../kubernetes/value-rules";
@@ -28,7 +29,7 @@ import { noteValue } from "./fields";
 const PLACEHOLDER = "converter-placeholder";
 
 /** NodePool prop → its path in the v1 object. */
-const POOL_PATHS: { readonly [prop: string]: string } = {
+const POOL_PATHS: { readonly [prop: string]: string } = lookupTable({
   name: "metadata.name",
   labels: "spec.template.metadata.labels",
   annotations: "spec.template.metadata.annotations",
@@ -38,7 +39,7 @@ const POOL_PATHS: { readonly [prop: string]: string } = {
   expireAfter: "spec.template.spec.expireAfter",
   terminationGracePeriod: "spec.template.spec.terminationGracePeriod",
   nodeClassRef: "spec.template.spec.nodeClassRef",
-};
+});
 
 /** Adds a note to every pool and class the targeted Karpenter version's rules reject. */
 export function validateDrafts(
@@ -90,10 +91,10 @@ export function validateDrafts(
 }
 
 /** Object prop → its path in the manifest, for NodeOverlay and CapacityBuffer (spec fields go under `spec.`). */
-const OBJECT_PATHS: { readonly [prop: string]: string } = {
+const OBJECT_PATHS: { readonly [prop: string]: string } = lookupTable({
   name: "metadata.name",
   namespace: "metadata.namespace",
-};
+});
 
 /**
  * Adds a note to every NodeOverlay and CapacityBuffer the targeted Karpenter version's rules reject (those the
@@ -147,12 +148,12 @@ export function validateObjectDrafts(objects: readonly ObjectDraft[], version: K
 }
 
 /** The construct and the error-code subject of each kind the converter checks. */
-const CHECKED: { readonly [kind: string]: readonly [construct: string, subject: CheckerSubject] } = {
+const CHECKED: { readonly [kind: string]: readonly [construct: string, subject: CheckerSubject] } = lookupTable({
   NodePool: ["NodePool", "NODEPOOL"],
   EC2NodeClass: ["Ec2NodeClass", "EC2NODECLASS"],
   NodeOverlay: ["NodeOverlay", "NODEOVERLAY"],
   CapacityBuffer: ["CapacityBuffer", "CAPACITYBUFFER"],
-};
+});
 
 /**
  * Runs the rules with a collecting checker and adds one note per problem found: the CRD's rules (the API

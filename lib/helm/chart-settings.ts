@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import * as semver from "../versions/semver";
 import { versionData } from "../versions";
 import { SettingData } from "../versions/types";
@@ -61,7 +62,7 @@ export interface ChartKeyFact extends Partial<Omit<KeyRule, "kind">> {
 }
 
 /** Validation rules of the `settings:` keys (except `featureGates`), from the chart's comments and the controller's option parsing. */
-export const SETTING_RULES: Readonly<Record<string, KeyRule>> = {
+export const SETTING_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
   batchMaxDuration: { kind: "duration", description: "The maximum length of a provisioning batch window." },
   batchIdleDuration: {
     kind: "duration",
@@ -134,10 +135,10 @@ export const SETTING_RULES: Readonly<Record<string, KeyRule>> = {
     minDuration: "1m",
     description: "How often security group data is refreshed from EC2 (at least 1m).",
   },
-};
+});
 
 /** Validation rules of the `settings.featureGates:` keys. */
-export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
+export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
   spotToSpotConsolidation: { kind: "boolean", description: "Spot-to-spot replacement consolidation (alpha)." },
   nodeRepair: { kind: "boolean", description: "Node repair (alpha)." },
   reservedCapacity: {
@@ -169,10 +170,10 @@ export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
     description:
       "Karpenter manages pod-deletion-cost annotations of ReplicaSet pods on its nodes, so scale-down prefers nodes it wants to consolidate (alpha).",
   },
-};
+});
 
 /** Validation rules of the `settings.awsFeatureGates:` keys (1.15+, the chart's `AWS_FEATURE_GATES`). */
-export const AWS_FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
+export const AWS_FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
   nodeClassCEL: {
     kind: "boolean",
     description: "CEL expressions in EC2NodeClass kubelet maxPods, kubeReserved and systemReserved (alpha).",
@@ -192,7 +193,7 @@ export const AWS_FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = {
     description:
       "Node repair reboots a node in place for reboot-clearable GPU faults instead of replacing it (alpha; needs featureGates.nodeRepair and ec2:RebootInstances).",
   },
-};
+});
 
 /** The three key blocks of the chart's `settings:`. */
 export type Section = "settings" | "featureGates" | "awsFeatureGates";

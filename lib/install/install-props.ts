@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import type { ErrorCode } from "../core/error-codes";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
@@ -9,7 +10,7 @@ import { KarpenterValidationError } from "../core/errors";
  */
 
 /** Per building block id: the Karpenter prop of each of its fields (by first segment); unlisted fields keep their name. */
-const FIELDS: Record<string, Record<string, string>> = {
+const FIELDS: Record<string, Record<string, string>> = lookupTable<Record<string, string>>({
   "node-role": {
     roleName: "nodeRole.roleName",
     existingRole: "nodeRole.existingRole",
@@ -32,7 +33,7 @@ const FIELDS: Record<string, Record<string, string>> = {
     webhookPort: "values.webhook.port",
   },
   controller: { nodeSelector: "systemNodeGroup", tolerations: "systemNodeGroup" },
-};
+});
 
 /**
  * `error` with each problem raised inside `install` (at a building block's path) re-told on

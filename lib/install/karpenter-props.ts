@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 import { SystemNodeGroup, SystemNodeTaint, SYSTEM_NODE_LABEL } from "../cluster/system-node-group";
@@ -223,7 +224,7 @@ export interface KarpenterProps {
  * them (`roleName` → `nodeRole.roleName or controllerRole.roleName`). Settings and feature gates are
  * the typed keys of the newest chart (those the construct wires itself are not settings a user sets).
  */
-const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = {
+const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = lookupTable({
   nodeRole: NODE_ROLE_OPTIONS,
   controllerRole: CONTROLLER_ROLE_OPTIONS,
   interruptionQueue: [...CREATED_QUEUE_OPTIONS, ...EXISTING_QUEUE_OPTIONS],
@@ -232,7 +233,7 @@ const KARPENTER_NESTED_KEYS: Readonly<Record<string, readonly string[]>> = {
   settings: [...CHART_SETTINGS.filter((f) => !f.wired).map((f) => f.key), "featureGates", "awsFeatureGates"],
   "settings.featureGates": CHART_FEATURE_GATES.map((f) => f.key),
   "settings.awsFeatureGates": CHART_AWS_FEATURE_GATES.map((f) => f.key),
-};
+});
 
 /**
  * Records every problem of `props` in `problems`.

@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import type { IConstruct } from "constructs";
 import { isPlainObject } from "../core/deep-merge";
 import { KarpenterValidationError, typeName } from "../core/errors";
@@ -41,7 +42,7 @@ export const MAX_WHOLE_MINUTES_TEXT = "2562047h47m";
 /** The largest int64 (`int()` of the CRDs' CEL rules, Go's `strconv.Atoi` on 64-bit). */
 export const INT64_MAX = 2n ** 63n - 1n;
 
-const UNIT_NS: { readonly [unit: string]: bigint } = {
+const UNIT_NS: { readonly [unit: string]: bigint } = lookupTable({
   ns: 1n,
   us: 1_000n,
   µs: 1_000n,
@@ -50,7 +51,7 @@ const UNIT_NS: { readonly [unit: string]: bigint } = {
   s: 1_000_000_000n,
   m: 60_000_000_000n,
   h: 3_600_000_000_000n,
-};
+});
 
 /**
  * The length in nanoseconds of a Go duration (`"1h30m"`, `"1.5h"`, `"0"`; sign ignored), or
@@ -671,7 +672,7 @@ function cronPartProblem(
 }
 
 /** Binary (Ki…Ei) and decimal (n…E) suffixes of a Kubernetes quantity. */
-const QUANTITY_SUFFIX: Record<string, number> = {
+const QUANTITY_SUFFIX: Record<string, number> = lookupTable({
   "": 1,
   n: 1e-9,
   u: 1e-6,
@@ -688,7 +689,7 @@ const QUANTITY_SUFFIX: Record<string, number> = {
   Ti: 2 ** 40,
   Pi: 2 ** 50,
   Ei: 2 ** 60,
-};
+});
 const NON_NEGATIVE_QUANTITY = /^\+?(\d+(?:\.\d*)?|\.\d+)(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]))?$/;
 
 /**

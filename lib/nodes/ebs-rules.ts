@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import type { Checker } from "../kubernetes/value-rules";
 import { isSet, isToken } from "../kubernetes/value-rules";
 
@@ -63,7 +64,7 @@ const GP3_BASELINE_THROUGHPUT = 125;
 const GP3_THROUGHPUT_PER_IOPS = 0.25;
 
 /** The smallest volume EC2 creates per volume type, in GiB, where it is above the CRD's 1 (EbsBlockDevice, VolumeSize). */
-const MIN_GIB: { readonly [type: string]: number } = { io1: 4, io2: 4, st1: 125, sc1: 125 };
+const MIN_GIB: { readonly [type: string]: number } = lookupTable({ io1: 4, io2: 4, st1: 125, sc1: 125 });
 
 const SOURCE = "Amazon EC2 API Reference, EbsBlockDevice";
 const IO_GUIDE = "Amazon EBS User Guide, Provisioned IOPS SSD volumes";
@@ -229,14 +230,14 @@ export function checkEbsKmsKey(
  * OS volume is /dev/xvda (Bottlerocket's data volume /dev/xvdb), Windows' /dev/sda1 (Karpenter's default block
  * device mappings per family, aws/karpenter-provider-aws pkg/providers/amifamily). Custom AMIs: not known.
  */
-const BOOT_DEVICE: { readonly [family: string]: string } = {
+const BOOT_DEVICE: { readonly [family: string]: string } = lookupTable({
   AL2: "/dev/xvda",
   AL2023: "/dev/xvda",
   Bottlerocket: "/dev/xvda",
   Windows2019: "/dev/sda1",
   Windows2022: "/dev/sda1",
   Windows2025: "/dev/sda1",
-};
+});
 
 /** EBS volume types that cannot boot an instance (EBS User Guide, "Throughput Optimized HDD and Cold HDD volumes": Boot volume "Not supported"). */
 const HDD_VOLUME_TYPES = ["st1", "sc1"];

@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import {
   AmiSelectorTerm,
   BlockDeviceMapping,
@@ -62,14 +63,14 @@ export function kubeletExpressionsSince(): string {
   return awsFeatureGateSince("nodeClassCEL")!;
 }
 /** Alias family → the amiFamily it implies. */
-const ALIAS_FAMILIES: { readonly [family: string]: string } = {
+const ALIAS_FAMILIES: { readonly [family: string]: string } = lookupTable({
   al2: "AL2",
   al2023: "AL2023",
   bottlerocket: "Bottlerocket",
   windows2019: "Windows2019",
   windows2022: "Windows2022",
   windows2025: "Windows2025",
-};
+});
 /**
  * The alias family of an amiFamily's EKS-optimized AMIs (`"AL2023"` → `"al2023"`, for
  * `al2023@latest`), or undefined for Custom and unknown families, which have no alias.

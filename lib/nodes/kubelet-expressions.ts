@@ -9,6 +9,7 @@
  * (KubeletExpressionInvalid / KubeletExpressionEvalFailed) after the apply; at synth we refuse what can
  * never compile: an unknown name, unbalanced parentheses, a character CEL does not have here.
  */
+import { lookupTable } from "../core/lookup";
 
 /** The variables a kubelet expression may read. */
 export const KUBELET_EXPRESSION_VARIABLES = [
@@ -93,7 +94,7 @@ export function kubeletExpressionProblem(text: string): string | undefined {
 const NUMBER_AND_UNIT = /^\s*([+-]?(?:\d+(?:\.\d*)?|\.\d+))\s*([A-Za-z]+(?:\s+[A-Za-z]+)*)\s*$/;
 
 /** Units people write for bytes, and the quantity suffixes they mean (decimal, binary). */
-const BYTE_UNITS: { readonly [unit: string]: readonly string[] } = {
+const BYTE_UNITS: { readonly [unit: string]: readonly string[] } = lookupTable({
   ki: ["Ki"],
   mi: ["Mi"],
   gi: ["Gi"],
@@ -117,7 +118,7 @@ const BYTE_UNITS: { readonly [unit: string]: readonly string[] } = {
   e: ["E", "Ei"],
   eb: ["E", "Ei"],
   eib: ["E", "Ei"],
-};
+});
 /** Words for whole CPUs and for thousandths of one. */
 const CPU_WORDS = /^(v?cpus?|v?cores?|cores? of cpu)$/i;
 const MILLI_CPU_WORDS = /^(milli\s*cores?|millicpus?|milli\s*cpus?|mcpus?|millis?)$/i;

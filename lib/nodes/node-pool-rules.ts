@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import {
   Budget,
   Disruption,
@@ -62,7 +63,7 @@ const BUDGET_FIELDS = fieldsOf("spec.disruption.budgets[]");
  * the known props are its keys, in this order, and test/nodes/spec-fields.test.ts holds its CRD paths to every known
  * release's CRD (the construct's `nodeClass` prop is `spec.template.spec.nodeClassRef`).
  */
-export const NODE_POOL_PROP_PATHS: { readonly [prop: string]: string } = {
+export const NODE_POOL_PROP_PATHS: { readonly [prop: string]: string } = lookupTable({
   name: "metadata.name",
   requirements: "spec.template.spec.requirements",
   labels: "spec.template.metadata.labels",
@@ -75,7 +76,7 @@ export const NODE_POOL_PROP_PATHS: { readonly [prop: string]: string } = {
   disruption: "spec.disruption",
   weight: "spec.weight",
   replicas: "spec.replicas",
-};
+});
 /** The fields of a nodeClassRef (the NodePool's `nodeClass` prop, when it is a reference). */
 export const NODE_CLASS_REF_FIELDS = fieldsOf("spec.template.spec.nodeClassRef");
 /** The taint key / value pattern of the CRD (a qualified name). */
@@ -671,10 +672,11 @@ export function misspeltExtendedResources(keys: readonly string[]): { readonly k
  * limits, so a limit above 0 but below these launches nothing, which is rarely what was meant: a bare
  * number of memory counts bytes, and "m" means thousandths. A limit of 0 stops a pool on purpose.
  */
-const SMALLEST_INSTANCE: { readonly [resource: string]: { readonly value: number; readonly shown: string } } = {
-  cpu: { value: 1, shown: "1 vCPU" },
-  memory: { value: 512 * 2 ** 20, shown: "0.5 GiB" },
-};
+const SMALLEST_INSTANCE: { readonly [resource: string]: { readonly value: number; readonly shown: string } } =
+  lookupTable({
+    cpu: { value: 1, shown: "1 vCPU" },
+    memory: { value: 512 * 2 ** 20, shown: "0.5 GiB" },
+  });
 
 /** Warnings for `cpu` / `memory` limits above 0 that no single instance fits under. */
 function belowOneInstance(c: Checker, name: string, limits: { readonly [resource: string]: string }): string[] {

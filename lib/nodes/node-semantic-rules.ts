@@ -1,3 +1,4 @@
+import { lookupTable, ownValue } from "../core/lookup";
 import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
@@ -31,7 +32,7 @@ export interface NodeContext {
  * version for which Amazon EKS will release AL2 AMIs"). The one place this fact lives: the NodeClass
  * rules and the manifest converter read it.
  */
-export const LAST_KUBERNETES_MINOR_OF_AMI_FAMILY: { readonly [amiFamily: string]: number } = { AL2: 32 };
+export const LAST_KUBERNETES_MINOR_OF_AMI_FAMILY: { readonly [amiFamily: string]: number } = lookupTable({ AL2: 32 });
 
 /** The label Karpenter puts the NodePool name in (`karpenter.sh/nodepool`), on every NodeClaim and node. */
 const NODEPOOL_LABEL = "karpenter.sh/nodepool";
@@ -48,11 +49,11 @@ const LABEL_VALUE_MAX = 63;
  * windows families take `latest` only, a CRD rule). Karpenter docs, EC2NodeClass "amiSelectorTerms":
  * `al2023@v20240807`, `bottlerocket@v1.20.3`.
  */
-const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readonly text: string } } = {
+const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readonly text: string } } = lookupTable({
   al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
   al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
   bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.20.3"' },
-};
+});
 
 /**
  * A pinned alias of the family that the rules above accept, for suggestions (the converter's "pin a
@@ -88,7 +89,7 @@ const numeric = (what: string, example: string): LabelRule => ({
   text: `${what} as a whole number of digits, e.g. "${example}"`,
 });
 
-const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
+const WELL_KNOWN: { readonly [key: string]: LabelRule } = lookupTable<LabelRule>({
   "kubernetes.io/arch": {
     values: ["amd64", "arm64"],
     text: 'the Go architecture names Kubernetes uses: "amd64" or "arm64" (the architectures of EC2 instances Karpenter launches)',
@@ -165,7 +166,7 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = {
     values: ["true", "false"],
     text: '"true" or "false"',
   },
-};
+});
 
 const ZONE_KEY = "topology.kubernetes.io/zone";
 const REGION_KEY = "topology.kubernetes.io/region";
@@ -183,7 +184,7 @@ const ZONE_ID_KEY = "topology.k8s.aws/zone-id";
  * checked against that guide's per-Region AZ ID list (and moto's EC2 zone table). A region not listed here is not
  * judged.
  */
-export const AZ_ID_PREFIXES: { readonly [region: string]: string } = {
+export const AZ_ID_PREFIXES: { readonly [region: string]: string } = lookupTable({
   "us-east-1": "use1",
   "us-east-2": "use2",
   "us-west-1": "usw1",
@@ -214,7 +215,7 @@ export const AZ_ID_PREFIXES: { readonly [region: string]: string } = {
   "sa-east-1": "sae1",
   "us-gov-east-1": "usge1",
   "us-gov-west-1": "usgw1",
-};
+});
 
 /**
  * The NodePool rules beyond its CRD: the name (a label value on every node) and the values of
@@ -572,8 +573,8 @@ function checkWellKnownValue(
     const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
     if (!ok) {
       const fix =
-        rule.fixes?.[value] ??
-        rule.fixes?.[value.toLowerCase()] ??
+        ownValue(rule.fixes, value) ??
+        ownValue(rule.fixes, value.toLowerCase()) ??
         (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
       const instanceType =
         /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-")

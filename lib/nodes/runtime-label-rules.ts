@@ -1,3 +1,4 @@
+import { lookupTable } from "../core/lookup";
 import type { KarpenterVersion } from "../versions/karpenter-version";
 import { labelDomain } from "../kubernetes/value-rules";
 import { celLists } from "../versions";
@@ -33,11 +34,11 @@ import { celLists } from "../versions";
  * name them), so this stays a rule written from Karpenter's source: kubernetes-sigs/karpenter pkg/apis/v1/labels.go
  * (`CapacityTypeSpot`, `CapacityTypeOnDemand`; `CapacityTypeReserved` from v1.3.0).
  */
-export const CAPACITY_TYPES_SINCE: { readonly [value: string]: string } = {
+export const CAPACITY_TYPES_SINCE: { readonly [value: string]: string } = lookupTable({
   "on-demand": "1.0",
   spot: "1.0",
   reserved: "1.3",
-};
+});
 
 /** The minor from which `kubernetes.io` and `k8s.io` are no longer restricted domains (kubernetes-sigs/karpenter v1.9.0). */
 export const RUNTIME_K8S_DOMAINS_OPEN_SINCE = "1.9";
@@ -65,13 +66,13 @@ const AWS_OTHER_WELL_KNOWN = ["topology.k8s.aws/zone-id"];
 const CRD_ONLY_AWS_KEYS = ["karpenter.k8s.aws/ec2nodeclass"];
 
 /** `NormalizedLabels`: deprecated keys a requirement may use, read as the stable key (not applied to template labels). */
-export const NORMALIZED_LABELS: { readonly [deprecated: string]: string } = {
+export const NORMALIZED_LABELS: { readonly [deprecated: string]: string } = lookupTable({
   "failure-domain.beta.kubernetes.io/zone": "topology.kubernetes.io/zone",
   "beta.kubernetes.io/arch": "kubernetes.io/arch",
   "beta.kubernetes.io/os": "kubernetes.io/os",
   "beta.kubernetes.io/instance-type": "node.kubernetes.io/instance-type",
   "failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
-};
+});
 
 /** `RestrictedLabelDomains` per release: core's and the AWS provider's (`karpenter.k8s.aws`). */
 function restrictedDomains(v: KarpenterVersion): string[] {

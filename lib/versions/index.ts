@@ -1,5 +1,18 @@
 import { KarpenterValidationError } from "../core/errors";
-import { CEL_LISTS, CRD_KNOWN, CRD_SINCE, KUBERNETES, LOADERS, RELEASES } from "./data";
+import {
+  CEL_LISTS as CEL_LISTS_DATA,
+  CRD_KNOWN as CRD_KNOWN_DATA,
+  CRD_SINCE as CRD_SINCE_DATA,
+  KUBERNETES,
+  LOADERS,
+  RELEASES,
+} from "./data";
+import { deepLookup } from "../core/lookup";
+
+// Indexed by paths and values from user input: no prototype, so `constructor` finds nothing (core/lookup.ts).
+const CEL_LISTS = deepLookup(CEL_LISTS_DATA);
+const CRD_KNOWN = deepLookup(CRD_KNOWN_DATA);
+const CRD_SINCE = deepLookup(CRD_SINCE_DATA);
 import {
   KUBERNETES_EARLY_PATCHES,
   PATCH_BEHAVIOUR_CHANGES,
@@ -257,7 +270,7 @@ export function versionData(minor: string): VersionData {
   if (!d) {
     const load = LOADERS[minor];
     if (!load) throw new Error(`no version data for Karpenter ${minor}`);
-    d = load();
+    d = deepLookup(load());
     cache.set(minor, d);
   }
   return d;

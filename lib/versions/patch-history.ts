@@ -4,14 +4,15 @@
  * Each was read at the upstream tags of aws/karpenter-provider-aws (the reference keeps only the
  * newest patch of each minor, so `add-version` cannot see them).
  */
+import { lookupTable } from "../core/lookup";
 
 /**
  * Chart `settings:` keys and feature gates that first appeared in a patch: `disableDryRun` (1.6.2).
  * `add-version` writes this as the key's `since` instead of the minor's `.0`.
  */
-export const SETTING_SINCE_PATCH: Readonly<Record<string, string>> = {
+export const SETTING_SINCE_PATCH: Readonly<Record<string, string>> = lookupTable({
   "settings.disableDryRun": "1.6.2",
-};
+});
 
 /**
  * Kubernetes ranges of the early patches of a minor, before support for a newer Kubernetes minor
@@ -59,7 +60,7 @@ export const VALUE_PATHS_PATCH_CHANGES: readonly {
  * newest known patch" warning, on their minor's facts. A patch whose release notes change one of those
  * artefacts needs its reference folder and `npm run add-version` instead (docs/versions.md).
  */
-export const PATCHES_WITHOUT_ARTEFACT_CHANGES: Readonly<Record<string, readonly string[]>> = {
+export const PATCHES_WITHOUT_ARTEFACT_CHANGES: Readonly<Record<string, readonly string[]>> = lookupTable({
   // 1.9.3 (2026-10-22): chores only (Go 1.26.10, pinned linters); in the module proxy's version list of
   // github.com/aws/karpenter-provider-aws (`go list -m -versions`, 2026-12-02) and its GitHub release
   // "v1.9.3 (LTS)" (https://newreleases.io/project/github/aws/karpenter-provider-aws/release/v1.9.3).
@@ -72,7 +73,7 @@ export const PATCHES_WITHOUT_ARTEFACT_CHANGES: Readonly<Record<string, readonly 
   // release's notes: controller fix #9970, "No CRD upgrade is needed"). 1.9.4, 1.14.4 and 1.15.3 are not on
   // the module proxy yet (`go mod download` answers 403 "This module version is not available", 2026-12-02).
   "1.15": ["1.15.1", "1.15.2", "1.15.3"],
-};
+});
 
 /** A patch release that changes how Karpenter behaves with the same objects (release notes marked "Action Required"). */
 export interface PatchBehaviourChange {
