@@ -29,7 +29,7 @@ import { attributeAccountNames } from "../aws-api/account-names";
 import { queueOptionsOf } from "./existing-queue";
 import { nameFromId } from "../kubernetes/value-rules";
 import { checkKarpenterProps, systemNodeGroupValues } from "./karpenter-props";
-import { onInstallProps } from "./install-props";
+import { buildAsPart } from "../core/owner-context";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "../helm/values-overlap";
@@ -45,6 +45,33 @@ import { awsLocation } from "../aws-api/aws-context";
 import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
 import { clusterElement } from "../cluster/cluster-resource";
+
+/*
+ * The prop of Karpenter behind each field of a building block it builds (by the field's first
+ * segment; an unlisted field keeps its name), for the problems a block reports (buildAsPart).
+ */
+const NODE_ROLE_FIELDS = {
+  roleName: "nodeRole.roleName",
+  existingRole: "nodeRole.existingRole",
+  additionalPolicyArns: "nodeRole.additionalPolicyArns",
+};
+const CONTROLLER_ROLE_FIELDS = {
+  roleName: "controllerRole.roleName",
+  policyNameSuffix: "controllerRole.policyNameSuffix",
+  additionalStatements: "controllerRole.additionalStatements",
+  additionalPolicyArns: "controllerRole.additionalPolicyArns",
+};
+const QUEUE_FIELDS = {
+  queueName: "interruptionQueue.queueName",
+  ruleNamePrefix: "interruptionQueue.ruleNamePrefix",
+  kmsKey: "interruptionQueue.kmsKey",
+};
+const CRD_RELEASE_FIELDS = {
+  webhookServiceName: "values.fullnameOverride",
+  webhookEnabled: "values.webhook.enabled",
+  webhookPort: "values.webhook.port",
+};
+const CONTROLLER_RELEASE_FIELDS = { nodeSelector: "systemNodeGroup", tolerations: "systemNodeGroup" };
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS =
@@ -257,114 +284,146 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         props.values,
       );
 
-      try {
-        // the options spread first, the wired values after them: a stray key cannot override what is wired
-        this.nodeRole = new KarpenterNodeRole(this, "node-role", {
-          ...nodeRoleOptions,
-          cluster,
-          version: this.version,
-          tags,
-          provider,
-        });
-        this.nodeRoleName = this.nodeRole.roleName;
-
-        const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
-        this.existingQueueArn = existingQueue?.existingQueueArn;
-        this.staticCapacity = staticCapacityGate(props.settings, props.values);
-        this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
-        this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
-        this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
-        if (queueOption && !existingQueue)
-          this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", {
-            ...queueOption,
+      // each building block reports a check only it makes (a Sid the version's policy already uses) on
+      // this construct, under the prop set here: the second argument maps its fields to those props
+      // the options spread first, the wired values after them: a stray key cannot override what is wired
+      this.nodeRole = buildAsPart(
+        this,
+        "node-role",
+        NODE_ROLE_FIELDS,
+        () =>
+          new KarpenterNodeRole(this, "node-role", {
+            ...nodeRoleOptions,
             cluster,
             version: this.version,
             tags,
             provider,
-          });
-        const queue = existingQueue
-          ? {
-              queueName: existingQueue.existingQueueName,
-              queueArn: existingQueue.existingQueueArn,
-              kmsKeyArn: existingQueue.kmsKeyArn,
-            }
-          : this.interruptionQueue;
-        this.interruptionQueueName = queue?.queueName;
+          }),
+      );
+      this.nodeRoleName = this.nodeRole.roleName;
 
-        this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
-          ...controllerRoleOptions,
-          cluster,
-          version: this.version,
-          nodeRole: this.nodeRole,
-          interruptionQueue: queue,
-          identity: props.identity,
-          namespace: this.namespace,
-          serviceAccountName: this.serviceAccountName,
-          tags,
-          provider,
-        });
+      const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
+      this.existingQueueArn = existingQueue?.existingQueueArn;
+      this.staticCapacity = staticCapacityGate(props.settings, props.values);
+      this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
+      this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
+      this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
+      if (queueOption && !existingQueue)
+        this.interruptionQueue = buildAsPart(
+          this,
+          "interruption-queue",
+          QUEUE_FIELDS,
+          () =>
+            new InterruptionQueue(this, "interruption-queue", {
+              ...queueOption,
+              cluster,
+              version: this.version,
+              tags,
+              provider,
+            }),
+        );
+      const queue = existingQueue
+        ? {
+            queueName: existingQueue.existingQueueName,
+            queueArn: existingQueue.existingQueueArn,
+            kmsKeyArn: existingQueue.kmsKeyArn,
+          }
+        : this.interruptionQueue;
+      this.interruptionQueueName = queue?.queueName;
 
-        this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-        if (this.createsSpotServiceLinkedRole)
-          this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
-        this.attributeIamNames();
-
-        this.crdChart = new KarpenterCrdRelease(this, "crds", {
-          version: this.version,
-          namespace: this.namespace,
-          createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
-          repository: props.repository,
-          helmProvider: this.helmProvider,
-          ...crdWebhook(this, version.minor, props.values),
-        });
-        this.crdRelease = this.crdChart.release;
-
-        const system = props.systemNodeGroup;
-        const waitFor = this.byStack([
-          this.crdRelease,
-          ...this.controllerRole.dependables,
-          this.nodeRole.accessEntry,
-          ...(this.interruptionQueue?.dependables ?? []),
-          ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
-          ...(system ? [system.nodeGroup] : []),
-        ]);
-        this.controllerChart = new KarpenterRelease(this, "controller", {
-          cluster,
-          version: this.version,
-          namespace: this.namespace,
-          repository: props.repository,
-          serviceAccountName: this.serviceAccountName,
-          irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
-          interruptionQueue: queue,
-          replicas: props.replicas,
-          controllerResources: props.controllerResources,
-          dnsPolicy: props.dnsPolicy,
-          settings: props.settings,
-          nodeSelector: system ? { ...system.labels } : undefined,
-          tolerations: system ? systemTolerations(system) : undefined,
-          values: props.values,
-          helmProvider: this.helmProvider,
-          dependsOn: waitFor.here,
-        });
-        this.release = this.controllerChart.release;
-        if (props.adopt) {
-          const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
-          adoptExisting(this, props.adopt, {
+      this.controllerRole = buildAsPart(
+        this,
+        "controller-role",
+        CONTROLLER_ROLE_FIELDS,
+        () =>
+          new KarpenterControllerRole(this, "controller-role", {
+            ...controllerRoleOptions,
             cluster,
-            nodeRole,
-            controllerRole,
-            interruptionQueue,
-            crdRelease,
-            release,
-            policyNameSuffix: controllerRoleOptions?.policyNameSuffix,
-          });
-        }
-        // last: a stack dependency outlives a construct removed on error
-        for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
-      } catch (e) {
-        // a check a building block makes is about a prop set here: name it on this construct
-        throw e instanceof KarpenterValidationError ? onInstallProps(this, e) : e;
+            version: this.version,
+            nodeRole: this.nodeRole,
+            interruptionQueue: queue,
+            identity: props.identity,
+            namespace: this.namespace,
+            serviceAccountName: this.serviceAccountName,
+            tags,
+            provider,
+          }),
+      );
+
+      this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
+      if (this.createsSpotServiceLinkedRole)
+        this.spotServiceLinkedRole = buildAsPart(
+          this,
+          "spot-service-linked-role",
+          {},
+          () => new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider }),
+        );
+      this.attributeIamNames();
+
+      this.crdChart = buildAsPart(
+        this,
+        "crds",
+        CRD_RELEASE_FIELDS,
+        () =>
+          new KarpenterCrdRelease(this, "crds", {
+            version: this.version,
+            namespace: this.namespace,
+            createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
+            repository: props.repository,
+            helmProvider: this.helmProvider,
+            ...crdWebhook(this, version.minor, props.values),
+          }),
+      );
+      this.crdRelease = this.crdChart.release;
+
+      const system = props.systemNodeGroup;
+      const waitFor = this.byStack([
+        this.crdRelease,
+        ...this.controllerRole.dependables,
+        this.nodeRole.accessEntry,
+        ...(this.interruptionQueue?.dependables ?? []),
+        ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
+        ...(system ? [system.nodeGroup] : []),
+      ]);
+      this.controllerChart = buildAsPart(
+        this,
+        "controller",
+        CONTROLLER_RELEASE_FIELDS,
+        () =>
+          new KarpenterRelease(this, "controller", {
+            cluster,
+            version: this.version,
+            namespace: this.namespace,
+            repository: props.repository,
+            serviceAccountName: this.serviceAccountName,
+            irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
+            interruptionQueue: queue,
+            replicas: props.replicas,
+            controllerResources: props.controllerResources,
+            dnsPolicy: props.dnsPolicy,
+            settings: props.settings,
+            nodeSelector: system ? { ...system.labels } : undefined,
+            tolerations: system ? systemTolerations(system) : undefined,
+            values: props.values,
+            helmProvider: this.helmProvider,
+            dependsOn: waitFor.here,
+          }),
+      );
+      this.release = this.controllerChart.release;
+      if (props.adopt) {
+        const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
+        adoptExisting(this, props.adopt, {
+          cluster,
+          nodeRole,
+          controllerRole,
+          interruptionQueue,
+          crdRelease,
+          release,
+          policyNameSuffix: controllerRoleOptions?.policyNameSuffix,
+        });
       }
+      // last: a stack dependency outlives a construct removed on error
+      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
       registerInstall(this);
       addSynthCheck(this, () => this.crossChecks());
