@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from "constructs";
-import { Annotations, ITerraformDependable, TerraformDataSource, TerraformStack, Token } from "cdktf";
+import { ITerraformDependable, TerraformDataSource, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KarpenterValidationError } from "../core/errors";
@@ -36,7 +36,7 @@ import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "../he
 import { isPlainMap } from "../core/deep-merge";
 import { isUnresolved } from "../core/tokens";
 import { warnPastSupport, warnUnverifiedVersion } from "./unverified-version";
-import { addSynthCheck } from "../core/synth-checks";
+import { addSynthCheck, addSynthWarning } from "../core/synth-checks";
 import { checkInstallNames } from "./install-names";
 import { attributeQuota } from "../aws-api/iam-quotas";
 import { adoptedOptions, adoptExisting } from "../adopt/adopt-existing";
@@ -193,10 +193,6 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The discovery tag key of the default EC2NodeClass selector terms (`discoveryTagKey`). */
   public readonly discoveryTagKey?: string;
   private readonly systemNodeGroup?: SystemNodeGroup;
-  private warned = false;
-  private warnedNodeObjects = false;
-  private warnedStaticPools = false;
-  private warnedQueueLocation = false;
   /** The ARN of an existing interruption queue (`interruptionQueue.existingQueueArn`). */
   private readonly existingQueueArn?: string;
   /** Whether the StaticCapacity feature gate ends up on: undefined when a token decides. */
@@ -245,7 +241,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
           }),
         );
       }
-      if (checked) problems.check(() => crdWebhook(this, checked.minor, props.values));
+      // checked once: the CRD release gets what it returned
+      const webhook = checked ? problems.check(() => crdWebhook(this, checked.minor, props.values)) : undefined;
       problems.throwIfAny(this);
       if (!checked || !options) throw new Error("unreachable: a failed check is thrown above");
       const version = checked;
@@ -371,7 +368,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
             createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
             repository: props.repository,
             helmProvider: this.helmProvider,
-            ...crdWebhook(this, version.minor, props.values),
+            ...webhook,
           }),
       );
       this.crdRelease = this.crdChart.release;
@@ -427,6 +424,16 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
 
       registerInstall(this);
       addSynthCheck(this, () => this.crossChecks());
+      for (const warning of [
+        () => this.podIdentityAgentWarning(),
+        () => this.nodeObjectsInThisStackWarning(),
+        () => this.staticNodePoolsWarning(),
+        () => this.queueLocationWarning(),
+      ])
+        addSynthWarning(this, () => {
+          const message = warning();
+          return message === undefined ? undefined : { on: this, message };
+        });
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built install, nor the shared data sources made for it
       undo();
@@ -494,18 +501,15 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         ),
       );
     }
-    if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {
-      this.warned = true;
-      Annotations.of(this).addWarning(
-        this.cluster.resource instanceof TerraformDataSource
-          ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity: { type: "irsa" }`
-          : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }`,
-      );
-    }
-    this.warnNodeObjectsInThisStack();
-    this.warnStaticNodePools();
-    this.warnQueueLocation();
     return errors;
+  }
+
+  /** Pod Identity needs the eks-pod-identity-agent add-on: said when the app has none for the cluster. */
+  private podIdentityAgentWarning(): string | undefined {
+    if (this.controllerRole.identityType !== "podIdentity" || this.hasPodIdentityAgent()) return undefined;
+    return this.cluster.resource instanceof TerraformDataSource
+      ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity: { type: "irsa" }`
+      : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }`;
   }
 
   /**
@@ -522,15 +526,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * kubernetes_manifest reads the CRDs (and the cluster) at plan time, so node objects in the stack
    * that installs the CRDs fail the first plan. A warning: `-target` the releases first also works.
    */
-  private warnNodeObjectsInThisStack(): void {
-    if (this.warnedNodeObjects) return;
+  private nodeObjectsInThisStackWarning(): string | undefined {
     const stack = TerraformStack.of(this);
     const mine = this.nodeObjects().filter((c) => TerraformStack.of(c) === stack);
-    if (mine.length === 0) return;
-    this.warnedNodeObjects = true;
-    Annotations.of(this).addWarning(
-      `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
-    );
+    if (mine.length === 0) return undefined;
+    return `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`;
   }
 
   /**
@@ -538,15 +538,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * StaticCapacity feature gate on (alpha, off by default; Karpenter docs, "NodePools: spec.replicas"
    * and "Settings: Feature Gates"). Without it the pool keeps no nodes.
    */
-  private warnStaticNodePools(): void {
-    if (this.warnedStaticPools || this.staticCapacity !== false) return;
+  private staticNodePoolsWarning(): string | undefined {
+    if (this.staticCapacity !== false) return undefined;
     const pools = this.nodeObjects().filter((c): c is NodePool => c instanceof NodePool && hasReplicas(c));
-    if (pools.length === 0) return;
-    this.warnedStaticPools = true;
+    if (pools.length === 0) return undefined;
     const list = pools.map((p) => `${p.node.path} (NodePool ${p.name})`).join(", ");
-    Annotations.of(this).addWarning(
-      `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`,
-    );
+    return `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`;
   }
 
   /**
@@ -554,11 +551,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * region and account: an existing queue elsewhere is never read, and interruption events are lost.
    * Compared with the literal region and account of the AWS provider the cluster uses.
    */
-  private warnQueueLocation(): void {
+  private queueLocationWarning(): string | undefined {
     const arn = this.existingQueueArn;
-    if (this.warnedQueueLocation || arn === undefined || isUnresolved(arn)) return;
+    if (arn === undefined || isUnresolved(arn)) return undefined;
     const m = /^arn:[^:]+:sqs:([^:]+):(\d{12}):/.exec(arn);
-    if (!m) return;
+    if (!m) return undefined;
     const here = awsLocation(clusterElement(this.cluster));
     const problems = [
       ...(here.region !== undefined && here.region !== m[1]
@@ -568,11 +565,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         ? [`account ${m[2]}, not the cluster's ${here.account}`]
         : []),
     ];
-    if (problems.length === 0) return;
-    this.warnedQueueLocation = true;
-    Annotations.of(this).addWarning(
-      `interruptionQueue.existingQueueArn ${arn} is in ${problems.join(" and ")} (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one`,
-    );
+    if (problems.length === 0) return undefined;
+    return `interruptionQueue.existingQueueArn ${arn} is in ${problems.join(" and ")} (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one`;
   }
 
   /**
