@@ -22,6 +22,7 @@ import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkQueueKmsKey, createsQueueKey, InterruptionQueueKmsKey } from "./interruption-queue-kms-key";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
+import { asPartProblems } from "../core/owner-context";
 import { INTERRUPTION_QUEUE_PROPS } from "../core/prop-keys";
 import { checkName } from "../aws-api/names";
 import { clusterNameWithin, NAME_RULES, nameFromCluster } from "../aws-api/resource-names";
@@ -190,7 +191,8 @@ export class InterruptionQueue extends Construct {
     } catch (e) {
       // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
       undo();
-      throw e;
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
     }
   }
 

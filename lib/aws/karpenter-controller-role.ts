@@ -32,6 +32,7 @@ import {
 } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
+import { asPartProblems } from "../core/owner-context";
 import { CONTROLLER_ROLE_PROPS } from "../core/prop-keys";
 import {
   checkAdditionalStatements,
@@ -352,7 +353,8 @@ export class KarpenterControllerRole extends Construct {
     } catch (e) {
       // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
       undo();
-      throw e;
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
     }
   }
 

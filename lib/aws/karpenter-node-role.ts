@@ -10,6 +10,7 @@ import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
+import { asPartProblems } from "../core/owner-context";
 import { NODE_ROLE_PROPS } from "../core/prop-keys";
 import { attachPolicies, awsManagedPolicyArn, trustPolicyJson } from "../aws-api/iam";
 import { nodePolicyAttachmentKey, nodeRolePolicyNames, replacedOnVersionChange } from "./node-role-policies";
@@ -180,7 +181,8 @@ export class KarpenterNodeRole extends Construct {
     } catch (e) {
       // a caller that catches the error must find nothing half-built, nor the shared data sources made for it
       undo();
-      throw e;
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
     }
   }
 }

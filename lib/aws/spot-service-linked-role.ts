@@ -5,6 +5,7 @@ import { recordAccountNames, recordSpotServiceLinkedRole } from "../aws-api/acco
 import { chooseProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
+import { asPartProblems } from "../core/owner-context";
 import { SPOT_ROLE_PROPS } from "../core/prop-keys";
 import { SPOT_ROLE_TAG_RECEIVERS } from "./tag-receivers";
 
@@ -55,7 +56,12 @@ export class SpotServiceLinkedRole extends Construct {
     problems.check(() => checkTags(this, props?.tags, SPOT_ROLE_TAG_RECEIVERS));
     // a provider of the wrong kind or stack is one more problem, before the role exists
     const provider = problems.check(() => chooseProvider(scope, this, "aws", "provider", props?.provider));
-    problems.throwIfAny(this, { remove: true });
+    try {
+      problems.throwIfAny(this, { remove: true });
+    } catch (e) {
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
+    }
     // loaded only here: `Karpenter` imports this construct, and most installs do not create the role
     const { IamServiceLinkedRole } =
       require("@cdktf/provider-aws/lib/iam-service-linked-role") as typeof import("@cdktf/provider-aws/lib/iam-service-linked-role");

@@ -1,5 +1,5 @@
 import { IConstruct } from "constructs";
-import { TerraformStack } from "cdktf";
+import { Annotations, TerraformStack } from "cdktf";
 import { KarpenterValidationError } from "./errors";
 
 /** A check that needs the whole app (other constructs): the problems it finds, none when all is well. */
@@ -43,6 +43,31 @@ export function addSynthCheck(construct: IConstruct, check: SynthCheck): void {
     });
   }
   list.push({ construct, check });
+}
+
+/** A warning a synth check finds: the construct it is on and its text. */
+export interface SynthWarning {
+  readonly on: IConstruct;
+  readonly message: string;
+}
+
+/**
+ * Registers a cross-construct warning of `construct` ({@link addSynthCheck}): `find` runs in each
+ * validation pass until it finds something, which is added as a warning annotation once. Annotations
+ * stay on the construct, so a later pass (`validateApp`, then `app.synth()`) must not add it again:
+ * the check itself keeps no flag.
+ */
+export function addSynthWarning(construct: IConstruct, find: () => SynthWarning | undefined): void {
+  let added = false;
+  addSynthCheck(construct, () => {
+    if (added) return [];
+    const warning = find();
+    if (warning !== undefined) {
+      added = true;
+      Annotations.of(warning.on).addWarning(warning.message);
+    }
+    return [];
+  });
 }
 
 /** The problems of every registered check of `stack`. */

@@ -11,6 +11,7 @@ import { Problems } from "../core/problems";
 import { CRD_RELEASE_PROPS } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { undoOnError } from "../core/undo-on-error";
+import { asPartProblems } from "../core/owner-context";
 import { duplicateCrdProblems, registerCrdRelease } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
@@ -155,7 +156,8 @@ export class KarpenterCrdRelease extends Construct {
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
       undo();
-      throw e;
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
     }
   }
 }

@@ -29,6 +29,7 @@ import {
   warnValuesOverlaps,
 } from "./values-overlap";
 import { undoOnError } from "../core/undo-on-error";
+import { asPartProblems } from "../core/owner-context";
 import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster/install-index";
 import { crdVersionProblems } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
@@ -440,7 +441,8 @@ export class KarpenterRelease extends Construct {
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built release
       undo();
-      throw e;
+      // built by a composite (Karpenter): told on it, under its prop
+      throw asPartProblems(this, e);
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Construct, IConstruct } from "constructs";
-import { Annotations, ITerraformDependable, TerraformDataSource, TerraformStack, Token } from "cdktf";
+import { ITerraformDependable, TerraformDataSource, TerraformStack, Token } from "cdktf";
 import { Release } from "@cdktf/provider-helm/lib/release";
 import type { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KarpenterValidationError } from "../core/errors";
@@ -29,14 +29,14 @@ import { attributeAccountNames } from "../aws-api/account-names";
 import { queueOptionsOf } from "./existing-queue";
 import { nameFromId } from "../kubernetes/value-rules";
 import { checkKarpenterProps, systemNodeGroupValues } from "./karpenter-props";
-import { onInstallProps } from "./install-props";
+import { buildAsPart } from "../core/owner-context";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
 import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "../helm/values-overlap";
 import { isPlainMap } from "../core/deep-merge";
 import { isUnresolved } from "../core/tokens";
 import { warnPastSupport, warnUnverifiedVersion } from "./unverified-version";
-import { addSynthCheck } from "../core/synth-checks";
+import { addSynthCheck, addSynthWarning } from "../core/synth-checks";
 import { checkInstallNames } from "./install-names";
 import { attributeQuota } from "../aws-api/iam-quotas";
 import { adoptedOptions, adoptExisting } from "../adopt/adopt-existing";
@@ -45,6 +45,33 @@ import { awsLocation } from "../aws-api/aws-context";
 import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
 import { clusterElement } from "../cluster/cluster-resource";
+
+/*
+ * The prop of Karpenter behind each field of a building block it builds (by the field's first
+ * segment; an unlisted field keeps its name), for the problems a block reports (buildAsPart).
+ */
+const NODE_ROLE_FIELDS = {
+  roleName: "nodeRole.roleName",
+  existingRole: "nodeRole.existingRole",
+  additionalPolicyArns: "nodeRole.additionalPolicyArns",
+};
+const CONTROLLER_ROLE_FIELDS = {
+  roleName: "controllerRole.roleName",
+  policyNameSuffix: "controllerRole.policyNameSuffix",
+  additionalStatements: "controllerRole.additionalStatements",
+  additionalPolicyArns: "controllerRole.additionalPolicyArns",
+};
+const QUEUE_FIELDS = {
+  queueName: "interruptionQueue.queueName",
+  ruleNamePrefix: "interruptionQueue.ruleNamePrefix",
+  kmsKey: "interruptionQueue.kmsKey",
+};
+const CRD_RELEASE_FIELDS = {
+  webhookServiceName: "values.fullnameOverride",
+  webhookEnabled: "values.webhook.enabled",
+  webhookPort: "values.webhook.port",
+};
+const CONTROLLER_RELEASE_FIELDS = { nodeSelector: "systemNodeGroup", tolerations: "systemNodeGroup" };
 
 /** Where the two-stack layout is shown: kubernetes_manifest needs the CRDs at plan time. */
 const TWO_STACKS =
@@ -166,10 +193,6 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   /** The discovery tag key of the default EC2NodeClass selector terms (`discoveryTagKey`). */
   public readonly discoveryTagKey?: string;
   private readonly systemNodeGroup?: SystemNodeGroup;
-  private warned = false;
-  private warnedNodeObjects = false;
-  private warnedStaticPools = false;
-  private warnedQueueLocation = false;
   /** The ARN of an existing interruption queue (`interruptionQueue.existingQueueArn`). */
   private readonly existingQueueArn?: string;
   /** Whether the StaticCapacity feature gate ends up on: undefined when a token decides. */
@@ -218,7 +241,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
           }),
         );
       }
-      if (checked) problems.check(() => crdWebhook(this, checked.minor, props.values));
+      // checked once: the CRD release gets what it returned
+      const webhook = checked ? problems.check(() => crdWebhook(this, checked.minor, props.values)) : undefined;
       problems.throwIfAny(this);
       if (!checked || !options) throw new Error("unreachable: a failed check is thrown above");
       const version = checked;
@@ -257,117 +281,159 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         props.values,
       );
 
-      try {
-        // the options spread first, the wired values after them: a stray key cannot override what is wired
-        this.nodeRole = new KarpenterNodeRole(this, "node-role", {
-          ...nodeRoleOptions,
-          cluster,
-          version: this.version,
-          tags,
-          provider,
-        });
-        this.nodeRoleName = this.nodeRole.roleName;
-
-        const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
-        this.existingQueueArn = existingQueue?.existingQueueArn;
-        this.staticCapacity = staticCapacityGate(props.settings, props.values);
-        this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
-        this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
-        this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
-        if (queueOption && !existingQueue)
-          this.interruptionQueue = new InterruptionQueue(this, "interruption-queue", {
-            ...queueOption,
+      // each building block reports a check only it makes (a Sid the version's policy already uses) on
+      // this construct, under the prop set here: the second argument maps its fields to those props
+      // the options spread first, the wired values after them: a stray key cannot override what is wired
+      this.nodeRole = buildAsPart(
+        this,
+        "node-role",
+        NODE_ROLE_FIELDS,
+        () =>
+          new KarpenterNodeRole(this, "node-role", {
+            ...nodeRoleOptions,
             cluster,
             version: this.version,
             tags,
             provider,
-          });
-        const queue = existingQueue
-          ? {
-              queueName: existingQueue.existingQueueName,
-              queueArn: existingQueue.existingQueueArn,
-              kmsKeyArn: existingQueue.kmsKeyArn,
-            }
-          : this.interruptionQueue;
-        this.interruptionQueueName = queue?.queueName;
+          }),
+      );
+      this.nodeRoleName = this.nodeRole.roleName;
 
-        this.controllerRole = new KarpenterControllerRole(this, "controller-role", {
-          ...controllerRoleOptions,
-          cluster,
-          version: this.version,
-          nodeRole: this.nodeRole,
-          interruptionQueue: queue,
-          identity: props.identity,
-          namespace: this.namespace,
-          serviceAccountName: this.serviceAccountName,
-          tags,
-          provider,
-        });
+      const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
+      this.existingQueueArn = existingQueue?.existingQueueArn;
+      this.staticCapacity = staticCapacityGate(props.settings, props.values);
+      this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
+      this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
+      this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
+      if (queueOption && !existingQueue)
+        this.interruptionQueue = buildAsPart(
+          this,
+          "interruption-queue",
+          QUEUE_FIELDS,
+          () =>
+            new InterruptionQueue(this, "interruption-queue", {
+              ...queueOption,
+              cluster,
+              version: this.version,
+              tags,
+              provider,
+            }),
+        );
+      const queue = existingQueue
+        ? {
+            queueName: existingQueue.existingQueueName,
+            queueArn: existingQueue.existingQueueArn,
+            kmsKeyArn: existingQueue.kmsKeyArn,
+          }
+        : this.interruptionQueue;
+      this.interruptionQueueName = queue?.queueName;
 
-        this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
-        if (this.createsSpotServiceLinkedRole)
-          this.spotServiceLinkedRole = new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider });
-        this.attributeIamNames();
-
-        this.crdChart = new KarpenterCrdRelease(this, "crds", {
-          version: this.version,
-          namespace: this.namespace,
-          createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
-          repository: props.repository,
-          helmProvider: this.helmProvider,
-          ...crdWebhook(this, version.minor, props.values),
-        });
-        this.crdRelease = this.crdChart.release;
-
-        const system = props.systemNodeGroup;
-        const waitFor = this.byStack([
-          this.crdRelease,
-          ...this.controllerRole.dependables,
-          this.nodeRole.accessEntry,
-          ...(this.interruptionQueue?.dependables ?? []),
-          ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
-          ...(system ? [system.nodeGroup] : []),
-        ]);
-        this.controllerChart = new KarpenterRelease(this, "controller", {
-          cluster,
-          version: this.version,
-          namespace: this.namespace,
-          repository: props.repository,
-          serviceAccountName: this.serviceAccountName,
-          irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
-          interruptionQueue: queue,
-          replicas: props.replicas,
-          controllerResources: props.controllerResources,
-          dnsPolicy: props.dnsPolicy,
-          settings: props.settings,
-          nodeSelector: system ? { ...system.labels } : undefined,
-          tolerations: system ? systemTolerations(system) : undefined,
-          values: props.values,
-          helmProvider: this.helmProvider,
-          dependsOn: waitFor.here,
-        });
-        this.release = this.controllerChart.release;
-        if (props.adopt) {
-          const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
-          adoptExisting(this, props.adopt, {
+      this.controllerRole = buildAsPart(
+        this,
+        "controller-role",
+        CONTROLLER_ROLE_FIELDS,
+        () =>
+          new KarpenterControllerRole(this, "controller-role", {
+            ...controllerRoleOptions,
             cluster,
-            nodeRole,
-            controllerRole,
-            interruptionQueue,
-            crdRelease,
-            release,
-            policyNameSuffix: controllerRoleOptions?.policyNameSuffix,
-          });
-        }
-        // last: a stack dependency outlives a construct removed on error
-        for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
-      } catch (e) {
-        // a check a building block makes is about a prop set here: name it on this construct
-        throw e instanceof KarpenterValidationError ? onInstallProps(this, e) : e;
+            version: this.version,
+            nodeRole: this.nodeRole,
+            interruptionQueue: queue,
+            identity: props.identity,
+            namespace: this.namespace,
+            serviceAccountName: this.serviceAccountName,
+            tags,
+            provider,
+          }),
+      );
+
+      this.createsSpotServiceLinkedRole = props.spotServiceLinkedRole ?? false;
+      if (this.createsSpotServiceLinkedRole)
+        this.spotServiceLinkedRole = buildAsPart(
+          this,
+          "spot-service-linked-role",
+          {},
+          () => new SpotServiceLinkedRole(this, "spot-service-linked-role", { tags, provider }),
+        );
+      this.attributeIamNames();
+
+      this.crdChart = buildAsPart(
+        this,
+        "crds",
+        CRD_RELEASE_FIELDS,
+        () =>
+          new KarpenterCrdRelease(this, "crds", {
+            version: this.version,
+            namespace: this.namespace,
+            createNamespace: this.namespace !== DEFAULT_KARPENTER_NAMESPACE || undefined,
+            repository: props.repository,
+            helmProvider: this.helmProvider,
+            ...webhook,
+          }),
+      );
+      this.crdRelease = this.crdChart.release;
+
+      const system = props.systemNodeGroup;
+      const waitFor = this.byStack([
+        this.crdRelease,
+        ...this.controllerRole.dependables,
+        this.nodeRole.accessEntry,
+        ...(this.interruptionQueue?.dependables ?? []),
+        ...(this.spotServiceLinkedRole ? [this.spotServiceLinkedRole.role] : []),
+        ...(system ? [system.nodeGroup] : []),
+      ]);
+      this.controllerChart = buildAsPart(
+        this,
+        "controller",
+        CONTROLLER_RELEASE_FIELDS,
+        () =>
+          new KarpenterRelease(this, "controller", {
+            cluster,
+            version: this.version,
+            namespace: this.namespace,
+            repository: props.repository,
+            serviceAccountName: this.serviceAccountName,
+            irsaRoleArn: this.controllerRole.identityType === "irsa" ? this.controllerRole.roleArn : undefined,
+            interruptionQueue: queue,
+            replicas: props.replicas,
+            controllerResources: props.controllerResources,
+            dnsPolicy: props.dnsPolicy,
+            settings: props.settings,
+            nodeSelector: system ? { ...system.labels } : undefined,
+            tolerations: system ? systemTolerations(system) : undefined,
+            values: props.values,
+            helmProvider: this.helmProvider,
+            dependsOn: waitFor.here,
+          }),
+      );
+      this.release = this.controllerChart.release;
+      if (props.adopt) {
+        const { nodeRole, controllerRole, interruptionQueue, crdRelease, release } = this;
+        adoptExisting(this, props.adopt, {
+          cluster,
+          nodeRole,
+          controllerRole,
+          interruptionQueue,
+          crdRelease,
+          release,
+          policyNameSuffix: controllerRoleOptions?.policyNameSuffix,
+        });
       }
+      // last: a stack dependency outlives a construct removed on error
+      for (const other of waitFor.otherStacks) TerraformStack.of(this).addDependency(other);
 
       registerInstall(this);
       addSynthCheck(this, () => this.crossChecks());
+      for (const warning of [
+        () => this.podIdentityAgentWarning(),
+        () => this.nodeObjectsInThisStackWarning(),
+        () => this.staticNodePoolsWarning(),
+        () => this.queueLocationWarning(),
+      ])
+        addSynthWarning(this, () => {
+          const message = warning();
+          return message === undefined ? undefined : { on: this, message };
+        });
     } catch (e) {
       // a caller that catches the error must not find (and synthesize) a half-built install, nor the shared data sources made for it
       undo();
@@ -435,18 +501,15 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         ),
       );
     }
-    if (this.controllerRole.identityType === "podIdentity" && !this.warned && !this.hasPodIdentityAgent()) {
-      this.warned = true;
-      Annotations.of(this).addWarning(
-        this.cluster.resource instanceof TerraformDataSource
-          ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity: { type: "irsa" }`
-          : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }`,
-      );
-    }
-    this.warnNodeObjectsInThisStack();
-    this.warnStaticNodePools();
-    this.warnQueueLocation();
     return errors;
+  }
+
+  /** Pod Identity needs the eks-pod-identity-agent add-on: said when the app has none for the cluster. */
+  private podIdentityAgentWarning(): string | undefined {
+    if (this.controllerRole.identityType !== "podIdentity" || this.hasPodIdentityAgent()) return undefined;
+    return this.cluster.resource instanceof TerraformDataSource
+      ? `the controller uses EKS Pod Identity, and ${this.cluster.clusterNameLiteral !== undefined ? `cluster ${this.cluster.clusterNameLiteral}` : "the cluster"} is not created by this app (read with a data source): make sure the eks-pod-identity-agent add-on is installed on it, or add an EksAddon "eks-pod-identity-agent" for it, or use identity: { type: "irsa" }`
+      : `the controller uses EKS Pod Identity but the app has no EksAddon "eks-pod-identity-agent" for this cluster: without the agent the controller gets no AWS credentials; add the add-on or use identity: { type: "irsa" }`;
   }
 
   /**
@@ -463,15 +526,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * kubernetes_manifest reads the CRDs (and the cluster) at plan time, so node objects in the stack
    * that installs the CRDs fail the first plan. A warning: `-target` the releases first also works.
    */
-  private warnNodeObjectsInThisStack(): void {
-    if (this.warnedNodeObjects) return;
+  private nodeObjectsInThisStackWarning(): string | undefined {
     const stack = TerraformStack.of(this);
     const mine = this.nodeObjects().filter((c) => TerraformStack.of(c) === stack);
-    if (mine.length === 0) return;
-    this.warnedNodeObjects = true;
-    Annotations.of(this).addWarning(
-      `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`,
-    );
+    if (mine.length === 0) return undefined;
+    return `${mine.map((c) => c.node.path).join(", ")} ${mine.length === 1 ? "is" : "are"} in stack ${stack.node.id} together with the Karpenter CRD release: kubernetes_manifest needs the CRDs (and the cluster) at plan time, so the first deploy fails at plan. Put node classes and pools in a stack that depends on this one, as in ${TWO_STACKS}: \`new Ec2NodeClass(nodesStack, "default", { karpenter })\` (the stack dependency is added for you); or apply this stack with -target on the Helm releases first, then apply again`;
   }
 
   /**
@@ -479,15 +538,12 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * StaticCapacity feature gate on (alpha, off by default; Karpenter docs, "NodePools: spec.replicas"
    * and "Settings: Feature Gates"). Without it the pool keeps no nodes.
    */
-  private warnStaticNodePools(): void {
-    if (this.warnedStaticPools || this.staticCapacity !== false) return;
+  private staticNodePoolsWarning(): string | undefined {
+    if (this.staticCapacity !== false) return undefined;
     const pools = this.nodeObjects().filter((c): c is NodePool => c instanceof NodePool && hasReplicas(c));
-    if (pools.length === 0) return;
-    this.warnedStaticPools = true;
+    if (pools.length === 0) return undefined;
     const list = pools.map((p) => `${p.node.path} (NodePool ${p.name})`).join(", ");
-    Annotations.of(this).addWarning(
-      `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`,
-    );
+    return `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`;
   }
 
   /**
@@ -495,11 +551,11 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
    * region and account: an existing queue elsewhere is never read, and interruption events are lost.
    * Compared with the literal region and account of the AWS provider the cluster uses.
    */
-  private warnQueueLocation(): void {
+  private queueLocationWarning(): string | undefined {
     const arn = this.existingQueueArn;
-    if (this.warnedQueueLocation || arn === undefined || isUnresolved(arn)) return;
+    if (arn === undefined || isUnresolved(arn)) return undefined;
     const m = /^arn:[^:]+:sqs:([^:]+):(\d{12}):/.exec(arn);
-    if (!m) return;
+    if (!m) return undefined;
     const here = awsLocation(clusterElement(this.cluster));
     const problems = [
       ...(here.region !== undefined && here.region !== m[1]
@@ -509,11 +565,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         ? [`account ${m[2]}, not the cluster's ${here.account}`]
         : []),
     ];
-    if (problems.length === 0) return;
-    this.warnedQueueLocation = true;
-    Annotations.of(this).addWarning(
-      `interruptionQueue.existingQueueArn ${arn} is in ${problems.join(" and ")} (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one`,
-    );
+    if (problems.length === 0) return undefined;
+    return `interruptionQueue.existingQueueArn ${arn} is in ${problems.join(" and ")} (the AWS provider of the cluster): the controller looks the queue up by name in its own region and account, so it never reads this queue and interruption events are lost. Use a queue in the cluster's region and account (the interruption events come from EventBridge in that region), or let this install create one`;
   }
 
   /**

@@ -1,9 +1,8 @@
 import { IConstruct } from "constructs";
-import { Annotations } from "cdktf";
 import { Ec2Tag } from "@cdktf/provider-aws/lib/ec2-tag";
 import { DISCOVERY_TAG_KEY } from "../cluster/discovery-tags";
 import { IKarpenterCluster } from "../cluster/karpenter-cluster";
-import { addSynthCheck } from "../core/synth-checks";
+import { addSynthWarning } from "../core/synth-checks";
 import { appIndex } from "../core/app-index";
 import { isUnresolved } from "../core/tokens";
 import { eksClusterOf } from "../cluster/cluster-resource";
@@ -25,24 +24,23 @@ export function warnWithoutDiscoveryTags(
   tagKey: string = DISCOVERY_TAG_KEY,
 ): void {
   if (!eksClusterOf(cluster)) return;
-  let warned = false;
-  addSynthCheck(nodeClass, () => {
+  addSynthWarning(nodeClass, () => {
     // one walk of the app for all its stacks' validation passes (a fleet has a nodes stack per cluster)
-    if (warned || isUnresolved(tagKey)) return [];
+    if (isUnresolved(tagKey)) return undefined;
     const evidence = appIndex(nodeClass, "discovery-tag-evidence", () => discoveryTagKeys(nodeClass.node.root));
-    if (evidence === "any" || evidence.has(tagKey)) return [];
-    warned = true;
+    if (evidence === "any" || evidence.has(tagKey)) return undefined;
     const which =
       cluster.clusterNameLiteral !== undefined
         ? `cluster ${cluster.clusterNameLiteral}`
         : `the cluster ${cluster.resource.node.path}`;
-    Annotations.of(nodeClass).addWarning(
-      `EC2NodeClass ${name} selects subnets and security groups by the tag ${tagKey} (the default terms), but nothing in this app tags anything with it, and this app creates ${which}: unless subnets and a security group outside the app carry the tag, Karpenter finds none and launches no node. ` +
+    return {
+      on: nodeClass,
+      message:
+        `EC2NodeClass ${name} selects subnets and security groups by the tag ${tagKey} (the default terms), but nothing in this app tags anything with it, and this app creates ${which}: unless subnets and a security group outside the app carry the tag, Karpenter finds none and launches no node. ` +
         (evidence.size > 0
           ? `The app's discovery tags use ${[...evidence].sort().join(", ")}: give the install (Karpenter discoveryTagKey) or this EC2NodeClass (discoveryTagKey) the key its cluster's DiscoveryTags use, or the DiscoveryTags this key (tagKey).`
           : `Add new DiscoveryTags(scope, "discovery", { cluster, subnets }) (it also tags the cluster security group), put DiscoveryTags.subnetTags(clusterName) in your subnets' tags, or give subnetSelectorTerms and securityGroupSelectorTerms.`),
-    );
-    return [];
+    };
   });
 }
 

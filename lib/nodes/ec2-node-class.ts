@@ -9,7 +9,7 @@ import { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { AmiFamily, AmiSelectorTerm, Ec2NodeClassOptions } from "./ec2-node-class-spec";
 import { attached, register, registered } from "../core/app-index";
-import { addSynthCheck } from "../core/synth-checks";
+import { addSynthWarning } from "../core/synth-checks";
 import { KarpenterValidationError } from "../core/errors";
 import {
   aliasFamilyOf,
@@ -474,20 +474,20 @@ function warnLatestAliasOnce(nodeClass: Ec2NodeClass, name: string, terms: reado
   const alias = terms.length === 1 ? terms[0].alias : undefined;
   if (typeof alias !== "string" || !alias.endsWith("@latest")) return;
   register(nodeClass, LATEST_ALIAS_CLASSES, { nodeClass, name, alias });
-  let warned = false;
-  addSynthCheck(nodeClass, () => {
+  addSynthWarning(nodeClass, () => {
     const all = registered<{ nodeClass: Ec2NodeClass; name: string; alias: string }>(
       nodeClass,
       LATEST_ALIAS_CLASSES,
     ).filter((x) => attached(x.nodeClass));
-    if (warned || all[0]?.nodeClass !== nodeClass) return [];
-    warned = true;
+    // the summary of the app, on its first such class
+    if (all[0]?.nodeClass !== nodeClass) return undefined;
     const classes = all.map((x) => `${x.name} (${x.alias})`).join(", ");
-    Annotations.of(nodeClass).addWarning(
-      `EC2NodeClass ${classes}: the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of ${all.length === 1 ? "the class" : "these classes"} (drift) whenever AWS publishes one. ` +
+    return {
+      on: nodeClass,
+      message:
+        `EC2NodeClass ${classes}: the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of ${all.length === 1 ? "the class" : "these classes"} (drift) whenever AWS publishes one. ` +
         `Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250101" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.`,
-    );
-    return [];
+    };
   });
 }
 
