@@ -1,6 +1,7 @@
 import type { ErrorCode } from "./error-codes";
 import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "./errors";
+import { ownValue } from "./lookup";
 
 /*
  * A building block that a composite builds (the Karpenter construct's node role, queue, charts…)
@@ -46,7 +47,7 @@ export function buildAsPart<T>(
 export function asPartProblems(block: IConstruct, error: unknown): unknown {
   const scope = block.node.scope;
   const context = scope ? contexts.get(scope)?.get(block.node.id) : undefined;
-  if (context === undefined || !(error instanceof KarpenterValidationError)) return error;
+  if (context === undefined || !KarpenterValidationError.isError(error)) return error;
   const own = block.node.path;
   const inside = (path: string) => path === own || path.startsWith(`${own}/`);
   if (!error.problems.some((p) => inside(p.path))) return error;
@@ -54,7 +55,7 @@ export function asPartProblems(block: IConstruct, error: unknown): unknown {
   const problems = error.problems.map((p) => {
     if (!inside(p.path)) return p;
     const head = /^[^.[]+/.exec(p.field)?.[0] ?? p.field;
-    const renamed = fields[head];
+    const renamed = ownValue(fields, head);
     const field =
       renamed === undefined
         ? p.field
