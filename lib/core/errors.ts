@@ -142,11 +142,13 @@ function show(value: unknown): string {
           : v,
     ).replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
     return s.length > 200 ? `${s.slice(0, 200)}…` : s;
-  } catch {
-    // a construct (a cycle through its scope), another object holding itself
+  } catch (e) {
+    // a construct (a cycle through its scope), another object holding itself, or a toJSON / getter that throws
     const path = (value as { node?: { path?: unknown } })?.node?.path;
     if (typeof path === "string") return `the construct ${path || "<root>"}`;
-    return Array.isArray(value) ? "(a list that contains itself)" : "(an object that contains itself)";
+    const what = Array.isArray(value) ? "a list" : "an object";
+    const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message);
+    return cyclic ? `(${what} that contains itself)` : `(${what} that cannot be written as JSON: ${errorText(e)})`;
   }
 }
 
@@ -173,4 +175,10 @@ function instanceName(value: unknown): string | undefined {
   const name = typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object" ? ctor.name : undefined;
   if (name === undefined) return "an instance of a class";
   return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
+}
+
+/** The message of what a failed JSON.stringify threw, short. */
+function errorText(e: unknown): string {
+  const text = e instanceof Error ? e.message : String(e);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }

@@ -27,9 +27,11 @@ import { isSet, isToken } from "../kubernetes/value-rules";
  * and in the China regions, where the guide says Block Express is not offered, EC2 judges) and gp3 (500,
  * never below its 3,000 IOPS baseline); gp3's 0.25 MiB/s per IOPS (of `iops`, or the 3,000 baseline when
  * unset, never below the 125 MiB/s baseline); the size floors of io1 / io2 (4 GiB) and st1 / sc1
- * (125 GiB). Not checked, because a newer generation of a volume type raises them: gp3's IOPS and
- * throughput ceilings (80,000 and 2,000 MiB/s since 2025, up from 16,000 and 1,000) and every size
- * ceiling (gp3 and io2 reached 64 TiB; the CRD's pattern caps the size at 64T anyway).
+ * (125 GiB); the size ceilings of standard (1,024 GiB) and gp2 (16,384 GiB), the two types whose successors
+ * (gp3, io2) get the larger volumes. Not checked, because a newer generation of a volume type raises them:
+ * gp3's IOPS and throughput ceilings (80,000 and 2,000 MiB/s since 2025, up from 16,000 and 1,000) and the
+ * other size ceilings (gp3 and io2 reached 64 TiB while the reference still said 16,384 GiB for gp3; the
+ * CRD's pattern caps the size at 64T anyway).
  *
  * The size is the one Karpenter writes into the launch template: the quantity in GiB rounded up
  * (aws/karpenter-provider-aws pkg/providers/launchtemplate/launchtemplate.go, volumeSize:
@@ -65,6 +67,13 @@ const GP3_THROUGHPUT_PER_IOPS = 0.25;
 
 /** The smallest volume EC2 creates per volume type, in GiB, where it is above the CRD's 1 (EbsBlockDevice, VolumeSize). */
 const MIN_GIB: { readonly [type: string]: number } = lookupTable({ io1: 4, io2: 4, st1: 125, sc1: 125 });
+
+/**
+ * The largest volume EC2 creates for the types whose limit does not move (EbsBlockDevice, VolumeSize: "gp2 …
+ * 16,384 GiB; … standard: 1 - 1024 GiB"): magnetic `standard` is a previous generation, and the larger
+ * volumes go to gp3 / io2, not gp2.
+ */
+const MAX_GIB: { readonly [type: string]: number } = lookupTable({ standard: 1024, gp2: 16384 });
 
 const SOURCE = "Amazon EC2 API Reference, EbsBlockDevice";
 const IO_GUIDE = "Amazon EBS User Guide, Provisioned IOPS SSD volumes";
@@ -114,6 +123,16 @@ export function checkEbsLimits(
       `${at}.volumeSize`,
       ebs.volumeSize,
       `at least ${n(min)} GiB ("${min}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${type === "st1" || type === "sc1" ? "st1 and sc1: 125" : `${type}: 4`} - …"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails`,
+    );
+  });
+  c.guard(() => {
+    const max = MAX_GIB[type];
+    if (max === undefined || gib === undefined || gib <= max) return;
+    c.fail(
+      "EC2NODECLASS_EBS_VOLUME_SIZE",
+      `${at}.volumeSize`,
+      ebs.volumeSize,
+      `at most ${n(max)} GiB ("${max}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${type === "gp2" ? "gp2 and gp3: 1 - 16,384 GiB" : "standard: 1 - 1024 GiB"}"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails; gp3 takes larger volumes`,
     );
   });
   const rule = IOPS[type];

@@ -4,7 +4,7 @@ import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from 
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, impossibleDate, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
-import { CAPACITY_TYPES_SINCE, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
+import { CAPACITY_TYPES_SINCE, NORMALIZED_LABELS, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
@@ -520,7 +520,10 @@ const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
 
 function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequirement, ctx: NodeContext): void {
   if (!isSet(r) || c.token(r) || !c.known(r.key)) return;
-  const rule = WELL_KNOWN[r.key] ?? (r.key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
+  // Karpenter reads a requirement's deprecated key as the stable one (kubernetes-sigs/karpenter
+  // pkg/scheduling/requirement.go NewRequirementWithFlexibility, NormalizedLabels): its values are judged alike
+  const key = typeof r.key === "string" ? (NORMALIZED_LABELS[r.key] ?? r.key) : r.key;
+  const rule = WELL_KNOWN[key] ?? (key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
   if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
     c.fail(
@@ -540,7 +543,7 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   if (!Array.isArray(r.values) || c.token(r.values)) return;
   r.values.forEach((value, j) => {
     c.guard(() => {
-      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, r.key, value, ctx, use);
+      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, key, value, ctx, use);
     });
   });
 }
