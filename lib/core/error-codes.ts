@@ -203,6 +203,9 @@ export const ERROR_CODES = {
   EC2NODECLASS_EBS_IOPS: "iops outside EC2's limits for the volume type and size (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_HDD_BOOT_VOLUME:
     "st1 / sc1 on the AMI family's boot device (EBS User Guide: HDD volumes cannot be boot volumes)",
+  EC2NODECLASS_EBS_KMS_KEY_ID: "a kmsKeyID in none of EC2's four forms (EC2 API Reference, EbsBlockDevice KmsKeyId)",
+  EC2NODECLASS_EBS_KMS_KEY_REGION:
+    "a kmsKeyID ARN of another region than the cluster's (a KMS key belongs to one Region)",
   EC2NODECLASS_EBS_KMS_KEY_UNENCRYPTED: "kmsKeyID without encrypted: true (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_NEGATIVE: "a negative EBS number (EC2 API Reference, EbsBlockDevice)",
   EC2NODECLASS_EBS_SIZE_OR_SNAPSHOT: "an EBS volume with neither volumeSize nor snapshotID",

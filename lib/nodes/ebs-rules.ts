@@ -271,7 +271,50 @@ const SNAPSHOT_ID = /^snap-(?:[0-9a-f]{8}|[0-9a-f]{17})$/;
  * volumes cannot be boot volumes). Every launch with such a class fails; the API server accepts it.
  * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown or Custom
  */
-export function checkBlockDeviceSemantics(c: Checker, family: string | undefined, bdms: unknown): void {
+/** A KMS key ID: a UUID, or a multi-Region key's "mrk-" and 32 hex digits (AWS KMS Developer Guide, "Key identifiers"). */
+const KMS_KEY_ID = "(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|mrk-[0-9a-f]{32})";
+/** An alias name: "alias/" and letters, digits, "/", "_", "-" (AWS KMS Developer Guide, CreateAlias AliasName). */
+const KMS_ALIAS = "alias/[a-zA-Z0-9/_-]+";
+const KMS_KEY_FORMS = new RegExp(
+  `^(?:${KMS_KEY_ID}|${KMS_ALIAS}|arn:aws[a-z-]*:kms:([a-z0-9-]+):\\d{12}:(?:key/${KMS_KEY_ID}|${KMS_ALIAS}))$`,
+);
+
+/**
+ * An EBS `kmsKeyID` in one of the four forms EC2 takes, and, as an ARN, of the cluster's region. EC2 API Reference,
+ * EbsBlockDevice / LaunchTemplateEbsBlockDeviceRequest KmsKeyId: "Identifier (key ID, key alias, key ARN, or alias
+ * ARN)" (the CRD's description says the same); CreateVolume KmsKeyId: "Amazon Web Services authenticates the KMS key
+ * asynchronously. Therefore, if you specify an ID, alias, or ARN that is not valid, the action can appear to
+ * complete, but eventually fails": the instance launches and is terminated. A KMS key belongs to one Region (its
+ * ARN names it), and a volume takes a key of its own Region.
+ */
+function checkEbsKmsKeyForm(c: Checker, at: string, key: unknown, region: string | undefined): void {
+  if (typeof key !== "string" || key === "" || !c.known(key)) return;
+  const m = KMS_KEY_FORMS.exec(key);
+  if (!m) {
+    c.fail(
+      "EC2NODECLASS_EBS_KMS_KEY_ID",
+      `${at}.kmsKeyID`,
+      key,
+      `a KMS key as EC2 names one: a key ID ("1234abcd-12ab-34cd-56ef-1234567890ab", "mrk-…"), an alias ("alias/ebs-nodes"), a key ARN or an alias ARN (EC2 API Reference, EbsBlockDevice KmsKeyId); EC2 checks the key only after the launch (CreateVolume: "if you specify an ID, alias, or ARN that is not valid, the action can appear to complete, but eventually fails"), so every node of this class is terminated as it starts${/^[a-zA-Z0-9/_-]+$/.test(key) ? `. An alias is written with its prefix: "alias/${key}"` : ""}`,
+    );
+  }
+  const keyRegion = m?.[1];
+  if (keyRegion !== undefined && region !== undefined && keyRegion !== region) {
+    c.fail(
+      "EC2NODECLASS_EBS_KMS_KEY_REGION",
+      `${at}.kmsKeyID`,
+      key,
+      `a KMS key of the cluster's region ${region}: this ARN names a key in ${keyRegion}, and a KMS key belongs to one Region (AWS KMS Developer Guide, "Key identifiers"), so EBS cannot use it for a volume in ${region} and every node of this class is terminated as it starts. Use a key (or a multi-Region replica) in ${region}`,
+    );
+  }
+}
+
+export function checkBlockDeviceSemantics(
+  c: Checker,
+  family: string | undefined,
+  bdms: unknown,
+  region?: string,
+): void {
   if (!Array.isArray(bdms) || isToken(bdms)) return;
   const seen = new Map<string, number>();
   bdms.forEach((m: unknown, i) => {
@@ -293,7 +336,12 @@ export function checkBlockDeviceSemantics(c: Checker, family: string | undefined
       );
     });
     if (ebs === null || typeof ebs !== "object" || Array.isArray(ebs) || isToken(ebs)) return;
-    const { snapshotID, volumeType } = ebs as { snapshotID?: unknown; volumeType?: unknown };
+    const { snapshotID, volumeType, kmsKeyID } = ebs as {
+      snapshotID?: unknown;
+      volumeType?: unknown;
+      kmsKeyID?: unknown;
+    };
+    c.guard(() => checkEbsKmsKeyForm(c, `${at}.ebs`, kmsKeyID, region));
     c.guard(() => {
       if (typeof snapshotID !== "string" || snapshotID === "" || !c.known(snapshotID) || SNAPSHOT_ID.test(snapshotID))
         return;

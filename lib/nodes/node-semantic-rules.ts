@@ -658,7 +658,7 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
-  checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings);
+  checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings, ctx.region);
   c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }

@@ -222,6 +222,13 @@ const SEMANTIC_RULES = [
       "EC2's fixed numbers for EBS volumes (EbsBlockDevice, EBS User Guide): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS, at most 50 (io1), 1,000 (io2) and 500 (gp3) IOPS per GiB, gp3 at most 0.25 MiB/s per IOPS, io1/io2 at least 4 GiB and st1/sc1 125 GiB, standard at most 1,024 GiB and gp2 16,384 GiB; the CRD takes any integer and any size its pattern allows, and every launch with the class fails",
   },
   {
+    id: "ebs-kms-key-form",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.kmsKeyID$/,
+    message: /a KMS key (as EC2 names one|of the cluster's region)/,
+    reason:
+      "EC2 takes a kmsKeyID as a key ID, an alias, a key ARN or an alias ARN (EbsBlockDevice KmsKeyId) of the volume's Region and checks it only after the launch, so the node is terminated as it starts; the CRD takes any string",
+  },
+  {
     id: "ebs-kms-key-unencrypted",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.encrypted$/,
     message: /true when kmsKeyID is set/,

@@ -1,5 +1,5 @@
 import { convertLegacyManifests } from "../../lib/convert";
-import { build, rejection, req } from "./node-props";
+import { build, Props, rejection, req } from "./node-props";
 
 /*
  * The third fresh tester's findings (fresh3-report.md): a deprecated zone key whose value no node of the region
@@ -37,9 +37,8 @@ describe("a requirement's deprecated key is judged as the stable key Karpenter r
 });
 
 describe("EBS size ceilings of standard and gp2 (EC2 API Reference, EbsBlockDevice VolumeSize)", () => {
-  const ebs = (volumeType: string, volumeSize: string) => ({
-    blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs: { volumeType, volumeSize } }],
-  });
+  const ebs = (volumeType: string, volumeSize: string, more: object = {}) =>
+    ({ blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs: { volumeType, volumeSize, ...more } }] }) as Props;
   test.each([
     ["standard", "2Ti", "at most 1,024 GiB"],
     ["standard", "1025Gi", "at most 1,024 GiB"],
@@ -60,9 +59,7 @@ describe("EBS size ceilings of standard and gp2 (EC2 API Reference, EbsBlockDevi
     ["gp3", "20Ti"],
     ["io2", "50Ti"],
   ])("look-alike %s %s passes (gp3 and io2 take larger volumes)", (type, size) => {
-    const props = ebs(type, size);
-    if (type === "io2") Object.assign(props.blockDeviceMappings[0].ebs, { iops: 3000 });
-    expect(() => build("EC2NodeClass", props)).not.toThrow();
+    expect(() => build("EC2NodeClass", ebs(type, size, type === "io2" ? { iops: 3000 } : {}))).not.toThrow();
   });
 });
 
@@ -101,5 +98,39 @@ spec:
 `);
     expect(r.nodePools[0].props.labels).toEqual({ constructor: "a" });
     expect(r.nodeOverlays[0].props.requirements?.[0].key).toBe("toString");
+  });
+});
+
+describe("EBS kmsKeyID in one of EC2's four forms, of the cluster's region (EbsBlockDevice KmsKeyId)", () => {
+  const kms = (kmsKeyID: string) =>
+    ({
+      blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs: { volumeSize: "20Gi", encrypted: true, kmsKeyID } }],
+    }) as Props;
+  test.each([
+    ["my-key", "EC2NODECLASS_EBS_KMS_KEY_ID", 'written with its prefix: "alias/my-key"'],
+    ["1234abcd", "EC2NODECLASS_EBS_KMS_KEY_ID", "a key ID"],
+    ["arn:aws:kms:us-east-1:123456789012:secret/x", "EC2NODECLASS_EBS_KMS_KEY_ID", "a key ARN"],
+    [
+      "arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+      "EC2NODECLASS_EBS_KMS_KEY_REGION",
+      "names a key in eu-west-1",
+    ],
+  ])("%s is refused", (key, code, text) => {
+    // test/nodes/node-props builds in us-east-1
+    const e = rejection("EC2NodeClass", kms(key));
+    expect(e.code).toBe(code);
+    expect(e.field).toBe("blockDeviceMappings[0].ebs.kmsKeyID");
+    expect(e.message).toContain(text);
+    expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("ebs-kms-key-form");
+  });
+  test.each([
+    "1234abcd-12ab-34cd-56ef-1234567890ab",
+    "mrk-1234abcd12ab34cd56ef1234567890ab",
+    "alias/ebs-nodes",
+    "alias/aws/ebs",
+    "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab",
+    "arn:aws:kms:us-east-1:123456789012:alias/ebs-nodes",
+  ])("look-alike %s passes", (key) => {
+    expect(() => build("EC2NodeClass", kms(key))).not.toThrow();
   });
 });

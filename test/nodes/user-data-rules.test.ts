@@ -240,7 +240,7 @@ test("16 KB of user data on AL2023 is a refusal the agreement stage excuses as u
 });
 
 describe("a userData problem comes beside the EBS problems of the same class (all at once)", () => {
-  const KMS = "arn:aws:kms:eu-west-1:123456789012:key/abcd";
+  const KMS = "arn:aws:kms:us-east-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab";
   const SHELL = "#!/bin/bash\necho hi\n";
   const withEbs = (userData: string, ebs: Record<string, unknown>) => ({
     ...br(userData),
