@@ -342,6 +342,14 @@ const SEMANTIC_RULES = [
       "the library keeps the 1.14 CRD's ranges for the typed kubelet fields; from 1.15 the CRD no longer holds them, and the kubelet refuses its configuration out of range",
   },
   {
+    id: "kubelet-resource-keys",
+    field: /^kubelet\.(kubeReserved|systemReserved|evictionHard|evictionSoft|evictionSoftGracePeriod)\[.*\]$/,
+    message: /is not a resource \w+ takes|is not an eviction signal/,
+    since: "1.15",
+    reason:
+      "from 1.15 the free-form kubelet takes any key; the kubelet reserves only cpu, memory, ephemeral-storage and pid (\"cannot reserve … resource\") and knows only its eviction signals (\"unsupported eviction signal\"), so it does not start and the node never joins; the 1.14 CRD's key rules refused them",
+  },
+  {
     id: "node-class-ref-target",
     field: /^nodeClass\.(kind|group|name)$/,
     message: /Karpenter on AWS provides one node class|DNS-1123 subdomain/,
