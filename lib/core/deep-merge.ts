@@ -38,7 +38,10 @@ export function isPlainMap(value: unknown): value is Record<string, unknown> {
 }
 
 /** Where a value cannot be walked: a cycle (`path` is the object `target` itself) or nesting deeper than allowed. */
-export type UnwalkablePlace = { kind: "cycle"; path: string; target: string } | { kind: "deep"; path: string };
+export type UnwalkablePlace =
+  | { kind: "cycle"; path: string; target: string }
+  | { kind: "deep"; path: string }
+  | { kind: "unreadable"; path: string; reason: string };
 
 /**
  * The first place where `value` contains one of its own ancestors (plain maps and lists alike), as
@@ -70,15 +73,28 @@ export function findUnwalkable(
   const stack: { node: object; path: string; children: [string, unknown][] }[] = [];
   const push = (node: unknown, path: string): UnwalkablePlace | undefined => {
     // plain maps and lists only: a token or construct object (a TerraformVariable) is not walked
-    if (!Array.isArray(node) && !isPlainMap(node)) return undefined;
+    let walked: boolean;
+    try {
+      walked = Array.isArray(node) || isPlainMap(node);
+    } catch (e) {
+      // a revoked Proxy throws on any look at it
+      return { kind: "unreadable", path, reason: e instanceof Error ? e.message : String(e) };
+    }
+    if (!walked) return undefined;
     const seen = ancestors.get(node);
     if (seen !== undefined) return { kind: "cycle", path, target: seen };
     if (stack.length >= maxDepth) return { kind: "deep", path };
     ancestors.set(node, path);
-    const children: [string, unknown][] = Array.isArray(node)
-      ? node.map((v, i) => [`${path}[${i}]`, v])
-      : Object.entries(node).map(([k, v]) => [key(path, k), v]);
-    stack.push({ node, path, children: children.reverse() });
+    let children: [string, unknown][];
+    try {
+      children = Array.isArray(node)
+        ? node.map((v, i) => [`${path}[${i}]`, v])
+        : Object.entries(node as object).map(([k, v]) => [key(path, k), v]);
+    } catch (e) {
+      // a getter that throws
+      return { kind: "unreadable", path, reason: e instanceof Error ? e.message : String(e) };
+    }
+    stack.push({ node: node as object, path, children: children.reverse() });
     return undefined;
   };
   let found = push(value, field);

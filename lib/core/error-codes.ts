@@ -343,6 +343,7 @@ export const ERROR_CODES = {
     "a region other than the cluster's for topology.kubernetes.io/region (aws/karpenter-provider-aws: instance types carry only the cluster's region)",
   NODE_ROLE_OPTION_WITH_EXISTING_ROLE:
     "a node role option that only applies to a role this library creates, set with existingRole",
+  NODE_VALUE_UNREADABLE: "a props value that throws when read (a revoked Proxy)",
   NODE_VALUE_CYCLE:
     "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
   NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",

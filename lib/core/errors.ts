@@ -141,7 +141,10 @@ function show(value: unknown): string {
           ? Number(v)
           : v,
     ).replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
-    return s.length > 200 ? `${s.slice(0, 200)}…` : s;
+    const shown = s.length > 200 ? `${s.slice(0, 200)}…` : s;
+    // a plain object that writes itself as something else: say so, or "x" would read as the string given
+    const writesItself = typeof (value as { toJSON?: unknown } | null)?.toJSON === "function";
+    return writesItself && typeof value === "object" ? `(an object whose toJSON gives ${shown})` : shown;
   } catch (e) {
     // a construct (a cycle through its scope), another object holding itself, or a toJSON / getter that throws
     const path = (value as { node?: { path?: unknown } })?.node?.path;

@@ -449,8 +449,14 @@ export class Checker {
     if (typeof value !== "string")
       this.fail(this.code("NOT_A_QUANTITY"), field, value, `${QUANTITY_TEXT}, as a string (got ${typeName(value)})`);
     if (!QUANTITY.test(value)) this.fail(this.code("NOT_A_QUANTITY"), field, value, QUANTITY_TEXT);
-    if (value.startsWith("-")) this.fail(this.code("NEGATIVE_QUANTITY"), field, value, "a non-negative quantity");
+    if (isNegativeQuantity(value)) this.fail(this.code("NEGATIVE_QUANTITY"), field, value, "a non-negative quantity");
   }
+}
+
+/** Whether a quantity the pattern accepts is below zero: a "-" before a number that is not zero ("-0" is 0). */
+export function isNegativeQuantity(value: string): boolean {
+  const m = /^-([0-9]*\.?[0-9]*)/.exec(value);
+  return m !== null && /[1-9]/.test(m[1]);
 }
 
 /**

@@ -1,4 +1,11 @@
-import { Checker, entry, isDns1123Label, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
+import {
+  Checker,
+  entry,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isNegativeQuantity,
+  isSet,
+} from "../kubernetes/value-rules";
 import { checkCrdValue } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
@@ -88,7 +95,7 @@ export function checkCapacityBufferSemantics(s: Checker, p: CapacityBufferOption
   if (isSet(p.limits) && !s.token(p.limits) && typeof p.limits === "object")
     for (const [key, q] of Object.entries(p.limits))
       s.guard(() => {
-        if (typeof q === "string" && s.known(q) && q.startsWith("-"))
+        if (typeof q === "string" && s.known(q) && isNegativeQuantity(q))
           s.fail(
             "CAPACITYBUFFER_NEGATIVE_LIMIT",
             s.entry("limits", key),

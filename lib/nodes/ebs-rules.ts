@@ -27,8 +27,8 @@ import { isSet, isToken } from "../kubernetes/value-rules";
  * and in the China regions, where the guide says Block Express is not offered, EC2 judges) and gp3 (500,
  * never below its 3,000 IOPS baseline); gp3's 0.25 MiB/s per IOPS (of `iops`, or the 3,000 baseline when
  * unset, never below the 125 MiB/s baseline); the size floors of io1 / io2 (4 GiB) and st1 / sc1
- * (125 GiB); the size ceilings of standard (1,024 GiB) and gp2 (16,384 GiB), the two types whose successors
- * (gp3, io2) get the larger volumes. Not checked, because a newer generation of a volume type raises them:
+ * (125 GiB); the size ceilings of standard (1,024 GiB), gp2, io1, st1 and sc1 (16,384 GiB), the types whose
+ * successors (gp3, io2) get the larger volumes. Not checked, because a newer generation of a volume type raises them:
  * gp3's IOPS and throughput ceilings (80,000 and 2,000 MiB/s since 2025, up from 16,000 and 1,000) and the
  * other size ceilings (gp3 and io2 reached 64 TiB while the reference still said 16,384 GiB for gp3; the
  * CRD's pattern caps the size at 64T anyway).
@@ -69,11 +69,24 @@ const GP3_THROUGHPUT_PER_IOPS = 0.25;
 const MIN_GIB: { readonly [type: string]: number } = lookupTable({ io1: 4, io2: 4, st1: 125, sc1: 125 });
 
 /**
- * The largest volume EC2 creates for the types whose limit does not move (EbsBlockDevice, VolumeSize: "gp2 …
- * 16,384 GiB; … standard: 1 - 1024 GiB"): magnetic `standard` is a previous generation, and the larger
- * volumes go to gp3 / io2, not gp2.
+ * The largest volume EC2 creates for the types whose limit does not move (EbsBlockDevice, VolumeSize): magnetic
+ * `standard` is a previous generation, and the larger volumes go to gp3 / io2, not gp2, io1 or the HDD types.
  */
-const MAX_GIB: { readonly [type: string]: number } = lookupTable({ standard: 1024, gp2: 16384 });
+const MAX_GIB: { readonly [type: string]: number } = lookupTable({
+  standard: 1024,
+  gp2: 16384,
+  io1: 16384,
+  st1: 16384,
+  sc1: 16384,
+});
+/** The VolumeSize text of EbsBlockDevice each ceiling comes from. */
+const MAX_GIB_TEXT: { readonly [type: string]: string } = lookupTable({
+  standard: "standard: 1 - 1024 GiB",
+  gp2: "gp2 and gp3: 1 - 16,384 GiB",
+  io1: "io1: 4 - 16,384 GiB",
+  st1: "st1 and sc1: 125 - 16,384 GiB",
+  sc1: "st1 and sc1: 125 - 16,384 GiB",
+});
 
 const SOURCE = "Amazon EC2 API Reference, EbsBlockDevice";
 const IO_GUIDE = "Amazon EBS User Guide, Provisioned IOPS SSD volumes";
@@ -132,7 +145,7 @@ export function checkEbsLimits(
       "EC2NODECLASS_EBS_VOLUME_SIZE",
       `${at}.volumeSize`,
       ebs.volumeSize,
-      `at most ${n(max)} GiB ("${max}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${type === "gp2" ? "gp2 and gp3: 1 - 16,384 GiB" : "standard: 1 - 1024 GiB"}"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails; gp3 takes larger volumes`,
+      `at most ${n(max)} GiB ("${max}Gi"): EC2's limits for volumeType "${type}" (${SOURCE}: VolumeSize "${MAX_GIB_TEXT[type]}"), and this is ${sizeText(ebs.volumeSize!, gib)}, so every launch with this class fails; ${type === "io1" ? "io2 takes larger volumes" : type === "st1" || type === "sc1" ? "use more volumes" : "gp3 takes larger volumes"}`,
     );
   });
   const rule = IOPS[type];
@@ -295,7 +308,7 @@ function checkEbsKmsKeyForm(c: Checker, at: string, key: unknown, region: string
       "EC2NODECLASS_EBS_KMS_KEY_ID",
       `${at}.kmsKeyID`,
       key,
-      `a KMS key as EC2 names one: a key ID ("1234abcd-12ab-34cd-56ef-1234567890ab", "mrk-…"), an alias ("alias/ebs-nodes"), a key ARN or an alias ARN (EC2 API Reference, EbsBlockDevice KmsKeyId); EC2 checks the key only after the launch (CreateVolume: "if you specify an ID, alias, or ARN that is not valid, the action can appear to complete, but eventually fails"), so every node of this class is terminated as it starts${/^[a-zA-Z0-9/_-]+$/.test(key) ? `. An alias is written with its prefix: "alias/${key}"` : ""}`,
+      `a KMS key as EC2 names one: a key ID ("1234abcd-12ab-34cd-56ef-1234567890ab", "mrk-…"), an alias ("alias/ebs-nodes"), a key ARN or an alias ARN (EC2 API Reference, EbsBlockDevice KmsKeyId); EC2 checks the key only after the launch (CreateVolume: "if you specify an ID, alias, or ARN that is not valid, the action can appear to complete, but eventually fails"), so every node of this class is terminated as it starts${/^[a-zA-Z0-9_-]+$/.test(key) ? `. An alias is written with its prefix: "alias/${key}"` : ""}`,
     );
   }
   const keyRegion = m?.[1];

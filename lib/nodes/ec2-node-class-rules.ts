@@ -17,6 +17,7 @@ import {
   isToken,
   QUANTITY,
   withSuggestion,
+  isNegativeQuantity,
 } from "../kubernetes/value-rules";
 import {
   awsFeatureGateSince,
@@ -1006,7 +1007,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
             );
         }
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
-        if (c.known(val) && val.startsWith("-"))
+        if (c.known(val) && isNegativeQuantity(val))
           c.fail(
             "EC2NODECLASS_KUBELET_RESERVED",
             at,

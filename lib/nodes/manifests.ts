@@ -375,6 +375,14 @@ export function checkPropsWalkable(where: string, props: object): void {
         "(a reference back)",
         `a value, not a reference to an object that contains it: ${found.path} is the object ${found.target} itself, so the value has no end (the manifest is JSON, written out in full). Copy the object instead of referring back to it`,
       );
+    if (found?.kind === "unreadable")
+      throw new KarpenterValidationError(
+        "NODE_VALUE_UNREADABLE",
+        where,
+        found.path,
+        "(a value that cannot be read)",
+        `a value the library can read: reading ${found.path} threw "${found.reason}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
+      );
     if (found?.kind === "deep")
       throw new KarpenterValidationError(
         "NODE_VALUE_TOO_DEEP",

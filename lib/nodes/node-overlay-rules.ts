@@ -1,4 +1,4 @@
-import { Checker, INT64_MAX, isSet } from "../kubernetes/value-rules";
+import { Checker, INT64_MAX, isNegativeQuantity, isSet } from "../kubernetes/value-rules";
 import { checkCrdValue, restrictedKeyProblem } from "../kubernetes/crd-checks";
 import type { ObjectCrdData } from "../versions";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
@@ -128,7 +128,7 @@ export function checkNodeOverlaySemantics(s: Checker, p: NodeOverlayOptions, ctx
   if (isSet(p.capacity) && !s.token(p.capacity) && typeof p.capacity === "object")
     for (const [key, q] of Object.entries(p.capacity))
       s.guard(() => {
-        if (typeof q === "string" && s.known(q) && q.startsWith("-"))
+        if (typeof q === "string" && s.known(q) && isNegativeQuantity(q))
           s.fail(
             "NODEOVERLAY_NEGATIVE_CAPACITY",
             s.entry("capacity", key),

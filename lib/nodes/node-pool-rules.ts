@@ -396,6 +396,14 @@ function checkLabels(c: Checker, v: KarpenterVersion, labels: { [k: string]: str
           val,
           `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE).join(", ")}`,
         );
+      else if (k === CAPACITY_TYPE && typeof val === "string" && c.known(val))
+        c.since(
+          field,
+          val,
+          CAPACITY_TYPES_SINCE[val],
+          `capacity type "${val}"`,
+          `first in Karpenter ${CAPACITY_TYPES_SINCE[val]}.0, which added capacity reservations`,
+        );
     });
   }
 }

@@ -153,6 +153,12 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = lookupTable<LabelRule>
     re: LOWER_NAME,
     text: 'a lower-case accelerator name, e.g. "inferentia"',
   },
+  // aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements: "true" or "false"
+  "karpenter.k8s.aws/instance-capability-flex": {
+    values: ["true", "false"],
+    text: '"true" or "false" (whether the instance type is a Flex instance)',
+    fixes: { yes: "true", no: "false", True: "true", False: "false" },
+  },
   "karpenter.k8s.aws/instance-hypervisor": { values: ["nitro", "xen", ""], text: '"nitro", "xen", or "" (bare metal)' },
   // every instance type offers both tenancies (aws/karpenter-provider-aws pkg/providers/instancetype/types.go,
   // computeRequirements: LabelInstanceTenancy In ec2types.TenancyDefault, ec2types.TenancyDedicated; the label
@@ -228,7 +234,10 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
   const labels = isSet(p.labels) && !c.token(p.labels) && typeof p.labels === "object" ? p.labels : {};
   for (const [key, value] of Object.entries(labels)) {
     c.guard(() => {
-      if (c.known(key) && c.known(value)) checkWellKnownValue(c, entry("labels", key), key, value, ctx, "label");
+      // Karpenter turns template labels into requirements (NewLabelRequirements → NewRequirement), which read a
+      // deprecated key as the stable one (NormalizedLabels): the value is judged under that key
+      if (c.known(key) && c.known(value))
+        checkWellKnownValue(c, entry("labels", key), NORMALIZED_LABELS[key] ?? key, value, ctx, "label");
     });
   }
   checkRuntimeLabelKeys(c, reqs, labels);
@@ -370,8 +379,11 @@ function checkSatisfiable(
 ): void {
   const byKey = new Map<string, Constraint[]>();
   const unknown = new Set<string>();
-  const add = (key: unknown, constraint: Constraint | undefined) => {
-    if (typeof key !== "string" || !c.known(key)) return;
+  const add = (written: unknown, constraint: Constraint | undefined) => {
+    if (typeof written !== "string" || !c.known(written)) return;
+    // a deprecated key and its stable one are one key to Karpenter (NormalizedLabels, for requirements and the
+    // requirements it makes of template labels)
+    const key = NORMALIZED_LABELS[written] ?? written;
     if (!constraint) unknown.add(key);
     else byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
   };

@@ -219,7 +219,7 @@ const SEMANTIC_RULES = [
     field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput|volumeSize)$/,
     message: /EC2's limits for volumeType/,
     reason:
-      "EC2's fixed numbers for EBS volumes (EbsBlockDevice, EBS User Guide): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS, at most 50 (io1), 1,000 (io2) and 500 (gp3) IOPS per GiB, gp3 at most 0.25 MiB/s per IOPS, io1/io2 at least 4 GiB and st1/sc1 125 GiB, standard at most 1,024 GiB and gp2 16,384 GiB; the CRD takes any integer and any size its pattern allows, and every launch with the class fails",
+      "EC2's fixed numbers for EBS volumes (EbsBlockDevice, EBS User Guide): io1/io2 need iops, gp3 takes at least 3,000 IOPS and 125 MiB/s, io1 100–64,000 and io2 100–256,000 IOPS, at most 50 (io1), 1,000 (io2) and 500 (gp3) IOPS per GiB, gp3 at most 0.25 MiB/s per IOPS, io1/io2 at least 4 GiB and st1/sc1 125 GiB, standard at most 1,024 GiB and gp2, io1, st1, sc1 16,384 GiB; the CRD takes any integer and any size its pattern allows, and every launch with the class fails",
   },
   {
     id: "ebs-kms-key-form",
@@ -347,7 +347,7 @@ const SEMANTIC_RULES = [
     message: /is not a resource \w+ takes|is not an eviction signal/,
     since: "1.15",
     reason:
-      "from 1.15 the free-form kubelet takes any key; the kubelet reserves only cpu, memory, ephemeral-storage and pid (\"cannot reserve … resource\") and knows only its eviction signals (\"unsupported eviction signal\"), so it does not start and the node never joins; the 1.14 CRD's key rules refused them",
+      'from 1.15 the free-form kubelet takes any key; the kubelet reserves only cpu, memory, ephemeral-storage and pid ("cannot reserve … resource") and knows only its eviction signals ("unsupported eviction signal"), so it does not start and the node never joins; the 1.14 CRD\'s key rules refused them',
   },
   {
     id: "node-class-ref-target",
