@@ -365,11 +365,13 @@ const SEMANTIC_RULES = [
  * expression (it belongs in `kubelet.maxPodsExpression`, which the manifest writes to that same field),
  * and `maxPodsExpression` that is no expression or is set beside `maxPods` (both are the one field
  * `kubelet.maxPods`), and a JavaScript Map, Set, Date or class instance where a plain object belongs (JSON
- * writes it as `{}` or a string, so the object the server would see is not the one the caller meant). Such
- * cases are not compared.
+ * writes it as `{}` or a string, so the object the server would see is not the one the caller meant), or an
+ * object with its own `toJSON` (JSON writes what it gives). Such cases are not compared.
  */
 const PROPS_SHAPE = [
   { field: /./, message: /a plain object\b[^]*, got an? [A-Z][A-Za-z0-9]*\b/ },
+  // an object with a toJSON: JSON writes what toJSON gives, not the object the caller passed
+  { field: /./, message: /= \(an object whose toJSON gives / },
   { field: /^limits\[.*\]$/, message: /as a string, got (a number|the number)/ },
   { field: /^kubelet\.maxPods$/, message: /got a string: a CEL expression goes in kubelet\.maxPodsExpression/ },
   {
