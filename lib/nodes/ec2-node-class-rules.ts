@@ -11,6 +11,7 @@ import { typeName } from "../core/errors";
 import {
   Checker,
   entry,
+  durationNanos,
   GO_DURATION,
   holdsToken,
   isSet,
@@ -918,14 +919,25 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
   signals("evictionHard", k.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
   signals("evictionSoft", k.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
-  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) =>
+  signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => {
     c.duration(
       at,
       val,
       GO_DURATION,
       'a duration such as "1m30s" (Go duration: a number with unit ns, us, ms, s, m or h)',
-    ),
-  );
+    );
+    // kubernetes pkg/kubelet/eviction/helpers.go parseGracePeriods: `if gracePeriod < 0 { return nil,
+    // fmt.Errorf("invalid eviction grace period specified: %v, must be a positive value", val) }`: the
+    // kubelet refuses its configuration and the node never joins ("-0s" is zero, which it takes)
+    const ns = typeof val === "string" && c.known(val) ? durationNanos(val) : undefined;
+    if (ns !== undefined && ns > 0n && val.trim().startsWith("-"))
+      c.fail(
+        "EC2NODECLASS_KUBELET_EVICTION",
+        at,
+        val,
+        `a non-negative duration such as "1m30s": the kubelet refuses a negative grace period ("invalid eviction grace period specified: ${val}, must be a positive value", kubelet eviction parseGracePeriods), so it does not start and the node never joins`,
+      );
+  });
   const keys = (m: { [s: string]: string } | undefined): string[] =>
     isSet(m) && !c.token(m) && typeof m === "object" ? Object.keys(m).filter((x) => isSet(m[x])) : [];
   for (const key of keys(k.evictionSoft)) {

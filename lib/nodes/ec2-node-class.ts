@@ -206,7 +206,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
         "Ec2NodeClass props: an object { karpenter, … } (or nothing)",
       );
     // a value inside itself (or nested thousands deep) would overflow every recursive check below
-    checkPropsWalkable(where, props);
+    checkPropsWalkable(where, props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");

@@ -363,8 +363,32 @@ const propPath = (path: string, key: string) =>
  * the construct-valued props (`karpenter`, `nodeClass`, `dependsOn`, …) and tokens are not walked.
  * @throws KarpenterValidationError (alone) naming the path that leads back, or the first too deep
  */
-export function checkPropsWalkable(where: string, props: object): void {
-  for (const [k, v] of Object.entries(props)) {
+export function checkPropsWalkable(where: string, props: object, known: readonly string[] = []): void {
+  const unreadable = (field: string, e: unknown) =>
+    new KarpenterValidationError(
+      "NODE_VALUE_UNREADABLE",
+      where,
+      field,
+      "(a value that cannot be read)",
+      `a value the library can read: reading ${field} threw "${e instanceof Error ? e.message : String(e)}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
+    );
+  // the props object's own getters (or a Proxy it inherits from: Object.create(proxy)) run here first, so a throw
+  // is this error, not the caller's own Error escaping from the constructor's first read of a prop
+  let names: string[];
+  try {
+    names = Object.keys(props);
+  } catch (e) {
+    throw unreadable("props", e);
+  }
+  const entries: [string, unknown][] = [];
+  for (const k of [...names, ...known.filter((n) => !names.includes(n))]) {
+    try {
+      entries.push([k, (props as Record<string, unknown>)[k]]);
+    } catch (e) {
+      throw unreadable(k, e);
+    }
+  }
+  for (const [k, v] of entries) {
     if (CONSTRUCT_VALUED_PROPS.includes(k)) continue;
     const found = findUnwalkable(v, k, MAX_PROP_DEPTH, propPath);
     if (found?.kind === "cycle")

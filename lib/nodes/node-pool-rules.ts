@@ -606,6 +606,16 @@ const HUGE_PAGES_MEANT =
   "did you mean hugepages-2Mi or hugepages-1Gi? Huge-page resources are hugepages-<page size>, the size a binary quantity: 2Mi and 1Gi on x86_64, also 64Ki and 32Mi on arm64 (Kubernetes docs, Manage HugePages)";
 
 /**
+ * A resource name in the `kubernetes.io/` namespace: Kubernetes reads it as a native resource, never an extended
+ * one (kubernetes pkg/apis/core/v1/helper IsNativeResource / IsPrefixedNativeResource: a name containing
+ * "kubernetes.io/"; IsExtendedResourceName is false for it), and the native resources a node has carry no
+ * prefix (cpu, memory, ephemeral-storage, pods, hugepages-<size>), so no node has `kubernetes.io/batteries`.
+ */
+const nativePrefixed = (k: string): boolean => k.includes("kubernetes.io/");
+const NATIVE_PREFIX_TEXT =
+  "a name in the kubernetes.io/ namespace is no extended resource (Kubernetes reserves it for its own resources, IsExtendedResourceName), and the node resources Kubernetes names carry no prefix";
+
+/**
  * Warnings for `limits` keys that name no resource a node has (e.g. `cpus`): Karpenter compares each
  * limit with the sum of that resource over the pool's nodes, and a resource no node has sums to
  * zero, so the limit is never reached and limits nothing (Karpenter docs, NodePools "spec.limits").
@@ -635,8 +645,13 @@ export function unknownLimitResources(
   resources: readonly string[],
 ): { readonly key: string; readonly meant?: string }[] {
   return keys
-    .filter((k) => !resources.includes(k) && !k.includes("/") && !HUGE_PAGES.test(k))
+    .filter((k) => !resources.includes(k) && (!k.includes("/") || nativePrefixed(k)) && !HUGE_PAGES.test(k))
     .map((k) => {
+      if (nativePrefixed(k)) {
+        const base = k.slice(k.lastIndexOf("/") + 1);
+        const near = resources.includes(base) ? `did you mean ${base}? ` : "";
+        return { key: k, meant: `${near}${NATIVE_PREFIX_TEXT}` };
+      }
       // `gpu` is one edit from `cpu`, but an extended resource is what it means
       const meant = meantExtendedResources(k);
       const s =
@@ -667,7 +682,7 @@ function extendedResourceWarnings(name: string, keys: readonly string[]): string
  */
 export function misspeltExtendedResources(keys: readonly string[]): { readonly key: string; readonly meant: string }[] {
   return keys
-    .filter((k) => k.includes("/"))
+    .filter((k) => k.includes("/") && !nativePrefixed(k))
     .flatMap((k) => {
       const meant = meantExtendedResources(k);
       return meant.length === 0 ? [] : [{ key: k, meant: `did you mean ${describeExtendedResources(meant)}?` }];

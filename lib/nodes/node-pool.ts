@@ -16,6 +16,7 @@ import {
   NodeClassRefValue,
 } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
+import { NORMALIZED_LABELS } from "./runtime-label-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
@@ -249,7 +250,7 @@ export class NodePool extends Construct {
         "NodePool props: an object { nodeClass, requirements, … }",
       );
     // a value inside itself (or nested thousands deep) would overflow every recursive check below
-    checkPropsWalkable(where, props);
+    checkPropsWalkable(where, props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
     const nodeClass = props.nodeClass;
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     if (ownClass) checkSameApp(where, scope, ownClass, "nodeClass");
@@ -333,7 +334,7 @@ export class NodePool extends Construct {
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
     if (ownClass)
-      for (const warning of amiPlatformWarnings(c, name, requirements, ownClass))
+      for (const warning of amiPlatformWarnings(c, name, requirements, options.labels, ownClass))
         Annotations.of(this).addWarning(warning);
     if (spot && !karpenter?.createsSpotServiceLinkedRole) {
       // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
@@ -580,37 +581,55 @@ function amiPlatform(nodeClass: Ec2NodeClass): { family: string; os: string; arc
 }
 
 /**
- * Warnings for a pool whose `kubernetes.io/os` or `kubernetes.io/arch` requirements leave no value the
- * class's AMIs have (e.g. Windows pods on an AL2023 class, arm64 on a Windows class): each object is valid
- * alone, but Karpenter finds no AMI for the pool's nodes, so it launches nothing.
+ * Warnings for a pool whose `kubernetes.io/os` or `kubernetes.io/arch` requirements or template labels leave
+ * no value the class's AMIs have (e.g. Windows pods on an AL2023 class, arm64 on a Windows class): each object
+ * is valid alone, but Karpenter finds no AMI for the pool's nodes, so it launches nothing. A template label is
+ * a requirement In its value to Karpenter (kubernetes-sigs/karpenter nodeclaimtemplate.go: the template labels
+ * join the requirements), and the provider gives every instance type `kubernetes.io/os In [linux]` unless the
+ * AMI family is Windows (aws/karpenter-provider-aws pkg/providers/instancetype/types.go computeRequirements,
+ * getOS). A deprecated key is read as its stable one (NormalizedLabels).
  */
 function amiPlatformWarnings(
   c: Checker,
   name: string,
   requirements: readonly NodeSelectorRequirement[],
+  labels: { [key: string]: string } | undefined,
   nodeClass: Ec2NodeClass,
 ): string[] {
   const platform = amiPlatform(nodeClass);
   if (!platform || c.token(requirements)) return [];
   const out: string[] = [];
+  const asWritten: { key: string; operator: string; values: string[]; label?: string }[] = [];
+  for (const r of requirements) {
+    if (
+      !r ||
+      typeof r.key !== "string" ||
+      !Array.isArray(r.values) ||
+      !r.values.every((v) => typeof v === "string" && c.known(v))
+    )
+      continue;
+    asWritten.push({ key: NORMALIZED_LABELS[r.key] ?? r.key, operator: r.operator, values: r.values });
+  }
+  if (labels && typeof labels === "object" && !c.token(labels))
+    for (const [key, value] of Object.entries(labels))
+      if (typeof value === "string" && c.known(value))
+        asWritten.push({ key: NORMALIZED_LABELS[key] ?? key, operator: "In", values: [value], label: key });
   const judge = (key: string, has: string[], what: string) => {
-    for (const r of requirements) {
-      if (
-        !r ||
-        r.key !== key ||
-        !Array.isArray(r.values) ||
-        !r.values.every((v) => typeof v === "string" && c.known(v))
-      )
-        continue;
+    for (const r of asWritten) {
+      if (r.key !== key) continue;
       const left =
         r.operator === "In"
-          ? has.filter((v) => r.values!.includes(v))
+          ? has.filter((v) => r.values.includes(v))
           : r.operator === "NotIn"
-            ? has.filter((v) => !r.values!.includes(v))
+            ? has.filter((v) => !r.values.includes(v))
             : has;
       if (left.length === 0) {
+        const what0 =
+          r.label === undefined
+            ? `requires ${key} ${r.operator} ${JSON.stringify(r.values)}`
+            : `has the template label ${r.label}: ${JSON.stringify(r.values[0])} (Karpenter requires it of every node, ${key} In ${JSON.stringify(r.values)})`;
         out.push(
-          `NodePool ${name} requires ${key} ${r.operator} ${JSON.stringify(r.values)}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the requirement (Karpenter docs, "NodeClasses: amiFamily").`,
+          `NodePool ${name} ${what0}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the ${r.label === undefined ? "requirement" : "label"} (Karpenter docs, "NodeClasses: amiFamily").`,
         );
       }
     }

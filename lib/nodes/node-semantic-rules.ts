@@ -2,7 +2,7 @@ import { lookupTable, ownValue } from "../core/lookup";
 import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { Checker, entry, impossibleDate, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
 import { CAPACITY_TYPES_SINCE, NORMALIZED_LABELS, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
@@ -173,6 +173,37 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = lookupTable<LabelRule>
     text: '"true" or "false"',
   },
 });
+
+/**
+ * The smallest value a numeric well-known label has on any instance type, and why: Gt / Lt / Lte bounds below it
+ * (`instance-cpu Lte ["0"]`) and In values under it leave no instance type. aws/karpenter-provider-aws
+ * pkg/providers/instancetype/types.go computeRequirements writes each from EC2's DescribeInstanceTypes: the vCPU
+ * count (VCpuInfo.DefaultVCpus) and the memory in MiB (MemoryInfo.SizeInMiB) of an instance are at least 1; the
+ * generation is the digits of the family in the type's name (instanceTypeScheme: m5 → 5), 1 or more for every EC2
+ * family (t1, m1 … m8g); instance-local-nvme is set only on types with NVMe instance storage, to its total size in
+ * GB (DoesNotExist on the others), so never 0; the other numbers are counts, sizes and rates, never negative.
+ */
+const NUMERIC_FLOORS: { readonly [key: string]: { readonly min: number; readonly why: string } } = lookupTable({
+  "karpenter.k8s.aws/instance-cpu": { min: 1, why: "every instance type has at least 1 vCPU" },
+  "karpenter.k8s.aws/instance-memory": { min: 1, why: "every instance type has memory (at least 512 MiB)" },
+  "karpenter.k8s.aws/instance-generation": {
+    min: 1,
+    why: 'the generation is the number in the instance family ("m5" → 5), 1 or more for every EC2 family',
+  },
+  "karpenter.k8s.aws/instance-local-nvme": {
+    min: 1,
+    why: "Karpenter sets it only on instance types with NVMe instance storage, to its size in GB (the others have no such label), so it is never 0",
+  },
+});
+
+/** The floor of a numeric well-known label (see {@link NUMERIC_FLOORS}; the other numeric labels are never negative). */
+function numericFloor(key: string): { readonly min: number; readonly why: string } | undefined {
+  const floor = NUMERIC_FLOORS[key];
+  if (floor) return floor;
+  return WELL_KNOWN[key]?.re === DIGITS
+    ? { min: 0, why: "it is a count, size or rate of the instance type, never negative" }
+    : undefined;
+}
 
 const ZONE_KEY = "topology.kubernetes.io/zone";
 const REGION_KEY = "topology.kubernetes.io/region";
@@ -426,7 +457,8 @@ function checkSatisfiable(
   for (const [key, constraints] of byKey) {
     if (unknown.has(key)) continue;
     c.guard(() => {
-      const state = new KeyState(finiteValues(key, c));
+      const floor = numericFloor(key);
+      const state = new KeyState(finiteValues(key, c), floor?.min);
       for (let i = 0; i < constraints.length; i++) {
         const k = constraints[i];
         // values the CRD rules reject (a Gt without one integer, an unknown operator) are theirs to report
@@ -439,7 +471,7 @@ function checkSatisfiable(
             "NODE_REQUIREMENT_UNSATISFIABLE",
             k.field,
             k.value,
-            `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}, ${outcome}`,
+            `a requirement some node can satisfy: ${k.shown} leaves no value of ${key}${state.domain ? ` (its values are ${state.domain.map((v) => JSON.stringify(v)).join(", ")})` : ""}${floor && state.belowFloor() ? ` (its values are ${floor.min} or more: ${floor.why}; aws/karpenter-provider-aws instancetype/types.go computeRequirements)` : ""}, ${outcome}`,
           );
         }
         c.fail(
@@ -464,7 +496,20 @@ class KeyState {
   private lo = -Infinity;
   private hi = Infinity;
 
-  constructor(public readonly domain: readonly string[] | undefined) {}
+  /** @param floor the smallest value any instance has on a numeric label (NUMERIC_FLOORS) */
+  constructor(
+    public readonly domain: readonly string[] | undefined,
+    private readonly floor?: number,
+  ) {}
+
+  /** True when the constraints so far leave values only below the floor of a numeric label. */
+  public belowFloor(): boolean {
+    if (this.floor === undefined) return false;
+    if (this.hi < this.floor) return true;
+    return (
+      this.allowed !== undefined && [...this.allowed].every((v) => /^-?[0-9]+$/.test(v) && Number(v) < this.floor!)
+    );
+  }
 
   /** Adds a constraint; false when it cannot be read (left to the CRD rules). */
   public apply(k: Constraint): boolean {
@@ -507,9 +552,13 @@ class KeyState {
     // every node carries a finite well-known label (arch, os, capacity type)
     if (this.mustNotExist) return this.mustExist || this.domain !== undefined;
     if (this.lo > this.hi) return true;
+    if (this.floor !== undefined && this.hi < this.floor) return true;
     const bounded = this.lo !== -Infinity || this.hi !== Infinity;
+    const aboveFloor = (v: string) => this.floor === undefined || !/^-?[0-9]+$/.test(v) || Number(v) >= this.floor;
     const fits = (v: string) =>
-      !this.excluded.has(v) && (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
+      !this.excluded.has(v) &&
+      aboveFloor(v) &&
+      (!bounded || (/^-?[0-9]+$/.test(v) && Number(v) >= this.lo && Number(v) <= this.hi));
     if (this.allowed) return ![...this.allowed].some(fits);
     // every node carries a finite well-known label: NotIn all its values leaves none
     return this.domain !== undefined && !this.domain.some(fits);
@@ -602,6 +651,17 @@ function checkWellKnownValue(
         `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`,
       );
     }
+  }
+  // kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaimtemplate.go: every NodeClaim (and its
+  // node) gets karpenter.sh/nodepool = nodePool.Name, an object name, so a DNS-1123 subdomain (IsDNS1123Subdomain)
+  const lower = String(value).toLowerCase();
+  if (key === NODEPOOL_LABEL && use !== "NotIn" && typeof value === "string" && !isDns1123Subdomain(value)) {
+    c.fail(
+      "NODE_REQUIREMENT_VALUE_UNKNOWN",
+      field,
+      value,
+      `a NodePool name for ${key}, a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'): Karpenter sets this label to the name of the NodePool that launched the node (nodeclaimtemplate.go), and no NodePool can be named "${value}", so no instance carries "${value}", ${UNCARRIED[use]}${isDns1123Subdomain(lower) ? `; write "${lower}"` : ""}`,
+    );
   }
   if (key === REGION_KEY && use !== "NotIn" && ctx.region !== undefined && value !== ctx.region)
     c.fail(

@@ -229,7 +229,37 @@ const isTable = (v: unknown): v is Record<string, unknown> =>
 function al2023Finding(text: string): Finding | undefined {
   const start = text.trimStart();
   if (start.startsWith("MIME-Version:") || start.startsWith("Content-Type:")) return mimeFinding(text);
-  return nodeConfigFinding(text, 0);
+  return base64Finding(text) ?? nodeConfigFinding(text, 0);
+}
+
+/**
+ * User data written base64-encoded. Karpenter does not decode it (nodeadm.go parseUserData: no MIME header, and
+ * `yaml.Unmarshal` of one base64 word into a map fails, so it becomes a `text/x-shellscript` part as written),
+ * and it base64-encodes the whole merged document for EC2 itself: cloud-init gets a "script" of base64 with no
+ * shebang, which it cannot run, and a NodeConfig inside never reaches nodeadm. Judged only when the text decodes
+ * to a NodeConfig, a MIME document, a script or a cloud-config, so a word that happens to be base64 passes.
+ */
+function base64Finding(text: string): Finding | undefined {
+  const blob = text.trim();
+  if (blob.length < 16 || !/^[A-Za-z0-9+/]+(?:\r?\n[A-Za-z0-9+/]+)*={0,2}$/.test(blob)) return undefined;
+  const bytes = Buffer.from(blob.replace(/\s+/g, ""), "base64");
+  const decoded = bytes.toString("utf8");
+  if (decoded.includes("\uFFFD")) return undefined;
+  const head = decoded.trimStart();
+  const what = NODE_CONFIG_LINE.test(decoded)
+    ? "a NodeConfig"
+    : head.startsWith("MIME-Version:") || head.startsWith("Content-Type:")
+      ? "a MIME multipart document"
+      : head.startsWith("#!")
+        ? "a shell script"
+        : head.startsWith("#cloud-config")
+          ? "a cloud-config"
+          : undefined;
+  if (!what) return undefined;
+  return {
+    line: 1,
+    problem: `user data as written, not base64-encoded: this user data for the AL2023 AMI family is ${what} in base64, and Karpenter does not decode it: it passes it on as a shell script part (${AL2023_SOURCE}, parseUserData: not MIME, no YAML map) and base64-encodes the whole user data for EC2 itself, so cloud-init gets base64 text it cannot run and nodeadm never sees the settings, and the node never joins. Write the decoded text`,
+  };
 }
 
 /** A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). */

@@ -145,6 +145,13 @@ const SEMANTIC_RULES = [
       "the CRD patterns allow any number of digits; Karpenter (and the kubelet) parse durations with Go's time.ParseDuration, which fails beyond 2562047h47m16s (about 292 years)",
   },
   {
+    id: "kubelet-grace-period-sign",
+    field: /^kubelet\.evictionSoftGracePeriod\[.*\]$/,
+    message: /the kubelet refuses a negative grace period/,
+    reason:
+      'the kubelet refuses a negative soft eviction grace period ("invalid eviction grace period specified: …, must be a positive value", kubernetes pkg/kubelet/eviction/helpers.go parseGracePeriods), so it does not start and the node never joins; the CRD takes any string',
+  },
+  {
     id: "taint-value-as-label-value",
     field: /^(startupTaints|taints)\[\d+\]\.value$/,
     message: /the Node API validates a taint value as a label value/,
