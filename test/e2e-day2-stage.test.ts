@@ -153,6 +153,75 @@ describe("day2 stage: pods, drift, tools, report", () => {
     expect(stage.podsRescheduled(before, before)).toEqual([]);
   });
 
+  describe("nodes kept across a controller restart: only the controller's consolidation explains a replacement", () => {
+    // the shape of kubernetes-sigs/karpenter's `disrupting node(s)` line (pkg/controllers/disruption/queue.go)
+    const line = (reason: string, claim: string, node: string) =>
+      JSON.stringify({
+        level: "INFO",
+        message: "disrupting node(s)",
+        command: `${reason}/0eae355d: replace: nodepools=[default]: [${node}] -> [1 replacement] (savings: $0.01)`,
+        decision: "replace",
+        "disrupted-nodes": [{ Node: { name: node }, NodeClaim: { name: claim }, "instance-type": "c6a.xlarge" }],
+      });
+    const podsBefore = [
+      { uid: "1", name: "a", node: "n-old" },
+      { uid: "2", name: "b", node: "n-keep" },
+    ];
+    const podsAfter = [
+      { uid: "1", name: "a", node: "n-new" },
+      { uid: "2", name: "b", node: "n-keep" },
+    ];
+    const base = { claimsBefore: ["old", "keep"], claimsAfter: ["keep", "new"], podsBefore, podsAfter };
+
+    test("the decisions read from the log, noise and broken lines ignored", () => {
+      const log = ['{"message":"launched nodeclaim"}', "not json disrupting node(s)", line("Drifted", "c1", "n1")].join(
+        "\n",
+      );
+      expect(stage.disruptionCommands(log)).toEqual([
+        { reason: "Drifted", decision: "replace", claims: ["c1"], nodes: ["n1"] },
+      ]);
+      expect(stage.disruptionCommands("")).toEqual([]);
+    });
+
+    test("a consolidation the controller logged explains the NodeClaim gone and the pods it moved", () => {
+      const r = stage.nodesKept({ ...base, logText: line("Underutilized", "old", "n-old") });
+      expect(r).toMatchObject({ ok: true, kept: ["keep"], consolidated: ["old"], unexplained: [], moved: [] });
+      expect(r.said).toBe(
+        "1 of 2 NodeClaim(s) kept, old consolidated by the controller (its decisions: Underutilized replace of old)",
+      );
+      expect(stage.nodesKept({ ...base, logText: line("Empty", "old", "n-old") }).ok).toBe(true);
+    });
+
+    test("a drift replacement, or a NodeClaim gone with no decision logged, is not kept", () => {
+      const drifted = stage.nodesKept({ ...base, logText: line("Drifted", "old", "n-old") });
+      expect(drifted).toMatchObject({
+        ok: false,
+        consolidated: [],
+        unexplained: ["old"],
+        moved: ["a (n-old → n-new)"],
+      });
+      expect(drifted.said).toContain("old gone without a consolidation (its decisions: Drifted replace of old)");
+      expect(stage.nodesKept({ ...base, logText: "" })).toMatchObject({ ok: false, unexplained: ["old"] });
+    });
+
+    test("a pod moved off a node no consolidation names is not kept, even with every NodeClaim there", () => {
+      const r = stage.nodesKept({
+        claimsBefore: ["keep"],
+        claimsAfter: ["keep"],
+        podsBefore: [{ uid: "2", name: "b", node: "n-keep" }],
+        podsAfter: [{ uid: "2", name: "b", node: "n-other" }],
+        logText: line("Underutilized", "old", "n-old"),
+      });
+      expect(r).toMatchObject({ ok: false, kept: ["keep"], moved: ["b (n-keep → n-other)"] });
+      expect(
+        stage.nodesKept({ ...base, claimsAfter: ["old", "keep"], podsAfter: podsBefore, logText: "" }),
+      ).toMatchObject({
+        ok: true,
+        said: "2 of 2 NodeClaim(s) kept",
+      });
+    });
+  });
+
   test("a drift rollout: at most one old NodeClaim at once, each after a new one is ready", () => {
     const c = (name: string, deleting = false, initialized = true) => ({ name, deleting, initialized });
     const good = [
@@ -229,7 +298,7 @@ describe("day2 stage: pods, drift, tools, report", () => {
     const r = stage.emptyDay2Report();
     expect(Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Object.keys(v as object)]))).toEqual({
       adopt: ["imported", "destroyed", "replaced", "instancesBefore", "instancesAfter", "podsRescheduled"],
-      upgrade: ["from", "to", "predictedOnly", "plannedOnly", "podsRescheduled"],
+      upgrade: ["from", "to", "predictedOnly", "plannedOnly", "podsRescheduled", "consolidated"],
       drift: ["replaced", "maxConcurrent", "budget"],
       rollback: ["from", "to", "ok"],
       destroy: ["leftovers"],

@@ -44,28 +44,19 @@ import { awsProviderFor } from "../cluster/aws-provider";
 import { awsLocation } from "../aws-api/aws-context";
 import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
+import { CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
 import { clusterElement } from "../cluster/cluster-resource";
 
 /*
  * The prop of Karpenter behind each field of a building block it builds (by the field's first
  * segment; an unlisted field keeps its name), for the problems a block reports (buildAsPart).
  */
-const NODE_ROLE_FIELDS = {
-  roleName: "nodeRole.roleName",
-  existingRole: "nodeRole.existingRole",
-  additionalPolicyArns: "nodeRole.additionalPolicyArns",
-};
-const CONTROLLER_ROLE_FIELDS = {
-  roleName: "controllerRole.roleName",
-  policyNameSuffix: "controllerRole.policyNameSuffix",
-  additionalStatements: "controllerRole.additionalStatements",
-  additionalPolicyArns: "controllerRole.additionalPolicyArns",
-};
-const QUEUE_FIELDS = {
-  queueName: "interruptionQueue.queueName",
-  ruleNamePrefix: "interruptionQueue.ruleNamePrefix",
-  kmsKey: "interruptionQueue.kmsKey",
-};
+/** `{ key: "<option>.key" }` for each key of an option object: the block's prop is the option's key. */
+const underOption = (option: string, keys: readonly string[]): Readonly<Record<string, string>> =>
+  Object.fromEntries(keys.map((key) => [key, `${option}.${key}`]));
+const NODE_ROLE_FIELDS = underOption("nodeRole", NODE_ROLE_OPTIONS);
+const CONTROLLER_ROLE_FIELDS = underOption("controllerRole", CONTROLLER_ROLE_OPTIONS);
+const QUEUE_FIELDS = underOption("interruptionQueue", CREATED_QUEUE_OPTIONS);
 const CRD_RELEASE_FIELDS = {
   webhookServiceName: "values.fullnameOverride",
   webhookEnabled: "values.webhook.enabled",

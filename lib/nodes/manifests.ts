@@ -364,28 +364,29 @@ const propPath = (path: string, key: string) =>
  * @throws KarpenterValidationError (alone) naming the path that leads back, or the first too deep
  */
 export function checkPropsWalkable(where: string, props: object, known: readonly string[] = []): void {
-  const unreadable = (field: string, e: unknown) =>
+  const unreadable = (field: string, reason: string) =>
     new KarpenterValidationError(
       "NODE_VALUE_UNREADABLE",
       where,
       field,
       "(a value that cannot be read)",
-      `a value the library can read: reading ${field} threw "${e instanceof Error ? e.message : String(e)}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
+      `a value the library can read: reading ${field} threw "${reason}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
     );
+  const thrown = (e: unknown) => (e instanceof Error ? e.message : String(e));
   // the props object's own getters (or a Proxy it inherits from: Object.create(proxy)) run here first, so a throw
   // is this error, not the caller's own Error escaping from the constructor's first read of a prop
   let names: string[];
   try {
     names = Object.keys(props);
   } catch (e) {
-    throw unreadable("props", e);
+    throw unreadable("props", thrown(e));
   }
   const entries: [string, unknown][] = [];
   for (const k of [...names, ...known.filter((n) => !names.includes(n))]) {
     try {
       entries.push([k, (props as Record<string, unknown>)[k]]);
     } catch (e) {
-      throw unreadable(k, e);
+      throw unreadable(k, thrown(e));
     }
   }
   for (const [k, v] of entries) {
@@ -399,14 +400,7 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
         "(a reference back)",
         `a value, not a reference to an object that contains it: ${found.path} is the object ${found.target} itself, so the value has no end (the manifest is JSON, written out in full). Copy the object instead of referring back to it`,
       );
-    if (found?.kind === "unreadable")
-      throw new KarpenterValidationError(
-        "NODE_VALUE_UNREADABLE",
-        where,
-        found.path,
-        "(a value that cannot be read)",
-        `a value the library can read: reading ${found.path} threw "${found.reason}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
-      );
+    if (found?.kind === "unreadable") throw unreadable(found.path, found.reason);
     if (found?.kind === "deep")
       throw new KarpenterValidationError(
         "NODE_VALUE_TOO_DEEP",

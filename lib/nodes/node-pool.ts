@@ -16,7 +16,7 @@ import {
   NodeClassRefValue,
 } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
-import { NORMALIZED_LABELS } from "./runtime-label-rules";
+import { stableLabelKey } from "./runtime-label-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkNodePoolSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
@@ -608,12 +608,12 @@ function amiPlatformWarnings(
       !r.values.every((v) => typeof v === "string" && c.known(v))
     )
       continue;
-    asWritten.push({ key: NORMALIZED_LABELS[r.key] ?? r.key, operator: r.operator, values: r.values });
+    asWritten.push({ key: stableLabelKey(r.key), operator: r.operator, values: r.values });
   }
   if (labels && typeof labels === "object" && !c.token(labels))
     for (const [key, value] of Object.entries(labels))
       if (typeof value === "string" && c.known(value))
-        asWritten.push({ key: NORMALIZED_LABELS[key] ?? key, operator: "In", values: [value], label: key });
+        asWritten.push({ key: stableLabelKey(key), operator: "In", values: [value], label: key });
   const judge = (key: string, has: string[], what: string) => {
     for (const r of asWritten) {
       if (r.key !== key) continue;

@@ -4,7 +4,7 @@ import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from 
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
-import { CAPACITY_TYPES_SINCE, NORMALIZED_LABELS, runtimeRestrictedLabelProblem } from "./runtime-label-rules";
+import { CAPACITY_TYPES_SINCE, runtimeRestrictedLabelProblem, stableLabelKey } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
@@ -268,7 +268,7 @@ export function checkNodePoolSemantics(c: Checker, name: string, p: NodePoolOpti
       // Karpenter turns template labels into requirements (NewLabelRequirements → NewRequirement), which read a
       // deprecated key as the stable one (NormalizedLabels): the value is judged under that key
       if (c.known(key) && c.known(value))
-        checkWellKnownValue(c, entry("labels", key), NORMALIZED_LABELS[key] ?? key, value, ctx, "label");
+        checkWellKnownValue(c, entry("labels", key), stableLabelKey(key), value, ctx, "label");
     });
   }
   checkRuntimeLabelKeys(c, reqs, labels);
@@ -414,7 +414,7 @@ function checkSatisfiable(
     if (typeof written !== "string" || !c.known(written)) return;
     // a deprecated key and its stable one are one key to Karpenter (NormalizedLabels, for requirements and the
     // requirements it makes of template labels)
-    const key = NORMALIZED_LABELS[written] ?? written;
+    const key = stableLabelKey(written);
     if (!constraint) unknown.add(key);
     else byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
   };
@@ -583,7 +583,7 @@ function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequireme
   if (!isSet(r) || c.token(r) || !c.known(r.key)) return;
   // Karpenter reads a requirement's deprecated key as the stable one (kubernetes-sigs/karpenter
   // pkg/scheduling/requirement.go NewRequirementWithFlexibility, NormalizedLabels): its values are judged alike
-  const key = typeof r.key === "string" ? (NORMALIZED_LABELS[r.key] ?? r.key) : r.key;
+  const key = typeof r.key === "string" ? stableLabelKey(r.key) : r.key;
   const rule = WELL_KNOWN[key] ?? (key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
   if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
     // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches

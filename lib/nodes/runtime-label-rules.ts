@@ -66,13 +66,23 @@ const AWS_OTHER_WELL_KNOWN = ["topology.k8s.aws/zone-id"];
 const CRD_ONLY_AWS_KEYS = ["karpenter.k8s.aws/ec2nodeclass"];
 
 /** `NormalizedLabels`: deprecated keys a requirement may use, read as the stable key (not applied to template labels). */
-export const NORMALIZED_LABELS: { readonly [deprecated: string]: string } = lookupTable({
+const NORMALIZED_LABELS: { readonly [deprecated: string]: string } = lookupTable({
   "failure-domain.beta.kubernetes.io/zone": "topology.kubernetes.io/zone",
   "beta.kubernetes.io/arch": "kubernetes.io/arch",
   "beta.kubernetes.io/os": "kubernetes.io/os",
   "beta.kubernetes.io/instance-type": "node.kubernetes.io/instance-type",
   "failure-domain.beta.kubernetes.io/region": "topology.kubernetes.io/region",
 });
+
+/**
+ * The key Karpenter reads `key` as: the stable key for a deprecated one (`beta.kubernetes.io/arch` →
+ * `kubernetes.io/arch`; kubernetes-sigs/karpenter pkg/scheduling/requirement.go `NewRequirementWithFlexibility`,
+ * `NormalizedLabels` in pkg/apis/v1/labels.go), else `key` itself. Requirements and the requirements Karpenter makes
+ * of template labels go through it; the runtime label-domain check of a template label does not.
+ */
+export function stableLabelKey(key: string): string {
+  return NORMALIZED_LABELS[key] ?? key;
+}
 
 /** `RestrictedLabelDomains` per release: core's and the AWS provider's (`karpenter.k8s.aws`). */
 function restrictedDomains(v: KarpenterVersion): string[] {
@@ -100,7 +110,7 @@ export function runtimeRestrictedLabelProblem(
   v: KarpenterVersion,
   use: "label" | "requirement",
 ): string | undefined {
-  const read = use === "requirement" ? (NORMALIZED_LABELS[key] ?? key) : key;
+  const read = use === "requirement" ? stableLabelKey(key) : key;
   if (wellKnown(read, v)) return undefined;
   // GetLabelDomain: the part before the first "/", "" for a key without one
   const domain = read.includes("/") ? labelDomain(read) : "";
@@ -111,7 +121,7 @@ export function runtimeRestrictedLabelProblem(
     (!exception && restrictedDomains(v).find(inDomain)) ||
     (read === "kubernetes.io/hostname" ? "kubernetes.io/hostname" : undefined);
   if (!restricted) return undefined;
-  const stable = use === "label" ? NORMALIZED_LABELS[key] : undefined;
+  const stable = use === "label" && stableLabelKey(key) !== key ? stableLabelKey(key) : undefined;
   const source = `Karpenter ${v.full}'s runtime validation of the NodePool (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses it, so the NodePool's ValidationSucceeded condition is False and it launches no node; the API server accepts it`;
   const fix = stable
     ? `use the stable key ${stable} (Karpenter normalizes the deprecated key only in requirements, not in template labels)`
