@@ -21,6 +21,7 @@ import {
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkQueueKmsKey, createsQueueKey, InterruptionQueueKmsKey } from "./interruption-queue-kms-key";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { undoOnError } from "../core/undo-on-error";
 import { asPartProblems } from "../core/owner-context";
 import { INTERRUPTION_QUEUE_PROPS } from "../core/prop-keys";
@@ -130,11 +131,13 @@ export class InterruptionQueue extends Construct {
     try {
       // every problem of the props at once, before the first resource
       const problems = new Problems();
+      // built by a Karpenter, which checked its tags and the queue's kmsKey (checkKarpenterProps): they run there only
+      const own = !checkedByOwner(this);
       problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags, queueTagReceivers(createsQueueKey(props?.kmsKey))));
-      problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
+      if (own) problems.check(() => checkTags(this, props?.tags, queueTagReceivers(createsQueueKey(props?.kmsKey))));
+      if (own) problems.check(() => checkQueueKmsKey(this, "kmsKey", props?.kmsKey));
       const name =
         cluster && problems.check(() => nameFromCluster(this, "sqsQueue", "queueName", props.queueName, cluster, ""));
       const rulePrefix = cluster && problems.check(() => this.rulePrefix(props.ruleNamePrefix, cluster));

@@ -31,6 +31,7 @@ import {
   checkTags,
 } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { undoOnError } from "../core/undo-on-error";
 import { asPartProblems } from "../core/owner-context";
 import { CONTROLLER_ROLE_PROPS } from "../core/prop-keys";
@@ -217,6 +218,9 @@ export class KarpenterControllerRole extends Construct {
     try {
       // every problem of the props at once, before the first resource (or shared data source)
       const problems = new Problems();
+      // built by a Karpenter, which checked its tags, policy ARNs, namespace and ServiceAccount (checkKarpenterProps):
+      // they run there only
+      const own = !checkedByOwner(this);
       problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {
@@ -253,8 +257,8 @@ export class KarpenterControllerRole extends Construct {
           problems.check(() => checkKmsKeyArn(this, "interruptionQueue.kmsKeyArn", queue.kmsKeyArn));
       }
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags, CONTROLLER_ROLE_TAG_RECEIVERS));
-      problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
+      if (own) problems.check(() => checkTags(this, props?.tags, CONTROLLER_ROLE_TAG_RECEIVERS));
+      if (own) problems.check(() => checkPolicyArns(this, "additionalPolicyArns", props?.additionalPolicyArns));
       const identity = problems.check(() => checkIdentity(this, "identity", props?.identity)) ?? {
         type: "podIdentity",
       };
@@ -265,8 +269,8 @@ export class KarpenterControllerRole extends Construct {
       );
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
       this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-      problems.check(() => checkNamespace(this, "namespace", this.namespace));
-      problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+      if (own) problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      if (own) problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
       const roleName =
         cluster &&
         problems.check(() =>

@@ -9,6 +9,7 @@ import { awsContext } from "../aws-api/aws-context";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { checkNodeRoleOptions } from "./node-role-options";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { undoOnError } from "../core/undo-on-error";
 import { asPartProblems } from "../core/owner-context";
 import { NODE_ROLE_PROPS } from "../core/prop-keys";
@@ -120,11 +121,13 @@ export class KarpenterNodeRole extends Construct {
     try {
       // every problem of the props at once, before the first resource (or shared data source)
       const problems = new Problems();
+      // built by a Karpenter, which checked its tags and nodeRole options (checkKarpenterProps): they run there only
+      const own = !checkedByOwner(this);
       problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      problems.check(() => checkTags(this, props?.tags, nodeRoleTagReceivers(!!props?.existingRole)));
-      problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
+      if (own) problems.check(() => checkTags(this, props?.tags, nodeRoleTagReceivers(!!props?.existingRole)));
+      if (own) problems.check(() => checkNodeRoleOptions(this, "", props ?? {}, version));
       const name =
         cluster && !props.existingRole
           ? problems.check(() =>

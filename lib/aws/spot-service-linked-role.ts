@@ -5,6 +5,7 @@ import { recordAccountNames, recordSpotServiceLinkedRole } from "../aws-api/acco
 import { chooseProvider } from "../core/provider-choice";
 import { checkOptionKeys, checkTags } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { asPartProblems } from "../core/owner-context";
 import { SPOT_ROLE_PROPS } from "../core/prop-keys";
 import { SPOT_ROLE_TAG_RECEIVERS } from "./tag-receivers";
@@ -53,7 +54,8 @@ export class SpotServiceLinkedRole extends Construct {
     super(scope, id);
     const problems = new Problems();
     problems.check(() => checkOptionKeys(this, "", props, SPOT_ROLE_PROPS));
-    problems.check(() => checkTags(this, props?.tags, SPOT_ROLE_TAG_RECEIVERS));
+    // built by a Karpenter, which checked its tags (checkKarpenterProps): they run there only
+    if (!checkedByOwner(this)) problems.check(() => checkTags(this, props?.tags, SPOT_ROLE_TAG_RECEIVERS));
     // a provider of the wrong kind or stack is one more problem, before the role exists
     const provider = problems.check(() => chooseProvider(scope, this, "aws", "provider", props?.provider));
     try {

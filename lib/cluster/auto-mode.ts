@@ -18,11 +18,9 @@ const why =
 const instead =
   'use Auto Mode\'s own NodePools (no Karpenter install; docs/installing.md, "EKS Auto Mode"), or a cluster without Auto Mode (computeConfig.enabled false or unset)';
 
-const warned = new WeakSet<object>();
-
 /**
  * Refuses to install Karpenter on an `aws_eks_cluster` of the app whose `computeConfig.enabled` is
- * literally true; warns (once per cluster) when it is a token, which only apply knows. A cluster read by
+ * literally true; warns when it is a token, which only apply knows. A cluster read by
  * name (a data source) is not judged: its Auto Mode is not known at synth.
  * @throws KarpenterValidationError on `field`, naming the cluster's computeConfig and why
  */
@@ -53,8 +51,6 @@ export function checkNotAutoMode(scope: IConstruct, field: string, cluster: IKar
       `a cluster without EKS Auto Mode: ${why}. Instead, ${instead}`,
     );
   }
-  if (warned.has(eks)) return;
-  warned.add(eks);
   Annotations.of(scope).addWarning(
     `${eks.node.path} sets computeConfig${enabled === config ? "" : ".enabled"} to a value known only at apply: if it enables EKS Auto Mode, do not install Karpenter on it (${why}); ${instead}`,
   );

@@ -155,17 +155,6 @@ function releasesSupporting(minor: number): string | undefined {
   return runs.length ? runs.join(" or ") : undefined;
 }
 
-const warned = new WeakMap<object, Set<string>>();
-
-/** Whether `key` was already warned about for `cluster` (Karpenter and its KarpenterRelease both check). */
-function alreadyWarned(cluster: IKarpenterCluster, key: string): boolean {
-  const seen = warned.get(cluster.resource) ?? new Set<string>();
-  warned.set(cluster.resource, seen);
-  if (seen.has(key)) return true;
-  seen.add(key);
-  return false;
-}
-
 /**
  * An `aws_eks_cluster` without `version` gets the default Kubernetes version of EKS at create time
  * (EKS CreateCluster API: "If you don't specify a value here, the default version available in Amazon
@@ -183,7 +172,7 @@ function warnDefaultVersion(
   // EKS's default version is not the newest Kubernetes any Karpenter supports: the default release's
   // newest stands for it, so the default install on a versionless cluster does not warn
   const reference = kubernetesSupport(DEFAULT_KARPENTER_VERSION).maxMinor;
-  if (support.maxMinor >= reference || alreadyWarned(cluster, `default:${version.full}`)) return;
+  if (support.maxMinor >= reference) return;
   const where = cluster.clusterNameLiteral
     ? `cluster ${cluster.clusterNameLiteral}`
     : `the cluster (${cluster.resource.node.path})`;
@@ -220,8 +209,6 @@ export function checkKubernetesCompatibility(
   const beyondTable = minor > newestKnownKubernetesMinor() && support.maxMinor === newestKnownKubernetesMinor();
   const unknownPatch = minor > support.maxMinor && isNewerThanKnownPatch(version);
   if (beyondTable || unknownPatch) {
-    // Karpenter checks and then builds its KarpenterRelease, which checks again: warn once per cluster and version
-    if (alreadyWarned(cluster, version.full)) return;
     const known = beyondTable
       ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${newestKnownKubernetesMinor()}); Karpenter ${version.full} supports ${range} as far as known`
       : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;

@@ -40,6 +40,17 @@ export function buildAsPart<T>(
 }
 
 /**
+ * Whether a composite built `block` ({@link buildAsPart}) after checking every prop it passes on to it, all at
+ * once and under its own props (`Karpenter`: install/karpenter-props.ts). The block then skips those checks, so
+ * each runs once (and warns once), and makes only the checks of what the composite did not check: the values it
+ * wires itself.
+ */
+export function checkedByOwner(block: IConstruct): boolean {
+  const scope = block.node.scope;
+  return scope !== undefined && contexts.get(scope)?.get(block.node.id) !== undefined;
+}
+
+/**
  * `error` as the building block `block` reports it: when a composite built it ({@link buildAsPart}),
  * each problem raised inside the block (at its path or below) re-told on the composite under the
  * composite's prop, problems elsewhere kept; otherwise `error` itself.

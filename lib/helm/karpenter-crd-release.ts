@@ -8,6 +8,7 @@ import { checkReleaseName, checkRepository, plainScalar, renderValues } from "./
 import { checkNamespace, checkServiceName } from "../kubernetes/names";
 import { checkOptionKeys } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { CRD_RELEASE_PROPS } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { undoOnError } from "../core/undo-on-error";
@@ -126,14 +127,16 @@ export class KarpenterCrdRelease extends Construct {
     try {
       // every problem of the props at once, before the release exists
       const problems = new Problems();
+      // built by a Karpenter, which checked the namespace and repository (checkKarpenterProps): they run there only
+      const own = !checkedByOwner(this);
       problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      if (own) problems.check(() => checkNamespace(this, "namespace", this.namespace));
       const releaseName = props?.releaseName ?? "karpenter-crd";
       problems.check(() => checkReleaseName(this, "releaseName", releaseName));
       const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
-      problems.check(() => checkRepository(this, "repository", repository));
+      if (own) problems.check(() => checkRepository(this, "repository", repository));
       const values = version && problems.check(() => webhookValues(this, version, props ?? {}));
       problems.throwIfAny(this); // the catch below undoes the construct
       if (!version) throw new Error("unreachable: a failed check is thrown above");

@@ -19,10 +19,10 @@ import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesR
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
 import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
 import { Problems } from "../core/problems";
+import { checkedByOwner } from "../core/owner-context";
 import { isUnresolved } from "../core/tokens";
 import { RELEASE_PROPS } from "../core/prop-keys";
 import {
-  overlapsReportedAbove,
   typedValues,
   warnImageOverridesVersion,
   warnServiceAccountNotCreated,
@@ -279,24 +279,27 @@ export class KarpenterRelease extends Construct {
     try {
       // every problem of the props and of the merged values at once, before the release exists
       const problems = new Problems();
+      // built by a Karpenter, which checked the props it passes on (checkKarpenterProps): those checks run there only
+      const own = !checkedByOwner(this);
       problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
-      if (version && cluster) problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
-      if (cluster) problems.check(() => checkNotAutoMode(this, "cluster", cluster));
+      if (own && version && cluster)
+        problems.check(() => checkKubernetesCompatibility(this, "version", version, cluster));
+      if (own && cluster) problems.check(() => checkNotAutoMode(this, "cluster", cluster));
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;
-      problems.check(() => checkNamespace(this, "namespace", this.namespace));
+      if (own) problems.check(() => checkNamespace(this, "namespace", this.namespace));
       this.releaseName = props?.releaseName ?? DEFAULT_RELEASE_NAME;
       problems.check(() => checkReleaseName(this, "releaseName", this.releaseName));
       const repository = props?.repository ?? KARPENTER_CHART_REPOSITORY;
-      problems.check(() => checkRepository(this, "repository", repository));
+      if (own) problems.check(() => checkRepository(this, "repository", repository));
       this.serviceAccountName = props?.serviceAccountName ?? DEFAULT_SERVICE_ACCOUNT_NAME;
-      problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
+      if (own) problems.check(() => checkServiceAccountName(this, "serviceAccountName", this.serviceAccountName));
       if (props?.irsaRoleArn !== undefined) problems.check(() => checkRoleArn(this, "irsaRoleArn", props.irsaRoleArn));
       const replicas = props?.replicas ?? 2;
-      problems.check(() => checkReplicas(this, "replicas", replicas));
+      if (own) problems.check(() => checkReplicas(this, "replicas", replicas));
       const dnsPolicy = props?.dnsPolicy ?? "Default";
-      problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
+      if (own) problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
       const resources = problems.check(() => controllerResources(this, props?.controllerResources));
       const settings = version && problems.check(() => settingsValues(this, version, props.settings));
       const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
@@ -319,7 +322,7 @@ export class KarpenterRelease extends Construct {
         );
       }
       const escape = problems.check(() => checkMap(this, "values", props?.values));
-      if (escape && version)
+      if (own && escape && version)
         problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
 
       // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
@@ -364,11 +367,12 @@ export class KarpenterRelease extends Construct {
       }
       // outside the block above, which needs every part of the document: these read values alone (issue 31, item 6:
       // a bad setting no longer hides a bad values.replicas)
-      if (escape?.replicas !== undefined) problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
-      if (escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
+      if (own && escape?.replicas !== undefined)
+        problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
+      if (own && escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
         problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
       // a missing dnsConfig is reported whatever else failed
-      if (escape || props?.values === undefined) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
+      if (own && (escape || props?.values === undefined)) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
       for (const p of nonFiniteNumbers(
@@ -384,8 +388,7 @@ export class KarpenterRelease extends Construct {
       this.version = version.full;
 
       // values wins over the typed props it overlaps: say so, here or (inside a Karpenter) on the props set there
-      const reportHere = !overlapsReportedAbove(this);
-      if (reportHere) {
+      if (own) {
         warnValuesOverlaps(
           this,
           [
@@ -400,7 +403,7 @@ export class KarpenterRelease extends Construct {
           escape,
         );
       }
-      const reporter = reportHere ? this : this.node.scope!;
+      const reporter = own ? this : this.node.scope!;
       warnImageOverridesVersion(reporter, this.version, escape);
       warnServiceAccountNotCreated(reporter, escape, `${this.namespace}/${this.serviceAccountName}`, props.irsaRoleArn);
 

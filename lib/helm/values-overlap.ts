@@ -71,20 +71,6 @@ export function warnValuesOverlaps(
   }
 }
 
-/** Parents (a Karpenter) that report the overlaps of their KarpenterRelease themselves, on the props the user set. */
-const reportedAbove = new WeakSet<IConstruct>();
-
-/** Marks `parent` as reporting the `values` overlaps of the KarpenterRelease it creates. */
-export function reportValuesOverlapsHere(parent: IConstruct): void {
-  reportedAbove.add(parent);
-}
-
-/** True when the parent of `release` reports its `values` overlaps (so the release stays quiet). */
-export function overlapsReportedAbove(release: IConstruct): boolean {
-  const parent = release.node.scope;
-  return parent !== undefined && reportedAbove.has(parent);
-}
-
 /** The controller image value paths of the chart (`controller.image.tag` / `.digest`), which `version` also decides. */
 const IMAGE_TAG = ["controller", "image", "tag"];
 const IMAGE_DIGEST = ["controller", "image", "digest"];

@@ -68,7 +68,8 @@ import { requireCluster } from "../cluster/require-cluster";
  * Karpenter's own props, checked as a whole before any building block exists: every problem is
  * recorded in one Problems, each on the Karpenter construct and the prop the user set
  * (`namespace`, `nodeRole.roleName`, `values.tolerations`…), not on a building block's path.
- * The building blocks check the same values again when built; by then they pass.
+ * The building blocks it then builds skip these checks (`checkedByOwner`), so each runs and warns once, and
+ * report only what they check beyond them (the values Karpenter wires) under Karpenter's props (`buildAsPart`).
  */
 
 /** Props of {@link Karpenter}. */

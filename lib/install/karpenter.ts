@@ -32,7 +32,7 @@ import { checkKarpenterProps, systemNodeGroupValues } from "./karpenter-props";
 import { buildAsPart } from "../core/owner-context";
 import { Problems } from "../core/problems";
 import { undoOnError } from "../core/undo-on-error";
-import { reportValuesOverlapsHere, typedValues, warnValuesOverlaps } from "../helm/values-overlap";
+import { typedValues, warnValuesOverlaps } from "../helm/values-overlap";
 import { isPlainMap } from "../core/deep-merge";
 import { isUnresolved } from "../core/tokens";
 import { warnPastSupport, warnUnverifiedVersion } from "./unverified-version";
@@ -257,7 +257,6 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
         interruptionQueue: queueOption,
       } = options;
       // values wins over the typed props it overlaps: say so, on the props set here
-      reportValuesOverlapsHere(this);
       warnValuesOverlaps(
         this,
         [
