@@ -762,6 +762,16 @@ async function runDay2Stage(api) {
     };
     const podsBefore = await podPlacement(k);
     const claimsBefore = claims;
+    /**
+     * nodesKept now against NodeClaim names and pod placement taken before a step, explained by the logs of the
+     * controllers that ran during it (`runs`: rollout results); `claimsAfter` added.
+     */
+    const keptSince = async (claimsBefore, podsBefore, ...runs) => {
+      const claimsAfter = (await world.claims()).map((c) => c.metadata.name);
+      const logText = runs.map((r) => readLog(r.log)).join("");
+      const podsAfter = await podPlacement(k);
+      return { ...nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText }), claimsAfter };
+    };
     const takeover = stacksAt(FROM, ALIAS_VERSIONS.running);
     // docs/adopting.md step 2: the CloudFormation stack keeps what the app takes over (DeletionPolicy Retain)
     const cfnStep = (mode) => {
@@ -908,14 +918,8 @@ async function runDay2Stage(api) {
     const onTo = await rollout(target.tool, `controller-${to}.log`);
     await world.scale(replicas + 2);
     const placed3 = await allPlaced(replicas + 2, LIMITS.launch);
-    const claimsAfterUpgrade = (await world.claims()).map((c) => c.metadata.name);
-    const kept3 = nodesKept({
-      claimsBefore: claimsBeforeUpgrade,
-      claimsAfter: claimsAfterUpgrade,
-      podsBefore: podsBeforeUpgrade,
-      podsAfter: await podPlacement(k),
-      logText: readLog(restarted.log) + readLog(onTo.log),
-    });
+    const kept3 = await keptSince(claimsBeforeUpgrade, podsBeforeUpgrade, restarted, onTo);
+    const claimsAfterUpgrade = kept3.claimsAfter;
     const moved3 = kept3.moved;
     day2.upgrade.podsRescheduled = moved3;
     day2.upgrade.consolidated = kept3.consolidated;
@@ -1006,14 +1010,8 @@ async function runDay2Stage(api) {
     const onFrom = await rollout("karpenter-1.14", `controller-${FROM}-rollback.log`);
     await world.scale(world.replicas + 1);
     const placed5 = await allPlaced(world.replicas, LIMITS.launch);
-    const claimsAfterBack = (await world.claims()).map((c) => c.metadata.name);
-    const kept5 = nodesKept({
-      claimsBefore: claimsBeforeBack,
-      claimsAfter: claimsAfterBack,
-      podsBefore: podsBeforeBack,
-      podsAfter: await podPlacement(k),
-      logText: readLog(onTo.log) + readLog(onFrom.log),
-    });
+    const kept5 = await keptSince(claimsBeforeBack, podsBeforeBack, onTo, onFrom);
+    const claimsAfterBack = kept5.claimsAfter;
     const moved5 = kept5.moved;
     const rels5 = helmReleases(tools, helmEnv);
     const rel5 = (n) => rels5.find((r) => r.name === n) || {};
