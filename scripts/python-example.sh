@@ -47,24 +47,7 @@ t3=$SECONDS
 echo "python-example: synth TypeScript $((t2 - t1)) s, Python $((t3 - t2)) s"
 
 # only absolute paths may differ: the repository and the output folder become placeholders
-normalise() { sed -e "s|$out/ts|<OUT>|g" -e "s|$out/python|<OUT>|g" -e "s|$root|<REPO>|g" "$1"; }
-ts_files="$(cd "$out/ts" && find . -type f | sort)"
-py_files="$(cd "$out/python" && find . -type f | sort)"
-if [ "$ts_files" != "$py_files" ]; then
-  echo "python-example: the two outputs hold different files:" >&2
-  diff <(echo "$ts_files") <(echo "$py_files") >&2 || true
-  exit 1
-fi
-n=0
-while IFS= read -r f; do
-  if ! cmp -s <(normalise "$out/ts/$f") <(normalise "$out/python/$f"); then
-    echo "python-example: $f differs between the TypeScript and the Python example:" >&2
-    diff <(normalise "$out/ts/$f") <(normalise "$out/python/$f") | head -n 20 >&2 || true
-    exit 1
-  fi
-  n=$((n + 1))
-done <<<"$ts_files"
-echo "python-example: the Python example's $n files equal the TypeScript example's byte for byte"
+bash scripts/compare-synth-outputs.sh python-example "$out/ts" "$out/python" "$root=<REPO>"
 
 # the refusals the user reads are the same text too: a set but empty PUBLIC_ACCESS_CIDRS (issue 31)
 ts_msg="$(PUBLIC_ACCESS_CIDRS=' , ' npx tsx -e 'import { readConfig } from "./examples/eks-karpenter/config"; try { readConfig(); } catch (e) { console.log((e as Error).message); }')"

@@ -117,24 +117,7 @@ for side in ts python; do
 done
 
 # only absolute paths may differ: the repository, the rewritten copy and the output folder become placeholders
-normalise() { sed -e "s|$out/ts|<OUT>|g" -e "s|$out/python|<OUT>|g" -e "s|$out/repo|<REPO>|g" -e "s|$root|<REPO>|g" "$1"; }
-ts_files="$(cd "$out/ts" && find . -type f | sort)"
-py_files="$(cd "$out/python" && find . -type f | sort)"
-if [ "$ts_files" != "$py_files" ]; then
-  say "the two outputs hold different files:" >&2
-  diff <(echo "$ts_files") <(echo "$py_files") >&2 || true
-  exit 1
-fi
-n=0
-while IFS= read -r f; do
-  if ! cmp -s <(normalise "$out/ts/$f") <(normalise "$out/python/$f"); then
-    say "$f differs between the TypeScript and the Python example on cdktn:" >&2
-    diff <(normalise "$out/ts/$f") <(normalise "$out/python/$f") | head -n 20 >&2 || true
-    exit 1
-  fi
-  n=$((n + 1))
-done <<<"$ts_files"
-say "on cdktn, the Python example's $n files equal the TypeScript example's byte for byte"
+bash scripts/compare-synth-outputs.sh python-example-cdktn "$out/ts" "$out/python" "$out/repo=<REPO>" "$root=<REPO>"
 
 t4=$SECONDS
 (cd "$out/repo" && "$venv/bin/python" -m unittest discover -s test/python -v 2>&1 | grep -v "^b'!!")
