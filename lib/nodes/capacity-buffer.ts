@@ -3,22 +3,9 @@ import { Annotations, ITerraformDependable } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
-import { KarpenterValidationError } from "../core/errors";
-import { checkProvider, chooseProvider } from "../core/provider-choice";
-import { Checker, checkCrdThenSemantics } from "../kubernetes/value-rules";
-import { crdChildren } from "../kubernetes/crd-checks";
-import { checkObjectGate, objectVersion } from "./crd-object";
-import {
-  checkedInstallation,
-  checkDependsOn,
-  checkOrderable,
-  constructPath,
-  objectName,
-  orderAfter,
-  registerUniqueName,
-  specObject,
-  checkPropsWalkable,
-} from "./manifests";
+import { checkCrdThenSemantics } from "../kubernetes/value-rules";
+import { checkObjectGate, crdObjectManifest, openCrdObject } from "./crd-object";
+import { registerUniqueName } from "./manifests";
 import { capacityBufferWarnings, checkCapacityBuffer, checkCapacityBufferSemantics } from "./capacity-buffer-rules";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
 
@@ -110,30 +97,17 @@ export class CapacityBuffer extends Construct {
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: CapacityBufferProps) {
-    const where = constructPath(scope, id);
-    if (props === null || props === undefined || typeof props !== "object" || Array.isArray(props))
-      throw new KarpenterValidationError(
-        "CAPACITYBUFFER_NOT_AN_OBJECT",
-        where,
-        "props",
-        props,
-        "CapacityBuffer props: an object { podTemplateRef or scalableRef, replicas, … }",
-      );
-    // a value inside itself (or nested thousands deep) would overflow every recursive check below
-    checkPropsWalkable(where, props);
-    const karpenter = checkedInstallation(where, scope, props.karpenter);
-    if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
-    const { version, crd } = objectVersion(where, scope, "capacityBuffer", props);
-    const c = new Checker("CAPACITYBUFFER", where, version, { collect: true });
-    const { karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
-    if (props.kubernetesProvider)
-      checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    const specFields = crdChildren(crd, "spec");
-    c.guard(() =>
-      c.fields("", options, ["name", "namespace", ...specFields, ...CONSTRUCT_PROPS], "CapacityBufferProps"),
-    );
-    c.guard(() => checkDependsOn(c, props.dependsOn));
-    const name = objectName(where, id, options.name);
+    const opened = openCrdObject(scope, id, props, {
+      crd: "capacityBuffer",
+      prefix: "CAPACITYBUFFER",
+      notAnObject: {
+        code: "CAPACITYBUFFER_NOT_AN_OBJECT",
+        allowed: "CapacityBuffer props: an object { podTemplateRef or scalableRef, replicas, … }",
+      },
+      ownFields: ["name", "namespace"],
+      propsType: "CapacityBufferProps",
+    });
+    const { c, crd, options, name, karpenter, version } = opened;
     const namespace = options.namespace ?? CapacityBuffer.DEFAULT_NAMESPACE;
     let gateWarning: string | undefined;
     checkCrdThenSemantics(
@@ -154,31 +128,15 @@ export class CapacityBuffer extends Construct {
     for (const w of capacityBufferWarnings(c, name, options)) Annotations.of(this).addWarning(w);
     // namespaced: one object per namespace and name
     registerUniqueName(this, CapacityBuffer.KIND, `${namespace}/${name}`, { karpenter });
-    this.kubernetesProvider = chooseProvider(
-      scope,
+    ({ kubernetesProvider: this.kubernetesProvider, manifest: this.manifest } = crdObjectManifest(
       this,
-      "kubernetes",
-      "kubernetesProvider",
-      props.kubernetesProvider,
-      karpenter,
-    );
-    const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
-    const spec = Object.fromEntries(specFields.map((f) => [f, (options as Record<string, unknown>)[f]]));
-    this.manifest = new Manifest(this, "manifest", {
-      provider: this.kubernetesProvider,
-      manifest: {
-        apiVersion: CapacityBuffer.API_VERSION,
-        kind: CapacityBuffer.KIND,
-        metadata: { name, namespace },
-        spec: specObject(spec),
-      },
-      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
-    });
+      scope,
+      props,
+      opened,
+      { apiVersion: CapacityBuffer.API_VERSION, kind: CapacityBuffer.KIND, metadata: { name, namespace } },
+    ));
   }
 }
-
-/** The props of {@link CapacityBufferProps} beyond the spec, `name` and `namespace`. */
-const CONSTRUCT_PROPS = ["karpenter", "version", "kubernetesProvider", "dependsOn"];
 
 /** The controller's CapacityBuffer gate, as the install reports it. */
 const CAPACITY_BUFFER_GATE = {

@@ -1,10 +1,26 @@
-import type { IConstruct } from "constructs";
+import type { Construct, IConstruct } from "constructs";
+import type { ITerraformDependable } from "cdktf";
+import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
+import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { KarpenterValidationError } from "../core/errors";
+import type { ErrorCode } from "../core/error-codes";
+import { checkProvider, chooseProvider } from "../core/provider-choice";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
-import type { Checker } from "../kubernetes/value-rules";
+import { Checker } from "../kubernetes/value-rules";
+import { crdChildren } from "../kubernetes/crd-checks";
 import { crdKindSince, objectCrd, OBJECT_CRD_KINDS, ObjectCrdData, ObjectCrdKind } from "../versions";
 import type { KarpenterVersion } from "../versions/karpenter-version";
-import { agreedVersion } from "./manifests";
+import {
+  agreedVersion,
+  checkDependsOn,
+  checkedInstallation,
+  checkOrderable,
+  checkPropsWalkable,
+  constructPath,
+  objectName,
+  orderAfter,
+  specObject,
+} from "./manifests";
 
 /*
  * What the constructs of the CRDs checked from the generated table alone (NodeOverlay, CapacityBuffer) share: the
@@ -87,4 +103,102 @@ export function checkObjectGate(
     ? `whether ${karpenter.node.path} turns it on is not known at synth`
     : `this ${kindName} has no \`karpenter\`, so the install's gate is not known here`;
   return `${kindName} ${name}: Karpenter reads ${kindName}s only with the ${gate.name} feature gate (settings.featureGates.${gate.key}: true, alpha, off by default); ${whose}: without it the object is applied and then ignored.`;
+}
+
+/** The props every object of a CRD kind takes beside its spec (and `name`). */
+export interface CrdObjectProps {
+  readonly name?: string;
+  readonly version?: string;
+  readonly karpenter?: IKarpenterInstallation;
+  readonly kubernetesProvider?: KubernetesProvider;
+  readonly dependsOn?: ITerraformDependable[];
+}
+
+/** The props of an object of a CRD kind beyond its spec and `name` (`namespace` too, for a namespaced kind). */
+const CONSTRUCT_PROPS = ["karpenter", "version", "kubernetesProvider", "dependsOn"];
+
+/** What {@link openCrdObject} found, for the constructor to check the spec with and build from. */
+export interface OpenedCrdObject<O> {
+  readonly where: string;
+  readonly karpenter: IKarpenterInstallation | undefined;
+  readonly version: KarpenterVersion;
+  readonly crd: ObjectCrdData & { cel: string[] };
+  /** Collects the spec's problems, under the kind's code prefix. */
+  readonly c: Checker;
+  /** The props without the construct props: `name` (and `namespace`) and the spec fields. */
+  readonly options: O;
+  /** The spec fields of the release's CRD, in its order. */
+  readonly specFields: string[];
+  readonly name: string;
+}
+
+/**
+ * The opening every constructor of an object of a CRD kind (NodeOverlay, CapacityBuffer) shares, before
+ * `super()`: props that are an object and can be walked, the installation and its order, the version and its CRD,
+ * the provider, the known props and `dependsOn` (on the collecting Checker), and the object's name.
+ * @throws KarpenterValidationError (alone) for props that are no object, cannot be walked, or a bad version or
+ * installation; the rest is collected on the returned Checker
+ */
+export function openCrdObject<P extends CrdObjectProps>(
+  scope: Construct,
+  id: string,
+  props: P,
+  kind: {
+    readonly crd: ObjectCrdKind;
+    /** The code prefix, e.g. `NODEOVERLAY`. */
+    readonly prefix: ConstructorParameters<typeof Checker>[0];
+    readonly notAnObject: { readonly code: ErrorCode; readonly allowed: string };
+    /** Props beyond the spec fields and the construct props: `name`, and `namespace` for a namespaced kind. */
+    readonly ownFields: readonly string[];
+    /** The props interface, for the unknown-prop message. */
+    readonly propsType: string;
+  },
+): OpenedCrdObject<Omit<P, "karpenter" | "version" | "dependsOn" | "kubernetesProvider">> {
+  const where = constructPath(scope, id);
+  if (props === null || props === undefined || typeof props !== "object" || Array.isArray(props))
+    throw new KarpenterValidationError(kind.notAnObject.code, where, "props", props, kind.notAnObject.allowed);
+  // a value inside itself (or nested thousands deep) would overflow every recursive check below
+  checkPropsWalkable(where, props);
+  const karpenter = checkedInstallation(where, scope, props.karpenter);
+  if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
+  const { version, crd } = objectVersion(where, scope, kind.crd, props);
+  const c = new Checker(kind.prefix, where, version, { collect: true });
+  const { karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
+  if (props.kubernetesProvider)
+    checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
+  const specFields = crdChildren(crd, "spec");
+  c.guard(() => c.fields("", options, [...kind.ownFields, ...specFields, ...CONSTRUCT_PROPS], kind.propsType));
+  c.guard(() => checkDependsOn(c, props.dependsOn));
+  const name = objectName(where, id, options.name);
+  return { where, karpenter, version, crd, c, options, specFields, name };
+}
+
+/**
+ * The `kubernetes_manifest` of an object of a CRD kind (after `super()` and its checks): on the chosen Kubernetes
+ * provider, ordered after the install's controller release (destroy removes the object first) and `dependsOn`.
+ */
+export function crdObjectManifest(
+  construct: Construct,
+  scope: Construct,
+  props: CrdObjectProps,
+  opened: OpenedCrdObject<object>,
+  object: { readonly apiVersion: string; readonly kind: string; readonly metadata: Record<string, string> },
+): { kubernetesProvider: KubernetesProvider | undefined; manifest: Manifest } {
+  const { karpenter, specFields, options } = opened;
+  const kubernetesProvider = chooseProvider(
+    scope,
+    construct,
+    "kubernetes",
+    "kubernetesProvider",
+    props.kubernetesProvider,
+    karpenter,
+  );
+  const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(construct, karpenter.release) : [])];
+  const spec = Object.fromEntries(specFields.map((f) => [f, (options as Record<string, unknown>)[f]]));
+  const manifest = new Manifest(construct, "manifest", {
+    provider: kubernetesProvider,
+    manifest: { ...object, spec: specObject(spec) },
+    dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
+  });
+  return { kubernetesProvider, manifest };
 }

@@ -3,22 +3,9 @@ import { Annotations, ITerraformDependable } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
-import { KarpenterValidationError } from "../core/errors";
-import { checkProvider, chooseProvider } from "../core/provider-choice";
-import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
-import { crdChildren } from "../kubernetes/crd-checks";
-import { checkObjectGate, objectVersion } from "./crd-object";
-import {
-  checkedInstallation,
-  checkDependsOn,
-  checkOrderable,
-  constructPath,
-  objectName,
-  orderAfter,
-  registerUniqueName,
-  specObject,
-  checkPropsWalkable,
-} from "./manifests";
+import { checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
+import { checkObjectGate, crdObjectManifest, openCrdObject } from "./crd-object";
+import { registerUniqueName } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
 import { nodeContextOf } from "./node-context";
@@ -105,28 +92,14 @@ export class NodeOverlay extends Construct {
    * thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodeOverlayProps) {
-    const where = constructPath(scope, id);
-    if (props === null || props === undefined || typeof props !== "object" || Array.isArray(props))
-      throw new KarpenterValidationError(
-        "NODEOVERLAY_NOT_AN_OBJECT",
-        where,
-        "props",
-        props,
-        "NodeOverlay props: an object { requirements, … }",
-      );
-    // a value inside itself (or nested thousands deep) would overflow every recursive check below
-    checkPropsWalkable(where, props);
-    const karpenter = checkedInstallation(where, scope, props.karpenter);
-    if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
-    const { version, crd } = objectVersion(where, scope, "nodeOverlay", props);
-    const c = new Checker("NODEOVERLAY", where, version, { collect: true });
-    const { karpenter: _k, version: _v, dependsOn: _d, kubernetesProvider: _kp, ...options } = props;
-    if (props.kubernetesProvider)
-      checkProvider(scope, where, "kubernetes", "kubernetesProvider", props.kubernetesProvider);
-    const specFields = crdChildren(crd, "spec");
-    c.guard(() => c.fields("", options, ["name", ...specFields, ...CONSTRUCT_PROPS], "NodeOverlayProps"));
-    c.guard(() => checkDependsOn(c, props.dependsOn));
-    const name = objectName(where, id, options.name);
+    const opened = openCrdObject(scope, id, props, {
+      crd: "nodeOverlay",
+      prefix: "NODEOVERLAY",
+      notAnObject: { code: "NODEOVERLAY_NOT_AN_OBJECT", allowed: "NodeOverlay props: an object { requirements, … }" },
+      ownFields: ["name"],
+      propsType: "NodeOverlayProps",
+    });
+    const { c, crd, options, name, karpenter, version } = opened;
     let gateWarning: string | undefined;
     checkCrdThenSemantics(
       c,
@@ -147,31 +120,15 @@ export class NodeOverlay extends Construct {
         `NodeOverlay ${name} sets none of price, priceAdjustment and capacity, so it changes nothing for the instance types it matches.`,
       );
     registerUniqueName(this, NodeOverlay.KIND, name, { karpenter });
-    this.kubernetesProvider = chooseProvider(
-      scope,
+    ({ kubernetesProvider: this.kubernetesProvider, manifest: this.manifest } = crdObjectManifest(
       this,
-      "kubernetes",
-      "kubernetesProvider",
-      props.kubernetesProvider,
-      karpenter,
-    );
-    const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
-    const spec = Object.fromEntries(specFields.map((f) => [f, (options as Record<string, unknown>)[f]]));
-    this.manifest = new Manifest(this, "manifest", {
-      provider: this.kubernetesProvider,
-      manifest: {
-        apiVersion: NodeOverlay.API_VERSION,
-        kind: NodeOverlay.KIND,
-        metadata: { name },
-        spec: specObject(spec),
-      },
-      dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
-    });
+      scope,
+      props,
+      opened,
+      { apiVersion: NodeOverlay.API_VERSION, kind: NodeOverlay.KIND, metadata: { name } },
+    ));
   }
 }
-
-/** The props of {@link NodeOverlayProps} beyond the spec and `name`. */
-const CONSTRUCT_PROPS = ["karpenter", "version", "kubernetesProvider", "dependsOn"];
 
 /** The controller's NodeOverlay gate, as the install reports it. */
 const NODE_OVERLAY_GATE = {
