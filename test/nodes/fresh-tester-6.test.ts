@@ -121,7 +121,7 @@ describe("R11 / R17: only reserved capacity on a class that selects no reservati
     expect(
       pool(
         { requirements: [req(CAPACITY_TYPE, "In", ["reserved"])] },
-        { capacityReservationSelectorTerms: Token.asAny("${var.terms}") },
+        { capacityReservationSelectorTerms: Token.asAny("${var.terms}") as any },
       ),
     ).toBeUndefined();
   });
