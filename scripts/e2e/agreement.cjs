@@ -219,7 +219,7 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /user data for the (Bottlerocket|AL2023) AMI family|part of AL2023 user data/,
     reason:
-      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig, shell script or readable MIME multipart document; the CRD takes any string",
+      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or readable MIME multipart document; the CRD takes any string",
   },
   {
     id: "ebs-iops-throughput",

@@ -12,7 +12,9 @@ import { build, rejection, req } from "./node-props";
 
 /*
  * The sixth fresh tester's findings (fresh6-report.md): capacity-reservation-type values (R12), a pool that allows
- * only reserved capacity on a class that selects no reservation (R11, R17). Each invalid input has a valid look-alike.
+ * only reserved capacity on a class that selects no reservation (R11, R17), and AL2023 user data with two NodeConfig
+ * documents (U3: refused for the true reason, the second is never read). Each invalid input has a valid look-alike.
+ * (CL6, unknown YAML tags in convert: test/convert/unresolved-tags.test.ts.)
  */
 
 const ag = require("../../scripts/e2e/agreement.cjs");
@@ -130,5 +132,48 @@ describe("R11 / R17: only reserved capacity on a class that selects no reservati
     expect(message).toContain("it launches nothing");
     expect(message).toContain("Select the reservations in the class's capacityReservationSelectorTerms");
     expect(message).toContain('In ["reserved", "on-demand"]');
+  });
+});
+
+describe("U3: AL2023 user data with two NodeConfig documents", () => {
+  const nodeConfig = (maxPods: number) =>
+    `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: ${maxPods}\n`;
+  const mime = (part: string) =>
+    `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${part}\n--B--\n`;
+
+  test("refused for the true reason: only the first document is read, the second is silently ignored", () => {
+    const e = rejection("EC2NodeClass", { amiFamily: "AL2023", userData: `${nodeConfig(50)}---\n${nodeConfig(60)}` });
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.value).toBe("line 7: ---");
+    expect(e.message).toContain("only the first is read");
+    expect(e.message).toContain("go.yaml.in/yaml/v2 v2.4.4");
+    expect(e.message).toContain("silently ignored");
+    expect(e.message).not.toContain("shell script");
+    expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("user-data-format");
+  });
+  test("a broken second document is not read either: refused as ignored, not as no YAML", () => {
+    const e = rejection("EC2NodeClass", { amiFamily: "AL2023", userData: `${nodeConfig(50)}---\n\tbroken: [\n` });
+    expect(e.message).toContain("only the first is read");
+    expect(e.message).not.toContain("is no YAML");
+  });
+  test("an empty first document: nodeadm finds no NodeConfig", () => {
+    const e = rejection("EC2NodeClass", { amiFamily: "AL2023", userData: `---\n---\n${nodeConfig(50)}` });
+    expect(e.message).toContain("the first, empty document is all nodeadm sees");
+  });
+  test("in an application/node.eks.aws MIME part too", () => {
+    const e = rejection("EC2NodeClass", {
+      amiFamily: "AL2023",
+      userData: mime(`${nodeConfig(50)}---\n${nodeConfig(60)}`),
+    });
+    expect(e.message).toContain("this application/node.eks.aws part of AL2023 user data holds another document");
+    expect(e.message).toContain("nodeadm merges the parts");
+  });
+  test("look-alikes: one document with a leading and a trailing ---, the NodeConfigs in two parts, a script with ---", () => {
+    for (const userData of [
+      `---\n${nodeConfig(50)}---\n`,
+      `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${nodeConfig(50)}\n--B\nContent-Type: application/node.eks.aws\n\n${nodeConfig(60)}\n--B--\n`,
+      "#!/bin/bash\necho one\n---\necho two\n",
+    ])
+      expect(() => build("EC2NodeClass", { amiFamily: "AL2023", userData })).not.toThrow();
   });
 });
