@@ -149,12 +149,13 @@ export function convertLegacyManifests(
     const n = i + 1;
     const value = parse(doc, n, yamlText, lineCounter);
     if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
+    const tags = unresolvedTags(doc);
     const info = (base: Path): DocumentInfo => ({
       document: n,
       base,
       lineOf: (path) => lineOf(doc, lineCounter, path),
     });
-    if (!isList(value)) return convertOne(info([]), value, undefined);
+    if (!isList(value)) return convertOne(info([]), value, undefined, tags);
     const ctx = new (parts().ObjectContext)(info([]));
     const items: unknown[] = Array.isArray(value.items)
       ? value.items
@@ -172,12 +173,18 @@ export function convertLegacyManifests(
           item,
           `a Kubernetes object: a ${item.kind} inside a ${value.kind} is not read; put its items in the outer list`,
         );
-      convertOne(info(["items", j]), item, j);
+      convertOne(info(["items", j]), item, j, tags);
     });
   });
 
-  function convertOne(doc: DocumentInfo, value: unknown, item: number | undefined): void {
+  function convertOne(
+    doc: DocumentInfo,
+    value: unknown,
+    item: number | undefined,
+    tags: readonly UnresolvedTag[],
+  ): void {
     const ctx = new (parts().ObjectContext)(doc);
+    noteUnresolvedTags(ctx, doc.base, tags);
     const top = ctx.fields([], value, "a Kubernetes object with apiVersion, kind and metadata");
     const apiVersion =
       top.str("apiVersion", { nonEmpty: true }) ??
@@ -309,6 +316,77 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
   } catch (e) {
     if (e instanceof RangeError) throw tooDeep(n, lineOf(doc, lc, []));
     throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, (e as Error).message);
+  }
+}
+
+/** A node of the input whose YAML tag the reader does not know (`!Ref`): its path in the document, and the tag. */
+interface UnresolvedTag {
+  readonly path: Path;
+  readonly tag: string;
+  /** The tag is on a mapping key (the path names the key), not on a value. */
+  readonly onKey: boolean;
+  /** What the node was read as: a scalar's value in JSON, else "a mapping" / "a list". */
+  readonly read: string;
+}
+
+/**
+ * The nodes of a document with a tag the YAML reader could not resolve: a local tag such as CloudFormation's `!Ref`,
+ * `!Sub` or `!GetAtt`, or a global one no schema of the reader has. The `yaml` package reports each as a warning
+ * (`doc.warnings`, code `TAG_RESOLVE_FAILED`, "Unresolved tag: <tag>") and reads the node as its untagged value:
+ * `!Ref TeamName` becomes the string `TeamName`, `!GetAtt [a, b]` the list. The node keeps its tag (`node.tag`), so
+ * the nodes are found by walking the document and matching the tags the warnings name.
+ */
+function unresolvedTags(doc: Document.Parsed): UnresolvedTag[] {
+  const names = new Set<string>();
+  for (const w of doc.warnings) {
+    const m = w.code === "TAG_RESOLVE_FAILED" ? /^Unresolved tag: (\S+)/.exec(w.message) : null;
+    if (m) names.add(m[1]);
+  }
+  if (names.size === 0) return [];
+  const Y = yaml();
+  const found: UnresolvedTag[] = [];
+  const tagOf = (node: unknown) =>
+    Y.isNode(node) && !Y.isAlias(node) && node.tag !== undefined && names.has(node.tag) ? node.tag : undefined;
+  const readAs = (node: unknown) =>
+    Y.isScalar(node)
+      ? parts().noteValue(node.value)
+      : Y.isMap(node)
+        ? "a mapping"
+        : Y.isSeq(node)
+          ? "a list"
+          : "a value";
+  const walk = (node: unknown, path: Path) => {
+    const tag = tagOf(node);
+    if (tag !== undefined) found.push({ path, tag, onKey: false, read: readAs(node) });
+    if (Y.isMap(node)) {
+      for (const pair of node.items) {
+        // the key as the JavaScript object names it (toJS writes a scalar key as its string)
+        const key = Y.isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        const keyTag = tagOf(pair.key);
+        if (keyTag !== undefined)
+          found.push({ path: [...path, key], tag: keyTag, onKey: true, read: readAs(pair.key) });
+        walk(pair.value, [...path, key]);
+      }
+    } else if (Y.isSeq(node)) node.items.forEach((item, i) => walk(item, [...path, i]));
+  };
+  walk(doc.contents, []);
+  return found;
+}
+
+/**
+ * An `action` note for each unresolved tag inside the object at `base` (its path relative to the object): the reader
+ * dropped the tag and the converter carried the value over as written, which in a template is a placeholder.
+ */
+function noteUnresolvedTags(ctx: ObjectContext, base: Path, tags: readonly UnresolvedTag[]): void {
+  for (const t of tags) {
+    if (t.path.length < base.length || base.some((p, i) => t.path[i] !== p)) continue;
+    const path = t.path.slice(base.length);
+    const what = t.onKey ? "the key" : "the value";
+    ctx.note(
+      "action",
+      path.length > 0 ? path : "(document)",
+      `${what} has the YAML tag ${t.tag}, which is no YAML type the converter knows (a template's placeholder, such as CloudFormation's !Ref, !Sub or !GetAtt?): the YAML reader dropped the tag, so ${what} was converted as written (${t.read}), not as what the tag stands for. Replace it with the real ${t.onKey ? "key" : "value"} (or convert the rendered manifest) before applying`,
+    );
   }
 }
 

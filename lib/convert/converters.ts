@@ -10,7 +10,7 @@ import { convertV1beta1Ec2NodeClass, convertV1beta1NodePool } from "./v1beta1";
  * converts nothing should not load the readers of every legacy kind.
  */
 
-export { escapeControls, ObjectContext } from "./fields";
+export { escapeControls, noteValue, ObjectContext } from "./fields";
 export { moveKubelet } from "./kubelet";
 export { KUBELET_COMPATIBILITY, readMetadata } from "./metadata";
 export { defined, readKubelet } from "./node-class-parts";

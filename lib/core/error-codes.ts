@@ -323,6 +323,8 @@ export const ERROR_CODES = {
   NODEPOOL_NODE_CLASS_REQUIRED: "nodeClass is missing",
   NODEPOOL_PROVIDER_MISMATCH: "a NodePool on another Kubernetes provider than its EC2NodeClass",
   NODEPOOL_REQUIREMENTS: "requirements not a list or more than the NodePool CRD allows",
+  NODEPOOL_RESERVED_WITHOUT_RESERVATIONS:
+    "requirements or template labels that allow only reserved capacity, with an EC2NodeClass that selects no capacity reservation",
   NODEPOOL_REQUIREMENT_KEY: "a requirement key missing or malformed (NodePool CRD)",
   NODEPOOL_REQUIREMENT_OPERATOR: "a requirement operator missing or unknown",
   NODEPOOL_REQUIREMENT_VALUES: "requirement values that do not fit the operator (NodePool CRD)",

@@ -18,7 +18,7 @@ import {
 import { nodeFamily } from "./ec2-node-class-rules";
 import { stableLabelKey } from "./runtime-label-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
-import { checkNodePoolSemantics } from "./node-semantic-rules";
+import { checkNodePoolSemantics, checkReservedCapacityClass } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import {
   checkedInstallation,
@@ -319,7 +319,17 @@ export class NodePool extends Construct {
     checkCrdThenSemantics(
       c,
       () => checkNodePool(c, version, checked, name, ref),
-      (s) => checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster)),
+      (s) => {
+        checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
+        if (ownClass && capacity)
+          s.guard(() =>
+            checkReservedCapacityClass(s, requirements, literalLabels(s, options.labels), {
+              name: ownClass.name,
+              path: ownClass.node.path,
+              spec: ownClass.spec,
+            }),
+          );
+      },
     );
 
     super(scope, id);
@@ -637,6 +647,13 @@ function amiPlatformWarnings(
   judge("kubernetes.io/os", [platform.os], platform.os);
   if (platform.arches) judge("kubernetes.io/arch", platform.arches, `${platform.arches.join(", ")} only`);
   return out;
+}
+
+/** The template labels as a map to read, or `{}` when unset, no object or a token (nothing to judge). */
+function literalLabels(c: Checker, labels: unknown): { [key: string]: string } {
+  return isSet(labels) && !c.token(labels) && typeof labels === "object" && !Array.isArray(labels)
+    ? (labels as { [key: string]: string })
+    : {};
 }
 
 /**

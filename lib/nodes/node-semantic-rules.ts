@@ -82,6 +82,11 @@ interface LabelRule {
   readonly fixes?: { readonly [wrong: string]: string };
 }
 
+/** The label of a reserved node's capacity reservation type (aws/karpenter-provider-aws pkg/apis/v1/labels.go LabelCapacityReservationType). */
+const CAPACITY_RESERVATION_TYPE_KEY = "karpenter.k8s.aws/capacity-reservation-type";
+/** Its values (aws/karpenter-provider-aws v1.15.0 pkg/apis/v1/ec2nodeclass_status.go, CapacityReservationType.Values). */
+export const CAPACITY_RESERVATION_TYPES: readonly string[] = ["default", "capacity-block"];
+
 const LOWER_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const DIGITS = /^[0-9]+$/;
 const numeric = (what: string, example: string): LabelRule => ({
@@ -171,6 +176,26 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = lookupTable<LabelRule>
   "karpenter.k8s.aws/instance-encryption-in-transit-supported": {
     values: ["true", "false"],
     text: '"true" or "false"',
+  },
+  // Karpenter 1.6+: the type of the capacity reservation a reserved offering comes from, set on reserved offerings only
+  // (aws/karpenter-provider-aws v1.15.0 pkg/providers/instancetype/offering/reserved_capacity_resolver.go ResolveOfferings:
+  // In string(reservation.ReservationType); base_resolver.go: DoesNotExist on on-demand and spot offerings). The values
+  // are the CapacityReservationType constants of pkg/apis/v1/ec2nodeclass_status.go (CapacityReservationTypeDefault
+  // "default", CapacityReservationTypeCapacityBlock "capacity-block"; the same at v1.9.3 and v1.14.1), which the
+  // EC2NodeClass CRD's status.capacityReservations[].reservationType enum lists (its status schema, which the generated
+  // tables of lib/versions do not hold: test/nodes/fresh-tester-6.test.ts holds this list against the reference CRD)
+  [CAPACITY_RESERVATION_TYPE_KEY]: {
+    values: CAPACITY_RESERVATION_TYPES,
+    text: '"default" or "capacity-block" (the type of the capacity reservation a reserved node comes from: an On-Demand Capacity Reservation or a Capacity Block for ML)',
+    fixes: {
+      capacityblock: "capacity-block",
+      "capacity-blocks": "capacity-block",
+      "capacity-block-for-ml": "capacity-block",
+      block: "capacity-block",
+      odcr: "default",
+      targeted: "default",
+      open: "default",
+    },
   },
 });
 
@@ -388,7 +413,10 @@ function finiteValues(key: string, c: Checker): readonly string[] | undefined {
   if (key === "karpenter.sh/capacity-type")
     return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
   const rule = WELL_KNOWN[key];
-  return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" ? rule.values : undefined;
+  // not on every node: capacity-reservation-type only on reserved ones (NotIn both types, DoesNotExist: on-demand and spot)
+  return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" && key !== CAPACITY_RESERVATION_TYPE_KEY
+    ? rule.values
+    : undefined;
 }
 
 const AND_SOURCE =
@@ -639,7 +667,8 @@ function checkWellKnownValue(
       const fix =
         ownValue(rule.fixes, value) ??
         ownValue(rule.fixes, value.toLowerCase()) ??
-        (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined);
+        (rule.re && rule.re.test(value.toLowerCase()) ? value.toLowerCase() : undefined) ??
+        rule.values?.find((v) => v === value.toLowerCase().replace(/[_ ]/g, "-"));
       const instanceType =
         /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-")
           ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)`
@@ -863,4 +892,71 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
       });
     }
   }
+}
+
+/** What a NodePool's reserved-capacity check reads of its EC2NodeClass: a construct of the app, with its props. */
+export interface PoolNodeClass {
+  /** The EC2NodeClass's name (`metadata.name`). */
+  readonly name: string;
+  /** Where it is defined (its construct path). */
+  readonly path: string;
+  /** Its spec as given (Ec2NodeClass.spec). */
+  readonly spec: Ec2NodeClassOptions;
+}
+
+/**
+ * A NodePool whose requirements and template labels leave `karpenter.sh/capacity-type` only `reserved`, on an
+ * EC2NodeClass that selects no capacity reservation (no `capacityReservationSelectorTerms`): it launches nothing.
+ * Reserved offerings exist only for the reservations the class selects: aws/karpenter-provider-aws v1.15.0
+ * pkg/providers/instancetype/offering/base_resolver.go ResolveOfferings skips `reserved` ("Reserved capacity types are
+ * constructed separately"), reserved_capacity_resolver.go ResolveOfferings makes one offering per
+ * `nodeClass.CapacityReservations()` (the status list), and pkg/controllers/nodeclass/capacityreservation.go Reconcile
+ * fills that list from `spec.capacityReservationSelectorTerms` (pkg/providers/capacityreservation/provider.go List:
+ * no terms, no query, no reservation; status.capacityReservations nil). Judged only when the class's
+ * `capacityReservationSelectorTerms` is literally unset and every capacity-type requirement and label is known; a
+ * pool that allows another capacity type too (reserved and on-demand: Karpenter falls back) is fine.
+ */
+export function checkReservedCapacityClass(
+  c: Checker,
+  reqs: readonly NodeSelectorRequirement[],
+  labels: { readonly [k: string]: string },
+  nodeClass: PoolNodeClass,
+): void {
+  if (!c.version.atLeast(CAPACITY_TYPES_SINCE.reserved)) return;
+  const spec = nodeClass.spec;
+  if (!isSet(spec) || c.token(spec) || typeof spec !== "object" || isSet(spec.capacityReservationSelectorTerms)) return;
+  if (c.token(reqs) || c.token(labels)) return;
+  const types = Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
+  let allowed = types;
+  let narrowed: { field: string; value: unknown; shown: string } | undefined;
+  const narrow = (field: string, value: unknown, shown: string, keep: (t: string) => boolean) => {
+    allowed = allowed.filter(keep);
+    if (!narrowed && allowed.length === 1 && allowed[0] === "reserved") narrowed = { field, value, shown };
+  };
+  for (let i = 0; i < reqs.length; i++) {
+    const r = reqs[i];
+    if (!isSet(r) || c.token(r) || typeof r !== "object" || !c.known(r.key)) return;
+    if (r.key !== CAPACITY_TYPE_KEY) continue;
+    const values = r.values ?? [];
+    if (!c.known(r.operator) || !Array.isArray(values) || !c.known(values)) return;
+    if (!values.every((v) => typeof v === "string" && c.known(v))) return;
+    const shown = `${CAPACITY_TYPE_KEY} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}`;
+    if (r.operator === "In") narrow(`requirements[${i}]`, r, shown, (t) => values.includes(t));
+    else if (r.operator === "NotIn") narrow(`requirements[${i}]`, r, shown, (t) => !values.includes(t));
+    else if (r.operator !== "Exists") return; // DoesNotExist, Gt…: no capacity at all, the unsatisfiable rule's
+  }
+  for (const [key, value] of Object.entries(labels)) {
+    if (!c.known(key)) return;
+    if (key !== CAPACITY_TYPE_KEY) continue;
+    if (!c.known(value) || typeof value !== "string") return;
+    narrow(entry("labels", key), value, `label ${key}=${JSON.stringify(value)}`, (t) => t === value);
+  }
+  if (!narrowed || allowed.length !== 1) return;
+  const isLabel = narrowed.field.startsWith("labels[");
+  c.fail(
+    "NODEPOOL_RESERVED_WITHOUT_RESERVATIONS",
+    narrowed.field,
+    narrowed.value,
+    `${isLabel ? "a capacity type" : "a requirement"} its EC2NodeClass can offer: ${narrowed.shown} leaves only reserved capacity, and EC2NodeClass ${nodeClass.name} (${nodeClass.path}) has no capacityReservationSelectorTerms, so it selects no capacity reservation and Karpenter has no reserved offering for the pool: it launches nothing (aws/karpenter-provider-aws pkg/providers/instancetype/offering/reserved_capacity_resolver.go ResolveOfferings makes reserved offerings only for the reservations the class selects, nodeClass.CapacityReservations(); base_resolver.go makes none). Select the reservations in the class's capacityReservationSelectorTerms (by id or tags), or allow on-demand too (${CAPACITY_TYPE_KEY} In ["reserved", "on-demand"]: the pool then launches on-demand while the class selects no reservation)`,
+  );
 }

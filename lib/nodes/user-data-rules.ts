@@ -1,5 +1,5 @@
 import { parse as parseToml, TomlError } from "smol-toml";
-import { parseDocument } from "yaml";
+import { isScalar, parseAllDocuments } from "yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 
@@ -18,8 +18,8 @@ import type { Checker } from "../kubernetes/value-rules";
  * AL2023 (bootstrap/nodeadm.go parseUserData, bootstrap/mime/mime.go): user data starting with
  * `MIME-Version:` or `Content-Type:` is a MIME multipart document (Go's net/mail header, a multipart/*
  * Content-Type with a boundary, parts up to the closing boundary), and an error there fails the launch;
- * other user data that parses as a YAML map is taken as one NodeConfig part, anything else as a shell
- * script part. nodeadm then decodes each `application/node.eks.aws` part as a NodeConfig
+ * other user data whose first YAML document is a map is taken as one NodeConfig part (yaml.Unmarshal reads the first
+ * document only: a second one is never read, see laterDocument), anything else as a shell script part. nodeadm then decodes each `application/node.eks.aws` part as a NodeConfig
  * (amazon-eks-ami nodeadm/internal/configprovider/mime.go, apibridge.DecodeNodeConfig): a map that is not
  * one (a `#cloud-config` document, say) stops the node's bootstrap, and it never joins.
  */
@@ -269,13 +269,25 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
       ? "an application/node.eks.aws part of AL2023 user data is"
       : "user data for the AL2023 AMI family that is a YAML map is";
   let value: unknown;
-  let doc;
+  let later: { readonly line: number } | undefined;
   try {
-    doc = parseDocument(text, { uniqueKeys: false });
+    // Karpenter's yaml.Unmarshal and nodeadm's decoder read the first YAML document only (see laterDocument)
+    const docs = parseAllDocuments(text, { uniqueKeys: false });
+    const all = Array.isArray(docs) ? docs : [];
+    const doc = all[0];
+    if (!doc) return undefined;
     if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
     value = doc.toJS();
+    later = laterDocument(text, all);
   } catch {
     return undefined;
+  }
+  if (later && (value === null || isTable(value))) {
+    const inPart = offset > 0;
+    return {
+      line: offset + later.line,
+      problem: `one YAML document: ${inPart ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} holds another document after "---", and only the first is read. ${inPart ? "" : `Karpenter takes the text for one NodeConfig part because its yaml.Unmarshal succeeds (${AL2023_SOURCE}, parseUserData: sigs.k8s.io/yaml v1.6.0 Unmarshal over go.yaml.in/yaml/v2 v2.4.4, whose unmarshal decodes the first document and never reads on), and `}nodeadm decodes the part as one NodeConfig (amazon-eks-ami nodeadm apibridge.DecodeNodeConfig: Kubernetes' YAML serializer converts with sigs.k8s.io/yaml YAMLToJSON, the first document only), so ${value === null ? "the first, empty document is all nodeadm sees: it finds no NodeConfig and the node never joins" : "the settings after the first document are silently ignored: they never reach the node"}. Merge the NodeConfigs into one, or put each in its own application/node.eks.aws part of a MIME multipart document (nodeadm merges the parts)`,
+    };
   }
   if (!isTable(value)) return undefined;
   const apiVersion = value.apiVersion;
@@ -289,6 +301,33 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
     line: offset + (at >= 0 ? lineOf(text, at) : 1),
     problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
   };
+}
+
+/**
+ * The first document after the first that holds something (its 1-based line), when the text has one. Karpenter v1.15.0
+ * (nodeadm.go parseUserData) calls sigs.k8s.io/yaml v1.6.0 `Unmarshal`, which decodes with go.yaml.in/yaml/v2 v2.4.4
+ * `unmarshal`: `parser.parse` reads one document (DOCUMENT_START, its node, DOCUMENT_END) and returns, so a second
+ * document is never read and no error is raised (a broken second document neither). nodeadm's `DecodeNodeConfig`
+ * decodes with Kubernetes' serializer, which converts the YAML with sigs.k8s.io/yaml `YAMLToJSON`, the same first
+ * document.
+ */
+function laterDocument(
+  text: string,
+  docs: readonly {
+    readonly contents: unknown;
+    readonly range: readonly number[];
+    readonly errors: readonly unknown[];
+  }[],
+): { readonly line: number } | undefined {
+  // an empty document (a trailing "---") loses nothing; one that does not parse loses what it holds
+  const empty = (c: unknown) => c === null || c === undefined || (isScalar(c) && c.value === null);
+  const next = docs.slice(1).find((d) => d.errors.length > 0 || !empty(d.contents));
+  if (!next) return undefined;
+  // the "---" that starts it: the last marker line up to where the document starts
+  const before = text.slice(0, next.range[0] + 3);
+  let marker = -1;
+  for (const m of before.matchAll(/^---/gm)) marker = m.index ?? marker;
+  return { line: lineOf(text, marker >= 0 ? marker : next.range[0]) };
 }
 
 /** A line that only a NodeConfig has: `apiVersion: node.eks.aws/…` or `kind: NodeConfig`, at the start of a line. */

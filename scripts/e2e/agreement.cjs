@@ -47,6 +47,13 @@ const SEMANTIC_RULES = [
       "Karpenter's runtime validation (IsRestrictedLabel, kubernetes-sigs/karpenter pkg/apis/v1/labels.go) refuses keys the CRD allows: before 1.9 the deprecated beta.kubernetes.io / failure-domain.beta.kubernetes.io keys as template labels, and karpenter.k8s.aws/ec2nodeclass at every release; the NodePool gets ValidationSucceeded=False and launches no node",
   },
   {
+    id: "reserved-without-reservations",
+    field: /^(requirements\[\d+\]|labels\["karpenter\.sh\/capacity-type"\])$/,
+    message: /leaves only reserved capacity, and EC2NodeClass .* has no capacityReservationSelectorTerms/,
+    reason:
+      "Karpenter makes reserved offerings only for the capacity reservations the pool's EC2NodeClass selects (aws/karpenter-provider-aws offering/reserved_capacity_resolver.go, nodeClass.CapacityReservations()): a pool that allows only karpenter.sh/capacity-type reserved, on a class without capacityReservationSelectorTerms, launches nothing; the server judges the NodePool alone",
+  },
+  {
     id: "numeric-operator-on-text-label",
     field: /^requirements\[\d+\]\.operator$/,
     message: /its values are not numbers/,
@@ -212,7 +219,7 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /user data for the (Bottlerocket|AL2023) AMI family|part of AL2023 user data/,
     reason:
-      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig, shell script or readable MIME multipart document; the CRD takes any string",
+      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML with Karpenter's types (else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or readable MIME multipart document; the CRD takes any string",
   },
   {
     id: "ebs-iops-throughput",
