@@ -908,7 +908,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     });
   }
   const expression = (at: string, val: string) => {
-    const problem = kubeletExpressionProblem(val);
+    const problem = kubeletExpressionProblem(val, /^kubelet\.(kubeReserved|systemReserved)\[/.test(at));
     if (problem)
       c.fail(
         "EC2NODECLASS_KUBELET_EXPRESSION",

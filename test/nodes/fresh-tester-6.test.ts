@@ -241,3 +241,55 @@ spec:
   const invalid = r.ec2NodeClasses[0].notes.filter((n) => n.invalid).map((n) => n.field);
   expect(invalid.sort()).toEqual(["spec.kubelet.featureGates", "spec.kubelet.fooBar"]);
 });
+
+describe("fresh6 B: kubelet CEL expressions the literal text decides (nodeClassCEL on)", () => {
+  class CelInstallation extends FakeInstallation {
+    public readonly nodeClassCel = true;
+  }
+  const make = (k: { [f: string]: unknown }) => {
+    const { stack } = testStack();
+    const karpenter = new CelInstallation(stack, "karpenter", V);
+    return () => new Ec2NodeClass(stack, "nc", { karpenter, kubelet: k as any });
+  };
+  test.each([
+    [
+      "K7 a string",
+      { maxPodsExpression: "'110'" },
+      "kubelet.maxPodsExpression",
+      "expression must return int or double",
+    ],
+    [
+      "K6 integer division by zero",
+      { maxPodsExpression: "vcpus / 0" },
+      "kubelet.maxPodsExpression",
+      "CEL integer division by zero",
+    ],
+    [
+      "K18 a negative constant reservation",
+      { kubeReserved: { memory: "0 - 100" } },
+      'kubelet.kubeReserved["memory"]',
+      "evaluated to a negative value",
+    ],
+  ])("%s is refused", (_what, k, field, part) => {
+    let e: any;
+    try {
+      make(k)();
+    } catch (x) {
+      e = x;
+    }
+    expect(e?.code).toBe("EC2NODECLASS_KUBELET_EXPRESSION");
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(part);
+    expect(e.message).toContain("karpenter-provider-aws@v1.15.0 pkg/");
+    expect(ag.semanticRuleOf(e, V)?.id).toBe("kubelet-cel-expression");
+  });
+  test.each([
+    { maxPodsExpression: "vcpus / 2" },
+    { maxPodsExpression: "instance_type == 'm5.large' ? 10 : 20" },
+    { maxPodsExpression: "vcpus > 0 ? 100 / vcpus : 0" },
+    { kubeReserved: { memory: "100 - 0" } },
+    { systemReserved: { cpu: "max(60, vcpus * 30)" } },
+  ])("look-alike %j passes", (k) => {
+    expect(make(k)).not.toThrow();
+  });
+});
