@@ -91,7 +91,7 @@ function freeFormKubelet(ctx: ObjectContext, k: Fields, target?: KarpenterVersio
     ctx.note(
       "info",
       k.at(key),
-      `carried over as written: a free-form KubeletConfiguration field, which the EC2NodeClass CRD takes from Karpenter ${since} (AL2023 and Custom only; the construct checks the AMI family)`,
+      `carried over as written: a free-form KubeletConfiguration field, which the EC2NodeClass CRD takes from Karpenter ${since} (AL2023 and Custom only; the construct checks its name, JSON type and AMI family as Karpenter does)`,
     );
   }
   return carried;

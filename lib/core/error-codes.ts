@@ -217,13 +217,22 @@ export const ERROR_CODES = {
   EC2NODECLASS_EXPRESSION_NOT_ALLOWED: "a CEL expression where this Karpenter version or field takes a static value",
   EC2NODECLASS_KUBELET: "kubelet is not an object of KubeletConfiguration fields written as data",
   EC2NODECLASS_KUBELET_CLUSTER_DNS: "a clusterDNS entry that is not an IP address",
+  EC2NODECLASS_KUBELET_DURATION:
+    "a kubelet duration field (metav1.Duration) whose value is no Go duration string (Karpenter 1.15+ strict-decodes spec.kubelet)",
   EC2NODECLASS_KUBELET_EVICTION:
     "an eviction signal or threshold that kubelet does not take, or a soft threshold without grace period",
   EC2NODECLASS_KUBELET_EXPRESSION: "a kubelet CEL expression Karpenter cannot evaluate",
+  EC2NODECLASS_KUBELET_FIELD_TYPE:
+    "a kubelet field given a JSON type its upstream KubeletConfiguration Go type does not decode (Karpenter 1.15+ strict-decodes spec.kubelet)",
   EC2NODECLASS_KUBELET_FAMILY:
     "a kubelet setting the AMI family does not apply (Bottlerocket podsPerCore, clusterDNS lists)",
   EC2NODECLASS_KUBELET_IMAGE_GC: "imageGCHighThresholdPercent not above imageGCLowThresholdPercent (EC2NodeClass CRD)",
+  EC2NODECLASS_KUBELET_KARPENTER_OWNED:
+    "a kubelet field Karpenter sets itself and refuses from the user (registerWithTaints, 1.15+)",
   EC2NODECLASS_KUBELET_MAX_PODS: "maxPods (or its expression) of the wrong form",
+  EC2NODECLASS_KUBELET_NEGATIVE: "a kubelet count or grace period below zero, which Karpenter 1.15+ refuses",
+  EC2NODECLASS_KUBELET_NOT_A_FIELD:
+    "a kubelet key that is no field of the upstream KubeletConfiguration (case-sensitive; Karpenter 1.15+ strict-decodes spec.kubelet)",
   EC2NODECLASS_KUBELET_NOT_A_QUANTITY:
     'a kubeReserved / systemReserved value written as a number and a unit or words no Kubernetes quantity has ("1GB", "1 core")',
   EC2NODECLASS_KUBELET_QUANTITY_SUFFIX: "a kubelet quantity with a misleading suffix (m on bytes, bytes on CPU)",

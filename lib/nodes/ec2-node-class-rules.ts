@@ -28,9 +28,16 @@ import {
   crdFieldSince,
   crdFreeFormSince,
   crdKnown,
+  kubeletConfigFields,
 } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem, quantityLookalike } from "./kubelet-expressions";
+import {
+  checkUpstreamKubelet,
+  evictionThresholdProblem,
+  kindProblem,
+  kubeletValidationSource,
+} from "./kubelet-config-rules";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
 import { checkEbsKmsKey, checkEbsLimits } from "./ebs-rules";
@@ -771,6 +778,9 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
  */
 export const TYPED_KUBELET_FIELDS: readonly string[] = fieldsOf("kubelet");
 
+/** The EC2NodeClass spec fields of every known release (a spec field written under kubelet is named as one). */
+const SPEC_FIELDS: readonly string[] = crdChildren(crdKnown("ec2NodeClass"), "spec");
+
 /**
  * The fields of {@link KubeletConfiguration} as props: the 12 typed fields and `maxPodsExpression`
  * (this library's spelling of an expression in `maxPods`, emitted as `maxPods`).
@@ -844,9 +854,26 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
           ),
         );
     }
-  if (freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family)) {
+  // 1.15+: the upstream KubeletConfiguration Karpenter strict-decodes spec.kubelet into (generated table)
+  const upstream = freeForm ? kubeletConfigFields(`1.${c.version.minor}`) : undefined;
+  const familyRule = freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family);
+  const notDataFields = new Set<string>();
+  if (freeForm && isPlainObject(k))
+    for (const [f, x] of Object.entries(k)) if (notData(x, `kubelet.${f}`) !== undefined) notDataFields.add(f);
+  if (upstream && isPlainObject(k))
+    checkUpstreamKubelet(
+      c,
+      k,
+      upstream,
+      KUBELET_PROPS,
+      // the per-family rule reports every other field on AL2, Bottlerocket and Windows (registerWithTaints: below)
+      (f) => notDataFields.has(f) || (familyRule && f !== "registerWithTaints"),
+      SPEC_FIELDS,
+    );
+  if (familyRule && family !== undefined) {
     for (const [f, x] of Object.entries(k)) {
       if (!isSet(x) || (KUBELET_PROPS as readonly string[]).includes(f)) continue;
+      if (upstream && f === "registerWithTaints") continue;
       c.guard(() =>
         c.fail(
           "EC2NODECLASS_KUBELET_UNKNOWN_FIELD",
@@ -881,7 +908,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     });
   }
   const expression = (at: string, val: string) => {
-    const problem = kubeletExpressionProblem(val);
+    const problem = kubeletExpressionProblem(val, /^kubelet\.(kubeReserved|systemReserved)\[/.test(at));
     if (problem)
       c.fail(
         "EC2NODECLASS_KUBELET_EXPRESSION",
@@ -891,7 +918,12 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       );
   };
   /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */
-  const signals = (field: string, m: { [s: string]: string } | undefined, value: (at: string, v: string) => void) => {
+  const signals = (
+    field: string,
+    m: { [s: string]: string } | undefined,
+    value: (at: string, v: string) => void,
+    source = "",
+  ) => {
     let entries: [string, string][] = [];
     c.guard(() => {
       entries = c.map(`kubelet.${field}`, m);
@@ -910,15 +942,50 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
               key,
               EVICTION_SIGNALS,
               `keys of ${field} are the signals ${EVICTION_SIGNALS.map((x) => JSON.stringify(x)).join(", ")}`,
-            ),
+            ) + source,
           );
         value(at, val);
       });
     }
   };
   const pct = 'a percentage such as "10%" (at most 100, two decimals) or a quantity such as "100Mi"';
-  signals("evictionHard", k.evictionHard, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
-  signals("evictionSoft", k.evictionSoft, (at, val) => c.pattern(at, val, EVICTION_VALUE, pct));
+  /** 1.15+: Karpenter's own rule on an eviction threshold (a percentage in [0, 100] or a non-negative quantity). */
+  const threshold = (at: string, val: string) => {
+    if (!upstream || typeof val !== "string" || !c.known(val)) return;
+    const problem = evictionThresholdProblem(val);
+    if (problem)
+      c.fail(
+        "EC2NODECLASS_KUBELET_EVICTION",
+        at,
+        val,
+        `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi", and this is ${problem}: Karpenter ${c.version.full} refuses it ("must be a percentage or a resource quantity", "can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateEvictionThreshold")})`,
+      );
+  };
+  signals("evictionHard", k.evictionHard, (at, val) => {
+    c.pattern(at, val, EVICTION_VALUE, pct);
+    threshold(at, val);
+  });
+  signals("evictionSoft", k.evictionSoft, (at, val) => {
+    c.pattern(at, val, EVICTION_VALUE, pct);
+    threshold(at, val);
+  });
+  // evictionMinimumReclaim is no typed field: Karpenter 1.15 checks it as it does evictionHard
+  const reclaim: unknown = k.evictionMinimumReclaim;
+  const reclaimField = upstream?.fields.evictionMinimumReclaim;
+  if (
+    reclaimField &&
+    !familyRule &&
+    isSet(reclaim) &&
+    !c.token(reclaim) &&
+    !notDataFields.has("evictionMinimumReclaim") &&
+    kindProblem(reclaim, reclaimField.kind, reclaimField.goType) === undefined
+  )
+    signals(
+      "evictionMinimumReclaim",
+      reclaim as { [s: string]: string },
+      threshold,
+      ` (Karpenter ${c.version.full} refuses another key: "isn't a valid eviction signal", ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream!, "validateKubeletSemantics")})`,
+    );
   signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => {
     c.duration(
       at,
@@ -966,7 +1033,17 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       }
     });
   }
-  c.guard(() => c.int("kubelet.evictionMaxPodGracePeriod", k.evictionMaxPodGracePeriod));
+  c.guard(() => {
+    c.int("kubelet.evictionMaxPodGracePeriod", k.evictionMaxPodGracePeriod);
+    const n: unknown = k.evictionMaxPodGracePeriod;
+    if (upstream && typeof n === "number" && n < 0)
+      c.fail(
+        "EC2NODECLASS_KUBELET_NEGATIVE",
+        "kubelet.evictionMaxPodGracePeriod",
+        n,
+        `0 or more (seconds): Karpenter ${c.version.full} refuses a negative evictionMaxPodGracePeriod ("can't be negative"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateKubeletSemantics")})`,
+      );
+  });
   const highValid = c.guard(() => c.int("kubelet.imageGCHighThresholdPercent", k.imageGCHighThresholdPercent, 0, 100));
   const lowValid = c.guard(() => c.int("kubelet.imageGCLowThresholdPercent", k.imageGCLowThresholdPercent, 0, 100));
   c.guard(() => {

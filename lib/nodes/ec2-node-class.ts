@@ -20,7 +20,7 @@ import {
   nodeFamily,
 } from "./ec2-node-class-rules";
 import { userDataSizeWarning } from "./user-data-rules";
-import { crdFreeFormSince, crdKnown } from "../versions";
+import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -384,7 +384,8 @@ function checkExpressionGate(
 
 /**
  * What depends on something outside this construct: kubelet expressions of a class whose install's gate
- * is unknown here, and (1.15, AL2023) a field beyond the typed 12 that looks like a typo of one of them.
+ * is unknown here, and (1.15, AL2023) a KubeletConfiguration field beyond the typed 12 that looks like a typo of one of
+ * them (a key that is no KubeletConfiguration field at all is an error of the rules).
  */
 function kubeletWarnings(
   name: string,
@@ -410,6 +411,9 @@ function kubeletWarnings(
   ) {
     for (const f of Object.keys(k)) {
       if ((KUBELET_PROPS as readonly string[]).includes(f) || k[f] === undefined) continue;
+      // a key that is no upstream KubeletConfiguration field is an error (EC2NODECLASS_KUBELET_NOT_A_FIELD)
+      const upstream = kubeletConfigFields(`1.${version.minor}`);
+      if (upstream && upstream.fields[f] === undefined) continue;
       const near = nearestKey(f, KUBELET_PROPS);
       if (near)
         out.push(

@@ -29,9 +29,10 @@ const TOKEN =
 
 /**
  * What is wrong with `text` as a kubelet expression, or undefined when it may compile.
- * Checks the names, the characters, parentheses and the argument count of max / min.
+ * Checks the names, the characters, parentheses and the argument count of max / min, then what the literal text
+ * alone decides (see {@link constantProblem}); `reserved`: a kubeReserved / systemReserved value (not negative).
  */
-export function kubeletExpressionProblem(text: string): string | undefined {
+export function kubeletExpressionProblem(text: string, reserved = false): string | undefined {
   if (text.trim() === "") return "an empty expression";
   const tokens: { kind: "number" | "name" | "string" | "op"; text: string }[] = [];
   TOKEN.lastIndex = 0;
@@ -87,6 +88,141 @@ export function kubeletExpressionProblem(text: string): string | undefined {
     }
   }
   if (calls.length) return "a ( without its )";
+  return constantProblem(tokens, reserved);
+}
+
+/*
+ * What the literal text alone tells of an expression that parses: its type and, where it has no variable, its
+ * value. Karpenter (karpenter-provider-aws v1.15.0) compiles it with `expression must return int or double`
+ * (pkg/cel/environment.go, Compile), evaluates it per instance type (EvaluateExpression: CEL's integer division
+ * or modulo by zero is an evaluation error, a double one gives a non-finite value, which it refuses), and fails a
+ * negative kubeReserved / systemReserved value ("kubelet resource expression evaluated to a negative value",
+ * pkg/providers/instancetype/types.go); each sets ValidationSucceeded=False. A part under a condition (`?:`, `&&`,
+ * `||`) may never be evaluated, so only a division outside them is judged.
+ */
+type Typed = { type: "int" | "double" | "string" | "bool" | "dyn"; value?: number | string | boolean };
+type Token = { kind: "number" | "name" | "string" | "op"; text: string };
+
+const SOURCE = "karpenter-provider-aws@v1.15.0 pkg/cel/environment.go";
+
+function constantProblem(tokens: readonly Token[], reserved: boolean): string | undefined {
+  let i = 0;
+  let problem: string | undefined;
+  let conditional = 0;
+  const peek = () => tokens[i]?.text;
+  const next = () => tokens[i++];
+  const num = (t: Typed): number | undefined => (typeof t.value === "number" ? t.value : undefined);
+  const arith = (a: Typed, b: Typed): Typed["type"] =>
+    a.type === "double" || b.type === "double" ? "double" : a.type === "int" && b.type === "int" ? "int" : "dyn";
+  const primary = (): Typed => {
+    const t = next();
+    if (!t) return { type: "dyn" };
+    if (t.kind === "number") {
+      const double = /[.eE]/.test(t.text);
+      return { type: double ? "double" : "int", value: Number(t.text) };
+    }
+    if (t.kind === "string") return { type: "string", value: t.text.slice(1, -1) };
+    if (t.text === "(") {
+      const v = ternary();
+      next();
+      return v;
+    }
+    if (t.text === "-" || t.text === "!") {
+      const v = primary();
+      if (t.text === "!") return { type: "bool" };
+      return { type: v.type, value: num(v) === undefined ? undefined : -num(v)! };
+    }
+    if (t.kind === "name") {
+      if (t.text === "true" || t.text === "false") return { type: "bool", value: t.text === "true" };
+      if (peek() !== "(") return { type: t.text === "instance_type" ? "string" : "int" };
+      next();
+      const args: Typed[] = [];
+      while (peek() !== ")" && i < tokens.length) {
+        args.push(ternary());
+        if (peek() === ",") next();
+      }
+      next();
+      const [a, b] = args;
+      if (t.text === "int") return { type: "int", value: num(a) === undefined ? undefined : Math.trunc(num(a)!) };
+      if (t.text === "double") return { type: "double", value: num(a) };
+      const both = a && b && num(a) !== undefined && num(b) !== undefined;
+      const value = both ? (t.text === "max" ? Math.max(num(a)!, num(b)!) : Math.min(num(a)!, num(b)!)) : undefined;
+      return { type: a && b ? arith(a, b) : "dyn", value };
+    }
+    return { type: "dyn" };
+  };
+  const product = (): Typed => {
+    let a = primary();
+    while (peek() === "*" || peek() === "/" || peek() === "%") {
+      const op = next().text;
+      const b = primary();
+      const type = arith(a, b);
+      if ((op === "/" || op === "%") && num(b) === 0 && conditional === 0 && problem === undefined)
+        problem =
+          type === "double"
+            ? `it divides by zero, which gives a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`
+            : `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
+      const x = num(a);
+      const y = num(b);
+      let value: number | undefined;
+      if (x !== undefined && y !== undefined && y !== 0)
+        value = op === "*" ? x * y : op === "/" ? (type === "int" ? Math.trunc(x / y) : x / y) : x % y;
+      a = { type, value };
+    }
+    return a;
+  };
+  const sum = (): Typed => {
+    let a = product();
+    while (peek() === "+" || peek() === "-") {
+      const op = next().text;
+      const b = product();
+      if (a.type === "string" || b.type === "string") {
+        a = { type: "string" };
+        continue;
+      }
+      const x = num(a);
+      const y = num(b);
+      a = { type: arith(a, b), value: x !== undefined && y !== undefined ? (op === "+" ? x + y : x - y) : undefined };
+    }
+    return a;
+  };
+  const comparison = (): Typed => {
+    let a = sum();
+    while (["<", ">", "<=", ">=", "==", "!="].includes(peek() ?? "")) {
+      next();
+      sum();
+      a = { type: "bool" };
+    }
+    return a;
+  };
+  const logical = (): Typed => {
+    let a = comparison();
+    while (peek() === "&&" || peek() === "||") {
+      next();
+      conditional++;
+      comparison();
+      conditional--;
+      a = { type: "bool" };
+    }
+    return a;
+  };
+  const ternary = (): Typed => {
+    const c = logical();
+    if (peek() !== "?") return c;
+    next();
+    conditional++;
+    const a = ternary();
+    next();
+    const b = ternary();
+    conditional--;
+    return { type: a.type === b.type ? a.type : "dyn" };
+  };
+  const result = ternary();
+  if (result.type === "string" || result.type === "bool")
+    return `it returns a ${result.type === "string" ? "string" : "boolean"}, and Karpenter compiles only an expression that returns an int or a double ("expression must return int or double", ${SOURCE}, Compile); write a number${result.type === "string" && typeof result.value === "string" && /^\d+$/.test(result.value) ? ` (${result.value}, without quotes)` : ""}`;
+  if (problem) return problem;
+  if (reserved && typeof result.value === "number" && result.value < 0)
+    return `it is always ${result.value}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); a reservation is 0 or more`;
   return undefined;
 }
 

@@ -31,6 +31,8 @@ import { CelLists, CrdKindKnown, OBJECT_CRD_KINDS, ObjectCrdData, RawStatement, 
 export type { CelLists, CrdFieldSchema, CrdKindKnown, ObjectCrdData, RawStatement, VersionData } from "./types";
 export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
+export { kubeletConfigFields } from "./kubelet-config";
+export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
 
 /** One controller IAM statement, normalised for comparison (see {@link VersionFacts.controllerPolicy}). */
 export interface PolicyStatementFact {

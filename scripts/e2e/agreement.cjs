@@ -348,6 +348,38 @@ const SEMANTIC_RULES = [
       "Karpenter compiles the expression at runtime over its own variables: an unknown variable or a wrong arity fails there, not in the CRD",
   },
   {
+    id: "kubelet-upstream-decode",
+    field: /^kubelet\.[^[]+$/,
+    message: /strict-decodes spec\.kubelet into the upstream KubeletConfiguration/,
+    since: "1.15",
+    reason:
+      "the free-form CRD takes any kubelet key and value; Karpenter strict-decodes spec.kubelet into k8s.io/kubelet's KubeletConfiguration (case-sensitive names, Go types, Go durations) and sets ValidationSucceeded=False on an unknown field or a wrong type (karpenter-provider-aws v1.15.0 kubeletconfiguration_validation.go validateAgainstUpstreamType)",
+  },
+  {
+    id: "kubelet-karpenter-owned",
+    field: /^kubelet\.registerWithTaints$/,
+    message: /Karpenter sets registerWithTaints itself/,
+    since: "1.15",
+    reason:
+      "Karpenter sets registerWithTaints from the NodeClaim's taints and refuses a user value (karpenterOwnedFields, ValidationSucceeded=False); the free-form CRD takes it",
+  },
+  {
+    id: "kubelet-eviction-threshold",
+    field: /^kubelet\.(evictionHard|evictionSoft|evictionMinimumReclaim)\[.*\]$/,
+    message: /validateEvictionThreshold|isn't a valid eviction signal/,
+    since: "1.15",
+    reason:
+      "Karpenter refuses an eviction threshold that is no eviction signal, no percentage in [0, 100] or a negative quantity, evictionMinimumReclaim included (validateKubeletSemantics, validateEvictionThreshold; ValidationSucceeded=False); the free-form CRD takes any map",
+  },
+  {
+    id: "kubelet-negative",
+    field: /^kubelet\.evictionMaxPodGracePeriod$/,
+    message: /refuses a negative evictionMaxPodGracePeriod/,
+    since: "1.15",
+    reason:
+      "Karpenter refuses a negative evictionMaxPodGracePeriod (validateKubeletSemantics, ValidationSucceeded=False); the free-form CRD takes any number",
+  },
+  {
     id: "kubelet-typed-range",
     field: /^kubelet\./,
     message: /a whole number from|a non-negative|a percentage/,

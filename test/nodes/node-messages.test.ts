@@ -1034,7 +1034,14 @@ describe("free-form kubelet values (1.15) must be data", () => {
     expect(() =>
       build(
         "EC2NodeClass",
-        { kubelet: { featureGates: { Foo: true }, ok: { a: [1, "b", true, null] } } } as any,
+        {
+          kubelet: {
+            featureGates: { Foo: true },
+            logging: { flushFrequency: "5s", options: { text: { splitStream: true } } },
+            reservedMemory: [{ numaNode: 0, limits: { memory: "1Gi" } }],
+            staticPodURLHeader: { a: ["b", null] },
+          },
+        } as any,
         "1.15.0",
       ),
     ).not.toThrow();

@@ -1,0 +1,197 @@
+import { typeName } from "../core/errors";
+import {
+  Checker,
+  durationNanos,
+  GO_DURATION,
+  holdsToken,
+  isNegativeQuantity,
+  isSet,
+  isToken,
+  MAX_DURATION_NS,
+  QUANTITY,
+  suggestion,
+} from "../kubernetes/value-rules";
+import { KubeletConfigFields, KubeletFieldKind } from "../versions";
+
+/*
+ * What Karpenter 1.15 (karpenter-provider-aws v1.15.0, pkg/apis/v1/kubeletconfiguration_validation.go) refuses in a
+ * free-form `spec.kubelet` beyond the 12 fields it maps itself: ValidateKubeletConfig runs on every AMI family and,
+ * on any error, the class gets ValidationSucceeded=False (InvalidKubeletConfiguration, pkg/controllers/nodeclass/
+ * validation.go) and launches no node.
+ * - validateAgainstUpstreamType: sigs.k8s.io/json UnmarshalStrict into k8s.io/kubelet's KubeletConfiguration (the
+ *   generated table of lib/versions/data/kubelet-config-fields.json): an unknown field (case-sensitive) and a value
+ *   of another JSON type fail; a metav1.Duration takes only a Go duration string (time.ParseDuration).
+ * - validateKubeletSemantics: registerWithTaints is Karpenter's (karpenterOwnedFields); evictionMinimumReclaim is keyed
+ *   by eviction signals and holds percentages or non-negative quantities (validateEvictionThreshold);
+ *   evictionMaxPodGracePeriod is not negative.
+ * The typed 12 keep their own rules (ec2-node-class-rules.ts). A value holding a token is never judged here.
+ */
+
+/** Where a rule of Karpenter's kubelet validation is, for messages: `karpenter-provider-aws@v1.15.0 <file> (<function>)`. */
+export function kubeletValidationSource(t: KubeletConfigFields, fn: string): string {
+  return `${t.provider.replace(/^github\.com\/aws\//, "")} pkg/apis/v1/kubeletconfiguration_validation.go, ${fn}`;
+}
+
+/** What a JSON kind takes, as a message says it. */
+const KIND_TEXT: { readonly [kind in KubeletFieldKind]: string } = {
+  string: "a string",
+  duration: 'a Go duration string such as "30s", "5m" or "1h30m"',
+  integer: "a whole number",
+  number: "a number",
+  boolean: "true or false",
+  "string list": "a list of strings",
+  "integer list": "a list of whole numbers",
+  "object list": "a list of objects",
+  "string map": "a map of strings",
+  "bool map": "a map of booleans (true or false)",
+  "string list map": "a map of lists of strings",
+  object: "an object",
+};
+
+/** The range of a Go integer type (JSON numbers beyond it fail to decode), as far as JavaScript holds it exactly. */
+function integerRange(goType: string): [number, number] {
+  const t = goType.replace(/^\*|^\[\]/, "");
+  if (t === "int32") return [-2147483648, 2147483647];
+  if (t.startsWith("uint")) return [0, Number.MAX_SAFE_INTEGER];
+  return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+}
+
+/** What a field of `kind` takes, with the range of an integer type. */
+function kindText(kind: KubeletFieldKind, goType: string): string {
+  if (kind !== "integer" && kind !== "integer list") return KIND_TEXT[kind];
+  const [lo, hi] = integerRange(goType);
+  return `${KIND_TEXT[kind]} from ${lo} to ${hi}`;
+}
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
+
+/**
+ * What is wrong with `x` as a value of `kind` (its Go type `goType`), or undefined when it decodes (or holds a
+ * token where it matters). JSON null decodes into anything (Go leaves the field as it was).
+ */
+export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string): string | undefined {
+  if (x === null || x === undefined || isToken(x)) return undefined;
+  const bad = `got ${typeName(x)}`;
+  const each = (items: unknown[], ok: (v: unknown) => boolean, what: string): string | undefined => {
+    const i = items.findIndex((v) => v !== null && !isToken(v) && !ok(v));
+    return i < 0 ? undefined : `${what} ${JSON.stringify(i)} is ${typeName(items[i])}`;
+  };
+  const isInt = (v: unknown) => {
+    const [lo, hi] = integerRange(goType);
+    return typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi;
+  };
+  switch (kind) {
+    case "string":
+      return typeof x === "string" ? undefined : bad;
+    case "duration":
+      return typeof x === "string" ? undefined : bad;
+    case "integer": {
+      return isInt(x) ? undefined : typeof x === "number" ? `got ${x}` : bad;
+    }
+    case "number":
+      return typeof x === "number" && Number.isFinite(x) ? undefined : bad;
+    case "boolean":
+      return typeof x === "boolean" ? undefined : bad;
+    case "string list":
+    case "integer list":
+    case "object list": {
+      if (!Array.isArray(x)) return bad;
+      const ok =
+        kind === "string list"
+          ? (v: unknown) => typeof v === "string"
+          : kind === "integer list"
+            ? isInt
+            : (v: unknown) => isPlainObject(v);
+      return each(x, ok, "item");
+    }
+    case "string map":
+    case "bool map":
+    case "string list map": {
+      if (!isPlainObject(x)) return bad;
+      const ok =
+        kind === "string map"
+          ? (v: unknown) => typeof v === "string"
+          : kind === "bool map"
+            ? (v: unknown) => typeof v === "boolean"
+            : (v: unknown) => Array.isArray(v) && v.every((s) => typeof s === "string" || s === null || isToken(s));
+      const keys = Object.keys(x);
+      const key = keys.find((k) => x[k] !== null && x[k] !== undefined && !isToken(x[k]) && !ok(x[k]));
+      return key === undefined ? undefined : `the value of ${JSON.stringify(key)} is ${typeName(x[key])}`;
+    }
+    case "object":
+      return isPlainObject(x) ? undefined : bad;
+  }
+}
+
+/**
+ * Karpenter's eviction threshold rule (validateEvictionThreshold): a percentage in [0, 100] or a non-negative
+ * quantity; undefined when `value` is one.
+ */
+export function evictionThresholdProblem(value: string): string | undefined {
+  if (value.endsWith("%")) {
+    const pct = value.slice(0, -1);
+    const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(pct) ? Number(pct) : NaN;
+    return Number.isNaN(n) || n < 0 || n > 100 ? "a percentage outside 0 to 100" : undefined;
+  }
+  if (!QUANTITY.test(value)) return "neither a percentage nor a quantity";
+  return isNegativeQuantity(value) ? "a negative quantity" : undefined;
+}
+
+/**
+ * The rules of {@link KubeletConfigFields} for the fields beyond the typed 12 (`typed`), and the semantic rules of
+ * Karpenter 1.15 on them. `skip` holds the fields already reported (by the per-AMI-family rule): one problem per field.
+ */
+export function checkUpstreamKubelet(
+  c: Checker,
+  k: Record<string, unknown>,
+  t: KubeletConfigFields,
+  typed: readonly string[],
+  skip: (field: string) => boolean,
+  specFields: readonly string[],
+): void {
+  const decode = kubeletValidationSource(t, "validateAgainstUpstreamType");
+  const strict = `Karpenter ${c.version.full} strict-decodes spec.kubelet into the upstream KubeletConfiguration (${t.module} ${t.file}; sigs.k8s.io/json UnmarshalStrict) and sets ValidationSucceeded=False (InvalidKubeletConfiguration) when it fails, so no node launches (${decode})`;
+  const names = Object.keys(t.fields);
+  for (const [f, x] of Object.entries(k)) {
+    if (typed.includes(f) || !isSet(x) || skip(f)) continue;
+    c.guard(() => {
+      const field = t.fields[f];
+      if (field === undefined) {
+        const near = suggestion(f, [...names, ...typed]);
+        const spec = specFields.includes(f) ? ` ${f} is a field of the EC2NodeClass spec, not of kubelet.` : "";
+        c.fail(
+          "EC2NODECLASS_KUBELET_NOT_A_FIELD",
+          `kubelet.${f}`,
+          x,
+          `a field of KubeletConfiguration: ${JSON.stringify(f)} is none (JSON field names are case-sensitive), and ${strict}.${spec}${near ? ` ${near.charAt(0).toUpperCase()}${near.slice(1)}` : ""}`,
+        );
+      }
+      if (f === "registerWithTaints")
+        c.fail(
+          "EC2NODECLASS_KUBELET_KARPENTER_OWNED",
+          `kubelet.${f}`,
+          x,
+          `unset: Karpenter sets registerWithTaints itself, from the NodeClaim's taints, so that the node registers unschedulable until it is ready; Karpenter ${c.version.full} refuses a value ("can't be set", ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(t, "karpenterOwnedFields")}). Put taints on the NodePool (taints, startupTaints)`,
+        );
+      const problem = kindProblem(x, field.kind, field.goType);
+      if (problem !== undefined)
+        c.fail(
+          "EC2NODECLASS_KUBELET_FIELD_TYPE",
+          `kubelet.${f}`,
+          x,
+          `${kindText(field.kind, field.goType)} (Go ${field.goType}), ${problem}: ${strict}`,
+        );
+      if (field.kind === "duration" && typeof x === "string" && !holdsToken(x)) {
+        const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;
+        if (ns === undefined || ns > MAX_DURATION_NS)
+          c.fail(
+            "EC2NODECLASS_KUBELET_DURATION",
+            `kubelet.${f}`,
+            x,
+            `${KIND_TEXT.duration} (numbers with the units ns, us, ms, s, m or h, up to about 292 years): ${f} is a metav1.Duration, which decodes only what time.ParseDuration reads, and ${strict}`,
+          );
+      }
+    });
+  }
+}
