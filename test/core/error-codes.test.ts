@@ -40,10 +40,14 @@ const written = new Set(
 );
 /** The generic rules a Checker derives a code from: `this.code("RULE")` / `c.code("RULE")`. */
 const derivedRules = new Set([...all.matchAll(/\.code\(\s*"([A-Z][A-Z0-9_]*)"\s*\)/g)].map((m) => m[1]));
-/** The subjects Checkers are created with: `new Checker("SUBJECT", …` or a subject chosen by kind. */
+/**
+ * The subjects Checkers are created with: `new Checker("SUBJECT", …`, a subject chosen by kind, or the `prefix` a
+ * constructor hands openCrdObject (lib/nodes/crd-object.ts), which creates the Checker.
+ */
 const checkerSubjects = new Set(
   [
     ...all.matchAll(/new Checker\(\s*"([A-Z0-9_]+)"/g),
+    ...all.matchAll(/\bprefix: "([A-Z0-9_]+)"/g),
     ...all.matchAll(/\? "(NODEPOOL|EC2NODECLASS)" : "(NODEPOOL|EC2NODECLASS)"/g),
   ].flatMap((m) => m.slice(1)),
 );
