@@ -99,7 +99,7 @@ const EVICTION_SIGNALS = [
   "imagefs.inodesFree",
   "pid.available",
 ] as const;
-/** Eviction thresholds: a percentage (≤ 100 with ≤ 2 decimals) or a quantity. */
+/** Eviction thresholds before 1.15: a percentage (≤ 100 with ≤ 2 decimals) or a quantity (the EC2NodeClass CRD's pattern). */
 const EVICTION_VALUE =
   /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$/;
 const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
@@ -962,12 +962,16 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       );
   };
   signals("evictionHard", k.evictionHard, (at, val) => {
-    c.pattern(at, val, EVICTION_VALUE, pct);
-    threshold(at, val);
+    // the CRDs before 1.15 hold the value to a pattern (at most two decimals); 1.15's free-form kubelet only to
+    // Karpenter's own rule (a percentage is any number from 0 to 100)
+    if (upstream) threshold(at, val);
+    else c.pattern(at, val, EVICTION_VALUE, pct);
   });
   signals("evictionSoft", k.evictionSoft, (at, val) => {
-    c.pattern(at, val, EVICTION_VALUE, pct);
-    threshold(at, val);
+    // the CRDs before 1.15 hold the value to a pattern (at most two decimals); 1.15's free-form kubelet only to
+    // Karpenter's own rule (a percentage is any number from 0 to 100)
+    if (upstream) threshold(at, val);
+    else c.pattern(at, val, EVICTION_VALUE, pct);
   });
   // evictionMinimumReclaim is no typed field: Karpenter 1.15 checks it as it does evictionHard
   const reclaim: unknown = k.evictionMinimumReclaim;

@@ -175,6 +175,18 @@ describe("look-alikes pass on 1.15", () => {
     ).not.toThrow();
   });
 
+  test("a percentage with more than two decimals: Karpenter 1.15's rule (any number from 0 to 100), the CRD's pattern before", () => {
+    // karpenter-provider-aws v1.15.0 validateEvictionThreshold: strconv.ParseFloat, 0 <= v <= 100
+    expect(() => build("EC2NodeClass", kubelet({ evictionHard: { "memory.available": "5.555%" } }), V)).not.toThrow();
+    expect(rejection("EC2NodeClass", kubelet({ evictionHard: { "memory.available": "100.5%" } }), V).code).toBe(
+      "EC2NODECLASS_KUBELET_EVICTION",
+    );
+    // the v1.14.1 CRD's pattern: at most two decimals
+    expect(rejection("EC2NodeClass", kubelet({ evictionHard: { "memory.available": "5.555%" } }), "1.14.1").code).toBe(
+      "EC2NODECLASS_FORMAT",
+    );
+  });
+
   test("before 1.15 the typed CRD refuses the field as before (no upstream table)", () => {
     const e = rejection("EC2NodeClass", kubelet({ fooBar: 1 }), "1.14.1");
     expect(e.code).toBe("EC2NODECLASS_UNKNOWN_FIELD");
