@@ -1,3 +1,4 @@
+import { needsReservationLabel } from "../nodes/node-semantic-rules";
 import { lookupTable } from "../core/lookup";
 import {
   NodeClassReference,
@@ -237,7 +238,8 @@ export function readPoolTemplate(input: ConvertInput): { pool: PoolDraft; t: Fie
 /**
  * Makes the converted pool state `karpenter.sh/capacity-type`, as the NodePool construct does:
  * a v1 NodePool requires `requirements`, and without a capacity-type requirement Karpenter may
- * launch spot. Adds `In [on-demand]` unless a requirement or a template label names the key; a pool
+ * launch spot. Adds `In [on-demand]` (`In [reserved]` when a requirement or label needs a capacity-reservation label)
+ * unless a requirement or a template label names the key; a pool
  * whose label decides it gets an empty list when it had none.
  * @param field where the note goes (the input's requirements field)
  * @param mayHaveLaunchedSpot true for v1beta1 / v1 input, whose pools without a capacity type could
@@ -256,6 +258,18 @@ export function stateCapacityType(
     (p.labels !== undefined && CAPACITY_TYPE in p.labels);
   if (named) {
     p.requirements = p.requirements ?? [];
+    return;
+  }
+  // a requirement or label that needs a capacity reservation's label: only reserved offerings carry one (karpenter-
+  // provider-aws offering/base_resolver.go), so reserved is the only capacity type the pool could have launched
+  const reservation = needsReservationLabel(p.requirements ?? [], p.labels ?? {});
+  if (reservation !== undefined) {
+    p.requirements = [...(p.requirements ?? []), { key: CAPACITY_TYPE, operator: "In", values: ["reserved"] }];
+    ctx.note(
+      "action",
+      field,
+      `added ${CAPACITY_TYPE} In [reserved]: the pool names ${reservation}, a label only reserved offerings carry (aws/karpenter-provider-aws offering/base_resolver.go: on-demand and spot have it DoesNotExist), so reserved is the only capacity the pool could launch; the NodePool construct refuses a reservation label without a capacity type (its default, on-demand, would leave no offering)`,
+    );
     return;
   }
   p.requirements = [...(p.requirements ?? []), { key: CAPACITY_TYPE, operator: "In", values: ["on-demand"] }];

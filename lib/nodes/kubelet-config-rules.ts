@@ -128,11 +128,47 @@ export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string):
  * Karpenter's eviction threshold rule (validateEvictionThreshold): a percentage in [0, 100] or a non-negative
  * quantity; undefined when `value` is one.
  */
+/** Go's decimal digits with optional `_` between digits (the Go syntax for number literals). */
+const DEC = "\\d(?:_?\\d)*";
+const HEX = "[0-9a-fA-F](?:_?[0-9a-fA-F])*";
+const GO_DECIMAL = new RegExp(`^(${DEC})?(?:\\.(${DEC})?)?(?:[eE]([+-]?${DEC}))?$`);
+const GO_HEX = new RegExp(`^0[xX]_?(${HEX})?(?:\\.(${HEX})?)?[pP]([+-]?${DEC})$`);
+
+/**
+ * The number Go's `strconv.ParseFloat(s, 64)` reads from `s`, or undefined where it fails: decimal and hexadecimal
+ * floating-point literals (`"10"`, `"1.5e1"`, `"0x1p4"`), `_` between digits, and `inf`, `infinity`, `nan` in any
+ * case, each with an optional sign (Go strconv/atof.go readFloat, special). Karpenter 1.15 reads eviction percentages
+ * with it (validateEvictionThreshold).
+ */
+export function goParseFloat(s: string): number | undefined {
+  const sign = s.startsWith("-") ? -1 : 1;
+  const body = s.startsWith("-") || s.startsWith("+") ? s.slice(1) : s;
+  const special = body.toLowerCase();
+  if (special === "inf" || special === "infinity") return sign * Infinity;
+  if (special === "nan") return NaN;
+  const strip = (x: string | undefined) => (x ?? "").replace(/_/g, "");
+  const hex = GO_HEX.exec(body);
+  if (hex) {
+    if (!hex[1] && !hex[2]) return undefined;
+    const digits = strip(hex[1]) + strip(hex[2]);
+    const mantissa = digits ? parseInt(digits, 16) / 16 ** strip(hex[2]).length : 0;
+    return sign * mantissa * 2 ** Number(strip(hex[3]));
+  }
+  const dec = GO_DECIMAL.exec(body);
+  if (!dec || (!dec[1] && !dec[2])) return undefined;
+  return sign * Number(`${strip(dec[1]) || "0"}.${strip(dec[2]) || "0"}e${strip(dec[3]) || "0"}`);
+}
+
 export function evictionThresholdProblem(value: string): string | undefined {
   if (value.endsWith("%")) {
-    const pct = value.slice(0, -1);
-    const n = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(pct) ? Number(pct) : NaN;
-    return Number.isNaN(n) || n < 0 || n > 100 ? "a percentage outside 0 to 100" : undefined;
+    const n = goParseFloat(value.slice(0, -1));
+    if (n === undefined) return "no number before the %";
+    // NaN passes Karpenter's `v < 0 || v > 100`, but is no threshold: refused as one
+    return Number.isNaN(n)
+      ? "not a number before the %"
+      : n < 0 || n > 100
+        ? "a percentage outside 0 to 100"
+        : undefined;
   }
   if (!QUANTITY.test(value)) return "neither a percentage nor a quantity";
   return isNegativeQuantity(value) ? "a negative quantity" : undefined;

@@ -18,7 +18,7 @@ import {
 import { nodeFamily } from "./ec2-node-class-rules";
 import { stableLabelKey } from "./runtime-label-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
-import { checkNodePoolSemantics, checkReservedCapacityClass } from "./node-semantic-rules";
+import { checkNodePoolSemantics, checkReservations } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import {
   checkedInstallation,
@@ -321,13 +321,15 @@ export class NodePool extends Construct {
       () => checkNodePool(c, version, checked, name, ref),
       (s) => {
         checkNodePoolSemantics(s, name, checked, nodeContextOf(karpenter?.cluster ?? ownClass?.cluster));
-        if (ownClass && capacity)
+        if (capacity)
           s.guard(() =>
-            checkReservedCapacityClass(s, requirements, literalLabels(s, options.labels), {
-              name: ownClass.name,
-              path: ownClass.node.path,
-              spec: ownClass.spec,
-            }),
+            checkReservations(
+              s,
+              requirements,
+              literalLabels(s, options.labels),
+              requirements[requirements.length - 1] === DEFAULT_CAPACITY_TYPE_REQUIREMENT,
+              ownClass && { name: ownClass.name, path: ownClass.node.path, spec: ownClass.spec },
+            ),
           );
       },
     );

@@ -904,59 +904,149 @@ export interface PoolNodeClass {
   readonly spec: Ec2NodeClassOptions;
 }
 
+/** The labels only reserved offerings carry (aws/karpenter-provider-aws pkg/apis/v1/labels.go). */
+const RESERVATION_ID_KEY = "karpenter.k8s.aws/capacity-reservation-id";
+export const RESERVATION_KEYS: readonly string[] = [
+  RESERVATION_ID_KEY,
+  CAPACITY_RESERVATION_TYPE_KEY,
+  "karpenter.k8s.aws/capacity-reservation-interruptible",
+];
+/** Operators that a node without the label cannot meet. */
+const NEEDS_LABEL = ["In", "Exists", "Gt", "Lt", "Gte", "Lte"];
+
+/** Whether requirements or template labels need a capacity-reservation label (only reserved offerings carry one). */
+export function needsReservationLabel(
+  reqs: readonly { readonly key: string; readonly operator: string }[],
+  labels: { readonly [k: string]: unknown },
+): string | undefined {
+  return (
+    reqs.find((r) => RESERVATION_KEYS.includes(r.key) && NEEDS_LABEL.includes(r.operator))?.key ??
+    Object.keys(labels).find((k) => RESERVATION_KEYS.includes(k))
+  );
+}
+const OFFERINGS_SOURCE =
+  "aws/karpenter-provider-aws v1.15.0 pkg/providers/instancetype/offering/base_resolver.go: on-demand and spot offerings carry the capacity-reservation labels as DoesNotExist; reserved_capacity_resolver.go ResolveOfferings makes one reserved offering per reservation the class selects, nodeClass.CapacityReservations(), with its id and type";
+
 /**
- * A NodePool whose requirements and template labels leave `karpenter.sh/capacity-type` only `reserved`, on an
- * EC2NodeClass that selects no capacity reservation (no `capacityReservationSelectorTerms`): it launches nothing.
- * Reserved offerings exist only for the reservations the class selects: aws/karpenter-provider-aws v1.15.0
- * pkg/providers/instancetype/offering/base_resolver.go ResolveOfferings skips `reserved` ("Reserved capacity types are
- * constructed separately"), reserved_capacity_resolver.go ResolveOfferings makes one offering per
- * `nodeClass.CapacityReservations()` (the status list), and pkg/controllers/nodeclass/capacityreservation.go Reconcile
- * fills that list from `spec.capacityReservationSelectorTerms` (pkg/providers/capacityreservation/provider.go List:
- * no terms, no query, no reservation; status.capacityReservations nil). Judged only when the class's
- * `capacityReservationSelectorTerms` is literally unset and every capacity-type requirement and label is known; a
- * pool that allows another capacity type too (reserved and on-demand: Karpenter falls back) is fine.
+ * The capacity a NodePool's requirements and template labels leave, against the reservations its EC2NodeClass
+ * selects. Only reserved offerings carry the capacity-reservation labels (id, type, interruptible), and reserved
+ * offerings exist only for the reservations the class selects: aws/karpenter-provider-aws v1.15.0
+ * pkg/providers/instancetype/offering/base_resolver.go (on-demand and spot: the labels DoesNotExist; `reserved`
+ * skipped, "constructed separately"), reserved_capacity_resolver.go ResolveOfferings (one offering per
+ * `nodeClass.CapacityReservations()`), pkg/controllers/nodeclass/capacityreservation.go Reconcile and
+ * pkg/providers/capacityreservation/provider.go List (the list comes from `spec.capacityReservationSelectorTerms`:
+ * no terms, no reservation). Refused, each when every value it reads is known:
+ * - a requirement or label that needs a capacity-reservation label while the capacity types left exclude `reserved`
+ *   — stated, or the library's default `In ["on-demand"]` when the pool names none (`defaulted`: the last
+ *   requirement is that default): no offering has both;
+ * - a pool left only reserved capacity (by its capacity types or by a reservation label) on a class (`nodeClass`,
+ *   one of the app) without `capacityReservationSelectorTerms`;
+ * - a `capacity-reservation-id` requirement or label none of whose ids the class selects, when the class selects by
+ *   literal ids only.
+ * A pool that allows another capacity type too, without a reservation label, is fine (Karpenter falls back).
  */
-export function checkReservedCapacityClass(
+export function checkReservations(
   c: Checker,
   reqs: readonly NodeSelectorRequirement[],
   labels: { readonly [k: string]: string },
-  nodeClass: PoolNodeClass,
+  defaulted: boolean,
+  nodeClass: PoolNodeClass | undefined,
 ): void {
   if (!c.version.atLeast(CAPACITY_TYPES_SINCE.reserved)) return;
-  const spec = nodeClass.spec;
-  if (!isSet(spec) || c.token(spec) || typeof spec !== "object" || isSet(spec.capacityReservationSelectorTerms)) return;
   if (c.token(reqs) || c.token(labels)) return;
   const types = Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
   let allowed = types;
-  let narrowed: { field: string; value: unknown; shown: string } | undefined;
-  const narrow = (field: string, value: unknown, shown: string, keep: (t: string) => boolean) => {
+  let stated = false;
+  type Where = { field: string; value: unknown; shown: string; reservation?: boolean };
+  let narrowed: Where | undefined;
+  let needs: Where | undefined;
+  const wantedIds: (Where & { ids: string[] })[] = [];
+  const narrow = (at: Where, keep: (t: string) => boolean) => {
     allowed = allowed.filter(keep);
-    if (!narrowed && allowed.length === 1 && allowed[0] === "reserved") narrowed = { field, value, shown };
+    if (!narrowed && allowed.length === 1 && allowed[0] === "reserved") narrowed = at;
   };
   for (let i = 0; i < reqs.length; i++) {
     const r = reqs[i];
     if (!isSet(r) || c.token(r) || typeof r !== "object" || !c.known(r.key)) return;
-    if (r.key !== CAPACITY_TYPE_KEY) continue;
+    if (r.key !== CAPACITY_TYPE_KEY && !RESERVATION_KEYS.includes(r.key)) continue;
     const values = r.values ?? [];
     if (!c.known(r.operator) || !Array.isArray(values) || !c.known(values)) return;
     if (!values.every((v) => typeof v === "string" && c.known(v))) return;
-    const shown = `${CAPACITY_TYPE_KEY} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}`;
-    if (r.operator === "In") narrow(`requirements[${i}]`, r, shown, (t) => values.includes(t));
-    else if (r.operator === "NotIn") narrow(`requirements[${i}]`, r, shown, (t) => !values.includes(t));
+    const at = {
+      field: `requirements[${i}]`,
+      value: r,
+      shown: `${r.key} ${r.operator}${values.length ? ` ${JSON.stringify(values)}` : ""}`,
+    };
+    if (r.key !== CAPACITY_TYPE_KEY) {
+      if (NEEDS_LABEL.includes(r.operator)) needs ??= { ...at, reservation: true };
+      if (r.key === RESERVATION_ID_KEY && r.operator === "In") wantedIds.push({ ...at, ids: values });
+      continue;
+    }
+    if (!(defaulted && i === reqs.length - 1)) stated = true;
+    if (r.operator === "In") narrow(at, (t) => values.includes(t));
+    else if (r.operator === "NotIn") narrow(at, (t) => !values.includes(t));
     else if (r.operator !== "Exists") return; // DoesNotExist, Gt…: no capacity at all, the unsatisfiable rule's
   }
   for (const [key, value] of Object.entries(labels)) {
     if (!c.known(key)) return;
-    if (key !== CAPACITY_TYPE_KEY) continue;
+    if (key !== CAPACITY_TYPE_KEY && !RESERVATION_KEYS.includes(key)) continue;
     if (!c.known(value) || typeof value !== "string") return;
-    narrow(entry("labels", key), value, `label ${key}=${JSON.stringify(value)}`, (t) => t === value);
+    const at = { field: entry("labels", key), value, shown: `label ${key}=${JSON.stringify(value)}` };
+    if (key !== CAPACITY_TYPE_KEY) {
+      needs ??= { ...at, reservation: true };
+      if (key === RESERVATION_ID_KEY) wantedIds.push({ ...at, ids: [value] });
+      continue;
+    }
+    stated = true;
+    narrow(at, (t) => t === value);
   }
-  if (!narrowed || allowed.length !== 1) return;
-  const isLabel = narrowed.field.startsWith("labels[");
-  c.fail(
-    "NODEPOOL_RESERVED_WITHOUT_RESERVATIONS",
-    narrowed.field,
-    narrowed.value,
-    `${isLabel ? "a capacity type" : "a requirement"} its EC2NodeClass can offer: ${narrowed.shown} leaves only reserved capacity, and EC2NodeClass ${nodeClass.name} (${nodeClass.path}) has no capacityReservationSelectorTerms, so it selects no capacity reservation and Karpenter has no reserved offering for the pool: it launches nothing (aws/karpenter-provider-aws pkg/providers/instancetype/offering/reserved_capacity_resolver.go ResolveOfferings makes reserved offerings only for the reservations the class selects, nodeClass.CapacityReservations(); base_resolver.go makes none). Select the reservations in the class's capacityReservationSelectorTerms (by id or tags), or allow on-demand too (${CAPACITY_TYPE_KEY} In ["reserved", "on-demand"]: the pool then launches on-demand while the class selects no reservation)`,
-  );
+  if (needs) {
+    if (!allowed.includes("reserved")) {
+      c.fail(
+        "NODEPOOL_RESERVATION_CAPACITY_TYPE",
+        needs.field,
+        needs.value,
+        stated
+          ? `a capacity type that has it: ${needs.shown} needs a capacity reservation's label, which only reserved offerings carry, and the pool's capacity types (${allowed.join(", ") || "none"}) leave out reserved, so no offering meets both and the pool launches nothing (${OFFERINGS_SOURCE}). Add reserved to ${CAPACITY_TYPE_KEY}, or drop this requirement`
+          : `a pool that states ${CAPACITY_TYPE_KEY}: ${needs.shown} needs a capacity reservation's label, which only reserved offerings carry, and the pool names no capacity type, so the library adds its default ${CAPACITY_TYPE_KEY} In ["on-demand"], which no offering with that label meets: the pool would launch nothing (${OFFERINGS_SOURCE}). Add { key: "${CAPACITY_TYPE_KEY}", operator: "In", values: ["reserved"] }`,
+      );
+      return;
+    }
+    allowed = ["reserved"];
+    narrowed ??= needs;
+  }
+  if (!nodeClass || !narrowed || allowed.length !== 1 || allowed[0] !== "reserved") return;
+  const spec = nodeClass.spec;
+  if (!isSet(spec) || c.token(spec) || typeof spec !== "object") return;
+  const terms: unknown = spec.capacityReservationSelectorTerms;
+  const cls = `EC2NodeClass ${nodeClass.name} (${nodeClass.path})`;
+  if (!isSet(terms)) {
+    const isLabel = narrowed.field.startsWith("labels[");
+    c.fail(
+      "NODEPOOL_RESERVED_WITHOUT_RESERVATIONS",
+      narrowed.field,
+      narrowed.value,
+      `${isLabel ? "a label" : "a requirement"} its EC2NodeClass can offer: ${narrowed.shown} leaves only reserved capacity, and ${cls} has no capacityReservationSelectorTerms, so it selects no capacity reservation and Karpenter has no reserved offering for the pool: it launches nothing (aws/karpenter-provider-aws pkg/providers/instancetype/offering/reserved_capacity_resolver.go ResolveOfferings makes reserved offerings only for the reservations the class selects, nodeClass.CapacityReservations(); base_resolver.go makes none). Select the reservations in the class's capacityReservationSelectorTerms (by id or tags)${narrowed.reservation ? "" : `, or allow on-demand too (${CAPACITY_TYPE_KEY} In ["reserved", "on-demand"]: the pool then launches on-demand while the class selects no reservation)`}`,
+    );
+    return;
+  }
+  // the reservations the class selects, when it names them by literal id alone
+  if (c.token(terms) || !Array.isArray(terms)) return;
+  const classIds: string[] = [];
+  for (const t of terms) {
+    if (!isSet(t) || c.token(t) || typeof t !== "object") return;
+    const keys = Object.keys(t).filter((k) => isSet((t as Record<string, unknown>)[k]));
+    const id = (t as { id?: unknown }).id;
+    if (keys.length !== 1 || keys[0] !== "id" || typeof id !== "string" || !c.known(id)) return;
+    classIds.push(id);
+  }
+  for (const w of wantedIds) {
+    if (w.ids.some((id) => classIds.includes(id))) continue;
+    c.fail(
+      "NODEPOOL_RESERVATION_NOT_SELECTED",
+      w.field,
+      w.value,
+      `a capacity reservation its EC2NodeClass selects (${classIds.map((id) => JSON.stringify(id)).join(", ")}): ${w.shown} names none of them, and ${cls} selects its reservations by these ids alone, so Karpenter has no reserved offering with the id the pool asks for and it launches nothing (${OFFERINGS_SOURCE}). Name a selected reservation, or select this one in the class's capacityReservationSelectorTerms`,
+    );
+  }
 }

@@ -48,10 +48,24 @@ const SEMANTIC_RULES = [
   },
   {
     id: "reserved-without-reservations",
-    field: /^(requirements\[\d+\]|labels\["karpenter\.sh\/capacity-type"\])$/,
+    field: /^(requirements\[\d+\]|labels\["karpenter\.(sh\/capacity-type|k8s\.aws\/capacity-reservation-[a-z]+)"\])$/,
     message: /leaves only reserved capacity, and EC2NodeClass .* has no capacityReservationSelectorTerms/,
     reason:
       "Karpenter makes reserved offerings only for the capacity reservations the pool's EC2NodeClass selects (aws/karpenter-provider-aws offering/reserved_capacity_resolver.go, nodeClass.CapacityReservations()): a pool that allows only karpenter.sh/capacity-type reserved, on a class without capacityReservationSelectorTerms, launches nothing; the server judges the NodePool alone",
+  },
+  {
+    id: "reservation-capacity-type",
+    field: /^(requirements\[\d+\]|labels\["karpenter\.k8s\.aws\/capacity-reservation-[a-z]+"\])$/,
+    message: /needs a capacity reservation's label, which only reserved offerings carry/,
+    reason:
+      "only reserved offerings carry the capacity-reservation labels (aws/karpenter-provider-aws offering/base_resolver.go: on-demand and spot have them DoesNotExist): a requirement or label that needs one, with capacity types (stated, or the library's default on-demand) that leave out reserved, matches no offering; the server judges each requirement alone",
+  },
+  {
+    id: "reservation-not-selected",
+    field: /^(requirements\[\d+\]|labels\["karpenter\.k8s\.aws\/capacity-reservation-id"\])$/,
+    message: /names none of them, and EC2NodeClass .* selects its reservations by these ids alone/,
+    reason:
+      "Karpenter makes reserved offerings only for the reservations the EC2NodeClass selects, each labelled with its id (offering/reserved_capacity_resolver.go): a capacity-reservation-id none of the class's literal ids matches no offering; the server judges the NodePool alone",
   },
   {
     id: "numeric-operator-on-text-label",
@@ -373,11 +387,12 @@ const SEMANTIC_RULES = [
   },
   {
     id: "kubelet-negative",
-    field: /^kubelet\.evictionMaxPodGracePeriod$/,
-    message: /refuses a negative evictionMaxPodGracePeriod/,
+    field: /^kubelet\.(evictionMaxPodGracePeriod|(kubeReserved|systemReserved)\[.*\])$/,
+    message:
+      /refuses a negative evictionMaxPodGracePeriod|refuses any (kubeReserved|systemReserved) value starting with "-"/,
     since: "1.15",
     reason:
-      "Karpenter refuses a negative evictionMaxPodGracePeriod (validateKubeletSemantics, ValidationSucceeded=False); the free-form CRD takes any number",
+      'Karpenter refuses a negative evictionMaxPodGracePeriod, and a kubeReserved or systemReserved value starting with "-" (an expression too), before evaluating it (validateKubeletSemantics, ValidationSucceeded=False); the free-form CRD takes any value',
   },
   {
     id: "kubelet-typed-range",
