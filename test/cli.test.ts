@@ -530,6 +530,18 @@ describe("lib/cli.ts as a program", () => {
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(SEED_MANIFESTS)));
   }, 60_000);
 
+  test("an unrendered Helm template exits 1 pointing to helm template, with no warning of the yaml library on stderr", () => {
+    const r = run(
+      ["convert", "-"],
+      "apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: {{ .Values.name }}\nspec:\n  providerRef: { name: default }\n",
+    );
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      'error: document 1 (line 4): metadata.name = {"{ .Values.name }":null} is invalid: a string; the input looks like an unrendered Helm (Go) template ({{ .Values.name }} on line 4): run `helm template` first and convert its output [CONVERT_WRONG_TYPE]\n',
+    );
+  }, 60_000);
+
   test("a file that is not UTF-8 exits 1 saying so, with nothing on stdout", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cli-latin1-"));
     const file = path.join(dir, "in.yaml");

@@ -1,6 +1,7 @@
 import type { Document, LineCounter } from "yaml";
 import { yaml } from "./yaml";
 import { KarpenterValidationError } from "../core/errors";
+import type { ErrorCode } from "../core/error-codes";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import { holdsToken } from "../kubernetes/value-rules";
 import { crdFieldSince, crdKindSince, objectCrd, OBJECT_CRD_KINDS, ObjectCrdKind } from "../versions";
@@ -86,6 +87,42 @@ export function convertLegacyManifests(
   yamlText: string,
   options: ConvertLegacyManifestsOptions = {},
 ): LegacyConversionResult {
+  try {
+    return convertText(yamlText, options);
+  } catch (e) {
+    throw withTemplateHint(e, yamlText);
+  }
+}
+
+/**
+ * An error of a document, with a hint added when the text holds a Go template action (`{{ … }}`):
+ * such input is most likely a Helm chart's template, not yet rendered (`name: {{ .Values.name }}` reads
+ * as a mapping, and the error alone says only that a string was expected). A template in a quoted
+ * string converts as written, so the text is not refused for holding one.
+ */
+function withTemplateHint(e: unknown, yamlText: string): unknown {
+  if (!(e instanceof LegacyManifestError) || typeof yamlText !== "string") return e;
+  const lines = yamlText.split(/\r?\n/);
+  const at = lines.findIndex((l) => /\{\{.*\}\}/.test(l));
+  if (at < 0) return e;
+  const action = /\{\{.*?\}\}/.exec(lines[at])![0];
+  const shown = action.length > 60 ? `${action.slice(0, 57)}...` : action;
+  const hint = `the input looks like an unrendered Helm (Go) template (${shown} on line ${at + 1}): run \`helm template\` first and convert its output`;
+  const hinted = new LegacyManifestError(
+    e.code as ErrorCode,
+    e.document,
+    e.line,
+    e.field,
+    e.value,
+    `${e.allowed}; ${hint}`,
+  );
+  hinted.message = / \[[A-Z0-9_]+\]$/.test(e.message)
+    ? e.message.replace(/ (\[[A-Z0-9_]+\])$/, `; ${hint} $1`)
+    : `${e.message}; ${hint}`;
+  return hinted;
+}
+
+function convertText(yamlText: string, options: ConvertLegacyManifestsOptions): LegacyConversionResult {
   const where = "convertLegacyManifests";
   if (typeof yamlText !== "string")
     throw new KarpenterValidationError(
@@ -137,7 +174,15 @@ export function convertLegacyManifests(
   if (roleProblem !== undefined)
     throw new KarpenterValidationError("CONVERT_OPTION_ROLE", where, "options.role", options.role, roleProblem);
   const lineCounter = new (yaml().LineCounter)();
-  const docs = yaml().parseAllDocuments(yamlText, { version: "1.1", lineCounter, prettyErrors: true });
+  // logLevel "error": the library's own warnings (e.g. "Keys with collection values will be stringified …
+  // Set mapAsMap: true", for a `{{ … }}` key) would reach stderr as a Node process warning, advice to the
+  // library's caller, not to the user; the document's problems are reported as errors or notes.
+  const docs = yaml().parseAllDocuments(yamlText, {
+    version: "1.1",
+    lineCounter,
+    prettyErrors: true,
+    logLevel: "error",
+  });
   const drafts: (
     | { kind: "NodePool"; draft: PoolDraft }
     | { kind: "EC2NodeClass"; draft: ClassDraft }

@@ -272,7 +272,8 @@ export const ERROR_CODES = {
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
-  HELM_VALUES_LOG_LEVEL: "not a Karpenter log level (debug, info, error)",
+  HELM_VALUES_LOG_LEVEL:
+    "values.logLevel (or a LOG_LEVEL entry of values.controller.env) the controller refuses: from 1.14 only debug, info, error (karpenter options.go validLogLevels)",
   HELM_VALUES_NEEDS_NEWER_KARPENTER: "a setting or feature gate the targeted Karpenter version does not have yet",
   HELM_VALUES_NOT_A_MAP: "a values part that is not a plain map known at synth",
   HELM_VALUES_NOT_FINITE: "NaN or Infinity in the values (JSON cannot hold them)",

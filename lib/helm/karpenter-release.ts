@@ -180,9 +180,10 @@ export interface KarpenterReleaseProps {
    * any key; lists are replaced whole; maps values.yaml fills, such as `affinity`, take only its
    * keys), `controller.resources` requests must not exceed their limits, and keys under `settings`
    * are checked against the version, `nodeSelector` keys and values by the Kubernetes label rules, and
-   * `logLevel` against the levels the controller parses (`debug`, `info`, `error` — Karpenter docs,
-   * Settings, LOG_LEVEL — and zap's `warn`, `dpanic`, `panic`, `fatal`; the controller exits at start on
-   * any other); a number anywhere in it must be finite (JSON has no NaN or Infinity; each is named by
+   * `logLevel` (and a `LOG_LEVEL` entry of `controller.env`) against the levels the controller accepts: from
+   * 1.14 exactly `debug`, `info` or `error`, lower case (kubernetes-sigs/karpenter
+   * `pkg/operator/options/options.go` `validLogLevels`; the controller panics at start on any other); before
+   * 1.14, whose source the library has not read, also zap's `warn`, `dpanic`, `panic`, `fatal` as before; a number anywhere in it must be finite (JSON has no NaN or Infinity; each is named by
    * its path, e.g. `values.tolerations[0].tolerationSeconds`). `settings.clusterName`, `settings.interruptionQueue`,
    * `serviceAccount.name` and the `eks.amazonaws.com/role-arn` ServiceAccount annotation cannot be
    * overridden here: they are wired (use `cluster`, `interruptionQueue`, `serviceAccountName`,
@@ -242,7 +243,7 @@ export interface KarpenterReleaseProps {
  * count, toleration, name or namespace; a request above its limit (after `values` is merged);
  * `values` that override wired keys (cluster name, queue, ServiceAccount name, IRSA role annotation); a
  * literal `irsaRoleArn` that is not an IAM role ARN; a node selector key or value outside the Kubernetes
- * label rules; a `values.logLevel` the controller cannot parse; a NaN or ±Infinity in `values` or a map prop; or a token that cannot be written into
+ * label rules; a `values.logLevel` the controller refuses; a NaN or ±Infinity in `values` or a map prop; or a token that cannot be written into
  * the values YAML (a list or map token; boolean settings may be tokens)
  */
 export class KarpenterRelease extends Construct {

@@ -328,7 +328,8 @@ export function booleanTokensPlain(
 
 /**
  * Checks `values.settings` like typed settings (the chart ignores unknown keys silently), the label
- * keys and values of `values.nodeSelector` and the level of `values.logLevel`, and refuses
+ * keys and values of `values.nodeSelector` and the level of `values.logLevel` (and of a `LOG_LEVEL` entry of
+ * `values.controller.env`), and refuses
  * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
  * the IRSA role annotation).
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
@@ -347,7 +348,8 @@ export function checkEscapeHatch(
     problems.check(() =>
       checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
     );
-  problems.check(() => checkLogLevel(scope, "values.logLevel", values.logLevel));
+  problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
+  problems.check(() => checkEnvLogLevel(scope, version, values));
   problems.throwIfAny(scope);
 }
 
@@ -639,33 +641,85 @@ export function checkNodeSelector(
 }
 
 /**
- * The levels the controller's `LOG_LEVEL` (chart value `logLevel`) is documented to take: Karpenter
- * docs, "Settings" (LOG_LEVEL: "Log verbosity level. Can be one of 'debug', 'info', or 'error'").
+ * The levels the controller accepts in `LOG_LEVEL` (chart value `logLevel`, passed verbatim by the
+ * chart's `templates/deployment.yaml`), from 1.14 on: kubernetes-sigs/karpenter
+ * `pkg/operator/options/options.go` has `validLogLevels = []string{"", "debug", "info", "error"}` and
+ * `Parse` returns `invalid LOG_LEVEL %q` for any other text (v1.14.1 `options.go:48,144`, v1.15.0
+ * `options.go:53,248`); `pkg/operator/injection/injection.go` runs `lo.Must0(opt.Parse(…))`, so the
+ * controller panics at start and crash-loops. The comparison is case-sensitive: `DEBUG` and zap's
+ * `warn` are refused. Read in the only karpenter module versions at hand (v1.14.1 and v1.15.0); the
+ * rule is applied to the whole of those minors (1.14.0 taken as 1.14.1) and to an unverified newer
+ * version (which uses the newest minor's facts).
  */
 const LOG_LEVELS = ["debug", "info", "error"];
+/** The first release whose `LOG_LEVEL` list has been read in the source (see {@link LOG_LEVELS}). */
+const LOG_LEVELS_SOURCED_SINCE = "1.14.0";
 /**
- * The other levels the controller parses: it reads LOG_LEVEL with zap's `ParseAtomicLevel` and exits
- * on any other text (karpenter core `pkg/operator/logging`: `lo.Must(zap.ParseAtomicLevel(l))`).
+ * Before 1.14 the library has not read the controller's source (no older karpenter module is at hand),
+ * so it keeps the check it had: the documented levels (Karpenter docs, "Settings": LOG_LEVEL "Can be one
+ * of 'debug', 'info', or 'error'") plus zap's `warn`, `dpanic`, `panic` and `fatal`, in lower or upper
+ * case. That the controller of these releases parses LOG_LEVEL with zap is an earlier, unconfirmed reading,
+ * not a sourced fact; 1.14 and 1.15 do not (see {@link LOG_LEVELS}).
  */
-const ZAP_LEVELS = ["warn", "dpanic", "panic", "fatal"];
+const UNSOURCED_ZAP_LEVELS = ["warn", "dpanic", "panic", "fatal"];
 
 /**
- * `values.logLevel`: a level the controller parses; `null` or `""` leave the chart's `info`.
+ * A log level for the controller's `LOG_LEVEL` (`values.logLevel`, or a `LOG_LEVEL` entry of
+ * `values.controller.env`): from 1.14 one of `debug`, `info`, `error` exactly (see {@link LOG_LEVELS});
+ * before, the levels of {@link UNSOURCED_ZAP_LEVELS} too. `null` or `""` leave the controller's `info`
+ * (the chart writes no LOG_LEVEL for an empty value); a token passes.
  * @throws KarpenterValidationError naming `field`
  */
-export function checkLogLevel(scope: IConstruct, field: string, level: unknown): void {
+export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, field: string, level: unknown): void {
   if (level === undefined || level === null || level === "" || isUnresolved(level)) return;
+  if (version.atLeast(LOG_LEVELS_SOURCED_SINCE)) {
+    if (typeof level === "string" && LOG_LEVELS.includes(level)) return;
+    const lower = typeof level === "string" ? level.toLowerCase() : undefined;
+    const near =
+      lower === undefined
+        ? undefined
+        : LOG_LEVELS.includes(lower)
+          ? `did you mean "${lower}"? The controller compares the level case-sensitively. `
+          : (() => {
+              const k = nearestKey(lower, LOG_LEVELS);
+              return k ? `did you mean "${k}"? ` : undefined;
+            })();
+    throw new KarpenterValidationError(
+      "HELM_VALUES_LOG_LEVEL",
+      scope,
+      field,
+      level,
+      `${near ?? ""}a log level the Karpenter ${version.full} controller accepts in LOG_LEVEL: "debug", "info" (the chart's default) or "error", lower case (kubernetes-sigs/karpenter pkg/operator/options/options.go validLogLevels); on anything else it panics at start with invalid LOG_LEVEL`,
+    );
+  }
   const known =
-    typeof level === "string" && [...LOG_LEVELS, ...ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
+    typeof level === "string" &&
+    [...LOG_LEVELS, ...UNSOURCED_ZAP_LEVELS].some((l) => l === level || l.toUpperCase() === level);
   if (!known) {
     throw new KarpenterValidationError(
       "HELM_VALUES_LOG_LEVEL",
       scope,
       field,
       level,
-      `a log level: "debug", "info" (the chart's default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap's "warn", "dpanic", "panic" and "fatal", and exits at start on anything else`,
+      `a log level: "debug", "info" (the chart's default) or "error" (Karpenter docs, Settings: LOG_LEVEL); for Karpenter ${version.full} the library has not read the controller's source and also takes zap's "warn", "dpanic", "panic" and "fatal"`,
     );
   }
+}
+
+/**
+ * `LOG_LEVEL` entries of `values.controller.env`: the chart appends that list after its own
+ * `LOG_LEVEL` (from `logLevel`), and of two entries with one name the container gets the last, so an
+ * entry there sets the level the controller reads. Only a literal `value` is checked (not `valueFrom`).
+ */
+function checkEnvLogLevel(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+  const controller = values.controller;
+  if (!isPlainMap(controller) || !Array.isArray(controller.env)) return;
+  const problems = new Problems();
+  controller.env.forEach((e: unknown, i: number) => {
+    if (isPlainMap(e) && e.name === "LOG_LEVEL")
+      problems.check(() => checkLogLevel(scope, version, `values.controller.env[${i}].value`, e.value));
+  });
+  problems.throwIfAny(scope);
 }
 
 const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];

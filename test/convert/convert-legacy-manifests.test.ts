@@ -135,6 +135,47 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
     expect((e as LegacyManifestError).line).toBe(12);
   });
 
+  test("an unrendered Helm template: the error says so and points to helm template; the yaml library prints no warning", () => {
+    const warn = jest.spyOn(process, "emitWarning");
+    const consoleWarn = jest.spyOn(console, "warn");
+    try {
+      const e = thrown(() =>
+        convertLegacyManifests(
+          "apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: {{ .Values.name }}\nspec:\n  providerRef: { name: default }\n",
+        ),
+      ) as LegacyManifestError;
+      expect(e).toBeInstanceOf(LegacyManifestError);
+      expect([e.code, e.document, e.line, e.field]).toEqual(["CONVERT_WRONG_TYPE", 1, 4, "metadata.name"]);
+      expect(e.message).toBe(
+        'document 1 (line 4): metadata.name = {"{ .Values.name }":null} is invalid: a string; the input looks like an unrendered Helm (Go) template ({{ .Values.name }} on line 4): run `helm template` first and convert its output [CONVERT_WRONG_TYPE]',
+      );
+      // "Keys with collection values will be stringified … Set mapAsMap: true": advice to the library's caller
+      expect(warn).not.toHaveBeenCalled();
+      expect(consoleWarn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+      consoleWarn.mockRestore();
+    }
+    // a template action YAML cannot read: the syntax error gets the hint too
+    expect(() =>
+      convertLegacyManifests(
+        "apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: default\n{{- if .Values.x }}\nspec:\n  providerRef: { name: default }\n{{- end }}\n",
+      ),
+    ).toThrow(
+      "document 1 (line 5, column 1): YAML syntax error: Implicit keys need to be on a single line; the input looks like an unrendered Helm (Go) template ({{- if .Values.x }} on line 5): run `helm template` first and convert its output [CONVERT_YAML]",
+    );
+    // no `{{ … }}` in the text: no hint
+    expect(() =>
+      convertLegacyManifests("apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: { a: b }\n"),
+    ).toThrow(/is invalid: a string \[CONVERT_WRONG_TYPE\]$/);
+    // a template inside a quoted string is text: it converts (nothing is refused for holding one)
+    expect(
+      convertLegacyManifests(
+        'apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner\nmetadata:\n  name: default\n  labels: { a: "{{ x }}" }\nspec:\n  providerRef: { name: default }\n',
+      ).nodePools.map((p) => p.name),
+    ).toEqual(["default"]);
+  });
+
   test("a document that is not a mapping", () => {
     expect(() => convertLegacyManifests(`${valid}---\n- a\n- b\n`)).toThrow(
       'document 2 (line 8): (document) = ["a","b"] is invalid: a Kubernetes object with apiVersion, kind and metadata (a mapping) [CONVERT_WRONG_TYPE]',

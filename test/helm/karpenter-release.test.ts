@@ -689,14 +689,71 @@ describe("KarpenterRelease: bad props", () => {
     ).toEqual({ "node-role": "", "kubernetes.io/os": null });
   });
 
-  test("values.logLevel is one of the levels the controller parses", () => {
+  test("values.logLevel is one of the levels the 1.14+ controller accepts: debug, info, error, lower case", () => {
+    const accepts = (v: string) =>
+      `a log level the Karpenter ${v} controller accepts in LOG_LEVEL: "debug", "info" (the chart's default) or "error", lower case (kubernetes-sigs/karpenter pkg/operator/options/options.go validLogLevels); on anything else it panics at start with invalid LOG_LEVEL`;
     expect(failing({ values: { logLevel: "verbose" } }).error.message).toBe(
-      'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else [HELM_VALUES_LOG_LEVEL]',
+      `test/rel: values.logLevel = "verbose" is invalid: ${accepts("1.15.3")} [HELM_VALUES_LOG_LEVEL]`,
+    );
+    // upper case: did you mean the lower-case level (options.go compares with lo.Contains)
+    const upper = failing({ values: { logLevel: "DEBUG" } }).error;
+    expect(upper.code).toBe("HELM_VALUES_LOG_LEVEL");
+    expect(upper.field).toBe("values.logLevel");
+    expect(upper.value).toBe("DEBUG");
+    expect(upper.message).toBe(
+      `test/rel: values.logLevel = "DEBUG" is invalid: did you mean "debug"? The controller compares the level case-sensitively. ${accepts("1.15.3")} [HELM_VALUES_LOG_LEVEL]`,
+    );
+    // zap's levels are not in validLogLevels (v1.14.1 and v1.15.0)
+    for (const level of ["warn", "Info", "dpanic", "fatal"])
+      expect(failing({ values: { logLevel: level } }).error.code).toBe("HELM_VALUES_LOG_LEVEL");
+    expect(failing({ version: "1.14.1", values: { logLevel: "warn" } }).error.message).toBe(
+      `test/rel: values.logLevel = "warn" is invalid: ${accepts("1.14.1")} [HELM_VALUES_LOG_LEVEL]`,
     );
     expect(failing({ values: { logLevel: 3 } }).error.field).toBe("values.logLevel");
-    for (const level of ["debug", "info", "error", "warn", "DEBUG"])
+    for (const level of ["debug", "info", "error", ""])
       expect(release({ values: { logLevel: level } }).values.logLevel).toBe(level);
     expect(release({ values: { logLevel: null } }).values.logLevel).toBeNull();
+    expect(release().values.logLevel).toBeUndefined(); // unset: the chart's own "info"
+    // a token is never an error
+    const { stack } = testStack();
+    const level = new TerraformVariable(stack, "level", { type: "string" }).stringValue;
+    expect(
+      () => new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), values: { logLevel: level } }),
+    ).not.toThrow();
+  });
+
+  test("before 1.14 (controller source not read) values.logLevel keeps the earlier check, zap's levels included", () => {
+    for (const level of ["warn", "DEBUG", "fatal", "debug"])
+      expect(release({ version: "1.13.1", values: { logLevel: level } }).values.logLevel).toBe(level);
+    expect(failing({ version: "1.13.1", values: { logLevel: "verbose" } }).error.message).toBe(
+      'test/rel: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); for Karpenter 1.13.1 the library has not read the controller\'s source and also takes zap\'s "warn", "dpanic", "panic" and "fatal" [HELM_VALUES_LOG_LEVEL]',
+    );
+  });
+
+  test("a LOG_LEVEL entry of values.controller.env (the chart puts it after its own, so it wins) is checked the same way", () => {
+    const { error } = failing({
+      values: {
+        controller: {
+          env: [
+            { name: "OTHER", value: "DEBUG" },
+            { name: "LOG_LEVEL", value: "DEBUG" },
+          ],
+        },
+      },
+    });
+    expect(error.problems.map((p) => [p.field, p.value, p.code])).toEqual([
+      ["values.controller.env[1].value", "DEBUG", "HELM_VALUES_LOG_LEVEL"],
+    ]);
+    expect(error.message).toContain('did you mean "debug"?');
+    const env = [
+      { name: "LOG_LEVEL", value: "error" },
+      { name: "LOG_LEVEL", valueFrom: { configMapKeyRef: { name: "c", key: "k" } } },
+    ];
+    expect(release({ values: { controller: { env } } }).values.controller.env).toEqual(env);
+    expect(
+      release({ version: "1.13.1", values: { controller: { env: [{ name: "LOG_LEVEL", value: "warn" }] } } }).values
+        .controller.env,
+    ).toEqual([{ name: "LOG_LEVEL", value: "warn" }]);
   });
 
   test("an unknown setting gets a did-you-mean when one is close, in settings and values.settings", () => {

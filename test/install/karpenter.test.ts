@@ -1048,8 +1048,26 @@ describe("Karpenter: values the install depends on", () => {
     expect(error.problems.map((p) => p.message)).toEqual([
       "test/karpenter: replicas = 0 is invalid: a whole number of controller pods, at least 1 (2 for high availability) [HELM_VALUES_REPLICAS]",
       "test/karpenter: values.nodeSelector[\"node-role\"] = \"-system\" is invalid: a Kubernetes label value (a string): empty, or at most 63 letters, digits, '-', '_' and '.', starting and ending with a letter or digit [HELM_VALUES_LABEL_VALUE]",
-      'test/karpenter: values.logLevel = "verbose" is invalid: a log level: "debug", "info" (the chart\'s default) or "error" (Karpenter docs, Settings: LOG_LEVEL); the controller also parses zap\'s "warn", "dpanic", "panic" and "fatal", and exits at start on anything else [HELM_VALUES_LOG_LEVEL]',
+      'test/karpenter: values.logLevel = "verbose" is invalid: a log level the Karpenter 1.15.3 controller accepts in LOG_LEVEL: "debug", "info" (the chart\'s default) or "error", lower case (kubernetes-sigs/karpenter pkg/operator/options/options.go validLogLevels); on anything else it panics at start with invalid LOG_LEVEL [HELM_VALUES_LOG_LEVEL]',
     ]);
+  });
+
+  test("values.logLevel on the Karpenter: DEBUG and warn refused from 1.14 (did you mean debug), debug/info/error/unset pass", () => {
+    const upper = thrown(() => install({ values: { logLevel: "DEBUG" } })) as KarpenterValidationError;
+    expect([upper.code, upper.field, upper.value]).toEqual(["HELM_VALUES_LOG_LEVEL", "values.logLevel", "DEBUG"]);
+    expect(upper.message).toContain('did you mean "debug"?');
+    expect((thrown(() => install({ values: { logLevel: "warn" } })) as KarpenterValidationError).code).toBe(
+      "HELM_VALUES_LOG_LEVEL",
+    );
+    const env = thrown(() =>
+      install({ values: { controller: { env: [{ name: "LOG_LEVEL", value: "warn" }] } } }),
+    ) as KarpenterValidationError;
+    expect(env.field).toBe("values.controller.env[0].value");
+    for (const level of ["debug", "info", "error"])
+      expect(install({ values: { logLevel: level } }).values.logLevel).toBe(level);
+    expect(install().values.logLevel).toBeUndefined(); // unset: the chart's own "info"
+    // before 1.14 the library has not read the controller's source: the earlier check stays
+    expect(install({ version: "1.13.1", values: { logLevel: "warn" } }).values.logLevel).toBe("warn");
   });
 
   test("a KarpenterRelease of its own on the cluster of a Karpenter is a second install: both fail synth, each naming the other", () => {
