@@ -335,8 +335,10 @@ export const ERROR_CODES = {
   NODEPOOL_REQUIREMENTS: "requirements not a list or more than the NodePool CRD allows",
   NODEPOOL_RESERVATION_CAPACITY_TYPE:
     "a requirement or label needs a capacity reservation's label, which only reserved offerings carry, while the capacity types (stated, or the default on-demand) leave out reserved",
+  NODEPOOL_RESERVATION_EXCLUDED:
+    "a pool left only reserved capacity with a requirement no reserved offering meets (a capacity-reservation label DoesNotExist, or NotIn every type)",
   NODEPOOL_RESERVATION_NOT_SELECTED:
-    "a capacity-reservation-id requirement or label names no reservation of the ids the EC2NodeClass selects",
+    "a capacity-reservation-id requirement or label names none of the ids the EC2NodeClass selects, or excludes them all on a reserved-only pool",
   NODEPOOL_RESERVED_WITHOUT_RESERVATIONS:
     "requirements or template labels that allow only reserved capacity, with an EC2NodeClass that selects no capacity reservation",
   NODEPOOL_REQUIREMENT_KEY: "a requirement key missing or malformed (NodePool CRD)",

@@ -639,8 +639,12 @@ const CRON_MACROS = ["@annually", "@yearly", "@monthly", "@weekly", "@daily", "@
  */
 export function cronProblem(expr: string): string | undefined {
   if (typeof expr !== "string") return "it must be a string";
-  if (expr.startsWith("@"))
-    return CRON_MACROS.includes(expr) ? undefined : `the only macros are ${CRON_MACROS.join(", ")}`;
+  // Karpenter parses "TZ=UTC <schedule>" (kubernetes-sigs/karpenter pkg/apis/v1/nodepool.go Budget.IsActive), and
+  // robfig/cron v3 trims the spaces after the time zone (parser.go Parse): "@daily " is @daily
+  if (expr.trim().startsWith("@"))
+    return CRON_MACROS.includes(expr.trim())
+      ? undefined
+      : `the only macros are ${CRON_MACROS.join(", ")}, written alone`;
   if (/^\s*(CRON_)?TZ=/.test(expr)) return "time zones are not supported (schedules are UTC)";
   const fields = expr.trim().split(/\s+/);
   if (fields.length !== 5)

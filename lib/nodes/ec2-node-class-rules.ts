@@ -1087,13 +1087,14 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
               `keys of ${field} are ${RESERVED_RESOURCES.map((x) => JSON.stringify(x)).join(", ")}`,
             ),
           );
-        // 1.15: Karpenter refuses any value starting with "-" before evaluating it, an expression ("-memory_mib") too
-        if (upstream && typeof val === "string" && c.known(val) && val.startsWith("-") && !QUANTITY.test(val))
+        // 1.15: Karpenter refuses any value starting with "-" (strings.HasPrefix), a quantity ("-0") or an expression
+        // ("-memory_mib") alike, before evaluating it
+        if (upstream && typeof val === "string" && c.known(val) && val.startsWith("-"))
           return c.fail(
             "EC2NODECLASS_KUBELET_RESERVED",
             at,
             val,
-            `a quantity or expression that does not start with "-": Karpenter ${c.version.full} refuses any ${field} value starting with "-" before it evaluates an expression ("can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateKubeletSemantics")}). Write the expression so that it does not begin with a minus, e.g. "memory_mib * 0 + 100"`,
+            `a quantity or expression that does not start with "-": Karpenter ${c.version.full} refuses any ${field} value starting with "-" before it evaluates an expression ("can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateKubeletSemantics")}). Write a non-negative quantity, or an expression that does not begin with a minus, e.g. "memory_mib * 0 + 100"`,
           );
         if (typeof val === "string" && c.known(val) && !QUANTITY.test(val)) {
           const meant = quantityLookalike(val);

@@ -961,6 +961,9 @@ export function checkReservations(
   let narrowed: Where | undefined;
   let needs: Where | undefined;
   const wantedIds: (Where & { ids: string[] })[] = [];
+  // requirements no reserved offering meets: each carries its id, its type and interruptible (reserved_capacity_resolver.go)
+  let excludes: Where | undefined;
+  const notIds: (Where & { ids: string[] })[] = [];
   const narrow = (at: Where, keep: (t: string) => boolean) => {
     allowed = allowed.filter(keep);
     if (!narrowed && allowed.length === 1 && allowed[0] === "reserved") narrowed = at;
@@ -980,6 +983,15 @@ export function checkReservations(
     if (r.key !== CAPACITY_TYPE_KEY) {
       if (NEEDS_LABEL.includes(r.operator)) needs ??= { ...at, reservation: true };
       if (r.key === RESERVATION_ID_KEY && r.operator === "In") wantedIds.push({ ...at, ids: values });
+      if (r.key === RESERVATION_ID_KEY && r.operator === "NotIn") notIds.push({ ...at, ids: values });
+      const every =
+        r.key === CAPACITY_RESERVATION_TYPE_KEY
+          ? CAPACITY_RESERVATION_TYPES
+          : r.key === RESERVATION_ID_KEY
+            ? undefined
+            : ["true", "false"];
+      if (r.operator === "DoesNotExist" || (r.operator === "NotIn" && every?.every((v) => values.includes(v))))
+        excludes ??= at;
       continue;
     }
     if (!(defaulted && i === reqs.length - 1)) stated = true;
@@ -1015,6 +1027,16 @@ export function checkReservations(
     allowed = ["reserved"];
     narrowed ??= needs;
   }
+  const reservedOnly = allowed.length === 1 && allowed[0] === "reserved";
+  if (reservedOnly && excludes) {
+    c.fail(
+      "NODEPOOL_RESERVATION_EXCLUDED",
+      excludes.field,
+      excludes.value,
+      `a requirement a reserved offering can meet: ${excludes.shown} rules out every reserved offering (each carries its reservation's id, type and interruptible label), and ${narrowed?.shown ?? "the pool"} leaves only reserved capacity, so no offering is left and the pool launches nothing (${OFFERINGS_SOURCE}). Drop this requirement, or allow on-demand too`,
+    );
+    return;
+  }
   if (!nodeClass || !narrowed || allowed.length !== 1 || allowed[0] !== "reserved") return;
   const spec = nodeClass.spec;
   if (!isSet(spec) || c.token(spec) || typeof spec !== "object") return;
@@ -1039,6 +1061,15 @@ export function checkReservations(
     const id = (t as { id?: unknown }).id;
     if (keys.length !== 1 || keys[0] !== "id" || typeof id !== "string" || !c.known(id)) return;
     classIds.push(id);
+  }
+  for (const w of notIds) {
+    if (!classIds.every((id) => w.ids.includes(id))) continue;
+    c.fail(
+      "NODEPOOL_RESERVATION_NOT_SELECTED",
+      w.field,
+      w.value,
+      `a capacity reservation its EC2NodeClass selects (${classIds.map((id) => JSON.stringify(id)).join(", ")}) left in: ${w.shown} excludes every one of them, and ${cls} selects its reservations by these ids alone, while ${narrowed.shown} leaves only reserved capacity, so no offering is left and the pool launches nothing (${OFFERINGS_SOURCE}). Leave a selected reservation in, or allow on-demand too`,
+    );
   }
   for (const w of wantedIds) {
     if (w.ids.some((id) => classIds.includes(id))) continue;

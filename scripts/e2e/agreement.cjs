@@ -61,9 +61,17 @@ const SEMANTIC_RULES = [
       "only reserved offerings carry the capacity-reservation labels (aws/karpenter-provider-aws offering/base_resolver.go: on-demand and spot have them DoesNotExist): a requirement or label that needs one, with capacity types (stated, or the library's default on-demand) that leave out reserved, matches no offering; the server judges each requirement alone",
   },
   {
+    id: "reservation-excluded",
+    field: /^requirements\[\d+\]$/,
+    message: /rules out every reserved offering/,
+    reason:
+      "each reserved offering carries its reservation's id, type and interruptible label (offering/reserved_capacity_resolver.go): on a pool left only reserved capacity, a capacity-reservation label DoesNotExist, or NotIn every value, leaves no offering; the server judges each requirement alone",
+  },
+  {
     id: "reservation-not-selected",
     field: /^(requirements\[\d+\]|labels\["karpenter\.k8s\.aws\/capacity-reservation-id"\])$/,
-    message: /names none of them, and EC2NodeClass .* selects its reservations by these ids alone/,
+    message:
+      /(names none of them|excludes every one of them), and EC2NodeClass .* selects its reservations by these ids alone/,
     reason:
       "Karpenter makes reserved offerings only for the reservations the EC2NodeClass selects, each labelled with its id (offering/reserved_capacity_resolver.go): a capacity-reservation-id none of the class's literal ids matches no offering; the server judges the NodePool alone",
   },
