@@ -137,6 +137,36 @@ export const SETTING_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
   },
 });
 
+/**
+ * The controller env var each `settings:` key is written to by the chart's deployment template
+ * (charts/karpenter/templates/deployment.yaml: `{{- with .Values.settings.<key> }} - name: <ENV>`; read
+ * in 1.9.3, 1.14.1 and 1.15.0, where every key a release has keeps the same name). enableDRA has none (it
+ * sets other values). Feature gates go to `FEATURE_GATES` and `AWS_FEATURE_GATES` as one string each.
+ * Not in the release data (values.yaml only), hence this hand list.
+ */
+export const SETTING_ENV: Readonly<Record<string, string>> = lookupTable({
+  batchMaxDuration: "BATCH_MAX_DURATION",
+  batchIdleDuration: "BATCH_IDLE_DURATION",
+  preferencePolicy: "PREFERENCE_POLICY",
+  minValuesPolicy: "MIN_VALUES_POLICY",
+  clusterCABundle: "CLUSTER_CA_BUNDLE",
+  clusterName: "CLUSTER_NAME",
+  clusterEndpoint: "CLUSTER_ENDPOINT",
+  isolatedVPC: "ISOLATED_VPC",
+  eksControlPlane: "EKS_CONTROL_PLANE",
+  vmMemoryOverheadPercent: "VM_MEMORY_OVERHEAD_PERCENT",
+  interruptionQueue: "INTERRUPTION_QUEUE",
+  enableZonalShift: "ENABLE_ZONAL_SHIFT",
+  reservedENIs: "RESERVED_ENIS",
+  ignoreDRARequests: "IGNORE_DRA_REQUESTS",
+  legacyNodeRepair: "LEGACY_NODE_REPAIR",
+  disableClusterStateObservability: "DISABLE_CLUSTER_STATE_OBSERVABILITY",
+  disableDryRun: "DISABLE_DRY_RUN",
+  amiRefreshInterval: "AMI_REFRESH_INTERVAL",
+  subnetRefreshInterval: "SUBNET_REFRESH_INTERVAL",
+  securityGroupRefreshInterval: "SECURITY_GROUP_REFRESH_INTERVAL",
+});
+
 /** Validation rules of the `settings.featureGates:` keys. */
 export const FEATURE_GATE_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
   spotToSpotConsolidation: { kind: "boolean", description: "Spot-to-spot replacement consolidation (alpha)." },

@@ -14,7 +14,7 @@ import {
   KubernetesToleration,
 } from "./karpenter-settings";
 import { checkValuePaths } from "./chart-values";
-import { mergeHelmValues } from "../core/deep-merge";
+import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
 import { checkOptionKeys, checkRoleArn } from "../aws-api/input-checks";
@@ -302,7 +302,10 @@ export class KarpenterRelease extends Construct {
       const dnsPolicy = props?.dnsPolicy ?? "Default";
       if (own) problems.check(() => checkDnsPolicy(this, "dnsPolicy", dnsPolicy));
       const resources = problems.check(() => controllerResources(this, props?.controllerResources));
-      const settings = version && problems.check(() => settingsValues(this, version, props.settings));
+      // the settings that passed their checks, for the combination check when the document below cannot be built
+      let readable: Record<string, unknown> | undefined;
+      const settings =
+        version && problems.check(() => settingsValues(this, version, props.settings, (r) => (readable = r)));
       const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
@@ -363,6 +366,25 @@ export class KarpenterRelease extends Construct {
             merged.settings,
             (parts) =>
               (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join("."),
+          ),
+        );
+      }
+      // without the document (a part failed), the combinations are still judged on the settings that passed and
+      // values.settings, so that a bad setting does not hide a conflict (fresh8 X1/X6); the failed part is reported already
+      const partSettings = settings || readable;
+      if (version && values === undefined && partSettings) {
+        const escapeSettings = escape && isPlainMap(escape.settings) ? escape.settings : undefined;
+        const merged = escapeSettings
+          ? mergeHelmValues({ settings: partSettings }, { settings: escapeSettings }).settings
+          : partSettings;
+        problems.check(() =>
+          checkSettingCombinations(
+            this,
+            merged,
+            (parts) =>
+              (escapeSettings && hasPath({ settings: escapeSettings }, ["settings", ...parts]) ? "values." : "") +
+              ["settings", ...parts].join("."),
+            false,
           ),
         );
       }

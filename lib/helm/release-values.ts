@@ -9,7 +9,7 @@ import {
   KubernetesToleration,
 } from "./karpenter-settings";
 import { Annotations } from "cdktf";
-import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey } from "./chart-settings";
+import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey, SETTING_ENV } from "./chart-settings";
 import { findCycle, isPlainMap } from "../core/deep-merge";
 import { plainScalar } from "./helm";
 import { parseQuantity } from "../kubernetes/value-rules";
@@ -60,12 +60,15 @@ export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown
 /**
  * The chart's `settings:` from the typed settings: each key and feature gate checked against the
  * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
+ * @param onRead gets the settings that passed their checks (the feature gates among them) before any
+ * problem is thrown, so that checks of combinations can still run on them (all problems at once)
  * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
  */
 export function settingsValues(
   scope: IConstruct,
   version: KarpenterVersion,
   settings: KarpenterSettings | undefined,
+  onRead?: (readable: Record<string, unknown>) => void,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const CHART_SETTINGS = chartKeyFacts("settings", version);
@@ -94,13 +97,21 @@ export function settingsValues(
       );
       continue;
     }
-    problems.check(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting"));
-    out[key] =
-      fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value) ? String(value) : value;
+    // only what passed: `out` is what onRead gets (the return value needs every key to pass)
+    if (problems.passes(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting")))
+      out[key] =
+        fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value)
+          ? String(value)
+          : value;
   }
   const gates = gateValues(scope, version, "featureGates", featureGates, problems);
   const awsGates =
     awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
+  onRead?.({
+    ...out,
+    ...(Object.keys(gates).length ? { featureGates: gates } : {}),
+    ...(Object.keys(awsGates).length ? { awsFeatureGates: awsGates } : {}),
+  });
   problems.throwIfAny(scope);
   // the 1.8.0 chart's values.yaml has `StaticCapacity`, its template reads `staticCapacity`: without
   // an explicit value FEATURE_GATES gets `StaticCapacity=` (empty), so always write it for that release
@@ -142,8 +153,8 @@ function gateValues(
       problems.add(unknownKey(scope, `settings.${section}.${key}`, value, facts, what, version));
       continue;
     }
-    problems.check(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what));
-    gates[key] = value;
+    if (problems.passes(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what)))
+      gates[key] = value;
   }
   return gates;
 }
@@ -328,8 +339,8 @@ export function booleanTokensPlain(
 
 /**
  * Checks `values.settings` like typed settings (the chart ignores unknown keys silently), the label
- * keys and values of `values.nodeSelector` and the level of `values.logLevel` (and of a `LOG_LEVEL` entry of
- * `values.controller.env`), and refuses
+ * keys and values of `values.nodeSelector`, the level of `values.logLevel`, the `values.controller.env` entries that
+ * set a checked controller option (LOG_LEVEL, a setting's env var, FEATURE_GATES), and refuses
  * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
  * the IRSA role annotation).
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
@@ -349,7 +360,7 @@ export function checkEscapeHatch(
       checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
     );
   problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
-  problems.check(() => checkEnvLogLevel(scope, version, values));
+  problems.check(() => checkControllerEnv(scope, version, values));
   problems.throwIfAny(scope);
 }
 
@@ -707,19 +718,83 @@ export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, fiel
 }
 
 /**
- * `LOG_LEVEL` entries of `values.controller.env`: the chart appends that list after its own
- * `LOG_LEVEL` (from `logLevel`), and of two entries with one name the container gets the last, so an
- * entry there sets the level the controller reads. Only a literal `value` is checked (not `valueFrom`).
+ * Entries of `values.controller.env` that set a controller option the library checks elsewhere: the
+ * chart appends that list after its own env vars, and of two entries with one name the container gets
+ * the last, so such an entry decides the option. `LOG_LEVEL` gets the `values.logLevel` check; the env
+ * var of a setting ({@link SETTING_ENV}) the check of the typed setting, where the env string is the
+ * value itself (enums, durations, the endpoint URL; not the booleans and numbers the chart quotes);
+ * `FEATURE_GATES` and `AWS_FEATURE_GATES` (from 1.14) the controller's parsing. Only a literal string
+ * `value` with a literal `name` is judged (not `valueFrom`, not a token, not another name).
  */
-function checkEnvLogLevel(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+function checkControllerEnv(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
   const controller = values.controller;
   if (!isPlainMap(controller) || !Array.isArray(controller.env)) return;
+  const settings = chartKeyFacts("settings", version);
   const problems = new Problems();
   controller.env.forEach((e: unknown, i: number) => {
-    if (isPlainMap(e) && e.name === "LOG_LEVEL")
-      problems.check(() => checkLogLevel(scope, version, `values.controller.env[${i}].value`, e.value));
+    if (!isPlainMap(e) || typeof e.name !== "string" || isUnresolved(e.name)) return;
+    const field = `values.controller.env[${i}].value`;
+    if (e.name === "LOG_LEVEL") {
+      problems.check(() => checkLogLevel(scope, version, field, e.value));
+      return;
+    }
+    if (typeof e.value !== "string" || isUnresolved(e.value)) return;
+    const value = e.value;
+    if (e.name === "FEATURE_GATES" || e.name === "AWS_FEATURE_GATES") {
+      // AWS_FEATURE_GATES is read from 1.15 (karpenter-provider-aws v1.14.1 options.go has no such env var)
+      const since = e.name === "AWS_FEATURE_GATES" ? "1.15.0" : GATE_STRING_SOURCED_SINCE;
+      if (version.atLeast(since)) problems.check(() => checkGateString(scope, field, value));
+      return;
+    }
+    const fact = settings.find((f) => SETTING_ENV[f.key] === e.name);
+    if (!fact || !hasKey(fact, version.full) || !ENV_JUDGED_KINDS.includes(fact.kind)) return;
+    const problem = checkChartValue(fact, value);
+    if (problem)
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_SETTING",
+          scope,
+          field,
+          value,
+          `${problem}: ${e.name} is the env var of settings.${fact.key} (the chart writes it from there; this entry, after the chart's own, wins), and takes what that setting takes`,
+        ),
+      );
   });
   problems.throwIfAny(scope);
+}
+
+/** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */
+const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url"];
+
+/** The first release whose FEATURE_GATES / AWS_FEATURE_GATES parsing has been read in the source (see {@link checkGateString}). */
+const GATE_STRING_SOURCED_SINCE = "1.14.0";
+
+/** The texts Go's `strconv.ParseBool` reads as a boolean. */
+const GO_BOOLS = ["1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"];
+
+/**
+ * A `FEATURE_GATES` / `AWS_FEATURE_GATES` string as the controller parses it (kubernetes-sigs/karpenter
+ * v1.14.1 and v1.15.0 `ParseFeatureGates`, karpenter-provider-aws v1.15.0 options.go: k8s.io/component-base
+ * `cli/flag` MapStringBool.Set): comma-separated `Name=bool` pairs, blank pieces skipped, each side trimmed,
+ * the bool as `strconv.ParseBool` reads it; anything else fails the controller at start. Unknown gate names
+ * are ignored by the controller, and so here.
+ */
+function checkGateString(scope: IConstruct, field: string, value: string): void {
+  const bad = value
+    .split(",")
+    .filter((s) => s.length > 0)
+    .find((s) => {
+      const eq = s.indexOf("=");
+      return eq < 0 || !GO_BOOLS.includes(s.slice(eq + 1).trim());
+    });
+  if (bad === undefined) return;
+  throw new KarpenterValidationError(
+    "HELM_VALUES_SETTING",
+    scope,
+    field,
+    value,
+    `comma-separated Gate=bool pairs such as "NodeRepair=true,NodeOverlay=false", each bool one Go's strconv.ParseBool reads (true, false, 1, 0, t, f, in lower, upper or title case); ${JSON.stringify(bad)} is not one, and the controller fails at start parsing feature gates (k8s.io/component-base cli/flag MapStringBool). This entry also replaces the whole gate string the chart builds from settings.featureGates`,
+  );
 }
 
 const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];

@@ -272,7 +272,11 @@ export function checkKarpenterProps(
   if (props.dnsPolicy !== undefined) problems.check(() => checkDnsPolicy(scope, "dnsPolicy", props.dnsPolicy));
   if (props.repository !== undefined) problems.check(() => checkRepository(scope, "repository", props.repository!));
   problems.check(() => controllerResources(scope, props.controllerResources));
-  const typedSettings = version ? problems.check(() => settingsValues(scope, version!, props.settings)) : undefined;
+  // the settings that passed their checks: the combinations are judged on them even when another setting is bad
+  let readable: Record<string, unknown> | undefined;
+  const typedSettings = version
+    ? (problems.check(() => settingsValues(scope, version!, props.settings, (r) => (readable = r))) ?? readable)
+    : undefined;
   if (typedSettings) {
     // what the release gets: values.settings merged over the typed settings
     const escapeSettings =

@@ -4,9 +4,13 @@ import {
   checkChartValue,
   hasKey,
   modelledSettingsBlock,
+  SETTING_ENV,
+  SETTING_RULES,
 } from "../../lib/helm/chart-settings";
+import * as fs from "fs";
+import * as path from "path";
 import { KNOWN_RELEASES } from "../../lib/versions/karpenter-version";
-import { describeWithReference, referenceChartValues, referenceVersionsWith } from "../reference";
+import { describeWithReference, referenceChartValues, referenceRoot, referenceVersionsWith } from "../reference";
 
 const referenceVersions = referenceVersionsWith("charts/karpenter/values.yaml");
 const fact = (key: string) => [...CHART_SETTINGS, ...CHART_FEATURE_GATES].find((f) => f.key === key)!;
@@ -86,4 +90,22 @@ describe("setting values", () => {
     expect(checkChartValue(fact("clusterEndpoint"), "abc.eks.amazonaws.com")).toMatch(/https/);
     expect(checkChartValue(fact("isolatedVPC"), "true")).toBe("true or false");
   });
+});
+
+const templateVersions = referenceVersionsWith("charts/karpenter/templates/deployment.yaml");
+describeWithReference(templateVersions)("setting env vars = the published deployment template", () => {
+  test.each(templateVersions)("every `with .Values.settings.<key>` env of %s is in SETTING_ENV", (version) => {
+    const template = fs.readFileSync(
+      path.join(referenceRoot(), `v${version}`, "charts/karpenter/templates/deployment.yaml"),
+      "utf8",
+    );
+    const pairs = [...template.matchAll(/with \.Values\.settings\.(\w+) \}\}\s*- name: ([A-Z_]+)/g)];
+    expect(pairs.length).toBeGreaterThan(5);
+    for (const [, key, env] of pairs) expect([key, SETTING_ENV[key]]).toEqual([key, env]);
+  });
+});
+
+test("every setting but enableDRA has its env var in SETTING_ENV", () => {
+  expect(Object.keys(SETTING_RULES).filter((k) => SETTING_ENV[k] === undefined)).toEqual(["enableDRA"]);
+  expect(Object.keys(SETTING_ENV).filter((k) => SETTING_RULES[k] === undefined)).toEqual([]);
 });

@@ -756,6 +756,101 @@ describe("KarpenterRelease: bad props", () => {
     ).toEqual([{ name: "LOG_LEVEL", value: "warn" }]);
   });
 
+  describe("a values.controller.env entry for a setting's env var gets the check of the typed setting (fresh8 C)", () => {
+    const env = (entries: Record<string, unknown>[], version?: string) => ({
+      ...(version ? { version } : {}),
+      values: { controller: { env: entries } },
+    });
+    test.each([
+      ["PREFERENCE_POLICY", "respect", "Respect", 'one of "Respect", "Ignore"'],
+      ["MIN_VALUES_POLICY", "strict", "Strict", 'one of "Strict", "BestEffort"'],
+      ["AMI_REFRESH_INTERVAL", "30s", "1m", 'a Go duration such as "10s", "1m" or "1h30m", at least 1m'],
+      ["SECURITY_GROUP_REFRESH_INTERVAL", "59s", "1h", "at least 1m"],
+      ["BATCH_IDLE_DURATION", "soon", "1s", "a Go duration"],
+      ["CLUSTER_ENDPOINT", "https://", "https://ABC.gr7.us-west-2.eks.amazonaws.com", "an https:// URL"],
+      ["FEATURE_GATES", "NodeOverlay=yes", "NodeOverlay=TRUE,NodeRepair=0", "Gate=bool pairs"],
+      ["FEATURE_GATES", "NodeOverlay", "NodeOverlay=true,", "Gate=bool pairs"],
+      ["AWS_FEATURE_GATES", "NodeClassCEL=on", "NodeClassCEL=t", "Gate=bool pairs"],
+    ])("%s=%s is refused, the look-alike %s is accepted", (name, bad, good, allowed) => {
+      const { error } = failing(
+        env([
+          { name: "OTHER", value: bad },
+          { name, value: bad },
+        ]),
+      );
+      expect(error.problems.map((p) => [p.field, p.value, p.code])).toEqual([
+        ["values.controller.env[1].value", bad, "HELM_VALUES_SETTING"],
+      ]);
+      expect(error.message).toContain(allowed);
+      expect(release(env([{ name, value: good }])).values.controller.env).toEqual([{ name, value: good }]);
+    });
+    test("the message names the setting the env var belongs to", () => {
+      expect(failing(env([{ name: "PREFERENCE_POLICY", value: "respect" }])).error.message).toBe(
+        'test/rel: values.controller.env[0].value = "respect" is invalid: one of "Respect", "Ignore": PREFERENCE_POLICY is the env var of settings.preferencePolicy (the chart writes it from there; this entry, after the chart\'s own, wins), and takes what that setting takes [HELM_VALUES_SETTING]',
+      );
+    });
+    test("every problem at once, beside a bad typed setting and a bad LOG_LEVEL entry", () => {
+      const { error } = failing({
+        settings: { preferencePolicy: "ignore" as never },
+        ...env([
+          { name: "LOG_LEVEL", value: "DEBUG" },
+          { name: "MIN_VALUES_POLICY", value: "besteffort" },
+          { name: "FEATURE_GATES", value: "NodeOverlay=yes" },
+        ]),
+      });
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["settings.preferencePolicy", "HELM_VALUES_SETTING"],
+        ["values.controller.env[0].value", "HELM_VALUES_LOG_LEVEL"],
+        ["values.controller.env[1].value", "HELM_VALUES_SETTING"],
+        ["values.controller.env[2].value", "HELM_VALUES_SETTING"],
+      ]);
+    });
+    test("valueFrom, tokens, unknown names and env vars the library does not judge are left alone", () => {
+      const { stack } = testStack();
+      const token = new TerraformVariable(stack, "policy", { type: "string" }).stringValue;
+      const entries = [
+        { name: "PREFERENCE_POLICY", valueFrom: { configMapKeyRef: { name: "c", key: "k" } } },
+        { name: "PREFERENCE_POLICY", value: token },
+        { name: token, value: "respect" },
+        { name: "preference_policy", value: "respect" },
+        { name: "SOMETHING_ELSE", value: "30s" },
+        { name: "ISOLATED_VPC", value: "true" }, // a boolean the chart quotes: not judged
+        { name: "FEATURE_GATES", value: "UnknownGate=true" }, // unknown gates are ignored by the controller
+      ];
+      expect(
+        () =>
+          new KarpenterRelease(stack, "rel", {
+            cluster: testCluster(stack, "demo"),
+            values: { controller: { env: entries } },
+          }),
+      ).not.toThrow();
+    });
+    test("a setting the version lacks, and AWS_FEATURE_GATES before 1.15, are not judged", () => {
+      // securityGroupRefreshInterval is new in 1.15; AWS_FEATURE_GATES is read from 1.15
+      for (const entry of [
+        { name: "SECURITY_GROUP_REFRESH_INTERVAL", value: "30s" },
+        { name: "AWS_FEATURE_GATES", value: "NodeClassCEL=on" },
+      ])
+        expect(release(env([entry], "1.14.1")).values.controller.env).toEqual([entry]);
+      expect(failing(env([{ name: "AMI_REFRESH_INTERVAL", value: "30s" }], "1.14.1")).error.code).toBe(
+        "HELM_VALUES_SETTING",
+      );
+    });
+    test("through Karpenter as well", () => {
+      const { stack } = testStack();
+      const error = rejected(
+        () =>
+          new Karpenter(stack, "k", {
+            cluster: testCluster(stack, "demo"),
+            values: { controller: { env: [{ name: "PREFERENCE_POLICY", value: "respect" }] } },
+          }),
+      );
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["values.controller.env[0].value", "HELM_VALUES_SETTING"],
+      ]);
+    });
+  });
+
   test("an unknown setting gets a did-you-mean when one is close, in settings and values.settings", () => {
     const { error } = failing({
       settings: { bogus: 1, batchIdleDuratin: "1s" } as KarpenterSettings,

@@ -202,3 +202,45 @@ describe("NodePool, the node objects and KarpenterRelease: an unusable prop no l
     expect(() => release({ settings: { batchMaxDuration: "10s" }, values: { replicas: 2 } })).not.toThrow();
   });
 });
+
+describe("a setting conflict is reported beside a bad setting (fresh8 X1/X6)", () => {
+  const conflict = { legacyNodeRepair: true, featureGates: { nodeRepair: true, terminateFirstRepair: true } };
+  const codes = (fn: () => unknown) =>
+    rejected(fn)
+      .problems.map((p) => [p.field, p.code])
+      .sort();
+  const both = [
+    ["settings.amiRefreshInterval", "HELM_VALUES_SETTING"],
+    ["settings.legacyNodeRepair", "HELM_VALUES_FEATURE_GATE_CONFLICT"],
+  ];
+  test("Karpenter: legacyNodeRepair + terminateFirstRepair and amiRefreshInterval 30s, both in one error", () => {
+    expect(codes(() => karpenter({ settings: { ...conflict, amiRefreshInterval: "30s" } }))).toEqual(both);
+    // the look-alike: a valid interval leaves the conflict alone
+    expect(codes(() => karpenter({ settings: { ...conflict, amiRefreshInterval: "1m" } }))).toEqual([both[1]]);
+  });
+  test("KarpenterRelease: the same two, and the conflict beside bad controller resources", () => {
+    expect(codes(() => release({ settings: { ...conflict, amiRefreshInterval: "30s" } }))).toEqual(both);
+    expect(codes(() => release({ settings: conflict, controllerResources: { requests: { cpu: "lots" } } }))).toEqual([
+      ["controllerResources.requests.cpu", "HELM_VALUES_RESOURCES"],
+      both[1],
+    ]);
+  });
+  test("a bad value is not also read as a conflict: nothing is reported twice", () => {
+    const settings = { legacyNodeRepair: "yes", featureGates: { nodeRepair: true, terminateFirstRepair: true } };
+    for (const make of [karpenter, release])
+      expect(codes(() => make({ settings: settings as never }))).toEqual([
+        ["settings.legacyNodeRepair", "HELM_VALUES_SETTING"],
+      ]);
+  });
+  test("a conflict between values.settings and a typed setting is still named beside a bad setting", () => {
+    const props = {
+      settings: { featureGates: { nodeRepair: true, terminateFirstRepair: true }, amiRefreshInterval: "30s" },
+      values: { settings: { legacyNodeRepair: true } },
+    };
+    for (const make of [karpenter, release])
+      expect(codes(() => make(props))).toEqual([
+        ["settings.amiRefreshInterval", "HELM_VALUES_SETTING"],
+        ["values.settings.legacyNodeRepair", "HELM_VALUES_FEATURE_GATE_CONFLICT"],
+      ]);
+  });
+});
