@@ -18,7 +18,6 @@ import {
   isToken,
   QUANTITY,
   withSuggestion,
-  isNegativeQuantity,
 } from "../kubernetes/value-rules";
 import {
   awsFeatureGateSince,
@@ -1109,12 +1108,13 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
             );
         }
         c.pattern(at, val, QUANTITY, 'a Kubernetes quantity such as "100m", "1Gi" or "1000"');
-        if (c.known(val) && isNegativeQuantity(val))
+        // the CRD's rule is textual, `!self[x].startsWith('-')`: "-0" is refused too
+        if (typeof val === "string" && c.known(val) && val.startsWith("-"))
           c.fail(
             "EC2NODECLASS_KUBELET_RESERVED",
             at,
             val,
-            `a non-negative quantity: ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity")`,
+            `a non-negative quantity not written with "-": ${field} reserves resources, a negative amount reserves nothing (EC2NodeClass CRD: "${field} value cannot be a negative resource quantity", rule !self[x].startsWith('-'))`,
           );
       });
     }

@@ -46,9 +46,11 @@ describe("A: a 1.15 kubeReserved / systemReserved quantity starting with '-'", (
       expect(ag.semanticRuleOf(e, "1.15.0")?.id).toBe("kubelet-negative");
     },
   );
-  test("look-alikes: 0 on 1.15; -0 on 1.14 (the CRD's rule, which reads it as zero)", () => {
+  test("look-alike: 0 on 1.15; before 1.15 the CRD's textual rule refuses -0 too (!self[x].startsWith('-'))", () => {
     expect(() => build("EC2NodeClass", { kubelet: { kubeReserved: { memory: "0" } } } as any, "1.15.0")).not.toThrow();
-    expect(() => build("EC2NodeClass", { kubelet: { kubeReserved: { memory: "-0" } } } as any, "1.14.1")).not.toThrow();
+    const e = rejection("EC2NodeClass", { kubelet: { kubeReserved: { memory: "-0" } } } as any, "1.14.1");
+    expect(e.code).toBe("EC2NODECLASS_KUBELET_RESERVED");
+    expect(e.message).toContain("startsWith('-')");
   });
 });
 
