@@ -1,8 +1,8 @@
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
-import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
+import type { NodePoolProps } from "../../lib/nodes/node-pool";
 import { FakeInstallation, testStack } from "../helpers";
-import { req } from "./node-props";
+import { poolOnClass, req } from "./node-props";
 
 /*
  * The seventh fresh tester's findings (fresh7-report.md, A): only reserved offerings carry the capacity-reservation
@@ -21,23 +21,9 @@ const CR = "cr-0123456789abcdef0";
 const OTHER = "cr-0aaaaaaaaaaaaaaaa";
 const terms = { capacityReservationSelectorTerms: [{ id: CR }] };
 
-/** The error of a NodePool on an Ec2NodeClass of the app (or `nodeClass: { name }` with `byName`), or undefined. */
-function pool(
-  props: Partial<NodePoolProps>,
-  cls: Partial<Ec2NodeClassProps> = {},
-  byName = false,
-): KarpenterValidationError | undefined {
-  const { stack } = testStack();
-  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
-  const nodeClass = byName ? { name: "cls" } : new Ec2NodeClass(stack, "nc", { karpenter, name: "cls", ...cls });
-  try {
-    new NodePool(stack, "np", { karpenter, nodeClass, ...props } as NodePoolProps);
-  } catch (e) {
-    if (e instanceof KarpenterValidationError) return e;
-    throw e;
-  }
-  return undefined;
-}
+/** The error of a NodePool on a class of the app (or by name, with `byName`), at 1.15.0. */
+const pool = (props: Partial<NodePoolProps>, cls: Partial<Ec2NodeClassProps> = {}, byName = false) =>
+  poolOnClass(props, cls, "1.15.0", byName);
 
 describe("a reservation label with capacity types that leave out reserved", () => {
   test("C18 / C21: no capacity type stated, so the library's default on-demand: refused, saying to state reserved", () => {

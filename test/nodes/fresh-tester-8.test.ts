@@ -1,8 +1,6 @@
-import { KarpenterValidationError } from "../../lib/core/errors";
-import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
-import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
-import { FakeInstallation, testStack } from "../helpers";
-import { build, rejection, req } from "./node-props";
+import type { Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
+import type { NodePoolProps } from "../../lib/nodes/node-pool";
+import { build, poolOnClass, rejection, req } from "./node-props";
 
 /*
  * The eighth fresh tester's findings (fresh8-report.md, A, B and D3): a 1.15 reserved value starting with "-" that is
@@ -20,21 +18,7 @@ const CR = "cr-0123456789abcdef0";
 const terms = { capacityReservationSelectorTerms: [{ id: CR }] };
 const reserved = req(CAPACITY_TYPE, "In", ["reserved"]);
 
-function pool(
-  props: Partial<NodePoolProps>,
-  cls: Partial<Ec2NodeClassProps> = terms,
-): KarpenterValidationError | undefined {
-  const { stack } = testStack();
-  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
-  const nodeClass = new Ec2NodeClass(stack, "nc", { karpenter, name: "cls", ...cls });
-  try {
-    new NodePool(stack, "np", { karpenter, nodeClass, ...props } as NodePoolProps);
-  } catch (e) {
-    if (e instanceof KarpenterValidationError) return e;
-    throw e;
-  }
-  return undefined;
-}
+const pool = (props: Partial<NodePoolProps>, cls: Partial<Ec2NodeClassProps> = terms) => poolOnClass(props, cls);
 
 describe("A: a 1.15 kubeReserved / systemReserved quantity starting with '-'", () => {
   test.each(["-0", "-0Mi", "-.5"])(

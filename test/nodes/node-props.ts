@@ -44,3 +44,25 @@ export function messages(kind: Kind, props: Props): string[] {
 
 export const DURATION_RULE =
   'a duration of hours, minutes and seconds such as "30s", "5m", "720h" or "1h30m", or "Never"';
+
+/**
+ * The error of a NodePool (`props`) on an Ec2NodeClass of the app named "cls" (`cls`), or with `byName` on
+ * `nodeClass: { name: "cls" }` (no class construct), for Karpenter `version`; undefined when both build.
+ */
+export function poolOnClass(
+  props: Partial<NodePoolProps>,
+  cls: Partial<Ec2NodeClassProps> = {},
+  version = "1.15.0",
+  byName = false,
+): KarpenterValidationError | undefined {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", version);
+  const nodeClass = byName ? { name: "cls" } : new Ec2NodeClass(stack, "nc", { karpenter, name: "cls", ...cls });
+  try {
+    new NodePool(stack, "np", { karpenter, nodeClass, ...props } as NodePoolProps);
+  } catch (e) {
+    if (e instanceof KarpenterValidationError) return e;
+    throw e;
+  }
+  return undefined;
+}
