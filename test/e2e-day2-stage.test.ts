@@ -204,6 +204,31 @@ describe("day2 stage: pods, drift, tools, report", () => {
       expect(stage.nodesKept({ ...base, logText: "" })).toMatchObject({ ok: false, unexplained: ["old"] });
     });
 
+    test("a NodeClaim the stand-in garbage collector deleted is named, and still not kept", () => {
+      const r = stage.nodesKept({
+        ...base,
+        logText: "",
+        collected: [{ claim: "old", pool: "default", status: 404 }],
+      });
+      expect(r).toMatchObject({ ok: false, unexplained: ["old"] });
+      expect(r.said).toContain(
+        "old deleted by the stand-in garbage collector (NodePool default: 404) gone without a consolidation",
+      );
+    });
+
+    test("a NodeClaim the controller garbage-collected (its debug line) is named, and still not kept", () => {
+      const gc = JSON.stringify({
+        level: "DEBUG",
+        message: "garbage collecting nodeclaim with no cloudprovider representation",
+        NodeClaim: { name: "old" },
+        "provider-id": "aws:///us-west-2a/i-0abc",
+      });
+      expect(stage.garbageCollected(`not json garbage collecting nodeclaim\n${gc}`)).toEqual(["old"]);
+      const r = stage.nodesKept({ ...base, logText: gc });
+      expect(r).toMatchObject({ ok: false, unexplained: ["old"] });
+      expect(r.said).toContain("old garbage-collected by the controller (no instance listed) gone without");
+    });
+
     test("a pod moved off a node no consolidation names is not kept, even with every NodeClaim there", () => {
       const r = stage.nodesKept({
         claimsBefore: ["keep"],

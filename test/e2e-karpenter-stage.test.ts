@@ -644,3 +644,64 @@ print(json.dumps(dict(parse_qsl(ml.cheapest_first(body).decode()))))
     expect(out["LaunchTemplateConfigs.2.Overrides.1.InstanceType"]).toBe("c8a.xlarge");
   });
 });
+
+describe("the stand-in garbage collector (World) deletes a NodeClaim only when its NodePool is confirmed gone", () => {
+  const claim = (name: string, uid: string) => ({
+    metadata: { name, ownerReferences: [{ kind: "NodePool", name: "default", uid }] },
+    status: {},
+  });
+  /** A fake API server: NodeClaims `claims`, the NodePool read answered by `pool`; records each DELETE. */
+  function world(pool: { status: number; body?: any }) {
+    const deleted: string[] = [];
+    const k = async (method: string, url: string) => {
+      if (method === "DELETE") {
+        deleted.push(url.split("/").pop()!);
+        return { status: 200, body: {} };
+      }
+      if (url === "/apis/karpenter.sh/v1/nodeclaims")
+        return { status: 200, body: { items: [claim("c-old-uid", "u1"), claim("c-same", "u2")] } };
+      if (url === "/apis/karpenter.sh/v1/nodepools/default") return pool;
+      if (url.startsWith("/apis/apps/v1/namespaces/default/deployments/inflate")) return { status: 404, body: {} };
+      return { status: 200, body: { items: [] } };
+    };
+    const w = new stage.World(k, { replicas: 0, clusterName: "demo" });
+    return { w, deleted };
+  }
+
+  test("an error answer (the CRD being replaced: its storage reinitializing) deletes nothing and is counted", async () => {
+    const { w, deleted } = world({
+      status: 429,
+      body: { kind: "Status", reason: "TooManyRequests", message: "storage is (re)initializing" },
+    });
+    await w.reconcile();
+    expect(deleted).toEqual([]);
+    expect(w.unanswered).toEqual({ 429: 2 });
+  });
+
+  test("a 404 that does not name the NodePool (the resource type not served) deletes nothing", async () => {
+    const { w, deleted } = world({ status: 404, body: { kind: "Status", reason: "NotFound", details: {} } });
+    await w.reconcile();
+    expect(deleted).toEqual([]);
+    expect(w.unanswered).toEqual({ 404: 2 });
+  });
+
+  test("a NotFound naming the NodePool deletes its NodeClaims, and records them", async () => {
+    const { w, deleted } = world({
+      status: 404,
+      body: { kind: "Status", reason: "NotFound", details: { name: "default", kind: "nodepools" } },
+    });
+    await w.reconcile();
+    expect(deleted).toEqual(["c-old-uid", "c-same"]);
+    expect(w.collected.map((c: any) => [c.claim, c.pool, c.status])).toEqual([
+      ["c-old-uid", "default", 404],
+      ["c-same", "default", 404],
+    ]);
+  });
+
+  test("a NodePool replaced under the same name (a new uid) takes the old one's NodeClaims only", async () => {
+    const { w, deleted } = world({ status: 200, body: { metadata: { name: "default", uid: "u2" } } });
+    await w.reconcile();
+    expect(deleted).toEqual(["c-old-uid"]);
+    expect(w.unanswered).toEqual({});
+  });
+});

@@ -225,19 +225,41 @@ function disruptionCommands(logText) {
 }
 
 /**
+ * The NodeClaims the controller garbage-collected, by its debug log (kubernetes-sigs/karpenter
+ * pkg/controllers/nodeclaim/garbagecollection/controller.go: a registered NodeClaim whose instance the cloud
+ * provider's List does not return, and whose Node is missing or not Ready). Names; none from an unreadable log.
+ */
+function garbageCollected(logText) {
+  const out = [];
+  for (const line of String(logText || "").split("\n")) {
+    if (!line.includes("garbage collecting nodeclaim")) continue;
+    try {
+      const name = (JSON.parse(line).NodeClaim || {}).name;
+      if (name) out.push(name);
+    } catch {
+      continue;
+    }
+  }
+  return out;
+}
+
+/**
  * Whether a step that restarts the controller (takeover, upgrade, rollback) kept the running nodes. Consolidation
  * may replace a node at any time under the guide's NodePool (`WhenEmptyOrUnderutilized` after 1m), for instance
  * when the new release's price table ranks the running instance type above a replacement: the controller logs
  * that decision with its reason. A NodeClaim that went, or a pod that moved, is explained only by such a
  * consolidation (`Underutilized`, `Empty`); anything else (a `Drifted` replacement, a deletion the controller
  * logs no decision for) is what a step must not cause. `claimsBefore`/`claimsAfter`: NodeClaim names;
- * `podsBefore`/`podsAfter`: podPlacement's lists. Returns `{ ok, kept, consolidated, unexplained, moved, said }`.
+ * `podsBefore`/`podsAfter`: podPlacement's lists; `collected`: the stand-in garbage collector's deletions
+ * (`[{ claim, pool, status }]`, World.collected), named in `said` but still not a kept node.
+ * Returns `{ ok, kept, consolidated, unexplained, moved, said }`.
  */
-function nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText }) {
+function nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText, collected = [] }) {
   const cmds = disruptionCommands(logText);
   const consolidation = cmds.filter((c) => c.reason === "Underutilized" || c.reason === "Empty");
   const consolidatedClaims = new Set(consolidation.flatMap((c) => c.claims));
   const consolidatedNodes = new Set(consolidation.flatMap((c) => c.nodes));
+  const byController = garbageCollected(logText);
   const gone = claimsBefore.filter((n) => !claimsAfter.includes(n));
   const kept = claimsBefore.filter((n) => claimsAfter.includes(n));
   const consolidated = gone.filter((n) => consolidatedClaims.has(n));
@@ -252,7 +274,15 @@ function nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText }
   const said =
     `${kept.length} of ${claimsBefore.length} NodeClaim(s) kept` +
     (consolidated.length ? `, ${consolidated.join(", ")} consolidated by the controller` : "") +
-    (unexplained.length ? `, ${unexplained.join(", ")} gone without a consolidation` : "") +
+    (unexplained.length
+      ? `, ${unexplained
+          .map((n) => {
+            const gc = collected.find((x) => x.claim === n);
+            if (gc) return `${n} deleted by the stand-in garbage collector (NodePool ${gc.pool}: ${gc.status})`;
+            return byController.includes(n) ? `${n} garbage-collected by the controller (no instance listed)` : n;
+          })
+          .join(", ")} gone without a consolidation`
+      : "") +
     (decisions.length ? ` (its decisions: ${decisions.join("; ")})` : "");
   return { ok: unexplained.length === 0 && moved.length === 0, kept, consolidated, unexplained, moved, said };
 }
@@ -656,6 +686,9 @@ async function runDay2Stage(api) {
         creds,
         work,
         logName,
+        // what the controller deletes without a disruption decision (NodeClaim garbage collection) it logs only at
+        // debug (V(1)); a NodeClaim gone in a step must be explained by the log
+        env: { LOG_LEVEL: "debug" },
       });
       controller = run.proc;
       currentLog = run.log;
@@ -770,7 +803,9 @@ async function runDay2Stage(api) {
       const claimsAfter = (await world.claims()).map((c) => c.metadata.name);
       const logText = runs.map((r) => readLog(r.log)).join("");
       const podsAfter = await podPlacement(k);
-      return { ...nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText }), claimsAfter };
+      figures.ownerLookupsUnanswered = { ...world.unanswered };
+      const collected = world.collected;
+      return { ...nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText, collected }), claimsAfter };
     };
     const takeover = stacksAt(FROM, ALIAS_VERSIONS.running);
     // docs/adopting.md step 2: the CloudFormation stack keeps what the app takes over (DeletionPolicy Retain)
@@ -876,7 +911,7 @@ async function runDay2Stage(api) {
         crdRel &&
         crdRel.status === "deployed" &&
         !!placed,
-      `NodeClaims before ${JSON.stringify(claimsBefore)} after ${JSON.stringify(claimsAfter)} (${kept2.said}); rescheduled ${moved.join(", ") || "none"}; CRDs ${crds2.map((c) => `${c.metadata.name}: ${crdOwner(c) || "no Helm owner"}`).join("; ")}; releases ${JSON.stringify(releases2)}; CloudFormation ${JSON.stringify(cfnDeleted)}; placed ${!!placed}; ${k8.tailOf(restarted.log, /ERROR|error/)}`,
+      `NodeClaims before ${JSON.stringify(claimsBefore)} after ${JSON.stringify(claimsAfter)} (${kept2.said}); rescheduled ${moved.join(", ") || "none"}; CRDs ${crds2.map((c) => `${c.metadata.name}: ${crdOwner(c) || "no Helm owner"}`).join("; ")}; releases ${JSON.stringify(releases2)}; CloudFormation ${JSON.stringify(cfnDeleted)}; placed ${!!placed}; ${k8.tailOf(restarted.log, /ERROR|error|disrupting|garbage collecting/)}`,
     );
 
     // ---- step 3: the upgrade, upgrade-plan's prediction against the real plan first
@@ -920,6 +955,8 @@ async function runDay2Stage(api) {
     const placed3 = await allPlaced(replicas + 2, LIMITS.launch);
     const kept3 = await keptSince(claimsBeforeUpgrade, podsBeforeUpgrade, restarted, onTo);
     const claimsAfterUpgrade = kept3.claimsAfter;
+    // while Helm updates the CRDs the API server may answer a NodePool read with an error for a moment
+    console.log(`       upgrade: NodePool owner lookups not answered, by status: ${JSON.stringify(world.unanswered)}`);
     const moved3 = kept3.moved;
     day2.upgrade.podsRescheduled = moved3;
     day2.upgrade.consolidated = kept3.consolidated;
@@ -927,7 +964,7 @@ async function runDay2Stage(api) {
     passed.upgrade = check(
       `day2: upgrade: apply: the ${to} releases applied (CRDs first), the controller restarted on the ${to} binary adopts the running nodes, none replaced by the upgrade (${kept3.said}), no pod rescheduled but by consolidation, and a new pod gets a node (${LIMITS.launch} s)`,
       kept3.ok && !!placed3,
-      `NodeClaims before ${claimsBeforeUpgrade.join(", ")} after ${claimsAfterUpgrade.join(", ")}; rescheduled ${moved3.join(", ") || "none"}; placed ${!!placed3}; ${k8.tailOf(onTo.log, /ERROR|error|disrupting/)}`,
+      `NodeClaims before ${claimsBeforeUpgrade.join(", ")} after ${claimsAfterUpgrade.join(", ")}; rescheduled ${moved3.join(", ") || "none"}; placed ${!!placed3}; ${k8.tailOf(onTo.log, /ERROR|error|disrupting|garbage collecting/)}`,
     );
     // ---- step 4: the nodes replaced by drift (a newer AMI release pinned in the EC2NodeClass)
     if (!gate("drift", "upgrade")) {
@@ -1029,7 +1066,7 @@ async function runDay2Stage(api) {
     passed.rollback = check(
       `day2: rollback: back to the running release: ${to} → ${FROM}, the CRD release first (plan: ${figures.rollbackPlan.join(", ") || "no change"}; upgrade-plan --from ${to} --to ${FROM} predicted it: ${cmpB.predictedOnly.length + cmpB.plannedOnly.length === 0 ? "yes" : "no"}), nothing destroyed or replaced, the controller restarted on the ${FROM} binary keeps the running nodes (${kept5.said}), no pod rescheduled but by consolidation, a new pod gets a node (${LIMITS.launch} s)`,
       rollbackOk,
-      `destroyed ${sumB.destroyed.join(", ") || "none"}; replaced ${sumB.replaced.join(", ") || "none"}; predicted, not planned: ${cmpB.predictedOnly.join(", ") || "none"}; planned, not predicted: ${cmpB.plannedOnly.join(", ") || "none"}; NodeClaims before ${claimsBeforeBack.join(", ")} after ${claimsAfterBack.join(", ")}; rescheduled ${moved5.join(", ") || "none"}; releases ${JSON.stringify(rels5)}; ${k8.tailOf(onFrom.log, /ERROR|error|disrupting/)}`,
+      `destroyed ${sumB.destroyed.join(", ") || "none"}; replaced ${sumB.replaced.join(", ") || "none"}; predicted, not planned: ${cmpB.predictedOnly.join(", ") || "none"}; planned, not predicted: ${cmpB.plannedOnly.join(", ") || "none"}; NodeClaims before ${claimsBeforeBack.join(", ")} after ${claimsAfterBack.join(", ")}; rescheduled ${moved5.join(", ") || "none"}; releases ${JSON.stringify(rels5)}; ${k8.tailOf(onFrom.log, /ERROR|error|disrupting|garbage collecting/)}`,
     );
 
     // ---- step 6: destroy, nodes stack first; the controller runs until its release takes its Deployment away
@@ -1271,6 +1308,7 @@ module.exports = {
   comparePrediction,
   podsRescheduled,
   disruptionCommands,
+  garbageCollected,
   nodesKept,
   driftRollout,
   budgetAllowance,

@@ -1021,7 +1021,10 @@ function prepareLocalStack(api, { out, name, dir, statePath, moto, cluster, vers
  * (moto), `creds` (moto STS AssumeRole of the controller role), free metrics and health ports and the
  * leader-election namespace. Its output goes to `<work>/<logName>`.
  */
-async function startController(api, { bin, dep, cluster, moto, region, creds, work, logName = "controller.log" }) {
+async function startController(
+  api,
+  { bin, dep, cluster, moto, region, creds, work, logName = "controller.log", env: extraEnv = {} },
+) {
   const [metricsPort, healthPort] = [await api.freePort(), await api.freePort()];
   const overlay = {
     KUBECONFIG: cluster.kubeconfig,
@@ -1037,6 +1040,7 @@ async function startController(api, { bin, dep, cluster, moto, region, creds, wo
     LEADER_ELECTION_NAMESPACE: dep.metadata.namespace,
     HOME: work,
     PATH: process.env.PATH,
+    ...extraEnv,
   };
   const { env, fromDeployment } = controllerEnv(dep, overlay);
   const log = path.join(work, logName);
@@ -1285,6 +1289,10 @@ class World {
     this.destroyEvents = {};
     this.watching = false;
     this.lastPending = 0;
+    /** NodeClaims this stand-in garbage collector deleted: their NodePool was gone (404) or replaced (new uid). */
+    this.collected = [];
+    /** Owner lookups the API server did not answer with the NodePool or a NotFound naming it, by status code. */
+    this.unanswered = {};
   }
   start() {
     this.timer = setInterval(
@@ -1348,13 +1356,25 @@ class World {
     const k = this.k;
     const claims = await this.claims();
     const nodes = (await k("GET", "/api/v1/nodes")).body.items || [];
-    // garbage collector: NodeClaims whose owning NodePool is gone
-    const pools = await k("GET", "/apis/karpenter.sh/v1/nodepools");
-    const poolUids = new Set(pools.status === 200 ? pools.body.items.map((p) => p.metadata.uid) : []);
+    // garbage collector: NodeClaims whose owning NodePool is gone. Like kube-controller-manager's, it acts only on
+    // an owner confirmed absent (404, or a new uid under its name): while Helm updates the CRDs the API server
+    // answers the NodePool list with an error for a moment, and an empty answer must not read as "every pool gone"
     for (const c of claims) {
       const owner = (c.metadata.ownerReferences || []).find((o) => o.kind === "NodePool");
-      if (owner && !poolUids.has(owner.uid) && !c.metadata.deletionTimestamp)
-        await k("DELETE", `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
+      if (!owner || c.metadata.deletionTimestamp) continue;
+      const pool = await k("GET", `/apis/karpenter.sh/v1/nodepools/${owner.name}`);
+      // a 404 names the object only when the resource type itself is served (not while its CRD is re-read)
+      const named = pool.status === 404 && ((pool.body || {}).details || {}).name === owner.name;
+      const gone = named || (pool.status === 200 && pool.body.metadata.uid !== owner.uid);
+      if (pool.status !== 200 && !named) this.unanswered[pool.status] = (this.unanswered[pool.status] || 0) + 1;
+      if (!gone) continue;
+      await k("DELETE", `/apis/karpenter.sh/v1/nodeclaims/${c.metadata.name}`);
+      this.collected.push({
+        claim: c.metadata.name,
+        pool: owner.name,
+        status: pool.status,
+        at: new Date().toISOString(),
+      });
     }
     if (
       this.onDeploymentGone &&
@@ -1436,7 +1456,9 @@ class World {
     for (const p of listed.filter((x) => x.metadata.deletionTimestamp && x.spec.nodeName))
       await k("DELETE", `/api/v1/namespaces/default/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });
     let pods = listed.filter((p) => !p.metadata.deletionTimestamp);
-    if (depR.status !== 200) {
+    // as above: only a Deployment confirmed gone takes its pods; any other error answer waits for the next tick
+    if (depR.status !== 200 && depR.status !== 404) return;
+    if (depR.status === 404) {
       for (const p of pods)
         await k("DELETE", `/api/v1/namespaces/default/pods/${p.metadata.name}`, { gracePeriodSeconds: 0 });
       this.lastPending = 0;
