@@ -281,10 +281,13 @@ export const ERROR_CODES = {
   HELM_VALUES_REPLICAS: "replicas is not a whole number, at least 1",
   HELM_VALUES_REQUEST_ABOVE_LIMIT: "a controller resource request above its limit",
   HELM_VALUES_RESOURCES: "a controller resource request or limit that is not a quantity above zero",
+  HELM_VALUES_SCHEDULER_CONFIG:
+    "a SCHEDULER_CONFIG entry of values.controller.env the 1.15 controller refuses at start (karpenter options.go ParseSchedulerConfiguration)",
   HELM_VALUES_SETTING:
     "a chart setting value of the wrong form (in settings, values.settings, or a values.controller.env entry for the setting's env var or FEATURE_GATES)",
   HELM_VALUES_SETTINGS: "values.settings (or a part of it) is not a map",
   HELM_VALUES_TOLERATION: "a malformed toleration (Kubernetes core/v1 validation)",
+  HELM_VALUES_TOO_DEEP: "values (or another map prop of the chart) nested deeper than 64 maps and lists",
   HELM_VALUES_UNKNOWN_KEY: "a chart value the targeted Karpenter chart does not have",
   HELM_VALUES_WIRED: "a value this library wires from the construct graph",
   HELM_WEBHOOK_PORT: "a webhook port that is not a TCP port (1 to 65535)",

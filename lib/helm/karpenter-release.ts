@@ -327,7 +327,15 @@ export class KarpenterRelease extends Construct {
       }
       const escape = problems.check(() => checkMap(this, "values", props?.values));
       if (own && escape && version)
-        problems.check(() => checkEscapeHatch(this, version, escape, props.irsaRoleArn !== undefined));
+        problems.check(() =>
+          checkEscapeHatch(
+            this,
+            version,
+            escape,
+            props.irsaRoleArn !== undefined,
+            cluster && !isUnresolved(cluster.clusterName) ? cluster.clusterName : cluster?.clusterNameLiteral,
+          ),
+        );
 
       // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
       let values: Record<string, unknown> | undefined;

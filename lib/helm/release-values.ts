@@ -10,7 +10,7 @@ import {
 } from "./karpenter-settings";
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey, SETTING_ENV } from "./chart-settings";
-import { findCycle, isPlainMap } from "../core/deep-merge";
+import { findUnwalkable, isPlainMap } from "../core/deep-merge";
 import { plainScalar } from "./helm";
 import { parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
@@ -19,6 +19,7 @@ import { isLabelValue, qualifiedNameProblem } from "../kubernetes/value-rules";
 import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
+import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
 
 /*
  * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
@@ -340,10 +341,11 @@ export function booleanTokensPlain(
 /**
  * Checks `values.settings` like typed settings (the chart ignores unknown keys silently), the label
  * keys and values of `values.nodeSelector`, the level of `values.logLevel`, the `values.controller.env` entries that
- * set a checked controller option (LOG_LEVEL, a setting's env var, FEATURE_GATES), and refuses
- * overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
+ * set a checked controller option (LOG_LEVEL, a setting's env var, CLUSTER_NAME, FEATURE_GATES, SCHEDULER_CONFIG),
+ * and refuses overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
  * the IRSA role annotation).
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
+ * @param clusterName the name of the wired cluster when known at synth (a CLUSTER_NAME env entry must match it)
  * @throws KarpenterValidationError naming the `values.…` path
  */
 export function checkEscapeHatch(
@@ -351,6 +353,7 @@ export function checkEscapeHatch(
   version: KarpenterVersion,
   values: Record<string, unknown>,
   irsa = false,
+  clusterName?: string,
 ): void {
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
@@ -360,7 +363,7 @@ export function checkEscapeHatch(
       checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
     );
   problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
-  problems.check(() => checkControllerEnv(scope, version, values));
+  problems.check(() => checkControllerEnv(scope, version, values, clusterName));
   problems.throwIfAny(scope);
 }
 
@@ -719,36 +722,80 @@ export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, fiel
 
 /**
  * Entries of `values.controller.env` that set a controller option the library checks elsewhere: the
- * chart appends that list after its own env vars, and of two entries with one name the container gets
- * the last, so such an entry decides the option. `LOG_LEVEL` gets the `values.logLevel` check; the env
- * var of a setting ({@link SETTING_ENV}) the check of the typed setting, where the env string is the
- * value itself (enums, durations, the endpoint URL; not the booleans and numbers the chart quotes);
- * `FEATURE_GATES` and `AWS_FEATURE_GATES` (from 1.14) the controller's parsing. Only a literal string
- * `value` with a literal `name` is judged (not `valueFrom`, not a token, not another name).
+ * chart appends that list after its own env vars (charts/karpenter/templates/deployment.yaml of 1.15.0:
+ * `with .Values.controller.env` after the last setting, :214), and of two entries with one name the
+ * container gets the last (kubernetes pkg/kubelet/kubelet_pods.go:965, `tmpEnv[envVar.Name] = runtimeVal`
+ * in list order), so only the last entry of a name is judged; an earlier one is shadowed, with a warning
+ * as the API server gives (pkg/api/pod/warnings.go:291, "hides previous definition"). The controller
+ * reads every option from the environment at start and exits on an error (sigs.k8s.io/karpenter
+ * pkg/operator/injection/injection.go:53, `lo.Must0(opt.Parse(...))`):
+ * - `LOG_LEVEL`: the `values.logLevel` check (an empty value is valid: options.go validLogLevels has "");
+ * - the env var of a setting ({@link SETTING_ENV}): the typed setting's check, on the env string itself for
+ *   enums, durations and the endpoint URL (an empty CLUSTER_ENDPOINT means "discover it", aws
+ *   options_validation.go:59-61), on the number Go's strconv reads for RESERVED_ENIS and
+ *   VM_MEMORY_OVERHEAD_PERCENT (aws options_validation.go:72-84 refuse a negative one);
+ * - `CLUSTER_NAME`: an empty one fails the controller ("missing field, cluster-name", aws
+ *   options_validation.go:86-89; env.go:57-63 returns "" for a present, empty variable), another name than
+ *   the wired cluster's is refused as `values.settings.clusterName` is (a token cluster name: a warning);
+ * - `FEATURE_GATES` and `AWS_FEATURE_GATES` (from 1.14 / 1.15): the controller's parsing;
+ * - `SCHEDULER_CONFIG` (from 1.15): the controller's parsing ({@link schedulerConfigProblems}).
+ *
+ * The other variables the controller reads (booleans, ports, QPS, memory and CPU figures) never fail it:
+ * sigs.k8s.io/karpenter pkg/utils/env/env.go (`WithDefaultInt`, `WithDefaultBool`, `WithDefaultDuration`)
+ * and aws pkg/utils/utils.go:88 (`WithDefaultFloat64`) fall back to the default on a parse error, so they
+ * are not judged. Only a literal string `value` with a literal `name` is judged (not `valueFrom`, not a
+ * token, not another name).
+ * @param clusterName the name of the cluster the install is wired to, when known at synth
  */
-function checkControllerEnv(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+function checkControllerEnv(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  values: Record<string, unknown>,
+  clusterName: string | undefined,
+): void {
   const controller = values.controller;
   if (!isPlainMap(controller) || !Array.isArray(controller.env)) return;
   const settings = chartKeyFacts("settings", version);
   const problems = new Problems();
+  const entries: { e: Record<string, unknown> & { name: string }; i: number }[] = [];
   controller.env.forEach((e: unknown, i: number) => {
-    if (!isPlainMap(e) || typeof e.name !== "string" || isUnresolved(e.name)) return;
+    if (isPlainMap(e) && typeof e.name === "string" && !isUnresolved(e.name))
+      entries.push({ e: e as Record<string, unknown> & { name: string }, i });
+  });
+  const lastOf = new Map<string, number>();
+  for (const { e, i } of entries) lastOf.set(e.name, i);
+  for (const { e, i } of entries) {
+    const last = lastOf.get(e.name)!;
+    if (last !== i) {
+      Annotations.of(scope).addWarning(
+        `values.controller.env[${i}] (${e.name}) is shadowed by values.controller.env[${last}]: of two env entries with one name the container gets the last (kubelet), and the API server warns that it "hides previous definition"; drop the earlier entry`,
+      );
+      continue;
+    }
     const field = `values.controller.env[${i}].value`;
     if (e.name === "LOG_LEVEL") {
       problems.check(() => checkLogLevel(scope, version, field, e.value));
-      return;
+      continue;
     }
-    if (typeof e.value !== "string" || isUnresolved(e.value)) return;
+    if (typeof e.value !== "string" || isUnresolved(e.value)) continue;
     const value = e.value;
     if (e.name === "FEATURE_GATES" || e.name === "AWS_FEATURE_GATES") {
       // AWS_FEATURE_GATES is read from 1.15 (karpenter-provider-aws v1.14.1 options.go has no such env var)
       const since = e.name === "AWS_FEATURE_GATES" ? "1.15.0" : GATE_STRING_SOURCED_SINCE;
       if (version.atLeast(since)) problems.check(() => checkGateString(scope, field, value));
-      return;
+      continue;
+    }
+    if (e.name === "SCHEDULER_CONFIG") {
+      problems.check(() => checkSchedulerConfig(scope, version, field, value));
+      continue;
+    }
+    if (e.name === "CLUSTER_NAME") {
+      problems.check(() => checkClusterNameEnv(scope, field, value, clusterName));
+      continue;
     }
     const fact = settings.find((f) => SETTING_ENV[f.key] === e.name);
-    if (!fact || !hasKey(fact, version.full) || !ENV_JUDGED_KINDS.includes(fact.kind)) return;
-    const problem = checkChartValue(fact, value);
+    if (!fact || !hasKey(fact, version.full)) continue;
+    const problem = envSettingProblem(fact, value);
     if (problem)
       problems.add(
         new KarpenterValidationError(
@@ -759,8 +806,104 @@ function checkControllerEnv(scope: IConstruct, version: KarpenterVersion, values
           `${problem}: ${e.name} is the env var of settings.${fact.key} (the chart writes it from there; this entry, after the chart's own, wins), and takes what that setting takes`,
         ),
       );
-  });
+  }
   problems.throwIfAny(scope);
+}
+
+/**
+ * The problem of a setting's env string, undefined when the controller takes it or the kind is not judged
+ * (booleans: env.go `WithDefaultBool` falls back to the default, so nothing fails).
+ */
+function envSettingProblem(fact: ChartKeyFact, value: string): string | undefined {
+  // aws options_validation.go:59-61: an empty endpoint is "not set", discovered with DescribeCluster
+  if (fact.kind === "url" && value === "") return undefined;
+  if (ENV_JUDGED_KINDS.includes(fact.kind)) return checkChartValue(fact, value);
+  if (fact.kind === "integer-string") {
+    // env.go:29-39 WithDefaultInt: strconv.Atoi, a sign allowed, 64-bit; the typed rule on what it reads
+    const n = /^[+-]?\d+$/.test(value) ? BigInt(value) : undefined;
+    if (n === undefined || n > GO_INT_MAX || n < -GO_INT_MAX - 1n)
+      return `${checkChartValue(fact, -1)} as a decimal integer (strconv.Atoi; on anything else the controller silently uses the default 0)`;
+    return n < 0n
+      ? `${checkChartValue(fact, -1)} (reserved-enis cannot be negative: the controller fails at start)`
+      : undefined;
+  }
+  if (fact.kind === "number") {
+    const n = goParseFloat(value);
+    if (n === undefined)
+      return `${checkChartValue(fact, NaN)}, written as a decimal number (strconv.ParseFloat; on anything else the controller silently uses the default 0.075)`;
+    const problem = checkChartValue(fact, n);
+    return problem && n < 0
+      ? `${problem} (vm-memory-overhead-percent cannot be negative: the controller fails at start)`
+      : problem;
+  }
+  return undefined;
+}
+
+/** Go's largest `int` on the 64-bit controller image. */
+const GO_INT_MAX = 2n ** 63n - 1n;
+
+/**
+ * A float as Go's strconv.ParseFloat(s, 64) reads it (decimal or hex mantissa, `_` between digits only
+ * with a base prefix, inf / infinity / nan in any case, a sign); undefined when it fails. Hex floats are
+ * read as undefined here (they need a `p` exponent; rare enough to leave to the default-fallback message).
+ */
+function goParseFloat(s: string): number | undefined {
+  if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
+  if (/^nan$/i.test(s)) return NaN;
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return undefined;
+  return Number(s);
+}
+
+/**
+ * A CLUSTER_NAME entry: it replaces the cluster name the chart writes from the wired cluster
+ * (settings.clusterName). Empty fails the controller at start; another name points it at another
+ * cluster's subnets, security groups and nodes, so it is refused as `values.settings.clusterName` is.
+ */
+function checkClusterNameEnv(scope: IConstruct, field: string, value: string, clusterName: string | undefined): void {
+  if (value === "")
+    throw new KarpenterValidationError(
+      "HELM_VALUES_SETTING",
+      scope,
+      field,
+      value,
+      'a non-empty cluster name, or no CLUSTER_NAME entry: the controller fails at start with "missing field, cluster-name" (karpenter-provider-aws options_validation.go:86-89; an env var set to "" is read as "", sigs.k8s.io/karpenter env.go:57-63), and this entry, after the chart\'s own, wins',
+    );
+  if (clusterName === undefined) {
+    Annotations.of(scope).addWarning(
+      `${field} = ${JSON.stringify(value)} replaces the cluster name wired from the cluster (settings.clusterName; this entry, after the chart's own, wins), which is known only at apply: it must be that cluster's name, or the controller discovers another cluster's subnets, security groups and nodes. Drop the entry: the name is wired`,
+    );
+    return;
+  }
+  if (value !== clusterName)
+    throw new KarpenterValidationError(
+      "HELM_VALUES_WIRED",
+      scope,
+      field,
+      value,
+      `${JSON.stringify(clusterName)} (the cluster the install is wired to) or no CLUSTER_NAME entry: the cluster name is wired from the cluster (settings.clusterName), and this entry, after the chart's own, would point the controller at another cluster; set the cluster prop instead`,
+    );
+}
+
+/**
+ * A SCHEDULER_CONFIG entry, from 1.15 (see {@link schedulerConfigProblems}); before 1.15 the controller
+ * has no such variable (v1.14.1 options.go), so it is not refused there: a warning says it has no effect.
+ */
+function checkSchedulerConfig(scope: IConstruct, version: KarpenterVersion, field: string, value: string): void {
+  if (!version.atLeast(SCHEDULER_CONFIG_SINCE)) {
+    Annotations.of(scope).addWarning(
+      `${field}: SCHEDULER_CONFIG has no effect on Karpenter ${version.full}: the controller reads it from ${SCHEDULER_CONFIG_SINCE} on (sigs.k8s.io/karpenter v1.14.1 options.go has no such variable)`,
+    );
+    return;
+  }
+  const problems = schedulerConfigProblems(value);
+  if (problems.length === 0) return;
+  throw new KarpenterValidationError(
+    "HELM_VALUES_SCHEDULER_CONFIG",
+    scope,
+    field,
+    value,
+    `a scheduler config the Karpenter ${version.full} controller accepts, a YAML/JSON map such as "podTopologySpread:\n  defaultConstraints:\n  - maxSkew: 1\n    topologyKey: topology.kubernetes.io/zone\n    whenUnsatisfiable: ScheduleAnyway", with no unknown field, maxSkew above 0, a valid topologyKey, whenUnsatisfiable DoNotSchedule or ScheduleAnyway, no labelSelector or matchLabelKeys, and no two constraints with the same topologyKey and whenUnsatisfiable (sigs.k8s.io/karpenter pkg/operator/options/options.go ParseSchedulerConfiguration); ${problems.join("; ")}: the controller fails at start parsing scheduler config`,
+  );
 }
 
 /** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */
@@ -1013,8 +1156,19 @@ function checkDnsOptions(scope: IConstruct, options: unknown): void {
 }
 
 /**
+ * How many maps and lists may nest in a values part (the part itself is the first). The deepest path of the
+ * chart's values is far shallower (`affinity.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]
+ * .podAffinityTerm.labelSelector.matchExpressions[0].values` is 9), and the recursive walks that follow (the
+ * Helm merge, the chart value paths, cdktf's JSON) overflow the stack only thousands of levels down
+ * (fresh9 C3: 3,000).
+ */
+export const MAX_VALUES_DEPTH = 64;
+
+/**
  * @throws KarpenterValidationError unless `value` is undefined or a plain object known at synth that
- * holds no cycle (an object or list inside itself), naming the path that leads back
+ * holds no cycle (an object or list inside itself), naming the path that leads back, and nests at most
+ * {@link MAX_VALUES_DEPTH} maps and lists, naming the first too deep. Iterative, so it runs before any
+ * recursive walk of the value.
  */
 export function checkMap(
   scope: IConstruct,
@@ -1030,14 +1184,23 @@ export function checkMap(
       value,
       "a plain map (object) known at synth",
     );
-  const cycle = findCycle(value, field);
-  if (cycle) {
+  const found = findUnwalkable(value, field, MAX_VALUES_DEPTH);
+  if (found?.kind === "cycle") {
     throw new KarpenterValidationError(
       "HELM_VALUES_CYCLE",
       scope,
-      cycle.path,
+      found.path,
       "(a reference back)",
-      `a value, not a reference to an object that contains it: ${cycle.path} is the object ${cycle.target} itself, so the document has no end (chart values are YAML, which the release writes out in full). Copy the object instead of referring back to it`,
+      `a value, not a reference to an object that contains it: ${found.path} is the object ${found.target} itself, so the document has no end (chart values are YAML, which the release writes out in full). Copy the object instead of referring back to it`,
+    );
+  }
+  if (found?.kind === "deep") {
+    throw new KarpenterValidationError(
+      "HELM_VALUES_TOO_DEEP",
+      scope,
+      found.path,
+      "(nested deeper)",
+      `at most ${MAX_VALUES_DEPTH} maps and lists inside one another in ${field} (${field} itself the first): no value of the Karpenter chart nests more than 9, and ${found.path} is deeper`,
     );
   }
   return value;

@@ -272,6 +272,8 @@ export function checkKarpenterProps(
   if (props.dnsPolicy !== undefined) problems.check(() => checkDnsPolicy(scope, "dnsPolicy", props.dnsPolicy));
   if (props.repository !== undefined) problems.check(() => checkRepository(scope, "repository", props.repository!));
   problems.check(() => controllerResources(scope, props.controllerResources));
+  // before anything reads values: a cycle or a nesting too deep for the recursive walks below is an error here
+  const values = problems.check(() => checkMap(scope, "values", props.values));
   // the settings that passed their checks: the combinations are judged on them even when another setting is bad
   let readable: Record<string, unknown> | undefined;
   const typedSettings = version
@@ -279,8 +281,7 @@ export function checkKarpenterProps(
     : undefined;
   if (typedSettings) {
     // what the release gets: values.settings merged over the typed settings
-    const escapeSettings =
-      isPlainMap(props.values) && isPlainMap(props.values.settings) ? props.values.settings : undefined;
+    const escapeSettings = values && isPlainMap(values.settings) ? values.settings : undefined;
     const merged = escapeSettings
       ? mergeHelmValues({ settings: typedSettings }, { settings: escapeSettings }).settings
       : typedSettings;
@@ -342,10 +343,11 @@ export function checkKarpenterProps(
   }
   const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
 
-  const values = problems.check(() => checkMap(scope, "values", props.values));
   if (values) {
     if (version) {
-      problems.check(() => checkEscapeHatch(scope, version!, values, identity?.type === "irsa"));
+      problems.check(() =>
+        checkEscapeHatch(scope, version!, values, identity?.type === "irsa", cluster?.clusterNameLiteral),
+      );
       // the typed props write only paths the chart has: an unknown path can only come from values
       problems.check(() => checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`));
     }

@@ -851,6 +851,147 @@ describe("KarpenterRelease: bad props", () => {
     });
   });
 
+  describe("values.controller.env: the last entry of a name decides, and the options it can set (fresh9 A, H1)", () => {
+    const env = (entries: Record<string, unknown>[], version?: string) => ({
+      ...(version ? { version } : {}),
+      values: { controller: { env: entries } },
+    });
+    const warningsOf = (stack: TerraformStack) =>
+      stack.node
+        .findAll()
+        .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)))
+        .filter((w) => !/sets no Kubernetes version/.test(w));
+    const built = (props: Partial<KarpenterReleaseProps>, clusterName?: string) => {
+      const { stack } = testStack();
+      const cluster = clusterName === undefined ? testCluster(stack, "demo") : testCluster(stack, clusterName);
+      new KarpenterRelease(stack, "rel", { cluster, ...props });
+      return warningsOf(stack);
+    };
+    const SCHED_BAD =
+      "podTopologySpread:\n  defaultConstraints:\n  - maxSkew: 0\n    topologyKey: topology.kubernetes.io/zone\n    whenUnsatisfiable: ScheduleAnyway\n";
+    const SCHED_GOOD = SCHED_BAD.replace("maxSkew: 0", "maxSkew: 1");
+
+    test("an earlier bad entry shadowed by a good one passes, with a warning; a bad last one is refused", () => {
+      const warnings = built(
+        env([
+          { name: "LOG_LEVEL", value: "Bogus" },
+          { name: "LOG_LEVEL", value: "info" },
+        ]),
+      );
+      expect(warnings).toEqual([
+        expect.stringContaining("values.controller.env[0] (LOG_LEVEL) is shadowed by values.controller.env[1]"),
+      ]);
+      const { error } = failing(
+        env([
+          { name: "LOG_LEVEL", value: "info" },
+          { name: "LOG_LEVEL", value: "Bogus" },
+        ]),
+      );
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["values.controller.env[1].value", "HELM_VALUES_LOG_LEVEL"],
+      ]);
+    });
+    test('LOG_LEVEL="" is accepted: the controller lists "" as valid and logs at info (options.go:53, logging.go:44)', () => {
+      expect(built(env([{ name: "LOG_LEVEL", value: "" }]))).toEqual([]);
+    });
+    test.each([
+      ["VM_MEMORY_OVERHEAD_PERCENT", "-0.01", "0.1", "cannot be negative"],
+      ["VM_MEMORY_OVERHEAD_PERCENT", "-inf", "0", "cannot be negative"],
+      ["VM_MEMORY_OVERHEAD_PERCENT", "seven", "7.5e-2", "strconv.ParseFloat"],
+      ["RESERVED_ENIS", "-1", "+2", "cannot be negative"],
+      ["RESERVED_ENIS", "1.5", "0", "strconv.Atoi"],
+    ])("%s=%s is refused as the typed setting is, the look-alike %s passes", (name, bad, good, why) => {
+      const { error } = failing(env([{ name, value: bad }]));
+      expect(error.problems.map((p) => [p.field, p.value, p.code])).toEqual([
+        ["values.controller.env[0].value", bad, "HELM_VALUES_SETTING"],
+      ]);
+      expect(error.message).toContain(why);
+      expect(built(env([{ name, value: good }]))).toEqual([]);
+    });
+    test('CLUSTER_ENDPOINT="" passes: the controller then discovers the endpoint (options_validation.go:59-61)', () => {
+      expect(built(env([{ name: "CLUSTER_ENDPOINT", value: "" }]))).toEqual([]);
+    });
+    test("CLUSTER_NAME: empty fails the controller, another name than the wired cluster's is wired; the same name passes", () => {
+      const empty = failing(env([{ name: "CLUSTER_NAME", value: "" }])).error;
+      expect([empty.problems[0].field, empty.problems[0].code]).toEqual([
+        "values.controller.env[0].value",
+        "HELM_VALUES_SETTING",
+      ]);
+      expect(empty.message).toContain("missing field, cluster-name");
+      const other = failing(env([{ name: "CLUSTER_NAME", value: "other" }])).error;
+      expect([other.problems[0].field, other.problems[0].code]).toEqual([
+        "values.controller.env[0].value",
+        "HELM_VALUES_WIRED",
+      ]);
+      expect(other.message).toContain('"demo" (the cluster the install is wired to) or no CLUSTER_NAME entry');
+      expect(built(env([{ name: "CLUSTER_NAME", value: "demo" }]))).toEqual([]);
+    });
+    test("CLUSTER_NAME with a cluster name known only at apply: a warning", () => {
+      const { stack } = testStack();
+      const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;
+      new KarpenterRelease(stack, "rel", {
+        cluster: testCluster(stack, name),
+        ...env([{ name: "CLUSTER_NAME", value: "other" }]),
+      });
+      expect(warningsOf(stack)).toEqual([expect.stringContaining("replaces the cluster name wired from the cluster")]);
+    });
+    test("SCHEDULER_CONFIG on 1.15: the report's maxSkew 0 is refused, a valid document passes", () => {
+      const { error } = failing(env([{ name: "SCHEDULER_CONFIG", value: SCHED_BAD }]));
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["values.controller.env[0].value", "HELM_VALUES_SCHEDULER_CONFIG"],
+      ]);
+      expect(error.message).toContain("podTopologySpread.defaultConstraints[0].maxSkew must be greater than 0");
+      expect(built(env([{ name: "SCHEDULER_CONFIG", value: SCHED_GOOD }]))).toEqual([]);
+      expect(built(env([{ name: "SCHEDULER_CONFIG", value: "" }]))).toEqual([]);
+    });
+    test("through Karpenter: the report's repro, and CLUSTER_NAME against the wired cluster", () => {
+      const { stack } = testStack();
+      const error = rejected(
+        () =>
+          new Karpenter(stack, "k", {
+            cluster: testCluster(stack, "demo"),
+            values: {
+              controller: {
+                env: [
+                  { name: "SCHEDULER_CONFIG", value: SCHED_BAD },
+                  { name: "CLUSTER_NAME", value: "other" },
+                ],
+              },
+            },
+          }),
+      );
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["values.controller.env[0].value", "HELM_VALUES_SCHEDULER_CONFIG"],
+        ["values.controller.env[1].value", "HELM_VALUES_WIRED"],
+      ]);
+    });
+    test("SCHEDULER_CONFIG before 1.15 has no effect: not refused, a warning says so", () => {
+      expect(built(env([{ name: "SCHEDULER_CONFIG", value: SCHED_BAD }], "1.14.1"))).toEqual([
+        expect.stringContaining("SCHEDULER_CONFIG has no effect on Karpenter 1.14.1"),
+      ]);
+    });
+    test("all at once: a bad SCHEDULER_CONFIG beside a bad LOG_LEVEL, a bad setting and values.replicas (fresh9 A3)", () => {
+      const { error } = failing({
+        settings: { amiRefreshInterval: "30s" },
+        values: {
+          replicas: "2",
+          controller: {
+            env: [
+              { name: "SCHEDULER_CONFIG", value: "podTopologySpreed: {}" },
+              { name: "LOG_LEVEL", value: "Warn" },
+            ],
+          },
+        },
+      });
+      expect(error.problems.map((p) => [p.field, p.code])).toEqual([
+        ["settings.amiRefreshInterval", "HELM_VALUES_SETTING"],
+        ["values.controller.env[0].value", "HELM_VALUES_SCHEDULER_CONFIG"],
+        ["values.controller.env[1].value", "HELM_VALUES_LOG_LEVEL"],
+        ["values.replicas", "HELM_VALUES_REPLICAS"],
+      ]);
+    });
+  });
+
   test("an unknown setting gets a did-you-mean when one is close, in settings and values.settings", () => {
     const { error } = failing({
       settings: { bogus: 1, batchIdleDuratin: "1s" } as KarpenterSettings,

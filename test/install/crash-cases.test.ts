@@ -1,4 +1,4 @@
-import { TerraformStack } from "cdktf";
+import { TerraformStack, Testing } from "cdktf";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
 import { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
@@ -6,7 +6,8 @@ import { Karpenter } from "../../lib/install/karpenter";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { NodePool } from "../../lib/nodes/node-pool";
 import { KarpenterRelease } from "../../lib/helm/karpenter-release";
-import { rejected, testCluster, testStack } from "../helpers";
+import { MAX_VALUES_DEPTH } from "../../lib/helm/release-values";
+import { providedStack, rejected, testCluster, testStack } from "../helpers";
 
 function twoStacks() {
   const { app, stack } = testStack("infra");
@@ -105,6 +106,55 @@ describe("crashes that named nothing", () => {
       expect(e.problems.map((p) => p.field)).toEqual([field]);
       expect(e.message).toContain(`${field} is the object ${target} itself`);
     }
+  });
+  /** values whose `podAnnotations` nest `levels` maps below values itself (values is level 1). */
+  const nested = (levels: number): Record<string, unknown> => {
+    const top: Record<string, unknown> = {};
+    let p = top;
+    for (let i = 2; i < levels; i++) p = p.a = {} as Record<string, unknown>;
+    return { podAnnotations: top };
+  };
+  test.each([
+    ["Karpenter", 3000],
+    ["KarpenterRelease", 3000],
+    ["Karpenter", 20000],
+  ])(
+    "values nested too deep on %s (%d levels): an error naming the first too-deep path, not a stack overflow (fresh9 C3)",
+    (kind, levels) => {
+      const { stack } = testStack();
+      new HelmProvider(stack, "helm", {});
+      const cluster = testCluster(stack, "demo");
+      const values = nested(levels);
+      const e = rejected(() =>
+        kind === "Karpenter"
+          ? new Karpenter(stack, "karpenter", { cluster, values, replicas: 0 })
+          : new KarpenterRelease(stack, "release", { cluster, values, replicas: 0 }),
+      );
+      const deep = e.problems.find((p) => p.code === "HELM_VALUES_TOO_DEEP")!;
+      // level 1 is values, 2 podAnnotations: the first too deep is level MAX_VALUES_DEPTH + 1
+      expect(deep.field).toBe(`values.podAnnotations${".a".repeat(MAX_VALUES_DEPTH - 1)}`);
+      expect(deep.message).toContain(`at most ${MAX_VALUES_DEPTH} maps and lists inside one another in values`);
+      // the other problems of the props are still named
+      expect(e.problems.map((p) => p.code).sort()).toEqual(["HELM_VALUES_REPLICAS", "HELM_VALUES_TOO_DEEP"]);
+    },
+  );
+  test(`the limit itself (${MAX_VALUES_DEPTH} levels) synthesizes; one more is refused`, () => {
+    const { app } = testStack();
+    const stack = providedStack(app, "s");
+    const cluster = testCluster(stack, "demo");
+    const k = new Karpenter(stack, "karpenter", { cluster, values: nested(MAX_VALUES_DEPTH) });
+    expect(k.release).toBeDefined();
+    expect(() => Testing.synth(stack)).not.toThrow();
+    const { stack: other } = testStack();
+    new HelmProvider(other, "helm", {});
+    const e = rejected(
+      () =>
+        new Karpenter(other, "karpenter", {
+          cluster: testCluster(other, "demo"),
+          values: nested(MAX_VALUES_DEPTH + 1),
+        }),
+    );
+    expect(e.problems.map((p) => p.code)).toEqual(["HELM_VALUES_TOO_DEEP"]);
   });
   test("look-alike: the same object twice side by side is no cycle and passes", () => {
     const { stack } = testStack();
