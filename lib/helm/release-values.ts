@@ -843,13 +843,18 @@ function envSettingProblem(fact: ChartKeyFact, value: string): string | undefine
 const GO_INT_MAX = 2n ** 63n - 1n;
 
 /**
- * A float as Go's strconv.ParseFloat(s, 64) reads it (decimal or hex mantissa, `_` between digits only
- * with a base prefix, inf / infinity / nan in any case, a sign); undefined when it fails. Hex floats are
- * read as undefined here (they need a `p` exponent; rare enough to leave to the default-fallback message).
+ * A float as Go's strconv.ParseFloat(s, 64) reads it (a sign, a decimal mantissa with an optional exponent,
+ * a hex mantissa with a `p` exponent, inf / infinity / nan in any case); undefined when it fails. `_`
+ * between the digits of a hex float (which Go takes) is not read here: that falls to the parse-error message.
  */
 function goParseFloat(s: string): number | undefined {
   if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
-  if (/^nan$/i.test(s)) return NaN;
+  if (/^[+-]?nan$/i.test(s)) return NaN;
+  const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/.exec(s);
+  if (hex && hex[2] + hex[3] !== "") {
+    const v = parseInt(hex[2] + hex[3], 16) * 2 ** (Number(hex[4]) - 4 * hex[3].length);
+    return hex[1] === "-" ? -v : v;
+  }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return undefined;
   return Number(s);
 }

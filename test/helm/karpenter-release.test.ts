@@ -896,7 +896,7 @@ describe("KarpenterRelease: bad props", () => {
     });
     test.each([
       ["VM_MEMORY_OVERHEAD_PERCENT", "-0.01", "0.1", "cannot be negative"],
-      ["VM_MEMORY_OVERHEAD_PERCENT", "-inf", "0", "cannot be negative"],
+      ["VM_MEMORY_OVERHEAD_PERCENT", "-inf", "0x1p-4", "cannot be negative"],
       ["VM_MEMORY_OVERHEAD_PERCENT", "seven", "7.5e-2", "strconv.ParseFloat"],
       ["RESERVED_ENIS", "-1", "+2", "cannot be negative"],
       ["RESERVED_ENIS", "1.5", "0", "strconv.Atoi"],
