@@ -19,7 +19,7 @@ import {
   kubeletExpressionsSince,
   nodeFamily,
 } from "./ec2-node-class-rules";
-import { userDataSizeWarning } from "./user-data-rules";
+import { userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
@@ -309,6 +309,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
     const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
+    const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
+    if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
     if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms))

@@ -2,6 +2,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { isScalar, parseAllDocuments } from "yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
+import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -9,11 +10,12 @@ import type { Checker } from "../kubernetes/value-rules";
  * family cannot read fails every launch with the class (or is dropped without a word). Only literal
  * user data is judged (a token, or a family decided by a token, is not).
  *
- * Bottlerocket (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/bottlerocket.go and
- * bottlerocketsettings.go, v1.14): the user data is TOML, decoded with pelletier/go-toml v2 into
- * `settings` (an untyped table) and the typed `settings.kubernetes` / `settings.bootstrap-commands`;
- * a decoding error is "invalid UserData" and no launch template is made. Only `settings` is written
- * back (MarshalTOML), so anything outside it is dropped.
+ * Bottlerocket (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/bottlerocket.go:38-40 and
+ * bottlerocketsettings.go:146-183, v1.14.1 and v1.15.0): the user data is TOML, decoded with pelletier/go-toml v2
+ * (v2.4.3) into `settings` (an untyped table) and then into the typed BottlerocketSettings (`settings.kubernetes`,
+ * `settings.bootstrap-commands` and the structs they hold: lib/versions/data/bottlerocket-settings-fields.json, per
+ * minor); a decoding error is "invalid UserData" and no launch template is made. Only `settings` is written back
+ * (MarshalTOML), so anything outside it is dropped.
  *
  * AL2023 (bootstrap/nodeadm.go parseUserData, bootstrap/mime/mime.go): user data starting with
  * `MIME-Version:` or `Content-Type:` is a MIME multipart document (Go's net/mail header, a multipart/*
@@ -23,58 +25,6 @@ import type { Checker } from "../kubernetes/value-rules";
  * (amazon-eks-ami nodeadm/internal/configprovider/mime.go, apibridge.DecodeNodeConfig): a map that is not
  * one (a `#cloud-config` document, say) stops the node's bootstrap, and it never joins.
  */
-
-/** The kubernetes settings Karpenter decodes into typed fields (BottlerocketKubernetes, v1.14), by TOML type. */
-const BR_INT = [
-  "max-pods",
-  "eviction-max-pod-grace-period",
-  "registry-qps",
-  "registry-burst",
-  "event-qps",
-  "event-burst",
-  "kube-api-qps",
-  "kube-api-burst",
-  "container-log-max-files",
-  "ids-per-pod",
-  "pod-pids-limit",
-  "container-log-max-workers",
-  "log-level",
-];
-const BR_BOOL = [
-  "server-tls-bootstrap",
-  "cpu-cfs-quota-enforced",
-  "seccomp-default",
-  "device-ownership-from-security-context",
-  "single-process-oom-kill",
-];
-const BR_STRING = [
-  "api-server",
-  "cloud-provider",
-  "cluster-certificate",
-  "cluster-name",
-  "container-log-max-size",
-  "cpu-manager-policy",
-  "cpu-manager-reconcile-period",
-  "memory-manager-policy",
-  "topology-manager-scope",
-  "topology-manager-policy",
-  "image-gc-high-threshold-percent",
-  "image-gc-low-threshold-percent",
-  "shutdown-grace-period",
-  "shutdown-grace-period-for-critical-pods",
-  "cluster-domain",
-  "container-log-monitor-interval",
-  "hostname-override-source",
-];
-const BR_STRING_MAP = [
-  "node-labels",
-  "eviction-hard",
-  "eviction-soft",
-  "eviction-soft-grace-period",
-  "kube-reserved",
-  "system-reserved",
-];
-const BR_STRING_LIST = ["allowed-unsafe-sysctls", "cpu-manager-policy-options"];
 
 const BR_SOURCE = "Karpenter's Bottlerocket bootstrap, bottlerocketsettings.go";
 const AL2023_SOURCE = "Karpenter's AL2023 bootstrap, nodeadm.go";
@@ -86,21 +36,24 @@ interface Finding {
 }
 
 /**
- * Refuses literal `userData` the family's bootstrap cannot read, naming the line.
+ * Refuses literal `userData` the family's bootstrap cannot read, naming the line (all its problems in one error:
+ * the first one's line, the others after it).
  * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown
  */
 export function checkUserDataFormat(c: Checker, family: string | undefined, userData: unknown): void {
   if (typeof userData !== "string" || !c.known(userData) || userData.trim() === "") return;
-  const f =
+  const found =
     family === "Bottlerocket"
-      ? bottlerocketFinding(userData)
+      ? bottlerocketFindings(userData, `1.${c.version.minor}`)
       : family === "AL2023"
-        ? al2023Finding(userData)
-        : undefined;
-  if (!f) return;
+        ? [al2023Finding(userData)].filter((f): f is Finding => f !== undefined)
+        : [];
+  if (found.length === 0) return;
+  const [f, ...more] = found;
   const lines = userData.split(/\r?\n/);
   const shown = (lines[f.line - 1] ?? "").trim();
-  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
+  const also = more.map((m) => `. Also line ${m.line}: ${m.problem}`).join("");
+  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem + also);
 }
 
 /** The 1-based line of character offset `at`. */
@@ -117,118 +70,174 @@ function tomlKeyLine(text: string, key: string): number {
   return m ? lineOf(text, m.index) : 1;
 }
 
+/** The TOML type of a value smol-toml parsed with `integersAsBigInt: true` (integers are bigints, floats numbers). */
 const tomlType = (v: unknown) =>
   Array.isArray(v)
     ? "an array"
     : v instanceof Date
-      ? "a date"
-      : v === null
-        ? "nothing"
-        : `a ${typeof v === "object" ? "table" : typeof v === "bigint" ? "number" : typeof v}`;
+      ? "a date-time"
+      : typeof v === "bigint"
+        ? "an integer"
+        : typeof v === "number"
+          ? "a float"
+          : typeof v === "boolean"
+            ? "a boolean"
+            : typeof v === "string"
+              ? "a string"
+              : "a table";
 
-function bottlerocketFinding(text: string): Finding | undefined {
+/** U+FEFF, which an editor may save at the start of a file. */
+const BOM = "\uFEFF";
+
+function bottlerocketFindings(userData: string, minor: string): Finding[] {
+  const found: Finding[] = [];
+  // go-toml v2.4.3 has no byte-order-mark handling: toml.Unmarshal (bottlerocketsettings.go:153) fails with
+  // "invalid character at start of key: U+00EF" (the BOM's first UTF-8 byte); smol-toml skips it, so it is judged here
+  const text = userData.startsWith(BOM) ? userData.slice(1) : userData;
+  if (text !== userData)
+    found.push({
+      line: 1,
+      problem: `TOML without a byte-order mark: this user data for the Bottlerocket AMI family starts with a UTF-8 byte-order mark (U+FEFF, which some editors save), and go-toml fails on it ("invalid character at start of key: U+00EF"), so Karpenter fails every launch with "invalid UserData" (${BR_SOURCE}:153, toml.Unmarshal). Save the file without a BOM`,
+    });
   let doc: Record<string, unknown>;
   try {
-    doc = parseToml(text) as Record<string, unknown>;
+    doc = parseToml(text, { integersAsBigInt: true }) as Record<string, unknown>;
   } catch (e) {
     const line = e instanceof TomlError ? e.line : 1;
     const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
     const shell = /^#!/.test(text.trimStart()) || /^\s*(?:echo|set|export|curl|yum|dnf|apt)\b/m.test(text);
-    return {
-      line,
-      problem: `Bottlerocket settings in TOML (${what}): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse (${BR_SOURCE})${shell ? '. A shell script does not run on Bottlerocket: use settings.bootstrap-commands or a bootstrap container, e.g. [settings.bootstrap-commands.setup] commands = [["/usr/bin/apiclient", "set", "motd=hello"]]' : ""}`,
-    };
+    return [
+      ...found,
+      {
+        line,
+        problem: `Bottlerocket settings in TOML (${what}): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse (${BR_SOURCE})${shell ? '. A shell script does not run on Bottlerocket: use settings.bootstrap-commands or a bootstrap container, e.g. [settings.bootstrap-commands.setup] commands = [["/usr/bin/apiclient", "set", "motd=hello"]]' : ""}`,
+      },
+    ];
   }
+  // go-toml matches keys to struct fields case-insensitively (unmarshaler.go structPlan.lookup: exact, else folded)
+  const settingsKeys = Object.keys(doc).filter((k) => k.toLowerCase() === "settings");
   for (const key of Object.keys(doc)) {
-    if (key === "settings") continue;
-    return {
+    if (settingsKeys.includes(key)) continue;
+    found.push({
       line: tomlKeyLine(text, key) || 1,
       problem: `only the settings table (and its subtables, [settings.kubernetes] …): user data for the Bottlerocket AMI family keeps nothing else, Karpenter writes back only "settings" (${BR_SOURCE}, MarshalTOML), so "${key}" would be dropped silently. Did you mean [settings.${key}]?`,
-    };
+    });
   }
-  const settings = doc.settings;
-  if (settings === undefined) return undefined;
-  if (!isTable(settings))
-    return {
-      line: tomlKeyLine(text, "settings"),
-      problem: `a [settings] table, got ${tomlType(settings)}: user data for the Bottlerocket AMI family decodes settings as a table, and Karpenter fails every launch with "invalid UserData" otherwise (${BR_SOURCE})`,
-    };
-  const k8s = settings.kubernetes;
-  if (k8s !== undefined && !isTable(k8s)) return typed(text, "settings.kubernetes", "kubernetes", "a table", k8s);
-  if (isTable(k8s)) {
-    for (const [key, v] of Object.entries(k8s)) {
-      const want = BR_INT.includes(key)
-        ? Number.isInteger(v) || typeof v === "bigint"
-          ? undefined
-          : "an integer"
-        : BR_BOOL.includes(key)
-          ? typeof v === "boolean"
-            ? undefined
-            : "true or false"
-          : BR_STRING.includes(key)
-            ? typeof v === "string"
-              ? undefined
-              : "a string"
-            : BR_STRING_MAP.includes(key)
-              ? isTable(v) && Object.values(v).every((x) => typeof x === "string")
-                ? undefined
-                : "a table of strings"
-              : BR_STRING_LIST.includes(key)
-                ? Array.isArray(v) && v.every((x) => typeof x === "string")
-                  ? undefined
-                  : "an array of strings"
-                : key === "cluster-dns-ip"
-                  ? // a string through 1.14; Bottlerocket also takes a list, which later releases may pass on
-                    typeof v === "string" || (Array.isArray(v) && v.every((x) => typeof x === "string"))
-                    ? undefined
-                    : "a string (or an array of strings)"
-                  : key === "node-taints"
-                    ? isTable(v) &&
-                      Object.values(v).every((x) => Array.isArray(x) && x.every((y) => typeof y === "string"))
-                      ? undefined
-                      : 'a table of string arrays (key = ["value:NoSchedule"])'
-                    : undefined;
-      if (want) return typed(text, `settings.kubernetes.${key}`, key, want, v);
+  const fields = bottlerocketSettingsFields(minor);
+  for (const key of settingsKeys) {
+    const settings = doc[key];
+    if (!isTable(settings)) {
+      found.push({
+        line: tomlKeyLine(text, key),
+        problem: `a [settings] table, got ${tomlType(settings)}: user data for the Bottlerocket AMI family decodes settings as a table, and Karpenter fails every launch with "invalid UserData" otherwise (${BR_SOURCE})`,
+      });
+      continue;
     }
+    const wrong: TypeProblem[] = [];
+    decodeProblems(settings, fields.root, "settings", "settings", fields.structs, wrong);
+    if (wrong.length > 0)
+      found.push({
+        line: tomlKeyLine(text, wrong[0].key),
+        problem: `${wrong.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (${BR_SOURCE}, Karpenter ${minor}'s ${fields.root} struct)`,
+      });
   }
-  const commands = settings["bootstrap-commands"];
-  if (commands !== undefined) {
-    if (!isTable(commands))
-      return typed(text, "settings.bootstrap-commands", "bootstrap-commands", "a table of named commands", commands);
-    for (const [name, cmd] of Object.entries(commands)) {
-      const ok =
-        isTable(cmd) &&
-        (cmd.commands === undefined ||
-          (Array.isArray(cmd.commands) &&
-            cmd.commands.every((x) => Array.isArray(x) && x.every((y) => typeof y === "string")))) &&
-        (cmd.mode === undefined || typeof cmd.mode === "string") &&
-        (cmd.essential === undefined || typeof cmd.essential === "boolean");
-      if (!ok)
-        return typed(
-          text,
-          `settings.bootstrap-commands.${name}`,
-          name,
-          'a table { commands = [["cmd", "arg"]], mode = "always" | "once" | "off", essential = true | false }',
-          cmd,
-        );
-    }
-  }
-  return undefined;
+  return found;
 }
 
-function typed(text: string, path: string, key: string, want: string, got: unknown): Finding {
-  return {
-    line: tomlKeyLine(text, key),
-    problem: `${path} as ${want}, got ${tomlType(got)}: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (${BR_SOURCE})`,
-  };
+/** A value of the wrong TOML type: its dotted path, the key whose line is shown, what the Go type takes, what it is. */
+interface TypeProblem {
+  readonly path: string;
+  readonly key: string;
+  readonly want: string;
+  readonly got: string;
+}
+
+/** The range of each Go integer type (go-toml refuses a value outside it: "integer value … cannot be stored in …"). */
+const GO_INTEGERS: Record<string, readonly [bigint, bigint]> = {
+  int: [-(2n ** 63n), 2n ** 63n - 1n],
+  int64: [-(2n ** 63n), 2n ** 63n - 1n],
+  int32: [-(2n ** 31n), 2n ** 31n - 1n],
+  int16: [-(2n ** 15n), 2n ** 15n - 1n],
+  int8: [-(2n ** 7n), 2n ** 7n - 1n],
+  uint: [0n, 2n ** 64n - 1n],
+  uint64: [0n, 2n ** 64n - 1n],
+  uint32: [0n, 2n ** 32n - 1n],
+  uint16: [0n, 2n ** 16n - 1n],
+  uint8: [0n, 2n ** 8n - 1n],
+};
+
+/** What TOML a Go type of the table takes, in words. */
+function described(type: string, structs: BottlerocketStructs): string {
+  if (type === "string") return "a string";
+  if (type === "bool") return "true or false";
+  const range = GO_INTEGERS[type];
+  if (range) return type === "int" || type === "int64" ? "an integer" : `an integer from ${range[0]} to ${range[1]}`;
+  if (type.startsWith("[]")) return `an array of ${plural(described(type.slice(2), structs))}`;
+  if (type.startsWith("map[string]")) return `a table of ${plural(described(type.slice(11), structs))}`;
+  if (structs[type]) return `a table (${Object.keys(structs[type]).join(", ")})`;
+  return type;
+}
+const plural = (d: string) =>
+  d === "true or false" ? "booleans" : d.replace(/^an? (array|table|string|integer)/, "$1s");
+
+type BottlerocketStructs = { readonly [struct: string]: { readonly [key: string]: string } };
+
+/**
+ * The values of a TOML value that go-toml v2.4.3 refuses to decode into a Go type of the table (checked against it by
+ * running go-toml on the settings structs): a string only into a string, an integer only into an integer type in its
+ * range (a float, even 5.0, never), a boolean only into a bool, an array into a slice, a table (inline or not) into a
+ * map or struct; an array of tables into a map is refused ("cannot store an array table in a map"). A struct's keys
+ * match its fields' TOML keys case-insensitively; a key it lacks is skipped (the decode is not strict), so it is not
+ * judged here.
+ */
+function decodeProblems(
+  v: unknown,
+  type: string,
+  path: string,
+  key: string,
+  structs: BottlerocketStructs,
+  out: TypeProblem[],
+): void {
+  const wrong = () => out.push({ path, key, want: described(type, structs), got: tomlType(v) });
+  if (type === "string") {
+    if (typeof v !== "string") wrong();
+  } else if (type === "bool") {
+    if (typeof v !== "boolean") wrong();
+  } else if (GO_INTEGERS[type]) {
+    const [min, max] = GO_INTEGERS[type];
+    if (typeof v !== "bigint" || v < min || v > max) wrong();
+  } else if (type.startsWith("[]")) {
+    if (!Array.isArray(v)) wrong();
+    else v.forEach((x, i) => decodeProblems(x, type.slice(2), `${path}[${i}]`, key, structs, out));
+  } else if (type.startsWith("map[string]")) {
+    if (!isTable(v)) wrong();
+    else for (const [k, x] of Object.entries(v)) decodeProblems(x, type.slice(11), `${path}.${k}`, k, structs, out);
+  } else if (structs[type]) {
+    if (!isTable(v)) return void wrong();
+    const fields = structs[type];
+    const folded = new Map(Object.keys(fields).map((f) => [f.toLowerCase(), f]));
+    for (const [k, x] of Object.entries(v)) {
+      const field = k in fields ? k : folded.get(k.toLowerCase());
+      if (field !== undefined) decodeProblems(x, fields[field], `${path}.${k}`, k, structs, out);
+    }
+  }
 }
 
 const isTable = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
 
+/**
+ * Go's strings.TrimSpace at the start (unicode.IsSpace: ASCII space, \t \n \v \f \r, U+0085, U+00A0 and the
+ * Unicode space separators), which nodeadm.go parseUserData uses to decide MIME. Unlike JavaScript's trim it keeps a
+ * byte-order mark (U+FEFF) and removes U+0085.
+ */
+const goTrimStart = (text: string) =>
+  text.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/, "");
+
+const isMimeStart = (text: string) => text.startsWith("MIME-Version:") || text.startsWith("Content-Type:");
+
 function al2023Finding(text: string): Finding | undefined {
-  const start = text.trimStart();
-  if (start.startsWith("MIME-Version:") || start.startsWith("Content-Type:")) return mimeFinding(text);
+  if (isMimeStart(goTrimStart(text))) return mimeFinding(text);
   return base64Finding(text) ?? nodeConfigFinding(text, 0);
 }
 
@@ -363,7 +372,26 @@ function mimeFinding(text: string): Finding | undefined {
     line,
     problem: `a MIME multipart document (${what}): user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as one (${AL2023_SOURCE}, mime.go NewArchive), and Karpenter fails every launch when it cannot`,
   });
-  let i = lines.findIndex((l) => l.trim() !== "");
+  // nodeadm.go:127-131 decides MIME on the trimmed text but hands mime.NewArchive the text as written, and
+  // mime.go:109-115 reads it with net/mail ReadMessage: a leading empty line (LF or CRLF) ends the header block before
+  // it starts, so the Content-Type is empty ("archive doesn't have Content-Type header, mime: no media type"), and a
+  // leading space or tab is "malformed initial line", and other whitespace (\v, \f, U+00A0, U+0085) joins the first
+  // header's name, so again no Content-Type (all checked with Go's net/mail). Whatever trimmed whitespace comes first,
+  // the archive fails.
+  if (!isMimeStart(text)) {
+    const lead = /^[ \t]/.test(text) ? "a space or tab" : /^[\r\n]/.test(text) ? "an empty line" : "whitespace";
+    const why =
+      lead === "a space or tab"
+        ? 'a first line starting with a space or tab is "malformed initial line"'
+        : lead === "an empty line"
+          ? 'an empty line ends the header block, so no Content-Type is read ("archive doesn\'t have Content-Type header")'
+          : "the first header's name then starts with that character, so no Content-Type is read (\"archive doesn't have Content-Type header\")";
+    return fail(
+      1,
+      `headers from the first character: the document starts with ${lead} before its first header. Karpenter takes it for MIME because the trimmed text starts with a header (nodeadm.go:127-131, strings.TrimSpace), but reads the text as written with Go's net/mail (mime.go:109-115, mail.ReadMessage), where ${why}. Remove what comes before the first header`,
+    );
+  }
+  let i = 0;
   const headers: Record<string, string> = {};
   let last: string | undefined;
   for (; i < lines.length && lines[i] !== ""; i++) {
@@ -468,4 +496,25 @@ export function userDataSizeWarning(name: string, family: string | undefined, us
   if (!appended || bytes <= EC2_USER_DATA_BYTES - BOOTSTRAP_ROOM_BYTES || bytes >= EC2_USER_DATA_BYTES)
     return undefined;
   return `EC2NodeClass ${name}: userData is ${bytes} bytes, and Karpenter adds its bootstrap for the ${family ?? "class's"} AMI family to it (the cluster's endpoint and CA certificate: about ${BOOTSTRAP_ROOM_BYTES} bytes more): EC2 refuses every launch whose user data is over ${EC2_USER_DATA_BYTES} bytes before base64. Keep userData under ${EC2_USER_DATA_BYTES - BOOTSTRAP_ROOM_BYTES} bytes (fetch larger scripts from S3 at boot).`;
+}
+
+/** An EC2Launch tag on a line of its own: `<powershell>`, `<script>`, `<persist>` (or the closing one). */
+const EC2LAUNCH_TAG = /^[ \t]*(<\/?(?:powershell|script|persist)>)/im;
+
+/**
+ * The warning for Windows user data holding EC2Launch tags. Karpenter writes the class's user data inside its own
+ * `<powershell>` … `</powershell>` block, before its bootstrap command (aws/karpenter-provider-aws
+ * pkg/providers/amifamily/bootstrap/windows.go:34-38; examples/v1/windows-custom-userdata.yaml: "should be PowerShell
+ * commands … prepended to a Karpenter managed section"), so the tags become lines of that PowerShell script. What
+ * EC2Launch then makes of nested tags is not in a release source, hence a warning.
+ */
+export function windowsUserDataWarning(
+  name: string,
+  family: string | undefined,
+  userData: unknown,
+): string | undefined {
+  if (typeof userData !== "string" || holdsToken(userData) || !family?.startsWith("Windows")) return undefined;
+  const tag = EC2LAUNCH_TAG.exec(userData);
+  if (!tag) return undefined;
+  return `EC2NodeClass ${name}: userData holds the tag ${tag[1]}, and Karpenter writes ${family} user data inside its own <powershell> … </powershell> block, before its bootstrap command (aws/karpenter-provider-aws pkg/providers/amifamily/bootstrap/windows.go:34-38): so the tag ends up as a line inside that PowerShell block, not around your commands. Write the PowerShell commands alone, without tags (a batch <script> has no place there: run it from PowerShell).`;
 }

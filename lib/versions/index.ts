@@ -33,6 +33,8 @@ export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 export { kubeletConfigFields } from "./kubelet-config";
 export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
+export { bottlerocketSettingsFields } from "./bottlerocket-settings";
+export type { BottlerocketSettingsFields } from "./bottlerocket-settings";
 
 /** One controller IAM statement, normalised for comparison (see {@link VersionFacts.controllerPolicy}). */
 export interface PolicyStatementFact {

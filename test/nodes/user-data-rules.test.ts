@@ -37,23 +37,23 @@ describe("Bottlerocket reads TOML", () => {
     [
       "node-labels not a table of strings",
       "[settings.kubernetes.node-labels]\nteam = 5\n",
-      1,
-      "[settings.kubernetes.node-labels]",
-      "settings.kubernetes.node-labels as a table of strings, got a table",
+      2,
+      "team = 5",
+      "settings.kubernetes.node-labels.team as a string, got an integer",
     ],
     [
       "image-gc-high-threshold-percent as a number (Karpenter types it as a string)",
       "[settings.kubernetes]\nimage-gc-high-threshold-percent = 85\n",
       2,
       "image-gc-high-threshold-percent = 85",
-      "settings.kubernetes.image-gc-high-threshold-percent as a string, got a number",
+      "settings.kubernetes.image-gc-high-threshold-percent as a string, got an integer",
     ],
     [
       "bootstrap-commands with commands as one string",
       '[settings.bootstrap-commands.setup]\ncommands = "echo hi"\nmode = "once"\n',
-      1,
-      "[settings.bootstrap-commands.setup]",
-      "settings.bootstrap-commands.setup as a table { commands = [[",
+      2,
+      'commands = "echo hi"',
+      "settings.bootstrap-commands.setup.commands as an array of arrays of strings, got a string",
     ],
   ])("%s is refused, naming the line", (_what, userData, line, text, message) => {
     const e = rejection("EC2NodeClass", br(userData));
@@ -68,7 +68,7 @@ describe("Bottlerocket reads TOML", () => {
       '[settings.bootstrap-commands.setup]\ncommands = [["/usr/bin/apiclient", "set", "motd=hi"]]\nmode = "once"\nessential = true\n',
       '[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
       "# only a comment\n",
-      '[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10", "169.254.20.10"]\n',
+      '[settings.kubernetes]\ncluster-dns-ip = "10.100.0.10"\n',
     ])
       expect(() => build("EC2NodeClass", br(u))).not.toThrow();
   });
@@ -81,6 +81,105 @@ describe("Bottlerocket reads TOML", () => {
       }).field,
     ).toBe("userData");
     expect(() => build("EC2NodeClass", al("#!/bin/bash\necho hi\n"))).not.toThrow();
+  });
+});
+
+describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (fresh-tester-9 U1, U4)", () => {
+  // lib/versions/data/bottlerocket-settings-fields.json (bottlerocketsettings.go); go-toml v2.4.3's behaviour on
+  // each input below was checked by running it on the structs
+  test.each(["1.14.1", "1.15.0"])("cluster-dns-ip as an array is refused on %s (ClusterDNSIP *string)", (version) => {
+    const e = rejection(
+      "EC2NodeClass",
+      br('[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10", "10.100.0.11"]\n'),
+      version,
+    );
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe('line 2: cluster-dns-ip = ["10.100.0.10", "10.100.0.11"]');
+    expect(e.message).toContain(
+      `settings.kubernetes.cluster-dns-ip as a string, got an array: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (Karpenter's Bottlerocket bootstrap, bottlerocketsettings.go, Karpenter ${version.slice(0, 4)}'s BottlerocketSettings struct)`,
+    );
+  });
+  test("every wrong type in the settings comes in one error: floats, ranges, nested structs, an array of tables, folded keys", () => {
+    const u = [
+      "[settings.kubernetes]",
+      "max-pods = 5.0",
+      "log-level = -1",
+      'cluster-dns-ip = ["10.100.0.10"]',
+      'EVENT-QPS = "5"',
+      "[[settings.kubernetes.node-labels]]",
+      'team = "ml"',
+      "[settings.kubernetes.static-pods.web]",
+      'enabled = "yes"',
+      "[settings.kubernetes.credential-providers.ecr-credential-provider]",
+      "enabled = true",
+      'image-patterns = "*.dkr.ecr.*.amazonaws.com"',
+      "[settings.kubernetes.topology-manager-policy-options]",
+      'max-allowable-numa-nodes = "2"',
+      "[settings.bootstrap-commands.setup]",
+      'commands = [["echo", 1]]',
+      'essential = "true"',
+    ].join("\n");
+    const e = rejection("EC2NodeClass", br(u), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe("line 2: max-pods = 5.0");
+    for (const part of [
+      "settings.kubernetes.max-pods as an integer, got a float",
+      "settings.kubernetes.log-level as an integer from 0 to 4294967295, got an integer",
+      "settings.kubernetes.cluster-dns-ip as a string, got an array",
+      "settings.kubernetes.EVENT-QPS as an integer, got a string",
+      "settings.kubernetes.node-labels as a table of strings, got an array",
+      "settings.kubernetes.static-pods.web.enabled as true or false, got a string",
+      "settings.kubernetes.credential-providers.ecr-credential-provider.image-patterns as an array of strings, got a string",
+      "settings.kubernetes.topology-manager-policy-options.max-allowable-numa-nodes as an integer, got a string",
+      "settings.bootstrap-commands.setup.commands[0][1] as a string, got an integer",
+      "settings.bootstrap-commands.setup.essential as true or false, got a string",
+    ])
+      expect(e.message).toContain(part);
+  });
+  test("memory-manager-reserved-memory is typed from 1.15 (1.14.1 has no such field: its decode skips the key)", () => {
+    const u = '[settings.kubernetes.memory-manager-reserved-memory.0]\nenabled = "true"\nmemory = "1Gi"\n';
+    expect(rejection("EC2NodeClass", br(u), "1.15.0").message).toContain(
+      "settings.kubernetes.memory-manager-reserved-memory.0.enabled as true or false, got a string",
+    );
+    expect(() => build("EC2NodeClass", br(u), "1.14.1")).not.toThrow();
+    expect(() => build("EC2NodeClass", br(u.replace('"true"', "true")), "1.15.0")).not.toThrow();
+  });
+  test("a UTF-8 byte-order mark is refused, naming it, and the settings' own problems come with it", () => {
+    const e = rejection("EC2NodeClass", br("\uFEFF[settings.kubernetes]\nmax-pods = 110\n"));
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe("line 1: [settings.kubernetes]");
+    expect(e.message).toContain("TOML without a byte-order mark");
+    expect(e.message).toContain('"invalid character at start of key: U+00EF"');
+    const both = rejection("EC2NodeClass", br('\uFEFF[settings.kubernetes]\ncluster-dns-ip = ["10.0.0.10"]\n'));
+    expect(both.message).toContain("TOML without a byte-order mark");
+    expect(both.message).toContain(". Also line 2: settings.kubernetes.cluster-dns-ip as a string, got an array");
+  });
+  test("look-alikes: values go-toml decodes, keys it skips or folds, settings other than Karpenter's", () => {
+    for (const u of [
+      '[settings.kubernetes]\ncluster-dns-ip = "10.100.0.10"\n',
+      "[settings.kubernetes]\nlog-level = 4294967295\nmax-pods = 0x10\neviction-max-pod-grace-period = -5\n",
+      // a key Karpenter's struct lacks is skipped by the decode (only logged by its strict pass)
+      '[settings.kubernetes]\nno-such-setting = ["x"]\n[settings.kubernetes.static-pods.web]\nmanifest = "m"\nbogus = 1\n',
+      // keys match fields case-insensitively, the settings table too
+      "[Settings.Kubernetes]\nMax-Pods = 7\n",
+      '[settings.kubernetes]\nnode-labels = { "a.b/c" = "d" }\nallowed-unsafe-sysctls = []\n',
+      '[settings.kubernetes.credential-providers.ecr-credential-provider]\nenabled = true\nimage-patterns = ["*.dkr.ecr.*.amazonaws.com"]\nenvironment = { AWS_REGION = "eu-west-1" }\n',
+      '[settings.bootstrap-commands.setup]\ncommands = [["echo", "1"]]\nmode = "once"\n',
+      "[settings.kernel]\nlockdown = 5\n",
+      '[settings.kubernetes]\nmax-pods = 110 # a comment\r\nimage-gc-high-threshold-percent = "85"\r\n',
+    ])
+      expect(() => build("EC2NodeClass", br(u), "1.15.0")).not.toThrow();
+  });
+  test("a wrong type beside EBS and kubelet problems of the same class: all at once (fresh-tester-9 A2)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      {
+        ...br('[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10", "10.100.0.11"]\n'),
+        blockDeviceMappings: [{ deviceName: "/dev/xvdb", ebs: { volumeSize: "20Gi", volumeType: "io2", iops: 20001 } }],
+      },
+      "1.15.0",
+    );
+    expect(e.problems.map((p) => p.code)).toEqual(["EC2NODECLASS_EBS_IOPS", "EC2NODECLASS_USER_DATA"]);
   });
 });
 
@@ -209,6 +308,72 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
   });
 });
 
+describe("AL2023 MIME with something before its first header (fresh-tester-9 U25)", () => {
+  const MIME =
+    'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B--\n';
+  test.each([
+    ["leading empty lines", `\n\n${MIME}`, "an empty line ends the header block"],
+    ["a leading CRLF", `\r\n${MIME.replace(/\n/g, "\r\n")}`, "an empty line ends the header block"],
+    ["a line of spaces", `   \n${MIME}`, '"malformed initial line"'],
+    ["a leading no-break space", `\u00a0${MIME}`, "the first header's name then starts with that character"],
+    ["a leading space", ` MIME-Version: 1.0\n${MIME}`, '"malformed initial line"'],
+  ])("%s is refused (Go's net/mail reads the text as written)", (_what, userData, why) => {
+    const e = rejection("EC2NodeClass", al(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toMatch(/^line 1\b/);
+    expect(e.message).toContain("a MIME multipart document (headers from the first character");
+    expect(e.message).toContain(why);
+    expect(e.message).toContain("nodeadm.go:127-131");
+  });
+  test("look-alikes: CRLF MIME from the first character, a NodeConfig with a BOM, a NodeConfig in JSON", () => {
+    for (const u of [
+      MIME.replace(/\n/g, "\r\n"),
+      `MIME-Version: 1.0\r\n${MIME.replace(/\n/g, "\r\n")}`,
+      "\uFEFFapiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec: {}\n",
+      '{"apiVersion": "node.eks.aws/v1alpha1", "kind": "NodeConfig", "spec": {}}',
+    ])
+      expect(() => build("EC2NodeClass", al(u))).not.toThrow();
+  });
+  test("beside EBS and kubelet problems of the same class: all at once (fresh-tester-9 A6)", () => {
+    const e = rejection("EC2NodeClass", {
+      ...al(`\n\n${MIME}`),
+      blockDeviceMappings: [
+        { deviceName: "/dev/xvda", ebs: { volumeSize: "20Gi", volumeType: "gp3", iops: 3000, throughput: 751 } },
+      ],
+      kubelet: { maxPods: -1 },
+    });
+    expect(e.problems.map((p) => p.field)).toContain("userData");
+    expect(e.problems).toHaveLength(3);
+  });
+});
+
+describe("Windows user data with EC2Launch tags: a warning (Karpenter wraps it in its own <powershell> block)", () => {
+  const win = (userData: string) => ({ amiSelectorTerms: [{ alias: "windows2022@latest" }], userData });
+  const warningsOf = (props: Record<string, unknown>) =>
+    build("EC2NodeClass", props)
+      .node.findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === "@cdktf/warn")
+      .map((m) => String(m.data))
+      .filter((w) => w.includes("windows.go"));
+  test.each([
+    ["<powershell> without its closing tag", "<powershell>\nWrite-Host hi\n", "<powershell>"],
+    ["a <script> batch", "<script>\necho hi\n</script>\n", "<script>"],
+    ["<powershell> … </powershell>", "<powershell>\nWrite-Host hi\n</powershell>\n", "<powershell>"],
+  ])("%s", (_what, userData, tag) => {
+    const w = warningsOf(win(userData));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain(
+      `EC2NodeClass obj: userData holds the tag ${tag}, and Karpenter writes Windows2022 user data inside its own <powershell> … </powershell> block`,
+    );
+  });
+  test("look-alikes: PowerShell commands alone; tags on another family", () => {
+    expect(warningsOf(win("New-Item -Path 'C:\\temp\\' -ItemType Directory\n"))).toEqual([]);
+    expect(warningsOf(win("$html = '<b><script></b>'\n"))).toEqual([]);
+    expect(warningsOf(al("#!/bin/bash\n# <powershell>\necho hi\n"))).toEqual([]);
+  });
+});
+
 describe("every refusal here is one the agreement stage excuses (the API server accepts any userData)", () => {
   const ag = require("../../scripts/e2e/agreement.cjs");
   const mime = (body: string) => `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n${body}`;
@@ -227,6 +392,10 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: ConfigMap\n--B--\n")),
     al("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n\tkubelet: {}\n"),
     al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\nspec: [\n--B--\n")),
+    al(`\n\n${mime("--B\n\necho hi\n--B--\n")}`),
+    br('[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10"]\n'),
+    br("\uFEFF[settings.kubernetes]\nmax-pods = 110\n"),
+    br("[settings.kubernetes.static-pods.web]\nenabled = 1\n"),
   ])("%j", (props) => {
     const e = rejection("EC2NodeClass", props);
     for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
