@@ -3,7 +3,11 @@ import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
 import type { CheckerSubject } from "../core/error-codes";
 import { Checker } from "../kubernetes/value-rules";
 import { checkNodePool, limitsWarnings } from "../nodes/node-pool-rules";
-import { checkEc2NodeClassSemantics, checkNodePoolSemantics } from "../nodes/node-semantic-rules";
+import {
+  checkEc2NodeClassSemantics,
+  checkNodePoolSemantics,
+  requirementValueWarnings,
+} from "../nodes/node-semantic-rules";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "../nodes/node-overlay-rules";
 import {
   capacityBufferWarnings,
@@ -65,6 +69,8 @@ export function validateDrafts(
     const w = new Checker("NODEPOOL", `NodePool ${pool.props.name}`, version, { collect: true });
     for (const warning of limitsWarnings(w, pool.props.name, pool.props.limits))
       pool.ctx.note("action", "spec.limits", `the NodePool construct warns at synth: ${warning}`);
+    for (const warning of requirementValueWarnings(w, `NodePool ${pool.props.name}`, pool.props.requirements, {}))
+      pool.ctx.note("action", "spec.template.spec.requirements", `the NodePool construct warns at synth: ${warning}`);
   }
   for (const cls of classes) {
     const p = cls.props;
@@ -119,6 +125,9 @@ export function validateObjectDrafts(objects: readonly ObjectDraft[], version: K
         // the cluster's region is not known here: those rules wait for the construct
         (c) => checkNodeOverlaySemantics(c, p, {}),
       );
+      const w = new Checker("NODEOVERLAY", `NodeOverlay ${name}`, version, { collect: true });
+      for (const warning of requirementValueWarnings(w, `NodeOverlay ${name}`, p.requirements, {}))
+        o.ctx.note("action", "spec.requirements", `the NodeOverlay construct warns at synth: ${warning}`);
       if (p.price === undefined && p.priceAdjustment === undefined && p.capacity === undefined)
         o.ctx.note(
           "action",

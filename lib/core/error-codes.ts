@@ -332,6 +332,8 @@ export const ERROR_CODES = {
   NODEPOOL_LABEL_KEY: "a label key that is malformed or restricted (NodePool CRD)",
   NODEPOOL_LIMITS: "limits is not a map of resource names to quantities as strings",
   NODEPOOL_MIN_VALUES: "minValues above the number of values (NodePool CRD)",
+  NODEPOOL_MIN_VALUES_KNOWN:
+    "minValues above the number of values Karpenter knows for karpenter.sh/capacity-type or instance-tenancy (it drops the others, then refuses the NodePool)",
   NODEPOOL_NODE_CLASS_OTHER_INSTALL: "an Ec2NodeClass of another Karpenter install",
   NODEPOOL_NODE_CLASS_REF: "nodeClass reference missing its name, or naming another group or kind than EC2NodeClass",
   NODEPOOL_NODE_CLASS_REQUIRED: "nodeClass is missing",

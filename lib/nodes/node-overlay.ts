@@ -9,6 +9,7 @@ import { registerUniqueName } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
 import { nodeContextOf } from "./node-context";
+import { requirementValueWarnings } from "./node-semantic-rules";
 
 /**
  * Props of {@link Karpenter.addNodeOverlay}: the NodeOverlay spec ({@link NodeOverlayOptions}) plus where its version
@@ -115,6 +116,13 @@ export class NodeOverlay extends Construct {
     this.version = version.full;
     this.karpenter = karpenter;
     if (gateWarning) Annotations.of(this).addWarning(gateWarning);
+    for (const warning of requirementValueWarnings(
+      c,
+      `NodeOverlay ${name}`,
+      options.requirements,
+      nodeContextOf(karpenter?.cluster),
+    ))
+      Annotations.of(this).addWarning(warning);
     if (!isSet(options.price) && !isSet(options.priceAdjustment) && !isSet(options.capacity))
       Annotations.of(this).addWarning(
         `NodeOverlay ${name} sets none of price, priceAdjustment and capacity, so it changes nothing for the instance types it matches.`,

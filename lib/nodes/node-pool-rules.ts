@@ -28,7 +28,7 @@ import {
   INT64_MAX,
 } from "../kubernetes/value-rules";
 import { AWS_EXTENDED_RESOURCES, describeExtendedResources, meantExtendedResources } from "./extended-resources";
-import { CAPACITY_TYPES_SINCE } from "./runtime-label-rules";
+import { CAPACITY_TYPES_SINCE, KNOWN_VALUES_SOURCE, minValuesKnownProblem } from "./runtime-label-rules";
 import { celLists, crdEnumValues, crdEnumValueSince, crdFieldSince, crdKnown } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 
@@ -338,19 +338,31 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
     }
   });
   if (r.key === CAPACITY_TYPE && (op === "In" || op === "NotIn")) {
+    // Karpenter drops the values it does not know and goes on with the others (KNOWN_VALUES_SOURCE): an unknown value is
+    // an error only when no value of the requirement is known (In matches no capacity, and Karpenter refuses the pool;
+    // NotIn excludes nothing); beside a known one it is a synth warning (requirementValueWarnings)
+    const isUnknown = (x: unknown) => c.known(x) && typeof x === "string" && CAPACITY_TYPES_SINCE[x] === undefined;
+    const noneKnown = list.every(isUnknown);
     list.forEach((x, j) =>
       c.guard(() => {
         if (!c.known(x)) return;
         const since = CAPACITY_TYPES_SINCE[x];
-        if (since === undefined)
-          c.fail(
-            "NODEPOOL_CAPACITY_TYPE",
-            `${at}.values[${j}]`,
-            x,
-            `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE)
-              .map((t) => JSON.stringify(t))
-              .join(", ")} (any other value matches no capacity)`,
-          );
+        if (since === undefined) {
+          if (noneKnown)
+            c.fail(
+              "NODEPOOL_CAPACITY_TYPE",
+              `${at}.values[${j}]`,
+              x,
+              `a capacity type: ${Object.keys(CAPACITY_TYPES_SINCE)
+                .map((t) => JSON.stringify(t))
+                .join(", ")} (any other value matches no capacity${
+                op === "In"
+                  ? `, and no value of this requirement is one, so Karpenter refuses the NodePool: "no valid values found", ${KNOWN_VALUES_SOURCE}`
+                  : ", and no value of this requirement is one, so it excludes nothing"
+              })`,
+            );
+          return;
+        }
         c.since(
           `${at}.values[${j}]`,
           x,
@@ -360,6 +372,26 @@ function checkRequirement(c: Checker, v: KarpenterVersion, at: string, r: NodeSe
         );
       }),
     );
+    const min = r.minValues;
+    if (
+      op === "In" &&
+      !noneKnown &&
+      minValuesValid &&
+      c.known(min) &&
+      list.length >= min &&
+      list.every((x) => c.known(x))
+    ) {
+      const known = [...new Set(list.filter((x) => !isUnknown(x)))];
+      if (known.length < min)
+        c.guard(() =>
+          c.fail(
+            "NODEPOOL_MIN_VALUES_KNOWN",
+            `${at}.minValues`,
+            min,
+            minValuesKnownProblem(CAPACITY_TYPE, min, known, list.filter(isUnknown)),
+          ),
+        );
+    }
   }
 }
 

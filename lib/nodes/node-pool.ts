@@ -18,7 +18,13 @@ import {
 import { nodeFamily } from "./ec2-node-class-rules";
 import { stableLabelKey } from "./runtime-label-rules";
 import { Checker, checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
-import { checkNodePoolSemantics, checkReservations } from "./node-semantic-rules";
+import {
+  checkNodePoolSemantics,
+  checkReservations,
+  requirementValueWarnings,
+  WINDOWS_BUILD_KEY,
+  WINDOWS_BUILDS,
+} from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import {
   checkedInstallation,
@@ -186,6 +192,10 @@ export interface NodePoolProps extends AddNodePoolProps {
  * template label; never `karpenter.k8s.aws/ec2nodeclass`). A `limits` key that names no resource a node
  * has (`cpus`), or looks like an extended resource of Karpenter's AWS instance types without being one
  * (`nvidia.com/gpus`, `nvidia/gpu`), gets a synth warning, with a "did you mean".
+ * So do a requirement value no instance carries beside values that are (`karpenter.sh/capacity-type In
+ * ["on-demand", "ondemand"]`: Karpenter drops it and goes on, kubernetes-sigs/karpenter `validateWellKnownValues`), and
+ * `kubernetes.io/os`, `kubernetes.io/arch` or `node.kubernetes.io/windows-build` requirements or labels the class's AMI
+ * family gives no node (a Windows build on AL2023).
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -345,6 +355,9 @@ export class NodePool extends Construct {
     this.allowsSpot = spot === true;
     if (unknownCapacity) Annotations.of(this).addWarning(unknownCapacityTypeWarning(name, unknownCapacity));
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
+    const ctx = nodeContextOf(karpenter?.cluster ?? ownClass?.cluster);
+    for (const warning of requirementValueWarnings(c, `NodePool ${name}`, requirements, ctx))
+      Annotations.of(this).addWarning(warning);
     if (ownClass)
       for (const warning of amiPlatformWarnings(c, name, requirements, options.labels, ownClass))
         Annotations.of(this).addWarning(warning);
@@ -586,10 +599,14 @@ function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined
  * Windows AMIs are `windows` on `amd64` only; the others are `linux` (EKS-optimized AMIs, Karpenter docs
  * "NodeClasses: amiFamily"). Undefined for Custom (the user's AMIs) or a family not known at synth.
  */
-function amiPlatform(nodeClass: Ec2NodeClass): { family: string; os: string; arches?: string[] } | undefined {
+function amiPlatform(
+  nodeClass: Ec2NodeClass,
+): { family: string; os: string; arches?: string[]; build?: string } | undefined {
   const family = nodeFamily(nodeClass.spec)?.toLowerCase();
   if (family === undefined || family === "custom") return undefined;
-  return family.startsWith("windows") ? { family, os: "windows", arches: ["amd64"] } : { family, os: "linux" };
+  return family.startsWith("windows")
+    ? { family, os: "windows", arches: ["amd64"], build: WINDOWS_BUILDS[family] }
+    : { family, os: "linux" };
 }
 
 /**
@@ -613,28 +630,40 @@ function amiPlatformWarnings(
   const out: string[] = [];
   const asWritten: { key: string; operator: string; values: string[]; label?: string }[] = [];
   for (const r of requirements) {
+    // Exists and DoesNotExist take no values
+    const values = r && r.values === undefined ? [] : r?.values;
     if (
       !r ||
       typeof r.key !== "string" ||
-      !Array.isArray(r.values) ||
-      !r.values.every((v) => typeof v === "string" && c.known(v))
+      !Array.isArray(values) ||
+      !values.every((v) => typeof v === "string" && c.known(v))
     )
       continue;
-    asWritten.push({ key: stableLabelKey(r.key), operator: r.operator, values: r.values });
+    asWritten.push({ key: stableLabelKey(r.key), operator: r.operator, values });
   }
   if (labels && typeof labels === "object" && !c.token(labels))
     for (const [key, value] of Object.entries(labels))
       if (typeof value === "string" && c.known(value))
         asWritten.push({ key: stableLabelKey(key), operator: "In", values: [value], label: key });
+  // `has`: the values the class's nodes carry on `key`, none when they lack the label (NotIn and DoesNotExist then hold)
   const judge = (key: string, has: string[], what: string) => {
     for (const r of asWritten) {
       if (r.key !== key) continue;
+      const absent = has.length === 0;
       const left =
         r.operator === "In"
           ? has.filter((v) => r.values.includes(v))
           : r.operator === "NotIn"
-            ? has.filter((v) => !r.values.includes(v))
-            : has;
+            ? absent
+              ? [""]
+              : has.filter((v) => !r.values.includes(v))
+            : r.operator === "Exists"
+              ? has
+              : r.operator === "DoesNotExist"
+                ? absent
+                  ? [""]
+                  : []
+                : has;
       if (left.length === 0) {
         const what0 =
           r.label === undefined
@@ -648,6 +677,16 @@ function amiPlatformWarnings(
   };
   judge("kubernetes.io/os", [platform.os], platform.os);
   if (platform.arches) judge("kubernetes.io/arch", platform.arches, `${platform.arches.join(", ")} only`);
+  // the Windows build: only a Windows family's nodes carry it, its own build (aws/karpenter-provider-aws v1.15.0
+  // pkg/providers/instancetype/types.go:353 DoesNotExist for every instance type, :453-455 the family's build inserted)
+  if (platform.os === "windows" && platform.build === undefined) return out;
+  judge(
+    WINDOWS_BUILD_KEY,
+    platform.build ? [platform.build] : [],
+    platform.build
+      ? `of Windows build ${JSON.stringify(platform.build)} only (the ${WINDOWS_BUILD_KEY} label Karpenter gives their nodes)`
+      : `linux, whose nodes carry no ${WINDOWS_BUILD_KEY} label (Karpenter sets it only for a Windows AMI family: aws/karpenter-provider-aws pkg/providers/instancetype/types.go)`,
+  );
   return out;
 }
 

@@ -4,7 +4,15 @@ import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from 
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
 import { nodeClassRoleProblem } from "../aws-api/name-rules";
-import { CAPACITY_TYPES_SINCE, runtimeRestrictedLabelProblem, stableLabelKey } from "./runtime-label-rules";
+import type { ErrorCode } from "../core/error-codes";
+import {
+  CAPACITY_TYPES_SINCE,
+  KNOWN_VALUE_LABELS,
+  KNOWN_VALUES_SOURCE,
+  minValuesKnownProblem,
+  runtimeRestrictedLabelProblem,
+  stableLabelKey,
+} from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
@@ -86,6 +94,26 @@ interface LabelRule {
 const CAPACITY_RESERVATION_TYPE_KEY = "karpenter.k8s.aws/capacity-reservation-type";
 /** Its values (aws/karpenter-provider-aws v1.15.0 pkg/apis/v1/ec2nodeclass_status.go, CapacityReservationType.Values). */
 export const CAPACITY_RESERVATION_TYPES: readonly string[] = ["default", "capacity-block"];
+/** The label of a reserved node's capacity reservation id (aws/karpenter-provider-aws pkg/apis/v1/labels.go LabelCapacityReservationID). */
+const RESERVATION_ID_KEY = "karpenter.k8s.aws/capacity-reservation-id";
+/** Whether that reservation is interruptible (LabelCapacityReservationInterruptible). */
+const RESERVATION_INTERRUPTIBLE_KEY = "karpenter.k8s.aws/capacity-reservation-interruptible";
+/** The Windows build of a node (Kubernetes well-known label `LabelWindowsBuild`). */
+export const WINDOWS_BUILD_KEY = "node.kubernetes.io/windows-build";
+
+/**
+ * The build Karpenter labels the nodes of each Windows AMI family with (`node.kubernetes.io/windows-build`), by the
+ * family's lower-case name: aws/karpenter-provider-aws v1.15.0 pkg/apis/v1/labels.go:134-136 (Windows2019Build
+ * "10.0.17763", Windows2022Build "10.0.20348", Windows2025Build "10.0.26100"; the same at v1.9.3 and v1.14.1),
+ * set by pkg/providers/amifamily/resolver.go:301-305 and inserted into every instance type's requirements by
+ * pkg/providers/instancetype/types.go:453-455; every other family's instance types have the label DoesNotExist
+ * (types.go:353). Which families a release offers is its CRD's (the amiFamily enum and alias rule of lib/versions).
+ */
+export const WINDOWS_BUILDS: { readonly [family: string]: string } = lookupTable({
+  windows2019: "10.0.17763",
+  windows2022: "10.0.20348",
+  windows2025: "10.0.26100",
+});
 
 const LOWER_NAME = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/;
 const DIGITS = /^[0-9]+$/;
@@ -197,7 +225,45 @@ const WELL_KNOWN: { readonly [key: string]: LabelRule } = lookupTable<LabelRule>
       open: "default",
     },
   },
+  // the interruptible flag of the reservation a reserved offering comes from, fmt.Sprintf("%t") (aws/karpenter-provider-aws
+  // v1.15.0 pkg/providers/instancetype/offering/reserved_capacity_resolver.go:97); reserved offerings only
+  [RESERVATION_INTERRUPTIBLE_KEY]: {
+    values: ["true", "false"],
+    text: '"true" or "false" (whether the capacity reservation a reserved node comes from is interruptible)',
+    fixes: { yes: "true", no: "false", True: "true", False: "false" },
+  },
+  // only nodes of a Windows AMI family carry it (WINDOWS_BUILDS)
+  [WINDOWS_BUILD_KEY]: {
+    values: Object.values(WINDOWS_BUILDS),
+    text: '"10.0.17763" (Windows Server 2019), "10.0.20348" (2022) or "10.0.26100" (2025), the build Karpenter labels nodes of a Windows AMI family with',
+    fixes: { "2019": "10.0.17763", "2022": "10.0.20348", "2025": "10.0.26100" },
+  },
 });
+
+/**
+ * Well-known labels whose values are never integers, besides those of {@link WELL_KNOWN} that are not digits: a
+ * Gt / Lt / Gte / Lte bound on them matches no node, since Karpenter refuses every value that is no integer once a bound
+ * is set (kubernetes-sigs/karpenter v1.15.0 pkg/scheduling/requirement.go:404-411 withinBounds, the same in v1.14.1).
+ * Zones and regions are EC2 names ("us-east-1a", "us-east-1"), zone IDs "use1-az1" (AZ_ID_PREFIXES); a reserved offering
+ * carries its reservation's id "cr-…" (aws/karpenter-provider-aws v1.15.0
+ * pkg/providers/instancetype/offering/reserved_capacity_resolver.go:95, reservation.ID); an offering in a placement group
+ * its id "pg-…" (offering/offering.go:174, pg.ID). The capacity type, with its three values, is the unsatisfiable rule's
+ * (checkSatisfiable); the NodePool name may be digits (a DNS-1123 subdomain), so it is not here.
+ */
+const NON_NUMERIC_LABELS: { readonly [key: string]: string } = lookupTable({
+  "topology.kubernetes.io/zone": 'a zone name such as "us-east-1a"',
+  "topology.kubernetes.io/region": 'a region such as "us-east-1"',
+  "topology.k8s.aws/zone-id": 'a zone ID such as "use1-az1"',
+  [RESERVATION_ID_KEY]: 'a capacity reservation id such as "cr-0123456789abcdef0"',
+  "karpenter.k8s.aws/placement-group-id": 'a placement group id such as "pg-0123456789abcdef0"',
+});
+
+/** What the values of a well-known label that is no number look like (undefined for numeric and unknown labels): the one place the NOT_NUMERIC and reservation rules read. */
+function nonNumericLabel(key: string): string | undefined {
+  const rule = WELL_KNOWN[key];
+  if (rule) return rule.re === DIGITS ? undefined : rule.text;
+  return NON_NUMERIC_LABELS[key];
+}
 
 /**
  * The smallest value a numeric well-known label has on any instance type, and why: Gt / Lt / Lte bounds below it
@@ -316,42 +382,32 @@ export function checkNodeOverlayRequirements(c: Checker, requirements: unknown, 
       : [];
   reqs.forEach((r, i) =>
     c.guard(() => {
-      if (isSet(r) && typeof r === "object") checkRequirementValues(c, `requirements[${i}]`, r, ctx);
+      if (isSet(r) && typeof r === "object") checkRequirementValues(c, `requirements[${i}]`, r, ctx, true);
     }),
   );
-  reqs.forEach((r, i) => checkOverlayCapacityType(c, `requirements[${i}]`, r));
   checkSatisfiable(c, reqs, {}, OVERLAY_MATCHES_NONE);
 }
 
 /**
- * `karpenter.sh/capacity-type` In / NotIn values of an overlay: the capacity types Karpenter offers (the NodePool CRD
- * pass refuses any other for a pool, NODEPOOL_CAPACITY_TYPE; the NodeOverlay CRD takes any label value). Karpenter
- * matches the overlay against each offering's capacity type, so `"Spot"` matches none. Each value a guarded check.
+ * A `karpenter.sh/capacity-type` value Karpenter offers no capacity of, judged here for an overlay (the NodePool CRD
+ * pass refuses it for a pool, NODEPOOL_CAPACITY_TYPE; the NodeOverlay CRD takes any label value): Karpenter matches the
+ * overlay against each offering's capacity type, so `"Spot"` matches none.
  */
-function checkOverlayCapacityType(c: Checker, at: string, r: NodeSelectorRequirement): void {
-  if (!isSet(r) || typeof r !== "object" || c.token(r) || r.key !== CAPACITY_TYPE_KEY) return;
-  const use = r.operator;
-  if ((use !== "In" && use !== "NotIn") || !Array.isArray(r.values) || c.token(r.values)) return;
+function capacityTypeProblem(value: string, use: "In" | "NotIn"): ValueProblem | undefined {
   const types = Object.keys(CAPACITY_TYPES_SINCE);
-  r.values.forEach((value, j) =>
-    c.guard(() => {
-      if (!c.known(value) || typeof value !== "string" || types.includes(value)) return;
-      const fix = types.find(
-        (t) =>
-          t ===
-          value
-            .toLowerCase()
-            .replace(/[_ ]/g, "-")
-            .replace(/^ondemand$/, "on-demand"),
-      );
-      c.fail(
-        "NODE_REQUIREMENT_VALUE_UNKNOWN",
-        `${at}.values[${j}]`,
-        value,
-        `a capacity type: ${types.map((t) => JSON.stringify(t)).join(", ")} for ${CAPACITY_TYPE_KEY}: no instance carries "${value}", ${UNCARRIED[use]}${use === "In" ? ` (${OVERLAY_MATCHES_NONE.replace(/^so /, "")})` : ""}${fix ? `; write "${fix}"` : ""}`,
-      );
-    }),
+  if (types.includes(value)) return undefined;
+  const fix = types.find(
+    (t) =>
+      t ===
+      value
+        .toLowerCase()
+        .replace(/[_ ]/g, "-")
+        .replace(/^ondemand$/, "on-demand"),
   );
+  return {
+    code: "NODE_REQUIREMENT_VALUE_UNKNOWN",
+    message: `a capacity type: ${types.map((t) => JSON.stringify(t)).join(", ")} for ${CAPACITY_TYPE_KEY}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}`,
+  };
 }
 
 /**
@@ -405,6 +461,14 @@ interface Constraint {
   readonly values: readonly string[];
 }
 
+/** Well-known labels with a finite set of values that some nodes do not carry at all. */
+const NOT_ON_EVERY_NODE = [
+  "karpenter.k8s.aws/instance-hypervisor",
+  CAPACITY_RESERVATION_TYPE_KEY,
+  RESERVATION_INTERRUPTIBLE_KEY,
+  WINDOWS_BUILD_KEY,
+];
+
 /**
  * The values some well-known labels can take on any node Karpenter launches: `NotIn` all of them
  * leaves no node (every node carries these labels). Capacity types per Karpenter version.
@@ -413,10 +477,9 @@ function finiteValues(key: string, c: Checker): readonly string[] | undefined {
   if (key === "karpenter.sh/capacity-type")
     return Object.keys(CAPACITY_TYPES_SINCE).filter((t) => c.version.atLeast(CAPACITY_TYPES_SINCE[t]));
   const rule = WELL_KNOWN[key];
-  // not on every node: capacity-reservation-type only on reserved ones (NotIn both types, DoesNotExist: on-demand and spot)
-  return rule?.values && key !== "karpenter.k8s.aws/instance-hypervisor" && key !== CAPACITY_RESERVATION_TYPE_KEY
-    ? rule.values
-    : undefined;
+  // not on every node: the reservation labels only on reserved ones (NotIn both types, DoesNotExist: on-demand and
+  // spot), the Windows build only on Windows nodes
+  return rule?.values && !NOT_ON_EVERY_NODE.includes(key) ? rule.values : undefined;
 }
 
 const AND_SOURCE =
@@ -607,34 +670,134 @@ function checkNameAsLabel(c: Checker, name: string, label: string, kind: string)
 
 const NUMERIC_OPERATORS = ["Gt", "Lt", "Gte", "Lte"];
 
-function checkRequirementValues(c: Checker, at: string, r: NodeSelectorRequirement, ctx: NodeContext): void {
+/**
+ * @param capacityTypes judge `karpenter.sh/capacity-type` values here (an overlay's; a pool's are the CRD pass's)
+ */
+function checkRequirementValues(
+  c: Checker,
+  at: string,
+  r: NodeSelectorRequirement,
+  ctx: NodeContext,
+  capacityTypes = false,
+): void {
   if (!isSet(r) || c.token(r) || !c.known(r.key)) return;
   // Karpenter reads a requirement's deprecated key as the stable one (kubernetes-sigs/karpenter
   // pkg/scheduling/requirement.go NewRequirementWithFlexibility, NormalizedLabels): its values are judged alike
   const key = typeof r.key === "string" ? stableLabelKey(r.key) : r.key;
-  const rule = WELL_KNOWN[key] ?? (key === ZONE_KEY ? { text: 'a zone name such as "us-east-1a"' } : undefined);
-  if (rule && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator) && rule.re !== DIGITS) {
-    // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches
+  const text = nonNumericLabel(key);
+  if (text !== undefined && c.known(r.operator) && NUMERIC_OPERATORS.includes(r.operator)) {
+    // Karpenter compares Gt/Lt as integers; a label whose values are not numbers never matches (requirement.go withinBounds)
     c.fail(
       "NODE_REQUIREMENT_NOT_NUMERIC",
       `${at}.operator`,
       r.operator,
-      `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${rule.text}), so ${r.operator} matches no instance type. Numeric labels: ${Object.keys(
+      `In, NotIn, Exists or DoesNotExist for ${r.key}: its values are not numbers (${text}), so ${r.operator} matches no instance type (Karpenter refuses every value that is no integer once a bound is set: kubernetes-sigs/karpenter pkg/scheduling/requirement.go withinBounds). Numeric labels: ${Object.keys(
         WELL_KNOWN,
       )
         .filter((k) => WELL_KNOWN[k].re === DIGITS)
         .join(", ")}`,
     );
   }
+  const verdict = requirementValueVerdict(c, at, r, ctx, capacityTypes);
+  for (const p of verdict?.errors ?? []) c.guard(() => c.fail(p.code, p.field, p.value, p.message));
+}
+
+/** A value of a requirement or label no instance carries: the code and message of the rule it breaks. */
+interface ValueProblem {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/** A {@link ValueProblem} where it is. */
+interface PlacedProblem extends ValueProblem {
+  readonly field: string;
+  readonly value: unknown;
+}
+
+/**
+ * The values of one In / NotIn requirement no instance carries (well-known label values, zones and regions outside the
+ * cluster's, an overlay's capacity types), and what to do with them. Karpenter keeps a requirement's values as a set:
+ * one no instance carries adds nothing to `In` and excludes nothing with `NotIn`, and for the labels whose values it
+ * knows it drops them and goes on with the others ({@link KNOWN_VALUES_SOURCE}). So they are `errors` when no value of
+ * the requirement is carried (In matches nothing, and Karpenter refuses such a NodePool of KNOWN_VALUE_LABELS; NotIn
+ * excludes nothing of what was meant), or when the carried ones are fewer than `minValues` (on KNOWN_VALUE_LABELS the
+ * error is on minValues, as Karpenter's; on other labels each value stays an error, as before: whether scheduling then
+ * relaxes minValues is the controller's minValuesPolicy); otherwise `dropped` (a synth warning,
+ * {@link requirementValueWarnings}). A token value may be carried: beside one, the others are dropped, not errors.
+ */
+function requirementValueVerdict(
+  c: Checker,
+  at: string,
+  r: NodeSelectorRequirement,
+  ctx: NodeContext,
+  capacityTypes: boolean,
+): { errors: PlacedProblem[]; dropped: PlacedProblem[]; carried: string[] } | undefined {
+  if (!isSet(r) || c.token(r) || typeof r !== "object" || !c.known(r.key) || typeof r.key !== "string")
+    return undefined;
   const use = r.operator;
-  if (use !== "In" && use !== "NotIn") return;
+  if (use !== "In" && use !== "NotIn") return undefined;
   // a list token: its values are known at apply only
-  if (!Array.isArray(r.values) || c.token(r.values)) return;
+  if (!Array.isArray(r.values) || c.token(r.values)) return undefined;
+  const key = stableLabelKey(r.key);
+  const problems: PlacedProblem[] = [];
+  const carried: string[] = [];
+  let hidden = false;
   r.values.forEach((value, j) => {
-    c.guard(() => {
-      if (c.known(value)) checkWellKnownValue(c, `${at}.values[${j}]`, key, value, ctx, use);
-    });
+    if (!c.known(value) || typeof value !== "string") {
+      hidden = true;
+      return;
+    }
+    const p =
+      capacityTypes && key === CAPACITY_TYPE_KEY
+        ? capacityTypeProblem(value, use)
+        : wellKnownValueProblem(key, value, ctx, use);
+    if (p) problems.push({ ...p, field: `${at}.values[${j}]`, value });
+    else carried.push(value);
   });
+  if (problems.length === 0) return { errors: [], dropped: [], carried };
+  if (carried.length === 0 && !hidden) return { errors: problems, dropped: [], carried };
+  const min = r.minValues;
+  if (use === "In" && !hidden && typeof min === "number" && c.known(min) && r.values.length >= min) {
+    const known = [...new Set(carried)];
+    if (known.length < min) {
+      if (!KNOWN_VALUE_LABELS.includes(key)) return { errors: problems, dropped: [], carried };
+      const unknown = problems.map((p) => String(p.value));
+      const message = minValuesKnownProblem(key, min, known, unknown);
+      return {
+        errors: [{ code: "NODEPOOL_MIN_VALUES_KNOWN", field: `${at}.minValues`, value: min, message }],
+        dropped: [],
+        carried,
+      };
+    }
+  }
+  return { errors: [], dropped: problems, carried };
+}
+
+/**
+ * Synth warnings for requirement values no instance carries beside values that are (`kubernetes.io/arch In ["amd64",
+ * "x86_64"]`, `karpenter.sh/capacity-type In ["on-demand", "ondemand"]`): Karpenter goes on with the others, so the
+ * object works, but the value does nothing (see requirementValueVerdict). `owner` starts each warning
+ * (`NodePool default`); the NodePool's, the NodeOverlay's and the converter's notes.
+ */
+export function requirementValueWarnings(c: Checker, owner: string, requirements: unknown, ctx: NodeContext): string[] {
+  if (!isSet(requirements) || c.token(requirements) || !Array.isArray(requirements)) return [];
+  const out: string[] = [];
+  requirements.forEach((r: NodeSelectorRequirement, i) => {
+    const verdict = requirementValueVerdict(c, `requirements[${i}]`, r, ctx, true);
+    if (!verdict || verdict.dropped.length === 0) return;
+    const key = stableLabelKey(r.key);
+    const others = verdict.carried.length ? verdict.carried.map((v) => JSON.stringify(v)).join(", ") : "a token";
+    const how = KNOWN_VALUE_LABELS.includes(key)
+      ? `Karpenter drops it and goes on with the values it knows (it logs "please correct found invalid values, proceeding with valid values": ${KNOWN_VALUES_SOURCE})`
+      : r.operator === "In"
+        ? "it adds no instance type to the requirement"
+        : "it excludes nothing";
+    for (const p of verdict.dropped)
+      out.push(
+        `${owner}: ${p.field} = ${JSON.stringify(p.value)} is a value no instance carries (${p.message}). The requirement's other values (${others}) still apply, so ${how}; remove ${JSON.stringify(p.value)}.`,
+      );
+  });
+  return out;
 }
 
 /** What the value is: one of a requirement's values, or a template label (which Karpenter turns into an `In` requirement). */
@@ -660,6 +823,12 @@ function checkWellKnownValue(
   ctx: NodeContext,
   use: ValueUse,
 ): void {
+  const p = wellKnownValueProblem(key, value, ctx, use);
+  if (p) c.fail(p.code, field, value, p.message);
+}
+
+/** The first rule a value of a well-known label breaks, or undefined (see {@link checkWellKnownValue}). */
+function wellKnownValueProblem(key: string, value: string, ctx: NodeContext, use: ValueUse): ValueProblem | undefined {
   const rule = WELL_KNOWN[key];
   if (rule) {
     const ok = rule.values ? rule.values.includes(value) : rule.re!.test(value);
@@ -673,67 +842,56 @@ function checkWellKnownValue(
         /^[a-zA-Z][a-zA-Z0-9-]*\.[a-zA-Z0-9-]+$/.test(value) && key.startsWith("karpenter.k8s.aws/instance-")
           ? ` ("${value}" is an instance type: use the key node.kubernetes.io/instance-type for it)`
           : "";
-      c.fail(
-        "NODE_REQUIREMENT_VALUE_UNKNOWN",
-        field,
-        value,
-        `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`,
-      );
+      return {
+        code: "NODE_REQUIREMENT_VALUE_UNKNOWN",
+        message: `${rule.text} for ${key}: no instance carries "${value}", ${UNCARRIED[use]}${fix ? `; write "${fix}"` : ""}${instanceType}`,
+      };
     }
   }
   // kubernetes-sigs/karpenter pkg/controllers/provisioning/scheduling/nodeclaimtemplate.go: every NodeClaim (and its
   // node) gets karpenter.sh/nodepool = nodePool.Name, an object name, so a DNS-1123 subdomain (IsDNS1123Subdomain)
   const lower = String(value).toLowerCase();
   if (key === NODEPOOL_LABEL && use !== "NotIn" && typeof value === "string" && !isDns1123Subdomain(value)) {
-    c.fail(
-      "NODE_REQUIREMENT_VALUE_UNKNOWN",
-      field,
-      value,
-      `a NodePool name for ${key}, a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'): Karpenter sets this label to the name of the NodePool that launched the node (nodeclaimtemplate.go), and no NodePool can be named "${value}", so no instance carries "${value}", ${UNCARRIED[use]}${isDns1123Subdomain(lower) ? `; write "${lower}"` : ""}`,
-    );
+    return {
+      code: "NODE_REQUIREMENT_VALUE_UNKNOWN",
+      message: `a NodePool name for ${key}, a DNS-1123 subdomain (lower-case letters, digits, '-' and '.'): Karpenter sets this label to the name of the NodePool that launched the node (nodeclaimtemplate.go), and no NodePool can be named "${value}", so no instance carries "${value}", ${UNCARRIED[use]}${isDns1123Subdomain(lower) ? `; write "${lower}"` : ""}`,
+    };
   }
   if (key === REGION_KEY && use !== "NotIn" && ctx.region !== undefined && value !== ctx.region)
-    c.fail(
-      "NODE_REGION",
-      field,
-      value,
-      `the cluster's region ${ctx.region} for ${REGION_KEY}: Karpenter's instance types carry only the region of the cluster it runs in (it launches into that region's subnets), so no node can get region "${value}"`,
-    );
+    return {
+      code: "NODE_REGION",
+      message: `the cluster's region ${ctx.region} for ${REGION_KEY}: Karpenter's instance types carry only the region of the cluster it runs in (it launches into that region's subnets), so no node can get region "${value}"`,
+    };
   const prefix = ctx.region !== undefined ? AZ_ID_PREFIXES[ctx.region] : undefined;
   if (key === ZONE_ID_KEY && use !== "NotIn" && prefix !== undefined && !value.startsWith(`${prefix}-`)) {
     const other = Object.keys(AZ_ID_PREFIXES).find((r) => value.startsWith(`${AZ_ID_PREFIXES[r]}-`));
     const zoneName = /^[a-z]{2}(-[a-z]+)+-\d+[a-z]$/.test(value)
       ? ` ("${value}" is a zone name: use the key ${ZONE_KEY} for zone names)`
       : "";
-    c.fail(
-      "NODE_ZONE_ID",
-      field,
-      value,
-      `a zone ID of the cluster's region ${ctx.region}, "${prefix}-az<n>" (e.g. "${prefix}-az1") for ${ZONE_ID_KEY}: every AZ ID starts with its region's prefix (AWS Regions and Availability Zones guide, "AZ IDs"), ${other ? `"${value}" is a zone of ${other}, ` : ""}and Karpenter launches only into subnets of the cluster's region, so no node can get zone ID "${value}"${zoneName}`,
-    );
+    return {
+      code: "NODE_ZONE_ID",
+      message: `a zone ID of the cluster's region ${ctx.region}, "${prefix}-az<n>" (e.g. "${prefix}-az1") for ${ZONE_ID_KEY}: every AZ ID starts with its region's prefix (AWS Regions and Availability Zones guide, "AZ IDs"), ${other ? `"${value}" is a zone of ${other}, ` : ""}and Karpenter launches only into subnets of the cluster's region, so no node can get zone ID "${value}"${zoneName}`,
+    };
   }
   if (key === ZONE_KEY) {
     if (ZONE_ID.test(value))
-      c.fail(
-        "NODE_ZONE",
-        field,
-        value,
-        `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`,
-      );
+      return {
+        code: "NODE_ZONE",
+        message: `a zone name such as "us-east-1a" for ${ZONE_KEY}: "${value}" is a zone ID; use the key topology.k8s.aws/zone-id for zone IDs`,
+      };
     if (
       use !== "NotIn" &&
       ctx.region !== undefined &&
       !value.startsWith(`${ctx.region}-`) &&
       !new RegExp(`^${ctx.region}[a-z]$`).test(value)
     ) {
-      c.fail(
-        "NODE_ZONE",
-        field,
-        value,
-        `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`,
-      );
+      return {
+        code: "NODE_ZONE",
+        message: `a zone of the cluster's region ${ctx.region} (e.g. "${ctx.region}a"): Karpenter launches only into subnets of the cluster's region, so no node can get zone "${value}"`,
+      };
     }
   }
+  return undefined;
 }
 
 /**
@@ -905,11 +1063,10 @@ export interface PoolNodeClass {
 }
 
 /** The labels only reserved offerings carry (aws/karpenter-provider-aws pkg/apis/v1/labels.go). */
-const RESERVATION_ID_KEY = "karpenter.k8s.aws/capacity-reservation-id";
 export const RESERVATION_KEYS: readonly string[] = [
   RESERVATION_ID_KEY,
   CAPACITY_RESERVATION_TYPE_KEY,
-  "karpenter.k8s.aws/capacity-reservation-interruptible",
+  RESERVATION_INTERRUPTIBLE_KEY,
 ];
 /** Operators that a node without the label cannot meet. */
 const NEEDS_LABEL = ["In", "Exists", "Gt", "Lt", "Gte", "Lte"];
@@ -942,7 +1099,9 @@ const OFFERINGS_SOURCE =
  * - a pool left only reserved capacity (by its capacity types or by a reservation label) on a class (`nodeClass`,
  *   one of the app) without `capacityReservationSelectorTerms`;
  * - a `capacity-reservation-id` requirement or label none of whose ids the class selects, when the class selects by
- *   literal ids only.
+ *   literal ids only;
+ * - on a pool left only reserved capacity, a requirement no reserved offering meets: a reservation label
+ *   DoesNotExist, NotIn every value, or bounded (Gt…: none of the labels is a number, nonNumericLabel).
  * A pool that allows another capacity type too, without a reservation label, is fine (Karpenter falls back).
  */
 export function checkReservations(
@@ -990,7 +1149,10 @@ export function checkReservations(
           : r.key === RESERVATION_ID_KEY
             ? undefined
             : ["true", "false"];
-      if (r.operator === "DoesNotExist" || (r.operator === "NotIn" && every?.every((v) => values.includes(v))))
+      // a bound: every reservation label is no number (nonNumericLabel), and Karpenter refuses every value that is no
+      // integer once a bound is set (kubernetes-sigs/karpenter v1.15.0 pkg/scheduling/requirement.go:404-411 withinBounds)
+      const bound = NUMERIC_OPERATORS.includes(r.operator) && nonNumericLabel(r.key) !== undefined;
+      if (bound || r.operator === "DoesNotExist" || (r.operator === "NotIn" && every?.every((v) => values.includes(v))))
         excludes ??= at;
       continue;
     }
@@ -1033,7 +1195,7 @@ export function checkReservations(
       "NODEPOOL_RESERVATION_EXCLUDED",
       excludes.field,
       excludes.value,
-      `a requirement a reserved offering can meet: ${excludes.shown} rules out every reserved offering (each carries its reservation's id, type and interruptible label), and ${narrowed?.shown ?? "the pool"} leaves only reserved capacity, so no offering is left and the pool launches nothing (${OFFERINGS_SOURCE}). Drop this requirement, or allow on-demand too`,
+      `a requirement a reserved offering can meet: ${excludes.shown} rules out every reserved offering (each carries its reservation's id, type and interruptible label${NUMERIC_OPERATORS.includes((excludes.value as NodeSelectorRequirement).operator) ? ", none of them a number, so no bound matches" : ""}), and ${narrowed?.shown ?? "the pool"} leaves only reserved capacity, so no offering is left and the pool launches nothing (${OFFERINGS_SOURCE}). Drop this requirement, or allow on-demand too`,
     );
     return;
   }

@@ -40,6 +40,42 @@ export const CAPACITY_TYPES_SINCE: { readonly [value: string]: string } = lookup
   reserved: "1.3",
 });
 
+/**
+ * Where Karpenter holds a requirement's `In` values against the values it knows for the label: kubernetes-sigs/karpenter
+ * v1.15.0 pkg/apis/v1/nodeclaim_validation.go:162-196 `validateWellKnownValues` (the same in v1.14.1; run by
+ * `ValidateRequirement` for NodePool requirements, :129, and NodeOverlay ones, pkg/apis/v1alpha1/nodeoverlay_validation.go:39).
+ * No known value, or fewer known values than `minValues`: an error, and the object is not used. Some known values: it logs
+ * the others ("proceeding with valid values") and goes on with the known ones. Before 1.14 the source is not at hand;
+ * there a requirement whose values no offering has matches nothing, and one with fewer such values than `minValues` cannot
+ * meet it, so the refusals hold whichever way Karpenter gets there.
+ */
+export const KNOWN_VALUES_SOURCE =
+  "kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim_validation.go validateWellKnownValues, v1.14.1 and v1.15.0";
+
+/**
+ * The labels with values Karpenter knows (`WellKnownValuesForRequirements`): `karpenter.sh/capacity-type` (kubernetes-sigs/karpenter
+ * v1.15.0 pkg/apis/v1/labels.go:227-233) and, from the AWS provider, `karpenter.k8s.aws/instance-tenancy` (aws/karpenter-provider-aws
+ * v1.15.0 pkg/apis/v1/labels.go:69, also at v1.9.3 and v1.14.1, the label's first releases).
+ */
+export const KNOWN_VALUE_LABELS: readonly string[] = [
+  "karpenter.sh/capacity-type",
+  "karpenter.k8s.aws/instance-tenancy",
+];
+
+/**
+ * The message of a requirement on a label of {@link KNOWN_VALUE_LABELS} with fewer known values than its `minValues`: Karpenter
+ * refuses the object ("not enough valid values found", {@link KNOWN_VALUES_SOURCE}).
+ */
+export function minValuesKnownProblem(
+  key: string,
+  minValues: number,
+  known: readonly string[],
+  unknown: readonly string[],
+): string {
+  const list = (xs: readonly string[]) => xs.map((x) => JSON.stringify(x)).join(", ");
+  return `at most the number of values of ${key} Karpenter knows among the values (${known.length}: ${list(known)}): minValues ${minValues} asks for more, because Karpenter drops the values it does not know (${list(unknown)}) and then refuses the NodePool ("not enough valid values found … expected at least ${minValues} valid values", ${KNOWN_VALUES_SOURCE}). Lower minValues to ${known.length} or add known values`;
+}
+
 /** The minor from which `kubernetes.io` and `k8s.io` are no longer restricted domains (kubernetes-sigs/karpenter v1.9.0). */
 export const RUNTIME_K8S_DOMAINS_OPEN_SINCE = "1.9";
 

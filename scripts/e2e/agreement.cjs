@@ -140,6 +140,14 @@ const SEMANTIC_RULES = [
       "Karpenter offers on-demand and spot capacity (and reserved from 1.3): any other value (\"Spot\", or reserved before 1.3) matches no capacity. The CRD takes any string for requirement values; the version fact is Karpenter's (capacity reservations came in 1.3.0), which the library's message names",
   },
   {
+    id: "known-values-min-values",
+    field: /^requirements\[\d+\]\.minValues$/,
+    message:
+      /Karpenter drops the values it does not know \(.*\) and then refuses the NodePool \("not enough valid values found/,
+    reason:
+      'Karpenter\'s requirement validation drops the values it does not know of karpenter.sh/capacity-type and karpenter.k8s.aws/instance-tenancy and refuses a NodePool left with fewer than minValues (kubernetes-sigs/karpenter pkg/apis/v1/nodeclaim_validation.go validateWellKnownValues, v1.14.1 and v1.15.0: "not enough valid values found"); the CRD counts every value',
+  },
+  {
     id: "requirement-value-as-label-value",
     field: /^requirements\[\d+\]\.values\[\d+\]$/,
     message: /a label value: at most 63 characters/,

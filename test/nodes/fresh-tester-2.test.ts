@@ -137,9 +137,9 @@ describe("zone IDs of another region (topology.k8s.aws/zone-id)", () => {
     requirements: [req("topology.k8s.aws/zone-id", operator, values)],
   });
   test("use1-az1 on eu-west-1 is refused, naming us-east-1", () => {
-    const e = rejected(() => poolIn("eu-west-1", zoneIds("In", ["euw1-az1", "use1-az1"])));
+    const e = rejected(() => poolIn("eu-west-1", zoneIds("In", ["use1-az1"])));
     expect(e.code).toBe("NODE_ZONE_ID");
-    expect(e.field).toBe("requirements[0].values[1]");
+    expect(e.field).toBe("requirements[0].values[0]");
     expect(e.message).toContain('"euw1-az<n>"');
     expect(e.message).toContain('"use1-az1" is a zone of us-east-1');
     expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("cluster-region-zone-id");

@@ -342,11 +342,11 @@ describe("NodeOverlay: capacity types and regions no offering has (fresh tester 
     const e = rejected(() =>
       setup({
         price: "1",
-        requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["spot", "Spot"] }],
+        requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values: ["Spot"] }],
       }),
     );
     expect(e.code).toBe("NODE_REQUIREMENT_VALUE_UNKNOWN");
-    expect(e.field).toBe("requirements[0].values[1]");
+    expect(e.field).toBe("requirements[0].values[0]");
     expect(e.message).toContain('a capacity type: "on-demand", "spot", "reserved" for karpenter.sh/capacity-type');
     expect(e.message).toContain('no instance carries "Spot", so this value matches no instance type');
     expect(e.message).toContain('write "spot"');

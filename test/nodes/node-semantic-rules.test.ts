@@ -78,8 +78,8 @@ describe("NodePool: values of well-known labels", () => {
     ["x86_64", "amd64"],
     ["aarch64", "arm64"],
   ])("kubernetes.io/arch %s is rejected with the fix %s; the fix passes", (wrong, right) => {
-    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", ["amd64", wrong])] }));
-    expect(e.field).toBe("requirements[0].values[1]");
+    const e = rejected(() => nodePool({ requirements: [req("kubernetes.io/arch", "In", [wrong])] }));
+    expect(e.field).toBe("requirements[0].values[0]");
     expect(e.message).toContain(
       `no instance carries "${wrong}", so this value matches no instance type; write "${right}"`,
     );
@@ -96,9 +96,7 @@ describe("NodePool: values of well-known labels", () => {
   });
 
   test("instance family in upper case is rejected with the lower-case fix; lower case passes", () => {
-    const e = rejected(() =>
-      nodePool({ requirements: [req("karpenter.k8s.aws/instance-family", "In", ["M5", "c7g"])] }),
-    );
+    const e = rejected(() => nodePool({ requirements: [req("karpenter.k8s.aws/instance-family", "In", ["M5"])] }));
     expect(e.field).toBe("requirements[0].values[0]");
     expect(e.message).toContain('write "m5"');
     expect(() =>
@@ -170,9 +168,9 @@ describe("NodePool: values of well-known labels", () => {
 
   test("zones: another region's zone is rejected when the region is a literal; the cluster's own zones pass", () => {
     const e = rejected(() =>
-      nodePool({ requirements: [req("topology.kubernetes.io/zone", "In", ["eu-west-1a", "us-east-1a"])] }, "eu-west-1"),
+      nodePool({ requirements: [req("topology.kubernetes.io/zone", "In", ["us-east-1a"])] }, "eu-west-1"),
     );
-    expect(e.field).toBe("requirements[0].values[1]");
+    expect(e.field).toBe("requirements[0].values[0]");
     expect(e.message).toContain("a zone of the cluster's region eu-west-1");
     expect(() =>
       nodePool(
