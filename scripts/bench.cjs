@@ -11,11 +11,13 @@
 //  - cdktf synth: the same through the cdktf CLI (`npm run synth`), median wall ms
 //  - test suite: one `jest` run, wall ms
 //  - fleet: synth of N clusters with and without validation (scripts/bench/fleet.cjs; BENCH_FLEET="50,200")
+//  - large input: a NodePool of 5,000 and 20,000 `limits` keys built, validated and synthesized by the compiled
+//    library, CPU time against a ceiling and per key against linear (scripts/bench/large-maps.cjs; BENCH_LARGE)
 //  - python: the same example in Python (examples/python/, the virtualenv of `npm run test:python`), cold
 //    synth against the compiled TypeScript one, split into the jsii runtime, cdktf's provider imports, and this
 //    library's own part (its assembly's import and the calls into it; scripts/bench/python.cjs)
 // Usage: npm run bench [-- --runs N] [--apps-only] [--strict] [--python-runs N]
-//   --apps-only  only the app rows (tsx and compiled), no cdktf CLI, test suite or fleet
+//   --apps-only  only the app rows (tsx and compiled), no cdktf CLI, test suite, fleet or large input
 //   --strict     exit 1 when a row misses its target (without it the table only says FAIL)
 "use strict";
 const { spawnSync } = require("child_process");
@@ -136,6 +138,7 @@ const rows = [
         ],
         ["test suite (wall)", `${test.toFixed(0)} ms`, `${TARGETS.testMs} ms`, test <= TARGETS.testMs],
         ...require("./bench/fleet.cjs")(run),
+        ...require("./bench/large-maps.cjs")(),
       ]),
 ];
 const w = [38, 12, 12];

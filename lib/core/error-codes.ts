@@ -334,6 +334,8 @@ export const ERROR_CODES = {
   NODEPOOL_MIN_VALUES: "minValues above the number of values (NodePool CRD)",
   NODEPOOL_MIN_VALUES_KNOWN:
     "minValues above the number of values Karpenter knows for karpenter.sh/capacity-type or instance-tenancy (it drops the others, then refuses the NodePool)",
+  NODEPOOL_NODE_CLASS_NOT_A_CLASS:
+    "nodeClass is another construct than an Ec2NodeClass (a NodeOverlay, a NodePool, the Karpenter install…)",
   NODEPOOL_NODE_CLASS_OTHER_INSTALL: "an Ec2NodeClass of another Karpenter install",
   NODEPOOL_NODE_CLASS_REF: "nodeClass reference missing its name, or naming another group or kind than EC2NodeClass",
   NODEPOOL_NODE_CLASS_REQUIRED: "nodeClass is missing",
@@ -355,7 +357,8 @@ export const ERROR_CODES = {
   NODEPOOL_TAINT_VALUE:
     "a taint value the CRD pattern takes but no Node can carry: over 63 characters or with a '/' (Kubernetes validates it as a label value)",
   NODE_DEPENDS_ON: "dependsOn that is not a list of Terraform resources, data sources or modules",
-  NODE_KARPENTER_NOT_AN_INSTALL: "karpenter is not a Karpenter install (a plain object, a path string…)",
+  NODE_KARPENTER_NOT_AN_INSTALL:
+    "karpenter is not a Karpenter install (a plain object, a path string, another construct such as an Ec2NodeClass…)",
   NODE_LABEL_KEY_RUNTIME: "a label key Karpenter refuses at runtime",
   NODE_NAME_TOO_LONG: "a name longer than the label value Karpenter puts it in (63 characters)",
   NODE_OTHER_APP: "karpenter or nodeClass is a construct of another cdktf App",
@@ -367,6 +370,8 @@ export const ERROR_CODES = {
     "a region other than the cluster's for topology.kubernetes.io/region (aws/karpenter-provider-aws: instance types carry only the cluster's region)",
   NODE_ROLE_OPTION_WITH_EXISTING_ROLE:
     "a node role option that only applies to a role this library creates, set with existingRole",
+  NODE_VALUE_CONSTRUCT:
+    "a spec prop given a construct (a NodePool as scalableRef, a NodeOverlay as kubelet…) where data belongs",
   NODE_VALUE_UNREADABLE: "a props value that throws when read (a revoked Proxy)",
   NODE_VALUE_CYCLE:
     "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",

@@ -124,8 +124,29 @@ export class KarpenterValidationError extends Error implements ValidationProblem
 /** Marks a number JSON cannot hold (NaN, ±Infinity, which JSON.stringify writes as `null`), to show it by name. */
 const NON_FINITE = "\u0000non-finite\u0000";
 
+/**
+ * A construct as a message names it, `the NodeOverlay nodes/ov` (its class and construct path), so that one passed
+ * where another kind belongs reads as what it is; undefined for a value that is no construct. Duck-typed (a `node`
+ * with a string `path`): a construct of another copy of the constructs package fails `instanceof`.
+ */
+export function constructName(value: unknown): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  try {
+    const path = (value as { node?: { path?: unknown } }).node?.path;
+    if (typeof path !== "string") return undefined;
+    const ctor = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor;
+    const kind = typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object" ? ctor.name : "construct";
+    return `the ${kind} ${path || "<root>"}`;
+  } catch {
+    // a Proxy whose get throws: shown by show()'s JSON branch
+    return undefined;
+  }
+}
+
 function show(value: unknown): string {
   if (value === undefined) return "undefined";
+  const construct = constructName(value);
+  if (construct !== undefined) return construct;
   // a Date, Map, Set or other class instance: its JSON (an ISO string, `{}`) would hide what it is
   const instance = instanceName(value);
   const v = value as { node?: unknown; resolve?: unknown };
@@ -135,20 +156,21 @@ function show(value: unknown): string {
   if (typeof value === "bigint") return `${value}n`;
   try {
     const s = JSON.stringify(value, (_key, v: unknown) =>
-      typeof v === "number" && !Number.isFinite(v)
-        ? `${NON_FINITE}${String(v)}`
-        : typeof v === "bigint"
-          ? Number(v)
-          : v,
+      // a construct in a list or map: its name, not its tree (a cycle through its scope)
+      typeof v === "object" && v !== null && constructName(v) !== undefined
+        ? constructName(v)
+        : typeof v === "number" && !Number.isFinite(v)
+          ? `${NON_FINITE}${String(v)}`
+          : typeof v === "bigint"
+            ? Number(v)
+            : v,
     ).replace(/"\\u0000non-finite\\u0000(NaN|-?Infinity)"/g, "$1");
     const shown = s.length > 200 ? `${s.slice(0, 200)}…` : s;
     // a plain object that writes itself as something else: say so, or "x" would read as the string given
     const writesItself = typeof (value as { toJSON?: unknown } | null)?.toJSON === "function";
     return writesItself && typeof value === "object" ? `(an object whose toJSON gives ${shown})` : shown;
   } catch (e) {
-    // a construct (a cycle through its scope), another object holding itself, or a toJSON / getter that throws
-    const path = (value as { node?: { path?: unknown } })?.node?.path;
-    if (typeof path === "string") return `the construct ${path || "<root>"}`;
+    // an object holding itself, or a toJSON / getter that throws
     const what = Array.isArray(value) ? "a list" : "an object";
     const cyclic = e instanceof TypeError && /circular|cyclic/i.test(e.message);
     return cyclic ? `(${what} that contains itself)` : `(${what} that cannot be written as JSON: ${errorText(e)})`;

@@ -1,6 +1,6 @@
 import { IConstruct } from "constructs";
 import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack } from "cdktf";
-import { KarpenterValidationError } from "./errors";
+import { constructName, KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered, stackIndex } from "./app-index";
 import { addSynthCheck } from "./synth-checks";
 
@@ -111,7 +111,12 @@ export function checkProvider(
       "PROVIDER_WRONG_CLASS",
       where,
       prop,
-      TerraformProvider.isTerraformProvider(given) ? given.node.path : "(not a provider)",
+      TerraformProvider.isTerraformProvider(given)
+        ? given.node.path
+        : // another construct (a NodePool, the install) is named as what it is
+          constructName(given) !== undefined
+          ? given
+          : "(not a provider)",
       `${A_CLASS[kind]} (provider "${kind}")`,
     );
   }

@@ -1,7 +1,7 @@
 import { lookupTable } from "../core/lookup";
 import type { IConstruct } from "constructs";
 import { isPlainObject } from "../core/deep-merge";
-import { KarpenterValidationError, typeName } from "../core/errors";
+import { constructName, KarpenterValidationError, typeName } from "../core/errors";
 import type { CheckerSubject, ErrorCode, GenericRule } from "../core/error-codes";
 import type * as TokenHelpers from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -214,6 +214,15 @@ export class Checker {
     if (this.token(obj)) return;
     if (obj === null || typeof obj !== "object" || Array.isArray(obj))
       this.fail(this.code("NOT_AN_OBJECT"), field || "props", obj, `${what}: an object { ${allowed.join(", ")} }`);
+    // a construct (a NodePool where a reference belongs) is named once as what it is, not each of its
+    // properties as an unknown field
+    if (constructName(obj) !== undefined)
+      this.fail(
+        this.code("NOT_AN_OBJECT"),
+        field || "props",
+        obj,
+        `${what}: a plain object { ${allowed.join(", ")} }, not a construct`,
+      );
     // a Map, Set or Date has no own fields: its JSON is `{}` (or a string), so what it holds would be dropped
     if (obj instanceof Map || obj instanceof Set || obj instanceof Date)
       this.fail(

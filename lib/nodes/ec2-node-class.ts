@@ -31,6 +31,7 @@ import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { ebsTypeWarnings } from "./ebs-rules";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
+  checkedCluster,
   checkedInstallation,
   agreedVersion,
   checkDependsOn,
@@ -208,6 +209,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     // a value inside itself (or nested thousands deep) would overflow every recursive check below
     checkPropsWalkable(where, props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
+    const givenCluster = checkedCluster(where, props.cluster);
     // the ordering orderAfter adds below must not close a circle of stack dependencies
     if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
     const version = agreedVersion(
@@ -238,7 +240,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     // the tag key of the selector terms derived for a cluster: a number or an empty key selects nothing
     c.guard(() => c.str("discoveryTagKey", props.discoveryTagKey, { nonEmpty: true }));
     const name = objectName(where, id, options.name);
-    const cluster = props.cluster ?? karpenter?.cluster;
+    const cluster = givenCluster ?? karpenter?.cluster;
     const tagKey = props.discoveryTagKey ?? karpenter?.discoveryTagKey ?? DISCOVERY_TAG_KEY;
     const discovery = cluster ? [{ tags: { [tagKey]: cluster.clusterName } }] : undefined;
     let amiSelectorTerms = options.amiSelectorTerms;

@@ -1,7 +1,7 @@
 import type { Construct, IConstruct } from "constructs";
 import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
 import { findUnwalkable } from "../core/deep-merge";
-import { KarpenterValidationError } from "../core/errors";
+import { constructName, KarpenterValidationError } from "../core/errors";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";
@@ -24,9 +24,10 @@ function providerOf(c: IConstruct): IConstruct | undefined {
 
 /**
  * The `karpenter` prop of a node object, checked: unset (undefined or null) or an installation of this app (a
- * `Karpenter`, or a construct implementing IKarpenterInstallation). Anything else, `{}` or a path written as a
- * string, is named itself, rather than read as no installation and blamed on the selector terms or role it
- * would have given.
+ * `Karpenter`, or a construct implementing IKarpenterInstallation: a cluster and a release). Anything else, `{}`, a
+ * path written as a string, or another construct (an Ec2NodeClass, a NodePool, the cluster's EksCluster), is named
+ * itself, rather than read as no installation and blamed on the selector terms or role it would have given, or
+ * read as one and failing on the release it lacks.
  * @throws KarpenterValidationError naming `karpenter`: NODE_KARPENTER_NOT_AN_INSTALL, or NODE_OTHER_APP for an
  * installation of another cdktf App
  */
@@ -36,7 +37,7 @@ export function checkedInstallation(
   karpenter: unknown,
 ): IKarpenterInstallation | undefined {
   if (karpenter === undefined || karpenter === null) return undefined;
-  const k = karpenter as { node?: { path?: unknown; root?: unknown }; cluster?: unknown };
+  const k = karpenter as { node?: { path?: unknown; root?: unknown }; cluster?: unknown; release?: unknown };
   const isInstall =
     typeof karpenter === "object" &&
     !Array.isArray(karpenter) &&
@@ -44,17 +45,50 @@ export function checkedInstallation(
     k.node !== null &&
     typeof k.node.path === "string" &&
     typeof k.cluster === "object" &&
-    k.cluster !== null;
-  if (!isInstall)
+    k.cluster !== null &&
+    constructName(k.release) !== undefined;
+  if (!isInstall) {
+    const construct = constructName(karpenter);
     throw new KarpenterValidationError(
       "NODE_KARPENTER_NOT_AN_INSTALL",
       where,
       "karpenter",
-      typeof k.node?.path === "string" ? `(the construct ${k.node.path})` : karpenter,
-      "a Karpenter construct of this app (or another construct implementing IKarpenterInstallation), not its path or a plain object: the object reads its cluster, version, node role and release from it. Leave karpenter unset to give cluster, version and role yourself",
+      karpenter,
+      construct
+        ? "a Karpenter construct of this app (or another construct implementing IKarpenterInstallation), not another construct: pass the Karpenter construct the object belongs to, or leave karpenter unset to give cluster, version and role yourself"
+        : "a Karpenter construct of this app (or another construct implementing IKarpenterInstallation), not its path or a plain object: the object reads its cluster, version, node role and release from it. Leave karpenter unset to give cluster, version and role yourself",
     );
+  }
   checkSameApp(where, scope, karpenter as IConstruct, "karpenter");
   return karpenter as IKarpenterInstallation;
+}
+
+/**
+ * The optional `cluster` prop of an Ec2NodeClass, checked before its name is read: unset, or an IKarpenterCluster
+ * (`KarpenterCluster.fromEksCluster(...)`, `.fromClusterName(...)`). Another construct there (the Karpenter
+ * install, the EksCluster itself, a NodePool) was a TypeError deep in the selector terms.
+ * @throws KarpenterValidationError CLUSTER_REQUIRED naming `cluster`
+ */
+export function checkedCluster(where: string, cluster: unknown): IKarpenterCluster | undefined {
+  if (cluster === undefined || cluster === null) return undefined;
+  const c = cluster as { clusterName?: unknown; cluster?: unknown; release?: unknown };
+  if (typeof cluster === "object" && !Array.isArray(cluster) && typeof c.clusterName === "string")
+    return cluster as IKarpenterCluster;
+  const hint =
+    typeof c.cluster === "object" && c.cluster !== null && constructName(c.release) !== undefined
+      ? ": this is an installation: pass it as karpenter (the class then takes its cluster), or its .cluster"
+      : constructName(cluster)?.startsWith("the EksCluster ")
+        ? ": wrap the EksCluster, KarpenterCluster.fromEksCluster(cluster)"
+        : constructName(cluster) !== undefined
+          ? ", not another construct"
+          : "";
+  throw new KarpenterValidationError(
+    "CLUSTER_REQUIRED",
+    where,
+    "cluster",
+    cluster,
+    `unset, or an IKarpenterCluster from KarpenterCluster.fromEksCluster(...) or .fromClusterName(...)${hint}`,
+  );
 }
 
 /**
@@ -342,7 +376,12 @@ export function checkDependsOn(c: Checker, dependsOn: unknown): void {
     "NODE_DEPENDS_ON",
     "dependsOn",
     Array.isArray(dependsOn) ? dependsOn.map((d) => (dependable(d) ? "<dependable>" : d)) : dependsOn,
-    "a list of Terraform resources, data sources or modules of the app (ITerraformDependable: e.g. [myResource]): Terraform's depends_on takes references to them only",
+    "a list of Terraform resources, data sources or modules of the app (ITerraformDependable: e.g. [myResource]): Terraform's depends_on takes references to them only" +
+      // a node object is a construct, not a resource: its manifest is
+      (Array.isArray(dependsOn) &&
+      dependsOn.some((d) => !dependable(d) && typeof (d as { manifest?: unknown })?.manifest === "object")
+        ? "; for a node object (a NodePool, Ec2NodeClass, NodeOverlay, CapacityBuffer) give its .manifest"
+        : ""),
   );
 }
 
@@ -391,6 +430,16 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
   }
   for (const [k, v] of entries) {
     if (CONSTRUCT_VALUED_PROPS.includes(k)) continue;
+    // a construct where data belongs (a NodePool as scalableRef, a NodeOverlay as kubelet) is named once as what
+    // it is, not each of its properties as an unknown field
+    if (constructName(v) !== undefined)
+      throw new KarpenterValidationError(
+        "NODE_VALUE_CONSTRUCT",
+        where,
+        k,
+        v,
+        `data (a plain object, list, string, number or boolean) as the object's spec takes it, not a construct: the manifest is JSON written from this value`,
+      );
     const found = findUnwalkable(v, k, MAX_PROP_DEPTH, propPath);
     if (found?.kind === "cycle")
       throw new KarpenterValidationError(

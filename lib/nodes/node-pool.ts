@@ -6,7 +6,7 @@ import { checkProvider, chooseProvider, providerName } from "../core/provider-ch
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { INodeClassRef, NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { KarpenterValidationError } from "../core/errors";
+import { constructName, KarpenterValidationError } from "../core/errors";
 import {
   CAPACITY_TYPE,
   checkNodePool,
@@ -236,8 +236,8 @@ export class NodePool extends Construct {
    * other than default / dedicated among them: NODE_REQUIREMENT_VALUE_UNKNOWN), a duration longer than
    * Go's time.Duration, a number in `limits` (they are strings: `"100"`), a field or value newer than the targeted Karpenter version, a `version`
    * that is not a supported release, versions that disagree, an Ec2NodeClass of another installation, a `nodeClass` (or `karpenter`) in a stack that depends on this one (ordering the pool after it would make the stack dependency circular), or a `kubernetesProvider` other than its Ec2NodeClass's in the same stack; at synth, for a duplicate name.
-   * The spec's problems come together in one error (`problems`), a missing `nodeClass` or one that is no
-   * object among them; props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a `version` or provider that is not usable are thrown alone, before the spec is checked.
+   * The spec's problems come together in one error (`problems`), a missing `nodeClass`, one that is no
+   * object or another construct than an Ec2NodeClass (NODEPOOL_NODE_CLASS_NOT_A_CLASS) among them; props holding a value inside itself or nested more than 16 maps and lists deep (NODE_VALUE_CYCLE / NODE_VALUE_TOO_DEEP), and a `version` or provider that is not usable are thrown alone, before the spec is checked.
    */
   constructor(scope: Construct, id: string, props: NodePoolProps) {
     // everything is checked before the construct joins the tree: nothing half-built
@@ -698,7 +698,7 @@ function literalLabels(c: Checker, labels: unknown): { [key: string]: string } {
 }
 
 /**
- * A missing `nodeClass`, or one that is neither an Ec2NodeClass nor an object, as one recorded problem of the
+ * A missing `nodeClass`, another construct than an Ec2NodeClass, or one that is no object, as one recorded problem of the
  * pool (issue 31, item 6: the spec's other problems are still found); true when there is no reference to read.
  */
 function checkNodeClassGiven(
@@ -709,6 +709,20 @@ function checkNodeClassGiven(
 ): boolean {
   if (nodeClass === undefined || nodeClass === null) {
     c.guard(() => c.fail("NODEPOOL_NODE_CLASS_REQUIRED", "nodeClass", nodeClass, required));
+    return true;
+  }
+  // another construct (a NodeOverlay, a NodePool, the Karpenter install) is named as what it is, once, rather than
+  // each of its properties as an unknown field of a reference
+  const construct = ownClass ? undefined : constructName(nodeClass);
+  if (construct !== undefined) {
+    c.guard(() =>
+      c.fail(
+        "NODEPOOL_NODE_CLASS_NOT_A_CLASS",
+        "nodeClass",
+        nodeClass,
+        'an Ec2NodeClass of this app (NodeClassRef.of(…)) or a reference { name } to one managed elsewhere (NodeClassRef.named("…")), not another construct',
+      ),
+    );
     return true;
   }
   // a reference that is no object has no fields to check

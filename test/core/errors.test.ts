@@ -26,11 +26,15 @@ describe("KarpenterValidationError.isError (a brand, not instanceof)", () => {
 
 describe("the value in a message is shown readably, whatever it is", () => {
   const shown = (v: unknown) => new KarpenterValidationError("AWS_NAME", "p", "f", v, "ok").message;
-  test("a construct by its path, an object that holds itself, a function, a symbol, a bigint", () => {
+  test("a construct by its class and path, an object that holds itself, a function, a symbol, a bigint", () => {
     const app = new App();
     const cyc: { me?: unknown } = {};
     cyc.me = cyc;
-    expect(shown(new TerraformStack(app, "s"))).toBe("p: f = the construct s is invalid: ok [AWS_NAME]");
+    const stack = new TerraformStack(app, "s");
+    expect(shown(stack)).toBe("p: f = the TerraformStack s is invalid: ok [AWS_NAME]");
+    // in a list too (fresh9 C5: a list holding a construct read as "a list that contains itself")
+    expect(shown([stack])).toBe('p: f = ["the TerraformStack s"] is invalid: ok [AWS_NAME]');
+    expect(shown(app)).toBe("p: f = the App <root> is invalid: ok [AWS_NAME]");
     expect(shown(cyc)).toBe("p: f = (an object that contains itself) is invalid: ok [AWS_NAME]");
     expect(shown(() => 1)).toBe("p: f = (a function) is invalid: ok [AWS_NAME]");
     expect(shown(Symbol("x"))).toBe("p: f = (a symbol) is invalid: ok [AWS_NAME]");
