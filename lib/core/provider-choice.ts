@@ -1,6 +1,7 @@
 import { IConstruct } from "constructs";
 import { TerraformDataSource, TerraformProvider, TerraformResource, TerraformStack } from "cdktf";
-import { constructName, KarpenterValidationError } from "./errors";
+import { constructName } from "./construct-name";
+import { KarpenterValidationError } from "./errors";
 import { appIndex, attached, register, registered, stackIndex } from "./app-index";
 import { addSynthCheck } from "./synth-checks";
 

@@ -1,7 +1,8 @@
 import { lookupTable } from "../core/lookup";
 import type { IConstruct } from "constructs";
 import { isPlainObject } from "../core/deep-merge";
-import { constructName, KarpenterValidationError, typeName } from "../core/errors";
+import { constructName } from "../core/construct-name";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import type { CheckerSubject, ErrorCode, GenericRule } from "../core/error-codes";
 import type * as TokenHelpers from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";

@@ -1,7 +1,8 @@
 import type { Construct, IConstruct } from "constructs";
 import type { ITerraformDependable, TerraformResource, TerraformStack } from "cdktf";
 import { findUnwalkable } from "../core/deep-merge";
-import { constructName, KarpenterValidationError } from "../core/errors";
+import { constructName } from "../core/construct-name";
+import { KarpenterValidationError } from "../core/errors";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";

@@ -6,7 +6,8 @@ import { checkProvider, chooseProvider, providerName } from "../core/provider-ch
 import { Ec2NodeClass } from "./ec2-node-class";
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { INodeClassRef, NodeClassReference, NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { constructName, KarpenterValidationError } from "../core/errors";
+import { constructName } from "../core/construct-name";
+import { KarpenterValidationError } from "../core/errors";
 import {
   CAPACITY_TYPE,
   checkNodePool,

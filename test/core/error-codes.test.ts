@@ -30,12 +30,16 @@ function libSources(dir = path.join(ROOT, "lib")): { file: string; text: string 
 
 const sources = libSources();
 const all = sources.map((s) => s.text).join("\n");
-/** Codes written out where an error is made: `new KarpenterValidationError("X", …`, `c.fail("X", …`, `failKey("X", …`. */
+/**
+ * Codes written out where an error is made: `new KarpenterValidationError("X", …`, `c.fail("X", …`, `failKey("X", …`,
+ * or a verdict `{ code: "X", message }` a rule returns for its caller to fail with.
+ */
 const written = new Set(
   [
     ...all.matchAll(
       /(?:new (?:KarpenterValidationError|LegacyManifestError)|\.fail|\.failKey|ctx\.fail)\(\s*"([A-Z][A-Z0-9_]*)"/g,
     ),
+    ...all.matchAll(/\bcode: "([A-Z][A-Z0-9_]*)"/g),
   ].map((m) => m[1]),
 );
 /** The generic rules a Checker derives a code from: `this.code("RULE")` / `c.code("RULE")`. */
