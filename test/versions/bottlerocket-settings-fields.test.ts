@@ -1,8 +1,6 @@
-import { spawnSync } from "child_process";
-import * as fs from "fs";
 import { generate, parseBottlerocketSettings, render, TABLE_FILE } from "../../scripts/bottlerocket-settings-fields";
 import { bottlerocketSettingsFields } from "../../lib/versions";
-import { testIf } from "../reference";
+import { generatedTableTest } from "./go-module-table";
 
 /*
  * The committed table of Karpenter's typed Bottlerocket settings (lib/versions/data/bottlerocket-settings-fields.json)
@@ -10,32 +8,14 @@ import { testIf } from "../reference";
  * names them.
  */
 
-function modulesAvailable(): { present: boolean; at: string } {
-  const cache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" });
-  if (cache.error || cache.status !== 0) return { present: false, at: "go (not on PATH)" };
-  try {
-    generate();
-    return { present: true, at: cache.stdout.trim() };
-  } catch (e) {
-    return { present: false, at: `${cache.stdout.trim()} (${(e as Error).message.split("\n")[0]})` };
-  }
-}
-
-const available = modulesAvailable();
-const need = {
-  what: "the Go modules github.com/aws/karpenter-provider-aws@v1.14.1 and @v1.15.0 (go mod download)",
-  at: available.at,
-  present: available.present,
-};
-
 describe("bottlerocket-settings-fields.json", () => {
-  testIf(need)(
-    "is what scripts/bottlerocket-settings-fields.ts generates (npm run bottlerocket-fields)",
-    () => {
-      expect(fs.readFileSync(TABLE_FILE, "utf8")).toBe(render(generate()));
-    },
-    300_000,
-  );
+  generatedTableTest({
+    file: TABLE_FILE,
+    script: "scripts/bottlerocket-settings-fields.ts (npm run bottlerocket-fields)",
+    modules: "the Go modules github.com/aws/karpenter-provider-aws@v1.14.1 and @v1.15.0",
+    generate,
+    render,
+  });
 
   test("1.15 adds memory-manager-reserved-memory; older minors get 1.14's structs, newer ones 1.15's", () => {
     const t15 = bottlerocketSettingsFields("1.15");

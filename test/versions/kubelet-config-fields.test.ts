@@ -1,40 +1,20 @@
-import { spawnSync } from "child_process";
-import * as fs from "fs";
 import { generate, parseKubeletConfiguration, render, TABLE_FILE } from "../../scripts/kubelet-config-fields";
 import { kubeletConfigFields } from "../../lib/versions";
-import { testIf } from "../reference";
+import { generatedTableTest } from "./go-module-table";
 
 /*
  * The committed table of upstream KubeletConfiguration fields (lib/versions/data/kubelet-config-fields.json) is what
  * the script generates from the Go module cache. Without Go or the modules (no proxy), the test says SKIP and names them.
  */
 
-function modulesAvailable(): { present: boolean; at: string } {
-  const cache = spawnSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" });
-  if (cache.error || cache.status !== 0) return { present: false, at: "go (not on PATH)" };
-  try {
-    generate();
-    return { present: true, at: cache.stdout.trim() };
-  } catch (e) {
-    return { present: false, at: `${cache.stdout.trim()} (${(e as Error).message.split("\n")[0]})` };
-  }
-}
-
-const available = modulesAvailable();
-const need = {
-  what: "the Go modules github.com/aws/karpenter-provider-aws@v1.15.0 and k8s.io/kubelet@v0.37.0 (go mod download)",
-  at: available.at,
-  present: available.present,
-};
-
 describe("kubelet-config-fields.json", () => {
-  testIf(need)(
-    "is what scripts/kubelet-config-fields.ts generates (npm run kubelet-fields)",
-    () => {
-      expect(fs.readFileSync(TABLE_FILE, "utf8")).toBe(render(generate()));
-    },
-    300_000,
-  );
+  generatedTableTest({
+    file: TABLE_FILE,
+    script: "scripts/kubelet-config-fields.ts (npm run kubelet-fields)",
+    modules: "the Go modules github.com/aws/karpenter-provider-aws@v1.15.0 and k8s.io/kubelet@v0.37.0",
+    generate,
+    render,
+  });
 
   test("1.15 reads k8s.io/kubelet v0.37.0 (provider v1.15.0's go.mod) and records the patch assumption", () => {
     const t = kubeletConfigFields("1.15")!;
