@@ -743,8 +743,8 @@ export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, fiel
  * The other variables the controller reads (booleans, ports, QPS, memory and CPU figures) never fail it:
  * sigs.k8s.io/karpenter pkg/utils/env/env.go (`WithDefaultInt`, `WithDefaultBool`, `WithDefaultDuration`)
  * and aws pkg/utils/utils.go:88 (`WithDefaultFloat64`) fall back to the default on a parse error, so they
- * are not judged. Only a literal string `value` with a literal `name` is judged (not `valueFrom`, not a
- * token, not another name).
+ * are not judged. Only a literal string `value` (or none: the variable is then "") with a literal `name`
+ * is judged (not `valueFrom`, not a token, not another name).
  * @param clusterName the name of the cluster the install is wired to, when known at synth
  */
 function checkControllerEnv(
@@ -773,12 +773,15 @@ function checkControllerEnv(
       continue;
     }
     const field = `values.controller.env[${i}].value`;
+    // an entry with no value and no valueFrom sets the variable to "" (EnvVar.value is optional; the kubelet,
+    // kubernetes pkg/kubelet/kubelet_pods.go:849, starts from envVar.Value): present and empty to the controller
+    const given = (e.value === undefined || e.value === null) && e.valueFrom === undefined ? "" : e.value;
     if (e.name === "LOG_LEVEL") {
-      problems.check(() => checkLogLevel(scope, version, field, e.value));
+      problems.check(() => checkLogLevel(scope, version, field, given));
       continue;
     }
-    if (typeof e.value !== "string" || isUnresolved(e.value)) continue;
-    const value = e.value;
+    if (typeof given !== "string" || isUnresolved(given)) continue;
+    const value = given;
     if (e.name === "FEATURE_GATES" || e.name === "AWS_FEATURE_GATES") {
       // AWS_FEATURE_GATES is read from 1.15 (karpenter-provider-aws v1.14.1 options.go has no such env var)
       const since = e.name === "AWS_FEATURE_GATES" ? "1.15.0" : GATE_STRING_SOURCED_SINCE;

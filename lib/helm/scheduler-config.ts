@@ -44,13 +44,17 @@ const CONSTRAINT_FIELDS: Readonly<Record<string, Shape>> = {
 };
 
 const INT32_MAX = 2 ** 31 - 1;
+/** Nodes the aliases of one document may expand to (the yaml library's maxAliasCount); far above any real config. */
+const MAX_ALIAS_EXPANSION = 10_000;
 
 const isMapValue = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
- * The fields of `map` under their Go names: encoding/json matches a JSON key to a field case-insensitively
- * (the last of two spellings wins); a key of no field is an error under UnmarshalStrict (options.go:363).
+ * The fields of `map` under their Go names: encoding/json matches a JSON key to a field case-insensitively, and
+ * of two spellings of one field the last it reads wins. It reads the keys in the order sigs.k8s.io/yaml's JSON
+ * has them, sorted (YAMLToJSON marshals a Go map: encoding/json sorts map keys), so `maxSkew` (lower case sorts
+ * later) beats `MaxSkew` wherever each is written. A key of no field is an error under UnmarshalStrict (options.go:363).
  */
 function fields(
   map: Record<string, unknown>,
@@ -59,7 +63,9 @@ function fields(
   problems: string[],
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(map)) {
+  // byte order, as Go sorts strings (the keys here are ASCII field names or unknown ones)
+  const sorted = Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [k, v] of sorted) {
     const field = known.find((f) => f === k) ?? known.find((f) => f.toLowerCase() === k.toLowerCase());
     if (field === undefined) problems.push(`${path} has an unknown field "${k}" (known: ${known.join(", ")})`);
     else out[field] = v;
@@ -97,7 +103,16 @@ export function schedulerConfigProblems(raw: string): string[] {
   const doc = Array.isArray(docs) ? docs[0] : undefined;
   if (doc === undefined) return [];
   if (doc.errors.length > 0) return [`it is not valid YAML: ${doc.errors[0].message.split("\n")[0]}`];
-  const root: unknown = doc.contents === null ? null : doc.toJS({ maxAliasCount: 100 });
+  let root: unknown;
+  try {
+    // go-yaml v2 resolves aliases and refuses only "excessive aliasing" (a ratio of aliases to decoded nodes); the
+    // yaml library's count is of expanded nodes: a cap that lets reused anchors through and stops an alias bomb
+    root = doc.contents === null ? null : doc.toJS({ maxAliasCount: MAX_ALIAS_EXPANSION });
+  } catch (e) {
+    // an alias of no anchor, or an expansion past the cap: go-yaml v2 refuses both ("unknown anchor",
+    // "document contains excessive aliasing"), so the controller stops at start
+    return [`it is not valid YAML: ${(e as Error).message.split("\n")[0]}`];
+  }
   if (root === null || root === undefined) return [];
   if (!isMapValue(root) || !isMap(doc.contents))
     return ["the document is not a map (a YAML map with podTopologySpread)"];

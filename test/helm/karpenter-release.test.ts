@@ -926,6 +926,21 @@ describe("KarpenterRelease: bad props", () => {
       expect(other.message).toContain('"demo" (the cluster the install is wired to) or no CLUSTER_NAME entry');
       expect(built(env([{ name: "CLUSTER_NAME", value: "demo" }]))).toEqual([]);
     });
+    test('an entry with no value sets the variable to "": CLUSTER_NAME fails the controller, LOG_LEVEL passes', () => {
+      const empty = failing(env([{ name: "CLUSTER_NAME" }])).error;
+      expect(empty.problems.map((p) => [p.field, p.code])).toEqual([
+        ["values.controller.env[0].value", "HELM_VALUES_SETTING"],
+      ]);
+      expect(empty.message).toContain("missing field, cluster-name");
+      // "" is one of the 1.15.0 validLogLevels (sigs.k8s.io/karpenter options.go:53)
+      expect(built(env([{ name: "LOG_LEVEL", value: "info" }, { name: "LOG_LEVEL" }]))).toEqual([
+        expect.stringContaining("values.controller.env[0] (LOG_LEVEL) is shadowed by values.controller.env[1]"),
+      ]);
+      // valueFrom: the value is not known at synth
+      expect(built(env([{ name: "CLUSTER_NAME", valueFrom: { configMapKeyRef: { name: "c", key: "k" } } }]))).toEqual(
+        [],
+      );
+    });
     test("CLUSTER_NAME with a cluster name known only at apply: a warning", () => {
       const { stack } = testStack();
       const name = new TerraformVariable(stack, "name", { type: "string" }).stringValue;

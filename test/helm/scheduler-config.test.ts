@@ -149,3 +149,35 @@ describe("SCHEDULER_CONFIG as the 1.15 controller parses it", () => {
     ]);
   });
 });
+
+describe("what go-yaml v2 and encoding/json decide beyond the table (fresh tester 10 ran the upstream function)", () => {
+  const doc = (c: string) =>
+    `podTopologySpread:\n  defaultConstraints:\n  - ${c}\n    topologyKey: topology.kubernetes.io/zone\n    whenUnsatisfiable: ScheduleAnyway\n`;
+  test("of two spellings of one field the one sorting last wins, wherever it is written", () => {
+    expect(schedulerConfigProblems(doc("maxSkew: 0\n    MaxSkew: 1"))).toEqual([
+      "podTopologySpread.defaultConstraints[0].maxSkew must be greater than 0 (it is 0)",
+    ]);
+    expect(schedulerConfigProblems(doc("MaxSkew: 1\n    maxSkew: 0"))).toHaveLength(1);
+    expect(schedulerConfigProblems(doc("maxSkew: 1\n    MaxSkew: 0"))).toEqual([]);
+    expect(schedulerConfigProblems(doc("MaxSkew: 0\n    maxSkew: 1"))).toEqual([]);
+  });
+  test("an alias of no anchor, or an alias bomb, is invalid YAML (not a crash); reused anchors are fine", () => {
+    expect(schedulerConfigProblems(doc("maxSkew: *nope"))).toEqual([
+      expect.stringMatching(/^it is not valid YAML: .*nope/),
+    ]);
+    const level = (n: string, of: string) => `${n}: &${n} [${Array(9).fill(of).join(",")}]`;
+    const bomb = [
+      level("a", '"x"'),
+      level("b", "*a"),
+      level("c", "*b"),
+      level("d", "*c"),
+      level("e", "*d"),
+      level("f", "*e"),
+    ];
+    expect(schedulerConfigProblems(bomb.join("\n"))).toEqual([expect.stringMatching(/^it is not valid YAML: .*alias/)]);
+    let many = "podTopologySpread:\n  defaultConstraints:\n";
+    for (let i = 0; i < 111; i++)
+      many += `  - maxSkew: ${i === 0 ? "&s 1" : "*s"}\n    topologyKey: k${i}\n    whenUnsatisfiable: ${i === 0 ? "&w ScheduleAnyway" : "*w"}\n`;
+    expect(schedulerConfigProblems(many)).toEqual([]);
+  });
+});
