@@ -2,6 +2,7 @@ import { isIP } from "net";
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
+import { goTrimSpace } from "../core/go-strings";
 import {
   ControllerResources,
   DEFAULT_CONTROLLER_RESOURCES,
@@ -936,7 +937,7 @@ function checkGateString(scope: IConstruct, field: string, value: string): void 
     .filter((s) => s.length > 0)
     .find((s) => {
       const eq = s.indexOf("=");
-      return eq < 0 || !GO_BOOLS.includes(s.slice(eq + 1).trim());
+      return eq < 0 || !GO_BOOLS.includes(goTrimSpace(s.slice(eq + 1)));
     });
   if (bad === undefined) return;
   throw new KarpenterValidationError(

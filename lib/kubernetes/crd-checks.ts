@@ -1,4 +1,4 @@
-import { Checker, entry, isSet } from "./value-rules";
+import { Checker, entry, INT32_MAX, INT32_MIN, isSet } from "./value-rules";
 import { isPlainObject } from "../core/deep-merge";
 import { typeName } from "../core/errors";
 import { crdEnumValueSince, crdFieldSince, ObjectCrdData, ObjectCrdKind } from "../versions";
@@ -11,7 +11,7 @@ import { crdEnumValueSince, crdFieldSince, ObjectCrdData, ObjectCrdKind } from "
  * themselves ({@link restrictedKeyProblem}).
  */
 
-const INT32 = { min: -2147483648, max: 2147483647 };
+const INT32 = { min: INT32_MIN, max: INT32_MAX };
 
 /** The field name of a spec path's value in the props: `spec.requirements[]` → `requirements[0]` (given the indexes). */
 function childField(field: string, key: string): string {

@@ -547,8 +547,10 @@ export function withSuggestion(what: string, key: string, known: readonly string
   return s ? `${what}; ${s} The ${list}` : `${what}: the ${list}`;
 }
 
-const INT32_MIN = -2147483648;
-const INT32_MAX = 2147483647;
+/** The bounds of a Kubernetes `int32` field (OpenAPI format int32; Go's int32). */
+export const INT32_MIN = -2147483648;
+/** The upper bound of a Kubernetes `int32` field. */
+export const INT32_MAX = 2147483647;
 
 /**
  * What a whole-number field takes: `a whole number from 1 to 100`, or `a whole number, 0 or more`

@@ -14,6 +14,7 @@ import {
   durationNanos,
   GO_DURATION,
   holdsToken,
+  INT32_MAX,
   isSet,
   isToken,
   QUANTITY,
@@ -102,7 +103,6 @@ const EVICTION_SIGNALS = [
 const EVICTION_VALUE =
   /^((\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%|(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?)$/;
 const RESERVED_RESOURCES = ["cpu", "memory", "ephemeral-storage", "pid"] as const;
-const INT32_MAX = 2147483647;
 
 /**
  * Tag keys `tags` may not use, each with why (said of the key: "the key X <why>"): keys Karpenter sets

@@ -4,6 +4,8 @@ import {
   durationNanos,
   GO_DURATION,
   holdsToken,
+  INT32_MAX,
+  INT32_MIN,
   isNegativeQuantity,
   isSet,
   isToken,
@@ -51,7 +53,7 @@ const KIND_TEXT: { readonly [kind in KubeletFieldKind]: string } = {
 /** The range of a Go integer type (JSON numbers beyond it fail to decode), as far as JavaScript holds it exactly. */
 function integerRange(goType: string): [number, number] {
   const t = goType.replace(/^\*|^\[\]/, "");
-  if (t === "int32") return [-2147483648, 2147483647];
+  if (t === "int32") return [INT32_MIN, INT32_MAX];
   if (t.startsWith("uint")) return [0, Number.MAX_SAFE_INTEGER];
   return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 }
