@@ -191,6 +191,10 @@ export interface KarpenterReleaseProps {
    * `serviceAccount.annotations`. Under EKS Pod Identity the role annotation would make the AWS SDK
    * prefer web identity over the Pod Identity credentials.
    *
+   * A `controller.env` entry replaces the env var the chart writes from a setting, `logLevel` or a feature gate
+   * block (`FEATURE_GATES`: the whole gate string): the value it replaces then only warns that it has no effect (it is checked
+   * only when the chart cannot render it: a `"`, `\` or `{{`), and the gate rules read the entry's string.
+   *
    * Where `values` sets a chart value a typed prop above also sets, `values` wins and synth warns
    * naming both (`values.replicas = 3 overrides replicas = 2…`); the checks of the merged value name
    * `values.<path>`. `controller.image.tag` and `.digest` overlap `version` (the chart pins the image of
@@ -305,7 +309,8 @@ export class KarpenterRelease extends Construct {
       // the settings that passed their checks, for the combination check when the document below cannot be built
       let readable: Record<string, unknown> | undefined;
       const settings =
-        version && problems.check(() => settingsValues(this, version, props.settings, (r) => (readable = r)));
+        version &&
+        problems.check(() => settingsValues(this, version, props.settings, (r) => (readable = r), props?.values));
       const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
@@ -334,6 +339,7 @@ export class KarpenterRelease extends Construct {
             escape,
             props.irsaRoleArn !== undefined,
             cluster && !isUnresolved(cluster.clusterName) ? cluster.clusterName : cluster?.clusterNameLiteral,
+            props.settings,
           ),
         );
 

@@ -2,7 +2,6 @@ import { isIP } from "net";
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
 import { KarpenterValidationError } from "../core/errors";
-import { goTrimSpace } from "../core/go-strings";
 import {
   ControllerResources,
   DEFAULT_CONTROLLER_RESOURCES,
@@ -21,6 +20,17 @@ import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/p
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
+import {
+  AWS_FEATURE_GATES_SINCE,
+  ControllerEnv,
+  GATE_ENV,
+  GATE_STRING_SOURCED_SINCE,
+  parseGateString,
+  readControllerEnv,
+  replacedByEnv,
+  settingEnvName,
+  warnReplacedChartValues,
+} from "./controller-env";
 
 /*
  * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
@@ -64,6 +74,8 @@ export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown
  * version (the chart ignores unknown keys silently), ENI counts as the strings the chart expects.
  * @param onRead gets the settings that passed their checks (the feature gates among them) before any
  * problem is thrown, so that checks of combinations can still run on them (all problems at once)
+ * @param values the `values` prop: a value whose env var one of its `controller.env` entries replaces is not
+ * judged, unless the chart cannot render it (controller-env.ts `replacedByEnv`; checkEscapeHatch warns)
  * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
  */
 export function settingsValues(
@@ -71,7 +83,9 @@ export function settingsValues(
   version: KarpenterVersion,
   settings: KarpenterSettings | undefined,
   onRead?: (readable: Record<string, unknown>) => void,
+  values?: unknown,
 ): Record<string, unknown> {
+  const env = readControllerEnv(values);
   const out: Record<string, unknown> = {};
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
@@ -100,15 +114,16 @@ export function settingsValues(
       continue;
     }
     // only what passed: `out` is what onRead gets (the return value needs every key to pass)
-    if (problems.passes(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting")))
+    const judged = !replacedByEnv(env, settingEnvName(key), value);
+    if (problems.passes(() => checkFact(scope, `settings.${key}`, fact, value, version, "setting", judged)))
       out[key] =
         fact.kind === "integer-string" && typeof value === "number" && !Token.isUnresolved(value)
           ? String(value)
           : value;
   }
-  const gates = gateValues(scope, version, "featureGates", featureGates, problems);
+  const gates = gateValues(scope, version, "featureGates", featureGates, problems, env);
   const awsGates =
-    awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems);
+    awsFeatureGates === undefined ? {} : gateValues(scope, version, "awsFeatureGates", awsFeatureGates, problems, env);
   onRead?.({
     ...out,
     ...(Object.keys(gates).length ? { featureGates: gates } : {}),
@@ -131,13 +146,17 @@ const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> =
   awsFeatureGates: "AWS feature gate",
 };
 
-/** The gates of `settings.<section>` checked against the version, each problem recorded in `problems`. */
+/**
+ * The gates of `settings.<section>` checked against the version, each problem recorded in `problems`; a value is
+ * not judged when an entry of `env` replaces the block's gate string and the chart renders the value safely.
+ */
 function gateValues(
   scope: IConstruct,
   version: KarpenterVersion,
   section: "featureGates" | "awsFeatureGates",
   given: unknown,
   problems: Problems,
+  env: ControllerEnv,
 ): Record<string, unknown> {
   const facts = chartKeyFacts(section, version);
   const what = GATE_LABEL[section];
@@ -155,7 +174,8 @@ function gateValues(
       problems.add(unknownKey(scope, `settings.${section}.${key}`, value, facts, what, version));
       continue;
     }
-    if (problems.passes(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what)))
+    const judged = !replacedByEnv(env, GATE_ENV[section], value);
+    if (problems.passes(() => checkFact(scope, `settings.${section}.${key}`, fact, value, version, what, judged)))
       gates[key] = value;
   }
   return gates;
@@ -238,6 +258,10 @@ export function checkSettingCombinations(
   }
 }
 
+/**
+ * @param judged false where an env entry replaces the value the chart writes (controller-env.ts): then only
+ * whether the version has the key is checked
+ */
 function checkFact(
   scope: IConstruct,
   field: string,
@@ -245,6 +269,7 @@ function checkFact(
   value: unknown,
   version: KarpenterVersion,
   what: string,
+  judged = true,
 ): void {
   if (!hasKey(fact, version.full)) {
     throw new KarpenterValidationError(
@@ -255,7 +280,7 @@ function checkFact(
       `Karpenter ${version.full} has no ${what} ${fact.key}: it was introduced in ${fact.since}; use version ${fact.since} or later, or leave it unset`,
     );
   }
-  if (isUnresolved(value)) return;
+  if (!judged || isUnresolved(value)) return;
   const problem = checkChartValue(fact, value);
   if (problem) throw new KarpenterValidationError("HELM_VALUES_SETTING", scope, field, value, problem);
 }
@@ -344,9 +369,12 @@ export function booleanTokensPlain(
  * keys and values of `values.nodeSelector`, the level of `values.logLevel`, the `values.controller.env` entries that
  * set a checked controller option (LOG_LEVEL, a setting's env var, CLUSTER_NAME, FEATURE_GATES, SCHEDULER_CONFIG),
  * and refuses overrides of wired keys (`settings.clusterName`, `settings.interruptionQueue`, `serviceAccount.name`,
- * the IRSA role annotation).
+ * the IRSA role annotation). A chart value (typed or in `values`) whose env var a `values.controller.env` entry
+ * replaces warns that it has no effect, and `values.settings` / `values.logLevel` then judge it only for what
+ * the chart cannot render (controller-env.ts).
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
  * @param clusterName the name of the wired cluster when known at synth (a CLUSTER_NAME env entry must match it)
+ * @param settings the typed settings, for the warning that an env entry replaces one
  * @throws KarpenterValidationError naming the `values.…` path
  */
 export function checkEscapeHatch(
@@ -355,21 +383,33 @@ export function checkEscapeHatch(
   values: Record<string, unknown>,
   irsa = false,
   clusterName?: string,
+  settings?: KarpenterSettings,
 ): void {
+  const env = readControllerEnv(values);
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
-  problems.check(() => checkValuesSettings(scope, version, values.settings));
+  problems.check(() => checkValuesSettings(scope, version, values.settings, env));
   if (values.nodeSelector !== null)
     problems.check(() =>
       checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
     );
-  problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
-  problems.check(() => checkControllerEnv(scope, version, values, clusterName));
+  if (!replacedByEnv(env, settingEnvName("logLevel"), values.logLevel))
+    problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
+  problems.check(() => checkControllerEnv(scope, version, env, clusterName));
+  warnReplacedChartValues(scope, version, settings, values);
   problems.throwIfAny(scope);
 }
 
-/** `values.settings`, every problem at once: keys and values as for typed settings, wired keys refused. */
-function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, settings: unknown): void {
+/**
+ * `values.settings`, every problem at once: keys and values as for typed settings, wired keys refused; a value
+ * an entry of `env` replaces is judged only for what the chart cannot render.
+ */
+function checkValuesSettings(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  settings: unknown,
+  env: ControllerEnv,
+): void {
   if (settings === undefined) return;
   if (!isPlainMap(settings))
     throw new KarpenterValidationError(
@@ -402,8 +442,10 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
         const fact = facts.find((f) => f.key === gate);
         if (!fact && passUnverified(scope, `values.settings.${key}.${gate}`, version, facts)) continue;
         if (!fact) problems.add(unknownKey(scope, `values.settings.${key}.${gate}`, v, facts, what, version));
-        else if (v !== null)
-          problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what));
+        else if (v !== null) {
+          const judged = !replacedByEnv(env, GATE_ENV[key], v);
+          problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what, judged));
+        }
       }
       continue;
     }
@@ -436,8 +478,10 @@ function checkValuesSettings(scope: IConstruct, version: KarpenterVersion, setti
           version,
         ),
       );
-    else if (value !== null)
-      problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting"));
+    else if (value !== null) {
+      const judged = !replacedByEnv(env, settingEnvName(key), value);
+      problems.check(() => checkFact(scope, `values.settings.${key}`, fact, value, version, "setting", judged));
+    }
   }
   problems.throwIfAny(scope);
 }
@@ -738,35 +782,28 @@ export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, fiel
  * - `CLUSTER_NAME`: an empty one fails the controller ("missing field, cluster-name", aws
  *   options_validation.go:86-89; env.go:57-63 returns "" for a present, empty variable), another name than
  *   the wired cluster's is refused as `values.settings.clusterName` is (a token cluster name: a warning);
- * - `FEATURE_GATES` and `AWS_FEATURE_GATES` (from 1.14 / 1.15): the controller's parsing;
+ * - `FEATURE_GATES` and `AWS_FEATURE_GATES` (from 1.14 / 1.15): the controller's parsing (before 1.14 a
+ *   literal `FEATURE_GATES` warns that it is not checked: the parsing has been read in the source from 1.14.0 only);
  * - `SCHEDULER_CONFIG` (from 1.15): the controller's parsing ({@link schedulerConfigProblems}).
  *
  * The other variables the controller reads (booleans, ports, QPS, memory and CPU figures) never fail it:
  * sigs.k8s.io/karpenter pkg/utils/env/env.go (`WithDefaultInt`, `WithDefaultBool`, `WithDefaultDuration`)
  * and aws pkg/utils/utils.go:88 (`WithDefaultFloat64`) fall back to the default on a parse error, so they
- * are not judged. Only a literal string `value` (or none: the variable is then "") with a literal `name`
- * is judged (not `valueFrom`, not a token, not another name).
+ * are not judged. Only a literal string `value` (or none, or `valueFrom: null`: the variable is then "") with
+ * a literal `name` is judged (not `valueFrom`, not a token, not another name); controller-env.ts reads the entries.
  * @param clusterName the name of the cluster the install is wired to, when known at synth
  */
 function checkControllerEnv(
   scope: IConstruct,
   version: KarpenterVersion,
-  values: Record<string, unknown>,
+  env: ControllerEnv,
   clusterName: string | undefined,
 ): void {
-  const controller = values.controller;
-  if (!isPlainMap(controller) || !Array.isArray(controller.env)) return;
   const settings = chartKeyFacts("settings", version);
   const problems = new Problems();
-  const entries: { e: Record<string, unknown> & { name: string }; i: number }[] = [];
-  controller.env.forEach((e: unknown, i: number) => {
-    if (isPlainMap(e) && typeof e.name === "string" && !isUnresolved(e.name))
-      entries.push({ e: e as Record<string, unknown> & { name: string }, i });
-  });
-  const lastOf = new Map<string, number>();
-  for (const { e, i } of entries) lastOf.set(e.name, i);
-  for (const { e, i } of entries) {
-    const last = lastOf.get(e.name)!;
+  for (const e of env.entries) {
+    const i = e.index;
+    const last = env.winners.get(e.name)!.index;
     if (last !== i) {
       Annotations.of(scope).addWarning(
         `values.controller.env[${i}] (${e.name}) is shadowed by values.controller.env[${last}]: of two env entries with one name the container gets the last (kubelet), and the API server warns that it "hides previous definition"; drop the earlier entry`,
@@ -774,19 +811,18 @@ function checkControllerEnv(
       continue;
     }
     const field = `values.controller.env[${i}].value`;
-    // an entry with no value and no valueFrom sets the variable to "" (EnvVar.value is optional; the kubelet,
-    // kubernetes pkg/kubelet/kubelet_pods.go:849, starts from envVar.Value): present and empty to the controller
-    const given = (e.value === undefined || e.value === null) && e.valueFrom === undefined ? "" : e.value;
+    const given = e.value;
     if (e.name === "LOG_LEVEL") {
       problems.check(() => checkLogLevel(scope, version, field, given));
       continue;
     }
     if (typeof given !== "string" || isUnresolved(given)) continue;
     const value = given;
-    if (e.name === "FEATURE_GATES" || e.name === "AWS_FEATURE_GATES") {
+    if (e.name === GATE_ENV.featureGates || e.name === GATE_ENV.awsFeatureGates) {
       // AWS_FEATURE_GATES is read from 1.15 (karpenter-provider-aws v1.14.1 options.go has no such env var)
-      const since = e.name === "AWS_FEATURE_GATES" ? "1.15.0" : GATE_STRING_SOURCED_SINCE;
+      const since = e.name === GATE_ENV.awsFeatureGates ? AWS_FEATURE_GATES_SINCE : GATE_STRING_SOURCED_SINCE;
       if (version.atLeast(since)) problems.check(() => checkGateString(scope, field, value));
+      else if (e.name === GATE_ENV.featureGates) warnUncheckedGateString(scope, version, field, value);
       continue;
     }
     if (e.name === "SCHEDULER_CONFIG") {
@@ -918,34 +954,34 @@ function checkSchedulerConfig(scope: IConstruct, version: KarpenterVersion, fiel
 /** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */
 const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url"];
 
-/** The first release whose FEATURE_GATES / AWS_FEATURE_GATES parsing has been read in the source (see {@link checkGateString}). */
-const GATE_STRING_SOURCED_SINCE = "1.14.0";
-
-/** The texts Go's `strconv.ParseBool` reads as a boolean. */
-const GO_BOOLS = ["1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"];
-
 /**
  * A `FEATURE_GATES` / `AWS_FEATURE_GATES` string as the controller parses it (kubernetes-sigs/karpenter
  * v1.14.1 and v1.15.0 `ParseFeatureGates`, karpenter-provider-aws v1.15.0 options.go: k8s.io/component-base
- * `cli/flag` MapStringBool.Set): comma-separated `Name=bool` pairs, blank pieces skipped, each side trimmed,
- * the bool as `strconv.ParseBool` reads it; anything else fails the controller at start. Unknown gate names
- * are ignored by the controller, and so here.
+ * `cli/flag` MapStringBool.Set; controller-env.ts `parseGateString`): comma-separated `Name=bool` pairs, blank
+ * pieces skipped, each side trimmed, the bool as `strconv.ParseBool` reads it; anything else fails the
+ * controller at start. Unknown gate names are ignored by the controller, and so here.
  */
 function checkGateString(scope: IConstruct, field: string, value: string): void {
-  const bad = value
-    .split(",")
-    .filter((s) => s.length > 0)
-    .find((s) => {
-      const eq = s.indexOf("=");
-      return eq < 0 || !GO_BOOLS.includes(goTrimSpace(s.slice(eq + 1)));
-    });
-  if (bad === undefined) return;
+  const parsed = parseGateString(value);
+  if (!("bad" in parsed)) return;
+  const bad = parsed.bad;
   throw new KarpenterValidationError(
     "HELM_VALUES_SETTING",
     scope,
     field,
     value,
     `comma-separated Gate=bool pairs such as "NodeRepair=true,NodeOverlay=false", each bool one Go's strconv.ParseBool reads (true, false, 1, 0, t, f, in lower, upper or title case); ${JSON.stringify(bad)} is not one, and the controller fails at start parsing feature gates (k8s.io/component-base cli/flag MapStringBool). This entry also replaces the whole gate string the chart builds from settings.featureGates`,
+  );
+}
+
+/**
+ * A literal FEATURE_GATES entry before {@link GATE_STRING_SOURCED_SINCE}: not judged, because the library has read
+ * how the controller parses the string (ParseFeatureGates through MapStringBool) only in the source of 1.14.0 and
+ * later, no older karpenter module being at hand; the warning says so, and what the 1.14+ check would ask.
+ */
+function warnUncheckedGateString(scope: IConstruct, version: KarpenterVersion, field: string, value: string): void {
+  Annotations.of(scope).addWarning(
+    `${field} = ${JSON.stringify(value)} (FEATURE_GATES) is not checked for Karpenter ${version.full}: the library has read how the controller parses feature gates (ParseFeatureGates, k8s.io/component-base MapStringBool) only in the source of ${GATE_STRING_SOURCED_SINCE} and later, so for earlier releases it does not know the accepted form. From ${GATE_STRING_SOURCED_SINCE} it must be comma-separated Gate=bool pairs such as "NodeRepair=true,NodeOverlay=false", and a string the controller cannot parse fails it at start. The entry replaces the whole gate string the chart builds from settings.featureGates`,
   );
 }
 

@@ -277,7 +277,7 @@ export function checkKarpenterProps(
   // the settings that passed their checks: the combinations are judged on them even when another setting is bad
   let readable: Record<string, unknown> | undefined;
   const typedSettings = version
-    ? (problems.check(() => settingsValues(scope, version!, props.settings, (r) => (readable = r))) ?? readable)
+    ? (problems.check(() => settingsValues(scope, version!, props.settings, (r) => (readable = r), values)) ?? readable)
     : undefined;
   if (typedSettings) {
     // what the release gets: values.settings merged over the typed settings
@@ -346,7 +346,14 @@ export function checkKarpenterProps(
   if (values) {
     if (version) {
       problems.check(() =>
-        checkEscapeHatch(scope, version!, values, identity?.type === "irsa", cluster?.clusterNameLiteral),
+        checkEscapeHatch(
+          scope,
+          version!,
+          values,
+          identity?.type === "irsa",
+          cluster?.clusterNameLiteral,
+          props.settings,
+        ),
       );
       // the typed props write only paths the chart has: an unknown path can only come from values
       problems.check(() => checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`));

@@ -15,13 +15,14 @@ import {
   KarpenterCrdReleaseProps,
 } from "../helm/karpenter-crd-release";
 import { DEFAULT_SERVICE_ACCOUNT_NAME, KarpenterRelease } from "../helm/karpenter-release";
-import { KarpenterSettings, KubernetesToleration } from "../helm/karpenter-settings";
+import { KubernetesToleration } from "../helm/karpenter-settings";
 import { SystemNodeGroup } from "../cluster/system-node-group";
 import { AddEc2NodeClassProps, Ec2NodeClass } from "../nodes/ec2-node-class";
 import { AddNodePoolProps, NodePool } from "../nodes/node-pool";
 import { AddNodeOverlayProps, NodeOverlay } from "../nodes/node-overlay";
 import { AddCapacityBufferProps, CapacityBuffer } from "../nodes/capacity-buffer";
 import { chartFullName } from "../helm/helm";
+import { effectiveGate, GateSection } from "../helm/controller-env";
 import { sameInstallTarget } from "../cluster/cluster-identity";
 import { onePerClusterProblems, registerInstall } from "../cluster/install-index";
 import { chooseProvider, ownsProviderChoice } from "../core/provider-choice";
@@ -157,18 +158,21 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   /** True when this install creates the spot service-linked role. */
   public readonly createsSpotServiceLinkedRole: boolean;
   /**
-   * Whether the AWS feature gate NodeClassCEL ends up on (`settings.awsFeatureGates.nodeClassCEL`, `values`
-   * merged last): EC2NodeClass kubelet expressions need it; undefined when a token decides.
+   * Whether the AWS feature gate NodeClassCEL ends up on in the controller (`settings.awsFeatureGates.nodeClassCEL`,
+   * `values` merged last; an `AWS_FEATURE_GATES` entry of `values.controller.env` replaces the chart's gate string):
+   * EC2NodeClass kubelet expressions need it; undefined when a token or a `valueFrom` decides.
    */
   public readonly nodeClassCel?: boolean;
   /**
-   * Whether the feature gate NodeOverlay ends up on (`settings.featureGates.nodeOverlay`, `values` merged last):
-   * NodeOverlays need it; undefined when a token decides.
+   * Whether the feature gate NodeOverlay ends up on in the controller (`settings.featureGates.nodeOverlay`, `values`
+   * merged last; a `FEATURE_GATES` entry of `values.controller.env` replaces the chart's gate string): NodeOverlays
+   * need it; undefined when a token or a `valueFrom` decides.
    */
   public readonly nodeOverlayGate?: boolean;
   /**
-   * Whether the feature gate CapacityBuffer ends up on (`settings.featureGates.capacityBuffer`, `values` merged
-   * last): CapacityBuffers need it; undefined when a token decides.
+   * Whether the feature gate CapacityBuffer ends up on in the controller (`settings.featureGates.capacityBuffer`,
+   * `values` merged last; a `FEATURE_GATES` entry of `values.controller.env` replaces the chart's gate string):
+   * CapacityBuffers need it; undefined when a token or a `valueFrom` decides.
    */
   public readonly capacityBufferGate?: boolean;
   /** The construct that wraps the `karpenter-crd` chart (version, namespace; its `release` is {@link crdRelease}). */
@@ -186,7 +190,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
   private readonly systemNodeGroup?: SystemNodeGroup;
   /** The ARN of an existing interruption queue (`interruptionQueue.existingQueueArn`). */
   private readonly existingQueueArn?: string;
-  /** Whether the StaticCapacity feature gate ends up on: undefined when a token decides. */
+  /** Whether the StaticCapacity feature gate ends up on in the controller (as {@link nodeOverlayGate}): undefined when a token decides. */
   private readonly staticCapacity?: boolean;
   /** The prop the deployed replica count comes from: `values.replicas` (merged last) when set, else `replicas`. */
   private readonly replicasField: string = "replicas";
@@ -291,10 +295,14 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
 
       const existingQueue = queueOption && "existingQueueArn" in queueOption ? queueOption : undefined;
       this.existingQueueArn = existingQueue?.existingQueueArn;
-      this.staticCapacity = staticCapacityGate(props.settings, props.values);
-      this.nodeClassCel = mergedGate(props.settings, props.values, "awsFeatureGates", "nodeClassCEL");
-      this.nodeOverlayGate = mergedGate(props.settings, props.values, "featureGates", "nodeOverlay");
-      this.capacityBufferGate = mergedGate(props.settings, props.values, "featureGates", "capacityBuffer");
+      // what the controller sees: a FEATURE_GATES / AWS_FEATURE_GATES entry of values.controller.env replaces the
+      // gate string the chart builds from the settings (helm/controller-env.ts)
+      const gate = (section: GateSection, key: string) =>
+        effectiveGate(version, section, key, props.settings, props.values);
+      this.staticCapacity = gate("featureGates", "staticCapacity");
+      this.nodeClassCel = gate("awsFeatureGates", "nodeClassCEL");
+      this.nodeOverlayGate = gate("featureGates", "nodeOverlay");
+      this.capacityBufferGate = gate("featureGates", "capacityBuffer");
       if (queueOption && !existingQueue)
         this.interruptionQueue = buildAsPart(
           this,
@@ -533,7 +541,7 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     const pools = this.nodeObjects().filter((c): c is NodePool => c instanceof NodePool && hasReplicas(c));
     if (pools.length === 0) return undefined;
     const list = pools.map((p) => `${p.node.path} (NodePool ${p.name})`).join(", ");
-    return `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`;
+    return `${list} ${pools.length === 1 ? "sets" : "set"} replicas (a static NodePool), but the StaticCapacity feature gate of this install is off (settings.featureGates.staticCapacity is not true, or a FEATURE_GATES entry of values.controller.env, which replaces the chart's gate string, does not set StaticCapacity=true): Karpenter ${this.version} provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas`;
   }
 
   /**
@@ -717,32 +725,6 @@ function crdWebhook(
     webhookEnabled: enabled as boolean | undefined,
     webhookPort: port as number | undefined,
   };
-}
-
-/**
- * Whether the StaticCapacity feature gate ends up on: `values` is merged last (a `null` there removes
- * the key, leaving the chart's `false`); undefined when a token decides.
- */
-function staticCapacityGate(
-  settings: KarpenterSettings | undefined,
-  values: Record<string, unknown> | undefined,
-): boolean | undefined {
-  return mergedGate(settings, values, "featureGates", "staticCapacity");
-}
-
-/** Whether gate `key` of `settings.<block>` ends up on, `values` merged last; undefined when a token decides. */
-function mergedGate(
-  settings: KarpenterSettings | undefined,
-  values: Record<string, unknown> | undefined,
-  block: "featureGates" | "awsFeatureGates",
-  key: string,
-): boolean | undefined {
-  const fromValues =
-    isPlainMap(values?.settings) && isPlainMap(values.settings[block]) ? values.settings[block][key] : undefined;
-  const typed = settings?.[block] as Record<string, unknown> | undefined;
-  const gate = fromValues !== undefined ? fromValues : isPlainMap(typed) ? typed[key] : undefined;
-  if (isUnresolved(gate)) return undefined;
-  return gate === true;
 }
 
 /** Whether a NodePool's manifest sets `spec.replicas` (a token counts). */

@@ -95,7 +95,7 @@ export function checkObjectGate(
         "INSTALL_FEATURE_GATE_OFF",
         "karpenter",
         karpenter!.node.path,
-        `an install with the ${gate.name} feature gate on: Karpenter reads ${kindName}s only with settings.featureGates.${gate.key}: true (alpha, off by default), and ${karpenter!.node.path} leaves it off, so this ${kindName} would be applied and then ignored. Set settings: { featureGates: { ${gate.key}: true } } on that Karpenter`,
+        `an install with the ${gate.name} feature gate on: Karpenter reads ${kindName}s only with settings.featureGates.${gate.key}: true (alpha, off by default), and ${karpenter!.node.path} leaves it off, so this ${kindName} would be applied and then ignored. Set settings: { featureGates: { ${gate.key}: true } } on that Karpenter (or ${gate.name}=true in the FEATURE_GATES entry of its values.controller.env, which replaces the gate string the chart builds)`,
       );
   });
   if (on !== undefined) return undefined;

@@ -382,7 +382,7 @@ function checkExpressionGate(
     "EC2NODECLASS_EXPRESSION_NOT_ALLOWED",
     first.field,
     first.value,
-    `a static value: ${found.map((f) => f.field).join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values`,
+    `a static value: ${found.map((f) => f.field).join(", ")} ${more.length ? "are CEL expressions" : "is a CEL expression"}, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and ${karpenter!.node.path} does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter (or NodeClassCEL=true in the AWS_FEATURE_GATES entry of its values.controller.env, which replaces the gate string the chart builds), or use static values`,
   );
 }
 

@@ -520,7 +520,7 @@ describe("Karpenter", () => {
 
     test("a pool with replicas of an install without the gate warns, naming the pool and the setting", () => {
       expect(staticPool({}, 3)).toEqual([
-        "nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but settings.featureGates.staticCapacity of this install is not true: Karpenter 1.15.3 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas",
+        "nodes/fixed (NodePool fixed) sets replicas (a static NodePool), but the StaticCapacity feature gate of this install is off (settings.featureGates.staticCapacity is not true, or a FEATURE_GATES entry of values.controller.env, which replaces the chart's gate string, does not set StaticCapacity=true): Karpenter 1.15.3 provisions static NodePools only with the StaticCapacity feature gate (alpha, off by default), so the pool keeps no nodes. Set settings: { featureGates: { staticCapacity: true } }, or drop replicas",
       ]);
       expect(
         staticPool(

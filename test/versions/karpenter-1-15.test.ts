@@ -329,7 +329,7 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
 
   test("with the gate off it is an error naming the gate and every expression field", () => {
     expect(message(() => nodeClass({ kubelet }, "1.15.2", false))).toBe(
-      'test/default: kubelet.maxPodsExpression = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPodsExpression, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter, or use static values [EC2NODECLASS_EXPRESSION_NOT_ALLOWED]',
+      'test/default: kubelet.maxPodsExpression = "((default_enis - 1) * (ips_per_eni - 1)) + 2" is invalid: a static value: kubelet.maxPodsExpression, kubelet.kubeReserved["cpu"], kubelet.kubeReserved["memory"] are CEL expressions, which Karpenter evaluates only with the AWS feature gate NodeClassCEL, and test/karpenter does not turn it on (without it the class gets ValidationSucceeded=False, KubeletExpressionsDisabled, and launches no node). Set settings: { awsFeatureGates: { nodeClassCEL: true } } on that Karpenter (or NodeClassCEL=true in the AWS_FEATURE_GATES entry of its values.controller.env, which replaces the gate string the chart builds), or use static values [EC2NODECLASS_EXPRESSION_NOT_ALLOWED]',
     );
   });
 
