@@ -196,7 +196,7 @@ export interface NodePoolProps extends AddNodePoolProps {
  * So do a requirement value no instance carries beside values that are (`karpenter.sh/capacity-type In
  * ["on-demand", "ondemand"]`: Karpenter drops it and goes on, kubernetes-sigs/karpenter `validateWellKnownValues`), and
  * `kubernetes.io/os`, `kubernetes.io/arch` or `node.kubernetes.io/windows-build` requirements or labels the class's AMI
- * family gives no node (a Windows build on AL2023).
+ * family gives no node (a Windows build on AL2023, Windows on a Custom family: Karpenter labels its nodes linux).
  *
  * Upstream: NodePool CRD (aws/karpenter-provider-aws pkg/apis/crds, v1.0–v1.14).
  */
@@ -598,13 +598,23 @@ function spotWarning(name: string, karpenter: IKarpenterInstallation | undefined
 /**
  * The platform of an EC2NodeClass's AMIs, from the family it bootstraps with ({@link nodeFamily}):
  * Windows AMIs are `windows` on `amd64` only; the others are `linux` (EKS-optimized AMIs, Karpenter docs
- * "NodeClasses: amiFamily"). Undefined for Custom (the user's AMIs) or a family not known at synth.
+ * "NodeClasses: amiFamily"). Custom (the user's AMIs, of any architecture) is `linux` too, whatever the AMI holds:
+ * Karpenter decides the OS from the family, not the image (aws/karpenter-provider-aws v1.15.0
+ * pkg/providers/amifamily/resolver.go:306-307 GetAMIFamily gives Custom its own family, and
+ * pkg/providers/instancetype/types.go:473-481 getOS is `linux` for every family but Windows), so `note` says why.
+ * Undefined for a family not known at synth.
  */
 function amiPlatform(
   nodeClass: Ec2NodeClass,
-): { family: string; os: string; arches?: string[]; build?: string } | undefined {
+): { family: string; os: string; arches?: string[]; build?: string; note?: string } | undefined {
   const family = nodeFamily(nodeClass.spec)?.toLowerCase();
-  if (family === undefined || family === "custom") return undefined;
+  if (family === undefined) return undefined;
+  if (family === "custom")
+    return {
+      family,
+      os: "linux",
+      note: ` (amiFamily Custom: Karpenter takes every Custom AMI for linux, whatever it holds: aws/karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:306-307, pkg/providers/instancetype/types.go:350-353 and getOS)`,
+    };
   return family.startsWith("windows")
     ? { family, os: "windows", arches: ["amd64"], build: WINDOWS_BUILDS[family] }
     : { family, os: "linux" };
@@ -671,7 +681,7 @@ function amiPlatformWarnings(
             ? `requires ${key} ${r.operator} ${JSON.stringify(r.values)}`
             : `has the template label ${r.label}: ${JSON.stringify(r.values[0])} (Karpenter requires it of every node, ${key} In ${JSON.stringify(r.values)})`;
         out.push(
-          `NodePool ${name} ${what0}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the ${r.label === undefined ? "requirement" : "label"} (Karpenter docs, "NodeClasses: amiFamily").`,
+          `NodePool ${name} ${what0}, but its EC2NodeClass ${nodeClass.name} (${nodeClass.node.path}) uses ${platform.family} AMIs${platform.note ?? ""}, which are ${what}: no node can satisfy both, so Karpenter finds no AMI for the pool and launches nothing. Use an EC2NodeClass of a matching AMI family, or change the ${r.label === undefined ? "requirement" : "label"} (Karpenter docs, "NodeClasses: amiFamily").`,
         );
       }
     }

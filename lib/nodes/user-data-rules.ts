@@ -1,5 +1,6 @@
 import { parse as parseToml, TomlError } from "smol-toml";
 import { isScalar, parseAllDocuments } from "yaml";
+import { goTrimSpace } from "../core/go-strings";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
@@ -20,14 +21,22 @@ import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
  * AL2023 (bootstrap/nodeadm.go parseUserData, bootstrap/mime/mime.go): user data starting with
  * `MIME-Version:` or `Content-Type:` is a MIME multipart document (Go's net/mail header, a multipart/*
  * Content-Type with a boundary, parts up to the closing boundary), and an error there fails the launch;
- * other user data whose first YAML document is a map is taken as one NodeConfig part (yaml.Unmarshal reads the first
- * document only: a second one is never read, see laterDocument), anything else as a shell script part. nodeadm then decodes each `application/node.eks.aws` part as a NodeConfig
- * (amazon-eks-ami nodeadm/internal/configprovider/mime.go, apibridge.DecodeNodeConfig): a map that is not
- * one (a `#cloud-config` document, say) stops the node's bootstrap, and it never joins.
+ * other user data whose first YAML document is a map, or empty (only comments and whitespace: see blankYaml), is taken
+ * as one NodeConfig part (yaml.Unmarshal reads the first document only: a second one is never read, see laterDocument),
+ * anything else as a shell script part; only "" is no user data at all. nodeadm then decodes each
+ * `application/node.eks.aws` part as a NodeConfig (amazon-eks-ami nodeadm internal/configprovider/userdata.go:96-103,
+ * apibridge.DecodeNodeConfig): a map that is not one (a `#cloud-config` document, say), or a part that is no map
+ * (empty, only comments), stops the node's bootstrap, and it never joins.
  */
 
 const BR_SOURCE = "Karpenter's Bottlerocket bootstrap, bottlerocketsettings.go";
 const AL2023_SOURCE = "Karpenter's AL2023 bootstrap, nodeadm.go";
+/**
+ * Where nodeadm decodes a NodeConfig part: amazon-eks-ami nodeadm at the version Karpenter v1.15.0's go.mod pins
+ * (v0.0.0-20240229193347-cfab22a10647), internal/configprovider/userdata.go:96-103, every application/node.eks.aws part
+ * through apibridge.DecodeNodeConfig, which fails on a document without a kind.
+ */
+const NODEADM_PART_SOURCE = "amazon-eks-ami nodeadm, internal/configprovider/userdata.go:96-103";
 
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
 interface Finding {
@@ -41,7 +50,9 @@ interface Finding {
  * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown
  */
 export function checkUserDataFormat(c: Checker, family: string | undefined, userData: unknown): void {
-  if (typeof userData !== "string" || !c.known(userData) || userData.trim() === "") return;
+  // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
+  // user data of whitespace alone is read like any other, so it is judged (blankYaml)
+  if (typeof userData !== "string" || !c.known(userData) || userData === "") return;
   const found =
     family === "Bottlerocket"
       ? bottlerocketFindings(userData, `1.${c.version.minor}`)
@@ -226,19 +237,43 @@ function decodeProblems(
 const isTable = (v: unknown): v is Record<string, unknown> =>
   v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date);
 
-/**
- * Go's strings.TrimSpace at the start (unicode.IsSpace: ASCII space, \t \n \v \f \r, U+0085, U+00A0 and the
- * Unicode space separators), which nodeadm.go parseUserData uses to decide MIME. Unlike JavaScript's trim it keeps a
- * byte-order mark (U+FEFF) and removes U+0085.
- */
-const goTrimStart = (text: string) =>
-  text.replace(/^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/, "");
-
 const isMimeStart = (text: string) => text.startsWith("MIME-Version:") || text.startsWith("Content-Type:");
 
 function al2023Finding(text: string): Finding | undefined {
-  if (isMimeStart(goTrimStart(text))) return mimeFinding(text);
+  // nodeadm.go:127-128 decides MIME on strings.TrimSpace of the text (unlike JavaScript's trim, Go's keeps a byte-order
+  // mark and removes U+0085)
+  if (isMimeStart(goTrimSpace(text))) return mimeFinding(text);
+  if (blankYaml(text))
+    return {
+      line: 1,
+      problem: `a NodeConfig, a shell script with a command, or a MIME multipart document: this user data for the AL2023 AMI family holds only YAML comments and whitespace (a #! or #cloud-config line is a comment to YAML), so Karpenter's yaml.Unmarshal reads an empty document without error and passes it on as a NodeConfig part (${AL2023_SOURCE}:137-141, parseUserData; only "" is no user data, :124), and nodeadm finds no kind in it ("Object 'Kind' is missing", ${NODEADM_PART_SOURCE}): it stops, and the node never joins. Remove userData, or give the script a command`,
+    };
   return base64Finding(text) ?? nodeConfigFinding(text, 0);
+}
+
+/** The characters go.yaml.in/yaml/v2 v2.4.4 reads (readerc.go:340-357); any other fails yaml.Unmarshal. */
+const YAML_PRINTABLE = /^[\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]*$/u;
+/** One line of YAML that is blank to go.yaml.in/yaml/v2: spaces, then a comment or nothing (no tab: see blankYaml). */
+const BLANK_LINE = /^ *(?:#.*)?$/;
+/** A document start at column 0 with nothing after it but blanks and a comment (scannerc.go:692-695). */
+const EMPTY_DOCUMENT_START = /^---(?:[ \t]+(?:#.*)?)?$/;
+
+/**
+ * Text Karpenter's yaml.Unmarshal (sigs.k8s.io/yaml v1.6.0 over go.yaml.in/yaml/v2 v2.4.4) reads as an empty document,
+ * without error: only comments, spaces and line breaks, and `---` document starts, after an optional byte-order mark
+ * (which the reader drops). Line breaks are go-yaml's (yamlprivateh.go:102-108 is_break: CR, LF, NEL U+0085, LS U+2028,
+ * PS U+2029; JavaScript's YAML 1.2 parser keeps NEL, LS and PS as text). A tab outside a comment is not blank: go-yaml
+ * skips a tab only in a flow or where no simple key may start (scannerc.go:1455-1469), so one at a line's start is
+ * "found character that cannot start any token", and Karpenter then passes the text on as a shell script part (all
+ * checked with Go against Karpenter's parseUserData and nodeadm's decoder). Nor is text with a character go-yaml's
+ * reader refuses anywhere, in a comment too ("control characters are not allowed": {@link YAML_PRINTABLE}). A narrower
+ * test than "the YAML value is null" on purpose: `null`, `~`, a `%YAML` directive or a lone `...` are left to the other
+ * rules.
+ */
+function blankYaml(text: string): boolean {
+  if (!YAML_PRINTABLE.test(text)) return false;
+  const lines = (text.startsWith(BOM) ? text.slice(1) : text).split(/\r\n|[\r\n\u0085\u2028\u2029]/);
+  return lines.every((l) => BLANK_LINE.test(l) || EMPTY_DOCUMENT_START.test(l));
 }
 
 /**
@@ -284,7 +319,8 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
     const docs = parseAllDocuments(text, { uniqueKeys: false });
     const all = Array.isArray(docs) ? docs : [];
     const doc = all[0];
-    if (!doc) return undefined;
+    // no document: only comments and whitespace (a part's; at the top, al2023Finding judged blank text already)
+    if (!doc) return offset > 0 ? partNoMapFinding(text, offset, null) : undefined;
     if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
     value = doc.toJS();
     later = laterDocument(text, all);
@@ -298,7 +334,7 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
       problem: `one YAML document: ${inPart ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} holds another document after "---", and only the first is read. ${inPart ? "" : `Karpenter takes the text for one NodeConfig part because its yaml.Unmarshal succeeds (${AL2023_SOURCE}, parseUserData: sigs.k8s.io/yaml v1.6.0 Unmarshal over go.yaml.in/yaml/v2 v2.4.4, whose unmarshal decodes the first document and never reads on), and `}nodeadm decodes the part as one NodeConfig (amazon-eks-ami nodeadm apibridge.DecodeNodeConfig: Kubernetes' YAML serializer converts with sigs.k8s.io/yaml YAMLToJSON, the first document only), so ${value === null ? "the first, empty document is all nodeadm sees: it finds no NodeConfig and the node never joins" : "the settings after the first document are silently ignored: they never reach the node"}. Merge the NodeConfigs into one, or put each in its own application/node.eks.aws part of a MIME multipart document (nodeadm merges the parts)`,
     };
   }
-  if (!isTable(value)) return undefined;
+  if (!isTable(value)) return offset > 0 ? partNoMapFinding(text, offset, value) : undefined;
   const apiVersion = value.apiVersion;
   const kind = value.kind;
   if (kind === "NodeConfig" && typeof apiVersion === "string" && apiVersion.startsWith("node.eks.aws/"))
@@ -337,6 +373,26 @@ function laterDocument(
   let marker = -1;
   for (const m of before.matchAll(/^---/gm)) marker = m.index ?? marker;
   return { line: lineOf(text, marker >= 0 ? marker : next.range[0]) };
+}
+
+/**
+ * An application/node.eks.aws part whose first document is no YAML map: nodeadm decodes every such part as a NodeConfig
+ * ({@link NODEADM_PART_SOURCE}), and neither an empty document (only comments and whitespace, whatever go-yaml makes of
+ * them: nothing, or an error at a tab) nor a scalar or a list has the kind it needs, so it stops and the node never
+ * joins. `value` is the document's value, null when it is empty.
+ */
+function partNoMapFinding(text: string, offset: number, value: unknown): Finding {
+  // an empty document, or one of only `---` markers, is "only comments and whitespace"; `null` or `~` is a value
+  const empty = blankYaml(text) || (value === null && !/[^\s#-]/.test(text.replace(/#.*/g, "")));
+  const shown = JSON.stringify(value) ?? String(value);
+  const what = empty
+    ? "holds only YAML comments and whitespace"
+    : `is ${Array.isArray(value) ? "a YAML list" : `the YAML ${typeof value === "string" ? "string" : "value"} ${shown.length > 40 ? `${shown.slice(0, 40)}…` : shown}`}, not a map`;
+  const first = text.split("\n").findIndex((l) => l.trim() !== "");
+  return {
+    line: offset + 1 + Math.max(0, first),
+    problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig) in every application/node.eks.aws part: this part of AL2023 user data ${what}, and nodeadm decodes each such part as a NodeConfig and finds no kind in it (${empty ? `"Object 'Kind' is missing", ` : ""}${NODEADM_PART_SOURCE}), so it stops and the node never joins. Put a NodeConfig in the part, or remove the part`,
+  };
 }
 
 /** A line that only a NodeConfig has: `apiVersion: node.eks.aws/…` or `kind: NodeConfig`, at the start of a line. */

@@ -815,9 +815,12 @@ describe("a pool's os and arch against its class's AMIs", () => {
         req("kubernetes.io/arch", "NotIn", ["arm64"]),
       ]),
     ).toEqual([]);
+    // the user's own AMIs: any arch (Windows on Custom warns: Karpenter labels a Custom family's nodes linux,
+    // test/nodes/fresh-tester-10.test.ts)
     expect(
       platformWarnings({ amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }] }, [
-        req("kubernetes.io/os", "In", ["windows"]),
+        req("kubernetes.io/os", "In", ["linux"]),
+        req("kubernetes.io/arch", "In", ["arm64"]),
       ]),
     ).toEqual([]);
   });
