@@ -403,7 +403,7 @@ const NODE_CONFIG_LINE = /^(?:apiVersion:[ \t]*["']?node\.eks\.aws\/|kind:[ \t]*
  * part (nodeadm.go parseUserData), which is right for a script, but a NodeConfig with a YAML error (a tab indent, an
  * unclosed bracket) then becomes a "script" cloud-init cannot run: its settings never reach nodeadm, silently. An
  * `application/node.eks.aws` MIME part is decoded as a NodeConfig whatever it looks like (amazon-eks-ami nodeadm
- * configprovider/mime.go), and a YAML error there stops the node's bootstrap. A script (`#!`) is never judged.
+ * internal/configprovider/userdata.go), and a YAML error there stops the node's bootstrap. A script (`#!`) is never judged.
  */
 function brokenNodeConfigFinding(
   text: string,
@@ -416,7 +416,7 @@ function brokenNodeConfigFinding(
   return {
     line: offset + (error.linePos?.[0]?.line ?? 1),
     problem: part
-      ? `a NodeConfig in YAML (${what}): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig (amazon-eks-ami nodeadm, configprovider/mime.go), and one that does not parse stops the node's bootstrap, so the node never joins`
+      ? `a NodeConfig in YAML (${what}): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig (amazon-eks-ami nodeadm, internal/configprovider/userdata.go), and one that does not parse stops the node's bootstrap, so the node never joins`
       : `a NodeConfig that parses as YAML (${what}): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig but is no YAML, so Karpenter passes it on as a shell script part (${AL2023_SOURCE}, parseUserData), which cloud-init cannot run, and nodeadm never sees its settings. Fix the YAML (indent with spaces, close every bracket and quote)`,
   };
 }
