@@ -4,7 +4,7 @@ import * as path from "path";
 import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
 import { formatNotes, toV1Yaml } from "./convert/render";
 import { escapeControls } from "./convert/fields";
-import { ConvertLegacyManifestsOptions } from "./convert/types";
+import type { ConvertedObject, ConvertLegacyManifestsOptions } from "./convert/types";
 import { KarpenterValidationError } from "./core/errors";
 import { nodeClassRoleProblem } from "./aws-api/name-rules";
 import { nearestKey } from "./core/problems";
@@ -89,8 +89,9 @@ Exit status:
   0  done; convert: every converted object is valid v1 (notes may still ask for edits, such as
      fields that were not carried over)
   1  convert: invalid input or an unreadable file (the message names the document and line;
-     nothing on stdout), or converted objects Karpenter would reject (YAML on stdout, the last
-     line on stderr names them; --allow-invalid makes this 0)
+     nothing on stdout), or converted objects invalid for Karpenter as printed, or refused by
+     the library (YAML on stdout, the last line on stderr names them; --allow-invalid makes
+     this 0)
   2  wrong usage: unknown command or option, missing value, unknown version
   3  upgrade-plan --kubernetes: the target release does not run on that Kubernetes minor (the
      plan is printed; a --from release that does not is a hazard in it, not this status)
@@ -104,7 +105,7 @@ Exit status:
  * @param argv the arguments after the program name, e.g. `["convert", "karpenter.yaml"]`
  * @param io where to read and write (default: the process's files and streams)
  * @returns the exit status: 0 done, 1 invalid input, an unreadable file or (convert, without
- * `--allow-invalid`) converted objects Karpenter would reject, 2 wrong usage (including an unknown
+ * `--allow-invalid`) converted objects invalid for Karpenter or refused by the library, 2 wrong usage (including an unknown
  * version): then stderr holds the problem and a pointer to `--help`, not the whole usage
  */
 export async function runCli(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
@@ -150,16 +151,8 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
       io.stderr(
         "# note: no Karpenter NodePool, node class, NodeOverlay or CapacityBuffer found in the input: nothing converted\n",
       );
-    const rejected = result.objects.filter((o) => o.notes.some((n) => n.invalid));
-    if (rejected.length === 0) return 0;
-    const which = rejected
-      .map(
-        // a control character in a name is escaped as in the notes, not written raw to the terminal
-        (o) =>
-          `${o.kind}/${escapeControls(o.name)} (${[...new Set(o.notes.filter((n) => n.invalid).map((n) => n.field))].join(", ")})`,
-      )
-      .join(", ");
-    const problem = `Karpenter ${parsed.version} would reject ${rejected.length === 1 ? "1 converted object" : `${rejected.length} converted objects`} as printed: ${which}; see the [action] notes about those fields`;
+    const problem = invalidObjectsProblem(result.objects, parsed.version);
+    if (problem === undefined) return 0;
     if (parsed.allowInvalid) {
       io.stderr(`# note: ${problem} (--allow-invalid: exit status 0)\n`);
       return 0;
@@ -173,6 +166,39 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     }
     throw e;
   }
+}
+
+/**
+ * The last line about converted objects that are invalid as printed, or undefined when none is: those Karpenter's
+ * rules refuse (the API server with the release's CRDs, or the controller) and those only this library's
+ * constructs refuse, by policy (`ConversionNote.refusedByLibrary`), each with its fields.
+ */
+function invalidObjectsProblem(objects: readonly ConvertedObject[], version: string): string | undefined {
+  const count = (n: number) => `${n === 1 ? "1 converted object" : `${n} converted objects`} ${n === 1 ? "is" : "are"}`;
+  const list = (byLibrary: boolean) => {
+    const fields = (o: ConvertedObject) => [
+      ...new Set(o.notes.filter((n) => n.invalid && !!n.refusedByLibrary === byLibrary).map((n) => n.field)),
+    ];
+    const which = objects.filter((o) => fields(o).length > 0);
+    // a control character in a name is escaped as in the notes, not written raw to the terminal
+    return {
+      n: which.length,
+      text: which.map((o) => `${o.kind}/${escapeControls(o.name)} (${fields(o).join(", ")})`).join(", "),
+    };
+  };
+  const karpenter = list(false);
+  const library = list(true);
+  const parts = [
+    ...(karpenter.n > 0
+      ? [`${count(karpenter.n)} invalid for Karpenter ${version} as printed: ${karpenter.text}`]
+      : []),
+    ...(library.n > 0
+      ? [
+          `${count(library.n)} refused by the library (Karpenter ${version} accepts ${library.n === 1 ? "it" : "them"}; the constructs refuse ${library.n === 1 ? "it" : "them"} deliberately): ${library.text}`,
+        ]
+      : []),
+  ];
+  return parts.length === 0 ? undefined : `${parts.join("; ")}; see the [action] notes about those fields`;
 }
 
 type ParsedArgs =

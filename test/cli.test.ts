@@ -204,9 +204,9 @@ describe("cdktf-eks-karpenter convert", () => {
     for (const err of [io.err, major.err, plan.err]) expect(err).not.toMatch(/allowUnverifiedVersion|on Karpenter/);
   });
 
-  describe("converted objects Karpenter would reject", () => {
+  describe("converted objects invalid for Karpenter, or refused by the library", () => {
     const REJECTED =
-      "Karpenter 1.15.3 would reject 1 converted object as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
+      "1 converted object is invalid for Karpenter 1.15.3 as printed: NodePool/default (spec.weight); see the [action] notes about those fields";
 
     test("the YAML is printed, the notes say why, the last line names them: exit 1", async () => {
       const io = fakeIo({ "heavy.yaml": HEAVY });
@@ -237,7 +237,7 @@ describe("cdktf-eks-karpenter convert", () => {
       const io = fakeIo({ "v1.yaml": `${pool}---\n${cls}` });
       expect(await runCli(["convert", "--karpenter-version", "1.9.2", "v1.yaml"], io)).toBe(1);
       expect(io.err.trimEnd().split("\n").pop()).toBe(
-        "error: Karpenter 1.9.2 would reject 2 converted objects as printed: NodePool/p (spec.template.spec.requirements[0].values[0]), EC2NodeClass/nc (spec.securityGroupSelectorTerms); see the [action] notes about those fields (the YAML is printed for editing; --allow-invalid exits 0)",
+        "error: 2 converted objects are invalid for Karpenter 1.9.2 as printed: NodePool/p (spec.template.spec.requirements[0].values[0]), EC2NodeClass/nc (spec.securityGroupSelectorTerms); see the [action] notes about those fields (the YAML is printed for editing; --allow-invalid exits 0)",
       );
     });
 
@@ -249,9 +249,32 @@ describe("cdktf-eks-karpenter convert", () => {
       expect(io.err).not.toContain("\u0000");
       expect(io.err).toContain("Provisioner/a\\u0000b → NodePool/a\\u0000b");
       expect(io.err.trimEnd().split("\n").pop()).toMatch(
-        /^error: Karpenter 1\.15\.3 would reject 1 converted object as printed: NodePool\/a\\u0000b \(/,
+        /^error: 1 converted object is invalid for Karpenter 1\.15\.3 as printed: NodePool\/a\\u0000b \(/,
       );
       // the look-alike: a plain name is written as it is (the REJECTED line above)
+    });
+
+    test("a refusal that is the library's policy, not Karpenter's, is named apart; both kinds on one line", async () => {
+      // capacity-type NotIn [ondemand]: Karpenter takes it (nodeclaim_validation.go checks In only), it excludes nothing
+      const pool = (name: string, req: string) =>
+        `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: ${name} }\nspec:\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: nc }\n      requirements: [${req}]\n`;
+      const notIn = pool("lib", "{ key: karpenter.sh/capacity-type, operator: NotIn, values: [ondemand] }");
+      const io = fakeIo({ "p.yaml": notIn });
+      expect(await runCli(["convert", "p.yaml"], io)).toBe(1);
+      expect(io.err.trimEnd().split("\n").pop()).toBe(
+        "error: 1 converted object is refused by the library (Karpenter 1.15.3 accepts it; the constructs refuse it deliberately): NodePool/lib (spec.template.spec.requirements[0].values[0]); see the [action] notes about those fields (the YAML is printed for editing; --allow-invalid exits 0)",
+      );
+      expect(io.err).toContain(
+        "[action] spec.template.spec.requirements[0].values[0]: the converted NodePool is refused by this library",
+      );
+      // the look-alike: In [ondemand] matches no capacity, and Karpenter refuses the NodePool ("no valid values found")
+      const both = fakeIo({
+        "p.yaml": `${notIn}---\n${pool("k", "{ key: karpenter.sh/capacity-type, operator: In, values: [ondemand] }")}`,
+      });
+      expect(await runCli(["convert", "p.yaml"], both)).toBe(1);
+      expect(both.err.trimEnd().split("\n").pop()).toBe(
+        "error: 1 converted object is invalid for Karpenter 1.15.3 as printed: NodePool/k (spec.template.spec.requirements[0].values[0]); 1 converted object is refused by the library (Karpenter 1.15.3 accepts it; the constructs refuse it deliberately): NodePool/lib (spec.template.spec.requirements[0].values[0]); see the [action] notes about those fields (the YAML is printed for editing; --allow-invalid exits 0)",
+      );
     });
 
     test("action notes that leave a valid object (the seed's expiry, labels not carried over) exit 0", async () => {
@@ -568,12 +591,12 @@ describe("lib/cli.ts as a program", () => {
     expect(r.stderr).toContain("error: document 1 (line 24): spec.ttlSecondsAfterEmpty");
   }, 60_000);
 
-  test("converted objects Karpenter would reject: YAML on stdout, exit 1", () => {
+  test("converted objects invalid for Karpenter: YAML on stdout, exit 1", () => {
     const r = run(["convert", "-"], HEAVY);
     expect(r.status).toBe(1);
     expect(r.stdout).toBe(toV1Yaml(convertLegacyManifests(HEAVY)));
     expect(r.stderr).toMatch(
-      /\nerror: Karpenter 1\.15\.3 would reject 1 converted object as printed: NodePool\/default \(spec\.weight\)/,
+      /\nerror: 1 converted object is invalid for Karpenter 1\.15\.3 as printed: NodePool\/default \(spec\.weight\)/,
     );
   }, 60_000);
 

@@ -1,5 +1,5 @@
-import type { Document, LineCounter } from "yaml";
-import { yaml } from "./yaml";
+import type { Alias, Document, LineCounter } from "yaml";
+import { goYaml, yaml } from "./yaml";
 import { KarpenterValidationError } from "../core/errors";
 import type { ErrorCode } from "../core/error-codes";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
@@ -192,7 +192,7 @@ function convertText(yamlText: string, options: ConvertLegacyManifestsOptions): 
 
   Array.from(docs).forEach((doc, i) => {
     const n = i + 1;
-    const value = parse(doc, n, yamlText, lineCounter);
+    const value = parse(doc, n, yamlText, lineCounter, docs);
     if (value === null || value === undefined) return; // an empty document (e.g. after a trailing `---`)
     const tags = unresolvedTags(doc);
     const info = (base: Path): DocumentInfo => ({
@@ -341,8 +341,20 @@ function isList(value: unknown): value is { kind: string; items?: unknown } {
   return typeof kind === "string" && kind.endsWith("List");
 }
 
-/** The JavaScript value of a document, or the error for its first YAML problem. */
-function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): unknown {
+/**
+ * The JavaScript value of a document as Kubernetes reads it, or the error for its first YAML problem. kubectl and
+ * the API server read YAML with sigs.k8s.io/yaml over go-yaml v2 (core/go-yaml.ts), not as the `yaml` package's
+ * YAML 1.1 schema does: `0o7` is 7, `2001-12-14` and `1:20` stay text, and a `<<` merge applies where it is
+ * written (a merge after a key overrides it, go-yaml v2 decode.go:623-683), so the converter reads what Karpenter
+ * was given.
+ */
+function parse(
+  doc: Document.Parsed,
+  n: number,
+  text: string,
+  lc: LineCounter,
+  docs: readonly Document.Parsed[],
+): unknown {
   const err = doc.errors[0];
   if (err) {
     const pos = err.linePos?.[0];
@@ -356,12 +368,71 @@ function parse(doc: Document.Parsed, n: number, text: string, lc: LineCounter): 
       problem,
     );
   }
-  try {
-    return doc.toJS({ maxAliasCount: 1000 });
-  } catch (e) {
-    if (e instanceof RangeError) throw tooDeep(n, lineOf(doc, lc, []));
-    throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, (e as Error).message);
+  const orphan = goYaml().aliasesWithoutAnchor(doc)[0];
+  if (orphan !== undefined) throw aliasWithoutAnchor(orphan, doc, n, docs, lc, text);
+  const read = goYaml().goYamlDocumentValue(doc, text, { strict: false });
+  if ("error" in read) {
+    if (read.tooDeep) throw tooDeep(n, lineOf(doc, lc, []));
+    // a list or mapping as a key (`name: {{ .Values.name }}`, an unrendered template) or a null key: Kubernetes
+    // refuses the document too, and the `yaml` package's reading (such keys as text) lets the field's check name
+    // the field and the template
+    if (/map key/.test(read.error)) {
+      try {
+        return doc.toJS({ maxAliasCount: goYaml().MAX_ALIAS_EXPANSION });
+      } catch (e) {
+        if (e instanceof RangeError) throw tooDeep(n, lineOf(doc, lc, []));
+        throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, (e as Error).message);
+      }
+    }
+    throw LegacyManifestError.syntax(n, lineOf(doc, lc, []), undefined, undefined, read.error.replace(/^yaml: /, ""));
   }
+  return goYaml().goYamlToJs(read.value);
+}
+
+/**
+ * The error for an alias (`*ref`) with no anchor (`&ref`) before it in its document. Anchors belong to one
+ * document: one set in another document of the stream (before or after a `---`) is not seen, and go-yaml v2, which
+ * kubectl reads manifests with, refuses the document ("unknown anchor 'ref' referenced", decode.go:180-189).
+ */
+function aliasWithoutAnchor(
+  alias: Alias,
+  doc: Document.Parsed,
+  n: number,
+  docs: readonly Document.Parsed[],
+  lc: LineCounter,
+  text: string,
+): LegacyManifestError {
+  const name = alias.source;
+  const pos = alias.range ? lc.linePos(alias.range[0]) : undefined;
+  const anchored = (d: Document.Parsed) => {
+    let line: number | undefined;
+    yaml().visit(d, (_key, node) => {
+      if (yaml().isNode(node) && !yaml().isAlias(node) && node.anchor === name && node.range) {
+        line = lc.linePos(node.range[0]).line;
+        return yaml().visit.BREAK;
+      }
+      return undefined;
+    });
+    return line;
+  };
+  const later = anchored(doc);
+  const elsewhere = docs.flatMap((d, i) => {
+    const line = d === doc ? undefined : anchored(d);
+    return line === undefined ? [] : [`document ${i + 1} (line ${line})`];
+  });
+  const where =
+    later !== undefined
+      ? `&${name} comes after it (line ${later}): an anchor must come before its aliases`
+      : elsewhere.length > 0
+        ? `&${name} is set in ${elsewhere.join(" and ")}, and anchors are per document: a "---" starts a new document, which sees none of the anchors of the others`
+        : `no &${name} is set anywhere in the input, and anchors are per document`;
+  return LegacyManifestError.syntax(
+    n,
+    pos?.line,
+    pos?.col,
+    pos ? text.split(/\r?\n/)[pos.line - 1] : undefined,
+    `the alias *${name} has no anchor &${name} before it in document ${n}: ${where}. Kubernetes' YAML reader refuses it ("unknown anchor '${name}' referenced"); repeat the value in this document, or set the anchor again in it`,
+  );
 }
 
 /** A node of the input whose YAML tag the reader does not know (`!Ref`): its path in the document, and the tag. */

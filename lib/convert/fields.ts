@@ -102,13 +102,17 @@ export class ObjectContext {
     });
   }
 
-  /** Adds an `action` note about a field that makes the v1 object, as converted, one Karpenter rejects ({@link ConversionNote.invalid}). */
-  public invalid(field: Path | string, message: string): void {
+  /**
+   * Adds an `action` note about a field that makes the v1 object, as converted, invalid ({@link ConversionNote.invalid}):
+   * for Karpenter, or, with `byLibrary`, for this library's constructs only ({@link ConversionNote.refusedByLibrary}).
+   */
+  public invalid(field: Path | string, message: string, byLibrary = false): void {
     this.notes.push({
       level: "action",
       field: escapeControls(typeof field === "string" ? field : showPath(field)),
       message: escapeControls(message),
       invalid: true,
+      ...(byLibrary ? { refusedByLibrary: true } : {}),
     });
   }
 

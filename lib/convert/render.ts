@@ -1,4 +1,4 @@
-import { yaml } from "./yaml";
+import { goYaml, yaml } from "./yaml";
 import { nodeClassSpecObject, specObject } from "../nodes/manifests";
 import { ConversionNote, ConvertedObject, LegacyConversionResult } from "./types";
 import { escapeControls } from "./fields";
@@ -79,12 +79,23 @@ export function toV1Manifest(object: ConvertedObject): { [key: string]: unknown 
 
 /**
  * Every converted object as one multi-document YAML text (`---` between documents), in input
- * order. Strings that a YAML 1.1 reader (kubectl) would take for another type (`"yes"`, `"2"`)
- * are quoted; long lines are not folded.
+ * order. Strings that kubectl's YAML reader (go-yaml v2) would take for another type (`"yes"`, `"2"`,
+ * `"0o7"`, `"0b-1"`) are quoted, keys too; long lines are not folded.
  */
 export function toV1Yaml(result: LegacyConversionResult): string {
   return result.objects
-    .map((o) => new (yaml().Document)(toV1Manifest(o), { version: "1.1" }).toString({ lineWidth: 0 }))
+    .map((o) => {
+      const doc = new (yaml().Document)(toV1Manifest(o), { version: "1.1" });
+      // the `yaml` package quotes what its YAML 1.1 schema would retype, which misses go-yaml v2's extra number
+      // forms (strconv.ParseInt base 0: `0o7`, `0b-1`): a label value "0o7" printed plain would reach Karpenter as 7
+      yaml().visit(doc, {
+        Scalar(_key, node) {
+          if (typeof node.value === "string" && !goYaml().goYamlReadsPlainAsText(node.value))
+            node.type = "QUOTE_DOUBLE";
+        },
+      });
+      return doc.toString({ lineWidth: 0 });
+    })
     .join("---\n");
 }
 

@@ -77,6 +77,14 @@ export interface ConversionNote {
    * @default unset: the object is accepted as converted
    */
   readonly invalid?: boolean;
+  /**
+   * `true` on an `invalid` note when it is this library's policy, not Karpenter, that refuses the field: Karpenter
+   * accepts the object as converted, and the constructs refuse it deliberately (a `NotIn` requirement none of whose
+   * values any instance carries, such as `karpenter.sh/capacity-type NotIn [ondemand]`, excludes nothing:
+   * kubernetes-sigs/karpenter v1.15.0 pkg/apis/v1/nodeclaim_validation.go:167-171 checks only `In`).
+   * @default unset: Karpenter's rules (the API server with its CRDs, or the controller) refuse it
+   */
+  readonly refusedByLibrary?: boolean;
 }
 
 /** Where a converted object came from. */

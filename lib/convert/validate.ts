@@ -1,4 +1,5 @@
 import { lookupTable } from "../core/lookup";
+import type { KarpenterValidationError } from "../core/errors";
 import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
 import type { CheckerSubject } from "../core/error-codes";
 import { Checker } from "../kubernetes/value-rules";
@@ -23,7 +24,7 @@ import { noteValue } from "./fields";
 /*
  * Runs the converted objects through the rules the NodePool / Ec2NodeClass / NodeOverlay / CapacityBuffer
  * constructs enforce,
- * so a result those constructs (or the API server) would reject carries a note — the CLI prints
+ * so a result those constructs (or the API server) refuse carries a note — the CLI prints
  * YAML without going through the constructs. Fields that are missing already have a note of
  * their own (node class, role, selector terms); they get placeholders here so that the check
  * goes on to the other fields. Every problem is noted, not only the first: the checker collects
@@ -196,12 +197,34 @@ function check(
         who: `the ${construct} construct rejects it; the API server accepts it, and Karpenter, EC2 or the kubelet then fails on it`,
       })),
   ];
+  const requirements = (draft.props as { readonly requirements?: unknown }).requirements;
   for (const { e, who } of notes) {
-    draft.ctx.invalid(
-      path(e.field),
-      `the converted ${kind} is invalid in Karpenter ${version.full} (${who}): ${path(e.field)} = ${noteValue(e.value)}: ${e.allowed}`,
-    );
+    if (refusedByLibrary(e, requirements))
+      draft.ctx.invalid(
+        path(e.field),
+        `the converted ${kind} is refused by this library (Karpenter ${version.full} accepts it, and the requirement excludes nothing there; the ${construct} construct refuses it deliberately): ${path(e.field)} = ${noteValue(e.value)}: ${e.allowed}`,
+        true,
+      );
+    else
+      draft.ctx.invalid(
+        path(e.field),
+        `the converted ${kind} is invalid in Karpenter ${version.full} (${who}): ${path(e.field)} = ${noteValue(e.value)}: ${e.allowed}`,
+      );
   }
+}
+
+/**
+ * Whether a refusal is this library's policy rather than Karpenter's: a value of a `NotIn` requirement that no
+ * instance carries, when none of its values is one (`karpenter.sh/capacity-type NotIn [ondemand]`). Karpenter takes
+ * the NodePool (kubernetes-sigs/karpenter v1.15.0 pkg/apis/v1/nodeclaim_validation.go:167-171 validates the values
+ * of `In` only) and the requirement excludes nothing; the constructs refuse it because the value meant is not
+ * excluded (NODEPOOL_CAPACITY_TYPE in node-pool-rules.ts, NODE_REQUIREMENT_VALUE_UNKNOWN in node-semantic-rules.ts).
+ */
+function refusedByLibrary(e: KarpenterValidationError, requirements: unknown): boolean {
+  if (e.code !== "NODEPOOL_CAPACITY_TYPE" && e.code !== "NODE_REQUIREMENT_VALUE_UNKNOWN") return false;
+  const m = /^requirements\[(\d+)\]\.values\[\d+\]$/.exec(e.field);
+  const r = m && Array.isArray(requirements) ? (requirements[Number(m[1])] as { operator?: unknown }) : undefined;
+  return r?.operator === "NotIn";
 }
 
 /** `requirements[2].key` → `spec.template.spec.requirements[2].key`; unmapped props go under `spec.`. */

@@ -135,6 +135,38 @@ describe("convertLegacyManifests: malformed input throws, naming the document", 
     expect((e as LegacyManifestError).line).toBe(12);
   });
 
+  test("an alias of an anchor set in another document is refused naming the alias, both documents and why", () => {
+    const pool = (name: string, ref: string) =>
+      `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: ${name} }\nspec:\n  template:\n    spec:\n      nodeClassRef: ${ref}\n      requirements: []\n`;
+    const ref = "{ group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }";
+    // document 2 starts with `---` on line 9; its alias is on line 16
+    const e = thrown(() => convertLegacyManifests(`${pool("a", `&ref ${ref}`)}---\n${pool("b", "*ref")}`));
+    expect(e).toBeInstanceOf(LegacyManifestError);
+    expect([
+      (e as LegacyManifestError).code,
+      (e as LegacyManifestError).document,
+      (e as LegacyManifestError).line,
+    ]).toEqual(["CONVERT_YAML", 2, 16]);
+    expect(e.message).toBe(
+      `document 2 (line 16, column 21): YAML syntax error: the alias *ref has no anchor &ref before it in document 2: &ref is set in document 1 (line 7), and anchors are per document: a "---" starts a new document, which sees none of the anchors of the others. Kubernetes' YAML reader refuses it ("unknown anchor 'ref' referenced"); repeat the value in this document, or set the anchor again in it [CONVERT_YAML]`,
+    );
+    // an alias before its anchor in its own document: the anchor's line
+    expect(() =>
+      convertLegacyManifests(
+        `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: a, labels: *l }\nspec: { template: { metadata: { labels: &l { a: b } } } }\n`,
+      ),
+    ).toThrow(
+      /\(line 3, column 30\): .*the alias \*l .*: &l comes after it \(line 4\): an anchor must come before its aliases/,
+    );
+    // the valid look-alikes: each document sets the anchor it uses (one name in two documents is fine), before it
+    const r = convertLegacyManifests(`${pool("a", `&ref ${ref}`)}---\n${pool("b", `&ref ${ref}`)}`);
+    expect(r.nodePools.map((p) => p.name)).toEqual(["a", "b"]);
+    const same = convertLegacyManifests(
+      `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: { name: a }\nspec:\n  template:\n    metadata: { labels: { team: &t a } }\n    spec:\n      nodeClassRef: ${ref}\n      requirements: [{ key: team, operator: In, values: [*t] }]\n`,
+    );
+    expect(same.nodePools[0].props.requirements).toContainEqual({ key: "team", operator: "In", values: ["a"] });
+  });
+
   test("an unrendered Helm template: the error says so and points to helm template; the yaml library prints no warning", () => {
     const warn = jest.spyOn(process, "emitWarning");
     const consoleWarn = jest.spyOn(console, "warn");
@@ -462,6 +494,23 @@ describe("odd but valid input", () => {
     expect(message).toContain("a document nested less deeply");
     expect(message).not.toContain("syntax error");
   });
+  test("values are read as kubectl reads them (go-yaml v2): a `<<` merge where it is written, YAML 1.1 dates as text", () => {
+    // sigs.k8s.io/yaml YAMLToJSON (go-yaml v2.4.4, non-strict) of this document gives the labels
+    // {"since":"2001-12-14","team":"a","tier":"x"}: the merge after `team: b` overrides it (checked in Go)
+    const yaml = (labels: string) =>
+      `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: a\n  labels: &l { team: a, tier: x }\nspec:\n  template:\n    metadata:\n      labels: ${labels}\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n      requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }]\n`;
+    expect(convertLegacyManifests(yaml("{ team: b, <<: *l, since: 2001-12-14 }")).nodePools[0].props.labels).toEqual({
+      team: "a",
+      tier: "x",
+      since: "2001-12-14",
+    });
+    // the look-alike: a key after the merge overrides the merged one (what the YAML spec says for either order)
+    expect(convertLegacyManifests(yaml("{ <<: *l, team: b }")).nodePools[0].props.labels).toEqual({
+      team: "b",
+      tier: "x",
+    });
+  });
+
   test("a huge value is cut in a note (200 characters and its length), not echoed whole", () => {
     const big = "x".repeat(100_000);
     const yaml = `apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: a}\nspec:\n  bogus: ${big}\n  template:\n    spec:\n      nodeClassRef: { group: karpenter.k8s.aws, kind: EC2NodeClass, name: default }\n      requirements: [{ key: karpenter.sh/capacity-type, operator: In, values: [on-demand] }]\n`;

@@ -397,7 +397,7 @@ describe("the convert command", () => {
     expect(await runCli(["convert", "--karpenter-version", "1.13.1", "b.yaml"], x)).toBe(1);
     expect(out.out).toContain("kind: CapacityBuffer");
     expect(out.err).toContain(
-      "error: Karpenter 1.13.1 would reject 1 converted object as printed: CapacityBuffer/web-headroom (apiVersion)",
+      "error: 1 converted object is invalid for Karpenter 1.13.1 as printed: CapacityBuffer/web-headroom (apiVersion)",
     );
   });
 });

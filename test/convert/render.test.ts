@@ -89,6 +89,21 @@ describe("toV1Manifest / toV1Yaml", () => {
     expect(text).toContain("---\napiVersion: karpenter.k8s.aws/v1\n");
   });
 
+  test("strings go-yaml v2 (kubectl's reader) would take for numbers are quoted, keys too; other text stays plain", () => {
+    // sigs.k8s.io/yaml YAMLToJSON of the printed YAML gives back every label as written (checked in Go); printed
+    // plain, 0o7 and 0b-1 would be read as 7 and -1 (strconv.ParseInt base 0), "0o7" as a key as "7"
+    const labels = { "0o7": "0o7", b: "0b-1", c: "+0o7", d: "1_", e: "a0o7", f: "0o8" };
+    const pool = provisioner(
+      "p",
+      `providerRef: { name: default }\nlabels: { ${Object.entries(labels)
+        .map(([k, v]) => `"${k}": "${v}"`)
+        .join(", ")} }`,
+    );
+    const text = toV1Yaml(convertLegacyManifests(pool));
+    for (const line of ['"0o7": "0o7"', 'b: "0b-1"', 'c: "+0o7"', 'd: "1_"', "e: a0o7", "f: 0o8"])
+      expect(text).toContain(`\n        ${line}\n`);
+  });
+
   test("the same result prints byte-identical YAML", () => {
     expect(toV1Yaml(convertLegacyManifests(INPUT))).toBe(toV1Yaml(convertLegacyManifests(INPUT)));
   });
