@@ -269,6 +269,8 @@ export const ERROR_CODES = {
   HELM_VALUES_CYCLE: "values that contain a reference back to themselves",
   HELM_VALUES_DNS_CONFIG: "dnsConfig missing or malformed (Kubernetes PodDNSConfig validation)",
   HELM_VALUES_DNS_POLICY: "dnsPolicy is not a Kubernetes DNS policy",
+  HELM_VALUES_ENV:
+    "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value)",
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
@@ -277,6 +279,8 @@ export const ERROR_CODES = {
   HELM_VALUES_NEEDS_NEWER_KARPENTER: "a setting or feature gate the targeted Karpenter version does not have yet",
   HELM_VALUES_NOT_A_MAP: "a values part that is not a plain map known at synth",
   HELM_VALUES_NOT_FINITE: "NaN or Infinity in the values (JSON cannot hold them)",
+  HELM_VALUES_POD_SPEC:
+    "a controller pod value the API server refuses (podAnnotations, priorityClassName, terminationGracePeriodSeconds: core/v1 pod validation)",
   HELM_VALUES_RENDER: "a value that cannot be rendered into the chart's values YAML",
   HELM_VALUES_REPLICAS: "replicas is not a whole number, at least 1",
   HELM_VALUES_REQUEST_ABOVE_LIMIT: "a controller resource request above its limit",

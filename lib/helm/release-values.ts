@@ -12,10 +12,10 @@ import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey, SETTING_ENV } from "./chart-settings";
 import { findUnwalkable, isPlainMap } from "../core/deep-merge";
 import { plainScalar } from "./helm";
-import { parseQuantity } from "../kubernetes/value-rules";
+import { durationNanos, GO_DURATION, MAX_DURATION_NS, parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
 import { nearestKey, Problems } from "../core/problems";
-import { isLabelValue, qualifiedNameProblem } from "../kubernetes/value-rules";
+import { isDns1123Subdomain, isLabelValue, qualifiedNameProblem, wholeNumberText } from "../kubernetes/value-rules";
 import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -396,6 +396,8 @@ export function checkEscapeHatch(
   if (!replacedByEnv(env, settingEnvName("logLevel"), values.logLevel))
     problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
   problems.check(() => checkControllerEnv(scope, version, env, clusterName));
+  problems.check(() => checkControllerEnvShape(scope, values.controller));
+  problems.check(() => checkPodValues(scope, values));
   warnReplacedChartValues(scope, version, settings, values);
   problems.throwIfAny(scope);
 }
@@ -835,7 +837,7 @@ function checkControllerEnv(
     }
     const fact = settings.find((f) => SETTING_ENV[f.key] === e.name);
     if (!fact || !hasKey(fact, version.full)) continue;
-    const problem = envSettingProblem(fact, value);
+    const problem = envSettingProblem(fact, e.name, value);
     if (problem)
       problems.add(
         new KarpenterValidationError(
@@ -851,30 +853,58 @@ function checkControllerEnv(
 }
 
 /**
- * The problem of a setting's env string, undefined when the controller takes it or the kind is not judged
- * (booleans: env.go `WithDefaultBool` falls back to the default, so nothing fails).
+ * The controller's default of each duration env var, which it silently uses when time.ParseDuration cannot read
+ * the string (sigs.k8s.io/karpenter v1.15.0 pkg/utils/env/env.go:80-90 `WithDefaultDuration`): BATCH_* from
+ * sigs.k8s.io/karpenter v1.15.0 pkg/operator/options/options.go:231-232, the refresh intervals from
+ * karpenter-provider-aws v1.15.0 pkg/operator/options/options.go:75-77.
  */
-function envSettingProblem(fact: ChartKeyFact, value: string): string | undefined {
+const ENV_DURATION_DEFAULT: Readonly<Record<string, string>> = {
+  BATCH_MAX_DURATION: "10s",
+  BATCH_IDLE_DURATION: "1s",
+  AMI_REFRESH_INTERVAL: "1m",
+  SUBNET_REFRESH_INTERVAL: "1m",
+  SECURITY_GROUP_REFRESH_INTERVAL: "1m",
+};
+
+/**
+ * The problem of a setting's env string, undefined when the controller takes it or the kind is not judged
+ * (booleans: env.go `WithDefaultBool` falls back to the default, so nothing fails). A string the controller
+ * cannot parse is refused although the controller does not fail on it (it silently uses its default: the
+ * library never lets a value fall back silently), and each message says which of the two happens (fresh11 C-3).
+ */
+function envSettingProblem(fact: ChartKeyFact, envName: string, value: string): string | undefined {
   // aws options_validation.go:59-61: an empty endpoint is "not set", discovered with DescribeCluster
   if (fact.kind === "url" && value === "") return undefined;
+  if (fact.kind === "duration") {
+    const problem = checkChartValue(fact, value);
+    if (!problem) return undefined;
+    // time.ParseDuration: a sign, then number+unit runs; out of int64 nanoseconds is an error too
+    const ns = GO_DURATION.test(value) ? durationNanos(value) : undefined;
+    if (ns === undefined || ns > MAX_DURATION_NS)
+      return `${problem} (time.ParseDuration cannot read it: the controller would not fail but silently use its default ${ENV_DURATION_DEFAULT[envName] ?? "for the variable"}, env.go WithDefaultDuration)`;
+    return fact.minDuration
+      ? `${problem} (the controller fails at start: karpenter-provider-aws options_validation.go:38-57 "must be at least ${fact.minDuration}")`
+      : `${problem} (the controller takes it without error; the library refuses it as it refuses settings.${fact.key})`;
+  }
   if (ENV_JUDGED_KINDS.includes(fact.kind)) return checkChartValue(fact, value);
   if (fact.kind === "integer-string") {
     // env.go:29-39 WithDefaultInt: strconv.Atoi, a sign allowed, 64-bit; the typed rule on what it reads
     const n = /^[+-]?\d+$/.test(value) ? BigInt(value) : undefined;
     if (n === undefined || n > GO_INT_MAX || n < -GO_INT_MAX - 1n)
-      return `${checkChartValue(fact, -1)} as a decimal integer (strconv.Atoi; on anything else the controller silently uses the default 0)`;
+      return `${checkChartValue(fact, -1)} as a decimal integer (strconv.Atoi cannot read it: the controller would not fail but silently use its default 0)`;
     return n < 0n
-      ? `${checkChartValue(fact, -1)} (reserved-enis cannot be negative: the controller fails at start)`
+      ? `${checkChartValue(fact, -1)} (the controller fails at start: "reserved-enis cannot be negative", karpenter-provider-aws options_validation.go:79-84)`
       : undefined;
   }
   if (fact.kind === "number") {
     const n = goParseFloat(value);
     if (n === undefined)
-      return `${checkChartValue(fact, NaN)}, written as a decimal number (strconv.ParseFloat; on anything else the controller silently uses the default 0.075)`;
+      return `${checkChartValue(fact, NaN)}, written as a decimal number (strconv.ParseFloat cannot read it, or it is out of float64 range: the controller would not fail but silently use its default 0.075, karpenter-provider-aws pkg/utils/utils.go:88-98 WithDefaultFloat64)`;
     const problem = checkChartValue(fact, n);
-    return problem && n < 0
-      ? `${problem} (vm-memory-overhead-percent cannot be negative: the controller fails at start)`
-      : problem;
+    if (!problem) return undefined;
+    return n < 0
+      ? `${problem} (the controller fails at start: "vm-memory-overhead-percent cannot be negative", karpenter-provider-aws options_validation.go:72-77)`
+      : `${problem} (the controller takes it without error; the library refuses it as it refuses settings.vmMemoryOverheadPercent)`;
   }
   return undefined;
 }
@@ -893,10 +923,13 @@ function goParseFloat(s: string): number | undefined {
   const hex = /^([+-]?)0[xX]([0-9a-fA-F]*)\.?([0-9a-fA-F]*)[pP]([+-]?\d+)$/.exec(s);
   if (hex && hex[2] + hex[3] !== "") {
     const v = parseInt(hex[2] + hex[3], 16) * 2 ** (Number(hex[4]) - 4 * hex[3].length);
-    return hex[1] === "-" ? -v : v;
+    // beyond float64 Go returns ±Inf with ErrRange, an error to WithDefaultFloat64
+    return Number.isFinite(v) ? (hex[1] === "-" ? -v : v) : undefined;
   }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(s)) return undefined;
-  return Number(s);
+  // "1e400": ErrRange (strconv atof.go: overflow only; an underflow reads as 0 without error)
+  const n = Number(s);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**
@@ -951,6 +984,180 @@ function checkSchedulerConfig(scope: IConstruct, version: KarpenterVersion, fiel
   );
 }
 
+/**
+ * The shape of `values.controller.env` and `values.controller.envFrom`, which the chart writes as they are into the
+ * controller container (charts/karpenter/templates/deployment.yaml of 1.15.0 :214-219, `toYaml` after its own env
+ * vars; the same in every release from 1.0), so the API server decodes them as core/v1 `[]EnvVar` / `[]EnvFromSource`
+ * (k8s.io/api core/v1 types.go: `Name string`, `Value string`, `ValueFrom *EnvVarSource`) and validates them
+ * (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:2754-2773 `ValidateEnv`). A map instead of the
+ * list breaks the rendered YAML; a string or a non-map entry, a number or boolean `value`, a non-map `valueFrom`
+ * fail the decoding; an entry without a name, or a name the API server refuses, fails validation. Either way the
+ * Deployment is refused and the release fails. The name rule is the relaxed one (k8s.io/apimachinery v0.36.3
+ * pkg/util/validation/validation.go:388-403 `IsRelaxedEnvVarName`: printable ASCII other than `=`), on by default
+ * from Kubernetes 1.32 (gate RelaxedEnvironmentVariableValidation); the strict rule (:377-385) is not asked, as the
+ * library does not know the API server's gates. Tokens and `null` (remove the chart's empty list) pass.
+ * @throws KarpenterValidationError naming `values.controller.env[<i>]…` / `values.controller.envFrom…`, all at once
+ */
+function checkControllerEnvShape(scope: IConstruct, controller: unknown): void {
+  if (!isPlainMap(controller)) return;
+  const problems = new Problems();
+  const fail = (field: string, value: unknown, allowed: string) =>
+    problems.add(new KarpenterValidationError("HELM_VALUES_ENV", scope, field, value, allowed));
+  const env = controller.env;
+  if (env !== undefined && env !== null && !isUnresolved(env)) {
+    if (!Array.isArray(env))
+      fail(
+        "values.controller.env",
+        env,
+        'a list of env entries such as [{ name: "LOG_LEVEL", value: "debug" }]: the chart appends it to the container\'s env list, where a map breaks the rendered YAML',
+      );
+    else
+      env.forEach((e: unknown, i: number) => {
+        const field = `values.controller.env[${i}]`;
+        if (isUnresolved(e)) return;
+        if (!isPlainMap(e)) {
+          fail(field, e, 'an env entry, a map such as { name: "LOG_LEVEL", value: "debug" } (core/v1 EnvVar)');
+          return;
+        }
+        if (!isUnresolved(e.name)) {
+          if (typeof e.name !== "string" || e.name === "")
+            fail(`${field}.name`, e.name, "the variable's name, a non-empty string (the API server requires it)");
+          // validation.go:394-400: any rune above ASCII, not printable, or '='
+          else if ([...e.name].some((c) => c === "=" || c < " " || c > "~"))
+            fail(
+              `${field}.name`,
+              e.name,
+              "an env var name of printable ASCII characters other than '=' (k8s.io/apimachinery IsRelaxedEnvVarName)",
+            );
+        }
+        if (e.value !== undefined && e.value !== null && typeof e.value !== "string" && !isUnresolved(e.value))
+          fail(
+            `${field}.value`,
+            e.value,
+            `a string (core/v1 EnvVar.value is one; the API server cannot decode a ${typeof e.value}): quote it, e.g. ${JSON.stringify(String(e.value))}`,
+          );
+        if (e.valueFrom !== undefined && e.valueFrom !== null && !isPlainMap(e.valueFrom) && !isUnresolved(e.valueFrom))
+          fail(
+            `${field}.valueFrom`,
+            e.valueFrom,
+            "a map (core/v1 EnvVarSource) such as { secretKeyRef: { name, key } } or { fieldRef: { fieldPath } }",
+          );
+      });
+  }
+  const envFrom = controller.envFrom;
+  if (envFrom !== undefined && envFrom !== null && !isUnresolved(envFrom)) {
+    if (!Array.isArray(envFrom))
+      fail(
+        "values.controller.envFrom",
+        envFrom,
+        'a list of sources such as [{ configMapRef: { name: "my-config" } }] (core/v1 []EnvFromSource)',
+      );
+    else
+      envFrom.forEach((e: unknown, i: number) => {
+        if (!isPlainMap(e) && !isUnresolved(e))
+          fail(
+            `values.controller.envFrom[${i}]`,
+            e,
+            'a source, a map such as { configMapRef: { name: "my-config" } } or { secretRef: { name } } (core/v1 EnvFromSource)',
+          );
+      });
+  }
+  problems.throwIfAny(scope);
+}
+
+/**
+ * The controller pod's own values the chart writes into the pod template (charts/karpenter/templates/deployment.yaml
+ * of 1.15.0; the same templates in every release from 1.0), each as the API server takes it:
+ * - `podLabels` (:27-29, `toYaml` into the template's labels): label keys and values (apimachinery
+ *   `ValidateLabels`), as {@link checkNodeSelector} judges them;
+ * - `podAnnotations` (:31-33): string values (ObjectMeta.annotations is map[string]string: a number or boolean
+ *   fails the decoding) and qualified-name keys (apimachinery v0.36.3 pkg/api/validation/objectmeta.go:44-56
+ *   `ValidateAnnotations`);
+ * - `priorityClassName` (:45-46): a DNS-1123 subdomain (k8s.io/kubernetes v1.36.3
+ *   pkg/apis/core/validation/validation.go:4704-4708, `ValidatePriorityClassName` = `NameIsDNSSubdomain`);
+ * - `terminationGracePeriodSeconds` (:48-49, written unquoted as `{{ . }}`): a whole number of seconds
+ *   (PodSpec's is an int64: text fails the decoding), not negative (pkg/api/pod/warnings.go:353-355: "negative
+ *   values are invalid and will be treated as 1", a silent change); a string of digits renders as that number;
+ * - `tolerations` (:282-284): as the typed prop ({@link checkTolerations}).
+ * `null`, an empty value the chart's `with` skips, and tokens pass.
+ * @throws KarpenterValidationError naming the `values.…` path, every problem at once
+ */
+function checkPodValues(scope: IConstruct, values: Record<string, unknown>): void {
+  const problems = new Problems();
+  const labels = values.podLabels;
+  if (labels !== null && labels !== undefined)
+    problems.check(() => checkNodeSelector(scope, labels as Record<string, string>, "values.podLabels"));
+  const annotations = values.podAnnotations;
+  if (annotations !== null && annotations !== undefined && !isUnresolved(annotations)) {
+    if (!isPlainMap(annotations))
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_POD_SPEC",
+          scope,
+          "values.podAnnotations",
+          annotations,
+          'a map of annotation keys to string values, e.g. { "prometheus.io/scrape": "true" }',
+        ),
+      );
+    else
+      for (const [k, v] of Object.entries(annotations)) {
+        const where = `values.podAnnotations[${JSON.stringify(k)}]`;
+        const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
+        if (keyProblem)
+          problems.add(
+            new KarpenterValidationError(
+              "HELM_VALUES_POD_SPEC",
+              scope,
+              where,
+              k,
+              `a Kubernetes annotation key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`,
+            ),
+          );
+        else if (v !== null && v !== undefined && typeof v !== "string" && !isUnresolved(v))
+          problems.add(
+            new KarpenterValidationError(
+              "HELM_VALUES_POD_SPEC",
+              scope,
+              where,
+              v,
+              `a string (annotation values are strings; the API server cannot decode a ${typeof v}): quote it, e.g. ${JSON.stringify(String(v))}`,
+            ),
+          );
+      }
+  }
+  const pcn = values.priorityClassName;
+  if (pcn !== null && pcn !== undefined && pcn !== "" && !isUnresolved(pcn) && !isDns1123Subdomain(pcn))
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        "values.priorityClassName",
+        pcn,
+        "the name of a PriorityClass, a DNS-1123 subdomain (lowercase letters, digits, '-' and '.', at most 253 characters), e.g. \"system-cluster-critical\"",
+      ),
+    );
+  const grace = values.terminationGracePeriodSeconds;
+  if (grace !== null && grace !== undefined && grace !== "" && !isUnresolved(grace)) {
+    const whole =
+      (typeof grace === "number" && Number.isSafeInteger(grace) && grace >= 0) ||
+      (typeof grace === "string" && /^(0|[1-9]\d{0,14})$/.test(grace));
+    if (!whole)
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_POD_SPEC",
+          scope,
+          "values.terminationGracePeriodSeconds",
+          grace,
+          `${wholeNumberText(0, Number.MAX_SAFE_INTEGER, grace)} of seconds, e.g. 30 (the chart writes it unquoted into the pod spec's int64; text fails the decoding, and a negative number is treated as 1)`,
+        ),
+      );
+  }
+  const tolerations = values.tolerations;
+  if (tolerations !== null && tolerations !== undefined && !isUnresolved(tolerations))
+    problems.check(() => checkTolerations(scope, tolerations as KubernetesToleration[], "values.tolerations"));
+  problems.throwIfAny(scope);
+}
+
 /** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */
 const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url"];
 
@@ -990,24 +1197,22 @@ const TOLERATION_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 /**
  * Checks tolerations by the Kubernetes rules (core/v1 validation) and refuses unknown keys: a
  * misspelt `efect` would otherwise be dropped, and the toleration then matches every effect.
- * @throws KarpenterValidationError naming `tolerations[<index>].<key>`
+ * @param prop the prop the list is (`tolerations`, or `values.tolerations`, which the chart writes as they are into
+ *   the pod spec: deployment.yaml:282-284 of 1.15.0, the same `toYaml` in every release from 1.0)
+ * @throws KarpenterValidationError naming `<prop>[<index>].<key>`
  */
 export function checkTolerations(
   scope: IConstruct,
   tolerations: KubernetesToleration[] | undefined,
+  prop = "tolerations",
 ): KubernetesToleration[] | undefined {
   if (tolerations === undefined) return undefined;
   if (!Array.isArray(tolerations))
-    throw new KarpenterValidationError(
-      "HELM_VALUES_TOLERATION",
-      scope,
-      "tolerations",
-      tolerations,
-      "a list of tolerations",
-    );
+    throw new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, prop, tolerations, "a list of tolerations");
   const problems = new Problems();
   tolerations.forEach((t, i) => {
-    const field = `tolerations[${i}]`;
+    if (isUnresolved(t)) return;
+    const field = `${prop}[${i}]`;
     if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
     const fail = (key: string, value: unknown, allowed: string) =>
       problems.add(new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, `${field}.${key}`, value, allowed));
