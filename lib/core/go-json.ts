@@ -116,7 +116,17 @@ class JsonDecoder {
         if (typeof v === "bigint" && v >= -(2n ** 31n) && v < 2n ** 31n) return Number(v);
         // a float marshals as its shortest text ('e' from 1e21): ParseInt takes it when it is whole and in range
         if (typeof v === "number" && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31) return v;
-        this.report(path, trail, `is not a 32-bit whole number (${show(v)})`);
+        // a quoted number reads as a string, and encoding/json refuses it before looking at its digits
+        // (decode.go literalStore: "json: cannot unmarshal string into Go struct field … of type int32")
+        if (typeof v === "string")
+          this.report(
+            path,
+            trail,
+            `is a string (${show(v)}), not a 32-bit whole number${/^-?[0-9]+$/.test(v) ? `: write ${v} unquoted` : ""} (encoding/json cannot unmarshal a string into an int32)`,
+          );
+        else if (typeof v === "bigint")
+          this.report(path, trail, `is out of range (${show(v)}): a 32-bit whole number is -2147483648 to 2147483647`);
+        else this.report(path, trail, `is not a 32-bit whole number (${show(v)})`);
         return cur;
       case "ptr":
         // decode.go indirect: a nil pointer gets a new target first, even when the value then fails

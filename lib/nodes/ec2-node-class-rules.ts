@@ -48,9 +48,10 @@ const USER_DATA_MAX_BYTES = 16 * 1024;
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
  * state: OpenAPI types, enums, patterns, lengths, item counts, and each x-kubernetes-validations
- * CEL rule except the transition rules (oldSelf). Where a CEL rule is written for the whole list
- * but its message describes each term ("'id' is mutually exclusive, cannot be set with a
- * combination of other fields in a subnet selector term"), each term is checked. ID patterns
+ * CEL rule except the transition rules (oldSelf). Each rule is checked as its CEL says, even where
+ * its message reads otherwise: "'id' is mutually exclusive, cannot be set with a combination of
+ * other fields in a subnet selector term" is `!self.all(…)`, which refuses the list only when every
+ * term combines them (checkExclusiveTerms; what Karpenter then ignores warns). ID patterns
  * are anchored (the CRD's `ami-[0-9a-z]+` would also accept `xami-1`). From 1.15 the CRD leaves
  * `spec.kubelet` to the controller, which rejects per AMI family what it cannot apply
  * (ValidationSucceeded=False): those rules are here too, as the v1.15 docs state them.
@@ -88,7 +89,12 @@ export function aliasFamilyOf(amiFamily: string): string | undefined {
   return Object.keys(ALIAS_FAMILIES).find((alias) => ALIAS_FAMILIES[alias] === amiFamily);
 }
 const VOLUME_TYPES = enumOf("blockDeviceMappings[].ebs.volumeType");
-/** `volumeSize`: 1–59000Gi, 1–64000G, 1–58Ti or 1–64T (the CRD pattern, with its empty alternatives dropped). */
+/**
+ * `volumeSize`: the CRD pattern (the same in every release 1.0–1.15, karpenter.k8s.aws_ec2nodeclasses.yaml, ebs
+ * volumeSize), with its empty alternatives (a bare `Ti` / `T`) dropped. Its Gi, G and T alternatives cover 1–59000Gi,
+ * 1–64000G and 1–64T without a gap, but its Ti alternative `([1-9]||[1-5][0-7]|58)Ti` takes the second digit only up
+ * to 7: 1–17, 20–27, 30–37, 40–47 and 50–58 Ti, so the API server refuses 18Ti, 19Ti, 28Ti … (which Gi takes).
+ */
 const VOLUME_SIZE =
   /^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|([1-9]|[1-5][0-7]|58)Ti|([1-9]|[1-5][0-9]|6[0-3]|64)T)$/;
 const EVICTION_SIGNALS = [
@@ -560,8 +566,8 @@ interface TermRules {
 }
 
 /**
- * Subnet, security group and capacity reservation terms: `id` alone, or the other fields. The
- * list may never be empty: the CRD says so for subnets and security groups ("… cannot be
+ * Subnet, security group and capacity reservation terms: each term's fields, and `id` (or `name`) with other fields
+ * in some term but not in every one ({@link checkExclusiveTerms}). The list may never be empty: the CRD says so for subnets and security groups ("… cannot be
  * empty"), and for capacity reservations its `!self.all(…)` rule fails on an empty list with a
  * message about 'id'.
  */
@@ -596,26 +602,102 @@ function checkIdTagTerms(c: Checker, field: string, terms: IdTagTerm[] | undefin
           t,
           `a term with at least one of ${required.join(", ")} (EC2NodeClass CRD: "expected at least one, got none")`,
         );
-      if (isSet(t.id) && others.some((f) => isSet(fieldOf(f))))
-        c.fail(
-          "EC2NODECLASS_SELECTOR_TERM",
-          `${at}.id`,
-          t.id,
-          `an ID alone in its term: a term of ${field} with id may not also set ${others.join(", ")} (EC2NodeClass CRD: "'id' is mutually exclusive, cannot be set with a combination of other fields")`,
-        );
-      if (isSet(t.name) && others.includes("name") && (isSet(t.tags) || isSet(t.id)))
-        c.fail(
-          "EC2NODECLASS_SELECTOR_TERM",
-          `${at}.name`,
-          t.name,
-          `a name alone in its term: a term of ${field} with name may not also set tags or id (EC2NodeClass CRD: "'name' is mutually exclusive, cannot be set with a combination of other fields")`,
-        );
       c.pattern(`${at}.id`, t.id, rules.id, rules.idText);
       checkEmptySelectors(c, at, t, others.includes("name") ? ["tags", "name"] : ["tags"], false);
       if (others.includes("name")) c.str(`${at}.name`, t.name);
       checkSelectorTags(c, `${at}.tags`, t.tags);
     }),
   );
+  if (list) checkExclusiveTerms(c, field, list);
+}
+
+/** The fields the CRD's mutual-exclusion rules name, in the order its rules name them. */
+const EXCLUSIVE_ORDER = ["tags", "name", "id", "ownerID", "instanceMatchCriteria"];
+
+/**
+ * The CRD's mutual-exclusion rules for subnet, security group and capacity reservation terms, exactly as written:
+ * `!self.all(x, has(x.id) && (has(x.tags) || …))` and, for security groups, `!self.all(x, has(x.name) && (has(x.tags)
+ * || has(x.id)))`. `all`, not `exists` (unlike amiSelectorTerms' `!self.exists(…)`): the API server refuses the list
+ * only when every term combines id (or name) with another field, so [{id, tags}, {tags}] is accepted. The same in
+ * every release 1.0–1.15 (karpenter.k8s.aws_ec2nodeclasses.yaml; the capacity reservation rule names tags and ownerID
+ * from 1.3, and instanceMatchCriteria too from 1.8, as the fields of a term do). What Karpenter then does with a
+ * term the CRD lets through is {@link selectorTermWarnings}'. A list with a reference in it is not judged: `all`
+ * cannot be told.
+ */
+function checkExclusiveTerms(c: Checker, field: string, list: readonly IdTagTerm[]): void {
+  if (list.length === 0 || list.some((t) => c.token(t) || !isSet(t) || typeof t !== "object" || Array.isArray(t)))
+    return;
+  const all = fieldsOf(`${field}[]`);
+  const exclusive = (f: "id" | "name") => {
+    // the fields the rule names in this release, in the CRD's order (tags first)
+    const others = EXCLUSIVE_ORDER.filter(
+      (o) => o !== f && all.includes(o) && c.version.atLeast(since(`spec.${field}[].${o}`)),
+    );
+    const combines = (t: IdTagTerm) => isSet(t[f]) && others.some((o) => isSet((t as Record<string, unknown>)[o]));
+    if (!list.every(combines)) return;
+    const rule = `!self.all(x, has(x.${f}) && (${others.map((o) => `has(x.${o})`).join(" || ")}))`;
+    const why = `the EC2NodeClass CRD refuses a list in which every term sets ${f} together with ${others.join(" or ")} (rule ${rule}: "'${f}' is mutually exclusive, …")`;
+    if (list.length === 1)
+      c.fail(
+        "EC2NODECLASS_SELECTOR_TERM",
+        `${field}[0].${f}`,
+        list[0][f],
+        `${f === "id" ? "an ID" : "a name"} alone in its term: ${why}`,
+      );
+    else
+      c.fail(
+        "EC2NODECLASS_SELECTOR_TERM",
+        field,
+        list,
+        `at least one term that does not combine ${f} with ${others.join(" or ")}: all ${list.length} terms do, and ${why}. Put ${f} in a term of its own`,
+      );
+  };
+  c.guard(() => exclusive("id"));
+  if (all.includes("name")) c.guard(() => exclusive("name"));
+}
+
+/**
+ * Fields of a selector term that Karpenter drops without a word, in a list the CRD accepts ({@link
+ * checkExclusiveTerms}: not every term combines them). aws/karpenter-provider-aws v1.15.0 builds one EC2 filter set
+ * per term with a switch: a security group term with id is selected by group-id alone, one with name (and no id) by
+ * group-name alone, only the others by their tags (pkg/providers/securitygroup/securitygroup.go:101-135,
+ * getFilterSets); a subnet term with id by subnet-id alone (pkg/providers/subnet/subnet.go:267-295, getFilterSets).
+ * A capacity reservation term is queried by id and, when it has tags or instanceMatchCriteria, by those (with the
+ * ownerID) too (pkg/providers/capacityreservation/types.go:39-53, QueriesFromSelectorTerms), so only an ownerID beside
+ * an id and nothing else is dropped. A warning, not an error: the class works, it only selects more than it says.
+ */
+export function selectorTermWarnings(name: string, p: Ec2NodeClassOptions): string[] {
+  const out: string[] = [];
+  const terms = (field: string): Record<string, unknown>[] => {
+    const list = (p as Record<string, unknown>)[field];
+    return Array.isArray(list) && !isToken(list) ? list.filter(isPlainObject) : [];
+  };
+  const warn = (field: string, i: number, by: string, dropped: string[], source: string) =>
+    out.push(
+      `EC2NodeClass ${name}: ${field}[${i}] sets ${by} and ${dropped.join(" and ")}: Karpenter selects by ${by} alone and ignores ${dropped.join(" and ")} (aws/karpenter-provider-aws ${source}), so the term matches whatever has that ${by}, whatever its ${dropped.join(" or ")}. Remove ${dropped.join(" and ")}, or put ${dropped.length > 1 ? "them" : "it"} in a term of ${dropped.length > 1 ? "their" : "its"} own`,
+    );
+  const sg = "pkg/providers/securitygroup/securitygroup.go:101-135, getFilterSets";
+  terms("securityGroupSelectorTerms").forEach((t, i) => {
+    if (isSet(t.id)) {
+      const dropped = ["tags", "name"].filter((f) => isSet(t[f]));
+      if (dropped.length > 0) warn("securityGroupSelectorTerms", i, "id", dropped, sg);
+    } else if (isSet(t.name) && isSet(t.tags)) warn("securityGroupSelectorTerms", i, "name", ["tags"], sg);
+  });
+  terms("subnetSelectorTerms").forEach((t, i) => {
+    if (isSet(t.id) && isSet(t.tags))
+      warn("subnetSelectorTerms", i, "id", ["tags"], "pkg/providers/subnet/subnet.go:267-295, getFilterSets");
+  });
+  terms("capacityReservationSelectorTerms").forEach((t, i) => {
+    if (isSet(t.id) && isSet(t.ownerID) && !isSet(t.tags) && !isSet(t.instanceMatchCriteria))
+      warn(
+        "capacityReservationSelectorTerms",
+        i,
+        "id",
+        ["ownerID"],
+        "pkg/providers/capacityreservation/types.go:39-53, QueriesFromSelectorTerms: ownerID only narrows the query by tags or instanceMatchCriteria",
+      );
+  });
+  return out;
 }
 
 /**
@@ -668,6 +750,18 @@ function checkBlockDevices(c: Checker, bdms: BlockDeviceMapping[] | undefined): 
 }
 
 /**
+ * What {@link VOLUME_SIZE} takes, in words; for a whole number of Ti the pattern refuses (18Ti) also the same size in
+ * Gi, which it takes when it is at most 59000Gi.
+ */
+function volumeSizeAllowed(value: unknown): string {
+  const text =
+    'a size with unit Gi, G, Ti or T such as "100Gi": 1–59000Gi, 1–64000G, 1–64T, and in Ti only 1–17, 20–27, 30–37, 40–47 or 50–58 (the EC2NodeClass CRD\'s pattern for Ti allows no second digit above 7)';
+  const ti = typeof value === "string" ? /^([1-9][0-9]*)Ti$/.exec(value) : null;
+  const gi = ti ? Number(ti[1]) * 1024 : NaN;
+  return gi <= 59000 ? `${text}; write "${gi}Gi" for ${value}` : text;
+}
+
+/**
  * An EBS volume's iops or throughput: a whole number (the CRD types both as integers), 0 or more. The CRD
  * sets no minimum (the API server takes -5), so a negative number is EC2's refusal, named as such.
  */
@@ -710,12 +804,7 @@ function checkEbs(c: Checker, at: string, ebs: NonNullable<BlockDeviceMapping["e
     c.int(`${at}.volumeInitializationRate`, ebs.volumeInitializationRate, 100, 300);
   });
   const sizeValid = c.guard(() =>
-    c.pattern(
-      `${at}.volumeSize`,
-      ebs.volumeSize,
-      VOLUME_SIZE,
-      'a size with unit Gi, G, Ti or T such as "100Gi" (1–59000Gi, 1–64000G, 1–58Ti, 1–64T)',
-    ),
+    c.pattern(`${at}.volumeSize`, ebs.volumeSize, VOLUME_SIZE, volumeSizeAllowed(ebs.volumeSize)),
   );
   const typeValid = c.guard(() => c.oneOf(`${at}.volumeType`, ebs.volumeType, VOLUME_TYPES));
   const type = typeValid && c.known(ebs.volumeType) ? ebs.volumeType : undefined;

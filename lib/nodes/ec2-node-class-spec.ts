@@ -107,7 +107,7 @@ export interface BlockDevice {
   readonly throughput?: number;
   /** Snapshot download rate in MiB/s, 100 to 300; needs `snapshotID` (Karpenter 1.5+). @default unset */
   readonly volumeInitializationRate?: number;
-  /** Size with unit `Gi`, `G`, `Ti` or `T`, e.g. `"100Gi"` (1Gi to 59000Gi / 64000G / 58Ti / 64T). @default unset */
+  /** Size with unit `Gi`, `G`, `Ti` or `T`, e.g. `"100Gi"` (1Gi to 59000Gi / 64000G / 64T; in Ti the CRD's pattern takes only 1–17, 20–27, 30–37, 40–47 and 50–58). @default unset */
   readonly volumeSize?: string;
   /** The volume type, e.g. `gp3`. @default EC2 default */
   readonly volumeType?: VolumeType;

@@ -18,6 +18,7 @@ import {
   kubeletExpressionFields,
   kubeletExpressionsSince,
   nodeFamily,
+  selectorTermWarnings,
 } from "./ec2-node-class-rules";
 import { userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
@@ -309,6 +310,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
     for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
+    for (const w of selectorTermWarnings(name, spec)) Annotations.of(this).addWarning(w);
     const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);

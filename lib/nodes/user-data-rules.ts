@@ -216,7 +216,12 @@ function decodeProblems(
     if (typeof v !== "boolean") wrong();
   } else if (GO_INTEGERS[type]) {
     const [min, max] = GO_INTEGERS[type];
-    if (typeof v !== "bigint" || v < min || v > max) wrong();
+    if (typeof v !== "bigint") wrong();
+    // an integer of the wrong size: name the range and the value, not only the type ("an integer, got an integer").
+    // go-toml refuses it: "decimal number is too large to fit in a 64-bit signed integer" for int / int64 (at parse),
+    // "integer value … cannot be stored in …" for the narrower types
+    else if (v < min || v > max)
+      out.push({ path, key, want: `an integer from ${min} to ${max}`, got: `${v}, which is out of range` });
   } else if (type.startsWith("[]")) {
     if (!Array.isArray(v)) wrong();
     else v.forEach((x, i) => decodeProblems(x, type.slice(2), `${path}[${i}]`, key, structs, out));

@@ -313,7 +313,12 @@ describe("decodeGoJson: encoding/json (v1) into a Go struct, as sigs.k8s.io/yaml
     const y = decodeGoYaml('Count: "1"\nsub: {zz: 1}', { strict: true });
     if (!("value" in y)) throw new Error(y.error);
     expect(decodeGoJson(TT, y.value, { strict: true, root: "doc" }).problems).toEqual([
-      { path: "Count", trail: ["count"], problem: 'is not a 32-bit whole number ("1")' },
+      {
+        path: "Count",
+        trail: ["count"],
+        problem:
+          'is a string ("1"), not a 32-bit whole number: write 1 unquoted (encoding/json cannot unmarshal a string into an int32)',
+      },
       { path: "sub", trail: ["sub"], problem: 'has an unknown field "zz" (known: a, b)' },
     ]);
   });

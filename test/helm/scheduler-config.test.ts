@@ -421,7 +421,7 @@ describe("what go-yaml v2 and encoding/json decide beyond the table (fresh teste
       schedulerConfigProblems(`PodTopologySpread: {defaultConstraints: [${bad}]}\npodTopologySpread: null`),
     ).toEqual([]);
     expect(schedulerConfigProblems(doc('MaxSkew: "1"\n    maxSkew: 1'))).toEqual([
-      'podTopologySpread.defaultConstraints[0].MaxSkew is not a 32-bit whole number ("1")',
+      'podTopologySpread.defaultConstraints[0].MaxSkew is a string ("1"), not a 32-bit whole number: write 1 unquoted (encoding/json cannot unmarshal a string into an int32)',
     ]);
     // null leaves a number as it was (encoding/json literalStore)
     expect(schedulerConfigProblems(doc("MaxSkew: 1\n    maxSkew: null"))).toEqual([]);

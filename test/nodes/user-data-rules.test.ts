@@ -124,7 +124,7 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
     expect(e.value).toBe("line 2: max-pods = 5.0");
     for (const part of [
       "settings.kubernetes.max-pods as an integer, got a float",
-      "settings.kubernetes.log-level as an integer from 0 to 4294967295, got an integer",
+      "settings.kubernetes.log-level as an integer from 0 to 4294967295, got -1, which is out of range",
       "settings.kubernetes.cluster-dns-ip as a string, got an array",
       "settings.kubernetes.EVENT-QPS as an integer, got a string",
       "settings.kubernetes.node-labels as a table of strings, got an array",
