@@ -31,6 +31,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
 import { queueTagReceivers } from "./tag-receivers";
+import { checkPropsReadable } from "../core/readable-props";
 
 /** Props of {@link InterruptionQueue}. */
 export interface InterruptionQueueProps {
@@ -133,6 +134,9 @@ export class InterruptionQueue extends Construct {
       const problems = new Problems();
       // built by a Karpenter, which checked its tags and the queue's kmsKey (checkKarpenterProps): they run there only
       const own = !checkedByOwner(this);
+      // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
+      // refused unreadable props before passing them on)
+      if (own) checkPropsReadable(this, props, INTERRUPTION_QUEUE_PROPS);
       problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

@@ -21,6 +21,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
 import { nodeRoleTagReceivers } from "./tag-receivers";
+import { checkPropsReadable } from "../core/readable-props";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {
@@ -123,6 +124,9 @@ export class KarpenterNodeRole extends Construct {
       const problems = new Problems();
       // built by a Karpenter, which checked its tags and nodeRole options (checkKarpenterProps): they run there only
       const own = !checkedByOwner(this);
+      // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
+      // refused unreadable props before passing them on)
+      if (own) checkPropsReadable(this, props, NODE_ROLE_PROPS);
       problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

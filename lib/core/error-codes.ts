@@ -30,6 +30,7 @@ export const ERROR_SUBJECTS = {
   NODEOVERLAY: "NodeOverlay",
   NODEPOOL: "NodePool",
   OPTIONS: "options objects of functions (convertLegacyManifests, upgradePlan, …)",
+  PROPS: "the props of Karpenter and its building blocks (KarpenterRelease, the roles, the queue), read as data",
   PROVIDER: "the Terraform providers (AWS, Helm, Kubernetes) the constructs use",
   STACK: "the order of stacks",
   SYSTEM_NODE_GROUP: "SystemNodeGroup",
@@ -385,6 +386,8 @@ export const ERROR_CODES = {
     "a zone ID (topology.k8s.aws/zone-id) without the AZ ID prefix of the cluster's region (use1- is us-east-1)",
   OPTIONS_NOT_AN_OBJECT: "options that are not an object",
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",
+  PROPS_VALUE_UNREADABLE:
+    "a props value of Karpenter or a building block that throws when read (a revoked Proxy, a throwing getter or ownKeys trap), as NODE_VALUE_UNREADABLE for node objects",
   PROVIDER_AMBIGUOUS: "several providers of a kind and none chosen",
   PROVIDER_HELM_OTHER_CLUSTER: "a Helm provider another install on another cluster uses",
   PROVIDER_MISSING: "no provider of a kind the resources need",

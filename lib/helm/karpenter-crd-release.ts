@@ -16,6 +16,7 @@ import { asPartProblems } from "../core/owner-context";
 import { duplicateCrdProblems, registerCrdRelease } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
+import { checkPropsReadable } from "../core/readable-props";
 
 /**
  * The public ECR repository Karpenter publishes both charts to, `karpenter` and `karpenter-crd`
@@ -129,6 +130,9 @@ export class KarpenterCrdRelease extends Construct {
       const problems = new Problems();
       // built by a Karpenter, which checked the namespace and repository (checkKarpenterProps): they run there only
       const own = !checkedByOwner(this);
+      // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
+      // refused unreadable props before passing them on)
+      if (own) checkPropsReadable(this, props, CRD_RELEASE_PROPS);
       problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;

@@ -59,6 +59,7 @@ import {
   resolveKarpenterVersion,
 } from "../versions/karpenter-version";
 import { requireCluster } from "../cluster/require-cluster";
+import { checkPropsReadable } from "../core/readable-props";
 
 /**
  * The controller's ServiceAccount when none is given: `karpenter`, what the chart names it for a
@@ -286,6 +287,9 @@ export class KarpenterRelease extends Construct {
       const problems = new Problems();
       // built by a Karpenter, which checked the props it passes on (checkKarpenterProps): those checks run there only
       const own = !checkedByOwner(this);
+      // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
+      // refused unreadable props before passing them on)
+      if (own) checkPropsReadable(this, props, RELEASE_PROPS);
       problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

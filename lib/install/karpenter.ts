@@ -45,8 +45,9 @@ import { awsProviderFor } from "../cluster/aws-provider";
 import { awsLocation } from "../aws-api/aws-context";
 import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
-import { CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
+import { CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
 import { clusterElement } from "../cluster/cluster-resource";
+import { checkPropsReadable } from "../core/readable-props";
 
 /*
  * The prop of Karpenter behind each field of a building block it builds (by the field's first
@@ -199,6 +200,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     super(scope, id);
     const undo = undoOnError(this);
     try {
+      // a place that throws when read is refused first, alone: every check below would crash on it
+      checkPropsReadable(this, props, KARPENTER_PROPS);
       // every problem of the props at once, each on this construct and the prop set, before any building block exists
       const problems = new Problems();
       const { version: checked, cluster: checkedCluster } = checkKarpenterProps(this, props, problems);

@@ -1,0 +1,107 @@
+import { IConstruct } from "constructs";
+import { isPlainObject } from "./deep-merge";
+import { KarpenterValidationError } from "./errors";
+
+/**
+ * How many plain maps and lists the walk enters (the props object itself the first): as deep as the chart values'
+ * own limit (MAX_VALUES_DEPTH in helm/release-values.ts) plus the props level, so that a value nested deeper is
+ * refused by that check (HELM_VALUES_TOO_DEEP) rather than walked here to its end.
+ */
+const MAX_WALK_DEPTH = 66;
+
+/** One place of the props that throws when read. */
+interface UnreadablePlace {
+  readonly path: string;
+  readonly reason: string;
+}
+
+/** The path of a map entry: `settings.featureGates` for a name, `tags["team/a"]` for any other key. */
+const entryPath = (path: string, key: string) =>
+  path === "" ? key : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/**
+ * Whether the walk enters `value`: a list, or an object written as `{ … }` (its prototype null or a realm's
+ * Object.prototype, as isPlainObject in deep-merge.ts). A construct, a token (IResolvable) or any other class
+ * instance is not entered, its properties not read. Throws for a revoked Proxy (every look at one throws).
+ */
+function entered(value: unknown): boolean {
+  return Array.isArray(value) || isPlainObject(value);
+}
+
+/**
+ * Every place of `props` that throws when read: a revoked Proxy (Array.isArray and Object.getPrototypeOf throw on
+ * one), a Proxy whose ownKeys (or get) trap throws, a getter that throws. One iterative walk over the plain maps
+ * and lists only (constructs, tokens and class instances are left alone), each object once (a shared or cyclic one
+ * is not walked again: the cycle checks of the props that must not hold one report it), at most
+ * {@link MAX_WALK_DEPTH} levels deep.
+ * @param known keys read besides the own keys of `props` (a prop inherited from its prototype)
+ */
+export function findUnreadable(props: unknown, known: readonly string[] = []): UnreadablePlace[] {
+  const found: UnreadablePlace[] = [];
+  const seen = new Set<object>();
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: props, path: "", depth: 1 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    const field = path === "" ? "props" : path;
+    let walk: boolean;
+    try {
+      walk = entered(value);
+    } catch (e) {
+      found.push({ path: field, reason: message(e) });
+      continue;
+    }
+    if (!walk || seen.has(value as object) || depth > MAX_WALK_DEPTH) continue;
+    seen.add(value as object);
+    const children: { value: unknown; path: string; depth: number }[] = [];
+    try {
+      const keys = Array.isArray(value) ? Array.from(value.keys(), String) : Object.keys(value as object);
+      if (path === "") for (const k of known) if (!keys.includes(k)) keys.push(k);
+      for (const k of keys) {
+        const childPath = Array.isArray(value) ? `${field}[${k}]` : entryPath(path, k);
+        try {
+          children.push({ value: (value as Record<string, unknown>)[k], path: childPath, depth: depth + 1 });
+        } catch (e) {
+          // a getter (or a Proxy's get trap) that throws: named at its own key
+          found.push({ path: childPath, reason: message(e) });
+        }
+      }
+    } catch (e) {
+      // a Proxy whose ownKeys trap throws: its keys cannot be listed
+      found.push({ path: field, reason: message(e) });
+      continue;
+    }
+    // reversed, so that the places are found (and reported) in the order of the props
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  return found;
+}
+
+/**
+ * Refuses props of which some place throws when read, all such places at once, before any other check reads
+ * them: each check would otherwise escape as the TypeError or Error of whichever check read the place first
+ * (fresh11 X-1..X-9). The props of Karpenter and of the building blocks a user creates directly
+ * (KarpenterRelease, KarpenterCrdRelease, KarpenterNodeRole, KarpenterControllerRole, InterruptionQueue).
+ * Node objects refuse the same as NODE_VALUE_UNREADABLE (nodes/manifests.ts checkPropsWalkable).
+ * @param known the props' keys (read even when only inherited)
+ * @throws KarpenterValidationError PROPS_VALUE_UNREADABLE naming each place (`values.controller.env[0]`)
+ */
+export function checkPropsReadable(where: IConstruct, props: unknown, known: readonly string[] = []): void {
+  const places = findUnreadable(props, known);
+  if (places.length === 0) return;
+  const errors = places.map(
+    (p) =>
+      new KarpenterValidationError(
+        "PROPS_VALUE_UNREADABLE",
+        where,
+        p.path,
+        "(a value that cannot be read)",
+        `a value the library can read: reading ${p.path} threw "${p.reason}" (a revoked Proxy, or an object whose properties or keys throw), so it can be neither checked nor written to Terraform`,
+      ),
+  );
+  throw KarpenterValidationError.combine(
+    errors,
+    errors.length > 1 ? `${errors.length} unreadable values in the props of ${where.node.path || "<root>"}` : undefined,
+  );
+}
