@@ -1078,7 +1078,8 @@ function checkControllerEnvShape(scope: IConstruct, controller: unknown): void {
  * - `terminationGracePeriodSeconds` (:48-49, written unquoted as `{{ . }}`): a whole number of seconds
  *   (PodSpec's is an int64: text fails the decoding), not negative (pkg/api/pod/warnings.go:353-355: "negative
  *   values are invalid and will be treated as 1", a silent change); a string of digits renders as that number;
- * - `tolerations` (:282-284): as the typed prop ({@link checkTolerations}).
+ * - `tolerations` (:282-284): as the typed prop ({@link checkTolerations});
+ * - `additionalLabels` and `additionalAnnotations` (_helpers.tpl:43, deployment.yaml:9 and the other objects): as the pod's.
  * `null`, an empty value the chart's `with` skips, and tokens pass.
  * @throws KarpenterValidationError naming the `values.…` path, every problem at once
  */
@@ -1087,44 +1088,13 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   const labels = values.podLabels;
   if (labels !== null && labels !== undefined)
     problems.check(() => checkNodeSelector(scope, labels as Record<string, string>, "values.podLabels"));
-  const annotations = values.podAnnotations;
-  if (annotations !== null && annotations !== undefined && !isUnresolved(annotations)) {
-    if (!isPlainMap(annotations))
-      problems.add(
-        new KarpenterValidationError(
-          "HELM_VALUES_POD_SPEC",
-          scope,
-          "values.podAnnotations",
-          annotations,
-          'a map of annotation keys to string values, e.g. { "prometheus.io/scrape": "true" }',
-        ),
-      );
-    else
-      for (const [k, v] of Object.entries(annotations)) {
-        const where = `values.podAnnotations[${JSON.stringify(k)}]`;
-        const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
-        if (keyProblem)
-          problems.add(
-            new KarpenterValidationError(
-              "HELM_VALUES_POD_SPEC",
-              scope,
-              where,
-              k,
-              `a Kubernetes annotation key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`,
-            ),
-          );
-        else if (v !== null && v !== undefined && typeof v !== "string" && !isUnresolved(v))
-          problems.add(
-            new KarpenterValidationError(
-              "HELM_VALUES_POD_SPEC",
-              scope,
-              where,
-              v,
-              `a string (annotation values are strings; the API server cannot decode a ${typeof v}): quote it, e.g. ${JSON.stringify(String(v))}`,
-            ),
-          );
-      }
-  }
+  // the chart writes additionalLabels on every object (_helpers.tpl:43) and additionalAnnotations on the
+  // Deployment, ServiceAccount, PDB and RBAC objects (deployment.yaml:9 …): the same rules as the pod's
+  const extraLabels = values.additionalLabels;
+  if (extraLabels !== null && extraLabels !== undefined)
+    problems.check(() => checkNodeSelector(scope, extraLabels as Record<string, string>, "values.additionalLabels"));
+  checkAnnotationMap(scope, problems, "values.podAnnotations", values.podAnnotations);
+  checkAnnotationMap(scope, problems, "values.additionalAnnotations", values.additionalAnnotations);
   const pcn = values.priorityClassName;
   if (pcn !== null && pcn !== undefined && pcn !== "" && !isUnresolved(pcn) && !isDns1123Subdomain(pcn))
     problems.add(
@@ -1156,6 +1126,49 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   if (tolerations !== null && tolerations !== undefined && !isUnresolved(tolerations))
     problems.check(() => checkTolerations(scope, tolerations as KubernetesToleration[], "values.tolerations"));
   problems.throwIfAny(scope);
+}
+
+/** An annotation map as the API server decodes it (metadata.annotations: map[string]string; keys qualified names). */
+function checkAnnotationMap(scope: IConstruct, problems: Problems, field: string, annotations: unknown): void {
+  if (annotations === null || annotations === undefined || isUnresolved(annotations)) return;
+  if (!isPlainMap(annotations)) {
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        field,
+        annotations,
+        'a map of annotation keys to string values, e.g. { "prometheus.io/scrape": "true" }',
+      ),
+    );
+    return;
+  }
+  for (const [k, v] of Object.entries(annotations)) {
+    const where = `${field}[${JSON.stringify(k)}]`;
+    const keyProblem = isUnresolved(k) ? undefined : qualifiedNameProblem(k);
+    if (keyProblem)
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_POD_SPEC",
+          scope,
+          where,
+          k,
+          `a Kubernetes annotation key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`,
+        ),
+      );
+    else if (v !== null && v !== undefined && typeof v !== "string" && !isUnresolved(v)) {
+      const scalar = typeof v === "number" || typeof v === "boolean";
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_POD_SPEC",
+          scope,
+          where,
+          v,
+          `a string (annotation values are strings; the API server cannot decode ${Array.isArray(v) ? "a list" : typeof v === "object" ? "a map" : `a ${typeof v}`} there)${scalar ? `: quote it, e.g. ${JSON.stringify(String(v))}` : ""}`,
+        ),
+      );
+    }
+  }
 }
 
 /** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */

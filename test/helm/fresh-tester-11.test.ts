@@ -83,6 +83,24 @@ describe("pod values (S-7..S-11)", () => {
       "HELM_VALUES_POD_SPEC",
       'values.podAnnotations["bad key"]',
     ],
+    [
+      "additionalAnnotations number",
+      { additionalAnnotations: { "example.com/n": 1 } },
+      "HELM_VALUES_POD_SPEC",
+      'values.additionalAnnotations["example.com/n"]',
+    ],
+    [
+      "annotation value a map",
+      { podAnnotations: { "example.com/m": { a: "b" } } },
+      "HELM_VALUES_POD_SPEC",
+      'values.podAnnotations["example.com/m"]',
+    ],
+    [
+      "additionalLabels key",
+      { additionalLabels: { "bad key": "x" } },
+      "HELM_VALUES_LABEL_KEY",
+      'values.additionalLabels["bad key"]',
+    ],
     ["S-8 label key", { podLabels: { "bad key": "x" } }, "HELM_VALUES_LABEL_KEY", 'values.podLabels["bad key"]'],
     ["S-8 label value", { podLabels: { team: "a b" } }, "HELM_VALUES_LABEL_VALUE", 'values.podLabels["team"]'],
     ["S-9 priorityClassName", { priorityClassName: "Bad_Name" }, "HELM_VALUES_POD_SPEC", "values.priorityClassName"],
@@ -114,11 +132,19 @@ describe("pod values (S-7..S-11)", () => {
     expect(problems(values)).toContainEqual(expect.objectContaining({ code, field }));
   });
 
+  test("a map as an annotation value is not told to quote [object Object]", () => {
+    const [p] = problems({ podAnnotations: { "example.com/m": { a: "b" } } });
+    expect(p.message).toContain("cannot decode a map there");
+    expect(p.message).not.toContain("[object Object]");
+  });
+
   test("valid look-alikes pass", () => {
     expect(() =>
       release({
         podAnnotations: { "prometheus.io/port": "8080", "example.com/x": null },
         podLabels: { "example.com/team": "a-b", empty: "" },
+        additionalLabels: { "example.com/owner": "platform" },
+        additionalAnnotations: { "example.com/note": "kept" },
         priorityClassName: "system-cluster-critical",
         tolerations: [{ key: "a", operator: "Exists", effect: "NoSchedule" }],
         terminationGracePeriodSeconds: 30,

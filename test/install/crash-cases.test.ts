@@ -107,12 +107,12 @@ describe("crashes that named nothing", () => {
       expect(e.message).toContain(`${field} is the object ${target} itself`);
     }
   });
-  /** values whose `podAnnotations` nest `levels` maps below values itself (values is level 1). */
+  /** values whose `initContainers` nest `levels` maps below values itself (values is level 1). */
   const nested = (levels: number): Record<string, unknown> => {
     const top: Record<string, unknown> = {};
     let p = top;
     for (let i = 2; i < levels; i++) p = p.a = {} as Record<string, unknown>;
-    return { podAnnotations: top };
+    return { initContainers: top };
   };
   test.each([
     ["Karpenter", 3000],
@@ -131,8 +131,8 @@ describe("crashes that named nothing", () => {
           : new KarpenterRelease(stack, "release", { cluster, values, replicas: 0 }),
       );
       const deep = e.problems.find((p) => p.code === "HELM_VALUES_TOO_DEEP")!;
-      // level 1 is values, 2 podAnnotations: the first too deep is level MAX_VALUES_DEPTH + 1
-      expect(deep.field).toBe(`values.podAnnotations${".a".repeat(MAX_VALUES_DEPTH - 1)}`);
+      // level 1 is values, 2 initContainers (free-form in values.yaml): the first too deep is level MAX_VALUES_DEPTH + 1
+      expect(deep.field).toBe(`values.initContainers${".a".repeat(MAX_VALUES_DEPTH - 1)}`);
       expect(deep.message).toContain(`at most ${MAX_VALUES_DEPTH} maps and lists inside one another in values`);
       // the other problems of the props are still named
       expect(e.problems.map((p) => p.code).sort()).toEqual(["HELM_VALUES_REPLICAS", "HELM_VALUES_TOO_DEEP"]);
