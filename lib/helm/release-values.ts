@@ -1031,11 +1031,7 @@ function checkControllerEnvShape(scope: IConstruct, controller: unknown): void {
             );
         }
         if (e.value !== undefined && e.value !== null && typeof e.value !== "string" && !isUnresolved(e.value))
-          fail(
-            `${field}.value`,
-            e.value,
-            `a string (core/v1 EnvVar.value is one; the API server cannot decode a ${typeof e.value}): quote it, e.g. ${JSON.stringify(String(e.value))}`,
-          );
+          fail(`${field}.value`, e.value, notAString("core/v1 EnvVar.value is one", e.value));
         if (e.valueFrom !== undefined && e.valueFrom !== null && !isPlainMap(e.valueFrom) && !isUnresolved(e.valueFrom))
           fail(
             `${field}.valueFrom`,
@@ -1128,6 +1124,16 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   problems.throwIfAny(scope);
 }
 
+/**
+ * What a string-only Kubernetes field takes when given another type: `a string (<why>; the API server cannot decode
+ * a number there): quote it, e.g. "5"`; a map or list gets no quoting advice.
+ */
+function notAString(why: string, value: unknown): string {
+  const kind = Array.isArray(value) ? "a list" : typeof value === "object" ? "a map" : `a ${typeof value}`;
+  const scalar = typeof value === "number" || typeof value === "boolean" || typeof value === "bigint";
+  return `a string (${why}; the API server cannot decode ${kind} there)${scalar ? `: quote it, e.g. ${JSON.stringify(String(value))}` : ""}`;
+}
+
 /** An annotation map as the API server decodes it (metadata.annotations: map[string]string; keys qualified names). */
 function checkAnnotationMap(scope: IConstruct, problems: Problems, field: string, annotations: unknown): void {
   if (annotations === null || annotations === undefined || isUnresolved(annotations)) return;
@@ -1156,18 +1162,16 @@ function checkAnnotationMap(scope: IConstruct, problems: Problems, field: string
           `a Kubernetes annotation key, [<DNS subdomain prefix>/]<name>: ${keyProblem}`,
         ),
       );
-    else if (v !== null && v !== undefined && typeof v !== "string" && !isUnresolved(v)) {
-      const scalar = typeof v === "number" || typeof v === "boolean";
+    else if (v !== null && v !== undefined && typeof v !== "string" && !isUnresolved(v))
       problems.add(
         new KarpenterValidationError(
           "HELM_VALUES_POD_SPEC",
           scope,
           where,
           v,
-          `a string (annotation values are strings; the API server cannot decode ${Array.isArray(v) ? "a list" : typeof v === "object" ? "a map" : `a ${typeof v}`} there)${scalar ? `: quote it, e.g. ${JSON.stringify(String(v))}` : ""}`,
+          notAString("annotation values are strings", v),
         ),
       );
-    }
   }
 }
 

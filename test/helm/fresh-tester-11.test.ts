@@ -132,6 +132,14 @@ describe("pod values (S-7..S-11)", () => {
     expect(problems(values)).toContainEqual(expect.objectContaining({ code, field }));
   });
 
+  test("a map as an env value is not told to quote [object Object]; a number is told to quote it", () => {
+    const [map] = problems({ controller: { env: [{ name: "X", value: { a: 1 } }] } });
+    expect(map.message).toContain("cannot decode a map there");
+    expect(map.message).not.toContain("[object Object]");
+    const [num] = problems({ controller: { env: [{ name: "X", value: 5 }] } });
+    expect(num.message).toContain('quote it, e.g. "5"');
+  });
+
   test("a map as an annotation value is not told to quote [object Object]", () => {
     const [p] = problems({ podAnnotations: { "example.com/m": { a: "b" } } });
     expect(p.message).toContain("cannot decode a map there");
