@@ -267,21 +267,27 @@ export const ERROR_CODES = {
   HELM_RELEASE_NAME: "not a Helm release name",
   HELM_REPOSITORY: "not a chart repository URL",
   HELM_TIMEOUT: "timeout is not a whole number of seconds, at least 1",
+  HELM_VALUES_CONTROLLER_OPTION:
+    "a values.controller.env entry for a controller option (ports, client QPS and burst, leader election, booleans, memory and CPU figures) that panics or breaks the controller, or that its parse cannot read and silently replaces with its default",
   HELM_VALUES_CYCLE: "values that contain a reference back to themselves",
   HELM_VALUES_DNS_CONFIG: "dnsConfig missing or malformed (Kubernetes PodDNSConfig validation)",
   HELM_VALUES_DNS_POLICY: "dnsPolicy is not a Kubernetes DNS policy",
   HELM_VALUES_ENV:
-    "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value)",
+    "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value, not both a non-empty value and valueFrom)",
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
   HELM_VALUES_LOG_LEVEL:
     "values.logLevel (or a LOG_LEVEL entry of values.controller.env) the controller refuses: from 1.14 only debug, info, error (karpenter options.go validLogLevels)",
   HELM_VALUES_NEEDS_NEWER_KARPENTER: "a setting or feature gate the targeted Karpenter version does not have yet",
+  HELM_VALUES_NOT_A_BOOLEAN:
+    'a chart value the templates test only with if (hostNetwork, serviceAccount.create, serviceMonitor.enabled, webhook.enabled) that is not a boolean: a string such as "false" is true there',
   HELM_VALUES_NOT_A_MAP: "a values part that is not a plain map known at synth",
   HELM_VALUES_NOT_FINITE: "NaN or Infinity in the values (JSON cannot hold them)",
   HELM_VALUES_POD_SPEC:
     "a controller pod value the API server refuses (podAnnotations, priorityClassName, terminationGracePeriodSeconds: core/v1 pod validation)",
+  HELM_VALUES_PORT:
+    "values.controller.metrics.port / healthProbe.port not a TCP port (1 to 65535), the two ports the controller binds equal, or a HEALTH_PROBE_PORT entry off the probes' containerPort",
   HELM_VALUES_RENDER: "a value that cannot be rendered into the chart's values YAML",
   HELM_VALUES_REPLICAS: "replicas is not a whole number, at least 1",
   HELM_VALUES_REQUEST_ABOVE_LIMIT: "a controller resource request above its limit",

@@ -33,7 +33,9 @@ export type ChartValueKind =
   /** An `https://` URL. */
   | "url"
   /** Any non-empty string. */
-  | "string";
+  | "string"
+  /** Base64 (Go's standard, padded encoding) of a PEM text. */
+  | "base64";
 
 /** The hand-written validation rule of one key (everything about it that values.yaml cannot tell). */
 interface KeyRule {
@@ -78,7 +80,10 @@ export const SETTING_RULES: Readonly<Record<string, KeyRule>> = lookupTable({
     allowed: ["Strict", "BestEffort"],
     description: "Whether NodePool minValues are strict or relaxed when they cannot be met.",
   },
-  clusterCABundle: { kind: "string", description: "Cluster CA bundle for the TLS configuration of provisioned nodes." },
+  clusterCABundle: {
+    kind: "base64",
+    description: "Cluster CA bundle (base64 of the CA certificate PEM) for the TLS configuration of provisioned nodes.",
+  },
   clusterName: { kind: "string", wired: true, description: "The cluster name (required by the chart)." },
   clusterEndpoint: {
     kind: "url",
@@ -347,5 +352,19 @@ export function checkChartValue(fact: ChartKeyFact, value: unknown): string | un
         : "an https:// URL of the Kubernetes API server";
     case "string":
       return typeof value === "string" && value.length > 0 ? undefined : "a non-empty string";
+    case "base64":
+      return typeof value === "string" && value.length > 0 && goStdBase64Decodes(value)
+        ? undefined
+        : `the base64 of the cluster's CA certificate PEM (standard encoding with = padding, e.g. what \`aws eks describe-cluster --query cluster.certificateAuthority.data\` prints)${typeof value === "string" && value.includes("-----BEGIN") ? ", not the PEM text itself: encode the PEM" : ""}: the controller passes it to the nodes as given (karpenter-provider-aws v1.15.0 pkg/operator/operator.go:337-338), and for AL2023 decodes it with Go's base64.StdEncoding (pkg/providers/amifamily/bootstrap/nodeadm.go:75-79, the same from v1.0.0), failing every launch with "decoding CABundle, illegal base64 data"; AL2, Bottlerocket and Windows pass it to the node's bootstrap as base64 (eksbootstrap.go:60-61 --b64-cluster-ca, bottlerocket.go:46 cluster-certificate, windows.go:43-44 -Base64ClusterCA), which cannot use it either`;
   }
+}
+
+/**
+ * Whether Go's `base64.StdEncoding.DecodeString` reads `s` (go/src/encoding/base64/base64.go): the standard
+ * alphabet, `=` padding to a multiple of 4, `\r` and `\n` anywhere skipped; non-zero trailing bits are accepted
+ * (StdEncoding is not Strict).
+ */
+function goStdBase64Decodes(s: string): boolean {
+  const text = s.replace(/[\r\n]/g, "");
+  return text.length % 4 === 0 && /^[A-Za-z0-9+/]*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(text);
 }

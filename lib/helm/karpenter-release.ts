@@ -59,6 +59,7 @@ import {
   resolveKarpenterVersion,
 } from "../versions/karpenter-version";
 import { requireCluster } from "../cluster/require-cluster";
+import { effectiveGate, readControllerEnv } from "./controller-env";
 import { checkPropsReadable } from "../core/readable-props";
 
 /**
@@ -312,9 +313,11 @@ export class KarpenterRelease extends Construct {
       const resources = problems.check(() => controllerResources(this, props?.controllerResources));
       // the settings that passed their checks, for the combination check when the document below cannot be built
       let readable: Record<string, unknown> | undefined;
+      // the entries of values.controller.env, read once for every check below (controller-env.ts)
+      const env = readControllerEnv(props?.values);
       const settings =
         version &&
-        problems.check(() => settingsValues(this, version, props.settings, (r) => (readable = r), props?.values));
+        problems.check(() => settingsValues(this, version, props.settings, (r) => (readable = r), props?.values, env));
       const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
@@ -344,6 +347,7 @@ export class KarpenterRelease extends Construct {
             props.irsaRoleArn !== undefined,
             cluster && !isUnresolved(cluster.clusterName) ? cluster.clusterName : cluster?.clusterNameLiteral,
             props.settings,
+            env,
           ),
         );
 
@@ -384,6 +388,9 @@ export class KarpenterRelease extends Construct {
             merged.settings,
             (parts) =>
               (escape && hasPath(escape, ["settings", ...parts]) ? "values." : "") + ["settings", ...parts].join("."),
+            true,
+            // what the controller runs with: a FEATURE_GATES entry of values.controller.env can turn NodeRepair on
+            () => effectiveGate(version, "featureGates", "nodeRepair", props.settings, props.values, env),
           ),
         );
       }

@@ -22,9 +22,17 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
 import {
   AWS_FEATURE_GATES_SINCE,
+  checkControllerEnvShape,
+  checkControllerPorts,
+  checkIfOnlyValues,
   ControllerEnv,
+  CONTROLLER_OPTIONS,
+  controllerOptionProblem,
   GATE_ENV,
   GATE_STRING_SOURCED_SINCE,
+  GO_FALSE,
+  GO_TRUE,
+  notAString,
   parseGateString,
   readControllerEnv,
   replacedByEnv,
@@ -76,6 +84,7 @@ export function checkDnsPolicy(scope: IConstruct, field: string, policy: unknown
  * problem is thrown, so that checks of combinations can still run on them (all problems at once)
  * @param values the `values` prop: a value whose env var one of its `controller.env` entries replaces is not
  * judged, unless the chart cannot render it (controller-env.ts `replacedByEnv`; checkEscapeHatch warns)
+ * @param env `values`' env entries when the caller has read them already (read once per construct)
  * @throws KarpenterValidationError for a key the version lacks, a wired key, or a bad value
  */
 export function settingsValues(
@@ -84,8 +93,8 @@ export function settingsValues(
   settings: KarpenterSettings | undefined,
   onRead?: (readable: Record<string, unknown>) => void,
   values?: unknown,
+  env: ControllerEnv = readControllerEnv(values),
 ): Record<string, unknown> {
-  const env = readControllerEnv(values);
   const out: Record<string, unknown> = {};
   const CHART_SETTINGS = chartKeyFacts("settings", version);
   const CHART_FEATURE_GATES = chartKeyFacts("featureGates", version);
@@ -189,6 +198,9 @@ function gateValues(
  * and rebootForRepair without featureGates.nodeRepair, ignoreDRARequests overridden by an AWS DRA gate.
  * @param fieldOf the prop a merged path came from (`values.settings…` or `settings…`)
  * @param warn false where the release built later warns (Karpenter checks its props before building one)
+ * @param nodeRepair whether the controller runs with the NodeRepair gate, as controller-env.ts `effectiveGate`
+ * reads it (a FEATURE_GATES entry of values.controller.env replaces the chart's gate string); undefined when synth
+ * cannot tell (then no "no effect" warning). Without it, the merged `featureGates.nodeRepair`.
  * @throws KarpenterValidationError with every invalid combination
  */
 export function checkSettingCombinations(
@@ -196,6 +208,7 @@ export function checkSettingCombinations(
   merged: unknown,
   fieldOf: (path: readonly string[]) => string,
   warn = true,
+  nodeRepair?: () => boolean | undefined,
 ): void {
   if (!isPlainMap(merged)) return;
   const at = (...path: string[]): unknown => {
@@ -236,13 +249,13 @@ export function checkSettingCombinations(
   }
   problems.throwIfAny(scope);
   if (!warn) return;
-  const nodeRepair = on("featureGates", "nodeRepair");
-  if (on("legacyNodeRepair") && !nodeRepair) {
+  const repairOn = nodeRepair ? nodeRepair() : on("featureGates", "nodeRepair");
+  if (on("legacyNodeRepair") && repairOn === false) {
     Annotations.of(scope).addWarning(
       `${show(["legacyNodeRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, settings.legacyNodeRepair)`,
     );
   }
-  if (on("awsFeatureGates", "rebootForRepair") && !nodeRepair) {
+  if (on("awsFeatureGates", "rebootForRepair") && repairOn === false) {
     Annotations.of(scope).addWarning(
       `${show(["awsFeatureGates", "rebootForRepair"])} has no effect without settings.featureGates.nodeRepair: true (Karpenter chart, awsFeatureGates.rebootForRepair)`,
     );
@@ -375,6 +388,7 @@ export function booleanTokensPlain(
  * @param irsa true when the construct writes the IRSA role annotation (then `serviceAccount.annotations: null` would remove it)
  * @param clusterName the name of the wired cluster when known at synth (a CLUSTER_NAME env entry must match it)
  * @param settings the typed settings, for the warning that an env entry replaces one
+ * @param env `values`' env entries when the caller has read them already (read once per construct)
  * @throws KarpenterValidationError naming the `values.…` path
  */
 export function checkEscapeHatch(
@@ -384,8 +398,8 @@ export function checkEscapeHatch(
   irsa = false,
   clusterName?: string,
   settings?: KarpenterSettings,
+  env: ControllerEnv = readControllerEnv(values),
 ): void {
-  const env = readControllerEnv(values);
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
   problems.check(() => checkValuesSettings(scope, version, values.settings, env));
@@ -397,8 +411,10 @@ export function checkEscapeHatch(
     problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
   problems.check(() => checkControllerEnv(scope, version, env, clusterName));
   problems.check(() => checkControllerEnvShape(scope, values.controller));
+  problems.check(() => checkControllerPorts(scope, values, env));
+  problems.check(() => checkIfOnlyValues(scope, values));
   problems.check(() => checkPodValues(scope, values));
-  warnReplacedChartValues(scope, version, settings, values);
+  warnReplacedChartValues(scope, version, settings, values, env);
   problems.throwIfAny(scope);
 }
 
@@ -788,10 +804,13 @@ export function checkLogLevel(scope: IConstruct, version: KarpenterVersion, fiel
  *   literal `FEATURE_GATES` warns that it is not checked: the parsing has been read in the source from 1.14.0 only);
  * - `SCHEDULER_CONFIG` (from 1.15): the controller's parsing ({@link schedulerConfigProblems}).
  *
- * The other variables the controller reads (booleans, ports, QPS, memory and CPU figures) never fail it:
- * sigs.k8s.io/karpenter pkg/utils/env/env.go (`WithDefaultInt`, `WithDefaultBool`, `WithDefaultDuration`)
- * and aws pkg/utils/utils.go:88 (`WithDefaultFloat64`) fall back to the default on a parse error, so they
- * are not judged. Only a literal string `value` (or none, or `valueFrom: null`: the variable is then "") with
+ * - the controller's own options ({@link CONTROLLER_OPTIONS}: ports, client QPS and burst, booleans, memory and
+ *   CPU figures, the leader-election Lease's name and namespace), by `controllerOptionProblem`: what panics or
+ *   breaks the controller, and what its parse (pkg/utils/env/env.go `WithDefaultInt`, `WithDefaultInt64`,
+ *   `WithDefaultBool`) cannot read and silently replaces with its default. The ports together with the chart's
+ *   are judged by `checkControllerPorts`.
+ *
+ * Only a literal string `value` (or none, or `valueFrom: null`: the variable is then "") with
  * a literal `name` is judged (not `valueFrom`, not a token, not another name); controller-env.ts reads the entries.
  * @param clusterName the name of the cluster the install is wired to, when known at synth
  */
@@ -835,6 +854,16 @@ function checkControllerEnv(
       problems.check(() => checkClusterNameEnv(scope, field, value, clusterName));
       continue;
     }
+    if (CONTROLLER_OPTIONS[e.name]) {
+      const problem = controllerOptionProblem(version, e.name, value);
+      if (problem)
+        problems.add(new KarpenterValidationError("HELM_VALUES_CONTROLLER_OPTION", scope, field, value, problem));
+      else if (e.name === "LEADER_ELECTION_NAME" && value !== CONTROLLER_OPTIONS[e.name].def)
+        Annotations.of(scope).addWarning(
+          `${field} = ${JSON.stringify(value)} (LEADER_ELECTION_NAME): the chart's Role lets the controller update and patch only the Lease named "karpenter-leader-election" (charts/karpenter/templates/role.yaml:18-22 of 1.15.0), so with another name it creates its Lease but cannot renew it and loses leadership, unless a rule of your own (values.additionalClusterRoleRules) grants update and patch on leases`,
+        );
+      continue;
+    }
     const fact = settings.find((f) => SETTING_ENV[f.key] === e.name);
     if (!fact || !hasKey(fact, version.full)) continue;
     const problem = envSettingProblem(fact, e.name, value);
@@ -867,14 +896,20 @@ const ENV_DURATION_DEFAULT: Readonly<Record<string, string>> = {
 };
 
 /**
- * The problem of a setting's env string, undefined when the controller takes it or the kind is not judged
- * (booleans: env.go `WithDefaultBool` falls back to the default, so nothing fails). A string the controller
+ * The problem of a setting's env string, undefined when the controller takes it or the kind is not judged. A string the controller
  * cannot parse is refused although the controller does not fail on it (it silently uses its default: the
  * library never lets a value fall back silently), and each message says which of the two happens (fresh11 C-3).
  */
 function envSettingProblem(fact: ChartKeyFact, envName: string, value: string): string | undefined {
-  // aws options_validation.go:59-61: an empty endpoint is "not set", discovered with DescribeCluster
-  if (fact.kind === "url" && value === "") return undefined;
+  // aws options_validation.go:59-61: an empty endpoint is "not set", discovered with DescribeCluster; an empty CA
+  // bundle is "not set" too, taken from the controller's TLS configuration (aws operator.go:333-338 GetCABundle)
+  if ((fact.kind === "url" || fact.kind === "base64") && value === "") return undefined;
+  // env.go:67-77 WithDefaultBool: strconv.ParseBool, the default on a parse error (sigs.k8s.io/karpenter
+  // options.go:203-204 BoolVarWithEnv; karpenter-provider-aws options.go:68-74 the same)
+  if (fact.kind === "boolean")
+    return GO_TRUE.includes(value) || GO_FALSE.includes(value)
+      ? undefined
+      : `"true" or "false" (or what Go's strconv.ParseBool reads: 1, 0, t, f, in lower, upper or title case; strconv.ParseBool cannot read ${JSON.stringify(value)}: the controller would not fail but silently use its default, env.go WithDefaultBool)`;
   if (fact.kind === "duration") {
     const problem = checkChartValue(fact, value);
     if (!problem) return undefined;
@@ -985,83 +1020,6 @@ function checkSchedulerConfig(scope: IConstruct, version: KarpenterVersion, fiel
 }
 
 /**
- * The shape of `values.controller.env` and `values.controller.envFrom`, which the chart writes as they are into the
- * controller container (charts/karpenter/templates/deployment.yaml of 1.15.0 :214-219, `toYaml` after its own env
- * vars; the same in every release from 1.0), so the API server decodes them as core/v1 `[]EnvVar` / `[]EnvFromSource`
- * (k8s.io/api core/v1 types.go: `Name string`, `Value string`, `ValueFrom *EnvVarSource`) and validates them
- * (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:2754-2773 `ValidateEnv`). A map instead of the
- * list breaks the rendered YAML; a string or a non-map entry, a number or boolean `value`, a non-map `valueFrom`
- * fail the decoding; an entry without a name, or a name the API server refuses, fails validation. Either way the
- * Deployment is refused and the release fails. The name rule is the relaxed one (k8s.io/apimachinery v0.36.3
- * pkg/util/validation/validation.go:388-403 `IsRelaxedEnvVarName`: printable ASCII other than `=`), on by default
- * from Kubernetes 1.32 (gate RelaxedEnvironmentVariableValidation); the strict rule (:377-385) is not asked, as the
- * library does not know the API server's gates. Tokens and `null` (remove the chart's empty list) pass.
- * @throws KarpenterValidationError naming `values.controller.env[<i>]…` / `values.controller.envFrom…`, all at once
- */
-function checkControllerEnvShape(scope: IConstruct, controller: unknown): void {
-  if (!isPlainMap(controller)) return;
-  const problems = new Problems();
-  const fail = (field: string, value: unknown, allowed: string) =>
-    problems.add(new KarpenterValidationError("HELM_VALUES_ENV", scope, field, value, allowed));
-  const env = controller.env;
-  if (env !== undefined && env !== null && !isUnresolved(env)) {
-    if (!Array.isArray(env))
-      fail(
-        "values.controller.env",
-        env,
-        'a list of env entries such as [{ name: "LOG_LEVEL", value: "debug" }]: the chart appends it to the container\'s env list, where a map breaks the rendered YAML',
-      );
-    else
-      env.forEach((e: unknown, i: number) => {
-        const field = `values.controller.env[${i}]`;
-        if (isUnresolved(e)) return;
-        if (!isPlainMap(e)) {
-          fail(field, e, 'an env entry, a map such as { name: "LOG_LEVEL", value: "debug" } (core/v1 EnvVar)');
-          return;
-        }
-        if (!isUnresolved(e.name)) {
-          if (typeof e.name !== "string" || e.name === "")
-            fail(`${field}.name`, e.name, "the variable's name, a non-empty string (the API server requires it)");
-          // validation.go:394-400: any rune above ASCII, not printable, or '='
-          else if ([...e.name].some((c) => c === "=" || c < " " || c > "~"))
-            fail(
-              `${field}.name`,
-              e.name,
-              "an env var name of printable ASCII characters other than '=' (k8s.io/apimachinery IsRelaxedEnvVarName)",
-            );
-        }
-        if (e.value !== undefined && e.value !== null && typeof e.value !== "string" && !isUnresolved(e.value))
-          fail(`${field}.value`, e.value, notAString("core/v1 EnvVar.value is one", e.value));
-        if (e.valueFrom !== undefined && e.valueFrom !== null && !isPlainMap(e.valueFrom) && !isUnresolved(e.valueFrom))
-          fail(
-            `${field}.valueFrom`,
-            e.valueFrom,
-            "a map (core/v1 EnvVarSource) such as { secretKeyRef: { name, key } } or { fieldRef: { fieldPath } }",
-          );
-      });
-  }
-  const envFrom = controller.envFrom;
-  if (envFrom !== undefined && envFrom !== null && !isUnresolved(envFrom)) {
-    if (!Array.isArray(envFrom))
-      fail(
-        "values.controller.envFrom",
-        envFrom,
-        'a list of sources such as [{ configMapRef: { name: "my-config" } }] (core/v1 []EnvFromSource)',
-      );
-    else
-      envFrom.forEach((e: unknown, i: number) => {
-        if (!isPlainMap(e) && !isUnresolved(e))
-          fail(
-            `values.controller.envFrom[${i}]`,
-            e,
-            'a source, a map such as { configMapRef: { name: "my-config" } } or { secretRef: { name } } (core/v1 EnvFromSource)',
-          );
-      });
-  }
-  problems.throwIfAny(scope);
-}
-
-/**
  * The controller pod's own values the chart writes into the pod template (charts/karpenter/templates/deployment.yaml
  * of 1.15.0; the same templates in every release from 1.0), each as the API server takes it:
  * - `podLabels` (:27-29, `toYaml` into the template's labels): label keys and values (apimachinery
@@ -1124,16 +1082,6 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   problems.throwIfAny(scope);
 }
 
-/**
- * What a string-only Kubernetes field takes when given another type: `a string (<why>; the API server cannot decode
- * a number there): quote it, e.g. "5"`; a map or list gets no quoting advice.
- */
-function notAString(why: string, value: unknown): string {
-  const kind = Array.isArray(value) ? "a list" : typeof value === "object" ? "a map" : `a ${typeof value}`;
-  const scalar = typeof value === "number" || typeof value === "boolean" || typeof value === "bigint";
-  return `a string (${why}; the API server cannot decode ${kind} there)${scalar ? `: quote it, e.g. ${JSON.stringify(String(value))}` : ""}`;
-}
-
 /** An annotation map as the API server decodes it (metadata.annotations: map[string]string; keys qualified names). */
 function checkAnnotationMap(scope: IConstruct, problems: Problems, field: string, annotations: unknown): void {
   if (annotations === null || annotations === undefined || isUnresolved(annotations)) return;
@@ -1176,7 +1124,7 @@ function checkAnnotationMap(scope: IConstruct, problems: Problems, field: string
 }
 
 /** Setting kinds whose env string is the typed value itself (the chart writes `value: "{{ . }}"`). */
-const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url"];
+const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url", "base64"];
 
 /**
  * A `FEATURE_GATES` / `AWS_FEATURE_GATES` string as the controller parses it (kubernetes-sigs/karpenter

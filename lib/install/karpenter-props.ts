@@ -12,6 +12,7 @@ import { checkAdditionalStatements, checkIdentity, controllerPolicyOutline } fro
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { checkValuePaths } from "../helm/chart-values";
 import { checkRepository } from "../helm/helm";
+import { readControllerEnv } from "../helm/controller-env";
 import { checkOptionKeys, checkPolicyArns, checkTagKey, checkTags } from "../aws-api/input-checks";
 import { checkQueueKmsKey, createsQueueKey } from "../aws/interruption-queue-kms-key";
 import { createdQueueOptions, queueDisabled } from "./existing-queue";
@@ -276,8 +277,11 @@ export function checkKarpenterProps(
   const values = problems.check(() => checkMap(scope, "values", props.values));
   // the settings that passed their checks: the combinations are judged on them even when another setting is bad
   let readable: Record<string, unknown> | undefined;
+  // the entries of values.controller.env, read once for the checks below (helm/controller-env.ts)
+  const env = readControllerEnv(values);
   const typedSettings = version
-    ? (problems.check(() => settingsValues(scope, version!, props.settings, (r) => (readable = r), values)) ?? readable)
+    ? (problems.check(() => settingsValues(scope, version!, props.settings, (r) => (readable = r), values, env)) ??
+      readable)
     : undefined;
   if (typedSettings) {
     // what the release gets: values.settings merged over the typed settings
@@ -353,6 +357,7 @@ export function checkKarpenterProps(
           identity?.type === "irsa",
           cluster?.clusterNameLiteral,
           props.settings,
+          env,
         ),
       );
       // the typed props write only paths the chart has: an unknown path can only come from values
