@@ -1,4 +1,6 @@
 import { build, rejection } from "./nodes/node-props";
+import { KarpenterRelease, KarpenterReleaseProps } from "../lib/helm/karpenter-release";
+import { rejected, synthJson, testCluster, testStack } from "./helpers";
 import { convertLegacyManifests, LegacyManifestError, toV1Yaml } from "../lib/convert";
 
 /*
@@ -64,5 +66,48 @@ describe("C-3, C-4 convert never rounds a whole number beyond 2^53 - 1 silently"
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  n: 9007199254740993\n---\n${pool("  weight: 10\n")}`,
     );
     expect(mixed.objects).toHaveLength(1);
+  });
+});
+
+describe("C-5 a Date in values.tolerations is named as a Date, not as a toleration with key = undefined", () => {
+  const release = (values: Record<string, unknown>) => {
+    const { stack } = testStack();
+    const cluster = testCluster(stack, "demo");
+    new KarpenterRelease(stack, "karpenter", { cluster, values } as KarpenterReleaseProps);
+    return synthJson(stack);
+  };
+  test("refused on the item, saying what it is", () => {
+    const found = rejected(() => release({ tolerations: [new Date(0)] })).problems;
+    expect(found).toContainEqual(
+      expect.objectContaining({
+        code: "HELM_VALUES_TOLERATION",
+        field: "values.tolerations[0]",
+        message: expect.stringContaining(
+          "a toleration map { key?, operator?, value?, effect?, tolerationSeconds? }, got a Date",
+        ),
+      }),
+    );
+    expect(found.map((p) => p.message).join("\n")).not.toContain("undefined");
+  });
+  test("look-alike: a toleration map passes", () => {
+    expect(() =>
+      release({ tolerations: [{ key: "dedicated", operator: "Exists", effect: "NoSchedule" }] }),
+    ).not.toThrow();
+  });
+});
+
+describe("C-6 labels from Object.create: named as inherited (prototype) properties, not a class instance", () => {
+  test("refused, naming the inherited key", () => {
+    const e = rejection("NodePool", { labels: Object.create({ team: "a" }) } as any);
+    expect(e.field).toBe("labels");
+    expect(e.message).toContain("an object with inherited (prototype) properties (team)");
+    expect(e.message).not.toContain("instance of a class");
+  });
+  test("look-alikes: the same labels as own properties pass; a class instance is still called one", () => {
+    expect(() => build("NodePool", { labels: { team: "a" } } as any)).not.toThrow();
+    class Labels {
+      team = "a";
+    }
+    expect(rejection("NodePool", { labels: new Labels() } as any).message).toContain("a Labels");
   });
 });
