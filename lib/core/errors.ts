@@ -180,7 +180,16 @@ function instanceName(value: unknown): string | undefined {
   if (proto === null || Object.getPrototypeOf(proto) === null) return undefined;
   const ctor = (proto as { constructor?: { name?: unknown } }).constructor;
   const name = typeof ctor?.name === "string" && ctor.name !== "" && ctor.name !== "Object" ? ctor.name : undefined;
-  if (name === undefined) return "an instance of a class";
+  if (name === undefined) {
+    // Object.create({ team: "a" }): a plain object whose prototype is another plain object; its inherited
+    // properties are not its own, so Object.entries and JSON drop them (it is no class instance)
+    const inherited: string[] = [];
+    for (let p: unknown = proto; p !== null && Object.getPrototypeOf(p) !== null; p = Object.getPrototypeOf(p))
+      inherited.push(...Object.keys(p as object));
+    if (inherited.length > 0)
+      return `an object with inherited (prototype) properties (${inherited.slice(0, 5).join(", ")}${inherited.length > 5 ? ", …" : ""}), not own ones`;
+    return "an instance of a class";
+  }
   return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
 }
 

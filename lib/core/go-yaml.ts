@@ -514,7 +514,7 @@ export function goYamlDocumentValue(doc: Document, text: string, options: { stri
   } catch (e) {
     // nesting deeper than the stack: go-yaml v2 refuses depth past 10,000 (parserc.go max_flow_level and
     // max_indents); here the stack ends first
-    if (e instanceof RangeError) return { error: "yaml: the document nests too deeply", tooDeep: true };
+    if (e instanceof RangeError) return tooDeep(text, undefined);
     throw e;
   }
 }
@@ -528,8 +528,60 @@ export function decodeGoYaml(text: string, options: { strict: boolean }): GoYaml
   const docs = parseAllDocuments(text, { version: "1.1", schema: "failsafe", uniqueKeys: false, merge: false });
   const doc = Array.isArray(docs) ? docs[0] : undefined;
   if (doc === undefined) return { value: null };
-  if (doc.errors.length > 0) return { error: `yaml: ${doc.errors[0].message.split("\n")[0]}` };
-  return goYamlDocumentValue(doc, text, options);
+  const err = doc.errors[0];
+  if (err === undefined) return goYamlDocumentValue(doc, text, options);
+  // the `yaml` package composes nested collections recursively and reports the JavaScript stack overflow
+  // (compose-node.js: RangeError "Maximum call stack size exceeded") as a parse error with this code: the document
+  // may be valid YAML (go-yaml v2 reads up to 10,000 levels), it is only deeper than this reader follows
+  if (err.code === "RESOURCE_EXHAUSTION") return tooDeep(text, err.pos[0]);
+  return { error: `yaml: ${err.message.split("\n")[0]}` };
+}
+
+/** A document deeper than the JavaScript stack lets the `yaml` package compose: its depth where reading stopped. */
+function tooDeep(text: string, offset: number | undefined): GoYamlResult {
+  let depth = "";
+  if (offset !== undefined) {
+    const before = text.slice(0, offset).split("\n");
+    depth = ` at least ${nestingAt(text, offset)} levels deep (at line ${before.length}, column ${before[before.length - 1].length + 1}),`;
+  }
+  return {
+    error: `yaml: the document nests${depth} deeper than this library's YAML reader can follow (the JavaScript call stack ends first; go-yaml v2 reads up to 10,000 levels), so it cannot be checked: it is not known to be invalid YAML`,
+    tooDeep: true,
+  };
+}
+
+/**
+ * How many collections are open at `offset` of YAML text: unclosed flow brackets (`[`, `{`, outside quotes and
+ * comments) plus the block indentation levels open on the lines before. An estimate for a message only (a block
+ * sequence written `- - -` on one line counts once), exact for the flow nesting such a document usually has.
+ */
+function nestingAt(text: string, offset: number): number {
+  let flow = 0;
+  let quote: string | undefined;
+  const indents: number[] = [];
+  let lineStart = true;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    const ch = text[i];
+    if (lineStart && flow === 0 && quote === undefined) {
+      const indent = /^ */.exec(text.slice(i))![0].length;
+      const rest = text.slice(i + indent, text.indexOf("\n", i) < 0 ? undefined : text.indexOf("\n", i));
+      if (rest.trim() !== "" && !rest.startsWith("#")) {
+        while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
+        indents.push(indent);
+      }
+    }
+    lineStart = ch === "\n";
+    if (quote !== undefined) {
+      if (ch === "\\" && quote === '"') i++;
+      else if (ch === quote) quote = undefined;
+    } else if ((ch === '"' || ch === "'") && /[\s[{,:]/.test(text[i - 1] ?? " ")) quote = ch;
+    else if (ch === "#" && /\s/.test(text[i - 1] ?? " ")) {
+      const end = text.indexOf("\n", i);
+      i = (end < 0 ? text.length : end) - 1;
+    } else if (ch === "[" || ch === "{") flow++;
+    else if ((ch === "]" || ch === "}") && flow > 0) flow--;
+  }
+  return flow + Math.max(0, indents.length - 1);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { isIP } from "net";
 import { IConstruct } from "constructs";
 import { Fn, Token } from "cdktf";
-import { KarpenterValidationError } from "../core/errors";
+import { KarpenterValidationError, typeName } from "../core/errors";
 import {
   ControllerResources,
   DEFAULT_CONTROLLER_RESOURCES,
@@ -1178,6 +1178,19 @@ export function checkTolerations(
   tolerations.forEach((t, i) => {
     if (isUnresolved(t)) return;
     const field = `${prop}[${i}]`;
+    // a Date or other class instance has no own keys, so the key checks below would name `key = undefined`: say
+    // what the item is instead (null, a string or a list are checkOptionKeys' to name)
+    const what = typeName(t);
+    if (t !== null && typeof t === "object" && !Array.isArray(t) && what !== "an object")
+      return void problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_TOLERATION",
+          scope,
+          field,
+          t,
+          `a toleration map { ${TOLERATION.map((k) => `${k}?`).join(", ")} }, got ${what}`,
+        ),
+      );
     if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
     const fail = (key: string, value: unknown, allowed: string) =>
       problems.add(new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, `${field}.${key}`, value, allowed));

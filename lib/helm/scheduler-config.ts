@@ -73,6 +73,8 @@ export function schedulerConfigProblems(raw: string): string[] {
     const merge = / already set in map/.test(why)
       ? " (the controller reads the YAML strictly: a key may be set once, by a `<<` merge too)"
       : "";
+    // too deep for this reader (core/go-yaml.ts): not a YAML verdict, so not called invalid YAML
+    if (yaml.tooDeep) return [`it cannot be read here: ${why}. Flatten the document`];
     return [`it is not valid YAML: ${why}${merge}`];
   }
   if (yaml.value !== null && !(yaml.value instanceof Map))

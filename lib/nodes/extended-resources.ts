@@ -10,6 +10,8 @@
  * v1.0.0 … main of 2026-08-21 except `aws.amazon.com/neuroncore`, advertised from v1.1.0.
  */
 
+import { nearestKey } from "../core/problems";
+
 /** One extended resource an instance type may advertise. */
 interface ExtendedResource {
   readonly name: string;
@@ -86,6 +88,14 @@ export function meantExtendedResources(key: string): string[] {
     (r) => r.parts.includes(part) && (slash < 0 || r.vendor.some((v) => domainWords.includes(v))),
   );
   if (candidates.length > 0) return candidates.map((r) => r.name);
+  // the right vendor and a resource part one typo off (a swap of two adjacent letters is one: `habana.ai/guadi`);
+  // only parts of four letters or more, so `nvidia.com/cpu` is not taken for the GPU
+  if (slash >= 0 && part.length >= 4) {
+    const near = AWS_EXTENDED_RESOURCES.filter(
+      (r) => r.vendor.some((v) => domainWords.includes(v)) && nearestKey(part, r.parts) !== undefined,
+    );
+    if (near.length > 0) return near.map((r) => r.name);
+  }
   // the right vendor and resource in one word, or the domain alone: `nvidia.com/nvidia-gpu`, `nvidia.com`
   const whole = loose(key.replace(/\//g, ""));
   return AWS_EXTENDED_RESOURCES.filter((r) =>

@@ -58,6 +58,12 @@ function integerRange(goType: string): [number, number] {
   return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 }
 
+/**
+ * A number beyond JavaScript's exact integers: the range above is JavaScript's there, not the Go type's (int64 holds
+ * more), so the message says whose limit it is.
+ */
+const beyondExact = (x: unknown): boolean => typeof x === "number" && Math.abs(x) > Number.MAX_SAFE_INTEGER;
+
 /** What a field of `kind` takes, with the range of an integer type. */
 function kindText(kind: KubeletFieldKind, goType: string): string {
   if (kind !== "integer" && kind !== "integer list") return KIND_TEXT[kind];
@@ -218,7 +224,7 @@ export function checkUpstreamKubelet(
           "EC2NODECLASS_KUBELET_FIELD_TYPE",
           `kubelet.${f}`,
           x,
-          `${kindText(field.kind, field.goType)} (Go ${field.goType}), ${problem}: ${strict}`,
+          `${kindText(field.kind, field.goType)} (Go ${field.goType}${beyondExact(x) ? `, which holds more: the limit is JavaScript's, which cannot hold a number beyond 2^53 - 1 exactly (${x} is what it holds of the number written)` : ""}), ${problem}: ${strict}`,
         );
       if (field.kind === "duration" && typeof x === "string" && !holdsToken(x)) {
         const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;

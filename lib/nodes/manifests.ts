@@ -3,6 +3,7 @@ import type { ITerraformDependable, TerraformResource, TerraformStack } from "cd
 import { findUnwalkable } from "../core/deep-merge";
 import { constructName } from "../core/construct-name";
 import { KarpenterValidationError } from "../core/errors";
+import { findUnreadable } from "../core/readable-props";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";
@@ -397,11 +398,13 @@ const propPath = (path: string, key: string) =>
   /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 /**
- * Refuses props of a node object (NodePool, EC2NodeClass, NodeOverlay, CapacityBuffer) that hold a map or list
+ * Refuses props of a node object (NodePool, EC2NodeClass, NodeOverlay, CapacityBuffer) that cannot be read (every
+ * place that throws when read, all at once: core/readable-props.ts findUnreadable), or that hold a map or list
  * inside itself or nested deeper than any field of their CRDs: every check and the manifest's JSON walk the props
  * recursively, and would overflow the stack (a RangeError instead of this error). Run first, before any check;
  * the construct-valued props (`karpenter`, `nodeClass`, `dependsOn`, …) and tokens are not walked.
- * @throws KarpenterValidationError (alone) naming the path that leads back, or the first too deep
+ * @throws KarpenterValidationError NODE_VALUE_UNREADABLE naming each unreadable place, else (alone) the path that
+ *   leads back, or the first too deep
  */
 export function checkPropsWalkable(where: string, props: object, known: readonly string[] = []): void {
   const unreadable = (field: string, reason: string) =>
@@ -410,24 +413,40 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
       where,
       field,
       "(a value that cannot be read)",
-      `a value the library can read: reading ${field} threw "${reason}" (a revoked Proxy, or an object whose properties throw), so no manifest can be written from it`,
+      `a value the library can read: reading ${field} threw "${reason}" (a revoked Proxy, or an object whose properties or keys throw), so no manifest can be written from it`,
     );
   const thrown = (e: unknown) => (e instanceof Error ? e.message : String(e));
-  // the props object's own getters (or a Proxy it inherits from: Object.create(proxy)) run here first, so a throw
-  // is this error, not the caller's own Error escaping from the constructor's first read of a prop
-  let names: string[];
+  const places: { readonly path: string; readonly reason: string }[] = [];
+  // the props object's own getters (or a Proxy it inherits from: Object.create(proxy), which the core walk does not
+  // enter, not being a plain object) run here first, so a throw is this error, not the caller's own Error escaping
+  // from the constructor's first read of a prop
+  let names: string[] = [];
   try {
     names = Object.keys(props);
   } catch (e) {
-    throw unreadable("props", thrown(e));
+    places.push({ path: "props", reason: thrown(e) });
   }
   const entries: [string, unknown][] = [];
   for (const k of [...names, ...known.filter((n) => !names.includes(n))]) {
     try {
       entries.push([k, (props as Record<string, unknown>)[k]]);
     } catch (e) {
-      throw unreadable(k, thrown(e));
+      places.push({ path: k, reason: thrown(e) });
     }
+  }
+  // every unreadable place inside the data props at once (the construct-valued ones are the constructs' own), as a
+  // plain object of the values read so that the core walk names them from the prop down (`labels.team`)
+  const data: Record<string, unknown> = {};
+  for (const [k, v] of entries)
+    if (!CONSTRUCT_VALUED_PROPS.includes(k))
+      Object.defineProperty(data, k, { value: v, enumerable: true, writable: true, configurable: true });
+  places.push(...findUnreadable(data));
+  if (places.length > 0) {
+    const errors = places.map((p) => unreadable(p.path, p.reason));
+    throw KarpenterValidationError.combine(
+      errors,
+      errors.length > 1 ? `${errors.length} unreadable values in the props of ${where}` : undefined,
+    );
   }
   for (const [k, v] of entries) {
     if (CONSTRUCT_VALUED_PROPS.includes(k)) continue;

@@ -151,6 +151,13 @@ function bottlerocketFindings(userData: string, minor: string): Finding[] {
         line: tomlKeyLine(text, wrong[0].key),
         problem: `${wrong.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (${BR_SOURCE}, Karpenter ${minor}'s ${fields.root} struct)`,
       });
+    // on top of Karpenter's types: a value Karpenter already refuses is reported once, above
+    const refused = bottlerocketModelProblems(settings, fields.structs[fields.root], new Set(wrong.map((w) => w.path)));
+    if (refused.length > 0)
+      found.push({
+        line: tomlKeyLine(text, refused[0].key),
+        problem: `${refused.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${refused.length === 1 ? "this value" : "these values"} (its Go type holds ${refused.length === 1 ? "it" : "them"}) and writes ${refused.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_MODEL_SOURCE})`,
+      });
   }
   return found;
 }
@@ -176,6 +183,72 @@ const GO_INTEGERS: Record<string, readonly [bigint, bigint]> = {
   uint16: [0n, 2n ** 16n - 1n],
   uint8: [0n, 2n ** 8n - 1n],
 };
+
+/**
+ * Where Bottlerocket's own settings model types `[settings.kubernetes]`: bottlerocket-os/bottlerocket-settings-sdk at
+ * commit 2363566c96136664fd8c143a57c7f245af7f6714, bottlerocket-settings-models/settings-extensions/kubernetes/src/lib.rs
+ * (KubernetesSettingsV1; the same types in bottlerocket-os/bottlerocket sources/models/src/lib.rs).
+ */
+const BR_MODEL_SOURCE =
+  "Bottlerocket's settings model, bottlerocket-settings-sdk@2363566c bottlerocket-settings-models/settings-extensions/kubernetes/src/lib.rs, KubernetesSettingsV1";
+
+/**
+ * The integer ranges Bottlerocket's settings model (BR_MODEL_SOURCE) puts on `[settings.kubernetes]` keys that Karpenter
+ * types more widely (`*int`, `*uint32`: lib/versions/data/bottlerocket-settings-fields.json), so Karpenter's decode
+ * passes a value Bottlerocket's API then refuses at boot. Kept by hand, unlike the Karpenter table: the model is a Rust
+ * crate, not in the Go module cache that scripts/bottlerocket-settings-fields.ts reads, so it cannot be generated here.
+ * Read, not executed (Rust serde: a value outside the field's integer type fails to deserialize). Only the types whose
+ * range is known here: u8, u32, i32, i64, and NonNegativeInteger's lower bound 0 (bottlerocket-modeled-types; its upper
+ * bound is not stated, so Karpenter's is kept). IntegerPercent (image-gc-*-threshold-percent) is left out: its
+ * definition was not read, and Karpenter types those keys as strings anyway.
+ */
+const BR_MODEL_INTEGERS: {
+  readonly [key: string]: { readonly type: string; readonly min: bigint; readonly max?: bigint };
+} = {
+  "max-pods": { type: "u32", min: 0n, max: 2n ** 32n - 1n },
+  "log-level": { type: "u8", min: 0n, max: 2n ** 8n - 1n },
+  "registry-qps": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "registry-burst": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "event-qps": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "event-burst": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "kube-api-qps": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "kube-api-burst": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "container-log-max-files": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "container-log-max-workers": { type: "i32", min: -(2n ** 31n), max: 2n ** 31n - 1n },
+  "pod-pids-limit": { type: "i64", min: -(2n ** 63n), max: 2n ** 63n - 1n },
+  "eviction-max-pod-grace-period": { type: "NonNegativeInteger", min: 0n },
+};
+
+/**
+ * The `[settings.kubernetes]` integers Karpenter's type takes (decodeProblems passed them) but Bottlerocket's settings
+ * model refuses (BR_MODEL_INTEGERS). Keys are matched as go-toml matches them (exact, else case-folded), since Karpenter
+ * writes them back under its own key names.
+ */
+function bottlerocketModelProblems(
+  settings: Record<string, unknown>,
+  rootFields: { readonly [key: string]: string } | undefined,
+  karpenterRefused: ReadonlySet<string>,
+): TypeProblem[] {
+  const out: TypeProblem[] = [];
+  const kubernetesKey =
+    Object.keys(settings).find((k) => k === "kubernetes") ??
+    Object.keys(settings).find((k) => k.toLowerCase() === "kubernetes");
+  const kubernetes = kubernetesKey === undefined ? undefined : settings[kubernetesKey];
+  if (!rootFields?.kubernetes || !isTable(kubernetes)) return out;
+  for (const [k, v] of Object.entries(kubernetes)) {
+    const field = k in BR_MODEL_INTEGERS ? k : Object.keys(BR_MODEL_INTEGERS).find((f) => f === k.toLowerCase());
+    const path = `settings.${kubernetesKey}.${k}`;
+    if (field === undefined || typeof v !== "bigint" || karpenterRefused.has(path)) continue;
+    const { type, min, max } = BR_MODEL_INTEGERS[field];
+    if (v >= min && (max === undefined || v <= max)) continue;
+    const want =
+      max === undefined
+        ? `an integer from ${min} up (Bottlerocket's ${type})`
+        : `an integer from ${min} to ${max} (Bottlerocket's ${type})`;
+    out.push({ path, key: k, want, got: `${v}, which is out of range` });
+  }
+  return out;
+}
 
 /** What TOML a Go type of the table takes, in words. */
 function described(type: string, structs: BottlerocketStructs): string {

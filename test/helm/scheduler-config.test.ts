@@ -451,6 +451,19 @@ describe("what go-yaml v2 and encoding/json decide beyond the table (fresh teste
       schedulerConfigProblems(merged("{<<: {maxSkew: 1, whenUnsatisfiable: DoNotSchedule}, topologyKey: a}")),
     ).toEqual([]);
   });
+  test("a document nested deeper than the reader follows is named as such, not as invalid YAML (fresh tester 12 C-1)", () => {
+    const [why] = schedulerConfigProblems(`a: ${"[".repeat(5000)}${"]".repeat(5000)}`);
+    expect(why).toMatch(
+      /^it cannot be read here: the document nests at least \d+ levels deep \(at line 1, column \d+\)/,
+    );
+    expect(why).toContain("deeper than this library's YAML reader can follow");
+    expect(why).not.toContain("not valid YAML");
+    expect(why).not.toContain("Maximum call stack");
+    // the look-alike nested a few hundred levels is read, and refused only for its unknown field
+    expect(schedulerConfigProblems(`a: ${"[".repeat(300)}${"]".repeat(300)}`)).toEqual([
+      'the document has an unknown field "a" (known: podTopologySpread)',
+    ]);
+  });
   test("an alias of no anchor, or an alias bomb, is invalid YAML (not a crash); reused anchors are fine", () => {
     expect(schedulerConfigProblems(doc("maxSkew: *nope"))).toEqual([
       expect.stringMatching(/^it is not valid YAML: .*nope/),

@@ -867,6 +867,9 @@ describe("limits on resources no node has", () => {
     ["vpc.amazonaws.com/efas", "vpc.amazonaws.com/efa"],
     ["aws.amazon.com/efa", "vpc.amazonaws.com/efa"],
     ["vpc.amazonaws.com/pod-enis", "vpc.amazonaws.com/pod-eni"],
+    // one typo in the resource part, a swap of two adjacent letters counting as one (fresh tester 12 C-7)
+    ["habana.ai/guadi", "habana.ai/gaudi"],
+    ["aws.amazon.com/nueron", "aws.amazon.com/neuron"],
   ])("an extended resource no AWS instance type advertises, %s, warns: did you mean %s", (key, meant) => {
     const warnings = poolWarnings({ [key]: "4" });
     expect(warnings).toHaveLength(1);
@@ -914,6 +917,9 @@ describe("limits on resources no node has", () => {
         "example.com/gpu": "2",
         "smarter-devices/fuse": "1",
         "xilinx.com/fpga-xilinx_u250": "1",
+        // one typo off a resource part, but another vendor's domain: its own device plugin's resource
+        "example.com/guadi": "1",
+        "nvidia.com/cpu": "1",
       }),
     ).toEqual([]);
   });

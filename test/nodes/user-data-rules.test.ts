@@ -136,6 +136,40 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
     ])
       expect(e.message).toContain(part);
   });
+  // Bottlerocket's own settings model (bottlerocket-settings-sdk@2363566c, settings-extensions/kubernetes/src/lib.rs)
+  // types these keys narrower than Karpenter's Go structs: max_pods u32, log_level u8, registry_qps i32,
+  // eviction_max_pod_grace_period NonNegativeInteger; Karpenter passes the values, Bottlerocket refuses them at boot
+  test.each([
+    ["max-pods = -1", "settings.kubernetes.max-pods as an integer from 0 to 4294967295 (Bottlerocket's u32), got -1"],
+    [
+      "max-pods = 4294967296",
+      "settings.kubernetes.max-pods as an integer from 0 to 4294967295 (Bottlerocket's u32), got 4294967296",
+    ],
+    ["log-level = 300", "settings.kubernetes.log-level as an integer from 0 to 255 (Bottlerocket's u8), got 300"],
+    [
+      "registry-qps = 2147483648",
+      "settings.kubernetes.registry-qps as an integer from -2147483648 to 2147483647 (Bottlerocket's i32), got 2147483648",
+    ],
+    [
+      "eviction-max-pod-grace-period = -5",
+      "settings.kubernetes.eviction-max-pod-grace-period as an integer from 0 up (Bottlerocket's NonNegativeInteger), got -5",
+    ],
+  ])("Bottlerocket's settings model refuses %s, which Karpenter's type takes", (line, part) => {
+    const e = rejection("EC2NodeClass", br(`[settings.kubernetes]\n${line}\n`), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.value).toBe(`line 2: ${line}`);
+    expect(e.message).toContain(part);
+    expect(e.message).toContain("Bottlerocket itself refuses the settings at boot");
+    expect(e.message).not.toContain("Karpenter fails every launch");
+  });
+  test("values inside Bottlerocket's ranges pass; a value Karpenter already refuses is reported once, as Karpenter's", () => {
+    const u =
+      "[settings.kubernetes]\nmax-pods = 110\nlog-level = 4\nregistry-qps = 50\neviction-max-pod-grace-period = 0\n";
+    expect(() => build("EC2NodeClass", br(u), "1.15.0")).not.toThrow();
+    const e = rejection("EC2NodeClass", br("[settings.kubernetes]\nlog-level = -1\n"), "1.15.0");
+    expect(e.message).toContain("log-level as an integer from 0 to 4294967295, got -1");
+    expect(e.message).not.toContain("Bottlerocket's u8");
+  });
   test("memory-manager-reserved-memory is typed from 1.15 (1.14.1 has no such field: its decode skips the key)", () => {
     const u = '[settings.kubernetes.memory-manager-reserved-memory.0]\nenabled = "true"\nmemory = "1Gi"\n';
     expect(rejection("EC2NodeClass", br(u), "1.15.0").message).toContain(
@@ -157,7 +191,9 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
   test("look-alikes: values go-toml decodes, keys it skips or folds, settings other than Karpenter's", () => {
     for (const u of [
       '[settings.kubernetes]\ncluster-dns-ip = "10.100.0.10"\n',
-      "[settings.kubernetes]\nlog-level = 4294967295\nmax-pods = 0x10\neviction-max-pod-grace-period = -5\n",
+      // the edges of Bottlerocket's own ranges (u8, u32, NonNegativeInteger), narrower than Karpenter's uint32 / int
+      "[settings.kubernetes]\nlog-level = 255\nmax-pods = 0x10\neviction-max-pod-grace-period = 0\n",
+      "[settings.kubernetes]\nmax-pods = 4294967295\nregistry-qps = 2147483647\n",
       // a key Karpenter's struct lacks is skipped by the decode (only logged by its strict pass)
       '[settings.kubernetes]\nno-such-setting = ["x"]\n[settings.kubernetes.static-pods.web]\nmanifest = "m"\nbogus = 1\n',
       // keys match fields case-insensitively, the settings table too
