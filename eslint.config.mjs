@@ -36,8 +36,8 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off", "@typescript-eslint/no-require-imports": "off" },
   },
   {
-    // Jest globals: the tests, and the recorder Jest loads as a setup file
-    files: ["test/**/*.ts", "scripts/e2e/record-node-cases.cjs"],
+    // Jest globals: the tests, and the recorders Jest loads as setup files
+    files: ["test/**/*.ts", "scripts/e2e/record-node-cases.cjs", "scripts/e2e/record-values-cases.cjs"],
     languageOptions: { globals: { ...globals.jest } },
   },
 );

@@ -18,8 +18,13 @@ module.exports = {
     "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts",
     "^cdktf-eks-karpenter/cli$": "<rootDir>/lib/cli-api.ts",
   },
-  // the second records node-object cases for the e2e agreement stage, only when E2E_RECORD_NODE_CASES is set
-  setupFilesAfterEnv: ["<rootDir>/test/setup.ts", "<rootDir>/scripts/e2e/record-node-cases.cjs"],
+  // the second records node-object cases for the e2e agreement stage, only when E2E_RECORD_NODE_CASES is set;
+  // the third records Karpenter / KarpenterRelease values cases (values-agreement), only when E2E_RECORD_VALUES_CASES is set
+  setupFilesAfterEnv: [
+    "<rootDir>/test/setup.ts",
+    "<rootDir>/scripts/e2e/record-node-cases.cjs",
+    "<rootDir>/scripts/e2e/record-values-cases.cjs",
+  ],
   // a temp directory per run for the folders cdktf's Testing.app() leaves behind, removed at the end
   globalSetup: "<rootDir>/test/global-setup.cjs",
   globalTeardown: "<rootDir>/test/global-teardown.cjs",

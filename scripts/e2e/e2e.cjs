@@ -1091,6 +1091,8 @@ async function main() {
           }),
         );
       // opt-in (report.cjs OPT_IN_STAGES): only when --stage names it
+      if (args.mode === "stages" && args.stages.includes("values-agreement"))
+        await timed("values-agreement", () => require("./values-stage.cjs").valuesAgreementStage(ctx));
       if (args.mode === "stages" && args.stages.includes("day2"))
         await timed("day2", () =>
           require("./day2-stage.cjs").runDay2Stage({
@@ -1111,6 +1113,7 @@ async function main() {
       .join(", ");
     console.log(`\ntimings: ${t}`);
     if (report.agreement) console.log(`agreement: ${report.agreement.line}`);
+    if (report.valuesAgreement) console.log(`values-agreement: ${report.valuesAgreement.line}`);
     if (args.report) {
       report.write(path.resolve(args.report));
       console.log(`report: ${path.resolve(args.report)}`);
