@@ -1336,10 +1336,13 @@ function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
 }
 
 /**
- * A search domain as Kubernetes takes it: a DNS-1123 subdomain (lowercase labels of at most 63 characters), `_`
- * allowed and `.` alone (RelaxedDNSSearchValidation, on by default from Kubernetes 1.33), an optional trailing dot.
+ * A search domain as Kubernetes takes it: a DNS-1123 subdomain of at most 253 characters (lowercase labels; the
+ * pattern sets no length per label: apimachinery pkg/util/validation IsDNS1123Subdomain, dns1123SubdomainFmt), `_`
+ * allowed and `.` alone (RelaxedDNSSearchValidation, on by default from Kubernetes 1.33), an optional trailing dot
+ * (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation validatePodDNSConfig). Held against a real API server by the
+ * e2e values-agreement stage.
  */
-const SEARCH_DOMAIN = /^(\.|[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?)*\.?)$/;
+const SEARCH_DOMAIN = /^(\.|[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?(\.[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?)*\.?)$/;
 
 function checkSearches(scope: IConstruct, searches: unknown): void {
   if (searches === undefined || isUnresolved(searches)) return;

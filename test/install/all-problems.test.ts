@@ -99,7 +99,8 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
   test("look-alikes: searches with underscores or a lone dot, options with names, no nameservers under ClusterFirst", () => {
     const dnsConfig = {
       ...DNS_CONFIG,
-      searches: ["svc.cluster.local", "my_corp.local", "."],
+      // a label over 63 characters: the API server's pattern sets no length per label, only 253 in all
+      searches: ["svc.cluster.local", "my_corp.local", ".", `${"a".repeat(64)}.com`],
       options: [{ name: "ndots", value: "2" }, { name: "edns0" }],
     };
     expect(() => karpenter({ dnsPolicy: "None", values: { dnsConfig } })).not.toThrow();
@@ -109,7 +110,7 @@ describe('dnsPolicy "None" without dnsConfig is reported beside the other proble
   });
   test.each([
     ["an upper-case search domain", { searches: ["Example.COM"] }, "values.dnsConfig.searches"],
-    ["a label over 63 characters", { searches: [`${"a".repeat(64)}.com`] }, "values.dnsConfig.searches"],
+    ["a search domain over 253 characters", { searches: [`${"a".repeat(250)}.com`] }, "values.dnsConfig.searches"],
     ["an option value that is no string", { options: [{ name: "ndots", value: 2 }] }, "values.dnsConfig.options[0]"],
     [
       "an option with an unknown key",
