@@ -275,6 +275,8 @@ export const ERROR_CODES = {
   HELM_VALUES_ENV:
     "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value, not both a non-empty value and valueFrom)",
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
+  HELM_VALUES_K8S_VALUE:
+    "a chart value the API server refuses in the rendered Deployment, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, podDisruptionBudget.maxUnavailable, additionalClusterRoleRules)",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
   HELM_VALUES_LOG_LEVEL:

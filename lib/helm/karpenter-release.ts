@@ -14,6 +14,7 @@ import {
   KubernetesToleration,
 } from "./karpenter-settings";
 import { checkValuePaths } from "./chart-values";
+import { affinityProblems } from "../kubernetes/object-rules";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
@@ -47,6 +48,7 @@ import {
   checkReplicas,
   checkTolerations,
   controllerResources,
+  throwObjectProblems,
   hasPath,
   IRSA_ROLE_ANNOTATION,
   nonFiniteNumbers,
@@ -321,6 +323,8 @@ export class KarpenterRelease extends Construct {
       const nodeSelector = problems.check(() => checkNodeSelector(this, props?.nodeSelector));
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
+      // the typed prop is rendered like values.affinity: the API server's rules on it (kubernetes/object-rules.ts)
+      if (affinity) problems.check(() => throwObjectProblems(this, affinityProblems(affinity, "affinity")));
       const timeout = props?.timeout;
       if (
         timeout !== undefined &&

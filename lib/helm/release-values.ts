@@ -10,7 +10,7 @@ import {
 } from "./karpenter-settings";
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey, SETTING_ENV } from "./chart-settings";
-import { findUnwalkable, isPlainMap } from "../core/deep-merge";
+import { findUnwalkable, isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { plainScalar } from "./helm";
 import { durationNanos, GO_DURATION, MAX_DURATION_NS, parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
@@ -19,6 +19,18 @@ import { isDns1123Subdomain, isLabelValue, qualifiedNameProblem, wholeNumberText
 import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
+import { factsRelease, valuePathsAt } from "../versions";
+import {
+  affinityProblems,
+  containerSecurityContextProblems,
+  deploymentStrategyProblems,
+  disruptionBudgetProblems,
+  ObjectValueProblem,
+  podSecurityContextProblems,
+  policyRuleProblems,
+  revisionHistoryLimitProblems,
+  topologySpreadProblems,
+} from "../kubernetes/object-rules";
 import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
 import {
   AWS_FEATURE_GATES_SINCE,
@@ -414,6 +426,7 @@ export function checkEscapeHatch(
   problems.check(() => checkControllerPorts(scope, values, env));
   problems.check(() => checkIfOnlyValues(scope, values));
   problems.check(() => checkPodValues(scope, values));
+  problems.check(() => checkObjectValues(scope, version, values));
   warnReplacedChartValues(scope, version, settings, values, env);
   problems.throwIfAny(scope);
 }
@@ -1079,6 +1092,66 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   const tolerations = values.tolerations;
   if (tolerations !== null && tolerations !== undefined && !isUnresolved(tolerations))
     problems.check(() => checkTolerations(scope, tolerations as KubernetesToleration[], "values.tolerations"));
+  problems.throwIfAny(scope);
+}
+
+/**
+ * The values the chart writes into the Deployment, PodDisruptionBudget and ClusterRole, judged by the API server's
+ * value rules (kubernetes/object-rules.ts, each rule cited there): `revisionHistoryLimit`, `strategy`,
+ * `podDisruptionBudget.maxUnavailable`, `affinity`, `topologySpreadConstraints`, `podSecurityContext`,
+ * `controller.securityContext`, `additionalClusterRoleRules`. Where a rule joins fields, the chart's defaults the
+ * values merge into take part (values.yaml `strategy.rollingUpdate.maxUnavailable: 1`, and since chart 1.5
+ * `podSecurityContext.seccompProfile.type: RuntimeDefault`), as Helm merges them.
+ * @throws KarpenterValidationError (HELM_VALUES_K8S_VALUE) naming the `values.…` path, every problem at once
+ */
+function checkObjectValues(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+  const paths = valuePathsAt(factsRelease(version.full));
+  const found: ObjectValueProblem[] = [];
+  found.push(...revisionHistoryLimitProblems(values.revisionHistoryLimit, "values.revisionHistoryLimit"));
+  if (isPlainMap(values.strategy)) {
+    // chart templates/deployment.yaml:15-19 (`with .Values.strategy`, toYaml): an empty map is not written
+    const chart = paths.includes("strategy.rollingUpdate.maxUnavailable")
+      ? { rollingUpdate: { maxUnavailable: 1 } }
+      : {};
+    const strategy = mergeHelmValues(chart, values.strategy);
+    if (Object.values(strategy).some((v) => v !== null))
+      found.push(...deploymentStrategyProblems(strategy, "values.strategy"));
+  }
+  const pdb = values.podDisruptionBudget;
+  if (isPlainMap(pdb))
+    found.push(...disruptionBudgetProblems(pdb.maxUnavailable, "values.podDisruptionBudget.maxUnavailable"));
+  found.push(...affinityProblems(values.affinity, "values.affinity"));
+  found.push(...topologySpreadProblems(values.topologySpreadConstraints, "values.topologySpreadConstraints"));
+  if (isPlainMap(values.podSecurityContext)) {
+    const chart = paths.includes("podSecurityContext.seccompProfile.type")
+      ? { seccompProfile: { type: "RuntimeDefault" } }
+      : {};
+    found.push(
+      ...podSecurityContextProblems(mergeHelmValues(chart, values.podSecurityContext), "values.podSecurityContext"),
+    );
+  }
+  // the chart renders controller.securityContext's profiles since it lists them (1.5: deployment.yaml:75-88)
+  if (isPlainMap(values.controller) && paths.includes("controller.securityContext.seccompProfile{}"))
+    found.push(
+      ...containerSecurityContextProblems(values.controller.securityContext, "values.controller.securityContext"),
+    );
+  found.push(...policyRuleProblems(values.additionalClusterRoleRules, "values.additionalClusterRoleRules"));
+  throwObjectProblems(scope, found);
+}
+
+/** Throws the problems of kubernetes/object-rules.ts as HELM_VALUES_K8S_VALUE errors, all at once (nothing when none). */
+export function throwObjectProblems(scope: IConstruct, found: readonly ObjectValueProblem[]): void {
+  const problems = new Problems();
+  for (const p of found)
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_K8S_VALUE",
+        scope,
+        p.field,
+        p.value,
+        `${p.allowed} (the Kubernetes API server refuses the rendered object otherwise)`,
+      ),
+    );
   problems.throwIfAny(scope);
 }
 

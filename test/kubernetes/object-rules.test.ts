@@ -1,0 +1,426 @@
+import { Lazy } from "cdktf";
+import {
+  affinityProblems,
+  containerSecurityContextProblems,
+  deploymentStrategyProblems,
+  disruptionBudgetProblems,
+  labelSelectorProblems,
+  podSecurityContextProblems,
+  policyRuleProblems,
+  revisionHistoryLimitProblems,
+  topologySpreadProblems,
+} from "../../lib/kubernetes/object-rules";
+
+/*
+ * The API server's value rules for what the Karpenter chart renders into its Deployment, PDB and ClusterRole
+ * (k8s.io/kubernetes@v1.34.2, cited in lib/kubernetes/object-rules.ts): each invalid input and a valid look-alike.
+ */
+
+const fields = (ps: readonly { field: string }[]) => ps.map((p) => p.field);
+const CHART_STRATEGY = { rollingUpdate: { maxUnavailable: 1 } };
+
+describe("revisionHistoryLimit (apps validation.go:661-663)", () => {
+  test.each([[-1], ["-1"]])("%p is refused", (v) => {
+    expect(fields(revisionHistoryLimitProblems(v, "values.revisionHistoryLimit"))).toEqual([
+      "values.revisionHistoryLimit",
+    ]);
+  });
+  test.each([[0], [10], ["3"], [undefined], [1.5], [true]])("%p passes (or is not this rule's type)", (v) => {
+    expect(revisionHistoryLimitProblems(v, "f")).toEqual([]);
+  });
+});
+
+describe("strategy (apps validation.go:594-630)", () => {
+  const f = "values.strategy";
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ["maxUnavailable 150%", { rollingUpdate: { maxUnavailable: "150%" } }, [`${f}.rollingUpdate.maxUnavailable`]],
+    ["maxUnavailable -1", { rollingUpdate: { maxUnavailable: -1 } }, [`${f}.rollingUpdate.maxUnavailable`]],
+    ["maxSurge abc", { rollingUpdate: { maxUnavailable: 1, maxSurge: "abc" } }, [`${f}.rollingUpdate.maxSurge`]],
+    [
+      "maxSurge a quoted number",
+      { rollingUpdate: { maxUnavailable: 1, maxSurge: "1" } },
+      [`${f}.rollingUpdate.maxSurge`],
+    ],
+    ["both zero", { rollingUpdate: { maxUnavailable: 0, maxSurge: 0 } }, [`${f}.rollingUpdate.maxUnavailable`]],
+    ["both 0%", { rollingUpdate: { maxUnavailable: "0%", maxSurge: "0%" } }, [`${f}.rollingUpdate.maxUnavailable`]],
+    ["type Bogus", { type: "Bogus" }, [`${f}.type`]],
+    ["type rollingupdate (case)", { type: "rollingupdate" }, [`${f}.type`]],
+    ["Recreate with rollingUpdate", { type: "Recreate", rollingUpdate: { maxUnavailable: 1 } }, [`${f}.rollingUpdate`]],
+  ])("%s is refused", (_what, strategy, expected) => {
+    expect(fields(deploymentStrategyProblems(strategy, f))).toEqual(expected);
+  });
+  test.each<[string, Record<string, unknown>]>([
+    ["maxUnavailable 100%", { rollingUpdate: { maxUnavailable: "100%" } }],
+    [
+      "maxSurge 150% (only maxUnavailable has the 100% cap)",
+      { rollingUpdate: { maxUnavailable: 1, maxSurge: "150%" } },
+    ],
+    ["zero-downtime 0 + 1", { rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } }],
+    ["maxUnavailable 0, maxSurge defaulted to 25%", { rollingUpdate: { maxUnavailable: 0 } }],
+    ["type RollingUpdate", { type: "RollingUpdate", rollingUpdate: { maxUnavailable: 1 } }],
+    ["Recreate with rollingUpdate null", { type: "Recreate", rollingUpdate: null }],
+    ["a token", { rollingUpdate: { maxUnavailable: Lazy.stringValue({ produce: () => "1" }), maxSurge: 0 } }],
+  ])("%s passes", (_what, strategy) => {
+    expect(deploymentStrategyProblems(strategy, f)).toEqual([]);
+  });
+  test("the chart's default rollingUpdate makes type Recreate alone invalid (Helm merges it in)", () => {
+    const merged = { ...CHART_STRATEGY, type: "Recreate" };
+    expect(deploymentStrategyProblems(merged, f)[0].allowed).toContain("rollingUpdate: null");
+  });
+});
+
+describe("podDisruptionBudget.maxUnavailable (policy validation.go:62-65)", () => {
+  const f = "values.podDisruptionBudget.maxUnavailable";
+  test.each([["150%"], ["abc"], [-1], ["-1"], ["1 %"]])("%p is refused", (v) => {
+    expect(fields(disruptionBudgetProblems(v, f))).toEqual([f]);
+  });
+  test.each([["100%"], ["0%"], [0], [1], ["2"], [undefined], ["1.5"], ["true"]])("%p passes here", (v) => {
+    expect(disruptionBudgetProblems(v, f)).toEqual([]);
+  });
+});
+
+describe("topologySpreadConstraints (core validation.go:8437-8554)", () => {
+  const f = "values.topologySpreadConstraints";
+  const ok = { maxSkew: 1, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "DoNotSchedule" };
+  test.each<[string, Record<string, unknown>, string]>([
+    ["maxSkew 0", { ...ok, maxSkew: 0 }, `${f}[0].maxSkew`],
+    ["maxSkew missing", { ...ok, maxSkew: undefined }, `${f}[0].maxSkew`],
+    ["topologyKey empty", { ...ok, topologyKey: "" }, `${f}[0].topologyKey`],
+    ["whenUnsatisfiable Bogus", { ...ok, whenUnsatisfiable: "Bogus" }, `${f}[0].whenUnsatisfiable`],
+    ["whenUnsatisfiable missing", { ...ok, whenUnsatisfiable: undefined }, `${f}[0].whenUnsatisfiable`],
+    ["minDomains 0", { ...ok, minDomains: 0 }, `${f}[0].minDomains`],
+    [
+      "minDomains with ScheduleAnyway",
+      { ...ok, whenUnsatisfiable: "ScheduleAnyway", minDomains: 2 },
+      `${f}[0].minDomains`,
+    ],
+    ["nodeAffinityPolicy honor", { ...ok, nodeAffinityPolicy: "honor" }, `${f}[0].nodeAffinityPolicy`],
+    ["nodeTaintsPolicy Bogus", { ...ok, nodeTaintsPolicy: "Bogus" }, `${f}[0].nodeTaintsPolicy`],
+    ["matchLabelKeys bad key", { ...ok, matchLabelKeys: ["bad key"] }, `${f}[0].matchLabelKeys[0]`],
+    [
+      "labelSelector operator",
+      { ...ok, labelSelector: { matchExpressions: [{ key: "app", operator: "Equals", values: ["a"] }] } },
+      `${f}[0].labelSelector.matchExpressions[0].operator`,
+    ],
+  ])("%s is refused", (_what, c, field) => {
+    expect(fields(topologySpreadProblems([c], f))).toEqual([field]);
+  });
+  test("a repeated {topologyKey, whenUnsatisfiable} pair is refused", () => {
+    expect(fields(topologySpreadProblems([ok, { ...ok, maxSkew: 2 }], f))).toEqual([`${f}[0]`]);
+  });
+  test("valid look-alikes pass", () => {
+    expect(
+      topologySpreadProblems(
+        [
+          ok,
+          { ...ok, whenUnsatisfiable: "ScheduleAnyway", nodeAffinityPolicy: "Honor", nodeTaintsPolicy: "Ignore" },
+          { ...ok, topologyKey: "kubernetes.io/hostname", minDomains: 3, matchLabelKeys: ["pod-template-hash"] },
+          { ...ok, topologyKey: "x/y", labelSelector: { matchExpressions: [{ key: "app", operator: "Exists" }] } },
+        ],
+        f,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("label selectors (apimachinery meta validation.go:62-122)", () => {
+  const f = "s";
+  test.each<[string, Record<string, unknown>, string]>([
+    [
+      "In without values",
+      { matchExpressions: [{ key: "a", operator: "In", values: [] }] },
+      "s.matchExpressions[0].values",
+    ],
+    [
+      "Exists with values",
+      { matchExpressions: [{ key: "a", operator: "Exists", values: ["b"] }] },
+      "s.matchExpressions[0].values",
+    ],
+    [
+      "Gt (node-only operator)",
+      { matchExpressions: [{ key: "a", operator: "Gt", values: ["1"] }] },
+      "s.matchExpressions[0].operator",
+    ],
+    ["bad key", { matchExpressions: [{ key: "-a", operator: "Exists" }] }, "s.matchExpressions[0].key"],
+    [
+      "bad value",
+      { matchExpressions: [{ key: "a", operator: "In", values: ["a b"] }] },
+      "s.matchExpressions[0].values[0]",
+    ],
+    ["matchLabels bad key", { matchLabels: { "a b": "c" } }, 's.matchLabels["a b"]'],
+    ["matchLabels bad value", { matchLabels: { a: "-c" } }, 's.matchLabels["a"]'],
+  ])("%s is refused", (_what, sel, field) => {
+    expect(fields(labelSelectorProblems(sel, f))).toEqual([field]);
+  });
+  test("valid look-alikes pass", () => {
+    expect(
+      labelSelectorProblems(
+        {
+          matchLabels: { "app.kubernetes.io/name": "karpenter", empty: "" },
+          matchExpressions: [
+            { key: "a", operator: "Exists" },
+            { key: "b", operator: "NotIn", values: ["x"] },
+          ],
+        },
+        f,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("affinity (core validation.go:4834-5119)", () => {
+  const f = "values.affinity";
+  const nodeTerm = (e: Record<string, unknown>) => ({
+    nodeAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [e] }] },
+    },
+  });
+  const req = `${f}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
+  test.each<[string, Record<string, unknown>, string]>([
+    [
+      "operator Equals",
+      nodeTerm({ key: "a", operator: "Equals", values: ["b"] }),
+      `${req}[0].matchExpressions[0].operator`,
+    ],
+    ["In without values", nodeTerm({ key: "a", operator: "In" }), `${req}[0].matchExpressions[0].values`],
+    [
+      "DoesNotExist with values",
+      nodeTerm({ key: "a", operator: "DoesNotExist", values: ["b"] }),
+      `${req}[0].matchExpressions[0].values`,
+    ],
+    [
+      "Gt with two values",
+      nodeTerm({ key: "a", operator: "Gt", values: ["1", "2"] }),
+      `${req}[0].matchExpressions[0].values`,
+    ],
+    ["bad key", nodeTerm({ key: "a/b/c", operator: "Exists" }), `${req}[0].matchExpressions[0].key`],
+    [
+      "bad required value",
+      nodeTerm({ key: "a", operator: "In", values: ["a b"] }),
+      `${req}[0].matchExpressions[0].values[0]`,
+    ],
+    [
+      "no node selector terms",
+      { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [] } } },
+      req,
+    ],
+    [
+      "matchFields on a label",
+      {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [{ matchFields: [{ key: "spec.unschedulable", operator: "In", values: ["x"] }] }],
+          },
+        },
+      },
+      `${req}[0].matchFields[0].key`,
+    ],
+    [
+      "preferred weight 0",
+      { nodeAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 0, preference: {} }] } },
+      `${f}.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`,
+    ],
+    [
+      "pod anti-affinity weight 101",
+      {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 101, podAffinityTerm: { topologyKey: "kubernetes.io/hostname" } },
+          ],
+        },
+      },
+      `${f}.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight`,
+    ],
+    [
+      "pod affinity without topologyKey",
+      {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { a: "b" } } }],
+        },
+      },
+      `${f}.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey`,
+    ],
+    [
+      "pod anti-affinity topologyKey not a label key",
+      {
+        podAntiAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/host name" }],
+        },
+      },
+      `${f}.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].topologyKey`,
+    ],
+    [
+      "pod affinity selector operator",
+      {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [
+            { topologyKey: "x", labelSelector: { matchExpressions: [{ key: "a", operator: "Lt", values: ["1"] }] } },
+          ],
+        },
+      },
+      `${f}.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].operator`,
+    ],
+    [
+      "namespace not a label",
+      {
+        podAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "x", namespaces: ["Kube_System"] }],
+        },
+      },
+      `${f}.podAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].namespaces[0]`,
+    ],
+  ])("%s is refused", (_what, affinity, field) => {
+    expect(fields(affinityProblems(affinity, f))).toEqual([field]);
+  });
+  test("valid look-alikes pass", () => {
+    expect(
+      affinityProblems(
+        {
+          nodeAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: {
+              nodeSelectorTerms: [
+                {
+                  matchExpressions: [
+                    { key: "karpenter.sh/nodepool", operator: "DoesNotExist" },
+                    { key: "a", operator: "Gt", values: ["3"] },
+                  ],
+                  matchFields: [{ key: "metadata.name", operator: "NotIn", values: ["ip-10-0-0-1.ec2.internal"] }],
+                },
+              ],
+            },
+            // preferred terms take any value (core validation.go:5022-5024)
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 100, preference: { matchExpressions: [{ key: "a", operator: "In", values: ["a b"] }] } },
+            ],
+          },
+          podAntiAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/hostname" }],
+            preferredDuringSchedulingIgnoredDuringExecution: [
+              { weight: 1, podAffinityTerm: { topologyKey: "topology.kubernetes.io/zone" } },
+            ],
+          },
+          podAffinity: {
+            requiredDuringSchedulingIgnoredDuringExecution: [
+              {
+                topologyKey: "x",
+                namespaces: ["kube-system"],
+                labelSelector: { matchExpressions: [{ key: "a", operator: "Exists" }] },
+              },
+            ],
+          },
+        },
+        f,
+      ),
+    ).toEqual([]);
+    // a requiredDuring… map without nodeSelectorTerms keeps the chart's (Helm merges maps)
+    expect(affinityProblems({ nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {} } }, f)).toEqual([]);
+  });
+});
+
+describe("security contexts (core validation.go:5121-5224, 5405-5451)", () => {
+  const f = "values.podSecurityContext";
+  test.each<[string, Record<string, unknown>, string]>([
+    ["seccomp type Bogus", { seccompProfile: { type: "Bogus" } }, `${f}.seccompProfile.type`],
+    [
+      "seccomp Localhost without profile",
+      { seccompProfile: { type: "Localhost" } },
+      `${f}.seccompProfile.localhostProfile`,
+    ],
+    [
+      "seccomp profile with RuntimeDefault",
+      { seccompProfile: { type: "RuntimeDefault", localhostProfile: "p.json" } },
+      `${f}.seccompProfile.localhostProfile`,
+    ],
+    [
+      "seccomp profile absolute",
+      { seccompProfile: { type: "Localhost", localhostProfile: "/etc/p.json" } },
+      `${f}.seccompProfile.localhostProfile`,
+    ],
+    ["seccomp missing type", { seccompProfile: {} }, `${f}.seccompProfile.type`],
+    ["appArmor type Bogus", { appArmorProfile: { type: "Bogus" } }, `${f}.appArmorProfile.type`],
+    [
+      "appArmor Localhost without profile",
+      { appArmorProfile: { type: "Localhost" } },
+      `${f}.appArmorProfile.localhostProfile`,
+    ],
+    [
+      "appArmor profile with Unconfined",
+      { appArmorProfile: { type: "Unconfined", localhostProfile: "k" } },
+      `${f}.appArmorProfile.localhostProfile`,
+    ],
+    ["fsGroupChangePolicy", { fsGroupChangePolicy: "Sometimes" }, `${f}.fsGroupChangePolicy`],
+    ["runAsUser -1", { runAsUser: -1 }, `${f}.runAsUser`],
+    ["runAsGroup 2^31", { runAsGroup: 2147483648 }, `${f}.runAsGroup`],
+    ["fsGroup -5", { fsGroup: -5 }, `${f}.fsGroup`],
+    ["supplementalGroups -1", { supplementalGroups: [1000, -1] }, `${f}.supplementalGroups[1]`],
+    ["sysctl name", { sysctls: [{ name: "Net.Core", value: "1" }] }, `${f}.sysctls[0].name`],
+    ["supplementalGroupsPolicy", { supplementalGroupsPolicy: "Loose" }, `${f}.supplementalGroupsPolicy`],
+  ])("%s is refused", (_what, sc, field) => {
+    expect(fields(podSecurityContextProblems(sc, f))).toEqual([field]);
+  });
+  test("valid look-alikes pass", () => {
+    expect(
+      podSecurityContextProblems(
+        {
+          runAsNonRoot: true,
+          runAsUser: 65532,
+          runAsGroup: 0,
+          fsGroup: 65532,
+          supplementalGroups: [1000],
+          fsGroupChangePolicy: "OnRootMismatch",
+          seccompProfile: { type: "Localhost", localhostProfile: "profiles/karpenter.json" },
+          appArmorProfile: { type: "RuntimeDefault" },
+          sysctls: [{ name: "net.core.somaxconn", value: "1024" }],
+          supplementalGroupsPolicy: "Strict",
+        },
+        f,
+      ),
+    ).toEqual([]);
+    expect(podSecurityContextProblems({ runAsUser: "1000" }, f)).toEqual([]); // a type problem, not this rule's
+  });
+  test("controller.securityContext: profiles judged, empty maps not rendered", () => {
+    const c = "values.controller.securityContext";
+    expect(fields(containerSecurityContextProblems({ seccompProfile: { type: "bogus" } }, c))).toEqual([
+      `${c}.seccompProfile.type`,
+    ]);
+    expect(fields(containerSecurityContextProblems({ appArmorProfile: { localhostProfile: "x" } }, c))).toEqual([
+      `${c}.appArmorProfile.type`,
+    ]);
+    expect(
+      containerSecurityContextProblems(
+        { seccompProfile: {}, appArmorProfile: { type: "Localhost", localhostProfile: "k8s-karpenter" } },
+        c,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe("additionalClusterRoleRules (rbac validation.go:103-124)", () => {
+  const f = "values.additionalClusterRoleRules";
+  test.each<[string, Record<string, unknown>, string[]]>([
+    ["no verbs", { apiGroups: [""], resources: ["pods"] }, [`${f}[0].verbs`]],
+    ["empty verbs", { apiGroups: [""], resources: ["pods"], verbs: [] }, [`${f}[0].verbs`]],
+    ["no apiGroups", { resources: ["pods"], verbs: ["get"] }, [`${f}[0].apiGroups`]],
+    ["no resources", { apiGroups: [""], verbs: ["get"] }, [`${f}[0].resources`]],
+    [
+      "URLs and resources",
+      { nonResourceURLs: ["/metrics"], resources: ["pods"], verbs: ["get"] },
+      [`${f}[0].nonResourceURLs`],
+    ],
+    ["empty rule", {}, [`${f}[0].verbs`, `${f}[0].apiGroups`, `${f}[0].resources`]],
+  ])("%s is refused", (_what, rule, expected) => {
+    expect(fields(policyRuleProblems([rule], f))).toEqual(expected);
+  });
+  test("valid look-alikes pass", () => {
+    expect(
+      policyRuleProblems(
+        [
+          { apiGroups: [""], resources: ["pods"], verbs: ["get"] },
+          { nonResourceURLs: ["/metrics"], verbs: ["get"] },
+          { apiGroups: ["*"], resources: ["*"], verbs: ["*"], resourceNames: ["x"] },
+        ],
+        f,
+      ),
+    ).toEqual([]);
+  });
+});
