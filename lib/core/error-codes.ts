@@ -277,6 +277,10 @@ export const ERROR_CODES = {
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_K8S_VALUE:
     "a chart value the API server refuses in the rendered Deployment, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, podDisruptionBudget.maxUnavailable, additionalClusterRoleRules)",
+  HELM_VALUES_K8S_FIELD:
+    "a field the Kubernetes type the chart renders a values subtree into (strategy, podSecurityContext, affinity, a container …) does not have",
+  HELM_VALUES_K8S_TYPE:
+    "a value of the wrong JSON type for its Kubernetes field (a string where an integer goes, a map where a list goes …): the API server cannot decode the Deployment",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
   HELM_VALUES_LOG_LEVEL:

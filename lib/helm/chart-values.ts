@@ -8,6 +8,8 @@ import { Annotations } from "cdktf";
 import { factsRelease, valuePathsAt } from "../versions";
 import { VALUE_PATHS_PATCH_CHANGES } from "../versions/patch-history";
 import { KNOWN_RELEASES } from "../versions/karpenter-version";
+import { typedValuesAt } from "./k8s-typed-values";
+import { typedValueProblems } from "./k8s-field-check";
 
 /*
  * The value paths of the `karpenter` chart's values.yaml, per release: lib/versions/data/ (generated
@@ -19,8 +21,10 @@ import { KNOWN_RELEASES } from "../versions/karpenter-version";
  * Notation: `a.b` is a value; `a.b[]` a list (Helm replaces it whole, so it is a leaf); `a.b{}` a
  * map that takes any key (empty in values.yaml — annotations, labels, resources — or `nodeSelector`,
  * whose one default label a user adds to); `a.b~` a key whose default is null (any value).
- * A map that values.yaml fills (`affinity`, `strategy`, `podSecurityContext`, `serviceMonitor`…) is
- * closed: only its listed paths exist — the rule the conformance harness applies.
+ * A map that values.yaml fills (`serviceMonitor`…) is closed: only its listed paths exist — the rule the
+ * conformance harness applies. A subtree the chart renders whole into a Kubernetes object with `toYaml`
+ * (`strategy`, `podSecurityContext`, `affinity`, the containers …: k8s-typed-values.ts) is not judged by
+ * values.yaml's example keys but by its Kubernetes type's fields and JSON types (k8s-field-check.ts).
  */
 
 /** What a path of the table is: a value, a list, or a map / null default that takes anything below it. */
@@ -75,6 +79,16 @@ function unknownDepth(tree: ChartValueTree, parts: readonly string[]): number {
   return -1;
 }
 
+/** The value at `parts` of a values document, or undefined. */
+function lookup(values: unknown, parts: readonly string[]): unknown {
+  let node = values;
+  for (const part of parts) {
+    if (!isPlainMap(node) || !Object.prototype.hasOwnProperty.call(node, part)) return undefined;
+    node = node[part];
+  }
+  return node;
+}
+
 /** Every leaf of a values document as its key path, the way Helm and the conformance harness see it. */
 export function leafPaths(values: unknown, prefix: readonly string[] = []): { parts: string[]; value: unknown }[] {
   if (isPlainMap(values) && Object.keys(values).length > 0) {
@@ -99,6 +113,7 @@ function probeVersions(): string[] {
  * Refuses a path the chart's values.yaml of `version` does not have: Helm would render nothing for it
  * and the chart ignore it silently. `settings` paths are left to the typed settings checks.
  * @param fieldOf the prop path of a value's key path, e.g. `values.replicaz` or `affinity.podAffinity`
+ * @param reported problems other checks of the same values found: a typed-subtree problem at or around one of their fields is not repeated
  * @throws KarpenterValidationError naming the path, the version, and the version that has it when one does
  */
 export function checkValuePaths(
@@ -106,13 +121,26 @@ export function checkValuePaths(
   version: string,
   values: Record<string, unknown>,
   fieldOf: (parts: readonly string[]) => string,
+  reported: readonly KarpenterValidationError[] = [],
 ): void {
   const tree = chartValueTree(version);
   const stand = factsRelease(version);
   // every unknown path at once
   const problems = new Problems();
+  // the subtrees the chart renders whole: judged by their Kubernetes type, not values.yaml's example keys; a
+  // problem a stricter rule already reported (tolerations, env, dnsConfig, resources) at or around the same
+  // field is not said twice
+  const typed = typedValuesAt(stand);
+  const under = (a: string, b: string) => a.startsWith(`${b}.`) || a.startsWith(`${b}[`);
+  const near = (a: string, b: string) => a === b || under(a, b) || under(b, a);
+  for (const { parts, entry, lines } of typed) {
+    const value = lookup(values, parts);
+    for (const p of typedValueProblems(scope, value, entry.type, entry.list, fieldOf(parts), parts.join("."), lines))
+      if (!reported.some((r) => near(r.field, p.field))) problems.add(p);
+  }
   for (const { parts, value } of leafPaths(values)) {
     if (parts[0] === "settings") continue;
+    if (typed.some((t) => t.parts.every((k, i) => parts[i] === k))) continue;
     const depth = unknownDepth(tree, parts);
     if (depth < 0) continue;
     if (stand !== version && typeof scope !== "string") {

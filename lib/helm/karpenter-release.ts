@@ -354,6 +354,9 @@ export class KarpenterRelease extends Construct {
             env,
           ),
         );
+      // a missing dnsConfig is reported whatever else failed; before the merged document's check, whose typed-subtree
+      // check does not repeat what this one reports
+      if (own && (escape || props?.values === undefined)) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
 
       // what Helm gets is the merged document: check it as a whole too (when its parts could be built), naming the prop each part came from
       let values: Record<string, unknown> | undefined;
@@ -377,15 +380,17 @@ export class KarpenterRelease extends Construct {
         };
         values = escape ? mergeHelmValues(generated, escape) : generated;
         const merged = values;
+        // the resources rule first: the typed-subtree check of checkValuePaths does not repeat what it reports
+        problems.check(() => checkMergedResources(this, merged, escape));
         problems.check(() =>
           checkValuePaths(
             this,
             version.full,
             merged,
             (parts) => (escape && hasPath(escape, parts) ? "values." : "") + parts.join("."),
+            problems.all,
           ),
         );
-        problems.check(() => checkMergedResources(this, merged, escape));
         problems.check(() =>
           checkSettingCombinations(
             this,
@@ -423,8 +428,6 @@ export class KarpenterRelease extends Construct {
         problems.check(() => checkReplicas(this, "values.replicas", escape.replicas));
       if (own && escape?.dnsPolicy !== undefined && escape.dnsPolicy !== null)
         problems.check(() => checkDnsPolicy(this, "values.dnsPolicy", escape.dnsPolicy));
-      // a missing dnsConfig is reported whatever else failed
-      if (own && (escape || props?.values === undefined)) problems.check(() => checkDnsConfig(this, dnsPolicy, escape));
       // last, so that a value another check already refused (values.replicas = NaN) is named once
       const fromValues = (keys: readonly string[]) => escape !== undefined && hasPath(escape, keys);
       for (const p of nonFiniteNumbers(

@@ -347,6 +347,9 @@ export function checkKarpenterProps(
   }
   const identity = problems.check(() => checkIdentity(scope, "identity", props.identity));
 
+  // here too, not only in KarpenterRelease: that is built only once every prop here passed; before checkValuePaths,
+  // whose typed-subtree check does not repeat what this one reports
+  if (values || props.values === undefined) problems.check(() => checkDnsConfig(scope, props.dnsPolicy, values));
   if (values) {
     if (version) {
       problems.check(() =>
@@ -361,7 +364,9 @@ export function checkKarpenterProps(
         ),
       );
       // the typed props write only paths the chart has: an unknown path can only come from values
-      problems.check(() => checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`));
+      problems.check(() =>
+        checkValuePaths(scope, version!.full, values, (parts) => `values.${parts.join(".")}`, problems.all),
+      );
     }
     if (values.replicas !== undefined) problems.check(() => checkReplicas(scope, "values.replicas", values.replicas));
     if (values.dnsPolicy !== undefined && values.dnsPolicy !== null)
@@ -371,8 +376,6 @@ export function checkKarpenterProps(
     // after the checks above, so that a value one of them refused (values.replicas = NaN) is named once
     for (const p of nonFiniteNumbers(scope, values, (_keys, path) => `values.${path}`, problems.all)) problems.add(p);
   }
-  // here too, not only in KarpenterRelease: that is built only once every prop here passed
-  if (values || props.values === undefined) problems.check(() => checkDnsConfig(scope, props.dnsPolicy, values));
   const created = createdQueueOptions(props.interruptionQueue);
   if (isPlainMap(created)) problems.check(() => checkQueueKmsKey(scope, "interruptionQueue.kmsKey", created.kmsKey));
   return { version, cluster };

@@ -33,6 +33,8 @@ export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 export { kubeletConfigFields } from "./kubelet-config";
 export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
+export { k8sApiFields } from "./k8s-api-fields";
+export type { K8sApiFields, K8sFieldKind } from "./k8s-api-fields";
 export { bottlerocketSettingsFields } from "./bottlerocket-settings";
 export type { BottlerocketSettingsFields } from "./bottlerocket-settings";
 

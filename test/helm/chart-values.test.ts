@@ -39,10 +39,10 @@ describe("chart value paths", () => {
       false,
     ]);
     expect([has("1.1.0", "schedulerName"), has("1.1.1", "schedulerName")]).toEqual([false, true]);
-    expect([has("1.5.2", "podSecurityContext.runAsNonRoot"), has("1.5.3", "podSecurityContext.runAsNonRoot")]).toEqual([
-      true,
-      false,
-    ]);
+    // 1.5.3 dropped values.yaml's runAsNonRoot default, not the field: podSecurityContext is rendered whole into a
+    // PodSecurityContext (deployment.yaml), so its fields are judged by that type in every release (fresh12 F-2)
+    expect(check("1.5.2", { podSecurityContext: { runAsNonRoot: true } })).not.toThrow();
+    expect(check("1.5.3", { podSecurityContext: { runAsNonRoot: true } })).not.toThrow();
     expect([has("1.0.14", "webhook.port"), has("1.1.0", "webhook.port")]).toEqual([true, false]);
   });
 
@@ -50,8 +50,11 @@ describe("chart value paths", () => {
     expect(has("1.14.1", "controller.resources.requests.memory")).toBe(true);
     expect(has("1.14.1", "podAnnotations.x")).toBe(true);
     expect(has("1.14.1", "nodeSelector.node-role")).toBe(true);
-    expect(has("1.14.1", "tolerations")).toBe(true);
-    expect(has("1.14.1", "affinity")).toBe(true); // setting a whole map (e.g. to null) is fine
+    // a subtree the chart renders whole (k8s-typed-values.ts) takes its Kubernetes type: 1 is no toleration list
+    // nor Affinity (HELM_VALUES_K8S_TYPE), null (drop the chart's default) is fine
+    expect(has("1.14.1", "tolerations")).toBe(false);
+    expect(has("1.14.1", "affinity")).toBe(false);
+    expect(check("1.14.1", { tolerations: null, affinity: null })).not.toThrow();
     expect(has("1.14.1", "settings.anything")).toBe(true); // judged by the typed settings checks
     expect(has("1.14.1", "replicaz")).toBe(false);
     expect(has("1.14.1", "replicas.x")).toBe(false);
@@ -88,8 +91,10 @@ describe("chart value paths", () => {
     expect(check("1.14.1", { replicas: { x: 1 } })).toThrow(
       /has no replicas\.x: replicas is a single value, not a map/,
     );
-    expect(check("1.14.1", { affinity: { podAffinity: {} } })).toThrow(
-      /which has no affinity\.podAffinity \(keys under affinity: nodeAffinity, podAntiAffinity\)/,
+    // affinity is judged by core/v1 Affinity, not values.yaml's example keys (nodeAffinity, podAntiAffinity)
+    expect(check("1.14.1", { affinity: { podAffinity: {} } })).not.toThrow();
+    expect(check("1.14.1", { affinity: { podAfinity: {} } })).toThrow(
+      /values\.affinity\.podAfinity = \{\} is invalid: a field of Kubernetes core\/v1 Affinity .*which has no "podAfinity"; did you mean podAffinity\?/,
     );
     expect(
       check("1.14.1", {

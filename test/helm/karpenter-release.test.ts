@@ -524,10 +524,14 @@ describe("KarpenterRelease", () => {
       expect(() => release({ values: { webhook: { enabled: false } } })).toThrow(
         /values\.webhook\.enabled = false is invalid: .*the chart had it up to 1\.0\.14 and dropped it/,
       );
-      expect(() =>
-        release({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } }),
-      ).toThrow(
-        /test\/karpenter: affinity\.podAffinity\.requiredDuringSchedulingIgnoredDuringExecution = \[\] is invalid/,
+      // affinity is rendered whole into a core/v1 Affinity (deployment.yaml:270-274): podAffinity is one of its
+      // fields, whatever values.yaml's example shows (fresh12 F-3); a misspelt field is refused with the type
+      expect(
+        release({ affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [] } } }).values.affinity
+          .podAffinity,
+      ).toEqual({ requiredDuringSchedulingIgnoredDuringExecution: [] });
+      expect(() => release({ affinity: { podAfinity: {} } as never })).toThrow(
+        /test\/karpenter: affinity\.podAfinity = \{\} is invalid: a field of Kubernetes core\/v1 Affinity .*did you mean podAffinity\?/,
       );
       expect(() => release({ values: { replicaz: Token.asNumber("${var.n}") } })).toThrow(
         'test/karpenter: values.replicaz = "(known at apply)" is invalid',

@@ -107,12 +107,15 @@ describe("crashes that named nothing", () => {
       expect(e.message).toContain(`${field} is the object ${target} itself`);
     }
   });
-  /** values whose `initContainers` nest `levels` maps below values itself (values is level 1). */
+  /**
+   * values whose `serviceMonitor.endpointConfig` (free-form in values.yaml; initContainers, used before, is a
+   * Container list the chart renders whole, now judged by its type) nest `levels` maps below values itself (values is level 1).
+   */
   const nested = (levels: number): Record<string, unknown> => {
     const top: Record<string, unknown> = {};
     let p = top;
     for (let i = 2; i < levels; i++) p = p.a = {} as Record<string, unknown>;
-    return { initContainers: top };
+    return { serviceMonitor: { endpointConfig: top.a } };
   };
   test.each([
     ["Karpenter", 3000],
@@ -131,8 +134,8 @@ describe("crashes that named nothing", () => {
           : new KarpenterRelease(stack, "release", { cluster, values, replicas: 0 }),
       );
       const deep = e.problems.find((p) => p.code === "HELM_VALUES_TOO_DEEP")!;
-      // level 1 is values, 2 initContainers (free-form in values.yaml): the first too deep is level MAX_VALUES_DEPTH + 1
-      expect(deep.field).toBe(`values.initContainers${".a".repeat(MAX_VALUES_DEPTH - 1)}`);
+      // level 1 is values, 2 serviceMonitor, 3 endpointConfig: the first too deep is level MAX_VALUES_DEPTH + 1
+      expect(deep.field).toBe(`values.serviceMonitor.endpointConfig${".a".repeat(MAX_VALUES_DEPTH - 2)}`);
       expect(deep.message).toContain(`at most ${MAX_VALUES_DEPTH} maps and lists inside one another in values`);
       // the other problems of the props are still named
       expect(e.problems.map((p) => p.code).sort()).toEqual(["HELM_VALUES_REPLICAS", "HELM_VALUES_TOO_DEEP"]);
