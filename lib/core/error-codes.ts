@@ -290,6 +290,8 @@ export const ERROR_CODES = {
     'a chart value the templates test only with if (hostNetwork, serviceAccount.create, serviceMonitor.enabled, webhook.enabled) that is not a boolean: a string such as "false" is true there',
   HELM_VALUES_NOT_A_MAP: "a values part that is not a plain map known at synth",
   HELM_VALUES_NOT_FINITE: "NaN or Infinity in the values (JSON cannot hold them)",
+  HELM_VALUES_NULL_MAP:
+    "null for a map of the chart whose keys its templates read (controller, controller.metrics, serviceAccount …): Helm removes the map and the template stops on a nil pointer",
   HELM_VALUES_POD_SPEC:
     "a controller pod value the API server refuses (podAnnotations, priorityClassName, terminationGracePeriodSeconds: core/v1 pod validation)",
   HELM_VALUES_PORT:

@@ -138,8 +138,21 @@ export function checkValuePaths(
     for (const p of typedValueProblems(scope, value, entry.type, entry.list, fieldOf(parts), parts.join("."), lines))
       if (!reported.some((r) => near(r.field, p.field))) problems.add(p);
   }
+  const nullBreaks = mapsTemplatesRead(stand);
   for (const { parts, value } of leafPaths(values)) {
     if (parts[0] === "settings") continue;
+    if (value === null && nullBreaks.includes(parts.join("."))) {
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_NULL_MAP",
+          scope,
+          fieldOf(parts),
+          null,
+          `a map (set its keys, or leave it unset): null makes Helm remove the chart's ${parts.join(".")} map, and the templates of the Karpenter ${stand} chart read keys of it (.Values.${parts.join(".")}.…), so helm stops with "nil pointer evaluating interface {}"`,
+        ),
+      );
+      continue;
+    }
     if (typed.some((t) => t.parts.every((k, i) => parts[i] === k))) continue;
     const depth = unknownDepth(tree, parts);
     if (depth < 0) continue;
@@ -182,4 +195,62 @@ function explainUnknown(tree: ChartValueTree, version: string, parts: readonly s
   const keys = Object.keys(node);
   const near = nearestKey(parts[depth], keys);
   return `a value path of the Karpenter ${version} chart's values.yaml, which has no ${path}${near ? `; did you mean ${[...parts.slice(0, depth), near].join(".")}?` : ""} (keys ${where}: ${keys.join(", ")})`;
+}
+
+/**
+ * The maps of the chart's values that its templates read keys of without a `with` / `if` guard on the map itself
+ * (`.Values.controller.metrics.port`, `if .Values.serviceMonitor.enabled`), per release. A user value of `null`
+ * makes Helm delete the key (chartutil coalesce: a null value removes the chart's default), and Go's template engine
+ * then stops on the next key: "nil pointer evaluating interface {}.port". Read from each release's
+ * charts/karpenter/templates (shared/reference); test/helm/chart-values-null.test.ts holds this list against them,
+ * so it cannot drift. `settings` and its gate maps are not here: the settings checks judge them.
+ */
+const MAPS_TEMPLATES_READ: readonly { path: string; since?: string; before?: string }[] = [
+  { path: "controller" },
+  { path: "controller.healthProbe" },
+  { path: "controller.image" },
+  { path: "controller.metrics" },
+  { path: "podDisruptionBudget" },
+  { path: "serviceAccount" },
+  { path: "serviceMonitor" },
+  // 1.0's chart holds the conversion webhook (templates/service.yaml, deployment.yaml); 1.1 moved it out
+  { path: "webhook", before: "1.1.0" },
+  { path: "webhook.metrics", before: "1.1.0" },
+  // 1.1 on: templates/service.yaml reads .Values.service.annotations
+  { path: "service", since: "1.1.0" },
+];
+
+/** The value paths (dotted) of {@link MAPS_TEMPLATES_READ} at `version`. */
+export function mapsTemplatesRead(version: string): string[] {
+  return MAPS_TEMPLATES_READ.filter(
+    (m) => (!m.since || semver.gte(version, m.since)) && (!m.before || semver.lt(version, m.before)),
+  ).map((m) => m.path);
+}
+
+/**
+ * `values` without the nulls Helm would hand to the templates as null: a null replaces the chart's default only
+ * where values.yaml has one at that path (chartutil coalesce deletes the key); below a map values.yaml leaves empty
+ * (`controller.resources{}`, `podAnnotations{}`), or below a value of the user's own, Helm keeps the null and the
+ * template renders it (`limits: {memory: null}` reaches the API server as a zero limit). There, null can only mean
+ * "remove what this library or the values around it put there", so the key is removed from the document instead.
+ * `settings` keep their nulls (the settings checks read them), and so does `nodeSelector`, whose default label a
+ * null removes.
+ */
+export function withoutDanglingNulls(values: Record<string, unknown>, version: string): Record<string, unknown> {
+  const tree = chartValueTree(factsRelease(version));
+  const walk = (value: Record<string, unknown>, node: ChartValueTree | ValuePathKind | undefined) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (node === tree && key === "settings") {
+        out[key] = v;
+        continue;
+      }
+      const below = node !== undefined && typeof node !== "string" ? node[key] : undefined;
+      // nodeSelector is the one open map values.yaml fills (kubernetes.io/os: linux): a null there removes that default
+      if (v === null && below === undefined && !(node === tree.nodeSelector)) continue;
+      out[key] = isPlainMap(v) ? walk(v, below) : v;
+    }
+    return out;
+  };
+  return walk(values, tree);
 }

@@ -13,7 +13,7 @@ import {
   KarpenterSettings,
   KubernetesToleration,
 } from "./karpenter-settings";
-import { checkValuePaths } from "./chart-values";
+import { checkValuePaths, withoutDanglingNulls } from "./chart-values";
 import { affinityProblems } from "../kubernetes/object-rules";
 import { isPlainMap, mergeHelmValues } from "../core/deep-merge";
 import { chartFullName, checkReleaseName, checkRepository, renderValues, ValuesRenderError } from "./helm";
@@ -378,7 +378,7 @@ export class KarpenterRelease extends Construct {
           tolerations,
           affinity,
         };
-        values = escape ? mergeHelmValues(generated, escape) : generated;
+        values = escape ? withoutDanglingNulls(mergeHelmValues(generated, escape), version.full) : generated;
         const merged = values;
         // the resources rule first: the typed-subtree check of checkValuePaths does not repeat what it reports
         problems.check(() => checkMergedResources(this, merged, escape));

@@ -308,6 +308,18 @@ function checkFact(
   if (!judged || isUnresolved(value)) return;
   const problem = checkChartValue(fact, value);
   if (problem) throw new KarpenterValidationError("HELM_VALUES_SETTING", scope, field, value, problem);
+  // the chart writes every setting inside a YAML double-quoted scalar on one line (`value: "{{ … }}"`,
+  // templates/deployment.yaml): a line break there is folded into a space or, with the next line less indented,
+  // ends the document (a base64 CA bundle wrapped at 64 columns: found by the e2e values-agreement stage, which
+  // renders with the real Helm). Go's base64 decoder would skip the line break in an env entry, not here.
+  if (typeof value === "string" && /[\r\n]/.test(value))
+    throw new KarpenterValidationError(
+      "HELM_VALUES_SETTING",
+      scope,
+      field,
+      value,
+      `one line: the chart writes ${what} ${fact.key} inside a double-quoted YAML scalar (value: "{{ … }}" in templates/deployment.yaml), where a line break does not survive${fact.kind === "base64" ? "; remove the line breaks of wrapped base64" : ""}`,
+    );
 }
 
 /**

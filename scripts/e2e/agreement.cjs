@@ -252,6 +252,13 @@ const SEMANTIC_RULES = [
       "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML (no byte-order mark: go-toml fails on it) with the types of Karpenter's BottlerocketSettings structs (bottlerocketsettings.go; else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or MIME multipart document Go's net/mail reads as written (headers from the first character: nodeadm.go trims before deciding MIME, mime.go does not); the CRD takes any string",
   },
   {
+    id: "bottlerocket-model",
+    field: /^userData$/,
+    message: /Bottlerocket itself refuses the settings at boot/,
+    reason:
+      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative) refuses integers Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
+  },
+  {
     id: "ebs-iops-throughput",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.(iops|throughput)$/,
     message: /EC2 takes/,
@@ -449,6 +456,8 @@ const PROPS_SHAPE = [
   { field: /./, message: /a plain object\b[^]*, got an? [A-Z][A-Za-z0-9]*\b/ },
   // an object with a toJSON: JSON writes what toJSON gives, not the object the caller passed
   { field: /./, message: /= \(an object whose toJSON gives / },
+  // inherited (prototype) properties: JSON writes only own ones, so the server would see another object
+  { field: /./, message: /an object with inherited \(prototype\) properties/ },
   { field: /^limits\[.*\]$/, message: /as a string, got (a number|the number)/ },
   { field: /^kubelet\.maxPods$/, message: /got a string: a CEL expression goes in kubelet\.maxPodsExpression/ },
   {

@@ -38,6 +38,13 @@ const SEMANTIC_RULES = [
       "no template reads the key (the chart has no values.schema.json), so Helm renders without it and nothing reaches the server: the value meant is silently not applied",
   },
   {
+    id: "if-only-boolean",
+    field: /^values\.(hostNetwork|serviceAccount\.create|serviceMonitor\.enabled|webhook\.enabled)$/,
+    message: /the chart tests it only with \{\{ if \}\}/,
+    reason:
+      'the chart reads these only in {{ if }}, where any non-empty string or non-zero number is true: "false" renders the opposite of what was written (hostNetwork on, a ServiceAccount created), which the server accepts as a valid object',
+  },
+  {
     id: "negative-grace",
     field: /^values\.terminationGracePeriodSeconds$/,
     message: /a negative number is treated as 1/,

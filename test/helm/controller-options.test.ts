@@ -211,8 +211,16 @@ describe("S-5: clusterCABundle is base64 of the PEM", () => {
   test("look-alikes pass: base64 of a PEM (also wrapped at 64 columns), an empty env entry (discover it)", () => {
     const wrapped = b64.replace(/(.{64})/g, "$1\n");
     expect(release({ settings: { clusterCABundle: b64 } })).toEqual([]);
-    expect(release({ values: { settings: { clusterCABundle: wrapped } } })).toEqual([]);
+    // wrapped base64 is fine in an env entry (toYaml quotes it; Go's decoder skips line breaks) …
+    expect(release({ values: withEnv([{ name: "CLUSTER_CA_BUNDLE", value: wrapped }]) })).toEqual([]);
     expect(release({ values: withEnv([{ name: "CLUSTER_CA_BUNDLE", value: "" }]) })).toEqual([]);
+  });
+  test("… but not as a chart setting: the chart writes it on one line inside a double-quoted scalar", () => {
+    const wrapped = b64.replace(/(.{64})/g, "$1\n");
+    expect(problemsOf({ values: { settings: { clusterCABundle: wrapped } } })).toEqual([
+      { code: "HELM_VALUES_SETTING", field: "values.settings.clusterCABundle" },
+    ]);
+    expect(refused({ settings: { clusterCABundle: wrapped } }).message).toMatch(/one line: .*remove the line breaks/);
   });
 });
 

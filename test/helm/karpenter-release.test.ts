@@ -508,10 +508,12 @@ describe("KarpenterRelease", () => {
         release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: "4Gi" } } } } })
           .values.controller.resources.requests.memory,
       ).toBe("4Gi");
+      // the null removes the library's default limit from the document: Helm would hand a null to the template
+      // (values.yaml has no controller.resources.limits default to delete), a zero limit to the API server
       expect(
         release({ values: { controller: { resources: { requests: { memory: "4Gi" }, limits: { memory: null } } } } })
           .values.controller.resources.limits,
-      ).toEqual({ memory: null });
+      ).toEqual({});
     });
 
     test("every path of the merged values must exist in the version's values.yaml", () => {

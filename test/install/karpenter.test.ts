@@ -291,8 +291,10 @@ describe("Karpenter", () => {
         install({ version: "1.0.14", values: { fullnameOverride: "kp", webhook: { port: 9443 } } }).crd.values[0],
       ),
     ).toEqual({ webhook: { serviceName: "kp", port: 9443 } });
-    // null removes the chart's enabled: true, which turns the controller's webhook off
-    expect(YAML.parse(install({ version: "1.0.14", values: { webhook: null } }).crd.values[0])).toEqual({
+    // null would remove the chart's whole webhook map, which its templates read (.Values.webhook.enabled): helm
+    // stops on a nil pointer; enabled: false turns the controller's webhook off
+    expect(() => install({ version: "1.0.14", values: { webhook: null } })).toThrow(/HELM_VALUES_NULL_MAP/);
+    expect(YAML.parse(install({ version: "1.0.14", values: { webhook: { enabled: false } } }).crd.values[0])).toEqual({
       webhook: { enabled: false },
     });
     expect(() => install({ version: "1.0.14", values: { webhook: { port: "9443" } } })).toThrow(
