@@ -23,25 +23,12 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { libFinder, startRecorder } = require("./recorder.cjs");
 
-const out = process.env.E2E_RECORD_NODE_CASES;
-if (out) {
-  // a recorder that cannot install (lib/ reorganized past what it finds) must not fail the suite it
-  // rides on: it says so in the recording, and the agreement stage fails on it instead
-  try {
-    install(out);
-  } catch (e) {
-    fs.appendFileSync(out, `${JSON.stringify({ recordError: `install: ${e && e.message}` })}\n`);
-  }
-}
+startRecorder("E2E_RECORD_NODE_CASES", install);
 
 function install(file) {
-  const lib = path.resolve(__dirname, "../../lib");
-  const find = (re) => {
-    const hit = walk(lib).find((f) => re.test(fs.readFileSync(f, "utf8")));
-    if (!hit) throw new Error(`record-node-cases: no file under lib/ matches ${re}`);
-    return hit;
-  };
+  const find = libFinder("record-node-cases");
   const files = {
     nodePool: find(/^export class NodePool extends/m),
     nodeClass: find(/^export class Ec2NodeClass extends/m),
@@ -55,7 +42,9 @@ function install(file) {
   const { Checker, nameFromId } = jest.requireActual(files.checker);
   const { specObject, nodeClassSpecObject } = jest.requireActual(files.manifests);
   if (typeof nodeClassSpecObject !== "function")
-    throw new Error(`record-node-cases: ${path.relative(lib, files.manifests)} exports no nodeClassSpecObject`);
+    throw new Error(
+      `record-node-cases: ${path.relative(path.resolve(__dirname, "../../lib"), files.manifests)} exports no nodeClassSpecObject`,
+    );
   const { aliasFamilyOf } = jest.requireActual(files.aliases);
   const { objectCrd } = jest.requireActual(files.versions);
   const { Token } = jest.requireActual("cdktf");
@@ -309,12 +298,5 @@ function install(file) {
   jest.mock(files.capacityBuffer, () => {
     const real = jest.requireActual(files.capacityBuffer);
     return { __esModule: true, ...real, CapacityBuffer: wrap("CapacityBuffer", real.CapacityBuffer) };
-  });
-}
-
-function walk(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = path.join(dir, d.name);
-    return d.isDirectory() ? walk(p) : /\.ts$/.test(d.name) && !d.name.endsWith(".d.ts") ? [p] : [];
   });
 }

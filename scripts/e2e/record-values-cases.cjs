@@ -27,24 +27,12 @@
 "use strict";
 const fs = require("fs");
 const path = require("path");
+const { libFinder, startRecorder } = require("./recorder.cjs");
 
-const out = process.env.E2E_RECORD_VALUES_CASES;
-if (out) {
-  // a recorder that cannot install must not fail the suite it rides on: it says so in the recording
-  try {
-    install(out);
-  } catch (e) {
-    fs.appendFileSync(out, `${JSON.stringify({ recordError: `install: ${e && e.message}` })}\n`);
-  }
-}
+startRecorder("E2E_RECORD_VALUES_CASES", install);
 
 function install(file) {
-  const lib = path.resolve(__dirname, "../../lib");
-  const find = (re) => {
-    const hit = walk(lib).find((f) => re.test(fs.readFileSync(f, "utf8")));
-    if (!hit) throw new Error(`record-values-cases: no file under lib/ matches ${re}`);
-    return hit;
-  };
+  const find = libFinder("record-values-cases");
   const files = {
     release: find(/^export class KarpenterRelease extends/m),
     karpenter: find(/^export class Karpenter extends/m),
@@ -315,11 +303,4 @@ function sortKeys(v) {
         .map((k) => [k, sortKeys(v[k])]),
     );
   return v;
-}
-
-function walk(dir) {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
-    const p = path.join(dir, d.name);
-    return d.isDirectory() ? walk(p) : /\.ts$/.test(d.name) && !d.name.endsWith(".d.ts") ? [p] : [];
-  });
 }

@@ -19,6 +19,7 @@ import {
 } from "../../lib/helm/controller-env";
 import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
 import { rejected, testCluster, testStack } from "../helpers";
+import { refused, release, warningsOf, withEnv } from "./release-harness";
 import { describeWithReference, referenceRoot, referenceVersionsWith } from "../reference";
 
 /*
@@ -26,28 +27,6 @@ import { describeWithReference, referenceRoot, referenceVersionsWith } from "../
  * entries :93-213, controller.env appended :214; the container gets the last entry of a name): what the
  * controller sees is read in lib/helm/controller-env.ts, and the checks and gate rules follow it.
  */
-
-type Env = Record<string, unknown>[];
-const withEnv = (env: Env, rest: Record<string, unknown> = {}) => ({ ...rest, controller: { env } });
-
-const warningsOf = (stack: TerraformStack) =>
-  stack.node
-    .findAll()
-    .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)))
-    .filter((w) => !/sets no Kubernetes version/.test(w));
-
-/** A KarpenterRelease for cluster `demo`; its warnings. */
-function release(props: Partial<KarpenterReleaseProps>): string[] {
-  const { stack } = testStack();
-  new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), ...props });
-  return warningsOf(stack);
-}
-
-const refused = (props: Partial<KarpenterReleaseProps>) =>
-  rejected(() => {
-    const { stack } = testStack();
-    new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), ...props });
-  });
 
 /** A Karpenter with the Helm and Kubernetes providers, for the gate rules of its node objects. */
 function install(props: Partial<KarpenterProps>) {

@@ -1,36 +1,15 @@
-import { TerraformStack } from "cdktf";
-import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
+import { KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
 import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterProps } from "../../lib/install/karpenter-props";
 import { controllerOptionProblem, effectivePort, goAtoi, readControllerEnv } from "../../lib/helm/controller-env";
 import { resolveKarpenterVersion } from "../../lib/versions/karpenter-version";
 import { rejected, testCluster, testStack } from "../helpers";
+import { refused, release, withEnv } from "./release-harness";
 
 /*
  * Controller options and values the controller accepts at synth but that crash or break it at runtime (fresh
  * tester 12, S-1..S-7): each rule with an invalid input and a valid look-alike that passes.
  */
-
-type Env = Record<string, unknown>[];
-const withEnv = (env: Env, rest: Record<string, unknown> = {}) => ({ ...rest, controller: { env } });
-
-const warningsOf = (stack: TerraformStack) =>
-  stack.node
-    .findAll()
-    .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)))
-    .filter((w) => !/sets no Kubernetes version/.test(w));
-
-function release(props: Partial<KarpenterReleaseProps>): string[] {
-  const { stack } = testStack();
-  new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), ...props });
-  return warningsOf(stack);
-}
-
-const refused = (props: Partial<KarpenterReleaseProps>) =>
-  rejected(() => {
-    const { stack } = testStack();
-    new KarpenterRelease(stack, "rel", { cluster: testCluster(stack, "demo"), ...props });
-  });
 
 const problemsOf = (props: Partial<KarpenterReleaseProps>) =>
   refused(props).problems.map((p) => ({ code: p.code, field: p.field }));
