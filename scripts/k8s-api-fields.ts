@@ -46,8 +46,20 @@ export const ROOTS = [
   "core/v1.SeccompProfile",
 ];
 
-/** The packages read: name → module and file; `imports` maps the file's import names to a package or a QUALIFIED prefix. */
-const PACKAGES: Record<string, { module: string; file: string; imports: Record<string, string> }> = {
+/** Go packages read: name → module and file; `imports` maps the file's import names to a package or a QUALIFIED prefix. */
+export type GoPackages = Record<string, { module: string; file: string; imports: Record<string, string> }>;
+
+/**
+ * What the parser knows of one generator: its packages, and the JSON kinds of types it does not read (QUALIFIED).
+ * scripts/nodeadm-config-fields.ts passes its own.
+ */
+export interface GoTypeContext {
+  readonly packages: GoPackages;
+  readonly qualified: Readonly<Record<string, string>>;
+}
+
+/** The packages read. */
+const PACKAGES: GoPackages = {
   "core/v1": {
     module: API_MODULE,
     file: "core/v1/types.go",
@@ -77,6 +89,8 @@ const QUALIFIED: Record<string, string> = {
   "meta/v1.Duration": "duration",
   "meta/v1.FieldsV1": "raw",
 };
+
+const K8S: GoTypeContext = { packages: PACKAGES, qualified: QUALIFIED };
 
 const SCALARS: Record<string, string> = {
   string: "string",
@@ -117,44 +131,51 @@ export function parseTypes(text: string): { structs: Record<string, GoField[]>; 
 }
 
 /** The parsed packages, by package name. */
-type Parsed = Record<string, ReturnType<typeof parseTypes>>;
+export type Parsed = Record<string, ReturnType<typeof parseTypes>>;
 
 /**
  * The JSON kind of a Go type expression of package `pkg`: `string`, `boolean`, `int32` (Go's integer type names:
  * bit size and signedness), `number`, `bytes` (base64 string), a QUALIFIED kind, `object:<pkg.Type>`, `list:<kind>`,
  * `map:<kind>`. `need` receives each struct it names.
  */
-export function kindOf(goType: string, pkg: string, parsed: Parsed, need: (type: string) => void): string {
+export function kindOf(
+  goType: string,
+  pkg: string,
+  parsed: Parsed,
+  need: (type: string) => void,
+  ctx: GoTypeContext = K8S,
+): string {
   const t = goType.replace(/^\*/, "");
   if (t in SCALARS) return SCALARS[t];
   if (t === "int" || t === "uint") throw new Error(`${pkg}: platform-sized ${t}: say its bit size`);
   if (t === "[]byte") return "bytes";
   if (t === "interface{}") return "raw";
   const list = /^\[\](.+)$/.exec(t);
-  if (list) return `list:${kindOf(list[1], pkg, parsed, need)}`;
+  if (list) return `list:${kindOf(list[1], pkg, parsed, need, ctx)}`;
   const map = /^map\[([\w.]+)\](.+)$/.exec(t);
   if (map) {
-    if (kindOf(map[1], pkg, parsed, need) !== "string") throw new Error(`${pkg}: map key ${map[1]} is not a string`);
-    return `map:${kindOf(map[2], pkg, parsed, need)}`;
+    if (kindOf(map[1], pkg, parsed, need, ctx) !== "string")
+      throw new Error(`${pkg}: map key ${map[1]} is not a string`);
+    return `map:${kindOf(map[2], pkg, parsed, need, ctx)}`;
   }
   let owner = pkg;
   let name = t;
   const q = /^(\w+)\.(\w+)$/.exec(t);
   if (q) {
-    const target = PACKAGES[pkg].imports[q[1]];
+    const target = ctx.packages[pkg].imports[q[1]];
     if (target === undefined) throw new Error(`${pkg}: unknown package ${q[1]} of ${t}`);
     owner = target;
     name = q[2];
   }
   const full = `${owner}.${name}`;
-  if (full in QUALIFIED) return QUALIFIED[full];
-  if (!(owner in PACKAGES)) throw new Error(`unknown type ${t}: add what its JSON is to QUALIFIED`);
+  if (full in ctx.qualified) return ctx.qualified[full];
+  if (!(owner in ctx.packages)) throw new Error(`unknown type ${t}: add what its JSON is to QUALIFIED`);
   const decls = parsed[owner];
   if (name in decls.structs) {
     need(full);
     return `object:${full}`;
   }
-  if (name in decls.named) return kindOf(decls.named[name], owner, parsed, need);
+  if (name in decls.named) return kindOf(decls.named[name], owner, parsed, need, ctx);
   throw new Error(`unknown type ${full}`);
 }
 
@@ -164,6 +185,7 @@ function structFields(
   parsed: Parsed,
   need: (type: string) => void,
   inlined: string[],
+  ctx: GoTypeContext,
 ): Record<string, string> {
   const dot = full.lastIndexOf(".");
   const pkg = full.slice(0, dot);
@@ -175,21 +197,25 @@ function structFields(
     if (jsonName === "-") continue;
     if (f.name === undefined && !jsonName) {
       // an embedded struct without a JSON name is promoted (encoding/json, and sigs.k8s.io/json alike): `json:",inline"`
-      const kind = kindOf(f.goType, pkg, parsed, () => undefined);
+      const kind = kindOf(f.goType, pkg, parsed, () => undefined, ctx);
       if (!kind.startsWith("object:")) throw new Error(`${full}: embedded ${f.goType} is not a struct`);
       const embedded = kind.slice("object:".length);
       inlined.push(embedded);
-      Object.assign(out, structFields(embedded, parsed, need, inlined));
+      Object.assign(out, structFields(embedded, parsed, need, inlined, ctx));
       continue;
     }
     if (f.tag === undefined) throw new Error(`${full}: field ${f.name ?? f.goType} has no json tag`);
-    out[jsonName || f.name!] = kindOf(f.goType, pkg, parsed, need);
+    out[jsonName || f.name!] = kindOf(f.goType, pkg, parsed, need, ctx);
   }
   return out;
 }
 
 /** The fields of every struct reachable from ROOTS, sorted by type and field. */
-export function reachable(parsed: Parsed, roots: readonly string[] = ROOTS): K8sApiFields["types"] {
+export function reachable(
+  parsed: Parsed,
+  roots: readonly string[] = ROOTS,
+  ctx: GoTypeContext = K8S,
+): K8sApiFields["types"] {
   const types: Record<string, Record<string, string>> = {};
   const inline: Record<string, string[]> = {};
   const queue = [...roots];
@@ -197,7 +223,7 @@ export function reachable(parsed: Parsed, roots: readonly string[] = ROOTS): K8s
     const full = queue.shift()!;
     if (full in types) continue;
     const inlined: string[] = [];
-    types[full] = structFields(full, parsed, (t) => queue.push(t), inlined);
+    types[full] = structFields(full, parsed, (t) => queue.push(t), inlined, ctx);
     if (inlined.length) inline[full] = inlined;
   }
   return Object.fromEntries(

@@ -4,7 +4,7 @@ import { KarpenterValidationError } from "../core/errors";
 import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
 import { k8sApiFields } from "../versions";
-import { parseQuantity } from "../kubernetes/value-rules";
+import { describe, jsonKind, scalarFits, typeName } from "../kubernetes/json-kinds";
 import { TYPED_VALUES_TEMPLATE } from "./k8s-typed-values";
 
 /*
@@ -21,78 +21,6 @@ import { TYPED_VALUES_TEMPLATE } from "./k8s-typed-values";
  * `null` decodes to the zero value and passes; a token passes where it stands (its value is known at apply), and
  * the fields around it are still judged. Value rules (ranges, enums) are not judged here.
  */
-
-const INTEGER = /^(u?)int(8|16|32|64)$/;
-
-/** What a kind takes, for the message: `an integer (int64)`, `a list of Container`, … */
-function describe(kind: string): string {
-  const int = INTEGER.exec(kind);
-  if (int) return `${int[1] ? "a whole number, not negative" : "a whole number"} (${kind})`;
-  if (kind.startsWith("object:")) return `a map (Kubernetes ${typeName(kind.slice(7))})`;
-  if (kind.startsWith("list:")) return `a list of ${describe(kind.slice(5)).replace(/^an? /, "")}`;
-  if (kind.startsWith("map:")) return `a map of ${describe(kind.slice(4)).replace(/^an? /, "")}`;
-  return (
-    {
-      string: "a string",
-      boolean: "true or false",
-      number: "a number",
-      bytes: "a base64 string",
-      quantity: 'a Kubernetes quantity, a string such as "500m" or "1Gi" or a number',
-      intOrString: 'a whole number or a string such as "25%"',
-      time: "an RFC 3339 time string",
-      duration: 'a Go duration string such as "30s"',
-    }[kind] ?? kind
-  );
-}
-
-/** `core/v1.PodSecurityContext` → `core/v1 PodSecurityContext`. */
-function typeName(type: string): string {
-  const dot = type.lastIndexOf(".");
-  return `${type.slice(0, dot)} ${type.slice(dot + 1)}`;
-}
-
-function jsonKind(value: unknown): string {
-  if (Array.isArray(value)) return "a list";
-  if (isPlainMap(value)) return "a map";
-  return `a ${typeof value}`;
-}
-
-/** Whether `value` decodes into a scalar `kind`. */
-function scalarFits(kind: string, value: unknown): boolean {
-  const int = INTEGER.exec(kind);
-  if (int) {
-    if (typeof value !== "number" || !Number.isInteger(value)) return false;
-    const bits = Number(int[2]);
-    // int64 / uint64 beyond 2^53 are not written exactly by a JavaScript number anyway
-    if (int[1]) return value >= 0 && (bits >= 53 || value < 2 ** bits);
-    return bits >= 53 || (value >= -(2 ** (bits - 1)) && value < 2 ** (bits - 1));
-  }
-  switch (kind) {
-    case "string":
-    case "bytes":
-    case "time":
-    case "duration":
-      return typeof value === "string";
-    case "boolean":
-      return typeof value === "boolean";
-    case "number":
-      return typeof value === "number";
-    // apimachinery pkg/api/resource/quantity.go UnmarshalJSON: a number, or a string ParseQuantity takes (a sign
-    // decodes; whether a negative amount is allowed is validation, not decoding)
-    case "quantity":
-      return (
-        typeof value === "number" ||
-        (typeof value === "string" && parseQuantity(value.trim().replace(/^-/, "")) !== undefined)
-      );
-    // apimachinery pkg/util/intstr/intstr.go UnmarshalJSON: a quoted string, else an int32
-    case "intOrString":
-      return typeof value === "string" || (Number.isInteger(value) && Math.abs(value as number) < 2 ** 31);
-    case "raw":
-      return true;
-    default:
-      throw new Error(`unknown field kind ${kind}`);
-  }
-}
 
 function keyPath(base: string, key: string): string {
   return /^[A-Za-z_][\w-]*$/.test(key) ? `${base}.${key}` : `${base}[${JSON.stringify(key)}]`;

@@ -20,7 +20,7 @@ import {
   nodeFamily,
   selectorTermWarnings,
 } from "./ec2-node-class-rules";
-import { userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
+import { nodeConfigWarnings, userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
@@ -315,6 +315,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
     if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
+    for (const w of nodeConfigWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`))
+      Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);
     if (options.amiSelectorTerms === undefined && Array.isArray(amiSelectorTerms))

@@ -1,9 +1,11 @@
 import { parse as parseToml, TomlError } from "smol-toml";
-import { isScalar, parseAllDocuments } from "yaml";
+import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
+import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
+import { nodeadmSource, nodeConfigPath, nodeConfigSpecProblems } from "./node-config-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -38,6 +40,15 @@ const AL2023_SOURCE = "Karpenter's AL2023 bootstrap, nodeadm.go";
  */
 const NODEADM_PART_SOURCE = "amazon-eks-ami nodeadm, internal/configprovider/userdata.go:96-103";
 
+/**
+ * What the AL2023 checks need beyond the text: the Karpenter minor (`1.15`: which nodeadm's NodeConfig types), and
+ * where to put what nodeadm drops without failing (the warnings), when the caller wants it.
+ */
+interface Al2023Context {
+  readonly minor: string;
+  readonly dropped?: string[];
+}
+
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
 interface Finding {
   readonly line: number;
@@ -57,7 +68,7 @@ export function checkUserDataFormat(c: Checker, family: string | undefined, user
     family === "Bottlerocket"
       ? bottlerocketFindings(userData, `1.${c.version.minor}`)
       : family === "AL2023"
-        ? [al2023Finding(userData)].filter((f): f is Finding => f !== undefined)
+        ? [al2023Finding(userData, { minor: `1.${c.version.minor}` })].filter((f): f is Finding => f !== undefined)
         : [];
   if (found.length === 0) return;
   const [f, ...more] = found;
@@ -317,16 +328,16 @@ const isTable = (v: unknown): v is Record<string, unknown> =>
 
 const isMimeStart = (text: string) => text.startsWith("MIME-Version:") || text.startsWith("Content-Type:");
 
-function al2023Finding(text: string): Finding | undefined {
+function al2023Finding(text: string, ctx: Al2023Context): Finding | undefined {
   // nodeadm.go:127-128 decides MIME on strings.TrimSpace of the text (unlike JavaScript's trim, Go's keeps a byte-order
   // mark and removes U+0085)
-  if (isMimeStart(goTrimSpace(text))) return mimeFinding(text);
+  if (isMimeStart(goTrimSpace(text))) return mimeFinding(text, ctx);
   if (blankYaml(text))
     return {
       line: 1,
       problem: `a NodeConfig, a shell script with a command, or a MIME multipart document: this user data for the AL2023 AMI family holds only YAML comments and whitespace (a #! or #cloud-config line is a comment to YAML), so Karpenter's yaml.Unmarshal reads an empty document without error and passes it on as a NodeConfig part (${AL2023_SOURCE}:137-141, parseUserData; only "" is no user data, :124), and nodeadm finds no kind in it ("Object 'Kind' is missing", ${NODEADM_PART_SOURCE}): it stops, and the node never joins. Remove userData, or give the script a command`,
     };
-  return base64Finding(text) ?? nodeConfigFinding(text, 0);
+  return base64Finding(text) ?? nodeConfigFinding(text, 0, ctx);
 }
 
 /** The characters go.yaml.in/yaml/v2 v2.4.4 reads (readerc.go:340-357); any other fails yaml.Unmarshal. */
@@ -385,13 +396,14 @@ function base64Finding(text: string): Finding | undefined {
 }
 
 /** A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). */
-function nodeConfigFinding(text: string, offset: number): Finding | undefined {
+function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
   const where =
     offset > 0
       ? "an application/node.eks.aws part of AL2023 user data is"
       : "user data for the AL2023 AMI family that is a YAML map is";
   let value: unknown;
   let later: { readonly line: number } | undefined;
+  let parsed: Document | undefined;
   try {
     // Karpenter's yaml.Unmarshal and nodeadm's decoder read the first YAML document only (see laterDocument)
     const docs = parseAllDocuments(text, { uniqueKeys: false });
@@ -401,6 +413,7 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
     if (!doc) return offset > 0 ? partNoMapFinding(text, offset, null) : undefined;
     if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
     value = doc.toJS();
+    parsed = doc;
     later = laterDocument(text, all);
   } catch {
     return undefined;
@@ -416,7 +429,7 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
   const apiVersion = value.apiVersion;
   const kind = value.kind;
   if (kind === "NodeConfig" && typeof apiVersion === "string" && apiVersion.startsWith("node.eks.aws/"))
-    return undefined;
+    return apiVersion === "node.eks.aws/v1alpha1" ? nodeConfigSpecFinding(text, offset, parsed, ctx) : undefined;
   const cloudConfig = /^#cloud-config/.test(text.trimStart());
   const bad = kind !== "NodeConfig" ? "kind" : "apiVersion";
   const at = text.search(new RegExp(`^${bad}\\s*:`, "m"));
@@ -424,6 +437,65 @@ function nodeConfigFinding(text: string, offset: number): Finding | undefined {
     line: offset + (at >= 0 ? lineOf(text, at) : 1),
     problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
   };
+}
+
+/**
+ * A NodeConfig v1alpha1's `spec` against nodeadm's types (node-config-rules.ts): a value nodeadm cannot decode is the
+ * finding (all of them, the first one's line); a field nodeadm drops goes to `ctx.dropped`. The document is read as
+ * sigs.k8s.io/yaml reads it before the JSON decoder (core/go-yaml.ts: YAML 1.1, so `yes` is true), not as the YAML 1.2
+ * `parsed` (kept for the lines).
+ */
+function nodeConfigSpecFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  ctx: Al2023Context,
+): Finding | undefined {
+  const decoded = decodeGoYaml(text, { strict: false });
+  if (!("value" in decoded)) return undefined;
+  const value = goYamlToJs(decoded.value);
+  if (!isTable(value)) return undefined;
+  const { wrong, dropped } = nodeConfigSpecProblems(value.spec, ctx.minor);
+  const inPart = offset > 0;
+  const where = inPart
+    ? "this application/node.eks.aws part of AL2023 user data"
+    : "this user data for the AL2023 AMI family";
+  const source = nodeadmSource(ctx.minor);
+  for (const d of dropped)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:14-24: a codec factory without the strict option, k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/json/json.go:257-258, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it; an AMI whose nodeadm is newer than that one may know the field`,
+    );
+  if (wrong.length === 0) return undefined;
+  const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
+  return {
+    line: offset + pathLine(text, parsed, wrong[0].path),
+    problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
+  };
+}
+
+/** The 1-based line of the value at `path` in the document, or of the nearest parent found there, else 1. */
+function pathLine(text: string, parsed: Document | undefined, path: readonly (string | number)[]): number {
+  for (let n = path.length; parsed && n > 0; n--) {
+    const node = parsed.getIn(path.slice(0, n), true) as { range?: readonly number[] } | undefined;
+    if (node?.range) return lineOf(text, node.range[0]);
+  }
+  return 1;
+}
+
+/**
+ * The warnings for fields of literal AL2023 NodeConfig user data that nodeadm drops (node-config-rules.ts): unknown
+ * or wrongly cased fields of `spec`. None when the user data has an error (the class is refused for that).
+ */
+export function nodeConfigWarnings(
+  name: string,
+  family: string | undefined,
+  userData: unknown,
+  minor: string,
+): string[] {
+  if (family !== "AL2023" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
+  const dropped: string[] = [];
+  if (al2023Finding(userData, { minor, dropped })) return [];
+  return dropped.map((d) => `EC2NodeClass ${name}: userData: ${d}.`);
 }
 
 /**
@@ -500,7 +572,7 @@ function brokenNodeConfigFinding(
 }
 
 /** Go's net/mail header and mime/multipart reading, as far as Karpenter's mime.go and nodeadm depend on it. */
-function mimeFinding(text: string): Finding | undefined {
+function mimeFinding(text: string, ctx: Al2023Context): Finding | undefined {
   const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
   const fail = (line: number, what: string): Finding => ({
     line,
@@ -573,7 +645,7 @@ function mimeFinding(text: string): Finding | undefined {
     }
     if (partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
       const body = lines.slice(j + 1, end).join("\n");
-      const f = nodeConfigFinding(body, j + 1);
+      const f = nodeConfigFinding(body, j + 1, ctx);
       if (f) return f;
     }
   }

@@ -35,6 +35,8 @@ export { kubeletConfigFields } from "./kubelet-config";
 export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
 export { k8sApiFields } from "./k8s-api-fields";
 export type { K8sApiFields, K8sFieldKind } from "./k8s-api-fields";
+export { nodeadmConfigFields } from "./nodeadm-config";
+export type { NodeadmConfigFields } from "./nodeadm-config";
 export { bottlerocketSettingsFields } from "./bottlerocket-settings";
 export type { BottlerocketSettingsFields } from "./bottlerocket-settings";
 

@@ -432,6 +432,12 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     br('[settings.kubernetes]\ncluster-dns-ip = ["10.100.0.10"]\n'),
     br("\uFEFF[settings.kubernetes]\nmax-pods = 110\n"),
     br("[settings.kubernetes.static-pods.web]\nenabled = 1\n"),
+    al("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: --v=2\n"),
+    al(
+      mime(
+        "--B\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\napiVersion: node.eks.aws/v1alpha1\nspec: hello\n--B--\n",
+      ),
+    ),
   ])("%j", (props) => {
     const e = rejection("EC2NodeClass", props);
     for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
@@ -470,5 +476,167 @@ describe("a userData problem comes beside the EBS problems of the same class (al
     expect(() => build("EC2NodeClass", withEbs("#!/bin/bash\n", { volumeSize: "200Gi" }))).not.toThrow();
     const e = rejection("EC2NodeClass", withEbs("#!/bin/bash\n", { volumeSize: "10Gi", volumeType: "st1" }));
     expect(e.problems.map((p) => p.code)).toEqual(["EC2NODECLASS_EBS_VOLUME_SIZE"]);
+  });
+});
+
+describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-13 S-1..S-4)", () => {
+  const NC = "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\n";
+  const mime = (part: string) =>
+    `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${part}\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B--\n`;
+  test.each([
+    [
+      "flags a string (S-1)",
+      `${NC}spec:\n  kubelet:\n    flags: --v=2\n`,
+      5,
+      "flags: --v=2",
+      "spec.kubelet.flags is a string",
+      "a list of string",
+    ],
+    [
+      "a flag a number (S-1)",
+      `${NC}spec:\n  kubelet:\n    flags: [1]\n`,
+      5,
+      "flags: [1]",
+      "spec.kubelet.flags[0] is a number",
+      "a string",
+    ],
+    // go-yaml v2 reads `yes` as true (YAML 1.1), as nodeadm's sigs.k8s.io/yaml does
+    [
+      "flags yes: a bool to Go (S-1)",
+      `${NC}spec:\n  kubelet:\n    flags: yes\n`,
+      5,
+      "flags: yes",
+      "spec.kubelet.flags is a boolean",
+      "a list",
+    ],
+    [
+      "flags a string, in JSON (S-1)",
+      '{"apiVersion":"node.eks.aws/v1alpha1","kind":"NodeConfig","spec":{"kubelet":{"flags":"--v=2"}}}',
+      1,
+      '{"apiVersion":"node.eks.aws/v1alpha1","kind":"NodeConfig","spec":{"kubelet":{"flags":"--v=2"}}}',
+      "spec.kubelet.flags is a string",
+      "a list of string",
+    ],
+    [
+      "cluster.cidr a number (S-2)",
+      `${NC}spec:\n  cluster:\n    cidr: 10\n`,
+      5,
+      "cidr: 10",
+      "spec.cluster.cidr is a number",
+      "nodeadm v1alpha1.ClusterDetails.cidr takes a string",
+    ],
+    [
+      "apiServerEndpoint a number (S-2)",
+      `${NC}spec:\n  cluster:\n    apiServerEndpoint: 123\n`,
+      5,
+      "apiServerEndpoint: 123",
+      "spec.cluster.apiServerEndpoint is a number",
+      "a string",
+    ],
+    [
+      "kubelet.config a list (S-3)",
+      `${NC}spec:\n  kubelet:\n    config: [1]\n`,
+      5,
+      "config: [1]",
+      "spec.kubelet.config is a list",
+      "a map of any JSON value",
+    ],
+    [
+      "containerd.config a map (S-3)",
+      `${NC}spec:\n  containerd:\n    config: {a: 1}\n`,
+      5,
+      "config: {a: 1}",
+      "spec.containerd.config is a map",
+      "a string",
+    ],
+    [
+      "spec a string (S-4)",
+      `${NC}spec: hello\n`,
+      3,
+      "spec: hello",
+      "spec is a string",
+      "a map (nodeadm v1alpha1 NodeConfigSpec)",
+    ],
+    [
+      "certificateAuthority not base64",
+      `${NC}spec:\n  cluster:\n    certificateAuthority: not base64!\n`,
+      5,
+      "certificateAuthority: not base64!",
+      "spec.cluster.certificateAuthority is a string",
+      "a base64 string",
+    ],
+  ])("%s is refused with the field path", (_what, userData, line, text, path, takes) => {
+    const e = rejection("EC2NodeClass", al(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(`line ${line}: ${text}`);
+    expect(e.message).toContain("a NodeConfig spec nodeadm can decode: this user data for the AL2023 AMI family");
+    expect(e.message).toContain(path);
+    expect(e.message).toContain(takes);
+    expect(e.message).toContain("internal/api/bridge/decode.go:21");
+  });
+  test("all wrong values in one message, the first one's line", () => {
+    const e = rejection("EC2NodeClass", al(`${NC}spec:\n  cluster:\n    cidr: 10\n  kubelet:\n    flags: [1, true]\n`));
+    expect(e.value).toBe("line 5: cidr: 10");
+    expect(e.message).toMatch(
+      /spec\.cluster\.cidr is a number.*spec\.kubelet\.flags\[0\] is a number.*spec\.kubelet\.flags\[1\] is a boolean/,
+    );
+  });
+  test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
+    const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
+    expect(e.value).toBe("line 11: flags: --v=2");
+    expect(e.message).toContain(
+      "this application/node.eks.aws part of AL2023 user data is a NodeConfig, and spec.kubelet.flags is a string",
+    );
+    const s4 = rejection("EC2NodeClass", al(mime(`${NC}spec: hello`)));
+    expect(s4.value).toBe("line 9: spec: hello");
+  });
+  test("look-alikes pass: flags a list of strings, kubelet.config a map, containerd.config TOML, a full NodeConfig, null", () => {
+    for (const u of [
+      `${NC}spec:\n  kubelet:\n    flags: ["--v=2", "--node-labels=team=a"]\n`,
+      `${NC}spec:\n  kubelet:\n    flags:\n      - --v=2\n`,
+      `${NC}spec:\n  kubelet:\n    config:\n      maxPods: 110\n      evictionHard: {memory.available: 5%}\n      featureGates: {A: true}\n`,
+      `${NC}spec:\n  containerd:\n    config: |\n      [plugins."io.containerd.grpc.v1.cri"]\n      sandbox_image = "x"\n`,
+      `${NC}spec:\n  cluster:\n    name: my-cluster\n    apiServerEndpoint: https://example.com\n    certificateAuthority: Y2VydGlmaWNhdGVBdXRob3JpdHk=\n    cidr: 10.100.0.0/16\n  instance:\n    localStorage:\n      strategy: RAID0\n`,
+      `${NC}spec:\n  kubelet:\n    flags: null\n  cluster: ~\n`,
+      '{"apiVersion":"node.eks.aws/v1alpha1","kind":"NodeConfig","spec":{"kubelet":{"flags":["--v=2"]}}}',
+      mime(`${NC}spec:\n  kubelet:\n    flags: [--v=2]\n`),
+    ])
+      expect(() => build("EC2NodeClass", al(u))).not.toThrow();
+  });
+
+  const warningsOf = (props: Record<string, unknown>) =>
+    build("EC2NodeClass", props)
+      .node.findAll()
+      .flatMap((c) => c.node.metadata)
+      .filter((m) => m.type === "@cdktf/warn")
+      .map((m) => String(m.data))
+      .filter((w) => w.includes("nodeadm decodes a NodeConfig leniently"));
+  test("an unknown or wrongly cased field: nodeadm drops it, so a warning (its decode is not strict)", () => {
+    const w = warningsOf(al(`${NC}spec:\n  kubelet:\n    Flags: [--v=2]\n  clutser: {}\n`));
+    expect(w).toHaveLength(2);
+    expect(w[0]).toContain(
+      "EC2NodeClass obj: userData: this user data for the AL2023 AMI family is a NodeConfig whose spec.kubelet.Flags is no field of nodeadm's v1alpha1.KubeletOptions (did you mean flags? Field names are case-sensitive)",
+    );
+    expect(w[1]).toContain("spec.clutser is no field of nodeadm's v1alpha1.NodeConfigSpec (did you mean cluster?)");
+    expect(w[1]).toContain("json.go:257-258");
+    const part = warningsOf(al(mime(`${NC}spec:\n  kubelet:\n    flagz: []\n`)));
+    expect(part).toHaveLength(1);
+    expect(part[0]).toContain(
+      "this application/node.eks.aws part of AL2023 user data is a NodeConfig whose spec.kubelet.flagz",
+    );
+  });
+  test("look-alikes: known fields warn nothing; a refused class does not warn too", () => {
+    expect(warningsOf(al(`${NC}spec:\n  kubelet:\n    flags: [--v=2]\n`))).toEqual([]);
+    expect(() => build("EC2NodeClass", al(`${NC}spec:\n  kubelet:\n    flags: --v=2\n  bogus: 1\n`))).toThrow();
+  });
+  test("the table: both provider releases read pin the same nodeadm", () => {
+    const { nodeadmConfigFields } = require("../../lib/versions");
+    expect(nodeadmConfigFields("1.14").module).toBe(nodeadmConfigFields("1.15").module);
+    expect(nodeadmConfigFields("1.15").types["v1alpha1.KubeletOptions"].fields).toEqual({
+      config: "map:raw",
+      flags: "list:string",
+    });
   });
 });

@@ -1,0 +1,100 @@
+import { isPlainMap } from "../core/deep-merge";
+import { nearestKey } from "../core/problems";
+import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
+import { nodeadmConfigFields } from "../versions";
+
+/*
+ * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
+ * walked against nodeadm's v1alpha1 types (lib/versions/data/nodeadm-config-fields.json, generated from
+ * amazon-eks-ami nodeadm api/v1alpha1/nodeconfig_types.go at the version the provider's go.mod pins). nodeadm decodes
+ * each part with `serializer.NewCodecFactory(scheme).UniversalDecoder().Decode` (nodeadm
+ * internal/api/bridge/decode.go:14-24, called from internal/configprovider/userdata.go:96-103), a codec factory
+ * without the strict option (k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/codec_factory.go:176-177), so the
+ * YAML is converted by sigs.k8s.io/yaml YAMLToJSON and decoded by sigs.k8s.io/json UnmarshalCaseSensitivePreserveInts
+ * (pkg/runtime/serializer/json/json.go:138, 257-258):
+ * - a value of the wrong JSON type fails the decode ("json: cannot unmarshal string into Go struct field
+ *   KubeletOptions.spec.kubelet.flags of type []string"): nodeadm init stops and the node never joins;
+ * - a field the type does not have, or a wrongly cased one (matching is case-sensitive), is dropped without a word.
+ * The walk is the nodes-side twin of helm/k8s-field-check.ts's (same kinds, from kubernetes/json-kinds.ts): that one
+ * raises the chart's error codes with the chart's template lines, this one returns paths for the user-data message.
+ * `null` decodes to the zero value and passes.
+ */
+
+/** One problem of a NodeConfig's spec: its path as keys and indices (`["spec", "kubelet", "flags"]`). */
+export interface NodeConfigSpecProblem {
+  readonly path: readonly (string | number)[];
+  /** What is wrong, after the path. */
+  readonly problem: string;
+}
+
+/** How a path reads in a message: `spec.kubelet.flags[0]`, `spec.kubelet.config["a.b"]`. */
+export function nodeConfigPath(path: readonly (string | number)[]): string {
+  return path
+    .map((p, i) =>
+      typeof p === "number" ? `[${p}]` : /^[A-Za-z_][\w-]*$/.test(p) ? `${i ? "." : ""}${p}` : `[${JSON.stringify(p)}]`,
+    )
+    .join("");
+}
+
+/**
+ * The decoding problems (`wrong`: a value nodeadm cannot decode) and the fields nodeadm drops (`dropped`) of a
+ * NodeConfig's `spec` value (as sigs.k8s.io/yaml hands it to the JSON decoder: lib/core/go-yaml.ts), for Karpenter
+ * `minor`.
+ */
+export function nodeConfigSpecProblems(
+  spec: unknown,
+  minor: string,
+): { readonly wrong: NodeConfigSpecProblem[]; readonly dropped: NodeConfigSpecProblem[] } {
+  const table = nodeadmConfigFields(minor);
+  const wrong: NodeConfigSpecProblem[] = [];
+  const dropped: NodeConfigSpecProblem[] = [];
+  const api = "nodeadm";
+  const walk = (value: unknown, kind: string, path: (string | number)[], owner: string): void => {
+    if (value === null || value === undefined) return;
+    const bad = (): void => {
+      wrong.push({
+        path,
+        problem: `is ${jsonKind(value)} (${JSON.stringify(value)?.slice(0, 60)}), where ${owner} takes ${describe(kind, api)}`,
+      });
+    };
+    if (kind.startsWith("list:")) {
+      if (!Array.isArray(value)) return bad();
+      value.forEach((item, i) => walk(item, kind.slice(5), [...path, i], `${owner} (each item)`));
+      return;
+    }
+    if (kind.startsWith("map:")) {
+      if (!isPlainMap(value)) return bad();
+      for (const [k, v] of Object.entries(value)) walk(v, kind.slice(4), [...path, k], `${owner} (each value)`);
+      return;
+    }
+    if (kind.startsWith("object:")) {
+      if (!isPlainMap(value)) return bad();
+      const type = kind.slice(7);
+      const fields = table.types[type]?.fields;
+      if (!fields) throw new Error(`no type ${type} in nodeadm-config-fields.json`);
+      const names = Object.keys(fields);
+      for (const [k, v] of Object.entries(value)) {
+        if (!Object.prototype.hasOwnProperty.call(fields, k)) {
+          const cased = names.find((n) => n.toLowerCase() === k.toLowerCase());
+          const near = cased ?? nearestKey(k, names);
+          dropped.push({
+            path: [...path, k],
+            problem: `is no field of nodeadm's ${type}${near ? ` (did you mean ${near}?${cased ? " Field names are case-sensitive" : ""})` : ""}; its fields: ${names.join(", ")}`,
+          });
+          continue;
+        }
+        walk(v, fields[k], [...path, k], `nodeadm ${type}.${k}`);
+      }
+      return;
+    }
+    if (!scalarFits(kind, value)) bad();
+  };
+  walk(spec, `object:${table.root}`, ["spec"], "nodeadm NodeConfig.spec");
+  return { wrong, dropped };
+}
+
+/** The nodeadm the table was read from, for a message: `amazon-eks-ami nodeadm@v0.0.0-… (pinned by …)`. */
+export function nodeadmSource(minor: string): string {
+  const t = nodeadmConfigFields(minor);
+  return `${t.module.replace("github.com/awslabs/", "")} (pinned by ${t.provider.replace("github.com/aws/", "")}), ${t.file}`;
+}
