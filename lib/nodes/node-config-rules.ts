@@ -98,3 +98,53 @@ export function nodeadmSource(minor: string): string {
   const t = nodeadmConfigFields(minor);
   return `${t.module.replace("github.com/awslabs/", "")} (pinned by ${t.provider.replace("github.com/aws/", "")}), ${t.file}`;
 }
+
+/*
+ * The kubelet's own refusal of `--node-labels` in the kubernetes.io / k8s.io namespaces. nodeadm appends the
+ * NodeConfig's `spec.kubelet.flags` to the kubelet's command line as written (nodeadm internal/kubelet/
+ * environment.go:26-29, NODEADM_KUBELET_ARGS), and the kubelet refuses to start with "unknown 'kubernetes.io' or
+ * 'k8s.io' labels specified with --node-labels" (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/options/options.go:150-166
+ * ValidateKubeletFlags, called at cmd/kubelet/app/server.go:212) for a key whose prefix is kubernetes.io or k8s.io or
+ * ends in .kubernetes.io / .k8s.io (options.go:178-187, isKubernetesLabel) unless the kubelet may set it
+ * (k8s.io/kubelet v0.37.0 pkg/apis/well_known_labels.go:35-80, IsKubeletLabel: the list below, from k8s.io/api
+ * v0.37.0 core/v1/well_known_labels.go:20-55, or a prefix that is or ends in .kubelet.kubernetes.io /
+ * .node.kubernetes.io). The flag's value is split at "," and each pair at its first "=", key trimmed
+ * (k8s.io/component-base cli/flag/configuration_map.go:36-49). Karpenter filters such keys out of the labels it
+ * writes itself (so a NodePool label is fine); a flag the user writes reaches the kubelet. Only the
+ * `--node-labels=<value>` form is read (one list item per flag, as nodeadm's docs write them).
+ */
+const KUBELET_LABELS = [
+  "kubernetes.io/hostname",
+  "topology.kubernetes.io/zone",
+  "topology.kubernetes.io/region",
+  "failure-domain.beta.kubernetes.io/zone",
+  "failure-domain.beta.kubernetes.io/region",
+  "beta.kubernetes.io/instance-type",
+  "node.kubernetes.io/instance-type",
+  "kubernetes.io/os",
+  "kubernetes.io/arch",
+  "beta.kubernetes.io/os",
+  "beta.kubernetes.io/arch",
+];
+const KUBELET_LABEL_NAMESPACES = ["kubelet.kubernetes.io", "node.kubernetes.io"];
+
+const within = (namespace: string, domain: string) => namespace === domain || namespace.endsWith(`.${domain}`);
+
+/** The keys of `--node-labels=` flags the kubelet refuses to start with, with the index of their flag. */
+export function refusedNodeLabels(flags: unknown): { readonly index: number; readonly key: string }[] {
+  if (!Array.isArray(flags)) return [];
+  const out: { index: number; key: string }[] = [];
+  flags.forEach((flag, index) => {
+    if (typeof flag !== "string" || !flag.startsWith("--node-labels=")) return;
+    for (const pair of flag.slice("--node-labels=".length).split(",")) {
+      if (pair === "") continue;
+      const key = pair.split("=")[0].trim();
+      const slash = key.indexOf("/");
+      const namespace = slash >= 0 ? key.slice(0, slash) : "";
+      const restricted = within(namespace, "kubernetes.io") || within(namespace, "k8s.io");
+      const allowed = KUBELET_LABELS.includes(key) || KUBELET_LABEL_NAMESPACES.some((n) => within(namespace, n));
+      if (restricted && !allowed) out.push({ index, key });
+    }
+  });
+  return out;
+}

@@ -5,7 +5,7 @@ import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
-import { nodeadmSource, nodeConfigPath, nodeConfigSpecProblems } from "./node-config-rules";
+import { nodeadmSource, nodeConfigPath, nodeConfigSpecProblems, refusedNodeLabels } from "./node-config-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -465,11 +465,30 @@ function nodeConfigSpecFinding(
     ctx.dropped?.push(
       `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:14-24: a codec factory without the strict option, k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/json/json.go:257-258, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it; an AMI whose nodeadm is newer than that one may know the field`,
     );
-  if (wrong.length === 0) return undefined;
+  if (wrong.length === 0) return nodeLabelFinding(text, offset, parsed, value, where);
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
     problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
+  };
+}
+
+/** A NodeConfig (decoded without error) whose kubelet flags hold a `--node-labels` key the kubelet refuses (node-config-rules.ts). */
+function nodeLabelFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+): Finding | undefined {
+  const spec = value.spec;
+  const kubelet = isTable(spec) ? spec.kubelet : undefined;
+  const refused = refusedNodeLabels(isTable(kubelet) ? kubelet.flags : undefined);
+  if (refused.length === 0) return undefined;
+  const keys = refused.map((r) => `${JSON.stringify(r.key)} (spec.kubelet.flags[${r.index}])`).join(", ");
+  return {
+    line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", refused[0].index]),
+    problem: `--node-labels keys the kubelet may set on its own node: ${where} is a NodeConfig whose kubelet flags label the node with ${keys}, in the kubernetes.io or k8s.io namespace, and the kubelet refuses to start with "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels" (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/options/options.go:150-187, ValidateKubeletFlags; nodeadm appends the flags as written, internal/kubelet/environment.go:26-29), so the node never joins. Allowed there: node.kubernetes.io/… and kubelet.kubernetes.io/… keys, kubernetes.io/hostname, os, arch and the topology and instance-type labels (k8s.io/kubelet v0.37.0 pkg/apis/well_known_labels.go:35-80); use a key of your own domain, or set the label as a NodePool label (Karpenter leaves kubernetes.io and k8s.io keys out of the kubelet flags it writes: karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:482-507, RejectForbiddenLabels)`,
   };
 }
 

@@ -434,6 +434,9 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     br("[settings.kubernetes.static-pods.web]\nenabled = 1\n"),
     al("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: --v=2\n"),
     al(
+      "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags: [--node-labels=kubernetes.io/role=x]\n",
+    ),
+    al(
       mime(
         "--B\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\napiVersion: node.eks.aws/v1alpha1\nspec: hello\n--B--\n",
       ),
@@ -630,6 +633,47 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
   test("look-alikes: known fields warn nothing; a refused class does not warn too", () => {
     expect(warningsOf(al(`${NC}spec:\n  kubelet:\n    flags: [--v=2]\n`))).toEqual([]);
     expect(() => build("EC2NodeClass", al(`${NC}spec:\n  kubelet:\n    flags: --v=2\n  bogus: 1\n`))).toThrow();
+  });
+  test.each([
+    [
+      "kubernetes.io/role (S-5)",
+      `${NC}spec:\n  kubelet:\n    flags:\n      - --v=2\n      - --node-labels=kubernetes.io/role=x\n`,
+      7,
+      '"kubernetes.io/role" (spec.kubelet.flags[1])',
+    ],
+    [
+      "a k8s.io subdomain among others",
+      `${NC}spec:\n  kubelet:\n    flags: ["--node-labels=team=a, foo.k8s.io/x=y"]\n`,
+      5,
+      '"foo.k8s.io/x" (spec.kubelet.flags[0])',
+    ],
+  ])("--node-labels with %s: the kubelet refuses to start", (_what, userData, line, key) => {
+    const e = rejection("EC2NodeClass", al(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.value).toMatch(new RegExp(`^line ${line}: `));
+    expect(e.message).toContain(
+      `this user data for the AL2023 AMI family is a NodeConfig whose kubelet flags label the node with ${key}`,
+    );
+    expect(e.message).toContain("cmd/kubelet/app/options/options.go:150-187");
+  });
+  test("--node-labels in a MIME part; look-alikes the kubelet may set, or of another domain, pass", () => {
+    const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: [--node-labels=k8s.io/x=1]\n`)));
+    expect(e.message).toContain(
+      "this application/node.eks.aws part of AL2023 user data is a NodeConfig whose kubelet flags label",
+    );
+    for (const labels of [
+      "node.kubernetes.io/role=x",
+      "a.kubelet.kubernetes.io/x=y",
+      "kubernetes.io/arch=amd64,topology.kubernetes.io/zone=z",
+      "example.com/role=x,team=a",
+      "mykubernetes.io/x=y",
+    ])
+      expect(() =>
+        build("EC2NodeClass", al(`${NC}spec:\n  kubelet:\n    flags: ["--node-labels=${labels}"]\n`)),
+      ).not.toThrow();
+    // a NodePool label with the same key is Karpenter's to filter (RejectForbiddenLabels), not the kubelet's
+    expect(() => build("NodePool", { labels: { "kubernetes.io/role": "x" } })).not.toThrow();
   });
   test("the table: both provider releases read pin the same nodeadm", () => {
     const { nodeadmConfigFields } = require("../../lib/versions");
