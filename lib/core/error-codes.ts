@@ -276,7 +276,7 @@ export const ERROR_CODES = {
     "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value, not both a non-empty value and valueFrom)",
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_K8S_VALUE:
-    "a chart value the API server refuses in the rendered Deployment, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, podDisruptionBudget.maxUnavailable, additionalClusterRoleRules)",
+    "a chart value the API server refuses in the rendered Deployment, Service, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, extraVolumes, volume mounts, initContainers, sidecarContainer, env valueFrom / envFrom, nameOverride / fullnameOverride, podDisruptionBudget.maxUnavailable, additionalClusterRoleRules)",
   HELM_VALUES_K8S_FIELD:
     "a field the Kubernetes type the chart renders a values subtree into (strategy, podSecurityContext, affinity, a container …) does not have",
   HELM_VALUES_K8S_TYPE:

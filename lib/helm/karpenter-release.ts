@@ -352,6 +352,7 @@ export class KarpenterRelease extends Construct {
             cluster && !isUnresolved(cluster.clusterName) ? cluster.clusterName : cluster?.clusterNameLiteral,
             props.settings,
             env,
+            this.releaseName,
           ),
         );
       // a missing dnsConfig is reported whatever else failed; before the merged document's check, whose typed-subtree

@@ -11,7 +11,7 @@ import {
 import { Annotations } from "cdktf";
 import { chartDefault, chartKeyFacts, ChartKeyFact, checkChartValue, hasKey, SETTING_ENV } from "./chart-settings";
 import { findUnwalkable, isPlainMap, mergeHelmValues } from "../core/deep-merge";
-import { plainScalar } from "./helm";
+import { chartFullName, plainScalar } from "./helm";
 import { durationNanos, GO_DURATION, MAX_DURATION_NS, parseQuantity } from "../kubernetes/value-rules";
 import { checkOptionKeys } from "../aws-api/input-checks";
 import { nearestKey, Problems } from "../core/problems";
@@ -22,15 +22,26 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 import { factsRelease, valuePathsAt } from "../versions";
 import {
   affinityProblems,
+  chartNameProblems,
+  containerProblems,
   containerSecurityContextProblems,
   deploymentStrategyProblems,
   disruptionBudgetProblems,
+  envFromProblems,
+  envValueFromProblems,
+  int32Problems,
   ObjectValueProblem,
   podSecurityContextProblems,
   policyRuleProblems,
+  RenderedContainer,
+  RenderedMount,
   revisionHistoryLimitProblems,
   topologySpreadProblems,
+  volumeMountProblems,
+  volumeNames,
+  volumeProblems,
 } from "../kubernetes/object-rules";
+import { typedValueLines } from "./k8s-typed-values";
 import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
 import {
   AWS_FEATURE_GATES_SINCE,
@@ -423,6 +434,7 @@ export function checkEscapeHatch(
   clusterName?: string,
   settings?: KarpenterSettings,
   env: ControllerEnv = readControllerEnv(values),
+  releaseName = "karpenter",
 ): void {
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
@@ -438,7 +450,7 @@ export function checkEscapeHatch(
   problems.check(() => checkControllerPorts(scope, values, env));
   problems.check(() => checkIfOnlyValues(scope, values));
   problems.check(() => checkPodValues(scope, values));
-  problems.check(() => checkObjectValues(scope, version, values));
+  problems.check(() => checkObjectValues(scope, version, values, releaseName));
   warnReplacedChartValues(scope, version, settings, values, env);
   problems.throwIfAny(scope);
 }
@@ -1116,10 +1128,25 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
  * `podSecurityContext.seccompProfile.type: RuntimeDefault`), as Helm merges them.
  * @throws KarpenterValidationError (HELM_VALUES_K8S_VALUE) naming the `values.…` path, every problem at once
  */
-function checkObjectValues(scope: IConstruct, version: KarpenterVersion, values: Record<string, unknown>): void {
+function checkObjectValues(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  values: Record<string, unknown>,
+  releaseName: string,
+): void {
   const paths = valuePathsAt(factsRelease(version.full));
   const found: ObjectValueProblem[] = [];
   found.push(...revisionHistoryLimitProblems(values.revisionHistoryLimit, "values.revisionHistoryLimit"));
+  // deployment.yaml:15 of 1.15.0 (`revisionHistoryLimit: {{ .Values.revisionHistoryLimit }}`, unquoted; int32)
+  found.push(
+    ...int32Problems(
+      values.revisionHistoryLimit,
+      "values.revisionHistoryLimit",
+      "the number of old ReplicaSets to keep",
+    ),
+  );
+  found.push(...nameOverrideProblems(values, releaseName));
+  found.push(...podPartsProblems(version, values));
   if (isPlainMap(values.strategy)) {
     // chart templates/deployment.yaml:15-19 (`with .Values.strategy`, toYaml): an empty map is not written
     const chart = paths.includes("strategy.rollingUpdate.maxUnavailable")
@@ -1149,6 +1176,87 @@ function checkObjectValues(scope: IConstruct, version: KarpenterVersion, values:
     );
   found.push(...policyRuleProblems(values.additionalClusterRoleRules, "values.additionalClusterRoleRules"));
   throwObjectProblems(scope, found);
+}
+
+/**
+ * `nameOverride` / `fullnameOverride` as the chart's `karpenter.fullname` and `karpenter.name` use them
+ * (_helpers.tpl:4-24 of 1.15.0, the same in every release; helm.ts chartFullName): judged only when the name without
+ * them is valid (a release name the Service cannot take is not the override's fault).
+ */
+function nameOverrideProblems(values: Record<string, unknown>, releaseName: string): ObjectValueProblem[] {
+  if (isUnresolved(releaseName)) return [];
+  const given = (k: string) => typeof values[k] === "string" && values[k] !== "" && !isUnresolved(values[k]);
+  const field = given("fullnameOverride") ? "fullnameOverride" : given("nameOverride") ? "nameOverride" : undefined;
+  if (!field) return [];
+  const plain = { ...values, nameOverride: undefined, fullnameOverride: undefined };
+  if (chartNameProblems(chartFullName(releaseName, plain), "karpenter", "", "").length > 0) return [];
+  const name = given("nameOverride") ? (values.nameOverride as string).slice(0, 63).replace(/-+$/, "") : "karpenter";
+  const byName = chartNameProblems(chartFullName(releaseName, values), name, `values.${field}`, values[field]);
+  // the name label comes from nameOverride alone
+  return byName.map((p) =>
+    p.allowed.includes("app.kubernetes.io/name")
+      ? { ...p, field: "values.nameOverride", value: values.nameOverride }
+      : p,
+  );
+}
+
+/** The values lists the chart renders into the pod, as the API server sees them together (deployment.yaml of 1.15.0 :214-291). */
+function podPartsProblems(version: KarpenterVersion, values: Record<string, unknown>): ObjectValueProblem[] {
+  const found: ObjectValueProblem[] = [];
+  const controller = isPlainMap(values.controller) ? values.controller : {};
+  const rendered = (path: string) => typedValueLines(path, version.full) !== undefined;
+  const volumes = rendered("extraVolumes") ? values.extraVolumes : undefined;
+  found.push(...volumeProblems(volumes, "values.extraVolumes"));
+  const names = volumeNames(volumes);
+  const asList = (v: unknown) => (Array.isArray(v) && !isUnresolved(v) ? v : []);
+  const mountsOf = (path: string): RenderedMount[] =>
+    rendered(path)
+      ? asList(controller[path.slice("controller.".length)]).map((m, i) => ({
+          mount: m,
+          field: `values.${path}[${i}]`,
+        }))
+      : [];
+  const extraMounts = mountsOf("controller.extraVolumeMounts");
+  const sidecarMounts = mountsOf("controller.sidecarVolumeMounts");
+  // the controller container: extraVolumeMounts (deployment.yaml:244-249), env and envFrom (:214-220)
+  found.push(...volumeMountProblems(extraMounts, names, "controller"));
+  found.push(...envValueFromProblems(controller.env, "values.controller.env"));
+  found.push(...envFromProblems(controller.envFrom, "values.controller.envFrom"));
+  // its name: `controller` (1.0: deployment.yaml:60), `controller.containerName` or "controller" from 1.1.1
+  // (:63 of 1.1.10, _helpers.tpl:81-83 of 1.15.0)
+  const own =
+    valuePathsAt(factsRelease(version.full)).includes("controller.containerName") &&
+    typeof controller.containerName === "string" &&
+    controller.containerName !== ""
+      ? controller.containerName
+      : "controller";
+  // sidecars: from 1.3 each item gets extraVolumeMounts + sidecarVolumeMounts (`range`, :250-261 of 1.15.0); up to
+  // 1.2 the list is written whole and the mounts land in its last item (:195-206 of 1.0.14, :186-197 of 1.2.8)
+  const sidecars = rendered("controller.sidecarContainer") ? asList(controller.sidecarContainer) : [];
+  const each = version.atLeast("1.3");
+  const sidecarItems: RenderedContainer[] = sidecars.map((c, i) => ({
+    container: c,
+    field: `values.controller.sidecarContainer[${i}]`,
+    mounts: each || i === sidecars.length - 1 ? [...extraMounts, ...sidecarMounts] : [],
+  }));
+  found.push(...containerProblems(sidecarItems, new Set([own]), names));
+  // init containers share the regular containers' name space (validation.go:3807-3830)
+  const regular = new Set([
+    own,
+    ...sidecars.flatMap((c) => (isPlainMap(c) && typeof c.name === "string" ? [c.name] : [])),
+  ]);
+  const inits = rendered("initContainers") ? asList(values.initContainers) : [];
+  found.push(
+    ...containerProblems(
+      inits.map((c, i) => ({ container: c, field: `values.initContainers[${i}]` })),
+      regular,
+      names,
+    ),
+  );
+  // the chart's mounts meet every sidecar from 1.3: one problem of theirs is reported once
+  return found.filter(
+    (p, i) => found.findIndex((q) => q.field === p.field && q.allowed === p.allowed && q.value === p.value) === i,
+  );
 }
 
 /** Throws the problems of kubernetes/object-rules.ts as HELM_VALUES_K8S_VALUE errors, all at once (nothing when none). */

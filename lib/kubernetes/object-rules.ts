@@ -642,3 +642,426 @@ export function policyRuleProblems(rules: unknown, field: string): ObjectValuePr
   });
   return out;
 }
+
+/*
+ * The pod's volumes, containers and env references the chart renders from `extraVolumes`, `initContainers`,
+ * `controller.sidecarContainer`, `controller.extraVolumeMounts` / `sidecarVolumeMounts`, `controller.env` / `envFrom`.
+ * Sources: k8s.io/kubernetes@v1.36.3 pkg/apis/core/validation/validation.go (`core36`), its core/v1 defaulting
+ * pkg/apis/core/v1/defaults.go (`defaults36`), and k8s.io/apimachinery@v0.36.3 pkg/util/validation/validation.go
+ * (`util36`), file:line.
+ */
+
+const LABEL_TEXT =
+  "a DNS-1123 label: 1 to 63 lower-case letters, digits and '-', starting and ending with a letter or digit";
+const SUBDOMAIN_TEXT =
+  "a DNS-1123 subdomain: 1 to 253 lower-case letters, digits, '-' and '.', starting and ending with a letter or digit";
+
+/** The sources of a core/v1 VolumeSource, in the order core36 :545-805 counts them (the second one set is reported). */
+const VOLUME_SOURCES = [
+  "emptyDir",
+  "hostPath",
+  "gitRepo",
+  "gcePersistentDisk",
+  "awsElasticBlockStore",
+  "secret",
+  "nfs",
+  "iscsi",
+  "glusterfs",
+  "flocker",
+  "persistentVolumeClaim",
+  "rbd",
+  "cinder",
+  "cephfs",
+  "quobyte",
+  "downwardAPI",
+  "fc",
+  "flexVolume",
+  "configMap",
+  "azureFile",
+  "vsphereVolume",
+  "photonPersistentDisk",
+  "portworxVolume",
+  "azureDisk",
+  "storageos",
+  "projected",
+  "scaleIO",
+  "csi",
+  "ephemeral",
+  "image",
+];
+
+// core36 :1375-1383 (supportedHostPathTypes; "" is HostPathUnset)
+const HOST_PATH_TYPES = [
+  "",
+  "DirectoryOrCreate",
+  "Directory",
+  "FileOrCreate",
+  "File",
+  "Socket",
+  "CharDevice",
+  "BlockDevice",
+];
+
+/** A file mode: core36 :81 (fileModeErrorMsg), :971-973, :990-992, :1012-1013, :1131-1132, :1141-1143, :1366-1368. */
+function checkMode(out: Out, field: string, value: unknown): void {
+  if (int(value) && (value < 0 || value > 0o777))
+    out.push({
+      field,
+      value,
+      allowed: "a file mode from 0 to 0777 octal (511 decimal; YAML 0644 is octal, JSON takes decimal 420)",
+    });
+}
+
+/** The items' modes of a configMap / secret / downwardAPI source (core36 :1003-1016 validateKeyToPath, :1114-1135). */
+function checkItemModes(out: Out, f: string, src: Record<string, unknown>): void {
+  if (list(src.items)) src.items.forEach((it, i) => map(it) && checkMode(out, `${at(`${f}.items`, i)}.mode`, it.mode));
+}
+
+/**
+ * `extraVolumes`, the pod's only volumes (no chart release renders a volume of its own: templates/deployment.yaml
+ * `volumes:` holds `toYaml .Values.extraVolumes` alone, 1.15.0 :286-291). core36 :446-480 (ValidateVolumes): a name,
+ * a DNS-1123 label, not repeated; at most one source (:545-805; none is defaulted to emptyDir, defaults36 :66-71);
+ * hostPath.type one of the supported types (:809-819, :1385-1392); modes within 0..0777.
+ */
+export function volumeProblems(volumes: unknown, field: string): ObjectValueProblem[] {
+  const out: Out = [];
+  if (!list(volumes)) return out;
+  const seen = new Set<string>();
+  volumes.forEach((v, i) => {
+    if (!map(v)) return;
+    const f = at(field, i);
+    if (!set(v.name) || v.name === "")
+      out.push({ field: `${f}.name`, value: v.name, allowed: `a volume name (required), ${LABEL_TEXT}` });
+    else if (str(v.name)) {
+      if (!isDns1123Label(v.name))
+        out.push({ field: `${f}.name`, value: v.name, allowed: `a volume name, ${LABEL_TEXT}` });
+      else if (seen.has(v.name))
+        out.push({
+          field: `${f}.name`,
+          value: v.name,
+          allowed: "a volume name not already used by another volume of the pod",
+        });
+      seen.add(v.name);
+    }
+    const sources = VOLUME_SOURCES.filter((s) => set(v[s]));
+    if (sources.length > 1)
+      out.push({
+        field: `${f}.${sources[1]}`,
+        value: sources.join(", "),
+        allowed: `one volume source per volume; this one sets ${sources.join(" and ")}`,
+      });
+    const hp = v.hostPath;
+    if (map(hp) && str(hp.type) && !HOST_PATH_TYPES.includes(hp.type))
+      out.push({ field: `${f}.hostPath.type`, value: hp.type, allowed: enumText(HOST_PATH_TYPES) });
+    for (const s of ["configMap", "secret", "downwardAPI", "projected"]) {
+      const src = v[s];
+      if (!map(src)) continue;
+      checkMode(out, `${f}.${s}.defaultMode`, src.defaultMode);
+      checkItemModes(out, `${f}.${s}`, src);
+    }
+    // projected sources: core36 :1152-1361 (each source's items as validateKeyToPath / downward API files)
+    if (map(v.projected) && list(v.projected.sources))
+      v.projected.sources.forEach((ps, j) => {
+        if (!map(ps)) return;
+        for (const s of ["configMap", "secret", "downwardAPI"])
+          if (map(ps[s]))
+            checkItemModes(out, `${at(`${f}.projected.sources`, j)}.${s}`, ps[s] as Record<string, unknown>);
+      });
+  });
+  return out;
+}
+
+/** The volume names of the pod, or undefined when one is not known at synth (a token, a non-string): then no mount is judged. */
+export function volumeNames(volumes: unknown): Set<string> | undefined {
+  if (volumes === undefined || volumes === null) return new Set();
+  if (!list(volumes)) return undefined;
+  const names = new Set<string>();
+  for (const v of volumes) {
+    if (!map(v) || (set(v.name) && !str(v.name))) return undefined;
+    if (str(v.name)) names.add(v.name);
+  }
+  return names;
+}
+
+/** One mount as rendered into a container, with the values field it came from. */
+export interface RenderedMount {
+  readonly mount: unknown;
+  readonly field: string;
+}
+
+/**
+ * One container's `volumeMounts` as rendered (several values lists can meet in one container): core36 :3098-3121
+ * (ValidateVolumeMounts): the name a volume of the pod (:3105-3107), mountPath required (:3108-3110) and unique within
+ * the container (:3111-3114). A repeated mountPath is reported once, at the later mount.
+ */
+export function volumeMountProblems(
+  mounts: readonly RenderedMount[],
+  volumes: Set<string> | undefined,
+  container: string,
+): ObjectValueProblem[] {
+  const out: Out = [];
+  const paths = new Set<string>();
+  for (const { mount: m, field: f } of mounts) {
+    if (!map(m)) continue;
+    if (volumes && str(m.name ?? "") && !volumes.has((m.name ?? "") as string))
+      out.push({
+        field: `${f}.name`,
+        value: m.name,
+        allowed: `the name of a volume of the pod (values.extraVolumes${volumes.size ? `: ${[...volumes].map((n) => JSON.stringify(n)).join(", ")}` : " has none"})`,
+      });
+    const path = set(m.mountPath) ? m.mountPath : "";
+    if (path === "")
+      out.push({ field: `${f}.mountPath`, value: m.mountPath, allowed: 'a mount path (required), e.g. "/cache"' });
+    else if (str(path)) {
+      if (paths.has(path))
+        out.push({
+          field: `${f}.mountPath`,
+          value: path,
+          allowed: `a mount path not already used in the ${container} container`,
+        });
+      paths.add(path);
+    }
+  }
+  return out;
+}
+
+// core36 :2777-2787 (validEnvDownwardAPIFieldPathExpressions); "spec.host" is converted to spec.nodeName
+// (pkg/apis/core/pods/helpers.go:98-100 of v1.36.3), so it passes too
+const ENV_FIELD_PATHS = [
+  "metadata.name",
+  "metadata.namespace",
+  "metadata.uid",
+  "spec.nodeName",
+  "spec.serviceAccountName",
+  "status.hostIP",
+  "status.hostIPs",
+  "status.podIP",
+  "status.podIPs",
+];
+// core36 :2789-2796 (validContainerResourceFieldPathExpressions) and :2798-2801 (the hugepages prefixes)
+const RESOURCE_FIELDS = [
+  "limits.cpu",
+  "limits.memory",
+  "limits.ephemeral-storage",
+  "requests.cpu",
+  "requests.memory",
+  "requests.ephemeral-storage",
+];
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/; // util36 :405-420 (IsConfigMapKey)
+
+/** A config-map / secret key: util36 :411-421 (at most 253 characters, the key charset, not "." / ".." nor starting with ".."). */
+function configKeyProblem(k: string): boolean {
+  return k.length > 253 || !CONFIG_KEY.test(k) || k === "." || k === ".." || k.startsWith("..");
+}
+
+/** fieldRef: core36 :2852-2885 (validateObjectFieldSelector; apiVersion defaulted to "v1", defaults36 :355-359). */
+function fieldRefProblems(out: Out, f: string, ref: Record<string, unknown>): void {
+  const apiVersion = set(ref.apiVersion) ? ref.apiVersion : "v1";
+  if (str(apiVersion) && apiVersion !== "v1" && apiVersion !== "")
+    out.push({ field: `${f}.apiVersion`, value: apiVersion, allowed: '"v1" (or unset), the only pod version' }); // pods/helpers.go:62-64
+  const path = set(ref.fieldPath) ? ref.fieldPath : "";
+  if (!str(path)) return;
+  const allowed = `a pod field: ${ENV_FIELD_PATHS.map((p) => JSON.stringify(p)).join(", ")}, or metadata.labels['<key>'] / metadata.annotations['<key>']`;
+  if (path === "") {
+    out.push({ field: `${f}.fieldPath`, value: ref.fieldPath, allowed: `${allowed} (required)` });
+    return;
+  }
+  // fieldpath.SplitMaybeSubscriptedPath (pkg/fieldpath/fieldpath.go:107-120): `path['subscript']`
+  const sub = path.endsWith("']") ? path.slice(0, -2).split("['") : undefined;
+  if (sub && sub.length >= 2 && sub[0] !== "") {
+    const base = sub[0];
+    const k = sub.slice(1).join("['");
+    if (base !== "metadata.labels" && base !== "metadata.annotations")
+      out.push({ field: `${f}.fieldPath`, value: path, allowed });
+    else if (qualifiedNameProblem(base === "metadata.annotations" ? k.toLowerCase() : k))
+      out.push({ field: `${f}.fieldPath`, value: path, allowed: `${allowed}, the key a qualified name` }); // :2866-2871
+    return;
+  }
+  if (!ENV_FIELD_PATHS.includes(path) && path !== "spec.host")
+    out.push({ field: `${f}.fieldPath`, value: path, allowed });
+}
+
+/** configMapKeyRef / secretKeyRef: core36 :3013-3047 (the name a DNS subdomain when set, the key required and a config key). */
+function keyRefProblems(out: Out, f: string, ref: Record<string, unknown>, what: string): void {
+  if (str(ref.name) && ref.name !== "" && !isDns1123Subdomain(ref.name))
+    out.push({ field: `${f}.name`, value: ref.name, allowed: `a ${what} name, ${SUBDOMAIN_TEXT}` });
+  const k = set(ref.key) ? ref.key : "";
+  if (k === "")
+    out.push({
+      field: `${f}.key`,
+      value: ref.key,
+      allowed: `the key in the ${what} (required): letters, digits, '-', '_' and '.'`,
+    });
+  else if (str(k) && configKeyProblem(k))
+    out.push({
+      field: `${f}.key`,
+      value: k,
+      allowed: `a ${what} key: at most 253 letters, digits, '-', '_' and '.', not "." or ".." nor starting with ".."`,
+    });
+}
+
+/**
+ * A container's `env` entries' `valueFrom` (the names and value-beside-valueFrom are controller-env.ts's): core36
+ * :2803-2850 (validateEnvVarValueFrom): exactly one source, fieldRef a supported pod field, resourceFieldRef a
+ * supported resource (:2887-2910), the key references as above.
+ */
+export function envValueFromProblems(env: unknown, field: string): ObjectValueProblem[] {
+  const out: Out = [];
+  if (!list(env)) return out;
+  env.forEach((e, i) => {
+    if (!map(e) || !map(e.valueFrom)) return;
+    const vf = e.valueFrom;
+    const f = `${at(field, i)}.valueFrom`;
+    const sources = ["fieldRef", "resourceFieldRef", "configMapKeyRef", "secretKeyRef", "fileKeyRef"].filter((s) =>
+      set(vf[s]),
+    );
+    if (sources.length === 0)
+      out.push({
+        field: f,
+        value: vf,
+        allowed: "one source: fieldRef, resourceFieldRef, configMapKeyRef or secretKeyRef",
+      });
+    else if (sources.length > 1 && !(str(e.value) && e.value !== ""))
+      out.push({ field: f, value: sources.join(", "), allowed: "exactly one source per env entry" });
+    if (map(vf.fieldRef)) fieldRefProblems(out, `${f}.fieldRef`, vf.fieldRef);
+    if (map(vf.resourceFieldRef)) {
+      const r = set(vf.resourceFieldRef.resource) ? vf.resourceFieldRef.resource : "";
+      if (str(r) && !RESOURCE_FIELDS.includes(r) && !/^(requests|limits)\.hugepages-/.test(r))
+        out.push({
+          field: `${f}.resourceFieldRef.resource`,
+          value: vf.resourceFieldRef.resource,
+          allowed: `${enumText(RESOURCE_FIELDS)}, or requests./limits.hugepages-<size>${r === "" ? " (required)" : ""}`,
+        });
+    }
+    if (map(vf.configMapKeyRef)) keyRefProblems(out, `${f}.configMapKeyRef`, vf.configMapKeyRef, "ConfigMap");
+    if (map(vf.secretKeyRef)) keyRefProblems(out, `${f}.secretKeyRef`, vf.secretKeyRef, "Secret");
+  });
+  return out;
+}
+
+/**
+ * A container's `envFrom`: core36 :2913-2966 (ValidateEnvFrom): exactly one of configMapRef / secretRef, its name
+ * required and a DNS subdomain (ValidateConfigMapName / ValidateSecretName, :317, :7864); a prefix an env var name
+ * (the relaxed rule, printable ASCII other than '=', util36 :388-403, as controller-env.ts judges env names).
+ */
+export function envFromProblems(envFrom: unknown, field: string): ObjectValueProblem[] {
+  const out: Out = [];
+  if (!list(envFrom)) return out;
+  envFrom.forEach((e, i) => {
+    if (!map(e)) return;
+    const f = at(field, i);
+    if (str(e.prefix) && [...e.prefix].some((c) => c === "=" || c < " " || c > "~"))
+      out.push({
+        field: `${f}.prefix`,
+        value: e.prefix,
+        allowed: "an env var name prefix of printable ASCII characters other than '='",
+      });
+    const sources = ["configMapRef", "secretRef"].filter((s) => set(e[s]));
+    if (sources.length !== 1) out.push({ field: f, value: e, allowed: "exactly one of configMapRef and secretRef" });
+    for (const [s, what] of [
+      ["configMapRef", "ConfigMap"],
+      ["secretRef", "Secret"],
+    ]) {
+      const ref = e[s];
+      if (!map(ref)) continue;
+      const name = set(ref.name) ? ref.name : "";
+      if (name === "") out.push({ field: `${f}.${s}.name`, value: ref.name, allowed: `the ${what}'s name (required)` });
+      else if (str(name) && !isDns1123Subdomain(name))
+        out.push({ field: `${f}.${s}.name`, value: name, allowed: `a ${what} name, ${SUBDOMAIN_TEXT}` });
+    }
+  });
+  return out;
+}
+
+/** One container of the pod as rendered, with the values field it came from (`field` names the item). */
+export interface RenderedContainer {
+  readonly container: unknown;
+  readonly field: string;
+  /** Mounts the chart renders into it from other values (the sidecars' extraVolumeMounts / sidecarVolumeMounts). */
+  readonly mounts?: readonly RenderedMount[];
+}
+
+/**
+ * Containers given whole in values (init containers, sidecars), with the names already taken in their name space
+ * (`taken`: the regular containers' names for init containers, core36 :3807-3810 and :3825-3830; the chart's own
+ * container for sidecars, :4034-4042): core36 :3878-3893 (validateContainerCommon: the name a DNS-1123 label, an
+ * image), then env, envFrom and volume mounts (:3909-3912).
+ */
+export function containerProblems(
+  containers: readonly RenderedContainer[],
+  taken: ReadonlySet<string>,
+  volumes: Set<string> | undefined,
+): ObjectValueProblem[] {
+  const out: Out = [];
+  const names = new Set(taken);
+  for (const { container: c, field: f, mounts } of containers) {
+    if (!map(c)) continue;
+    const name = set(c.name) ? c.name : "";
+    if (name === "")
+      out.push({ field: `${f}.name`, value: c.name, allowed: `a container name (required), ${LABEL_TEXT}` });
+    else if (str(name)) {
+      if (!isDns1123Label(name))
+        out.push({ field: `${f}.name`, value: name, allowed: `a container name, ${LABEL_TEXT}` });
+      else if (names.has(name))
+        out.push({
+          field: `${f}.name`,
+          value: name,
+          allowed: `a container name not already used in the pod (taken: ${[...names].map((n) => JSON.stringify(n)).join(", ")}; init and regular containers share one name space)`,
+        });
+      names.add(name);
+    }
+    const image = set(c.image) ? c.image : "";
+    if (image === "")
+      out.push({ field: `${f}.image`, value: c.image, allowed: 'a container image (required), e.g. "busybox:1.36"' });
+    out.push(...envValueFromProblems(c.env, `${f}.env`));
+    out.push(...envFromProblems(c.envFrom, `${f}.envFrom`));
+    const own: RenderedMount[] = list(c.volumeMounts)
+      ? c.volumeMounts.map((m, i) => ({ mount: m, field: at(`${f}.volumeMounts`, i) }))
+      : [];
+    // the chart's mounts are a second `volumeMounts:` key of the same map when the item has its own: not judged then
+    const rendered = mounts && mounts.length > 0 ? (own.length > 0 ? [] : mounts) : own;
+    out.push(...volumeMountProblems(rendered, volumes, str(name) ? `"${name}"` : "same"));
+  }
+  return out;
+}
+
+/** An int32 field the chart writes unquoted: a fraction or a number beyond int32 fails the decoding (json: cannot unmarshal number … of type int32). */
+export function int32Problems(value: unknown, field: string, what: string): ObjectValueProblem[] {
+  const v =
+    str(value) && /^[-+]?([0-9]+\.[0-9]*|\.[0-9]+|[0-9]+)([eE][-+]?[0-9]+)?$/.test(value) ? Number(value) : value;
+  if (typeof v !== "number" || holdsToken(v) || !Number.isFinite(v)) return [];
+  if (Number.isInteger(v) && v >= -INT32_MAX - 1 && v <= INT32_MAX) return [];
+  return [
+    {
+      field,
+      value,
+      allowed: `${what}: a whole number (a 32-bit integer); the chart writes it unquoted, and a fraction fails the decoding`,
+    },
+  ];
+}
+
+/**
+ * The chart's resource names (`karpenter.fullname`, _helpers.tpl:13-24 of 1.15.0) and its name label
+ * (`karpenter.name`, :4-6, written as `app.kubernetes.io/name`, :52): the Service (templates/service.yaml:4) takes
+ * fullname as its name, a DNS-1035 label (core36 :291 ValidateServiceName: lower-case letters, digits and '-',
+ * starting with a letter, at most 63), which is the strictest of the chart's objects (the Deployment's is a DNS
+ * subdomain); the name label a label value (util36 IsValidLabelValue). `fullName`/`name` are as the chart computes
+ * them (helm.ts chartFullName); `field` the value that made them.
+ */
+export function chartNameProblems(fullName: string, name: string, field: string, value: unknown): ObjectValueProblem[] {
+  const out: Out = [];
+  if (holdsToken(fullName) || holdsToken(name)) return out;
+  if (!/^[a-z]([-a-z0-9]*[a-z0-9])?$/.test(fullName) || fullName.length > 63)
+    out.push({
+      field,
+      value,
+      allowed: `a value that makes the chart's resource name ("${fullName}") a DNS-1035 label, as the chart's Service needs: lower-case letters, digits and '-', starting with a letter and ending with a letter or digit`,
+    });
+  if (!isLabelValue(name))
+    out.push({
+      field,
+      value,
+      allowed: `a value that makes the chart's name label app.kubernetes.io/name ("${name}") a label value: letters, digits, '-', '_' and '.', starting and ending with a letter or digit`,
+    });
+  return out;
+}

@@ -1,7 +1,15 @@
 import { Lazy } from "cdktf";
 import {
   affinityProblems,
+  chartNameProblems,
+  containerProblems,
   containerSecurityContextProblems,
+  envFromProblems,
+  envValueFromProblems,
+  int32Problems,
+  volumeMountProblems,
+  volumeNames,
+  volumeProblems,
   deploymentStrategyProblems,
   disruptionBudgetProblems,
   labelSelectorProblems,
@@ -422,5 +430,97 @@ describe("additionalClusterRoleRules (rbac validation.go:103-124)", () => {
         f,
       ),
     ).toEqual([]);
+  });
+});
+
+describe("pod parts (core validation.go of v1.36.3)", () => {
+  test("projected items' modes", () => {
+    const v = [
+      { name: "p", projected: { sources: [{ secret: { name: "s", items: [{ key: "k", path: "p", mode: 1000 }] } }] } },
+    ];
+    expect(fields(volumeProblems(v, "v"))).toEqual(["v[0].projected.sources[0].secret.items[0].mode"]);
+    expect(
+      volumeProblems([{ name: "p", projected: { sources: [{ secret: { name: "s" } }], defaultMode: 511 } }], "v"),
+    ).toEqual([]);
+  });
+  test("a token volume name: mounts are not judged", () => {
+    expect(volumeNames([{ name: Lazy.stringValue({ produce: () => "x" }), emptyDir: {} }])).toBeUndefined();
+    expect(volumeMountProblems([{ mount: { name: "x", mountPath: "/x" }, field: "m[0]" }], undefined, "c")).toEqual([]);
+  });
+  test.each<[string, unknown, string[]]>([
+    [
+      "annotation subscript a bad key",
+      { fieldRef: { fieldPath: "metadata.annotations['a b']" } },
+      ["e[0].valueFrom.fieldRef.fieldPath"],
+    ],
+    [
+      "subscript on another field",
+      { fieldRef: { fieldPath: "spec.nodeName['x']" } },
+      ["e[0].valueFrom.fieldRef.fieldPath"],
+    ],
+    [
+      "fieldRef apiVersion v2",
+      { fieldRef: { apiVersion: "v2", fieldPath: "metadata.name" } },
+      ["e[0].valueFrom.fieldRef.apiVersion"],
+    ],
+    [
+      "configMapKeyRef name Bad_Name",
+      { configMapKeyRef: { name: "Bad_Name", key: "k" } },
+      ["e[0].valueFrom.configMapKeyRef.name"],
+    ],
+    ["configMapKeyRef key ..a", { configMapKeyRef: { name: "c", key: "..a" } }, ["e[0].valueFrom.configMapKeyRef.key"]],
+    [
+      "two sources",
+      { fieldRef: { fieldPath: "metadata.name" }, secretKeyRef: { name: "s", key: "k" } },
+      ["e[0].valueFrom"],
+    ],
+    ["no source", {}, ["e[0].valueFrom"]],
+  ])("env valueFrom: %s is refused", (_what, valueFrom, expected) => {
+    expect(fields(envValueFromProblems([{ name: "X", valueFrom }], "e"))).toEqual(expected);
+  });
+  test.each<[string, unknown]>([
+    ["spec.host (converted to spec.nodeName)", { fieldRef: { fieldPath: "spec.host" } }],
+    ["annotation subscript", { fieldRef: { fieldPath: "metadata.annotations['example.com/a']" } }],
+    ["hugepages", { resourceFieldRef: { resource: "limits.hugepages-2Mi" } }],
+    ["secretKeyRef", { secretKeyRef: { name: "s", key: "a.b_c-d" } }],
+  ])("env valueFrom: %s passes", (_what, valueFrom) => {
+    expect(envValueFromProblems([{ name: "X", valueFrom }], "e")).toEqual([]);
+  });
+  test("envFrom: both refs, none, a prefix with '='", () => {
+    expect(
+      fields(
+        envFromProblems(
+          [
+            { configMapRef: { name: "a" }, secretRef: { name: "b" } },
+            { prefix: "P" },
+            { prefix: "A=", secretRef: { name: "s" } },
+          ],
+          "f",
+        ),
+      ),
+    ).toEqual(["f[0]", "f[1]", "f[2].prefix"]);
+    expect(envFromProblems([{ secretRef: { name: "s" }, prefix: "P_" }], "f")).toEqual([]);
+  });
+  test("int32: a fraction or beyond int32 is refused, a whole number passes", () => {
+    expect(fields(int32Problems(1.5, "r", "x"))).toEqual(["r"]);
+    expect(fields(int32Problems("1.5", "r", "x"))).toEqual(["r"]);
+    expect(fields(int32Problems(2 ** 31, "r", "x"))).toEqual(["r"]);
+    expect(int32Problems(10, "r", "x")).toEqual([]);
+    expect(int32Problems("10", "r", "x")).toEqual([]);
+  });
+  test("init containers share the regular containers' names; an empty name is required", () => {
+    const cs = [
+      { container: { name: "side", image: "i" }, field: "i[0]" },
+      { container: { image: "i" }, field: "i[1]" },
+    ];
+    expect(fields(containerProblems(cs, new Set(["controller", "side"]), new Set()))).toEqual([
+      "i[0].name",
+      "i[1].name",
+    ]);
+  });
+  test("chart names: a DNS-1035 Service name, a label-value name", () => {
+    expect(fields(chartNameProblems("karpenter-1x", "1x", "f", "1x"))).toEqual([]);
+    expect(fields(chartNameProblems("1karpenter", "karpenter", "f", "1karpenter"))).toEqual(["f"]);
+    expect(fields(chartNameProblems("karpenter-a", "a.", "f", "a."))).toEqual(["f"]);
   });
 });
