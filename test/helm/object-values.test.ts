@@ -1,7 +1,4 @@
-import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Karpenter } from "../../lib/install/karpenter";
-import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
-import { rejected, synthJson, testCluster, testStack } from "../helpers";
+import { found, synthKarpenter, synthRelease } from "./release-harness";
 
 /*
  * fresh tester 12, S-8..S-12, S-15, S-16: chart values the API server refuses in the rendered Deployment,
@@ -10,22 +7,8 @@ import { rejected, synthJson, testCluster, testStack } from "../helpers";
  * look-alikes that pass.
  */
 
-function karpenter(values: Record<string, unknown>) {
-  const { stack } = testStack();
-  new HelmProvider(stack, "helm", {});
-  const cluster = testCluster(stack, "demo");
-  new Karpenter(stack, "karpenter", { cluster, values });
-  return synthJson(stack);
-}
-
-function release(props: Partial<KarpenterReleaseProps>) {
-  const { stack } = testStack();
-  const cluster = testCluster(stack, "demo");
-  new KarpenterRelease(stack, "karpenter", { cluster, ...props } as KarpenterReleaseProps);
-  return synthJson(stack);
-}
-
-const found = (fn: () => unknown) => rejected(fn).problems.map((p) => ({ code: p.code, field: p.field }));
+const karpenter = synthKarpenter;
+const release = synthRelease;
 
 describe("values the API server refuses (fresh tester 12)", () => {
   test.each<[string, Record<string, unknown>, string]>([

@@ -1,7 +1,4 @@
-import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
-import { Karpenter } from "../../lib/install/karpenter";
-import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
-import { rejected, synthJson, testCluster, testStack } from "../helpers";
+import { found, synthKarpenter, synthRelease } from "./release-harness";
 
 /*
  * fresh tester 13, S-6..S-21: values the chart renders into the pod's volumes, volume mounts, init and sidecar
@@ -10,22 +7,8 @@ import { rejected, synthJson, testCluster, testStack } from "../helpers";
  * row's input is refused with HELM_VALUES_K8S_VALUE on its field; each valid look-alike passes.
  */
 
-function karpenter(values: Record<string, unknown>) {
-  const { stack } = testStack();
-  new HelmProvider(stack, "helm", {});
-  const cluster = testCluster(stack, "demo");
-  new Karpenter(stack, "karpenter", { cluster, values });
-  return synthJson(stack);
-}
-
-function release(props: Partial<KarpenterReleaseProps>) {
-  const { stack } = testStack();
-  const cluster = testCluster(stack, "demo");
-  new KarpenterRelease(stack, "karpenter", { cluster, ...props } as KarpenterReleaseProps);
-  return synthJson(stack);
-}
-
-const found = (fn: () => unknown) => rejected(fn).problems.map((p) => ({ code: p.code, field: p.field }));
+const karpenter = synthKarpenter;
+const release = synthRelease;
 const cache = { name: "cache", emptyDir: {} };
 
 describe("values the API server refuses in the pod (fresh tester 13)", () => {
