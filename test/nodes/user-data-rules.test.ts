@@ -383,15 +383,19 @@ describe("AL2023 MIME with something before its first header (fresh-tester-9 U25
   });
 });
 
+/** The synth warnings of an EC2NodeClass built from `props` that contain `text`. */
+function classWarnings(props: Record<string, unknown>, text: string): string[] {
+  return build("EC2NodeClass", props)
+    .node.findAll()
+    .flatMap((c) => c.node.metadata)
+    .filter((m) => m.type === "@cdktf/warn")
+    .map((m) => String(m.data))
+    .filter((w) => w.includes(text));
+}
+
 describe("Windows user data with EC2Launch tags: a warning (Karpenter wraps it in its own <powershell> block)", () => {
   const win = (userData: string) => ({ amiSelectorTerms: [{ alias: "windows2022@latest" }], userData });
-  const warningsOf = (props: Record<string, unknown>) =>
-    build("EC2NodeClass", props)
-      .node.findAll()
-      .flatMap((c) => c.node.metadata)
-      .filter((m) => m.type === "@cdktf/warn")
-      .map((m) => String(m.data))
-      .filter((w) => w.includes("windows.go"));
+  const warningsOf = (props: Record<string, unknown>) => classWarnings(props, "windows.go");
   test.each([
     ["<powershell> without its closing tag", "<powershell>\nWrite-Host hi\n", "<powershell>"],
     ["a <script> batch", "<script>\necho hi\n</script>\n", "<script>"],
@@ -609,13 +613,7 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
       expect(() => build("EC2NodeClass", al(u))).not.toThrow();
   });
 
-  const warningsOf = (props: Record<string, unknown>) =>
-    build("EC2NodeClass", props)
-      .node.findAll()
-      .flatMap((c) => c.node.metadata)
-      .filter((m) => m.type === "@cdktf/warn")
-      .map((m) => String(m.data))
-      .filter((w) => w.includes("nodeadm decodes a NodeConfig leniently"));
+  const warningsOf = (props: Record<string, unknown>) => classWarnings(props, "nodeadm decodes a NodeConfig leniently");
   test("an unknown or wrongly cased field: nodeadm drops it, so a warning (its decode is not strict)", () => {
     const w = warningsOf(al(`${NC}spec:\n  kubelet:\n    Flags: [--v=2]\n  clutser: {}\n`));
     expect(w).toHaveLength(2);
