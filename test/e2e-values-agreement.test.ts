@@ -41,6 +41,16 @@ describe("values-agreement: comparison", () => {
       "HELM_VALUES_REPLICAS",
     );
     expect(va.compareCase(zero, ok).rules).toEqual(["replicas"]);
+    // matchLabelKeys the pods' selector merge refuses at pod creation (the Deployment's dry run passes); another
+    // matchLabelKeys problem (a bad label key, which the server refuses in the Deployment) is not excused
+    const merge = refused(
+      "values.topologySpreadConstraints[0].matchLabelKeys[0]",
+      "a key not also in the labelSelector: … from 1.34 it merges … into the selector at pod creation and refuses every pod",
+      "HELM_VALUES_K8S_VALUE",
+    );
+    expect(va.compareCase(merge, ok).rules).toEqual(["match-label-keys-pods"]);
+    const badKey = refused("values.topologySpreadConstraints[0].matchLabelKeys[0]", "a label key, a qualified name");
+    expect(va.compareCase(badKey, ok).outcome).toBe("disagree");
     // a look-alike on a pod-spec field no rule lists: a disagreement naming it
     const grace = refused("values.revisionHistoryLimit", "a whole number, 0 or more");
     expect(va.compareCase(grace, ok)).toMatchObject({

@@ -91,7 +91,7 @@ export function supportedKubernetesVersions(karpenterVersion: string): Kubernete
 }
 
 /** The Kubernetes minor of a literal `"1.34"` (or `"1.34.2"`), else undefined. */
-function kubernetesMinor(version: string | undefined): number | undefined {
+export function kubernetesMinor(version: string | undefined): number | undefined {
   if (version === undefined || isUnresolved(version)) return undefined;
   const m = /^v?1\.(\d+)(?:\.\d+)?$/.exec(String(version).trim());
   return m ? Number(m[1]) : undefined;

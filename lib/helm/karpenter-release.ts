@@ -34,7 +34,7 @@ import { asPartProblems } from "../core/owner-context";
 import { isOwnInstall, onePerClusterProblems, registerInstall } from "../cluster/install-index";
 import { crdVersionProblems } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
-import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import { checkKubernetesCompatibility, literalKubernetesVersion } from "../cluster/kubernetes-compatibility";
 import { checkNotAutoMode } from "../cluster/auto-mode";
 import {
   booleanTokensPlain,
@@ -48,6 +48,7 @@ import {
   checkReplicas,
   checkTolerations,
   controllerResources,
+  podLabelContext,
   throwObjectProblems,
   hasPath,
   IRSA_ROLE_ANNOTATION,
@@ -324,7 +325,15 @@ export class KarpenterRelease extends Construct {
       const tolerations = problems.check(() => checkTolerations(this, props?.tolerations));
       const affinity = problems.check(() => checkMap(this, "affinity", props?.affinity));
       // the typed prop is rendered like values.affinity: the API server's rules on it (kubernetes/object-rules.ts)
-      if (affinity) problems.check(() => throwObjectProblems(this, affinityProblems(affinity, "affinity")));
+      if (affinity)
+        problems.check(() => {
+          const labels = podLabelContext(
+            isPlainMap(props?.values) ? props.values.podLabels : undefined,
+            cluster ? literalKubernetesVersion(cluster) : undefined,
+          );
+          throwObjectProblems(this, affinityProblems(affinity, "affinity", labels));
+          for (const w of labels.warnings ?? []) Annotations.of(this).addWarning(w);
+        });
       const timeout = props?.timeout;
       if (
         timeout !== undefined &&
@@ -353,6 +362,7 @@ export class KarpenterRelease extends Construct {
             props.settings,
             env,
             this.releaseName,
+            cluster ? literalKubernetesVersion(cluster) : undefined,
           ),
         );
       // a missing dnsConfig is reported whatever else failed; before the merged document's check, whose typed-subtree

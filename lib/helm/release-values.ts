@@ -19,9 +19,12 @@ import { isDns1123Subdomain, isLabelValue, qualifiedNameProblem, wholeNumberText
 import { CONTROLLER_RESOURCES, RESOURCE_QUANTITIES, TOLERATION } from "../core/prop-keys";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterVersion } from "../versions/karpenter-version";
+import { kubernetesMinor } from "../cluster/kubernetes-compatibility";
 import { factsRelease, valuePathsAt } from "../versions";
 import {
   affinityProblems,
+  CHART_SELECTOR_KEYS,
+  PodLabelContext,
   chartNameProblems,
   containerProblems,
   containerSecurityContextProblems,
@@ -51,7 +54,9 @@ import {
   ControllerEnv,
   CONTROLLER_OPTIONS,
   controllerOptionProblem,
+  controllerGateName,
   GATE_ENV,
+  GateSection,
   GATE_STRING_SOURCED_SINCE,
   GO_FALSE,
   GO_TRUE,
@@ -435,6 +440,7 @@ export function checkEscapeHatch(
   settings?: KarpenterSettings,
   env: ControllerEnv = readControllerEnv(values),
   releaseName = "karpenter",
+  kubernetesVersion?: string,
 ): void {
   const problems = new Problems();
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
@@ -450,7 +456,7 @@ export function checkEscapeHatch(
   problems.check(() => checkControllerPorts(scope, values, env));
   problems.check(() => checkIfOnlyValues(scope, values));
   problems.check(() => checkPodValues(scope, values));
-  problems.check(() => checkObjectValues(scope, version, values, releaseName));
+  problems.check(() => checkObjectValues(scope, version, values, releaseName, kubernetesVersion));
   warnReplacedChartValues(scope, version, settings, values, env);
   problems.throwIfAny(scope);
 }
@@ -879,7 +885,8 @@ function checkControllerEnv(
     if (e.name === GATE_ENV.featureGates || e.name === GATE_ENV.awsFeatureGates) {
       // AWS_FEATURE_GATES is read from 1.15 (karpenter-provider-aws v1.14.1 options.go has no such env var)
       const since = e.name === GATE_ENV.awsFeatureGates ? AWS_FEATURE_GATES_SINCE : GATE_STRING_SOURCED_SINCE;
-      if (version.atLeast(since)) problems.check(() => checkGateString(scope, field, value));
+      const section = e.name === GATE_ENV.awsFeatureGates ? "awsFeatureGates" : "featureGates";
+      if (version.atLeast(since)) problems.check(() => checkGateString(scope, version, section, field, value));
       else if (e.name === GATE_ENV.featureGates) warnUncheckedGateString(scope, version, field, value);
       continue;
     }
@@ -1133,9 +1140,11 @@ function checkObjectValues(
   version: KarpenterVersion,
   values: Record<string, unknown>,
   releaseName: string,
+  kubernetesVersion?: string,
 ): void {
   const paths = valuePathsAt(factsRelease(version.full));
   const found: ObjectValueProblem[] = [];
+  const labels = podLabelContext(values.podLabels, kubernetesVersion);
   found.push(...revisionHistoryLimitProblems(values.revisionHistoryLimit, "values.revisionHistoryLimit"));
   // deployment.yaml:15 of 1.15.0 (`revisionHistoryLimit: {{ .Values.revisionHistoryLimit }}`, unquoted; int32)
   found.push(
@@ -1159,8 +1168,9 @@ function checkObjectValues(
   const pdb = values.podDisruptionBudget;
   if (isPlainMap(pdb))
     found.push(...disruptionBudgetProblems(pdb.maxUnavailable, "values.podDisruptionBudget.maxUnavailable"));
-  found.push(...affinityProblems(values.affinity, "values.affinity"));
-  found.push(...topologySpreadProblems(values.topologySpreadConstraints, "values.topologySpreadConstraints"));
+  found.push(...affinityProblems(values.affinity, "values.affinity", labels));
+  found.push(...topologySpreadProblems(values.topologySpreadConstraints, "values.topologySpreadConstraints", labels));
+  for (const w of labels.warnings ?? []) Annotations.of(scope).addWarning(w);
   if (isPlainMap(values.podSecurityContext)) {
     const chart = paths.includes("podSecurityContext.seccompProfile.type")
       ? { seccompProfile: { type: "RuntimeDefault" } }
@@ -1259,6 +1269,26 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
   );
 }
 
+/**
+ * The pod labels and Kubernetes version the matchLabelKeys rules read (object-rules.ts PodLabelContext): the
+ * chart's pod template labels are its selector labels and `values.podLabels` (deployment.yaml:25-29 of 1.15.0),
+ * and the Deployment controller adds `pod-template-hash` to its ReplicaSets' pods (k8s.io/kubernetes@v1.36.3
+ * pkg/controller/deployment/sync.go:199, DefaultDeploymentUniqueLabelKey = "pod-template-hash" in k8s.io/api@v0.36.3 apps/v1/types.go:427).
+ * @param podLabels `values.podLabels` as given
+ * @param kubernetesVersion the cluster's Kubernetes version when literal (cluster/kubernetes-compatibility.ts literalKubernetesVersion)
+ */
+export function podLabelContext(podLabels: unknown, kubernetesVersion?: string): PodLabelContext {
+  return {
+    podLabelKeys: [
+      ...CHART_SELECTOR_KEYS,
+      "pod-template-hash",
+      ...(isPlainMap(podLabels) ? Object.keys(podLabels) : []),
+    ],
+    kubernetesMinor: kubernetesMinor(kubernetesVersion),
+    warnings: [],
+  };
+}
+
 /** Throws the problems of kubernetes/object-rules.ts as HELM_VALUES_K8S_VALUE errors, all at once (nothing when none). */
 export function throwObjectProblems(scope: IConstruct, found: readonly ObjectValueProblem[]): void {
   const problems = new Problems();
@@ -1324,11 +1354,41 @@ const ENV_JUDGED_KINDS: readonly string[] = ["enum", "duration", "url", "base64"
  * v1.14.1 and v1.15.0 `ParseFeatureGates`, karpenter-provider-aws v1.15.0 options.go: k8s.io/component-base
  * `cli/flag` MapStringBool.Set; controller-env.ts `parseGateString`): comma-separated `Name=bool` pairs, blank
  * pieces skipped, each side trimmed, the bool as `strconv.ParseBool` reads it; anything else fails the
- * controller at start. Unknown gate names are ignored by the controller, and so here.
+ * controller at start. A name the controller does not know is dropped without a word: ParseFeatureGates reads
+ * only its own gates out of the parsed map, by their exact PascalCase names (sigs.k8s.io/karpenter@v1.15.0
+ * pkg/operator/options/options.go:293-330 `gateMap[NodeRepairFeatureGate.Name]`…; @v1.14.1 options.go:190-207;
+ * karpenter-provider-aws@v1.15.0 pkg/operator/options/options.go:117-128), so `spotToSpotConsolidation=true`
+ * leaves SpotToSpotConsolidation at its default. Refused like the other values that silently take the default,
+ * with the gate meant when the name is miscased or misspelt. The gates a controller knows are the chart's gate
+ * keys of its release (the chart writes each one into the string, deployment.yaml:129-132 of 1.15.0, :128-129 of
+ * 1.14.1: the same names ParseFeatureGates reads), named as the template names them (`controllerGateName`).
  */
-function checkGateString(scope: IConstruct, field: string, value: string): void {
+function checkGateString(
+  scope: IConstruct,
+  version: KarpenterVersion,
+  section: GateSection,
+  field: string,
+  value: string,
+): void {
   const parsed = parseGateString(value);
-  if (!("bad" in parsed)) return;
+  if (!("bad" in parsed)) {
+    const facts = chartKeyFacts(section, version);
+    const known = facts.filter((f) => hasKey(f, version.full)).map((f) => controllerGateName(f.key));
+    const unknown = [...parsed.gates.keys()].filter((name) => !known.includes(name));
+    if (unknown.length === 0) return;
+    const why = unknown.map((name) => {
+      const meant = known.find((k) => k.toLowerCase() === name.toLowerCase()) ?? nearestKey(name, known);
+      const later = facts.find((f) => controllerGateName(f.key) === name && !hasKey(f, version.full));
+      return `${JSON.stringify(name)} is not one${meant ? ` (did you mean ${JSON.stringify(meant)}? names are case-sensitive)` : later ? ` (it is a gate from Karpenter ${later.since})` : ""}`;
+    });
+    throw new KarpenterValidationError(
+      "HELM_VALUES_SETTING",
+      scope,
+      field,
+      value,
+      `Gate=bool pairs naming gates the Karpenter ${version.full} controller reads from ${GATE_ENV[section]}, spelt as it spells them: ${known.join(", ")}; ${why.join(", ")}, and the controller ignores a name it does not know without a word, so the gate keeps its default (ParseFeatureGates looks up only its own names). This entry also replaces the whole gate string the chart builds from settings.${section}`,
+    );
+  }
   const bad = parsed.bad;
   throw new KarpenterValidationError(
     "HELM_VALUES_SETTING",

@@ -33,7 +33,7 @@ import type {
 import type { ControllerIdentity } from "../aws/controller-role-spec";
 import type { KarpenterAdoption } from "../adopt/karpenter-adoption";
 import { checkNamespace, checkServiceAccountName } from "../kubernetes/names";
-import { checkKubernetesCompatibility } from "../cluster/kubernetes-compatibility";
+import { checkKubernetesCompatibility, literalKubernetesVersion } from "../cluster/kubernetes-compatibility";
 import { checkNotAutoMode } from "../cluster/auto-mode";
 import { checkNodeRoleOptions } from "../aws/node-role-options";
 import { Problems } from "../core/problems";
@@ -361,6 +361,8 @@ export function checkKarpenterProps(
           cluster?.clusterNameLiteral,
           props.settings,
           env,
+          undefined,
+          cluster ? literalKubernetesVersion(cluster) : undefined,
         ),
       );
       // the typed props write only paths the chart has: an unknown path can only come from values

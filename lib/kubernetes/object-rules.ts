@@ -295,9 +295,115 @@ function checkWeight(out: Out, field: string, weight: unknown): void {
     out.push({ field, value: weight, allowed: "a whole number from 1 to 100 (required)" });
 }
 
+/**
+ * What the matchLabelKeys rules read beyond the value: at pod creation the API server merges `key In (the pod's
+ * value)` into the selector for each matchLabelKeys key the pod carries as a label, then validates the pod, so a
+ * key the selector already names is refused only on pods that carry it.
+ */
+export interface PodLabelContext {
+  /** Every label key of the chart's pods: the selector labels, `values.podLabels`, and `pod-template-hash` (set by the Deployment controller). */
+  readonly podLabelKeys: readonly string[];
+  /** The cluster's Kubernetes minor (34 for 1.34) when known at synth; undefined when not. */
+  readonly kubernetesMinor?: number;
+  /** Receives a warning where the outcome depends on a Kubernetes version synth does not know. */
+  readonly warnings?: string[];
+}
+
+/** The chart's labelSelector for a term or constraint without the key (_helpers.tpl:100-105 of 1.15.0, patchLabelSelector). */
+export const CHART_SELECTOR_KEYS: readonly string[] = ["app.kubernetes.io/name", "app.kubernetes.io/instance"]; // selectorLabels, :51-54
+
+/** The keys a literal label selector names (matchLabels keys, matchExpressions keys); undefined for a token. */
+function selectorKeys(selector: unknown): string[] | undefined {
+  if (!map(selector)) return undefined;
+  const keys = map(selector.matchLabels) ? Object.keys(selector.matchLabels) : [];
+  if (list(selector.matchExpressions))
+    for (const e of selector.matchExpressions) if (map(e) && str(e.key)) keys.push(e.key);
+  return keys;
+}
+
+/**
+ * matchLabelKeys against the selector the API server sees, as the chart renders it: a term or constraint without
+ * a `labelSelector` key gets the chart's (patchLabelSelector, `hasKey`: an explicit null stays null). Sources:
+ * k8s.io/kubernetes@v1.36.3 pkg/apis/core/validation/validation.go (same code at v1.34.2 :8437-8495, :8559-8654).
+ * - A null selector: refused on every version, by the legacy check (:9036-9039, ValidateMatchLabelKeysInTopologySpread)
+ *   and by the preferred one (:9057-9060, validateLabelKeys) alike.
+ * - A key also in the selector, the pod carrying it as a label: refused on every version. Where the legacy check
+ *   runs it refuses the Deployment (:9040-9046); where the preferred one runs the Deployment passes, but pod
+ *   creation merges `key In (value)` (pkg/registry/core/pod/strategy.go:860-870, :908-924 topology spread, :876-905
+ *   affinity), and the preferred check then finds the key twice (:8993-9006): the ReplicaSet creates no pod.
+ * - A key also in the selector the pod does not carry: only the legacy check refuses it. Topology spread runs the
+ *   legacy check unless MatchLabelKeysInPodTopologySpreadSelectorMerge is on (:8880-8898), which is on by default
+ *   from Kubernetes 1.34 (pkg/features/kube_features.go:1668-1670 of v1.36.3, :1470-1472 of v1.34.2): refused up to
+ *   1.33, a warning when the version is unknown. Pod affinity always runs the preferred check (:5167), so nothing.
+ * Pod affinity merges only with MatchLabelKeysInPodAffinity, on by default from 1.31 (kube_features.go:1657-1661).
+ */
+function matchLabelKeysProblems(
+  out: Out,
+  f: string,
+  item: Record<string, unknown>,
+  ctx: PodLabelContext | undefined,
+  kind: "spread" | "affinity",
+): void {
+  const keys = item.matchLabelKeys;
+  if (!list(keys) || keys.length === 0) return;
+  const given = "labelSelector" in item;
+  if (given && item.labelSelector === null) {
+    out.push({
+      field: `${f}.matchLabelKeys`,
+      value: keys,
+      allowed:
+        "no matchLabelKeys where labelSelector is null: the chart adds its own selector only where the labelSelector key is absent, and the API server refuses matchLabelKeys without a selector (must not be specified when labelSelector is not set)",
+    });
+    return;
+  }
+  const inSelector = given ? selectorKeys(item.labelSelector) : CHART_SELECTOR_KEYS;
+  if (inSelector === undefined || ctx === undefined) return;
+  const whose = given
+    ? "the labelSelector"
+    : `the labelSelector the chart adds where none is given (matchLabels ${CHART_SELECTOR_KEYS.join(", ")})`;
+  const minor = ctx.kubernetesMinor;
+  keys.forEach((k, i) => {
+    if (!str(k) || !inSelector.includes(k)) return;
+    const field = at(`${f}.matchLabelKeys`, i);
+    const mergeSince = kind === "spread" ? 34 : 31;
+    if (ctx.podLabelKeys.includes(k)) {
+      if (kind === "affinity" && minor !== undefined && minor < mergeSince) return;
+      const how =
+        kind === "spread"
+          ? `up to Kubernetes 1.33 the API server refuses the Deployment (exists in both matchLabelKeys and labelSelector); from 1.34 it merges "${k} In (the pod's value)" into the selector at pod creation and refuses every pod, since the chart's pods carry the label ${k}`
+          : `from Kubernetes 1.31 the API server merges "${k} In (the pod's value)" into the selector at pod creation and refuses every pod (exists in both matchLabelKeys and labelSelector), since the chart's pods carry the label ${k}`;
+      if (kind === "affinity" && minor === undefined) {
+        ctx.warnings?.push(
+          `${field} = ${JSON.stringify(k)} is also a key of ${whose}: ${how}. The cluster's Kubernetes version is not known at synth; drop the key from one of them`,
+        );
+        return;
+      }
+      out.push({ field, value: k, allowed: `a key not also in ${whose}: ${how}` });
+      return;
+    }
+    if (kind === "affinity") return;
+    const legacy = `up to Kubernetes 1.33 the API server refuses the Deployment (exists in both matchLabelKeys and labelSelector); from 1.34 (MatchLabelKeysInPodTopologySpreadSelectorMerge) it is accepted and, the pods not carrying the label ${k}, does nothing`;
+    if (minor === undefined)
+      ctx.warnings?.push(
+        `${field} = ${JSON.stringify(k)} is also a key of ${whose}: ${legacy}. The cluster's Kubernetes version is not known at synth; drop the key from matchLabelKeys`,
+      );
+    else if (minor < mergeSince)
+      out.push({ field, value: k, allowed: `a key not also in ${whose} on Kubernetes 1.${minor}: ${legacy}` });
+  });
+}
+
 /** A PodAffinityTerm: core validation.go:5030-5044 (the chart adds a labelSelector where none is set, _helpers.tpl patchPodAffinity). */
-function podAffinityTermProblems(out: Out, f: string, term: unknown): void {
+function podAffinityTermProblems(out: Out, f: string, term: unknown, ctx?: PodLabelContext): void {
   if (!map(term)) return;
+  matchLabelKeysProblems(out, f, term, ctx, "affinity");
+  // :5167 → :9057-9060 (validateLabelKeys): mismatchLabelKeys need a selector too; null stays null (patchLabelSelector's hasKey)
+  if (term.labelSelector === null && list(term.mismatchLabelKeys) && term.mismatchLabelKeys.length > 0)
+    out.push({
+      field: `${f}.mismatchLabelKeys`,
+      value: term.mismatchLabelKeys,
+      allowed:
+        "no mismatchLabelKeys where labelSelector is null: the chart adds its own selector only where the labelSelector key is absent, and the API server refuses mismatchLabelKeys without a selector (must not be specified when labelSelector is not set)",
+    });
   // :8957-8962 (ValidatePodAffinityTermSelector)
   out.push(...labelSelectorProblems(term.labelSelector, `${f}.labelSelector`));
   out.push(...labelSelectorProblems(term.namespaceSelector, `${f}.namespaceSelector`));
@@ -329,12 +435,12 @@ function podAffinityTermProblems(out: Out, f: string, term: unknown): void {
 }
 
 /** Pod (anti-)affinity: core validation.go:5068-5085 and :5103-5119 (required terms, weighted preferred terms :5056-5065). */
-function podAffinityProblems(out: Out, f: string, pa: unknown): void {
+function podAffinityProblems(out: Out, f: string, pa: unknown, ctx?: PodLabelContext): void {
   if (!map(pa)) return;
   const req = pa.requiredDuringSchedulingIgnoredDuringExecution;
   if (list(req))
     req.forEach((t, i) =>
-      podAffinityTermProblems(out, at(`${f}.requiredDuringSchedulingIgnoredDuringExecution`, i), t),
+      podAffinityTermProblems(out, at(`${f}.requiredDuringSchedulingIgnoredDuringExecution`, i), t, ctx),
     );
   const pref = pa.preferredDuringSchedulingIgnoredDuringExecution;
   if (list(pref))
@@ -342,7 +448,7 @@ function podAffinityProblems(out: Out, f: string, pa: unknown): void {
       if (!map(w)) return;
       const g = at(`${f}.preferredDuringSchedulingIgnoredDuringExecution`, i);
       checkWeight(out, `${g}.weight`, w.weight);
-      podAffinityTermProblems(out, `${g}.podAffinityTerm`, w.podAffinityTerm ?? {});
+      podAffinityTermProblems(out, `${g}.podAffinityTerm`, w.podAffinityTerm ?? {}, ctx);
     });
 }
 
@@ -350,8 +456,9 @@ function podAffinityProblems(out: Out, f: string, pa: unknown): void {
  * The pod's `affinity` (core validation.go:4169 validateAffinity): node affinity (:5087-5101: required node selector
  * :4912-4925, preferred terms :5014-5027), pod affinity and anti-affinity. Pass the values as given: the chart's
  * default affinity is valid, and a list given replaces the default's.
+ * @param ctx the pod's labels and the cluster's Kubernetes version, for matchLabelKeys (see PodLabelContext)
  */
-export function affinityProblems(affinity: unknown, field: string): ObjectValueProblem[] {
+export function affinityProblems(affinity: unknown, field: string, ctx?: PodLabelContext): ObjectValueProblem[] {
   const out: Out = [];
   if (!map(affinity)) return out;
   const na = affinity.nodeAffinity;
@@ -376,8 +483,8 @@ export function affinityProblems(affinity: unknown, field: string): ObjectValueP
         nodeSelectorTermProblems(out, `${g}.preference`, p.preference, true);
       });
   }
-  podAffinityProblems(out, `${field}.podAffinity`, affinity.podAffinity);
-  podAffinityProblems(out, `${field}.podAntiAffinity`, affinity.podAntiAffinity);
+  podAffinityProblems(out, `${field}.podAffinity`, affinity.podAffinity, ctx);
+  podAffinityProblems(out, `${field}.podAntiAffinity`, affinity.podAntiAffinity, ctx);
   return out;
 }
 
@@ -388,8 +495,13 @@ const NODE_INCLUSION_POLICIES = ["Honor", "Ignore"]; // core validation.go:8540-
  * The pod's `topologySpreadConstraints`: core validation.go:8437-8495 (validateTopologySpreadConstraints). The
  * chart adds a labelSelector of the pod's selector labels to a constraint without one (_helpers.tpl
  * patchTopologySpreadConstraints), so only a given selector is judged.
+ * @param ctx the pod's labels and the cluster's Kubernetes version, for matchLabelKeys (see PodLabelContext)
  */
-export function topologySpreadProblems(constraints: unknown, field: string): ObjectValueProblem[] {
+export function topologySpreadProblems(
+  constraints: unknown,
+  field: string,
+  ctx?: PodLabelContext,
+): ObjectValueProblem[] {
   const out: Out = [];
   if (!list(constraints)) return out;
   constraints.forEach((c, i) => {
@@ -448,6 +560,7 @@ export function topologySpreadProblems(constraints: unknown, field: string): Obj
     // :8462-8488: every branch checks each matchLabelKeys entry is a label key (ValidateLabelName)
     if (list(c.matchLabelKeys))
       c.matchLabelKeys.forEach((k, j) => checkQualifiedName(out, at(`${f}.matchLabelKeys`, j), k, "a label key"));
+    matchLabelKeysProblems(out, f, c, ctx, "spread");
     out.push(...labelSelectorProblems(c.labelSelector, `${f}.labelSelector`)); // :8489-8491
   });
   return out;

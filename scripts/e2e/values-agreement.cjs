@@ -69,6 +69,14 @@ const SEMANTIC_RULES = [
       "the value reaches the controller as a flag or environment variable (log level, ports, burst, CA bundle…), a string or number the API server stores without judging; the controller refuses it at start",
   },
   {
+    id: "match-label-keys-pods",
+    field: /^(values\.)?(topologySpreadConstraints|affinity)\b.*\.matchLabelKeys\[\d+\]$/,
+    message:
+      /at pod creation and refuses every pod|on Kubernetes 1\.\d+: up to Kubernetes 1\.33 the API server refuses the Deployment/,
+    reason:
+      "a matchLabelKeys key the labelSelector also names: from Kubernetes 1.34 (topology spread) or 1.31 (pod affinity) the server accepts the Deployment, merges `key In (value)` into the selector when it creates each pod, and refuses the pod when it carries the label (k8s.io/kubernetes@v1.36.3 pkg/registry/core/pod/strategy.go:860-924, validation.go:8973-9006), so the ReplicaSet creates no controller pod; a dry run of the Deployment cannot show it. A cluster known to run 1.33 or older refuses the Deployment itself (validation.go:9022-9048), which this 1.36 server does not",
+  },
+  {
     id: "unschedulable",
     field: /^(values\.)?(nodeSelector|tolerations|affinity|topologySpreadConstraints)\b/,
     message: /unschedulable|no node|cannot be scheduled|never schedule/i,

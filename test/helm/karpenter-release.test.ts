@@ -821,7 +821,7 @@ describe("KarpenterRelease: bad props", () => {
         { name: "preference_policy", value: "respect" },
         { name: "SOMETHING_ELSE", value: "30s" },
         { name: "ISOLATED_VPC", value: "true" }, // a boolean the chart quotes: not judged
-        { name: "FEATURE_GATES", value: "UnknownGate=true" }, // unknown gates are ignored by the controller
+        { name: "FEATURE_GATES", value: "NodeRepair=true, SpotToSpotConsolidation=0" }, // known names, Go-trimmed
       ];
       expect(
         () =>
@@ -830,6 +830,42 @@ describe("KarpenterRelease: bad props", () => {
             values: { controller: { env: entries } },
           }),
       ).not.toThrow();
+    });
+    // ParseFeatureGates reads only its own names out of the parsed map (sigs.k8s.io/karpenter@v1.15.0
+    // pkg/operator/options/options.go:293-330; karpenter-provider-aws@v1.15.0 options.go:117-128): another name
+    // starts the controller with the gate at its default, silently (fresh14 C-1, C-2)
+    test.each([
+      [
+        "FEATURE_GATES",
+        "spotToSpotConsolidation=true",
+        "SpotToSpotConsolidation=true",
+        '"spotToSpotConsolidation" is not one (did you mean "SpotToSpotConsolidation"?',
+      ],
+      [
+        "FEATURE_GATES",
+        "NodeRepair=true,FooBar=true",
+        "NodeRepair=true,NodeOverlay=true",
+        '"FooBar" is not one, and the controller ignores',
+      ],
+      ["FEATURE_GATES", "NodeRepiar=true", "NodeRepair=true", 'did you mean "NodeRepair"?'],
+      ["AWS_FEATURE_GATES", "Bogus=true", "NodeClassCEL=true", '"Bogus" is not one'],
+      ["AWS_FEATURE_GATES", "DRANvidiaGPU=true", "DRANVIDIAGPU=true", 'did you mean "DRANVIDIAGPU"?'],
+    ])("%s=%s names a gate the controller does not know: refused; %s is accepted", (name, bad, good, why) => {
+      const { error } = failing(env([{ name, value: bad }], "1.15.0"));
+      expect(error.problems.map((p) => [p.field, p.value, p.code])).toEqual([
+        ["values.controller.env[0].value", bad, "HELM_VALUES_SETTING"],
+      ]);
+      expect(error.message).toContain(why);
+      expect(release(env([{ name, value: good }], "1.15.0")).values.controller.env).toEqual([{ name, value: good }]);
+    });
+    test("a gate of a later release is named as such; before 1.14 the string is not judged (warning only)", () => {
+      // TerminateFirstDrift is a gate from 1.15 (chart deployment.yaml:130 of 1.15.0, not :129 of 1.14.1)
+      const { error } = failing(env([{ name: "FEATURE_GATES", value: "TerminateFirstDrift=true" }], "1.14.1"));
+      expect(error.code).toBe("HELM_VALUES_SETTING");
+      expect(error.message).toContain('"TerminateFirstDrift" is not one (it is a gate from Karpenter 1.15');
+      expect(release(env([{ name: "FEATURE_GATES", value: "TerminateFirstDrift=true" }], "1.15.0"))).toBeDefined();
+      const old = [{ name: "FEATURE_GATES", value: "FooBar=true" }];
+      expect(release(env(old, "1.13.1")).values.controller.env).toEqual(old);
     });
     test("a setting the version lacks, and AWS_FEATURE_GATES before 1.15, are not judged", () => {
       // securityGroupRefreshInterval is new in 1.15; AWS_FEATURE_GATES is read from 1.15

@@ -131,6 +131,104 @@ describe("topologySpreadConstraints (core validation.go:8437-8554)", () => {
   });
 });
 
+describe("matchLabelKeys against the selector the API server sees (core validation.go:8851-8898, :8973-9066 of v1.36.3; pod strategy.go:860-924)", () => {
+  const f = "values.topologySpreadConstraints";
+  const c = { maxSkew: 1, topologyKey: "topology.kubernetes.io/zone", whenUnsatisfiable: "ScheduleAnyway" };
+  const instance = "app.kubernetes.io/instance";
+  const podLabelKeys = ["app.kubernetes.io/name", instance, "pod-template-hash", "team"];
+  const ctx = (kubernetesMinor?: number) => ({ podLabelKeys, kubernetesMinor, warnings: [] as string[] });
+  const both = (key: string) => ({ ...c, labelSelector: { matchLabels: { [key]: "x" } }, matchLabelKeys: [key] });
+
+  test("fresh14 S-5: a key in both that the pods carry is refused on every version (Deployment up to 1.33, every pod from 1.34)", () => {
+    for (const minor of [undefined, 30, 33, 34, 36]) {
+      const x = ctx(minor);
+      expect(fields(topologySpreadProblems([both(instance)], f, x))).toEqual([`${f}[0].matchLabelKeys[0]`]);
+      expect(x.warnings).toEqual([]);
+    }
+    // in matchExpressions too, and a podLabels key
+    const expr = {
+      ...c,
+      labelSelector: { matchExpressions: [{ key: "team", operator: "Exists" }] },
+      matchLabelKeys: ["team"],
+    };
+    expect(fields(topologySpreadProblems([expr], f, ctx(35)))).toEqual([`${f}[0].matchLabelKeys[0]`]);
+  });
+  test("without a labelSelector the chart adds its selector labels: a selector label key in matchLabelKeys is refused, pod-template-hash passes (fresh14 S-6)", () => {
+    const none = (key: string) => ({ ...c, matchLabelKeys: [key] });
+    const refused = topologySpreadProblems([none(instance)], f, ctx());
+    expect(fields(refused)).toEqual([`${f}[0].matchLabelKeys[0]`]);
+    expect(refused[0].allowed).toContain("the labelSelector the chart adds");
+    const x = ctx();
+    expect(topologySpreadProblems([none("pod-template-hash")], f, x)).toEqual([]);
+    expect(x.warnings).toEqual([]);
+  });
+  test("labelSelector: null (kept by the chart's hasKey) with matchLabelKeys is refused on every version; with no matchLabelKeys it passes", () => {
+    expect(
+      fields(
+        topologySpreadProblems([{ ...c, labelSelector: null, matchLabelKeys: ["pod-template-hash"] }], f, ctx(36)),
+      ),
+    ).toEqual([`${f}[0].matchLabelKeys`]);
+    expect(topologySpreadProblems([{ ...c, labelSelector: null }], f, ctx(36))).toEqual([]);
+  });
+  test("a key in both that the pods do not carry: refused up to 1.33, a warning when the version is unknown, accepted from 1.34", () => {
+    expect(fields(topologySpreadProblems([both("zone-group")], f, ctx(33)))).toEqual([`${f}[0].matchLabelKeys[0]`]);
+    const unknown = ctx();
+    expect(topologySpreadProblems([both("zone-group")], f, unknown)).toEqual([]);
+    expect(unknown.warnings).toEqual([
+      expect.stringContaining("up to Kubernetes 1.33 the API server refuses the Deployment"),
+    ]);
+    const v34 = ctx(34);
+    expect(topologySpreadProblems([both("zone-group")], f, v34)).toEqual([]);
+    expect(v34.warnings).toEqual([]);
+  });
+  test("the valid look-alike: pod-template-hash in matchLabelKeys beside a selector of other keys", () => {
+    const ok = {
+      ...c,
+      labelSelector: { matchLabels: { [instance]: "karpenter" } },
+      matchLabelKeys: ["pod-template-hash"],
+    };
+    for (const minor of [undefined, 33, 36]) expect(topologySpreadProblems([ok], f, ctx(minor))).toEqual([]);
+  });
+
+  const a = "values.affinity.podAntiAffinity";
+  const term = (extra: Record<string, unknown>) => ({
+    podAntiAffinity: {
+      requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: "kubernetes.io/hostname", ...extra }],
+    },
+  });
+  const t0 = `${a}.requiredDuringSchedulingIgnoredDuringExecution[0]`;
+  test("fresh14 U-1: pod anti-affinity with a key in both that the pods carry is refused from 1.31 (every pod), a warning when unknown", () => {
+    const bad = term({ labelSelector: { matchLabels: { [instance]: "karpenter" } }, matchLabelKeys: [instance] });
+    expect(fields(affinityProblems(bad, "values.affinity", ctx(33)))).toEqual([`${t0}.matchLabelKeys[0]`]);
+    const unknown = ctx();
+    expect(affinityProblems(bad, "values.affinity", unknown)).toEqual([]);
+    expect(unknown.warnings).toEqual([expect.stringContaining("refuses every pod")]);
+    // before 1.31 MatchLabelKeysInPodAffinity is off by default: the field is dropped
+    expect(affinityProblems(bad, "values.affinity", ctx(30))).toEqual([]);
+    // not a pod label: never merged, the preferred check passes (validation.go:5167)
+    const other = term({ labelSelector: { matchLabels: { a: "b" } }, matchLabelKeys: ["a"] });
+    expect(affinityProblems(other, "values.affinity", ctx(36))).toEqual([]);
+    // without a labelSelector the chart's selector labels are the selector
+    expect(fields(affinityProblems(term({ matchLabelKeys: [instance] }), "values.affinity", ctx(34)))).toEqual([
+      `${t0}.matchLabelKeys[0]`,
+    ]);
+    expect(affinityProblems(term({ matchLabelKeys: ["pod-template-hash"] }), "values.affinity", ctx(34))).toEqual([]);
+    expect(
+      fields(affinityProblems(term({ labelSelector: null, mismatchLabelKeys: ["team"] }), "values.affinity", ctx(34))),
+    ).toEqual([`${t0}.mismatchLabelKeys`]);
+    expect(affinityProblems(term({ mismatchLabelKeys: ["team"] }), "values.affinity", ctx(34))).toEqual([]);
+    expect(
+      fields(
+        affinityProblems(
+          term({ labelSelector: null, matchLabelKeys: ["pod-template-hash"] }),
+          "values.affinity",
+          ctx(34),
+        ),
+      ),
+    ).toEqual([`${t0}.matchLabelKeys`]);
+  });
+});
+
 describe("label selectors (apimachinery meta validation.go:62-122)", () => {
   const f = "s";
   test.each<[string, Record<string, unknown>, string]>([
