@@ -207,7 +207,7 @@ async function negativeControl(calls, policies, opts) {
 // --------------------------------------------------------------------------------------- the emulator
 
 const PY_AWS = String.raw`
-import boto3, json, sys, base64
+import boto3, botocore.exceptions, json, sys, base64
 url, region, op = sys.argv[1], sys.argv[2], sys.argv[3]
 arg = json.loads(sys.argv[4]) if len(sys.argv) > 4 else {}
 kw = dict(endpoint_url=url, region_name=region, aws_access_key_id="e2e-inspector", aws_secret_access_key="e2e")
@@ -226,7 +226,11 @@ elif op == "inventory":
                                      "zone": i["Placement"]["AvailabilityZone"], "subnet": i.get("SubnetId"), "lifecycle": i.get("InstanceLifecycle", "on-demand")}
     lts = {}
     for lt in ec2.describe_launch_templates()["LaunchTemplates"]:
-        v = ec2.describe_launch_template_versions(LaunchTemplateId=lt["LaunchTemplateId"])["LaunchTemplateVersions"][-1]["LaunchTemplateData"]
+        # the controller deletes launch templates while we list them: one gone between the two calls is not inventory
+        try: v = ec2.describe_launch_template_versions(LaunchTemplateId=lt["LaunchTemplateId"])["LaunchTemplateVersions"][-1]["LaunchTemplateData"]
+        except botocore.exceptions.ClientError as e:
+            if e.response["Error"]["Code"] in ("InvalidLaunchTemplateId.NotFound", "InvalidLaunchTemplateName.NotFoundException"): continue
+            raise
         ud = v.get("UserData")
         try: ud = base64.b64decode(ud).decode() if ud else ""
         except Exception: pass
