@@ -12,7 +12,14 @@ module.exports = {
         module: { type: "commonjs" },
       },
     ],
+    "/node_modules/@marcbachmann/cel-js/.+\\.js$": [
+      "@swc/jest",
+      { jsc: { parser: { syntax: "ecmascript" }, target: "es2022" }, module: { type: "commonjs" } },
+    ],
   },
+  // the CEL type checker (@marcbachmann/cel-js) is an ES module: Node 20.19+ / 22.13+ require() it, Jest's module
+  // system does not, so Jest gets it as CommonJS
+  transformIgnorePatterns: ["/node_modules/(?!@marcbachmann/cel-js/)"],
   // README examples import the package by name
   moduleNameMapper: {
     "^cdktf-eks-karpenter$": "<rootDir>/lib/index.ts",

@@ -1002,7 +1002,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         "EC2NODECLASS_KUBELET_EXPRESSION",
         at,
         val,
-        `a CEL expression over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} with max(a, b), min(a, b), int(), double() (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`,
+        `a CEL expression of type int or double over ${KUBELET_EXPRESSION_VARIABLES.join(", ")} (instance_type a string, the others ints), with CEL's standard library and max(a, b), min(a, b) (Karpenter v1.15 docs, "Dynamic Kubelet Configuration via Expressions"): ${problem}`,
       );
   };
   /** A map keyed by eviction signals (a key that is no signal is reported on its entry, with a "did you mean"). */

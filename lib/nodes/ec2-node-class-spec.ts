@@ -195,15 +195,18 @@ export interface KubeletConfiguration {
   readonly maxPods?: number;
   /**
    * Maximum pods per node as a CEL expression Karpenter evaluates per instance type (Karpenter
-   * 1.15+, only with the install's `settings.awsFeatureGates.nodeClassCEL: true`), over
-   * `instance_type`, `vcpus`, `memory_mib`, `default_enis`, `ips_per_eni` and `max_pods` with
-   * `max(a, b)`, `min(a, b)`, `int()`, `double()`, e.g. `"min(110, max_pods)"` or
-   * `"((default_enis - 1) * (ips_per_eni - 1)) + 2"`. Emitted as the manifest's `kubelet.maxPods`
-   * (which then holds the string); it counts pods, like `maxPods`.
+   * 1.15+, only with the install's `settings.awsFeatureGates.nodeClassCEL: true`), over the string
+   * `instance_type` and the ints `vcpus`, `memory_mib`, `default_enis`, `ips_per_eni` and `max_pods`,
+   * with CEL's standard library and `max(a, b)`, `min(a, b)`, e.g. `"min(110, max_pods)"`,
+   * `"((default_enis - 1) * (ips_per_eni - 1)) + 2"` or `'instance_type.startsWith("m5") ? 110 : 58'`.
+   * CEL does not mix ints and doubles in arithmetic: `int(double(max_pods) * 0.9)`, not `max_pods * 0.9`.
+   * Emitted as the manifest's `kubelet.maxPods` (which then holds the string); it counts pods, like `maxPods`.
    *
    * Throws KarpenterValidationError when `maxPods` is set too (both are `kubelet.maxPods`), for a
    * Karpenter version before 1.15, for an install known not to turn on `nodeClassCEL`, for an
-   * expression that cannot compile (an unknown variable, `max` with three arguments), and for a
+   * expression that does not compile in Karpenter's CEL environment (karpenter-provider-aws
+   * pkg/cel/environment.go: a syntax or type error, an unknown name, a result that is no int or double),
+   * for one every evaluation fails (a division by zero, a constant outside 0–2147483647), and for a
    * plain number in quotes (`"110"`: write `maxPods: 110`). With an install whose gate is not known
    * at synth, a warning.
    * @default unset (`maxPods`, or the instance type's ENI limits)

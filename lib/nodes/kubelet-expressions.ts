@@ -1,17 +1,22 @@
 /*
  * Kubelet expressions of EC2NodeClass (Karpenter 1.15, alpha, behind the AWS feature gate NodeClassCEL):
  * `maxPods` (written as the prop `maxPodsExpression`), `kubeReserved` and `systemReserved` may be CEL
- * expressions that the controller evaluates per instance type. Karpenter v1.15 docs, "NodeClasses: Dynamic Kubelet Configuration via Expressions":
- * variables instance_type (string), vcpus, memory_mib, default_enis, ips_per_eni, max_pods (int); functions
- * max(a, b), min(a, b), int(), double(); arithmetic, comparison, logical and conditional operators.
+ * expressions that the controller evaluates per instance type (Karpenter v1.15 docs, "NodeClasses: Dynamic
+ * Kubelet Configuration via Expressions").
  *
- * The controller compiles and evaluates them and reports failures as ValidationSucceeded=False
- * (KubeletExpressionInvalid / KubeletExpressionEvalFailed) after the apply; at synth we refuse what can
- * never compile: an unknown name, unbalanced parentheses, a character CEL does not have here.
+ * The controller compiles them in the environment of karpenter-provider-aws@v1.15.0 pkg/cel/environment.go
+ * (NewEnvironment, :88-189): cel-go v0.31's `cel.NewEnv`, i.e. CEL's standard library and macros and no
+ * extension library, with the int variables vcpus, memory_mib, default_enis, ips_per_eni, max_pods, the string
+ * instance_type, and max / min overloads for (int, int), (double, double), (int, double) and (double, int). An
+ * expression that does not compile, or whose type is not int or double (Compile, :214-227), sets
+ * ValidationSucceeded=False (KubeletExpressionInvalid) and the class launches nothing. At synth the same
+ * environment is built with a CEL type checker (@marcbachmann/cel-js) and the expression checked in it.
  */
+import type { ASTNode, Environment } from "@marcbachmann/cel-js";
 import { lookupTable } from "../core/lookup";
+import { nearestKey } from "../core/problems";
 
-/** The variables a kubelet expression may read. */
+/** The variables a kubelet expression may read (pkg/cel/environment.go celVars: instance_type is a string, the rest ints). */
 export const KUBELET_EXPRESSION_VARIABLES = [
   "instance_type",
   "vcpus",
@@ -20,210 +25,188 @@ export const KUBELET_EXPRESSION_VARIABLES = [
   "ips_per_eni",
   "max_pods",
 ] as const;
-/** The functions a kubelet expression may call (max and min take exactly two arguments). */
-export const KUBELET_EXPRESSION_FUNCTIONS = ["max", "min", "int", "double"] as const;
-
-const TWO_ARGUMENTS = ["max", "min"];
-const TOKEN =
-  /\s*(?:(\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)|([A-Za-z_][A-Za-z0-9_]*)|("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')|(&&|\|\||==|!=|<=|>=|[-+*/%<>!?:(),]))/y;
-
-/**
- * What is wrong with `text` as a kubelet expression, or undefined when it may compile.
- * Checks the names, the characters, parentheses and the argument count of max / min, then what the literal text
- * alone decides (see {@link constantProblem}); `reserved`: a kubeReserved / systemReserved value (not negative).
- */
-export function kubeletExpressionProblem(text: string, reserved = false): string | undefined {
-  if (text.trim() === "") return "an empty expression";
-  const tokens: { kind: "number" | "name" | "string" | "op"; text: string }[] = [];
-  TOKEN.lastIndex = 0;
-  let at = 0;
-  while (at < text.length) {
-    if (/^\s*$/.test(text.slice(at))) break;
-    TOKEN.lastIndex = at;
-    const m = TOKEN.exec(text);
-    if (!m)
-      return `${JSON.stringify(text.slice(at).trim()[0])} at position ${at + 1} is not part of a CEL expression here`;
-    tokens.push({ kind: m[1] ? "number" : m[2] ? "name" : m[3] ? "string" : "op", text: m[1] ?? m[2] ?? m[3] ?? m[4] });
-    at = TOKEN.lastIndex;
-  }
-  // the arguments of each open call, to count those of max / min
-  const calls: { name?: string; args: number; empty: boolean }[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i];
-    if (t.kind === "name") {
-      const call = tokens[i + 1]?.text === "(";
-      if (call && !(KUBELET_EXPRESSION_FUNCTIONS as readonly string[]).includes(t.text))
-        return `${t.text}() is not one of the functions ${KUBELET_EXPRESSION_FUNCTIONS.map((f) => `${f}()`).join(", ")}`;
-      if (
-        !call &&
-        !(KUBELET_EXPRESSION_VARIABLES as readonly string[]).includes(t.text) &&
-        t.text !== "true" &&
-        t.text !== "false"
-      ) {
-        return `${t.text} is not one of the variables ${KUBELET_EXPRESSION_VARIABLES.join(", ")}`;
-      }
-      if (calls.length) calls[calls.length - 1].empty = false;
-      if (call) {
-        calls.push({ name: t.text, args: 0, empty: true });
-        i++;
-      }
-      continue;
-    }
-    if (t.text === "(") {
-      if (calls.length) calls[calls.length - 1].empty = false;
-      calls.push({ args: 0, empty: true });
-    } else if (t.text === ")") {
-      const call = calls.pop();
-      if (!call) return "a ) without its (";
-      const args = call.empty ? 0 : call.args + 1;
-      if (call.name && TWO_ARGUMENTS.includes(call.name) && args !== 2)
-        return `${call.name}() takes exactly two arguments, got ${args}`;
-      if (call.name && !TWO_ARGUMENTS.includes(call.name) && args !== 1)
-        return `${call.name}() takes one argument, got ${args}`;
-    } else if (t.text === ",") {
-      if (!calls.length || !calls[calls.length - 1].name) return "a , outside a function call";
-      calls[calls.length - 1].args++;
-    } else if (calls.length) {
-      calls[calls.length - 1].empty = false;
-    }
-  }
-  if (calls.length) return "a ( without its )";
-  return constantProblem(tokens, reserved);
-}
-
-/*
- * What the literal text alone tells of an expression that parses: its type and, where it has no variable, its
- * value. Karpenter (karpenter-provider-aws v1.15.0) compiles it with `expression must return int or double`
- * (pkg/cel/environment.go, Compile), evaluates it per instance type (EvaluateExpression: CEL's integer division
- * or modulo by zero is an evaluation error, a double one gives a non-finite value, which it refuses), and fails a
- * negative kubeReserved / systemReserved value ("kubelet resource expression evaluated to a negative value",
- * pkg/providers/instancetype/types.go); each sets ValidationSucceeded=False. A part under a condition (`?:`, `&&`,
- * `||`) may never be evaluated, so only a division outside them is judged.
- */
-type Typed = { type: "int" | "double" | "string" | "bool" | "dyn"; value?: number | string | boolean };
-type Token = { kind: "number" | "name" | "string" | "op"; text: string };
+/** The functions Karpenter adds to CEL's standard library for kubelet expressions (each takes two ints or doubles). */
+export const KUBELET_EXPRESSION_FUNCTIONS = ["max", "min"] as const;
 
 const SOURCE = "karpenter-provider-aws@v1.15.0 pkg/cel/environment.go";
 
-function constantProblem(tokens: readonly Token[], reserved: boolean): string | undefined {
-  let i = 0;
-  let problem: string | undefined;
-  let conditional = 0;
-  const peek = () => tokens[i]?.text;
-  const next = () => tokens[i++];
-  const num = (t: Typed): number | undefined => (typeof t.value === "number" ? t.value : undefined);
-  const arith = (a: Typed, b: Typed): Typed["type"] =>
-    a.type === "double" || b.type === "double" ? "double" : a.type === "int" && b.type === "int" ? "int" : "dyn";
-  const primary = (): Typed => {
-    const t = next();
-    if (!t) return { type: "dyn" };
-    if (t.kind === "number") {
-      const double = /[.eE]/.test(t.text);
-      return { type: double ? "double" : "int", value: Number(t.text) };
-    }
-    if (t.kind === "string") return { type: "string", value: t.text.slice(1, -1) };
-    if (t.text === "(") {
-      const v = ternary();
-      next();
-      return v;
-    }
-    if (t.text === "-" || t.text === "!") {
-      const v = primary();
-      if (t.text === "!") return { type: "bool" };
-      return { type: v.type, value: num(v) === undefined ? undefined : -num(v)! };
-    }
-    if (t.kind === "name") {
-      if (t.text === "true" || t.text === "false") return { type: "bool", value: t.text === "true" };
-      if (peek() !== "(") return { type: t.text === "instance_type" ? "string" : "int" };
-      next();
-      const args: Typed[] = [];
-      while (peek() !== ")" && i < tokens.length) {
-        args.push(ternary());
-        if (peek() === ",") next();
-      }
-      next();
-      const [a, b] = args;
-      if (t.text === "int") return { type: "int", value: num(a) === undefined ? undefined : Math.trunc(num(a)!) };
-      if (t.text === "double") return { type: "double", value: num(a) };
-      const both = a && b && num(a) !== undefined && num(b) !== undefined;
-      const value = both ? (t.text === "max" ? Math.max(num(a)!, num(b)!) : Math.min(num(a)!, num(b)!)) : undefined;
-      return { type: a && b ? arith(a, b) : "dyn", value };
-    }
-    return { type: "dyn" };
+/*
+ * The functions and macros of cel-go v0.31's standard environment (common/stdlib/standard.go, the type
+ * conversions and getters of common/overloads/overloads.go, the parser's AllMacros) and Karpenter's max / min.
+ * The checker library also has extension functions (lowerAscii, split, indexOf, cel.bind …) that cel.NewEnv
+ * does not load: a call to a name outside this list does not compile in Karpenter.
+ */
+const CEL_GO_STANDARD = new Set([
+  ...KUBELET_EXPRESSION_FUNCTIONS,
+  "size",
+  "contains",
+  "endsWith",
+  "startsWith",
+  "matches",
+  "int",
+  "uint",
+  "double",
+  "bool",
+  "string",
+  "bytes",
+  "timestamp",
+  "duration",
+  "type",
+  "dyn",
+  "getFullYear",
+  "getMonth",
+  "getDayOfYear",
+  "getDate",
+  "getDayOfMonth",
+  "getDayOfWeek",
+  "getHours",
+  "getMinutes",
+  "getSeconds",
+  "getMilliseconds",
+  "has",
+  "all",
+  "exists",
+  "exists_one",
+  "map",
+  "filter",
+]);
+
+let environment: Environment | undefined;
+
+/** Karpenter's kubelet expression environment, built once on first use (the checker is an ES module, loaded then). */
+function karpenterEnvironment(): Environment {
+  if (environment) return environment;
+  // require, not import: loaded only when an app has an expression to check (require of an ES module, Node 20.19+ / 22.13+ without a warning)
+  const cel: typeof import("@marcbachmann/cel-js") = require("@marcbachmann/cel-js");
+  const env = new cel.Environment();
+  for (const name of KUBELET_EXPRESSION_VARIABLES)
+    env.registerVariable(name, name === "instance_type" ? "string" : "int");
+  // :96-181: the greater / smaller of the two, as an int for two ints and as a double otherwise
+  const pick = (max: boolean) => (a: number | bigint, b: number | bigint) => {
+    const [x, y] = typeof a === typeof b ? [a, b] : [Number(a), Number(b)];
+    return max === x > y ? x : y;
   };
-  const product = (): Typed => {
-    let a = primary();
-    while (peek() === "*" || peek() === "/" || peek() === "%") {
-      const op = next().text;
-      const b = primary();
-      const type = arith(a, b);
-      if ((op === "/" || op === "%") && num(b) === 0 && conditional === 0 && problem === undefined)
-        problem =
-          type === "double"
-            ? `it divides by zero, which gives a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`
-            : `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
-      const x = num(a);
-      const y = num(b);
-      let value: number | undefined;
-      if (x !== undefined && y !== undefined && y !== 0)
-        value = op === "*" ? x * y : op === "/" ? (type === "int" ? Math.trunc(x / y) : x / y) : x % y;
-      a = { type, value };
+  for (const f of KUBELET_EXPRESSION_FUNCTIONS) {
+    const handler = pick(f === "max");
+    env.registerFunction(`${f}(int, int): int`, handler);
+    env.registerFunction(`${f}(double, double): double`, handler);
+    env.registerFunction(`${f}(int, double): double`, handler);
+    env.registerFunction(`${f}(double, int): double`, handler);
+  }
+  environment = env;
+  return env;
+}
+
+/** The first line of a checker error, with the character it points at. */
+function celMessage(e: unknown, text: string): string {
+  const err = e as { message?: string; node?: { start?: number }; range?: { start?: number } };
+  const first = String(err?.message ?? e).split("\n")[0];
+  const at = err?.range?.start ?? err?.node?.start;
+  return typeof at === "number" && at < text.length ? `${first} (at character ${at + 1})` : first;
+}
+
+/**
+ * Every node of a parsed expression, with whether it sits under a condition: a branch of `?:`, an operand of `&&` /
+ * `||` (CEL absorbs an error there when the other side decides), or a method or macro call (a macro's body may
+ * never run). Only what runs on every evaluation decides that every evaluation fails.
+ */
+function* nodes(node: ASTNode, conditional = false): Generator<{ node: ASTNode; conditional: boolean }> {
+  yield { node, conditional };
+  const args: unknown[] = Array.isArray(node.args) ? (node.args as unknown[]).flat(2) : [];
+  const children = args.filter((c): c is ASTNode => typeof c === "object" && c !== null && "op" in c);
+  for (let i = 0; i < children.length; i++) {
+    const under = ["&&", "||", "rcall"].includes(node.op) || (node.op === "?:" && i > 0);
+    yield* nodes(children[i], conditional || under);
+  }
+}
+
+/** Whether the expression reads any of the instance type's variables. */
+function readsVariables(ast: ASTNode): boolean {
+  for (const { node } of nodes(ast))
+    if (node.op === "id" && (KUBELET_EXPRESSION_VARIABLES as readonly string[]).includes(node.args)) return true;
+  return false;
+}
+
+/**
+ * What is wrong with `text` as a kubelet expression, or undefined when it compiles in Karpenter's environment and
+ * what its literal text decides passes.
+ *
+ * Refused: what does not parse or type-check (`memory_mib * 0.06`: CEL has no int × double, write
+ * `double(memory_mib) * 0.06`), a function outside cel-go's standard library and max / min, a result that is not
+ * an int or a double (Compile: "expression must return int or double"); a division or modulo by a literal zero
+ * outside a condition (EvaluateExpression: CEL's integer division by zero fails every evaluation, a double one
+ * gives a non-finite value, which it refuses); and, for an expression without variables, its value: a maxPods
+ * outside 0 to 2147483647 (pkg/providers/instancetype/types.go, "maxPods expression evaluated to a value outside
+ * the valid range") or a negative reserved value ("kubelet resource expression evaluated to a negative value").
+ * @param text the expression as written
+ * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
+ */
+export function kubeletExpressionProblem(text: string, reserved = false): string | undefined {
+  if (text.trim() === "") return "an empty expression";
+  const env = karpenterEnvironment();
+  let parsed: ReturnType<Environment["parse"]>;
+  try {
+    parsed = env.parse(text);
+  } catch (e) {
+    return `it does not parse as CEL: ${celMessage(e, text)}`;
+  }
+  for (const { node } of nodes(parsed.ast)) {
+    const name = node.op === "call" || node.op === "rcall" ? (node.args[0] as string) : undefined;
+    if (name !== undefined && !CEL_GO_STANDARD.has(name))
+      return `${name}() is not in the environment Karpenter compiles expressions in (CEL's standard library, no extension library, and max / min; ${SOURCE}, NewEnvironment)`;
+  }
+  const checked = parsed.check();
+  if (!checked.valid) {
+    const message = celMessage(checked.error, text);
+    const unknown = /Unknown variable: ([A-Za-z_][A-Za-z0-9_]*)/.exec(message)?.[1];
+    const meant = unknown && nearestKey(unknown, KUBELET_EXPRESSION_VARIABLES);
+    const variables = unknown
+      ? `; the variables are ${KUBELET_EXPRESSION_VARIABLES.join(", ")}${meant ? ` (did you mean ${meant}?)` : ""}`
+      : "";
+    const mixed = /\bint\b.*\bdouble\b|\bdouble\b.*\bint\b/.test(message)
+      ? "; CEL does not mix int and double in arithmetic and the variables are ints: write double(memory_mib) * 0.06, or int(double(max_pods) * 0.9)"
+      : "";
+    return `it does not compile in Karpenter's environment (${SOURCE}, Compile): ${message}${variables}${mixed}`;
+  }
+  if (checked.type !== "int" && checked.type !== "double")
+    return `it returns ${checked.type === "dyn" ? "a value of no fixed type (dyn)" : `a ${checked.type}`}, and Karpenter compiles only an expression that returns an int or a double ("expression must return int or double", ${SOURCE}, Compile)${checked.type === "string" && /^\s*["'](\d+)["']\s*$/.test(text) ? `; write the number without quotes` : ""}`;
+  // a literal zero divisor outside a condition fails every evaluation (a part under a condition may never run)
+  for (const { node, conditional } of nodes(parsed.ast)) {
+    if ((node.op !== "/" && node.op !== "%") || conditional) continue;
+    const divisor = (node.args as ASTNode[])[1];
+    if (readsVariables(divisor)) continue;
+    let value: unknown;
+    try {
+      value = env.evaluate(textOf(text, divisor));
+    } catch {
+      continue;
     }
-    return a;
-  };
-  const sum = (): Typed => {
-    let a = product();
-    while (peek() === "+" || peek() === "-") {
-      const op = next().text;
-      const b = product();
-      if (a.type === "string" || b.type === "string") {
-        a = { type: "string" };
-        continue;
-      }
-      const x = num(a);
-      const y = num(b);
-      a = { type: arith(a, b), value: x !== undefined && y !== undefined ? (op === "+" ? x + y : x - y) : undefined };
-    }
-    return a;
-  };
-  const comparison = (): Typed => {
-    let a = sum();
-    while (["<", ">", "<=", ">=", "==", "!="].includes(peek() ?? "")) {
-      next();
-      sum();
-      a = { type: "bool" };
-    }
-    return a;
-  };
-  const logical = (): Typed => {
-    let a = comparison();
-    while (peek() === "&&" || peek() === "||") {
-      next();
-      conditional++;
-      comparison();
-      conditional--;
-      a = { type: "bool" };
-    }
-    return a;
-  };
-  const ternary = (): Typed => {
-    const c = logical();
-    if (peek() !== "?") return c;
-    next();
-    conditional++;
-    const a = ternary();
-    next();
-    const b = ternary();
-    conditional--;
-    return { type: a.type === b.type ? a.type : "dyn" };
-  };
-  const result = ternary();
-  if (result.type === "string" || result.type === "bool")
-    return `it returns a ${result.type === "string" ? "string" : "boolean"}, and Karpenter compiles only an expression that returns an int or a double ("expression must return int or double", ${SOURCE}, Compile); write a number${result.type === "string" && typeof result.value === "string" && /^\d+$/.test(result.value) ? ` (${result.value}, without quotes)` : ""}`;
-  if (problem) return problem;
-  if (reserved && typeof result.value === "number" && result.value < 0)
-    return `it is always ${result.value}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); a reservation is 0 or more`;
+    if (Number(value) === 0)
+      return checked.type === "double" && typeof value === "number"
+        ? `it divides by zero, which gives a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`
+        : `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${node.op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
+  }
+  if (readsVariables(parsed.ast)) return undefined;
+  let value: number;
+  try {
+    value = Number(parsed());
+  } catch (e) {
+    return `it fails every evaluation ("evaluating expression", ${SOURCE}, EvaluateExpression): ${celMessage(e, text)}`;
+  }
+  if (!Number.isFinite(value))
+    return `it is always ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`;
+  // EvaluateExpression truncates a double to an int64
+  const result = Math.trunc(value);
+  if (reserved && result < 0)
+    return `it is always ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value", karpenter-provider-aws@v1.15.0 pkg/cel/environment.go, ResolveResourceMap); a reservation is 0 or more`;
+  if (!reserved && (result < 0 || result > 2147483647))
+    return `it is always ${result}, and Karpenter fails every node of the class ("maxPods expression evaluated to a value outside the valid range [0, 2147483647]", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); maxPods is 0 to 2147483647`;
   return undefined;
+}
+
+/** The source text of one node of a parsed expression. */
+function textOf(text: string, node: ASTNode): string {
+  return text.slice(node.start, node.end);
 }
 
 /** A number and a unit or words (`1GB`, `512MB`, `1 core`), the shape of a quantity written the way people write sizes. */

@@ -65,7 +65,7 @@ function main() {
       Object.keys(flavour.peerDependencies).map((n) => [n, installedVersion(cacheModules, n)]),
     ),
     dependencies: main.dependencies,
-    bundledDependencies: main.bundledDependencies,
+    bundleDependencies: main.bundleDependencies,
     author: main.author,
     repository: main.repository,
     homepage: main.homepage,
@@ -95,7 +95,7 @@ function main() {
   const nm = path.join(out, "node_modules");
   for (const name of Object.keys(flavour.peerDependencies)) link(path.join(cacheModules, name), path.join(nm, name));
   for (const name of ["@types/node", "@types/semver"]) link(path.join(root, "node_modules", name), path.join(nm, name));
-  for (const name of main.bundledDependencies)
+  for (const name of main.bundleDependencies)
     fs.cpSync(path.join(root, "node_modules", name), path.join(nm, name), { recursive: true, dereference: true });
 
   // 4. jsii, then the same union check as the main assembly, then the version data beside the code

@@ -379,10 +379,10 @@ const SEMANTIC_RULES = [
   {
     id: "kubelet-cel-expression",
     field: /^kubelet\./,
-    message: /a CEL expression over instance_type/,
+    message: /a CEL expression of type int or double over instance_type/,
     since: "1.15",
     reason:
-      "Karpenter compiles the expression at runtime over its own variables: an unknown variable or a wrong arity fails there, not in the CRD",
+      "Karpenter compiles the expression at runtime in its own CEL environment (karpenter-provider-aws pkg/cel/environment.go) and evaluates it per instance type: a syntax or type error, an unknown name, a result that is no number or one every evaluation refuses fails there, not in the CRD",
   },
   {
     id: "kubelet-upstream-decode",

@@ -420,9 +420,12 @@ describe("EC2NodeClass at 1.15: kubelet CEL expressions behind NodeClassCEL", ()
       ),
     );
     expect(text).toContain(
-      'kubelet.maxPodsExpression = "max(1, 2, 3)" is invalid: a CEL expression over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods with max(a, b), min(a, b), int(), double()',
+      'kubelet.maxPodsExpression = "max(1, 2, 3)" is invalid: a CEL expression of type int or double over instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods (instance_type a string, the others ints), with CEL\'s standard library and max(a, b), min(a, b)',
     );
-    expect(text).toContain("max() takes exactly two arguments, got 3");
+    expect(text).toContain("found no matching overload for 'max(int, int, int)'");
+    expect(text).toContain(
+      "Unknown variable: vcpu (at character 1); the variables are instance_type, vcpus, memory_mib, default_enis, ips_per_eni, max_pods (did you mean vcpus?)",
+    );
     // a number with a unit is a quantity written wrong, not an expression (fresh tester 2, K27)
     expect(text).toContain(
       'kubelet.kubeReserved["memory"] = "1Gb" is invalid: a Kubernetes quantity: "1Gb" is not one',

@@ -1,0 +1,107 @@
+// Kubelet CEL expressions (maxPodsExpression, kubeReserved / systemReserved) are type-checked in the environment
+// Karpenter compiles them in: karpenter-provider-aws@v1.15.0 pkg/cel/environment.go (cel-go's standard library,
+// int variables and the string instance_type, max / min for int and double). Fresh tester round 14 S-1..S-4, F-1, F-2.
+import { Testing } from "cdktf";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
+import { kubeletExpressionProblem } from "../../lib/nodes/kubelet-expressions";
+import { FakeInstallation, resources, testStack } from "../helpers";
+
+function nodeClass(kubelet: Ec2NodeClassProps["kubelet"]) {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
+  Object.assign(karpenter, { nodeClassCel: true });
+  new Ec2NodeClass(stack, "default", { karpenter, kubelet });
+  const json = JSON.parse(Testing.synth(stack));
+  return (Object.values(resources(json, "kubernetes_manifest"))[0] as any).manifest.spec.kubelet;
+}
+
+function problems(kubelet: Ec2NodeClassProps["kubelet"]) {
+  try {
+    nodeClass(kubelet);
+  } catch (e) {
+    expect(e).toBeInstanceOf(KarpenterValidationError);
+    return (e as KarpenterValidationError).problems.map((p) => ({ code: p.code, field: p.field, allowed: p.allowed }));
+  }
+  throw new Error("accepted");
+}
+
+describe("kubelet expressions are type-checked as Karpenter compiles them", () => {
+  test.each([
+    // CEL has no int × double: the variables are ints (cel-go: no matching overload for '_*_' applied to '(int, double)')
+    ["kubeReserved", "memory", "max(255, memory_mib * 0.06)", "no such overload: int * double"],
+    ["kubeReserved", "cpu", "vcpus * 0.5", "no such overload: int * double"],
+    ["systemReserved", "memory", "max_pods + 0.5", "no such overload: int + double"],
+    // a syntax error anywhere
+    ["kubeReserved", "cpu", "max(60, vcpus * )", "it does not parse as CEL"],
+    // a function of a CEL extension library, which cel.NewEnv does not load
+    [
+      "kubeReserved",
+      "cpu",
+      "instance_type.lowerAscii() == 'm5.large' ? 100 : 60",
+      "lowerAscii() is not in the environment",
+    ],
+    // the result must be an int or a double
+    ["kubeReserved", "cpu", "vcpus > 4", "it returns a bool"],
+    ["kubeReserved", "cpu", "dyn(vcpus)", "(dyn)"],
+  ])("%s[%s] = %s is refused", (map, key, text, why) => {
+    const found = problems({ [map]: { [key]: text } });
+    expect(found).toHaveLength(1);
+    expect(found[0].code).toBe("EC2NODECLASS_KUBELET_EXPRESSION");
+    expect(found[0].field).toBe(`kubelet.${map}["${key}"]`);
+    expect(found[0].allowed).toContain(why);
+  });
+
+  test.each([
+    ["int(max_pods * 0.9)", "no such overload: int * double"],
+    ["max_pods * 1.0", "no such overload: int * double"],
+    // compiles, but every evaluation is outside maxPods' range (pkg/providers/instancetype/types.go)
+    ["-1", "it is always -1"],
+    ["max(-1, -2)", "it is always -1"],
+    ["max_pods / 0", "divides by zero"],
+    ["size(instance_type) > 2", "it returns a bool"],
+  ])("maxPodsExpression %s is refused", (text, why) => {
+    const found = problems({ maxPodsExpression: text });
+    expect(found.map((p) => [p.code, p.field])).toEqual([
+      ["EC2NODECLASS_KUBELET_EXPRESSION", "kubelet.maxPodsExpression"],
+    ]);
+    expect(found[0].allowed).toContain(why);
+  });
+
+  test("the valid look-alikes pass as written: conversions, the standard library's string functions, mixed max / min", () => {
+    const kubelet = {
+      maxPodsExpression: 'instance_type.startsWith("m5") ? 110 : int(double(max_pods) * 0.9)',
+      kubeReserved: { memory: "max(255, double(memory_mib) * 0.06)", cpu: "max(60, 0.5)" },
+      systemReserved: {
+        cpu: 'instance_type.contains("xlarge") ? 100 : vcpus * 10',
+        memory: "size(instance_type) * 16",
+      },
+    };
+    // the CRD's kubelet.maxPods holds the expression (EC2NodeClass v1 kubelet.maxPods is int-or-string from 1.15)
+    const { maxPodsExpression, ...rest } = kubelet;
+    expect(nodeClass(kubelet)).toEqual({ ...rest, maxPods: maxPodsExpression });
+    for (const ok of [
+      'instance_type.matches("^m5\\\\.") ? 110 : 58',
+      "size(instance_type)",
+      "0",
+      "max_pods - 2",
+      "vcpus > 2 ? max_pods : max_pods / 0", // a division under a condition may never run
+      "[16, 32].exists(x, x == vcpus) ? 58 : 29",
+    ])
+      expect(kubeletExpressionProblem(ok)).toBeUndefined();
+  });
+
+  test("all problems of one class at once, each on its field", () => {
+    const found = problems({
+      maxPodsExpression: "max_pods * 0.9",
+      kubeReserved: { cpu: "vcpu * 10" },
+      systemReserved: { memory: "-5 + 0" },
+    });
+    expect(found.map((p) => p.field).sort()).toEqual([
+      'kubelet.kubeReserved["cpu"]',
+      "kubelet.maxPodsExpression",
+      'kubelet.systemReserved["memory"]',
+    ]);
+    expect(found.find((p) => p.field === 'kubelet.kubeReserved["cpu"]')!.allowed).toContain("(did you mean vcpus?)");
+  });
+});
