@@ -93,9 +93,43 @@ function karpenterEnvironment(): Environment {
     env.registerFunction(`${f}(int, double): double`, handler);
     env.registerFunction(`${f}(double, int): double`, handler);
   }
+  // cel-go's standard library converts a uint to an int (common/stdlib/standard.go, overloads.UintToInt: "range error"
+  // above the int64 maximum); the checker library has no such overload
+  env.registerFunction("int(uint): int", (u: { value: bigint }) => {
+    if (u.value > INT64_MAX) throw new Error("range error converting uint to int");
+    return u.value;
+  });
   environment = env;
   return env;
 }
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * Real instance types' variables as Karpenter builds them (pkg/providers/instancetype/types.go buildCELVars; max_pods
+ * the ENI-limited default, default_enis * (ips_per_eni - 1) + 2), from EC2 DescribeInstanceTypes as
+ * karpenter-provider-aws@v1.15.0 records it in pkg/fake/zz_generated.describe_instance_types.go (t4g.small, c6g.large,
+ * m5.large, t3.large, p5.48xlarge) and pkg/providers/instancetype/zz_generated.vpclimits.go (t3.nano: 2 interfaces of
+ * 2 addresses; 2 vCPUs and 0.5 GiB). The same as the e2e judge's (scripts/e2e/cel-judge/main.go): an expression that
+ * fails for every one, smallest to largest, fails on every node of the class.
+ */
+const SAMPLE_INSTANCE_TYPES = (
+  [
+    ["t3.nano", 2, 512, 2, 2],
+    ["t4g.small", 2, 2048, 3, 4],
+    ["c6g.large", 2, 4096, 3, 10],
+    ["m5.large", 2, 8192, 3, 10],
+    ["t3.large", 2, 8192, 3, 12],
+    ["p5.48xlarge", 192, 2097152, 2, 50],
+  ] as const
+).map(([instance_type, vcpus, memory_mib, default_enis, ips_per_eni]) => ({
+  instance_type,
+  vcpus: BigInt(vcpus),
+  memory_mib: BigInt(memory_mib),
+  default_enis: BigInt(default_enis),
+  ips_per_eni: BigInt(ips_per_eni),
+  max_pods: BigInt(default_enis * (ips_per_eni - 1) + 2),
+}));
 
 /** The first line of a checker error, with the character it points at. */
 function celMessage(e: unknown, text: string): string {
@@ -112,7 +146,8 @@ function celMessage(e: unknown, text: string): string {
  */
 function* nodes(node: ASTNode, conditional = false): Generator<{ node: ASTNode; conditional: boolean }> {
   yield { node, conditional };
-  const args: unknown[] = Array.isArray(node.args) ? (node.args as unknown[]).flat(2) : [];
+  // a unary operator (-_, !_) holds its operand itself rather than in a list
+  const args: unknown[] = Array.isArray(node.args) ? (node.args as unknown[]).flat(2) : [node.args];
   const children = args.filter((c): c is ASTNode => typeof c === "object" && c !== null && "op" in c);
   for (let i = 0; i < children.length; i++) {
     const under = ["&&", "||", "rcall"].includes(node.op) || (node.op === "?:" && i > 0);
@@ -155,6 +190,16 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
     if (name !== undefined && !CEL_GO_STANDARD.has(name))
       return `${name}() is not in the environment Karpenter compiles expressions in (CEL's standard library, no extension library, and max / min; ${SOURCE}, NewEnvironment)`;
   }
+  const tooBig = intLiteralOutOfRange(text, parsed.ast);
+  if (tooBig)
+    return `it does not parse as CEL: the int literal ${tooBig} is outside the int64 range (cel-go v0.31 parser: "invalid int literal"; write a double, or a smaller number)`;
+  // cel-go's has() takes a field selection on any expression (parser/macro.go makeHas), the checker's only one on a
+  // variable: each has(<map>.field) is checked as the bool it is, and the value checks below are left out
+  const hasFree = withoutHasOfLiterals(text, parsed.ast);
+  if (hasFree !== text) {
+    const rest = kubeletExpressionProblem(hasFree, reserved);
+    return rest && /does not (parse|compile)|returns|is not in the environment/.test(rest) ? rest : undefined;
+  }
   const checked = parsed.check();
   if (!checked.valid) {
     const message = celMessage(checked.error, text);
@@ -186,7 +231,7 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
         ? `it divides by zero, which gives a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`
         : `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${node.op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
   }
-  if (readsVariables(parsed.ast)) return undefined;
+  if (readsVariables(parsed.ast)) return failsForEverySample(parsed, reserved);
   let value: number;
   try {
     value = Number(parsed());
@@ -202,6 +247,67 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
   if (!reserved && (result < 0 || result > 2147483647))
     return `it is always ${result}, and Karpenter fails every node of the class ("maxPods expression evaluated to a value outside the valid range [0, 2147483647]", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); maxPods is 0 to 2147483647`;
   return undefined;
+}
+
+/**
+ * Why an expression that reads the instance type's variables fails for every sample instance type, or undefined when
+ * one evaluates to a usable value (what EvaluateExpression and its callers do with a result, as below for constants).
+ */
+function failsForEverySample(parsed: ReturnType<Environment["parse"]>, reserved: boolean): string | undefined {
+  let why = "";
+  for (const vars of SAMPLE_INSTANCE_TYPES) {
+    let value: number;
+    try {
+      value = Number(parsed(vars));
+    } catch (e) {
+      why = `evaluating it fails: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
+      continue;
+    }
+    const result = Math.trunc(value);
+    if (!Number.isFinite(value))
+      why = `it is ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value")`;
+    else if (reserved && result < 0)
+      why = `it is ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value")`;
+    else if (!reserved && (result < 0 || result > 2147483647))
+      why = `it is ${result}, outside maxPods' range 0 to 2147483647 ("maxPods expression evaluated to a value outside the valid range")`;
+    else return undefined;
+  }
+  return `it fails for every instance type, from the smallest to the largest (${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")}; ${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): ${why}`;
+}
+
+/**
+ * The first int literal of the expression outside the int64 range, as written, or undefined. cel-go refuses it at parse
+ * time ("invalid int literal"), but takes -9223372036854775808: its grammar reads a minus right before a number as
+ * the literal's sign (parser/gen/CEL.g4 `sign=MINUS? tok=NUM_INT`), so the minimum is written, not negated.
+ */
+function intLiteralOutOfRange(text: string, ast: ASTNode): string | undefined {
+  const signed = new Set<ASTNode>();
+  for (const { node } of nodes(ast)) {
+    const operand = node.args as unknown as ASTNode;
+    if (node.op === "-_" && operand?.op === "value" && /^-\s*$/.test(text.slice(node.start, operand.start)))
+      signed.add(operand);
+  }
+  for (const { node } of nodes(ast)) {
+    if (node.op !== "value" || typeof node.args !== "bigint") continue;
+    const v = node.args as bigint;
+    if (v > INT64_MAX && !(v === INT64_MAX + 1n && signed.has(node))) return textOf(text, node);
+  }
+  return undefined;
+}
+
+/** The expression with each has() of a field of something other than a variable written as `true` (see the caller). */
+function withoutHasOfLiterals(text: string, ast: ASTNode): string {
+  const spans: ASTNode[] = [];
+  for (const { node } of nodes(ast)) {
+    if (node.op !== "call" || node.args[0] !== "has") continue;
+    let arg = (node.args[1] as ASTNode[] | undefined)?.[0];
+    if (!arg || arg.op !== ".") continue;
+    while (arg.op === "." || arg.op === ".?") arg = (arg.args as ASTNode[])[0];
+    if (arg.op !== "id") spans.push(node);
+  }
+  let out = text;
+  for (const n of spans.sort((a, b) => b.start - a.start)) out = `${out.slice(0, n.start)}true${out.slice(n.end)}`;
+  return out;
 }
 
 /** The source text of one node of a parsed expression. */

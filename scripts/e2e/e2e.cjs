@@ -1093,6 +1093,8 @@ async function main() {
       // opt-in (report.cjs OPT_IN_STAGES): only when --stage names it
       if (args.mode === "stages" && args.stages.includes("values-agreement"))
         await timed("values-agreement", () => require("./values-stage.cjs").valuesAgreementStage(ctx));
+      if (args.mode === "stages" && args.stages.includes("cel-agreement"))
+        await timed("cel-agreement", () => require("./cel-stage.cjs").celAgreementStage(ctx));
       if (args.mode === "stages" && args.stages.includes("day2"))
         await timed("day2", () =>
           require("./day2-stage.cjs").runDay2Stage({

@@ -7,7 +7,9 @@ const STAGES = ["validate", "helm", "emulator", "upgrade", "cluster", "agreement
 /** Stages run only when `--stage` names them (not part of `npm run e2e` without it yet): day2 (issue 29). */
 // values-agreement (the chart values of every Karpenter the tests build, rendered by helm and judged by the server:
 // values-stage.cjs) is opt-in until it agrees on main's tests
-const OPT_IN_STAGES = ["day2", "values-agreement"];
+// cel-agreement (kubelet CEL expressions judged by the library and by Karpenter's pkg/cel: cel-stage.cjs) needs no
+// cluster and takes seconds; opt-in like values-agreement, run by .ci/run's lane A
+const OPT_IN_STAGES = ["cel-agreement", "day2", "values-agreement"];
 
 /**
  * `npm run e2e -- [--stage <name>[,<name>]] [--validate [<cdktf.out>]] [--apply <cdktf.out>]

@@ -17,6 +17,10 @@
 #   toolchain=go1.X.Y                             GOTOOLCHAIN for that build (fetched by go from the proxy)
 # Changing the options does not rename the tool's directory: remove it to rebuild.
 #
+# A `pkg` of `repo:<folder>` is a program of this repository (scripts/e2e/cel-judge: Karpenter's own pkg/cel judging
+# kubelet expressions): its .go files are copied into the same generated wrapper module (`require <module> <version>`
+# and the 7th column's options) and built there. Its stamp records a hash of those files, so an edit rebuilds it.
+#
 # Usage: scripts/tools/build.sh [name...]     (default: every tool in versions.txt)
 # Env:   TOOLS_BUILD_PARALLEL  go build -p (default 2; 1 halves peak memory of the aws provider link)
 #        TOOLS_LOCK_WAIT_SECONDS how long to wait for a tool another build.sh is building (default 5400)
@@ -57,7 +61,8 @@ build_one() {
 _build_locked() {
   local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
   local dir="$cache/$name-$version" log="$cache/logs/$name-$version.log"
-  if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ]; then
+  if [ -f "$dir/.built" ] && [ -x "$dir/$binary" ] &&
+     { [[ "$pkg" != repo:* ]] || grep -qx "source=$(_repo_source_hash "${pkg#repo:}")" "$dir/.built"; }; then
     summary+=("$name $version ($release): cached $dir/$binary")
     return 0
   fi
@@ -193,8 +198,13 @@ _go_build_in_wrapper() {
   fi
 }
 
+# the sha256 of a repo: tool's .go files (names and contents), which its stamp records
+_repo_source_hash() {
+  (cd "$here/../../$1" && for f in *.go; do printf '%s\n' "$f"; cat "$f"; done) | sha256sum | cut -d' ' -f1
+}
+
 # a program in a wrapper module: go.mod requires the module (+ the tool's replaces), `go build -mod=mod`
-# resolves the rest through the proxy and links the package
+# resolves the rest through the proxy and links the package (a repo:<folder> program: its .go files, built as `.`)
 _build_wrapper() {
   local name="$1" module="$2" version="$3" pkg="$4" binary="$5" release="$6"
   local log="$cache/logs/$name-$version.log" start=$SECONDS
@@ -220,7 +230,12 @@ _build_wrapper() {
   } >"$src/go.mod"
   echo "wrapper go.mod (GOTOOLCHAIN=${toolchain:-local}):" >>"$log"
   cat "$src/go.mod" >>"$log"
-  _go_build_in_wrapper "$name" "$module" "$version" "$release" "$binary" "$src" "$pkg" "$ldflags" "$toolchain" "package=$pkg" "$start"
+  local importpath="$pkg" stamp="package=$pkg"
+  if [[ "$pkg" == repo:* ]]; then
+    cp "$here/../../${pkg#repo:}"/*.go "$src/" && importpath="." &&
+      stamp="package=$pkg"$'\n'"source=$(_repo_source_hash "${pkg#repo:}")"
+  fi
+  _go_build_in_wrapper "$name" "$module" "$version" "$release" "$binary" "$src" "$importpath" "$ldflags" "$toolchain" "$stamp" "$start"
 }
 
 while read -r name module version pkg binary release opts; do

@@ -105,3 +105,41 @@ describe("kubelet expressions are type-checked as Karpenter compiles them", () =
     expect(found.find((p) => p.field === 'kubelet.kubeReserved["cpu"]')!.allowed).toContain("(did you mean vcpus?)");
   });
 });
+
+// disagreements the e2e cel-agreement stage found against Karpenter's own pkg/cel (scripts/e2e/cel-stage.cjs)
+describe("kubelet expressions as Karpenter 1.15.0's pkg/cel judges them (e2e cel-agreement findings)", () => {
+  test.each([
+    // cel-go's parser: "invalid int literal" outside int64; the minimum is written with its sign
+    ["vcpus + 9223372036854775808", true, "outside the int64 range"],
+    ["0x8000000000000000", false, "outside the int64 range"],
+    ["0 + -(9223372036854775808)", true, "outside the int64 range"],
+    // fails for every instance type (EvaluateExpression, then the callers' range checks)
+    ["0 - memory_mib", true, "fails for every instance type"],
+    ["vcpus / (vcpus - vcpus)", false, "division by zero"],
+    ["vcpus > 0 ? vcpus / 0 : 10", false, "fails for every instance type"],
+    ['instance_type.matches("[") ? 1 : 2', false, "fails for every instance type"],
+    ["int(instance_type)", false, "fails for every instance type"],
+    // has() of a literal's field is a bool: a ternary of a string and an int still does not compile
+    ['has({"a": 1}.a) ? "x" : 2', false, "does not compile"],
+  ])("%s (reserved %s) is refused", (text, reserved, why) => {
+    expect(kubeletExpressionProblem(text, reserved)).toContain(why);
+    const found = problems(reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text });
+    expect(found[0].code).toBe("EC2NODECLASS_KUBELET_EXPRESSION");
+  });
+
+  test.each([
+    // valid look-alikes: Karpenter compiles and evaluates each for some instance type
+    ["9223372036854775807", true],
+    ["0 + -9223372036854775808 + 9223372036854775807 + 1", true],
+    ["100 - vcpus * 2", true], // negative on the largest instance types only
+    ["vcpus / (vcpus - 2 + 2)", false],
+    ["vcpus > 100 ? vcpus / 0 : 10", false], // fails on the largest only
+    ['instance_type.matches("^t3") ? 1 : 2', false],
+    // cel-go's standard library has int(uint) and has() on any field selection
+    ["int(uint(vcpus))", false],
+    ['has({"a": 1}.a) ? 1 : 2', false],
+  ])("%s (reserved %s) passes", (text, reserved) => {
+    expect(kubeletExpressionProblem(text, reserved)).toBeUndefined();
+    nodeClass(reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text });
+  });
+});
