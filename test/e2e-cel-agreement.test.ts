@@ -22,6 +22,16 @@ describe("cel-agreement: comparison", () => {
     });
   });
 
+  test("a warning agrees only where every evaluation fails: the library's answer for expressions over the variables", () => {
+    expect(cs.compare(undefined, { compiles: true, results: [fails, fails] }, "fails for each").agree).toBe(true);
+    expect(cs.compare(undefined, { compiles: true, results: [fails, ok(3)] }, "fails for each")).toMatchObject({
+      agree: false,
+      library: "warned: fails for each",
+    });
+    // what does not compile must be refused, not warned about
+    expect(cs.compare(undefined, { compiles: false, error: "no overload", results: [] }, "w").agree).toBe(false);
+  });
+
   test("recorded expressions: EC2NodeClass at 1.15, string maxPods and reserved values, no tokens, distinct", () => {
     const nc = (version: string, kubelet: object) => ({
       kind: "EC2NodeClass",

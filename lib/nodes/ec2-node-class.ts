@@ -30,6 +30,7 @@ import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-ru
 import { nodeContextOf } from "./node-context";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { ebsTypeWarnings } from "./ebs-rules";
+import { kubeletExpressionSampleWarning } from "./kubelet-expressions";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
   checkedCluster,
@@ -410,6 +411,11 @@ function kubeletWarnings(
       );
     }
   }
+  if (version.atLeast(kubeletExpressionsSince()))
+    for (const { field, value } of kubeletExpressionFields(spec.kubelet)) {
+      const why = kubeletExpressionSampleWarning(value, field !== "kubelet.maxPodsExpression");
+      if (why) out.push(`EC2NodeClass ${name}: ${field} = ${JSON.stringify(value)}: ${why}`);
+    }
   const k = spec.kubelet;
   if (
     version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&

@@ -231,7 +231,8 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
         ? `it divides by zero, which gives a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`
         : `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${node.op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
   }
-  if (readsVariables(parsed.ast)) return failsForEverySample(parsed, reserved);
+  // what it gives per instance type depends on the types the pool launches, not known here: kubeletExpressionSampleWarning
+  if (readsVariables(parsed.ast)) return undefined;
   let value: number;
   try {
     value = Number(parsed());
@@ -250,9 +251,21 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
 }
 
 /**
- * Why an expression that reads the instance type's variables fails for every sample instance type, or undefined when
- * one evaluates to a usable value (what EvaluateExpression and its callers do with a result, as below for constants).
+ * A warning for an expression that compiles (kubeletExpressionProblem finds nothing) and reads the instance type's
+ * variables, but fails for every sample instance type, smallest to largest: what EvaluateExpression and its callers do
+ * with a result, as for constants. A warning, not an error: the instance types the pool launches are outside the app,
+ * and one beyond the samples may give a usable value. Undefined when a sample does, or the expression has a problem.
+ * @param text the expression as written
+ * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
  */
+export function kubeletExpressionSampleWarning(text: string, reserved = false): string | undefined {
+  if (kubeletExpressionProblem(text, reserved) !== undefined) return undefined;
+  const parsed = karpenterEnvironment().parse(text);
+  // has() of a literal's field is left out of the value checks (see kubeletExpressionProblem)
+  if (!readsVariables(parsed.ast) || withoutHasOfLiterals(text, parsed.ast) !== text) return undefined;
+  return failsForEverySample(parsed, reserved);
+}
+
 function failsForEverySample(parsed: ReturnType<Environment["parse"]>, reserved: boolean): string | undefined {
   let why = "";
   for (const vars of SAMPLE_INSTANCE_TYPES) {
@@ -272,7 +285,7 @@ function failsForEverySample(parsed: ReturnType<Environment["parse"]>, reserved:
       why = `it is ${result}, outside maxPods' range 0 to 2147483647 ("maxPods expression evaluated to a value outside the valid range")`;
     else return undefined;
   }
-  return `it fails for every instance type, from the smallest to the largest (${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")}; ${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): ${why}`;
+  return `it fails for each of the instance types ${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")}, smallest to largest (${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): ${why}. On a node where it fails, Karpenter ${reserved ? "drops the reservation" : "cannot use the instance type"}; check the expression against the instance types the pool launches`;
 }
 
 /**

@@ -44,12 +44,15 @@ function recordedExpressions(records) {
 }
 
 /**
- * Whether the library and Karpenter agree on one expression.
+ * Whether the library and Karpenter agree on one expression: what Karpenter does not compile, the library refuses;
+ * what compiles but fails for every sample instance type, the library refuses (a constant) or warns about (the pool
+ * may launch other types); what gives a usable value for some instance type, the library takes without a word.
  * @param {string|undefined} problem the library's reason for refusing, or undefined
  * @param {{compiles: boolean, error?: string, results: {instanceType: string, value?: number, error?: string}[]}} judged
+ * @param {string|undefined} [warning] the library's warning (kubeletExpressionSampleWarning), or undefined
  * @returns {{agree: boolean, karpenterRefuses: boolean, library: string, karpenter: string}}
  */
-function compare(problem, judged) {
+function compare(problem, judged, warning) {
   const failing = judged.results.filter((r) => r.error !== undefined);
   const everyFails = judged.compiles && judged.results.length > 0 && failing.length === judged.results.length;
   const karpenterRefuses = !judged.compiles || everyFails;
@@ -58,10 +61,15 @@ function compare(problem, judged) {
     : everyFails
       ? `every evaluation fails: ${firstLine(failing[0].error)}`
       : `accepted: ${judged.results.map((r) => `${r.instanceType} ${r.error !== undefined ? "fails" : r.value}`).join(", ")}`;
+  const agree = !judged.compiles
+    ? problem !== undefined
+    : everyFails
+      ? problem !== undefined || warning !== undefined
+      : problem === undefined && warning === undefined;
   return {
-    agree: (problem !== undefined) === karpenterRefuses,
+    agree,
     karpenterRefuses,
-    library: problem === undefined ? "accepted" : `refused: ${problem}`,
+    library: problem !== undefined ? `refused: ${problem}` : warning !== undefined ? `warned: ${warning}` : "accepted",
     karpenter,
   };
 }
@@ -82,11 +90,12 @@ function judge(bin, cases) {
 }
 
 /** One group of cases judged both ways: a FAIL line per disagreement, then one check line for the group. */
-function judgeGroup(report, group, cases, bin, problemOf, release) {
+function judgeGroup(report, group, cases, bin, verdictOf, release) {
   const verdicts = judge(bin, cases);
   const counts = { bothAccept: 0, bothRefuse: 0, notCompiled: 0, everyEvaluationFails: 0, disagree: 0 };
   cases.forEach((c, i) => {
-    const cmp = compare(problemOf(c.expression, c.reserved), verdicts[i]);
+    const { problem, warning } = verdictOf(c.expression, c.reserved);
+    const cmp = compare(problem, verdicts[i], warning);
     if (cmp.agree && cmp.karpenterRefuses) {
       counts.bothRefuse++;
       if (verdicts[i].compiles) counts.everyEvaluationFails++;
@@ -128,11 +137,15 @@ async function celAgreementStage(ctx) {
     !report.check("cel-agreement: the compiled library (dist/) is there", fs.existsSync(dist), `${dist}: npm run build`)
   )
     return;
-  const { kubeletExpressionProblem } = require(dist);
+  const { kubeletExpressionProblem, kubeletExpressionSampleWarning } = require(dist);
+  const verdictOf = (text, reserved) => ({
+    problem: kubeletExpressionProblem(text, reserved),
+    warning: kubeletExpressionSampleWarning(text, reserved),
+  });
   const release = tool.release;
 
   const corpus = JSON.parse(fs.readFileSync(CORPUS, "utf8")).map((c) => ({ ...c, reserved: !!c.reserved }));
-  judgeGroup(report, "corpus (scripts/e2e/cel-corpus.json)", corpus, tool.bin, kubeletExpressionProblem, release);
+  judgeGroup(report, "corpus (scripts/e2e/cel-corpus.json)", corpus, tool.bin, verdictOf, release);
 
   if (!process.env.E2E_NODE_CASES) {
     report.skip("cel-agreement: recorded node cases", "E2E_NODE_CASES is not set (a recording of the agreement stage)");
@@ -157,7 +170,7 @@ async function celAgreementStage(ctx) {
     );
     return;
   }
-  judgeGroup(report, "recorded node cases", cases, tool.bin, kubeletExpressionProblem, release);
+  judgeGroup(report, "recorded node cases", cases, tool.bin, verdictOf, release);
 }
 
 module.exports = { celAgreementStage, recordedExpressions, compare };

@@ -4,7 +4,7 @@
 import { Testing } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
-import { kubeletExpressionProblem } from "../../lib/nodes/kubelet-expressions";
+import { kubeletExpressionProblem, kubeletExpressionSampleWarning } from "../../lib/nodes/kubelet-expressions";
 import { FakeInstallation, resources, testStack } from "../helpers";
 
 function nodeClass(kubelet: Ec2NodeClassProps["kubelet"]) {
@@ -113,18 +113,39 @@ describe("kubelet expressions as Karpenter 1.15.0's pkg/cel judges them (e2e cel
     ["vcpus + 9223372036854775808", true, "outside the int64 range"],
     ["0x8000000000000000", false, "outside the int64 range"],
     ["0 + -(9223372036854775808)", true, "outside the int64 range"],
-    // fails for every instance type (EvaluateExpression, then the callers' range checks)
-    ["0 - memory_mib", true, "fails for every instance type"],
-    ["vcpus / (vcpus - vcpus)", false, "division by zero"],
-    ["vcpus > 0 ? vcpus / 0 : 10", false, "fails for every instance type"],
-    ['instance_type.matches("[") ? 1 : 2', false, "fails for every instance type"],
-    ["int(instance_type)", false, "fails for every instance type"],
     // has() of a literal's field is a bool: a ternary of a string and an int still does not compile
     ['has({"a": 1}.a) ? "x" : 2', false, "does not compile"],
   ])("%s (reserved %s) is refused", (text, reserved, why) => {
     expect(kubeletExpressionProblem(text, reserved)).toContain(why);
     const found = problems(reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text });
     expect(found[0].code).toBe("EC2NODECLASS_KUBELET_EXPRESSION");
+  });
+
+  test.each([
+    // compiles, but fails for each sample instance type (EvaluateExpression, then the callers' range checks): a warning,
+    // since the pool may launch an instance type beyond the samples
+    ["0 - memory_mib", true, "evaluated to a negative value"],
+    ["vcpus / (vcpus - vcpus)", false, "division by zero"],
+    ["vcpus > 0 ? vcpus / 0 : 10", false, "division by zero"],
+    ['instance_type.matches("[") ? 1 : 2', false, "evaluating it fails"],
+    ["int(instance_type)", false, "evaluating it fails"],
+  ])("%s (reserved %s) warns", (text, reserved, why) => {
+    expect(kubeletExpressionProblem(text, reserved)).toBeUndefined();
+    const { stack } = testStack();
+    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
+    Object.assign(karpenter, { nodeClassCel: true });
+    const nc = new Ec2NodeClass(stack, "default", {
+      karpenter,
+      kubelet: reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text },
+    });
+    Testing.synth(stack);
+    const warnings = nc.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+    const field = reserved ? 'kubelet.kubeReserved["pid"]' : "kubelet.maxPodsExpression";
+    expect(warnings).toEqual([
+      expect.stringContaining(`${field} = ${JSON.stringify(text)}: it fails for each of the instance types t3.nano`),
+    ]);
+    expect(warnings[0]).toContain(why);
+    expect(kubeletExpressionSampleWarning(text, reserved)).toContain(why);
   });
 
   test.each([
@@ -140,6 +161,7 @@ describe("kubelet expressions as Karpenter 1.15.0's pkg/cel judges them (e2e cel
     ['has({"a": 1}.a) ? 1 : 2', false],
   ])("%s (reserved %s) passes", (text, reserved) => {
     expect(kubeletExpressionProblem(text, reserved)).toBeUndefined();
+    expect(kubeletExpressionSampleWarning(text, reserved)).toBeUndefined();
     nodeClass(reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text });
   });
 });
