@@ -271,6 +271,17 @@ describe("day2 stage: pods, drift, tools, report", () => {
       remaining: ["o2"],
       beforeReplacement: ["sample 0: o1, o2 deleting, no new NodeClaim initialized"],
     });
+    // an old NodeClaim whose instance is terminating (drained, delete accepted) no longer counts, as in Karpenter's
+    // budget: the next one may start while its finalizer waits for the instance to go
+    const t = (name: string) => ({ name, deleting: true, terminating: true, initialized: true });
+    const overlapping = [
+      { claims: [c("o1", true), c("o2"), c("n1")] },
+      { claims: [t("o1"), c("o2", true), c("n1"), c("n2")] },
+      { claims: [c("n1"), c("n2")] },
+    ];
+    expect(stage.driftRollout(overlapping, ["o1", "o2"]).maxConcurrent).toBe(1);
+    const both = [{ claims: [c("o1", true), c("o2", true), c("n1"), c("n2")] }];
+    expect(stage.driftRollout(both, ["o1", "o2"]).maxConcurrent).toBe(2);
   });
 
   test("a disruption budget's allowance: the smallest that applies, percentages rounded up, 10% by default", () => {

@@ -289,8 +289,9 @@ function nodesKept({ claimsBefore, claimsAfter, podsBefore, podsAfter, logText, 
 
 /**
  * How a drift rollout went, from samples of the NodeClaims taken while it ran (`[{ claims: [{ name, deleting,
- * initialized }] }]`) and the NodeClaims that were drifted (`old`): how many old ones were being disrupted at
- * once at most, which were replaced, and the samples where an old NodeClaim was being deleted while no new
+ * terminating, initialized }] }]`) and the NodeClaims that were drifted (`old`): how many old ones were being disrupted
+ * at once at most (deleting and not yet InstanceTerminating: Karpenter's budget no longer counts a NodeClaim drained
+ * and whose instance's delete succeeded, though its finalizer keeps it until the instance is gone), which were replaced, and the samples where an old NodeClaim was being deleted while no new
  * one was initialized to take its pods (the replacement must come first).
  */
 function driftRollout(samples, old) {
@@ -299,7 +300,9 @@ function driftRollout(samples, old) {
   const beforeReplacement = [];
   for (const [i, s] of samples.entries()) {
     const deleting = s.claims.filter((c) => oldSet.has(c.name) && c.deleting).map((c) => c.name);
-    maxConcurrent = Math.max(maxConcurrent, deleting.length);
+    // as Karpenter counts disruptions in flight: a NodeClaim whose instance is terminating is done with (see below)
+    const disrupting = s.claims.filter((c) => oldSet.has(c.name) && c.deleting && !c.terminating);
+    maxConcurrent = Math.max(maxConcurrent, disrupting.length);
     const fresh = s.claims.filter((c) => !oldSet.has(c.name) && c.initialized);
     if (deleting.length && !fresh.length)
       beforeReplacement.push(`sample ${i}: ${deleting.join(", ")} deleting, no new NodeClaim initialized`);
@@ -990,6 +993,9 @@ async function runDay2Stage(api) {
         claims: cs.map((c) => ({
           name: c.metadata.name,
           deleting: !!c.metadata.deletionTimestamp,
+          // drained and its instance's delete accepted: no longer counted against the budget (sigs.k8s.io/karpenter
+          // v1.15.0 pkg/controllers/disruption/helpers.go:386-391 NodePoolStatsFromNodes; v1.14.1 :281)
+          terminating: k8.cond(c, "InstanceTerminating"),
           initialized: k8.cond(c, "Initialized"),
           drifted: k8.cond(c, "Drifted"),
         })),
