@@ -49,6 +49,20 @@ describe("values-agreement: comparison", () => {
       "HELM_VALUES_K8S_VALUE",
     );
     expect(va.compareCase(merge, ok).rules).toEqual(["match-label-keys-pods"]);
+    // required node selector terms all empty (fresh tester 15 S-D): the server accepts them, no node matches; an
+    // empty-list problem (which the server refuses: at least one term) is not excused
+    const emptyTerms = refused(
+      "values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms",
+      "at least one node selector term with a requirement: …, and every required term here is empty, so no node matches and the controller pods never schedule (the API server accepts it)",
+      "HELM_VALUES_K8S_VALUE",
+    );
+    expect(va.compareCase(emptyTerms, ok).rules).toEqual(["empty-node-selector-terms"]);
+    const noTerms = refused(
+      "values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms",
+      "at least one node selector term",
+      "HELM_VALUES_K8S_VALUE",
+    );
+    expect(va.compareCase(noTerms, ok).outcome).toBe("disagree");
     const badKey = refused("values.topologySpreadConstraints[0].matchLabelKeys[0]", "a label key, a qualified name");
     expect(va.compareCase(badKey, ok).outcome).toBe("disagree");
     // a look-alike on a pod-spec field no rule lists: a disagreement naming it

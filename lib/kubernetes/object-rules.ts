@@ -453,6 +453,35 @@ function podAffinityProblems(out: Out, f: string, pa: unknown, ctx?: PodLabelCon
 }
 
 /**
+ * Required node selector terms with no requirement: `{}`, or only empty (or null) matchExpressions and matchFields.
+ * The API server accepts them (validation.go:4912-4925 asks for a term, not for a requirement in it), but "a null or
+ * empty node selector term matches no objects" (k8s.io/api@v0.36.3 core/v1/types.go:3781), and the scheduler leaves
+ * such a term out (k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64 and 152-154,
+ * isEmptyNodeSelectorTerm). The terms are ORed (types.go:3776): when every term is empty no node matches and the
+ * controller pods stay Pending, so it is refused; an empty term beside a real one changes nothing, so a warning. A
+ * term holding a token, and a null item (another rule's), are not judged.
+ */
+function emptyNodeSelectorTerms(out: Out, rf: string, terms: unknown[], ctx?: PodLabelContext): void {
+  const empty = terms
+    .map((t, i) => (map(t) && length(t.matchExpressions) === 0 && length(t.matchFields) === 0 ? i : -1))
+    .filter((i) => i >= 0);
+  if (empty.length === 0) return;
+  const why =
+    'an empty node selector term (no matchExpressions or matchFields requirement) matches no node: "A null or empty node selector term matches no objects" (k8s.io/api@v0.36.3 core/v1/types.go:3781; the scheduler skips it, k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64)';
+  if (empty.length === terms.length)
+    out.push({
+      field: rf,
+      value: terms,
+      allowed: `at least one node selector term with a requirement: ${why}, and every required term here is empty, so no node matches and the controller pods never schedule (the API server accepts it)`,
+    });
+  else
+    for (const i of empty)
+      ctx?.warnings?.push(
+        `${at(rf, i)} is an empty term: ${why}. The terms are ORed, so the other terms alone decide where the controller runs; remove the empty one`,
+      );
+}
+
+/**
  * The pod's `affinity` (core validation.go:4169 validateAffinity): node affinity (:5087-5101: required node selector
  * :4912-4925, preferred terms :5014-5027), pod affinity and anti-affinity. Pass the values as given: the chart's
  * default affinity is valid, and a list given replaces the default's.
@@ -473,6 +502,7 @@ export function affinityProblems(affinity: unknown, field: string, ctx?: PodLabe
       if (terms === null || (list(terms) && terms.length === 0))
         out.push({ field: rf, value: terms, allowed: "at least one node selector term" });
       if (list(terms)) terms.forEach((t, i) => nodeSelectorTermProblems(out, at(rf, i), t, false));
+      if (list(terms)) emptyNodeSelectorTerms(out, rf, terms, ctx);
     }
     const pref = na.preferredDuringSchedulingIgnoredDuringExecution;
     if (list(pref))

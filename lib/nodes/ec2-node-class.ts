@@ -316,7 +316,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
     if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
-    for (const w of nodeConfigWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`))
+    for (const w of nodeConfigWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
       Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);

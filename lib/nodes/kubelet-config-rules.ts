@@ -239,3 +239,21 @@ export function checkUpstreamKubelet(
     });
   }
 }
+
+/**
+ * What is wrong with `x` as the value of an upstream KubeletConfiguration field, as the kubelet's JSON decode sees it:
+ * a value of another JSON type, an integer out of its Go type's range, a metav1.Duration that time.ParseDuration does
+ * not read (the same tests {@link checkUpstreamKubelet} applies to `spec.kubelet`). Undefined when it decodes.
+ */
+export function kubeletValueProblem(
+  x: unknown,
+  field: { readonly kind: KubeletFieldKind; readonly goType: string },
+): string | undefined {
+  const problem = kindProblem(x, field.kind, field.goType);
+  if (problem !== undefined) return `${kindText(field.kind, field.goType)} (Go ${field.goType}), ${problem}`;
+  if (field.kind !== "duration" || typeof x !== "string" || holdsToken(x)) return undefined;
+  const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;
+  return ns === undefined || ns > MAX_DURATION_NS
+    ? `${KIND_TEXT.duration} (a metav1.Duration, which decodes only what time.ParseDuration reads: numbers with the units ns, us, ms, s, m or h, up to about 292 years)`
+    : undefined;
+}

@@ -1,7 +1,9 @@
 import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
 import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
-import { nodeadmConfigFields } from "../versions";
+import { isToken } from "../kubernetes/value-rules";
+import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
+import { kubeletValueProblem } from "./kubelet-config-rules";
 
 /*
  * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
@@ -90,6 +92,84 @@ export function nodeConfigSpecProblems(
     if (!scalarFits(kind, value)) bad();
   };
   walk(spec, `object:${table.root}`, ["spec"], "nodeadm NodeConfig.spec");
+  return { wrong, dropped };
+}
+
+/*
+ * `spec.kubelet.config` of a NodeConfig: nodeadm keeps it as an InlineDocument (a map of raw JSON, no typing), merges
+ * the NodeConfig parts in order (nodeadm internal/configprovider/userdata.go:109-115, api/merge.go:59-73:
+ * util.DocumentMerge with mergo.WithOverride, a later part's value replaces an earlier one's, maps merge key by key)
+ * and writes the result into the kubelet's configuration. Karpenter appends its own NodeConfig part after the user's
+ * (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58), whose kubelet config holds the
+ * class's `kubelet` fields, the resolved maxPods (resolver.go:385-394, always) and registerWithTaints
+ * (nodeadm.go:106-117). The kubelet decodes its configuration strictly, and after a strict failure leniently
+ * (k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100): a field it does not know is
+ * dropped with a logged warning, but a value of the wrong JSON type fails both ("failed to decode: json: cannot
+ * unmarshal string into Go struct field KubeletConfiguration.maxPods of type int32"), the kubelet does not start and
+ * the node never joins. The fields' types: the KubeletConfiguration table the EC2NodeClass `kubelet` check uses for
+ * the same Karpenter minor (lib/versions kubeletConfigFields; none before 1.15, so nothing is judged there).
+ */
+
+/**
+ * The kubelet config fields Karpenter's own NodeConfig part sets, from the class's `kubelet` (as props:
+ * `maxPodsExpression` is `maxPods`), each with the class's value; undefined when the class's kubelet is a token (what
+ * Karpenter's part overrides is then unknown).
+ */
+export function karpenterKubeletConfig(classKubelet: unknown): { readonly [field: string]: unknown } | undefined {
+  if (isToken(classKubelet)) return undefined;
+  // maxPods: resolved per instance type when the class sets none; registerWithTaints: always (see above)
+  const out: Record<string, unknown> = { maxPods: 0, registerWithTaints: [] };
+  if (!isPlainMap(classKubelet)) return out;
+  for (const [k, v] of Object.entries(classKubelet))
+    if (v !== undefined && v !== null) out[k === "maxPodsExpression" ? "maxPods" : k] = v;
+  return out;
+}
+
+/**
+ * The values of a NodeConfig's `spec.kubelet.config` the kubelet cannot decode (`wrong`) and the fields it drops
+ * (`dropped`: no KubeletConfiguration field), for Karpenter `minor`. A field Karpenter's own part also sets is judged
+ * only where the user's value survives nodeadm's merge: the entries of a map beside the class's map, other than the
+ * class's keys (`karpenter`: {@link karpenterKubeletConfig}).
+ */
+export function kubeletConfigProblems(
+  spec: unknown,
+  minor: string,
+  karpenter: { readonly [field: string]: unknown },
+): { readonly wrong: NodeConfigSpecProblem[]; readonly dropped: NodeConfigSpecProblem[] } {
+  const wrong: NodeConfigSpecProblem[] = [];
+  const dropped: NodeConfigSpecProblem[] = [];
+  const table = kubeletConfigFields(minor);
+  const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
+  const config = isPlainMap(kubelet) ? kubelet.config : undefined;
+  if (!table || !isPlainMap(config)) return { wrong, dropped };
+  const names = Object.keys(table.fields);
+  const of = `the kubelet's KubeletConfiguration (${table.module} ${table.file})`;
+  for (const [k, raw] of Object.entries(config)) {
+    const path = ["spec", "kubelet", "config", k];
+    const field = table.fields[k];
+    if (field === undefined) {
+      const cased = names.find((n) => n.toLowerCase() === k.toLowerCase());
+      const near = cased ?? nearestKey(k, names);
+      dropped.push({
+        path,
+        problem: `is no field of ${of}${near ? ` (did you mean ${near}?${cased ? " Field names are case-sensitive" : ""})` : ""}`,
+      });
+      continue;
+    }
+    let x = raw;
+    if (Object.prototype.hasOwnProperty.call(karpenter, k)) {
+      // Karpenter's later part replaces the value, except a map beside a map: mergo merges those key by key
+      const own = karpenter[k];
+      if (!isPlainMap(raw) || !isPlainMap(own)) continue;
+      x = Object.fromEntries(Object.entries(raw).filter(([e]) => !Object.prototype.hasOwnProperty.call(own, e)));
+    }
+    const problem = kubeletValueProblem(x, field);
+    if (problem !== undefined)
+      wrong.push({
+        path,
+        problem: `is ${jsonKind(raw)} (${JSON.stringify(raw)?.slice(0, 60)}), where ${of}.${k} takes ${problem}`,
+      });
+  }
   return { wrong, dropped };
 }
 

@@ -918,7 +918,7 @@ export function checkEc2NodeClassSemantics(
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
   checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings, ctx.region);
-  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData));
+  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData, p.kubelet));
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }
 

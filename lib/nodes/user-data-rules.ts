@@ -5,7 +5,14 @@ import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
-import { nodeadmSource, nodeConfigPath, nodeConfigSpecProblems, refusedNodeLabels } from "./node-config-rules";
+import {
+  karpenterKubeletConfig,
+  kubeletConfigProblems,
+  nodeadmSource,
+  nodeConfigPath,
+  nodeConfigSpecProblems,
+  refusedNodeLabels,
+} from "./node-config-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -34,6 +41,39 @@ import { nodeadmSource, nodeConfigPath, nodeConfigSpecProblems, refusedNodeLabel
 const BR_SOURCE = "Karpenter's Bottlerocket bootstrap, bottlerocketsettings.go";
 const AL2023_SOURCE = "Karpenter's AL2023 bootstrap, nodeadm.go";
 /**
+ * AL2 (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go, the same in v1.0.0 and
+ * v1.14.1; AL2 is the one family built on bootstrap.EKS there, al2.go:92): Script merges the class's user data with
+ * its bootstrap script (:47-53, mergeCustomUserData :89-107). User data whose trimmed text starts with `MIME-Version:`
+ * or `Content-Type:` is taken as MIME as written (mimeify :119-123), any other is wrapped as a shell script part (so a
+ * plain script is fine); the MIME document is read with net/mail, mime.ParseMediaType and a multipart reader on its
+ * boundary (getMultiPartReader :177-190, copyCustomUserDataParts :144-175), the reading AL2023's mime.go does: an
+ * error there ("parsing custom user data input unexpected EOF", "multipart: boundary is empty") fails every launch,
+ * and a boundary line that never appears leaves no part, so the user's parts are dropped without a word.
+ */
+const AL2_SOURCE = "Karpenter's AL2 bootstrap, eksbootstrap.go";
+
+/** Where a family's bootstrap reads MIME user data, for the messages of {@link mimeFinding}. */
+interface MimeReader {
+  readonly family: string;
+  /** The code that reads the document. */
+  readonly reads: string;
+  /** Where it is taken for MIME (on the trimmed text), and where it is read as written (net/mail). */
+  readonly decides: string;
+  readonly mail: string;
+}
+const AL2023_MIME: MimeReader = {
+  family: "AL2023",
+  reads: `${AL2023_SOURCE}, mime.go NewArchive`,
+  decides: "nodeadm.go:127-131",
+  mail: "mime.go:109-115",
+};
+const AL2_MIME: MimeReader = {
+  family: "AL2",
+  reads: `${AL2_SOURCE}:144-190, copyCustomUserDataParts`,
+  decides: "eksbootstrap.go:119-123",
+  mail: "eksbootstrap.go:177-178",
+};
+/**
  * Where nodeadm decodes a NodeConfig part: amazon-eks-ami nodeadm at the version Karpenter v1.15.0's go.mod pins
  * (v0.0.0-20240229193347-cfab22a10647), internal/configprovider/userdata.go:96-103, every application/node.eks.aws part
  * through apibridge.DecodeNodeConfig, which fails on a document without a kind.
@@ -47,6 +87,8 @@ const NODEADM_PART_SOURCE = "amazon-eks-ami nodeadm, internal/configprovider/use
 interface Al2023Context {
   readonly minor: string;
   readonly dropped?: string[];
+  /** The kubelet config fields Karpenter's own NodeConfig sets (karpenterKubeletConfig); undefined: not judged. */
+  readonly kubelet?: { readonly [field: string]: unknown };
 }
 
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
@@ -60,7 +102,12 @@ interface Finding {
  * the first one's line, the others after it).
  * @param family the class's AMI family (amiFamily, or its alias's), undefined when unknown
  */
-export function checkUserDataFormat(c: Checker, family: string | undefined, userData: unknown): void {
+export function checkUserDataFormat(
+  c: Checker,
+  family: string | undefined,
+  userData: unknown,
+  classKubelet?: unknown,
+): void {
   // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
   // user data of whitespace alone is read like any other, so it is judged (blankYaml)
   if (typeof userData !== "string" || !c.known(userData) || userData === "") return;
@@ -68,8 +115,15 @@ export function checkUserDataFormat(c: Checker, family: string | undefined, user
     family === "Bottlerocket"
       ? bottlerocketFindings(userData, `1.${c.version.minor}`)
       : family === "AL2023"
-        ? [al2023Finding(userData, { minor: `1.${c.version.minor}` })].filter((f): f is Finding => f !== undefined)
-        : [];
+        ? [
+            al2023Finding(userData, {
+              minor: `1.${c.version.minor}`,
+              kubelet: karpenterKubeletConfig(classKubelet),
+            }),
+          ].filter((f): f is Finding => f !== undefined)
+        : family === "AL2"
+          ? [al2Finding(userData)].filter((f): f is Finding => f !== undefined)
+          : [];
   if (found.length === 0) return;
   const [f, ...more] = found;
   const lines = userData.split(/\r?\n/);
@@ -328,6 +382,11 @@ const isTable = (v: unknown): v is Record<string, unknown> =>
 
 const isMimeStart = (text: string) => text.startsWith("MIME-Version:") || text.startsWith("Content-Type:");
 
+/** AL2 user data: only a MIME document is read (AL2_SOURCE); anything else is wrapped as a shell script part. */
+function al2Finding(text: string): Finding | undefined {
+  return isMimeStart(goTrimSpace(text)) ? mimeFinding(text, undefined, AL2_MIME) : undefined;
+}
+
 function al2023Finding(text: string, ctx: Al2023Context): Finding | undefined {
   // nodeadm.go:127-128 decides MIME on strings.TrimSpace of the text (unlike JavaScript's trim, Go's keeps a byte-order
   // mark and removes U+0085)
@@ -465,11 +524,44 @@ function nodeConfigSpecFinding(
     ctx.dropped?.push(
       `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:14-24: a codec factory without the strict option, k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/json/json.go:257-258, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it; an AMI whose nodeadm is newer than that one may know the field`,
     );
-  if (wrong.length === 0) return nodeLabelFinding(text, offset, parsed, value, where);
+  if (wrong.length === 0)
+    return (
+      kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
+      nodeLabelFinding(text, offset, parsed, value, where)
+    );
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
     problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
+  };
+}
+
+/**
+ * A NodeConfig (decoded by nodeadm without error) whose `spec.kubelet.config` holds a value the kubelet cannot decode
+ * (node-config-rules.ts kubeletConfigProblems): the finding; a field the kubelet drops goes to `ctx.dropped`. Not
+ * judged when what Karpenter's own NodeConfig sets is unknown (`ctx.kubelet`).
+ */
+function kubeletConfigFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+  ctx: Al2023Context,
+): Finding | undefined {
+  if (!ctx.kubelet) return undefined;
+  const { wrong, dropped } = kubeletConfigProblems(value.spec, ctx.minor, ctx.kubelet);
+  const decode =
+    "k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100, DecodeKubeletConfiguration";
+  for (const d of dropped)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm passes the kubelet config on as written, and the kubelet, whose strict decode fails on an unknown field, decodes it again leniently and drops the field with a logged warning (${decode}), so the setting never reaches the node. Fix the name, or remove it; a kubelet newer than that one may know the field`,
+    );
+  if (wrong.length === 0) return undefined;
+  const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
+  return {
+    line: offset + pathLine(text, parsed, wrong[0].path),
+    problem: `kubelet config values of the KubeletConfiguration's JSON types: ${where} is a NodeConfig, and ${problems}. nodeadm keeps spec.kubelet.config untyped and merges it with Karpenter's own NodeConfig, which sets only the class's kubelet fields, maxPods and registerWithTaints (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58, 106-117; nodeadm internal/api/merge.go, util.DocumentMerge), so the value reaches the kubelet, whose decode fails on a value of the wrong JSON type, strict and lenient alike ("failed to decode: json: cannot unmarshal …"; ${decode}): the kubelet does not start and the node never joins. Write the value in the field's type, or set it on the EC2NodeClass's kubelet, which the construct checks`,
   };
 }
 
@@ -510,10 +602,11 @@ export function nodeConfigWarnings(
   family: string | undefined,
   userData: unknown,
   minor: string,
+  classKubelet?: unknown,
 ): string[] {
   if (family !== "AL2023" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
   const dropped: string[] = [];
-  if (al2023Finding(userData, { minor, dropped })) return [];
+  if (al2023Finding(userData, { minor, dropped, kubelet: karpenterKubeletConfig(classKubelet) })) return [];
   return dropped.map((d) => `EC2NodeClass ${name}: userData: ${d}.`);
 }
 
@@ -590,12 +683,15 @@ function brokenNodeConfigFinding(
   };
 }
 
-/** Go's net/mail header and mime/multipart reading, as far as Karpenter's mime.go and nodeadm depend on it. */
-function mimeFinding(text: string, ctx: Al2023Context): Finding | undefined {
+/**
+ * Go's net/mail header and mime/multipart reading, as far as Karpenter's mime.go (AL2023) or eksbootstrap.go (AL2) and
+ * nodeadm depend on it. `ctx`: the AL2023 checks of application/node.eks.aws parts (none for AL2, which has no nodeadm).
+ */
+function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader = AL2023_MIME): Finding | undefined {
   const lines = text.split("\n").map((l) => l.replace(/\r$/, ""));
   const fail = (line: number, what: string): Finding => ({
     line,
-    problem: `a MIME multipart document (${what}): user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as one (${AL2023_SOURCE}, mime.go NewArchive), and Karpenter fails every launch when it cannot`,
+    problem: `a MIME multipart document (${what}): user data for the ${r.family} AMI family that starts with MIME-Version: or Content-Type: is read as one (${r.reads}), and Karpenter fails every launch when it cannot`,
   });
   // nodeadm.go:127-131 decides MIME on the trimmed text but hands mime.NewArchive the text as written, and
   // mime.go:109-115 reads it with net/mail ReadMessage: a leading empty line (LF or CRLF) ends the header block before
@@ -613,7 +709,7 @@ function mimeFinding(text: string, ctx: Al2023Context): Finding | undefined {
           : "the first header's name then starts with that character, so no Content-Type is read (\"archive doesn't have Content-Type header\")";
     return fail(
       1,
-      `headers from the first character: the document starts with ${lead} before its first header. Karpenter takes it for MIME because the trimmed text starts with a header (nodeadm.go:127-131, strings.TrimSpace), but reads the text as written with Go's net/mail (mime.go:109-115, mail.ReadMessage), where ${why}. Remove what comes before the first header`,
+      `headers from the first character: the document starts with ${lead} before its first header. Karpenter takes it for MIME because the trimmed text starts with a header (${r.decides}, strings.TrimSpace), but reads the text as written with Go's net/mail (${r.mail}, mail.ReadMessage), where ${why}. Remove what comes before the first header`,
     );
   }
   let i = 0;
@@ -644,7 +740,7 @@ function mimeFinding(text: string, ctx: Al2023Context): Finding | undefined {
   if (starts.length === 0)
     return {
       line: i + 1,
-      problem: `a MIME multipart document with parts: the boundary line ${JSON.stringify(delimiter)} never appears, so Karpenter reads no part and drops the whole user data silently: user data for the AL2023 AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document (${AL2023_SOURCE}, mime.go NewArchive; Go's multipart reader ends at the first boundary it never finds)`,
+      problem: `a MIME multipart document with parts: the boundary line ${JSON.stringify(delimiter)} never appears, so Karpenter reads no part and drops the whole user data silently: user data for the ${r.family} AMI family that starts with MIME-Version: or Content-Type: is read as a multipart document (${r.reads}; Go's multipart reader ends at the first boundary it never finds)`,
     };
   if (close < 0 || close < starts[starts.length - 1])
     return fail(
@@ -662,7 +758,7 @@ function mimeFinding(text: string, ctx: Al2023Context): Finding | undefined {
         return fail(j + 1, 'a part\'s header line is "Name: value", and this one is not');
       if (m && m[1].toLowerCase() === "content-type") partType = m[2].trim();
     }
-    if (partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
+    if (ctx && partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
       const body = lines.slice(j + 1, end).join("\n");
       const f = nodeConfigFinding(body, j + 1, ctx);
       if (f) return f;

@@ -77,6 +77,13 @@ const SEMANTIC_RULES = [
       "a matchLabelKeys key the labelSelector also names: from Kubernetes 1.34 (topology spread) or 1.31 (pod affinity) the server accepts the Deployment, merges `key In (value)` into the selector when it creates each pod, and refuses the pod when it carries the label (k8s.io/kubernetes@v1.36.3 pkg/registry/core/pod/strategy.go:860-924, validation.go:8973-9006), so the ReplicaSet creates no controller pod; a dry run of the Deployment cannot show it. A cluster known to run 1.33 or older refuses the Deployment itself (validation.go:9022-9048), which this 1.36 server does not",
   },
   {
+    id: "empty-node-selector-terms",
+    field: /^(values\.)?affinity\.nodeAffinity\.requiredDuringSchedulingIgnoredDuringExecution\.nodeSelectorTerms$/,
+    message: /every required term here is empty, so no node matches/,
+    reason:
+      "required node selector terms that are all empty ({} or only empty lists): the server accepts them (a term is required, not a requirement in it), but an empty term matches no node (k8s.io/api@v0.36.3 core/v1/types.go:3781; k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64), so the controller pods stay Pending; a dry run cannot show it",
+  },
+  {
     id: "unschedulable",
     field: /^(values\.)?(nodeSelector|tolerations|affinity|topologySpreadConstraints)\b/,
     message: /unschedulable|no node|cannot be scheduled|never schedule/i,

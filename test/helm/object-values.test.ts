@@ -1,4 +1,4 @@
-import { found, synthKarpenter, synthRelease } from "./release-harness";
+import { found, release as warningsRelease, synthKarpenter, synthRelease } from "./release-harness";
 
 /*
  * fresh tester 12, S-8..S-12, S-15, S-16: chart values the API server refuses in the rendered Deployment,
@@ -98,6 +98,23 @@ describe("values the API server refuses (fresh tester 12)", () => {
       "values.podDisruptionBudget.maxUnavailable",
       "values.additionalClusterRoleRules[0].verbs",
     ]);
+  });
+
+  test("S-D (fresh tester 15): every required node selector term empty is refused; beside a real term, a warning", () => {
+    const required = (nodeSelectorTerms: unknown[]) => ({
+      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms } } },
+    });
+    const field = "values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+    expect(found(() => karpenter(required([{}])))).toContainEqual({ code: "HELM_VALUES_K8S_VALUE", field });
+    expect(found(() => release({ affinity: required([{}]).affinity }))).toContainEqual({
+      code: "HELM_VALUES_K8S_VALUE",
+      field: field.replace(/^values\./, ""),
+    });
+    const real = { matchExpressions: [{ key: "kubernetes.io/os", operator: "In", values: ["linux"] }] };
+    expect(() => karpenter(required([real]))).not.toThrow();
+    expect(warningsRelease({ values: required([real, {}]) })).toContainEqual(
+      expect.stringContaining(`${field}[1] is an empty term`),
+    );
   });
 
   test("the typed affinity prop gets the same rules", () => {

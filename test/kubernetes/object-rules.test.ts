@@ -423,6 +423,45 @@ describe("affinity (core validation.go:4834-5119)", () => {
   });
 });
 
+describe("empty required node selector terms match no node (fresh tester 15 S-D; core/v1 types.go:3781)", () => {
+  const f = "values.affinity";
+  const req = `${f}.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms`;
+  const terms = (t: unknown[]) => ({
+    nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: t } },
+  });
+  const real = { matchExpressions: [{ key: "kubernetes.io/os", operator: "In", values: ["linux"] }] };
+  test.each<[string, unknown[]]>([
+    ["[{}]", [{}]],
+    ["empty lists", [{ matchExpressions: [], matchFields: [] }]],
+    ["null lists, two terms", [{ matchExpressions: null }, {}]],
+  ])("every term empty (%s): refused, the pods never schedule", (_what, t) => {
+    const problems = affinityProblems(terms(t), f);
+    expect(problems).toHaveLength(1);
+    expect(problems[0].field).toBe(req);
+    expect(problems[0].allowed).toContain("matches no node");
+    expect(problems[0].allowed).toContain("never schedule");
+  });
+  test("an empty term beside a real one: no problem, a warning naming the term (the terms are ORed)", () => {
+    const warnings: string[] = [];
+    expect(affinityProblems(terms([real, {}]), f, { podLabelKeys: [], warnings })).toEqual([]);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain(`${req}[1] is an empty term`);
+  });
+  test("look-alikes: real terms (matchExpressions or matchFields), a null item (another rule's), a token", () => {
+    const warnings: string[] = [];
+    const ctx = { podLabelKeys: [], warnings };
+    expect(affinityProblems(terms([real]), f, ctx)).toEqual([]);
+    expect(
+      affinityProblems(terms([{ matchFields: [{ key: "metadata.name", operator: "In", values: ["n1"] }] }]), f, ctx),
+    ).toEqual([]);
+    expect(affinityProblems(terms([null]), f, ctx).map((p) => p.allowed)).not.toContainEqual(
+      expect.stringContaining("matches no node"),
+    );
+    expect(affinityProblems(terms([{ matchExpressions: Lazy.anyValue({ produce: () => [] }) }]), f, ctx)).toEqual([]);
+    expect(warnings).toEqual([]);
+  });
+});
+
 describe("security contexts (core validation.go:5121-5224, 5405-5451)", () => {
   const f = "values.podSecurityContext";
   test.each<[string, Record<string, unknown>, string]>([

@@ -384,8 +384,8 @@ describe("AL2023 MIME with something before its first header (fresh-tester-9 U25
 });
 
 /** The synth warnings of an EC2NodeClass built from `props` that contain `text`. */
-function classWarnings(props: Record<string, unknown>, text: string): string[] {
-  return build("EC2NodeClass", props)
+function classWarnings(props: Record<string, unknown>, text: string, version?: string): string[] {
+  return build("EC2NodeClass", props, version)
     .node.findAll()
     .flatMap((c) => c.node.metadata)
     .filter((m) => m.type === "@cdktf/warn")
@@ -445,10 +445,26 @@ describe("every refusal here is one the agreement stage excuses (the API server 
         "--B\nContent-Type: application/node.eks.aws\n\nkind: NodeConfig\napiVersion: node.eks.aws/v1alpha1\nspec: hello\n--B--\n",
       ),
     ),
+    {
+      amiSelectorTerms: [{ alias: "al2@latest" }],
+      userData: mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n"),
+    },
+    {
+      amiSelectorTerms: [{ alias: "al2@latest" }],
+      userData: "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nx\n",
+    },
   ])("%j", (props) => {
     const e = rejection("EC2NodeClass", props);
     for (const p of e.problems) expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-format");
   });
+});
+
+test("a NodeConfig kubelet config value of the wrong type (1.15) is a refusal the agreement stage excuses", () => {
+  const ag = require("../../scripts/e2e/agreement.cjs");
+  const u =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      featureGates: {Foo: x}\n";
+  for (const p of rejection("EC2NodeClass", al(u), "1.15.0").problems)
+    expect(ag.semanticRuleOf(p, "1.15.0")?.id).toBe("user-data-format");
 });
 
 test("16 KB of user data on AL2023 is a refusal the agreement stage excuses as user-data-size", () => {
@@ -680,5 +696,121 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
       config: "map:raw",
       flags: "list:string",
     });
+  });
+});
+
+describe("AL2023 NodeConfig spec.kubelet.config against the kubelet's KubeletConfiguration (fresh-tester-15 S-B)", () => {
+  const NC = "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n";
+  const V = "1.15.0";
+  test.each([
+    ["evictionHard a string", '      evictionHard: "memory.available<5%"\n', "evictionHard", "a map of strings"],
+    ["kubeReserved with a number", "      kubeReserved: {cpu: 100}\n", "kubeReserved", 'the value of "cpu" is'],
+    ["featureGates with a string", '      featureGates: {Foo: "true"}\n', "featureGates", "a map of booleans"],
+    ["shutdownGracePeriod a number", "      shutdownGracePeriod: 30\n", "shutdownGracePeriod", "a Go duration string"],
+    [
+      "shutdownGracePeriod no Go duration",
+      "      shutdownGracePeriod: 30 seconds\n",
+      "shutdownGracePeriod",
+      "time.ParseDuration",
+    ],
+    ["podPidsLimit a string", "      podPidsLimit: abc\n", "podPidsLimit", "a whole number"],
+  ])("%s is refused with the field and line", (_what, line, field, takes) => {
+    const e = rejection("EC2NodeClass", al(NC + line), V);
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(`line 6: ${line.trim()}`);
+    expect(e.message).toContain(`spec.kubelet.config.${field} is `);
+    expect(e.message).toContain(`KubeletConfiguration (k8s.io/kubelet@v0.37.0`);
+    expect(e.message).toContain(takes);
+    expect(e.message).toContain("codec.go:75-100");
+  });
+  test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
+    const u = `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${NC}      featureGates: {Foo: "true"}\n--B--\n`;
+    const e = rejection("EC2NodeClass", al(u), V);
+    expect(e.value).toBe('line 12: featureGates: {Foo: "true"}');
+    expect(e.message).toContain("this application/node.eks.aws part of AL2023 user data is a NodeConfig");
+  });
+  test("a field Karpenter's own NodeConfig sets is overridden by nodeadm's merge: maxPods (always), the class's kubelet fields", () => {
+    // resolver.go:385-394 always writes the resolved maxPods into Karpenter's part, which comes last and wins
+    for (const u of ['      maxPods: "50"\n', "      maxPods: abc\n", "      registerWithTaints: x\n"])
+      expect(() => build("EC2NodeClass", al(NC + u), V)).not.toThrow();
+    const classSets = {
+      ...al(`${NC}      evictionHard: "memory.available<5%"\n`),
+      kubelet: { evictionHard: { "memory.available": "5%" } },
+    };
+    expect(() => build("EC2NodeClass", classSets, V)).not.toThrow();
+    // a map beside the class's map merges key by key: the user's other keys reach the kubelet
+    const merged = {
+      ...al(`${NC}      kubeReserved: {cpu: 100m, memory: 5}\n`),
+      kubelet: { kubeReserved: { cpu: "200m" } },
+    };
+    expect(rejection("EC2NodeClass", merged, V).message).toContain('the value of "memory" is');
+    const overridden = { ...al(`${NC}      kubeReserved: {cpu: 100}\n`), kubelet: { kubeReserved: { cpu: "200m" } } };
+    expect(() => build("EC2NodeClass", overridden, V)).not.toThrow();
+  });
+  test("look-alikes pass: the right types; before 1.15 (no KubeletConfiguration table) nothing is judged", () => {
+    for (const u of [
+      '      evictionHard: {memory.available: "5%"}\n      kubeReserved: {cpu: 100m}\n      featureGates: {Foo: true}\n      shutdownGracePeriod: 30s\n      podPidsLimit: 1024\n',
+      "      shutdownGracePeriod: null\n",
+    ])
+      expect(() => build("EC2NodeClass", al(NC + u), V)).not.toThrow();
+    expect(() => build("EC2NodeClass", al(`${NC}      featureGates: {Foo: "true"}\n`))).not.toThrow();
+  });
+  test("an unknown field (maxPod: 5): the kubelet decodes leniently and drops it, so a warning, not a refusal", () => {
+    const props = al(`${NC}      maxPod: 5\n`);
+    expect(() => build("EC2NodeClass", props, V)).not.toThrow();
+    const w = classWarnings(props, "spec.kubelet.config.maxPod", V);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("is no field of the kubelet's KubeletConfiguration (k8s.io/kubelet@v0.37.0");
+    expect(w[0]).toContain("did you mean maxPods?");
+    expect(classWarnings(al(`${NC}      maxPods: 5\n`), "spec.kubelet.config", V)).toEqual([]);
+  });
+});
+
+describe("AL2 MIME user data is read as AL2023's is (fresh-tester-15 S-C; eksbootstrap.go)", () => {
+  const al2 = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2@v20250101" }], userData });
+  test.each([
+    [
+      "no closing boundary",
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--BB\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n',
+      8,
+      "echo hi",
+      'the closing boundary line "--BB--" is missing after the last part',
+    ],
+    [
+      "multipart/mixed without a boundary",
+      "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--BB\nContent-Type: text/x-shellscript\n\necho hi\n--BB--\n",
+      2,
+      "Content-Type: multipart/mixed",
+      "the multipart Content-Type has no boundary parameter",
+    ],
+    [
+      "a boundary line that does not match (the part is dropped silently)",
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--CC\nContent-Type: text/x-shellscript\n\necho hi\n--CC--\n',
+      3,
+      "",
+      'the boundary line "--BB" never appears, so Karpenter reads no part and drops the whole user data silently',
+    ],
+  ])("%s is refused, naming the line and AL2's source", (_what, userData, line, text, message) => {
+    const e = rejection("EC2NodeClass", al2(userData));
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(text === "" ? `line ${line}` : `line ${line}: ${text}`);
+    expect(e.message).toContain(message);
+    expect(e.message).toContain("user data for the AL2 AMI family");
+    expect(e.message).toContain("eksbootstrap.go");
+    expect(e.message).not.toContain("nodeadm");
+  });
+  test("look-alikes pass: a plain script (Karpenter wraps it), a complete MIME document, any part type", () => {
+    for (const u of [
+      "#!/bin/bash\necho hi\n",
+      "echo --BB\n",
+      "Content-Type is written here, not at the start\n",
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--BB\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--BB--\n',
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--BB\nContent-Type: application/node.eks.aws\n\nnot a NodeConfig\n--BB--\n',
+    ])
+      expect(() => build("EC2NodeClass", al2(u))).not.toThrow();
   });
 });
