@@ -283,6 +283,8 @@ export const ERROR_CODES = {
     "a value of the wrong JSON type for its Kubernetes field (a string where an integer goes, a map where a list goes …): the API server cannot decode the Deployment",
   HELM_VALUES_LABEL_KEY: "not a Kubernetes label key",
   HELM_VALUES_LABEL_VALUE: "not a Kubernetes label value",
+  HELM_VALUES_LIST_ITEM_MISSING:
+    "a null or undefined item, or a hole of a sparse array ([, x]), in a list anywhere in values: Helm renders `- null`, which the API server refuses (a required name) or a template cannot read (hasKey)",
   HELM_VALUES_LOG_LEVEL:
     "values.logLevel (or a LOG_LEVEL entry of values.controller.env) the controller refuses: from 1.14 only debug, info, error (karpenter options.go validLogLevels)",
   HELM_VALUES_NEEDS_NEWER_KARPENTER: "a setting or feature gate the targeted Karpenter version does not have yet",

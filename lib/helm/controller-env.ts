@@ -354,7 +354,8 @@ export function checkControllerEnvShape(scope: IConstruct, controller: unknown):
     else
       env.forEach((e: unknown, i: number) => {
         const field = `values.controller.env[${i}]`;
-        if (isUnresolved(e)) return;
+        // a null item is checkListItems' (release-values.ts, HELM_VALUES_LIST_ITEM_MISSING), reported there once
+        if (isUnresolved(e) || e === null || e === undefined) return;
         if (!isPlainMap(e)) {
           fail(field, e, 'an env entry, a map such as { name: "LOG_LEVEL", value: "debug" } (core/v1 EnvVar)');
           return;
@@ -404,7 +405,8 @@ export function checkControllerEnvShape(scope: IConstruct, controller: unknown):
       );
     else
       envFrom.forEach((e: unknown, i: number) => {
-        if (!isPlainMap(e) && !isUnresolved(e))
+        // a null item is checkListItems' (HELM_VALUES_LIST_ITEM_MISSING), reported there once
+        if (!isPlainMap(e) && !isUnresolved(e) && e !== null && e !== undefined)
           fail(
             `values.controller.envFrom[${i}]`,
             e,

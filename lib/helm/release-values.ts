@@ -443,6 +443,9 @@ export function checkEscapeHatch(
   kubernetesVersion?: string,
 ): void {
   const problems = new Problems();
+  // first, so that a missing item is named as such (and every one of them), and the checks of single lists below
+  // skip such items instead of reading `undefined.key`
+  problems.check(() => checkListItems(scope, values));
   problems.check(() => checkServiceAccountValues(scope, values, irsa));
   problems.check(() => checkValuesSettings(scope, version, values.settings, env));
   if (values.nodeSelector !== null)
@@ -458,6 +461,61 @@ export function checkEscapeHatch(
   problems.check(() => checkPodValues(scope, values));
   problems.check(() => checkObjectValues(scope, version, values, releaseName, kubernetesVersion));
   warnReplacedChartValues(scope, version, settings, values, env);
+  problems.throwIfAny(scope);
+}
+
+/**
+ * Refuses, in every list anywhere in `values`, an item that is `null`, `undefined` or a hole of a sparse array
+ * (`[, { name: "LOG_LEVEL" }]`, which JSON writes as null), all at once, each by its path (`values.extraVolumes[0]`).
+ * Helm hands such an item to the templates as nil and `toYaml` renders `- null` (chart v1.15.0
+ * templates/deployment.yaml:214-215 env, :262-265 extraVolumes, :276-290 tolerations, topologySpreadConstraints,
+ * affinity; _helpers.tpl:100-105, 130-137, 181-185; clusterrole-core.yaml:92-94 additionalClusterRoleRules): the API
+ * server then refuses the object (k8s.io/kubernetes@v1.36.3 pkg/apis/core/validation/validation.go:2754-2760 an env
+ * entry's name, :4372-4374 a toleration's operator; pkg/apis/rbac/validation/validation.go:103-107 a rule's verbs;
+ * a volume, mount or container without its required name), or the render stops (`hasKey` on a nil item of
+ * topologySpreadConstraints or an affinity term: "wrong type for value; expected map[string]interface {}"). No list
+ * of the chart takes a null item, so none is kept: a hole is a silent change of what the user wrote. Tokens and
+ * objects other than plain maps and lists are not entered; each object is walked once (cycles are checkMap's).
+ * @throws KarpenterValidationError HELM_VALUES_LIST_ITEM_MISSING naming each such item
+ */
+export function checkListItems(scope: IConstruct, values: Record<string, unknown>): void {
+  const problems = new Problems();
+  const seen = new Set<object>();
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: values, path: "values", depth: 1 }];
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (isUnresolved(value) || seen.has(value as object) || depth > MAX_VALUES_DEPTH) continue;
+    const children: { value: unknown; path: string; depth: number }[] = [];
+    if (Array.isArray(value)) {
+      seen.add(value);
+      // by index, not forEach / map: those skip a hole
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        const at = `${path}[${i}]`;
+        if (item === null || item === undefined)
+          problems.add(
+            new KarpenterValidationError(
+              "HELM_VALUES_LIST_ITEM_MISSING",
+              scope,
+              at,
+              item,
+              `a list item: ${i in value ? `${item} is` : "a hole of a sparse array ([, x]) is written as null, and null is"} not an item of any list of the chart (Helm renders \`- null\`, which the API server refuses or the template cannot read): leave the item out`,
+            ),
+          );
+        else children.push({ value: item, path: at, depth: depth + 1 });
+      }
+    } else if (isPlainMap(value)) {
+      seen.add(value);
+      for (const [k, v] of Object.entries(value))
+        children.push({
+          value: v,
+          path: /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
+          depth: depth + 1,
+        });
+    }
+    // reversed, so that the items are reported in the order of the values
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
   problems.throwIfAny(scope);
 }
 
@@ -1218,7 +1276,9 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
   const volumes = rendered("extraVolumes") ? values.extraVolumes : undefined;
   found.push(...volumeProblems(volumes, "values.extraVolumes"));
   const names = volumeNames(volumes);
-  const asList = (v: unknown) => (Array.isArray(v) && !isUnresolved(v) ? v : []);
+  // Array.from: a hole becomes undefined, so the callbacks below see every index (a hole would otherwise stay a hole
+  // in the mapped list, and containerProblems' destructuring stopped on it: fresh15 C-2); checkListItems names it
+  const asList = (v: unknown) => (Array.isArray(v) && !isUnresolved(v) ? Array.from(v as unknown[]) : []);
   const mountsOf = (path: string): RenderedMount[] =>
     rendered(path)
       ? asList(controller[path.slice("controller.".length)]).map((m, i) => ({
@@ -1428,8 +1488,12 @@ export function checkTolerations(
   if (!Array.isArray(tolerations))
     throw new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, prop, tolerations, "a list of tolerations");
   const problems = new Problems();
-  tolerations.forEach((t, i) => {
+  // Array.from: a hole becomes undefined, refused below (forEach would skip it, and the copy keep it as null)
+  Array.from(tolerations).forEach((t, i) => {
     if (isUnresolved(t)) return;
+    // a null or undefined item of values.tolerations is checkListItems' (HELM_VALUES_LIST_ITEM_MISSING), and
+    // undefined would pass checkOptionKeys and stop below on `undefined.key` (fresh15 C-3)
+    if ((t === undefined || t === null) && prop.startsWith("values.")) return;
     const field = `${prop}[${i}]`;
     // a Date or other class instance has no own keys, so the key checks below would name `key = undefined`: say
     // what the item is instead (null, a string or a list are checkOptionKeys' to name)
@@ -1445,6 +1509,16 @@ export function checkTolerations(
         ),
       );
     if (!problems.check(() => checkOptionKeys(scope, field, t, TOLERATION))) return;
+    if (t === undefined)
+      return void problems.add(
+        new KarpenterValidationError(
+          "OPTIONS_NOT_AN_OBJECT",
+          scope,
+          field,
+          t,
+          "a toleration (an undefined item is not allowed: leave the item out)",
+        ),
+      );
     const fail = (key: string, value: unknown, allowed: string) =>
       problems.add(new KarpenterValidationError("HELM_VALUES_TOLERATION", scope, `${field}.${key}`, value, allowed));
     if (t.operator !== undefined && t.operator !== "Equal" && t.operator !== "Exists")
@@ -1464,13 +1538,18 @@ export function checkTolerations(
   });
   problems.throwIfAny(scope);
   // copies, so that later changes to the caller's objects do not reach the rendered values
-  return tolerations.map((t) => ({
-    key: t.key,
-    operator: t.operator,
-    value: t.value,
-    effect: t.effect,
-    tolerationSeconds: t.tolerationSeconds,
-  }));
+  // (a missing item of values.tolerations, left to checkListItems above, is kept as it is: no toleration to copy)
+  return tolerations.map((t) =>
+    t === null || t === undefined
+      ? t
+      : {
+          key: t.key,
+          operator: t.operator,
+          value: t.value,
+          effect: t.effect,
+          tolerationSeconds: t.tolerationSeconds,
+        },
+  );
 }
 
 /**
@@ -1577,7 +1656,10 @@ function checkNameservers(scope: IConstruct, ns: unknown, none: boolean): void {
   // a list token (Fn.split, a variable) is an array holding one encoded token: left to the API server
   if (Token.isUnresolved(ns) || (!Array.isArray(ns) && isUnresolved(ns))) return;
   const listed = Array.isArray(ns) ? ns : [];
-  const bad = listed.filter((ip) => !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)));
+  // a null item (or a hole, which filter skips) is checkListItems' (HELM_VALUES_LIST_ITEM_MISSING)
+  const bad = listed.filter(
+    (ip) => ip !== null && ip !== undefined && !(typeof ip === "string" && (isUnresolved(ip) || isIP(ip) !== 0)),
+  );
   if (Array.isArray(ns) && ns.length >= (none ? 1 : 0) && ns.length <= 3 && bad.length === 0) return;
   throw new KarpenterValidationError(
     "HELM_VALUES_DNS_CONFIG",
@@ -1627,7 +1709,8 @@ function checkDnsOptions(scope: IConstruct, options: unknown): void {
   if (!Array.isArray(options))
     throw new KarpenterValidationError("HELM_VALUES_DNS_CONFIG", scope, "values.dnsConfig.options", options, allowed);
   options.forEach((o, i) => {
-    if (isUnresolved(o)) return;
+    // a null item is checkListItems' (HELM_VALUES_LIST_ITEM_MISSING), reported there once
+    if (isUnresolved(o) || o === null || o === undefined) return;
     const valid =
       isPlainMap(o) &&
       typeof o.name === "string" &&

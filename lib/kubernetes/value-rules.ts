@@ -378,16 +378,75 @@ export class Checker {
             ? `at least ${min} item(s) (got ${value.length})`
             : `${min} to ${max} items (got ${value.length})`,
       );
-    value.forEach((x, i) => {
+    // by index, not forEach: forEach skips the hole of a sparse array ([, "10.100.0.10"]), which the manifest's JSON
+    // then writes as null or drops, silently changing the list the user wrote (fresh15 C-1, CF-1)
+    for (let i = 0; i < value.length; i++) {
+      const x: unknown = value[i];
       if (x === undefined || x === null)
         this.fail(
           this.code("LIST_ITEM_MISSING"),
           `${field}[${i}]`,
           x,
-          "a list item (null and undefined items are not allowed: leave the item out)",
+          i in value
+            ? "a list item (null and undefined items are not allowed: leave the item out)"
+            : "a list item, not a hole of a sparse array ([, x]; holes are not allowed: leave the item out)",
         );
-    });
+    }
     return value;
+  }
+
+  /**
+   * Fails for every item of every list inside `props` (the props of a node object; the keys in `skip`, which hold
+   * constructs, left out) that is undefined or a hole of a sparse array, each at its path (`kubelet.clusterDNS[0]`,
+   * `taints[1]`), code `<SUBJECT>_LIST_ITEM_MISSING`: the manifest's JSON would write it as null or drop it, a
+   * silent change of what the user wrote (fresh15 C-1, CF-1: several lists dropped a hole quietly, others read it
+   * and stopped). A null item the user wrote is the list's own check's (Checker.list refuses it, same code). Like {@link fields}, a collecting
+   * checker records all but the last, which fails this check. Only plain maps and lists are entered (no token, no
+   * construct); the props passed checkPropsWalkable (nodes/manifests.ts: no cycle, nesting bounded) already.
+   */
+  public listItems(props: unknown, skip: readonly string[] = []): void {
+    const missing: KarpenterValidationError[] = [];
+    const stack: { value: unknown; path: string }[] = [{ value: props, path: "" }];
+    const seen = new Set<object>();
+    while (stack.length > 0) {
+      const { value, path } = stack.pop()!;
+      if (this.token(value) || (!Array.isArray(value) && !isPlainObject(value)) || seen.has(value as object)) continue;
+      seen.add(value as object);
+      const children: { value: unknown; path: string }[] = [];
+      if (Array.isArray(value)) {
+        // by index: forEach and map skip a hole
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          // an explicit null is left to the list's own check (Checker.list refuses it in a list the CRD types; a
+          // free-form kubelet list decodes it as Go's zero value): only what JSON would silently change is refused here
+          if (item === null) continue;
+          if (item === undefined)
+            missing.push(
+              new KarpenterValidationError(
+                this.code("LIST_ITEM_MISSING"),
+                this.where,
+                `${path}[${i}]`,
+                item,
+                i in value
+                  ? "a list item (null and undefined items are not allowed: leave the item out)"
+                  : "a list item, not a hole of a sparse array ([, x]; holes are not allowed: leave the item out)",
+              ),
+            );
+          else children.push({ value: item, path: `${path}[${i}]` });
+        }
+      } else
+        for (const [k, v] of Object.entries(value as object))
+          if (path !== "" || !skip.includes(k))
+            children.push({
+              value: v,
+              path: path === "" ? k : /^[A-Za-z_$][\w$]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`,
+            });
+      // reversed, so that the items are reported in the order of the props
+      for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+    }
+    if (missing.length === 0) return;
+    if (this.problems) for (const e of missing.slice(0, -1)) this.problems.add(e);
+    throw missing[this.problems ? missing.length - 1 : 0];
   }
 
   /**
@@ -478,12 +537,30 @@ export function isNegativeQuantity(value: string): boolean {
  * field the CRD rules already rejected (or on an item with a rejected field inside) is left out, and so is a semantic rule that stumbles over
  * input the CRD rules rejected.
  * @param c a collecting checker (`{ collect: true }`) of the object
+ * @param props the object's props as the user wrote them: every undefined or hole list item in them is
+ *   reported first ({@link Checker.listItems})
+ * @param skip the props that hold constructs (`karpenter`, `nodeClass`, `dependsOn`, …), not walked
  * @throws KarpenterValidationError with each problem in `problems`
  */
-export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c: Checker) => void): void {
+export function checkCrdThenSemantics(
+  c: Checker,
+  crd: () => void,
+  semantic: (c: Checker) => void,
+  props?: object,
+  skip: readonly string[] = [],
+): void {
   if (!c.collecting) throw new Error("checkCrdThenSemantics needs a collecting Checker");
+  // first: a missing list item is named as such (every one, in any list of the props), before the list's own checks
+  // (whose problem at the same field onePerField then drops)
+  if (props !== undefined) c.guard(() => c.listItems(props, skip));
+  // the lists holding such an item: a rule over the whole list counted or read the missing item ("has 2 terms",
+  // `[null,"10.100.0.10"]` is more than one address), so its problem is left out until the item is
+  const holders = new Set(
+    c.collected.filter((e) => e.code === c.code("LIST_ITEM_MISSING")).map((e) => e.field.replace(/\[\d+\]$/, "")),
+  );
+  const onItems = (e: KarpenterValidationError) => !holders.has(e.field);
   c.guard(crd);
-  const problems = onePerField(c.collected);
+  const problems = onePerField(c.collected).filter(onItems);
   const s = new Checker(c.subject, c.where, c.version, { collect: true });
   try {
     semantic(s);
@@ -494,7 +571,7 @@ export function checkCrdThenSemantics(c: Checker, crd: () => void, semantic: (c:
   // a semantic rule over a whole item (`requirements[0]`) is left out too when a field inside it was rejected
   const judged = (field: string) =>
     rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
-  problems.push(...onePerField(s.collected).filter((p) => !judged(p.field)));
+  problems.push(...onePerField(s.collected).filter((p) => !judged(p.field) && onItems(p)));
   if (problems.length === 0) return;
   const path = typeof c.where === "string" ? c.where : c.where.node.path;
   throw KarpenterValidationError.combine(

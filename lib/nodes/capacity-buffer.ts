@@ -5,7 +5,7 @@ import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { checkCrdThenSemantics } from "../kubernetes/value-rules";
 import { checkObjectGate, crdObjectManifest, openCrdObject } from "./crd-object";
-import { registerUniqueName } from "./manifests";
+import { CONSTRUCT_VALUED_PROPS, registerUniqueName } from "./manifests";
 import { capacityBufferWarnings, checkCapacityBuffer, checkCapacityBufferSemantics } from "./capacity-buffer-rules";
 import type { CapacityBufferOptions } from "./capacity-buffer-spec";
 
@@ -117,6 +117,8 @@ export class CapacityBuffer extends Construct {
         gateWarning = checkObjectGate(c, CapacityBuffer.KIND, name, CAPACITY_BUFFER_GATE, karpenter);
       },
       (s) => checkCapacityBufferSemantics(s, options),
+      props,
+      CONSTRUCT_VALUED_PROPS,
     );
 
     super(scope, id);

@@ -386,6 +386,8 @@ function checkAmiTerms(
     list = c.list("amiSelectorTerms", terms, 1, 30);
   });
   if (!list) return;
+  // a null, undefined or hole item failed c.list (LIST_ITEM_MISSING, holes included: fresh15 CF-1, where `[, { alias }]`
+  // reached the alias rule below as "2 terms"), so every term here is one the user wrote
   const known = list;
   const fields = v.atLeast(since("spec.amiSelectorTerms[].ssmParameter"))
     ? ["tags", "id", "name", "alias", "ssmParameter"]
@@ -850,8 +852,10 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
   if (typeof value === "number" && !Number.isFinite(value)) return `${at} is ${value}, which JSON cannot hold`;
   if (value === null || typeof value !== "object" || isToken(value)) return undefined;
   if (seen.includes(value)) return `${at} holds an object that contains it (a cycle)`;
+  // Array.from, not map: map keeps a hole, and the loop below stopped destructuring it (fresh15 C-1); a hole is read
+  // as undefined here (data) and refused as a missing item by the list's own check (Checker.list)
   const entries = Array.isArray(value)
-    ? value.map((v, i) => [`${at}[${i}]`, v] as const)
+    ? Array.from(value as unknown[], (v, i) => [`${at}[${i}]`, v] as const)
     : Object.entries(value).map(([k, v]) => [`${at}.${k}`, v] as const);
   for (const [where, v] of entries) {
     const problem = notData(v, where, [...seen, value]);

@@ -44,6 +44,7 @@ import {
   orderAfter,
   registerUniqueName,
   checkPropsWalkable,
+  CONSTRUCT_VALUED_PROPS,
 } from "./manifests";
 import { checkProvider, chooseProvider } from "../core/provider-choice";
 import { resolvedReference } from "../core/tokens";
@@ -294,6 +295,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
           context,
           options.amiSelectorTerms === undefined && options.amiFamily !== undefined,
         ),
+      props,
+      CONSTRUCT_VALUED_PROPS,
     );
 
     super(scope, id);

@@ -391,7 +391,7 @@ export function checkDependsOn(c: Checker, dependsOn: unknown): void {
 const MAX_PROP_DEPTH = 16;
 
 /** The props that hold constructs (or references the construct reads), never walked as values. */
-const CONSTRUCT_VALUED_PROPS = ["karpenter", "cluster", "nodeClass", "dependsOn", "kubernetesProvider"];
+export const CONSTRUCT_VALUED_PROPS = ["karpenter", "cluster", "nodeClass", "dependsOn", "kubernetesProvider"];
 
 /** The path of a map entry in a props value: `ebs.volumeSize` for a name, `labels["team/a"]` for any other key. */
 const propPath = (path: string, key: string) =>

@@ -5,7 +5,7 @@ import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider
 import { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { checkCrdThenSemantics, isSet } from "../kubernetes/value-rules";
 import { checkObjectGate, crdObjectManifest, openCrdObject } from "./crd-object";
-import { registerUniqueName } from "./manifests";
+import { CONSTRUCT_VALUED_PROPS, registerUniqueName } from "./manifests";
 import { checkNodeOverlay, checkNodeOverlaySemantics } from "./node-overlay-rules";
 import type { NodeOverlayOptions } from "./node-overlay-spec";
 import { nodeContextOf } from "./node-context";
@@ -109,6 +109,8 @@ export class NodeOverlay extends Construct {
         gateWarning = checkObjectGate(c, NodeOverlay.KIND, name, NODE_OVERLAY_GATE, karpenter);
       },
       (s) => checkNodeOverlaySemantics(s, options, nodeContextOf(karpenter?.cluster)),
+      props,
+      CONSTRUCT_VALUED_PROPS,
     );
 
     super(scope, id);

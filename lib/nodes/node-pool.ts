@@ -39,6 +39,7 @@ import {
   registerUniqueName,
   specObject,
   checkPropsWalkable,
+  CONSTRUCT_VALUED_PROPS,
 } from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
 import { createsSpotServiceLinkedRoleFor } from "../aws-api/account-names";
@@ -343,6 +344,8 @@ export class NodePool extends Construct {
             ),
           );
       },
+      props,
+      CONSTRUCT_VALUED_PROPS,
     );
 
     super(scope, id);
