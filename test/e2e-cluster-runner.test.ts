@@ -167,6 +167,18 @@ describe("library verdict vs server verdict", () => {
     expect(ag.semanticRuleOf({ field: "kubelet.y", message }, "1.14.1")).toBeUndefined();
   });
 
+  test("a missing item of a free-form kubelet list (1.15) is excused as kubelet-list-item-missing, not before", () => {
+    const message =
+      "test/obj: kubelet.clusterDNS[0] = null is invalid: a list item (null and undefined items are not allowed: leave the item out)";
+    expect(ag.semanticRuleOf({ field: "kubelet.clusterDNS[0]", message }, "1.15.0").id).toBe(
+      "kubelet-list-item-missing",
+    );
+    expect(ag.semanticRuleOf({ field: "kubelet.clusterDNS[0]", message }, "1.14.1")).toBeUndefined();
+    expect(ag.semanticRuleOf({ field: "kubelet.clusterDNS", message }, "1.15.0")?.id).not.toBe(
+      "kubelet-list-item-missing",
+    );
+  });
+
   test("a negative iops the library refuses and the server accepts (the CRD sets no minimum) is excused as EC2's rule", () => {
     const message =
       "test/obj: blockDeviceMappings[0].ebs.iops = -5 is invalid: a whole number, 0 or more: EC2 takes no negative IOPS (EC2 API Reference, EbsBlockDevice), so every launch with this class fails";

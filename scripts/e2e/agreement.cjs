@@ -353,6 +353,14 @@ const SEMANTIC_RULES = [
       "a free-form kubelet value that is no JSON data (a function, a symbol, a bigint, NaN, a cycle) reaches the server as something else (JSON drops a function, writes NaN as null) or not at all: the library refuses what was written",
   },
   {
+    id: "kubelet-list-item-missing",
+    field: /^kubelet\.[^[]+\[\d+\]$/,
+    message: /is invalid: a list item[ ,(]/,
+    since: "1.15",
+    reason:
+      'the free-form 1.15 kubelet takes a null list item (and JSON writes a hole or undefined of a JavaScript list as null); Karpenter decodes spec.kubelet into KubeletConfiguration, where a null in a []string is "" (clusterDNS "" is no IP the kubelet can use, allowedUnsafeSysctls "" no sysctl): the library refuses the missing item where it was written',
+  },
+  {
     id: "kubelet-per-ami-family",
     field: /^kubelet\./,
     message: /AMI family: Karpenter [\d.]+ passes|unset with the \w+ AMI family|only AL2023 takes a list/,
