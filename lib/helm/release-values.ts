@@ -35,6 +35,7 @@ import {
   int32Problems,
   ObjectValueProblem,
   podSecurityContextProblems,
+  hostProcessProblems,
   policyRuleProblems,
   RenderedContainer,
   RenderedMount,
@@ -1235,6 +1236,7 @@ function checkObjectValues(
       : {};
     found.push(
       ...podSecurityContextProblems(mergeHelmValues(chart, values.podSecurityContext), "values.podSecurityContext"),
+      ...hostProcessProblems(values.podSecurityContext, values.hostNetwork, "values.podSecurityContext"),
     );
   }
   // the chart renders controller.securityContext's profiles since it lists them (1.5: deployment.yaml:75-88)
@@ -1321,6 +1323,7 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
       inits.map((c, i) => ({ container: c, field: `values.initContainers[${i}]` })),
       regular,
       names,
+      true,
     ),
   );
   // the chart's mounts meet every sidecar from 1.3: one problem of theirs is reported once

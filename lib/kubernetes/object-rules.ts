@@ -728,6 +728,31 @@ export function podSecurityContextProblems(sc: unknown, field: string): ObjectVa
 }
 
 /**
+ * A pod-level `windowsOptions.hostProcess: true` makes every container a HostProcess container, and then the pod must
+ * use the host's network: core36 :8637-8691 (validateWindowsHostProcessPod, the message at :8689). The chart writes `hostNetwork: true`
+ * only when values.hostNetwork is truthy (templates/deployment.yaml:58-59 of 1.15.0).
+ */
+export function hostProcessProblems(podSc: unknown, hostNetwork: unknown, field: string): ObjectValueProblem[] {
+  if (!map(podSc) || !map(podSc.windowsOptions) || podSc.windowsOptions.hostProcess !== true) return [];
+  if (
+    hostNetwork !== undefined &&
+    hostNetwork !== null &&
+    hostNetwork !== false &&
+    hostNetwork !== "" &&
+    hostNetwork !== 0
+  )
+    return [];
+  return [
+    {
+      field: `${field}.windowsOptions.hostProcess`,
+      value: true,
+      allowed:
+        "unset or false unless values.hostNetwork is true (a pod of HostProcess containers uses the host's network)",
+    },
+  ];
+}
+
+/**
  * The controller container's `securityContext` parts the chart renders from `controller.securityContext`
  * (appArmorProfile, seccompProfile; an empty map is not rendered): core validation.go:8087 and :8103
  * (ValidateSecurityContext).
@@ -893,6 +918,24 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
         value: sources.join(", "),
         allowed: `one volume source per volume; this one sets ${sources.join(" and ")}`,
       });
+    // core36 :549-552: a negative emptyDir sizeLimit (a quantity the chart writes as given)
+    if (
+      map(v.emptyDir) &&
+      str(v.emptyDir.sizeLimit) &&
+      /^\s*-/.test(v.emptyDir.sizeLimit) &&
+      !/^-0*(\.0*)?[a-zA-Z]*$/.test(v.emptyDir.sizeLimit.trim())
+    )
+      out.push({
+        field: `${f}.emptyDir.sizeLimit`,
+        value: v.emptyDir.sizeLimit,
+        allowed: 'a size of 0 or more, e.g. "1Gi"',
+      });
+    if (map(v.emptyDir) && int(v.emptyDir.sizeLimit) && v.emptyDir.sizeLimit < 0)
+      out.push({
+        field: `${f}.emptyDir.sizeLimit`,
+        value: v.emptyDir.sizeLimit,
+        allowed: 'a size of 0 or more, e.g. "1Gi"',
+      });
     const hp = v.hostPath;
     if (map(hp) && str(hp.type) && !HOST_PATH_TYPES.includes(hp.type))
       out.push({ field: `${f}.hostPath.type`, value: hp.type, allowed: enumText(HOST_PATH_TYPES) });
@@ -906,6 +949,14 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
     if (map(v.projected) && list(v.projected.sources))
       v.projected.sources.forEach((ps, j) => {
         if (!map(ps)) return;
+        const sat = ps.serviceAccountToken;
+        // core36 :1211-1216: expirationSeconds (defaulted to 3600, defaults36) from 600 to 2^32
+        if (map(sat) && int(sat.expirationSeconds) && (sat.expirationSeconds < 600 || sat.expirationSeconds > 2 ** 32))
+          out.push({
+            field: `${at(`${f}.projected.sources`, j)}.serviceAccountToken.expirationSeconds`,
+            value: sat.expirationSeconds,
+            allowed: "a token lifetime from 600 seconds (10 minutes) to 4294967296 (2^32), or unset for 3600",
+          });
         for (const s of ["configMap", "secret", "downwardAPI"])
           if (map(ps[s]))
             checkItemModes(out, `${at(`${f}.projected.sources`, j)}.${s}`, ps[s] as Record<string, unknown>);
@@ -1116,6 +1167,175 @@ export function envFromProblems(envFrom: unknown, field: string): ObjectValuePro
   return out;
 }
 
+/** util36 IsValidPortName: at most 15 lower-case letters, digits and '-', with a letter, no '-' at an end nor "--". */
+function portNameProblem(n: string): boolean {
+  return n.length > 15 || !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(n) || !/[a-z]/.test(n) || n.includes("--");
+}
+const PORT_NAME_TEXT =
+  "an IANA service name: at most 15 lower-case letters, digits and '-', with at least one letter, no '-' at either end nor \"--\"";
+
+/** A handler's port (httpGet / tcpSocket / grpc): core36 :3474-3488 (ValidatePortNumOrName; util36 IsValidPortNum 1-65535). */
+function checkPortNumOrName(out: Out, field: string, port: unknown): void {
+  if (int(port) && (port < 1 || port > 65535))
+    out.push({ field, value: port, allowed: "a port number from 1 to 65535, or a port name" });
+  else if (str(port) && !/^[0-9]+$/.test(port) && portNameProblem(port))
+    out.push({ field, value: port, allowed: `a port number from 1 to 65535, or ${PORT_NAME_TEXT}` });
+}
+
+const HANDLERS = ["exec", "httpGet", "tcpSocket", "grpc", "sleep"];
+
+/** A probe or lifecycle handler: core36 :3496-3541 (validateHandler: exactly one handler type), the ports, sleep (:3369-3386, 0 allowed: PodLifecycleSleepActionAllowZero is GA). */
+function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void {
+  const kinds = HANDLERS.filter((k) => set(h[k]));
+  if (kinds.length === 0)
+    out.push({ field: f, value: h, allowed: "exactly one handler: exec, httpGet, tcpSocket, grpc or sleep" });
+  else if (kinds.length > 1)
+    out.push({
+      field: `${f}.${kinds[1]}`,
+      value: kinds.join(", "),
+      allowed: "one handler type (exec, httpGet, tcpSocket, grpc or sleep), not more",
+    });
+  if (map(h.httpGet)) checkPortNumOrName(out, `${f}.httpGet.port`, h.httpGet.port ?? 0);
+  if (map(h.tcpSocket)) checkPortNumOrName(out, `${f}.tcpSocket.port`, h.tcpSocket.port ?? 0);
+  if (map(h.grpc) && int(h.grpc.port ?? 0)) checkPortNumOrName(out, `${f}.grpc.port`, h.grpc.port ?? 0);
+  if (map(h.sleep) && int(h.sleep.seconds) && h.sleep.seconds < 0)
+    out.push({
+      field: `${f}.sleep.seconds`,
+      value: h.sleep.seconds,
+      allowed: "0 or more seconds, less than the pod's terminationGracePeriodSeconds",
+    });
+}
+
+const PULL_POLICIES = ["Always", "IfNotPresent", "Never"]; // core36 :3600-3617
+const TERMINATION_MESSAGE_POLICIES = ["File", "FallbackToLogsOnError"]; // core36 :3895-3905
+const RESIZE_RESOURCES = ["cpu", "memory"]; // core36 :3620
+const RESIZE_POLICIES = ["NotRequired", "RestartContainer"]; // core36 :3621
+const PROTOCOLS = ["TCP", "UDP", "SCTP"]; // core36 :2710-2713 (supportedPortProtocols)
+
+/**
+ * The value rules of one container given whole in values (core36 :3878-3930 validateContainerCommon, :3835-3860 init
+ * containers, :4050-4065 regular ones): ports (:2715-2750), env names (:2754-2770, the relaxed rule GA in 1.36),
+ * imagePullPolicy, terminationMessagePolicy (:3895-3905), resizePolicy (:3623-3650), subPath (:3127, :1398-1423), the
+ * securityContext's privileged vs allowPrivilegeEscalation (:8502-8505), probes (:3250-3290) and lifecycle handlers,
+ * which an init container without restartPolicy Always may not have (:3845-3857).
+ */
+function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>, init: boolean): void {
+  if (list(c.ports)) {
+    const portNames = new Set<string>();
+    c.ports.forEach((p, i) => {
+      if (!map(p)) return;
+      const pf = at(`${f}.ports`, i);
+      if (str(p.name) && p.name !== "") {
+        if (portNameProblem(p.name)) out.push({ field: `${pf}.name`, value: p.name, allowed: PORT_NAME_TEXT });
+        else if (portNames.has(p.name))
+          out.push({ field: `${pf}.name`, value: p.name, allowed: "a port name not already used in the container" });
+        portNames.add(p.name);
+      }
+      const cp = p.containerPort ?? 0;
+      if (int(cp) && (cp < 1 || cp > 65535))
+        out.push({
+          field: `${pf}.containerPort`,
+          value: p.containerPort,
+          allowed: "a port number from 1 to 65535 (required)",
+        });
+      if (int(p.hostPort) && p.hostPort !== 0 && (p.hostPort < 1 || p.hostPort > 65535))
+        out.push({
+          field: `${pf}.hostPort`,
+          value: p.hostPort,
+          allowed: "a port number from 1 to 65535, or 0 for none",
+        });
+      if (str(p.protocol) && !PROTOCOLS.includes(p.protocol))
+        out.push({ field: `${pf}.protocol`, value: p.protocol, allowed: enumText(PROTOCOLS) });
+    });
+  }
+  if (list(c.env))
+    c.env.forEach((e, i) => {
+      if (map(e) && str(e.name) && e.name !== "" && [...e.name].some((ch) => ch === "=" || ch < " " || ch > "~"))
+        out.push({
+          field: `${at(`${f}.env`, i)}.name`,
+          value: e.name,
+          allowed: "an env var name of printable ASCII characters other than '='",
+        });
+    });
+  if (str(c.imagePullPolicy) && !PULL_POLICIES.includes(c.imagePullPolicy))
+    out.push({
+      field: `${f}.imagePullPolicy`,
+      value: c.imagePullPolicy,
+      allowed: `${enumText(PULL_POLICIES)}, or unset`,
+    });
+  if (str(c.terminationMessagePolicy) && !TERMINATION_MESSAGE_POLICIES.includes(c.terminationMessagePolicy))
+    out.push({
+      field: `${f}.terminationMessagePolicy`,
+      value: c.terminationMessagePolicy,
+      allowed: `${enumText(TERMINATION_MESSAGE_POLICIES)}, or unset`,
+    });
+  if (list(c.resizePolicy))
+    c.resizePolicy.forEach((r, i) => {
+      if (!map(r)) return;
+      const rf = at(`${f}.resizePolicy`, i);
+      if (str(r.resourceName) && !RESIZE_RESOURCES.includes(r.resourceName))
+        out.push({ field: `${rf}.resourceName`, value: r.resourceName, allowed: enumText(RESIZE_RESOURCES) });
+      if (str(r.restartPolicy) && !RESIZE_POLICIES.includes(r.restartPolicy))
+        out.push({ field: `${rf}.restartPolicy`, value: r.restartPolicy, allowed: enumText(RESIZE_POLICIES) });
+    });
+  if (list(c.volumeMounts))
+    c.volumeMounts.forEach((m, i) => {
+      if (!map(m) || !str(m.subPath) || m.subPath === "") return;
+      // path.IsAbs, then no ".." element after filepath.ToSlash (core36 :1398-1423; on Linux ToSlash leaves '\\' alone)
+      if (m.subPath.startsWith("/") || m.subPath.split("/").includes(".."))
+        out.push({
+          field: `${at(`${f}.volumeMounts`, i)}.subPath`,
+          value: m.subPath,
+          allowed: 'a relative path inside the volume, without ".." elements',
+        });
+    });
+  // core36 :7930-7997 (ValidateContainerResourceRequirements): hugepages need a cpu or memory request or limit
+  if (map(c.resources)) {
+    const names = ["requests", "limits"].flatMap((side) => {
+      const q = (c.resources as Record<string, unknown>)[side];
+      return map(q) ? Object.keys(q) : [];
+    });
+    if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
+      out.push({
+        field: `${f}.resources`,
+        value: c.resources,
+        allowed: "hugepages together with a cpu or memory request or limit",
+      });
+  }
+  const sc = c.securityContext;
+  if (map(sc) && sc.privileged === true && sc.allowPrivilegeEscalation === false)
+    out.push({
+      field: `${f}.securityContext.allowPrivilegeEscalation`,
+      value: false,
+      allowed: "true or unset when privileged is true (a privileged container always may escalate)",
+    });
+  const probes = ["livenessProbe", "readinessProbe", "startupProbe"];
+  if (init && c.restartPolicy !== "Always") {
+    for (const k of ["lifecycle", ...probes])
+      if (set(c[k]))
+        out.push({
+          field: `${f}.${k}`,
+          value: c[k],
+          allowed: 'unset on an init container, unless it is a sidecar (restartPolicy: "Always")',
+        });
+    return;
+  }
+  for (const k of probes) {
+    const pr = c[k];
+    if (!map(pr)) continue;
+    handlerProblems(out, `${f}.${k}`, pr);
+    if (k !== "readinessProbe" && int(pr.successThreshold) && pr.successThreshold !== 1)
+      out.push({
+        field: `${f}.${k}.successThreshold`,
+        value: pr.successThreshold,
+        allowed: "1 (or unset): a liveness or startup probe succeeds once",
+      });
+  }
+  if (map(c.lifecycle))
+    for (const k of ["postStart", "preStop"])
+      if (map(c.lifecycle[k])) handlerProblems(out, `${f}.lifecycle.${k}`, c.lifecycle[k] as Record<string, unknown>);
+}
+
 /** One container of the pod as rendered, with the values field it came from (`field` names the item). */
 export interface RenderedContainer {
   readonly container: unknown;
@@ -1134,6 +1354,7 @@ export function containerProblems(
   containers: readonly RenderedContainer[],
   taken: ReadonlySet<string>,
   volumes: Set<string> | undefined,
+  init = false,
 ): ObjectValueProblem[] {
   const out: Out = [];
   const names = new Set(taken);
@@ -1156,6 +1377,7 @@ export function containerProblems(
     const image = set(c.image) ? c.image : "";
     if (image === "")
       out.push({ field: `${f}.image`, value: c.image, allowed: 'a container image (required), e.g. "busybox:1.36"' });
+    containerFieldProblems(out, f, c, init);
     out.push(...envValueFromProblems(c.env, `${f}.env`));
     out.push(...envFromProblems(c.envFrom, `${f}.envFrom`));
     const own: RenderedMount[] = list(c.volumeMounts)

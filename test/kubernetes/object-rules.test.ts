@@ -6,6 +6,7 @@ import {
   containerSecurityContextProblems,
   envFromProblems,
   envValueFromProblems,
+  hostProcessProblems,
   int32Problems,
   volumeMountProblems,
   volumeNames,
@@ -654,6 +655,85 @@ describe("pod parts (core validation.go of v1.36.3)", () => {
       "i[0].name",
       "i[1].name",
     ]);
+  });
+  test("container value rules (fresh16 S-V): all problems of a sidecar at once; a valid look-alike passes", () => {
+    const bad = {
+      name: "s",
+      image: "i",
+      ports: [{ containerPort: 0, name: "a".repeat(16) }],
+      imagePullPolicy: "Sometimes",
+      terminationMessagePolicy: "Bogus",
+      env: [{ name: "A=B" }],
+      volumeMounts: [{ name: "v", mountPath: "/v", subPath: "../x" }],
+      securityContext: { privileged: true, allowPrivilegeEscalation: false },
+      livenessProbe: { exec: { command: ["true"] }, tcpSocket: { port: 70000 }, successThreshold: 2 },
+      lifecycle: { preStop: { sleep: { seconds: -1 } } },
+      resizePolicy: [{ resourceName: "gpu", restartPolicy: "Bogus" }],
+      resources: { requests: { "hugepages-1Gi": "1Gi" } },
+    };
+    expect(fields(containerProblems([{ container: bad, field: "s" }], new Set(), new Set(["v"])))).toEqual([
+      "s.ports[0].name",
+      "s.ports[0].containerPort",
+      "s.env[0].name",
+      "s.imagePullPolicy",
+      "s.terminationMessagePolicy",
+      "s.resizePolicy[0].resourceName",
+      "s.resizePolicy[0].restartPolicy",
+      "s.volumeMounts[0].subPath",
+      "s.resources",
+      "s.securityContext.allowPrivilegeEscalation",
+      "s.livenessProbe.tcpSocket",
+      "s.livenessProbe.tcpSocket.port",
+      "s.livenessProbe.successThreshold",
+      "s.lifecycle.preStop.sleep.seconds",
+    ]);
+    const good = {
+      name: "s",
+      image: "i",
+      ports: [{ containerPort: 9000, name: "web" }],
+      imagePullPolicy: "Never",
+      env: [{ name: "a.b" }],
+      volumeMounts: [{ name: "v", mountPath: "/v", subPath: "x..y/z" }],
+      securityContext: { privileged: true, allowPrivilegeEscalation: true },
+      livenessProbe: { tcpSocket: { port: "web" }, successThreshold: 1 },
+      lifecycle: { preStop: { sleep: { seconds: 0 } } },
+      resources: { requests: { "hugepages-1Gi": "1Gi", cpu: "1" } },
+    };
+    expect(containerProblems([{ container: good, field: "s" }], new Set(), new Set(["v"]))).toEqual([]);
+  });
+  test("init containers: probes and lifecycle only with restartPolicy Always", () => {
+    const c = { name: "i", image: "i", startupProbe: { exec: { command: ["true"] } }, lifecycle: {} };
+    expect(fields(containerProblems([{ container: c, field: "i" }], new Set(), new Set(), true))).toEqual([
+      "i.lifecycle",
+      "i.startupProbe",
+    ]);
+    expect(
+      containerProblems([{ container: { ...c, restartPolicy: "Always" }, field: "i" }], new Set(), new Set(), true),
+    ).toEqual([]);
+    // the same container as a sidecar (a regular container) may have them
+    expect(containerProblems([{ container: c, field: "i" }], new Set(), new Set())).toEqual([]);
+  });
+  test("volumes: token lifetime from 600 s, emptyDir sizeLimit not negative", () => {
+    const token = (s: number) => [
+      { name: "t", projected: { sources: [{ serviceAccountToken: { path: "t", expirationSeconds: s } }] } },
+    ];
+    expect(fields(volumeProblems(token(599), "v"))).toEqual([
+      "v[0].projected.sources[0].serviceAccountToken.expirationSeconds",
+    ]);
+    expect(fields(volumeProblems(token(2 ** 32 + 1), "v"))).toHaveLength(1);
+    expect(volumeProblems(token(600), "v")).toEqual([]);
+    expect(fields(volumeProblems([{ name: "e", emptyDir: { sizeLimit: "-1Gi" } }], "v"))).toEqual([
+      "v[0].emptyDir.sizeLimit",
+    ]);
+    expect(volumeProblems([{ name: "e", emptyDir: { sizeLimit: "-0" } }], "v")).toEqual([]);
+    expect(volumeProblems([{ name: "e", emptyDir: { sizeLimit: "1Gi" } }], "v")).toEqual([]);
+  });
+  test("hostProcess needs hostNetwork", () => {
+    expect(fields(hostProcessProblems({ windowsOptions: { hostProcess: true } }, undefined, "p"))).toEqual([
+      "p.windowsOptions.hostProcess",
+    ]);
+    expect(hostProcessProblems({ windowsOptions: { hostProcess: true } }, true, "p")).toEqual([]);
+    expect(hostProcessProblems({ windowsOptions: { hostProcess: false } }, false, "p")).toEqual([]);
   });
   test("chart names: a DNS-1035 Service name, a label-value name", () => {
     expect(fields(chartNameProblems("karpenter-1x", "1x", "f", "1x"))).toEqual([]);
