@@ -1210,6 +1210,7 @@ const PULL_POLICIES = ["Always", "IfNotPresent", "Never"]; // core36 :3600-3617
 const TERMINATION_MESSAGE_POLICIES = ["File", "FallbackToLogsOnError"]; // core36 :3895-3905
 const RESIZE_RESOURCES = ["cpu", "memory"]; // core36 :3620
 const RESIZE_POLICIES = ["NotRequired", "RestartContainer"]; // core36 :3621
+const CONTAINER_RESTART_POLICIES = ["Always", "Never", "OnFailure"]; // core36 :3656-3660
 const PROTOCOLS = ["TCP", "UDP", "SCTP"]; // core36 :2710-2713 (supportedPortProtocols)
 
 /**
@@ -1308,6 +1309,20 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
       field: `${f}.securityContext.allowPrivilegeEscalation`,
       value: false,
       allowed: "true or unset when privileged is true (a privileged container always may escalate)",
+    });
+  // core36 :3677-3688 (validateContainerRestartPolicy; ContainerRestartRules is beta and on in 1.36, so a sidecar may
+  // set Always, Never or OnFailure, pkg/features/kube_features.go:1335-1338), and rules need a policy (:3680-3685)
+  if (str(c.restartPolicy) && !CONTAINER_RESTART_POLICIES.includes(c.restartPolicy))
+    out.push({
+      field: `${f}.restartPolicy`,
+      value: c.restartPolicy,
+      allowed: `${enumText(CONTAINER_RESTART_POLICIES)}, or unset`,
+    });
+  else if (!set(c.restartPolicy) && list(c.restartPolicyRules) && c.restartPolicyRules.length > 0)
+    out.push({
+      field: `${f}.restartPolicy`,
+      value: c.restartPolicy,
+      allowed: "a restartPolicy (required with restartPolicyRules)",
     });
   const probes = ["livenessProbe", "readinessProbe", "startupProbe"];
   if (init && c.restartPolicy !== "Always") {

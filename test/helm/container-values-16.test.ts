@@ -96,12 +96,15 @@ describe("container and volume values the API server refuses (fresh tester 16)",
       { extraVolumes: [{ name: "e", emptyDir: { sizeLimit: "-1Gi" } }] },
       ["values.extraVolumes[0].emptyDir.sizeLimit"],
     ],
+    ["a sidecar restartPolicy Bogus", side({ restartPolicy: "Bogus" }), [`${S}.restartPolicy`]],
   ])("%s is refused", (_what, values, fields) => {
     expect(found(() => karpenter(values))).toEqual(fields.map((field) => ({ code: "HELM_VALUES_K8S_VALUE", field })));
   });
 
   test.each<[string, Record<string, unknown>]>([
     ["containerPort 8080 named metrics-port", side({ ports: [{ name: "metrics-port", containerPort: 8080 }] })],
+    // a 1.36 API server takes it: ContainerRestartRules is on (kvalbin's default options had it off)
+    ["a sidecar restartPolicy Always", side({ restartPolicy: "Always" })],
     ["imagePullPolicy IfNotPresent", side({ imagePullPolicy: "IfNotPresent" })],
     ["terminationMessagePolicy FallbackToLogsOnError", side({ terminationMessagePolicy: "FallbackToLogsOnError" })],
     ["privileged with privilege escalation unset", side({ securityContext: { privileged: true } })],
