@@ -1274,7 +1274,9 @@ function checkMaxPods(
           "EC2NODECLASS_KUBELET_MAX_PODS",
           at,
           x,
-          `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`,
+          Number(x) > INT32_MAX
+            ? `a CEL expression, not a fixed count; ${x.trim()} is also outside maxPods' range 0 to ${INT32_MAX} (Karpenter fails a maxPods outside it, pkg/providers/instancetype/types.go): write kubelet.maxPods as a whole number from 0 to ${INT32_MAX}`
+            : `a CEL expression, not a fixed count: write maxPods: ${x.trim()} (kubelet.maxPods needs no feature gate)`,
         );
     }
     if (!expressions)

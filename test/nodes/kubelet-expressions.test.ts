@@ -165,3 +165,77 @@ describe("kubelet expressions as Karpenter 1.15.0's pkg/cel judges them (e2e cel
     nodeClass(reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text });
   });
 });
+
+// Fresh tester round 16 (CEL): each input against karpenter-provider-aws@v1.15.0 pkg/cel (cel-go v0.31.0), and a valid
+// look-alike that still passes. The same inputs are in scripts/e2e/cel-corpus.json for the cel-agreement stage.
+describe("kubelet expressions: fresh tester round 16", () => {
+  const oneHot = Array.from({ length: 260 }, (_, i) => `(instance_type == "x${i}.large" ? 1 : 0)`).join(" + ");
+  test.each([
+    ["vcpus > 2.5 ? 10 : 20", false, /no matching overload for '_>_' applied to '\(int, double\)'/],
+    ["2.5 < vcpus ? 1 : 2", false, /'_<_' applied to '\(double, int\)'/],
+    ["size(instance_type) > 2.0 ? 1 : 2", false, /'_>_' applied to '\(int, double\)'/],
+    ["vcpus >= 2.5 ? 100 : 200", true, /'_>=_' applied/],
+    ["0X10", false, /0X is not a hex prefix/],
+    ["0X10", true, /0X is not a hex prefix/],
+    ["'x'.matches('\\\\Z') ? 1 : 2", false, /fails every evaluation.*error parsing regexp/],
+    ["1" + " + 1".repeat(251), false, /max recursion depth exceeded/],
+    [oneHot, false, /max recursion depth exceeded/],
+    ["1" + " + 1".repeat(5000), false, /max recursion depth exceeded/],
+    ["1" + " + 1".repeat(25000), false, /code point size exceeds limit/],
+    ["1" + " + 1".repeat(3000), true, /max recursion depth exceeded/],
+    ["string(100000000.0).size() - 6", false, /always -1/],
+    ["-9223372036854775808 % -1", false, /integer overflow/],
+  ])("%j (reserved: %s) is refused", (text, reserved, why) => {
+    expect(kubeletExpressionProblem(text, reserved)).toMatch(why);
+  });
+
+  test.each([
+    "instance_type.matches('(?=m)') ? 1 : 2",
+    "instance_type.matches('\\\\Z') ? 1 : 2",
+    "instance_type.matches('(m)\\\\1') ? 1 : 2",
+    "instance_type.matches('x{1001}') ? 10 : 20",
+  ])("%j compiles, but RE2 fails it on every sample instance type: a warning", (text) => {
+    expect(kubeletExpressionProblem(text)).toBeUndefined();
+    expect(kubeletExpressionSampleWarning(text)).toMatch(/error parsing regexp/);
+  });
+
+  test.each([
+    ["double(vcpus) > 2.5 ? 10 : 20", false],
+    ["vcpus > 2 ? 10 : 20", false],
+    ["0x10", false],
+    ["1" + " + 1".repeat(250), false],
+    ["string(1.5).size()", false],
+    ["-9223372036854775807 % -1 + 1", false],
+    ["matches(instance_type, '^m') ? 1 : 2", false],
+    ["matches(instance_type, '^m') ? 1 : 2", true],
+    [".5 + 1.0", false],
+    ["int(timestamp('1970-01-01T00:00:10Z'))", false],
+    ["!".repeat(3000) + "true ? 1 : 2", false],
+    ["-".repeat(5000) + "1", false],
+    ["1 - - - - 1", false],
+    ["'😀'.matches('^.$') ? 1 : -1", false],
+    ["'a'.matches('\\\\p{L}') ? 1 : -1", false],
+    ["'a'.matches('[[:alpha:]]') ? 1 : -1", false],
+    ["double(max_pods) / 0.0 > 1.0 ? 1 : 2", false],
+    ["instance_type.matches('(?i)M5') ? 1 : 2", false],
+    ["instance_type.matches('(?P<fam>m5)') ? 10 : 20", false],
+  ])("%j (reserved: %s) passes, with no warning", (text, reserved) => {
+    expect(kubeletExpressionProblem(text, reserved)).toBeUndefined();
+    expect(kubeletExpressionSampleWarning(text, reserved)).toBeUndefined();
+  });
+
+  test("an int divisor of zero still fails every evaluation; a constructor input of 5000 minuses does not crash", () => {
+    expect(kubeletExpressionProblem("max_pods / 0")).toMatch(/integer division by zero/);
+    expect(() => nodeClass({ maxPodsExpression: "-".repeat(5000) + "1" })).not.toThrow();
+    expect(problems({ maxPodsExpression: "1" + " + 1".repeat(5000) })).toEqual([
+      expect.objectContaining({ code: "EC2NODECLASS_KUBELET_EXPRESSION" }),
+    ]);
+  });
+
+  test("a whole number above maxPods' range is not suggested as maxPods", () => {
+    const [p] = problems({ maxPodsExpression: "2147483648" });
+    expect(p.allowed).toMatch(/outside maxPods' range 0 to 2147483647/);
+    expect(p.allowed).not.toMatch(/write maxPods: 2147483648/);
+    expect(problems({ maxPodsExpression: "110" })[0].allowed).toMatch(/write maxPods: 110/);
+  });
+});
