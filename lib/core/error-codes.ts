@@ -276,7 +276,7 @@ export const ERROR_CODES = {
     "a values.controller.env or envFrom entry of a shape the API server refuses (core/v1 EnvVar: a list of maps, a non-empty name of printable ASCII without '=', a string value, not both a non-empty value and valueFrom)",
   HELM_VALUES_FEATURE_GATE_CONFLICT: "feature gates that cannot be on together",
   HELM_VALUES_K8S_VALUE:
-    "a chart value the API server refuses in the rendered Deployment, Service, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, extraVolumes, volume mounts, initContainers, sidecarContainer, env valueFrom / envFrom, nameOverride / fullnameOverride, podDisruptionBudget.maxUnavailable, additionalClusterRoleRules)",
+    "a chart value the API server refuses in the rendered Deployment, Service, PodDisruptionBudget or ClusterRole (strategy, revisionHistoryLimit, affinity, topologySpreadConstraints, security contexts, extraVolumes, volume mounts, initContainers, sidecarContainer, env valueFrom / envFrom, nameOverride / fullnameOverride, podDisruptionBudget.name and maxUnavailable, additionalClusterRoleRules)",
   HELM_VALUES_K8S_FIELD:
     "a field the Kubernetes type the chart renders a values subtree into (strategy, podSecurityContext, affinity, a container …) does not have",
   HELM_VALUES_K8S_TYPE:
@@ -295,7 +295,7 @@ export const ERROR_CODES = {
   HELM_VALUES_NULL_MAP:
     "null for a map of the chart whose keys its templates read (controller, controller.metrics, serviceAccount …): Helm removes the map and the template stops on a nil pointer",
   HELM_VALUES_POD_SPEC:
-    "a controller pod value the API server refuses (podAnnotations, priorityClassName, terminationGracePeriodSeconds: core/v1 pod validation)",
+    'a controller pod value the API server refuses (podAnnotations, priorityClassName, terminationGracePeriodSeconds: core/v1 pod validation), or a controller.image.repository (null, "") that renders no image reference the kubelet can parse',
   HELM_VALUES_PORT:
     "values.controller.metrics.port / healthProbe.port not a TCP port (1 to 65535), the two ports the controller binds equal, or a HEALTH_PROBE_PORT entry off the probes' containerPort",
   HELM_VALUES_RENDER: "a value that cannot be rendered into the chart's values YAML",

@@ -490,10 +490,17 @@ export function controllerOptionProblem(version: KarpenterVersion, name: string,
       return GO_TRUE.includes(value) || GO_FALSE.includes(value)
         ? undefined
         : `"true" or "false" (or what Go's strconv.ParseBool reads: 1, 0, t, f, in lower, upper or title case); ${fallback("strconv.ParseBool", "WithDefaultBool")}`;
-    case "int64":
-      return goAtoi(value) !== undefined
-        ? undefined
-        : `a whole number written in decimal${name === "MEMORY_LIMIT" ? " (bytes, no unit suffix such as Gi)" : " (millicores, no unit suffix such as m)"}; ${fallback("strconv.ParseInt", "WithDefaultInt64")}. The chart already writes it from the container's resources (resourceFieldRef)`;
+    case "int64": {
+      const n = goAtoi(value);
+      if (n === undefined)
+        return `a whole number written in decimal${name === "MEMORY_LIMIT" ? " (bytes, no unit suffix such as Gi)" : " (millicores, no unit suffix such as m)"}; ${fallback("strconv.ParseInt", "WithDefaultInt64")}. The chart already writes it from the container's resources (resourceFieldRef)`;
+      // sigs.k8s.io/karpenter v1.15.0 pkg/operator/options/options.go:257-258 (`if o.CPURequests <= 0 { o.CPURequests
+      // = 1000 }`; the same in 1.5.0 :131, 1.8.0 :150, 1.11.0 :152, 1.14.1 :153): a parsed value of 0 or less is
+      // replaced with the default as silently as an unreadable one (fresh17 S-4)
+      if (name === "CPU_REQUESTS" && n <= 0n)
+        return `a whole number of millicores above 0: the controller would not fail but silently use its default ${option.def} for ${JSON.stringify(value)} (sigs.k8s.io/karpenter pkg/operator/options/options.go:257-258 of 1.15.0, "if o.CPURequests <= 0"). The chart already writes it from the container's resources (resourceFieldRef)`;
+      return undefined;
+    }
     case "port":
     case "qps":
     case "burst": {

@@ -179,6 +179,9 @@ export function settingsValues(
   return out;
 }
 
+/** The gates the chart reads with a default (_helpers.tpl:147-170 of 1.15.0, `karpenter.dra`: `| default false`), so null is safe. */
+const DEFAULTED_GATES: readonly string[] = ["draNVIDIAGPU", "draEFA"];
+
 const GATE_LABEL: Readonly<Record<"featureGates" | "awsFeatureGates", string>> = {
   featureGates: "feature gate",
   awsFeatureGates: "AWS feature gate",
@@ -562,7 +565,26 @@ function checkValuesSettings(
         const fact = facts.find((f) => f.key === gate);
         if (!fact && passUnverified(scope, `values.settings.${key}.${gate}`, version, facts)) continue;
         if (!fact) problems.add(unknownKey(scope, `values.settings.${key}.${gate}`, v, facts, what, version));
-        else if (v !== null) {
+        else if (v === null) {
+          // null makes Helm remove the gate's default (chartutil coalesce), and the chart writes the gate unguarded
+          // into the gate string (templates/deployment.yaml:130/132 of 1.15.0, `NodeRepair={{ … }}`; Helm renders the
+          // missing value as "", helm v3.20.2 pkg/engine/engine.go:188), so the controller gets `NodeRepair=` and
+          // fails at start: "invalid value of NodeRepair: , err: strconv.ParseBool" (sigs.k8s.io/karpenter v1.15.0
+          // pkg/operator/options/options.go:259-262, 293-299; karpenter-provider-aws v1.15.0
+          // pkg/operator/options/options.go:88-91, 108-116), as for "" (fresh17 S-1). The DRA gates are the exception:
+          // _helpers.tpl:147-170 of 1.15.0 reads them with `default false`, and values.yaml holds them null. A gate
+          // string an env entry replaces is not read, so the null does no harm there.
+          if (!DEFAULTED_GATES.includes(gate) && !replacedByEnv(env, GATE_ENV[key], v) && hasKey(fact, version.full))
+            problems.add(
+              new KarpenterValidationError(
+                "HELM_VALUES_SETTING",
+                scope,
+                `values.settings.${key}.${gate}`,
+                v,
+                `true or false, or leave it unset: null removes the chart's default of ${what} ${gate}, and the chart then writes ${gate[0].toUpperCase()}${gate.slice(1)}= (empty) into ${GATE_ENV[key]}, which the controller refuses at start (strconv.ParseBool: parsing "": invalid syntax)`,
+              ),
+            );
+        } else {
           const judged = !replacedByEnv(env, GATE_ENV[key], v);
           problems.check(() => checkFact(scope, `values.settings.${key}.${gate}`, fact, v, version, what, judged));
         }
@@ -1152,6 +1174,27 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
     problems.check(() => checkNodeSelector(scope, extraLabels as Record<string, string>, "values.additionalLabels"));
   checkAnnotationMap(scope, problems, "values.podAnnotations", values.podAnnotations);
   checkAnnotationMap(scope, problems, "values.additionalAnnotations", values.additionalAnnotations);
+  // _helpers.tpl:70-75 of 1.15.0 (the same from 1.0), `printf "%s:%s@%s" .Values.controller.image.repository …`:
+  // null (Helm removes the key) renders `%!s(<nil>):1.15.0@sha256:…`, "" renders `:1.15.0@sha256:…`; the API server
+  // takes the Deployment, but the kubelet cannot parse the image (k8s.io/kubernetes v1.36.3
+  // pkg/kubelet/images/image_manager.go:175-180, ErrInvalidImageName) and the pod never starts (fresh17 S-2). The
+  // tag and digest the helper reads with `default` and `if`, so null or "" there is safe.
+  const image = isPlainMap(values.controller) ? values.controller.image : undefined;
+  const repository = isPlainMap(image) ? image.repository : undefined;
+  if (
+    repository !== undefined &&
+    !isUnresolved(repository) &&
+    (typeof repository !== "string" || repository.trim() === "")
+  )
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        "values.controller.image.repository",
+        repository,
+        'an image repository such as "public.ecr.aws/karpenter/controller", or leave it unset: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and with null or "" that is no image reference the kubelet can parse (InvalidImageName), so the controller pod never starts',
+      ),
+    );
   const pcn = values.priorityClassName;
   if (pcn !== null && pcn !== undefined && pcn !== "" && !isUnresolved(pcn) && !isDns1123Subdomain(pcn))
     problems.add(
@@ -1227,6 +1270,23 @@ function checkObjectValues(
   const pdb = values.podDisruptionBudget;
   if (isPlainMap(pdb))
     found.push(...disruptionBudgetProblems(pdb.maxUnavailable, "values.podDisruptionBudget.maxUnavailable"));
+  // templates/poddisruptionbudget.yaml:4 of 1.15.0 (`name: {{ .Values.podDisruptionBudget.name }}`, no guard; the
+  // same from 1.0): null or "" renders a PDB without a name, which the API server refuses ("name or generateName is
+  // required", k8s.io/apiserver v0.36.3 pkg/registry/rest/create.go:136 → k8s.io/apimachinery v0.36.3
+  // pkg/api/validation/objectmeta.go:194/237), and helm's own Get fails first (k8s.io/client-go v0.36.3
+  // rest/request.go:336 "resource name may not be empty") (fresh17 S-3)
+  if (
+    isPlainMap(pdb) &&
+    pdb.name !== undefined &&
+    !isUnresolved(pdb.name) &&
+    (typeof pdb.name !== "string" || pdb.name === "")
+  )
+    found.push({
+      field: "values.podDisruptionBudget.name",
+      value: pdb.name,
+      allowed:
+        'the name of the PodDisruptionBudget, a non-empty string such as "karpenter", or leave it unset (the chart\'s default is "karpenter"): the chart writes it as metadata.name unguarded, and a PodDisruptionBudget needs a name',
+    });
   found.push(...affinityProblems(values.affinity, "values.affinity", labels));
   found.push(...topologySpreadProblems(values.topologySpreadConstraints, "values.topologySpreadConstraints", labels));
   for (const w of labels.warnings ?? []) Annotations.of(scope).addWarning(w);
