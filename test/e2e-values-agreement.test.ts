@@ -57,6 +57,13 @@ describe("values-agreement: comparison", () => {
       "HELM_VALUES_K8S_VALUE",
     );
     expect(va.compareCase(emptyTerms, ok).rules).toEqual(["empty-node-selector-terms"]);
+    // an empty image repository (fresh tester 17 S-2): the server takes any non-empty image string, the kubelet refuses it
+    const noRepository = refused(
+      "values.controller.image.repository",
+      'an image repository …: with null or "" that is no image reference the kubelet can parse (InvalidImageName), so …',
+      "HELM_VALUES_POD_SPEC",
+    );
+    expect(va.compareCase(noRepository, ok).rules).toEqual(["image-reference"]);
     const noTerms = refused(
       "values.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms",
       "at least one node selector term",

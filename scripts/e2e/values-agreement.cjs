@@ -84,6 +84,13 @@ const SEMANTIC_RULES = [
       "required node selector terms that are all empty ({} or only empty lists): the server accepts them (a term is required, not a requirement in it), but an empty term matches no node (k8s.io/api@v0.36.3 core/v1/types.go:3781; k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64), so the controller pods stay Pending; a dry run cannot show it",
   },
   {
+    id: "image-reference",
+    field: /^values\.controller\.image\.repository$/,
+    message: /no image reference the kubelet can parse \(InvalidImageName\)/,
+    reason:
+      "an empty controller.image.repository renders the image as `:<tag>@<digest>`: the API server does not parse image references (it accepts the Deployment, as this stage shows), and the kubelet's parse of the reference refuses it at pull (InvalidImageName, k8s.io/kubernetes pkg/kubelet/images/image_manager.go), so the controller never starts; a dry run cannot show it",
+  },
+  {
     id: "unschedulable",
     field: /^(values\.)?(nodeSelector|tolerations|affinity|topologySpreadConstraints)\b/,
     message: /unschedulable|no node|cannot be scheduled|never schedule/i,
