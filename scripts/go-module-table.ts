@@ -15,7 +15,8 @@ function go(args: string[], cwd?: string): string {
     timeout: 300_000,
   });
   if (r.error) throw new Error(`go ${args.join(" ")}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`go ${args.join(" ")} failed: ${r.stderr.trim()}`);
+  // `go mod download -json` reports its error in the JSON on stdout, with stderr empty
+  if (r.status !== 0) throw new Error(`go ${args.join(" ")} failed: ${(r.stderr || r.stdout).trim()}`);
   return r.stdout;
 }
 
@@ -25,7 +26,18 @@ export function moduleDir(module: string, version: string): string {
   // the cache escapes upper-case letters as !x
   const dir = path.join(cache, `${module.replace(/[A-Z]/g, (c) => `!${c.toLowerCase()}`)}@${version}`);
   if (fs.existsSync(dir)) return dir;
-  const out = JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-")));
+  // a fresh machine downloads while the tool build (.ci/run) fills the same cache over the same proxy: a download
+  // that fails there is tried twice more, 10 s apart, before the test says SKIP
+  let out: { Error?: string; Dir?: string } = {};
+  for (let attempt = 1; ; attempt++) {
+    try {
+      out = JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-")));
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
+    }
+  }
   if (out.Error || !out.Dir) throw new Error(`go mod download ${module}@${version}: ${out.Error ?? "no Dir"}`);
   return out.Dir as string;
 }

@@ -53,6 +53,8 @@ from werkzeug.wrappers import Request, Response
 from moto.moto_server.werkzeug_app import DomainDispatcherApplication, MotoRequestHandler, create_backend_app
 from moto.core import DEFAULT_ACCOUNT_ID
 
+from fleet_order import cheapest_first  # beside this script (sys.path[0])
+
 K8S_MINORS = [f"1.{m}" for m in range(23, 41)]
 X86_IMAGE = "ami-760aaa0f"  # moto's amzn-ami-hvm-2017.09.1.20171103-x86_64-gp2 (in every region's image set)
 ARM_IMAGE = "ami-0e9271c829888680e"  # moto's only arm64 image (al2022 ... arm64)
@@ -279,59 +281,6 @@ def _security_groups_of(data):
 def _lt_data(ec2, name):
     lt = ec2.get_launch_template_by_name(name)
     return lt.get_version(lt.latest_version_number).data
-
-
-_PRICES = None
-
-
-def on_demand_prices():
-    """Karpenter's built-in on-demand prices (instance type -> USD/hour), from the newest module in the Go module cache."""
-    global _PRICES
-    if _PRICES is None:
-        import glob
-        roots = [os.environ.get("GOMODCACHE") or "", os.path.join(os.path.expanduser("~"), "go", "pkg", "mod")]
-        files = sorted(f for r in roots if r for f in glob.glob(os.path.join(
-            r, "github.com", "aws", "karpenter-provider-aws@v1.*", "pkg", "providers", "pricing", "zz_generated.pricing_aws.go")))
-        _PRICES = {}
-        if files:
-            text = open(files[-1]).read()
-            body = text.split('"us-east-1": {', 1)[-1].split("\n\t},", 1)[0]
-            _PRICES = {t: float(p) for t, p in re.findall(r'"([a-z0-9-]+\.[a-z0-9-]+)": ([0-9.]+)', body)}
-        else:
-            print("moto-launcher: no Karpenter price list in the Go module cache: CreateFleet keeps moto's order", file=sys.stderr)
-    return _PRICES
-
-
-def cheapest_first(raw):
-    """A CreateFleet form body with the cheapest on-demand override first (config and override renumbered)."""
-    from urllib.parse import parse_qsl, urlencode
-    pairs = parse_qsl(raw.decode("utf-8", "replace"), keep_blank_values=True)
-    prices = on_demand_prices()
-    if not prices:
-        return raw
-    best = None
-    for k, v in pairs:
-        m = re.fullmatch(r"LaunchTemplateConfigs\.(\d+)\.Overrides\.(\d+)\.InstanceType", k)
-        if m and v in prices and (best is None or prices[v] < best[0]):
-            best = (prices[v], m.group(1), m.group(2))
-    if best is None or (best[1], best[2]) == ("1", "1"):
-        return raw
-    _, c, o = best
-
-    def renumber(k):
-        m = re.fullmatch(r"LaunchTemplateConfigs\.(\d+)\.(.*)", k)
-        if not m:
-            return k
-        cc, rest = m.group(1), m.group(2)
-        cc = {"1": c, c: "1"}.get(cc, cc)
-        if cc == "1":
-            r = re.fullmatch(r"Overrides\.(\d+)\.(.*)", rest)
-            if r:
-                rest = f"Overrides.{ {'1': o, o: '1'}.get(r.group(1), r.group(1)) }.{r.group(2)}"
-        return f"LaunchTemplateConfigs.{cc}.{rest}"
-
-    # configs swapped first (c <-> 1), then, within the config now first, the overrides (o <-> 1)
-    return urlencode([(renumber(k), v) for k, v in pairs]).encode()
 
 
 def fix_fleet_instances(region, params, before):
