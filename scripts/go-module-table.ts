@@ -20,6 +20,18 @@ function go(args: string[], cwd?: string): string {
   return r.stdout;
 }
 
+/** `fn`'s result, trying it up to `times` times 10 s apart (what it threw the last time, when it never returns). */
+function tried<T>(times: number, fn: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return fn();
+    } catch (e) {
+      if (attempt >= times) throw e;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
+    }
+  }
+}
+
 /** The directory of `module@version` in the Go module cache, downloading it when absent. */
 export function moduleDir(module: string, version: string): string {
   const cache = go(["env", "GOMODCACHE"]).trim();
@@ -28,16 +40,9 @@ export function moduleDir(module: string, version: string): string {
   if (fs.existsSync(dir)) return dir;
   // a fresh machine downloads while the tool build (.ci/run) fills the same cache over the same proxy: a download
   // that fails there is tried twice more, 10 s apart, before the test says SKIP
-  let out: { Error?: string; Dir?: string } = {};
-  for (let attempt = 1; ; attempt++) {
-    try {
-      out = JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-")));
-      break;
-    } catch (e) {
-      if (attempt === 3) throw e;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10_000);
-    }
-  }
+  const out = tried(3, () =>
+    JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-"))),
+  ) as { Error?: string; Dir?: string };
   if (out.Error || !out.Dir) throw new Error(`go mod download ${module}@${version}: ${out.Error ?? "no Dir"}`);
   return out.Dir as string;
 }

@@ -68,6 +68,7 @@ import {
   settingEnvName,
   warnReplacedChartValues,
 } from "./controller-env";
+import { checkLogOutputPaths } from "./log-output-paths";
 
 /*
  * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
@@ -459,6 +460,7 @@ export function checkEscapeHatch(
   if (!replacedByEnv(env, settingEnvName("logLevel"), values.logLevel))
     problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
   problems.check(() => checkControllerEnv(scope, version, env, clusterName));
+  problems.check(() => checkLogOutputPaths(scope, version, values, env));
   problems.check(() => checkControllerEnvShape(scope, values.controller));
   problems.check(() => checkControllerPorts(scope, values, env));
   problems.check(() => checkIfOnlyValues(scope, values));

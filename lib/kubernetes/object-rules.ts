@@ -912,6 +912,9 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
       seen.add(v.name);
     }
     const sources = VOLUME_SOURCES.filter((s) => set(v[s]));
+    // only the first source set is validated (core36 :545-805: each later one is refused as a second source)
+    if (sources.length > 0 && map(v[sources[0]]))
+      sourceProblems(out, `${f}.${sources[0]}`, sources[0], v[sources[0]] as Record<string, unknown>);
     if (sources.length > 1)
       out.push({
         field: `${f}.${sources[1]}`,
@@ -963,6 +966,237 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
       });
   });
   return out;
+}
+
+// core36 :1107-1112 (validVolumeDownwardAPIFieldPathExpressions): the fields a downwardAPI volume file may hold
+const VOLUME_FIELD_PATHS = [
+  "metadata.name",
+  "metadata.namespace",
+  "metadata.labels",
+  "metadata.annotations",
+  "metadata.uid",
+];
+
+/** A required string field: missing, null or "" (Go's len() == 0 after decoding). */
+function missing(v: unknown): boolean {
+  return !set(v) || v === "";
+}
+
+/**
+ * A file path inside a volume (an item's `path`, a projected token's `path`): core36 :1487-1495
+ * (ValidateLocalNonReservedPath) → :1398-1408 (validateLocalDescendingPath) and :1413-1424 (validatePathNoBacksteps):
+ * relative, no ".." element, not starting with "..".
+ */
+function localPathProblem(p: string): string | undefined {
+  if (p.startsWith("/")) return "a relative path inside the volume (not starting with '/')";
+  if (p.split("/").includes("..")) return "a path inside the volume without a '..' element";
+  if (p.startsWith(".."))
+    return "a path inside the volume not starting with '..' (kept for the kubelet's own ..data links)";
+  return undefined;
+}
+
+/** A required item path (configMap / secret items, downwardAPI files, a projected token): required, then local. */
+function checkItemPath(out: Out, field: string, value: unknown, what: string): void {
+  if (missing(value)) out.push({ field, value, allowed: `${what} (required), a relative path such as "config.yaml"` });
+  else if (str(value)) {
+    const why = localPathProblem(value);
+    if (why) out.push({ field, value, allowed: why });
+  }
+}
+
+/** configMap / secret items: core36 :1003-1017 (validateKeyToPath): a key and a path, both required. */
+function keyToPathProblems(out: Out, f: string, items: unknown, paths?: Map<string, string>): void {
+  if (!list(items)) return;
+  items.forEach((it, i) => {
+    if (!map(it)) return;
+    const g = at(`${f}.items`, i);
+    if (missing(it.key)) out.push({ field: `${g}.key`, value: it.key, allowed: "the key to project (required)" });
+    checkItemPath(out, `${g}.path`, it.path, "the file's path in the volume");
+    if (paths && str(it.path)) notePath(out, paths, `${g}.path`, it.path);
+  });
+}
+
+/** A projected volume's file paths must not repeat across its sources (core36 :1168-1174, :1186-1192, :1199-1205). */
+function notePath(out: Out, paths: Map<string, string>, field: string, p: string): void {
+  if (p === "") return;
+  const first = paths.get(p);
+  if (first !== undefined)
+    out.push({
+      field,
+      value: p,
+      allowed: `a path not already written by another source of the projected volume (${first}): "conflicting duplicate paths"`,
+    });
+  else paths.set(p, field);
+}
+
+/** downwardAPI files: core36 :1114-1136 (validateDownwardAPIVolumeFile): a path, exactly one of fieldRef and resourceFieldRef. */
+function downwardFileProblems(out: Out, f: string, items: unknown, paths?: Map<string, string>): void {
+  if (!list(items)) return;
+  items.forEach((it, i) => {
+    if (!map(it)) return;
+    const g = at(`${f}.items`, i);
+    checkItemPath(out, `${g}.path`, it.path, "the file's path in the volume");
+    if (paths && str(it.path)) notePath(out, paths, `${g}.path`, it.path);
+    const byField = set(it.fieldRef);
+    const byResource = set(it.resourceFieldRef);
+    if (byField && byResource)
+      out.push({
+        field: `${g}.resourceFieldRef`,
+        value: it.resourceFieldRef,
+        allowed: "either fieldRef or resourceFieldRef, not both",
+      });
+    else if (!byField && !byResource)
+      out.push({
+        field: `${g}.fieldRef`,
+        value: it.fieldRef,
+        allowed: "one of fieldRef and resourceFieldRef (required)",
+      });
+    if (map(it.fieldRef)) fieldRefProblems(out, `${g}.fieldRef`, it.fieldRef, VOLUME_FIELD_PATHS);
+    // core36 :2887-2908 (validateContainerResourceFieldSelector with volume=true): a volume names its container
+    const rf = it.resourceFieldRef;
+    if (!byField && map(rf)) {
+      const r = set(rf.resource) ? rf.resource : "";
+      if (missing(rf.containerName))
+        out.push({
+          field: `${g}.resourceFieldRef.containerName`,
+          value: rf.containerName,
+          allowed: "the container whose resource to write (required in a volume, unlike an env var)",
+        });
+      else if (str(r) && !RESOURCE_FIELDS.includes(r) && !/^(requests|limits)\.hugepages-/.test(r))
+        out.push({
+          field: `${g}.resourceFieldRef.resource`,
+          value: rf.resource,
+          allowed: `${enumText(RESOURCE_FIELDS)}, or requests./limits.hugepages-<size>${r === "" ? " (required)" : ""}`,
+        });
+    }
+  });
+}
+
+/**
+ * The rules of the volume's (first) source: core36 :809-819 hostPath (a path, no ".." element), :965-982 secret
+ * (secretName), :984-1001 configMap (name), :1003-1017 their items, :1019-1025 persistentVolumeClaim (claimName),
+ * :1027-1040 nfs (server, an absolute path), :1114-1150 downwardAPI, :1152-1361 projected (each source's name and
+ * items, the token's path, no path written twice), :1810-1838 and :1864-1879 csi (the driver: at most 63
+ * characters, a DNS-1123 subdomain in lower case), :1881-1890 ephemeral (volumeClaimTemplate), :9653-9660 image
+ * (reference).
+ */
+function sourceProblems(out: Out, f: string, source: string, src: Record<string, unknown>): void {
+  switch (source) {
+    case "hostPath":
+      if (missing(src.path))
+        out.push({ field: `${f}.path`, value: src.path, allowed: 'the path on the node (required), e.g. "/var/log"' });
+      else if (str(src.path) && src.path.split("/").includes(".."))
+        out.push({ field: `${f}.path`, value: src.path, allowed: "a path on the node without a '..' element" });
+      return;
+    case "secret":
+      if (missing(src.secretName))
+        out.push({ field: `${f}.secretName`, value: src.secretName, allowed: "the Secret's name (required)" });
+      keyToPathProblems(out, f, src.items);
+      return;
+    case "configMap":
+      if (missing(src.name))
+        out.push({ field: `${f}.name`, value: src.name, allowed: "the ConfigMap's name (required)" });
+      keyToPathProblems(out, f, src.items);
+      return;
+    case "persistentVolumeClaim":
+      if (missing(src.claimName))
+        out.push({
+          field: `${f}.claimName`,
+          value: src.claimName,
+          allowed: "the PersistentVolumeClaim's name (required)",
+        });
+      return;
+    case "nfs":
+      if (missing(src.server))
+        out.push({
+          field: `${f}.server`,
+          value: src.server,
+          allowed: "the NFS server's host name or IP address (required)",
+        });
+      if (missing(src.path) || (str(src.path) && !src.path.startsWith("/")))
+        out.push({
+          field: `${f}.path`,
+          value: src.path,
+          allowed: 'the exported path, absolute (required), e.g. "/exports/logs"',
+        });
+      return;
+    case "downwardAPI":
+      downwardFileProblems(out, f, src.items);
+      return;
+    case "projected": {
+      if (!list(src.sources)) return;
+      const paths = new Map<string, string>();
+      src.sources.forEach((ps, j) => {
+        if (!map(ps)) return;
+        const g = at(`${f}.sources`, j);
+        for (const kind of ["secret", "configMap"]) {
+          const one = ps[kind];
+          if (!map(one)) continue;
+          if (missing(one.name))
+            out.push({
+              field: `${g}.${kind}.name`,
+              value: one.name,
+              allowed: `the ${kind === "secret" ? "Secret" : "ConfigMap"}'s name (required)`,
+            });
+          keyToPathProblems(out, `${g}.${kind}`, one.items, paths);
+        }
+        if (map(ps.downwardAPI)) downwardFileProblems(out, `${g}.downwardAPI`, ps.downwardAPI.items, paths);
+        if (map(ps.serviceAccountToken))
+          checkItemPath(
+            out,
+            `${g}.serviceAccountToken.path`,
+            ps.serviceAccountToken.path,
+            "the token's path in the volume",
+          );
+        const kinds = [
+          "secret",
+          "configMap",
+          "downwardAPI",
+          "serviceAccountToken",
+          "clusterTrustBundle",
+          "podCertificate",
+        ].filter((k) => set(ps[k]));
+        if (kinds.length > 1)
+          out.push({
+            field: `${g}.${kinds[1]}`,
+            value: kinds.join(", "),
+            allowed: `one source per item of projected.sources; this one sets ${kinds.join(" and ")}`,
+          }); // :1356-1358
+      });
+      return;
+    }
+    case "csi":
+      if (missing(src.driver))
+        out.push({
+          field: `${f}.driver`,
+          value: src.driver,
+          allowed: 'the CSI driver\'s name (required), e.g. "efs.csi.aws.com"',
+        });
+      else if (str(src.driver) && (src.driver.length > 63 || !isDns1123Subdomain(src.driver.toLowerCase())))
+        out.push({
+          field: `${f}.driver`,
+          value: src.driver,
+          allowed:
+            "a CSI driver name: at most 63 characters, a DNS-1123 subdomain (letters, digits, '-' and '.', starting and ending with a letter or digit; case is ignored)",
+        });
+      return;
+    case "ephemeral":
+      if (!set(src.volumeClaimTemplate))
+        out.push({
+          field: `${f}.volumeClaimTemplate`,
+          value: src.volumeClaimTemplate,
+          allowed: "the PersistentVolumeClaim template (required)",
+        });
+      return;
+    case "image":
+      if (missing(src.reference))
+        out.push({
+          field: `${f}.reference`,
+          value: src.reference,
+          allowed: 'the image (or artifact) reference (required), e.g. "public.ecr.aws/org/data:1.0"',
+        });
+      return;
+  }
 }
 
 /** The volume names of the pod, or undefined when one is not known at synth (a token, a non-string): then no mount is judged. */
@@ -1049,13 +1283,18 @@ function configKeyProblem(k: string): boolean {
 }
 
 /** fieldRef: core36 :2852-2885 (validateObjectFieldSelector; apiVersion defaulted to "v1", defaults36 :355-359). */
-function fieldRefProblems(out: Out, f: string, ref: Record<string, unknown>): void {
+function fieldRefProblems(
+  out: Out,
+  f: string,
+  ref: Record<string, unknown>,
+  paths: readonly string[] = ENV_FIELD_PATHS,
+): void {
   const apiVersion = set(ref.apiVersion) ? ref.apiVersion : "v1";
   if (str(apiVersion) && apiVersion !== "v1" && apiVersion !== "")
     out.push({ field: `${f}.apiVersion`, value: apiVersion, allowed: '"v1" (or unset), the only pod version' }); // pods/helpers.go:62-64
   const path = set(ref.fieldPath) ? ref.fieldPath : "";
   if (!str(path)) return;
-  const allowed = `a pod field: ${ENV_FIELD_PATHS.map((p) => JSON.stringify(p)).join(", ")}, or metadata.labels['<key>'] / metadata.annotations['<key>']`;
+  const allowed = `a pod field: ${paths.map((p) => JSON.stringify(p)).join(", ")}, or metadata.labels['<key>'] / metadata.annotations['<key>']`;
   if (path === "") {
     out.push({ field: `${f}.fieldPath`, value: ref.fieldPath, allowed: `${allowed} (required)` });
     return;
@@ -1071,7 +1310,8 @@ function fieldRefProblems(out: Out, f: string, ref: Record<string, unknown>): vo
       out.push({ field: `${f}.fieldPath`, value: path, allowed: `${allowed}, the key a qualified name` }); // :2866-2871
     return;
   }
-  if (!ENV_FIELD_PATHS.includes(path) && path !== "spec.host")
+  // "spec.host" is converted to spec.nodeName first (pods/helpers.go:98-100), which only env vars may read
+  if (!paths.includes(path) && !(path === "spec.host" && paths.includes("spec.nodeName")))
     out.push({ field: `${f}.fieldPath`, value: path, allowed });
 }
 
