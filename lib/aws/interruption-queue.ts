@@ -31,7 +31,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
 import { queueTagReceivers } from "./tag-receivers";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /** Props of {@link InterruptionQueue}. */
 export interface InterruptionQueueProps {
@@ -136,7 +136,11 @@ export class InterruptionQueue extends Construct {
       const own = !checkedByOwner(this);
       // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
       // refused unreadable props before passing them on)
-      if (own) checkPropsReadable(this, props, INTERRUPTION_QUEUE_PROPS);
+      if (own) {
+        checkPropsReadable(this, props, INTERRUPTION_QUEUE_PROPS);
+        // read once: what is checked is what is written (a Karpenter passes its settled props down)
+        props = settledProps(props, INTERRUPTION_QUEUE_PROPS);
+      }
       problems.check(() => checkOptionKeys(this, "", props, INTERRUPTION_QUEUE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

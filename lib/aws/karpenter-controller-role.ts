@@ -55,7 +55,7 @@ import type { ControllerIdentity, IamPolicyStatement } from "./controller-role-s
 import { requireCluster } from "../cluster/require-cluster";
 import { CONTROLLER_ROLE_TAG_RECEIVERS } from "./tag-receivers";
 import { eksClusterOf } from "../cluster/cluster-resource";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /** The node role the controller may pass to EC2, for {@link KarpenterControllerRoleProps.nodeRole}; a {@link KarpenterNodeRole} is one. */
 export interface NodeRoleReference {
@@ -224,7 +224,11 @@ export class KarpenterControllerRole extends Construct {
       const own = !checkedByOwner(this);
       // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
       // refused unreadable props before passing them on)
-      if (own) checkPropsReadable(this, props, CONTROLLER_ROLE_PROPS);
+      if (own) {
+        checkPropsReadable(this, props, CONTROLLER_ROLE_PROPS);
+        // read once: what is checked is what is written (a Karpenter passes its settled props down)
+        props = settledProps(props, CONTROLLER_ROLE_PROPS);
+      }
       problems.check(() => checkOptionKeys(this, "", props, CONTROLLER_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       if (props?.nodeRole === undefined || props.nodeRole === null || typeof props.nodeRole.roleArn !== "string") {

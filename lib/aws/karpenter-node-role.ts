@@ -21,7 +21,7 @@ import { resolveKarpenterVersion } from "../versions/karpenter-version";
 import { awsProviderFor } from "../cluster/aws-provider";
 import { requireCluster } from "../cluster/require-cluster";
 import { nodeRoleTagReceivers } from "./tag-receivers";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /** An IAM role that exists outside this construct, for {@link KarpenterNodeRoleProps.existingRole}. */
 export interface ExistingNodeRole {
@@ -126,7 +126,11 @@ export class KarpenterNodeRole extends Construct {
       const own = !checkedByOwner(this);
       // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
       // refused unreadable props before passing them on)
-      if (own) checkPropsReadable(this, props, NODE_ROLE_PROPS);
+      if (own) {
+        checkPropsReadable(this, props, NODE_ROLE_PROPS);
+        // read once: what is checked is what is written (a Karpenter passes its settled props down)
+        props = settledProps(props, NODE_ROLE_PROPS);
+      }
       problems.check(() => checkOptionKeys(this, "", props, NODE_ROLE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

@@ -105,3 +105,42 @@ export function checkPropsReadable(where: IConstruct, props: unknown, known: rea
     errors.length > 1 ? `${errors.length} unreadable values in the props of ${where.node.path || "<root>"}` : undefined,
   );
 }
+
+/**
+ * A copy of `props` read once: every plain map and list (as the walk of {@link findUnreadable} enters them) copied,
+ * each property read once into a data property, so that a getter (or a Proxy's get trap) that answers differently on
+ * each read cannot pass the checks with one value and be written to Terraform with another (fresh18 S-3). Constructs,
+ * tokens and other class instances are kept, not copied; an object met twice is copied once (shared stays shared); a
+ * sparse list keeps its holes (the list checks name them); below {@link MAX_WALK_DEPTH} levels the value is kept as
+ * it is (the depth checks refuse it). Call it after the props were found readable.
+ * @param known keys read besides the own keys of `props` (a prop inherited from its prototype)
+ */
+export function settledProps<T>(props: T, known: readonly string[] = []): T {
+  const copies = new Map<object, unknown>();
+  const copy = (value: unknown, depth: number): unknown => {
+    if (depth > MAX_WALK_DEPTH || !entered(value)) return value;
+    const done = copies.get(value as object);
+    if (done !== undefined) return done;
+    if (Array.isArray(value)) {
+      const out: unknown[] = new Array(value.length);
+      copies.set(value, out);
+      for (const k of Object.keys(value))
+        if (/^(0|[1-9]\d*)$/.test(k)) out[Number(k)] = copy(value[Number(k)], depth + 1);
+      return out;
+    }
+    const source = value as Record<string, unknown>;
+    const out = Object.create(Object.getPrototypeOf(source)) as Record<string, unknown>;
+    copies.set(source, out);
+    const keys = Object.keys(source);
+    if (depth === 1) for (const k of known) if (!keys.includes(k) && k in source) keys.push(k);
+    for (const k of keys)
+      Object.defineProperty(out, k, {
+        value: copy(source[k], depth + 1),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return out;
+  };
+  return copy(props, 1) as T;
+}

@@ -16,7 +16,7 @@ import { asPartProblems } from "../core/owner-context";
 import { duplicateCrdProblems, registerCrdRelease } from "./release-pairs";
 import { addSynthCheck } from "../core/synth-checks";
 import { KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /**
  * The public ECR repository Karpenter publishes both charts to, `karpenter` and `karpenter-crd`
@@ -132,7 +132,11 @@ export class KarpenterCrdRelease extends Construct {
       const own = !checkedByOwner(this);
       // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
       // refused unreadable props before passing them on)
-      if (own) checkPropsReadable(this, props, CRD_RELEASE_PROPS);
+      if (own) {
+        checkPropsReadable(this, props, CRD_RELEASE_PROPS);
+        // read once: what is checked is what is written (a Karpenter passes its settled props down)
+        props = settledProps(props, CRD_RELEASE_PROPS);
+      }
       problems.check(() => checkOptionKeys(this, "", props, CRD_RELEASE_PROPS));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));
       this.namespace = props?.namespace ?? DEFAULT_KARPENTER_NAMESPACE;

@@ -63,7 +63,7 @@ import {
 } from "../versions/karpenter-version";
 import { requireCluster } from "../cluster/require-cluster";
 import { effectiveGate, readControllerEnv } from "./controller-env";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /**
  * The controller's ServiceAccount when none is given: `karpenter`, what the chart names it for a
@@ -293,7 +293,11 @@ export class KarpenterRelease extends Construct {
       const own = !checkedByOwner(this);
       // a place that throws when read is refused first, alone: every check below would crash on it (a Karpenter
       // refused unreadable props before passing them on)
-      if (own) checkPropsReadable(this, props, RELEASE_PROPS);
+      if (own) {
+        checkPropsReadable(this, props, RELEASE_PROPS);
+        // read once: what is checked is what is written (a Karpenter passes its settled props down)
+        props = settledProps(props, RELEASE_PROPS);
+      }
       problems.check(() => checkOptionKeys(this, "", props, RELEASE_PROPS));
       const cluster = problems.check(() => requireCluster(this, props));
       const version = problems.check(() => resolveKarpenterVersion(this, props?.version));

@@ -47,7 +47,7 @@ import { hasPodIdentityAgent, nodeObjectsOf } from "./install-facts";
 import type { KarpenterProps } from "./karpenter-props";
 import { CONTROLLER_ROLE_OPTIONS, CREATED_QUEUE_OPTIONS, KARPENTER_PROPS, NODE_ROLE_OPTIONS } from "../core/prop-keys";
 import { clusterElement } from "../cluster/cluster-resource";
-import { checkPropsReadable } from "../core/readable-props";
+import { checkPropsReadable, settledProps } from "../core/readable-props";
 
 /*
  * The prop of Karpenter behind each field of a building block it builds (by the field's first
@@ -202,6 +202,8 @@ export class Karpenter extends Construct implements IKarpenterInstallation {
     try {
       // a place that throws when read is refused first, alone: every check below would crash on it
       checkPropsReadable(this, props, KARPENTER_PROPS);
+      // read once: what is checked is what is written, here and in every building block it passes them to
+      props = settledProps(props, KARPENTER_PROPS);
       // every problem of the props at once, each on this construct and the prop set, before any building block exists
       const problems = new Problems();
       const { version: checked, cluster: checkedCluster } = checkKarpenterProps(this, props, problems);

@@ -1,4 +1,5 @@
 import type { Construct, IConstruct } from "constructs";
+import { settledProps } from "../core/readable-props";
 import type { ITerraformDependable } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -159,6 +160,8 @@ export function openCrdObject<P extends CrdObjectProps>(
     throw new KarpenterValidationError(kind.notAnObject.code, where, "props", props, kind.notAnObject.allowed);
   // a value inside itself (or nested thousands deep) would overflow every recursive check below
   checkPropsWalkable(where, props);
+  // read once: what is checked is what is written
+  props = settledProps(props);
   const karpenter = checkedInstallation(where, scope, props.karpenter);
   if (karpenter?.release) checkOrderable(where, scope, karpenter.release, "karpenter");
   const { version, crd } = objectVersion(where, scope, kind.crd, props);

@@ -1,4 +1,5 @@
 import { Construct } from "constructs";
+import { settledProps } from "../core/readable-props";
 import { Annotations, ITerraformDependable, TerraformStack, Token } from "cdktf";
 import type { INodeClassRef } from "./node-pool-spec";
 import { IamRole } from "@cdktf/provider-aws/lib/iam-role";
@@ -211,6 +212,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       );
     // a value inside itself (or nested thousands deep) would overflow every recursive check below
     checkPropsWalkable(where, props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
+    // read once: what is checked is what is written
+    props = settledProps(props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
     const karpenter = checkedInstallation(where, scope, props.karpenter);
     const givenCluster = checkedCluster(where, props.cluster);
     // the ordering orderAfter adds below must not close a circle of stack dependencies

@@ -1,4 +1,5 @@
 import { Construct } from "constructs";
+import { settledProps } from "../core/readable-props";
 import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
 import type { KubernetesProvider } from "@cdktf/provider-kubernetes/lib/provider";
@@ -263,6 +264,8 @@ export class NodePool extends Construct {
       );
     // a value inside itself (or nested thousands deep) would overflow every recursive check below
     checkPropsWalkable(where, props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
+    // read once: what is checked is what is written
+    props = settledProps(props, [...SPEC_PROPS, ...CONSTRUCT_PROPS]);
     const nodeClass = props.nodeClass;
     const ownClass = nodeClass instanceof Ec2NodeClass ? nodeClass : undefined;
     if (ownClass) checkSameApp(where, scope, ownClass, "nodeClass");
