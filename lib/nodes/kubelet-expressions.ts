@@ -13,6 +13,7 @@
  * environment is built with a CEL type checker (@marcbachmann/cel-js) and the expression checked in it.
  */
 import type { ASTNode, Environment } from "@marcbachmann/cel-js";
+import { celSampleInstanceTypes } from "../versions/cel-samples";
 import { lookupTable } from "../core/lookup";
 import { nearestKey } from "../core/problems";
 
@@ -234,29 +235,17 @@ function shortUnaryRuns(text: string, tokens: string): string {
 const INT64_MAX = 2n ** 63n - 1n;
 
 /**
- * Real instance types' variables as Karpenter builds them (pkg/providers/instancetype/types.go buildCELVars; max_pods
- * the ENI-limited default, default_enis * (ips_per_eni - 1) + 2), from EC2 DescribeInstanceTypes as
- * karpenter-provider-aws@v1.15.0 records it in pkg/fake/zz_generated.describe_instance_types.go (t4g.small, c6g.large,
- * m5.large, t3.large, p5.48xlarge) and pkg/providers/instancetype/zz_generated.vpclimits.go (t3.nano: 2 interfaces of
- * 2 addresses; 2 vCPUs and 0.5 GiB). The same as the e2e judge's (scripts/e2e/cel-judge/main.go): an expression that
- * fails for every one, smallest to largest, fails on every node of the class.
+ * Real instance types' variables as Karpenter builds them (pkg/providers/instancetype/types.go buildCELVars), smallest
+ * to largest, from the generated table (lib/versions/cel-samples.ts; the e2e judge scripts/e2e/cel-judge reads the
+ * same file): an expression that fails for every one fails on every node of the class.
  */
-const SAMPLE_INSTANCE_TYPES = (
-  [
-    ["t3.nano", 2, 512, 2, 2],
-    ["t4g.small", 2, 2048, 3, 4],
-    ["c6g.large", 2, 4096, 3, 10],
-    ["m5.large", 2, 8192, 3, 10],
-    ["t3.large", 2, 8192, 3, 12],
-    ["p5.48xlarge", 192, 2097152, 2, 50],
-  ] as const
-).map(([instance_type, vcpus, memory_mib, default_enis, ips_per_eni]) => ({
-  instance_type,
-  vcpus: BigInt(vcpus),
-  memory_mib: BigInt(memory_mib),
-  default_enis: BigInt(default_enis),
-  ips_per_eni: BigInt(ips_per_eni),
-  max_pods: BigInt(default_enis * (ips_per_eni - 1) + 2),
+const SAMPLE_INSTANCE_TYPES = celSampleInstanceTypes().instanceTypes.map((t) => ({
+  instance_type: t.instanceType,
+  vcpus: BigInt(t.vcpus),
+  memory_mib: BigInt(t.memoryMiB),
+  default_enis: BigInt(t.defaultENIs),
+  ips_per_eni: BigInt(t.ipsPerENI),
+  max_pods: BigInt(t.maxPods),
 }));
 
 /** The first line of a checker error, with the character it points at. */

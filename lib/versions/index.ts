@@ -32,6 +32,8 @@ export type { CelLists, CrdFieldSchema, CrdKindKnown, ObjectCrdData, RawStatemen
 export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 export { kubeletConfigFields } from "./kubelet-config";
+export { celSampleInstanceTypes } from "./cel-samples";
+export type { CelSampleInstanceType } from "./cel-samples";
 export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
 export { k8sApiFields } from "./k8s-api-fields";
 export type { K8sApiFields, K8sFieldKind } from "./k8s-api-fields";

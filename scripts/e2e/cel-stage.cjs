@@ -81,7 +81,9 @@ function firstLine(s) {
 /** The judge's verdicts, one per case, in order (one run of the program for all of them). */
 function judge(bin, cases) {
   const input = cases.map((c) => JSON.stringify({ expression: c.expression, reserved: c.reserved })).join("\n");
-  const r = spawnSync(bin, [], { input: `${input}\n`, encoding: "utf8", maxBuffer: 1 << 28 });
+  // the instance types the library's synth check samples, from their one home (npm run cel-samples)
+  const samples = path.join(__dirname, "..", "..", "lib", "versions", "data", "cel-sample-instance-types.json");
+  const r = spawnSync(bin, [samples], { input: `${input}\n`, encoding: "utf8", maxBuffer: 1 << 28 });
   if (r.error) throw r.error;
   if (r.status !== 0) throw new Error(`${bin} exited ${r.status}: ${(r.stderr || "").trim()}`);
   const lines = r.stdout.trim().split("\n").filter(Boolean);

@@ -26,7 +26,7 @@ describe("props are read once (fresh tester 18, S-3)", () => {
     const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
     const nodeClass = new Ec2NodeClass(stack, "nc", { karpenter, name: "cls" });
     const { obj: limits, reads } = counting("cpu", 99);
-    new NodePool(stack, "np", { karpenter, nodeClass, name: "pool", limits });
+    new NodePool(stack, "np", { karpenter, nodeClass, name: "pool", limits: limits as Record<string, string> });
     const during = reads();
     const pool = Object.values(resources(synthJson(stack), "kubernetes_manifest")).find(
       (m: any) => m.manifest.kind === "NodePool",

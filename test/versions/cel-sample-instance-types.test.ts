@@ -1,0 +1,47 @@
+import { generate, render, TABLE_FILE } from "../../scripts/cel-sample-instance-types";
+import { celSampleInstanceTypes } from "../../lib/versions";
+import { kubeletExpressionSampleWarning } from "../../lib/nodes/kubelet-expressions";
+import { generatedTableTest } from "./go-module-table";
+
+/*
+ * The sample instance types of kubelet CEL expressions (lib/versions/data/cel-sample-instance-types.json) are what the
+ * script generates from the Go module cache, and the synth check samples exactly them (the e2e judge reads the same
+ * file: scripts/e2e/cel-judge). Without Go or the module (no proxy), the first test says SKIP and names it.
+ */
+
+describe("cel-sample-instance-types.json", () => {
+  generatedTableTest({
+    file: TABLE_FILE,
+    script: "scripts/cel-sample-instance-types.ts (npm run cel-samples)",
+    modules: "the Go module github.com/aws/karpenter-provider-aws@v1.15.0",
+    generate,
+    render,
+  });
+
+  test("six types, smallest to largest, max_pods the ENI-limited default", () => {
+    const { provider, instanceTypes } = celSampleInstanceTypes();
+    expect(provider).toBe("github.com/aws/karpenter-provider-aws@v1.15.0");
+    expect(instanceTypes.map((t) => t.instanceType)).toEqual([
+      "t3.nano",
+      "t4g.small",
+      "c6g.large",
+      "m5.large",
+      "t3.large",
+      "p5.48xlarge",
+    ]);
+    for (const t of instanceTypes) expect(t.maxPods).toBe(t.defaultENIs * (t.ipsPerENI - 1) + 2);
+    expect(instanceTypes.find((t) => t.instanceType === "p5.48xlarge")).toMatchObject({ vcpus: 192, defaultENIs: 2 });
+  });
+
+  test("the synth check samples the table: a maxPods above every sample's fails for each of them, by name", () => {
+    const most = Math.max(...celSampleInstanceTypes().instanceTypes.map((t) => t.maxPods));
+    const warning = kubeletExpressionSampleWarning(`max_pods - ${most + 1}`);
+    expect(warning).toContain(
+      celSampleInstanceTypes()
+        .instanceTypes.map((t) => t.instanceType)
+        .join(", "),
+    );
+    // one below the largest type's max_pods passes for that type, so no warning
+    expect(kubeletExpressionSampleWarning(`max_pods - ${most - 1}`)).toBeUndefined();
+  });
+});
