@@ -345,48 +345,107 @@ function readsVariables(ast: ASTNode): boolean {
  * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
  */
 export function kubeletExpressionProblem(text: string, reserved = false): string | undefined {
+  return judgeKubeletExpression(text, reserved).problem;
+}
+
+/** The library's verdict on one kubelet expression. */
+export interface KubeletExpressionVerdict {
+  /** Why Karpenter refuses it (does not compile, or fails every evaluation), else undefined. */
+  readonly problem?: string;
+  /** Why it fails for every sample instance type (a warning: the pool may launch another), else undefined. */
+  readonly warning?: string;
+}
+
+// the rules (ec2-node-class-rules.ts) ask for the problem and the class (ec2-node-class.ts) for the warning of the same
+// expressions: one parse and one sampling per expression, kept for the last few hundred
+const VERDICTS = new Map<string, KubeletExpressionVerdict>();
+const VERDICTS_KEPT = 256;
+
+/**
+ * The problem and the sample warning of a kubelet expression, from one parse (see {@link kubeletExpressionProblem} and
+ * {@link kubeletExpressionSampleWarning}); never throws for the expression's sake.
+ * @param text the expression as written
+ * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
+ */
+export function judgeKubeletExpression(text: string, reserved = false): KubeletExpressionVerdict {
+  const key = `${reserved ? "r" : "m"}${text}`;
+  const known = VERDICTS.get(key);
+  if (known) return known;
+  const verdict = freshVerdict(text, reserved);
+  if (VERDICTS.size >= VERDICTS_KEPT) VERDICTS.delete(VERDICTS.keys().next().value as string);
+  VERDICTS.set(key, Object.freeze(verdict));
+  return verdict;
+}
+
+function freshVerdict(text: string, reserved: boolean): KubeletExpressionVerdict {
+  let found: { problem?: string; sample?: string };
   try {
-    return expressionProblem(text, reserved);
+    found = expressionProblem(text, reserved);
   } catch (e) {
     // the checker's own recursion (not Karpenter's reason): report it as a limit, never as a crash
     if (e instanceof RangeError)
-      return `it is nested too deeply to check (${e.message}); cel-go refuses an expression nested more than ${CEL_GO_MAX_RECURSION_DEPTH} deep ("max recursion depth exceeded", cel-go v0.31.0 parser/options.go)`;
+      return {
+        problem: `it is nested too deeply to check (${e.message}); cel-go refuses an expression nested more than ${CEL_GO_MAX_RECURSION_DEPTH} deep ("max recursion depth exceeded", cel-go v0.31.0 parser/options.go)`,
+      };
+    throw e;
+  }
+  if (found.problem !== undefined || found.sample === undefined) return { problem: found.problem };
+  try {
+    return { warning: failsForEverySample(found.sample, reserved) };
+  } catch (e) {
+    if (e instanceof RangeError) return {}; // too deep for the evaluator here; nothing known
     throw e;
   }
 }
 
-function expressionProblem(written: string, reserved: boolean): string | undefined {
-  if (written.trim() === "") return "an empty expression";
+/**
+ * The problem of an expression, or (none found) the text to sample when it reads the instance type's variables and
+ * holds no has() of a literal's field (left out of the value checks).
+ */
+function expressionProblem(written: string, reserved: boolean): { problem?: string; sample?: string } {
+  if (written.trim() === "") return { problem: "an empty expression" };
   if ([...written].length > CEL_GO_EXPRESSION_SIZE_LIMIT)
-    return `it does not parse as CEL: it is ${[...written].length} characters long ("expression code point size exceeds limit", ${CEL_GO_EXPRESSION_SIZE_LIMIT}, cel-go v0.31.0 parser/options.go)`;
+    return {
+      problem: `it does not parse as CEL: it is ${[...written].length} characters long ("expression code point size exceeds limit", ${CEL_GO_EXPRESSION_SIZE_LIMIT}, cel-go v0.31.0 parser/options.go)`,
+    };
   const tokens = blankStrings(written);
   // cel-go's lexer (parser/gen/CEL.g4 HEXDIGIT prefix `0x`): only a lowercase x starts a hex literal
   if (/(^|[^\w.])0X/.test(tokens))
-    return `it does not parse as CEL: 0X is not a hex prefix (cel-go v0.31.0 parser/gen/CEL.g4: "extraneous input 'X…'"); write 0x`;
+    return {
+      problem: `it does not parse as CEL: 0X is not a hex prefix (cel-go v0.31.0 parser/gen/CEL.g4: "extraneous input 'X…'"); write 0x`,
+    };
   const text = withLeadingZeros(written, tokens);
   const env = karpenterEnvironment();
   let parsed: ReturnType<Environment["parse"]>;
   try {
     parsed = env.parse(text);
   } catch (e) {
-    return `it does not parse as CEL: ${celMessage(e, text)}`;
+    return { problem: `it does not parse as CEL: ${celMessage(e, text)}` };
   }
   for (const { node } of nodes(parsed.ast)) {
     const name = node.op === "call" || node.op === "rcall" ? (node.args[0] as string) : undefined;
     if (name !== undefined && !CEL_GO_STANDARD.has(name))
-      return `${name}() is not in the environment Karpenter compiles expressions in (CEL's standard library, no extension library, and max / min; ${SOURCE}, NewEnvironment)`;
+      return {
+        problem: `${name}() is not in the environment Karpenter compiles expressions in (CEL's standard library, no extension library, and max / min; ${SOURCE}, NewEnvironment)`,
+      };
   }
   if (binaryDepth(parsed.ast) > CEL_GO_MAX_RECURSION_DEPTH)
-    return `it does not parse as CEL: its chain of operators nests more than ${CEL_GO_MAX_RECURSION_DEPTH} deep ("max recursion depth exceeded", cel-go v0.31.0 parser/options.go maxRecursionDepth); split a long sum into max/min-free parts or shorten it`;
+    return {
+      problem: `it does not parse as CEL: its chain of operators nests more than ${CEL_GO_MAX_RECURSION_DEPTH} deep ("max recursion depth exceeded", cel-go v0.31.0 parser/options.go maxRecursionDepth); split a long sum into max/min-free parts or shorten it`,
+    };
   const tooBig = intLiteralOutOfRange(text, parsed.ast);
   if (tooBig)
-    return `it does not parse as CEL: the int literal ${tooBig} is outside the int64 range (cel-go v0.31 parser: "invalid int literal"; write a double, or a smaller number)`;
+    return {
+      problem: `it does not parse as CEL: the int literal ${tooBig} is outside the int64 range (cel-go v0.31 parser: "invalid int literal"; write a double, or a smaller number)`,
+    };
   // cel-go's has() takes a field selection on any expression (parser/macro.go makeHas), the checker's only one on a
   // variable: each has(<map>.field) is checked as the bool it is, and the value checks below are left out
   const hasFree = withoutHasOfLiterals(text, parsed.ast);
   if (hasFree !== text) {
-    const rest = expressionProblem(hasFree, reserved);
-    return rest && /does not (parse|compile)|returns|is not in the environment/.test(rest) ? rest : undefined;
+    const rest = expressionProblem(hasFree, reserved).problem;
+    return {
+      problem: rest && /does not (parse|compile)|returns|is not in the environment/.test(rest) ? rest : undefined,
+    };
   }
   const checked = parsed.check();
   if (!checked.valid) {
@@ -399,12 +458,16 @@ function expressionProblem(written: string, reserved: boolean): string | undefin
     const mixed = /\bint\b.*\bdouble\b|\bdouble\b.*\bint\b/.test(message)
       ? "; CEL does not mix int and double in arithmetic and the variables are ints: write double(memory_mib) * 0.06, or int(double(max_pods) * 0.9)"
       : "";
-    return `it does not compile in Karpenter's environment (${SOURCE}, Compile): ${message}${variables}${mixed}`;
+    return {
+      problem: `it does not compile in Karpenter's environment (${SOURCE}, Compile): ${message}${variables}${mixed}`,
+    };
   }
   const ordering = mixedOrdering(env, text, parsed.ast);
-  if (ordering) return ordering;
+  if (ordering) return { problem: ordering };
   if (checked.type !== "int" && checked.type !== "double")
-    return `it returns ${checked.type === "dyn" ? "a value of no fixed type (dyn)" : `a ${checked.type}`}, and Karpenter compiles only an expression that returns an int or a double ("expression must return int or double", ${SOURCE}, Compile)${checked.type === "string" && /^\s*["'](\d+)["']\s*$/.test(text) ? `; write the number without quotes` : ""}`;
+    return {
+      problem: `it returns ${checked.type === "dyn" ? "a value of no fixed type (dyn)" : `a ${checked.type}`}, and Karpenter compiles only an expression that returns an int or a double ("expression must return int or double", ${SOURCE}, Compile)${checked.type === "string" && /^\s*["'](\d+)["']\s*$/.test(text) ? `; write the number without quotes` : ""}`,
+    };
   // a literal zero divisor outside a condition fails every evaluation (a part under a condition may never run)
   for (const { node, conditional } of nodes(parsed.ast)) {
     if ((node.op !== "/" && node.op !== "%") || conditional) continue;
@@ -414,7 +477,9 @@ function expressionProblem(written: string, reserved: boolean): string | undefin
     if (node.op === "%" && !readsVariables(node)) {
       try {
         if (env.evaluate(textOf(text, dividend)) === -INT64_MAX - 1n && env.evaluate(textOf(text, divisor)) === -1n)
-          return `it fails every evaluation ("evaluating expression", ${SOURCE}, EvaluateExpression): integer overflow (cel-go common/types/int.go, Modulo of the int64 minimum by -1)`;
+          return {
+            problem: `it fails every evaluation ("evaluating expression", ${SOURCE}, EvaluateExpression): integer overflow (cel-go common/types/int.go, Modulo of the int64 minimum by -1)`,
+          };
       } catch {
         // evaluated below
       }
@@ -429,25 +494,35 @@ function expressionProblem(written: string, reserved: boolean): string | undefin
     // only an int or uint zero fails; a double one gives ±Inf or NaN, which a comparison may still use (the value checks below)
     const integral = typeof value === "bigint" || (typeof value === "object" && value !== null && "value" in value);
     if (integral && Number((value as { value?: bigint }).value ?? value) === 0)
-      return `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${node.op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`;
+      return {
+        problem: `it divides by zero, which fails every evaluation ("evaluating expression": CEL integer ${node.op === "/" ? "division" : "modulo"} by zero, ${SOURCE}, EvaluateExpression)`,
+      };
   }
   // what it gives per instance type depends on the types the pool launches, not known here: kubeletExpressionSampleWarning
-  if (readsVariables(parsed.ast)) return undefined;
+  if (readsVariables(parsed.ast)) return { sample: text };
   let value: number;
   try {
     value = Number(evaluate(text));
   } catch (e) {
-    return `it fails every evaluation ("evaluating expression", ${SOURCE}, EvaluateExpression): ${celMessage(e, text)}`;
+    return {
+      problem: `it fails every evaluation ("evaluating expression", ${SOURCE}, EvaluateExpression): ${celMessage(e, text)}`,
+    };
   }
   if (!Number.isFinite(value))
-    return `it is always ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`;
+    return {
+      problem: `it is always ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value", ${SOURCE}, EvaluateExpression)`,
+    };
   // EvaluateExpression truncates a double to an int64
   const result = Math.trunc(value);
   if (reserved && result < 0)
-    return `it is always ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value", karpenter-provider-aws@v1.15.0 pkg/cel/environment.go, ResolveResourceMap); a reservation is 0 or more`;
+    return {
+      problem: `it is always ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value", karpenter-provider-aws@v1.15.0 pkg/cel/environment.go, ResolveResourceMap); a reservation is 0 or more`,
+    };
   if (!reserved && (result < 0 || result > 2147483647))
-    return `it is always ${result}, and Karpenter fails every node of the class ("maxPods expression evaluated to a value outside the valid range [0, 2147483647]", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); maxPods is 0 to 2147483647`;
-  return undefined;
+    return {
+      problem: `it is always ${result}, and Karpenter fails every node of the class ("maxPods expression evaluated to a value outside the valid range [0, 2147483647]", karpenter-provider-aws@v1.15.0 pkg/providers/instancetype/types.go); maxPods is 0 to 2147483647`,
+    };
+  return {};
 }
 
 /**
@@ -459,17 +534,7 @@ function expressionProblem(written: string, reserved: boolean): string | undefin
  * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
  */
 export function kubeletExpressionSampleWarning(written: string, reserved = false): string | undefined {
-  if (kubeletExpressionProblem(written, reserved) !== undefined) return undefined;
-  const text = withLeadingZeros(written, blankStrings(written));
-  const parsed = karpenterEnvironment().parse(text);
-  // has() of a literal's field is left out of the value checks (see kubeletExpressionProblem)
-  if (!readsVariables(parsed.ast) || withoutHasOfLiterals(text, parsed.ast) !== text) return undefined;
-  try {
-    return failsForEverySample(text, reserved);
-  } catch (e) {
-    if (e instanceof RangeError) return undefined; // too deep for the evaluator here; nothing known
-    throw e;
-  }
+  return judgeKubeletExpression(written, reserved).warning;
 }
 
 function failsForEverySample(text: string, reserved: boolean): string | undefined {

@@ -4,7 +4,11 @@
 import { Testing } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
-import { kubeletExpressionProblem, kubeletExpressionSampleWarning } from "../../lib/nodes/kubelet-expressions";
+import {
+  judgeKubeletExpression,
+  kubeletExpressionProblem,
+  kubeletExpressionSampleWarning,
+} from "../../lib/nodes/kubelet-expressions";
 import { FakeInstallation, resources, testStack } from "../helpers";
 
 function nodeClass(kubelet: Ec2NodeClassProps["kubelet"]) {
@@ -237,5 +241,25 @@ describe("kubelet expressions: fresh tester round 16", () => {
     expect(p.allowed).toMatch(/outside maxPods' range 0 to 2147483647/);
     expect(p.allowed).not.toMatch(/write maxPods: 2147483648/);
     expect(problems({ maxPodsExpression: "110" })[0].allowed).toMatch(/write maxPods: 110/);
+  });
+});
+
+describe("judgeKubeletExpression: the problem and the sample warning from one parse", () => {
+  test("a problem, a warning, or neither, as the two single questions answer", () => {
+    expect(judgeKubeletExpression("max_pods +")).toEqual({ problem: expect.stringMatching(/does not parse as CEL/) });
+    expect(judgeKubeletExpression("max_pods - 1000")).toEqual({ warning: expect.stringMatching(/fails for each/) });
+    expect(judgeKubeletExpression("max_pods - 1")).toEqual({ warning: undefined });
+    for (const text of ["max_pods +", "max_pods - 1000", "max_pods - 1", "vcpus * 11"])
+      for (const reserved of [false, true]) {
+        const v = judgeKubeletExpression(text, reserved);
+        expect(v.problem).toBe(kubeletExpressionProblem(text, reserved));
+        expect(v.warning).toBe(kubeletExpressionSampleWarning(text, reserved));
+      }
+  });
+  test("asked twice, the same frozen verdict (the rules and the class share it)", () => {
+    const a = judgeKubeletExpression("memory_mib / 16", true);
+    expect(judgeKubeletExpression("memory_mib / 16", true)).toBe(a);
+    expect(Object.isFrozen(a)).toBe(true);
+    expect(judgeKubeletExpression("memory_mib / 16", false)).not.toBe(a);
   });
 });
