@@ -1193,7 +1193,8 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
         out.push({
           field: `${f}.reference`,
           value: src.reference,
-          allowed: 'the image (or artifact) reference (required), e.g. "public.ecr.aws/org/data:1.0"',
+          allowed:
+            'the image (or artifact) reference (required), e.g. "public.ecr.aws/org/data:1.0": the API server accepts the Deployment without it but refuses each Pod the Deployment\'s ReplicaSet creates (core36 :9655, ResourceIsPod), so no controller pod ever starts',
         });
       return;
   }

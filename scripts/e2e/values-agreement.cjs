@@ -91,6 +91,13 @@ const SEMANTIC_RULES = [
       "an empty controller.image.repository renders the image as `:<tag>@<digest>`: the API server does not parse image references (it accepts the Deployment, as this stage shows), and the kubelet's parse of the reference refuses it at pull (InvalidImageName, k8s.io/kubernetes pkg/kubelet/images/image_manager.go), so the controller never starts; a dry run cannot show it",
   },
   {
+    id: "pod-only-volume-rule",
+    field: /^values\.extraVolumes\[\d+\]\.image\.reference$/,
+    message: /refuses each Pod the Deployment's ReplicaSet creates/,
+    reason:
+      "an image volume without a reference: the API server checks it only for a Pod (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:9655, `opts.ResourceIsPod`), so it accepts the Deployment, as this stage shows, and then refuses every Pod its ReplicaSet creates; no controller pod ever exists. A dry run of the Deployment cannot show it",
+  },
+  {
     id: "unschedulable",
     field: /^(values\.)?(nodeSelector|tolerations|affinity|topologySpreadConstraints)\b/,
     message: /unschedulable|no node|cannot be scheduled|never schedule/i,
