@@ -16,6 +16,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
+import type { CelSampleInstanceType } from "../lib/versions/cel-samples";
 import { moduleDir, writeOrCheck } from "./go-module-table";
 
 export const TABLE_FILE = path.resolve(__dirname, "../lib/versions/data/cel-sample-instance-types.json");
@@ -27,18 +28,6 @@ const VPC_LIMITS = "pkg/providers/instancetype/zz_generated.vpclimits.go";
 /** Smallest to largest; t3.nano first, from the VPC limits. */
 const NAMES = ["t3.nano", "t4g.small", "c6g.large", "m5.large", "t3.large", "p5.48xlarge"];
 const T3_NANO = { vcpus: 2, memoryMiB: 512, page: "https://aws.amazon.com/ec2/instance-types/t3/" };
-
-/** One instance type's variables, as Karpenter builds them. */
-export interface SampleInstanceType {
-  readonly instanceType: string;
-  readonly vcpus: number;
-  readonly memoryMiB: number;
-  readonly defaultENIs: number;
-  readonly ipsPerENI: number;
-  readonly maxPods: number;
-  /** Where each number was read. */
-  readonly source: string;
-}
 
 /** The lines of a `{ … }` block of a Go literal that starts at line `start` (0-based), by brace depth. */
 function block(lines: string[], start: number): { from: number; to: number } {
@@ -72,48 +61,35 @@ function cardInterfaces(text: string, index: number, where: string): number {
 }
 
 /** The table from the Go module cache. */
-export function generate(): { provider: string; instanceTypes: SampleInstanceType[] } {
+export function generate(): { provider: string; instanceTypes: CelSampleInstanceType[] } {
   const dir = moduleDir(PROVIDER, VERSION);
   const fake = fs.readFileSync(path.join(dir, FAKE), "utf8").split("\n");
   const limits = fs.readFileSync(path.join(dir, VPC_LIMITS), "utf8").split("\n");
-  const instanceTypes = NAMES.map((name): SampleInstanceType => {
-    if (name === "t3.nano") {
-      const start = limits.findIndex((l) => l.trim() === `"${name}": {`);
-      if (start < 0) throw new Error(`${VPC_LIMITS}: no ${name}`);
-      const { from, to } = block(limits, start);
-      const text = limits.slice(from, to + 1).join("\n");
-      const where = `${VPC_LIMITS}:${from + 1}-${to + 1}`;
-      const defaultENIs = cardInterfaces(text, number(text, "DefaultNetworkCardIndex", where), where);
-      const ipsPerENI = number(text, "IPv4PerInterface", where);
-      return {
-        instanceType: name,
-        vcpus: T3_NANO.vcpus,
-        memoryMiB: T3_NANO.memoryMiB,
-        defaultENIs,
-        ipsPerENI,
-        maxPods: defaultENIs * (ipsPerENI - 1) + 2,
-        source: `interfaces ${where}; vCPUs and memory ${T3_NANO.page}`,
-      };
-    }
-    const at = fake.findIndex(
-      (l) =>
-        l.trim() === `InstanceType:                  "${name}",` ||
-        l.trim().replace(/\s+/g, " ") === `InstanceType: "${name}",`,
-    );
-    if (at < 0) throw new Error(`${FAKE}: no ${name}`);
-    const { from, to } = block(fake, at - 1);
-    const text = fake.slice(from, to + 1).join("\n");
-    const where = `${FAKE}:${from + 1}-${to + 1}`;
+  /** The literal block of `name` in a file's lines: its text and where it is. */
+  const literal = (lines: string[], file: string, start: number) => {
+    if (start < 0) throw new Error(`${file}: no instance type`);
+    const { from, to } = block(lines, start);
+    return { text: lines.slice(from, to + 1).join("\n"), where: `${file}:${from + 1}-${to + 1}` };
+  };
+  const instanceTypes = NAMES.map((name): CelSampleInstanceType => {
+    const nano = name === "t3.nano";
+    const { text, where } = nano
+      ? literal(
+          limits,
+          VPC_LIMITS,
+          limits.findIndex((l) => l.trim() === `"${name}": {`),
+        )
+      : literal(fake, FAKE, fake.findIndex((l) => l.trim().replace(/\s+/g, " ") === `InstanceType: "${name}",`) - 1);
     const defaultENIs = cardInterfaces(text, number(text, "DefaultNetworkCardIndex", where), where);
-    const ipsPerENI = number(text, "Ipv4AddressesPerInterface", where);
+    const ipsPerENI = number(text, nano ? "IPv4PerInterface" : "Ipv4AddressesPerInterface", where);
     return {
       instanceType: name,
-      vcpus: number(text, "DefaultVCpus", where),
-      memoryMiB: number(text, "SizeInMiB", where),
+      vcpus: nano ? T3_NANO.vcpus : number(text, "DefaultVCpus", where),
+      memoryMiB: nano ? T3_NANO.memoryMiB : number(text, "SizeInMiB", where),
       defaultENIs,
       ipsPerENI,
       maxPods: defaultENIs * (ipsPerENI - 1) + 2,
-      source: where,
+      source: nano ? `interfaces ${where}; vCPUs and memory ${T3_NANO.page}` : where,
     };
   });
   return { provider: `${PROVIDER}@${VERSION}`, instanceTypes };

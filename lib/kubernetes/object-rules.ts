@@ -1055,19 +1055,13 @@ function downwardFileProblems(out: Out, f: string, items: unknown, paths?: Map<s
     // core36 :2887-2908 (validateContainerResourceFieldSelector with volume=true): a volume names its container
     const rf = it.resourceFieldRef;
     if (!byField && map(rf)) {
-      const r = set(rf.resource) ? rf.resource : "";
       if (missing(rf.containerName))
         out.push({
           field: `${g}.resourceFieldRef.containerName`,
           value: rf.containerName,
           allowed: "the container whose resource to write (required in a volume, unlike an env var)",
         });
-      else if (str(r) && !RESOURCE_FIELDS.includes(r) && !/^(requests|limits)\.hugepages-/.test(r))
-        out.push({
-          field: `${g}.resourceFieldRef.resource`,
-          value: rf.resource,
-          allowed: `${enumText(RESOURCE_FIELDS)}, or requests./limits.hugepages-<size>${r === "" ? " (required)" : ""}`,
-        });
+      else resourceFieldProblems(out, `${g}.resourceFieldRef`, rf);
     }
   });
 }
@@ -1081,44 +1075,33 @@ function downwardFileProblems(out: Out, f: string, items: unknown, paths?: Map<s
  * (reference).
  */
 function sourceProblems(out: Out, f: string, source: string, src: Record<string, unknown>): void {
+  /** A field the source requires: missing, null or "" is refused with `what (required)`. */
+  const need = (key: string, what: string, why = "") => {
+    if (missing(src[key]))
+      out.push({ field: `${f}.${key}`, value: src[key], allowed: `${what} (required)${why && `: ${why}`}` });
+  };
   switch (source) {
     case "hostPath":
-      if (missing(src.path))
-        out.push({ field: `${f}.path`, value: src.path, allowed: 'the path on the node (required), e.g. "/var/log"' });
-      else if (str(src.path) && src.path.split("/").includes(".."))
+      need("path", 'the path on the node, e.g. "/var/log"');
+      if (str(src.path) && src.path.split("/").includes(".."))
         out.push({ field: `${f}.path`, value: src.path, allowed: "a path on the node without a '..' element" });
       return;
     case "secret":
-      if (missing(src.secretName))
-        out.push({ field: `${f}.secretName`, value: src.secretName, allowed: "the Secret's name (required)" });
+      need("secretName", "the Secret's name");
       keyToPathProblems(out, f, src.items);
       return;
     case "configMap":
-      if (missing(src.name))
-        out.push({ field: `${f}.name`, value: src.name, allowed: "the ConfigMap's name (required)" });
+      need("name", "the ConfigMap's name");
       keyToPathProblems(out, f, src.items);
       return;
     case "persistentVolumeClaim":
-      if (missing(src.claimName))
-        out.push({
-          field: `${f}.claimName`,
-          value: src.claimName,
-          allowed: "the PersistentVolumeClaim's name (required)",
-        });
+      need("claimName", "the PersistentVolumeClaim's name");
       return;
     case "nfs":
-      if (missing(src.server))
-        out.push({
-          field: `${f}.server`,
-          value: src.server,
-          allowed: "the NFS server's host name or IP address (required)",
-        });
-      if (missing(src.path) || (str(src.path) && !src.path.startsWith("/")))
-        out.push({
-          field: `${f}.path`,
-          value: src.path,
-          allowed: 'the exported path, absolute (required), e.g. "/exports/logs"',
-        });
+      need("server", "the NFS server's host name or IP address");
+      need("path", 'the exported path, absolute, e.g. "/exports/logs"');
+      if (str(src.path) && src.path !== "" && !src.path.startsWith("/"))
+        out.push({ field: `${f}.path`, value: src.path, allowed: 'an absolute exported path, e.g. "/exports/logs"' });
       return;
     case "downwardAPI":
       downwardFileProblems(out, f, src.items);
@@ -1166,13 +1149,12 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
       return;
     }
     case "csi":
-      if (missing(src.driver))
-        out.push({
-          field: `${f}.driver`,
-          value: src.driver,
-          allowed: 'the CSI driver\'s name (required), e.g. "efs.csi.aws.com"',
-        });
-      else if (str(src.driver) && (src.driver.length > 63 || !isDns1123Subdomain(src.driver.toLowerCase())))
+      need("driver", 'the CSI driver\'s name, e.g. "efs.csi.aws.com"');
+      if (
+        str(src.driver) &&
+        src.driver !== "" &&
+        (src.driver.length > 63 || !isDns1123Subdomain(src.driver.toLowerCase()))
+      )
         out.push({
           field: `${f}.driver`,
           value: src.driver,
@@ -1189,13 +1171,11 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
         });
       return;
     case "image":
-      if (missing(src.reference))
-        out.push({
-          field: `${f}.reference`,
-          value: src.reference,
-          allowed:
-            'the image (or artifact) reference (required), e.g. "public.ecr.aws/org/data:1.0": the API server accepts the Deployment without it but refuses each Pod the Deployment\'s ReplicaSet creates (core36 :9655, ResourceIsPod), so no controller pod ever starts',
-        });
+      need(
+        "reference",
+        'the image (or artifact) reference, e.g. "public.ecr.aws/org/data:1.0"',
+        "the API server accepts the Deployment without it but refuses each Pod the Deployment's ReplicaSet creates (core36 :9655, ResourceIsPod), so no controller pod ever starts",
+      );
       return;
   }
 }
@@ -1283,6 +1263,17 @@ function configKeyProblem(k: string): boolean {
   return k.length > 253 || !CONFIG_KEY.test(k) || k === "." || k === ".." || k.startsWith("..");
 }
 
+/** resourceFieldRef's resource: core36 :2887-2908 (a supported resource, or a hugepages one; required). */
+function resourceFieldProblems(out: Out, f: string, ref: Record<string, unknown>): void {
+  const r = set(ref.resource) ? ref.resource : "";
+  if (str(r) && !RESOURCE_FIELDS.includes(r) && !/^(requests|limits)\.hugepages-/.test(r))
+    out.push({
+      field: `${f}.resource`,
+      value: ref.resource,
+      allowed: `${enumText(RESOURCE_FIELDS)}, or requests./limits.hugepages-<size>${r === "" ? " (required)" : ""}`,
+    });
+}
+
 /** fieldRef: core36 :2852-2885 (validateObjectFieldSelector; apiVersion defaulted to "v1", defaults36 :355-359). */
 function fieldRefProblems(
   out: Out,
@@ -1359,15 +1350,7 @@ export function envValueFromProblems(env: unknown, field: string): ObjectValuePr
     else if (sources.length > 1 && !(str(e.value) && e.value !== ""))
       out.push({ field: f, value: sources.join(", "), allowed: "exactly one source per env entry" });
     if (map(vf.fieldRef)) fieldRefProblems(out, `${f}.fieldRef`, vf.fieldRef);
-    if (map(vf.resourceFieldRef)) {
-      const r = set(vf.resourceFieldRef.resource) ? vf.resourceFieldRef.resource : "";
-      if (str(r) && !RESOURCE_FIELDS.includes(r) && !/^(requests|limits)\.hugepages-/.test(r))
-        out.push({
-          field: `${f}.resourceFieldRef.resource`,
-          value: vf.resourceFieldRef.resource,
-          allowed: `${enumText(RESOURCE_FIELDS)}, or requests./limits.hugepages-<size>${r === "" ? " (required)" : ""}`,
-        });
-    }
+    if (map(vf.resourceFieldRef)) resourceFieldProblems(out, `${f}.resourceFieldRef`, vf.resourceFieldRef);
     if (map(vf.configMapKeyRef)) keyRefProblems(out, `${f}.configMapKeyRef`, vf.configMapKeyRef, "ConfigMap");
     if (map(vf.secretKeyRef)) keyRefProblems(out, `${f}.secretKeyRef`, vf.secretKeyRef, "Secret");
   });
