@@ -1199,14 +1199,19 @@ export interface RenderedMount {
 }
 
 /**
- * One container's `volumeMounts` as rendered (several values lists can meet in one container): core36 :3098-3121
+ * One container's `volumeMounts` as rendered (several values lists can meet in one container): core36 :3098-3144
  * (ValidateVolumeMounts): the name a volume of the pod (:3105-3107), mountPath required (:3108-3110) and unique within
- * the container (:3111-3114). A repeated mountPath is reported once, at the later mount.
+ * the container (:3111-3114), subPath / subPathExpr relative without ".." and not both (:3126-3136, :1398-1423),
+ * mountPropagation one of the three and Bidirectional only in a privileged container (:3138-3140, :1430-1455),
+ * recursiveReadOnly one of the three, Enabled / IfPossible only with readOnly and no propagation (:3141, :1457-1480).
+ * A repeated mountPath is reported once, at the later mount.
+ * @param privileged whether the container runs privileged (the chart's controller container never does)
  */
 export function volumeMountProblems(
   mounts: readonly RenderedMount[],
   volumes: Set<string> | undefined,
   container: string,
+  privileged = false,
 ): ObjectValueProblem[] {
   const out: Out = [];
   const paths = new Set<string>();
@@ -1230,8 +1235,59 @@ export function volumeMountProblems(
         });
       paths.add(path);
     }
+    mountFieldProblems(out, f, m, privileged);
   }
   return out;
+}
+
+const MOUNT_PROPAGATIONS = ["Bidirectional", "HostToContainer", "None"]; // core36 :1436-1439
+const RECURSIVE_READ_ONLY = ["Disabled", "Enabled", "IfPossible"]; // core36 :1477-1480
+
+/** A relative path inside the volume (validateLocalDescendingPath, core36 :1398-1423; ToSlash leaves '\\' alone on Linux). */
+function descendingPathProblem(p: string): boolean {
+  return p.startsWith("/") || p.split("/").includes("..");
+}
+
+/** One mount's own fields (see {@link volumeMountProblems}). */
+function mountFieldProblems(out: Out, f: string, m: Record<string, unknown>, privileged: boolean): void {
+  for (const key of ["subPath", "subPathExpr"])
+    if (str(m[key]) && m[key] !== "" && descendingPathProblem(m[key] as string))
+      out.push({
+        field: `${f}.${key}`,
+        value: m[key],
+        allowed: 'a relative path inside the volume, without ".." elements',
+      });
+  if (str(m.subPath) && m.subPath !== "" && str(m.subPathExpr) && m.subPathExpr !== "")
+    out.push({ field: `${f}.subPathExpr`, value: m.subPathExpr, allowed: "subPath or subPathExpr, not both" });
+  const propagation = m.mountPropagation;
+  if (str(propagation)) {
+    if (!MOUNT_PROPAGATIONS.includes(propagation))
+      out.push({ field: `${f}.mountPropagation`, value: propagation, allowed: enumText(MOUNT_PROPAGATIONS) });
+    else if (propagation === "Bidirectional" && !privileged)
+      out.push({
+        field: `${f}.mountPropagation`,
+        value: propagation,
+        allowed:
+          '"HostToContainer" or "None": Bidirectional mount propagation is available only to privileged containers, and this one is not',
+      });
+  }
+  const rro = m.recursiveReadOnly;
+  if (str(rro)) {
+    if (!RECURSIVE_READ_ONLY.includes(rro))
+      out.push({ field: `${f}.recursiveReadOnly`, value: rro, allowed: enumText(RECURSIVE_READ_ONLY) });
+    else if (rro !== "Disabled" && m.readOnly !== true)
+      out.push({
+        field: `${f}.recursiveReadOnly`,
+        value: rro,
+        allowed: `"Disabled" or unset, unless readOnly is true: ${rro} may only be specified when readOnly is true`,
+      });
+    else if (rro !== "Disabled" && str(propagation) && propagation !== "None")
+      out.push({
+        field: `${f}.recursiveReadOnly`,
+        value: rro,
+        allowed: `"Disabled" or unset with mountPropagation ${propagation}: ${rro} may only be specified when mountPropagation is None or unset`,
+      });
+  }
 }
 
 // core36 :2777-2787 (validEnvDownwardAPIFieldPathExpressions); "spec.host" is converted to spec.nodeName
@@ -1503,17 +1559,6 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
       if (str(r.restartPolicy) && !RESIZE_POLICIES.includes(r.restartPolicy))
         out.push({ field: `${rf}.restartPolicy`, value: r.restartPolicy, allowed: enumText(RESIZE_POLICIES) });
     });
-  if (list(c.volumeMounts))
-    c.volumeMounts.forEach((m, i) => {
-      if (!map(m) || !str(m.subPath) || m.subPath === "") return;
-      // path.IsAbs, then no ".." element after filepath.ToSlash (core36 :1398-1423; on Linux ToSlash leaves '\\' alone)
-      if (m.subPath.startsWith("/") || m.subPath.split("/").includes(".."))
-        out.push({
-          field: `${at(`${f}.volumeMounts`, i)}.subPath`,
-          value: m.subPath,
-          allowed: 'a relative path inside the volume, without ".." elements',
-        });
-    });
   // core36 :7930-7997 (ValidateContainerResourceRequirements): hugepages need a cpu or memory request or limit
   if (map(c.resources)) {
     const names = ["requests", "limits"].flatMap((side) => {
@@ -1624,7 +1669,8 @@ export function containerProblems(
       : [];
     // the chart's mounts are a second `volumeMounts:` key of the same map when the item has its own: not judged then
     const rendered = mounts && mounts.length > 0 ? (own.length > 0 ? [] : mounts) : own;
-    out.push(...volumeMountProblems(rendered, volumes, str(name) ? `"${name}"` : "same"));
+    const privileged = map(c.securityContext) && c.securityContext.privileged === true;
+    out.push(...volumeMountProblems(rendered, volumes, str(name) ? `"${name}"` : "same", privileged));
   }
   return out;
 }

@@ -487,14 +487,21 @@ function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Fi
   if (!isTable(value)) return offset > 0 ? partNoMapFinding(text, offset, value) : undefined;
   const apiVersion = value.apiVersion;
   const kind = value.kind;
-  if (kind === "NodeConfig" && typeof apiVersion === "string" && apiVersion.startsWith("node.eks.aws/"))
-    return apiVersion === "node.eks.aws/v1alpha1" ? nodeConfigSpecFinding(text, offset, parsed, ctx) : undefined;
+  if (kind === "NodeConfig" && apiVersion === "node.eks.aws/v1alpha1")
+    return nodeConfigSpecFinding(text, offset, parsed, ctx);
+  // nodeadm's decoder registers v1alpha1 only (awslabs/amazon-eks-ami nodeadm/internal/api/bridge/scheme.go,
+  // localSchemeBuilder = v1alpha1.AddToScheme; nodeadm/api holds no other version): another version of the group fails
+  // its decode ("no kind \"NodeConfig\" is registered for version")
+  const otherVersion =
+    kind === "NodeConfig" && typeof apiVersion === "string" && apiVersion.startsWith("node.eks.aws/")
+      ? ` (nodeadm knows only node.eks.aws/v1alpha1: its decoder registers no other version, awslabs/amazon-eks-ami nodeadm/internal/api/bridge/scheme.go)`
+      : "";
   const cloudConfig = /^#cloud-config/.test(text.trimStart());
   const bad = kind !== "NodeConfig" ? "kind" : "apiVersion";
   const at = text.search(new RegExp(`^${bad}\\s*:`, "m"));
   return {
     line: offset + (at >= 0 ? lineOf(text, at) : 1),
-    problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
+    problem: `a NodeConfig (apiVersion: node.eks.aws/v1alpha1, kind: NodeConfig), a shell script, or a MIME multipart document: ${where} passed to nodeadm as a NodeConfig (${AL2023_SOURCE}, parseUserData), and this one has ${bad} ${JSON.stringify((bad === "kind" ? kind : apiVersion) ?? null)}${otherVersion}, so nodeadm stops and the node never joins${cloudConfig ? ". A #cloud-config document goes in a MIME multipart part with Content-Type: text/cloud-config" : ""}`,
   };
 }
 

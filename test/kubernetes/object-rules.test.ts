@@ -679,13 +679,14 @@ describe("pod parts (core validation.go of v1.36.3)", () => {
       "s.terminationMessagePolicy",
       "s.resizePolicy[0].resourceName",
       "s.resizePolicy[0].restartPolicy",
-      "s.volumeMounts[0].subPath",
       "s.resources",
       "s.securityContext.allowPrivilegeEscalation",
       "s.livenessProbe.tcpSocket",
       "s.livenessProbe.tcpSocket.port",
       "s.livenessProbe.successThreshold",
       "s.lifecycle.preStop.sleep.seconds",
+      // the mounts' rules run after the container's own fields (volumeMountProblems)
+      "s.volumeMounts[0].subPath",
     ]);
     const good = {
       name: "s",
