@@ -140,7 +140,7 @@ function mixedOrdering(env: Environment, text: string, ast: ASTNode): string | u
 /**
  * Real instance types' variables as Karpenter builds them (pkg/providers/instancetype/types.go buildCELVars), smallest
  * to largest, from the generated table (lib/versions/cel-samples.ts; the e2e judge scripts/e2e/cel-judge reads the
- * same file): an expression that fails for every one fails on every node of the class.
+ * same file): Karpenter refuses the whole class when an expression fails for any instance type the region offers.
  */
 const SAMPLE_INSTANCE_TYPES = celSampleInstanceTypes().instanceTypes.map((t) => ({
   instance_type: t.instanceType,
@@ -180,7 +180,7 @@ export function kubeletExpressionProblem(text: string, reserved = false): string
 export interface KubeletExpressionVerdict {
   /** Why Karpenter refuses it (does not compile, or fails every evaluation), else undefined. */
   readonly problem?: string;
-  /** Why it fails for every sample instance type (a warning: the pool may launch another), else undefined. */
+  /** Why it fails for some sample instance type (a warning: which types the region offers is outside the app), else undefined. */
   readonly warning?: string;
 }
 
@@ -219,7 +219,7 @@ function freshVerdict(text: string, reserved: boolean): KubeletExpressionVerdict
   }
   if (found.problem !== undefined || found.sample === undefined) return { problem: found.problem };
   try {
-    return { warning: failsForEverySample(found.sample, reserved) };
+    return { warning: failingSamples(found.sample, reserved) };
   } catch (e) {
     if (e instanceof RangeError) return {}; // too deep for the evaluator here; nothing known
     throw e;
@@ -355,9 +355,10 @@ function expressionProblem(written: string, reserved: boolean): { problem?: stri
 
 /**
  * A warning for an expression that compiles (kubeletExpressionProblem finds nothing) and reads the instance type's
- * variables, but fails for every sample instance type, smallest to largest: what EvaluateExpression and its callers do
- * with a result, as for constants. A warning, not an error: the instance types the pool launches are outside the app,
- * and one beyond the samples may give a usable value. Undefined when a sample does, or the expression has a problem.
+ * variables, but fails for at least one sample instance type (what EvaluateExpression and its callers do with a
+ * result, as for constants): Karpenter 1.15.0 refuses the whole class when the expression fails for any instance type
+ * the region offers. A warning, not an error: which types the region offers is outside the app. Undefined when every
+ * sample gives a usable value, or the expression has a problem.
  * @param text the expression as written
  * @param reserved a kubeReserved / systemReserved value (0 or more) rather than maxPods
  */
@@ -365,26 +366,39 @@ export function kubeletExpressionSampleWarning(written: string, reserved = false
   return judgeKubeletExpression(written, reserved).warning;
 }
 
-function failsForEverySample(text: string, reserved: boolean): string | undefined {
-  let why = "";
+/**
+ * Karpenter 1.15.0 evaluates the expressions against every instance type the region offers when it validates the
+ * class, and the first failure refuses the whole class, terminally (pkg/controllers/nodeclass/validation.go:264-279,
+ * ValidationSucceeded=False, KubeletExpressionEvalFailed; pkg/providers/instancetype/instancetype.go:318-347
+ * ValidateKubeletExpressions). Which types the region offers is outside the app: a failure for any sample is a warning.
+ */
+const CLASS_VALIDATION =
+  "karpenter-provider-aws@v1.15.0 pkg/controllers/nodeclass/validation.go:264-279 and pkg/providers/instancetype/instancetype.go:318-347, ValidateKubeletExpressions";
+
+function failingSamples(text: string, reserved: boolean): string | undefined {
+  const failed: { type: string; why: string }[] = [];
   for (const vars of SAMPLE_INSTANCE_TYPES) {
-    let value: number;
+    let why: string | undefined;
     try {
-      value = Number(evaluate(text, vars));
+      const value = Number(evaluate(text, vars));
+      const result = Math.trunc(value);
+      if (!Number.isFinite(value))
+        why = `it is ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value")`;
+      else if (reserved && result < 0)
+        why = `it is ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value")`;
+      else if (!reserved && (result < 0 || result > 2147483647))
+        why = `it is ${result}, outside maxPods' range 0 to 2147483647 ("maxPods expression evaluated to a value outside the valid range")`;
     } catch (e) {
       why = `evaluating it fails: ${String((e as Error)?.message ?? e).split("\n")[0]}`;
-      continue;
     }
-    const result = Math.trunc(value);
-    if (!Number.isFinite(value))
-      why = `it is ${value}, a non-finite value Karpenter refuses ("expression returned a non-finite value")`;
-    else if (reserved && result < 0)
-      why = `it is ${result}, and Karpenter fails a negative reserved value ("kubelet resource expression evaluated to a negative value")`;
-    else if (!reserved && (result < 0 || result > 2147483647))
-      why = `it is ${result}, outside maxPods' range 0 to 2147483647 ("maxPods expression evaluated to a value outside the valid range")`;
-    else return undefined;
+    if (why) failed.push({ type: vars.instance_type, why });
   }
-  return `it fails for each of the instance types ${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")}, smallest to largest (${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): ${why}. On a node where it fails, Karpenter ${reserved ? "drops the reservation" : "cannot use the instance type"}; check the expression against the instance types the pool launches`;
+  if (failed.length === 0) return undefined;
+  const all = failed.length === SAMPLE_INSTANCE_TYPES.length;
+  const which = all
+    ? `each of the sample instance types ${failed.map((f) => f.type).join(", ")}`
+    : `the sample instance type${failed.length > 1 ? "s" : ""} ${failed.map((f) => f.type).join(", ")} (of ${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")})`;
+  return `it fails for ${which} (${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): for ${failed[0].type} ${failed[0].why}. Karpenter evaluates the expression against every instance type the region offers when it validates the EC2NodeClass, and the first failure refuses the whole class for good (ValidationSucceeded=False, KubeletExpressionEvalFailed; ${CLASS_VALIDATION}): if the region offers ${all || failed.length > 1 ? "any of these types" : "this type"}, no node launches from the class. Bound the expression, e.g. with min(…, 110) or max(…, 0)`;
 }
 
 /** A number and a unit or words (`1GB`, `512MB`, `1 core`), the shape of a quantity written the way people write sizes. */

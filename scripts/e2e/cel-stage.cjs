@@ -45,8 +45,10 @@ function recordedExpressions(records) {
 
 /**
  * Whether the library and Karpenter agree on one expression: what Karpenter does not compile, the library refuses;
- * what compiles but fails for every sample instance type, the library refuses (a constant) or warns about (the pool
- * may launch other types); what gives a usable value for some instance type, the library takes without a word.
+ * what compiles but fails for every sample instance type, the library refuses (a constant) or warns about; what fails
+ * for some sample types only, the library warns about (Karpenter 1.15.0 refuses the whole class when any instance type
+ * of the region fails, and the region is outside the app); what gives a usable value for every sample, the library
+ * takes without a word.
  * @param {string|undefined} problem the library's reason for refusing, or undefined
  * @param {{compiles: boolean, error?: string, results: {instanceType: string, value?: number, error?: string}[]}} judged
  * @param {string|undefined} [warning] the library's warning (kubeletExpressionSampleWarning), or undefined
@@ -55,17 +57,22 @@ function recordedExpressions(records) {
 function compare(problem, judged, warning) {
   const failing = judged.results.filter((r) => r.error !== undefined);
   const everyFails = judged.compiles && judged.results.length > 0 && failing.length === judged.results.length;
-  const karpenterRefuses = !judged.compiles || everyFails;
+  const someFail = judged.compiles && failing.length > 0;
+  const karpenterRefuses = !judged.compiles || someFail;
   const karpenter = !judged.compiles
     ? `does not compile: ${firstLine(judged.error)}`
     : everyFails
       ? `every evaluation fails: ${firstLine(failing[0].error)}`
-      : `accepted: ${judged.results.map((r) => `${r.instanceType} ${r.error !== undefined ? "fails" : r.value}`).join(", ")}`;
+      : someFail
+        ? `fails for ${failing.map((r) => r.instanceType).join(", ")}: ${firstLine(failing[0].error)}`
+        : `accepted: ${judged.results.map((r) => `${r.instanceType} ${r.value}`).join(", ")}`;
   const agree = !judged.compiles
     ? problem !== undefined
     : everyFails
       ? problem !== undefined || warning !== undefined
-      : problem === undefined && warning === undefined;
+      : someFail
+        ? problem === undefined && warning !== undefined
+        : problem === undefined && warning === undefined;
   return {
     agree,
     karpenterRefuses,
@@ -94,14 +101,16 @@ function judge(bin, cases) {
 /** One group of cases judged both ways: a FAIL line per disagreement, then one check line for the group. */
 function judgeGroup(report, group, cases, bin, verdictOf, release) {
   const verdicts = judge(bin, cases);
-  const counts = { bothAccept: 0, bothRefuse: 0, notCompiled: 0, everyEvaluationFails: 0, disagree: 0 };
+  const counts = { bothAccept: 0, bothRefuse: 0, notCompiled: 0, everyEvaluationFails: 0, someFail: 0, disagree: 0 };
   cases.forEach((c, i) => {
     const { problem, warning } = verdictOf(c.expression, c.reserved);
     const cmp = compare(problem, verdicts[i], warning);
     if (cmp.agree && cmp.karpenterRefuses) {
       counts.bothRefuse++;
-      if (verdicts[i].compiles) counts.everyEvaluationFails++;
-      else counts.notCompiled++;
+      const failing = verdicts[i].results.filter((r) => r.error !== undefined).length;
+      if (!verdicts[i].compiles) counts.notCompiled++;
+      else if (failing === verdicts[i].results.length) counts.everyEvaluationFails++;
+      else counts.someFail++;
     } else if (cmp.agree) counts.bothAccept++;
     else {
       counts.disagree++;
@@ -115,10 +124,10 @@ function judgeGroup(report, group, cases, bin, verdictOf, release) {
   report.check(
     `cel-agreement: ${group}: library and Karpenter ${release} pkg/cel agree on ${cases.length} expressions`,
     counts.disagree === 0,
-    `both accept ${counts.bothAccept}, both refuse ${counts.bothRefuse} (not compiled ${counts.notCompiled}, every evaluation fails ${counts.everyEvaluationFails}), disagree ${counts.disagree}`,
+    `both accept ${counts.bothAccept}, both refuse ${counts.bothRefuse} (not compiled ${counts.notCompiled}, every evaluation fails ${counts.everyEvaluationFails}, some sample types fail ${counts.someFail}), disagree ${counts.disagree}`,
   );
   console.log(
-    `       ${group}: both accept ${counts.bothAccept}, both refuse ${counts.bothRefuse} (not compiled ${counts.notCompiled}, every evaluation fails ${counts.everyEvaluationFails}), disagree ${counts.disagree}`,
+    `       ${group}: both accept ${counts.bothAccept}, both refuse ${counts.bothRefuse} (not compiled ${counts.notCompiled}, every evaluation fails ${counts.everyEvaluationFails}, some sample types fail ${counts.someFail}), disagree ${counts.disagree}`,
   );
   return verdicts;
 }
