@@ -73,6 +73,41 @@ export function validateDrafts(
     for (const warning of requirementValueWarnings(w, `NodePool ${pool.props.name}`, pool.props.requirements, {}))
       pool.ctx.note("action", "spec.template.spec.requirements", `the NodePool construct warns at synth: ${warning}`);
   }
+  // a kubelet that stays in a note (its EC2NodeClass is outside the input): judged as that class would judge it, so the
+  // note does not tell the user to add a kubelet the Ec2NodeClass construct refuses (fresh tester 19, C-2)
+  const inInput = new Set(classes.map((c) => c.props.name));
+  for (const pool of pools) {
+    const ref = pool.nodeClassRef;
+    const moved =
+      ref &&
+      (ref.group ?? "karpenter.k8s.aws") === "karpenter.k8s.aws" &&
+      (ref.kind ?? "EC2NodeClass") === "EC2NodeClass" &&
+      inInput.has(ref.name);
+    if (!pool.kubelet || moved) continue;
+    const { value, field } = pool.kubelet;
+    const probe = {
+      name: PLACEHOLDER,
+      role: PLACEHOLDER,
+      amiFamily: "Custom" as const,
+      amiSelectorTerms: [{ id: "ami-placeholder" }],
+      subnetSelectorTerms: [{ tags: { placeholder: PLACEHOLDER } }],
+      securityGroupSelectorTerms: [{ tags: { placeholder: PLACEHOLDER } }],
+      kubelet: value,
+    };
+    const c = new Checker("EC2NODECLASS", `EC2NodeClass ${ref?.name ?? PLACEHOLDER}`, version, { collect: true });
+    c.guard(() => checkEc2NodeClass(c, version, probe, PLACEHOLDER));
+    c.guard(() => checkEc2NodeClassSemantics(c, PLACEHOLDER, probe, {}));
+    const seen = new Set<string>();
+    for (const e of c.collected) {
+      if (!/^kubelet\b/.test(e.field) || seen.has(e.field)) continue;
+      seen.add(e.field);
+      const at = `${field}${e.field.slice("kubelet".length)}`;
+      pool.ctx.invalid(
+        at,
+        `the kubelet this note carries is invalid in Karpenter ${version.full} (the Ec2NodeClass construct refuses it on the class it goes to): ${at} = ${noteValue(e.value)}: ${e.allowed}; fix it before adding it`,
+      );
+    }
+  }
   for (const cls of classes) {
     const p = cls.props;
     const spec = {

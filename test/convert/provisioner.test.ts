@@ -375,6 +375,28 @@ describe("Provisioner → NodePool", () => {
     const note = noteAbout(pool.notes, "spec.kubeletConfiguration");
     expect(note.level).toBe("action");
     expect(note.message).toContain('{"maxPods":20}');
+    // valid: no other note on the kubelet
+    expect(pool.notes.filter((n) => n.field.startsWith("spec.kubeletConfiguration."))).toEqual([]);
+  });
+
+  test("a kubelet carried by a note is judged as its class would judge it (fresh tester 19, C-2)", () => {
+    const pool = onlyPool(
+      provisioner(
+        "p7",
+        "providerRef: { name: t1 }\nkubeletConfiguration: { imageGCHighThresholdPercent: 50, imageGCLowThresholdPercent: 60, maxPods: -1 }",
+      ),
+    );
+    expect(noteAbout(pool.notes, "spec.kubeletConfiguration").level).toBe("action");
+    const bad = pool.notes.filter((n) => n.field.startsWith("spec.kubeletConfiguration."));
+    expect(bad.map((n) => n.field).sort()).toEqual([
+      "spec.kubeletConfiguration.imageGCHighThresholdPercent",
+      "spec.kubeletConfiguration.maxPods",
+    ]);
+    for (const n of bad) {
+      // an action that makes the conversion unusable as it is: counted in the CLI's invalid summary (exit 1)
+      expect(n).toMatchObject({ level: "action", invalid: true });
+      expect(n.message).toContain("fix it before adding it");
+    }
   });
 
   test("a legacy label key is carried over and noted; v1 validation rejects it in a note", () => {
