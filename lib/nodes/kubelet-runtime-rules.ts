@@ -367,6 +367,19 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       );
   }
 
+  // :323 reservedSystemCPUs beside a systemReservedCgroup or kubeReservedCgroup the user sets
+  if (str(k.reservedSystemCPUs) && k.reservedSystemCPUs !== "") {
+    const cgroup = ["systemReservedCgroup", "kubeReservedCgroup"].find((f) => str(k[f]) && k[f] !== "");
+    if (cgroup !== undefined)
+      add(
+        "reservedSystemCPUs",
+        k.reservedSystemCPUs,
+        `unset when ${cgroup} is set (reserve CPUs by list or by cgroup, not both)`,
+        `reservedSystemCPUs with ${cgroup} ("can't use reservedSystemCPUs (--reserved-cpus) with systemReservedCgroup (--system-reserved-cgroup) or kubeReservedCgroup (--kube-reserved-cgroup)")`,
+        323,
+      );
+  }
+
   // :339 logging, component-base logs/api/v1 Validate: the kubelet registers "text" and "json"; "" is defaulted
   const logging = k.logging;
   if (obj(logging) && str(logging.format) && logging.format !== "" && !LOG_FORMATS.includes(logging.format))
@@ -449,5 +462,32 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       add("podLogsDir", d, 'an absolute, normalized ASCII path such as "/var/log/pods"', rule, line as number);
   }
 
+  return out;
+}
+
+/**
+ * Warnings for values the kubelet refuses beside what the AMI's nodeadm sets or a kubelet default, not the user: they
+ * depend on the AMI (amazon-eks-ami nodeadm internal/kubelet/config.go), so they are not refused. Pure.
+ */
+export function kubeletRuntimeWarnings(k: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const cpus = k.reservedSystemCPUs;
+  // :321-:325 reservedSystemCPUs with systemReservedCgroup or kubeReservedCgroup: nodeadm sets "/system" and "/runtime"
+  if (
+    str(cpus) &&
+    cpus !== "" &&
+    cpusetProblem(cpus) === undefined &&
+    !known(k.systemReservedCgroup) &&
+    !known(k.kubeReservedCgroup)
+  )
+    out.push(
+      `kubelet.reservedSystemCPUs = ${JSON.stringify(cpus)}: the kubelet refuses reservedSystemCPUs beside systemReservedCgroup or kubeReservedCgroup (${VALIDATION}:321-325), and the AL2023 AMI's nodeadm sets both ("/system", "/runtime"; amazon-eks-ami nodeadm internal/kubelet/config.go withDefaultReservedResources): where it does, the kubelet does not start and the node never joins the cluster`,
+    );
+  // :186 shutdownGracePeriodCriticalPods above shutdownGracePeriod, which defaults to 0 when unset
+  const critical = signedNanos(k.shutdownGracePeriodCriticalPods);
+  if (critical !== undefined && critical > 0n && !known(k.shutdownGracePeriod))
+    out.push(
+      `kubelet.shutdownGracePeriodCriticalPods = ${JSON.stringify(k.shutdownGracePeriodCriticalPods)} without shutdownGracePeriod: the kubelet refuses shutdownGracePeriodCriticalPods above shutdownGracePeriod (${VALIDATION}:186), whose kubelet default is 0: unless your AMI sets it, the kubelet does not start and the node never joins the cluster. Set shutdownGracePeriod too`,
+    );
   return out;
 }

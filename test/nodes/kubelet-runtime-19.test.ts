@@ -58,6 +58,7 @@ describe("the kubelet's own validation of a 1.15 free-form kubelet (AL2023)", ()
     ],
     [{ reservedSystemCPUs: "0-x" }, "reservedSystemCPUs", "validation.go:327"],
     [{ reservedSystemCPUs: "3-1" }, "reservedSystemCPUs", "validation.go:327"],
+    [{ reservedSystemCPUs: "0-1", systemReservedCgroup: "/system" }, "reservedSystemCPUs", "validation.go:323"],
     [{ containerLogMonitorInterval: "1s" }, "containerLogMonitorInterval", "validation.go:381"],
     [{ memorySwap: { swapBehavior: "foo" } }, "memorySwap.swapBehavior", "validation.go:214"],
     [{ nodeStatusMaxImages: -2 }, "nodeStatusMaxImages", "validation.go:120"],
@@ -184,6 +185,31 @@ describe("the kubelet's own validation of a 1.15 free-form kubelet (AL2023)", ()
   test("a wrong JSON type is reported once, by the decode rule", () => {
     const e = rejection("EC2NodeClass", al2023({ containerLogMaxFiles: "1" }), V);
     expect(problemsOf(e).map((p) => p.code)).toEqual(["EC2NODECLASS_KUBELET_FIELD_TYPE"]);
+  });
+});
+
+describe("what depends on the AMI's nodeadm or a kubelet default is warned, not refused", () => {
+  const warningsOf = (k: { [f: string]: unknown }) => {
+    const stack = build("EC2NodeClass", al2023(k), V);
+    return stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)))
+      .filter((w) => w.includes("the kubelet refuses"));
+  };
+  test("reservedSystemCPUs beside nodeadm's reserved cgroups", () => {
+    const w = warningsOf({ reservedSystemCPUs: "0-1" });
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("validation.go:321-325");
+    expect(w[0]).toContain("withDefaultReservedResources");
+  });
+  test("shutdownGracePeriodCriticalPods without shutdownGracePeriod (default 0)", () => {
+    const w = warningsOf({ shutdownGracePeriodCriticalPods: "10s" });
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("validation.go:186");
+  });
+  test("no warning with both set, or on another family", () => {
+    expect(warningsOf({ shutdownGracePeriod: "30s", shutdownGracePeriodCriticalPods: "10s" })).toEqual([]);
+    expect(warningsOf({ reservedSystemCPUs: "0-1", systemReservedCgroup: "", kubeReservedCgroup: "" })).toEqual([]);
   });
 });
 
