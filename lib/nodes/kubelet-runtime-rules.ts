@@ -31,7 +31,7 @@ const VALIDATION = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation
 
 /** The message of a problem, for `c.fail(code, field, value, message)`. */
 export function kubeletRuntimeMessage(p: KubeletRuntimeProblem): string {
-  return `${p.allowed}: the kubelet refuses ${p.rule} (${p.source}); it validates its configuration when it starts, so the kubelet does not start, so the node never joins the cluster (Karpenter 1.15 passes spec.kubelet to nodeadm as written, karpenter-provider-aws@v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:103-116)`;
+  return `${p.allowed}: the kubelet refuses ${p.rule} (${p.source}); it validates its configuration when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster (Karpenter 1.15 passes spec.kubelet to nodeadm as written, karpenter-provider-aws@v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:103-116)`;
 }
 
 const known = (x: unknown): boolean => x !== undefined && x !== null && !isToken(x) && !holdsToken(x);
