@@ -230,6 +230,8 @@ export const ERROR_CODES = {
   EC2NODECLASS_KUBELET_IMAGE_GC: "imageGCHighThresholdPercent not above imageGCLowThresholdPercent (EC2NodeClass CRD)",
   EC2NODECLASS_KUBELET_KARPENTER_OWNED:
     "a kubelet field Karpenter sets itself and refuses from the user (registerWithTaints, 1.15+)",
+  EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET:
+    "a 1.15 free-form kubelet value the kubelet's own configuration validation refuses at start (ValidateKubeletConfiguration): the node never joins",
   EC2NODECLASS_KUBELET_MAX_PODS: "maxPods (or its expression) of the wrong form",
   EC2NODECLASS_KUBELET_NEGATIVE: "a kubelet count or grace period below zero, which Karpenter 1.15+ refuses",
   EC2NODECLASS_KUBELET_NOT_A_FIELD:

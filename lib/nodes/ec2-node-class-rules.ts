@@ -32,6 +32,7 @@ import {
 } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem, quantityLookalike } from "./kubelet-expressions";
+import { kubeletRuntimeMessage, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
 import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
@@ -962,6 +963,10 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       (f) => notDataFields.has(f) || (familyRule && f !== "registerWithTaints"),
       SPEC_FIELDS,
     );
+  // 1.15+ on AL2023: the kubelet's own validation of the fields passed through (kubelet-runtime-rules.ts)
+  if (upstream && family === "AL2023" && isPlainObject(k))
+    for (const p of kubeletRuntimeProblems(k))
+      c.guard(() => c.fail("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET", p.field, p.value, kubeletRuntimeMessage(p)));
   if (familyRule && family !== undefined) {
     for (const [f, x] of Object.entries(k)) {
       if (!isSet(x) || (KUBELET_PROPS as readonly string[]).includes(f)) continue;

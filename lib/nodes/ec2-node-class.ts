@@ -21,6 +21,7 @@ import {
   nodeFamily,
   selectorTermWarnings,
 } from "./ec2-node-class-rules";
+import { kubeletRuntimeWarnings } from "./kubelet-runtime-rules";
 import { nodeConfigWarnings, userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
@@ -423,6 +424,15 @@ function kubeletWarnings(
       if (why) out.push(`EC2NodeClass ${name}: ${field} = ${JSON.stringify(value)}: ${why}`);
     }
   const k = spec.kubelet;
+  if (
+    version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&
+    nodeFamily(spec) === "AL2023" &&
+    k !== null &&
+    typeof k === "object" &&
+    !Array.isArray(k) &&
+    !Token.isUnresolved(k)
+  )
+    for (const w of kubeletRuntimeWarnings(k as Record<string, unknown>)) out.push(`EC2NodeClass ${name}: ${w}`);
   if (
     version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&
     k !== null &&

@@ -417,6 +417,14 @@ const SEMANTIC_RULES = [
       "Karpenter refuses an eviction threshold that is no eviction signal, no percentage in [0, 100] or a negative quantity, evictionMinimumReclaim included (validateKubeletSemantics, validateEvictionThreshold; ValidationSucceeded=False); the free-form CRD takes any map",
   },
   {
+    id: "kubelet-runtime-validation",
+    field: /^kubelet\./,
+    message: /the kubelet does not start, so the node never joins the cluster/,
+    since: "1.15",
+    reason:
+      "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
+  },
+  {
     id: "kubelet-negative",
     field: /^kubelet\.(evictionMaxPodGracePeriod|(kubeReserved|systemReserved)\[.*\])$/,
     message:
