@@ -51,12 +51,13 @@ const RUNTIME_STREAMS = [
   "/proc/self/fd/2",
 ];
 // volumes the kubelet always mounts read-only (k8s.io/kubernetes v1.36.3 pkg/volume/configmap/configmap.go:160,
-// secret/secret.go:166, downwardapi/downwardapi.go:156, projected/projected.go:175: `ReadOnly: true`)
+// secret/secret.go:166, downwardapi/downwardapi.go:156, projected/projected.go:175, image/image.go:77: `ReadOnly: true`)
 const READ_ONLY_SOURCES: Readonly<Record<string, string>> = {
   configMap: "configmap/configmap.go:160",
   secret: "secret/secret.go:166",
   downwardAPI: "downwardapi/downwardapi.go:156",
   projected: "projected/projected.go:175",
+  image: "image/image.go:77",
 };
 const PANIC =
   "the controller panics at start and crash-loops (sigs.k8s.io/karpenter pkg/operator/logging/logging.go:80, lo.Must)";

@@ -1,4 +1,5 @@
 import { lookupTable } from "../core/lookup";
+import { isPlainObject as isPlainObjectValue } from "../core/deep-merge";
 import {
   AmiSelectorTerm,
   BlockDeviceMapping,
@@ -36,6 +37,7 @@ import { kubeletRuntimeMessage, kubeletRuntimeProblems } from "./kubelet-runtime
 import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
+  NAN_PERCENT,
   kindProblem,
   kubeletValidationSource,
 } from "./kubelet-config-rules";
@@ -852,6 +854,9 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
   if (typeof value === "bigint") return `${at} is a bigint (write it as a number)`;
   if (typeof value === "number" && !Number.isFinite(value)) return `${at} is ${value}, which JSON cannot hold`;
   if (value === null || typeof value !== "object" || isToken(value)) return undefined;
+  // a Map, Set, Date or other class instance: JSON writes `{}` (or a string) and its content is lost (fresh20 C-1)
+  if (!Array.isArray(value) && !isPlainObjectValue(value))
+    return `${at} is ${typeName(value)}, which JSON writes without its content: write a plain object { … }`;
   if (seen.includes(value)) return `${at} holds an object that contains it (a cycle)`;
   // Array.from, not map: map keeps a hole, and the loop below stopped destructuring it (fresh15 C-1); a hole is read
   // as undefined here (data) and refused as a missing item by the list's own check (Checker.list)
@@ -920,9 +925,12 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
 /** A whole number in quotes (`"110"`): a count written as a string, not an expression. */
 const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
 
-/** An object of fields (not an array, not itself a token); tokens among its fields are the fields' business. */
-const isPlainObject = (x: unknown): x is Record<string, unknown> =>
-  x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
+/**
+ * An object of fields written as `{ … }` (not an array, not a Map, Set, Date or other class instance, whose JSON is
+ * `{}` and would lose its content: fresh tester 20 C-1), and not itself a token; tokens among its fields are the
+ * fields' business.
+ */
+const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjectValue(x) && !isToken(x);
 
 function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
   if (!isSet(k) || c.token(k)) return;
@@ -1050,6 +1058,16 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const threshold = (at: string, val: string) => {
     if (!upstream || typeof val !== "string" || !c.known(val)) return;
     const problem = evictionThresholdProblem(val);
+    // NaN passes Karpenter's range check and the kubelet's parse (k8s.io/kubernetes v1.36.3
+    // pkg/kubelet/eviction/helpers.go:427-432, strconv.ParseFloat), but no comparison with NaN is true: the signal never
+    // fires. Refused by this library, which says so (fresh tester 20 CF-2)
+    if (problem === NAN_PERCENT)
+      c.fail(
+        "EC2NODECLASS_KUBELET_EVICTION",
+        at,
+        val,
+        `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi": ${JSON.stringify(val)} is NaN, which Karpenter ${c.version.full} and the kubelet take (Go's strconv.ParseFloat reads it; k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:427-432), but no comparison with NaN is true, so the threshold never fires and nothing is evicted for it; refused by this library`,
+      );
     if (problem)
       c.fail(
         "EC2NODECLASS_KUBELET_EVICTION",

@@ -1,4 +1,5 @@
 import { typeName } from "../core/errors";
+import { isPlainObject as isPlainObjectValue } from "../core/deep-merge";
 import {
   Checker,
   durationNanos,
@@ -71,8 +72,12 @@ function kindText(kind: KubeletFieldKind, goType: string): string {
   return `${KIND_TEXT[kind]} from ${lo} to ${hi}`;
 }
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> =>
-  x !== null && typeof x === "object" && !Array.isArray(x) && !isToken(x);
+/**
+ * An object of fields written as `{ … }` (not an array, not a Map, Set, Date or other class instance, whose JSON is
+ * `{}` and would lose its content: fresh tester 20 C-1), and not itself a token; tokens among its fields are the
+ * fields' business.
+ */
+const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjectValue(x) && !isToken(x);
 
 /**
  * What is wrong with `x` as a value of `kind` (its Go type `goType`), or undefined when it decodes (or holds a
@@ -167,16 +172,15 @@ export function goParseFloat(s: string): number | undefined {
   return sign * Number(`${strip(dec[1]) || "0"}.${strip(dec[2]) || "0"}e${strip(dec[3]) || "0"}`);
 }
 
+/** What {@link evictionThresholdProblem} says of a NaN percentage (which Karpenter takes; see its callers). */
+export const NAN_PERCENT = "not a number before the %";
+
 export function evictionThresholdProblem(value: string): string | undefined {
   if (value.endsWith("%")) {
     const n = goParseFloat(value.slice(0, -1));
     if (n === undefined) return "no number before the %";
     // NaN passes Karpenter's `v < 0 || v > 100`, but is no threshold: refused as one
-    return Number.isNaN(n)
-      ? "not a number before the %"
-      : n < 0 || n > 100
-        ? "a percentage outside 0 to 100"
-        : undefined;
+    return Number.isNaN(n) ? NAN_PERCENT : n < 0 || n > 100 ? "a percentage outside 0 to 100" : undefined;
   }
   if (!QUANTITY.test(value)) return "neither a percentage nor a quantity";
   return isNegativeQuantity(value) ? "a negative quantity" : undefined;
@@ -201,6 +205,15 @@ export function checkUpstreamKubelet(
     if (typed.includes(f) || !isSet(x) || skip(f)) continue;
     c.guard(() => {
       const field = t.fields[f];
+      // a key that is a cdktf token (Fn.lower(…)): Terraform writes map keys as they are, so it is never resolved
+      // and the name is the token's placeholder text (fresh tester 20 CF-4)
+      if (field === undefined && holdsToken(f))
+        c.fail(
+          "EC2NODECLASS_KUBELET_NOT_A_FIELD",
+          "kubelet",
+          f,
+          `KubeletConfiguration field names written literally: a key that is a cdktf token is not resolved (a map key is written as it is), so the kubelet gets the token's placeholder text as a field name; ${strict}`,
+        );
       if (field === undefined) {
         const near = suggestion(f, [...names, ...typed]);
         const spec = specFields.includes(f) ? ` ${f} is a field of the EC2NodeClass spec, not of kubelet.` : "";

@@ -46,6 +46,15 @@ describe("log output paths the controller cannot open (fresh tester 18)", () => 
       ["values.logOutputPaths[0]"],
     ],
     [
+      "a file in an image volume (always read-only; fresh tester 20 CF-1)",
+      {
+        extraVolumes: [{ name: "logs", image: { reference: "busybox:1.36" } }],
+        ...mount,
+        logOutputPaths: ["/var/log/karpenter/out.log"],
+      },
+      ["values.logOutputPaths[0]"],
+    ],
+    [
       "an env entry replacing the list, with an empty element",
       { controller: { env: [{ name: "LOG_ERROR_OUTPUT_PATHS", value: "stderr,,/dev/stderr" }] } },
       ["values.controller.env[0].value"],

@@ -1,0 +1,33 @@
+import { Fn } from "cdktf";
+import { build, rejection } from "./node-props";
+
+/*
+ * fresh tester 20, C-1: a kubelet (or a free-form kubelet field) given as a Map, Set or Date was written to the
+ * manifest as `{}`, its content lost; it is refused as every other prop refuses one.
+ */
+
+const al = (kubelet: unknown) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], kubelet: kubelet as never });
+
+describe("a kubelet that is no plain object (fresh tester 20, C-1)", () => {
+  test.each<[string, unknown, string]>([
+    ["a Map", new Map([["runOnce", true]]), "kubelet"],
+    ["a Set", new Set(["x"]), "kubelet"],
+    ["a Date", new Date(0), "kubelet"],
+    ["a nested Map (logging)", { logging: new Map([["verbosity", 4]]) }, "kubelet.logging"],
+    ["a nested Map (featureGates)", { featureGates: new Map([["X", true]]) }, "kubelet.featureGates"],
+  ])("%s is refused on 1.15", (_what, kubelet, field) => {
+    const e = rejection("EC2NodeClass", al(kubelet), "1.15.0");
+    expect(e.problems.map((p) => p.field)).toContain(field);
+  });
+  test("look-alike: the same as plain objects passes", () => {
+    expect(() => build("EC2NodeClass", al({ logging: { verbosity: 4 }, featureGates: {} }), "1.15.0")).not.toThrow();
+  });
+});
+
+describe("a kubelet key that is a token (fresh tester 20, CF-4)", () => {
+  test("is refused on kubelet, saying a key is not resolved, not as a misspelt field", () => {
+    const e = rejection("EC2NodeClass", al({ [Fn.lower("RUNONCE")]: true }), "1.15.0");
+    const p = e.problems.find((x) => x.field === "kubelet");
+    expect(p?.message).toContain("a key that is a cdktf token is not resolved");
+  });
+});
