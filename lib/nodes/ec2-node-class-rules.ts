@@ -37,6 +37,7 @@ import { kubeletRuntimeMessage, kubeletRuntimeProblems } from "./kubelet-runtime
 import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
+  goParseFloat,
   NAN_PERCENT,
   kindProblem,
   kubeletValidationSource,
@@ -856,7 +857,7 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
   if (value === null || typeof value !== "object" || isToken(value)) return undefined;
   // a Map, Set, Date or other class instance: JSON writes `{}` (or a string) and its content is lost (fresh20 C-1)
   if (!Array.isArray(value) && !isPlainObjectValue(value))
-    return `${at} is ${typeName(value)}, which JSON writes without its content: write a plain object { … }`;
+    return `${at} must be a plain object { … }, got ${typeName(value)}, which JSON writes without its content`;
   if (seen.includes(value)) return `${at} holds an object that contains it (a cycle)`;
   // Array.from, not map: map keeps a hole, and the loop below stopped destructuring it (fresh15 C-1); a hole is read
   // as undefined here (data) and refused as a missing item by the list's own check (Checker.list)
@@ -939,7 +940,14 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
   const expressions = c.version.atLeast(kubeletExpressionsSince());
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
   else if (!isPlainObject(k))
-    c.guard(() => c.fail("EC2NODECLASS_KUBELET", "kubelet", k, `kubelet: an object of KubeletConfiguration fields`));
+    c.guard(() =>
+      c.fail(
+        "EC2NODECLASS_KUBELET",
+        "kubelet",
+        k,
+        `kubelet: a plain object of KubeletConfiguration fields, got ${typeName(k)}`,
+      ),
+    );
   if (typeof k !== "object") return;
   if (freeForm && isPlainObject(k))
     for (const [f, x] of Object.entries(k)) {
@@ -1076,17 +1084,40 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
         `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi", and this is ${problem}: Karpenter ${c.version.full} refuses it ("must be a percentage or a resource quantity", "can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateEvictionThreshold")})`,
       );
   };
+  /**
+   * The kubelet's own parse of a threshold it then refuses at start (k8s.io/kubernetes v1.36.3
+   * pkg/kubelet/eviction/helpers.go parseThresholdStatement :414-415, a zero quantity: "must be positive"; parseMinimumReclaims
+   * :474-475, a percentage of 0 or less), from NewMainKubelet: the kubelet does not start (fresh tester 20 S-10).
+   */
+  const kubeletRefuses = (at: string, val: string, reclaim: boolean) => {
+    if (typeof val !== "string" || !c.known(val)) return;
+    const pctValue = val.endsWith("%") ? goParseFloat(val.slice(0, -1)) : undefined;
+    const zeroQuantity =
+      !val.endsWith("%") && QUANTITY.test(val) && !/[1-9]/.test(/^[+-]?([0-9]*\.?[0-9]*)/.exec(val)![1]);
+    const refused = reclaim ? pctValue !== undefined && pctValue <= 0 : zeroQuantity;
+    if (refused)
+      c.fail(
+        "EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET",
+        at,
+        val,
+        reclaim
+          ? `a minimum reclaim above 0 (a percentage such as "5%" or a quantity such as "500Mi"): the kubelet refuses a percentage of 0 or less ("eviction percentage minimum reclaim … must be positive", k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:474-475) when it starts, so the kubelet does not start, so the node never joins the cluster; leave the signal out for no minimum`
+          : `a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"): the kubelet refuses a zero quantity ("eviction threshold … must be positive", k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:414-415) when it starts, so the kubelet does not start, so the node never joins the cluster; leave the signal out (or write "0%", which the kubelet ignores) for no threshold`,
+      );
+  };
   signals("evictionHard", k.evictionHard, (at, val) => {
     // the CRDs before 1.15 hold the value to a pattern (at most two decimals); 1.15's free-form kubelet only to
     // Karpenter's own rule (a percentage is any number from 0 to 100)
     if (upstream) threshold(at, val);
     else c.pattern(at, val, EVICTION_VALUE, pct);
+    kubeletRefuses(at, val, false);
   });
   signals("evictionSoft", k.evictionSoft, (at, val) => {
     // the CRDs before 1.15 hold the value to a pattern (at most two decimals); 1.15's free-form kubelet only to
     // Karpenter's own rule (a percentage is any number from 0 to 100)
     if (upstream) threshold(at, val);
     else c.pattern(at, val, EVICTION_VALUE, pct);
+    kubeletRefuses(at, val, false);
   });
   // evictionMinimumReclaim is no typed field: Karpenter 1.15 checks it as it does evictionHard
   const reclaim: unknown = k.evictionMinimumReclaim;
@@ -1102,7 +1133,10 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     signals(
       "evictionMinimumReclaim",
       reclaim as { [s: string]: string },
-      threshold,
+      (at, val) => {
+        threshold(at, val);
+        kubeletRefuses(at, val, true);
+      },
       ` (Karpenter ${c.version.full} refuses another key: "isn't a valid eviction signal", ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream!, "validateKubeletSemantics")})`,
     );
   signals("evictionSoftGracePeriod", k.evictionSoftGracePeriod, (at, val) => {

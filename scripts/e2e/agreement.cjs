@@ -425,6 +425,13 @@ const SEMANTIC_RULES = [
       "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
   },
   {
+    id: "kubelet-eviction-positive",
+    field: /^kubelet\.(evictionHard|evictionSoft|evictionMinimumReclaim)\[/,
+    message: /must be positive/,
+    reason:
+      'a zero eviction threshold quantity (or a minimum reclaim percentage of 0 or less): the CRD\'s pattern and Karpenter take it, and the kubelet refuses it when it starts (k8s.io/kubernetes pkg/kubelet/eviction/helpers.go parseThresholdStatement / parseMinimumReclaims, "must be positive"), so the node never joins; no API server or controller check',
+  },
+  {
     id: "kubelet-negative",
     field: /^kubelet\.(evictionMaxPodGracePeriod|(kubeReserved|systemReserved)\[.*\])$/,
     message:

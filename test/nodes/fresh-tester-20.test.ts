@@ -31,3 +31,46 @@ describe("a kubelet key that is a token (fresh tester 20, CF-4)", () => {
     expect(p?.message).toContain("a key that is a cdktf token is not resolved");
   });
 });
+
+describe("eviction values the kubelet refuses at start (fresh tester 20, S-10)", () => {
+  const ev = (kubelet: Record<string, unknown>) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], kubelet });
+  test.each<[string, Record<string, unknown>, string, string]>([
+    [
+      "evictionHard 0",
+      { evictionHard: { "memory.available": "0" } },
+      'kubelet.evictionHard["memory.available"]',
+      "1.15.0",
+    ],
+    [
+      "evictionHard 0Mi on 1.14",
+      { evictionHard: { "memory.available": "0Mi" } },
+      'kubelet.evictionHard["memory.available"]',
+      "1.14.1",
+    ],
+    [
+      "evictionSoft 0Ki",
+      { evictionSoft: { "memory.available": "0Ki" }, evictionSoftGracePeriod: { "memory.available": "1m" } },
+      'kubelet.evictionSoft["memory.available"]',
+      "1.15.0",
+    ],
+    [
+      "evictionMinimumReclaim 0%",
+      { evictionMinimumReclaim: { "memory.available": "0%" } },
+      'kubelet.evictionMinimumReclaim["memory.available"]',
+      "1.15.0",
+    ],
+  ])("%s is refused", (_what, kubelet, field, version) => {
+    const e = rejection("EC2NodeClass", ev(kubelet), version);
+    const p = e.problems.find((x) => x.field === field);
+    expect(p?.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(p?.message).toContain("must be positive");
+  });
+  test.each<[string, Record<string, unknown>]>([
+    ["evictionHard 0% (the kubelet ignores it)", { evictionHard: { "memory.available": "0%" } }],
+    ["evictionHard 100Mi", { evictionHard: { "memory.available": "100Mi" } }],
+    ["evictionMinimumReclaim 0 as a quantity (allowed)", { evictionMinimumReclaim: { "memory.available": "0" } }],
+    ["evictionMinimumReclaim 5%", { evictionMinimumReclaim: { "memory.available": "5%" } }],
+  ])("look-alike passes: %s", (_what, kubelet) => {
+    expect(() => build("EC2NodeClass", ev(kubelet), "1.15.0")).not.toThrow();
+  });
+});
