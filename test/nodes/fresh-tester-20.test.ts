@@ -74,3 +74,22 @@ describe("eviction values the kubelet refuses at start (fresh tester 20, S-10)",
     expect(() => build("EC2NodeClass", ev(kubelet), "1.15.0")).not.toThrow();
   });
 });
+
+describe("a kubelet expression's double beyond int64 (fresh tester 20, S-15)", () => {
+  const { kubeletExpressionProblem, kubeletExpressionSampleWarning } = jest.requireActual(
+    "../../lib/nodes/kubelet-expressions",
+  );
+  test("over the variables: every sample fails (Go's int64() gives the int64 minimum on amd64), a warning", () => {
+    expect(kubeletExpressionProblem("double(vcpus) * 1e19", true)).toBeUndefined();
+    expect(kubeletExpressionSampleWarning("double(vcpus) * 1e19", true)).toContain("it fails for each of the sample");
+  });
+  test("a constant: refused, naming the conversion", () => {
+    expect(kubeletExpressionProblem("1e19", true)).toContain("beyond the int64 range");
+    expect(kubeletExpressionProblem("1e19", false)).toContain("beyond the int64 range");
+  });
+  test("look-alikes: an int literal at the int64 maximum, a double within range", () => {
+    expect(kubeletExpressionProblem("9223372036854775807", true)).toBeUndefined();
+    expect(kubeletExpressionProblem("1e18", true)).toBeUndefined();
+    expect(kubeletExpressionSampleWarning("double(vcpus) * 1e15", true)).toBeUndefined();
+  });
+});
