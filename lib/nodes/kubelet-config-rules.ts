@@ -14,7 +14,7 @@ import {
   QUANTITY,
   suggestion,
 } from "../kubernetes/value-rules";
-import { KubeletConfigFields, KubeletFieldKind } from "../versions";
+import { KubeletConfigFields, KubeletField, KubeletFieldKind } from "../versions";
 
 /*
  * What Karpenter 1.15 (karpenter-provider-aws v1.15.0, pkg/apis/v1/kubeletconfiguration_validation.go) refuses in a
@@ -49,12 +49,20 @@ const KIND_TEXT: { readonly [kind in KubeletFieldKind]: string } = {
   "bool map": "a map of booleans (true or false)",
   "string list map": "a map of lists of strings",
   object: "an object",
+  quantity: 'a quantity such as "64Ki" or "1M" (a string), or a number',
+  "quantity map": 'a map of quantities such as "1Gi"',
+  "duration or integer": 'a Go duration string such as "5s", or a whole number of nanoseconds',
 };
 
 /** The range of a Go integer type (JSON numbers beyond it fail to decode), as far as JavaScript holds it exactly. */
-function integerRange(goType: string): [number, number] {
-  const t = goType.replace(/^\*|^\[\]/, "");
+function integerRange(goType: string, int?: string): [number, number] {
+  const t = int ?? goType.replace(/^\*|^\[\]/, "");
   if (t === "int32") return [INT32_MIN, INT32_MAX];
+  if (t === "uint32") return [0, 2 ** 32 - 1];
+  if (t === "uint16") return [0, 2 ** 16 - 1];
+  if (t === "int16") return [-(2 ** 15), 2 ** 15 - 1];
+  if (t === "uint8") return [0, 255];
+  if (t === "int8") return [-128, 127];
   if (t.startsWith("uint")) return [0, Number.MAX_SAFE_INTEGER];
   return [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
 }
@@ -66,9 +74,9 @@ function integerRange(goType: string): [number, number] {
 const beyondExact = (x: unknown): boolean => typeof x === "number" && Math.abs(x) > Number.MAX_SAFE_INTEGER;
 
 /** What a field of `kind` takes, with the range of an integer type. */
-function kindText(kind: KubeletFieldKind, goType: string): string {
+function kindText(kind: KubeletFieldKind, goType: string, int?: string): string {
   if (kind !== "integer" && kind !== "integer list") return KIND_TEXT[kind];
-  const [lo, hi] = integerRange(goType);
+  const [lo, hi] = integerRange(goType, int);
   return `${KIND_TEXT[kind]} from ${lo} to ${hi}`;
 }
 
@@ -83,7 +91,7 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjec
  * What is wrong with `x` as a value of `kind` (its Go type `goType`), or undefined when it decodes (or holds a
  * token where it matters). JSON null decodes into anything (Go leaves the field as it was).
  */
-export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string): string | undefined {
+export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string, int?: string): string | undefined {
   if (x === null || x === undefined || isToken(x)) return undefined;
   const bad = `got ${typeName(x)}`;
   const each = (items: unknown[], ok: (v: unknown) => boolean, what: string): string | undefined => {
@@ -91,7 +99,7 @@ export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string):
     return i < 0 ? undefined : `${what} ${JSON.stringify(i)} is ${typeName(items[i])}`;
   };
   const isInt = (v: unknown) => {
-    const [lo, hi] = integerRange(goType);
+    const [lo, hi] = integerRange(goType, int);
     return typeof v === "number" && Number.isInteger(v) && v >= lo && v <= hi;
   };
   switch (kind) {
@@ -134,7 +142,98 @@ export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string):
     }
     case "object":
       return isPlainObject(x) ? undefined : bad;
+    case "quantity":
+      return typeof x === "number" ? (Number.isFinite(x) ? undefined : bad) : quantityProblem(x);
+    case "quantity map": {
+      if (!isPlainObject(x)) return bad;
+      const key = Object.keys(x).find(
+        (k) => x[k] !== null && x[k] !== undefined && quantityProblem(x[k]) !== undefined,
+      );
+      return key === undefined ? undefined : `the value of ${JSON.stringify(key)} is ${typeName(x[key])}`;
+    }
+    case "duration or integer":
+      // TimeOrMetaDuration.UnmarshalJSON: a string is a metav1.Duration (checked below), else an int64 of nanoseconds
+      return typeof x === "string" ? undefined : isInt(x) ? undefined : typeof x === "number" ? `got ${x}` : bad;
   }
+}
+
+/**
+ * Why resource.Quantity's UnmarshalJSON refuses `x` (a string it cannot parse, or another JSON type), or undefined;
+ * a JSON number is parsed as its text (k8s.io/apimachinery pkg/api/resource quantity.go, UnmarshalJSON).
+ */
+function quantityProblem(x: unknown): string | undefined {
+  if (x === null || x === undefined || isToken(x) || holdsToken(x)) return undefined;
+  if (typeof x === "number") return Number.isFinite(x) ? undefined : `got ${typeName(x)}`;
+  if (typeof x !== "string") return `got ${typeName(x)}`;
+  return QUANTITY.test(x.trim()) ? undefined : `${JSON.stringify(x)} is no quantity`;
+}
+
+/** A problem the strict decode finds below a field: `path` is relative to spec.kubelet (`logging.vmodule[0].verbosity`). */
+export interface KubeletDecodeProblem {
+  readonly path: string;
+  readonly value: unknown;
+  /** `unknown`: no field of that name (strict decode: an error; lenient: dropped); `type`: a value that does not decode. */
+  readonly kind: "unknown" | "type";
+  /** What is allowed (a field name: the struct's fields with a suggestion). */
+  readonly allowed: string;
+}
+
+/**
+ * What the strict decode refuses in `x` as the value of `field` at `path`, the field itself and every field of a
+ * nested struct (or list of structs) alike, all at once. Tokens are not judged.
+ */
+export function kubeletDecodeProblems(x: unknown, field: KubeletField, path: string): KubeletDecodeProblem[] {
+  if (x === null || x === undefined || isToken(x)) return [];
+  const problem = kindProblem(x, field.kind, field.goType, field.int);
+  if (problem !== undefined)
+    return [
+      {
+        path,
+        value: x,
+        kind: "type",
+        allowed: `${kindText(field.kind, field.goType, field.int)} (Go ${field.goType}${beyondExact(x) ? `, which holds more: the limit is JavaScript's, which cannot hold a number beyond 2^53 - 1 exactly (${x} is what it holds of the number written)` : ""}), ${problem}`,
+      },
+    ];
+  if ((field.kind === "duration" || field.kind === "duration or integer") && typeof x === "string" && !holdsToken(x)) {
+    const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;
+    if (ns === undefined || ns > MAX_DURATION_NS)
+      return [
+        {
+          path,
+          value: x,
+          kind: "type",
+          allowed: `${KIND_TEXT[field.kind]} (numbers with the units ns, us, ms, s, m or h, up to about 292 years): a ${field.goType.replace(/^\*/, "")} decodes only what time.ParseDuration reads`,
+        },
+      ];
+  }
+  const sub = field.fields;
+  if (sub === undefined) return [];
+  if (field.kind === "object list" && Array.isArray(x))
+    return x.flatMap((item, i) =>
+      kubeletDecodeProblems(
+        item,
+        { kind: "object", goType: field.goType.replace(/^\[\]/, ""), fields: sub },
+        `${path}[${i}]`,
+      ),
+    );
+  if (field.kind !== "object" || !isPlainObject(x)) return [];
+  const names = Object.keys(sub);
+  return Object.entries(x).flatMap(([key, value]): KubeletDecodeProblem[] => {
+    if (value === undefined) return [];
+    const f = sub[key];
+    if (f !== undefined) return kubeletDecodeProblems(value, f, `${path}.${key}`);
+    const near = holdsToken(key) ? undefined : suggestion(key, names);
+    return [
+      {
+        path: `${path}.${key}`,
+        value,
+        kind: "unknown",
+        allowed: holdsToken(key)
+          ? `field names written literally: a key that is a cdktf token is not resolved (a map key is written as it is), so the kubelet gets the token's placeholder text as a field name`
+          : `a field of ${field.goType.replace(/^\*|^\[\]/, "")}: ${names.map((n) => JSON.stringify(n)).join(", ")} (JSON field names are case-sensitive)${near ? `; ${near}` : ""}`,
+      },
+    ];
+  });
 }
 
 /**
@@ -239,6 +338,17 @@ export function checkUpstreamKubelet(
           x,
           `${kindText(field.kind, field.goType)} (Go ${field.goType}${beyondExact(x) ? `, which holds more: the limit is JavaScript's, which cannot hold a number beyond 2^53 - 1 exactly (${x} is what it holds of the number written)` : ""}), ${problem}: ${strict}`,
         );
+      // a struct's own fields (logging, tracing, authentication, crashLoopBackOff, …): the same strict decode
+      if (problem === undefined && field.fields !== undefined)
+        for (const p of kubeletDecodeProblems(x, field, f))
+          c.guard(() =>
+            c.fail(
+              p.kind === "unknown" ? "EC2NODECLASS_KUBELET_NOT_A_FIELD" : "EC2NODECLASS_KUBELET_FIELD_TYPE",
+              `kubelet.${p.path}`,
+              p.value,
+              `${p.allowed}: ${strict}`,
+            ),
+          );
       if (field.kind === "duration" && typeof x === "string" && !holdsToken(x)) {
         const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;
         if (ns === undefined || ns > MAX_DURATION_NS)
@@ -258,13 +368,16 @@ export function checkUpstreamKubelet(
  * a value of another JSON type, an integer out of its Go type's range, a metav1.Duration that time.ParseDuration does
  * not read (the same tests {@link checkUpstreamKubelet} applies to `spec.kubelet`). Undefined when it decodes.
  */
-export function kubeletValueProblem(
-  x: unknown,
-  field: { readonly kind: KubeletFieldKind; readonly goType: string },
-): string | undefined {
-  const problem = kindProblem(x, field.kind, field.goType);
-  if (problem !== undefined) return `${kindText(field.kind, field.goType)} (Go ${field.goType}), ${problem}`;
-  if (field.kind !== "duration" || typeof x !== "string" || holdsToken(x)) return undefined;
+export function kubeletValueProblem(x: unknown, field: KubeletField): string | undefined {
+  const problem = kindProblem(x, field.kind, field.goType, field.int);
+  if (problem !== undefined) return `${kindText(field.kind, field.goType, field.int)} (Go ${field.goType}), ${problem}`;
+  if (field.kind !== "duration" || typeof x !== "string" || holdsToken(x)) {
+    // a nested struct's value of the wrong type fails the lenient decode too (an unknown nested field is dropped)
+    const nested = field.fields ? kubeletDecodeProblems(x, field, "").find((p) => p.kind === "type") : undefined;
+    return nested === undefined
+      ? undefined
+      : `${KIND_TEXT[field.kind]} (Go ${field.goType}) whose ${nested.path.replace(/^\./, "")} takes ${nested.allowed}`;
+  }
   const ns = GO_DURATION.test(x) ? durationNanos(x) : undefined;
   return ns === undefined || ns > MAX_DURATION_NS
     ? `${KIND_TEXT.duration} (a metav1.Duration, which decodes only what time.ParseDuration reads: numbers with the units ns, us, ms, s, m or h, up to about 292 years)`

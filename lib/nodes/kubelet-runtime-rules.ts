@@ -1,4 +1,12 @@
-import { durationNanos, GO_DURATION, holdsToken, isToken, MAX_DURATION_NS, QUANTITY } from "../kubernetes/value-rules";
+import {
+  durationNanos,
+  GO_DURATION,
+  holdsToken,
+  INT32_MAX,
+  isToken,
+  MAX_DURATION_NS,
+  QUANTITY,
+} from "../kubernetes/value-rules";
 
 /*
  * The kubelet's own validation of its configuration (k8s.io/kubernetes@v1.36.3
@@ -87,6 +95,24 @@ export function cpusetProblem(s: string): string | undefined {
     if (start > end) return `the range ${JSON.stringify(r)} runs backwards`;
   }
   return undefined;
+}
+
+/**
+ * Why component-base's validateEndpoint (tracing/api/v1/config.go:64-88) refuses a tracing endpoint, or undefined: an
+ * endpoint without "//" is read as "dns://" + it; Go's url.Parse then gives the scheme (a letter, then letters,
+ * digits, "+", "-", "."; lower-cased), which must be dns, unix or unix-abstract. Only what is certain is said: a
+ * control character or a leading ":" (url.Parse fails), or another scheme.
+ */
+export function tracingEndpointProblem(endpoint: string): string | undefined {
+  const url = endpoint.includes("//") ? endpoint : `dns://${endpoint}`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(url)) return "holds a control character (url.Parse fails)";
+  if (url.startsWith(":")) return 'starts with ":" (url.Parse: "missing protocol scheme")';
+  const m = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(url);
+  const scheme = m ? m[1].toLowerCase() : "";
+  return ["dns", "unix", "unix-abstract"].includes(scheme)
+    ? undefined
+    : `has the scheme ${JSON.stringify(scheme)} ("unsupported scheme: … Options are none, dns, unix, or unix-abstract")`;
 }
 
 const TOPOLOGY_POLICIES = ["none", "best-effort", "restricted", "single-numa-node"];
@@ -389,6 +415,166 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       `one of ${q(LOG_FORMATS)}`,
       'any other log format ("Unsupported log format")',
       `${VALIDATION}:339 -> k8s.io/component-base@v0.36.3 logs/api/v1/options.go:156`,
+    );
+
+  // :339 logging, the rest of component-base logs/api/v1 Validate (options.go:139-220): a zero flushFrequency is
+  // defaulted to 5s first (options.go:394, SetRecommendedLoggingConfiguration), a negative one is refused
+  const LOGS = "k8s.io/component-base@v0.36.3 logs/api/v1/options.go";
+  const gates = obj(k.featureGates) ? k.featureGates : {};
+  if (obj(logging)) {
+    const flush = logging.flushFrequency;
+    const flushNs = typeof flush === "number" && int(flush) ? BigInt(flush) : signedNanos(flush);
+    if (flushNs !== undefined && flushNs < 0n)
+      add(
+        "logging.flushFrequency",
+        flush,
+        'a positive duration (the default is "5s")',
+        'a negative logging.flushFrequency ("Must be greater than zero")',
+        `${VALIDATION}:339 -> ${LOGS}:141`,
+      );
+    if (int(logging.verbosity) && logging.verbosity > INT32_MAX)
+      add(
+        "logging.verbosity",
+        logging.verbosity,
+        `a verbosity of at most ${INT32_MAX} (klog takes a positive int32)`,
+        "a logging.verbosity above the int32 maximum",
+        `${VALIDATION}:339 -> ${LOGS}:170`,
+      );
+    // the format "json" is gated by LoggingBetaOptions (beta, on by default: logs/api/v1/kube_features.go:73)
+    if (logging.format === "json" && gates.LoggingBetaOptions === false)
+      add(
+        "logging.format",
+        logging.format,
+        '"text", or featureGates.LoggingBetaOptions left on',
+        'the json log format with the LoggingBetaOptions gate off ("Log format json is disabled")',
+        `${VALIDATION}:339 -> ${LOGS}:158-165`,
+      );
+    const vmodule = logging.vmodule;
+    if (Array.isArray(vmodule) && vmodule.length > 0) {
+      if (str(logging.format) && logging.format !== "" && logging.format !== "text")
+        add(
+          "logging.vmodule",
+          vmodule,
+          'no vmodule, or the "text" log format',
+          `a vmodule with the ${JSON.stringify(logging.format)} log format ("Only supported for text log format")`,
+          `${VALIDATION}:339 -> ${LOGS}:174`,
+        );
+      vmodule.forEach((item, i) => {
+        if (!obj(item)) return;
+        const at = `logging.vmodule[${i}]`;
+        const pattern = item.filePattern;
+        if (pattern === undefined || pattern === null || pattern === "")
+          add(
+            `${at}.filePattern`,
+            pattern,
+            'a file pattern such as "controller*"',
+            'a vmodule item without a file pattern ("File pattern must not be empty")',
+            `${VALIDATION}:339 -> ${LOGS}:178`,
+          );
+        else if (str(pattern) && /[=,]/.test(pattern))
+          add(
+            `${at}.filePattern`,
+            pattern,
+            "a file pattern without = or ,",
+            'a vmodule file pattern with = or , ("File pattern must not contain equal sign or comma")',
+            `${VALIDATION}:339 -> ${LOGS}:181`,
+          );
+        if (int(item.verbosity) && item.verbosity > INT32_MAX)
+          add(
+            `${at}.verbosity`,
+            item.verbosity,
+            `a verbosity of at most ${INT32_MAX}`,
+            "a vmodule verbosity above the int32 maximum",
+            `${VALIDATION}:339 -> ${LOGS}:184`,
+          );
+      });
+    }
+    // options: splitStream and infoBufferSize are alpha (LoggingAlphaOptions, off by default: kube_features.go:70)
+    const options = logging.options;
+    if (obj(options) && gates.LoggingAlphaOptions !== true)
+      for (const format of ["text", "json"]) {
+        const o = options[format];
+        if (!obj(o)) continue;
+        if (o.splitStream === true)
+          add(
+            `logging.options.${format}.splitStream`,
+            o.splitStream,
+            "false, or featureGates.LoggingAlphaOptions: true",
+            'splitStream with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
+            `${VALIDATION}:339 -> ${LOGS}:202-217`,
+          );
+        const size = o.infoBufferSize;
+        if (
+          (str(size) && QUANTITY.test(size) && !/^[+-]?0*\.?0*([eE][+-]?\d+|[a-zA-Z]+)?$/.test(size)) ||
+          (num(size) && size !== 0)
+        )
+          add(
+            `logging.options.${format}.infoBufferSize`,
+            size,
+            "0 (unset), or featureGates.LoggingAlphaOptions: true",
+            'an infoBufferSize with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
+            `${VALIDATION}:339 -> ${LOGS}:205-218`,
+          );
+      }
+  }
+
+  // :343 tracing, component-base tracing/api/v1 ValidateTracingConfiguration (config.go:33-88)
+  const TRACING = "k8s.io/component-base@v0.36.3 tracing/api/v1/config.go";
+  const tracing = k.tracing;
+  if (obj(tracing)) {
+    const rate = tracing.samplingRatePerMillion;
+    if (int(rate) && (rate < 0 || rate > 1_000_000))
+      add(
+        "tracing.samplingRatePerMillion",
+        rate,
+        "a number from 0 to 1000000 (samples per million spans)",
+        "a samplingRatePerMillion outside 0 to 1000000",
+        `${VALIDATION}:343 -> ${TRACING}:47-61`,
+      );
+    const endpoint = tracing.endpoint;
+    const why = str(endpoint) ? tracingEndpointProblem(endpoint) : undefined;
+    if (why !== undefined)
+      add(
+        "tracing.endpoint",
+        endpoint,
+        'a gRPC target: "host:port" (dns), "dns://…", "unix:///path" or "unix-abstract:name"',
+        `a tracing endpoint that ${why}`,
+        `${VALIDATION}:343 -> ${TRACING}:64-88`,
+      );
+  }
+
+  // :334 validation_linux.go:44-56 userNamespaces.idsPerPod: a multiple of 65536 from 65536 to 2^32 - 1
+  const users = k.userNamespaces;
+  if (obj(users) && int(users.idsPerPod)) {
+    const ids = users.idsPerPod;
+    const rule =
+      ids < 65536
+        ? "an idsPerPod below 65536"
+        : ids % 65536 !== 0
+          ? "an idsPerPod that is no multiple of 65536"
+          : ids > 2 ** 32 - 1
+            ? "an idsPerPod above 4294967295"
+            : undefined;
+    if (rule !== undefined)
+      add(
+        "userNamespaces.idsPerPod",
+        ids,
+        "a multiple of 65536 from 65536 to 4294901760 (the default is 65536)",
+        rule,
+        "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation/validation_linux.go:44-56 (validation.go:334)",
+      );
+  }
+
+  // :337 showHiddenMetricsForVersion: "" or the kubelet's previous minor, "1.N" (component-base metrics/api/v1
+  // config.go:103-115 compares with fmt "%d.%d"): anything not of that form is refused whatever the kubelet's version
+  const hidden = k.showHiddenMetricsForVersion;
+  if (str(hidden) && hidden !== "" && !/^1\.(0|[1-9]\d*)$/.test(hidden))
+    add(
+      "showHiddenMetricsForVersion",
+      hidden,
+      'the minor before the kubelet\'s own, written "1.N" (for a 1.34 node "1.33"), or unset',
+      "any showHiddenMetricsForVersion other than the previous minor (\"must be omitted or have the value '1.N'\")",
+      `${VALIDATION}:337 -> k8s.io/component-base@v0.36.3 metrics/api/v1/config.go:103-115`,
     );
 
   // :350 memoryThrottlingFactor

@@ -4,6 +4,7 @@ import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
 import { isToken } from "../kubernetes/value-rules";
 import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
 import { kubeletValueProblem } from "./kubelet-config-rules";
+import { KubeletRuntimeProblem, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
 
 /*
  * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
@@ -171,6 +172,33 @@ export function kubeletConfigProblems(
       });
   }
   return { wrong, dropped };
+}
+
+/**
+ * The kubelet's own refusals at start (kubelet-runtime-rules.ts, ValidateKubeletConfiguration) of the configuration
+ * nodeadm writes from a NodeConfig's `spec.kubelet.config` merged with Karpenter's own part, whose values replace the
+ * user's (maps merged key by key: nodeadm internal/api/merge.go, util.DocumentMerge with mergo.WithOverride); only
+ * those the class's own kubelet does not have already (the class is refused for those). Karpenter's placeholders
+ * (maxPods, registerWithTaints: {@link karpenterKubeletConfig}) are not judged. The rules apply on every Karpenter
+ * version: nodeadm passes the kubelet config on whatever Karpenter validated.
+ */
+export function nodeConfigRuntimeProblems(
+  spec: unknown,
+  karpenter: { readonly [field: string]: unknown },
+): KubeletRuntimeProblem[] {
+  const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
+  const config = isPlainMap(kubelet) ? kubelet.config : undefined;
+  if (!isPlainMap(config)) return [];
+  const own = Object.fromEntries(
+    Object.entries(karpenter).filter(([k]) => k !== "maxPods" && k !== "registerWithTaints"),
+  );
+  const merged: Record<string, unknown> = { ...config };
+  for (const [k, v] of Object.entries(own)) {
+    const mine = config[k];
+    merged[k] = isPlainMap(mine) && isPlainMap(v) ? { ...mine, ...v } : v;
+  }
+  const classOnly = new Set(kubeletRuntimeProblems(own).map((p) => p.field));
+  return kubeletRuntimeProblems(merged).filter((p) => !classOnly.has(p.field));
 }
 
 /** The nodeadm the table was read from, for a message: `amazon-eks-ami nodeadm@v0.0.0-… (pinned by …)`. */

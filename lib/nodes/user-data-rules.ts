@@ -8,6 +8,7 @@ import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
+  nodeConfigRuntimeProblems,
   nodeadmSource,
   nodeConfigPath,
   nodeConfigSpecProblems,
@@ -564,11 +565,49 @@ function kubeletConfigFinding(
     ctx.dropped?.push(
       `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm passes the kubelet config on as written, and the kubelet, whose strict decode fails on an unknown field, decodes it again leniently and drops the field with a logged warning (${decode}), so the setting never reaches the node. Fix the name, or remove it; a kubelet newer than that one may know the field`,
     );
-  if (wrong.length === 0) return undefined;
+  if (wrong.length === 0) return kubeletRuntimeFinding(text, offset, parsed, value, where, ctx.kubelet);
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
     problem: `kubelet config values of the KubeletConfiguration's JSON types: ${where} is a NodeConfig, and ${problems}. nodeadm keeps spec.kubelet.config untyped and merges it with Karpenter's own NodeConfig, which sets only the class's kubelet fields, maxPods and registerWithTaints (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58, 106-117; nodeadm internal/api/merge.go, util.DocumentMerge), so the value reaches the kubelet, whose decode fails on a value of the wrong JSON type, strict and lenient alike ("failed to decode: json: cannot unmarshal …"; ${decode}): the kubelet does not start and the node never joins. Write the value in the field's type, or set it on the EC2NodeClass's kubelet, which the construct checks`,
+  };
+}
+
+/**
+ * A NodeConfig (its kubelet config decoded without error) whose `spec.kubelet.config`, merged with Karpenter's own
+ * part, holds values the kubelet's own validation refuses when it starts (node-config-rules.ts
+ * nodeConfigRuntimeProblems): all of them, the first one's line.
+ */
+function kubeletRuntimeFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+  karpenter: { readonly [field: string]: unknown },
+): Finding | undefined {
+  const found = nodeConfigRuntimeProblems(value.spec, karpenter);
+  if (found.length === 0) return undefined;
+  // kubelet.logging.vmodule[0].filePattern -> spec.kubelet.config.logging.vmodule[0].filePattern
+  const pathOf = (field: string) => [
+    "spec",
+    "kubelet",
+    "config",
+    ...field
+      .replace(/^kubelet\./, "")
+      .split(/\.|\[(\d+)\]/)
+      .filter((x) => x !== undefined && x !== "")
+      .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
+  ];
+  const problems = found
+    .map(
+      (p) =>
+        `${nodeConfigPath(pathOf(p.field))} = ${JSON.stringify(p.value)?.slice(0, 60)}: ${p.allowed} (the kubelet refuses ${p.rule}; ${p.source})`,
+    )
+    .join("; ");
+  return {
+    line: offset + pathLine(text, parsed, pathOf(found[0].field)),
+    problem: `kubelet config values the kubelet accepts: ${where} is a NodeConfig, and ${problems}. nodeadm merges spec.kubelet.config with Karpenter's own NodeConfig (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58; nodeadm internal/api/merge.go) and writes the result as the kubelet's configuration, which the kubelet validates when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster`,
   };
 }
 

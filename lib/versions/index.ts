@@ -34,7 +34,7 @@ export type { PatchBehaviourChange } from "./patch-history";
 export { kubeletConfigFields } from "./kubelet-config";
 export { celSampleInstanceTypes } from "./cel-samples";
 export type { CelSampleInstanceType } from "./cel-samples";
-export type { KubeletConfigFields, KubeletFieldKind } from "./kubelet-config";
+export type { KubeletConfigFields, KubeletField, KubeletFieldKind } from "./kubelet-config";
 export { k8sApiFields } from "./k8s-api-fields";
 export type { K8sApiFields, K8sFieldKind } from "./k8s-api-fields";
 export { nodeadmConfigFields } from "./nodeadm-config";

@@ -19,7 +19,23 @@ export type KubeletFieldKind =
   | "string map"
   | "bool map"
   | "string list map"
-  | "object";
+  | "object"
+  | "quantity"
+  | "quantity map"
+  | "duration or integer";
+
+/**
+ * One upstream KubeletConfiguration field: its JSON kind, its Go type as written, the Go integer type of an integer
+ * (or integer list) field, and, for a struct (or a list of structs), its own fields, judged by the same strict decode.
+ */
+export interface KubeletField {
+  readonly kind: KubeletFieldKind;
+  readonly goType: string;
+  /** The Go integer type (`uint32` for logging.verbosity's VerbosityLevel): its range is what decodes. */
+  readonly int?: string;
+  /** A struct's JSON fields (absent: an object whose fields are not read, such as registerWithTaints' v1.Taint). */
+  readonly fields?: { readonly [name: string]: KubeletField };
+}
 
 /** One minor's table of upstream KubeletConfiguration fields. */
 export interface KubeletConfigFields {
@@ -29,10 +45,12 @@ export interface KubeletConfigFields {
   /** The kubelet module (`k8s.io/kubelet@v0.37.0`) and its file the fields come from. */
   readonly module: string;
   readonly file: string;
+  /** The other files nested structs come from (`logsapi: k8s.io/component-base@v0.37.0 logs/api/v1/types.go`). */
+  readonly nested: readonly string[];
   /** What is assumed for the minor's patches other than the one read. */
   readonly assumption: string;
-  /** JSON field name (case-sensitive) → JSON kind and Go type. */
-  readonly fields: { readonly [name: string]: { readonly kind: KubeletFieldKind; readonly goType: string } };
+  /** JSON field name (case-sensitive) → its field. */
+  readonly fields: { readonly [name: string]: KubeletField };
 }
 
 const TABLE: { readonly [minor: string]: KubeletConfigFields } = deepLookup(

@@ -394,11 +394,12 @@ const SEMANTIC_RULES = [
   },
   {
     id: "kubelet-upstream-decode",
-    field: /^kubelet\.[^[]+$/,
+    // nested structs and lists of structs too: kubelet.logging.vmodule[0].filePattern
+    field: /^kubelet\./,
     message: /strict-decodes spec\.kubelet into the upstream KubeletConfiguration/,
     since: "1.15",
     reason:
-      "the free-form CRD takes any kubelet key and value; Karpenter strict-decodes spec.kubelet into k8s.io/kubelet's KubeletConfiguration (case-sensitive names, Go types, Go durations) and sets ValidationSucceeded=False on an unknown field or a wrong type (karpenter-provider-aws v1.15.0 kubeletconfiguration_validation.go validateAgainstUpstreamType)",
+      "the free-form CRD takes any kubelet key and value; Karpenter strict-decodes spec.kubelet into k8s.io/kubelet's KubeletConfiguration (case-sensitive names, Go types, Go durations, at every depth: logging, tracing, authentication, …) and sets ValidationSucceeded=False on an unknown field or a wrong type (karpenter-provider-aws v1.15.0 kubeletconfiguration_validation.go validateAgainstUpstreamType)",
   },
   {
     id: "kubelet-karpenter-owned",
