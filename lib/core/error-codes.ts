@@ -227,7 +227,8 @@ export const ERROR_CODES = {
     "a kubelet field given a JSON type its upstream KubeletConfiguration Go type does not decode (Karpenter 1.15+ strict-decodes spec.kubelet)",
   EC2NODECLASS_KUBELET_FAMILY:
     "a kubelet setting the AMI family does not apply (Bottlerocket podsPerCore, clusterDNS lists)",
-  EC2NODECLASS_KUBELET_IMAGE_GC: "imageGCHighThresholdPercent not above imageGCLowThresholdPercent (EC2NodeClass CRD)",
+  EC2NODECLASS_KUBELET_IMAGE_GC:
+    "imageGCHighThresholdPercent not above imageGCLowThresholdPercent (EC2NodeClass CRD), or on AL2023 one set alone against the kubelet's default for the other (high 85, low 80)",
   EC2NODECLASS_KUBELET_KARPENTER_OWNED:
     "a kubelet field Karpenter sets itself and refuses from the user (registerWithTaints, 1.15+)",
   EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET:

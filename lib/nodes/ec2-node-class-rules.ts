@@ -33,7 +33,7 @@ import {
 } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { KUBELET_EXPRESSION_VARIABLES, kubeletExpressionProblem, quantityLookalike } from "./kubelet-expressions";
-import { kubeletRuntimeMessage, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
+import { imageGcDefaultProblem, kubeletRuntimeMessage, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
 import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
@@ -1215,6 +1215,19 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
       );
     }
   });
+  // one threshold alone against the kubelet's default for the other: on AL2023 (nodeadm sets neither) refused; on
+  // the other families the AMI's own kubelet configuration may set it, so ec2-node-class.ts warns instead
+  const gcDefault =
+    highValid && lowValid && family === "AL2023" ? imageGcDefaultProblem(k as Record<string, unknown>) : undefined;
+  if (gcDefault !== undefined)
+    c.guard(() =>
+      c.fail(
+        "EC2NODECLASS_KUBELET_IMAGE_GC",
+        gcDefault.field,
+        gcDefault.value,
+        `${gcDefault.allowed}: the kubelet refuses ${gcDefault.rule} when it starts (${gcDefault.source}), and Karpenter passes the typed thresholds to the AL2023 AMI's nodeadm, which sets neither: the kubelet does not start, so the node never joins the cluster. Set both thresholds`,
+      ),
+    );
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     let entries: [string, string][] = [];
     c.guard(() => {

@@ -21,7 +21,8 @@ import {
   nodeFamily,
   selectorTermWarnings,
 } from "./ec2-node-class-rules";
-import { kubeletRuntimeWarnings } from "./kubelet-runtime-rules";
+import { imageGcDefaultProblem, kubeletRuntimeWarnings } from "./kubelet-runtime-rules";
+import { isPlainMap } from "../core/deep-merge";
 import { nodeConfigWarnings, userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
@@ -424,9 +425,15 @@ function kubeletWarnings(
       if (why) out.push(`EC2NodeClass ${name}: ${field} = ${JSON.stringify(value)}: ${why}`);
     }
   const k = spec.kubelet;
+  const family = nodeFamily(spec);
+  const gc = isPlainMap(k) && family !== undefined && family !== "AL2023" ? imageGcDefaultProblem(k) : undefined;
+  if (gc !== undefined)
+    out.push(
+      `EC2NodeClass ${name}: ${gc.field} = ${gc.value} without the other threshold: the kubelet refuses ${gc.rule} when it starts (${gc.source}); unless the ${family} AMI's own kubelet configuration sets the other one, the kubelet does not start and the node never joins the cluster. Set both`,
+    );
   if (
     version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&
-    nodeFamily(spec) === "AL2023" &&
+    family === "AL2023" &&
     k !== null &&
     typeof k === "object" &&
     !Array.isArray(k) &&

@@ -22,7 +22,8 @@ import {
  * false, readOnlyPort 0, featureGates, logging.verbosity): so `systemCgroups` without `cgroupRoot` and
  * `enforceNodeAllocatable: ["system-reserved"]` without `systemReservedCgroup` are not refused. A rule behind a feature
  * gate is applied only where the value fails with the gate on and off alike. A zero value the v1beta1 defaults replace
- * (port 0, imageMinimumGCAge "0s", empty strings) is judged as its default. Values holding a token, and values of the
+ * (port 0, imageMinimumGCAge "0s", empty strings) is judged as its default: the kubelet defaults its configuration
+ * again after merging the drop-ins (cmd/kubelet/app/server.go:386-392), so where a value came from does not matter. Values holding a token, and values of the
  * wrong JSON type (reported by the decode rule), are not judged. featureGates are not judged.
  */
 
@@ -207,8 +208,9 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       "a negative imageMaximumGCAge",
       102,
     );
-  const effectiveMin =
-    minAge === undefined || minAge === 0n ? (has("imageMinimumGCAge") ? undefined : 2n * MINUTE) : minAge;
+  // a zero imageMinimumGCAge is defaulted too, also when it comes from a drop-in: the kubelet defaults the merged
+  // configuration again (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:386-392, mergeKubeletConfigurations)
+  const effectiveMin = minAge === undefined || minAge === 0n ? 2n * MINUTE : minAge;
   if (
     maxAge !== undefined &&
     maxAge > 0n &&
@@ -219,7 +221,7 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
     add(
       "imageMaximumGCAge",
       k.imageMaximumGCAge,
-      `a duration greater than imageMinimumGCAge (${has("imageMinimumGCAge") && minAge !== 0n ? JSON.stringify(k.imageMinimumGCAge) : 'unset: the default "2m"'}), or "0s" to disable it`,
+      `a duration greater than imageMinimumGCAge (${has("imageMinimumGCAge") && minAge !== 0n ? JSON.stringify(k.imageMinimumGCAge) : has("imageMinimumGCAge") ? '"0s", which the kubelet defaults to "2m"' : 'unset: the default "2m"'}), or "0s" to disable it`,
       "an imageMaximumGCAge not greater than imageMinimumGCAge",
       105,
     );
@@ -649,6 +651,37 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
   }
 
   return out;
+}
+
+/** The kubelet's image GC thresholds when unset (k8s.io/kubernetes v1.36.3 pkg/kubelet/apis/config/v1beta1/defaults.go:157-162). */
+const IMAGE_GC_DEFAULTS = { imageGCHighThresholdPercent: 85, imageGCLowThresholdPercent: 80 } as const;
+
+/**
+ * One image GC threshold set without the other, against the other's kubelet default (high 85, low 80): the kubelet
+ * refuses a low threshold not below the high one when it starts (validation.go:93, "imageGCLowThresholdPercent …
+ * must be less than imageGCHighThresholdPercent"), after defaulting the unset one. Undefined when both or neither
+ * are set, or the pair is fine. Karpenter passes the typed thresholds on every AMI family and version.
+ */
+export function imageGcDefaultProblem(k: Record<string, unknown>): KubeletRuntimeProblem | undefined {
+  const high = k.imageGCHighThresholdPercent;
+  const low = k.imageGCLowThresholdPercent;
+  if (known(high) === known(low)) return undefined;
+  const [field, value, other] = int(high)
+    ? (["imageGCHighThresholdPercent", high, "imageGCLowThresholdPercent"] as const)
+    : int(low)
+      ? (["imageGCLowThresholdPercent", low, "imageGCHighThresholdPercent"] as const)
+      : [undefined, undefined, undefined];
+  if (field === undefined || value < 0 || value > 100) return undefined;
+  const d = IMAGE_GC_DEFAULTS[other];
+  const refused = field === "imageGCHighThresholdPercent" ? value <= d : value >= d;
+  if (!refused) return undefined;
+  return {
+    field: `kubelet.${field}`,
+    value,
+    allowed: `${field === "imageGCHighThresholdPercent" ? `above ${d}` : `below ${d}`}, or with ${other} set too (unset, the kubelet defaults it to ${d}, pkg/kubelet/apis/config/v1beta1/defaults.go:157-162)`,
+    rule: `an imageGCLowThresholdPercent not below imageGCHighThresholdPercent ("must be less than imageGCHighThresholdPercent"), here ${field === "imageGCHighThresholdPercent" ? `low ${d} (default) against high ${value}` : `low ${value} against high ${d} (default)`}`,
+    source: `${VALIDATION}:93`,
+  };
 }
 
 /**

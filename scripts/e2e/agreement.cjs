@@ -426,6 +426,13 @@ const SEMANTIC_RULES = [
       "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
   },
   {
+    id: "kubelet-image-gc-default",
+    field: /^kubelet\.imageGC(High|Low)ThresholdPercent$/,
+    message: /the kubelet defaults it to \d+/,
+    reason:
+      "one image GC threshold set alone on AL2023: the CRD's rule compares the two only when both are set, and the kubelet defaults the other (high 85, low 80; k8s.io/kubernetes pkg/kubelet/apis/config/v1beta1/defaults.go) and refuses a low threshold not below the high one when it starts (validation.go), so the node never joins; no API server or controller check",
+  },
+  {
     id: "kubelet-eviction-positive",
     field: /^kubelet\.(evictionHard|evictionSoft|evictionMinimumReclaim)\[/,
     message: /must be positive/,

@@ -354,3 +354,49 @@ describe("an AL2023 NodeConfig's kubelet config the kubelet refuses at start", (
     ).not.toThrow();
   });
 });
+
+/*
+ * fresh tester 20: defaults the kubelet applies after merging its configuration (cmd/kubelet/app/server.go:386-392;
+ * v1beta1/defaults.go): a zero imageMinimumGCAge is 2m, and one image GC threshold alone is judged against the
+ * other's default (high 85, low 80; validation.go:93).
+ */
+describe("kubelet defaults applied before the kubelet's validation", () => {
+  test('imageMaximumGCAge "1m" beside imageMinimumGCAge "0s" (defaulted to 2m) is refused (1.15, AL2023)', () => {
+    const e = rejection("EC2NodeClass", al({ imageMinimumGCAge: "0s", imageMaximumGCAge: "1m" }), "1.15.0");
+    const p = e.problems.find((x) => x.field === "kubelet.imageMaximumGCAge");
+    expect(p?.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(p?.message).toContain('which the kubelet defaults to "2m"');
+  });
+  test.each<[string, Record<string, unknown>, string]>([
+    ["low 90 alone (default high 85)", { imageGCLowThresholdPercent: 90 }, "kubelet.imageGCLowThresholdPercent"],
+    ["low 85 alone", { imageGCLowThresholdPercent: 85 }, "kubelet.imageGCLowThresholdPercent"],
+    ["high 75 alone (default low 80)", { imageGCHighThresholdPercent: 75 }, "kubelet.imageGCHighThresholdPercent"],
+    ["high 80 alone", { imageGCHighThresholdPercent: 80 }, "kubelet.imageGCHighThresholdPercent"],
+  ])("one image GC threshold alone on AL2023: %s is refused on every version", (_what, kubelet, field) => {
+    for (const version of ["1.0.0", "1.12.0", "1.15.0"]) {
+      const e = rejection("EC2NodeClass", al(kubelet), version);
+      const p = e.problems.find((x) => x.field === field);
+      expect(p?.code).toBe("EC2NODECLASS_KUBELET_IMAGE_GC");
+      expect(p?.message).toMatch(/the kubelet defaults it to (85|80)/);
+    }
+  });
+  test.each<[string, Record<string, unknown>]>([
+    ['imageMaximumGCAge "3m" beside "0s"', { imageMinimumGCAge: "0s", imageMaximumGCAge: "3m" }],
+    ["low 70 alone", { imageGCLowThresholdPercent: 70 }],
+    ["high 90 alone", { imageGCHighThresholdPercent: 90 }],
+    ["both set, 95 over 90", { imageGCHighThresholdPercent: 95, imageGCLowThresholdPercent: 90 }],
+  ])("look-alike: %s passes", (_what, kubelet) => {
+    expect(() => build("EC2NodeClass", al(kubelet), "1.15.0")).not.toThrow();
+  });
+  test("on Bottlerocket one threshold alone warns (the AMI's own configuration may set the other)", () => {
+    const stack = build(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "bottlerocket@latest" }], kubelet: { imageGCLowThresholdPercent: 90 } },
+      "1.15.0",
+    );
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    expect(warnings.join("\n")).toContain("kubelet.imageGCLowThresholdPercent = 90 without the other threshold");
+  });
+});

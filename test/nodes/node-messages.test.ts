@@ -1045,7 +1045,7 @@ describe("free-form kubelet values (1.15) must be data", () => {
         "EC2NodeClass",
         {
           kubelet: {
-            featureGates: { Foo: true },
+            featureGates: { LoggingAlphaOptions: true },
             logging: { flushFrequency: "5s", options: { text: { splitStream: true } } },
             reservedMemory: [{ numaNode: 0, limits: { memory: "1Gi" } }],
             staticPodURLHeader: { a: ["b", null] },
