@@ -650,7 +650,159 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       add("podLogsDir", d, 'an absolute, normalized ASCII path such as "/var/log/pods"', rule, line as number);
   }
 
+  // the container manager, created when the kubelet starts (k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/
+  // container_manager_linux.go:298-358): an error in the topology, CPU or memory manager's configuration stops it
+  managerProblems(k, gates, add);
+
   return out;
+}
+
+const CM = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/cm";
+/** Go's strconv.ParseBool (strconv/atob.go): what the manager options' boolean values take. */
+const GO_BOOLS = ["1", "t", "T", "TRUE", "true", "True", "0", "f", "F", "FALSE", "false", "False"];
+const GO_TRUE = ["1", "t", "T", "TRUE", "true", "True"];
+/** The static CPU manager's options by maturity (cpumanager/policy_options.go:31-52). */
+const CPU_OPTIONS = {
+  alpha: ["align-by-socket", "distribute-cpus-across-cores"],
+  beta: ["distribute-cpus-across-numa"],
+  stable: ["full-pcpus-only", "strict-cpu-reservation", "prefer-align-cpus-by-uncorecache"],
+} as const;
+/** Pairs of static CPU manager options that cannot both be true (policy_options.go:154-170). */
+const CPU_OPTION_CONFLICTS = [
+  ["full-pcpus-only", "distribute-cpus-across-cores"],
+  ["distribute-cpus-across-numa", "distribute-cpus-across-cores"],
+  ["prefer-align-cpus-by-uncorecache", "distribute-cpus-across-cores"],
+  ["prefer-align-cpus-by-uncorecache", "distribute-cpus-across-numa"],
+] as const;
+const TOPOLOGY_OPTIONS = ["prefer-closest-numa-nodes", "max-allowable-numa-nodes"];
+
+/**
+ * The topology, CPU and memory managers' refusals at start (pkg/kubelet/cm): policies other than the managers know
+ * (case-sensitive), options a policy does not take, options of a maturity whose gate is off (the user's featureGates
+ * over the defaults: the alpha options' gates are off, the beta ones' on), option values Go cannot parse, and option
+ * pairs that exclude each other. What depends on the machine (NUMA nodes, reserved CPUs and memory) is not judged.
+ */
+function managerProblems(
+  k: Record<string, unknown>,
+  gates: Record<string, unknown>,
+  add: (f: string, value: unknown, allowed: string, rule: string, line: number | string) => void,
+): void {
+  // memory manager: "None" (the default) or "Static"; BestEffort is Windows only (memorymanager/memory_manager.go:141-177)
+  const memory = k.memoryManagerPolicy;
+  if (str(memory) && memory !== "" && memory !== "None" && memory !== "Static")
+    add(
+      "memoryManagerPolicy",
+      memory,
+      '"None" (the default) or "Static" (case-sensitive)',
+      `the memory manager policy ${JSON.stringify(memory)} ("unknown policy"${memory === "BestEffort" ? '; BestEffort "is not available for platform linux"' : ""})`,
+      `${CM}/memorymanager/memory_manager.go:141-177 (container_manager_linux.go:345-356)`,
+    );
+
+  // CPU manager: "none" (the default) or "static" (cpumanager/cpu_manager.go:182-218)
+  const cpu = k.cpuManagerPolicy;
+  const cpuPolicy = str(cpu) && cpu !== "" ? cpu : "none";
+  if (cpuPolicy !== "none" && cpuPolicy !== "static")
+    add(
+      "cpuManagerPolicy",
+      cpu,
+      '"none" (the default) or "static" (case-sensitive)',
+      `the CPU manager policy ${JSON.stringify(cpu)} ("unknown policy")`,
+      `${CM}/cpumanager/cpu_manager.go:182-218 (container_manager_linux.go:328-342)`,
+    );
+  const cpuOptions = k.cpuManagerPolicyOptions;
+  if (obj(cpuOptions) && Object.keys(cpuOptions).length > 0 && cpuPolicy === "none")
+    add(
+      "cpuManagerPolicyOptions",
+      cpuOptions,
+      'no options with the "none" CPU manager policy (the default): set cpuManagerPolicy "static" to use them',
+      'CPU manager options with the "none" policy ("None policy: received unsupported options")',
+      `${CM}/cpumanager/policy_none.go:38-43`,
+    );
+  if (obj(cpuOptions) && cpuPolicy === "static") {
+    const all: readonly string[] = [...CPU_OPTIONS.alpha, ...CPU_OPTIONS.beta, ...CPU_OPTIONS.stable];
+    const source = `${CM}/cpumanager/policy_options.go`;
+    for (const [name, value] of Object.entries(cpuOptions)) {
+      const at = `cpuManagerPolicyOptions[${JSON.stringify(name)}]`;
+      if (!all.includes(name))
+        add(
+          at,
+          value,
+          `one of ${q(all)}`,
+          'an unknown CPU manager option ("unknown CPU Manager Policy option")',
+          `${source}:57-60`,
+        );
+      else if ((CPU_OPTIONS.alpha as readonly string[]).includes(name) && gates.CPUManagerPolicyAlphaOptions !== true)
+        add(
+          at,
+          value,
+          "featureGates.CPUManagerPolicyAlphaOptions: true (alpha, off by default) to use this option",
+          'an alpha CPU manager option with CPUManagerPolicyAlphaOptions off ("CPU Manager Policy Alpha-level Options not enabled")',
+          `${source}:62-64`,
+        );
+      else if ((CPU_OPTIONS.beta as readonly string[]).includes(name) && gates.CPUManagerPolicyBetaOptions === false)
+        add(
+          at,
+          value,
+          "featureGates.CPUManagerPolicyBetaOptions left on to use this option",
+          'a beta CPU manager option with CPUManagerPolicyBetaOptions off ("CPU Manager Policy Beta-level Options not enabled")',
+          `${source}:66-68`,
+        );
+      else if (str(value) && !GO_BOOLS.includes(value))
+        add(
+          at,
+          value,
+          `a boolean Go reads: ${q(GO_BOOLS)}`,
+          'a CPU manager option value that is no boolean ("bad value for option")',
+          `${source}:110-146`,
+        );
+    }
+    const on = (name: string) => str(cpuOptions[name]) && GO_TRUE.includes(cpuOptions[name] as string);
+    for (const [a, b] of CPU_OPTION_CONFLICTS)
+      if (on(a) && on(b))
+        add(
+          `cpuManagerPolicyOptions[${JSON.stringify(b)}]`,
+          cpuOptions[b],
+          `not true beside ${a}`,
+          `the static policy options ${a} and ${b} together ("can not be used at the same time")`,
+          `${source}:154-170`,
+        );
+  }
+
+  // topology manager options: read only when the policy is not "none" (the default; topology_manager.go:171-179)
+  const topology = k.topologyManagerPolicy;
+  const topologyOptions = k.topologyManagerPolicyOptions;
+  if (str(topology) && topology !== "none" && TOPOLOGY_POLICIES.includes(topology) && obj(topologyOptions))
+    for (const [name, value] of Object.entries(topologyOptions)) {
+      const at = `topologyManagerPolicyOptions[${JSON.stringify(name)}]`;
+      const source = `${CM}/topologymanager/policy_options.go`;
+      if (!TOPOLOGY_OPTIONS.includes(name))
+        add(
+          at,
+          value,
+          `one of ${q(TOPOLOGY_OPTIONS)}`,
+          'an unknown topology manager option ("unknown Topology Manager Policy option")',
+          `${source}:44-47`,
+        );
+      else if (!str(value)) continue;
+      else if (name === "prefer-closest-numa-nodes" && !GO_BOOLS.includes(value))
+        add(
+          at,
+          value,
+          `a boolean Go reads: ${q(GO_BOOLS)}`,
+          'a topology manager option value that is no boolean ("bad value for option")',
+          `${source}:76-81`,
+        );
+      else if (name === "max-allowable-numa-nodes" && !(/^[+-]?\d{1,18}$/.test(value) && Number(value) >= 8))
+        add(
+          at,
+          value,
+          'a whole number of 8 or more (the default is 8), written as a string: "8"',
+          /^[+-]?\d{1,18}$/.test(value)
+            ? 'a max-allowable-numa-nodes below 8 ("should not be less than 8")'
+            : 'a max-allowable-numa-nodes that is no whole number ("unable to convert policy option to integer")',
+          `${source}:82-92`,
+        );
+    }
 }
 
 /** The kubelet's image GC thresholds when unset (k8s.io/kubernetes v1.36.3 pkg/kubelet/apis/config/v1beta1/defaults.go:157-162). */

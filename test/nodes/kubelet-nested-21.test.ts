@@ -400,3 +400,110 @@ describe("kubelet defaults applied before the kubelet's validation", () => {
     expect(warnings.join("\n")).toContain("kubelet.imageGCLowThresholdPercent = 90 without the other threshold");
   });
 });
+
+/*
+ * fresh tester 20: start-up refusals outside validation.go: the container manager creates the topology, CPU and
+ * memory managers when the kubelet starts (k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/container_manager_linux.go:298-358)
+ * and stops on an error in their configuration.
+ */
+describe("the kubelet's resource managers refuse their configuration at start (1.15, AL2023)", () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    ["memoryManagerPolicy in lower case", { memoryManagerPolicy: "static" }, "kubelet.memoryManagerPolicy"],
+    [
+      "memoryManagerPolicy BestEffort (Windows only)",
+      { memoryManagerPolicy: "BestEffort" },
+      "kubelet.memoryManagerPolicy",
+    ],
+    ["cpuManagerPolicy in upper case", { cpuManagerPolicy: "Static" }, "kubelet.cpuManagerPolicy"],
+    [
+      "CPU manager options with the none policy",
+      { cpuManagerPolicyOptions: { "full-pcpus-only": "true" } },
+      "kubelet.cpuManagerPolicyOptions",
+    ],
+    [
+      "an unknown CPU manager option",
+      { cpuManagerPolicy: "static", cpuManagerPolicyOptions: { "full-cpus-only": "true" } },
+      'kubelet.cpuManagerPolicyOptions["full-cpus-only"]',
+    ],
+    [
+      "an alpha CPU manager option without its gate",
+      { cpuManagerPolicy: "static", cpuManagerPolicyOptions: { "align-by-socket": "true" } },
+      'kubelet.cpuManagerPolicyOptions["align-by-socket"]',
+    ],
+    [
+      "a beta CPU manager option with its gate off",
+      {
+        cpuManagerPolicy: "static",
+        cpuManagerPolicyOptions: { "distribute-cpus-across-numa": "true" },
+        featureGates: { CPUManagerPolicyBetaOptions: false },
+      },
+      'kubelet.cpuManagerPolicyOptions["distribute-cpus-across-numa"]',
+    ],
+    [
+      "a CPU manager option that is no boolean",
+      { cpuManagerPolicy: "static", cpuManagerPolicyOptions: { "full-pcpus-only": "yes" } },
+      'kubelet.cpuManagerPolicyOptions["full-pcpus-only"]',
+    ],
+    [
+      "two CPU manager options that exclude each other",
+      {
+        cpuManagerPolicy: "static",
+        cpuManagerPolicyOptions: { "full-pcpus-only": "true", "distribute-cpus-across-cores": "true" },
+        featureGates: { CPUManagerPolicyAlphaOptions: true },
+      },
+      'kubelet.cpuManagerPolicyOptions["distribute-cpus-across-cores"]',
+    ],
+    [
+      "an unknown topology manager option",
+      { topologyManagerPolicy: "best-effort", topologyManagerPolicyOptions: { "prefer-closest-numa": "true" } },
+      'kubelet.topologyManagerPolicyOptions["prefer-closest-numa"]',
+    ],
+    [
+      "max-allowable-numa-nodes below 8",
+      { topologyManagerPolicy: "restricted", topologyManagerPolicyOptions: { "max-allowable-numa-nodes": "4" } },
+      'kubelet.topologyManagerPolicyOptions["max-allowable-numa-nodes"]',
+    ],
+    [
+      "max-allowable-numa-nodes that is no number",
+      { topologyManagerPolicy: "restricted", topologyManagerPolicyOptions: { "max-allowable-numa-nodes": "eight" } },
+      'kubelet.topologyManagerPolicyOptions["max-allowable-numa-nodes"]',
+    ],
+  ])("%s is refused", (_what, kubelet, field) => {
+    const e = rejection("EC2NodeClass", al(kubelet), "1.15.0");
+    const p = e.problems.find((x) => x.field === field);
+    expect(p?.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(p?.message).toContain("pkg/kubelet/cm/");
+  });
+  test.each<[string, Record<string, unknown>]>([
+    ["memoryManagerPolicy Static", { memoryManagerPolicy: "Static" }],
+    [
+      "static with stable options",
+      {
+        cpuManagerPolicy: "static",
+        cpuManagerPolicyOptions: { "full-pcpus-only": "true", "strict-cpu-reservation": "T" },
+      },
+    ],
+    [
+      "an alpha option with its gate on",
+      {
+        cpuManagerPolicy: "static",
+        cpuManagerPolicyOptions: { "align-by-socket": "true" },
+        featureGates: { CPUManagerPolicyAlphaOptions: true },
+      },
+    ],
+    ["the none policy without options", { cpuManagerPolicy: "none", cpuManagerPolicyOptions: {} }],
+    [
+      "topology options with the none policy (not read)",
+      { topologyManagerPolicy: "none", topologyManagerPolicyOptions: { whatever: "x" } },
+    ],
+    [
+      "max-allowable-numa-nodes 16",
+      {
+        topologyManagerPolicy: "single-numa-node",
+        topologyManagerPolicyOptions: { "max-allowable-numa-nodes": "16", "prefer-closest-numa-nodes": "true" },
+      },
+    ],
+  ])("look-alike: %s passes", (_what, kubelet) => {
+    expect(() => build("EC2NodeClass", al(kubelet), "1.15.0")).not.toThrow();
+  });
+});
