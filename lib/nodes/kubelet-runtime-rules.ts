@@ -12,11 +12,13 @@ import { kubeletFeatureGates, kubeletGate, kubeletGateMinors } from "../versions
  * Where a rule reads a field the user did not set, the upstream v1beta1 default is used (pkg/kubelet/apis/config/
  * v1beta1/defaults.go) only where nodeadm does not set that field (amazon-eks-ami nodeadm internal/kubelet/config.go
  * sets cgroupRoot "/", systemReservedCgroup "/system", kubeReservedCgroup "/runtime", hairpinMode, serializeImagePulls
- * false, readOnlyPort 0, featureGates, logging.verbosity): so `systemCgroups` without `cgroupRoot` and
- * `enforceNodeAllocatable: ["system-reserved"]` without `systemReservedCgroup` are not refused. A rule behind a feature
- * gate is applied only where the value fails with the gate on and off alike. A zero value the v1beta1 defaults replace
+ * false, readOnlyPort 0, serverTLSBootstrap true, featureGates RotateKubeletServerCertificate and (1.33 on)
+ * DynamicResourceAllocation, logging.verbosity): so `systemCgroups` without `cgroupRoot` and
+ * `enforceNodeAllocatable: ["system-reserved"]` without `systemReservedCgroup` are not refused. featureGates and the
+ * rules behind a feature gate are judged at the gate states of the cluster's Kubernetes minor (see "Feature gates"
+ * below: the generated kubelet-feature-gates.json). A zero value the v1beta1 defaults replace
  * (port 0, imageMinimumGCAge "0s", empty strings) is judged as its default. Values holding a token, and values of the
- * wrong JSON type (reported by the decode rule), are not judged. featureGates are not judged.
+ * wrong JSON type (reported by the decode rule), are not judged.
  */
 
 /** A refusal: the field (`kubelet.<field>`), the value, what is allowed, and the kubelet's rule with its source. */
