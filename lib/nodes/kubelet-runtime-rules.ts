@@ -525,11 +525,14 @@ function gateFindings(user: Record<string, boolean | undefined>, minor: string, 
     if (v === undefined || isToken(g)) continue;
     const field = `kubelet.featureGates.${g}`;
     const spec = kubeletGate(minor, g);
+    const alike = Object.keys(kubeletFeatureGates(minor)?.gates ?? {}).find(
+      (n) => n !== g && n.toLowerCase() === g.toLowerCase(),
+    );
     if (spec === undefined)
       out.push({
         field,
         value: v,
-        allowed: `a feature gate the kubelet knows (kubelet-feature-gates.json; gate names are case-sensitive)`,
+        allowed: `a feature gate the kubelet knows (kubelet-feature-gates.json; gate names are case-sensitive${alike !== undefined ? `: did you mean ${JSON.stringify(alike)}?` : ""})`,
         rule: `a feature gate it does not know ("unrecognized feature gate: ${g}")`,
         source: `${FEATURE_GATE}:421`,
       });

@@ -91,6 +91,10 @@ describe("featureGates: what SetFromMap refuses", () => {
     expect(e.message).toContain("k8s.io/component-base@v0.36.3 featuregate/feature_gate.go:4");
   });
 
+  test("a gate name in the wrong case names the gate", () => {
+    expect(rejected({ featureGates: { nodeswap: true } }, "1.33").message).toContain('did you mean "NodeSwap"?');
+  });
+
   test("a gate locked at some minors only, the cluster's version unknown: a warning naming the minors", () => {
     expect(() => nodeClass({ featureGates: { NodeSwap: false } })).not.toThrow();
     const w = warningsOf({ featureGates: { NodeSwap: false } });
