@@ -162,7 +162,13 @@ function nodeClassTagReceivers(p: Ec2NodeClassOptions): TagReceiver[] {
  * A throwing checker stops at the first problem; a collecting one records one problem per
  * independent field, list item and map entry.
  */
-export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeClassOptions, name: string): void {
+export function checkEc2NodeClass(
+  c: Checker,
+  v: KarpenterVersion,
+  p: Ec2NodeClassOptions,
+  name: string,
+  kubernetesVersion?: string,
+): void {
   c.guard(() => c.dnsName("name", name));
 
   c.guard(() => {
@@ -241,7 +247,7 @@ export function checkEc2NodeClass(c: Checker, v: KarpenterVersion, p: Ec2NodeCla
   });
 
   checkBlockDevices(c, p.blockDeviceMappings);
-  checkKubelet(c, p.kubelet, nodeFamily(p));
+  checkKubelet(c, p.kubelet, nodeFamily(p), kubernetesVersion);
   checkEnclaveOptions(c, p);
   checkMetadataOptions(c, p);
   checkNetworkInterfaces(c, p.networkInterfaces);
@@ -933,7 +939,12 @@ const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
  */
 const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjectValue(x) && !isToken(x);
 
-function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: string | undefined): void {
+function checkKubelet(
+  c: Checker,
+  k: KubeletConfiguration | undefined,
+  family: string | undefined,
+  kubernetesVersion: string | undefined,
+): void {
   if (!isSet(k) || c.token(k)) return;
   // 1.15 made spec.kubelet free-form: the controller, not the API server, judges the fields by AMI family
   const freeForm = c.version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!);
@@ -981,7 +992,7 @@ function checkKubelet(c: Checker, k: KubeletConfiguration | undefined, family: s
     );
   // 1.15+ on AL2023: the kubelet's own validation of the fields passed through (kubelet-runtime-rules.ts)
   if (upstream && family === "AL2023" && isPlainObject(k))
-    for (const p of kubeletRuntimeProblems(k))
+    for (const p of kubeletRuntimeProblems(k, kubernetesVersion))
       c.guard(() => c.fail("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET", p.field, p.value, kubeletRuntimeMessage(p)));
   if (familyRule && family !== undefined) {
     for (const [f, x] of Object.entries(k)) {

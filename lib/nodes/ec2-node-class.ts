@@ -288,7 +288,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
               "security group selector terms, or `karpenter` / `cluster` for the default karpenter.sh/discovery tag term",
             );
         });
-        checkEc2NodeClass(c, version, spec, name);
+        checkEc2NodeClass(c, version, spec, name, context.kubernetesVersion);
         c.guard(() => checkExpressionGate(c, spec, karpenter));
         c.guard(() => c.duration("deleteTimeout", deleteTimeout, GO_DURATION, 'a Go duration such as "20m" or "1h"'));
       },
@@ -317,7 +317,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     }
     if (karpenter && isSet(options.instanceProfile))
       Annotations.of(this).addWarning(instanceProfileWarning(name, options.instanceProfile, karpenter));
-    for (const w of kubeletWarnings(name, spec, version, karpenter)) Annotations.of(this).addWarning(w);
+    for (const w of kubeletWarnings(name, spec, version, karpenter, context.kubernetesVersion))
+      Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
     for (const w of selectorTermWarnings(name, spec)) Annotations.of(this).addWarning(w);
     const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
@@ -409,6 +410,7 @@ function kubeletWarnings(
   spec: Ec2NodeClassOptions,
   version: KarpenterVersion,
   karpenter: IKarpenterInstallation | undefined,
+  kubernetesVersion: string | undefined,
 ): string[] {
   const out: string[] = [];
   if (version.atLeast(kubeletExpressionsSince()) && karpenter?.nodeClassCel === undefined) {
@@ -439,7 +441,8 @@ function kubeletWarnings(
     !Array.isArray(k) &&
     !Token.isUnresolved(k)
   )
-    for (const w of kubeletRuntimeWarnings(k as Record<string, unknown>)) out.push(`EC2NodeClass ${name}: ${w}`);
+    for (const w of kubeletRuntimeWarnings(k as Record<string, unknown>, kubernetesVersion))
+      out.push(`EC2NodeClass ${name}: ${w}`);
   if (
     version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!) &&
     k !== null &&

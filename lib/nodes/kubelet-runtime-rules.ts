@@ -7,6 +7,7 @@ import {
   MAX_DURATION_NS,
   QUANTITY,
 } from "../kubernetes/value-rules";
+import { kubeletFeatureGates, kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
 
 /*
  * The kubelet's own validation of its configuration (k8s.io/kubernetes@v1.36.3
@@ -19,12 +20,14 @@ import {
  * Where a rule reads a field the user did not set, the upstream v1beta1 default is used (pkg/kubelet/apis/config/
  * v1beta1/defaults.go) only where nodeadm does not set that field (amazon-eks-ami nodeadm internal/kubelet/config.go
  * sets cgroupRoot "/", systemReservedCgroup "/system", kubeReservedCgroup "/runtime", hairpinMode, serializeImagePulls
- * false, readOnlyPort 0, featureGates, logging.verbosity): so `systemCgroups` without `cgroupRoot` and
- * `enforceNodeAllocatable: ["system-reserved"]` without `systemReservedCgroup` are not refused. A rule behind a feature
- * gate is applied only where the value fails with the gate on and off alike. A zero value the v1beta1 defaults replace
+ * false, readOnlyPort 0, serverTLSBootstrap true, featureGates RotateKubeletServerCertificate and (1.33 on)
+ * DynamicResourceAllocation, logging.verbosity): so `systemCgroups` without `cgroupRoot` and
+ * `enforceNodeAllocatable: ["system-reserved"]` without `systemReservedCgroup` are not refused. featureGates and the
+ * rules behind a feature gate are judged at the gate states of the cluster's Kubernetes minor (see "Feature gates"
+ * below: the generated kubelet-feature-gates.json). A zero value the v1beta1 defaults replace
  * (port 0, imageMinimumGCAge "0s", empty strings) is judged as its default: the kubelet defaults its configuration
- * again after merging the drop-ins (cmd/kubelet/app/server.go:386-392), so where a value came from does not matter. Values holding a token, and values of the
- * wrong JSON type (reported by the decode rule), are not judged. featureGates are not judged.
+ * again after merging the drop-ins (cmd/kubelet/app/server.go:386-392), so where a value came from does not matter.
+ * Values holding a token, and values of the wrong JSON type (reported by the decode rule), are not judged.
  */
 
 /** A refusal: the field (`kubelet.<field>`), the value, what is allowed, and the kubelet's rule with its source. */
@@ -136,9 +139,17 @@ const q = (xs: readonly string[]) => xs.map((x) => JSON.stringify(x)).join(", ")
  * The kubelet's refusals of the user's `spec.kubelet` fields `k` (Karpenter 1.15 free-form, AL2023): at most one per
  * field, in the order of ValidateKubeletConfiguration. Pure: `k` is read, nothing is thrown.
  */
-export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
+export function kubeletRuntimeProblems(
+  k: Record<string, unknown>,
+  kubernetesVersion?: string,
+): KubeletRuntimeProblem[] {
   const out: KubeletRuntimeProblem[] = [];
   const seen = new Set<string>();
+  // :59 the featureGates (SetFromMap), then the rules behind a gate: judged at the cluster's minor (every minor when unknown)
+  for (const p of gatedOutcomes(k, kubernetesVersion).problems) {
+    seen.add(p.field);
+    out.push(p);
+  }
   const add = (f: string, value: unknown, allowed: string, rule: string, line: number | string) => {
     const field = `kubelet.${f}`;
     if (seen.has(field)) return;
@@ -182,18 +193,6 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
     if (int(x) && x !== 0 && (x < 1 || x > 65535))
       add(f, x, `a port from 1 to 65535${f === "port" ? "" : ", or 0 to disable it"}`, `a ${f} outside 1-65535`, line);
   }
-
-  // :81/:84 cpuCFSQuotaPeriod: with the CustomCPUCFSQuotaPeriod gate off only 100ms passes, with it on 1ms to 1s:
-  // outside 1ms-1s it fails either way
-  const cfs = signedNanos(k.cpuCFSQuotaPeriod);
-  if (cfs !== undefined && (cfs < MS || cfs > SECOND))
-    add(
-      "cpuCFSQuotaPeriod",
-      k.cpuCFSQuotaPeriod,
-      'a duration from 1ms to 1s (the default is "100ms"; other values need the CustomCPUCFSQuotaPeriod gate on kubelets before 1.36)',
-      'a cpuCFSQuotaPeriod outside 1ms-1s ("must be between 1ms and 1sec, inclusive") or other than 100ms without the CustomCPUCFSQuotaPeriod gate',
-      "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation/validation.go:81, :84",
-    );
 
   // :99, :102, :105 image GC ages; imageMinimumGCAge unset or "0s" is defaulted to 2m (defaults.go:154-155)
   const minAge = signedNanos(k.imageMinimumGCAge);
@@ -288,56 +287,6 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
       181,
     );
 
-  // :186-:206 graceful shutdown: with GracefulNodeShutdown off any positive value fails (:194), so a value the gated
-  // rules refuse fails either way
-  const grace = signedNanos(k.shutdownGracePeriod);
-  const critical = signedNanos(k.shutdownGracePeriodCriticalPods);
-  for (const [f, ns] of [
-    ["shutdownGracePeriod", grace],
-    ["shutdownGracePeriodCriticalPods", critical],
-  ] as const)
-    if (ns !== undefined && (ns < 0n || (ns > 0n && ns < SECOND)))
-      add(
-        f,
-        k[f],
-        '"0s" or a duration of 1s or more',
-        `a ${f} that is negative or under 1s`,
-        f === "shutdownGracePeriod" ? 189 : 192,
-      );
-  if (grace !== undefined && critical !== undefined && critical > grace)
-    add(
-      "shutdownGracePeriodCriticalPods",
-      k.shutdownGracePeriodCriticalPods,
-      `a duration not above shutdownGracePeriod (${JSON.stringify(k.shutdownGracePeriod)})`,
-      "a shutdownGracePeriodCriticalPods above shutdownGracePeriod",
-      186,
-    );
-  const byPriority = k.shutdownGracePeriodByPodPriority;
-  if (
-    known(byPriority) &&
-    Array.isArray(byPriority) &&
-    byPriority.length > 0 &&
-    ((grace !== undefined && grace > 0n) || (critical !== undefined && critical > 0n))
-  )
-    add(
-      "shutdownGracePeriodByPodPriority",
-      byPriority,
-      'unset when shutdownGracePeriod or shutdownGracePeriodCriticalPods is set (use one or the other; "0s" disables them)',
-      "shutdownGracePeriodByPodPriority with shutdownGracePeriod at the same time (and it needs the GracefulNodeShutdownBasedOnPodPriority gate otherwise)",
-      "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation/validation.go:200, :206",
-    );
-
-  // :210/:219 memorySwap.swapBehavior: with NodeSwap on only "", NoSwap, LimitedSwap; with it off no memorySwap at all
-  const swap = k.memorySwap;
-  if (obj(swap) && str(swap.swapBehavior) && swap.swapBehavior !== "" && !SWAP_BEHAVIORS.includes(swap.swapBehavior))
-    add(
-      "memorySwap.swapBehavior",
-      swap.swapBehavior,
-      `one of ${q(SWAP_BEHAVIORS)} (or "")`,
-      "any other memorySwap.swapBehavior",
-      214,
-    );
-
   // :240-:286 enforceNodeAllocatable; the cgroups it names are set by nodeadm (not judged); cgroupsPerQOS false
   // (set by the user) fails with any enforcement but none, and the default enforcement is ["pods"] (defaults.go)
   const enforce = k.enforceNodeAllocatable;
@@ -422,7 +371,6 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
   // :339 logging, the rest of component-base logs/api/v1 Validate (options.go:139-220): a zero flushFrequency is
   // defaulted to 5s first (options.go:394, SetRecommendedLoggingConfiguration), a negative one is refused
   const LOGS = "k8s.io/component-base@v0.36.3 logs/api/v1/options.go";
-  const gates = obj(k.featureGates) ? k.featureGates : {};
   if (obj(logging)) {
     const flush = logging.flushFrequency;
     const flushNs = typeof flush === "number" && int(flush) ? BigInt(flush) : signedNanos(flush);
@@ -441,15 +389,6 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
         `a verbosity of at most ${INT32_MAX} (klog takes a positive int32)`,
         "a logging.verbosity above the int32 maximum",
         `${VALIDATION}:339 -> ${LOGS}:170`,
-      );
-    // the format "json" is gated by LoggingBetaOptions (beta, on by default: logs/api/v1/kube_features.go:73)
-    if (logging.format === "json" && gates.LoggingBetaOptions === false)
-      add(
-        "logging.format",
-        logging.format,
-        '"text", or featureGates.LoggingBetaOptions left on',
-        'the json log format with the LoggingBetaOptions gate off ("Log format json is disabled")',
-        `${VALIDATION}:339 -> ${LOGS}:158-165`,
       );
     const vmodule = logging.vmodule;
     if (Array.isArray(vmodule) && vmodule.length > 0) {
@@ -491,33 +430,6 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
           );
       });
     }
-    // options: splitStream and infoBufferSize are alpha (LoggingAlphaOptions, off by default: kube_features.go:70)
-    const options = logging.options;
-    if (obj(options) && gates.LoggingAlphaOptions !== true)
-      for (const format of ["text", "json"]) {
-        const o = options[format];
-        if (!obj(o)) continue;
-        if (o.splitStream === true)
-          add(
-            `logging.options.${format}.splitStream`,
-            o.splitStream,
-            "false, or featureGates.LoggingAlphaOptions: true",
-            'splitStream with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
-            `${VALIDATION}:339 -> ${LOGS}:202-217`,
-          );
-        const size = o.infoBufferSize;
-        if (
-          (str(size) && QUANTITY.test(size) && !/^[+-]?0*\.?0*([eE][+-]?\d+|[a-zA-Z]+)?$/.test(size)) ||
-          (num(size) && size !== 0)
-        )
-          add(
-            `logging.options.${format}.infoBufferSize`,
-            size,
-            "0 (unset), or featureGates.LoggingAlphaOptions: true",
-            'an infoBufferSize with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
-            `${VALIDATION}:339 -> ${LOGS}:205-218`,
-          );
-      }
   }
 
   // :343 tracing, component-base tracing/api/v1 ValidateTracingConfiguration (config.go:33-88)
@@ -652,7 +564,7 @@ export function kubeletRuntimeProblems(k: Record<string, unknown>): KubeletRunti
 
   // the container manager, created when the kubelet starts (k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/
   // container_manager_linux.go:298-358): an error in the topology, CPU or memory manager's configuration stops it
-  managerProblems(k, gates, add);
+  managerProblems(k, add);
 
   return out;
 }
@@ -684,7 +596,6 @@ const TOPOLOGY_OPTIONS = ["prefer-closest-numa-nodes", "max-allowable-numa-nodes
  */
 function managerProblems(
   k: Record<string, unknown>,
-  gates: Record<string, unknown>,
   add: (f: string, value: unknown, allowed: string, rule: string, line: number | string) => void,
 ): void {
   // memory manager: "None" (the default) or "Static"; BestEffort is Windows only (memorymanager/memory_manager.go:141-177)
@@ -730,22 +641,6 @@ function managerProblems(
           `one of ${q(all)}`,
           'an unknown CPU manager option ("unknown CPU Manager Policy option")',
           `${source}:57-60`,
-        );
-      else if ((CPU_OPTIONS.alpha as readonly string[]).includes(name) && gates.CPUManagerPolicyAlphaOptions !== true)
-        add(
-          at,
-          value,
-          "featureGates.CPUManagerPolicyAlphaOptions: true (alpha, off by default) to use this option",
-          'an alpha CPU manager option with CPUManagerPolicyAlphaOptions off ("CPU Manager Policy Alpha-level Options not enabled")',
-          `${source}:62-64`,
-        );
-      else if ((CPU_OPTIONS.beta as readonly string[]).includes(name) && gates.CPUManagerPolicyBetaOptions === false)
-        add(
-          at,
-          value,
-          "featureGates.CPUManagerPolicyBetaOptions left on to use this option",
-          'a beta CPU manager option with CPUManagerPolicyBetaOptions off ("CPU Manager Policy Beta-level Options not enabled")',
-          `${source}:66-68`,
         );
       else if (str(value) && !GO_BOOLS.includes(value))
         add(
@@ -840,8 +735,8 @@ export function imageGcDefaultProblem(k: Record<string, unknown>): KubeletRuntim
  * Warnings for values the kubelet refuses beside what the AMI's nodeadm sets or a kubelet default, not the user: they
  * depend on the AMI (amazon-eks-ami nodeadm internal/kubelet/config.go), so they are not refused. Pure.
  */
-export function kubeletRuntimeWarnings(k: Record<string, unknown>): string[] {
-  const out: string[] = [];
+export function kubeletRuntimeWarnings(k: Record<string, unknown>, kubernetesVersion?: string): string[] {
+  const out: string[] = [...gatedOutcomes(k, kubernetesVersion).warnings];
   const cpus = k.reservedSystemCPUs;
   // :321-:325 reservedSystemCPUs with systemReservedCgroup or kubeReservedCgroup: nodeadm sets "/system" and "/runtime"
   if (
@@ -861,4 +756,503 @@ export function kubeletRuntimeWarnings(k: Record<string, unknown>): string[] {
       `kubelet.shutdownGracePeriodCriticalPods = ${JSON.stringify(k.shutdownGracePeriodCriticalPods)} without shutdownGracePeriod: the kubelet refuses shutdownGracePeriodCriticalPods above shutdownGracePeriod (${VALIDATION}:186), whose kubelet default is 0: unless your AMI sets it, the kubelet does not start and the node never joins the cluster. Set shutdownGracePeriod too`,
     );
   return out;
+}
+
+/*
+ * Feature gates (kubelet-feature-gates.json, generated from k8s.io/kubernetes of each minor). The kubelet applies its
+ * configuration's featureGates with SetFromMap (k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/server.go:207, :240, and on a
+ * copy in validation.go:59): an unknown gate, a locked gate set to the other value, a gate that is PreAlpha at the
+ * kubelet's minor, or an enabled gate whose dependency is disabled fails (k8s.io/component-base@v0.36.3
+ * featuregate/feature_gate.go:421, :426, :436, :466) and the kubelet exits. The kubelet then validates with the gates as
+ * set: a gate's state is the user's value, else nodeadm's (amazon-eks-ami nodeadm internal/kubelet/config.go sets
+ * RotateKubeletServerCertificate true, and DynamicResourceAllocation true from 1.33, withVersionToggles; its featureGates
+ * and the user's drop-in are assumed merged key by key), else AllAlpha / AllBeta for a gate of that stage when the user
+ * sets them (featuregate setUnsetAlphaGates / setUnsetBetaGates), else the default at the minor. The node runs the
+ * kubelet of the cluster's Kubernetes minor: with a literal cluster version that minor is judged; otherwise every
+ * minor of the table (the Kubernetes versions Karpenter 1.15 supports): what fails at every one is refused, what fails
+ * at some is a warning. The rules are those of validation.go v1.36.3 at every minor; a rule whose gate a minor does not
+ * know is not judged at that minor.
+ */
+
+const FEATURE_GATE = "k8s.io/component-base@v0.36.3 featuregate/feature_gate.go";
+
+/** The gates nodeadm writes into the kubelet's featureGates at a minor (amazon-eks-ami nodeadm internal/kubelet/config.go). */
+function nodeadmGates(minor: string): Record<string, boolean> {
+  return {
+    RotateKubeletServerCertificate: true,
+    ...(Number(minor.split(".")[1]) >= 33 ? { DynamicResourceAllocation: true } : {}),
+  };
+}
+
+/** The Kubernetes minors judged: the cluster's (`known`), or every minor of the table. */
+export function judgedKubeletMinors(kubernetesVersion: string | undefined): { minors: string[]; known: boolean } {
+  const m = typeof kubernetesVersion === "string" ? /^v?(1\.\d+)(?:\.\d+)?$/.exec(kubernetesVersion.trim()) : null;
+  if (m && kubeletFeatureGates(m[1]) !== undefined) return { minors: [m[1]], known: true };
+  return { minors: kubeletGateMinors(), known: false };
+}
+
+/** "1.31-1.35, 1.37" for a sorted list of minors. */
+function minorsLabel(minors: readonly string[]): string {
+  const n = minors.map((m) => Number(m.split(".")[1]));
+  const parts: string[] = [];
+  for (let i = 0; i < n.length;) {
+    let j = i;
+    while (j + 1 < n.length && n[j + 1] === n[j] + 1) j++;
+    parts.push(j === i ? `1.${n[i]}` : `1.${n[i]}-1.${n[j]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
+/** The user's featureGates as booleans (a token or non-boolean value: undefined), or undefined when not judged. */
+function userGates(k: Record<string, unknown>): Record<string, boolean | undefined> | undefined {
+  const fg = k.featureGates;
+  if (fg === undefined || fg === null) return {};
+  if (!obj(fg)) return undefined;
+  const out: Record<string, boolean | undefined> = {};
+  for (const [g, v] of Object.entries(fg)) out[g] = typeof v === "boolean" && !isToken(g) ? v : undefined;
+  return out;
+}
+
+/** A gate's state at a minor as the kubelet validates with it; undefined when unknown there or not judged. */
+type GateOf = (gate: string) => boolean | undefined;
+
+function gateOf(user: Record<string, boolean | undefined> | undefined, minor: string): GateOf {
+  const nodeadm = nodeadmGates(minor);
+  return (g) => {
+    const spec = kubeletGate(minor, g);
+    if (spec === undefined || user === undefined) return undefined;
+    if (g in user) return user[g] === undefined ? undefined : spec.locked ? spec.default : user[g];
+    if (g in nodeadm) return nodeadm[g];
+    for (const [all, stage] of [
+      ["AllAlpha", "Alpha"],
+      ["AllBeta", "Beta"],
+    ] as const)
+      if (spec.stage === stage && all in user) return user[all];
+    return spec.default;
+  };
+}
+
+type Finding = Omit<KubeletRuntimeProblem, "source"> & { readonly source: string };
+
+/** SetFromMap's refusals of the user's featureGates at a minor. */
+function gateFindings(user: Record<string, boolean | undefined>, minor: string, gate: GateOf): Finding[] {
+  const out: Finding[] = [];
+  for (const [g, v] of Object.entries(user)) {
+    if (v === undefined || isToken(g)) continue;
+    const field = `kubelet.featureGates.${g}`;
+    const spec = kubeletGate(minor, g);
+    const alike = Object.keys(kubeletFeatureGates(minor)?.gates ?? {}).find(
+      (n) => n !== g && n.toLowerCase() === g.toLowerCase(),
+    );
+    if (spec === undefined)
+      out.push({
+        field,
+        value: v,
+        allowed: `a feature gate the kubelet knows (kubelet-feature-gates.json; gate names are case-sensitive${alike !== undefined ? `: did you mean ${JSON.stringify(alike)}?` : ""})`,
+        rule: `a feature gate it does not know ("unrecognized feature gate: ${g}")`,
+        source: `${FEATURE_GATE}:421`,
+      });
+    else if (spec.locked && spec.default !== v)
+      out.push({
+        field,
+        value: v,
+        allowed: `${spec.default} or unset (${spec.stage}, locked to ${spec.default})`,
+        rule: `a locked gate set to the other value ("cannot set feature gate ${g} to ${v}, feature is locked to ${spec.default}")`,
+        source: `${FEATURE_GATE}:426`,
+      });
+    else if (spec.stage === "PreAlpha")
+      out.push({
+        field,
+        value: v,
+        allowed: "unset (the gate is not available at this version)",
+        rule: `a gate that is PreAlpha at its version ("feature is PreAlpha at emulated version")`,
+        source: `${FEATURE_GATE}:436`,
+      });
+  }
+  if (out.length > 0) return out; // the dependencies are checked only when every gate was set
+  const deps = kubeletFeatureGates(minor)?.dependencies ?? {};
+  for (const [f, list] of Object.entries(deps)) {
+    if (gate(f) !== true) continue;
+    const off = list.filter((d) => gate(d) === false);
+    const mine = [f, ...off].filter((g) => g in user);
+    if (off.length === 0 || mine.length === 0) continue;
+    const at = mine[0];
+    out.push({
+      field: `kubelet.featureGates.${at}`,
+      value: user[at],
+      allowed: `${f} enabled only with ${off.join(", ")} enabled too`,
+      rule: `an enabled gate whose dependency is disabled ("${f} is enabled, but depends on features that are disabled: [${off.join(" ")}]")`,
+      source: `${FEATURE_GATE}:466`,
+    });
+  }
+  return out;
+}
+
+const IMAGE_PULL_POLICIES = [
+  "NeverVerify",
+  "NeverVerifyPreloadedImages",
+  "NeverVerifyAllowlistedImages",
+  "AlwaysVerify",
+];
+const RESERVATION_POLICIES = ["None", "TieredReservation"];
+
+/** The rules of ValidateKubeletConfiguration behind a gate, at one minor's gate states. */
+function gatedFindings(k: Record<string, unknown>, gate: GateOf): Finding[] {
+  const out: Finding[] = [];
+  const f = (field: string, value: unknown, allowed: string, rule: string, line: number) =>
+    out.push({
+      field: `kubelet.${field}`,
+      value,
+      allowed,
+      rule,
+      source: `${VALIDATION}:${line}`,
+    });
+  const g = (field: string, value: unknown, allowed: string, rule: string, source: string) =>
+    out.push({ field: `kubelet.${field}`, value, allowed, rule, source });
+  const on = (name: string) => gate(name) === true;
+  const off = (name: string) => gate(name) === false;
+
+  // :81 / :84 cpuCFSQuotaPeriod (gate CustomCPUCFSQuotaPeriod; unset is defaulted to 100ms)
+  const cfs = signedNanos(k.cpuCFSQuotaPeriod);
+  if (cfs !== undefined) {
+    if (off("CustomCPUCFSQuotaPeriod") && cfs !== 100n * MS)
+      f(
+        "cpuCFSQuotaPeriod",
+        k.cpuCFSQuotaPeriod,
+        '"100ms", or featureGates.CustomCPUCFSQuotaPeriod: true for 1ms to 1s',
+        'a cpuCFSQuotaPeriod other than 100ms with the CustomCPUCFSQuotaPeriod gate off ("requires feature gate CustomCPUCFSQuotaPeriod")',
+        81,
+      );
+    else if (on("CustomCPUCFSQuotaPeriod") && (cfs < MS || cfs > SECOND))
+      f(
+        "cpuCFSQuotaPeriod",
+        k.cpuCFSQuotaPeriod,
+        'a duration from 1ms to 1s (the default is "100ms")',
+        'a cpuCFSQuotaPeriod outside 1ms-1s ("must be between 1ms and 1sec, inclusive")',
+        84,
+      );
+  }
+
+  // :96 imageMaximumGCAge needs the ImageMaximumGCAge gate
+  const maxAge = signedNanos(k.imageMaximumGCAge);
+  if (maxAge !== undefined && maxAge !== 0n && off("ImageMaximumGCAge"))
+    f(
+      "imageMaximumGCAge",
+      k.imageMaximumGCAge,
+      '"0s" or unset, or featureGates.ImageMaximumGCAge: true',
+      'an imageMaximumGCAge with the ImageMaximumGCAge gate off ("ImageMaximumGCAge feature gate is required")',
+      96,
+    );
+
+  // :153 serverTLSBootstrap (nodeadm sets true) needs RotateKubeletServerCertificate
+  const tls = k.serverTLSBootstrap === undefined ? true : k.serverTLSBootstrap;
+  if (tls === true && off("RotateKubeletServerCertificate"))
+    f(
+      "featureGates.RotateKubeletServerCertificate",
+      false,
+      `true or unset${k.serverTLSBootstrap === undefined ? " (the AL2023 AMI's nodeadm sets serverTLSBootstrap true, internal/kubelet/config.go), or serverTLSBootstrap false" : ", or serverTLSBootstrap false"}`,
+      'serverTLSBootstrap true with the RotateKubeletServerCertificate gate off ("requires feature gate RotateKubeletServerCertificate")',
+      153,
+    );
+
+  // :185-:197 graceful shutdown (gate GracefulNodeShutdown)
+  const grace = signedNanos(k.shutdownGracePeriod);
+  const critical = signedNanos(k.shutdownGracePeriodCriticalPods);
+  if (on("GracefulNodeShutdown")) {
+    for (const [field, ns, line] of [
+      ["shutdownGracePeriod", grace, 189],
+      ["shutdownGracePeriodCriticalPods", critical, 192],
+    ] as const)
+      if (ns !== undefined && (ns < 0n || (ns > 0n && ns < SECOND)))
+        f(field, k[field], '"0s" or a duration of 1s or more', `a ${field} that is negative or under 1s`, line);
+    if (grace !== undefined && critical !== undefined && critical > grace)
+      f(
+        "shutdownGracePeriodCriticalPods",
+        k.shutdownGracePeriodCriticalPods,
+        `a duration not above shutdownGracePeriod (${JSON.stringify(k.shutdownGracePeriod)})`,
+        "a shutdownGracePeriodCriticalPods above shutdownGracePeriod",
+        186,
+      );
+  } else if (off("GracefulNodeShutdown") && ((grace ?? 0n) > 0n || (critical ?? 0n) > 0n)) {
+    const field = (grace ?? 0n) > 0n ? "shutdownGracePeriod" : "shutdownGracePeriodCriticalPods";
+    f(
+      field,
+      k[field],
+      '"0s" or unset, or featureGates.GracefulNodeShutdown: true',
+      'a shutdown grace period with the GracefulNodeShutdown gate off ("requires feature gate GracefulNodeShutdown")',
+      196,
+    );
+  }
+
+  // :199-:206 shutdownGracePeriodByPodPriority (gate GracefulNodeShutdownBasedOnPodPriority)
+  const byPriority = k.shutdownGracePeriodByPodPriority;
+  if (known(byPriority) && Array.isArray(byPriority) && byPriority.length > 0) {
+    if (on("GracefulNodeShutdownBasedOnPodPriority") && ((grace ?? 0n) > 0n || (critical ?? 0n) > 0n))
+      f(
+        "shutdownGracePeriodByPodPriority",
+        byPriority,
+        'unset when shutdownGracePeriod or shutdownGracePeriodCriticalPods is set (use one or the other; "0s" disables them)',
+        'shutdownGracePeriodByPodPriority with shutdownGracePeriod at the same time ("Cannot specify both")',
+        200,
+      );
+    else if (off("GracefulNodeShutdownBasedOnPodPriority"))
+      f(
+        "shutdownGracePeriodByPodPriority",
+        byPriority,
+        "unset, or featureGates.GracefulNodeShutdownBasedOnPodPriority: true",
+        'shutdownGracePeriodByPodPriority with the GracefulNodeShutdownBasedOnPodPriority gate off ("requires feature gate GracefulNodeShutdownBasedOnPodPriority")',
+        204,
+      );
+  }
+
+  // :209-:219 memorySwap (gate NodeSwap)
+  const swap = k.memorySwap;
+  if (obj(swap)) {
+    if (
+      on("NodeSwap") &&
+      str(swap.swapBehavior) &&
+      swap.swapBehavior !== "" &&
+      !SWAP_BEHAVIORS.includes(swap.swapBehavior)
+    )
+      f(
+        "memorySwap.swapBehavior",
+        swap.swapBehavior,
+        `one of ${q(SWAP_BEHAVIORS)} (or "")`,
+        "any other memorySwap.swapBehavior",
+        214,
+      );
+    else if (off("NodeSwap") && Object.values(swap).some((v) => v !== undefined && v !== "" && known(v)))
+      f(
+        "memorySwap",
+        swap,
+        "unset, or featureGates.NodeSwap: true",
+        'memorySwap with the NodeSwap gate off ("memorySwap.swapBehavior cannot be set when NodeSwap feature flag is disabled")',
+        218,
+      );
+  }
+
+  // :222-:231 crashLoopBackOff.maxContainerRestartPeriod (gate KubeletCrashLoopBackOffMax; unset is defaulted when on)
+  const clb = k.crashLoopBackOff;
+  if (obj(clb) && known(clb.maxContainerRestartPeriod)) {
+    const ns = signedNanos(clb.maxContainerRestartPeriod);
+    if (on("KubeletCrashLoopBackOffMax") && ns !== undefined && (ns / MS < 1000n || ns / MS > 300_000n))
+      f(
+        "crashLoopBackOff.maxContainerRestartPeriod",
+        clb.maxContainerRestartPeriod,
+        "a duration from 1s to 300s",
+        'a maxContainerRestartPeriod outside 1s-300s ("must be set between 1s and 300s")',
+        227,
+      );
+    else if (off("KubeletCrashLoopBackOffMax"))
+      f(
+        "crashLoopBackOff.maxContainerRestartPeriod",
+        clb.maxContainerRestartPeriod,
+        "unset, or featureGates.KubeletCrashLoopBackOffMax: true",
+        'crashLoopBackOff.maxContainerRestartPeriod with the KubeletCrashLoopBackOffMax gate off ("must not be set")',
+        230,
+      );
+  }
+
+  // :297-:319 image pull credential verification (gate KubeletEnsureSecretPulledImages; "" is defaulted when on)
+  const policy = k.imagePullCredentialsVerificationPolicy;
+  const allow = k.preloadedImagesVerificationAllowlist;
+  const allowSet = known(allow) && Array.isArray(allow) && allow.length > 0;
+  if (on("KubeletEnsureSecretPulledImages")) {
+    if (str(policy) && policy !== "" && !IMAGE_PULL_POLICIES.includes(policy))
+      f(
+        "imagePullCredentialsVerificationPolicy",
+        policy,
+        `one of ${q(IMAGE_PULL_POLICIES)}`,
+        "any other imagePullCredentialsVerificationPolicy",
+        304,
+      );
+    else if (allowSet && (str(policy) || policy === undefined) && policy !== "NeverVerifyAllowlistedImages")
+      f(
+        "preloadedImagesVerificationAllowlist",
+        allow,
+        'unset unless imagePullCredentialsVerificationPolicy is "NeverVerifyAllowlistedImages"',
+        `preloadedImagesVerificationAllowlist with the policy ${policy === undefined || policy === "" ? '"NeverVerifyPreloadedImages" (the default)' : JSON.stringify(policy)}`,
+        309,
+      );
+  } else if (off("KubeletEnsureSecretPulledImages")) {
+    if (str(policy) && policy !== "")
+      f(
+        "imagePullCredentialsVerificationPolicy",
+        policy,
+        "unset, or featureGates.KubeletEnsureSecretPulledImages: true",
+        'imagePullCredentialsVerificationPolicy with the KubeletEnsureSecretPulledImages gate off ("must not be set")',
+        315,
+      );
+    if (allowSet)
+      f(
+        "preloadedImagesVerificationAllowlist",
+        allow,
+        "unset, or featureGates.KubeletEnsureSecretPulledImages: true",
+        'preloadedImagesVerificationAllowlist with the KubeletEnsureSecretPulledImages gate off ("must not be set")',
+        318,
+      );
+  }
+
+  // :354-:363 memoryReservationPolicy ("" is defaulted to None); TieredReservation needs MemoryQoS
+  const reservation = k.memoryReservationPolicy;
+  if (str(reservation) && reservation !== "" && !RESERVATION_POLICIES.includes(reservation))
+    f(
+      "memoryReservationPolicy",
+      reservation,
+      `one of ${q(RESERVATION_POLICIES)}`,
+      "any other memoryReservationPolicy",
+      362,
+    );
+  else if (reservation === "TieredReservation" && off("MemoryQoS"))
+    f(
+      "memoryReservationPolicy",
+      reservation,
+      '"None" or unset, or featureGates.MemoryQoS: true',
+      'memoryReservationPolicy "TieredReservation" with the MemoryQoS gate off ("requires MemoryQoS feature gate to be enabled")',
+      356,
+    );
+
+  // :369 enableSystemLogQuery needs NodeLogQuery
+  if (k.enableSystemLogQuery === true && off("NodeLogQuery"))
+    f(
+      "enableSystemLogQuery",
+      true,
+      "false or unset, or featureGates.NodeLogQuery: true",
+      'enableSystemLogQuery with the NodeLogQuery gate off ("NodeLogQuery feature gate is required")',
+      370,
+    );
+
+  // :339 logging (component-base logs/api/v1 options.go): the json format needs LoggingBetaOptions (beta, on by
+  // default), splitStream and a non-zero infoBufferSize need LoggingAlphaOptions (alpha, off by default)
+  const LOGS = "k8s.io/component-base@v0.36.3 logs/api/v1/options.go";
+  const logging = k.logging;
+  if (obj(logging)) {
+    if (logging.format === "json" && off("LoggingBetaOptions"))
+      g(
+        "logging.format",
+        logging.format,
+        '"text", or featureGates.LoggingBetaOptions left on',
+        'the json log format with the LoggingBetaOptions gate off ("Log format json is disabled")',
+        `${VALIDATION}:339 -> ${LOGS}:158-165`,
+      );
+    const options = logging.options;
+    if (obj(options) && off("LoggingAlphaOptions"))
+      for (const format of ["text", "json"]) {
+        const o = options[format];
+        if (!obj(o)) continue;
+        if (o.splitStream === true)
+          g(
+            `logging.options.${format}.splitStream`,
+            o.splitStream,
+            "false, or featureGates.LoggingAlphaOptions: true",
+            'splitStream with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
+            `${VALIDATION}:339 -> ${LOGS}:202-217`,
+          );
+        const size = o.infoBufferSize;
+        const zero = (str(size) && /^[+-]?0*\.?0*([eE][+-]?\d+|[a-zA-Z]+)?$/.test(size)) || size === 0;
+        if ((str(size) && QUANTITY.test(size) && !zero) || (num(size) && !zero))
+          g(
+            `logging.options.${format}.infoBufferSize`,
+            size,
+            "0 (unset), or featureGates.LoggingAlphaOptions: true",
+            'an infoBufferSize with the LoggingAlphaOptions gate off ("Feature LoggingAlphaOptions is disabled")',
+            `${VALIDATION}:339 -> ${LOGS}:205-218`,
+          );
+      }
+  }
+
+  // the static CPU manager's alpha and beta options need their gates (pkg/kubelet/cm/cpumanager/policy_options.go:56-71)
+  const cpuOptions = k.cpuManagerPolicyOptions;
+  if (k.cpuManagerPolicy === "static" && obj(cpuOptions))
+    for (const [name, value] of Object.entries(cpuOptions)) {
+      const at = `cpuManagerPolicyOptions[${JSON.stringify(name)}]`;
+      const source = `${CM}/cpumanager/policy_options.go`;
+      if ((CPU_OPTIONS.alpha as readonly string[]).includes(name) && off("CPUManagerPolicyAlphaOptions"))
+        g(
+          at,
+          value,
+          "featureGates.CPUManagerPolicyAlphaOptions: true (alpha) to use this option",
+          'an alpha CPU manager option with CPUManagerPolicyAlphaOptions off ("CPU Manager Policy Alpha-level Options not enabled")',
+          `${source}:62-64`,
+        );
+      else if ((CPU_OPTIONS.beta as readonly string[]).includes(name) && off("CPUManagerPolicyBetaOptions"))
+        g(
+          at,
+          value,
+          "featureGates.CPUManagerPolicyBetaOptions left on to use this option",
+          'a beta CPU manager option with CPUManagerPolicyBetaOptions off ("CPU Manager Policy Beta-level Options not enabled")',
+          `${source}:66-68`,
+        );
+    }
+  return out;
+}
+
+/** Sources `file:81` and `file:84` as `file:81, :84` (lines of one file together, in order). */
+function joinSources(sources: readonly string[]): string {
+  const byFile = new Map<string, string[]>();
+  for (const src of sources) {
+    const m = /^(.*):(\d+)$/.exec(src);
+    const [file, line] = m ? [m[1], m[2]] : [src, ""];
+    if (!byFile.has(file)) byFile.set(file, []);
+    if (line !== "" && !byFile.get(file)!.includes(line)) byFile.get(file)!.push(line);
+  }
+  return [...byFile]
+    .map(([file, lines]) =>
+      lines.length === 0 ? file : `${file}:${lines.sort((a, b) => Number(a) - Number(b)).join(", :")}`,
+    )
+    .join("; ");
+}
+
+/**
+ * The gate-dependent outcomes: refusals (what fails at the cluster's minor, or at every minor when it is unknown) and
+ * warnings (what fails at some minors only, the cluster's version being unknown).
+ */
+function gatedOutcomes(
+  k: Record<string, unknown>,
+  kubernetesVersion: string | undefined,
+): { problems: KubeletRuntimeProblem[]; warnings: string[] } {
+  const { minors, known: versionKnown } = judgedKubeletMinors(kubernetesVersion);
+  const user = userGates(k);
+  const byField = new Map<string, Map<string, Finding[]>>();
+  for (const minor of minors) {
+    const gate = gateOf(user, minor);
+    const found = [...(user === undefined ? [] : gateFindings(user, minor, gate)), ...gatedFindings(k, gate)];
+    const once = new Set<string>();
+    for (const p of found) {
+      if (once.has(p.field)) continue;
+      once.add(p.field);
+      if (!byField.has(p.field)) byField.set(p.field, new Map());
+      const m = byField.get(p.field)!;
+      m.set(minor, [...(m.get(minor) ?? []), p]);
+    }
+  }
+  const problems: KubeletRuntimeProblem[] = [];
+  const warnings: string[] = [];
+  for (const [field, perMinor] of byField) {
+    const failing = minors.filter((m) => perMinor.has(m));
+    // the minors of each distinct reason
+    const reasons = new Map<string, { p: Finding; minors: string[] }>();
+    for (const m of failing)
+      for (const p of perMinor.get(m)!) {
+        const key = `${p.allowed}|${p.rule}|${p.source}`;
+        if (!reasons.has(key)) reasons.set(key, { p, minors: [] });
+        reasons.get(key)!.minors.push(m);
+      }
+    const list = [...reasons.values()];
+    const at = (ms: string[]) => (versionKnown ? `the cluster's Kubernetes ${ms[0]}` : `Kubernetes ${minorsLabel(ms)}`);
+    const allowed =
+      list.length === 1
+        ? `${list[0].p.allowed} (kubelet of ${at(list[0].minors)})`
+        : list.map((r) => `on ${at(r.minors)}: ${r.p.allowed}`).join("; ");
+    const rule = list.length === 1 ? list[0].p.rule : list.map((r) => `${r.p.rule} on ${at(r.minors)}`).join("; ");
+    const source = joinSources(list.map((r) => r.p.source));
+    const value = list[0].p.value;
+    if (failing.length === minors.length) problems.push({ field, value, allowed, rule, source });
+    else
+      warnings.push(
+        `${field} = ${JSON.stringify(value)}: on ${at(failing)} the kubelet refuses ${rule} (${source}; allowed: ${allowed}), and exits: the node never joins the cluster. It passes on Kubernetes ${minorsLabel(minors.filter((m) => !failing.includes(m)))}; the cluster's Kubernetes version is not known at synth (a literal version on the cluster has it judged)`,
+      );
+  }
+  return { problems, warnings };
 }

@@ -32,6 +32,8 @@ export type { CelLists, CrdFieldSchema, CrdKindKnown, ObjectCrdData, RawStatemen
 export { OBJECT_CRD_KINDS } from "./types";
 export type { PatchBehaviourChange } from "./patch-history";
 export { kubeletConfigFields } from "./kubelet-config";
+export { kubeletFeatureGates, kubeletGate, kubeletGateMinors } from "./kubelet-feature-gates";
+export type { KubeletFeatureGates, KubeletGateSpec } from "./kubelet-feature-gates";
 export { celSampleInstanceTypes } from "./cel-samples";
 export type { CelSampleInstanceType } from "./cel-samples";
 export type { KubeletConfigFields, KubeletField, KubeletFieldKind } from "./kubelet-config";

@@ -146,7 +146,7 @@ describe.each([
 describe("look-alikes pass on 1.15", () => {
   test.each([
     { imageMaximumGCAge: "1h" },
-    { featureGates: { Foo: true } },
+    { featureGates: { RotateKubeletServerCertificate: true } },
     { shutdownGracePeriod: "30s", shutdownGracePeriodCriticalPods: "10s" },
     { evictionPressureTransitionPeriod: "5m" },
     { registryPullQPS: 5, memoryThrottlingFactor: 0.9 },
@@ -156,7 +156,7 @@ describe("look-alikes pass on 1.15", () => {
     { evictionMaxPodGracePeriod: 0 },
     { tlsCipherSuites: ["TLS_AES_128_GCM_SHA256"], allowedUnsafeSysctls: ["net.core.somaxconn"] },
     { shutdownGracePeriodByPodPriority: [{ priority: 0, shutdownGracePeriodSeconds: 30 }] },
-    { cpuManagerPolicyOptions: { "full-pcpus-only": "true" } },
+    { cpuManagerPolicy: "static", cpuManagerPolicyOptions: { "full-pcpus-only": "true" } },
   ])("%j", (k) => {
     expect(() => build("EC2NodeClass", kubelet(k), V)).not.toThrow();
   });

@@ -619,7 +619,7 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
     for (const u of [
       `${NC}spec:\n  kubelet:\n    flags: ["--v=2", "--node-labels=team=a"]\n`,
       `${NC}spec:\n  kubelet:\n    flags:\n      - --v=2\n`,
-      `${NC}spec:\n  kubelet:\n    config:\n      maxPods: 110\n      evictionHard: {memory.available: 5%}\n      featureGates: {A: true}\n`,
+      `${NC}spec:\n  kubelet:\n    config:\n      maxPods: 110\n      evictionHard: {memory.available: 5%}\n      featureGates: {RotateKubeletServerCertificate: true}\n`,
       `${NC}spec:\n  containerd:\n    config: |\n      [plugins."io.containerd.grpc.v1.cri"]\n      sandbox_image = "x"\n`,
       `${NC}spec:\n  cluster:\n    name: my-cluster\n    apiServerEndpoint: https://example.com\n    certificateAuthority: Y2VydGlmaWNhdGVBdXRob3JpdHk=\n    cidr: 10.100.0.0/16\n  instance:\n    localStorage:\n      strategy: RAID0\n`,
       `${NC}spec:\n  kubelet:\n    flags: null\n  cluster: ~\n`,
@@ -751,7 +751,7 @@ describe("AL2023 NodeConfig spec.kubelet.config against the kubelet's KubeletCon
   });
   test("look-alikes pass: the right types; before 1.15 (no KubeletConfiguration table) nothing is judged", () => {
     for (const u of [
-      '      evictionHard: {memory.available: "5%"}\n      kubeReserved: {cpu: 100m}\n      featureGates: {Foo: true}\n      shutdownGracePeriod: 30s\n      podPidsLimit: 1024\n',
+      '      evictionHard: {memory.available: "5%"}\n      kubeReserved: {cpu: 100m}\n      featureGates: {NodeSwap: true}\n      shutdownGracePeriod: 30s\n      podPidsLimit: 1024\n',
       "      shutdownGracePeriod: null\n",
     ])
       expect(() => build("EC2NodeClass", al(NC + u), V)).not.toThrow();
