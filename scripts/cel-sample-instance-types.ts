@@ -3,7 +3,10 @@
  * (karpenter-provider-aws pkg/providers/instancetype/types.go buildCELVars: vcpus = VCpuInfo.DefaultVCpus,
  * memory_mib = MemoryInfo.SizeInMiB, default_enis = the default network card's MaximumNetworkInterfaces,
  * ips_per_eni = Ipv4AddressesPerInterface, max_pods = the ENI-limited default default_enis * (ips_per_eni - 1) + 2)
- * for six real instance types, smallest to largest. The library warns when an expression fails for every one
+ * for real instance types, smallest to largest: six of the common sizes, and (issue 31) for each variable the recorded
+ * type with the least and the one with the most (see EXTREMES), deduplicated, each with why it is there. Karpenter
+ * 1.15.0 refuses the whole class when an expression fails for any instance type of the region
+ * (pkg/controllers/nodeclass/validation.go:264-279): the library warns when an expression fails for any sample
  * (lib/nodes/kubelet-expressions.ts), and the e2e judge (scripts/e2e/cel-judge) evaluates Karpenter's own code on
  * the same list: this file is their one home.
  *
@@ -25,7 +28,7 @@ const PROVIDER = "github.com/aws/karpenter-provider-aws";
 const VERSION = "v1.15.0";
 const FAKE = "pkg/fake/zz_generated.describe_instance_types.go";
 const VPC_LIMITS = "pkg/providers/instancetype/zz_generated.vpclimits.go";
-/** Smallest to largest; t3.nano first, from the VPC limits. */
+/** The six first samples, smallest to largest; t3.nano first, from the VPC limits. */
 const NAMES = ["t3.nano", "t4g.small", "c6g.large", "m5.large", "t3.large", "p5.48xlarge"];
 const T3_NANO = { vcpus: 2, memoryMiB: 512, page: "https://aws.amazon.com/ec2/instance-types/t3/" };
 
@@ -60,6 +63,26 @@ function cardInterfaces(text: string, index: number, where: string): number {
   throw new Error(`${where}: no network card ${index}`);
 }
 
+/** The variables an expression reads, per instance type (pkg/cel/environment.go celVars), and where they were read. */
+type Variables = Omit<CelSampleInstanceType, "why">;
+
+/**
+ * The extremes the samples hold: per int variable of pkg/cel/environment.go celVars (vcpus, memory_mib, default_enis,
+ * ips_per_eni, max_pods), the least and the most; for the string instance_type the shortest and the longest name (all
+ * an expression can ask of it is its size, its contents and matches); and the least and most memory and pods per vCPU,
+ * which an expression that divides one by the other reads.
+ */
+const EXTREMES: readonly { readonly name: string; readonly value: (t: Variables) => number }[] = [
+  { name: "vcpus", value: (t) => t.vcpus },
+  { name: "memory_mib", value: (t) => t.memoryMiB },
+  { name: "default_enis", value: (t) => t.defaultENIs },
+  { name: "ips_per_eni", value: (t) => t.ipsPerENI },
+  { name: "max_pods", value: (t) => t.maxPods },
+  { name: "size(instance_type)", value: (t) => t.instanceType.length },
+  { name: "memory_mib / vcpus", value: (t) => t.memoryMiB / t.vcpus },
+  { name: "max_pods / vcpus", value: (t) => t.maxPods / t.vcpus },
+];
+
 /** The table from the Go module cache. */
 export function generate(): { provider: string; instanceTypes: CelSampleInstanceType[] } {
   const dir = moduleDir(PROVIDER, VERSION);
@@ -71,7 +94,7 @@ export function generate(): { provider: string; instanceTypes: CelSampleInstance
     const { from, to } = block(lines, start);
     return { text: lines.slice(from, to + 1).join("\n"), where: `${file}:${from + 1}-${to + 1}` };
   };
-  const instanceTypes = NAMES.map((name): CelSampleInstanceType => {
+  const read = (name: string): Variables => {
     const nano = name === "t3.nano";
     const { text, where } = nano
       ? literal(
@@ -91,7 +114,39 @@ export function generate(): { provider: string; instanceTypes: CelSampleInstance
       maxPods: defaultENIs * (ipsPerENI - 1) + 2,
       source: nano ? `interfaces ${where}; vCPUs and memory ${T3_NANO.page}` : where,
     };
-  });
+  };
+  // every instance type of the recorded DescribeInstanceTypes output (its InstanceTypes list, before the offerings)
+  const offerings = fake.findIndex((l) => l.startsWith("var defaultDescribeInstanceTypeOfferingsOutput"));
+  if (offerings < 0) throw new Error(`${FAKE}: no defaultDescribeInstanceTypeOfferingsOutput`);
+  const recorded = fake
+    .slice(0, offerings)
+    .map((l) => /^\s*InstanceType:\s*"([^"]+)",$/.exec(l)?.[1])
+    .filter((n): n is string => n !== undefined);
+  const candidates = [...new Set(["t3.nano", ...NAMES, ...recorded])].map(read);
+  const why = new Map<string, string[]>(NAMES.map((n) => [n, ["one of the six first samples, smallest to largest"]]));
+  for (const { name, value } of EXTREMES) {
+    for (const most of [false, true]) {
+      const best = Math.max(...candidates.map((t) => (most ? value(t) : -value(t))));
+      const at = candidates.filter((t) => (most ? value(t) : -value(t)) === best);
+      // one type per extreme: one already sampled when it ties, else the first by name
+      const pick =
+        at.find((t) => why.has(t.instanceType)) ??
+        [...at].sort((a, b) => (a.instanceType < b.instanceType ? -1 : 1))[0];
+      const shown = Number.isInteger(value(pick)) ? value(pick) : value(pick).toFixed(2);
+      const note = `the ${most ? "most" : "least"} ${name} of the recorded types (${shown}${at.length > 1 ? `, with ${at.length - 1} more` : ""})`;
+      why.set(pick.instanceType, [...(why.get(pick.instanceType) ?? []), note]);
+    }
+  }
+  const instanceTypes = candidates
+    .filter((t) => why.has(t.instanceType))
+    .sort(
+      (a, b) =>
+        a.memoryMiB - b.memoryMiB ||
+        a.vcpus - b.vcpus ||
+        a.maxPods - b.maxPods ||
+        (a.instanceType < b.instanceType ? -1 : 1),
+    )
+    .map((t) => ({ ...t, why: why.get(t.instanceType) as string[] }));
   return { provider: `${PROVIDER}@${VERSION}`, instanceTypes };
 }
 

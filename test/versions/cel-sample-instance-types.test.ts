@@ -18,19 +18,25 @@ describe("cel-sample-instance-types.json", () => {
     render,
   });
 
-  test("six types, smallest to largest, max_pods the ENI-limited default", () => {
+  test("the six first types and the recorded extremes, smallest to largest, max_pods the ENI-limited default", () => {
     const { provider, instanceTypes } = celSampleInstanceTypes();
     expect(provider).toBe("github.com/aws/karpenter-provider-aws@v1.15.0");
+    // issue 31: with the least and most of each variable of the recorded DescribeInstanceTypes output
     expect(instanceTypes.map((t) => t.instanceType)).toEqual([
       "t3.nano",
       "t4g.small",
       "c6g.large",
       "m5.large",
       "t3.large",
+      "g5.12xlarge",
+      "m6idn.32xlarge",
       "p5.48xlarge",
     ]);
     for (const t of instanceTypes) expect(t.maxPods).toBe(t.defaultENIs * (t.ipsPerENI - 1) + 2);
     expect(instanceTypes.find((t) => t.instanceType === "p5.48xlarge")).toMatchObject({ vcpus: 192, defaultENIs: 2 });
+    expect(instanceTypes.find((t) => t.instanceType === "m6idn.32xlarge")?.why).toEqual([
+      "the most size(instance_type) of the recorded types (14, with 1 more)",
+    ]);
   });
 
   test("the synth check samples the table: a maxPods above some sample's warns, naming them", () => {
@@ -43,7 +49,9 @@ describe("cel-sample-instance-types.json", () => {
     );
     // one below the largest type's max_pods passes for that type only: a warning naming the others, not it
     const some = kubeletExpressionSampleWarning(`max_pods - ${most - 1}`);
-    expect(some).toContain("t3.nano, t4g.small, c6g.large, m5.large, t3.large (of ");
+    const others = celSampleInstanceTypes().instanceTypes.filter((t) => t.maxPods < most);
+    expect(others.map((t) => t.instanceType)).toContain("p5.48xlarge");
+    expect(some).toContain(`types ${others.map((t) => t.instanceType).join(", ")} (of `);
     expect(some).toContain("refuses the whole class");
     // below the smallest type's max_pods every sample gives a usable value: no warning
     const least = Math.min(...celSampleInstanceTypes().instanceTypes.map((t) => t.maxPods));
