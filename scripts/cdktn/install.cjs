@@ -88,7 +88,7 @@ function wheel(entry, wheels) {
         "-d",
         wheels,
       ],
-      { stdio: ["ignore", "inherit", "inherit"] },
+      { stdio: ["ignore", process.stderr, "inherit"] },
     );
   }
   const got = sha256(file);
@@ -131,9 +131,11 @@ function install() {
     log(`npm install ${Object.keys(deps).join(" ")} into ${prefix}`);
     // --ignore-scripts: none of these packages needs an install script; engine warnings (the @cdktn
     // packages ask for Node >= 22.11) are the registry's metadata, not a failure here
+    // npm's own stdout ("added 255 packages …") goes to stderr: this script's stdout is the one line callers read
+    // (scripts/cdktn/build.cjs takes it as the path of the installed node_modules)
     execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel", "error"], {
       cwd: tmp,
-      stdio: ["ignore", "inherit", "inherit"],
+      stdio: ["ignore", process.stderr, "inherit"],
     });
     fs.writeFileSync(path.join(tmp, ".pins.json"), pins);
     fs.rmSync(prefix, { recursive: true, force: true });
