@@ -108,6 +108,13 @@ export function isToken(value: unknown): boolean {
   return value !== undefined && value !== null && tokens().isToken(value);
 }
 
+/**
+ * An object of fields written as `{ … }` (not an array, not a Map, Set, Date or other class instance, whose JSON is
+ * `{}` and would lose its content: fresh tester 20 C-1), and not itself a token; tokens among its fields are the
+ * fields' business.
+ */
+export const isPlainFields = (x: unknown): x is Record<string, unknown> => isPlainObject(x) && !isToken(x);
+
 /** True when `value` is or holds a cdktf token (never where cdktf is not installed). */
 export function holdsToken(value: unknown): boolean {
   return value !== undefined && value !== null && tokens().isUnresolved(value);

@@ -16,6 +16,7 @@ import {
   GO_DURATION,
   holdsToken,
   INT32_MAX,
+  isPlainFields,
   isSet,
   isToken,
   QUANTITY,
@@ -682,7 +683,7 @@ export function selectorTermWarnings(name: string, p: Ec2NodeClassOptions): stri
   const out: string[] = [];
   const terms = (field: string): Record<string, unknown>[] => {
     const list = (p as Record<string, unknown>)[field];
-    return Array.isArray(list) && !isToken(list) ? list.filter(isPlainObject) : [];
+    return Array.isArray(list) && !isToken(list) ? list.filter(isPlainFields) : [];
   };
   const warn = (field: string, i: number, by: string, dropped: string[], source: string) =>
     out.push(
@@ -903,7 +904,7 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
   if (typeof p.amiFamily === "string" && !holdsToken(p.amiFamily)) return p.amiFamily;
   const terms = Array.isArray(p.amiSelectorTerms) && !holdsToken(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
   for (const t of terms) {
-    const alias = isPlainObject(t) && typeof t.alias === "string" && !holdsToken(t.alias) ? t.alias : undefined;
+    const alias = isPlainFields(t) && typeof t.alias === "string" && !holdsToken(t.alias) ? t.alias : undefined;
     if (alias) return ALIAS_FAMILIES[alias.split("@")[0]];
   }
   return undefined;
@@ -914,14 +915,14 @@ export function nodeFamily(p: Ec2NodeClassOptions): string | undefined {
  * systemReserved values): field path (the prop's: `kubelet.maxPodsExpression`) and expression.
  */
 export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { field: string; value: string }[] {
-  if (!isPlainObject(k)) return [];
+  if (!isPlainFields(k)) return [];
   const out: { field: string; value: string }[] = [];
   const m = k.maxPodsExpression;
   if (typeof m === "string" && !holdsToken(m) && !WHOLE_NUMBER_TEXT.test(m))
     out.push({ field: "kubelet.maxPodsExpression", value: m });
   for (const field of ["kubeReserved", "systemReserved"] as const) {
     const m = k[field];
-    if (!isPlainObject(m)) continue;
+    if (!isPlainFields(m)) continue;
     for (const [key, val] of Object.entries(m))
       if (typeof val === "string" && !holdsToken(val) && !QUANTITY.test(val) && !quantityLookalike(val))
         out.push({ field: entry(`kubelet.${field}`, key), value: val });
@@ -931,13 +932,6 @@ export function kubeletExpressionFields(k: KubeletConfiguration | undefined): { 
 
 /** A whole number in quotes (`"110"`): a count written as a string, not an expression. */
 const WHOLE_NUMBER_TEXT = /^\s*\d+\s*$/;
-
-/**
- * An object of fields written as `{ … }` (not an array, not a Map, Set, Date or other class instance, whose JSON is
- * `{}` and would lose its content: fresh tester 20 C-1), and not itself a token; tokens among its fields are the
- * fields' business.
- */
-const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjectValue(x) && !isToken(x);
 
 function checkKubelet(
   c: Checker,
@@ -950,7 +944,7 @@ function checkKubelet(
   const freeForm = c.version.atLeast(crdFreeFormSince("ec2NodeClass", "spec.kubelet")!);
   const expressions = c.version.atLeast(kubeletExpressionsSince());
   if (!freeForm) c.guard(() => c.fields("kubelet", k, KUBELET_PROPS, "kubelet"));
-  else if (!isPlainObject(k))
+  else if (!isPlainFields(k))
     c.guard(() =>
       c.fail(
         "EC2NODECLASS_KUBELET",
@@ -960,7 +954,7 @@ function checkKubelet(
       ),
     );
   if (typeof k !== "object") return;
-  if (freeForm && isPlainObject(k))
+  if (freeForm && isPlainFields(k))
     for (const [f, x] of Object.entries(k)) {
       if ((KUBELET_PROPS as readonly string[]).includes(f)) continue;
       const problem = notData(x, `kubelet.${f}`);
@@ -978,9 +972,9 @@ function checkKubelet(
   const upstream = freeForm ? kubeletConfigFields(`1.${c.version.minor}`) : undefined;
   const familyRule = freeForm && family !== undefined && !FREE_KUBELET_FAMILIES.includes(family);
   const notDataFields = new Set<string>();
-  if (freeForm && isPlainObject(k))
+  if (freeForm && isPlainFields(k))
     for (const [f, x] of Object.entries(k)) if (notData(x, `kubelet.${f}`) !== undefined) notDataFields.add(f);
-  if (upstream && isPlainObject(k))
+  if (upstream && isPlainFields(k))
     checkUpstreamKubelet(
       c,
       k,
@@ -991,7 +985,7 @@ function checkKubelet(
       SPEC_FIELDS,
     );
   // 1.15+ on AL2023: the kubelet's own validation of the fields passed through (kubelet-runtime-rules.ts)
-  if (upstream && family === "AL2023" && isPlainObject(k))
+  if (upstream && family === "AL2023" && isPlainFields(k))
     for (const p of kubeletRuntimeProblems(k, kubernetesVersion))
       c.guard(() => c.fail("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET", p.field, p.value, kubeletRuntimeMessage(p)));
   if (familyRule && family !== undefined) {

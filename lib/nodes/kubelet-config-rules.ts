@@ -1,5 +1,4 @@
 import { typeName } from "../core/errors";
-import { isPlainObject as isPlainObjectValue } from "../core/deep-merge";
 import {
   Checker,
   durationNanos,
@@ -8,6 +7,7 @@ import {
   INT32_MAX,
   INT32_MIN,
   isNegativeQuantity,
+  isPlainFields,
   isSet,
   isToken,
   MAX_DURATION_NS,
@@ -81,13 +81,6 @@ function kindText(kind: KubeletFieldKind, goType: string, int?: string): string 
 }
 
 /**
- * An object of fields written as `{ … }` (not an array, not a Map, Set, Date or other class instance, whose JSON is
- * `{}` and would lose its content: fresh tester 20 C-1), and not itself a token; tokens among its fields are the
- * fields' business.
- */
-const isPlainObject = (x: unknown): x is Record<string, unknown> => isPlainObjectValue(x) && !isToken(x);
-
-/**
  * What is wrong with `x` as a value of `kind` (its Go type `goType`), or undefined when it decodes (or holds a
  * token where it matters). JSON null decodes into anything (Go leaves the field as it was).
  */
@@ -123,13 +116,13 @@ export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string, 
           ? (v: unknown) => typeof v === "string"
           : kind === "integer list"
             ? isInt
-            : (v: unknown) => isPlainObject(v);
+            : (v: unknown) => isPlainFields(v);
       return each(x, ok, "item");
     }
     case "string map":
     case "bool map":
     case "string list map": {
-      if (!isPlainObject(x)) return bad;
+      if (!isPlainFields(x)) return bad;
       const ok =
         kind === "string map"
           ? (v: unknown) => typeof v === "string"
@@ -141,11 +134,11 @@ export function kindProblem(x: unknown, kind: KubeletFieldKind, goType: string, 
       return key === undefined ? undefined : `the value of ${JSON.stringify(key)} is ${typeName(x[key])}`;
     }
     case "object":
-      return isPlainObject(x) ? undefined : bad;
+      return isPlainFields(x) ? undefined : bad;
     case "quantity":
       return typeof x === "number" ? (Number.isFinite(x) ? undefined : bad) : quantityProblem(x);
     case "quantity map": {
-      if (!isPlainObject(x)) return bad;
+      if (!isPlainFields(x)) return bad;
       const key = Object.keys(x).find(
         (k) => x[k] !== null && x[k] !== undefined && quantityProblem(x[k]) !== undefined,
       );
@@ -216,7 +209,7 @@ export function kubeletDecodeProblems(x: unknown, field: KubeletField, path: str
         `${path}[${i}]`,
       ),
     );
-  if (field.kind !== "object" || !isPlainObject(x)) return [];
+  if (field.kind !== "object" || !isPlainFields(x)) return [];
   const names = Object.keys(sub);
   return Object.entries(x).flatMap(([key, value]): KubeletDecodeProblem[] => {
     if (value === undefined) return [];

@@ -3,26 +3,13 @@
 // pkg/fake/zz_generated.describe_instance_types.go) now warns, naming the type: Karpenter 1.15.0 evaluates the
 // expression against every instance type of the region and refuses the whole class on the first failure
 // (pkg/controllers/nodeclass/validation.go:264-279, pkg/providers/instancetype/instancetype.go:318-347).
-import { Testing } from "cdktf";
-import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { judgeKubeletExpression } from "../../lib/nodes/kubelet-expressions";
 import { celSampleInstanceTypes } from "../../lib/versions";
-import { FakeInstallation, testStack } from "../helpers";
+import { expressionWarnings } from "./node-props";
 
 const SIX = ["t3.nano", "t4g.small", "c6g.large", "m5.large", "t3.large", "p5.48xlarge"];
 
-/** The synth warnings of an EC2NodeClass with the expression as maxPods or as kubeReserved.pid. */
-function warnings(text: string, reserved: boolean): string[] {
-  const { stack } = testStack();
-  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
-  Object.assign(karpenter, { nodeClassCel: true });
-  const nc = new Ec2NodeClass(stack, "default", {
-    karpenter,
-    kubelet: reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text },
-  });
-  Testing.synth(stack);
-  return nc.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
-}
+const warnings = expressionWarnings;
 
 /** One sample instance type of the generated table, by name. */
 const sample = (name: string) => celSampleInstanceTypes().instanceTypes.find((t) => t.instanceType === name)!;

@@ -10,6 +10,7 @@ import {
   kubeletExpressionSampleWarning,
 } from "../../lib/nodes/kubelet-expressions";
 import { FakeInstallation, resources, testStack } from "../helpers";
+import { expressionWarnings } from "./node-props";
 
 function nodeClass(kubelet: Ec2NodeClassProps["kubelet"]) {
   const { stack } = testStack();
@@ -135,15 +136,7 @@ describe("kubelet expressions as Karpenter 1.15.0's pkg/cel judges them (e2e cel
     ["int(instance_type)", false, "evaluating it fails"],
   ])("%s (reserved %s) warns", (text, reserved, why) => {
     expect(kubeletExpressionProblem(text, reserved)).toBeUndefined();
-    const { stack } = testStack();
-    const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
-    Object.assign(karpenter, { nodeClassCel: true });
-    const nc = new Ec2NodeClass(stack, "default", {
-      karpenter,
-      kubelet: reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text },
-    });
-    Testing.synth(stack);
-    const warnings = nc.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
+    const warnings = expressionWarnings(text, reserved);
     const field = reserved ? 'kubelet.kubeReserved["pid"]' : "kubelet.maxPodsExpression";
     expect(warnings).toEqual([
       expect.stringContaining(

@@ -1,4 +1,4 @@
-import { TerraformStack } from "cdktf";
+import { TerraformStack, Testing } from "cdktf";
 import { KarpenterValidationError } from "../../lib/core/errors";
 import { Ec2NodeClass, Ec2NodeClassProps } from "../../lib/nodes/ec2-node-class";
 import { NodePool, NodePoolProps } from "../../lib/nodes/node-pool";
@@ -65,4 +65,20 @@ export function poolOnClass(
     throw e;
   }
   return undefined;
+}
+
+/**
+ * The synth warnings of an EC2NodeClass (Karpenter 1.15.2, NodeClassCEL on) with the kubelet expression `text` as
+ * maxPods, or as kubeReserved.pid when `reserved`.
+ */
+export function expressionWarnings(text: string, reserved: boolean): string[] {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.2");
+  Object.assign(karpenter, { nodeClassCel: true });
+  const nc = new Ec2NodeClass(stack, "default", {
+    karpenter,
+    kubelet: reserved ? { kubeReserved: { pid: text } } : { maxPodsExpression: text },
+  });
+  Testing.synth(stack);
+  return nc.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data));
 }
