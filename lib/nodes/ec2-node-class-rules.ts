@@ -39,7 +39,6 @@ import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
   goParseFloat,
-  NAN_PERCENT,
   kindProblem,
   kubeletValidationSource,
 } from "./kubelet-config-rules";
@@ -1070,23 +1069,23 @@ function checkKubelet(
   /** 1.15+: Karpenter's own rule on an eviction threshold (a percentage in [0, 100] or a non-negative quantity). */
   const threshold = (at: string, val: string) => {
     if (!upstream || typeof val !== "string" || !c.known(val)) return;
-    const problem = evictionThresholdProblem(val);
+    const verdict = evictionThresholdProblem(val);
     // NaN passes Karpenter's range check and the kubelet's parse (k8s.io/kubernetes v1.36.3
     // pkg/kubelet/eviction/helpers.go:427-432, strconv.ParseFloat), but no comparison with NaN is true: the signal never
     // fires. Refused by this library, which says so (fresh tester 20 CF-2)
-    if (problem === NAN_PERCENT)
+    if (verdict?.refusedBy === "library")
       c.fail(
         "EC2NODECLASS_KUBELET_EVICTION",
         at,
         val,
         `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi": ${JSON.stringify(val)} is NaN, which Karpenter ${c.version.full} and the kubelet take (Go's strconv.ParseFloat reads it; k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:427-432), but no comparison with NaN is true, so the threshold never fires and nothing is evicted for it; refused by this library`,
       );
-    if (problem)
+    if (verdict)
       c.fail(
         "EC2NODECLASS_KUBELET_EVICTION",
         at,
         val,
-        `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi", and this is ${problem}: Karpenter ${c.version.full} refuses it ("must be a percentage or a resource quantity", "can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateEvictionThreshold")})`,
+        `a percentage from 0 to 100 such as "10%" or a non-negative quantity such as "100Mi", and this is ${verdict.problem}: Karpenter ${c.version.full} refuses it ("must be a percentage or a resource quantity", "can't be a negative resource quantity"; ValidationSucceeded=False, InvalidKubeletConfiguration; ${kubeletValidationSource(upstream, "validateEvictionThreshold")})`,
       );
   };
   /**

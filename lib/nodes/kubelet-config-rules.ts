@@ -264,18 +264,28 @@ export function goParseFloat(s: string): number | undefined {
   return sign * Number(`${strip(dec[1]) || "0"}.${strip(dec[2]) || "0"}e${strip(dec[3]) || "0"}`);
 }
 
-/** What {@link evictionThresholdProblem} says of a NaN percentage (which Karpenter takes; see its callers). */
-export const NAN_PERCENT = "not a number before the %";
+/**
+ * What is wrong with an eviction threshold, and who refuses it: `karpenter` (validateEvictionThreshold: no number
+ * before the %, a percentage outside 0 to 100, neither a percentage nor a quantity, a negative quantity), or only
+ * `library`: a NaN percentage passes Karpenter's `v < 0 || v > 100` and the kubelet's parse, but no comparison with
+ * NaN is true, so the signal never fires.
+ */
+export interface EvictionThresholdVerdict {
+  readonly problem: string;
+  readonly refusedBy: "karpenter" | "library";
+}
 
-export function evictionThresholdProblem(value: string): string | undefined {
+/** Karpenter 1.15's rule on an eviction threshold `value` (and NaN, see {@link EvictionThresholdVerdict}); undefined when it is one. */
+export function evictionThresholdProblem(value: string): EvictionThresholdVerdict | undefined {
+  const karpenter = (problem: string): EvictionThresholdVerdict => ({ problem, refusedBy: "karpenter" });
   if (value.endsWith("%")) {
     const n = goParseFloat(value.slice(0, -1));
-    if (n === undefined) return "no number before the %";
-    // NaN passes Karpenter's `v < 0 || v > 100`, but is no threshold: refused as one
-    return Number.isNaN(n) ? NAN_PERCENT : n < 0 || n > 100 ? "a percentage outside 0 to 100" : undefined;
+    if (n === undefined) return karpenter("no number before the %");
+    if (Number.isNaN(n)) return { problem: "not a number before the %", refusedBy: "library" };
+    return n < 0 || n > 100 ? karpenter("a percentage outside 0 to 100") : undefined;
   }
-  if (!QUANTITY.test(value)) return "neither a percentage nor a quantity";
-  return isNegativeQuantity(value) ? "a negative quantity" : undefined;
+  if (!QUANTITY.test(value)) return karpenter("neither a percentage nor a quantity");
+  return isNegativeQuantity(value) ? karpenter("a negative quantity") : undefined;
 }
 
 /**
