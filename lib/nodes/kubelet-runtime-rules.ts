@@ -8,6 +8,8 @@ import {
   QUANTITY,
 } from "../kubernetes/value-rules";
 import { kubeletFeatureGates, kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
+import { kubeletTlsNames } from "../versions/kubelet-tls-names";
+import { nearestKey } from "../core/problems";
 
 /*
  * The kubelet's own validation of its configuration (k8s.io/kubernetes@v1.36.3
@@ -562,11 +564,130 @@ export function kubeletRuntimeProblems(
       add("podLogsDir", d, 'an absolute, normalized ASCII path such as "/var/log/pods"', rule, line as number);
   }
 
+  // :332 validation_reserved_memory.go:37-58 reservedMemory: only memory and hugepages-<size>, no zero, no repeat
+  const RESERVED_MEMORY = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation/validation_reserved_memory.go";
+  const reserved = k.reservedMemory;
+  if (Array.isArray(reserved)) {
+    const seenPairs = new Set<string>();
+    reserved.forEach((item, i) => {
+      if (!obj(item) || !obj(item.limits)) return;
+      const numa = int(item.numaNode) ? item.numaNode : 0;
+      for (const [resource, q] of Object.entries(item.limits)) {
+        const at = `reservedMemory[${i}].limits[${JSON.stringify(resource)}]`;
+        if (resource !== "memory" && !resource.startsWith("hugepages-"))
+          add(
+            at,
+            q,
+            'a limit of "memory" or "hugepages-<size>" (such as "hugepages-2Mi")',
+            `a reserved memory limit of another resource ("the limit type ${resource} for NUMA node ${numa} is not supported")`,
+            `${RESERVED_MEMORY}:42-44`,
+          );
+        else if (quantityIsZero(q))
+          add(
+            at,
+            q,
+            "a quantity above zero",
+            'a zero reserved memory limit ("reserved memory may not be zero")',
+            `${RESERVED_MEMORY}:46-49`,
+          );
+        const pair = `${numa}/${resource}`;
+        if (seenPairs.has(pair))
+          add(
+            at,
+            q,
+            `one entry per NUMA node and resource (NUMA node ${numa} and ${resource} are set before)`,
+            `a repeated NUMA node and resource ("the reserved memory has a duplicate value for NUMA node ${numa}")`,
+            `${RESERVED_MEMORY}:51-54`,
+          );
+        seenPairs.add(pair);
+      }
+    });
+  }
+
+  // the Static memory manager needs reservedMemory summing to the node's allocatable reservation of memory
+  // (pkg/kubelet/cm/memorymanager/memory_manager.go:419-471 validateReservedMemory, via getSystemReservedMemory and
+  // NewManager, container_manager_linux.go:345-356): that reservation is never zero on a Karpenter node (nodeadm's
+  // kubeReserved memory, 11 * maxPods + 255 Mi, and the kubelet's hard eviction threshold for memory.available, "100Mi"
+  // by default, while a zero threshold is refused), so an empty or unset reservedMemory fails on every machine
+  if (
+    k.memoryManagerPolicy === "Static" &&
+    (k.reservedMemory === undefined ||
+      k.reservedMemory === null ||
+      (Array.isArray(k.reservedMemory) && k.reservedMemory.length === 0))
+  )
+    add(
+      "memoryManagerPolicy",
+      k.memoryManagerPolicy,
+      '"None", or "Static" with reservedMemory per NUMA node summing to kubeReserved + systemReserved + the hard eviction threshold for memory',
+      'the Static memory manager without reservedMemory ("the total amount \\"0\\" of type \\"memory\\" is not equal to the value … determined by Node Allocatable feature")',
+      `${CM}/memorymanager/memory_manager.go:419-471 (container_manager_linux.go:345-356)`,
+    );
+
+  // :337 showHiddenMetricsForVersion on a known Kubernetes minor: exactly the previous minor (metrics/api/v1/config.go:109-111)
+  const hiddenVersion = k.showHiddenMetricsForVersion;
+  const judged = judgedKubeletMinors(kubernetesVersion);
+  if (str(hiddenVersion) && /^1\.(0|[1-9]\d*)$/.test(hiddenVersion) && judged.known) {
+    const minor = Number(judged.minors[0].split(".")[1]);
+    if (hiddenVersion !== `1.${minor - 1}`)
+      add(
+        "showHiddenMetricsForVersion",
+        hiddenVersion,
+        `"1.${minor - 1}" (the minor before the cluster's Kubernetes 1.${minor}), or unset`,
+        `a showHiddenMetricsForVersion other than the previous minor ("must be omitted or have the value '1.${minor - 1}'")`,
+        `${VALIDATION}:337 -> k8s.io/component-base@v0.36.3 metrics/api/v1/config.go:103-115`,
+      );
+  }
+
+  // cmd/kubelet/app/auth.go:122-143 BuildAuthz: authorization.mode AlwaysAllow or Webhook ("" is defaulted to Webhook)
+  const authorization = k.authorization;
+  if (obj(authorization) && str(authorization.mode) && !["", "AlwaysAllow", "Webhook"].includes(authorization.mode))
+    add(
+      "authorization.mode",
+      authorization.mode,
+      '"Webhook" (the default) or "AlwaysAllow" (case-sensitive)',
+      `the authorization mode ${JSON.stringify(authorization.mode)} ("unknown authorization mode")`,
+      "k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/auth.go:122-143 (BuildAuthz, from BuildAuth :61)",
+    );
+
+  // cmd/kubelet/app/server.go:1168-1187 InitializeTLS: cipher suite and TLS version names (generated table)
+  const tls = kubeletTlsNames();
+  const suites = k.tlsCipherSuites;
+  if (Array.isArray(suites)) {
+    const all = [...tls.cipherSuites, ...tls.insecureCipherSuites];
+    suites.forEach((s, i) => {
+      if (str(s) && !all.includes(s)) {
+        const near = nearestKey(s, all);
+        add(
+          `tlsCipherSuites[${i}]`,
+          s,
+          `a cipher suite name Go knows, such as "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"${near ? ` (did you mean ${near}?)` : ""}`,
+          `a cipher suite it does not know ("Cipher suite ${s} not supported or doesn't exist")`,
+          `k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/server.go:1168-1171 -> ${tls.source.split(" (")[0]}; names: ${tls.go}`,
+        );
+      }
+    });
+  }
+  const minVersion = k.tlsMinVersion;
+  if (str(minVersion) && minVersion !== "" && !tls.tlsVersions.includes(minVersion))
+    add(
+      "tlsMinVersion",
+      minVersion,
+      `one of ${q(tls.tlsVersions)}`,
+      `a TLS version name it does not know ("unknown tls version")`,
+      `k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/server.go:1184-1187 -> ${tls.source.split(" (")[0]}`,
+    );
+
   // the container manager, created when the kubelet starts (k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/
   // container_manager_linux.go:298-358): an error in the topology, CPU or memory manager's configuration stops it
   managerProblems(k, add);
 
   return out;
+}
+
+/** A quantity (string or number) whose value is zero ("0", "0Gi", "0.0", 0); false for what is no quantity. */
+function quantityIsZero(q: unknown): boolean {
+  if (typeof q === "number") return q === 0;
+  return str(q) && QUANTITY.test(q.trim()) && /^[+-]?0*\.?0*(?:[eE][+-]?\d+|[a-zA-Z]+)?$/.test(q.trim());
 }
 
 const CM = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/cm";
@@ -1150,8 +1271,7 @@ function gatedFindings(k: Record<string, unknown>, gate: GateOf): Finding[] {
             `${VALIDATION}:339 -> ${LOGS}:202-217`,
           );
         const size = o.infoBufferSize;
-        const zero = (str(size) && /^[+-]?0*\.?0*([eE][+-]?\d+|[a-zA-Z]+)?$/.test(size)) || size === 0;
-        if ((str(size) && QUANTITY.test(size) && !zero) || (num(size) && !zero))
+        if (((str(size) && QUANTITY.test(size.trim())) || num(size)) && !quantityIsZero(size))
           g(
             `logging.options.${format}.infoBufferSize`,
             size,

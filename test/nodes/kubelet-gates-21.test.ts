@@ -270,3 +270,18 @@ describe("rules behind a gate, at the gate's state (default at the minor, nodead
     expect(kubeletRuntimeWarnings({ cpuCFSQuotaPeriod: "50ms" }, "1.36")).toEqual([]);
   });
 });
+
+describe("showHiddenMetricsForVersion against the cluster's Kubernetes minor (fresh tester 21, S-3)", () => {
+  test('"1.30" on a 1.36 cluster is refused, naming "1.35"', () => {
+    const p = problemsOf(rejected({ showHiddenMetricsForVersion: "1.30" }, "1.36")).find(
+      (x) => x.field === "kubelet.showHiddenMetricsForVersion",
+    );
+    expect(p?.code).toBe(CODE);
+    expect(p?.message).toContain('"1.35"');
+    expect(p?.message).toContain("metrics/api/v1/config.go");
+  });
+  test('look-alikes: "1.35" on 1.36, and any "1.N" without a literal version', () => {
+    expect(() => nodeClass({ showHiddenMetricsForVersion: "1.35" }, "1.36")).not.toThrow();
+    expect(() => nodeClass({ showHiddenMetricsForVersion: "1.30" })).not.toThrow();
+  });
+});

@@ -475,7 +475,10 @@ describe("the kubelet's resource managers refuse their configuration at start (1
     expect(p?.message).toContain("pkg/kubelet/cm/");
   });
   test.each<[string, Record<string, unknown>]>([
-    ["memoryManagerPolicy Static", { memoryManagerPolicy: "Static" }],
+    [
+      "memoryManagerPolicy Static with reservedMemory",
+      { memoryManagerPolicy: "Static", reservedMemory: [{ numaNode: 0, limits: { memory: "1Gi" } }] },
+    ],
     [
       "static with stable options",
       {
@@ -503,6 +506,92 @@ describe("the kubelet's resource managers refuse their configuration at start (1
         topologyManagerPolicyOptions: { "max-allowable-numa-nodes": "16", "prefer-closest-numa-nodes": "true" },
       },
     ],
+  ])("look-alike: %s passes", (_what, kubelet) => {
+    expect(() => build("EC2NodeClass", al(kubelet), "1.15.0")).not.toThrow();
+  });
+});
+
+/*
+ * fresh tester 21: more of what the kubelet refuses when it starts: reservedMemory entries (validation.go:332 ->
+ * validation_reserved_memory.go), the Static memory manager without reservedMemory (memory_manager.go:419-471),
+ * showHiddenMetricsForVersion against a known cluster minor, the authorization mode (auth.go:122-143) and TLS names
+ * (server.go:1168-1187, generated kubelet-tls-names.json).
+ */
+describe("fresh tester 21: kubelet values refused at start", () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    [
+      "a reservedMemory cpu limit",
+      { reservedMemory: [{ numaNode: 0, limits: { cpu: "1" } }] },
+      'kubelet.reservedMemory[0].limits["cpu"]',
+    ],
+    [
+      "a zero reservedMemory limit",
+      { reservedMemory: [{ numaNode: 0, limits: { memory: "0" } }] },
+      'kubelet.reservedMemory[0].limits["memory"]',
+    ],
+    [
+      "a zero hugepages limit in Gi",
+      { reservedMemory: [{ numaNode: 1, limits: { "hugepages-2Mi": "0Gi" } }] },
+      'kubelet.reservedMemory[0].limits["hugepages-2Mi"]',
+    ],
+    [
+      "a repeated NUMA node and resource",
+      {
+        reservedMemory: [
+          { numaNode: 0, limits: { memory: "1Gi" } },
+          { numaNode: 0, limits: { memory: "1Gi" } },
+        ],
+      },
+      'kubelet.reservedMemory[1].limits["memory"]',
+    ],
+    [
+      "the Static memory manager without reservedMemory",
+      { memoryManagerPolicy: "Static" },
+      "kubelet.memoryManagerPolicy",
+    ],
+    [
+      "the Static memory manager with an empty reservedMemory",
+      { memoryManagerPolicy: "Static", reservedMemory: [] },
+      "kubelet.memoryManagerPolicy",
+    ],
+    [
+      "an authorization mode the kubelet does not know",
+      { authorization: { mode: "RBAC" } },
+      "kubelet.authorization.mode",
+    ],
+    ["a TLS version name the kubelet does not know", { tlsMinVersion: "TLS1.2" }, "kubelet.tlsMinVersion"],
+    [
+      "a cipher suite the kubelet does not know",
+      { tlsCipherSuites: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_FOO"] },
+      "kubelet.tlsCipherSuites[1]",
+    ],
+  ])("%s is refused", (_what, kubelet, field) => {
+    const e = rejection("EC2NodeClass", al(kubelet), "1.15.0");
+    const p = e.problems.find((x) => x.field === field);
+    expect(p?.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(p?.message).toContain("the node never joins the cluster");
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    [
+      "reservedMemory memory and hugepages per NUMA node",
+      {
+        memoryManagerPolicy: "Static",
+        reservedMemory: [
+          { numaNode: 0, limits: { memory: "1100Mi", "hugepages-1Gi": "1Gi" } },
+          { numaNode: 1, limits: { memory: "1Gi" } },
+        ],
+      },
+    ],
+    ["the authorization modes", { authorization: { mode: "Webhook" } }],
+    [
+      "TLS names the kubelet knows",
+      {
+        tlsMinVersion: "VersionTLS12",
+        tlsCipherSuites: ["TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305"],
+      },
+    ],
+    ["an insecure cipher suite (taken, with a log line)", { tlsCipherSuites: ["TLS_RSA_WITH_AES_128_GCM_SHA256"] }],
   ])("look-alike: %s passes", (_what, kubelet) => {
     expect(() => build("EC2NodeClass", al(kubelet), "1.15.0")).not.toThrow();
   });
