@@ -31,6 +31,7 @@ import {
   deploymentStrategyProblems,
   disruptionBudgetProblems,
   envFromProblems,
+  resourceRequirementsProblems,
   envValueFromProblems,
   int32Problems,
   ObjectValueProblem,
@@ -1356,6 +1357,12 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
   found.push(...volumeMountProblems(extraMounts, names, "controller"));
   found.push(...envValueFromProblems(controller.env, "values.controller.env"));
   found.push(...envFromProblems(controller.envFrom, "values.controller.envFrom"));
+  // its resources (:240-243) by the rules every container of the pod gets (sidecars and init containers below)
+  found.push(
+    ...resourceRequirementsProblems(controller.resources, "values.controller.resources", {
+      quantitiesJudgedElsewhere: true,
+    }),
+  );
   // its name: `controller` (1.0: deployment.yaml:60), `controller.containerName` or "controller" from 1.1.1
   // (:63 of 1.1.10, _helpers.tpl:81-83 of 1.15.0)
   const own =

@@ -1,5 +1,12 @@
 import { isPlainMap } from "../core/deep-merge";
-import { holdsToken, isDns1123Label, isDns1123Subdomain, isLabelValue, qualifiedNameProblem } from "./value-rules";
+import {
+  holdsToken,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isLabelValue,
+  parseQuantity,
+  qualifiedNameProblem,
+} from "./value-rules";
 
 /*
  * The Kubernetes API server's VALUE rules for the parts of a Deployment, PodDisruptionBudget and ClusterRole that
@@ -939,6 +946,15 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
         value: v.emptyDir.sizeLimit,
         allowed: 'a size of 0 or more, e.g. "1Gi"',
       });
+    // the medium the API server does not judge (no rule in core36) but the kubelet refuses at mount: k8s.io/kubernetes
+    // v1.36.3 pkg/volume/emptydir/empty_dir.go:267-276 ("unknown storage medium"), a HugePages-<size> medium's size
+    // parsed as a quantity (:390-402, pkg/apis/core/v1/helper/helpers.go:117-126)
+    if (map(v.emptyDir) && str(v.emptyDir.medium) && emptyDirMediumProblem(v.emptyDir.medium))
+      out.push({
+        field: `${f}.emptyDir.medium`,
+        value: v.emptyDir.medium,
+        allowed: `"" (the node's disk), "Memory", "HugePages" or "HugePages-<page size>" such as "HugePages-2Mi" (case-sensitive): the API server accepts ${JSON.stringify(v.emptyDir.medium)}, but the kubelet refuses to mount the volume (${emptyDirMediumProblem(v.emptyDir.medium)}), so the controller pod never starts`,
+      });
     const hp = v.hostPath;
     if (map(hp) && str(hp.type) && !HOST_PATH_TYPES.includes(hp.type))
       out.push({ field: `${f}.hostPath.type`, value: hp.type, allowed: enumText(HOST_PATH_TYPES) });
@@ -966,6 +982,14 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
       });
   });
   return out;
+}
+
+/** What the kubelet says of an emptyDir medium it cannot mount (empty_dir.go:267-276, :395-401), or undefined. */
+function emptyDirMediumProblem(medium: string): string | undefined {
+  if (medium === "" || medium === "Memory" || medium === "HugePages") return undefined;
+  if (!medium.startsWith("HugePages-")) return `unknown storage medium ${JSON.stringify(medium)}`;
+  const size = medium.slice("HugePages-".length);
+  return parseQuantity(size) === undefined ? `the page size ${JSON.stringify(size)} is not a quantity` : undefined;
 }
 
 // core36 :1107-1112 (validVolumeDownwardAPIFieldPathExpressions): the fields a downwardAPI volume file may hold
@@ -1169,6 +1193,8 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
           value: src.volumeClaimTemplate,
           allowed: "the PersistentVolumeClaim template (required)",
         });
+      else if (map(src.volumeClaimTemplate))
+        claimTemplateProblems(out, `${f}.volumeClaimTemplate`, src.volumeClaimTemplate);
       return;
     case "image":
       need(
@@ -1176,8 +1202,170 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
         'the image (or artifact) reference, e.g. "public.ecr.aws/org/data:1.0"',
         "the API server accepts the Deployment without it but refuses each Pod the Deployment's ReplicaSet creates (core36 :9655, ResourceIsPod), so no controller pod ever starts",
       );
+      // core36 :9657 → :3605-3618 (validatePullPolicy), for the Deployment too; "" is defaulted from the reference's
+      // tag (defaults36 :72-80, ImageVolume on by default from 1.35, pkg/features/kube_features.go:1518-1521)
+      if (str(src.pullPolicy) && src.pullPolicy !== "" && !PULL_POLICIES.includes(src.pullPolicy))
+        out.push({
+          field: `${f}.pullPolicy`,
+          value: src.pullPolicy,
+          allowed: `${enumText(PULL_POLICIES)}, or unset (then "Always" for a :latest tag, else "IfNotPresent")`,
+        });
       return;
   }
+}
+
+// core36 :1929-1933 (supportedAccessModes), :1940 (supportedVolumeModes)
+const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+const VOLUME_MODES = ["Block", "Filesystem"];
+// the metadata fields of a claim template other than labels and annotations (metav1.ObjectMeta's JSON names)
+const TEMPLATE_META_FORBIDDEN = [
+  "name",
+  "generateName",
+  "namespace",
+  "selfLink",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+];
+
+/** A value that is set to something other than its zero value (null, "", 0, false, an empty list or map are left alone). */
+function nonZero(v: unknown): boolean {
+  if (!set(v) || holdsToken(v)) return false;
+  if (v === "" || v === 0 || v === false) return false;
+  if (Array.isArray(v)) return v.length > 0;
+  if (isPlainMap(v)) return Object.keys(v).length > 0;
+  return true;
+}
+
+/** A quantity as a number (negative allowed), undefined when not a literal quantity (the values' type checks report that). */
+function quantityValue(v: unknown): number | undefined {
+  if (typeof v === "number") return holdsToken(v) || !Number.isFinite(v) ? undefined : v;
+  if (!str(v)) return undefined;
+  const t = v.trim();
+  if (t.startsWith("-")) {
+    const n = parseQuantity(t.slice(1));
+    return n === undefined ? undefined : -n;
+  }
+  return parseQuantity(t);
+}
+
+/** A TypedLocalObjectReference / TypedObjectReference of a claim: core36 :2397-2421 (validateDataSource), :2423-2452 (validateDataSourceRef). */
+function dataSourceProblems(out: Out, f: string, ref: Record<string, unknown>, withNamespace: boolean): void {
+  if (missing(ref.name))
+    out.push({ field: `${f}.name`, value: ref.name, allowed: "the data source's name (required)" });
+  if (missing(ref.kind))
+    out.push({
+      field: `${f}.kind`,
+      value: ref.kind,
+      allowed: 'the data source\'s kind (required), e.g. "VolumeSnapshot"',
+    });
+  const group = set(ref.apiGroup) ? ref.apiGroup : "";
+  if (group === "" && str(ref.kind) && ref.kind !== "" && ref.kind !== "PersistentVolumeClaim")
+    out.push({
+      field: `${f}.kind`,
+      value: ref.kind,
+      allowed:
+        '"PersistentVolumeClaim" when apiGroup is empty (the core group), or an apiGroup for another kind, e.g. "snapshot.storage.k8s.io" for a VolumeSnapshot',
+    });
+  if (str(group) && group !== "" && !isDns1123Subdomain(group))
+    out.push({ field: `${f}.apiGroup`, value: group, allowed: `an API group, ${SUBDOMAIN_TEXT}` });
+  if (withNamespace && str(ref.namespace) && ref.namespace !== "" && !isDns1123Label(ref.namespace))
+    out.push({ field: `${f}.namespace`, value: ref.namespace, allowed: `a namespace name, ${LABEL_TEXT}` });
+}
+
+/**
+ * An ephemeral volume's claim template: core36 :1894-1898 (ValidatePersistentVolumeClaimTemplate): its metadata only
+ * labels and annotations (:1900-1915 ValidateTemplateObjectMeta, every other field "cannot be set"), label keys and
+ * values, annotation keys (meta36 ValidateLabels, apimachinery ValidateAnnotations); its spec by :2455-2525
+ * (ValidatePersistentVolumeClaimSpec): at least one access mode, each supported and ReadWriteOncePod alone, a storage
+ * request above zero, a storageClassName and volumeAttributesClassName that are DNS-1123 subdomains (ValidateClassName,
+ * VolumeAttributesClass GA in 1.34), volumeMode Block or Filesystem, the selector and data sources. A missing spec is
+ * an empty one, so it is refused on accessModes and the storage request.
+ */
+function claimTemplateProblems(out: Out, f: string, t: Record<string, unknown>): void {
+  const meta = t.metadata;
+  if (map(meta)) {
+    for (const k of TEMPLATE_META_FORBIDDEN)
+      if (nonZero(meta[k]))
+        out.push({
+          field: `${f}.metadata.${k}`,
+          value: meta[k],
+          allowed:
+            "unset: a claim template's metadata may hold only labels and annotations (the claim is named <pod>-<volume> in the pod's namespace)",
+        });
+    if (map(meta.labels))
+      for (const [k, v] of Object.entries(meta.labels)) {
+        if (holdsToken(k)) continue;
+        checkQualifiedName(out, key(`${f}.metadata.labels`, k), k, "a label key");
+        checkLabelValue(out, key(`${f}.metadata.labels`, k), v);
+      }
+    if (map(meta.annotations))
+      for (const k of Object.keys(meta.annotations))
+        if (!holdsToken(k))
+          checkQualifiedName(out, key(`${f}.metadata.annotations`, k), k.toLowerCase(), "an annotation key");
+  }
+  const spec = set(t.spec) ? t.spec : {};
+  if (!map(spec)) return;
+  const s = `${f}.spec`;
+  const modes = spec.accessModes;
+  const count = length(modes);
+  if (count === 0)
+    out.push({
+      field: `${s}.accessModes`,
+      value: modes,
+      allowed: 'at least one access mode (required), e.g. ["ReadWriteOnce"]',
+    });
+  if (list(modes)) {
+    modes.forEach((m, i) => {
+      if (str(m) && !ACCESS_MODES.includes(m))
+        out.push({ field: at(`${s}.accessModes`, i), value: m, allowed: enumText(ACCESS_MODES) });
+    });
+    if (
+      modes.includes("ReadWriteOncePod") &&
+      modes.some((m) => str(m) && m !== "ReadWriteOncePod" && ACCESS_MODES.includes(m))
+    )
+      out.push({
+        field: `${s}.accessModes`,
+        value: modes,
+        allowed: "ReadWriteOncePod alone: it may not be combined with other access modes",
+      });
+  }
+  const resources = spec.resources;
+  const requests = map(resources) ? resources.requests : undefined;
+  const storage = map(requests) ? requests.storage : undefined;
+  if (holdsToken(resources) || holdsToken(requests)) {
+    // left for apply
+  } else if (!set(storage))
+    out.push({
+      field: `${s}.resources.requests.storage`,
+      value: storage,
+      allowed: 'the size of the volume to claim (required), e.g. "1Gi"',
+    });
+  else {
+    const n = quantityValue(storage);
+    if (n !== undefined && n <= 0)
+      out.push({
+        field: `${s}.resources.requests.storage`,
+        value: storage,
+        allowed: 'a size above zero, e.g. "1Gi"',
+      });
+  }
+  for (const k of ["storageClassName", "volumeAttributesClassName"]) {
+    const v = spec[k];
+    if (str(v) && v !== "" && !isDns1123Subdomain(v))
+      out.push({ field: `${s}.${k}`, value: v, allowed: `a class name, ${SUBDOMAIN_TEXT}` });
+  }
+  if (str(spec.volumeMode) && !VOLUME_MODES.includes(spec.volumeMode))
+    out.push({ field: `${s}.volumeMode`, value: spec.volumeMode, allowed: `${enumText(VOLUME_MODES)}, or unset` });
+  out.push(...labelSelectorProblems(spec.selector, `${s}.selector`));
+  if (map(spec.dataSource)) dataSourceProblems(out, `${s}.dataSource`, spec.dataSource, false);
+  if (map(spec.dataSourceRef)) dataSourceProblems(out, `${s}.dataSourceRef`, spec.dataSourceRef, true);
 }
 
 /** The volume names of the pod, or undefined when one is not known at synth (a token, a non-string): then no mount is judged. */
@@ -1486,6 +1674,116 @@ function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void 
     });
 }
 
+/**
+ * A container's probe: core36 :3291-3307 (validateProbe: exactly one handler, initialDelaySeconds, timeoutSeconds,
+ * periodSeconds, successThreshold and failureThreshold not negative — 0 and unset are defaulted to 1, 10, 1 and 3,
+ * defaults36 :233-246 — and terminationGracePeriodSeconds above 0 when set), :3252-3263 and :3278-3289 (a liveness or
+ * startup probe's successThreshold is 1), :3265-3276 (a readiness probe has no terminationGracePeriodSeconds).
+ */
+function probeProblems(out: Out, f: string, kind: string, pr: Record<string, unknown>): void {
+  handlerProblems(out, f, pr);
+  for (const k of ["initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"])
+    checkNonNegative(out, `${f}.${k}`, pr[k], `${k} (0 or unset takes the default)`);
+  if (kind !== "readinessProbe" && int(pr.successThreshold) && pr.successThreshold !== 0 && pr.successThreshold !== 1)
+    out.push({
+      field: `${f}.successThreshold`,
+      value: pr.successThreshold,
+      allowed: "1 (or unset): a liveness or startup probe succeeds once",
+    });
+  const grace = pr.terminationGracePeriodSeconds;
+  if (kind === "readinessProbe" && set(grace) && !holdsToken(grace))
+    out.push({
+      field: `${f}.terminationGracePeriodSeconds`,
+      value: grace,
+      allowed: "unset on a readiness probe (only a liveness or startup probe has its own grace period)",
+    });
+  else if (int(grace) && grace <= 0)
+    out.push({
+      field: `${f}.terminationGracePeriodSeconds`,
+      value: grace,
+      allowed: "a whole number of seconds, 1 or more, or unset",
+    });
+}
+
+// core36 :169-173 of pkg/apis/core/helper/helpers.go (standardContainerResources), with hugepages-<size>
+const CONTAINER_RESOURCES = ["cpu", "memory", "ephemeral-storage"];
+
+/** helper IsNativeResource (:201-204): no "/" or in the kubernetes.io/ namespace; overcommit is allowed for them but hugepages (:208-211). */
+function overcommitAllowed(name: string): boolean {
+  return (!name.includes("/") || name.includes("kubernetes.io/")) && !name.startsWith("hugepages-");
+}
+
+/**
+ * A container's `resources`, the same rules for every container of the pod (core36 :7930-7997,
+ * validateResourceRequirements): a resource name without "/" a standard container resource (cpu, memory,
+ * ephemeral-storage, hugepages-<size>; :7548-7561), every quantity not negative (:8222-8231), a request at most its
+ * limit, equal to it for a resource that cannot be overcommitted (hugepages, extended resources), which also needs a
+ * limit, and hugepages only with a cpu or memory request or limit. The quantities' syntax is the values' type checks'.
+ * @param opts.quantitiesJudgedElsewhere for the chart's own container, whose negative quantities and requests above
+ * their limits karpenter-release.ts already refuses (release-values.ts checkMergedResources, HELM_VALUES_RESOURCES /
+ * HELM_VALUES_REQUEST_ABOVE_LIMIT): only the other rules then
+ */
+export function resourceRequirementsProblems(
+  resources: unknown,
+  field: string,
+  opts: { quantitiesJudgedElsewhere?: boolean } = {},
+): ObjectValueProblem[] {
+  const out: Out = [];
+  // `resources.requests.cpu`, or `resources.requests["nvidia.com/gpu"]` for a name that is no plain key
+  const named = (side: string, name: string) =>
+    /^[A-Za-z0-9_-]+$/.test(name) ? `${field}.${side}.${name}` : key(`${field}.${side}`, name);
+  if (!map(resources)) return out;
+  const sides: Record<string, Record<string, unknown>> = {};
+  for (const side of ["limits", "requests"]) {
+    const q = resources[side];
+    if (!map(q)) continue;
+    sides[side] = q;
+    for (const [name, value] of Object.entries(q)) {
+      if (holdsToken(name)) continue;
+      const g = named(side, name);
+      if (!name.includes("/") && !CONTAINER_RESOURCES.includes(name) && !name.startsWith("hugepages-"))
+        out.push({
+          field: g,
+          value,
+          allowed: `a container resource name ("cpu", "memory", "ephemeral-storage", "hugepages-<size>", or an extended resource with a domain, e.g. "nvidia.com/gpu"), not ${JSON.stringify(name)}`,
+        });
+      const n = quantityValue(value);
+      if (n !== undefined && n < 0 && !opts.quantitiesJudgedElsewhere)
+        out.push({ field: g, value, allowed: "a quantity of 0 or more" });
+    }
+  }
+  const limits = sides.limits ?? {};
+  for (const [name, value] of Object.entries(sides.requests ?? {})) {
+    if (holdsToken(name)) continue;
+    const req = quantityValue(value);
+    const lim = set(limits[name]) ? quantityValue(limits[name]) : undefined;
+    const g = named("requests", name);
+    if (!overcommitAllowed(name)) {
+      if (!set(limits[name]))
+        out.push({
+          field: named("limits", name),
+          value: limits[name],
+          allowed: `a limit equal to the request (${String(value)}): ${name} cannot be overcommitted, so its limit must be set`,
+        });
+      else if (req !== undefined && lim !== undefined && req !== lim)
+        out.push({
+          field: g,
+          value,
+          allowed: `equal to its limit (${String(limits[name])}): ${name} cannot be overcommitted`,
+        });
+    } else if (req !== undefined && lim !== undefined && req > lim && !opts.quantitiesJudgedElsewhere)
+      out.push({ field: g, value, allowed: `at most its limit (${String(limits[name])})` });
+  }
+  const names = [...Object.keys(sides.requests ?? {}), ...Object.keys(limits)];
+  if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
+    out.push({
+      field,
+      value: resources,
+      allowed: "hugepages together with a cpu or memory request or limit",
+    });
+  return out;
+}
+
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"]; // core36 :3600-3617
 const TERMINATION_MESSAGE_POLICIES = ["File", "FallbackToLogsOnError"]; // core36 :3895-3905
 const RESIZE_RESOURCES = ["cpu", "memory"]; // core36 :3620
@@ -1559,19 +1857,7 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
       if (str(r.restartPolicy) && !RESIZE_POLICIES.includes(r.restartPolicy))
         out.push({ field: `${rf}.restartPolicy`, value: r.restartPolicy, allowed: enumText(RESIZE_POLICIES) });
     });
-  // core36 :7930-7997 (ValidateContainerResourceRequirements): hugepages need a cpu or memory request or limit
-  if (map(c.resources)) {
-    const names = ["requests", "limits"].flatMap((side) => {
-      const q = (c.resources as Record<string, unknown>)[side];
-      return map(q) ? Object.keys(q) : [];
-    });
-    if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
-      out.push({
-        field: `${f}.resources`,
-        value: c.resources,
-        allowed: "hugepages together with a cpu or memory request or limit",
-      });
-  }
+  out.push(...resourceRequirementsProblems(c.resources, `${f}.resources`));
   const sc = c.securityContext;
   if (map(sc) && sc.privileged === true && sc.allowPrivilegeEscalation === false)
     out.push({
@@ -1604,17 +1890,7 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
         });
     return;
   }
-  for (const k of probes) {
-    const pr = c[k];
-    if (!map(pr)) continue;
-    handlerProblems(out, `${f}.${k}`, pr);
-    if (k !== "readinessProbe" && int(pr.successThreshold) && pr.successThreshold !== 1)
-      out.push({
-        field: `${f}.${k}.successThreshold`,
-        value: pr.successThreshold,
-        allowed: "1 (or unset): a liveness or startup probe succeeds once",
-      });
-  }
+  for (const k of probes) if (map(c[k])) probeProblems(out, `${f}.${k}`, k, c[k] as Record<string, unknown>);
   if (map(c.lifecycle))
     for (const k of ["postStart", "preStop"])
       if (map(c.lifecycle[k])) handlerProblems(out, `${f}.lifecycle.${k}`, c.lifecycle[k] as Record<string, unknown>);
