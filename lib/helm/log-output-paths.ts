@@ -203,7 +203,7 @@ export function logPathFinding(element: string, mounts: readonly LogMount[] | un
 
 /** How the chart's join renders the values. */
 const JOIN =
-  'the chart renders it with join "," (deployment.yaml:101-108 of 1.15.0, every release from 1.0.4), which writes each item as Go\'s fmt %v text (github.com/Masterminds/sprig/v3 strings.go:129-187, strslice and strval; Helm decodes every number as a float64)';
+  'the chart renders it with join "," (deployment.yaml:101-108 of 1.15.0, every release from 1.0.4), which writes each item as Go\'s fmt %v text (github.com/Masterminds/sprig/v3@v3.3.0 strings.go:129-187, strslice and strval, as Helm v3.22.0 uses it; Helm decodes every number as a float64, helm.sh/helm/v3@v3.22.0 pkg/chartutil/values.go:107-108)';
 const PANIC_SHORT =
   "nobody meant: a relative file on the container's read-only root filesystem, which zap cannot create, so the controller panics at start and crash-loops (sigs.k8s.io/karpenter pkg/operator/logging/logging.go:80, lo.Must)";
 

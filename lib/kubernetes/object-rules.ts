@@ -1652,7 +1652,12 @@ function checkPortNumOrName(out: Out, field: string, port: unknown): void {
 
 const HANDLERS = ["exec", "httpGet", "tcpSocket", "grpc", "sleep"];
 
-/** A probe or lifecycle handler: core36 :3496-3541 (validateHandler: exactly one handler type), the ports, sleep (:3369-3386, 0 allowed: PodLifecycleSleepActionAllowZero is GA). */
+/**
+ * A probe or lifecycle handler: core36 :3496-3541 (validateHandler: exactly one handler type; only the first one set is
+ * judged further), exec's command required (:3447-3453), httpGet's port, scheme HTTP or HTTPS ("" is defaulted to
+ * HTTP, defaults36 :316-322) and header names (:3455-3488; util36 IsHTTPHeaderName `^[-A-Za-z0-9]+$`), the ports,
+ * sleep (:3369-3386, 0 allowed: PodLifecycleSleepActionAllowZero is GA).
+ */
 function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void {
   const kinds = HANDLERS.filter((k) => set(h[k]));
   if (kinds.length === 0)
@@ -1663,16 +1668,41 @@ function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void 
       value: kinds.join(", "),
       allowed: "one handler type (exec, httpGet, tcpSocket, grpc or sleep), not more",
     });
-  if (map(h.httpGet)) checkPortNumOrName(out, `${f}.httpGet.port`, h.httpGet.port ?? 0);
-  if (map(h.tcpSocket)) checkPortNumOrName(out, `${f}.tcpSocket.port`, h.tcpSocket.port ?? 0);
-  if (map(h.grpc) && int(h.grpc.port ?? 0)) checkPortNumOrName(out, `${f}.grpc.port`, h.grpc.port ?? 0);
-  if (map(h.sleep) && int(h.sleep.seconds) && h.sleep.seconds < 0)
+  const first = kinds[0];
+  const exec = h.exec;
+  if (first === "exec" && map(exec) && length(exec.command) === 0)
+    out.push({
+      field: `${f}.exec.command`,
+      value: exec.command,
+      allowed: 'the command to run (required, a non-empty list), e.g. ["cat", "/tmp/healthy"]',
+    });
+  const http = h.httpGet;
+  if (first === "httpGet" && map(http)) {
+    checkPortNumOrName(out, `${f}.httpGet.port`, http.port ?? 0);
+    if (str(http.scheme) && http.scheme !== "" && !HTTP_SCHEMES.includes(http.scheme))
+      out.push({ field: `${f}.httpGet.scheme`, value: http.scheme, allowed: `${enumText(HTTP_SCHEMES)}, or unset` });
+    if (list(http.httpHeaders))
+      http.httpHeaders.forEach((hd, i) => {
+        if (map(hd) && str(hd.name ?? "") && !/^[-A-Za-z0-9]+$/.test((hd.name ?? "") as string))
+          out.push({
+            field: `${at(`${f}.httpGet.httpHeaders`, i)}.name`,
+            value: hd.name,
+            allowed: "an HTTP header name: letters, digits and '-' (at least one), e.g. \"X-Probe\"",
+          });
+      });
+  }
+  if (first === "tcpSocket" && map(h.tcpSocket)) checkPortNumOrName(out, `${f}.tcpSocket.port`, h.tcpSocket.port ?? 0);
+  if (first === "grpc" && map(h.grpc) && int(h.grpc.port ?? 0))
+    checkPortNumOrName(out, `${f}.grpc.port`, h.grpc.port ?? 0);
+  if (first === "sleep" && map(h.sleep) && int(h.sleep.seconds) && h.sleep.seconds < 0)
     out.push({
       field: `${f}.sleep.seconds`,
       value: h.sleep.seconds,
       allowed: "0 or more seconds, less than the pod's terminationGracePeriodSeconds",
     });
 }
+
+const HTTP_SCHEMES = ["HTTP", "HTTPS"]; // core36 :3455 (supportedHTTPSchemes)
 
 /**
  * A container's probe: core36 :3291-3307 (validateProbe: exactly one handler, initialDelaySeconds, timeoutSeconds,

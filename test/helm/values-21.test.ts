@@ -151,6 +151,26 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       [[`${S}.livenessProbe.terminationGracePeriodSeconds`, 0]],
     ],
     [
+      "a sidecar probe's exec without a command",
+      sidecar({ livenessProbe: { exec: { command: [] } } }),
+      [[`${S}.livenessProbe.exec.command`, []]],
+    ],
+    [
+      "a sidecar preStop exec without a command",
+      sidecar({ lifecycle: { preStop: { exec: {} } } }),
+      [[`${S}.lifecycle.preStop.exec.command`, undefined]],
+    ],
+    [
+      "a sidecar probe's scheme in lower case and a header name with a space",
+      sidecar({
+        readinessProbe: { httpGet: { port: 8080, scheme: "https", httpHeaders: [{ name: "X Probe", value: "1" }] } },
+      }),
+      [
+        [`${S}.readinessProbe.httpGet.scheme`, "https"],
+        [`${S}.readinessProbe.httpGet.httpHeaders[0].name`, "X Probe"],
+      ],
+    ],
+    [
       "a sidecar's cpu request above its limit",
       sidecar({ resources: { requests: { cpu: "2" }, limits: { cpu: "1" } } }),
       [[`${S}.resources.requests.cpu`, "2"]],
@@ -271,6 +291,9 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       sidecar({
         livenessProbe: { httpGet: { path: "/healthz", port: 8080 }, periodSeconds: 0, successThreshold: 0 },
         readinessProbe: { tcpSocket: { port: "http" }, successThreshold: 3, failureThreshold: 1 },
+        lifecycle: {
+          preStop: { httpGet: { port: 8080, scheme: "HTTPS", httpHeaders: [{ name: "X-Probe", value: "1" }] } },
+        },
         startupProbe: { ...exec, successThreshold: 1, terminationGracePeriodSeconds: 30 },
       }),
     ],
