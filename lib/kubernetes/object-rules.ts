@@ -1780,6 +1780,13 @@ export function resourceRequirementsProblems(
       const n = quantityValue(value);
       if (n !== undefined && n < 0 && !opts.quantitiesJudgedElsewhere)
         out.push({ field: g, value, allowed: "a quantity of 0 or more" });
+      // :8225-8228 (IsIntegerResourceName: an extended resource, helper :186-199) counts whole devices
+      else if (n !== undefined && !overcommitAllowed(name) && !name.startsWith("hugepages-") && !Number.isInteger(n))
+        out.push({
+          field: g,
+          value,
+          allowed: `a whole number: ${name} is an extended resource, counted in whole units`,
+        });
     }
   }
   const limits = sides.limits ?? {};

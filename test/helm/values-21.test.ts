@@ -191,6 +191,11 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       [[`${S}.resources.limits["nvidia.com/gpu"]`, undefined]],
     ],
     [
+      "a sidecar's half GPU",
+      sidecar({ resources: { limits: { "nvidia.com/gpu": "0.5" } } }),
+      [[`${S}.resources.limits["nvidia.com/gpu"]`, "0.5"]],
+    ],
+    [
       "a sidecar's hugepages request below its limit",
       sidecar({
         resources: {
