@@ -33,6 +33,7 @@ import {
   envFromProblems,
   resourceRequirementsProblems,
   envValueFromProblems,
+  hugePageMediumProblems,
   int32Problems,
   ObjectValueProblem,
   podSecurityContextProblems,
@@ -1394,6 +1395,13 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
       names,
       true,
     ),
+  );
+  // an emptyDir HugePages medium needs huge pages a container requests (the kubelet's rule)
+  found.push(
+    ...hugePageMediumProblems(volumes, "values.extraVolumes", [
+      controller.resources,
+      ...[...sidecars, ...inits].map((c) => (isPlainMap(c) ? c.resources : undefined)),
+    ]),
   );
   // the chart's mounts meet every sidecar from 1.3: one problem of theirs is reported once
   return found.filter(

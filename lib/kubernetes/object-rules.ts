@@ -984,6 +984,62 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
   return out;
 }
 
+/**
+ * The huge page sizes an emptyDir HugePages medium needs from the pod's containers: the kubelet mounts the volume with
+ * the page size the containers request (k8s.io/kubernetes v1.36.3 pkg/volume/emptydir/empty_dir.go:390-445,
+ * getPageSizeMountOption; a Pod's requests default to its limits, pkg/apis/core/v1/defaults.go SetDefaults_Pod), and
+ * refuses to mount it when none requests huge pages of that size, or, for "HugePages", when they request several sizes.
+ * The API server has no rule for it. Not judged when a container's resources are not known at synth.
+ * @param resources every container's `resources` as rendered (the chart's own, the sidecars', the init containers')
+ */
+export function hugePageMediumProblems(
+  volumes: unknown,
+  field: string,
+  resources: readonly unknown[],
+): ObjectValueProblem[] {
+  const out: Out = [];
+  if (!list(volumes)) return out;
+  const sizes = new Set<number>();
+  for (const r of resources) {
+    if (!set(r)) continue;
+    if (!map(r)) return out;
+    for (const side of ["requests", "limits"]) {
+      const q = r[side];
+      if (!set(q)) continue;
+      if (!map(q)) return out;
+      for (const name of Object.keys(q)) {
+        if (holdsToken(name)) return out;
+        if (!name.startsWith("hugepages-")) continue;
+        const size = parseQuantity(name.slice("hugepages-".length));
+        if (size !== undefined) sizes.add(size);
+      }
+    }
+  }
+  volumes.forEach((v, i) => {
+    if (!map(v) || !map(v.emptyDir) || !str(v.emptyDir.medium)) return;
+    const medium = v.emptyDir.medium;
+    if (!medium.startsWith("HugePages") || emptyDirMediumProblem(medium)) return;
+    const size = medium === "HugePages" ? undefined : parseQuantity(medium.slice("HugePages-".length));
+    const why =
+      medium === "HugePages"
+        ? sizes.size === 0
+          ? "no container of the pod requests huge pages"
+          : sizes.size > 1
+            ? "the containers request several huge page sizes, so the medium must name one (HugePages-<size>)"
+            : undefined
+        : size !== undefined && !sizes.has(size)
+          ? `no container of the pod requests huge pages of ${medium.slice("HugePages-".length)} (hugepages-${medium.slice("HugePages-".length)})`
+          : undefined;
+    if (why)
+      out.push({
+        field: `${at(field, i)}.emptyDir.medium`,
+        value: medium,
+        allowed: `a medium whose huge pages a container of the pod requests (resources hugepages-<size>, e.g. with "HugePages-2Mi" a request or limit hugepages-2Mi), or "" or "Memory": the API server accepts ${JSON.stringify(medium)}, but the kubelet refuses to mount the volume (${why}), so the controller pod never starts`,
+      });
+  });
+  return out;
+}
+
 /** What the kubelet says of an emptyDir medium it cannot mount (empty_dir.go:267-276, :395-401), or undefined. */
 function emptyDirMediumProblem(medium: string): string | undefined {
   if (medium === "" || medium === "Memory" || medium === "HugePages") return undefined;

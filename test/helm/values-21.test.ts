@@ -115,6 +115,19 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       vol({ emptyDir: { medium: "HugePages-2MB" } }),
       [[`${V}.emptyDir.medium`, "HugePages-2MB"]],
     ],
+    [
+      "an emptyDir HugePages medium no container requests",
+      vol({ emptyDir: { medium: "HugePages" } }),
+      [[`${V}.emptyDir.medium`, "HugePages"]],
+    ],
+    [
+      "an emptyDir HugePages-1Gi medium while the sidecar requests 2Mi pages",
+      {
+        ...vol({ emptyDir: { medium: "HugePages-1Gi" } }),
+        ...sidecar({ resources: { limits: { "hugepages-2Mi": "4Mi", memory: "64Mi" } } }),
+      },
+      [[`${V}.emptyDir.medium`, "HugePages-1Gi"]],
+    ],
     ["an emptyDir sizeLimit below 0", vol({ emptyDir: { sizeLimit: "-1Gi" } }), [[`${V}.emptyDir.sizeLimit`, "-1Gi"]]],
     // 4. sidecar and init containers: probes and resources
     [
@@ -290,6 +303,13 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
     ],
     ["an emptyDir in Memory of 1Gi", vol({ emptyDir: { medium: "Memory", sizeLimit: "1Gi" } })],
     ["an emptyDir with an empty medium", vol({ emptyDir: { medium: "" } })],
+    [
+      "an emptyDir HugePages-2Mi medium a sidecar requests",
+      {
+        ...vol({ emptyDir: { medium: "HugePages-2Mi" } }),
+        ...sidecar({ resources: { limits: { "hugepages-2Mi": "4Mi", memory: "64Mi" } } }),
+      },
+    ],
     ["an emptyDir sizeLimit of 0", vol({ emptyDir: { sizeLimit: "0" } })],
     [
       "a sidecar with valid probes (0 takes the defaults)",
