@@ -203,9 +203,9 @@ export function logPathFinding(element: string, mounts: readonly LogMount[] | un
 
 /** How the chart's join renders the values. */
 const JOIN =
-  'the chart renders it with join "," (deployment.yaml:101-108 of 1.15.0, every release from 1.0.4), which writes each item as Go\'s fmt %v text (github.com/Masterminds/sprig/v3@v3.3.0 strings.go:129-187, strslice and strval, as Helm v3.22.0 uses it; Helm decodes every number as a float64, helm.sh/helm/v3@v3.22.0 pkg/chartutil/values.go:107-108)';
+  'join "," in deployment.yaml:101-108 of 1.15.0 (every release from 1.0.4) writes each item as Go\'s %v text (github.com/Masterminds/sprig/v3@v3.3.0 strings.go:129-187, strslice and strval; Helm v3.22.0 decodes numbers as float64, pkg/chartutil/values.go:107-108)';
 const PANIC_SHORT =
-  "nobody meant: a relative file on the container's read-only root filesystem, which zap cannot create, so the controller panics at start and crash-loops (sigs.k8s.io/karpenter pkg/operator/logging/logging.go:80, lo.Must)";
+  "a relative file on the controller container's read-only root filesystem, which zap cannot create, so the controller panics at start and crash-loops (sigs.k8s.io/karpenter pkg/operator/logging/logging.go:80)";
 
 /**
  * A value as Go's fmt %v writes it after Helm decoded it (numbers are float64: 1e+06 for 1000000; maps as
@@ -303,7 +303,7 @@ export function checkLogOutputPaths(
           shapeProblem(
             field,
             item,
-            `a path as a string, e.g. "stdout" or "/var/log/karpenter/out.log": ${JOIN}; for this item it writes ${JSON.stringify(goText(item))}, not the value written, a path ${PANIC_SHORT}`,
+            `a path as a string, e.g. "stdout": the chart writes ${JSON.stringify(goText(item))} for this item, ${PANIC_SHORT}; ${JOIN}`,
           );
       });
     else if (typeof list === "string" && !isUnresolved(list) && list !== "") {
@@ -314,7 +314,7 @@ export function checkLogOutputPaths(
       shapeProblem(
         `values.${key}`,
         list,
-        `a list of paths, e.g. ["stdout", "/var/log/karpenter/out.log"]: ${JOIN}; for a map it writes one element, Go's text of the map (${JSON.stringify(goText(list))}), a path ${PANIC_SHORT}`,
+        `a list of paths, e.g. ["stdout"]: the chart writes a map as one path, ${JSON.stringify(goText(list))}, ${PANIC_SHORT}; ${JOIN}`,
       );
     if (replaced) {
       const text = literalEnvValue(replaced);
