@@ -1358,9 +1358,13 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
   found.push(...volumeMountProblems(extraMounts, names, "controller"));
   found.push(...envValueFromProblems(controller.env, "values.controller.env"));
   found.push(...envFromProblems(controller.envFrom, "values.controller.envFrom"));
-  // its resources (:240-243) by the rules every container of the pod gets (sidecars and init containers below)
+  // its resources (:240-243) by the rules every container of the pod gets (sidecars and init containers below), as
+  // merged over the typed prop's, which always give a cpu and a memory request (controllerResources)
+  const controllerRes = isPlainMap(controller.resources)
+    ? mergeHelmValues({ requests: { ...DEFAULT_CONTROLLER_RESOURCES.requests } }, controller.resources)
+    : controller.resources;
   found.push(
-    ...resourceRequirementsProblems(controller.resources, "values.controller.resources", {
+    ...resourceRequirementsProblems(controllerRes, "values.controller.resources", {
       quantitiesJudgedElsewhere: true,
     }),
   );

@@ -1290,13 +1290,13 @@ const TEMPLATE_META_FORBIDDEN = [
   "managedFields",
 ];
 
-/** A value that is set to something other than its zero value (null, "", 0, false, an empty list or map are left alone). */
+/**
+ * A value Go's reflect.DeepEqual finds different from its field's zero value after decoding (core36 :3792-3793): null,
+ * "" and 0 decode to the zero value; an empty list or map decodes to an empty, non-nil one, which is not.
+ */
 function nonZero(v: unknown): boolean {
   if (!set(v) || holdsToken(v)) return false;
-  if (v === "" || v === 0 || v === false) return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (isPlainMap(v)) return Object.keys(v).length > 0;
-  return true;
+  return v !== "" && v !== 0 && v !== false;
 }
 
 /** A quantity as a number (negative allowed), undefined when not a literal quantity (the values' type checks report that). */
@@ -1422,6 +1422,29 @@ function claimTemplateProblems(out: Out, f: string, t: Record<string, unknown>):
   out.push(...labelSelectorProblems(spec.selector, `${s}.selector`));
   if (map(spec.dataSource)) dataSourceProblems(out, `${s}.dataSource`, spec.dataSource, false);
   if (map(spec.dataSourceRef)) dataSourceProblems(out, `${s}.dataSourceRef`, spec.dataSourceRef, true);
+  // core36 :2507-2517: with a namespaced dataSourceRef no dataSource; else, both given, the two name the same object
+  // (:2527-2529 isDataSourceEqualDataSourceRef: apiGroup is a pointer there, so "" differs from unset)
+  const ds = spec.dataSource;
+  const ref = spec.dataSourceRef;
+  if (map(ds) && map(ref)) {
+    const text = (v: unknown, k: string) => (set(v) ? v : k === "apiGroup" ? undefined : "");
+    if (str(ref.namespace) && ref.namespace !== "")
+      out.push({
+        field: `${s}.dataSource`,
+        value: ds,
+        allowed:
+          "unset when dataSourceRef names a namespace (a cross-namespace source is given by dataSourceRef alone)",
+      });
+    else if (
+      ["apiGroup", "kind", "name"].every((k) => !holdsToken(ds[k]) && !holdsToken(ref[k])) &&
+      ["apiGroup", "kind", "name"].some((k) => text(ds[k], k) !== text(ref[k], k))
+    )
+      out.push({
+        field: `${s}.dataSource`,
+        value: ds,
+        allowed: "the same apiGroup, kind and name as dataSourceRef when both are given (or only one of them)",
+      });
+  }
 }
 
 /** The volume names of the pod, or undefined when one is not known at synth (a token, a non-string): then no mount is judged. */

@@ -93,6 +93,42 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       ],
     ],
     [
+      "a claim template's metadata with finalizers, even an empty list (decoded non-nil)",
+      claim({ metadata: { finalizers: [] }, spec: goodSpec }),
+      [[`${V}.ephemeral.volumeClaimTemplate.metadata.finalizers`, []]],
+    ],
+    [
+      "a claim template's dataSourceRef namespace not a DNS label",
+      claim({
+        spec: {
+          ...goodSpec,
+          dataSourceRef: {
+            apiGroup: "snapshot.storage.k8s.io",
+            kind: "VolumeSnapshot",
+            name: "s",
+            namespace: "Bad_NS",
+          },
+        },
+      }),
+      [[`${V}.ephemeral.volumeClaimTemplate.spec.dataSourceRef.namespace`, "Bad_NS"]],
+    ],
+    [
+      "a claim template's dataSource and dataSourceRef naming different claims",
+      claim({
+        spec: {
+          ...goodSpec,
+          dataSource: { kind: "PersistentVolumeClaim", name: "a" },
+          dataSourceRef: { kind: "PersistentVolumeClaim", name: "b" },
+        },
+      }),
+      [[`${V}.ephemeral.volumeClaimTemplate.spec.dataSource`, { kind: "PersistentVolumeClaim", name: "a" }]],
+    ],
+    [
+      "a claim template's volumeAttributesClassName with '_'",
+      claim({ spec: { ...goodSpec, volumeAttributesClassName: "fast_io" } }),
+      [[`${V}.ephemeral.volumeClaimTemplate.spec.volumeAttributesClassName`, "fast_io"]],
+    ],
+    [
       "a claim template's label value with a space",
       claim({ metadata: { labels: { team: "a b" } }, spec: goodSpec }),
       [[`${V}.ephemeral.volumeClaimTemplate.metadata.labels["team"]`, "a b"]],
@@ -182,6 +218,11 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
         [`${S}.readinessProbe.httpGet.scheme`, "https"],
         [`${S}.readinessProbe.httpGet.httpHeaders[0].name`, "X Probe"],
       ],
+    ],
+    [
+      "a sidecar probe with two handlers: only the second is named, the first's port not judged further",
+      sidecar({ livenessProbe: { ...exec, tcpSocket: { port: 0 } } }),
+      [[`${S}.livenessProbe.tcpSocket`, "exec, tcpSocket"]],
     ],
     [
       "a sidecar's cpu request above its limit",
@@ -301,6 +342,27 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
         },
       }),
     ],
+    [
+      "a claim template's metadata with null, 0 and an upper-case annotation key",
+      claim({
+        metadata: { creationTimestamp: null, generation: 0, annotations: { "Example.com/Note": "x" } },
+        spec: { ...goodSpec, resources: { requests: { storage: 1073741824 } } },
+      }),
+    ],
+    [
+      "a claim template's dataSource and dataSourceRef naming one claim",
+      claim({
+        spec: {
+          ...goodSpec,
+          dataSource: { kind: "PersistentVolumeClaim", name: "a" },
+          dataSourceRef: { kind: "PersistentVolumeClaim", name: "a" },
+        },
+      }),
+    ],
+    [
+      "an image volume with an empty pullPolicy (defaulted)",
+      vol({ image: { reference: "busybox:1.36", pullPolicy: "" } }),
+    ],
     ["an emptyDir in Memory of 1Gi", vol({ emptyDir: { medium: "Memory", sizeLimit: "1Gi" } })],
     ["an emptyDir with an empty medium", vol({ emptyDir: { medium: "" } })],
     [
@@ -332,6 +394,22 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       }),
     ],
     ["a sidecar with a limit only", sidecar({ resources: { limits: { memory: "256Mi", "nvidia.com/gpu": 2 } } })],
+    [
+      "a readiness probe's null grace period",
+      sidecar({ readinessProbe: { ...exec, terminationGracePeriodSeconds: null } }),
+    ],
+    [
+      "an init container's extended resource request equal to its limit",
+      init({ resources: { requests: { "example.com/dev": "2" }, limits: { "example.com/dev": "2" } } }),
+    ],
+    [
+      "a kubernetes.io/ resource (native, not extended)",
+      sidecar({ resources: { limits: { "kubernetes.io/foo": "1" } } }),
+    ],
+    [
+      "the controller's hugepages (the typed prop's cpu and memory requests stay)",
+      { controller: { resources: { requests: { "hugepages-2Mi": "2Mi" }, limits: { "hugepages-2Mi": "2Mi" } } } },
+    ],
     ["a restartable init container with a startup probe", init({ restartPolicy: "Always", startupProbe: exec })],
     [
       "an init container with requests below limits",
