@@ -1007,9 +1007,9 @@ export function hugePageMediumProblems(
       const q = r[side];
       if (!set(q)) continue;
       if (!map(q)) return out;
-      for (const name of Object.keys(q)) {
+      for (const [name, value] of Object.entries(q)) {
         if (holdsToken(name)) return out;
-        if (!name.startsWith("hugepages-")) continue;
+        if (!name.startsWith("hugepages-") || !set(value)) continue;
         const size = parseQuantity(name.slice("hugepages-".length));
         if (size !== undefined) sizes.add(size);
       }
@@ -1870,7 +1870,7 @@ export function resourceRequirementsProblems(
   }
   const limits = sides.limits ?? {};
   for (const [name, value] of Object.entries(sides.requests ?? {})) {
-    if (holdsToken(name)) continue;
+    if (holdsToken(name) || !set(value)) continue;
     const req = quantityValue(value);
     const lim = set(limits[name]) ? quantityValue(limits[name]) : undefined;
     const g = named("requests", name);
@@ -1890,7 +1890,10 @@ export function resourceRequirementsProblems(
     } else if (req !== undefined && lim !== undefined && req > lim && !opts.quantitiesJudgedElsewhere)
       out.push({ field: g, value, allowed: `at most its limit (${String(limits[name])})` });
   }
-  const names = [...Object.keys(sides.requests ?? {}), ...Object.keys(limits)];
+  // a null entry is removed by Helm's merge, so it neither needs nor gives cpu or memory
+  const names = [...Object.entries(sides.requests ?? {}), ...Object.entries(limits)].flatMap(([n, v]) =>
+    set(v) ? [n] : [],
+  );
   if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
     out.push({
       field,
