@@ -1,3 +1,4 @@
+import { Token } from "cdktf";
 import { goText } from "../../lib/helm/log-output-paths";
 import { rejected } from "../helpers";
 import { synthKarpenter } from "./release-harness";
@@ -416,6 +417,22 @@ describe("values the API server refuses (issue 31, fresh tester 20)", () => {
       init({ resources: { requests: { cpu: "100m" }, limits: { cpu: "1" } } }),
     ],
   ])("passes: %s", (_what, values) => {
+    expect(() => synthKarpenter(values)).not.toThrow();
+  });
+});
+
+describe("tokens are left for apply (issue 31)", () => {
+  const t = () => Token.asString({ Ref: "x" });
+  const n = () => Token.asNumber({ Ref: "n" });
+  test.each<[string, Record<string, unknown>]>([
+    ["an image volume's pullPolicy", vol({ image: { reference: "busybox:1.36", pullPolicy: t() } })],
+    ["an emptyDir medium", vol({ emptyDir: { medium: t() } })],
+    ["a claim template's storage request", claim({ spec: { ...goodSpec, resources: { requests: { storage: t() } } } })],
+    ["a sidecar probe's periodSeconds", sidecar({ livenessProbe: { ...exec, periodSeconds: n() } })],
+    ["a sidecar's cpu request", sidecar({ resources: { requests: { cpu: t() }, limits: { cpu: "1" } } })],
+    ["a log output path", { logOutputPaths: [t()] }],
+    ["the log output paths as one string", { logOutputPaths: t() }],
+  ])("%s", (_what, values) => {
     expect(() => synthKarpenter(values)).not.toThrow();
   });
 });
