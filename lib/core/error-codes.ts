@@ -291,7 +291,7 @@ export const ERROR_CODES = {
   HELM_VALUES_LOG_LEVEL:
     "values.logLevel (or a LOG_LEVEL entry of values.controller.env) the controller refuses: from 1.14 only debug, info, error (karpenter options.go validLogLevels)",
   HELM_VALUES_LOG_OUTPUT_PATHS:
-    "an element of values.logOutputPaths / logErrorOutputPaths (or a LOG_OUTPUT_PATHS / LOG_ERROR_OUTPUT_PATHS entry of values.controller.env) zap cannot open: empty, a scheme other than file, a file on the read-only root filesystem or in a read-only volume; the controller panics at start (from 1.14)",
+    "an element of values.logOutputPaths / logErrorOutputPaths (or a LOG_OUTPUT_PATHS / LOG_ERROR_OUTPUT_PATHS entry of values.controller.env) zap cannot open: empty, a scheme other than file, a file on the read-only root filesystem or in a read-only volume; the controller panics at start (from 1.14); or a list given as a map, or an item that is not a string, which the chart's join writes as Go's text of it",
   HELM_VALUES_NEEDS_NEWER_KARPENTER: "a setting or feature gate the targeted Karpenter version does not have yet",
   HELM_VALUES_NOT_A_BOOLEAN:
     'a chart value the templates test only with if (hostNetwork, serviceAccount.create, serviceMonitor.enabled, webhook.enabled) that is not a boolean: a string such as "false" is true there',

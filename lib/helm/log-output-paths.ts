@@ -201,6 +201,38 @@ export function logPathFinding(element: string, mounts: readonly LogMount[] | un
   };
 }
 
+/** How the chart's join renders the values. */
+const JOIN =
+  'join "," in deployment.yaml:101-108 of 1.15.0 (every release from 1.0.4) writes each item as Go\'s %v text (github.com/Masterminds/sprig/v3@v3.3.0 strings.go:129-187, strslice and strval; Helm v3.22.0 decodes numbers as float64, pkg/chartutil/values.go:107-108)';
+const PANIC_SHORT =
+  "a relative file on the controller container's read-only root filesystem, which zap cannot create, so the controller panics at start and crash-loops (sigs.k8s.io/karpenter pkg/operator/logging/logging.go:80)";
+
+/**
+ * A value as Go's fmt %v writes it after Helm decoded it (numbers are float64: 1e+06 for 1000000; maps as
+ * map[k:v] with sorted keys; lists as [a b]; null as <nil>).
+ */
+export function goText(v: unknown): string {
+  if (v === null || v === undefined) return "<nil>";
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) return Number.isNaN(v) ? "NaN" : v > 0 ? "+Inf" : "-Inf";
+    if (v === 0) return Object.is(v, -0) ? "-0" : "0";
+    // strconv 'g' with the shortest digits: %e when the exponent is below -4 or at least 6 (ftoa.go, eprec = 6)
+    const [mantissa, e] = v.toExponential().split("e");
+    const exp = Number(e);
+    if (exp < -4 || exp >= 6) return `${mantissa}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
+    return String(v);
+  }
+  if (Array.isArray(v)) return `[${v.map(goText).join(" ")}]`;
+  if (isPlainMap(v))
+    return `map[${Object.keys(v)
+      .sort()
+      .map((k) => `${k}:${goText(v[k])}`)
+      .join(" ")}]`;
+  return String(v);
+}
+
 /** The env var the chart writes each list to. */
 const LOG_LISTS = { logOutputPaths: "LOG_OUTPUT_PATHS", logErrorOutputPaths: "LOG_ERROR_OUTPUT_PATHS" } as const;
 
@@ -213,6 +245,9 @@ const LOG_PATHS_SOURCED_SINCE = "1.14.0";
  * (the chart writes nothing for null or an empty list: the controller's "stdout" / "stderr"). From 1.14 what makes
  * the controller panic at start is refused; before 1.14 (the controller's source not read) it is a warning. An item
  * holding `"` or `\` breaks the chart's double-quoted YAML scalar (`value: "{{ join "," . }}"`) in every release.
+ * `join` takes what it is given (sprig strslice): a string is judged as a list of that one item; a map, and an item
+ * that is a boolean, map, list or a number Go prints otherwise (1e+06), are refused in every release, since the chart
+ * writes Go's %v text of them ({@link goText}), not what was written.
  * Tokens are left for apply.
  * @throws KarpenterValidationError HELM_VALUES_LOG_OUTPUT_PATHS, every problem at once
  */
@@ -240,24 +275,47 @@ export function checkLogOutputPaths(
         );
     });
   };
+  const quoteProblem = (field: string, item: string) =>
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_LOG_OUTPUT_PATHS",
+        scope,
+        field,
+        item,
+        `a path without '"' or '\\': the chart writes the list inside a YAML double-quoted scalar (value: "{{ join "," . }}", deployment.yaml:101-108 of 1.15.0), where '"' ends it early and '\\' starts an escape`,
+      ),
+    );
+  const shapeProblem = (field: string, value: unknown, allowed: string) =>
+    problems.add(new KarpenterValidationError("HELM_VALUES_LOG_OUTPUT_PATHS", scope, field, value, allowed));
   for (const [key, envName] of Object.entries(LOG_LISTS)) {
     const list = values[key];
     const replaced = env.winners.get(envName);
     if (Array.isArray(list) && !isUnresolved(list))
       list.forEach((item, i) => {
-        if (typeof item === "string" && !isUnresolved(item) && /["\\]/.test(item))
-          problems.add(
-            new KarpenterValidationError(
-              "HELM_VALUES_LOG_OUTPUT_PATHS",
-              scope,
-              `values.${key}[${i}]`,
-              item,
-              `a path without '"' or '\\': the chart writes the list inside a YAML double-quoted scalar (value: "{{ join "," . }}", deployment.yaml:101-108 of 1.15.0), where '"' ends it early and '\\' starts an escape`,
-            ),
+        const field = `values.${key}[${i}]`;
+        if (isUnresolved(item)) return;
+        if (typeof item === "string" && /["\\]/.test(item)) quoteProblem(field, item);
+        else if (replaced || item === null || item === undefined)
+          return; // a null item: checkListItems
+        else if (typeof item === "string") judge(field, item, `the item`);
+        else if (typeof item === "number" && goText(item) === String(item)) judge(field, String(item), `the item`);
+        else
+          shapeProblem(
+            field,
+            item,
+            `a path as a string, e.g. "stdout": the chart writes ${JSON.stringify(goText(item))} for this item, ${PANIC_SHORT}; ${JOIN}`,
           );
-        else if (!replaced && (typeof item === "string" || typeof item === "number") && !isUnresolved(item))
-          judge(`values.${key}[${i}]`, String(item), `the item`);
       });
+    else if (typeof list === "string" && !isUnresolved(list) && list !== "") {
+      // join of a string is the string itself (strslice's default case): the same as a list of that one item
+      if (/["\\]/.test(list)) quoteProblem(`values.${key}`, list);
+      else if (!replaced) judge(`values.${key}`, list, `values.${key}`);
+    } else if (isPlainMap(list) && !isUnresolved(list) && Object.keys(list).length > 0 && !replaced)
+      shapeProblem(
+        `values.${key}`,
+        list,
+        `a list of paths, e.g. ["stdout"]: the chart writes a map as one path, ${JSON.stringify(goText(list))}, ${PANIC_SHORT}; ${JOIN}`,
+      );
     if (replaced) {
       const text = literalEnvValue(replaced);
       if (text !== undefined) judge(`values.controller.env[${replaced.index}].value`, text, envName);

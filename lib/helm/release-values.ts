@@ -31,7 +31,9 @@ import {
   deploymentStrategyProblems,
   disruptionBudgetProblems,
   envFromProblems,
+  resourceRequirementsProblems,
   envValueFromProblems,
+  hugePageMediumProblems,
   int32Problems,
   ObjectValueProblem,
   podSecurityContextProblems,
@@ -1356,6 +1358,16 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
   found.push(...volumeMountProblems(extraMounts, names, "controller"));
   found.push(...envValueFromProblems(controller.env, "values.controller.env"));
   found.push(...envFromProblems(controller.envFrom, "values.controller.envFrom"));
+  // its resources (:240-243) by the rules every container of the pod gets (sidecars and init containers below), as
+  // merged over the typed prop's, which always give a cpu and a memory request (controllerResources)
+  const controllerRes = isPlainMap(controller.resources)
+    ? mergeHelmValues({ requests: { ...DEFAULT_CONTROLLER_RESOURCES.requests } }, controller.resources)
+    : controller.resources;
+  found.push(
+    ...resourceRequirementsProblems(controllerRes, "values.controller.resources", {
+      quantitiesJudgedElsewhere: true,
+    }),
+  );
   // its name: `controller` (1.0: deployment.yaml:60), `controller.containerName` or "controller" from 1.1.1
   // (:63 of 1.1.10, _helpers.tpl:81-83 of 1.15.0)
   const own =
@@ -1387,6 +1399,13 @@ function podPartsProblems(version: KarpenterVersion, values: Record<string, unkn
       names,
       true,
     ),
+  );
+  // an emptyDir HugePages medium needs huge pages a container requests (the kubelet's rule)
+  found.push(
+    ...hugePageMediumProblems(volumes, "values.extraVolumes", [
+      controller.resources,
+      ...[...sidecars, ...inits].map((c) => (isPlainMap(c) ? c.resources : undefined)),
+    ]),
   );
   // the chart's mounts meet every sidecar from 1.3: one problem of theirs is reported once
   return found.filter(

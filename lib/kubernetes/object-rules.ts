@@ -1,5 +1,12 @@
 import { isPlainMap } from "../core/deep-merge";
-import { holdsToken, isDns1123Label, isDns1123Subdomain, isLabelValue, qualifiedNameProblem } from "./value-rules";
+import {
+  holdsToken,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isLabelValue,
+  parseQuantity,
+  qualifiedNameProblem,
+} from "./value-rules";
 
 /*
  * The Kubernetes API server's VALUE rules for the parts of a Deployment, PodDisruptionBudget and ClusterRole that
@@ -939,6 +946,15 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
         value: v.emptyDir.sizeLimit,
         allowed: 'a size of 0 or more, e.g. "1Gi"',
       });
+    // the medium the API server does not judge (no rule in core36) but the kubelet refuses at mount: k8s.io/kubernetes
+    // v1.36.3 pkg/volume/emptydir/empty_dir.go:267-276 ("unknown storage medium"), a HugePages-<size> medium's size
+    // parsed as a quantity (:390-402, pkg/apis/core/v1/helper/helpers.go:117-126)
+    if (map(v.emptyDir) && str(v.emptyDir.medium) && emptyDirMediumProblem(v.emptyDir.medium))
+      out.push({
+        field: `${f}.emptyDir.medium`,
+        value: v.emptyDir.medium,
+        allowed: `"" (the node's disk), "Memory", "HugePages" or "HugePages-<page size>" such as "HugePages-2Mi" (case-sensitive): the API server accepts ${JSON.stringify(v.emptyDir.medium)}, but the kubelet refuses to mount the volume (${emptyDirMediumProblem(v.emptyDir.medium)}), so the controller pod never starts`,
+      });
     const hp = v.hostPath;
     if (map(hp) && str(hp.type) && !HOST_PATH_TYPES.includes(hp.type))
       out.push({ field: `${f}.hostPath.type`, value: hp.type, allowed: enumText(HOST_PATH_TYPES) });
@@ -966,6 +982,70 @@ export function volumeProblems(volumes: unknown, field: string): ObjectValueProb
       });
   });
   return out;
+}
+
+/**
+ * The huge page sizes an emptyDir HugePages medium needs from the pod's containers: the kubelet mounts the volume with
+ * the page size the containers request (k8s.io/kubernetes v1.36.3 pkg/volume/emptydir/empty_dir.go:390-445,
+ * getPageSizeMountOption; a Pod's requests default to its limits, pkg/apis/core/v1/defaults.go SetDefaults_Pod), and
+ * refuses to mount it when none requests huge pages of that size, or, for "HugePages", when they request several sizes.
+ * The API server has no rule for it. Not judged when a container's resources are not known at synth.
+ * @param resources every container's `resources` as rendered (the chart's own, the sidecars', the init containers')
+ */
+export function hugePageMediumProblems(
+  volumes: unknown,
+  field: string,
+  resources: readonly unknown[],
+): ObjectValueProblem[] {
+  const out: Out = [];
+  if (!list(volumes)) return out;
+  const sizes = new Set<number>();
+  for (const r of resources) {
+    if (!set(r)) continue;
+    if (!map(r)) return out;
+    for (const side of ["requests", "limits"]) {
+      const q = r[side];
+      if (!set(q)) continue;
+      if (!map(q)) return out;
+      for (const [name, value] of Object.entries(q)) {
+        if (holdsToken(name)) return out;
+        if (!name.startsWith("hugepages-") || !set(value)) continue;
+        const size = parseQuantity(name.slice("hugepages-".length));
+        if (size !== undefined) sizes.add(size);
+      }
+    }
+  }
+  volumes.forEach((v, i) => {
+    if (!map(v) || !map(v.emptyDir) || !str(v.emptyDir.medium)) return;
+    const medium = v.emptyDir.medium;
+    if (!medium.startsWith("HugePages") || emptyDirMediumProblem(medium)) return;
+    const size = medium === "HugePages" ? undefined : parseQuantity(medium.slice("HugePages-".length));
+    const why =
+      medium === "HugePages"
+        ? sizes.size === 0
+          ? "no container of the pod requests huge pages"
+          : sizes.size > 1
+            ? "the containers request several huge page sizes, so the medium must name one (HugePages-<size>)"
+            : undefined
+        : size !== undefined && !sizes.has(size)
+          ? `no container of the pod requests huge pages of ${medium.slice("HugePages-".length)} (hugepages-${medium.slice("HugePages-".length)})`
+          : undefined;
+    if (why)
+      out.push({
+        field: `${at(field, i)}.emptyDir.medium`,
+        value: medium,
+        allowed: `a medium whose huge pages a container of the pod requests (resources hugepages-<size>, e.g. with "HugePages-2Mi" a request or limit hugepages-2Mi), or "" or "Memory": the API server accepts ${JSON.stringify(medium)}, but the kubelet refuses to mount the volume (${why}), so the controller pod never starts`,
+      });
+  });
+  return out;
+}
+
+/** What the kubelet says of an emptyDir medium it cannot mount (empty_dir.go:267-276, :395-401), or undefined. */
+function emptyDirMediumProblem(medium: string): string | undefined {
+  if (medium === "" || medium === "Memory" || medium === "HugePages") return undefined;
+  if (!medium.startsWith("HugePages-")) return `unknown storage medium ${JSON.stringify(medium)}`;
+  const size = medium.slice("HugePages-".length);
+  return parseQuantity(size) === undefined ? `the page size ${JSON.stringify(size)} is not a quantity` : undefined;
 }
 
 // core36 :1107-1112 (validVolumeDownwardAPIFieldPathExpressions): the fields a downwardAPI volume file may hold
@@ -1169,6 +1249,8 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
           value: src.volumeClaimTemplate,
           allowed: "the PersistentVolumeClaim template (required)",
         });
+      else if (map(src.volumeClaimTemplate))
+        claimTemplateProblems(out, `${f}.volumeClaimTemplate`, src.volumeClaimTemplate);
       return;
     case "image":
       need(
@@ -1176,7 +1258,192 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
         'the image (or artifact) reference, e.g. "public.ecr.aws/org/data:1.0"',
         "the API server accepts the Deployment without it but refuses each Pod the Deployment's ReplicaSet creates (core36 :9655, ResourceIsPod), so no controller pod ever starts",
       );
+      // core36 :9657 → :3605-3618 (validatePullPolicy), for the Deployment too; "" is defaulted from the reference's
+      // tag (defaults36 :72-80, ImageVolume on by default from 1.35, pkg/features/kube_features.go:1518-1521)
+      if (str(src.pullPolicy) && src.pullPolicy !== "" && !PULL_POLICIES.includes(src.pullPolicy))
+        out.push({
+          field: `${f}.pullPolicy`,
+          value: src.pullPolicy,
+          allowed: `${enumText(PULL_POLICIES)}, or unset (then "Always" for a :latest tag, else "IfNotPresent")`,
+        });
       return;
+  }
+}
+
+// core36 :1929-1933 (supportedAccessModes), :1940 (supportedVolumeModes)
+const ACCESS_MODES = ["ReadOnlyMany", "ReadWriteMany", "ReadWriteOnce", "ReadWriteOncePod"];
+const VOLUME_MODES = ["Block", "Filesystem"];
+// the metadata fields of a claim template other than labels and annotations (metav1.ObjectMeta's JSON names)
+const TEMPLATE_META_FORBIDDEN = [
+  "name",
+  "generateName",
+  "namespace",
+  "selfLink",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+];
+
+/**
+ * A value Go's reflect.DeepEqual finds different from its field's zero value after decoding (core36 :3792-3793): null,
+ * "" and 0 decode to the zero value; an empty list or map decodes to an empty, non-nil one, which is not.
+ */
+function nonZero(v: unknown): boolean {
+  if (!set(v) || holdsToken(v)) return false;
+  return v !== "" && v !== 0 && v !== false;
+}
+
+/** A quantity as a number (negative allowed), undefined when not a literal quantity (the values' type checks report that). */
+function quantityValue(v: unknown): number | undefined {
+  if (typeof v === "number") return holdsToken(v) || !Number.isFinite(v) ? undefined : v;
+  if (!str(v)) return undefined;
+  const t = v.trim();
+  if (t.startsWith("-")) {
+    const n = parseQuantity(t.slice(1));
+    return n === undefined ? undefined : -n;
+  }
+  return parseQuantity(t);
+}
+
+/** A TypedLocalObjectReference / TypedObjectReference of a claim: core36 :2397-2421 (validateDataSource), :2423-2452 (validateDataSourceRef). */
+function dataSourceProblems(out: Out, f: string, ref: Record<string, unknown>, withNamespace: boolean): void {
+  if (missing(ref.name))
+    out.push({ field: `${f}.name`, value: ref.name, allowed: "the data source's name (required)" });
+  if (missing(ref.kind))
+    out.push({
+      field: `${f}.kind`,
+      value: ref.kind,
+      allowed: 'the data source\'s kind (required), e.g. "VolumeSnapshot"',
+    });
+  const group = set(ref.apiGroup) ? ref.apiGroup : "";
+  if (group === "" && str(ref.kind) && ref.kind !== "" && ref.kind !== "PersistentVolumeClaim")
+    out.push({
+      field: `${f}.kind`,
+      value: ref.kind,
+      allowed:
+        '"PersistentVolumeClaim" when apiGroup is empty (the core group), or an apiGroup for another kind, e.g. "snapshot.storage.k8s.io" for a VolumeSnapshot',
+    });
+  if (str(group) && group !== "" && !isDns1123Subdomain(group))
+    out.push({ field: `${f}.apiGroup`, value: group, allowed: `an API group, ${SUBDOMAIN_TEXT}` });
+  if (withNamespace && str(ref.namespace) && ref.namespace !== "" && !isDns1123Label(ref.namespace))
+    out.push({ field: `${f}.namespace`, value: ref.namespace, allowed: `a namespace name, ${LABEL_TEXT}` });
+}
+
+/**
+ * An ephemeral volume's claim template: core36 :1894-1898 (ValidatePersistentVolumeClaimTemplate): its metadata only
+ * labels and annotations (:1900-1915 ValidateTemplateObjectMeta, every other field "cannot be set"), label keys and
+ * values, annotation keys (meta36 ValidateLabels, apimachinery ValidateAnnotations); its spec by :2455-2525
+ * (ValidatePersistentVolumeClaimSpec): at least one access mode, each supported and ReadWriteOncePod alone, a storage
+ * request above zero, a storageClassName and volumeAttributesClassName that are DNS-1123 subdomains (ValidateClassName,
+ * VolumeAttributesClass GA in 1.34), volumeMode Block or Filesystem, the selector and data sources. A missing spec is
+ * an empty one, so it is refused on accessModes and the storage request.
+ */
+function claimTemplateProblems(out: Out, f: string, t: Record<string, unknown>): void {
+  const meta = t.metadata;
+  if (map(meta)) {
+    for (const k of TEMPLATE_META_FORBIDDEN)
+      if (nonZero(meta[k]))
+        out.push({
+          field: `${f}.metadata.${k}`,
+          value: meta[k],
+          allowed:
+            "unset: a claim template's metadata may hold only labels and annotations (the claim is named <pod>-<volume> in the pod's namespace)",
+        });
+    if (map(meta.labels))
+      for (const [k, v] of Object.entries(meta.labels)) {
+        if (holdsToken(k)) continue;
+        checkQualifiedName(out, key(`${f}.metadata.labels`, k), k, "a label key");
+        checkLabelValue(out, key(`${f}.metadata.labels`, k), v);
+      }
+    if (map(meta.annotations))
+      for (const k of Object.keys(meta.annotations))
+        if (!holdsToken(k))
+          checkQualifiedName(out, key(`${f}.metadata.annotations`, k), k.toLowerCase(), "an annotation key");
+  }
+  const spec = set(t.spec) ? t.spec : {};
+  if (!map(spec)) return;
+  const s = `${f}.spec`;
+  const modes = spec.accessModes;
+  const count = length(modes);
+  if (count === 0)
+    out.push({
+      field: `${s}.accessModes`,
+      value: modes,
+      allowed: 'at least one access mode (required), e.g. ["ReadWriteOnce"]',
+    });
+  if (list(modes)) {
+    modes.forEach((m, i) => {
+      if (str(m) && !ACCESS_MODES.includes(m))
+        out.push({ field: at(`${s}.accessModes`, i), value: m, allowed: enumText(ACCESS_MODES) });
+    });
+    if (
+      modes.includes("ReadWriteOncePod") &&
+      modes.some((m) => str(m) && m !== "ReadWriteOncePod" && ACCESS_MODES.includes(m))
+    )
+      out.push({
+        field: `${s}.accessModes`,
+        value: modes,
+        allowed: "ReadWriteOncePod alone: it may not be combined with other access modes",
+      });
+  }
+  const resources = spec.resources;
+  const requests = map(resources) ? resources.requests : undefined;
+  const storage = map(requests) ? requests.storage : undefined;
+  if (holdsToken(resources) || holdsToken(requests)) {
+    // left for apply
+  } else if (!set(storage))
+    out.push({
+      field: `${s}.resources.requests.storage`,
+      value: storage,
+      allowed: 'the size of the volume to claim (required), e.g. "1Gi"',
+    });
+  else {
+    const n = quantityValue(storage);
+    if (n !== undefined && n <= 0)
+      out.push({
+        field: `${s}.resources.requests.storage`,
+        value: storage,
+        allowed: 'a size above zero, e.g. "1Gi"',
+      });
+  }
+  for (const k of ["storageClassName", "volumeAttributesClassName"]) {
+    const v = spec[k];
+    if (str(v) && v !== "" && !isDns1123Subdomain(v))
+      out.push({ field: `${s}.${k}`, value: v, allowed: `a class name, ${SUBDOMAIN_TEXT}` });
+  }
+  if (str(spec.volumeMode) && !VOLUME_MODES.includes(spec.volumeMode))
+    out.push({ field: `${s}.volumeMode`, value: spec.volumeMode, allowed: `${enumText(VOLUME_MODES)}, or unset` });
+  out.push(...labelSelectorProblems(spec.selector, `${s}.selector`));
+  if (map(spec.dataSource)) dataSourceProblems(out, `${s}.dataSource`, spec.dataSource, false);
+  if (map(spec.dataSourceRef)) dataSourceProblems(out, `${s}.dataSourceRef`, spec.dataSourceRef, true);
+  // core36 :2507-2517: with a namespaced dataSourceRef no dataSource; else, both given, the two name the same object
+  // (:2527-2529 isDataSourceEqualDataSourceRef: apiGroup is a pointer there, so "" differs from unset)
+  const ds = spec.dataSource;
+  const ref = spec.dataSourceRef;
+  if (map(ds) && map(ref)) {
+    const text = (v: unknown, k: string) => (set(v) ? v : k === "apiGroup" ? undefined : "");
+    if (str(ref.namespace) && ref.namespace !== "")
+      out.push({
+        field: `${s}.dataSource`,
+        value: ds,
+        allowed:
+          "unset when dataSourceRef names a namespace (a cross-namespace source is given by dataSourceRef alone)",
+      });
+    else if (
+      ["apiGroup", "kind", "name"].every((k) => !holdsToken(ds[k]) && !holdsToken(ref[k])) &&
+      ["apiGroup", "kind", "name"].some((k) => text(ds[k], k) !== text(ref[k], k))
+    )
+      out.push({
+        field: `${s}.dataSource`,
+        value: ds,
+        allowed: "the same apiGroup, kind and name as dataSourceRef when both are given (or only one of them)",
+      });
   }
 }
 
@@ -1464,7 +1731,12 @@ function checkPortNumOrName(out: Out, field: string, port: unknown): void {
 
 const HANDLERS = ["exec", "httpGet", "tcpSocket", "grpc", "sleep"];
 
-/** A probe or lifecycle handler: core36 :3496-3541 (validateHandler: exactly one handler type), the ports, sleep (:3369-3386, 0 allowed: PodLifecycleSleepActionAllowZero is GA). */
+/**
+ * A probe or lifecycle handler: core36 :3496-3541 (validateHandler: exactly one handler type; only the first one set is
+ * judged further), exec's command required (:3447-3453), httpGet's port, scheme HTTP or HTTPS ("" is defaulted to
+ * HTTP, defaults36 :316-322) and header names (:3455-3488; util36 IsHTTPHeaderName `^[-A-Za-z0-9]+$`), the ports,
+ * sleep (:3369-3386, 0 allowed: PodLifecycleSleepActionAllowZero is GA).
+ */
 function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void {
   const kinds = HANDLERS.filter((k) => set(h[k]));
   if (kinds.length === 0)
@@ -1475,15 +1747,160 @@ function handlerProblems(out: Out, f: string, h: Record<string, unknown>): void 
       value: kinds.join(", "),
       allowed: "one handler type (exec, httpGet, tcpSocket, grpc or sleep), not more",
     });
-  if (map(h.httpGet)) checkPortNumOrName(out, `${f}.httpGet.port`, h.httpGet.port ?? 0);
-  if (map(h.tcpSocket)) checkPortNumOrName(out, `${f}.tcpSocket.port`, h.tcpSocket.port ?? 0);
-  if (map(h.grpc) && int(h.grpc.port ?? 0)) checkPortNumOrName(out, `${f}.grpc.port`, h.grpc.port ?? 0);
-  if (map(h.sleep) && int(h.sleep.seconds) && h.sleep.seconds < 0)
+  const first = kinds[0];
+  const exec = h.exec;
+  if (first === "exec" && map(exec) && length(exec.command) === 0)
+    out.push({
+      field: `${f}.exec.command`,
+      value: exec.command,
+      allowed: 'the command to run (required, a non-empty list), e.g. ["cat", "/tmp/healthy"]',
+    });
+  const http = h.httpGet;
+  if (first === "httpGet" && map(http)) {
+    checkPortNumOrName(out, `${f}.httpGet.port`, http.port ?? 0);
+    if (str(http.scheme) && http.scheme !== "" && !HTTP_SCHEMES.includes(http.scheme))
+      out.push({ field: `${f}.httpGet.scheme`, value: http.scheme, allowed: `${enumText(HTTP_SCHEMES)}, or unset` });
+    if (list(http.httpHeaders))
+      http.httpHeaders.forEach((hd, i) => {
+        if (map(hd) && str(hd.name ?? "") && !/^[-A-Za-z0-9]+$/.test((hd.name ?? "") as string))
+          out.push({
+            field: `${at(`${f}.httpGet.httpHeaders`, i)}.name`,
+            value: hd.name,
+            allowed: "an HTTP header name: letters, digits and '-' (at least one), e.g. \"X-Probe\"",
+          });
+      });
+  }
+  if (first === "tcpSocket" && map(h.tcpSocket)) checkPortNumOrName(out, `${f}.tcpSocket.port`, h.tcpSocket.port ?? 0);
+  if (first === "grpc" && map(h.grpc) && int(h.grpc.port ?? 0))
+    checkPortNumOrName(out, `${f}.grpc.port`, h.grpc.port ?? 0);
+  if (first === "sleep" && map(h.sleep) && int(h.sleep.seconds) && h.sleep.seconds < 0)
     out.push({
       field: `${f}.sleep.seconds`,
       value: h.sleep.seconds,
       allowed: "0 or more seconds, less than the pod's terminationGracePeriodSeconds",
     });
+}
+
+const HTTP_SCHEMES = ["HTTP", "HTTPS"]; // core36 :3455 (supportedHTTPSchemes)
+
+/**
+ * A container's probe: core36 :3291-3307 (validateProbe: exactly one handler, initialDelaySeconds, timeoutSeconds,
+ * periodSeconds, successThreshold and failureThreshold not negative — 0 and unset are defaulted to 1, 10, 1 and 3,
+ * defaults36 :233-246 — and terminationGracePeriodSeconds above 0 when set), :3252-3263 and :3278-3289 (a liveness or
+ * startup probe's successThreshold is 1), :3265-3276 (a readiness probe has no terminationGracePeriodSeconds).
+ */
+function probeProblems(out: Out, f: string, kind: string, pr: Record<string, unknown>): void {
+  handlerProblems(out, f, pr);
+  for (const k of ["initialDelaySeconds", "timeoutSeconds", "periodSeconds", "successThreshold", "failureThreshold"])
+    checkNonNegative(out, `${f}.${k}`, pr[k], `${k} (0 or unset takes the default)`);
+  if (kind !== "readinessProbe" && int(pr.successThreshold) && pr.successThreshold !== 0 && pr.successThreshold !== 1)
+    out.push({
+      field: `${f}.successThreshold`,
+      value: pr.successThreshold,
+      allowed: "1 (or unset): a liveness or startup probe succeeds once",
+    });
+  const grace = pr.terminationGracePeriodSeconds;
+  if (kind === "readinessProbe" && set(grace) && !holdsToken(grace))
+    out.push({
+      field: `${f}.terminationGracePeriodSeconds`,
+      value: grace,
+      allowed: "unset on a readiness probe (only a liveness or startup probe has its own grace period)",
+    });
+  else if (int(grace) && grace <= 0)
+    out.push({
+      field: `${f}.terminationGracePeriodSeconds`,
+      value: grace,
+      allowed: "a whole number of seconds, 1 or more, or unset",
+    });
+}
+
+// core36 :169-173 of pkg/apis/core/helper/helpers.go (standardContainerResources), with hugepages-<size>
+const CONTAINER_RESOURCES = ["cpu", "memory", "ephemeral-storage"];
+
+/** helper IsNativeResource (:201-204): no "/" or in the kubernetes.io/ namespace; overcommit is allowed for them but hugepages (:208-211). */
+function overcommitAllowed(name: string): boolean {
+  return (!name.includes("/") || name.includes("kubernetes.io/")) && !name.startsWith("hugepages-");
+}
+
+/**
+ * A container's `resources`, the same rules for every container of the pod (core36 :7930-7997,
+ * validateResourceRequirements): a resource name without "/" a standard container resource (cpu, memory,
+ * ephemeral-storage, hugepages-<size>; :7548-7561), every quantity not negative (:8222-8231), a request at most its
+ * limit, equal to it for a resource that cannot be overcommitted (hugepages, extended resources), which also needs a
+ * limit, and hugepages only with a cpu or memory request or limit. The quantities' syntax is the values' type checks'.
+ * @param opts.quantitiesJudgedElsewhere for the chart's own container, whose negative quantities and requests above
+ * their limits karpenter-release.ts already refuses (release-values.ts checkMergedResources, HELM_VALUES_RESOURCES /
+ * HELM_VALUES_REQUEST_ABOVE_LIMIT): only the other rules then
+ */
+export function resourceRequirementsProblems(
+  resources: unknown,
+  field: string,
+  opts: { quantitiesJudgedElsewhere?: boolean } = {},
+): ObjectValueProblem[] {
+  const out: Out = [];
+  // `resources.requests.cpu`, or `resources.requests["nvidia.com/gpu"]` for a name that is no plain key
+  const named = (side: string, name: string) =>
+    /^[A-Za-z0-9_-]+$/.test(name) ? `${field}.${side}.${name}` : key(`${field}.${side}`, name);
+  if (!map(resources)) return out;
+  const sides: Record<string, Record<string, unknown>> = {};
+  for (const side of ["limits", "requests"]) {
+    const q = resources[side];
+    if (!map(q)) continue;
+    sides[side] = q;
+    for (const [name, value] of Object.entries(q)) {
+      if (holdsToken(name)) continue;
+      const g = named(side, name);
+      if (!name.includes("/") && !CONTAINER_RESOURCES.includes(name) && !name.startsWith("hugepages-"))
+        out.push({
+          field: g,
+          value,
+          allowed: `a container resource name ("cpu", "memory", "ephemeral-storage", "hugepages-<size>", or an extended resource with a domain, e.g. "nvidia.com/gpu"), not ${JSON.stringify(name)}`,
+        });
+      const n = quantityValue(value);
+      if (n !== undefined && n < 0 && !opts.quantitiesJudgedElsewhere)
+        out.push({ field: g, value, allowed: "a quantity of 0 or more" });
+      // :8225-8228 (IsIntegerResourceName: an extended resource, helper :186-199) counts whole devices
+      else if (n !== undefined && !overcommitAllowed(name) && !name.startsWith("hugepages-") && !Number.isInteger(n))
+        out.push({
+          field: g,
+          value,
+          allowed: `a whole number: ${name} is an extended resource, counted in whole units`,
+        });
+    }
+  }
+  const limits = sides.limits ?? {};
+  for (const [name, value] of Object.entries(sides.requests ?? {})) {
+    if (holdsToken(name) || !set(value)) continue;
+    const req = quantityValue(value);
+    const lim = set(limits[name]) ? quantityValue(limits[name]) : undefined;
+    const g = named("requests", name);
+    if (!overcommitAllowed(name)) {
+      if (!set(limits[name]))
+        out.push({
+          field: named("limits", name),
+          value: limits[name],
+          allowed: `a limit equal to the request (${String(value)}): ${name} cannot be overcommitted, so its limit must be set`,
+        });
+      else if (req !== undefined && lim !== undefined && req !== lim)
+        out.push({
+          field: g,
+          value,
+          allowed: `equal to its limit (${String(limits[name])}): ${name} cannot be overcommitted`,
+        });
+    } else if (req !== undefined && lim !== undefined && req > lim && !opts.quantitiesJudgedElsewhere)
+      out.push({ field: g, value, allowed: `at most its limit (${String(limits[name])})` });
+  }
+  // a null entry is removed by Helm's merge, so it neither needs nor gives cpu or memory
+  const names = [...Object.entries(sides.requests ?? {}), ...Object.entries(limits)].flatMap(([n, v]) =>
+    set(v) ? [n] : [],
+  );
+  if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
+    out.push({
+      field,
+      value: resources,
+      allowed: "hugepages together with a cpu or memory request or limit",
+    });
+  return out;
 }
 
 const PULL_POLICIES = ["Always", "IfNotPresent", "Never"]; // core36 :3600-3617
@@ -1559,19 +1976,7 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
       if (str(r.restartPolicy) && !RESIZE_POLICIES.includes(r.restartPolicy))
         out.push({ field: `${rf}.restartPolicy`, value: r.restartPolicy, allowed: enumText(RESIZE_POLICIES) });
     });
-  // core36 :7930-7997 (ValidateContainerResourceRequirements): hugepages need a cpu or memory request or limit
-  if (map(c.resources)) {
-    const names = ["requests", "limits"].flatMap((side) => {
-      const q = (c.resources as Record<string, unknown>)[side];
-      return map(q) ? Object.keys(q) : [];
-    });
-    if (names.some((n) => n.startsWith("hugepages-")) && !names.some((n) => n === "cpu" || n === "memory"))
-      out.push({
-        field: `${f}.resources`,
-        value: c.resources,
-        allowed: "hugepages together with a cpu or memory request or limit",
-      });
-  }
+  out.push(...resourceRequirementsProblems(c.resources, `${f}.resources`));
   const sc = c.securityContext;
   if (map(sc) && sc.privileged === true && sc.allowPrivilegeEscalation === false)
     out.push({
@@ -1604,17 +2009,7 @@ function containerFieldProblems(out: Out, f: string, c: Record<string, unknown>,
         });
     return;
   }
-  for (const k of probes) {
-    const pr = c[k];
-    if (!map(pr)) continue;
-    handlerProblems(out, `${f}.${k}`, pr);
-    if (k !== "readinessProbe" && int(pr.successThreshold) && pr.successThreshold !== 1)
-      out.push({
-        field: `${f}.${k}.successThreshold`,
-        value: pr.successThreshold,
-        allowed: "1 (or unset): a liveness or startup probe succeeds once",
-      });
-  }
+  for (const k of probes) if (map(c[k])) probeProblems(out, `${f}.${k}`, k, c[k] as Record<string, unknown>);
   if (map(c.lifecycle))
     for (const k of ["postStart", "preStop"])
       if (map(c.lifecycle[k])) handlerProblems(out, `${f}.lifecycle.${k}`, c.lifecycle[k] as Record<string, unknown>);

@@ -98,6 +98,13 @@ const SEMANTIC_RULES = [
       "an image volume without a reference: the API server checks it only for a Pod (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:9655, `opts.ResourceIsPod`), so it accepts the Deployment, as this stage shows, and then refuses every Pod its ReplicaSet creates; no controller pod ever exists. A dry run of the Deployment cannot show it",
   },
   {
+    id: "kubelet-emptydir-medium",
+    field: /^values\.extraVolumes\[\d+\]\.emptyDir\.medium$/,
+    message: /the kubelet refuses to mount the volume/,
+    reason:
+      'an emptyDir medium other than "", "Memory", "HugePages" or "HugePages-<page size>": the API server has no rule for it (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:549-552 judges only sizeLimit), so it accepts the Deployment, as this stage shows; the kubelet refuses to mount the volume (pkg/volume/emptydir/empty_dir.go:267-276, "unknown storage medium"; a page size that is no quantity, :390-402) and the controller pod never starts. A dry run cannot show it',
+  },
+  {
     id: "unschedulable",
     field: /^(values\.)?(nodeSelector|tolerations|affinity|topologySpreadConstraints)\b/,
     message: /unschedulable|no node|cannot be scheduled|never schedule/i,

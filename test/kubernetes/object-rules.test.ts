@@ -679,10 +679,12 @@ describe("pod parts (core validation.go of v1.36.3)", () => {
       "s.terminationMessagePolicy",
       "s.resizePolicy[0].resourceName",
       "s.resizePolicy[0].restartPolicy",
+      // hugepages cannot be overcommitted: a request needs its limit (issue 31, validation.go:7972-7983)
+      "s.resources.limits.hugepages-1Gi",
       "s.resources",
       "s.securityContext.allowPrivilegeEscalation",
+      // the second handler is named; only the first one set is judged further (validateHandler, :3496-3541)
       "s.livenessProbe.tcpSocket",
-      "s.livenessProbe.tcpSocket.port",
       "s.livenessProbe.successThreshold",
       "s.lifecycle.preStop.sleep.seconds",
       // the mounts' rules run after the container's own fields (volumeMountProblems)
@@ -698,7 +700,8 @@ describe("pod parts (core validation.go of v1.36.3)", () => {
       securityContext: { privileged: true, allowPrivilegeEscalation: true },
       livenessProbe: { tcpSocket: { port: "web" }, successThreshold: 1 },
       lifecycle: { preStop: { sleep: { seconds: 0 } } },
-      resources: { requests: { "hugepages-1Gi": "1Gi", cpu: "1" } },
+      // hugepages with their limit (they cannot be overcommitted: validation.go:7972-7983)
+      resources: { requests: { "hugepages-1Gi": "1Gi", cpu: "1" }, limits: { "hugepages-1Gi": "1Gi" } },
     };
     expect(containerProblems([{ container: good, field: "s" }], new Set(), new Set(["v"]))).toEqual([]);
   });
