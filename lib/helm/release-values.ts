@@ -1199,6 +1199,35 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
         'an image repository such as "public.ecr.aws/karpenter/controller", or leave it unset: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and with null or "" that is no image reference the kubelet can parse (InvalidImageName), so the controller pod never starts',
       ),
     );
+  // the tag and the digest as the kubelet's parse of the reference reads them (github.com/distribution/reference
+  // v0.6.0 regexp.go:68 tag, :81 digestPat; reference.go:219 digest.Parse -> github.com/opencontainers/go-digest
+  // v1.0.0 digest.go:103-117, algorithm.go:58-61: sha256 with 64, sha384 with 96, sha512 with 128 lower-case hex
+  // digits): another value renders an image the kubelet cannot parse (InvalidImageName), as above (fresh21 CF-2)
+  const imageParts: [string, unknown, RegExp, string][] = [
+    [
+      "tag",
+      isPlainMap(image) ? image.tag : undefined,
+      /^[\w][\w.-]{0,127}$/,
+      'an image tag such as "1.15.0" (a letter, digit or "_", then up to 127 letters, digits, "_", "." or "-")',
+    ],
+    [
+      "digest",
+      isPlainMap(image) ? image.digest : undefined,
+      /^(sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128})$/,
+      'a digest "sha256:" and 64 lower-case hex digits (or sha384 with 96, sha512 with 128)',
+    ],
+  ];
+  for (const [part, value, re, allowed] of imageParts)
+    if (typeof value === "string" && value !== "" && !isUnresolved(value) && !re.test(value))
+      problems.add(
+        new KarpenterValidationError(
+          "HELM_VALUES_POD_SPEC",
+          scope,
+          `values.controller.image.${part}`,
+          value,
+          `${allowed}: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName; github.com/distribution/reference v0.6.0 ${part === "tag" ? "regexp.go:68" : "reference.go:219 -> github.com/opencontainers/go-digest v1.0.0 digest.go:103-117"}), so the controller pod never starts`,
+        ),
+      );
   const pcn = values.priorityClassName;
   if (pcn !== null && pcn !== undefined && pcn !== "" && !isUnresolved(pcn) && !isDns1123Subdomain(pcn))
     problems.add(

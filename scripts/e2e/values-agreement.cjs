@@ -85,10 +85,10 @@ const SEMANTIC_RULES = [
   },
   {
     id: "image-reference",
-    field: /^values\.controller\.image\.repository$/,
+    field: /^values\.controller\.image\.(repository|tag|digest)$/,
     message: /no image reference the kubelet can parse \(InvalidImageName\)/,
     reason:
-      "an empty controller.image.repository renders the image as `:<tag>@<digest>`: the API server does not parse image references (it accepts the Deployment, as this stage shows), and the kubelet's parse of the reference refuses it at pull (InvalidImageName, k8s.io/kubernetes pkg/kubelet/images/image_manager.go), so the controller never starts; a dry run cannot show it",
+      "an empty controller.image.repository renders the image as `:<tag>@<digest>`, and a tag or digest of another form an image reference the kubelet cannot parse (distribution/reference, go-digest): the API server does not parse image references (it accepts the Deployment, as this stage shows), and the kubelet's parse of the reference refuses it at pull (InvalidImageName, k8s.io/kubernetes pkg/kubelet/images/image_manager.go), so the controller never starts; a dry run cannot show it",
   },
   {
     id: "pod-only-volume-rule",

@@ -500,3 +500,27 @@ describe("log output paths that are not a list of strings (issue 31, fresh teste
     expect(goText(v)).toBe(text);
   });
 });
+
+/*
+ * fresh tester 21 CF-2: a controller image tag or digest the kubelet's reference parse refuses (github.com/distribution/
+ * reference v0.6.0, github.com/opencontainers/go-digest v1.0.0): the image cannot be pulled (InvalidImageName).
+ */
+describe("controller image tag and digest (fresh tester 21, CF-2)", () => {
+  const sha = "sha256:" + "a".repeat(64);
+  test.each<[string, Record<string, unknown>, string]>([
+    ["a digest that is no hex", { digest: "sha256:xyz" }, "values.controller.image.digest"],
+    ["a digest with upper-case hex", { digest: "sha256:" + "A".repeat(64) }, "values.controller.image.digest"],
+    ["a digest without its algorithm", { digest: "a".repeat(64) }, "values.controller.image.digest"],
+    ["a tag with a slash", { tag: "v1/2" }, "values.controller.image.tag"],
+    ["a tag starting with a dot", { tag: ".1" }, "values.controller.image.tag"],
+  ])("%s is refused", (_what, image, field) => {
+    const e = rejected(() => synthKarpenter({ controller: { image } }));
+    const p = e.problems.find((x) => x.field === field);
+    expect(p?.code).toBe("HELM_VALUES_POD_SPEC");
+    expect(p?.message).toContain("InvalidImageName");
+  });
+  test("look-alikes: a sha256 digest, a plain tag, an empty digest pass", () => {
+    for (const image of [{ digest: sha }, { tag: "1.15.0" }, { digest: "" }, { tag: "v1.15.0-rc_1" }])
+      expect(() => synthKarpenter({ controller: { image } })).not.toThrow();
+  });
+});
