@@ -5,6 +5,7 @@ import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
 import { holdsToken } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
+import { kubeletFlags } from "../versions/kubelet-flags";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
@@ -14,6 +15,7 @@ import {
   nodeConfigSpecProblems,
   refusedNodeLabels,
 } from "./node-config-rules";
+import { kubeletFlagProblems } from "./kubelet-flag-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -534,6 +536,7 @@ function nodeConfigSpecFinding(
     );
   if (wrong.length === 0)
     return (
+      kubeletFlagFinding(text, offset, parsed, value, where, ctx) ??
       kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
       nodeLabelFinding(text, offset, parsed, value, where)
     );
@@ -609,6 +612,36 @@ function kubeletRuntimeFinding(
     line: offset + pathLine(text, parsed, pathOf(found[0].field)),
     problem: `kubelet config values the kubelet accepts: ${where} is a NodeConfig, and ${problems}. nodeadm merges spec.kubelet.config with Karpenter's own NodeConfig (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58; nodeadm internal/api/merge.go) and writes the result as the kubelet's configuration, which the kubelet validates when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster`,
   };
+}
+
+/**
+ * A NodeConfig (decoded without error) whose kubelet flags the kubelet's flag parse refuses (kubelet-flag-rules.ts):
+ * the first one, as the kubelet stops at it; a deprecated flag goes to `ctx.dropped` (the kubelet accepts it with a
+ * warning). The parse comes first: the kubelet parses its flags before it validates them or reads its config.
+ */
+function kubeletFlagFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+  ctx: Al2023Context,
+): Finding | undefined {
+  const spec = value.spec;
+  const kubelet = isTable(spec) ? spec.kubelet : undefined;
+  const { refused, deprecated } = kubeletFlagProblems(isTable(kubelet) ? kubelet.flags : undefined);
+  if (refused) {
+    const table = kubeletFlags();
+    return {
+      line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", refused.index]),
+      problem: `kubelet flags the kubelet can parse: ${where} is a NodeConfig whose spec.kubelet.flags[${refused.index}]: ${refused.problem}. nodeadm appends the flags to the kubelet's command line as written (amazon-eks-ami nodeadm internal/kubelet/environment.go:22-29: the items joined with spaces into NODEADM_KUBELET_ARGS, which the AL2023 kubelet unit expands unquoted, split at whitespace: templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service, ExecStart=/usr/bin/kubelet $NODEADM_KUBELET_ARGS), and the kubelet parses them before anything else and exits on an error (${table.kubelet} cmd/kubelet/app/server.go:184-186, NewKubeletCommand: cleanFlagSet.Parse, github.com/spf13/pflag), so the node never joins. Fix the flag, or set the value in spec.kubelet.config or on the EC2NodeClass's kubelet`,
+    };
+  }
+  for (const d of deprecated)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.kubelet.flags[${d.index}] sets --${d.name}, a deprecated kubelet flag: the kubelet accepts it with a warning ("Flag --${d.name} has been deprecated"; ${d.at}) and may drop it in a later release. Set it in spec.kubelet.config (or on the EC2NodeClass's kubelet) instead where it is a KubeletConfiguration field`,
+    );
+  return undefined;
 }
 
 /** A NodeConfig (decoded without error) whose kubelet flags hold a `--node-labels` key the kubelet refuses (node-config-rules.ts). */

@@ -39,6 +39,8 @@ export type { CelSampleInstanceType } from "./cel-samples";
 export type { KubeletConfigFields, KubeletField, KubeletFieldKind } from "./kubelet-config";
 export { k8sApiFields } from "./k8s-api-fields";
 export type { K8sApiFields, K8sFieldKind } from "./k8s-api-fields";
+export { kubeletFlags } from "./kubelet-flags";
+export type { KubeletFlag, KubeletFlags } from "./kubelet-flags";
 export { nodeadmConfigFields } from "./nodeadm-config";
 export type { NodeadmConfigFields } from "./nodeadm-config";
 export { bottlerocketSettingsFields } from "./bottlerocket-settings";

@@ -657,7 +657,7 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
     ],
     [
       "a k8s.io subdomain among others",
-      `${NC}spec:\n  kubelet:\n    flags: ["--node-labels=team=a, foo.k8s.io/x=y"]\n`,
+      `${NC}spec:\n  kubelet:\n    flags: ["--node-labels=team=a,foo.k8s.io/x=y"]\n`,
       5,
       '"foo.k8s.io/x" (spec.kubelet.flags[0])',
     ],
