@@ -38,8 +38,8 @@ import { imageGcDefaultProblem, kubeletRuntimeMessage, kubeletRuntimeProblems } 
 import {
   checkUpstreamKubelet,
   evictionThresholdProblem,
-  goParseFloat,
   kindProblem,
+  kubeletEvictionRefusal,
   kubeletValidationSource,
 } from "./kubelet-config-rules";
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
@@ -1095,10 +1095,9 @@ function checkKubelet(
    */
   const kubeletRefuses = (at: string, val: string, reclaim: boolean) => {
     if (typeof val !== "string" || !c.known(val)) return;
-    const pctValue = val.endsWith("%") ? goParseFloat(val.slice(0, -1)) : undefined;
-    const zeroQuantity =
-      !val.endsWith("%") && QUANTITY.test(val) && !/[1-9]/.test(/^[+-]?([0-9]*\.?[0-9]*)/.exec(val)![1]);
-    const refused = reclaim ? pctValue !== undefined && pctValue <= 0 : zeroQuantity;
+    // only what Karpenter's own rule (threshold) does not refuse first: a zero quantity, a minimum reclaim of 0% or less
+    const kind = kubeletEvictionRefusal(at, val, reclaim)?.kind;
+    const refused = reclaim ? kind === "reclaim-not-positive" : kind === "zero-quantity";
     if (refused)
       c.fail(
         "EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET",

@@ -23,7 +23,12 @@ import {
 } from "./ec2-node-class-rules";
 import { imageGcDefaultProblem, kubeletRuntimeWarnings } from "./kubelet-runtime-rules";
 import { isPlainMap } from "../core/deep-merge";
-import { nodeConfigWarnings, userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
+import {
+  bottlerocketWarnings,
+  nodeConfigWarnings,
+  userDataSizeWarning,
+  windowsUserDataWarning,
+} from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
@@ -326,6 +331,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
     if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
     for (const w of nodeConfigWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
+      Annotations.of(this).addWarning(w);
+    for (const w of bottlerocketWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
       Annotations.of(this).addWarning(w);
     const familyWarning = amiFamilyWarning(spec, context);
     if (familyWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${familyWarning}`);

@@ -288,6 +288,102 @@ export function evictionThresholdProblem(value: string): EvictionThresholdVerdic
   return isNegativeQuantity(value) ? karpenter("a negative quantity") : undefined;
 }
 
+/** Where the kubelet parses its eviction thresholds when it starts (NewMainKubelet → eviction.ParseThresholdConfig). */
+export const KUBELET_EVICTION_SOURCE = "k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go";
+
+/**
+ * How the kubelet itself refuses an eviction threshold (or, `reclaim`, a minimum reclaim) when it starts, so it does
+ * not start and the node never joins: `kind` (what is wrong), `error` (the kubelet's words, for `signal`) and `lines`
+ * (of {@link KUBELET_EVICTION_SOURCE}).
+ */
+export interface KubeletEvictionRefusal {
+  readonly kind:
+    | "not-a-number"
+    | "percentage-below-0"
+    | "percentage-above-100"
+    | "reclaim-not-positive"
+    | "not-a-quantity"
+    | "zero-quantity"
+    | "negative-quantity";
+  readonly error: string;
+  readonly lines: string;
+}
+
+/** float32's largest finite value: strconv.ParseFloat(s, 32) fails ("value out of range") beyond it. */
+const FLOAT32_MAX = 3.4028234663852886e38;
+
+/**
+ * The kubelet's parse of one eviction threshold (parseThresholdStatement :381-420, parsePercentage :423-430) or minimum
+ * reclaim (parseMinimumReclaims :459-490); undefined when the kubelet takes it. The signal itself is not judged here
+ * (the callers hold their own lists). A threshold of "0%" or "100%" is ignored by the kubelet (:387-389); a NaN
+ * percentage passes (see {@link evictionThresholdProblem}).
+ */
+export function kubeletEvictionRefusal(
+  signal: string,
+  value: string,
+  reclaim: boolean,
+): KubeletEvictionRefusal | undefined {
+  if (value.endsWith("%")) {
+    if (!reclaim && (value === "0%" || value === "100%")) return undefined;
+    const text = value.replace(/%+$/, "");
+    const n = goParseFloat(text);
+    if (n === undefined || (Number.isFinite(n) && Math.abs(n) > FLOAT32_MAX))
+      return {
+        kind: "not-a-number",
+        error: `strconv.ParseFloat: parsing ${JSON.stringify(text)}: ${n === undefined ? "invalid syntax" : "value out of range"}`,
+        lines: "423-430",
+      };
+    const fraction = Math.fround(Math.fround(n) / 100);
+    if (reclaim)
+      return fraction <= 0
+        ? {
+            kind: "reclaim-not-positive",
+            error: `eviction percentage minimum reclaim ${signal} must be positive: ${value}`,
+            lines: "474-475",
+          }
+        : undefined;
+    if (fraction < 0)
+      return {
+        kind: "percentage-below-0",
+        error: `eviction percentage threshold ${signal} must be >= 0%: ${value}`,
+        lines: "395-396",
+      };
+    if (fraction > 1)
+      return {
+        kind: "percentage-above-100",
+        error: `eviction percentage threshold ${signal} must be <= 100%: ${value}`,
+        lines: "399-400",
+      };
+    return undefined;
+  }
+  if (!QUANTITY.test(value))
+    return {
+      kind: "not-a-quantity",
+      error: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+      lines: reclaim ? "482-485" : "410-413",
+    };
+  const zero = !/[1-9]/.test(/^[+-]?([0-9]*\.?[0-9]*)/.exec(value)![1]);
+  if (!reclaim && zero)
+    return {
+      kind: "zero-quantity",
+      error: `eviction threshold ${signal} must be positive: ${value}`,
+      lines: "414-415",
+    };
+  if (isNegativeQuantity(value))
+    return reclaim
+      ? {
+          kind: "negative-quantity",
+          error: `negative eviction minimum reclaim specified for ${signal}`,
+          lines: "486-487",
+        }
+      : {
+          kind: "negative-quantity",
+          error: `eviction threshold ${signal} must be positive: ${value}`,
+          lines: "414-415",
+        };
+  return undefined;
+}
+
 /**
  * The rules of {@link KubeletConfigFields} for the fields beyond the typed 12 (`typed`), and the semantic rules of
  * Karpenter 1.15 on them. `skip` holds the fields already reported (by the per-AMI-family rule): one problem per field.

@@ -2,10 +2,11 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
 import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
-import { holdsToken } from "../kubernetes/value-rules";
+import { holdsToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
+import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal } from "./kubelet-config-rules";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
@@ -116,7 +117,7 @@ export function checkUserDataFormat(
   if (typeof userData !== "string" || !c.known(userData) || userData === "") return;
   const found =
     family === "Bottlerocket"
-      ? bottlerocketFindings(userData, `1.${c.version.minor}`)
+      ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet)
       : family === "AL2023"
         ? [
             al2023Finding(userData, {
@@ -168,7 +169,7 @@ const tomlType = (v: unknown) =>
 /** U+FEFF, which an editor may save at the start of a file. */
 const BOM = "\uFEFF";
 
-function bottlerocketFindings(userData: string, minor: string): Finding[] {
+function bottlerocketFindings(userData: string, minor: string, classKubelet?: unknown): Finding[] {
   const found: Finding[] = [];
   // go-toml v2.4.3 has no byte-order-mark handling: toml.Unmarshal (bottlerocketsettings.go:153) fails with
   // "invalid character at start of key: U+00EF" (the BOM's first UTF-8 byte); smol-toml skips it, so it is judged here
@@ -225,6 +226,17 @@ function bottlerocketFindings(userData: string, minor: string): Finding[] {
       found.push({
         line: tomlKeyLine(text, refused[0].key),
         problem: `${refused.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${refused.length === 1 ? "this value" : "these values"} (its Go type holds ${refused.length === 1 ? "it" : "them"}) and writes ${refused.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_MODEL_SOURCE})`,
+      });
+    const eviction = bottlerocketEvictionProblems(text, settings, classKubelet, new Set(wrong.map((w) => w.path)));
+    if (eviction.model.length > 0)
+      found.push({
+        line: eviction.model[0].line,
+        problem: `${eviction.model.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${eviction.model.length === 1 ? "this value" : "these values"} (its Go type is map[string]string) and writes ${eviction.model.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_TYPES_SOURCE}: KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue)`,
+      });
+    for (const k of eviction.kubelet)
+      found.push({
+        line: k.line,
+        problem: `${k.path} as a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"), got ${JSON.stringify(k.value)}: Karpenter and Bottlerocket's settings model take this value, and Bottlerocket passes it on as the kubelet's ${k.kubeletField}, but the kubelet refuses it when it starts ("${k.error}", ${KUBELET_EVICTION_SOURCE}:${k.lines}), so the kubelet does not start and the node never joins; leave the signal out for no threshold`,
       });
   }
   return found;
@@ -314,6 +326,231 @@ function bottlerocketModelProblems(
         ? `an integer from ${min} up (Bottlerocket's ${type})`
         : `an integer from ${min} to ${max} (Bottlerocket's ${type})`;
     out.push({ path, key: k, want, got: `${v}, which is out of range` });
+  }
+  return out;
+}
+
+/**
+ * Where Bottlerocket's settings model types the eviction maps of `[settings.kubernetes]` (KubernetesSettingsV1:
+ * eviction-hard and eviction-soft HashMap<KubernetesEvictionKey, KubernetesThresholdValue>, eviction-soft-grace-period
+ * HashMap<KubernetesEvictionKey, KubernetesDurationValue>): bottlerocket-os/bottlerocket-settings-sdk at commit
+ * 25e4241f2d9546b275735826cff57c8905fa265e, bottlerocket-settings-models/modeled-types/src/kubernetes.rs. Read, not
+ * executed.
+ */
+const BR_TYPES_SOURCE =
+  "Bottlerocket's settings model, bottlerocket-settings-sdk@25e4241f bottlerocket-settings-models/modeled-types/src/kubernetes.rs";
+/** KubernetesEvictionKey: the six signals Bottlerocket takes (the kubelet knows more, e.g. allocatableMemory.available). */
+const BR_EVICTION_SIGNALS = [
+  "memory.available",
+  "nodefs.available",
+  "nodefs.inodesFree",
+  "imagefs.available",
+  "imagefs.inodesFree",
+  "pid.available",
+];
+/** KubernetesThresholdValue's quantity (its KUBERNETES_QUANTITY regex, looser than the kubelet's ParseQuantity). */
+const BR_QUANTITY = /^([+-]?[0-9.]+)((e)?[0-9]*)$|^([+-]?[0-9.]+)((E|P|T|G|M|K)i?)?$|^([+-]?[0-9.]+)(n|u|m|k)?$/;
+/** KubernetesDurationValue (not empty, no sign, no ns / us). */
+const BR_DURATION = /^(([0-9]+\.)?[0-9]+h)?(([0-9]+\.)?[0-9]+m)?(([0-9]+\.)?[0-9]+s)?(([0-9]+\.)?[0-9]+ms)?$/;
+/** What Rust's `str::parse::<f32>` reads (KubernetesThresholdValue's percentage): no hex, no `_`, inf and nan. */
+const RUST_FLOAT = /^[+-]?(?:inf|infinity|nan|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$/i;
+
+/** The eviction maps of Karpenter's BottlerocketKubernetes, the class's kubelet field that replaces each, the kubelet's. */
+const BR_EVICTION_TABLES: readonly {
+  readonly key: string;
+  readonly classField: string;
+  readonly durations: boolean;
+}[] = [
+  { key: "eviction-hard", classField: "evictionHard", durations: false },
+  { key: "eviction-soft", classField: "evictionSoft", durations: false },
+  { key: "eviction-soft-grace-period", classField: "evictionSoftGracePeriod", durations: true },
+];
+
+/** The value of a table's `key` as go-toml matches it (exact, else case-folded), and the key as written. */
+function foldedEntry(table: Record<string, unknown>, key: string): [string, unknown] | undefined {
+  const k = key in table ? key : Object.keys(table).find((x) => x.toLowerCase() === key);
+  return k === undefined ? undefined : [k, table[k]];
+}
+
+/** The line of `key` inside the TOML table `[header]` (else anywhere: {@link tomlKeyLine}). */
+function tomlKeyLineIn(text: string, header: string, key: string): number {
+  const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(`^\\s*\\[\\s*${header.split(".").map(esc).join("\\s*\\.\\s*")}\\s*\\]`, "m").exec(text);
+  if (!m) return tomlKeyLine(text, key);
+  const rest = text.slice(m.index);
+  return lineOf(text, m.index) + tomlKeyLine(rest, key) - 1;
+}
+
+/**
+ * The eviction settings of `[settings.kubernetes]` that Karpenter passes on (its Go type is map[string]string) but
+ * Bottlerocket's settings model refuses at boot (`model`: a key that is no KubernetesEvictionKey, a threshold that is no
+ * KubernetesThresholdValue — a percentage outside [0, 100) after f32 rounding, or no quantity —, a grace period that is no
+ * KubernetesDurationValue), or that the model takes and the kubelet refuses when it starts (`kubelet`:
+ * {@link kubeletEvictionRefusal}: a quantity that is zero, negative or not one to ParseQuantity). A table the class's
+ * kubelet also sets is skipped: Karpenter then writes the class's map over it (bottlerocket.go:68-79), so the user
+ * data's never reaches the node.
+ */
+function bottlerocketEvictionProblems(
+  text: string,
+  settings: Record<string, unknown>,
+  classKubelet: unknown,
+  karpenterRefused: ReadonlySet<string>,
+): {
+  model: (TypeProblem & { line: number })[];
+  kubelet: { path: string; line: number; value: string; kubeletField: string; error: string; lines: string }[];
+} {
+  const out = {
+    model: [] as (TypeProblem & { line: number })[],
+    kubelet: [] as ReturnType<typeof bottlerocketEvictionProblems>["kubelet"],
+  };
+  const kubernetes = foldedEntry(settings, "kubernetes");
+  if (!kubernetes || !isTable(kubernetes[1])) return out;
+  const kubelet = isTable(classKubelet) ? classKubelet : {};
+  for (const { key, classField, durations } of BR_EVICTION_TABLES) {
+    const table = foldedEntry(kubernetes[1], key);
+    if (!table || !isTable(table[1]) || (kubelet[classField] !== undefined && kubelet[classField] !== null)) continue;
+    const header = `settings.${kubernetes[0]}.${table[0]}`;
+    for (const [signal, v] of Object.entries(table[1])) {
+      const path = `${header}.${JSON.stringify(signal)}`;
+      if (typeof v !== "string" || karpenterRefused.has(`${header}.${signal}`)) continue;
+      const line = tomlKeyLineIn(text, header, signal);
+      if (!BR_EVICTION_SIGNALS.includes(signal)) {
+        const near = suggestion(signal, BR_EVICTION_SIGNALS);
+        out.model.push({
+          path,
+          key: signal,
+          line,
+          want: `a key that is one of Bottlerocket's eviction signals (${BR_EVICTION_SIGNALS.join(", ")}${near ? `; ${near}` : ""})`,
+          got: JSON.stringify(signal),
+        });
+        continue;
+      }
+      if (durations) {
+        if (v === "" || !BR_DURATION.test(v))
+          out.model.push({
+            path,
+            key: signal,
+            line,
+            want: 'a duration such as "1m30s" (h, m, s, ms; Bottlerocket\'s KubernetesDurationValue)',
+            got: JSON.stringify(v),
+          });
+        continue;
+      }
+      if (v.endsWith("%")) {
+        const n = v.slice(0, -1);
+        const x = RUST_FLOAT.test(n)
+          ? Math.fround(Number(/^[+-]?inf/i.test(n) ? n.replace(/inf(inity)?/i, "Infinity") : n))
+          : NaN;
+        if (!(x >= 0 && x < 100))
+          out.model.push({
+            path,
+            key: signal,
+            line,
+            want: 'a percentage from 0 up to, not including, 100 such as "10%" (Bottlerocket\'s KubernetesThresholdValue)',
+            got: JSON.stringify(v),
+          });
+        continue;
+      }
+      if (!BR_QUANTITY.test(v)) {
+        out.model.push({
+          path,
+          key: signal,
+          line,
+          want: 'a percentage such as "10%" or a Kubernetes quantity such as "100Mi" (Bottlerocket\'s KubernetesThresholdValue)',
+          got: JSON.stringify(v),
+        });
+        continue;
+      }
+      const refused = kubeletEvictionRefusal(signal, v, false);
+      if (refused)
+        out.kubelet.push({
+          path,
+          line,
+          value: v,
+          kubeletField: classField,
+          error: refused.error,
+          lines: refused.lines,
+        });
+    }
+  }
+  return out;
+}
+
+/**
+ * Where Karpenter drops the unknown keys of Bottlerocket user data, per provider module read
+ * (lib/versions/data/bottlerocket-settings-fields.json): UnmarshalTOML strict-decodes `settings.kubernetes` only to log
+ * "Unknown parameter in userData K8s settings", then decodes leniently into the typed struct; MarshalTOML writes
+ * `kubernetes` (and `bootstrap-commands`, when set) back from the struct, so a key the struct lacks is gone. Other
+ * tables of `settings` are written back as they were (SettingsRaw), so Bottlerocket reads them itself.
+ */
+const BR_DROP_LINES: { readonly [provider: string]: { readonly strict: string; readonly marshal: string } } = {
+  "github.com/aws/karpenter-provider-aws@v1.14.1": { strict: "151-167", marshal: "177-186" },
+  "github.com/aws/karpenter-provider-aws@v1.15.0": { strict: "159-175", marshal: "185-194" },
+};
+
+/** A key of Bottlerocket user data that Karpenter's struct lacks: its dotted path, the key, the struct, its keys. */
+interface DroppedKey {
+  readonly path: string;
+  readonly key: string;
+  readonly struct: string;
+  readonly known: readonly string[];
+}
+
+/** The keys of `v` (decoded into Go type `type`) that no struct field matches (go-toml: exact, else case-folded). */
+function droppedKeys(v: unknown, type: string, path: string, structs: BottlerocketStructs, out: DroppedKey[]): void {
+  if (type.startsWith("[]")) {
+    if (Array.isArray(v)) v.forEach((x, i) => droppedKeys(x, type.slice(2), `${path}[${i}]`, structs, out));
+  } else if (type.startsWith("map[string]")) {
+    if (isTable(v))
+      for (const [k, x] of Object.entries(v)) droppedKeys(x, type.slice(11), `${path}.${k}`, structs, out);
+  } else if (structs[type] && isTable(v)) {
+    const fields = structs[type];
+    const folded = new Map(Object.keys(fields).map((f) => [f.toLowerCase(), f]));
+    for (const [k, x] of Object.entries(v)) {
+      const field = k in fields ? k : folded.get(k.toLowerCase());
+      if (field === undefined) out.push({ path: `${path}.${k}`, key: k, struct: type, known: Object.keys(fields) });
+      else droppedKeys(x, fields[field], `${path}.${k}`, structs, out);
+    }
+  }
+}
+
+/**
+ * The warnings for keys of literal Bottlerocket user data that Karpenter drops without failing (BR_DROP_LINES): a key
+ * under `[settings.kubernetes]` or a bootstrap command that Karpenter's struct for the minor does not have (`maxpods`
+ * for `max-pods`), with a "did you mean" against the struct's keys. Only user data {@link checkUserDataFormat} takes.
+ */
+export function bottlerocketWarnings(
+  name: string,
+  family: string | undefined,
+  userData: unknown,
+  minor: string,
+  classKubelet?: unknown,
+): string[] {
+  if (family !== "Bottlerocket" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
+  if (bottlerocketFindings(userData, minor, classKubelet).length > 0) return [];
+  const doc = parseToml(userData, { integersAsBigInt: true }) as Record<string, unknown>;
+  const fields = bottlerocketSettingsFields(minor);
+  const root = fields.structs[fields.root] ?? {};
+  const lines = BR_DROP_LINES[fields.provider];
+  const at = (l: string | undefined) => (l ? `:${l}` : "");
+  const out: string[] = [];
+  for (const [key, settings] of Object.entries(doc)) {
+    if (key.toLowerCase() !== "settings" || !isTable(settings)) continue;
+    // only the tables MarshalTOML writes back from the struct, under the name it writes (SettingsRaw["kubernetes"])
+    for (const table of Object.keys(root).filter((t) => isTable(settings[t]))) {
+      const dropped: DroppedKey[] = [];
+      droppedKeys(settings[table], root[table], `${key}.${table}`, fields.structs, dropped);
+      for (const d of dropped) {
+        const near = suggestion(d.key, d.known);
+        const logged =
+          table === "kubernetes"
+            ? `Karpenter logs "Unknown parameter in userData K8s settings" (UnmarshalTOML${at(lines?.strict)}) and`
+            : "Karpenter";
+        out.push(
+          `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, d.key)}: ${d.path} is not a key of Karpenter ${minor}'s ${d.struct} struct (${fields.provider} ${fields.file}), so it is dropped: ${logged} writes settings.${table} back from that struct (MarshalTOML${at(lines?.marshal)}), so the setting never reaches the node. ${near ? `${near.charAt(0).toUpperCase()}${near.slice(1)} ` : ""}Fix the name, or remove it.`,
+        );
+      }
+    }
   }
   return out;
 }

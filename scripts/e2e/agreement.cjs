@@ -256,7 +256,14 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /Bottlerocket itself refuses the settings at boot/,
     reason:
-      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative) refuses integers Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
+      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps) refuses values Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
+  },
+  {
+    id: "bottlerocket-kubelet-eviction",
+    field: /^userData$/,
+    message: /Bottlerocket passes it on as the kubelet's eviction\w+, but the kubelet refuses it when it starts/,
+    reason:
+      "Bottlerocket passes settings.kubernetes.eviction-hard / eviction-soft on to the kubelet, which refuses a zero or negative quantity or one ParseQuantity does not read when it starts (k8s.io/kubernetes pkg/kubelet/eviction/helpers.go parseThresholdStatement), so the node never joins; Karpenter's map[string]string and Bottlerocket's settings model take the value; the CRD takes any string",
   },
   {
     id: "ebs-iops-throughput",
