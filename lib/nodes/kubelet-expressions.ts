@@ -182,6 +182,11 @@ export interface KubeletExpressionVerdict {
   readonly problem?: string;
   /** Why it fails for some sample instance type (a warning: which types the region offers is outside the app), else undefined. */
   readonly warning?: string;
+  /**
+   * True when the warning is about instance types beyond the samples (a divisor that is zero for some value of a
+   * variable), every sample giving a usable value.
+   */
+  readonly beyondSamples?: boolean;
 }
 
 // the rules (ec2-node-class-rules.ts) ask for the problem and the class (ec2-node-class.ts) for the warning of the same
@@ -219,7 +224,10 @@ function freshVerdict(text: string, reserved: boolean): KubeletExpressionVerdict
   }
   if (found.problem !== undefined || found.sample === undefined) return { problem: found.problem };
   try {
-    return { warning: failingSamples(found.sample, reserved) };
+    const sampled = failingSamples(found.sample, reserved);
+    if (sampled !== undefined) return { warning: sampled };
+    const beyond = zeroDivisorWarning(found.sample);
+    return beyond !== undefined ? { warning: beyond, beyondSamples: true } : {};
   } catch (e) {
     if (e instanceof RangeError) return {}; // too deep for the evaluator here; nothing known
     throw e;
@@ -417,7 +425,34 @@ function failingSamples(text: string, reserved: boolean): string | undefined {
   const which = all
     ? `each of the sample instance types ${failed.map((f) => f.type).join(", ")}`
     : `the sample instance type${failed.length > 1 ? "s" : ""} ${failed.map((f) => f.type).join(", ")} (of ${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")})`;
-  return `it fails for ${which} (${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): for ${failed[0].type} ${failed[0].why}. Karpenter evaluates the expression against every instance type the region offers when it validates the EC2NodeClass, and the first failure refuses the whole class for good (ValidationSucceeded=False, KubeletExpressionEvalFailed; ${CLASS_VALIDATION}): if the region offers ${all || failed.length > 1 ? "any of these types" : "this type"}, no node launches from the class. Bound the expression, e.g. with min(…, 110) or max(…, 0)`;
+  return `it fails for ${which} (${SOURCE}, EvaluateExpression, and pkg/providers/instancetype/types.go): for ${failed[0].type} ${failed[0].why}. Karpenter evaluates the expression against every instance type the region offers when it validates the EC2NodeClass, and the first failure refuses the whole class for good (ValidationSucceeded=False, KubeletExpressionEvalFailed; ${CLASS_VALIDATION}): if the region offers ${all || failed.length > 1 ? "any of these types" : "this type"}, no node launches from the class. ${failed.some((f) => /division by zero|modulus by zero|non-finite/.test(f.why)) ? GUARD_ADVICE : "Bound the expression, e.g. with min(…, 110) or max(…, 0)"}`;
+}
+
+/**
+ * How to avoid a division by zero: CEL evaluates both arguments of min / max (and of every operator but the
+ * conditional and the logical ones) before the call, so only a condition keeps the division from running.
+ */
+const GUARD_ADVICE =
+  "Guard the divisor with a condition, e.g. vcpus == 4 ? 110 : 110 / (vcpus - 4): min(…) and max(…) evaluate their arguments first, so they do not keep the division from failing";
+
+/**
+ * A division or modulo by `(<variable> - <n>)` or `(<n> - <variable>)` outside any condition: zero for an instance type
+ * whose variable is n, where the integer division or modulo fails ("division by zero", "modulus by zero") and a double
+ * division gives a non-finite value Karpenter refuses (SOURCE, EvaluateExpression). Whether the region offers such a
+ * type is outside the app: a warning (fresh tester 21 S-9), when no sample already fails.
+ */
+function zeroDivisorWarning(text: string): string | undefined {
+  if (text.includes("?")) return undefined; // a condition may guard it: not judged
+  const vars = KUBELET_EXPRESSION_VARIABLES.filter((v) => v !== "instance_type").join("|");
+  const re = new RegExp(
+    `[/%]\\s*(?:double\\s*\\(\\s*)?\\(\\s*(?:(${vars})\\s*-\\s*(\\d+)|(\\d+)\\s*-\\s*(${vars}))\\s*\\)`,
+  );
+  const m = re.exec(text);
+  if (!m) return undefined;
+  const variable = m[1] ?? m[4];
+  const n = Number(m[2] ?? m[3]);
+  if (!(n >= 1)) return undefined;
+  return `it divides by ${m[0].replace(/^[/%]\s*/, "")}, which is 0 for an instance type with ${variable} = ${n}: there the integer division or modulo fails ("division by zero") and a double division gives a non-finite value Karpenter refuses (${SOURCE}, EvaluateExpression). None of the sample instance types (${SAMPLE_INSTANCE_TYPES.map((v) => v.instance_type).join(", ")}) has ${variable} = ${n}, but Karpenter evaluates the expression against every instance type the region offers when it validates the EC2NodeClass, and the first failure refuses the whole class for good (ValidationSucceeded=False, KubeletExpressionEvalFailed; ${CLASS_VALIDATION}): if the region offers such a type, no node launches from the class. ${GUARD_ADVICE}`;
 }
 
 /** A number and a unit or words (`1GB`, `512MB`, `1 core`), the shape of a quantity written the way people write sizes. */

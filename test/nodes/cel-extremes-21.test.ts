@@ -65,9 +65,45 @@ describe("sample instance types: the extremes of the recorded data (issue 31)", 
     ["max(400 - max_pods, 0)", true],
     ["800 - max_pods", true],
     ["min(default_enis * 200000000, 110)", false],
-    ["max_pods / (16 - default_enis)", false],
+    ["max_pods / (default_enis + 16)", false],
   ])("%s (reserved %s) passes every sample: no warning", (text, reserved) => {
     expect(judgeKubeletExpression(text, reserved)).toEqual({});
     expect(warnings(text, reserved)).toEqual([]);
+  });
+});
+
+/*
+ * fresh tester 21 S-9 / CF-1: a division or modulo by (<variable> - n) outside a condition is zero for an instance type
+ * whose variable is n, which the samples may not hold: a warning naming the variable and n; and the advice for a
+ * division by zero is a guard, since min / max evaluate their arguments first.
+ */
+describe("a divisor that is zero beyond the samples (fresh tester 21, S-9)", () => {
+  test.each<[string, boolean, string]>([
+    ["110 / (vcpus - 4) + 200", false, "vcpus = 4"],
+    ["max(0, 110 / (vcpus - 4))", false, "vcpus = 4"],
+    ["110 + vcpus % (vcpus - 8)", false, "vcpus = 8"],
+    ["100 + 1000 / (vcpus - 16)", true, "vcpus = 16"],
+    ["1000 / (14 - default_enis) + 2000", false, "default_enis = 14"],
+    ["max_pods / (16 - default_enis)", false, "default_enis = 16"],
+  ])("%s (reserved %s) warns, naming %s", (text, reserved, where) => {
+    const v = judgeKubeletExpression(text, reserved);
+    expect(v.problem).toBeUndefined();
+    expect(v.beyondSamples).toBe(true);
+    expect(v.warning).toContain(where);
+    expect(v.warning).toContain("Guard the divisor with a condition");
+    expect(expressionWarnings(text, reserved).join("\n")).toContain(where);
+  });
+  test.each<[string, boolean]>([
+    ["vcpus == 4 ? 110 : 110 / (vcpus - 4) + 200", false],
+    ["memory_mib / vcpus", true],
+    ["110 / (vcpus + 4)", false],
+  ])("look-alike %s (reserved %s): no warning", (text, reserved) => {
+    expect(judgeKubeletExpression(text, reserved).warning).toBeUndefined();
+  });
+  test("a division by zero on a sample advises a guard, not min / max", () => {
+    const w = judgeKubeletExpression("110 / (vcpus - 2)", false).warning!;
+    expect(w).toContain("t3.nano");
+    expect(w).toContain("Guard the divisor with a condition");
+    expect(w).not.toContain("Bound the expression");
   });
 });
