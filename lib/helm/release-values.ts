@@ -1225,7 +1225,7 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
           scope,
           `values.controller.image.${part}`,
           value,
-          `${allowed}: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName; github.com/distribution/reference v0.6.0 ${part === "tag" ? "regexp.go:68" : "reference.go:219 -> github.com/opencontainers/go-digest v1.0.0 digest.go:103-117"}), so the controller pod never starts`,
+          `${allowed}: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (${part === "tag" ? "regexp.go:68" : "reference.go:219 -> github.com/opencontainers/go-digest v1.0.0 digest.go:103-117"}), so the controller pod never starts`,
         ),
       );
   const pcn = values.priorityClassName;
