@@ -1005,8 +1005,8 @@ describe("Karpenter: values the install depends on", () => {
   });
 
   test("a digest of values replaces the image; the tag of version itself, or only a mirror repository, does not warn", () => {
-    expect(own(install({ values: { controller: { image: { digest: "sha256:abc" } } } }).stack)).toEqual([
-      'values.controller.image.digest = "sha256:abc" overrides the controller image of version = "1.15.3", while the IAM policy, CRDs and settings follow version (1.15.3); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset',
+    expect(own(install({ values: { controller: { image: { digest: `sha256:${"a".repeat(64)}` } } } }).stack)).toEqual([
+      `values.controller.image.digest = "sha256:${"a".repeat(64)}" overrides the controller image of version = "1.15.3", while the IAM policy, CRDs and settings follow version (1.15.3); the controller runs the image of that digest. Set version instead (the chart pins the image of its own version) and leave values.controller.image.tag and digest unset`,
     ]);
     expect(
       own(
