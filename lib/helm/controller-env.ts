@@ -379,7 +379,7 @@ export function checkControllerEnvShape(scope: IConstruct, controller: unknown):
             e.valueFrom,
             "a map (core/v1 EnvVarSource) such as { secretKeyRef: { name, key } } or { fieldRef: { fieldPath } }",
           );
-        // validation.go:2775 of k8s.io/kubernetes v1.34.2 (ValidateEnv → validateEnvVarValueFrom): "may not be
+        // validation.go:2843 of k8s.io/kubernetes v1.36.3 (ValidateEnv → validateEnvVarValueFrom): "may not be
         // specified when `value` is not empty"; an empty value with a valueFrom passes. A token value may be "".
         else if (
           e.valueFrom !== undefined &&
@@ -391,7 +391,7 @@ export function checkControllerEnvShape(scope: IConstruct, controller: unknown):
           fail(
             `${field}.valueFrom`,
             e.valueFrom,
-            `no valueFrom beside the non-empty value ${JSON.stringify(e.value)}: an env entry takes one source, and the API server refuses the Deployment ("may not be specified when \`value\` is not empty", k8s.io/kubernetes v1.34.2 pkg/apis/core/validation/validation.go:2775). Drop value or valueFrom`,
+            `no valueFrom beside the non-empty value ${JSON.stringify(e.value)}: an env entry takes one source, and the API server refuses the Deployment ("may not be specified when \`value\` is not empty", k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:2843). Drop value or valueFrom`,
           );
       });
   }
@@ -527,7 +527,7 @@ export function controllerOptionProblem(version: KarpenterVersion, name: string,
     case "leaseName":
       return isDns1123Subdomain(value)
         ? undefined
-        : `a DNS-1123 subdomain such as "karpenter-leader-election" (lower-case letters, digits, '-' and '.', at most 253 characters): it names the leader-election Lease (operator.go:190 LeaderElectionID), and the API server refuses a Lease with another name (k8s.io/kubernetes v1.34.2 pkg/apis/coordination/validation/validation.go:36, NameIsDNSSubdomain), so no replica ever leads and nothing reconciles`;
+        : `a DNS-1123 subdomain such as "karpenter-leader-election" (lower-case letters, digits, '-' and '.', at most 253 characters): it names the leader-election Lease (operator.go:190 LeaderElectionID), and the API server refuses a Lease with another name (k8s.io/kubernetes v1.36.3 pkg/apis/coordination/validation/validation.go:36, NameIsDNSSubdomain), so no replica ever leads and nothing reconciles`;
     case "namespace":
       return value === "" || isDns1123Label(value)
         ? undefined
@@ -581,7 +581,7 @@ export function effectivePort(which: "metrics" | "healthProbe", values: unknown,
 
 /**
  * `values.controller.metrics.port` and `values.controller.healthProbe.port` (a containerPort: a whole number from
- * 1 to 65535, k8s.io/kubernetes v1.34.2 pkg/apis/core/validation/validation.go:2664-2669; the env var then gets
+ * 1 to 65535, k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:2732-2737; the env var then gets
  * the same text), and the two ports the controller binds (from those or from a METRICS_PORT / HEALTH_PROBE_PORT
  * entry): equal, the second listener fails with "address already in use" and the controller panics at start
  * (sigs.k8s.io/karpenter v1.15.0 operator.go:196-200, 282); a HEALTH_PROBE_PORT entry other than the
@@ -604,7 +604,7 @@ export function checkControllerPorts(scope: IConstruct, values: unknown, env: Co
           scope,
           `values.controller.${which}.port`,
           block.port,
-          `a TCP port, a whole number from 1 to 65535 (the chart's default is ${CHART_PORT_DEFAULT[which]}): the chart writes it as the controller's containerPort, which the API server refuses outside that range ("must be between 1 and 65535, inclusive", k8s.io/kubernetes v1.34.2 pkg/apis/core/validation/validation.go:2664-2669), and as ${PORT_ENV[which]}`,
+          `a TCP port, a whole number from 1 to 65535 (the chart's default is ${CHART_PORT_DEFAULT[which]}): the chart writes it as the controller's containerPort, which the API server refuses outside that range ("must be between 1 and 65535, inclusive", k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:2732-2737), and as ${PORT_ENV[which]}`,
         ),
       );
   }
@@ -614,13 +614,15 @@ export function checkControllerPorts(scope: IConstruct, values: unknown, env: Co
   if (clash) {
     const named = [metrics, health].filter((p) => p.field !== undefined);
     const at = named[named.length - 1] ?? health;
+    // the message names the other port of the pair (fresh tester 22 CF-1: it named the metrics port on the metrics field)
+    const [other, otherName] = at === metrics ? [health, "health-probe"] : [metrics, "metrics"];
     problems.add(
       new KarpenterValidationError(
         "HELM_VALUES_PORT",
         scope,
         at.field ?? "values.controller.healthProbe.port",
         health.bound,
-        `a port other than the metrics port ${metrics.bound}${metrics.field ? ` (${metrics.field})` : " (the chart's default)"}: the controller binds the metrics and the health-probe server on one port each, and the second fails with "listen tcp :${health.bound}: bind: address already in use", a panic at start (sigs.k8s.io/karpenter v1.15.0 operator.go:196-200, 282). Give values.controller.metrics.port and values.controller.healthProbe.port different ports`,
+        `a port other than the ${otherName} port ${other.bound}${other.field ? ` (${other.field})` : " (the chart's default)"}: the controller binds the metrics and the health-probe server on one port each, and the second fails with "listen tcp :${health.bound}: bind: address already in use", a panic at start (sigs.k8s.io/karpenter v1.15.0 operator.go:196-200, 282). Give values.controller.metrics.port and values.controller.healthProbe.port different ports`,
       ),
     );
   }

@@ -1185,6 +1185,20 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   // tag and digest the helper reads with `default` and `if`, so null or "" there is safe.
   const image = isPlainMap(values.controller) ? values.controller.image : undefined;
   const repository = isPlainMap(image) ? image.repository : undefined;
+  const repositoryWhy =
+    typeof repository === "string" && repository.trim() !== "" && !isUnresolved(repository)
+      ? imageRepositoryProblem(repository)
+      : undefined;
+  if (repositoryWhy !== undefined)
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        "values.controller.image.repository",
+        repository,
+        `an image repository such as "public.ecr.aws/karpenter/controller" (a registry host, then lower-case path components): ${repositoryWhy}. The chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (normalize.go:56-80 ParseNormalizedNamed, regexp.go), so the controller pod never starts`,
+      ),
+    );
   if (
     repository !== undefined &&
     !isUnresolved(repository) &&
@@ -1900,4 +1914,34 @@ export function hasPath(values: Record<string, unknown>, parts: readonly string[
     cur = cur[part];
   }
   return true;
+}
+
+/** github.com/distribution/reference v0.6.0 regexp.go: a registry host (and port), and the path components. */
+const DOMAIN_COMPONENT = "(?:[a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])";
+const DOMAIN_AND_PORT = new RegExp(
+  `^(?:${DOMAIN_COMPONENT}(?:\\.${DOMAIN_COMPONENT})*|\\[(?:[a-fA-F0-9:]+)\\])(?::[0-9]+)?$`,
+);
+const PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*";
+const REMOTE_NAME = new RegExp(`^${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`);
+
+/**
+ * Why the kubelet's parse of an image reference refuses `repository` as its name, or undefined (github.com/distribution/
+ * reference v0.6.0 normalize.go:56-80 ParseNormalizedNamed and :126-160 splitDockerDomain; regexp.go's grammar): the
+ * first path element is the registry when it holds "." or ":", is "localhost" or is not lower-case; the rest must be
+ * lower-case path components; the whole name at most 255 characters (reference.go:39).
+ */
+export function imageRepositoryProblem(repository: string): string | undefined {
+  const slash = repository.indexOf("/");
+  const first = slash < 0 ? "" : repository.slice(0, slash);
+  const isDomain =
+    slash >= 0 &&
+    (first === "localhost" || /[.:]/.test(first) || first.toLowerCase() !== first || first === "index.docker.io");
+  const domain = isDomain ? first : "docker.io";
+  const remote = isDomain ? repository.slice(slash + 1) : repository;
+  if (isDomain && !DOMAIN_AND_PORT.test(domain)) return `${JSON.stringify(domain)} is no registry host (and port)`;
+  if (remote.toLowerCase() !== remote) return `the repository path ${JSON.stringify(remote)} must be lower-case`;
+  if (!REMOTE_NAME.test(remote))
+    return `the repository path ${JSON.stringify(remote)} is not lower-case letters and digits separated by "/", ".", "_", "__" or "-" (a tag belongs in controller.image.tag)`;
+  if (`${domain}/${remote}`.length > 255) return "the repository name is longer than 255 characters";
+  return undefined;
 }

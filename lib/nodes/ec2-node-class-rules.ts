@@ -448,6 +448,11 @@ function checkAmiTerms(
       c.str(`${at}.ssmParameter`, t.ssmParameter);
       checkSelectorTags(c, `${at}.tags`, t.tags);
       if (c.known(t.alias)) aliasFamily = checkAlias(c, v, `${at}.alias`, t.alias);
+      // a token in the version only ("al2023@" + a token): the family is literal and the CRD's rule reads it at apply
+      else if (typeof t.alias === "string") {
+        const family = /^([a-zA-Z0-9]+)@\$\{(?:Tf)?Token\[/.exec(t.alias)?.[1];
+        if (family !== undefined) checkAliasFamily(c, v, `${at}.alias`, t.alias, family);
+      }
     }),
   );
   c.guard(() => {
@@ -484,8 +489,21 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
       "an alias of the form family@version, such as al2023@latest or al2023@v20250101 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
     );
   const [family, version] = alias.split("@");
-  // the families the CRD's CEL rule lists (`self.split('@')[0] in [...]`), generated per minor
-  const { aliasFamilies, latestOnlyAliasFamilies } = celLists();
+  checkAliasFamily(c, v, field, alias, family);
+  const { latestOnlyAliasFamilies } = celLists();
+  if (latestOnlyAliasFamilies[family] !== undefined && version !== "latest")
+    c.fail(
+      "EC2NODECLASS_AMI_ALIAS",
+      field,
+      alias,
+      `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`,
+    );
+  return family;
+}
+
+/** The alias family (the part before "@"): one the CRD's CEL rule lists (`self.split('@')[0] in [...]`, generated per minor). */
+function checkAliasFamily(c: Checker, v: KarpenterVersion, field: string, alias: string, family: string): void {
+  const { aliasFamilies } = celLists();
   const families = Object.keys(aliasFamilies).filter((f) => v.atLeast(aliasFamilies[f]));
   if (aliasFamilies[family] !== undefined) c.since(field, alias, aliasFamilies[family], `the ${family} alias family`);
   if (!families.includes(family))
@@ -495,14 +513,6 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
       alias,
       `an alias whose family is one of ${families.join(", ")} (EC2NodeClass CRD: "family is not supported, must be one of the following: …")`,
     );
-  if (latestOnlyAliasFamilies[family] !== undefined && version !== "latest")
-    c.fail(
-      "EC2NODECLASS_AMI_ALIAS",
-      field,
-      alias,
-      `${family}@latest: Windows aliases take no other version (EC2NodeClass CRD: "windows families may only specify version 'latest'")`,
-    );
-  return family;
 }
 
 /** Selector term tags: ≤ 20, no empty keys or values. */

@@ -99,12 +99,18 @@ export function restrictedLabelProblem(key: string, v: KarpenterVersion): string
   if (key === "kubernetes.io/hostname") {
     return 'label "kubernetes.io/hostname" is restricted: each node gets its own name there, so a NodePool cannot choose it (NodePool CRD). To spread pods over nodes, give the workloads topologySpreadConstraints or pod anti-affinity with topologyKey kubernetes.io/hostname; to place a pod on one node, use a nodeSelector on the pod';
   }
+  // the CRD's rules test endsWith: a domain that merely ends in those letters (fookarpenter.sh) is refused too, so the
+  // message names the user's domain (fresh tester 22 CF-2)
+  const endsIn = (restricted: string) =>
+    domain === restricted
+      ? `label domain "${restricted}"`
+      : `label domain "${domain}", which ends in "${restricted}" (the CRD's rule tests endsWith("${restricted}"), so every domain ending in those letters counts),`;
   if (domain.endsWith("karpenter.sh") && key !== CAPACITY_TYPE)
-    return `label domain "karpenter.sh" is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
+    return `${endsIn("karpenter.sh")} is restricted: of its keys only ${CAPACITY_TYPE} may be used`;
   if (domain.endsWith("karpenter.k8s.aws")) {
     const since = celLists().awsLabelKeys[key];
     if (since === undefined)
-      return `label domain "karpenter.k8s.aws" is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)`;
+      return `${endsIn("karpenter.k8s.aws")} is restricted to the well-known keys Karpenter defines (e.g. karpenter.k8s.aws/instance-category, instance-family, instance-generation, instance-size, instance-cpu, instance-memory)`;
     if (!v.atLeast(since))
       return `label "${key}" is restricted before Karpenter ${since} (this object targets ${v.full})`;
   }

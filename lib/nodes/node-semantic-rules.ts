@@ -783,6 +783,8 @@ export function requirementValueWarnings(c: Checker, owner: string, requirements
   if (!isSet(requirements) || c.token(requirements) || !Array.isArray(requirements)) return [];
   const out: string[] = [];
   requirements.forEach((r: NodeSelectorRequirement, i) => {
+    const repeated = repeatedValuesWarning(c, `requirements[${i}]`, r);
+    if (repeated) out.push(`${owner}: ${repeated}`);
     const verdict = requirementValueVerdict(c, `requirements[${i}]`, r, ctx, true);
     if (!verdict || verdict.dropped.length === 0) return;
     const key = stableLabelKey(r.key);
@@ -798,6 +800,24 @@ export function requirementValueWarnings(c: Checker, owner: string, requirements
       );
   });
   return out;
+}
+
+/**
+ * An `In` requirement whose list repeats values so that fewer distinct values remain than its minValues: the CRD
+ * counts the list's items and takes it, but Karpenter keeps the values as a set (sigs.k8s.io/karpenter v1.15.0
+ * pkg/scheduling/requirement.go:69-73, NewRequirementWithFlexibility) and its minValues check (pkg/cloudprovider/
+ * types.go:459, SatisfiesMinValues) can never be met: under minValuesPolicy Strict (the default) the pool launches no
+ * node, under BestEffort Karpenter relaxes minValues. The policy is the install's: a warning (fresh tester 22 S-1).
+ */
+function repeatedValuesWarning(c: Checker, at: string, r: NodeSelectorRequirement): string | undefined {
+  if (!isSet(r) || c.token(r) || typeof r !== "object" || r.operator !== "In") return undefined;
+  const min = r.minValues;
+  const values = r.values;
+  if (typeof min !== "number" || !c.known(min) || !Array.isArray(values) || c.token(values)) return undefined;
+  if (!values.every((v) => typeof v === "string" && c.known(v)) || values.length < min) return undefined;
+  const distinct = [...new Set(values as string[])];
+  if (distinct.length >= min) return undefined;
+  return `${at}.minValues = ${min} with ${distinct.length} distinct value${distinct.length === 1 ? "" : "s"} (${distinct.map((v) => JSON.stringify(v)).join(", ")}; the list repeats some): Karpenter keeps a requirement's values as a set (sigs.k8s.io/karpenter v1.15.0 pkg/scheduling/requirement.go:69-73), so minValues can never be met (pkg/cloudprovider/types.go:459, SatisfiesMinValues): under minValuesPolicy Strict, the default, the pool launches no node; under BestEffort Karpenter relaxes it. List ${min} different values, or lower minValues.`;
 }
 
 /** What the value is: one of a requirement's values, or a template label (which Karpenter turns into an `In` requirement). */

@@ -524,3 +524,40 @@ describe("controller image tag and digest (fresh tester 21, CF-2)", () => {
       expect(() => synthKarpenter({ controller: { image } })).not.toThrow();
   });
 });
+
+/*
+ * fresh tester 22 S-3: a repository path with upper-case letters (or another form the reference grammar refuses) is
+ * no image name the kubelet can parse; the registry host may hold upper-case letters.
+ */
+describe("controller image repository (fresh tester 22, S-3)", () => {
+  test.each([
+    ["public.ecr.aws/Karpenter/controller", "must be lower-case"],
+    ["public.ecr.aws/karpenter/controller:1.0", "is not lower-case letters and digits"],
+    ["Karpenter", "must be lower-case"],
+    ["public.ecr.aws/karpenter//controller", "is not lower-case letters and digits"],
+    ["-bad.example.com/karpenter", "is no registry host"],
+  ])("%s is refused (%s)", (repository, why) => {
+    const e = rejected(() => synthKarpenter({ controller: { image: { repository } } }));
+    const p = e.problems.find((x) => x.field === "values.controller.image.repository");
+    expect(p?.code).toBe("HELM_VALUES_POD_SPEC");
+    expect(p?.message).toContain(why);
+    expect(p?.message).toContain("InvalidImageName");
+  });
+  test("look-alikes: a registry with a port, an upper-case registry host, localhost pass", () => {
+    for (const repository of [
+      "public.ecr.aws/karpenter/controller",
+      "registry.example.com:5000/mirror/karpenter-controller",
+      "MyRegistry.Example.com/karpenter/controller",
+      "localhost/karpenter",
+    ])
+      expect(() => synthKarpenter({ controller: { image: { repository } } })).not.toThrow();
+  });
+});
+
+describe("the metrics and health-probe ports (fresh tester 22, CF-1)", () => {
+  test("a metrics port equal to the health-probe port names the health-probe port", () => {
+    const e = rejected(() => synthKarpenter({ controller: { metrics: { port: 8081 } } }));
+    const p = e.problems.find((x) => x.field === "values.controller.metrics.port");
+    expect(p?.message).toContain("a port other than the health-probe port 8081");
+  });
+});
