@@ -238,6 +238,19 @@ const KUBELET_LABEL_NAMESPACES = ["kubelet.kubernetes.io", "node.kubernetes.io"]
 
 const within = (namespace: string, domain: string) => namespace === domain || namespace.endsWith(`.${domain}`);
 
+/**
+ * Whether the kubelet refuses to start with `key` in its `--node-labels` (a kubernetes.io / k8s.io key it may not set:
+ * options.go:150-156, 178-187 isKubernetesLabel, IsKubeletLabel). Shared by every path that ends in that flag: a
+ * NodeConfig's `spec.kubelet.flags` (below) and Bottlerocket's `settings.kubernetes.node-labels` (user-data-rules.ts).
+ */
+export function kubeletRefusesNodeLabel(key: string): boolean {
+  const slash = key.indexOf("/");
+  const namespace = slash >= 0 ? key.slice(0, slash) : "";
+  const restricted = within(namespace, "kubernetes.io") || within(namespace, "k8s.io");
+  const allowed = KUBELET_LABELS.includes(key) || KUBELET_LABEL_NAMESPACES.some((n) => within(namespace, n));
+  return restricted && !allowed;
+}
+
 /** The keys of `--node-labels=` flags the kubelet refuses to start with, with the index of their flag. */
 export function refusedNodeLabels(flags: unknown): { readonly index: number; readonly key: string }[] {
   if (!Array.isArray(flags)) return [];
@@ -247,11 +260,7 @@ export function refusedNodeLabels(flags: unknown): { readonly index: number; rea
     for (const pair of flag.slice("--node-labels=".length).split(",")) {
       if (pair === "") continue;
       const key = pair.split("=")[0].trim();
-      const slash = key.indexOf("/");
-      const namespace = slash >= 0 ? key.slice(0, slash) : "";
-      const restricted = within(namespace, "kubernetes.io") || within(namespace, "k8s.io");
-      const allowed = KUBELET_LABELS.includes(key) || KUBELET_LABEL_NAMESPACES.some((n) => within(namespace, n));
-      if (restricted && !allowed) out.push({ index, key });
+      if (kubeletRefusesNodeLabel(key)) out.push({ index, key });
     }
   });
   return out;

@@ -14,6 +14,7 @@ import {
   nodeadmSource,
   nodeConfigPath,
   nodeConfigSpecProblems,
+  kubeletRefusesNodeLabel,
   refusedNodeLabels,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
@@ -237,6 +238,17 @@ function bottlerocketFindings(userData: string, minor: string, classKubelet?: un
       found.push({
         line: k.line,
         problem: `${k.path} as a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"), got ${JSON.stringify(k.value)}: Karpenter and Bottlerocket's settings model take this value, and Bottlerocket passes it on as the kubelet's ${k.kubeletField}, but the kubelet refuses it when it starts ("${k.error}", ${KUBELET_EVICTION_SOURCE}:${k.lines}), so the kubelet does not start and the node never joins; leave the signal out for no threshold`,
+      });
+    const labels = bottlerocketNodeLabelProblems(text, settings, new Set(wrong.map((w) => w.path)));
+    if (labels.model.length > 0)
+      found.push({
+        line: labels.model[0].line,
+        problem: `${labels.model.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter keeps the user data's node labels (its Go type is map[string]string; it merges its own labels over them, ${BR_LABELS_SOURCE}) and writes ${labels.model.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_TYPES_SOURCE}: KubernetesLabelKey, KubernetesLabelValue)`,
+      });
+    for (const k of labels.kubelet)
+      found.push({
+        line: k.line,
+        problem: `${k.path} as ${k.want}, got ${JSON.stringify(k.key)}: Karpenter keeps the user data's node labels (it merges its own over them and leaves kubernetes.io / k8s.io keys out of its own, ${BR_LABELS_SOURCE}) and ${BR_TYPES_SOURCE} takes the key (KubernetesLabelKey); the kubelet takes node labels only through a flag (its KubeletConfiguration has no labels field), and Bottlerocket passes node-labels on to the kubelet's --node-labels, but the kubelet refuses to start with "${k.error}" (${KUBELET_LABEL_SOURCE}), so the node never joins. ${k.hint}`,
       });
   }
   return found;
@@ -477,6 +489,98 @@ function bottlerocketEvictionProblems(
 }
 
 /**
+ * What Karpenter does with `settings.kubernetes.node-labels` of Bottlerocket user data (karpenter-provider-aws v1.15.0):
+ * bottlerocket.go:47 merges the NodeClaim's labels over the user data's (mergo.MergeWithOverwrite: the user's keys stay
+ * unless Karpenter writes the same key), and those labels are RejectForbiddenLabels' (resolver.go:445, 482-507), so
+ * Karpenter never writes a kubernetes.io / k8s.io key itself and never overwrites the user's.
+ */
+const BR_LABELS_SOURCE =
+  "karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocket.go:47, resolver.go:482-507 RejectForbiddenLabels";
+/** The kubelet's check of its `--node-labels` (restricted namespaces, then key and value syntax). */
+const KUBELET_LABEL_SOURCE =
+  "k8s.io/kubernetes v1.36.3 cmd/kubelet/app/options/options.go:150-187, ValidateKubeletFlags; allowed keys k8s.io/kubelet v0.37.0 pkg/apis/well_known_labels.go:35-80";
+/** KubernetesLabelKey (BR_TYPES_SOURCE): an optional prefix of 1-253 [[:alnum:].-] and "/", a name of 1-63. */
+const BR_LABEL_KEY = /^([A-Za-z0-9.-]{1,253}\/)?[A-Za-z0-9](([A-Za-z0-9._-]{0,61})?[A-Za-z0-9])?$/;
+/** KubernetesLabelValue (BR_TYPES_SOURCE): empty, or 1-63 characters starting and ending alphanumeric. */
+const BR_LABEL_VALUE = /^$|^[A-Za-z0-9](([A-Za-z0-9._-]{0,61})?[A-Za-z0-9])?$/;
+/** The prefix the kubelet's IsQualifiedName takes (a DNS-1123 subdomain, k8s.io/apimachinery validation.go). */
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The `settings.kubernetes.node-labels` of Bottlerocket user data that never reach a joined node: a key or value
+ * Bottlerocket's settings model refuses at boot (`model`: KubernetesLabelKey, KubernetesLabelValue), or a key the model
+ * takes and the kubelet refuses when it starts (`kubelet`: a kubernetes.io / k8s.io key it may not set, the same
+ * {@link kubeletRefusesNodeLabel} a NodeConfig's --node-labels flag is held to, or a prefix that is no DNS-1123
+ * subdomain, e.g. upper case). A value Karpenter's decode already refuses is reported there.
+ */
+function bottlerocketNodeLabelProblems(
+  text: string,
+  settings: Record<string, unknown>,
+  karpenterRefused: ReadonlySet<string>,
+): {
+  model: (TypeProblem & { line: number })[];
+  kubelet: { path: string; line: number; key: string; want: string; error: string; hint: string }[];
+} {
+  const out = {
+    model: [] as (TypeProblem & { line: number })[],
+    kubelet: [] as ReturnType<typeof bottlerocketNodeLabelProblems>["kubelet"],
+  };
+  const kubernetes = foldedEntry(settings, "kubernetes");
+  if (!kubernetes || !isTable(kubernetes[1])) return out;
+  const table = foldedEntry(kubernetes[1], "node-labels");
+  if (!table || !isTable(table[1])) return out;
+  const header = `settings.${kubernetes[0]}.${table[0]}`;
+  for (const [key, v] of Object.entries(table[1])) {
+    if (typeof v !== "string" || karpenterRefused.has(`${header}.${key}`)) continue;
+    const path = `${header}.${JSON.stringify(key)}`;
+    const line = tomlKeyLineIn(text, header, key);
+    if (!BR_LABEL_KEY.test(key)) {
+      out.model.push({
+        path,
+        key,
+        line,
+        want: "a label key (an optional DNS prefix and /, then 1-63 letters, digits, -, _ or . starting and ending with a letter or digit; Bottlerocket's KubernetesLabelKey)",
+        got: JSON.stringify(key),
+      });
+      continue;
+    }
+    if (!BR_LABEL_VALUE.test(v)) {
+      out.model.push({
+        path,
+        key,
+        line,
+        want: "a label value (empty, or up to 63 letters, digits, -, _ or . starting and ending with a letter or digit; Bottlerocket's KubernetesLabelValue)",
+        got: JSON.stringify(v),
+      });
+      continue;
+    }
+    if (kubeletRefusesNodeLabel(key)) {
+      out.kubelet.push({
+        path,
+        line,
+        key,
+        want: "a label key the kubelet may set on its own node",
+        error: "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels",
+        hint: "Allowed there: node.kubernetes.io/… and kubelet.kubernetes.io/… keys, kubernetes.io/hostname, os, arch and the topology and instance-type labels; use a key of your own domain, or set the label as a NodePool label (spec.template.metadata.labels)",
+      });
+      continue;
+    }
+    const slash = key.indexOf("/");
+    const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
+    if (prefix !== undefined && (prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)))
+      out.kubelet.push({
+        path,
+        line,
+        key,
+        want: "a label key whose prefix is a DNS subdomain (lower case letters, digits, - and .)",
+        error: `invalid node labels: '${key}' - prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
+        hint: `Write the prefix in lower case (${JSON.stringify(`${prefix.toLowerCase()}/${key.slice(slash + 1)}`)})`,
+      });
+  }
+  return out;
+}
+
+/**
  * Where Karpenter drops the unknown keys of Bottlerocket user data, per provider module read
  * (lib/versions/data/bottlerocket-settings-fields.json): UnmarshalTOML strict-decodes `settings.kubernetes` only to log
  * "Unknown parameter in userData K8s settings", then decodes leniently into the typed struct; MarshalTOML writes
@@ -551,8 +655,39 @@ export function bottlerocketWarnings(
         );
       }
     }
+    const taints = bottlerocketTaintsWarning(userData, key, settings);
+    if (taints) out.push(`EC2NodeClass ${name}: userData: ${taints}`);
   }
   return out;
+}
+
+/** The taint effects the kubelet registers a node with (k8s.io/api core/v1 TaintEffect; validation.go:160-163). */
+const TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/**
+ * `settings.kubernetes.node-taints` of Bottlerocket user data never reaches the node: Karpenter replaces the whole table
+ * with the NodeClaim's taints (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocket.go:94-97,
+ * `NodeTaints = map[string][]string{}` then one "value:Effect" per NodePool taint and startup taint), before it writes
+ * the user data. So neither Bottlerocket's model (KubernetesTaintValue takes any alphanumeric effect) nor the kubelet
+ * (--register-with-taints: "invalid taint" for an effect other than the three, k8s.io/kubernetes v1.36.3
+ * pkg/kubelet/apis/config/validation/validation.go:160-163) ever sees it: a warning, not an error, naming a bad effect.
+ */
+function bottlerocketTaintsWarning(userData: string, settingsKey: string, settings: Record<string, unknown>): string {
+  const kubernetes = foldedEntry(settings, "kubernetes");
+  if (!kubernetes || !isTable(kubernetes[1])) return "";
+  const table = foldedEntry(kubernetes[1], "node-taints");
+  if (!table || !isTable(table[1]) || Object.keys(table[1]).length === 0) return "";
+  const header = `${settingsKey}.${kubernetes[0]}.${table[0]}`;
+  const bad = Object.entries(table[1]).flatMap(([k, v]) =>
+    (Array.isArray(v) ? v : [v])
+      .filter((x): x is string => typeof x === "string" && !TAINT_EFFECTS.includes(x.slice(x.lastIndexOf(":") + 1)))
+      .map((x) => `${JSON.stringify(k)} = ${JSON.stringify(x)}`),
+  );
+  const effects = bad.length
+    ? ` (and the kubelet would refuse ${bad.join(", ")}: a taint's effect is one of ${TAINT_EFFECTS.join(", ")}, k8s.io/kubernetes v1.36.3 pkg/kubelet/apis/config/validation/validation.go:160-163)`
+    : "";
+  const line = tomlKeyLineIn(userData, `${settingsKey}.${kubernetes[0]}`, table[0]);
+  return `line ${line}: ${header} is replaced by Karpenter with the NodeClaim's taints (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocket.go:94-97), so the user data's taints never reach the node${effects}. Set them as NodePool taints (spec.template.spec.taints, or startupTaints), and remove the table.`;
 }
 
 /** What TOML a Go type of the table takes, in words. */

@@ -256,7 +256,7 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /Bottlerocket itself refuses the settings at boot/,
     reason:
-      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps) refuses values Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
+      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps, KubernetesLabelKey, KubernetesLabelValue for node-labels) refuses values Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
   },
   {
     id: "bottlerocket-kubelet-eviction",
@@ -264,6 +264,13 @@ const SEMANTIC_RULES = [
     message: /Bottlerocket passes it on as the kubelet's eviction\w+, but the kubelet refuses it when it starts/,
     reason:
       "Bottlerocket passes settings.kubernetes.eviction-hard / eviction-soft on to the kubelet, which refuses a zero or negative quantity or one ParseQuantity does not read when it starts (k8s.io/kubernetes pkg/kubelet/eviction/helpers.go parseThresholdStatement), so the node never joins; Karpenter's map[string]string and Bottlerocket's settings model take the value; the CRD takes any string",
+  },
+  {
+    id: "bottlerocket-kubelet-node-labels",
+    field: /^userData$/,
+    message: /Bottlerocket passes node-labels on to the kubelet's --node-labels, but the kubelet refuses to start/,
+    reason:
+      "Karpenter keeps Bottlerocket's settings.kubernetes.node-labels (bottlerocket.go merges its own RejectForbiddenLabels-filtered labels over them) and Bottlerocket's settings model takes any syntactic key, but the kubelet refuses to start on a kubernetes.io / k8s.io key it may not set or a prefix that is no DNS-1123 subdomain (k8s.io/kubernetes cmd/kubelet/app/options/options.go ValidateKubeletFlags), so the node never joins; the CRD takes any string",
   },
   {
     id: "ebs-iops-throughput",
