@@ -83,8 +83,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     }
   }
   const inflate = get("INFLATE_REPLICAS", DEFAULTS.inflateReplicas);
-  if (!/^\d+$/.test(inflate))
-    throw new Error(`INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas`);
+  // a Deployment's replicas is an int32 (k8s.io/api apps/v1 types.go DeploymentSpec.Replicas)
+  if (!/^\d+$/.test(inflate) || Number(inflate) > 2147483647)
+    throw new Error(
+      `INFLATE_REPLICAS: ${JSON.stringify(inflate)} is not a whole number of replicas from 0 to 2147483647 (a Deployment's replicas is an int32)`,
+    );
   const karpenterVersion = get("KARPENTER_VERSION", DEFAULTS.karpenterVersion);
   const kubernetesVersion = get("KUBERNETES_VERSION", defaultKubernetesVersion(karpenterVersion));
   if (!/^1\.\d+$/.test(kubernetesVersion))

@@ -75,9 +75,13 @@ export class KarpenterNodesStack extends TerraformStack {
       },
     });
 
-    if (!Number.isInteger(config.inflateReplicas) || config.inflateReplicas < 0) {
+    if (
+      !Number.isInteger(config.inflateReplicas) ||
+      config.inflateReplicas < 0 ||
+      config.inflateReplicas > 2147483647
+    ) {
       throw new Error(
-        `inflateReplicas (INFLATE_REPLICAS): ${config.inflateReplicas} is not a whole number of replicas`,
+        `inflateReplicas (INFLATE_REPLICAS): ${config.inflateReplicas} is not a whole number of replicas from 0 to 2147483647 (a Deployment's replicas is an int32)`,
       );
     }
     this.inflate = new DeploymentV1(this, "inflate", {

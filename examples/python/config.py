@@ -58,8 +58,9 @@ def read_config(env: Mapping[str, str] = os.environ) -> ExampleConfig:
         if not re.fullmatch(r"(\d{1,3})(\.\d{1,3}){3}/(\d|[12]\d|3[0-2])", cidr) or any(int(o) > 255 for o in cidr.split("/")[0].split(".")):
             raise ValueError(f'PUBLIC_ACCESS_CIDRS: "{cidr}" is not an IPv4 CIDR such as 203.0.113.0/24')
     inflate = get("INFLATE_REPLICAS", DEFAULTS["inflate_replicas"])
-    if not re.fullmatch(r"\d+", inflate):
-        raise ValueError(f'INFLATE_REPLICAS: "{inflate}" is not a whole number of replicas')
+    # a Deployment's replicas is an int32 (k8s.io/api apps/v1 types.go DeploymentSpec.Replicas)
+    if not re.fullmatch(r"\d+", inflate) or int(inflate) > 2147483647:
+        raise ValueError(f'INFLATE_REPLICAS: "{inflate}" is not a whole number of replicas from 0 to 2147483647 (a Deployment\'s replicas is an int32)')
     karpenter_version = get("KARPENTER_VERSION", DEFAULTS["karpenter_version"])
     kubernetes_version = get("KUBERNETES_VERSION", _default_kubernetes_version(karpenter_version))
     if not re.fullmatch(r"1\.\d+", kubernetes_version):

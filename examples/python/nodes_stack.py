@@ -58,8 +58,8 @@ class KarpenterNodesStack(TerraformStack):
             },
         )
 
-        if config.inflate_replicas < 0:
-            raise ValueError(f"inflate_replicas (INFLATE_REPLICAS): {config.inflate_replicas} is not a whole number of replicas")
+        if config.inflate_replicas < 0 or config.inflate_replicas > 2147483647:
+            raise ValueError(f"inflate_replicas (INFLATE_REPLICAS): {config.inflate_replicas} is not a whole number of replicas from 0 to 2147483647 (a Deployment's replicas is an int32)")
         self.inflate = DeploymentV1(
             self,
             "inflate",

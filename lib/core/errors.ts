@@ -190,7 +190,24 @@ function instanceName(value: unknown): string | undefined {
       return `an object with inherited (prototype) properties (${inherited.slice(0, 5).join(", ")}${inherited.length > 5 ? ", …" : ""}), not own ones`;
     return "an instance of a class";
   }
+  // a boxed primitive (new String("WhenEmpty")): says what it holds and what to pass instead (fresh tester 23 CF-1)
+  const boxed = boxedPrimitive(value);
+  if (boxed !== undefined)
+    return `a ${name} object holding ${JSON.stringify(boxed)} (pass the plain ${typeof boxed} ${JSON.stringify(boxed)}, not new ${name}(…))`;
   return `${/^[AEIOU]/.test(name) ? "an" : "a"} ${name}`;
+}
+
+/** The primitive inside a String, Number or Boolean object, or undefined for anything else. */
+function boxedPrimitive(value: object): string | number | boolean | undefined {
+  const tag = Object.prototype.toString.call(value);
+  try {
+    if (tag === "[object String]") return String.prototype.valueOf.call(value);
+    if (tag === "[object Number]") return Number.prototype.valueOf.call(value);
+    if (tag === "[object Boolean]") return Boolean.prototype.valueOf.call(value);
+  } catch {
+    // a Symbol.toStringTag that lies: not a boxed primitive
+  }
+  return undefined;
 }
 
 /** The message of what a failed JSON.stringify threw, short. */

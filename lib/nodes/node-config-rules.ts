@@ -136,13 +136,18 @@ export function kubeletConfigProblems(
   spec: unknown,
   minor: string,
   karpenter: { readonly [field: string]: unknown },
-): { readonly wrong: NodeConfigSpecProblem[]; readonly dropped: NodeConfigSpecProblem[] } {
+): {
+  readonly wrong: NodeConfigSpecProblem[];
+  readonly dropped: NodeConfigSpecProblem[];
+  readonly replaced: NodeConfigSpecProblem[];
+} {
   const wrong: NodeConfigSpecProblem[] = [];
   const dropped: NodeConfigSpecProblem[] = [];
+  const replaced: NodeConfigSpecProblem[] = [];
   const table = kubeletConfigFields(minor);
   const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
   const config = isPlainMap(kubelet) ? kubelet.config : undefined;
-  if (!table || !isPlainMap(config)) return { wrong, dropped };
+  if (!table || !isPlainMap(config)) return { wrong, dropped, replaced };
   const names = Object.keys(table.fields);
   const of = `the kubelet's KubeletConfiguration (${table.module} ${table.file})`;
   for (const [k, raw] of Object.entries(config)) {
@@ -161,7 +166,19 @@ export function kubeletConfigProblems(
     if (Object.prototype.hasOwnProperty.call(karpenter, k)) {
       // Karpenter's later part replaces the value, except a map beside a map: mergo merges those key by key
       const own = karpenter[k];
-      if (!isPlainMap(raw) || !isPlainMap(own)) continue;
+      if (!isPlainMap(raw) || !isPlainMap(own)) {
+        // the user's value never reaches the kubelet (fresh tester 23 S-1: maxPods "110" is replaced, not decoded)
+        replaced.push({
+          path,
+          problem:
+            k === "maxPods"
+              ? "is replaced by Karpenter's own NodeConfig part, which always sets maxPods (the class's kubelet.maxPods, or the value it resolves per instance type: karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:385-394)"
+              : k === "registerWithTaints"
+                ? "is replaced by Karpenter's own NodeConfig part, which always sets registerWithTaints from the NodeClaim's taints (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:106-117)"
+                : `is replaced by Karpenter's own NodeConfig part, which sets ${k} from the EC2NodeClass's kubelet.${k}`,
+        });
+        continue;
+      }
       x = Object.fromEntries(Object.entries(raw).filter(([e]) => !Object.prototype.hasOwnProperty.call(own, e)));
     }
     const problem = kubeletValueProblem(x, field);
@@ -171,7 +188,7 @@ export function kubeletConfigProblems(
         problem: `is ${jsonKind(raw)} (${JSON.stringify(raw)?.slice(0, 60)}), where ${of}.${k} takes ${problem}`,
       });
   }
-  return { wrong, dropped };
+  return { wrong, dropped, replaced };
 }
 
 /**

@@ -492,6 +492,19 @@ function checkTaints(c: Checker, taints: Taint[] | undefined, startupTaints: Tai
   }
 }
 
+/**
+ * The taints Karpenter sets and removes itself (sigs.k8s.io/karpenter v1.15.0 pkg/apis/v1/taints.go:27-29), with what
+ * it does to a node that carries one (fresh tester 23 S-2).
+ */
+const KARPENTER_TAINTS: { readonly [key: string]: string } = {
+  "karpenter.sh/disrupted":
+    "Karpenter puts it on the nodes it disrupts, removes it from every node not in its disruption queue (pkg/controllers/disruption/controller.go:156-163) and takes a node carrying it for one being disrupted (pkg/controllers/provisioning/controller.go:111-123)",
+  "karpenter.sh/unregistered":
+    "Karpenter registers every node with it and removes it once the node registers (pkg/controllers/nodeclaim/lifecycle/registration.go:97-102)",
+  "karpenter.sh/rebooting":
+    "Karpenter puts it on a node while it reboots the node and fences scheduling by it (pkg/controllers/nodeclaim/reboot/controller.go:396-400, pkg/controllers/state/statenode.go:426)",
+};
+
 /** One taint: key, value, effect and timeAdded apart; the duplicate check once key and effect are valid. */
 function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>): void {
   if (c.token(t)) return;
@@ -506,6 +519,18 @@ function checkTaint(c: Checker, at: string, t: Taint, seen: Map<string, string>)
       "a taint key: a qualified name [prefix/]name, letters, digits, '-', '_', '.', starting and ending with a letter or digit",
     );
     c.qualifiedName(`${at}.key`, t.key, "taint key");
+    // own keys only: a key named like Object's properties ("constructor") is a plain string
+    const owned =
+      typeof t.key === "string" && Object.prototype.hasOwnProperty.call(KARPENTER_TAINTS, t.key)
+        ? KARPENTER_TAINTS[t.key]
+        : undefined;
+    if (owned !== undefined)
+      c.fail(
+        "NODEPOOL_TAINT",
+        `${at}.key`,
+        t.key,
+        `a taint key of your own: ${t.key} is Karpenter's own taint (sigs.k8s.io/karpenter v1.15.0 pkg/apis/v1/taints.go:27-29): ${owned}, so the NodePool's taint does not stay on its nodes`,
+      );
   });
   c.guard(() =>
     c.pattern(

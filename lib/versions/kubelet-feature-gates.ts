@@ -51,8 +51,10 @@ export function kubeletFeatureGates(minor: string): KubeletFeatureGates | undefi
 
 /** A gate's stage, default and lock at a minor, or undefined when that minor's kubelet does not know it. */
 export function kubeletGate(minor: string, gate: string): KubeletGateSpec | undefined {
-  const s = TABLE[minor]?.gates[gate];
-  if (s === undefined) return undefined;
+  const gates = TABLE[minor]?.gates;
+  // own gates only: "__proto__" or "constructor" is no gate
+  const s = gates !== undefined && Object.prototype.hasOwnProperty.call(gates, gate) ? gates[gate] : undefined;
+  if (typeof s !== "string") return undefined;
   const [stage, def, lock] = s.split(" ");
   return { stage, default: def === "true", locked: lock === "locked" };
 }

@@ -440,6 +440,13 @@ const SEMANTIC_RULES = [
       "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
   },
   {
+    id: "karpenter-owned-taint",
+    field: /^(taints|startupTaints)\[\d+\]\.key$/,
+    message: /is Karpenter's own taint/,
+    reason:
+      "karpenter.sh/disrupted, /unregistered and /rebooting are the taints Karpenter sets and removes itself (sigs.k8s.io/karpenter pkg/apis/v1/taints.go): the CRD takes them in a NodePool, and Karpenter strips them from the nodes (or treats the nodes as disrupted), so the pool's taint does not stay",
+  },
+  {
     id: "kubelet-image-gc-default",
     field: /^kubelet\.imageGC(High|Low)ThresholdPercent$/,
     message: /the kubelet defaults it to \d+/,

@@ -56,3 +56,89 @@ describe("a label domain that only ends in karpenter.sh (CF-2)", () => {
     expect((e.problems ?? [e]).map((p) => p.message).join("\n")).toContain(text);
   });
 });
+
+/*
+ * fresh tester 23: Karpenter's own taints in a NodePool (S-2), a NodeConfig as AL2 user data (S-3), a NodeConfig value
+ * Karpenter's own part replaces (S-1: a warning, the value never reaches the kubelet), a boxed string (CF-1).
+ */
+describe("Karpenter's own taints in a NodePool (fresh tester 23, S-2)", () => {
+  test.each([
+    ["taints", "karpenter.sh/disrupted"],
+    ["startupTaints", "karpenter.sh/disrupted"],
+    ["taints", "karpenter.sh/unregistered"],
+    ["startupTaints", "karpenter.sh/rebooting"],
+  ])("%s with %s is refused", (field, key) => {
+    const e = rejection("NodePool", { [field]: [{ key, effect: "NoSchedule" }] } as never, "1.15.0");
+    const p = (e.problems ?? [e]).find((x) => x.field === `${field}[0].key`);
+    expect(p?.code).toBe("NODEPOOL_TAINT");
+    expect(p?.message).toContain("is Karpenter's own taint");
+    expect(p?.message).toContain("pkg/apis/v1/taints.go");
+  });
+  test("look-alikes: a taint of your own in karpenter.sh's neighbourhood passes", () => {
+    expect(() =>
+      build("NodePool", { taints: [{ key: "example.com/disrupted", effect: "NoSchedule" }] } as never, "1.15.0"),
+    ).not.toThrow();
+  });
+});
+
+describe("a NodeConfig as AL2 user data (fresh tester 23, S-3)", () => {
+  const nodeConfig =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n";
+  test("is refused: AL2 has no nodeadm", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "al2@latest" }], userData: nodeConfig } as never,
+      "1.14.1",
+    );
+    const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+    expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(p?.message).toContain("user data for the AL2 AMI family is a NodeConfig");
+  });
+  test("look-alikes: a shell script on AL2, the NodeConfig on AL2023", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2@latest" }], userData: "#!/bin/bash\necho hi\n" } as never,
+        "1.14.1",
+      ),
+    ).not.toThrow();
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: nodeConfig } as never,
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
+
+describe("a NodeConfig kubelet value Karpenter's part replaces (fresh tester 23, S-1)", () => {
+  test("maxPods in the NodeConfig warns that it never reaches the kubelet", () => {
+    const stack = build(
+      "EC2NodeClass",
+      {
+        amiSelectorTerms: [{ alias: "al2023@latest" }],
+        userData:
+          'apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: "110"\n',
+      } as never,
+      "1.15.0",
+    );
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    expect(warnings.join("\n")).toContain("spec.kubelet.config.maxPods is replaced by Karpenter's own NodeConfig part");
+  });
+});
+
+describe("a boxed string names what to pass (fresh tester 23, CF-1)", () => {
+  test('new String("WhenEmpty") says to pass the plain string', () => {
+    const e = rejection(
+      "NodePool",
+      { disruption: { consolidationPolicy: new String("WhenEmpty") } } as never,
+      "1.15.0",
+    );
+    expect((e.problems ?? [e]).map((p) => p.message).join("\n")).toContain(
+      'a String object holding "WhenEmpty" (pass the plain string "WhenEmpty"',
+    );
+  });
+});
