@@ -80,7 +80,10 @@ describe("example settings", () => {
     [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
     [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
     // a Deployment's replicas is an int32 (fresh tester 23 S-4)
-    [{ INFLATE_REPLICAS: "99999999999" }, /INFLATE_REPLICAS: "99999999999" is not a whole number of replicas from 0 to 2147483647/],
+    [
+      { INFLATE_REPLICAS: "99999999999" },
+      /INFLATE_REPLICAS: "99999999999" is not a whole number of replicas from 0 to 2147483647/,
+    ],
     [{ KUBERNETES_VERSION: "latest" }, /KUBERNETES_VERSION: "latest"/],
     [{ SPOT_SERVICE_LINKED_ROLE: "yes" }, /SPOT_SERVICE_LINKED_ROLE: "yes" is not true or false/],
     [{ CLUSTER_NAME: "my cluster" }, /CLUSTER_NAME: "my cluster" is not an EKS cluster name/],
