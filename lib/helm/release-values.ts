@@ -1171,6 +1171,38 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
   const labels = values.podLabels;
   if (labels !== null && labels !== undefined)
     problems.check(() => checkNodeSelector(scope, labels as Record<string, string>, "values.podLabels"));
+  // the chart writes the selector labels, then podLabels, into the pod template's labels (deployment.yaml:25-29 of
+  // 1.15.0, _helpers.tpl:51-54): a podLabels key that is a selector label is written twice (fresh tester 24 S-15)
+  if (isPlainMap(labels))
+    for (const key of ["app.kubernetes.io/name", "app.kubernetes.io/instance"])
+      if (Object.prototype.hasOwnProperty.call(labels, key) && !isUnresolved(key))
+        problems.add(
+          new KarpenterValidationError(
+            "HELM_VALUES_POD_SPEC",
+            scope,
+            `values.podLabels["${key}"]`,
+            labels[key],
+            `a label other than the chart's selector labels (app.kubernetes.io/name, app.kubernetes.io/instance): the chart writes them into the pod template before podLabels (deployment.yaml:25-29, _helpers.tpl:51-54), so the template holds ${key} twice; with another value the pod template's labels no longer match the Deployment's selector, which the API server refuses ("\`selector\` does not match template \`labels\`", k8s.io/kubernetes v1.36.3 pkg/apis/apps/validation/validation.go:447-448). Use another label key`,
+          ),
+        );
+  // imagePullPolicy (deployment.yaml:91, written as it is): Always, IfNotPresent or Never (k8s.io/kubernetes v1.36.3
+  // pkg/apis/core/validation/validation.go validatePullPolicy); "" and null leave the server's default (fresh tester 24 S-16)
+  const pull = values.imagePullPolicy;
+  if (
+    typeof pull === "string" &&
+    pull !== "" &&
+    !isUnresolved(pull) &&
+    !["Always", "IfNotPresent", "Never"].includes(pull)
+  )
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        "values.imagePullPolicy",
+        pull,
+        `one of "Always", "IfNotPresent", "Never" (case-sensitive): the chart writes it as the controller container's imagePullPolicy (deployment.yaml:91), and the API server refuses another value ("supported values: Always, IfNotPresent, Never", k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:3605-3620, validatePullPolicy)`,
+      ),
+    );
   // the chart writes additionalLabels on every object (_helpers.tpl:43) and additionalAnnotations on the
   // Deployment, ServiceAccount, PDB and RBAC objects (deployment.yaml:9 …): the same rules as the pod's
   const extraLabels = values.additionalLabels;

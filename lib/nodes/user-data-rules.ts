@@ -128,7 +128,9 @@ export function checkUserDataFormat(
           ].filter((f): f is Finding => f !== undefined)
         : family === "AL2"
           ? [al2Finding(userData)].filter((f): f is Finding => f !== undefined)
-          : [];
+          : family?.startsWith("Windows")
+            ? [windowsFinding(userData, family)].filter((f): f is Finding => f !== undefined)
+            : [];
   if (found.length === 0) return;
   const [f, ...more] = found;
   const lines = userData.split(/\r?\n/);
@@ -765,6 +767,8 @@ function al2Finding(text: string): Finding | undefined {
   // nodeadm, and the YAML run as a script sets nothing (fresh tester 23 S-3)
   const first = parseAllDocuments(text)[0];
   const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
+  const toml = bottlerocketTomlFinding(text, "AL2", EKS_BOOTSTRAP_SHELL);
+  if (toml) return toml;
   if (
     isTable(doc) &&
     typeof doc.apiVersion === "string" &&
@@ -787,7 +791,64 @@ function al2023Finding(text: string, ctx: Al2023Context): Finding | undefined {
       line: 1,
       problem: `a NodeConfig, a shell script with a command, or a MIME multipart document: this user data for the AL2023 AMI family holds only YAML comments and whitespace (a #! or #cloud-config line is a comment to YAML), so Karpenter's yaml.Unmarshal reads an empty document without error and passes it on as a NodeConfig part (${AL2023_SOURCE}:137-141, parseUserData; only "" is no user data, :124), and nodeadm finds no kind in it ("Object 'Kind' is missing", ${NODEADM_PART_SOURCE}): it stops, and the node never joins. Remove userData, or give the script a command`,
     };
-  return base64Finding(text) ?? nodeConfigFinding(text, 0, ctx);
+  return (
+    bottlerocketTomlFinding(
+      text,
+      "AL2023",
+      "Karpenter's yaml.Unmarshal of it fails, so it passes it on as a shell script part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:137-159, parseUserData)",
+    ) ??
+    base64Finding(text) ??
+    nodeConfigFinding(text, 0, ctx)
+  );
+}
+
+const EKS_BOOTSTRAP_SHELL =
+  "Karpenter wraps AL2 user data as one shell script part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:119-139, mimeify)";
+
+/**
+ * Bottlerocket's TOML settings given to another family (fresh tester 24 S-8, S-9): a `[settings…]` table header line and
+ * text that smol-toml reads with a `settings` table. `how` says what Karpenter does with the text on that family; none
+ * of the settings reach the node.
+ */
+function bottlerocketTomlFinding(text: string, family: string, how: string): Finding | undefined {
+  const lines = text.split(/\r?\n/);
+  const at = lines.findIndex((l) => /^\s*\[\s*settings(?:\.[\w."-]+)*\s*\]\s*(?:#.*)?$/.test(l));
+  if (at < 0) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = parseToml(text);
+  } catch {
+    return undefined;
+  }
+  if (!isTable(parsed) || !isTable(parsed.settings)) return undefined;
+  return {
+    line: at + 1,
+    problem: `user data the ${family} AMI family reads: this user data for the ${family} AMI family is Bottlerocket's TOML settings, which only Bottlerocket reads. ${how}, and none of the settings reach the node. Use the Bottlerocket family (amiSelectorTerms alias bottlerocket@…), or write the ${family === "AL2023" ? "settings as a NodeConfig" : family.startsWith("Windows") ? "settings as PowerShell" : "settings as an AL2 bootstrap script"}`,
+  };
+}
+
+/**
+ * Windows user data: Karpenter writes it into its own <powershell> block before the EKS bootstrap
+ * (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/windows.go:34-40), so a NodeConfig or Bottlerocket
+ * TOML is run as PowerShell and sets nothing (fresh tester 24 S-9).
+ */
+function windowsFinding(text: string, family: string): Finding | undefined {
+  const how = `Karpenter writes Windows user data into its own <powershell> block (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/windows.go:34-40), so it is run as PowerShell`;
+  const toml = bottlerocketTomlFinding(text, family, how);
+  if (toml) return toml;
+  const first = parseAllDocuments(text)[0];
+  const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
+  if (
+    isTable(doc) &&
+    typeof doc.apiVersion === "string" &&
+    doc.apiVersion.startsWith("node.eks.aws/") &&
+    doc.kind === "NodeConfig"
+  )
+    return {
+      line: 1,
+      problem: `user data the ${family} AMI family reads: this user data for the ${family} AMI family is a NodeConfig, which only AL2023's nodeadm reads. ${how}, and none of its settings reach the node. Write the settings as PowerShell (or use the AL2023 family)`,
+    };
+  return undefined;
 }
 
 /** The characters go.yaml.in/yaml/v2 v2.4.4 reads (readerc.go:340-357); any other fails yaml.Unmarshal. */

@@ -247,7 +247,7 @@ const SEMANTIC_RULES = [
   {
     id: "user-data-format",
     field: /^userData$/,
-    message: /user data for the (Bottlerocket|AL2023|AL2) AMI family|part of AL2023 user data/,
+    message: /user data for the (Bottlerocket|AL2023|AL2|Windows\w*) AMI family|part of AL2023 user data/,
     reason:
       "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML (no byte-order mark: go-toml fails on it) with the types of Karpenter's BottlerocketSettings structs (bottlerocketsettings.go; else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or MIME multipart document Go's net/mail reads as written (headers from the first character: nodeadm.go trims before deciding MIME, mime.go does not), whose spec.kubelet.config values the kubelet must decode into its KubeletConfiguration; AL2's MIME user data is read the same way (eksbootstrap.go getMultiPartReader); the CRD takes any string",
   },

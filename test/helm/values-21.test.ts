@@ -561,3 +561,37 @@ describe("the metrics and health-probe ports (fresh tester 22, CF-1)", () => {
     expect(p?.message).toContain("a port other than the health-probe port 8081");
   });
 });
+
+/* fresh tester 24: a podLabels key that is a selector label (S-15), an imagePullPolicy of another case (S-16). */
+describe("pod labels and pull policy (fresh tester 24)", () => {
+  test.each<[string, Record<string, unknown>, string]>([
+    [
+      "a podLabels app.kubernetes.io/name",
+      { podLabels: { "app.kubernetes.io/name": "ctl" } },
+      'values.podLabels["app.kubernetes.io/name"]',
+    ],
+    [
+      "a podLabels app.kubernetes.io/instance",
+      { podLabels: { "app.kubernetes.io/instance": "x" } },
+      'values.podLabels["app.kubernetes.io/instance"]',
+    ],
+    ["imagePullPolicy in lower case", { imagePullPolicy: "always" }, "values.imagePullPolicy"],
+    [
+      "a podLabels app.kubernetes.io/name of the same value",
+      { podLabels: { "app.kubernetes.io/name": "karpenter" } },
+      'values.podLabels["app.kubernetes.io/name"]',
+    ],
+  ])("%s is refused", (_what, values, field) => {
+    const e = rejected(() => synthKarpenter(values));
+    expect(e.problems.find((x) => x.field === field)?.code).toBe("HELM_VALUES_POD_SPEC");
+  });
+  test("look-alikes: another pod label, the three pull policies", () => {
+    for (const values of [
+      { podLabels: { "app.kubernetes.io/part-of": "platform" } },
+      { imagePullPolicy: "Always" },
+      { imagePullPolicy: "IfNotPresent" },
+      { imagePullPolicy: "Never" },
+    ])
+      expect(() => synthKarpenter(values)).not.toThrow();
+  });
+});

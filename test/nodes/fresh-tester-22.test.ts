@@ -142,3 +142,37 @@ describe("a boxed string names what to pass (fresh tester 23, CF-1)", () => {
     );
   });
 });
+
+/* fresh tester 24 S-8, S-9: another family's user data format: none of its settings reach the node. */
+describe("user data of another AMI family's format (fresh tester 24)", () => {
+  const toml = "[settings.kubernetes]\nmax-pods = 110\n";
+  const nodeConfig =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n";
+  test.each<[string, string, string, string]>([
+    ["Bottlerocket TOML on AL2023", "al2023@latest", toml, "is Bottlerocket's TOML settings"],
+    ["Bottlerocket TOML on AL2", "al2@latest", toml, "is Bottlerocket's TOML settings"],
+    ["Bottlerocket TOML on Windows", "windows2022@latest", toml, "<powershell> block"],
+    ["a NodeConfig on Windows", "windows2022@latest", nodeConfig, "is a NodeConfig, which only AL2023's nodeadm reads"],
+  ])("%s is refused", (_what, alias, userData, text) => {
+    const e = rejection("EC2NodeClass", { amiSelectorTerms: [{ alias }], userData } as never, "1.14.1");
+    const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+    expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(p?.message).toContain(text);
+  });
+  test("look-alikes: TOML on Bottlerocket, PowerShell on Windows", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "bottlerocket@latest" }], userData: toml } as never,
+        "1.14.1",
+      ),
+    ).not.toThrow();
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "windows2022@latest" }], userData: 'Write-Host "hello"\n' } as never,
+        "1.14.1",
+      ),
+    ).not.toThrow();
+  });
+});

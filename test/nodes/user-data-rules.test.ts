@@ -331,8 +331,9 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
       expect(() => build("EC2NodeClass", al(u))).not.toThrow();
   });
   test("other families and tokens are not judged here", () => {
+    // (Bottlerocket's TOML on AL2 is: test/nodes/fresh-tester-22.test.ts)
     expect(() =>
-      build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2@latest" }], userData: "[settings]\n" }),
+      build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2@latest" }], userData: "#!/bin/bash\n[ -f x ]\n" }),
     ).not.toThrow();
     expect(() =>
       build("EC2NodeClass", {
