@@ -99,12 +99,18 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     );
   }
   const stateBucket = env.STATE_BUCKET && env.STATE_BUCKET.trim() !== "" ? env.STATE_BUCKET.trim() : undefined;
+  // Amazon S3 User Guide, "General purpose bucket naming rules": the reserved prefixes and suffixes too
   if (
     stateBucket !== undefined &&
-    !(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) && !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket))
+    !(
+      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(stateBucket) &&
+      !/\.\.|^\d+\.\d+\.\d+\.\d+$/.test(stateBucket) &&
+      !/^(xn--|sthree-|amzn-s3-demo-)/.test(stateBucket) &&
+      !/(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$/.test(stateBucket)
+    )
   ) {
     throw new Error(
-      `STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit)`,
+      `STATE_BUCKET: ${JSON.stringify(stateBucket)} is not an S3 bucket name (3 to 63 lower-case letters, digits, '.' and '-', starting and ending with a letter or digit; not starting with xn--, sthree- or amzn-s3-demo-, not ending with -s3alias, --ol-s3, .mrap, --x-s3 or --table-s3)`,
     );
   }
   const allowUnverifiedVersion = readBool(env, "KARPENTER_UNVERIFIED_VERSION");

@@ -68,7 +68,13 @@ def read_config(env: Mapping[str, str] = os.environ) -> ExampleConfig:
     if not re.fullmatch(r"[0-9A-Za-z][A-Za-z0-9\-_]{0,39}", cluster_name):
         raise ValueError(f'CLUSTER_NAME: "{cluster_name}" is not an EKS cluster name of at most 40 characters')
     state_bucket = (env.get("STATE_BUCKET") or "").strip() or None
-    if state_bucket is not None and not (re.fullmatch(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]", state_bucket) and not re.search(r"\.\.|^\d+\.\d+\.\d+\.\d+$", state_bucket)):
+    # Amazon S3 User Guide, "General purpose bucket naming rules": the reserved prefixes and suffixes too
+    if state_bucket is not None and not (
+        re.fullmatch(r"[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]", state_bucket)
+        and not re.search(r"\.\.|^\d+\.\d+\.\d+\.\d+$", state_bucket)
+        and not re.match(r"(xn--|sthree-|amzn-s3-demo-)", state_bucket)
+        and not re.search(r"(-s3alias|--ol-s3|\.mrap|--x-s3|--table-s3)$", state_bucket)
+    ):
         raise ValueError(f'STATE_BUCKET: "{state_bucket}" is not an S3 bucket name')
     allow_unverified = _read_bool(env, "KARPENTER_UNVERIFIED_VERSION")
     newest = KarpenterVersions.KNOWN_RELEASES[-1]

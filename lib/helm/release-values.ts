@@ -459,6 +459,20 @@ export function checkEscapeHatch(
     problems.check(() =>
       checkNodeSelector(scope, values.nodeSelector as Record<string, string> | undefined, "values.nodeSelector"),
     );
+  // kubernetes.io/os: the kubelet labels its node with Go's runtime.GOOS, "linux" or "windows" (k8s.io/kubernetes v1.36.3
+  // pkg/kubelet/kubelet_node_status.go:310, initialNode), and the controller image is Linux only (the chart's default is
+  // "linux", values.yaml:90-91): another value leaves the controller pods Pending (fresh tester 24 S-17)
+  const os = isPlainMap(values.nodeSelector) ? values.nodeSelector["kubernetes.io/os"] : undefined;
+  if (typeof os === "string" && !isUnresolved(os) && os !== "linux")
+    problems.add(
+      new KarpenterValidationError(
+        "HELM_VALUES_POD_SPEC",
+        scope,
+        'values.nodeSelector["kubernetes.io/os"]',
+        os,
+        `"linux" (the chart's default): the kubelet labels a node kubernetes.io/os with Go's runtime.GOOS, "linux" or "windows" (k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet_node_status.go:310), and the controller image runs on Linux only, so ${os === "windows" ? "the controller cannot run on a Windows node" : "no node matches"} and the controller pods stay Pending`,
+      ),
+    );
   if (!replacedByEnv(env, settingEnvName("logLevel"), values.logLevel))
     problems.check(() => checkLogLevel(scope, version, "values.logLevel", values.logLevel));
   problems.check(() => checkControllerEnv(scope, version, env, clusterName));

@@ -84,6 +84,13 @@ const SEMANTIC_RULES = [
       "required node selector terms that are all empty ({} or only empty lists): the server accepts them (a term is required, not a requirement in it), but an empty term matches no node (k8s.io/api@v0.36.3 core/v1/types.go:3781; k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64), so the controller pods stay Pending; a dry run cannot show it",
   },
   {
+    id: "controller-node-os",
+    field: /^values\.nodeSelector\["kubernetes\.io\/os"\]$/,
+    message: /the controller image runs on Linux only/,
+    reason:
+      "a nodeSelector kubernetes.io/os other than linux: the server takes any label value, and the kubelet labels nodes with Go's runtime.GOOS (linux or windows), while the controller image is Linux only, so the controller pods stay Pending or cannot run; a dry run cannot show it",
+  },
+  {
     id: "image-reference",
     field: /^values\.controller\.image\.(repository|tag|digest)$/,
     message: /no image reference the kubelet can parse \(InvalidImageName\)/,

@@ -79,6 +79,9 @@ describe("example settings", () => {
     [{ PUBLIC_ACCESS_CIDRS: " , " }, /^PUBLIC_ACCESS_CIDRS: " , " names no CIDR/],
     [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
     [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
+    // S3's reserved bucket prefixes and suffixes (fresh tester 24 S-18)
+    [{ STATE_BUCKET: "xn--tfstate" }, /STATE_BUCKET: "xn--tfstate" is not an S3 bucket name/],
+    [{ STATE_BUCKET: "tfstate-s3alias" }, /STATE_BUCKET: "tfstate-s3alias" is not an S3 bucket name/],
     // a Deployment's replicas is an int32 (fresh tester 23 S-4)
     [
       { INFLATE_REPLICAS: "99999999999" },

@@ -595,3 +595,15 @@ describe("pod labels and pull policy (fresh tester 24)", () => {
       expect(() => synthKarpenter(values)).not.toThrow();
   });
 });
+
+describe("the controller's nodeSelector kubernetes.io/os (fresh tester 24, S-17)", () => {
+  test.each(["Linux", "windows"])("%j is refused", (os) => {
+    const e = rejected(() => synthKarpenter({ nodeSelector: { "kubernetes.io/os": os } }));
+    expect(e.problems.find((x) => x.field === 'values.nodeSelector["kubernetes.io/os"]')?.code).toBe(
+      "HELM_VALUES_POD_SPEC",
+    );
+  });
+  test('look-alike: "linux" passes', () => {
+    expect(() => synthKarpenter({ nodeSelector: { "kubernetes.io/os": "linux" } })).not.toThrow();
+  });
+});
