@@ -1,9 +1,9 @@
 import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
 import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
-import { isToken } from "../kubernetes/value-rules";
+import { isNegativeQuantity, isToken, QUANTITY } from "../kubernetes/value-rules";
 import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
-import { kubeletValueProblem } from "./kubelet-config-rules";
+import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal, kubeletValueProblem } from "./kubelet-config-rules";
 import { KubeletRuntimeProblem, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
 
 /*
@@ -214,8 +214,111 @@ export function nodeConfigRuntimeProblems(
     const mine = config[k];
     merged[k] = isPlainMap(mine) && isPlainMap(v) ? { ...mine, ...v } : v;
   }
-  const classOnly = new Set(kubeletRuntimeProblems(own).map((p) => p.field));
-  return kubeletRuntimeProblems(merged).filter((p) => !classOnly.has(p.field));
+  const classOnly = new Set([...kubeletRuntimeProblems(own), ...startupParseProblems(own)].map((p) => p.field));
+  return [...kubeletRuntimeProblems(merged), ...startupParseProblems(merged)].filter((p) => !classOnly.has(p.field));
+}
+
+/** The signals the kubelet's eviction manager knows (k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:98-107). */
+const KUBELET_EVICTION_SIGNALS = [
+  "memory.available",
+  "allocatableMemory.available",
+  "imagefs.available",
+  "imagefs.inodesFree",
+  "containerfs.available",
+  "containerfs.inodesFree",
+  "nodefs.available",
+  "nodefs.inodesFree",
+  "pid.available",
+];
+const RESERVABLE = ["cpu", "memory", "ephemeral-storage", "pid"];
+
+/**
+ * What the kubelet refuses when it parses its eviction thresholds and reservations at start (fresh tester 24 S-1, S-3,
+ * S-4), for a NodeConfig's kubelet config (the class's own kubelet has these rules in ec2-node-class-rules.ts):
+ * an eviction signal it does not know, a threshold it cannot parse or that is zero, a soft threshold without a grace
+ * period (pkg/kubelet/eviction/helpers.go:128-160 ParseThresholdConfig, :378-420), and a kubeReserved / systemReserved
+ * resource it cannot reserve or a quantity it cannot parse (cmd/kubelet/app/server.go:831-840 -> :1356-1378
+ * parseResourceList). Each stops the kubelet (server.go:845), so the node never joins.
+ */
+function startupParseProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
+  const out: KubeletRuntimeProblem[] = [];
+  const map = (x: unknown): Record<string, unknown> | undefined =>
+    isPlainMap(x) && !isToken(x) ? (x as Record<string, unknown>) : undefined;
+  const eviction = `${KUBELET_EVICTION_SOURCE}:128-160, 378-420 (ParseThresholdConfig, from cmd/kubelet/app/server.go:845)`;
+  for (const field of ["evictionHard", "evictionSoft", "evictionMinimumReclaim"]) {
+    const m = map(k[field]);
+    if (!m) continue;
+    for (const [signal, value] of Object.entries(m)) {
+      if (isToken(signal) || isToken(value)) continue;
+      const at = `kubelet.${field}["${signal}"]`;
+      if (!KUBELET_EVICTION_SIGNALS.includes(signal)) {
+        out.push({
+          field: at,
+          value,
+          allowed: `an eviction signal the kubelet knows: ${KUBELET_EVICTION_SIGNALS.join(", ")}`,
+          rule: `an eviction signal it does not know ("unsupported eviction signal ${signal}")`,
+          source: eviction,
+        });
+        continue;
+      }
+      if (typeof value !== "string") continue;
+      const refusal = kubeletEvictionRefusal(signal, value, field === "evictionMinimumReclaim");
+      if (refusal)
+        out.push({
+          field: at,
+          value,
+          allowed: 'a percentage such as "10%" or a positive quantity such as "100Mi"',
+          rule: `the threshold ${JSON.stringify(value)} ("${refusal.error}")`,
+          source: `${KUBELET_EVICTION_SOURCE}:${refusal.lines}`,
+        });
+    }
+  }
+  const soft = map(k.evictionSoft);
+  const grace = map(k.evictionSoftGracePeriod) ?? {};
+  if (soft)
+    for (const signal of Object.keys(soft))
+      if (KUBELET_EVICTION_SIGNALS.includes(signal) && !Object.prototype.hasOwnProperty.call(grace, signal))
+        out.push({
+          field: `kubelet.evictionSoft["${signal}"]`,
+          value: soft[signal],
+          allowed: `an evictionSoftGracePeriod["${signal}"] beside it, such as "1m30s"`,
+          rule: `a soft eviction threshold without a grace period ("grace period must be specified for the soft eviction threshold ${signal}")`,
+          source: `${KUBELET_EVICTION_SOURCE}:147-152`,
+        });
+  for (const field of ["kubeReserved", "systemReserved"]) {
+    const m = map(k[field]);
+    if (!m) continue;
+    for (const [resource, value] of Object.entries(m)) {
+      if (isToken(resource) || isToken(value)) continue;
+      const at = `kubelet.${field}["${resource}"]`;
+      const source = `k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:831-840 -> :1356-1378 (parseResourceList)`;
+      if (!RESERVABLE.includes(resource))
+        out.push({
+          field: at,
+          value,
+          allowed: `one of ${RESERVABLE.join(", ")}`,
+          rule: `reserving ${JSON.stringify(resource)} ("cannot reserve")`,
+          source,
+        });
+      else if (typeof value === "string" && !QUANTITY.test(value))
+        out.push({
+          field: at,
+          value,
+          allowed: 'a quantity such as "100m", "1Gi" or "1000"',
+          rule: `a reservation that is no quantity ("failed to parse quantity")`,
+          source,
+        });
+      else if (typeof value === "string" && isNegativeQuantity(value))
+        out.push({
+          field: at,
+          value,
+          allowed: "a quantity of 0 or more",
+          rule: `a negative reservation ("cannot be negative")`,
+          source,
+        });
+    }
+  }
+  return out;
 }
 
 /** The nodeadm the table was read from, for a message: `amazon-eks-ami nodeadm@v0.0.0-… (pinned by …)`. */

@@ -176,3 +176,49 @@ describe("user data of another AMI family's format (fresh tester 24)", () => {
     ).not.toThrow();
   });
 });
+
+/* fresh tester 24 S-1, S-3, S-4: a NodeConfig's eviction thresholds and reservations the kubelet cannot parse at start. */
+describe("a NodeConfig's eviction and reservations the kubelet refuses (fresh tester 24)", () => {
+  const nc = (config: string) =>
+    `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n${config}`;
+  test.each<[string, string, string]>([
+    [
+      "a misspelt eviction signal",
+      '      evictionHard:\n        memory.availble: "100Mi"\n',
+      "unsupported eviction signal",
+    ],
+    [
+      "a soft threshold without a grace period",
+      '      evictionSoft:\n        memory.available: "10%"\n',
+      "grace period must be specified",
+    ],
+    ["a reservation that is no quantity", "      kubeReserved:\n        memory: lots\n", "failed to parse quantity"],
+    ["a resource the kubelet cannot reserve", '      systemReserved:\n        nvidia.com/gpu: "1"\n', "cannot reserve"],
+    ["a zero hard threshold", '      evictionHard:\n        nodefs.available: "0"\n', "must be positive"],
+  ])("%s is refused on userData", (_what, config, text) => {
+    for (const version of ["1.14.1", "1.15.0"]) {
+      const e = rejection(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: nc(config) } as never,
+        version,
+      );
+      const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+      expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+      expect(p?.message).toContain(text);
+    }
+  });
+  test("look-alikes: known signals with grace periods, quantities", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        {
+          amiSelectorTerms: [{ alias: "al2023@latest" }],
+          userData: nc(
+            '      evictionHard:\n        memory.available: "100Mi"\n        allocatableMemory.available: "5%"\n      evictionSoft:\n        memory.available: "10%"\n      evictionSoftGracePeriod:\n        memory.available: "1m30s"\n      kubeReserved:\n        memory: 1Gi\n        pid: "100"\n',
+          ),
+        } as never,
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
