@@ -7,7 +7,9 @@ import {
   isQualifiedName,
   parseQuantity,
 } from "../kubernetes/value-rules";
+import { kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
 import { KubeletFlag, kubeletFlags } from "../versions/kubelet-flags";
+import { startupParseProblems } from "./node-config-rules";
 
 /*
  * The kubelet's parse of the flags a NodeConfig's `spec.kubelet.flags` puts on its command line. nodeadm joins its own
@@ -49,6 +51,7 @@ export function kubeletFlagProblems(flags: unknown): {
   });
   const refuse = (index: number, problem: string) => ({ refused: { index, problem }, deprecated });
   let bareBool: string | undefined;
+  const semantic: { name: string; value: string; index: number; at: string }[] = [];
   for (let i = 0; i < words.length; i++) {
     const { word, index } = words[i];
     if (word === "--")
@@ -133,8 +136,67 @@ export function kubeletFlagProblems(flags: unknown): {
         `${shown} makes the kubelet print its ${name === "help" ? "usage" : "version"} and exit instead of starting (${flag.at}), so the node never joins`,
       );
     if (flag.deprecated) deprecated.push({ index, name, at: flag.at });
+    if (SEMANTIC_FLAGS.includes(name)) semantic.push({ name, value, index: words[i].index, at: flag.at });
   }
-  return { deprecated };
+  const meaning = flagMeaningProblem(semantic);
+  return meaning ? refuse(meaning.index, meaning.problem) : { deprecated };
+}
+
+/** Flags whose values the kubelet also judges by meaning when it starts (fresh tester 24 S-2, S-5, S-6). */
+const SEMANTIC_FLAGS = [
+  "feature-gates",
+  "eviction-hard",
+  "eviction-soft",
+  "eviction-minimum-reclaim",
+  "kube-reserved",
+  "system-reserved",
+];
+const FLAG_FIELDS: { readonly [flag: string]: string } = {
+  "eviction-hard": "evictionHard",
+  "eviction-soft": "evictionSoft",
+  "eviction-minimum-reclaim": "evictionMinimumReclaim",
+  "kube-reserved": "kubeReserved",
+  "system-reserved": "systemReserved",
+};
+
+/**
+ * What the kubelet refuses in the meaning of the map flags it parsed: an unknown feature gate (at every Kubernetes
+ * minor the gate table holds; the kubelet's SetFromMap, component-base featuregate/feature_gate.go:421), an eviction
+ * signal or threshold, or a reservation it cannot parse (node-config-rules.ts startupParseProblems: the same rules as
+ * in a NodeConfig's kubelet config). A soft threshold's grace period may come from the config: not judged here.
+ */
+function flagMeaningProblem(
+  flags: readonly { readonly name: string; readonly value: string; readonly index: number; readonly at: string }[],
+): KubeletFlagProblem | undefined {
+  for (const f of flags) {
+    const pairs = f.value
+      .split(",")
+      .filter((p) => p.trim() !== "")
+      .map((p) => {
+        const cut = f.name.startsWith("eviction-hard") || f.name === "eviction-soft" ? p.indexOf("<") : p.indexOf("=");
+        return cut < 0 ? [p.trim(), ""] : [p.slice(0, cut).trim(), p.slice(cut + 1).trim()];
+      });
+    if (f.name === "feature-gates") {
+      const minors = kubeletGateMinors();
+      const unknown = pairs.find(([g]) => minors.every((m) => kubeletGate(m, g) === undefined));
+      if (unknown)
+        return {
+          index: f.index,
+          problem: `--feature-gates=${f.value}: the kubelet knows no gate ${JSON.stringify(unknown[0])} at any Kubernetes minor ${minors[0]}-${minors[minors.length - 1]} (the generated kubelet-feature-gates.json), and refuses to start ("unrecognized feature gate: ${unknown[0]}", k8s.io/component-base v0.36.3 featuregate/feature_gate.go:421; the flag: ${f.at})`,
+        };
+      continue;
+    }
+    const field = FLAG_FIELDS[f.name];
+    const found = startupParseProblems({ [field]: Object.fromEntries(pairs) }).find(
+      (p) => !p.rule.startsWith("a soft eviction threshold without a grace period"),
+    );
+    if (found)
+      return {
+        index: f.index,
+        problem: `--${f.name}=${f.value}: ${found.field.replace(/^kubelet\./, "")} takes ${found.allowed}, and the kubelet refuses ${found.rule} when it starts (${found.source}; the flag: ${f.at})`,
+      };
+  }
+  return undefined;
 }
 
 /** The nearest flag name to a misspelt one (at most two edits, or a prefix / suffix match). */

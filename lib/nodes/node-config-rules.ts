@@ -240,7 +240,7 @@ const RESERVABLE = ["cpu", "memory", "ephemeral-storage", "pid"];
  * resource it cannot reserve or a quantity it cannot parse (cmd/kubelet/app/server.go:831-840 -> :1356-1378
  * parseResourceList). Each stops the kubelet (server.go:845), so the node never joins.
  */
-function startupParseProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
+export function startupParseProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
   const out: KubeletRuntimeProblem[] = [];
   const map = (x: unknown): Record<string, unknown> | undefined =>
     isPlainMap(x) && !isToken(x) ? (x as Record<string, unknown>) : undefined;

@@ -222,3 +222,38 @@ describe("a NodeConfig's eviction and reservations the kubelet refuses (fresh te
     ).not.toThrow();
   });
 });
+
+/* fresh tester 24 S-2, S-5, S-6: the meaning of the kubelet's map flags in a NodeConfig. */
+describe("a NodeConfig's kubelet flags the kubelet refuses by meaning (fresh tester 24)", () => {
+  const flags = (f: string) =>
+    `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    flags:\n      - "${f}"\n`;
+  test.each<[string, string]>([
+    ["--eviction-hard=memory.availble<100Mi", "unsupported eviction signal"],
+    ["--kube-reserved=memory=lots", "failed to parse quantity"],
+    ["--system-reserved=gpu=1", "cannot reserve"],
+    ["--feature-gates=NotAGate=true", "unrecognized feature gate: NotAGate"],
+  ])("%s is refused", (flag, text) => {
+    const e = rejection(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: flags(flag) } as never,
+      "1.15.0",
+    );
+    const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+    expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(p?.message).toContain(text);
+  });
+  test.each([
+    "--eviction-hard=memory.available<100Mi",
+    "--kube-reserved=memory=1Gi,cpu=100m",
+    "--feature-gates=NodeSwap=true",
+    "--eviction-soft=memory.available<10%",
+  ])("look-alike %s passes", (flag) => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: flags(flag) } as never,
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});

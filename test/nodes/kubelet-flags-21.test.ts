@@ -154,7 +154,7 @@ describe("kubelet flags in an AL2023 NodeConfig are parsed as the kubelet parses
     [
       "maps and lists",
       [
-        "--feature-gates=Foo=true,Bar=false",
+        "--feature-gates=NodeSwap=true,ImageMaximumGCAge=true",
         "--eviction-hard=memory.available<100Mi",
         "--cluster-dns=10.0.0.10,10.0.0.11",
       ],
