@@ -1295,6 +1295,24 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
       const f = nodeConfigFinding(body, j + 1, ctx);
       if (f) return f;
     }
+    // a NodeConfig in a part of another type (a shell script part): nodeadm reads only application/node.eks.aws parts
+    // (amazon-eks-ami nodeadm internal/configprovider/userdata.go:96-103), cloud-init runs the YAML as a script, and
+    // none of its settings reach the node (fresh tester 24 S-7)
+    const partMedia = partType.split(";")[0].trim().toLowerCase();
+    if (ctx && partMedia !== "application/node.eks.aws") {
+      const first = parseAllDocuments(lines.slice(j + 1, end).join("\n"))[0];
+      const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
+      if (
+        isTable(doc) &&
+        typeof doc.apiVersion === "string" &&
+        doc.apiVersion.startsWith("node.eks.aws/") &&
+        doc.kind === "NodeConfig"
+      )
+        return {
+          line: j + 2,
+          problem: `a NodeConfig in a part with Content-Type: application/node.eks.aws: this part of AL2023 user data holds a NodeConfig under Content-Type ${JSON.stringify(partType || "(none)")}, and nodeadm reads NodeConfigs only from application/node.eks.aws parts (${NODEADM_PART_SOURCE}), so cloud-init runs it as ${partMedia === "text/x-shellscript" ? "a shell script" : "that type"} and none of its settings reach the node`,
+        };
+    }
   }
   return undefined;
 }

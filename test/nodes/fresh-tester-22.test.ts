@@ -257,3 +257,31 @@ describe("a NodeConfig's kubelet flags the kubelet refuses by meaning (fresh tes
     ).not.toThrow();
   });
 });
+
+/* fresh tester 24 S-7: a NodeConfig in a MIME part of another type. */
+describe("a NodeConfig in a shell script part of AL2023 MIME user data (fresh tester 24, S-7)", () => {
+  const mime = (type: string) =>
+    `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: ${type}\n\napiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n\n--B--\n`;
+  test("is refused", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      {
+        amiSelectorTerms: [{ alias: "al2023@latest" }],
+        userData: mime('text/x-shellscript; charset="us-ascii"'),
+      } as never,
+      "1.15.0",
+    );
+    const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+    expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(p?.message).toContain("nodeadm reads NodeConfigs only from application/node.eks.aws parts");
+  });
+  test("look-alike: the same NodeConfig in an application/node.eks.aws part passes", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: mime("application/node.eks.aws") } as never,
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
