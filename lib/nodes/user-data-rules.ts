@@ -1,3 +1,4 @@
+import { isIP } from "net";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
@@ -7,6 +8,7 @@ import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
 import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal } from "./kubelet-config-rules";
+import { kubeletRuntimeProblems } from "./kubelet-runtime-rules";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
@@ -16,6 +18,7 @@ import {
   nodeConfigSpecProblems,
   kubeletRefusesNodeLabel,
   refusedNodeLabels,
+  startupParseProblems,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
 
@@ -241,6 +244,8 @@ function bottlerocketFindings(userData: string, minor: string, classKubelet?: un
         line: k.line,
         problem: `${k.path} as a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"), got ${JSON.stringify(k.value)}: Karpenter and Bottlerocket's settings model take this value, and Bottlerocket passes it on as the kubelet's ${k.kubeletField}, but the kubelet refuses it when it starts ("${k.error}", ${KUBELET_EVICTION_SOURCE}:${k.lines}), so the kubelet does not start and the node never joins; leave the signal out for no threshold`,
       });
+    for (const k of bottlerocketKubeletProblems(text, settings, classKubelet, new Set(wrong.map((w) => w.path))))
+      found.push(k);
     const labels = bottlerocketNodeLabelProblems(text, settings, new Set(wrong.map((w) => w.path)));
     if (labels.model.length > 0)
       found.push({
@@ -625,6 +630,78 @@ function droppedKeys(v: unknown, type: string, path: string, structs: Bottlerock
  * under `[settings.kubernetes]` or a bootstrap command that Karpenter's struct for the minor does not have (`maxpods`
  * for `max-pods`), with a "did you mean" against the struct's keys. Only user data {@link checkUserDataFormat} takes.
  */
+/**
+ * Bottlerocket settings it renders into the kubelet's configuration field of the same meaning (Bottlerocket's settings
+ * documentation, "settings.kubernetes"), which the kubelet validates when it starts (fresh tester 24 S-10..S-13).
+ * Each with the class kubelet field whose value Karpenter writes over it (bottlerocket.go:57-91): then the user's
+ * value never reaches the node and is not judged.
+ */
+const BR_KUBELET_FIELDS: { readonly [setting: string]: { readonly field: string; readonly classField?: string } } = {
+  "cpu-manager-policy": { field: "cpuManagerPolicy" },
+  "cpu-manager-reconcile-period": { field: "cpuManagerReconcilePeriod" },
+  "memory-manager-policy": { field: "memoryManagerPolicy" },
+  "topology-manager-policy": { field: "topologyManagerPolicy" },
+  "topology-manager-scope": { field: "topologyManagerScope" },
+  "kube-reserved": { field: "kubeReserved", classField: "kubeReserved" },
+  "system-reserved": { field: "systemReserved", classField: "systemReserved" },
+  "container-log-max-files": { field: "containerLogMaxFiles" },
+  "container-log-max-size": { field: "containerLogMaxSize" },
+  "container-log-max-workers": { field: "containerLogMaxWorkers" },
+  "container-log-monitor-interval": { field: "containerLogMonitorInterval" },
+};
+
+/**
+ * The kubelet's refusals at start (kubelet-runtime-rules.ts, node-config-rules.ts startupParseProblems) of the
+ * Bottlerocket settings it renders into the kubelet's configuration ({@link BR_KUBELET_FIELDS}), and a
+ * `cluster-dns-ip` that is no IP address (the kubelet drops it, k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:580-583,
+ * and pods get no cluster DNS) — unless Karpenter writes the class's value over the setting.
+ */
+function bottlerocketKubeletProblems(
+  text: string,
+  settings: Record<string, unknown>,
+  classKubelet: unknown,
+  skip: Set<string>,
+): Finding[] {
+  const kubernetes = settings.kubernetes;
+  if (!isTable(kubernetes)) return [];
+  const own = isTable(classKubelet) ? classKubelet : {};
+  const config: Record<string, unknown> = {};
+  const settingOf: Record<string, string> = {};
+  for (const [setting, { field, classField }] of Object.entries(BR_KUBELET_FIELDS)) {
+    if (!Object.prototype.hasOwnProperty.call(kubernetes, setting) || skip.has(`settings.kubernetes.${setting}`))
+      continue;
+    if (classField !== undefined && own[classField] !== undefined && own[classField] !== null) continue;
+    const v = kubernetes[setting];
+    config[field] = typeof v === "bigint" ? Number(v) : v;
+    settingOf[field] = setting;
+  }
+  const out: Finding[] = [];
+  for (const p of [...kubeletRuntimeProblems(config), ...startupParseProblems(config)]) {
+    const field = p.field.replace(/^kubelet\./, "").split(/[.[]/)[0];
+    const setting = settingOf[field];
+    if (setting === undefined) continue;
+    out.push({
+      line: tomlKeyLine(text, setting) || 1,
+      problem: `settings.kubernetes.${setting} as ${p.allowed}, got ${JSON.stringify(p.value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
+    });
+  }
+  const dns = kubernetes["cluster-dns-ip"];
+  const classDns = own.clusterDNS;
+  if (
+    typeof dns === "string" &&
+    !skip.has("settings.kubernetes.cluster-dns-ip") &&
+    !(Array.isArray(classDns) && classDns.length > 0) &&
+    isIP(dns) === 0 &&
+    // netutils.ParseIPSloppy takes IPv4 octets with leading zeros too
+    !(/^\d{1,3}(\.\d{1,3}){3}$/.test(dns) && dns.split(".").every((o) => Number(o) <= 255))
+  )
+    out.push({
+      line: tomlKeyLine(text, "cluster-dns-ip") || 1,
+      problem: `settings.kubernetes.cluster-dns-ip as an IP address such as "10.100.0.10", got ${JSON.stringify(dns)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's clusterDNS, and the kubelet drops an entry that is no IP address (k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:580-583), so pods get no cluster DNS server`,
+    });
+  return out;
+}
+
 export function bottlerocketWarnings(
   name: string,
   family: string | undefined,
@@ -659,6 +736,15 @@ export function bottlerocketWarnings(
     }
     const taints = bottlerocketTaintsWarning(userData, key, settings);
     if (taints) out.push(`EC2NodeClass ${name}: userData: ${taints}`);
+    // Karpenter writes these itself over the user data's (bottlerocket.go:43-46: cluster-name, api-server,
+    // cluster-certificate), so the user's never reach the node (fresh tester 24 S-14)
+    const kubernetes = settings.kubernetes;
+    if (isTable(kubernetes))
+      for (const setting of ["cluster-name", "api-server", "cluster-certificate"])
+        if (Object.prototype.hasOwnProperty.call(kubernetes, setting))
+          out.push(
+            `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, setting)}: settings.kubernetes.${setting} is replaced: Karpenter writes the cluster's own ${setting} over the user data's (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocket.go:43-46), so this value never reaches the node. Remove it.`,
+          );
   }
   return out;
 }

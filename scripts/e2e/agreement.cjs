@@ -259,6 +259,13 @@ const SEMANTIC_RULES = [
       "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps, KubernetesLabelKey, KubernetesLabelValue for node-labels) refuses values Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
   },
   {
+    id: "bottlerocket-kubelet-settings",
+    field: /^userData$/,
+    message: /Bottlerocket passes it on as the kubelet's \w+.*?, and the kubelet (refuses|drops)/,
+    reason:
+      "Bottlerocket settings it renders into the kubelet's configuration (cpu-manager-policy, topology-manager-policy, kube-reserved, container-log-*, cluster-dns-ip …) that the kubelet refuses or drops when it starts; Karpenter keeps them (its Go types take any string) and the CRD takes any user data",
+  },
+  {
     id: "bottlerocket-kubelet-eviction",
     field: /^userData$/,
     message: /Bottlerocket passes it on as the kubelet's eviction\w+, but the kubelet refuses it when it starts/,

@@ -285,3 +285,59 @@ describe("a NodeConfig in a shell script part of AL2023 MIME user data (fresh te
     ).not.toThrow();
   });
 });
+
+/* fresh tester 24 S-10..S-13: Bottlerocket settings the kubelet refuses or drops. */
+describe("Bottlerocket settings rendered into the kubelet's configuration (fresh tester 24)", () => {
+  const br = (toml: string, kubelet?: Record<string, unknown>) =>
+    ({
+      amiSelectorTerms: [{ alias: "bottlerocket@latest" }],
+      userData: toml,
+      ...(kubelet ? { kubelet } : {}),
+    }) as never;
+  test.each<[string, string, string]>([
+    ["cpu-manager-policy Static", '[settings.kubernetes]\ncpu-manager-policy = "Static"\n', "cpuManagerPolicy"],
+    [
+      "topology-manager-policy best_effort",
+      '[settings.kubernetes]\ntopology-manager-policy = "best_effort"\n',
+      "topologyManagerPolicy",
+    ],
+    ["kube-reserved memory lots", '[settings.kubernetes.kube-reserved]\nmemory = "lots"\n', "kubeReserved"],
+    ["cluster-dns-ip with a port", '[settings.kubernetes]\ncluster-dns-ip = "10.100.0.10:53"\n', "clusterDNS"],
+  ])("%s is refused", (_what, toml, field) => {
+    const e = rejection("EC2NodeClass", br(toml), "1.15.0");
+    const p = (e.problems ?? [e]).find((x) => x.field === "userData");
+    expect(p?.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(p?.message).toContain(`Bottlerocket passes it on as the kubelet's ${field}`);
+  });
+  test("look-alikes: valid values, and a kube-reserved the class's kubelet replaces", () => {
+    for (const toml of [
+      '[settings.kubernetes]\ncpu-manager-policy = "static"\ntopology-manager-policy = "best-effort"\ncluster-dns-ip = "10.100.0.10"\n',
+      '[settings.kubernetes.kube-reserved]\nmemory = "1Gi"\n',
+    ])
+      expect(() => build("EC2NodeClass", br(toml), "1.15.0")).not.toThrow();
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        br('[settings.kubernetes.kube-reserved]\nmemory = "lots"\n', { kubeReserved: { memory: "1Gi" } }),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
+
+describe("Bottlerocket settings Karpenter writes itself (fresh tester 24, S-14)", () => {
+  test("cluster-name in the user data warns that it is replaced", () => {
+    const stack = build(
+      "EC2NodeClass",
+      {
+        amiSelectorTerms: [{ alias: "bottlerocket@latest" }],
+        userData: '[settings.kubernetes]\ncluster-name = "other"\n',
+      } as never,
+      "1.15.0",
+    );
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    expect(warnings.join("\n")).toContain("settings.kubernetes.cluster-name is replaced");
+  });
+});
