@@ -662,16 +662,17 @@ function bottlerocketKubeletProblems(
   classKubelet: unknown,
   skip: Set<string>,
 ): Finding[] {
-  const kubernetes = settings.kubernetes;
+  // go-toml matches keys case-insensitively (see foldedEntry)
+  const kubernetes = foldedEntry(settings, "kubernetes")?.[1];
   if (!isTable(kubernetes)) return [];
   const own = isTable(classKubelet) ? classKubelet : {};
   const config: Record<string, unknown> = {};
   const settingOf: Record<string, string> = {};
   for (const [setting, { field, classField }] of Object.entries(BR_KUBELET_FIELDS)) {
-    if (!Object.prototype.hasOwnProperty.call(kubernetes, setting) || skip.has(`settings.kubernetes.${setting}`))
-      continue;
+    const entry = foldedEntry(kubernetes, setting);
+    if (!entry || skip.has(`settings.kubernetes.${setting}`)) continue;
     if (classField !== undefined && own[classField] !== undefined && own[classField] !== null) continue;
-    const v = kubernetes[setting];
+    const v = entry[1];
     config[field] = typeof v === "bigint" ? Number(v) : v;
     settingOf[field] = setting;
   }
@@ -685,7 +686,7 @@ function bottlerocketKubeletProblems(
       problem: `settings.kubernetes.${setting} as ${p.allowed}, got ${JSON.stringify(p.value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
     });
   }
-  const dns = kubernetes["cluster-dns-ip"];
+  const dns = foldedEntry(kubernetes, "cluster-dns-ip")?.[1];
   const classDns = own.clusterDNS;
   if (
     typeof dns === "string" &&
