@@ -25,6 +25,7 @@ export const TABLE_FILE = path.resolve(__dirname, "../lib/versions/data/kubelet-
 export const KUBERNETES = { module: "k8s.io/kubernetes", version: "v1.36.3" };
 const COMPONENT_BASE = "k8s.io/component-base";
 const CADVISOR = "github.com/google/cadvisor";
+const KUBELET = "k8s.io/kubelet";
 
 /** pflag's typed registrations (`fs.<Method>(p, name, value, usage)`) by the kind of their value. */
 const TYPED: Record<string, string> = {
@@ -142,9 +143,10 @@ export function parseRegistrations(
   body: { body: string; start: number },
   at: string,
   consts: Record<string, string> = {},
-): { flags: Record<string, KubeletFlag>; deprecated: string[] } {
+): { flags: Record<string, KubeletFlag>; deprecated: string[]; targets: Record<string, string> } {
   const flags: Record<string, KubeletFlag> = {};
   const deprecated: string[] = [];
+  const targets: Record<string, string> = {};
   const locals: Record<string, string> = {};
   for (const m of body.body.matchAll(/^\s*(\w+) := (.+)$/gm)) locals[m[1]] = m[2].trim();
   for (const m of body.body.matchAll(/\bfs\.(\w+)\(/g)) {
@@ -171,6 +173,10 @@ export function parseRegistrations(
     } else {
       throw new Error(`${where}: fs.${method}: a registration form the parser does not know`);
     }
+    // the configuration field the flag sets: `&c.RegistryBurst`, `&c.SyncFrequency.Duration`, `New…(&c.EvictionHard)`
+    // (a field of a nested struct, `&c.Authentication.Anonymous.Enabled`, is recorded as "" : not mapped)
+    const target = /&c\.([\w.]+)/.exec(args[0])?.[1].split(".");
+    if (target) targets[normalize(name)] = target.length === 1 || target[1] === "Duration" ? target[0] : "";
     flags[normalize(name)] = {
       kind,
       ...(shorthand ? { shorthand } : {}),
@@ -178,7 +184,7 @@ export function parseRegistrations(
       at: where,
     };
   }
-  return { flags, deprecated };
+  return { flags, deprecated, targets };
 }
 
 /** The BoolP call of `help` in server.go's NewKubeletCommand, after checking it adds nothing else to the flag set. */
@@ -216,7 +222,8 @@ export interface Sources {
   readonly kubernetes: string;
   readonly componentBase: string;
   readonly cadvisor: string;
-  readonly read: (module: "kubernetes" | "componentBase" | "cadvisor", file: string) => string;
+  readonly kubelet: string;
+  readonly read: (module: "kubernetes" | "componentBase" | "cadvisor" | "kubelet", file: string) => string;
   readonly files: (module: "cadvisor") => string[];
 }
 
@@ -258,7 +265,23 @@ export function parseFlags(src: Sources): Record<string, KubeletFlag> {
   if (!keep || !/f\.Deprecated = deprecated/.test(cfg.body))
     throw new Error(`${options.at}: AddKubeletConfigFlags no longer deprecates its flags as read`);
   const notDeprecated = new Set([...keep[1].matchAll(/"([\w-]+)":\s*true/g)].map((m) => m[1]));
-  const cfgFlags = parseRegistrations(options.text, cfg, options.at).flags;
+  const parsedCfg = parseRegistrations(options.text, cfg, options.at);
+  const jsonNames = configJsonNames(src);
+  const cfgFlags: Record<string, KubeletFlag> = {};
+  for (const [name, f] of Object.entries(parsedCfg.flags)) {
+    const goName = parsedCfg.targets[name];
+    if (goName === undefined) throw new Error(`${f.at}: --${name} sets no field of the configuration (&c.<Field>)`);
+    if (goName === "") {
+      cfgFlags[name] = f;
+      continue;
+    }
+    const field = jsonNames[goName];
+    if (field === undefined)
+      throw new Error(
+        `${f.at}: --${name} sets c.${goName}, which k8s.io/kubelet's v1beta1 KubeletConfiguration has not`,
+      );
+    cfgFlags[name] = { ...f, field };
+  }
   const logsFile = "logs/api/v1/options.go";
   const logsText = src.read("componentBase", logsFile);
   const logsAt = `${src.componentBase} ${logsFile}`;
@@ -291,6 +314,20 @@ export function parseFlags(src: Sources): Record<string, KubeletFlag> {
   const server = k8s("cmd/kubelet/app/server.go");
   add(serverFlags(server.text, server.at));
   return Object.fromEntries(Object.entries(flags).sort(([x], [y]) => x.localeCompare(y)));
+}
+
+/**
+ * The JSON names of the fields of k8s.io/kubelet's v1beta1 KubeletConfiguration (the same release as the kubelet), by
+ * Go name: AddKubeletConfigFlags sets the internal configuration's fields, whose Go names are v1beta1's.
+ */
+function configJsonNames(src: Sources): Record<string, string> {
+  const text = src.read("kubelet", "config/v1beta1/types.go");
+  const { body } = funcBody(text, /^type KubeletConfiguration struct \{/m, `${src.kubelet} config/v1beta1/types.go`);
+  const out: Record<string, string> = {};
+  for (const m of body.matchAll(/^\t(\w+) [^`\n]*`json:"(\w+)/gm)) out[m[1]] = m[2];
+  if (Object.keys(out).length < 100)
+    throw new Error(`${src.kubelet} config/v1beta1/types.go: KubeletConfiguration not read`);
+  return out;
 }
 
 function markDeprecated(flags: Record<string, KubeletFlag>, name: string, at: string): void {
@@ -376,6 +413,7 @@ export function moduleSources(): Sources {
     kubernetes: k8sDir,
     componentBase: moduleDir(COMPONENT_BASE, cbVersion),
     cadvisor: moduleDir(CADVISOR, cvVersion),
+    kubelet: moduleDir(KUBELET, cbVersion),
   };
   const walk = (dir: string, rel = ""): string[] =>
     fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
@@ -387,6 +425,7 @@ export function moduleSources(): Sources {
     kubernetes: `${KUBERNETES.module}@${KUBERNETES.version}`,
     componentBase: `${COMPONENT_BASE}@${cbVersion}`,
     cadvisor: `${CADVISOR}@${cvVersion}`,
+    kubelet: `${KUBELET}@${cbVersion}`,
     read: (m, file) => fs.readFileSync(path.join(dirs[m], file), "utf8"),
     files: (m) => walk(dirs[m]),
   };

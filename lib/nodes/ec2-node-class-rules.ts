@@ -888,6 +888,16 @@ function notData(value: unknown, at: string, seen: readonly object[] = []): stri
 }
 
 /**
+ * The typed kubelet fields whose kubelet rules this class states itself (the image GC range and order, from the CRDs;
+ * clusterDNS IPs, node-semantic-rules.ts): the kubelet's same rules (kubelet-runtime-rules.ts) are not reported twice.
+ */
+const CLASS_JUDGED_KUBELET_FIELDS: readonly string[] = [
+  "imageGCHighThresholdPercent",
+  "imageGCLowThresholdPercent",
+  "clusterDNS",
+];
+
+/**
  * The 12 kubelet fields Karpenter maps itself (typed before 1.15; from 1.15 the only ones the non-AL2023 families
  * take): the fields of `spec.kubelet` in the CRDs that typed it (generated).
  */
@@ -993,9 +1003,12 @@ function checkKubelet(
       (f) => notDataFields.has(f) || (familyRule && f !== "registerWithTaints"),
       SPEC_FIELDS,
     );
-  // 1.15+ on AL2023: the kubelet's own validation of the fields passed through (kubelet-runtime-rules.ts)
+  // 1.15+ on AL2023: the kubelet's own validation of the fields passed through (kubelet-runtime-rules.ts), but for
+  // the typed fields whose rules this class states with Karpenter's own words below (CLASS_JUDGED_KUBELET_FIELDS)
   if (upstream && family === "AL2023" && isPlainFields(k))
-    for (const p of kubeletRuntimeProblems(k, kubernetesVersion))
+    for (const p of kubeletRuntimeProblems(k, kubernetesVersion).filter(
+      (p) => !CLASS_JUDGED_KUBELET_FIELDS.includes(p.field.replace(/^kubelet\./, "").split(/[.[]/)[0]),
+    ))
       c.guard(() => c.fail("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET", p.field, p.value, kubeletRuntimeMessage(p)));
   if (familyRule && family !== undefined) {
     for (const [f, x] of Object.entries(k)) {

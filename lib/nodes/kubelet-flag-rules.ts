@@ -9,7 +9,7 @@ import {
 } from "../kubernetes/value-rules";
 import { kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
 import { KubeletFlag, kubeletFlags } from "../versions/kubelet-flags";
-import { startupParseProblems } from "./node-config-rules";
+import { startupParseProblems } from "./kubelet-runtime-rules";
 
 /*
  * The kubelet's parse of the flags a NodeConfig's `spec.kubelet.flags` puts on its command line. nodeadm joins its own
@@ -36,20 +36,40 @@ export interface KubeletFlagProblem {
   readonly problem: string;
 }
 
-/** The problems of `spec.kubelet.flags` (`refused`: the first one the kubelet stops at) and the deprecated flags used. */
+/**
+ * A configuration flag's value as the kubelet sets it over its configuration field (flags take precedence over the
+ * configuration file and its drop-ins: k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go kubeletConfigFlagPrecedence).
+ */
+export interface KubeletFlagValue {
+  /** The KubeletConfiguration field (`registryBurst`). */
+  readonly field: string;
+  /** The value in the field's JSON form (a number, a bool, a string, a list of strings). */
+  readonly value: unknown;
+  /** The item of `spec.kubelet.flags` it is in. */
+  readonly index: number;
+  /** The flag as written (`--registry-burst`). */
+  readonly flag: string;
+}
+
+/**
+ * The problems of `spec.kubelet.flags` (`refused`: the first one the kubelet stops at), the deprecated flags used, and
+ * the values the configuration flags set (scalars and lists; the map flags are judged here), when none is refused.
+ */
 export function kubeletFlagProblems(flags: unknown): {
   readonly refused?: KubeletFlagProblem;
   readonly deprecated: { readonly index: number; readonly name: string; readonly at: string }[];
+  readonly values: KubeletFlagValue[];
 } {
   const deprecated: { index: number; name: string; at: string }[] = [];
+  const values: KubeletFlagValue[] = [];
   if (!Array.isArray(flags) || !flags.every((f) => typeof f === "string") || flags.some((f) => /["'\\]/.test(f)))
-    return { deprecated };
+    return { deprecated, values };
   const table = kubeletFlags();
   const words: { word: string; index: number }[] = [];
   flags.forEach((item: string, index) => {
     for (const word of item.split(/\s+/)) if (word !== "") words.push({ word, index });
   });
-  const refuse = (index: number, problem: string) => ({ refused: { index, problem }, deprecated });
+  const refuse = (index: number, problem: string) => ({ refused: { index, problem }, deprecated, values: [] });
   let bareBool: string | undefined;
   const semantic: { name: string; value: string; index: number; at: string }[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -60,7 +80,7 @@ export function kubeletFlagProblems(flags: unknown): {
             index,
             `"--" ends the flags, so ${JSON.stringify(words[i + 1].word)} after it is no flag: the kubelet refuses it with "unknown command ${words[i + 1].word}" (cmd/kubelet/app/server.go:188-192)`,
           )
-        : { deprecated };
+        : { deprecated, values };
     if (!word.startsWith("-") || word === "-")
       return refuse(
         index,
@@ -137,9 +157,47 @@ export function kubeletFlagProblems(flags: unknown): {
       );
     if (flag.deprecated) deprecated.push({ index, name, at: flag.at });
     if (SEMANTIC_FLAGS.includes(name)) semantic.push({ name, value, index: words[i].index, at: flag.at });
+    const set = flag.field === undefined ? undefined : fieldValue(flag.kind, value);
+    if (flag.field !== undefined && set !== undefined) {
+      // a repeated list flag appends (pflag stringSlice Set after the first), a repeated scalar replaces
+      const before = values.findIndex((v) => v.field === flag!.field);
+      const merged =
+        before >= 0 && Array.isArray(values[before].value) && Array.isArray(set)
+          ? [...(values[before].value as unknown[]), ...set]
+          : set;
+      if (before >= 0) values.splice(before, 1);
+      values.push({ field: flag.field, value: merged, index: words[i].index, flag: shown });
+    }
   }
   const meaning = flagMeaningProblem(semantic);
-  return meaning ? refuse(meaning.index, meaning.problem) : { deprecated };
+  return meaning ? refuse(meaning.index, meaning.problem) : { deprecated, values };
+}
+
+/**
+ * A parsed flag value in its configuration field's JSON form, for the scalar and list kinds (undefined for the map
+ * kinds, judged by {@link flagMeaningProblem}, and the others): integers as Go reads them (base 0), bools as
+ * strconv.ParseBool, a stringSlice as its CSV record.
+ */
+function fieldValue(kind: string, value: string): unknown {
+  const bits = INT_BITS[kind];
+  if (bits) {
+    const n = goInteger(value, bits.signed);
+    return n === undefined ? undefined : Number(n);
+  }
+  switch (kind) {
+    case "bool":
+      return ["1", "t", "T", "TRUE", "true", "True"].includes(value);
+    case "float64":
+      return Number.isFinite(Number(value)) ? Number(value) : undefined;
+    case "string":
+    case "duration":
+    case "ip":
+      return value;
+    case "stringSlice":
+      return value.includes('"') ? undefined : value === "" ? [] : value.split(",");
+    default:
+      return undefined;
+  }
 }
 
 /** Flags whose values the kubelet also judges by meaning when it starts (fresh tester 24 S-2, S-5, S-6). */
@@ -162,7 +220,7 @@ const FLAG_FIELDS: { readonly [flag: string]: string } = {
 /**
  * What the kubelet refuses in the meaning of the map flags it parsed: an unknown feature gate (at every Kubernetes
  * minor the gate table holds; the kubelet's SetFromMap, component-base featuregate/feature_gate.go:421), an eviction
- * signal or threshold, or a reservation it cannot parse (node-config-rules.ts startupParseProblems: the same rules as
+ * signal or threshold, or a reservation it cannot parse (kubelet-runtime-rules.ts startupParseProblems: the same rules as
  * in a NodeConfig's kubelet config). A soft threshold's grace period may come from the config: not judged here.
  */
 function flagMeaningProblem(

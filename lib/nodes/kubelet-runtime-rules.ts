@@ -1,8 +1,10 @@
+import { isIP } from "net";
 import {
   durationNanos,
   GO_DURATION,
   holdsToken,
   INT32_MAX,
+  isNegativeQuantity,
   isToken,
   MAX_DURATION_NS,
   QUANTITY,
@@ -10,6 +12,8 @@ import {
 import { kubeletFeatureGates, kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
 import { kubeletTlsNames } from "../versions/kubelet-tls-names";
 import { nearestKey } from "../core/problems";
+import { isPlainMap } from "../core/deep-merge";
+import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal } from "./kubelet-config-rules";
 
 /*
  * The kubelet's own validation of its configuration (k8s.io/kubernetes@v1.36.3
@@ -39,12 +43,18 @@ export interface KubeletRuntimeProblem {
   readonly allowed: string;
   readonly rule: string;
   readonly source: string;
+  /**
+   * What follows instead of the kubelet refusing to start, for a value it takes but drops (a clusterDNS entry that is
+   * no IP address); unset for a refusal at start.
+   */
+  readonly effect?: string;
 }
 
 const VALIDATION = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/apis/config/validation/validation.go";
 
 /** The message of a problem, for `c.fail(code, field, value, message)`. */
 export function kubeletRuntimeMessage(p: KubeletRuntimeProblem): string {
+  if (p.effect !== undefined) return `${p.allowed}: ${p.effect} (${p.source})`;
   return `${p.allowed}: the kubelet refuses ${p.rule} (${p.source}); it validates its configuration when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster (Karpenter 1.15 passes spec.kubelet to nodeadm as written, karpenter-provider-aws@v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:103-116)`;
 }
 
@@ -161,7 +171,7 @@ export function kubeletRuntimeProblems(
   };
   const has = (f: string) => known(k[f]);
 
-  // :66 nodeLeaseDurationSeconds <= 0 (0 is defaulted to 40, defaults.go)
+  // :66 nodeLeaseDurationSeconds <= 0 (0 is defaulted to 40 first, v1beta1/defaults.go:151-152: only a negative fails)
   if (int(k.nodeLeaseDurationSeconds) && k.nodeLeaseDurationSeconds < 0)
     add(
       "nodeLeaseDurationSeconds",
@@ -195,6 +205,27 @@ export function kubeletRuntimeProblems(
     if (int(x) && x !== 0 && (x < 1 || x > 65535))
       add(f, x, `a port from 1 to 65535${f === "port" ? "" : ", or 0 to disable it"}`, `a ${f} outside 1-65535`, line);
   }
+
+  // :87, :90 image GC thresholds from 0 to 100; :93 the low one below the high one (both set here; one alone against
+  // the other's default is imageGcDefaultProblem, since the AMI may set the other)
+  for (const [f, line] of [
+    ["imageGCHighThresholdPercent", 87],
+    ["imageGCLowThresholdPercent", 90],
+  ] as const) {
+    const x = k[f];
+    if (int(x) && (x < 0 || x > 100))
+      add(f, x, "a percentage from 0 to 100", `an ${f} outside 0-100 ("must be between 0 and 100, inclusive")`, line);
+  }
+  const gcHigh = k.imageGCHighThresholdPercent;
+  const gcLow = k.imageGCLowThresholdPercent;
+  if (int(gcHigh) && int(gcLow) && gcLow >= gcHigh)
+    add(
+      "imageGCLowThresholdPercent",
+      gcLow,
+      `a percentage below imageGCHighThresholdPercent (${gcHigh})`,
+      'an imageGCLowThresholdPercent not below imageGCHighThresholdPercent ("must be less than imageGCHighThresholdPercent")',
+      93,
+    );
 
   // :99, :102, :105 image GC ages; imageMinimumGCAge unset or "0s" is defaulted to 2m (defaults.go:154-155)
   const minAge = signedNanos(k.imageMinimumGCAge);
@@ -677,10 +708,206 @@ export function kubeletRuntimeProblems(
       `k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/server.go:1184-1187 -> ${tls.source.split(" (")[0]}`,
     );
 
+  // pkg/kubelet/kubelet.go:579-584: a clusterDNS entry that is no IP address is skipped with a log line
+  const dns = k.clusterDNS;
+  if (Array.isArray(dns))
+    dns.forEach((ip, i) => {
+      if (str(ip) && !isKubeletIp(ip)) {
+        const field = `kubelet.clusterDNS[${i}]`;
+        if (seen.has(field)) return;
+        seen.add(field);
+        out.push({
+          field,
+          value: ip,
+          allowed: 'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR)',
+          rule: "a clusterDNS entry that is no IP address",
+          source: "k8s.io/kubernetes@v1.36.3 pkg/kubelet/kubelet.go:579-584",
+          effect:
+            'the kubelet writes the valid entries into every pod\'s resolv.conf and skips one that is no IP address with a log line ("Invalid clusterDNS IP"), so pods get no cluster DNS server from it and cannot resolve Service names',
+        });
+      }
+    });
+
+  // pkg/kubelet/kubelet.go:1097-1103 NewMainKubelet: allowedUnsafeSysctls become a sysctl allowlist
+  const sysctls = k.allowedUnsafeSysctls;
+  if (Array.isArray(sysctls))
+    sysctls.forEach((s, i) => {
+      const problem = str(s) ? unsafeSysctlProblem(s) : undefined;
+      if (problem !== undefined)
+        add(
+          `allowedUnsafeSysctls[${i}]`,
+          s,
+          'a namespaced sysctl or pattern: "kernel.shm*", "kernel.msg*", "kernel.sem", "fs.mqueue.*" or "net.*" and names under them, such as "net.core.somaxconn"',
+          problem,
+          "k8s.io/kubernetes@v1.36.3 pkg/kubelet/kubelet.go:1097-1103 -> pkg/kubelet/sysctl/allowlist.go:44-68",
+        );
+    });
+
   // the container manager, created when the kubelet starts (k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/
   // container_manager_linux.go:298-358): an error in the topology, CPU or memory manager's configuration stops it
   managerProblems(k, add);
 
+  return out;
+}
+
+/**
+ * Whether the kubelet reads `ip` as an IP address (k8s.io/utils netutils.ParseIPSloppy, which also takes IPv4 octets
+ * with leading zeros, as Go's net.ParseIP did before Go 1.17).
+ */
+export function isKubeletIp(ip: string): boolean {
+  return isIP(ip) !== 0 || (/^\d{1,3}(\.\d{1,3}){3}$/.test(ip) && ip.split(".").every((o) => Number(o) <= 255));
+}
+
+/** A sysctl segment and a pattern's last segment (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:5450, pkg/apis/policy/validation/validation.go:95-100). */
+const SYSCTL_PATTERN = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*([a-z0-9][-_a-z0-9]*)?[a-z0-9*]$/;
+/** The sysctls the kubelet knows to be namespaced, by name and by prefix (k8s.io/component-helpers v0.36.3 node/util/sysctl/namespace.go:39-62, namespaceOf :68-78, GetNamespace :95-104). */
+const SYSCTL_NAMESPACED = [
+  "kernel.sem",
+  "kernel.shmall",
+  "kernel.shmmax",
+  "kernel.shmmni",
+  "kernel.shm_rmid_forced",
+  "kernel.shm",
+  "kernel.msgmax",
+  "kernel.msgmnb",
+  "kernel.msgmni",
+  "kernel.msg",
+];
+const SYSCTL_NAMESPACED_PREFIXES = ["net", "fs.mqueue"];
+
+/**
+ * Why the kubelet refuses an allowedUnsafeSysctls entry when it builds its sysctl allowlist (NewAllowlist,
+ * pkg/kubelet/sysctl/allowlist.go:44-68): not a sysctl pattern, or a sysctl no namespace is known for (the kubelet
+ * allows only namespaced sysctls in pods). Undefined when it takes it.
+ */
+export function unsafeSysctlProblem(s: string): string | undefined {
+  if (s.length > 253 || !SYSCTL_PATTERN.test(s))
+    return `the sysctl pattern ${JSON.stringify(s)} ("must have at most 253 characters and match regex …"; lower-case segments separated by "." or "/", a "*" only at the end)`;
+  // component-helpers node/util/sysctl/sysctl.go:109-131 NormalizeName: a "/"-separated name is read with "." separators
+  const first = s.search(/[./]/);
+  const name = first !== -1 && s[first] === "/" ? s.replace(/[./]/g, (c) => (c === "." ? "/" : ".")) : s;
+  const star = name.indexOf("*");
+  const base = star === -1 ? name : name.slice(0, star);
+  const known = SYSCTL_NAMESPACED.includes(base) || SYSCTL_NAMESPACED_PREFIXES.some((p) => base.startsWith(`${p}.`));
+  return known
+    ? undefined
+    : `a sysctl not known to be namespaced ("the sysctls ${JSON.stringify(base)} are not known to be namespaced")`;
+}
+
+/**
+ * Every rule of the kubelet on the values of its configuration `k` (a KubeletConfiguration's fields, as the kubelet
+ * reads them after its drop-ins are merged): its validation at start ({@link kubeletRuntimeProblems}, with the gates
+ * of `kubernetesVersion`'s minor) and its parse of the eviction thresholds and reservations
+ * ({@link startupParseProblems}). The one set every path into the kubelet is held to: a NodeConfig's kubelet config,
+ * its kubelet flags, Bottlerocket settings (each adapted to KubeletConfiguration fields by its caller); the class's
+ * own kubelet states the eviction and reservation rules in Karpenter's words instead.
+ */
+export function kubeletValueProblems(k: Record<string, unknown>, kubernetesVersion?: string): KubeletRuntimeProblem[] {
+  const out = kubeletRuntimeProblems(k, kubernetesVersion);
+  const seen = new Set(out.map((p) => p.field));
+  return [...out, ...startupParseProblems(k).filter((p) => !seen.has(p.field))];
+}
+
+/** The signals the kubelet's eviction manager knows (k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:98-107). */
+const KUBELET_EVICTION_SIGNALS = [
+  "memory.available",
+  "allocatableMemory.available",
+  "imagefs.available",
+  "imagefs.inodesFree",
+  "containerfs.available",
+  "containerfs.inodesFree",
+  "nodefs.available",
+  "nodefs.inodesFree",
+  "pid.available",
+];
+const RESERVABLE = ["cpu", "memory", "ephemeral-storage", "pid"];
+
+/**
+ * What the kubelet refuses when it parses its eviction thresholds and reservations at start (fresh tester 24 S-1, S-3,
+ * S-4), for a NodeConfig's kubelet config, its kubelet flags and Bottlerocket settings (the class's own kubelet has these rules in ec2-node-class-rules.ts, in Karpenter's words):
+ * an eviction signal it does not know, a threshold it cannot parse or that is zero, a soft threshold without a grace
+ * period (pkg/kubelet/eviction/helpers.go:128-160 ParseThresholdConfig, :378-420), and a kubeReserved / systemReserved
+ * resource it cannot reserve or a quantity it cannot parse (cmd/kubelet/app/server.go:831-840 -> :1356-1378
+ * parseResourceList). Each stops the kubelet (server.go:845), so the node never joins.
+ */
+export function startupParseProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
+  const out: KubeletRuntimeProblem[] = [];
+  const map = (x: unknown): Record<string, unknown> | undefined =>
+    isPlainMap(x) && !isToken(x) ? (x as Record<string, unknown>) : undefined;
+  const eviction = `${KUBELET_EVICTION_SOURCE}:128-160, 378-420 (ParseThresholdConfig, from cmd/kubelet/app/server.go:845)`;
+  for (const field of ["evictionHard", "evictionSoft", "evictionMinimumReclaim"]) {
+    const m = map(k[field]);
+    if (!m) continue;
+    for (const [signal, value] of Object.entries(m)) {
+      if (isToken(signal) || isToken(value)) continue;
+      const at = `kubelet.${field}["${signal}"]`;
+      if (!KUBELET_EVICTION_SIGNALS.includes(signal)) {
+        out.push({
+          field: at,
+          value,
+          allowed: `an eviction signal the kubelet knows: ${KUBELET_EVICTION_SIGNALS.join(", ")}`,
+          rule: `an eviction signal it does not know ("unsupported eviction signal ${signal}")`,
+          source: eviction,
+        });
+        continue;
+      }
+      if (typeof value !== "string") continue;
+      const refusal = kubeletEvictionRefusal(signal, value, field === "evictionMinimumReclaim");
+      if (refusal)
+        out.push({
+          field: at,
+          value,
+          allowed: 'a percentage such as "10%" or a positive quantity such as "100Mi"',
+          rule: `the threshold ${JSON.stringify(value)} ("${refusal.error}")`,
+          source: `${KUBELET_EVICTION_SOURCE}:${refusal.lines}`,
+        });
+    }
+  }
+  const soft = map(k.evictionSoft);
+  const grace = map(k.evictionSoftGracePeriod) ?? {};
+  if (soft)
+    for (const signal of Object.keys(soft))
+      if (KUBELET_EVICTION_SIGNALS.includes(signal) && !Object.prototype.hasOwnProperty.call(grace, signal))
+        out.push({
+          field: `kubelet.evictionSoft["${signal}"]`,
+          value: soft[signal],
+          allowed: `an evictionSoftGracePeriod["${signal}"] beside it, such as "1m30s"`,
+          rule: `a soft eviction threshold without a grace period ("grace period must be specified for the soft eviction threshold ${signal}")`,
+          source: `${KUBELET_EVICTION_SOURCE}:147-152`,
+        });
+  for (const field of ["kubeReserved", "systemReserved"]) {
+    const m = map(k[field]);
+    if (!m) continue;
+    for (const [resource, value] of Object.entries(m)) {
+      if (isToken(resource) || isToken(value)) continue;
+      const at = `kubelet.${field}["${resource}"]`;
+      const source = `k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:831-840 -> :1356-1378 (parseResourceList)`;
+      if (!RESERVABLE.includes(resource))
+        out.push({
+          field: at,
+          value,
+          allowed: `one of ${RESERVABLE.join(", ")}`,
+          rule: `reserving ${JSON.stringify(resource)} ("cannot reserve")`,
+          source,
+        });
+      else if (typeof value === "string" && !QUANTITY.test(value))
+        out.push({
+          field: at,
+          value,
+          allowed: 'a quantity such as "100m", "1Gi" or "1000"',
+          rule: `a reservation that is no quantity ("failed to parse quantity")`,
+          source,
+        });
+      else if (typeof value === "string" && isNegativeQuantity(value))
+        out.push({
+          field: at,
+          value,
+          allowed: "a quantity of 0 or more",
+          rule: `a negative reservation ("cannot be negative")`,
+          source,
+        });
+    }
+  }
   return out;
 }
 

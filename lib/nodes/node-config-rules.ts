@@ -1,10 +1,11 @@
 import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
 import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
-import { isNegativeQuantity, isToken, QUANTITY } from "../kubernetes/value-rules";
+import { isToken } from "../kubernetes/value-rules";
 import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
-import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal, kubeletValueProblem } from "./kubelet-config-rules";
-import { KubeletRuntimeProblem, kubeletRuntimeProblems } from "./kubelet-runtime-rules";
+import { kubeletValueProblem } from "./kubelet-config-rules";
+import { kubeletFlagProblems } from "./kubelet-flag-rules";
+import { imageGcDefaultProblem, KubeletRuntimeProblem, kubeletValueProblems } from "./kubelet-runtime-rules";
 
 /*
  * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
@@ -191,21 +192,34 @@ export function kubeletConfigProblems(
   return { wrong, dropped, replaced };
 }
 
+/** A refusal of the kubelet in a NodeConfig: from `spec.kubelet.config`, or from the flag at `flagIndex`. */
+export interface NodeConfigRuntimeProblem extends KubeletRuntimeProblem {
+  /** The item of `spec.kubelet.flags` whose value the kubelet refuses; undefined: the kubelet config's value. */
+  readonly flagIndex?: number;
+  /** That flag as written (`--registry-burst`). */
+  readonly flag?: string;
+}
+
 /**
- * The kubelet's own refusals at start (kubelet-runtime-rules.ts, ValidateKubeletConfiguration) of the configuration
- * nodeadm writes from a NodeConfig's `spec.kubelet.config` merged with Karpenter's own part, whose values replace the
- * user's (maps merged key by key: nodeadm internal/api/merge.go, util.DocumentMerge with mergo.WithOverride); only
- * those the class's own kubelet does not have already (the class is refused for those). Karpenter's placeholders
- * (maxPods, registerWithTaints: {@link karpenterKubeletConfig}) are not judged. The rules apply on every Karpenter
- * version: nodeadm passes the kubelet config on whatever Karpenter validated.
+ * The kubelet's own refusals at start (kubelet-runtime-rules.ts kubeletValueProblems) of the configuration nodeadm
+ * writes from a NodeConfig's `spec.kubelet.config` merged with Karpenter's own part, whose values replace the user's
+ * (maps merged key by key: nodeadm internal/api/merge.go, util.DocumentMerge with mergo.WithOverride), with the
+ * configuration flags of `spec.kubelet.flags` over both (the kubelet's flags take precedence over its configuration
+ * files, k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go kubeletConfigFlagPrecedence); only those the class's own
+ * kubelet does not have already (the class is refused for those). Karpenter's placeholders (maxPods,
+ * registerWithTaints: {@link karpenterKubeletConfig}) are not judged. The rules apply on every Karpenter version:
+ * nodeadm passes the kubelet config on whatever Karpenter validated. `kubernetesVersion` decides the feature gates.
  */
 export function nodeConfigRuntimeProblems(
   spec: unknown,
   karpenter: { readonly [field: string]: unknown },
-): KubeletRuntimeProblem[] {
+  kubernetesVersion?: string,
+): NodeConfigRuntimeProblem[] {
   const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
-  const config = isPlainMap(kubelet) ? kubelet.config : undefined;
-  if (!isPlainMap(config)) return [];
+  if (!isPlainMap(kubelet)) return [];
+  const written = kubelet.config;
+  if (written !== undefined && written !== null && !isPlainMap(written)) return [];
+  const config: Record<string, unknown> = isPlainMap(written) ? written : {};
   const own = Object.fromEntries(
     Object.entries(karpenter).filter(([k]) => k !== "maxPods" && k !== "registerWithTaints"),
   );
@@ -214,111 +228,27 @@ export function nodeConfigRuntimeProblems(
     const mine = config[k];
     merged[k] = isPlainMap(mine) && isPlainMap(v) ? { ...mine, ...v } : v;
   }
-  const classOnly = new Set([...kubeletRuntimeProblems(own), ...startupParseProblems(own)].map((p) => p.field));
-  return [...kubeletRuntimeProblems(merged), ...startupParseProblems(merged)].filter((p) => !classOnly.has(p.field));
+  const flags = kubeletFlagProblems(kubelet.flags).values;
+  const byFlag = new Map(flags.map((f) => [f.field, f]));
+  for (const f of flags) merged[f.field] = f.value;
+  const classOnly = new Set(
+    kubeletValueProblems(own)
+      .map((p) => p.field)
+      .filter((f) => !byFlag.has(topField(f))),
+  );
+  // nodeadm sets neither image GC threshold: one alone is judged against the other's default
+  const gc = imageGcDefaultProblem(merged);
+  return [...kubeletValueProblems(merged, kubernetesVersion), ...(gc ? [gc] : [])]
+    .filter((p) => !classOnly.has(p.field))
+    .map((p) => {
+      const f = byFlag.get(topField(p.field));
+      return f ? { ...p, flagIndex: f.index, flag: f.flag } : p;
+    });
 }
 
-/** The signals the kubelet's eviction manager knows (k8s.io/kubernetes v1.36.3 pkg/kubelet/eviction/helpers.go:98-107). */
-const KUBELET_EVICTION_SIGNALS = [
-  "memory.available",
-  "allocatableMemory.available",
-  "imagefs.available",
-  "imagefs.inodesFree",
-  "containerfs.available",
-  "containerfs.inodesFree",
-  "nodefs.available",
-  "nodefs.inodesFree",
-  "pid.available",
-];
-const RESERVABLE = ["cpu", "memory", "ephemeral-storage", "pid"];
-
-/**
- * What the kubelet refuses when it parses its eviction thresholds and reservations at start (fresh tester 24 S-1, S-3,
- * S-4), for a NodeConfig's kubelet config (the class's own kubelet has these rules in ec2-node-class-rules.ts):
- * an eviction signal it does not know, a threshold it cannot parse or that is zero, a soft threshold without a grace
- * period (pkg/kubelet/eviction/helpers.go:128-160 ParseThresholdConfig, :378-420), and a kubeReserved / systemReserved
- * resource it cannot reserve or a quantity it cannot parse (cmd/kubelet/app/server.go:831-840 -> :1356-1378
- * parseResourceList). Each stops the kubelet (server.go:845), so the node never joins.
- */
-export function startupParseProblems(k: Record<string, unknown>): KubeletRuntimeProblem[] {
-  const out: KubeletRuntimeProblem[] = [];
-  const map = (x: unknown): Record<string, unknown> | undefined =>
-    isPlainMap(x) && !isToken(x) ? (x as Record<string, unknown>) : undefined;
-  const eviction = `${KUBELET_EVICTION_SOURCE}:128-160, 378-420 (ParseThresholdConfig, from cmd/kubelet/app/server.go:845)`;
-  for (const field of ["evictionHard", "evictionSoft", "evictionMinimumReclaim"]) {
-    const m = map(k[field]);
-    if (!m) continue;
-    for (const [signal, value] of Object.entries(m)) {
-      if (isToken(signal) || isToken(value)) continue;
-      const at = `kubelet.${field}["${signal}"]`;
-      if (!KUBELET_EVICTION_SIGNALS.includes(signal)) {
-        out.push({
-          field: at,
-          value,
-          allowed: `an eviction signal the kubelet knows: ${KUBELET_EVICTION_SIGNALS.join(", ")}`,
-          rule: `an eviction signal it does not know ("unsupported eviction signal ${signal}")`,
-          source: eviction,
-        });
-        continue;
-      }
-      if (typeof value !== "string") continue;
-      const refusal = kubeletEvictionRefusal(signal, value, field === "evictionMinimumReclaim");
-      if (refusal)
-        out.push({
-          field: at,
-          value,
-          allowed: 'a percentage such as "10%" or a positive quantity such as "100Mi"',
-          rule: `the threshold ${JSON.stringify(value)} ("${refusal.error}")`,
-          source: `${KUBELET_EVICTION_SOURCE}:${refusal.lines}`,
-        });
-    }
-  }
-  const soft = map(k.evictionSoft);
-  const grace = map(k.evictionSoftGracePeriod) ?? {};
-  if (soft)
-    for (const signal of Object.keys(soft))
-      if (KUBELET_EVICTION_SIGNALS.includes(signal) && !Object.prototype.hasOwnProperty.call(grace, signal))
-        out.push({
-          field: `kubelet.evictionSoft["${signal}"]`,
-          value: soft[signal],
-          allowed: `an evictionSoftGracePeriod["${signal}"] beside it, such as "1m30s"`,
-          rule: `a soft eviction threshold without a grace period ("grace period must be specified for the soft eviction threshold ${signal}")`,
-          source: `${KUBELET_EVICTION_SOURCE}:147-152`,
-        });
-  for (const field of ["kubeReserved", "systemReserved"]) {
-    const m = map(k[field]);
-    if (!m) continue;
-    for (const [resource, value] of Object.entries(m)) {
-      if (isToken(resource) || isToken(value)) continue;
-      const at = `kubelet.${field}["${resource}"]`;
-      const source = `k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:831-840 -> :1356-1378 (parseResourceList)`;
-      if (!RESERVABLE.includes(resource))
-        out.push({
-          field: at,
-          value,
-          allowed: `one of ${RESERVABLE.join(", ")}`,
-          rule: `reserving ${JSON.stringify(resource)} ("cannot reserve")`,
-          source,
-        });
-      else if (typeof value === "string" && !QUANTITY.test(value))
-        out.push({
-          field: at,
-          value,
-          allowed: 'a quantity such as "100m", "1Gi" or "1000"',
-          rule: `a reservation that is no quantity ("failed to parse quantity")`,
-          source,
-        });
-      else if (typeof value === "string" && isNegativeQuantity(value))
-        out.push({
-          field: at,
-          value,
-          allowed: "a quantity of 0 or more",
-          rule: `a negative reservation ("cannot be negative")`,
-          source,
-        });
-    }
-  }
-  return out;
+/** The top-level field of a problem's field: `kubelet.logging.vmodule[0]` -> `logging`. */
+function topField(field: string): string {
+  return field.replace(/^kubelet\./, "").split(/[.[]/)[0];
 }
 
 /** The nodeadm the table was read from, for a message: `amazon-eks-ami nodeadm@v0.0.0-… (pinned by …)`. */

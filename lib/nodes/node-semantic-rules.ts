@@ -1,5 +1,4 @@
 import { lookupTable, ownValue } from "../core/lookup";
-import { isIP } from "net";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
@@ -17,6 +16,7 @@ import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
+import { isKubeletIp } from "./kubelet-runtime-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -938,7 +938,7 @@ export function checkEc2NodeClassSemantics(
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
   checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings, ctx.region);
-  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData, p.kubelet));
+  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData, p.kubelet, ctx.kubernetesVersion));
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }
 
@@ -1033,7 +1033,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
   if (Array.isArray(k.clusterDNS)) {
     k.clusterDNS.forEach((ip, i) =>
       c.guard(() => {
-        if (c.known(ip) && typeof ip === "string" && isIP(ip) === 0) {
+        if (c.known(ip) && typeof ip === "string" && !isKubeletIp(ip)) {
           c.fail(
             "EC2NODECLASS_KUBELET_CLUSTER_DNS",
             `kubelet.clusterDNS[${i}]`,

@@ -1,4 +1,3 @@
-import { isIP } from "net";
 import { parse as parseToml, TomlError } from "smol-toml";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
@@ -8,17 +7,17 @@ import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
 import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal } from "./kubelet-config-rules";
-import { kubeletRuntimeProblems } from "./kubelet-runtime-rules";
+import { kubeletValueProblems } from "./kubelet-runtime-rules";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
   nodeConfigRuntimeProblems,
+  NodeConfigRuntimeProblem,
   nodeadmSource,
   nodeConfigPath,
   nodeConfigSpecProblems,
   kubeletRefusesNodeLabel,
   refusedNodeLabels,
-  startupParseProblems,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
 
@@ -97,6 +96,8 @@ interface Al2023Context {
   readonly dropped?: string[];
   /** The kubelet config fields Karpenter's own NodeConfig sets (karpenterKubeletConfig); undefined: not judged. */
   readonly kubelet?: { readonly [field: string]: unknown };
+  /** The cluster's Kubernetes version (its minor decides the kubelet's feature gates); undefined: every minor. */
+  readonly kubernetesVersion?: string;
 }
 
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
@@ -115,18 +116,20 @@ export function checkUserDataFormat(
   family: string | undefined,
   userData: unknown,
   classKubelet?: unknown,
+  kubernetesVersion?: string,
 ): void {
   // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
   // user data of whitespace alone is read like any other, so it is judged (blankYaml)
   if (typeof userData !== "string" || !c.known(userData) || userData === "") return;
   const found =
     family === "Bottlerocket"
-      ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet)
+      ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet, kubernetesVersion)
       : family === "AL2023"
         ? [
             al2023Finding(userData, {
               minor: `1.${c.version.minor}`,
               kubelet: karpenterKubeletConfig(classKubelet),
+              kubernetesVersion,
             }),
           ].filter((f): f is Finding => f !== undefined)
         : family === "AL2"
@@ -175,7 +178,12 @@ const tomlType = (v: unknown) =>
 /** U+FEFF, which an editor may save at the start of a file. */
 const BOM = "\uFEFF";
 
-function bottlerocketFindings(userData: string, minor: string, classKubelet?: unknown): Finding[] {
+function bottlerocketFindings(
+  userData: string,
+  minor: string,
+  classKubelet?: unknown,
+  kubernetesVersion?: string,
+): Finding[] {
   const found: Finding[] = [];
   // go-toml v2.4.3 has no byte-order-mark handling: toml.Unmarshal (bottlerocketsettings.go:153) fails with
   // "invalid character at start of key: U+00EF" (the BOM's first UTF-8 byte); smol-toml skips it, so it is judged here
@@ -244,7 +252,13 @@ function bottlerocketFindings(userData: string, minor: string, classKubelet?: un
         line: k.line,
         problem: `${k.path} as a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"), got ${JSON.stringify(k.value)}: Karpenter and Bottlerocket's settings model take this value, and Bottlerocket passes it on as the kubelet's ${k.kubeletField}, but the kubelet refuses it when it starts ("${k.error}", ${KUBELET_EVICTION_SOURCE}:${k.lines}), so the kubelet does not start and the node never joins; leave the signal out for no threshold`,
       });
-    for (const k of bottlerocketKubeletProblems(text, settings, classKubelet, new Set(wrong.map((w) => w.path))))
+    for (const k of bottlerocketKubeletProblems(
+      text,
+      settings,
+      classKubelet,
+      new Set(wrong.map((w) => w.path)),
+      kubernetesVersion,
+    ))
       found.push(k);
     const labels = bottlerocketNodeLabelProblems(text, settings, new Set(wrong.map((w) => w.path)));
     if (labels.model.length > 0)
@@ -625,42 +639,74 @@ function droppedKeys(v: unknown, type: string, path: string, structs: Bottlerock
   }
 }
 
-/**
- * The warnings for keys of literal Bottlerocket user data that Karpenter drops without failing (BR_DROP_LINES): a key
- * under `[settings.kubernetes]` or a bootstrap command that Karpenter's struct for the minor does not have (`maxpods`
- * for `max-pods`), with a "did you mean" against the struct's keys. Only user data {@link checkUserDataFormat} takes.
- */
+/** A Bottlerocket setting the kubelet reads as a KubeletConfiguration field. */
+interface BrKubeletField {
+  /** The KubeletConfiguration field Bottlerocket renders the setting into. */
+  readonly field: string;
+  /** The class's kubelet field whose value Karpenter writes over the setting when it is set (bottlerocket.go:57-91). */
+  readonly classField?: string;
+  /** The field's value from the setting's (the setting's own when absent); undefined: not judged. */
+  readonly convert?: (v: unknown) => unknown;
+}
+
+/** A Bottlerocket string setting Karpenter types `*string` that holds a whole number (image GC percentages). */
+const wholeNumber = (v: unknown) => (typeof v === "string" && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : undefined);
+
 /**
  * Bottlerocket settings it renders into the kubelet's configuration field of the same meaning (Bottlerocket's settings
- * documentation, "settings.kubernetes"), which the kubelet validates when it starts (fresh tester 24 S-10..S-13).
- * Each with the class kubelet field whose value Karpenter writes over it (bottlerocket.go:57-91): then the user's
- * value never reaches the node and is not judged.
+ * documentation, "settings.kubernetes"; Karpenter keeps each, karpenter-provider-aws v1.15.0
+ * pkg/providers/amifamily/bootstrap/bottlerocketsettings.go:51-99), which the kubelet validates when it starts: the
+ * adapter that holds them to the kubelet's own rules (kubelet-runtime-rules.ts kubeletValueProblems). Each with the
+ * class kubelet field whose value Karpenter writes over it (bottlerocket.go:57-91): then the user's value never
+ * reaches the node and is not judged.
  */
-const BR_KUBELET_FIELDS: { readonly [setting: string]: { readonly field: string; readonly classField?: string } } = {
-  "cpu-manager-policy": { field: "cpuManagerPolicy" },
-  "cpu-manager-reconcile-period": { field: "cpuManagerReconcilePeriod" },
-  "memory-manager-policy": { field: "memoryManagerPolicy" },
-  "topology-manager-policy": { field: "topologyManagerPolicy" },
-  "topology-manager-scope": { field: "topologyManagerScope" },
-  "kube-reserved": { field: "kubeReserved", classField: "kubeReserved" },
-  "system-reserved": { field: "systemReserved", classField: "systemReserved" },
+const BR_KUBELET_FIELDS: { readonly [setting: string]: BrKubeletField } = {
+  "allowed-unsafe-sysctls": { field: "allowedUnsafeSysctls" },
+  "cluster-dns-ip": {
+    field: "clusterDNS",
+    classField: "clusterDNS",
+    convert: (v) => (typeof v === "string" ? [v] : undefined),
+  },
   "container-log-max-files": { field: "containerLogMaxFiles" },
   "container-log-max-size": { field: "containerLogMaxSize" },
   "container-log-max-workers": { field: "containerLogMaxWorkers" },
   "container-log-monitor-interval": { field: "containerLogMonitorInterval" },
+  "cpu-manager-policy": { field: "cpuManagerPolicy" },
+  "cpu-manager-reconcile-period": { field: "cpuManagerReconcilePeriod" },
+  "event-burst": { field: "eventBurst" },
+  "event-qps": { field: "eventRecordQPS" },
+  "image-gc-high-threshold-percent": {
+    field: "imageGCHighThresholdPercent",
+    classField: "imageGCHighThresholdPercent",
+    convert: wholeNumber,
+  },
+  "image-gc-low-threshold-percent": {
+    field: "imageGCLowThresholdPercent",
+    classField: "imageGCLowThresholdPercent",
+    convert: wholeNumber,
+  },
+  "kube-api-burst": { field: "kubeAPIBurst" },
+  "kube-api-qps": { field: "kubeAPIQPS" },
+  "kube-reserved": { field: "kubeReserved", classField: "kubeReserved" },
+  "memory-manager-policy": { field: "memoryManagerPolicy" },
+  "registry-burst": { field: "registryBurst" },
+  "registry-qps": { field: "registryPullQPS" },
+  "system-reserved": { field: "systemReserved", classField: "systemReserved" },
+  "topology-manager-policy": { field: "topologyManagerPolicy" },
+  "topology-manager-scope": { field: "topologyManagerScope" },
 };
 
 /**
- * The kubelet's refusals at start (kubelet-runtime-rules.ts, node-config-rules.ts startupParseProblems) of the
- * Bottlerocket settings it renders into the kubelet's configuration ({@link BR_KUBELET_FIELDS}), and a
- * `cluster-dns-ip` that is no IP address (the kubelet drops it, k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:580-583,
- * and pods get no cluster DNS) — unless Karpenter writes the class's value over the setting.
+ * The kubelet's refusals at start (kubelet-runtime-rules.ts kubeletValueProblems) of the Bottlerocket settings it
+ * renders into the kubelet's configuration ({@link BR_KUBELET_FIELDS}) — unless Karpenter writes the class's value
+ * over the setting — and what the kubelet drops (a `cluster-dns-ip` that is no IP address).
  */
 function bottlerocketKubeletProblems(
   text: string,
   settings: Record<string, unknown>,
   classKubelet: unknown,
   skip: Set<string>,
+  kubernetesVersion?: string,
 ): Finding[] {
   // go-toml matches keys case-insensitively (see foldedEntry)
   const kubernetes = foldedEntry(settings, "kubernetes")?.[1];
@@ -668,41 +714,40 @@ function bottlerocketKubeletProblems(
   const own = isTable(classKubelet) ? classKubelet : {};
   const config: Record<string, unknown> = {};
   const settingOf: Record<string, string> = {};
-  for (const [setting, { field, classField }] of Object.entries(BR_KUBELET_FIELDS)) {
+  for (const [setting, { field, classField, convert }] of Object.entries(BR_KUBELET_FIELDS)) {
     const entry = foldedEntry(kubernetes, setting);
     if (!entry || skip.has(`settings.kubernetes.${setting}`)) continue;
-    if (classField !== undefined && own[classField] !== undefined && own[classField] !== null) continue;
-    const v = entry[1];
-    config[field] = typeof v === "bigint" ? Number(v) : v;
+    const mine = classField === undefined ? undefined : own[classField];
+    if (mine !== undefined && mine !== null && !(Array.isArray(mine) && mine.length === 0)) continue;
+    const raw = typeof entry[1] === "bigint" ? Number(entry[1]) : entry[1];
+    const v = convert ? convert(raw) : raw;
+    if (v === undefined) continue;
+    config[field] = v;
     settingOf[field] = setting;
   }
   const out: Finding[] = [];
-  for (const p of [...kubeletRuntimeProblems(config), ...startupParseProblems(config)]) {
+  for (const p of kubeletValueProblems(config, kubernetesVersion)) {
     const field = p.field.replace(/^kubelet\./, "").split(/[.[]/)[0];
     const setting = settingOf[field];
     if (setting === undefined) continue;
+    const value = foldedEntry(kubernetes, setting)?.[1];
+    const got = JSON.stringify(typeof value === "bigint" ? Number(value) : value);
     out.push({
       line: tomlKeyLine(text, setting) || 1,
-      problem: `settings.kubernetes.${setting} as ${p.allowed}, got ${JSON.stringify(p.value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
+      problem:
+        p.effect !== undefined
+          ? `settings.kubernetes.${setting} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field}, and ${p.effect} (${p.source})`
+          : `settings.kubernetes.${setting} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
     });
   }
-  const dns = foldedEntry(kubernetes, "cluster-dns-ip")?.[1];
-  const classDns = own.clusterDNS;
-  if (
-    typeof dns === "string" &&
-    !skip.has("settings.kubernetes.cluster-dns-ip") &&
-    !(Array.isArray(classDns) && classDns.length > 0) &&
-    isIP(dns) === 0 &&
-    // netutils.ParseIPSloppy takes IPv4 octets with leading zeros too
-    !(/^\d{1,3}(\.\d{1,3}){3}$/.test(dns) && dns.split(".").every((o) => Number(o) <= 255))
-  )
-    out.push({
-      line: tomlKeyLine(text, "cluster-dns-ip") || 1,
-      problem: `settings.kubernetes.cluster-dns-ip as an IP address such as "10.100.0.10", got ${JSON.stringify(dns)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's clusterDNS, and the kubelet drops an entry that is no IP address (k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:580-583), so pods get no cluster DNS server`,
-    });
   return out;
 }
 
+/**
+ * The warnings for keys of literal Bottlerocket user data that Karpenter drops without failing (BR_DROP_LINES): a key
+ * under `[settings.kubernetes]` or a bootstrap command that Karpenter's struct for the minor does not have (`maxpods`
+ * for `max-pods`), with a "did you mean" against the struct's keys. Only user data {@link checkUserDataFormat} takes.
+ */
 export function bottlerocketWarnings(
   name: string,
   family: string | undefined,
@@ -1074,7 +1119,8 @@ function nodeConfigSpecFinding(
     return (
       kubeletFlagFinding(text, offset, parsed, value, where, ctx) ??
       kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
-      nodeLabelFinding(text, offset, parsed, value, where)
+      nodeLabelFinding(text, offset, parsed, value, where) ??
+      containerdConfigFinding(text, offset, parsed, value, where)
     );
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
@@ -1108,7 +1154,8 @@ function kubeletConfigFinding(
     ctx.dropped?.push(
       `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm passes the kubelet config on as written, and the kubelet, whose strict decode fails on an unknown field, decodes it again leniently and drops the field with a logged warning (${decode}), so the setting never reaches the node. Fix the name, or remove it; a kubelet newer than that one may know the field`,
     );
-  if (wrong.length === 0) return kubeletRuntimeFinding(text, offset, parsed, value, where, ctx.kubelet);
+  if (wrong.length === 0)
+    return kubeletRuntimeFinding(text, offset, parsed, value, where, ctx.kubelet, ctx.kubernetesVersion);
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
@@ -1128,11 +1175,12 @@ function kubeletRuntimeFinding(
   value: Record<string, unknown>,
   where: string,
   karpenter: { readonly [field: string]: unknown },
+  kubernetesVersion: string | undefined,
 ): Finding | undefined {
-  const found = nodeConfigRuntimeProblems(value.spec, karpenter);
+  const found = nodeConfigRuntimeProblems(value.spec, karpenter, kubernetesVersion);
   if (found.length === 0) return undefined;
   // kubelet.logging.vmodule[0].filePattern -> spec.kubelet.config.logging.vmodule[0].filePattern
-  const pathOf = (field: string) => [
+  const configPath = (field: string) => [
     "spec",
     "kubelet",
     "config",
@@ -1142,15 +1190,18 @@ function kubeletRuntimeFinding(
       .filter((x) => x !== undefined && x !== "")
       .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
   ];
+  const pathOf = (p: NodeConfigRuntimeProblem) =>
+    p.flagIndex === undefined ? configPath(p.field) : ["spec", "kubelet", "flags", p.flagIndex];
   const problems = found
     .map(
       (p) =>
-        `${nodeConfigPath(pathOf(p.field))} = ${JSON.stringify(p.value)?.slice(0, 60)}: ${p.allowed} (the kubelet refuses ${p.rule}; ${p.source})`,
+        `${nodeConfigPath(pathOf(p))}${p.flag === undefined ? "" : ` (${p.flag}, which sets ${p.field.replace(/^kubelet\./, "")} over the kubelet config)`} = ${JSON.stringify(p.value)?.slice(0, 60)}: ${p.allowed} (${p.effect ?? `the kubelet refuses ${p.rule}`}; ${p.source})`,
     )
     .join("; ");
+  const refused = found.some((p) => p.effect === undefined);
   return {
-    line: offset + pathLine(text, parsed, pathOf(found[0].field)),
-    problem: `kubelet config values the kubelet accepts: ${where} is a NodeConfig, and ${problems}. nodeadm merges spec.kubelet.config with Karpenter's own NodeConfig (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58; nodeadm internal/api/merge.go) and writes the result as the kubelet's configuration, which the kubelet validates when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster`,
+    line: offset + pathLine(text, parsed, pathOf(found[0])),
+    problem: `kubelet config values the kubelet accepts: ${where} is a NodeConfig, and ${problems}. nodeadm merges spec.kubelet.config with Karpenter's own NodeConfig (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58; nodeadm internal/api/merge.go) and writes the result as the kubelet's configuration${refused ? ", which the kubelet validates when it starts and exits on an error: the kubelet does not start, so the node never joins the cluster" : ""}`,
   };
 }
 
@@ -1201,6 +1252,38 @@ function nodeLabelFinding(
     line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", refused[0].index]),
     problem: `--node-labels keys the kubelet may set on its own node: ${where} is a NodeConfig whose kubelet flags label the node with ${keys}, in the kubernetes.io or k8s.io namespace, and the kubelet refuses to start with "unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels" (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/options/options.go:150-187, ValidateKubeletFlags; nodeadm appends the flags as written, internal/kubelet/environment.go:26-29), so the node never joins. Allowed there: node.kubernetes.io/… and kubelet.kubernetes.io/… keys, kubernetes.io/hostname, os, arch and the topology and instance-type labels (k8s.io/kubelet v0.37.0 pkg/apis/well_known_labels.go:35-80); use a key of your own domain, or set the label as a NodePool label (Karpenter leaves kubernetes.io and k8s.io keys out of the kubelet flags it writes: karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:482-507, RejectForbiddenLabels)`,
   };
+}
+
+/**
+ * A NodeConfig (decoded without error) whose `spec.containerd.config` is no TOML: nodeadm writes it as written, as an
+ * import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45,
+ * /etc/containerd/config.d/00-nodeadm.toml, imported by nodeadm's config.toml), and containerd parses every imported
+ * file when it starts and exits on a TOML error (github.com/containerd/containerd v1.7.30
+ * services/server/config/config.go:197-260, loadConfigFile: "failed to load TOML"; cmd/containerd/command/main.go:125),
+ * so the node has no container runtime and never becomes ready.
+ */
+function containerdConfigFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+): Finding | undefined {
+  const spec = value.spec;
+  const containerd = isTable(spec) ? spec.containerd : undefined;
+  const config = isTable(containerd) ? containerd.config : undefined;
+  if (typeof config !== "string" || config.trim() === "") return undefined;
+  try {
+    parseToml(config);
+    return undefined;
+  } catch (e) {
+    const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
+    const at = e instanceof TomlError ? ` (its line ${e.line})` : "";
+    return {
+      line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
+      problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45, /etc/containerd/config.d/00-nodeadm.toml), and containerd parses every imported file when it starts and exits on an error ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125), so the node has no container runtime and never becomes ready`,
+    };
+  }
 }
 
 /** The 1-based line of the value at `path` in the document, or of the nearest parent found there, else 1. */

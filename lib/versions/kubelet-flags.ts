@@ -18,6 +18,8 @@ export interface KubeletFlag {
   readonly shorthand?: string;
   /** pflag takes the flag alone as this value (a bool flag: `--x` is `--x=true`). */
   readonly noOptDefVal?: string;
+  /** The KubeletConfiguration field (its JSON name) the flag sets, for a configuration flag (`registryBurst`). */
+  readonly field?: string;
   /** Deprecated: accepted, with a warning. */
   readonly deprecated?: boolean;
   /** Where it is registered: `module@version file:line`. */

@@ -249,7 +249,7 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /user data for the (Bottlerocket|AL2023|AL2|Windows\w*) AMI family|part of AL2023 user data/,
     reason:
-      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML (no byte-order mark: go-toml fails on it) with the types of Karpenter's BottlerocketSettings structs (bottlerocketsettings.go; else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or MIME multipart document Go's net/mail reads as written (headers from the first character: nodeadm.go trims before deciding MIME, mime.go does not), whose spec.kubelet.config values the kubelet must decode into its KubeletConfiguration; AL2's MIME user data is read the same way (eksbootstrap.go getMultiPartReader); the CRD takes any string",
+      "Karpenter merges literal user data with its bootstrap per AMI family: Bottlerocket's must be TOML (no byte-order mark: go-toml fails on it) with the types of Karpenter's BottlerocketSettings structs (bottlerocketsettings.go; else \"invalid UserData\", or tables outside settings dropped), AL2023's a NodeConfig (one YAML document: Karpenter and nodeadm read the first only), shell script or MIME multipart document Go's net/mail reads as written (headers from the first character: nodeadm.go trims before deciding MIME, mime.go does not), whose spec.kubelet.config values the kubelet must decode into its KubeletConfiguration and whose spec.containerd.config containerd must parse as TOML; AL2's MIME user data is read the same way (eksbootstrap.go getMultiPartReader); the CRD takes any string",
   },
   {
     id: "bottlerocket-model",
@@ -261,9 +261,10 @@ const SEMANTIC_RULES = [
   {
     id: "bottlerocket-kubelet-settings",
     field: /^userData$/,
-    message: /Bottlerocket passes it on as the kubelet's \w+.*?, and the kubelet (refuses|drops)/,
+    message:
+      /Bottlerocket passes it on as the kubelet's \w+.*?, and the kubelet (refuses|drops|writes the valid entries)/,
     reason:
-      "Bottlerocket settings it renders into the kubelet's configuration (cpu-manager-policy, topology-manager-policy, kube-reserved, container-log-*, cluster-dns-ip …) that the kubelet refuses or drops when it starts; Karpenter keeps them (its Go types take any string) and the CRD takes any user data",
+      "Bottlerocket settings it renders into the kubelet's configuration (cpu-manager-policy, topology-manager-policy, kube-reserved, container-log-*, the registry / event / kube-api QPS and bursts, image-gc-*-threshold-percent, allowed-unsafe-sysctls, cluster-dns-ip …) that the kubelet refuses when it starts or drops; Karpenter keeps them (its Go types take them) and the CRD takes any user data",
   },
   {
     id: "bottlerocket-kubelet-eviction",

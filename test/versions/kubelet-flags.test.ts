@@ -23,6 +23,7 @@ describe("kubelet-flags.json", () => {
     expect(Object.keys(t.flags)).toHaveLength(149);
     expect(t.flags["max-pods"]).toEqual({
       kind: "int32",
+      field: "maxPods",
       deprecated: true,
       at: "k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/options/options.go:461",
     });
@@ -44,6 +45,13 @@ describe("kubelet-flags.json", () => {
     );
     expect(t.flags.version.kind).toBe("version");
     expect(t.flags.constructor).toBeUndefined();
+    // the configuration field a flag sets, by its JSON name; none for a nested field or a KubeletFlags flag
+    expect(t.flags["image-gc-high-threshold"].field).toBe("imageGCHighThresholdPercent");
+    expect(t.flags["registry-qps"].field).toBe("registryPullQPS");
+    expect(t.flags["minimum-image-ttl-duration"].field).toBe("imageMinimumGCAge");
+    expect(t.flags["eviction-hard"].field).toBe("evictionHard");
+    expect(t.flags["anonymous-auth"].field).toBeUndefined();
+    expect(t.flags["node-labels"].field).toBeUndefined();
   });
 
   test("the parser reads multi-line calls and stops at a form it does not know", () => {
@@ -56,6 +64,14 @@ describe("kubelet-flags.json", () => {
         gates: { kind: "mapStringBool", at: "x.go:3" },
       },
       deprecated: ["a-b"],
+      targets: {},
+    });
+    const cfg =
+      'func f() {\n\tfs.Int32Var(&c.RegistryBurst, "registry-burst", 0, "u")\n\tfs.BoolVar(&c.Authentication.Anonymous.Enabled, "anonymous-auth", false, "u")\n\tfs.DurationVar(&c.SyncFrequency.Duration, "sync-frequency", 0, "u")\n}\n';
+    expect(parseRegistrations(cfg, { body: cfg.slice(10), start: 10 }, "x.go").targets).toEqual({
+      "registry-burst": "RegistryBurst",
+      "anonymous-auth": "",
+      "sync-frequency": "SyncFrequency",
     });
     expect(callArgs('(a, "b,c", f(d, e))', 0).args).toEqual(["a", '"b,c"', "f(d, e)"]);
     const odd = 'func f() {\n\tfs.Float32Var(&x, "y", 0, "u")\n}\n';

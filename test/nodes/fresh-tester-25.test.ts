@@ -1,0 +1,257 @@
+import { build, rejection } from "./node-props";
+
+/*
+ * Fresh tester 25: one set of kubelet value rules (kubelet-runtime-rules.ts kubeletValueProblems) for every path into
+ * the kubelet: the class's own kubelet (AL2023, Karpenter 1.15's free-form kubelet), an AL2023 NodeConfig's
+ * spec.kubelet.config, and the Bottlerocket settings Bottlerocket renders into the kubelet's configuration.
+ */
+
+const al2023 = (kubelet: Record<string, unknown>) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], kubelet });
+const nodeConfig = (config: string) => ({
+  amiSelectorTerms: [{ alias: "al2023@latest" }],
+  userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n${config
+    .split("\n")
+    .map((l) => `      ${l}`)
+    .join("\n")}\n`,
+});
+const br = (settings: string, kubelet?: Record<string, unknown>) => ({
+  amiSelectorTerms: [{ alias: "bottlerocket@latest" }],
+  userData: `[settings.kubernetes]\n${settings}\n`,
+  ...(kubelet ? { kubelet } : {}),
+});
+
+function warnings(props: Record<string, unknown>): string[] {
+  return build("EC2NodeClass", props, "1.15.0")
+    .node.findAll()
+    .flatMap((c) => c.node.metadata)
+    .filter((m) => m.type === "@cdktf/warn")
+    .map((m) => String(m.data));
+}
+
+describe("allowedUnsafeSysctls: the kubelet allows only sysctls known to be namespaced (S-k9, S-n3, S-b3)", () => {
+  test.each([
+    ["kernel.foo", 'the sysctls \\"kernel.foo\\" are not known to be namespaced'],
+    ["net*", 'the sysctls \\"net\\" are not known to be namespaced'],
+    ["vm.swappiness", "not known to be namespaced"],
+    ["Kernel.sem", "the sysctl pattern"],
+    ["net.*.foo", "the sysctl pattern"],
+  ])("the class's kubelet: %s is refused", (sysctl, words) => {
+    const e = rejection("EC2NodeClass", al2023({ allowedUnsafeSysctls: ["net.core.somaxconn", sysctl] }), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(e.field).toBe("kubelet.allowedUnsafeSysctls[1]");
+    expect(e.value).toBe(sysctl);
+    expect(JSON.stringify(e.message)).toContain(words);
+    expect(e.message).toContain("pkg/kubelet/sysctl/allowlist.go:44-68");
+  });
+
+  test("look-alikes pass: namespaced names, patterns and a /-separated name", () => {
+    const ok = [
+      "net.core.somaxconn",
+      "net.*",
+      "kernel.shm*",
+      "kernel.msg*",
+      "kernel.sem",
+      "fs.mqueue.*",
+      "net/ipv4/ip_forward",
+    ];
+    expect(() => build("EC2NodeClass", al2023({ allowedUnsafeSysctls: ok }), "1.15.0")).not.toThrow();
+    expect(() =>
+      build("EC2NodeClass", nodeConfig(`allowedUnsafeSysctls: ["net.core.somaxconn"]`), "1.15.0"),
+    ).not.toThrow();
+    expect(() => build("EC2NodeClass", br(`allowed-unsafe-sysctls = ["kernel.shm*"]`), "1.15.0")).not.toThrow();
+  });
+
+  test("in a NodeConfig and in Bottlerocket settings", () => {
+    const n = rejection("EC2NodeClass", nodeConfig(`allowedUnsafeSysctls: ["kernel.foo"]`), "1.15.0");
+    expect(n.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(n.message).toContain("spec.kubelet.config.allowedUnsafeSysctls[0]");
+    expect(n.message).toContain("not known to be namespaced");
+    const b = rejection("EC2NodeClass", br(`allowed-unsafe-sysctls = ["kernel.foo"]`), "1.15.0");
+    expect(b.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(b.value).toBe('line 2: allowed-unsafe-sysctls = ["kernel.foo"]');
+    expect(b.message).toContain("settings.kubernetes.allowed-unsafe-sysctls as a namespaced sysctl");
+    expect(b.message).toContain("allowlist.go:44-68");
+  });
+});
+
+describe("nodeLeaseDurationSeconds: 0 is defaulted to 40, a negative one is refused (S-k3, S-n13 checked)", () => {
+  test("0 passes in the class and a NodeConfig (v1beta1/defaults.go:151-152 defaults it before validation)", () => {
+    expect(() => build("EC2NodeClass", al2023({ nodeLeaseDurationSeconds: 0 }), "1.15.0")).not.toThrow();
+    expect(() => build("EC2NodeClass", nodeConfig("nodeLeaseDurationSeconds: 0"), "1.15.0")).not.toThrow();
+  });
+  test("-1 is refused in both", () => {
+    expect(rejection("EC2NodeClass", al2023({ nodeLeaseDurationSeconds: -1 }), "1.15.0").field).toBe(
+      "kubelet.nodeLeaseDurationSeconds",
+    );
+    expect(rejection("EC2NodeClass", nodeConfig("nodeLeaseDurationSeconds: -1"), "1.15.0").message).toContain(
+      "spec.kubelet.config.nodeLeaseDurationSeconds",
+    );
+  });
+});
+
+describe("the class's typed rules reach a NodeConfig (S-n2, S-n4)", () => {
+  test("a clusterDNS entry that is no IP: the kubelet drops it (not a refusal at start)", () => {
+    const e = rejection("EC2NodeClass", nodeConfig("clusterDNS: [not-an-ip]"), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain('spec.kubelet.config.clusterDNS[0] = "not-an-ip"');
+    expect(e.message).toContain('"Invalid clusterDNS IP"');
+    expect(e.message).toContain("pkg/kubelet/kubelet.go:579-584");
+    expect(e.message).not.toContain("the kubelet does not start");
+  });
+  test("an IPv4 address with leading zeros is an IP to the kubelet (ParseIPSloppy), in the class and a NodeConfig", () => {
+    expect(() => build("EC2NodeClass", nodeConfig('clusterDNS: ["010.100.0.10"]'), "1.15.0")).not.toThrow();
+    expect(() => build("EC2NodeClass", al2023({ clusterDNS: ["010.100.0.10"] }), "1.15.0")).not.toThrow();
+  });
+  test.each([
+    ["imageGCHighThresholdPercent: 101", "imageGCHighThresholdPercent", "validation.go:87"],
+    ["imageGCLowThresholdPercent: -1", "imageGCLowThresholdPercent", "validation.go:90"],
+    [
+      "imageGCHighThresholdPercent: 70\nimageGCLowThresholdPercent: 70",
+      "imageGCLowThresholdPercent",
+      "validation.go:93",
+    ],
+    ["imageGCLowThresholdPercent: 90", "imageGCLowThresholdPercent", "defaults.go:157-162"],
+  ])("image GC thresholds: %s", (config, field, source) => {
+    const e = rejection("EC2NodeClass", nodeConfig(config), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(`spec.kubelet.config.${field}`);
+    expect(e.message).toContain(source);
+  });
+  test("look-alike: both thresholds in range and ordered", () => {
+    expect(() =>
+      build("EC2NodeClass", nodeConfig("imageGCHighThresholdPercent: 90\nimageGCLowThresholdPercent: 70"), "1.15.0"),
+    ).not.toThrow();
+  });
+  test("the class's own imageGCHighThresholdPercent 101 is one problem, in the class's words", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      al2023({ imageGCHighThresholdPercent: 101, imageGCLowThresholdPercent: 50 }),
+      "1.15.0",
+    );
+    expect(e.problems).toHaveLength(1);
+    expect(e.field).toBe("kubelet.imageGCHighThresholdPercent");
+    expect(e.code).not.toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+  });
+});
+
+describe("Bottlerocket settings the kubelet reads (S-b4)", () => {
+  test.each([
+    ["registry-burst = -1", "registry-burst", "registryBurst"],
+    ["registry-qps = -1", "registry-qps", "registryPullQPS"],
+    ["event-burst = -5", "event-burst", "eventBurst"],
+    ["kube-api-qps = -1", "kube-api-qps", "kubeAPIQPS"],
+    ['image-gc-high-threshold-percent = "101"', "image-gc-high-threshold-percent", "imageGCHighThresholdPercent"],
+    [
+      'image-gc-high-threshold-percent = "60"\nimage-gc-low-threshold-percent = "70"',
+      "image-gc-low-threshold-percent",
+      "imageGCLowThresholdPercent",
+    ],
+  ])("%s is refused", (settings, setting, field) => {
+    const e = rejection("EC2NodeClass", br(settings), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(`settings.kubernetes.${setting} as`);
+    expect(e.message).toContain(`the kubelet's ${field}`);
+    expect(e.message).toContain("validation.go");
+  });
+  test("look-alikes: values in range; a threshold the class's kubelet writes over", () => {
+    const ok =
+      'registry-burst = 20\nregistry-qps = 10\nimage-gc-high-threshold-percent = "90"\nimage-gc-low-threshold-percent = "70"';
+    expect(() => build("EC2NodeClass", br(ok), "1.15.0")).not.toThrow();
+    expect(warnings(br(ok)).filter((w) => w.includes("userData"))).toEqual([]);
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        br('image-gc-high-threshold-percent = "101"', { imageGCHighThresholdPercent: 90 }),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+  test("cluster-dns-ip: no IP is refused; the class's clusterDNS writes over it", () => {
+    const e = rejection("EC2NodeClass", br('cluster-dns-ip = "not-an-ip"'), "1.15.0");
+    expect(e.message).toContain("settings.kubernetes.cluster-dns-ip as an IPv4 or IPv6 address");
+    expect(e.message).toContain('"Invalid clusterDNS IP"');
+    expect(() =>
+      build("EC2NodeClass", br('cluster-dns-ip = "not-an-ip"', { clusterDNS: ["10.100.0.10"] }), "1.15.0"),
+    ).not.toThrow();
+  });
+});
+
+describe("kubelet flags set configuration fields: the same rules, over the kubelet config", () => {
+  const flags = (items: string[], config = "") => ({
+    amiSelectorTerms: [{ alias: "al2023@latest" }],
+    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n${
+      config
+        ? `    config:\n${config
+            .split("\n")
+            .map((l) => `      ${l}`)
+            .join("\n")}\n`
+        : ""
+    }    flags:\n${items.map((f) => `      - "${f}"`).join("\n")}\n`,
+  });
+  test.each([
+    ["--registry-burst=-1", "registryBurst", "validation.go:141"],
+    ["--image-gc-high-threshold=101", "imageGCHighThresholdPercent", "validation.go:87"],
+    ["--allowed-unsafe-sysctls=net.core.somaxconn,kernel.foo", "allowedUnsafeSysctls", "allowlist.go:44-68"],
+    ["--cluster-dns=not-an-ip", "clusterDNS", "kubelet.go:579-584"],
+    ["--event-burst=-1", "eventBurst", "validation.go:72"],
+  ])("%s is refused at the flag", (flag, field, source) => {
+    const e = rejection("EC2NodeClass", flags(["--v=2", flag]), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(`spec.kubelet.flags[1] (--${flag.slice(2).split("=")[0]}, which sets ${field}`);
+    expect(e.message).toContain(source);
+    expect(e.value).toBe(`line 7: - "${flag}"`);
+  });
+  test("a flag's value meets the kubelet config's: the image GC thresholds", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      flags(["--image-gc-high-threshold=85"], "imageGCLowThresholdPercent: 90"),
+      "1.15.0",
+    );
+    expect(e.message).toContain("spec.kubelet.config.imageGCLowThresholdPercent");
+    expect(e.message).toContain("validation.go:93");
+  });
+  test("look-alikes pass: values in range, a flag that fixes the config's value", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        flags(["--registry-burst=20", "--image-gc-high-threshold=90", "--cluster-dns=10.100.0.10"]),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+    expect(() => build("EC2NodeClass", flags(["--registry-burst=10"], "registryBurst: -1"), "1.15.0")).not.toThrow();
+  });
+});
+
+describe("a NodeConfig's containerd config is TOML (fresh tester 25 n11)", () => {
+  const containerd = (toml: string) => ({
+    amiSelectorTerms: [{ alias: "al2023@latest" }],
+    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  containerd:\n    config: |\n${toml
+      .split("\n")
+      .map((l) => `      ${l}`)
+      .join("\n")}\n`,
+  });
+  test("an unterminated table header is refused, naming containerd's TOML load", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      containerd('[plugins."io.containerd.grpc.v1.cri"\nsandbox_image = "x"'),
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.value).toBe("line 5: config: |");
+    expect(e.message).toContain("spec.containerd.config is no TOML (its line 1)");
+    expect(e.message).toContain("services/server/config/config.go:197-260");
+  });
+  test("look-alike: a valid containerd drop-in passes", () => {
+    const ok = '[plugins."io.containerd.grpc.v1.cri".containerd]\ndiscard_unpacked_layers = false';
+    expect(() => build("EC2NodeClass", containerd(ok), "1.15.0")).not.toThrow();
+  });
+  test("nodeadm's localStorage strategy is read case-insensitively: Raid0 passes (internal/system/local_disk.go:29)", () => {
+    const u =
+      "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  instance:\n    localStorage:\n      strategy: Raid0\n";
+    expect(() =>
+      build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: u }, "1.15.0"),
+    ).not.toThrow();
+  });
+});
