@@ -1,5 +1,5 @@
 import { App, TerraformStack, Testing } from "cdktf";
-import { Construct } from "constructs";
+import { Construct, IConstruct } from "constructs";
 import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
 import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
 import { HelmProvider } from "@cdktf/provider-helm/lib/provider";
@@ -98,4 +98,11 @@ export function rejected(fn: () => unknown): KarpenterValidationError {
   const e = thrown(fn);
   if (!(e instanceof KarpenterValidationError)) throw e;
   return e;
+}
+
+/** The synth warnings (`@cdktf/warn` metadata) of `scope` and every construct under it, in tree order. */
+export function synthWarnings(scope: IConstruct): string[] {
+  return scope.node
+    .findAll()
+    .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
 }

@@ -1224,70 +1224,17 @@ function checkPodValues(scope: IConstruct, values: Record<string, unknown>): voi
     problems.check(() => checkNodeSelector(scope, extraLabels as Record<string, string>, "values.additionalLabels"));
   checkAnnotationMap(scope, problems, "values.podAnnotations", values.podAnnotations);
   checkAnnotationMap(scope, problems, "values.additionalAnnotations", values.additionalAnnotations);
-  // _helpers.tpl:70-75 of 1.15.0 (the same from 1.0), `printf "%s:%s@%s" .Values.controller.image.repository …`:
-  // null (Helm removes the key) renders `%!s(<nil>):1.15.0@sha256:…`, "" renders `:1.15.0@sha256:…`; the API server
-  // takes the Deployment, but the kubelet cannot parse the image (k8s.io/kubernetes v1.36.3
-  // pkg/kubelet/images/image_manager.go:175-180, ErrInvalidImageName) and the pod never starts (fresh17 S-2). The
-  // tag and digest the helper reads with `default` and `if`, so null or "" there is safe.
   const image = isPlainMap(values.controller) ? values.controller.image : undefined;
-  const repository = isPlainMap(image) ? image.repository : undefined;
-  const repositoryWhy =
-    typeof repository === "string" && repository.trim() !== "" && !isUnresolved(repository)
-      ? imageRepositoryProblem(repository)
-      : undefined;
-  if (repositoryWhy !== undefined)
+  for (const p of imageReferenceProblems(image))
     problems.add(
       new KarpenterValidationError(
         "HELM_VALUES_POD_SPEC",
         scope,
-        "values.controller.image.repository",
-        repository,
-        `an image repository such as "public.ecr.aws/karpenter/controller" (a registry host, then lower-case path components): ${repositoryWhy}. The chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (normalize.go:56-80 ParseNormalizedNamed, regexp.go), so the controller pod never starts`,
+        `values.controller.image.${p.part}`,
+        p.value,
+        p.message,
       ),
     );
-  if (
-    repository !== undefined &&
-    !isUnresolved(repository) &&
-    (typeof repository !== "string" || repository.trim() === "")
-  )
-    problems.add(
-      new KarpenterValidationError(
-        "HELM_VALUES_POD_SPEC",
-        scope,
-        "values.controller.image.repository",
-        repository,
-        'an image repository such as "public.ecr.aws/karpenter/controller", or leave it unset: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and with null or "" that is no image reference the kubelet can parse (InvalidImageName), so the controller pod never starts',
-      ),
-    );
-  // the tag and the digest as the kubelet's parse of the reference reads them (github.com/distribution/reference
-  // v0.6.0 regexp.go:68 tag, :81 digestPat; reference.go:219 digest.Parse -> github.com/opencontainers/go-digest
-  // v1.0.0 digest.go:103-117, algorithm.go:58-61: sha256 with 64, sha384 with 96, sha512 with 128 lower-case hex
-  // digits): another value renders an image the kubelet cannot parse (InvalidImageName), as above (fresh21 CF-2)
-  const imageParts: [string, unknown, RegExp, string][] = [
-    [
-      "tag",
-      isPlainMap(image) ? image.tag : undefined,
-      /^[\w][\w.-]{0,127}$/,
-      'an image tag such as "1.15.0" (a letter, digit or "_", then up to 127 letters, digits, "_", "." or "-")',
-    ],
-    [
-      "digest",
-      isPlainMap(image) ? image.digest : undefined,
-      /^(sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128})$/,
-      'a digest "sha256:" and 64 lower-case hex digits (or sha384 with 96, sha512 with 128)',
-    ],
-  ];
-  for (const [part, value, re, allowed] of imageParts)
-    if (typeof value === "string" && value !== "" && !isUnresolved(value) && !re.test(value))
-      problems.add(
-        new KarpenterValidationError(
-          "HELM_VALUES_POD_SPEC",
-          scope,
-          `values.controller.image.${part}`,
-          value,
-          `${allowed}: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (${part === "tag" ? "regexp.go:68" : "reference.go:219 -> github.com/opencontainers/go-digest v1.0.0 digest.go:103-117"}), so the controller pod never starts`,
-        ),
-      );
   const pcn = values.priorityClassName;
   if (pcn !== null && pcn !== undefined && pcn !== "" && !isUnresolved(pcn) && !isDns1123Subdomain(pcn))
     problems.add(
@@ -1969,6 +1916,72 @@ const DOMAIN_AND_PORT = new RegExp(
 );
 const PATH_COMPONENT = "[a-z0-9]+(?:(?:[._]|__|[-]+)[a-z0-9]+)*";
 const REMOTE_NAME = new RegExp(`^${PATH_COMPONENT}(?:/${PATH_COMPONENT})*$`);
+
+/** A problem of the controller image's reference: the part (`repository`, `tag`, `digest`), its value, the message. */
+export interface ImageReferenceProblem {
+  readonly part: "repository" | "tag" | "digest";
+  readonly value: unknown;
+  readonly message: string;
+}
+
+/**
+ * Every problem of the chart's `controller.image` (repository, tag, digest) as the kubelet parses the reference the
+ * chart renders from it: `printf "%s:%s@%s" .Values.controller.image.repository …` (_helpers.tpl:70-75 of 1.15.0, the
+ * same from 1.0). A null or "" repository renders `%!s(<nil>):1.15.0@sha256:…` or `:1.15.0@sha256:…`; the API server
+ * takes the Deployment, but the kubelet cannot parse the image (k8s.io/kubernetes v1.36.3
+ * pkg/kubelet/images/image_manager.go:175-180, ErrInvalidImageName) and the pod never starts (fresh17 S-2). The tag and
+ * digest the helper reads with `default` and `if`, so null or "" there is safe; another value is held to the grammar
+ * (github.com/distribution/reference v0.6.0 regexp.go:68 tag, :81 digestPat; reference.go:219 digest.Parse ->
+ * github.com/opencontainers/go-digest v1.0.0 digest.go:103-117, algorithm.go:58-61: sha256 with 64, sha384 with 96,
+ * sha512 with 128 lower-case hex digits; fresh21 CF-2). Unresolved tokens are not judged.
+ */
+export function imageReferenceProblems(image: unknown): ImageReferenceProblem[] {
+  if (!isPlainMap(image)) return [];
+  const out: ImageReferenceProblem[] = [];
+  const repository = image.repository;
+  if (repository !== undefined && !isUnresolved(repository)) {
+    if (typeof repository !== "string" || repository.trim() === "")
+      out.push({
+        part: "repository",
+        value: repository,
+        message:
+          'an image repository such as "public.ecr.aws/karpenter/controller", or leave it unset: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and with null or "" that is no image reference the kubelet can parse (InvalidImageName), so the controller pod never starts',
+      });
+    else {
+      const why = imageRepositoryProblem(repository);
+      if (why !== undefined)
+        out.push({
+          part: "repository",
+          value: repository,
+          message: `an image repository such as "public.ecr.aws/karpenter/controller" (a registry host, then lower-case path components): ${why}. The chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (normalize.go:56-80 ParseNormalizedNamed, regexp.go), so the controller pod never starts`,
+        });
+    }
+  }
+  const parts: ["tag" | "digest", RegExp, string, string][] = [
+    [
+      "tag",
+      /^[\w][\w.-]{0,127}$/,
+      'an image tag such as "1.15.0" (a letter, digit or "_", then up to 127 letters, digits, "_", "." or "-")',
+      "regexp.go:68",
+    ],
+    [
+      "digest",
+      /^(sha256:[a-f0-9]{64}|sha384:[a-f0-9]{96}|sha512:[a-f0-9]{128})$/,
+      'a digest "sha256:" and 64 lower-case hex digits (or sha384 with 96, sha512 with 128)',
+      "reference.go:219 -> github.com/opencontainers/go-digest v1.0.0 digest.go:103-117",
+    ],
+  ];
+  for (const [part, re, allowed, source] of parts) {
+    const value = image[part];
+    if (typeof value === "string" && value !== "" && !isUnresolved(value) && !re.test(value))
+      out.push({
+        part,
+        value,
+        message: `${allowed}: the chart writes the image as <repository>:<tag>@<digest> (_helpers.tpl:70-75), and this is no image reference the kubelet can parse (InvalidImageName), as github.com/distribution/reference v0.6.0 reads it (${source}), so the controller pod never starts`,
+      });
+  }
+  return out;
+}
 
 /**
  * Why the kubelet's parse of an image reference refuses `repository` as its name, or undefined (github.com/distribution/

@@ -531,8 +531,19 @@ export class Checker {
 
 /** Whether a quantity the pattern accepts is below zero: a "-" before a number that is not zero ("-0" is 0). */
 export function isNegativeQuantity(value: string): boolean {
-  const m = /^-([0-9]*\.?[0-9]*)/.exec(value);
-  return m !== null && /[1-9]/.test(m[1]);
+  return quantitySign(value) === -1;
+}
+
+/**
+ * The sign of a quantity string by its number part (`-1`, `0`, `1`): `"0Gi"`, `"0.0"`, `"-0"` and `"0e3"` are 0,
+ * `"-1Mi"` is -1. Read from the leading sign and digits only (what precedes a suffix or exponent), so it also serves a
+ * string {@link QUANTITY} does not take; undefined when no digit leads it.
+ */
+export function quantitySign(value: string): -1 | 0 | 1 | undefined {
+  const m = /^([+-]?)([0-9]*\.?[0-9]*)/.exec(value)!;
+  if (!/[0-9]/.test(m[2])) return undefined;
+  if (!/[1-9]/.test(m[2])) return 0;
+  return m[1] === "-" ? -1 : 1;
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   isToken,
   MAX_DURATION_NS,
   QUANTITY,
+  quantitySign,
   suggestion,
 } from "../kubernetes/value-rules";
 import { KubeletConfigFields, KubeletField, KubeletFieldKind } from "../versions";
@@ -362,8 +363,7 @@ export function kubeletEvictionRefusal(
       error: "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
       lines: reclaim ? "482-485" : "410-413",
     };
-  const zero = !/[1-9]/.test(/^[+-]?([0-9]*\.?[0-9]*)/.exec(value)![1]);
-  if (!reclaim && zero)
+  if (!reclaim && quantitySign(value) === 0)
     return {
       kind: "zero-quantity",
       error: `eviction threshold ${signal} must be positive: ${value}`,

@@ -6,6 +6,7 @@ import {
   INT32_MAX,
   isNegativeQuantity,
   isToken,
+  quantitySign,
   MAX_DURATION_NS,
   QUANTITY,
 } from "../kubernetes/value-rules";
@@ -914,7 +915,7 @@ export function startupParseProblems(k: Record<string, unknown>): KubeletRuntime
 /** A quantity (string or number) whose value is zero ("0", "0Gi", "0.0", 0); false for what is no quantity. */
 function quantityIsZero(q: unknown): boolean {
   if (typeof q === "number") return q === 0;
-  return str(q) && QUANTITY.test(q.trim()) && /^[+-]?0*\.?0*(?:[eE][+-]?\d+|[a-zA-Z]+)?$/.test(q.trim());
+  return str(q) && QUANTITY.test(q.trim()) && quantitySign(q.trim()) === 0;
 }
 
 const CM = "k8s.io/kubernetes@v1.36.3 pkg/kubelet/cm";

@@ -897,16 +897,9 @@ function al2Finding(text: string): Finding | undefined {
   // a NodeConfig (AL2023's nodeadm format): Karpenter wraps AL2 user data that is no MIME document as one shell script
   // part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:119-139, mimeify), AL2 has no
   // nodeadm, and the YAML run as a script sets nothing (fresh tester 23 S-3)
-  const first = parseAllDocuments(text)[0];
-  const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
   const toml = bottlerocketTomlFinding(text, "AL2", EKS_BOOTSTRAP_SHELL);
   if (toml) return toml;
-  if (
-    isTable(doc) &&
-    typeof doc.apiVersion === "string" &&
-    doc.apiVersion.startsWith("node.eks.aws/") &&
-    doc.kind === "NodeConfig"
-  )
+  if (isNodeConfigText(text))
     return {
       line: 1,
       problem: `a shell script or a MIME multipart document: this user data for the AL2 AMI family is a NodeConfig, which only AL2023's nodeadm reads. Karpenter wraps AL2 user data as one shell script part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:119-139, mimeify), the AL2 AMI has no nodeadm, and the YAML run as a script sets nothing: none of its settings reach the node. Use the AL2023 family (amiSelectorTerms alias al2023@…), or write the settings as an AL2 bootstrap script`,
@@ -968,14 +961,7 @@ function windowsFinding(text: string, family: string): Finding | undefined {
   const how = `Karpenter writes Windows user data into its own <powershell> block (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/windows.go:34-40), so it is run as PowerShell`;
   const toml = bottlerocketTomlFinding(text, family, how);
   if (toml) return toml;
-  const first = parseAllDocuments(text)[0];
-  const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
-  if (
-    isTable(doc) &&
-    typeof doc.apiVersion === "string" &&
-    doc.apiVersion.startsWith("node.eks.aws/") &&
-    doc.kind === "NodeConfig"
-  )
+  if (isNodeConfigText(text))
     return {
       line: 1,
       problem: `user data the ${family} AMI family reads: this user data for the ${family} AMI family is a NodeConfig, which only AL2023's nodeadm reads. ${how}, and none of its settings reach the node. Write the settings as PowerShell (or use the AL2023 family)`,
@@ -1359,6 +1345,21 @@ function partNoMapFinding(text: string, offset: number, value: unknown): Finding
   };
 }
 
+/**
+ * Whether `text`'s first YAML document is a NodeConfig (an `apiVersion` of node.eks.aws/… and `kind: NodeConfig`):
+ * what another family, or an AL2023 MIME part of another type, would hold by mistake.
+ */
+function isNodeConfigText(text: string): boolean {
+  const first = parseAllDocuments(text)[0];
+  const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
+  return (
+    isTable(doc) &&
+    typeof doc.apiVersion === "string" &&
+    doc.apiVersion.startsWith("node.eks.aws/") &&
+    doc.kind === "NodeConfig"
+  );
+}
+
 /** A line that only a NodeConfig has: `apiVersion: node.eks.aws/…` or `kind: NodeConfig`, at the start of a line. */
 const NODE_CONFIG_LINE = /^(?:apiVersion:[ \t]*["']?node\.eks\.aws\/|kind:[ \t]*["']?NodeConfig\b)/m;
 
@@ -1470,14 +1471,7 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
     // none of its settings reach the node (fresh tester 24 S-7)
     const partMedia = partType.split(";")[0].trim().toLowerCase();
     if (ctx && partMedia !== "application/node.eks.aws") {
-      const first = parseAllDocuments(lines.slice(j + 1, end).join("\n"))[0];
-      const doc = first && first.errors.length === 0 ? (first.toJS() as unknown) : undefined;
-      if (
-        isTable(doc) &&
-        typeof doc.apiVersion === "string" &&
-        doc.apiVersion.startsWith("node.eks.aws/") &&
-        doc.kind === "NodeConfig"
-      )
+      if (isNodeConfigText(lines.slice(j + 1, end).join("\n")))
         return {
           line: j + 2,
           problem: `a NodeConfig in a part with Content-Type: application/node.eks.aws: this part of AL2023 user data holds a NodeConfig under Content-Type ${JSON.stringify(partType || "(none)")}, and nodeadm reads NodeConfigs only from application/node.eks.aws parts (${NODEADM_PART_SOURCE}), so cloud-init runs it as ${partMedia === "text/x-shellscript" ? "a shell script" : "that type"} and none of its settings reach the node`,

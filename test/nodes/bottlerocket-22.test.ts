@@ -1,3 +1,4 @@
+import { synthWarnings } from "../helpers";
 import { build, rejection } from "./node-props";
 
 /*
@@ -12,12 +13,7 @@ import { build, rejection } from "./node-props";
 const br = (userData: string) => ({ amiSelectorTerms: [{ alias: "bottlerocket@latest" }], userData });
 
 function warnings(props: Record<string, unknown>, version?: string): string[] {
-  return build("EC2NodeClass", props, version)
-    .node.findAll()
-    .flatMap((c) => c.node.metadata)
-    .filter((m) => m.type === "@cdktf/warn")
-    .map((m) => String(m.data))
-    .filter((w) => w.includes("userData"));
+  return synthWarnings(build("EC2NodeClass", props, version)).filter((w) => w.includes("userData"));
 }
 
 describe("S-4: node labels in Bottlerocket user data", () => {

@@ -1,3 +1,4 @@
+import { synthWarnings } from "../helpers";
 import { Fn } from "cdktf";
 import { build, rejection, req } from "./node-props";
 
@@ -8,9 +9,7 @@ import { build, rejection, req } from "./node-props";
  */
 
 const warningsOf = (props: Record<string, unknown>, version = "1.15.0") =>
-  build("NodePool", props as never, version)
-    .node.findAll()
-    .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+  synthWarnings(build("NodePool", props as never, version));
 
 describe("minValues above the distinct values of a requirement (S-1)", () => {
   test("repeated values leave fewer distinct values than minValues: a warning naming both policies", () => {
@@ -123,9 +122,7 @@ describe("a NodeConfig kubelet value Karpenter's part replaces (fresh tester 23,
       } as never,
       "1.15.0",
     );
-    const warnings = stack.node
-      .findAll()
-      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    const warnings = synthWarnings(stack);
     expect(warnings.join("\n")).toContain("spec.kubelet.config.maxPods is replaced by Karpenter's own NodeConfig part");
   });
 });
@@ -335,9 +332,7 @@ describe("Bottlerocket settings Karpenter writes itself (fresh tester 24, S-14)"
       } as never,
       "1.15.0",
     );
-    const warnings = stack.node
-      .findAll()
-      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    const warnings = synthWarnings(stack);
     expect(warnings.join("\n")).toContain("settings.kubernetes.cluster-name is replaced");
   });
 });

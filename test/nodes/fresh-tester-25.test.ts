@@ -1,3 +1,4 @@
+import { synthWarnings } from "../helpers";
 import { build, rejection } from "./node-props";
 
 /*
@@ -21,11 +22,7 @@ const br = (settings: string, kubelet?: Record<string, unknown>) => ({
 });
 
 function warnings(props: Record<string, unknown>): string[] {
-  return build("EC2NodeClass", props, "1.15.0")
-    .node.findAll()
-    .flatMap((c) => c.node.metadata)
-    .filter((m) => m.type === "@cdktf/warn")
-    .map((m) => String(m.data));
+  return synthWarnings(build("EC2NodeClass", props, "1.15.0"));
 }
 
 describe("allowedUnsafeSysctls: the kubelet allows only sysctls known to be namespaced (S-k9, S-n3, S-b3)", () => {

@@ -1,3 +1,4 @@
+import { synthWarnings } from "../helpers";
 import { build, rejection } from "./node-props";
 
 /*
@@ -394,9 +395,7 @@ describe("kubelet defaults applied before the kubelet's validation", () => {
       { amiSelectorTerms: [{ alias: "bottlerocket@latest" }], kubelet: { imageGCLowThresholdPercent: 90 } },
       "1.15.0",
     );
-    const warnings = stack.node
-      .findAll()
-      .flatMap((c) => c.node.metadata.filter((m) => m.type === "@cdktf/warn").map((m) => String(m.data)));
+    const warnings = synthWarnings(stack);
     expect(warnings.join("\n")).toContain("kubelet.imageGCLowThresholdPercent = 90 without the other threshold");
   });
 });
