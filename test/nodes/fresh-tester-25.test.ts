@@ -252,3 +252,26 @@ describe("a NodeConfig's containerd config is TOML (fresh tester 25 n11)", () =>
     ).not.toThrow();
   });
 });
+
+describe("Bottlerocket's shutdown grace periods and user-namespace IDs reach the kubelet's rules too", () => {
+  test.each([
+    [
+      'shutdown-grace-period = "30s"\nshutdown-grace-period-for-critical-pods = "1m"',
+      "shutdown-grace-period-for-critical-pods",
+    ],
+    ["ids-per-pod = 1000", "ids-per-pod"],
+  ])("%s is refused", (settings, setting) => {
+    const e = rejection("EC2NodeClass", br(settings), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(`settings.kubernetes.${setting} as`);
+  });
+  test("look-alikes: ordered grace periods, a multiple of 65536", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        br('shutdown-grace-period = "1m"\nshutdown-grace-period-for-critical-pods = "30s"\nids-per-pod = 65536'),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
