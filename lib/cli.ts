@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import type { ErrorCode } from "./core/error-codes";
 import * as fs from "fs";
 import * as path from "path";
 import { convertLegacyManifests } from "./convert/convert-legacy-manifests";
@@ -11,6 +12,9 @@ import { nearestKey } from "./core/problems";
 import { DEFAULT_KARPENTER_VERSION, resolveKarpenterVersion } from "./versions/karpenter-version";
 import { upgradePlanMarkdown } from "./upgrade/render";
 import { inRange, UpgradePlan, upgradePlan } from "./upgrade/upgrade-plan";
+
+/** The code of an input the convert command cannot read (a missing file, bytes that are not UTF-8). */
+const READ_ERROR: { readonly code: ErrorCode } = { code: "CONVERT_READ" };
 
 /*
  * The command line needs only this package and its own dependencies (yaml, semver): the rules
@@ -137,7 +141,7 @@ export async function runCli(argv: readonly string[], io: CliIo = processIo()): 
     text = parsed.input === "-" ? await io.readStdin() : io.readFile(parsed.input);
   } catch (e) {
     io.stderr(
-      `error: cannot read ${parsed.input === "-" ? "standard input" : parsed.input}: ${(e as Error).message}\n`,
+      `error: cannot read ${parsed.input === "-" ? "standard input" : parsed.input}: ${(e as Error).message} [${READ_ERROR.code}]\n`,
     );
     return 1;
   }

@@ -103,7 +103,9 @@ describe("cdktf-eks-karpenter convert", () => {
   test("an unreadable file: exit 1", async () => {
     const io = fakeIo();
     expect(await runCli(["convert", "missing.yaml"], io)).toBe(1);
-    expect(io.err).toBe("error: cannot read missing.yaml: ENOENT: no such file or directory, open 'missing.yaml'\n");
+    expect(io.err).toBe(
+      "error: cannot read missing.yaml: ENOENT: no such file or directory, open 'missing.yaml' [CONVERT_READ]\n",
+    );
     expect(io.out).toBe("");
   });
 
@@ -574,6 +576,7 @@ describe("lib/cli.ts as a program", () => {
       expect(r.status).toBe(1);
       expect(r.stdout).toBe("");
       expect(r.stderr).toContain("byte 0xE9 at offset 2 (line 1) is not valid UTF-8");
+      expect(r.stderr.trimEnd()).toMatch(/\[CONVERT_READ\]$/);
       expect(r.stderr).toMatch(
         new RegExp(
           `^error: cannot read ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the input is not UTF-8: byte 0xE9 at offset \\d+ \\(line \\d+\\)`,

@@ -169,6 +169,7 @@ export const ERROR_CODES = {
     "a statement Sid that is not alphanumeric, is repeated or is one the controller policy uses",
   CONVERT_DUPLICATE_NAME: "two objects of one kind with the same name",
   CONVERT_INPUT: "convertLegacyManifests was not given YAML text",
+  CONVERT_READ: "the convert command cannot read its input: no such file, or bytes that are not UTF-8",
   CONVERT_LIST_ITEMS: "a List's items are missing or not Kubernetes objects",
   CONVERT_OPTION_NOT_A_BOOLEAN: "a converter option is not true or false",
   CONVERT_OPTION_ROLE: "options.role is not an IAM role name",

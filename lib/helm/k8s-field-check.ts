@@ -50,7 +50,9 @@ function walk(
         scope,
         field,
         value,
-        `${describe(kind)} (${owner}; the chart renders ${where} with toYaml): the API server cannot decode ${jsonKind(value)} there and the release fails`,
+        value !== null && typeof value === "object" && !Array.isArray(value) && !isPlainMap(value)
+          ? `${describe(kind)} (${owner}; the chart renders ${where} with toYaml), written as a plain object: this is ${jsonKind(value)}, and chart values are taken as plain objects and JSON values only (what a class instance, Map or Date turns into on the way to Helm is not what it holds): write its fields as an object literal`
+          : `${describe(kind)} (${owner}; the chart renders ${where} with toYaml): the API server cannot decode ${jsonKind(value)} there and the release fails`,
       ),
     );
   };

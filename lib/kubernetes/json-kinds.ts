@@ -1,4 +1,5 @@
 import { isPlainMap } from "../core/deep-merge";
+import { typeName as valueTypeName } from "../core/errors";
 import { parseQuantity } from "./value-rules";
 
 /*
@@ -44,6 +45,8 @@ export function typeName(type: string): string {
 export function jsonKind(value: unknown): string {
   if (Array.isArray(value)) return "a list";
   if (isPlainMap(value)) return "a map";
+  // a class instance, a Map, a Date …: no JSON value of its own (core/errors.ts names it)
+  if (value !== null && typeof value === "object") return `${valueTypeName(value)} (no plain object)`;
   return `a ${typeof value}`;
 }
 

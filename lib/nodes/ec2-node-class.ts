@@ -330,7 +330,14 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
     if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
-    for (const w of nodeConfigWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
+    for (const w of nodeConfigWarnings(
+      name,
+      nodeFamily(spec),
+      spec.userData,
+      `1.${version.minor}`,
+      spec.kubelet,
+      context.kubernetesVersion,
+    ))
       Annotations.of(this).addWarning(w);
     for (const w of bottlerocketWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
       Annotations.of(this).addWarning(w);

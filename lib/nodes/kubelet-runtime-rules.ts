@@ -228,6 +228,34 @@ export function kubeletRuntimeProblems(
       93,
     );
 
+  // pkg/kubelet/server/server.go:190-210: the kubelet serves on `address` (defaulted to 0.0.0.0 only when empty,
+  // v1beta1/defaults.go:87-88); one ParseIPSloppy does not read gives nil, the server listens on "<nil>:<port>", fails
+  // and the kubelet exits
+  if (str(k.address) && k.address !== "" && !isKubeletIp(k.address))
+    add(
+      "address",
+      k.address,
+      'an IP address such as "0.0.0.0" (every interface, the default) or "::"',
+      'an address that is no IP address (it listens on "<nil>:<port>", which fails: "Failed to listen and serve", os.Exit(1))',
+      "k8s.io/kubernetes@v1.36.3 pkg/kubelet/server/server.go:190-210",
+    );
+
+  // nodeadm sets providerID to the instance's own (amazon-eks-ami nodeadm internal/kubelet/config.go:246-251,
+  // withCloudProvider); a user's value reaches the kubelet after it (a drop-in, a flag) and is the same on every node
+  if (str(k.providerID) && k.providerID !== "" && !seen.has("kubelet.providerID")) {
+    seen.add("kubelet.providerID");
+    out.push({
+      field: "kubelet.providerID",
+      value: k.providerID,
+      allowed: "unset: nodeadm sets each node's own provider ID, aws:///<zone>/<instance-id>",
+      rule: "a providerID of its own",
+      source:
+        "amazon-eks-ami nodeadm internal/kubelet/config.go:246-251; sigs.k8s.io/karpenter v1.15.0 pkg/utils/nodeclaim/nodeclaim.go:291-301, pkg/controllers/nodeclaim/lifecycle/liveness.go:54",
+      effect:
+        "nodeadm writes each node's own provider ID (withCloudProvider), and this value replaces it on every node (the kubelet applies the drop-in and its flags over nodeadm's configuration), so the Node's spec.providerID names no instance of its NodeClaim: Karpenter finds a NodeClaim's Node only by it (NodeForNodeClaim), never finds it, and the NodeClaim never registers and is deleted after 15 minutes (liveness.go:54, registrationTimeout)",
+    });
+  }
+
   // :99, :102, :105 image GC ages; imageMinimumGCAge unset or "0s" is defaulted to 2m (defaults.go:154-155)
   const minAge = signedNanos(k.imageMinimumGCAge);
   const maxAge = signedNanos(k.imageMaximumGCAge);

@@ -4,8 +4,13 @@ import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
 import { isToken } from "../kubernetes/value-rules";
 import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
 import { kubeletValueProblem } from "./kubelet-config-rules";
-import { kubeletFlagProblems } from "./kubelet-flag-rules";
-import { imageGcDefaultProblem, KubeletRuntimeProblem, kubeletValueProblems } from "./kubelet-runtime-rules";
+import { kubeletFlagProblems, KubeletFlagValue } from "./kubelet-flag-rules";
+import {
+  imageGcDefaultProblem,
+  KubeletRuntimeProblem,
+  kubeletRuntimeWarnings,
+  kubeletValueProblems,
+} from "./kubelet-runtime-rules";
 
 /*
  * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
@@ -215,22 +220,9 @@ export function nodeConfigRuntimeProblems(
   karpenter: { readonly [field: string]: unknown },
   kubernetesVersion?: string,
 ): NodeConfigRuntimeProblem[] {
-  const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
-  if (!isPlainMap(kubelet)) return [];
-  const written = kubelet.config;
-  if (written !== undefined && written !== null && !isPlainMap(written)) return [];
-  const config: Record<string, unknown> = isPlainMap(written) ? written : {};
-  const own = Object.fromEntries(
-    Object.entries(karpenter).filter(([k]) => k !== "maxPods" && k !== "registerWithTaints"),
-  );
-  const merged: Record<string, unknown> = { ...config };
-  for (const [k, v] of Object.entries(own)) {
-    const mine = config[k];
-    merged[k] = isPlainMap(mine) && isPlainMap(v) ? { ...mine, ...v } : v;
-  }
-  const flags = kubeletFlagProblems(kubelet.flags).values;
-  const byFlag = new Map(flags.map((f) => [f.field, f]));
-  for (const f of flags) merged[f.field] = f.value;
+  const kubelet = nodeConfigKubelet(spec, karpenter);
+  if (!kubelet) return [];
+  const { own, merged, byFlag } = kubelet;
   const classOnly = new Set(
     kubeletValueProblems(own)
       .map((p) => p.field)
@@ -244,6 +236,55 @@ export function nodeConfigRuntimeProblems(
       const f = byFlag.get(topField(p.field));
       return f ? { ...p, flagIndex: f.index, flag: f.flag } : p;
     });
+}
+
+/**
+ * The kubelet configuration a NodeConfig's spec gives the kubelet: `spec.kubelet.config` merged with Karpenter's own
+ * part (`own`, without its placeholders), the configuration flags of `spec.kubelet.flags` over both (`byFlag`: the flag
+ * that set a field). Undefined when the spec has no kubelet or its config is no map (the decode rule reports that).
+ */
+function nodeConfigKubelet(
+  spec: unknown,
+  karpenter: { readonly [field: string]: unknown },
+):
+  | {
+      own: Record<string, unknown>;
+      merged: Record<string, unknown>;
+      byFlag: Map<string, KubeletFlagValue>;
+    }
+  | undefined {
+  const kubelet = isPlainMap(spec) ? spec.kubelet : undefined;
+  if (!isPlainMap(kubelet)) return undefined;
+  const written = kubelet.config;
+  if (written !== undefined && written !== null && !isPlainMap(written)) return undefined;
+  const config: Record<string, unknown> = isPlainMap(written) ? written : {};
+  const own = Object.fromEntries(
+    Object.entries(karpenter).filter(([k]) => k !== "maxPods" && k !== "registerWithTaints"),
+  );
+  const merged: Record<string, unknown> = { ...config };
+  for (const [k, v] of Object.entries(own)) {
+    const mine = config[k];
+    merged[k] = isPlainMap(mine) && isPlainMap(v) ? { ...mine, ...v } : v;
+  }
+  const flags = kubeletFlagProblems(kubelet.flags).values;
+  for (const f of flags) merged[f.field] = f.value;
+  return { own, merged, byFlag: new Map(flags.map((f) => [f.field, f])) };
+}
+
+/**
+ * The kubelet's warnings (kubelet-runtime-rules.ts kubeletRuntimeWarnings: what fails where the AMI or the Kubernetes
+ * minor decides) for the configuration a NodeConfig gives the kubelet ({@link nodeConfigKubelet}), but for those the
+ * class's own kubelet gets already.
+ */
+export function nodeConfigRuntimeWarnings(
+  spec: unknown,
+  karpenter: { readonly [field: string]: unknown },
+  kubernetesVersion?: string,
+): string[] {
+  const kubelet = nodeConfigKubelet(spec, karpenter);
+  if (!kubelet) return [];
+  const classOwn = new Set(kubeletRuntimeWarnings(kubelet.own, kubernetesVersion));
+  return kubeletRuntimeWarnings(kubelet.merged, kubernetesVersion).filter((w) => !classOwn.has(w));
 }
 
 /** The top-level field of a problem's field: `kubelet.logging.vmodule[0]` -> `logging`. */

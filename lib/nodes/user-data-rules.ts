@@ -6,13 +6,15 @@ import { holdsToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
-import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal } from "./kubelet-config-rules";
+import { kubeletConfigFields } from "../versions";
+import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal, kubeletValueProblem } from "./kubelet-config-rules";
 import { kubeletValueProblems } from "./kubelet-runtime-rules";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
   nodeConfigRuntimeProblems,
   NodeConfigRuntimeProblem,
+  nodeConfigRuntimeWarnings,
   nodeadmSource,
   nodeConfigPath,
   nodeConfigSpecProblems,
@@ -20,6 +22,7 @@ import {
   refusedNodeLabels,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
+import { containerdConfigProblems } from "./containerd-config-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -257,6 +260,7 @@ function bottlerocketFindings(
       settings,
       classKubelet,
       new Set(wrong.map((w) => w.path)),
+      minor,
       kubernetesVersion,
     ))
       found.push(k);
@@ -712,6 +716,7 @@ function bottlerocketKubeletProblems(
   settings: Record<string, unknown>,
   classKubelet: unknown,
   skip: Set<string>,
+  minor: string,
   kubernetesVersion?: string,
 ): Finding[] {
   // go-toml matches keys case-insensitively (see foldedEntry)
@@ -732,6 +737,21 @@ function bottlerocketKubeletProblems(
     settingOf[field] = setting;
   }
   const out: Finding[] = [];
+  // the kubelet's decode first: a value of another JSON type or a duration time.ParseDuration does not read fails it
+  // (k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100), whatever the value rules say
+  const table = kubeletConfigFields(minor);
+  for (const [field, v] of Object.entries(config)) {
+    const kind = table && Object.prototype.hasOwnProperty.call(table.fields, field) ? table.fields[field] : undefined;
+    const why = kind ? kubeletValueProblem(v, kind) : undefined;
+    if (why === undefined) continue;
+    delete config[field];
+    const setting = settingOf[field];
+    const value = foldedEntry(kubernetes, setting)?.[1];
+    out.push({
+      line: tomlKeyLine(text, setting) || 1,
+      problem: `settings.kubernetes.${setting} as ${why.replace(/, got .*$/, "")}, got ${JSON.stringify(typeof value === "bigint" ? Number(value) : value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet's decode of its configuration fails on it ("failed to decode"; ${table!.module} ${table!.file}; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100), so the kubelet does not start and the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
+    });
+  }
   for (const p of kubeletValueProblems(config, kubernetesVersion)) {
     const field = p.field.replace(/^kubelet\./, "").split(/[.[]/)[0];
     const setting = settingOf[field];
@@ -1112,7 +1132,8 @@ function nodeConfigSpecFinding(
       kubeletFlagFinding(text, offset, parsed, value, where, ctx) ??
       kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
       nodeLabelFinding(text, offset, parsed, value, where) ??
-      containerdConfigFinding(text, offset, parsed, value, where)
+      containerdConfigFinding(text, offset, parsed, value, where) ??
+      localStorageFinding(text, offset, parsed, value, where)
     );
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
@@ -1146,8 +1167,14 @@ function kubeletConfigFinding(
     ctx.dropped?.push(
       `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm passes the kubelet config on as written, and the kubelet, whose strict decode fails on an unknown field, decodes it again leniently and drops the field with a logged warning (${decode}), so the setting never reaches the node. Fix the name, or remove it; a kubelet newer than that one may know the field`,
     );
-  if (wrong.length === 0)
+  if (wrong.length === 0) {
+    // what fails where the AMI or the Kubernetes minor decides: warnings, as for the class's own kubelet
+    for (const w of nodeConfigRuntimeWarnings(value.spec, ctx.kubelet, ctx.kubernetesVersion))
+      ctx.dropped?.push(
+        `${where} is a NodeConfig whose kubelet configuration (spec.kubelet.config with Karpenter's part and the kubelet flags) has ${w}`,
+      );
     return kubeletRuntimeFinding(text, offset, parsed, value, where, ctx.kubelet, ctx.kubernetesVersion);
+  }
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
@@ -1212,7 +1239,7 @@ function kubeletFlagFinding(
 ): Finding | undefined {
   const spec = value.spec;
   const kubelet = isTable(spec) ? spec.kubelet : undefined;
-  const { refused, deprecated } = kubeletFlagProblems(isTable(kubelet) ? kubelet.flags : undefined);
+  const { refused, deprecated, values } = kubeletFlagProblems(isTable(kubelet) ? kubelet.flags : undefined);
   if (refused) {
     const table = kubeletFlags();
     return {
@@ -1220,7 +1247,25 @@ function kubeletFlagFinding(
       problem: `kubelet flags the kubelet can parse: ${where} is a NodeConfig whose spec.kubelet.flags[${refused.index}]: ${refused.problem}. nodeadm appends the flags to the kubelet's command line as written (amazon-eks-ami nodeadm internal/kubelet/environment.go:22-29: the items joined with spaces into NODEADM_KUBELET_ARGS, which the AL2023 kubelet unit expands unquoted, split at whitespace: templates/al2023/runtime/rootfs/etc/systemd/system/kubelet.service, ExecStart=/usr/bin/kubelet $NODEADM_KUBELET_ARGS), and the kubelet parses them before anything else and exits on an error (${table.kubelet} cmd/kubelet/app/server.go:184-186, NewKubeletCommand: cleanFlagSet.Parse, github.com/spf13/pflag), so the node never joins. Fix the flag, or set the value in spec.kubelet.config or on the EC2NodeClass's kubelet`,
     };
   }
+  // flags take precedence over the kubelet's configuration files (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:424-428,
+  // kubeletConfigFlagPrecedence): a flag replaces what Karpenter's own NodeConfig part sets (nodeadm.go:40-58, 103-116)
+  const over = new Set<number>();
   for (const d of deprecated)
+    if (d.name === "register-with-taints") {
+      over.add(d.index);
+      ctx.dropped?.push(
+        `${where} is a NodeConfig whose spec.kubelet.flags[${d.index}] sets --register-with-taints: flags take precedence over the kubelet's configuration (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:424-428, kubeletConfigFlagPrecedence), so it replaces the registerWithTaints Karpenter writes (the NodePool's taints and startupTaints and karpenter.sh/unregistered:NoExecute; karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:111-115): the node registers without karpenter.sh/unregistered (Karpenter logs "missing taint prevents registration-related race conditions", sigs.k8s.io/karpenter v1.15.0 pkg/controllers/nodeclaim/lifecycle/registration.go:78-89) and with taints its NodePool does not state, which Karpenter's scheduling does not know. Put taints on the NodePool (taints, startupTaints) instead`,
+      );
+    }
+  if (ctx.kubelet)
+    for (const v of values)
+      if (Object.prototype.hasOwnProperty.call(ctx.kubelet, v.field) && !over.has(v.index)) {
+        over.add(v.index);
+        ctx.dropped?.push(
+          `${where} is a NodeConfig whose spec.kubelet.flags[${v.index}] sets ${v.flag}, the kubelet's ${v.field}: flags take precedence over the kubelet's configuration (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:424-428, kubeletConfigFlagPrecedence), so it replaces the ${v.field} Karpenter's own NodeConfig part sets (${v.field === "maxPods" ? "the pod count Karpenter computed for the instance type and scheduled against" : "from the EC2NodeClass's kubelet"}; karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58, 103-116). Set it on the EC2NodeClass's kubelet instead`,
+        );
+      }
+  for (const d of deprecated.filter((x) => x.name !== "register-with-taints"))
     ctx.dropped?.push(
       `${where} is a NodeConfig whose spec.kubelet.flags[${d.index}] sets --${d.name}, a deprecated kubelet flag: the kubelet accepts it with a warning ("Flag --${d.name} has been deprecated"; ${d.at}) and may drop it in a later release. Set it in spec.kubelet.config (or on the EC2NodeClass's kubelet) instead where it is a KubeletConfiguration field`,
     );
@@ -1265,17 +1310,52 @@ function containerdConfigFinding(
   const containerd = isTable(spec) ? spec.containerd : undefined;
   const config = isTable(containerd) ? containerd.config : undefined;
   if (typeof config !== "string" || config.trim() === "") return undefined;
+  let doc: Record<string, unknown>;
   try {
-    parseToml(config);
-    return undefined;
+    doc = parseToml(config, { integersAsBigInt: true }) as Record<string, unknown>;
   } catch (e) {
     const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
     const at = e instanceof TomlError ? ` (its line ${e.line})` : "";
     return {
       line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
-      problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45, /etc/containerd/config.d/00-nodeadm.toml), and containerd parses every imported file when it starts and exits on an error ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125), so the node has no container runtime and never becomes ready`,
+      problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45, /etc/containerd/config.d/00-nodeadm.toml), and containerd parses every imported file when it starts and exits on an error ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
+  const wrong = containerdConfigProblems(doc);
+  if (wrong.length === 0) return undefined;
+  return {
+    line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
+    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45), and containerd decodes every imported file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source}), so the node has no container runtime and never becomes ready`,
+  };
+}
+
+/** The strategies the AL2023 AMI's setup-local-disks takes (after nodeadm lower-cases the NodeConfig's). */
+const LOCAL_DISK_SETUPS = ["raid0", "raid10", "mount", "none"];
+const LOCAL_DISK_SOURCE =
+  "amazon-eks-ami templates/al2023/runtime/bin/setup-local-disks:273-275 (at 81fec2e8, 2026-07-23), run by nodeadm internal/system/local_disk.go (the run aspect's error stops nodeadm init before the kubelet starts, cmd/nodeadm/init/init.go:140-147)";
+
+/**
+ * A NodeConfig (decoded without error) whose `spec.instance.localStorage.strategy` the AMI's setup-local-disks does not
+ * take: nodeadm lower-cases it and runs the script with it (so `Raid0` is `raid0`), which exits 1 on another value
+ * ("Valid disk setup options are: raid0, raid10, mount or none"), and nodeadm init stops: the node never joins.
+ */
+function localStorageFinding(
+  text: string,
+  offset: number,
+  parsed: Document | undefined,
+  value: Record<string, unknown>,
+  where: string,
+): Finding | undefined {
+  const spec = value.spec;
+  const instance = isTable(spec) ? spec.instance : undefined;
+  const storage = isTable(instance) ? instance.localStorage : undefined;
+  const strategy = isTable(storage) ? storage.strategy : undefined;
+  if (typeof strategy !== "string" || strategy === "" || LOCAL_DISK_SETUPS.includes(strategy.toLowerCase()))
+    return undefined;
+  return {
+    line: offset + pathLine(text, parsed, ["spec", "instance", "localStorage", "strategy"]),
+    problem: `a local storage strategy the AMI takes, RAID0, RAID10 or Mount (any case; or none): ${where} is a NodeConfig whose spec.instance.localStorage.strategy is ${JSON.stringify(strategy)}, which nodeadm lower-cases and passes to setup-local-disks, and the script exits 1 on it ("Valid disk setup options are: raid0, raid10, mount or none"; ${LOCAL_DISK_SOURCE}), so nodeadm init stops and the node never joins`,
+  };
 }
 
 /** The 1-based line of the value at `path` in the document, or of the nearest parent found there, else 1. */
@@ -1297,10 +1377,12 @@ export function nodeConfigWarnings(
   userData: unknown,
   minor: string,
   classKubelet?: unknown,
+  kubernetesVersion?: string,
 ): string[] {
   if (family !== "AL2023" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
   const dropped: string[] = [];
-  if (al2023Finding(userData, { minor, dropped, kubelet: karpenterKubeletConfig(classKubelet) })) return [];
+  if (al2023Finding(userData, { minor, dropped, kubelet: karpenterKubeletConfig(classKubelet), kubernetesVersion }))
+    return [];
   return dropped.map((d) => `EC2NodeClass ${name}: userData: ${d}.`);
 }
 

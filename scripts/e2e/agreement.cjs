@@ -262,9 +262,9 @@ const SEMANTIC_RULES = [
     id: "bottlerocket-kubelet-settings",
     field: /^userData$/,
     message:
-      /Bottlerocket passes it on as the kubelet's \w+.*?, and the kubelet (refuses|drops|writes the valid entries)/,
+      /Bottlerocket passes it on as the kubelet's \w+.*?, and the kubelet(?: (?:refuses|drops|writes the valid entries)|'s decode of its configuration fails)/,
     reason:
-      "Bottlerocket settings it renders into the kubelet's configuration (cpu-manager-policy, topology-manager-policy, kube-reserved, container-log-*, the registry / event / kube-api QPS and bursts, image-gc-*-threshold-percent, allowed-unsafe-sysctls, cluster-dns-ip …) that the kubelet refuses when it starts or drops; Karpenter keeps them (its Go types take them) and the CRD takes any user data",
+      "Bottlerocket settings it renders into the kubelet's configuration (cpu-manager-policy, topology-manager-policy, kube-reserved, container-log-*, the registry / event / kube-api QPS and bursts, image-gc-*-threshold-percent, allowed-unsafe-sysctls, shutdown grace periods, cluster-dns-ip …) that the kubelet cannot decode or refuses when it starts, or drops; Karpenter keeps them (its Go types take them) and the CRD takes any user data",
   },
   {
     id: "bottlerocket-kubelet-eviction",
@@ -446,6 +446,14 @@ const SEMANTIC_RULES = [
     since: "1.15",
     reason:
       "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
+  },
+  {
+    id: "kubelet-provider-id",
+    field: /^kubelet\.providerID$/,
+    message: /Karpenter finds a NodeClaim's Node only by it/,
+    since: "1.15",
+    reason:
+      "the free-form CRD and Karpenter's strict decode take a providerID, and Karpenter passes it to nodeadm, whose drop-in the kubelet applies over nodeadm's own providerID (aws:///<zone>/<instance-id>): every node gets the same ID, Karpenter never finds a NodeClaim's Node (NodeForNodeClaim matches spec.providerID) and deletes the NodeClaim after its registration timeout",
   },
   {
     id: "karpenter-owned-taint",

@@ -1,3 +1,4 @@
+import { Karpenter } from "../../lib/install/karpenter";
 import { KarpenterRelease, KarpenterReleaseProps } from "../../lib/helm/karpenter-release";
 import { rejected, synthJson, testCluster, testStack } from "../helpers";
 
@@ -110,5 +111,22 @@ describe("S-4 CPU_REQUESTS of 0 or less, which the controller silently replaces 
   });
   test("look-alike: CPU_REQUESTS=1 passes", () => {
     expect(() => release({ values: { controller: { env: [{ name: "CPU_REQUESTS", value: "1" }] } } })).not.toThrow();
+  });
+});
+
+describe("a class instance in chart values (fresh tester 26 V16)", () => {
+  test("is named as no plain object, with the fix", () => {
+    class Weird {
+      x = 1;
+    }
+    const { stack } = testStack();
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "karpenter", { cluster: testCluster(stack), values: { affinity: new Weird() } } as never),
+    );
+    expect(e.code).toBe("HELM_VALUES_K8S_TYPE");
+    expect(e.message).toContain("this is a Weird (no plain object)");
+    expect(e.message).toContain("write its fields as an object literal");
+    expect(e.message).not.toContain("cannot decode a object");
   });
 });

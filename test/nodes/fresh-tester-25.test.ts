@@ -275,3 +275,35 @@ describe("Bottlerocket's shutdown grace periods and user-namespace IDs reach the
     ).not.toThrow();
   });
 });
+
+describe("a NodeConfig's containerd config holds containerd's types (fresh tester 26 U11, X10, Y06)", () => {
+  const containerd = (toml: string) => ({
+    amiSelectorTerms: [{ alias: "al2023@latest" }],
+    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  containerd:\n    config: |\n${toml
+      .split("\n")
+      .map((l) => `      ${l}`)
+      .join("\n")}\n`,
+  });
+  test.each([
+    ['version = "two"', "version = a string, where containerd takes an integer"],
+    ['version = "2"', "version = a string, where containerd takes an integer"],
+    ['oom_score = "high"', "oom_score = a string, where containerd takes an integer"],
+    ["root = 1", "root = an integer, where containerd takes a string"],
+    ['imports = "/etc/x.toml"', "imports = a string, where containerd takes an array of strings"],
+    ["[grpc]\nuid = true", "grpc.uid = a boolean, where containerd takes an integer"],
+    ['grpc = "x"', "grpc = a string, where containerd takes a table"],
+    ["[proxy_plugins.snap]\ntype = 1", "proxy_plugins.snap.type = an integer, where containerd takes a string"],
+  ])("%s is refused", (toml, words) => {
+    const e = rejection("EC2NodeClass", containerd(toml), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(words);
+    expect(e.message).toContain("github.com/containerd/containerd@v1.7.30 services/server/config/config.go:");
+    expect(e.message).toContain("github.com/containerd/containerd/v2@v2.2.3 cmd/containerd/server/config/config.go:");
+  });
+  test("look-alikes pass: the right types, unknown keys, plugin configuration, a float where an integer goes (not judged)", () => {
+    const ok =
+      'version = 2\noom_score = -999\nimports = ["/etc/x.toml"]\nfoo = "bar"\n[grpc]\naddress = "/run/containerd/containerd.sock"\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = 1\n[timeouts]\n"io.containerd.timeout.shim.cleanup" = "5s"';
+    expect(() => build("EC2NodeClass", containerd(ok), "1.15.0")).not.toThrow();
+    expect(() => build("EC2NodeClass", containerd("oom_score = 1.5"), "1.15.0")).not.toThrow();
+  });
+});

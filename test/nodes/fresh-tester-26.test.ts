@@ -1,0 +1,144 @@
+import { synthWarnings } from "../helpers";
+import { build, rejection } from "./node-props";
+
+/*
+ * Fresh tester 26: the kubelet's address and providerID on every path, the NodeConfig path's warnings, Bottlerocket
+ * settings the kubelet cannot decode, and flags that replace what Karpenter's own NodeConfig part sets.
+ */
+
+const al2023 = (kubelet: Record<string, unknown>) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], kubelet });
+const nodeConfig = (kubelet: string, extra: Record<string, unknown> = {}) => ({
+  amiSelectorTerms: [{ alias: "al2023@latest" }],
+  userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n${kubelet
+    .split("\n")
+    .map((l) => `    ${l}`)
+    .join("\n")}\n`,
+  ...extra,
+});
+const br = (settings: string) => ({
+  amiSelectorTerms: [{ alias: "bottlerocket@latest" }],
+  userData: `[settings.kubernetes]\n${settings}\n`,
+});
+
+describe("the kubelet's address is an IP (K13, X01, Y05, Y08)", () => {
+  test("the class's kubelet: refused, naming the server's listen", () => {
+    const e = rejection("EC2NodeClass", al2023({ address: "not-ip" }), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_KUBELET_REFUSED_BY_KUBELET");
+    expect(e.field).toBe("kubelet.address");
+    expect(e.message).toContain("pkg/kubelet/server/server.go:190-210");
+  });
+  test("a NodeConfig's kubelet config, with the class's kubelet beside it", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      nodeConfig("config:\n  address: not-ip", { kubelet: { maxPods: 50 } }),
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain('spec.kubelet.config.address = "not-ip"');
+  });
+  test("look-alikes pass: 0.0.0.0, ::, a node IP", () => {
+    for (const address of ["0.0.0.0", "::", "10.0.1.5"])
+      expect(() => build("EC2NodeClass", al2023({ address }), "1.15.0")).not.toThrow();
+  });
+});
+
+describe("a providerID of the user's replaces each node's own (X22, Y01, Y02)", () => {
+  const id = "aws:///us-east-1a/i-0123456789abcdef0";
+  test("the class's kubelet", () => {
+    const e = rejection("EC2NodeClass", al2023({ providerID: id }), "1.15.0");
+    expect(e.field).toBe("kubelet.providerID");
+    expect(e.message).toContain("Karpenter finds a NodeClaim's Node only by it");
+    expect(e.message).toContain("nodeclaim.go:291-301");
+    expect(e.message).not.toContain("the kubelet does not start");
+  });
+  test("a NodeConfig's kubelet config and the --provider-id flag", () => {
+    expect(rejection("EC2NodeClass", nodeConfig(`config:\n  providerID: ${id}`), "1.15.0").message).toContain(
+      "spec.kubelet.config.providerID",
+    );
+    const f = rejection("EC2NodeClass", nodeConfig(`flags:\n  - --provider-id=${id}`), "1.15.0");
+    expect(f.message).toContain("spec.kubelet.flags[0] (--provider-id, which sets providerID");
+  });
+  test("look-alike: an empty providerID is left to nodeadm's", () => {
+    expect(() => build("EC2NodeClass", al2023({ providerID: "" }), "1.15.0")).not.toThrow();
+  });
+});
+
+describe("a NodeConfig gets the class's kubelet warnings (N27)", () => {
+  test("reservedSystemCPUs beside the cgroups nodeadm sets", () => {
+    const w = synthWarnings(
+      build(
+        "EC2NodeClass",
+        nodeConfig('config:\n  reservedSystemCPUs: "0-1"\n  systemReserved:\n    cpu: 500m'),
+        "1.15.0",
+      ),
+    ).join("\n");
+    expect(w).toContain("is a NodeConfig whose kubelet configuration");
+    expect(w).toContain("kubelet.reservedSystemCPUs");
+    expect(w).toContain("validation.go:321-325");
+  });
+  test("the class's own value warns once, not again for the NodeConfig", () => {
+    const w = synthWarnings(
+      build("EC2NodeClass", nodeConfig("config:\n  maxPods: 50", { kubelet: { reservedSystemCPUs: "0-1" } }), "1.15.0"),
+    ).filter((x) => x.includes("reservedSystemCPUs"));
+    expect(w).toHaveLength(1);
+  });
+});
+
+describe("Bottlerocket settings the kubelet cannot decode (B03, Y07, X07)", () => {
+  test.each([
+    ['shutdown-grace-period = "30x"', "shutdown-grace-period"],
+    [
+      'shutdown-grace-period = "30s"\nshutdown-grace-period-for-critical-pods = "1x"',
+      "shutdown-grace-period-for-critical-pods",
+    ],
+    ['cpu-manager-reconcile-period = "abc"', "cpu-manager-reconcile-period"],
+  ])("%s is refused by the kubelet's decode", (settings, setting) => {
+    const e = rejection("EC2NodeClass", br(settings), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(`settings.kubernetes.${setting} as a Go duration string`);
+    expect(e.message).toContain("the kubelet's decode of its configuration fails on it");
+    expect(e.message).toContain("codec.go:75-100");
+  });
+  test("look-alike: Go durations pass", () => {
+    expect(() =>
+      build("EC2NodeClass", br('shutdown-grace-period = "1m"\ncpu-manager-reconcile-period = "10s"'), "1.15.0"),
+    ).not.toThrow();
+  });
+});
+
+describe("kubelet flags that replace what Karpenter's own NodeConfig part sets (N19)", () => {
+  test("--register-with-taints: Karpenter's taints are replaced, the NodePool is the place", () => {
+    const w = synthWarnings(
+      build("EC2NodeClass", nodeConfig("flags:\n  - --register-with-taints=a=b:NoSchedule"), "1.15.0"),
+    ).join("\n");
+    expect(w).toContain("it replaces the registerWithTaints Karpenter writes");
+    expect(w).toContain("karpenter.sh/unregistered");
+    expect(w).toContain("Put taints on the NodePool (taints, startupTaints) instead");
+    expect(w).not.toContain("a deprecated kubelet flag");
+  });
+  test("--max-pods replaces the pod count Karpenter computed", () => {
+    const w = synthWarnings(build("EC2NodeClass", nodeConfig("flags:\n  - --max-pods=300"), "1.15.0")).join("\n");
+    expect(w).toContain("sets --max-pods, the kubelet's maxPods");
+    expect(w).toContain("the pod count Karpenter computed for the instance type");
+  });
+  test("look-alike: a flag Karpenter's part does not set warns only as deprecated", () => {
+    const w = synthWarnings(build("EC2NodeClass", nodeConfig("flags:\n  - --registry-burst=20"), "1.15.0")).join("\n");
+    expect(w).not.toContain("flags take precedence");
+  });
+});
+
+describe("a NodeConfig's local storage strategy is one setup-local-disks takes (U09)", () => {
+  const storage = (strategy: string) => ({
+    amiSelectorTerms: [{ alias: "al2023@latest" }],
+    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  instance:\n    localStorage:\n      strategy: ${strategy}\n`,
+  });
+  test("RAID5 is refused at its line", () => {
+    const e = rejection("EC2NodeClass", storage("RAID5"), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.value).toBe("line 6: strategy: RAID5");
+    expect(e.message).toContain("setup-local-disks:273-275");
+  });
+  test.each(["RAID0", "Raid0", "RAID10", "Mount", "none"])("look-alike %s passes", (s) => {
+    expect(() => build("EC2NodeClass", storage(s), "1.15.0")).not.toThrow();
+  });
+});
