@@ -405,7 +405,10 @@ const BR_EVICTION_TABLES: readonly {
 
 /** The value of a table's `key` as go-toml matches it (exact, else case-folded), and the key as written. */
 function foldedEntry(table: Record<string, unknown>, key: string): [string, unknown] | undefined {
-  const k = key in table ? key : Object.keys(table).find((x) => x.toLowerCase() === key);
+  // own keys only: a TOML table parsed by smol-toml is a plain object, and `key in` would find "constructor" on it
+  const k = Object.prototype.hasOwnProperty.call(table, key)
+    ? key
+    : Object.keys(table).find((x) => x.toLowerCase() === key);
   return k === undefined ? undefined : [k, table[k]];
 }
 
