@@ -48,3 +48,27 @@ export function iamRoleNameProblem(name: unknown): string | undefined {
 export function nodeClassRoleProblem(role: string): string | undefined {
   return role.startsWith("arn:") ? undefined : iamRoleNameProblem(role);
 }
+
+/** The IAM instance profile name rule (IAM API `instanceProfileNameType`): 1–128 letters, digits and `+=,.@_-`. */
+export const IAM_INSTANCE_PROFILE_NAME_RULE = {
+  max: 128,
+  pattern: /^[\w+=,.@-]+$/,
+  what: "an IAM instance profile name",
+  text: "letters, digits and + = , . @ _ -",
+} as const;
+
+/**
+ * What is wrong with a literal EC2NodeClass `instanceProfile`, or undefined: Karpenter passes it to EC2 as the
+ * profile's name (karpenter-provider-aws v1.15.0 pkg/providers/launchtemplate/types.go:113-114,
+ * IamInstanceProfile.Name), so an ARN or a path names no profile and the class never becomes Ready (its validation
+ * finds no such instance profile).
+ */
+export function instanceProfileNameProblem(name: string): string | undefined {
+  const rule = IAM_INSTANCE_PROFILE_NAME_RULE;
+  const base = `${rule.what}: ${rule.text}`;
+  if (name.startsWith("arn:"))
+    return `${base}; this is an ARN, and Karpenter passes the value to EC2 as the profile's name (IamInstanceProfile.Name), so write the name after "instance-profile/"${/:instance-profile\/(?:.*\/)?([^/]+)$/.test(name) ? ` ("${/:instance-profile\/(?:.*\/)?([^/]+)$/.exec(name)![1]}")` : ""}`;
+  if (name.includes("/"))
+    return `${base}; a path is no part of the name (IAM keeps it beside the name), so write the name alone${/\/([^/]+)$/.test(name) ? ` ("${/\/([^/]+)$/.exec(name)![1]}")` : ""}`;
+  return literalNameProblem(name, rule.max, rule.pattern, base);
+}

@@ -246,6 +246,9 @@ export const ERROR_CODES = {
   EC2NODECLASS_NETWORK_INTERFACES:
     "network interfaces missing a field, the primary interface, or with duplicates (EC2NodeClass CRD)",
   EC2NODECLASS_PLACEMENT_GROUP: "placementGroupSelector without exactly one of name and id (EC2NodeClass CRD)",
+  EC2NODECLASS_INSTANCE_PROFILE_NAME: "an instanceProfile that is no IAM instance profile name (an ARN, a path)",
+  EC2NODECLASS_METADATA_ENDPOINT:
+    "the instance metadata endpoint disabled on AL2023, whose nodeadm reads its configuration there",
   EC2NODECLASS_ROLE_AND_INSTANCE_PROFILE: "role and instanceProfile both set (EC2NodeClass CRD)",
   EC2NODECLASS_ROLE_ARN: "role is an ARN, not a role name",
   EC2NODECLASS_ROLE_NAME: "role is not an IAM role name",

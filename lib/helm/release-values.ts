@@ -46,6 +46,7 @@ import {
   volumeMountProblems,
   volumeNames,
   volumeProblems,
+  cpuBeyondAnyNode,
 } from "../kubernetes/object-rules";
 import { typedValueLines } from "./k8s-typed-values";
 import { SCHEDULER_CONFIG_SINCE, schedulerConfigProblems } from "./scheduler-config";
@@ -725,7 +726,19 @@ export function controllerResources(
     for (const [res, value] of Object.entries(q)) {
       if (value === undefined || isUnresolved(value)) continue;
       const n = typeof value === "string" ? parseQuantity(value) : undefined;
-      if (n === undefined || n <= 0) {
+      const huge =
+        res === "cpu" && (side === "requests" || requests.cpu === undefined) ? cpuBeyondAnyNode(value) : undefined;
+      if (huge !== undefined)
+        problems.add(
+          new KarpenterValidationError(
+            "HELM_VALUES_RESOURCES",
+            scope,
+            `controllerResources.${side}.${res}`,
+            value,
+            huge,
+          ),
+        );
+      else if (n === undefined || n <= 0) {
         problems.add(
           new KarpenterValidationError(
             "HELM_VALUES_RESOURCES",

@@ -1823,6 +1823,16 @@ function overcommitAllowed(name: string): boolean {
 }
 
 /**
+ * What is wrong with a container's CPU request written with a byte suffix of Mi or more ("1Gi"): over a million
+ * cores, more than any node has, so the scheduler's fit check never passes and the pod stays Pending (k8s.io/kubernetes
+ * v1.36.3 pkg/scheduler/framework/plugins/noderesources/fit.go:699-700). Undefined for any other value.
+ */
+export function cpuBeyondAnyNode(cpu: unknown): string | undefined {
+  if (typeof cpu !== "string" || !/^[0-9.]+[MGTPE]i$/.test(cpu.trim())) return undefined;
+  return `a CPU quantity such as "500m" (millicores) or "1" (cores): ${JSON.stringify(cpu)} uses a byte suffix and means over a million cores, more than any node has, so the scheduler never places the pod (k8s.io/kubernetes v1.36.3 pkg/scheduler/framework/plugins/noderesources/fit.go:699-700) and it stays Pending`;
+}
+
+/**
  * A container's `resources`, the same rules for every container of the pod (core36 :7930-7997,
  * validateResourceRequirements): a resource name without "/" a standard container resource (cpu, memory,
  * ephemeral-storage, hugepages-<size>; :7548-7561), every quantity not negative (:8222-8231), a request at most its
@@ -1869,6 +1879,20 @@ export function resourceRequirementsProblems(
     }
   }
   const limits = sides.limits ?? {};
+  // a CPU request of a million cores or more (a limit alone is the request too)
+  const cpuSide =
+    sides.requests && set(sides.requests.cpu)
+      ? "requests"
+      : sides.limits && set(sides.limits.cpu)
+        ? "limits"
+        : undefined;
+  const cpuWhy = cpuSide ? cpuBeyondAnyNode(sides[cpuSide].cpu) : undefined;
+  if (cpuSide && cpuWhy)
+    out.push({
+      field: named(cpuSide, "cpu"),
+      value: sides[cpuSide].cpu,
+      allowed: `${cpuWhy}${cpuSide === "limits" ? " (the limit is the request when no request is set)" : ""}`,
+    });
   for (const [name, value] of Object.entries(sides.requests ?? {})) {
     if (holdsToken(name) || !set(value)) continue;
     const req = quantityValue(value);

@@ -159,12 +159,16 @@ export function kubeletFlagProblems(flags: unknown): {
     if (SEMANTIC_FLAGS.includes(name)) semantic.push({ name, value, index: words[i].index, at: flag.at });
     const set = flag.field === undefined ? undefined : fieldValue(flag.kind, value);
     if (flag.field !== undefined && set !== undefined) {
-      // a repeated list flag appends (pflag stringSlice Set after the first), a repeated scalar replaces
+      // a repeated list flag appends (pflag stringSlice Set after the first), a repeated map flag adds its keys (the
+      // first Set clears the configuration's map: component-base cli/flag map_string_string.go:69-73), a scalar replaces
       const before = values.findIndex((v) => v.field === flag!.field);
+      const prior = before >= 0 ? values[before].value : undefined;
       const merged =
-        before >= 0 && Array.isArray(values[before].value) && Array.isArray(set)
-          ? [...(values[before].value as unknown[]), ...set]
-          : set;
+        Array.isArray(prior) && Array.isArray(set)
+          ? [...(prior as unknown[]), ...set]
+          : isMap(prior) && isMap(set)
+            ? { ...prior, ...set }
+            : set;
       if (before >= 0) values.splice(before, 1);
       values.push({ field: flag.field, value: merged, index: words[i].index, flag: shown });
     }
@@ -195,10 +199,29 @@ function fieldValue(kind: string, value: string): unknown {
       return value;
     case "stringSlice":
       return value.includes('"') ? undefined : value === "" ? [] : value.split(",");
+    // the map flags' Set (component-base cli/flag): "k=v,…" (mapStringString), "k<v,…" (eviction-hard / -soft),
+    // "k=bool,…" (feature-gates: strconv.ParseBool); its parse was judged already (valueProblem)
+    case "mapStringString":
+    case "langleSeparatedMapStringString":
+    case "mapStringBool": {
+      const sep = kind === "langleSeparatedMapStringString" ? "<" : "=";
+      const out: Record<string, unknown> = {};
+      for (const pair of value.split(",")) {
+        if (pair === "") continue;
+        const at = pair.indexOf(sep);
+        if (at < 0) return undefined;
+        const v = pair.slice(at + 1).trim();
+        out[pair.slice(0, at).trim()] =
+          kind === "mapStringBool" ? ["1", "t", "T", "TRUE", "true", "True"].includes(v) : v;
+      }
+      return out;
+    }
     default:
       return undefined;
   }
 }
+
+const isMap = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
 /** Flags whose values the kubelet also judges by meaning when it starts (fresh tester 24 S-2, S-5, S-6). */
 const SEMANTIC_FLAGS = [

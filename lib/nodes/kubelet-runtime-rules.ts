@@ -737,6 +737,31 @@ export function kubeletRuntimeProblems(
       `k8s.io/kubernetes@v1.36.3 cmd/kubelet/app/server.go:1184-1187 -> ${tls.source.split(" (")[0]}`,
     );
 
+  // pkg/kubelet/cm/cpumanager/cpu_manager.go:190-205: the static CPU manager needs kube- plus system-reserved CPU above
+  // zero. nodeadm reserves CPU in kubeReserved (internal/kubelet/config.go withDefaultReservedResources) and none in
+  // systemReserved, and a drop-in's map replaces its keys one by one: only an explicit zero kubeReserved.cpu (and a
+  // zero or unset systemReserved.cpu, no reservedSystemCPUs) leaves none
+  const reservedCpu = (f: string): unknown => {
+    const m = k[f];
+    return obj(m) && Object.prototype.hasOwnProperty.call(m, "cpu") ? m.cpu : undefined;
+  };
+  const kubeCpu = reservedCpu("kubeReserved");
+  const systemCpu = reservedCpu("systemReserved");
+  if (
+    k.cpuManagerPolicy === "static" &&
+    kubeCpu !== undefined &&
+    quantityIsZero(kubeCpu) &&
+    (systemCpu === undefined || quantityIsZero(systemCpu)) &&
+    !(str(k.reservedSystemCPUs) && k.reservedSystemCPUs !== "")
+  )
+    add(
+      "cpuManagerPolicy",
+      k.cpuManagerPolicy,
+      'a kubeReserved or systemReserved cpu above zero with the static policy (leave kubeReserved.cpu unset for the AMI\'s own reservation), or the "none" policy',
+      `the static CPU manager policy with no CPU reserved (kubeReserved.cpu ${JSON.stringify(kubeCpu)}${systemCpu === undefined ? "" : `, systemReserved.cpu ${JSON.stringify(systemCpu)}`}: "the static policy requires systemreserved.cpu + kubereserved.cpu to be greater than zero")`,
+      "k8s.io/kubernetes@v1.36.3 pkg/kubelet/cm/cpumanager/cpu_manager.go:190-205 (from container_manager_linux.go:339-341)",
+    );
+
   // pkg/kubelet/kubelet.go:579-584: a clusterDNS entry that is no IP address is skipped with a log line
   const dns = k.clusterDNS;
   if (Array.isArray(dns))
@@ -934,6 +959,17 @@ export function startupParseProblems(k: Record<string, unknown>): KubeletRuntime
           allowed: "a quantity of 0 or more",
           rule: `a negative reservation ("cannot be negative")`,
           source,
+        });
+      // CPU with a binary suffix of Mi or more: over a million cores, more than any node has; the kubelet refuses a
+      // reservation above the node's capacity when its container manager starts and exits
+      else if (resource === "cpu" && typeof value === "string" && /^[0-9.]+[MGTPE]i$/.test(value.trim()))
+        out.push({
+          field: at,
+          value,
+          allowed: 'a CPU quantity such as "100m" (millicores) or "1" (cores)',
+          rule: `a CPU reservation of ${value}, a byte suffix that means over a million cores, above any node's capacity ("Resource "cpu" has a reservation of … but capacity of …")`,
+          source:
+            "k8s.io/kubernetes v1.36.3 pkg/kubelet/cm/node_container_manager_linux.go:304-321 (validateNodeAllocatable, from container_manager_linux.go:688-690; kubelet.go:1819-1822 exits)",
         });
     }
   }

@@ -2,7 +2,7 @@ import { lookupTable, ownValue } from "../core/lookup";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
 import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
-import { nodeClassRoleProblem } from "../aws-api/name-rules";
+import { instanceProfileNameProblem, nodeClassRoleProblem } from "../aws-api/name-rules";
 import type { ErrorCode } from "../core/error-codes";
 import {
   CAPACITY_TYPES_SINCE,
@@ -928,6 +928,30 @@ export function checkEc2NodeClassSemantics(
 ): void {
   c.guard(() => checkNameAsLabel(c, name, NODECLASS_LABEL, "EC2NodeClass"));
   c.guard(() => checkRoleName(c, p.role));
+  c.guard(() => {
+    const profile = p.instanceProfile;
+    if (!isSet(profile) || c.token(profile) || typeof profile !== "string" || profile === "") return;
+    const problem = instanceProfileNameProblem(profile);
+    if (problem !== undefined)
+      c.fail(
+        "EC2NODECLASS_INSTANCE_PROFILE_NAME",
+        "instanceProfile",
+        profile,
+        `${problem}. Karpenter launches with IamInstanceProfile.Name set to it (karpenter-provider-aws v1.15.0 pkg/providers/launchtemplate/types.go:113-114) and its validation finds no such profile, so the class never becomes Ready and no node launches`,
+      );
+  });
+  c.guard(() => {
+    // AL2023's nodeadm reads the NodeConfig from the instance's user data and the instance's identity from IMDS
+    const m = p.metadataOptions;
+    if (nodeFamily(p) !== "AL2023" || !isSet(m) || c.token(m) || typeof m !== "object") return;
+    if (m.httpEndpoint === "disabled")
+      c.fail(
+        "EC2NODECLASS_METADATA_ENDPOINT",
+        "metadataOptions.httpEndpoint",
+        m.httpEndpoint,
+        `"enabled" (the default) on AL2023: nodeadm reads the NodeConfig from the instance's user data and the instance's identity through the instance metadata service when the node boots (amazon-eks-ami nodeadm internal/configprovider/userdata.go:33-43, cmd/nodeadm/init/init.go:196-198, internal/api/status.go:18-21, at 81fec2e8) and stops without it, so no node joins (EC2NodeClass CRD: with "disabled", "instance metadata will not be accessible on the node")`,
+      );
+  });
   const terms =
     isSet(p.amiSelectorTerms) && !c.token(p.amiSelectorTerms) && Array.isArray(p.amiSelectorTerms)
       ? p.amiSelectorTerms

@@ -1,8 +1,9 @@
 import { parse as parseToml, TomlError } from "smol-toml";
+import { gunzipSync } from "zlib";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
 import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
-import { holdsToken, suggestion } from "../kubernetes/value-rules";
+import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
@@ -680,6 +681,10 @@ const BR_KUBELET_FIELDS: { readonly [setting: string]: BrKubeletField } = {
   "container-log-monitor-interval": { field: "containerLogMonitorInterval" },
   "cpu-manager-policy": { field: "cpuManagerPolicy" },
   "cpu-manager-reconcile-period": { field: "cpuManagerReconcilePeriod" },
+  // eviction-soft / -grace-period: for the kubelet's rule across the two (a soft threshold needs a grace period); the
+  // thresholds themselves are bottlerocketEvictionProblems' (Bottlerocket's model, then the kubelet's parse)
+  "eviction-soft": { field: "evictionSoft", classField: "evictionSoft" },
+  "eviction-soft-grace-period": { field: "evictionSoftGracePeriod", classField: "evictionSoftGracePeriod" },
   "event-burst": { field: "eventBurst" },
   "event-qps": { field: "eventRecordQPS" },
   "image-gc-high-threshold-percent": {
@@ -729,10 +734,15 @@ function bottlerocketKubeletProblems(
   const config: Record<string, unknown> = {};
   const settingOf: Record<string, string> = {};
   for (const [setting, { field, classField, convert }] of Object.entries(BR_KUBELET_FIELDS)) {
+    // the class's value, which Karpenter writes over the setting, takes part in the kubelet's rules across fields
+    // (a soft threshold's grace period, the image GC order) but is the class's to report
+    const mine = classField === undefined ? undefined : own[classField];
+    if (mine !== undefined && mine !== null && !(Array.isArray(mine) && mine.length === 0)) {
+      if (!isToken(mine) && !holdsToken(mine)) config[field] = mine;
+      continue;
+    }
     const entry = foldedEntry(kubernetes, setting);
     if (!entry || skip.has(`settings.kubernetes.${setting}`)) continue;
-    const mine = classField === undefined ? undefined : own[classField];
-    if (mine !== undefined && mine !== null && !(Array.isArray(mine) && mine.length === 0)) continue;
     const raw = typeof entry[1] === "bigint" ? Number(entry[1]) : entry[1];
     const v = convert ? convert(raw) : raw;
     if (v === undefined) continue;
@@ -745,10 +755,11 @@ function bottlerocketKubeletProblems(
   const table = kubeletConfigFields(minor);
   for (const [field, v] of Object.entries(config)) {
     const kind = table && Object.prototype.hasOwnProperty.call(table.fields, field) ? table.fields[field] : undefined;
+    const setting = settingOf[field];
+    if (setting === undefined) continue;
     const why = kind ? kubeletValueProblem(v, kind) : undefined;
     if (why === undefined) continue;
     delete config[field];
-    const setting = settingOf[field];
     const value = foldedEntry(kubernetes, setting)?.[1];
     out.push({
       line: tomlKeyLine(text, setting) || 1,
@@ -759,6 +770,9 @@ function bottlerocketKubeletProblems(
     const field = p.field.replace(/^kubelet\./, "").split(/[.[]/)[0];
     const setting = settingOf[field];
     if (setting === undefined) continue;
+    // of the eviction maps only the rule across them: their signals and thresholds are judged with Bottlerocket's model
+    if (field.startsWith("evictionSoft") && !p.rule.startsWith("a soft eviction threshold without a grace period"))
+      continue;
     const value = foldedEntry(kubernetes, setting)?.[1];
     const got = JSON.stringify(typeof value === "bigint" ? Number(value) : value);
     out.push({
@@ -1206,11 +1220,10 @@ function kubeletRuntimeFinding(
     "spec",
     "kubelet",
     "config",
-    ...field
-      .replace(/^kubelet\./, "")
-      .split(/\.|\[(\d+)\]/)
-      .filter((x) => x !== undefined && x !== "")
-      .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
+    // fields, [n] indices and ["key"] map keys (a key may hold "." or "-": evictionSoft["memory.available"])
+    ...[...field.replace(/^kubelet\./, "").matchAll(/\["((?:[^"\\]|\\.)*)"\]|\[(\d+)\]|([^.[\]]+)/g)].map((m) =>
+      m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2] !== undefined ? Number(m[2]) : m[3],
+    ),
   ];
   const pathOf = (p: NodeConfigRuntimeProblem) =>
     p.flagIndex === undefined ? configPath(p.field) : ["spec", "kubelet", "flags", p.flagIndex];
@@ -1359,6 +1372,34 @@ function localStorageFinding(
     line: offset + pathLine(text, parsed, ["spec", "instance", "localStorage", "strategy"]),
     problem: `a local storage strategy the AMI takes, RAID0, RAID10 or Mount (any case; or none): ${where} is a NodeConfig whose spec.instance.localStorage.strategy is ${JSON.stringify(strategy)}, which nodeadm lower-cases and passes to setup-local-disks, and the script exits 1 on it ("Valid disk setup options are: raid0, raid10, mount or none"; ${LOCAL_DISK_SOURCE}), so nodeadm init stops and the node never joins`,
   };
+}
+
+const NODE_CONFIG_PART_DECODE =
+  "amazon-eks-ami nodeadm internal/configprovider/mime.go:50-58 decodeIfBase64, decompressIfGZIP; encoding.go, at 81fec2e8";
+
+/**
+ * An application/node.eks.aws part's body as nodeadm reads it ({@link NODE_CONFIG_PART_DECODE}): base64 when Go's
+ * base64.StdEncoding decodes it (line breaks skipped; otherwise the text as written), then gunzipped when it starts with
+ * gzip's magic number. The body itself when neither applies; the decoded text and how; or the error that stops nodeadm
+ * (a gzip stream it cannot read).
+ */
+function decodedNodeConfigPart(body: string): string | { text: string; how: string } | { error: string } {
+  const compact = body.replace(/[\r\n]/g, "");
+  const base64 =
+    compact !== "" && /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(compact)
+      ? Buffer.from(compact, "base64")
+      : undefined;
+  const bytes = base64 ?? Buffer.from(body, "utf8");
+  if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
+    try {
+      return { text: gunzipSync(bytes).toString("utf8"), how: base64 ? "base64-encoded, gzipped" : "gzipped" };
+    } catch (e) {
+      return {
+        error: `a gzip stream nodeadm can read: this application/node.eks.aws part of AL2023 user data is gzip data that does not decompress (${(e as Error).message}), and nodeadm stops on it ("failed to read from GZIP reader"; ${NODE_CONFIG_PART_DECODE}), so the node never joins`,
+      };
+    }
+  }
+  return base64 ? { text: base64.toString("utf8"), how: "base64-encoded" } : body;
 }
 
 /** The 1-based line of the value at `path` in the document, or of the nearest parent found there, else 1. */
@@ -1554,8 +1595,20 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
     }
     if (ctx && partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
       const body = lines.slice(j + 1, end).join("\n");
-      const f = nodeConfigFinding(body, j + 1, ctx);
-      if (f) return f;
+      const decoded = decodedNodeConfigPart(body);
+      if (typeof decoded === "string") {
+        const f = nodeConfigFinding(body, j + 1, ctx);
+        if (f) return f;
+      } else if ("error" in decoded) return { line: j + 2, problem: decoded.error };
+      else {
+        // the lines of the decoded text are no lines of the user data: the part's first line is named
+        const f = nodeConfigFinding(decoded.text, 0, ctx);
+        if (f)
+          return {
+            line: j + 2,
+            problem: `${f.problem} (in this part's ${decoded.how} NodeConfig, line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
+          };
+      }
     }
     // a NodeConfig in a part of another type (a shell script part): nodeadm reads only application/node.eks.aws parts
     // (amazon-eks-ami nodeadm internal/configprovider/userdata.go:96-103), cloud-init runs the YAML as a script, and

@@ -448,6 +448,20 @@ const SEMANTIC_RULES = [
       "the free-form CRD and Karpenter's strict decode take any value of the right JSON type; the kubelet's own ValidateKubeletConfiguration (k8s.io/kubernetes pkg/kubelet/apis/config/validation/validation.go) refuses it when the kubelet starts on the node, so the node never joins (no API server or controller check)",
   },
   {
+    id: "instance-profile-name",
+    field: /^instanceProfile$/,
+    message: /Karpenter launches with IamInstanceProfile\.Name set to it/,
+    reason:
+      "Karpenter passes instanceProfile to EC2 as the profile's name (launchtemplate/types.go, IamInstanceProfile.Name): an ARN or a path names no profile, and the class's validation finds none, so it never becomes Ready; the CRD takes any string",
+  },
+  {
+    id: "al2023-metadata-endpoint",
+    field: /^metadataOptions\.httpEndpoint$/,
+    message: /nodeadm reads the NodeConfig from the instance's user data/,
+    reason:
+      'the CRD takes httpEndpoint "disabled", but AL2023\'s nodeadm reads its NodeConfig (user data) and the instance identity from the instance metadata service at boot and stops without it, so no node joins',
+  },
+  {
     id: "kubelet-provider-id",
     field: /^kubelet\.providerID$/,
     message: /Karpenter finds a NodeClaim's Node only by it/,

@@ -84,6 +84,13 @@ const SEMANTIC_RULES = [
       "required node selector terms that are all empty ({} or only empty lists): the server accepts them (a term is required, not a requirement in it), but an empty term matches no node (k8s.io/api@v0.36.3 core/v1/types.go:3781; k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64), so the controller pods stay Pending; a dry run cannot show it",
   },
   {
+    id: "cpu-beyond-any-node",
+    field: /\.resources\.(requests|limits)\.cpu$/,
+    message: /means over a million cores, more than any node has/,
+    reason:
+      'a CPU request with a byte suffix ("1Gi"): the server takes any quantity, but no node has a million cores, so the scheduler\'s fit check never passes and the pods stay Pending; a dry run cannot show it',
+  },
+  {
     id: "controller-node-os",
     field: /^values\.nodeSelector\["kubernetes\.io\/os"\]$/,
     message: /the controller image runs on Linux only/,

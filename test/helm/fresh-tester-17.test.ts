@@ -130,3 +130,34 @@ describe("a class instance in chart values (fresh tester 26 V16)", () => {
     expect(e.message).not.toContain("cannot decode a object");
   });
 });
+
+describe("a controller CPU request with a byte suffix (fresh tester 27 V20, Q47)", () => {
+  test.each([
+    [
+      { values: { controller: { resources: { requests: { cpu: "1Gi" } } } } },
+      "values.controller.resources.requests.cpu",
+    ],
+    [
+      { controllerResources: { requests: { cpu: "1Gi", memory: "512Mi" }, limits: { memory: "512Mi" } } },
+      "controllerResources.requests.cpu",
+    ],
+  ])("is refused: the pod never fits a node", (props, field) => {
+    const { stack } = testStack();
+    const e = rejected(() => new Karpenter(stack, "karpenter", { cluster: testCluster(stack), ...props } as never));
+    const p = (e.problems ?? [e]).find((x) => x.field === field);
+    expect(p?.message).toContain("means over a million cores");
+    expect(p?.message).toContain("fit.go:699-700");
+  });
+  test("look-alikes pass: one core, 500 millicores", () => {
+    for (const cpu of ["1", "500m"]) {
+      const { stack } = testStack();
+      expect(
+        () =>
+          new Karpenter(stack, "karpenter", {
+            cluster: testCluster(stack),
+            values: { controller: { resources: { requests: { cpu } } } },
+          }),
+      ).not.toThrow();
+    }
+  });
+});

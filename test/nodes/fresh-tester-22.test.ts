@@ -243,7 +243,8 @@ describe("a NodeConfig's kubelet flags the kubelet refuses by meaning (fresh tes
     "--eviction-hard=memory.available<100Mi",
     "--kube-reserved=memory=1Gi,cpu=100m",
     "--feature-gates=NodeSwap=true",
-    "--eviction-soft=memory.available<10%",
+    // a soft threshold with its grace period (alone, the kubelet refuses it: fresh tester 27 F06)
+    "--eviction-soft=memory.available<10% --eviction-soft-grace-period=memory.available=1m30s",
   ])("look-alike %s passes", (flag) => {
     expect(() =>
       build(

@@ -142,3 +142,164 @@ describe("a NodeConfig's local storage strategy is one setup-local-disks takes (
     expect(() => build("EC2NodeClass", storage(s), "1.15.0")).not.toThrow();
   });
 });
+
+describe("fresh tester 27: base64 and gzip NodeConfig parts, as nodeadm decodes them (R05, R06, Q14, Q15)", () => {
+  const good =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      shutdownGracePeriod: 30s\n";
+  const bad =
+    "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      memorySwap:\n        swapBehavior: Foo\n";
+  const mime = (body: string, cte = "") =>
+    `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BOUNDARY"\n\n--BOUNDARY\nContent-Type: application/node.eks.aws\n${cte}\n${body}\n--BOUNDARY--\n`;
+  const cls = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2023@latest" }], userData });
+  const b64 = (t: string | Buffer) => Buffer.from(t).toString("base64");
+  test.each([
+    ["base64", b64(good), ""],
+    [
+      "base64 wrapped at 76 columns, with its header",
+      b64(good).replace(/(.{76})/g, "$1\n"),
+      "Content-Transfer-Encoding: base64\n",
+    ],
+    ["gzip in base64", b64(require("zlib").gzipSync(good)), ""],
+  ])("a valid NodeConfig as %s passes", (_, body, cte) => {
+    expect(() => build("EC2NodeClass", cls(mime(body, cte)), "1.15.0")).not.toThrow();
+  });
+  test("a decoded NodeConfig is judged as the plain one is: swapBehavior Foo", () => {
+    const e = rejection("EC2NodeClass", cls(mime(b64(bad))), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("memorySwap.swapBehavior");
+    expect(e.message).toContain("in this part's base64-encoded NodeConfig");
+    expect(e.message).not.toContain("not a map");
+  });
+  test("gzip data that does not decompress stops nodeadm", () => {
+    const broken = Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from("nonsense")]);
+    const e = rejection("EC2NodeClass", cls(mime(b64(broken))), "1.15.0");
+    expect(e.message).toContain("a gzip stream nodeadm can read");
+  });
+});
+
+describe("fresh tester 27: the rest", () => {
+  test("gp3 iops and throughput above EC2's documented ceilings warn (E07, E08)", () => {
+    const w = synthWarnings(
+      build(
+        "EC2NodeClass",
+        {
+          amiSelectorTerms: [{ alias: "al2023@latest" }],
+          blockDeviceMappings: [
+            {
+              deviceName: "/dev/xvda",
+              rootVolume: true,
+              ebs: { volumeType: "gp3", volumeSize: "1000Gi", iops: 80001, throughput: 2001 },
+            },
+          ],
+        },
+        "1.15.0",
+      ),
+    ).join("\n");
+    expect(w).toContain("ebs.iops = 80001 is above gp3's 80,000 IOPS");
+    expect(w).toContain("ebs.throughput = 2001 is above gp3's 2,000 MiB/s");
+  });
+  test("metadataOptions.httpEndpoint disabled on AL2023 is refused; enabled passes (E15, R09)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "al2023@latest" }], metadataOptions: { httpEndpoint: "disabled" } },
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_METADATA_ENDPOINT");
+    expect(e.field).toBe("metadataOptions.httpEndpoint");
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        { amiSelectorTerms: [{ alias: "al2023@latest" }], metadataOptions: { httpEndpoint: "enabled" } },
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+  test.each([
+    ["arn:aws:iam::123456789012:instance-profile/x", '("x")'],
+    ["path/profile", '("profile")'],
+  ])("instanceProfile %s is no profile name (E31, Q07)", (profile, fix) => {
+    const e = rejection(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "al2023@latest" }], instanceProfile: profile },
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_INSTANCE_PROFILE_NAME");
+    expect(e.message).toContain(fix);
+    expect(e.message).toContain("IamInstanceProfile.Name");
+  });
+  test("the static CPU manager with no CPU reserved, on the class, a NodeConfig and flags (K08, Q08, R08)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      al2023({ cpuManagerPolicy: "static", kubeReserved: { cpu: "0" }, systemReserved: { cpu: "0" } }),
+      "1.15.0",
+    );
+    expect(e.field).toBe("kubelet.cpuManagerPolicy");
+    expect(e.message).toContain(
+      "the static policy requires systemreserved.cpu + kubereserved.cpu to be greater than zero",
+    );
+    expect(
+      rejection(
+        "EC2NodeClass",
+        nodeConfig('config:\n  cpuManagerPolicy: static\n  kubeReserved:\n    cpu: "0"'),
+        "1.15.0",
+      ).message,
+    ).toContain("cpu_manager.go:190-205");
+    expect(
+      rejection(
+        "EC2NodeClass",
+        nodeConfig("flags:\n  - --cpu-manager-policy=static\n  - --kube-reserved=cpu=0\n  - --system-reserved=cpu=0"),
+        "1.15.0",
+      ).message,
+    ).toContain("cpu_manager.go:190-205");
+    // look-alikes: CPU reserved, or kubeReserved.cpu left to nodeadm
+    expect(() =>
+      build("EC2NodeClass", al2023({ cpuManagerPolicy: "static", kubeReserved: { cpu: "100m" } }), "1.15.0"),
+    ).not.toThrow();
+    expect(() => build("EC2NodeClass", al2023({ cpuManagerPolicy: "static" }), "1.15.0")).not.toThrow();
+  });
+  test("a soft eviction threshold without a grace period in Bottlerocket settings and in flags (B02, F06, R07)", () => {
+    const b = rejection(
+      "EC2NodeClass",
+      br('[settings.kubernetes.eviction-soft]\n"memory.available" = "500Mi"'),
+      "1.15.0",
+    );
+    expect(b.message).toContain("grace period must be specified for the soft eviction threshold");
+    expect(
+      rejection(
+        "EC2NodeClass",
+        nodeConfig(
+          "config:\n  evictionSoftGracePeriod:\n    nodefs.available: 1m\nflags:\n  - --eviction-soft=memory.available<500Mi",
+        ),
+        "1.15.0",
+      ).message,
+    ).toContain("grace period");
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        br(
+          '[settings.kubernetes.eviction-soft]\n"memory.available" = "500Mi"\n[settings.kubernetes.eviction-soft-grace-period]\n"memory.available" = "1m"',
+        ),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
+
+describe("a CPU reservation with a byte suffix on the NodeConfig, flag and Bottlerocket paths (fresh tester 27 R01, R02, Q35)", () => {
+  test.each([
+    ["NodeConfig", nodeConfig("config:\n  kubeReserved:\n    cpu: 1Gi")],
+    ["flag", nodeConfig("flags:\n  - --kube-reserved=cpu=1Gi")],
+    ["Bottlerocket", br('[settings.kubernetes.kube-reserved]\ncpu = "1Gi"')],
+  ])("%s: refused, above any node's capacity", (_, props) => {
+    const e = rejection("EC2NodeClass", props, "1.15.0");
+    expect(e.message).toContain("node_container_manager_linux.go:304-321");
+  });
+  test("look-alike: cpu 100m passes on every path", () => {
+    for (const p of [
+      nodeConfig("config:\n  kubeReserved:\n    cpu: 100m"),
+      nodeConfig("flags:\n  - --kube-reserved=cpu=100m"),
+      br('[settings.kubernetes.kube-reserved]\ncpu = "100m"'),
+    ])
+      expect(() => build("EC2NodeClass", p, "1.15.0")).not.toThrow();
+  });
+});
