@@ -728,29 +728,23 @@ export function controllerResources(
       const n = typeof value === "string" ? parseQuantity(value) : undefined;
       const huge =
         res === "cpu" && (side === "requests" || requests.cpu === undefined) ? cpuBeyondAnyNode(value) : undefined;
-      if (huge !== undefined)
+      const allowed =
+        huge ??
+        (n === undefined || n <= 0
+          ? res === "cpu"
+            ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"'
+            : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"'
+          : undefined);
+      if (allowed !== undefined)
         problems.add(
           new KarpenterValidationError(
             "HELM_VALUES_RESOURCES",
             scope,
             `controllerResources.${side}.${res}`,
             value,
-            huge,
+            allowed,
           ),
         );
-      else if (n === undefined || n <= 0) {
-        problems.add(
-          new KarpenterValidationError(
-            "HELM_VALUES_RESOURCES",
-            scope,
-            `controllerResources.${side}.${res}`,
-            value,
-            res === "cpu"
-              ? 'a Kubernetes CPU quantity above zero, e.g. "500m" or "1"'
-              : 'a Kubernetes memory quantity above zero, e.g. "512Mi" or "1Gi"',
-          ),
-        );
-      }
     }
   }
   problems.throwIfAny(scope);

@@ -1253,9 +1253,7 @@ function kubeletFlagFinding(
   where: string,
   ctx: Al2023Context,
 ): Finding | undefined {
-  const spec = value.spec;
-  const kubelet = isTable(spec) ? spec.kubelet : undefined;
-  const { refused, deprecated, values } = kubeletFlagProblems(isTable(kubelet) ? kubelet.flags : undefined);
+  const { refused, deprecated, values } = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
   if (refused) {
     const table = kubeletFlags();
     return {
@@ -1296,9 +1294,7 @@ function nodeLabelFinding(
   value: Record<string, unknown>,
   where: string,
 ): Finding | undefined {
-  const spec = value.spec;
-  const kubelet = isTable(spec) ? spec.kubelet : undefined;
-  const refused = refusedNodeLabels(isTable(kubelet) ? kubelet.flags : undefined);
+  const refused = refusedNodeLabels(specValue(value, "kubelet", "flags"));
   if (refused.length === 0) return undefined;
   const keys = refused.map((r) => `${JSON.stringify(r.key)} (spec.kubelet.flags[${r.index}])`).join(", ");
   return {
@@ -1322,9 +1318,7 @@ function containerdConfigFinding(
   value: Record<string, unknown>,
   where: string,
 ): Finding | undefined {
-  const spec = value.spec;
-  const containerd = isTable(spec) ? spec.containerd : undefined;
-  const config = isTable(containerd) ? containerd.config : undefined;
+  const config = specValue(value, "containerd", "config");
   if (typeof config !== "string" || config.trim() === "") return undefined;
   let doc: Record<string, unknown>;
   try {
@@ -1362,10 +1356,7 @@ function localStorageFinding(
   value: Record<string, unknown>,
   where: string,
 ): Finding | undefined {
-  const spec = value.spec;
-  const instance = isTable(spec) ? spec.instance : undefined;
-  const storage = isTable(instance) ? instance.localStorage : undefined;
-  const strategy = isTable(storage) ? storage.strategy : undefined;
+  const strategy = specValue(value, "instance", "localStorage", "strategy");
   if (typeof strategy !== "string" || strategy === "" || LOCAL_DISK_SETUPS.includes(strategy.toLowerCase()))
     return undefined;
   return {
@@ -1400,6 +1391,13 @@ function decodedNodeConfigPart(body: string): string | { text: string; how: stri
     }
   }
   return base64 ? { text: base64.toString("utf8"), how: "base64-encoded" } : body;
+}
+
+/** The value at `spec.<keys…>` of a decoded NodeConfig, or undefined where a table on the way is missing. */
+function specValue(value: Record<string, unknown>, ...keys: string[]): unknown {
+  let at: unknown = value.spec;
+  for (const k of keys) at = isTable(at) ? at[k] : undefined;
+  return at;
 }
 
 /** The 1-based line of the value at `path` in the document, or of the nearest parent found there, else 1. */

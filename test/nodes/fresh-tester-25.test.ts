@@ -21,6 +21,15 @@ const br = (settings: string, kubelet?: Record<string, unknown>) => ({
   ...(kubelet ? { kubelet } : {}),
 });
 
+/** A class whose user data is a NodeConfig with `spec.containerd.config` holding `toml`. */
+const containerd = (toml: string) => ({
+  amiSelectorTerms: [{ alias: "al2023@latest" }],
+  userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  containerd:\n    config: |\n${toml
+    .split("\n")
+    .map((l) => `      ${l}`)
+    .join("\n")}\n`,
+});
+
 function warnings(props: Record<string, unknown>): string[] {
   return synthWarnings(build("EC2NodeClass", props, "1.15.0"));
 }
@@ -222,13 +231,6 @@ describe("kubelet flags set configuration fields: the same rules, over the kubel
 });
 
 describe("a NodeConfig's containerd config is TOML (fresh tester 25 n11)", () => {
-  const containerd = (toml: string) => ({
-    amiSelectorTerms: [{ alias: "al2023@latest" }],
-    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  containerd:\n    config: |\n${toml
-      .split("\n")
-      .map((l) => `      ${l}`)
-      .join("\n")}\n`,
-  });
   test("an unterminated table header is refused, naming containerd's TOML load", () => {
     const e = rejection(
       "EC2NodeClass",
@@ -277,13 +279,6 @@ describe("Bottlerocket's shutdown grace periods and user-namespace IDs reach the
 });
 
 describe("a NodeConfig's containerd config holds containerd's types (fresh tester 26 U11, X10, Y06)", () => {
-  const containerd = (toml: string) => ({
-    amiSelectorTerms: [{ alias: "al2023@latest" }],
-    userData: `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  containerd:\n    config: |\n${toml
-      .split("\n")
-      .map((l) => `      ${l}`)
-      .join("\n")}\n`,
-  });
   test.each([
     ['version = "two"', "version = a string, where containerd takes an integer"],
     ['version = "2"', "version = a string, where containerd takes an integer"],
