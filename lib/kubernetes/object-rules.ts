@@ -1160,6 +1160,18 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
     if (missing(src[key]))
       out.push({ field: `${f}.${key}`, value: src[key], allowed: `${what} (required)${why && `: ${why}`}` });
   };
+  // a Secret, ConfigMap or PersistentVolumeClaim name no such object can have (a DNS-1123 subdomain: core36
+  // ValidateSecretName / ValidateConfigMapName NameIsDNSSubdomain): the API server takes the pod, but the volume never
+  // mounts and the pod stays ContainerCreating, unless the source is optional
+  const named = (key: string, kind: string) => {
+    const v = src[key];
+    if (str(v) && v !== "" && !isDns1123Subdomain(v) && src.optional !== true)
+      out.push({
+        field: `${f}.${key}`,
+        value: v,
+        allowed: `a ${kind} name, ${SUBDOMAIN_TEXT}: no ${kind} can be named ${JSON.stringify(v)} (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go, Validate${kind}Name: NameIsDNSSubdomain), so the volume never mounts and the pod stays ContainerCreating`,
+      });
+  };
   switch (source) {
     case "hostPath":
       need("path", 'the path on the node, e.g. "/var/log"');
@@ -1168,10 +1180,12 @@ function sourceProblems(out: Out, f: string, source: string, src: Record<string,
       return;
     case "secret":
       need("secretName", "the Secret's name");
+      named("secretName", "Secret");
       keyToPathProblems(out, f, src.items);
       return;
     case "configMap":
       need("name", "the ConfigMap's name");
+      named("name", "ConfigMap");
       keyToPathProblems(out, f, src.items);
       return;
     case "persistentVolumeClaim":

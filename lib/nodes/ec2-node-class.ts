@@ -442,6 +442,27 @@ function kubeletWarnings(
     }
   const k = spec.kubelet;
   const family = nodeFamily(spec);
+  // maxPods 0: Karpenter gives every instance type 0 pod slots (karpenter-provider-aws v1.15.0
+  // pkg/providers/instancetype/types.go:739-740) and every pod takes one, so no pool with the class launches a node
+  if (isPlainMap(k) && k.maxPods === 0)
+    out.push(
+      `EC2NodeClass ${name}: kubelet.maxPods = 0: Karpenter gives every instance type of this class 0 pod slots (karpenter-provider-aws v1.15.0 pkg/providers/instancetype/types.go:739-740) and every pod needs one (sigs.k8s.io/karpenter v1.15.0 pkg/utils/resources/resources.go:36), so no pool using the class ever launches a node. Leave maxPods unset for the instance type's own count`,
+    );
+  // instanceStorePolicy RAID0 on Windows: the bootstrap ignores it (windows.go:73) while Karpenter's capacity counts
+  // the instance store as ephemeral storage (instancetype/types.go:531-533)
+  if (spec.instanceStorePolicy === "RAID0" && family?.startsWith("Windows"))
+    out.push(
+      `EC2NodeClass ${name}: instanceStorePolicy RAID0 on ${family}: the Windows bootstrap does not set up the instance store (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/windows.go:73 ignores the policy), but Karpenter still counts the instance store as the node's ephemeral storage (pkg/providers/instancetype/types.go:531-533), so it schedules pods onto storage the node does not have. Leave instanceStorePolicy unset on Windows`,
+    );
+  if (
+    family === "AL2023" &&
+    typeof spec.userData === "string" &&
+    !Token.isUnresolved(spec.userData) &&
+    /\/etc\/eks\/bootstrap\.sh\b/.test(spec.userData)
+  )
+    out.push(
+      `EC2NodeClass ${name}: userData runs /etc/eks/bootstrap.sh, which the AL2023 AMIs keep only as a stub that prints "bootstrap.sh has been removed from AL2023-based EKS AMIs" and exits 1 (amazon-eks-ami templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh, at 81fec2e8): its arguments never reach the node, and a script with set -e stops there. Write the settings as a NodeConfig (kubelet flags in spec.kubelet.flags), or use the EC2NodeClass's kubelet`,
+    );
   const gc = isPlainMap(k) && family !== undefined && family !== "AL2023" ? imageGcDefaultProblem(k) : undefined;
   if (gc !== undefined)
     out.push(

@@ -201,6 +201,11 @@ function fieldValue(kind: string, value: string): unknown {
       return value.includes('"') ? undefined : value === "" ? [] : value.split(",");
     // the map flags' Set (component-base cli/flag): "k=v,…" (mapStringString), "k<v,…" (eviction-hard / -soft),
     // "k=bool,…" (feature-gates: strconv.ParseBool); its parse was judged already (valueProblem)
+    // mapStringStringNoSplit (cpu-manager-policy-options): one "k=v" per Set, the value may hold commas
+    case "mapStringStringNoSplit": {
+      const at = value.indexOf("=");
+      return at < 0 ? undefined : { [value.slice(0, at).trim()]: value.slice(at + 1).trim() };
+    }
     case "mapStringString":
     case "langleSeparatedMapStringString":
     case "mapStringBool": {

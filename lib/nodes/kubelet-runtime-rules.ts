@@ -256,6 +256,22 @@ export function kubeletRuntimeProblems(
     });
   }
 
+  // registerNode false: the kubelet never creates its Node (pkg/kubelet/kubelet_node_status.go:460), so Karpenter,
+  // which waits for the NodeClaim's Node, deletes the NodeClaim after its registration timeout
+  if (k.registerNode === false && !seen.has("kubelet.registerNode")) {
+    seen.add("kubelet.registerNode");
+    out.push({
+      field: "kubelet.registerNode",
+      value: k.registerNode,
+      allowed: "true (the default) or unset",
+      rule: "registerNode false",
+      source:
+        "k8s.io/kubernetes@v1.36.3 pkg/kubelet/kubelet_node_status.go:460; sigs.k8s.io/karpenter v1.15.0 pkg/controllers/nodeclaim/lifecycle/liveness.go:54",
+      effect:
+        "the kubelet never registers its Node, so Karpenter finds no Node for the NodeClaim, and the NodeClaim never registers and is deleted after 15 minutes (registrationTimeout): every launch is wasted",
+    });
+  }
+
   // :99, :102, :105 image GC ages; imageMinimumGCAge unset or "0s" is defaulted to 2m (defaults.go:154-155)
   const minAge = signedNanos(k.imageMinimumGCAge);
   const maxAge = signedNanos(k.imageMaximumGCAge);

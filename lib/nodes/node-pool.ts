@@ -368,6 +368,21 @@ export class NodePool extends Construct {
     if (ownClass)
       for (const warning of amiPlatformWarnings(c, name, requirements, options.labels, ownClass))
         Annotations.of(this).addWarning(warning);
+    // a taint with timeAdded: Karpenter writes the pool's taints as the kubelet's registerWithTaints on AL2023
+    // (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:413-416, bootstrap/nodeadm.go:113-114), and
+    // the kubelet refuses a taint with timeAdded there (validation.go:164-165); Bottlerocket writes strings instead
+    const family = ownClass ? nodeFamily(ownClass.spec) : undefined;
+    if (family === undefined || family === "AL2023")
+      for (const f of ["taints", "startupTaints"] as const) {
+        const list = (options as { [k: string]: unknown })[f];
+        if (!Array.isArray(list) || c.token(list)) continue;
+        list.forEach((t, i) => {
+          if (t && typeof t === "object" && (t as { timeAdded?: unknown }).timeAdded !== undefined)
+            Annotations.of(this).addWarning(
+              `NodePool ${name}: ${f}[${i}].timeAdded is set: Karpenter writes the pool's taints and startup taints into the kubelet's registerWithTaints on AL2023 (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:413-416, bootstrap/nodeadm.go:113-114), and the kubelet refuses a taint with timeAdded there ("taint.TimeAdded is not nil", k8s.io/kubernetes v1.36.3 pkg/kubelet/apis/config/validation/validation.go:164-165): ${family === "AL2023" ? "the" : "on an AL2023 class, the"} kubelet does not start and no node joins. Leave timeAdded out (the API server sets it on the Node)`,
+            );
+        });
+      }
     if (spot && !karpenter?.createsSpotServiceLinkedRole) {
       // judged at synth, per account: another install (or a SpotServiceLinkedRole) of the account may create the role
       let judged = false;

@@ -680,6 +680,14 @@ const BR_KUBELET_FIELDS: { readonly [setting: string]: BrKubeletField } = {
   "container-log-max-workers": { field: "containerLogMaxWorkers" },
   "container-log-monitor-interval": { field: "containerLogMonitorInterval" },
   "cpu-manager-policy": { field: "cpuManagerPolicy" },
+  // a list of option names Bottlerocket renders as the kubelet's map of options set to "true"
+  "cpu-manager-policy-options": {
+    field: "cpuManagerPolicyOptions",
+    convert: (v) =>
+      Array.isArray(v) && v.every((o) => typeof o === "string")
+        ? Object.fromEntries(v.map((o: string) => [o, "true"]))
+        : undefined,
+  },
   "cpu-manager-reconcile-period": { field: "cpuManagerReconcilePeriod" },
   // eviction-soft / -grace-period: for the kubelet's rule across the two (a soft threshold needs a grace period); the
   // thresholds themselves are bottlerocketEvictionProblems' (Bottlerocket's model, then the kubelet's parse)

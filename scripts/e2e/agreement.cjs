@@ -462,6 +462,14 @@ const SEMANTIC_RULES = [
       'the CRD takes httpEndpoint "disabled", but AL2023\'s nodeadm reads its NodeConfig (user data) and the instance identity from the instance metadata service at boot and stops without it, so no node joins',
   },
   {
+    id: "kubelet-register-node",
+    field: /^kubelet\.registerNode$/,
+    message: /the kubelet never registers its Node/,
+    since: "1.15",
+    reason:
+      "the free-form CRD and Karpenter's strict decode take registerNode false, and Karpenter passes it to nodeadm: the kubelet never creates its Node, and Karpenter deletes the NodeClaim after its registration timeout",
+  },
+  {
     id: "kubelet-provider-id",
     field: /^kubelet\.providerID$/,
     message: /Karpenter finds a NodeClaim's Node only by it/,

@@ -84,6 +84,13 @@ const SEMANTIC_RULES = [
       "required node selector terms that are all empty ({} or only empty lists): the server accepts them (a term is required, not a requirement in it), but an empty term matches no node (k8s.io/api@v0.36.3 core/v1/types.go:3781; k8s.io/component-helpers@v0.36.3 scheduling/corev1/nodeaffinity/nodeaffinity.go:60-64), so the controller pods stay Pending; a dry run cannot show it",
   },
   {
+    id: "volume-object-name",
+    field: /\.(secret\.secretName|configMap\.name)$/,
+    message: /so the volume never mounts and the pod stays ContainerCreating/,
+    reason:
+      "a Secret or ConfigMap volume naming an object no such object can be (upper case, _): the server takes the pod spec (it checks only that the name is set), but no Secret or ConfigMap can have that name, so the volume never mounts; a dry run cannot show it",
+  },
+  {
     id: "cpu-beyond-any-node",
     field: /\.resources\.(requests|limits)\.cpu$/,
     message: /means over a million cores, more than any node has/,

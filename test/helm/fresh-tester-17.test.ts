@@ -161,3 +161,28 @@ describe("a controller CPU request with a byte suffix (fresh tester 27 V20, Q47)
     }
   });
 });
+
+describe("a Secret or ConfigMap volume no such object can be named (fresh tester 28 S23)", () => {
+  test("an upper-case configMap name is refused; optional or lower-case passes", () => {
+    const { stack } = testStack();
+    const e = rejected(
+      () =>
+        new Karpenter(stack, "karpenter", {
+          cluster: testCluster(stack),
+          values: { extraVolumes: [{ name: "cfg", configMap: { name: "My-Config" } }] },
+        }),
+    );
+    const p = (e.problems ?? [e]).find((x) => x.field.endsWith("configMap.name"));
+    expect(p?.message).toContain("the volume never mounts");
+    for (const configMap of [{ name: "my-config" }, { name: "My-Config", optional: true }]) {
+      const t = testStack();
+      expect(
+        () =>
+          new Karpenter(t.stack, "karpenter", {
+            cluster: testCluster(t.stack),
+            values: { extraVolumes: [{ name: "cfg", configMap }] },
+          }),
+      ).not.toThrow();
+    }
+  });
+});

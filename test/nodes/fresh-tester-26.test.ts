@@ -303,3 +303,78 @@ describe("a CPU reservation with a byte suffix on the NodeConfig, flag and Bottl
       expect(() => build("EC2NodeClass", p, "1.15.0")).not.toThrow();
   });
 });
+
+describe("fresh tester 28", () => {
+  test("registerNode false on the class, a NodeConfig and the flag (C22, C24, C25)", () => {
+    const e = rejection("EC2NodeClass", al2023({ registerNode: false }), "1.15.0");
+    expect(e.field).toBe("kubelet.registerNode");
+    expect(e.message).toContain("the kubelet never registers its Node");
+    expect(rejection("EC2NodeClass", nodeConfig("config:\n  registerNode: false"), "1.15.0").message).toContain(
+      "kubelet_node_status.go:460",
+    );
+    expect(rejection("EC2NodeClass", nodeConfig("flags:\n  - --register-node=false"), "1.15.0").message).toContain(
+      "spec.kubelet.flags[0] (--register-node, which sets registerNode",
+    );
+    expect(() => build("EC2NodeClass", al2023({ registerNode: true }), "1.15.0")).not.toThrow();
+  });
+  test("CPU manager options with the none policy in Bottlerocket settings and flags (C28, F14, F17)", () => {
+    expect(
+      rejection("EC2NodeClass", br('cpu-manager-policy-options = ["full-pcpus-only"]'), "1.15.0").message,
+    ).toContain("settings.kubernetes.cpu-manager-policy-options");
+    expect(
+      rejection(
+        "EC2NodeClass",
+        br('cpu-manager-policy = "none"\ncpu-manager-policy-options = ["full-pcpus-only"]'),
+        "1.15.0",
+      ).code,
+    ).toBe("EC2NODECLASS_USER_DATA");
+    expect(
+      rejection("EC2NodeClass", nodeConfig("flags:\n  - --cpu-manager-policy-options=full-pcpus-only=true"), "1.15.0")
+        .message,
+    ).toContain("--cpu-manager-policy-options, which sets cpuManagerPolicyOptions");
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        br('cpu-manager-policy = "static"\ncpu-manager-policy-options = ["full-pcpus-only"]'),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+  test("warnings: maxPods 0, RAID0 on Windows, bootstrap.sh on AL2023 (F21, B31, D05)", () => {
+    expect(synthWarnings(build("EC2NodeClass", al2023({ maxPods: 0 }), "1.15.0")).join("\n")).toContain(
+      "kubelet.maxPods = 0",
+    );
+    expect(
+      synthWarnings(
+        build(
+          "EC2NodeClass",
+          { amiSelectorTerms: [{ alias: "windows2022@latest" }], instanceStorePolicy: "RAID0" },
+          "1.15.0",
+        ),
+      ).join("\n"),
+    ).toContain("instanceStorePolicy RAID0 on Windows2022");
+    expect(
+      synthWarnings(
+        build(
+          "EC2NodeClass",
+          { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: "#!/bin/bash\n/etc/eks/bootstrap.sh prod\n" },
+          "1.15.0",
+        ),
+      ).join("\n"),
+    ).toContain("bootstrap.sh has been removed from AL2023-based EKS AMIs");
+    expect(synthWarnings(build("EC2NodeClass", al2023({ maxPods: 1 }), "1.15.0")).join("\n")).not.toContain(
+      "maxPods = ",
+    );
+  });
+  test("a NodePool taint with timeAdded warns (A27, F12)", () => {
+    const w = synthWarnings(
+      build(
+        "NodePool",
+        { taints: [{ key: "a", effect: "NoSchedule", timeAdded: "2024-01-01T00:00:00Z" }] } as never,
+        "1.15.0",
+      ),
+    ).join("\n");
+    expect(w).toContain("taints[0].timeAdded is set");
+    expect(w).toContain("validation.go:164-165");
+  });
+});
