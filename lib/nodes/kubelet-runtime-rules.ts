@@ -933,6 +933,22 @@ export function startupParseProblems(k: Record<string, unknown>): KubeletRuntime
         });
     }
   }
+  // grace periods: Go durations of 0 or more (helpers.go:435-455 parseGracePeriods, time.ParseDuration)
+  for (const [signal, value] of Object.entries(map(k.evictionSoftGracePeriod) ?? {})) {
+    if (isToken(signal) || isToken(value) || typeof value !== "string") continue;
+    const ns = signedNanos(value);
+    if (ns === undefined || ns < 0n)
+      out.push({
+        field: `kubelet.evictionSoftGracePeriod["${signal}"]`,
+        value,
+        allowed: 'a Go duration of 0 or more, such as "1m30s"',
+        rule:
+          ns === undefined
+            ? `a grace period time.ParseDuration does not read (${JSON.stringify(value)})`
+            : `a negative grace period ("invalid eviction grace period specified: ${value}, must be a positive value")`,
+        source: `${KUBELET_EVICTION_SOURCE}:435-455 (parseGracePeriods, from ParseThresholdConfig :139)`,
+      });
+  }
   const soft = map(k.evictionSoft);
   const grace = map(k.evictionSoftGracePeriod) ?? {};
   if (soft)

@@ -647,6 +647,11 @@ function droppedKeys(v: unknown, type: string, path: string, structs: Bottlerock
   }
 }
 
+/** A TOML value as JSON for a message: smol-toml's bigint integers (at any depth) as numbers. */
+function tomlJson(value: unknown): string | undefined {
+  return JSON.stringify(value, (_, x: unknown) => (typeof x === "bigint" ? Number(x) : x));
+}
+
 /** A Bottlerocket setting the kubelet reads as a KubeletConfiguration field. */
 interface BrKubeletField {
   /** The KubeletConfiguration field Bottlerocket renders the setting into. */
@@ -720,6 +725,14 @@ const BR_KUBELET_FIELDS: { readonly [setting: string]: BrKubeletField } = {
   "system-reserved": { field: "systemReserved", classField: "systemReserved" },
   "topology-manager-policy": { field: "topologyManagerPolicy" },
   "topology-manager-scope": { field: "topologyManagerScope" },
+  // a table Bottlerocket renders as the kubelet's map of option strings
+  "topology-manager-policy-options": {
+    field: "topologyManagerPolicyOptions",
+    convert: (v) =>
+      v !== null && typeof v === "object" && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v).map(([o, x]) => [o, String(typeof x === "bigint" ? Number(x) : x)]))
+        : undefined,
+  },
 };
 
 /**
@@ -771,7 +784,7 @@ function bottlerocketKubeletProblems(
     const value = foldedEntry(kubernetes, setting)?.[1];
     out.push({
       line: tomlKeyLine(text, setting) || 1,
-      problem: `settings.kubernetes.${setting} as ${why.replace(/, got .*$/, "")}, got ${JSON.stringify(typeof value === "bigint" ? Number(value) : value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet's decode of its configuration fails on it ("failed to decode"; ${table!.module} ${table!.file}; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100), so the kubelet does not start and the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
+      problem: `settings.kubernetes.${setting} as ${why.replace(/, got .*$/, "")}, got ${tomlJson(value)}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet's decode of its configuration fails on it ("failed to decode"; ${table!.module} ${table!.file}; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubeletconfig/util/codec/codec.go:75-100), so the kubelet does not start and the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
     });
   }
   for (const p of kubeletValueProblems(config, kubernetesVersion)) {
@@ -782,7 +795,7 @@ function bottlerocketKubeletProblems(
     if (field.startsWith("evictionSoft") && !p.rule.startsWith("a soft eviction threshold without a grace period"))
       continue;
     const value = foldedEntry(kubernetes, setting)?.[1];
-    const got = JSON.stringify(typeof value === "bigint" ? Number(value) : value);
+    const got = tomlJson(value);
     out.push({
       line: tomlKeyLine(text, setting) || 1,
       problem:
@@ -1593,12 +1606,22 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
     const end = k + 1 < starts.length ? starts[k + 1] : close;
     let j = s + 1;
     let partType = "";
+    let partEncoding = "";
     for (; j < end && lines[j] !== ""; j++) {
       const m = /^([!-9;-~]+):[ \t]*(.*)$/.exec(lines[j]);
       if (!m && !/^[ \t]/.test(lines[j]))
         return fail(j + 1, 'a part\'s header line is "Name: value", and this one is not');
       if (m && m[1].toLowerCase() === "content-type") partType = m[2].trim();
+      if (m && m[1].toLowerCase() === "content-transfer-encoding") partEncoding = m[2].trim().toLowerCase();
     }
+    // Karpenter writes each part back with its Content-Type alone (karpenter-provider-aws v1.15.0
+    // pkg/providers/amifamily/bootstrap/mime/mime.go:67-73, Serialize :88-91), and Go's multipart reader decodes only
+    // quoted-printable: a base64 body of another part reaches cloud-init as base64 text, undecoded
+    if (partEncoding === "base64" && partType.split(";")[0].trim().toLowerCase() !== "application/node.eks.aws")
+      return fail(
+        j,
+        `a part without Content-Transfer-Encoding: base64 (write the part's content as it is): Karpenter writes every part back with its Content-Type alone (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/mime/mime.go:67-73, 88-91) and Go's mime/multipart decodes only quoted-printable, so cloud-init receives this ${partType || "part"} as base64 text and never runs what it holds`,
+      );
     if (ctx && partType.split(";")[0].trim().toLowerCase() === "application/node.eks.aws") {
       const body = lines.slice(j + 1, end).join("\n");
       const decoded = decodedNodeConfigPart(body);

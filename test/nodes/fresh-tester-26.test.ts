@@ -378,3 +378,45 @@ describe("fresh tester 28", () => {
     expect(w).toContain("validation.go:164-165");
   });
 });
+
+describe("fresh tester 29", () => {
+  test("a negative or unparsable soft eviction grace period on the NodeConfig paths (L15, L37)", () => {
+    const c = rejection(
+      "EC2NodeClass",
+      nodeConfig(
+        'config:\n  evictionSoft:\n    memory.available: 500Mi\n  evictionSoftGracePeriod:\n    memory.available: "-1m"',
+      ),
+      "1.15.0",
+    );
+    expect(c.message).toContain("must be a positive value");
+    expect(c.message).toContain("helpers.go:435-455");
+    const f = rejection(
+      "EC2NodeClass",
+      nodeConfig(
+        "flags:\n  - --eviction-soft=memory.available<500Mi\n  - --eviction-soft-grace-period=memory.available=-1m",
+      ),
+      "1.15.0",
+    );
+    expect(f.message).toContain("must be a positive value");
+  });
+  test("Bottlerocket max-allowable-numa-nodes below 8 (L40)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      br(
+        'topology-manager-policy = "best-effort"\n[settings.kubernetes.topology-manager-policy-options]\nmax-allowable-numa-nodes = 4',
+      ),
+      "1.15.0",
+    );
+    expect(e.message).toContain("settings.kubernetes.topology-manager-policy-options");
+  });
+  test("a shell part with Content-Transfer-Encoding: base64 (U21)", () => {
+    const body = Buffer.from("#!/bin/bash\necho hi\n").toString("base64");
+    const userData = `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\nContent-Transfer-Encoding: base64\n\n${body}\n--B--\n`;
+    const e = rejection("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023@latest" }], userData }, "1.15.0");
+    expect(e.message).toContain("a part without Content-Transfer-Encoding: base64");
+    const plain = `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B--\n`;
+    expect(() =>
+      build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: plain }, "1.15.0"),
+    ).not.toThrow();
+  });
+});
