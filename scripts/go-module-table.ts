@@ -7,11 +7,11 @@ import { spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 
-function go(args: string[], cwd?: string): string {
+function go(args: string[], cwd?: string, toolchain?: string): string {
   const r = spawnSync("go", args, {
     cwd,
     encoding: "utf8",
-    env: { ...process.env, GOFLAGS: "-mod=mod" },
+    env: { ...process.env, GOFLAGS: "-mod=mod", ...(toolchain ? { GOTOOLCHAIN: toolchain } : {}) },
     timeout: 300_000,
   });
   if (r.error) throw new Error(`go ${args.join(" ")}: ${r.error.message}`);
@@ -40,9 +40,21 @@ export function moduleDir(module: string, version: string): string {
   if (fs.existsSync(dir)) return dir;
   // a fresh machine downloads while the tool build (.ci/run) fills the same cache over the same proxy: a download
   // that fails there is tried twice more, 10 s apart, before the test says SKIP
-  const out = tried(3, () =>
-    JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-"))),
-  ) as { Error?: string; Dir?: string };
+  // a module whose go.mod names a newer Go than the machine's is not extracted ("requires go >= 1.26.9 (running go
+  // 1.26.8; GOTOOLCHAIN=local)"): the go command fetches that toolchain from the module proxy when asked to
+  let toolchain: string | undefined;
+  const download = () =>
+    JSON.parse(go(["mod", "download", "-json", `${module}@${version}`], fs.mkdtempSync("/tmp/gomod-"), toolchain));
+  const out = tried(3, () => {
+    try {
+      return download();
+    } catch (e) {
+      const newer = /requires go (?:>=|\\u003e=) (\d+\.\d+(?:\.\d+)?) \(running go/.exec((e as Error).message);
+      if (!newer || toolchain !== undefined) throw e;
+      toolchain = `go${newer[1]}`;
+      return download();
+    }
+  }) as { Error?: string; Dir?: string };
   if (out.Error || !out.Dir) throw new Error(`go mod download ${module}@${version}: ${out.Error ?? "no Dir"}`);
   return out.Dir as string;
 }

@@ -1,3 +1,4 @@
+import { eksAmiFacts } from "../versions/eks-ami";
 import { lookupTable } from "../core/lookup";
 import type { Checker } from "../kubernetes/value-rules";
 import { isSet, isToken } from "../kubernetes/value-rules";
@@ -39,10 +40,10 @@ import { isSet, isToken } from "../kubernetes/value-rules";
  * "130G" is a 122 GiB volume. A volume given only by `snapshotID` has the snapshot's size, not known
  * here: its ratios and floors are EC2's to judge.
  *
- * Not checked: a root volume smaller than the AMI's root snapshot. The snapshot size belongs to the AMI
- * release an alias resolves at runtime (amazon-eks-ami builds AL2023 with a 20 GiB root today and once
- * lowered AL2's to 4 GiB, CHANGELOG #1143; Bottlerocket's variants differ; a custom AMI is anyone's),
- * so no fixed number exists to check a literal size against.
+ * A root volume smaller than the AMI's root snapshot is checked for the al2023@ aliases only: amazon-eks-ami builds
+ * every AL2023 AMI with the same root snapshot size (lib/versions eks-ami-facts, generated from its build variables).
+ * AL2's was lowered once (CHANGELOG #1143), Bottlerocket's variants differ and a custom AMI is anyone's, so those are
+ * left to EC2.
  */
 
 /** EC2's IOPS per volume type: floor and ceiling (EbsBlockDevice, Iops), and IOPS per GiB (EBS User Guide). */
@@ -249,6 +250,42 @@ export function ebsTypeWarnings(name: string, blockDeviceMappings: unknown): str
 }
 
 /**
+ * The device each AMI family keeps the kubelet's root directory on, the one Karpenter sizes a node's
+ * ephemeral-storage by when no mapping says rootVolume (karpenter-provider-aws v1.15.0 pkg/providers/amifamily:
+ * al2.go:115-116, al2023.go:116-117, bottlerocket.go:201-202, windows.go:97-98, EphemeralBlockDevice).
+ */
+const EPHEMERAL_DEVICE: { readonly [family: string]: string } = lookupTable({
+  AL2: "/dev/xvda",
+  AL2023: "/dev/xvda",
+  Bottlerocket: "/dev/xvdb",
+  Windows2019: "/dev/sda1",
+  Windows2022: "/dev/sda1",
+  Windows2025: "/dev/sda1",
+});
+
+/**
+ * A warning for `rootVolume: true` on a device other than the one the family's AMIs keep the kubelet's root directory
+ * on: Karpenter takes that mapping's size as every node's ephemeral-storage (karpenter-provider-aws v1.15.0
+ * pkg/providers/instancetype/types.go:536-542), but neither Karpenter nor the AMI mounts the volume there (the CRD:
+ * "a flag indicating if this device is mounted as kubelet root dir"), so pods are scheduled against storage the
+ * kubelet does not have and are evicted under disk pressure. A warning: an AMI or user data of your own may mount it.
+ */
+export function rootVolumeWarnings(name: string, family: string | undefined, blockDeviceMappings: unknown): string[] {
+  const device = family === undefined ? undefined : EPHEMERAL_DEVICE[family];
+  if (device === undefined || !Array.isArray(blockDeviceMappings) || isToken(blockDeviceMappings)) return [];
+  const out: string[] = [];
+  blockDeviceMappings.forEach((m, i) => {
+    if (!m || typeof m !== "object" || isToken(m)) return;
+    const { rootVolume, deviceName } = m as { rootVolume?: unknown; deviceName?: unknown };
+    if (rootVolume !== true || typeof deviceName !== "string" || isToken(deviceName) || deviceName === device) return;
+    out.push(
+      `EC2NodeClass ${name}: blockDeviceMappings[${i}] marks ${deviceName} as rootVolume, but ${family} AMIs keep the kubelet's root directory on ${device} and nothing mounts ${deviceName} there: Karpenter takes its size as each node's ephemeral-storage (karpenter-provider-aws v1.15.0 pkg/providers/instancetype/types.go:536-542) while the kubelet has ${device}'s, so pods are scheduled against storage the node does not have. Mark the ${device} mapping as rootVolume (size it there), unless your AMI or user data mounts ${deviceName} as the kubelet's root directory`,
+    );
+  });
+  return out;
+}
+
+/**
  * A customer managed KMS key for a volume that is not marked encrypted. Karpenter copies `kmsKeyID` and
  * `encrypted` into the launch template as written (aws/karpenter-provider-aws pkg/providers/launchtemplate,
  * blockDeviceMappings), and EC2 refuses the launch: "InvalidParameterDependency: The parameter KmsKeyId requires
@@ -344,6 +381,7 @@ export function checkBlockDeviceSemantics(
   family: string | undefined,
   bdms: unknown,
   region?: string,
+  al2023Alias = false,
 ): void {
   if (!Array.isArray(bdms) || isToken(bdms)) return;
   const seen = new Map<string, number>();
@@ -380,6 +418,20 @@ export function checkBlockDeviceSemantics(
         `${at}.ebs.snapshotID`,
         snapshotID,
         `an EBS snapshot ID: "snap-" and 8 or 17 lower-case hexadecimal digits, e.g. "snap-0123456789abcdef0": EC2 refuses any other (InvalidSnapshotID.Malformed), so every launch with this class fails`,
+      );
+    });
+    c.guard(() => {
+      // an al2023@ alias resolves to an EKS AL2023 AMI, whose root volume is built from a snapshot of a fixed size
+      if (!al2023Alias || family !== "AL2023" || deviceName !== BOOT_DEVICE.AL2023 || isSet(snapshotID)) return;
+      const size = (ebs as { volumeSize?: unknown }).volumeSize;
+      const gib = volumeGiB(size);
+      const root = eksAmiFacts().al2023RootVolumeGiB;
+      if (gib === undefined || gib >= root.value) return;
+      c.fail(
+        "EC2NODECLASS_EBS_VOLUME_SIZE",
+        `${at}.ebs.volumeSize`,
+        size,
+        `at least ${root.value} GiB ("${root.value}Gi") for ${BOOT_DEVICE.AL2023}, the root volume of the EKS AL2023 AMIs the al2023@ alias selects: they are built with a ${root.value} GiB root snapshot (${eksAmiFacts().repository.replace("github.com/", "")}@${eksAmiFacts().commit.slice(0, 8)} ${root.file}), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping: "Volume of size ${gib}GB is smaller than snapshot …"), so every launch with this class fails. This is ${sizeText(size as string, gib)}`,
       );
     });
     c.guard(() => {

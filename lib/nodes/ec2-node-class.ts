@@ -36,8 +36,9 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
 import { amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
+import { al2023AmiRelease } from "./node-config-rules";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
-import { ebsTypeWarnings } from "./ebs-rules";
+import { ebsTypeWarnings, rootVolumeWarnings } from "./ebs-rules";
 import { kubeletExpressionSampleWarning } from "./kubelet-expressions";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
@@ -325,6 +326,8 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     for (const w of kubeletWarnings(name, spec, version, karpenter, context.kubernetesVersion))
       Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
+    for (const w of rootVolumeWarnings(name, nodeFamily(spec), spec.blockDeviceMappings))
+      Annotations.of(this).addWarning(w);
     for (const w of selectorTermWarnings(name, spec)) Annotations.of(this).addWarning(w);
     const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
@@ -337,6 +340,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       `1.${version.minor}`,
       spec.kubelet,
       context.kubernetesVersion,
+      al2023AmiRelease(spec.amiSelectorTerms),
     ))
       Annotations.of(this).addWarning(w);
     for (const w of bottlerocketWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))

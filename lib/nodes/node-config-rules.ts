@@ -2,7 +2,7 @@ import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
 import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
 import { isToken } from "../kubernetes/value-rules";
-import { kubeletConfigFields, nodeadmConfigFields } from "../versions";
+import { eksAmiFacts, kubeletConfigFields, nodeadmConfigFields } from "../versions";
 import { kubeletValueProblem } from "./kubelet-config-rules";
 import { kubeletFlagProblems, KubeletFlagValue } from "./kubelet-flag-rules";
 import {
@@ -14,16 +14,17 @@ import {
 
 /*
  * The `spec` of a NodeConfig in AL2023 user data (the document itself, or an application/node.eks.aws MIME part),
- * walked against nodeadm's v1alpha1 types (lib/versions/data/nodeadm-config-fields.json, generated from
- * amazon-eks-ami nodeadm api/v1alpha1/nodeconfig_types.go at the version the provider's go.mod pins). nodeadm decodes
- * each part with `serializer.NewCodecFactory(scheme).UniversalDecoder().Decode` (nodeadm
- * internal/api/bridge/decode.go:14-24, called from internal/configprovider/userdata.go:96-103), a codec factory
- * without the strict option (k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/codec_factory.go:176-177), so the
- * YAML is converted by sigs.k8s.io/yaml YAMLToJSON and decoded by sigs.k8s.io/json UnmarshalCaseSensitivePreserveInts
- * (pkg/runtime/serializer/json/json.go:138, 257-258):
+ * walked against the types of the nodeadm on the EKS AL2023 AMIs (lib/versions/data/eks-ami-facts.json, generated
+ * from awslabs/amazon-eks-ami nodeadm api/v1alpha1/nodeconfig_types.go): Karpenter passes the NodeConfig on
+ * unchanged, and the instance's nodeadm decodes it. nodeadm decodes each part with
+ * `serializer.NewCodecFactory(scheme).UniversalDecoder().Decode` (nodeadm internal/api/bridge/decode.go:19-40, called
+ * from internal/configprovider/userdata.go:96-103), a codec factory without the strict option (k8s.io/apimachinery
+ * pkg/runtime/serializer/codec_factory.go), so the YAML is converted by sigs.k8s.io/yaml YAMLToJSON and decoded by
+ * sigs.k8s.io/json UnmarshalCaseSensitivePreserveInts (pkg/runtime/serializer/json/json.go):
  * - a value of the wrong JSON type fails the decode ("json: cannot unmarshal string into Go struct field
  *   KubeletOptions.spec.kubelet.flags of type []string"): nodeadm init stops and the node never joins;
- * - a field the type does not have, or a wrongly cased one (matching is case-sensitive), is dropped without a word.
+ * - a field the type does not have, or a wrongly cased one (matching is case-sensitive), is dropped without a word,
+ *   and so is a field newer than the AMI's nodeadm (each field's first AMI release is in the table).
  * The walk is the nodes-side twin of helm/k8s-field-check.ts's (same kinds, from kubernetes/json-kinds.ts): that one
  * raises the chart's error codes with the chart's template lines, this one returns paths for the user-data message.
  * `null` decodes to the zero value and passes.
@@ -34,6 +35,8 @@ export interface NodeConfigSpecProblem {
   readonly path: readonly (string | number)[];
   /** What is wrong, after the path. */
   readonly problem: string;
+  /** Whether `problem` says why it matters itself (a field or name newer than the AMI, a name nodeadm ignores). */
+  readonly whole?: boolean;
 }
 
 /** How a path reads in a message: `spec.kubelet.flags[0]`, `spec.kubelet.config["a.b"]`. */
@@ -46,15 +49,55 @@ export function nodeConfigPath(path: readonly (string | number)[]): string {
 }
 
 /**
- * The decoding problems (`wrong`: a value nodeadm cannot decode) and the fields nodeadm drops (`dropped`) of a
- * NodeConfig's `spec` value (as sigs.k8s.io/yaml hands it to the JSON decoder: lib/core/go-yaml.ts), for Karpenter
- * `minor`.
+ * Which AL2023 AMI release decodes the NodeConfig: `"latest"` (the newest, an `al2023@latest` alias or amiFamily
+ * alone), a release `"vYYYYMMDD"` (a pinned alias), or undefined (AMIs selected by ID, name, tags or SSM parameter,
+ * or a reference: the AMI's nodeadm is not known).
+ */
+export type Al2023AmiRelease = "latest" | `v${string}` | undefined;
+
+/**
+ * The AL2023 AMI release a class's `amiSelectorTerms` select: one alias `al2023@latest` (what amiFamily "AL2023" alone
+ * derives) or `al2023@vYYYYMMDD`; undefined for any other selection, or one not known at synth.
+ */
+export function al2023AmiRelease(amiSelectorTerms: unknown): Al2023AmiRelease {
+  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return undefined;
+  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
+  if (typeof alias !== "string" || isToken(alias)) return undefined;
+  const m = /^al2023@(latest|v\d{8})$/.exec(alias);
+  return m ? (m[1] as Al2023AmiRelease) : undefined;
+}
+
+/** The first AMI release whose nodeadm knows `type.field` (or an enum value), as the table records it. */
+const sinceOf = (type: string, field: string): string | undefined => eksAmiFacts().nodeadm.since[`${type}.${field}`];
+
+/**
+ * Whether the AMI `ami` may lack what arrived in AMI release `since`: with a pinned release, when it is older; with an
+ * unknown AMI, when Karpenter's own nodeadm (`minor`'s go.mod pin, lib/versions nodeadm-config) lacks it too.
+ */
+function mayLack(ami: Al2023AmiRelease, since: string | undefined, knownToKarpenter: boolean): boolean {
+  if (since === undefined || ami === "latest") return false;
+  return ami === undefined ? !knownToKarpenter : since > ami;
+}
+
+/** What an AMI that may lack a field or value is told: `the AMI release v… (this class's alias)` or an unknown AMI. */
+function lackText(ami: Al2023AmiRelease, since: string): string {
+  return ami === undefined
+    ? `needs an AL2023 AMI released ${since} or later (its nodeadm first reads it then; ${eksAmiFacts().repository} CHANGELOG.md), and this class selects its AMIs by ID, name, tags or SSM parameter, so whether the node's nodeadm reads it depends on that AMI. Use an al2023@ alias, or an AMI from ${since} on`
+    : `is read by the nodeadm of AL2023 AMIs released ${since} or later (${eksAmiFacts().repository} CHANGELOG.md), and this class pins the AMI release ${ami}, whose nodeadm drops it without a word: the setting never reaches the node. Use al2023@${since} or later`;
+}
+
+/**
+ * The decoding problems (`wrong`: a value nodeadm cannot decode) and the fields nodeadm drops (`dropped`: unknown,
+ * wrongly cased, or newer than the AMI's nodeadm) of a NodeConfig's `spec` value (as sigs.k8s.io/yaml hands it to the
+ * JSON decoder: lib/core/go-yaml.ts), for Karpenter `minor` and the AMI release `ami`.
  */
 export function nodeConfigSpecProblems(
   spec: unknown,
   minor: string,
+  ami: Al2023AmiRelease,
 ): { readonly wrong: NodeConfigSpecProblem[]; readonly dropped: NodeConfigSpecProblem[] } {
-  const table = nodeadmConfigFields(minor);
+  const facts = eksAmiFacts().nodeadm;
+  const pinned = nodeadmConfigFields(minor).types;
   const wrong: NodeConfigSpecProblem[] = [];
   const dropped: NodeConfigSpecProblem[] = [];
   const api = "nodeadm";
@@ -79,8 +122,8 @@ export function nodeConfigSpecProblems(
     if (kind.startsWith("object:")) {
       if (!isPlainMap(value)) return bad();
       const type = kind.slice(7);
-      const fields = table.types[type]?.fields;
-      if (!fields) throw new Error(`no type ${type} in nodeadm-config-fields.json`);
+      const fields = facts.types[type]?.fields;
+      if (!fields) throw new Error(`no type ${type} in eks-ami-facts.json`);
       const names = Object.keys(fields);
       for (const [k, v] of Object.entries(value)) {
         if (!Object.prototype.hasOwnProperty.call(fields, k)) {
@@ -92,14 +135,89 @@ export function nodeConfigSpecProblems(
           });
           continue;
         }
+        const since = sinceOf(type, k);
+        const knownToKarpenter = Object.prototype.hasOwnProperty.call(pinned[type]?.fields ?? {}, k);
+        if (v !== null && v !== undefined && mayLack(ami, since, knownToKarpenter))
+          dropped.push({ path: [...path, k], problem: lackText(ami, since!), whole: true });
         walk(v, fields[k], [...path, k], `nodeadm ${type}.${k}`);
       }
       return;
     }
     if (!scalarFits(kind, value)) bad();
   };
-  walk(spec, `object:${table.root}`, ["spec"], "nodeadm NodeConfig.spec");
+  walk(spec, `object:${facts.root}`, ["spec"], "nodeadm NodeConfig.spec");
+  if (wrong.length === 0) dropped.push(...enumProblems(spec, ami), ...maxPodsExpressionProblems(spec));
   return { wrong, dropped };
+}
+
+/**
+ * `spec.kubelet.maxPodsExpression`: nodeadm computes the kubelet's base maxPods with it (internal/kubelet/config.go:274-288
+ * withDefaultReservedResources, eni_max_pods.go CalcMaxPods), but Karpenter's own NodeConfig part always sets
+ * `kubelet.config.maxPods` (the class's kubelet.maxPods, else the value resolved per instance type:
+ * karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:385-394, bootstrap/nodeadm.go), which nodeadm
+ * writes into the kubelet's drop-in file (config.go:352-373, 40-nodeadm.conf), and the drop-in wins over the base file.
+ */
+function maxPodsExpressionProblems(spec: unknown): NodeConfigSpecProblem[] {
+  const kubelet = isPlainMap(spec) && isPlainMap(spec.kubelet) ? spec.kubelet : {};
+  const e = kubelet.maxPodsExpression;
+  if (typeof e !== "string" || e === "") return [];
+  return [
+    {
+      path: ["spec", "kubelet", "maxPodsExpression"],
+      whole: true,
+      problem: `is replaced on every node: Karpenter's own NodeConfig part always sets the kubelet's maxPods (the EC2NodeClass's kubelet.maxPods, else the value it resolves per instance type; karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:385-394), and nodeadm writes that into the kubelet's drop-in configuration, which wins over the maxPods nodeadm computes from the expression (amazon-eks-ami nodeadm internal/kubelet/config.go:274-288, 352-373). The expression only changes the memory nodeadm reserves for kube-reserved. Set kubelet.maxPods or kubelet.podsPerCore on the EC2NodeClass instead`,
+    },
+  ];
+}
+
+/**
+ * Names nodeadm ignores without a word: a featureGates key that is no gate (api/featuregates.go IsFeatureEnabled:
+ * an unknown gate is off) and a disabledMounts item that is no mount (internal/system/local_disk.go: a switch with no
+ * default), or one newer than the AMI. The values are the types file's enums (eks-ami-facts.json), matched
+ * case-sensitively.
+ */
+function enumProblems(spec: unknown, ami: Al2023AmiRelease): NodeConfigSpecProblem[] {
+  const enums = eksAmiFacts().nodeadm.enums;
+  const out: NodeConfigSpecProblem[] = [];
+  const judge = (path: (string | number)[], name: string, type: string, what: string, effect: string) => {
+    const values = enums[type];
+    if (!Object.prototype.hasOwnProperty.call(values, name)) {
+      const known = Object.keys(values);
+      const near = known.find((v) => v.toLowerCase() === name.toLowerCase()) ?? nearestKey(name, known);
+      out.push({
+        path,
+        whole: true,
+        problem: `is no ${what} nodeadm knows${near ? ` (did you mean ${near}? Names are case-sensitive)` : ""}: it knows ${known.join(", ")} (${eksAmiFacts().nodeadm.file}), and ${effect}`,
+      });
+      return;
+    }
+    if (mayLack(ami, values[name], true)) out.push({ path, problem: lackText(ami, values[name]), whole: true });
+  };
+  const s = isPlainMap(spec) ? spec : {};
+  const gates = s.featureGates;
+  if (isPlainMap(gates))
+    for (const [g, on] of Object.entries(gates))
+      if (on !== null)
+        judge(
+          ["spec", "featureGates", g],
+          g,
+          "v1alpha1.Feature",
+          "feature gate",
+          "nodeadm treats a gate it does not know as off (nodeadm internal/api/featuregates.go, IsFeatureEnabled), so the setting has no effect",
+        );
+  const local = isPlainMap(s.instance) && isPlainMap(s.instance.localStorage) ? s.instance.localStorage : {};
+  if (Array.isArray(local.disabledMounts))
+    local.disabledMounts.forEach((m, i) => {
+      if (typeof m === "string")
+        judge(
+          ["spec", "instance", "localStorage", "disabledMounts", i],
+          m,
+          "v1alpha1.DisabledMount",
+          "mount",
+          "nodeadm passes only the mounts it knows to setup-local-disks (nodeadm internal/system/local_disk.go, a switch without a default), so this one stays bound to the local disks",
+        );
+    });
+  return out;
 }
 
 /*
@@ -292,10 +410,10 @@ function topField(field: string): string {
   return field.replace(/^kubelet\./, "").split(/[.[]/)[0];
 }
 
-/** The nodeadm the table was read from, for a message: `amazon-eks-ami nodeadm@v0.0.0-… (pinned by …)`. */
-export function nodeadmSource(minor: string): string {
-  const t = nodeadmConfigFields(minor);
-  return `${t.module.replace("github.com/awslabs/", "")} (pinned by ${t.provider.replace("github.com/aws/", "")}), ${t.file}`;
+/** The nodeadm the types were read from, for a message: `awslabs/amazon-eks-ami@81fec2e8 (AMI release v… and earlier) …`. */
+export function nodeadmSource(): string {
+  const f = eksAmiFacts();
+  return `${f.repository.replace("github.com/", "")}@${f.commit.slice(0, 8)} (the nodeadm of AMI release ${f.newestRelease}), ${f.nodeadm.file}`;
 }
 
 /*

@@ -14,6 +14,7 @@ import {
 } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
+import { al2023AmiRelease } from "./node-config-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { isKubeletIp } from "./kubelet-runtime-rules";
@@ -961,8 +962,23 @@ export function checkEc2NodeClassSemantics(
     termsFromAmiFamily ? { field: "amiFamily", value: p.amiFamily } : { field: `amiSelectorTerms[${i}].alias` };
   terms.forEach((t, i) => c.guard(() => checkAliasSemantics(c, at(i), t, ctx)));
   checkKubeletSemantics(c, p.kubelet);
-  checkBlockDeviceSemantics(c, nodeFamily(p), p.blockDeviceMappings, ctx.region);
-  c.guard(() => checkUserDataFormat(c, nodeFamily(p), p.userData, p.kubelet, ctx.kubernetesVersion));
+  checkBlockDeviceSemantics(
+    c,
+    nodeFamily(p),
+    p.blockDeviceMappings,
+    ctx.region,
+    al2023AmiRelease(p.amiSelectorTerms) !== undefined,
+  );
+  c.guard(() =>
+    checkUserDataFormat(
+      c,
+      nodeFamily(p),
+      p.userData,
+      p.kubelet,
+      ctx.kubernetesVersion,
+      al2023AmiRelease(p.amiSelectorTerms),
+    ),
+  );
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));
 }
 

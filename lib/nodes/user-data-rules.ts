@@ -17,6 +17,7 @@ import {
   NodeConfigRuntimeProblem,
   nodeConfigRuntimeWarnings,
   nodeadmSource,
+  type Al2023AmiRelease,
   nodeConfigPath,
   nodeConfigSpecProblems,
   kubeletRefusesNodeLabel,
@@ -102,6 +103,8 @@ interface Al2023Context {
   readonly kubelet?: { readonly [field: string]: unknown };
   /** The cluster's Kubernetes version (its minor decides the kubelet's feature gates); undefined: every minor. */
   readonly kubernetesVersion?: string;
+  /** The AL2023 AMI release whose nodeadm decodes the NodeConfig (node-config-rules.ts Al2023AmiRelease). */
+  readonly ami: Al2023AmiRelease;
 }
 
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
@@ -121,6 +124,7 @@ export function checkUserDataFormat(
   userData: unknown,
   classKubelet?: unknown,
   kubernetesVersion?: string,
+  ami?: Al2023AmiRelease,
 ): void {
   // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
   // user data of whitespace alone is read like any other, so it is judged (blankYaml)
@@ -134,6 +138,7 @@ export function checkUserDataFormat(
               minor: `1.${c.version.minor}`,
               kubelet: karpenterKubeletConfig(classKubelet),
               kubernetesVersion,
+              ami,
             }),
           ].filter((f): f is Finding => f !== undefined)
         : family === "AL2"
@@ -1155,15 +1160,17 @@ function nodeConfigSpecFinding(
   if (!("value" in decoded)) return undefined;
   const value = goYamlToJs(decoded.value);
   if (!isTable(value)) return undefined;
-  const { wrong, dropped } = nodeConfigSpecProblems(value.spec, ctx.minor);
+  const { wrong, dropped } = nodeConfigSpecProblems(value.spec, ctx.minor, ctx.ami);
   const inPart = offset > 0;
   const where = inPart
     ? "this application/node.eks.aws part of AL2023 user data"
     : "this user data for the AL2023 AMI family";
-  const source = nodeadmSource(ctx.minor);
+  const source = nodeadmSource();
   for (const d of dropped)
     ctx.dropped?.push(
-      `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:14-24: a codec factory without the strict option, k8s.io/apimachinery v0.29.1 pkg/runtime/serializer/json/json.go:257-258, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it; an AMI whose nodeadm is newer than that one may know the field`,
+      d.whole
+        ? `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}`
+        : `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:19-40: a codec factory without the strict option, k8s.io/apimachinery v0.36.2 pkg/runtime/serializer/codec_factory.go:178-179 and json/json.go:268-270, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it`,
     );
   if (wrong.length === 0)
     return (
@@ -1441,11 +1448,12 @@ export function nodeConfigWarnings(
   minor: string,
   classKubelet?: unknown,
   kubernetesVersion?: string,
+  ami?: Al2023AmiRelease,
 ): string[] {
   if (family !== "AL2023" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
   const dropped: string[] = [];
-  if (al2023Finding(userData, { minor, dropped, kubelet: karpenterKubeletConfig(classKubelet), kubernetesVersion }))
-    return [];
+  const kubelet = karpenterKubeletConfig(classKubelet);
+  if (al2023Finding(userData, { minor, dropped, kubelet, kubernetesVersion, ami })) return [];
   return dropped.map((d) => `EC2NodeClass ${name}: userData: ${d}.`);
 }
 

@@ -43,6 +43,8 @@ export { kubeletFlags } from "./kubelet-flags";
 export type { KubeletFlag, KubeletFlags } from "./kubelet-flags";
 export { nodeadmConfigFields } from "./nodeadm-config";
 export type { NodeadmConfigFields } from "./nodeadm-config";
+export { eksAmiFacts } from "./eks-ami";
+export type { EksAmiFacts } from "./eks-ami";
 export { bottlerocketSettingsFields } from "./bottlerocket-settings";
 export type { BottlerocketSettingsFields } from "./bottlerocket-settings";
 

@@ -323,6 +323,13 @@ const SEMANTIC_RULES = [
       "EC2 refuses a snapshot ID that is not snap- and 8 or 17 hex digits (InvalidSnapshotID.Malformed), so every launch with the class fails; the CRD takes any string",
   },
   {
+    id: "ebs-al2023-root-snapshot",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeSize$/,
+    message: /the root volume of the EKS AL2023 AMIs the al2023@ alias selects/,
+    reason:
+      "every EKS AL2023 AMI is built with a 20 GiB root snapshot (amazon-eks-ami templates/al2023/variables-default.json), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping), so a smaller /dev/xvda under an al2023@ alias fails every launch; the CRD takes any size",
+  },
+  {
     id: "ebs-hdd-boot-volume",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeType$/,
     message: /HDD\) volumes cannot be boot volumes/,

@@ -638,7 +638,7 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
       "EC2NodeClass obj: userData: this user data for the AL2023 AMI family is a NodeConfig whose spec.kubelet.Flags is no field of nodeadm's v1alpha1.KubeletOptions (did you mean flags? Field names are case-sensitive)",
     );
     expect(w[1]).toContain("spec.clutser is no field of nodeadm's v1alpha1.NodeConfigSpec (did you mean cluster?)");
-    expect(w[1]).toContain("json.go:257-258");
+    expect(w[1]).toContain("json.go:268-270");
     const part = warningsOf(al(mime(`${NC}spec:\n  kubelet:\n    flagz: []\n`)));
     expect(part).toHaveLength(1);
     expect(part[0]).toContain(

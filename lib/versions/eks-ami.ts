@@ -1,0 +1,41 @@
+import { deepLookup } from "../core/lookup";
+import type { K8sApiFields } from "./k8s-api-fields";
+
+/*
+ * What the EKS-optimized AL2023 AMI's own nodeadm and build decide (lib/versions/data/eks-ami-facts.json): generated
+ * by `npm run eks-ami-facts` (scripts/eks-ami-facts.ts) from a git snapshot of awslabs/amazon-eks-ami. Never written
+ * by hand. Karpenter passes a user's NodeConfig on unchanged, so the nodeadm on the instance, not the one Karpenter's
+ * go.mod pins (nodeadm-config.ts), decides which fields are read.
+ */
+
+/** The facts of one amazon-eks-ami snapshot. */
+export interface EksAmiFacts {
+  /** `github.com/awslabs/amazon-eks-ami`. */
+  readonly repository: string;
+  /** The commit read. */
+  readonly commit: string;
+  /** The newest AMI release the snapshot's CHANGELOG.md names (`v20260714`). */
+  readonly newestRelease: string;
+  readonly nodeadm: {
+    /** The types file read, and the struct `spec` decodes into. */
+    readonly file: string;
+    readonly root: string;
+    /** How nodeadm decodes a NodeConfig. */
+    readonly decodedBy: string;
+    /** Struct → its JSON fields (case-sensitive) → kind, as in k8s-api-fields.ts. */
+    readonly types: K8sApiFields["types"];
+    /** `<struct>.<field>` → the first AMI release whose nodeadm has the field (`v20240424`). */
+    readonly since: { readonly [typeField: string]: string };
+    /** String enum (`v1alpha1.Feature`) → its values → the first AMI release that has the value. */
+    readonly enums: { readonly [type: string]: { readonly [value: string]: string } };
+  };
+  /** The AL2023 AMI's root volume snapshot size in GiB, and where it is set. */
+  readonly al2023RootVolumeGiB: { readonly value: number; readonly file: string };
+}
+
+const FACTS: EksAmiFacts = deepLookup(require("./data/eks-ami-facts.json"));
+
+/** The facts of the amazon-eks-ami snapshot read. */
+export function eksAmiFacts(): EksAmiFacts {
+  return FACTS;
+}
