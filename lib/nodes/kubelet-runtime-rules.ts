@@ -1176,12 +1176,44 @@ export function imageGcDefaultProblem(k: Record<string, unknown>): KubeletRuntim
   };
 }
 
+/** Resources counted in bytes: a lower-case `m` suffix is milli-bytes (a thousandth of a byte), never what is meant. */
+export const BYTE_RESOURCES: readonly string[] = [
+  "memory",
+  "ephemeral-storage",
+  "memory.available",
+  "nodefs.available",
+  "imagefs.available",
+];
+
+/**
+ * The byte quantities of the kubelet's reservation and eviction maps written with the milli suffix (`memory: "100m"`,
+ * a tenth of a byte): valid quantities, so no path refuses them at runtime, but never what is meant. The class's
+ * kubelet refuses them (node-semantic-rules.ts); the other paths warn (kubeletRuntimeWarnings, bottlerocketWarnings).
+ */
+export function milliByteQuantities(
+  k: Record<string, unknown>,
+): { readonly field: string; readonly key: string; readonly value: string }[] {
+  const out: { field: string; key: string; value: string }[] = [];
+  for (const field of ["kubeReserved", "systemReserved", "evictionHard", "evictionSoft"]) {
+    const m = k[field];
+    if (m === null || typeof m !== "object" || Array.isArray(m)) continue;
+    for (const [key, value] of Object.entries(m as Record<string, unknown>))
+      if (BYTE_RESOURCES.includes(key) && typeof value === "string" && /^[0-9.]+m$/.test(value))
+        out.push({ field, key, value });
+  }
+  return out;
+}
+
 /**
  * Warnings for values the kubelet refuses beside what the AMI's nodeadm sets or a kubelet default, not the user: they
  * depend on the AMI (amazon-eks-ami nodeadm internal/kubelet/config.go), so they are not refused. Pure.
  */
 export function kubeletRuntimeWarnings(k: Record<string, unknown>, kubernetesVersion?: string): string[] {
   const out: string[] = [...gatedOutcomes(k, kubernetesVersion).warnings];
+  for (const p of milliByteQuantities(k))
+    out.push(
+      `kubelet.${p.field}["${p.key}"] = ${JSON.stringify(p.value)}: the suffix "m" means thousandths, so this is a fraction of one byte; the kubelet takes it (Kubernetes quantities), but it is surely a typo for "${p.value.slice(0, -1)}Mi" (mebibytes) or "${p.value.slice(0, -1)}M" (megabytes)`,
+    );
   const cpus = k.reservedSystemCPUs;
   // :321-:325 reservedSystemCPUs with systemReservedCgroup or kubeReservedCgroup: nodeadm sets "/system" and "/runtime"
   if (

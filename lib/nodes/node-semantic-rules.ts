@@ -17,7 +17,7 @@ import { nodeFamily } from "./ec2-node-class-rules";
 import { al2023AmiRelease } from "./node-config-rules";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
-import { isKubeletIp } from "./kubelet-runtime-rules";
+import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -1063,8 +1063,6 @@ function minorOf(version: string | undefined): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
-/** Resources counted in bytes: a lower-case `m` suffix is milli-bytes (a thousandth of a byte), never what is meant. */
-const BYTE_RESOURCES = ["memory", "ephemeral-storage", "memory.available", "nodefs.available", "imagefs.available"];
 /** Binary suffixes (Ki … Ei) on CPU mean millions of cores. */
 const BINARY_SUFFIX = /^[0-9.]+[KMGTPE]i$/;
 

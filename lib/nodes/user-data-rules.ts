@@ -9,7 +9,7 @@ import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import { kubeletFlags } from "../versions/kubelet-flags";
 import { kubeletConfigFields } from "../versions";
 import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal, kubeletValueProblem } from "./kubelet-config-rules";
-import { kubeletValueProblems } from "./kubelet-runtime-rules";
+import { kubeletValueProblems, milliByteQuantities } from "./kubelet-runtime-rules";
 import {
   karpenterKubeletConfig,
   kubeletConfigProblems,
@@ -846,6 +846,24 @@ export function bottlerocketWarnings(
             : "Karpenter";
         out.push(
           `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, d.key)}: ${d.path} is not a key of Karpenter ${minor}'s ${d.struct} struct (${fields.provider} ${fields.file}), so it is dropped: ${logged} writes settings.${table} back from that struct (MarshalTOML${at(lines?.marshal)}), so the setting never reaches the node. ${near ? `${near.charAt(0).toUpperCase()}${near.slice(1)} ` : ""}Fix the name, or remove it.`,
+        );
+      }
+    }
+    // the kubelet's reservation and eviction maps, as Bottlerocket names them (settings.kubernetes.<setting>)
+    const k8s = foldedEntry(settings, "kubernetes")?.[1];
+    if (isTable(k8s)) {
+      const maps: Record<string, string> = {
+        "kube-reserved": "kubeReserved",
+        "system-reserved": "systemReserved",
+        "eviction-hard": "evictionHard",
+        "eviction-soft": "evictionSoft",
+      };
+      const asKubelet: Record<string, unknown> = {};
+      for (const [setting, field] of Object.entries(maps)) asKubelet[field] = foldedEntry(k8s, setting)?.[1];
+      for (const p of milliByteQuantities(asKubelet)) {
+        const setting = Object.keys(maps).find((s) => maps[s] === p.field)!;
+        out.push(
+          `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, p.key)}: settings.kubernetes.${setting}.${p.key} = ${JSON.stringify(p.value)}: the suffix "m" means thousandths, so this is a fraction of one byte; the kubelet takes it (Kubernetes quantities), but it is surely a typo for "${p.value.slice(0, -1)}Mi" (mebibytes) or "${p.value.slice(0, -1)}M" (megabytes).`,
         );
       }
     }
