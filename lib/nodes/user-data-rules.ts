@@ -2,7 +2,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { gunzipSync } from "zlib";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
-import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
+import { decodeGoYaml, goYamlDocumentValue, goYamlToJs, MAX_ALIAS_EXPANSION, yamlNesting } from "../core/go-yaml";
 import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
@@ -1299,8 +1299,84 @@ function base64Finding(text: string): Finding | undefined {
   };
 }
 
-/** A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). */
+/**
+ * A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). Nesting deeper than the
+ * JavaScript stack lets the checks follow (the `yaml` package composes recursively, and so do the checks) is no error
+ * of the user data: go-yaml v2 reads up to 10,000 levels, so such a NodeConfig is not refused but left unchecked, with
+ * a warning ({@link tooDeepNodeConfig}).
+ */
 function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
+  try {
+    return nodeConfigChecks(text, offset, ctx);
+  } catch (e) {
+    if (e instanceof RangeError) return tooDeepNodeConfig(text, offset, ctx, undefined);
+    throw e;
+  }
+}
+
+/** go-yaml v2's depth limit (go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-912 max_flow_level, :928-948 max_indents). */
+const GO_YAML_MAX_DEPTH = 10_000;
+
+/**
+ * A NodeConfig deeper than this library's YAML reader follows: refused only past go-yaml v2's own limit ("exceeded max
+ * depth of 10000", which fails Karpenter's yaml.Unmarshal and nodeadm's decode alike; within EC2's 16 KB of user data
+ * only unclosed flow brackets get there), else a warning that it was not checked (a 5,000-deep flow list is valid to
+ * Go, fits in 16 KB, and is refused by nothing).
+ */
+function tooDeepNodeConfig(
+  text: string,
+  offset: number,
+  ctx: Al2023Context,
+  at: number | undefined,
+): Finding | undefined {
+  const depth = yamlNesting(text);
+  const where =
+    offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family";
+  // go-yaml v2 counts the flow level and the block indents apart, each up to the limit
+  if (depth.maxFlow > GO_YAML_MAX_DEPTH || depth.maxBlock > GO_YAML_MAX_DEPTH)
+    return goYamlRefusalFinding(text, offset, `yaml: exceeded max depth of ${GO_YAML_MAX_DEPTH}`, depth.line, [
+      `go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-912 and 928-948 refuse nesting deeper than ${GO_YAML_MAX_DEPTH} levels`,
+      `Flatten the document`,
+    ]);
+  // a bracket never closed is no YAML to Go at any depth ("did not find expected ',' or ']'", "… node content")
+  if (depth.open > 0)
+    return goYamlRefusalFinding(text, offset, "yaml: did not find expected ',' or ']'", depth.line, [
+      `${depth.open} flow collections ("[" or "{") are never closed, and go-yaml v2's parser fails at the end of the text`,
+      "Close every bracket",
+    ]);
+  const line = at === undefined ? depth.line : lineOf(text, at);
+  ctx.dropped?.push(
+    `${where} nests about ${depth.max} levels deep (line ${offset + line}), deeper than this library's YAML reader follows (the JavaScript call stack ends first), so the NodeConfig was not checked. Go's YAML decoder reads up to ${GO_YAML_MAX_DEPTH} levels (go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-948), so Karpenter and nodeadm read it: it is not refused, but nothing in it was checked either`,
+  );
+  return undefined;
+}
+
+/**
+ * A NodeConfig that go-yaml v2 refuses to decode though the `yaml` package parses it (Go's `reason`, e.g. "yaml:
+ * document contains excessive aliasing", an alias bomb): at the top, Karpenter's yaml.Unmarshal fails and it passes the
+ * text on as a shell script part (nodeadm.go:137-159, parseUserData), which cloud-init cannot run, so nodeadm never
+ * sees the settings; in an application/node.eks.aws part, nodeadm's decode (sigs.k8s.io/yaml YAMLToJSON over the same
+ * go-yaml v2) fails and it stops. Either way the node never joins. `why`: Go's rule, and what to do.
+ */
+function goYamlRefusalFinding(
+  text: string,
+  offset: number,
+  reason: string,
+  line: number,
+  why: readonly [string, string],
+): Finding | undefined {
+  if (offset === 0 && !NODE_CONFIG_LINE.test(text)) return undefined;
+  return {
+    line: offset + line,
+    problem:
+      offset > 0
+        ? `a NodeConfig Go's YAML decoder reads ("${reason}"): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig through sigs.k8s.io/yaml YAMLToJSON over go-yaml v2 (${NODEADM_PART_SOURCE}), which refuses this one (${why[0]}), so nodeadm stops and the node never joins. ${why[1]}`
+        : `a NodeConfig Go's YAML decoder reads ("${reason}"): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig, but Karpenter's yaml.Unmarshal (sigs.k8s.io/yaml v1.6.0 over go.yaml.in/yaml/v2 v2.4.4) refuses it (${why[0]}), so Karpenter passes it on as a shell script part (${AL2023_SOURCE}:137-159, parseUserData), which cloud-init cannot run, and nodeadm never sees its settings. ${why[1]}`,
+  };
+}
+
+/** {@link nodeConfigFinding}'s checks, which a RangeError (nesting deeper than the stack) may leave. */
+function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
   const where =
     offset > 0
       ? "an application/node.eks.aws part of AL2023 user data is"
@@ -1315,8 +1391,37 @@ function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Fi
     const doc = all[0];
     // no document: only comments and whitespace (a part's; at the top, al2023Finding judged blank text already)
     if (!doc) return offset > 0 ? partNoMapFinding(text, offset, null) : undefined;
+    // the `yaml` package reports its stack overflow as RESOURCE_EXHAUSTION: no YAML error (see tooDeepNodeConfig)
+    if (doc.errors[0]?.code === "RESOURCE_EXHAUSTION")
+      return tooDeepNodeConfig(text, offset, ctx, doc.errors[0].pos[0]);
     if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
-    value = doc.toJS();
+    // go-yaml v2 first: it refuses an alias bomb (decode.go:350-358, "document contains excessive aliasing") that the
+    // `yaml` package's toJS would refuse with its own error (or, let through, expand without bound)
+    const go = goYamlDocumentValue(doc, text, { strict: false });
+    if ("error" in go) {
+      if (go.tooDeep) return tooDeepNodeConfig(text, offset, ctx, undefined);
+      if (go.aliasCap) {
+        ctx.dropped?.push(
+          `${offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} is a NodeConfig whose aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, more than this library expands (against alias bombs), so it was not checked; Go's YAML decoder takes it (go.yaml.in/yaml/v2 v2.4.4 decode.go:350-358 refuses only a document almost all aliases), so it is not refused. Write the values out to have them checked`,
+        );
+        return undefined;
+      }
+      const alias = /(?:^|[\s[{,:])\*[^\s,[\]{}]/m.exec(text);
+      return goYamlRefusalFinding(
+        text,
+        offset,
+        go.error.split("\n")[0],
+        alias ? lineOf(text, alias.index + 1) : 1,
+        /excessive aliasing/.test(go.error)
+          ? [
+              "go.yaml.in/yaml/v2 v2.4.4 decode.go:318-358: past 1,000 decoded nodes it refuses a document whose aliases make up more than 99% of them, an alias bomb",
+              "Write the values out instead of nesting aliases",
+            ]
+          : ["go.yaml.in/yaml/v2 v2.4.4 decode.go", "Fix the YAML"],
+      );
+    }
+    // bounded: the aliases expand to at most MAX_ALIAS_EXPANSION nodes (go-yaml.ts)
+    value = doc.toJS({ maxAliasCount: -1 });
     parsed = doc;
     later = laterDocument(text, all);
   } catch {
