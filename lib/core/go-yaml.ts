@@ -14,10 +14,12 @@ import type { Alias, Document, Node as YamlNode, Scalar } from "yaml";
  * after a key included), and its strict mode refuses a key a merge has set. The resolution and the decoder are
  * ported from go-yaml v2's resolve.go and decode.go.
  *
- * A policy of this library, not of Go: the nodes decoded through aliases are capped at
- * {@link MAX_ALIAS_EXPANSION} a document. go-yaml v2 refuses only a high ratio of aliased to decoded nodes (see
+ * A policy of this library, not of Go: the values built through aliases are capped at
+ * {@link MAX_ALIAS_EXPANSION} nodes a document. go-yaml v2 refuses only a high ratio of aliased to decoded nodes (see
  * `Decoder.count`), which lets up to ~400,000 aliased nodes through; the cap keeps an alias bomb from costing a
- * synth seconds and memory, and is far above any real configuration.
+ * synth memory, and is far above any real configuration. Past the cap the decoder goes on counting without building
+ * values, so Go's own verdict ("document contains excessive aliasing", which it reaches within ~500,000 nodes for text
+ * of EC2's 16 KB) is still known: such a document is Go's refusal, one Go takes is `aliasCap` (not checked further).
  */
 
 /**
@@ -32,7 +34,13 @@ export type GoYamlMap = Map<string, GoYamlValue>;
 /** The result of {@link decodeGoYaml}: the value, or Go's error (the whole decode fails on it). */
 export type GoYamlResult =
   | { readonly value: GoYamlValue }
-  | { readonly error: string; /** the nesting is deeper than the stack */ readonly tooDeep?: boolean };
+  | {
+      readonly error: string;
+      /** the nesting is deeper than the stack */
+      readonly tooDeep?: boolean;
+      /** Go decodes the document, but its aliases expand past {@link MAX_ALIAS_EXPANSION} nodes (not Go's error) */
+      readonly aliasCap?: boolean;
+    };
 
 /** The policy cap on nodes decoded through aliases in one document (see the file comment). */
 export const MAX_ALIAS_EXPANSION = 10_000;
@@ -301,6 +309,8 @@ class Decoder {
   private decodeCount = 0;
   private aliasCount = 0;
   private aliasDepth = 0;
+  /** Past {@link MAX_ALIAS_EXPANSION} aliased nodes: only counted on, to reach Go's verdict, no value built. */
+  private counting = false;
   private readonly open = new Set<YamlNode>();
   private readonly duplicates: string[] = [];
 
@@ -322,6 +332,11 @@ class Decoder {
       const value = root === null ? null : this.node(root);
       // decode.go:685-691, yaml.go:148-157: strict mode's duplicate keys, all named, fail the decode at its end
       if (this.duplicates.length > 0) return { error: `yaml: unmarshal errors:\n  ${this.duplicates.join("\n  ")}` };
+      if (this.counting)
+        return {
+          error: `the aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a limit of this library against alias bombs; go-yaml v2 decodes this document)`,
+          aliasCap: true,
+        };
       return { value };
     } catch (e) {
       if (e instanceof GoYamlFailure) return { error: e.message };
@@ -337,10 +352,8 @@ class Decoder {
     const allowed = d <= 400_000 ? 0.99 : d >= 4_000_000 ? 0.1 : 0.99 - (0.89 * (d - 400_000)) / 3_600_000;
     if (this.aliasCount > 100 && d > 1000 && this.aliasCount / d > allowed)
       fail("document contains excessive aliasing");
-    if (this.aliasCount > MAX_ALIAS_EXPANSION)
-      throw new GoYamlFailure(
-        `the aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes (a limit of this library against alias bombs)`,
-      );
+    // past the cap: no more values, only Go's count (bounded by its ratio: see the file comment)
+    if (this.aliasCount > MAX_ALIAS_EXPANSION) this.counting = true;
   }
 
   private node(n: YamlNode): GoYamlValue {
@@ -359,7 +372,10 @@ class Decoder {
     }
     if (isScalar(n)) return this.scalar(n);
     // a `k: v` in a flow sequence (`[k: v]`) is a map of one pair, which the `yaml` package keeps as a bare pair
-    if (isSeq(n)) return n.items.map((item) => (isPair(item) ? this.pairMap(item) : this.node(item as YamlNode)));
+    if (isSeq(n)) {
+      const items = n.items.map((item) => (isPair(item) ? this.pairMap(item) : this.node(item as YamlNode)));
+      return this.counting ? null : items;
+    }
     if (isMap(n)) {
       const out: GoYamlMap = new Map();
       this.mapping(n.items, out, new Set());
@@ -422,7 +438,7 @@ class Decoder {
       if (id !== undefined) seen.add(id);
       // sigs.k8s.io/yaml yaml.go:196-236: the key as a string; keys equal as strings (1 and "1") keep one value
       // (Go's map order picks which; here the later)
-      out.set(keyString(k), v);
+      if (!this.counting) out.set(keyString(k), v);
     }
   }
 
@@ -542,7 +558,7 @@ function tooDeep(text: string, offset: number | undefined): GoYamlResult {
   let depth = "";
   if (offset !== undefined) {
     const before = text.slice(0, offset).split("\n");
-    depth = ` at least ${nestingAt(text, offset)} levels deep (at line ${before.length}, column ${before[before.length - 1].length + 1}),`;
+    depth = ` at least ${yamlNesting(text, offset).at} levels deep (at line ${before.length}, column ${before[before.length - 1].length + 1}),`;
   }
   return {
     error: `yaml: the document nests${depth} deeper than this library's YAML reader can follow (the JavaScript call stack ends first; go-yaml v2 reads up to 10,000 levels), so it cannot be checked: it is not known to be invalid YAML`,
@@ -551,26 +567,42 @@ function tooDeep(text: string, offset: number | undefined): GoYamlResult {
 }
 
 /**
- * How many collections are open at `offset` of YAML text: unclosed flow brackets (`[`, `{`, outside quotes and
- * comments) plus the block indentation levels open on the lines before. An estimate for a message only (a block
- * sequence written `- - -` on one line counts once), exact for the flow nesting such a document usually has.
+ * How deep YAML text nests: `at`, the collections open at `offset` (the whole text when undefined), and the deepest
+ * point before it, `max`, with its 1-based `line` (and the deepest flow and block nesting apart, which go-yaml v2 limits
+ * apart: scannerc.go max_flow_level, max_indents) and the flow brackets still `open` there. Counted are unclosed flow brackets (`[`, `{`, outside quotes and
+ * comments), the block indentation levels open, and the `- ` entries that open block sequences on one line (`- - - x`).
+ * An estimate read iteratively (no stack), for messages and for go-yaml v2's depth limit when no parser here can follow
+ * the text; exact for the flow nesting such a document usually has.
  */
-function nestingAt(text: string, offset: number): number {
+export function yamlNesting(
+  text: string,
+  offset?: number,
+): { at: number; max: number; line: number; maxFlow: number; maxBlock: number; open: number } {
+  const stop = offset === undefined ? text.length : Math.min(offset, text.length);
   let flow = 0;
   let quote: string | undefined;
+  let block = 0;
   const indents: number[] = [];
-  let lineStart = true;
-  for (let i = 0; i < offset && i < text.length; i++) {
+  let depth = 0;
+  let max = 0;
+  let maxFlow = 0;
+  let maxBlock = 0;
+  let line = 1;
+  let at = 1;
+  for (let i = 0; i < stop; i++) {
     const ch = text[i];
-    if (lineStart && flow === 0 && quote === undefined) {
-      const indent = /^ */.exec(text.slice(i))![0].length;
-      const rest = text.slice(i + indent, text.indexOf("\n", i) < 0 ? undefined : text.indexOf("\n", i));
-      if (rest.trim() !== "" && !rest.startsWith("#")) {
+    if ((i === 0 || text[i - 1] === "\n") && flow === 0 && quote === undefined) {
+      const end = text.indexOf("\n", i);
+      const rest = text.slice(i, end < 0 ? undefined : end);
+      const indent = /^ */.exec(rest)![0].length;
+      const body = rest.slice(indent);
+      if (body.trim() !== "" && !body.startsWith("#")) {
         while (indents.length > 0 && indents[indents.length - 1] >= indent) indents.pop();
         indents.push(indent);
-      }
+        // `- - - x`: each dash after the first opens a sequence inside the last
+        block = /^(?:- +)*/.exec(body)![0].replace(/ +/g, "").length;
+      } else block = 0;
     }
-    lineStart = ch === "\n";
     if (quote !== undefined) {
       if (ch === "\\" && quote === '"') i++;
       else if (ch === quote) quote = undefined;
@@ -580,8 +612,17 @@ function nestingAt(text: string, offset: number): number {
       i = (end < 0 ? text.length : end) - 1;
     } else if (ch === "[" || ch === "{") flow++;
     else if ((ch === "]" || ch === "}") && flow > 0) flow--;
+    const blockDepth = Math.max(0, indents.length - 1) + Math.max(0, block - 1);
+    depth = flow + blockDepth;
+    maxFlow = Math.max(maxFlow, flow);
+    maxBlock = Math.max(maxBlock, blockDepth);
+    if (depth > max) {
+      max = depth;
+      line = at;
+    }
+    if (text[i] === "\n") at++;
   }
-  return flow + Math.max(0, indents.length - 1);
+  return { at: depth, max, line, maxFlow, maxBlock, open: flow };
 }
 
 /**

@@ -2,7 +2,7 @@ import { parse as parseToml, TomlError } from "smol-toml";
 import { gunzipSync } from "zlib";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
-import { decodeGoYaml, goYamlToJs } from "../core/go-yaml";
+import { decodeGoYaml, goYamlDocumentValue, goYamlToJs, MAX_ALIAS_EXPANSION, yamlNesting } from "../core/go-yaml";
 import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
@@ -213,7 +213,7 @@ function bottlerocketFindings(
       ...found,
       {
         line,
-        problem: `Bottlerocket settings in TOML (${what}): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse (${BR_SOURCE})${shell ? '. A shell script does not run on Bottlerocket: use settings.bootstrap-commands or a bootstrap container, e.g. [settings.bootstrap-commands.setup] commands = [["/usr/bin/apiclient", "set", "motd=hello"]]' : ""}`,
+        problem: `Bottlerocket settings in TOML (${what}): user data for the Bottlerocket AMI family is TOML, and Karpenter fails every launch with "invalid UserData" when it does not parse (${BR_SOURCE})${shell ? '. A shell script does not run on Bottlerocket: use settings.bootstrap-commands or a bootstrap container, e.g. [settings.bootstrap-commands.setup] commands = [["apiclient", "set", "motd=hello"]]' : ""}`,
       },
     ];
   }
@@ -275,6 +275,17 @@ function bottlerocketFindings(
       found.push({
         line: labels.model[0].line,
         problem: `${labels.model.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter keeps the user data's node labels (its Go type is map[string]string; it merges its own labels over them, ${BR_LABELS_SOURCE}) and writes ${labels.model.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_TYPES_SOURCE}: KubernetesLabelKey, KubernetesLabelValue)`,
+      });
+    const bootstrap = bottlerocketBootstrapProblems(text, settings, new Set(wrong.map((w) => w.path)));
+    if (bootstrap.commands.length > 0)
+      found.push({
+        line: bootstrap.commands[0].line,
+        problem: `${bootstrap.commands.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${bootstrap.commands.length === 1 ? "this value" : "these values"} (its BootstrapCommand struct holds any string) and writes ${bootstrap.commands.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_COMMANDS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
+      });
+    if (bootstrap.containers.length > 0)
+      found.push({
+        line: bootstrap.containers[0].line,
+        problem: `${bootstrap.containers.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.bootstrap-containers on as written (its struct has no such field, and it writes the other settings tables back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_CONTAINERS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
       });
     for (const k of labels.kubelet)
       found.push({
@@ -610,6 +621,206 @@ function bottlerocketNodeLabelProblems(
         error: `invalid node labels: '${key}' - prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`,
         hint: `Write the prefix in lower case (${JSON.stringify(`${prefix.toLowerCase()}/${key.slice(slash + 1)}`)})`,
       });
+  }
+  return out;
+}
+
+/**
+ * Where Bottlerocket's settings model types the values of `settings.bootstrap-commands` and
+ * `settings.bootstrap-containers` (bottlerocket-os/bottlerocket-settings-sdk at commit
+ * f2ca5366f54b3c18d2e2af0605d94876cbb2c3a2, bottlerocket-settings-models/modeled-types/src/shared.rs): Identifier (a
+ * command's or container's name: ASCII letters, digits and `-`, at most 76 characters, CONTAINERD_ID_LENGTH),
+ * BootstrapMode (`off`, `once` or `always`, compared as written: `matches!(input, "off" | "once" | "always")`),
+ * ApiclientCommand (a command whose first word is `apiclient`, as written: `/usr/bin/apiclient` or `echo` is refused),
+ * Url (url::Url's parse, or the same with `http://` in front) and ValidBase64 (base64's STANDARD engine). Read, not
+ * executed.
+ */
+const BR_SHARED_TYPES_SOURCE =
+  "bottlerocket-settings-sdk@f2ca5366 bottlerocket-settings-models/modeled-types/src/shared.rs: Identifier, BootstrapMode, ApiclientCommand, Url, ValidBase64";
+/**
+ * The bootstrap command's model (bottlerocket-os/bottlerocket-core-kit at commit
+ * a10182f974abd19de803bb7a324b5a0bdeab4ced, sources/bootstrap-commands/src/main.rs:57-77: BTreeMap<Identifier,
+ * BootstrapCommand> of commands Vec<ApiclientCommand>, mode BootstrapMode, essential bool; the settings extension
+ * BootstrapCommandsSettingsV1 of bottlerocket-settings-sdk holds the same types).
+ */
+const BR_BOOTSTRAP_COMMANDS_SOURCE =
+  "bottlerocket-core-kit@a10182f9 sources/bootstrap-commands/src/main.rs:57-77, BootstrapCommand";
+/**
+ * The bootstrap container's model (bottlerocket-os/bottlerocket-settings-sdk at commit
+ * 96d45d328538d183ea6b1692657b6afd906adf7a, bottlerocket-settings-models/settings-extensions/bootstrap-containers/src/lib.rs:
+ * HashMap<Identifier, BootstrapContainer> of source Url, mode BootstrapMode, user-data ValidBase64, essential bool,
+ * command Vec<String>; bottlerocket-core-kit@a10182f9 sources/api/bootstrap-containers/src/main.rs:99-107 reads the
+ * same types).
+ */
+const BR_BOOTSTRAP_CONTAINERS_SOURCE =
+  "bottlerocket-settings-sdk@96d45d32 bottlerocket-settings-models/settings-extensions/bootstrap-containers/src/lib.rs, BootstrapContainer";
+/**
+ * What a refused setting does at boot: early-boot-config PATCHes the user data's settings to Bottlerocket's API, which
+ * deserializes them into the model, and fails on a non-success answer (bottlerocket-core-kit@a10182f9
+ * sources/early-boot-config/early-boot-config/src/main.rs:159-175); its unit is RequiredBy=preconfigured.target
+ * (packages/early-boot-config/early-boot-config.service:24), so the boot stops before the kubelet starts.
+ */
+const BR_EARLY_BOOT_SOURCE =
+  "early-boot-config's PATCH of the settings fails, bottlerocket-core-kit@a10182f9 sources/early-boot-config/early-boot-config/src/main.rs:159-175, and its unit is RequiredBy=preconfigured.target, packages/early-boot-config/early-boot-config.service:24";
+
+/** Identifier: ASCII letters, digits and `-`, at most 76 (CONTAINERD_ID_LENGTH). */
+const BR_IDENTIFIER = /^[A-Za-z0-9-]{0,76}$/;
+const BR_IDENTIFIER_RULE =
+  'a name of ASCII letters, digits and "-", at most 76 characters (Bottlerocket\'s Identifier)';
+const BR_MODES = ["off", "once", "always"];
+/** The base64 ValidBase64 refuses in any case: a character outside the standard alphabet, `=` inside, 4n+1 long. */
+const badBase64 = (s: string) => !/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, "").length % 4 === 1;
+/**
+ * Url: url::Url's parse, else the same with `http://` in front (WHATWG URL parsing, as JavaScript's URL); a string
+ * neither reads is refused (`how are you`), an image reference (`public.ecr.aws/a/b:1`) reads with the prefix.
+ */
+function badUrl(s: string): boolean {
+  for (const u of [s, `http://${s}`])
+    try {
+      new URL(u);
+      return false;
+    } catch {
+      // the next form
+    }
+  return true;
+}
+
+/**
+ * `settings.bootstrap-commands` and `settings.bootstrap-containers` values Bottlerocket's settings model refuses at boot
+ * (BR_SHARED_TYPES_SOURCE). `commands`: what Karpenter's BootstrapCommand struct takes (its types are decodeProblems';
+ * a value it refuses, `karpenterRefused`, is not judged again) but Bottlerocket does not: a name that is no Identifier,
+ * a mode other than off / once / always (as written: "Once" is refused), a command whose first word is not
+ * `apiclient`. Karpenter matches the command's fields case-insensitively and writes them back under its own names, so
+ * they are read folded here. `containers`: Karpenter has no field for them and passes the table on as written, so
+ * Bottlerocket's model is all that decides: a name that is no Identifier, a field of another type, a mode, a source
+ * that is no URL, user-data that is no base64.
+ */
+function bottlerocketBootstrapProblems(
+  text: string,
+  settings: Record<string, unknown>,
+  karpenterRefused: ReadonlySet<string>,
+): { commands: (TypeProblem & { line: number })[]; containers: (TypeProblem & { line: number })[] } {
+  const out = {
+    commands: [] as (TypeProblem & { line: number })[],
+    containers: [] as (TypeProblem & { line: number })[],
+  };
+  const commands = foldedEntry(settings, "bootstrap-commands");
+  if (commands && isTable(commands[1]))
+    for (const [name, command] of Object.entries(commands[1])) {
+      const base = `settings.${commands[0]}.${name}`;
+      if (!BR_IDENTIFIER.test(name))
+        out.commands.push({
+          path: base,
+          key: name,
+          want: BR_IDENTIFIER_RULE,
+          got: JSON.stringify(name),
+          line: tomlKeyLine(text, name),
+        });
+      if (!isTable(command)) continue;
+      const header = `settings.${commands[0]}.${name}`;
+      const mode = foldedEntry(command, "mode");
+      if (
+        mode &&
+        typeof mode[1] === "string" &&
+        !BR_MODES.includes(mode[1]) &&
+        !karpenterRefused.has(`${base}.${mode[0]}`)
+      )
+        out.commands.push({
+          path: `${base}.${mode[0]}`,
+          key: mode[0],
+          want: `one of ${BR_MODES.map((m) => JSON.stringify(m)).join(", ")}, as written (Bottlerocket's BootstrapMode)`,
+          got: JSON.stringify(mode[1]),
+          line: tomlKeyLineIn(text, header, mode[0]),
+        });
+      const list = foldedEntry(command, "commands");
+      if (list && Array.isArray(list[1]))
+        list[1].forEach((c: unknown, i) => {
+          const path = `${base}.${list[0]}[${i}]`;
+          if (!Array.isArray(c) || !c.every((w) => typeof w === "string") || c[0] === "apiclient") return;
+          if ([...karpenterRefused].some((p) => p === path || p.startsWith(`${path}[`))) return;
+          out.commands.push({
+            path,
+            key: list[0],
+            want: 'a command whose first word is "apiclient", as written (Bottlerocket\'s ApiclientCommand runs only the API client: use settings.bootstrap-containers to run anything else)',
+            got: tomlJson(c) ?? "",
+            line: tomlKeyLineIn(text, header, list[0]),
+          });
+        });
+    }
+  // no folding: Karpenter keeps this table as written, and Bottlerocket's serde names are case-sensitive
+  const containers = Object.prototype.hasOwnProperty.call(settings, "bootstrap-containers")
+    ? settings["bootstrap-containers"]
+    : undefined;
+  if (containers === undefined) return out;
+  const base = "settings.bootstrap-containers";
+  if (!isTable(containers)) {
+    out.containers.push({
+      path: base,
+      key: "bootstrap-containers",
+      want: "a table of bootstrap containers",
+      got: tomlType(containers),
+      line: tomlKeyLine(text, "bootstrap-containers"),
+    });
+    return out;
+  }
+  const fields: { readonly [field: string]: string } = {
+    source: "a string",
+    mode: "a string",
+    "user-data": "a string",
+    essential: "true or false",
+    command: "an array of strings",
+  };
+  for (const [name, container] of Object.entries(containers)) {
+    const path = `${base}.${name}`;
+    const header = path;
+    if (!BR_IDENTIFIER.test(name))
+      out.containers.push({
+        path,
+        key: name,
+        want: BR_IDENTIFIER_RULE,
+        got: JSON.stringify(name),
+        line: tomlKeyLine(text, name),
+      });
+    if (!isTable(container)) {
+      out.containers.push({
+        path,
+        key: name,
+        want: `a table (${Object.keys(fields).join(", ")})`,
+        got: tomlType(container),
+        line: tomlKeyLine(text, name),
+      });
+      continue;
+    }
+    for (const [field, want] of Object.entries(fields)) {
+      if (!Object.prototype.hasOwnProperty.call(container, field)) continue;
+      const v = container[field];
+      const at = { path: `${path}.${field}`, key: field, line: tomlKeyLineIn(text, header, field) };
+      const typed =
+        want === "a string"
+          ? typeof v === "string"
+          : want === "true or false"
+            ? typeof v === "boolean"
+            : Array.isArray(v) && v.every((x) => typeof x === "string");
+      if (!typed) out.containers.push({ ...at, want, got: tomlType(v) });
+      else if (field === "mode" && !BR_MODES.includes(v as string))
+        out.containers.push({
+          ...at,
+          want: `one of ${BR_MODES.map((m) => JSON.stringify(m)).join(", ")}, as written (Bottlerocket's BootstrapMode)`,
+          got: JSON.stringify(v),
+        });
+      else if (field === "source" && badUrl(v as string))
+        out.containers.push({
+          ...at,
+          want: 'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/setup:1.0"',
+          got: JSON.stringify(v),
+        });
+      else if (field === "user-data" && badBase64(v as string))
+        out.containers.push({
+          ...at,
+          want: 'base64 text on one line (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end)',
+          got: JSON.stringify(v),
+        });
+    }
   }
   return out;
 }
@@ -1111,8 +1322,84 @@ function base64Finding(text: string): Finding | undefined {
   };
 }
 
-/** A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). */
+/**
+ * A YAML map taken as a NodeConfig (`offset`: the line the text starts on, for a MIME part). Nesting deeper than the
+ * JavaScript stack lets the checks follow (the `yaml` package composes recursively, and so do the checks) is no error
+ * of the user data: go-yaml v2 reads up to 10,000 levels, so such a NodeConfig is not refused but left unchecked, with
+ * a warning ({@link tooDeepNodeConfig}).
+ */
 function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
+  try {
+    return nodeConfigChecks(text, offset, ctx);
+  } catch (e) {
+    if (e instanceof RangeError) return tooDeepNodeConfig(text, offset, ctx, undefined);
+    throw e;
+  }
+}
+
+/** go-yaml v2's depth limit (go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-912 max_flow_level, :928-948 max_indents). */
+const GO_YAML_MAX_DEPTH = 10_000;
+
+/**
+ * A NodeConfig deeper than this library's YAML reader follows: refused only past go-yaml v2's own limit ("exceeded max
+ * depth of 10000", which fails Karpenter's yaml.Unmarshal and nodeadm's decode alike; within EC2's 16 KB of user data
+ * only unclosed flow brackets get there), else a warning that it was not checked (a 5,000-deep flow list is valid to
+ * Go, fits in 16 KB, and is refused by nothing).
+ */
+function tooDeepNodeConfig(
+  text: string,
+  offset: number,
+  ctx: Al2023Context,
+  at: number | undefined,
+): Finding | undefined {
+  const depth = yamlNesting(text);
+  const where =
+    offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family";
+  // go-yaml v2 counts the flow level and the block indents apart, each up to the limit
+  if (depth.maxFlow > GO_YAML_MAX_DEPTH || depth.maxBlock > GO_YAML_MAX_DEPTH)
+    return goYamlRefusalFinding(text, offset, `yaml: exceeded max depth of ${GO_YAML_MAX_DEPTH}`, depth.line, [
+      `go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-912 and 928-948 refuse nesting deeper than ${GO_YAML_MAX_DEPTH} levels`,
+      `Flatten the document`,
+    ]);
+  // a bracket never closed is no YAML to Go at any depth ("did not find expected ',' or ']'", "… node content")
+  if (depth.open > 0)
+    return goYamlRefusalFinding(text, offset, "yaml: did not find expected ',' or ']'", depth.line, [
+      `${depth.open} flow collections ("[" or "{") are never closed, and go-yaml v2's parser fails at the end of the text`,
+      "Close every bracket",
+    ]);
+  const line = at === undefined ? depth.line : lineOf(text, at);
+  ctx.dropped?.push(
+    `${where} nests about ${depth.max} levels deep (line ${offset + line}), deeper than this library's YAML reader follows (the JavaScript call stack ends first), so the NodeConfig was not checked. Go's YAML decoder reads up to ${GO_YAML_MAX_DEPTH} levels (go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-948), so Karpenter and nodeadm read it: it is not refused, but nothing in it was checked either`,
+  );
+  return undefined;
+}
+
+/**
+ * A NodeConfig that go-yaml v2 refuses to decode though the `yaml` package parses it (Go's `reason`, e.g. "yaml:
+ * document contains excessive aliasing", an alias bomb): at the top, Karpenter's yaml.Unmarshal fails and it passes the
+ * text on as a shell script part (nodeadm.go:137-159, parseUserData), which cloud-init cannot run, so nodeadm never
+ * sees the settings; in an application/node.eks.aws part, nodeadm's decode (sigs.k8s.io/yaml YAMLToJSON over the same
+ * go-yaml v2) fails and it stops. Either way the node never joins. `why`: Go's rule, and what to do.
+ */
+function goYamlRefusalFinding(
+  text: string,
+  offset: number,
+  reason: string,
+  line: number,
+  why: readonly [string, string],
+): Finding | undefined {
+  if (offset === 0 && !NODE_CONFIG_LINE.test(text)) return undefined;
+  return {
+    line: offset + line,
+    problem:
+      offset > 0
+        ? `a NodeConfig Go's YAML decoder reads ("${reason}"): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig through sigs.k8s.io/yaml YAMLToJSON over go-yaml v2 (${NODEADM_PART_SOURCE}), which refuses this one (${why[0]}), so nodeadm stops and the node never joins. ${why[1]}`
+        : `a NodeConfig Go's YAML decoder reads ("${reason}"): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig, but Karpenter's yaml.Unmarshal (sigs.k8s.io/yaml v1.6.0 over go.yaml.in/yaml/v2 v2.4.4) refuses it (${why[0]}), so Karpenter passes it on as a shell script part (${AL2023_SOURCE}:137-159, parseUserData), which cloud-init cannot run, and nodeadm never sees its settings. ${why[1]}`,
+  };
+}
+
+/** {@link nodeConfigFinding}'s checks, which a RangeError (nesting deeper than the stack) may leave. */
+function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
   const where =
     offset > 0
       ? "an application/node.eks.aws part of AL2023 user data is"
@@ -1127,8 +1414,37 @@ function nodeConfigFinding(text: string, offset: number, ctx: Al2023Context): Fi
     const doc = all[0];
     // no document: only comments and whitespace (a part's; at the top, al2023Finding judged blank text already)
     if (!doc) return offset > 0 ? partNoMapFinding(text, offset, null) : undefined;
+    // the `yaml` package reports its stack overflow as RESOURCE_EXHAUSTION: no YAML error (see tooDeepNodeConfig)
+    if (doc.errors[0]?.code === "RESOURCE_EXHAUSTION")
+      return tooDeepNodeConfig(text, offset, ctx, doc.errors[0].pos[0]);
     if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
-    value = doc.toJS();
+    // go-yaml v2 first: it refuses an alias bomb (decode.go:350-358, "document contains excessive aliasing") that the
+    // `yaml` package's toJS would refuse with its own error (or, let through, expand without bound)
+    const go = goYamlDocumentValue(doc, text, { strict: false });
+    if ("error" in go) {
+      if (go.tooDeep) return tooDeepNodeConfig(text, offset, ctx, undefined);
+      if (go.aliasCap) {
+        ctx.dropped?.push(
+          `${offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} is a NodeConfig whose aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, more than this library expands (against alias bombs), so it was not checked; Go's YAML decoder takes it (go.yaml.in/yaml/v2 v2.4.4 decode.go:350-358 refuses only a document almost all aliases), so it is not refused. Write the values out to have them checked`,
+        );
+        return undefined;
+      }
+      const alias = /(?:^|[\s[{,:])\*[^\s,[\]{}]/m.exec(text);
+      return goYamlRefusalFinding(
+        text,
+        offset,
+        go.error.split("\n")[0],
+        alias ? lineOf(text, alias.index + 1) : 1,
+        /excessive aliasing/.test(go.error)
+          ? [
+              "go.yaml.in/yaml/v2 v2.4.4 decode.go:318-358: past 1,000 decoded nodes it refuses a document whose aliases make up more than 99% of them, an alias bomb",
+              "Write the values out instead of nesting aliases",
+            ]
+          : ["go.yaml.in/yaml/v2 v2.4.4 decode.go", "Fix the YAML"],
+      );
+    }
+    // bounded: the aliases expand to at most MAX_ALIAS_EXPANSION nodes (go-yaml.ts)
+    value = doc.toJS({ maxAliasCount: -1 });
     parsed = doc;
     later = laterDocument(text, all);
   } catch {

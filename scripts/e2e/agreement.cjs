@@ -256,7 +256,7 @@ const SEMANTIC_RULES = [
     field: /^userData$/,
     message: /Bottlerocket itself refuses the settings at boot/,
     reason:
-      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps, KubernetesLabelKey, KubernetesLabelValue for node-labels) refuses values Karpenter's Go types take and pass on, so the node never joins; the CRD takes any string",
+      "Bottlerocket's own settings model (bottlerocket-settings-sdk KubernetesSettingsV1: max-pods u32, log-level u8, the QPS and burst settings i32, eviction-max-pod-grace-period non-negative; modeled-types KubernetesEvictionKey, KubernetesThresholdValue, KubernetesDurationValue for the eviction maps, KubernetesLabelKey, KubernetesLabelValue for node-labels; Identifier names, BootstrapMode off / once / always and ApiclientCommand for bootstrap-commands, and the BootstrapContainer types for the bootstrap-containers Karpenter passes on as written) refuses values Karpenter's Go types take and pass on: early-boot-config's PATCH fails and preconfigured.target is not reached, so the node never joins; the CRD takes any string",
   },
   {
     id: "bottlerocket-kubelet-settings",

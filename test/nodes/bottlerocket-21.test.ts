@@ -129,7 +129,7 @@ describe("S-8: keys Karpenter's struct lacks are dropped: a warning", () => {
   test("nested struct keys and bootstrap commands too; eviction-minimum-reclaim is no Karpenter setting", () => {
     const w = warnings(
       br(
-        '[settings.kubernetes.eviction-minimum-reclaim]\n"memory.available" = "5%"\n[settings.bootstrap-commands.setup]\ncommands = [["echo"]]\nmode = "once"\nessental = true\n',
+        '[settings.kubernetes.eviction-minimum-reclaim]\n"memory.available" = "5%"\n[settings.bootstrap-commands.setup]\ncommands = [["apiclient", "set", "motd=hi"]]\nmode = "once"\nessental = true\n',
       ),
       "1.15.0",
     );

@@ -65,7 +65,7 @@ describe("Bottlerocket reads TOML", () => {
   test("look-alikes: settings TOML with typed values, bootstrap commands, unknown settings Bottlerocket reads itself", () => {
     for (const u of [
       '[settings.kubernetes]\nmax-pods = 110\nimage-gc-high-threshold-percent = "85"\n[settings.kubernetes.node-labels]\nteam = "ml"\n[settings.kubernetes.node-taints]\ndedicated = ["gpu:NoSchedule"]\n',
-      '[settings.bootstrap-commands.setup]\ncommands = [["/usr/bin/apiclient", "set", "motd=hi"]]\nmode = "once"\nessential = true\n',
+      '[settings.bootstrap-commands.setup]\ncommands = [["apiclient", "set", "motd=hi"]]\nmode = "once"\nessential = true\n',
       '[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
       "# only a comment\n",
       '[settings.kubernetes]\ncluster-dns-ip = "10.100.0.10"\n',
@@ -200,7 +200,7 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
       "[Settings.Kubernetes]\nMax-Pods = 7\n",
       '[settings.kubernetes]\nnode-labels = { "a.b/c" = "d" }\nallowed-unsafe-sysctls = []\n',
       '[settings.kubernetes.credential-providers.ecr-credential-provider]\nenabled = true\nimage-patterns = ["*.dkr.ecr.*.amazonaws.com"]\nenvironment = { AWS_REGION = "eu-west-1" }\n',
-      '[settings.bootstrap-commands.setup]\ncommands = [["echo", "1"]]\nmode = "once"\n',
+      '[settings.bootstrap-commands.setup]\ncommands = [["apiclient", "set", "motd=1"]]\nmode = "once"\n',
       "[settings.kernel]\nlockdown = 5\n",
       '[settings.kubernetes]\nmax-pods = 110 # a comment\r\nimage-gc-high-threshold-percent = "85"\r\n',
     ])
