@@ -59,6 +59,7 @@ const WANT: Record<ContainerdField["kind"], string> = {
   boolean: "true or false",
   "string list": "an array of strings",
   "string map": "a table of strings",
+  "string list map": "a table of arrays of strings",
   table: "a table",
   "table map": "a table of tables",
   any: "any value",
