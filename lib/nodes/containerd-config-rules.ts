@@ -1,25 +1,82 @@
-import { containerdConfigFields, ContainerdField } from "../versions/containerd-config";
+import {
+  containerdConfigFields,
+  ContainerdField,
+  ContainerdMove,
+  ContainerdRelease,
+} from "../versions/containerd-config";
 
 /*
  * A NodeConfig's `spec.containerd.config` against containerd's configuration types (lib/versions/data/
- * containerd-config-fields.json, generated from containerd 1.7.30 and 2.2.3). containerd decodes every imported
- * file into its Config struct when it starts, and both go-toml v1 (containerd 1.7) and go-toml/v2 (containerd 2)
- * refuse a value of another TOML type than the field's; containerd then exits. Only what fails on every release read
- * is refused (a key both have, with the same kind), so the verdict does not depend on the AMI's containerd. Unknown keys
- * are ignored by both (v1 drops them, v2 logs "Ignoring unknown key in TOML"); plugin configuration is not judged.
+ * containerd-config-fields.json, generated from containerd 1.7.30 and 2.2.3). nodeadm merges it into the configuration
+ * it writes, and containerd decodes that into its Config struct when it starts, and each CRI plugin's table into the
+ * plugin's Config when it loads the plugin; both go-toml v1 (containerd 1.7) and go-toml/v2 (containerd 2) refuse a
+ * value of another TOML type than the field's, and containerd then exits. Unknown keys are ignored by both (v1 drops
+ * them, v2 logs "Ignoring unknown key in TOML").
+ *
+ * An AL2023 AMI carries containerd 1.7 or 2, and the CRI plugins are not the same in both: 1.7 reads
+ * plugins."io.containerd.grpc.v1.cri", 2 reads io.containerd.cri.v1.images and io.containerd.cri.v1.runtime (and the
+ * server's streaming keys under io.containerd.grpc.v1.cri), and moves a version-2 configuration's
+ * io.containerd.grpc.v1.cri keys to them first (its migrations, in the table). So each value is judged by what each
+ * release reads it as; a value every release refuses fails on every AMI and is refused, one that only some refuse fails
+ * only where the AMI carries that containerd, a warning.
+ *
+ * Which release reads a plugin key also depends on what nodeadm writes (amazon-eks-ami nodeadm
+ * internal/containerd/config.go:59-157 at 81fec2e8): a configuration whose text names io.containerd.cri.v1.images or
+ * io.containerd.cri.v1.runtime gets the version-3 template on containerd 2 and stops nodeadm on containerd 1.7 (an AMI
+ * from before amazon-eks-ami bacd4c1c, 2025-08-06, leaves it to containerd 1.7, which ignores those plugins); any
+ * other gets the version-2 template, which containerd 2 migrates (nodeadm runs `containerd config migrate`). A
+ * `version` the configuration sets replaces the template's (nodeadm merges the user's over its own); plugin tables are
+ * only judged at version 2 or 3.
  */
 
-/** A value of the wrong TOML type: its dotted path, what the key takes, what it is. */
+/** What one release makes of a value: the key it reads it as, what it takes there, where that is declared. */
+export interface ContainerdReading {
+  /** `containerd 1.7`. */
+  readonly containerd: string;
+  /** undefined: the release does not read the value. */
+  readonly want?: string;
+  readonly refuses: boolean;
+  /** Where the key is declared (and, for a migrated key, how it got there). */
+  readonly source?: string;
+  /** Why the release does not read it, when that is worth saying. */
+  readonly unread?: string;
+}
+
+/** A value of the wrong TOML type: its dotted path, what it is, what each release makes of it. */
 export interface ContainerdConfigProblem {
   readonly path: string;
+  /** What the key takes, as one phrase (`a string`, or each release's). */
   readonly want: string;
   readonly got: string;
   /** Where the key is declared, per release: `github.com/containerd/containerd@v1.7.30 services/…/config.go:37`. */
   readonly source: string;
+  /** Whether the key is a CRI plugin's, decoded when containerd loads the plugin. */
+  readonly plugin: boolean;
+  readonly readings: readonly ContainerdReading[];
 }
+
+/** The values every release refuses (`refused`), and those only some refuse (`depends`, on the AMI's containerd). */
+export interface ContainerdConfigVerdict {
+  readonly refused: readonly ContainerdConfigProblem[];
+  readonly depends: readonly ContainerdConfigProblem[];
+}
+
+/** How a NodeConfig's containerd config reaches containerd: merged by nodeadm over its own, values kept as written. */
+export const NODEADM_CONTAINERD_MERGE =
+  "amazon-eks-ami nodeadm internal/containerd/config.go:59-106 at 81fec2e8, writeContainerdConfig and combineContainerdConfigs: parsed with go-toml/v2, merged over the configuration nodeadm generates (internal/util/merge.go:16-54) and written to /etc/containerd/config.toml";
+
+/** Where a decode error of a plugin's table stops containerd, and where containerd 2's migration decodes it first. */
+export const CONTAINERD_PLUGIN_DECODE =
+  "github.com/containerd/containerd@v1.7.30 services/server/server.go:254-260 and github.com/containerd/containerd/v2@v2.2.3 cmd/containerd/server/server.go:307-312 return the plugin's Config.Decode error, and containerd exits; on containerd 2 nodeadm first runs `containerd config migrate` on a configuration without io.containerd.cri.v1.* keys (amazon-eks-ami nodeadm internal/containerd/config.go:59-89, 151-157 at 81fec2e8), which decodes every plugin's table the same way and fails (cmd/containerd/command/config.go:36-56), and nodeadm init stops";
+
+/** Where nodeadm picks the template by the configuration's text, and stops on containerd 1.7 at version-3 keys. */
+const NODEADM_TEMPLATE =
+  "amazon-eks-ami nodeadm internal/containerd/config.go:126-149 at 81fec2e8, getConfigTemplateVersion, Version3configInNodeConfig";
 
 const isTable = (x: unknown): x is Record<string, unknown> =>
   typeof x === "object" && x !== null && !Array.isArray(x) && !(x instanceof Date);
+
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** The TOML type of a parsed value (smol-toml with integers as bigint). */
 function tomlType(x: unknown): string {
@@ -45,6 +102,8 @@ function fits(x: unknown, kind: ContainerdField["kind"]): boolean | undefined {
       return Array.isArray(x) && x.every((v) => typeof v === "string");
     case "string map":
       return isTable(x) && Object.values(x).every((v) => typeof v === "string");
+    case "string list map":
+      return isTable(x) && Object.values(x).every((v) => Array.isArray(v) && v.every((s) => typeof s === "string"));
     case "table":
     case "table map":
       return isTable(x);
@@ -59,66 +118,161 @@ const WANT: Record<ContainerdField["kind"], string> = {
   boolean: "true or false",
   "string list": "an array of strings",
   "string map": "a table of strings",
+  "string list map": "a table of arrays of strings",
   table: "a table",
   "table map": "a table of tables",
   any: "any value",
 };
 
-/** Every value of `doc` (a parsed containerd configuration) that every containerd release read refuses to decode. */
-export function containerdConfigProblems(doc: Record<string, unknown>): ContainerdConfigProblem[] {
+/** A dotted key path as TOML writes it: segments that are no bare keys quoted. */
+const dotted = (segs: readonly string[]) =>
+  segs.map((s) => (/^[A-Za-z0-9_-]+$/.test(s) ? s : JSON.stringify(s))).join(".");
+
+/** The field at `segs` under `fields`: a map's segment is an entry's name (sandbox_image moves into one). */
+function lookup(
+  fields: { readonly [key: string]: ContainerdField },
+  segs: readonly string[],
+): ContainerdField | undefined {
+  let field: ContainerdField = { kind: "table", fields };
+  for (const s of segs) {
+    // an entry of a map: a table of the map's fields, a string, an array of strings
+    if (field.kind === "table map") field = { kind: "table", fields: field.fields, line: field.line };
+    else if (field.kind === "string map") field = { kind: "string", line: field.line };
+    else if (field.kind === "string list map") field = { kind: "string list", line: field.line };
+    else if (field.kind === "table" && field.fields && own(field.fields, s)) field = field.fields[s];
+    else return undefined;
+  }
+  return field;
+}
+
+/** The move of a migration for a path under the old key: the longest `from` that is a prefix of it (`*` any name). */
+function moveFor(moves: readonly ContainerdMove[], rest: readonly string[]): ContainerdMove | undefined {
+  const matches = (m: ContainerdMove) =>
+    m.from.length <= rest.length && m.from.every((s, i) => s === "*" || s === rest[i]);
+  return moves.filter(matches).sort((a, b) => b.from.length - a.from.length)[0];
+}
+
+/** How nodeadm and the configuration's own `version` decide which plugin keys a release reads. */
+interface Setting {
+  /** The configuration's text names a containerd-2-only CRI plugin (nodeadm's check, on the text as written). */
+  readonly v3Keys: boolean;
+  /** The configuration's `version`, when it sets one as an integer. */
+  readonly version?: number;
+}
+
+const majorOf = (r: ContainerdRelease) => Number(/@v(\d+)\./.exec(r.containerd)?.[1]);
+
+/** What release `r` makes of the value at `segs`, or why it does not read it. */
+function readingOf(
+  r: ContainerdRelease,
+  segs: readonly string[],
+  x: unknown,
+  setting: Setting,
+): { field?: ContainerdField; reading: ContainerdReading } {
+  const containerd = `containerd ${/@v(\d+\.\d+)/.exec(r.containerd)?.[1] ?? r.containerd}`;
+  const read = (field: ContainerdField | undefined, source: string) =>
+    field
+      ? {
+          field,
+          reading: { containerd, want: WANT[field.kind], refuses: fits(x, field.kind) === false, source },
+        }
+      : { reading: { containerd, refuses: false } };
+  if (segs[0] !== "plugins" || segs.length < 2) {
+    const field = lookup(r.fields, segs);
+    return read(field, `${r.containerd} ${r.file}${field?.line ? `:${field.line}` : ""} (${r.decodedBy})`);
+  }
+  // a plugin's table: read at the version nodeadm's template and the configuration's own `version` give
+  const major = majorOf(r);
+  if (major < 2 && setting.v3Keys)
+    return {
+      reading: {
+        containerd,
+        refuses: false,
+        unread: `nodeadm stops on an AMI with ${containerd} at a configuration naming io.containerd.cri.v1.images or io.containerd.cri.v1.runtime (${NODEADM_TEMPLATE}; an AMI from before amazon-eks-ami bacd4c1c, 2025-08-06, leaves it to ${containerd}, which ignores those plugins)`,
+      },
+    };
+  const version = setting.version ?? (major >= 2 && setting.v3Keys ? 3 : 2);
+  if (version !== 2 && version !== 3) return { reading: { containerd, refuses: false } };
+  const [, key, ...rest] = segs;
+  const migration = r.migrations?.[key];
+  if (migration && version < migration.below) {
+    const move = moveFor(migration.moves, rest);
+    const plugin = move && r.plugins[move.plugin];
+    if (!move || !plugin) return { reading: { containerd, refuses: false } };
+    // the old key itself: the migration takes it as a table (images' panics on another value)
+    if (rest.length === 0)
+      return read(
+        { kind: "table" },
+        `${r.containerd} ${migration.table}, the migration of a version-${version} configuration`,
+      );
+    const to = [...move.to.map((s, i) => (s === "*" ? rest[i] : s)), ...rest.slice(move.from.length)];
+    const field = lookup(plugin.fields, to);
+    return read(
+      field,
+      `as ${dotted(["plugins", move.plugin, ...to])}, where containerd 2 moves it in a version-${version} configuration (${r.containerd} ${move.at}): ${plugin.file}${field?.line ? `:${field.line}` : ""}, ${plugin.struct} (registered at ${plugin.registered}; ${r.decodedBy})`,
+    );
+  }
+  const plugin = r.plugins[key];
+  if (!plugin) return { reading: { containerd, refuses: false } };
+  const field =
+    rest.length === 0 ? ({ kind: "table", fields: plugin.fields } as ContainerdField) : lookup(plugin.fields, rest);
+  return read(
+    field,
+    `${r.containerd} ${plugin.file}${field?.line ? `:${field.line}` : ""}, ${plugin.struct} (registered at ${plugin.registered}; ${r.decodedBy})`,
+  );
+}
+
+/**
+ * Every value of `doc` (a parsed containerd configuration; `text` as written, for nodeadm's check of it) that a
+ * containerd release read refuses to decode: refused when every release refuses it, depending on the AMI otherwise.
+ */
+export function containerdConfigVerdict(doc: Record<string, unknown>, text: string): ContainerdConfigVerdict {
   const releases = containerdConfigFields().releases;
-  const out: ContainerdConfigProblem[] = [];
-  const walk = (
-    value: Record<string, unknown>,
-    fields: readonly (Record<string, ContainerdField> | undefined)[],
-    at: string,
-  ) => {
+  const setting: Setting = {
+    v3Keys: text.includes("io.containerd.cri.v1.images") || text.includes("io.containerd.cri.v1.runtime"),
+    version: typeof doc.version === "bigint" ? Number(doc.version) : undefined,
+  };
+  const refused: ContainerdConfigProblem[] = [];
+  const depends: ContainerdConfigProblem[] = [];
+  const walk = (value: Record<string, unknown>, at: readonly string[]) => {
     for (const [key, x] of Object.entries(value)) {
-      const each = fields.map((f) => (f && Object.prototype.hasOwnProperty.call(f, key) ? f[key] : undefined));
-      if (each.some((f) => f === undefined)) continue;
-      const kinds = new Set(each.map((f) => f!.kind));
-      if (kinds.size !== 1) continue;
-      const kind = each[0]!.kind;
-      const path = at ? `${at}.${key}` : key;
-      const ok = fits(x, kind);
-      if (ok === false) {
-        out.push({
-          path,
-          want: WANT[kind],
-          got: tomlType(x),
-          source: releases
-            .map((r, i) => `${r.containerd} ${r.file}${each[i]!.line ? `:${each[i]!.line}` : ""} (${r.decodedBy})`)
-            .join("; "),
-        });
+      const segs = [...at, key];
+      const each = releases.map((r) => readingOf(r, segs, x, setting));
+      const reads = each.filter((e) => e.field);
+      // nothing reads it, or a float where an integer goes: not judged (nor anything under it)
+      if (reads.length === 0 || reads.some((e) => fits(x, e.field!.kind) === undefined)) continue;
+      const refusing = reads.filter((e) => e.reading.refuses);
+      if (refusing.length === 0) {
+        if (isTable(x)) walk(x, segs);
         continue;
       }
-      if (kind === "table" && isTable(x))
-        walk(
-          x,
-          each.map((f) => f!.fields),
-          path,
-        );
-      if (kind === "table map" && isTable(x))
-        for (const [name, t] of Object.entries(x))
-          if (isTable(t))
-            walk(
-              t,
-              each.map((f) => f!.fields),
-              `${path}.${name}`,
-            );
-          else
-            out.push({
-              path: `${path}.${name}`,
-              want: "a table",
-              got: tomlType(t),
-              source: releases.map((r) => `${r.containerd} ${r.file}`).join("; "),
-            });
+      const wants = [...new Set(refusing.map((e) => e.reading.want))];
+      const problem: ContainerdConfigProblem = {
+        path: dotted(segs),
+        want:
+          wants.length === 1
+            ? wants[0]!
+            : refusing.map((e) => `${e.reading.want} (${e.reading.containerd})`).join(" or "),
+        got: tomlType(x),
+        source: reads.map((e) => e.reading.source).join("; "),
+        plugin: segs[0] === "plugins",
+        readings: each.map((e) => e.reading),
+      };
+      (refusing.length === releases.length ? refused : depends).push(problem);
     }
   };
-  walk(
-    doc,
-    releases.map((r) => r.fields),
-    "",
+  walk(doc, []);
+  return { refused, depends };
+}
+
+/** A problem that only some releases refuse, as a sentence's object: the value, who refuses it, who does not. */
+export function dependsText(p: ContainerdConfigProblem): string {
+  const each = p.readings.map((r) =>
+    r.refuses
+      ? `${r.containerd} refuses it (it takes ${r.want}: ${r.source})`
+      : r.want
+        ? `${r.containerd} accepts it`
+        : `${r.containerd} does not read it${r.unread ? ` (${r.unread})` : ""}`,
   );
-  return out;
+  return `${p.path} = ${p.got}: ${each.join("; ")}`;
 }

@@ -24,7 +24,12 @@ import {
   refusedNodeLabels,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
-import { containerdConfigProblems } from "./containerd-config-rules";
+import {
+  CONTAINERD_PLUGIN_DECODE,
+  containerdConfigVerdict,
+  dependsText,
+  NODEADM_CONTAINERD_MERGE,
+} from "./containerd-config-rules";
 
 /*
  * Literal `userData` against what the AMI family's bootstrap reads. The API server takes any string;
@@ -1511,7 +1516,7 @@ function nodeConfigSpecFinding(
       kubeletFlagFinding(text, offset, parsed, value, where, ctx) ??
       kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
       nodeLabelFinding(text, offset, parsed, value, where) ??
-      containerdConfigFinding(text, offset, parsed, value, where) ??
+      containerdConfigFinding(text, offset, parsed, value, where, ctx) ??
       localStorageFinding(text, offset, parsed, value, where)
     );
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
@@ -1666,12 +1671,12 @@ function nodeLabelFinding(
 }
 
 /**
- * A NodeConfig (decoded without error) whose `spec.containerd.config` is no TOML: nodeadm writes it as written, as an
- * import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45,
- * /etc/containerd/config.d/00-nodeadm.toml, imported by nodeadm's config.toml), and containerd parses every imported
- * file when it starts and exits on a TOML error (github.com/containerd/containerd v1.7.30
- * services/server/config/config.go:197-260, loadConfigFile: "failed to load TOML"; cmd/containerd/command/main.go:125),
- * so the node has no container runtime and never becomes ready.
+ * A NodeConfig (decoded without error) whose `spec.containerd.config` is no TOML: nodeadm parses it to merge it over
+ * the configuration it generates ({@link NODEADM_CONTAINERD_MERGE}) and stops on the error, as containerd would on its
+ * file (github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, loadConfigFile: "failed to
+ * load TOML"; cmd/containerd/command/main.go:125), so the node has no container runtime and never becomes ready. Its
+ * values reach containerd as written, judged by containerd-config-rules.ts: the findings, and the warnings for values
+ * only one containerd major refuses.
  */
 function containerdConfigFinding(
   text: string,
@@ -1679,6 +1684,7 @@ function containerdConfigFinding(
   parsed: Document | undefined,
   value: Record<string, unknown>,
   where: string,
+  ctx: Al2023Context,
 ): Finding | undefined {
   const config = specValue(value, "containerd", "config");
   if (typeof config !== "string" || config.trim() === "") return undefined;
@@ -1690,14 +1696,20 @@ function containerdConfigFinding(
     const at = e instanceof TomlError ? ` (its line ${e.line})` : "";
     return {
       line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
-      problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45, /etc/containerd/config.d/00-nodeadm.toml), and containerd parses every imported file when it starts and exits on an error ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
+      problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm parses it to merge it over its own configuration and stops on the error (${NODEADM_CONTAINERD_MERGE}), as containerd would when it starts ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
-  const wrong = containerdConfigProblems(doc);
+  const { refused: wrong, depends } = containerdConfigVerdict(doc, config);
+  // what fails only on AMIs with one containerd major: a warning, naming who refuses it and who does not
+  for (const d of depends)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config has ${dependsText(d)}. Whether the node fails depends on the AMI's containerd, which an AL2023 AMI's release and Kubernetes version decide (amazon-eks-ami templates/al2023/variables-*.json at 81fec2e8: 1.7 for Kubernetes 1.28 and 1.29, 2 otherwise, and 1.7 on earlier releases); where it refuses the value, containerd exits when it decodes it${d.plugin ? ` (a CRI plugin's table: ${CONTAINERD_PLUGIN_DECODE})` : ""} and the node never becomes ready. Write the value in the type both take, or use the keys of the containerd your AMIs carry`,
+    );
   if (wrong.length === 0) return undefined;
+  const plugin = wrong.find((w) => w.plugin);
   return {
     line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
-    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm writes it as written as an import of containerd's configuration (amazon-eks-ami nodeadm internal/containerd/config.go:42-45), and containerd decodes every imported file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source}), so the node has no container runtime and never becomes ready`,
+    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready`,
   };
 }
 

@@ -7,13 +7,47 @@
 export interface ContainerdField {
   /**
    * What TOML value decodes into it: `integer`, `string`, `boolean`, `string list`, `string map`, `table` (a struct,
-   * its `fields`), `table map` (tables of `fields` by name), `any` (a plugin's configuration, decoded later).
+   * its `fields`), `table map` (tables of `fields` by name), `string list map` (arrays of strings by name), `any` (a
+   * plugin's configuration, decoded later; a runtime's options).
    */
-  readonly kind: "integer" | "string" | "boolean" | "string list" | "string map" | "table" | "table map" | "any";
+  readonly kind:
+    "integer" | "string" | "boolean" | "string list" | "string map" | "string list map" | "table" | "table map" | "any";
   /** A table's keys (of each table, for a table map). */
   readonly fields?: { readonly [key: string]: ContainerdField };
   /** The line of the field in the release's file. */
   readonly line?: number;
+}
+
+/** A plugin whose table (`plugins."<key>"`) the release decodes into a typed Config when it loads the plugin. */
+export interface ContainerdPlugin {
+  /** The file declaring the struct; the fields' lines are in it. */
+  readonly file: string;
+  /** The Go struct the table decodes into. */
+  readonly struct: string;
+  /** Where the plugin is registered with that Config: `plugins/cri/images/plugin.go:44-57`. */
+  readonly registered: string;
+  readonly fields: { readonly [key: string]: ContainerdField };
+}
+
+/** One move of a migration: the key path under the old plugin key (`*` any name) and where it goes. */
+export interface ContainerdMove {
+  /** Under the old plugin key; `[]` is the rest. */
+  readonly from: readonly string[];
+  /** The plugin key it moves to. */
+  readonly plugin: string;
+  /** The key path there (`*` the name matched); what follows `from` in a longer path follows it. */
+  readonly to: readonly string[];
+  /** The migrating function: `plugins/cri/images/plugin.go:196-262`. */
+  readonly at: string;
+}
+
+/** How the release moves an old plugin key's table to its plugins when the configuration's version is below `below`. */
+export interface ContainerdMigration {
+  readonly below: number;
+  /** Where the old key's value is taken as a table (another value fails the migration). */
+  readonly table: string;
+  /** The most specific matching `from` wins. */
+  readonly moves: readonly ContainerdMove[];
 }
 
 /** One containerd release: where its Config struct is read, the TOML library that decodes it, the keys. */
@@ -23,6 +57,10 @@ export interface ContainerdRelease {
   readonly file: string;
   readonly decodedBy: string;
   readonly fields: { readonly [key: string]: ContainerdField };
+  /** The CRI plugins' tables, by plugin key (`io.containerd.grpc.v1.cri`). */
+  readonly plugins: { readonly [key: string]: ContainerdPlugin };
+  /** The old plugin keys the release migrates, by key. */
+  readonly migrations?: { readonly [key: string]: ContainerdMigration };
 }
 
 /** The table: the releases read, oldest first. */

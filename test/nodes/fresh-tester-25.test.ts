@@ -295,10 +295,102 @@ describe("a NodeConfig's containerd config holds containerd's types (fresh teste
     expect(e.message).toContain("github.com/containerd/containerd@v1.7.30 services/server/config/config.go:");
     expect(e.message).toContain("github.com/containerd/containerd/v2@v2.2.3 cmd/containerd/server/config/config.go:");
   });
-  test("look-alikes pass: the right types, unknown keys, plugin configuration, a float where an integer goes (not judged)", () => {
+  test("look-alikes pass: the right types, unknown keys, another plugin's configuration, a float where an integer goes (not judged)", () => {
     const ok =
-      'version = 2\noom_score = -999\nimports = ["/etc/x.toml"]\nfoo = "bar"\n[grpc]\naddress = "/run/containerd/containerd.sock"\n[plugins."io.containerd.grpc.v1.cri"]\nsandbox_image = 1\n[timeouts]\n"io.containerd.timeout.shim.cleanup" = "5s"';
+      'version = 2\noom_score = -999\nimports = ["/etc/x.toml"]\nfoo = "bar"\n[grpc]\naddress = "/run/containerd/containerd.sock"\n[plugins."io.containerd.snapshotter.v1.overlayfs"]\nsandbox_image = 1\n[timeouts]\n"io.containerd.timeout.shim.cleanup" = "5s"';
     expect(() => build("EC2NodeClass", containerd(ok), "1.15.0")).not.toThrow();
     expect(() => build("EC2NodeClass", containerd("oom_score = 1.5"), "1.15.0")).not.toThrow();
+  });
+});
+
+describe("a NodeConfig's containerd config: the CRI plugins' tables hold their types on every containerd an AMI carries", () => {
+  const cri = (table: string, body: string) => `[plugins."io.containerd.grpc.v1.cri"${table}]\n${body}`;
+  test.each([
+    [cri(".containerd", "snapshotter = 1"), "containerd.snapshotter = an integer, where containerd takes a string"],
+    [cri("", "sandbox_image = true"), "sandbox_image = a boolean, where containerd takes a string"],
+    [cri(".registry", 'config_path = ["x"]'), "registry.config_path = an array, where containerd takes a string"],
+    [
+      cri("", 'max_concurrent_downloads = "3"'),
+      "max_concurrent_downloads = a string, where containerd takes an integer",
+    ],
+    [cri("", 'enable_cdi = "yes"'), "enable_cdi = a string, where containerd takes true or false"],
+    [cri(".containerd.runtimes.runc", "sandbox_mode = 1"), "runtimes.runc.sandbox_mode = an integer, where"],
+    [
+      cri(".containerd", 'runtimes = "runc"'),
+      "containerd.runtimes = a string, where containerd takes a table of tables",
+    ],
+    [cri(".cni", "bin_dir = 1"), "cni.bin_dir = an integer, where containerd takes a string"],
+    [
+      '[plugins]\n"io.containerd.grpc.v1.cri" = 1',
+      '"io.containerd.grpc.v1.cri" = an integer, where containerd takes a table',
+    ],
+  ])("%s is refused, naming both releases' fields", (toml, words) => {
+    const e = rejection("EC2NodeClass", containerd(toml), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(words);
+    expect(e.message).toContain('plugins."io.containerd.grpc.v1.cri"');
+    // the 1.7 field, containerd 2's after its migration (or the migration itself), the load that fails
+    expect(e.message).toMatch(/github\.com\/containerd\/containerd@v1\.7\.30 (pkg\/cri\/config\/config\.go:\d+|.*)/);
+    expect(e.message).toContain("github.com/containerd/containerd/v2@v2.2.3 plugins/cri/");
+    expect(e.message).toContain("services/server/server.go:254-260");
+    expect(e.message).toContain("cmd/containerd/server/server.go:307-312");
+  });
+
+  test("a key containerd 2 moves names where it goes and the migration that moves it", () => {
+    const e = rejection("EC2NodeClass", containerd(cri("", "sandbox_image = true")), "1.15.0");
+    expect(e.message).toContain("pkg/cri/config/config.go:299, PluginConfig");
+    expect(e.message).toContain('as plugins."io.containerd.cri.v1.images".pinned_images.sandbox');
+    expect(e.message).toContain("plugins/cri/images/plugin.go:196-262");
+    expect(e.message).toContain("internal/cri/config/config.go:307, ImageConfig");
+    const r = rejection("EC2NodeClass", containerd(cri("", 'enable_cdi = "yes"')), "1.15.0");
+    expect(r.message).toContain('as plugins."io.containerd.cri.v1.runtime".enable_cdi');
+    expect(r.message).toContain("RuntimeConfig");
+  });
+
+  test("what only one containerd refuses warns, naming who reads it and who does not", () => {
+    // systemd_cgroup: containerd 2 dropped it (its migration moves it to runtime, which ignores it)
+    const w17 = warnings(containerd(cri("", 'systemd_cgroup = "x"'))).join("\n");
+    expect(w17).toContain('plugins."io.containerd.grpc.v1.cri".systemd_cgroup = a string: containerd 1.7 refuses it');
+    expect(w17).toContain("containerd 2.2 does not read it");
+    expect(w17).toContain("depends on the AMI's containerd");
+    // a containerd 2 key: nodeadm stops on containerd 1.7 at it, or an older AMI ignores it
+    const w2 = warnings(containerd('[plugins."io.containerd.cri.v1.images"]\nmax_concurrent_downloads = "3"')).join(
+      "\n",
+    );
+    expect(w2).toContain("containerd 2.2 refuses it (it takes an integer");
+    expect(w2).toContain("internal/cri/config/config.go:323, ImageConfig");
+    expect(w2).toContain("containerd 1.7 does not read it (nodeadm stops on an AMI with containerd 1.7");
+    expect(w2).toContain("getConfigTemplateVersion");
+  });
+
+  test("look-alikes pass without a word: 1.7 keys of the right types, a runtimes.nvidia table with options, containerd 2 keys", () => {
+    const v2 = [
+      cri(
+        "",
+        'sandbox_image = "public.ecr.aws/eks-distro/kubernetes/pause:3.10"\nenable_cdi = true\nmax_concurrent_downloads = 5',
+      ),
+      cri(".registry", 'config_path = "/etc/containerd/certs.d:/etc/docker/certs.d"'),
+      cri(".registry.headers", 'X-Meta = ["a", "b"]'),
+      cri(".containerd", 'default_runtime_name = "nvidia"\ndiscard_unpacked_layers = true'),
+      cri(".containerd.runtimes.nvidia", 'runtime_type = "io.containerd.runc.v2"\nsandbox_mode = "podsandbox"'),
+      cri(
+        ".containerd.runtimes.nvidia.options",
+        'BinaryName = "/usr/bin/nvidia-container-runtime"\nSystemdCgroup = true',
+      ),
+      cri(".cni", 'bin_dir = "/opt/cni/bin"\nmax_conf_num = 1'),
+    ].join("\n");
+    const v3 = [
+      'version = 3\n[plugins."io.containerd.cri.v1.images"]\nmax_concurrent_downloads = 3\nsnapshotter = "overlayfs"',
+      '[plugins."io.containerd.cri.v1.images".pinned_images]\nsandbox = "localhost/kubernetes/pause"',
+      '[plugins."io.containerd.cri.v1.runtime"]\nenable_cdi = true\ncdi_spec_dirs = ["/etc/cdi"]',
+      '[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia]\nruntime_type = "io.containerd.runc.v2"',
+      '[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.nvidia.options]\nBinaryName = "/usr/bin/nvidia-container-runtime"',
+      // with containerd 2 keys the configuration is version 3 and this table is the server's: sandbox_image unknown there
+      '[plugins."io.containerd.grpc.v1.cri"]\nstream_server_port = "10010"\nsandbox_image = 1',
+    ].join("\n");
+    for (const toml of [v2, v3]) {
+      expect(() => build("EC2NodeClass", containerd(toml), "1.15.0")).not.toThrow();
+      expect(warnings(containerd(toml)).filter((w) => w.includes("containerd.config"))).toEqual([]);
+    }
   });
 });
