@@ -911,7 +911,7 @@ describe("every problem of one object in one error", () => {
     expect(
       messages("EC2NodeClass", {
         blockDeviceMappings: [
-          { deviceName: "/dev/xvda", ebs: { volumeSize: "10Gi", volumeType: "gp9" as any, iops: 3000 } },
+          { deviceName: "/dev/xvda", ebs: { volumeSize: "30Gi", volumeType: "gp9" as any, iops: 3000 } },
         ],
       }),
     ).toEqual([
