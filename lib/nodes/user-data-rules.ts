@@ -1483,6 +1483,19 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
   };
 }
 
+/** A NodeConfig nodeadm decoded without error, as the finders after the decode read it. */
+interface NodeConfigDoc {
+  /** The NodeConfig's text, and where it starts in the user data (0, or its MIME part's offset). */
+  readonly text: string;
+  readonly offset: number;
+  /** The YAML document, for the lines of paths. */
+  readonly parsed: Document | undefined;
+  /** The NodeConfig as sigs.k8s.io/yaml hands it to the JSON decoder. */
+  readonly value: Record<string, unknown>;
+  /** How a message names it: the user data, or its MIME part. */
+  readonly where: string;
+}
+
 /**
  * A NodeConfig v1alpha1's `spec` against nodeadm's types (node-config-rules.ts): a value nodeadm cannot decode is the
  * finding (all of them, the first one's line); a field nodeadm drops goes to `ctx.dropped`. The document is read as
@@ -1511,14 +1524,24 @@ function nodeConfigSpecFinding(
         ? `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}`
         : `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:19-40: a codec factory without the strict option, k8s.io/apimachinery v0.36.2 pkg/runtime/serializer/codec_factory.go:178-179 and json/json.go:268-270, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it`,
     );
-  if (wrong.length === 0)
-    return (
-      kubeletFlagFinding(text, offset, parsed, value, where, ctx) ??
-      kubeletConfigFinding(text, offset, parsed, value, where, ctx) ??
-      nodeLabelFinding(text, offset, parsed, value, where) ??
-      containerdConfigFinding(text, offset, parsed, value, where, ctx) ??
-      localStorageFinding(text, offset, parsed, value, where)
-    );
+  if (wrong.length === 0) {
+    // what nodeadm decoded goes to independent consumers (the kubelet's flags and config, containerd, the local disks),
+    // each of which fails on its own: every one is reported, the first one's line leading
+    const doc: NodeConfigDoc = { text, offset, parsed, value, where };
+    const found = [
+      kubeletFlagFinding(doc, ctx),
+      kubeletConfigFinding(doc, ctx),
+      nodeLabelFinding(doc),
+      containerdConfigFinding(doc, ctx),
+      localStorageFinding(doc),
+    ].filter((f): f is Finding => f !== undefined);
+    if (found.length === 0) return undefined;
+    const [first, ...more] = found;
+    return {
+      line: first.line,
+      problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join(""),
+    };
+  }
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
     line: offset + pathLine(text, parsed, wrong[0].path),
@@ -1531,14 +1554,8 @@ function nodeConfigSpecFinding(
  * (node-config-rules.ts kubeletConfigProblems): the finding; a field the kubelet drops goes to `ctx.dropped`. Not
  * judged when what Karpenter's own NodeConfig sets is unknown (`ctx.kubelet`).
  */
-function kubeletConfigFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
-  ctx: Al2023Context,
-): Finding | undefined {
+function kubeletConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   if (!ctx.kubelet) return undefined;
   const { wrong, dropped, replaced } = kubeletConfigProblems(value.spec, ctx.minor, ctx.kubelet);
   for (const r of replaced)
@@ -1557,7 +1574,7 @@ function kubeletConfigFinding(
       ctx.dropped?.push(
         `${where} is a NodeConfig whose kubelet configuration (spec.kubelet.config with Karpenter's part and the kubelet flags) has ${w}`,
       );
-    return kubeletRuntimeFinding(text, offset, parsed, value, where, ctx.kubelet, ctx.kubernetesVersion);
+    return kubeletRuntimeFinding(doc, ctx.kubelet, ctx.kubernetesVersion);
   }
   const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
   return {
@@ -1572,14 +1589,11 @@ function kubeletConfigFinding(
  * nodeConfigRuntimeProblems): all of them, the first one's line.
  */
 function kubeletRuntimeFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
+  doc: NodeConfigDoc,
   karpenter: { readonly [field: string]: unknown },
   kubernetesVersion: string | undefined,
 ): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   const found = nodeConfigRuntimeProblems(value.spec, karpenter, kubernetesVersion);
   if (found.length === 0) return undefined;
   // kubelet.logging.vmodule[0].filePattern -> spec.kubelet.config.logging.vmodule[0].filePattern
@@ -1612,14 +1626,8 @@ function kubeletRuntimeFinding(
  * the first one, as the kubelet stops at it; a deprecated flag goes to `ctx.dropped` (the kubelet accepts it with a
  * warning). The parse comes first: the kubelet parses its flags before it validates them or reads its config.
  */
-function kubeletFlagFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
-  ctx: Al2023Context,
-): Finding | undefined {
+function kubeletFlagFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   const { refused, deprecated, values } = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
   if (refused) {
     const table = kubeletFlags();
@@ -1654,13 +1662,8 @@ function kubeletFlagFinding(
 }
 
 /** A NodeConfig (decoded without error) whose kubelet flags hold a `--node-labels` key the kubelet refuses (node-config-rules.ts). */
-function nodeLabelFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
-): Finding | undefined {
+function nodeLabelFinding(doc: NodeConfigDoc): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   const refused = refusedNodeLabels(specValue(value, "kubelet", "flags"));
   if (refused.length === 0) return undefined;
   const keys = refused.map((r) => `${JSON.stringify(r.key)} (spec.kubelet.flags[${r.index}])`).join(", ");
@@ -1678,19 +1681,13 @@ function nodeLabelFinding(
  * values reach containerd as written, judged by containerd-config-rules.ts: the findings, and the warnings for values
  * only one containerd major refuses.
  */
-function containerdConfigFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
-  ctx: Al2023Context,
-): Finding | undefined {
+function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   const config = specValue(value, "containerd", "config");
   if (typeof config !== "string" || config.trim() === "") return undefined;
-  let doc: Record<string, unknown>;
+  let toml: Record<string, unknown>;
   try {
-    doc = parseToml(config, { integersAsBigInt: true }) as Record<string, unknown>;
+    toml = parseToml(config, { integersAsBigInt: true }) as Record<string, unknown>;
   } catch (e) {
     const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
     const at = e instanceof TomlError ? ` (its line ${e.line})` : "";
@@ -1699,7 +1696,7 @@ function containerdConfigFinding(
       problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm parses it to merge it over its own configuration and stops on the error (${NODEADM_CONTAINERD_MERGE}), as containerd would when it starts ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
-  const { refused: wrong, depends } = containerdConfigVerdict(doc, config);
+  const { refused: wrong, depends } = containerdConfigVerdict(toml, config);
   // what fails only on AMIs with one containerd major: a warning, naming who refuses it and who does not
   for (const d of depends)
     ctx.dropped?.push(
@@ -1723,13 +1720,8 @@ const LOCAL_DISK_SOURCE =
  * take: nodeadm lower-cases it and runs the script with it (so `Raid0` is `raid0`), which exits 1 on another value
  * ("Valid disk setup options are: raid0, raid10, mount or none"), and nodeadm init stops: the node never joins.
  */
-function localStorageFinding(
-  text: string,
-  offset: number,
-  parsed: Document | undefined,
-  value: Record<string, unknown>,
-  where: string,
-): Finding | undefined {
+function localStorageFinding(doc: NodeConfigDoc): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
   const strategy = specValue(value, "instance", "localStorage", "strategy");
   if (typeof strategy !== "string" || strategy === "" || LOCAL_DISK_SETUPS.includes(strategy.toLowerCase()))
     return undefined;

@@ -208,3 +208,35 @@ describe("the AL2023 AMI's root snapshot (R29 B12, B35, B37) and rootVolume on a
     );
   });
 });
+
+describe("every consumer of a decoded NodeConfig is judged, all at once (#31 category 6)", () => {
+  test("a kubelet flag, a node label, containerd's TOML and a local storage strategy: one error naming all four", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      nodeConfig(
+        [
+          "kubelet:",
+          "  flags:",
+          "    - --max-pod=110",
+          "    - --node-labels=kubernetes.io/role=x",
+          "containerd:",
+          '  config: "version = [2"',
+          "instance:",
+          "  localStorage:",
+          "    strategy: RAID5",
+        ].join("\n"),
+      ),
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("--max-pod");
+    expect(e.message).toContain("--node-labels keys the kubelet may set");
+    expect(e.message).toContain("containerd configuration in TOML");
+    expect(e.message).toContain("a local storage strategy the AMI takes");
+    expect(e.message.match(/Also line \d+/g)).toHaveLength(3);
+  });
+  test("one problem alone is reported without an 'Also'", () => {
+    const e = rejection("EC2NodeClass", nodeConfig("instance:\n  localStorage:\n    strategy: RAID5"), "1.15.0");
+    expect(e.message).not.toContain("Also line");
+  });
+});
