@@ -89,11 +89,15 @@ function tomlType(x: unknown): string {
   return "a table";
 }
 
-/** Whether `x` decodes into `kind`; undefined when that is not certain (a float into an integer field). */
+/**
+ * Whether `x` decodes into `kind` (undefined when that is not certain). A TOML float never decodes into an integer
+ * field: go-toml v1.9.5 marshal.go:1102-1104 ("Can't convert … to int", containerd 1.7) and go-toml/v2 v2.2.4
+ * unmarshaler.go:896-914 ("float cannot be assigned to int", containerd 2).
+ */
 function fits(x: unknown, kind: ContainerdField["kind"]): boolean | undefined {
   switch (kind) {
     case "integer":
-      return typeof x === "bigint" ? true : typeof x === "number" ? undefined : false;
+      return typeof x === "bigint";
     case "string":
       return typeof x === "string";
     case "boolean":
