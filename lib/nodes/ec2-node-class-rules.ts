@@ -45,9 +45,7 @@ import {
 import { SECURITY_GROUP_ID, SUBNET_ID } from "../aws-api/aws-ids";
 import { TAG_APIS, TAG_LIMITS, tagCharacterProblem, TagReceiver } from "../aws-api/tag-rules";
 import { checkEbsKmsKey, checkEbsLimits } from "./ebs-rules";
-
-/** EC2's limit on an instance's user data, in bytes before base64. */
-const USER_DATA_MAX_BYTES = 16 * 1024;
+import { EC2_USER_DATA_BYTES } from "./user-data-rules";
 
 /*
  * Every rule of the karpenter.k8s.aws/v1 EC2NodeClass CRD (v1.0 … v1.15) that needs no cluster
@@ -230,13 +228,13 @@ export function checkEc2NodeClass(
     if (
       typeof p.userData === "string" &&
       c.known(p.userData) &&
-      Buffer.byteLength(p.userData, "utf8") > USER_DATA_MAX_BYTES
+      Buffer.byteLength(p.userData, "utf8") > EC2_USER_DATA_BYTES
     ) {
       c.fail(
         "EC2NODECLASS_USER_DATA_SIZE",
         "userData",
         `(${Buffer.byteLength(p.userData, "utf8")} bytes)`,
-        `user data of at most ${USER_DATA_MAX_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`,
+        `user data of at most ${EC2_USER_DATA_BYTES} bytes (16 KB, EC2's limit before base64; Karpenter's bootstrap is added to it): EC2 refuses every launch with more`,
       );
     }
   });

@@ -134,6 +134,9 @@ export function checkUserDataFormat(
   // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
   // user data of whitespace alone is read like any other, so it is judged (blankYaml)
   if (typeof userData !== "string" || !c.known(userData) || userData === "") return;
+  // user data over EC2's limit is refused for its size (the CRD-side check): reading megabytes of it format by format
+  // would only slow synth down (a 12 MB document took 95 s) to say more about what never launches
+  if (overEc2Limit(userData)) return;
   const found =
     family === "Bottlerocket"
       ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet, kubernetesVersion)
@@ -1041,6 +1044,7 @@ export function bottlerocketWarnings(
   classKubelet?: unknown,
 ): string[] {
   if (family !== "Bottlerocket" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
+  if (overEc2Limit(userData)) return [];
   if (bottlerocketFindings(userData, minor, classKubelet).length > 0) return [];
   const doc = parseToml(userData, { integersAsBigInt: true }) as Record<string, unknown>;
   const fields = bottlerocketSettingsFields(minor);
@@ -1789,6 +1793,7 @@ export function nodeConfigWarnings(
   ami?: Al2023AmiRelease,
 ): string[] {
   if (family !== "AL2023" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
+  if (overEc2Limit(userData)) return [];
   const dropped: string[] = [];
   const kubelet = karpenterKubeletConfig(classKubelet);
   if (al2023Finding(userData, { minor, dropped, kubelet, kubernetesVersion, ami })) return [];
@@ -2008,7 +2013,7 @@ const lastLine = (lines: string[]) => {
 const lineWith = (lines: string[], re: RegExp) => Math.max(1, lines.findIndex((l) => re.test(l)) + 1);
 
 /** EC2's limit on an instance's user data, in bytes before base64 (EC2 User Guide, "Run commands when you launch an EC2 instance with user data input": "limited to 16 KB, in raw form, before it is base64-encoded"). */
-const EC2_USER_DATA_BYTES = 16 * 1024;
+export const EC2_USER_DATA_BYTES = 16 * 1024;
 /**
  * The families whose bootstrap Karpenter adds to the class's user data as it is written (AL2: a MIME part
  * running bootstrap.sh; AL2023: a NodeConfig part with the cluster's name, endpoint, CA certificate and CIDR;
@@ -2019,6 +2024,12 @@ const EC2_USER_DATA_BYTES = 16 * 1024;
 const APPENDED_BOOTSTRAP_FAMILIES = ["AL2", "AL2023", "Windows2019", "Windows2022", "Windows2025"];
 /** About what Karpenter's part adds: the cluster's CA certificate alone is some 1.5 KB in base64. */
 const BOOTSTRAP_ROOM_BYTES = 2 * 1024;
+
+/** Whether user data is over EC2's limit (refused for its size, so not read further). */
+function overEc2Limit(userData: string): boolean {
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: a short text needs no count
+  return userData.length * 3 > EC2_USER_DATA_BYTES && Buffer.byteLength(userData, "utf8") > EC2_USER_DATA_BYTES;
+}
 
 /**
  * User data that fills EC2's 16 KB itself on a family Karpenter appends its bootstrap to: the launch template

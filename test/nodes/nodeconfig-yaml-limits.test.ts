@@ -133,3 +133,12 @@ describe("deep nesting in a NodeConfig: refused only past go-yaml v2's 10,000 le
     ]);
   });
 });
+
+test("user data over EC2's 16 KB is refused for its size alone, without reading its format (a 4 MB NodeConfig)", () => {
+  const deep = `apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      x: [${"[".repeat(2_000_000)}${"]".repeat(2_000_000)}]\n`;
+  const e = rejection("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2023@latest" }], userData: deep }, "1.15.0");
+  expect(e.code).toBe("EC2NODECLASS_USER_DATA_SIZE");
+  // the nesting past go-yaml's 10,000 levels would be refused too, were the format read
+  expect(e.message).not.toContain("EC2NODECLASS_USER_DATA]");
+  expect(e.message).not.toContain("max depth");
+});
