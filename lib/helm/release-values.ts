@@ -72,6 +72,7 @@ import {
   warnReplacedChartValues,
 } from "./controller-env";
 import { checkLogOutputPaths } from "./log-output-paths";
+import { checkServiceMonitorEndpoint } from "./service-monitor";
 
 /*
  * Building and checking the values of the `karpenter` chart for KarpenterRelease: typed settings
@@ -483,6 +484,8 @@ export function checkEscapeHatch(
   problems.check(() => checkIfOnlyValues(scope, values));
   problems.check(() => checkPodValues(scope, values));
   problems.check(() => checkObjectValues(scope, version, values, releaseName, kubernetesVersion));
+  // values has passed checkMap (no cycle, not too deep) before this function runs
+  problems.check(() => checkServiceMonitorEndpoint(scope, version, values));
   warnReplacedChartValues(scope, version, settings, values, env);
   problems.throwIfAny(scope);
 }
