@@ -1,6 +1,7 @@
 import { Annotations } from "cdktf";
 import { IConstruct } from "constructs";
 import { isPlainMap } from "../core/deep-merge";
+import { nearestKey } from "../core/problems";
 import { isUnresolved } from "../core/tokens";
 import { KarpenterValidationError } from "../core/errors";
 import { KarpenterVersion } from "../versions/karpenter-version";
@@ -51,6 +52,39 @@ const DURATION_SOURCE =
 const GATED_SINCE = "1.3.0";
 
 const SCHEMES = ["http", "https", "HTTP", "HTTPS"];
+
+/**
+ * The fields of a ServiceMonitor Endpoint (prometheus-operator@6adcebc5 pkg/apis/monitoring/v1/types.go:549-650 with
+ * the inlined HTTP config; the CRD's properties at example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
+ * :100-1072). The CRD is structural, so the API server prunes any other key without a word.
+ */
+const ENDPOINT_FIELDS = [
+  "authorization",
+  "basicAuth",
+  "bearerTokenFile",
+  "bearerTokenSecret",
+  "enableHttp2",
+  "filterRunning",
+  "followRedirects",
+  "honorLabels",
+  "honorTimestamps",
+  "interval",
+  "metricRelabelings",
+  "noProxy",
+  "oauth2",
+  "params",
+  "path",
+  "port",
+  "proxyConnectHeader",
+  "proxyFromEnvironment",
+  "proxyUrl",
+  "relabelings",
+  "scheme",
+  "scrapeTimeout",
+  "targetPort",
+  "tlsConfig",
+  "trackTimestampsStaleness",
+];
 
 /** The boolean fields of Endpoint (types.go:598-641): the CRD's `type: boolean` refuses a string such as "true". */
 const BOOLEAN_FIELDS = ["honorLabels", "honorTimestamps", "trackTimestampsStaleness", "filterRunning"];
@@ -118,6 +152,15 @@ export function checkServiceMonitorEndpoint(
     );
   const known = (v: unknown) => v !== undefined && v !== null && !isUnresolved(v);
 
+  for (const [key, v] of Object.entries(config)) {
+    if (ENDPOINT_FIELDS.includes(key)) continue;
+    const near = nearestKey(key, ENDPOINT_FIELDS);
+    warn(
+      key,
+      v,
+      `is no field of a ServiceMonitor Endpoint${near ? ` (did you mean ${near}?)` : ""}: the CRD is structural, so the API server prunes the key without a word and the setting never reaches Prometheus (prometheus-operator pkg/apis/monitoring/v1/types.go:549-650 Endpoint; Kubernetes "Field pruning" of custom resources) ${where}`,
+    );
+  }
   for (const key of ["interval", "scrapeTimeout"]) {
     const v = config[key];
     if (!known(v)) continue;

@@ -149,3 +149,28 @@ describe("when the ServiceMonitor is not rendered, or nothing is literal", () =>
     expect(warnings[0]).toMatch(/karpenter: values\.serviceMonitor\.endpointConfig\.interval = "30 seconds"/);
   });
 });
+
+describe("a key no Endpoint has (fresh tester 30 F13): the API server prunes it", () => {
+  test("a typo is warned about with a did-you-mean", () => {
+    const w = about(release(monitored({ intervall: "30s" })));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain(
+      'values.serviceMonitor.endpointConfig.intervall = "30s": is no field of a ServiceMonitor Endpoint (did you mean interval?)',
+    );
+    expect(w[0]).toContain("prunes the key");
+  });
+  test("Endpoint's own fields pass without a word", () => {
+    expect(
+      release(
+        monitored({
+          interval: "30s",
+          honorLabels: true,
+          tlsConfig: { insecureSkipVerify: true },
+          params: { a: ["b"] },
+          enableHttp2: true,
+          followRedirects: false,
+        }),
+      ),
+    ).toEqual([]);
+  });
+});
