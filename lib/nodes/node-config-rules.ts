@@ -146,8 +146,26 @@ export function nodeConfigSpecProblems(
     if (!scalarFits(kind, value)) bad();
   };
   walk(spec, `object:${facts.root}`, ["spec"], "nodeadm NodeConfig.spec");
-  if (wrong.length === 0) dropped.push(...enumProblems(spec, ami), ...maxPodsExpressionProblems(spec));
+  if (wrong.length === 0)
+    dropped.push(...enumProblems(spec, ami), ...maxPodsExpressionProblems(spec), ...clusterProblems(spec));
   return { wrong, dropped };
+}
+
+/**
+ * `spec.cluster`: Karpenter's own NodeConfig part sets the cluster's name, endpoint, CA and CIDR for every node
+ * (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:61-85), and nodeadm merges the parts in
+ * order with override (amazon-eks-ami nodeadm internal/api/merge.go), Karpenter's after the user's: the user's values
+ * never reach the node. Harmless where they agree, misleading where they do not.
+ */
+function clusterProblems(spec: unknown): NodeConfigSpecProblem[] {
+  const cluster = isPlainMap(spec) && isPlainMap(spec.cluster) ? spec.cluster : {};
+  return ["name", "apiServerEndpoint", "certificateAuthority", "cidr"]
+    .filter((f) => cluster[f] !== undefined && cluster[f] !== null && cluster[f] !== "")
+    .map((f) => ({
+      path: ["spec", "cluster", f],
+      whole: true,
+      problem: `is replaced on every node: Karpenter's own NodeConfig part sets the cluster's name, apiServerEndpoint, certificateAuthority and cidr from the cluster it runs in (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:61-85), and nodeadm merges it after yours, a later value replacing an earlier one (amazon-eks-ami nodeadm internal/api/merge.go), so this value never reaches the node. Remove it`,
+    }));
 }
 
 /**

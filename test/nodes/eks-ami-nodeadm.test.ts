@@ -240,3 +240,15 @@ describe("every consumer of a decoded NodeConfig is judged, all at once (#31 cat
     expect(e.message).not.toContain("Also line");
   });
 });
+
+describe("spec.cluster, which Karpenter's own NodeConfig part replaces (fresh tester 30 B32)", () => {
+  test("each field set is warned about as replaced", () => {
+    const w = warnings(nodeConfig("cluster:\n  name: other\n  cidr: 10.0.0.0/16"));
+    expect(w).toContain("spec.cluster.name is replaced on every node");
+    expect(w).toContain("spec.cluster.cidr is replaced on every node");
+    expect(w).toContain("nodeadm.go:61-85");
+  });
+  test("no cluster section: no warning", () => {
+    expect(warnings(nodeConfig("kubelet:\n  flags: [--v=2]"))).not.toContain("replaced on every node");
+  });
+});
