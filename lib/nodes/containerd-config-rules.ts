@@ -280,3 +280,56 @@ export function dependsText(p: ContainerdConfigProblem): string {
   );
   return `${p.path} = ${p.got}: ${each.join("; ")}`;
 }
+
+/** Where the CRI plugin refuses a default runtime that no runtime table defines, per release. */
+export const DEFAULT_RUNTIME_SOURCE =
+  'github.com/containerd/containerd@v1.7.30 pkg/cri/config/config.go:454-460 (ValidatePluginConfig, called by pkg/cri/cri.go:69) and github.com/containerd/containerd/v2@v2.2.3 internal/cri/config/config.go:614-620 (ValidateRuntimeConfig, plugins/cri/runtime/plugin.go:64): "no corresponding runtime configured in `containerd.runtimes` for `containerd` `default_runtime_name`", and the CRI plugin does not load';
+
+/**
+ * The runtime nodeadm's own containerd configuration defines, and makes the default, by instance: `runc`, or on an
+ * NVIDIA GPU instance `nvidia` (amazon-eks-ami nodeadm internal/containerd/runtime_config.go:16, runtime_config_nvidia.go:11,
+ * :33 at 81fec2e8; config.template.toml:8-29, config2.template.toml: `runtimes.{{.RuntimeName}}` only).
+ */
+const NODEADM_RUNTIMES: Readonly<Record<string, string>> = {
+  runc: "instances without an NVIDIA GPU",
+  nvidia: "NVIDIA GPU instances",
+};
+
+/** A `default_runtime_name` of a NodeConfig's containerd config, judged against the runtimes the node will have. */
+export interface DefaultRuntimeProblem {
+  /** `plugins."io.containerd.grpc.v1.cri".containerd.default_runtime_name`. */
+  readonly path: string;
+  readonly name: string;
+  /** undefined: no node has it (refused); else the instances where nodeadm defines it (a warning). */
+  readonly onlyOn?: string;
+}
+
+/**
+ * The `default_runtime_name` values (under the containerd 1.7 plugin or containerd 2's runtime plugin) that name no
+ * runtime the node will have: neither a `runtimes` table of the user's, nor the one nodeadm merges the user's
+ * configuration over ({@link NODEADM_RUNTIMES}), which depends on the instance.
+ */
+export function defaultRuntimeProblems(doc: Record<string, unknown>): DefaultRuntimeProblem[] {
+  const plugins = isTable(doc.plugins) ? doc.plugins : {};
+  const out: DefaultRuntimeProblem[] = [];
+  for (const plugin of ["io.containerd.grpc.v1.cri", "io.containerd.cri.v1.runtime"]) {
+    const p = plugins[plugin];
+    const containerd = isTable(p) && isTable(p.containerd) ? p.containerd : undefined;
+    if (!containerd || typeof containerd.default_runtime_name !== "string") continue;
+    const name = containerd.default_runtime_name;
+    const mine = isTable(containerd.runtimes) && own(containerd.runtimes, name);
+    if (mine) continue;
+    const path = `plugins."${plugin}".containerd.default_runtime_name`;
+    const [nodeadmName, otherName] = name === "runc" ? ["runc", "nvidia"] : ["nvidia", "runc"];
+    out.push(
+      own(NODEADM_RUNTIMES, name)
+        ? {
+            path,
+            name,
+            onlyOn: `${NODEADM_RUNTIMES[nodeadmName]} (on ${NODEADM_RUNTIMES[otherName]} nodeadm defines only "${otherName}")`,
+          }
+        : { path, name },
+    );
+  }
+  return out;
+}

@@ -27,6 +27,8 @@ import { kubeletFlagProblems } from "./kubelet-flag-rules";
 import {
   CONTAINERD_PLUGIN_DECODE,
   containerdConfigVerdict,
+  DEFAULT_RUNTIME_SOURCE,
+  defaultRuntimeProblems,
   dependsText,
   NODEADM_CONTAINERD_MERGE,
 } from "./containerd-config-rules";
@@ -1706,11 +1708,23 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
     ctx.dropped?.push(
       `${where} is a NodeConfig whose spec.containerd.config has ${dependsText(d)}. Whether the node fails depends on the AMI's containerd, which an AL2023 AMI's release and Kubernetes version decide (amazon-eks-ami templates/al2023/variables-*.json at 81fec2e8: 1.7 for Kubernetes 1.28 and 1.29, 2 otherwise, and 1.7 on earlier releases); where it refuses the value, containerd exits when it decodes it${d.plugin ? ` (a CRI plugin's table: ${CONTAINERD_PLUGIN_DECODE})` : ""} and the node never becomes ready. Write the value in the type both take, or use the keys of the containerd your AMIs carry`,
     );
-  if (wrong.length === 0) return undefined;
+  const runtimes = defaultRuntimeProblems(toml);
+  for (const r of runtimes.filter((x) => x.onlyOn !== undefined))
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config sets ${r.path} = ${JSON.stringify(r.name)} without a runtimes.${r.name} table: nodeadm merges it over its own configuration, which defines that runtime only on ${r.onlyOn}, and elsewhere the CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Define the runtime's table too, or leave default_runtime_name to nodeadm`,
+    );
+  const missing = runtimes.filter((x) => x.onlyOn === undefined);
+  if (wrong.length === 0 && missing.length === 0) return undefined;
+  const missingText =
+    missing.length === 0
+      ? ""
+      : `a default runtime the node has: ${where} is a NodeConfig whose spec.containerd.config sets ${missing.map((m) => `${m.path} = ${JSON.stringify(m.name)}`).join(" and ")}, and no runtimes table of that name exists, neither in it nor in the configuration nodeadm merges it over (only "runc", or "nvidia" on NVIDIA GPU instances: amazon-eks-ami nodeadm internal/containerd/runtime_config.go at 81fec2e8). The CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Add a [${missing[0].path.replace(/\.default_runtime_name$/, "")}.runtimes.${missing[0].name}] table with its runtime_type, or name a runtime that exists`;
+  const line = offset + pathLine(text, parsed, ["spec", "containerd", "config"]);
+  if (wrong.length === 0) return { line, problem: missingText };
   const plugin = wrong.find((w) => w.plugin);
   return {
-    line: offset + pathLine(text, parsed, ["spec", "containerd", "config"]),
-    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready`,
+    line,
+    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready${missingText ? `. Also: ${missingText}` : ""}`,
   };
 }
 

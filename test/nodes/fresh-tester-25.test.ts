@@ -395,3 +395,39 @@ describe("a NodeConfig's containerd config: the CRI plugins' tables hold their t
     }
   });
 });
+
+describe("a containerd default runtime the node has (fresh tester 30 B34)", () => {
+  const cri17 = (body: string) => `[plugins."io.containerd.grpc.v1.cri".containerd]\n${body}`;
+  const cri2 = (body: string) => `version = 3\n[plugins."io.containerd.cri.v1.runtime".containerd]\n${body}`;
+  test.each([cri17('default_runtime_name = "kata"'), cri2('default_runtime_name = "gvisor"')])(
+    "a name no runtime table defines is refused: %s",
+    (toml) => {
+      const e = rejection("EC2NodeClass", containerd(toml), "1.15.0");
+      expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+      expect(e.message).toContain("a default runtime the node has");
+      expect(e.message).toContain("ValidatePluginConfig");
+    },
+  );
+  test('"nvidia" without its table is warned about (nodeadm defines it on NVIDIA GPU instances only)', () => {
+    const w = synthWarnings(build("EC2NodeClass", containerd(cri17('default_runtime_name = "nvidia"')), "1.15.0")).join(
+      "\n",
+    );
+    expect(w).toContain('default_runtime_name = "nvidia" without a runtimes.nvidia table');
+    expect(w).toContain("NVIDIA GPU instances");
+  });
+  test("look-alikes pass: a runtime of its own table, runc beside its table", () => {
+    for (const toml of [
+      cri17(
+        'default_runtime_name = "kata"\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata]\nruntime_type = "io.containerd.kata.v2"',
+      ),
+      cri2(
+        'default_runtime_name = "runc"\n[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc]\nruntime_type = "io.containerd.runc.v2"',
+      ),
+    ]) {
+      expect(() => build("EC2NodeClass", containerd(toml), "1.15.0")).not.toThrow();
+      expect(synthWarnings(build("EC2NodeClass", containerd(toml), "1.15.0")).join("\n")).not.toContain(
+        "default_runtime_name",
+      );
+    }
+  });
+});
