@@ -1538,6 +1538,7 @@ function nodeConfigSpecFinding(
       kubeletFlagFinding(doc, ctx),
       kubeletConfigFinding(doc, ctx),
       nodeLabelFinding(doc),
+      cloudProviderFinding(doc),
       containerdConfigFinding(doc, ctx),
       localStorageFinding(doc),
     ].filter((f): f is Finding => f !== undefined);
@@ -1664,6 +1665,32 @@ function kubeletFlagFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | u
     ctx.dropped?.push(
       `${where} is a NodeConfig whose spec.kubelet.flags[${d.index}] sets --${d.name}, a deprecated kubelet flag: the kubelet accepts it with a warning ("Flag --${d.name} has been deprecated"; ${d.at}) and may drop it in a later release. Set it in spec.kubelet.config (or on the EC2NodeClass's kubelet) instead where it is a KubeletConfiguration field`,
     );
+  return undefined;
+}
+
+/**
+ * A NodeConfig whose kubelet flags set `--cloud-provider` to an in-tree provider (`aws`): nodeadm passes
+ * `--cloud-provider=external` and appends the user's flags after it (a later flag wins), and the kubelet refuses every
+ * provider but "external" and "" since the in-tree providers were removed (k8s.io/kubernetes v1.36.3
+ * pkg/kubelet/kubelet.go:464-466, NewMainKubelet: cloudprovider.ErrorForDisabledProvider), so it does not start.
+ * Read from `--cloud-provider=<v>` and `--cloud-provider <v>` items (pflag reads `_` as `-`).
+ */
+function cloudProviderFinding(doc: NodeConfigDoc): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
+  const flags = specValue(value, "kubelet", "flags");
+  if (!Array.isArray(flags)) return undefined;
+  for (let i = 0; i < flags.length; i++) {
+    const f = flags[i];
+    if (typeof f !== "string") continue;
+    const m = /^--cloud[-_]provider(?:=(.*))?$/.exec(f.trim());
+    if (!m) continue;
+    const provider = m[1] ?? (typeof flags[i + 1] === "string" ? (flags[i + 1] as string).trim() : undefined);
+    if (provider === undefined || provider === "" || provider === "external") continue;
+    return {
+      line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", i]),
+      problem: `--cloud-provider=external (nodeadm's own; or leave the flag out): ${where} is a NodeConfig whose spec.kubelet.flags[${i}] sets --cloud-provider to ${JSON.stringify(provider)}, which replaces nodeadm's --cloud-provider=external (nodeadm sets it, internal/kubelet/config.go:258, and the user's flags come after its own: internal/kubelet/environment.go:22-29), and the kubelet refuses every in-tree cloud provider ("cloud provider … was specified, but built-in cloud providers are disabled"; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:464-466, k8s.io/cloud-provider v0.36.3 plugins.go:94-96), so it does not start and the node never joins. EKS nodes use the external AWS cloud controller`,
+    };
+  }
   return undefined;
 }
 

@@ -252,3 +252,23 @@ describe("spec.cluster, which Karpenter's own NodeConfig part replaces (fresh te
     expect(warnings(nodeConfig("kubelet:\n  flags: [--v=2]"))).not.toContain("replaced on every node");
   });
 });
+
+describe("--cloud-provider in a NodeConfig's kubelet flags (fresh tester 30 B28)", () => {
+  test.each([["--cloud-provider=aws"], ["--cloud_provider=aws"], ["--cloud-provider", "aws"]])(
+    "%s %s is refused: the kubelet refuses in-tree providers",
+    (...flags) => {
+      const e = rejection(
+        "EC2NodeClass",
+        nodeConfig(`kubelet:\n  flags:\n${flags.map((f) => `    - ${f}`).join("\n")}`),
+        "1.15.0",
+      );
+      expect(e.message).toContain("--cloud-provider=external (nodeadm's own; or leave the flag out)");
+      expect(e.message).toContain("pkg/kubelet/kubelet.go:464-466");
+    },
+  );
+  test("external and no flag pass", () => {
+    expect(() =>
+      build("EC2NodeClass", nodeConfig("kubelet:\n  flags:\n    - --cloud-provider=external"), "1.15.0"),
+    ).not.toThrow();
+  });
+});
