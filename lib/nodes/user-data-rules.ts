@@ -2028,7 +2028,7 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
           return {
             line: j + 2,
             // the finders name the text they were given as the whole user data (offset 0): it is this part, decoded
-            problem: `${f.problem.replaceAll("this user data for the AL2023 AMI family", `the ${decoded.how} application/node.eks.aws part from line ${j + 2}, decoded,`)} (line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
+            problem: `${f.problem.replaceAll("this user data for the AL2023 AMI family", `the ${decoded.how} application/node.eks.aws part of AL2023 user data from line ${j + 2}, decoded,`)} (line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
           };
       }
     }
