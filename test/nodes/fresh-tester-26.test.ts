@@ -168,7 +168,9 @@ describe("fresh tester 27: base64 and gzip NodeConfig parts, as nodeadm decodes 
     expect(e.code).toBe("EC2NODECLASS_USER_DATA");
     expect(e.message).toContain("memorySwap.swapBehavior");
     // named as the decoded part, not as the whole user data (fresh tester 30 B08)
-    expect(e.message).toMatch(/the base64-encoded application\/node\.eks\.aws part of AL2023 user data from line \d+, decoded,/);
+    expect(e.message).toMatch(
+      /the base64-encoded application\/node\.eks\.aws part of AL2023 user data from line \d+, decoded,/,
+    );
     expect(e.message).toMatch(/line \d+ of the decoded text/);
     expect(e.message).not.toContain("this user data for the AL2023 AMI family");
     expect(e.message).not.toContain("not a map");
