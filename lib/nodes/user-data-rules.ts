@@ -297,6 +297,11 @@ function bottlerocketFindings(
         line: bootstrap.containers[0].line,
         problem: `${bootstrap.containers.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.bootstrap-containers on as written (its struct has no such field, and it writes the other settings tables back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_CONTAINERS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
       });
+    for (const t of bottlerocketPassthroughProblems(text, settings))
+      found.push({
+        line: t.problems[0].line,
+        problem: `${t.problems.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.${t.table} on as written (its struct has no such field, and it writes the other settings tables back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${t.source})`,
+      });
     for (const k of labels.kubelet)
       found.push({
         line: k.line,
@@ -833,6 +838,190 @@ function bottlerocketBootstrapProblems(
     }
   }
   return out;
+}
+
+/**
+ * The shape of a value in Bottlerocket's settings model, as far as it is judged here: a scalar type (`url`: Url,
+ * `base64`: ValidBase64, as for bootstrap containers), a map whose keys are an Identifier or a SysctlKey, a struct of
+ * fields, or NtpTimeServers (`time-servers`, whose accepted forms differ between model versions).
+ */
+type BrShape =
+  | "bool"
+  | "string"
+  | "strings"
+  | "url"
+  | "base64"
+  | "time-servers"
+  | { readonly map: "identifier" | "sysctl"; readonly of: BrShape }
+  | { readonly struct: { readonly [field: string]: BrShape } };
+
+/**
+ * Settings tables Karpenter passes on as written (its struct has only kubernetes and bootstrap-commands; it writes the
+ * other tables back unchanged) and Bottlerocket's settings model types, so a value of another type is refused only at
+ * boot. One table per settings extension of bottlerocket-os/bottlerocket-settings-sdk, read, not executed:
+ * - host-containers: commit 5f7a725106d2d4c275828c098bdfb04114982d7d,
+ *   bottlerocket-settings-models/settings-extensions/host-containers/src/lib.rs:10-12 (HashMap<Identifier,
+ *   HostContainer>) and :35-42 (HostContainer: source Url, enabled bool, superpowered bool, user-data ValidBase64,
+ *   command Vec<String>).
+ * - kernel: commit 193cc81f31f1ed9c3a8249df15748df248a5c42a,
+ *   bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:11-19 (KernelSettingsV1; :16 sysctl is
+ *   HashMap<SysctlKey, String>: a sysctl value is a string even when it is a number). Only sysctl is judged: lockdown,
+ *   modules, hugepages and drivers have types of their own not read here.
+ * - ntp: commit 691ed58b912f0f84542c16bd7596837d87ae83bd,
+ *   bottlerocket-settings-models/settings-extensions/ntp/src/lib.rs:11-22 (NtpSettingsV1) and :129-178
+ *   (NtpTimeServers and its TryFrom). The newest model takes a list of URLs, a list of server tables or a table of
+ *   named servers; commit 77cf65b020e51e72626bf368615a8b0a46b41033 takes a list of URLs or named servers only, and
+ *   bottlerocket-core-kit@a10182f9 sources/Cargo.toml:214-230 pins bottlerocket-settings-models-v0.6.0, older still.
+ *   Which one an AMI ships is not known here, so only what every version refuses is refused: a value that is neither
+ *   a list nor a table (WrongType), a list mixing strings and tables (MixedList; an older model reads any list as URLs
+ *   and refuses a table in it too), a string in the list that is no URL (InvalidUrlList). options and logging are
+ *   lists of strings in every version.
+ * The model's structs are #[model], which also refuses unknown fields (deny_unknown_fields); that is not judged here,
+ * as for bootstrap containers.
+ */
+const BR_PASSTHROUGH_MODELS: {
+  readonly [table: string]: { readonly shape: BrShape; readonly source: string };
+} = {
+  "host-containers": {
+    shape: {
+      map: "identifier",
+      of: {
+        struct: { source: "url", enabled: "bool", superpowered: "bool", "user-data": "base64", command: "strings" },
+      },
+    },
+    source:
+      "bottlerocket-settings-sdk@5f7a7251 bottlerocket-settings-models/settings-extensions/host-containers/src/lib.rs:10-12, 35-42, HostContainer",
+  },
+  kernel: {
+    shape: { struct: { sysctl: { map: "sysctl", of: "string" } } },
+    source:
+      "bottlerocket-settings-sdk@193cc81f bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:16, sysctl: HashMap<SysctlKey, String>",
+  },
+  ntp: {
+    shape: { struct: { "time-servers": "time-servers", options: "strings", logging: "strings" } },
+    source:
+      "bottlerocket-settings-sdk@691ed58b bottlerocket-settings-models/settings-extensions/ntp/src/lib.rs:11-22, 129-178, NtpSettingsV1, NtpTimeServers",
+  },
+};
+/** SysctlKey and its SYSCTL_KEY pattern: bottlerocket-settings-sdk@f2ca5366 modeled-types/src/shared.rs. */
+const BR_SYSCTL_KEY_SOURCE =
+  "bottlerocket-settings-sdk@f2ca5366 bottlerocket-settings-models/modeled-types/src/shared.rs: SysctlKey";
+/** SysctlKey: 1 to 128 of ASCII letters, digits, `.`, `/`, `_`, `-`; no `..`, and not starting with `.` or `/`. */
+const badSysctlKey = (k: string) => !/^[a-zA-Z0-9./_-]{1,128}$/.test(k) || k.includes("..") || /^[./]/.test(k);
+
+/**
+ * Values of the settings tables in BR_PASSTHROUGH_MODELS that Bottlerocket's settings model refuses at boot, per
+ * table. No folding: Karpenter keeps these tables as written, and Bottlerocket's serde names are case-sensitive.
+ */
+function bottlerocketPassthroughProblems(
+  text: string,
+  settings: Record<string, unknown>,
+): { table: string; source: string; problems: (TypeProblem & { line: number })[] }[] {
+  const out: { table: string; source: string; problems: (TypeProblem & { line: number })[] }[] = [];
+  for (const [table, model] of Object.entries(BR_PASSTHROUGH_MODELS)) {
+    if (!Object.prototype.hasOwnProperty.call(settings, table)) continue;
+    const problems: (TypeProblem & { line: number })[] = [];
+    judgeBrShape(text, settings[table], model.shape, `settings.${table}`, "settings", table, problems);
+    if (problems.length > 0) out.push({ table, source: model.source, problems });
+  }
+  return out;
+}
+
+/** What a value of `shape` must be, in the words of a finding. */
+function brShapeWant(shape: BrShape): string {
+  if (typeof shape !== "string")
+    return "map" in shape ? "a table" : `a table (${Object.keys(shape.struct).join(", ")})`;
+  return {
+    bool: "true or false",
+    string: "a string",
+    strings: "an array of strings",
+    url: 'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0"',
+    base64: 'base64 text on one line (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end)',
+    "time-servers": 'a list of time servers, such as ["169.254.169.123"] (Bottlerocket\'s NtpTimeServers)',
+  }[shape];
+}
+
+/**
+ * Judge `value` at `path` (written under the TOML table `header` as `key`) against `shape`, pushing what Bottlerocket's
+ * model refuses onto `out`.
+ */
+function judgeBrShape(
+  text: string,
+  value: unknown,
+  shape: BrShape,
+  path: string,
+  header: string,
+  key: string,
+  out: (TypeProblem & { line: number })[],
+): void {
+  const at = () => ({ path, key, line: tomlKeyLineIn(text, header, key) });
+  if (typeof shape !== "string") {
+    if (!isTable(value)) {
+      out.push({ ...at(), want: brShapeWant(shape), got: tomlType(value) });
+      return;
+    }
+    if ("map" in shape)
+      for (const [name, v] of Object.entries(value)) {
+        const bad = shape.map === "identifier" ? !BR_IDENTIFIER.test(name) : badSysctlKey(name);
+        if (bad)
+          out.push({
+            path: `${path}.${name}`,
+            key: name,
+            line: tomlKeyLineIn(text, path, name),
+            want:
+              shape.map === "identifier"
+                ? BR_IDENTIFIER_RULE
+                : `a sysctl key of 1 to 128 ASCII letters, digits, ".", "/", "_" or "-", without ".." and not starting with "." or "/" (Bottlerocket's SysctlKey, ${BR_SYSCTL_KEY_SOURCE})`,
+            got: JSON.stringify(name),
+          });
+        judgeBrShape(text, v, shape.of, `${path}.${name}`, path, name, out);
+      }
+    else
+      for (const [field, fieldShape] of Object.entries(shape.struct))
+        if (Object.prototype.hasOwnProperty.call(value, field))
+          judgeBrShape(text, value[field], fieldShape, `${path}.${field}`, path, field, out);
+    return;
+  }
+  const want = brShapeWant(shape);
+  switch (shape) {
+    case "bool":
+      if (typeof value !== "boolean") out.push({ ...at(), want, got: tomlType(value) });
+      return;
+    case "string":
+      if (typeof value !== "string")
+        out.push({ ...at(), want: `${want} (write it in quotes, even a number)`, got: tomlType(value) });
+      return;
+    case "strings":
+      if (!Array.isArray(value) || !value.every((x) => typeof x === "string"))
+        out.push({ ...at(), want, got: tomlType(value) });
+      return;
+    case "url":
+    case "base64":
+      if (typeof value !== "string") out.push({ ...at(), want: "a string", got: tomlType(value) });
+      else if (shape === "url" ? badUrl(value) : badBase64(value))
+        out.push({ ...at(), want, got: JSON.stringify(value) });
+      return;
+    case "time-servers": {
+      // a table (named servers) is taken by the newer models; its servers' fields are not judged here
+      if (isTable(value)) return;
+      if (!Array.isArray(value)) {
+        out.push({ ...at(), want, got: tomlType(value) });
+        return;
+      }
+      // every version refuses an entry that is neither a URL string nor a server table, and a list of both
+      const strings = value.filter((x) => typeof x === "string");
+      const other = value.find((x) => typeof x !== "string" && !isTable(x));
+      if (other !== undefined)
+        out.push({ ...at(), want: `${want}: each a URL string`, got: `a list holding ${tomlType(other)}` });
+      else if (strings.length > 0 && strings.length < value.length)
+        out.push({ ...at(), want: `${want}: all URL strings or all server tables`, got: "a list of both" });
+      else {
+        const bad = strings.find((s) => badUrl(s));
+        if (bad !== undefined) out.push({ ...at(), want: `${want}: each a URL`, got: JSON.stringify(bad) });
+      }
+      return;
+    }
+  }
 }
 
 /**

@@ -1,0 +1,156 @@
+import { synthWarnings } from "../helpers";
+import { build, rejection } from "./node-props";
+
+/*
+ * Bottlerocket settings tables Karpenter passes on as written (lib/nodes/user-data-rules.ts BR_PASSTHROUGH_MODELS):
+ * its struct decodes only settings.kubernetes and settings.bootstrap-commands, so settings.host-containers,
+ * settings.kernel and settings.ntp reach Bottlerocket's settings API unchecked, and early-boot-config fails the boot
+ * when the model does not deserialize them (bottlerocket-settings-sdk settings-extensions host-containers, kernel,
+ * ntp). A value of another type is refused at synth, the field named; the valid look-alikes pass.
+ */
+
+const br = (userData: string) => ({ amiSelectorTerms: [{ alias: "bottlerocket@latest" }], userData });
+const AT_BOOT = "Bottlerocket itself refuses the settings at boot";
+
+describe("Bottlerocket settings tables Karpenter passes on: what the settings model refuses at boot", () => {
+  test.each([
+    // C21: HostContainer.enabled is a bool
+    [
+      '[settings.host-containers.admin]\nenabled = "yes"\n',
+      'line 2: enabled = "yes"',
+      "settings.host-containers.admin.enabled as true or false, got a string",
+      "host-containers/src/lib.rs:10-12, 35-42",
+    ],
+    [
+      "[settings.host-containers.admin]\nsuperpowered = 1\n",
+      "line 2: superpowered = 1",
+      "settings.host-containers.admin.superpowered as true or false, got an integer",
+      "host-containers/src/lib.rs",
+    ],
+    [
+      '[settings.host-containers.admin]\nsource = "how are you"\n',
+      'line 2: source = "how are you"',
+      'settings.host-containers.admin.source as an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0", got "how are you"',
+      "HostContainer",
+    ],
+    [
+      '[settings.host-containers.admin]\nuser-data = "not base64!"\n',
+      'line 2: user-data = "not base64!"',
+      "settings.host-containers.admin.user-data as base64 text on one line (Bottlerocket's ValidBase64",
+      "HostContainer",
+    ],
+    [
+      '[settings.host-containers.admin]\ncommand = "sh"\n',
+      'line 2: command = "sh"',
+      "settings.host-containers.admin.command as an array of strings, got a string",
+      "HostContainer",
+    ],
+    [
+      "[settings.host-containers.my_admin]\nenabled = true\n",
+      "line 1: [settings.host-containers.my_admin]",
+      `settings.host-containers.my_admin as a name of ASCII letters, digits and "-", at most 76 characters (Bottlerocket's Identifier), got "my_admin"`,
+      "HostContainer",
+    ],
+    [
+      'settings.host-containers = "admin"\n',
+      'line 1: settings.host-containers = "admin"',
+      "settings.host-containers as a table, got a string",
+      "HostContainer",
+    ],
+    // C22: sysctl values are strings
+    [
+      '[settings.kernel.sysctl]\n"net.core.somaxconn" = 1024\n',
+      'line 2: "net.core.somaxconn" = 1024',
+      "settings.kernel.sysctl.net.core.somaxconn as a string (write it in quotes, even a number), got an integer",
+      "kernel/src/lib.rs:16, sysctl: HashMap<SysctlKey, String>",
+    ],
+    [
+      '[settings.kernel.sysctl]\n"/proc/sys/vm/swappiness" = "10"\n',
+      'line 2: "/proc/sys/vm/swappiness" = "10"',
+      "settings.kernel.sysctl./proc/sys/vm/swappiness as a sysctl key of 1 to 128 ASCII letters",
+      "Bottlerocket's SysctlKey",
+    ],
+    [
+      '[settings.kernel]\nsysctl = ["vm.swappiness=10"]\n',
+      'line 2: sysctl = ["vm.swappiness=10"]',
+      "settings.kernel.sysctl as a table, got an array",
+      "kernel/src/lib.rs:16",
+    ],
+    // C23: time-servers is a list, not a string
+    [
+      '[settings.ntp]\ntime-servers = "169.254.169.123"\n',
+      'line 2: time-servers = "169.254.169.123"',
+      'settings.ntp.time-servers as a list of time servers, such as ["169.254.169.123"] (Bottlerocket\'s NtpTimeServers), got a string',
+      "ntp/src/lib.rs:11-22, 129-178",
+    ],
+    [
+      "[settings.ntp]\ntime-servers = [1, 2]\n",
+      "line 2: time-servers = [1, 2]",
+      "settings.ntp.time-servers as a list of time servers",
+      "NtpTimeServers",
+    ],
+    [
+      '[settings.ntp]\ntime-servers = ["time.aws.com", { address = "169.254.169.123" }]\n',
+      'line 2: time-servers = ["time.aws.com", { address = "169.254.169.123" }]',
+      "all URL strings or all server tables, got a list of both",
+      "NtpTimeServers",
+    ],
+    [
+      '[settings.ntp]\ntime-servers = ["not a url"]\n',
+      'line 2: time-servers = ["not a url"]',
+      'each a URL, got "not a url"',
+      "NtpTimeServers",
+    ],
+    [
+      '[settings.ntp]\noptions = "iburst"\n',
+      'line 2: options = "iburst"',
+      "settings.ntp.options as an array of strings, got a string",
+      "NtpSettingsV1",
+    ],
+  ])("%j is refused", (userData, value, problem, source) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.field).toBe("userData");
+    expect(e.value).toBe(value);
+    expect(e.message).toContain(problem);
+    expect(e.message).toContain(AT_BOOT);
+    expect(e.message).toContain("RequiredBy=preconfigured.target");
+    expect(e.message).toContain(source);
+  });
+
+  test("all three tables' problems are reported in one error, each naming its field", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      br(
+        '[settings.host-containers.admin]\nenabled = "yes"\n\n[settings.kernel.sysctl]\n"net.core.somaxconn" = 1024\n\n[settings.ntp]\ntime-servers = "169.254.169.123"\n',
+      ),
+      "1.15.0",
+    );
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe('line 2: enabled = "yes"');
+    expect(e.message).toContain("settings.host-containers.admin.enabled as true or false, got a string");
+    expect(e.message).toContain("Also line 5: settings.kernel.sysctl.net.core.somaxconn as a string");
+    expect(e.message).toContain("Also line 8: settings.ntp.time-servers as a list of time servers");
+  });
+
+  test.each([
+    // the valid look-alikes of C21, C22, C23
+    "[settings.host-containers.admin]\nenabled = true\n",
+    '[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
+    '[settings.ntp]\ntime-servers = ["169.254.169.123"]\n',
+    '[settings.host-containers.my-admin]\nsource = "public.ecr.aws/x/y:1"\nenabled = true\nsuperpowered = false\nuser-data = "Zm9vCg=="\ncommand = ["sh", "-c", "echo hi"]\n',
+    'settings.kernel.sysctl."vm.max_map_count" = "262144"\n',
+    // the newer models take server tables and named servers; which model an AMI ships is not known here
+    '[[settings.ntp.time-servers]]\naddress = "169.254.169.123"\noptions = ["iburst"]\n',
+    '[settings.ntp.time-servers.link-local]\naddress = "169.254.169.123"\n',
+    '[settings.ntp]\ntime-servers = []\noptions = ["minpoll 4"]\nlogging = ["tracking"]\n',
+    // kernel tables other than sysctl are not judged here
+    '[settings.kernel]\nlockdown = "integrity"\n',
+  ])("%j passes", (userData) => {
+    expect(() => build("EC2NodeClass", br(userData), "1.15.0")).not.toThrow();
+    expect(synthWarnings(build("EC2NodeClass", br(userData), "1.15.0")).filter((w) => w.includes("userData"))).toEqual(
+      [],
+    );
+  });
+});
