@@ -32,8 +32,9 @@ import type {
   ContainerdMigration,
   ContainerdMove,
   ContainerdPlugin,
+  ContainerdRuncOptions,
 } from "../lib/versions/containerd-config";
-import { moduleDir, writeOrCheck } from "./go-module-table";
+import { moduleDir, required, writeOrCheck } from "./go-module-table";
 
 export const TABLE_FILE = path.resolve(__dirname, "../lib/versions/data/containerd-config-fields.json");
 
@@ -49,6 +50,15 @@ export const RELEASES = [
     plugins: ["pkg/cri/cri.go"],
     /** Whether the release migrates an older configuration's CRI plugin tables (containerd 2's ConfigMigration). */
     migrates: false,
+    /**
+     * Where a runtime's options are decoded per pod sandbox (the function, the file with getRuntimeOptionsType) and the
+     * file that calls it when it starts a sandbox; `match`: how go-toml names a field without a toml tag.
+     */
+    runtimeOptions: {
+      file: "pkg/cri/server/helpers.go",
+      func: "generateRuntimeOptions",
+      sandbox: "pkg/cri/server/sandbox_run.go",
+    },
   },
   {
     module: "github.com/containerd/containerd/v2",
@@ -58,11 +68,16 @@ export const RELEASES = [
     pluginTypes: "plugins/types.go",
     plugins: ["plugins/cri/images/plugin.go", "plugins/cri/runtime/plugin.go", "plugins/cri/cri.go"],
     migrates: true,
+    runtimeOptions: {
+      file: "internal/cri/config/config.go",
+      func: "GenerateRuntimeOptions",
+      sandbox: "internal/cri/server/sandbox_run.go",
+    },
   },
 ] as const;
 
 /** One field of a Go struct: its Go type, its TOML key ("" for an exported field without a toml tag), its line. */
-type GoField = { type: string; key: string; line: number };
+type GoField = { name: string; type: string; key: string; line: number };
 
 /** The structs of a Go file: name -> its fields (Go type, TOML key, line). */
 export function parseStructs(text: string): Record<string, GoField[]> {
@@ -75,13 +90,13 @@ export function parseStructs(text: string): Record<string, GoField[]> {
       // go-toml versions
       const f = /^\t(\w+)(?:[ \t]+([^\s`]+))?[ \t]+`toml:"([\w-]+)(?:,[^"]*)?"/.exec(line);
       if (f) {
-        if (f[3] !== "-") out[m[1]].push({ type: f[2] ?? f[1], key: f[3], line: start + i });
+        if (f[3] !== "-") out[m[1]].push({ name: f[1], type: f[2] ?? f[1], key: f[3], line: start + i });
         return;
       }
       // an exported field without a toml tag: go-toml names it by its Go name (or flattens an embedded struct),
       // which the script does not model, so walking it stops the script
       const untagged = /^\t([A-Z]\w*)(?:[ \t]+([^\s`/]+))?[ \t]*(?:`[^`]*`)?[ \t]*(?:\/\/.*)?$/.exec(line);
-      if (untagged) out[m[1]].push({ type: untagged[2] ?? untagged[1], key: "", line: start + i });
+      if (untagged) out[m[1]].push({ name: untagged[1], type: untagged[2] ?? untagged[1], key: "", line: start + i });
     });
   }
   return out;
@@ -99,7 +114,14 @@ export function fieldOf(
   file: string,
   named: Record<string, string> = {},
 ): ContainerdField {
-  const scalar: Record<string, ContainerdField["kind"]> = { int: "integer", string: "string", bool: "boolean" };
+  const scalar: Record<string, ContainerdField["kind"]> = {
+    int: "integer",
+    string: "string",
+    bool: "boolean",
+    // both go-toml versions refuse a negative or too large integer (v1.9.5 marshal.go:1108-1120, v2.2.4
+    // unmarshaler.go:986-989)
+    uint32: "uint32",
+  };
   if (type in scalar) return { kind: scalar[type] };
   if (type in named) return fieldOf(named[type], structs, file, named);
   // a pointer decodes as what it points to (go-toml v1 unwrapPointer, v2 handleValue)
@@ -297,6 +319,93 @@ export function migrationsOf(dir: string, typesFile: string): Record<string, Con
   return { [from]: { below, table: at(ic, imagesFile), moves } };
 }
 
+/** The runtime options path under a CRI plugin's key: a runtime's `options`, decoded later by its runtime type. */
+const OPTIONS_PATH = ["containerd", "runtimes", "*", "options"];
+
+/**
+ * How the release decodes a runtime's `options` table when the runtime type is runc's: into the runc shim's Options
+ * struct (github.com/containerd/containerd/api types/runc/options/oci.pb.go, at the version the release's go.mod
+ * requires), re-encoding the table first (1.7: go-toml v1 TreeFromMap and Tree.Unmarshal; 2: go-toml/v2 Marshal and
+ * Unmarshal). The struct is protobuf's, without toml tags, so go-toml names each field by its Go name: v1 tries the
+ * name, its lower case, upper case and first letter lowered (marshal.go keysToTry), v2 any case (unmarshaler.go
+ * structFieldPath); both checked in the library's source. Unknown keys are ignored by both.
+ */
+export function runcOptionsOf(
+  r: (typeof RELEASES)[number],
+  dir: string,
+  goMod: string,
+  tomlDir: string,
+  plugins: Record<string, ContainerdPlugin>,
+): ContainerdRuncOptions {
+  const o = r.runtimeOptions;
+  const text = read(dir, o.file);
+  const decode = goFunc(text, o.file, o.func);
+  const pick = goFunc(text, o.file, "getRuntimeOptionsType");
+  must(/options := getRuntimeOptionsType\(r\.Type\)/, decode.body, o.file, "the options type by runtime type");
+  // the case labels that reach `return &runcoptions.Options{}`, through fallthrough
+  const cases = [...pick.body.matchAll(/^\tcase ([\w.]+):\n([\s\S]*?)(?=^\tcase |^\tdefault:)/gm)];
+  const types: string[] = [];
+  for (const c of cases) {
+    if (/^\s*fallthrough\s*$/.test(c[2])) types.push(c[1]);
+    else if (/^\s*return &runcoptions\.Options\{\}\s*$/.test(c[2])) {
+      types.push(c[1]);
+      break;
+    } else types.length = 0;
+  }
+  if (types.length === 0) throw new Error(`${o.file}: getRuntimeOptionsType returns no runcoptions.Options`);
+  const runtimeTypes = types.map((t) => {
+    const name = t.replace(/^\w+\./, "");
+    return must(new RegExp(`^\\t${name}\\s*= "([\\w.]+)"`, "m"), read(dir, r.pluginTypes), r.pluginTypes, name)[1];
+  });
+  must(
+    /^\truncoptions "github\.com\/containerd\/containerd\/api\/types\/runc\/options"$/m,
+    text,
+    o.file,
+    "runcoptions",
+  );
+  const sandboxText = read(dir, o.sandbox);
+  const call = must(new RegExp(`^\\t\\w+, err := (?:criconfig\\.)?${o.func}\\(`, "m"), sandboxText, o.sandbox, o.func);
+  // the plugin whose runtimes' options these are
+  const holders = Object.entries(plugins).filter(([, p]) => {
+    const rt = p.fields.containerd?.fields?.runtimes;
+    return rt?.kind === "table map" && rt.fields?.options?.kind === "any";
+  });
+  if (holders.length !== 1) throw new Error(`${r.module}@${r.version}: not one CRI plugin with runtimes' options`);
+  const api = "github.com/containerd/containerd/api";
+  const apiVersion = required(goMod, api);
+  const file = "types/runc/options/oci.pb.go";
+  const structs = parseStructs(read(moduleDir(api, apiVersion), file));
+  if (!structs.Options) throw new Error(`${api}@${apiVersion} ${file}: no Options struct`);
+  const fields: Record<string, ContainerdField> = {};
+  for (const f of structs.Options) {
+    if (f.key !== "") throw new Error(`${file}:${f.line}: Options.${f.name} has a toml tag: add how go-toml names it`);
+    fields[f.name] = { ...fieldOf(f.type, {}, file), line: f.line };
+  }
+  const toml = read(tomlDir, r.toml.endsWith("/v2") ? "unmarshaler.go" : "marshal.go");
+  const match = r.toml.endsWith("/v2")
+    ? (must(/fieldPaths\[strings\.ToLower\(name\)\] = path/, toml, "unmarshaler.go", "the case-insensitive match"),
+      "any case" as const)
+    : (must(
+        /keysToTry := \[\]string\{\n\s*baseKey,\n\s*strings\.ToLower\(baseKey\),\n\s*strings\.ToTitle\(baseKey\),\n\s*strings\.ToLower\(string\(baseKey\[0\]\)\) \+ baseKey\[1:\],\n\s*\}/,
+        toml,
+        "marshal.go",
+        "keysToTry",
+      ),
+      "name, lower, upper, first lower" as const);
+  return {
+    runtimeTypes,
+    plugin: holders[0][0],
+    path: OPTIONS_PATH,
+    decodedAt: `${o.file}:${decode.line}-${decode.line + decode.body.split("\n").length - 1}`,
+    sandboxAt: `${o.sandbox}:${lineAt(sandboxText, call.index)}`,
+    module: `${api}@${apiVersion}`,
+    file,
+    struct: "Options",
+    match,
+    fields: Object.fromEntries(Object.entries(fields).sort(([a], [b]) => a.localeCompare(b))),
+  };
+}
+
 export function generate(): ContainerdConfigFields {
   const releases = RELEASES.map((r) => {
     const dir = moduleDir(r.module, r.version);
@@ -306,13 +415,15 @@ export function generate(): ContainerdConfigFields {
     const goMod = fs.readFileSync(path.join(dir, "go.mod"), "utf8");
     const toml = new RegExp(`^\\s*${r.toml.replace(/[./]/g, "\\$&")} (v\\S+)`, "m").exec(goMod);
     if (!toml) throw new Error(`${r.module}@${r.version} go.mod: no ${r.toml}`);
+    const plugins = Object.fromEntries(r.plugins.map((f) => pluginOf(dir, r.pluginTypes, f)));
     return {
       containerd: `${r.module}@${r.version}`,
       file: r.file,
       decodedBy: `${r.toml}@${toml[1]}`,
       fields: fieldsOf("Config", structs, r.file, {}),
-      plugins: Object.fromEntries(r.plugins.map((f) => pluginOf(dir, r.pluginTypes, f))),
+      plugins,
       ...(r.migrates ? { migrations: migrationsOf(dir, r.pluginTypes) } : {}),
+      runcOptions: runcOptionsOf(r, dir, goMod, moduleDir(r.toml, toml[1]), plugins),
     };
   });
   return { releases };

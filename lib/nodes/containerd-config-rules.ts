@@ -3,6 +3,7 @@ import {
   ContainerdField,
   ContainerdMove,
   ContainerdRelease,
+  ContainerdRuncOptions,
 } from "../versions/containerd-config";
 
 /*
@@ -59,6 +60,26 @@ export interface ContainerdConfigProblem {
 export interface ContainerdConfigVerdict {
   readonly refused: readonly ContainerdConfigProblem[];
   readonly depends: readonly ContainerdConfigProblem[];
+  /** The keys of a runc runtime's options table the runc shim's Options refuse (when a pod sandbox starts). */
+  readonly runcOptions: readonly RuncOptionsProblem[];
+}
+
+/** A key of a runc runtime's `options` of the wrong TOML type for the runc shim's Options field it names. */
+export interface RuncOptionsProblem {
+  /** `plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options.SystemdCgroup`. */
+  readonly path: string;
+  readonly got: string;
+  /** What the field takes, as one phrase (`true or false`, or each release's). */
+  readonly want: string;
+  /** The runtime_type the options are decoded for, and who set it: the configuration, or nodeadm's template. */
+  readonly runtimeType: string;
+  /** undefined: the configuration sets the runtime_type; else the instances where nodeadm's runtime has it. */
+  readonly onlyOn?: string;
+  /** Every release refuses it and the configuration sets the runtime_type: every sandbox of the runtime fails. */
+  readonly refused: boolean;
+  /** Per release that decodes it: the field, the decoding function, the sandbox start that fails. */
+  readonly source: string;
+  readonly readings: readonly ContainerdReading[];
 }
 
 /** How a NodeConfig's containerd config reaches containerd: merged by nodeadm over its own, values kept as written. */
@@ -98,6 +119,8 @@ function fits(x: unknown, kind: ContainerdField["kind"]): boolean | undefined {
   switch (kind) {
     case "integer":
       return typeof x === "bigint";
+    case "uint32":
+      return typeof x === "bigint" && x >= 0n && x <= 4294967295n;
     case "string":
       return typeof x === "string";
     case "boolean":
@@ -118,6 +141,7 @@ function fits(x: unknown, kind: ContainerdField["kind"]): boolean | undefined {
 
 const WANT: Record<ContainerdField["kind"], string> = {
   integer: "an integer",
+  uint32: "an integer from 0 to 4294967295",
   string: "a string",
   boolean: "true or false",
   "string list": "an array of strings",
@@ -164,6 +188,8 @@ interface Setting {
   readonly version?: number;
 }
 
+const releaseName = (r: ContainerdRelease) => `containerd ${/@v(\d+\.\d+)/.exec(r.containerd)?.[1] ?? r.containerd}`;
+
 const majorOf = (r: ContainerdRelease) => Number(/@v(\d+)\./.exec(r.containerd)?.[1]);
 
 /** What release `r` makes of the value at `segs`, or why it does not read it. */
@@ -172,13 +198,14 @@ function readingOf(
   segs: readonly string[],
   x: unknown,
   setting: Setting,
-): { field?: ContainerdField; reading: ContainerdReading } {
-  const containerd = `containerd ${/@v(\d+\.\d+)/.exec(r.containerd)?.[1] ?? r.containerd}`;
-  const read = (field: ContainerdField | undefined, source: string) =>
+): { field?: ContainerdField; reading: ContainerdReading; at?: readonly string[] } {
+  const containerd = releaseName(r);
+  const read = (field: ContainerdField | undefined, source: string, at?: readonly string[]) =>
     field
       ? {
           field,
           reading: { containerd, want: WANT[field.kind], refuses: fits(x, field.kind) === false, source },
+          at,
         }
       : { reading: { containerd, refuses: false } };
   if (segs[0] !== "plugins" || segs.length < 2) {
@@ -214,6 +241,7 @@ function readingOf(
     return read(
       field,
       `as ${dotted(["plugins", move.plugin, ...to])}, where containerd 2 moves it in a version-${version} configuration (${r.containerd} ${move.at}): ${plugin.file}${field?.line ? `:${field.line}` : ""}, ${plugin.struct} (registered at ${plugin.registered}; ${r.decodedBy})`,
+      [move.plugin, ...to],
     );
   }
   const plugin = r.plugins[key];
@@ -223,6 +251,7 @@ function readingOf(
   return read(
     field,
     `${r.containerd} ${plugin.file}${field?.line ? `:${field.line}` : ""}, ${plugin.struct} (registered at ${plugin.registered}; ${r.decodedBy})`,
+    [key, ...rest],
   );
 }
 
@@ -238,10 +267,12 @@ export function containerdConfigVerdict(doc: Record<string, unknown>, text: stri
   };
   const refused: ContainerdConfigProblem[] = [];
   const depends: ContainerdConfigProblem[] = [];
+  const runcOptions: RuncOptionsProblem[] = [];
   const walk = (value: Record<string, unknown>, at: readonly string[]) => {
     for (const [key, x] of Object.entries(value)) {
       const segs = [...at, key];
       const each = releases.map((r) => readingOf(r, segs, x, setting));
+      if (isTable(x)) runcOptions.push(...runcOptionsProblems(releases, each, segs, value, x));
       const reads = each.filter((e) => e.field);
       // nothing reads it, or a float where an integer goes: not judged (nor anything under it)
       if (reads.length === 0 || reads.some((e) => fits(x, e.field!.kind) === undefined)) continue;
@@ -266,7 +297,94 @@ export function containerdConfigVerdict(doc: Record<string, unknown>, text: stri
     }
   };
   walk(doc, []);
-  return { refused, depends };
+  return { refused, depends, runcOptions };
+}
+
+/**
+ * The runtime_type nodeadm's own configuration gives the runtime it defines ({@link NODEADM_RUNTIMES}): amazon-eks-ami
+ * nodeadm internal/containerd/config.template.toml:23-24 and config2.template.toml:27-28 at 81fec2e8.
+ */
+const NODEADM_RUNTIME_TYPE = "io.containerd.runc.v2";
+const NODEADM_RUNTIME_TEMPLATE =
+  "amazon-eks-ami nodeadm internal/containerd/config.template.toml:23-24, config2.template.toml:27-28 at 81fec2e8";
+
+/** The field of the runc shim's Options a TOML key names, as the release's go-toml matches it (or undefined). */
+function runcField(o: ContainerdRuncOptions, key: string): [string, ContainerdField] | undefined {
+  return Object.entries(o.fields).find(([name]) =>
+    o.match === "any case"
+      ? name.toLowerCase() === key.toLowerCase()
+      : [name, name.toLowerCase(), name.toUpperCase(), name[0].toLowerCase() + name.slice(1)].includes(key),
+  );
+}
+
+/**
+ * The keys of `x`, a table at `segs` inside `runtime` (its parent), that a release reading it as a runc runtime's
+ * options refuses: the release reads `segs` as its runtimes' options path, and the runtime's runtime_type (the
+ * configuration's, or for nodeadm's runtime names the one nodeadm's template gives them) is one it decodes into the
+ * runc shim's Options. A key no field matches is ignored by both go-toml versions; anything else is not judged.
+ */
+function runcOptionsProblems(
+  releases: readonly ContainerdRelease[],
+  each: readonly { reading: ContainerdReading; at?: readonly string[] }[],
+  segs: readonly string[],
+  runtime: Record<string, unknown>,
+  x: Record<string, unknown>,
+): RuncOptionsProblem[] {
+  const name = segs[segs.length - 2];
+  const mine = typeof runtime.runtime_type === "string" ? runtime.runtime_type : undefined;
+  const nodeadm = runtime.runtime_type === undefined && name !== undefined && own(NODEADM_RUNTIMES, name);
+  const runtimeType = mine ?? (nodeadm ? NODEADM_RUNTIME_TYPE : undefined);
+  if (runtimeType === undefined) return [];
+  // the releases that decode this table into the runc shim's Options
+  const decoding = releases.map((r, i) => {
+    const o = r.runcOptions;
+    const at = each[i].at;
+    const isOptions =
+      at !== undefined &&
+      at.length === o.path.length + 1 &&
+      at[0] === o.plugin &&
+      o.path.every((s, j) => s === "*" || s === at[j + 1]);
+    return isOptions && o.runtimeTypes.includes(runtimeType) ? o : undefined;
+  });
+  if (decoding.every((o) => o === undefined)) return [];
+  const out: RuncOptionsProblem[] = [];
+  for (const [key, v] of Object.entries(x)) {
+    const readings = releases.map((r, i): { reading: ContainerdReading; field?: [string, ContainerdField] } => {
+      const o = decoding[i];
+      const containerd = releaseName(r);
+      const field = o && runcField(o, key);
+      if (!o || !field) return { reading: { containerd, refuses: false } };
+      return {
+        field,
+        reading: {
+          containerd,
+          want: WANT[field[1].kind],
+          refuses: fits(v, field[1].kind) === false,
+          source: `${o.module} ${o.file}:${field[1].line}, ${o.struct}.${field[0]} (no toml tag: ${r.decodedBy} matches the key by the Go name, ${o.match}), decoded by ${r.containerd} ${o.decodedAt} when it starts a pod sandbox (${o.sandboxAt})`,
+        },
+      };
+    });
+    const refusing = readings.filter((e) => e.reading.refuses);
+    if (refusing.length === 0) continue;
+    const wants = [...new Set(refusing.map((e) => e.reading.want))];
+    out.push({
+      path: dotted([...segs, key]),
+      got: tomlType(v),
+      want:
+        wants.length === 1
+          ? wants[0]!
+          : refusing.map((e) => `${e.reading.want} (${e.reading.containerd})`).join(" or "),
+      runtimeType,
+      onlyOn: mine === undefined ? `${NODEADM_RUNTIMES[name]} (${NODEADM_RUNTIME_TEMPLATE})` : undefined,
+      refused: mine !== undefined && refusing.length === releases.length,
+      source: readings
+        .filter((e) => e.field)
+        .map((e) => e.reading.source)
+        .join("; "),
+      readings: readings.map((e) => e.reading),
+    });
+  }
+  return out;
 }
 
 /** A problem that only some releases refuse, as a sentence's object: the value, who refuses it, who does not. */

@@ -1918,7 +1918,18 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
       problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm parses it to merge it over its own configuration and stops on the error (${NODEADM_CONTAINERD_MERGE}), as containerd would when it starts ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
-  const { refused: wrong, depends } = containerdConfigVerdict(toml, config);
+  const { refused: wrong, depends, runcOptions } = containerdConfigVerdict(toml, config);
+  // a runc runtime's options: decoded per pod sandbox, so a refused value leaves the node up with no pod of that
+  // runtime starting; warned when only one containerd major refuses it or nodeadm's runtime has it only on some instances
+  for (const o of runcOptions.filter((x) => !x.refused))
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config has ${o.path} = ${o.got}, an options key of a runtime whose runtime_type is ${o.runtimeType}${o.onlyOn ? `, which nodeadm's template gives it on ${o.onlyOn}` : ""}: ${o.readings.map((r) => (r.refuses ? `${r.containerd} refuses it (the runc shim's Options take ${r.want}: ${r.source})` : r.want ? `${r.containerd} accepts it` : `${r.containerd} does not decode it into the runc shim's Options`)).join("; ")}. Where it is refused, every pod sandbox of that runtime fails to start ("failed to generate sandbox runtime options"), and on the node's default runtime no pod ever runs on the node. Write the value in the field's type`,
+    );
+  const runcRefused = runcOptions.filter((x) => x.refused);
+  const runcText =
+    runcRefused.length === 0
+      ? ""
+      : `runc runtime options of the runc shim's types: ${where} is a NodeConfig whose spec.containerd.config has ${runcRefused.map((o) => `${o.path} = ${o.got}, where the runc shim's options take ${o.want} (runtime_type ${o.runtimeType})`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and every containerd an AL2023 AMI carries decodes a runc runtime's options table into the runc shim's Options struct each time it starts a pod sandbox of that runtime and fails the sandbox on a value of another TOML type (${runcRefused[0].source}), so no pod of that runtime ever starts, and on the node's default runtime no pod ever runs on the node`;
   // what fails only on AMIs with one containerd major: a warning, naming who refuses it and who does not
   for (const d of depends)
     ctx.dropped?.push(
@@ -1930,17 +1941,17 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
       `${where} is a NodeConfig whose spec.containerd.config sets ${r.path} = ${JSON.stringify(r.name)} without a runtimes.${r.name} table: nodeadm merges it over its own configuration, which defines that runtime only on ${r.onlyOn}, and elsewhere the CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Define the runtime's table too, or leave default_runtime_name to nodeadm`,
     );
   const missing = runtimes.filter((x) => x.onlyOn === undefined);
-  if (wrong.length === 0 && missing.length === 0) return undefined;
+  if (wrong.length === 0 && missing.length === 0 && runcText === "") return undefined;
   const missingText =
     missing.length === 0
       ? ""
       : `a default runtime the node has: ${where} is a NodeConfig whose spec.containerd.config sets ${missing.map((m) => `${m.path} = ${JSON.stringify(m.name)}`).join(" and ")}, and no runtimes table of that name exists, neither in it nor in the configuration nodeadm merges it over (only "runc", or "nvidia" on NVIDIA GPU instances: amazon-eks-ami nodeadm internal/containerd/runtime_config.go at 81fec2e8). The CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Add a [${missing[0].path.replace(/\.default_runtime_name$/, "")}.runtimes.${missing[0].name}] table with its runtime_type, or name a runtime that exists`;
   const line = offset + pathLine(text, parsed, ["spec", "containerd", "config"]);
-  if (wrong.length === 0) return { line, problem: missingText };
+  if (wrong.length === 0) return { line, problem: [missingText, runcText].filter((t) => t !== "").join(". Also: ") };
   const plugin = wrong.find((w) => w.plugin);
   return {
     line,
-    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready${missingText ? `. Also: ${missingText}` : ""}`,
+    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready${missingText ? `. Also: ${missingText}` : ""}${runcText ? `. Also: ${runcText}` : ""}`,
   };
 }
 

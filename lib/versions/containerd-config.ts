@@ -8,10 +8,19 @@ export interface ContainerdField {
   /**
    * What TOML value decodes into it: `integer`, `string`, `boolean`, `string list`, `string map`, `table` (a struct,
    * its `fields`), `table map` (tables of `fields` by name), `string list map` (arrays of strings by name), `any` (a
-   * plugin's configuration, decoded later; a runtime's options).
+   * plugin's configuration, decoded later; a runtime's options), `uint32` (an integer from 0 to 4294967295).
    */
   readonly kind:
-    "integer" | "string" | "boolean" | "string list" | "string map" | "string list map" | "table" | "table map" | "any";
+    | "integer"
+    | "uint32"
+    | "string"
+    | "boolean"
+    | "string list"
+    | "string map"
+    | "string list map"
+    | "table"
+    | "table map"
+    | "any";
   /** A table's keys (of each table, for a table map). */
   readonly fields?: { readonly [key: string]: ContainerdField };
   /** The line of the field in the release's file. */
@@ -50,6 +59,32 @@ export interface ContainerdMigration {
   readonly moves: readonly ContainerdMove[];
 }
 
+/**
+ * How a release decodes the `options` table of a runtime whose runtime_type is runc's: into the runc shim's Options
+ * struct, each time it starts a pod sandbox of that runtime (a decode error fails the sandbox).
+ */
+export interface ContainerdRuncOptions {
+  /** The runtime_type values decoded so: `io.containerd.runc.v2`. */
+  readonly runtimeTypes: readonly string[];
+  /** The CRI plugin key whose runtimes these are, and the options' path under it (`*` a runtime's name). */
+  readonly plugin: string;
+  readonly path: readonly string[];
+  /** The decoding function (`pkg/cri/server/helpers.go:335-366`) and its call when a sandbox starts. */
+  readonly decodedAt: string;
+  readonly sandboxAt: string;
+  /** The module (`github.com/containerd/containerd/api@v1.8.0`), file and struct the table decodes into. */
+  readonly module: string;
+  readonly file: string;
+  readonly struct: string;
+  /**
+   * Which TOML keys name a field (by its Go name; the struct has no toml tags): `any case` (go-toml/v2), or `name,
+   * lower, upper, first lower` (go-toml v1: the Go name, all lower, all upper, its first letter lowered).
+   */
+  readonly match: "any case" | "name, lower, upper, first lower";
+  /** By Go name. */
+  readonly fields: { readonly [name: string]: ContainerdField };
+}
+
 /** One containerd release: where its Config struct is read, the TOML library that decodes it, the keys. */
 export interface ContainerdRelease {
   /** `github.com/containerd/containerd/v2@v2.2.3`. */
@@ -61,6 +96,8 @@ export interface ContainerdRelease {
   readonly plugins: { readonly [key: string]: ContainerdPlugin };
   /** The old plugin keys the release migrates, by key. */
   readonly migrations?: { readonly [key: string]: ContainerdMigration };
+  /** How a runc runtime's options table is decoded. */
+  readonly runcOptions: ContainerdRuncOptions;
 }
 
 /** The table: the releases read, oldest first. */

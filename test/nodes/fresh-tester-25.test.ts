@@ -396,6 +396,59 @@ describe("a NodeConfig's containerd config: the CRI plugins' tables hold their t
   });
 });
 
+describe("a NodeConfig's containerd config: a runc runtime's options hold the runc shim's types", () => {
+  const opts17 = (runtime: string, body: string) =>
+    `[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.${runtime}]\nruntime_type = "io.containerd.runc.v2"\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.${runtime}.options]\n${body}`;
+  const opts2 = (runtime: string, body: string) =>
+    `version = 3\n[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.${runtime}]\nruntime_type = "io.containerd.runc.v2"\n[plugins."io.containerd.cri.v1.runtime".containerd.runtimes.${runtime}.options]\n${body}`;
+  test.each([
+    [
+      opts17("runc", 'SystemdCgroup = "true"'),
+      "SystemdCgroup = a string, where the runc shim's options take true or false",
+    ],
+    [opts17("custom", "BinaryName = 1"), "BinaryName = an integer, where the runc shim's options take a string"],
+    [opts17("custom", "IoUid = -1"), "IoUid = an integer, where the runc shim's options take an integer from 0"],
+  ])("refused on every containerd: %s", (toml, words) => {
+    const e = rejection("EC2NodeClass", containerd(toml), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain(words);
+    expect(e.message).toContain('plugins."io.containerd.grpc.v1.cri".containerd.runtimes.');
+    expect(e.message).toContain("github.com/containerd/containerd/api@v1.8.0 types/runc/options/oci.pb.go:");
+    expect(e.message).toContain("pkg/cri/server/helpers.go:335-366");
+    expect(e.message).toContain("pkg/cri/server/sandbox_run.go:158");
+    expect(e.message).toContain("github.com/containerd/containerd/api@v1.10.0 types/runc/options/oci.pb.go:");
+    expect(e.message).toContain("internal/cri/config/config.go:743-765");
+    expect(e.message).toContain("internal/cri/server/sandbox_run.go:122");
+    expect(e.message).toContain("no pod ever runs on the node");
+  });
+  test("containerd 2's runtime plugin: containerd 1.7 does not read it, so a warning", () => {
+    const w = warnings(containerd(opts2("runc", 'SystemdCgroup = "true"'))).join("\n");
+    expect(w).toContain(
+      'plugins."io.containerd.cri.v1.runtime".containerd.runtimes.runc.options.SystemdCgroup = a string',
+    );
+    expect(w).toContain("containerd 2.2 refuses it (the runc shim's Options take true or false");
+    expect(w).toContain("containerd 1.7 does not decode it");
+  });
+  test("nodeadm's runtime without a runtime_type of the user's: warned, naming the instances and the template", () => {
+    const toml = '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]\nSystemdCgroup = "true"';
+    const w = warnings(containerd(toml)).join("\n");
+    expect(w).toContain("runtimes.runc.options.SystemdCgroup = a string");
+    expect(w).toContain("instances without an NVIDIA GPU");
+    expect(w).toContain("config.template.toml:23-24");
+  });
+  test("look-alikes pass without a word: right types, any-case names, unknown keys, a non-runc runtime_type", () => {
+    for (const toml of [
+      opts17("runc", 'SystemdCgroup = true\nBinaryName = "/usr/bin/runc"\nIoUid = 0'),
+      opts2("runc", "systemdcgroup = true\nbinary_name = 1"),
+      opts17("custom", 'systemd_cgroup = "true"'),
+      '[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata]\nruntime_type = "io.containerd.kata.v2"\n[plugins."io.containerd.grpc.v1.cri".containerd.runtimes.kata.options]\nSystemdCgroup = "true"\nBinaryName = 1\nConfigPath = "/opt/kata/config.toml"',
+    ]) {
+      expect(() => build("EC2NodeClass", containerd(toml), "1.15.0")).not.toThrow();
+      expect(warnings(containerd(toml)).filter((w) => w.includes("containerd.config"))).toEqual([]);
+    }
+  });
+});
+
 describe("a containerd default runtime the node has (fresh tester 30 B34)", () => {
   const cri17 = (body: string) => `[plugins."io.containerd.grpc.v1.cri".containerd]\n${body}`;
   const cri2 = (body: string) => `version = 3\n[plugins."io.containerd.cri.v1.runtime".containerd]\n${body}`;

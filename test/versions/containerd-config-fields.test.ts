@@ -37,6 +37,30 @@ describe("containerd-config-fields.json", () => {
     expect(typeof v1.fields.version.line).toBe("number");
   });
 
+  test("holds the runc shim's Options fields a runc runtime's options decode into, per release", () => {
+    const [v1, v2] = containerdConfigFields().releases;
+    expect(v1.runcOptions).toMatchObject({
+      runtimeTypes: ["io.containerd.runc.v1", "io.containerd.runc.v2"],
+      plugin: "io.containerd.grpc.v1.cri",
+      module: "github.com/containerd/containerd/api@v1.8.0",
+      match: "name, lower, upper, first lower",
+    });
+    expect(v2.runcOptions).toMatchObject({
+      runtimeTypes: ["io.containerd.runc.v2"],
+      plugin: "io.containerd.cri.v1.runtime",
+      module: "github.com/containerd/containerd/api@v1.10.0",
+      match: "any case",
+    });
+    for (const r of [v1, v2]) {
+      expect(r.runcOptions.path).toEqual(["containerd", "runtimes", "*", "options"]);
+      expect(r.runcOptions.fields.SystemdCgroup).toMatchObject({ kind: "boolean" });
+      expect(r.runcOptions.fields.BinaryName).toMatchObject({ kind: "string" });
+      expect(r.runcOptions.fields.IoUid).toMatchObject({ kind: "uint32" });
+      expect(r.runcOptions.decodedAt).toMatch(/^[\w/]+\.go:\d+-\d+$/);
+      expect(r.runcOptions.sandboxAt).toMatch(/sandbox_run\.go:\d+$/);
+    }
+  });
+
   test("holds the CRI plugins' tables: 1.7's one plugin, containerd 2's three, with their Config structs", () => {
     const [v1, v2] = containerdConfigFields().releases;
     const cri17 = v1.plugins["io.containerd.grpc.v1.cri"];
@@ -96,8 +120,8 @@ describe("containerd-config-fields.json", () => {
       'type Config struct {\n\tVersion int `toml:"version"`\n\tX Other `toml:"x"`\n}\n\ntype Other struct {\n\tA []string `toml:"a,omitempty"`\n}\n';
     const structs = parseStructs(text);
     expect(structs.Config).toEqual([
-      { type: "int", key: "version", line: 2 },
-      { type: "Other", key: "x", line: 3 },
+      { name: "Version", type: "int", key: "version", line: 2 },
+      { name: "X", type: "Other", key: "x", line: 3 },
     ]);
     expect(fieldOf("Other", structs, "x.go")).toEqual({
       kind: "table",
