@@ -406,6 +406,8 @@ export const ERROR_CODES = {
   NODE_VALUE_CYCLE:
     "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
   NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",
+  NODE_VALUE_PROTO_KEY:
+    "a props map with a key named __proto__, which JavaScript objects turn into a prototype: the entry would be dropped from the Terraform JSON",
   NODE_ZONE: "a zone ID for the zone key, or a zone outside the cluster's region",
   NODE_ZONE_ID:
     "a zone ID (topology.k8s.aws/zone-id) without the AZ ID prefix of the cluster's region (use1- is us-east-1)",

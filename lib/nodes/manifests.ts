@@ -479,4 +479,39 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
         `at most ${MAX_PROP_DEPTH} maps and lists inside one another in a prop: no field of a Karpenter object nests more than 4, and ${found.path} is deeper (a string, number or boolean belongs at the field)`,
       );
   }
+  // an own "__proto__" key (JSON.parse makes one) is lost on the way to the Terraform JSON: token resolution copies maps
+  // by assignment, where "__proto__" sets the copy's prototype instead of a key (fresh tester 31 H01, H22: selector
+  // tags { __proto__: "x" } were written as {}, a term that names nothing). Values are walkable here (checked above).
+  const protoKeys: string[] = [];
+  const stack: [unknown, string][] = entries
+    .filter(([k]) => !CONSTRUCT_VALUED_PROPS.includes(k))
+    .map(([k, v]) => [v, k]);
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (v === null || typeof v !== "object" || constructName(v) !== undefined) continue;
+    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${path}[${i}]`]));
+    else
+      for (const k of Object.keys(v)) {
+        if (k === "__proto__") protoKeys.push(propPath(path, k));
+        else stack.push([(v as Record<string, unknown>)[k], propPath(path, k)]);
+      }
+  }
+  if (protoKeys.length > 0) {
+    const errors = protoKeys
+      .sort()
+      .map(
+        (path) =>
+          new KarpenterValidationError(
+            "NODE_VALUE_PROTO_KEY",
+            where,
+            path,
+            "(a key named __proto__)",
+            `a key other than "__proto__": the manifest is written through JavaScript objects, where "__proto__" sets an object's prototype instead of adding a key, so this entry would be dropped from the Terraform JSON without a word (selector tags { "__proto__": "x" } would be written as {}, a term that names nothing). Rename the key (a map read with JSON.parse keeps "__proto__" as a key of its own)`,
+          ),
+      );
+    throw KarpenterValidationError.combine(
+      errors,
+      errors.length > 1 ? `${errors.length} __proto__ keys in the props of ${where}` : undefined,
+    );
+  }
 }
