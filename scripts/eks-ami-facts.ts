@@ -113,6 +113,7 @@ export function generate(): EksAmiFacts {
     repository: REPOSITORY,
     commit: COMMIT,
     newestRelease: list[list.length - 1],
+    releases: list,
     nodeadm: {
       file: TYPES_FILE,
       root: ROOT,

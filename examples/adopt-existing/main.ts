@@ -20,7 +20,7 @@ import {
  *   CLUSTER_NAME=prod AWS_REGION=eu-west-1 KARPENTER_VERSION=1.8.8 \
  *     npx cdktf synth --app "npx tsx examples/adopt-existing/main.ts" --output cdktf.out.adopt-existing
  *
- * `ALIAS_VERSION` (the guide's, e.g. `v20240807`) keeps the imported EC2NodeClass on the AMI it runs;
+ * `ALIAS_VERSION` (the guide's, e.g. `v20240817`) keeps the imported EC2NodeClass on the AMI it runs;
  * unset, it moves to `al2023@latest` (synth warns: nodes on another AMI are replaced).
  *
  * The association ID is a Terraform variable, known at plan:

@@ -1,7 +1,7 @@
 import { lookupTable, ownValue } from "../core/lookup";
 import type { AmiSelectorTerm, Ec2NodeClassOptions, KubeletConfiguration } from "./ec2-node-class-spec";
 import type { NodePoolOptions, NodeSelectorRequirement } from "./node-pool-spec";
-import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet } from "../kubernetes/value-rules";
+import { Checker, entry, impossibleDate, isDns1123Subdomain, isSet, isToken } from "../kubernetes/value-rules";
 import { instanceProfileNameProblem, nodeClassRoleProblem } from "../aws-api/name-rules";
 import type { ErrorCode } from "../core/error-codes";
 import {
@@ -15,6 +15,7 @@ import {
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { al2023AmiRelease } from "./node-config-rules";
+import { eksAmiFacts } from "../versions/eks-ami";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
@@ -56,22 +57,45 @@ const LABEL_VALUE_MAX = 63;
  * `…/amazon-eks-node-[al2023-<arch>-<variant>-]<k8s>-<version>` from the EKS AMI release `vYYYYMMDD`;
  * bottlerocket.go trims a leading `v` and reads `/aws/service/bottlerocket/aws-k8s-<k8s>/<arch>/<X.Y.Z>`;
  * windows families take `latest` only, a CRD rule). Karpenter docs, EC2NodeClass "amiSelectorTerms":
- * `al2023@v20240807`, `bottlerocket@v1.20.3`.
+ * `al2023@v20240817`, `bottlerocket@v1.20.3`.
  */
 const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readonly text: string } } = lookupTable({
-  al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
-  al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240807"' },
+  al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240817"' },
+  al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240817"' },
   bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.20.3"' },
 });
 
 /**
  * A pinned alias of the family that the rules above accept, for suggestions (the converter's "pin a
- * version"): `al2023@v20250101`, `bottlerocket@v1.20.3`; undefined for the Windows families, whose alias
+ * version"): `al2023@v20250103`, `bottlerocket@v1.20.3`; undefined for the Windows families, whose alias
  * takes `latest` only (pin those by AMI id).
  */
 export function pinnedAliasExample(aliasFamily: string): string | undefined {
   if (aliasFamily === "bottlerocket") return "bottlerocket@v1.20.3";
-  if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@v20250101`;
+  // a release that exists: the newest of amazon-eks-ami's CHANGELOG (lib/versions eks-ami-facts)
+  if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@${eksAmiFacts().newestRelease}`;
+  return undefined;
+}
+
+/**
+ * A warning for an `al2@` / `al2023@` alias pinned to a date that is no EKS AMI release: amazon-eks-ami's CHANGELOG
+ * (lib/versions eks-ami-facts, every release up to its newest) names none of that date, so Karpenter finds no SSM
+ * parameter for the alias and the class never becomes Ready. A warning, not an error: the list is the CHANGELOG's, and
+ * a date after its newest release is not judged.
+ */
+export function aliasReleaseWarning(p: Ec2NodeClassOptions): string | undefined {
+  const terms = Array.isArray(p.amiSelectorTerms) && !isToken(p.amiSelectorTerms) ? p.amiSelectorTerms : [];
+  for (const t of terms) {
+    const alias = isSet(t) && !isToken(t) ? t.alias : undefined;
+    if (typeof alias !== "string" || isToken(alias)) continue;
+    const m = /^(al2|al2023)@(v\d{8})$/.exec(alias);
+    if (!m || impossibleDate(m[2].slice(1))) continue;
+    const { releases, newestRelease, repository } = eksAmiFacts();
+    if (m[2] > newestRelease || releases.includes(m[2])) continue;
+    const before = [...releases].reverse().find((r) => r < m[2]);
+    const after = releases.find((r) => r > m[2]);
+    return `amiSelectorTerms alias "${alias}" names no EKS AMI release: ${repository.replace("github.com/", "")}'s CHANGELOG.md has none on that date (the nearest: ${[before, after].filter(Boolean).join(" and ")}), so Karpenter finds no SSM parameter for the alias (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go, the parameter names the release) and the class never becomes Ready. Pin a release that exists, e.g. "${m[1]}@${after ?? before}"`;
+  }
   return undefined;
 }
 
@@ -1019,7 +1043,7 @@ function checkAliasSemantics(
         "EC2NODECLASS_AMI_ALIAS_DATE",
         field,
         term.alias,
-        `"${family}@latest" or "${family}@<version>" with an EKS AMI release "vYYYYMMDD" that is a calendar date, such as "v20240807": "${version}" has ${impossible}, so no EKS AMI release has that version and Karpenter finds no SSM parameter for the alias: the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily: the SSM parameter names the release "v<YYYYMMDD>" of awslabs/amazon-eks-ami)`,
+        `"${family}@latest" or "${family}@<version>" with an EKS AMI release "vYYYYMMDD" that is a calendar date, such as "v20240817": "${version}" has ${impossible}, so no EKS AMI release has that version and Karpenter finds no SSM parameter for the alias: the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily: the SSM parameter names the release "v<YYYYMMDD>" of awslabs/amazon-eks-ami)`,
       );
   }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];

@@ -16,6 +16,8 @@ export interface EksAmiFacts {
   readonly commit: string;
   /** The newest AMI release the snapshot's CHANGELOG.md names (`v20260714`). */
   readonly newestRelease: string;
+  /** Every AMI release the snapshot's CHANGELOG.md names, oldest first (all families share the release names). */
+  readonly releases: readonly string[];
   readonly nodeadm: {
     /** The types file read, and the struct `spec` decodes into. */
     readonly file: string;

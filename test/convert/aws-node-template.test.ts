@@ -1,3 +1,4 @@
+import { eksAmiFacts } from "../../lib/versions";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { FakeInstallation, testStack } from "../helpers";
 import { convertLegacyManifests, formatNotes } from "../../lib/convert";
@@ -131,8 +132,9 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
   );
 
   test.each([
-    ["AL2", "al2@v20250101"],
-    ["AL2023", "al2023@v20250101"],
+    // the newest EKS AMI release amazon-eks-ami's CHANGELOG names (a release that exists, lib/versions eks-ami-facts)
+    ["AL2", `al2@${eksAmiFacts().newestRelease}`],
+    ["AL2023", `al2023@${eksAmiFacts().newestRelease}`],
     ["Bottlerocket", "bottlerocket@v1.20.3"],
   ])("amiFamily %s: the pinned alias the note suggests (%s) is one the construct accepts", (family, pinned) => {
     const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));

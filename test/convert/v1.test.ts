@@ -29,7 +29,7 @@ metadata:
   name: default
 spec:
   role: KarpenterNodeRole-demo
-  amiSelectorTerms: [{ alias: al2023@v20250101 }]
+  amiSelectorTerms: [{ alias: al2023@v20250103 }]
   subnetSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
   securityGroupSelectorTerms: [{ tags: { karpenter.sh/discovery: demo } }]
   kubelet: { maxPods: 50 }
@@ -65,7 +65,7 @@ describe("v1 objects pass through", () => {
     expect(cls.props).toEqual({
       name: "default",
       role: "KarpenterNodeRole-demo",
-      amiSelectorTerms: [{ alias: "al2023@v20250101" }],
+      amiSelectorTerms: [{ alias: "al2023@v20250103" }],
       subnetSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
       securityGroupSelectorTerms: [{ tags: { "karpenter.sh/discovery": "demo" } }],
       kubelet: { maxPods: 50 },
@@ -254,7 +254,7 @@ describe("free-form kubelet fields (EC2NodeClass CRD from 1.15, AL2023 and Custo
   });
 
   test("on a Bottlerocket class the carried field is judged by the construct's rules", () => {
-    const br = withKubelet("shutdownGracePeriod: 30s").replace("al2023@v20250101", "bottlerocket@v1.40.0");
+    const br = withKubelet("shutdownGracePeriod: 30s").replace("al2023@v20250103", "bottlerocket@v1.40.0");
     const cls = onlyClass(br, { version: "1.15.3" });
     expect(cls.notes.some((n) => n.invalid && n.field.startsWith("spec.kubelet"))).toBe(true);
   });
@@ -288,7 +288,7 @@ describe("invalid notes say who refuses", () => {
     );
     expect(noteAbout(cls.notes, "spec.blockDeviceMappings[0].ebs.iops")!.message).not.toContain("API server reject");
     const al2 = onlyClass(
-      V1_CLASS.replace("al2023@v20250101", "al2@v20250101").replace(
+      V1_CLASS.replace("al2023@v20250103", "al2@v20250103").replace(
         "kubelet: { maxPods: 50 }",
         "kubelet: { maxPods: 50, clusterDNS: [not-an-ip] }",
       ),

@@ -140,8 +140,8 @@ describe("example: the guide's pinned AMI alias", () => {
   };
 
   test("ALIAS_VERSION keeps the imported EC2NodeClass on the guide's AMI, without a warning", () => {
-    expect(nodeClassOf({ ALIAS_VERSION: "v20240807" })).toEqual({
-      alias: [{ alias: "al2023@v20240807" }],
+    expect(nodeClassOf({ ALIAS_VERSION: "v20240817" })).toEqual({
+      alias: [{ alias: "al2023@v20240817" }],
       warnings: [],
     });
   });

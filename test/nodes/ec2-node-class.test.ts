@@ -105,7 +105,7 @@ describe("Ec2NodeClass options", () => {
   test("every spec field is emitted under its CRD name", () => {
     const props = {
       amiFamily: "AL2023",
-      amiSelectorTerms: [{ alias: "al2023@v20250101" }],
+      amiSelectorTerms: [{ alias: "al2023@v20250103" }],
       subnetSelectorTerms: [{ id: "subnet-00000a1b" }],
       securityGroupSelectorTerms: [{ name: "nodes" }],
       capacityReservationSelectorTerms: [{ ownerID: "123456789012", instanceMatchCriteria: "targeted" }],

@@ -101,12 +101,12 @@ describe("a field newer than the AMI release the class pins", () => {
     );
   });
   test("a release after the field's: no warning", () => {
-    expect(warnings(nodeConfig("featureGates:\n  InstanceIdNodeName: true", "al2023@v20250101"))).not.toContain(
+    expect(warnings(nodeConfig("featureGates:\n  InstanceIdNodeName: true", "al2023@v20250103"))).not.toContain(
       "userData",
     );
   });
   test("a gate value newer than the pinned release (FastImagePull, v20250819) is warned about", () => {
-    const w = warnings(nodeConfig("featureGates:\n  FastImagePull: true", "al2023@v20250101"));
+    const w = warnings(nodeConfig("featureGates:\n  FastImagePull: true", "al2023@v20250103"));
     expect(w).toContain("spec.featureGates.FastImagePull is read by the nodeadm of AL2023 AMIs released v20250819");
   });
   test("AMIs selected by ID: fields Karpenter's own nodeadm lacks depend on the AMI", () => {
@@ -146,7 +146,7 @@ describe("names nodeadm ignores", () => {
 describe("which AMI release a class selects", () => {
   test.each([
     [[{ alias: "al2023@latest" }], "latest"],
-    [[{ alias: "al2023@v20250101" }], "v20250101"],
+    [[{ alias: "al2023@v20250103" }], "v20250103"],
     [[{ alias: "bottlerocket@latest" }], undefined],
     [[{ id: "ami-0123456789abcdef0" }], undefined],
     [[{ alias: "al2023@latest" }, { id: "ami-0123456789abcdef0" }], undefined],
@@ -177,7 +177,7 @@ describe("the AL2023 AMI's root snapshot (R29 B12, B35, B37) and rootVolume on a
   test("a root volume below 20 GiB on an al2023@ alias is refused, naming the snapshot's source", () => {
     for (const [alias, size] of [
       ["al2023@latest", "10Gi"],
-      ["al2023@v20250101", "19Gi"],
+      ["al2023@v20250103", "19Gi"],
       ["al2023@latest", "20G"],
     ]) {
       const e = rejection("EC2NodeClass", cls(alias, bdm(size)), "1.15.0");
@@ -270,5 +270,19 @@ describe("--cloud-provider in a NodeConfig's kubelet flags (fresh tester 30 B28)
     expect(() =>
       build("EC2NodeClass", nodeConfig("kubelet:\n  flags:\n    - --cloud-provider=external"), "1.15.0"),
     ).not.toThrow();
+  });
+});
+
+describe("an al2023@ / al2@ alias pinned to a date that is no EKS AMI release (fresh tester 31 B38)", () => {
+  const pinned = (alias: string) => warnings({ amiSelectorTerms: [{ alias }] });
+  test("a date between releases is warned about, naming the nearest releases", () => {
+    const w = pinned("al2023@v20250701");
+    expect(w).toContain('alias "al2023@v20250701" names no EKS AMI release');
+    expect(w).toContain("v20250627 and v20250704");
+    expect(w).toContain('e.g. "al2023@v20250704"');
+  });
+  test("a release, latest, and a date after the newest known release pass without a word", () => {
+    for (const alias of ["al2023@v20250704", "al2023@latest", "al2@v20250103", "al2023@v20991231"])
+      expect(pinned(alias)).not.toContain("names no EKS AMI release");
   });
 });

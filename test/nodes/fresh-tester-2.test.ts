@@ -77,7 +77,7 @@ describe("al2 / al2023 alias dates", () => {
     },
   );
   test("look-alikes: real dates, a leap day, latest", () => {
-    for (const alias of ["al2023@v20251231", "al2023@v20240229", "al2@v20240807", "al2023@latest"])
+    for (const alias of ["al2023@v20251231", "al2023@v20240229", "al2@v20240817", "al2023@latest"])
       expect(() => build("EC2NodeClass", { amiSelectorTerms: [{ alias }] })).not.toThrow();
   });
   test("impossibleDate names the part", () => {

@@ -13,7 +13,7 @@ import { build, rejection } from "./node-props";
 
 // eslint-disable-next-line no-sparse-arrays
 const hole = <T>(item: T): T[] => [, item] as T[];
-const al2023 = [{ alias: "al2023@v20250101" }];
+const al2023 = [{ alias: "al2023@v20250103" }];
 const codesAndFields = (e: { problems: readonly { code: string; field: string }[] }) =>
   e.problems.map((p) => ({ code: p.code, field: p.field }));
 
@@ -45,7 +45,7 @@ describe("EC2NodeClass: a missing list item is refused on its path (fresh15 C-1,
     ],
     [
       "CF-1 (5.24) amiSelectorTerms hole before the alias",
-      { amiSelectorTerms: hole({ alias: "al2023@v20250101" }) },
+      { amiSelectorTerms: hole({ alias: "al2023@v20250103" }) },
       "amiSelectorTerms[0]",
       { amiSelectorTerms: al2023 },
     ],
@@ -68,7 +68,7 @@ describe("EC2NodeClass: a missing list item is refused on its path (fresh15 C-1,
     expect(() => build("EC2NodeClass", valid as any, "1.15.0")).not.toThrow();
   });
   test("a hole says it is one", () => {
-    const e = rejection("EC2NodeClass", { amiSelectorTerms: hole({ alias: "al2023@v20250101" }) } as any, "1.15.0");
+    const e = rejection("EC2NodeClass", { amiSelectorTerms: hole({ alias: "al2023@v20250103" }) } as any, "1.15.0");
     expect(e.message).toContain("not a hole of a sparse array");
   });
   test("every missing item at once, beside the other problems", () => {

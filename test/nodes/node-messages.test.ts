@@ -285,7 +285,7 @@ const VALID: [string, Kind, Props, string?][] = [
   [
     "pinned AL2023 alias with amiFamily Custom",
     "EC2NodeClass",
-    { amiFamily: "Custom", amiSelectorTerms: [{ alias: "al2023@v20250101" }] },
+    { amiFamily: "Custom", amiSelectorTerms: [{ alias: "al2023@v20250103" }] },
   ],
   ["bottlerocket alias with a version", "EC2NodeClass", { amiSelectorTerms: [{ alias: "bottlerocket@v1.10.0" }] }],
   [
@@ -783,7 +783,7 @@ describe("a pool's os and arch against its class's AMIs", () => {
   };
   test("Windows pods on an AL2023 class and arm64 on a Windows class warn, naming both objects", () => {
     expect(
-      platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250101" }] }, [
+      platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250103" }] }, [
         req("kubernetes.io/os", "In", ["windows"]),
       ]),
     ).toEqual([
@@ -804,7 +804,7 @@ describe("a pool's os and arch against its class's AMIs", () => {
   });
   test("matching platforms, the user's own AMIs and requirements that leave a value do not", () => {
     expect(
-      platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250101" }] }, [
+      platformWarnings({ amiSelectorTerms: [{ alias: "al2023@v20250103" }] }, [
         req("kubernetes.io/os", "In", ["linux"]),
         req("kubernetes.io/arch", "In", ["arm64"]),
       ]),

@@ -234,7 +234,7 @@ describe("EC2NodeClass: AMI aliases", () => {
     ["al2023@v2024080", 'an EKS AMI release "vYYYYMMDD"'],
     ["al2023@20240807", 'an EKS AMI release "vYYYYMMDD"'],
     ["bottlerocket@1.20", 'a Bottlerocket release "vX.Y.Z"'],
-    ["bottlerocket@v20240807", 'a Bottlerocket release "vX.Y.Z"'],
+    ["bottlerocket@v20240817", 'a Bottlerocket release "vX.Y.Z"'],
   ])("%s is rejected", (alias, text) => {
     const e = rejected(() => nodeClass({ amiSelectorTerms: [{ alias }] }));
     expect(e.field).toBe("amiSelectorTerms[0].alias");
@@ -243,7 +243,7 @@ describe("EC2NodeClass: AMI aliases", () => {
 
   test.each([
     "al2023@latest",
-    "al2023@v20240807",
+    "al2023@v20240817",
     "bottlerocket@v1.20.3",
     "bottlerocket@1.20.3",
     "bottlerocket@latest",
@@ -258,7 +258,7 @@ describe("EC2NodeClass: AMI aliases", () => {
     expect(e.field).toBe("amiSelectorTerms[0].alias");
     expect(e.message).toContain("there are no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
     expect(e.message).toContain('Use "al2023@latest"');
-    expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20240807" }] }, "eu-west-1", "1.32")).not.toThrow();
+    expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20240817" }] }, "eu-west-1", "1.32")).not.toThrow();
     // amiFamily AL2 defaults to the al2@latest alias: the error names the prop the user set
     const fromFamily = rejected(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34"));
     expect([fromFamily.field, fromFamily.value]).toEqual(["amiFamily", "AL2"]);
@@ -312,7 +312,7 @@ describe("EC2NodeClass: kubelet", () => {
 
 describe("EC2NodeClass: default selector terms and discovery tags", () => {
   // a pinned alias: these tests are about the selector terms, not the once-per-app note on the default alias
-  const PINNED = [{ alias: "al2023@v20250101" }];
+  const PINNED = [{ alias: "al2023@v20250103" }];
   const DISCOVERY =
     /selects subnets and security groups by the tag karpenter.sh\/discovery \(the default terms\), but nothing in this app tags anything with it/;
 
@@ -372,7 +372,7 @@ describe("EC2NodeClass: the default AMI alias is noted once per app", () => {
       {
         path: "nodes/a",
         message:
-          'EC2NodeClass a (al2023@latest), b (bottlerocket@latest): the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of these classes (drift) whenever AWS publishes one. Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250101" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.',
+          'EC2NodeClass a (al2023@latest), b (bottlerocket@latest): the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of these classes (drift) whenever AWS publishes one. Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250103" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.',
       },
     ]);
   });

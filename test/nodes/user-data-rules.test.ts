@@ -774,7 +774,7 @@ describe("AL2023 NodeConfig spec.kubelet.config against the kubelet's KubeletCon
 });
 
 describe("AL2 MIME user data is read as AL2023's is (fresh-tester-15 S-C; eksbootstrap.go)", () => {
-  const al2 = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2@v20250101" }], userData });
+  const al2 = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2@v20250103" }], userData });
   test.each([
     [
       "no closing boundary",
