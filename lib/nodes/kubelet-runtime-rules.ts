@@ -172,6 +172,23 @@ export function kubeletRuntimeProblems(
   };
   const has = (f: string) => known(k[f]);
 
+  // the type of the drop-in nodeadm writes this configuration into (40-nodeadm.conf; amazon-eks-ami nodeadm
+  // internal/kubelet/config.go:352-373 merges its own TypeMeta under the user's, so the user's wins): the kubelet loads
+  // only kubelet.config.k8s.io/v1beta1 KubeletConfiguration drop-ins and exits on any other (fresh tester 31 A40, D11)
+  const DROPIN = "k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:365-374, mergeKubeletConfigurations";
+  for (const [f, want] of [
+    ["kind", "KubeletConfiguration"],
+    ["apiVersion", "kubelet.config.k8s.io/v1beta1"],
+  ] as const)
+    if (has(f) && k[f] !== want)
+      add(
+        f,
+        k[f],
+        `"${want}" (or leave ${f} out: nodeadm writes it)`,
+        `a configuration drop-in of another ${f} ("failed to load kubelet dropin file … unknown apiVersion/kind"; nodeadm writes this configuration as the drop-in 40-nodeadm.conf with the ${f} given here, amazon-eks-ami nodeadm internal/kubelet/config.go:352-373)`,
+        DROPIN,
+      );
+
   // :66 nodeLeaseDurationSeconds <= 0 (0 is defaulted to 40 first, v1beta1/defaults.go:151-152: only a negative fails)
   if (int(k.nodeLeaseDurationSeconds) && k.nodeLeaseDurationSeconds < 0)
     add(

@@ -286,3 +286,35 @@ describe("an al2023@ / al2@ alias pinned to a date that is no EKS AMI release (f
       expect(pinned(alias)).not.toContain("names no EKS AMI release");
   });
 });
+
+describe("kind / apiVersion of the kubelet configuration (fresh tester 31 A40, A46, D11)", () => {
+  test("the class's kubelet with kind Foo is refused", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      { amiSelectorTerms: [{ alias: "al2023@latest" }], kubelet: { kind: "Foo" } } as never,
+      "1.15.0",
+    );
+    expect(e.field).toBe("kubelet.kind");
+    expect(e.message).toContain("unknown apiVersion/kind");
+  });
+  test("a NodeConfig's kubelet config with another apiVersion is refused", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      nodeConfig("kubelet:\n  config:\n    apiVersion: kubelet.config.k8s.io/v1"),
+      "1.15.0",
+    );
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("spec.kubelet.config.apiVersion");
+  });
+  test("the right kind and apiVersion pass", () => {
+    expect(() =>
+      build(
+        "EC2NodeClass",
+        nodeConfig(
+          "kubelet:\n  config:\n    kind: KubeletConfiguration\n    apiVersion: kubelet.config.k8s.io/v1beta1",
+        ),
+        "1.15.0",
+      ),
+    ).not.toThrow();
+  });
+});
