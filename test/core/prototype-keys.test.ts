@@ -48,14 +48,19 @@ describe("keys named like Object's own properties are plain strings", () => {
     expect(outcome("NodePool", { requirements: [req("karpenter.sh/capacity-type", "In", [name])] })).toBe("refused");
     expect(outcome("NodePool", { requirements: [req("topology.k8s.aws/zone-id", "In", [name])] })).toBe("refused");
     expect(outcome("NodePool", { labels: { "karpenter.sh/capacity-type": name } })).toBe("refused");
-    // a resource no node has: a warning, not a crash
-    expect(outcome("NodePool", { limits: JSON.parse(`{"${name}": "1"}`) })).toBe("built");
+    // a resource no node has: a warning, not a crash; an own "__proto__" key would be dropped from the Terraform JSON,
+    // so it is refused (NODE_VALUE_PROTO_KEY, fresh tester 31 H01)
+    expect(outcome("NodePool", { limits: JSON.parse(`{"${name}": "1"}`) })).toBe(
+      name === "__proto__" ? "refused" : "built",
+    );
     expect(outcome("NodePool", { taints: [{ key: name, value: name, effect: "NoSchedule" }] })).toBe(asKey);
     expect(["built", "refused"]).toContain(outcome("NodePool", JSON.parse(`{"${name}": 1}`)));
   });
 
   test.each(NAMES)("EC2NodeClass tags, kubelet, aliases and volumes with %s", (name) => {
-    expect(outcome("EC2NodeClass", { tags: JSON.parse(`{"${name}": "a"}`) })).toBe("built");
+    expect(outcome("EC2NodeClass", { tags: JSON.parse(`{"${name}": "a"}`) })).toBe(
+      name === "__proto__" ? "refused" : "built",
+    );
     expect(outcome("EC2NodeClass", { amiSelectorTerms: [{ alias: `${name}@latest` }] })).toBe("refused");
     expect(outcome("EC2NodeClass", { amiSelectorTerms: [{ alias: `al2023@${name}` }] })).toBe("refused");
     for (const field of ["kubeReserved", "systemReserved", "evictionHard", "evictionSoft"])
