@@ -6,6 +6,7 @@ import { isUnresolved } from "../core/tokens";
 import { KarpenterValidationError } from "../core/errors";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { factsRelease, valuePathsAt } from "../versions";
+import { serviceMonitorEndpointFields } from "../versions/service-monitor";
 
 /*
  * `values.serviceMonitor.endpointConfig` as the chart renders it: `toYaml` straight into the ServiceMonitor's
@@ -41,9 +42,13 @@ import { factsRelease, valuePathsAt } from "../versions";
  * chart's: a warning where the replacement breaks scraping or drops the chart's own value.
  */
 
-/** The Duration pattern of the ServiceMonitor CRD (Prometheus' model.ParseDuration units, largest first). */
-export const PROMETHEUS_DURATION =
-  /^(0|(([0-9]+)y)?(([0-9]+)w)?(([0-9]+)d)?(([0-9]+)h)?(([0-9]+)m)?(([0-9]+)s)?(([0-9]+)ms)?)$/;
+/** The ServiceMonitor Endpoint's fields as the prometheus-operator CRD declares them (generated: lib/versions). */
+const ENDPOINT = serviceMonitorEndpointFields();
+const ENDPOINT_FIELDS = Object.keys(ENDPOINT.fields);
+const CRD_SOURCE = `prometheus-operator@${ENDPOINT.commit.slice(0, 8)} ${ENDPOINT.file}`;
+
+/** The Duration pattern of the ServiceMonitor CRD's interval (Prometheus' model.ParseDuration units, largest first). */
+export const PROMETHEUS_DURATION = new RegExp(ENDPOINT.fields.interval.pattern ?? "");
 
 const DURATION_SOURCE =
   "prometheus-operator pkg/apis/monitoring/v1/types.go:53 Duration, in the ServiceMonitor CRD since v0.56.0";
@@ -51,43 +56,24 @@ const DURATION_SOURCE =
 /** The first chart that renders the ServiceMonitor only where the cluster serves monitoring.coreos.com/v1. */
 const GATED_SINCE = "1.3.0";
 
-const SCHEMES = ["http", "https", "HTTP", "HTTPS"];
-
-/**
- * The fields of a ServiceMonitor Endpoint (prometheus-operator@6adcebc5 pkg/apis/monitoring/v1/types.go:549-650 with
- * the inlined HTTP config; the CRD's properties at example/prometheus-operator-crd/monitoring.coreos.com_servicemonitors.yaml
- * :100-1072). The CRD is structural, so the API server prunes any other key without a word.
- */
-const ENDPOINT_FIELDS = [
-  "authorization",
-  "basicAuth",
-  "bearerTokenFile",
-  "bearerTokenSecret",
-  "enableHttp2",
-  "filterRunning",
-  "followRedirects",
-  "honorLabels",
-  "honorTimestamps",
-  "interval",
-  "metricRelabelings",
-  "noProxy",
-  "oauth2",
-  "params",
-  "path",
-  "port",
-  "proxyConnectHeader",
-  "proxyFromEnvironment",
-  "proxyUrl",
-  "relabelings",
-  "scheme",
-  "scrapeTimeout",
-  "targetPort",
-  "tlsConfig",
-  "trackTimestampsStaleness",
-];
-
-/** The boolean fields of Endpoint (types.go:598-641): the CRD's `type: boolean` refuses a string such as "true". */
-const BOOLEAN_FIELDS = ["honorLabels", "honorTimestamps", "trackTimestampsStaleness", "filterRunning"];
+/** The JSON type a value of `type` must have, as the API server's schema validation decides it. */
+const TYPE_OK: Readonly<Record<string, (v: unknown) => boolean>> = {
+  string: (v) => typeof v === "string",
+  boolean: (v) => typeof v === "boolean",
+  integer: (v) => Number.isInteger(v),
+  array: (v) => Array.isArray(v),
+  object: (v) => isPlainMap(v),
+  "int-or-string": (v) => typeof v === "string" || Number.isInteger(v),
+};
+/** What a field of `type` takes, in the words of a warning. */
+const TYPE_WANT: Readonly<Record<string, string>> = {
+  string: "a string",
+  boolean: "true or false",
+  integer: "an integer",
+  array: "a list",
+  object: "a map",
+  "int-or-string": "a port number or name",
+};
 
 const UNIT_MS: Record<string, number> = {
   y: 365 * 24 * 3600e3,
@@ -153,28 +139,41 @@ export function checkServiceMonitorEndpoint(
   const known = (v: unknown) => v !== undefined && v !== null && !isUnresolved(v);
 
   for (const [key, v] of Object.entries(config)) {
-    if (ENDPOINT_FIELDS.includes(key)) continue;
-    const near = nearestKey(key, ENDPOINT_FIELDS);
-    warn(
-      key,
-      v,
-      `is no field of a ServiceMonitor Endpoint${near ? ` (did you mean ${near}?)` : ""}: the CRD is structural, so the API server prunes the key without a word and the setting never reaches Prometheus (prometheus-operator pkg/apis/monitoring/v1/types.go:549-650 Endpoint; Kubernetes "Field pruning" of custom resources) ${where}`,
-    );
-  }
-  for (const key of ["interval", "scrapeTimeout"]) {
-    const v = config[key];
-    if (!known(v)) continue;
-    if (typeof v !== "string")
+    const field = ENDPOINT.fields[key];
+    if (!field) {
+      const near = nearestKey(key, ENDPOINT_FIELDS);
       warn(
         key,
         v,
-        `a string duration such as "30s" or "1m30s" is allowed (the CRD's type: string; ${DURATION_SOURCE}); ${outcome} ${where}`,
+        `is no field of a ServiceMonitor Endpoint${near ? ` (did you mean ${near}?)` : ""}: the CRD is structural, so the API server prunes the key without a word and the setting never reaches Prometheus (${CRD_SOURCE}, Endpoint; Kubernetes "Field pruning" of custom resources) ${where}`,
       );
-    else if (!PROMETHEUS_DURATION.test(v))
+      continue;
+    }
+    if (!known(v)) continue;
+    const duration = key === "interval" || key === "scrapeTimeout";
+    if (field.enum && !(typeof v === "string" && field.enum.includes(v)))
       warn(
         key,
         v,
-        `a Prometheus duration is allowed: "0", or whole numbers with the units y, w, d, h, m, s, ms, largest first and without spaces, e.g. "30s", "1m30s", "1h" (pattern ${PROMETHEUS_DURATION.source}, ${DURATION_SOURCE}); ${outcome} ${where}`,
+        key === "scheme"
+          ? `one of ${field.enum.map((e) => JSON.stringify(e)).join(", ")} is allowed (upper case from Prometheus Operator v0.87.0; the CRD's enum since v0.65.0, prometheus-operator pkg/apis/monitoring/v1/types.go:955 Scheme, ${CRD_SOURCE}); ${outcome} ${where}`
+          : `one of ${field.enum.map((e) => JSON.stringify(e)).join(", ")} is allowed (the CRD's enum, ${CRD_SOURCE}, Endpoint.${key}); ${outcome} ${where}`,
+      );
+    else if (!(TYPE_OK[field.type] ?? (() => true))(v))
+      warn(
+        key,
+        v,
+        duration
+          ? `a string duration such as "30s" or "1m30s" is allowed (the CRD's type: string; ${DURATION_SOURCE}); ${outcome} ${where}`
+          : `${TYPE_WANT[field.type] ?? field.type} is allowed (the CRD's type: ${field.type}, ${CRD_SOURCE}, Endpoint.${key}); ${outcome} ${where}`,
+      );
+    else if (field.pattern && typeof v === "string" && !new RegExp(field.pattern).test(v))
+      warn(
+        key,
+        v,
+        duration
+          ? `a Prometheus duration is allowed: "0", or whole numbers with the units y, w, d, h, m, s, ms, largest first and without spaces, e.g. "30s", "1m30s", "1h" (pattern ${field.pattern}, ${DURATION_SOURCE}); ${outcome} ${where}`
+          : `a value matching ${field.pattern} is allowed (the CRD's pattern, ${CRD_SOURCE}, Endpoint.${key}); ${outcome} ${where}`,
       );
   }
   const { interval, scrapeTimeout } = config;
@@ -190,23 +189,6 @@ export function checkServiceMonitorEndpoint(
       scrapeTimeout,
       `a scrapeTimeout no longer than the interval (${JSON.stringify(interval)}) is allowed: the Prometheus Operator rejects the ServiceMonitor otherwise (it is not scraped; a Warning event "was rejected due to invalid configuration"; prometheus-operator pkg/prometheus/resource_selector.go:241, :291-299, promcfg.go:976-993) ${where}`,
     );
-
-  const scheme = config.scheme;
-  if (known(scheme) && !(typeof scheme === "string" && SCHEMES.includes(scheme)))
-    warn(
-      "scheme",
-      scheme,
-      `one of "http", "https" is allowed ("HTTP", "HTTPS" too from Prometheus Operator v0.87.0; the CRD's enum since v0.65.0, prometheus-operator pkg/apis/monitoring/v1/types.go:955 Scheme); ${outcome} ${where}`,
-    );
-  for (const key of BOOLEAN_FIELDS) {
-    const v = config[key];
-    if (known(v) && typeof v !== "boolean")
-      warn(
-        key,
-        v,
-        `true or false is allowed (the CRD's type: boolean, prometheus-operator pkg/apis/monitoring/v1/types.go Endpoint.${key}); ${outcome} ${where}`,
-      );
-  }
 
   // keys the template writes itself: endpointConfig's copy comes later in the same mapping and replaces the chart's
   const dup =

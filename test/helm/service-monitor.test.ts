@@ -68,6 +68,37 @@ describe("scheme and the boolean fields", () => {
   });
 });
 
+describe("every Endpoint field's type, enum and pattern, from the generated CRD table", () => {
+  test.each([
+    [
+      "followRedirects",
+      "yes",
+      /followRedirects = "yes": true or false is allowed \(the CRD's type: boolean, prometheus-operator@6adcebc5/,
+    ],
+    ["enableHttp2", 1, /enableHttp2 = 1: true or false/],
+    [
+      "proxyUrl",
+      "proxy:3128",
+      /proxyUrl = "proxy:3128": a value matching \^\(http\|https\|socks5\):\/\/\.\+\$ is allowed/,
+    ],
+    ["params", "a=b", /params = "a=b": a map is allowed/],
+    ["relabelings", { action: "drop" }, /relabelings = .*a list is allowed/],
+    ["targetPort", true, /targetPort = true: a port number or name is allowed/],
+  ])("%s %p is warned about, naming the CRD it comes from", (key, value, message) => {
+    expect(about(release(monitored({ [key]: value })))).toEqual(
+      expect.arrayContaining([expect.stringMatching(message)]),
+    );
+  });
+  test.each([
+    ["followRedirects", true],
+    ["enableHttp2", false],
+    ["proxyUrl", "http://proxy:3128"],
+    ["params", { a: ["b"] }],
+  ])("%s %p passes", (key, value) => {
+    expect(release(monitored({ [key]: value }))).toEqual([]);
+  });
+});
+
 describe("keys the template writes itself: Helm keeps the last duplicate, endpointConfig's", () => {
   test('port "x" (no such Service port) and path "/m" are warned about', () => {
     const warnings = about(release(monitored({ port: "x", path: "/m" })));
