@@ -112,6 +112,19 @@ interface Al2023Context {
   readonly kubernetesVersion?: string;
   /** The AL2023 AMI release whose nodeadm decodes the NodeConfig (node-config-rules.ts Al2023AmiRelease). */
   readonly ami: Al2023AmiRelease;
+  /**
+   * How a message names the NodeConfig when it is an application/node.eks.aws part that was decoded first (base64,
+   * gzip): its lines are no lines of the user data, so `offset` is 0 and the part is named here instead.
+   */
+  readonly part?: string;
+}
+
+/** How a message names top-level AL2023 user data. */
+const AL2023_TOP = "this user data for the AL2023 AMI family";
+
+/** How a message names the NodeConfig at `offset` (0: the whole user data), or undefined when it is no MIME part. */
+function partName(offset: number, ctx: Al2023Context): string | undefined {
+  return ctx.part ?? (offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : undefined);
 }
 
 /** A problem of the user data: the 1-based line it is on, and what is wrong. */
@@ -1553,17 +1566,17 @@ function tooDeepNodeConfig(
   at: number | undefined,
 ): Finding | undefined {
   const depth = yamlNesting(text);
-  const where =
-    offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family";
+  const part = partName(offset, ctx);
+  const where = part ?? AL2023_TOP;
   // go-yaml v2 counts the flow level and the block indents apart, each up to the limit
   if (depth.maxFlow > GO_YAML_MAX_DEPTH || depth.maxBlock > GO_YAML_MAX_DEPTH)
-    return goYamlRefusalFinding(text, offset, `yaml: exceeded max depth of ${GO_YAML_MAX_DEPTH}`, depth.line, [
+    return goYamlRefusalFinding(text, offset, part, `yaml: exceeded max depth of ${GO_YAML_MAX_DEPTH}`, depth.line, [
       `go.yaml.in/yaml/v2 v2.4.4 scannerc.go:894-912 and 928-948 refuse nesting deeper than ${GO_YAML_MAX_DEPTH} levels`,
       `Flatten the document`,
     ]);
   // a bracket never closed is no YAML to Go at any depth ("did not find expected ',' or ']'", "… node content")
   if (depth.open > 0)
-    return goYamlRefusalFinding(text, offset, "yaml: did not find expected ',' or ']'", depth.line, [
+    return goYamlRefusalFinding(text, offset, part, "yaml: did not find expected ',' or ']'", depth.line, [
       `${depth.open} flow collections ("[" or "{") are never closed, and go-yaml v2's parser fails at the end of the text`,
       "Close every bracket",
     ]);
@@ -1584,15 +1597,16 @@ function tooDeepNodeConfig(
 function goYamlRefusalFinding(
   text: string,
   offset: number,
+  part: string | undefined,
   reason: string,
   line: number,
   why: readonly [string, string],
 ): Finding | undefined {
-  if (offset === 0 && !NODE_CONFIG_LINE.test(text)) return undefined;
+  if (part === undefined && !NODE_CONFIG_LINE.test(text)) return undefined;
   return {
     line: offset + line,
     problem:
-      offset > 0
+      part !== undefined
         ? `a NodeConfig Go's YAML decoder reads ("${reason}"): an application/node.eks.aws part of AL2023 user data is decoded by nodeadm as a NodeConfig through sigs.k8s.io/yaml YAMLToJSON over go-yaml v2 (${NODEADM_PART_SOURCE}), which refuses this one (${why[0]}), so nodeadm stops and the node never joins. ${why[1]}`
         : `a NodeConfig Go's YAML decoder reads ("${reason}"): this user data for the AL2023 AMI family has the apiVersion or kind of a NodeConfig, but Karpenter's yaml.Unmarshal (sigs.k8s.io/yaml v1.6.0 over go.yaml.in/yaml/v2 v2.4.4) refuses it (${why[0]}), so Karpenter passes it on as a shell script part (${AL2023_SOURCE}:137-159, parseUserData), which cloud-init cannot run, and nodeadm never sees its settings. ${why[1]}`,
   };
@@ -1600,10 +1614,11 @@ function goYamlRefusalFinding(
 
 /** {@link nodeConfigFinding}'s checks, which a RangeError (nesting deeper than the stack) may leave. */
 function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Finding | undefined {
-  const where =
-    offset > 0
-      ? "an application/node.eks.aws part of AL2023 user data is"
-      : "user data for the AL2023 AMI family that is a YAML map is";
+  const part = partName(offset, ctx);
+  const inPart = part !== undefined;
+  const where = inPart
+    ? "an application/node.eks.aws part of AL2023 user data is"
+    : "user data for the AL2023 AMI family that is a YAML map is";
   let value: unknown;
   let later: { readonly line: number } | undefined;
   let parsed: Document | undefined;
@@ -1613,11 +1628,11 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
     const all = Array.isArray(docs) ? docs : [];
     const doc = all[0];
     // no document: only comments and whitespace (a part's; at the top, al2023Finding judged blank text already)
-    if (!doc) return offset > 0 ? partNoMapFinding(text, offset, null) : undefined;
+    if (!doc) return inPart ? partNoMapFinding(text, offset, null) : undefined;
     // the `yaml` package reports its stack overflow as RESOURCE_EXHAUSTION: no YAML error (see tooDeepNodeConfig)
     if (doc.errors[0]?.code === "RESOURCE_EXHAUSTION")
       return tooDeepNodeConfig(text, offset, ctx, doc.errors[0].pos[0]);
-    if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, doc.errors[0]);
+    if (doc.errors.length > 0) return brokenNodeConfigFinding(text, offset, inPart, doc.errors[0]);
     // go-yaml v2 first: it refuses an alias bomb (decode.go:350-358, "document contains excessive aliasing") that the
     // `yaml` package's toJS would refuse with its own error (or, let through, expand without bound)
     const go = goYamlDocumentValue(doc, text, { strict: false });
@@ -1625,7 +1640,7 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
       if (go.tooDeep) return tooDeepNodeConfig(text, offset, ctx, undefined);
       if (go.aliasCap) {
         ctx.dropped?.push(
-          `${offset > 0 ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} is a NodeConfig whose aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, more than this library expands (against alias bombs), so it was not checked; Go's YAML decoder takes it (go.yaml.in/yaml/v2 v2.4.4 decode.go:350-358 refuses only a document almost all aliases), so it is not refused. Write the values out to have them checked`,
+          `${part ?? AL2023_TOP} is a NodeConfig whose aliases expand to more than ${MAX_ALIAS_EXPANSION} nodes, more than this library expands (against alias bombs), so it was not checked; Go's YAML decoder takes it (go.yaml.in/yaml/v2 v2.4.4 decode.go:350-358 refuses only a document almost all aliases), so it is not refused. Write the values out to have them checked`,
         );
         return undefined;
       }
@@ -1633,6 +1648,7 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
       return goYamlRefusalFinding(
         text,
         offset,
+        part,
         go.error.split("\n")[0],
         alias ? lineOf(text, alias.index + 1) : 1,
         /excessive aliasing/.test(go.error)
@@ -1651,13 +1667,12 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
     return undefined;
   }
   if (later && (value === null || isTable(value))) {
-    const inPart = offset > 0;
     return {
       line: offset + later.line,
-      problem: `one YAML document: ${inPart ? "this application/node.eks.aws part of AL2023 user data" : "this user data for the AL2023 AMI family"} holds another document after "---", and only the first is read. ${inPart ? "" : `Karpenter takes the text for one NodeConfig part because its yaml.Unmarshal succeeds (${AL2023_SOURCE}, parseUserData: sigs.k8s.io/yaml v1.6.0 Unmarshal over go.yaml.in/yaml/v2 v2.4.4, whose unmarshal decodes the first document and never reads on), and `}nodeadm decodes the part as one NodeConfig (amazon-eks-ami nodeadm apibridge.DecodeNodeConfig: Kubernetes' YAML serializer converts with sigs.k8s.io/yaml YAMLToJSON, the first document only), so ${value === null ? "the first, empty document is all nodeadm sees: it finds no NodeConfig and the node never joins" : "the settings after the first document are silently ignored: they never reach the node"}. Merge the NodeConfigs into one, or put each in its own application/node.eks.aws part of a MIME multipart document (nodeadm merges the parts)`,
+      problem: `one YAML document: ${part ?? AL2023_TOP} holds another document after "---", and only the first is read. ${inPart ? "" : `Karpenter takes the text for one NodeConfig part because its yaml.Unmarshal succeeds (${AL2023_SOURCE}, parseUserData: sigs.k8s.io/yaml v1.6.0 Unmarshal over go.yaml.in/yaml/v2 v2.4.4, whose unmarshal decodes the first document and never reads on), and `}nodeadm decodes the part as one NodeConfig (amazon-eks-ami nodeadm apibridge.DecodeNodeConfig: Kubernetes' YAML serializer converts with sigs.k8s.io/yaml YAMLToJSON, the first document only), so ${value === null ? "the first, empty document is all nodeadm sees: it finds no NodeConfig and the node never joins" : "the settings after the first document are silently ignored: they never reach the node"}. Merge the NodeConfigs into one, or put each in its own application/node.eks.aws part of a MIME multipart document (nodeadm merges the parts)`,
     };
   }
-  if (!isTable(value)) return offset > 0 ? partNoMapFinding(text, offset, value) : undefined;
+  if (!isTable(value)) return inPart ? partNoMapFinding(text, offset, value) : undefined;
   const apiVersion = value.apiVersion;
   const kind = value.kind;
   if (kind === "NodeConfig" && apiVersion === "node.eks.aws/v1alpha1")
@@ -1708,10 +1723,7 @@ function nodeConfigSpecFinding(
   const value = goYamlToJs(decoded.value);
   if (!isTable(value)) return undefined;
   const { wrong, dropped } = nodeConfigSpecProblems(value.spec, ctx.minor, ctx.ami);
-  const inPart = offset > 0;
-  const where = inPart
-    ? "this application/node.eks.aws part of AL2023 user data"
-    : "this user data for the AL2023 AMI family";
+  const where = partName(offset, ctx) ?? AL2023_TOP;
   const source = nodeadmSource();
   for (const d of dropped)
     ctx.dropped?.push(
@@ -2116,9 +2128,9 @@ const NODE_CONFIG_LINE = /^(?:apiVersion:[ \t]*["']?node\.eks\.aws\/|kind:[ \t]*
 function brokenNodeConfigFinding(
   text: string,
   offset: number,
+  part: boolean,
   error: { readonly message: string; readonly linePos?: readonly { readonly line: number }[] },
 ): Finding | undefined {
-  const part = offset > 0;
   if (!part && (/^#!/.test(text.trimStart()) || !NODE_CONFIG_LINE.test(text))) return undefined;
   const what = error.message.split(" at line ")[0].split("\n")[0];
   return {
@@ -2223,12 +2235,12 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
       } else if ("error" in decoded) return { line: j + 2, problem: decoded.error };
       else {
         // the lines of the decoded text are no lines of the user data: the part's first line is named
-        const f = nodeConfigFinding(decoded.text, 0, ctx);
+        const part = `the ${decoded.how} application/node.eks.aws part of AL2023 user data from line ${j + 2}, decoded,`;
+        const f = nodeConfigFinding(decoded.text, 0, { ...ctx, part });
         if (f)
           return {
             line: j + 2,
-            // the finders name the text they were given as the whole user data (offset 0): it is this part, decoded
-            problem: `${f.problem.replaceAll("this user data for the AL2023 AMI family", `the ${decoded.how} application/node.eks.aws part of AL2023 user data from line ${j + 2}, decoded,`)} (line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
+            problem: `${f.problem} (line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
           };
       }
     }

@@ -175,6 +175,24 @@ describe("fresh tester 27: base64 and gzip NodeConfig parts, as nodeadm decodes 
     expect(e.message).not.toContain("this user data for the AL2023 AMI family");
     expect(e.message).not.toContain("not a map");
   });
+  // the decoded part was judged as whole user data (offset 0), where a list or broken YAML without NodeConfig lines is
+  // taken for a shell script and passes; nodeadm decodes every application/node.eks.aws part as a NodeConfig
+  test.each([
+    ["a YAML list", "- a\n- b\n", /is a YAML list, not a map/],
+    ["YAML with a tab indent", "spec:\n\tkubelet: {}\n", /a NodeConfig in YAML/],
+    ["only comments", "# nothing\n", /holds only YAML comments and whitespace/],
+  ])("a base64 part that decodes to %s is refused as the part it is", (_, text, message) => {
+    const e = rejection("EC2NodeClass", cls(mime(b64(text))), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toMatch(message);
+    expect(e.message).toMatch(/line \d+ of the decoded text/);
+  });
+  test("a base64 part whose NodeConfig holds a second document is named as the decoded part", () => {
+    const e = rejection("EC2NodeClass", cls(mime(b64(`${good}---\n${good}`))), "1.15.0");
+    expect(e.message).toMatch(
+      /one YAML document: the base64-encoded application\/node\.eks\.aws part of AL2023 user data from line \d+, decoded, holds another document/,
+    );
+  });
   test("gzip data that does not decompress stops nodeadm", () => {
     const broken = Buffer.concat([Buffer.from([0x1f, 0x8b]), Buffer.from("nonsense")]);
     const e = rejection("EC2NodeClass", cls(mime(b64(broken))), "1.15.0");
