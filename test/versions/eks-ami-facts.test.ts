@@ -1,4 +1,3 @@
-import * as fs from "fs";
 import {
   COMMIT,
   enumValues,
@@ -7,33 +6,28 @@ import {
   gitDir,
   releases,
   render,
+  REPOSITORY,
   TABLE_FILE,
 } from "../../scripts/eks-ami-facts";
+import { snapshotTableTest } from "./go-module-table";
 
 /*
  * The committed facts of the EKS AMI (lib/versions/data/eks-ami-facts.json) are what scripts/eks-ami-facts.ts reads
  * from a git snapshot of awslabs/amazon-eks-ami at its COMMIT. Without the snapshot (EKS_AMI_GIT; the search tool's
- * `fetch github:awslabs/amazon-eks-ami`), the regeneration test says SKIP and names it; the parsing is tested on text.
+ * `fetch github:awslabs/amazon-eks-ami`), the table is held to what the generator guarantees (snapshotTableTest);
+ * the parsing is tested on text.
  */
 
 describe("eks-ami-facts.json", () => {
-  let present = false;
-  let why = "";
-  try {
-    generate();
-    present = true;
-  } catch (e) {
-    why = ` (${(e as Error).message.split("\n")[0]})`;
-  }
-  if (present)
-    test("is what scripts/eks-ami-facts.ts (npm run eks-ami-facts) generates", () => {
-      expect(fs.readFileSync(TABLE_FILE, "utf8")).toBe(render(generate()));
-    }, 120_000);
-  // CI has no snapshot (it is fetched by hand; no git host is reachable there), and a skip fails CI: without one the
-  // committed table is held to what the generator guarantees, and the title says the regeneration did not run
-  else
-    test(`is consistent with itself (not regenerated: needs a git snapshot of github.com/awslabs/amazon-eks-ami holding ${COMMIT}, not found at ${gitDir()}${why})`, () => {
-      const t = JSON.parse(fs.readFileSync(TABLE_FILE, "utf8"));
+  snapshotTableTest({
+    file: TABLE_FILE,
+    script: "scripts/eks-ami-facts.ts (npm run eks-ami-facts)",
+    repository: REPOSITORY,
+    commit: COMMIT,
+    gitDir: gitDir(),
+    generate,
+    render,
+    consistent: (t) => {
       expect(t.commit).toBe(COMMIT);
       const dated = (r: string) => /^v\d{8}$/.test(r) && r <= t.newestRelease;
       const fields = Object.entries(t.nodeadm.types as Record<string, { fields: Record<string, string> }>).flatMap(
@@ -47,7 +41,8 @@ describe("eks-ami-facts.json", () => {
       }
       expect(t.nodeadm.types[t.nodeadm.root]).toBeDefined();
       expect(Number.isInteger(t.al2023RootVolumeGiB.value)).toBe(true);
-    });
+    },
+  });
 
   test("enum values are read from the const blocks of their type only", () => {
     const go = [

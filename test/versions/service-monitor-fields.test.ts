@@ -1,5 +1,13 @@
-import * as fs from "fs";
-import { COMMIT, endpointFields, generate, gitDir, render, TABLE_FILE } from "../../scripts/service-monitor-fields";
+import {
+  COMMIT,
+  endpointFields,
+  generate,
+  gitDir,
+  render,
+  REPOSITORY,
+  TABLE_FILE,
+} from "../../scripts/service-monitor-fields";
+import { snapshotTableTest } from "./go-module-table";
 
 /*
  * The committed ServiceMonitor Endpoint fields (lib/versions/data/service-monitor-endpoint.json) are what
@@ -8,27 +16,22 @@ import { COMMIT, endpointFields, generate, gitDir, render, TABLE_FILE } from "..
  */
 
 describe("service-monitor-endpoint.json", () => {
-  let present = false;
-  let why = "";
-  try {
-    generate();
-    present = true;
-  } catch (e) {
-    why = ` (${(e as Error).message.split("\n")[0]})`;
-  }
-  if (present)
-    test("is what scripts/service-monitor-fields.ts (npm run service-monitor-fields) generates", () => {
-      expect(fs.readFileSync(TABLE_FILE, "utf8")).toBe(render(generate()));
-    });
-  else
-    test(`is consistent with itself (not regenerated: needs a git snapshot of github.com/prometheus-operator/prometheus-operator holding ${COMMIT}, not found at ${gitDir()}${why})`, () => {
-      const t = JSON.parse(fs.readFileSync(TABLE_FILE, "utf8"));
+  snapshotTableTest({
+    file: TABLE_FILE,
+    script: "scripts/service-monitor-fields.ts (npm run service-monitor-fields)",
+    repository: REPOSITORY,
+    commit: COMMIT,
+    gitDir: gitDir(),
+    generate,
+    render,
+    consistent: (t) => {
       expect(t.commit).toBe(COMMIT);
       const names = Object.keys(t.fields);
       expect(names).toEqual([...names].sort());
       expect(names).toEqual(expect.arrayContaining(["interval", "scrapeTimeout", "scheme", "port", "path"]));
       for (const f of Object.values(t.fields) as { type: string }[]) expect(typeof f.type).toBe("string");
-    });
+    },
+  });
 
   test("reads the v1 Endpoint's properties: type, IntOrString, enum and pattern", () => {
     const crd = [
