@@ -1,14 +1,5 @@
-import {
-  COMMIT,
-  enumValues,
-  firstReleaseOnOrAfter,
-  generate,
-  gitDir,
-  releases,
-  render,
-  REPOSITORY,
-  TABLE_FILE,
-} from "../../scripts/eks-ami-facts";
+import * as script from "../../scripts/eks-ami-facts";
+import { COMMIT, enumValues, firstReleaseOnOrAfter, releases } from "../../scripts/eks-ami-facts";
 import { snapshotTableTest } from "./go-module-table";
 
 /*
@@ -19,29 +10,20 @@ import { snapshotTableTest } from "./go-module-table";
  */
 
 describe("eks-ami-facts.json", () => {
-  snapshotTableTest({
-    file: TABLE_FILE,
-    script: "scripts/eks-ami-facts.ts (npm run eks-ami-facts)",
-    repository: REPOSITORY,
-    commit: COMMIT,
-    gitDir: gitDir(),
-    generate,
-    render,
-    consistent: (t) => {
-      expect(t.commit).toBe(COMMIT);
-      const dated = (r: string) => /^v\d{8}$/.test(r) && r <= t.newestRelease;
-      const fields = Object.entries(t.nodeadm.types as Record<string, { fields: Record<string, string> }>).flatMap(
-        ([type, { fields }]) => Object.keys(fields).map((f) => `${type}.${f}`),
-      );
-      expect(Object.keys(t.nodeadm.since).sort()).toEqual(fields.sort());
-      expect(Object.values(t.nodeadm.since).every((r) => dated(r as string))).toBe(true);
-      for (const values of Object.values(t.nodeadm.enums as Record<string, Record<string, string>>)) {
-        expect(Object.keys(values).length).toBeGreaterThan(0);
-        expect(Object.values(values).every(dated)).toBe(true);
-      }
-      expect(t.nodeadm.types[t.nodeadm.root]).toBeDefined();
-      expect(Number.isInteger(t.al2023RootVolumeGiB.value)).toBe(true);
-    },
+  snapshotTableTest(script, "scripts/eks-ami-facts.ts (npm run eks-ami-facts)", (t) => {
+    expect(t.commit).toBe(COMMIT);
+    const dated = (r: string) => /^v\d{8}$/.test(r) && r <= t.newestRelease;
+    const fields = Object.entries(t.nodeadm.types as Record<string, { fields: Record<string, string> }>).flatMap(
+      ([type, { fields }]) => Object.keys(fields).map((f) => `${type}.${f}`),
+    );
+    expect(Object.keys(t.nodeadm.since).sort()).toEqual(fields.sort());
+    expect(Object.values(t.nodeadm.since).every((r) => dated(r as string))).toBe(true);
+    for (const values of Object.values(t.nodeadm.enums as Record<string, Record<string, string>>)) {
+      expect(Object.keys(values).length).toBeGreaterThan(0);
+      expect(Object.values(values).every(dated)).toBe(true);
+    }
+    expect(t.nodeadm.types[t.nodeadm.root]).toBeDefined();
+    expect(Number.isInteger(t.al2023RootVolumeGiB.value)).toBe(true);
   });
 
   test("enum values are read from the const blocks of their type only", () => {

@@ -38,28 +38,30 @@ export function generatedTableTest(opts: {
  * is reachable there), and a skip fails CI: without one, `consistent` holds the committed table to what the generator
  * guarantees, and the test's title says the regeneration did not run and what it needs.
  */
-export function snapshotTableTest(opts: {
-  file: string;
-  script: string;
-  repository: string;
-  commit: string;
-  gitDir: string;
-  generate: () => unknown;
-  render: (table: any) => string;
-  consistent: (table: any) => void;
-}): void {
+export function snapshotTableTest(
+  script: {
+    readonly TABLE_FILE: string;
+    readonly REPOSITORY: string;
+    readonly COMMIT: string;
+    gitDir(): string;
+    generate(): unknown;
+    render(table: any): string;
+  },
+  name: string,
+  consistent: (table: any) => void,
+): void {
   let why: string | undefined;
   try {
-    opts.generate();
+    script.generate();
   } catch (e) {
     why = (e as Error).message.split("\n")[0];
   }
   if (why === undefined)
-    test(`is what ${opts.script} generates`, () => {
-      expect(fs.readFileSync(opts.file, "utf8")).toBe(opts.render(opts.generate()));
+    test(`is what ${name} generates`, () => {
+      expect(fs.readFileSync(script.TABLE_FILE, "utf8")).toBe(script.render(script.generate()));
     }, 120_000);
   else
-    test(`is consistent with itself (not regenerated: needs a git snapshot of ${opts.repository} holding ${opts.commit}, not found at ${opts.gitDir} (${why}))`, () => {
-      opts.consistent(JSON.parse(fs.readFileSync(opts.file, "utf8")));
+    test(`is consistent with itself (not regenerated: needs a git snapshot of ${script.REPOSITORY} holding ${script.COMMIT}, not found at ${script.gitDir()} (${why}))`, () => {
+      consistent(JSON.parse(fs.readFileSync(script.TABLE_FILE, "utf8")));
     });
 }
