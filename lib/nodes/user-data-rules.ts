@@ -1,4 +1,5 @@
 import { parse as parseToml, TomlError } from "smol-toml";
+import { isIPv6 } from "net";
 import { gunzipSync } from "zlib";
 import { isScalar, parseAllDocuments, type Document } from "yaml";
 import { goTrimSpace } from "../core/go-strings";
@@ -273,6 +274,12 @@ function bottlerocketFindings(
         line: tomlKeyLine(text, refused[0].key),
         problem: `${refused.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${refused.length === 1 ? "this value" : "these values"} (its Go type holds ${refused.length === 1 ? "it" : "them"}) and writes ${refused.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them, so the node never joins (${BR_MODEL_SOURCE})`,
       });
+    const shapes = bottlerocketKubernetesShapeProblems(text, settings, classKubelet, new Set(wrong.map((w) => w.path)));
+    if (shapes.problems.length > 0)
+      found.push({
+        line: shapes.problems[0].line,
+        problem: `${shapes.problems.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter takes ${shapes.problems.length === 1 ? "this value" : "these values"} (its Go type holds ${shapes.problems.length === 1 ? "it" : "them"}) and writes ${shapes.problems.length === 1 ? "it" : "them"} into the node's user data, but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_KUBERNETES_SHAPES_SOURCE})`,
+      });
     const eviction = bottlerocketEvictionProblems(text, settings, classKubelet, new Set(wrong.map((w) => w.path)));
     if (eviction.model.length > 0)
       found.push({
@@ -284,11 +291,12 @@ function bottlerocketFindings(
         line: k.line,
         problem: `${k.path} as a threshold above 0 (a quantity such as "100Mi" or a percentage such as "5%"), got ${JSON.stringify(k.value)}: Karpenter and Bottlerocket's settings model take this value, and Bottlerocket passes it on as the kubelet's ${k.kubeletField}, but the kubelet refuses it when it starts ("${k.error}", ${KUBELET_EVICTION_SOURCE}:${k.lines}), so the kubelet does not start and the node never joins; leave the signal out for no threshold`,
       });
+    // a setting the model refuses at boot never reaches the kubelet
     for (const k of bottlerocketKubeletProblems(
       text,
       settings,
       classKubelet,
-      new Set(wrong.map((w) => w.path)),
+      new Set([...wrong.map((w) => w.path), ...[...shapes.settings].map((s) => `settings.kubernetes.${s}`)]),
       minor,
       kubernetesVersion,
     ))
@@ -361,8 +369,8 @@ const BR_MODEL_SOURCE =
  * crate, not in the Go module cache that scripts/bottlerocket-settings-fields.ts reads, so it cannot be generated here.
  * Read, not executed (Rust serde: a value outside the field's integer type fails to deserialize). Only the types whose
  * range is known here: u8, u32, i32, i64, and NonNegativeInteger's lower bound 0 (bottlerocket-modeled-types; its upper
- * bound is not stated, so Karpenter's is kept). IntegerPercent (image-gc-*-threshold-percent) is left out: its
- * definition was not read, and Karpenter types those keys as strings anyway.
+ * bound is not stated, so Karpenter's is kept). IntegerPercent (image-gc-*-threshold-percent, which Karpenter types as
+ * strings) is BR_KUBERNETES_SHAPES'.
  */
 const BR_MODEL_INTEGERS: {
   readonly [key: string]: { readonly type: string; readonly min: bigint; readonly max?: bigint };
@@ -457,10 +465,17 @@ function foldedEntry(table: Record<string, unknown>, key: string): [string, unkn
   return k === undefined ? undefined : [k, table[k]];
 }
 
-/** The line of `key` inside the TOML table `[header]` (else anywhere: {@link tomlKeyLine}). */
+/**
+ * The line of `key` inside the TOML table `[header]` or array of tables `[[header]]` (its first; a list index in the
+ * header, `mirrors[0]`, is dropped), else anywhere: {@link tomlKeyLine}.
+ */
 function tomlKeyLineIn(text: string, header: string, key: string): number {
   const esc = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const m = new RegExp(`^\\s*\\[\\s*${header.split(".").map(esc).join("\\s*\\.\\s*")}\\s*\\]`, "m").exec(text);
+  const parts = header
+    .replace(/\[\d+\]/g, "")
+    .split(".")
+    .map(esc);
+  const m = new RegExp(`^\\s*\\[\\[?\\s*${parts.join("\\s*\\.\\s*")}\\s*\\]`, "m").exec(text);
   if (!m) return tomlKeyLine(text, key);
   const rest = text.slice(m.index);
   return lineOf(text, m.index) + tomlKeyLine(rest, key) - 1;
@@ -854,32 +869,108 @@ function bottlerocketBootstrapProblems(
 }
 
 /**
- * The shape of a value in Bottlerocket's settings model, as far as it is judged here: a scalar type (`url`: Url,
- * `base64`: ValidBase64, as for bootstrap containers), a map whose keys are an Identifier or a SysctlKey, a struct of
- * fields, or NtpTimeServers (`time-servers`, whose accepted forms differ between model versions).
+ * The shape of a value in Bottlerocket's settings model, as far as it is judged here. Scalars: `bool`, `string`,
+ * `strings` (Vec<String>), `table` (a table whose insides are not judged), `u32`, and the modeled types of
+ * BR_SHARED_TYPES_SOURCE and BR_TYPES_SOURCE: `url` and `image` (Url, the second worded for an image reference),
+ * `base64` (ValidBase64), `single-line` (SingleLineString), `hostname` (ValidLinuxHostname), `ip` (std::net::IpAddr),
+ * `integer-percent` (IntegerPercent) and `time-servers` (NtpTimeServers, whose accepted forms differ between model
+ * versions). Compounds: strings compared as written (`oneOf`, named by its type), a list (Vec), a tuple (serde reads a
+ * Rust tuple from an array of exactly its length; `as` words it), a value that is either an array or a table (a
+ * deserialize_any visitor taking both), a map whose keys are of a key type (BR_MAP_KEYS), a struct of fields.
  */
 type BrShape =
   | "bool"
   | "string"
   | "strings"
+  | "table"
+  | "u32"
   | "url"
+  | "image"
   | "base64"
+  | "single-line"
+  | "hostname"
+  | "ip"
+  | "integer-percent"
   | "time-servers"
-  | { readonly map: "identifier" | "sysctl"; readonly of: BrShape }
+  | { readonly oneOf: readonly string[]; readonly type: string }
+  | { readonly list: BrShape }
+  | { readonly tuple: readonly BrShape[]; readonly as: string }
+  | { readonly either: { readonly array: BrShape; readonly table: BrShape } }
+  | { readonly map: keyof typeof BR_MAP_KEYS; readonly of: BrShape }
   | { readonly struct: { readonly [field: string]: BrShape } };
+
+/** SysctlKey and its SYSCTL_KEY pattern: bottlerocket-settings-sdk@f2ca5366 modeled-types/src/shared.rs. */
+const BR_SYSCTL_KEY_SOURCE =
+  "bottlerocket-settings-sdk@f2ca5366 bottlerocket-settings-models/modeled-types/src/shared.rs: SysctlKey";
+/** SysctlKey: 1 to 128 of ASCII letters, digits, `.`, `/`, `_`, `-`; no `..`, and not starting with `.` or `/`. */
+const badSysctlKey = (k: string) => !/^[a-zA-Z0-9./_-]{1,128}$/.test(k) || k.includes("..") || /^[./]/.test(k);
+/** SingleLineString (BR_SHARED_TYPES_SOURCE): no line terminator (\n, \r, VT, FF, NEL, U+2028, U+2029). */
+const badSingleLine = (s: string) => /[\n\r\v\f\u0085\u2028\u2029]/.test(s);
+/**
+ * ValidLinuxHostname (BR_SHARED_TYPES_SOURCE; the same three checks in every copy read, back to
+ * bottlerocket-os/bottlerocket sources/models/modeled-types/src/shared.rs): `^[0-9a-z.-]{1,253}$`, not starting with
+ * `-` or `.`, each dot-separated part 1 to 63 long and not starting with `-`.
+ */
+const badHostname = (s: string) =>
+  !/^[0-9a-z.-]{1,253}$/.test(s) ||
+  /^[-.]/.test(s) ||
+  s.split(".").some((p) => p.length < 1 || p.length > 63 || p.startsWith("-"));
+/**
+ * std::net::IpAddr's FromStr, as far as every Rust release refuses: no dotted quad (decimal parts up to 255, leading
+ * zeros let pass: older releases read them) and no IPv6 address to Node's isIPv6 (which also takes a zone, `%eth0`,
+ * that Rust refuses: let pass).
+ */
+const badIp = (s: string) =>
+  !(/^\d{1,3}(\.\d{1,3}){3}$/.test(s) && s.split(".").every((o) => Number(o) <= 255)) && !isIPv6(s);
+/**
+ * IntegerPercent's Deserialize (BR_TYPES_SOURCE): a number or a string, read by Rust's `parse::<i32>` (an optional
+ * sign and digits, no space), then held to 0 to 100 inclusive; the older string type took the same (its tests: "0" to
+ * "100" taken, "-1", "101" and "" refused).
+ */
+const badIntegerPercent = (v: unknown) =>
+  typeof v === "bigint"
+    ? v < 0n || v > 100n
+    : typeof v !== "string" || !/^[+-]?\d+$/.test(v) || !(Number(v) >= 0 && Number(v) <= 100);
+
+/** The key types of the maps in Bottlerocket's settings model: what each refuses, and its rule in a message's words. */
+const BR_MAP_KEYS = {
+  identifier: { bad: (k: string) => !BR_IDENTIFIER.test(k), rule: BR_IDENTIFIER_RULE },
+  sysctl: {
+    bad: badSysctlKey,
+    rule: `a sysctl key of 1 to 128 ASCII letters, digits, ".", "/", "_" or "-", without ".." and not starting with "." or "/" (Bottlerocket's SysctlKey, ${BR_SYSCTL_KEY_SOURCE})`,
+  },
+  // KmodKey (BR_SHARED_TYPES_SOURCE): ASCII letters, digits, "-" and "_", at most KMOD_KEY_LENGTH 56
+  kmod: {
+    bad: (k: string) => !/^[A-Za-z0-9_-]{0,56}$/.test(k),
+    rule: 'a kernel module name of ASCII letters, digits, "-" and "_", at most 56 characters (Bottlerocket\'s KmodKey)',
+  },
+  "single-line": { bad: badSingleLine, rule: "a name on one line (Bottlerocket's SingleLineString)" },
+} as const;
+
+/** RegistryCredentialV1 (container-registry/src/lib.rs:30-38 at BR_PASSTHROUGH_MODELS' commit). */
+const BR_REGISTRY_CREDENTIAL: { readonly [field: string]: BrShape } = {
+  registry: "single-line",
+  username: "single-line",
+  password: "single-line",
+  auth: "base64",
+  identitytoken: "single-line",
+};
 
 /**
  * Settings tables Karpenter passes on as written (its struct has only kubernetes and bootstrap-commands; it writes the
  * other tables back unchanged) and Bottlerocket's settings model types, so a value of another type is refused only at
- * boot. One table per settings extension of bottlerocket-os/bottlerocket-settings-sdk, read, not executed:
+ * boot. One table per settings extension of bottlerocket-os/bottlerocket-settings-sdk, read, not executed (the modeled
+ * types: BR_SHARED_TYPES_SOURCE, BR_SYSCTL_KEY_SOURCE):
  * - host-containers: commit 5f7a725106d2d4c275828c098bdfb04114982d7d,
  *   bottlerocket-settings-models/settings-extensions/host-containers/src/lib.rs:10-12 (HashMap<Identifier,
  *   HostContainer>) and :35-42 (HostContainer: source Url, enabled bool, superpowered bool, user-data ValidBase64,
  *   command Vec<String>).
  * - kernel: commit 193cc81f31f1ed9c3a8249df15748df248a5c42a,
- *   bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:11-19 (KernelSettingsV1; :16 sysctl is
- *   HashMap<SysctlKey, String>: a sysctl value is a string even when it is a number). Only sysctl is judged: lockdown,
- *   modules, hugepages and drivers have types of their own not read here.
+ *   bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:11-19 (KernelSettingsV1: lockdown Lockdown, one
+ *   of none / integrity / confidentiality as written; modules HashMap<KmodKey, KmodSetting>; :16 sysctl
+ *   HashMap<SysctlKey, String>: a sysctl value is a string even when it is a number) and :21-25 (KmodSetting: allowed
+ *   and autoload bool). hugepages and drivers have types of their own, not judged past being tables (a model before
+ *   them refuses the fields outright).
  * - ntp: commit 691ed58b912f0f84542c16bd7596837d87ae83bd,
  *   bottlerocket-settings-models/settings-extensions/ntp/src/lib.rs:11-22 (NtpSettingsV1) and :129-178
  *   (NtpTimeServers and its TryFrom). The newest model takes a list of URLs, a list of server tables or a table of
@@ -889,6 +980,22 @@ type BrShape =
  *   a list nor a table (WrongType), a list mixing strings and tables (MixedList; an older model reads any list as URLs
  *   and refuses a table in it too), a string in the list that is no URL (InvalidUrlList). options and logging are
  *   lists of strings in every version.
+ * - network: commit 923a01de2b635d4a1a0eb998161290df1d0649d4,
+ *   bottlerocket-settings-models/settings-extensions/network/src/lib.rs:7-14 (NetworkSettingsV1: hostname
+ *   ValidLinuxHostname, hosts EtcHostsEntries = Vec<(IpAddr, Vec<ValidLinuxHostname>)>, https-proxy Url, no-proxy and
+ *   disable-ipv6 Vec<SingleLineString>; a model before disable-ipv6 refuses the field outright).
+ * - container-registry: commit 10f6a1fb2fd1efda89df4d31e609ca6387bb6da3,
+ *   bottlerocket-settings-models/settings-extensions/container-registry/src/lib.rs:23-50 (RegistrySettingsV1: mirrors
+ *   Vec<RegistryMirrorV1 { registry SingleLineString, endpoint Vec<Url>, capabilities pull / resolve / push }>,
+ *   credentials, alias creds, Vec<RegistryCredentialV1 { registry, username, password, identitytoken
+ *   SingleLineString, auth ValidBase64 }>) and src/de.rs:8-48 (deserialize_mirrors: an array of mirrors, or for
+ *   backward compatibility a table of registry to endpoints; anything else is refused, "TOML array or TOML table").
+ *   capabilities is newer: an older model refuses the field outright, so a bad one is refused by every version.
+ * - dns and updates: not in bottlerocket-os's copy read here; its fork cbgbt/bottlerocket-settings-sdk at commit
+ *   2f23c4522b5da9e78df63268dd7a9c13b39e5fe7, settings-extensions/dns/src/lib.rs:8-12 (DnsSettingsV1: name-servers
+ *   Vec<IpAddr>, search-list Vec<ValidLinuxHostname>) and updates/src/lib.rs:10-18 (UpdatesSettingsV1:
+ *   metadata-base-url and targets-base-url Url, seed u32, ignore-waves bool; version-lock FriendlyVersion, a semver,
+ *   is not judged).
  * The model's structs are #[model], which also refuses unknown fields (deny_unknown_fields); that is not judged here,
  * as for bootstrap containers.
  */
@@ -899,28 +1006,83 @@ const BR_PASSTHROUGH_MODELS: {
     shape: {
       map: "identifier",
       of: {
-        struct: { source: "url", enabled: "bool", superpowered: "bool", "user-data": "base64", command: "strings" },
+        struct: { source: "image", enabled: "bool", superpowered: "bool", "user-data": "base64", command: "strings" },
       },
     },
     source:
       "bottlerocket-settings-sdk@5f7a7251 bottlerocket-settings-models/settings-extensions/host-containers/src/lib.rs:10-12, 35-42, HostContainer",
   },
   kernel: {
-    shape: { struct: { sysctl: { map: "sysctl", of: "string" } } },
+    shape: {
+      struct: {
+        lockdown: { oneOf: ["none", "integrity", "confidentiality"], type: "Lockdown" },
+        modules: { map: "kmod", of: { struct: { allowed: "bool", autoload: "bool" } } },
+        sysctl: { map: "sysctl", of: "string" },
+        hugepages: "table",
+        drivers: "table",
+      },
+    },
     source:
-      "bottlerocket-settings-sdk@193cc81f bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:16, sysctl: HashMap<SysctlKey, String>",
+      "bottlerocket-settings-sdk@193cc81f bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:11-25, KernelSettingsV1 (lockdown: Lockdown, modules: HashMap<KmodKey, KmodSetting>, sysctl: HashMap<SysctlKey, String>) and KmodSetting",
   },
   ntp: {
     shape: { struct: { "time-servers": "time-servers", options: "strings", logging: "strings" } },
     source:
       "bottlerocket-settings-sdk@691ed58b bottlerocket-settings-models/settings-extensions/ntp/src/lib.rs:11-22, 129-178, NtpSettingsV1, NtpTimeServers",
   },
+  network: {
+    shape: {
+      struct: {
+        hostname: "hostname",
+        hosts: {
+          list: {
+            tuple: ["ip", { list: "hostname" }],
+            as: '[address, [hostnames]], such as ["10.0.0.2", ["db.internal"]]',
+          },
+        },
+        "https-proxy": "url",
+        "no-proxy": { list: "single-line" },
+        "disable-ipv6": { list: "single-line" },
+      },
+    },
+    source:
+      "bottlerocket-settings-sdk@923a01de bottlerocket-settings-models/settings-extensions/network/src/lib.rs:7-14, NetworkSettingsV1 (hostname: ValidLinuxHostname, hosts: EtcHostsEntries, https-proxy: Url, no-proxy: Vec<SingleLineString>)",
+  },
+  "container-registry": {
+    shape: {
+      struct: {
+        mirrors: {
+          either: {
+            array: {
+              list: {
+                struct: {
+                  registry: "single-line",
+                  endpoint: { list: "url" },
+                  capabilities: { list: { oneOf: ["pull", "resolve", "push"], type: "RegistryMirrorCapabilityV1" } },
+                },
+              },
+            },
+            table: { map: "single-line", of: { list: "url" } },
+          },
+        },
+        credentials: { list: { struct: BR_REGISTRY_CREDENTIAL } },
+        creds: { list: { struct: BR_REGISTRY_CREDENTIAL } },
+      },
+    },
+    source:
+      "bottlerocket-settings-sdk@10f6a1fb bottlerocket-settings-models/settings-extensions/container-registry/src/lib.rs:23-50, RegistrySettingsV1, RegistryMirrorV1, RegistryCredentialV1, and src/de.rs:8-48, deserialize_mirrors",
+  },
+  dns: {
+    shape: { struct: { "name-servers": { list: "ip" }, "search-list": { list: "hostname" } } },
+    source:
+      "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk) bottlerocket-settings-models/settings-extensions/dns/src/lib.rs:8-12, DnsSettingsV1 (name-servers: Vec<IpAddr>, search-list: Vec<ValidLinuxHostname>)",
+  },
+  updates: {
+    shape: { struct: { "metadata-base-url": "url", "targets-base-url": "url", seed: "u32", "ignore-waves": "bool" } },
+    source:
+      "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk) bottlerocket-settings-models/settings-extensions/updates/src/lib.rs:10-18, UpdatesSettingsV1",
+  },
 };
-/** SysctlKey and its SYSCTL_KEY pattern: bottlerocket-settings-sdk@f2ca5366 modeled-types/src/shared.rs. */
-const BR_SYSCTL_KEY_SOURCE =
-  "bottlerocket-settings-sdk@f2ca5366 bottlerocket-settings-models/modeled-types/src/shared.rs: SysctlKey";
-/** SysctlKey: 1 to 128 of ASCII letters, digits, `.`, `/`, `_`, `-`; no `..`, and not starting with `.` or `/`. */
-const badSysctlKey = (k: string) => !/^[a-zA-Z0-9./_-]{1,128}$/.test(k) || k.includes("..") || /^[./]/.test(k);
 
 /**
  * Values of the settings tables in BR_PASSTHROUGH_MODELS that Bottlerocket's settings model refuses at boot, per
@@ -940,23 +1102,103 @@ function bottlerocketPassthroughProblems(
   return out;
 }
 
+/**
+ * Where Bottlerocket's settings model types the `[settings.kubernetes]` values of BR_KUBERNETES_SHAPES:
+ * KubernetesSettingsV1 and StaticPod (BR_MODEL_SOURCE's file at its commit) and IntegerPercent (BR_TYPES_SOURCE).
+ */
+const BR_KUBERNETES_SHAPES_SOURCE =
+  "bottlerocket-settings-sdk@2363566c bottlerocket-settings-models/settings-extensions/kubernetes/src/lib.rs:24-27 (StaticPod: enabled bool, manifest ValidBase64), 44 (static-pods: HashMap<Identifier, StaticPod>), 74-75 (image-gc-*-threshold-percent: IntegerPercent); bottlerocket-settings-sdk@25e4241f bottlerocket-settings-models/modeled-types/src/kubernetes.rs, IntegerPercent's Deserialize";
+
+/**
+ * `[settings.kubernetes]` settings Karpenter's struct types more widely than Bottlerocket's model (Karpenter: `*string`
+ * for the image GC percentages, a map of { enabled bool, manifest string } for static pods; Bottlerocket:
+ * BR_KUBERNETES_SHAPES_SOURCE), so Karpenter keeps a value the model refuses at boot.
+ */
+const BR_KUBERNETES_SHAPES: { readonly [setting: string]: BrShape } = {
+  "image-gc-high-threshold-percent": "integer-percent",
+  "image-gc-low-threshold-percent": "integer-percent",
+  "static-pods": { map: "identifier", of: { struct: { enabled: "bool", manifest: "base64" } } },
+};
+
+/**
+ * The `[settings.kubernetes]` values of BR_KUBERNETES_SHAPES that Bottlerocket's settings model refuses at boot, and
+ * the settings they are in. Keys are matched as go-toml matches them (exact, else case-folded), since Karpenter writes
+ * them back under its own names; a value Karpenter's decode already refuses is reported there, and a setting the
+ * class's kubelet also sets is skipped: Karpenter writes the class's value over it (bottlerocket.go:57-91,
+ * BR_KUBELET_FIELDS' classField), so the user data's never reaches the node.
+ */
+function bottlerocketKubernetesShapeProblems(
+  text: string,
+  settings: Record<string, unknown>,
+  classKubelet: unknown,
+  karpenterRefused: ReadonlySet<string>,
+): { problems: (TypeProblem & { line: number })[]; settings: Set<string> } {
+  const out = { problems: [] as (TypeProblem & { line: number })[], settings: new Set<string>() };
+  const kubernetes = foldedEntry(settings, "kubernetes");
+  if (!kubernetes || !isTable(kubernetes[1])) return out;
+  const own = isTable(classKubelet) ? classKubelet : {};
+  const header = `settings.${kubernetes[0]}`;
+  const refusedByKarpenter = (path: string) =>
+    [...karpenterRefused].some((r) => path === r || path.startsWith(`${r}.`) || path.startsWith(`${r}[`));
+  for (const [setting, shape] of Object.entries(BR_KUBERNETES_SHAPES)) {
+    const entry = foldedEntry(kubernetes[1], setting);
+    if (!entry) continue;
+    const classField = BR_KUBELET_FIELDS[setting]?.classField;
+    if (classField !== undefined && own[classField] !== undefined && own[classField] !== null) continue;
+    const found: (TypeProblem & { line: number })[] = [];
+    judgeBrShape(text, entry[1], shape, `${header}.${entry[0]}`, header, entry[0], found, true);
+    const kept = found.filter((p) => !refusedByKarpenter(p.path));
+    if (kept.length === 0) continue;
+    out.problems.push(...kept);
+    out.settings.add(setting);
+  }
+  return out;
+}
+
 /** What a value of `shape` must be, in the words of a finding. */
 function brShapeWant(shape: BrShape): string {
-  if (typeof shape !== "string")
+  if (typeof shape !== "string") {
+    if ("oneOf" in shape)
+      return `one of ${shape.oneOf.map((m) => JSON.stringify(m)).join(", ")}, as written (Bottlerocket's ${shape.type})`;
+    if ("list" in shape) return `an array, each ${brShapeWant(shape.list)}`;
+    if ("tuple" in shape) return `an array ${shape.as}`;
+    if ("either" in shape) return "an array or a table";
     return "map" in shape ? "a table" : `a table (${Object.keys(shape.struct).join(", ")})`;
+  }
   return {
     bool: "true or false",
     string: "a string",
     strings: "an array of strings",
-    url: 'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0"',
+    table: "a table",
+    u32: "an integer from 0 to 4294967295 (u32)",
+    url: 'a URL (Bottlerocket\'s Url: url::Url\'s parse, or the same with "http://" in front), such as "https://mirror.example.com"',
+    image:
+      'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0"',
     base64: 'base64 text on one line (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end)',
+    "single-line": "a string on one line (Bottlerocket's SingleLineString)",
+    hostname:
+      'a Linux hostname of 1 to 253 lower-case letters, digits, "." and "-", each dot-separated part 1 to 63 long and not starting with "-", such as "node-1.example.com" (Bottlerocket\'s ValidLinuxHostname)',
+    ip: 'an IPv4 or IPv6 address, such as "10.0.0.2" (Rust\'s IpAddr)',
+    "integer-percent":
+      'a whole number from 0 to 100, such as "85" (Bottlerocket\'s IntegerPercent: a number or a string of one)',
     "time-servers": 'a list of time servers, such as ["169.254.169.123"] (Bottlerocket\'s NtpTimeServers)',
   }[shape];
 }
 
+/** A scalar shape's refusal of a value of the right TOML type: true when the model refuses it. */
+const BR_SCALAR_REFUSES: { readonly [shape: string]: (v: string) => boolean } = {
+  url: badUrl,
+  image: badUrl,
+  base64: badBase64,
+  "single-line": badSingleLine,
+  hostname: badHostname,
+  ip: badIp,
+};
+
 /**
  * Judge `value` at `path` (written under the TOML table `header` as `key`) against `shape`, pushing what Bottlerocket's
- * model refuses onto `out`.
+ * model refuses onto `out`. `fold`: a struct's fields are matched as go-toml matches them (for the tables Karpenter
+ * decodes into its struct and writes back under its own names).
  */
 function judgeBrShape(
   text: string,
@@ -966,33 +1208,11 @@ function judgeBrShape(
   header: string,
   key: string,
   out: (TypeProblem & { line: number })[],
+  fold = false,
 ): void {
   const at = () => ({ path, key, line: tomlKeyLineIn(text, header, key) });
   if (typeof shape !== "string") {
-    if (!isTable(value)) {
-      out.push({ ...at(), want: brShapeWant(shape), got: tomlType(value) });
-      return;
-    }
-    if ("map" in shape)
-      for (const [name, v] of Object.entries(value)) {
-        const bad = shape.map === "identifier" ? !BR_IDENTIFIER.test(name) : badSysctlKey(name);
-        if (bad)
-          out.push({
-            path: `${path}.${name}`,
-            key: name,
-            line: tomlKeyLineIn(text, path, name),
-            want:
-              shape.map === "identifier"
-                ? BR_IDENTIFIER_RULE
-                : `a sysctl key of 1 to 128 ASCII letters, digits, ".", "/", "_" or "-", without ".." and not starting with "." or "/" (Bottlerocket's SysctlKey, ${BR_SYSCTL_KEY_SOURCE})`,
-            got: JSON.stringify(name),
-          });
-        judgeBrShape(text, v, shape.of, `${path}.${name}`, path, name, out);
-      }
-    else
-      for (const [field, fieldShape] of Object.entries(shape.struct))
-        if (Object.prototype.hasOwnProperty.call(value, field))
-          judgeBrShape(text, value[field], fieldShape, `${path}.${field}`, path, field, out);
+    judgeBrCompound(text, value, shape, path, header, key, out, fold);
     return;
   }
   const want = brShapeWant(shape);
@@ -1008,32 +1228,115 @@ function judgeBrShape(
       if (!Array.isArray(value) || !value.every((x) => typeof x === "string"))
         out.push({ ...at(), want, got: tomlType(value) });
       return;
-    case "url":
-    case "base64":
-      if (typeof value !== "string") out.push({ ...at(), want: "a string", got: tomlType(value) });
-      else if (shape === "url" ? badUrl(value) : badBase64(value))
-        out.push({ ...at(), want, got: JSON.stringify(value) });
+    case "table":
+      if (!isTable(value)) out.push({ ...at(), want, got: tomlType(value) });
       return;
-    case "time-servers": {
-      // a table (named servers) is taken by the newer models; its servers' fields are not judged here
-      if (isTable(value)) return;
-      if (!Array.isArray(value)) {
-        out.push({ ...at(), want, got: tomlType(value) });
-        return;
-      }
-      // every version refuses an entry that is neither a URL string nor a server table, and a list of both
-      const strings = value.filter((x) => typeof x === "string");
-      const other = value.find((x) => typeof x !== "string" && !isTable(x));
-      if (other !== undefined)
-        out.push({ ...at(), want: `${want}: each a URL string`, got: `a list holding ${tomlType(other)}` });
-      else if (strings.length > 0 && strings.length < value.length)
-        out.push({ ...at(), want: `${want}: all URL strings or all server tables`, got: "a list of both" });
-      else {
-        const bad = strings.find((s) => badUrl(s));
-        if (bad !== undefined) out.push({ ...at(), want: `${want}: each a URL`, got: JSON.stringify(bad) });
-      }
+    case "u32":
+      if (typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });
+      else if (value < 0n || value >= 2n ** 32n) out.push({ ...at(), want, got: `${value}, which is out of range` });
+      return;
+    case "integer-percent":
+      if (typeof value !== "string" && typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });
+      else if (badIntegerPercent(value))
+        out.push({ ...at(), want, got: typeof value === "string" ? JSON.stringify(value) : `${value}` });
+      return;
+    case "time-servers":
+      judgeTimeServers(value, want, at, out);
+      return;
+    default:
+      if (typeof value !== "string") out.push({ ...at(), want: "a string", got: tomlType(value) });
+      else if (BR_SCALAR_REFUSES[shape](value)) out.push({ ...at(), want, got: JSON.stringify(value) });
+  }
+}
+
+/** {@link judgeBrShape} for the compound shapes: an enum, a list, a tuple, an array or a table, a map, a struct. */
+function judgeBrCompound(
+  text: string,
+  value: unknown,
+  shape: Exclude<BrShape, string>,
+  path: string,
+  header: string,
+  key: string,
+  out: (TypeProblem & { line: number })[],
+  fold: boolean,
+): void {
+  const at = () => ({ path, key, line: tomlKeyLineIn(text, header, key) });
+  const want = brShapeWant(shape);
+  if ("oneOf" in shape) {
+    if (typeof value !== "string") out.push({ ...at(), want, got: tomlType(value) });
+    else if (!shape.oneOf.includes(value)) out.push({ ...at(), want, got: JSON.stringify(value) });
+    return;
+  }
+  if ("either" in shape) {
+    if (Array.isArray(value)) judgeBrShape(text, value, shape.either.array, path, header, key, out, fold);
+    else if (isTable(value)) judgeBrShape(text, value, shape.either.table, path, header, key, out, fold);
+    else out.push({ ...at(), want, got: tomlType(value) });
+    return;
+  }
+  if ("list" in shape || "tuple" in shape) {
+    if (!Array.isArray(value) || ("tuple" in shape && value.length !== shape.tuple.length)) {
+      out.push({ ...at(), want, got: Array.isArray(value) ? `an array of ${value.length}` : tomlType(value) });
       return;
     }
+    value.forEach((x: unknown, i) =>
+      judgeBrShape(text, x, "list" in shape ? shape.list : shape.tuple[i], `${path}[${i}]`, header, key, out, fold),
+    );
+    return;
+  }
+  if (!isTable(value)) {
+    out.push({ ...at(), want, got: tomlType(value) });
+    return;
+  }
+  if ("map" in shape) {
+    const keys = BR_MAP_KEYS[shape.map];
+    for (const [name, v] of Object.entries(value)) {
+      if (keys.bad(name))
+        out.push({
+          path: `${path}.${name}`,
+          key: name,
+          line: tomlKeyLineIn(text, path, name),
+          want: keys.rule,
+          got: JSON.stringify(name),
+        });
+      judgeBrShape(text, v, shape.of, `${path}.${name}`, path, name, out, fold);
+    }
+    return;
+  }
+  for (const [field, fieldShape] of Object.entries(shape.struct)) {
+    const entry = fold
+      ? foldedEntry(value, field)
+      : Object.prototype.hasOwnProperty.call(value, field)
+        ? ([field, value[field]] as const)
+        : undefined;
+    if (entry) judgeBrShape(text, entry[1], fieldShape, `${path}.${entry[0]}`, path, entry[0], out, fold);
+  }
+}
+
+/**
+ * NtpTimeServers: a table (named servers) is taken by the newer models, its servers' fields not judged here; a list is
+ * refused by every version when an entry is neither a URL string nor a server table, when it holds both, or when a
+ * string in it is no URL.
+ */
+function judgeTimeServers(
+  value: unknown,
+  want: string,
+  at: () => { path: string; key: string; line: number },
+  out: (TypeProblem & { line: number })[],
+): void {
+  if (isTable(value)) return;
+  if (!Array.isArray(value)) {
+    out.push({ ...at(), want, got: tomlType(value) });
+    return;
+  }
+  const strings = value.filter((x) => typeof x === "string");
+  const other = value.find((x) => typeof x !== "string" && !isTable(x));
+  if (other !== undefined)
+    out.push({ ...at(), want: `${want}: each a URL string`, got: `a list holding ${tomlType(other)}` });
+  else if (strings.length > 0 && strings.length < value.length)
+    out.push({ ...at(), want: `${want}: all URL strings or all server tables`, got: "a list of both" });
+  else {
+    const bad = strings.find((s) => badUrl(s));
+    if (bad !== undefined) out.push({ ...at(), want: `${want}: each a URL`, got: JSON.stringify(bad) });
   }
 }
 

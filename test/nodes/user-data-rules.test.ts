@@ -195,13 +195,14 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
       "[settings.kubernetes]\nlog-level = 255\nmax-pods = 0x10\neviction-max-pod-grace-period = 0\n",
       "[settings.kubernetes]\nmax-pods = 4294967295\nregistry-qps = 2147483647\n",
       // a key Karpenter's struct lacks is skipped by the decode (only logged by its strict pass)
-      '[settings.kubernetes]\nno-such-setting = ["x"]\n[settings.kubernetes.static-pods.web]\nmanifest = "m"\nbogus = 1\n',
+      '[settings.kubernetes]\nno-such-setting = ["x"]\n[settings.kubernetes.static-pods.web]\nmanifest = "bQ=="\nbogus = 1\n',
       // keys match fields case-insensitively, the settings table too
       "[Settings.Kubernetes]\nMax-Pods = 7\n",
       '[settings.kubernetes]\nnode-labels = { "a.b/c" = "d" }\nallowed-unsafe-sysctls = []\n',
       '[settings.kubernetes.credential-providers.ecr-credential-provider]\nenabled = true\nimage-patterns = ["*.dkr.ecr.*.amazonaws.com"]\nenvironment = { AWS_REGION = "eu-west-1" }\n',
       '[settings.bootstrap-commands.setup]\ncommands = [["apiclient", "set", "motd=1"]]\nmode = "once"\n',
-      "[settings.kernel]\nlockdown = 5\n",
+      // a table Karpenter passes on as written (Bottlerocket's model judges it: bottlerocket-settings-tables.test.ts)
+      '[settings.kernel]\nlockdown = "integrity"\n',
       '[settings.kubernetes]\nmax-pods = 110 # a comment\r\nimage-gc-high-threshold-percent = "85"\r\n',
     ])
       expect(() => build("EC2NodeClass", br(u), "1.15.0")).not.toThrow();
