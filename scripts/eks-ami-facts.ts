@@ -5,7 +5,13 @@
  *   of its string enums (Feature, DisabledMount, LocalStorageStrategy), each field and value with the first AMI release
  *   that has it;
  * - the size of the AL2023 AMI's root volume snapshot (templates/al2023/variables-default.json,
- *   launch_block_device_mappings_volume_size).
+ *   launch_block_device_mappings_volume_size);
+ * - the containerd each AL2023 AMI release ships, per Kubernetes minor: the `containerd` row of the AL2023 package
+ *   table under each `Kubernetes 1.x` heading of the release's CHANGELOG.md entry (releases before v20240213 have no
+ *   AL2023 tables and are not listed), and the first release whose nodeadm stops on containerd 1.x at a configuration
+ *   naming containerd 2's CRI plugins (the `git log -S` of its error in nodeadm/internal/containerd/config.go);
+ * - the containerd runtime nodeadm's template defines, by instance (the `RuntimeName` constants of
+ *   nodeadm/internal/containerd/runtime_config*.go).
  *
  * Why the AMI's nodeadm and not the one Karpenter's go.mod pins (scripts/nodeadm-config-fields.ts): Karpenter passes a
  * user's NodeConfig on unchanged, and the nodeadm *on the instance* decodes it. The pinned one is from 2024-02 and
@@ -81,12 +87,77 @@ export function firstReleaseOnOrAfter(list: readonly string[], date: string): st
   return list.find((r) => r.slice(1) >= day);
 }
 
-/** The committer date of the oldest commit (up to COMMIT) that added `needle` to the types file. */
-function addedOn(needle: string): string {
-  const log = git(["log", "--reverse", "--format=%cI", `-S${needle}`, COMMIT, "--", TYPES_FILE]).trim();
+/** The committer date of the oldest commit (up to COMMIT) that added `needle` to `file` (the types file). */
+function addedOn(needle: string, file = TYPES_FILE): string {
+  const log = git(["log", "--reverse", "--format=%cI", `-S${needle}`, COMMIT, "--", file]).trim();
   const first = log.split("\n")[0];
-  if (!first) throw new Error(`git log -S${needle} found no commit in ${TYPES_FILE}`);
+  if (!first) throw new Error(`git log -S${needle} found no commit in ${file}`);
   return first;
+}
+
+/**
+ * The containerd version (upstream, `1.7.27` of `1.7.27-1.eks.amzn2023.0.4`) of each AL2023 AMI release and Kubernetes
+ * minor: in each `# AMI Release` entry, under each `<summary><b>Kubernetes 1.x</b></summary>`, the package table whose
+ * header names AL2023 AMI types, its `containerd` row. A minor whose AL2023 AMI types disagree is left out (unknown).
+ */
+export function al2023Containerd(changelog: string): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  const parts = changelog.split(/^#+ AMI Release (v\d{8})\s*$/m);
+  for (let i = 1; i < parts.length; i += 2) {
+    const release = parts[i];
+    const minors: Record<string, string> = {};
+    for (const m of parts[i + 1].matchAll(/<summary><b>Kubernetes (1\.\d+)<\/b><\/summary>([\s\S]*?)<\/details>/g))
+      for (const table of m[2].matchAll(/<table>([\s\S]*?)<\/table>/g)) {
+        if (!/<th>AL2023_/.test(table[1])) continue;
+        const row = /<td>containerd<\/td>([\s\S]*?)<\/tr>/.exec(table[1]);
+        if (!row) continue;
+        const cells = [...row[1].matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((c) => c[1].trim().split("-")[0]);
+        const versions = [...new Set(cells.filter((c) => /^\d+\.\d+\.\d+$/.test(c)))];
+        if (versions.length === 1) minors[m[1]] = versions[0];
+      }
+    const byMinor = (a: string, b: string) => Number(a.split(".")[1]) - Number(b.split(".")[1]);
+    if (Object.keys(minors).length > 0 && !out[release])
+      out[release] = Object.fromEntries(Object.entries(minors).sort(([a], [b]) => byMinor(a, b)));
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The 1-based line of the first line of `text` that contains `needle`; throws when none does. */
+function lineOf(text: string, needle: string, file: string): number {
+  const i = text.split("\n").findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`${file}: no line with ${needle}`);
+  return i + 1;
+}
+
+const CONTAINERD_CONFIG_FILE = "nodeadm/internal/containerd/config.go";
+/** nodeadm's error on containerd 1.x at a configuration naming containerd 2's CRI plugins. */
+const V3_KEYS_ERROR = "failed to get config template version";
+
+/**
+ * The runtime names nodeadm's containerd template gets (`runtimes.{{.RuntimeName}}`): the `…RuntimeName = "…"`
+ * constants of nodeadm/internal/containerd/runtime_config*.go, the default's (`defaultRuntimeName`) and each mixin's,
+ * with the runtime binary a mixin needs on the instance (its `Matches`: os.Stat of that path).
+ */
+function nodeadmRuntimes(): EksAmiFacts["containerd"]["runtimes"] {
+  const dir = "nodeadm/internal/containerd";
+  const files = git(["ls-tree", "--name-only", `${COMMIT}:${dir}`])
+    .split("\n")
+    .filter((f) => /^runtime_config\w*\.go$/.test(f) && !f.endsWith("_test.go"));
+  const out: Record<string, { at: string; default: boolean; binary?: string }> = {};
+  for (const f of files) {
+    const go = show(`${dir}/${f}`);
+    for (const m of go.matchAll(/^\s*(\w*)RuntimeName\s*=\s*"([^"]+)"/gm)) {
+      const binary = new RegExp(`^\\s*${m[1]}RuntimeBinaryPath\\s*=\\s*"([^"]+)"`, "m").exec(go)?.[1];
+      out[m[2]] = {
+        at: `${dir}/${f}:${lineOf(go, m[0].trim(), f)}`,
+        default: m[1] === "default",
+        ...(m[1] === "default" || !binary ? {} : { binary }),
+      };
+    }
+  }
+  if (Object.values(out).filter((r) => r.default).length !== 1)
+    throw new Error(`${dir}/runtime_config*.go: no single defaultRuntimeName`);
+  return out;
 }
 
 /** The whole table, from the snapshot. */
@@ -94,7 +165,8 @@ export function generate(): EksAmiFacts {
   const typesGo = show(TYPES_FILE);
   const parsed: Parsed = { v1alpha1: parseTypes(typesGo) };
   const types = reachable(parsed, [ROOT], CONTEXT);
-  const list = releases(show("CHANGELOG.md"));
+  const changelog = show("CHANGELOG.md");
+  const list = releases(changelog);
   const since = (needle: string): string => firstReleaseOnOrAfter(list, addedOn(needle)) ?? "unreleased";
   const fieldSince: Record<string, string> = {};
   for (const [type, { fields }] of Object.entries(types))
@@ -124,6 +196,16 @@ export function generate(): EksAmiFacts {
       enums,
     },
     al2023RootVolumeGiB: { value: rootGiB, file: `${ROOT_VOLUME_FILE} (launch_block_device_mappings_volume_size)` },
+    containerd: {
+      source:
+        "CHANGELOG.md: the containerd row of the AL2023 package table under each release's `Kubernetes 1.x` heading (upstream version)",
+      al2023: al2023Containerd(changelog),
+      v3KeysRefusedOn1: {
+        since: firstReleaseOnOrAfter(list, addedOn(V3_KEYS_ERROR, CONTAINERD_CONFIG_FILE)) ?? "unreleased",
+        at: `${CONTAINERD_CONFIG_FILE}:${lineOf(show(CONTAINERD_CONFIG_FILE), V3_KEYS_ERROR, CONTAINERD_CONFIG_FILE)}`,
+      },
+      runtimes: nodeadmRuntimes(),
+    },
   };
 }
 

@@ -5,6 +5,8 @@ import {
   ContainerdRelease,
   ContainerdRuncOptions,
 } from "../versions/containerd-config";
+import { eksAmiFacts } from "../versions/eks-ami";
+import type { Al2023AmiRelease } from "./node-config-rules";
 
 /*
  * A NodeConfig's `spec.containerd.config` against containerd's configuration types (lib/versions/data/
@@ -24,7 +26,8 @@ import {
  * Which release reads a plugin key also depends on what nodeadm writes (amazon-eks-ami nodeadm
  * internal/containerd/config.go:59-157 at 81fec2e8): a configuration whose text names io.containerd.cri.v1.images or
  * io.containerd.cri.v1.runtime gets the version-3 template on containerd 2 and stops nodeadm on containerd 1.7 (an AMI
- * from before amazon-eks-ami bacd4c1c, 2025-08-06, leaves it to containerd 1.7, which ignores those plugins); any
+ * from before amazon-eks-ami bacd4c1c, 2025-08-06, release v20250807: eks-ami-facts `containerd.v3KeysRefusedOn1`,
+ * leaves it to containerd 1.7, which ignores those plugins); any
  * other gets the version-2 template, which containerd 2 migrates (nodeadm runs `containerd config migrate`). A
  * `version` the configuration sets replaces the template's (nodeadm merges the user's over its own); plugin tables are
  * only judged at version 2 or 3.
@@ -219,7 +222,7 @@ function readingOf(
       reading: {
         containerd,
         refuses: false,
-        unread: `nodeadm stops on an AMI with ${containerd} at a configuration naming io.containerd.cri.v1.images or io.containerd.cri.v1.runtime (${NODEADM_TEMPLATE}; an AMI from before amazon-eks-ami bacd4c1c, 2025-08-06, leaves it to ${containerd}, which ignores those plugins)`,
+        unread: `nodeadm stops on an AMI with ${containerd} at a configuration naming io.containerd.cri.v1.images or io.containerd.cri.v1.runtime (${NODEADM_TEMPLATE}; an AMI from before ${eksAmiFacts().containerd.v3KeysRefusedOn1.since} leaves it to ${containerd}, which ignores those plugins)`,
       },
     };
   const version = setting.version ?? (major >= 2 && setting.v3Keys ? 3 : 2);
@@ -258,9 +261,18 @@ function readingOf(
 /**
  * Every value of `doc` (a parsed containerd configuration; `text` as written, for nodeadm's check of it) that a
  * containerd release read refuses to decode: refused when every release refuses it, depending on the AMI otherwise.
+ * `majors`: the containerd majors the AMI certainly carries (a pinned release: {@link al2023ContainerdMajors}); only
+ * those releases are read then.
  */
-export function containerdConfigVerdict(doc: Record<string, unknown>, text: string): ContainerdConfigVerdict {
-  const releases = containerdConfigFields().releases;
+export function containerdConfigVerdict(
+  doc: Record<string, unknown>,
+  text: string,
+  majors?: readonly number[],
+): ContainerdConfigVerdict {
+  const all = containerdConfigFields().releases;
+  // the AMI's containerd major, where it is known: only its release's reading counts
+  const mine = majors ? all.filter((r) => majors.includes(majorOf(r))) : [];
+  const releases = mine.length > 0 ? mine : all;
   const setting: Setting = {
     v3Keys: text.includes("io.containerd.cri.v1.images") || text.includes("io.containerd.cri.v1.runtime"),
     version: typeof doc.version === "bigint" ? Number(doc.version) : undefined,
@@ -404,14 +416,34 @@ export const DEFAULT_RUNTIME_SOURCE =
   'github.com/containerd/containerd@v1.7.30 pkg/cri/config/config.go:454-460 (ValidatePluginConfig, called by pkg/cri/cri.go:69) and github.com/containerd/containerd/v2@v2.2.3 internal/cri/config/config.go:614-620 (ValidateRuntimeConfig, plugins/cri/runtime/plugin.go:64): "no corresponding runtime configured in `containerd.runtimes` for `containerd` `default_runtime_name`", and the CRI plugin does not load';
 
 /**
- * The runtime nodeadm's own containerd configuration defines, and makes the default, by instance: `runc`, or on an
- * NVIDIA GPU instance `nvidia` (amazon-eks-ami nodeadm internal/containerd/runtime_config.go:16, runtime_config_nvidia.go:11,
- * :33 at 81fec2e8; config.template.toml:8-29, config2.template.toml: `runtimes.{{.RuntimeName}}` only).
+ * The runtime nodeadm's own containerd configuration defines, and makes the default, by instance: the default (`runc`),
+ * or the one of a mixin whose runtime binary exists on the instance (`nvidia`: /usr/bin/nvidia-container-runtime, on
+ * the AMIs' NVIDIA variants, i.e. NVIDIA GPU instances); eks-ami-facts.json `containerd.runtimes`, generated from
+ * amazon-eks-ami nodeadm internal/containerd/runtime_config*.go (config.template.toml, config2.template.toml:
+ * `runtimes.{{.RuntimeName}}` only). Name → the instances where nodeadm defines it.
  */
-const NODEADM_RUNTIMES: Readonly<Record<string, string>> = {
-  runc: "instances without an NVIDIA GPU",
-  nvidia: "NVIDIA GPU instances",
-};
+const NODEADM_RUNTIMES: Readonly<Record<string, string>> = (() => {
+  const runtimes = eksAmiFacts().containerd.runtimes;
+  const binaries = Object.values(runtimes).flatMap((r) => (r.binary ? [r.binary] : []));
+  // the AMI's NVIDIA variants carry the NVIDIA container runtime: named so in a message
+  const gpu = (b: string) => (b.includes("nvidia") ? "an NVIDIA GPU" : b);
+  const at = (r: { at: string }) => `amazon-eks-ami ${r.at} at ${eksAmiFacts().commit.slice(0, 8)}`;
+  return Object.fromEntries(
+    Object.entries(runtimes).map(([name, r]) => [
+      name,
+      r.default
+        ? `instances without ${binaries.map(gpu).join(" or ")} (no ${binaries.join(" or ")}; ${at(r)})`
+        : `${r.binary?.includes("nvidia") ? "NVIDIA GPU instances" : `instances with ${r.binary}`} (with ${r.binary}; ${at(r)})`,
+    ]),
+  );
+})();
+
+/** nodeadm's runtime names and where each is defined, for a message: `"runc" on instances without …, "nvidia" on …`. */
+export function nodeadmRuntimeNames(): string {
+  return Object.entries(NODEADM_RUNTIMES)
+    .map(([name, on]) => `${JSON.stringify(name)} on ${on}`)
+    .join(", ");
+}
 
 /** A `default_runtime_name` of a NodeConfig's containerd config, judged against the runtimes the node will have. */
 export interface DefaultRuntimeProblem {
@@ -438,16 +470,185 @@ export function defaultRuntimeProblems(doc: Record<string, unknown>): DefaultRun
     const mine = isTable(containerd.runtimes) && own(containerd.runtimes, name);
     if (mine) continue;
     const path = `plugins."${plugin}".containerd.default_runtime_name`;
-    const [nodeadmName, otherName] = name === "runc" ? ["runc", "nvidia"] : ["nvidia", "runc"];
+    const others = Object.keys(NODEADM_RUNTIMES).filter((n) => n !== name);
     out.push(
       own(NODEADM_RUNTIMES, name)
         ? {
             path,
             name,
-            onlyOn: `${NODEADM_RUNTIMES[nodeadmName]} (on ${NODEADM_RUNTIMES[otherName]} nodeadm defines only "${otherName}")`,
+            onlyOn: `${NODEADM_RUNTIMES[name]} (${others.map((o) => `on ${NODEADM_RUNTIMES[o]} nodeadm defines only "${o}"`).join("; ")})`,
           }
         : { path, name },
     );
+  }
+  return out;
+}
+
+/*
+ * The containerd an AL2023 AMI carries (eks-ami-facts.json `containerd.al2023`, generated from amazon-eks-ami
+ * CHANGELOG.md: per AMI release and Kubernetes minor), and the two ways a containerd configuration written for
+ * containerd 2 fails on containerd 1.x:
+ * - `version = 3`: nodeadm merges the user's configuration over its own version-2 template (NODEADM_CONTAINERD_MERGE),
+ *   so the file says version 3, and containerd 1.7 exits ("unsupported config version `3`": github.com/containerd/
+ *   containerd@v1.7.30 services/server/config/config.go:98-110 ValidateV2, called by LoadConfig at :239);
+ * - io.containerd.cri.v1.images / io.containerd.cri.v1.runtime named anywhere in the text: from the release in
+ *   `v3KeysRefusedOn1` on, nodeadm stops on containerd 1.x ("failed to get config template version"; NODEADM_TEMPLATE);
+ *   before it, containerd 1.7 loads no such plugin and the tables are ignored.
+ */
+
+/** The containerd majors an AL2023 AMI may carry, as far as the class's AMI selection and Kubernetes version say. */
+export interface Al2023ContainerdMajors {
+  /** 1 and/or 2. */
+  readonly majors: readonly number[];
+  /** The AMI is one pinned release whose containerd (for the cluster's minor, or for all its minors) is known. */
+  readonly certain: boolean;
+  /** The pinned release, if any. */
+  readonly release?: string;
+  /** What the class's AMI carries, for a message: `the AMI release v20250704 (containerd 1.7.27 for Kubernetes 1.27-1.33)`. */
+  readonly text: string;
+}
+
+const containerdMajor = (version: string) => Number(version.split(".")[0]);
+
+const minorOf = (kubernetesVersion: string | undefined) =>
+  typeof kubernetesVersion === "string" ? /^v?(1\.\d+)(?:\.\d+)?$/.exec(kubernetesVersion.trim())?.[1] : undefined;
+
+/** `1.27-1.33` for the minors a version is shipped for (in order, gaps shown as `1.27, 1.29`). */
+function minorsText(minors: readonly string[]): string {
+  const n = minors.map((m) => Number(m.split(".")[1])).sort((a, b) => a - b);
+  const parts: string[] = [];
+  for (let i = 0; i < n.length;) {
+    let j = i;
+    while (j + 1 < n.length && n[j + 1] === n[j] + 1) j++;
+    parts.push(j === i ? `1.${n[i]}` : `1.${n[i]}-1.${n[j]}`);
+    i = j + 1;
+  }
+  return parts.join(", ");
+}
+
+/** `containerd 1.7.27 for Kubernetes 1.28-1.31, 2.1.4 for Kubernetes 1.32-1.34` for one release's minors. */
+function shippedText(byMinor: { readonly [minor: string]: string }): string {
+  const byVersion = new Map<string, string[]>();
+  for (const [m, v] of Object.entries(byMinor)) byVersion.set(v, [...(byVersion.get(v) ?? []), m]);
+  return `containerd ${[...byVersion].map(([v, ms]) => `${v} for Kubernetes ${minorsText(ms)}`).join(", ")}`;
+}
+
+/**
+ * Per Kubernetes minor, the first AL2023 AMI release from which every release ships containerd 2, or that none does:
+ * `containerd 2 from v20250915 for Kubernetes 1.34, …; containerd 1.7 on every release for Kubernetes 1.29 and older`.
+ */
+export function al2023ContainerdSummary(): string {
+  const f = eksAmiFacts();
+  const releases = Object.keys(f.containerd.al2023).sort();
+  const minors = [...new Set(releases.flatMap((r) => Object.keys(f.containerd.al2023[r])))].sort(
+    (a, b) => Number(a.split(".")[1]) - Number(b.split(".")[1]),
+  );
+  const from: string[] = [];
+  const never: string[] = [];
+  for (const m of minors) {
+    const shipping = releases.filter((r) => f.containerd.al2023[r][m] !== undefined);
+    const last1 = shipping.map((r) => containerdMajor(f.containerd.al2023[r][m])).lastIndexOf(1);
+    if (last1 === shipping.length - 1) never.push(m);
+    else from.push(`${shipping[last1 + 1]} for Kubernetes ${m}`);
+  }
+  return `AL2023 AMIs ship containerd 2 from ${from.join(", ")}, and containerd 1.7 on every release for Kubernetes ${minorsText(never)} and on all releases before those (${f.repository} CHANGELOG.md at ${f.commit.slice(0, 8)}, the containerd package of each release and Kubernetes version)`;
+}
+
+/**
+ * The containerd majors the AMIs of a class may carry: a pinned `al2023@v…` release's (for the cluster's minor when
+ * known, else all the release's minors), for `al2023@latest` the newest release's for the minor (certain only that
+ * it is no older; without a known minor, the newest release's minors), and both majors for AMIs selected otherwise or
+ * releases the CHANGELOG has no AL2023 table for.
+ */
+export function al2023ContainerdMajors(ami: Al2023AmiRelease, kubernetesVersion?: string): Al2023ContainerdMajors {
+  const table = eksAmiFacts().containerd.al2023;
+  const minor = minorOf(kubernetesVersion);
+  const majorsOf = (versions: readonly string[]) => [...new Set(versions.map(containerdMajor))].sort();
+  if (ami !== undefined && ami !== "latest") {
+    const byMinor = table[ami];
+    if (!byMinor)
+      return {
+        majors: [1, 2],
+        certain: false,
+        release: ami,
+        text: `the AMI release ${ami}, whose containerd ${eksAmiFacts().repository} CHANGELOG.md does not list`,
+      };
+    const judged = minor !== undefined && byMinor[minor] !== undefined ? { [minor]: byMinor[minor] } : byMinor;
+    const majors = majorsOf(Object.values(judged));
+    return {
+      majors,
+      certain: majors.length === 1,
+      release: ami,
+      text: `the AMI release ${ami} (${shippedText(judged)})`,
+    };
+  }
+  if (ami === "latest") {
+    const releases = Object.keys(table).sort().reverse();
+    const newest = releases[0];
+    const release = minor === undefined ? newest : releases.find((r) => table[r][minor] !== undefined);
+    // Karpenter resolves the alias for the cluster's minor (its SSM parameter); unknown minor: the newest release's
+    // minors, those still released (a minor no longer released is past EKS's extended support)
+    if (release) {
+      const judged = minor === undefined ? table[release] : { [minor]: table[release][minor] };
+      return {
+        majors: majorsOf(Object.values(judged)),
+        certain: false,
+        text: `al2023@latest${minor ? ` for Kubernetes ${minor}` : ""} (today ${release}: ${shippedText(judged)}; a later release may ship another)`,
+      };
+    }
+  }
+  return {
+    majors: [1, 2],
+    certain: false,
+    text: "its AMIs by ID, name, tags or SSM parameter, whose containerd is not known at synth",
+  };
+}
+
+/** A containerd configuration for containerd 2 on an AMI that may carry containerd 1.x. */
+export interface ContainerdMajorProblem {
+  /** `version = 3`, or the containerd-2-only plugin tables. */
+  readonly what: string;
+  /** Certain: the pinned release ships containerd 1.x and fails (a refusal); otherwise a warning. */
+  readonly refused: boolean;
+  /** The outcome on containerd 1.x, with its source. */
+  readonly outcome: string;
+}
+
+/**
+ * `version = 3`, and io.containerd.cri.v1.images / .runtime in the text, judged against the containerd the class's
+ * AMIs carry ({@link al2023ContainerdMajors}): refused where the release pinned ships containerd 1.x and fails, a
+ * warning where the AMI may carry containerd 1.x. Both pass where it carries containerd 2 only.
+ */
+export function containerdMajorProblems(
+  doc: Record<string, unknown>,
+  text: string,
+  amis: Al2023ContainerdMajors,
+): ContainerdMajorProblem[] {
+  if (!amis.majors.includes(1)) return [];
+  const out: ContainerdMajorProblem[] = [];
+  const pinned1 = amis.certain && amis.majors.length === 1;
+  if (typeof doc.version === "bigint" && doc.version > 2n)
+    out.push({
+      what: `version = ${doc.version}`,
+      refused: pinned1,
+      outcome: `nodeadm merges the configuration over its own version-2 template (${NODEADM_CONTAINERD_MERGE}), so the file says version ${doc.version}, and containerd 1.7 exits at start ("unsupported config version \`${doc.version}\`": github.com/containerd/containerd@v1.7.30 services/server/config/config.go:98-110, ValidateV2, called by LoadConfig at :239), so the node has no container runtime and never becomes ready`,
+    });
+  const v3 = ["io.containerd.cri.v1.images", "io.containerd.cri.v1.runtime"].filter((k) => text.includes(k));
+  if (v3.length > 0) {
+    const since = eksAmiFacts().containerd.v3KeysRefusedOn1;
+    const stops = `nodeadm stops on containerd 1.x at a configuration whose text names ${v3.join(" or ")} ("failed to get config template version"; ${NODEADM_TEMPLATE}, ${since.at}; AMIs from ${since.since} on), so nodeadm init fails and the node never joins`;
+    const ignored = `containerd 1.7 has no such plugin and ignores the tables, so the settings never reach the node`;
+    // before that release, nodeadm lets them through and containerd 1.7 ignores them: dropped, a warning
+    const old = amis.release !== undefined && amis.release < since.since;
+    out.push({
+      what: `${v3.join(" and ")} (containerd 2's CRI plugins)`,
+      refused: pinned1 && !old,
+      outcome: !pinned1
+        ? `${stops}; on an AMI from before ${since.since} nodeadm lets them through, and ${ignored}`
+        : old
+          ? `nodeadm of this release (before ${since.since}) lets them through, and ${ignored}`
+          : stops,
+    });
   }
   return out;
 }

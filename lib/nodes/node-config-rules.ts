@@ -492,3 +492,107 @@ export function refusedNodeLabels(flags: unknown): { readonly index: number; rea
   });
   return out;
 }
+
+/*
+ * `spec.instance.environment` (nodeadm EnvironmentOptions, map[service]map[name]value): nodeadm writes the `default`
+ * group as DefaultEnvironment="<name>=<value>" lines into /etc/systemd/system.conf.d/environment.conf and sets them in
+ * its own process with os.Setenv, logging and skipping a name Setenv refuses; every other key as
+ * Environment="<name>=<value>" lines into /etc/systemd/system/<key>.service.d/environment.conf, then runs
+ * `systemctl daemon-reload` (amazon-eks-ami nodeadm internal/system/environment.go:24-30, 52-64, 83-119 at 81fec2e8;
+ * only the value is escaped, :176-185). So:
+ * - a key is a service name without `.service`: `kubelet.service` writes a drop-in for kubelet.service.service, which
+ *   no unit is, and a key that with `.service` is no valid unit name (systemd src/basic/unit-name.c
+ *   unit_name_is_valid: characters [A-Za-z0-9:_.\\-] and one `@`, not first, under 256 bytes) is never loaded;
+ * - systemd splits each assignment at its first `=` and ignores one whose name is not [A-Za-z_][A-Za-z0-9_]*
+ *   ("Invalid environment assignment, ignoring"; src/core/load-fragment.c config_parse_environ,
+ *   src/basic/env-util.c env_name_is_valid_n): a name with `=` defines another variable with another value, a NUL cuts
+ *   the line (and os.Setenv refuses both: EINVAL), both certainly wrong; another non-POSIX name is ignored (a warning).
+ */
+const ENV_SOURCE = "amazon-eks-ami nodeadm internal/system/environment.go:24-30, 52-64, 83-119 at 81fec2e8";
+const SYSTEMD_ENV_SOURCE =
+  'systemd src/core/load-fragment.c config_parse_environ, src/basic/env-util.c env_name_is_valid_n: "Invalid environment assignment, ignoring"';
+const UNIT_TYPES = [
+  "service",
+  "socket",
+  "target",
+  "timer",
+  "mount",
+  "automount",
+  "swap",
+  "path",
+  "slice",
+  "scope",
+  "device",
+];
+
+/** The environment's variable names that are certainly wrong (`refused`), and keys or names systemd ignores (`dropped`). */
+export function environmentProblems(
+  spec: unknown,
+  ami: Al2023AmiRelease,
+): { readonly refused: NodeConfigSpecProblem[]; readonly dropped: NodeConfigSpecProblem[] } {
+  const refused: NodeConfigSpecProblem[] = [];
+  const dropped: NodeConfigSpecProblem[] = [];
+  const s = isPlainMap(spec) ? spec : {};
+  const env = isPlainMap(s.instance) ? s.instance.environment : undefined;
+  // an AMI whose nodeadm does not read the field: the field's own warning says so (nodeConfigSpecProblems)
+  const since = sinceOf("v1alpha1.InstanceOptions", "environment");
+  if (!isPlainMap(env) || (since !== undefined && ami !== undefined && ami !== "latest" && since > ami))
+    return { refused, dropped };
+  for (const [key, vars] of Object.entries(env)) {
+    if (!isPlainMap(vars) || Object.keys(vars).length === 0) continue;
+    const path = ["spec", "instance", "environment", key];
+    const file =
+      key === "default"
+        ? "DefaultEnvironment= lines of /etc/systemd/system.conf.d/environment.conf"
+        : `Environment= lines of /etc/systemd/system/${key}.service.d/environment.conf`;
+    if (key !== "default") {
+      const unit = `${key}.service`;
+      const suffix = UNIT_TYPES.find((t) => key.endsWith(`.${t}`) && key.length > t.length + 1);
+      const at = unit.indexOf("@");
+      const valid =
+        key !== "" &&
+        Buffer.byteLength(unit) < 256 &&
+        /^[A-Za-z0-9:_.\\@-]+$/.test(key) &&
+        at !== 0 &&
+        at === unit.lastIndexOf("@");
+      if (key.toLowerCase() === "default")
+        dropped.push({
+          path,
+          whole: true,
+          problem: `is no group nodeadm reads as the system-wide one (did you mean default? Keys are case-sensitive): nodeadm writes the variables as a drop-in of a service named ${unit} (${ENV_SOURCE}), not for every service. Write default`,
+        });
+      else if (suffix)
+        dropped.push({
+          path,
+          whole: true,
+          problem: `names a unit with its .${suffix} suffix, and nodeadm appends .service itself: it writes the variables to /etc/systemd/system/${unit}.d/environment.conf (${ENV_SOURCE}), a drop-in of ${unit}, which no unit is, so ${suffix === "service" ? `${key} never sees them. Did you mean ${key.slice(0, -".service".length)}?` : `they never reach ${key} (nodeadm configures services only)`}`,
+        });
+      else if (!valid)
+        dropped.push({
+          path,
+          whole: true,
+          problem: `is no service name: nodeadm writes the variables to /etc/systemd/system/${key}.service.d/environment.conf (${ENV_SOURCE}), and ${JSON.stringify(unit)} is no valid unit name (systemd src/basic/unit-name.c unit_name_is_valid: letters, digits and :_.\\- with one @ not first, under 256 bytes), so no service ever reads them`,
+        });
+    }
+    for (const name of Object.keys(vars)) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) continue;
+      const at = [...path, name];
+      if (name.includes("=") || name.includes("\0")) {
+        const eq = name.indexOf("=");
+        refused.push({
+          path: at,
+          problem: name.includes("\0")
+            ? `holds a NUL, which no environment variable name can: os.Setenv refuses it (EINVAL) and the line nodeadm writes into the ${file} is cut at it`
+            : `holds "=": nodeadm writes ${JSON.stringify(`${name}=…`)} into the ${file} (${ENV_SOURCE}), and systemd splits an assignment at its first "=", so the variable ${name.slice(0, eq) === "" ? "is ignored" : `defined is ${name.slice(0, eq)}, set to ${JSON.stringify(`${name.slice(eq + 1)}=…`)}`} (${SYSTEMD_ENV_SOURCE})${key === "default" ? `; nodeadm's own os.Setenv refuses the name (EINVAL), which it only logs` : ""}`,
+        });
+        continue;
+      }
+      dropped.push({
+        path: at,
+        whole: true,
+        problem: `is no environment variable name systemd takes ([A-Za-z_][A-Za-z0-9_]*): nodeadm writes it into the ${file} (${ENV_SOURCE}), and systemd ignores the assignment (${SYSTEMD_ENV_SOURCE}), so the variable never reaches ${key === "default" ? "the services" : `${key}.service`}. Rename it`,
+      });
+    }
+  }
+  return { refused, dropped };
+}

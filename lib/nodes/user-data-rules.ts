@@ -21,15 +21,20 @@ import {
   type Al2023AmiRelease,
   nodeConfigPath,
   nodeConfigSpecProblems,
+  environmentProblems,
   kubeletRefusesNodeLabel,
   refusedNodeLabels,
 } from "./node-config-rules";
 import { kubeletFlagProblems } from "./kubelet-flag-rules";
 import {
+  al2023ContainerdMajors,
+  al2023ContainerdSummary,
   CONTAINERD_PLUGIN_DECODE,
   containerdConfigVerdict,
+  containerdMajorProblems,
   DEFAULT_RUNTIME_SOURCE,
   defaultRuntimeProblems,
+  nodeadmRuntimeNames,
   dependsText,
   NODEADM_CONTAINERD_MERGE,
 } from "./containerd-config-rules";
@@ -2045,6 +2050,7 @@ function nodeConfigSpecFinding(
       cloudProviderFinding(doc),
       containerdConfigFinding(doc, ctx),
       localStorageFinding(doc),
+      environmentFinding(doc, ctx),
     ].filter((f): f is Finding => f !== undefined);
     if (found.length === 0) return undefined;
     const [first, ...more] = found;
@@ -2233,7 +2239,26 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
       problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm parses it to merge it over its own configuration and stops on the error (${NODEADM_CONTAINERD_MERGE}), as containerd would when it starts ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
-  const { refused: wrong, depends, runcOptions } = containerdConfigVerdict(toml, config);
+  // the containerd the class's AMIs carry (eks-ami-facts, per release and Kubernetes minor): a configuration for
+  // containerd 2 on containerd 1.x, and the values judged by the releases the AMI may carry
+  const amis = al2023ContainerdMajors(ctx.ami, ctx.kubernetesVersion);
+  const majors = containerdMajorProblems(toml, config, amis);
+  // one warning for the configuration, naming each thing only containerd 2 reads
+  const majorWarned = majors.filter((x) => !x.refused);
+  if (majorWarned.length > 0)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config has ${majorWarned.map((m) => m.what).join(" and ")}, which only containerd 2 reads, and this class selects ${amis.text}: ${amis.certain ? "" : "on an AMI with containerd 1.x, "}${majorWarned.map((m) => m.outcome).join("; and ")}. ${al2023ContainerdSummary()}. Pin an al2023@ release that ships containerd 2 for the cluster's Kubernetes version, or write the configuration for containerd 1.7 (version = 2, plugins."io.containerd.grpc.v1.cri")`,
+    );
+  const majorRefused = majors.filter((x) => x.refused);
+  const majorText =
+    majorRefused.length === 0
+      ? ""
+      : `a containerd configuration the AMI's containerd 1.7 reads: ${where} is a NodeConfig whose spec.containerd.config has ${majorRefused.map((m) => m.what).join(" and ")}, which only containerd 2 reads, and this class pins ${amis.text}: ${majorRefused.map((m) => m.outcome).join("; and ")}. Use an al2023@ release that ships containerd 2 for the cluster's Kubernetes version (${al2023ContainerdSummary()}), or write the configuration for containerd 1.7: version = 2 and plugins."io.containerd.grpc.v1.cri"`;
+  const {
+    refused: wrong,
+    depends,
+    runcOptions,
+  } = containerdConfigVerdict(toml, config, amis.certain ? amis.majors : undefined);
   // a runc runtime's options: decoded per pod sandbox, so a refused value leaves the node up with no pod of that
   // runtime starting; warned when only one containerd major refuses it or nodeadm's runtime has it only on some instances
   for (const o of runcOptions.filter((x) => !x.refused))
@@ -2248,7 +2273,7 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
   // what fails only on AMIs with one containerd major: a warning, naming who refuses it and who does not
   for (const d of depends)
     ctx.dropped?.push(
-      `${where} is a NodeConfig whose spec.containerd.config has ${dependsText(d)}. Whether the node fails depends on the AMI's containerd, which an AL2023 AMI's release and Kubernetes version decide (amazon-eks-ami templates/al2023/variables-*.json at 81fec2e8: 1.7 for Kubernetes 1.28 and 1.29, 2 otherwise, and 1.7 on earlier releases); where it refuses the value, containerd exits when it decodes it${d.plugin ? ` (a CRI plugin's table: ${CONTAINERD_PLUGIN_DECODE})` : ""} and the node never becomes ready. Write the value in the type both take, or use the keys of the containerd your AMIs carry`,
+      `${where} is a NodeConfig whose spec.containerd.config has ${dependsText(d)}. Whether the node fails depends on the AMI's containerd, which an AL2023 AMI's release and Kubernetes version decide, and this class selects ${amis.text} (${al2023ContainerdSummary()}); where it refuses the value, containerd exits when it decodes it${d.plugin ? ` (a CRI plugin's table: ${CONTAINERD_PLUGIN_DECODE})` : ""} and the node never becomes ready. Write the value in the type both take, or use the keys of the containerd your AMIs carry`,
     );
   const runtimes = defaultRuntimeProblems(toml);
   for (const r of runtimes.filter((x) => x.onlyOn !== undefined))
@@ -2256,17 +2281,33 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
       `${where} is a NodeConfig whose spec.containerd.config sets ${r.path} = ${JSON.stringify(r.name)} without a runtimes.${r.name} table: nodeadm merges it over its own configuration, which defines that runtime only on ${r.onlyOn}, and elsewhere the CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Define the runtime's table too, or leave default_runtime_name to nodeadm`,
     );
   const missing = runtimes.filter((x) => x.onlyOn === undefined);
-  if (wrong.length === 0 && missing.length === 0 && runcText === "") return undefined;
+  if (wrong.length === 0 && missing.length === 0 && runcText === "" && majorText === "") return undefined;
   const missingText =
     missing.length === 0
       ? ""
-      : `a default runtime the node has: ${where} is a NodeConfig whose spec.containerd.config sets ${missing.map((m) => `${m.path} = ${JSON.stringify(m.name)}`).join(" and ")}, and no runtimes table of that name exists, neither in it nor in the configuration nodeadm merges it over (only "runc", or "nvidia" on NVIDIA GPU instances: amazon-eks-ami nodeadm internal/containerd/runtime_config.go at 81fec2e8). The CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Add a [${missing[0].path.replace(/\.default_runtime_name$/, "")}.runtimes.${missing[0].name}] table with its runtime_type, or name a runtime that exists`;
+      : `a default runtime the node has: ${where} is a NodeConfig whose spec.containerd.config sets ${missing.map((m) => `${m.path} = ${JSON.stringify(m.name)}`).join(" and ")}, and no runtimes table of that name exists, neither in it nor in the configuration nodeadm merges it over (only ${nodeadmRuntimeNames()}). The CRI plugin refuses to load (${DEFAULT_RUNTIME_SOURCE}), so the kubelet finds no container runtime and the node never becomes ready. Add a [${missing[0].path.replace(/\.default_runtime_name$/, "")}.runtimes.${missing[0].name}] table with its runtime_type, or name a runtime that exists`;
   const line = offset + pathLine(text, parsed, ["spec", "containerd", "config"]);
-  if (wrong.length === 0) return { line, problem: [missingText, runcText].filter((t) => t !== "").join(". Also: ") };
+  if (wrong.length === 0)
+    return { line, problem: [majorText, missingText, runcText].filter((t) => t !== "").join(". Also: ") };
   const plugin = wrong.find((w) => w.plugin);
   return {
     line,
-    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by every containerd an AL2023 AMI carries${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready${missingText ? `. Also: ${missingText}` : ""}${runcText ? `. Also: ${runcText}` : ""}`,
+    problem: `containerd configuration values of containerd's types: ${where} is a NodeConfig whose spec.containerd.config has ${wrong.map((w) => `${w.path} = ${w.got}, where containerd takes ${w.want}`).join("; ")}. nodeadm keeps the values as written (${NODEADM_CONTAINERD_MERGE}), and containerd decodes the file into its Config struct when it starts and exits when a value has another TOML type than its field ("failed to unmarshal TOML"; ${wrong[0].source})${plugin ? `; a CRI plugin's table is decoded into the plugin's Config when containerd loads it, by ${amis.certain ? `the containerd of ${amis.text}` : "every containerd an AL2023 AMI carries"}${plugin === wrong[0] ? "" : ` (${plugin.path}: ${plugin.source})`}, and ${CONTAINERD_PLUGIN_DECODE}` : ""}, so the node has no container runtime and never becomes ready${majorText ? `. Also: ${majorText}` : ""}${missingText ? `. Also: ${missingText}` : ""}${runcText ? `. Also: ${runcText}` : ""}`,
+  };
+}
+
+/**
+ * A NodeConfig (decoded without error) whose `spec.instance.environment` holds a variable name with "=" or a NUL
+ * (node-config-rules.ts environmentProblems): the finding; service keys and names systemd ignores go to `ctx.dropped`.
+ */
+function environmentFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
+  const { refused, dropped } = environmentProblems(value.spec, ctx.ami);
+  for (const d of dropped) ctx.dropped?.push(`${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}`);
+  if (refused.length === 0) return undefined;
+  return {
+    line: offset + pathLine(text, parsed, refused[0].path),
+    problem: `environment variable names without "=" or NUL: ${where} is a NodeConfig whose ${refused.map((r) => `${nodeConfigPath(r.path)} ${r.problem}`).join("; ")}, so the variable never reaches the node as written. Use a name of letters, digits and _`,
   };
 }
 

@@ -33,6 +33,25 @@ export interface EksAmiFacts {
   };
   /** The AL2023 AMI's root volume snapshot size in GiB, and where it is set. */
   readonly al2023RootVolumeGiB: { readonly value: number; readonly file: string };
+  /** What the AL2023 AMIs' containerd is, and what nodeadm makes of a NodeConfig's containerd config. */
+  readonly containerd: {
+    /** Where the versions are read. */
+    readonly source: string;
+    /** AMI release (`v20250704`) → Kubernetes minor (`1.33`) → the containerd it ships (`1.7.27`). */
+    readonly al2023: { readonly [release: string]: { readonly [minor: string]: string } };
+    /**
+     * The first release whose nodeadm stops on containerd 1.x at a configuration naming io.containerd.cri.v1.images or
+     * io.containerd.cri.v1.runtime ("failed to get config template version"), and the line of that error.
+     */
+    readonly v3KeysRefusedOn1: { readonly since: string; readonly at: string };
+    /**
+     * The runtime names nodeadm's template defines (`runc`, `nvidia`): where the name is set, whether it is the
+     * default, and the binary whose presence on the instance selects it (the others').
+     */
+    readonly runtimes: {
+      readonly [name: string]: { readonly at: string; readonly default: boolean; readonly binary?: string };
+    };
+  };
 }
 
 const FACTS: EksAmiFacts = deepLookup(require("./data/eks-ami-facts.json"));

@@ -1,4 +1,8 @@
-import { synthWarnings } from "../helpers";
+import type { TerraformStack } from "cdktf";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { KarpenterValidationError } from "../../lib/core/errors";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { FakeInstallation, synthWarnings, testStack } from "../helpers";
 import { al2023AmiRelease } from "../../lib/nodes/node-config-rules";
 import { eksAmiFacts } from "../../lib/versions";
 import { build, rejection } from "./node-props";
@@ -316,5 +320,202 @@ describe("kind / apiVersion of the kubelet configuration (fresh tester 31 A40, A
         "1.15.0",
       ),
     ).not.toThrow();
+  });
+});
+
+/** An EC2NodeClass with `props` whose cluster runs Kubernetes `k8s` (undefined: not known to the construct). */
+function withCluster(props: Record<string, unknown>, k8s?: string): TerraformStack {
+  const { stack } = testStack();
+  const karpenter = new FakeInstallation(stack, "karpenter", "1.15.0");
+  const cluster = k8s
+    ? { ...KarpenterCluster.fromClusterName(stack, "existing", "demo"), kubernetesVersion: k8s }
+    : undefined;
+  new Ec2NodeClass(stack, "obj", { karpenter, ...(props as object), ...(cluster ? { cluster } : {}) } as any);
+  return stack;
+}
+
+const refusal = (props: Record<string, unknown>, k8s?: string): KarpenterValidationError => {
+  try {
+    withCluster(props, k8s);
+  } catch (e) {
+    if (e instanceof KarpenterValidationError) return e;
+    throw e;
+  }
+  throw new Error("accepted");
+};
+
+const containerdWarnings = (props: Record<string, unknown>, k8s?: string) =>
+  synthWarnings(withCluster(props, k8s)).filter((w) => w.includes("containerd.config"));
+
+/** A NodeConfig whose spec.containerd.config is `toml`, on `alias` (or `amiSelectorTerms`). */
+const withContainerd = (toml: string, alias: string, extra: Record<string, unknown> = {}) =>
+  nodeConfig(["containerd:", "  config: |", ...toml.split("\n").map((l) => `    ${l}`)].join("\n"), alias, extra);
+
+describe("a containerd configuration for containerd 2 on an AMI release that ships containerd 1.7 (fresh tester SILENT-3)", () => {
+  const V3 = "version = 3";
+  const IMAGES = '[plugins."io.containerd.cri.v1.images"]\ndiscard_unpacked_layers = false';
+
+  test("the facts: containerd per release and Kubernetes minor, generated from the CHANGELOG", () => {
+    const c = eksAmiFacts().containerd;
+    expect(c.al2023.v20250704["1.33"]).toBe("1.7.27");
+    expect(c.al2023.v20251023).toMatchObject({ "1.31": "1.7.27", "1.32": "2.1.4" });
+    expect(c.al2023[eksAmiFacts().newestRelease]["1.36"]).toMatch(/^2\./);
+    expect(c.v3KeysRefusedOn1.since).toBe("v20250807");
+    expect(c.v3KeysRefusedOn1.at).toMatch(/^nodeadm\/internal\/containerd\/config\.go:\d+$/);
+  });
+
+  test("version = 3 on al2023@v20250704 (containerd 1.7.27) is refused: containerd 1.7 exits at a version-3 file", () => {
+    const e = refusal(withContainerd(V3, "al2023@v20250704"));
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("user data for the AL2023 AMI family");
+    expect(e.message).toContain("version = 3");
+    expect(e.message).toContain("the AMI release v20250704 (containerd 1.7.27 for Kubernetes 1.27-1.33)");
+    expect(e.message).toContain("unsupported config version `3`");
+    expect(e.message).toContain("services/server/config/config.go:98-110");
+  });
+
+  test("io.containerd.cri.v1.images on al2023@v20250807 is refused: that release's nodeadm stops on containerd 1.x", () => {
+    const e = refusal(withContainerd(IMAGES, "al2023@v20250807"));
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("io.containerd.cri.v1.images (containerd 2's CRI plugins)");
+    expect(e.message).toContain("failed to get config template version");
+    expect(e.message).toContain("v20250807");
+  });
+
+  test("look-alikes: the same configurations pass on a release shipping containerd 2, and version-2 ones on 1.7", () => {
+    for (const toml of [V3, IMAGES, `${V3}\n${IMAGES}`]) {
+      expect(() => withCluster(withContainerd(toml, "al2023@v20260403"))).not.toThrow();
+      expect(containerdWarnings(withContainerd(toml, "al2023@v20260403"))).toEqual([]);
+      // al2023@latest: every Kubernetes minor still released ships containerd 2
+      expect(containerdWarnings(withContainerd(toml, "al2023@latest"))).toEqual([]);
+    }
+    const v2 = 'version = 2\n[plugins."io.containerd.grpc.v1.cri".containerd]\ndiscard_unpacked_layers = false';
+    expect(() => withCluster(withContainerd(v2, "al2023@v20250807"))).not.toThrow();
+    expect(containerdWarnings(withContainerd(v2, "al2023@v20250807"))).toEqual([]);
+  });
+
+  test("a release whose Kubernetes minors disagree: judged with the cluster's minor, a warning when it is unknown", () => {
+    // v20251023: containerd 1.7.27 for 1.28-1.31, 2.1.4 for 1.32-1.34
+    const props = withContainerd(V3, "al2023@v20251023");
+    expect(refusal(props, "1.31").message).toContain(
+      "the AMI release v20251023 (containerd 1.7.27 for Kubernetes 1.31)",
+    );
+    expect(() => withCluster(props, "1.32")).not.toThrow();
+    expect(containerdWarnings(props, "1.32")).toEqual([]);
+    const w = containerdWarnings(props);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("containerd 1.7.27 for Kubernetes 1.28-1.31, 2.1.4 for Kubernetes 1.32-1.34");
+    expect(w[0]).toContain("on an AMI with containerd 1.x");
+  });
+
+  test("AMIs by ID, or al2023@latest on a minor whose newest AMI has containerd 1.7: one warning naming both keys", () => {
+    const byId = withContainerd(`${V3}\n${IMAGES}`, "", {
+      amiFamily: "AL2023",
+      amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }],
+    });
+    expect(() => withCluster(byId)).not.toThrow();
+    const w = containerdWarnings(byId);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("version = 3 and io.containerd.cri.v1.images (containerd 2's CRI plugins)");
+    expect(w[0]).toContain("its AMIs by ID, name, tags or SSM parameter");
+    expect(w[0]).toContain("unsupported config version `3`");
+    expect(w[0]).toContain("failed to get config template version");
+    const latest129 = containerdWarnings(withContainerd(V3, "al2023@latest"), "1.29");
+    expect(latest129).toHaveLength(1);
+    expect(latest129[0]).toContain("al2023@latest for Kubernetes 1.29 (today v20260318: containerd 1.7.29");
+    expect(containerdWarnings(withContainerd(V3, "al2023@latest"), "1.30")).toEqual([]);
+  });
+
+  test("containerd 2's plugins on a release before nodeadm refuses them are ignored by containerd 1.7: a warning", () => {
+    const props = withContainerd(IMAGES, "al2023@v20250704");
+    expect(() => withCluster(props)).not.toThrow();
+    const w = containerdWarnings(props);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("nodeadm of this release (before v20250807) lets them through");
+    expect(w[0]).toContain("ignores the tables");
+  });
+
+  test("a value only one containerd major refuses is judged by the pinned release's containerd alone", () => {
+    // systemd_cgroup: containerd 1.7 refuses a string, containerd 2 does not read it
+    const cfg = '[plugins."io.containerd.grpc.v1.cri"]\nsystemd_cgroup = "x"';
+    expect(refusal(withContainerd(cfg, "al2023@v20250704")).message).toContain(
+      'plugins."io.containerd.grpc.v1.cri".systemd_cgroup = a string',
+    );
+    expect(() => withCluster(withContainerd(cfg, "al2023@v20260403"))).not.toThrow();
+    expect(containerdWarnings(withContainerd(cfg, "al2023@v20260403"))).toEqual([]);
+    // unknown AMIs: the warning names the containerd per release from the facts
+    const w = containerdWarnings(
+      withContainerd(cfg, "", { amiFamily: "AL2023", amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }] }),
+    );
+    expect(w.join("\n")).toContain("depends on the AMI's containerd");
+    expect(w.join("\n")).toContain("AL2023 AMIs ship containerd 2 from");
+  });
+});
+
+describe("spec.instance.environment: the service keys and variable names nodeadm writes for systemd (fresh tester SILENT-5)", () => {
+  const env = (lines: string[], alias = "al2023@latest") =>
+    nodeConfig(["instance:", "  environment:", ...lines.map((l) => `    ${l}`)].join("\n"), alias);
+  const envWarnings = (props: Record<string, unknown>) =>
+    synthWarnings(build("EC2NodeClass", props, "1.15.0")).filter((w) => w.includes("spec.instance.environment"));
+
+  test("a key kubelet.service is warned about with a did-you-mean kubelet: the drop-in is kubelet.service.service's", () => {
+    const w = envWarnings(env(["kubelet.service:", "  HTTP_PROXY: http://proxy:3128"]));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain('spec.instance.environment["kubelet.service"]');
+    expect(w[0]).toContain("/etc/systemd/system/kubelet.service.service.d/environment.conf");
+    expect(w[0]).toContain("Did you mean kubelet?");
+    expect(w[0]).toContain("environment.go");
+  });
+
+  test("keys that make no unit, another unit type, or Default: warned about", () => {
+    const w = envWarnings(env(["containerd.socket:", "  A: b", '"foo/bar":', "  A: b", "Default:", "  A: b"])).join(
+      "\n",
+    );
+    expect(w).toContain("names a unit with its .socket suffix");
+    expect(w).toContain('"foo/bar.service" is no valid unit name');
+    expect(w).toContain("did you mean default?");
+  });
+
+  test('a variable name with "=" is refused: systemd defines another variable', () => {
+    const e = rejection("EC2NodeClass", env(["kubelet:", '  "A=B": x']), "1.15.0");
+    expect(e.code).toBe("EC2NODECLASS_USER_DATA");
+    expect(e.message).toContain("user data for the AL2023 AMI family");
+    expect(e.message).toContain('spec.instance.environment.kubelet["A=B"]');
+    expect(e.message).toContain('the variable defined is A, set to "B=…"');
+    const d = rejection("EC2NodeClass", env(["default:", '  "A=B": x']), "1.15.0");
+    expect(d.message).toContain("os.Setenv refuses the name");
+  });
+
+  test("a NUL in a name is refused", () => {
+    const e = rejection("EC2NodeClass", env(["default:", '  "A\\0B": x']), "1.15.0");
+    expect(e.message).toContain("holds a NUL");
+  });
+
+  test("another non-POSIX name is warned about: systemd ignores the assignment", () => {
+    const w = envWarnings(env(["kubelet:", "  my-var: x", "  1ABC: z"]));
+    expect(w).toHaveLength(2);
+    expect(w[0]).toContain("Invalid environment assignment, ignoring");
+  });
+
+  test("look-alikes pass without a word: kubelet, containerd, default, an instance unit, POSIX names", () => {
+    const props = env([
+      "kubelet:",
+      "  HTTP_PROXY: http://proxy:3128",
+      "  _no_proxy2: localhost",
+      "containerd:",
+      '  "A": "B=C"',
+      "default:",
+      "  NO_PROXY: 169.254.169.254",
+      '"getty@tty1":',
+      "  TERM: linux",
+    ]);
+    expect(() => build("EC2NodeClass", props, "1.15.0")).not.toThrow();
+    expect(envWarnings(props)).toEqual([]);
+  });
+
+  test("on a release whose nodeadm does not read environment, only the field's own warning is given", () => {
+    const w = envWarnings(env(["kubelet.service:", "  A: b"], "al2023@v20250704")).join("\n");
+    expect(w).toContain("v20251002");
+    expect(w).not.toContain("Did you mean kubelet?");
   });
 });

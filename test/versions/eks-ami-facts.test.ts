@@ -1,5 +1,5 @@
 import * as script from "../../scripts/eks-ami-facts";
-import { COMMIT, enumValues, firstReleaseOnOrAfter, releases } from "../../scripts/eks-ami-facts";
+import { al2023Containerd, COMMIT, enumValues, firstReleaseOnOrAfter, releases } from "../../scripts/eks-ami-facts";
 import { snapshotTableTest } from "./go-module-table";
 
 /*
@@ -24,6 +24,41 @@ describe("eks-ami-facts.json", () => {
     }
     expect(t.nodeadm.types[t.nodeadm.root]).toBeDefined();
     expect(Number.isInteger(t.al2023RootVolumeGiB.value)).toBe(true);
+    // containerd per release and minor: releases of the list, versions x.y.z, the newest release listed
+    const byRelease = t.containerd.al2023 as Record<string, Record<string, string>>;
+    expect(Object.keys(byRelease).every((r) => t.releases.includes(r))).toBe(true);
+    expect(byRelease[t.newestRelease]).toBeDefined();
+    for (const minors of Object.values(byRelease))
+      for (const [m, v] of Object.entries(minors)) {
+        expect(m).toMatch(/^1\.\d+$/);
+        expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+      }
+    expect(dated(t.containerd.v3KeysRefusedOn1.since)).toBe(true);
+    const runtimes = Object.values(t.containerd.runtimes as Record<string, { default: boolean }>);
+    expect(runtimes.filter((r) => r.default)).toHaveLength(1);
+  });
+
+  test("containerd per release and Kubernetes minor is read from the AL2023 package tables only", () => {
+    const table = (header: string, version: string) =>
+      `  <table>\n    <tr>\n      <th>Package</th>\n${header}    </tr>\n    <tr>\n      <td>containerd</td>\n      ${version}\n    </tr>\n  </table>\n`;
+    const al2023 = "      <th>AL2023_x86_64_STANDARD</th>\n      <th>AL2023_ARM_64_STANDARD</th>\n";
+    const changelog = [
+      "# AMI Release v20251023",
+      "<details>\n<summary><b>Kubernetes 1.32</b></summary>",
+      table("      <th>AL2_x86_64</th>\n", '<td colspan="1">1.7.27-1.amzn2.0.3</td>'),
+      table(al2023, '<td colspan="2">2.1.4-1.eks.amzn2023.0.1</td>'),
+      "</details>\n<details>\n<summary><b>Kubernetes 1.31</b></summary>",
+      table(al2023, '<td colspan="2">1.7.27-1.eks.amzn2023.0.4</td>'),
+      "</details>\n<details>\n<summary><b>Kubernetes 1.30</b></summary>",
+      table(al2023, '<td colspan="1">1.7.27-1</td>\n      <td colspan="1">2.1.4-1</td>'),
+      "</details>",
+      "# AMI Release v20240209",
+      "<details>\n<summary><b>Kubernetes 1.29</b></summary>",
+      table("      <th>Version</th>\n", "<td>1.7.11-1.amzn2.0.1</td>"),
+      "</details>",
+    ].join("\n");
+    // the AL2 table is skipped, AMI types that disagree leave their minor out, a release without AL2023 tables is absent
+    expect(al2023Containerd(changelog)).toEqual({ v20251023: { "1.31": "1.7.27", "1.32": "2.1.4" } });
   });
 
   test("enum values are read from the const blocks of their type only", () => {
