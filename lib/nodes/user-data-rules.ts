@@ -1723,7 +1723,11 @@ function al2Finding(text: string): Finding | undefined {
       line: 1,
       problem: `a shell script or a MIME multipart document: this user data for the AL2 AMI family is a NodeConfig, which only AL2023's nodeadm reads. Karpenter wraps AL2 user data as one shell script part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:119-139, mimeify), the AL2 AMI has no nodeadm, and the YAML run as a script sets nothing: none of its settings reach the node. Use the AL2023 family (amiSelectorTerms alias al2023@…), or write the settings as an AL2 bootstrap script`,
     };
-  return undefined;
+  return unrunnableScriptFinding(
+    text,
+    "AL2",
+    "Karpenter wraps AL2 user data that is no MIME document as one text/x-shellscript part, as written (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:119-139, mimeify)",
+  );
 }
 
 function al2023Finding(text: string, ctx: Al2023Context): Finding | undefined {
@@ -1742,8 +1746,57 @@ function al2023Finding(text: string, ctx: Al2023Context): Finding | undefined {
       "Karpenter's yaml.Unmarshal of it fails, so it passes it on as a shell script part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:137-159, parseUserData)",
     ) ??
     base64Finding(text) ??
-    nodeConfigFinding(text, 0, ctx)
+    nodeConfigFinding(text, 0, ctx) ??
+    (karpenterTakesForScript(text) ? unrunnableScriptFinding(text, "AL2023", AL2023_SCRIPT_PART) : undefined)
   );
+}
+
+/** Where Karpenter makes AL2023 user data that is neither MIME nor a YAML map one shell script part. */
+const AL2023_SCRIPT_PART = `Karpenter passes AL2023 user data that is neither MIME nor a YAML map on as one text/x-shellscript part (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:137-159, parseUserData; mime/mime.go:38), as written`;
+
+/**
+ * Whether Karpenter's yaml.Unmarshal into a map fails on `text`, so that it passes the text on as a shell script part
+ * (nodeadm.go parseUserData). A document deeper than this reader follows, or past its alias cap, is not decided.
+ */
+function karpenterTakesForScript(text: string): boolean {
+  const go = decodeGoYaml(text, { strict: false });
+  if ("error" in go) return !go.tooDeep && !go.aliasCap;
+  return !isTable(goYamlToJs(go.value));
+}
+
+/**
+ * cloud-init runs a text/x-shellscript part as a program (cloudinit/handlers/shell_script.py writes it to
+ * /var/lib/cloud/instance/scripts, and the scripts_user module executes each file there), so the kernel needs a `#!`
+ * line as its first bytes; without one, execve fails with ENOEXEC and cloud-init logs "Exec format error. Missing #! in
+ * script?" (canonical/cloud-init cloudinit/subp.py, ProcessExecutionError): nothing in the part runs. The node still
+ * joins, which is why the loss goes unnoticed. An empty part has nothing to lose and is not judged.
+ */
+const CLOUD_INIT_SCRIPT =
+  'cloud-init runs a text/x-shellscript part as a program, and without a "#!" line as its first bytes the kernel cannot execute it: cloud-init logs "Exec format error. Missing #! in script?" (canonical/cloud-init cloudinit/subp.py, ProcessExecutionError for ENOEXEC; the scripts_user module) and nothing in it runs, while the node joins as if it had';
+
+/** `text`, made a shell script part by `how`, that cloud-init cannot execute (see {@link CLOUD_INIT_SCRIPT}). */
+function unrunnableScriptFinding(text: string, family: string, how: string): Finding | undefined {
+  if (text.startsWith("#!") || text.trim() === "") return undefined;
+  const lead = text.trimStart();
+  const first = text.length - lead.length;
+  const line = lineOf(text, first);
+  const cloudConfig = lead.startsWith("#cloud-config");
+  const yaml = cloudConfig ? decodeGoYaml(text, { strict: false }) : undefined;
+  const yamlError = yaml && "error" in yaml ? ` (its YAML does not parse: ${yaml.error.split("\n")[0]})` : "";
+  const fix = cloudConfig
+    ? `Put the cloud-config in a MIME multipart document, in a part with Content-Type: text/cloud-config${yamlError ? ", and fix its YAML" : ""}`
+    : lead.startsWith("#!")
+      ? 'Remove what comes before "#!"'
+      : 'Start the script with a "#!" line, such as #!/bin/bash';
+  const what = cloudConfig
+    ? `a #cloud-config document${yamlError}, which cloud-init reads only from user data or a part typed text/cloud-config`
+    : lead.startsWith("#!")
+      ? `a script whose "#!" line is not first (${first} characters of whitespace come before it)`
+      : 'a script without a "#!" line';
+  return {
+    line,
+    problem: `a shell script that starts with "#!", a ${family === "AL2023" ? "NodeConfig" : "bootstrap script"} or a MIME multipart document: this user data for the ${family} AMI family is ${what}. ${how}, and ${CLOUD_INIT_SCRIPT}. ${fix}`,
+  };
 }
 
 const EKS_BOOTSTRAP_SHELL =
@@ -2587,6 +2640,16 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
             problem: `${f.problem} (line ${f.line} of the decoded text: nodeadm decodes the part first, ${NODE_CONFIG_PART_DECODE})`,
           };
       }
+    }
+    // a script part cloud-init cannot execute: Karpenter writes each part's content back as read (mime.go:67-73, 88-91;
+    // eksbootstrap.go copyCustomUserDataParts)
+    if (partType.split(";")[0].trim().toLowerCase() === "text/x-shellscript") {
+      const body = lines.slice(j + 1, end).join("\n");
+      if (!body.startsWith("#!") && body.trim() !== "" && !isNodeConfigText(body))
+        return {
+          line: j + 2,
+          problem: `a script that starts with "#!": this text/x-shellscript part of ${r.family === "AL2023" ? "AL2023 user data" : `user data for the ${r.family} AMI family`} ${body.trimStart().startsWith("#!") ? 'has whitespace before its "#!" line' : 'has no "#!" line'}, and ${CLOUD_INIT_SCRIPT}. ${body.trimStart().startsWith("#cloud-config") ? "A cloud-config goes in a part with Content-Type: text/cloud-config" : 'Start the part with a "#!" line, such as #!/bin/bash'}`,
+        };
     }
     // a NodeConfig in a part of another type (a shell script part): nodeadm reads only application/node.eks.aws parts
     // (amazon-eks-ami nodeadm internal/configprovider/userdata.go:96-103), cloud-init runs the YAML as a script, and
