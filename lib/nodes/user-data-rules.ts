@@ -1915,7 +1915,11 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
       problem: `containerd configuration in TOML: ${where} is a NodeConfig whose spec.containerd.config is no TOML${at}: ${what}. nodeadm parses it to merge it over its own configuration and stops on the error (${NODEADM_CONTAINERD_MERGE}), as containerd would when it starts ("failed to load TOML"; github.com/containerd/containerd v1.7.30 services/server/config/config.go:197-260, cmd/containerd/command/main.go:125; containerd 2: cmd/containerd/server/config/config.go loadConfigFile), so the node has no container runtime and never becomes ready`,
     };
   }
-  const { refused: wrong, depends, runcOptions } = containerdConfigVerdict(toml, config);
+  const { refused: wrong, depends, runcOptions, misplaced } = containerdConfigVerdict(toml, config);
+  for (const m of misplaced)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config has ${m.path}, a key its table does not have: ${m.key} belongs to ${m.tables.map((t) => `[${t.table}] (${t.readers.join(", ")}: ${t.source})`).join(" or ")}. containerd ignores a key its table does not have (containerd 1.7's go-toml v1.9.5 drops it; containerd 2 logs "Ignoring unknown key in TOML for plugin" and drops it: github.com/containerd/containerd/v2@v2.2.3 cmd/containerd/server/config/config.go:256-280), so the setting never takes effect. Move it to that table`,
+    );
   // a runc runtime's options: decoded per pod sandbox, so a refused value leaves the node up with no pod of that
   // runtime starting; warned when only one containerd major refuses it or nodeadm's runtime has it only on some instances
   for (const o of runcOptions.filter((x) => !x.refused))
