@@ -413,6 +413,8 @@ export const ERROR_CODES = {
     "a zone ID (topology.k8s.aws/zone-id) without the AZ ID prefix of the cluster's region (use1- is us-east-1)",
   OPTIONS_NOT_AN_OBJECT: "options that are not an object",
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",
+  PROPS_VALUE_PROTO_KEY:
+    "a props map of Karpenter or a building block with a key named __proto__, which JavaScript objects turn into a prototype (the entry would be dropped), as NODE_VALUE_PROTO_KEY for node objects",
   PROPS_VALUE_UNREADABLE:
     "a props value of Karpenter or a building block that throws when read (a revoked Proxy, a throwing getter or ownKeys trap), as NODE_VALUE_UNREADABLE for node objects",
   PROVIDER_AMBIGUOUS: "several providers of a kind and none chosen",

@@ -31,15 +31,31 @@ function entered(value: unknown): boolean {
 }
 
 /**
- * Every place of `props` that throws when read: a revoked Proxy (Array.isArray and Object.getPrototypeOf throw on
- * one), a Proxy whose ownKeys (or get) trap throws, a getter that throws. One iterative walk over the plain maps
- * and lists only (constructs, tokens and class instances are left alone), each object once (a shared or cyclic one
- * is not walked again: the cycle checks of the props that must not hold one report it), at most
- * {@link MAX_WALK_DEPTH} levels deep.
+ * Every place of `props` that throws when read ({@link walkProps}).
  * @param known keys read besides the own keys of `props` (a prop inherited from its prototype)
  */
 export function findUnreadable(props: unknown, known: readonly string[] = []): UnreadablePlace[] {
+  return walkProps(props, known).unreadable;
+}
+
+/**
+ * One iterative walk over the plain maps and lists of `props` only (constructs, tokens and class instances are left
+ * alone), each object once (a shared or cyclic one is not walked again: the cycle checks of the props that must not
+ * hold one report it), at most {@link MAX_WALK_DEPTH} levels deep, finding:
+ * - `unreadable`: every place that throws when read: a revoked Proxy (Array.isArray and Object.getPrototypeOf throw
+ *   on one), a Proxy whose ownKeys (or get) trap throws, a getter that throws;
+ * - `protoKeys`: the path of every own key named `__proto__` of a map (JSON.parse makes one), sorted. Such an entry is
+ *   lost on the way to the Terraform JSON and the Helm values: token resolution and the merges copy maps by
+ *   assignment, where "__proto__" sets the copy's prototype instead of adding a key (fresh tester 31 H01, H22:
+ *   selector tags { "__proto__": "x" } were written as {}; Karpenter's `tags` likewise lost the entry).
+ * @param known keys read besides the own keys of `props` (a prop inherited from its prototype)
+ */
+export function walkProps(
+  props: unknown,
+  known: readonly string[] = [],
+): { readonly unreadable: UnreadablePlace[]; readonly protoKeys: string[] } {
   const found: UnreadablePlace[] = [];
+  const protoKeys: string[] = [];
   const seen = new Set<object>();
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: props, path: "", depth: 1 }];
   while (stack.length > 0) {
@@ -60,6 +76,7 @@ export function findUnreadable(props: unknown, known: readonly string[] = []): U
       if (path === "") for (const k of known) if (!keys.includes(k)) keys.push(k);
       for (const k of keys) {
         const childPath = Array.isArray(value) ? `${field}[${k}]` : entryPath(path, k);
+        if (k === "__proto__" && !Array.isArray(value)) protoKeys.push(childPath);
         try {
           children.push({ value: (value as Record<string, unknown>)[k], path: childPath, depth: depth + 1 });
         } catch (e) {
@@ -75,7 +92,7 @@ export function findUnreadable(props: unknown, known: readonly string[] = []): U
     // reversed, so that the places are found (and reported) in the order of the props
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
-  return found;
+  return { unreadable: found, protoKeys: protoKeys.sort() };
 }
 
 /**
@@ -85,11 +102,15 @@ export function findUnreadable(props: unknown, known: readonly string[] = []): U
  * (KarpenterRelease, KarpenterCrdRelease, KarpenterNodeRole, KarpenterControllerRole, InterruptionQueue).
  * Node objects refuse the same as NODE_VALUE_UNREADABLE (nodes/manifests.ts checkPropsWalkable).
  * @param known the props' keys (read even when only inherited)
- * @throws KarpenterValidationError PROPS_VALUE_UNREADABLE naming each place (`values.controller.env[0]`)
+ * @throws KarpenterValidationError PROPS_VALUE_UNREADABLE naming each place (`values.controller.env[0]`); else
+ *   PROPS_VALUE_PROTO_KEY naming each own `__proto__` key of a map (`tags["__proto__"]`), found by the same walk
  */
 export function checkPropsReadable(where: IConstruct, props: unknown, known: readonly string[] = []): void {
-  const places = findUnreadable(props, known);
-  if (places.length === 0) return;
+  const { unreadable: places, protoKeys } = walkProps(props, known);
+  if (places.length === 0) {
+    checkNoProtoKeys(where, protoKeys);
+    return;
+  }
   const errors = places.map(
     (p) =>
       new KarpenterValidationError(
@@ -103,6 +124,28 @@ export function checkPropsReadable(where: IConstruct, props: unknown, known: rea
   throw KarpenterValidationError.combine(
     errors,
     errors.length > 1 ? `${errors.length} unreadable values in the props of ${where.node.path || "<root>"}` : undefined,
+  );
+}
+
+/**
+ * Refuses the own `__proto__` keys {@link walkProps} found in the props of Karpenter or a building block, all at once:
+ * the entry would be dropped from the Terraform JSON or the Helm values without a word.
+ */
+function checkNoProtoKeys(where: IConstruct, paths: readonly string[]): void {
+  if (paths.length === 0) return;
+  const errors = paths.map(
+    (path) =>
+      new KarpenterValidationError(
+        "PROPS_VALUE_PROTO_KEY",
+        where,
+        path,
+        "(a key named __proto__)",
+        `a key other than "__proto__": the Terraform JSON and the Helm values are written through JavaScript objects, where "__proto__" sets an object's prototype instead of adding a key, so this entry would be dropped without a word (tags { "__proto__": "x" } would tag nothing). Rename the key (a map read with JSON.parse keeps "__proto__" as a key of its own)`,
+      ),
+  );
+  throw KarpenterValidationError.combine(
+    errors,
+    errors.length > 1 ? `${errors.length} __proto__ keys in the props of ${where.node.path || "<root>"}` : undefined,
   );
 }
 

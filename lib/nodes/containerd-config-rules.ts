@@ -65,6 +65,23 @@ export interface ContainerdConfigVerdict {
   readonly depends: readonly ContainerdConfigProblem[];
   /** The keys of a runc runtime's options table the runc shim's Options refuse (when a pod sandbox starts). */
   readonly runcOptions: readonly RuncOptionsProblem[];
+  /** Keys a CRI plugin table does not have, which a table near it in the same release does. */
+  readonly misplaced: readonly MisplacedKey[];
+}
+
+/**
+ * A key no release reads where it is written, inside a CRI plugin table some release knows the fields of, which the
+ * same release does read in the table's parent, a sibling table or a child table (or, for a runtime, its runc options):
+ * containerd ignores it where it is (go-toml v1.9.5 drops unknown keys, containerd 1.7; containerd 2 logs "Ignoring
+ * unknown key in TOML for plugin" and drops it: github.com/containerd/containerd/v2@v2.2.3
+ * cmd/containerd/server/config/config.go:256-280), so the setting never takes effect.
+ */
+export interface MisplacedKey {
+  /** The key's dotted path as written. */
+  readonly path: string;
+  readonly key: string;
+  /** The tables that have it, as TOML headers (`plugins."io.containerd.grpc.v1.cri"`), each with who reads it there. */
+  readonly tables: readonly { readonly table: string; readonly readers: readonly string[]; readonly source: string }[];
 }
 
 /** A key of a runc runtime's `options` of the wrong TOML type for the runc shim's Options field it names. */
@@ -280,14 +297,20 @@ export function containerdConfigVerdict(
   const refused: ContainerdConfigProblem[] = [];
   const depends: ContainerdConfigProblem[] = [];
   const runcOptions: RuncOptionsProblem[] = [];
+  const misplaced: MisplacedKey[] = [];
   const walk = (value: Record<string, unknown>, at: readonly string[]) => {
     for (const [key, x] of Object.entries(value)) {
       const segs = [...at, key];
       const each = releases.map((r) => readingOf(r, segs, x, setting));
       if (isTable(x)) runcOptions.push(...runcOptionsProblems(releases, each, segs, value, x));
       const reads = each.filter((e) => e.field);
-      // nothing reads it, or a float where an integer goes: not judged (nor anything under it)
-      if (reads.length === 0 || reads.some((e) => fits(x, e.field!.kind) === undefined)) continue;
+      if (reads.length === 0) {
+        const m = misplacedKey(releases, segs, value, setting);
+        if (m) misplaced.push(m);
+        continue;
+      }
+      // a float where an integer goes: not judged (nor anything under it)
+      if (reads.some((e) => fits(x, e.field!.kind) === undefined)) continue;
       const refusing = reads.filter((e) => e.reading.refuses);
       if (refusing.length === 0) {
         if (isTable(x)) walk(x, segs);
@@ -309,7 +332,91 @@ export function containerdConfigVerdict(
     }
   };
   walk(doc, []);
-  return { refused, depends, runcOptions };
+  return { refused, depends, runcOptions, misplaced };
+}
+
+/** The names of the tables under `segs` some release reads (no map entries), or the CRI plugins under `plugins`. */
+function childTables(releases: readonly ContainerdRelease[], segs: readonly string[], setting: Setting): string[] {
+  const names = new Set<string>();
+  for (const r of releases) {
+    if (segs.length === 1 && segs[0] === "plugins") {
+      for (const k of [...Object.keys(r.plugins), ...Object.keys(r.migrations ?? {})]) names.add(k);
+      continue;
+    }
+    const field = readingOf(r, segs, {}, setting).field;
+    for (const [k, f] of Object.entries(field?.kind === "table" ? (field.fields ?? {}) : {}))
+      if (f.kind === "table") names.add(k);
+  }
+  return [...names];
+}
+
+/**
+ * A key at `segs` (read by no release) that a release reads in the parent, a sibling or a child of its table, when
+ * that release knows the fields of the table it is in ({@link MisplacedKey}); `table` is the table it is in, for the
+ * runtime_type of a runtime whose options a runc key belongs in.
+ */
+function misplacedKey(
+  releases: readonly ContainerdRelease[],
+  segs: readonly string[],
+  table: Record<string, unknown>,
+  setting: Setting,
+): MisplacedKey | undefined {
+  if (segs[0] !== "plugins" || segs.length < 3) return undefined;
+  const key = segs[segs.length - 1];
+  const parent = segs.slice(0, -1);
+  const grand = parent.slice(0, -1);
+  const candidates = [
+    ...(grand.length >= 2 ? [grand] : []),
+    ...childTables(releases, grand, setting)
+      .filter((c) => c !== parent[parent.length - 1])
+      .map((c) => [...grand, c]),
+    ...childTables(releases, parent, setting).map((c) => [...parent, c]),
+  ];
+  const found = new Map<string, { readers: string[]; sources: string[] }>();
+  const add = (at: readonly string[], reader: string, source: string) => {
+    const header = dotted(at);
+    const f = found.get(header) ?? { readers: [], sources: [] };
+    f.readers.push(reader);
+    f.sources.push(source);
+    found.set(header, f);
+  };
+  for (const r of releases) {
+    const here = readingOf(r, parent, {}, setting).field;
+    if (here?.kind !== "table" || !here.fields) continue;
+    for (const c of candidates) {
+      // a map's entries are named by the user (runtimes.<name>): a key there names an entry, no field
+      if (readingOf(r, c, {}, setting).field?.kind !== "table") continue;
+      const there = readingOf(r, [...c, key], undefined, setting);
+      if (there.field) add(c, releaseName(r), there.reading.source!);
+    }
+    // a runtime's table: the runc shim's options, when the runtime is a runc one (its own runtime_type, or nodeadm's runc)
+    const o = r.runcOptions;
+    const at = readingOf(r, [...parent, "options"], {}, setting).at;
+    const runtimeType =
+      typeof table.runtime_type === "string"
+        ? table.runtime_type
+        : own(NODEADM_RUNTIMES, parent[parent.length - 1])
+          ? NODEADM_RUNTIME_TYPE
+          : undefined;
+    const isOptions =
+      at !== undefined &&
+      at.length === o.path.length + 1 &&
+      at[0] === o.plugin &&
+      o.path.every((p, j) => p === "*" || p === at[j + 1]);
+    const runc = isOptions && runtimeType !== undefined && o.runtimeTypes.includes(runtimeType) && runcField(o, key);
+    if (runc)
+      add(
+        [...parent, "options"],
+        releaseName(r),
+        `${o.module} ${o.file}:${runc[1].line}, ${o.struct}.${runc[0]}, decoded by ${r.containerd} ${o.decodedAt}`,
+      );
+  }
+  if (found.size === 0) return undefined;
+  return {
+    path: dotted(segs),
+    key,
+    tables: [...found].map(([t, f]) => ({ table: t, readers: f.readers, source: f.sources.join("; ") })),
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 } from "../kubernetes/value-rules";
 import { kubeletGate, kubeletGateMinors } from "../versions/kubelet-feature-gates";
 import { KubeletFlag, kubeletFlags } from "../versions/kubelet-flags";
+import { nodeIpOutcome } from "./kubelet-node-ip";
 import { startupParseProblems } from "./kubelet-runtime-rules";
 
 /*
@@ -27,6 +28,7 @@ import { startupParseProblems } from "./kubelet-runtime-rules";
  * - an unknown flag or shorthand, a flag missing its value, a word that is no flag (the kubelet refuses it with
  *   "unknown command"), a value its flag's Set refuses (Go strconv / time.ParseDuration / the value types' Set);
  * - `--help` / `-h` and `--version`, on which the kubelet prints and exits without starting.
+ * - a `--node-ip` the kubelet exits on, or ignores in part or in full (kubelet-node-ip.ts).
  * Items holding a quote or a backslash are not judged (systemd's unquoting applies to them).
  */
 
@@ -51,25 +53,47 @@ export interface KubeletFlagValue {
   readonly flag: string;
 }
 
+/** What the kubelet makes of `spec.kubelet.flags` ({@link kubeletFlagProblems}). */
+export interface KubeletFlagParse {
+  /** The first problem the kubelet stops at. */
+  readonly refused?: KubeletFlagProblem;
+  /** The deprecated flags used. */
+  readonly deprecated: readonly { readonly index: number; readonly name: string; readonly at: string }[];
+  /** The values the configuration flags set over the configuration's fields. */
+  readonly values: readonly KubeletFlagValue[];
+  /**
+   * Every flag's last value as written, by its long name (`cloud-provider`, `_` read as `-`), with its item: the value a
+   * scalar flag ends up with. Empty when a flag is refused or the items are not judged.
+   */
+  readonly flags: ReadonlyMap<string, { readonly value: string; readonly index: number }>;
+  /** Values the kubelet accepts but ignores in part or in full, with a log line at most (`--node-ip`). */
+  readonly ignored: readonly KubeletFlagProblem[];
+}
+
 /**
  * The problems of `spec.kubelet.flags` (`refused`: the first one the kubelet stops at), the deprecated flags used, and
  * the values the configuration flags set (scalars and lists; the map flags are judged here), when none is refused.
  */
-export function kubeletFlagProblems(flags: unknown): {
-  readonly refused?: KubeletFlagProblem;
-  readonly deprecated: { readonly index: number; readonly name: string; readonly at: string }[];
-  readonly values: KubeletFlagValue[];
-} {
+export function kubeletFlagProblems(flags: unknown): KubeletFlagParse {
   const deprecated: { index: number; name: string; at: string }[] = [];
   const values: KubeletFlagValue[] = [];
+  const last = new Map<string, { readonly value: string; readonly index: number }>();
+  const ignored: KubeletFlagProblem[] = [];
+  const parsed = () => ({ deprecated, values, flags: last, ignored });
   if (!Array.isArray(flags) || !flags.every((f) => typeof f === "string") || flags.some((f) => /["'\\]/.test(f)))
-    return { deprecated, values };
+    return parsed();
   const table = kubeletFlags();
   const words: { word: string; index: number }[] = [];
   flags.forEach((item: string, index) => {
     for (const word of item.split(/\s+/)) if (word !== "") words.push({ word, index });
   });
-  const refuse = (index: number, problem: string) => ({ refused: { index, problem }, deprecated, values: [] });
+  const refuse = (index: number, problem: string) => ({
+    refused: { index, problem },
+    deprecated,
+    values: [],
+    flags: new Map(),
+    ignored: [],
+  });
   let bareBool: string | undefined;
   const semantic: { name: string; value: string; index: number; at: string }[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -80,7 +104,7 @@ export function kubeletFlagProblems(flags: unknown): {
             index,
             `"--" ends the flags, so ${JSON.stringify(words[i + 1].word)} after it is no flag: the kubelet refuses it with "unknown command ${words[i + 1].word}" (cmd/kubelet/app/server.go:188-192)`,
           )
-        : { deprecated, values };
+        : parsed();
     if (!word.startsWith("-") || word === "-")
       return refuse(
         index,
@@ -156,6 +180,7 @@ export function kubeletFlagProblems(flags: unknown): {
         `${shown} makes the kubelet print its ${name === "help" ? "usage" : "version"} and exit instead of starting (${flag.at}), so the node never joins`,
       );
     if (flag.deprecated) deprecated.push({ index, name, at: flag.at });
+    last.set(name, { value, index: words[i].index });
     if (SEMANTIC_FLAGS.includes(name)) semantic.push({ name, value, index: words[i].index, at: flag.at });
     const set = flag.field === undefined ? undefined : fieldValue(flag.kind, value);
     if (flag.field !== undefined && set !== undefined) {
@@ -174,7 +199,15 @@ export function kubeletFlagProblems(flags: unknown): {
     }
   }
   const meaning = flagMeaningProblem(semantic);
-  return meaning ? refuse(meaning.index, meaning.problem) : { deprecated, values };
+  if (meaning) return refuse(meaning.index, meaning.problem);
+  const nodeIp = last.get("node-ip");
+  if (nodeIp) {
+    // nodeadm's --cloud-provider=external (amazon-eks-ami nodeadm internal/kubelet/config.go:256-258) unless replaced
+    const outcome = nodeIpOutcome(nodeIp.value, last.get("cloud-provider")?.value ?? "external");
+    if (outcome.refused) return refuse(nodeIp.index, outcome.refused);
+    if (outcome.ignored) ignored.push({ index: nodeIp.index, problem: outcome.ignored });
+  }
+  return parsed();
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ITerraformDependable, TerraformResource, TerraformStack } from "cd
 import { findUnwalkable } from "../core/deep-merge";
 import { constructName } from "../core/construct-name";
 import { KarpenterValidationError } from "../core/errors";
-import { findUnreadable } from "../core/readable-props";
+import { walkProps } from "../core/readable-props";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";
@@ -399,7 +399,7 @@ const propPath = (path: string, key: string) =>
 
 /**
  * Refuses props of a node object (NodePool, EC2NodeClass, NodeOverlay, CapacityBuffer) that cannot be read (every
- * place that throws when read, all at once: core/readable-props.ts findUnreadable), or that hold a map or list
+ * place that throws when read, all at once: core/readable-props.ts walkProps), or that hold a map or list
  * inside itself or nested deeper than any field of their CRDs: every check and the manifest's JSON walk the props
  * recursively, and would overflow the stack (a RangeError instead of this error). Run first, before any check;
  * the construct-valued props (`karpenter`, `nodeClass`, `dependsOn`, …) and tokens are not walked.
@@ -440,7 +440,9 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
   for (const [k, v] of entries)
     if (!CONSTRUCT_VALUED_PROPS.includes(k))
       Object.defineProperty(data, k, { value: v, enumerable: true, writable: true, configurable: true });
-  places.push(...findUnreadable(data));
+  // one walk finds the unreadable places and the own "__proto__" keys (reported after the cycles and depth below)
+  const walked = walkProps(data);
+  places.push(...walked.unreadable);
   if (places.length > 0) {
     const errors = places.map((p) => unreadable(p.path, p.reason));
     throw KarpenterValidationError.combine(
@@ -481,34 +483,19 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
   }
   // an own "__proto__" key (JSON.parse makes one) is lost on the way to the Terraform JSON: token resolution copies maps
   // by assignment, where "__proto__" sets the copy's prototype instead of a key (fresh tester 31 H01, H22: selector
-  // tags { __proto__: "x" } were written as {}, a term that names nothing). Values are walkable here (checked above).
-  const protoKeys: string[] = [];
-  const stack: [unknown, string][] = entries
-    .filter(([k]) => !CONSTRUCT_VALUED_PROPS.includes(k))
-    .map(([k, v]) => [v, k]);
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (v === null || typeof v !== "object" || constructName(v) !== undefined) continue;
-    if (Array.isArray(v)) v.forEach((x, i) => stack.push([x, `${path}[${i}]`]));
-    else
-      for (const k of Object.keys(v)) {
-        if (k === "__proto__") protoKeys.push(propPath(path, k));
-        else stack.push([(v as Record<string, unknown>)[k], propPath(path, k)]);
-      }
-  }
+  // tags { __proto__: "x" } were written as {}, a term that names nothing)
+  const protoKeys = walked.protoKeys;
   if (protoKeys.length > 0) {
-    const errors = protoKeys
-      .sort()
-      .map(
-        (path) =>
-          new KarpenterValidationError(
-            "NODE_VALUE_PROTO_KEY",
-            where,
-            path,
-            "(a key named __proto__)",
-            `a key other than "__proto__": the manifest is written through JavaScript objects, where "__proto__" sets an object's prototype instead of adding a key, so this entry would be dropped from the Terraform JSON without a word (selector tags { "__proto__": "x" } would be written as {}, a term that names nothing). Rename the key (a map read with JSON.parse keeps "__proto__" as a key of its own)`,
-          ),
-      );
+    const errors = protoKeys.map(
+      (path) =>
+        new KarpenterValidationError(
+          "NODE_VALUE_PROTO_KEY",
+          where,
+          path,
+          "(a key named __proto__)",
+          `a key other than "__proto__": the manifest is written through JavaScript objects, where "__proto__" sets an object's prototype instead of adding a key, so this entry would be dropped from the Terraform JSON without a word (selector tags { "__proto__": "x" } would be written as {}, a term that names nothing). Rename the key (a map read with JSON.parse keeps "__proto__" as a key of its own)`,
+        ),
+    );
     throw KarpenterValidationError.combine(
       errors,
       errors.length > 1 ? `${errors.length} __proto__ keys in the props of ${where}` : undefined,

@@ -25,7 +25,7 @@ import {
   kubeletRefusesNodeLabel,
   refusedNodeLabels,
 } from "./node-config-rules";
-import { kubeletFlagProblems } from "./kubelet-flag-rules";
+import { KubeletFlagParse, kubeletFlagProblems } from "./kubelet-flag-rules";
 import {
   al2023ContainerdMajors,
   al2023ContainerdSummary,
@@ -2065,6 +2065,8 @@ interface NodeConfigDoc {
   readonly value: Record<string, unknown>;
   /** How a message names it: the user data, or its MIME part. */
   readonly where: string;
+  /** The kubelet's parse of its `spec.kubelet.flags` (kubelet-flag-rules.ts), read once for every rule. */
+  readonly kubeletFlags: KubeletFlagParse;
 }
 
 /**
@@ -2095,7 +2097,8 @@ function nodeConfigSpecFinding(
   if (wrong.length === 0) {
     // what nodeadm decoded goes to independent consumers (the kubelet's flags and config, containerd, the local disks),
     // each of which fails on its own: every one is reported, the first one's line leading
-    const doc: NodeConfigDoc = { text, offset, parsed, value, where };
+    const kubeletFlags = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
+    const doc: NodeConfigDoc = { text, offset, parsed, value, where, kubeletFlags };
     const found = [
       kubeletFlagFinding(doc, ctx),
       kubeletConfigFinding(doc, ctx),
@@ -2197,8 +2200,8 @@ function kubeletRuntimeFinding(
  * warning). The parse comes first: the kubelet parses its flags before it validates them or reads its config.
  */
 function kubeletFlagFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
-  const { text, offset, parsed, value, where } = doc;
-  const { refused, deprecated, values } = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
+  const { text, offset, parsed, where } = doc;
+  const { refused, deprecated, values, ignored } = doc.kubeletFlags;
   if (refused) {
     const table = kubeletFlags();
     return {
@@ -2224,6 +2227,8 @@ function kubeletFlagFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | u
           `${where} is a NodeConfig whose spec.kubelet.flags[${v.index}] sets ${v.flag}, the kubelet's ${v.field}: flags take precedence over the kubelet's configuration (k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:424-428, kubeletConfigFlagPrecedence), so it replaces the ${v.field} Karpenter's own NodeConfig part sets (${v.field === "maxPods" ? "the pod count Karpenter computed for the instance type and scheduled against" : "from the EC2NodeClass's kubelet"}; karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/nodeadm.go:40-58, 103-116). Set it on the EC2NodeClass's kubelet instead`,
         );
       }
+  for (const g of ignored)
+    ctx.dropped?.push(`${where} is a NodeConfig whose spec.kubelet.flags[${g.index}] sets ${g.problem}`);
   for (const d of deprecated.filter((x) => x.name !== "register-with-taints"))
     ctx.dropped?.push(
       `${where} is a NodeConfig whose spec.kubelet.flags[${d.index}] sets --${d.name}, a deprecated kubelet flag: the kubelet accepts it with a warning ("Flag --${d.name} has been deprecated"; ${d.at}) and may drop it in a later release. Set it in spec.kubelet.config (or on the EC2NodeClass's kubelet) instead where it is a KubeletConfiguration field`,
@@ -2236,25 +2241,17 @@ function kubeletFlagFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | u
  * `--cloud-provider=external` and appends the user's flags after it (a later flag wins), and the kubelet refuses every
  * provider but "external" and "" since the in-tree providers were removed (k8s.io/kubernetes v1.36.3
  * pkg/kubelet/kubelet.go:464-466, NewMainKubelet: cloudprovider.ErrorForDisabledProvider), so it does not start.
- * Read from `--cloud-provider=<v>` and `--cloud-provider <v>` items (pflag reads `_` as `-`).
+ * Read from the kubelet's own parse of the flags (the last `--cloud-provider` wins; kubelet-flag-rules.ts).
  */
 function cloudProviderFinding(doc: NodeConfigDoc): Finding | undefined {
-  const { text, offset, parsed, value, where } = doc;
-  const flags = specValue(value, "kubelet", "flags");
-  if (!Array.isArray(flags)) return undefined;
-  for (let i = 0; i < flags.length; i++) {
-    const f = flags[i];
-    if (typeof f !== "string") continue;
-    const m = /^--cloud[-_]provider(?:=(.*))?$/.exec(f.trim());
-    if (!m) continue;
-    const provider = m[1] ?? (typeof flags[i + 1] === "string" ? (flags[i + 1] as string).trim() : undefined);
-    if (provider === undefined || provider === "" || provider === "external") continue;
-    return {
-      line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", i]),
-      problem: `--cloud-provider=external (nodeadm's own; or leave the flag out): ${where} is a NodeConfig whose spec.kubelet.flags[${i}] sets --cloud-provider to ${JSON.stringify(provider)}, which replaces nodeadm's --cloud-provider=external (nodeadm sets it, internal/kubelet/config.go:258, and the user's flags come after its own: internal/kubelet/environment.go:22-29), and the kubelet refuses every in-tree cloud provider ("cloud provider … was specified, but built-in cloud providers are disabled"; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:464-466, k8s.io/cloud-provider v0.36.3 plugins.go:94-96), so it does not start and the node never joins. EKS nodes use the external AWS cloud controller`,
-    };
-  }
-  return undefined;
+  const { text, offset, parsed, where } = doc;
+  const set = doc.kubeletFlags.flags.get("cloud-provider");
+  if (set === undefined || set.value === "" || set.value === "external") return undefined;
+  const i = set.index;
+  return {
+    line: offset + pathLine(text, parsed, ["spec", "kubelet", "flags", i]),
+    problem: `--cloud-provider=external (nodeadm's own; or leave the flag out): ${where} is a NodeConfig whose spec.kubelet.flags[${i}] sets --cloud-provider to ${JSON.stringify(set.value)}, which replaces nodeadm's --cloud-provider=external (nodeadm sets it, internal/kubelet/config.go:258, and the user's flags come after its own: internal/kubelet/environment.go:22-29), and the kubelet refuses every in-tree cloud provider ("cloud provider … was specified, but built-in cloud providers are disabled"; k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:464-466, k8s.io/cloud-provider v0.36.3 plugins.go:94-96), so it does not start and the node never joins. EKS nodes use the external AWS cloud controller`,
+  };
 }
 
 /** A NodeConfig (decoded without error) whose kubelet flags hold a `--node-labels` key the kubelet refuses (node-config-rules.ts). */
@@ -2311,7 +2308,12 @@ function containerdConfigFinding(doc: NodeConfigDoc, ctx: Al2023Context): Findin
     refused: wrong,
     depends,
     runcOptions,
+    misplaced,
   } = containerdConfigVerdict(toml, config, amis.certain ? amis.majors : undefined);
+  for (const m of misplaced)
+    ctx.dropped?.push(
+      `${where} is a NodeConfig whose spec.containerd.config has ${m.path}, a key its table does not have: ${m.key} belongs to ${m.tables.map((t) => `[${t.table}] (${t.readers.join(", ")}: ${t.source})`).join(" or ")}. containerd ignores a key its table does not have (containerd 1.7's go-toml v1.9.5 drops it; containerd 2 logs "Ignoring unknown key in TOML for plugin" and drops it: github.com/containerd/containerd/v2@v2.2.3 cmd/containerd/server/config/config.go:256-280), so the setting never takes effect. Move it to that table`,
+    );
   // a runc runtime's options: decoded per pod sandbox, so a refused value leaves the node up with no pod of that
   // runtime starting; warned when only one containerd major refuses it or nodeadm's runtime has it only on some instances
   for (const o of runcOptions.filter((x) => !x.refused))

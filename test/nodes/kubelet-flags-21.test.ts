@@ -195,9 +195,14 @@ describe("kubelet flags in an AL2023 NodeConfig are parsed as the kubelet parses
 
   test("the parse: the first error stops it, items with quotes are not judged", () => {
     expect(kubeletFlagProblems(["--foo", "--bar"]).refused?.index).toBe(0);
-    expect(kubeletFlagProblems(['--node-labels="a=b c"'])).toEqual({ deprecated: [], values: [] });
+    expect(kubeletFlagProblems(['--node-labels="a=b c"'])).toEqual({
+      deprecated: [],
+      values: [],
+      flags: new Map(),
+      ignored: [],
+    });
     expect(kubeletFlagProblems(["--max-pods=110", "--", "x"]).refused?.problem).toContain('"--" ends the flags');
-    expect(kubeletFlagProblems("not a list")).toEqual({ deprecated: [], values: [] });
+    expect(kubeletFlagProblems("not a list")).toEqual({ deprecated: [], values: [], flags: new Map(), ignored: [] });
   });
 
   test("value kinds as their Set reads them", () => {
