@@ -23,7 +23,7 @@ export interface NodeIpOutcome {
 const IPS_SOURCE =
   "k8s.io/kubernetes v1.36.3 cmd/kubelet/app/server.go:1244-1250, RunKubelet; k8s.io/component-helpers v0.36.3 node/util/ips.go:33-75, ParseNodeIPArgument";
 const VALIDATE_SOURCE =
-  "k8s.io/kubernetes v1.36.3 pkg/kubelet/nodestatus/setters.go:83-116, NodeAddress; pkg/kubelet/kubelet_node_status.go:668-675, 714-749, validateNodeIP";
+  "k8s.io/kubernetes v1.36.3 pkg/kubelet/nodestatus/setters.go:83-116, NodeAddress; pkg/kubelet/kubelet_node_status.go:668-675, 713-749, validateNodeIP";
 
 /**
  * The kubelet's reading of a `--node-ip` value, given the `--cloud-provider` it runs with (nodeadm's "external" unless
@@ -57,6 +57,14 @@ export function nodeIpOutcome(value: string, cloudProvider: string): NodeIpOutco
   if (refusedAt)
     return {
       ignored: `--node-ip=${value}: ${refusedAt.ip} is ${refusedAt.what.replace(/^loopback/, "a loopback")}, which the kubelet refuses as the node's address at every node status update ("Failed to set some node status fields" err="failed to validate nodeIP: nodeIP can't be ${refusedAt.what}"; ${VALIDATE_SOURCE}), so it sets neither the node's addresses nor the provided-node-ip annotation, and the flag replaces the instance address nodeadm sets (amazon-eks-ami nodeadm internal/kubelet/config.go:226-234). Leave the flag out to keep nodeadm's`,
+    };
+  // a fixed address in a class's user data is the same on every instance it launches, and each instance has its own
+  // (EC2 assigns it from the subnet): validateNodeIP looks the address up on the host's interfaces
+  // (kubelet_node_status.go:732-749) and fails on every instance that does not hold it
+  const fixed = items.filter((_, i) => ips[i] !== undefined && !isUnspecified(ips[i]!));
+  if (fixed.length > 0)
+    return {
+      ignored: `--node-ip=${value}: every instance this EC2NodeClass launches gets the same address, but each has its own (EC2 assigns it from the subnet), and the flag replaces the instance's own address nodeadm reads from IMDS (amazon-eks-ami nodeadm internal/kubelet/config.go:226-234, 386-408): on every instance that does not hold ${fixed.join(" / ")}, the kubelet refuses it at every node status update ("failed to validate nodeIP: node IP: ... not found in the host's network interfaces"; ${VALIDATE_SOURCE}) and sets neither the node's addresses nor the provided-node-ip annotation. Leave the flag out to keep nodeadm's per-instance address (or write 0.0.0.0 / :: for the default route's address)`,
     };
   return {};
 }

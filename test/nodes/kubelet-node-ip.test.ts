@@ -64,17 +64,25 @@ describe("--node-ip the kubelet accepts and ignores in part or in full", () => {
     expect(w).toContain("validateNodeIP");
   });
   test.each([
-    ["--node-ip=10.0.0.1"],
-    ["--node-ip=010.000.000.001"],
-    ["--node-ip=fd00::1"],
-    ["--node-ip=10.0.0.1,fd00::1"],
-    ["--node-ip=0.0.0.0"],
-    ["--node-ip=::"],
-    ["--node-ip="],
-    ["--node-ip=::ffff:10.0.0.1"],
-  ])("valid look-alike %s passes without a --node-ip word", (flag) => {
-    expect(warnings(flag)).not.toContain("--node-ip");
-  });
+    ["--node-ip=10.0.0.1", "10.0.0.1"],
+    ["--node-ip=010.000.000.001", "010.000.000.001"],
+    ["--node-ip=fd00::1", "fd00::1"],
+    ["--node-ip=10.0.0.1,fd00::1", "10.0.0.1 / fd00::1"],
+  ])(
+    "a fixed address, %s, is the same on every instance of the class: warned about (fresh tester 32 review)",
+    (flag, shown) => {
+      const w = warnings(flag);
+      expect(w).toContain("every instance this EC2NodeClass launches gets the same address");
+      expect(w).toContain(`on every instance that does not hold ${shown}`);
+      expect(w).toContain("not found in the host's network interfaces");
+    },
+  );
+  test.each([["--node-ip=0.0.0.0"], ["--node-ip=::"], ["--node-ip="]])(
+    "valid look-alike %s passes without a --node-ip word",
+    (flag) => {
+      expect(warnings(flag)).not.toContain("--node-ip");
+    },
+  );
 });
 
 describe("the flags' parse exposes each flag's last value", () => {
