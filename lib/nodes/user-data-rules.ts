@@ -1769,14 +1769,18 @@ function karpenterTakesForScript(text: string): boolean {
  * /var/lib/cloud/instance/scripts, and the scripts_user module executes each file there), so the kernel needs a `#!`
  * line as its first bytes; without one, execve fails with ENOEXEC and cloud-init logs "Exec format error. Missing #! in
  * script?" (canonical/cloud-init cloudinit/subp.py, ProcessExecutionError): nothing in the part runs. The node still
- * joins, which is why the loss goes unnoticed. An empty part has nothing to lose and is not judged.
+ * joins, which is why the loss goes unnoticed. A part of only comments and whitespace has nothing to lose and is not
+ * judged.
  */
 const CLOUD_INIT_SCRIPT =
   'cloud-init runs a text/x-shellscript part as a program, and without a "#!" line as its first bytes the kernel cannot execute it: cloud-init logs "Exec format error. Missing #! in script?" (canonical/cloud-init cloudinit/subp.py, ProcessExecutionError for ENOEXEC; the scripts_user module) and nothing in it runs, while the node joins as if it had';
 
+/** Whether a script holds nothing to run (whitespace and `#` comment lines): its failing to execute loses nothing. */
+const onlyShellComments = (text: string) => text.split("\n").every((l) => l.trim() === "" || l.trim().startsWith("#"));
+
 /** `text`, made a shell script part by `how`, that cloud-init cannot execute (see {@link CLOUD_INIT_SCRIPT}). */
 function unrunnableScriptFinding(text: string, family: string, how: string): Finding | undefined {
-  if (text.startsWith("#!") || text.trim() === "") return undefined;
+  if (text.startsWith("#!") || onlyShellComments(text)) return undefined;
   const lead = text.trimStart();
   const first = text.length - lead.length;
   const line = lineOf(text, first);
@@ -2647,7 +2651,7 @@ function mimeFinding(text: string, ctx: Al2023Context | undefined, r: MimeReader
     // eksbootstrap.go copyCustomUserDataParts)
     if (partType.split(";")[0].trim().toLowerCase() === "text/x-shellscript") {
       const body = lines.slice(j + 1, end).join("\n");
-      if (!body.startsWith("#!") && body.trim() !== "" && !isNodeConfigText(body))
+      if (!body.startsWith("#!") && !onlyShellComments(body) && !isNodeConfigText(body))
         return {
           line: j + 2,
           problem: `a script that starts with "#!": this text/x-shellscript part of ${r.family === "AL2023" ? "AL2023 user data" : `user data for the ${r.family} AMI family`} ${body.trimStart().startsWith("#!") ? 'has whitespace before its "#!" line' : 'has no "#!" line'}, and ${CLOUD_INIT_SCRIPT}. ${body.trimStart().startsWith("#cloud-config") ? "A cloud-config goes in a part with Content-Type: text/cloud-config" : 'Start the part with a "#!" line, such as #!/bin/bash'}`,

@@ -234,6 +234,7 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
         ebs: { volumeSize: 20480Mi, volumeType: gp3 }
       metadataOptions: { httpEndpoint: enabled, httpProtocolIPv6: disabled, httpPutResponseHopLimit: 2, httpTokens: required }
       userData: |
+        #!/bin/bash
         echo hello
       detailedMonitoring: true
       context: cr-context
@@ -268,7 +269,7 @@ describe("AWSNodeTemplate → EC2NodeClass: other fields", () => {
         httpPutResponseHopLimit: 2,
         httpTokens: "required",
       },
-      userData: "echo hello\n",
+      userData: "#!/bin/bash\necho hello\n",
       detailedMonitoring: true,
       context: "cr-context",
     });

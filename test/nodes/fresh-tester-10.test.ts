@@ -20,7 +20,7 @@ const al = (userData: string) => ({ amiSelectorTerms: [{ alias: "al2023@latest" 
 const NODECONFIG =
   "apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n  kubelet:\n    config:\n      maxPods: 110\n";
 const mime = (body: string) =>
-  `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${body}\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B--\n`;
+  `MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: application/node.eks.aws\n\n${body}\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B--\n`;
 
 describe("AL2023 user data of only YAML comments and whitespace is a NodeConfig without a kind", () => {
   test.each([
@@ -99,16 +99,18 @@ describe("an application/node.eks.aws MIME part that is no YAML map", () => {
 
 describe("the MIME decision trims as Go's strings.TrimSpace does (nodeadm.go:127-128)", () => {
   const MIME =
-    'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B--\n';
+    'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B--\n';
   test("a NEL before the first header is trimmed by Go, so the text is read as MIME and its header block fails", () => {
     const e = rejection("EC2NodeClass", al(`\u0085${MIME}`));
     expect(e.message).toContain("a MIME multipart document (headers from the first character");
   });
-  test("look-alikes: MIME from the first character, and after a byte-order mark, which Go does not trim", () => {
+  test("MIME from the first character passes; after a byte-order mark (Go does not trim it) it is a script cloud-init cannot run", () => {
     expect(() => build("EC2NodeClass", al(MIME))).not.toThrow();
     // no MIME to Karpenter, and its yaml.Unmarshal fails on the text: it goes out as a shell script part, which neither
-    // Karpenter nor nodeadm refuses (checked with Go)
-    expect(() => build("EC2NodeClass", al(`\uFEFF${MIME}`))).not.toThrow();
+    // Karpenter nor nodeadm refuses (checked with Go), but cloud-init cannot execute (no "#!" first)
+    const e = rejection("EC2NodeClass", al(`\uFEFF${MIME}`));
+    expect(e.message).not.toContain("a MIME multipart document (headers");
+    expect(e.message).toContain('is a script without a "#!" line');
   });
 });
 

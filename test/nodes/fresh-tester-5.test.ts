@@ -83,7 +83,9 @@ describe("U5: AL2023 user data written base64-encoded", () => {
   test("look-alikes: the NodeConfig as written, a script, a base64 word that decodes to nothing readable", () => {
     expect(() => build("EC2NodeClass", { userData: nodeConfig })).not.toThrow();
     expect(() => build("EC2NodeClass", { userData: "#!/bin/bash\necho hi\n" })).not.toThrow();
-    expect(() => build("EC2NodeClass", { userData: "SGVsbG9Xb3JsZFRoaXNJc0ZpbmU=" })).not.toThrow();
+    // a word alone is no script cloud-init can execute (no "#!"): refused for that, not taken for base64
+    expect(rejection("EC2NodeClass", { userData: "SGVsbG9Xb3JsZFRoaXNJc0ZpbmU=" }).message).not.toContain("in base64");
+    expect(() => build("EC2NodeClass", { userData: "#!/bin/sh\necho SGVsbG9Xb3JsZFRoaXNJc0ZpbmU=\n" })).not.toThrow();
   });
 });
 

@@ -751,19 +751,21 @@ describe("user data against EC2's 16 KB", () => {
     expect(warningsOf({ ...custom, userData: "x".repeat(16 * 1024) }).join("\n")).not.toContain("userData is");
   });
   test("exactly 16 KB is refused on AL2023 (Karpenter adds its bootstrap); one byte less synthesizes with a warning", () => {
-    const e = rejection("EC2NodeClass", { ...al2023, userData: "x".repeat(16 * 1024) });
+    const e = rejection("EC2NodeClass", { ...al2023, userData: `#!/bin/sh\n${"x".repeat(16 * 1024 - 10)}` });
     expect(e.field).toBe("userData");
     expect(e.value).toBe("(16384 bytes)");
     expect(e.message).toContain(
       "user data of at most 16383 bytes for the AL2023 AMI family, and in practice some 2048 less: Karpenter adds its own bootstrap",
     );
-    expect(warningsOf({ ...al2023, userData: "x".repeat(16 * 1024 - 1) })).toContainEqual(
+    expect(warningsOf({ ...al2023, userData: `#!/bin/sh\n${"x".repeat(16 * 1024 - 11)}` })).toContainEqual(
       expect.stringContaining(
         "EC2NodeClass obj: userData is 16383 bytes, and Karpenter adds its bootstrap for the AL2023 AMI family to it",
       ),
     );
     // well under the limit: no warning
-    expect(warningsOf({ ...al2023, userData: "x".repeat(14 * 1024) }).join("\n")).not.toContain("userData is");
+    expect(warningsOf({ ...al2023, userData: `#!/bin/sh\n${"x".repeat(14 * 1024 - 20)}` }).join("\n")).not.toContain(
+      "userData is",
+    );
   });
 });
 

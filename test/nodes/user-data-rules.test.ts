@@ -249,7 +249,7 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
     ],
     [
       "MIME without a multipart Content-Type",
-      "MIME-Version: 1.0\nContent-Type: text/x-shellscript\n\necho hi\n",
+      "MIME-Version: 1.0\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n",
       2,
       "Content-Type: text/x-shellscript",
       'a MIME multipart document (Content-Type "text/x-shellscript" is not multipart/…)',
@@ -270,8 +270,8 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
     ],
     [
       "MIME without the closing boundary",
-      mime("--BOUNDARY\nContent-Type: text/x-shellscript\n\necho hi\n", false),
-      7,
+      mime("--BOUNDARY\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n", false),
+      8,
       "echo hi",
       'the closing boundary line "--BOUNDARY--" is missing after the last part',
     ],
@@ -324,10 +324,10 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
       mime(
         `--BOUNDARY\nContent-Type: application/node.eks.aws\n\n${NODECONFIG}\n--BOUNDARY\nContent-Type: text/x-shellscript; charset="us-ascii"\n\n#!/bin/bash\necho hi\n\n--BOUNDARY\nContent-Type: text/cloud-config\n\n#cloud-config\npackages: [jq]\n\n`,
       ),
-      'Content-Type: multipart/mixed; boundary="//"\n\n--//\nContent-Type: text/x-shellscript\n\necho hi\n--//--\n',
+      'Content-Type: multipart/mixed; boundary="//"\n\n--//\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--//--\n',
       // look-alikes of a broken NodeConfig: a script (#!) writing one with a tab, and no-YAML text without its apiVersion / kind
       "#!/bin/bash\ncat <<EOF > /etc/eks/extra.yaml\nkind: NodeConfig\nspec:\n\tkubelet: {}\nEOF\n",
-      "echo 'kind: x' : [\n",
+      "#!/bin/sh\necho 'kind: x' : [\n",
     ])
       expect(() => build("EC2NodeClass", al(u))).not.toThrow();
   });
@@ -348,7 +348,7 @@ describe("AL2023 reads a NodeConfig, a shell script or a MIME multipart document
 
 describe("AL2023 MIME with something before its first header (fresh-tester-9 U25)", () => {
   const MIME =
-    'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\necho hi\n--B--\n';
+    'Content-Type: multipart/mixed; boundary="B"\n\n--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--B--\n';
   test.each([
     ["leading empty lines", `\n\n${MIME}`, "an empty line ends the header block"],
     ["a leading CRLF", `\r\n${MIME.replace(/\n/g, "\r\n")}`, "an empty line ends the header block"],
@@ -429,7 +429,7 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     al("MIME-Version: 1.0\nContent-Type: text/plain\n\nx\n"),
     al("MIME-Version: 1.0\nContent-Type: multipart/mixed\n\nx\n"),
     al(mime("--OTHER\n\nx\n")),
-    al(mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n")),
+    al(mime("--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n")),
     al("MIME-Version: 1.0\nnot a header\n\n"),
     al(mime("--B\nContent-Type: application/node.eks.aws\n\nkind: ConfigMap\n--B--\n")),
     al("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n\tkubelet: {}\n"),
@@ -449,7 +449,7 @@ describe("every refusal here is one the agreement stage excuses (the API server 
     ),
     {
       amiSelectorTerms: [{ alias: "al2@latest" }],
-      userData: mime("--B\nContent-Type: text/x-shellscript\n\necho hi\n"),
+      userData: mime("--B\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n"),
     },
     {
       amiSelectorTerms: [{ alias: "al2@latest" }],
@@ -471,7 +471,7 @@ test("a NodeConfig kubelet config value of the wrong type (1.15) is a refusal th
 
 test("16 KB of user data on AL2023 is a refusal the agreement stage excuses as user-data-size", () => {
   const ag = require("../../scripts/e2e/agreement.cjs");
-  for (const p of rejection("EC2NodeClass", al("x".repeat(16 * 1024))).problems)
+  for (const p of rejection("EC2NodeClass", al(`#!/bin/sh\n${"x".repeat(16 * 1024 - 10)}`)).problems)
     expect(ag.semanticRuleOf(p, "1.14.1")?.id).toBe("user-data-size");
 });
 
@@ -786,14 +786,14 @@ describe("AL2 MIME user data is read as AL2023's is (fresh-tester-15 S-C; eksboo
     ],
     [
       "multipart/mixed without a boundary",
-      "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--BB\nContent-Type: text/x-shellscript\n\necho hi\n--BB--\n",
+      "MIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--BB\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--BB--\n",
       2,
       "Content-Type: multipart/mixed",
       "the multipart Content-Type has no boundary parameter",
     ],
     [
       "a boundary line that does not match (the part is dropped silently)",
-      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--CC\nContent-Type: text/x-shellscript\n\necho hi\n--CC--\n',
+      'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--CC\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--CC--\n',
       3,
       "",
       'the boundary line "--BB" never appears, so Karpenter reads no part and drops the whole user data silently',
@@ -812,8 +812,8 @@ describe("AL2 MIME user data is read as AL2023's is (fresh-tester-15 S-C; eksboo
   test("look-alikes pass: a plain script (Karpenter wraps it), a complete MIME document, any part type", () => {
     for (const u of [
       "#!/bin/bash\necho hi\n",
-      "echo --BB\n",
-      "Content-Type is written here, not at the start\n",
+      "#!/bin/sh\necho --BB\n",
+      "#!/bin/sh\n: Content-Type is written here, not at the start\n",
       'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--BB\nContent-Type: text/x-shellscript\n\n#!/bin/bash\necho hi\n--BB--\n',
       'MIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="BB"\n\n--BB\nContent-Type: application/node.eks.aws\n\nnot a NodeConfig\n--BB--\n',
     ])
