@@ -6,7 +6,15 @@ import { goTrimSpace } from "../core/go-strings";
 import { decodeGoYaml, goYamlDocumentValue, goYamlToJs, MAX_ALIAS_EXPANSION, yamlNesting } from "../core/go-yaml";
 import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
+import { nearestKey } from "../core/problems";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
+import {
+  BOTTLEROCKET_DENY_UNKNOWN_SOURCE,
+  BOTTLEROCKET_SETTINGS_NAMES_SOURCE,
+  bottlerocketK8sSetting,
+  EVERY_K8S_SETTINGS,
+  K8S_SETTINGS_NAMES,
+} from "../versions/bottlerocket-settings-names";
 import { kubeletFlags } from "../versions/kubelet-flags";
 import { kubeletConfigFields } from "../versions";
 import { KUBELET_EVICTION_SOURCE, kubeletEvictionRefusal, kubeletValueProblem } from "./kubelet-config-rules";
@@ -252,7 +260,7 @@ function bottlerocketFindings(
     if (settingsKeys.includes(key)) continue;
     found.push({
       line: tomlKeyLine(text, key) || 1,
-      problem: `only the settings table (and its subtables, [settings.kubernetes] …): user data for the Bottlerocket AMI family keeps nothing else, Karpenter writes back only "settings" (${BR_SOURCE}, MarshalTOML), so "${key}" would be dropped silently. Did you mean [settings.${key}]?`,
+      problem: `only the settings table (and its subtables, [settings.kubernetes] …): user data for the Bottlerocket AMI family keeps nothing else, Karpenter writes back only "settings" (${BR_SOURCE}, MarshalTOML), so "${key}" would be dropped silently. Did you mean ${settingsSuggestion(key, doc[key])}?`,
     });
   }
   const fields = bottlerocketSettingsFields(minor);
@@ -265,6 +273,7 @@ function bottlerocketFindings(
       });
       continue;
     }
+    found.push(...bottlerocketSettingsNameFindings(text, settings));
     const wrong: TypeProblem[] = [];
     decodeProblems(settings, fields.root, "settings", "settings", fields.structs, wrong);
     if (wrong.length > 0)
@@ -335,6 +344,69 @@ function bottlerocketFindings(
       });
   }
   return found;
+}
+
+/**
+ * The table a top-level key outside `settings` was surely meant as: `[settings.<rest>]` when the key is a typo of
+ * `settings` itself (`[setting.kubernetes]` → `[settings.kubernetes]`), else `[settings.<key>]`.
+ */
+function settingsSuggestion(key: string, value: unknown): string {
+  if (nearestKey(key, ["settings"]) === undefined) return `[settings.${key}]`;
+  const tables = isTable(value) ? Object.keys(value).filter((k) => isTable(value[k])) : [];
+  return tables.length === 1 ? `[settings.${tables[0]}]` : "[settings]";
+}
+
+/** The line of settings table `name`: its header or key (tomlKeyLine), else the first dotted key it starts. */
+function settingsNameLine(text: string, name: string): number {
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const header = new RegExp(`^\\s*(?:\\[{1,2}\\s*(?:[\\w"-]+\\.)?|(?:[\\w"-]+\\.)?)"?${esc}"?\\s*[.=\\]]`, "m").exec(
+    text,
+  );
+  return header ? lineOf(text, header.index) : tomlKeyLine(text, name);
+}
+
+/**
+ * `[settings.<name>]` tables no aws-k8s variant has (Karpenter's Bottlerocket AMI family launches only those):
+ * Karpenter passes every settings table but kubernetes and bootstrap-commands on as written (karpenter-provider-aws
+ * v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocketsettings.go:39, `SettingsRaw map[string]any toml:"settings"`,
+ * and MarshalTOML :185-194, which writes them back beside its own kubernetes and bootstrap-commands, so a case-folded
+ * `Kubernetes` is written back too), and Bottlerocket's settings model denies unknown fields, case-sensitively
+ * (BOTTLEROCKET_DENY_UNKNOWN_SOURCE): the apiserver deserializes the PATCH into it (bottlerocket-core-kit@a10182f9
+ * sources/api/apiserver/src/server/mod.rs:301-310, web::Json<Settings>) and early-boot-config stops on the refusal
+ * (BR_EARLY_BOOT_SOURCE). The names: lib/versions/bottlerocket-settings-names.ts. A name only some aws-k8s variants
+ * have is a warning ({@link bottlerocketSettingsNameWarnings}).
+ */
+function bottlerocketSettingsNameFindings(text: string, settings: Record<string, unknown>): Finding[] {
+  const out: Finding[] = [];
+  for (const name of Object.keys(settings)) {
+    const known = bottlerocketK8sSetting(name);
+    if (known.has !== "none") continue;
+    const near = nearestKey(name, K8S_SETTINGS_NAMES);
+    const why = known.which
+      ? `settings.${name} is a setting of ${known.which} only, no aws-k8s variant has it`
+      : `no aws-k8s variant has a "${name}" setting`;
+    out.push({
+      line: settingsNameLine(text, name),
+      problem: `a settings table an aws-k8s variant has (${EVERY_K8S_SETTINGS.join(", ")}; some variants also ${K8S_SETTINGS_NAMES.filter((n) => !EVERY_K8S_SETTINGS.includes(n)).join(", ")}), got [settings.${name}]: Karpenter passes settings.${name} on as written (it types only kubernetes and bootstrap-commands, and writes the other settings tables of this user data for the Bottlerocket AMI family back unchanged, ${BR_SOURCE}:39, SettingsRaw), but Bottlerocket itself refuses the settings at boot: ${why}, and its settings model denies unknown fields (${BOTTLEROCKET_DENY_UNKNOWN_SOURCE}; the names: ${BOTTLEROCKET_SETTINGS_NAMES_SOURCE}), so early-boot-config refuses the whole user data (${BR_EARLY_BOOT_SOURCE}) and the node never joins${near ? `. Did you mean [settings.${near}]?` : ". Fix the name, or remove the table"}`,
+    });
+  }
+  return out;
+}
+
+/**
+ * The warnings for `[settings.<name>]` tables only some aws-k8s variants have (an NVIDIA-only table, say): on an AMI
+ * of another variant Bottlerocket refuses the settings at boot, as {@link bottlerocketSettingsNameFindings} says.
+ */
+function bottlerocketSettingsNameWarnings(text: string, settings: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const name of Object.keys(settings)) {
+    const known = bottlerocketK8sSetting(name);
+    if (known.has !== "some") continue;
+    out.push(
+      `line ${settingsNameLine(text, name)}: settings.${name} is a setting of ${known.which} only (${BOTTLEROCKET_SETTINGS_NAMES_SOURCE}): Karpenter passes it on as written, and on an AMI of another variant Bottlerocket itself refuses the settings at boot (its settings model denies unknown fields, ${BOTTLEROCKET_DENY_UNKNOWN_SOURCE}; ${BR_EARLY_BOOT_SOURCE}), so the node never joins. Karpenter's Bottlerocket alias picks the variant by instance type (the -nvidia AMI for NVIDIA GPU instances): keep this class to instance types and AMIs of such a variant, or remove the table.`,
+    );
+  }
+  return out;
 }
 
 /** A value of the wrong TOML type: its dotted path, the key whose line is shown, what the Go type takes, what it is. */
@@ -1599,6 +1671,8 @@ export function bottlerocketWarnings(
         );
       }
     }
+    for (const w of bottlerocketSettingsNameWarnings(userData, settings))
+      out.push(`EC2NodeClass ${name}: userData: ${w}`);
     const taints = bottlerocketTaintsWarning(userData, key, settings);
     if (taints) out.push(`EC2NodeClass ${name}: userData: ${taints}`);
     // Karpenter writes these itself over the user data's (bottlerocket.go:43-46: cluster-name, api-server,

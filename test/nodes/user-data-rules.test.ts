@@ -196,8 +196,9 @@ describe("Bottlerocket: every typed setting of Karpenter's structs, per minor (f
       "[settings.kubernetes]\nmax-pods = 4294967295\nregistry-qps = 2147483647\n",
       // a key Karpenter's struct lacks is skipped by the decode (only logged by its strict pass)
       '[settings.kubernetes]\nno-such-setting = ["x"]\n[settings.kubernetes.static-pods.web]\nmanifest = "bQ=="\nbogus = 1\n',
-      // keys match fields case-insensitively, the settings table too
-      "[Settings.Kubernetes]\nMax-Pods = 7\n",
+      // keys match fields case-insensitively, the settings table too (a case-folded table name, [settings.Kubernetes],
+      // is written back as written too, and Bottlerocket refuses it: bottlerocket-settings-names.test.ts)
+      "[Settings.kubernetes]\nMax-Pods = 7\n",
       '[settings.kubernetes]\nnode-labels = { "a.b/c" = "d" }\nallowed-unsafe-sysctls = []\n',
       '[settings.kubernetes.credential-providers.ecr-credential-provider]\nenabled = true\nimage-patterns = ["*.dkr.ecr.*.amazonaws.com"]\nenvironment = { AWS_REGION = "eu-west-1" }\n',
       '[settings.bootstrap-commands.setup]\ncommands = [["apiclient", "set", "motd=1"]]\nmode = "once"\n',
