@@ -5,6 +5,7 @@ import {
   ContainerdRelease,
   ContainerdRuncOptions,
 } from "../versions/containerd-config";
+import { kubernetesMinor, minorRanges } from "../versions/kubernetes-minor";
 import { eksAmiFacts } from "../versions/eks-ami";
 import type { Al2023AmiRelease } from "./node-config-rules";
 
@@ -617,27 +618,11 @@ export interface Al2023ContainerdMajors {
 
 const containerdMajor = (version: string) => Number(version.split(".")[0]);
 
-const minorOf = (kubernetesVersion: string | undefined) =>
-  typeof kubernetesVersion === "string" ? /^v?(1\.\d+)(?:\.\d+)?$/.exec(kubernetesVersion.trim())?.[1] : undefined;
-
-/** `1.27-1.33` for the minors a version is shipped for (in order, gaps shown as `1.27, 1.29`). */
-function minorsText(minors: readonly string[]): string {
-  const n = minors.map((m) => Number(m.split(".")[1])).sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < n.length;) {
-    let j = i;
-    while (j + 1 < n.length && n[j + 1] === n[j] + 1) j++;
-    parts.push(j === i ? `1.${n[i]}` : `1.${n[i]}-1.${n[j]}`);
-    i = j + 1;
-  }
-  return parts.join(", ");
-}
-
 /** `containerd 1.7.27 for Kubernetes 1.28-1.31, 2.1.4 for Kubernetes 1.32-1.34` for one release's minors. */
 function shippedText(byMinor: { readonly [minor: string]: string }): string {
   const byVersion = new Map<string, string[]>();
   for (const [m, v] of Object.entries(byMinor)) byVersion.set(v, [...(byVersion.get(v) ?? []), m]);
-  return `containerd ${[...byVersion].map(([v, ms]) => `${v} for Kubernetes ${minorsText(ms)}`).join(", ")}`;
+  return `containerd ${[...byVersion].map(([v, ms]) => `${v} for Kubernetes ${minorRanges(ms)}`).join(", ")}`;
 }
 
 /**
@@ -658,7 +643,7 @@ export function al2023ContainerdSummary(): string {
     if (last1 === shipping.length - 1) never.push(m);
     else from.push(`${shipping[last1 + 1]} for Kubernetes ${m}`);
   }
-  return `AL2023 AMIs ship containerd 2 from ${from.join(", ")}, and containerd 1.7 on every release for Kubernetes ${minorsText(never)} and on all releases before those (${f.repository} CHANGELOG.md at ${f.commit.slice(0, 8)}, the containerd package of each release and Kubernetes version)`;
+  return `AL2023 AMIs ship containerd 2 from ${from.join(", ")}, and containerd 1.7 on every release for Kubernetes ${minorRanges(never)} and on all releases before those (${f.repository} CHANGELOG.md at ${f.commit.slice(0, 8)}, the containerd package of each release and Kubernetes version)`;
 }
 
 /**
@@ -669,7 +654,7 @@ export function al2023ContainerdSummary(): string {
  */
 export function al2023ContainerdMajors(ami: Al2023AmiRelease, kubernetesVersion?: string): Al2023ContainerdMajors {
   const table = eksAmiFacts().containerd.al2023;
-  const minor = minorOf(kubernetesVersion);
+  const minor = kubernetesMinor(kubernetesVersion);
   const majorsOf = (versions: readonly string[]) => [...new Set(versions.map(containerdMajor))].sort();
   if (ami !== undefined && ami !== "latest") {
     const byMinor = table[ami];

@@ -1,4 +1,5 @@
 import { isIP } from "net";
+import { kubernetesMinor, minorRanges } from "../versions/kubernetes-minor";
 import {
   durationNanos,
   GO_DURATION,
@@ -1280,22 +1281,9 @@ function nodeadmGates(minor: string): Record<string, boolean> {
 
 /** The Kubernetes minors judged: the cluster's (`known`), or every minor of the table. */
 export function judgedKubeletMinors(kubernetesVersion: string | undefined): { minors: string[]; known: boolean } {
-  const m = typeof kubernetesVersion === "string" ? /^v?(1\.\d+)(?:\.\d+)?$/.exec(kubernetesVersion.trim()) : null;
-  if (m && kubeletFeatureGates(m[1]) !== undefined) return { minors: [m[1]], known: true };
+  const m = kubernetesMinor(kubernetesVersion);
+  if (m && kubeletFeatureGates(m) !== undefined) return { minors: [m], known: true };
   return { minors: kubeletGateMinors(), known: false };
-}
-
-/** "1.31-1.35, 1.37" for a sorted list of minors. */
-function minorsLabel(minors: readonly string[]): string {
-  const n = minors.map((m) => Number(m.split(".")[1]));
-  const parts: string[] = [];
-  for (let i = 0; i < n.length;) {
-    let j = i;
-    while (j + 1 < n.length && n[j + 1] === n[j] + 1) j++;
-    parts.push(j === i ? `1.${n[i]}` : `1.${n[i]}-1.${n[j]}`);
-    i = j + 1;
-  }
-  return parts.join(", ");
 }
 
 /** The user's featureGates as booleans (a token or non-boolean value: undefined), or undefined when not judged. */
@@ -1733,7 +1721,7 @@ function gatedOutcomes(
         reasons.get(key)!.minors.push(m);
       }
     const list = [...reasons.values()];
-    const at = (ms: string[]) => (versionKnown ? `the cluster's Kubernetes ${ms[0]}` : `Kubernetes ${minorsLabel(ms)}`);
+    const at = (ms: string[]) => (versionKnown ? `the cluster's Kubernetes ${ms[0]}` : `Kubernetes ${minorRanges(ms)}`);
     const allowed =
       list.length === 1
         ? `${list[0].p.allowed} (kubelet of ${at(list[0].minors)})`
@@ -1744,7 +1732,7 @@ function gatedOutcomes(
     if (failing.length === minors.length) problems.push({ field, value, allowed, rule, source });
     else
       warnings.push(
-        `${field} = ${JSON.stringify(value)}: on ${at(failing)} the kubelet refuses ${rule} (${source}; allowed: ${allowed}), and exits: the node never joins the cluster. It passes on Kubernetes ${minorsLabel(minors.filter((m) => !failing.includes(m)))}; the cluster's Kubernetes version is not known at synth (a literal version on the cluster has it judged)`,
+        `${field} = ${JSON.stringify(value)}: on ${at(failing)} the kubelet refuses ${rule} (${source}; allowed: ${allowed}), and exits: the node never joins the cluster. It passes on Kubernetes ${minorRanges(minors.filter((m) => !failing.includes(m)))}; the cluster's Kubernetes version is not known at synth (a literal version on the cluster has it judged)`,
       );
   }
   return { problems, warnings };
