@@ -36,7 +36,7 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
 import { aliasReleaseWarning, amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
-import { al2023AmiRelease } from "./node-config-rules";
+import { al2023AmiRelease, bottlerocketAmiRelease } from "./node-config-rules";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { ebsTypeWarnings, rootVolumeWarnings } from "./ebs-rules";
 import { kubeletExpressionSampleWarning } from "./kubelet-expressions";
@@ -343,7 +343,14 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       al2023AmiRelease(spec.amiSelectorTerms),
     ))
       Annotations.of(this).addWarning(w);
-    for (const w of bottlerocketWarnings(name, nodeFamily(spec), spec.userData, `1.${version.minor}`, spec.kubelet))
+    for (const w of bottlerocketWarnings(
+      name,
+      nodeFamily(spec),
+      spec.userData,
+      `1.${version.minor}`,
+      spec.kubelet,
+      bottlerocketAmiRelease(spec.amiSelectorTerms),
+    ))
       Annotations.of(this).addWarning(w);
     const releaseWarning = aliasReleaseWarning(spec);
     if (releaseWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${releaseWarning}`);

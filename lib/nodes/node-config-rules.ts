@@ -67,6 +67,17 @@ export function al2023AmiRelease(amiSelectorTerms: unknown): Al2023AmiRelease {
   return m ? (m[1] as Al2023AmiRelease) : undefined;
 }
 
+/**
+ * The Bottlerocket release a class's `amiSelectorTerms` pin: one alias `bottlerocket@vX.Y.Z`; undefined for
+ * `bottlerocket@latest` (or amiFamily alone), AMIs by ID, name, tags or SSM parameter, or a term not known at synth.
+ */
+export function bottlerocketAmiRelease(amiSelectorTerms: unknown): string | undefined {
+  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return undefined;
+  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
+  if (typeof alias !== "string" || isToken(alias)) return undefined;
+  return /^bottlerocket@(v\d+\.\d+\.\d+)$/.exec(alias)?.[1];
+}
+
 /** The first AMI release whose nodeadm knows `type.field` (or an enum value), as the table records it. */
 const sinceOf = (type: string, field: string): string | undefined => eksAmiFacts().nodeadm.since[`${type}.${field}`];
 

@@ -14,7 +14,7 @@ import {
 } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
-import { al2023AmiRelease } from "./node-config-rules";
+import { al2023AmiRelease, bottlerocketAmiRelease } from "./node-config-rules";
 import { eksAmiFacts } from "../versions/eks-ami";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
@@ -1001,6 +1001,7 @@ export function checkEc2NodeClassSemantics(
       p.kubelet,
       ctx.kubernetesVersion,
       al2023AmiRelease(p.amiSelectorTerms),
+      bottlerocketAmiRelease(p.amiSelectorTerms),
     ),
   );
   c.guard(() => checkUserDataRoom(c, nodeFamily(p), p.userData));

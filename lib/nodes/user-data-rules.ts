@@ -11,7 +11,10 @@ import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import {
   BOTTLEROCKET_DENY_UNKNOWN_SOURCE,
   BOTTLEROCKET_SETTINGS_NAMES_SOURCE,
+  BOTTLEROCKET_SETTINGS_READ_UNTIL,
+  BOTTLEROCKET_SETTINGS_SINCE_SOURCE,
   bottlerocketK8sSetting,
+  bottlerocketSettingInRelease,
   EVERY_K8S_SETTINGS,
   K8S_SETTINGS_NAMES,
 } from "../versions/bottlerocket-settings-names";
@@ -159,6 +162,7 @@ export function checkUserDataFormat(
   classKubelet?: unknown,
   kubernetesVersion?: string,
   ami?: Al2023AmiRelease,
+  bottlerocketRelease?: string,
 ): void {
   // only "" is no user data (nodeadm.go:123-126 returns no part for it; Bottlerocket's go-toml reads it as no settings):
   // user data of whitespace alone is read like any other, so it is judged (blankYaml)
@@ -168,7 +172,7 @@ export function checkUserDataFormat(
   if (overEc2Limit(userData)) return;
   const found =
     family === "Bottlerocket"
-      ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet, kubernetesVersion)
+      ? bottlerocketFindings(userData, `1.${c.version.minor}`, classKubelet, kubernetesVersion, bottlerocketRelease)
       : family === "AL2023"
         ? [
             al2023Finding(userData, {
@@ -224,11 +228,16 @@ const tomlType = (v: unknown) =>
 /** U+FEFF, which an editor may save at the start of a file. */
 const BOM = "\uFEFF";
 
+/**
+ * What Karpenter or Bottlerocket refuses in literal Bottlerocket user data. `release`: the Bottlerocket release the
+ * class's alias pins (`vX.Y.Z`, node-config-rules.ts bottlerocketAmiRelease), undefined when not pinned.
+ */
 function bottlerocketFindings(
   userData: string,
   minor: string,
   classKubelet?: unknown,
   kubernetesVersion?: string,
+  release?: string,
 ): Finding[] {
   const found: Finding[] = [];
   // go-toml v2.4.3 has no byte-order-mark handling: toml.Unmarshal (bottlerocketsettings.go:153) fails with
@@ -273,7 +282,7 @@ function bottlerocketFindings(
       });
       continue;
     }
-    found.push(...bottlerocketSettingsNameFindings(text, settings));
+    found.push(...bottlerocketSettingsNameFindings(text, settings, release));
     const wrong: TypeProblem[] = [];
     decodeProblems(settings, fields.root, "settings", "settings", fields.structs, wrong);
     if (wrong.length > 0)
@@ -330,12 +339,12 @@ function bottlerocketFindings(
     if (bootstrap.containers.length > 0)
       found.push({
         line: bootstrap.containers[0].line,
-        problem: `${bootstrap.containers.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.bootstrap-containers on as written (its struct has no such field, and it writes the other settings tables back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_CONTAINERS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
+        problem: `${bootstrap.containers.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.bootstrap-containers on as written (its struct has no such field, and it writes the other settings tables of this user data for the Bottlerocket AMI family back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_CONTAINERS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
       });
     for (const t of bottlerocketPassthroughProblems(text, settings))
       found.push({
         line: t.problems[0].line,
-        problem: `${t.problems.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.${t.table} on as written (its struct has no such field, and it writes the other settings tables back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${t.source})`,
+        problem: `${t.problems.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.${t.table} on as written (its struct has no such field, and it writes the other settings tables of this user data for the Bottlerocket AMI family back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${t.source})`,
       });
     for (const k of labels.kubelet)
       found.push({
@@ -376,11 +385,19 @@ function settingsNameLine(text: string, name: string): number {
  * (BR_EARLY_BOOT_SOURCE). The names: lib/versions/bottlerocket-settings-names.ts. A name only some aws-k8s variants
  * have is a warning ({@link bottlerocketSettingsNameWarnings}).
  */
-function bottlerocketSettingsNameFindings(text: string, settings: Record<string, unknown>): Finding[] {
+function bottlerocketSettingsNameFindings(
+  text: string,
+  settings: Record<string, unknown>,
+  release: string | undefined,
+): Finding[] {
   const out: Finding[] = [];
   for (const name of Object.keys(settings)) {
     const known = bottlerocketK8sSetting(name);
-    if (known.has !== "none") continue;
+    if (known.has !== "none") {
+      const older = release === undefined ? undefined : bottlerocketSettingOlderFinding(text, name, release);
+      if (older) out.push(older);
+      continue;
+    }
     const near = nearestKey(name, K8S_SETTINGS_NAMES);
     const why = known.which
       ? `settings.${name} is a setting of ${known.which} only, no aws-k8s variant has it`
@@ -394,16 +411,42 @@ function bottlerocketSettingsNameFindings(text: string, settings: Record<string,
 }
 
 /**
+ * `[settings.<name>]`, a table some aws-k8s variant has, refused when the class pins a Bottlerocket release before the
+ * setting's first (lib/versions/bottlerocket-settings-names.ts BOTTLEROCKET_SETTINGS_SINCE): that release's settings
+ * model has no such field and denies unknown fields, as {@link bottlerocketSettingsNameFindings} says.
+ */
+function bottlerocketSettingOlderFinding(text: string, name: string, release: string): Finding | undefined {
+  const inRelease = bottlerocketSettingInRelease(name, release);
+  if (inRelease.has !== "older") return undefined;
+  const came = inRelease.since
+    ? `settings.${name} came in Bottlerocket ${inRelease.since} (no aws-k8s variant of an earlier release has it; ${BOTTLEROCKET_SETTINGS_SINCE_SOURCE})`
+    : `settings.${name} is in no aws-k8s variant up to Bottlerocket ${BOTTLEROCKET_SETTINGS_READ_UNTIL} (${BOTTLEROCKET_SETTINGS_SINCE_SOURCE}; it came later)`;
+  return {
+    line: settingsNameLine(text, name),
+    problem: `a settings table Bottlerocket ${release} has, got [settings.${name}]: Karpenter writes settings.${name} of this user data for the Bottlerocket AMI family into the node's user data (${BR_SOURCE}, MarshalTOML), but Bottlerocket itself refuses the settings at boot: ${came}, and the class pins bottlerocket@${release}, whose settings model has no such field and denies unknown fields (${BOTTLEROCKET_DENY_UNKNOWN_SOURCE}), so early-boot-config refuses the whole user data (${BR_EARLY_BOOT_SOURCE}) and the node never joins. Pin ${inRelease.since ? `bottlerocket@${inRelease.since} or later` : "a later release"} (or bottlerocket@latest), or remove the table`,
+  };
+}
+
+/**
  * The warnings for `[settings.<name>]` tables only some aws-k8s variants have (an NVIDIA-only table, say): on an AMI
  * of another variant Bottlerocket refuses the settings at boot, as {@link bottlerocketSettingsNameFindings} says.
  */
-function bottlerocketSettingsNameWarnings(text: string, settings: Record<string, unknown>): string[] {
+function bottlerocketSettingsNameWarnings(
+  text: string,
+  settings: Record<string, unknown>,
+  release: string | undefined,
+): string[] {
   const out: string[] = [];
   for (const name of Object.keys(settings)) {
     const known = bottlerocketK8sSetting(name);
     if (known.has !== "some") continue;
+    // a pinned release later than the releases read: the setting's first release is not established here
+    const uncertain =
+      release !== undefined && bottlerocketSettingInRelease(name, release).has === "uncertain"
+        ? ` Its first release is also not established here (no aws-k8s variant up to Bottlerocket ${BOTTLEROCKET_SETTINGS_READ_UNTIL} has it, ${BOTTLEROCKET_SETTINGS_SINCE_SOURCE}): if bottlerocket@${release} predates it, Bottlerocket refuses it on every variant.`
+        : "";
     out.push(
-      `line ${settingsNameLine(text, name)}: settings.${name} is a setting of ${known.which} only (${BOTTLEROCKET_SETTINGS_NAMES_SOURCE}): Karpenter passes it on as written, and on an AMI of another variant Bottlerocket itself refuses the settings at boot (its settings model denies unknown fields, ${BOTTLEROCKET_DENY_UNKNOWN_SOURCE}; ${BR_EARLY_BOOT_SOURCE}), so the node never joins. Karpenter's Bottlerocket alias picks the variant by instance type (the -nvidia AMI for NVIDIA GPU instances): keep this class to instance types and AMIs of such a variant, or remove the table.`,
+      `line ${settingsNameLine(text, name)}: settings.${name} is a setting of ${known.which} only (${BOTTLEROCKET_SETTINGS_NAMES_SOURCE}): Karpenter passes it on as written, and on an AMI of another variant Bottlerocket itself refuses the settings at boot (its settings model denies unknown fields, ${BOTTLEROCKET_DENY_UNKNOWN_SOURCE}; ${BR_EARLY_BOOT_SOURCE}), so the node never joins. Karpenter's Bottlerocket alias picks the variant by instance type (the -nvidia AMI for NVIDIA GPU instances): keep this class to instance types and AMIs of such a variant, or remove the table.${uncertain}`,
     );
   }
   return out;
@@ -941,6 +984,9 @@ function bottlerocketBootstrapProblems(
           got: JSON.stringify(v),
         });
     }
+    // BootstrapContainer's fields in every version read: source, mode, user-data, essential (bottlerocket@v1.0.8
+    // sources/models/src/lib.rs:248-253, BootstrapContainer), then command (BR_BOOTSTRAP_CONTAINERS_SOURCE)
+    out.containers.push(...unknownBrFields(text, container, Object.keys(fields), path));
   }
   return out;
 }
@@ -953,9 +999,13 @@ function bottlerocketBootstrapProblems(
  * `integer-percent` (IntegerPercent) and `time-servers` (NtpTimeServers, whose accepted forms differ between model
  * versions). Compounds: strings compared as written (`oneOf`, named by its type), a list (Vec), a tuple (serde reads a
  * Rust tuple from an array of exactly its length; `as` words it), a value that is either an array or a table (a
- * deserialize_any visitor taking both), a map whose keys are of a key type (BR_MAP_KEYS), a struct of fields.
+ * deserialize_any visitor taking both), a map whose keys are of a key type (BR_MAP_KEYS), a struct of fields. `any`: a
+ * field whose value is not judged. A struct is `closed` when its field list is every field the model has had in every
+ * version read (#[model] denies unknown fields, BOTTLEROCKET_DENY_UNKNOWN_SOURCE): then a field outside it is refused
+ * too ({@link unknownBrFields}); a struct not marked closed is not judged for unknown fields.
  */
 type BrShape =
+  | "any"
   | "bool"
   | "string"
   | "strings"
@@ -974,7 +1024,7 @@ type BrShape =
   | { readonly tuple: readonly BrShape[]; readonly as: string }
   | { readonly either: { readonly array: BrShape; readonly table: BrShape } }
   | { readonly map: keyof typeof BR_MAP_KEYS; readonly of: BrShape }
-  | { readonly struct: { readonly [field: string]: BrShape } };
+  | { readonly struct: { readonly [field: string]: BrShape }; readonly closed?: true };
 
 /** SysctlKey and its SYSCTL_KEY pattern: bottlerocket-settings-sdk@f2ca5366 modeled-types/src/shared.rs. */
 const BR_SYSCTL_KEY_SOURCE =
@@ -1073,8 +1123,17 @@ const BR_REGISTRY_CREDENTIAL: { readonly [field: string]: BrShape } = {
  *   Vec<IpAddr>, search-list Vec<ValidLinuxHostname>) and updates/src/lib.rs:10-18 (UpdatesSettingsV1:
  *   metadata-base-url and targets-base-url Url, seed u32, ignore-waves bool; version-lock FriendlyVersion, a semver,
  *   is not judged).
- * The model's structs are #[model], which also refuses unknown fields (deny_unknown_fields); that is not judged here,
- * as for bootstrap containers.
+ * The model's structs are #[model], which also refuses unknown fields (deny_unknown_fields,
+ * BOTTLEROCKET_DENY_UNKNOWN_SOURCE). A struct is marked `closed` (and a field outside it refused) when its fields are
+ * the union of every version read, so that only a name no version has is refused: the in-tree models of
+ * bottlerocket-os/bottlerocket sources/models/src/lib.rs at tags v1.0.0 to v1.19.0 (ContainerImage / HostContainer:
+ * source, enabled, superpowered, then user-data; KernelSettings: lockdown, modules, sysctl; KmodSetting; NtpSettings:
+ * time-servers; NetworkSettings: hostname, hosts, https-proxy, no-proxy; RegistrySettings: mirrors, credentials alias
+ * creds; RegistryMirror: registry, endpoint; RegistryCredential; DnsSettings; UpdatesSettings: metadata-base-url,
+ * targets-base-url, seed, version-lock, ignore-waves), the settings extensions above (command, hugepages, drivers,
+ * disable-ipv6, capabilities, options, logging), and every copy of NtpSettingsV1 in the search index (one also has
+ * refclocks, allow, cmdallow and bindcmdaddress; their values are not judged). hugepages' and drivers' own structs are
+ * not closed here (not read).
  */
 const BR_PASSTHROUGH_MODELS: {
   readonly [table: string]: { readonly shape: BrShape; readonly source: string };
@@ -1084,6 +1143,7 @@ const BR_PASSTHROUGH_MODELS: {
       map: "identifier",
       of: {
         struct: { source: "image", enabled: "bool", superpowered: "bool", "user-data": "base64", command: "strings" },
+        closed: true,
       },
     },
     source:
@@ -1093,17 +1153,29 @@ const BR_PASSTHROUGH_MODELS: {
     shape: {
       struct: {
         lockdown: { oneOf: ["none", "integrity", "confidentiality"], type: "Lockdown" },
-        modules: { map: "kmod", of: { struct: { allowed: "bool", autoload: "bool" } } },
+        modules: { map: "kmod", of: { struct: { allowed: "bool", autoload: "bool" }, closed: true } },
         sysctl: { map: "sysctl", of: "string" },
         hugepages: "table",
         drivers: "table",
       },
+      closed: true,
     },
     source:
       "bottlerocket-settings-sdk@193cc81f bottlerocket-settings-models/settings-extensions/kernel/src/lib.rs:11-25, KernelSettingsV1 (lockdown: Lockdown, modules: HashMap<KmodKey, KmodSetting>, sysctl: HashMap<SysctlKey, String>) and KmodSetting",
   },
   ntp: {
-    shape: { struct: { "time-servers": "time-servers", options: "strings", logging: "strings" } },
+    shape: {
+      struct: {
+        "time-servers": "time-servers",
+        options: "strings",
+        logging: "strings",
+        refclocks: "any",
+        allow: "any",
+        cmdallow: "any",
+        bindcmdaddress: "any",
+      },
+      closed: true,
+    },
     source:
       "bottlerocket-settings-sdk@691ed58b bottlerocket-settings-models/settings-extensions/ntp/src/lib.rs:11-22, 129-178, NtpSettingsV1, NtpTimeServers",
   },
@@ -1121,6 +1193,7 @@ const BR_PASSTHROUGH_MODELS: {
         "no-proxy": { list: "single-line" },
         "disable-ipv6": { list: "single-line" },
       },
+      closed: true,
     },
     source:
       "bottlerocket-settings-sdk@923a01de bottlerocket-settings-models/settings-extensions/network/src/lib.rs:7-14, NetworkSettingsV1 (hostname: ValidLinuxHostname, hosts: EtcHostsEntries, https-proxy: Url, no-proxy: Vec<SingleLineString>)",
@@ -1137,25 +1210,36 @@ const BR_PASSTHROUGH_MODELS: {
                   endpoint: { list: "url" },
                   capabilities: { list: { oneOf: ["pull", "resolve", "push"], type: "RegistryMirrorCapabilityV1" } },
                 },
+                closed: true,
               },
             },
             table: { map: "single-line", of: { list: "url" } },
           },
         },
-        credentials: { list: { struct: BR_REGISTRY_CREDENTIAL } },
-        creds: { list: { struct: BR_REGISTRY_CREDENTIAL } },
+        credentials: { list: { struct: BR_REGISTRY_CREDENTIAL, closed: true } },
+        creds: { list: { struct: BR_REGISTRY_CREDENTIAL, closed: true } },
       },
+      closed: true,
     },
     source:
       "bottlerocket-settings-sdk@10f6a1fb bottlerocket-settings-models/settings-extensions/container-registry/src/lib.rs:23-50, RegistrySettingsV1, RegistryMirrorV1, RegistryCredentialV1, and src/de.rs:8-48, deserialize_mirrors",
   },
   dns: {
-    shape: { struct: { "name-servers": { list: "ip" }, "search-list": { list: "hostname" } } },
+    shape: { struct: { "name-servers": { list: "ip" }, "search-list": { list: "hostname" } }, closed: true },
     source:
       "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk) bottlerocket-settings-models/settings-extensions/dns/src/lib.rs:8-12, DnsSettingsV1 (name-servers: Vec<IpAddr>, search-list: Vec<ValidLinuxHostname>)",
   },
   updates: {
-    shape: { struct: { "metadata-base-url": "url", "targets-base-url": "url", seed: "u32", "ignore-waves": "bool" } },
+    shape: {
+      struct: {
+        "metadata-base-url": "url",
+        "targets-base-url": "url",
+        seed: "u32",
+        "version-lock": "any",
+        "ignore-waves": "bool",
+      },
+      closed: true,
+    },
     source:
       "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk) bottlerocket-settings-models/settings-extensions/updates/src/lib.rs:10-18, UpdatesSettingsV1",
   },
@@ -1243,6 +1327,7 @@ function brShapeWant(shape: BrShape): string {
     return "map" in shape ? "a table" : `a table (${Object.keys(shape.struct).join(", ")})`;
   }
   return {
+    any: "any value",
     bool: "true or false",
     string: "a string",
     strings: "an array of strings",
@@ -1294,6 +1379,8 @@ function judgeBrShape(
   }
   const want = brShapeWant(shape);
   switch (shape) {
+    case "any":
+      return;
     case "bool":
       if (typeof value !== "boolean") out.push({ ...at(), want, got: tomlType(value) });
       return;
@@ -1387,6 +1474,33 @@ function judgeBrCompound(
         : undefined;
     if (entry) judgeBrShape(text, entry[1], fieldShape, `${path}.${entry[0]}`, path, entry[0], out, fold);
   }
+  // only the tables Karpenter passes on as written: the ones it decodes (fold) it writes back from its own struct
+  if (shape.closed && !fold) out.push(...unknownBrFields(text, value, Object.keys(shape.struct), path));
+}
+
+/**
+ * The fields of `table` (at `path`) that a closed struct of Bottlerocket's settings model does not have: serde refuses
+ * an unknown field, case-sensitively (#[model]'s deny_unknown_fields, BOTTLEROCKET_DENY_UNKNOWN_SOURCE), so the whole
+ * PATCH fails at boot. Each with the nearest field, when one is close enough to be a typo.
+ */
+function unknownBrFields(
+  text: string,
+  table: Record<string, unknown>,
+  fields: readonly string[],
+  path: string,
+): (TypeProblem & { line: number })[] {
+  return Object.keys(table)
+    .filter((k) => !fields.includes(k))
+    .map((k) => {
+      const near = nearestKey(k, fields);
+      return {
+        path: `${path}.${k}`,
+        key: k,
+        line: tomlKeyLineIn(text, path, k),
+        want: `a field this table has (${fields.join(", ")}; Bottlerocket's settings model denies unknown fields, case-sensitively, ${BOTTLEROCKET_DENY_UNKNOWN_SOURCE})`,
+        got: `an unknown field ${JSON.stringify(k)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`,
+      };
+    });
 }
 
 /**
@@ -1626,10 +1740,11 @@ export function bottlerocketWarnings(
   userData: unknown,
   minor: string,
   classKubelet?: unknown,
+  release?: string,
 ): string[] {
   if (family !== "Bottlerocket" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
   if (overEc2Limit(userData)) return [];
-  if (bottlerocketFindings(userData, minor, classKubelet).length > 0) return [];
+  if (bottlerocketFindings(userData, minor, classKubelet, undefined, release).length > 0) return [];
   const doc = parseToml(userData, { integersAsBigInt: true }) as Record<string, unknown>;
   const fields = bottlerocketSettingsFields(minor);
   const root = fields.structs[fields.root] ?? {};
@@ -1671,7 +1786,7 @@ export function bottlerocketWarnings(
         );
       }
     }
-    for (const w of bottlerocketSettingsNameWarnings(userData, settings))
+    for (const w of bottlerocketSettingsNameWarnings(userData, settings, release))
       out.push(`EC2NodeClass ${name}: userData: ${w}`);
     const taints = bottlerocketTaintsWarning(userData, key, settings);
     if (taints) out.push(`EC2NodeClass ${name}: userData: ${taints}`);
