@@ -1,4 +1,5 @@
 import { eksAmiFacts } from "../versions/eks-ami";
+import { BOTTLEROCKET_OS_SNAPSHOT } from "../versions/bottlerocket-ami";
 import { lookupTable } from "../core/lookup";
 import type { Checker } from "../kubernetes/value-rules";
 import { isSet, isToken } from "../kubernetes/value-rules";
@@ -270,6 +271,37 @@ const EPHEMERAL_DEVICE: { readonly [family: string]: string } = lookupTable({
  * "a flag indicating if this device is mounted as kubelet root dir"), so pods are scheduled against storage the
  * kubelet does not have and are evicted under disk pressure. A warning: an AMI or user data of your own may mount it.
  */
+/**
+ * A Bottlerocket OS volume (/dev/xvda, under a bottlerocket@ alias) below Karpenter's own size: the NVIDIA variants,
+ * which the alias selects for NVIDIA GPU instance types, have a 4 GiB OS snapshot, and newer releases may be larger
+ * than the 2 GiB the others had (lib/versions/bottlerocket-ami.ts). Which AMI a launch gets is decided outside the app,
+ * so a warning; below every variant's size is refused (checkBlockDeviceSemantics).
+ */
+export function bottlerocketOsVolumeWarnings(
+  name: string,
+  bottlerocketAlias: boolean,
+  blockDeviceMappings: unknown,
+): string[] {
+  if (!bottlerocketAlias || !Array.isArray(blockDeviceMappings) || isToken(blockDeviceMappings)) return [];
+  const os = BOTTLEROCKET_OS_SNAPSHOT;
+  const out: string[] = [];
+  blockDeviceMappings.forEach((m, i) => {
+    if (!m || typeof m !== "object" || isToken(m)) return;
+    const { deviceName, ebs } = m as { deviceName?: unknown; ebs?: { volumeSize?: unknown; snapshotID?: unknown } };
+    if (deviceName !== BOOT_DEVICE.Bottlerocket || !ebs || typeof ebs !== "object" || isSet(ebs.snapshotID)) return;
+    const gib = volumeGiB(ebs.volumeSize);
+    if (gib === undefined || gib < os.minimumGiB || gib >= os.karpenterDefaultGiB) return;
+    const gpu =
+      gib < os.nvidiaGiB
+        ? `the NVIDIA variants, which the alias selects for NVIDIA GPU instance types, have a ${os.nvidiaGiB} GiB OS snapshot (${os.nvidiaSource}), so every GPU launch of this class fails (InvalidBlockDeviceMapping: "Volume of size ${gib}GB is smaller than snapshot"); and `
+        : "";
+    out.push(
+      `EC2NodeClass ${name}: blockDeviceMappings[${i}].ebs.volumeSize = ${JSON.stringify(ebs.volumeSize)} for ${BOOT_DEVICE.Bottlerocket}, Bottlerocket's OS volume, is below Karpenter's own ${os.karpenterDefault}: ${gpu}Karpenter sizes it ${os.karpenterDefault} because the root volume must be at least as large as the AMI's root snapshot (${os.karpenterSource}), which newer Bottlerocket releases may have grown; EC2 refuses a launch whose volume is smaller. Use "${os.karpenterDefault}", or leave /dev/xvda out to get Karpenter's`,
+    );
+  });
+  return out;
+}
+
 export function rootVolumeWarnings(name: string, family: string | undefined, blockDeviceMappings: unknown): string[] {
   const device = family === undefined ? undefined : EPHEMERAL_DEVICE[family];
   if (device === undefined || !Array.isArray(blockDeviceMappings) || isToken(blockDeviceMappings)) return [];
@@ -381,7 +413,7 @@ export function checkBlockDeviceSemantics(
   family: string | undefined,
   bdms: unknown,
   region?: string,
-  al2023Alias = false,
+  aliasFamily?: "AL2023" | "Bottlerocket",
 ): void {
   if (!Array.isArray(bdms) || isToken(bdms)) return;
   const seen = new Map<string, number>();
@@ -422,7 +454,8 @@ export function checkBlockDeviceSemantics(
     });
     c.guard(() => {
       // an al2023@ alias resolves to an EKS AL2023 AMI, whose root volume is built from a snapshot of a fixed size
-      if (!al2023Alias || family !== "AL2023" || deviceName !== BOOT_DEVICE.AL2023 || isSet(snapshotID)) return;
+      if (aliasFamily !== "AL2023" || family !== "AL2023" || deviceName !== BOOT_DEVICE.AL2023 || isSet(snapshotID))
+        return;
       const size = (ebs as { volumeSize?: unknown }).volumeSize;
       const gib = volumeGiB(size);
       const root = eksAmiFacts().al2023RootVolumeGiB;
@@ -432,6 +465,22 @@ export function checkBlockDeviceSemantics(
         `${at}.ebs.volumeSize`,
         size,
         `at least ${root.value} GiB ("${root.value}Gi") for ${BOOT_DEVICE.AL2023}, the root volume of the EKS AL2023 AMIs the al2023@ alias selects: they are built with a ${root.value} GiB root snapshot (${eksAmiFacts().repository.replace("github.com/", "")}@${eksAmiFacts().commit.slice(0, 8)} ${root.file}), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping: "Volume of size ${gib}GB is smaller than snapshot …"), so every launch with this class fails. This is ${sizeText(size as string, gib)}`,
+      );
+    });
+    c.guard(() => {
+      // every Bottlerocket AMI's OS volume comes from a snapshot of at least buildsys' default size
+      if (aliasFamily !== "Bottlerocket" || family !== "Bottlerocket" || deviceName !== BOOT_DEVICE.Bottlerocket)
+        return;
+      if (isSet(snapshotID)) return;
+      const size = (ebs as { volumeSize?: unknown }).volumeSize;
+      const gib = volumeGiB(size);
+      const os = BOTTLEROCKET_OS_SNAPSHOT;
+      if (gib === undefined || gib >= os.minimumGiB) return;
+      c.fail(
+        "EC2NODECLASS_EBS_VOLUME_SIZE",
+        `${at}.ebs.volumeSize`,
+        size,
+        `at least ${os.minimumGiB} GiB ("${os.minimumGiB}Gi"; Karpenter's own is ${os.karpenterDefault}, ${os.karpenterSource}) for ${BOOT_DEVICE.Bottlerocket}, the OS volume of the EKS Bottlerocket AMIs the bottlerocket@ alias selects: every one is built with an OS image of at least ${os.minimumGiB} GiB (${os.minimumSource}; the NVIDIA variants ${os.nvidiaGiB} GiB), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping: "Volume of size ${gib}GB is smaller than snapshot …"), so every launch with this class fails. This is ${sizeText(size as string, gib)}`,
       );
     });
     c.guard(() => {

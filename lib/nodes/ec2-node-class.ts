@@ -36,9 +36,9 @@ import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
 import { aliasReleaseWarning, amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
-import { al2023AmiRelease, bottlerocketAmiRelease } from "./node-config-rules";
+import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
-import { ebsTypeWarnings, rootVolumeWarnings } from "./ebs-rules";
+import { bottlerocketOsVolumeWarnings, ebsTypeWarnings, rootVolumeWarnings } from "./ebs-rules";
 import { kubeletExpressionSampleWarning } from "./kubelet-expressions";
 import { registerSelectors } from "../cluster/discovery-selectors";
 import {
@@ -327,6 +327,12 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       Annotations.of(this).addWarning(w);
     for (const w of ebsTypeWarnings(name, spec.blockDeviceMappings)) Annotations.of(this).addWarning(w);
     for (const w of rootVolumeWarnings(name, nodeFamily(spec), spec.blockDeviceMappings))
+      Annotations.of(this).addWarning(w);
+    for (const w of bottlerocketOsVolumeWarnings(
+      name,
+      bottlerocketAlias(spec.amiSelectorTerms),
+      spec.blockDeviceMappings,
+    ))
       Annotations.of(this).addWarning(w);
     for (const w of selectorTermWarnings(name, spec)) Annotations.of(this).addWarning(w);
     const sizeWarning = userDataSizeWarning(name, nodeFamily(spec), spec.userData);

@@ -78,6 +78,13 @@ export function bottlerocketAmiRelease(amiSelectorTerms: unknown): string | unde
   return /^bottlerocket@(v\d+\.\d+\.\d+)$/.exec(alias)?.[1];
 }
 
+/** Whether a class's `amiSelectorTerms` are one `bottlerocket@…` alias (any release, latest included). */
+export function bottlerocketAlias(amiSelectorTerms: unknown): boolean {
+  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return false;
+  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
+  return typeof alias === "string" && !isToken(alias) && /^bottlerocket@(latest|v\d+\.\d+\.\d+)$/.test(alias);
+}
+
 /** The first AMI release whose nodeadm knows `type.field` (or an enum value), as the table records it. */
 const sinceOf = (type: string, field: string): string | undefined => eksAmiFacts().nodeadm.since[`${type}.${field}`];
 

@@ -14,7 +14,7 @@ import {
 } from "./runtime-label-rules";
 import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
-import { al2023AmiRelease, bottlerocketAmiRelease } from "./node-config-rules";
+import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
 import { eksAmiFacts } from "../versions/eks-ami";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
@@ -991,7 +991,11 @@ export function checkEc2NodeClassSemantics(
     nodeFamily(p),
     p.blockDeviceMappings,
     ctx.region,
-    al2023AmiRelease(p.amiSelectorTerms) !== undefined,
+    al2023AmiRelease(p.amiSelectorTerms) !== undefined
+      ? "AL2023"
+      : bottlerocketAlias(p.amiSelectorTerms)
+        ? "Bottlerocket"
+        : undefined,
   );
   c.guard(() =>
     checkUserDataFormat(

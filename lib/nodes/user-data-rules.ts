@@ -1799,6 +1799,13 @@ export function bottlerocketWarnings(
           out.push(
             `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, setting)}: settings.kubernetes.${setting} is replaced: Karpenter writes the cluster's own ${setting} over the user data's (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/bottlerocket.go:43-46), so this value never reaches the node. Remove it.`,
           );
+    // max-pods too: Karpenter resolves a count for every instance type (the class's kubelet.maxPods, else its own from
+    // the type's ENI limits) and always writes it (v1.15.0 resolver.go:375-395 and bootstrap/bottlerocket.go:54-56;
+    // v1.14.1 resolver.go:282-286 and bottlerocket.go:51-53), so the user data's is never read (fresh tester 33 4.18)
+    if (isTable(kubernetes) && Object.prototype.hasOwnProperty.call(kubernetes, "max-pods"))
+      out.push(
+        `EC2NodeClass ${name}: userData: line ${tomlKeyLine(userData, "max-pods")}: settings.kubernetes.max-pods is replaced: Karpenter writes a max-pods of its own for every instance type over the user data's (the EC2NodeClass's kubelet.maxPods, else a count from the instance type's network interfaces; karpenter-provider-aws v1.15.0 pkg/providers/amifamily/resolver.go:375-395, bootstrap/bottlerocket.go:54-56), so this value never reaches the node. Set kubelet.maxPods on the EC2NodeClass instead.`,
+      );
   }
   return out;
 }

@@ -330,6 +330,13 @@ const SEMANTIC_RULES = [
       "every EKS AL2023 AMI is built with a 20 GiB root snapshot (amazon-eks-ami templates/al2023/variables-default.json), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping), so a smaller /dev/xvda under an al2023@ alias fails every launch; the CRD takes any size",
   },
   {
+    id: "ebs-bottlerocket-os-snapshot",
+    field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeSize$/,
+    message: /the OS volume of the EKS Bottlerocket AMIs the bottlerocket@ alias selects/,
+    reason:
+      "every EKS Bottlerocket AMI's OS volume (/dev/xvda) comes from an OS image of at least 2 GiB (Bottlerocket's buildsys default; the NVIDIA variants 4 GiB), and EC2 refuses a volume smaller than its snapshot (InvalidBlockDeviceMapping), so a smaller /dev/xvda under a bottlerocket@ alias fails every launch; the CRD takes any size",
+  },
+  {
     id: "ebs-hdd-boot-volume",
     field: /^blockDeviceMappings\[\d+\]\.ebs\.volumeType$/,
     message: /HDD\) volumes cannot be boot volumes/,

@@ -141,11 +141,11 @@ describe("S-8: keys Karpenter's struct lacks are dropped: a warning", () => {
     expect(command).toContain("Did you mean essential?");
   });
 
-  test("look-alikes: max-pods, a folded key, settings Bottlerocket reads itself", () => {
+  test("look-alikes: a key of the struct, a folded key, settings Bottlerocket reads itself", () => {
     expect(
       warnings(
         br(
-          '[settings.kubernetes]\nmax-pods = 110\nMax-Pods = 110\n[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
+          '[settings.kubernetes]\nimage-gc-high-threshold-percent = "85"\nImage-GC-Low-Threshold-Percent = "80"\n[settings.host-containers.admin]\nenabled = true\n[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
         ),
         "1.15.0",
       ),

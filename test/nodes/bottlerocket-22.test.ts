@@ -95,7 +95,9 @@ describe("S-5: node taints in Bottlerocket user data are replaced by Karpenter: 
 
   test("a valid taint is dropped too: warned, without an effect note", () => {
     const w = warnings(
-      br('[settings.kubernetes]\nmax-pods = 110\n[settings.kubernetes.node-taints]\n"gpu" = ["true:NoSchedule"]\n'),
+      br(
+        '[settings.kubernetes]\nimage-gc-high-threshold-percent = "85"\n[settings.kubernetes.node-taints]\n"gpu" = ["true:NoSchedule"]\n',
+      ),
       "1.15.0",
     );
     expect(w).toHaveLength(1);

@@ -74,13 +74,13 @@ describe("Bottlerocket settings tables no aws-k8s variant has", () => {
       "[settings.host-containers.admin]\nenabled = true\n",
       '[settings.bootstrap-commands.x]\ncommands = [["apiclient", "set", "motd=hi"]]\nmode = "once"\n',
       '[settings]\nmotd = "hello"\n',
-      "[settings.kubernetes]\nmax-pods = 110\n",
+      '[settings.kubernetes]\nimage-gc-high-threshold-percent = "85"\n',
       '[settings.aws]\nregion = "eu-west-1"\n',
       '[settings.kernel.sysctl]\n"net.core.somaxconn" = "1024"\n',
       "[settings.container-runtime]\nmax-concurrent-downloads = 3\n",
       "[settings.autoscaling]\nshould-wait = false\n",
       "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = 65536\nsoft-limit = 65536\n",
-      "[Settings.kubernetes]\nmax-pods = 7\n",
+      '[Settings.kubernetes]\nimage-gc-high-threshold-percent = "85"\n',
     ])
       expectPassesQuietly(u);
   });

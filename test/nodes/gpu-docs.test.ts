@@ -71,7 +71,7 @@ describe('docs/node-objects.md "GPU and Neuron nodes": the GPU pool example', ()
     expect(nodeClass.metadata.name).toBe("gpu");
     expect(nodeClass.spec.amiSelectorTerms).toEqual([{ alias: "bottlerocket@latest" }]);
     expect(nodeClass.spec.blockDeviceMappings.map((b: any) => [b.deviceName, b.ebs.volumeSize])).toEqual([
-      ["/dev/xvda", "4Gi"],
+      ["/dev/xvda", "6Gi"],
       ["/dev/xvdb", "200Gi"],
     ]);
     expect(nodeClass.spec.tags).toEqual({ team: "ml" });
@@ -93,9 +93,10 @@ describe('docs/node-objects.md "GPU and Neuron nodes": the GPU pool example', ()
     expect(pool.spec.limits).toEqual({ cpu: "192", "nvidia.com/gpu": "8" });
   });
 
-  test("the page's volume facts are Karpenter's defaults it names (4Gi and 20Gi on Bottlerocket, 20Gi on AL2023)", () => {
+  test("the page's volume facts are Karpenter's defaults it names (6Gi and 20Gi on Bottlerocket, 20Gi on AL2023)", () => {
     const flat = DOC.replace(/\s+/g, " ");
-    expect(flat).toContain("`/dev/xvda` is the OS (default 4Gi) and `/dev/xvdb` the data volume");
+    expect(flat).toContain("`/dev/xvda` is the OS (default 6Gi from Karpenter 1.15, 4Gi before;");
+    expect(flat).toContain("and `/dev/xvdb` the data volume");
     expect(flat).toContain("AL2023 has one volume, `/dev/xvda` (Karpenter's default: 20Gi gp3)");
   });
 });
