@@ -1,3 +1,4 @@
+import { instanceTypeCatalogueWarnings } from "../nodes/instance-type-rules";
 import { lookupTable } from "../core/lookup";
 import type { KarpenterValidationError } from "../core/errors";
 import { checkEc2NodeClass } from "../nodes/ec2-node-class-rules";
@@ -71,6 +72,9 @@ export function validateDrafts(
     for (const warning of limitsWarnings(w, pool.props.name, pool.props.limits))
       pool.ctx.note("action", "spec.limits", `the NodePool construct warns at synth: ${warning}`);
     for (const warning of requirementValueWarnings(w, `NodePool ${pool.props.name}`, pool.props.requirements, {}))
+      pool.ctx.note("action", "spec.template.spec.requirements", `the NodePool construct warns at synth: ${warning}`);
+    const owner = `NodePool ${pool.props.name}`;
+    for (const warning of instanceTypeCatalogueWarnings(w, owner, pool.props.requirements, pool.props.labels))
       pool.ctx.note("action", "spec.template.spec.requirements", `the NodePool construct warns at synth: ${warning}`);
   }
   // a kubelet that stays in a note (its EC2NodeClass is outside the input): judged as that class would judge it, so the

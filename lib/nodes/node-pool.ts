@@ -1,4 +1,5 @@
 import { Construct } from "constructs";
+import { instanceTypeCatalogueWarnings } from "./instance-type-rules";
 import { settledProps } from "../core/readable-props";
 import { Annotations, ITerraformDependable, TerraformStack } from "cdktf";
 import { Manifest } from "@cdktf/provider-kubernetes/lib/manifest";
@@ -364,6 +365,8 @@ export class NodePool extends Construct {
     for (const warning of limitsWarnings(c, name, options.limits)) Annotations.of(this).addWarning(warning);
     const ctx = nodeContextOf(karpenter?.cluster ?? ownClass?.cluster);
     for (const warning of requirementValueWarnings(c, `NodePool ${name}`, requirements, ctx))
+      Annotations.of(this).addWarning(warning);
+    for (const warning of instanceTypeCatalogueWarnings(c, `NodePool ${name}`, requirements, options.labels))
       Annotations.of(this).addWarning(warning);
     if (ownClass)
       for (const warning of amiPlatformWarnings(c, name, requirements, options.labels, ownClass))

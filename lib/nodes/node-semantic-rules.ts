@@ -19,6 +19,7 @@ import { eksAmiFacts } from "../versions/eks-ami";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
+import { NAME_KEYS, NAME_SOURCE, type NameConstraint, unsatisfiableName } from "./instance-name-rules";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot
@@ -526,13 +527,17 @@ function checkSatisfiable(
 ): void {
   const byKey = new Map<string, Constraint[]>();
   const unknown = new Set<string>();
+  const ordered: NameConstraint[] = [];
   const add = (written: unknown, constraint: Constraint | undefined) => {
     if (typeof written !== "string" || !c.known(written)) return;
     // a deprecated key and its stable one are one key to Karpenter (NormalizedLabels, for requirements and the
     // requirements it makes of template labels)
     const key = stableLabelKey(written);
     if (!constraint) unknown.add(key);
-    else byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
+    else {
+      byKey.set(key, [...(byKey.get(key) ?? []), constraint]);
+      ordered.push({ key, ...constraint });
+    }
   };
   reqs.forEach((r, i) => {
     if (!isSet(r) || c.token(r) || typeof r !== "object") return;
@@ -570,9 +575,10 @@ function checkSatisfiable(
         : undefined,
     );
   }
+  let eachKeyMet = true;
   for (const [key, constraints] of byKey) {
     if (unknown.has(key)) continue;
-    c.guard(() => {
+    const passed = c.guard(() => {
       const floor = numericFloor(key);
       const state = new KeyState(finiteValues(key, c), floor?.min);
       for (let i = 0; i < constraints.length; i++) {
@@ -598,7 +604,29 @@ function checkSatisfiable(
         );
       }
     });
+    eachKeyMet &&= passed;
   }
+  // the labels an instance type's name decides, across keys: judged once each key alone can be met
+  if (eachKeyMet && !NAME_KEYS.some((k) => unknown.has(k))) c.guard(() => checkNameLabels(c, ordered, outcome));
+}
+
+/**
+ * Requirements and template labels on the labels Karpenter derives from the instance type's name (type, family,
+ * category, generation, size) that no name meets together: `instance-family In [m5]` with `instance-category In [c]`,
+ * `instance-type In [m5.large]` with `instance-family In [c5]` or `instance-generation Gt 5`. Certain whatever EC2
+ * offers: see lib/nodes/instance-name-rules.ts (aws/karpenter-provider-aws v1.15.0 instancetype/types.go:52, :407-416).
+ */
+function checkNameLabels(c: Checker, ordered: readonly NameConstraint[], outcome: string): void {
+  const found = unsatisfiableName(ordered);
+  if (!found) return;
+  const k = ordered[found.at];
+  const before = found.before.map((b) => `${b.field} (${b.shown})`);
+  c.fail(
+    "NODE_REQUIREMENT_UNSATISFIABLE",
+    k.field,
+    k.value,
+    `${k.field.startsWith("labels[") ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${NAME_SOURCE}, and no instance type name satisfies ${before.length > 1 ? "all of them" : "both"} (the names the In sets allow: ${found.names}; none meets them all), ${outcome}. Remove one of them or make them agree`,
+  );
 }
 
 /** What the constraints on one key allow so far. */
