@@ -1,5 +1,5 @@
 import { synthWarnings } from "../helpers";
-import { build, rejection } from "./node-props";
+import { build, Props, rejection } from "./node-props";
 import { br } from "./bottlerocket-user-data";
 
 /*
@@ -7,11 +7,11 @@ import { br } from "./bottlerocket-user-data";
  * which Karpenter always replaces (4.18).
  */
 
-const osVolume = (volumeSize: string, alias = "bottlerocket@latest", extra: Record<string, unknown> = {}) => ({
+const osVolume = (volumeSize: string, alias = "bottlerocket@latest", extra: Record<string, unknown> = {}): Props => ({
   amiSelectorTerms: [{ alias }],
-  blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize, volumeType: "gp3", ...extra } }],
+  blockDeviceMappings: [{ deviceName: "/dev/xvda", ebs: { volumeSize, volumeType: "gp3" as const, ...extra } }],
 });
-const volumeWarnings = (props: Record<string, unknown>) =>
+const volumeWarnings = (props: Props) =>
   synthWarnings(build("EC2NodeClass", props, "1.15.0")).filter((w) => w.includes("OS volume"));
 
 describe("Bottlerocket's OS volume (/dev/xvda) against the AMI's OS snapshot", () => {
@@ -60,7 +60,7 @@ describe("Bottlerocket's OS volume (/dev/xvda) against the AMI's OS snapshot", (
       },
     ],
   ])("look-alike: %s passes without a word", (_, props) => {
-    expect(volumeWarnings(props as Record<string, unknown>)).toEqual([]);
+    expect(volumeWarnings(props as Props)).toEqual([]);
   });
 });
 
