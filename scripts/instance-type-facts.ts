@@ -18,7 +18,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
-import { labelsOfName } from "../lib/nodes/instance-name-rules";
+import { labelsOfName } from "../lib/versions/instance-type-names";
 import { CATALOGUE_LABELS, type InstanceTypeFacts } from "../lib/versions/instance-type-facts";
 import { writeOrCheck } from "./go-module-table";
 

@@ -2,7 +2,8 @@ import { nearestKey } from "../core/problems";
 import type { Checker } from "../kubernetes/value-rules";
 import { entry, isSet } from "../kubernetes/value-rules";
 import { catalogueInstanceTypes, CATALOGUE_LABELS, instanceTypeFacts } from "../versions/instance-type-facts";
-import { admits, INSTANCE_TYPE_KEY, NAME_KEYS, type NameConstraint } from "./instance-name-rules";
+import { admits, type NameConstraint } from "./instance-name-rules";
+import { INSTANCE_TYPE_KEY, NAME_KEYS } from "../versions/instance-type-names";
 import type { NodeSelectorRequirement } from "./node-pool-spec";
 import { stableLabelKey } from "./runtime-label-rules";
 

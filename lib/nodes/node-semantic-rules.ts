@@ -19,7 +19,8 @@ import { eksAmiFacts } from "../versions/eks-ami";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
-import { NAME_KEYS, NAME_SOURCE, type NameConstraint, unsatisfiableName } from "./instance-name-rules";
+import { type NameConstraint, unsatisfiableName } from "./instance-name-rules";
+import { NAME_KEYS, NAME_SOURCE } from "../versions/instance-type-names";
 
 /*
  * Rules beyond the CRDs: values the API server accepts but Karpenter, EC2 or the kubelet cannot

@@ -1,5 +1,5 @@
 import { deepLookup } from "../core/lookup";
-import { labelsOfName } from "../nodes/instance-name-rules";
+import { labelsOfName } from "./instance-type-names";
 
 /*
  * The EC2 instance types Karpenter's website lists and the labels the catalogue decides
