@@ -38,6 +38,14 @@ function integer(v: string): number | undefined {
   return /^-?[0-9]+$/.test(v) ? Number(v) : undefined;
 }
 
+const VALUE_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** A constraint's values as a Set, made once per list: admits() runs for every candidate against every constraint. */
+function valueSet(values: readonly string[]): ReadonlySet<string> {
+  let set = VALUE_SETS.get(values);
+  if (!set) VALUE_SETS.set(values, (set = new Set(values)));
+  return set;
+}
+
 /**
  * Whether a label value (undefined: the label is absent) satisfies one constraint, or undefined when the constraint is
  * not readable (left to the CRD rules). Karpenter's semantics (kubernetes-sigs/karpenter pkg/scheduling/
@@ -46,9 +54,9 @@ function integer(v: string): number | undefined {
 export function admits(k: Pick<NameConstraint, "operator" | "values">, v: string | undefined): boolean | undefined {
   switch (k.operator) {
     case "In":
-      return k.values.length === 0 ? undefined : v !== undefined && k.values.includes(v);
+      return k.values.length === 0 ? undefined : v !== undefined && valueSet(k.values).has(v);
     case "NotIn":
-      return v === undefined || !k.values.includes(v);
+      return v === undefined || !valueSet(k.values).has(v);
     case "Exists":
       return v !== undefined;
     case "DoesNotExist":
@@ -75,7 +83,11 @@ export function admits(k: Pick<NameConstraint, "operator" | "values">, v: string
 function inSet(constraints: readonly NameConstraint[], key: string): string[] | undefined {
   let out: string[] | undefined;
   for (const k of constraints)
-    if (k.key === key && k.operator === "In") out = (out ?? k.values).filter((v) => k.values.includes(v));
+    if (k.key === key && k.operator === "In") {
+      // a Set: an In list may hold thousands of values, and includes() on each would be quadratic
+      const allowed = new Set(k.values);
+      out = [...new Set(out ?? k.values)].filter((v) => allowed.has(v));
+    }
   return out;
 }
 

@@ -83,6 +83,9 @@ function meets(type: { readonly [key: string]: string }, list: readonly NameCons
  * sets them from EC2's DescribeInstanceTypes). Nothing is judged when one of these requirements holds a token.
  * `owner` starts each warning (`NodePool default`).
  */
+/** How many unlisted instance type names one warning names (each with its nearest listed name). */
+const NAMED_AT_MOST = 10;
+
 export function instanceTypeCatalogueWarnings(
   c: Checker,
   owner: string,
@@ -93,16 +96,32 @@ export function instanceTypeCatalogueWarnings(
   if (!list || list.length === 0 || list.some(valueRulesSpeak)) return [];
   const types = catalogueInstanceTypes();
   const names = types.map((t) => t[INSTANCE_TYPE_KEY]);
+  const listed = new Set(names);
   const out: string[] = [];
-  for (const k of list)
-    if (k.key === INSTANCE_TYPE_KEY && k.operator === "In")
-      for (const v of k.values)
-        if (TYPE_NAME.test(v) && !names.includes(v)) {
-          const near = nearestKey(v, names);
-          out.push(
-            `${owner}: ${k.field} names the instance type ${JSON.stringify(v)}, which ${catalogue()} does not list${near ? `; did you mean ${JSON.stringify(near)}?` : ""} Karpenter launches only instance types EC2 offers, so a name that is not one adds no instance type to the requirement (unless AWS added it after that list).`,
-          );
-        }
+  for (const k of list) {
+    if (k.key !== INSTANCE_TYPE_KEY || k.operator !== "In") continue;
+    const unlisted = [...new Set(k.values.filter((v) => TYPE_NAME.test(v) && !listed.has(v)))];
+    if (unlisted.length === 0) continue;
+    // one warning per requirement, with a did-you-mean for the first few only: the search is linear in the list, and a
+    // requirement may hold thousands of names
+    const named = unlisted.slice(0, NAMED_AT_MOST).map((v) => ({ v, near: nearestKey(v, names) }));
+    const why =
+      "Karpenter launches only instance types EC2 offers, so a name that is not one adds no instance type to the requirement (unless AWS added it after that list).";
+    if (unlisted.length === 1) {
+      const { v, near } = named[0];
+      out.push(
+        `${owner}: ${k.field} names the instance type ${JSON.stringify(v)}, which ${catalogue()} does not list${near ? `; did you mean ${JSON.stringify(near)}?` : ""} ${why}`,
+      );
+      continue;
+    }
+    const shown = named.map(
+      ({ v, near }) => `${JSON.stringify(v)}${near ? ` (did you mean ${JSON.stringify(near)}?)` : ""}`,
+    );
+    const more = unlisted.length > NAMED_AT_MOST ? `, and ${unlisted.length - NAMED_AT_MOST} more` : "";
+    out.push(
+      `${owner}: ${k.field} names ${unlisted.length} instance types ${catalogue()} does not list: ${shown.join(", ")}${more}. ${why}`,
+    );
+  }
   // an unlisted type is warned about above: what it leaves is not judged
   if (out.length > 0) return out;
   for (let i = 0; i < list.length; i++) {

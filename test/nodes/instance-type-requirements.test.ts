@@ -204,3 +204,21 @@ describe("the manifest converter notes what the construct warns", () => {
     expect(notes(`[${t}, { key: kubernetes.io/arch, operator: In, values: [arm64] }]`)).toEqual([]);
   });
 });
+
+describe("a requirement with many names the list lacks (fresh tester 34 5.43)", () => {
+  test("gives one warning naming the first ten with their nearest names, and is linear in the names", () => {
+    const values = Array.from({ length: 5000 }, (_, i) => `zz${i}.large`);
+    const warnings = catalogueWarnings({ requirements: [req(TYPE, "In", values)] });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("requirements[0] names 5000 instance types");
+    expect(warnings[0]).toContain('"zz9.large"');
+    expect(warnings[0]).not.toContain('"zz10.large"');
+    expect(warnings[0]).toContain("and 4990 more");
+  });
+  test("two typos: both named, each with its did-you-mean", () => {
+    const warnings = catalogueWarnings({ requirements: [req(TYPE, "In", ["m5.larg", "c5.xlarg", "m5.large"])] });
+    expect(warnings).toEqual([expect.stringContaining("names 2 instance types")]);
+    expect(warnings[0]).toContain('"m5.larg" (did you mean "m5.large"?)');
+    expect(warnings[0]).toContain('"c5.xlarg" (did you mean "c5.xlarge"?)');
+  });
+});
