@@ -253,6 +253,9 @@ function bottlerocketFindings(
     doc = parseToml(text, { integersAsBigInt: true }) as Record<string, unknown>;
   } catch (e) {
     const line = e instanceof TomlError ? e.line : 1;
+    // deeper than smol-toml's 1,000 levels: within EC2's 16 KB of user data that is within go-toml's 10,000 (each level
+    // takes two characters), so Karpenter decodes it: not refused, only left unchecked (bottlerocketWarnings says so)
+    if (tooDeepForReader(e)) return found;
     const what = (e as Error).message.split("\n")[0].replace(/^Invalid TOML document: /, "");
     const shell = /^#!/.test(text.trimStart()) || /^\s*(?:echo|set|export|curl|yum|dnf|apt)\b/m.test(text);
     return [
@@ -1245,6 +1248,13 @@ const BR_PASSTHROUGH_MODELS: {
   },
 };
 
+/** go-toml's nesting limit for arrays and inline tables (Karpenter's TOML decoder). */
+const GO_TOML_MAX_NESTING = 10_000;
+const GO_TOML_NESTING_SOURCE = "github.com/pelletier/go-toml/v2 v2.4.3 unstable/parser.go:66-71, 534-535";
+
+/** Whether a smol-toml error is its nesting limit (1,000 levels), not an error of the TOML. */
+const tooDeepForReader = (e: unknown) => e instanceof TomlError && /excessively nested/.test(e.message);
+
 /**
  * Values of the settings tables in BR_PASSTHROUGH_MODELS that Bottlerocket's settings model refuses at boot, per
  * table. No folding: Karpenter keeps these tables as written, and Bottlerocket's serde names are case-sensitive.
@@ -1745,7 +1755,17 @@ export function bottlerocketWarnings(
   if (family !== "Bottlerocket" || typeof userData !== "string" || userData === "" || holdsToken(userData)) return [];
   if (overEc2Limit(userData)) return [];
   if (bottlerocketFindings(userData, minor, classKubelet, undefined, release).length > 0) return [];
-  const doc = parseToml(userData, { integersAsBigInt: true }) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = parseToml(userData, { integersAsBigInt: true }) as Record<string, unknown>;
+  } catch (e) {
+    // only a nesting deeper than this library's TOML reader follows gets here (bottlerocketFindings refuses the rest)
+    return tooDeepForReader(e)
+      ? [
+          `EC2NodeClass ${name}: userData nests arrays or inline tables deeper than this library's TOML reader follows (1,000 levels), so its settings were not checked. go-toml reads up to ${GO_TOML_MAX_NESTING} levels (${GO_TOML_NESTING_SOURCE}), so Karpenter takes it: it is not refused, but nothing in it was checked either`,
+        ]
+      : [];
+  }
   const fields = bottlerocketSettingsFields(minor);
   const root = fields.structs[fields.root] ?? {};
   const lines = BR_DROP_LINES[fields.provider];
