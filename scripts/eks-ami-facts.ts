@@ -10,6 +10,9 @@
  *   table under each `Kubernetes 1.x` heading of the release's CHANGELOG.md entry (releases before v20240213 have no
  *   AL2023 tables and are not listed), and the first release whose nodeadm stops on containerd 1.x at a configuration
  *   naming containerd 2's CRI plugins (the `git log -S` of its error in nodeadm/internal/containerd/config.go);
+ * - the Kubernetes minors each release shipped AL2023 AMIs for: the `Kubernetes 1.x` headings of the release's entry
+ *   whose package table names AL2023 AMI types (Karpenter's alias resolves the SSM parameter of the cluster's minor
+ *   and the release, so a release without the minor names no parameter);
  * - the containerd runtime nodeadm's template defines, by instance (the `RuntimeName` constants of
  *   nodeadm/internal/containerd/runtime_config*.go).
  *
@@ -122,6 +125,24 @@ export function al2023Containerd(changelog: string): Record<string, Record<strin
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/**
+ * The Kubernetes minors (`1.32`) each AMI release shipped AL2023 AMIs for, oldest minor first: in each
+ * `# AMI Release` entry, the `<summary><b>Kubernetes 1.x</b></summary>` sections whose package table header names
+ * AL2023 AMI types. Releases with no AL2023 tables (before v20240213) are not listed.
+ */
+export function al2023Minors(changelog: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const parts = changelog.split(/^#+ AMI Release (v\d{8})\s*$/m);
+  const byMinor = (a: string, b: string) => Number(a.split(".")[1]) - Number(b.split(".")[1]);
+  for (let i = 1; i < parts.length; i += 2) {
+    const minors = new Set<string>();
+    for (const m of parts[i + 1].matchAll(/<summary><b>Kubernetes (1\.\d+)<\/b><\/summary>([\s\S]*?)<\/details>/g))
+      if (/<th>AL2023_/.test(m[2])) minors.add(m[1]);
+    if (minors.size > 0 && !out[parts[i]]) out[parts[i]] = [...minors].sort(byMinor);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** The 1-based line of the first line of `text` that contains `needle`; throws when none does. */
 function lineOf(text: string, needle: string, file: string): number {
   const i = text.split("\n").findIndex((l) => l.includes(needle));
@@ -194,6 +215,11 @@ export function generate(): EksAmiFacts {
       types,
       since: fieldSince,
       enums,
+    },
+    al2023Minors: {
+      source:
+        "CHANGELOG.md: the `Kubernetes 1.x` headings of each release whose package table names AL2023 AMI types; Karpenter reads /aws/service/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-<k8s>-<release>/image_id (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69)",
+      byRelease: al2023Minors(changelog),
     },
     al2023RootVolumeGiB: { value: rootGiB, file: `${ROOT_VOLUME_FILE} (launch_block_device_mappings_volume_size)` },
     containerd: {

@@ -484,7 +484,7 @@ function checkAlias(c: Checker, v: KarpenterVersion, field: string, alias: strin
       "EC2NODECLASS_AMI_ALIAS",
       field,
       alias,
-      "an alias of the form family@version, such as al2023@latest or al2023@v20250103 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
+      "an alias of the form family@version, such as al2023@latest or al2023@v20260714 (EC2NodeClass CRD: \"'alias' is improperly formatted, must match the format 'family@version'\")",
     );
   const [family, version] = alias.split("@");
   checkAliasFamily(c, v, field, alias, family);

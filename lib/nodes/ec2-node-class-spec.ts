@@ -342,7 +342,7 @@ export interface Ec2NodeClassOptions {
   readonly amiFamily?: AmiFamily;
   /**
    * AMI selector terms (1 to 30).
-   * @default `[{ alias: "al2023@latest" }]` — pin a version (`al2023@v20250103`) in production:
+   * @default `[{ alias: "al2023@latest" }]` — pin a version (`al2023@v20260714`) in production:
    * `latest` replaces every node when a new AMI is published
    */
   readonly amiSelectorTerms?: AmiSelectorTerm[];

@@ -34,7 +34,12 @@ import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
 import { KarpenterVersion } from "../versions/karpenter-version";
 import { Checker, checkCrdThenSemantics, GO_DURATION, isSet } from "../kubernetes/value-rules";
-import { aliasReleaseWarning, amiFamilyWarning, checkEc2NodeClassSemantics } from "./node-semantic-rules";
+import {
+  aliasReleaseWarning,
+  amiFamilyWarning,
+  checkEc2NodeClassSemantics,
+  pinnedAliasExample,
+} from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
 import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
@@ -153,8 +158,8 @@ export interface Ec2NodeClassProps extends AddEc2NodeClassProps {
  * (a synth-time check, see `validateApp`), naming both construct paths. With `karpenter`, a `role` other than the
  * installation's node role, or any `instanceProfile`, gets a synth warning.
  *
- * Beyond the CRD (lib/nodes/node-semantic-rules.ts): alias versions per family (`al2023@v20240817`,
- * `bottlerocket@v1.20.3`), no alias of a family EKS no longer publishes for the cluster's literal
+ * Beyond the CRD (lib/nodes/node-semantic-rules.ts): alias versions per family (`al2023@v20260714`,
+ * `bottlerocket@v1.46.0`), no alias of a family EKS no longer publishes for the cluster's literal
  * Kubernetes version (AL2 on 1.33+; `amiFamily` AL2 with your own terms only warns), kubelet
  * `clusterDNS` IPs and reserved quantities (memory `100m` is a fraction of a byte). Default selector
  * terms on a cluster this app creates warn at synth when nothing in the app carries the discovery tag.
@@ -584,7 +589,7 @@ function warnLatestAliasOnce(nodeClass: Ec2NodeClass, name: string, terms: reado
       on: nodeClass,
       message:
         `EC2NodeClass ${classes}: the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of ${all.length === 1 ? "the class" : "these classes"} (drift) whenever AWS publishes one. ` +
-        `Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250103" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.`,
+        `Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "${pinnedAliasExample("al2023")}" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.`,
     };
   });
 }

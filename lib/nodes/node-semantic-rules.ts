@@ -16,6 +16,7 @@ import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
 import { eksAmiFacts } from "../versions/eks-ami";
+import { aliasReleaseMinorProblem } from "./ami-release-minors";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
@@ -59,21 +60,24 @@ const LABEL_VALUE_MAX = 63;
  * `…/amazon-eks-node-[al2023-<arch>-<variant>-]<k8s>-<version>` from the EKS AMI release `vYYYYMMDD`;
  * bottlerocket.go trims a leading `v` and reads `/aws/service/bottlerocket/aws-k8s-<k8s>/<arch>/<X.Y.Z>`;
  * windows families take `latest` only, a CRD rule). Karpenter docs, EC2NodeClass "amiSelectorTerms":
- * `al2023@v20240817`, `bottlerocket@v1.20.3`.
+ * `al2023@v20260714`, `bottlerocket@v1.46.0`.
  */
 const ALIAS_VERSIONS: { readonly [family: string]: { readonly re: RegExp; readonly text: string } } = lookupTable({
-  al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240817"' },
-  al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20240817"' },
-  bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.20.3"' },
+  al2: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20260714"' },
+  al2023: { re: /^v\d{8}$/, text: 'an EKS AMI release "vYYYYMMDD" such as "v20260714"' },
+  bottlerocket: { re: /^v?\d+\.\d+\.\d+$/, text: 'a Bottlerocket release "vX.Y.Z" such as "v1.46.0"' },
 });
 
 /**
  * A pinned alias of the family that the rules above accept, for suggestions (the converter's "pin a
- * version"): `al2023@v20250103`, `bottlerocket@v1.20.3`; undefined for the Windows families, whose alias
- * takes `latest` only (pin those by AMI id).
+ * version"): the newest EKS AMI release (`al2023@v20260714`), `bottlerocket@v1.46.0`; undefined for the Windows
+ * families, whose alias takes `latest` only (pin those by AMI id). Both ship AMIs for current Kubernetes minors, so
+ * the suggestion is no release lacking the cluster's minor (ami-release-minors.ts).
  */
 export function pinnedAliasExample(aliasFamily: string): string | undefined {
-  if (aliasFamily === "bottlerocket") return "bottlerocket@v1.20.3";
+  // a release with aws-k8s-1.33 (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bottlerocket.go:173,
+  // "bottlerocket-aws-k8s-1.33-x86_64-v1.46.0-431fe75a"), newer than the release table of ami-release-minors.ts
+  if (aliasFamily === "bottlerocket") return "bottlerocket@v1.46.0";
   // a release that exists: the newest of amazon-eks-ami's CHANGELOG (lib/versions eks-ami-facts)
   if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@${eksAmiFacts().newestRelease}`;
   return undefined;
@@ -1077,11 +1081,17 @@ function checkAliasSemantics(
         "EC2NODECLASS_AMI_ALIAS_DATE",
         field,
         term.alias,
-        `"${family}@latest" or "${family}@<version>" with an EKS AMI release "vYYYYMMDD" that is a calendar date, such as "v20240817": "${version}" has ${impossible}, so no EKS AMI release has that version and Karpenter finds no SSM parameter for the alias: the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily: the SSM parameter names the release "v<YYYYMMDD>" of awslabs/amazon-eks-ami)`,
+        `"${family}@latest" or "${family}@<version>" with an EKS AMI release "vYYYYMMDD" that is a calendar date, such as "v20260714": "${version}" has ${impossible}, so no EKS AMI release has that version and Karpenter finds no SSM parameter for the alias: the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily: the SSM parameter names the release "v<YYYYMMDD>" of awslabs/amazon-eks-ami)`,
       );
   }
   const last = LAST_KUBERNETES_MINOR_OF_AMI_FAMILY[family.toUpperCase()];
   const minor = minorOf(ctx.kubernetesVersion);
+  // a pinned release that shipped no AMI for the cluster's minor (fresh tester round 34: ami-release-minors.ts)
+  const releaseProblem =
+    minor !== undefined && c.known(version) && !("value" in target)
+      ? aliasReleaseMinorProblem(family, version, minor)
+      : undefined;
+  if (releaseProblem) c.fail("EC2NODECLASS_AMI_ALIAS_KUBERNETES", field, term.alias, releaseProblem);
   if (last !== undefined && minor !== undefined && minor > last) {
     const fromFamily = "value" in target;
     c.fail(

@@ -31,6 +31,14 @@ export interface EksAmiFacts {
     /** String enum (`v1alpha1.Feature`) → its values → the first AMI release that has the value. */
     readonly enums: { readonly [type: string]: { readonly [value: string]: string } };
   };
+  /**
+   * The Kubernetes minors each AMI release shipped AL2023 AMIs for: release (`v20250505`) → minors, oldest first
+   * (`["1.26", …, "1.32"]`). Releases before v20240213 (no AL2023 tables in the CHANGELOG) are not listed.
+   */
+  readonly al2023Minors: {
+    readonly source: string;
+    readonly byRelease: { readonly [release: string]: readonly string[] };
+  };
   /** The AL2023 AMI's root volume snapshot size in GiB, and where it is set. */
   readonly al2023RootVolumeGiB: { readonly value: number; readonly file: string };
   /** What the AL2023 AMIs' containerd is, and what nodeadm makes of a NodeConfig's containerd config. */

@@ -135,7 +135,7 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
     // the newest EKS AMI release amazon-eks-ami's CHANGELOG names (a release that exists, lib/versions eks-ami-facts)
     ["AL2", `al2@${eksAmiFacts().newestRelease}`],
     ["AL2023", `al2023@${eksAmiFacts().newestRelease}`],
-    ["Bottlerocket", "bottlerocket@v1.20.3"],
+    ["Bottlerocket", "bottlerocket@v1.46.0"],
   ])("amiFamily %s: the pinned alias the note suggests (%s) is one the construct accepts", (family, pinned) => {
     const cls = onlyClass(awsNodeTemplate("default", SELECTORS, `amiFamily: ${family}`));
     const note = notesAbout(cls.notes, "spec.amiFamily").find((n) => n.message.includes("pin a version"))!;

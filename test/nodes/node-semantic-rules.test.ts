@@ -243,9 +243,9 @@ describe("EC2NodeClass: AMI aliases", () => {
 
   test.each([
     "al2023@latest",
-    "al2023@v20240817",
-    "bottlerocket@v1.20.3",
-    "bottlerocket@1.20.3",
+    "al2023@v20260714",
+    "bottlerocket@v1.46.0",
+    "bottlerocket@1.46.0",
     "bottlerocket@latest",
     "windows2022@latest",
   ])("%s passes", (alias) => {
@@ -312,7 +312,7 @@ describe("EC2NodeClass: kubelet", () => {
 
 describe("EC2NodeClass: default selector terms and discovery tags", () => {
   // a pinned alias: these tests are about the selector terms, not the once-per-app note on the default alias
-  const PINNED = [{ alias: "al2023@v20250103" }];
+  const PINNED = [{ alias: "al2023@v20260714" }];
   const DISCOVERY =
     /selects subnets and security groups by the tag karpenter.sh\/discovery \(the default terms\), but nothing in this app tags anything with it/;
 
@@ -372,7 +372,7 @@ describe("EC2NodeClass: the default AMI alias is noted once per app", () => {
       {
         path: "nodes/a",
         message:
-          'EC2NodeClass a (al2023@latest), b (bottlerocket@latest): the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of these classes (drift) whenever AWS publishes one. Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20250103" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.',
+          'EC2NodeClass a (al2023@latest), b (bottlerocket@latest): the default AMI alias follows the newest EKS-optimized AMI, so Karpenter replaces every node of these classes (drift) whenever AWS publishes one. Fine to start with; in production pin a version, e.g. amiSelectorTerms: [{ alias: "al2023@v20260714" }] (Karpenter docs, "Managing AMIs"). Said once per app; a class that writes "@latest" itself is not warned.',
       },
     ]);
   });

@@ -851,7 +851,7 @@ describe("every problem of one object in one error", () => {
       [
         "test/obj: 4 problems:",
         `  - test/obj: instanceProfile = "p" is invalid: unset when role is set: role "r" is set too, and a class takes one of them (with a role, Karpenter creates and manages the instance profile; EC2NodeClass CRD: "must specify exactly one of ['role', 'instanceProfile']") [EC2NODECLASS_ROLE_AND_INSTANCE_PROFILE]`,
-        `  - test/obj: amiSelectorTerms[0].alias = "al2023" is invalid: an alias of the form family@version, such as al2023@latest or al2023@v20250103 (EC2NodeClass CRD: "'alias' is improperly formatted, must match the format 'family@version'") [EC2NODECLASS_AMI_ALIAS]`,
+        `  - test/obj: amiSelectorTerms[0].alias = "al2023" is invalid: an alias of the form family@version, such as al2023@latest or al2023@v20260714 (EC2NodeClass CRD: "'alias' is improperly formatted, must match the format 'family@version'") [EC2NODECLASS_AMI_ALIAS]`,
         '  - test/obj: blockDeviceMappings[0].ebs.volumeSize = "10" is invalid: a size with unit Gi, G, Ti or T such as "100Gi": 1–59000Gi, 1–64000G, 1–64T, and in Ti only 1–17, 20–27, 30–37, 40–47 or 50–58 (the EC2NodeClass CRD\'s pattern for Ti allows no second digit above 7) [EC2NODECLASS_FORMAT]',
         '  - test/obj: metadataOptions.httpTokens = "maybe" is invalid: one of "required", "optional" [EC2NODECLASS_NOT_IN_ENUM]',
       ].join("\n"),

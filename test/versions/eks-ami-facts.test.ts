@@ -1,5 +1,12 @@
 import * as script from "../../scripts/eks-ami-facts";
-import { al2023Containerd, COMMIT, enumValues, firstReleaseOnOrAfter, releases } from "../../scripts/eks-ami-facts";
+import {
+  al2023Containerd,
+  al2023Minors,
+  COMMIT,
+  enumValues,
+  firstReleaseOnOrAfter,
+  releases,
+} from "../../scripts/eks-ami-facts";
 import { snapshotTableTest } from "./go-module-table";
 
 /*
@@ -34,6 +41,18 @@ describe("eks-ami-facts.json", () => {
         expect(v).toMatch(/^\d+\.\d+\.\d+$/);
       }
     expect(dated(t.containerd.v3KeysRefusedOn1.since)).toBe(true);
+    // AL2023 minors per release: releases of the list, minors 1.x oldest first, every containerd minor among them
+    const minorsBy = t.al2023Minors.byRelease as Record<string, string[]>;
+    expect(Object.keys(minorsBy).every((r) => t.releases.includes(r))).toBe(true);
+    expect(minorsBy[t.newestRelease]?.length).toBeGreaterThan(0);
+    for (const [r, minors] of Object.entries(minorsBy)) {
+      expect(minors.every((m) => /^1\.\d+$/.test(m))).toBe(true);
+      expect(minors.map((m) => Number(m.split(".")[1]))).toEqual(
+        [...new Set(minors.map((m) => Number(m.split(".")[1])))].sort((a, b) => a - b),
+      );
+      for (const m of Object.keys(byRelease[r] ?? {})) expect(minors).toContain(m);
+    }
+    expect(Object.keys(byRelease).every((r) => minorsBy[r] !== undefined)).toBe(true);
     const runtimes = Object.values(t.containerd.runtimes as Record<string, { default: boolean }>);
     expect(runtimes.filter((r) => r.default)).toHaveLength(1);
   });
@@ -59,6 +78,8 @@ describe("eks-ami-facts.json", () => {
     ].join("\n");
     // the AL2 table is skipped, AMI types that disagree leave their minor out, a release without AL2023 tables is absent
     expect(al2023Containerd(changelog)).toEqual({ v20251023: { "1.31": "1.7.27", "1.32": "2.1.4" } });
+    // a minor with AL2023 tables is shipped even when its AMI types disagree on containerd
+    expect(al2023Minors(changelog)).toEqual({ v20251023: ["1.30", "1.31", "1.32"] });
   });
 
   test("enum values are read from the const blocks of their type only", () => {

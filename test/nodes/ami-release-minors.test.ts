@@ -1,0 +1,92 @@
+import { TerraformStack, Testing } from "cdktf";
+import { AwsProvider } from "@cdktf/provider-aws/lib/provider";
+import { EksCluster } from "@cdktf/provider-aws/lib/eks-cluster";
+import { rejected } from "../helpers";
+import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
+import { KarpenterCluster } from "../../lib/cluster/karpenter-cluster";
+import { validateApp } from "../../lib/install/validate-app";
+
+/*
+ * A pinned AMI alias release that shipped no AMI for the cluster's Kubernetes minor (lib/nodes/ami-release-minors.ts):
+ * Karpenter's SSM parameter names the minor and the release, so none exists and the class never becomes Ready.
+ */
+
+/** An EC2NodeClass with `alias` on a cluster of this app on Kubernetes `k8s` (a literal, or none given). */
+function nodeClass(alias: string, k8s?: string): Ec2NodeClass {
+  const app = Testing.app();
+  const stack = new TerraformStack(app, "nodes");
+  new AwsProvider(stack, "aws", { region: "eu-west-1" });
+  const eks = new EksCluster(stack, "eks", {
+    name: "prod",
+    ...(k8s === undefined ? {} : { version: k8s }),
+    roleArn: "arn:aws:iam::123456789012:role/eks",
+    vpcConfig: { subnetIds: ["subnet-00000001"] },
+  });
+  return new Ec2NodeClass(stack, "class", {
+    cluster: KarpenterCluster.fromEksCluster(eks),
+    role: "KarpenterNodeRole-prod",
+    subnetSelectorTerms: [{ id: "subnet-00000001" }],
+    securityGroupSelectorTerms: [{ id: "sg-00000001" }],
+    amiSelectorTerms: [{ alias }],
+  });
+}
+
+/** The warnings of the app, to see that a passing class is not warned of the release either. */
+function warnings(cls: Ec2NodeClass): string[] {
+  return validateApp(cls.node.root).warnings.map((w) => w.message);
+}
+
+describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes minor", () => {
+  test.each([
+    [
+      "al2023@v20250505",
+      "1.33",
+      [
+        "a release that shipped AL2023 AMIs for Kubernetes 1.33",
+        '"al2023@v20250519" (the first release that did)',
+        "EKS AMI release v20250505 shipped AL2023 AMIs for Kubernetes 1.26–1.32 only",
+        "amazon-eks-node-al2023-<arch>-<variant>-1.33-v20250505/image_id, does not exist",
+      ],
+    ],
+    [
+      "al2023@v20250505",
+      "1.36",
+      ['"al2023@v20260610" (the first release that did)', "Kubernetes 1.26–1.32 only", "never becomes Ready"],
+    ],
+    [
+      "bottlerocket@v1.20.3",
+      "1.36",
+      [
+        "a release that shipped Bottlerocket AMIs for Kubernetes 1.36",
+        "a release after v1.26.0",
+        "Bottlerocket v1.20.3 has the variants aws-k8s-1.23–1.30 only",
+        "/aws/service/bottlerocket/aws-k8s-1.36[-nvidia]/<arch>/1.20.3/image_id, do not exist",
+      ],
+    ],
+  ])("%s on %s is refused", (alias, k8s, parts) => {
+    const e = rejected(() => nodeClass(alias, k8s));
+    expect(e.code).toBe("EC2NODECLASS_AMI_ALIAS_KUBERNETES");
+    expect(e.field).toBe("amiSelectorTerms[0].alias");
+    expect(e.value).toBe(alias);
+    for (const part of parts) expect(e.message).toContain(part);
+  });
+
+  test("a minor a Bottlerocket release dropped suggests the last release that had it", () => {
+    const e = rejected(() => nodeClass("bottlerocket@v1.25.0", "1.23"));
+    expect(e.message).toContain('"bottlerocket@v1.24.1" (the last release that did)');
+  });
+
+  test.each([
+    ["al2023@v20250519", "1.33"],
+    ["al2023@v20250505", "1.32"],
+    ["al2023@v20250505", undefined],
+    ["bottlerocket@v1.20.3", "1.30"],
+    ["bottlerocket@1.20.3", "1.30"],
+    ["bottlerocket@v1.46.0", "1.36"],
+    ["al2023@v20991231", "1.36"],
+    ["al2023@latest", "1.36"],
+  ])("%s on %s passes", (alias, k8s) => {
+    const cls = nodeClass(alias, k8s);
+    expect(warnings(cls).filter((w) => /shipped|names no EKS AMI release/.test(w))).toEqual([]);
+  });
+});
