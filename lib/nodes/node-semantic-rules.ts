@@ -625,12 +625,17 @@ function checkNameLabels(c: Checker, ordered: readonly NameConstraint[], outcome
   const found = unsatisfiableName(ordered);
   if (!found) return;
   const k = ordered[found.at];
+  // one constraint alone that no name meets: its value's own problem, when one was reported, says it already
+  if (found.before.length === 0 && c.collected.some((p) => p.field === k.field || p.field.startsWith(`${k.field}.`)))
+    return;
   const before = found.before.map((b) => `${b.field} (${b.shown})`);
   c.fail(
     "NODE_REQUIREMENT_UNSATISFIABLE",
     k.field,
     k.value,
-    `${k.field.startsWith("labels[") ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${NAME_SOURCE}, and no instance type name satisfies ${before.length > 1 ? "all of them" : "both"} (the names the In sets allow: ${found.names}; none meets them all), ${outcome}. Remove one of them or make them agree`,
+    before.length === 0
+      ? `${k.field.startsWith("labels[") ? "a label value" : "a requirement"} that some instance type name can satisfy: ${NAME_SOURCE}, and no name gives ${k.shown} (the names allowed: ${found.names}), ${outcome}`
+      : `${k.field.startsWith("labels[") ? "a label value" : "a requirement"} that some node can satisfy together with ${before.join(" and ")}: ${NAME_SOURCE}, and no instance type name satisfies ${before.length > 1 ? "all of them" : "both"} (the names the In sets allow: ${found.names}; none meets them all), ${outcome}. Remove one of them or make them agree`,
   );
 }
 

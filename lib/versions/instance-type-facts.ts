@@ -17,6 +17,10 @@ export const CATALOGUE_LABELS = {
   "accelerator-name": "karpenter.k8s.aws/instance-accelerator-name",
   "accelerator-manufacturer": "karpenter.k8s.aws/instance-accelerator-manufacturer",
   "accelerator-count": "karpenter.k8s.aws/instance-accelerator-count",
+  cpu: "karpenter.k8s.aws/instance-cpu",
+  "cpu-manufacturer": "karpenter.k8s.aws/instance-cpu-manufacturer",
+  memory: "karpenter.k8s.aws/instance-memory",
+  hypervisor: "karpenter.k8s.aws/instance-hypervisor",
 } as const;
 
 /** One label of a family's types: one value for every size, or one per size (null: that size has none). */

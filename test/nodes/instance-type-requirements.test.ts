@@ -222,3 +222,54 @@ describe("a requirement with many names the list lacks (fresh tester 34 5.43)", 
     expect(warnings[0]).toContain('"c5.xlarg" (did you mean "c5.xlarge"?)');
   });
 });
+
+describe("CPU, memory, CPU manufacturer and hypervisor against the list (fresh tester 35: 1x, 9p, 9q)", () => {
+  test.each([
+    [
+      "instance-cpu In [4] with m5.4xlarge (16 CPUs)",
+      [req("karpenter.k8s.aws/instance-cpu", "In", ["4"]), req(TYPE, "In", ["m5.4xlarge"])],
+    ],
+    [
+      "instance-memory Gt 16384 with m5.large (8192 MiB)",
+      [req("karpenter.k8s.aws/instance-memory", "Gt", ["16384"]), req(TYPE, "In", ["m5.large"])],
+    ],
+    [
+      "instance-hypervisor In [nitro] with family m4 (xen)",
+      [req("karpenter.k8s.aws/instance-hypervisor", "In", ["nitro"]), req(FAMILY, "In", ["m4"])],
+    ],
+    [
+      "instance-cpu-manufacturer In [aws] with arch amd64",
+      [req("karpenter.k8s.aws/instance-cpu-manufacturer", "In", ["aws"]), req(ARCH, "In", ["amd64"])],
+    ],
+  ])("%s is warned about", (_, requirements) => {
+    const warnings = catalogueWarnings({ requirements });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("leaves no instance type of");
+  });
+  test.each([
+    [
+      "instance-cpu In [16] with m5.4xlarge",
+      [req("karpenter.k8s.aws/instance-cpu", "In", ["16"]), req(TYPE, "In", ["m5.4xlarge"])],
+    ],
+    [
+      "instance-memory Gt 4096 with m5.large",
+      [req("karpenter.k8s.aws/instance-memory", "Gt", ["4096"]), req(TYPE, "In", ["m5.large"])],
+    ],
+    [
+      "instance-hypervisor In [xen] with family m4",
+      [req("karpenter.k8s.aws/instance-hypervisor", "In", ["xen"]), req(FAMILY, "In", ["m4"])],
+    ],
+    [
+      "instance-cpu-manufacturer In [aws] with arch arm64",
+      [req("karpenter.k8s.aws/instance-cpu-manufacturer", "In", ["aws"]), req(ARCH, "In", ["arm64"])],
+    ],
+  ])("look-alike: %s passes without a word", (_, requirements) => {
+    expect(catalogueWarnings({ requirements })).toEqual([]);
+  });
+});
+
+test("an instance type written as a family is one problem, its value's (fresh tester 35 6a)", () => {
+  const e = rejection("NodePool", { requirements: [req(FAMILY, "In", ["m5.large"])] }, "1.15.0");
+  expect(e.problems.map((p) => p.code)).toEqual(["NODE_REQUIREMENT_VALUE_UNKNOWN"]);
+  expect(e.message).not.toContain("together with :");
+});
