@@ -3,7 +3,7 @@
  * scripts/bottlerocket-settings-fields.ts): finding a module in the cache, the version a go.mod requires, and the
  * committed file's text with the write / `--check` entry point.
  */
-import { spawnSync } from "child_process";
+import { execFileSync, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 
@@ -82,4 +82,20 @@ export function writeOrCheck(file: string, text: string): void {
   }
   fs.writeFileSync(file, text);
   process.stdout.write(`wrote ${path.relative(process.cwd(), file)}\n`);
+}
+
+/**
+ * A file of a git snapshot of an upstream repository at a pinned commit (the generators of tables read from snapshots:
+ * eks-ami-facts, service-monitor-fields, instance-type-facts). Throws, naming the snapshot's path and the variable
+ * that moves it, when the snapshot is missing or lacks the commit.
+ */
+export function snapshotFile(s: {
+  dir: string;
+  env: string;
+  repository: string;
+  commit: string;
+  file: string;
+}): string {
+  if (!fs.existsSync(s.dir)) throw new Error(`no git snapshot of ${s.repository} at ${s.dir} (${s.env})`);
+  return execFileSync("git", ["-C", s.dir, "show", `${s.commit}:${s.file}`], { encoding: "utf8", maxBuffer: 64 << 20 });
 }

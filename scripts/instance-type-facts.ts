@@ -15,12 +15,10 @@
  * The snapshot: KARPENTER_PROVIDER_AWS_GIT (default /work/.mirror/aws+karpenter-provider-aws/repo, where the search
  * tool's `fetch github:aws/karpenter-provider-aws` puts it), a git directory that holds COMMIT.
  */
-import { execFileSync } from "child_process";
-import * as fs from "fs";
 import * as path from "path";
 import { labelsOfName } from "../lib/versions/instance-type-names";
 import { CATALOGUE_LABELS, type InstanceTypeFacts } from "../lib/versions/instance-type-facts";
-import { writeOrCheck } from "./go-module-table";
+import { snapshotFile, writeOrCheck } from "./go-module-table";
 
 export const TABLE_FILE = path.resolve(__dirname, "../lib/versions/data/instance-type-facts.json");
 export const REPOSITORY = "github.com/aws/karpenter-provider-aws";
@@ -34,13 +32,14 @@ export function gitDir(): string {
   return process.env.KARPENTER_PROVIDER_AWS_GIT ?? "/work/.mirror/aws+karpenter-provider-aws/repo";
 }
 
-/** The page at COMMIT; throws (naming the snapshot's path) when the snapshot is missing or lacks the commit. */
+/** The page at COMMIT (see snapshotFile). */
 function showPage(): string {
-  if (!fs.existsSync(gitDir()))
-    throw new Error(`no git snapshot of ${REPOSITORY} at ${gitDir()} (KARPENTER_PROVIDER_AWS_GIT)`);
-  return execFileSync("git", ["-C", gitDir(), "show", `${COMMIT}:${PAGE_FILE}`], {
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
+  return snapshotFile({
+    dir: gitDir(),
+    env: "KARPENTER_PROVIDER_AWS_GIT",
+    repository: REPOSITORY,
+    commit: COMMIT,
+    file: PAGE_FILE,
   });
 }
 

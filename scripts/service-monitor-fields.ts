@@ -12,12 +12,10 @@
  * The snapshot: PROMETHEUS_OPERATOR_GIT (default /work/.mirror/prometheus-operator+prometheus-operator/repo, where the
  * search tool's `fetch github:prometheus-operator/prometheus-operator` puts it), a git directory that holds COMMIT.
  */
-import { execFileSync } from "child_process";
-import * as fs from "fs";
 import * as path from "path";
 import { parse } from "yaml";
 import type { ServiceMonitorEndpointFields } from "../lib/versions/service-monitor";
-import { writeOrCheck } from "./go-module-table";
+import { snapshotFile, writeOrCheck } from "./go-module-table";
 
 export const TABLE_FILE = path.resolve(__dirname, "../lib/versions/data/service-monitor-endpoint.json");
 export const REPOSITORY = "github.com/prometheus-operator/prometheus-operator";
@@ -30,13 +28,14 @@ export function gitDir(): string {
   return process.env.PROMETHEUS_OPERATOR_GIT ?? "/work/.mirror/prometheus-operator+prometheus-operator/repo";
 }
 
-/** The CRD file at COMMIT; throws (naming the snapshot's path) when the snapshot is missing or lacks the commit. */
+/** The CRD file at COMMIT (see snapshotFile). */
 function showCrd(): string {
-  if (!fs.existsSync(gitDir()))
-    throw new Error(`no git snapshot of ${REPOSITORY} at ${gitDir()} (PROMETHEUS_OPERATOR_GIT)`);
-  return execFileSync("git", ["-C", gitDir(), "show", `${COMMIT}:${CRD_FILE}`], {
-    encoding: "utf8",
-    maxBuffer: 64 << 20,
+  return snapshotFile({
+    dir: gitDir(),
+    env: "PROMETHEUS_OPERATOR_GIT",
+    repository: REPOSITORY,
+    commit: COMMIT,
+    file: CRD_FILE,
   });
 }
 
