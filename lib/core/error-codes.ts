@@ -197,6 +197,8 @@ export const ERROR_CODES = {
     "an al2 / al2023 alias version vYYYYMMDD that is no calendar date (month 13, day 99, February 30): no EKS AMI release has it",
   EC2NODECLASS_AMI_ALIAS_KUBERNETES: "an AMI alias or family EKS does not publish for the cluster's Kubernetes version",
   EC2NODECLASS_AMI_ALIAS_NOT_ALONE: "an alias term among other AMI selector terms (EC2NodeClass CRD)",
+  EC2NODECLASS_AMI_ALIAS_VERSION:
+    "an alias version not written as its family's releases are (al2 / al2023 vYYYYMMDD, bottlerocket vX.Y.Z): it names no SSM parameter",
   EC2NODECLASS_AMI_FAMILY: "amiFamily missing or not matching the alias (EC2NodeClass CRD)",
   EC2NODECLASS_AMI_SELECTOR_TERMS: "amiSelectorTerms missing or with more than 30 terms (EC2NodeClass CRD)",
   EC2NODECLASS_CONNECTION_TRACKING: "connectionTracking without any timeout (EC2NodeClass CRD)",

@@ -1072,11 +1072,15 @@ function checkAliasSemantics(
   if (sep <= 0 || version === "" || !c.known(family) || !/^[a-zA-Z0-9]+$/.test(family)) return;
   const rule = ALIAS_VERSIONS[family];
   if (rule && c.known(version) && version !== "latest" && !rule.re.test(version)) {
+    // "20250505", "v2025-05-05": the date the user meant, written as the release tag
+    const digits = version.replace(/\D/g, "");
+    const meant =
+      DATED_ALIAS_FAMILIES.includes(family) && digits.length === 8 ? ` (did you mean "${family}@v${digits}"?)` : "";
     c.fail(
-      "EC2NODECLASS_AMI_ALIAS_KUBERNETES",
+      "EC2NODECLASS_AMI_ALIAS_VERSION",
       field,
       term.alias,
-      `"${family}@latest" or "${family}@<version>" with ${rule.text}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`,
+      `"${family}@latest" or "${family}@<version>" with ${rule.text}${meant}: Karpenter resolves the alias to an SSM parameter, and "${version}" names none, so the EC2NodeClass never becomes Ready (aws/karpenter-provider-aws pkg/providers/amifamily)`,
     );
   }
   if (rule && DATED_ALIAS_FAMILIES.includes(family) && c.known(version)) {

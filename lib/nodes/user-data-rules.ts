@@ -1726,14 +1726,22 @@ function bottlerocketKubeletProblems(
     // of the eviction maps only the rule across them: their signals and thresholds are judged with Bottlerocket's model
     if (field.startsWith("evictionSoft") && !p.rule.startsWith("a soft eviction threshold without a grace period"))
       continue;
-    const value = foldedEntry(kubernetes, setting)?.[1];
-    const got = tomlJson(value);
+    // a problem of one key of a map setting (kube-reserved.cpu) names that key, its value and its line
+    const table = foldedEntry(kubernetes, setting)?.[1];
+    const sub = /^kubelet\.[^.[]+(?:\["((?:[^"\\]|\\.)*)"\]|\.([^.[\]]+))/.exec(p.field);
+    const subKey = sub ? (sub[1] !== undefined ? (JSON.parse(`"${sub[1]}"`) as string) : sub[2]) : undefined;
+    const subEntry = subKey !== undefined && isTable(table) ? foldedEntry(table, subKey) : undefined;
+    const name = subEntry
+      ? `${setting}.${/^[\w-]+$/.test(subEntry[0]) ? subEntry[0] : JSON.stringify(subEntry[0])}`
+      : setting;
+    const got = tomlJson(subEntry ? subEntry[1] : table);
+    const subLine = subEntry ? tomlKeyLineIn(text, `settings.kubernetes.${setting}`, subEntry[0]) : 1;
     out.push({
-      line: tomlKeyLine(text, setting) || 1,
+      line: subLine > 1 ? subLine : tomlKeyLine(text, setting) || 1,
       problem:
         p.effect !== undefined
-          ? `settings.kubernetes.${setting} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field}, and ${p.effect} (${p.source})`
-          : `settings.kubernetes.${setting} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
+          ? `settings.kubernetes.${name} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field}, and ${p.effect} (${p.source})`
+          : `settings.kubernetes.${name} as ${p.allowed}, got ${got}: Karpenter keeps the setting and Bottlerocket passes it on as the kubelet's ${field} (Bottlerocket's settings documentation, settings.kubernetes), and the kubelet refuses ${p.rule} when it starts (${p.source}), so the node never joins (unless Bottlerocket's own settings model refuses it first, at boot)`,
     });
   }
   return out;
@@ -2274,7 +2282,7 @@ function nodeConfigChecks(text: string, offset: number, ctx: Al2023Context): Fin
   };
 }
 
-/** A NodeConfig nodeadm decoded without error, as the finders after the decode read it. */
+/** A NodeConfig as the finders of what nodeadm hands on (the kubelet, containerd, the local disks) read it. */
 interface NodeConfigDoc {
   /** The NodeConfig's text, and where it starts in the user data (0, or its MIME part's offset). */
   readonly text: string;
@@ -2314,31 +2322,39 @@ function nodeConfigSpecFinding(
         ? `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}`
         : `${where} is a NodeConfig whose ${nodeConfigPath(d.path)} ${d.problem}. nodeadm decodes a NodeConfig leniently (amazon-eks-ami nodeadm internal/api/bridge/decode.go:19-40: a codec factory without the strict option, k8s.io/apimachinery v0.36.2 pkg/runtime/serializer/codec_factory.go:178-179 and json/json.go:268-270, case-sensitive) and drops the field without a word, so the setting never reaches the node (${source}). Fix the name, or remove it`,
     );
-  if (wrong.length === 0) {
-    // what nodeadm decoded goes to independent consumers (the kubelet's flags and config, containerd, the local disks),
-    // each of which fails on its own: every one is reported, the first one's line leading
-    const kubeletFlags = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
-    const doc: NodeConfigDoc = { text, offset, parsed, value, where, kubeletFlags };
-    const found = [
-      kubeletFlagFinding(doc, ctx),
-      kubeletConfigFinding(doc, ctx),
-      nodeLabelFinding(doc),
-      cloudProviderFinding(doc),
-      containerdConfigFinding(doc, ctx),
-      localStorageFinding(doc),
-      environmentFinding(doc, ctx),
-    ].filter((f): f is Finding => f !== undefined);
-    if (found.length === 0) return undefined;
-    const [first, ...more] = found;
-    return {
-      line: first.line,
-      problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join(""),
-    };
+  // what nodeadm decodes goes to independent consumers (the kubelet's flags and config, containerd, the local disks),
+  // each of which fails on its own: every one is reported, the first one's line leading. A value nodeadm cannot decode
+  // stops nodeadm before any of them, but is reported with theirs, so that one round of fixes is enough; a consumer
+  // whose part of the spec holds such a value is not judged (its value is the decode's problem).
+  const kubeletFlags = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
+  const doc: NodeConfigDoc = { text, offset, parsed, value, where, kubeletFlags };
+  const consumers: [readonly string[], () => Finding | undefined][] = [
+    [["spec", "kubelet"], () => kubeletFlagFinding(doc, ctx)],
+    [["spec", "kubelet"], () => kubeletConfigFinding(doc, ctx)],
+    [["spec", "kubelet"], () => nodeLabelFinding(doc)],
+    [["spec", "kubelet"], () => cloudProviderFinding(doc)],
+    [["spec", "containerd"], () => containerdConfigFinding(doc, ctx)],
+    [["spec", "instance", "localStorage"], () => localStorageFinding(doc)],
+    [["spec", "instance", "environment"], () => environmentFinding(doc, ctx)],
+  ];
+  const overlaps = (part: readonly string[]) =>
+    wrong.some((w) => part.every((k, i) => i >= w.path.length || w.path[i] === k));
+  const found = consumers
+    .filter(([part]) => !overlaps(part))
+    .map(([, finding]) => finding())
+    .filter((f): f is Finding => f !== undefined);
+  if (wrong.length > 0) {
+    const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
+    found.unshift({
+      line: offset + pathLine(text, parsed, wrong[0].path),
+      problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
+    });
   }
-  const problems = wrong.map((w) => `${nodeConfigPath(w.path)} ${w.problem}`).join("; ");
+  if (found.length === 0) return undefined;
+  const [first, ...more] = found;
   return {
-    line: offset + pathLine(text, parsed, wrong[0].path),
-    problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
+    line: first.line,
+    problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join(""),
   };
 }
 

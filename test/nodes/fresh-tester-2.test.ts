@@ -76,6 +76,25 @@ describe("al2 / al2023 alias dates", () => {
       expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("alias-version-date");
     },
   );
+  test.each([
+    ["al2023@v2025-05-05", ' (did you mean "al2023@v20250505"?)'],
+    ["al2023@20250505", ' (did you mean "al2023@v20250505"?)'],
+    ["al2@vlatest", ""],
+    ["bottlerocket@v1.46", ""],
+  ])(
+    "%s is no release version of its family: its own code, not the Kubernetes one (fresh tester 35)",
+    (alias, meant) => {
+      const e = rejection("EC2NodeClass", { amiSelectorTerms: [{ alias }] });
+      expect(e.problems).toHaveLength(1);
+      expect(e.code).toBe("EC2NODECLASS_AMI_ALIAS_VERSION");
+      expect(e.field).toBe("amiSelectorTerms[0].alias");
+      expect(e.message).toContain(
+        `@<version>" with ${alias.startsWith("bottle") ? "a Bottlerocket" : "an EKS AMI"} release`,
+      );
+      expect(e.message).toContain(`${meant}: Karpenter resolves the alias to an SSM parameter`);
+      expect(ag.semanticRuleOf(e, "1.14.1")?.id).toBe("alias-version");
+    },
+  );
   test("look-alikes: real dates, a leap day, latest", () => {
     for (const alias of ["al2023@v20251231", "al2023@v20240229", "al2@v20240817", "al2023@latest"])
       expect(() => build("EC2NodeClass", { amiSelectorTerms: [{ alias }] })).not.toThrow();

@@ -317,6 +317,30 @@ describe("a CPU reservation with a byte suffix on the NodeConfig, flag and Bottl
     const e = rejection("EC2NodeClass", props, "1.15.0");
     expect(e.message).toContain("node_container_manager_linux.go:304-321");
   });
+  test.each([
+    [
+      '[settings.kubernetes.kube-reserved]\nmemory = "1Gi"\ncpu = "abc"',
+      'line 4: cpu = "abc"',
+      'kube-reserved.cpu as a quantity such as "100m", "1Gi" or "1000", got "abc"',
+    ],
+    [
+      'system-reserved = { memory = "1Gi", ephemeral-storage = "-1Gi" }',
+      'line 2: system-reserved = { memory = "1Gi", ephemeral-storage = "-1Gi" }',
+      'system-reserved.ephemeral-storage as a quantity of 0 or more, got "-1Gi"',
+    ],
+    [
+      '[settings.kubernetes.eviction-soft]\n"memory.available" = "10%"',
+      'line 3: "memory.available" = "10%"',
+      'eviction-soft."memory.available" as an evictionSoftGracePeriod',
+    ],
+  ])(
+    "Bottlerocket: a problem of one key of a map setting names the key, its value and its line (fresh tester 35): %s",
+    (toml, value, named) => {
+      const e = rejection("EC2NodeClass", br(toml), "1.15.0");
+      expect(e.value).toBe(value);
+      expect(e.message).toContain(`settings.kubernetes.${named}`);
+    },
+  );
   test("look-alike: cpu 100m passes on every path", () => {
     for (const p of [
       nodeConfig("config:\n  kubeReserved:\n    cpu: 100m"),

@@ -609,6 +609,23 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
       /spec\.cluster\.cidr is a number.*spec\.kubelet\.flags\[0\] is a number.*spec\.kubelet\.flags\[1\] is a boolean/,
     );
   });
+  test("a value nodeadm cannot decode does not hide what the kubelet and setup-local-disks refuse elsewhere (fresh tester 35: 6e)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      al(
+        `${NC}spec:\n  cluster:\n    cidr: 10\n  kubelet:\n    config:\n      cpuManagerPolicy: Static\n    flags:\n      - --max-pod=110\n  instance:\n    localStorage:\n      strategy: RAID5\n`,
+      ),
+    );
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe("line 5: cidr: 10");
+    expect(e.message).toMatch(
+      /^.*a NodeConfig spec nodeadm can decode: .*spec\.cluster\.cidr is a number.*\. Also line 10: kubelet flags the kubelet can parse: .*--max-pod is no flag.*\. Also line 8: kubelet config values the kubelet accepts: .*cpuManagerPolicy = "Static".*\. Also line 13: a local storage strategy the AMI takes.*"RAID5"/,
+    );
+    // the part that holds the undecodable value is that problem alone: no second finding for the same flags
+    const flags = rejection("EC2NodeClass", al(`${NC}spec:\n  kubelet:\n    flags: [1, --max-pod=110]\n`));
+    expect(flags.message).toContain("spec.kubelet.flags[0] is a number");
+    expect(flags.message).not.toContain("Also line");
+  });
   test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
     const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
     expect(e.value).toBe("line 11: flags: --v=2");
