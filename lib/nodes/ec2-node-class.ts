@@ -23,12 +23,7 @@ import {
 } from "./ec2-node-class-rules";
 import { imageGcDefaultProblem, kubeletRuntimeWarnings } from "./kubelet-runtime-rules";
 import { isPlainMap } from "../core/deep-merge";
-import {
-  bottlerocketWarnings,
-  nodeConfigWarnings,
-  userDataSizeWarning,
-  windowsUserDataWarning,
-} from "./user-data-rules";
+import { userDataWarnings, userDataSizeWarning, windowsUserDataWarning } from "./user-data-rules";
 import { crdFreeFormSince, crdKnown, kubeletConfigFields } from "../versions";
 import { crdChildren } from "../kubernetes/crd-checks";
 import { nearestKey } from "../core/problems";
@@ -41,7 +36,7 @@ import {
   pinnedAliasExample,
 } from "./node-semantic-rules";
 import { nodeContextOf } from "./node-context";
-import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
+import { bottlerocketAlias } from "./node-config-rules";
 import { warnWithoutDiscoveryTags } from "./discovery-evidence";
 import { bottlerocketOsVolumeWarnings, ebsTypeWarnings, rootVolumeWarnings } from "./ebs-rules";
 import { kubeletExpressionSampleWarning } from "./kubelet-expressions";
@@ -344,24 +339,7 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
     if (sizeWarning) Annotations.of(this).addWarning(sizeWarning);
     const windowsWarning = windowsUserDataWarning(name, nodeFamily(spec), spec.userData);
     if (windowsWarning) Annotations.of(this).addWarning(windowsWarning);
-    for (const w of nodeConfigWarnings(
-      name,
-      nodeFamily(spec),
-      spec.userData,
-      `1.${version.minor}`,
-      spec.kubelet,
-      context.kubernetesVersion,
-      al2023AmiRelease(spec.amiSelectorTerms),
-    ))
-      Annotations.of(this).addWarning(w);
-    for (const w of bottlerocketWarnings(
-      name,
-      nodeFamily(spec),
-      spec.userData,
-      `1.${version.minor}`,
-      spec.kubelet,
-      bottlerocketAmiRelease(spec.amiSelectorTerms),
-    ))
+    for (const w of userDataWarnings(name, nodeFamily(spec), spec, `1.${version.minor}`, context.kubernetesVersion))
       Annotations.of(this).addWarning(w);
     const releaseWarning = aliasReleaseWarning(spec);
     if (releaseWarning) Annotations.of(this).addWarning(`EC2NodeClass ${name}: ${releaseWarning}`);

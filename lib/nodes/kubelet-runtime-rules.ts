@@ -1,4 +1,4 @@
-import { isIP } from "net";
+import { parseIpSloppy } from "./kubelet-node-ip";
 import { kubernetesMinor, minorRanges } from "../versions/kubernetes-minor";
 import {
   durationNanos,
@@ -843,7 +843,7 @@ export function kubeletRuntimeProblems(
  * with leading zeros, as Go's net.ParseIP did before Go 1.17).
  */
 export function isKubeletIp(ip: string): boolean {
-  return isIP(ip) !== 0 || (/^\d{1,3}(\.\d{1,3}){3}$/.test(ip) && ip.split(".").every((o) => Number(o) <= 255));
+  return parseIpSloppy(ip) !== undefined;
 }
 
 /** A sysctl segment and a pattern's last segment (k8s.io/kubernetes v1.36.3 pkg/apis/core/validation/validation.go:5450, pkg/apis/policy/validation/validation.go:95-100). */

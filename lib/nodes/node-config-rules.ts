@@ -55,16 +55,19 @@ export function nodeConfigPath(path: readonly (string | number)[]): string {
  */
 export type Al2023AmiRelease = "latest" | `v${string}` | undefined;
 
+/** The one alias term of a class's `amiSelectorTerms`, known at synth: undefined for any other selection. */
+function soleAlias(amiSelectorTerms: unknown): string | undefined {
+  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return undefined;
+  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
+  return typeof alias === "string" && !isToken(alias) ? alias : undefined;
+}
+
 /**
  * The AL2023 AMI release a class's `amiSelectorTerms` select: one alias `al2023@latest` (what amiFamily "AL2023" alone
  * derives) or `al2023@vYYYYMMDD`; undefined for any other selection, or one not known at synth.
  */
 export function al2023AmiRelease(amiSelectorTerms: unknown): Al2023AmiRelease {
-  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return undefined;
-  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
-  if (typeof alias !== "string" || isToken(alias)) return undefined;
-  const m = /^al2023@(latest|v\d{8})$/.exec(alias);
-  return m ? (m[1] as Al2023AmiRelease) : undefined;
+  return /^al2023@(latest|v\d{8})$/.exec(soleAlias(amiSelectorTerms) ?? "")?.[1] as Al2023AmiRelease;
 }
 
 /**
@@ -72,17 +75,12 @@ export function al2023AmiRelease(amiSelectorTerms: unknown): Al2023AmiRelease {
  * `bottlerocket@latest` (or amiFamily alone), AMIs by ID, name, tags or SSM parameter, or a term not known at synth.
  */
 export function bottlerocketAmiRelease(amiSelectorTerms: unknown): string | undefined {
-  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return undefined;
-  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
-  if (typeof alias !== "string" || isToken(alias)) return undefined;
-  return /^bottlerocket@(v\d+\.\d+\.\d+)$/.exec(alias)?.[1];
+  return /^bottlerocket@(v\d+\.\d+\.\d+)$/.exec(soleAlias(amiSelectorTerms) ?? "")?.[1];
 }
 
 /** Whether a class's `amiSelectorTerms` are one `bottlerocket@…` alias (any release, latest included). */
 export function bottlerocketAlias(amiSelectorTerms: unknown): boolean {
-  if (!Array.isArray(amiSelectorTerms) || isToken(amiSelectorTerms) || amiSelectorTerms.length !== 1) return false;
-  const alias = isPlainMap(amiSelectorTerms[0]) ? amiSelectorTerms[0].alias : undefined;
-  return typeof alias === "string" && !isToken(alias) && /^bottlerocket@(latest|v\d+\.\d+\.\d+)$/.test(alias);
+  return /^bottlerocket@(latest|v\d+\.\d+\.\d+)$/.test(soleAlias(amiSelectorTerms) ?? "");
 }
 
 /** The first AMI release whose nodeadm knows `type.field` (or an enum value), as the table records it. */

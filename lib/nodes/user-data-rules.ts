@@ -30,6 +30,8 @@ import {
   nodeConfigRuntimeWarnings,
   nodeadmSource,
   type Al2023AmiRelease,
+  al2023AmiRelease,
+  bottlerocketAmiRelease,
   nodeConfigPath,
   nodeConfigSpecProblems,
   environmentProblems,
@@ -1752,7 +1754,7 @@ function bottlerocketKubeletProblems(
  * under `[settings.kubernetes]` or a bootstrap command that Karpenter's struct for the minor does not have (`maxpods`
  * for `max-pods`), with a "did you mean" against the struct's keys. Only user data {@link checkUserDataFormat} takes.
  */
-export function bottlerocketWarnings(
+function bottlerocketWarnings(
   name: string,
   family: string | undefined,
   userData: unknown,
@@ -2671,7 +2673,7 @@ function pathLine(text: string, parsed: Document | undefined, path: readonly (st
  * The warnings for fields of literal AL2023 NodeConfig user data that nodeadm drops (node-config-rules.ts): unknown
  * or wrongly cased fields of `spec`. None when the user data has an error (the class is refused for that).
  */
-export function nodeConfigWarnings(
+function nodeConfigWarnings(
   name: string,
   family: string | undefined,
   userData: unknown,
@@ -2686,6 +2688,39 @@ export function nodeConfigWarnings(
   const kubelet = karpenterKubeletConfig(classKubelet);
   if (al2023Finding(userData, { minor, dropped, kubelet, kubernetesVersion, ami })) return [];
   return dropped.map((d) => `EC2NodeClass ${name}: userData: ${d}.`);
+}
+
+/**
+ * The warnings for literal user data of the class's AMI family that the family's bootstrap drops or may refuse
+ * (nodeConfigWarnings for AL2023, bottlerocketWarnings for Bottlerocket): none when the user data has an error.
+ * `minor`: Karpenter's minor ("1.15"); the AMI release comes from the class's one alias, when it pins one.
+ */
+export function userDataWarnings(
+  name: string,
+  family: string | undefined,
+  spec: { readonly userData?: unknown; readonly kubelet?: unknown; readonly amiSelectorTerms?: unknown },
+  minor: string,
+  kubernetesVersion: string | undefined,
+): string[] {
+  return [
+    ...nodeConfigWarnings(
+      name,
+      family,
+      spec.userData,
+      minor,
+      spec.kubelet,
+      kubernetesVersion,
+      al2023AmiRelease(spec.amiSelectorTerms),
+    ),
+    ...bottlerocketWarnings(
+      name,
+      family,
+      spec.userData,
+      minor,
+      spec.kubelet,
+      bottlerocketAmiRelease(spec.amiSelectorTerms),
+    ),
+  ];
 }
 
 /**
