@@ -465,6 +465,15 @@ function kubeletWarnings(
     out.push(
       `EC2NodeClass ${name}: userData runs /etc/eks/bootstrap.sh, which the AL2023 AMIs keep only as a stub that prints "bootstrap.sh has been removed from AL2023-based EKS AMIs" and exits 1 (amazon-eks-ami templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh, at 81fec2e8): its arguments never reach the node, and a script with set -e stops there. Write the settings as a NodeConfig (kubelet flags in spec.kubelet.flags), or use the EC2NodeClass's kubelet`,
     );
+  if (
+    family === "AL2" &&
+    typeof spec.userData === "string" &&
+    !Token.isUnresolved(spec.userData) &&
+    /\/etc\/eks\/bootstrap\.sh\b/.test(spec.userData)
+  )
+    out.push(
+      `EC2NodeClass ${name}: userData runs /etc/eks/bootstrap.sh, which Karpenter's own part runs again after the user data's parts (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:47-86) with the node's labels, taints and max pods in --kubelet-extra-args. Each run writes its own --kubelet-extra-args to kubelet.service.d/30-kubelet-extra-args.conf and ends with "systemctl start kubelet" (amazon-eks-ami templates/al2/runtime/bootstrap.sh, before b2289030), which does not restart a kubelet already running: the first kubelet to start keeps its arguments, so the node may run without Karpenter's labels and taints, or without yours. Leave bootstrap.sh to Karpenter: kubelet settings on the EC2NodeClass's kubelet, labels and taints on the NodePool`,
+    );
   const gc = isPlainMap(k) && family !== undefined && family !== "AL2023" ? imageGcDefaultProblem(k) : undefined;
   if (gc !== undefined)
     out.push(

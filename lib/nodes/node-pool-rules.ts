@@ -764,8 +764,31 @@ const SMALLEST_INSTANCE: { readonly [resource: string]: { readonly value: number
     memory: { value: 512 * 2 ** 20, shown: "0.5 GiB" },
   });
 
-/** Warnings for `cpu` / `memory` limits above 0 that no single instance fits under. */
+/**
+ * Warnings for `cpu` / `memory` limits above 0 that no single instance fits under, and for a limit between 0 and 1 on
+ * an extended resource of Karpenter's AWS instance types (`nvidia.com/gpu: "0.5"`): every instance type that has it
+ * has whole devices, so none of them fits under the limit (Karpenter drops an instance type whose capacity of a
+ * limited resource exceeds what remains: sigs.k8s.io/karpenter v1.15.0
+ * pkg/controllers/provisioning/scheduling/scheduler.go:1098-1114, filterByRemainingResources).
+ */
 function belowOneInstance(c: Checker, name: string, limits: { readonly [resource: string]: string }): string[] {
+  const devices = AWS_EXTENDED_RESOURCES.flatMap(({ name: resource, what }) => {
+    const q = Object.prototype.hasOwnProperty.call(limits, resource) ? limits[resource] : undefined;
+    if (!isSet(q) || !c.known(q)) return [];
+    const n = typeof q === "string" ? parseQuantity(q) : undefined;
+    if (n === undefined || !(n > 0) || n >= 1) return [];
+    return [
+      `NodePool ${name}: ${entry("limits", resource)} = ${JSON.stringify(q)} is ${n}, less than one of the ${what} an instance type has: Karpenter launches only instance types whose capacity keeps the pool within its limits (sigs.k8s.io/karpenter v1.15.0 pkg/controllers/provisioning/scheduling/scheduler.go:1098-1114), and each type with ${resource} has at least 1, so this pool launches only instance types without it. Did you mean "1"? A limit of 0 keeps them out on purpose (Karpenter docs, NodePools "spec.limits").`,
+    ];
+  });
+  return [...devices, ...cpuMemoryBelowOneInstance(c, name, limits)];
+}
+
+function cpuMemoryBelowOneInstance(
+  c: Checker,
+  name: string,
+  limits: { readonly [resource: string]: string },
+): string[] {
   return Object.entries(SMALLEST_INSTANCE).flatMap(([resource, smallest]) => {
     const q = limits[resource];
     if (!isSet(q) || !c.known(q)) return [];

@@ -253,4 +253,17 @@ describe("limits below one instance: the did-you-mean never repeats the input", 
     expect(w).toContain(`Did you mean ${meant}?`);
     expect(w).not.toContain(`Did you mean "${q}"?`);
   });
+  test.each([
+    ["nvidia.com/gpu", "0.5"],
+    ["aws.amazon.com/neuron", "500m"],
+  ])("%s = %s: no instance type with whole devices fits, so a warning (fresh tester 36: C2-08)", (resource, q) => {
+    const w = warnings({ [resource]: q });
+    expect(w).toContain(`limits["${resource}"] = "${q}" is 0.5, less than one of the`);
+    expect(w).toContain("scheduler.go:1098-1114");
+    expect(w).toContain('Did you mean "1"?');
+  });
+  test("look-alikes: a whole number of GPUs, 0 (on purpose), and a vendor resource not of the AWS list", () => {
+    expect(warnings({ "nvidia.com/gpu": "1", "amd.com/gpu": "0" })).not.toContain("less than one");
+    expect(warnings({ "example.com/widget": "0.5" })).not.toContain("less than one");
+  });
 });

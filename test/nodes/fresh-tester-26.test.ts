@@ -413,6 +413,20 @@ describe("fresh tester 28", () => {
       "maxPods = ",
     );
   });
+  test("AL2 user data that runs bootstrap.sh itself warns: Karpenter's part runs it again, and the first kubelet keeps its args (fresh tester 35: 9b)", () => {
+    const al2 = (userData: string) =>
+      synthWarnings(build("EC2NodeClass", { amiSelectorTerms: [{ alias: "al2@latest" }], userData }, "1.15.0")).join(
+        "\n",
+      );
+    const w = al2(
+      "#!/bin/bash\n/etc/eks/bootstrap.sh prod --kubelet-extra-args '--node-labels=node-role.kubernetes.io/worker=true'\n",
+    );
+    expect(w).toContain("userData runs /etc/eks/bootstrap.sh, which Karpenter's own part runs again");
+    expect(w).toContain("eksbootstrap.go:47-86");
+    expect(w).toContain('"systemctl start kubelet"');
+    // look-alike: a script that leaves bootstrap.sh to Karpenter
+    expect(al2("#!/bin/bash\necho hello > /etc/motd\n")).not.toContain("bootstrap.sh");
+  });
   test("a NodePool taint with timeAdded warns (A27, F12)", () => {
     const w = synthWarnings(
       build(
