@@ -456,23 +456,20 @@ function kubeletWarnings(
     out.push(
       `EC2NodeClass ${name}: instanceStorePolicy RAID0 on ${family}: the Windows bootstrap does not set up the instance store (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/windows.go:73 ignores the policy), but Karpenter still counts the instance store as the node's ephemeral storage (pkg/providers/instancetype/types.go:531-533), so it schedules pods onto storage the node does not have. Leave instanceStorePolicy unset on Windows`,
     );
-  if (
-    family === "AL2023" &&
-    typeof spec.userData === "string" &&
-    !Token.isUnresolved(spec.userData) &&
-    /\/etc\/eks\/bootstrap\.sh\b/.test(spec.userData)
-  )
+  // literal user data (not known at synth: not judged)
+  const script = typeof spec.userData === "string" && !Token.isUnresolved(spec.userData) ? spec.userData : "";
+  const runsBootstrap = /\/etc\/eks\/bootstrap\.sh\b/.test(script);
+  if (family === "AL2023" && runsBootstrap)
     out.push(
       `EC2NodeClass ${name}: userData runs /etc/eks/bootstrap.sh, which the AL2023 AMIs keep only as a stub that prints "bootstrap.sh has been removed from AL2023-based EKS AMIs" and exits 1 (amazon-eks-ami templates/al2023/runtime/rootfs/etc/eks/bootstrap.sh, at 81fec2e8): its arguments never reach the node, and a script with set -e stops there. Write the settings as a NodeConfig (kubelet flags in spec.kubelet.flags), or use the EC2NodeClass's kubelet`,
     );
-  if (
-    family === "AL2" &&
-    typeof spec.userData === "string" &&
-    !Token.isUnresolved(spec.userData) &&
-    /\/etc\/eks\/bootstrap\.sh\b/.test(spec.userData)
-  )
+  if (family === "AL2" && runsBootstrap)
     out.push(
       `EC2NodeClass ${name}: userData runs /etc/eks/bootstrap.sh, which Karpenter's own part runs again after the user data's parts (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:47-86) with the node's labels, taints and max pods in --kubelet-extra-args. Each run writes its own --kubelet-extra-args to kubelet.service.d/30-kubelet-extra-args.conf and ends with "systemctl start kubelet" (amazon-eks-ami templates/al2/runtime/bootstrap.sh, before b2289030), which does not restart a kubelet already running: the first kubelet to start keeps its arguments, so the node may run without Karpenter's labels and taints, or without yours. Leave bootstrap.sh to Karpenter: kubelet settings on the EC2NodeClass's kubelet, labels and taints on the NodePool`,
+    );
+  else if (family === "AL2" && /^\s*(?:export\s+)?KUBELET_EXTRA_ARGS=/m.test(script))
+    out.push(
+      `EC2NodeClass ${name}: userData sets KUBELET_EXTRA_ARGS, which lives only as long as the user data's own script: Karpenter's part, which runs /etc/eks/bootstrap.sh, is another script of the MIME document (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/eksbootstrap.go:47-86) and passes its own --kubelet-extra-args, so the variable never reaches the kubelet. Set kubelet settings on the EC2NodeClass's kubelet, labels and taints on the NodePool`,
     );
   const gc = isPlainMap(k) && family !== undefined && family !== "AL2023" ? imageGcDefaultProblem(k) : undefined;
   if (gc !== undefined)

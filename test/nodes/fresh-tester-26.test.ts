@@ -426,6 +426,11 @@ describe("fresh tester 28", () => {
     expect(w).toContain('"systemctl start kubelet"');
     // look-alike: a script that leaves bootstrap.sh to Karpenter
     expect(al2("#!/bin/bash\necho hello > /etc/motd\n")).not.toContain("bootstrap.sh");
+    // a variable for Karpenter's bootstrap.sh dies with the user's script (fresh tester 36: C4-61)
+    expect(al2('#!/bin/bash\nexport KUBELET_EXTRA_ARGS="--max-pods=50"\n')).toContain(
+      "userData sets KUBELET_EXTRA_ARGS, which lives only as long as the user data's own script",
+    );
+    expect(al2("#!/bin/bash\necho KUBELET_EXTRA_ARGS is not set here\n")).not.toContain("sets KUBELET_EXTRA_ARGS");
   });
   test("a NodePool taint with timeAdded warns (A27, F12)", () => {
     const w = synthWarnings(
