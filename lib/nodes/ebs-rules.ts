@@ -265,13 +265,6 @@ const EPHEMERAL_DEVICE: { readonly [family: string]: string } = lookupTable({
 });
 
 /**
- * A warning for `rootVolume: true` on a device other than the one the family's AMIs keep the kubelet's root directory
- * on: Karpenter takes that mapping's size as every node's ephemeral-storage (karpenter-provider-aws v1.15.0
- * pkg/providers/instancetype/types.go:536-542), but neither Karpenter nor the AMI mounts the volume there (the CRD:
- * "a flag indicating if this device is mounted as kubelet root dir"), so pods are scheduled against storage the
- * kubelet does not have and are evicted under disk pressure. A warning: an AMI or user data of your own may mount it.
- */
-/**
  * A Bottlerocket OS volume (/dev/xvda, under a bottlerocket@ alias) below Karpenter's own size: the NVIDIA variants,
  * which the alias selects for NVIDIA GPU instance types, have a 4 GiB OS snapshot, and newer releases may be larger
  * than the 2 GiB the others had (lib/versions/bottlerocket-ami.ts). Which AMI a launch gets is decided outside the app,
@@ -302,6 +295,13 @@ export function bottlerocketOsVolumeWarnings(
   return out;
 }
 
+/**
+ * A warning for `rootVolume: true` on a device other than the one the family's AMIs keep the kubelet's root directory
+ * on: Karpenter takes that mapping's size as every node's ephemeral-storage (karpenter-provider-aws v1.15.0
+ * pkg/providers/instancetype/types.go:536-542), but neither Karpenter nor the AMI mounts the volume there (the CRD:
+ * "a flag indicating if this device is mounted as kubelet root dir"), so pods are scheduled against storage the
+ * kubelet does not have and are evicted under disk pressure. A warning: an AMI or user data of your own may mount it.
+ */
 export function rootVolumeWarnings(name: string, family: string | undefined, blockDeviceMappings: unknown): string[] {
   const device = family === undefined ? undefined : EPHEMERAL_DEVICE[family];
   if (device === undefined || !Array.isArray(blockDeviceMappings) || isToken(blockDeviceMappings)) return [];
