@@ -2331,10 +2331,11 @@ function nodeConfigSpecFinding(
   const kubeletFlags = kubeletFlagProblems(specValue(value, "kubelet", "flags"));
   const doc: NodeConfigDoc = { text, offset, parsed, value, where, kubeletFlags };
   const consumers: [readonly string[], () => Finding | undefined][] = [
-    [["spec", "kubelet"], () => kubeletFlagFinding(doc, ctx)],
-    [["spec", "kubelet"], () => kubeletConfigFinding(doc, ctx)],
-    [["spec", "kubelet"], () => nodeLabelFinding(doc)],
-    [["spec", "kubelet"], () => cloudProviderFinding(doc)],
+    [["spec", "kubelet", "flags"], () => kubeletFlagFinding(doc, ctx)],
+    // the flags that set config fields take part, when they are a list of strings (kubeletFlagProblems reads no other)
+    [["spec", "kubelet", "config"], () => kubeletConfigFinding(doc, ctx)],
+    [["spec", "kubelet", "flags"], () => nodeLabelFinding(doc)],
+    [["spec", "kubelet", "flags"], () => cloudProviderFinding(doc)],
     [["spec", "containerd"], () => containerdConfigFinding(doc, ctx)],
     [["spec", "instance", "localStorage"], () => localStorageFinding(doc)],
     [["spec", "instance", "environment"], () => environmentFinding(doc, ctx)],

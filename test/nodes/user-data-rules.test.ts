@@ -625,6 +625,14 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
     const flags = rejection("EC2NodeClass", al(`${NC}spec:\n  kubelet:\n    flags: [1, --max-pod=110]\n`));
     expect(flags.message).toContain("spec.kubelet.flags[0] is a number");
     expect(flags.message).not.toContain("Also line");
+    // flags and config are judged apart: a string of flags does not hide the config's problems (fresh tester 37: 6.12)
+    const config = rejection(
+      "EC2NodeClass",
+      al(`${NC}spec:\n  kubelet:\n    config:\n      cpuManagerPolicy: Static\n    flags: "--max-pods=10"\n`),
+    );
+    expect(config.message).toMatch(
+      /spec\.kubelet\.flags is a string.*\. Also line 6: kubelet config values the kubelet accepts: .*"Static"/,
+    );
   });
   test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
     const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
