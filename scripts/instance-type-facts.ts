@@ -1,6 +1,7 @@
 /*
  * Writes lib/versions/data/instance-type-facts.json: the EC2 instance types Karpenter's website lists, with the labels
- * the catalogue decides (architecture, GPU and accelerator name, manufacturer and count), read from a git snapshot of
+ * the catalogue decides (lib/versions/instance-type-facts.ts CATALOGUE_LABELS: architecture, CPU, memory, GPU,
+ * accelerator, local NVMe, bandwidths …), read from a git snapshot of
  * aws/karpenter-provider-aws at COMMIT: website/content/en/v1.14/reference/instance-types.md, generated upstream by
  * hack/docs/instancetypes_gen/main.go from EC2's DescribeInstanceTypes (one `### \`type\`` heading per type, each with
  * a `| Label | Value |` table of the labels Karpenter gives its nodes).

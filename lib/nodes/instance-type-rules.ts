@@ -9,8 +9,8 @@ import { stableLabelKey } from "./runtime-label-rules";
 
 /*
  * Synth warnings for NodePool requirements the EC2 catalogue decides: the instance types Karpenter's website lists
- * (lib/versions/data/instance-type-facts.json, `npm run instance-type-facts`) with their architecture, GPU and
- * accelerator labels. Warnings, not errors: AWS adds instance types, and a type missing from the snapshot may exist.
+ * (lib/versions/data/instance-type-facts.json, `npm run instance-type-facts`) with the labels it decides
+ * (CATALOGUE_LABELS: architecture, CPU, memory, GPU, accelerator, local NVMe, bandwidths …). Warnings, not errors: AWS adds instance types, and a type missing from the snapshot may exist.
  */
 
 /** The keys judged against the catalogue: the name-derived ones and the catalogue's. */

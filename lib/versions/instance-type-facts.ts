@@ -21,6 +21,12 @@ export const CATALOGUE_LABELS = {
   "cpu-manufacturer": "karpenter.k8s.aws/instance-cpu-manufacturer",
   memory: "karpenter.k8s.aws/instance-memory",
   hypervisor: "karpenter.k8s.aws/instance-hypervisor",
+  "gpu-memory": "karpenter.k8s.aws/instance-gpu-memory",
+  "local-nvme": "karpenter.k8s.aws/instance-local-nvme",
+  "ebs-bandwidth": "karpenter.k8s.aws/instance-ebs-bandwidth",
+  "network-bandwidth": "karpenter.k8s.aws/instance-network-bandwidth",
+  "cpu-sustained-clock-speed-mhz": "karpenter.k8s.aws/instance-cpu-sustained-clock-speed-mhz",
+  "encryption-in-transit-supported": "karpenter.k8s.aws/instance-encryption-in-transit-supported",
 } as const;
 
 /** One label of a family's types: one value for every size, or one per size (null: that size has none). */
@@ -55,7 +61,7 @@ let types: readonly { readonly [key: string]: string }[] | undefined;
 
 /**
  * Every instance type of the catalogue with its labels: the ones its name gives it (type, family, size, category,
- * generation) and the catalogue's (arch, GPU, accelerator); a label a type does not have is left out.
+ * generation) and the catalogue's (CATALOGUE_LABELS); a label a type does not have is left out.
  */
 export function catalogueInstanceTypes(): readonly { readonly [key: string]: string }[] {
   if (types) return types;

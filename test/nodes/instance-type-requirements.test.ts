@@ -268,6 +268,50 @@ describe("CPU, memory, CPU manufacturer and hypervisor against the list (fresh t
   });
 });
 
+describe("GPU memory, local NVMe, bandwidths, clock speed and encryption in transit against the list (fresh tester 37: 8.10, 8.15, 8.23, 8.24)", () => {
+  const K = (label: string) => `karpenter.k8s.aws/instance-${label}`;
+  test.each([
+    [
+      "gpu-memory Gt 80000 with family g4dn (16384 MiB)",
+      [req(FAMILY, "In", ["g4dn"]), req(K("gpu-memory"), "Gt", ["80000"])],
+    ],
+    ["gpu-memory Gt 80000 with g4dn.xlarge", [req(TYPE, "In", ["g4dn.xlarge"]), req(K("gpu-memory"), "Gt", ["80000"])]],
+    [
+      "ebs-bandwidth Gt 100000 with g5.xlarge (3500)",
+      [req(TYPE, "In", ["g5.xlarge"]), req(K("ebs-bandwidth"), "Gt", ["100000"])],
+    ],
+    ["local-nvme Exists with m5.large (none)", [req(TYPE, "In", ["m5.large"]), req(K("local-nvme"), "Exists", [])]],
+    [
+      "network-bandwidth Gt 50000 with m5.large",
+      [req(TYPE, "In", ["m5.large"]), req(K("network-bandwidth"), "Gt", ["50000"])],
+    ],
+    [
+      "encryption-in-transit-supported In [true] with family m4",
+      [req(FAMILY, "In", ["m4"]), req(K("encryption-in-transit-supported"), "In", ["true"])],
+    ],
+  ])("%s is warned about", (_, requirements) => {
+    const warnings = catalogueWarnings({ requirements });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("leaves no instance type of");
+    expect(warnings[0]).toContain(`requirements[1] (${requirements[1].key} ${requirements[1].operator}`);
+  });
+  test.each([
+    ["gpu-memory Gt 16000 with family g5", [req(FAMILY, "In", ["g5"]), req(K("gpu-memory"), "Gt", ["16000"])]],
+    ["local-nvme Exists with m5d.large", [req(TYPE, "In", ["m5d.large"]), req(K("local-nvme"), "Exists", [])]],
+    [
+      "local-nvme DoesNotExist with m5.large",
+      [req(TYPE, "In", ["m5.large"]), req(K("local-nvme"), "DoesNotExist", [])],
+    ],
+    ["network-bandwidth Gt 20000 alone", [req(K("network-bandwidth"), "Gt", ["20000"])]],
+    [
+      "encryption-in-transit-supported In [true] with family m5n",
+      [req(FAMILY, "In", ["m5n"]), req(K("encryption-in-transit-supported"), "In", ["true"])],
+    ],
+  ])("look-alike: %s passes without a word", (_, requirements) => {
+    expect(catalogueWarnings({ requirements })).toEqual([]);
+  });
+});
+
 test("an instance type written as a family is one problem, its value's (fresh tester 35 6a)", () => {
   const e = rejection("NodePool", { requirements: [req(FAMILY, "In", ["m5.large"])] }, "1.15.0");
   expect(e.problems.map((p) => p.code)).toEqual(["NODE_REQUIREMENT_VALUE_UNKNOWN"]);
