@@ -97,6 +97,10 @@ export function aliasReleaseWarning(p: Ec2NodeClassOptions): string | undefined 
     const m = /^(al2|al2023)@(v\d{8})$/.exec(alias);
     if (!m || impossibleDate(m[2].slice(1))) continue;
     const { releases, newestRelease, repository } = eksAmiFacts();
+    // a date after today (UTC) names a release no one has published yet: the alias resolves to nothing until then
+    const today = new Date().toISOString().slice(0, 10).replace(/-/g, "");
+    if (m[2].slice(1) > today)
+      return `amiSelectorTerms alias "${alias}" names an EKS AMI release dated after today (${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6)}): none has that date yet, so Karpenter finds no SSM parameter for the alias (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go, the parameter names the release) and the class is not Ready until one is published on exactly that day. Pin a release that exists (the newest this library knows: "${m[1]}@${newestRelease}"), or use "${m[1]}@latest"`;
     if (m[2] > newestRelease || releases.includes(m[2])) continue;
     const before = [...releases].reverse().find((r) => r < m[2]);
     const after = releases.find((r) => r > m[2]);

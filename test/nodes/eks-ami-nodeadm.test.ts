@@ -285,9 +285,15 @@ describe("an al2023@ / al2@ alias pinned to a date that is no EKS AMI release (f
     expect(w).toContain("v20250627 and v20250704");
     expect(w).toContain('e.g. "al2023@v20250704"');
   });
-  test("a release, latest, and a date after the newest known release pass without a word", () => {
-    for (const alias of ["al2023@v20250704", "al2023@latest", "al2@v20250103", "al2023@v20991231"])
-      expect(pinned(alias)).not.toContain("names no EKS AMI release");
+  test("a release, latest, and a date after the newest known release but not after today pass without a word", () => {
+    const newest = eksAmiFacts().newestRelease;
+    for (const alias of ["al2023@v20250704", "al2023@latest", "al2@v20250103", `al2023@${newest}`])
+      expect(pinned(alias)).not.toMatch(/names no EKS AMI release|names an EKS AMI release dated after today/);
+  });
+  test("a date after today is warned about: no release has it yet (fresh tester 37: 7.15)", () => {
+    const w = pinned("al2023@v20991231");
+    expect(w).toContain('alias "al2023@v20991231" names an EKS AMI release dated after today (');
+    expect(w).toContain(`the newest this library knows: "al2023@${eksAmiFacts().newestRelease}"`);
   });
 });
 
