@@ -301,6 +301,7 @@ export function bottlerocketOsVolumeWarnings(
  * pkg/providers/instancetype/types.go:536-542), but neither Karpenter nor the AMI mounts the volume there (the CRD:
  * "a flag indicating if this device is mounted as kubelet root dir"), so pods are scheduled against storage the
  * kubelet does not have and are evicted under disk pressure. A warning: an AMI or user data of your own may mount it.
+ * And a device name written without `/dev/` that is the family's kubelet or root device with it (`xvda`).
  */
 export function rootVolumeWarnings(name: string, family: string | undefined, blockDeviceMappings: unknown): string[] {
   const device = family === undefined ? undefined : EPHEMERAL_DEVICE[family];
@@ -309,7 +310,15 @@ export function rootVolumeWarnings(name: string, family: string | undefined, blo
   blockDeviceMappings.forEach((m, i) => {
     if (!m || typeof m !== "object" || isToken(m)) return;
     const { rootVolume, deviceName } = m as { rootVolume?: unknown; deviceName?: unknown };
-    if (rootVolume !== true || typeof deviceName !== "string" || isToken(deviceName) || deviceName === device) return;
+    if (typeof deviceName !== "string" || isToken(deviceName)) return;
+    // "xvda" for "/dev/xvda": Karpenter finds the family's devices by the exact name (types.go:550-553), so it sizes
+    // ephemeral-storage without this mapping, and the AMI's root device is "/dev/…"
+    const meant = `/dev/${deviceName}`;
+    if (!deviceName.startsWith("/") && (meant === device || meant === BOOT_DEVICE[family!]))
+      out.push(
+        `EC2NodeClass ${name}: blockDeviceMappings[${i}].deviceName is ${JSON.stringify(deviceName)}; did you mean ${JSON.stringify(meant)}? ${family} AMIs' ${meant === BOOT_DEVICE[family!] ? "root" : "data"} device is ${meant}${meant === device ? ", by which Karpenter sizes each node's ephemeral-storage, matching the name exactly (karpenter-provider-aws v1.15.0 pkg/providers/instancetype/types.go:547-562), so this mapping's size is not counted" : ""}; whether EC2 applies a mapping named ${JSON.stringify(deviceName)} to the AMI's ${meant} is not documented. Write ${JSON.stringify(meant)}`,
+      );
+    if (rootVolume !== true || deviceName === device) return;
     out.push(
       `EC2NodeClass ${name}: blockDeviceMappings[${i}] marks ${deviceName} as rootVolume, but ${family} AMIs keep the kubelet's root directory on ${device} and nothing mounts ${deviceName} there: Karpenter takes its size as each node's ephemeral-storage (karpenter-provider-aws v1.15.0 pkg/providers/instancetype/types.go:536-542) while the kubelet has ${device}'s, so pods are scheduled against storage the node does not have. Mark the ${device} mapping as rootVolume (size it there), unless your AMI or user data mounts ${deviceName} as the kubelet's root directory`,
     );

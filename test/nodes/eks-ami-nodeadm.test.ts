@@ -211,6 +211,15 @@ describe("the AL2023 AMI's root snapshot (R29 B12, B35, B37) and rootVolume on a
       "rootVolume",
     );
   });
+  test("a family's device written without /dev/ is warned about with the name meant (fresh tester 37: 3.24)", () => {
+    const w = warnings(cls("al2023@latest", bdm("50Gi", {}, "xvda")));
+    expect(w).toContain('blockDeviceMappings[0].deviceName is "xvda"; did you mean "/dev/xvda"?');
+    expect(w).toContain("so this mapping's size is not counted");
+    expect(warnings(cls("bottlerocket@latest", bdm("50Gi", {}, "xvdb")))).toContain("AMIs' data device is /dev/xvdb");
+    // look-alikes: the full name, and another device without /dev/ (EC2 takes "xvdh" for a volume of its own)
+    expect(warnings(cls("al2023@latest", bdm("50Gi")))).not.toContain("did you mean");
+    expect(warnings(cls("al2023@latest", bdm("50Gi", {}, "xvdh")))).not.toContain("did you mean");
+  });
 });
 
 describe("every consumer of a decoded NodeConfig is judged, all at once (#31 category 6)", () => {
