@@ -998,7 +998,7 @@ function bottlerocketBootstrapProblems(
 
 /**
  * The shape of a value in Bottlerocket's settings model, as far as it is judged here. Scalars: `bool`, `string`,
- * `strings` (Vec<String>), `table` (a table whose insides are not judged), `u32`, and the modeled types of
+ * `strings` (Vec<String>), `table` (a table whose insides are not judged), `u32`, `i32`, and the modeled types of
  * BR_SHARED_TYPES_SOURCE and BR_TYPES_SOURCE: `url` and `image` (Url, the second worded for an image reference),
  * `base64` (ValidBase64), `single-line` (SingleLineString), `hostname` (ValidLinuxHostname), `ip` (std::net::IpAddr),
  * `integer-percent` (IntegerPercent) and `time-servers` (NtpTimeServers, whose accepted forms differ between model
@@ -1016,6 +1016,7 @@ type BrShape =
   | "strings"
   | "table"
   | "u32"
+  | "i32"
   | "url"
   | "image"
   | "base64"
@@ -1087,6 +1088,10 @@ const BR_REGISTRY_CREDENTIAL: { readonly [field: string]: BrShape } = {
   auth: "base64",
   identitytoken: "single-line",
 };
+
+/** The fork of the settings SDK that holds every settings extension of the aws-k8s variants, read at one commit. */
+const BR_FORK =
+  "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk; fab852b9 and 57275a48 alike) bottlerocket-settings-models/settings-extensions/";
 
 /**
  * Settings tables Karpenter passes on as written (its struct has only kubernetes and bootstrap-commands; it writes the
@@ -1234,6 +1239,93 @@ const BR_PASSTHROUGH_MODELS: {
     source:
       "cbgbt/bottlerocket-settings-sdk@2f23c452 (a fork of bottlerocket-os/bottlerocket-settings-sdk) bottlerocket-settings-models/settings-extensions/dns/src/lib.rs:8-12, DnsSettingsV1 (name-servers: Vec<IpAddr>, search-list: Vec<ValidLinuxHostname>)",
   },
+  // a string at the top of [settings], not a table (MotdV1(Option<String>); the older MotdV1 { inner: String } is read
+  // from a string too)
+  motd: { shape: "string", source: `${BR_FORK} motd/src/lib.rs, MotdV1` },
+  "container-runtime": {
+    shape: {
+      struct: {
+        "max-container-log-line-size": "i32",
+        "max-concurrent-downloads": "i32",
+        "max-concurrent-unpacks": "i32",
+        // a size such as "64mb" or a number (deserialize_optional_chunk_size), and its alias
+        "concurrent-download-chunk-size": "any",
+        "concurrent-layer-fetch-buffer": "any",
+        "enable-unprivileged-ports": "bool",
+        "enable-unprivileged-icmp": "bool",
+        "cgroup-writable": "bool",
+        snapshotter: { oneOf: ["overlayfs", "soci"], type: "Snapshotter" },
+      },
+      closed: true,
+    },
+    source:
+      "bottlerocket-settings-sdk@cb410c0b bottlerocket-settings-models/settings-extensions/container-runtime/src/lib.rs:8-29, ContainerRuntimeSettingsV1 and Snapshotter",
+  },
+  metrics: {
+    shape: { struct: { "metrics-url": "url", "send-metrics": "bool", "service-checks": "strings" }, closed: true },
+    source: `${BR_FORK} metrics/src/lib.rs, MetricsSettingsV1 (metrics-url: Url, send-metrics: bool, service-checks: Vec<String>)`,
+  },
+  boot: {
+    // kernel and init are serde aliases of kernel-parameters and init-parameters: maps of boot-config keys to values,
+    // read as a table or (newer models) an ordered array, not judged here
+    shape: {
+      struct: {
+        "reboot-to-reconcile": "bool",
+        "kernel-parameters": "any",
+        kernel: "any",
+        "init-parameters": "any",
+        init: "any",
+      },
+      closed: true,
+    },
+    source: `${BR_FORK} boot/src/lib.rs, BootSettingsV1 (reboot-to-reconcile: bool, kernel-parameters alias kernel, init-parameters alias init)`,
+  },
+  autoscaling: {
+    shape: { struct: { "should-wait": "bool" }, closed: true },
+    source: `${BR_FORK} autoscaling/src/lib.rs, AutoScalingSettingsV1 (should-wait: bool)`,
+  },
+  aws: {
+    shape: {
+      struct: { region: "single-line", config: "base64", credentials: "base64", profile: "single-line" },
+      closed: true,
+    },
+    source: `${BR_FORK} aws/src/lib.rs, AwsSettingsV1 (region, profile: SingleLineString; config, credentials: ValidBase64)`,
+  },
+  cloudformation: {
+    shape: {
+      struct: { "should-signal": "bool", "stack-name": "single-line", "logical-resource-id": "single-line" },
+      closed: true,
+    },
+    source: `${BR_FORK} cloudformation/src/lib.rs, CloudFormationSettingsV1`,
+  },
+  "oci-hooks": {
+    shape: { struct: { "log4j-hotpatch-enabled": "bool" }, closed: true },
+    source: `${BR_FORK} oci-hooks/src/lib.rs, OciHooksSettingsV1 (log4j-hotpatch-enabled: bool)`,
+  },
+  "oci-defaults": {
+    // the capability and resource-limit names are enums of the modeled types, not judged here
+    shape: {
+      struct: { capabilities: { map: "single-line", of: "bool" }, "resource-limits": "table" },
+      closed: true,
+    },
+    source: `${BR_FORK} oci-defaults/src/lib.rs, OciDefaultsV1 (capabilities: HashMap<OciDefaultsCapability, bool>, resource-limits)`,
+  },
+  pki: {
+    shape: { map: "identifier", of: { struct: { data: "string", trusted: "bool" }, closed: true } },
+    source: `${BR_FORK} pki/src/lib.rs, PkiSettingsV1 (HashMap<Identifier, PemCertificate { data, trusted: bool }>)`,
+  },
+  "nvidia-container-runtime": {
+    shape: {
+      struct: { "visible-devices-as-volume-mounts": "bool", "visible-devices-envvar-when-unprivileged": "bool" },
+    },
+    source: `${BR_FORK} nvidia-container-runtime/src/lib.rs, NvidiaContainerRuntimeSettingsV1`,
+  },
+  "kubelet-device-plugins": {
+    // NvidiaDevicePluginSettings has gained fields release by release (sharing, time slicing, MPS, MIG): its fields are
+    // not judged for names, only pass-device-specs' type
+    shape: { struct: { nvidia: { struct: { "pass-device-specs": "bool" } } }, closed: true },
+    source: `${BR_FORK} kubelet-device-plugins/src/lib.rs, KubeletDevicePluginsV1 (nvidia: NvidiaDevicePluginSettings)`,
+  },
   updates: {
     shape: {
       struct: {
@@ -1345,6 +1437,7 @@ function brShapeWant(shape: BrShape): string {
     strings: "an array of strings",
     table: "a table",
     u32: "an integer from 0 to 4294967295 (u32)",
+    i32: "an integer from -2147483648 to 2147483647 (i32; a number, not a string)",
     url: 'a URL (Bottlerocket\'s Url: url::Url\'s parse, or the same with "http://" in front), such as "https://mirror.example.com"',
     image:
       'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0"',
@@ -1410,6 +1503,11 @@ function judgeBrShape(
     case "u32":
       if (typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });
       else if (value < 0n || value >= 2n ** 32n) out.push({ ...at(), want, got: `${value}, which is out of range` });
+      return;
+    case "i32":
+      if (typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });
+      else if (value < -(2n ** 31n) || value >= 2n ** 31n)
+        out.push({ ...at(), want, got: `${value}, which is out of range` });
       return;
     case "integer-percent":
       if (typeof value !== "string" && typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });

@@ -148,3 +148,83 @@ describe("Bottlerocket settings tables Karpenter passes on: what the settings mo
     expectPassesQuietly(userData);
   });
 });
+
+describe("the other settings tables of the aws-k8s variants (fresh tester 38: B-10, B-16, B-17, B-18, B-21, B-22)", () => {
+  test.each([
+    [
+      "[settings]\nmotd = 5\n",
+      "line 2: motd = 5",
+      "settings.motd as a string (write it in quotes, even a number), got an integer",
+      "motd/src/lib.rs, MotdV1",
+    ],
+    [
+      '[settings.container-runtime]\nmax-concurrent-downloads = "3"\n',
+      'line 2: max-concurrent-downloads = "3"',
+      "settings.container-runtime.max-concurrent-downloads as an integer from -2147483648 to 2147483647 (i32; a number, not a string), got a string",
+      "container-runtime/src/lib.rs:8-29",
+    ],
+    [
+      "[settings.container-runtime]\nmax-concurrent-download = 3\n",
+      "line 2: max-concurrent-download = 3",
+      "settings.container-runtime.max-concurrent-download as a field this table has",
+      "ContainerRuntimeSettingsV1",
+    ],
+    [
+      '[settings.container-runtime]\nsnapshotter = "stargz"\n',
+      'line 2: snapshotter = "stargz"',
+      'settings.container-runtime.snapshotter as one of "overlayfs", "soci", as written (Bottlerocket\'s Snapshotter), got "stargz"',
+      "Snapshotter",
+    ],
+    [
+      '[settings.metrics]\nsend-metrics = "false"\n',
+      'line 2: send-metrics = "false"',
+      "settings.metrics.send-metrics as true or false, got a string",
+      "MetricsSettingsV1",
+    ],
+    [
+      '[settings.boot]\nreboot-to-reconcile = "true"\n',
+      'line 2: reboot-to-reconcile = "true"',
+      "settings.boot.reboot-to-reconcile as true or false, got a string",
+      "BootSettingsV1",
+    ],
+    [
+      '[settings.autoscaling]\nshould-wait = "yes"\n',
+      'line 2: should-wait = "yes"',
+      "settings.autoscaling.should-wait as true or false, got a string",
+      "AutoScalingSettingsV1",
+    ],
+    [
+      '[settings.aws]\nconfig = "not base64!"\n',
+      'line 2: config = "not base64!"',
+      "settings.aws.config as base64 text on one line",
+      "AwsSettingsV1",
+    ],
+    [
+      "[settings.pki.my-ca]\ntrusted = 1\n",
+      "line 2: trusted = 1",
+      "settings.pki.my-ca.trusted as true or false, got an integer",
+      "PkiSettingsV1",
+    ],
+  ])("%j is refused", (userData, value, named, source) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe(value);
+    expect(e.message).toContain(named);
+    expect(e.message).toContain(source);
+    expect(e.message).toContain(AT_BOOT);
+  });
+  test.each([
+    '[settings]\nmotd = "Welcome"\n',
+    '[settings.container-runtime]\nmax-concurrent-downloads = 3\nmax-container-log-line-size = 16384\nenable-unprivileged-ports = true\nsnapshotter = "soci"\nconcurrent-download-chunk-size = "64mb"\n',
+    '[settings.metrics]\nsend-metrics = false\nmetrics-url = "https://metrics.example.com/v1/metrics"\nservice-checks = ["apiserver"]\n',
+    '[settings.boot]\nreboot-to-reconcile = true\n[settings.boot.kernel-parameters]\n"console" = ["tty0", "ttyS0"]\n',
+    "[settings.autoscaling]\nshould-wait = true\n",
+    '[settings.aws]\nregion = "eu-west-1"\nprofile = "default"\n',
+    '[settings.cloudformation]\nshould-signal = true\nstack-name = "nodes"\nlogical-resource-id = "Asg"\n',
+    "[settings.oci-hooks]\nlog4j-hotpatch-enabled = false\n",
+    "[settings.oci-defaults.capabilities]\nsys-admin = false\nnet-admin = true\n",
+    '[settings.pki.my-ca]\ndata = "-----BEGIN CERTIFICATE-----"\ntrusted = true\n',
+  ])("%j passes", (userData) => {
+    expectPassesQuietly(userData);
+  });
+});
