@@ -85,8 +85,12 @@ describe("Bottlerocket settings tables no aws-k8s variant has", () => {
       expectPassesQuietly(u);
   });
   test("every table of an aws-k8s variant is taken by name", () => {
+    // motd is a string at the top of [settings], not a table (MotdV1(Option<String>))
     for (const name of EVERY_K8S_SETTINGS)
-      expect(() => build("EC2NodeClass", br(`[settings.${name}]\n`), "1.15.0")).not.toThrow();
+      expect(() =>
+        build("EC2NodeClass", br(name === "motd" ? '[settings]\nmotd = "hi"\n' : `[settings.${name}]\n`), "1.15.0"),
+      ).not.toThrow();
+    expect(() => build("EC2NodeClass", br("[settings.motd]\n"), "1.15.0")).toThrow("settings.motd as a string");
   });
 });
 
