@@ -6,7 +6,7 @@
 #  2. examples/python/ (the main example app written in Python) and examples/eks-karpenter/ (TypeScript)
 #     synthesize into two temporary folders; their files must be byte-identical once absolute paths
 #     (the repository, the output folder) are replaced by placeholders; both refuse a set but empty
-#     PUBLIC_ACCESS_CIDRS with the same message
+#     PUBLIC_ACCESS_CIDRS (and host bits, leading zeros) with the same message
 #  3. test/python/ (unittest): an invalid prop raises with the library's full message; synth-time problems
 #     come back from AppValidation.validate() as structs; limits and the kubelet pod count take one type each
 # Times of each step are printed. Fails on the first difference, naming the file and the first differing line.
@@ -49,19 +49,22 @@ echo "python-example: synth TypeScript $((t2 - t1)) s, Python $((t3 - t2)) s"
 # only absolute paths may differ: the repository and the output folder become placeholders
 bash scripts/compare-synth-outputs.sh python-example "$out/ts" "$out/python" "$root=<REPO>"
 
-# the refusals the user reads are the same text too: a set but empty PUBLIC_ACCESS_CIDRS (issue 31)
-ts_msg="$(PUBLIC_ACCESS_CIDRS=' , ' npx tsx -e 'import { readConfig } from "./examples/eks-karpenter/config"; try { readConfig(); } catch (e) { console.log((e as Error).message); }')"
-py_msg="$(cd examples/python && PUBLIC_ACCESS_CIDRS=' , ' "$venv/bin/python" -c 'from config import read_config
+# the refusals the user reads are the same text too: a set but empty PUBLIC_ACCESS_CIDRS (issue 31), host bits and
+# leading zeros (the aws provider refuses both at plan)
+for cidrs in ' , ' '203.0.113.7/24' '010.0.0.0/8'; do
+  ts_msg="$(PUBLIC_ACCESS_CIDRS="$cidrs" npx tsx -e 'import { readConfig } from "./examples/eks-karpenter/config"; try { readConfig(); } catch (e) { console.log((e as Error).message); }')"
+  py_msg="$(cd examples/python && PUBLIC_ACCESS_CIDRS="$cidrs" "$venv/bin/python" -c 'from config import read_config
 try:
     read_config()
 except ValueError as e:
     print(e)')"
-if [ -z "$ts_msg" ] || [ "$ts_msg" != "$py_msg" ]; then
-  echo "python-example: an empty PUBLIC_ACCESS_CIDRS is refused differently:" >&2
-  diff <(echo "$ts_msg") <(echo "$py_msg") >&2 || true
-  exit 1
-fi
-echo "python-example: both examples refuse an empty PUBLIC_ACCESS_CIDRS with the same message"
+  if [ -z "$ts_msg" ] || [ "$ts_msg" != "$py_msg" ]; then
+    echo "python-example: PUBLIC_ACCESS_CIDRS=\"$cidrs\" is refused differently:" >&2
+    diff <(echo "$ts_msg") <(echo "$py_msg") >&2 || true
+    exit 1
+  fi
+done
+echo "python-example: both examples refuse an empty PUBLIC_ACCESS_CIDRS, host bits and leading zeros with the same message"
 
 t4=$SECONDS
 "$venv/bin/python" -m unittest discover -s test/python -v 2>&1 | grep -v "^b'!!"

@@ -71,17 +71,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
     }
   }
   const publicAccessCidrs = publicAccessCidrsOf(env);
-  for (const cidr of publicAccessCidrs) {
-    if (
-      !/^(\d{1,3})(\.\d{1,3}){3}\/(\d|[12]\d|3[0-2])$/.test(cidr) ||
-      cidr
-        .split("/")[0]
-        .split(".")
-        .some((o) => Number(o) > 255)
-    ) {
-      throw new Error(`PUBLIC_ACCESS_CIDRS: ${JSON.stringify(cidr)} is not an IPv4 CIDR such as 203.0.113.0/24`);
-    }
-  }
   const inflate = get("INFLATE_REPLICAS", DEFAULTS.inflateReplicas);
   // a Deployment's replicas is an int32 (k8s.io/api apps/v1 types.go DeploymentSpec.Replicas)
   if (!/^\d+$/.test(inflate) || Number(inflate) > 2147483647)
@@ -142,6 +131,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ExampleConfig 
  * `PUBLIC_ACCESS_CIDRS` as a list. Unset, it is the documented default 0.0.0.0/0; set but naming no
  * CIDR ("", " ", ","), it is refused: EKS takes an empty list as 0.0.0.0/0 (vpc_config
  * public_access_cidrs), which would open the endpoint without the user having asked for it.
+ * @throws Error for an empty list, a value that is no IPv4 CIDR, or one with host bits set (203.0.113.7/24), which
+ * the aws provider refuses at plan (terraform-provider-aws internal/service/eks/cluster.go public_access_cidrs:
+ * verify.ValidCIDRNetworkAddress)
  */
 export function publicAccessCidrsOf(env: NodeJS.ProcessEnv): string[] {
   const raw = env.PUBLIC_ACCESS_CIDRS;
@@ -150,6 +142,22 @@ export function publicAccessCidrsOf(env: NodeJS.ProcessEnv): string[] {
     .map((c) => c.trim())
     .filter((c) => c !== "");
   if (cidrs.length === 0) throw new Error(emptyCidrsMessage(raw!));
+  for (const cidr of cidrs) {
+    const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d|[12]\d|3[0-2])$/.exec(cidr);
+    const octets = m ? m[1].split(".").map(Number) : [];
+    // Go's net.ParseCIDR, which the aws provider uses, refuses octets with leading zeros (Go 1.17)
+    if (!m || octets.some((o) => o > 255) || m[1].split(".").some((o) => o.length > 1 && o.startsWith("0")))
+      throw new Error(`PUBLIC_ACCESS_CIDRS: ${JSON.stringify(cidr)} is not an IPv4 CIDR such as 203.0.113.0/24`);
+    const bits = Number(m[2]);
+    const address = octets.reduce((a, o) => a * 256 + o, 0);
+    const network = bits === 0 ? 0 : address - (address % 2 ** (32 - bits));
+    if (network !== address) {
+      const meant = [24, 16, 8, 0].map((s) => Math.floor(network / 2 ** s) % 256).join(".");
+      throw new Error(
+        `PUBLIC_ACCESS_CIDRS: ${JSON.stringify(cidr)} has host bits set; did you mean ${meant}/${bits}? The aws provider refuses it at plan ("is not a valid CIDR block"; terraform-provider-aws internal/service/eks/cluster.go, public_access_cidrs: verify.ValidCIDRNetworkAddress)`,
+      );
+    }
+  }
   return cidrs;
 }
 

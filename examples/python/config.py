@@ -1,5 +1,6 @@
 """Settings of the example app, from environment variables with defaults (examples/eks-karpenter/config.ts)."""
 import json
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field
@@ -55,8 +56,17 @@ def read_config(env: Mapping[str, str] = os.environ) -> ExampleConfig:
     region = get("AWS_REGION", DEFAULTS["region"])
     cidrs = _public_access_cidrs(env)
     for cidr in cidrs:
-        if not re.fullmatch(r"(\d{1,3})(\.\d{1,3}){3}/(\d|[12]\d|3[0-2])", cidr) or any(int(o) > 255 for o in cidr.split("/")[0].split(".")):
+        octets = cidr.split("/")[0].split(".")
+        # Go's net.ParseCIDR, which the aws provider uses, refuses octets with leading zeros (Go 1.17)
+        if not re.fullmatch(r"(\d{1,3})(\.\d{1,3}){3}/(\d|[12]\d|3[0-2])", cidr) or any(int(o) > 255 or (len(o) > 1 and o.startswith("0")) for o in octets):
             raise ValueError(f'PUBLIC_ACCESS_CIDRS: "{cidr}" is not an IPv4 CIDR such as 203.0.113.0/24')
+        network = ipaddress.ip_network(cidr, strict=False)
+        if str(network) != cidr:
+            # the aws provider refuses host bits at plan (terraform-provider-aws internal/service/eks/cluster.go,
+            # public_access_cidrs: verify.ValidCIDRNetworkAddress)
+            raise ValueError(
+                f'PUBLIC_ACCESS_CIDRS: "{cidr}" has host bits set; did you mean {network}? The aws provider refuses it at plan ("is not a valid CIDR block"; terraform-provider-aws internal/service/eks/cluster.go, public_access_cidrs: verify.ValidCIDRNetworkAddress)'
+            )
     inflate = get("INFLATE_REPLICAS", DEFAULTS["inflate_replicas"])
     # a Deployment's replicas is an int32 (k8s.io/api apps/v1 types.go DeploymentSpec.Replicas)
     if not re.fullmatch(r"\d+", inflate) or int(inflate) > 2147483647:

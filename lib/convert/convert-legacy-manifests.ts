@@ -53,7 +53,7 @@ const READABLE =
  * exactly gets a {@link ConversionNote} on its object; documents of other kinds are skipped
  * with a note in the result's `notes`. Each converted object is also checked against the
  * targeted Karpenter version's NodePool / EC2NodeClass rules (those of the constructs): every
- * problem gets its own `action` note (the constructs stop at the first). A NodePool's kubelet
+ * problem gets its own `action` note (the constructs report them all in one error). A NodePool's kubelet
  * (a node class field in v1) moves to its EC2NodeClass; NodePools of one EC2NodeClass that ask
  * for different kubelet settings get copies of it named `<class>-<pool>` (one per kubelet
  * configuration, right after the original in `objects`), so no pool changes behaviour. Converted NodePools

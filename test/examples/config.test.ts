@@ -78,6 +78,13 @@ describe("example settings", () => {
     ],
     [{ PUBLIC_ACCESS_CIDRS: " , " }, /^PUBLIC_ACCESS_CIDRS: " , " names no CIDR/],
     [{ PUBLIC_ACCESS_CIDRS: "300.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "300.0.0.0\/8"/],
+    // host bits: the aws provider refuses them at plan (fresh tester 39: 7.10); leading zeros: Go's ParseCIDR
+    [
+      { PUBLIC_ACCESS_CIDRS: "203.0.113.7/24" },
+      /^PUBLIC_ACCESS_CIDRS: "203\.0\.113\.7\/24" has host bits set; did you mean 203\.0\.113\.0\/24\? The aws provider refuses it at plan/,
+    ],
+    [{ PUBLIC_ACCESS_CIDRS: "10.1.0.0/8" }, /did you mean 10\.0\.0\.0\/8\?/],
+    [{ PUBLIC_ACCESS_CIDRS: "010.0.0.0/8" }, /PUBLIC_ACCESS_CIDRS: "010\.0\.0\.0\/8" is not an IPv4 CIDR/],
     [{ INFLATE_REPLICAS: "-1" }, /INFLATE_REPLICAS: "-1" is not a whole number/],
     // S3's reserved bucket prefixes and suffixes (fresh tester 24 S-18)
     [{ STATE_BUCKET: "xn--tfstate" }, /STATE_BUCKET: "xn--tfstate" is not an S3 bucket name/],

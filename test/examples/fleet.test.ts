@@ -121,5 +121,7 @@ describe("example: a fleet of two clusters in two regions", () => {
     expect(readFleetConfig({}).publicAccessCidrs).toEqual(["0.0.0.0/0"]);
     expect(readFleetConfig({ PUBLIC_ACCESS_CIDRS: "203.0.113.0/24" }).publicAccessCidrs).toEqual(["203.0.113.0/24"]);
     expect(() => readFleetConfig({ PUBLIC_ACCESS_CIDRS: "" })).toThrow(/^PUBLIC_ACCESS_CIDRS: "" names no CIDR/);
+    expect(() => readFleetConfig({ PUBLIC_ACCESS_CIDRS: "203.0.113.7/24" })).toThrow("did you mean 203.0.113.0/24?");
+    expect(readFleetConfig({ PUBLIC_ACCESS_CIDRS: "198.51.100.7/32, 0.0.0.0/0" }).publicAccessCidrs).toHaveLength(2);
   });
 });

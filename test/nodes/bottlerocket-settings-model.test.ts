@@ -205,6 +205,23 @@ describe("the other settings tables of the aws-k8s variants (fresh tester 38: B-
       "settings.pki.my-ca.trusted as true or false, got an integer",
       "PkiSettingsV1",
     ],
+    ...[
+      ['"16 mb"', "16 mb"],
+      ["-1", "-1"],
+      ['"lots"', "lots"],
+      ["true", "true"],
+    ].map(([written]) => [
+      `[settings.container-runtime]\nconcurrent-download-chunk-size = ${written}\n`,
+      `line 2: concurrent-download-chunk-size = ${written}`,
+      'settings.container-runtime.concurrent-download-chunk-size as a size such as "64mb" or "8MiB" without spaces, or a whole number of bytes of 0 or more (Bottlerocket\'s deserialize_chunk_size)',
+      "ContainerRuntimeSettingsV1",
+    ]),
+    [
+      '[settings.container-runtime]\nconcurrent-layer-fetch-buffer = "-5"\n',
+      'line 2: concurrent-layer-fetch-buffer = "-5"',
+      'settings.container-runtime.concurrent-layer-fetch-buffer as a size such as "64mb"',
+      "ContainerRuntimeSettingsV1",
+    ],
   ])("%j is refused", (userData, value, named, source) => {
     const e = rejection("EC2NodeClass", br(userData), "1.15.0");
     expect(e.problems).toHaveLength(1);
@@ -216,6 +233,9 @@ describe("the other settings tables of the aws-k8s variants (fresh tester 38: B-
   test.each([
     '[settings]\nmotd = "Welcome"\n',
     '[settings.container-runtime]\nmax-concurrent-downloads = 3\nmax-container-log-line-size = 16384\nenable-unprivileged-ports = true\nsnapshotter = "soci"\nconcurrent-download-chunk-size = "64mb"\n',
+    '[settings.container-runtime]\nconcurrent-download-chunk-size = 8388608\nconcurrent-layer-fetch-buffer = ".5gb"\nlog-level = "debug"\n',
+    '[settings.container-runtime]\nconcurrent-download-chunk-size = "8MiB"\n',
+    '[settings.container-runtime]\nconcurrent-download-chunk-size = " 1048576 "\n',
     '[settings.metrics]\nsend-metrics = false\nmetrics-url = "https://metrics.example.com/v1/metrics"\nservice-checks = ["apiserver"]\n',
     '[settings.boot]\nreboot-to-reconcile = true\n[settings.boot.kernel-parameters]\n"console" = ["tty0", "ttyS0"]\n',
     "[settings.autoscaling]\nshould-wait = true\n",
