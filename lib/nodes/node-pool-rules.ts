@@ -784,6 +784,7 @@ function belowOneInstance(c: Checker, name: string, limits: { readonly [resource
   return [...devices, ...cpuMemoryBelowOneInstance(c, name, limits)];
 }
 
+/** {@link belowOneInstance} for `cpu` and `memory`: below the smallest EC2 instance's (SMALLEST_INSTANCE). */
 function cpuMemoryBelowOneInstance(
   c: Checker,
   name: string,
