@@ -1018,6 +1018,9 @@ type BrShape =
   | "u32"
   | "i32"
   | "chunk-size"
+  | "boot-config-value"
+  | "pem-bundle"
+  | "rlimit"
   | "url"
   | "image"
   | "base64"
@@ -1082,6 +1085,92 @@ const badChunkSize = (v: string | bigint) => {
   return !m || !/^(?:[kmgtpezy]i?)?(?:b|bit|bits|byte|bytes)?$/i.test(m[2]);
 };
 
+/** Where the OCI defaults' capability and resource limit names are: the newest list, which holds every older one. */
+const BR_OCI_TYPES_SOURCE = "bottlerocket-settings-sdk bottlerocket-settings-models/modeled-types/src/oci_defaults.rs";
+/** OciDefaultsCapability, kebab-case (BR_OCI_TYPES_SOURCE). */
+const OCI_CAPABILITIES = [
+  "audit-control",
+  "audit-read",
+  "audit-write",
+  "block-suspend",
+  "bpf",
+  "checkpoint-restore",
+  "chown",
+  "dac-override",
+  "dac-read-search",
+  "fowner",
+  "fsetid",
+  "ipc-lock",
+  "ipc-owner",
+  "kill",
+  "lease",
+  "linux-immutable",
+  "mac-admin",
+  "mac-override",
+  "mknod",
+  "net-admin",
+  "net-bind-service",
+  "net-broadcast",
+  "net-raw",
+  "perfmon",
+  "setgid",
+  "setfcap",
+  "setpcap",
+  "setuid",
+  "sys-admin",
+  "sys-boot",
+  "sys-chroot",
+  "sys-module",
+  "sys-nice",
+  "sys-pacct",
+  "sys-ptrace",
+  "sys-rawio",
+  "sys-resource",
+  "sys-time",
+  "sys-tty-config",
+  "syslog",
+  "wake-alarm",
+];
+/** OciDefaultsResourceLimitType, kebab-case (BR_OCI_TYPES_SOURCE). */
+const OCI_RLIMITS = [
+  "max-address-space",
+  "max-core-file-size",
+  "max-cpu-time",
+  "max-data-size",
+  "max-file-locks",
+  "max-file-size",
+  "max-locked-memory",
+  "max-msgqueue-size",
+  "max-nice-priority",
+  "max-open-files",
+  "max-pending-signals",
+  "max-processes",
+  "max-realtime-priority",
+  "max-realtime-timeout",
+  "max-resident-set",
+  "max-stack-size",
+];
+
+/**
+ * PemCertificateString (BR_SHARED_TYPES_SOURCE): empty or blank (to delete a bundle), else base64 whose text holds at
+ * least one PEM block, each an X.509 certificate (x509_parser); what is no base64 or holds no PEM block at all is
+ * refused here, the certificates' own parse left to Bottlerocket.
+ */
+const badPemBundle = (s: string) => {
+  if (s.trim() === "") return false;
+  if (badBase64(s)) return true;
+  return !/-----BEGIN [^-\n]+-----/.test(Buffer.from(s, "base64").toString("latin1"));
+};
+
+/** BootConfigValue (BR_SHARED_TYPES_SOURCE): printable ASCII or spaces, not both a single and a double quote. */
+const badBootConfigValue = (s: string) => !/^[\x20-\x7e]*$/.test(s) || (s.includes('"') && s.includes("'"));
+
+/** deserialize_limit (oci-defaults/src/de.rs): "unlimited", or a whole number from -1 up (-1: unlimited). */
+const badRlimit = (v: unknown) =>
+  typeof v === "bigint"
+    ? v < -1n
+    : typeof v !== "string" || (v !== "unlimited" && !(/^-?\d+$/.test(v) && BigInt(v) >= -1n));
+
 /** The key types of the maps in Bottlerocket's settings model: what each refuses, and its rule in a message's words. */
 const BR_MAP_KEYS = {
   identifier: { bad: (k: string) => !BR_IDENTIFIER.test(k), rule: BR_IDENTIFIER_RULE },
@@ -1095,6 +1184,19 @@ const BR_MAP_KEYS = {
     rule: 'a kernel module name of ASCII letters, digits, "-" and "_", at most 56 characters (Bottlerocket\'s KmodKey)',
   },
   "single-line": { bad: badSingleLine, rule: "a name on one line (Bottlerocket's SingleLineString)" },
+  // BootConfigKey (BR_SHARED_TYPES_SOURCE): dot-separated keywords, each of ASCII letters, digits, "-" and "_"
+  "boot-config": {
+    bad: (k: string) => k.split(".").some((w) => !/^[A-Za-z0-9_-]+$/.test(w)),
+    rule: 'a boot config key of dot-separated words of ASCII letters, digits, "-" and "_", such as "console" or "systemd.log_level" (Bottlerocket\'s BootConfigKey)',
+  },
+  "oci-capability": {
+    bad: (k: string) => !OCI_CAPABILITIES.includes(k),
+    rule: `a capability Bottlerocket's OciDefaultsCapability names (${BR_OCI_TYPES_SOURCE}): ${OCI_CAPABILITIES.join(", ")}`,
+  },
+  "oci-rlimit": {
+    bad: (k: string) => !OCI_RLIMITS.includes(k),
+    rule: `a resource limit Bottlerocket's OciDefaultsResourceLimitType names (${BR_OCI_TYPES_SOURCE}): ${OCI_RLIMITS.join(", ")}`,
+  },
 } as const;
 
 /** RegistryCredentialV1 (container-registry/src/lib.rs:30-38 at BR_PASSTHROUGH_MODELS' commit). */
@@ -1104,6 +1206,14 @@ const BR_REGISTRY_CREDENTIAL: { readonly [field: string]: BrShape } = {
   password: "single-line",
   auth: "base64",
   identitytoken: "single-line",
+};
+
+/**
+ * BootSettingsV1's kernel and init parameters: boot config keys to lists of values (HashMap / IndexMap<BootConfigKey,
+ * Vec<BootConfigValue>>); the newest model's OrderedBootConfig also reads an array, whose form is not judged here.
+ */
+const BR_BOOT_CONFIG: BrShape = {
+  either: { array: "any", table: { map: "boot-config", of: { list: "boot-config-value" } } },
 };
 
 /** The fork of the settings SDK that holds every settings extension of the aws-k8s variants, read at one commit. */
@@ -1286,15 +1396,14 @@ const BR_PASSTHROUGH_MODELS: {
     source: `${BR_FORK} metrics/src/lib.rs, MetricsSettingsV1 (metrics-url: Url, send-metrics: bool, service-checks: Vec<String>)`,
   },
   boot: {
-    // kernel and init are serde aliases of kernel-parameters and init-parameters: maps of boot-config keys to values,
-    // read as a table or (newer models) an ordered array, not judged here
+    // kernel and init are serde aliases of kernel-parameters and init-parameters
     shape: {
       struct: {
         "reboot-to-reconcile": "bool",
-        "kernel-parameters": "any",
-        kernel: "any",
-        "init-parameters": "any",
-        init: "any",
+        "kernel-parameters": BR_BOOT_CONFIG,
+        kernel: BR_BOOT_CONFIG,
+        "init-parameters": BR_BOOT_CONFIG,
+        init: BR_BOOT_CONFIG,
       },
       closed: true,
     },
@@ -1323,15 +1432,20 @@ const BR_PASSTHROUGH_MODELS: {
     source: `${BR_FORK} oci-hooks/src/lib.rs, OciHooksSettingsV1 (log4j-hotpatch-enabled: bool)`,
   },
   "oci-defaults": {
-    // the capability and resource-limit names are enums of the modeled types, not judged here
     shape: {
-      struct: { capabilities: { map: "single-line", of: "bool" }, "resource-limits": "table" },
+      struct: {
+        capabilities: { map: "oci-capability", of: "bool" },
+        "resource-limits": {
+          map: "oci-rlimit",
+          of: { struct: { "hard-limit": "rlimit", "soft-limit": "rlimit" }, closed: true },
+        },
+      },
       closed: true,
     },
     source: `${BR_FORK} oci-defaults/src/lib.rs, OciDefaultsV1 (capabilities: HashMap<OciDefaultsCapability, bool>, resource-limits)`,
   },
   pki: {
-    shape: { map: "identifier", of: { struct: { data: "string", trusted: "bool" }, closed: true } },
+    shape: { map: "identifier", of: { struct: { data: "pem-bundle", trusted: "bool" }, closed: true } },
     source: `${BR_FORK} pki/src/lib.rs, PkiSettingsV1 (HashMap<Identifier, PemCertificate { data, trusted: bool }>)`,
   },
   "nvidia-container-runtime": {
@@ -1458,6 +1572,10 @@ function brShapeWant(shape: BrShape): string {
     table: "a table",
     u32: "an integer from 0 to 4294967295 (u32)",
     i32: "an integer from -2147483648 to 2147483647 (i32; a number, not a string)",
+    "boot-config-value":
+      "a string of printable ASCII, not holding both a single and a double quote (Bottlerocket's BootConfigValue)",
+    "pem-bundle": 'base64 of one or more PEM X.509 certificates, or "" (Bottlerocket\'s PemCertificateString)',
+    rlimit: 'a whole number from -1 up, or "unlimited" (Bottlerocket\'s OCI defaults resource limit)',
     "chunk-size":
       'a size such as "64mb" or "8MiB" without spaces, or a whole number of bytes of 0 or more (Bottlerocket\'s deserialize_chunk_size)',
     url: 'a URL (Bottlerocket\'s Url: url::Url\'s parse, or the same with "http://" in front), such as "https://mirror.example.com"',
@@ -1476,6 +1594,8 @@ function brShapeWant(shape: BrShape): string {
 
 /** A scalar shape's refusal of a value of the right TOML type: true when the model refuses it. */
 const BR_SCALAR_REFUSES: { readonly [shape: string]: (v: string) => boolean } = {
+  "boot-config-value": badBootConfigValue,
+  "pem-bundle": badPemBundle,
   url: badUrl,
   image: badUrl,
   base64: badBase64,
@@ -1530,6 +1650,19 @@ function judgeBrShape(
       if (typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });
       else if (value < -(2n ** 31n) || value >= 2n ** 31n)
         out.push({ ...at(), want, got: `${value}, which is out of range` });
+      return;
+    case "rlimit":
+      if (badRlimit(value))
+        out.push({
+          ...at(),
+          want,
+          got:
+            typeof value === "string"
+              ? JSON.stringify(value)
+              : typeof value === "bigint"
+                ? `${value}`
+                : tomlType(value),
+        });
       return;
     case "chunk-size":
       if (typeof value !== "string" && typeof value !== "bigint") out.push({ ...at(), want, got: tomlType(value) });

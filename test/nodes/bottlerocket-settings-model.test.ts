@@ -243,7 +243,59 @@ describe("the other settings tables of the aws-k8s variants (fresh tester 38: B-
     '[settings.cloudformation]\nshould-signal = true\nstack-name = "nodes"\nlogical-resource-id = "Asg"\n',
     "[settings.oci-hooks]\nlog4j-hotpatch-enabled = false\n",
     "[settings.oci-defaults.capabilities]\nsys-admin = false\nnet-admin = true\n",
-    '[settings.pki.my-ca]\ndata = "-----BEGIN CERTIFICATE-----"\ntrusted = true\n',
+    // data is base64 of the PEM bundle (PemCertificateString)
+    '[settings.pki.my-ca]\ndata = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo="\ntrusted = true\n',
+  ])("%j passes", (userData) => {
+    expectPassesQuietly(userData);
+  });
+});
+
+describe("the values inside Bottlerocket's boot parameters, OCI defaults and PKI bundles (fresh tester 40: B12, B41, C22, B62, B42, B43, B44, C21, B16)", () => {
+  test.each([
+    [
+      '[settings.boot.kernel-parameters]\n"console" = "tty0"\n',
+      "settings.boot.kernel-parameters.console as an array, each a string of printable ASCII",
+    ],
+    [
+      '[settings.boot.init-parameters]\n"systemd.log_level" = "debug"\n',
+      "settings.boot.init-parameters.systemd.log_level as an array",
+    ],
+    [
+      '[settings.boot.kernel-parameters]\n"console" = [1, 2]\n',
+      "settings.boot.kernel-parameters.console[0] as a string, got an integer",
+    ],
+    ['[settings.boot.kernel-parameters]\n"bad key" = ["x"]\n', '(Bottlerocket\'s BootConfigKey), got "bad key"'],
+    [
+      '[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = "lots"\n',
+      'hard-limit as a whole number from -1 up, or "unlimited"',
+    ],
+    [
+      "[settings.oci-defaults.resource-limits.max-open-file]\nhard-limit = 10\n",
+      "a resource limit Bottlerocket's OciDefaultsResourceLimitType names",
+    ],
+    [
+      "[settings.oci-defaults.capabilities]\nsys-admn = true\n",
+      "settings.oci-defaults.capabilities.sys-admn as a capability Bottlerocket's OciDefaultsCapability names",
+    ],
+    [
+      '[settings.pki.ca]\ndata = "not a cert"\n',
+      "settings.pki.ca.data as base64 of one or more PEM X.509 certificates",
+    ],
+    ['[settings.pki.ca]\ndata = "W3N0dWZmXQo="\n', 'got "W3N0dWZmXQo="'],
+  ])("%j is refused", (userData, named) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.message).toContain(named);
+    expect(e.message).toContain(AT_BOOT);
+  });
+  const pem = Buffer.from("-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n").toString("base64");
+  test.each([
+    '[settings.boot.kernel-parameters]\n"console" = ["tty0", "ttyS0,115200n8"]\n"systemd.log_level" = ["debug"]\n',
+    '[settings.boot.kernel]\n"quiet" = []\n',
+    '[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = "unlimited"\nsoft-limit = -1\n',
+    "[settings.oci-defaults.capabilities]\nsys-admin = true\nnet-raw = false\n",
+    `[settings.pki.ca]\ndata = "${pem}"\ntrusted = true\n`,
+    '[settings.pki.deleted]\ndata = ""\n',
   ])("%j passes", (userData) => {
     expectPassesQuietly(userData);
   });
