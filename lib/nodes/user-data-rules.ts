@@ -346,6 +346,7 @@ function bottlerocketFindings(
         line: bootstrap.containers[0].line,
         problem: `${bootstrap.containers.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: Karpenter passes settings.bootstrap-containers on as written (its struct has no such field, and it writes the other settings tables of this user data for the Bottlerocket AMI family back unchanged), but Bottlerocket itself refuses the settings at boot, when its settings model does not deserialize them (${BR_EARLY_BOOT_SOURCE}), so the node never joins (${BR_BOOTSTRAP_CONTAINERS_SOURCE}; the types: ${BR_SHARED_TYPES_SOURCE})`,
       });
+    found.push(...bottlerocketRlimitFindings(text, settings));
     for (const t of bottlerocketPassthroughProblems(text, settings))
       found.push({
         line: t.problems[0].line,
@@ -358,6 +359,44 @@ function bottlerocketFindings(
       });
   }
   return found;
+}
+
+/** What a process rlimit with the soft limit above the hard one does, for both paths that write one for runc. */
+const RLIMIT_EINVAL =
+  'runc sets every rlimit of the spec with prlimit when it starts a container, and the kernel refuses a soft limit above the hard one with EINVAL (setrlimit(2); runc libcontainer setupRlimits: "error setting rlimit type"), so no container starts on the node (the pause containers of every pod included) and it never becomes Ready';
+
+/** The largest rlimit, which "unlimited" and -1 stand for (schnauzer's get_limit: u64::MAX). */
+const RLIMIT_INFINITY = 2n ** 64n - 1n;
+
+/**
+ * `[settings.oci-defaults.resource-limits.<type>]` with soft-limit above hard-limit: Bottlerocket's model takes each
+ * limit alone (oci-defaults OciDefaultsResourceLimitV1), and schnauzer writes both into containerd's base runtime spec
+ * (bottlerocket-core-kit@a10182f9 sources/api/schnauzer/src/helpers/mod.rs:1197-1214, -1 as u64::MAX).
+ */
+function bottlerocketRlimitFindings(text: string, settings: Record<string, unknown>): Finding[] {
+  const defaults = settings["oci-defaults"];
+  const limits = isTable(defaults) ? defaults["resource-limits"] : undefined;
+  if (!isTable(limits)) return [];
+  const limit = (v: unknown): bigint | undefined =>
+    v === "unlimited"
+      ? RLIMIT_INFINITY
+      : typeof v === "bigint" || (typeof v === "string" && /^-?\d+$/.test(v))
+        ? BigInt(v) === -1n
+          ? RLIMIT_INFINITY
+          : BigInt(v)
+        : undefined;
+  const out: Finding[] = [];
+  for (const [name, l] of Object.entries(limits)) {
+    if (!isTable(l)) continue;
+    const soft = limit(l["soft-limit"]);
+    const hard = limit(l["hard-limit"]);
+    if (soft === undefined || hard === undefined || soft <= hard) continue;
+    out.push({
+      line: tomlKeyLineIn(text, `settings.oci-defaults.resource-limits.${name}`, "soft-limit"),
+      problem: `settings.oci-defaults.resource-limits.${name} with soft-limit at most hard-limit ("unlimited" and -1 are the largest), got soft-limit ${tomlJson(l["soft-limit"])} above hard-limit ${tomlJson(l["hard-limit"])}: Bottlerocket's settings model takes each limit alone and writes both into containerd's base runtime spec (bottlerocket-core-kit@a10182f9 sources/api/schnauzer/src/helpers/mod.rs:1197-1214), from this user data for the Bottlerocket AMI family, and ${RLIMIT_EINVAL}`,
+    });
+  }
+  return out;
 }
 
 /**
@@ -836,8 +875,12 @@ const BR_IDENTIFIER = /^[A-Za-z0-9-]{0,76}$/;
 const BR_IDENTIFIER_RULE =
   'a name of ASCII letters, digits and "-", at most 76 characters (Bottlerocket\'s Identifier)';
 const BR_MODES = ["off", "once", "always"];
-/** The base64 ValidBase64 refuses in any case: a character outside the standard alphabet, `=` inside, 4n+1 long. */
-const badBase64 = (s: string) => !/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.replace(/=+$/, "").length % 4 === 1;
+/**
+ * The base64 ValidBase64 refuses: a character outside the standard alphabet, `=` inside, or no canonical padding (a
+ * length that is no multiple of 4): it decodes with base64's STANDARD engine, which in base64 0.22 (bottlerocket-core-kit
+ * sources/Cargo.toml) requires the padding ("require that they be present when decoding").
+ */
+const badBase64 = (s: string) => !/^[A-Za-z0-9+/]*={0,2}$/.test(s) || s.length % 4 !== 0;
 /**
  * Url: url::Url's parse, else the same with `http://` in front (WHATWG URL parsing, as JavaScript's URL); a string
  * neither reads is refused (`how are you`), an image reference (`public.ecr.aws/a/b:1`) reads with the prefix.
@@ -985,7 +1028,7 @@ function bottlerocketBootstrapProblems(
       else if (field === "user-data" && badBase64(v as string))
         out.containers.push({
           ...at,
-          want: 'base64 text on one line (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end)',
+          want: 'base64 text on one line with its "=" padding (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end, a length that is a multiple of 4)',
           got: JSON.stringify(v),
         });
     }
@@ -1159,7 +1202,14 @@ const OCI_RLIMITS = [
 const badPemBundle = (s: string) => {
   if (s.trim() === "") return false;
   if (badBase64(s)) return true;
-  return !/-----BEGIN [^-\n]+-----/.test(Buffer.from(s, "base64").toString("latin1"));
+  // every block is parsed as an X.509 certificate whatever its label (x509-parser pem.rs parse_x509): a private key
+  // beside the certificate fails the bundle
+  const labels = [
+    ...Buffer.from(s, "base64")
+      .toString("latin1")
+      .matchAll(/-----BEGIN ([^-\n]+)-----/g),
+  ].map((m) => m[1]);
+  return labels.length === 0 || labels.some((l) => !l.includes("CERTIFICATE"));
 };
 
 /** BootConfigValue (BR_SHARED_TYPES_SOURCE): printable ASCII or spaces, not both a single and a double quote. */
@@ -1574,14 +1624,16 @@ function brShapeWant(shape: BrShape): string {
     i32: "an integer from -2147483648 to 2147483647 (i32; a number, not a string)",
     "boot-config-value":
       "a string of printable ASCII, not holding both a single and a double quote (Bottlerocket's BootConfigValue)",
-    "pem-bundle": 'base64 of one or more PEM X.509 certificates, or "" (Bottlerocket\'s PemCertificateString)',
+    "pem-bundle":
+      'base64 (with its padding) of one or more PEM X.509 certificates and nothing else, no private key, or "" (Bottlerocket\'s PemCertificateString)',
     rlimit: 'a whole number from -1 up, or "unlimited" (Bottlerocket\'s OCI defaults resource limit)',
     "chunk-size":
       'a size such as "64mb" or "8MiB" without spaces, or a whole number of bytes of 0 or more (Bottlerocket\'s deserialize_chunk_size)',
     url: 'a URL (Bottlerocket\'s Url: url::Url\'s parse, or the same with "http://" in front), such as "https://mirror.example.com"',
     image:
       'an image reference Bottlerocket reads as a URL (Bottlerocket\'s Url), such as "public.ecr.aws/my-org/admin:1.0"',
-    base64: 'base64 text on one line (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end)',
+    base64:
+      'base64 text on one line with its "=" padding (Bottlerocket\'s ValidBase64: the standard alphabet, "=" only at the end, a length that is a multiple of 4)',
     "single-line": "a string on one line (Bottlerocket's SingleLineString)",
     hostname:
       'a Linux hostname of 1 to 253 lower-case letters, digits, "." and "-", each dot-separated part 1 to 63 long and not starting with "-", such as "node-1.example.com" (Bottlerocket\'s ValidLinuxHostname)',
@@ -2596,6 +2648,7 @@ function nodeConfigSpecFinding(
     [["spec", "kubelet", "flags"], () => cloudProviderFinding(doc)],
     [["spec", "containerd"], () => containerdConfigFinding(doc, ctx)],
     [["spec", "instance", "localStorage"], () => localStorageFinding(doc)],
+    [["spec", "containerd", "baseRuntimeSpec"], () => baseRuntimeSpecFinding(doc)],
     [["spec", "instance", "environment"], () => environmentFinding(doc, ctx)],
   ];
   const overlaps = (part: readonly string[]) =>
@@ -2860,6 +2913,31 @@ function environmentFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | u
   return {
     line: offset + pathLine(text, parsed, refused[0].path),
     problem: `environment variable names without "=" or NUL: ${where} is a NodeConfig whose ${refused.map((r) => `${nodeConfigPath(r.path)} ${r.problem}`).join("; ")}, so the variable never reaches the node as written. Use a name of letters, digits and _`,
+  };
+}
+
+/**
+ * A NodeConfig whose `spec.containerd.baseRuntimeSpec.process.rlimits` hold a soft limit above the hard one: nodeadm
+ * merges the spec over its default and writes it as containerd's base runtime spec (amazon-eks-ami nodeadm
+ * internal/containerd/base_runtime_spec.go:19-38, at 81fec2e8).
+ */
+function baseRuntimeSpecFinding(doc: NodeConfigDoc): Finding | undefined {
+  const { text, offset, parsed, value, where } = doc;
+  const rlimits = specValue(value, "containerd", "baseRuntimeSpec", "process", "rlimits");
+  if (!Array.isArray(rlimits)) return undefined;
+  const bad = rlimits.flatMap((r, i) =>
+    isTable(r) && typeof r.soft === "number" && typeof r.hard === "number" && r.soft > r.hard ? [{ r, i }] : [],
+  );
+  if (bad.length === 0) return undefined;
+  const shown = bad
+    .map(
+      ({ r, i }) =>
+        `spec.containerd.baseRuntimeSpec.process.rlimits[${i}] (${String(r.type)}) soft ${r.soft} above hard ${r.hard}`,
+    )
+    .join(", ");
+  return {
+    line: offset + pathLine(text, parsed, ["spec", "containerd", "baseRuntimeSpec", "process", "rlimits", bad[0].i]),
+    problem: `rlimits whose soft limit is at most the hard one: ${where} is a NodeConfig with ${shown}, which nodeadm merges over its default and writes as containerd's base runtime spec (amazon-eks-ami nodeadm internal/containerd/base_runtime_spec.go:19-38, at 81fec2e8), and ${RLIMIT_EINVAL}`,
   };
 }
 

@@ -33,7 +33,7 @@ describe("Bottlerocket settings tables Karpenter passes on: what the settings mo
     [
       '[settings.host-containers.admin]\nuser-data = "not base64!"\n',
       'line 2: user-data = "not base64!"',
-      "settings.host-containers.admin.user-data as base64 text on one line (Bottlerocket's ValidBase64",
+      'settings.host-containers.admin.user-data as base64 text on one line with its "=" padding (Bottlerocket\'s ValidBase64',
       "HostContainer",
     ],
     [
@@ -279,7 +279,7 @@ describe("the values inside Bottlerocket's boot parameters, OCI defaults and PKI
     ],
     [
       '[settings.pki.ca]\ndata = "not a cert"\n',
-      "settings.pki.ca.data as base64 of one or more PEM X.509 certificates",
+      "settings.pki.ca.data as base64 (with its padding) of one or more PEM X.509 certificates",
     ],
     ['[settings.pki.ca]\ndata = "W3N0dWZmXQo="\n', 'got "W3N0dWZmXQo="'],
   ])("%j is refused", (userData, named) => {
@@ -296,6 +296,54 @@ describe("the values inside Bottlerocket's boot parameters, OCI defaults and PKI
     "[settings.oci-defaults.capabilities]\nsys-admin = true\nnet-raw = false\n",
     `[settings.pki.ca]\ndata = "${pem}"\ntrusted = true\n`,
     '[settings.pki.deleted]\ndata = ""\n',
+  ])("%j passes", (userData) => {
+    expectPassesQuietly(userData);
+  });
+});
+
+describe("fresh tester 41: rlimits soft above hard, base64 without its padding, a private key in a PKI bundle", () => {
+  test.each([
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = 8192\nhard-limit = 4096\n",
+      "line 2: soft-limit = 8192",
+      "got soft-limit 8192 above hard-limit 4096",
+    ],
+    [
+      '[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = "unlimited"\nhard-limit = 1024\n',
+      'line 2: soft-limit = "unlimited"',
+      'got soft-limit "unlimited" above hard-limit 1024',
+    ],
+  ])("%j is refused: no container starts", (userData, value, named) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe(value);
+    expect(e.message).toContain(named);
+    expect(e.message).toContain("schnauzer/src/helpers/mod.rs:1197-1214");
+    expect(e.message).toContain("so no container starts on the node");
+  });
+  test.each([
+    [
+      '[settings.pki.ca]\ndata = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo"\n',
+      "settings.pki.ca.data as base64 (with its padding)",
+    ],
+    [
+      '[settings.pki.ca]\ndata = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUIKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQotLS0tLUJFR0lOIFBSSVZBVEUgS0VZLS0tLS0KTUlJRQotLS0tLUVORCBQUklWQVRFIEtFWS0tLS0tCg=="\n',
+      "no private key",
+    ],
+    [
+      '[settings.bootstrap-containers.setup]\nsource = "public.ecr.aws/x/setup:1"\nmode = "once"\nuser-data = "aGVsbG8"\n',
+      'base64 text on one line with its "=" padding',
+    ],
+  ])("%j is refused", (userData, named) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.message).toContain(named);
+    expect(e.message).toContain(AT_BOOT);
+  });
+  test.each([
+    "[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = 1024\nhard-limit = 8192\n",
+    '[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = 1024\nhard-limit = "unlimited"\n',
+    "[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = -1\nhard-limit = -1\n",
+    '[settings.bootstrap-containers.setup]\nsource = "public.ecr.aws/x/setup:1"\nmode = "once"\nuser-data = "aGVsbG8="\n',
   ])("%j passes", (userData) => {
     expectPassesQuietly(userData);
   });

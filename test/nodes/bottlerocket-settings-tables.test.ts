@@ -109,7 +109,7 @@ describe("Bottlerocket settings tables Karpenter passes on as written: what the 
     [
       '[[settings.container-registry.credentials]]\nregistry = "r.example.com"\nauth = "user:pass"\n',
       'line 3: auth = "user:pass"',
-      "settings.container-registry.credentials[0].auth as base64 text on one line (Bottlerocket's ValidBase64",
+      'settings.container-registry.credentials[0].auth as base64 text on one line with its "=" padding (Bottlerocket\'s ValidBase64',
       "RegistryCredentialV1",
     ],
     [
@@ -189,7 +189,7 @@ describe("[settings.kubernetes] values Karpenter keeps and Bottlerocket's model 
     [
       '[settings.kubernetes.static-pods.mypod]\nenabled = true\nmanifest = "not base64!"\n',
       'line 3: manifest = "not base64!"',
-      "settings.kubernetes.static-pods.mypod.manifest as base64 text on one line (Bottlerocket's ValidBase64",
+      'settings.kubernetes.static-pods.mypod.manifest as base64 text on one line with its "=" padding (Bottlerocket\'s ValidBase64',
     ],
     // go-toml folds the field name, and Karpenter writes it back as "manifest"
     [

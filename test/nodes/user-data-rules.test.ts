@@ -634,6 +634,19 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
       /spec\.kubelet\.flags is a string.*\. Also line 6: kubelet config values the kubelet accepts: .*"Static"/,
     );
   });
+  test("baseRuntimeSpec rlimits with soft above hard are refused: no container starts (fresh tester 41: 4.40)", () => {
+    const spec = (soft: number, hard: number) =>
+      al(
+        `${NC}spec:\n  containerd:\n    baseRuntimeSpec:\n      process:\n        rlimits:\n          - type: RLIMIT_NOFILE\n            soft: ${soft}\n            hard: ${hard}\n`,
+      );
+    const e = rejection("EC2NodeClass", spec(8192, 1024));
+    expect(e.value).toBe("line 8: - type: RLIMIT_NOFILE");
+    expect(e.message).toContain(
+      "spec.containerd.baseRuntimeSpec.process.rlimits[0] (RLIMIT_NOFILE) soft 8192 above hard 1024",
+    );
+    expect(e.message).toContain("base_runtime_spec.go:19-38");
+    expect(() => build("EC2NodeClass", spec(1024, 8192))).not.toThrow();
+  });
   test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
     const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
     expect(e.value).toBe("line 11: flags: --v=2");
