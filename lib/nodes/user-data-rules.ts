@@ -377,14 +377,11 @@ function bottlerocketRlimitFindings(text: string, settings: Record<string, unkno
   const defaults = settings["oci-defaults"];
   const limits = isTable(defaults) ? defaults["resource-limits"] : undefined;
   if (!isTable(limits)) return [];
-  const limit = (v: unknown): bigint | undefined =>
-    v === "unlimited"
-      ? RLIMIT_INFINITY
-      : typeof v === "bigint" || (typeof v === "string" && /^-?\d+$/.test(v))
-        ? BigInt(v) === -1n
-          ? RLIMIT_INFINITY
-          : BigInt(v)
-        : undefined;
+  // -1 ("unlimited") is the largest, as schnauzer writes it
+  const limit = (v: unknown): bigint | undefined => {
+    const n = rlimitNumber(v);
+    return n === -1n ? RLIMIT_INFINITY : n;
+  };
   const out: Finding[] = [];
   for (const [name, l] of Object.entries(limits)) {
     if (!isTable(l)) continue;
@@ -1215,11 +1212,22 @@ const badPemBundle = (s: string) => {
 /** BootConfigValue (BR_SHARED_TYPES_SOURCE): printable ASCII or spaces, not both a single and a double quote. */
 const badBootConfigValue = (s: string) => !/^[\x20-\x7e]*$/.test(s) || (s.includes('"') && s.includes("'"));
 
-/** deserialize_limit (oci-defaults/src/de.rs): "unlimited", or a whole number from -1 up (-1: unlimited). */
-const badRlimit = (v: unknown) =>
-  typeof v === "bigint"
-    ? v < -1n
-    : typeof v !== "string" || (v !== "unlimited" && !(/^-?\d+$/.test(v) && BigInt(v) >= -1n));
+/**
+ * An OCI defaults resource limit as deserialize_limit (oci-defaults/src/de.rs) reads it: "unlimited" is -1, a whole
+ * number (TOML integer or string of digits) itself; undefined for anything else.
+ */
+const rlimitNumber = (v: unknown): bigint | undefined =>
+  v === "unlimited"
+    ? -1n
+    : typeof v === "bigint" || (typeof v === "string" && /^-?\d+$/.test(v))
+      ? BigInt(v)
+      : undefined;
+
+/** What deserialize_limit refuses: no limit it reads, or one below -1. */
+const badRlimit = (v: unknown) => {
+  const n = rlimitNumber(v);
+  return n === undefined || n < -1n;
+};
 
 /** The key types of the maps in Bottlerocket's settings model: what each refuses, and its rule in a message's words. */
 const BR_MAP_KEYS = {
