@@ -224,11 +224,18 @@ export function checkKubernetesCompatibility(
       : supporting === undefined
         ? `no Karpenter 1.x release supports Kubernetes 1.${minor}: upgrade the cluster to 1.${support.minMinor} or later`
         : `Kubernetes 1.${minor} needs Karpenter ${supporting}`;
+  // Above the range the controller's own check (MinK8sVersion / MaxK8sVersion, pkg/providers/version/version.go) stops
+  // it; below, the matrix can be stricter than that check (1.15: matrix 1.31, check 1.26), so the controller may start
+  // on a version upstream does not test or support: say that, not that it refuses to start.
+  const outcome =
+    minor > support.maxMinor
+      ? `newer than the newest it supports, so the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out`
+      : `older than the oldest it supports, a combination upstream neither tests nor supports (the controller's own version check may be looser and let it start, on behaviour nobody verified)`;
   throw new KarpenterValidationError(
     "CLUSTER_KUBERNETES_INCOMPATIBLE",
     scope,
     field,
     version.full,
-    `Karpenter ${version.full}${version.unverified ? ` (unverified: assumed to run where ${newestKnownPatch(version)} runs)` : ""} supports ${range}, and ${where} runs Kubernetes ${k8s}: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; ${needs} (Karpenter compatibility matrix)`,
+    `Karpenter ${version.full}${version.unverified ? ` (unverified: assumed to run where ${newestKnownPatch(version)} runs)` : ""} supports ${range}, and ${where} runs Kubernetes ${k8s}: ${outcome}; ${needs} (Karpenter compatibility matrix)`,
   );
 }

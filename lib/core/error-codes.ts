@@ -392,6 +392,8 @@ export const ERROR_CODES = {
   NODE_KARPENTER_NOT_AN_INSTALL:
     "karpenter is not a Karpenter install (a plain object, a path string, another construct such as an Ec2NodeClass…)",
   NODE_LABEL_KEY_RUNTIME: "a label key Karpenter refuses at runtime",
+  NODE_MANIFEST_TOO_LARGE:
+    "a node object whose manifest is more JSON than the API server takes in one request (3 MiB): every apply would fail",
   NODE_NAME_TOO_LONG: "a name longer than the label value Karpenter puts it in (63 characters)",
   NODE_OTHER_APP: "karpenter or nodeClass is a construct of another cdktf App",
   NODE_REQUIREMENT_KEY_RUNTIME: "a requirement key Karpenter refuses at runtime",
@@ -407,6 +409,8 @@ export const ERROR_CODES = {
   NODE_VALUE_UNREADABLE: "a props value that throws when read (a revoked Proxy)",
   NODE_VALUE_CYCLE:
     "a props value that contains itself, so its manifest (JSON) has no end (as HELM_VALUES_CYCLE for chart values)",
+  NODE_VALUE_TOO_LARGE:
+    "props of a node object holding more values (list items and map entries) than any Kubernetes object can carry (1,572,864: the API server's 3 MiB request at 2 bytes a value); refused before any check walks them",
   NODE_VALUE_TOO_DEEP: "a props value nested deeper than 16 maps and lists, far beyond any field of the Karpenter CRDs",
   NODE_VALUE_PROTO_KEY:
     "a props map with a key named __proto__, which JavaScript objects turn into a prototype: the entry would be dropped from the Terraform JSON",
@@ -417,6 +421,8 @@ export const ERROR_CODES = {
   OPTIONS_UNKNOWN_KEY: "an options key that does not exist (it would be ignored)",
   PROPS_VALUE_PROTO_KEY:
     "a props map of Karpenter or a building block with a key named __proto__, which JavaScript objects turn into a prototype (the entry would be dropped), as NODE_VALUE_PROTO_KEY for node objects",
+  PROPS_VALUE_TOO_LARGE:
+    "props of Karpenter or a building block holding more values than any Kubernetes object can carry, as NODE_VALUE_TOO_LARGE for node objects",
   PROPS_VALUE_UNREADABLE:
     "a props value of Karpenter or a building block that throws when read (a revoked Proxy, a throwing getter or ownKeys trap), as NODE_VALUE_UNREADABLE for node objects",
   PROVIDER_AMBIGUOUS: "several providers of a kind and none chosen",

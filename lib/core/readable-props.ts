@@ -9,6 +9,33 @@ import { KarpenterValidationError } from "./errors";
  */
 const MAX_WALK_DEPTH = 66;
 
+/**
+ * The most values (list items and map entries, all levels together) the props of one construct may hold: no Kubernetes
+ * object can carry more. The API server takes at most 3 MiB of JSON in one request (MaxRequestBodyBytes, k8s.io/apiserver
+ * v0.36.3 pkg/server/config.go:474), and in JSON every value takes at least two bytes (`0,`), so 1,572,864 values already
+ * fill it. Beyond it the props are refused before any check walks them: a list of ten million items (or a Proxy claiming
+ * a billion) would otherwise exhaust memory or time in the walks.
+ */
+export const MAX_PROP_VALUES = 1_572_864;
+
+/** Where the props hold more values than {@link MAX_PROP_VALUES}: the list that alone is longer, or the place the count passed it. */
+export interface OversizedPlace {
+  /** The list (`requirements`) or, when many lists and maps add up, the place where the count passed the bound. */
+  readonly path: string;
+  /** The list's length, or the values counted up to that place. */
+  readonly size: number;
+  /** Whether one list alone is longer than the bound. */
+  readonly oneList: boolean;
+}
+
+/** The `allowed` text of an oversized place, shared by the node objects' error and the other constructs'. */
+export function oversizedText(place: OversizedPlace): string {
+  const what = place.oneList
+    ? `a list of ${place.size.toLocaleString("en-US")} items`
+    : `${place.size.toLocaleString("en-US")} values (list items and map entries) counted by ${place.path}`;
+  return `at most ${MAX_PROP_VALUES.toLocaleString("en-US")} values in the props of one construct, got ${what}: no Kubernetes object can carry that many (the API server takes at most 3 MiB of JSON in one request, and each value takes at least 2 bytes), and the props are not checked further`;
+}
+
 /** One place of the props that throws when read. */
 interface UnreadablePlace {
   readonly path: string;
@@ -47,16 +74,19 @@ export function findUnreadable(props: unknown, known: readonly string[] = []): U
  * - `protoKeys`: the path of every own key named `__proto__` of a map (JSON.parse makes one), sorted. Such an entry is
  *   lost on the way to the Terraform JSON and the Helm values: token resolution and the merges copy maps by
  *   assignment, where "__proto__" sets the copy's prototype instead of adding a key (fresh tester 31 H01, H22:
- *   selector tags { "__proto__": "x" } were written as {}; Karpenter's `tags` likewise lost the entry).
+ *   selector tags { "__proto__": "x" } were written as {}; Karpenter's `tags` likewise lost the entry);
+ * - `oversized`: where the props hold more than {@link MAX_PROP_VALUES} values; the walk stops there, so the other two
+ *   are incomplete and the caller reports this alone.
  * @param known keys read besides the own keys of `props` (a prop inherited from its prototype)
  */
 export function walkProps(
   props: unknown,
   known: readonly string[] = [],
-): { readonly unreadable: UnreadablePlace[]; readonly protoKeys: string[] } {
+): { readonly unreadable: UnreadablePlace[]; readonly protoKeys: string[]; readonly oversized?: OversizedPlace } {
   const found: UnreadablePlace[] = [];
   const protoKeys: string[] = [];
   const seen = new Set<object>();
+  let counted = 0;
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: props, path: "", depth: 1 }];
   while (stack.length > 0) {
     const { value, path, depth } = stack.pop()!;
@@ -72,7 +102,22 @@ export function walkProps(
     seen.add(value as object);
     const children: { value: unknown; path: string; depth: number }[] = [];
     try {
-      const keys = Array.isArray(value) ? Array.from(value.keys(), String) : Object.keys(value as object);
+      // the length first: listing the keys of a list of ten million (or of a Proxy claiming a billion) is the crash
+      const length = Array.isArray(value) ? value.length : undefined;
+      if (length !== undefined && length > MAX_PROP_VALUES)
+        return {
+          unreadable: found,
+          protoKeys: protoKeys.sort(),
+          oversized: { path: field, size: length, oneList: true },
+        };
+      const keys = length !== undefined ? Array.from({ length }, (_, i) => String(i)) : Object.keys(value as object);
+      counted += keys.length;
+      if (counted > MAX_PROP_VALUES)
+        return {
+          unreadable: found,
+          protoKeys: protoKeys.sort(),
+          oversized: { path: field, size: counted, oneList: false },
+        };
       if (path === "") for (const k of known) if (!keys.includes(k)) keys.push(k);
       for (const k of keys) {
         const childPath = Array.isArray(value) ? `${field}[${k}]` : entryPath(path, k);
@@ -102,11 +147,20 @@ export function walkProps(
  * (KarpenterRelease, KarpenterCrdRelease, KarpenterNodeRole, KarpenterControllerRole, InterruptionQueue).
  * Node objects refuse the same as NODE_VALUE_UNREADABLE (nodes/manifests.ts checkPropsWalkable).
  * @param known the props' keys (read even when only inherited)
- * @throws KarpenterValidationError PROPS_VALUE_UNREADABLE naming each place (`values.controller.env[0]`); else
+ * @throws KarpenterValidationError PROPS_VALUE_TOO_LARGE (alone) for more values than {@link MAX_PROP_VALUES};
+ *   PROPS_VALUE_UNREADABLE naming each place (`values.controller.env[0]`); else
  *   PROPS_VALUE_PROTO_KEY naming each own `__proto__` key of a map (`tags["__proto__"]`), found by the same walk
  */
 export function checkPropsReadable(where: IConstruct, props: unknown, known: readonly string[] = []): void {
-  const { unreadable: places, protoKeys } = walkProps(props, known);
+  const { unreadable: places, protoKeys, oversized } = walkProps(props, known);
+  if (oversized)
+    throw new KarpenterValidationError(
+      "PROPS_VALUE_TOO_LARGE",
+      where,
+      oversized.path,
+      `(${oversized.oneList ? `a list of ${oversized.size} items` : `${oversized.size} values`})`,
+      oversizedText(oversized),
+    );
   if (places.length === 0) {
     checkNoProtoKeys(where, protoKeys);
     return;

@@ -128,6 +128,9 @@ const DNS1123_SUBDOMAIN_TEXT =
 const LABEL_VALUE_TEXT =
   "a label value: at most 63 characters, letters, digits, '-', '_' and '.', starting and ending with a letter or digit (or empty)";
 
+/** How many missing items of one list {@link Checker.listItems} names one by one; the rest are counted in one more. */
+const MAX_NAMED_MISSING = 10;
+
 /**
  * Validation context of one construct: every failure becomes a KarpenterValidationError naming
  * the construct path, the field (a dot path into the props), the value and the rule.
@@ -422,11 +425,27 @@ export class Checker {
       const children: { value: unknown; path: string }[] = [];
       if (Array.isArray(value)) {
         // by index: forEach and map skip a hole
+        let named = 0;
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
           // an explicit null is left to the list's own check (Checker.list refuses it in a list the CRD types; a
           // free-form kubelet list decodes it as Go's zero value): only what JSON would silently change is refused here
           if (item === null) continue;
+          if (item === undefined && ++named > MAX_NAMED_MISSING) {
+            // the rest of a long sparse list counted, not named: an error each would be thousands of lines (and memory)
+            let more = 1;
+            for (let j = i + 1; j < value.length; j++) if (value[j] === undefined) more++;
+            missing.push(
+              new KarpenterValidationError(
+                this.code("LIST_ITEM_MISSING"),
+                this.where,
+                `${path}[${i}]`,
+                item,
+                `a list item: ${more} more missing items (undefined or holes of a sparse array) from ${path}[${i}] on, after the ${MAX_NAMED_MISSING} named above (leave them out)`,
+              ),
+            );
+            break;
+          }
           if (item === undefined)
             missing.push(
               new KarpenterValidationError(

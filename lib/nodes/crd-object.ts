@@ -16,6 +16,7 @@ import {
   checkDependsOn,
   checkedInstallation,
   checkOrderable,
+  warnManifestSize,
   checkPropsWalkable,
   constructPath,
   objectName,
@@ -198,9 +199,11 @@ export function crdObjectManifest(
   );
   const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(construct, karpenter.release) : [])];
   const spec = Object.fromEntries(specFields.map((f) => [f, (options as Record<string, unknown>)[f]]));
+  const body = { ...object, spec: specObject(spec) };
+  warnManifestSize(construct, object.kind, object.metadata.name, body);
   const manifest = new Manifest(construct, "manifest", {
     provider: kubernetesProvider,
-    manifest: { ...object, spec: specObject(spec) },
+    manifest: body,
     dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
   });
   return { kubernetesProvider, manifest };

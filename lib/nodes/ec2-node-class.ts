@@ -52,6 +52,7 @@ import {
   objectName,
   orderAfter,
   registerUniqueName,
+  warnManifestSize,
   checkPropsWalkable,
   CONSTRUCT_VALUED_PROPS,
 } from "./manifests";
@@ -365,14 +366,16 @@ export class Ec2NodeClass extends Construct implements INodeClassRef {
       karpenter ?? props.cluster?.resource,
     );
     const dependsOn = [...(props.dependsOn ?? []), ...(karpenter ? orderAfter(this, karpenter.release) : [])];
+    const body = {
+      apiVersion: Ec2NodeClass.API_VERSION,
+      kind: Ec2NodeClass.KIND,
+      metadata: { name },
+      spec: nodeClassSpecObject(specFields),
+    };
+    warnManifestSize(this, Ec2NodeClass.KIND, name, body);
     this.manifest = new Manifest(this, "manifest", {
       provider: this.kubernetesProvider,
-      manifest: {
-        apiVersion: Ec2NodeClass.API_VERSION,
-        kind: Ec2NodeClass.KIND,
-        metadata: { name },
-        spec: nodeClassSpecObject(specFields),
-      },
+      manifest: body,
       timeouts: { delete: deleteTimeout },
       dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
     });

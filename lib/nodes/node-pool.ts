@@ -41,6 +41,7 @@ import {
   registerUniqueName,
   specObject,
   checkPropsWalkable,
+  warnManifestSize,
   CONSTRUCT_VALUED_PROPS,
 } from "./manifests";
 import { addSynthCheck } from "../core/synth-checks";
@@ -425,33 +426,35 @@ export class NodePool extends Construct {
       ...(ownClass ? orderAfter(this, ownClass.manifest) : []),
       ...(karpenter && !ownClass?.karpenter ? orderAfter(this, karpenter.release) : []),
     ];
+    const body = {
+      apiVersion: NodePool.API_VERSION,
+      kind: NodePool.KIND,
+      metadata: { name },
+      spec: specObject({
+        disruption,
+        limits: options.limits,
+        replicas: options.replicas,
+        template: {
+          metadata:
+            options.labels || options.annotations
+              ? { annotations: options.annotations, labels: options.labels }
+              : undefined,
+          spec: {
+            expireAfter: options.expireAfter,
+            nodeClassRef: ref,
+            requirements,
+            startupTaints: options.startupTaints,
+            taints: options.taints,
+            terminationGracePeriod: options.terminationGracePeriod,
+          },
+        },
+        weight: options.weight,
+      }),
+    };
+    warnManifestSize(this, NodePool.KIND, name, body);
     this.manifest = new Manifest(this, "manifest", {
       provider: this.kubernetesProvider,
-      manifest: {
-        apiVersion: NodePool.API_VERSION,
-        kind: NodePool.KIND,
-        metadata: { name },
-        spec: specObject({
-          disruption,
-          limits: options.limits,
-          replicas: options.replicas,
-          template: {
-            metadata:
-              options.labels || options.annotations
-                ? { annotations: options.annotations, labels: options.labels }
-                : undefined,
-            spec: {
-              expireAfter: options.expireAfter,
-              nodeClassRef: ref,
-              requirements,
-              startupTaints: options.startupTaints,
-              taints: options.taints,
-              terminationGracePeriod: options.terminationGracePeriod,
-            },
-          },
-          weight: options.weight,
-        }),
-      },
+      manifest: body,
       dependsOn: dependsOn.length > 0 ? dependsOn : undefined,
     });
   }

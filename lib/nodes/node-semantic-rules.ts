@@ -1157,7 +1157,7 @@ function checkKubeletSemantics(c: Checker, k: KubeletConfiguration | undefined):
             "EC2NODECLASS_KUBELET_CLUSTER_DNS",
             `kubelet.clusterDNS[${i}]`,
             ip,
-            'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes the valid ones into every pod\'s resolv.conf and skips an invalid one with a log line ("Invalid clusterDNS IP", k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:579-584), so pods get no cluster DNS server from it and cannot resolve Service names; refused by this library (fresh tester 20 CF-3)',
+            'an IPv4 or IPv6 address such as "10.100.0.10" (the cluster DNS Service IP, without port or CIDR): the kubelet writes the valid ones into every pod\'s resolv.conf and skips an invalid one with a log line ("Invalid clusterDNS IP", k8s.io/kubernetes v1.36.3 pkg/kubelet/kubelet.go:579-584), so pods get no cluster DNS server from it and cannot resolve Service names',
           );
         }
       }),

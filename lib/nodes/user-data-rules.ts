@@ -189,12 +189,17 @@ export function checkUserDataFormat(
           : family?.startsWith("Windows")
             ? [windowsFinding(userData, family)].filter((f): f is Finding => f !== undefined)
             : [];
-  if (found.length === 0) return;
-  const [f, ...more] = found;
-  const lines = userData.split(/\r?\n/);
-  const shown = (lines[f.line - 1] ?? "").trim();
-  const also = more.map((m) => `. Also line ${m.line}: ${m.problem}`).join("");
-  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem + also);
+  const f = chained(found);
+  if (f === undefined) return;
+  const shown = (userData.split(/\r?\n/)[f.line - 1] ?? "").trim();
+  c.fail("EC2NODECLASS_USER_DATA", "userData", shown ? `line ${f.line}: ${shown}` : `line ${f.line}`, f.problem);
+}
+
+/** Several findings as one: the first one's line and problem, each other one after it as ". Also line N: …". */
+function chained(found: readonly Finding[]): Finding | undefined {
+  if (found.length === 0) return undefined;
+  const [first, ...more] = found;
+  return { line: first.line, problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join("") };
 }
 
 /** The 1-based line of character offset `at`. */
@@ -369,8 +374,10 @@ const RLIMIT_EINVAL =
 const RLIMIT_INFINITY = 2n ** 64n - 1n;
 
 /**
- * `[settings.oci-defaults.resource-limits.<type>]` with soft-limit above hard-limit: Bottlerocket's model takes each
- * limit alone (oci-defaults OciDefaultsResourceLimitV1), and schnauzer writes both into containerd's base runtime spec
+ * `[settings.oci-defaults.resource-limits.<type>]` without hard-limit or soft-limit, or with soft-limit above
+ * hard-limit. The model needs both: OciDefaultsResourceLimitV1 is `#[model(add_option = false)]`, its two fields plain
+ * i64 (BR_FORK oci-defaults/src/lib.rs:20-27), so serde refuses the settings ("missing field") and the node never
+ * joins. It takes each limit alone, though, and schnauzer writes both into containerd's base runtime spec
  * (bottlerocket-core-kit@a10182f9 sources/api/schnauzer/src/helpers/mod.rs:1197-1214, -1 as u64::MAX).
  */
 function bottlerocketRlimitFindings(text: string, settings: Record<string, unknown>): Finding[] {
@@ -385,12 +392,22 @@ function bottlerocketRlimitFindings(text: string, settings: Record<string, unkno
   const out: Finding[] = [];
   for (const [name, l] of Object.entries(limits)) {
     if (!isTable(l)) continue;
+    const header = `settings.oci-defaults.resource-limits.${name}`;
+    const absent = ["hard-limit", "soft-limit"].filter((k) => !(k in l));
+    if (absent.length > 0) {
+      const present = Object.keys(l).find((k) => k === "hard-limit" || k === "soft-limit");
+      out.push({
+        line: present ? tomlKeyLineIn(text, header, present) : settingsNameLine(text, name),
+        problem: `${header} with both hard-limit and soft-limit (a whole number, -1 or "unlimited"), got ${absent.length === 2 ? "neither" : `no ${absent[0]}`}: Bottlerocket's settings model has no default for either (OciDefaultsResourceLimitV1 is #[model(add_option = false)], ${BR_FORK}oci-defaults/src/lib.rs:20-27), so it refuses the settings from this user data for the Bottlerocket AMI family at boot ("missing field ${absent[0]}", ${BR_EARLY_BOOT_SOURCE}) and the node never joins. Write both (the same number for one limit), or leave the table out`,
+      });
+      continue;
+    }
     const soft = limit(l["soft-limit"]);
     const hard = limit(l["hard-limit"]);
     if (soft === undefined || hard === undefined || soft <= hard) continue;
     out.push({
-      line: tomlKeyLineIn(text, `settings.oci-defaults.resource-limits.${name}`, "soft-limit"),
-      problem: `settings.oci-defaults.resource-limits.${name} with soft-limit at most hard-limit ("unlimited" and -1 are the largest), got soft-limit ${tomlJson(l["soft-limit"])} above hard-limit ${tomlJson(l["hard-limit"])}: Bottlerocket's settings model takes each limit alone and writes both into containerd's base runtime spec (bottlerocket-core-kit@a10182f9 sources/api/schnauzer/src/helpers/mod.rs:1197-1214), from this user data for the Bottlerocket AMI family, and ${RLIMIT_EINVAL}`,
+      line: tomlKeyLineIn(text, header, "soft-limit"),
+      problem: `${header} with soft-limit at most hard-limit ("unlimited" and -1 are the largest), got soft-limit ${tomlJson(l["soft-limit"])} above hard-limit ${tomlJson(l["hard-limit"])}: Bottlerocket's settings model takes each limit alone and writes both into containerd's base runtime spec (bottlerocket-core-kit@a10182f9 sources/api/schnauzer/src/helpers/mod.rs:1197-1214), from this user data for the Bottlerocket AMI family, and ${RLIMIT_EINVAL}`,
     });
   }
   return out;
@@ -2654,7 +2671,7 @@ function nodeConfigSpecFinding(
     [["spec", "kubelet", "config"], () => kubeletConfigFinding(doc, ctx)],
     [["spec", "kubelet", "flags"], () => nodeLabelFinding(doc)],
     [["spec", "kubelet", "flags"], () => cloudProviderFinding(doc)],
-    [["spec", "containerd"], () => containerdConfigFinding(doc, ctx)],
+    [["spec", "containerd", "config"], () => containerdConfigFinding(doc, ctx)],
     [["spec", "instance", "localStorage"], () => localStorageFinding(doc)],
     [["spec", "containerd", "baseRuntimeSpec"], () => baseRuntimeSpecFinding(doc)],
     [["spec", "instance", "environment"], () => environmentFinding(doc, ctx)],
@@ -2672,12 +2689,7 @@ function nodeConfigSpecFinding(
       problem: `a NodeConfig spec nodeadm can decode: ${where} is a NodeConfig, and ${problems}. Karpenter passes it on unchanged (${AL2023_SOURCE}, parseUserData), and nodeadm's decode fails on a value of the wrong JSON type ("json: cannot unmarshal … into Go struct field …"; amazon-eks-ami nodeadm internal/configprovider/userdata.go:101-103 returns the error of internal/api/bridge/decode.go:21, UniversalDecoder().Decode; the types: ${source}), so nodeadm init stops and the node never joins`,
     });
   }
-  if (found.length === 0) return undefined;
-  const [first, ...more] = found;
-  return {
-    line: first.line,
-    problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join(""),
-  };
+  return chained(found);
 }
 
 /**

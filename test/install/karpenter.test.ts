@@ -719,7 +719,7 @@ describe("Karpenter", () => {
     test("a version that does not support the cluster's Kubernetes version is refused on `version`, naming both and what to use", () => {
       expect(onCluster("1.34", "1.0.14")).toThrow(KarpenterValidationError);
       expect(onCluster("1.34", "1.0.14")).toThrow(
-        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix) [CLUSTER_KUBERNETES_INCOMPATIBLE]',
+        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: newer than the newest it supports, so the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix) [CLUSTER_KUBERNETES_INCOMPATIBLE]',
       );
       expect(onCluster("1.34", "1.14.1")).not.toThrow();
       expect(onCluster(undefined, "1.0.14")).not.toThrow(); // EKS picks the version: unknown at synth

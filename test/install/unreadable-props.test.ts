@@ -108,6 +108,22 @@ describe("Karpenter props that throw when read (fresh11 X-1..X-9)", () => {
     rejected(() => new Karpenter(stack, "karpenter", { cluster, values: revoked() as never }));
     expect(stack.node.tryFindChild("karpenter")).toBeUndefined();
   });
+  // fresh tester 42 (CRASH): a list longer than any object can carry ran out of memory in the walk
+  test("a list of ten million (or a Proxy claiming a billion) is PROPS_VALUE_TOO_LARGE on its path, at once", () => {
+    const billion = new Proxy([], {
+      get: (t: unknown[], k) => (k === "length" ? 1e9 : (t as unknown as Record<string | symbol, unknown>)[k]),
+    });
+    for (const [env, got] of [
+      [new Array(1e7), "a list of 10,000,000 items"],
+      [billion, "a list of 1,000,000,000 items"],
+    ] as const) {
+      const { stack, cluster } = setup();
+      const e = rejected(() => new Karpenter(stack, "karpenter", { cluster, values: { controller: { env } } }));
+      expect([e.code, e.field]).toEqual(["PROPS_VALUE_TOO_LARGE", "values.controller.env"]);
+      expect(e.message).toContain(`at most 1,572,864 values in the props of one construct, got ${got}`);
+      expect(stack.node.tryFindChild("karpenter")).toBeUndefined();
+    }
+  });
   test("look-alike: normal nested props, a token inside values, a construct reference pass", () => {
     const { stack, cluster } = setup();
     const helmProvider = new HelmProvider(stack, "helm2", { alias: "other" });

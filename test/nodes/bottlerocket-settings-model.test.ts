@@ -348,3 +348,47 @@ describe("fresh tester 41: rlimits soft above hard, base64 without its padding, 
     expectPassesQuietly(userData);
   });
 });
+
+describe("fresh tester 42: an OCI defaults resource limit needs both limits", () => {
+  test.each([
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = 4096\n",
+      "line 2: hard-limit = 4096",
+      "got no soft-limit",
+      "missing field soft-limit",
+    ],
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\nsoft-limit = 1024\n",
+      "line 2: soft-limit = 1024",
+      "got no hard-limit",
+      "missing field hard-limit",
+    ],
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\n",
+      "line 1: [settings.oci-defaults.resource-limits.max-open-files]",
+      "got neither",
+      "missing field hard-limit",
+    ],
+    [
+      "[settings.oci-defaults.resource-limits]\nmax-processes = {}\n",
+      "line 2: max-processes = {}",
+      "got neither",
+      "missing field hard-limit",
+    ],
+  ])("%j is refused: the settings model has no default", (userData, value, got, serde) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.problems).toHaveLength(1);
+    expect(e.value).toBe(value);
+    expect(e.message).toContain("with both hard-limit and soft-limit");
+    expect(e.message).toContain(got);
+    expect(e.message).toContain(`"${serde}"`);
+    expect(e.message).toContain("oci-defaults/src/lib.rs:20-27");
+  });
+  test.each([
+    "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = 4096\nsoft-limit = 4096\n",
+    '[settings.oci-defaults.resource-limits]\nmax-processes = { hard-limit = "unlimited", soft-limit = 1024 }\n',
+    "[settings.oci-defaults]\nresource-limits = {}\n",
+  ])("%j passes", (userData) => {
+    expectPassesQuietly(userData);
+  });
+});

@@ -248,6 +248,16 @@ describe("every consumer of a decoded NodeConfig is judged, all at once (#31 cat
     expect(e.message).toContain("a local storage strategy the AMI takes");
     expect(e.message.match(/Also line \d+/g)).toHaveLength(3);
   });
+  test("a baseRuntimeSpec nodeadm cannot decode does not hide containerd's TOML beside it (each consumer its own part)", () => {
+    const e = rejection(
+      "EC2NodeClass",
+      nodeConfig(["containerd:", '  config: "version = [2"', '  baseRuntimeSpec: "not a map"'].join("\n")),
+      "1.15.0",
+    );
+    expect(e.message).toContain("spec.containerd.baseRuntimeSpec");
+    expect(e.message).toContain("containerd configuration in TOML");
+    expect(e.message.match(/Also line \d+/g)).toHaveLength(1);
+  });
   test("one problem alone is reported without an 'Also'", () => {
     const e = rejection("EC2NodeClass", nodeConfig("instance:\n  localStorage:\n    strategy: RAID5"), "1.15.0");
     expect(e.message).not.toContain("Also line");

@@ -110,6 +110,22 @@ describe("NodePool and NodeOverlay: a missing list item is refused on its path",
       } as any),
     ).not.toThrow();
   });
+  // fresh tester 42: a sparse list of 700,000 holes was an error each (hundreds of thousands of lines, and the memory)
+  test("a long sparse list names its first ten holes, then counts the rest in one problem", () => {
+    const values = new Array(700_000);
+    values[5] = "spot";
+    const e = rejection("NodePool", {
+      requirements: [{ key: "karpenter.sh/capacity-type", operator: "In", values }],
+    } as any);
+    const missing = e.problems.filter((p) => p.code === "NODEPOOL_LIST_ITEM_MISSING");
+    expect(missing.map((p) => p.field)).toEqual([
+      ...[0, 1, 2, 3, 4, 6, 7, 8, 9, 10].map((i) => `requirements[0].values[${i}]`),
+      "requirements[0].values[11]",
+    ]);
+    expect(missing[10].message).toContain(
+      "699989 more missing items (undefined or holes of a sparse array) from requirements[0].values[11] on, after the 10 named above",
+    );
+  });
   test("NodeOverlay requirements hole", () => {
     class Gated extends FakeInstallation {
       public readonly nodeOverlayGate = true;

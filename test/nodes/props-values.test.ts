@@ -4,7 +4,7 @@ import { CapacityBuffer } from "../../lib/nodes/capacity-buffer";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { NodeOverlay } from "../../lib/nodes/node-overlay";
 import { NodePool } from "../../lib/nodes/node-pool";
-import { FakeInstallation, rejected, testStack } from "../helpers";
+import { FakeInstallation, rejected, synthWarnings, testStack } from "../helpers";
 
 /** An install with the NodeOverlay and CapacityBuffer gates on, at a release that ships both CRDs. */
 class GatedInstallation extends FakeInstallation {
@@ -188,5 +188,90 @@ describe("node objects: a Map, Set, Date or class instance where a map of string
     expect(() => build("Ec2NodeClass", { tags: { team: "a" } })).not.toThrow();
     expect(() => build("NodeOverlay", { capacity: { "example.com/x": "1" } })).not.toThrow();
     expect(() => build("CapacityBuffer", { limits: { cpu: "1" } })).not.toThrow();
+  });
+});
+
+/*
+ * fresh tester 42 (CRASH): a sparse list of ten million requirements, or a Proxy list claiming a billion items, ran out
+ * of memory in the walks (one error per hole). Props holding more values than any object can carry are refused on
+ * their length before any walk; props of more JSON than the API server takes in one request are refused too.
+ */
+describe("node objects: props larger than any Kubernetes object", () => {
+  const billion = () =>
+    new Proxy([], {
+      get: (t: unknown[], k) => (k === "length" ? 1e9 : (t as unknown as Record<string | symbol, unknown>)[k]),
+    });
+  test.each<[string, Kind, () => Record<string, unknown>, string, string]>([
+    [
+      "ten million holes as requirements",
+      "NodePool",
+      () => ({ requirements: new Array(1e7) }),
+      "requirements",
+      "a list of 10,000,000 items",
+    ],
+    [
+      "a Proxy list claiming a billion items",
+      "NodePool",
+      () => ({ requirements: billion() }),
+      "requirements",
+      "a list of 1,000,000,000 items",
+    ],
+    [
+      "a billion subnet selector terms",
+      "Ec2NodeClass",
+      () => ({ subnetSelectorTerms: billion() }),
+      "subnetSelectorTerms",
+      "a list of 1,000,000,000 items",
+    ],
+    [
+      "a billion NodeOverlay requirements",
+      "NodeOverlay",
+      () => ({ requirements: billion() }),
+      "requirements",
+      "a list of 1,000,000,000 items",
+    ],
+  ])("%s is NODE_VALUE_TOO_LARGE on the list, at once", (_d, kind, props, field, got) => {
+    const started = Date.now();
+    const e = rejected(() => build(kind, props()));
+    expect(e.code).toBe("NODE_VALUE_TOO_LARGE");
+    expect(e.field).toBe(field);
+    expect(e.message).toContain(`at most 1,572,864 values in the props of one construct, got ${got}`);
+    expect(e.problems).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(5_000); // the length is read, not the items
+  });
+
+  test("many lists adding up past the bound are named where the count passed it", () => {
+    // two lists (one shared list is walked once)
+    const values = () => Array.from({ length: 1_000_000 }, () => "x");
+    const e = rejected(() =>
+      build("NodePool", {
+        requirements: [
+          { key: "example.com/a", operator: "In", values: values() },
+          { key: "example.com/b", operator: "In", values: values() },
+        ],
+      }),
+    );
+    expect(e.code).toBe("NODE_VALUE_TOO_LARGE");
+    expect(e.field).toBe("requirements[1].values");
+    expect(e.message).toMatch(
+      /got 2,000,0\d\d values \(list items and map entries\) counted by requirements\[1\]\.values/,
+    );
+  });
+
+  test("props of more JSON than the API server takes (3 MiB) are NODE_MANIFEST_TOO_LARGE; 1.5 MiB to 3 MiB warns", () => {
+    const names = (n: number) => Array.from({ length: n }, (_, i) => `m5.large-${i.toString().padStart(8, "0")}`);
+    const requirement = (values: string[]) => ({ key: "node.kubernetes.io/instance-type", operator: "In", values });
+    const e = rejected(() => build("NodePool", { requirements: [requirement(names(200_000))] }));
+    expect(e.code).toBe("NODE_MANIFEST_TOO_LARGE");
+    expect(e.field).toBe("props");
+    expect(e.message).toContain("at most 3.0 MiB of JSON in one request (MaxRequestBodyBytes)");
+    const pool = build("NodePool", { requirements: [requirement(names(80_000))] });
+    expect(synthWarnings(pool).filter((w) => w.includes("1.5 MiB"))).toEqual([
+      expect.stringMatching(
+        /^NodePool pool: its manifest takes more than 1\.5 MiB of JSON, the most etcd stores in one request by default/,
+      ),
+    ]);
+    const small = build("NodePool", { requirements: [requirement(names(1_000))] });
+    expect(synthWarnings(small).filter((w) => w.includes("1.5 MiB"))).toEqual([]);
   });
 });
