@@ -4,7 +4,7 @@ import { IConstruct } from "constructs";
 import { KarpenterValidationError } from "../core/errors";
 import { IKarpenterCluster } from "./karpenter-cluster";
 import { kubernetesRange, newestPatchOf } from "../versions";
-import { KUBERNETES_EARLY_PATCHES } from "../versions/patch-history";
+import { KUBERNETES_EARLY_PATCHES, OUTSIDE_KUBERNETES_RANGE } from "../versions/patch-history";
 import { isUnresolved } from "../core/tokens";
 import {
   DEFAULT_KARPENTER_VERSION,
@@ -27,8 +27,8 @@ interface KubernetesSupport {
 }
 
 /**
- * Which Kubernetes versions each Karpenter release runs on: outside the range the controller refuses
- * to start ("karpenter is not compatible with kubernetes version") and the Helm release times out.
+ * Which Kubernetes versions each Karpenter release runs on: outside the range Karpenter is unsupported
+ * (OUTSIDE_KUBERNETES_RANGE: it starts, and logs "karpenter is not compatible with kubernetes version").
  *
  * Source: the Karpenter "Compatibility" page (karpenter.sh docs, upgrading/compatibility.md, its
  * generated matrix `hack/docs/compatibilitymatrix_gen/compatibility.yaml`), given to
@@ -177,7 +177,7 @@ function warnDefaultVersion(
     ? `cluster ${cluster.clusterNameLiteral}`
     : `the cluster (${cluster.resource.node.path})`;
   Annotations.of(scope).addWarning(
-    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the default Karpenter ${DEFAULT_KARPENTER_VERSION} supports up to 1.${reference}): the controller would refuse to start. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
+    `${where} sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.${support.maxMinor}, the newest Karpenter ${version.full} supports (Kubernetes 1.${support.minMinor} to 1.${support.maxMinor}; the default Karpenter ${DEFAULT_KARPENTER_VERSION} supports up to 1.${reference}): that would be ${OUTSIDE_KUBERNETES_RANGE}. Set the EksCluster's version (e.g. "1.${support.maxMinor}"), or use a newer Karpenter version`,
   );
 }
 
@@ -213,7 +213,7 @@ export function checkKubernetesCompatibility(
       ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${newestKnownKubernetesMinor()}); Karpenter ${version.full} supports ${range} as far as known`
       : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;
     Annotations.of(scope).addWarning(
-      `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying, the controller refuses to start on a Kubernetes version it does not support`,
+      `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying: on a Kubernetes version it does not support Karpenter runs unsupported and logs "karpenter is not compatible with kubernetes version" at every version check`,
     );
     return;
   }
@@ -224,13 +224,7 @@ export function checkKubernetesCompatibility(
       : supporting === undefined
         ? `no Karpenter 1.x release supports Kubernetes 1.${minor}: upgrade the cluster to 1.${support.minMinor} or later`
         : `Kubernetes 1.${minor} needs Karpenter ${supporting}`;
-  // Above the range the controller's own check (MinK8sVersion / MaxK8sVersion, pkg/providers/version/version.go) stops
-  // it; below, the matrix can be stricter than that check (1.15: matrix 1.31, check 1.26), so the controller may start
-  // on a version upstream does not test or support: say that, not that it refuses to start.
-  const outcome =
-    minor > support.maxMinor
-      ? `newer than the newest it supports, so the controller would refuse to start ("karpenter is not compatible with kubernetes version") and the Helm release time out`
-      : `older than the oldest it supports, a combination upstream neither tests nor supports (the controller's own version check may be looser and let it start, on behaviour nobody verified)`;
+  const outcome = `${minor > support.maxMinor ? "newer than the newest" : "older than the oldest"} it supports, ${OUTSIDE_KUBERNETES_RANGE}`;
   throw new KarpenterValidationError(
     "CLUSTER_KUBERNETES_INCOMPATIBLE",
     scope,

@@ -1,3 +1,4 @@
+import { API_SERVER_MAX_BODY_BYTES, jsonBytesAtLeast, mib } from "./object-size";
 import { lookupTable } from "../core/lookup";
 import type { IConstruct } from "constructs";
 import { isPlainObject } from "../core/deep-merge";
@@ -609,6 +610,22 @@ export function checkCrdThenSemantics(
   const judged = (field: string) =>
     rejected.some((r) => r === field || r.startsWith(`${field}.`) || r.startsWith(`${field}[`));
   problems.push(...onePerField(s.collected).filter((p) => !judged(p.field) && onItems(p)));
+  if (props !== undefined) {
+    // the manifest's JSON is about the props' (the spec fields and a few bytes): counted without the props already
+    // refused (a 4 MB userData is EC2's 16 KB limit's problem), what is left the API server must still take
+    const refused = new Set(problems.map((p) => p.field.split(/[.[]/)[0]));
+    const rest = Object.fromEntries(Object.entries(props).filter(([k]) => !skip.includes(k) && !refused.has(k)));
+    if (jsonBytesAtLeast(rest, API_SERVER_MAX_BODY_BYTES) > API_SERVER_MAX_BODY_BYTES)
+      problems.push(
+        new KarpenterValidationError(
+          "NODE_MANIFEST_TOO_LARGE",
+          c.where,
+          "props",
+          `(more than ${mib(API_SERVER_MAX_BODY_BYTES)} of JSON)`,
+          `props whose manifest the API server can take: it accepts at most ${mib(API_SERVER_MAX_BODY_BYTES)} of JSON in one request (MaxRequestBodyBytes), and these props are more, so every apply would fail ("the request is too large"). Split the object into several, or shorten its longest lists and strings`,
+        ),
+      );
+  }
   if (problems.length === 0) return;
   const path = typeof c.where === "string" ? c.where : c.where.node.path;
   throw KarpenterValidationError.combine(

@@ -7,6 +7,7 @@ import { oversizedText, walkProps } from "../core/readable-props";
 import type { IKarpenterCluster } from "../cluster/karpenter-cluster";
 import type { IKarpenterInstallation } from "../cluster/karpenter-installation";
 import { Checker, isSet, nameFromId } from "../kubernetes/value-rules";
+import { ETCD_MAX_REQUEST_BYTES, jsonBytesAtLeast, mib } from "../kubernetes/object-size";
 import type * as SynthChecks from "../core/synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import type { Ec2NodeClassOptions } from "./ec2-node-class-spec";
@@ -225,49 +226,10 @@ function dependencyChain(
   return undefined;
 }
 
-/** The most bytes of JSON the API server takes in one request (MaxRequestBodyBytes, k8s.io/apiserver v0.36.3 pkg/server/config.go:474). */
-const API_SERVER_MAX_BODY_BYTES = 3 * 1024 * 1024;
-/** The most bytes etcd takes in one request by default (DefaultMaxRequestBytes, go.etcd.io/etcd/server/v3 v3.6.8 embed/config.go:67). */
-const ETCD_MAX_REQUEST_BYTES = 1.5 * 1024 * 1024;
-
-/**
- * How many bytes of JSON `value` takes at least: strings, numbers, booleans and null as JSON writes them; a token or
- * another non-plain object counts as nothing (its value is not known at synth). Iterative (the props passed
- * checkPropsWalkable, so the walk ends), stopping once past `limit`.
- */
-function jsonBytesAtLeast(value: unknown, limit: number): number {
-  let bytes = 0;
-  const stack: unknown[] = [value];
-  while (stack.length > 0 && bytes <= limit) {
-    const v = stack.pop();
-    if (typeof v === "string") bytes += Buffer.byteLength(JSON.stringify(v));
-    else if (typeof v === "number" || typeof v === "boolean") bytes += String(v).length;
-    else if (v === null) bytes += 4;
-    else if (Array.isArray(v)) {
-      // a hole or undefined item counts as nothing: the list checks refuse it (LIST_ITEM_MISSING), which says more
-      bytes += 2 + Math.max(0, v.length - 1);
-      for (const x of v) if (x !== undefined) stack.push(x);
-    } else if (
-      typeof v === "object" &&
-      (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null)
-    ) {
-      const entries = Object.entries(v as object).filter(([, x]) => x !== undefined);
-      bytes += 2 + Math.max(0, entries.length - 1);
-      for (const [k, x] of entries) {
-        bytes += Buffer.byteLength(JSON.stringify(k)) + 1;
-        stack.push(x);
-      }
-    }
-  }
-  return bytes;
-}
-
-const mib = (n: number) => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
-
 /**
  * Warns about a manifest etcd may refuse: more than the 1.5 MiB of JSON etcd stores in one request at its default (EKS
  * does not publish its own setting, hence a warning). A manifest over the API server's 3 MiB was refused already, on
- * the props (checkPropsWalkable: NODE_MANIFEST_TOO_LARGE).
+ * the props (kubernetes/value-rules.ts checkCrdThenSemantics: NODE_MANIFEST_TOO_LARGE).
  */
 export function warnManifestSize(scope: IConstruct, kind: string, name: string, manifest: object): void {
   const bytes = jsonBytesAtLeast(manifest, ETCD_MAX_REQUEST_BYTES);
@@ -456,8 +418,7 @@ const propPath = (path: string, key: string) =>
  * recursively, and would overflow the stack (a RangeError instead of this error). Run first, before any check;
  * the construct-valued props (`karpenter`, `nodeClass`, `dependsOn`, …) and tokens are not walked.
  * @throws KarpenterValidationError NODE_VALUE_TOO_LARGE (alone) for more values than any object can carry
- *   (core/readable-props.ts MAX_PROP_VALUES); NODE_MANIFEST_TOO_LARGE (last) for props of more JSON than the API server
- *   takes in one request; NODE_VALUE_UNREADABLE naming each unreadable place, else (alone) the path that
+ *   (core/readable-props.ts MAX_PROP_VALUES); NODE_VALUE_UNREADABLE naming each unreadable place, else (alone) the path that
  *   leads back, or the first too deep
  */
 export function checkPropsWalkable(where: string, props: object, known: readonly string[] = []): void {
@@ -563,14 +524,4 @@ export function checkPropsWalkable(where: string, props: object, known: readonly
       errors.length > 1 ? `${errors.length} __proto__ keys in the props of ${where}` : undefined,
     );
   }
-  // the manifest's JSON is about the props' (the spec fields plus a few bytes): one the API server cannot take is
-  // refused here, before the construct exists
-  if (jsonBytesAtLeast(data, API_SERVER_MAX_BODY_BYTES) > API_SERVER_MAX_BODY_BYTES)
-    throw new KarpenterValidationError(
-      "NODE_MANIFEST_TOO_LARGE",
-      where,
-      "props",
-      `(more than ${mib(API_SERVER_MAX_BODY_BYTES)} of JSON)`,
-      `props whose manifest the API server can take: it accepts at most ${mib(API_SERVER_MAX_BODY_BYTES)} of JSON in one request (MaxRequestBodyBytes), and these props alone are more, so every apply would fail ("the request is too large"). Split the object into several, or shorten its longest lists and strings`,
-    );
 }

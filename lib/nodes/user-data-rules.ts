@@ -7,6 +7,7 @@ import { decodeGoYaml, goYamlDocumentValue, goYamlToJs, MAX_ALIAS_EXPANSION, yam
 import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { nearestKey } from "../core/problems";
+import { baseRuntimeSpecProblems, RUNC_RLIMITS } from "./oci-spec-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import {
   BOTTLEROCKET_DENY_UNKNOWN_SOURCE,
@@ -2936,29 +2937,45 @@ function environmentFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | u
   };
 }
 
+const BASE_RUNTIME_SPEC_WRITE =
+  "nodeadm merges it over its default and writes it as containerd's base runtime spec (amazon-eks-ami nodeadm internal/containerd/base_runtime_spec.go:19-38, at 81fec2e8)";
+
 /**
- * A NodeConfig whose `spec.containerd.baseRuntimeSpec.process.rlimits` hold a soft limit above the hard one: nodeadm
- * merges the spec over its default and writes it as containerd's base runtime spec (amazon-eks-ami nodeadm
- * internal/containerd/base_runtime_spec.go:19-38, at 81fec2e8).
+ * A NodeConfig whose `spec.containerd.baseRuntimeSpec` containerd or runc refuses ({@link BASE_RUNTIME_SPEC_WRITE};
+ * oci-spec-rules.ts): a value containerd cannot decode into the OCI runtime spec (its CRI plugin does not load, so the
+ * node never becomes Ready), an rlimit type runc does not know, or an rlimit with the soft limit above the hard one
+ * ({@link RLIMIT_EINVAL}; these two: no container starts). Each kind is a finding.
  */
 function baseRuntimeSpecFinding(doc: NodeConfigDoc): Finding | undefined {
   const { text, offset, parsed, value, where } = doc;
-  const rlimits = specValue(value, "containerd", "baseRuntimeSpec", "process", "rlimits");
-  if (!Array.isArray(rlimits)) return undefined;
-  const bad = rlimits.flatMap((r, i) =>
+  const spec = specValue(value, "containerd", "baseRuntimeSpec");
+  if (!isTable(spec)) return undefined;
+  const { wrong, rlimits } = baseRuntimeSpecProblems(spec);
+  const full = (path: readonly (string | number)[]) => ["spec", "containerd", "baseRuntimeSpec", ...path];
+  const named = (p: { path: readonly (string | number)[]; problem: string }) =>
+    `${nodeConfigPath(full(p.path))} ${p.problem}`;
+  const lineAt = (path: readonly (string | number)[]) => offset + pathLine(text, parsed, full(path));
+  const found: Finding[] = [];
+  if (wrong.length > 0)
+    found.push({
+      line: lineAt(wrong[0].path),
+      problem: `a base runtime spec containerd can decode: ${where} is a NodeConfig whose ${wrong.map(named).join("; ")}. ${BASE_RUNTIME_SPEC_WRITE}, and containerd's CRI plugin decodes the file into the OCI runtime spec when it loads (opencontainers/runtime-spec v1.2.1 specs-go/config.go) and does not load on the error ("failed to parse base OCI spec file"; github.com/containerd/containerd v1.7.30 pkg/cri/server/service.go:197-200, :392-402; containerd 2 at 301026e5: plugins/cri/runtime/plugin.go:105-108, :160-172), so the node has no container runtime and never becomes Ready`,
+    });
+  if (rlimits.length > 0)
+    found.push({
+      line: lineAt(rlimits[0].path),
+      problem: `rlimit types runc knows (${RUNC_RLIMITS.join(", ")}): ${where} is a NodeConfig whose ${rlimits.map(named).join("; ")}. ${BASE_RUNTIME_SPEC_WRITE}, and runc refuses every container of that spec with "wrong rlimit value" (github.com/opencontainers/runc v1.3.3 rlimit_linux.go:28-33, from utils_linux.go:82-88), so no container starts on the node (the pause containers of every pod included)`,
+    });
+  const process = isTable(spec.process) ? spec.process : undefined;
+  const inverted = (Array.isArray(process?.rlimits) ? (process.rlimits as unknown[]) : []).flatMap((r, i) =>
     isTable(r) && typeof r.soft === "number" && typeof r.hard === "number" && r.soft > r.hard ? [{ r, i }] : [],
   );
-  if (bad.length === 0) return undefined;
-  const shown = bad
-    .map(
-      ({ r, i }) =>
-        `spec.containerd.baseRuntimeSpec.process.rlimits[${i}] (${String(r.type)}) soft ${r.soft} above hard ${r.hard}`,
-    )
-    .join(", ");
-  return {
-    line: offset + pathLine(text, parsed, ["spec", "containerd", "baseRuntimeSpec", "process", "rlimits", bad[0].i]),
-    problem: `rlimits whose soft limit is at most the hard one: ${where} is a NodeConfig with ${shown}, which nodeadm merges over its default and writes as containerd's base runtime spec (amazon-eks-ami nodeadm internal/containerd/base_runtime_spec.go:19-38, at 81fec2e8), and ${RLIMIT_EINVAL}`,
-  };
+  if (inverted.length > 0)
+    found.push({
+      line: lineAt(["process", "rlimits", inverted[0].i]),
+      problem: `rlimits whose soft limit is at most the hard one: ${where} is a NodeConfig with ${inverted.map(({ r, i }) => `spec.containerd.baseRuntimeSpec.process.rlimits[${i}] (${String(r.type)}) soft ${r.soft} above hard ${r.hard}`).join(", ")}, which ${BASE_RUNTIME_SPEC_WRITE}, and ${RLIMIT_EINVAL}`,
+    });
+  return chained(found);
 }
 
 /** The strategies the AL2023 AMI's setup-local-disks takes (after nodeadm lower-cases the NodeConfig's). */
@@ -3048,8 +3065,27 @@ function nodeConfigWarnings(
 }
 
 /**
+ * amiFamily Custom without user data (unset, empty or blank): Karpenter writes none of its own for Custom, only the
+ * class's userData as written (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/custom.go:28-30), so
+ * the instance boots with nothing telling it the cluster's endpoint, CA or the karpenter.sh/unregistered taint Karpenter
+ * needs to register it (v1.15 docs, NodeClasses "Custom": "Karpenter will fail to register nodes that do not have this
+ * taint"). An AMI that bootstraps itself can still join, hence a warning.
+ */
+function customWithoutUserDataWarning(name: string, family: string | undefined, userData: unknown): string[] {
+  if (
+    family !== "Custom" ||
+    (userData !== undefined && userData !== null && (typeof userData !== "string" || userData.trim() !== ""))
+  )
+    return [];
+  return [
+    `EC2NodeClass ${name}: amiFamily Custom without userData: Karpenter writes no bootstrap of its own for Custom (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/bootstrap/custom.go:28-30), so each instance boots with no user data, and joins only if its AMI bootstraps itself to this cluster with the kubelet registering the karpenter.sh/unregistered:NoExecute taint (Karpenter docs, NodeClasses "Custom": nodes without it fail to register). Give the bootstrap in userData, or choose the AMI's family (AL2023, Bottlerocket, …) so that Karpenter writes it.`,
+  ];
+}
+
+/**
  * The warnings for literal user data of the class's AMI family that the family's bootstrap drops or may refuse
- * (nodeConfigWarnings for AL2023, bottlerocketWarnings for Bottlerocket): none when the user data has an error.
+ * (nodeConfigWarnings for AL2023, bottlerocketWarnings for Bottlerocket), and Custom without user data
+ * (customWithoutUserDataWarning): none when the user data has an error.
  * `minor`: Karpenter's minor ("1.15"); the AMI release comes from the class's one alias, when it pins one.
  */
 export function userDataWarnings(
@@ -3077,6 +3113,7 @@ export function userDataWarnings(
       spec.kubelet,
       bottlerocketAmiRelease(spec.amiSelectorTerms),
     ),
+    ...customWithoutUserDataWarning(name, family, spec.userData),
   ];
 }
 

@@ -13,6 +13,7 @@ import {
   versionFacts,
 } from "./facts";
 import { UPGRADE_HAZARDS } from "./hazards";
+import { OUTSIDE_KUBERNETES_RANGE } from "../versions/patch-history";
 import { swappedNodePolicy } from "../aws/node-role-policies";
 
 /*
@@ -728,7 +729,7 @@ function hazards(
         kind: "patch",
         versions: showVersions(start, end),
         where: place,
-        problem: `${showVersions(start, end)} run on Kubernetes ${showRange(run.range)} only, later ${minor} patches on ${showRange(newest.kubernetes)}: outside its range the controller refuses to start`,
+        problem: `${showVersions(start, end)} run on Kubernetes ${showRange(run.range)} only, later ${minor} patches on ${showRange(newest.kubernetes)}: outside its range Karpenter runs unsupported (the controller logs "karpenter is not compatible with kubernetes version")`,
         advice: `on a cluster outside ${showRange(run.range)}, do not install ${showVersions(start, end)}: use ${minor}.${run.end + 1} or later`,
       });
     }
@@ -754,7 +755,7 @@ function hazards(
         kind: "kubernetes",
         versions: side.version,
         where: same ? "from and to" : side === a ? "from" : "to",
-        problem: `Karpenter ${side.version} runs on Kubernetes ${showRange(side.facts.kubernetes)}, not on the cluster's ${cluster}: the controller refuses to start`,
+        problem: `Karpenter ${side.version} runs on Kubernetes ${showRange(side.facts.kubernetes)}, not on the cluster's ${cluster}, ${OUTSIDE_KUBERNETES_RANGE}`,
         // the same release is the running one: there is no target to pick
         advice: kubernetesAdvice(cluster, side.facts.kubernetes, !same && side === b, a.version, both),
       });
@@ -803,7 +804,7 @@ function kubernetesAdvice(
   if (compare(cluster, range.max) > 0) {
     return target
       ? `Kubernetes cannot be downgraded: pick a target that runs on ${cluster}`
-      : `the cluster is already newer than ${running} supports (Kubernetes cannot be downgraded): the controller cannot be running; upgrade Karpenter to a release that runs on ${cluster}`;
+      : `the cluster is already newer than ${running} supports (Kubernetes cannot be downgraded), so the controller runs unsupported; upgrade Karpenter to a release that runs on ${cluster}`;
   }
   if (!target) return `the cluster is older than ${running} supports: upgrade the cluster into ${showRange(range)}`;
   const during =

@@ -32,6 +32,17 @@ export const KUBERNETES_EARLY_PATCHES: readonly {
 ];
 
 /**
+ * What the controller does on a Kubernetes version above its range: it starts (at startup it only reads the version),
+ * and its version controller logs the refusal on every check, every 5 minutes, while Karpenter runs on a combination
+ * upstream neither tests nor supports (karpenter-provider-aws v1.15.0 pkg/providers/version/version.go:90-127,
+ * UpdateVersionWithValidation and validateK8sVersion, run by pkg/controllers/providers/version/controller.go:45-51;
+ * the same in v1.14.1). Below its range the compatibility matrix can be stricter than that check (1.15: matrix 1.31,
+ * MinK8sVersion 1.26), so the controller may not even log it.
+ */
+export const OUTSIDE_KUBERNETES_RANGE =
+  'a combination upstream neither tests nor supports: the controller still starts, but logs "karpenter is not compatible with kubernetes version" at every version check (every 5 minutes) where its own check (MinK8sVersion / MaxK8sVersion) agrees, and launches and disrupts nodes on behaviour nobody verified';
+
+/**
  * Chart value paths a patch added or removed (charts/karpenter/values.yaml at the tags). The
  * generated paths of a minor are its newest patch's; a release before `patch` lacks the `added`
  * paths and still has the `removed` ones.

@@ -647,6 +647,77 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
     expect(e.message).toContain("base_runtime_spec.go:19-38");
     expect(() => build("EC2NodeClass", spec(1024, 8192))).not.toThrow();
   });
+  // fresh tester 43: 4.34 (a type runc does not know), 4.42 (a limit written as a string)
+  test("baseRuntimeSpec rlimits runc or containerd refuse: an unknown type, a limit that is no uint64, all at once", () => {
+    const rlimits = (...items: string[]) =>
+      al(
+        `${NC}spec:\n  containerd:\n    baseRuntimeSpec:\n      process:\n        rlimits:\n${items.map((i) => `          - ${i}\n`).join("")}`,
+      );
+    const typo = rejection("EC2NodeClass", rlimits("{type: RLIMIT_NOFILES, soft: 1024, hard: 4096}"));
+    expect(typo.value).toBe("line 8: - {type: RLIMIT_NOFILES, soft: 1024, hard: 4096}");
+    expect(typo.message).toContain(
+      'spec.containerd.baseRuntimeSpec.process.rlimits[0].type is "RLIMIT_NOFILES" (did you mean RLIMIT_NOFILE?)',
+    );
+    expect(typo.message).toContain('runc refuses every container of that spec with "wrong rlimit value"');
+    const text = rejection("EC2NodeClass", rlimits('{type: RLIMIT_NOFILE, soft: "1024", hard: 4096}'));
+    expect(text.message).toContain(
+      'spec.containerd.baseRuntimeSpec.process.rlimits[0].soft is a string ("1024"), where POSIXRlimit.soft takes a whole number, not negative (uint64)',
+    );
+    expect(text.message).toContain('"failed to parse base OCI spec file"');
+    // RLIM_INFINITY as written: nodeadm's merge turns it into a float64, written back past uint64
+    const infinity = rejection("EC2NodeClass", rlimits("{type: RLIMIT_MEMLOCK, soft: 0, hard: 18446744073709551615}"));
+    expect(infinity.message).toContain("writes this one back as 18446744073709552000, past uint64");
+    // every rlimit problem of the list in one error, each kind with its own outcome
+    const all = rejection(
+      "EC2NodeClass",
+      rlimits(
+        "{type: RLIMIT_NOFILE, soft: -1, hard: 4096}",
+        "{type: nofile, soft: 1, hard: 2}",
+        "{type: RLIMIT_NPROC, soft: 9, hard: 3}",
+        "null",
+      ),
+    );
+    expect(all.problems).toHaveLength(1);
+    expect(all.message).toContain("rlimits[0].soft is a number (-1)");
+    expect(all.message).toContain('rlimits[1].type is "nofile"');
+    expect(all.message).toContain('rlimits[3] is null, the zero rlimit (type "")');
+    expect(all.message).toContain("rlimits[2] (RLIMIT_NPROC) soft 9 above hard 3");
+    expect(all.message.match(/Also line \d+/g)).toHaveLength(2);
+    // look-alikes: field names in another case (Go's json matches them), a large limit a float64 keeps below 2^64
+    for (const ok of [
+      "{type: RLIMIT_MEMLOCK, soft: 0, hard: 9223372036854775807}",
+      "{Type: RLIMIT_NOFILE, Soft: 1024, Hard: 4096}",
+      "{type: RLIMIT_RTTIME, soft: 10, hard: 10}",
+    ])
+      expect(() => build("EC2NodeClass", rlimits(ok))).not.toThrow();
+  });
+  test("the rest of a base runtime spec containerd decodes: user ids, capabilities, mounts, sysctl, by Go's types", () => {
+    const spec = (body: string) =>
+      al(`${NC}spec:\n  containerd:\n    baseRuntimeSpec:\n${body.replace(/^/gm, "      ")}\n`);
+    const e = rejection(
+      "EC2NodeClass",
+      spec(
+        'process:\n  user: {uid: root, gid: 0}\n  noNewPrivileges: "true"\n  capabilities: {bounding: CAP_CHOWN}\nmounts:\n  - {destination: /x, options: rw}\nlinux:\n  sysctl: {net.core.somaxconn: 1024}',
+      ),
+    );
+    expect(e.problems).toHaveLength(1);
+    for (const part of [
+      'spec.containerd.baseRuntimeSpec.process.user.uid is a string ("root"), where User.uid takes a whole number, not negative (uint32)',
+      'process.noNewPrivileges is a string ("true"), where Process.noNewPrivileges takes true or false',
+      "process.capabilities.bounding is a string",
+      "mounts[0].options is a string",
+      'linux.sysctl["net.core.somaxconn"] is a number (1024)',
+    ])
+      expect(e.message).toContain(part);
+    expect(e.message).toContain("a base runtime spec containerd can decode");
+    // look-alikes: the same with Go's types, unknown fields (ignored), null (the default kept), parts not modelled
+    for (const ok of [
+      'process:\n  user: {uid: 0, gid: 0, additionalGids: [10]}\n  noNewPrivileges: true\n  capabilities: {bounding: [CAP_CHOWN]}\nmounts:\n  - {destination: /x, options: [rw]}\nlinux:\n  sysctl: {net.core.somaxconn: "1024"}',
+      "process:\n  oomScoreAdj: -998\n  somethingNew: 1\nlinux:\n  resources: {devices: [{allow: false, access: rwm}]}",
+      "process: null\nhostname: node",
+    ])
+      expect(() => build("EC2NodeClass", spec(ok))).not.toThrow();
+  });
   test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
     const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
     expect(e.value).toBe("line 11: flags: --v=2");
