@@ -265,6 +265,19 @@ describe("node objects: props larger than any Kubernetes object", () => {
     expect(e.code).toBe("NODE_MANIFEST_TOO_LARGE");
     expect(e.field).toBe("props");
     expect(e.message).toContain("at most 3.0 MiB of JSON in one request (MaxRequestBodyBytes)");
+    // judged with the other problems, and without the props already refused: a 4 MB user data is EC2's 16 KB limit's
+    const both = rejected(() =>
+      build("NodePool", { requirements: [requirement(names(200_000))], labels: { "karpenter.sh/x": "a" } }),
+    );
+    expect(both.problems.map((p) => p.code)).toEqual(expect.arrayContaining(["NODE_MANIFEST_TOO_LARGE"]));
+    expect(both.problems.length).toBeGreaterThan(1);
+    const userData = rejected(() =>
+      build("Ec2NodeClass", {
+        amiSelectorTerms: [{ alias: "al2023@latest" }],
+        userData: "#!/bin/bash\n" + "x".repeat(4e6),
+      }),
+    );
+    expect(userData.problems.map((p) => p.code)).toEqual(["EC2NODECLASS_USER_DATA_SIZE"]);
     const pool = build("NodePool", { requirements: [requirement(names(80_000))] });
     expect(synthWarnings(pool).filter((w) => w.includes("1.5 MiB"))).toEqual([
       expect.stringMatching(

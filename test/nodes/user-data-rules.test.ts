@@ -930,3 +930,23 @@ describe("AL2 MIME user data is read as AL2023's is (fresh-tester-15 S-C; eksboo
       expect(() => build("EC2NodeClass", al2(u))).not.toThrow();
   });
 });
+
+describe("amiFamily Custom without userData (fresh tester 42 UNSURE: Custom with empty userData)", () => {
+  const custom = { amiFamily: "Custom", amiSelectorTerms: [{ id: "ami-0123456789abcdef0" }] };
+  test.each([
+    ["unset", undefined],
+    ["empty", ""],
+    ["blank", "  \n"],
+  ])("%s userData warns: Karpenter writes no bootstrap for Custom", (_d, userData) => {
+    const w = classWarnings({ ...custom, userData }, "amiFamily Custom without userData");
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("bootstrap/custom.go:28-30");
+    expect(w[0]).toContain("karpenter.sh/unregistered:NoExecute");
+  });
+  test("Custom with a bootstrap script, and AL2023 without userData, do not warn", () => {
+    expect(
+      classWarnings({ ...custom, userData: "#!/bin/bash\n/etc/eks/bootstrap.sh demo" }, "amiFamily Custom without"),
+    ).toEqual([]);
+    expect(classWarnings({ amiSelectorTerms: [{ alias: "al2023@latest" }] }, "amiFamily Custom without")).toEqual([]);
+  });
+});
