@@ -56,6 +56,11 @@ export type GoPackages = Record<string, { module: string; file: string; imports:
 export interface GoTypeContext {
   readonly packages: GoPackages;
   readonly qualified: Readonly<Record<string, string>>;
+  /**
+   * Go's `int` and `uint` as `int64` / `uint64`, for types read for 64-bit machines only (the AMIs' x86_64 and arm64);
+   * without it a platform-sized integer stops the script.
+   */
+  readonly int64Words?: boolean;
 }
 
 /** The packages read. */
@@ -147,7 +152,10 @@ export function kindOf(
 ): string {
   const t = goType.replace(/^\*/, "");
   if (t in SCALARS) return SCALARS[t];
-  if (t === "int" || t === "uint") throw new Error(`${pkg}: platform-sized ${t}: say its bit size`);
+  if (t === "int" || t === "uint") {
+    if (ctx.int64Words) return `${t}64`;
+    throw new Error(`${pkg}: platform-sized ${t}: say its bit size`);
+  }
   if (t === "[]byte") return "bytes";
   if (t === "interface{}") return "raw";
   const list = /^\[\](.+)$/.exec(t);

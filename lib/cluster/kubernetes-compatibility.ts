@@ -28,7 +28,7 @@ interface KubernetesSupport {
 
 /**
  * Which Kubernetes versions each Karpenter release runs on: outside the range Karpenter is unsupported
- * (OUTSIDE_KUBERNETES_RANGE: it starts, and logs "karpenter is not compatible with kubernetes version").
+ * (OUTSIDE_KUBERNETES_RANGE: nothing stops the controller, which at most logs an error).
  *
  * Source: the Karpenter "Compatibility" page (karpenter.sh docs, upgrading/compatibility.md, its
  * generated matrix `hack/docs/compatibilitymatrix_gen/compatibility.yaml`), given to
@@ -213,7 +213,7 @@ export function checkKubernetesCompatibility(
       ? `runs Kubernetes 1.${minor}, newer than the Karpenter compatibility matrix this library knows (up to 1.${newestKnownKubernetesMinor()}); Karpenter ${version.full} supports ${range} as far as known`
       : `runs Kubernetes 1.${minor}; Karpenter ${newestKnownPatch(version)}, the newest 1.${version.minor} patch this library knows, supports ${range}, and ${version.full} is newer`;
     Annotations.of(scope).addWarning(
-      `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying: on a Kubernetes version it does not support Karpenter runs unsupported and logs "karpenter is not compatible with kubernetes version" at every version check`,
+      `${where} ${known}: check https://karpenter.sh/docs/upgrading/compatibility/ before deploying: on a Kubernetes version it does not support, Karpenter runs unsupported (${OUTSIDE_KUBERNETES_RANGE})`,
     );
     return;
   }

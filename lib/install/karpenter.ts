@@ -103,8 +103,8 @@ const TWO_STACKS =
  * docs/fleets.md).
  *
  * The Karpenter version must support the cluster's Kubernetes version when both are known at synth
- * (a literal `version` on the `EksCluster`): otherwise Karpenter runs unsupported, its controller logging
- * "karpenter is not compatible with kubernetes version" (Karpenter compatibility matrix). An `EksCluster` without `version` gets the EKS default version at create
+ * (a literal `version` on the `EksCluster`): otherwise Karpenter runs unsupported, nothing stopping its
+ * controller (Karpenter compatibility matrix). An `EksCluster` without `version` gets the EKS default version at create
  * time: synth warns when this Karpenter version does not support the newest Kubernetes it knows.
  *
  * Every problem of the props is reported at once, before any building block exists: one

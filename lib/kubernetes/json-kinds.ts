@@ -93,3 +93,52 @@ export function scalarFits(kind: string, value: unknown): boolean {
       throw new Error(`unknown field kind ${kind}`);
   }
 }
+
+/** What {@link walkKinds} asks of its caller at each place of a value. */
+export interface KindVisitor<P> {
+  /** A value that does not decode into `kind` (a list that is no list, a scalar of another type). */
+  bad(value: unknown, kind: string, path: P[], owner: string): void;
+  /** A map where a struct `type` (`object:<type>`) belongs: the caller walks its fields (with `walk`). */
+  object(
+    value: Record<string, unknown>,
+    type: string,
+    path: P[],
+    walk: (value: unknown, kind: string, path: P[], owner: string) => void,
+  ): void;
+  /** Whether a scalar decodes into `kind`; {@link scalarFits} when not given. */
+  scalar?(value: unknown, kind: string): boolean;
+}
+
+/**
+ * Walks `value` against a kind of a Go field table (`list:…`, `map:…`, `object:<type>`, scalars), as Go's JSON decoder
+ * reads it: null decodes to the zero value and passes; lists and maps are entered item by item (their owner "(each
+ * item)", "(each value)"); a struct's fields are the caller's (`visit.object`), which knows its table and how names
+ * match. The NodeConfig walk (nodes/node-config-rules.ts) and the OCI runtime spec walk (nodes/oci-spec-rules.ts).
+ */
+export function walkKinds<P extends string | number>(
+  value: unknown,
+  kind: string,
+  path: P[],
+  owner: string,
+  visit: KindVisitor<P>,
+): void {
+  const walk = (v: unknown, k: string, p: P[], o: string): void => {
+    if (v === null || v === undefined) return;
+    if (k.startsWith("list:")) {
+      if (!Array.isArray(v)) return visit.bad(v, k, p, o);
+      v.forEach((item, i) => walk(item, k.slice(5), [...p, i as P], `${o} (each item)`));
+      return;
+    }
+    if (k.startsWith("map:")) {
+      if (!isPlainMap(v)) return visit.bad(v, k, p, o);
+      for (const [key, x] of Object.entries(v)) walk(x, k.slice(4), [...p, key as P], `${o} (each value)`);
+      return;
+    }
+    if (k.startsWith("object:")) {
+      if (!isPlainMap(v)) return visit.bad(v, k, p, o);
+      return visit.object(v, k.slice(7), p, walk);
+    }
+    if (!(visit.scalar ? visit.scalar(v, k) : scalarFits(k, v))) visit.bad(v, k, p, o);
+  };
+  walk(value, kind, path, owner);
+}

@@ -11,6 +11,7 @@ import { ETCD_MAX_REQUEST_BYTES, jsonBytesAtLeast, mib } from "../kubernetes/obj
 import type * as SynthChecks from "../core/synth-checks";
 import { DEFAULT_KARPENTER_VERSION, KarpenterVersion, resolveKarpenterVersion } from "../versions/karpenter-version";
 import type { Ec2NodeClassOptions } from "./ec2-node-class-spec";
+import type { NodePoolOptions } from "./node-pool-spec";
 
 /*
  * cdktf is required where it is used, not imported at the top: the manifest converter uses
@@ -247,6 +248,39 @@ export function warnManifestSize(scope: IConstruct, kind: string, name: string, 
  */
 export function specObject<T extends object>(spec: T): { [key: string]: unknown } {
   return clean(spec) as { [key: string]: unknown };
+}
+
+/**
+ * The `spec` object of a NodePool manifest ({@link specObject}): the props in the CRD's places (labels and annotations
+ * in the template's metadata, the rest in the template's spec or the spec), with the requirements and disruption the
+ * construct settled (the default capacity-type requirement, consolidateAfter "0s") and the node class reference.
+ */
+export function nodePoolSpecObject(
+  options: Omit<NodePoolOptions, "requirements" | "disruption">,
+  nodeClassRef: unknown,
+  requirements: unknown,
+  disruption: unknown,
+): { [key: string]: unknown } {
+  return specObject({
+    disruption,
+    limits: options.limits,
+    replicas: options.replicas,
+    template: {
+      metadata:
+        options.labels || options.annotations
+          ? { annotations: options.annotations, labels: options.labels }
+          : undefined,
+      spec: {
+        expireAfter: options.expireAfter,
+        nodeClassRef,
+        requirements,
+        startupTaints: options.startupTaints,
+        taints: options.taints,
+        terminationGracePeriod: options.terminationGracePeriod,
+      },
+    },
+    weight: options.weight,
+  });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isPlainMap } from "../core/deep-merge";
 import { nearestKey } from "../core/problems";
-import { describe, jsonKind, scalarFits } from "../kubernetes/json-kinds";
+import { describe, jsonKind, KindVisitor, walkKinds } from "../kubernetes/json-kinds";
 import { isToken } from "../kubernetes/value-rules";
 import { eksAmiFacts, kubeletConfigFields, nodeadmConfigFields } from "../versions";
 import { kubeletValueProblem } from "./kubelet-config-rules";
@@ -117,27 +117,13 @@ export function nodeConfigSpecProblems(
   const wrong: NodeConfigSpecProblem[] = [];
   const dropped: NodeConfigSpecProblem[] = [];
   const api = "nodeadm";
-  const walk = (value: unknown, kind: string, path: (string | number)[], owner: string): void => {
-    if (value === null || value === undefined) return;
-    const bad = (): void => {
-      wrong.push({
+  const visit: KindVisitor<string | number> = {
+    bad: (value, kind, path, owner) =>
+      void wrong.push({
         path,
         problem: `is ${jsonKind(value)} (${JSON.stringify(value)?.slice(0, 60)}), where ${owner} takes ${describe(kind, api)}`,
-      });
-    };
-    if (kind.startsWith("list:")) {
-      if (!Array.isArray(value)) return bad();
-      value.forEach((item, i) => walk(item, kind.slice(5), [...path, i], `${owner} (each item)`));
-      return;
-    }
-    if (kind.startsWith("map:")) {
-      if (!isPlainMap(value)) return bad();
-      for (const [k, v] of Object.entries(value)) walk(v, kind.slice(4), [...path, k], `${owner} (each value)`);
-      return;
-    }
-    if (kind.startsWith("object:")) {
-      if (!isPlainMap(value)) return bad();
-      const type = kind.slice(7);
+      }),
+    object: (value, type, path, walk) => {
       const fields = facts.types[type]?.fields;
       if (!fields) throw new Error(`no type ${type} in eks-ami-facts.json`);
       const names = Object.keys(fields);
@@ -157,11 +143,9 @@ export function nodeConfigSpecProblems(
           dropped.push({ path: [...path, k], problem: lackText(ami, since!), whole: true });
         walk(v, fields[k], [...path, k], `nodeadm ${type}.${k}`);
       }
-      return;
-    }
-    if (!scalarFits(kind, value)) bad();
+    },
   };
-  walk(spec, `object:${facts.root}`, ["spec"], "nodeadm NodeConfig.spec");
+  walkKinds(spec, `object:${facts.root}`, ["spec"], "nodeadm NodeConfig.spec", visit);
   if (wrong.length === 0)
     dropped.push(...enumProblems(spec, ami), ...maxPodsExpressionProblems(spec), ...clusterProblems(spec));
   return { wrong, dropped };

@@ -39,8 +39,8 @@ import {
   objectName,
   orderAfter,
   registerUniqueName,
-  specObject,
   checkPropsWalkable,
+  nodePoolSpecObject,
   warnManifestSize,
   CONSTRUCT_VALUED_PROPS,
 } from "./manifests";
@@ -430,26 +430,7 @@ export class NodePool extends Construct {
       apiVersion: NodePool.API_VERSION,
       kind: NodePool.KIND,
       metadata: { name },
-      spec: specObject({
-        disruption,
-        limits: options.limits,
-        replicas: options.replicas,
-        template: {
-          metadata:
-            options.labels || options.annotations
-              ? { annotations: options.annotations, labels: options.labels }
-              : undefined,
-          spec: {
-            expireAfter: options.expireAfter,
-            nodeClassRef: ref,
-            requirements,
-            startupTaints: options.startupTaints,
-            taints: options.taints,
-            terminationGracePeriod: options.terminationGracePeriod,
-          },
-        },
-        weight: options.weight,
-      }),
+      spec: nodePoolSpecObject(options, ref, requirements, disruption),
     };
     warnManifestSize(this, NodePool.KIND, name, body);
     this.manifest = new Manifest(this, "manifest", {

@@ -7,7 +7,7 @@ import { decodeGoYaml, goYamlDocumentValue, goYamlToJs, MAX_ALIAS_EXPANSION, yam
 import { holdsToken, isToken, suggestion } from "../kubernetes/value-rules";
 import type { Checker } from "../kubernetes/value-rules";
 import { nearestKey } from "../core/problems";
-import { baseRuntimeSpecProblems, RUNC_RLIMITS } from "./oci-spec-rules";
+import { baseRuntimeSpecProblems, OCI_SPEC_SOURCE, RUNC_RLIMITS } from "./oci-spec-rules";
 import { bottlerocketSettingsFields } from "../versions/bottlerocket-settings";
 import {
   BOTTLEROCKET_DENY_UNKNOWN_SOURCE,
@@ -203,6 +203,19 @@ function chained(found: readonly Finding[]): Finding | undefined {
   return { line: first.line, problem: first.problem + more.map((m) => `. Also line ${m.line}: ${m.problem}`).join("") };
 }
 
+/** Every TOML integer (a bigint, as smol-toml reads it with integersAsBigInt) below `value` outside int64, with its path. */
+function tomlIntegersBeyondInt64(value: unknown, path: string): { path: string; key: string; value: bigint }[] {
+  const out: { path: string; key: string; value: bigint }[] = [];
+  const walk = (v: unknown, p: string, key: string): void => {
+    if (typeof v === "bigint") {
+      if (v < -(2n ** 63n) || v > 2n ** 63n - 1n) out.push({ path: p, key, value: v });
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${p}[${i}]`, key));
+    else if (isTable(v)) for (const [k, x] of Object.entries(v)) walk(x, `${p}.${k}`, k);
+  };
+  walk(value, path, path);
+  return out;
+}
+
 /** The 1-based line of character offset `at`. */
 const lineOf = (text: string, at: number) => text.slice(0, at).split("\n").length;
 
@@ -300,6 +313,18 @@ function bottlerocketFindings(
       found.push({
         line: tomlKeyLine(text, wrong[0].key),
         problem: `${wrong.map((w) => `${w.path} as ${w.want}, got ${w.got}`).join("; ")}: user data for the Bottlerocket AMI family is decoded into typed settings, and Karpenter fails every launch with "invalid UserData" when a value has another type (${BR_SOURCE}, Karpenter ${minor}'s ${fields.root} struct)`,
+      });
+    // go-toml parses every integer as an int64 first (v2.4.3 decode.go:91-109 parseInteger, from unmarshaler.go:1748 for
+    // a typed field and :2011 for the SettingsRaw map[string]any the other tables decode into), so one past int64 fails
+    // Karpenter's decode of the whole user data, whatever the field; Karpenter's own typed fields are reported above
+    const typed = new Set(wrong.map((w) => w.path));
+    const huge = tomlIntegersBeyondInt64(settings, "settings").filter(
+      (h) => ![...typed].some((p) => h.path === p || h.path.startsWith(`${p}.`) || h.path.startsWith(`${p}[`)),
+    );
+    if (huge.length > 0)
+      found.push({
+        line: tomlKeyLine(text, huge[0].key),
+        problem: `TOML integers from -9223372036854775808 to 9223372036854775807: this user data for the Bottlerocket AMI family has ${huge.map((h) => `${h.path} = ${h.value}`).join(", ")}, and go-toml parses every integer as a 64-bit signed one ("decimal number is too large to fit in a 64-bit signed integer"; github.com/pelletier/go-toml/v2 v2.4.3 decode.go:91-109), so Karpenter fails every launch with "invalid UserData" (${BR_SOURCE}:153, toml.Unmarshal). For an unlimited resource limit write "unlimited" or -1`,
       });
     // on top of Karpenter's types: a value Karpenter already refuses is reported once, above
     const refused = bottlerocketModelProblems(settings, fields.structs[fields.root], new Set(wrong.map((w) => w.path)));
@@ -2674,7 +2699,7 @@ function nodeConfigSpecFinding(
     [["spec", "kubelet", "flags"], () => cloudProviderFinding(doc)],
     [["spec", "containerd", "config"], () => containerdConfigFinding(doc, ctx)],
     [["spec", "instance", "localStorage"], () => localStorageFinding(doc)],
-    [["spec", "containerd", "baseRuntimeSpec"], () => baseRuntimeSpecFinding(doc)],
+    [["spec", "containerd", "baseRuntimeSpec"], () => baseRuntimeSpecFinding(doc, ctx)],
     [["spec", "instance", "environment"], () => environmentFinding(doc, ctx)],
   ];
   const overlaps = (part: readonly string[]) =>
@@ -2946,20 +2971,22 @@ const BASE_RUNTIME_SPEC_WRITE =
  * node never becomes Ready), an rlimit type runc does not know, or an rlimit with the soft limit above the hard one
  * ({@link RLIMIT_EINVAL}; these two: no container starts). Each kind is a finding.
  */
-function baseRuntimeSpecFinding(doc: NodeConfigDoc): Finding | undefined {
+function baseRuntimeSpecFinding(doc: NodeConfigDoc, ctx: Al2023Context): Finding | undefined {
   const { text, offset, parsed, value, where } = doc;
   const spec = specValue(value, "containerd", "baseRuntimeSpec");
   if (!isTable(spec)) return undefined;
-  const { wrong, rlimits } = baseRuntimeSpecProblems(spec);
+  const { wrong, rlimits, ignored } = baseRuntimeSpecProblems(spec);
   const full = (path: readonly (string | number)[]) => ["spec", "containerd", "baseRuntimeSpec", ...path];
   const named = (p: { path: readonly (string | number)[]; problem: string }) =>
     `${nodeConfigPath(full(p.path))} ${p.problem}`;
+  for (const i of ignored)
+    ctx.dropped?.push(`${where} is a NodeConfig whose ${named(i)} (${BASE_RUNTIME_SPEC_WRITE}; ${OCI_SPEC_SOURCE})`);
   const lineAt = (path: readonly (string | number)[]) => offset + pathLine(text, parsed, full(path));
   const found: Finding[] = [];
   if (wrong.length > 0)
     found.push({
       line: lineAt(wrong[0].path),
-      problem: `a base runtime spec containerd can decode: ${where} is a NodeConfig whose ${wrong.map(named).join("; ")}. ${BASE_RUNTIME_SPEC_WRITE}, and containerd's CRI plugin decodes the file into the OCI runtime spec when it loads (opencontainers/runtime-spec v1.2.1 specs-go/config.go) and does not load on the error ("failed to parse base OCI spec file"; github.com/containerd/containerd v1.7.30 pkg/cri/server/service.go:197-200, :392-402; containerd 2 at 301026e5: plugins/cri/runtime/plugin.go:105-108, :160-172), so the node has no container runtime and never becomes Ready`,
+      problem: `a base runtime spec containerd can decode: ${where} is a NodeConfig whose ${wrong.map(named).join("; ")}. ${BASE_RUNTIME_SPEC_WRITE}, and containerd's CRI plugin decodes the file into the OCI runtime spec when it loads (${OCI_SPEC_SOURCE}) and does not load on the error ("failed to parse base OCI spec file"; github.com/containerd/containerd v1.7.30 pkg/cri/server/service.go:197-200, :392-402; containerd 2 at 301026e5: plugins/cri/runtime/plugin.go:105-108, :160-172), so the node has no container runtime and never becomes Ready`,
     });
   if (rlimits.length > 0)
     found.push({

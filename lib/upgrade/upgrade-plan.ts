@@ -729,7 +729,7 @@ function hazards(
         kind: "patch",
         versions: showVersions(start, end),
         where: place,
-        problem: `${showVersions(start, end)} run on Kubernetes ${showRange(run.range)} only, later ${minor} patches on ${showRange(newest.kubernetes)}: outside its range Karpenter runs unsupported (the controller logs "karpenter is not compatible with kubernetes version")`,
+        problem: `${showVersions(start, end)} run on Kubernetes ${showRange(run.range)} only, later ${minor} patches on ${showRange(newest.kubernetes)}: outside its range Karpenter runs unsupported`,
         advice: `on a cluster outside ${showRange(run.range)}, do not install ${showVersions(start, end)}: use ${minor}.${run.end + 1} or later`,
       });
     }

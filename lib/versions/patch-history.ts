@@ -32,15 +32,16 @@ export const KUBERNETES_EARLY_PATCHES: readonly {
 ];
 
 /**
- * What the controller does on a Kubernetes version above its range: it starts (at startup it only reads the version),
- * and its version controller logs the refusal on every check, every 5 minutes, while Karpenter runs on a combination
- * upstream neither tests nor supports (karpenter-provider-aws v1.15.0 pkg/providers/version/version.go:90-127,
- * UpdateVersionWithValidation and validateK8sVersion, run by pkg/controllers/providers/version/controller.go:45-51;
- * the same in v1.14.1). Below its range the compatibility matrix can be stricter than that check (1.15: matrix 1.31,
- * MinK8sVersion 1.26), so the controller may not even log it.
+ * What the controller does on a Kubernetes version outside the compatibility matrix's range: nothing stops it. At
+ * startup it only reads the version; its version controller checks it against MinK8sVersion / MaxK8sVersion (which can
+ * be looser than the matrix: 1.15's matrix starts at 1.31, its check at 1.26) only when the discovered version changes,
+ * remembered for 24 hours, and on a refusal returns an error that is logged (karpenter-provider-aws v1.15.0
+ * pkg/providers/version/version.go:90-103 and :118-128, from pkg/controllers/providers/version/controller.go:45-51;
+ * sigs.k8s.io/karpenter v1.15.0 pkg/utils/pretty/changemonitor.go:27-53). Karpenter keeps launching and disrupting
+ * nodes on a combination upstream never tested.
  */
 export const OUTSIDE_KUBERNETES_RANGE =
-  'a combination upstream neither tests nor supports: the controller still starts, but logs "karpenter is not compatible with kubernetes version" at every version check (every 5 minutes) where its own check (MinK8sVersion / MaxK8sVersion) agrees, and launches and disrupts nodes on behaviour nobody verified';
+  "a combination upstream neither tests nor supports: nothing stops the controller (where its own version check, MinK8sVersion / MaxK8sVersion, refuses the version too, it only logs an error when it discovers the version, at most once a day), and it launches and disrupts nodes on behaviour nobody verified";
 
 /**
  * Chart value paths a patch added or removed (charts/karpenter/values.yaml at the tags). The

@@ -15,7 +15,7 @@
 //
 // A rejected construction emits nothing, so its manifest is rebuilt here from the props with the same
 // defaults the constructors add (capacity-type requirement, consolidateAfter, default AMI alias,
-// discovery terms, node role) and lib's own props-to-manifest mapping (nodeClassSpecObject: the
+// discovery terms, node role) and lib's own props-to-manifest mapping (nodePoolSpecObject; nodeClassSpecObject: the
 // kubelet's maxPodsExpression is the manifest's kubelet.maxPods; a NodeOverlay's or CapacityBuffer's spec is
 // the props named as its CRD's spec fields in the generated table, objectCrd). For every accepted construction
 // the rebuild is compared with the real manifest, and the record says whether they matched: that is
@@ -40,11 +40,12 @@ function install(file) {
     versions: find(/^export function objectCrd\b/m),
   };
   const { Checker, nameFromId } = jest.requireActual(files.checker);
-  const { specObject, nodeClassSpecObject } = jest.requireActual(files.manifests);
-  if (typeof nodeClassSpecObject !== "function")
-    throw new Error(
-      `record-node-cases: ${path.relative(path.resolve(__dirname, "../../lib"), files.manifests)} exports no nodeClassSpecObject`,
-    );
+  const { specObject, nodeClassSpecObject, nodePoolSpecObject } = jest.requireActual(files.manifests);
+  for (const [name, f] of Object.entries({ nodeClassSpecObject, nodePoolSpecObject }))
+    if (typeof f !== "function")
+      throw new Error(
+        `record-node-cases: ${path.relative(path.resolve(__dirname, "../../lib"), files.manifests)} exports no ${name}`,
+      );
   const { aliasFamilyOf } = jest.requireActual(files.aliases);
   const { objectCrd } = jest.requireActual(files.versions);
   const { Token } = jest.requireActual("cdktf");
@@ -201,26 +202,7 @@ function install(file) {
         apiVersion: "karpenter.sh/v1",
         kind: "NodePool",
         metadata: { name },
-        spec: specObject({
-          disruption,
-          limits: options.limits,
-          replicas: options.replicas,
-          template: {
-            metadata:
-              options.labels || options.annotations
-                ? { annotations: options.annotations, labels: options.labels }
-                : undefined,
-            spec: {
-              expireAfter: options.expireAfter,
-              nodeClassRef: ref,
-              requirements,
-              startupTaints: options.startupTaints,
-              taints: options.taints,
-              terminationGracePeriod: options.terminationGracePeriod,
-            },
-          },
-          weight: options.weight,
-        }),
+        spec: nodePoolSpecObject(options, ref, requirements, disruption),
       };
     }
     const karpenter = props.karpenter;

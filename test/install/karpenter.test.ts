@@ -719,7 +719,7 @@ describe("Karpenter", () => {
     test("a version that does not support the cluster's Kubernetes version is refused on `version`, naming both and what to use", () => {
       expect(onCluster("1.34", "1.0.14")).toThrow(KarpenterValidationError);
       expect(onCluster("1.34", "1.0.14")).toThrow(
-        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: newer than the newest it supports, a combination upstream neither tests nor supports: the controller still starts, but logs "karpenter is not compatible with kubernetes version" at every version check (every 5 minutes) where its own check (MinK8sVersion / MaxK8sVersion) agrees, and launches and disrupts nodes on behaviour nobody verified; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix) [CLUSTER_KUBERNETES_INCOMPATIBLE]',
+        'test/karpenter: version = "1.0.14" is invalid: Karpenter 1.0.14 supports Kubernetes 1.25 to 1.31, and cluster demo runs Kubernetes 1.34: newer than the newest it supports, a combination upstream neither tests nor supports: nothing stops the controller (where its own version check, MinK8sVersion / MaxK8sVersion, refuses the version too, it only logs an error when it discovers the version, at most once a day), and it launches and disrupts nodes on behaviour nobody verified; Kubernetes 1.34 needs Karpenter 1.6.6–1.6.8 or 1.7.4 and later (Karpenter compatibility matrix) [CLUSTER_KUBERNETES_INCOMPATIBLE]',
       );
       expect(onCluster("1.34", "1.14.1")).not.toThrow();
       expect(onCluster(undefined, "1.0.14")).not.toThrow(); // EKS picks the version: unknown at synth
@@ -728,7 +728,7 @@ describe("Karpenter", () => {
     test("a cluster without a version gets the EKS default: a warning when this Karpenter stops short of the newest Kubernetes known", () => {
       const karpenter = onCluster(undefined, "1.0.14")();
       expect(warnings(TerraformStack.of(karpenter)).filter((w) => /sets no Kubernetes version/.test(w))).toEqual([
-        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.15.3 supports up to 1.37): that would be a combination upstream neither tests nor supports: the controller still starts, but logs "karpenter is not compatible with kubernetes version" at every version check (every 5 minutes) where its own check (MinK8sVersion / MaxK8sVersion) agrees, and launches and disrupts nodes on behaviour nobody verified. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
+        'cluster demo sets no Kubernetes version, so EKS creates it with its current default version, which may be newer than 1.31, the newest Karpenter 1.0.14 supports (Kubernetes 1.25 to 1.31; the default Karpenter 1.15.3 supports up to 1.37): that would be a combination upstream neither tests nor supports: nothing stops the controller (where its own version check, MinK8sVersion / MaxK8sVersion, refuses the version too, it only logs an error when it discovers the version, at most once a day), and it launches and disrupts nodes on behaviour nobody verified. Set the EksCluster\'s version (e.g. "1.31"), or use a newer Karpenter version',
       ]);
       expect(
         warnings(TerraformStack.of(onCluster(undefined, "1.15.2")())).filter((w) =>

@@ -392,3 +392,31 @@ describe("fresh tester 42: an OCI defaults resource limit needs both limits", ()
     expectPassesQuietly(userData);
   });
 });
+
+describe("fresh tester 44: a TOML integer past int64 anywhere in the settings (X9, X11)", () => {
+  test.each([
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = 18446744073709551615\nsoft-limit = 1024\n",
+      "settings.oci-defaults.resource-limits.max-open-files.hard-limit = 18446744073709551615",
+    ],
+    [
+      "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = -1\nsoft-limit = 9223372036854775808\n",
+      "soft-limit = 9223372036854775808",
+    ],
+    [
+      "[settings.metrics]\nsend-metrics = false\n[settings.updates]\nseed = 99999999999999999999\n",
+      "settings.updates.seed = 99999999999999999999",
+    ],
+  ])("%j is refused: go-toml cannot parse the integer, so Karpenter refuses the user data", (userData, named) => {
+    const e = rejection("EC2NodeClass", br(userData), "1.15.0");
+    expect(e.message).toContain("TOML integers from -9223372036854775808 to 9223372036854775807");
+    expect(e.message).toContain(named);
+    expect(e.message).toContain('"decimal number is too large to fit in a 64-bit signed integer"');
+  });
+  test.each([
+    "[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = 9223372036854775807\nsoft-limit = 1024\n",
+    '[settings.oci-defaults.resource-limits.max-open-files]\nhard-limit = "unlimited"\nsoft-limit = -1\n',
+  ])("%j passes", (userData) => {
+    expectPassesQuietly(userData);
+  });
+});

@@ -718,6 +718,40 @@ describe("AL2023 NodeConfig spec against nodeadm's v1alpha1 types (fresh-tester-
     ])
       expect(() => build("EC2NodeClass", spec(ok))).not.toThrow();
   });
+  // fresh tester 44: B24, B28, B29, B37 (linux.resources), B34 and B5 (a field containerd ignores or the default overrides)
+  test("linux.resources by the OCI spec's Go types; an unknown or differently cased field warns", () => {
+    const spec = (body: string) =>
+      al(`${NC}spec:\n  containerd:\n    baseRuntimeSpec:\n${body.replace(/^/gm, "      ")}\n`);
+    const e = rejection(
+      "EC2NodeClass",
+      spec(
+        'linux:\n  resources:\n    devices: [{allow: "false", access: rwm}]\n    pids: {limit: "4096"}\n    memory: {limit: 1g}\n    cpu: {shares: "1024"}',
+      ),
+    );
+    for (const part of [
+      'linux.resources.devices[0].allow is a string ("false"), where LinuxDeviceCgroup.allow takes true or false',
+      'linux.resources.pids.limit is a string ("4096"), where LinuxPids.limit takes a whole number (int64)',
+      'linux.resources.memory.limit is a string ("1g")',
+      'linux.resources.cpu.shares is a string ("1024"), where LinuxCPU.shares takes a whole number, not negative (uint64)',
+      "github.com/opencontainers/runtime-spec@v1.3.0 specs-go/config.go",
+    ])
+      expect(e.message).toContain(part);
+    const warned = (body: string) => classWarnings(spec(body), "baseRuntimeSpec");
+    expect(warned("process:\n  rlimit: [{type: RLIMIT_NOFILE, soft: 1024, hard: 4096}]")).toEqual([
+      expect.stringContaining(
+        "spec.containerd.baseRuntimeSpec.process.rlimit is no field of the OCI runtime spec's Process (did you mean rlimits?), and containerd ignores it",
+      ),
+    ]);
+    expect(warned("Process:\n  rlimits: [{type: RLIMIT_NOFILE, soft: 1024, hard: 4096}]")).toEqual([
+      expect.stringContaining("spec.containerd.baseRuntimeSpec.Process is process written in another case"),
+    ]);
+    // look-alikes: Go's types, field names as the spec writes them, another case inside a list item (nothing merged)
+    expect(
+      warned(
+        "process:\n  rlimits: [{Type: RLIMIT_NOFILE, soft: 1024, hard: 4096}]\nlinux:\n  resources:\n    devices: [{allow: false, access: rwm}]\n    pids: {limit: 4096}\n    memory: {limit: 1073741824}\n    cpu: {shares: 1024}",
+      ),
+    ).toEqual([]);
+  });
   test("in an application/node.eks.aws MIME part: refused, naming the part's line", () => {
     const e = rejection("EC2NodeClass", al(mime(`${NC}spec:\n  kubelet:\n    flags: --v=2\n`)));
     expect(e.value).toBe("line 11: flags: --v=2");

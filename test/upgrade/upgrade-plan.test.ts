@@ -318,7 +318,7 @@ describe("planUpgrade over fixture facts", () => {
       "on a cluster outside 1.26–1.33, do not install 1.7.0–1.7.3: use 1.7.4 or later",
     );
     expect(plan.hazards.find((h) => h.id === "kubernetes-early-patches-1.7.0")?.problem).toBe(
-      '1.7.0–1.7.3 run on Kubernetes 1.26–1.33 only, later 1.7 patches on 1.26–1.34: outside its range Karpenter runs unsupported (the controller logs "karpenter is not compatible with kubernetes version")',
+      "1.7.0–1.7.3 run on Kubernetes 1.26–1.33 only, later 1.7 patches on 1.26–1.34: outside its range Karpenter runs unsupported",
     );
     // a plan that ends before 1.7 does not name it; one that starts at 1.7.2 names it as "from"
     expect(planUpgrade(source(), "1.6.1", "1.6.8").hazards).toEqual([]);
@@ -387,7 +387,7 @@ describe("planUpgrade over fixture facts", () => {
         "",
         "## Known hazards of 1.8.8",
         "",
-        `- **kubernetes-1.40-outside-1.8.8** (kubernetes, 1.8.8, from and to): Karpenter 1.8.8 runs on Kubernetes ${outside.kubernetes.from.min}–${outside.kubernetes.from.max}, not on the cluster's 1.40, a combination upstream neither tests nor supports: the controller still starts, but logs "karpenter is not compatible with kubernetes version" at every version check (every 5 minutes) where its own check (MinK8sVersion / MaxK8sVersion) agrees, and launches and disrupts nodes on behaviour nobody verified.`,
+        `- **kubernetes-1.40-outside-1.8.8** (kubernetes, 1.8.8, from and to): Karpenter 1.8.8 runs on Kubernetes ${outside.kubernetes.from.min}–${outside.kubernetes.from.max}, not on the cluster's 1.40, a combination upstream neither tests nor supports: nothing stops the controller (where its own version check, MinK8sVersion / MaxK8sVersion, refuses the version too, it only logs an error when it discovers the version, at most once a day), and it launches and disrupts nodes on behaviour nobody verified.`,
         // the running release, not a target: the advice is to upgrade Karpenter
         "  Advice: the cluster is already newer than 1.8.8 supports (Kubernetes cannot be downgraded), so the controller runs unsupported; upgrade Karpenter to a release that runs on 1.40.",
         "",
