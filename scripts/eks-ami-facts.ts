@@ -143,6 +143,24 @@ export function al2023Minors(changelog: string): Record<string, string[]> {
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
 }
 
+/**
+ * The Kubernetes minors (`1.29`) each AMI release shipped AL2 AMIs for, oldest minor first: in each AMI Release entry
+ * (the `#` and the older `###` headings alike), the minors of the AL2 AMI names it lists (`amazon-eks-node-1.29-…`,
+ * `amazon-eks-gpu-node-…`, `amazon-eks-arm64-node-…`; not `amazon-eks-node-al2023-…`). Releases naming no AL2 AMI are
+ * not listed.
+ */
+export function al2Minors(changelog: string): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const parts = changelog.split(/^#+ AMI Release (v\d{8})\s*$/m);
+  const byMinor = (a: string, b: string) => Number(a.split(".")[1]) - Number(b.split(".")[1]);
+  for (let i = 1; i < parts.length; i += 2) {
+    const minors = new Set<string>();
+    for (const m of parts[i + 1].matchAll(/\bamazon-eks-(?:gpu-|arm64-)?node-(1\.\d+)-v\d{8}\b/g)) minors.add(m[1]);
+    if (minors.size > 0 && !out[parts[i]]) out[parts[i]] = [...minors].sort(byMinor);
+  }
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => a.localeCompare(b)));
+}
+
 /** The 1-based line of the first line of `text` that contains `needle`; throws when none does. */
 function lineOf(text: string, needle: string, file: string): number {
   const i = text.split("\n").findIndex((l) => l.includes(needle));
@@ -220,6 +238,11 @@ export function generate(): EksAmiFacts {
       source:
         "CHANGELOG.md: the `Kubernetes 1.x` headings of each release whose package table names AL2023 AMI types; Karpenter reads /aws/service/eks/optimized-ami/<k8s>/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-<k8s>-<release>/image_id (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69)",
       byRelease: al2023Minors(changelog),
+    },
+    al2Minors: {
+      source:
+        "CHANGELOG.md: the AL2 AMI names (amazon-eks-node-1.x-…, amazon-eks-gpu-node-…, amazon-eks-arm64-node-…) each release's entry lists; Karpenter reads /aws/service/eks/optimized-ami/<k8s>/amazon-linux-2[-arm64|-gpu]/amazon-eks-[arm64-|gpu-]node-<k8s>-<release>/image_id (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2.go:43-73)",
+      byRelease: al2Minors(changelog),
     },
     al2023RootVolumeGiB: { value: rootGiB, file: `${ROOT_VOLUME_FILE} (launch_block_device_mappings_volume_size)` },
     containerd: {

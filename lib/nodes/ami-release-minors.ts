@@ -4,8 +4,9 @@ import { eksAmiFacts } from "../versions/eks-ami";
 
 /*
  * A pinned AMI alias release that shipped no AMI for the cluster's Kubernetes minor. Karpenter resolves
- * `al2023@vYYYYMMDD` / `bottlerocket@vX.Y.Z` through an SSM parameter naming both the minor and the release
- * (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88, bottlerocket.go:44-66); when the
+ * `al2023@vYYYYMMDD` / `al2@vYYYYMMDD` / `bottlerocket@vX.Y.Z` through an SSM parameter naming both the minor and the
+ * release (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88, al2.go:43-73,
+ * bottlerocket.go:44-66); when the
  * release has no AMI for the minor the parameter does not exist, the alias finds no AMI ("failed to discover any AMIs
  * for alias") and the EC2NodeClass never becomes Ready.
  */
@@ -13,6 +14,7 @@ import { eksAmiFacts } from "../versions/eks-ami";
 /** What the refusal says: the allowed value and why; undefined when the release has the minor or is not judged. */
 export function aliasReleaseMinorProblem(family: string, version: string, minor: number): string | undefined {
   if (family === "al2023") return al2023Problem(version, minor);
+  if (family === "al2") return al2Problem(version, minor);
   if (family === "bottlerocket") return bottlerocketProblem(version, minor);
   return undefined;
 }
@@ -28,9 +30,15 @@ function span(minors: readonly string[]): string {
  * release in the table has (newer than the snapshot, or before AL2023).
  */
 function al2023Problem(release: string, minor: number): string | undefined {
-  const byRelease = eksAmiFacts().al2023Minors.byRelease;
+  const facts = eksAmiFacts();
+  const byRelease = facts.al2023Minors.byRelease;
   const shipped = byRelease[release];
   const k8s = `1.${minor}`;
+  // a release of the CHANGELOG older than the first with AL2023 AMIs (the al2023 branch was merged for v20240213): it
+  // shipped none, whatever the minor
+  const first = Object.keys(byRelease).sort()[0];
+  if (shipped === undefined && first !== undefined && release < first && facts.releases.includes(release))
+    return `a release that shipped AL2023 AMIs, such as "al2023@${first}" (the first) or "al2023@latest": EKS AMI release ${release} shipped AL2 AMIs only (awslabs/amazon-eks-ami CHANGELOG.md: AL2023 AMIs came with ${first}), so the SSM parameter Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-${k8s}-${release}/image_id, does not exist: the alias finds no AMI and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88)`;
   if (shipped === undefined || shipped.includes(k8s)) return undefined;
   const withMinor = Object.keys(byRelease)
     .filter((r) => byRelease[r].includes(k8s))
@@ -41,6 +49,26 @@ function al2023Problem(release: string, minor: number): string | undefined {
     ? `"al2023@${later}" (the first release that did)`
     : `"al2023@${withMinor[withMinor.length - 1]}" (the last release that did)`;
   return `a release that shipped AL2023 AMIs for Kubernetes ${k8s}, such as ${suggestion}, or "al2023@latest": EKS AMI release ${release} shipped AL2023 AMIs for Kubernetes ${span(shipped)} only (awslabs/amazon-eks-ami CHANGELOG.md), so the SSM parameter Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-${k8s}-${release}/image_id, does not exist: the alias finds no AMI and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88)`;
+}
+
+/**
+ * AL2: a release of eks-ami-facts' `al2Minors` (the AL2 AMI names of each CHANGELOG entry). Not judged: a release not in
+ * the table, and a minor no release in it has (newer than the last AL2 AMIs, which the AMI family's own warning names).
+ */
+function al2Problem(release: string, minor: number): string | undefined {
+  const byRelease = eksAmiFacts().al2Minors.byRelease;
+  const shipped = byRelease[release];
+  const k8s = `1.${minor}`;
+  if (shipped === undefined || shipped.includes(k8s)) return undefined;
+  const withMinor = Object.keys(byRelease)
+    .filter((r) => byRelease[r].includes(k8s))
+    .sort();
+  if (withMinor.length === 0) return undefined;
+  const later = withMinor.find((r) => r > release);
+  const suggestion = later
+    ? `"al2@${later}" (the first release that did)`
+    : `"al2@${withMinor[withMinor.length - 1]}" (the last release that did)`;
+  return `a release that shipped AL2 AMIs for Kubernetes ${k8s}, such as ${suggestion}, or "al2@latest": EKS AMI release ${release} shipped AL2 AMIs for Kubernetes ${span(shipped)} only (awslabs/amazon-eks-ami CHANGELOG.md), so none of the SSM parameters Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2[-arm64|-gpu]/amazon-eks-[arm64-|gpu-]node-${k8s}-${release}/image_id, exists: the alias finds no AMI ("failed to discover any AMIs for alias") and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2.go:43-73)`;
 }
 
 /** Minor → first / last Bottlerocket release with its aws-k8s variant (no prototype: keys come from input). */

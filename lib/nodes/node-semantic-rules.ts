@@ -1118,8 +1118,9 @@ function checkAliasSemantics(
 
 /**
  * The alias families whose versions are EKS AMI release dates `vYYYYMMDD` (awslabs/amazon-eks-ami release tags).
- * A date that exists but precedes a family's first release (`al2023@v19990101`) is not judged: the first release
- * of each family is not a fact this library holds.
+ * A release of the CHANGELOG that shipped no AMI of the family for the cluster's minor is refused by
+ * ami-release-minors.ts; a date that is no release at all (`al2023@v19990101`) only warns (it may be newer than the
+ * snapshot).
  */
 const DATED_ALIAS_FAMILIES = ["al2", "al2023"];
 

@@ -39,6 +39,14 @@ export interface EksAmiFacts {
     readonly source: string;
     readonly byRelease: { readonly [release: string]: readonly string[] };
   };
+  /**
+   * The Kubernetes minors each AMI release shipped AL2 AMIs for: release (`v20240117`) → minors, oldest first, from the
+   * AL2 AMI names of its CHANGELOG entry. Releases naming no AL2 AMI are not listed.
+   */
+  readonly al2Minors: {
+    readonly source: string;
+    readonly byRelease: { readonly [release: string]: readonly string[] };
+  };
   /** The AL2023 AMI's root volume snapshot size in GiB, and where it is set. */
   readonly al2023RootVolumeGiB: { readonly value: number; readonly file: string };
   /** What the AL2023 AMIs' containerd is, and what nodeadm makes of a NodeConfig's containerd config. */

@@ -63,6 +63,27 @@ describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes mi
         "/aws/service/bottlerocket/aws-k8s-1.36[-nvidia]/<arch>/1.20.3/image_id, do not exist",
       ],
     ],
+    // fresh tester 45: 7f, 7m, 7s
+    [
+      "al2023@v20240117",
+      "1.33",
+      [
+        'a release that shipped AL2023 AMIs, such as "al2023@v20240213" (the first)',
+        "EKS AMI release v20240117 shipped AL2 AMIs only",
+        "amazon-eks-node-al2023-<arch>-<variant>-1.33-v20240117/image_id, does not exist",
+      ],
+    ],
+    [
+      "al2@v20240117",
+      "1.31",
+      [
+        "a release that shipped AL2 AMIs for Kubernetes 1.31",
+        "EKS AMI release v20240117 shipped AL2 AMIs for Kubernetes 1.23–1.29 only",
+        '"failed to discover any AMIs for alias"',
+        "al2.go:43-73",
+      ],
+    ],
+    ["al2@v20240703", "1.32", ["Kubernetes 1.21–1.30 only", "(the first release that did)"]],
   ])("%s on %s is refused", (alias, k8s, parts) => {
     const e = rejected(() => nodeClass(alias, k8s));
     expect(e.code).toBe("EC2NODECLASS_AMI_ALIAS_KUBERNETES");
@@ -85,6 +106,10 @@ describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes mi
     ["bottlerocket@v1.46.0", "1.36"],
     ["al2023@v20991231", "1.36"],
     ["al2023@latest", "1.36"],
+    ["al2023@v20240213", "1.29"],
+    ["al2@v20240117", "1.29"],
+    ["al2@v20240703", "1.30"],
+    ["al2@latest", "1.31"],
   ])("%s on %s passes", (alias, k8s) => {
     const cls = nodeClass(alias, k8s);
     expect(warnings(cls).filter((w) => /shipped|names no EKS AMI release/.test(w))).toEqual([]);

@@ -258,7 +258,7 @@ describe("EC2NodeClass: AMI aliases", () => {
     expect(e.field).toBe("amiSelectorTerms[0].alias");
     expect(e.message).toContain("there are no EKS-optimized AL2 AMIs for Kubernetes 1.33 and later");
     expect(e.message).toContain('Use "al2023@latest"');
-    expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20240817" }] }, "eu-west-1", "1.32")).not.toThrow();
+    expect(() => nodeClass({ amiSelectorTerms: [{ alias: "al2@v20241225" }] }, "eu-west-1", "1.32")).not.toThrow();
     // amiFamily AL2 defaults to the al2@latest alias: the error names the prop the user set
     const fromFamily = rejected(() => nodeClass({ amiFamily: "AL2" }, "eu-west-1", "1.34"));
     expect([fromFamily.field, fromFamily.value]).toEqual(["amiFamily", "AL2"]);
