@@ -11,13 +11,32 @@ import { eksAmiFacts } from "../versions/eks-ami";
  * for alias") and the EC2NodeClass never becomes Ready.
  */
 
-/** What the refusal says: the allowed value and why; undefined when the release has the minor or is not judged. */
-export function aliasReleaseMinorProblem(family: string, version: string, minor: number): string | undefined {
+/**
+ * What the refusal says: the allowed value and why; undefined when the release has the minor or is not judged. With
+ * `minor` unknown (the cluster's version is not known at synth), only a release that shipped no AMI of the family at
+ * all is judged (an al2023@ release before the first AL2023 AMIs, an al2@ release after the last AL2 ones).
+ */
+export function aliasReleaseMinorProblem(family: string, version: string, minor?: number): string | undefined {
   if (family === "al2023") return al2023Problem(version, minor);
   if (family === "al2") return al2Problem(version, minor);
-  if (family === "bottlerocket") return bottlerocketProblem(version, minor);
+  if (family === "bottlerocket" && minor !== undefined) return bottlerocketProblem(version, minor);
   return undefined;
 }
+
+/**
+ * The EKS AMI releases that shipped AMIs of `family` (`al2`, `al2023`), oldest first: the releases of eks-ami-facts'
+ * `al2Minors` / `al2023Minors` (from the CHANGELOG). AL2 ended with the last release listed; AL2023 began with the first.
+ */
+export function familyReleases(family: "al2" | "al2023"): readonly string[] {
+  const facts = eksAmiFacts();
+  return Object.keys((family === "al2" ? facts.al2Minors : facts.al2023Minors).byRelease).sort();
+}
+
+/** The Karpenter source that resolves the family's alias. */
+export const ALIAS_SOURCE = {
+  al2: "karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2.go:43-73",
+  al2023: "karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88",
+} as const;
 
 /** `1.26–1.32` of a sorted list of minors. */
 function span(minors: readonly string[]): string {
@@ -29,17 +48,17 @@ function span(minors: readonly string[]): string {
  * Not judged: a release not in the table (older than the AL2023 tables, or newer than the snapshot) and a minor no
  * release in the table has (newer than the snapshot, or before AL2023).
  */
-function al2023Problem(release: string, minor: number): string | undefined {
+function al2023Problem(release: string, minor: number | undefined): string | undefined {
   const facts = eksAmiFacts();
   const byRelease = facts.al2023Minors.byRelease;
   const shipped = byRelease[release];
-  const k8s = `1.${minor}`;
+  const k8s = minor === undefined ? "<k8s>" : `1.${minor}`;
   // a release of the CHANGELOG older than the first with AL2023 AMIs (the al2023 branch was merged for v20240213): it
   // shipped none, whatever the minor
   const first = Object.keys(byRelease).sort()[0];
   if (shipped === undefined && first !== undefined && release < first && facts.releases.includes(release))
     return `a release that shipped AL2023 AMIs, such as "al2023@${first}" (the first) or "al2023@latest": EKS AMI release ${release} shipped AL2 AMIs only (awslabs/amazon-eks-ami CHANGELOG.md: AL2023 AMIs came with ${first}), so the SSM parameter Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-${k8s}-${release}/image_id, does not exist: the alias finds no AMI and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88)`;
-  if (shipped === undefined || shipped.includes(k8s)) return undefined;
+  if (minor === undefined || shipped === undefined || shipped.includes(k8s)) return undefined;
   const withMinor = Object.keys(byRelease)
     .filter((r) => byRelease[r].includes(k8s))
     .sort();
@@ -55,11 +74,17 @@ function al2023Problem(release: string, minor: number): string | undefined {
  * AL2: a release of eks-ami-facts' `al2Minors` (the AL2 AMI names of each CHANGELOG entry). Not judged: a release not in
  * the table, and a minor no release in it has (newer than the last AL2 AMIs, which the AMI family's own warning names).
  */
-function al2Problem(release: string, minor: number): string | undefined {
-  const byRelease = eksAmiFacts().al2Minors.byRelease;
+function al2Problem(release: string, minor: number | undefined): string | undefined {
+  const facts = eksAmiFacts();
+  const byRelease = facts.al2Minors.byRelease;
   const shipped = byRelease[release];
-  const k8s = `1.${minor}`;
-  if (shipped === undefined || shipped.includes(k8s)) return undefined;
+  const k8s = minor === undefined ? "<k8s>" : `1.${minor}`;
+  // a release of the CHANGELOG after the last with AL2 AMIs: it shipped none, whatever the minor
+  const all = familyReleases("al2");
+  const last = all[all.length - 1];
+  if (shipped === undefined && last !== undefined && release > last && facts.releases.includes(release))
+    return `a release that shipped AL2 AMIs, such as "al2@${last}" (the last), or an AL2023 alias ("al2023@latest"): EKS AMI release ${release} shipped no AL2 AMIs (awslabs/amazon-eks-ami CHANGELOG.md: the last AL2 AMIs came with ${last}), so none of the SSM parameters Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2[-arm64|-gpu]/amazon-eks-[arm64-|gpu-]node-${k8s}-${release}/image_id, exists: the alias finds no AMI ("failed to discover any AMIs for alias") and the EC2NodeClass never becomes Ready (${ALIAS_SOURCE.al2})`;
+  if (minor === undefined || shipped === undefined || shipped.includes(k8s)) return undefined;
   const withMinor = Object.keys(byRelease)
     .filter((r) => byRelease[r].includes(k8s))
     .sort();
@@ -68,7 +93,7 @@ function al2Problem(release: string, minor: number): string | undefined {
   const suggestion = later
     ? `"al2@${later}" (the first release that did)`
     : `"al2@${withMinor[withMinor.length - 1]}" (the last release that did)`;
-  return `a release that shipped AL2 AMIs for Kubernetes ${k8s}, such as ${suggestion}, or "al2@latest": EKS AMI release ${release} shipped AL2 AMIs for Kubernetes ${span(shipped)} only (awslabs/amazon-eks-ami CHANGELOG.md), so none of the SSM parameters Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2[-arm64|-gpu]/amazon-eks-[arm64-|gpu-]node-${k8s}-${release}/image_id, exists: the alias finds no AMI ("failed to discover any AMIs for alias") and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2.go:43-73)`;
+  return `a release that shipped AL2 AMIs for Kubernetes ${k8s}, such as ${suggestion}, or "al2@latest": EKS AMI release ${release} shipped AL2 AMIs for Kubernetes ${span(shipped)} only (awslabs/amazon-eks-ami CHANGELOG.md), so none of the SSM parameters Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2[-arm64|-gpu]/amazon-eks-[arm64-|gpu-]node-${k8s}-${release}/image_id, exists: the alias finds no AMI ("failed to discover any AMIs for alias") and the EC2NodeClass never becomes Ready (${ALIAS_SOURCE.al2})`;
 }
 
 /** Minor → first / last Bottlerocket release with its aws-k8s variant (no prototype: keys come from input). */

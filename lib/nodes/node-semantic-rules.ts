@@ -16,7 +16,7 @@ import { restrictedLabelProblem } from "./node-pool-rules";
 import { nodeFamily } from "./ec2-node-class-rules";
 import { al2023AmiRelease, bottlerocketAlias, bottlerocketAmiRelease } from "./node-config-rules";
 import { eksAmiFacts } from "../versions/eks-ami";
-import { aliasReleaseMinorProblem } from "./ami-release-minors";
+import { ALIAS_SOURCE, aliasReleaseMinorProblem, familyReleases } from "./ami-release-minors";
 import { checkUserDataFormat, checkUserDataRoom } from "./user-data-rules";
 import { checkBlockDeviceSemantics } from "./ebs-rules";
 import { BYTE_RESOURCES, isKubeletIp } from "./kubelet-runtime-rules";
@@ -79,7 +79,9 @@ export function pinnedAliasExample(aliasFamily: string): string | undefined {
   // "bottlerocket-aws-k8s-1.33-x86_64-v1.46.0-431fe75a"), newer than the release table of ami-release-minors.ts
   if (aliasFamily === "bottlerocket") return "bottlerocket@v1.46.0";
   // a release that exists: the newest of amazon-eks-ami's CHANGELOG (lib/versions eks-ami-facts)
-  if (aliasFamily === "al2" || aliasFamily === "al2023") return `${aliasFamily}@${eksAmiFacts().newestRelease}`;
+  if (aliasFamily === "al2023") return `al2023@${eksAmiFacts().newestRelease}`;
+  // AL2 AMIs ended before the newest release: the last release that shipped them
+  if (aliasFamily === "al2") return `al2@${familyReleases("al2").slice(-1)[0]}`;
   return undefined;
 }
 
@@ -97,14 +99,19 @@ export function aliasReleaseWarning(p: Ec2NodeClassOptions): string | undefined 
     const m = /^(al2|al2023)@(v\d{8})$/.exec(alias);
     if (!m || impossibleDate(m[2].slice(1))) continue;
     const { releases, newestRelease, repository } = eksAmiFacts();
+    const family = m[1] as "al2" | "al2023";
+    // the suggestions: releases that shipped AMIs of this family
+    const shipped = familyReleases(family);
+    const newestOfFamily = shipped[shipped.length - 1] ?? newestRelease;
     // a date after today (UTC) names a release no one has published yet: the alias resolves to nothing until then
     const today = new Date().toISOString().slice(0, 10).replace(/-/g, "");
     if (m[2].slice(1) > today)
-      return `amiSelectorTerms alias "${alias}" names an EKS AMI release dated after today (${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6)}): none has that date yet, so Karpenter finds no SSM parameter for the alias (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go, the parameter names the release) and the class is not Ready until one is published on exactly that day. Pin a release that exists (the newest this library knows: "${m[1]}@${newestRelease}"), or use "${m[1]}@latest"`;
+      return `amiSelectorTerms alias "${alias}" names an EKS AMI release dated after today (${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6)}): none has that date yet, so Karpenter finds no SSM parameter for the alias (${ALIAS_SOURCE[family]}, the parameter names the release) and the class is not Ready until one is published on exactly that day. Pin a release that exists (the newest this library knows with ${family === "al2" ? "AL2" : "AL2023"} AMIs: "${m[1]}@${newestOfFamily}"), or use "${m[1]}@latest"`;
     if (m[2] > newestRelease || releases.includes(m[2])) continue;
-    const before = [...releases].reverse().find((r) => r < m[2]);
-    const after = releases.find((r) => r > m[2]);
-    return `amiSelectorTerms alias "${alias}" names no EKS AMI release: ${repository.replace("github.com/", "")}'s CHANGELOG.md has none on that date (the nearest: ${[before, after].filter(Boolean).join(" and ")}), so Karpenter finds no SSM parameter for the alias (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go, the parameter names the release) and the class never becomes Ready. Pin a release that exists, e.g. "${m[1]}@${after ?? before}"`;
+    const pool = shipped.length > 0 ? shipped : releases;
+    const before = [...pool].reverse().find((r) => r < m[2]);
+    const after = pool.find((r) => r > m[2]);
+    return `amiSelectorTerms alias "${alias}" names no EKS AMI release: ${repository.replace("github.com/", "")}'s CHANGELOG.md has none on that date (the nearest with ${family === "al2" ? "AL2" : "AL2023"} AMIs: ${[before, after].filter(Boolean).join(" and ")}), so Karpenter finds no SSM parameter for the alias (${ALIAS_SOURCE[family]}, the parameter names the release) and the class never becomes Ready. Pin a release that exists, e.g. "${m[1]}@${after ?? before}"`;
   }
   return undefined;
 }
@@ -1101,9 +1108,7 @@ function checkAliasSemantics(
   const minor = minorOf(ctx.kubernetesVersion);
   // a pinned release that shipped no AMI for the cluster's minor (fresh tester round 34: ami-release-minors.ts)
   const releaseProblem =
-    minor !== undefined && c.known(version) && !("value" in target)
-      ? aliasReleaseMinorProblem(family, version, minor)
-      : undefined;
+    c.known(version) && !("value" in target) ? aliasReleaseMinorProblem(family, version, minor) : undefined;
   if (releaseProblem) c.fail("EC2NODECLASS_AMI_ALIAS_KUBERNETES", field, term.alias, releaseProblem);
   if (last !== undefined && minor !== undefined && minor > last) {
     const fromFamily = "value" in target;

@@ -1942,9 +1942,16 @@ function droppedKeys(v: unknown, type: string, path: string, structs: Bottlerock
   }
 }
 
-/** A TOML value as JSON for a message: smol-toml's bigint integers (at any depth) as numbers. */
+/**
+ * A TOML value as JSON for a message: smol-toml's bigint integers (at any depth) written with all their digits, as the
+ * user wrote them (a JavaScript number would round 9223372036854775807 to 9223372036854776000).
+ */
 function tomlJson(value: unknown): string | undefined {
-  return JSON.stringify(value, (_, x: unknown) => (typeof x === "bigint" ? Number(x) : x));
+  const mark = "\u0000bigint:";
+  return JSON.stringify(value, (_, x: unknown) => (typeof x === "bigint" ? `${mark}${x}` : x))?.replace(
+    /"\\u0000bigint:(-?\d+)"/g,
+    "$1",
+  );
 }
 
 /** A Bottlerocket setting the kubelet reads as a KubeletConfiguration field. */

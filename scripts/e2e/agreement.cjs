@@ -113,9 +113,9 @@ const SEMANTIC_RULES = [
     id: "ami-family-not-published",
     field: /^(amiSelectorTerms\[\d+\]\.alias|amiFamily)$/,
     message:
-      /an AMI family EKS publishes for Kubernetes|a release that shipped (AL2023|Bottlerocket) AMIs for Kubernetes/,
+      /an AMI family EKS publishes for Kubernetes|a release that shipped (AL2023|AL2|Bottlerocket) AMIs( for Kubernetes|, such as)/,
     reason:
-      "EKS publishes no AL2 AMIs for Kubernetes 1.33 and later, and a pinned AL2023 / Bottlerocket release shipped AMIs for some minors only: the alias resolves to nothing and no node launches",
+      "EKS publishes no AL2 AMIs for Kubernetes 1.33 and later, a pinned AL2023 / AL2 / Bottlerocket release shipped AMIs for some minors only, and AL2023 AMIs began with (AL2 ones ended at) a release: the alias resolves to nothing and no node launches",
   },
   {
     id: "kubelet-cluster-dns-ip",

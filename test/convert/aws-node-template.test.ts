@@ -1,3 +1,4 @@
+import { familyReleases } from "../../lib/nodes/ami-release-minors";
 import { eksAmiFacts } from "../../lib/versions";
 import { Ec2NodeClass } from "../../lib/nodes/ec2-node-class";
 import { FakeInstallation, testStack } from "../helpers";
@@ -132,8 +133,9 @@ describe("AWSNodeTemplate → EC2NodeClass: AMI family", () => {
   );
 
   test.each([
-    // the newest EKS AMI release amazon-eks-ami's CHANGELOG names (a release that exists, lib/versions eks-ami-facts)
-    ["AL2", `al2@${eksAmiFacts().newestRelease}`],
+    // the newest EKS AMI release amazon-eks-ami's CHANGELOG names (a release that exists, lib/versions eks-ami-facts);
+    // for AL2 the last release that shipped AL2 AMIs (a newer one has none: the construct refuses it)
+    ["AL2", `al2@${familyReleases("al2").slice(-1)[0]}`],
     ["AL2023", `al2023@${eksAmiFacts().newestRelease}`],
     ["Bottlerocket", "bottlerocket@v1.46.0"],
   ])("amiFamily %s: the pinned alias the note suggests (%s) is one the construct accepts", (family, pinned) => {

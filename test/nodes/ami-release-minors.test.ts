@@ -84,12 +84,30 @@ describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes mi
       ],
     ],
     ["al2@v20240703", "1.32", ["Kubernetes 1.21–1.30 only", "(the first release that did)"]],
-  ])("%s on %s is refused", (alias, k8s, parts) => {
+    // fresh tester 46: P8, P25 (releases after the last AL2 AMIs), with or without the cluster's version
+    [
+      "al2@v20260114",
+      "1.32",
+      [
+        'a release that shipped AL2 AMIs, such as "al2@v20251209" (the last)',
+        "EKS AMI release v20260114 shipped no AL2 AMIs",
+      ],
+    ],
+    ["al2@v20260714", undefined, ["shipped no AL2 AMIs", "/aws/service/eks/optimized-ami/<k8s>/amazon-linux-2"]],
+    ["al2023@v20240117", undefined, ["EKS AMI release v20240117 shipped AL2 AMIs only"]],
+  ] as [string, string | undefined, string[]][])("%s on %s is refused", (alias, k8s, parts) => {
     const e = rejected(() => nodeClass(alias, k8s));
     expect(e.code).toBe("EC2NODECLASS_AMI_ALIAS_KUBERNETES");
     expect(e.field).toBe("amiSelectorTerms[0].alias");
     expect(e.value).toBe(alias);
     for (const part of parts) expect(e.message).toContain(part);
+  });
+
+  test("a date that is no release suggests the nearest releases with AMIs of the alias's family (fresh tester 46: P26)", () => {
+    const w = warnings(nodeClass("al2@v20251210")).find((m) => m.includes("names no EKS AMI release"));
+    expect(w).toContain("the nearest with AL2 AMIs: v20251209)");
+    expect(w).toContain('e.g. "al2@v20251209"');
+    expect(w).toContain("pkg/providers/amifamily/al2.go:43-73");
   });
 
   test("a minor a Bottlerocket release dropped suggests the last release that had it", () => {

@@ -420,3 +420,9 @@ describe("fresh tester 44: a TOML integer past int64 anywhere in the settings (X
     expectPassesQuietly(userData);
   });
 });
+
+test("a TOML integer in a message is written with all its digits, as the user wrote it (fresh tester 46: D27)", () => {
+  const e = rejection("EC2NodeClass", br("[settings.kubernetes]\nkube-api-qps = 9223372036854775807\n"), "1.15.0");
+  expect(e.message).toContain("got 9223372036854775807");
+  expect(e.message).not.toContain("9223372036854776000");
+});

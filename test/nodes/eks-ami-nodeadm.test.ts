@@ -312,7 +312,7 @@ describe("an al2023@ / al2@ alias pinned to a date that is no EKS AMI release (f
   test("a date after today is warned about: no release has it yet (fresh tester 37: 7.15)", () => {
     const w = pinned("al2023@v20991231");
     expect(w).toContain('alias "al2023@v20991231" names an EKS AMI release dated after today (');
-    expect(w).toContain(`the newest this library knows: "al2023@${eksAmiFacts().newestRelease}"`);
+    expect(w).toContain(`the newest this library knows with AL2023 AMIs: "al2023@${eksAmiFacts().newestRelease}"`);
   });
 });
 
