@@ -84,6 +84,11 @@ export function releases(changelog: string): string[] {
   return [...new Set([...changelog.matchAll(/^#+ AMI Release (v\d{8})\s*$/gm)].map((m) => m[1]))].sort();
 }
 
+/** The releases CHANGELOG.md marks abandoned (`# [ABANDONED] AMI Release v20260311`), oldest first: never published. */
+export function abandonedReleases(changelog: string): string[] {
+  return [...new Set([...changelog.matchAll(/^#+ \[ABANDONED\] AMI Release (v\d{8})\s*$/gm)].map((m) => m[1]))].sort();
+}
+
 /** The first release dated on or after `date` (YYYY-MM-DD), or undefined when none is (newer than every release). */
 export function firstReleaseOnOrAfter(list: readonly string[], date: string): string | undefined {
   const day = date.slice(0, 10).replace(/-/g, "");
@@ -206,7 +211,23 @@ export function generate(): EksAmiFacts {
   const types = reachable(parsed, [ROOT], CONTEXT);
   const changelog = show("CHANGELOG.md");
   const list = releases(changelog);
-  const since = (needle: string): string => firstReleaseOnOrAfter(list, addedOn(needle)) ?? "unreleased";
+  // the first release on or after the commit that added the needle, moved on to the first release tag whose types file
+  // holds it: a release is tagged from an earlier commit than its date (baseRuntimeSpec was merged before v20240531's
+  // date but ships from v20240615); a release without a tag in the snapshot is taken by its date
+  const tags = new Set(git(["tag", "--list", "v*"]).split("\n"));
+  const tagged = new Map<string, string>();
+  const holds = (release: string, needle: string): boolean | undefined => {
+    if (!tags.has(release)) return undefined;
+    if (!tagged.has(release)) tagged.set(release, git(["show", `${release}:${TYPES_FILE}`]));
+    return tagged.get(release)!.includes(needle);
+  };
+  const since = (needle: string): string => {
+    const byDate = firstReleaseOnOrAfter(list, addedOn(needle));
+    if (byDate === undefined) return "unreleased";
+    let i = list.indexOf(byDate);
+    while (i < list.length && holds(list[i], needle) === false) i++;
+    return list[i] ?? "unreleased";
+  };
   const fieldSince: Record<string, string> = {};
   for (const [type, { fields }] of Object.entries(types))
     for (const field of Object.keys(fields)) fieldSince[`${type}.${field}`] = since(`json:"${field}`);
@@ -225,6 +246,7 @@ export function generate(): EksAmiFacts {
     commit: COMMIT,
     newestRelease: list[list.length - 1],
     releases: list,
+    abandoned: abandonedReleases(changelog),
     nodeadm: {
       file: TYPES_FILE,
       root: ROOT,

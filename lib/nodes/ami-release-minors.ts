@@ -62,11 +62,17 @@ function al2023Problem(release: string, minor: number | undefined): string | und
   const withMinor = Object.keys(byRelease)
     .filter((r) => byRelease[r].includes(k8s))
     .sort();
-  if (withMinor.length === 0) return undefined;
+  // a minor newer than every release of the table: this release (in the table) shipped none for it, and the first that
+  // does is newer than the snapshot; an older minor no release has is before AL2023 (Karpenter refuses it anyway)
+  const newestMinor = Math.max(...Object.values(byRelease).flatMap((m) => m.map((x) => Number(x.split(".")[1]))));
+  if (withMinor.length === 0 && minor <= newestMinor) return undefined;
   const later = withMinor.find((r) => r > release);
-  const suggestion = later
-    ? `"al2023@${later}" (the first release that did)`
-    : `"al2023@${withMinor[withMinor.length - 1]}" (the last release that did)`;
+  const suggestion =
+    withMinor.length === 0
+      ? `a release after ${familyReleases("al2023").slice(-1)[0]} (the first with AL2023 AMIs for ${k8s} is newer than every release this library reads)`
+      : later
+        ? `"al2023@${later}" (the first release that did)`
+        : `"al2023@${withMinor[withMinor.length - 1]}" (the last release that did)`;
   return `a release that shipped AL2023 AMIs for Kubernetes ${k8s}, such as ${suggestion}, or "al2023@latest": EKS AMI release ${release} shipped AL2023 AMIs for Kubernetes ${span(shipped)} only (awslabs/amazon-eks-ami CHANGELOG.md), so the SSM parameter Karpenter reads, /aws/service/eks/optimized-ami/${k8s}/amazon-linux-2023/<arch>/<variant>/amazon-eks-node-al2023-<arch>-<variant>-${k8s}-${release}/image_id, does not exist: the alias finds no AMI and the EC2NodeClass never becomes Ready (karpenter-provider-aws v1.15.0 pkg/providers/amifamily/al2023.go:48-69,82-88)`;
 }
 

@@ -107,6 +107,8 @@ export function aliasReleaseWarning(p: Ec2NodeClassOptions): string | undefined 
     const today = new Date().toISOString().slice(0, 10).replace(/-/g, "");
     if (m[2].slice(1) > today)
       return `amiSelectorTerms alias "${alias}" names an EKS AMI release dated after today (${today.slice(0, 4)}-${today.slice(4, 6)}-${today.slice(6)}): none has that date yet, so Karpenter finds no SSM parameter for the alias (${ALIAS_SOURCE[family]}, the parameter names the release) and the class is not Ready until one is published on exactly that day. Pin a release that exists (the newest this library knows with ${family === "al2" ? "AL2" : "AL2023"} AMIs: "${m[1]}@${newestOfFamily}"), or use "${m[1]}@latest"`;
+    if (eksAmiFacts().abandoned.includes(m[2]))
+      return `amiSelectorTerms alias "${alias}" names an abandoned EKS AMI release: ${repository.replace("github.com/", "")}'s CHANGELOG.md marks ${m[2]} "[ABANDONED]", so it published no AMIs and Karpenter finds no SSM parameter for the alias (${ALIAS_SOURCE[family]}, the parameter names the release): the class never becomes Ready. Pin a release that was published, e.g. "${m[1]}@${shipped.find((r) => r > m[2]) ?? [...shipped].reverse().find((r) => r < m[2]) ?? newestRelease}"`;
     if (m[2] > newestRelease || releases.includes(m[2])) continue;
     const pool = shipped.length > 0 ? shipped : releases;
     const before = [...pool].reverse().find((r) => r < m[2]);

@@ -18,6 +18,8 @@ export interface EksAmiFacts {
   readonly newestRelease: string;
   /** Every AMI release the snapshot's CHANGELOG.md names, oldest first (all families share the release names). */
   readonly releases: readonly string[];
+  /** The releases CHANGELOG.md marks `[ABANDONED]` (never published, so no AMI and no SSM parameter has them). */
+  readonly abandoned: readonly string[];
   readonly nodeadm: {
     /** The types file read, and the struct `spec` decodes into. */
     readonly file: string;

@@ -95,6 +95,16 @@ describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes mi
     ],
     ["al2@v20260714", undefined, ["shipped no AL2 AMIs", "/aws/service/eks/optimized-ami/<k8s>/amazon-linux-2"]],
     ["al2023@v20240117", undefined, ["EKS AMI release v20240117 shipped AL2 AMIs only"]],
+    // fresh tester 47: A15, A26 (a minor newer than every release of the table)
+    [
+      "al2023@v20260714",
+      "1.37",
+      [
+        "such as a release after v20260714 (the first with AL2023 AMIs for 1.37 is newer than every release this library reads)",
+        "EKS AMI release v20260714 shipped AL2023 AMIs for Kubernetes 1.30–1.36 only",
+      ],
+    ],
+    ["al2023@v20260625", "1.37", ["a release after v20260714"]],
   ] as [string, string | undefined, string[]][])("%s on %s is refused", (alias, k8s, parts) => {
     const e = rejected(() => nodeClass(alias, k8s));
     expect(e.code).toBe("EC2NODECLASS_AMI_ALIAS_KUBERNETES");
@@ -108,6 +118,14 @@ describe("EC2NodeClass: a pinned AMI release without the cluster's Kubernetes mi
     expect(w).toContain("the nearest with AL2 AMIs: v20251209)");
     expect(w).toContain('e.g. "al2@v20251209"');
     expect(w).toContain("pkg/providers/amifamily/al2.go:43-73");
+  });
+
+  test("an abandoned release is named as such (fresh tester 47: A12)", () => {
+    const w = warnings(nodeClass("al2023@v20260311", "1.35")).find((m) => m.includes("abandoned"));
+    expect(w).toContain(
+      'names an abandoned EKS AMI release: awslabs/amazon-eks-ami\'s CHANGELOG.md marks v20260311 "[ABANDONED]"',
+    );
+    expect(w).toContain("so it published no AMIs");
   });
 
   test("a minor a Bottlerocket release dropped suggests the last release that had it", () => {

@@ -109,9 +109,19 @@ describe("a field newer than the AMI release the class pins", () => {
       "userData",
     );
   });
-  test("a gate value newer than the pinned release (FastImagePull, v20250819) is warned about", () => {
+  // fresh tester 47: 4.15 (baseRuntimeSpec came with v20240615: the tag v20240531's types file lacks it, though the
+  // commit that added it is older than that release's date)
+  test("a field is dated by the first release tag that holds it: baseRuntimeSpec on v20240531 warns, on v20240615 not", () => {
+    const spec = (alias: string) =>
+      nodeConfig("containerd:\n  baseRuntimeSpec:\n    process:\n      noNewPrivileges: true", alias);
+    expect(warnings(spec("al2023@v20240531"))).toContain(
+      "spec.containerd.baseRuntimeSpec is read by the nodeadm of AL2023 AMIs released v20240615 or later",
+    );
+    expect(warnings(spec("al2023@v20240615"))).not.toContain("spec.containerd.baseRuntimeSpec is read by");
+  });
+  test("a gate value newer than the pinned release (FastImagePull, v20250821) is warned about", () => {
     const w = warnings(nodeConfig("featureGates:\n  FastImagePull: true", "al2023@v20250103"));
-    expect(w).toContain("spec.featureGates.FastImagePull is read by the nodeadm of AL2023 AMIs released v20250819");
+    expect(w).toContain("spec.featureGates.FastImagePull is read by the nodeadm of AL2023 AMIs released v20250821");
   });
   test("AMIs selected by ID: fields Karpenter's own nodeadm lacks depend on the AMI", () => {
     const w = warnings({
@@ -540,7 +550,7 @@ describe("spec.instance.environment: the service keys and variable names nodeadm
 
   test("on a release whose nodeadm does not read environment, only the field's own warning is given", () => {
     const w = envWarnings(env(["kubelet.service:", "  A: b"], "al2023@v20250704")).join("\n");
-    expect(w).toContain("v20251002");
+    expect(w).toContain("v20251007");
     expect(w).not.toContain("Did you mean kubelet?");
   });
 });
