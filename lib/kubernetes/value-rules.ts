@@ -427,6 +427,8 @@ export class Checker {
       if (Array.isArray(value)) {
         // by index: forEach and map skip a hole
         let named = 0;
+        const missingAt = (i: number, allowed: string) =>
+          new KarpenterValidationError(this.code("LIST_ITEM_MISSING"), this.where, `${path}[${i}]`, undefined, allowed);
         for (let i = 0; i < value.length; i++) {
           const item: unknown = value[i];
           // an explicit null is left to the list's own check (Checker.list refuses it in a list the CRD types; a
@@ -437,11 +439,8 @@ export class Checker {
             let more = 1;
             for (let j = i + 1; j < value.length; j++) if (value[j] === undefined) more++;
             missing.push(
-              new KarpenterValidationError(
-                this.code("LIST_ITEM_MISSING"),
-                this.where,
-                `${path}[${i}]`,
-                item,
+              missingAt(
+                i,
                 `a list item: ${more} more missing items (undefined or holes of a sparse array) from ${path}[${i}] on, after the ${MAX_NAMED_MISSING} named above (leave them out)`,
               ),
             );
@@ -449,11 +448,8 @@ export class Checker {
           }
           if (item === undefined)
             missing.push(
-              new KarpenterValidationError(
-                this.code("LIST_ITEM_MISSING"),
-                this.where,
-                `${path}[${i}]`,
-                item,
+              missingAt(
+                i,
                 i in value
                   ? "a list item (null and undefined items are not allowed: leave the item out)"
                   : "a list item, not a hole of a sparse array ([, x]; holes are not allowed: leave the item out)",

@@ -16,7 +16,7 @@ import { ociRuntimeSpecFields } from "../versions/oci-runtime-spec";
  * requires; Go's `int` and `uint` are 64-bit on the AMIs).
  *
  * The merge reads both maps with json.Unmarshal into interface{} values, so every number passes through a float64:
- * 18446744073709551615 (RLIM_INFINITY) is written back as 18446744073709551616, which no uint64 holds. A 64-bit
+ * 18446744073709551615 (RLIM_INFINITY) becomes 2^64 and is written back as 18446744073709552000, which no uint64 holds. A 64-bit
  * field therefore takes only what a float64 rounds below 2^64 (2^63 for a signed one), as a JavaScript number is.
  */
 
